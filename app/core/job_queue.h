@@ -1,0 +1,30 @@
+// The RunnerClient's queue of not-yet-started jobs, kept apart from the process so its rules can
+// be tested without one: jobs start in arrival order, and a new interactive request replaces the
+// interactive requests still waiting (the user moved a slider again before the last run started).
+#pragma once
+
+#include "run_request.h"
+
+#include <QList>
+#include <QStringList>
+#include <optional>
+
+namespace gemmscope {
+
+class JobQueue {
+public:
+    // Appends `request`; returns the ids of the queued requests it replaced.
+    QStringList enqueue(const RunRequest &request);
+    std::optional<RunRequest> takeNext();
+    std::optional<RunRequest> remove(const QString &jobId); // the removed request, if it was queued
+    QList<RunRequest> takeAll();
+    bool contains(const QString &jobId) const;
+    qsizetype size() const { return m_jobs.size(); }
+    bool isEmpty() const { return m_jobs.isEmpty(); }
+    QStringList jobIds() const;
+
+private:
+    QList<RunRequest> m_jobs;
+};
+
+} // namespace gemmscope

@@ -1,0 +1,285 @@
+#include "results_model.h"
+
+#include "stage_catalog.h"
+
+#include <QBrush>
+#include <QColor>
+#include <cmath>
+
+namespace gemmscope {
+
+namespace {
+
+QString stageTitle(const QString &key)
+{
+    if (const StageInfo *info = findStage(key.toStdString()))
+        return QString::fromStdString(info->title);
+    return key;
+}
+
+QString paramsText(const RunRecord &r)
+{
+    QStringList parts;
+    for (auto it = r.params.begin(); it != r.params.end(); ++it)
+        parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
+    return parts.join(QLatin1Char(' '));
+}
+
+QString failureText(const RunRecord &r)
+{
+    return QStringLiteral("%1: %2").arg(r.errorKind, r.errorMessage);
+}
+
+} // namespace
+
+ResultsModel::ResultsModel(Session *session, QObject *parent)
+    : QAbstractTableModel(parent), m_session(session)
+{
+    connect(session, &Session::reset, this, [this] {
+        beginResetModel();
+        endResetModel();
+    });
+    // Rows arrive after the fact (the session already holds them), so the model resets its
+    // view of the affected range; % of cuBLAS of other rows can change too, hence the wide dataChanged.
+    connect(session, &Session::runAdded, this, [this](int row) {
+        beginInsertRows({}, row, row);
+        endInsertRows();
+        if (rowCount() > 1)
+            emit dataChanged(index(0, PercentOfCublasColumn), index(rowCount() - 1, PercentOfCublasColumn));
+    });
+    connect(session, &Session::runChanged, this, [this](int row) {
+        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+        emit dataChanged(index(0, PercentOfCublasColumn), index(rowCount() - 1, PercentOfCublasColumn));
+    });
+    connect(session, &Session::runRemoved, this, [this] {
+        beginResetModel();
+        endResetModel();
+    });
+}
+
+int ResultsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_session->runs().size());
+}
+
+int ResultsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const RunRecord *ResultsModel::cublasReference(const RunRecord &record) const
+{
+    const RunRecord *best = nullptr;
+    qint64 bestDistance = 0;
+    for (const RunRecord &c : m_session->runs()) {
+        if (c.stage != QLatin1String("cublas_fp32") || !c.isOk() || c.m != record.m || c.n != record.n ||
+            c.k != record.k || c.origin != record.origin || c.gpuName != record.gpuName)
+            continue;
+        const qint64 distance = (c.timestamp.isValid() && record.timestamp.isValid())
+                                    ? std::abs(c.timestamp.msecsTo(record.timestamp))
+                                    : 0;
+        if (!best || distance < bestDistance) {
+            best = &c;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+std::optional<double> ResultsModel::percentOfCublas(const RunRecord &record) const
+{
+    if (!record.isOk() || record.medianMs <= 0)
+        return std::nullopt;
+    const RunRecord *reference = cublasReference(record);
+    if (!reference)
+        return std::nullopt;
+    return 100.0 * reference->medianMs / record.medianMs;
+}
+
+QVariant ResultsModel::display(const RunRecord &r, int column) const
+{
+    const bool ok = r.isOk();
+    switch (column) {
+    case StageColumn:
+        return stageTitle(r.stage);
+    case ParametersColumn:
+        return paramsText(r);
+    case SizeColumn:
+        return r.sizeText();
+    case MedianColumn:
+        if (!ok)
+            return QString();
+        return QStringLiteral("%1 ms (%2–%3)")
+            .arg(r.medianMs, 0, 'f', 3)
+            .arg(r.p20Ms, 0, 'f', 3)
+            .arg(r.p80Ms, 0, 'f', 3);
+    case TflopsColumn:
+        return ok ? QString::number(r.tflops, 'f', 2) : QString();
+    case PercentOfCublasColumn:
+        if (const auto p = percentOfCublas(r))
+            return QStringLiteral("%1 %").arg(*p, 0, 'f', 1);
+        return QString();
+    case RelErrorColumn:
+        return r.relError ? QString::number(*r.relError, 'e', 1) : QString();
+    case RegistersColumn:
+        return r.registers >= 0 ? QString::number(r.registers) : QString();
+    case SmemColumn:
+        return r.staticSmemBytes > 0 ? QStringLiteral("%1 KiB").arg(r.staticSmemBytes / 1024.0, 0, 'f', 1)
+                                     : QString();
+    case OccupancyColumn:
+        if (r.occupancy < 0)
+            return QString();
+        return QStringLiteral("%1 %%2")
+            .arg(r.occupancy * 100.0, 0, 'f', 0)
+            .arg(r.occupancyLimiter.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(r.occupancyLimiter));
+    case GpuColumn:
+        return r.gpuName;
+    case OriginColumn:
+        return r.origin;
+    case TimeColumn:
+        return r.timestamp.isValid()
+                   ? r.timestamp.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))
+                   : QString();
+    case StatusColumn:
+        return r.status == RunStatus::Failed ? failureText(r) : runStatusName(r.status);
+    }
+    return {};
+}
+
+QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
+{
+    const bool ok = r.isOk();
+    // Missing numbers sort after every real one.
+    constexpr double missing = std::numeric_limits<double>::infinity();
+    switch (column) {
+    case StageColumn: {
+        const auto &all = stages();
+        for (size_t i = 0; i < all.size(); ++i)
+            if (QString::fromStdString(all[i].key) == r.stage)
+                return int(i);
+        return int(all.size());
+    }
+    case SizeColumn:
+        return double(r.m) * double(r.n) * double(r.k);
+    case MedianColumn:
+        return ok ? r.medianMs : missing;
+    case TflopsColumn:
+        return ok ? r.tflops : -1.0;
+    case PercentOfCublasColumn:
+        return percentOfCublas(r).value_or(-1.0);
+    case RelErrorColumn:
+        return r.relError.value_or(missing);
+    case RegistersColumn:
+        return r.registers;
+    case SmemColumn:
+        return r.staticSmemBytes;
+    case OccupancyColumn:
+        return r.occupancy;
+    case TimeColumn:
+        return r.timestamp;
+    default:
+        return display(r, column);
+    }
+}
+
+QVariant ResultsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const RunRecord &r = m_session->runs().at(index.row());
+    const bool failed = r.status == RunStatus::Failed;
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(r, index.column());
+    case SortRole:
+        return sortValue(r, index.column());
+    case RunIdRole:
+        return r.runId;
+    case IsFailedRole:
+        return failed;
+    case Qt::ForegroundRole:
+        if (failed)
+            return QBrush(QColor(0xc6, 0x28, 0x28));
+        return {};
+    case Qt::ToolTipRole:
+        if (failed)
+            return failureText(r);
+        if (index.column() == PercentOfCublasColumn)
+            if (const RunRecord *ref = cublasReference(r))
+                return tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin and GPU.")
+                    .arg(ref->runId)
+                    .arg(ref->medianMs, 0, 'f', 3);
+        if (index.column() == OriginColumn && r.origin != QLatin1String("measured"))
+            return r.origin == QLatin1String("worklog")
+                       ? tr("Published in the worklog (T4), not measured here.")
+                       : tr("Recorded earlier with gemmscope-bench, not measured here.");
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() >= MedianColumn && index.column() <= OccupancyColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    }
+    return {};
+}
+
+QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case StageColumn:
+        return tr("Stage");
+    case ParametersColumn:
+        return tr("Parameters");
+    case SizeColumn:
+        return tr("Size (MxNxK)");
+    case MedianColumn:
+        return tr("Median (p20–p80)");
+    case TflopsColumn:
+        return tr("TFLOP/s");
+    case PercentOfCublasColumn:
+        return tr("% of cuBLAS FP32");
+    case RelErrorColumn:
+        return tr("Rel. error");
+    case RegistersColumn:
+        return tr("Registers");
+    case SmemColumn:
+        return tr("Shared mem");
+    case OccupancyColumn:
+        return tr("Occupancy");
+    case GpuColumn:
+        return tr("GPU");
+    case OriginColumn:
+        return tr("Origin");
+    case TimeColumn:
+        return tr("Time");
+    case StatusColumn:
+        return tr("Status");
+    }
+    return {};
+}
+
+QByteArray ResultsModel::toCsv() const
+{
+    const auto quote = [](QString text) {
+        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
+            text.contains(QLatin1Char('\n')))
+            text = QLatin1Char('"') + text.replace(QLatin1String("\""), QLatin1String("\"\"")) +
+                   QLatin1Char('"');
+        return text;
+    };
+    QStringList lines;
+    QStringList header{QStringLiteral("run_id")};
+    for (int c = 0; c < ColumnCount; ++c)
+        header << quote(headerData(c, Qt::Horizontal).toString());
+    lines << header.join(QLatin1Char(','));
+    for (int row = 0; row < rowCount(); ++row) {
+        QStringList cells{quote(m_session->runs().at(row).runId)};
+        for (int c = 0; c < ColumnCount; ++c)
+            cells << quote(data(index(row, c)).toString());
+        lines << cells.join(QLatin1Char(','));
+    }
+    return (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();
+}
+
+} // namespace gemmscope

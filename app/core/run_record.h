@@ -1,0 +1,67 @@
+// One run of one configuration, as the GUI, sessions and exports see it. A value type: the
+// runner's `result` or `error` event becomes one of these (see docs/protocol.md).
+#pragma once
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <optional>
+
+namespace gemmscope {
+
+enum class RunStatus { Queued, Running, Ok, Failed };
+
+struct RunRecord {
+    QString runId;     // unique within a session ("r17"); stable across save/load
+    QString stage;     // catalog key: "coalesced", "cublas_fp32"
+    QString presetKey; // "worklog-3" when started from a preset, else empty
+    QMap<QString, int> params;
+    long long m = 0, n = 0, k = 0;
+    RunStatus status = RunStatus::Queued;
+    QString origin; // "measured" (this session's runner), "recorded" (embedded), "worklog" (published)
+
+    // Timing (valid when status == Ok).
+    double medianMs = 0, p20Ms = 0, p80Ms = 0, minMs = 0;
+    int count = 0;
+    bool flushL2 = false;
+    double tflops = 0;
+
+    // Verification.
+    std::optional<double> relError;
+    double tolerance = 0;
+
+    // Compilation.
+    int registers = -1, spillStoreBytes = 0, spillLoadBytes = 0, staticSmemBytes = 0;
+    bool cacheHit = false;
+    double occupancy = -1; // fraction of the SM's warps, -1 unknown
+    QString occupancyLimiter;
+
+    // Failure (status == Failed): the protocol's kind and its sentence.
+    QString errorKind, errorMessage, errorLog;
+
+    QString gpuName, gpuArch;
+    int smClockMHz = 0;
+    QDateTime timestamp;
+    QJsonObject raw; // the runner's event as received, kept for export
+
+    bool isOk() const { return status == RunStatus::Ok; }
+    QString sizeText() const; // "8192x4096x6144"
+};
+
+QString runStatusName(RunStatus s); // "queued", "running", "ok", "failed"
+std::optional<RunStatus> runStatusFromName(const QString &name);
+
+// Runner events -> records. `runId` is the client's job id; the event's own fields fill the rest.
+// `request` (the run request as sent) supplies stage, params and size when an error event lacks them.
+RunRecord fromResultEvent(const QJsonObject &event);
+RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request = {});
+// Copies the fields of a `compiled` object (registers, smem, occupancy...) into `record`.
+void applyCompiled(RunRecord &record, const QJsonObject &compiled);
+
+// Session persistence. fromJson refuses an object that lacks the fields a record needs and says
+// which in `error`; it never returns a half-filled record.
+QJsonObject toJson(const RunRecord &record);
+std::optional<RunRecord> fromJson(const QJsonObject &object, QString *error = nullptr);
+
+} // namespace gemmscope

@@ -1,0 +1,46 @@
+// What the user asked to run: a stage at a parameter set and size, with timing options. The
+// parameter panel produces a RunConfig; the RunnerClient turns it into a protocol `run` request.
+#pragma once
+
+#include "stage_catalog.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace gemmscope {
+
+struct TimingOptions {
+    int budgetMs = 1000; // repeat timed launches until this much kernel time
+    bool flushL2 = false;
+    friend bool operator==(const TimingOptions &, const TimingOptions &) = default;
+};
+
+struct RunConfig {
+    StageId stage = StageId::Coalesced;
+    ParamValues params;
+    ProblemSize size;
+    TimingOptions timing;
+    QString presetKey; // set while the parameters still equal the preset's
+    friend bool operator==(const RunConfig &, const RunConfig &) = default;
+};
+
+// Tags of requests: an interactive request replaces queued interactive ones (a slider drag does
+// not pile up runs); ladder requests always run.
+inline const QString kInteractiveTag = QStringLiteral("interactive");
+inline const QString kLadderTag = QStringLiteral("ladder");
+
+struct RunRequest {
+    QString jobId; // assigned by RunnerClient::submit
+    QString tag = kInteractiveTag;
+    QString type = QStringLiteral("run"); // protocol request type: "run", or "fault" (test hook)
+    RunConfig config;
+    int seed = 1;
+
+    QJsonObject toProtocolJson() const; // one line of docs/protocol.md
+};
+
+// The whole ladder at one size: every stage's presets in catalog order (worklog steps, guide,
+// baselines), as ladder-tagged requests.
+QList<RunRequest> ladderRequests(const ProblemSize &size, const TimingOptions &timing);
+
+} // namespace gemmscope

@@ -1,0 +1,369 @@
+#include "runner_client.h"
+
+#include "runner_locator.h"
+
+#include <QJsonDocument>
+#include <QRandomGenerator>
+
+namespace gemmscope {
+
+namespace {
+constexpr int kProtocolVersion = 1;
+constexpr int kQuitGraceMs = 3000;
+} // namespace
+
+RunnerClient::RunnerClient(QString runnerPath, QObject *parent)
+    : QObject(parent), m_runnerPath(std::move(runnerPath))
+{
+    qRegisterMetaType<gemmscope::RunRecord>();
+    // Job ids double as run ids in sessions: a per-client prefix keeps them unique across restarts
+    // of the application that append to the same session.
+    m_jobPrefix = QString::number(QRandomGenerator::global()->bounded(0x1000, 0xFFFF), 16);
+}
+
+RunnerClient::~RunnerClient()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(1000);
+    }
+}
+
+QString RunnerClient::submit(RunRequest request)
+{
+    request.jobId = QStringLiteral("%1-%2").arg(m_jobPrefix).arg(m_nextJob.fetchAndAddRelaxed(1) + 1);
+    QMetaObject::invokeMethod(
+        this, [this, request] { enqueue(request); }, Qt::QueuedConnection);
+    return request.jobId;
+}
+
+void RunnerClient::cancel(const QString &jobId)
+{
+    QMetaObject::invokeMethod(
+        this, [this, jobId] { cancelInThread(jobId); }, Qt::QueuedConnection);
+}
+
+void RunnerClient::cancelAll()
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            for (const RunRequest &r : m_queue.takeAll())
+                failJob(r, QStringLiteral("cancelled"), tr("The run was cancelled before it started."));
+            if (m_current)
+                cancelInThread(m_current->jobId);
+        },
+        Qt::QueuedConnection);
+}
+
+void RunnerClient::start()
+{
+    if (m_state == State::Starting || m_state == State::Ready)
+        return;
+    if (m_runnerPath.isEmpty()) {
+        const RunnerLocation location = locateRunner();
+        if (!location.found()) {
+            m_state = State::Unavailable;
+            m_unavailableReason = tr("runner unavailable: %1").arg(location.whyNot);
+            emit runnerStatusChanged(false, m_unavailableReason);
+            failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+            return;
+        }
+        m_runnerPath = location.path;
+    }
+    startProcess();
+}
+
+void RunnerClient::startProcess()
+{
+    if (!m_process) {
+        m_process = new QProcess(this);
+        m_process->setProcessChannelMode(QProcess::SeparateChannels);
+        connect(m_process, &QProcess::readyReadStandardOutput, this, &RunnerClient::readOutput);
+        connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+            m_stderrTail.append(m_process->readAllStandardError());
+            if (m_stderrTail.size() > 4096)
+                m_stderrTail = m_stderrTail.right(4096);
+        });
+        connect(m_process, &QProcess::finished, this, &RunnerClient::processFinished);
+        connect(m_process, &QProcess::errorOccurred, this, &RunnerClient::processError);
+    }
+    m_state = State::Starting;
+    m_stdoutBuffer.clear();
+    m_stderrTail.clear();
+    m_process->start(m_runnerPath, {});
+}
+
+void RunnerClient::shutdown()
+{
+    if (!m_process || m_process->state() == QProcess::NotRunning) {
+        m_state = State::Stopped;
+        return;
+    }
+    m_state = State::ShuttingDown;
+    for (const RunRequest &r : m_queue.takeAll())
+        failJob(r, QStringLiteral("cancelled"), tr("The run was cancelled because GemmScope is closing."));
+    if (m_current)
+        send({{"type", "cancel"}, {"id", m_current->jobId}});
+    send({{"type", "quit"}});
+    m_process->closeWriteChannel();
+    if (!m_process->waitForFinished(kQuitGraceMs)) {
+        m_process->kill();
+        m_process->waitForFinished(1000);
+    }
+    m_state = State::Stopped;
+}
+
+void RunnerClient::enqueue(const RunRequest &request)
+{
+    const QStringList replaced = m_queue.enqueue(request);
+    if (!replaced.isEmpty())
+        emit jobsReplaced(replaced);
+    if (m_state == State::Stopped)
+        start();
+    else if (m_state == State::Unavailable)
+        failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+    else
+        dispatchNext();
+}
+
+void RunnerClient::cancelInThread(const QString &jobId)
+{
+    if (auto removed = m_queue.remove(jobId)) {
+        failJob(*removed, QStringLiteral("cancelled"), tr("The run was cancelled before it started."));
+        if (!m_current && m_queue.isEmpty())
+            emit idle();
+        return;
+    }
+    if (m_current && m_current->jobId == jobId)
+        send({{"type", "cancel"}, {"id", jobId}}); // the runner answers with an error of kind cancelled
+}
+
+void RunnerClient::send(const QJsonObject &object)
+{
+    if (!m_process || m_process->state() != QProcess::Running)
+        return;
+    m_process->write(QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n');
+}
+
+void RunnerClient::dispatchNext()
+{
+    if (m_state != State::Ready || m_current)
+        return;
+    m_current = m_queue.takeNext();
+    if (!m_current) {
+        emit idle();
+        return;
+    }
+    m_currentCompiled = {};
+    m_faultMessage.clear();
+    m_sinceProgress.invalidate();
+    send(m_current->toProtocolJson());
+    emit runStarted(m_current->jobId);
+}
+
+void RunnerClient::finishCurrent()
+{
+    m_current.reset();
+    m_currentCompiled = {};
+    m_consecutiveRestarts = 0;
+    dispatchNext();
+}
+
+void RunnerClient::readOutput()
+{
+    m_stdoutBuffer.append(m_process->readAllStandardOutput());
+    qsizetype newline;
+    while ((newline = m_stdoutBuffer.indexOf('\n')) >= 0) {
+        const QByteArray line = m_stdoutBuffer.left(newline).trimmed();
+        m_stdoutBuffer.remove(0, newline + 1);
+        if (line.isEmpty())
+            continue;
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+        if (!doc.isObject()) {
+            qWarning("gemmscope-runner wrote a line that is not a JSON object: %s",
+                     line.left(200).constData());
+            continue;
+        }
+        handleEvent(doc.object());
+    }
+}
+
+void RunnerClient::handleEvent(const QJsonObject &event)
+{
+    const QString kind = event.value("event").toString();
+    if (kind == QLatin1String("ready")) {
+        handleReady(event);
+        return;
+    }
+    const QString id = event.value("id").toString();
+    // Events of a job that is no longer current (cancelled and replaced) are stale: drop them.
+    const bool isCurrent = m_current && m_current->jobId == id;
+    if (kind == QLatin1String("progress")) {
+        if (!isCurrent)
+            return;
+        const int done = event.value("done").toInt(), total = event.value("total").toInt();
+        const bool last = total > 0 && done >= total;
+        if (!last && m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kProgressIntervalMs)
+            return;
+        m_sinceProgress.start();
+        emit progress(id, event.value("phase").toString(), done, total);
+    } else if (kind == QLatin1String("compiled")) {
+        if (isCurrent) {
+            m_currentCompiled = event;
+            emit progress(id, QStringLiteral("compiled"), 1, 1);
+        }
+    } else if (kind == QLatin1String("result")) {
+        if (!isCurrent)
+            return;
+        RunRecord record = fromResultEvent(event);
+        record.runId = id;
+        record.presetKey = m_current->config.presetKey;
+        if (record.isOk())
+            emit resultAvailable(record);
+        else
+            emit runFailed(record);
+        finishCurrent();
+    } else if (kind == QLatin1String("error")) {
+        if (id.isEmpty() || !isCurrent) {
+            if (id.isEmpty())
+                qWarning("gemmscope-runner: %s", qPrintable(event.value("message").toString()));
+            return;
+        }
+        RunRecord record = fromErrorEvent(event, m_current->toProtocolJson());
+        record.presetKey = m_current->config.presetKey;
+        if (record.registers < 0)
+            applyCompiled(record, m_currentCompiled);
+        if (record.errorKind == QLatin1String("device_fault")) {
+            // The runner exits with status 3 next; the restart happens in processFinished.
+            m_faultMessage = record.errorMessage;
+            record.errorMessage += tr(" The runner was restarted.");
+        }
+        emit runFailed(record);
+        if (record.errorKind == QLatin1String("device_fault")) {
+            m_current.reset();
+            return;
+        }
+        finishCurrent();
+    }
+}
+
+void RunnerClient::handleReady(const QJsonObject &event)
+{
+    const int protocol = event.value("protocol").toInt();
+    if (protocol != kProtocolVersion) {
+        m_state = State::Unavailable;
+        m_unavailableReason = tr("runner unavailable: it speaks protocol %1, this GemmScope speaks %2")
+                                  .arg(protocol)
+                                  .arg(kProtocolVersion);
+        emit runnerStatusChanged(false, m_unavailableReason);
+        failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+        m_process->disconnect(this);
+        m_process->kill();
+        return;
+    }
+    m_state = State::Ready;
+    const QJsonObject gpu = event.value("gpu").toObject();
+    if (gpu.isEmpty()) {
+        m_gpuAvailable = false;
+        QString why = event.value("gpu_error").toObject().value("message").toString();
+        if (why.isEmpty())
+            why = tr("the runner found no usable GPU");
+        emit runnerStatusChanged(false, why);
+    } else {
+        m_gpuAvailable = true;
+        emit runnerStatusChanged(true, tr("%1 (%2, %3 SMs)")
+                                           .arg(gpu.value("name").toString(), gpu.value("arch").toString())
+                                           .arg(gpu.value("sms").toInt()));
+    }
+    // Without a GPU the runner still answers every job (with no_gpu), so the queue drains normally.
+    dispatchNext();
+}
+
+void RunnerClient::processFinished(int exitCode, QProcess::ExitStatus status)
+{
+    // Complete a partial line the runner wrote before it ended.
+    if (!m_stdoutBuffer.isEmpty()) {
+        m_stdoutBuffer.append('\n');
+        readOutput();
+    }
+    if (m_state == State::ShuttingDown || m_state == State::Stopped || m_state == State::Unavailable)
+        return;
+    const bool fault = status == QProcess::NormalExit && exitCode == kDeviceFaultExitCode;
+    QString why = fault ? tr("The GPU reported a fault (%1).")
+                              .arg(m_faultMessage.isEmpty() ? tr("sticky CUDA error") : m_faultMessage)
+                  : status == QProcess::CrashExit
+                      ? tr("The runner crashed.")
+                      : tr("The runner exited unexpectedly with status %1.").arg(exitCode);
+    const QString stderrText = QString::fromUtf8(m_stderrTail).trimmed();
+    if (!fault && !stderrText.isEmpty())
+        why += tr(" Its last words: %1").arg(stderrText.right(300));
+    if (m_current) {
+        const RunRequest running = *m_current;
+        m_current.reset();
+        failJob(running, QStringLiteral("device_fault"), why + tr(" The runner was restarted."));
+    }
+    m_state = State::Stopped;
+    if (++m_consecutiveRestarts > kMaxConsecutiveRestarts) {
+        m_state = State::Unavailable;
+        m_unavailableReason =
+            tr("runner unavailable: it stopped %1 times in a row (%2)").arg(m_consecutiveRestarts).arg(why);
+        emit runnerStatusChanged(false, m_unavailableReason);
+        failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+        return;
+    }
+    startProcess();
+}
+
+void RunnerClient::processError(QProcess::ProcessError error)
+{
+    if (error != QProcess::FailedToStart)
+        return; // crashes arrive through finished()
+    m_state = State::Unavailable;
+    m_unavailableReason =
+        tr("runner unavailable: %1 could not be started (%2)").arg(m_runnerPath, m_process->errorString());
+    emit runnerStatusChanged(false, m_unavailableReason);
+    if (m_current) {
+        const RunRequest running = *m_current;
+        m_current.reset();
+        failJob(running, QStringLiteral("runner_unavailable"), m_unavailableReason);
+    }
+    failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+}
+
+void RunnerClient::failJob(const RunRequest &request, const QString &kind, const QString &message)
+{
+    RunRecord record = fromErrorEvent({{"id", request.jobId}, {"kind", kind}, {"message", message}},
+                                      request.toProtocolJson());
+    record.presetKey = request.config.presetKey;
+    emit runFailed(record);
+}
+
+void RunnerClient::failAllQueued(const QString &kind, const QString &message)
+{
+    for (const RunRequest &r : m_queue.takeAll())
+        failJob(r, kind, message);
+    if (!m_current)
+        emit idle();
+}
+
+RunnerHost::RunnerHost(QString runnerPath, QObject *parent)
+    : QObject(parent), m_client(new RunnerClient(std::move(runnerPath)))
+{
+    m_thread.setObjectName(QStringLiteral("gemmscope-runner-client"));
+    m_client->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_client, &QObject::deleteLater);
+    m_thread.start();
+    QMetaObject::invokeMethod(m_client, &RunnerClient::start, Qt::QueuedConnection);
+}
+
+RunnerHost::~RunnerHost()
+{
+    QMetaObject::invokeMethod(m_client, &RunnerClient::shutdown, Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+}
+
+} // namespace gemmscope

@@ -1,0 +1,100 @@
+// Drives gemmscope-runner (docs/protocol.md) from a worker thread. Lives in that thread: the UI
+// talks to it through the thread-safe submit()/cancel() and listens to its signals only.
+//
+// One job is sent to the runner at a time; the rest wait in a JobQueue, so that a new interactive
+// request can still replace the waiting ones. A device fault (runner exit status 3) or a crash
+// fails the running job with kind device_fault, restarts the runner and goes on with the queue.
+#pragma once
+
+#include "job_queue.h"
+#include "run_record.h"
+
+#include <QAtomicInt>
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QProcess>
+#include <QThread>
+#include <memory>
+
+namespace gemmscope {
+
+class RunnerClient : public QObject {
+    Q_OBJECT
+public:
+    // `runnerPath` empty: locate it (see runner_locator.h).
+    explicit RunnerClient(QString runnerPath = {}, QObject *parent = nullptr);
+    ~RunnerClient() override;
+
+    // Thread-safe. Assigns and returns the job id; the job is queued in the client's thread.
+    QString submit(RunRequest request);
+    void cancel(const QString &jobId); // queued: dropped (runFailed kind cancelled); running: protocol cancel
+    void cancelAll();
+
+    static constexpr int kDeviceFaultExitCode = 3;
+    static constexpr int kProgressIntervalMs = 100; // progress signals at most this often per job
+    static constexpr int kMaxConsecutiveRestarts = 3;
+
+public slots:
+    void start();    // starts the runner process; call in the client's thread (or queued)
+    void shutdown(); // quits the runner (quit request, then kill after a grace period)
+
+signals:
+    void runnerStatusChanged(bool available, const QString &reason);
+    void jobsReplaced(const QStringList &jobIds); // queued interactive jobs dropped by a newer one
+    void runStarted(const QString &jobId);
+    void progress(const QString &jobId, const QString &phase, int done, int total);
+    void resultAvailable(const gemmscope::RunRecord &record);
+    void runFailed(const gemmscope::RunRecord &record);
+    void idle(); // the queue is empty and nothing runs
+
+private:
+    void enqueue(const RunRequest &request);
+    void cancelInThread(const QString &jobId);
+    void startProcess();
+    void readOutput();
+    void handleEvent(const QJsonObject &event);
+    void handleReady(const QJsonObject &event);
+    void processFinished(int exitCode, QProcess::ExitStatus status);
+    void processError(QProcess::ProcessError error);
+    void dispatchNext();
+    void finishCurrent();
+    void failJob(const RunRequest &request, const QString &kind, const QString &message);
+    void failAllQueued(const QString &kind, const QString &message);
+    void send(const QJsonObject &object);
+
+    enum class State { Stopped, Starting, Ready, Unavailable, ShuttingDown };
+
+    QString m_runnerPath;
+    QString m_unavailableReason;
+    QProcess *m_process = nullptr;
+    State m_state = State::Stopped;
+    bool m_gpuAvailable = false;
+    JobQueue m_queue;
+    std::optional<RunRequest> m_current;
+    QJsonObject m_currentCompiled;
+    QElapsedTimer m_sinceProgress;
+    QByteArray m_stdoutBuffer;
+    QByteArray m_stderrTail;
+    QString m_faultMessage; // the device_fault event's sentence, kept until the process exits
+    int m_consecutiveRestarts = 0;
+    QAtomicInt m_nextJob{0};
+    QString m_jobPrefix;
+};
+
+// Owns a worker QThread running a RunnerClient, and tears both down in the right order.
+class RunnerHost : public QObject {
+    Q_OBJECT
+public:
+    explicit RunnerHost(QString runnerPath = {}, QObject *parent = nullptr);
+    ~RunnerHost() override;
+    RunnerClient *client() const { return m_client; }
+
+private:
+    QThread m_thread;
+    RunnerClient *m_client;
+};
+
+} // namespace gemmscope
+
+Q_DECLARE_METATYPE(gemmscope::RunRecord)

@@ -1,0 +1,93 @@
+// A session: the runs a user has made or loaded, plus metadata, saved as a versioned JSON file
+// {"format":"gemmscope-session","version":1,...}. Files are parsed completely into a
+// SessionData before anything replaces the open session, so a corrupt, truncated or
+// unknown-version file is refused with a sentence and never half-loaded. Every finished run is
+// autosaved (atomically, through QSaveFile) so no result is lost.
+#pragma once
+
+#include "run_record.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <optional>
+
+namespace gemmscope {
+
+inline constexpr int kSessionFormatVersion = 1;
+
+struct SessionData {
+    QList<RunRecord> runs;
+    QString title;
+    QString description; // where the runs come from, e.g. "The worklog's published T4 runtimes"
+    QDateTime created;
+};
+
+// A parse result: data, or the sentence that says why the file was refused.
+struct SessionParse {
+    std::optional<SessionData> data;
+    QString error;
+};
+
+SessionParse parseSessionJson(const QByteArray &bytes);
+SessionParse readSessionFile(const QString &path);
+QByteArray serializeSession(const SessionData &data, const QString &savedFile = {});
+bool writeSessionFile(const QString &path, const SessionData &data, QString *error,
+                      const QString &savedFile = {});
+
+// Converts a bench JSON ({"format":"gemmscope-bench","version":1,...}, docs/protocol.md) into runs
+// with origin "recorded".
+SessionParse importBenchJson(const QByteArray &bytes);
+SessionParse importBenchFile(const QString &path);
+
+class Session : public QObject {
+    Q_OBJECT
+public:
+    explicit Session(QObject *parent = nullptr);
+
+    const QList<RunRecord> &runs() const { return m_data.runs; }
+    const SessionData &data() const { return m_data; }
+    int indexOf(const QString &runId) const;
+    const RunRecord *find(const QString &runId) const;
+    QString filePath() const { return m_filePath; }
+    bool isModified() const { return m_modified; }
+
+    // Adds a run, or replaces the run with the same id (a queued run that finished).
+    void addOrUpdate(const RunRecord &record);
+    void removeRun(const QString &runId);
+    void replace(const SessionData &data, const QString &filePath); // a whole new session
+    void clear();
+
+    bool open(const QString &path, QString *error); // nothing changes when it fails
+    bool save(QString *error);                      // to filePath()
+    bool saveAs(const QString &path, QString *error);
+    bool importBench(const QString &path, QString *error); // appends the bench's runs
+    bool loadDefault(QString *error, const QString &path = defaultSessionPath());
+
+    // Autosave: every finished run lands in autosavePath(). At start, recoverableRuns() tells
+    // whether it holds finished runs that its saved file (if any) lacks.
+    static QString defaultSessionPath() { return QStringLiteral(":/gemmscope/default_session.json"); }
+    static QString autosavePath();
+    bool autosave(QString *error = nullptr) const;
+    static std::optional<SessionData> recoverableAutosave(const QString &autosaveFile = autosavePath());
+    static void discardAutosave(const QString &autosaveFile = autosavePath());
+    void setAutosavePath(const QString &path) { m_autosavePath = path; }
+
+signals:
+    void runAdded(int index);
+    void runChanged(int index);
+    void runRemoved(int index);
+    void reset();
+    void modifiedChanged(bool modified);
+    void filePathChanged(const QString &path);
+
+private:
+    void setModified(bool modified);
+    SessionData m_data;
+    QString m_filePath;
+    QString m_autosavePath;
+    bool m_modified = false;
+};
+
+} // namespace gemmscope

@@ -1,0 +1,669 @@
+#include "main_window.h"
+
+#include "app_resources.h"
+#include "model_summary_view.h"
+#include "parameter_panel.h"
+#include "plot_export.h"
+#include "recent_files.h"
+#include "results_model.h"
+#include "run_selection.h"
+#include "runner_client.h"
+#include "runtime_chart.h"
+#include "session.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace gemmscope {
+
+namespace {
+
+// Clicking anywhere in a view makes it the one Export writes.
+class FocusTracker : public QObject {
+public:
+    FocusTracker(QWidget *view, QPointer<QWidget> *target) : QObject(view), m_view(view), m_target(target)
+    {
+        view->installEventFilter(this);
+        for (QWidget *child : view->findChildren<QWidget *>())
+            child->installEventFilter(this);
+    }
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::MouseButtonPress)
+            *m_target = m_view;
+        return false;
+    }
+
+private:
+    QWidget *m_view;
+    QPointer<QWidget> *m_target;
+};
+
+QWidget *titled(const QString &title, QWidget *content)
+{
+    auto *box = new QWidget;
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto *label = new QLabel(title);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+} // namespace
+
+MainWindow::MainWindow(const Options &options, QWidget *parent)
+    : QMainWindow(parent), m_options(options), m_session(new Session(this)),
+      m_model(new ResultsModel(m_session, this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_selection(new RunSelection(this))
+{
+    initResources();
+    if (!options.autosavePath.isEmpty())
+        m_session->setAutosavePath(options.autosavePath);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ResultsModel::SortRole);
+    setWindowIcon(QIcon::fromTheme(QStringLiteral("utilities-system-monitor")));
+    setMinimumSize(900, 600);
+
+    buildViews();
+    buildActions();
+
+    m_runnerLabel = new QLabel;
+    m_runnerLabel->setObjectName(QStringLiteral("runnerStatusLabel"));
+    m_jobLabel = new QLabel;
+    m_progress = new QProgressBar;
+    m_progress->setMaximumWidth(160);
+    m_progress->setVisible(false);
+    statusBar()->addWidget(m_runnerLabel, 1);
+    statusBar()->addPermanentWidget(m_jobLabel);
+    statusBar()->addPermanentWidget(m_progress);
+
+    connect(m_session, &Session::reset, this, &MainWindow::refreshViews);
+    connect(m_session, &Session::runAdded, this, &MainWindow::refreshViews);
+    connect(m_session, &Session::runChanged, this, &MainWindow::refreshViews);
+    connect(m_session, &Session::runRemoved, this, &MainWindow::refreshViews);
+    connect(m_session, &Session::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_session, &Session::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_selection, &RunSelection::selectionChanged, this, &MainWindow::selectRun);
+
+    if (options.startRunner) {
+        m_runnerReason = tr("Starting the runner…");
+        m_runner = new RunnerHost({}, this);
+        RunnerClient *client = m_runner->client();
+        connect(client, &RunnerClient::runnerStatusChanged, this, &MainWindow::showRunnerStatus);
+        connect(client, &RunnerClient::resultAvailable, this, &MainWindow::onResult);
+        connect(client, &RunnerClient::runFailed, this, &MainWindow::onFailed);
+        connect(client, &RunnerClient::jobsReplaced, this, &MainWindow::onJobsReplaced);
+        connect(client, &RunnerClient::progress, this, &MainWindow::onProgress);
+        connect(client, &RunnerClient::runStarted, this, [this](const QString &id) {
+            if (const RunRecord *r = m_session->find(id)) {
+                RunRecord running = *r;
+                running.status = RunStatus::Running;
+                m_session->addOrUpdate(running);
+            }
+            m_jobLabel->setText(tr("Running %1").arg(id));
+        });
+        connect(client, &RunnerClient::idle, this, [this] {
+            m_jobLabel->clear();
+            m_progress->setVisible(false);
+        });
+    } else {
+        m_runnerReason = tr("Running is off: this window was started without a runner.");
+    }
+    m_runnerLabel->setText(m_runnerReason);
+    updateRunActions();
+    if (options.restoreSettings)
+        restoreSettings();
+    updateTitle();
+    refreshViews();
+}
+
+MainWindow::~MainWindow()
+{
+    delete m_runner; // stops the runner thread before the session it reports into goes away
+    m_runner = nullptr;
+}
+
+RunnerClient *MainWindow::runnerClient() const
+{
+    return m_runner ? m_runner->client() : nullptr;
+}
+
+void MainWindow::buildViews()
+{
+    m_panel = new ParameterPanel;
+    auto *panelScroll = new QScrollArea;
+    panelScroll->setWidget(m_panel);
+    panelScroll->setWidgetResizable(true);
+    panelScroll->setMinimumWidth(300);
+    panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    m_runtimeChart = new RuntimeChart;
+    m_runtimeChart->setObjectName(QStringLiteral("runtimeChart"));
+    m_runtimeChart->setMinimumSize(280, 220);
+    // Until the roofline and mapping widgets land, these show the analytic model as text.
+    m_rooflineView = new ModelSummaryView(ModelSummaryView::Kind::Roofline);
+    m_mappingView = new ModelSummaryView(ModelSummaryView::Kind::Mapping);
+
+    m_chartSplitter = new QSplitter(Qt::Horizontal);
+    m_chartSplitter->setObjectName(QStringLiteral("chartSplitter"));
+    m_chartSplitter->addWidget(titled(tr("Runtime"), m_runtimeChart));
+    m_chartSplitter->addWidget(titled(tr("Roofline"), m_rooflineView));
+    m_chartSplitter->addWidget(titled(tr("Mapping"), m_mappingView));
+    m_chartSplitter->setChildrenCollapsible(false);
+    for (int i = 0; i < 3; ++i)
+        m_chartSplitter->setStretchFactor(i, 1);
+
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("resultsTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setMinimumHeight(140);
+    m_table->setWordWrap(false);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (current.isValid())
+                    m_selection->select(current.data(ResultsModel::RunIdRole).toString());
+            });
+
+    m_rightSplitter = new QSplitter(Qt::Vertical);
+    m_rightSplitter->setObjectName(QStringLiteral("rightSplitter"));
+    m_rightSplitter->addWidget(m_chartSplitter);
+    m_rightSplitter->addWidget(m_table);
+    m_rightSplitter->setStretchFactor(0, 3);
+    m_rightSplitter->setStretchFactor(1, 2);
+    m_rightSplitter->setChildrenCollapsible(false);
+
+    m_mainSplitter = new QSplitter(Qt::Horizontal);
+    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_mainSplitter->addWidget(panelScroll);
+    m_mainSplitter->addWidget(m_rightSplitter);
+    m_mainSplitter->setStretchFactor(1, 1);
+    m_mainSplitter->setChildrenCollapsible(false);
+    setCentralWidget(m_mainSplitter);
+
+    m_focusedView = m_runtimeChart;
+    new FocusTracker(m_runtimeChart, &m_focusedView);
+    new FocusTracker(m_rooflineView, &m_focusedView);
+    new FocusTracker(m_mappingView, &m_focusedView);
+
+    connect(m_runtimeChart, &RuntimeChart::runClicked, m_selection, &RunSelection::select);
+    connect(m_panel, &ParameterPanel::configurationChanged, this, [this](const RunConfig &config) {
+        m_rooflineView->setConfig(config);
+        m_mappingView->setConfig(config);
+    });
+    connect(m_panel, &ParameterPanel::validityChanged, this, &MainWindow::updateRunActions);
+    connect(m_panel, &ParameterPanel::runRequested, this, &MainWindow::runCurrent);
+    m_rooflineView->setConfig(m_panel->config());
+    m_mappingView->setConfig(m_panel->config());
+}
+
+void MainWindow::buildActions()
+{
+    const auto make = [this](const QString &name, const QString &text, const QKeySequence &shortcut,
+                             auto slot) {
+        auto *action = new QAction(text, this);
+        action->setObjectName(name);
+        if (!shortcut.isEmpty())
+            action->setShortcut(shortcut);
+        action->setShortcutContext(Qt::WindowShortcut);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+        return action;
+    };
+    QAction *open =
+        make(QStringLiteral("actionOpen"), tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
+    QAction *save =
+        make(QStringLiteral("actionSave"), tr("&Save"), QKeySequence::Save, [this] { saveSession(); });
+    QAction *saveAs = make(QStringLiteral("actionSaveAs"), tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")),
+                           [this] { saveSessionAs(); });
+    QAction *importBench = make(QStringLiteral("actionImportBench"), tr("&Import Bench JSON…"), {},
+                                [this] { importBenchDialog(); });
+    QAction *exportAction = make(QStringLiteral("actionExport"), tr("&Export…"), QKeySequence(tr("Ctrl+E")),
+                                 [this] { exportDialog(); });
+    QAction *quit = make(QStringLiteral("actionQuit"), tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+    QAction *run =
+        make(QStringLiteral("actionRun"), tr("&Run"), QKeySequence(tr("Ctrl+R")), [this] { runCurrent(); });
+    QAction *ladder = make(QStringLiteral("actionRunLadder"), tr("Run &Ladder"),
+                           QKeySequence(tr("Ctrl+Shift+R")), [this] { runLadder(m_panel->config().size); });
+    QAction *cancel = make(QStringLiteral("actionCancel"), tr("&Cancel Runs"), QKeySequence(Qt::Key_Escape),
+                           [this] { cancelRuns(); });
+    run->setToolTip(tr("Run the configured stage (Ctrl+R)"));
+    ladder->setToolTip(tr("Run every preset of the ladder at the configured size (Ctrl+Shift+R)"));
+
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    file->addAction(save);
+    file->addAction(saveAs);
+    file->addSeparator();
+    file->addAction(importBench);
+    file->addAction(exportAction);
+    file->addSeparator();
+    file->addAction(quit);
+    QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
+    runMenu->addAction(run);
+    runMenu->addAction(ladder);
+    runMenu->addAction(cancel);
+    QToolBar *toolbar = addToolBar(tr("Run"));
+    toolbar->setObjectName(QStringLiteral("runToolBar"));
+    toolbar->addAction(run);
+    toolbar->addAction(ladder);
+    toolbar->addAction(cancel);
+    updateRecentMenu();
+}
+
+QAction *MainWindow::action(const QString &objectName) const
+{
+    return findChild<QAction *>(objectName);
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = RecentFiles::list();
+    for (const QString &path : files) {
+        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName());
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] {
+            if (!confirmDiscard())
+                return;
+            QString error;
+            if (!openSession(path, &error))
+                QMessageBox::warning(this, tr("Open session"), error);
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::updateRunActions()
+{
+    const bool canRun = m_runnerAvailable && m_panel->isValid();
+    action(QStringLiteral("actionRun"))->setEnabled(canRun);
+    action(QStringLiteral("actionRunLadder"))->setEnabled(m_runnerAvailable);
+    action(QStringLiteral("actionCancel"))->setEnabled(m_runnerAvailable);
+    m_panel->setRunEnabledByRunner(m_runnerAvailable, m_runnerReason);
+}
+
+void MainWindow::updateTitle()
+{
+    QString name = m_session->filePath().isEmpty() ? m_session->data().title
+                                                   : QFileInfo(m_session->filePath()).fileName();
+    if (name.isEmpty())
+        name = tr("Untitled session");
+    setWindowTitle(tr("%1[*] — GemmScope").arg(name));
+    setWindowModified(m_session->isModified());
+}
+
+void MainWindow::showRunnerStatus(bool available, const QString &reason)
+{
+    m_runnerAvailable = available;
+    m_runnerReason = available ? tr("Runner ready on %1").arg(reason) : tr("Running is off: %1").arg(reason);
+    m_runnerLabel->setText(m_runnerReason);
+    m_runnerLabel->setToolTip(m_runnerReason);
+    updateRunActions();
+}
+
+void MainWindow::addPendingRun(const QString &jobId, const RunRequest &request)
+{
+    RunRecord pending;
+    pending.runId = jobId;
+    pending.stage = QString::fromStdString(stageInfo(request.config.stage).key);
+    pending.presetKey = request.config.presetKey;
+    for (const auto &[name, value] : request.config.params)
+        pending.params.insert(QString::fromStdString(name), value);
+    pending.m = request.config.size.m;
+    pending.n = request.config.size.n;
+    pending.k = request.config.size.k;
+    pending.flushL2 = request.config.timing.flushL2;
+    pending.status = RunStatus::Queued;
+    pending.origin = QStringLiteral("measured");
+    pending.timestamp = QDateTime::currentDateTimeUtc();
+    m_session->addOrUpdate(pending);
+}
+
+void MainWindow::runCurrent()
+{
+    if (!m_runner || !m_runnerAvailable || !m_panel->isValid())
+        return;
+    RunRequest request;
+    request.tag = kInteractiveTag;
+    request.config = m_panel->config();
+    const QString id = m_runner->client()->submit(request);
+    addPendingRun(id, request);
+    m_selection->select(id);
+}
+
+QStringList MainWindow::runLadder(const ProblemSize &size)
+{
+    QStringList ids;
+    if (!m_runner)
+        return ids;
+    for (const RunRequest &request : ladderRequests(size, m_panel->config().timing)) {
+        const QString id = m_runner->client()->submit(request);
+        addPendingRun(id, request);
+        ids << id;
+    }
+    m_pendingLadder += ids;
+    return ids;
+}
+
+void MainWindow::cancelRuns()
+{
+    if (m_runner)
+        m_runner->client()->cancelAll();
+}
+
+void MainWindow::onResult(const RunRecord &record)
+{
+    m_session->addOrUpdate(record);
+    if (m_selection->runId() == record.runId)
+        selectRun(record.runId);
+    if (m_pendingLadder.removeAll(record.runId) && m_pendingLadder.isEmpty())
+        emit ladderFinished();
+}
+
+void MainWindow::onFailed(const RunRecord &record)
+{
+    // A run cancelled before it started never ran: it leaves no row behind.
+    if (record.errorKind == QLatin1String("cancelled") && record.registers < 0 &&
+        m_session->find(record.runId) && m_session->find(record.runId)->status == RunStatus::Queued)
+        m_session->removeRun(record.runId);
+    else
+        m_session->addOrUpdate(record);
+    statusBar()->showMessage(tr("Run %1 failed: %2").arg(record.runId, record.errorMessage), 8000);
+    if (m_pendingLadder.removeAll(record.runId) && m_pendingLadder.isEmpty())
+        emit ladderFinished();
+}
+
+void MainWindow::onJobsReplaced(const QStringList &ids)
+{
+    for (const QString &id : ids)
+        m_session->removeRun(id);
+}
+
+void MainWindow::onProgress(const QString &id, const QString &phase, int done, int total)
+{
+    m_jobLabel->setText(tr("%1: %2").arg(id, phase));
+    m_progress->setVisible(true);
+    m_progress->setRange(0, std::max(total, 1));
+    m_progress->setValue(done);
+}
+
+void MainWindow::selectRun(const QString &runId)
+{
+    m_runtimeChart->setSelectedRun(runId);
+    const RunRecord *run = m_session->find(runId);
+    const std::optional<RunRecord> selected = run ? std::optional<RunRecord>(*run) : std::nullopt;
+    m_rooflineView->setSelectedRun(selected);
+    m_mappingView->setSelectedRun(selected);
+    const int sourceRow = m_model->rowOf(runId);
+    if (sourceRow >= 0) {
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
+        if (m_table->currentIndex().row() != index.row()) {
+            m_table->setCurrentIndex(index);
+            m_table->scrollTo(index);
+        }
+    }
+}
+
+void MainWindow::refreshViews()
+{
+    m_runtimeChart->setRuns(m_session->runs());
+    if (!m_selection->runId().isEmpty())
+        m_runtimeChart->setSelectedRun(m_selection->runId());
+}
+
+void MainWindow::loadDefaultSession()
+{
+    QString error;
+    if (!m_session->loadDefault(&error))
+        statusBar()->showMessage(tr("The embedded reference data could not be loaded: %1").arg(error));
+}
+
+void MainWindow::offerAutosaveRecovery()
+{
+    const auto recovered = Session::recoverableAutosave(
+        m_options.autosavePath.isEmpty() ? Session::autosavePath() : m_options.autosavePath);
+    if (!recovered)
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Recover runs"),
+        tr("The last GemmScope session ended with %n run(s) that were not saved to a file. "
+           "Recover them?",
+           nullptr, int(recovered->runs.size())),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes) {
+        m_session->replace(*recovered, {});
+        m_session->addOrUpdate(recovered->runs.constLast()); // marks it modified and keeps the autosave
+    }
+}
+
+bool MainWindow::openSession(const QString &path, QString *error)
+{
+    if (!m_session->open(path, error))
+        return false;
+    RecentFiles::add(path);
+    updateRecentMenu();
+    return true;
+}
+
+bool MainWindow::confirmDiscard()
+{
+    if (!m_session->isModified())
+        return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved runs"),
+                                              tr("The session has unsaved changes. Save them first?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return saveSession();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::openDialog()
+{
+    if (!confirmDiscard())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(),
+                                                      tr("GemmScope sessions (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!openSession(path, &error))
+        QMessageBox::warning(this, tr("Open session"), error);
+}
+
+bool MainWindow::saveSession()
+{
+    if (m_session->filePath().isEmpty())
+        return saveSessionAs();
+    QString error;
+    if (!m_session->save(&error)) {
+        QMessageBox::warning(this, tr("Save session"), error);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::saveSessionAs()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session as"), QString(),
+                                                      tr("GemmScope sessions (*.json)"));
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!m_session->saveAs(path, &error)) {
+        QMessageBox::warning(this, tr("Save session"), error);
+        return false;
+    }
+    RecentFiles::add(path);
+    updateRecentMenu();
+    return true;
+}
+
+void MainWindow::importBenchDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import bench JSON"), QString(),
+                                                      tr("gemmscope-bench output (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!m_session->importBench(path, &error))
+        QMessageBox::warning(this, tr("Import bench JSON"), error);
+}
+
+bool MainWindow::exportTo(const QString &path, QString *error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly)) {
+            *error = tr("Could not write %1: %2.").arg(path, file.errorString());
+            return false;
+        }
+        if (suffix == QLatin1String("csv")) {
+            file.write(m_model->toCsv());
+        } else {
+            QJsonArray runs;
+            for (const RunRecord &r : m_session->runs())
+                runs.append(toJson(r));
+            file.write(QJsonDocument(runs).toJson(QJsonDocument::Indented));
+        }
+        if (!file.commit()) {
+            *error = tr("Could not write %1: %2.").arg(path, file.errorString());
+            return false;
+        }
+        return true;
+    }
+    if (!exportFormatForPath(path)) {
+        *error = tr("GemmScope exports .png, .pdf, .svg (the chart you last clicked) and .csv, .json (the "
+                    "results); "
+                    "\"%1\" is none of them.")
+                     .arg(QFileInfo(path).fileName());
+        return false;
+    }
+    QWidget *view = m_focusedView ? m_focusedView.data() : m_runtimeChart;
+    const std::optional<QString> failure =
+        view == m_runtimeChart ? m_runtimeChart->exportTo(path) : exportWidget(view, path);
+    if (failure) {
+        *error = *failure;
+        return false;
+    }
+    return true;
+}
+
+QStringList MainWindow::exportViews(const QString &directory, QString *error)
+{
+    QDir().mkpath(directory);
+    QStringList written;
+    const QList<QPair<QString, QWidget *>> views{{QStringLiteral("runtime"), m_runtimeChart},
+                                                 {QStringLiteral("roofline"), m_rooflineView},
+                                                 {QStringLiteral("mapping"), m_mappingView}};
+    for (const auto &[name, view] : views) {
+        for (const char *suffix : {"png", "svg", "pdf"}) {
+            const QString path =
+                QDir(directory).filePath(QStringLiteral("%1.%2").arg(name, QLatin1String(suffix)));
+            const std::optional<QString> failure =
+                view == m_runtimeChart ? m_runtimeChart->exportTo(path) : exportWidget(view, path);
+            if (failure) {
+                *error = *failure;
+                return written;
+            }
+            written << path;
+        }
+    }
+    // The runtime chart's second mode: measured speedups against the worklog's published ones.
+    m_runtimeChart->setMode(RuntimeChart::Mode::Speedup);
+    for (const char *suffix : {"png", "svg", "pdf"}) {
+        const QString path =
+            QDir(directory).filePath(QStringLiteral("speedup.%1").arg(QLatin1String(suffix)));
+        if (const auto failure = m_runtimeChart->exportTo(path)) {
+            *error = *failure;
+            break;
+        }
+        written << path;
+    }
+    m_runtimeChart->setMode(RuntimeChart::Mode::Runtime);
+    return written;
+}
+
+void MainWindow::exportDialog()
+{
+    const QString filters = exportFileFilter() + tr(";;Results as CSV (*.csv);;Results as JSON (*.json)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QString(), filters);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTo(path, &error))
+        QMessageBox::warning(this, tr("Export"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
+    settings.setValue(QStringLiteral("window/rightSplitter"), m_rightSplitter->saveState());
+    settings.setValue(QStringLiteral("window/chartSplitter"), m_chartSplitter->saveState());
+    settings.setValue(QStringLiteral("window/resultsHeader"), m_table->horizontalHeader()->saveState());
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1500, 900);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
+    m_rightSplitter->restoreState(settings.value(QStringLiteral("window/rightSplitter")).toByteArray());
+    m_chartSplitter->restoreState(settings.value(QStringLiteral("window/chartSplitter")).toByteArray());
+    m_table->horizontalHeader()->restoreState(
+        settings.value(QStringLiteral("window/resultsHeader")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    // Measured runs are in the autosave already; only ask when a named file would lose them.
+    if (!m_session->filePath().isEmpty() && !confirmDiscard()) {
+        event->ignore();
+        return;
+    }
+    if (m_options.restoreSettings)
+        saveSettings();
+    event->accept();
+}
+
+} // namespace gemmscope

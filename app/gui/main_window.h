@@ -1,0 +1,117 @@
+// The GemmScope main window: parameter panel on the left; on the right the runtime chart, the
+// roofline and the mapping diagram side by side above the results table, all visible at once.
+// Owns the session, its table model, the shared selected run and the runner (in its thread).
+#pragma once
+
+#include "run_record.h"
+#include "run_request.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+
+namespace gemmscope {
+
+class ModelSummaryView;
+class ParameterPanel;
+class ResultsModel;
+class RunSelection;
+class RunnerHost;
+class RuntimeChart;
+class Session;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        bool startRunner = true; // false: model-only (rendering, tests without a runner)
+        bool restoreSettings = true;
+        QString autosavePath; // empty: Session::autosavePath()
+    };
+    explicit MainWindow(const Options &options, QWidget *parent = nullptr);
+    MainWindow() : MainWindow(Options{}) {}
+    ~MainWindow() override;
+
+    Session *session() const { return m_session; }
+    ResultsModel *resultsModel() const { return m_model; }
+    ParameterPanel *parameterPanel() const { return m_panel; }
+    RunSelection *selection() const { return m_selection; }
+    QTableView *resultsView() const { return m_table; }
+    QAction *action(const QString &objectName) const; // "actionRun", "actionSave", ...
+    bool runnerAvailable() const { return m_runnerAvailable; }
+    QString runnerStatus() const { return m_runnerReason; }
+    class RunnerClient *runnerClient() const;
+
+    // Loads the embedded published/recorded data when nothing else is open (first start, no GPU).
+    void loadDefaultSession();
+    // Offers the autosave's unsaved runs (asks with a dialog); called by main(), not in tests.
+    void offerAutosaveRecovery();
+    bool openSession(const QString &path, QString *error);
+    bool exportTo(const QString &path, QString *error); // results (.csv/.json) or the focused view
+    QStringList exportViews(const QString &directory, QString *error); // every chart/diagram, png+svg+pdf
+
+public slots:
+    void runCurrent();
+    QStringList runLadder(const ProblemSize &size);
+    void cancelRuns();
+
+signals:
+    void ladderFinished();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildViews();
+    void buildActions();
+    void updateRecentMenu();
+    void updateRunActions();
+    void updateTitle();
+    void showRunnerStatus(bool available, const QString &reason);
+    void onResult(const RunRecord &record);
+    void onFailed(const RunRecord &record);
+    void onJobsReplaced(const QStringList &ids);
+    void onProgress(const QString &id, const QString &phase, int done, int total);
+    void addPendingRun(const QString &jobId, const RunRequest &request);
+    void selectRun(const QString &runId);
+    void refreshViews();
+    void openDialog();
+    bool saveSession();
+    bool saveSessionAs();
+    void exportDialog();
+    void importBenchDialog();
+    void saveSettings() const;
+    void restoreSettings();
+    bool confirmDiscard();
+
+    Options m_options;
+    Session *m_session;
+    ResultsModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    RunSelection *m_selection;
+    RunnerHost *m_runner = nullptr;
+    bool m_runnerAvailable = false;
+    QString m_runnerReason;
+    QStringList m_pendingLadder;
+
+    ParameterPanel *m_panel = nullptr;
+    RuntimeChart *m_runtimeChart = nullptr;
+    ModelSummaryView *m_rooflineView = nullptr;
+    ModelSummaryView *m_mappingView = nullptr;
+    QPointer<QWidget> m_focusedView; // what Export writes for .png/.pdf/.svg
+    QTableView *m_table = nullptr;
+    QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr;
+    QLabel *m_runnerLabel = nullptr;
+    QLabel *m_jobLabel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QMenu *m_recentMenu = nullptr;
+};
+
+} // namespace gemmscope

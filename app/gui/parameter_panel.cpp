@@ -1,0 +1,359 @@
+#include "parameter_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace gemmscope {
+
+namespace {
+
+QList<int> legalValues(const ParamSpec &spec)
+{
+    QList<int> values;
+    if (!spec.choices.empty()) {
+        for (int v : spec.choices)
+            values << v;
+        return values;
+    }
+    for (int v = spec.min; v <= spec.max; v += std::max(1, spec.step))
+        values << v;
+    return values;
+}
+
+int nearestIndex(const QList<int> &values, int value)
+{
+    int best = 0;
+    for (int i = 1; i < values.size(); ++i)
+        if (std::abs(values[i] - value) < std::abs(values[best] - value))
+            best = i;
+    return best;
+}
+
+QSpinBox *sizeSpin()
+{
+    auto *spin = new QSpinBox;
+    spin->setRange(1, 65536);
+    spin->setAccelerated(true);
+    return spin;
+}
+
+} // namespace
+
+QList<QPair<QString, ProblemSize>> ParameterPanel::sizePresets()
+{
+    return {{tr("Worklog 8192 x 4096 x 6144"), {8192, 4096, 6144}},
+            {QStringLiteral("1024³"), {1024, 1024, 1024}},
+            {QStringLiteral("2048³"), {2048, 2048, 2048}},
+            {QStringLiteral("4096³"), {4096, 4096, 4096}}};
+}
+
+ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
+{
+    qRegisterMetaType<gemmscope::RunConfig>();
+    auto *layout = new QVBoxLayout(this);
+
+    // Stage picker.
+    auto *stageBox = new QGroupBox(tr("Stage"));
+    auto *stageLayout = new QVBoxLayout(stageBox);
+    m_stageCombo = new QComboBox;
+    m_stageCombo->setObjectName(QStringLiteral("stageCombo"));
+    const auto &all = stages();
+    for (size_t i = 0; i < all.size(); ++i)
+        m_stageCombo->addItem(
+            QStringLiteral("%1. %2 — %3")
+                .arg(i)
+                .arg(QString::fromStdString(all[i].title), QString::fromStdString(all[i].seedStep)),
+            int(all[i].id));
+    m_stageSummary = new QLabel;
+    m_stageSummary->setWordWrap(true);
+    m_stageSummary->setForegroundRole(QPalette::PlaceholderText);
+    stageLayout->addWidget(m_stageCombo);
+    stageLayout->addWidget(m_stageSummary);
+    layout->addWidget(stageBox);
+
+    // Presets: one click applies one.
+    auto *presetBox = new QGroupBox(tr("Presets"));
+    auto *presetLayout = new QVBoxLayout(presetBox);
+    m_presetList = new QListWidget;
+    m_presetList->setObjectName(QStringLiteral("presetList"));
+    for (const Preset &p : presets()) {
+        QString text = QString::fromStdString(p.title);
+        if (p.worklogT4Ms)
+            text += tr("  (T4: %1 ms)").arg(*p.worklogT4Ms, 0, 'f', 2);
+        auto *item = new QListWidgetItem(text, m_presetList);
+        item->setData(Qt::UserRole, QString::fromStdString(p.key));
+        item->setToolTip(
+            tr("%1 — source: %2").arg(QString::fromStdString(p.key), QString::fromStdString(p.source)));
+    }
+    m_presetList->setMinimumHeight(120);
+    presetLayout->addWidget(m_presetList);
+    layout->addWidget(presetBox, 1);
+
+    // Tile parameters, rebuilt for each stage.
+    auto *paramGroup = new QGroupBox(tr("Parameters"));
+    auto *paramGroupLayout = new QVBoxLayout(paramGroup);
+    m_paramBox = new QWidget;
+    m_paramForm = new QFormLayout(m_paramBox);
+    m_paramForm->setContentsMargins(0, 0, 0, 0);
+    paramGroupLayout->addWidget(m_paramBox);
+    m_violationLabel = new QLabel;
+    m_violationLabel->setObjectName(QStringLiteral("violationLabel"));
+    m_violationLabel->setWordWrap(true);
+    m_violationLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_violationLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    paramGroupLayout->addWidget(m_violationLabel);
+    layout->addWidget(paramGroup);
+
+    // Problem size.
+    auto *sizeGroup = new QGroupBox(tr("Problem size (C[M x N] = A[M x K] B[K x N])"));
+    auto *sizeLayout = new QFormLayout(sizeGroup);
+    m_sizeCombo = new QComboBox;
+    m_sizeCombo->setObjectName(QStringLiteral("sizeCombo"));
+    for (const auto &[name, size] : sizePresets())
+        m_sizeCombo->addItem(name);
+    m_sizeCombo->addItem(tr("Custom"));
+    m_mSpin = sizeSpin();
+    m_nSpin = sizeSpin();
+    m_kSpin = sizeSpin();
+    auto *mnk = new QHBoxLayout;
+    for (auto [label, spin] : {std::pair{"M", m_mSpin}, {"N", m_nSpin}, {"K", m_kSpin}}) {
+        mnk->addWidget(new QLabel(QString::fromLatin1(label)));
+        mnk->addWidget(spin, 1);
+    }
+    sizeLayout->addRow(tr("Preset"), m_sizeCombo);
+    sizeLayout->addRow(mnk);
+    layout->addWidget(sizeGroup);
+
+    // Timing.
+    auto *timingGroup = new QGroupBox(tr("Timing"));
+    auto *timingLayout = new QFormLayout(timingGroup);
+    m_budgetSpin = new QSpinBox;
+    m_budgetSpin->setRange(10, 60000);
+    m_budgetSpin->setSingleStep(100);
+    m_budgetSpin->setSuffix(tr(" ms"));
+    m_budgetSpin->setToolTip(tr("Timed launches repeat until this much kernel time has passed."));
+    m_flushCheck = new QCheckBox(tr("Flush L2 between repetitions"));
+    m_flushCheck->setToolTip(tr("Overwrites a buffer twice the L2's size before every timed launch."));
+    timingLayout->addRow(tr("Time budget"), m_budgetSpin);
+    timingLayout->addRow(m_flushCheck);
+    layout->addWidget(timingGroup);
+
+    m_runButton = new QPushButton(tr("Run"));
+    m_runButton->setObjectName(QStringLiteral("runButton"));
+    layout->addWidget(m_runButton);
+
+    connect(m_stageCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (!m_syncing && index >= 0)
+            setStage(StageId(m_stageCombo->itemData(index).toInt()));
+    });
+    connect(m_presetList, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem *item) { applyPreset(item->data(Qt::UserRole).toString()); });
+    connect(m_sizeCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const auto presets = sizePresets();
+        if (!m_syncing && index >= 0 && index < presets.size())
+            setProblemSize(presets[index].second);
+    });
+    for (QSpinBox *spin : {m_mSpin, m_nSpin, m_kSpin})
+        connect(spin, &QSpinBox::valueChanged, this, [this] {
+            if (m_syncing)
+                return;
+            m_config.size = {m_mSpin->value(), m_nSpin->value(), m_kSpin->value()};
+            configEdited();
+        });
+    connect(m_budgetSpin, &QSpinBox::valueChanged, this, [this](int v) {
+        if (m_syncing)
+            return;
+        m_config.timing.budgetMs = v;
+        configEdited();
+    });
+    connect(m_flushCheck, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_syncing)
+            return;
+        m_config.timing.flushL2 = on;
+        configEdited();
+    });
+    connect(m_runButton, &QPushButton::clicked, this, &ParameterPanel::runRequested);
+
+    if (!applyPreset(QStringLiteral("worklog-3")))
+        setStage(StageId::Coalesced);
+}
+
+void ParameterPanel::setConfig(const RunConfig &config)
+{
+    const bool stageChanged = config.stage != m_config.stage || m_paramRows.isEmpty();
+    m_config = config;
+    if (stageChanged)
+        buildParamRows();
+    syncControlsFromConfig();
+    updateValidation();
+    emit configurationChanged(m_config);
+}
+
+bool ParameterPanel::applyPreset(const QString &presetKey)
+{
+    const Preset *preset = findPreset(presetKey.toStdString());
+    if (!preset)
+        return false;
+    RunConfig config = m_config;
+    config.stage = preset->stage;
+    config.params = preset->params;
+    config.presetKey = presetKey;
+    setConfig(config);
+    return true;
+}
+
+void ParameterPanel::setStage(StageId stage)
+{
+    RunConfig config = m_config;
+    config.stage = stage;
+    config.params = defaultParams(stage);
+    config.presetKey.clear();
+    setConfig(config);
+}
+
+void ParameterPanel::setParam(const QString &name, int value)
+{
+    m_config.params[name.toStdString()] = value;
+    configEdited();
+}
+
+void ParameterPanel::setProblemSize(const ProblemSize &size)
+{
+    m_config.size = size;
+    configEdited();
+}
+
+void ParameterPanel::setRunEnabledByRunner(bool enabled, const QString &why)
+{
+    m_runnerAvailable = enabled;
+    m_runButton->setToolTip(enabled ? QString() : why);
+    updateValidation();
+}
+
+QString ParameterPanel::violationText() const
+{
+    QStringList lines;
+    for (const std::string &v : m_violations)
+        lines << QString::fromStdString(v);
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ParameterPanel::buildParamRows()
+{
+    while (m_paramForm->rowCount() > 0)
+        m_paramForm->removeRow(0);
+    m_paramRows.clear();
+    const StageInfo &info = stageInfo(m_config.stage);
+    if (info.params.empty())
+        m_paramForm->addRow(new QLabel(tr("A library baseline: no tile parameters.")));
+    for (const ParamSpec &spec : info.params) {
+        ParamRow row;
+        row.name = QString::fromStdString(spec.name);
+        row.values = legalValues(spec);
+        row.slider = new QSlider(Qt::Horizontal);
+        row.slider->setObjectName(QStringLiteral("slider_%1").arg(row.name));
+        row.slider->setRange(0, int(row.values.size()) - 1);
+        row.slider->setPageStep(1);
+        row.spin = new QSpinBox;
+        row.spin->setObjectName(QStringLiteral("spin_%1").arg(row.name));
+        // The spin box accepts any value in range so a user can type one the catalog refuses and
+        // read why; the slider steps only through legal ones.
+        row.spin->setRange(
+            spec.choices.empty() ? spec.min : *std::min_element(spec.choices.begin(), spec.choices.end()),
+            spec.choices.empty() ? spec.max : *std::max_element(spec.choices.begin(), spec.choices.end()));
+        auto *line = new QWidget;
+        auto *lineLayout = new QHBoxLayout(line);
+        lineLayout->setContentsMargins(0, 0, 0, 0);
+        lineLayout->addWidget(row.slider, 1);
+        lineLayout->addWidget(row.spin);
+        auto *label = new QLabel(QString::fromStdString(spec.label));
+        label->setToolTip(QString::fromStdString(spec.help));
+        line->setToolTip(QString::fromStdString(spec.help));
+        m_paramForm->addRow(label, line);
+        const QString name = row.name;
+        const QList<int> values = row.values;
+        connect(row.slider, &QSlider::valueChanged, this, [this, name, values](int index) {
+            if (!m_syncing && index >= 0 && index < values.size())
+                setParam(name, values[index]);
+        });
+        connect(row.spin, &QSpinBox::valueChanged, this, [this, name](int value) {
+            if (!m_syncing)
+                setParam(name, value);
+        });
+        m_paramRows << row;
+    }
+}
+
+void ParameterPanel::syncControlsFromConfig()
+{
+    m_syncing = true;
+    for (int i = 0; i < m_stageCombo->count(); ++i)
+        if (m_stageCombo->itemData(i).toInt() == int(m_config.stage))
+            m_stageCombo->setCurrentIndex(i);
+    const StageInfo &info = stageInfo(m_config.stage);
+    m_stageSummary->setText(QString::fromStdString(info.summary));
+    for (ParamRow &row : m_paramRows) {
+        const auto it = m_config.params.find(row.name.toStdString());
+        const int value = it == m_config.params.end() ? 0 : it->second;
+        row.spin->setValue(value);
+        row.slider->setValue(nearestIndex(row.values, value));
+    }
+    for (int i = 0; i < m_presetList->count(); ++i) {
+        QListWidgetItem *item = m_presetList->item(i);
+        const bool current = item->data(Qt::UserRole).toString() == m_config.presetKey;
+        item->setSelected(current);
+        if (current)
+            m_presetList->setCurrentItem(item);
+    }
+    if (m_config.presetKey.isEmpty())
+        m_presetList->clearSelection();
+    const auto presets = sizePresets();
+    int sizeIndex = int(presets.size()); // "Custom"
+    for (int i = 0; i < presets.size(); ++i)
+        if (presets[i].second == m_config.size)
+            sizeIndex = i;
+    m_sizeCombo->setCurrentIndex(sizeIndex);
+    m_mSpin->setValue(int(m_config.size.m));
+    m_nSpin->setValue(int(m_config.size.n));
+    m_kSpin->setValue(int(m_config.size.k));
+    m_budgetSpin->setValue(m_config.timing.budgetMs);
+    m_flushCheck->setChecked(m_config.timing.flushL2);
+    m_syncing = false;
+}
+
+void ParameterPanel::configEdited()
+{
+    // Parameters that no longer equal the preset's are the user's own configuration.
+    if (!m_config.presetKey.isEmpty()) {
+        const Preset *preset = findPreset(m_config.presetKey.toStdString());
+        if (!preset || preset->stage != m_config.stage || preset->params != m_config.params)
+            m_config.presetKey.clear();
+    }
+    if (!m_syncing)
+        syncControlsFromConfig();
+    updateValidation();
+    emit configurationChanged(m_config);
+}
+
+void ParameterPanel::updateValidation()
+{
+    const bool wasValid = isValid();
+    m_violations = violations(m_config.stage, m_config.params, m_config.size);
+    m_violationLabel->setText(violationText());
+    m_violationLabel->setVisible(!m_violations.empty());
+    m_runButton->setEnabled(isValid() && m_runnerAvailable);
+    if (wasValid != isValid())
+        emit validityChanged(isValid());
+}
+
+} // namespace gemmscope

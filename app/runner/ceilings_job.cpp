@@ -1,0 +1,39 @@
+// The `ceilings` job: the cached measurement, or a new one with `refresh`.
+#include "ceilings.h"
+#include "job_context.h"
+#include "request_fields.h"
+#include "runner_state.h"
+
+#include <QDateTime>
+
+namespace gemmscope::runner {
+
+void runCeilingsJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+{
+    const bool refresh = optionalBool(request, QStringLiteral("refresh"), false);
+    const DeviceInfo &device = state.requireDevice();
+    const QString path = ceilingsCachePath(state.cacheDir, device);
+    std::optional<Ceilings> ceilings = refresh ? std::nullopt : loadCeilings(path);
+    const bool cached = ceilings.has_value();
+    if (!ceilings) {
+        Ceilings measured;
+        job.progress(QStringLiteral("fma"), 0, 2);
+        measured.fmaTflops = measureFmaPeakTflops(state.compiler, device, job);
+        job.progress(QStringLiteral("dram"), 1, 2);
+        measured.dramGBs = measureDramBandwidthGBs(device, job);
+        job.progress(QStringLiteral("dram"), 2, 2);
+        measured.measuredAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+        storeCeilings(path, device, measured);
+        ceilings = measured;
+    }
+    job.send(QJsonObject{{QStringLiteral("event"), QStringLiteral("ceilings")},
+                         {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
+                                                             {QStringLiteral("arch"), device.arch()},
+                                                             {QStringLiteral("uuid"), device.uuid}}},
+                         {QStringLiteral("fma_tflops"), ceilings->fmaTflops},
+                         {QStringLiteral("dram_gbs"), ceilings->dramGBs},
+                         {QStringLiteral("cached"), cached},
+                         {QStringLiteral("measured_at"), ceilings->measuredAt}});
+}
+
+} // namespace gemmscope::runner

@@ -1,0 +1,126 @@
+// The `run` job: compile, load, verify against cuBLAS (pedantic FP32), then time — in that order,
+// so that a wrong kernel is reported as wrong and never gets a time.
+#include "compiled_event.h"
+#include "cuda_check.h"
+#include "job_context.h"
+#include "launch_config.h"
+#include "request_fields.h"
+#include "runner_state.h"
+#include "stage_compile.h"
+#include "stage_program.h"
+
+#include <QDateTime>
+#include <cmath>
+#include <functional>
+#include <memory>
+
+namespace gemmscope::runner {
+
+namespace {
+
+double toleranceFor(Precision precision)
+{
+    return precision == Precision::Tf32 ? 5e-3 : 1e-5;
+}
+
+} // namespace
+
+void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+{
+    const StageInfo &stage = requireStage(requireString(request, QStringLiteral("stage")));
+    const ParamValues params = stage.isLibrary ? ParamValues{} : requestParams(stage, request);
+    const ProblemSize size = parseSize(request);
+    const auto seed = std::uint64_t(optionalInt(request, QStringLiteral("seed"), 1));
+    const TimingOptions timing = parseTiming(request);
+    const bool verify = optionalBool(request, QStringLiteral("verify"), true);
+
+    // The catalog's refusal comes first: it needs no GPU and explains itself.
+    requireValidConfig(stage, params, size, 0);
+    const DeviceInfo &device = state.requireDevice();
+    requireValidConfig(stage, params, size, device.cc);
+
+    std::function<void()> launch;
+    std::unique_ptr<LoadedKernel> kernel;
+    QJsonObject compiled;
+    GemmWorkspace &ws = state.workspace;
+    int m = int(size.m), n = int(size.n), k = int(size.k);
+    if (stage.isLibrary) {
+        launch = [&ws, &stage] { ws.cublasGemm(stage.precision, ws.c()); };
+    } else {
+        const LaunchDims dims = launchDims(stage, params, size);
+        const CompiledKernel compiledKernel = compileStage(state, stage, params, device.cc, false, job);
+        kernel = std::make_unique<LoadedKernel>(compiledKernel);
+        const Occupancy occupancy = deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
+                                                    compiledKernel.ptxas.staticSmemBytes);
+        compiled = compiledFields(stage, compiledKernel, occupancy);
+        QJsonObject event = compiled;
+        event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
+        job.send(event);
+        launch = [&ws, &kernel, dims, &m, &n, &k] {
+            const float *a = ws.a(), *b = ws.b();
+            float *c = ws.c();
+            void *args[] = {&a, &b, &c, &m, &n, &k};
+            kernel->launch(dims.grid, dims.block, args);
+        };
+    }
+
+    ws.prepare(size, seed, job);
+    job.checkCancelled();
+
+    QJsonObject verifyJson{{QStringLiteral("reference"), QStringLiteral("cublas_fp32_pedantic")}};
+    if (verify) {
+        job.progress(QStringLiteral("verify"), 0, 1);
+        ws.poisonC();
+        launch();
+        GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+        const double error = ws.relativeErrorOfC();
+        const double tolerance = toleranceFor(stage.precision);
+        job.progress(QStringLiteral("verify"), 1, 1);
+        const QJsonValue errorValue = std::isfinite(error) ? QJsonValue(error) : QJsonValue(QJsonValue::Null);
+        if (!(error <= tolerance)) // NaN compares false: it never passes
+            throw RunnerError(ErrorKind::WrongResult,
+                              std::isnan(error)
+                                  ? QStringLiteral("Wrong result: C contains NaN (an element was never written or "
+                                                   "the arithmetic overflowed), compared with cuBLAS.")
+                                  : QStringLiteral("Wrong result: relative Frobenius error %1 against cuBLAS is above "
+                                                   "the tolerance %2.")
+                                        .arg(error, 0, 'g', 3)
+                                        .arg(tolerance, 0, 'g', 3),
+                              {},
+                              QJsonObject{{QStringLiteral("rel_error"), errorValue},
+                                          {QStringLiteral("tolerance"), tolerance},
+                                          {QStringLiteral("nan"), std::isnan(error)}});
+        verifyJson.insert(QStringLiteral("rel_error"), error);
+        verifyJson.insert(QStringLiteral("tolerance"), tolerance);
+        verifyJson.insert(QStringLiteral("passed"), true);
+    } else {
+        verifyJson.insert(QStringLiteral("skipped"), true);
+        verifyJson.insert(QStringLiteral("passed"), QJsonValue(QJsonValue::Null));
+    }
+    job.checkCancelled();
+
+    std::function<void()> flush;
+    if (timing.flushL2)
+        flush = [&ws, &device] { ws.flushL2(device.l2Bytes); };
+    const TimingStats stats = timeLaunches(launch, flush, timing, job);
+
+    QJsonObject result{{QStringLiteral("event"), QStringLiteral("result")},
+                       {QStringLiteral("stage"), QString::fromStdString(stage.key)},
+                       {QStringLiteral("params"), paramsToJson(params)},
+                       {QStringLiteral("size"), sizeJson(size)},
+                       {QStringLiteral("seed"), double(seed)},
+                       {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
+                                                           {QStringLiteral("arch"), device.arch()},
+                                                           {QStringLiteral("uuid"), device.uuid}}},
+                       {QStringLiteral("timing"), timingJson(stats, timing)},
+                       {QStringLiteral("tflops"), stats.medianMs > 0 ? size.flops() / (stats.medianMs * 1e-3) / 1e12 : 0.0},
+                       {QStringLiteral("verify"), verifyJson},
+                       {QStringLiteral("sm_clock_mhz"), device.smClockMHz},
+                       {QStringLiteral("sm_clock_source"), QStringLiteral("nominal")},
+                       {QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
+    if (!stage.isLibrary)
+        result.insert(QStringLiteral("compiled"), compiled);
+    job.send(result);
+}
+
+} // namespace gemmscope::runner

@@ -1,0 +1,53 @@
+// The device side of GEMM jobs: A, B, C, the cuBLAS reference and a scratch matrix, kept between
+// jobs of the same size and seed (regenerating 8192x6144 inputs and the reference costs seconds),
+// freed when the size changes. Also owns the cuBLAS handles (pedantic FP32 and TF32).
+#pragma once
+
+#include "device_buffer.h"
+#include "stage_catalog.h"
+
+#include <cublas_v2.h>
+#include <cstdint>
+
+namespace gemmscope::runner {
+
+class JobContext;
+
+class GemmWorkspace {
+public:
+    GemmWorkspace() = default;
+    ~GemmWorkspace();
+    GemmWorkspace(const GemmWorkspace &) = delete;
+    GemmWorkspace &operator=(const GemmWorkspace &) = delete;
+
+    // Makes A, B (seeded) and the reference ready for this size; reports the phases `inputs`
+    // and `reference`. Throws out_of_memory with a sentence when the matrices do not fit.
+    void prepare(const ProblemSize &size, std::uint64_t seed, JobContext &job);
+
+    const float *a() const { return m_a.get(); }
+    const float *b() const { return m_b.get(); }
+    float *c() const { return m_c.get(); }
+    const ProblemSize &size() const { return m_size; }
+
+    void poisonC(); // every byte 0xFF: a NaN in every element, so an unwritten element fails
+    // ||C - C_ref||_F / ||C_ref||_F computed with cuBLAS (Saxpy into the scratch, Snrm2). NaN if C has one.
+    double relativeErrorOfC();
+    // C = A*B with cuBLAS: pedantic FP32 or TF32 tensor-core math.
+    void cublasGemm(Precision precision, float *c);
+    // Overwrites a buffer twice the L2's size (outside any timed region).
+    void flushL2(long long l2Bytes);
+
+private:
+    void ensureHandles();
+    void release();
+
+    ProblemSize m_size{0, 0, 0};
+    std::uint64_t m_seed = 0;
+    bool m_ready = false;
+    DeviceBuffer<float> m_a, m_b, m_c, m_reference, m_scratch;
+    DeviceBuffer<unsigned char> m_flush;
+    cublasHandle_t m_pedantic = nullptr;
+    cublasHandle_t m_tf32 = nullptr;
+};
+
+} // namespace gemmscope::runner

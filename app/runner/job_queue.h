@@ -1,0 +1,46 @@
+// The runner's queue of jobs: filled by the stdin reader thread, drained in arrival order by the
+// worker thread that owns the CUDA context. `cancel` reaches a queued job (removed) or the
+// running one (a flag the job checks between repetitions and phases).
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace gemmscope::runner {
+
+struct QueuedJob {
+    QString id;
+    QJsonObject request;
+    std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
+};
+
+class JobQueue {
+public:
+    void push(QueuedJob job);
+    // Blocks until a job arrives (it becomes the running job) or the queue is closed and empty.
+    std::optional<QueuedJob> takeNext();
+    void finishRunning();
+
+    enum class CancelOutcome { RemovedQueued, FlaggedRunning, NotFound };
+    // A removed job is handed back in `removed` so the caller can answer for it.
+    CancelOutcome cancel(const QString &id, QueuedJob *removed);
+    // No more jobs will arrive. Returns the jobs still queued when `dropQueued` (quit), which are
+    // removed; with EOF (`dropQueued` false) the worker still runs them.
+    std::vector<QueuedJob> close(bool dropQueued);
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<QueuedJob> m_queued;
+    std::optional<QueuedJob> m_running;
+    bool m_closed = false;
+};
+
+} // namespace gemmscope::runner

@@ -1,0 +1,94 @@
+#include "kernel_timer.h"
+
+#include "cuda_check.h"
+#include "job_context.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gemmscope::runner {
+
+namespace {
+
+class EventPair {
+public:
+    EventPair()
+    {
+        GEMMSCOPE_CUDA(cudaEventCreate(&start));
+        GEMMSCOPE_CUDA(cudaEventCreate(&stop));
+    }
+    ~EventPair()
+    {
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+    }
+    cudaEvent_t start = nullptr, stop = nullptr;
+};
+
+} // namespace
+
+double percentile(const std::vector<double> &sorted, double fraction)
+{
+    if (sorted.empty())
+        return 0;
+    const double pos = fraction * double(sorted.size() - 1);
+    const size_t lo = size_t(std::floor(pos)), hi = std::min(sorted.size() - 1, lo + 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
+}
+
+TimingStats summarize(std::vector<double> timesMs)
+{
+    std::sort(timesMs.begin(), timesMs.end());
+    TimingStats s;
+    s.count = int(timesMs.size());
+    if (timesMs.empty())
+        return s;
+    s.medianMs = percentile(timesMs, 0.5);
+    s.p20Ms = percentile(timesMs, 0.2);
+    s.p80Ms = percentile(timesMs, 0.8);
+    s.minMs = timesMs.front();
+    return s;
+}
+
+TimingStats timeLaunches(const std::function<void()> &launch, const std::function<void()> &betweenReps,
+                         const TimingOptions &options, JobContext &job)
+{
+    for (int i = 0; i < options.warmup; ++i) {
+        launch();
+        GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+        job.checkCancelled();
+    }
+    EventPair events;
+    std::vector<double> times;
+    double totalMs = 0;
+    const int maxReps = std::max(options.maxReps, options.minReps);
+    while (int(times.size()) < maxReps && (int(times.size()) < options.minReps || totalMs < options.budgetMs)) {
+        job.checkCancelled();
+        if (betweenReps)
+            betweenReps();
+        GEMMSCOPE_CUDA(cudaEventRecord(events.start));
+        launch();
+        GEMMSCOPE_CUDA(cudaEventRecord(events.stop));
+        GEMMSCOPE_CUDA(cudaEventSynchronize(events.stop)); // a kernel fault surfaces here
+        float ms = 0;
+        GEMMSCOPE_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
+        times.push_back(ms);
+        totalMs += ms;
+        // The total is an estimate (the budget may end first): enough for a progress bar.
+        const long long expected = std::clamp<long long>(
+            totalMs > 0 ? (long long)std::ceil(options.budgetMs / (totalMs / double(times.size()))) : maxReps,
+            options.minReps, maxReps);
+        job.progress(QStringLiteral("timing"), (long long)times.size(), std::max<long long>(expected, times.size()));
+    }
+    return summarize(std::move(times));
+}
+
+QJsonObject timingJson(const TimingStats &s, const TimingOptions &o)
+{
+    return QJsonObject{{QStringLiteral("median_ms"), s.medianMs}, {QStringLiteral("p20_ms"), s.p20Ms},
+                       {QStringLiteral("p80_ms"), s.p80Ms},       {QStringLiteral("min_ms"), s.minMs},
+                       {QStringLiteral("count"), s.count},        {QStringLiteral("warmup"), o.warmup},
+                       {QStringLiteral("flush_l2"), o.flushL2},   {QStringLiteral("budget_ms"), o.budgetMs}};
+}
+
+} // namespace gemmscope::runner

@@ -1,0 +1,44 @@
+#include "loaded_kernel.h"
+
+#include "cuda_check.h"
+
+namespace gemmscope::runner {
+
+LoadedKernel::LoadedKernel(const CompiledKernel &compiled)
+{
+    GEMMSCOPE_CUDA(cudaLibraryLoadData(&m_library, compiled.cubin.constData(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    const QByteArray name = compiled.loweredName.toUtf8();
+    const cudaError_t error = cudaLibraryGetKernel(&m_kernel, m_library, name.constData());
+    if (error != cudaSuccess) {
+        cudaLibraryUnload(m_library);
+        m_library = nullptr;
+        GEMMSCOPE_CUDA(error);
+    }
+}
+
+LoadedKernel::~LoadedKernel()
+{
+    if (m_library)
+        cudaLibraryUnload(m_library);
+}
+
+cudaFuncAttributes LoadedKernel::attributes() const
+{
+    cudaFuncAttributes attrs{};
+    GEMMSCOPE_CUDA(cudaFuncGetAttributes(&attrs, function()));
+    return attrs;
+}
+
+int LoadedKernel::maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBytes) const
+{
+    int blocks = 0;
+    GEMMSCOPE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function(), threadsPerBlock, dynamicSmemBytes));
+    return blocks;
+}
+
+void LoadedKernel::launch(dim3 grid, dim3 block, void **args, cudaStream_t stream, size_t dynamicSmemBytes) const
+{
+    GEMMSCOPE_CUDA(cudaLaunchKernel(function(), grid, block, args, dynamicSmemBytes, stream));
+}
+
+} // namespace gemmscope::runner

@@ -1,0 +1,29 @@
+// A compiled kernel loaded into the current context through the runtime API
+// (cudaLibraryLoadData + cudaLibraryGetKernel), launchable with cudaLaunchKernel — no libcuda link.
+#pragma once
+
+#include "nvrtc_compiler.h"
+
+#include <cuda_runtime_api.h>
+
+namespace gemmscope::runner {
+
+class LoadedKernel {
+public:
+    explicit LoadedKernel(const CompiledKernel &compiled); // throws RunnerError
+    ~LoadedKernel();
+    LoadedKernel(const LoadedKernel &) = delete;
+    LoadedKernel &operator=(const LoadedKernel &) = delete;
+
+    const void *function() const { return reinterpret_cast<const void *>(m_kernel); }
+    cudaFuncAttributes attributes() const;
+    int maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBytes = 0) const;
+    // Enqueues the launch and checks the launch itself (not the kernel's completion).
+    void launch(dim3 grid, dim3 block, void **args, cudaStream_t stream = nullptr, size_t dynamicSmemBytes = 0) const;
+
+private:
+    cudaLibrary_t m_library = nullptr;
+    cudaKernel_t m_kernel = nullptr;
+};
+
+} // namespace gemmscope::runner

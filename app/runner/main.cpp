@@ -1,0 +1,44 @@
+// gemmscope-runner: serves docs/protocol.md on stdin/stdout. The only place that ends the
+// process with a status other than 0: after a device fault (3), because a sticky CUDA error
+// cannot be recovered inside this process.
+#include "cache_dir.h"
+#include "event_sink.h"
+#include "runner_service.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("gemmscope-runner"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(GEMMSCOPE_RUNNER_VERSION));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("GemmScope's GPU process: JSON-lines requests on stdin, events on stdout (docs/protocol.md)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption cacheDir(QStringLiteral("cache-dir"),
+                                      QStringLiteral("Compile and ceilings cache (default: $GEMMSCOPE_CACHE_DIR, "
+                                                     "else the user cache directory)."),
+                                      QStringLiteral("dir"));
+    parser.addOption(cacheDir);
+    parser.process(app);
+
+    std::ios::sync_with_stdio(false);
+    gemmscope::runner::StdoutEventSink sink(stdout);
+    gemmscope::runner::RunnerService service(gemmscope::runner::resolveCacheDir(parser.value(cacheDir)), sink);
+    const int code = service.serve(std::cin);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    if (code != 0) {
+        std::fprintf(stderr, "gemmscope-runner: a sticky GPU fault ended this process (status %d)\n", code);
+        // The reader thread may sit in a blocking read and the CUDA context is poisoned: end now,
+        // without static destructors that would touch either.
+        std::_Exit(code);
+    }
+    return 0;
+}

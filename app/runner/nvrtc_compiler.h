@@ -1,0 +1,49 @@
+// Compiles CUDA C++ to a CUBIN with NVRTC (no GPU or driver needed) and caches the result on disk.
+#pragma once
+
+#include "cubin_cache.h"
+#include "ptxas_log.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace gemmscope::runner {
+
+struct NvrtcProgram {
+    QString programName = QStringLiteral("gemmscope.cu"); // how NVRTC names the file in its log
+    QByteArray mainSource;      // e.g. `#include "coalesced.cuh"`
+    bool withKernelHeaders = true; // pass every embedded kernels/cuda/*.cuh as an NVRTC header
+    QString nameExpression;     // "gemmscope::coalesced<64, 64, 8, 4, 4>" or "fma_peak"
+    int arch = 90;              // real architecture: compiles to a CUBIN for sm_<arch>
+    QStringList extraOptions;   // e.g. "-DGEMMSCOPE_TRACE_OWNER=1"
+};
+
+struct CompiledKernel {
+    QString nameExpression;
+    QString loweredName; // the mangled symbol to look up in the CUBIN
+    QByteArray cubin;
+    QString log;         // NVRTC program log including ptxas -v output
+    PtxasInfo ptxas;
+    int arch = 0;
+    bool cacheHit = false;
+    double compileMs = 0; // 0 for a cache hit's compile; the time the lookup took otherwise
+};
+
+class NvrtcCompiler {
+public:
+    explicit NvrtcCompiler(QString cacheDirectory);
+
+    // Throws RunnerError(compile_error) with the NVRTC log when the source does not compile.
+    CompiledKernel compile(const NvrtcProgram &program) const;
+
+    static QString nvrtcVersion(); // "13.0"
+    // The full NVRTC option list for a program, as used in the cache key.
+    static QStringList optionsFor(const NvrtcProgram &program);
+    static QString cacheKey(const NvrtcProgram &program);
+
+private:
+    CubinCache m_cache;
+};
+
+} // namespace gemmscope::runner

@@ -1,0 +1,137 @@
+#include "runner_service.h"
+
+#include "job_context.h"
+#include "runner_error.h"
+#include "runner_state.h"
+
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QSet>
+#include <string>
+#include <thread>
+
+namespace gemmscope::runner {
+
+namespace {
+
+const QSet<QString> &jobTypes()
+{
+    static const QSet<QString> types{QStringLiteral("run"), QStringLiteral("compile"), QStringLiteral("ceilings"),
+                                     QStringLiteral("trace_owner"), QStringLiteral("fault")};
+    return types;
+}
+
+QJsonObject protocolError(const QJsonValue &id, const QString &message)
+{
+    return QJsonObject{{QStringLiteral("event"), QStringLiteral("error")},
+                       {QStringLiteral("id"), id.isString() ? id : QJsonValue(QJsonValue::Null)},
+                       {QStringLiteral("kind"), QStringLiteral("protocol_error")},
+                       {QStringLiteral("message"), message}};
+}
+
+QJsonObject cancelledEvent(const QString &id, const QString &message)
+{
+    return errorEvent(id, RunnerError(ErrorKind::Cancelled, message));
+}
+
+} // namespace
+
+RunnerService::RunnerService(QString cacheDir, EventSink &sink) : m_cacheDir(std::move(cacheDir)), m_sink(sink) {}
+
+void RunnerService::handleLine(const QByteArray &raw)
+{
+    const QByteArray line = raw.trimmed();
+    if (line.isEmpty())
+        return;
+    QJsonParseError parseError{};
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        const QString why = parseError.error != QJsonParseError::NoError
+                                ? parseError.errorString() + QStringLiteral(" at offset ") +
+                                      QString::number(parseError.offset)
+                                : QStringLiteral("not an object");
+        m_sink.send(protocolError({}, QStringLiteral("The line is not a JSON object (%1); each request is one JSON "
+                                                     "object on one line.")
+                                          .arg(why)));
+        return;
+    }
+    const QJsonObject request = doc.object();
+    const QJsonValue id = request.value(QStringLiteral("id"));
+    const QJsonValue typeValue = request.value(QStringLiteral("type"));
+    if (!typeValue.isString()) {
+        m_sink.send(protocolError(id, QStringLiteral("The request has no \"type\" string.")));
+        return;
+    }
+    const QString type = typeValue.toString();
+
+    if (type == QStringLiteral("quit")) {
+        m_quit.store(true);
+        // Queued jobs will not run; each still gets its answer so that no client waits forever.
+        for (const QueuedJob &job : m_queue.close(true))
+            m_sink.send(cancelledEvent(job.id, QStringLiteral("The runner was asked to quit before this job ran.")));
+        return;
+    }
+    if (!id.isString() || id.toString().isEmpty()) {
+        m_sink.send(protocolError({}, QStringLiteral("The \"%1\" request has no \"id\" string.").arg(type)));
+        return;
+    }
+    if (type == QStringLiteral("cancel")) {
+        QueuedJob removed;
+        if (m_queue.cancel(id.toString(), &removed) == JobQueue::CancelOutcome::RemovedQueued)
+            m_sink.send(cancelledEvent(removed.id, QStringLiteral("The job was cancelled before it ran.")));
+        // A running job answers itself when it sees the flag; an unknown id (already finished) needs
+        // no answer: the client drops stale events by id.
+        return;
+    }
+    if (!jobTypes().contains(type)) {
+        m_sink.send(protocolError(
+            id, QStringLiteral("Unknown request type \"%1\"; known: run, compile, ceilings, trace_owner, fault, "
+                               "cancel, quit.")
+                    .arg(type)));
+        return;
+    }
+    m_queue.push(QueuedJob{id.toString(), request});
+}
+
+void RunnerService::readLoop(std::istream &in)
+{
+    std::string line;
+    while (!m_quit.load() && std::getline(in, line))
+        handleLine(QByteArray::fromStdString(line));
+    m_queue.close(false); // EOF: the queued jobs still run
+}
+
+int RunnerService::serve(std::istream &in)
+{
+    // The context belongs to this thread: create it (device probe) before reading any request.
+    RunnerState state(m_cacheDir);
+    m_sink.send(state.readyEvent());
+
+    std::thread reader([this, &in] { readLoop(in); });
+    int exitCode = Finished;
+    while (const std::optional<QueuedJob> job = m_queue.takeNext()) {
+        JobContext context(m_sink, job->id, job->cancelled.get());
+        try {
+            context.checkCancelled();
+            runJob(state, job->request, context);
+        } catch (const RunnerError &error) {
+            m_sink.send(errorEvent(job->id, error));
+            if (error.kind() == ErrorKind::DeviceFault)
+                exitCode = DeviceFaulted;
+        } catch (const std::exception &error) {
+            m_sink.send(errorEvent(job->id, RunnerError(ErrorKind::LaunchError,
+                                                        QStringLiteral("Internal runner error: %1")
+                                                            .arg(QString::fromUtf8(error.what())))));
+        }
+        m_queue.finishRunning();
+        if (exitCode == DeviceFaulted)
+            break;
+    }
+    if (exitCode == DeviceFaulted)
+        reader.detach(); // it may be blocked on stdin; the process ends right after this
+    else
+        reader.join();
+    return exitCode;
+}
+
+} // namespace gemmscope::runner

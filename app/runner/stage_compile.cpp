@@ -1,0 +1,34 @@
+#include "stage_compile.h"
+
+#include "job_context.h"
+#include "runner_error.h"
+#include "runner_state.h"
+#include "stage_program.h"
+
+namespace gemmscope::runner {
+
+CompiledKernel compileStage(RunnerState &state, const StageInfo &stage, const ParamValues &params, int arch,
+                            bool traceOwner, JobContext &job)
+{
+    if (stage.isLibrary)
+        throw RunnerError(ErrorKind::InvalidConfig,
+                          QStringLiteral("Stage %1 is a cuBLAS baseline: it has no source to compile.")
+                              .arg(QString::fromStdString(stage.key)));
+    job.progress(QStringLiteral("compile"), 0, 1);
+    CompiledKernel kernel = state.compiler.compile(stageProgram(stage, params, arch, traceOwner));
+    job.progress(QStringLiteral("compile"), 1, 1);
+    job.checkCancelled();
+    return kernel;
+}
+
+ParamValues requestParams(const StageInfo &stage, const QJsonObject &request)
+{
+    const QJsonValue params = request.value(QStringLiteral("params"));
+    if (params.isUndefined() || params.isNull())
+        return defaultParams(stage.id);
+    if (!params.isObject())
+        throw RunnerError(ErrorKind::ProtocolError, QStringLiteral("Field \"params\" must be an object of integers."));
+    return paramsFromJson(params.toObject());
+}
+
+} // namespace gemmscope::runner

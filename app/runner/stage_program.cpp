@@ -1,0 +1,73 @@
+#include "stage_program.h"
+
+#include "runner_error.h"
+
+#include <QJsonValue>
+#include <QStringList>
+#include <cmath>
+
+namespace gemmscope::runner {
+
+const StageInfo &requireStage(const QString &key)
+{
+    if (const StageInfo *stage = findStage(key.toStdString()))
+        return *stage;
+    QStringList known;
+    for (const StageInfo &s : stages())
+        known << QString::fromStdString(s.key);
+    throw RunnerError(ErrorKind::InvalidConfig, QStringLiteral("Unknown stage \"%1\"; the catalog knows: %2.")
+                                                    .arg(key, known.join(QStringLiteral(", "))));
+}
+
+ParamValues paramsFromJson(const QJsonObject &params)
+{
+    ParamValues values;
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        const double v = it.value().toDouble(std::nan(""));
+        if (!it.value().isDouble() || v != std::floor(v) || std::abs(v) > 1e9)
+            throw RunnerError(ErrorKind::ProtocolError,
+                              QStringLiteral("Parameter %1 must be an integer.").arg(it.key()));
+        values[it.key().toStdString()] = int(v);
+    }
+    return values;
+}
+
+QJsonObject paramsToJson(const ParamValues &params)
+{
+    QJsonObject json;
+    for (const auto &[name, value] : params)
+        json.insert(QString::fromStdString(name), value);
+    return json;
+}
+
+void requireValidConfig(const StageInfo &stage, const ParamValues &params, const ProblemSize &size, int arch)
+{
+    QStringList reasons;
+    for (const std::string &reason : violations(stage.id, params, size))
+        reasons << QString::fromStdString(reason);
+    if (arch > 0 && arch < stage.minArch)
+        reasons << QStringLiteral("Stage %1 needs compute capability %2 or newer, not sm_%3")
+                       .arg(QString::fromStdString(stage.key))
+                       .arg(stage.minArch)
+                       .arg(arch);
+    if (reasons.isEmpty())
+        return;
+    for (QString &r : reasons)
+        if (!r.endsWith(QLatin1Char('.')))
+            r += QLatin1Char('.');
+    throw RunnerError(ErrorKind::InvalidConfig, reasons.join(QLatin1Char(' ')));
+}
+
+NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch, bool traceOwner)
+{
+    NvrtcProgram program;
+    program.programName = QString::fromStdString(stage.key) + QStringLiteral(".cu");
+    program.mainSource = QByteArray("#include \"") + QByteArray::fromStdString(stage.sourceFile) + "\"\n";
+    program.nameExpression = QString::fromStdString(kernelNameExpression(stage.id, params));
+    program.arch = arch;
+    if (traceOwner)
+        program.extraOptions << QStringLiteral("-DGEMMSCOPE_TRACE_OWNER=1");
+    return program;
+}
+
+} // namespace gemmscope::runner

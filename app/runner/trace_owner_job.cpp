@@ -1,0 +1,97 @@
+// The `trace_owner` job: which thread stores each element of one block tile, as the real kernel
+// does it. The trace build (-DGEMMSCOPE_TRACE_OWNER=1) makes the kernels' GEMMSCOPE_STORE_C macro
+// write threadIdx.y * blockDim.x + threadIdx.x instead of the value; on a problem of exactly one
+// block tile, C then is the owner map the GUI's mapping model must match.
+#include "compiled_event.h"
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "job_context.h"
+#include "launch_config.h"
+#include "request_fields.h"
+#include "runner_error.h"
+#include "runner_state.h"
+#include "stage_compile.h"
+#include "stage_program.h"
+
+#include <QJsonArray>
+#include <cmath>
+#include <vector>
+
+namespace gemmscope::runner {
+
+namespace {
+
+// A length every tile size of the catalog divides (2^8 * 3^2 * 5 * 7): from the grid of an
+// L x 1 and a 1 x L problem, the tile's rows and columns follow whatever axis the grid uses.
+constexpr long long kProbe = 80640;
+
+int paramOr(const ParamValues &params, const char *name, int fallback)
+{
+    const auto it = params.find(name);
+    return it == params.end() ? fallback : it->second;
+}
+
+// Rows and columns of C one block computes.
+std::pair<int, int> blockTileShape(const StageInfo &stage, const ParamValues &params)
+{
+    const LaunchGeometry tall = launchGeometry(stage.id, params, ProblemSize{kProbe, 1, 1});
+    const LaunchGeometry wide = launchGeometry(stage.id, params, ProblemSize{1, kProbe, 1});
+    const long long rows = kProbe / std::max(1LL, tall.gridX * tall.gridY);
+    const long long cols = kProbe / std::max(1LL, wide.gridX * wide.gridY);
+    return {int(rows), int(cols)};
+}
+
+} // namespace
+
+void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+{
+    const StageInfo &stage = requireStage(requireString(request, QStringLiteral("stage")));
+    if (stage.isLibrary)
+        throw RunnerError(ErrorKind::InvalidConfig,
+                          QStringLiteral("cuBLAS has no source GemmScope can trace; pick a ladder stage."));
+    const ParamValues params = requestParams(stage, request);
+    requireValidConfig(stage, params, ProblemSize{}, 0);
+    const auto [rows, cols] = blockTileShape(stage, params);
+    const ProblemSize size{rows, cols, 2LL * paramOr(params, "BK", 8)};
+    requireValidConfig(stage, params, size, 0);
+    const DeviceInfo &device = state.requireDevice();
+
+    const CompiledKernel compiled = compileStage(state, stage, params, device.cc, true, job);
+    const LoadedKernel kernel(compiled);
+    const LaunchDims dims = launchDims(stage, params, size);
+    if (dims.grid.x * dims.grid.y != 1)
+        throw RunnerError(ErrorKind::InvalidConfig,
+                          QStringLiteral("The tile shape %1 x %2 derived for tracing needs %3 blocks, not one.")
+                              .arg(rows)
+                              .arg(cols)
+                              .arg(dims.grid.x * dims.grid.y));
+
+    // Inputs do not matter for ownership; zeros keep the trace build's arithmetic finite.
+    const size_t mk = size_t(size.m * size.k), kn = size_t(size.k * size.n), mn = size_t(size.m * size.n);
+    DeviceBuffer<float> a(mk, "the trace A"), b(kn, "the trace B"), c(mn, "the owner map");
+    GEMMSCOPE_CUDA(cudaMemset(a.get(), 0, a.bytes()));
+    GEMMSCOPE_CUDA(cudaMemset(b.get(), 0, b.bytes()));
+    GEMMSCOPE_CUDA(cudaMemset(c.get(), 0xFF, c.bytes())); // NaN: "nobody stored here"
+    const float *aPtr = a.get(), *bPtr = b.get();
+    float *cPtr = c.get();
+    int m = int(size.m), n = int(size.n), k = int(size.k);
+    void *args[] = {&aPtr, &bPtr, &cPtr, &m, &n, &k};
+    kernel.launch(dims.grid, dims.block, args);
+    GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+    std::vector<float> host(mn);
+    GEMMSCOPE_CUDA(cudaMemcpy(host.data(), cPtr, c.bytes(), cudaMemcpyDeviceToHost));
+
+    QJsonArray owners;
+    for (float v : host)
+        owners.append(std::isfinite(v) ? int(std::lround(v)) : -1);
+    job.send(QJsonObject{{QStringLiteral("event"), QStringLiteral("owner_map")},
+                         {QStringLiteral("stage"), QString::fromStdString(stage.key)},
+                         {QStringLiteral("params"), paramsToJson(params)},
+                         {QStringLiteral("rows"), rows},
+                         {QStringLiteral("cols"), cols},
+                         {QStringLiteral("k"), double(size.k)},
+                         {QStringLiteral("threads"), dims.threads},
+                         {QStringLiteral("owners"), owners}});
+}
+
+} // namespace gemmscope::runner

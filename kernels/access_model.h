@@ -1,0 +1,133 @@
+// Warp-level memory accesses of a kernel stage: for every global load/store instruction the 32
+// lane addresses and the 32-byte sectors they touch (coalescing), and for every shared-memory
+// access the bank of each lane and the conflict degree. Plain C++20, no Qt; built on the
+// mapping model, so it follows the kernels' index expressions exactly.
+//
+// Assumptions (stated, not hidden):
+//  - Each matrix starts at a 256-byte aligned address (cudaMalloc guarantees it); global
+//    addresses are byte offsets from the matrix's own base.
+//  - M, N, K are multiples of BM, BN, BK (accessContextError() says so otherwise), so no lane of
+//    the block is switched off by a bounds check. The kernels' checks zero-fill out-of-range
+//    elements; they never move the address of an in-range lane.
+//  - Accesses are the scalar 4-byte ones the source writes. The compiler may merge a thread's
+//    consecutive shared reads into 64/128-bit loads (LDS.64/128), which changes the hardware's
+//    wavefront count; the model describes the source.
+//  - Shared arrays start at a 128-byte boundary, so bank = word index within the array % 32.
+#pragma once
+
+#include "mapping_model.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace gemmscope {
+
+inline constexpr int kSectorBytes = 32;
+inline constexpr int kSharedBanks = 32;
+inline constexpr int kFloatBytes = 4;
+
+// Which block and which k-step of the problem the accesses belong to.
+struct AccessContext {
+    ProblemSize size{1024, 1024, 1024};
+    long long blockRow = 0; // blockIdx.y
+    long long blockCol = 0; // blockIdx.x
+    long long kStep = 0;    // k0 = kStep * BK (for double buffering it also picks the buffer)
+};
+
+// Empty when the model's assumptions hold for this shape and context; otherwise one sentence
+// ("K (1000) must be a multiple of BK (16) for the access model ...").
+std::string accessContextError(const KernelShape &shape, const AccessContext &ctx);
+
+struct LaneAccess {
+    bool active = false;
+    long long address = 0; // global: byte offset from the matrix base; shared: word index in the array
+    int thread = -1;       // linear thread id of the lane
+};
+using WarpLanes = std::array<LaneAccess, kWarpSize>;
+
+enum class AccessKind { Load, Store };
+
+struct GlobalAccess {
+    std::string label; // "load A, instruction 2 of 4"
+    Operand operand = Operand::A;
+    AccessKind kind = AccessKind::Load;
+    int warp = 0;
+    int instruction = 0;           // index within its operand's instructions
+    WarpLanes lanes{};
+    std::vector<long long> sectors; // distinct sector numbers (byte address / 32), ascending
+    int activeLanes = 0;
+    int uniqueBytes = 0; // bytes the lanes ask for, each distinct address counted once
+
+    int sectorsPerRequest() const { return int(sectors.size()); }
+    // Share of fetched sector bytes some lane uses, in [0, 1]; 0 when nothing is fetched.
+    double efficiency() const
+    {
+        return sectors.empty() ? 0.0 : double(uniqueBytes) / double(sectors.size() * kSectorBytes);
+    }
+};
+
+struct SharedAccess {
+    std::string label; // "read tileB[k][tx*TN + j], j = 0, k = 0"
+    Operand operand = Operand::A;
+    AccessKind kind = AccessKind::Load;
+    int warp = 0;
+    WarpLanes lanes{};                      // address = word index within the shared array
+    std::array<int, kWarpSize> bankOfLane{}; // -1 for inactive lanes
+    std::array<int, kSharedBanks> distinctWordsPerBank{};
+    int activeLanes = 0;
+    // Max over banks of the distinct words asked for (a broadcast of one word counts once):
+    // the number of wavefronts the access needs. 1 = conflict-free; 0 when no lane is active.
+    int conflictDegree = 0;
+};
+
+// Completes sectors / unique bytes (global) or banks / conflict degree (shared) from the lanes.
+void analyseGlobal(GlobalAccess &access);
+void analyseShared(SharedAccess &access);
+
+// A warp's global instructions for one k-step in program order: the A-tile loads, the B-tile
+// loads, then the C stores (which the kernel issues once, after its k loop). Instructions in
+// which no lane of the warp is active are left out: the warp does not issue them.
+std::vector<GlobalAccess> globalAccesses(const KernelShape &shape, const AccessContext &ctx, int warp);
+
+// A warp's shared-memory accesses for one k-step in program order: the stores that fill the A
+// and B tiles, then the inner-loop reads. The reads are listed for k = 0 only unless allK: a
+// change of k adds the same offset to every lane's word, so banks rotate and the degree stays.
+// Empty for the naive kernel.
+std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessContext &ctx, int warp,
+                                         bool allK = false);
+
+// The guide's point: a warp reading column `column` of a shared tile whose rows are
+// tileWidth + pad floats apart (lane l reads word l * (tileWidth + pad) + column).
+SharedAccess columnAccess(int tileWidth, int pad, int column = 0);
+// The same tile read along row `row` (lane l reads word row * (tileWidth + pad) + l).
+SharedAccess rowAccess(int tileWidth, int pad, int row = 0);
+
+// Averages over every warp of one block and one k-step, per request (one warp instruction),
+// comparable with Nsight Compute:
+//   sectors/request: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum /
+//                    l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum
+//   shared wavefronts/request: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum / requests
+//                    (bank conflicts = wavefronts - requests: l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*)
+struct ClassSummary {
+    long long requests = 0;
+    long long sectors = 0;     // global: sectors; shared: wavefronts
+    long long usefulBytes = 0; // global only
+    double perRequest() const { return requests == 0 ? 0.0 : double(sectors) / double(requests); }
+    double efficiency() const
+    {
+        return sectors == 0 ? 0.0 : double(usefulBytes) / double(sectors * kSectorBytes);
+    }
+};
+
+struct AccessSummary {
+    ClassSummary loadA, loadB, storeC;      // global
+    ClassSummary globalLoads;               // A and B together (what the ld counters see)
+    ClassSummary sharedLoads, sharedStores; // wavefronts per request, all k of the step
+};
+
+AccessSummary summarizeBlock(const KernelShape &shape, const AccessContext &ctx);
+
+std::string operandName(Operand operand); // "A", "B", "C"
+
+} // namespace gemmscope

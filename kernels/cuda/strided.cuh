@@ -1,0 +1,53 @@
+// Worklog step 7: strided thread layout. Thread (tx, ty) owns rows ty + i*(BM/TM) and columns
+// tx + j*(BN/TN) instead of a contiguous micro-tile, so at every store (and every shared-memory
+// read of B) neighbouring lanes touch neighbouring columns: the C stores become coalesced.
+#pragma once
+#include "cooperative_load.cuh"
+
+namespace gemmscope {
+
+template <int BM, int BN, int BK, int TM, int TN>
+__global__ void strided(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    constexpr int ROW_STRIDE = BM / TM; // = blockDim.y
+    constexpr int COL_STRIDE = BN / TN; // = blockDim.x
+    __shared__ float tileA[BM][BK];
+    __shared__ float tileB[BK][BN];
+
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int blockRow = blockIdx.y * BM, blockCol = blockIdx.x * BN;
+
+    float acc[TM][TN];
+    for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+            acc[i][j] = 0.0f;
+
+    const int numTiles = (K + BK - 1) / BK;
+    for (int t = 0; t < numTiles; ++t) {
+        loadTilesCoalesced<BM, BN, BK>(tileA, tileB, A, B, M, N, K, blockRow, blockCol, t * BK);
+        __syncthreads();
+
+        for (int k = 0; k < BK; ++k) {
+            float aFrag[TM], bFrag[TN];
+            for (int i = 0; i < TM; ++i)
+                aFrag[i] = tileA[ty + i * ROW_STRIDE][k];
+            for (int j = 0; j < TN; ++j)
+                bFrag[j] = tileB[k][tx + j * COL_STRIDE];
+            for (int i = 0; i < TM; ++i)
+                for (int j = 0; j < TN; ++j)
+                    acc[i][j] += aFrag[i] * bFrag[j];
+        }
+        __syncthreads();
+    }
+
+    for (int i = 0; i < TM; ++i) {
+        const int row = blockRow + ty + i * ROW_STRIDE;
+        for (int j = 0; j < TN; ++j) {
+            const int col = blockCol + tx + j * COL_STRIDE;
+            if (row < M && col < N)
+                GEMMSCOPE_STORE_C(C[row * N + col], acc[i][j]);
+        }
+    }
+}
+
+} // namespace gemmscope

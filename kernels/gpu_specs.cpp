@@ -1,0 +1,192 @@
+#include "gpu_specs.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gemmscope {
+namespace {
+
+std::vector<GpuSpec> buildGpus()
+{
+    std::vector<GpuSpec> g;
+    GpuSpec t4;
+    t4.key = "t4";
+    t4.name = "NVIDIA T4";
+    t4.arch = 75;
+    t4.sms = 40;
+    t4.smClockMHz = 1590;
+    t4.fp32Tflops = 8.1;
+    t4.tf32Tflops = 0; // Turing has no TF32 tensor cores
+    t4.dramGBs = 320;
+    t4.l2Bytes = 4.0 * 1024 * 1024;
+    t4.maxThreadsPerSm = 1024;
+    t4.maxBlocksPerSm = 16;
+    t4.sharedMemPerSm = 65536;
+    t4.sharedMemPerBlockOptin = 65536;
+    t4.sharedMemReservedPerBlock = 0;
+    t4.source = "NVIDIA T4 datasheet; the worklog's figures (8.1 TFLOP/s, 320 GB/s, 40 SMs)";
+    g.push_back(t4);
+
+    GpuSpec a100;
+    a100.key = "a100";
+    a100.name = "NVIDIA A100 SXM 80GB";
+    a100.arch = 80;
+    a100.sms = 108;
+    a100.smClockMHz = 1410;
+    a100.fp32Tflops = 19.5;
+    a100.tf32Tflops = 156;
+    a100.dramGBs = 2039;
+    a100.l2Bytes = 40.0 * 1024 * 1024;
+    a100.sharedMemPerSm = 167936;
+    a100.sharedMemPerBlockOptin = 166912;
+    a100.source = "NVIDIA A100 datasheet (SXM4 80GB; dense TF32)";
+    g.push_back(a100);
+
+    GpuSpec h100;
+    h100.key = "h100";
+    h100.name = "NVIDIA H100 SXM";
+    h100.arch = 90;
+    h100.sms = 132;
+    h100.smClockMHz = 1980;
+    h100.fp32Tflops = 66.9;
+    h100.tf32Tflops = 494.7;
+    h100.dramGBs = 3350;
+    h100.l2Bytes = 50.0 * 1024 * 1024;
+    h100.source = "NVIDIA H100 datasheet (SXM5; dense TF32); FP32 = 132 SMs x 128 x 2 x 1.98 GHz";
+    g.push_back(h100);
+
+    GpuSpec h200 = h100;
+    h200.key = "h200";
+    h200.name = "NVIDIA H200 SXM";
+    h200.dramGBs = 4800;
+    h200.l2Bytes = 60.0 * 1024 * 1024;
+    h200.source = "NVIDIA H200 datasheet (141 GB HBM3e, 4.8 TB/s); compute as the H100 SXM";
+    g.push_back(h200);
+
+    GpuSpec b200;
+    b200.key = "b200";
+    b200.name = "NVIDIA B200";
+    b200.arch = 100;
+    b200.sms = 148;
+    b200.smClockMHz = 1965;
+    b200.fp32Tflops = 80;
+    b200.tf32Tflops = 1100;
+    b200.dramGBs = 8000;
+    b200.l2Bytes = 126.0 * 1024 * 1024;
+    b200.source = "NVIDIA HGX B200 datasheet (dense TF32); FP32 ~80 TFLOP/s as the worklog quotes";
+    g.push_back(b200);
+    return g;
+}
+
+} // namespace
+
+const std::vector<GpuSpec> &knownGpus()
+{
+    static const std::vector<GpuSpec> all = buildGpus();
+    return all;
+}
+
+const GpuSpec *findGpu(std::string_view key)
+{
+    for (const auto &g : knownGpus())
+        if (g.key == key)
+            return &g;
+    return nullptr;
+}
+
+const GpuSpec *findGpuForArch(int arch)
+{
+    // Prefer the newest part of that architecture (H200 over H100 for sm_90).
+    const GpuSpec *best = nullptr;
+    for (const auto &g : knownGpus())
+        if (g.arch == arch)
+            best = &g;
+    return best;
+}
+
+std::string_view limiterName(OccupancyLimiter l)
+{
+    switch (l) {
+    case OccupancyLimiter::Threads:
+        return "threads";
+    case OccupancyLimiter::Registers:
+        return "registers";
+    case OccupancyLimiter::SharedMemory:
+        return "shared_memory";
+    case OccupancyLimiter::Blocks:
+        return "blocks";
+    case OccupancyLimiter::None:
+        break;
+    }
+    return "none";
+}
+
+Occupancy computeOccupancy(const GpuSpec &gpu, int threadsPerBlock, int registersPerThread, int smemPerBlock)
+{
+    Occupancy o;
+    o.maxWarps = gpu.maxThreadsPerSm / 32;
+    if (threadsPerBlock < 1 || threadsPerBlock > gpu.maxThreadsPerBlock) {
+        o.explanation = "a block of " + std::to_string(threadsPerBlock) + " threads cannot launch on " + gpu.name;
+        return o;
+    }
+    const int warpsPerBlock = (threadsPerBlock + 31) / 32;
+
+    struct Limit {
+        OccupancyLimiter what;
+        int blocks;
+    };
+    // Order matters only for ties: the first listed resource is named as the limiter. Threads
+    // come first: when the SM is full of warps, no resource is to blame.
+    std::vector<Limit> limits;
+    limits.push_back({OccupancyLimiter::Threads, o.maxWarps / warpsPerBlock});
+    if (registersPerThread > 0) {
+        int byRegs = 0;
+        if (registersPerThread <= gpu.maxRegistersPerThread) {
+            // Registers are allocated per warp, rounded up to the allocation unit, and each of the
+            // SM's four sub-partitions holds a quarter of the register file.
+            const int perWarp =
+                (registersPerThread * 32 + gpu.registerAllocUnit - 1) / gpu.registerAllocUnit * gpu.registerAllocUnit;
+            const int warpsPerPartition = (gpu.registersPerSm / 4) / perWarp;
+            byRegs = (warpsPerPartition * 4) / warpsPerBlock;
+        }
+        limits.push_back({OccupancyLimiter::Registers, byRegs});
+    }
+    if (smemPerBlock > 0) {
+        // Allocated in 128-byte granules, plus the runtime's per-block reservation.
+        const int granule = 128;
+        const int smem = (smemPerBlock + gpu.sharedMemReservedPerBlock + granule - 1) / granule * granule;
+        const int bySmem = smemPerBlock > gpu.sharedMemPerBlockOptin ? 0 : gpu.sharedMemPerSm / smem;
+        limits.push_back({OccupancyLimiter::SharedMemory, bySmem});
+    }
+    limits.push_back({OccupancyLimiter::Blocks, gpu.maxBlocksPerSm});
+
+    const auto best = std::min_element(limits.begin(), limits.end(),
+                                       [](const Limit &a, const Limit &b) { return a.blocks < b.blocks; });
+    o.blocksPerSm = best->blocks;
+    o.limiter = best->what;
+    o.activeWarps = o.blocksPerSm * warpsPerBlock;
+    o.fraction = o.maxWarps ? double(o.activeWarps) / o.maxWarps : 0;
+
+    std::string why;
+    switch (o.limiter) {
+    case OccupancyLimiter::Registers:
+        why = "registers (" + std::to_string(registersPerThread) + " per thread)";
+        break;
+    case OccupancyLimiter::SharedMemory:
+        why = "shared memory (" + std::to_string(smemPerBlock) + " bytes per block)";
+        break;
+    case OccupancyLimiter::Threads:
+        why = "threads per SM (" + std::to_string(gpu.maxThreadsPerSm) + ")";
+        break;
+    case OccupancyLimiter::Blocks:
+        why = "blocks per SM (" + std::to_string(gpu.maxBlocksPerSm) + ")";
+        break;
+    case OccupancyLimiter::None:
+        break;
+    }
+    o.explanation = std::to_string(o.blocksPerSm) + " block(s) of " + std::to_string(threadsPerBlock) +
+                    " threads per SM on " + gpu.name + ", limited by " + why;
+    return o;
+}
+
+} // namespace gemmscope

@@ -1,0 +1,207 @@
+#include "mapping_model.h"
+
+#include <algorithm>
+
+namespace gemmscope {
+
+namespace {
+
+int paramOr(const ParamValues &params, const char *name, int fallback)
+{
+    const auto it = params.find(name);
+    return it == params.end() ? fallback : it->second;
+}
+
+int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+
+} // namespace
+
+KernelShapeResult kernelShape(StageId id, const ParamValues &params)
+{
+    KernelShapeResult result;
+    if (stageInfo(id).isLibrary) {
+        result.error = "cuBLAS is a library call: its thread mapping is not known, so there is nothing to draw.";
+        return result;
+    }
+    // Problem-size reasons do not concern the mapping of one block tile: ask with a size the
+    // tiles always fit.
+    if (const auto reasons = violations(id, params, ProblemSize{1024, 1024, 1024}); !reasons.empty()) {
+        result.error = reasons.front();
+        return result;
+    }
+
+    KernelShape s;
+    s.stage = id;
+    switch (id) {
+    case StageId::Naive:
+        s.blockX = s.bn = paramOr(params, "BX", 16);
+        s.blockY = s.bm = paramOr(params, "BY", 16);
+        s.bk = 1;
+        s.usesSharedMemory = false;
+        s.loads = TileLoadScheme::OneElementPerThread;
+        break;
+    case StageId::SmemTiled:
+        s.blockX = s.blockY = s.bm = s.bn = s.bk = paramOr(params, "TILE", 16);
+        s.padB = paramOr(params, "PAD", 0);
+        s.loads = TileLoadScheme::OneElementPerThread;
+        break;
+    case StageId::Coarsened:
+    case StageId::Coalesced:
+    case StageId::DoubleBuffered:
+    case StageId::Strided:
+    case StageId::Final:
+        s.bm = paramOr(params, "BM", 64);
+        s.bn = paramOr(params, "BN", 64);
+        s.bk = paramOr(params, "BK", 8);
+        s.tm = paramOr(params, "TM", 4);
+        s.tn = paramOr(params, "TN", 4);
+        s.blockX = s.bn / s.tn;
+        s.blockY = s.bm / s.tm;
+        s.loads = id == StageId::Coarsened ? TileLoadScheme::GuardedStrips : TileLoadScheme::Cooperative;
+        s.layout = (id == StageId::Strided || id == StageId::Final) ? ThreadLayout::Strided : ThreadLayout::Contiguous;
+        s.buffers = id == StageId::DoubleBuffered ? 2 : 1;
+        break;
+    case StageId::CublasFp32:
+    case StageId::CublasTf32:
+        break;
+    }
+    result.shape = s;
+    return result;
+}
+
+ThreadCoord threadCoord(const KernelShape &shape, int tid)
+{
+    return ThreadCoord{tid, tid / kWarpSize, tid % kWarpSize, tid % shape.blockX, tid / shape.blockX};
+}
+
+ThreadCoord threadAt(const KernelShape &shape, int tx, int ty) { return threadCoord(shape, ty * shape.blockX + tx); }
+
+int outputRow(const KernelShape &shape, int ty, int i)
+{
+    return shape.layout == ThreadLayout::Strided ? ty + i * shape.blockY : ty * shape.tm + i;
+}
+
+int outputCol(const KernelShape &shape, int tx, int j)
+{
+    return shape.layout == ThreadLayout::Strided ? tx + j * shape.blockX : tx * shape.tn + j;
+}
+
+ThreadCoord ownerOf(const KernelShape &shape, int row, int col)
+{
+    if (shape.layout == ThreadLayout::Strided)
+        return threadAt(shape, col % shape.blockX, row % shape.blockY);
+    return threadAt(shape, col / shape.tn, row / shape.tm);
+}
+
+std::vector<TileCell> outputsOf(const KernelShape &shape, int tid)
+{
+    const ThreadCoord t = threadCoord(shape, tid);
+    std::vector<TileCell> cells;
+    cells.reserve(std::size_t(shape.outputsPerThread()));
+    for (int i = 0; i < shape.tm; ++i)
+        for (int j = 0; j < shape.tn; ++j)
+            cells.push_back({outputRow(shape, t.ty, i), outputCol(shape, t.tx, j)});
+    return cells;
+}
+
+std::vector<int> ownerMap(const KernelShape &shape)
+{
+    // Built from outputsOf (the store loop), not from ownerOf, so that comparing it with the
+    // trace checks the store side; tst_mapping_model checks the two agree.
+    std::vector<int> map(std::size_t(shape.bm) * std::size_t(shape.bn), -1);
+    for (int tid = 0; tid < shape.threads(); ++tid)
+        for (const TileCell &c : outputsOf(shape, tid))
+            map[std::size_t(c.row) * std::size_t(shape.bn) + std::size_t(c.col)] = tid;
+    return map;
+}
+
+TileCell tileExtent(const KernelShape &shape, Operand operand)
+{
+    switch (operand) {
+    case Operand::A:
+        return {shape.bm, shape.bk};
+    case Operand::B:
+        return {shape.bk, shape.bn};
+    case Operand::C:
+        break;
+    }
+    return {shape.bm, shape.bn};
+}
+
+int loadInstructionCount(const KernelShape &shape, Operand operand)
+{
+    if (operand == Operand::C)
+        return 0;
+    switch (shape.loads) {
+    case TileLoadScheme::OneElementPerThread:
+        return 1;
+    case TileLoadScheme::GuardedStrips:
+        return operand == Operand::A ? shape.tm : shape.tn;
+    case TileLoadScheme::Cooperative: {
+        const TileCell e = tileExtent(shape, operand);
+        return ceilDiv(e.row * e.col, shape.threads());
+    }
+    }
+    return 0;
+}
+
+std::optional<TileCell> loadedElement(const KernelShape &shape, Operand operand, int instruction, int tid)
+{
+    if (operand == Operand::C || instruction < 0 || instruction >= loadInstructionCount(shape, operand))
+        return std::nullopt;
+    const ThreadCoord t = threadCoord(shape, tid);
+    switch (shape.loads) {
+    case TileLoadScheme::OneElementPerThread:
+        // naive: A[row][k], B[k][col]; smem_tiled: tileA[ty][tx] = A(row, t*TILE+tx),
+        // tileB[ty][tx] = B(t*TILE+ty, col).
+        if (shape.usesSharedMemory)
+            return TileCell{t.ty, t.tx};
+        return operand == Operand::A ? TileCell{t.ty, 0} : TileCell{0, t.tx};
+    case TileLoadScheme::GuardedStrips:
+        // if (tx < BK) tileA[ty*TM + i][tx]; if (ty < BK) tileB[ty][tx*TN + j]
+        if (operand == Operand::A)
+            return t.tx < shape.bk ? std::optional<TileCell>(TileCell{t.ty * shape.tm + instruction, t.tx})
+                                   : std::nullopt;
+        return t.ty < shape.bk ? std::optional<TileCell>(TileCell{t.ty, t.tx * shape.tn + instruction})
+                               : std::nullopt;
+    case TileLoadScheme::Cooperative: {
+        // for (i = tid; i < rows*cols; i += numThreads) { r = i / cols; c = i % cols; }
+        const TileCell e = tileExtent(shape, operand);
+        const int idx = tid + instruction * shape.threads();
+        if (idx >= e.row * e.col)
+            return std::nullopt;
+        return TileCell{idx / e.col, idx % e.col};
+    }
+    }
+    return std::nullopt;
+}
+
+std::vector<TileLoad> tileLoadsOf(const KernelShape &shape, int tid)
+{
+    std::vector<TileLoad> loads;
+    for (Operand op : {Operand::A, Operand::B})
+        for (int i = 0; i < loadInstructionCount(shape, op); ++i)
+            if (const auto cell = loadedElement(shape, op, i, tid))
+                loads.push_back({op, i, *cell});
+    return loads;
+}
+
+std::vector<int> aRowsRead(const KernelShape &shape, int tid)
+{
+    const ThreadCoord t = threadCoord(shape, tid);
+    std::vector<int> rows;
+    for (int i = 0; i < shape.tm; ++i)
+        rows.push_back(outputRow(shape, t.ty, i));
+    return rows;
+}
+
+std::vector<int> bColsRead(const KernelShape &shape, int tid)
+{
+    const ThreadCoord t = threadCoord(shape, tid);
+    std::vector<int> cols;
+    for (int j = 0; j < shape.tn; ++j)
+        cols.push_back(outputCol(shape, t.tx, j));
+    return cols;
+}
+
+} // namespace gemmscope

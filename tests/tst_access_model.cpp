@@ -1,0 +1,293 @@
+// The access model: sectors per request and bank conflicts of every stage, against answers
+// worked out by hand from the kernels' index expressions (comments give the reasoning).
+#include "access_model.h"
+
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+KernelShape shapeOf(const QString &stage, const QString &params)
+{
+    const StageInfo *info = findStage(stage.toStdString());
+    if (!info)
+        qFatal("unknown stage %s", qPrintable(stage));
+    ParamValues values;
+    for (const QString &pair : params.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QStringList kv = pair.split(QLatin1Char('='));
+        values[kv.at(0).toStdString()] = kv.at(1).toInt();
+    }
+    const KernelShapeResult r = kernelShape(info->id, values);
+    if (!r.shape)
+        qFatal("no shape for %s %s: %s", qPrintable(stage), qPrintable(params), r.error.c_str());
+    return *r.shape;
+}
+
+Operand operandOf(const QString &name)
+{
+    return name == QLatin1String("A") ? Operand::A : name == QLatin1String("B") ? Operand::B : Operand::C;
+}
+
+const QString step2 = QStringLiteral("BM=64 BN=64 BK=8 TM=4 TN=4");
+const QString tiles192 = QStringLiteral("BM=192 BN=192 BK=16 TM=12 TN=12");
+
+// A context where every block and k-step is well inside the problem, to show that the answers
+// do not depend on block 0 / k-step 0 being special.
+AccessContext interiorContext()
+{
+    AccessContext ctx;
+    ctx.size = ProblemSize{1536, 1536, 1536};
+    ctx.blockRow = 2;
+    ctx.blockCol = 3;
+    ctx.kStep = 5;
+    return ctx;
+}
+
+} // namespace
+
+class TestAccessModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void firstInstructionOfWarp_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("params");
+        QTest::addColumn<int>("warp");
+        QTest::addColumn<QString>("operand");
+        QTest::addColumn<int>("activeLanes");
+        QTest::addColumn<int>("sectors");
+        QTest::addColumn<double>("efficiency");
+
+        // Naive, a 32-wide block: the warp is one row of C. A[row*K + k] is one address for
+        // all lanes (a broadcast, 1 sector, 4 of 32 bytes used); B[k*N + col] is 32
+        // consecutive floats = 128 bytes = 4 full sectors.
+        QTest::newRow("naive 32x8 A broadcast") << "naive" << "BX=32 BY=8" << 0 << "A" << 32 << 1 << 0.125;
+        QTest::newRow("naive 32x8 B coalesced") << "naive" << "BX=32 BY=8" << 0 << "B" << 32 << 4 << 1.0;
+        QTest::newRow("naive 32x8 C store") << "naive" << "BX=32 BY=8" << 3 << "C" << 32 << 4 << 1.0;
+        // Naive 16x16 (step 0): a warp spans two rows of threads: A is two addresses K floats
+        // apart (2 sectors, 8 of 64 bytes used), B is the same 16 floats twice (64 bytes, 2
+        // sectors, all used).
+        QTest::newRow("step 0 A") << "naive" << "BX=16 BY=16" << 1 << "A" << 32 << 2 << 0.125;
+        QTest::newRow("step 0 B") << "naive" << "BX=16 BY=16" << 1 << "B" << 32 << 2 << 1.0;
+        // Step 2 B load, j = 0: 16 lanes per row, 4 floats (16 B) apart -> 2 lanes per sector,
+        // 8 sectors per row, 2 rows -> 16 sectors for 128 useful bytes: 25 %.
+        QTest::newRow("step 2 B quarter sectors") << "coarsened" << step2 << 0 << "B" << 32 << 16 << 0.25;
+        // Step 2 A load, i = 0: lanes tx < 8 of two thread rows: 8 floats = one sector per row.
+        QTest::newRow("step 2 A") << "coarsened" << step2 << 0 << "A" << 16 << 2 << 1.0;
+        // Step 3: pass 0 of A covers tile rows 0-3 x 8 columns: 4 sectors, full;
+        // B covers 32 consecutive floats of one row: 4 sectors, full.
+        QTest::newRow("step 3 A") << "coalesced" << step2 << 0 << "A" << 32 << 4 << 1.0;
+        QTest::newRow("step 3 B") << "coalesced" << step2 << 2 << "B" << 32 << 4 << 1.0;
+        // Step 6: contiguous 12x12 micro-tiles; store (i=0, j=0) has lanes 12 floats = 48 B
+        // apart: every lane its own sector, 32 sectors for 128 bytes: 12.5 %.
+        QTest::newRow("step 6 store scatters") << "coalesced" << tiles192 << 0 << "C" << 32 << 32 << 0.125;
+        // Step 6 loads: A pass 0 is two tile rows of 16 floats (2 x 64 B) = 4 sectors.
+        QTest::newRow("step 6 A") << "coalesced" << tiles192 << 0 << "A" << 32 << 4 << 1.0;
+        // Step 7 / 8: strided layout; store (0, 0) is two rows of 16 consecutive floats: 4 sectors.
+        QTest::newRow("step 7 store") << "strided" << tiles192 << 0 << "C" << 32 << 4 << 1.0;
+        QTest::newRow("step 8 store") << "final" << tiles192 << 17 << "C" << 32 << 4 << 1.0;
+    }
+    void firstInstructionOfWarp()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, params);
+        QFETCH(int, warp);
+        QFETCH(QString, operand);
+        QFETCH(int, activeLanes);
+        QFETCH(int, sectors);
+        QFETCH(double, efficiency);
+        const KernelShape s = shapeOf(stage, params);
+        const AccessContext ctx = interiorContext();
+        QCOMPARE(QString::fromStdString(accessContextError(s, ctx)), QString());
+        const std::vector<GlobalAccess> accesses = globalAccesses(s, ctx, warp);
+        const auto it = std::find_if(accesses.begin(), accesses.end(),
+                                     [&](const GlobalAccess &a) { return a.operand == operandOf(operand); });
+        QVERIFY(it != accesses.end());
+        QCOMPARE(it->activeLanes, activeLanes);
+        QCOMPARE(it->sectorsPerRequest(), sectors);
+        QCOMPARE(it->efficiency(), efficiency);
+    }
+
+    void programOrderIsLoadsThenStores()
+    {
+        // Step 2, warp 0: 4 A loads (i), 4 B loads (j), 16 C stores; labels name the loop index.
+        const std::vector<GlobalAccess> a = globalAccesses(shapeOf("coarsened", step2), AccessContext{}, 0);
+        QCOMPARE(int(a.size()), 4 + 4 + 16);
+        QCOMPARE(a[0].operand, Operand::A);
+        QCOMPARE(a[4].operand, Operand::B);
+        QCOMPARE(a[8].operand, Operand::C);
+        QCOMPARE(a[8].kind, AccessKind::Store);
+        // Warp 4 holds rows ty = 8, 9 >= BK: it issues no B load at all.
+        const std::vector<GlobalAccess> w4 = globalAccesses(shapeOf("coarsened", step2), AccessContext{}, 4);
+        QCOMPARE(int(std::count_if(w4.begin(), w4.end(), [](const GlobalAccess &g) { return g.operand == Operand::B; })),
+                 0);
+    }
+
+    void blockAverages_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("params");
+        QTest::addColumn<double>("aSectors");
+        QTest::addColumn<double>("bSectors");
+        QTest::addColumn<double>("cSectors");
+        QTest::addColumn<double>("loadEfficiency");
+        // Step 2: every A request is 2 sectors (full); every B request 16 (quarter used); C
+        // stores: lanes 16 B apart in two rows, 8 sectors per row = 16. Loads: A is 8 warps x 4
+        // requests of 64 useful bytes in 2 sectors; B only the 4 warps with ty < 8, x 4 requests
+        // of 128 bytes in 16 sectors -> (2048 + 2048) useful / ((64 + 256) sectors x 32 B) = 0.4.
+        QTest::newRow("step 2") << "coarsened" << step2 << 2.0 << 16.0 << 16.0 << 0.4;
+        // Step 3: all loads 4 sectors, fully used; stores as step 2.
+        QTest::newRow("step 3") << "coalesced" << step2 << 4.0 << 4.0 << 16.0 << 1.0;
+        // Step 6: 32 sectors per store; step 7 and 8: 4.
+        QTest::newRow("step 6") << "coalesced" << tiles192 << 4.0 << 4.0 << 32.0 << 1.0;
+        QTest::newRow("step 7") << "strided" << tiles192 << 4.0 << 4.0 << 4.0 << 1.0;
+    }
+    void blockAverages()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, params);
+        QFETCH(double, aSectors);
+        QFETCH(double, bSectors);
+        QFETCH(double, cSectors);
+        QFETCH(double, loadEfficiency);
+        const AccessSummary sum = summarizeBlock(shapeOf(stage, params), interiorContext());
+        QCOMPARE(sum.loadA.perRequest(), aSectors);
+        QCOMPARE(sum.loadB.perRequest(), bSectors);
+        QCOMPARE(sum.storeC.perRequest(), cSectors);
+        QCOMPARE(sum.globalLoads.efficiency(), loadEfficiency);
+    }
+
+    void columnAndRowAccess_data()
+    {
+        QTest::addColumn<bool>("column");
+        QTest::addColumn<int>("pad");
+        QTest::addColumn<int>("degree");
+        // Column of an unpadded 32-wide tile: lane l -> word 32 l + c, all in bank c: 32-way.
+        QTest::newRow("column unpadded") << true << 0 << 32;
+        // Padded by one: word 33 l + c -> bank (l + c) % 32, all different: conflict-free.
+        QTest::newRow("column padded") << true << 1 << 1;
+        QTest::newRow("row unpadded") << false << 0 << 1;
+        QTest::newRow("row padded") << false << 1 << 1;
+    }
+    void columnAndRowAccess()
+    {
+        QFETCH(bool, column);
+        QFETCH(int, pad);
+        QFETCH(int, degree);
+        for (int index : {0, 7, 31}) {
+            const SharedAccess a = column ? columnAccess(32, pad, index) : rowAccess(32, pad, index);
+            QCOMPARE(a.conflictDegree, degree);
+            QCOMPARE(a.activeLanes, 32);
+        }
+    }
+
+    void sharedConflictDegrees_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("params");
+        QTest::addColumn<QString>("operand");
+        QTest::addColumn<bool>("isStore");
+        QTest::addColumn<int>("degree");
+        // Guide kernel, 32x32 block: a warp is one row ty. tileA[ty][k] is one word for all lanes
+        // (broadcast), tileB[k][tx] 32 consecutive words: conflict-free with or without PAD.
+        for (int pad : {0, 1}) {
+            const QString p = QStringLiteral("TILE=32 PAD=%1").arg(pad);
+            QTest::addRow("guide pad %d read A", pad) << "smem_tiled" << p << "A" << false << 1;
+            QTest::addRow("guide pad %d read B", pad) << "smem_tiled" << p << "B" << false << 1;
+            QTest::addRow("guide pad %d store B", pad) << "smem_tiled" << p << "B" << true << 1;
+        }
+        // Step 2 reads: tileA[ty*4 + i][k] for ty, ty+1: words 32 apart, same bank: 2-way.
+        // tileB[k][tx*4 + j]: banks 4 tx + j repeat after tx = 8: 2-way.
+        QTest::newRow("step 2 read A") << "coarsened" << step2 << "A" << false << 2;
+        QTest::newRow("step 2 read B") << "coarsened" << step2 << "B" << false << 2;
+        // Step 2 B store: tileB[ty][tx*4 + j], two rows 64 words apart, 2 words per bank per row: 4-way.
+        QTest::newRow("step 2 store B") << "coarsened" << step2 << "B" << true << 4;
+        // Step 3 stores: the cooperative index is the word index: consecutive, conflict-free.
+        QTest::newRow("step 3 store A") << "coalesced" << step2 << "A" << true << 1;
+        // Step 6 reads: tileA rows 12 apart x 16 words = 192 words (bank-aligned): 2-way;
+        // tileB 12 tx + j mod 32 repeats after 8 lanes: 2-way.
+        QTest::newRow("step 6 read A") << "coalesced" << tiles192 << "A" << false << 2;
+        QTest::newRow("step 6 read B") << "coalesced" << tiles192 << "B" << false << 2;
+        // Step 7: rows ty, ty+1 are 16 words apart (different banks); B columns consecutive.
+        QTest::newRow("step 7 read A") << "strided" << tiles192 << "A" << false << 1;
+        QTest::newRow("step 7 read B") << "strided" << tiles192 << "B" << false << 1;
+    }
+    void sharedConflictDegrees()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, params);
+        QFETCH(QString, operand);
+        QFETCH(bool, isStore);
+        QFETCH(int, degree);
+        const KernelShape s = shapeOf(stage, params);
+        int checked = 0;
+        // Every warp and every k of the step: the degree is a property of the access, not of k.
+        for (int w = 0; w < s.warps(); ++w)
+            for (const SharedAccess &a : sharedAccesses(s, interiorContext(), w, true))
+                if (a.operand == operandOf(operand) && (a.kind == AccessKind::Store) == isStore) {
+                    QCOMPARE(a.conflictDegree, degree);
+                    ++checked;
+                }
+        QVERIFY(checked > 0);
+    }
+
+    void guideReadsAreBroadcastAndConsecutive()
+    {
+        const KernelShape s = shapeOf("smem_tiled", "TILE=32 PAD=0");
+        const std::vector<SharedAccess> acc = sharedAccesses(s, AccessContext{}, 3);
+        const auto readA = std::find_if(acc.begin(), acc.end(), [](const SharedAccess &a) {
+            return a.operand == Operand::A && a.kind == AccessKind::Load;
+        });
+        QVERIFY(readA != acc.end());
+        // One bank holds the one word every lane reads.
+        QCOMPARE(std::count(readA->distinctWordsPerBank.begin(), readA->distinctWordsPerBank.end(), 1), 1);
+    }
+
+    void naiveHasNoSharedAccesses()
+    {
+        QVERIFY(sharedAccesses(shapeOf("naive", "BX=16 BY=16"), AccessContext{}, 0).empty());
+    }
+
+    void doubleBufferingAlternatesBuffers()
+    {
+        const KernelShape s = shapeOf("double_buffered", step2);
+        AccessContext even, odd;
+        odd.kStep = 1;
+        const SharedAccess a0 = sharedAccesses(s, even, 0).front();
+        const SharedAccess a1 = sharedAccesses(s, odd, 0).front();
+        // tileA[2][64][8]: buffer 1 starts 512 words after buffer 0.
+        QCOMPARE(a1.lanes[0].address - a0.lanes[0].address, 512LL);
+        QCOMPARE(a1.conflictDegree, a0.conflictDegree);
+    }
+
+    void contextErrors_data()
+    {
+        QTest::addColumn<qlonglong>("m");
+        QTest::addColumn<qlonglong>("n");
+        QTest::addColumn<qlonglong>("k");
+        QTest::addColumn<qlonglong>("kStep");
+        QTest::addColumn<bool>("ok");
+        QTest::newRow("multiples") << 384LL << 576LL << 64LL << 3LL << true;
+        QTest::newRow("K not a multiple of BK") << 384LL << 576LL << 1000LL << 0LL << false;
+        QTest::newRow("M not a multiple of BM") << 100LL << 576LL << 64LL << 0LL << false;
+        QTest::newRow("k-step outside") << 384LL << 576LL << 64LL << 4LL << false;
+    }
+    void contextErrors()
+    {
+        QFETCH(qlonglong, m);
+        QFETCH(qlonglong, n);
+        QFETCH(qlonglong, k);
+        QFETCH(qlonglong, kStep);
+        QFETCH(bool, ok);
+        AccessContext ctx;
+        ctx.size = ProblemSize{m, n, k};
+        ctx.kStep = kStep;
+        const std::string error = accessContextError(shapeOf("strided", tiles192), ctx);
+        QCOMPARE(error.empty(), ok);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAccessModel)
+#include "tst_access_model.moc"

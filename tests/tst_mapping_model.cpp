@@ -1,0 +1,223 @@
+// The thread-to-tile mapping model: owners of outputs and the tile elements each thread loads,
+// checked against answers worked out by hand from the kernels' index expressions.
+#include "mapping_model.h"
+
+#include <QtTest>
+
+#include <map>
+#include <set>
+
+using namespace gemmscope;
+
+namespace {
+
+// "coalesced" + "BM=64 BN=64 BK=8 TM=4 TN=4" -> shape; fails the test when there is none.
+KernelShape shapeOf(const QString &stage, const QString &params)
+{
+    const StageInfo *info = findStage(stage.toStdString());
+    if (!info)
+        qFatal("unknown stage %s", qPrintable(stage));
+    ParamValues values;
+    for (const QString &pair : params.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QStringList kv = pair.split(QLatin1Char('='));
+        values[kv.at(0).toStdString()] = kv.at(1).toInt();
+    }
+    const KernelShapeResult r = kernelShape(info->id, values);
+    if (!r.shape)
+        qFatal("no shape for %s %s: %s", qPrintable(stage), qPrintable(params), r.error.c_str());
+    return *r.shape;
+}
+
+void addConfigurations()
+{
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<QString>("params");
+    QTest::newRow("step 0 naive 16x16") << "naive" << "BX=16 BY=16";
+    QTest::newRow("naive 32x8") << "naive" << "BX=32 BY=8";
+    QTest::newRow("step 1 tiled 16") << "smem_tiled" << "TILE=16 PAD=0";
+    QTest::newRow("guide 32 padded") << "smem_tiled" << "TILE=32 PAD=1";
+    QTest::newRow("step 2 coarsened 64") << "coarsened" << "BM=64 BN=64 BK=8 TM=4 TN=4";
+    QTest::newRow("step 3 coalesced 64") << "coalesced" << "BM=64 BN=64 BK=8 TM=4 TN=4";
+    QTest::newRow("step 5a double 128") << "double_buffered" << "BM=128 BN=128 BK=12 TM=8 TN=8";
+    QTest::newRow("step 6 coalesced 192") << "coalesced" << "BM=192 BN=192 BK=16 TM=12 TN=12";
+    QTest::newRow("step 7 strided 192") << "strided" << "BM=192 BN=192 BK=16 TM=12 TN=12";
+    QTest::newRow("step 8 final 192") << "final" << "BM=192 BN=192 BK=16 TM=12 TN=12";
+    QTest::newRow("non-square strided") << "strided" << "BM=64 BN=128 BK=8 TM=8 TN=4";
+}
+
+} // namespace
+
+class TestMappingModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyOutputHasExactlyOneOwner_data() { addConfigurations(); }
+    void everyOutputHasExactlyOneOwner()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, params);
+        const KernelShape s = shapeOf(stage, params);
+        const std::vector<int> map = ownerMap(s);
+        QCOMPARE(int(map.size()), s.bm * s.bn);
+
+        std::map<int, int> outputsPerThread;
+        for (int r = 0; r < s.bm; ++r) {
+            for (int c = 0; c < s.bn; ++c) {
+                const int owner = map[std::size_t(r * s.bn + c)];
+                QVERIFY2(owner >= 0, qPrintable(QStringLiteral("output (%1, %2) has no owner").arg(r).arg(c)));
+                // The store loop (ownerMap) and the inverse (ownerOf) must agree.
+                QCOMPARE(ownerOf(s, r, c).tid, owner);
+                ++outputsPerThread[owner];
+            }
+        }
+        QCOMPARE(int(outputsPerThread.size()), s.threads());
+        for (const auto &[tid, count] : outputsPerThread)
+            QCOMPARE(count, s.tm * s.tn);
+    }
+
+    void ownerOfKnownCells_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("params");
+        QTest::addColumn<int>("row");
+        QTest::addColumn<int>("col");
+        QTest::addColumn<int>("tx");
+        QTest::addColumn<int>("ty");
+        QTest::addColumn<int>("warp");
+        QTest::addColumn<int>("lane");
+        // naive 16x16: (3, 5) is thread (5, 3) = tid 53 = warp 1, lane 21.
+        QTest::newRow("naive") << "naive" << "BX=16 BY=16" << 3 << 5 << 5 << 3 << 1 << 21;
+        // contiguous 12x12 micro-tiles: column 12 belongs to tx = 1; row 25 to ty = 2 -> tid 33.
+        QTest::newRow("step 6 contiguous") << "coalesced" << "BM=192 BN=192 BK=16 TM=12 TN=12" << 25 << 12 << 1
+                                           << 2 << 1 << 1;
+        // strided by 16: column 12 belongs to tx = 12; row 25 to ty = 9 -> tid 156 = warp 4, lane 28.
+        QTest::newRow("step 7 strided") << "strided" << "BM=192 BN=192 BK=16 TM=12 TN=12" << 25 << 12 << 12 << 9
+                                        << 4 << 28;
+        // strided: (16, 17) wraps to thread (1, 0).
+        QTest::newRow("step 8 wraps") << "final" << "BM=192 BN=192 BK=16 TM=12 TN=12" << 16 << 17 << 1 << 0 << 0
+                                      << 1;
+        // coarsened 64/4: (63, 63) is the last thread (15, 15) = tid 255, warp 7, lane 31.
+        QTest::newRow("step 2 corner") << "coarsened" << "BM=64 BN=64 BK=8 TM=4 TN=4" << 63 << 63 << 15 << 15
+                                       << 7 << 31;
+    }
+    void ownerOfKnownCells()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, params);
+        QFETCH(int, row);
+        QFETCH(int, col);
+        QFETCH(int, tx);
+        QFETCH(int, ty);
+        QFETCH(int, warp);
+        QFETCH(int, lane);
+        const ThreadCoord t = ownerOf(shapeOf(stage, params), row, col);
+        QCOMPARE(t.tx, tx);
+        QCOMPARE(t.ty, ty);
+        QCOMPARE(t.warp, warp);
+        QCOMPARE(t.lane, lane);
+    }
+
+    void outputsFollowTheStoreLoop()
+    {
+        // Step 7: thread (1, 0) owns rows 0, 16, ..., 176 and columns 1, 17, ..., 177, i outer.
+        const KernelShape s = shapeOf("strided", "BM=192 BN=192 BK=16 TM=12 TN=12");
+        const std::vector<TileCell> cells = outputsOf(s, 1);
+        QCOMPARE(int(cells.size()), 144);
+        QCOMPARE(cells[0], (TileCell{0, 1}));
+        QCOMPARE(cells[1], (TileCell{0, 17}));
+        QCOMPARE(cells[12], (TileCell{16, 1}));
+        QCOMPARE(cells.back(), (TileCell{176, 177}));
+    }
+
+    void sharedTilesAreLoadedExactlyOnce_data()
+    {
+        addConfigurations();
+    }
+    void sharedTilesAreLoadedExactlyOnce()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, params);
+        const KernelShape s = shapeOf(stage, params);
+        for (Operand op : {Operand::A, Operand::B}) {
+            const TileCell extent = tileExtent(s, op);
+            std::map<std::pair<int, int>, int> loads;
+            for (int tid = 0; tid < s.threads(); ++tid)
+                for (const TileLoad &l : tileLoadsOf(s, tid))
+                    if (l.operand == op) {
+                        QVERIFY(l.cell.row >= 0 && l.cell.row < extent.row);
+                        QVERIFY(l.cell.col >= 0 && l.cell.col < extent.col);
+                        ++loads[{l.cell.row, l.cell.col}];
+                    }
+            QCOMPARE(int(loads.size()), extent.row * extent.col);
+            // The naive kernel has no shared tile: every thread of a block row reads the same
+            // A element (BX readers) and every thread of a column the same B element (BY).
+            const int expected = s.usesSharedMemory ? 1 : (op == Operand::A ? s.blockX : s.blockY);
+            for (const auto &[cell, count] : loads)
+                QCOMPARE(count, expected);
+        }
+    }
+
+    void loadedElementsKnownAnswers()
+    {
+        // Step 2: thread (3, 5) loads tileA rows 20..23 at column 3, and (ty = 5 < BK) tileB row 5,
+        // columns 12..15. Thread (9, 5) has tx >= BK and loads no A.
+        const KernelShape s2 = shapeOf("coarsened", "BM=64 BN=64 BK=8 TM=4 TN=4");
+        const int t35 = threadAt(s2, 3, 5).tid;
+        QCOMPARE(loadInstructionCount(s2, Operand::A), 4);
+        QCOMPARE(loadedElement(s2, Operand::A, 0, t35), std::optional<TileCell>(TileCell{20, 3}));
+        QCOMPARE(loadedElement(s2, Operand::A, 3, t35), std::optional<TileCell>(TileCell{23, 3}));
+        QCOMPARE(loadedElement(s2, Operand::B, 2, t35), std::optional<TileCell>(TileCell{5, 14}));
+        QVERIFY(!loadedElement(s2, Operand::A, 0, threadAt(s2, 9, 5).tid));
+        QVERIFY(!loadedElement(s2, Operand::B, 0, threadAt(s2, 0, 8).tid));
+
+        // Step 3: 256 threads stride through the 64x8 A tile in 2 passes and the 8x64 B tile in 2.
+        const KernelShape s3 = shapeOf("coalesced", "BM=64 BN=64 BK=8 TM=4 TN=4");
+        QCOMPARE(loadInstructionCount(s3, Operand::A), 2);
+        QCOMPARE(loadedElement(s3, Operand::A, 0, 255), std::optional<TileCell>(TileCell{31, 7}));
+        QCOMPARE(loadedElement(s3, Operand::A, 1, 255), std::optional<TileCell>(TileCell{63, 7}));
+        QCOMPARE(loadedElement(s3, Operand::B, 0, 255), std::optional<TileCell>(TileCell{3, 63}));
+        QCOMPARE(loadedElement(s3, Operand::B, 1, 0), std::optional<TileCell>(TileCell{4, 0}));
+
+        // Step 5a: 128x12 = 1536 A elements over 256 threads = 6 passes, all full.
+        const KernelShape s5 = shapeOf("double_buffered", "BM=128 BN=128 BK=12 TM=8 TN=8");
+        QCOMPARE(loadInstructionCount(s5, Operand::A), 6);
+        QCOMPARE(loadedElement(s5, Operand::A, 5, 255), std::optional<TileCell>(TileCell{127, 11}));
+    }
+
+    void innerLoopReads()
+    {
+        const KernelShape s7 = shapeOf("strided", "BM=192 BN=192 BK=16 TM=12 TN=12");
+        const std::vector<int> rows = aRowsRead(s7, threadAt(s7, 2, 3).tid);
+        QCOMPARE(rows.front(), 3);
+        QCOMPARE(rows.at(1), 19);
+        const KernelShape s6 = shapeOf("coalesced", "BM=192 BN=192 BK=16 TM=12 TN=12");
+        const std::vector<int> cols = bColsRead(s6, threadAt(s6, 2, 3).tid);
+        QCOMPARE(cols.front(), 24);
+        QCOMPARE(cols.back(), 35);
+    }
+
+    void refusesWhatItCannotMap_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("params");
+        QTest::newRow("cuBLAS") << "cublas_fp32" << "";
+        QTest::newRow("BM not a multiple of TM") << "coalesced" << "BM=64 BN=64 BK=8 TM=5 TN=4";
+        QTest::newRow("missing parameter") << "strided" << "BM=64 BN=64 BK=8 TM=4";
+    }
+    void refusesWhatItCannotMap()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, params);
+        ParamValues values;
+        for (const QString &pair : params.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QStringList kv = pair.split(QLatin1Char('='));
+            values[kv.at(0).toStdString()] = kv.at(1).toInt();
+        }
+        const KernelShapeResult r = kernelShape(findStage(stage.toStdString())->id, values);
+        QVERIFY(!r.shape);
+        QVERIFY(!r.error.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMappingModel)
+#include "tst_mapping_model.moc"

@@ -1,0 +1,81 @@
+// Occupancy as CUDA's occupancy calculator computes it, against hand-worked cases.
+#include "gpu_specs.h"
+
+#include <QtTest>
+
+using namespace gemmscope;
+
+class TstOccupancy : public QObject {
+    Q_OBJECT
+
+private slots:
+    void knownGpus()
+    {
+        QStringList keys;
+        for (const auto &g : gemmscope::knownGpus())
+            keys << QString::fromStdString(g.key);
+        QCOMPARE(keys, (QStringList{"t4", "a100", "h100", "h200", "b200"}));
+        QCOMPARE(findGpu("t4")->fp32Tflops, 8.1);
+        QCOMPARE(findGpu("t4")->dramGBs, 320.0);
+        QCOMPARE(findGpu("h200")->sms, 132);
+        QCOMPARE(findGpuForArch(90)->key, std::string("h200"));
+        QCOMPARE(findGpuForArch(75)->key, std::string("t4"));
+        QCOMPARE(findGpuForArch(12), nullptr);
+        // The clock-derived peak the reference quotes: 132 SMs x 128 lanes x 2 x 1.98 GHz.
+        const auto *h = findGpu("h200");
+        QVERIFY(qAbs(h->sms * 128 * 2 * h->smClockMHz / 1e6 - h->fp32Tflops) < 0.1);
+    }
+
+    void cases_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("registers");
+        QTest::addColumn<int>("smem");
+        QTest::addColumn<int>("blocks");
+        QTest::addColumn<QString>("limiter");
+        // 256 threads x 64 regs: 2048 regs/warp, 8 warps per 16K-register sub-partition, 32 warps: 4 blocks.
+        QTest::newRow("h200 64 regs") << "h200" << 256 << 64 << 4096 << 4 << "registers";
+        // 234 regs -> 7488 -> 7680 per warp; 2 warps per partition; 8 warps = 1 block of 8 warps.
+        QTest::newRow("h200 step 8") << "h200" << 256 << 234 << 24576 << 1 << "registers";
+        // 32 regs: 64 warps fit by registers; threads cap at 2048 = 8 blocks of 256.
+        QTest::newRow("h200 naive") << "h200" << 256 << 32 << 0 << 8 << "threads";
+        // Shared memory: (49152 + 1024) rounded to 128 = 50176; 233472 / 50176 = 4 blocks.
+        QTest::newRow("h200 smem") << "h200" << 64 << 32 << 49152 << 4 << "shared_memory";
+        // T4: 1024 threads per SM, 16 blocks: one-warp blocks are capped by the block limit.
+        QTest::newRow("t4 tiny blocks") << "t4" << 32 << 16 << 0 << 16 << "blocks";
+        QTest::newRow("t4 32x32 tile") << "t4" << 1024 << 32 << 8192 << 1 << "threads";
+        QTest::newRow("too many registers") << "h200" << 128 << 300 << 0 << 0 << "registers";
+    }
+    void cases()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(int, threads);
+        QFETCH(int, registers);
+        QFETCH(int, smem);
+        QFETCH(int, blocks);
+        QFETCH(QString, limiter);
+        const auto o = computeOccupancy(*findGpu(gpu.toStdString()), threads, registers, smem);
+        QCOMPARE(o.blocksPerSm, blocks);
+        QCOMPARE(QString::fromUtf8(limiterName(o.limiter).data(), qsizetype(limiterName(o.limiter).size())), limiter);
+        QCOMPARE(o.activeWarps, blocks * ((threads + 31) / 32));
+        QVERIFY(!o.explanation.empty());
+    }
+
+    void unknownRegistersLeaveRegisterLimitOut()
+    {
+        const auto o = computeOccupancy(*findGpu("h200"), 256, 0, 0);
+        QCOMPARE(o.blocksPerSm, 8);
+        QCOMPARE(o.fraction, 1.0);
+    }
+
+    void impossibleBlock()
+    {
+        const auto o = computeOccupancy(*findGpu("h200"), 2048, 32, 0);
+        QCOMPARE(o.blocksPerSm, 0);
+        QVERIFY(QString::fromStdString(o.explanation).contains("cannot launch"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstOccupancy)
+#include "tst_occupancy.moc"

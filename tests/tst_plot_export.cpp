@@ -1,0 +1,153 @@
+// Exports must write real files of the format the extension names (checked by magic bytes),
+// for plots and for plain widgets, and refuse bad targets with a sentence instead of failing silently.
+#include "plot_export.h"
+
+#include <QLabel>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace gemmscope;
+
+namespace {
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A plot with something on it, so an empty-looking file cannot pass.
+void fillPlot(QCustomPlot &plot)
+{
+    QCPGraph *graph = plot.addGraph();
+    graph->setData({1, 2, 3, 4}, {1, 4, 9, 16});
+    plot.xAxis->setLabel(QStringLiteral("x"));
+    plot.rescaleAxes();
+    plot.resize(640, 400);
+    plot.replot();
+}
+
+} // namespace
+
+class TstPlotExport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void formatFromExtension_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("format"); // -1: none
+        QTest::newRow("png") << "a/b/chart.png" << int(ExportFormat::Png);
+        QTest::newRow("upper-case PDF") << "chart.PDF" << int(ExportFormat::Pdf);
+        QTest::newRow("svg") << "chart.svg" << int(ExportFormat::Svg);
+        QTest::newRow("jpeg refused") << "chart.jpg" << -1;
+        QTest::newRow("no extension") << "chart" << -1;
+    }
+    void formatFromExtension()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, format);
+        const auto f = exportFormatForPath(path);
+        QCOMPARE(f ? int(*f) : -1, format);
+    }
+
+    void writesEachFormat_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::addColumn<bool>("plot"); // QCustomPlot, or a plain widget
+        QTest::newRow("plot png") << "png" << QByteArray("\x89PNG") << true;
+        QTest::newRow("plot pdf") << "pdf" << QByteArray("%PDF") << true;
+        QTest::newRow("plot svg") << "svg" << QByteArray("<svg") << true;
+        QTest::newRow("widget png") << "png" << QByteArray("\x89PNG") << false;
+        QTest::newRow("widget pdf") << "pdf" << QByteArray("%PDF") << false;
+        QTest::newRow("widget svg") << "svg" << QByteArray("<svg") << false;
+    }
+    void writesEachFormat()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(QByteArray, magic);
+        QFETCH(bool, plot);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("out.") + suffix);
+
+        QCustomPlot customPlot;
+        QLabel label(QStringLiteral("thread (3, 5) owns C[3][5]"));
+        std::optional<QString> error;
+        if (plot) {
+            fillPlot(customPlot);
+            error = exportPlot(&customPlot, path);
+        } else {
+            label.resize(300, 120);
+            error = exportWidget(&label, path);
+        }
+        QVERIFY2(!error, qPrintable(error.value_or(QString())));
+        const QByteArray bytes = readAll(path);
+        QVERIFY2(bytes.size() > 200, qPrintable(QStringLiteral("only %1 bytes").arg(bytes.size())));
+        if (suffix == QLatin1String("svg"))
+            QVERIFY(bytes.left(512).contains(magic)); // after the XML declaration
+        else
+            QVERIFY(bytes.startsWith(magic));
+    }
+
+    void pngIsRenderedAtTwiceTheSize()
+    {
+        QTemporaryDir dir;
+        QCustomPlot plot;
+        fillPlot(plot);
+        const QString path = dir.filePath(QStringLiteral("hi.png"));
+        QVERIFY(!exportPlot(&plot, path));
+        const QImage image(path);
+        QCOMPARE(image.size(), plot.size() * 2);
+    }
+
+    void refusesUnknownExtension_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("txt") << "chart.txt"
+                             << "\".txt\" is not a supported format";
+        QTest::newRow("none") << "chart"
+                              << "needs an extension";
+    }
+    void refusesUnknownExtension()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QCustomPlot plot;
+        const QString path = dir.filePath(name);
+        const auto error = exportPlot(&plot, path);
+        QVERIFY(error);
+        QVERIFY2(error->contains(expected), qPrintable(*error));
+        QVERIFY(!QFile::exists(path));
+    }
+
+    void refusesMissingFolder()
+    {
+        QTemporaryDir dir;
+        QCustomPlot plot;
+        const QString path = dir.filePath(QStringLiteral("no/such/folder/chart.png"));
+        const auto error = exportPlot(&plot, path);
+        QVERIFY(error);
+        QVERIFY2(error->contains(QStringLiteral("does not exist")), qPrintable(*error));
+    }
+
+    void refusesUnwritableTarget()
+    {
+        // A directory in the file's place cannot be opened for writing, even as root (where
+        // permission bits would not stop anything).
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("taken.svg")));
+        QLabel label(QStringLiteral("x"));
+        const auto error = exportWidget(&label, dir.filePath(QStringLiteral("taken.svg")));
+        QVERIFY(error);
+        QVERIFY2(error->startsWith(QStringLiteral("Cannot export to")), qPrintable(*error));
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("taken.svg"))).isDir());
+    }
+};
+
+QTEST_MAIN(TstPlotExport)
+#include "tst_plot_export.moc"

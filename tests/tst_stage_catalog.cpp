@@ -1,0 +1,169 @@
+// The stage catalog: presets reproduce the worklog's parameters, constraints refuse what the
+// kernels cannot run with a sentence a user understands, and launch geometry matches the kernels.
+#include "stage_catalog.h"
+
+#include <QtTest>
+
+using namespace gemmscope;
+
+Q_DECLARE_METATYPE(gemmscope::ParamValues)
+
+class TstStageCatalog : public QObject {
+    Q_OBJECT
+
+private slots:
+    void ladderIsInOrderWithUniqueKeys()
+    {
+        const auto &all = stages();
+        QCOMPARE(all.size(), std::size_t(9));
+        QCOMPARE(all.front().key, std::string("naive"));
+        QSet<QString> keys;
+        for (const auto &s : all) {
+            QVERIFY2(!keys.contains(QString::fromStdString(s.key)), s.key.c_str());
+            keys.insert(QString::fromStdString(s.key));
+            QVERIFY(!s.title.empty());
+            QVERIFY(!s.seedStep.empty());
+            QCOMPARE(s.isLibrary, s.sourceFile.empty());
+            QCOMPARE(findStage(s.key), &s);
+            for (const auto &p : s.params) {
+                QVERIFY(p.min <= p.defaultValue && p.defaultValue <= p.max);
+                if (!p.choices.empty())
+                    QVERIFY(std::find(p.choices.begin(), p.choices.end(), p.defaultValue) != p.choices.end());
+            }
+            // Every stage's defaults must be a runnable configuration at the worklog's size.
+            QVERIFY2(violations(s.id, defaultParams(s.id), ProblemSize{}).empty(), s.key.c_str());
+        }
+        QCOMPARE(findStage("no-such-stage"), nullptr);
+    }
+
+    void worklogPresets_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<ParamValues>("params");
+        QTest::addColumn<double>("t4Ms");
+        const ParamValues t64 = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
+        const ParamValues t128 = {{"BM", 128}, {"BN", 128}, {"BK", 12}, {"TM", 8}, {"TN", 8}};
+        const ParamValues t192 = {{"BM", 192}, {"BN", 192}, {"BK", 16}, {"TM", 12}, {"TN", 12}};
+        QTest::newRow("0") << "worklog-0" << "naive" << ParamValues{{"BX", 16}, {"BY", 16}} << 956.41;
+        QTest::newRow("1") << "worklog-1" << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}} << 593.53;
+        QTest::newRow("2") << "worklog-2" << "coarsened" << t64 << 194.28;
+        QTest::newRow("3") << "worklog-3" << "coalesced" << t64 << 193.43;
+        QTest::newRow("4") << "worklog-4" << "double_buffered" << t64 << 190.58;
+        QTest::newRow("5a") << "worklog-5a" << "double_buffered" << t128 << 169.00;
+        QTest::newRow("5b") << "worklog-5b" << "double_buffered" << t192 << 136.86;
+        QTest::newRow("6") << "worklog-6" << "coalesced" << t192 << 123.21;
+        QTest::newRow("7") << "worklog-7" << "strided" << t192 << 111.75;
+        QTest::newRow("8") << "worklog-8" << "final" << t192 << 108.89;
+    }
+    void worklogPresets()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, stage);
+        QFETCH(ParamValues, params);
+        QFETCH(double, t4Ms);
+        const Preset *p = findPreset(key.toStdString());
+        QVERIFY(p);
+        QCOMPARE(QString::fromStdString(stageInfo(p->stage).key), stage);
+        QCOMPARE(p->params, params);
+        QVERIFY(p->worklogT4Ms.has_value());
+        QCOMPARE(*p->worklogT4Ms, t4Ms);
+        QVERIFY(violations(p->stage, p->params, ProblemSize{}).empty());
+    }
+
+    void everyPresetIsValidAtAwkwardSizes()
+    {
+        for (const auto &p : presets())
+            for (const ProblemSize &size : {ProblemSize{1, 1, 1}, ProblemSize{1000, 777, 333}})
+                QVERIFY2(violations(p.stage, p.params, size).empty(), p.key.c_str());
+    }
+
+    void violationSentences_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<ParamValues>("params");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("BM not multiple of TM")
+            << "coalesced" << ParamValues{{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 12}, {"TN", 4}}
+            << "BM (64) must be a multiple of TM (12)";
+        QTest::newRow("value outside choices")
+            << "coalesced" << ParamValues{{"BM", 100}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}}
+            << "BM (100) must be one of 16, 32, 48, 64, 96, 128, 192, 256.";
+        QTest::newRow("too many threads")
+            << "strided" << ParamValues{{"BM", 128}, {"BN", 128}, {"BK", 8}, {"TM", 2}, {"TN", 2}}
+            << "(64 x 64 = 4096 threads) must not exceed 1024 threads per block";
+        QTest::newRow("step 2 loads need BK <= threads in x")
+            << "coarsened" << ParamValues{{"BM", 64}, {"BN", 64}, {"BK", 16}, {"TM", 4}, {"TN", 8}}
+            << "BK (16) must not exceed the threads in x (BN/TN = 64/8 = 8)";
+        QTest::newRow("shared memory over 48 KiB")
+            << "double_buffered" << ParamValues{{"BM", 256}, {"BN", 256}, {"BK", 16}, {"TM", 16}, {"TN", 8}}
+            << "The tiles need 65536 bytes of shared memory per block";
+        QTest::newRow("accumulators over registers")
+            << "final" << ParamValues{{"BM", 256}, {"BN", 256}, {"BK", 4}, {"TM", 16}, {"TN", 16}}
+            << "(16 x 16 = 256 accumulators) cannot stay in the 255 registers";
+        QTest::newRow("naive block too large") << "naive" << ParamValues{{"BX", 64}, {"BY", 32}}
+                                               << "BX x BY (64 x 32 = 2048) must not exceed 1024";
+        QTest::newRow("missing parameter") << "smem_tiled" << ParamValues{{"TILE", 16}} << "PAD is missing";
+        QTest::newRow("unknown parameter")
+            << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}, {"BM", 4}} << "has no parameter BM";
+    }
+    void violationSentences()
+    {
+        QFETCH(QString, stage);
+        QFETCH(ParamValues, params);
+        QFETCH(QString, expected);
+        const StageInfo *s = findStage(stage.toStdString());
+        QVERIFY(s);
+        const auto v = violations(s->id, params, ProblemSize{});
+        QVERIFY2(!v.empty(), "expected a violation");
+        QString all;
+        for (const auto &line : v)
+            all += QString::fromStdString(line) + "\n";
+        QVERIFY2(all.contains(expected), qPrintable(all));
+    }
+
+    void badProblemSizes()
+    {
+        const auto naive = defaultParams(StageId::Naive);
+        QVERIFY(!violations(StageId::Naive, naive, ProblemSize{0, 4, 4}).empty());
+        QVERIFY(!violations(StageId::CublasFp32, {}, ProblemSize{4, -1, 4}).empty());
+        const auto huge = violations(StageId::CublasFp32, {}, ProblemSize{70000, 70000, 8});
+        QVERIFY(!huge.empty());
+        QVERIFY(QString::fromStdString(huge.front()).contains("2^31"));
+    }
+
+    void launchGeometryMatchesKernels()
+    {
+        const Preset *step8 = findPreset("worklog-8");
+        const auto g = launchGeometry(step8->stage, step8->params, ProblemSize{});
+        QCOMPARE(g.blockX, 16);
+        QCOMPARE(g.blockY, 16);
+        QCOMPARE(g.gridX, 4096LL / 192 + 1); // 4096 is not a multiple of 192: 22 blocks
+        QCOMPARE(g.gridY, 8192LL / 192 + 1);
+        QCOMPARE(g.staticSmemBytes, 4 * (192 + 192) * 16);
+
+        const auto db = findPreset("worklog-5b");
+        QCOMPARE(launchGeometry(db->stage, db->params, ProblemSize{}).staticSmemBytes, 49152);
+
+        const auto guide = findPreset("guide-32-padded");
+        const auto gg = launchGeometry(guide->stage, guide->params, ProblemSize{1000, 777, 333});
+        QCOMPARE(gg.threadsPerBlock(), 1024);
+        QCOMPARE(gg.gridX, 25LL);
+        QCOMPARE(gg.gridY, 32LL);
+        QCOMPARE(gg.staticSmemBytes, 4 * (32 * 32 + 32 * 33));
+    }
+
+    void nameExpressionsFollowTemplateOrder()
+    {
+        QCOMPARE(QString::fromStdString(kernelNameExpression(StageId::Coalesced, findPreset("worklog-3")->params)),
+                 QString("gemmscope::coalesced<64, 64, 8, 4, 4>"));
+        QCOMPARE(QString::fromStdString(kernelNameExpression(StageId::SmemTiled, {{"TILE", 32}, {"PAD", 1}})),
+                 QString("gemmscope::smem_tiled<32, 1>"));
+        QVERIFY(kernelNameExpression(StageId::CublasFp32, {}).empty());
+        QCOMPARE(QString::fromStdString(formatParams(findPreset("worklog-5a")->params)),
+                 QString("BM=128 BN=128 BK=12 TM=8 TN=8"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstStageCatalog)
+#include "tst_stage_catalog.moc"

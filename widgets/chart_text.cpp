@@ -1,0 +1,92 @@
+#include "chart_text.h"
+
+#include "stage_catalog.h"
+
+#include <QStringList>
+#include <cmath>
+
+namespace gemmscope {
+
+namespace {
+
+// Three significant digits without scientific notation for the ranges a GEMM lives in.
+QString threeDigits(double v)
+{
+    if (v == 0 || !std::isfinite(v))
+        return QString::number(v);
+    const double magnitude = std::floor(std::log10(std::abs(v)));
+    const int decimals = std::max(0, 2 - int(magnitude));
+    return QString::number(v, 'f', decimals);
+}
+
+} // namespace
+
+QString formatMs(double ms)
+{
+    return threeDigits(ms) + QStringLiteral(" ms");
+}
+
+QString formatTflops(double tflops)
+{
+    return threeDigits(tflops) + QStringLiteral(" TFLOP/s");
+}
+
+QString formatGflops(double tflops)
+{
+    return threeDigits(tflops * 1e3) + QStringLiteral(" GFLOP/s");
+}
+
+QString formatRunParams(const RunRecord &run)
+{
+    QStringList parts;
+    for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
+        parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
+    return parts.join(QLatin1Char(' '));
+}
+
+QString formatRunSize(const RunRecord &run)
+{
+    return QStringLiteral("%1 x %2 x %3").arg(run.m).arg(run.n).arg(run.k);
+}
+
+QString runTitle(const RunRecord &run)
+{
+    const StageInfo *stage = findStage(run.stage.toStdString());
+    QString title = stage ? QString::fromStdString(stage->title) : run.stage;
+    if (!run.presetKey.isEmpty())
+        title += QStringLiteral(" (%1)").arg(run.presetKey);
+    if (run.origin == QLatin1String("worklog"))
+        return title + QStringLiteral(", published T4 figure");
+    if (!run.runId.isEmpty())
+        title += QStringLiteral(", run %1").arg(run.runId);
+    return title;
+}
+
+QString runTooltip(const RunRecord &run)
+{
+    QStringList lines{runTitle(run)};
+    const QString params = formatRunParams(run);
+    if (!params.isEmpty())
+        lines << params;
+    if (run.m > 0)
+        lines << QStringLiteral("M x N x K = %1").arg(formatRunSize(run));
+    if (run.status == RunStatus::Ok) {
+        lines << QStringLiteral("median %1 (p20 %2, p80 %3, %4 timed)")
+                     .arg(formatMs(run.medianMs), formatMs(run.p20Ms), formatMs(run.p80Ms))
+                     .arg(run.count);
+        lines << formatTflops(run.tflops);
+        if (run.relError)
+            lines << QStringLiteral("relative error %1 (tolerance %2)")
+                         .arg(*run.relError, 0, 'g', 2)
+                         .arg(run.tolerance, 0, 'g', 2);
+    } else if (run.status == RunStatus::Failed) {
+        lines << QStringLiteral("failed (%1): %2").arg(run.errorKind, run.errorMessage);
+    } else {
+        lines << (run.status == RunStatus::Queued ? QStringLiteral("queued") : QStringLiteral("running"));
+    }
+    if (!run.gpuName.isEmpty())
+        lines << QStringLiteral("on %1 (%2)").arg(run.gpuName, run.origin);
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace gemmscope

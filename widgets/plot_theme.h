@@ -1,0 +1,13 @@
+// Colours shared by every chart and diagram, so a stage or a warp has one colour everywhere.
+#pragma once
+
+#include <QColor>
+#include <QString>
+
+namespace gemmscope {
+
+QColor stageColor(const QString &stageKey); // one colour per catalog stage; cuBLAS in greys
+QColor warpColor(int warpIndex);            // a qualitative palette that cycles every 16 warps
+QColor wrongResultColor();                  // runs that failed verification or errored
+
+} // namespace gemmscope

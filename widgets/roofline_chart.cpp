@@ -1,0 +1,543 @@
+#include "roofline_chart.h"
+
+#include "chart_text.h"
+#include "plot_export.h"
+#include "plot_theme.h"
+#include "roofline_math.h"
+#include "runtime_series.h"
+#include "traffic_model.h"
+
+#include <QJsonObject>
+#include <QMap>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <qcustomplot.h>
+
+namespace gemmscope {
+
+namespace {
+
+// The roofs span far past any plausible view so panning never reaches their ends.
+constexpr double kRoofMinIntensity = 1e-3;
+constexpr double kRoofMaxIntensity = 1e5;
+constexpr double kHitRadiusPx = 9;
+const QString kMeasuredKey = QStringLiteral("measured");
+const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
+const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
+const QColor kLiveColor(0xe3, 0x1a, 0x1c);
+
+QString upperKey(const std::string &key)
+{
+    return QString::fromStdString(key).toUpper();
+}
+
+ParamValues toParamValues(const QMap<QString, int> &params)
+{
+    ParamValues values;
+    for (auto it = params.cbegin(); it != params.cend(); ++it)
+        values[it.key().toStdString()] = it.value();
+    return values;
+}
+
+ProblemSize sizeOf(const RunRecord &run)
+{
+    ProblemSize size; // the worklog's benchmark when the run does not say
+    if (run.m > 0 && run.n > 0 && run.k > 0)
+        size = ProblemSize{run.m, run.n, run.k};
+    return size;
+}
+
+// The intensity the roofline uses: the kernel's load traffic, or the compulsory traffic for
+// kernels whose tiling the model does not know (cuBLAS).
+double plottedIntensity(const TrafficEstimate &t)
+{
+    return t.intensity > 0 ? t.intensity : t.compulsoryIntensity;
+}
+
+bool usesTensorCores(const RunRecord &run)
+{
+    const StageInfo *stage = findStage(run.stage.toStdString());
+    return stage && stage->precision == Precision::Tf32;
+}
+
+QString roofPercentText(double tflops, double intensity, const QString &roofLabel, double peak, double bw)
+{
+    return QStringLiteral("%1% of the %2 roof at this intensity (attainable %3)")
+        .arg(roofline::percentOfRoof(tflops, intensity, peak, bw), 0, 'f', 1)
+        .arg(roofLabel, formatTflops(roofline::roofAt(intensity, peak, bw)));
+}
+
+QString fmtIntensity(double ai)
+{
+    return QString::number(ai, 'g', 4) + QStringLiteral(" FLOP/B");
+}
+
+} // namespace
+
+std::optional<double> measuredIntensity(const RunRecord &run)
+{
+    const QJsonValue value =
+        run.raw.value(QStringLiteral("counters")).toObject().value(QStringLiteral("dram_intensity"));
+    if (!value.isDouble() || value.toDouble() <= 0)
+        return std::nullopt;
+    return value.toDouble();
+}
+
+QString countersUnavailableReason(const QList<RunRecord> &runs)
+{
+    for (const RunRecord &run : runs) {
+        const QString error =
+            run.raw.value(QStringLiteral("counters")).toObject().value(QStringLiteral("error")).toString();
+        if (!error.isEmpty())
+            return error;
+    }
+    return QStringLiteral("the runner reported no DRAM counters for these runs");
+}
+
+RooflineChart::RooflineChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setObjectName(QStringLiteral("rooflinePlot"));
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(
+        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 11, QFont::Bold)));
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        axis->setNumberFormat(QStringLiteral("gb"));
+        axis->setNumberPrecision(0);
+    }
+    m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP per byte of DRAM traffic)"));
+    m_plot->yAxis->setLabel(QStringLiteral("TFLOP/s"));
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(font().family(), 8));
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setMouseTracking(true);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &RooflineChart::onMouseMove);
+    connect(m_plot, &QCustomPlot::mousePress, this, &RooflineChart::onMousePress);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, &RooflineChart::onMouseRelease);
+    rebuild();
+}
+
+QStringList RooflineChart::gpuKeys()
+{
+    QStringList keys{kMeasuredKey};
+    for (const GpuSpec &spec : knownGpus())
+        keys << QString::fromStdString(spec.key);
+    return keys;
+}
+
+void RooflineChart::setRuns(const QList<RunRecord> &runs)
+{
+    m_runs = runs;
+    rebuild();
+}
+
+bool RooflineChart::setGpu(const QString &key)
+{
+    const QString lower = key.toLower();
+    if (lower != kMeasuredKey && !findGpu(lower.toStdString()))
+        return false;
+    m_gpuKey = lower;
+    rebuild();
+    return true;
+}
+
+void RooflineChart::setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label)
+{
+    if (fmaTflops <= 0 || dramGBs <= 0) {
+        clearMeasuredCeilings();
+        return;
+    }
+    m_measuredFma = fmaTflops;
+    m_measuredDram = dramGBs;
+    m_measuredLabel = label;
+    rebuild();
+}
+
+void RooflineChart::clearMeasuredCeilings()
+{
+    m_measuredFma.reset();
+    m_measuredDram.reset();
+    m_measuredLabel.clear();
+    rebuild();
+}
+
+void RooflineChart::setPredicted(StageId stage, const ParamValues &params, const ProblemSize &size)
+{
+    m_live = Live{stage, params, size};
+    rebuild();
+}
+
+void RooflineChart::clearPredicted()
+{
+    m_live.reset();
+    rebuild();
+}
+
+void RooflineChart::setShowWorklogT4(bool on)
+{
+    if (on == m_showWorklog)
+        return;
+    m_showWorklog = on;
+    rebuild();
+}
+
+void RooflineChart::setSelectedRun(const QString &runId)
+{
+    if (runId == m_selectedRunId)
+        return;
+    m_selectedRunId = runId;
+    rebuild();
+}
+
+std::optional<QString> RooflineChart::exportTo(const QString &path)
+{
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+    return exportPlot(m_plot, path);
+}
+
+const GpuSpec *RooflineChart::datasheetSpec() const
+{
+    if (m_gpuKey != kMeasuredKey)
+        return findGpu(m_gpuKey.toStdString());
+    // "measured": the datasheet of the GPU the ceilings came from, matched by name ("NVIDIA H200").
+    for (const GpuSpec &spec : knownGpus()) {
+        const QString key = QString::fromStdString(spec.key);
+        const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(key),
+                                      QRegularExpression::CaseInsensitiveOption);
+        if (!m_measuredLabel.isEmpty() && m_measuredLabel.contains(word))
+            return &spec;
+    }
+    return nullptr;
+}
+
+std::optional<RooflineChart::ActiveRoof> RooflineChart::activeRoof() const
+{
+    // Runs were measured on this device, so they are judged against its measured ceilings first.
+    if (m_measuredFma && m_measuredDram)
+        return ActiveRoof{QStringLiteral("measured"), *m_measuredFma, *m_measuredDram};
+    if (const GpuSpec *spec = datasheetSpec())
+        return ActiveRoof{upperKey(spec->key) + QStringLiteral(" datasheet"), spec->fp32Tflops,
+                          spec->dramGBs};
+    return std::nullopt;
+}
+
+RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, double bandwidth,
+                                           const QPen &pen, bool measured)
+{
+    Roof roof;
+    roof.label = label;
+    roof.peakTflops = peak;
+    roof.bandwidthGBs = bandwidth;
+    roof.measured = measured;
+    const double ridge = roofline::ridgeIntensity(peak, bandwidth);
+    roof.graph = m_plot->addGraph();
+    roof.graph->setName(
+        QStringLiteral("%1: %2, %3 GB/s").arg(label, formatTflops(peak)).arg(bandwidth, 0, 'f', 0));
+    roof.graph->setPen(pen);
+    roof.graph->setData({kRoofMinIntensity, ridge, kRoofMaxIntensity},
+                        {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak, peak}, true);
+    roof.ridge = new QCPItemTracer(m_plot);
+    roof.ridge->setGraph(roof.graph);
+    roof.ridge->setGraphKey(ridge);
+    roof.ridge->setStyle(QCPItemTracer::tsCircle);
+    roof.ridge->setSize(6);
+    roof.ridge->setPen(pen.color());
+    roof.ridge->setBrush(pen.color());
+    roof.ridge->updatePosition();
+    auto *text = new QCPItemText(m_plot);
+    text->position->setParentAnchor(roof.ridge->position);
+    text->position->setCoords(4, -4); // pixels right of and above the ridge
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    text->setText(QStringLiteral("ridge %1").arg(fmtIntensity(ridge)));
+    text->setColor(pen.color());
+    text->setFont(QFont(font().family(), 8));
+    m_roofs.append(roof);
+    return roof;
+}
+
+void RooflineChart::rebuild()
+{
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_roofs.clear();
+    m_points.clear();
+    m_liveGraph = nullptr;
+    m_countersNote = nullptr;
+
+    const GpuSpec *spec = datasheetSpec();
+    auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
+    title->setText(spec ? QStringLiteral("Roofline: %1").arg(QString::fromStdString(spec->name))
+                        : QStringLiteral("Roofline: %1")
+                              .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel));
+
+    if (m_measuredFma && m_measuredDram)
+        addRoof(QStringLiteral("measured on %1")
+                    .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel),
+                *m_measuredFma, *m_measuredDram, QPen(kMeasuredRoofColor, 2), true);
+    if (spec) {
+        addRoof(upperKey(spec->key) + QStringLiteral(" datasheet FP32"), spec->fp32Tflops, spec->dramGBs,
+                QPen(QColor(0x1f, 0x77, 0xb4), 1.5, Qt::DashLine), false);
+        const bool tensorRun = std::any_of(m_runs.cbegin(), m_runs.cend(), usesTensorCores) ||
+                               (m_live && stageInfo(m_live->stage).precision == Precision::Tf32);
+        if (tensorRun && spec->tf32Tflops > 0)
+            addRoof(upperKey(spec->key) + QStringLiteral(" datasheet TF32 tensor cores"), spec->tf32Tflops,
+                    spec->dramGBs, QPen(QColor(0x9467bd), 1.5, Qt::DashDotLine), false);
+    }
+    if (m_showWorklog && (!spec || spec->key != "t4"))
+        if (const GpuSpec *t4 = findGpu("t4"))
+            addRoof(QStringLiteral("T4 datasheet FP32 (the worklog's GPU)"), t4->fp32Tflops, t4->dramGBs,
+                    QPen(kWorklogColor, 1, Qt::DashLine), false);
+
+    const std::optional<ActiveRoof> roof = activeRoof();
+    addRunPoints(roof.value_or(ActiveRoof{}));
+    if (m_showWorklog)
+        addWorklogPoints();
+    addLivePoint(roof.value_or(ActiveRoof{}));
+
+    if (m_roofs.isEmpty()) {
+        auto *hint = new QCPItemText(m_plot);
+        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+        hint->position->setCoords(0.5, 0.08);
+        hint->setText(QStringLiteral("No roof: measure this GPU's ceilings or choose a GPU."));
+        hint->setColor(Qt::gray);
+    }
+
+    // Ranges: every roof's ridge and every point in view, with a decade of margin.
+    double xMin = 0.1, xMax = 100, yMin = 0.1, yMax = 10;
+    for (const Roof &r : std::as_const(m_roofs)) {
+        xMax = std::max(xMax, 4 * roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
+        yMax = std::max(yMax, 2 * r.peakTflops);
+    }
+    for (const ChartPoint &p : std::as_const(m_points)) {
+        xMin = std::min(xMin, p.intensity / 2);
+        xMax = std::max(xMax, p.intensity * 2);
+        if (p.tflops > 0)
+            yMin = std::min(yMin, p.tflops / 2);
+    }
+    m_plot->xAxis->setRange(xMin, xMax);
+    m_plot->yAxis->setRange(yMin, yMax);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RooflineChart::addRunPoints(const ActiveRoof &roof)
+{
+    QMap<QString, QCPGraph *> byStage;
+    QCPGraph *measuredGraph = nullptr;
+    QCPGraph *selectedGraph = nullptr;
+    bool anyCounters = false;
+    bool anyRun = false;
+    for (const RunRecord &run : std::as_const(m_runs)) {
+        // Published worklog figures are drawn by the worklog overlay, on the T4 roof they belong to.
+        if (run.status != RunStatus::Ok || run.origin == QLatin1String("worklog"))
+            continue;
+        const StageInfo *stage = findStage(run.stage.toStdString());
+        const double tflops = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
+        if (!stage || tflops <= 0)
+            continue;
+        anyRun = true;
+        const TrafficEstimate traffic = estimateTraffic(stage->id, toParamValues(run.params), sizeOf(run));
+        const double predicted = plottedIntensity(traffic);
+        if (predicted <= 0)
+            continue;
+        const std::optional<double> measured = measuredIntensity(run);
+        anyCounters = anyCounters || measured.has_value();
+
+        QStringList lines{runTitle(run)};
+        if (!run.params.isEmpty())
+            lines << formatRunParams(run);
+        lines << QStringLiteral("AI predicted: %1  (%2)")
+                     .arg(fmtIntensity(predicted), QString::fromStdString(traffic.formula));
+        lines << (measured ? QStringLiteral("AI measured: %1 (DRAM counters)").arg(fmtIntensity(*measured))
+                           : QStringLiteral("AI measured: hardware counters not available"));
+        lines << QStringLiteral("achieved %1 (%2)").arg(formatGflops(tflops), formatMs(run.medianMs));
+        if (roof.peakTflops > 0)
+            lines << roofPercentText(tflops, measured.value_or(predicted), roof.label, roof.peakTflops,
+                                     roof.bandwidthGBs);
+        const QString tooltip = lines.join(QLatin1Char('\n'));
+
+        QCPGraph *&graph = byStage[run.stage];
+        if (!graph) {
+            graph = m_plot->addGraph();
+            graph->setName(QString::fromStdString(stage->title));
+            graph->setLineStyle(QCPGraph::lsNone);
+            const QColor color = stageColor(run.stage);
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
+        }
+        graph->addData(predicted, tflops);
+        m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip});
+
+        if (measured) {
+            if (!measuredGraph) {
+                measuredGraph = m_plot->addGraph();
+                measuredGraph->setName(QStringLiteral("measured intensity (DRAM counters)"));
+                measuredGraph->setLineStyle(QCPGraph::lsNone);
+                measuredGraph->setScatterStyle(
+                    QCPScatterStyle(QCPScatterStyle::ssDiamond, Qt::black, QColor(0xff, 0xd7, 0x00), 9));
+            }
+            measuredGraph->addData(*measured, tflops);
+            auto *join = new QCPItemLine(m_plot);
+            join->start->setCoords(predicted, tflops);
+            join->end->setCoords(*measured, tflops);
+            join->setPen(QPen(stageColor(run.stage), 1, Qt::DotLine));
+            m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip});
+        }
+        if (!m_selectedRunId.isEmpty() && run.runId == m_selectedRunId) {
+            selectedGraph = m_plot->addGraph();
+            selectedGraph->removeFromLegend();
+            selectedGraph->setLineStyle(QCPGraph::lsNone);
+            selectedGraph->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 16));
+            selectedGraph->addData(predicted, tflops);
+        }
+    }
+    if (anyRun && !anyCounters) {
+        m_countersNote = new QCPItemText(m_plot);
+        m_countersNote->position->setType(QCPItemPosition::ptAxisRectRatio);
+        m_countersNote->position->setCoords(0.99, 0.99);
+        m_countersNote->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        m_countersNote->setText(QStringLiteral("measured intensity: hardware counters not available (%1)")
+                                    .arg(countersUnavailableReason(m_runs)));
+        m_countersNote->setColor(Qt::darkGray);
+        m_countersNote->setFont(QFont(font().family(), 8));
+    }
+}
+
+void RooflineChart::addWorklogPoints()
+{
+    const GpuSpec *t4 = findGpu("t4");
+    QCPGraph *graph = m_plot->addGraph();
+    graph->setName(QStringLiteral("worklog steps, published T4 times"));
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
+    const ProblemSize worklogSize; // the default is the worklog's 8192 x 4096 x 6144
+    for (const Preset &preset : presets()) {
+        if (!preset.worklogT4Ms)
+            continue;
+        const TrafficEstimate traffic = estimateTraffic(preset.stage, preset.params, worklogSize);
+        const double ai = plottedIntensity(traffic);
+        const double tflops = roofline::tflopsFor(roofline::kWorklogFlops, *preset.worklogT4Ms);
+        if (ai <= 0 || tflops <= 0)
+            continue;
+        graph->addData(ai, tflops);
+        QStringList lines{
+            QString::fromStdString(preset.title) + QStringLiteral(" (worklog, T4)"),
+            QStringLiteral("AI predicted: %1  (%2)")
+                .arg(fmtIntensity(ai), QString::fromStdString(traffic.formula)),
+            QStringLiteral("published %1 -> %2").arg(formatMs(*preset.worklogT4Ms), formatGflops(tflops))};
+        if (t4)
+            lines << roofPercentText(tflops, ai, QStringLiteral("T4 datasheet"), t4->fp32Tflops, t4->dramGBs);
+        m_points.append({PointKind::WorklogT4, QString(), ai, tflops, lines.join(QLatin1Char('\n'))});
+        auto *label = new QCPItemText(m_plot);
+        label->position->setCoords(ai, tflops);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPadding(QMargins(5, 2, 0, 0));
+        const QString key = QString::fromStdString(preset.key);
+        label->setText(key.startsWith(QLatin1String("worklog-")) ? key.mid(8) : key);
+        label->setColor(kWorklogColor);
+        label->setFont(QFont(font().family(), 7));
+    }
+}
+
+void RooflineChart::addLivePoint(const ActiveRoof &roof)
+{
+    if (!m_live)
+        return;
+    const TrafficEstimate traffic = estimateTraffic(m_live->stage, m_live->params, m_live->size);
+    const double ai = plottedIntensity(traffic);
+    if (ai <= 0)
+        return;
+    // Without a run the model predicts only where the roof caps this configuration.
+    const double attainable =
+        roof.peakTflops > 0 ? roofline::roofAt(ai, roof.peakTflops, roof.bandwidthGBs) : 1.0;
+    m_liveGraph = m_plot->addGraph();
+    m_liveGraph->setName(QStringLiteral("current settings (predicted intensity)"));
+    m_liveGraph->setLineStyle(QCPGraph::lsNone);
+    m_liveGraph->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
+    m_liveGraph->addData(ai, attainable);
+    QStringList lines{QStringLiteral("%1, current settings (not run)")
+                          .arg(QString::fromStdString(stageInfo(m_live->stage).title)),
+                      QString::fromStdString(formatParams(m_live->params)),
+                      QStringLiteral("AI predicted: %1  (%2)")
+                          .arg(fmtIntensity(ai), QString::fromStdString(traffic.formula))};
+    if (roof.peakTflops > 0)
+        lines << QStringLiteral("attainable under the %1 roof: %2").arg(roof.label, formatGflops(attainable));
+    m_points.append({PointKind::Live, QString(), ai, attainable, lines.join(QLatin1Char('\n'))});
+}
+
+std::optional<QPointF> RooflineChart::predictedPoint() const
+{
+    if (!m_liveGraph || m_liveGraph->data()->isEmpty())
+        return std::nullopt;
+    const auto it = m_liveGraph->data()->constBegin();
+    return QPointF(it->key, it->value);
+}
+
+int RooflineChart::pointIndexAt(const QPointF &pixel) const
+{
+    int best = -1;
+    double bestDistance = kHitRadiusPx;
+    for (int i = 0; i < m_points.size(); ++i) {
+        const QPointF at(m_plot->xAxis->coordToPixel(m_points[i].intensity),
+                         m_plot->yAxis->coordToPixel(m_points[i].tflops));
+        const double distance = QLineF(at, pixel).length();
+        if (distance <= bestDistance) {
+            bestDistance = distance;
+            best = i;
+        }
+    }
+    return best;
+}
+
+QString RooflineChart::runIdAt(const QPointF &pixel) const
+{
+    const int index = pointIndexAt(pixel);
+    return index < 0 ? QString() : m_points[index].runId;
+}
+
+QString RooflineChart::tooltipAt(const QPointF &pixel) const
+{
+    const int index = pointIndexAt(pixel);
+    return index < 0 ? QString() : m_points[index].tooltip;
+}
+
+std::optional<QPointF> RooflineChart::pixelOfRun(const QString &runId) const
+{
+    for (const ChartPoint &p : m_points)
+        if (p.kind == PointKind::RunPredicted && p.runId == runId)
+            return QPointF(m_plot->xAxis->coordToPixel(p.intensity), m_plot->yAxis->coordToPixel(p.tflops));
+    return std::nullopt;
+}
+
+void RooflineChart::onMouseMove(QMouseEvent *event)
+{
+    const QString text = tooltipAt(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+}
+
+void RooflineChart::onMousePress(QMouseEvent *event)
+{
+    m_pressPos = event->position();
+}
+
+void RooflineChart::onMouseRelease(QMouseEvent *event)
+{
+    // A press that turned into a pan is not a click.
+    if (event->button() != Qt::LeftButton || QLineF(m_pressPos, event->position()).length() > 4)
+        return;
+    const QString runId = runIdAt(event->position());
+    if (!runId.isEmpty())
+        emit runClicked(runId);
+}
+
+} // namespace gemmscope

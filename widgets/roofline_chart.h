@@ -1,0 +1,125 @@
+// The roofline (issue 4): log-log FLOP/s against arithmetic intensity, with the compute and DRAM
+// roofs of a GPU (measured on this device, and the datasheet's as dashed lines), each run at its
+// achieved throughput and *predicted* intensity (the traffic model), the counter-measured
+// intensity where the runner collected it, a live hollow point for the current slider settings,
+// and optionally the worklog's published T4 steps on the T4 roof.
+#pragma once
+
+#include "gpu_specs.h"
+#include "run_record.h"
+#include "stage_catalog.h"
+
+#include <QList>
+#include <QPointF>
+#include <QWidget>
+#include <optional>
+
+class QCustomPlot;
+class QCPGraph;
+class QCPItemText;
+class QCPItemTracer;
+class QMouseEvent;
+
+namespace gemmscope {
+
+// The DRAM intensity the runner measured with hardware counters (raw["counters"]["dram_intensity"]),
+// or nullopt when the run carries none.
+std::optional<double> measuredIntensity(const RunRecord &run);
+
+// Why no run on the chart has counter data, for the chart's note: the runner's own reason when
+// it gave one (raw["counters"]["error"]), else a generic sentence.
+QString countersUnavailableReason(const QList<RunRecord> &runs);
+
+class RooflineChart : public QWidget {
+    Q_OBJECT
+public:
+    // One roof drawn on the chart.
+    struct Roof {
+        QString label; // "H200 datasheet", "measured on NVIDIA H200", "H200 TF32 tensor cores"
+        double peakTflops = 0;
+        double bandwidthGBs = 0;
+        bool measured = false;
+        QCPGraph *graph = nullptr;
+        QCPItemTracer *ridge = nullptr; // sits at (peak / bandwidth, peak)
+    };
+    enum class PointKind { RunPredicted, RunMeasured, WorklogT4, Live };
+    struct ChartPoint {
+        PointKind kind;
+        QString runId;        // empty for worklog and live points
+        double intensity = 0; // FLOP/B
+        double tflops = 0;
+        QString tooltip;
+    };
+
+    explicit RooflineChart(QWidget *parent = nullptr);
+
+    void setRuns(const QList<RunRecord> &runs);
+    // "t4", "a100", "h100", "h200", "b200" (case-insensitive) or "measured" (the datasheet of the GPU
+    // the ceilings were measured on). Returns false, changing nothing, for an unknown key.
+    bool setGpu(const QString &key);
+    QString gpu() const { return m_gpuKey; }
+    static QStringList gpuKeys(); // the keys setGpu accepts, in menu order
+
+    void setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label);
+    void clearMeasuredCeilings();
+    void setPredicted(StageId stage, const ParamValues &params, const ProblemSize &size);
+    void clearPredicted();
+    void setShowWorklogT4(bool on);
+    void setSelectedRun(const QString &runId);
+
+    std::optional<QString> exportTo(const QString &path);
+
+    // What is drawn, for the window and the tests.
+    QCustomPlot *customPlot() const { return m_plot; }
+    const QList<Roof> &roofs() const { return m_roofs; }
+    const QList<ChartPoint> &points() const { return m_points; }
+    std::optional<QPointF> predictedPoint() const; // (intensity, TFLOP/s) of the live hollow point
+    QCPItemText *countersNote() const { return m_countersNote; } // nullptr when counter data exists
+
+    QString runIdAt(const QPointF &pixel) const;
+    QString tooltipAt(const QPointF &pixel) const;
+    std::optional<QPointF> pixelOfRun(const QString &runId) const;
+
+signals:
+    void runClicked(const QString &runId);
+
+private:
+    struct ActiveRoof {
+        QString label;
+        double peakTflops = 0;
+        double bandwidthGBs = 0;
+    };
+    void rebuild();
+    Roof addRoof(const QString &label, double peak, double bandwidth, const QPen &pen, bool measured);
+    void addRunPoints(const ActiveRoof &roof);
+    void addWorklogPoints();
+    void addLivePoint(const ActiveRoof &roof);
+    std::optional<ActiveRoof> activeRoof() const;
+    const GpuSpec *datasheetSpec() const;
+    int pointIndexAt(const QPointF &pixel) const;
+    void onMouseMove(QMouseEvent *event);
+    void onMousePress(QMouseEvent *event);
+    void onMouseRelease(QMouseEvent *event);
+
+    QCustomPlot *m_plot;
+    QList<RunRecord> m_runs;
+    QString m_gpuKey = QStringLiteral("measured");
+    std::optional<double> m_measuredFma, m_measuredDram;
+    QString m_measuredLabel;
+    struct Live {
+        StageId stage;
+        ParamValues params;
+        ProblemSize size;
+    };
+    std::optional<Live> m_live;
+    bool m_showWorklog = false;
+    QString m_selectedRunId;
+
+    QList<Roof> m_roofs;
+    QList<ChartPoint> m_points;
+    QCPGraph *m_liveGraph = nullptr;
+    QCPItemText *m_countersNote = nullptr;
+    QPointF m_pressPos;
+};
+
+} // namespace gemmscope

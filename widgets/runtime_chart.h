@@ -1,0 +1,91 @@
+// The runtime chart: one bar per run in ladder order with p20-p80 whiskers, cuBLAS FP32 as a
+// reference line, failed runs marked (never drawn as a time); and a second mode comparing the
+// worklog's published T4 speedups over the naive kernel with this GPU's measured ones.
+#pragma once
+
+#include "run_record.h"
+#include "runtime_series.h"
+
+#include <QList>
+#include <QWidget>
+#include <optional>
+
+class QCustomPlot;
+class QCPBars;
+class QCPErrorBars;
+class QCPItemStraightLine;
+class QCPItemText;
+class QMouseEvent;
+
+namespace gemmscope {
+
+class RuntimeChart : public QWidget {
+    Q_OBJECT
+public:
+    enum class Mode { Runtime, Speedup };
+
+    explicit RuntimeChart(QWidget *parent = nullptr);
+
+    void setRuns(const QList<RunRecord> &runs);
+    void setSelectedRun(const QString &runId); // empty clears the highlight
+    void setValueMode(RuntimeValue mode);
+    void setLogScale(bool on);
+    void setMode(Mode mode);
+
+    Mode mode() const { return m_mode; }
+    RuntimeValue valueMode() const { return m_valueMode; }
+    bool logScale() const { return m_logScale; }
+    QString selectedRun() const { return m_selectedRunId; }
+
+    // Writes the chart as .png, .pdf or .svg; the error sentence, or nullopt on success.
+    std::optional<QString> exportTo(const QString &path);
+
+    // What is drawn, for the window and the tests.
+    QCustomPlot *customPlot() const { return m_plot; }
+    const QList<RuntimeSlot> &runtimeSlotList() const { return m_slots; }
+    const QList<SpeedupRow> &speedupRows() const { return m_speedups; }
+    QList<QCPBars *> runBars() const { return m_runBars; }        // runtime mode, one per stage group
+    QList<QCPErrorBars *> whiskers() const { return m_whiskers; } // parallel to runBars()
+    QCPBars *selectionBar() const { return m_selectionBar; }      // nullptr when nothing selected
+    QList<QCPItemText *> failureMarkers() const { return m_failureMarkers; }
+    QCPItemStraightLine *referenceLine() const { return m_referenceLine; }
+    QCPBars *publishedSpeedupBars() const { return m_publishedBars; } // speedup mode
+    QCPBars *measuredSpeedupBars() const { return m_measuredBars; }
+
+    // The run under a pixel of the plot (empty if none), and the tooltip shown there.
+    QString runIdAt(const QPointF &pixel) const;
+    QString tooltipAt(const QPointF &pixel) const;
+    // The pixel at the centre of a run's bar (or marker), for tests and keyboard navigation.
+    std::optional<QPointF> pixelOfRun(const QString &runId) const;
+
+signals:
+    void runClicked(const QString &runId);
+
+private:
+    void rebuild();
+    void buildRuntime();
+    void buildSpeedup();
+    void configureValueAxis(double lowest, double highest, const QString &label);
+    int slotIndexAt(const QPointF &pixel) const;
+    void onMouseMove(QMouseEvent *event);
+    void onMousePress(QMouseEvent *event);
+
+    QCustomPlot *m_plot;
+    QList<RunRecord> m_runs;
+    QString m_selectedRunId;
+    RuntimeValue m_valueMode = RuntimeValue::Milliseconds;
+    bool m_logScale = false;
+    Mode m_mode = Mode::Runtime;
+
+    QList<RuntimeSlot> m_slots;
+    QList<SpeedupRow> m_speedups;
+    QList<QCPBars *> m_runBars;
+    QList<QCPErrorBars *> m_whiskers;
+    QCPBars *m_selectionBar = nullptr;
+    QList<QCPItemText *> m_failureMarkers;
+    QCPItemStraightLine *m_referenceLine = nullptr;
+    QCPBars *m_publishedBars = nullptr;
+    QCPBars *m_measuredBars = nullptr;
+};
+
+} // namespace gemmscope

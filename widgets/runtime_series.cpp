@@ -1,0 +1,190 @@
+#include "runtime_series.h"
+
+#include "stage_catalog.h"
+
+#include <algorithm>
+
+namespace gemmscope {
+
+namespace {
+
+const QString kWorklogOrigin = QStringLiteral("worklog");
+
+bool isPublished(const RunRecord &run)
+{
+    return run.origin == kWorklogOrigin;
+}
+
+bool isUsableTime(const RunRecord &run)
+{
+    return run.status == RunStatus::Ok && run.medianMs > 0;
+}
+
+// Later of two runs: by timestamp when both have one, else by position (later in the list wins).
+bool laterOrEqual(const RunRecord &candidate, const RunRecord &current)
+{
+    if (candidate.timestamp.isValid() && current.timestamp.isValid())
+        return candidate.timestamp >= current.timestamp;
+    return true;
+}
+
+const Preset *stepZeroPreset()
+{
+    if (const Preset *p = findPreset("worklog-0"))
+        return p;
+    for (const Preset &p : presets())
+        if (p.worklogT4Ms && p.stage == StageId::Naive)
+            return &p;
+    return nullptr;
+}
+
+QString stepLabel(const Preset &preset)
+{
+    const QString key = QString::fromStdString(preset.key);
+    return key.startsWith(QLatin1String("worklog-")) ? QStringLiteral("step ") + key.mid(8) : key;
+}
+
+} // namespace
+
+int stageRank(const QString &stageKey)
+{
+    const auto &all = stages();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (QString::fromStdString(all[i].key) == stageKey)
+            return int(i);
+    return int(all.size());
+}
+
+int presetRank(const QString &presetKey)
+{
+    const auto &all = presets();
+    if (presetKey.isEmpty())
+        return int(all.size()); // ad-hoc settings after the named presets of the same stage
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (QString::fromStdString(all[i].key) == presetKey)
+            return int(i);
+    return int(all.size()) + 1;
+}
+
+QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs)
+{
+    QList<RunRecord> ordered = runs;
+    std::stable_sort(ordered.begin(), ordered.end(), [](const RunRecord &a, const RunRecord &b) {
+        const auto ra = std::pair(stageRank(a.stage), presetRank(a.presetKey));
+        const auto rb = std::pair(stageRank(b.stage), presetRank(b.presetKey));
+        return ra < rb;
+    });
+    return ordered;
+}
+
+double tflopsAt(const RunRecord &run, double ms)
+{
+    if (ms <= 0)
+        return 0;
+    if (run.m > 0 && run.n > 0 && run.k > 0)
+        return 2.0 * double(run.m) * double(run.n) * double(run.k) / (ms * 1e-3) * 1e-12;
+    return run.medianMs > 0 ? run.tflops * run.medianMs / ms : 0.0;
+}
+
+QString failureLabel(const RunRecord &run)
+{
+    if (run.status == RunStatus::Queued)
+        return QStringLiteral("queued");
+    if (run.status == RunStatus::Running)
+        return QStringLiteral("running");
+    if (run.status == RunStatus::Ok)
+        return QString();
+    if (run.errorKind.isEmpty())
+        return QStringLiteral("failed");
+    QString text = run.errorKind;
+    text.replace(QLatin1Char('_'), QLatin1Char(' '));
+    return text;
+}
+
+QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode)
+{
+    QList<RuntimeSlot> result;
+    for (const RunRecord &run : ladderOrdered(runs)) {
+        RuntimeSlot slot;
+        slot.run = run;
+        const QString name = run.presetKey.isEmpty() ? run.stage : run.presetKey;
+        slot.label = isPublished(run) ? QStringLiteral("%1\nT4 (worklog)").arg(name)
+                                      : QStringLiteral("%1\n%2").arg(name, run.runId);
+        slot.plotted = isUsableTime(run);
+        if (!slot.plotted) {
+            slot.failure = run.status == RunStatus::Ok ? QStringLiteral("no time") : failureLabel(run);
+        } else if (mode == RuntimeValue::Milliseconds) {
+            slot.value = run.medianMs;
+            slot.low = run.p20Ms > 0 ? run.p20Ms : run.medianMs;
+            slot.high = run.p80Ms > 0 ? run.p80Ms : run.medianMs;
+        } else {
+            slot.value = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
+            // The slow end of the time range is the low end of the throughput range.
+            slot.low = run.p80Ms > 0 ? tflopsAt(run, run.p80Ms) : slot.value;
+            slot.high = run.p20Ms > 0 ? tflopsAt(run, run.p20Ms) : slot.value;
+        }
+        result.append(slot);
+    }
+    return result;
+}
+
+std::optional<RunRecord> cublasFp32Reference(const QList<RunRecord> &runs)
+{
+    std::optional<RunRecord> best;
+    for (const RunRecord &run : runs)
+        if (run.stage == QLatin1String("cublas_fp32") && isUsableTime(run) && !isPublished(run))
+            if (!best || laterOrEqual(run, *best))
+                best = run;
+    return best;
+}
+
+QList<SpeedupRow> speedupOverNaive(const QList<RunRecord> &runs)
+{
+    QList<SpeedupRow> rows;
+    const Preset *zero = stepZeroPreset();
+    if (!zero || !zero->worklogT4Ms)
+        return rows;
+    const double publishedZeroMs = *zero->worklogT4Ms;
+    const QString zeroKey = QString::fromStdString(zero->key);
+
+    auto latestMeasured = [&](const QString &presetKey, const RunRecord *sameSizeAs) {
+        std::optional<RunRecord> best;
+        for (const RunRecord &run : runs) {
+            if (run.presetKey != presetKey || !isUsableTime(run) || isPublished(run))
+                continue;
+            if (sameSizeAs && (run.m != sameSizeAs->m || run.n != sameSizeAs->n || run.k != sameSizeAs->k))
+                continue;
+            if (!best || laterOrEqual(run, *best))
+                best = run;
+        }
+        return best;
+    };
+
+    for (const Preset &preset : presets()) {
+        if (!preset.worklogT4Ms || *preset.worklogT4Ms <= 0)
+            continue;
+        SpeedupRow row;
+        row.presetKey = QString::fromStdString(preset.key);
+        row.label = stepLabel(preset);
+        row.title = QString::fromStdString(preset.title);
+        row.publishedSpeedup = publishedZeroMs / *preset.worklogT4Ms;
+        const std::optional<RunRecord> step = latestMeasured(row.presetKey, nullptr);
+        if (!step) {
+            row.note = QStringLiteral("not run on this GPU yet");
+        } else if (const std::optional<RunRecord> naive = latestMeasured(zeroKey, &*step)) {
+            row.measuredSpeedup = naive->medianMs / step->medianMs;
+            row.measuredRunId = step->runId;
+        } else {
+            row.note = QStringLiteral("no successful %1 run at %2 x %3 x %4 to compare with")
+                           .arg(zeroKey)
+                           .arg(step->m)
+                           .arg(step->n)
+                           .arg(step->k);
+            row.measuredRunId = step->runId;
+        }
+        rows.append(row);
+    }
+    return rows;
+}
+
+} // namespace gemmscope
