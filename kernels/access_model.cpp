@@ -20,7 +20,8 @@ struct Origin {
 
 Origin originOf(const KernelShape &shape, const AccessContext &ctx)
 {
-    return {ctx.blockRow * shape.bm, ctx.blockCol * shape.bn, ctx.kStep * shape.bk, int(ctx.kStep % shape.buffers)};
+    return {ctx.blockRow * shape.bm, ctx.blockCol * shape.bn, ctx.kStep * shape.bk,
+            int(ctx.kStep % shape.buffers)};
 }
 
 long long globalByteAddress(const KernelShape &shape, const AccessContext &ctx, Operand op, TileCell c)
@@ -42,7 +43,8 @@ long long sharedWord(const KernelShape &shape, const AccessContext &ctx, Operand
 {
     const int buffer = originOf(shape, ctx).buffer;
     if (op == Operand::A)
-        return (long long)buffer * shape.bm * shape.sharedRowA() + (long long)c.row * shape.sharedRowA() + c.col;
+        return (long long)buffer * shape.bm * shape.sharedRowA() + (long long)c.row * shape.sharedRowA() +
+               c.col;
     return (long long)buffer * shape.bk * shape.sharedRowB() + (long long)c.row * shape.sharedRowB() + c.col;
 }
 
@@ -100,25 +102,14 @@ std::string colExpr(const KernelShape &shape)
 
 } // namespace
 
-std::string operandName(Operand operand)
-{
-    switch (operand) {
-    case Operand::A:
-        return "A";
-    case Operand::B:
-        return "B";
-    case Operand::C:
-        break;
-    }
-    return "C";
-}
-
 std::string accessContextError(const KernelShape &shape, const AccessContext &ctx)
 {
     const ProblemSize &s = ctx.size;
     auto notMultiple = [](const char *what, long long v, const char *tile, int t) {
-        return std::string(what) + " (" + to_string(v) + ") must be a multiple of " + tile + " (" + to_string(t) +
-               ") for the access model: it draws full block tiles, where no lane is switched off by a bounds check.";
+        return std::string(what) + " (" + to_string(v) + ") must be a multiple of " + tile + " (" +
+               to_string(t) +
+               ") for the access model: it draws full block tiles, where no lane is switched off by a bounds "
+               "check.";
     };
     if (s.m < 1 || s.n < 1 || s.k < 1)
         return "M, N and K must be at least 1.";
@@ -128,9 +119,11 @@ std::string accessContextError(const KernelShape &shape, const AccessContext &ct
         return notMultiple("N", s.n, "the block tile's columns", shape.bn);
     if (s.k % shape.bk != 0)
         return notMultiple("K", s.k, "the reduction tile BK", shape.bk);
-    if (ctx.blockRow < 0 || ctx.blockRow >= s.m / shape.bm || ctx.blockCol < 0 || ctx.blockCol >= s.n / shape.bn)
-        return "Block (" + to_string(ctx.blockCol) + ", " + to_string(ctx.blockRow) + ") lies outside the grid of " +
-               to_string(s.n / shape.bn) + " x " + to_string(s.m / shape.bm) + " blocks.";
+    if (ctx.blockRow < 0 || ctx.blockRow >= s.m / shape.bm || ctx.blockCol < 0 ||
+        ctx.blockCol >= s.n / shape.bn)
+        return "Block (" + to_string(ctx.blockCol) + ", " + to_string(ctx.blockRow) +
+               ") lies outside the grid of " + to_string(s.n / shape.bn) + " x " + to_string(s.m / shape.bm) +
+               " blocks.";
     if (ctx.kStep < 0 || ctx.kStep >= s.k / shape.bk)
         return "k-step " + to_string(ctx.kStep) + " lies outside the " + to_string(s.k / shape.bk) +
                " steps of the reduction.";
@@ -211,7 +204,8 @@ std::vector<GlobalAccess> globalAccesses(const KernelShape &shape, const AccessC
                 shape, warp,
                 [&](int tid) {
                     const ThreadCoord t = threadCoord(shape, tid);
-                    return std::optional<TileCell>(TileCell{outputRow(shape, t.ty, i), outputCol(shape, t.tx, j)});
+                    return std::optional<TileCell>(
+                        TileCell{outputRow(shape, t.ty, i), outputCol(shape, t.tx, j)});
                 },
                 [&](TileCell c) { return globalByteAddress(shape, ctx, Operand::C, c); });
             add(std::move(a));
@@ -220,7 +214,8 @@ std::vector<GlobalAccess> globalAccesses(const KernelShape &shape, const AccessC
     return out;
 }
 
-std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessContext &ctx, int warp, bool allK)
+std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessContext &ctx, int warp,
+                                         bool allK)
 {
     std::vector<SharedAccess> out;
     if (!shape.usesSharedMemory)
@@ -252,28 +247,30 @@ std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessC
     for (int k = 0; k < kCount; ++k) {
         for (int i = 0; i < shape.tm; ++i) {
             SharedAccess a;
-            a.label = "read tileA[" + rowExpr(shape) + "][k]" + (shape.tm > 1 ? ", i = " + to_string(i) : "") +
-                      ", k = " + to_string(k);
+            a.label = "read tileA[" + rowExpr(shape) + "][k]" +
+                      (shape.tm > 1 ? ", i = " + to_string(i) : "") + ", k = " + to_string(k);
             a.operand = Operand::A;
             a.warp = warp;
             a.lanes = lanesOf(
                 shape, warp,
                 [&](int tid) {
-                    return std::optional<TileCell>(TileCell{outputRow(shape, threadCoord(shape, tid).ty, i), k});
+                    return std::optional<TileCell>(
+                        TileCell{outputRow(shape, threadCoord(shape, tid).ty, i), k});
                 },
                 wordOf(Operand::A));
             add(std::move(a));
         }
         for (int j = 0; j < shape.tn; ++j) {
             SharedAccess a;
-            a.label = "read tileB[k][" + colExpr(shape) + "]" + (shape.tn > 1 ? ", j = " + to_string(j) : "") +
-                      ", k = " + to_string(k);
+            a.label = "read tileB[k][" + colExpr(shape) + "]" +
+                      (shape.tn > 1 ? ", j = " + to_string(j) : "") + ", k = " + to_string(k);
             a.operand = Operand::B;
             a.warp = warp;
             a.lanes = lanesOf(
                 shape, warp,
                 [&](int tid) {
-                    return std::optional<TileCell>(TileCell{k, outputCol(shape, threadCoord(shape, tid).tx, j)});
+                    return std::optional<TileCell>(
+                        TileCell{k, outputCol(shape, threadCoord(shape, tid).tx, j)});
                 },
                 wordOf(Operand::B));
             add(std::move(a));
@@ -314,7 +311,9 @@ AccessSummary summarizeBlock(const KernelShape &shape, const AccessContext &ctx)
     };
     for (int w = 0; w < shape.warps(); ++w) {
         for (const GlobalAccess &g : globalAccesses(shape, ctx, w)) {
-            ClassSummary &c = g.operand == Operand::A ? s.loadA : g.operand == Operand::B ? s.loadB : s.storeC;
+            ClassSummary &c = g.operand == Operand::A   ? s.loadA
+                              : g.operand == Operand::B ? s.loadB
+                                                        : s.storeC;
             count(c, g.sectorsPerRequest(), g.uniqueBytes);
             if (g.kind == AccessKind::Load)
                 count(s.globalLoads, g.sectorsPerRequest(), g.uniqueBytes);

@@ -53,7 +53,7 @@ struct GlobalAccess {
     Operand operand = Operand::A;
     AccessKind kind = AccessKind::Load;
     int warp = 0;
-    int instruction = 0;           // index within its operand's instructions
+    int instruction = 0; // index within its operand's instructions
     WarpLanes lanes{};
     std::vector<long long> sectors; // distinct sector numbers (byte address / 32), ascending
     int activeLanes = 0;
@@ -72,7 +72,7 @@ struct SharedAccess {
     Operand operand = Operand::A;
     AccessKind kind = AccessKind::Load;
     int warp = 0;
-    WarpLanes lanes{};                      // address = word index within the shared array
+    WarpLanes lanes{};                       // address = word index within the shared array
     std::array<int, kWarpSize> bankOfLane{}; // -1 for inactive lanes
     std::array<int, kSharedBanks> distinctWordsPerBank{};
     int activeLanes = 0;
@@ -108,7 +108,8 @@ SharedAccess rowAccess(int tileWidth, int pad, int row = 0);
 //   sectors/request: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum /
 //                    l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum
 //   shared wavefronts/request: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum / requests
-//                    (bank conflicts = wavefronts - requests: l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*)
+//                    (bank conflicts = wavefronts - requests:
+//                    l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*)
 struct ClassSummary {
     long long requests = 0;
     long long sectors = 0;     // global: sectors; shared: wavefronts
@@ -127,7 +128,5 @@ struct AccessSummary {
 };
 
 AccessSummary summarizeBlock(const KernelShape &shape, const AccessContext &ctx);
-
-std::string operandName(Operand operand); // "A", "B", "C"
 
 } // namespace gemmscope

@@ -12,15 +12,32 @@ int paramOr(const ParamValues &params, const char *name, int fallback)
     return it == params.end() ? fallback : it->second;
 }
 
-int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+int ceilDiv(int a, int b)
+{
+    return (a + b - 1) / b;
+}
 
 } // namespace
+
+std::string operandName(Operand operand)
+{
+    switch (operand) {
+    case Operand::A:
+        return "A";
+    case Operand::B:
+        return "B";
+    case Operand::C:
+        break;
+    }
+    return "C";
+}
 
 KernelShapeResult kernelShape(StageId id, const ParamValues &params)
 {
     KernelShapeResult result;
     if (stageInfo(id).isLibrary) {
-        result.error = "cuBLAS is a library call: its thread mapping is not known, so there is nothing to draw.";
+        result.error =
+            "cuBLAS is a library call: its thread mapping is not known, so there is nothing to draw.";
         return result;
     }
     // Problem-size reasons do not concern the mapping of one block tile: ask with a size the
@@ -58,7 +75,8 @@ KernelShapeResult kernelShape(StageId id, const ParamValues &params)
         s.blockX = s.bn / s.tn;
         s.blockY = s.bm / s.tm;
         s.loads = id == StageId::Coarsened ? TileLoadScheme::GuardedStrips : TileLoadScheme::Cooperative;
-        s.layout = (id == StageId::Strided || id == StageId::Final) ? ThreadLayout::Strided : ThreadLayout::Contiguous;
+        s.layout = (id == StageId::Strided || id == StageId::Final) ? ThreadLayout::Strided
+                                                                    : ThreadLayout::Contiguous;
         s.buffers = id == StageId::DoubleBuffered ? 2 : 1;
         break;
     case StageId::CublasFp32:
@@ -74,7 +92,10 @@ ThreadCoord threadCoord(const KernelShape &shape, int tid)
     return ThreadCoord{tid, tid / kWarpSize, tid % kWarpSize, tid % shape.blockX, tid / shape.blockX};
 }
 
-ThreadCoord threadAt(const KernelShape &shape, int tx, int ty) { return threadCoord(shape, ty * shape.blockX + tx); }
+ThreadCoord threadAt(const KernelShape &shape, int tx, int ty)
+{
+    return threadCoord(shape, ty * shape.blockX + tx);
+}
 
 int outputRow(const KernelShape &shape, int ty, int i)
 {

@@ -34,6 +34,7 @@ enum class TileLoadScheme {
 };
 
 enum class Operand { A, B, C };
+std::string operandName(Operand operand); // "A", "B", "C"
 
 // Everything the mapping and access models need to know about one kernel instantiation.
 struct KernelShape {

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Compares the access model's predictions (gemmscope-model CSV) with Nsight Compute counters
+(ncu --csv, from scripts/gpu-session.sh's `counters` step) and prints a Markdown table.
+
+    scripts/compare-counters.py model.csv ncu.csv [--tolerance 0.05]
+
+Per kernel it compares global load and store sectors per request and shared-memory wavefronts
+per request (ld and st). Exit status 1 when any ratio differs by more than the tolerance."""
+import csv
+import re
+import sys
+from collections import defaultdict
+
+def load_model(path):
+    rows = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            rows[r["kernel"].replace(" ", "")] = r
+    return rows
+
+def load_ncu(path):
+    sums = defaultdict(lambda: defaultdict(float))
+    with open(path) as f:
+        lines = [l for l in f if l.startswith('"')]  # skip ncu's own ==PROF== lines
+    for r in csv.DictReader(lines):
+        name = r["Kernel Name"]
+        name = re.sub(r"^void\s+", "", name)
+        name = re.sub(r"\(.*$", "", name).replace(" ", "")
+        value = r["Metric Value"].replace(",", "")
+        try:
+            sums[name][r["Metric Name"]] += float(value)
+        except ValueError:
+            pass
+    return sums
+
+def ratio(m, num, den):
+    return m[num] / m[den] if m.get(den) else float("nan")
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    tol = 0.05
+    if "--tolerance" in sys.argv:
+        tol = float(sys.argv[sys.argv.index("--tolerance") + 1])
+    model, ncu = load_model(args[0]), load_ncu(args[1])
+    checks = [
+        ("global ld sectors/req", "global_ld_sectors_per_request",
+         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+        ("global st sectors/req", "global_st_sectors_per_request",
+         "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+        ("shared ld wavefronts/req", "shared_ld_wavefronts_per_request",
+         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"),
+        ("shared st wavefronts/req", "shared_st_wavefronts_per_request",
+         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"),
+    ]
+    print("| preset | kernel | " + " | ".join(f"{c[0]} model / ncu" for c in checks) + " |")
+    print("|---|---|" + "---|" * len(checks))
+    bad = 0
+    for key, m in model.items():
+        if key not in ncu:
+            print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join("not profiled" for _ in checks) + " |")
+            continue
+        cells = []
+        for label, col, num, den in checks:
+            predicted = float(m[col])
+            measured = ratio(ncu[key], num, den)
+            if predicted == 0 and (measured != measured or measured == 0):
+                cells.append("— / —")
+                continue
+            ok = measured == measured and abs(measured - predicted) <= tol * max(predicted, 1e-9)
+            bad += 0 if ok else 1
+            cells.append(f"{predicted:.2f} / {measured:.2f}{'' if ok else ' **differs**'}")
+        print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join(cells) + " |")
+    print(f"\n{bad} cell(s) outside ±{tol:.0%}.")
+    return 1 if bad else 0
+
+if __name__ == "__main__":
+    sys.exit(main())
