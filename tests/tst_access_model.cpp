@@ -63,14 +63,19 @@ private slots:
         // Naive, a 32-wide block: the warp is one row of C. A[row*K + k] is one address for
         // all lanes (a broadcast, 1 sector, 4 of 32 bytes used); B[k*N + col] is 32
         // consecutive floats = 128 bytes = 4 full sectors.
-        QTest::newRow("naive 32x8 A broadcast") << "naive" << "BX=32 BY=8" << 0 << "A" << 32 << 1 << 0.125;
-        QTest::newRow("naive 32x8 B coalesced") << "naive" << "BX=32 BY=8" << 0 << "B" << 32 << 4 << 1.0;
-        QTest::newRow("naive 32x8 C store") << "naive" << "BX=32 BY=8" << 3 << "C" << 32 << 4 << 1.0;
+        QTest::newRow("naive 32x8 A broadcast") << "naive"
+                                                << "BX=32 BY=8" << 0 << "A" << 32 << 1 << 0.125;
+        QTest::newRow("naive 32x8 B coalesced") << "naive"
+                                                << "BX=32 BY=8" << 0 << "B" << 32 << 4 << 1.0;
+        QTest::newRow("naive 32x8 C store") << "naive"
+                                            << "BX=32 BY=8" << 3 << "C" << 32 << 4 << 1.0;
         // Naive 16x16 (step 0): a warp spans two rows of threads: A is two addresses K floats
         // apart (2 sectors, 8 of 64 bytes used), B is the same 16 floats twice (64 bytes, 2
         // sectors, all used).
-        QTest::newRow("step 0 A") << "naive" << "BX=16 BY=16" << 1 << "A" << 32 << 2 << 0.125;
-        QTest::newRow("step 0 B") << "naive" << "BX=16 BY=16" << 1 << "B" << 32 << 2 << 1.0;
+        QTest::newRow("step 0 A") << "naive"
+                                  << "BX=16 BY=16" << 1 << "A" << 32 << 2 << 0.125;
+        QTest::newRow("step 0 B") << "naive"
+                                  << "BX=16 BY=16" << 1 << "B" << 32 << 2 << 1.0;
         // Step 2 B load, j = 0: 16 lanes per row, 4 floats (16 B) apart -> 2 lanes per sector,
         // 8 sectors per row, 2 rows -> 16 sectors for 128 useful bytes: 25 %.
         QTest::newRow("step 2 B quarter sectors") << "coarsened" << step2 << 0 << "B" << 32 << 16 << 0.25;
@@ -87,7 +92,7 @@ private slots:
         QTest::newRow("step 6 A") << "coalesced" << tiles192 << 0 << "A" << 32 << 4 << 1.0;
         // Step 7 / 8: strided layout; store (0, 0) is two rows of 16 consecutive floats: 4 sectors.
         QTest::newRow("step 7 store") << "strided" << tiles192 << 0 << "C" << 32 << 4 << 1.0;
-        QTest::newRow("step 8 store") << "final" << tiles192 << 17 << "C" << 32 << 4 << 1.0;
+        QTest::newRow("step 8 store") << "final" << tiles192 << 7 << "C" << 32 << 4 << 1.0;
     }
     void firstInstructionOfWarp()
     {
@@ -121,7 +126,8 @@ private slots:
         QCOMPARE(a[8].kind, AccessKind::Store);
         // Warp 4 holds rows ty = 8, 9 >= BK: it issues no B load at all.
         const std::vector<GlobalAccess> w4 = globalAccesses(shapeOf("coarsened", step2), AccessContext{}, 4);
-        QCOMPARE(int(std::count_if(w4.begin(), w4.end(), [](const GlobalAccess &g) { return g.operand == Operand::B; })),
+        QCOMPARE(int(std::count_if(w4.begin(), w4.end(),
+                                   [](const GlobalAccess &g) { return g.operand == Operand::B; })),
                  0);
     }
 

@@ -32,17 +32,28 @@ void addConfigurations()
 {
     QTest::addColumn<QString>("stage");
     QTest::addColumn<QString>("params");
-    QTest::newRow("step 0 naive 16x16") << "naive" << "BX=16 BY=16";
-    QTest::newRow("naive 32x8") << "naive" << "BX=32 BY=8";
-    QTest::newRow("step 1 tiled 16") << "smem_tiled" << "TILE=16 PAD=0";
-    QTest::newRow("guide 32 padded") << "smem_tiled" << "TILE=32 PAD=1";
-    QTest::newRow("step 2 coarsened 64") << "coarsened" << "BM=64 BN=64 BK=8 TM=4 TN=4";
-    QTest::newRow("step 3 coalesced 64") << "coalesced" << "BM=64 BN=64 BK=8 TM=4 TN=4";
-    QTest::newRow("step 5a double 128") << "double_buffered" << "BM=128 BN=128 BK=12 TM=8 TN=8";
-    QTest::newRow("step 6 coalesced 192") << "coalesced" << "BM=192 BN=192 BK=16 TM=12 TN=12";
-    QTest::newRow("step 7 strided 192") << "strided" << "BM=192 BN=192 BK=16 TM=12 TN=12";
-    QTest::newRow("step 8 final 192") << "final" << "BM=192 BN=192 BK=16 TM=12 TN=12";
-    QTest::newRow("non-square strided") << "strided" << "BM=64 BN=128 BK=8 TM=8 TN=4";
+    QTest::newRow("step 0 naive 16x16") << "naive"
+                                        << "BX=16 BY=16";
+    QTest::newRow("naive 32x8") << "naive"
+                                << "BX=32 BY=8";
+    QTest::newRow("step 1 tiled 16") << "smem_tiled"
+                                     << "TILE=16 PAD=0";
+    QTest::newRow("guide 32 padded") << "smem_tiled"
+                                     << "TILE=32 PAD=1";
+    QTest::newRow("step 2 coarsened 64") << "coarsened"
+                                         << "BM=64 BN=64 BK=8 TM=4 TN=4";
+    QTest::newRow("step 3 coalesced 64") << "coalesced"
+                                         << "BM=64 BN=64 BK=8 TM=4 TN=4";
+    QTest::newRow("step 5a double 128") << "double_buffered"
+                                        << "BM=128 BN=128 BK=12 TM=8 TN=8";
+    QTest::newRow("step 6 coalesced 192") << "coalesced"
+                                          << "BM=192 BN=192 BK=16 TM=12 TN=12";
+    QTest::newRow("step 7 strided 192") << "strided"
+                                        << "BM=192 BN=192 BK=16 TM=12 TN=12";
+    QTest::newRow("step 8 final 192") << "final"
+                                      << "BM=192 BN=192 BK=16 TM=12 TN=12";
+    QTest::newRow("non-square strided") << "strided"
+                                        << "BM=64 BN=128 BK=8 TM=8 TN=4";
 }
 
 } // namespace
@@ -64,7 +75,8 @@ private slots:
         for (int r = 0; r < s.bm; ++r) {
             for (int c = 0; c < s.bn; ++c) {
                 const int owner = map[std::size_t(r * s.bn + c)];
-                QVERIFY2(owner >= 0, qPrintable(QStringLiteral("output (%1, %2) has no owner").arg(r).arg(c)));
+                QVERIFY2(owner >= 0,
+                         qPrintable(QStringLiteral("output (%1, %2) has no owner").arg(r).arg(c)));
                 // The store loop (ownerMap) and the inverse (ownerOf) must agree.
                 QCOMPARE(ownerOf(s, r, c).tid, owner);
                 ++outputsPerThread[owner];
@@ -86,19 +98,22 @@ private slots:
         QTest::addColumn<int>("warp");
         QTest::addColumn<int>("lane");
         // naive 16x16: (3, 5) is thread (5, 3) = tid 53 = warp 1, lane 21.
-        QTest::newRow("naive") << "naive" << "BX=16 BY=16" << 3 << 5 << 5 << 3 << 1 << 21;
+        QTest::newRow("naive") << "naive"
+                               << "BX=16 BY=16" << 3 << 5 << 5 << 3 << 1 << 21;
         // contiguous 12x12 micro-tiles: column 12 belongs to tx = 1; row 25 to ty = 2 -> tid 33.
-        QTest::newRow("step 6 contiguous") << "coalesced" << "BM=192 BN=192 BK=16 TM=12 TN=12" << 25 << 12 << 1
-                                           << 2 << 1 << 1;
+        QTest::newRow("step 6 contiguous")
+            << "coalesced"
+            << "BM=192 BN=192 BK=16 TM=12 TN=12" << 25 << 12 << 1 << 2 << 1 << 1;
         // strided by 16: column 12 belongs to tx = 12; row 25 to ty = 9 -> tid 156 = warp 4, lane 28.
-        QTest::newRow("step 7 strided") << "strided" << "BM=192 BN=192 BK=16 TM=12 TN=12" << 25 << 12 << 12 << 9
-                                        << 4 << 28;
+        QTest::newRow("step 7 strided")
+            << "strided"
+            << "BM=192 BN=192 BK=16 TM=12 TN=12" << 25 << 12 << 12 << 9 << 4 << 28;
         // strided: (16, 17) wraps to thread (1, 0).
-        QTest::newRow("step 8 wraps") << "final" << "BM=192 BN=192 BK=16 TM=12 TN=12" << 16 << 17 << 1 << 0 << 0
-                                      << 1;
+        QTest::newRow("step 8 wraps") << "final"
+                                      << "BM=192 BN=192 BK=16 TM=12 TN=12" << 16 << 17 << 1 << 0 << 0 << 1;
         // coarsened 64/4: (63, 63) is the last thread (15, 15) = tid 255, warp 7, lane 31.
-        QTest::newRow("step 2 corner") << "coarsened" << "BM=64 BN=64 BK=8 TM=4 TN=4" << 63 << 63 << 15 << 15
-                                       << 7 << 31;
+        QTest::newRow("step 2 corner") << "coarsened"
+                                       << "BM=64 BN=64 BK=8 TM=4 TN=4" << 63 << 63 << 15 << 15 << 7 << 31;
     }
     void ownerOfKnownCells()
     {
@@ -129,10 +144,7 @@ private slots:
         QCOMPARE(cells.back(), (TileCell{176, 177}));
     }
 
-    void sharedTilesAreLoadedExactlyOnce_data()
-    {
-        addConfigurations();
-    }
+    void sharedTilesAreLoadedExactlyOnce_data() { addConfigurations(); }
     void sharedTilesAreLoadedExactlyOnce()
     {
         QFETCH(QString, stage);
@@ -200,9 +212,12 @@ private slots:
     {
         QTest::addColumn<QString>("stage");
         QTest::addColumn<QString>("params");
-        QTest::newRow("cuBLAS") << "cublas_fp32" << "";
-        QTest::newRow("BM not a multiple of TM") << "coalesced" << "BM=64 BN=64 BK=8 TM=5 TN=4";
-        QTest::newRow("missing parameter") << "strided" << "BM=64 BN=64 BK=8 TM=4";
+        QTest::newRow("cuBLAS") << "cublas_fp32"
+                                << "";
+        QTest::newRow("BM not a multiple of TM") << "coalesced"
+                                                 << "BM=64 BN=64 BK=8 TM=5 TN=4";
+        QTest::newRow("missing parameter") << "strided"
+                                           << "BM=64 BN=64 BK=8 TM=4";
     }
     void refusesWhatItCannotMap()
     {

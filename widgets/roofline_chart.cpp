@@ -1,5 +1,6 @@
 #include "roofline_chart.h"
 
+#include "chart_layout.h"
 #include "chart_text.h"
 #include "plot_export.h"
 #include "plot_theme.h"
@@ -9,6 +10,7 @@
 
 #include <QJsonObject>
 #include <QMap>
+#include <QRegularExpression>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -107,14 +109,14 @@ RooflineChart::RooflineChart(QWidget *parent) : QWidget(parent), m_plot(new QCus
     for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        axis->setNumberFormat(QStringLiteral("gb"));
-        axis->setNumberPrecision(0);
+        axis->setNumberFormat(QStringLiteral("g")); // 0.1, 1, 10, 100: no mixed 10^n notation
+        axis->setNumberPrecision(6);
     }
     m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP per byte of DRAM traffic)"));
     m_plot->yAxis->setLabel(QStringLiteral("TFLOP/s"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    placeLegendBesidePlot(m_plot);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, &RooflineChart::onMouseMove);
@@ -205,12 +207,19 @@ const GpuSpec *RooflineChart::datasheetSpec() const
 {
     if (m_gpuKey != kMeasuredKey)
         return findGpu(m_gpuKey.toStdString());
-    // "measured": the datasheet of the GPU the ceilings came from, matched by name ("NVIDIA H200").
+    // "measured": the datasheet of the GPU the ceilings came from, matched by name ("NVIDIA H200");
+    // before any ceilings exist, the GPU the latest measured run ran on.
+    QString device = m_measuredLabel;
+    for (auto it = m_runs.crbegin(); device.isEmpty() && it != m_runs.crend(); ++it)
+        if (it->origin != QLatin1String("worklog"))
+            device = it->gpuName;
+    if (device.isEmpty())
+        return nullptr;
     for (const GpuSpec &spec : knownGpus()) {
         const QString key = QString::fromStdString(spec.key);
         const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(key),
                                       QRegularExpression::CaseInsensitiveOption);
-        if (!m_measuredLabel.isEmpty() && m_measuredLabel.contains(word))
+        if (device.contains(word))
             return &spec;
     }
     return nullptr;
@@ -252,8 +261,10 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     roof.ridge->updatePosition();
     auto *text = new QCPItemText(m_plot);
     text->position->setParentAnchor(roof.ridge->position);
-    text->position->setCoords(4, -4); // pixels right of and above the ridge
-    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    // Ridges of similar roofs sit close together (measured and datasheet): alternate the side.
+    const bool below = m_roofs.size() % 2 == 0;
+    text->position->setCoords(below ? 6 : -6, below ? 4 : -4); // pixels from the ridge
+    text->setPositionAlignment(below ? (Qt::AlignLeft | Qt::AlignTop) : (Qt::AlignRight | Qt::AlignBottom));
     text->setText(QStringLiteral("ridge %1").arg(fmtIntensity(ridge)));
     text->setColor(pen.color());
     text->setFont(QFont(font().family(), 8));
@@ -263,8 +274,8 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
 
 void RooflineChart::rebuild()
 {
+    m_plot->clearItems(); // first: tracers point at the graphs cleared next
     m_plot->clearPlottables();
-    m_plot->clearItems();
     m_roofs.clear();
     m_points.clear();
     m_liveGraph = nullptr;
@@ -401,8 +412,9 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
         m_countersNote->position->setType(QCPItemPosition::ptAxisRectRatio);
         m_countersNote->position->setCoords(0.99, 0.99);
         m_countersNote->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        m_countersNote->setText(QStringLiteral("measured intensity: hardware counters not available (%1)")
+        m_countersNote->setText(QStringLiteral("measured intensity: hardware counters not available\n(%1)")
                                     .arg(countersUnavailableReason(m_runs)));
+        m_countersNote->setTextAlignment(Qt::AlignRight);
         m_countersNote->setColor(Qt::darkGray);
         m_countersNote->setFont(QFont(font().family(), 8));
     }

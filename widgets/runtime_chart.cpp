@@ -1,5 +1,6 @@
 #include "runtime_chart.h"
 
+#include "chart_layout.h"
 #include "chart_text.h"
 #include "plot_export.h"
 #include "plot_theme.h"
@@ -54,7 +55,7 @@ RuntimeChart::RuntimeChart(QWidget *parent) : QWidget(parent), m_plot(new QCusto
         0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 11, QFont::Bold)));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendBesidePlot(m_plot);
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, &RuntimeChart::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &RuntimeChart::onMousePress);
@@ -107,8 +108,8 @@ std::optional<QString> RuntimeChart::exportTo(const QString &path)
 
 void RuntimeChart::rebuild()
 {
+    m_plot->clearItems(); // first: tracers point at the graphs cleared next
     m_plot->clearPlottables();
-    m_plot->clearItems();
     m_runBars.clear();
     m_whiskers.clear();
     m_failureMarkers.clear();

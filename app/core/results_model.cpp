@@ -35,26 +35,20 @@ QString failureText(const RunRecord &r)
 ResultsModel::ResultsModel(Session *session, QObject *parent)
     : QAbstractTableModel(parent), m_session(session)
 {
-    connect(session, &Session::reset, this, [this] {
-        beginResetModel();
-        endResetModel();
-    });
-    // Rows arrive after the fact (the session already holds them), so the model resets its
-    // view of the affected range; % of cuBLAS of other rows can change too, hence the wide dataChanged.
-    connect(session, &Session::runAdded, this, [this](int row) {
-        beginInsertRows({}, row, row);
+    connect(session, &Session::aboutToReset, this, [this] { beginResetModel(); });
+    connect(session, &Session::reset, this, [this] { endResetModel(); });
+    connect(session, &Session::runAboutToBeAdded, this, [this](int row) { beginInsertRows({}, row, row); });
+    connect(session, &Session::runAdded, this, [this] {
         endInsertRows();
-        if (rowCount() > 1)
-            emit dataChanged(index(0, PercentOfCublasColumn), index(rowCount() - 1, PercentOfCublasColumn));
+        // A new cuBLAS run changes the % of cuBLAS of the other rows.
+        emit dataChanged(index(0, PercentOfCublasColumn), index(rowCount() - 1, PercentOfCublasColumn));
     });
     connect(session, &Session::runChanged, this, [this](int row) {
         emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
         emit dataChanged(index(0, PercentOfCublasColumn), index(rowCount() - 1, PercentOfCublasColumn));
     });
-    connect(session, &Session::runRemoved, this, [this] {
-        beginResetModel();
-        endResetModel();
-    });
+    connect(session, &Session::runAboutToBeRemoved, this, [this](int row) { beginRemoveRows({}, row, row); });
+    connect(session, &Session::runRemoved, this, [this] { endRemoveRows(); });
 }
 
 int ResultsModel::rowCount(const QModelIndex &parent) const

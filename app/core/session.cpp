@@ -214,6 +214,7 @@ void Session::addOrUpdate(const RunRecord &record)
         m_data.runs[existing] = record;
         emit runChanged(existing);
     } else {
+        emit runAboutToBeAdded(int(m_data.runs.size()));
         m_data.runs.append(record);
         emit runAdded(int(m_data.runs.size() - 1));
     }
@@ -230,6 +231,7 @@ void Session::removeRun(const QString &runId)
     const int i = indexOf(runId);
     if (i < 0)
         return;
+    emit runAboutToBeRemoved(i);
     m_data.runs.removeAt(i);
     emit runRemoved(i);
     setModified(true);
@@ -237,6 +239,7 @@ void Session::removeRun(const QString &runId)
 
 void Session::replace(const SessionData &data, const QString &filePath)
 {
+    emit aboutToReset();
     m_data = data;
     m_filePath = filePath;
     emit reset();
@@ -300,6 +303,7 @@ bool Session::importBench(const QString &path, QString *error)
         for (int n = 2; indexOf(id) >= 0; ++n)
             id = QStringLiteral("%1-%2-%3").arg(prefix, record.runId).arg(n);
         record.runId = id;
+        emit runAboutToBeAdded(int(m_data.runs.size()));
         m_data.runs.append(record);
         emit runAdded(int(m_data.runs.size() - 1));
     }

@@ -75,7 +75,11 @@ public:
     void setAutosavePath(const QString &path) { m_autosavePath = path; }
 
 signals:
+    // The about-to signals let item models bracket the change (beginInsertRows...).
+    void runAboutToBeAdded(int index);
     void runAdded(int index);
+    void runAboutToBeRemoved(int index);
+    void aboutToReset();
     void runChanged(int index);
     void runRemoved(int index);
     void reset();

@@ -1,7 +1,158 @@
-// Placeholder until the main window lands (issue 3).
+// gemmscope: the desktop application, plus headless commands for scripts and CI.
+#include "main_window.h"
+#include "parameter_panel.h"
+#include "runner_client.h"
+#include "session.h"
+#include "session_render.h"
+#include "stall_meter.h"
+
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QTextStream>
+#include <QTimer>
+
+using namespace gemmscope;
+
+namespace {
+
+int importBench(const QString &bench, const QString &out)
+{
+    QTextStream err(stderr);
+    if (out.isEmpty()) {
+        err << "gemmscope: --import-bench needs --save FILE\n";
+        return 2;
+    }
+    Session session;
+    session.setAutosavePath({}); // a command-line conversion leaves the user's autosave alone
+    QString error;
+    if (!session.importBench(bench, &error) || !session.saveAs(out, &error)) {
+        err << "gemmscope: " << error << '\n';
+        return 1;
+    }
+    QTextStream(stdout) << "Wrote " << session.runs().size() << " runs to " << out << '\n';
+    return 0;
+}
+
+int render(const QString &file, const QString &outDir)
+{
+    QString error;
+    const QStringList written = renderSession(file, outDir, &error);
+    if (!error.isEmpty()) {
+        QTextStream(stderr) << "gemmscope: " << error << '\n';
+        return 1;
+    }
+    for (const QString &path : written)
+        QTextStream(stdout) << path << '\n';
+    return 0;
+}
+
+// Runs the ladder through the real window (results land in its table and charts) while a 5 ms
+// timer measures the UI thread's longest stall.
+int measureUiStall(QApplication &app, long long n)
+{
+    MainWindow window(MainWindow::Options{
+        .startRunner = true, .restoreSettings = false, .autosavePath = QStringLiteral("/dev/null")});
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    window.resize(1600, 1000);
+    window.show();
+    UiStallMeter meter;
+    int exitCode = 0;
+    RunnerClient *client = window.runnerClient();
+    QObject::connect(client, &RunnerClient::runnerStatusChanged, &window,
+                     [&](bool available, const QString &why) {
+                         if (!available) {
+                             QTextStream(stderr) << "gemmscope: running is off: " << why << '\n';
+                             exitCode = 1;
+                             app.quit();
+                             return;
+                         }
+                         meter.start();
+                         window.runLadder({n, n, n});
+                     });
+    QObject::connect(&window, &MainWindow::ladderFinished, &app, [&] {
+        meter.stop();
+        int ok = 0, failed = 0;
+        for (const RunRecord &r : window.session()->runs())
+            (r.isOk() ? ok : failed)++;
+        QTextStream(stdout) << QStringLiteral(
+                                   "ui-stall: runs ok=%1 failed=%2 size=%3 samples=%4 max_ms=%5 p99_ms=%6\n")
+                                   .arg(ok)
+                                   .arg(failed)
+                                   .arg(n)
+                                   .arg(meter.samples())
+                                   .arg(meter.maxStallMs(), 0, 'f', 2)
+                                   .arg(meter.percentileStallMs(0.99), 0, 'f', 2);
+        app.quit();
+    });
+    app.exec();
+    return exitCode;
+}
+
+} // namespace
+
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
-    return 0;
+    QApplication::setApplicationName(QStringLiteral("GemmScope"));
+    QApplication::setOrganizationName(QStringLiteral("GemmScope"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("GemmScope: the CUDA matmul optimization ladder, measured."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption importOption(
+        QStringLiteral("import-bench"),
+        QStringLiteral("Convert a gemmscope-bench JSON into a session (needs --save)."),
+        QStringLiteral("bench.json"));
+    const QCommandLineOption saveOption(QStringLiteral("save"),
+                                        QStringLiteral("Where --import-bench writes the session."),
+                                        QStringLiteral("session.json"));
+    const QCommandLineOption renderOption(
+        QStringLiteral("render-session"),
+        QStringLiteral("Render every chart of a session to PNG, SVG and PDF, headless."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption outOption(QStringLiteral("out"),
+                                       QStringLiteral("Output folder of --render-session."),
+                                       QStringLiteral("DIR"), QStringLiteral("."));
+    const QCommandLineOption stallOption(
+        QStringLiteral("measure-ui-stall"),
+        QStringLiteral("Run the ladder and print the UI thread's max/p99 stall in ms."));
+    const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                        QStringLiteral("Problem size N (N x N x N) for --measure-ui-stall."),
+                                        QStringLiteral("N"), QStringLiteral("1024"));
+    parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption});
+    parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open."),
+                                 QStringLiteral("[session]"));
+    parser.process(app);
+
+    if (parser.isSet(importOption))
+        return importBench(parser.value(importOption), parser.value(saveOption));
+    if (parser.isSet(renderOption))
+        return render(parser.value(renderOption), parser.value(outOption));
+    if (parser.isSet(stallOption)) {
+        bool ok = false;
+        const long long n = parser.value(sizeOption).toLongLong(&ok);
+        if (!ok || n < 1) {
+            QTextStream(stderr) << "gemmscope: --size needs a positive integer\n";
+            return 2;
+        }
+        return measureUiStall(app, n);
+    }
+
+    MainWindow window;
+    const QStringList positional = parser.positionalArguments();
+    if (!positional.isEmpty()) {
+        QString error;
+        if (!window.openSession(positional.first(), &error)) {
+            QTextStream(stderr) << "gemmscope: " << error << '\n';
+            window.loadDefaultSession();
+        }
+    } else {
+        window.loadDefaultSession(); // a user without a GPU sees the published numbers at once
+    }
+    window.show();
+    QTimer::singleShot(0, &window, &MainWindow::offerAutosaveRecovery);
+    return app.exec();
 }

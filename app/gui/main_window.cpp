@@ -1,15 +1,18 @@
 #include "main_window.h"
 
 #include "app_resources.h"
+#include "mapping_model.h"
 #include "model_summary_view.h"
 #include "parameter_panel.h"
 #include "plot_export.h"
 #include "recent_files.h"
 #include "results_model.h"
+#include "roofline_chart.h"
 #include "run_selection.h"
 #include "runner_client.h"
 #include "runtime_chart.h"
 #include "session.h"
+#include "tile_map_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -30,6 +33,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
 #include <QToolBar>
@@ -165,15 +169,23 @@ void MainWindow::buildViews()
     m_runtimeChart = new RuntimeChart;
     m_runtimeChart->setObjectName(QStringLiteral("runtimeChart"));
     m_runtimeChart->setMinimumSize(280, 220);
-    // Until the roofline and mapping widgets land, these show the analytic model as text.
-    m_rooflineView = new ModelSummaryView(ModelSummaryView::Kind::Roofline);
-    m_mappingView = new ModelSummaryView(ModelSummaryView::Kind::Mapping);
+    m_rooflineChart = new RooflineChart;
+    m_rooflineChart->setObjectName(QStringLiteral("rooflineView"));
+    m_rooflineChart->setMinimumSize(280, 220);
+    m_tileMap = new TileMapView;
+    m_tileMap->setObjectName(QStringLiteral("tileMapView"));
+    m_mappingText = new ModelSummaryView(ModelSummaryView::Kind::Mapping);
+    m_mappingStack = new QStackedWidget;
+    m_mappingStack->setObjectName(QStringLiteral("mappingView"));
+    m_mappingStack->addWidget(m_tileMap);
+    m_mappingStack->addWidget(m_mappingText);
+    m_mappingStack->setMinimumSize(240, 200);
 
     m_chartSplitter = new QSplitter(Qt::Horizontal);
     m_chartSplitter->setObjectName(QStringLiteral("chartSplitter"));
     m_chartSplitter->addWidget(titled(tr("Runtime"), m_runtimeChart));
-    m_chartSplitter->addWidget(titled(tr("Roofline"), m_rooflineView));
-    m_chartSplitter->addWidget(titled(tr("Mapping"), m_mappingView));
+    m_chartSplitter->addWidget(titled(tr("Roofline"), m_rooflineChart));
+    m_chartSplitter->addWidget(titled(tr("Thread mapping"), m_mappingStack));
     m_chartSplitter->setChildrenCollapsible(false);
     for (int i = 0; i < 3; ++i)
         m_chartSplitter->setStretchFactor(i, 1);
@@ -213,18 +225,32 @@ void MainWindow::buildViews()
 
     m_focusedView = m_runtimeChart;
     new FocusTracker(m_runtimeChart, &m_focusedView);
-    new FocusTracker(m_rooflineView, &m_focusedView);
-    new FocusTracker(m_mappingView, &m_focusedView);
+    new FocusTracker(m_rooflineChart, &m_focusedView);
+    new FocusTracker(m_mappingStack, &m_focusedView);
 
     connect(m_runtimeChart, &RuntimeChart::runClicked, m_selection, &RunSelection::select);
-    connect(m_panel, &ParameterPanel::configurationChanged, this, [this](const RunConfig &config) {
-        m_rooflineView->setConfig(config);
-        m_mappingView->setConfig(config);
-    });
+    connect(m_rooflineChart, &RooflineChart::runClicked, m_selection, &RunSelection::select);
+    connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::showConfig);
     connect(m_panel, &ParameterPanel::validityChanged, this, &MainWindow::updateRunActions);
     connect(m_panel, &ParameterPanel::runRequested, this, &MainWindow::runCurrent);
-    m_rooflineView->setConfig(m_panel->config());
-    m_mappingView->setConfig(m_panel->config());
+    showConfig(m_panel->config());
+}
+
+void MainWindow::showConfig(const RunConfig &config)
+{
+    // The model-driven views follow the panel at once, before anything runs.
+    if (violations(config.stage, config.params, config.size).empty())
+        m_rooflineChart->setPredicted(config.stage, config.params, config.size);
+    else
+        m_rooflineChart->clearPredicted();
+    m_mappingText->setConfig(config);
+    const KernelShapeResult shape = kernelShape(config.stage, config.params);
+    if (shape.shape) {
+        m_tileMap->setShape(*shape.shape);
+        m_mappingStack->setCurrentWidget(m_tileMap);
+    } else {
+        m_mappingStack->setCurrentWidget(m_mappingText);
+    }
 }
 
 void MainWindow::buildActions()
@@ -250,7 +276,8 @@ void MainWindow::buildActions()
                                 [this] { importBenchDialog(); });
     QAction *exportAction = make(QStringLiteral("actionExport"), tr("&Export…"), QKeySequence(tr("Ctrl+E")),
                                  [this] { exportDialog(); });
-    QAction *quit = make(QStringLiteral("actionQuit"), tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+    QAction *quit =
+        make(QStringLiteral("actionQuit"), tr("&Quit"), QKeySequence(tr("Ctrl+Q")), [this] { close(); });
     QAction *run =
         make(QStringLiteral("actionRun"), tr("&Run"), QKeySequence(tr("Ctrl+R")), [this] { runCurrent(); });
     QAction *ladder = make(QStringLiteral("actionRunLadder"), tr("Run &Ladder"),
@@ -423,10 +450,9 @@ void MainWindow::onProgress(const QString &id, const QString &phase, int done, i
 void MainWindow::selectRun(const QString &runId)
 {
     m_runtimeChart->setSelectedRun(runId);
+    m_rooflineChart->setSelectedRun(runId);
     const RunRecord *run = m_session->find(runId);
-    const std::optional<RunRecord> selected = run ? std::optional<RunRecord>(*run) : std::nullopt;
-    m_rooflineView->setSelectedRun(selected);
-    m_mappingView->setSelectedRun(selected);
+    m_mappingText->setSelectedRun(run ? std::optional<RunRecord>(*run) : std::nullopt);
     const int sourceRow = m_model->rowOf(runId);
     if (sourceRow >= 0) {
         const QModelIndex index = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
@@ -440,8 +466,11 @@ void MainWindow::selectRun(const QString &runId)
 void MainWindow::refreshViews()
 {
     m_runtimeChart->setRuns(m_session->runs());
-    if (!m_selection->runId().isEmpty())
+    m_rooflineChart->setRuns(m_session->runs());
+    if (!m_selection->runId().isEmpty()) {
         m_runtimeChart->setSelectedRun(m_selection->runId());
+        m_rooflineChart->setSelectedRun(m_selection->runId());
+    }
 }
 
 void MainWindow::loadDefaultSession()
@@ -542,6 +571,18 @@ void MainWindow::importBenchDialog()
         QMessageBox::warning(this, tr("Import bench JSON"), error);
 }
 
+std::optional<QString> MainWindow::exportView(QWidget *view, const QString &path)
+{
+    // Each chart exports itself (vector output where it can); anything else is rendered.
+    if (view == m_runtimeChart)
+        return m_runtimeChart->exportTo(path);
+    if (view == m_rooflineChart)
+        return m_rooflineChart->exportTo(path);
+    if (view == m_mappingStack && m_mappingStack->currentWidget() == m_tileMap)
+        return m_tileMap->exportTo(path);
+    return exportWidget(view == m_mappingStack ? m_mappingStack->currentWidget() : view, path);
+}
+
 bool MainWindow::exportTo(const QString &path, QString *error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -572,9 +613,8 @@ bool MainWindow::exportTo(const QString &path, QString *error)
                      .arg(QFileInfo(path).fileName());
         return false;
     }
-    QWidget *view = m_focusedView ? m_focusedView.data() : m_runtimeChart;
     const std::optional<QString> failure =
-        view == m_runtimeChart ? m_runtimeChart->exportTo(path) : exportWidget(view, path);
+        exportView(m_focusedView ? m_focusedView.data() : m_runtimeChart, path);
     if (failure) {
         *error = *failure;
         return false;
@@ -587,14 +627,13 @@ QStringList MainWindow::exportViews(const QString &directory, QString *error)
     QDir().mkpath(directory);
     QStringList written;
     const QList<QPair<QString, QWidget *>> views{{QStringLiteral("runtime"), m_runtimeChart},
-                                                 {QStringLiteral("roofline"), m_rooflineView},
-                                                 {QStringLiteral("mapping"), m_mappingView}};
+                                                 {QStringLiteral("roofline"), m_rooflineChart},
+                                                 {QStringLiteral("mapping"), m_mappingStack}};
     for (const auto &[name, view] : views) {
         for (const char *suffix : {"png", "svg", "pdf"}) {
             const QString path =
                 QDir(directory).filePath(QStringLiteral("%1.%2").arg(name, QLatin1String(suffix)));
-            const std::optional<QString> failure =
-                view == m_runtimeChart ? m_runtimeChart->exportTo(path) : exportWidget(view, path);
+            const std::optional<QString> failure = exportView(view, path);
             if (failure) {
                 *error = *failure;
                 return written;

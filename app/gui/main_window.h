@@ -15,6 +15,7 @@ class QMenu;
 class QProgressBar;
 class QSortFilterProxyModel;
 class QSplitter;
+class QStackedWidget;
 class QTableView;
 
 namespace gemmscope {
@@ -23,7 +24,9 @@ class ModelSummaryView;
 class ParameterPanel;
 class ResultsModel;
 class RunSelection;
+class RooflineChart;
 class RunnerHost;
+class TileMapView;
 class RuntimeChart;
 class Session;
 
@@ -61,6 +64,8 @@ public slots:
     void runCurrent();
     QStringList runLadder(const ProblemSize &size);
     void cancelRuns();
+    // What the runner said about itself (connected to RunnerClient::runnerStatusChanged).
+    void showRunnerStatus(bool available, const QString &reason);
 
 signals:
     void ladderFinished();
@@ -74,7 +79,7 @@ private:
     void updateRecentMenu();
     void updateRunActions();
     void updateTitle();
-    void showRunnerStatus(bool available, const QString &reason);
+
     void onResult(const RunRecord &record);
     void onFailed(const RunRecord &record);
     void onJobsReplaced(const QStringList &ids);
@@ -82,6 +87,8 @@ private:
     void addPendingRun(const QString &jobId, const RunRequest &request);
     void selectRun(const QString &runId);
     void refreshViews();
+    void showConfig(const RunConfig &config);
+    std::optional<QString> exportView(QWidget *view, const QString &path);
     void openDialog();
     bool saveSession();
     bool saveSessionAs();
@@ -103,8 +110,10 @@ private:
 
     ParameterPanel *m_panel = nullptr;
     RuntimeChart *m_runtimeChart = nullptr;
-    ModelSummaryView *m_rooflineView = nullptr;
-    ModelSummaryView *m_mappingView = nullptr;
+    RooflineChart *m_rooflineChart = nullptr;
+    TileMapView *m_tileMap = nullptr;
+    ModelSummaryView *m_mappingText = nullptr; // stands in where no mapping can be drawn (cuBLAS, invalid)
+    QStackedWidget *m_mappingStack = nullptr;
     QPointer<QWidget> m_focusedView; // what Export writes for .png/.pdf/.svg
     QTableView *m_table = nullptr;
     QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr;

@@ -69,8 +69,8 @@ double measureFmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &dev
     options.minReps = kRepetitions;
     options.maxReps = kRepetitions;
     options.budgetMs = 0;
-    const TimingStats stats = timeLaunches([&] { kernel.launch(dim3(blocks), dim3(kThreadsPerBlock), args); }, {},
-                                           options, job);
+    const TimingStats stats =
+        timeLaunches([&] { kernel.launch(dim3(blocks), dim3(kThreadsPerBlock), args); }, {}, options, job);
     const double flops = 2.0 * kChains * double(kIterations) * double(blocks) * kThreadsPerBlock;
     // The peak is the best the hardware did: interference on a shared machine only lowers it.
     return flops / (stats.minMs * 1e-3) / 1e12;
@@ -82,7 +82,8 @@ double measureDramBandwidthGBs(const DeviceInfo &device, JobContext &job)
     size_t bytes = size_t(2) << 30;
     while (bytes > (size_t(64) << 20) && 2 * bytes > size_t(device.memBytes) / 2)
         bytes /= 2;
-    DeviceBuffer<unsigned char> src(bytes, "the bandwidth benchmark source"), dst(bytes, "the bandwidth benchmark copy");
+    DeviceBuffer<unsigned char> src(bytes, "the bandwidth benchmark source"),
+        dst(bytes, "the bandwidth benchmark copy");
     GEMMSCOPE_CUDA(cudaMemset(src.get(), 1, bytes));
     TimingOptions options;
     options.warmup = 1;
@@ -90,8 +91,8 @@ double measureDramBandwidthGBs(const DeviceInfo &device, JobContext &job)
     options.maxReps = kRepetitions;
     options.budgetMs = 0;
     const TimingStats stats = timeLaunches(
-        [&] { GEMMSCOPE_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice)); }, {}, options,
-        job);
+        [&] { GEMMSCOPE_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice)); }, {},
+        options, job);
     return 2.0 * double(bytes) / (stats.medianMs * 1e-3) / 1e9; // bytes read + written
 }
 
@@ -110,7 +111,8 @@ std::optional<Ceilings> loadCeilings(const QString &path)
     if (!f.open(QIODevice::ReadOnly))
         return std::nullopt;
     const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
-    Ceilings c{o.value(QStringLiteral("fma_tflops")).toDouble(), o.value(QStringLiteral("dram_gbs")).toDouble(),
+    Ceilings c{o.value(QStringLiteral("fma_tflops")).toDouble(),
+               o.value(QStringLiteral("dram_gbs")).toDouble(),
                o.value(QStringLiteral("measured_at")).toString()};
     if (!(c.fmaTflops > 0) || !(c.dramGBs > 0))
         return std::nullopt; // a corrupt or partial file: measure again

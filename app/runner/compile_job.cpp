@@ -14,22 +14,23 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
 {
     const StageInfo &stage = requireStage(requireString(request, QStringLiteral("stage")));
     const ParamValues params = requestParams(stage, request);
-    const ProblemSize size =
-        request.contains(QStringLiteral("size")) ? parseSize(request) : ProblemSize{};
+    const ProblemSize size = request.contains(QStringLiteral("size")) ? parseSize(request) : ProblemSize{};
 
     int arch = 0;
     const QString archText = optionalString(request, QStringLiteral("arch"));
     if (!archText.isEmpty()) {
         arch = parseArch(archText);
         if (arch == 0)
-            throw RunnerError(ErrorKind::ProtocolError,
-                              QStringLiteral("Field \"arch\" must look like \"sm_90\", not \"%1\".").arg(archText));
+            throw RunnerError(
+                ErrorKind::ProtocolError,
+                QStringLiteral("Field \"arch\" must look like \"sm_90\", not \"%1\".").arg(archText));
     } else if (state.probe.device) {
         arch = state.probe.device->cc;
     } else {
-        throw RunnerError(ErrorKind::NoGpu, QStringLiteral("The compile request names no \"arch\" and there is no "
-                                                           "GPU to take it from: ") +
-                                                state.probe.error);
+        throw RunnerError(ErrorKind::NoGpu,
+                          QStringLiteral("The compile request names no \"arch\" and there is no "
+                                         "GPU to take it from: ") +
+                              state.probe.error);
     }
     requireValidConfig(stage, params, size, arch);
 
@@ -38,8 +39,8 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
     std::optional<Occupancy> occupancy;
     if (state.probe.device && state.probe.device->cc == arch) {
         const LoadedKernel loaded(kernel);
-        occupancy = deviceOccupancy(*state.probe.device, loaded, geometry.threadsPerBlock(), kernel.ptxas.registers,
-                                    kernel.ptxas.staticSmemBytes);
+        occupancy = deviceOccupancy(*state.probe.device, loaded, geometry.threadsPerBlock(),
+                                    kernel.ptxas.registers, kernel.ptxas.staticSmemBytes);
     } else {
         occupancy = modelOccupancy(arch, geometry.threadsPerBlock(), kernel.ptxas.registers,
                                    kernel.ptxas.staticSmemBytes);

@@ -6,13 +6,14 @@ namespace gemmscope::runner {
 
 QJsonObject occupancyJson(const Occupancy &o)
 {
-    return QJsonObject{{QStringLiteral("blocks_per_sm"), o.blocksPerSm},
-                       {QStringLiteral("active_warps"), o.activeWarps},
-                       {QStringLiteral("max_warps"), o.maxWarps},
-                       {QStringLiteral("fraction"), o.fraction},
-                       {QStringLiteral("limiter"), QString::fromLatin1(limiterName(o.limiter).data(),
-                                                                       qsizetype(limiterName(o.limiter).size()))},
-                       {QStringLiteral("explanation"), QString::fromStdString(o.explanation)}};
+    return QJsonObject{
+        {QStringLiteral("blocks_per_sm"), o.blocksPerSm},
+        {QStringLiteral("active_warps"), o.activeWarps},
+        {QStringLiteral("max_warps"), o.maxWarps},
+        {QStringLiteral("fraction"), o.fraction},
+        {QStringLiteral("limiter"),
+         QString::fromLatin1(limiterName(o.limiter).data(), qsizetype(limiterName(o.limiter).size()))},
+        {QStringLiteral("explanation"), QString::fromStdString(o.explanation)}};
 }
 
 Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
@@ -43,21 +44,21 @@ std::optional<Occupancy> modelOccupancy(int arch, int threadsPerBlock, int regis
 QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                            const std::optional<Occupancy> &occupancy)
 {
-    return QJsonObject{
-        {QStringLiteral("stage"), QString::fromStdString(stage.key)},
-        {QStringLiteral("kernel"), kernel.nameExpression},
-        {QStringLiteral("lowered_name"), kernel.loweredName},
-        {QStringLiteral("arch"), QStringLiteral("sm_%1").arg(kernel.arch)},
-        {QStringLiteral("cache_hit"), kernel.cacheHit},
-        {QStringLiteral("compile_ms"), kernel.compileMs},
-        {QStringLiteral("cubin_bytes"), double(kernel.cubin.size())},
-        {QStringLiteral("registers"), kernel.ptxas.registers},
-        {QStringLiteral("spill_store_bytes"), kernel.ptxas.spillStoreBytes},
-        {QStringLiteral("spill_load_bytes"), kernel.ptxas.spillLoadBytes},
-        {QStringLiteral("stack_frame_bytes"), kernel.ptxas.stackFrameBytes},
-        {QStringLiteral("static_smem_bytes"), kernel.ptxas.staticSmemBytes},
-        {QStringLiteral("occupancy"), occupancy ? QJsonValue(occupancyJson(*occupancy)) : QJsonValue(QJsonValue::Null)},
-        {QStringLiteral("ptxas_log"), kernel.log}};
+    return QJsonObject{{QStringLiteral("stage"), QString::fromStdString(stage.key)},
+                       {QStringLiteral("kernel"), kernel.nameExpression},
+                       {QStringLiteral("lowered_name"), kernel.loweredName},
+                       {QStringLiteral("arch"), QStringLiteral("sm_%1").arg(kernel.arch)},
+                       {QStringLiteral("cache_hit"), kernel.cacheHit},
+                       {QStringLiteral("compile_ms"), kernel.compileMs},
+                       {QStringLiteral("cubin_bytes"), double(kernel.cubin.size())},
+                       {QStringLiteral("registers"), kernel.ptxas.registers},
+                       {QStringLiteral("spill_store_bytes"), kernel.ptxas.spillStoreBytes},
+                       {QStringLiteral("spill_load_bytes"), kernel.ptxas.spillLoadBytes},
+                       {QStringLiteral("stack_frame_bytes"), kernel.ptxas.stackFrameBytes},
+                       {QStringLiteral("static_smem_bytes"), kernel.ptxas.staticSmemBytes},
+                       {QStringLiteral("occupancy"),
+                        occupancy ? QJsonValue(occupancyJson(*occupancy)) : QJsonValue(QJsonValue::Null)},
+                       {QStringLiteral("ptxas_log"), kernel.log}};
 }
 
 } // namespace gemmscope::runner

@@ -8,7 +8,9 @@ namespace {
 
 QString callSite(const char *call, const char *file, int line)
 {
-    return QStringLiteral("%1 at %2:%3").arg(QString::fromUtf8(call), QFileInfo(QString::fromUtf8(file)).fileName()).arg(line);
+    return QStringLiteral("%1 at %2:%3")
+        .arg(QString::fromUtf8(call), QFileInfo(QString::fromUtf8(file)).fileName())
+        .arg(line);
 }
 
 // One sentence per kind, so that the user reads what happened before the CUDA detail.
@@ -16,11 +18,13 @@ QString sentenceFor(ErrorKind kind)
 {
     switch (kind) {
     case ErrorKind::DeviceFault:
-        return QStringLiteral("The GPU reported a fatal fault; the CUDA context is lost and the runner must restart.");
+        return QStringLiteral(
+            "The GPU reported a fatal fault; the CUDA context is lost and the runner must restart.");
     case ErrorKind::OutOfMemory:
         return QStringLiteral("The GPU ran out of memory.");
     case ErrorKind::OutOfResources:
-        return QStringLiteral("The kernel needs more registers or shared memory than the GPU allows for this launch.");
+        return QStringLiteral(
+            "The kernel needs more registers or shared memory than the GPU allows for this launch.");
     case ErrorKind::NoGpu:
         return QStringLiteral("No usable CUDA GPU is available.");
     default:
@@ -102,9 +106,11 @@ void throwCudaError(cudaError_t error, const char *call, const char *file, int l
 
 void throwNvrtcError(nvrtcResult result, const char *call, const char *file, int line)
 {
-    const QString detail = QStringLiteral("%1 in %2").arg(QString::fromUtf8(nvrtcGetErrorString(result)),
-                                                          callSite(call, file, line));
-    const ErrorKind kind = result == NVRTC_ERROR_OUT_OF_MEMORY ? ErrorKind::OutOfMemory : ErrorKind::CompileError;
+    const QString detail =
+        QStringLiteral("%1 in %2")
+            .arg(QString::fromUtf8(nvrtcGetErrorString(result)), callSite(call, file, line));
+    const ErrorKind kind =
+        result == NVRTC_ERROR_OUT_OF_MEMORY ? ErrorKind::OutOfMemory : ErrorKind::CompileError;
     throw RunnerError(kind, QStringLiteral("NVRTC failed: ") + detail, detail);
 }
 
@@ -115,9 +121,10 @@ void throwCublasError(cublasStatus_t status, const char *call, const char *file,
     const cudaError_t pending = cudaPeekAtLastError();
     if (status == CUBLAS_STATUS_EXECUTION_FAILED && isStickyCudaError(pending))
         throwCudaError(pending, call, file, line);
-    const QString detail = QStringLiteral("%1 (%2) in %3")
-                               .arg(QString::fromUtf8(cublasGetStatusString(status)),
-                                    QString::fromUtf8(cublasGetStatusName(status)), callSite(call, file, line));
+    const QString detail =
+        QStringLiteral("%1 (%2) in %3")
+            .arg(QString::fromUtf8(cublasGetStatusString(status)),
+                 QString::fromUtf8(cublasGetStatusName(status)), callSite(call, file, line));
     throw RunnerError(kind, QStringLiteral("cuBLAS failed: ") + detail, detail);
 }
 

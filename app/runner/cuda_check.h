@@ -26,23 +26,23 @@ ErrorKind classifyCublasStatus(cublasStatus_t status);
 
 } // namespace gemmscope::runner
 
-#define GEMMSCOPE_CUDA(call)                                                                               \
-    do {                                                                                                   \
-        const cudaError_t gemmscope_status_ = (call);                                                      \
-        if (gemmscope_status_ != cudaSuccess)                                                              \
-            ::gemmscope::runner::throwCudaError(gemmscope_status_, #call, __FILE__, __LINE__);             \
+#define GEMMSCOPE_CUDA(call)                                                                                 \
+    do {                                                                                                     \
+        const cudaError_t gemmscope_status_ = (call);                                                        \
+        if (gemmscope_status_ != cudaSuccess)                                                                \
+            ::gemmscope::runner::throwCudaError(gemmscope_status_, #call, __FILE__, __LINE__);               \
     } while (false)
 
-#define GEMMSCOPE_NVRTC(call)                                                                              \
-    do {                                                                                                   \
-        const nvrtcResult gemmscope_status_ = (call);                                                      \
-        if (gemmscope_status_ != NVRTC_SUCCESS)                                                            \
-            ::gemmscope::runner::throwNvrtcError(gemmscope_status_, #call, __FILE__, __LINE__);            \
+#define GEMMSCOPE_NVRTC(call)                                                                                \
+    do {                                                                                                     \
+        const nvrtcResult gemmscope_status_ = (call);                                                        \
+        if (gemmscope_status_ != NVRTC_SUCCESS)                                                              \
+            ::gemmscope::runner::throwNvrtcError(gemmscope_status_, #call, __FILE__, __LINE__);              \
     } while (false)
 
-#define GEMMSCOPE_CUBLAS(call)                                                                             \
-    do {                                                                                                   \
-        const cublasStatus_t gemmscope_status_ = (call);                                                   \
-        if (gemmscope_status_ != CUBLAS_STATUS_SUCCESS)                                                    \
-            ::gemmscope::runner::throwCublasError(gemmscope_status_, #call, __FILE__, __LINE__);           \
+#define GEMMSCOPE_CUBLAS(call)                                                                               \
+    do {                                                                                                     \
+        const cublasStatus_t gemmscope_status_ = (call);                                                     \
+        if (gemmscope_status_ != CUBLAS_STATUS_SUCCESS)                                                      \
+            ::gemmscope::runner::throwCublasError(gemmscope_status_, #call, __FILE__, __LINE__);             \
     } while (false)

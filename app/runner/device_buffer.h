@@ -15,7 +15,10 @@ public:
     DeviceBuffer() = default;
     DeviceBuffer(size_t count, const char *what) { allocate(count, what); }
     ~DeviceBuffer() { reset(); }
-    DeviceBuffer(DeviceBuffer &&o) noexcept : m_ptr(std::exchange(o.m_ptr, nullptr)), m_count(std::exchange(o.m_count, 0)) {}
+    DeviceBuffer(DeviceBuffer &&o) noexcept
+        : m_ptr(std::exchange(o.m_ptr, nullptr)), m_count(std::exchange(o.m_count, 0))
+    {
+    }
     DeviceBuffer &operator=(DeviceBuffer &&o) noexcept
     {
         if (this != &o) {
@@ -35,11 +38,12 @@ public:
         const cudaError_t error = cudaMalloc(&p, count * sizeof(T));
         if (error != cudaSuccess) {
             (void)cudaGetLastError();
-            const ErrorKind kind = error == cudaErrorMemoryAllocation ? ErrorKind::OutOfMemory
-                                                                       : ErrorKind::DeviceFault;
-            throw RunnerError(kind, QStringLiteral("Could not allocate %1 MiB on the GPU for %2: %3.")
-                                        .arg(double(count * sizeof(T)) / (1024.0 * 1024.0), 0, 'f', 1)
-                                        .arg(QString::fromUtf8(what), QString::fromUtf8(cudaGetErrorString(error))));
+            const ErrorKind kind =
+                error == cudaErrorMemoryAllocation ? ErrorKind::OutOfMemory : ErrorKind::DeviceFault;
+            throw RunnerError(
+                kind, QStringLiteral("Could not allocate %1 MiB on the GPU for %2: %3.")
+                          .arg(double(count * sizeof(T)) / (1024.0 * 1024.0), 0, 'f', 1)
+                          .arg(QString::fromUtf8(what), QString::fromUtf8(cudaGetErrorString(error))));
         }
         m_ptr = static_cast<T *>(p);
         m_count = count;

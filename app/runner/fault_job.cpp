@@ -34,8 +34,9 @@ void runFaultJob(RunnerState &state, const QJsonObject &, JobContext &)
     void *args[] = {&p};
     kernel.launch(dim3(1), dim3(1), args);
     GEMMSCOPE_CUDA(cudaDeviceSynchronize());
-    throw RunnerError(ErrorKind::LaunchError, QStringLiteral("The fault kernel ran without a fault; the GPU did not "
-                                                             "report the invalid store."));
+    throw RunnerError(ErrorKind::LaunchError,
+                      QStringLiteral("The fault kernel ran without a fault; the GPU did not "
+                                     "report the invalid store."));
 }
 
 } // namespace gemmscope::runner

@@ -50,8 +50,9 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         const LaunchDims dims = launchDims(stage, params, size);
         const CompiledKernel compiledKernel = compileStage(state, stage, params, device.cc, false, job);
         kernel = std::make_unique<LoadedKernel>(compiledKernel);
-        const Occupancy occupancy = deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
-                                                    compiledKernel.ptxas.staticSmemBytes);
+        const Occupancy occupancy =
+            deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
+                            compiledKernel.ptxas.staticSmemBytes);
         compiled = compiledFields(stage, compiledKernel, occupancy);
         QJsonObject event = compiled;
         event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
@@ -78,18 +79,19 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         job.progress(QStringLiteral("verify"), 1, 1);
         const QJsonValue errorValue = std::isfinite(error) ? QJsonValue(error) : QJsonValue(QJsonValue::Null);
         if (!(error <= tolerance)) // NaN compares false: it never passes
-            throw RunnerError(ErrorKind::WrongResult,
-                              std::isnan(error)
-                                  ? QStringLiteral("Wrong result: C contains NaN (an element was never written or "
-                                                   "the arithmetic overflowed), compared with cuBLAS.")
-                                  : QStringLiteral("Wrong result: relative Frobenius error %1 against cuBLAS is above "
-                                                   "the tolerance %2.")
-                                        .arg(error, 0, 'g', 3)
-                                        .arg(tolerance, 0, 'g', 3),
-                              {},
-                              QJsonObject{{QStringLiteral("rel_error"), errorValue},
-                                          {QStringLiteral("tolerance"), tolerance},
-                                          {QStringLiteral("nan"), std::isnan(error)}});
+            throw RunnerError(
+                ErrorKind::WrongResult,
+                std::isnan(error)
+                    ? QStringLiteral("Wrong result: C contains NaN (an element was never written or "
+                                     "the arithmetic overflowed), compared with cuBLAS.")
+                    : QStringLiteral("Wrong result: relative Frobenius error %1 against cuBLAS is above "
+                                     "the tolerance %2.")
+                          .arg(error, 0, 'g', 3)
+                          .arg(tolerance, 0, 'g', 3),
+                {},
+                QJsonObject{{QStringLiteral("rel_error"), errorValue},
+                            {QStringLiteral("tolerance"), tolerance},
+                            {QStringLiteral("nan"), std::isnan(error)}});
         verifyJson.insert(QStringLiteral("rel_error"), error);
         verifyJson.insert(QStringLiteral("tolerance"), tolerance);
         verifyJson.insert(QStringLiteral("passed"), true);
@@ -104,20 +106,21 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         flush = [&ws, &device] { ws.flushL2(device.l2Bytes); };
     const TimingStats stats = timeLaunches(launch, flush, timing, job);
 
-    QJsonObject result{{QStringLiteral("event"), QStringLiteral("result")},
-                       {QStringLiteral("stage"), QString::fromStdString(stage.key)},
-                       {QStringLiteral("params"), paramsToJson(params)},
-                       {QStringLiteral("size"), sizeJson(size)},
-                       {QStringLiteral("seed"), double(seed)},
-                       {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
-                                                           {QStringLiteral("arch"), device.arch()},
-                                                           {QStringLiteral("uuid"), device.uuid}}},
-                       {QStringLiteral("timing"), timingJson(stats, timing)},
-                       {QStringLiteral("tflops"), stats.medianMs > 0 ? size.flops() / (stats.medianMs * 1e-3) / 1e12 : 0.0},
-                       {QStringLiteral("verify"), verifyJson},
-                       {QStringLiteral("sm_clock_mhz"), device.smClockMHz},
-                       {QStringLiteral("sm_clock_source"), QStringLiteral("nominal")},
-                       {QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
+    QJsonObject result{
+        {QStringLiteral("event"), QStringLiteral("result")},
+        {QStringLiteral("stage"), QString::fromStdString(stage.key)},
+        {QStringLiteral("params"), paramsToJson(params)},
+        {QStringLiteral("size"), sizeJson(size)},
+        {QStringLiteral("seed"), double(seed)},
+        {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
+                                            {QStringLiteral("arch"), device.arch()},
+                                            {QStringLiteral("uuid"), device.uuid}}},
+        {QStringLiteral("timing"), timingJson(stats, timing)},
+        {QStringLiteral("tflops"), stats.medianMs > 0 ? size.flops() / (stats.medianMs * 1e-3) / 1e12 : 0.0},
+        {QStringLiteral("verify"), verifyJson},
+        {QStringLiteral("sm_clock_mhz"), device.smClockMHz},
+        {QStringLiteral("sm_clock_source"), QStringLiteral("nominal")},
+        {QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
     if (!stage.isLibrary)
         result.insert(QStringLiteral("compiled"), compiled);
     job.send(result);

@@ -76,7 +76,8 @@ void GemmWorkspace::cublasGemm(Precision precision, float *c)
     const int m = int(m_size.m), n = int(m_size.n), k = int(m_size.k);
     const float one = 1.0f, zero = 0.0f;
     cublasHandle_t h = precision == Precision::Tf32 ? m_tf32 : m_pedantic;
-    GEMMSCOPE_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, m_b.get(), n, m_a.get(), k, &zero, c, n));
+    GEMMSCOPE_CUBLAS(
+        cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, m_b.get(), n, m_a.get(), k, &zero, c, n));
 }
 
 void GemmWorkspace::poisonC()

@@ -6,8 +6,8 @@
 #include "device_buffer.h"
 #include "stage_catalog.h"
 
-#include <cublas_v2.h>
 #include <cstdint>
+#include <cublas_v2.h>
 
 namespace gemmscope::runner {
 

@@ -30,7 +30,8 @@ int attribute(cudaDeviceAttr attr, int device)
 QString noGpuSentence(cudaError_t error)
 {
     const QString detail =
-        QStringLiteral(" (%1: %2)").arg(QString::fromUtf8(cudaGetErrorName(error)), QString::fromUtf8(cudaGetErrorString(error)));
+        QStringLiteral(" (%1: %2)")
+            .arg(QString::fromUtf8(cudaGetErrorName(error)), QString::fromUtf8(cudaGetErrorString(error)));
     if (error == cudaErrorInsufficientDriver || error == cudaErrorStubLibrary) {
         // The runtime reports "insufficient driver" both when libcuda is missing and when it is too
         // old; telling them apart is worth one dlopen (the runner does not link libcuda).
@@ -38,8 +39,9 @@ QString noGpuSentence(cudaError_t error)
             return QStringLiteral("No CUDA driver is installed on this machine (libcuda.so.1 was not found); "
                                   "GPU runs are unavailable, compile-only mode works.") +
                    detail;
-        return QStringLiteral("The installed CUDA driver is older than the CUDA %1.%2 runtime the runner was built "
-                              "with; update the NVIDIA driver to run on the GPU.")
+        return QStringLiteral(
+                   "The installed CUDA driver is older than the CUDA %1.%2 runtime the runner was built "
+                   "with; update the NVIDIA driver to run on the GPU.")
                    .arg(CUDART_VERSION / 1000)
                    .arg(CUDART_VERSION % 1000 / 10) +
                detail;

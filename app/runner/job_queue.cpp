@@ -52,7 +52,8 @@ std::vector<QueuedJob> JobQueue::close(bool dropQueued)
         std::lock_guard lock(m_mutex);
         m_closed = true;
         if (dropQueued) {
-            dropped.assign(std::make_move_iterator(m_queued.begin()), std::make_move_iterator(m_queued.end()));
+            dropped.assign(std::make_move_iterator(m_queued.begin()),
+                           std::make_move_iterator(m_queued.end()));
             m_queued.clear();
         }
     }

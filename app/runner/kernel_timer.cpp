@@ -62,7 +62,8 @@ TimingStats timeLaunches(const std::function<void()> &launch, const std::functio
     std::vector<double> times;
     double totalMs = 0;
     const int maxReps = std::max(options.maxReps, options.minReps);
-    while (int(times.size()) < maxReps && (int(times.size()) < options.minReps || totalMs < options.budgetMs)) {
+    while (int(times.size()) < maxReps &&
+           (int(times.size()) < options.minReps || totalMs < options.budgetMs)) {
         job.checkCancelled();
         if (betweenReps)
             betweenReps();
@@ -78,7 +79,8 @@ TimingStats timeLaunches(const std::function<void()> &launch, const std::functio
         const long long expected = std::clamp<long long>(
             totalMs > 0 ? (long long)std::ceil(options.budgetMs / (totalMs / double(times.size()))) : maxReps,
             options.minReps, maxReps);
-        job.progress(QStringLiteral("timing"), (long long)times.size(), std::max<long long>(expected, times.size()));
+        job.progress(QStringLiteral("timing"), (long long)times.size(),
+                     std::max<long long>(expected, times.size()));
     }
     return summarize(std::move(times));
 }

@@ -8,11 +8,12 @@ LaunchDims launchDims(const StageInfo &stage, const ParamValues &params, const P
 {
     const LaunchGeometry g = launchGeometry(stage.id, params, size);
     if (g.gridX < 1 || g.gridY < 1 || g.gridX > 2147483647LL || g.gridY > 65535)
-        throw RunnerError(ErrorKind::InvalidConfig,
-                          QStringLiteral("The grid of %1 x %2 blocks exceeds CUDA's limits (x < 2^31, y <= 65535); "
-                                         "use a smaller problem or larger tiles.")
-                              .arg(g.gridX)
-                              .arg(g.gridY));
+        throw RunnerError(
+            ErrorKind::InvalidConfig,
+            QStringLiteral("The grid of %1 x %2 blocks exceeds CUDA's limits (x < 2^31, y <= 65535); "
+                           "use a smaller problem or larger tiles.")
+                .arg(g.gridX)
+                .arg(g.gridY));
     LaunchDims d;
     d.grid = dim3(unsigned(g.gridX), unsigned(g.gridY), 1);
     d.block = dim3(unsigned(g.blockX), unsigned(g.blockY), 1);

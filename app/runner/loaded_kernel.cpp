@@ -6,7 +6,8 @@ namespace gemmscope::runner {
 
 LoadedKernel::LoadedKernel(const CompiledKernel &compiled)
 {
-    GEMMSCOPE_CUDA(cudaLibraryLoadData(&m_library, compiled.cubin.constData(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    GEMMSCOPE_CUDA(cudaLibraryLoadData(&m_library, compiled.cubin.constData(), nullptr, nullptr, 0, nullptr,
+                                       nullptr, 0));
     const QByteArray name = compiled.loweredName.toUtf8();
     const cudaError_t error = cudaLibraryGetKernel(&m_kernel, m_library, name.constData());
     if (error != cudaSuccess) {
@@ -32,11 +33,13 @@ cudaFuncAttributes LoadedKernel::attributes() const
 int LoadedKernel::maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBytes) const
 {
     int blocks = 0;
-    GEMMSCOPE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function(), threadsPerBlock, dynamicSmemBytes));
+    GEMMSCOPE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function(), threadsPerBlock,
+                                                                 dynamicSmemBytes));
     return blocks;
 }
 
-void LoadedKernel::launch(dim3 grid, dim3 block, void **args, cudaStream_t stream, size_t dynamicSmemBytes) const
+void LoadedKernel::launch(dim3 grid, dim3 block, void **args, cudaStream_t stream,
+                          size_t dynamicSmemBytes) const
 {
     GEMMSCOPE_CUDA(cudaLaunchKernel(function(), grid, block, args, dynamicSmemBytes, stream));
 }

@@ -19,7 +19,8 @@ public:
     cudaFuncAttributes attributes() const;
     int maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBytes = 0) const;
     // Enqueues the launch and checks the launch itself (not the kernel's completion).
-    void launch(dim3 grid, dim3 block, void **args, cudaStream_t stream = nullptr, size_t dynamicSmemBytes = 0) const;
+    void launch(dim3 grid, dim3 block, void **args, cudaStream_t stream = nullptr,
+                size_t dynamicSmemBytes = 0) const;
 
 private:
     cudaLibrary_t m_library = nullptr;

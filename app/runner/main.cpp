@@ -17,20 +17,22 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("gemmscope-runner"));
     QCoreApplication::setApplicationVersion(QStringLiteral(GEMMSCOPE_RUNNER_VERSION));
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("GemmScope's GPU process: JSON-lines requests on stdin, events on stdout (docs/protocol.md)."));
+    parser.setApplicationDescription(QStringLiteral(
+        "GemmScope's GPU process: JSON-lines requests on stdin, events on stdout (docs/protocol.md)."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption cacheDir(QStringLiteral("cache-dir"),
-                                      QStringLiteral("Compile and ceilings cache (default: $GEMMSCOPE_CACHE_DIR, "
-                                                     "else the user cache directory)."),
-                                      QStringLiteral("dir"));
+    const QCommandLineOption cacheDir(
+        QStringLiteral("cache-dir"),
+        QStringLiteral("Compile and ceilings cache (default: $GEMMSCOPE_CACHE_DIR, "
+                       "else the user cache directory)."),
+        QStringLiteral("dir"));
     parser.addOption(cacheDir);
     parser.process(app);
 
     std::ios::sync_with_stdio(false);
     gemmscope::runner::StdoutEventSink sink(stdout);
-    gemmscope::runner::RunnerService service(gemmscope::runner::resolveCacheDir(parser.value(cacheDir)), sink);
+    gemmscope::runner::RunnerService service(gemmscope::runner::resolveCacheDir(parser.value(cacheDir)),
+                                             sink);
     const int code = service.serve(std::cin);
     std::fflush(stdout);
     std::fflush(stderr);

@@ -26,7 +26,7 @@ QString programLog(nvrtcProgram program)
     std::string log(size, '\0');
     if (nvrtcGetProgramLog(program, log.data()) != NVRTC_SUCCESS)
         return {};
-    log.resize(size - 1); // drop the terminating NUL
+    log.resize(std::char_traits<char>::length(log.c_str())); // up to the terminating NUL
     return QString::fromStdString(log);
 }
 
@@ -46,8 +46,8 @@ QStringList NvrtcCompiler::optionsFor(const NvrtcProgram &program)
 {
     // A real architecture (sm_XX, not compute_XX) makes NVRTC run ptxas and return a CUBIN, so
     // the register and spill figures are those of the code that actually runs.
-    QStringList options{QStringLiteral("--gpu-architecture=sm_%1").arg(program.arch), QStringLiteral("-std=c++17"),
-                        QStringLiteral("--ptxas-options=-v")};
+    QStringList options{QStringLiteral("--gpu-architecture=sm_%1").arg(program.arch),
+                        QStringLiteral("-std=c++17"), QStringLiteral("--ptxas-options=-v")};
     options += program.extraOptions;
     return options;
 }
@@ -88,6 +88,8 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
     if (const auto cached = m_cache.load(key)) {
         out.cubin = cached->cubin;
         out.log = cached->log;
+        while (out.log.endsWith(QChar(0)))
+            out.log.chop(1);
         out.loweredName = cached->loweredName;
         out.ptxas = parsePtxasLog(out.log, out.loweredName);
         out.cacheHit = true;
@@ -142,11 +144,12 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
     size_t cubinSize = 0;
     GEMMSCOPE_NVRTC(nvrtcGetCUBINSize(raw, &cubinSize));
     if (cubinSize == 0)
-        throw RunnerError(ErrorKind::CompileError,
-                          QStringLiteral("NVRTC produced no CUBIN for %1 (sm_%2 is not a real architecture?).")
-                              .arg(program.nameExpression)
-                              .arg(program.arch),
-                          out.log);
+        throw RunnerError(
+            ErrorKind::CompileError,
+            QStringLiteral("NVRTC produced no CUBIN for %1 (sm_%2 is not a real architecture?).")
+                .arg(program.nameExpression)
+                .arg(program.arch),
+            out.log);
     out.cubin.resize(qsizetype(cubinSize));
     GEMMSCOPE_NVRTC(nvrtcGetCUBIN(raw, out.cubin.data()));
 

@@ -12,18 +12,18 @@ namespace gemmscope::runner {
 
 struct NvrtcProgram {
     QString programName = QStringLiteral("gemmscope.cu"); // how NVRTC names the file in its log
-    QByteArray mainSource;      // e.g. `#include "coalesced.cuh"`
+    QByteArray mainSource;                                // e.g. `#include "coalesced.cuh"`
     bool withKernelHeaders = true; // pass every embedded kernels/cuda/*.cuh as an NVRTC header
-    QString nameExpression;     // "gemmscope::coalesced<64, 64, 8, 4, 4>" or "fma_peak"
-    int arch = 90;              // real architecture: compiles to a CUBIN for sm_<arch>
-    QStringList extraOptions;   // e.g. "-DGEMMSCOPE_TRACE_OWNER=1"
+    QString nameExpression;        // "gemmscope::coalesced<64, 64, 8, 4, 4>" or "fma_peak"
+    int arch = 90;                 // real architecture: compiles to a CUBIN for sm_<arch>
+    QStringList extraOptions;      // e.g. "-DGEMMSCOPE_TRACE_OWNER=1"
 };
 
 struct CompiledKernel {
     QString nameExpression;
     QString loweredName; // the mangled symbol to look up in the CUBIN
     QByteArray cubin;
-    QString log;         // NVRTC program log including ptxas -v output
+    QString log; // NVRTC program log including ptxas -v output
     PtxasInfo ptxas;
     int arch = 0;
     bool cacheHit = false;

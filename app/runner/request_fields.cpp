@@ -9,7 +9,8 @@ namespace gemmscope::runner {
 namespace {
 [[noreturn]] void bad(const QString &key, const char *what)
 {
-    throw RunnerError(ErrorKind::ProtocolError, QStringLiteral("Field \"%1\" %2.").arg(key, QString::fromLatin1(what)));
+    throw RunnerError(ErrorKind::ProtocolError,
+                      QStringLiteral("Field \"%1\" %2.").arg(key, QString::fromLatin1(what)));
 }
 } // namespace
 
@@ -93,7 +94,8 @@ TimingOptions parseTiming(const QJsonObject &request)
 
 QJsonObject sizeJson(const ProblemSize &size)
 {
-    return QJsonObject{{QStringLiteral("m"), double(size.m)}, {QStringLiteral("n"), double(size.n)},
+    return QJsonObject{{QStringLiteral("m"), double(size.m)},
+                       {QStringLiteral("n"), double(size.n)},
                        {QStringLiteral("k"), double(size.k)}};
 }
 

@@ -15,8 +15,8 @@ long long optionalInt(const QJsonObject &request, const QString &key, long long 
 bool optionalBool(const QJsonObject &request, const QString &key, bool fallback);
 QJsonObject optionalObject(const QJsonObject &request, const QString &key);
 
-ProblemSize parseSize(const QJsonObject &request);      // "size":{m,n,k}, required
-TimingOptions parseTiming(const QJsonObject &request);  // "timing":{...}, optional
+ProblemSize parseSize(const QJsonObject &request);     // "size":{m,n,k}, required
+TimingOptions parseTiming(const QJsonObject &request); // "timing":{...}, optional
 QJsonObject sizeJson(const ProblemSize &size);
 
 } // namespace gemmscope::runner

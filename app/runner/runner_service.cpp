@@ -16,8 +16,9 @@ namespace {
 
 const QSet<QString> &jobTypes()
 {
-    static const QSet<QString> types{QStringLiteral("run"), QStringLiteral("compile"), QStringLiteral("ceilings"),
-                                     QStringLiteral("trace_owner"), QStringLiteral("fault")};
+    static const QSet<QString> types{QStringLiteral("run"), QStringLiteral("compile"),
+                                     QStringLiteral("ceilings"), QStringLiteral("trace_owner"),
+                                     QStringLiteral("fault")};
     return types;
 }
 
@@ -36,7 +37,10 @@ QJsonObject cancelledEvent(const QString &id, const QString &message)
 
 } // namespace
 
-RunnerService::RunnerService(QString cacheDir, EventSink &sink) : m_cacheDir(std::move(cacheDir)), m_sink(sink) {}
+RunnerService::RunnerService(QString cacheDir, EventSink &sink)
+    : m_cacheDir(std::move(cacheDir)), m_sink(sink)
+{
+}
 
 void RunnerService::handleLine(const QByteArray &raw)
 {
@@ -50,9 +54,10 @@ void RunnerService::handleLine(const QByteArray &raw)
                                 ? parseError.errorString() + QStringLiteral(" at offset ") +
                                       QString::number(parseError.offset)
                                 : QStringLiteral("not an object");
-        m_sink.send(protocolError({}, QStringLiteral("The line is not a JSON object (%1); each request is one JSON "
-                                                     "object on one line.")
-                                          .arg(why)));
+        m_sink.send(
+            protocolError({}, QStringLiteral("The line is not a JSON object (%1); each request is one JSON "
+                                             "object on one line.")
+                                  .arg(why)));
         return;
     }
     const QJsonObject request = doc.object();
@@ -68,7 +73,8 @@ void RunnerService::handleLine(const QByteArray &raw)
         m_quit.store(true);
         // Queued jobs will not run; each still gets its answer so that no client waits forever.
         for (const QueuedJob &job : m_queue.close(true))
-            m_sink.send(cancelledEvent(job.id, QStringLiteral("The runner was asked to quit before this job ran.")));
+            m_sink.send(
+                cancelledEvent(job.id, QStringLiteral("The runner was asked to quit before this job ran.")));
         return;
     }
     if (!id.isString() || id.toString().isEmpty()) {
@@ -85,9 +91,10 @@ void RunnerService::handleLine(const QByteArray &raw)
     }
     if (!jobTypes().contains(type)) {
         m_sink.send(protocolError(
-            id, QStringLiteral("Unknown request type \"%1\"; known: run, compile, ceilings, trace_owner, fault, "
-                               "cancel, quit.")
-                    .arg(type)));
+            id,
+            QStringLiteral("Unknown request type \"%1\"; known: run, compile, ceilings, trace_owner, fault, "
+                           "cancel, quit.")
+                .arg(type)));
         return;
     }
     m_queue.push(QueuedJob{id.toString(), request});
@@ -119,9 +126,9 @@ int RunnerService::serve(std::istream &in)
             if (error.kind() == ErrorKind::DeviceFault)
                 exitCode = DeviceFaulted;
         } catch (const std::exception &error) {
-            m_sink.send(errorEvent(job->id, RunnerError(ErrorKind::LaunchError,
-                                                        QStringLiteral("Internal runner error: %1")
-                                                            .arg(QString::fromUtf8(error.what())))));
+            m_sink.send(errorEvent(
+                job->id, RunnerError(ErrorKind::LaunchError, QStringLiteral("Internal runner error: %1")
+                                                                 .arg(QString::fromUtf8(error.what())))));
         }
         m_queue.finishRunning();
         if (exitCode == DeviceFaulted)

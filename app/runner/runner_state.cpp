@@ -25,8 +25,9 @@ QJsonObject RunnerState::readyEvent() const
         ready.insert(QStringLiteral("gpu"), deviceJson(*probe.device));
     } else {
         ready.insert(QStringLiteral("gpu"), QJsonValue(QJsonValue::Null));
-        ready.insert(QStringLiteral("gpu_error"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("no_gpu")},
-                                                              {QStringLiteral("message"), probe.error}});
+        ready.insert(QStringLiteral("gpu_error"),
+                     QJsonObject{{QStringLiteral("kind"), QStringLiteral("no_gpu")},
+                                 {QStringLiteral("message"), probe.error}});
     }
     return ready;
 }

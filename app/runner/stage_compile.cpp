@@ -27,7 +27,8 @@ ParamValues requestParams(const StageInfo &stage, const QJsonObject &request)
     if (params.isUndefined() || params.isNull())
         return defaultParams(stage.id);
     if (!params.isObject())
-        throw RunnerError(ErrorKind::ProtocolError, QStringLiteral("Field \"params\" must be an object of integers."));
+        throw RunnerError(ErrorKind::ProtocolError,
+                          QStringLiteral("Field \"params\" must be an object of integers."));
     return paramsFromJson(params.toObject());
 }
 

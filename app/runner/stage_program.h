@@ -20,6 +20,7 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
 
 // `traceOwner` builds the owner-tracing variant (-DGEMMSCOPE_TRACE_OWNER=1): the kernels' store
 // macro then writes the storing thread's index instead of the value.
-NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch, bool traceOwner = false);
+NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch,
+                          bool traceOwner = false);
 
 } // namespace gemmscope::runner

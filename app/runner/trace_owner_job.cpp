@@ -60,11 +60,12 @@ void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext
     const LoadedKernel kernel(compiled);
     const LaunchDims dims = launchDims(stage, params, size);
     if (dims.grid.x * dims.grid.y != 1)
-        throw RunnerError(ErrorKind::InvalidConfig,
-                          QStringLiteral("The tile shape %1 x %2 derived for tracing needs %3 blocks, not one.")
-                              .arg(rows)
-                              .arg(cols)
-                              .arg(dims.grid.x * dims.grid.y));
+        throw RunnerError(
+            ErrorKind::InvalidConfig,
+            QStringLiteral("The tile shape %1 x %2 derived for tracing needs %3 blocks, not one.")
+                .arg(rows)
+                .arg(cols)
+                .arg(dims.grid.x * dims.grid.y));
 
     // Inputs do not matter for ownership; zeros keep the trace build's arithmetic finite.
     const size_t mk = size_t(size.m * size.k), kn = size_t(size.k * size.n), mn = size_t(size.m * size.n);

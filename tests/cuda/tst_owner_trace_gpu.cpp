@@ -63,7 +63,8 @@ private slots:
         for (const auto &[name, value] : params)
             jsonParams.insert(QString::fromStdString(name), value);
         const QString id = QString("trace%1").arg(++jobCounter);
-        runner.send(QJsonObject{{"type", "trace_owner"}, {"id", id}, {"stage", stage}, {"params", jsonParams}});
+        runner.send(
+            QJsonObject{{"type", "trace_owner"}, {"id", id}, {"stage", stage}, {"params", jsonParams}});
         const QJsonObject event = runner.waitFor(id, {"owner_map", "error"});
         QVERIFY2(event.value("event").toString() == "owner_map",
                  qPrintable(QJsonDocument(event).toJson(QJsonDocument::Compact)));

@@ -1,0 +1,269 @@
+// gemmscope-bench: the worklog's ladder measured headlessly through gemmscope-runner — the same
+// protocol and process the GUI uses — with cuBLAS FP32 timed in the same runner session first.
+//
+//   gemmscope-bench [--size 8192x4096x6144] [--stages worklog-3,cublas_tf32,...] [--budget-ms 1000]
+//                   [--flush-l2] [--seed 1] [--json out.json] [--runner path] [--min-reps 5] [--warmup 2]
+//                   [--list-jobs]   (print the run requests instead of running them)
+#include "bench_runner_session.h"
+#include "bench_table.h"
+#include "stage_catalog.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <cstdio>
+
+using namespace gemmscope;
+using gemmscope::bench::BenchRow;
+using gemmscope::bench::RunnerSession;
+
+namespace {
+
+struct Target {
+    QString preset; // empty for a bare stage key
+    QString stage;
+    ParamValues params;
+};
+
+void print(const QString &text)
+{
+    std::fputs(text.toLocal8Bit().constData(), stdout);
+    std::fflush(stdout);
+}
+
+void printError(const QString &text)
+{
+    std::fputs((text + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
+}
+
+QJsonObject paramsJson(const ParamValues &params)
+{
+    QJsonObject o;
+    for (const auto &[k, v] : params)
+        o.insert(QString::fromStdString(k), v);
+    return o;
+}
+
+// Preset keys and stage keys, in the order given; cuBLAS FP32 is moved first (the 100% line).
+std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *error)
+{
+    QStringList keys;
+    if (list.isEmpty()) {
+        for (const Preset &p : presets())
+            if (QString::fromStdString(p.key).startsWith(QStringLiteral("worklog-")))
+                keys << QString::fromStdString(p.key);
+        keys << QStringLiteral("cublas_fp32") << QStringLiteral("cublas_tf32");
+    } else {
+        keys = list.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    }
+    if (!keys.contains(QStringLiteral("cublas_fp32")))
+        keys.prepend(QStringLiteral("cublas_fp32")); // the percentages need it
+    keys.removeAll(QStringLiteral("cublas_fp32"));
+    keys.prepend(QStringLiteral("cublas_fp32"));
+
+    std::vector<Target> targets;
+    for (const QString &raw : keys) {
+        const QString key = raw.trimmed();
+        if (const Preset *p = findPreset(key.toStdString())) {
+            targets.push_back({key, QString::fromStdString(stageInfo(p->stage).key), p->params});
+        } else if (const StageInfo *s = findStage(key.toStdString())) {
+            targets.push_back({{}, key, s->isLibrary ? ParamValues{} : defaultParams(s->id)});
+        } else {
+            *error = QStringLiteral("\"%1\" is neither a preset nor a stage key.").arg(key);
+            return std::nullopt;
+        }
+    }
+    return targets;
+}
+
+// One `run` request of the protocol for a target; `timing` holds the protocol's timing fields.
+QJsonObject runJob(const QString &id, const Target &t, const QJsonObject &size, double seed, const QJsonObject &timing)
+{
+    QJsonObject job{{QStringLiteral("type"), QStringLiteral("run")},
+                    {QStringLiteral("id"), id},
+                    {QStringLiteral("stage"), t.stage},
+                    {QStringLiteral("size"), size},
+                    {QStringLiteral("seed"), seed},
+                    {QStringLiteral("timing"), timing}};
+    if (!t.params.empty())
+        job.insert(QStringLiteral("params"), paramsJson(t.params));
+    return job;
+}
+
+QString findRunner(const QString &given)
+{
+    if (!given.isEmpty())
+        return given;
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/gemmscope-runner");
+    if (QFileInfo(beside).isExecutable())
+        return beside;
+    return QStringLiteral("gemmscope-runner"); // from PATH
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("gemmscope-bench"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Benchmarks the matmul ladder through gemmscope-runner."));
+    parser.addHelpOption();
+    const QCommandLineOption sizeOpt(QStringLiteral("size"),
+                                     QStringLiteral("Problem MxNxK (default 8192x4096x6144)."),
+                                     QStringLiteral("MxNxK"), QStringLiteral("8192x4096x6144"));
+    const QCommandLineOption stagesOpt(
+        QStringLiteral("stages"),
+        QStringLiteral("Comma-separated preset and/or stage keys (default: worklog "
+                       "presets, cublas_fp32, cublas_tf32)."),
+        QStringLiteral("list"));
+    const QCommandLineOption budgetOpt(QStringLiteral("budget-ms"),
+                                       QStringLiteral("Timing budget per stage."), QStringLiteral("ms"),
+                                       QStringLiteral("1000"));
+    const QCommandLineOption flushOpt(QStringLiteral("flush-l2"),
+                                      QStringLiteral("Flush L2 between repetitions."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Write all results as JSON."),
+                                     QStringLiteral("file"));
+    const QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("Input seed."),
+                                     QStringLiteral("n"), QStringLiteral("1"));
+    const QCommandLineOption runnerOpt(QStringLiteral("runner"), QStringLiteral("Path of gemmscope-runner."),
+                                       QStringLiteral("path"));
+    const QCommandLineOption minRepsOpt(QStringLiteral("min-reps"), QStringLiteral("Fewest timed repetitions."),
+                                        QStringLiteral("n"), QStringLiteral("5"));
+    const QCommandLineOption warmupOpt(QStringLiteral("warmup"), QStringLiteral("Untimed launches first."),
+                                       QStringLiteral("n"), QStringLiteral("2"));
+    const QCommandLineOption listJobsOpt(
+        QStringLiteral("list-jobs"),
+        QStringLiteral("Print the runner's run requests (JSON lines) instead of running them, e.g. to feed "
+                       "gemmscope-runner under compute-sanitizer or ncu."));
+    parser.addOptions(
+        {sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt, warmupOpt, listJobsOpt});
+    parser.process(app);
+
+    const auto sizeMatch =
+        QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)x(\\d+)$")).match(parser.value(sizeOpt));
+    if (!sizeMatch.hasMatch()) {
+        printError(QStringLiteral("--size must look like 8192x4096x6144."));
+        return 1;
+    }
+    const QJsonObject size{{QStringLiteral("m"), sizeMatch.captured(1).toDouble()},
+                           {QStringLiteral("n"), sizeMatch.captured(2).toDouble()},
+                           {QStringLiteral("k"), sizeMatch.captured(3).toDouble()}};
+    QString error;
+    const auto targets = resolveTargets(parser.value(stagesOpt), &error);
+    if (!targets) {
+        printError(error);
+        return 1;
+    }
+
+    const QJsonObject timing{{QStringLiteral("budget_ms"), parser.value(budgetOpt).toDouble()},
+                             {QStringLiteral("flush_l2"), parser.isSet(flushOpt)},
+                             {QStringLiteral("min_reps"), parser.value(minRepsOpt).toInt()},
+                             {QStringLiteral("warmup"), parser.value(warmupOpt).toInt()}};
+    const double seed = parser.value(seedOpt).toDouble();
+    if (parser.isSet(listJobsOpt)) {
+        int n = 0;
+        for (const Target &t : *targets)
+            print(QString::fromUtf8(QJsonDocument(runJob(QStringLiteral("j%1").arg(++n), t, size, seed, timing))
+                                        .toJson(QJsonDocument::Compact)) +
+                  QLatin1Char('\n'));
+        return 0;
+    }
+
+    RunnerSession runner(findRunner(parser.value(runnerOpt)));
+    if (!runner.start(&error)) {
+        printError(error);
+        return 1;
+    }
+    const QJsonValue gpu = runner.ready().value(QStringLiteral("gpu"));
+    if (!gpu.isObject()) {
+        printError(QStringLiteral("No GPU: %1")
+                       .arg(runner.ready()
+                                .value(QStringLiteral("gpu_error"))
+                                .toObject()
+                                .value(QStringLiteral("message"))
+                                .toString()));
+        return 2;
+    }
+    print(QStringLiteral("GPU: %1 (%2), size %3, budget %4 ms per stage%5\n")
+              .arg(gpu.toObject().value(QStringLiteral("name")).toString(),
+                   gpu.toObject().value(QStringLiteral("arch")).toString(), parser.value(sizeOpt),
+                   parser.value(budgetOpt),
+                   parser.isSet(flushOpt) ? QStringLiteral(", L2 flushed") : QString()));
+
+    const QJsonObject ceilings =
+        runner.request(QJsonObject{{QStringLiteral("type"), QStringLiteral("ceilings")},
+                                   {QStringLiteral("id"), QStringLiteral("ceilings")}});
+    const double peak = ceilings.value(QStringLiteral("fma_tflops")).toDouble();
+    if (ceilings.value(QStringLiteral("event")).toString() == QStringLiteral("ceilings"))
+        print(QStringLiteral("Ceilings: FP32 FMA %1 TFLOP/s, DRAM %2 GB/s (%3)\n")
+                  .arg(peak, 0, 'f', 1)
+                  .arg(ceilings.value(QStringLiteral("dram_gbs")).toDouble(), 0, 'f', 0)
+                  .arg(ceilings.value(QStringLiteral("cached")).toBool() ? QStringLiteral("cached")
+                                                                         : QStringLiteral("measured now")));
+    else
+        printError(
+            QStringLiteral("Ceilings failed: %1").arg(ceilings.value(QStringLiteral("message")).toString()));
+
+    std::vector<BenchRow> rows;
+    double cublasMs = 0;
+    int n = 0;
+    for (const Target &t : *targets) {
+        if (!runner.running() && !runner.start(&error)) {
+            printError(QStringLiteral("Could not restart the runner: ") + error);
+            return 1;
+        }
+        const QString id = QStringLiteral("b%1").arg(++n);
+        const QJsonObject job = runJob(id, t, size, seed, timing);
+        print(QStringLiteral("[%1/%2] %3 ...\n")
+                  .arg(n)
+                  .arg(targets->size())
+                  .arg(t.preset.isEmpty() ? t.stage : t.preset));
+        QJsonObject event = runner.request(job);
+        if (event.value(QStringLiteral("kind")).toString() == QStringLiteral("device_fault"))
+            printError(QStringLiteral("  device fault: the runner exits; restarting it for the next row."));
+        if (t.stage == QStringLiteral("cublas_fp32") &&
+            event.value(QStringLiteral("event")).toString() == QStringLiteral("result"))
+            cublasMs = event.value(QStringLiteral("timing"))
+                           .toObject()
+                           .value(QStringLiteral("median_ms"))
+                           .toDouble();
+        rows.push_back({t.preset, t.stage, QString::fromStdString(formatParams(t.params)), event});
+    }
+    print(QStringLiteral("\n") + bench::formatTable(rows, cublasMs, peak));
+
+    if (parser.isSet(jsonOpt)) {
+        QJsonArray jsonRows;
+        for (const BenchRow &r : rows)
+            jsonRows.append(
+                QJsonObject{{QStringLiteral("preset"),
+                             r.preset.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.preset)},
+                            {QStringLiteral("stage"), r.stage},
+                            {QStringLiteral("params"), r.params},
+                            {QStringLiteral("event"), r.event}});
+        const QJsonObject doc{
+            {QStringLiteral("format"), QStringLiteral("gemmscope-bench")},
+            {QStringLiteral("version"), 1},
+            {QStringLiteral("date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
+            {QStringLiteral("command"), QCoreApplication::arguments().join(QLatin1Char(' '))},
+            {QStringLiteral("gpu"), gpu},
+            {QStringLiteral("size"), size},
+            {QStringLiteral("ceilings"), ceilings},
+            {QStringLiteral("rows"), jsonRows}};
+        QSaveFile f(parser.value(jsonOpt));
+        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(doc).toJson()) < 0 || !f.commit()) {
+            printError(QStringLiteral("Could not write %1: %2").arg(parser.value(jsonOpt), f.errorString()));
+            return 1;
+        }
+        print(QStringLiteral("Wrote %1\n").arg(parser.value(jsonOpt)));
+    }
+    return 0;
+}

@@ -1,0 +1,103 @@
+#include "bench_runner_session.h"
+
+#include <QJsonDocument>
+
+namespace gemmscope::bench {
+
+namespace {
+constexpr int kReadyTimeoutMs = 60000;
+constexpr int kJobTimeoutMs = 30 * 60 * 1000; // a 1 s budget at 8192^3 with a slow stage stays far below
+} // namespace
+
+RunnerSession::RunnerSession(QString program, QStringList arguments)
+    : m_program(std::move(program)), m_arguments(std::move(arguments))
+{
+    m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel); // runner diagnostics stay visible
+}
+
+RunnerSession::~RunnerSession()
+{
+    stop();
+}
+
+bool RunnerSession::start(QString *error)
+{
+    stop();
+    m_process.start(m_program, m_arguments);
+    if (!m_process.waitForStarted(10000)) {
+        *error = QStringLiteral("Could not start %1: %2").arg(m_program, m_process.errorString());
+        return false;
+    }
+    QJsonObject event;
+    while (readEvent(&event, kReadyTimeoutMs))
+        if (event.value(QStringLiteral("event")).toString() == QStringLiteral("ready")) {
+            m_ready = event;
+            if (event.value(QStringLiteral("protocol")).toInt() != 1) {
+                *error = QStringLiteral("%1 speaks protocol %2; gemmscope-bench knows 1.")
+                             .arg(m_program)
+                             .arg(event.value(QStringLiteral("protocol")).toInt());
+                return false;
+            }
+            return true;
+        }
+    *error = QStringLiteral("%1 did not send its ready event.").arg(m_program);
+    return false;
+}
+
+void RunnerSession::stop()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_process.write("{\"type\":\"quit\"}\n");
+    m_process.closeWriteChannel();
+    if (!m_process.waitForFinished(10000)) {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+}
+
+bool RunnerSession::readEvent(QJsonObject *event, int timeoutMs)
+{
+    for (;;) {
+        while (m_process.canReadLine()) {
+            const QJsonDocument doc = QJsonDocument::fromJson(m_process.readLine());
+            if (doc.isObject()) {
+                *event = doc.object();
+                return true;
+            }
+        }
+        if (m_process.state() != QProcess::Running && m_process.bytesAvailable() == 0)
+            return false;
+        if (!m_process.waitForReadyRead(timeoutMs) && !m_process.canReadLine())
+            return false;
+    }
+}
+
+QJsonObject RunnerSession::request(const QJsonObject &job,
+                                   const std::function<void(const QJsonObject &)> &onEvent)
+{
+    const QString id = job.value(QStringLiteral("id")).toString();
+    const QString type = job.value(QStringLiteral("type")).toString();
+    m_process.write(QJsonDocument(job).toJson(QJsonDocument::Compact) + '\n');
+    QJsonObject event;
+    while (readEvent(&event, kJobTimeoutMs)) {
+        if (event.value(QStringLiteral("id")).toString() != id)
+            continue;
+        const QString kind = event.value(QStringLiteral("event")).toString();
+        const bool final = kind == QStringLiteral("result") || kind == QStringLiteral("error") ||
+                           kind == QStringLiteral("ceilings") || kind == QStringLiteral("owner_map") ||
+                           (kind == QStringLiteral("compiled") && type == QStringLiteral("compile"));
+        if (final)
+            return event;
+        if (onEvent)
+            onEvent(event);
+    }
+    return QJsonObject{
+        {QStringLiteral("event"), QStringLiteral("error")},
+        {QStringLiteral("id"), id},
+        {QStringLiteral("kind"), QStringLiteral("runner_unavailable")},
+        {QStringLiteral("message"),
+         QStringLiteral("gemmscope-runner ended (status %1) before answering.").arg(m_process.exitCode())}};
+}
+
+} // namespace gemmscope::bench

@@ -1,0 +1,248 @@
+// gemmscope-runner over its protocol (docs/protocol.md), as the GUI and the benchmark drive it.
+// Runs with or without a GPU: compile jobs need none; a run job answers no_gpu or a result.
+#include "runner_process.h"
+#include "stage_catalog.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gemmscope;
+
+namespace {
+
+QJsonObject params(const char *presetKey)
+{
+    QJsonObject o;
+    for (const auto &[k, v] : findPreset(presetKey)->params)
+        o.insert(QString::fromStdString(k), v);
+    return o;
+}
+
+QJsonObject compileRequest(const QString &id, const char *presetKey,
+                           const QString &arch = QStringLiteral("sm_80"))
+{
+    return QJsonObject{
+        {QStringLiteral("type"), QStringLiteral("compile")},
+        {QStringLiteral("id"), id},
+        {QStringLiteral("stage"), QString::fromStdString(stageInfo(findPreset(presetKey)->stage).key)},
+        {QStringLiteral("params"), params(presetKey)},
+        {QStringLiteral("arch"), arch}};
+}
+
+} // namespace
+
+class TestRunnerProtocol : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(!RunnerProcess::program().isEmpty(), "GEMMSCOPE_RUNNER must name gemmscope-runner");
+        QVERIFY(m_cache.isValid());
+    }
+
+    void readyEventSaysProtocol1()
+    {
+        RunnerProcess runner(m_cache.path());
+        const QJsonObject ready = runner.start();
+        QCOMPARE(ready.value(QStringLiteral("event")).toString(), QStringLiteral("ready"));
+        QCOMPARE(ready.value(QStringLiteral("protocol")).toInt(), 1);
+        QVERIFY(!ready.value(QStringLiteral("nvrtc")).toString().isEmpty());
+        if (ready.value(QStringLiteral("gpu")).isNull()) {
+            const QJsonObject why = ready.value(QStringLiteral("gpu_error")).toObject();
+            QCOMPARE(why.value(QStringLiteral("kind")).toString(), QStringLiteral("no_gpu"));
+            QVERIFY(why.value(QStringLiteral("message")).toString().size() > 20);
+        } else {
+            const QJsonObject gpu = ready.value(QStringLiteral("gpu")).toObject();
+            QVERIFY(!gpu.value(QStringLiteral("name")).toString().isEmpty());
+            QVERIFY(gpu.value(QStringLiteral("sms")).toInt() > 0);
+            QVERIFY(gpu.value(QStringLiteral("arch")).toString().startsWith(QStringLiteral("sm_")));
+        }
+    }
+
+    void compileJobAnswersCompiled()
+    {
+        RunnerProcess runner(m_cache.path());
+        QVERIFY(!runner.start().isEmpty());
+        runner.send(compileRequest(QStringLiteral("c1"), "worklog-3"));
+        const QJsonObject compiled =
+            runner.waitFor(QStringLiteral("c1"), {QStringLiteral("compiled"), QStringLiteral("error")});
+        QCOMPARE(compiled.value(QStringLiteral("event")).toString(), QStringLiteral("compiled"));
+        const Preset *p = findPreset("worklog-3");
+        QCOMPARE(compiled.value(QStringLiteral("kernel")).toString(),
+                 QString::fromStdString(kernelNameExpression(p->stage, p->params)));
+        QCOMPARE(compiled.value(QStringLiteral("arch")).toString(), QStringLiteral("sm_80"));
+        QVERIFY(compiled.value(QStringLiteral("registers")).toInt() > 0);
+        QVERIFY(compiled.value(QStringLiteral("ptxas_log")).toString().contains(QStringLiteral("registers")));
+        const QJsonObject occupancy = compiled.value(QStringLiteral("occupancy")).toObject();
+        QVERIFY(occupancy.value(QStringLiteral("blocks_per_sm")).toInt() > 0);
+        QVERIFY(QStringList({"threads", "registers", "shared_memory", "blocks"})
+                    .contains(occupancy.value(QStringLiteral("limiter")).toString()));
+        // EOF on stdin: the runner finishes and exits 0.
+        runner.process.closeWriteChannel();
+        QVERIFY(runner.process.waitForFinished(30000));
+        QCOMPARE(runner.process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(runner.process.exitCode(), 0);
+    }
+
+    void runJobAnswersResultOrNoGpu()
+    {
+        RunnerProcess runner(m_cache.path());
+        const QJsonObject ready = runner.start();
+        runner.send(QJsonObject{{QStringLiteral("type"), QStringLiteral("run")},
+                                {QStringLiteral("id"), QStringLiteral("r1")},
+                                {QStringLiteral("stage"), QStringLiteral("coalesced")},
+                                {QStringLiteral("params"), params("worklog-3")},
+                                {QStringLiteral("size"), QJsonObject{{"m", 128}, {"n", 192}, {"k", 64}}},
+                                {QStringLiteral("timing"), QJsonObject{{"budget_ms", 5}, {"min_reps", 2}}}});
+        const QJsonObject answer =
+            runner.waitFor(QStringLiteral("r1"), {QStringLiteral("result"), QStringLiteral("error")});
+        if (ready.value(QStringLiteral("gpu")).isNull()) {
+            QCOMPARE(answer.value(QStringLiteral("event")).toString(), QStringLiteral("error"));
+            QCOMPARE(answer.value(QStringLiteral("kind")).toString(), QStringLiteral("no_gpu"));
+            QCOMPARE(answer.value(QStringLiteral("message")).toString(),
+                     ready.value(QStringLiteral("gpu_error"))
+                         .toObject()
+                         .value(QStringLiteral("message"))
+                         .toString());
+        } else {
+            QCOMPARE(answer.value(QStringLiteral("event")).toString(), QStringLiteral("result"));
+            QVERIFY(
+                answer.value(QStringLiteral("verify")).toObject().value(QStringLiteral("passed")).toBool());
+            QVERIFY(
+                answer.value(QStringLiteral("timing")).toObject().value(QStringLiteral("count")).toInt() >=
+                2);
+        }
+    }
+
+    void malformedLineGivesErrorAndRunnerGoesOn_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QJsonValue>("id");
+        QTest::newRow("not JSON") << QByteArray("this is not json") << "protocol_error"
+                                  << QJsonValue(QJsonValue::Null);
+        QTest::newRow("JSON array") << QByteArray("[1,2]") << "protocol_error"
+                                    << QJsonValue(QJsonValue::Null);
+        QTest::newRow("missing id") << QByteArray(R"({"type":"compile","stage":"naive","arch":"sm_80"})")
+                                    << "protocol_error" << QJsonValue(QJsonValue::Null);
+        QTest::newRow("missing type") << QByteArray(R"({"id":"m1"})") << "protocol_error" << QJsonValue("m1");
+        QTest::newRow("unknown type")
+            << QByteArray(R"({"type":"dance","id":"m2"})") << "protocol_error" << QJsonValue("m2");
+        QTest::newRow("unknown stage")
+            << QByteArray(R"({"type":"compile","id":"m3","stage":"warp_magic","arch":"sm_80"})")
+            << "invalid_config" << QJsonValue("m3");
+        QTest::newRow("params not integers")
+            << QByteArray(
+                   R"({"type":"compile","id":"m4","stage":"naive","params":{"BX":"x"},"arch":"sm_80"})")
+            << "protocol_error" << QJsonValue("m4");
+        QTest::newRow("bad arch") << QByteArray(
+                                         R"({"type":"compile","id":"m5","stage":"naive","arch":"volta"})")
+                                  << "protocol_error" << QJsonValue("m5");
+        QTest::newRow("run without size") << QByteArray(R"({"type":"run","id":"m6","stage":"naive"})")
+                                          << "protocol_error" << QJsonValue("m6");
+    }
+    void malformedLineGivesErrorAndRunnerGoesOn()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QString, kind);
+        QFETCH(QJsonValue, id);
+        RunnerProcess runner(m_cache.path());
+        QVERIFY(!runner.start().isEmpty());
+        runner.send(line);
+        const QJsonObject error = runner.next();
+        QCOMPARE(error.value(QStringLiteral("event")).toString(), QStringLiteral("error"));
+        QCOMPARE(error.value(QStringLiteral("kind")).toString(), kind);
+        QCOMPARE(error.value(QStringLiteral("id")), id);
+        QVERIFY(!error.value(QStringLiteral("message")).toString().isEmpty());
+        // Still serving.
+        runner.send(compileRequest(QStringLiteral("good"), "worklog-0"));
+        const QJsonObject good =
+            runner.waitFor(QStringLiteral("good"), {QStringLiteral("compiled"), QStringLiteral("error")});
+        QCOMPARE(good.value(QStringLiteral("event")).toString(), QStringLiteral("compiled"));
+    }
+
+    void invalidConfigCarriesCatalogSentence()
+    {
+        RunnerProcess runner(m_cache.path());
+        QVERIFY(!runner.start().isEmpty());
+        QJsonObject request = compileRequest(QStringLiteral("bad"), "worklog-3");
+        QJsonObject p = request.value(QStringLiteral("params")).toObject();
+        p.insert(QStringLiteral("BM"), 100);
+        request.insert(QStringLiteral("params"), p);
+        runner.send(request);
+        const QJsonObject error =
+            runner.waitFor(QStringLiteral("bad"), {QStringLiteral("error"), QStringLiteral("compiled")});
+        QCOMPARE(error.value(QStringLiteral("kind")).toString(), QStringLiteral("invalid_config"));
+        // The message is the catalog's own sentence(s), joined.
+        ParamValues values;
+        for (auto it = p.begin(); it != p.end(); ++it)
+            values[it.key().toStdString()] = it.value().toInt();
+        const auto reasons = violations(StageId::Coalesced, values, ProblemSize{});
+        QVERIFY(!reasons.empty());
+        for (const std::string &reason : reasons)
+            QVERIFY2(
+                error.value(QStringLiteral("message")).toString().contains(QString::fromStdString(reason)),
+                qPrintable(error.value(QStringLiteral("message")).toString()));
+    }
+
+    void cancelOfQueuedJob()
+    {
+        // A fresh cache: the first compile really runs NVRTC, so the later jobs are still queued.
+        QTemporaryDir fresh;
+        RunnerProcess runner(fresh.path());
+        QVERIFY(!runner.start().isEmpty());
+        QByteArray lines =
+            QJsonDocument(compileRequest(QStringLiteral("a"), "worklog-8")).toJson(QJsonDocument::Compact) +
+            '\n';
+        lines +=
+            QJsonDocument(compileRequest(QStringLiteral("b"), "worklog-7")).toJson(QJsonDocument::Compact) +
+            '\n';
+        lines +=
+            QJsonDocument(compileRequest(QStringLiteral("c"), "worklog-6")).toJson(QJsonDocument::Compact) +
+            '\n';
+        lines += R"({"type":"cancel","id":"c"})";
+        runner.send(lines);
+        const QJsonObject cancelled =
+            runner.waitFor(QStringLiteral("c"), {QStringLiteral("error"), QStringLiteral("compiled")});
+        QCOMPARE(cancelled.value(QStringLiteral("event")).toString(), QStringLiteral("error"));
+        QCOMPARE(cancelled.value(QStringLiteral("kind")).toString(), QStringLiteral("cancelled"));
+        // The others are unaffected, in order.
+        QCOMPARE(runner.waitFor(QStringLiteral("a"), {QStringLiteral("compiled")}).isEmpty(), false);
+        QCOMPARE(runner.waitFor(QStringLiteral("b"), {QStringLiteral("compiled")}).isEmpty(), false);
+        // quit: exits 0.
+        runner.send(QByteArray(R"({"type":"quit"})"));
+        QVERIFY(runner.process.waitForFinished(30000));
+        QCOMPARE(runner.process.exitCode(), 0);
+        for (const QJsonObject &e : runner.skipped)
+            QVERIFY2(e.value(QStringLiteral("id")).toString() != QStringLiteral("c") ||
+                         e.value(QStringLiteral("event")).toString() != QStringLiteral("compiled"),
+                     "the cancelled job must not run");
+    }
+
+    void quitCancelsQueuedJobs()
+    {
+        QTemporaryDir fresh;
+        RunnerProcess runner(fresh.path());
+        QVERIFY(!runner.start().isEmpty());
+        runner.send(compileRequest(QStringLiteral("q1"), "worklog-8"));
+        runner.send(compileRequest(QStringLiteral("q2"), "worklog-7"));
+        // Quit only once q1 runs (its first progress event), so that q2 is the queued one.
+        QCOMPARE(runner.waitFor(QStringLiteral("q1"), {QStringLiteral("progress")}).isEmpty(), false);
+        runner.send(QByteArray(R"({"type":"quit"})"));
+        const QJsonObject q2 =
+            runner.waitFor(QStringLiteral("q2"), {QStringLiteral("error"), QStringLiteral("compiled")});
+        QCOMPARE(q2.value(QStringLiteral("kind")).toString(), QStringLiteral("cancelled"));
+        // The running job finishes and is answered before the runner exits.
+        QCOMPARE(runner.waitFor(QStringLiteral("q1"), {QStringLiteral("compiled")}).isEmpty(), false);
+        QVERIFY(runner.process.waitForFinished(30000));
+        QCOMPARE(runner.process.exitCode(), 0);
+    }
+
+private:
+    QTemporaryDir m_cache;
+};
+
+QTEST_GUILESS_MAIN(TestRunnerProtocol)
+#include "tst_runner_protocol.moc"

@@ -1,0 +1,164 @@
+// The main window offscreen: it builds with every view, the actions carry their shortcuts, Run
+// follows validity and runner status, selection is shared, exports and render-session write files.
+#include "app_resources.h"
+#include "main_window.h"
+#include "parameter_panel.h"
+#include "results_model.h"
+#include "run_selection.h"
+#include "session.h"
+#include "session_render.h"
+
+#include <QAction>
+#include <QFile>
+#include <QLabel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gemmscope;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        // Keep the user's settings and autosave out of the tests.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("GemmScopeTests");
+        QCoreApplication::setApplicationName("tst_main_window");
+        QVERIFY(m_dir.isValid());
+    }
+
+    MainWindow::Options options() const
+    {
+        return {
+            .startRunner = false, .restoreSettings = false, .autosavePath = m_dir.filePath("autosave.json")};
+    }
+
+    void buildsWithAllViewsVisible()
+    {
+        MainWindow window(options());
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (const char *name : {"runtimeChart", "rooflineView", "mappingView", "resultsTable"}) {
+            auto *view = window.findChild<QWidget *>(name);
+            QVERIFY2(view, name);
+            QVERIFY2(view->isVisible(), name);
+            QVERIFY2(view->width() > 100 && view->height() > 100, name);
+        }
+        QVERIFY(window.findChild<QSplitter *>("chartSplitter"));
+        QVERIFY(window.runnerStatus().contains("Running is off"));
+    }
+
+    void shortcutsExist_data()
+    {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<QKeySequence>("shortcut");
+        QTest::newRow("run") << "actionRun" << QKeySequence("Ctrl+R");
+        QTest::newRow("ladder") << "actionRunLadder" << QKeySequence("Ctrl+Shift+R");
+        QTest::newRow("cancel") << "actionCancel" << QKeySequence(Qt::Key_Escape);
+        QTest::newRow("open") << "actionOpen" << QKeySequence("Ctrl+O");
+        QTest::newRow("save") << "actionSave" << QKeySequence("Ctrl+S");
+        QTest::newRow("save as") << "actionSaveAs" << QKeySequence("Ctrl+Shift+S");
+        QTest::newRow("export") << "actionExport" << QKeySequence("Ctrl+E");
+        QTest::newRow("quit") << "actionQuit" << QKeySequence("Ctrl+Q");
+    }
+
+    void shortcutsExist()
+    {
+        QFETCH(QString, action);
+        QFETCH(QKeySequence, shortcut);
+        MainWindow window(options());
+        QAction *a = window.action(action);
+        QVERIFY(a);
+        QVERIFY(a->shortcuts().contains(shortcut));
+    }
+
+    void runFollowsValidityAndRunner()
+    {
+        MainWindow window(options());
+        QAction *run = window.action("actionRun");
+        QVERIFY(!run->isEnabled()); // no runner: running is off, and the status says why
+        window.showRunnerStatus(true, "Test GPU (sm_90, 1 SMs)");
+        QVERIFY(run->isEnabled());
+        window.parameterPanel()->applyPreset("worklog-3");
+        auto *spin = window.parameterPanel()->findChild<QSpinBox *>("spin_BM");
+        spin->setValue(100);
+        QVERIFY(!window.parameterPanel()->isValid());
+        QVERIFY(!run->isEnabled());
+        spin->setValue(64);
+        QVERIFY(run->isEnabled());
+        window.showRunnerStatus(false, "No CUDA driver is installed on this machine.");
+        QVERIFY(!run->isEnabled());
+        QVERIFY(window.runnerStatus().contains("No CUDA driver"));
+        QCOMPARE(window.findChild<QLabel *>("runnerStatusLabel")->text(), window.runnerStatus());
+    }
+
+    void defaultSessionFillsTableAndSelectionIsShared()
+    {
+        MainWindow window(options());
+        window.loadDefaultSession();
+        QVERIFY(window.resultsModel()->rowCount() > 0);
+        QTableView *table = window.resultsView();
+        const QString id = window.session()->runs().last().runId;
+        window.selection()->select(id);
+        QCOMPARE(table->currentIndex().data(ResultsModel::RunIdRole).toString(), id);
+        const QString first = table->model()->index(0, 0).data(ResultsModel::RunIdRole).toString();
+        table->setCurrentIndex(table->model()->index(0, 0));
+        QCOMPARE(window.selection()->runId(), first);
+    }
+
+    void exportsResultsByExtension()
+    {
+        MainWindow window(options());
+        window.loadDefaultSession();
+        QString error;
+        const QString csv = m_dir.filePath("results.csv");
+        QVERIFY2(window.exportTo(csv, &error), qPrintable(error));
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        QCOMPARE(csvFile.readAll().count('\n'), window.session()->runs().size() + 1);
+        const QString json = m_dir.filePath("results.json");
+        QVERIFY2(window.exportTo(json, &error), qPrintable(error));
+        QVERIFY(QFileInfo(json).size() > 100);
+        QVERIFY(!window.exportTo(m_dir.filePath("results.xyz"), &error));
+        QVERIFY(error.contains(".xyz"));
+    }
+
+    void renderSessionWritesEveryFormat()
+    {
+        initResources();
+        QFile resource(Session::defaultSessionPath());
+        QVERIFY(resource.open(QIODevice::ReadOnly));
+        const QString sessionFile = m_dir.filePath("published.json");
+        QFile copy(sessionFile);
+        QVERIFY(copy.open(QIODevice::WriteOnly));
+        copy.write(resource.readAll());
+        copy.close();
+        const QString out = m_dir.filePath("render");
+        QString error;
+        const QStringList written = renderSession(sessionFile, out, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const char *name : {"runtime", "roofline", "mapping", "speedup"})
+            for (const char *suffix : {"png", "svg", "pdf"}) {
+                const QString path = QDir(out).filePath(QStringLiteral("%1.%2").arg(name, suffix));
+                QVERIFY2(written.contains(path), qPrintable(path));
+                QVERIFY2(QFileInfo(path).size() > 500, qPrintable(path));
+            }
+        QImage png(QDir(out).filePath("runtime.png"));
+        QVERIFY(!png.isNull());
+        QVERIFY(png.width() > 200);
+
+        QVERIFY(renderSession(m_dir.filePath("missing.json"), out, &error).isEmpty());
+        QVERIFY(error.contains("missing.json"));
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,295 @@
+// The mapping diagrams, rendered offscreen: a selected thread's cells are really painted in the
+// selection colour, clicks and tooltips name the owner, the animation steps deterministically,
+// and the exports write real files.
+#include "bank_conflict_view.h"
+#include "coalescing_view.h"
+#include "tile_map_view.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+KernelShape shapeOf(StageId id, const ParamValues &params)
+{
+    const KernelShapeResult r = kernelShape(id, params);
+    if (!r.shape)
+        qFatal("no shape: %s", r.error.c_str());
+    return *r.shape;
+}
+
+const ParamValues tiles64 = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
+const ParamValues tiles192 = {{"BM", 192}, {"BN", 192}, {"BK", 16}, {"TM", 12}, {"TN", 12}};
+
+QImage rendered(QWidget &w)
+{
+    return w.grab().toImage().convertToFormat(QImage::Format_RGB32);
+}
+
+QColor pixelAt(const QImage &img, QPointF p)
+{
+    return img.pixelColor(p.toPoint());
+}
+
+} // namespace
+
+class TestMappingViews : public QObject {
+    Q_OBJECT
+
+private slots:
+    void selectedThreadCellsAreHighlighted_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("large");
+        QTest::addColumn<int>("tid");
+        QTest::newRow("step 2, thread 37") << int(StageId::Coarsened) << false << 37;
+        QTest::newRow("step 7, thread 100") << int(StageId::Strided) << true << 100;
+        QTest::newRow("step 6, thread 255") << int(StageId::Coalesced) << true << 255;
+    }
+    void selectedThreadCellsAreHighlighted()
+    {
+        QFETCH(int, stage);
+        QFETCH(bool, large);
+        QFETCH(int, tid);
+        TileMapView view;
+        view.resize(large ? 1400 : 700, large ? 1400 : 700);
+        const KernelShape s = shapeOf(StageId(stage), large ? tiles192 : tiles64);
+        view.setShape(s);
+        QSignalSpy spy(&view, &TileMapView::threadSelected);
+        view.setSelectedThread(tid);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(!view.isSampled());
+
+        const QImage img = rendered(view);
+        const TilePanelGeometry g = view.panelGeometry(0);
+        for (const TileCell &c : outputsOf(s, tid))
+            QCOMPARE(pixelAt(img, g.cellRect(Operand::C, c).center()), TileMapView::selectionColor());
+        // A cell of another thread is not highlighted.
+        const TileCell other = outputsOf(s, (tid + 1) % s.threads()).front();
+        QVERIFY(pixelAt(img, g.cellRect(Operand::C, other).center()) != TileMapView::selectionColor());
+        // What the thread loads is highlighted in the A and B tiles.
+        const std::vector<TileLoad> loads = tileLoadsOf(s, tid);
+        QVERIFY(!loads.empty());
+        for (const TileLoad &l : loads)
+            QCOMPARE(pixelAt(img, g.cellRect(l.operand, l.cell).center()), TileMapView::selectionColor());
+    }
+
+    void clickSelectsAndTooltipNamesTheOwner()
+    {
+        TileMapView view;
+        view.resize(700, 700);
+        const KernelShape s = shapeOf(StageId::Strided, tiles64);
+        view.setShape(s);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // Strided 64/4: 16 threads in x, so output (1, 17) belongs to thread (1, 1) = tid 17.
+        const QPointF at = view.panelGeometry(0).cellRect(Operand::C, {1, 17}).center();
+        QCOMPARE(view.toolTipAt(at).section(QLatin1Char('\n'), 0, 0),
+                 QStringLiteral("thread (1,1) = tid 17, warp 0, lane 17"));
+        QSignalSpy spy(&view, &TileMapView::threadSelected);
+        QTest::mouseClick(&view, Qt::LeftButton, {}, at.toPoint());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), 17);
+        QCOMPARE(view.selectedThread(), 17);
+    }
+
+    void sideBySideShowsBothLayouts()
+    {
+        TileMapView view;
+        view.resize(1400, 700);
+        view.setShape(shapeOf(StageId::Coalesced, tiles64));
+        view.setSideBySide(true);
+        QCOMPARE(view.panelCount(), 2);
+        view.setSelectedThread(1);
+        const QImage img = rendered(view);
+        // Thread 1 owns (0, 4) in the contiguous layout and (0, 1) in the strided one.
+        QCOMPARE(pixelAt(img, view.panelGeometry(0).cellRect(Operand::C, {0, 4}).center()),
+                 TileMapView::selectionColor());
+        QCOMPARE(pixelAt(img, view.panelGeometry(1).cellRect(Operand::C, {0, 1}).center()),
+                 TileMapView::selectionColor());
+        QVERIFY(pixelAt(img, view.panelGeometry(1).cellRect(Operand::C, {0, 4}).center()) !=
+                TileMapView::selectionColor());
+        // The naive kernel has one layout only.
+        view.setShape(shapeOf(StageId::Naive, {{"BX", 16}, {"BY", 16}}));
+        QCOMPARE(view.panelCount(), 1);
+    }
+
+    void smallViewSamplesWithANote()
+    {
+        TileMapView view;
+        view.resize(260, 220);
+        view.setShape(shapeOf(StageId::Final, tiles192));
+        QVERIFY(view.isSampled());
+        QVERIFY(!rendered(view).isNull());
+    }
+
+    void tileMapExports_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("png") << "map.png";
+        QTest::newRow("svg") << "map.svg";
+    }
+    void tileMapExports()
+    {
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        TileMapView view;
+        view.resize(600, 500);
+        view.setShape(shapeOf(StageId::Coarsened, tiles64));
+        view.setSelectedThread(5);
+        const QString path = dir.filePath(file);
+        const auto error = view.exportTo(path);
+        QVERIFY2(!error, error ? qPrintable(*error) : "");
+        QVERIFY(QFileInfo(path).size() > 1000);
+    }
+
+    void animationStepsDeterministically()
+    {
+        CoalescingView view;
+        view.resize(960, 420);
+        const KernelShape s = shapeOf(StageId::Coarsened, tiles64);
+        view.setShape(s, AccessContext{});
+        const std::vector<GlobalAccess> expected = globalAccesses(s, AccessContext{}, 0);
+        QCOMPARE(view.frameCount(), int(expected.size()));
+        QCOMPARE(view.currentFrame(), 0);
+        view.step();
+        view.step();
+        QCOMPARE(view.currentFrame(), 2);
+        QCOMPARE(view.currentAccess()->label, expected[2].label);
+        QCOMPARE(view.runningRequests(), 3LL);
+        QCOMPARE(view.runningSectors(),
+                 (long long)(expected[0].sectorsPerRequest() + expected[1].sectorsPerRequest() +
+                             expected[2].sectorsPerRequest()));
+        // Stepping past the end stays on the last frame.
+        for (int i = 0; i < 100; ++i)
+            view.step();
+        QCOMPARE(view.currentFrame(), view.frameCount() - 1);
+        view.rewind();
+        QCOMPARE(view.currentFrame(), 0);
+    }
+
+    void animationShowsTheWorklogPoints_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("large");
+        QTest::addColumn<int>("operand");
+        QTest::addColumn<QString>("efficiency");
+        QTest::newRow("step 2 B loads use a quarter")
+            << int(StageId::Coarsened) << false << int(Operand::B) << "25%";
+        QTest::newRow("step 3 loads fully used")
+            << int(StageId::Coalesced) << false << int(Operand::A) << "100%";
+        QTest::newRow("step 6 stores scatter")
+            << int(StageId::Coalesced) << true << int(Operand::C) << "12.5%";
+        QTest::newRow("step 7 stores contiguous")
+            << int(StageId::Strided) << true << int(Operand::C) << "100%";
+    }
+    void animationShowsTheWorklogPoints()
+    {
+        QFETCH(int, stage);
+        QFETCH(bool, large);
+        QFETCH(int, operand);
+        QFETCH(QString, efficiency);
+        CoalescingView view;
+        AccessContext ctx; // 1536 is a multiple of both 64 and 192
+        ctx.size = ProblemSize{1536, 1536, 1536};
+        view.setShape(shapeOf(StageId(stage), large ? tiles192 : tiles64), ctx);
+        QVERIFY2(view.frameCount() > 0, qPrintable(view.errorText()));
+        while (view.currentAccess()->operand != Operand(operand) &&
+               view.currentFrame() + 1 < view.frameCount())
+            view.step();
+        QCOMPARE(int(view.currentAccess()->operand), operand);
+        // The caption states the instruction's own efficiency first.
+        QVERIFY2(view.summaryText().contains(QStringLiteral("fetched (") + efficiency + QLatin1Char(')')),
+                 qPrintable(view.summaryText()));
+    }
+
+    void playAdvancesWithTheTimer()
+    {
+        CoalescingView view;
+        view.setShape(shapeOf(StageId::Coalesced, tiles64), AccessContext{});
+        view.setFramesPerSecond(50);
+        view.play();
+        QVERIFY(view.isPlaying());
+        QTRY_VERIFY_WITH_TIMEOUT(view.currentFrame() >= 2, 2000);
+        view.pause();
+        QVERIFY(!view.isPlaying());
+    }
+
+    void exportsOneFramePerInstruction()
+    {
+        QTemporaryDir dir;
+        CoalescingView view;
+        view.setShape(shapeOf(StageId::Strided, tiles64), AccessContext{});
+        const QString folder = dir.filePath(QStringLiteral("frames"));
+        const auto error = view.exportFrames(folder);
+        QVERIFY2(!error, error ? qPrintable(*error) : "");
+        const QStringList files = QDir(folder).entryList({QStringLiteral("frame_*.png")}, QDir::Files);
+        QCOMPARE(files.size(), view.frameCount());
+        QImage first(QDir(folder).filePath(files.front()));
+        QVERIFY(!first.isNull());
+    }
+
+    void invalidContextIsExplained()
+    {
+        CoalescingView view;
+        AccessContext ctx;
+        ctx.size = ProblemSize{1000, 1024, 1024};
+        view.setShape(shapeOf(StageId::Strided, tiles64), ctx);
+        QCOMPARE(view.frameCount(), 0);
+        QVERIFY(view.errorText().contains(QStringLiteral("multiple")));
+        QVERIFY(view.exportFrames(QDir::tempPath()).has_value());
+    }
+
+    void bankViewShowsTheGuidesPoint_data()
+    {
+        QTest::addColumn<int>("pad");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("unpadded column") << 0 << "32-way conflict";
+        QTest::newRow("padded column") << 1 << "Conflict-free";
+    }
+    void bankViewShowsTheGuidesPoint()
+    {
+        QFETCH(int, pad);
+        QFETCH(QString, text);
+        BankConflictView view;
+        view.resize(900, 400);
+        view.setAccesses({rowAccess(32, pad), columnAccess(32, pad)});
+        QCOMPARE(view.count(), 2);
+        QVERIFY(view.degreeText().startsWith(QStringLiteral("Conflict-free"))); // the row read
+        view.setCurrentIndex(1);
+        QVERIFY2(view.degreeText().startsWith(text), qPrintable(view.degreeText()));
+
+        // The conflict colour appears in the rendering exactly when there is a conflict.
+        const QImage img = rendered(view);
+        bool sawConflict = false;
+        for (int y = 0; y < img.height() && !sawConflict; y += 2)
+            for (int x = 0; x < img.width() && !sawConflict; x += 2)
+                sawConflict = img.pixelColor(x, y) == BankConflictView::conflictColor();
+        QCOMPARE(sawConflict, pad == 0);
+    }
+
+    void bankViewForAStage()
+    {
+        QTemporaryDir dir;
+        BankConflictView view;
+        view.resize(900, 400);
+        view.setStage(shapeOf(StageId::SmemTiled, {{"TILE", 32}, {"PAD", 1}}), AccessContext{}, 0);
+        QVERIFY(view.count() > 0);
+        for (int i = 0; i < view.count(); ++i) {
+            view.setCurrentIndex(i);
+            QCOMPARE(view.currentAccess()->conflictDegree, 1);
+        }
+        const QString path = dir.filePath(QStringLiteral("banks.svg"));
+        QVERIFY(!view.exportTo(path));
+        QVERIFY(QFileInfo(path).size() > 1000);
+        view.setStage(shapeOf(StageId::Naive, {{"BX", 16}, {"BY", 16}}), AccessContext{}, 0);
+        QCOMPARE(view.count(), 0);
+        QVERIFY(view.degreeText().contains(QStringLiteral("no shared-memory access")));
+    }
+};
+
+QTEST_MAIN(TestMappingViews)
+#include "tst_mapping_views.moc"

@@ -1,0 +1,150 @@
+// ParameterPanel: live validation with the catalog's sentences, Run disabled while invalid,
+// presets applied in one click, and configurationChanged for the model-driven views.
+#include "parameter_panel.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QtTest>
+
+using namespace gemmscope;
+
+class TestParameterPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { qRegisterMetaType<RunConfig>(); }
+
+    void invalidValueShowsSentenceAndDisablesRun()
+    {
+        ParameterPanel panel;
+        panel.show();
+        QVERIFY(panel.applyPreset("worklog-3"));
+        auto *runButton = panel.findChild<QPushButton *>("runButton");
+        auto *label = panel.findChild<QLabel *>("violationLabel");
+        QVERIFY(runButton && label);
+        QVERIFY(panel.isValid());
+        QVERIFY(runButton->isEnabled());
+        QVERIFY(!label->isVisible());
+
+        QSignalSpy validity(&panel, &ParameterPanel::validityChanged);
+        // Typed into the spin box, as a user would.
+        auto *spin = panel.findChild<QSpinBox *>("spin_BM");
+        QVERIFY(spin);
+        spin->setValue(100);
+        const ParamValues params = panel.config().params;
+        const auto expected = violations(StageId::Coalesced, params, panel.config().size);
+        QVERIFY(!expected.empty());
+        QVERIFY(!panel.isValid());
+        QVERIFY(!runButton->isEnabled());
+        QVERIFY(label->isVisible());
+        QCOMPARE(label->text(), panel.violationText());
+        QVERIFY(label->text().contains(QString::fromStdString(expected.front())));
+        QCOMPARE(validity.count(), 1);
+        QCOMPARE(validity[0][0].toBool(), false);
+
+        spin->setValue(64);
+        QVERIFY(panel.isValid());
+        QVERIFY(runButton->isEnabled());
+        QVERIFY(!label->isVisible());
+        QCOMPARE(validity.count(), 2);
+    }
+
+    void invalidSizeIsRefusedToo()
+    {
+        ParameterPanel panel;
+        QVERIFY(panel.applyPreset("worklog-3"));
+        panel.setProblemSize({65536, 65536, 8});
+        const auto expected = violations(StageId::Coalesced, panel.config().params, panel.config().size);
+        QCOMPARE(panel.isValid(), expected.empty());
+        QCOMPARE(panel.violationText().isEmpty(), expected.empty());
+    }
+
+    void runnerUnavailableDisablesRun()
+    {
+        ParameterPanel panel;
+        auto *runButton = panel.findChild<QPushButton *>("runButton");
+        panel.setRunEnabledByRunner(false, "No CUDA driver is installed on this machine.");
+        QVERIFY(!runButton->isEnabled());
+        QCOMPARE(runButton->toolTip(), QStringLiteral("No CUDA driver is installed on this machine."));
+        panel.setRunEnabledByRunner(true, {});
+        QVERIFY(runButton->isEnabled());
+    }
+
+    void presetsLoadInOneClick_data()
+    {
+        QTest::addColumn<QString>("key");
+        for (const Preset &p : presets())
+            QTest::newRow(p.key.c_str()) << QString::fromStdString(p.key);
+    }
+
+    void presetsLoadInOneClick()
+    {
+        QFETCH(QString, key);
+        ParameterPanel panel;
+        panel.setStage(StageId::Naive);
+        QSignalSpy changed(&panel, &ParameterPanel::configurationChanged);
+        auto *list = panel.findChild<QListWidget *>("presetList");
+        QListWidgetItem *item = nullptr;
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->data(Qt::UserRole).toString() == key)
+                item = list->item(i);
+        QVERIFY(item);
+        emit list->itemClicked(item);
+        const Preset *preset = findPreset(key.toStdString());
+        QCOMPARE(panel.config().stage, preset->stage);
+        QCOMPARE(panel.config().params, preset->params);
+        QCOMPARE(panel.config().presetKey, key);
+        QVERIFY2(panel.isValid(), qPrintable(panel.violationText()));
+        QVERIFY(changed.count() >= 1);
+        QCOMPARE(changed.last()[0].value<RunConfig>(), panel.config());
+        QVERIFY(item->isSelected());
+    }
+
+    void editingAPresetMakesItCustom()
+    {
+        ParameterPanel panel;
+        QVERIFY(panel.applyPreset("worklog-2"));
+        QSignalSpy changed(&panel, &ParameterPanel::configurationChanged);
+        panel.setParam("BK", 16);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(panel.config().presetKey.isEmpty());
+        QCOMPARE(panel.config().params.at("BK"), 16);
+        panel.setParam("BK", 8); // the same values again, but the run is the user's own edit now
+        QCOMPARE(panel.config().presetKey, QString());
+        QCOMPARE(panel.config().params, findPreset("worklog-2")->params);
+    }
+
+    void stagePickerListsTheLadderWithSeedSteps()
+    {
+        ParameterPanel panel;
+        auto *combo = panel.findChild<QComboBox *>("stageCombo");
+        QVERIFY(combo);
+        QCOMPARE(combo->count(), int(stages().size()));
+        for (int i = 0; i < combo->count(); ++i) {
+            QCOMPARE(combo->itemData(i).toInt(), int(stages()[i].id));
+            QVERIFY(combo->itemText(i).contains(QString::fromStdString(stages()[i].seedStep)));
+        }
+        combo->setCurrentIndex(0);
+        QCOMPARE(panel.config().stage, stages()[0].id);
+        QCOMPARE(panel.config().params, defaultParams(stages()[0].id));
+    }
+
+    void sizePresetsAndCustomSize()
+    {
+        ParameterPanel panel;
+        auto *combo = panel.findChild<QComboBox *>("sizeCombo");
+        const auto sizes = ParameterPanel::sizePresets();
+        QCOMPARE(combo->count(), sizes.size() + 1);
+        combo->setCurrentIndex(1);
+        QCOMPARE(panel.config().size, sizes[1].second);
+        panel.setProblemSize({1000, 999, 7});
+        QCOMPARE(combo->currentIndex(), sizes.size()); // "Custom"
+        QCOMPARE(panel.config().size, (ProblemSize{1000, 999, 7}));
+    }
+};
+
+QTEST_MAIN(TestParameterPanel)
+#include "tst_parameter_panel.moc"

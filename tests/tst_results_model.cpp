@@ -1,0 +1,178 @@
+// The results table: model consistency under QAbstractItemModelTester, the cells' content
+// (% of cuBLAS from the matching baseline, failure marking) and numeric sorting.
+#include "results_model.h"
+
+#include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QSortFilterProxyModel>
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+RunRecord run(const QString &id, const QString &stage, double ms, long long n = 1024,
+              const QString &origin = QStringLiteral("measured"), int minuteOffset = 0)
+{
+    RunRecord r;
+    r.runId = id;
+    r.stage = stage;
+    r.m = r.n = r.k = n;
+    r.status = RunStatus::Ok;
+    r.origin = origin;
+    r.medianMs = r.p20Ms = r.p80Ms = r.minMs = ms;
+    r.tflops = 2.0 * double(n) * n * n / (ms * 1e9);
+    r.gpuName = QStringLiteral("NVIDIA H200");
+    r.timestamp = QDateTime(QDate(2026, 1, 1), QTime(12, 0), Qt::UTC).addSecs(60 * minuteOffset);
+    return r;
+}
+
+} // namespace
+
+class TestResultsModel : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        m_session = std::make_unique<Session>();
+        m_session->setAutosavePath({});
+        m_model = std::make_unique<ResultsModel>(m_session.get());
+        m_tester = std::make_unique<QAbstractItemModelTester>(
+            m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+    void cleanup()
+    {
+        m_tester.reset();
+        m_model.reset();
+        m_session.reset();
+    }
+
+    void rowsFollowTheSession()
+    {
+        QCOMPARE(m_model->rowCount(), 0);
+        QCOMPARE(m_model->columnCount(), int(ResultsModel::ColumnCount));
+        m_session->addOrUpdate(run("a", "coalesced", 2.0));
+        m_session->addOrUpdate(run("b", "naive", 20.0));
+        QCOMPARE(m_model->rowCount(), 2);
+        RunRecord updated = run("a", "coalesced", 3.0);
+        m_session->addOrUpdate(updated);
+        QCOMPARE(m_model->rowCount(), 2);
+        QVERIFY(m_model->index(0, ResultsModel::MedianColumn).data().toString().startsWith("3.000 ms"));
+        m_session->removeRun("a");
+        QCOMPARE(m_model->rowCount(), 1);
+        QCOMPARE(m_model->index(0, 0).data(ResultsModel::RunIdRole).toString(), QStringLiteral("b"));
+        m_session->clear();
+        QCOMPARE(m_model->rowCount(), 0);
+    }
+
+    void percentOfCublasUsesTheMatchingBaseline_data()
+    {
+        QTest::addColumn<long long>("size");
+        QTest::addColumn<QString>("origin");
+        QTest::addColumn<double>("expectedPercent"); // < 0: no baseline to compare with
+        // Baselines: measured 1024^3 at 1 ms (minute 0) and 0.8 ms (minute 30), recorded 1024^3 at 2 ms.
+        QTest::newRow("nearest measured baseline in time") << 1024LL << "measured" << 100.0 * 0.8 / 4.0;
+        QTest::newRow("recorded compares with recorded") << 1024LL << "recorded" << 100.0 * 2.0 / 4.0;
+        QTest::newRow("no baseline at this size") << 2048LL << "measured" << -1.0;
+        QTest::newRow("no published baseline") << 1024LL << "worklog" << -1.0;
+    }
+
+    void percentOfCublasUsesTheMatchingBaseline()
+    {
+        QFETCH(long long, size);
+        QFETCH(QString, origin);
+        QFETCH(double, expectedPercent);
+        m_session->addOrUpdate(run("c1", "cublas_fp32", 1.0, 1024, "measured", 0));
+        m_session->addOrUpdate(run("c2", "cublas_fp32", 0.8, 1024, "measured", 30));
+        m_session->addOrUpdate(run("c3", "cublas_fp32", 2.0, 1024, "recorded", 25));
+        m_session->addOrUpdate(
+            run("t", "cublas_tf32", 0.1, 1024, "measured", 25)); // TF32 is not the baseline
+        m_session->addOrUpdate(run("x", "coalesced", 4.0, size, origin, 25));
+        const RunRecord &x = m_session->runs().last();
+        const auto percent = m_model->percentOfCublas(x);
+        const QString cell =
+            m_model->index(m_model->rowOf("x"), ResultsModel::PercentOfCublasColumn).data().toString();
+        if (expectedPercent < 0) {
+            QVERIFY(!percent);
+            QVERIFY(cell.isEmpty());
+        } else {
+            QVERIFY(percent);
+            QCOMPARE(*percent, expectedPercent);
+            QCOMPARE(cell, QStringLiteral("%1 %").arg(expectedPercent, 0, 'f', 1));
+        }
+    }
+
+    void failedRunsAreMarked()
+    {
+        RunRecord failed = run("f", "final", 0);
+        failed.status = RunStatus::Failed;
+        failed.errorKind = QStringLiteral("wrong_result");
+        failed.errorMessage = QStringLiteral("The result differs from cuBLAS (relative error 0.3).");
+        failed.relError = 0.3;
+        m_session->addOrUpdate(run("ok", "final", 5.0));
+        m_session->addOrUpdate(failed);
+        m_session->addOrUpdate(run("c", "cublas_fp32", 1.0));
+        const int row = m_model->rowOf("f");
+        for (int c = 0; c < ResultsModel::ColumnCount; ++c) {
+            const QModelIndex index = m_model->index(row, c);
+            QCOMPARE(index.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xc6, 0x28, 0x28));
+            QVERIFY(index.data(Qt::ToolTipRole).toString().contains(failed.errorMessage));
+            QVERIFY(index.data(ResultsModel::IsFailedRole).toBool());
+        }
+        QVERIFY(
+            m_model->index(row, ResultsModel::StatusColumn).data().toString().startsWith("wrong_result: "));
+        // A failed run shows no time and no % of cuBLAS: it is never presented as a valid time.
+        QVERIFY(m_model->index(row, ResultsModel::MedianColumn).data().toString().isEmpty());
+        QVERIFY(m_model->index(row, ResultsModel::PercentOfCublasColumn).data().toString().isEmpty());
+        QCOMPARE(m_model->index(row, ResultsModel::RelErrorColumn).data().toString(),
+                 QStringLiteral("3.0e-01"));
+        const QModelIndex okIndex = m_model->index(m_model->rowOf("ok"), ResultsModel::StatusColumn);
+        QVERIFY(!okIndex.data(Qt::ForegroundRole).isValid());
+        QCOMPARE(okIndex.data().toString(), QStringLiteral("ok"));
+    }
+
+    void sortsNumbersAsNumbers()
+    {
+        m_session->addOrUpdate(run("slow", "naive", 10.0));
+        m_session->addOrUpdate(run("fast", "final", 9.0));
+        m_session->addOrUpdate(run("mid", "coalesced", 9.5));
+        RunRecord failed = run("bad", "strided", 0);
+        failed.status = RunStatus::Failed;
+        failed.errorKind = QStringLiteral("compile_error");
+        m_session->addOrUpdate(failed);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(m_model.get());
+        proxy.setSortRole(ResultsModel::SortRole);
+        proxy.sort(ResultsModel::MedianColumn, Qt::AscendingOrder);
+        QStringList order;
+        for (int row = 0; row < proxy.rowCount(); ++row)
+            order << proxy.index(row, 0).data(ResultsModel::RunIdRole).toString();
+        // "10.000" would sort before "9.000" as text; a failed run has no time and goes last.
+        QCOMPARE(order, (QStringList{"fast", "mid", "slow", "bad"}));
+        proxy.sort(ResultsModel::StageColumn, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(0, 0).data(ResultsModel::RunIdRole).toString(),
+                 QStringLiteral("slow")); // naive first
+    }
+
+    void csvHasOneLinePerRunAndQuotes()
+    {
+        RunRecord failed = run("f", "final", 0);
+        failed.status = RunStatus::Failed;
+        failed.errorKind = QStringLiteral("launch_error");
+        failed.errorMessage = QStringLiteral("Too many resources, requested 1024 threads");
+        m_session->addOrUpdate(run("a", "naive", 3.0));
+        m_session->addOrUpdate(failed);
+        const QList<QByteArray> lines = m_model->toCsv().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith("run_id,Stage,"));
+        QVERIFY(lines[2].contains("\"launch_error: Too many resources, requested 1024 threads\""));
+    }
+
+private:
+    std::unique_ptr<Session> m_session;
+    std::unique_ptr<ResultsModel> m_model;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+};
+
+QTEST_MAIN(TestResultsModel)
+#include "tst_results_model.moc"

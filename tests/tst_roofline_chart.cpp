@@ -1,0 +1,312 @@
+// The roofline's arithmetic (roof, ridge, percent of roof) and what the chart draws from it: roofs
+// and ridges at the right coordinates for every known GPU and for measured ceilings, runs at
+// (predicted intensity, achieved TFLOP/s), measured intensities only where counters exist, the
+// live predicted point following setPredicted, and the worklog's T4 steps.
+#include "roofline_chart.h"
+#include "roofline_math.h"
+#include "traffic_model.h"
+
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace gemmscope;
+
+namespace {
+
+RunRecord okRun(const QString &id, const QString &stage, const QMap<QString, int> &params, double tflops)
+{
+    RunRecord r;
+    r.runId = id;
+    r.stage = stage;
+    r.params = params;
+    r.m = 8192;
+    r.n = 4096;
+    r.k = 6144;
+    r.status = RunStatus::Ok;
+    r.origin = QStringLiteral("measured");
+    r.tflops = tflops;
+    r.medianMs = 2.0 * 8192 * 4096 * 6144 / (tflops * 1e12) * 1e3;
+    r.p20Ms = r.medianMs * 0.99;
+    r.p80Ms = r.medianMs * 1.01;
+    return r;
+}
+
+const QMap<QString, int> kTiles64{{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
+
+ParamValues toParams(const QMap<QString, int> &m)
+{
+    ParamValues p;
+    for (auto it = m.cbegin(); it != m.cend(); ++it)
+        p[it.key().toStdString()] = it.value();
+    return p;
+}
+
+const RooflineChart::Roof *roofNamed(const RooflineChart &chart, const QString &part)
+{
+    for (const RooflineChart::Roof &r : chart.roofs())
+        if (r.label.contains(part))
+            return &r;
+    return nullptr;
+}
+
+// The roof graph's value at its data points (it is a polyline through them).
+double graphValueAt(QCPGraph *graph, double key)
+{
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+        if (qFuzzyCompare(it->key, key))
+            return it->value;
+    return -1;
+}
+
+} // namespace
+
+class TstRooflineChart : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roofMath_data()
+    {
+        QTest::addColumn<double>("intensity");
+        QTest::addColumn<double>("peak");
+        QTest::addColumn<double>("bandwidth");
+        QTest::addColumn<double>("roof");
+        QTest::addColumn<double>("ridge");
+        // Worked by hand: T4 (8.1 TFLOP/s, 320 GB/s) and H200 (66.9, 4800).
+        QTest::newRow("T4 naive, memory bound") << 0.25 << 8.1 << 320.0 << 0.08 << 25.3125;
+        QTest::newRow("T4 64x64, memory bound") << 16.0 << 8.1 << 320.0 << 5.12 << 25.3125;
+        QTest::newRow("T4 192x192, compute bound") << 48.0 << 8.1 << 320.0 << 8.1 << 25.3125;
+        QTest::newRow("H200 at the ridge") << 13.9375 << 66.9 << 4800.0 << 66.9 << 13.9375;
+    }
+    void roofMath()
+    {
+        QFETCH(double, intensity);
+        QFETCH(double, peak);
+        QFETCH(double, bandwidth);
+        QFETCH(double, roof);
+        QFETCH(double, ridge);
+        QVERIFY(qFuzzyCompare(roofline::roofAt(intensity, peak, bandwidth), roof));
+        QVERIFY(qFuzzyCompare(roofline::ridgeIntensity(peak, bandwidth), ridge));
+        QVERIFY(qFuzzyCompare(roofline::percentOfRoof(roof / 2, intensity, peak, bandwidth), 50.0));
+    }
+
+    void worklogThroughput()
+    {
+        // Step 8 on the T4: 412.3 GFLOP in 108.89 ms.
+        QVERIFY(qFuzzyCompare(roofline::tflopsFor(roofline::kWorklogFlops, 108.89),
+                              412316860416.0 / 0.10889 / 1e12));
+        QCOMPARE(roofline::tflopsFor(1e12, 0), 0.0);
+        QCOMPARE(roofline::percentOfRoof(1, 1, 0, 0), 0.0);
+    }
+
+    void datasheetRoofsAndRidges_data()
+    {
+        QTest::addColumn<QString>("key");
+        for (const GpuSpec &spec : knownGpus())
+            QTest::newRow(spec.key.c_str()) << QString::fromStdString(spec.key);
+    }
+    void datasheetRoofsAndRidges()
+    {
+        QFETCH(QString, key);
+        const GpuSpec *spec = findGpu(key.toStdString());
+        QVERIFY(spec);
+        RooflineChart chart;
+        QVERIFY(chart.setGpu(key.toUpper())); // case-insensitive
+        QCOMPARE(chart.roofs().size(), 1);
+        const RooflineChart::Roof &roof = chart.roofs().first();
+        QVERIFY(!roof.measured);
+        QCOMPARE(roof.graph->pen().style(), Qt::DashLine);
+        const double ridge = spec->fp32Tflops * 1e3 / spec->dramGBs;
+        QVERIFY(qFuzzyCompare(roof.ridge->position->key(), ridge));
+        QVERIFY(qFuzzyCompare(roof.ridge->position->value(), spec->fp32Tflops));
+        QVERIFY(qFuzzyCompare(graphValueAt(roof.graph, ridge), spec->fp32Tflops));
+        // Left of the ridge the roof is bandwidth x intensity; right of it, the flat peak.
+        QVERIFY(qFuzzyCompare(graphValueAt(roof.graph, 1e-3), 1e-3 * spec->dramGBs * 1e-3));
+        QVERIFY(qFuzzyCompare(graphValueAt(roof.graph, 1e5), spec->fp32Tflops));
+    }
+
+    void unknownGpuIsRefused()
+    {
+        RooflineChart chart;
+        QVERIFY(chart.setGpu("h200"));
+        QVERIFY(!chart.setGpu("v100"));
+        QCOMPARE(chart.gpu(), QStringLiteral("h200"));
+        QVERIFY(RooflineChart::gpuKeys().contains("measured"));
+    }
+
+    void measuredCeilingsBesideTheDatasheet()
+    {
+        RooflineChart chart;
+        chart.setMeasuredCeilings(64.2, 4100, QStringLiteral("NVIDIA H200"));
+        QVERIFY(chart.setGpu("measured"));
+        const auto *measured = roofNamed(chart, "measured");
+        const auto *datasheet = roofNamed(chart, "H200 datasheet");
+        QVERIFY(measured && datasheet);
+        QVERIFY(measured->measured);
+        QCOMPARE(measured->graph->pen().style(), Qt::SolidLine);
+        QVERIFY(qFuzzyCompare(measured->ridge->position->key(), 64.2e3 / 4100));
+        QVERIFY(qFuzzyCompare(measured->ridge->position->value(), 64.2));
+        QCOMPARE(datasheet->peakTflops, findGpu("h200")->fp32Tflops);
+    }
+
+    void measuredGpuFallsBackToTheRunsDevice()
+    {
+        // Before ceilings are measured, "measured" shows the datasheet of the GPU the runs ran on.
+        RooflineChart chart;
+        QVERIFY(chart.roofs().isEmpty());
+        RunRecord run = okRun("r1", "coalesced", kTiles64, 13.7);
+        run.gpuName = QStringLiteral("NVIDIA A100-SXM4-80GB");
+        chart.setRuns({run});
+        QCOMPARE(chart.roofs().size(), 1);
+        QCOMPARE(chart.roofs().first().peakTflops, findGpu("a100")->fp32Tflops);
+    }
+
+    void tensorRoofOnlyWithTensorCoreRuns()
+    {
+        RooflineChart chart;
+        chart.setGpu("a100");
+        chart.setRuns({okRun("r1", "cublas_fp32", {}, 18)});
+        QVERIFY(!roofNamed(chart, "TF32"));
+        chart.setRuns({okRun("r1", "cublas_fp32", {}, 18), okRun("r2", "cublas_tf32", {}, 120)});
+        const auto *tensor = roofNamed(chart, "TF32");
+        QVERIFY(tensor);
+        QCOMPARE(tensor->peakTflops, findGpu("a100")->tf32Tflops);
+    }
+
+    void runAtPredictedIntensity()
+    {
+        RooflineChart chart;
+        chart.setGpu("h200");
+        chart.setRuns({okRun("r1", "coalesced", kTiles64, 13.7)});
+        const auto expected = estimateTraffic(StageId::Coalesced, toParams(kTiles64), ProblemSize{});
+        QCOMPARE(chart.points().size(), 1);
+        const auto &p = chart.points().first();
+        QCOMPARE(p.kind, RooflineChart::PointKind::RunPredicted);
+        QCOMPARE(p.runId, QStringLiteral("r1"));
+        QCOMPARE(p.intensity, expected.intensity);
+        QCOMPARE(p.tflops, 13.7);
+        QVERIFY(p.tooltip.contains(QString::fromStdString(expected.formula)));
+        QVERIFY(p.tooltip.contains(QStringLiteral("of the H200 datasheet roof")));
+    }
+
+    void failedAndPublishedRunsAreNotPoints()
+    {
+        RunRecord failed = okRun("r2", "naive", {{"BX", 16}, {"BY", 16}}, 1);
+        failed.status = RunStatus::Failed;
+        RunRecord published = okRun("w", "final", {}, 3.8);
+        published.origin = QStringLiteral("worklog");
+        RooflineChart chart;
+        chart.setRuns({failed, published});
+        QVERIFY(chart.points().isEmpty());
+    }
+
+    void countersNoteWithoutCounterData()
+    {
+        RooflineChart chart;
+        chart.setRuns({okRun("r1", "coalesced", kTiles64, 13.7)});
+        QVERIFY(chart.countersNote());
+        QVERIFY(chart.countersNote()->text().contains(QStringLiteral("hardware counters not available")));
+
+        RunRecord withCounters = okRun("r1", "coalesced", kTiles64, 13.7);
+        withCounters.raw.insert(QStringLiteral("counters"),
+                                QJsonObject{{QStringLiteral("dram_intensity"), 9.5}});
+        chart.setRuns({withCounters});
+        QVERIFY(!chart.countersNote());
+        QCOMPARE(chart.points().size(), 2);
+        const auto &measured = chart.points().at(1);
+        QCOMPARE(measured.kind, RooflineChart::PointKind::RunMeasured);
+        QCOMPARE(measured.intensity, 9.5);
+        QCOMPARE(measured.tflops, 13.7);
+    }
+
+    void countersNoteGivesTheRunnersReason()
+    {
+        RunRecord run = okRun("r1", "coalesced", kTiles64, 13.7);
+        run.raw.insert(QStringLiteral("counters"),
+                       QJsonObject{{QStringLiteral("error"), QStringLiteral("profiling needs root")}});
+        RooflineChart chart;
+        chart.setRuns({run});
+        QVERIFY(chart.countersNote());
+        QVERIFY(chart.countersNote()->text().contains(QStringLiteral("profiling needs root")));
+    }
+
+    void predictedPointFollowsSettings()
+    {
+        RooflineChart chart;
+        chart.setGpu("t4");
+        QVERIFY(!chart.predictedPoint());
+        const ProblemSize size;
+        chart.setPredicted(StageId::Naive, defaultParams(StageId::Naive), size);
+        const auto naive = chart.predictedPoint();
+        QVERIFY(naive);
+        const double naiveAi = estimateTraffic(StageId::Naive, defaultParams(StageId::Naive), size).intensity;
+        QCOMPARE(naive->x(), naiveAi);
+        const GpuSpec *t4 = findGpu("t4");
+        QVERIFY(qFuzzyCompare(naive->y(), roofline::roofAt(naiveAi, t4->fp32Tflops, t4->dramGBs)));
+
+        chart.setPredicted(StageId::Coarsened, toParams(kTiles64), size);
+        const auto tiled = chart.predictedPoint();
+        QVERIFY(tiled);
+        QCOMPARE(tiled->x(), estimateTraffic(StageId::Coarsened, toParams(kTiles64), size).intensity);
+        QVERIFY(tiled->x() > naive->x());
+        chart.clearPredicted();
+        QVERIFY(!chart.predictedPoint());
+    }
+
+    void worklogStepsOnTheT4Roof()
+    {
+        RooflineChart chart;
+        chart.setGpu("h200");
+        chart.setShowWorklogT4(true);
+        QVERIFY(roofNamed(chart, "T4 datasheet"));
+        int expected = 0;
+        for (const Preset &p : presets()) {
+            if (!p.worklogT4Ms)
+                continue;
+            ++expected;
+            const double tflops = roofline::tflopsFor(roofline::kWorklogFlops, *p.worklogT4Ms);
+            const double ai = estimateTraffic(p.stage, p.params, ProblemSize{}).intensity;
+            const bool found =
+                std::any_of(chart.points().cbegin(), chart.points().cend(), [&](const auto &pt) {
+                    return pt.kind == RooflineChart::PointKind::WorklogT4 && pt.intensity == ai &&
+                           pt.tflops == tflops;
+                });
+            QVERIFY2(found, p.key.c_str());
+        }
+        QCOMPARE(chart.points().size(), expected);
+        chart.setShowWorklogT4(false);
+        QVERIFY(chart.points().isEmpty());
+    }
+
+    void clickEmitsRunIdAndExports()
+    {
+        RooflineChart chart;
+        chart.setGpu("h200");
+        chart.setRuns(
+            {okRun("r1", "coalesced", kTiles64, 13.7), okRun("r2", "naive", {{"BX", 16}, {"BY", 16}}, 1.2)});
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        QSignalSpy spy(&chart, &RooflineChart::runClicked);
+        const auto pixel = chart.pixelOfRun(QStringLiteral("r2"));
+        QVERIFY(pixel);
+        QTest::mouseClick(chart.customPlot(), Qt::LeftButton, {}, pixel->toPoint());
+        QCOMPARE(spy.size(), 1);
+        QCOMPARE(spy.first().at(0).toString(), QStringLiteral("r2"));
+        QVERIFY(chart.tooltipAt(*pixel).contains(QStringLiteral("GFLOP/s")));
+
+        QTemporaryDir dir;
+        for (const QString &suffix : {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg")}) {
+            const QString path = dir.filePath(QStringLiteral("roofline.") + suffix);
+            const auto error = chart.exportTo(path);
+            QVERIFY2(!error, qPrintable(error.value_or(QString())));
+            QVERIFY(QFileInfo(path).size() > 500);
+        }
+    }
+};
+
+QTEST_MAIN(TstRooflineChart)
+#include "tst_roofline_chart.moc"

@@ -1,0 +1,264 @@
+// RunnerClient: the queue rules alone (JobQueue), the client against a scripted stand-in runner
+// (replacement of queued interactive jobs, device-fault restart, cancel), and against the real
+// gemmscope-runner where it is built (the no-GPU path on CI).
+#include "job_queue.h"
+#include "runner_client.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+RunRequest request(const QString &id, const QString &tag)
+{
+    RunRequest r;
+    r.jobId = id;
+    r.tag = tag;
+    r.config.stage = StageId::Coalesced;
+    r.config.params = defaultParams(StageId::Coalesced);
+    r.config.size = {256, 256, 256};
+    return r;
+}
+
+// A stand-in for gemmscope-runner speaking protocol v1: "ready" with a GPU, each run answered
+// after a short delay with progress and a result, "fault" answered with device_fault and exit 3.
+const char *kFakeRunner = R"PY(
+import json, sys, time
+def out(o):
+    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
+out({"event": "ready", "protocol": 1, "runner": "fake", "gpu": {"name": "Fake GPU", "arch": "sm_90", "sms": 4}})
+for line in sys.stdin:
+    req = json.loads(line)
+    t = req.get("type")
+    if t == "quit":
+        break
+    if t == "fault":
+        out({"event": "error", "id": req["id"], "kind": "device_fault", "message": "An illegal memory access was encountered."})
+        sys.exit(3)
+    if t == "run":
+        out({"event": "compiled", "id": req["id"], "stage": req["stage"], "registers": 40, "static_smem_bytes": 4096,
+             "occupancy": {"fraction": 0.5, "limiter": "registers"}})
+        for i in range(3):
+            time.sleep(0.1)
+            out({"event": "progress", "id": req["id"], "phase": "timing", "done": i + 1, "total": 3})
+        out({"event": "result", "id": req["id"], "stage": req["stage"], "params": req["params"], "size": req["size"],
+             "gpu": {"name": "Fake GPU", "arch": "sm_90"},
+             "timing": {"median_ms": 1.0, "p20_ms": 0.9, "p80_ms": 1.1, "min_ms": 0.8, "count": 5},
+             "tflops": 0.03, "verify": {"rel_error": 1e-7, "tolerance": 1e-5, "passed": True},
+             "compiled": {"registers": 40}, "timestamp": "2026-01-01T00:00:00Z"})
+)PY";
+
+} // namespace
+
+class TestRunnerClient : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { qRegisterMetaType<RunRecord>(); }
+
+    // --- queue rules, no process ---
+    void queueReplacesWaitingInteractiveJobs_data()
+    {
+        QTest::addColumn<QStringList>("tags"); // one job per tag, ids j0, j1, ...
+        QTest::addColumn<QStringList>("expectedQueue");
+        QTest::addColumn<QStringList>("expectedReplaced"); // all ids replaced along the way
+        const QString i = kInteractiveTag, l = kLadderTag;
+        QTest::newRow("one interactive") << QStringList{i} << QStringList{"j0"} << QStringList{};
+        QTest::newRow("latest interactive wins")
+            << QStringList{i, i, i} << QStringList{"j2"} << QStringList{"j0", "j1"};
+        QTest::newRow("ladder jobs stay")
+            << QStringList{l, l, l} << QStringList{"j0", "j1", "j2"} << QStringList{};
+        QTest::newRow("interactive among ladder")
+            << QStringList{l, i, l, i} << QStringList{"j0", "j2", "j3"} << QStringList{"j1"};
+        QTest::newRow("ladder does not replace")
+            << QStringList{i, l} << QStringList{"j0", "j1"} << QStringList{};
+    }
+
+    void queueReplacesWaitingInteractiveJobs()
+    {
+        QFETCH(QStringList, tags);
+        QFETCH(QStringList, expectedQueue);
+        QFETCH(QStringList, expectedReplaced);
+        JobQueue queue;
+        QStringList replaced;
+        for (int n = 0; n < tags.size(); ++n)
+            replaced += queue.enqueue(request(QStringLiteral("j%1").arg(n), tags[n]));
+        QCOMPARE(queue.jobIds(), expectedQueue);
+        QCOMPARE(replaced, expectedReplaced);
+        QStringList taken;
+        while (auto next = queue.takeNext())
+            taken << next->jobId;
+        QCOMPARE(taken, expectedQueue); // arrival order
+        QVERIFY(queue.isEmpty());
+    }
+
+    void queueRemovesByIdOnly()
+    {
+        JobQueue queue;
+        queue.enqueue(request("a", kLadderTag));
+        queue.enqueue(request("b", kLadderTag));
+        QVERIFY(!queue.remove("zzz"));
+        QCOMPARE(queue.remove("a")->jobId, QStringLiteral("a"));
+        QVERIFY(!queue.contains("a"));
+        QCOMPARE(queue.jobIds(), QStringList{"b"});
+    }
+
+    void requestJsonFollowsTheProtocol()
+    {
+        RunRequest r = request("x", kInteractiveTag);
+        r.config.timing = {250, true};
+        const QJsonObject json = r.toProtocolJson();
+        QCOMPARE(json["type"].toString(), QStringLiteral("run"));
+        QCOMPARE(json["id"].toString(), QStringLiteral("x"));
+        QCOMPARE(json["stage"].toString(), QStringLiteral("coalesced"));
+        QCOMPARE(json["size"].toObject()["k"].toInt(), 256);
+        QCOMPARE(json["timing"].toObject()["budget_ms"].toInt(), 250);
+        QCOMPARE(json["timing"].toObject()["flush_l2"].toBool(), true);
+        QCOMPARE(json["params"].toObject().size(), qsizetype(defaultParams(StageId::Coalesced).size()));
+    }
+
+    // --- the client against processes ---
+    void missingRunnerSaysWhy()
+    {
+        RunnerClient client(QStringLiteral("/nonexistent/gemmscope-runner"));
+        QSignalSpy status(&client, &RunnerClient::runnerStatusChanged);
+        QSignalSpy failed(&client, &RunnerClient::runFailed);
+        client.submit(request({}, kInteractiveTag));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        QCOMPARE(status.count(), 1);
+        QCOMPARE(status[0][0].toBool(), false);
+        QVERIFY(status[0][1].toString().startsWith("runner unavailable: "));
+        const RunRecord record = failed[0][0].value<RunRecord>();
+        QCOMPARE(record.errorKind, QStringLiteral("runner_unavailable"));
+        QCOMPARE(record.status, RunStatus::Failed);
+        QCOMPARE(record.stage, QStringLiteral("coalesced"));
+    }
+
+    void newInteractiveRequestReplacesQueuedOnes()
+    {
+        const QString runner = fakeRunner();
+        if (runner.isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        RunnerClient client(runner);
+        QSignalSpy status(&client, &RunnerClient::runnerStatusChanged);
+        QSignalSpy started(&client, &RunnerClient::runStarted);
+        QSignalSpy results(&client, &RunnerClient::resultAvailable);
+        QSignalSpy replaced(&client, &RunnerClient::jobsReplaced);
+        QSignalSpy progress(&client, &RunnerClient::progress);
+        QSignalSpy idle(&client, &RunnerClient::idle);
+        client.start();
+        QTRY_COMPARE_WITH_TIMEOUT(status.count(), 1, 10000);
+        QCOMPARE(status[0][0].toBool(), true);
+        QVERIFY(status[0][1].toString().contains("Fake GPU"));
+        const QString first = client.submit(request({}, kInteractiveTag));
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 5000); // first is running now
+        const QString second = client.submit(request({}, kInteractiveTag));
+        const QString ladder = client.submit(request({}, kLadderTag));
+        const QString third = client.submit(request({}, kInteractiveTag));
+        QTRY_COMPARE_WITH_TIMEOUT(results.count(), 3, 10000);
+        QTRY_VERIFY(idle.count() > 0);
+        QCOMPARE(replaced.count(), 1);
+        QCOMPARE(replaced[0][0].toStringList(), QStringList{second});
+        QStringList finished;
+        for (const auto &args : results)
+            finished << args[0].value<RunRecord>().runId;
+        QCOMPARE(finished, (QStringList{first, ladder, third}));
+        const RunRecord r = results[0][0].value<RunRecord>();
+        QCOMPARE(r.status, RunStatus::Ok);
+        QCOMPARE(r.medianMs, 1.0);
+        QCOMPARE(r.registers, 40);
+        QVERIFY(progress.count() >= 3);
+    }
+
+    void deviceFaultRestartsRunnerAndQueueGoesOn()
+    {
+        const QString runner = fakeRunner();
+        if (runner.isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        RunnerClient client(runner);
+        QSignalSpy status(&client, &RunnerClient::runnerStatusChanged);
+        QSignalSpy results(&client, &RunnerClient::resultAvailable);
+        QSignalSpy failed(&client, &RunnerClient::runFailed);
+        RunRequest fault = request({}, kLadderTag);
+        fault.type = QStringLiteral("fault");
+        const QString faultId = client.submit(fault);
+        const QString after = client.submit(request({}, kLadderTag));
+        QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 15000);
+        QCOMPARE(failed.count(), 1);
+        const RunRecord faulted = failed[0][0].value<RunRecord>();
+        QCOMPARE(faulted.runId, faultId);
+        QCOMPARE(faulted.errorKind, QStringLiteral("device_fault"));
+        QVERIFY(faulted.errorMessage.contains("illegal memory access"));
+        QCOMPARE(results[0][0].value<RunRecord>().runId, after);
+        QCOMPARE(status.count(), 2); // ready, then ready again from the restarted runner
+    }
+
+    void cancelDropsQueuedJob()
+    {
+        const QString runner = fakeRunner();
+        if (runner.isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        RunnerClient client(runner);
+        QSignalSpy started(&client, &RunnerClient::runStarted);
+        QSignalSpy results(&client, &RunnerClient::resultAvailable);
+        QSignalSpy failed(&client, &RunnerClient::runFailed);
+        const QString running = client.submit(request({}, kLadderTag));
+        const QString queued = client.submit(request({}, kLadderTag));
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
+        client.cancel(queued);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        QCOMPARE(failed[0][0].value<RunRecord>().runId, queued);
+        QCOMPARE(failed[0][0].value<RunRecord>().errorKind, QStringLiteral("cancelled"));
+        QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 5000);
+        QCOMPARE(results[0][0].value<RunRecord>().runId, running);
+        QTest::qWait(300);
+        QCOMPARE(started.count(), 1);
+    }
+
+    void realRunnerWithoutGpuSaysNoGpu()
+    {
+        const QString runner = qEnvironmentVariable("GEMMSCOPE_RUNNER");
+        if (runner.isEmpty() || !QFile::exists(runner))
+            QSKIP("gemmscope-runner is not built (no CUDA Toolkit): GEMMSCOPE_RUNNER is not set");
+        RunnerHost host(runner);
+        RunnerClient *client = host.client();
+        QSignalSpy status(client, &RunnerClient::runnerStatusChanged);
+        QSignalSpy failed(client, &RunnerClient::runFailed);
+        QTRY_COMPARE_WITH_TIMEOUT(status.count(), 1, 30000);
+        if (status[0][0].toBool())
+            QSKIP("This machine has a GPU: the no-GPU path is covered on CI");
+        QVERIFY(!status[0][1].toString().isEmpty());
+        client->submit(request({}, kInteractiveTag));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        const RunRecord r = failed[0][0].value<RunRecord>();
+        QCOMPARE(r.errorKind, QStringLiteral("no_gpu"));
+        QVERIFY(!r.errorMessage.isEmpty());
+    }
+
+private:
+    QString fakeRunner()
+    {
+        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (python.isEmpty())
+            return {};
+        const QString path = m_dir.filePath(QStringLiteral("fake-runner"));
+        if (!QFile::exists(path)) {
+            QFile f(path);
+            if (!f.open(QIODevice::WriteOnly))
+                return {};
+            f.write(QStringLiteral("#!%1\n").arg(python).toUtf8());
+            f.write(kFakeRunner);
+            f.close();
+            f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+        return path;
+    }
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestRunnerClient)
+#include "tst_runner_client.moc"

@@ -1,0 +1,329 @@
+// The runtime chart draws exactly the successful runs as bars, in ladder order, with p20-p80
+// whiskers, cuBLAS FP32 as a reference line, failed runs as markers (never as times), and the
+// speedup-over-naive comparison against the worklog's published T4 progression.
+#include "runtime_chart.h"
+#include "stage_catalog.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace gemmscope;
+
+namespace {
+
+RunRecord okRun(const QString &id, const QString &stage, const QString &preset, double median, double p20,
+                double p80)
+{
+    RunRecord r;
+    r.runId = id;
+    r.stage = stage;
+    r.presetKey = preset;
+    r.m = 8192;
+    r.n = 4096;
+    r.k = 6144;
+    r.status = RunStatus::Ok;
+    r.origin = QStringLiteral("measured");
+    r.medianMs = median;
+    r.p20Ms = p20;
+    r.p80Ms = p80;
+    r.count = 20;
+    r.tflops = 2.0 * 8192 * 4096 * 6144 / (median * 1e-3) / 1e12;
+    r.gpuName = QStringLiteral("NVIDIA H200");
+    return r;
+}
+
+RunRecord failedRun(const QString &id, const QString &stage)
+{
+    RunRecord r;
+    r.runId = id;
+    r.stage = stage;
+    r.status = RunStatus::Failed;
+    r.origin = QStringLiteral("measured");
+    r.errorKind = QStringLiteral("wrong_result");
+    r.errorMessage = QStringLiteral("relative error 0.3 is above the tolerance 1e-05");
+    r.medianMs = 5; // a failed run must not be plotted even if it carries a number
+    return r;
+}
+
+// Deliberately out of ladder order.
+QList<RunRecord> sampleRuns()
+{
+    return {okRun("r4", "cublas_fp32", "", 8.15, 8.10, 8.30),
+            okRun("r3", "coalesced", "worklog-3", 30.1, 29.8, 30.6), failedRun("r5", "strided"),
+            okRun("r1", "naive", "worklog-0", 240.0, 238.0, 243.0),
+            okRun("r2", "coarsened", "worklog-2", 31.5, 31.0, 32.2)};
+}
+
+int totalBars(const RuntimeChart &chart)
+{
+    int n = 0;
+    for (QCPBars *bars : chart.runBars())
+        n += bars->dataCount();
+    return n;
+}
+
+bool barsContainKey(const RuntimeChart &chart, double key)
+{
+    for (QCPBars *bars : chart.runBars())
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+            if (it->key == key)
+                return true;
+    return false;
+}
+
+double tflopsOf(const RunRecord &r, double ms)
+{
+    return 2.0 * r.m * r.n * r.k / (ms * 1e-3) / 1e12;
+}
+
+void layOut(RuntimeChart &chart)
+{
+    // Shown (offscreen) so the layout gives the plot its size before pixels are computed.
+    chart.resize(900, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+} // namespace
+
+class TstRuntimeChart : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rendersOneBarPerSuccessfulRun()
+    {
+        RuntimeChart chart;
+        chart.setRuns(sampleRuns());
+        layOut(chart);
+        QVERIFY(!chart.grab().isNull());
+        QCOMPARE(totalBars(chart), 4);
+        QCOMPARE(chart.runtimeSlotList().size(), 5);
+    }
+
+    void ordersRunsByTheLadder()
+    {
+        RuntimeChart chart;
+        chart.setRuns(sampleRuns());
+        QStringList stages;
+        for (const RuntimeSlot &slot : chart.runtimeSlotList())
+            stages << slot.run.stage;
+        QStringList expected;
+        for (const StageInfo &s : gemmscope::stages()) // the catalog's order, whatever it is
+            if (QString key = QString::fromStdString(s.key); stages.contains(key))
+                expected << key;
+        QCOMPARE(stages, expected);
+    }
+
+    void ordersPresetsWithinAStage()
+    {
+        // worklog-4, 5a and 5b are all the double-buffered kernel: the preset order decides, and
+        // ad-hoc settings of the stage follow its presets.
+        const QList<RunRecord> runs{okRun("a", "double_buffered", "", 20, 19, 21),
+                                    okRun("b", "double_buffered", "worklog-5b", 15, 14, 16),
+                                    okRun("c", "double_buffered", "worklog-4", 25, 24, 26),
+                                    okRun("d", "double_buffered", "worklog-5a", 18, 17, 19)};
+        QStringList ids;
+        for (const RunRecord &r : ladderOrdered(runs))
+            ids << r.runId;
+        QCOMPARE(ids, (QStringList{"c", "d", "b", "a"}));
+    }
+
+    void throughputWithoutProblemSizeScalesFromTheMedian()
+    {
+        RunRecord r = okRun("x", "naive", "", 10, 9, 12);
+        const double atMedian = r.tflops;
+        r.m = r.n = r.k = 0;
+        QVERIFY(qFuzzyCompare(tflopsAt(r, 5), 2 * atMedian));
+        QCOMPARE(tflopsAt(r, 0), 0.0);
+    }
+
+    void failedRunIsMarkedNotPlotted()
+    {
+        RuntimeChart chart;
+        chart.setRuns(sampleRuns());
+        int failedSlot = -1;
+        for (int i = 0; i < chart.runtimeSlotList().size(); ++i)
+            if (chart.runtimeSlotList()[i].run.runId == QLatin1String("r5"))
+                failedSlot = i;
+        QVERIFY(failedSlot >= 0);
+        QVERIFY(!barsContainKey(chart, failedSlot));
+        QCOMPARE(chart.failureMarkers().size(), 1);
+        QCOMPARE(chart.failureMarkers().first()->position->key(), double(failedSlot));
+        QVERIFY(chart.failureMarkers().first()->text().contains(QStringLiteral("wrong result")));
+    }
+
+    void whiskersSpanP20ToP80_data()
+    {
+        QTest::addColumn<bool>("tflopsMode");
+        QTest::newRow("milliseconds") << false;
+        QTest::newRow("TFLOP/s") << true;
+    }
+    void whiskersSpanP20ToP80()
+    {
+        QFETCH(bool, tflopsMode);
+        const QList<RunRecord> runs = sampleRuns();
+        RuntimeChart chart;
+        chart.setValueMode(tflopsMode ? RuntimeValue::Tflops : RuntimeValue::Milliseconds);
+        chart.setRuns(runs);
+        int checked = 0;
+        for (int b = 0; b < chart.runBars().size(); ++b) {
+            QCPBars *bars = chart.runBars()[b];
+            QCPErrorBars *whisker = chart.whiskers()[b];
+            QCOMPARE(whisker->dataPlottable(), bars);
+            QCOMPARE(whisker->dataCount(), bars->dataCount());
+            for (int i = 0; i < bars->dataCount(); ++i) {
+                const auto bar = bars->data()->at(i);
+                const RunRecord &run = chart.runtimeSlotList()[int(bar->key)].run;
+                const auto err = whisker->data()->at(i);
+                const double low = tflopsMode ? tflopsOf(run, run.p80Ms) : run.p20Ms;
+                const double high = tflopsMode ? tflopsOf(run, run.p20Ms) : run.p80Ms;
+                QCOMPARE(bar->value, tflopsMode ? run.tflops : run.medianMs);
+                QVERIFY(qFuzzyCompare(bar->value - err.errorMinus, low));
+                QVERIFY(qFuzzyCompare(bar->value + err.errorPlus, high));
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 4);
+    }
+
+    void cublasReferenceLine_data()
+    {
+        QTest::addColumn<bool>("tflopsMode");
+        QTest::newRow("milliseconds") << false;
+        QTest::newRow("TFLOP/s") << true;
+    }
+    void cublasReferenceLine()
+    {
+        QFETCH(bool, tflopsMode);
+        RuntimeChart chart;
+        chart.setValueMode(tflopsMode ? RuntimeValue::Tflops : RuntimeValue::Milliseconds);
+        chart.setRuns(sampleRuns());
+        QVERIFY(chart.referenceLine());
+        const RunRecord cublas = sampleRuns().first();
+        const double expected = tflopsMode ? cublas.tflops : cublas.medianMs;
+        QCOMPARE(chart.referenceLine()->point1->coords().y(), expected);
+        QCOMPARE(chart.referenceLine()->point2->coords().y(), expected);
+    }
+
+    void noReferenceLineWithoutCublas()
+    {
+        RuntimeChart chart;
+        QList<RunRecord> runs = sampleRuns();
+        runs.removeFirst();
+        chart.setRuns(runs);
+        QVERIFY(!chart.referenceLine());
+    }
+
+    void logScaleUsesLogTicker()
+    {
+        RuntimeChart chart;
+        chart.setRuns(sampleRuns());
+        chart.setLogScale(true);
+        QCOMPARE(chart.customPlot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(chart.customPlot()->yAxis->ticker().dynamicCast<QCPAxisTickerLog>());
+        QVERIFY(chart.customPlot()->yAxis->range().lower > 0);
+        chart.setLogScale(false);
+        QCOMPARE(chart.customPlot()->yAxis->scaleType(), QCPAxis::stLinear);
+    }
+
+    void speedupMatchesWorklogAndMeasurement()
+    {
+        RuntimeChart chart;
+        chart.setRuns(sampleRuns());
+        chart.setMode(RuntimeChart::Mode::Speedup);
+        const Preset *zero = findPreset("worklog-0");
+        QVERIFY(zero && zero->worklogT4Ms);
+        QCPBars *published = chart.publishedSpeedupBars();
+        QCPBars *measured = chart.measuredSpeedupBars();
+        QVERIFY(published && measured);
+        int row = 0;
+        for (const Preset &p : presets()) {
+            if (!p.worklogT4Ms)
+                continue;
+            QCOMPARE(published->data()->at(row)->key, double(row));
+            QCOMPARE(published->data()->at(row)->value, *zero->worklogT4Ms / *p.worklogT4Ms);
+            ++row;
+        }
+        QCOMPARE(published->dataCount(), row);
+        // Measured: naive 240 ms; worklog-2 31.5 ms and worklog-3 30.1 ms; the others were not run.
+        QCOMPARE(measured->dataCount(), 3);
+        QMap<QString, double> measuredByPreset;
+        for (const SpeedupRow &r : chart.speedupRows())
+            if (r.measuredSpeedup)
+                measuredByPreset[r.presetKey] = *r.measuredSpeedup;
+        QCOMPARE(measuredByPreset.value("worklog-0"), 1.0);
+        QCOMPARE(measuredByPreset.value("worklog-2"), 240.0 / 31.5);
+        QCOMPARE(measuredByPreset.value("worklog-3"), 240.0 / 30.1);
+    }
+
+    void speedupNeedsNaiveAtTheSameSize()
+    {
+        QList<RunRecord> runs = sampleRuns();
+        for (RunRecord &r : runs)
+            if (r.presetKey == QLatin1String("worklog-0"))
+                r.m = 4096; // a naive run at another size is no baseline
+        RuntimeChart chart;
+        chart.setRuns(runs);
+        chart.setMode(RuntimeChart::Mode::Speedup);
+        for (const SpeedupRow &r : chart.speedupRows())
+            if (r.presetKey == QLatin1String("worklog-3")) {
+                QVERIFY(!r.measuredSpeedup);
+                QVERIFY2(r.note.contains(QStringLiteral("8192 x 4096 x 6144")), qPrintable(r.note));
+            }
+    }
+
+    void selectionHighlightsTheBar()
+    {
+        RuntimeChart chart;
+        chart.setRuns(sampleRuns());
+        QVERIFY(!chart.selectionBar());
+        chart.setSelectedRun(QStringLiteral("r3"));
+        QVERIFY(chart.selectionBar());
+        const double key = chart.selectionBar()->data()->at(0)->key;
+        QCOMPARE(chart.runtimeSlotList()[int(key)].run.runId, QStringLiteral("r3"));
+        QCOMPARE(chart.selectionBar()->data()->at(0)->value, 30.1);
+        QCOMPARE(totalBars(chart), 4); // the highlight is not a run
+    }
+
+    void clickEmitsRunIdAndHoverExplains()
+    {
+        RuntimeChart chart;
+        chart.setRuns(sampleRuns());
+        layOut(chart);
+        QSignalSpy spy(&chart, &RuntimeChart::runClicked);
+        for (const QString &id : {QStringLiteral("r2"), QStringLiteral("r5")}) {
+            const auto pixel = chart.pixelOfRun(id);
+            QVERIFY(pixel);
+            QTest::mouseClick(chart.customPlot(), Qt::LeftButton, {}, pixel->toPoint());
+            QVERIFY(!spy.isEmpty());
+            QCOMPARE(spy.last().at(0).toString(), id);
+        }
+        const QString tip = chart.tooltipAt(*chart.pixelOfRun(QStringLiteral("r2")));
+        QVERIFY2(tip.contains(QStringLiteral("31.5 ms")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("of cuBLAS FP32")), qPrintable(tip));
+        QVERIFY(chart.tooltipAt(*chart.pixelOfRun(QStringLiteral("r5")))
+                    .contains(QStringLiteral("wrong_result")));
+        QVERIFY(chart.runIdAt(QPointF(2, 2)).isEmpty()); // outside the axis rect
+    }
+
+    void exportsEveryFormat()
+    {
+        RuntimeChart chart;
+        chart.setRuns(sampleRuns());
+        layOut(chart);
+        QTemporaryDir dir;
+        for (const QString &suffix : {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg")}) {
+            const QString path = dir.filePath(QStringLiteral("runtime.") + suffix);
+            const auto error = chart.exportTo(path);
+            QVERIFY2(!error, qPrintable(error.value_or(QString())));
+            QVERIFY(QFileInfo(path).size() > 500);
+        }
+        QVERIFY(chart.exportTo(dir.filePath(QStringLiteral("runtime.bmp"))));
+    }
+};
+
+QTEST_MAIN(TstRuntimeChart)
+#include "tst_runtime_chart.moc"

@@ -1,0 +1,333 @@
+// Session files: round trip, refusal of damaged files without loading anything, autosave
+// recovery, bench import and the embedded published data.
+#include "app_resources.h"
+#include "session.h"
+#include "stage_catalog.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimeZone>
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+RunRecord okRun(const QString &id, double ms)
+{
+    RunRecord r;
+    r.runId = id;
+    r.stage = QStringLiteral("coalesced");
+    r.presetKey = QStringLiteral("worklog-3");
+    r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
+    r.m = 1024, r.n = 2048, r.k = 512;
+    r.status = RunStatus::Ok;
+    r.origin = QStringLiteral("measured");
+    r.medianMs = ms, r.p20Ms = ms * 0.99, r.p80Ms = ms * 1.02, r.minMs = ms * 0.98;
+    r.count = 17;
+    r.flushL2 = true;
+    r.tflops = 2.0 * 1024 * 2048 * 512 / (ms * 1e9);
+    r.relError = 3.5e-7;
+    r.tolerance = 1e-5;
+    r.registers = 64, r.staticSmemBytes = 4096, r.occupancy = 0.5;
+    r.occupancyLimiter = QStringLiteral("registers");
+    r.gpuName = QStringLiteral("NVIDIA H200"), r.gpuArch = QStringLiteral("sm_90");
+    r.smClockMHz = 1980;
+    r.timestamp = QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5, 600), Qt::UTC);
+    return r;
+}
+
+RunRecord failedRun(const QString &id)
+{
+    RunRecord r = okRun(id, 1);
+    r.status = RunStatus::Failed;
+    r.medianMs = r.p20Ms = r.p80Ms = r.minMs = r.tflops = 0;
+    r.count = 0;
+    r.errorKind = QStringLiteral("wrong_result");
+    r.errorMessage = QStringLiteral("The result differs from cuBLAS.");
+    r.relError = 0.3;
+    return r;
+}
+
+QByteArray validSessionBytes()
+{
+    SessionData data;
+    data.title = QStringLiteral("t");
+    data.runs = {okRun("a", 2.0), failedRun("b")};
+    return serializeSession(data);
+}
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        m_dir.reset(new QTemporaryDir);
+        QVERIFY(m_dir->isValid());
+    }
+
+    void roundTripKeepsEveryField()
+    {
+        Session session;
+        session.setAutosavePath(m_dir->filePath("autosave.json"));
+        session.addOrUpdate(okRun("a", 2.5));
+        session.addOrUpdate(failedRun("b"));
+        QString error;
+        const QString path = m_dir->filePath("s.json");
+        QVERIFY2(session.saveAs(path, &error), qPrintable(error));
+        QVERIFY(!session.isModified());
+
+        Session loaded;
+        QVERIFY2(loaded.open(path, &error), qPrintable(error));
+        QCOMPARE(loaded.runs().size(), 2);
+        const RunRecord &a = loaded.runs()[0];
+        const RunRecord expected = okRun("a", 2.5);
+        QCOMPARE(a.runId, expected.runId);
+        QCOMPARE(a.stage, expected.stage);
+        QCOMPARE(a.presetKey, expected.presetKey);
+        QCOMPARE(a.params, expected.params);
+        QCOMPARE(a.m, expected.m);
+        QCOMPARE(a.k, expected.k);
+        QCOMPARE(a.status, RunStatus::Ok);
+        QCOMPARE(a.medianMs, expected.medianMs);
+        QCOMPARE(a.p80Ms, expected.p80Ms);
+        QCOMPARE(a.count, expected.count);
+        QCOMPARE(a.flushL2, true);
+        QCOMPARE(a.relError, expected.relError);
+        QCOMPARE(a.registers, 64);
+        QCOMPARE(a.occupancyLimiter, expected.occupancyLimiter);
+        QCOMPARE(a.gpuName, expected.gpuName);
+        QCOMPARE(a.timestamp, expected.timestamp);
+        const RunRecord &b = loaded.runs()[1];
+        QCOMPARE(b.status, RunStatus::Failed);
+        QCOMPARE(b.errorKind, QStringLiteral("wrong_result"));
+        QCOMPARE(b.errorMessage, failedRun("b").errorMessage);
+    }
+
+    void damagedFilesAreRefusedWithNothingLoaded_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("errorMentions");
+        const QByteArray valid = validSessionBytes();
+        QJsonObject root = QJsonDocument::fromJson(valid).object();
+        const auto edited = [&](auto edit) {
+            QJsonObject copy = root;
+            edit(copy);
+            return QJsonDocument(copy).toJson();
+        };
+        QTest::newRow("not json") << QByteArray("this is not a session") << "JSON";
+        QTest::newRow("truncated") << valid.left(valid.size() / 2) << "truncated";
+        QTest::newRow("empty") << QByteArray() << "JSON";
+        QTest::newRow("unknown version") << edited([](QJsonObject &o) { o["version"] = 2; }) << "version 2";
+        QTest::newRow("other format")
+            << edited([](QJsonObject &o) { o["format"] = "something-else"; }) << "format";
+        QTest::newRow("runs missing") << edited([](QJsonObject &o) { o.remove("runs"); }) << "runs";
+        QTest::newRow("run without stage") << edited([](QJsonObject &o) {
+            QJsonArray runs = o["runs"].toArray();
+            QJsonObject second = runs[1].toObject();
+            second.remove("stage");
+            runs[1] = second;
+            o["runs"] = runs;
+        }) << "stage";
+        QTest::newRow("ok run without timing") << edited([](QJsonObject &o) {
+            QJsonArray runs = o["runs"].toArray();
+            QJsonObject first = runs[0].toObject();
+            first.remove("timing");
+            runs[0] = first;
+            o["runs"] = runs;
+        }) << "timing";
+        QTest::newRow("duplicate ids") << edited([](QJsonObject &o) {
+            QJsonArray runs = o["runs"].toArray();
+            runs.append(runs[0]);
+            o["runs"] = runs;
+        }) << "twice";
+    }
+
+    void damagedFilesAreRefusedWithNothingLoaded()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, errorMentions);
+        Session session;
+        session.setAutosavePath({});
+        session.addOrUpdate(okRun("kept", 7.0));
+        const QString before = m_dir->filePath("before.json");
+        QString error;
+        QVERIFY(session.saveAs(before, &error));
+        const QString path = m_dir->filePath("damaged.json");
+        writeFile(path, bytes);
+        QSignalSpy resets(&session, &Session::reset);
+        QVERIFY(!session.open(path, &error));
+        QVERIFY2(error.contains(errorMentions, Qt::CaseInsensitive), qPrintable(error));
+        QVERIFY2(error.contains("damaged.json"), qPrintable(error));
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(session.runs().size(), 1);
+        QCOMPARE(session.runs()[0].runId, QStringLiteral("kept"));
+        QCOMPARE(session.filePath(), QFileInfo(before).absoluteFilePath());
+    }
+
+    void autosaveOffersOnlyUnsavedMeasuredRuns()
+    {
+        const QString autosave = m_dir->filePath("app/autosave.json");
+        {
+            Session session;
+            session.setAutosavePath(autosave);
+            QVERIFY(!Session::recoverableAutosave(autosave));
+            RunRecord queued = okRun("q", 1);
+            queued.status = RunStatus::Queued;
+            session.addOrUpdate(queued);
+            QVERIFY2(!QFile::exists(autosave), "a queued run is not a finished result");
+            session.addOrUpdate(okRun("a", 3.0)); // finished: autosaved at once
+            QVERIFY(QFile::exists(autosave));
+        } // the application "crashes" here: nothing was saved to a file
+        const auto recovered = Session::recoverableAutosave(autosave);
+        QVERIFY(recovered);
+        QVERIFY(std::any_of(recovered->runs.begin(), recovered->runs.end(),
+                            [](const RunRecord &r) { return r.runId == "a" && r.isOk(); }));
+
+        // Once saved to a file the autosave holds nothing new.
+        Session session;
+        session.setAutosavePath(autosave);
+        session.replace(*recovered, {});
+        QString error;
+        QVERIFY(session.saveAs(m_dir->filePath("saved.json"), &error));
+        QVERIFY(!Session::recoverableAutosave(autosave));
+        // A new measured run after saving is offered again.
+        session.addOrUpdate(okRun("c", 4.0));
+        QVERIFY(Session::recoverableAutosave(autosave));
+        Session::discardAutosave(autosave);
+        QVERIFY(!Session::recoverableAutosave(autosave));
+    }
+
+    void publishedDataIsNotOfferedForRecovery()
+    {
+        const QString autosave = m_dir->filePath("autosave.json");
+        Session session;
+        session.setAutosavePath(autosave);
+        RunRecord published = okRun("w", 100);
+        published.origin = QStringLiteral("worklog");
+        session.addOrUpdate(published);
+        QVERIFY(QFile::exists(autosave));
+        QVERIFY(!Session::recoverableAutosave(autosave));
+    }
+
+    void importBenchMakesRecordedRuns()
+    {
+        const QJsonObject result{
+            {"event", "result"},
+            {"id", "x1"},
+            {"stage", "coalesced"},
+            {"params", QJsonObject{{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}}},
+            {"size", QJsonObject{{"m", 2048}, {"n", 2048}, {"k", 2048}}},
+            {"gpu", QJsonObject{{"name", "NVIDIA H200"}, {"arch", "sm_90"}}},
+            {"timing",
+             QJsonObject{
+                 {"median_ms", 1.5}, {"p20_ms", 1.4}, {"p80_ms", 1.6}, {"min_ms", 1.3}, {"count", 40}}},
+            {"tflops", 11.45},
+            {"verify", QJsonObject{{"rel_error", 2e-7}, {"tolerance", 1e-5}, {"passed", true}}},
+            {"compiled",
+             QJsonObject{{"registers", 72},
+                         {"static_smem_bytes", 4096},
+                         {"occupancy", QJsonObject{{"fraction", 0.375}, {"limiter", "registers"}}}}},
+            {"timestamp", "2026-11-29T23:10:00Z"}};
+        const QJsonObject error{{"event", "error"},
+                                {"id", "x2"},
+                                {"kind", "compile_error"},
+                                {"message", "NVRTC could not compile it."},
+                                {"log", "line 3: error"}};
+        const QJsonObject bench{{"format", "gemmscope-bench"},
+                                {"version", 1},
+                                {"date", "2026-11-29T23:00:00Z"},
+                                {"gpu", "NVIDIA H200"},
+                                {"size", QJsonObject{{"m", 2048}, {"n", 2048}, {"k", 2048}}},
+                                {"rows", QJsonArray{QJsonObject{{"preset", "worklog-3"},
+                                                                {"stage", "coalesced"},
+                                                                {"params", result["params"]},
+                                                                {"event", result}},
+                                                    QJsonObject{{"preset", "worklog-8"},
+                                                                {"stage", "final"},
+                                                                {"params", QJsonObject{{"BM", 192}}},
+                                                                {"event", error}}}}};
+        const QString path = m_dir->filePath("bench.json");
+        writeFile(path, QJsonDocument(bench).toJson());
+        Session session;
+        session.setAutosavePath({});
+        QString why;
+        QVERIFY2(session.importBench(path, &why), qPrintable(why));
+        QCOMPARE(session.runs().size(), 2);
+        const RunRecord &ok = session.runs()[0];
+        QCOMPARE(ok.origin, QStringLiteral("recorded"));
+        QCOMPARE(ok.status, RunStatus::Ok);
+        QCOMPARE(ok.presetKey, QStringLiteral("worklog-3"));
+        QCOMPARE(ok.medianMs, 1.5);
+        QCOMPARE(ok.registers, 72);
+        QCOMPARE(ok.occupancy, 0.375);
+        QCOMPARE(ok.m, 2048LL);
+        const RunRecord &failed = session.runs()[1];
+        QCOMPARE(failed.status, RunStatus::Failed);
+        QCOMPARE(failed.errorKind, QStringLiteral("compile_error"));
+        QCOMPARE(failed.stage, QStringLiteral("final"));
+        QCOMPARE(failed.k, 2048LL); // from the bench's size: error events carry none
+        QCOMPARE(failed.gpuName, QStringLiteral("NVIDIA H200"));
+        // Importing the same bench again keeps run ids unique.
+        QVERIFY(session.importBench(path, &why));
+        QSet<QString> ids;
+        for (const RunRecord &r : session.runs())
+            ids.insert(r.runId);
+        QCOMPARE(ids.size(), 4);
+
+        writeFile(path, QJsonDocument(QJsonObject{{"format", "gemmscope-bench"}, {"version", 9}}).toJson());
+        Session other;
+        QVERIFY(!other.importBench(path, &why));
+        QVERIFY(why.contains("version 9"));
+        QVERIFY(other.runs().isEmpty());
+    }
+
+    void embeddedDefaultIsTheWorklogsPublishedTable()
+    {
+        initResources();
+        Session session;
+        session.setAutosavePath({});
+        QString error;
+        QVERIFY2(session.loadDefault(&error), qPrintable(error));
+        QVERIFY(!session.runs().isEmpty());
+        QVERIFY(session.filePath().isEmpty()); // Save must ask where: the resource is read-only
+        int withPublishedTime = 0;
+        for (const Preset &p : presets())
+            withPublishedTime += p.worklogT4Ms.has_value();
+        QCOMPARE(session.runs().size(), withPublishedTime);
+        for (const RunRecord &r : session.runs()) {
+            QCOMPARE(r.origin, QStringLiteral("worklog"));
+            QCOMPARE(r.gpuName, QStringLiteral("NVIDIA T4 (published)"));
+            const Preset *preset = findPreset(r.presetKey.toStdString());
+            QVERIFY2(preset, qPrintable(r.presetKey));
+            QCOMPARE(r.stage.toStdString(), stageInfo(preset->stage).key);
+            QCOMPARE(r.medianMs, preset->worklogT4Ms.value());
+            QCOMPARE(ProblemSize({r.m, r.n, r.k}), ProblemSize{});
+            ParamValues params;
+            for (auto it = r.params.begin(); it != r.params.end(); ++it)
+                params[it.key().toStdString()] = it.value();
+            QCOMPARE(params, preset->params);
+            QVERIFY(violations(preset->stage, params, ProblemSize{}).empty());
+        }
+        QVERIFY(session.data().description.contains("worklog"));
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"

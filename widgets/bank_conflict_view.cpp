@@ -1,0 +1,169 @@
+#include "bank_conflict_view.h"
+
+#include "plot_export.h"
+#include "plot_theme.h"
+
+#include <QComboBox>
+#include <QPainter>
+#include <QVBoxLayout>
+
+namespace gemmscope {
+
+namespace {
+
+class BankCanvas : public QWidget {
+public:
+    explicit BankCanvas(BankConflictView *view) : QWidget(view), m_view(view) { setMinimumSize(480, 240); }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        m_view->paintAccess(p, rect());
+    }
+
+private:
+    BankConflictView *m_view;
+};
+
+} // namespace
+
+QColor BankConflictView::conflictColor()
+{
+    return wrongResultColor();
+}
+
+BankConflictView::BankConflictView(QWidget *parent) : QWidget(parent)
+{
+    m_picker = new QComboBox(this);
+    m_picker->setToolTip(tr("Which shared-memory access of the warp to show"));
+    connect(m_picker, &QComboBox::currentIndexChanged, this, &BankConflictView::setCurrentIndex);
+    m_canvas = new BankCanvas(this);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_picker);
+    layout->addWidget(m_canvas, 1);
+}
+
+void BankConflictView::setAccesses(const std::vector<SharedAccess> &accesses)
+{
+    m_accesses = accesses;
+    {
+        const QSignalBlocker block(m_picker);
+        m_picker->clear();
+        for (const SharedAccess &a : m_accesses)
+            m_picker->addItem(
+                QStringLiteral("%1 (%2-way)").arg(QString::fromStdString(a.label)).arg(a.conflictDegree));
+    }
+    m_current = -1;
+    setCurrentIndex(m_accesses.empty() ? -1 : 0);
+}
+
+void BankConflictView::setStage(const KernelShape &shape, const AccessContext &context, int warp)
+{
+    setAccesses(sharedAccesses(shape, context, warp));
+}
+
+void BankConflictView::setCurrentIndex(int index)
+{
+    const int i = (index >= 0 && index < count()) ? index : (count() > 0 ? 0 : -1);
+    if (i == m_current)
+        return;
+    m_current = i;
+    {
+        const QSignalBlocker block(m_picker);
+        m_picker->setCurrentIndex(i);
+    }
+    m_canvas->update();
+    emit currentIndexChanged(i);
+}
+
+const SharedAccess *BankConflictView::currentAccess() const
+{
+    return m_current >= 0 ? &m_accesses[std::size_t(m_current)] : nullptr;
+}
+
+QString BankConflictView::degreeText() const
+{
+    const SharedAccess *a = currentAccess();
+    if (!a)
+        return tr("This stage makes no shared-memory access (the naive kernel reads global memory only).");
+    if (a->conflictDegree <= 1)
+        return tr("Conflict-free: 1 wavefront for one request");
+    return tr("%1-way conflict: %1 wavefronts for one request").arg(a->conflictDegree);
+}
+
+void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
+{
+    p.save();
+    p.fillRect(area, palette().color(QPalette::Base));
+    const QColor text = palette().color(QPalette::WindowText);
+    p.setPen(text);
+    const QRectF inner = area.adjusted(10, 10, -10, -10);
+    const SharedAccess *a = currentAccess();
+    if (!a) {
+        p.drawText(inner, Qt::AlignCenter | Qt::TextWordWrap, degreeText());
+        p.restore();
+        return;
+    }
+    p.drawText(QRectF(inner.left(), inner.top(), inner.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
+               QString::fromStdString(a->label) + QStringLiteral(" — ") + degreeText());
+
+    const double colW = inner.width() / kWarpSize;
+    const QRectF lanes(inner.left(), inner.top() + 28, inner.width(), 20);
+    const double barsBottom = inner.bottom() - 20;
+    const QRectF banks(inner.left(), barsBottom - std::max(60.0, inner.height() * 0.35), inner.width(), 0);
+    const double barTop = banks.top();
+    const int maxDegree = std::max(1, a->conflictDegree);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    p.setFont(small);
+
+    for (int l = 0; l < kWarpSize; ++l) {
+        const QRectF box(lanes.left() + l * colW + 1, lanes.top(), colW - 2, lanes.height());
+        const bool active = a->lanes[std::size_t(l)].active;
+        p.fillRect(box, active ? warpColor(a->warp) : QColor(0xe6, 0xe6, 0xe6));
+        if (colW >= 16) {
+            p.setPen(active ? QColor(Qt::white) : text);
+            p.drawText(box, Qt::AlignCenter, QString::number(l));
+        }
+    }
+    // Lines lane -> bank; red where the bank serves more than one word.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (int l = 0; l < kWarpSize; ++l) {
+        const int bank = a->bankOfLane[std::size_t(l)];
+        if (bank < 0)
+            continue;
+        const bool conflict = a->distinctWordsPerBank[std::size_t(bank)] > 1;
+        QColor c = conflict ? conflictColor() : warpColor(a->warp);
+        c.setAlpha(160);
+        p.setPen(QPen(c, 1));
+        p.drawLine(QPointF(lanes.left() + (l + 0.5) * colW, lanes.bottom()),
+                   QPointF(banks.left() + (bank + 0.5) * colW, barTop));
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+    // Bars: distinct words per bank.
+    const double barSpace = barsBottom - barTop;
+    for (int b = 0; b < kSharedBanks; ++b) {
+        const int words = a->distinctWordsPerBank[std::size_t(b)];
+        const double h = barSpace * words / maxDegree;
+        const QRectF bar(banks.left() + b * colW + 1, barsBottom - h, colW - 2, h);
+        p.fillRect(bar, words > 1 ? conflictColor() : QColor(0x2c, 0xa0, 0x2c));
+        p.setPen(QPen(palette().color(QPalette::Mid), 0));
+        p.drawRect(QRectF(banks.left() + b * colW + 1, barTop, colW - 2, barSpace));
+        p.setPen(text);
+        if (colW >= 14)
+            p.drawText(QRectF(banks.left() + b * colW, barsBottom + 2, colW, 16),
+                       Qt::AlignHCenter | Qt::AlignTop, QString::number(b));
+    }
+    p.drawText(QRectF(inner.left(), barTop - 18, inner.width(), 16), Qt::AlignLeft,
+               tr("banks (bar = distinct 4-byte words asked of the bank; the tallest is the degree)"));
+    p.restore();
+}
+
+std::optional<QString> BankConflictView::exportTo(const QString &path)
+{
+    return exportWidget(this, path);
+}
+
+} // namespace gemmscope

@@ -1,0 +1,49 @@
+// Shared-memory bank conflicts of one warp access: 32 lanes on top, 32 banks below, a line from
+// each lane to its bank, and per bank a bar of the distinct words asked for. The tallest bar is
+// the conflict degree (wavefronts per request); a broadcast of one word counts once.
+#pragma once
+
+#include "access_model.h"
+
+#include <QWidget>
+#include <optional>
+
+class QComboBox;
+
+namespace gemmscope {
+
+class BankConflictView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit BankConflictView(QWidget *parent = nullptr);
+
+    // Any list of accesses: a stage's (see setStage) or the guide's column / row demo.
+    void setAccesses(const std::vector<SharedAccess> &accesses);
+    // Every shared-memory access of `warp` for one k-step (fills, then inner-loop reads at k = 0).
+    void setStage(const KernelShape &shape, const AccessContext &context, int warp);
+
+    int count() const { return int(m_accesses.size()); }
+    int currentIndex() const { return m_current; }
+    void setCurrentIndex(int index);
+    const SharedAccess *currentAccess() const;
+    QString degreeText() const; // "32-way conflict: 32 wavefronts for one request"
+
+    std::optional<QString> exportTo(const QString &path);
+
+    // Paints the current access into `area` (the canvas uses it too).
+    void paintAccess(QPainter &p, const QRectF &area) const;
+
+    static QColor conflictColor();
+
+signals:
+    void currentIndexChanged(int index);
+
+private:
+    std::vector<SharedAccess> m_accesses;
+    int m_current = -1;
+    QComboBox *m_picker = nullptr;
+    QWidget *m_canvas = nullptr;
+};
+
+} // namespace gemmscope

@@ -1,0 +1,81 @@
+// Steps through one warp's global memory instructions (load A, load B, store C, in program order)
+// and shows the 32 lanes, where their addresses fall in memory as a strip of 32-byte sectors,
+// the sectors fetched, and the running sectors per request and byte efficiency.
+// play()/pause() animate with a QTimer; step() is the deterministic API the tests use.
+#pragma once
+
+#include "access_model.h"
+
+#include <QWidget>
+#include <optional>
+
+class QTimer;
+class QToolButton;
+class QComboBox;
+class QSpinBox;
+class QLabel;
+
+namespace gemmscope {
+
+class CoalescingView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit CoalescingView(QWidget *parent = nullptr);
+
+    // Recomputes the instructions; an invalid context shows its reason instead of a diagram.
+    void setShape(const KernelShape &shape, const AccessContext &context = {});
+    void setWarp(int warp);
+    int warp() const { return m_warp; }
+
+    int frameCount() const { return int(m_accesses.size()); }
+    int currentFrame() const { return m_frame; }
+    const GlobalAccess *currentAccess() const;
+    const std::vector<GlobalAccess> &accesses() const { return m_accesses; }
+    QString errorText() const { return m_error; }
+
+    // Totals over frames 0..currentFrame.
+    long long runningRequests() const;
+    long long runningSectors() const;
+    double runningEfficiency() const;
+    QString summaryText() const; // the line under the diagram
+
+    bool isPlaying() const;
+    double framesPerSecond() const { return m_fps; }
+
+    // One PNG per frame into `folder` (frame_000.png, ...); an error sentence on failure.
+    std::optional<QString> exportFrames(const QString &folder, QSize size = QSize(960, 360));
+
+    // Paints frame `frame` into `area` (the canvas and the frame export share it).
+    void paintFrame(QPainter &p, const QRectF &area, int frame) const;
+
+public slots:
+    void play();
+    void pause();
+    void step();   // next frame; stops at the last one
+    void rewind(); // back to frame 0
+    void setFramesPerSecond(double fps);
+
+signals:
+    void frameChanged(int frame);
+
+private:
+    void setFrame(int frame);
+    void syncControls();
+
+    KernelShape m_shape;
+    AccessContext m_context;
+    int m_warp = 0;
+    std::vector<GlobalAccess> m_accesses;
+    QString m_error;
+    int m_frame = 0;
+    double m_fps = 2.0;
+
+    QTimer *m_timer = nullptr;
+    QToolButton *m_playButton = nullptr;
+    QSpinBox *m_warpBox = nullptr;
+    QComboBox *m_speedBox = nullptr;
+    QWidget *m_canvas = nullptr;
+};
+
+} // namespace gemmscope

@@ -1,0 +1,71 @@
+// The thread-to-tile map of one block: every output of the BM x BN block tile coloured by the
+// warp that stores it, the A and B tiles beside it coloured by the warp that loads each element.
+// Hover names the thread; a click selects it and highlights its outputs and what it loads.
+// Side-by-side mode draws the contiguous and the strided layout of the same parameters.
+#pragma once
+
+#include "mapping_model.h"
+#include "mapping_tile_geometry.h"
+
+#include <QImage>
+#include <QWidget>
+#include <optional>
+
+namespace gemmscope {
+
+class TileMapView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit TileMapView(QWidget *parent = nullptr);
+
+    void setShape(const KernelShape &shape);
+    const KernelShape &shape() const { return m_shape; }
+
+    // Contiguous (steps 2-6) next to strided (steps 7-8) for the same BM, BN, BK, TM, TN.
+    // Only register-tiled shapes have both; for the others the flag draws the single map.
+    void setSideBySide(bool on);
+    bool sideBySide() const { return m_sideBySide; }
+
+    int selectedThread() const { return m_selected; } // -1 when none
+    void setSelectedThread(int tid);                  // -1 clears
+
+    // What the view draws: one panel, or two in side-by-side mode, with their shapes.
+    int panelCount() const;
+    KernelShape panelShape(int panel) const;
+    TilePanelGeometry panelGeometry(int panel) const;
+
+    // The tooltip at a widget position ("thread (3,1) = tid 19, warp 0, lane 19"), empty off the tiles.
+    QString toolTipAt(QPointF pos) const;
+    // True when cells are too small to show every element and colours are sampled.
+    bool isSampled() const;
+
+    // PNG, SVG or PDF by the extension; an error sentence on failure.
+    std::optional<QString> exportTo(const QString &path);
+
+    static QColor selectionColor();
+
+    QSize sizeHint() const override { return {760, 560}; }
+    QSize minimumSizeHint() const override { return {240, 200}; }
+
+signals:
+    void threadSelected(int tid);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    int panelAt(QPointF pos) const;
+    std::optional<int> threadAtPos(QPointF pos) const;
+    void paintPanel(QPainter &p, int panel) const;
+    QImage tileImage(const KernelShape &shape, Operand operand) const;
+
+    KernelShape m_shape;
+    bool m_sideBySide = false;
+    int m_selected = -1;
+};
+
+} // namespace gemmscope
