@@ -3,15 +3,17 @@
 # GPU tests, the benchmark, compute-sanitizer on every stage, hardware counters for the mapping
 # model, SASS of the ladder, and a GUI screenshot. Run on the GPU machine from the repo root:
 #   source .device/env.sh && scripts/gpu-session.sh [steps...]
-# Steps (default: all): info tests bench sanitizer counters sass screenshot. Results go to $OUT.
+# Steps (default: all but screenshot, which the gpu tests already take): info tests bench sass
+# stall sanitizer counters screenshot. Results go to $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/gemmscope-out}
 mkdir -p "$out"
 build=${BUILD:-build}
 runner=$build/app/runner/gemmscope-runner
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(info tests bench sanitizer counters sass screenshot)
+[ ${#steps[@]} -gt 0 ] || steps=(info tests bench sass stall sanitizer counters)
 export GEMMSCOPE_CACHE_DIR=/tmp/gemmscope-cache
+export GEMMSCOPE_SCREENSHOT_DIR="$out" # tst_main_window_gpu saves the main window after its run
 
 presets_jobs() { # size -> one run job per preset (small timing), for the sanitizer and counters
   "$build/app/runner/gemmscope-bench" --list-jobs --size "$1" --budget-ms 1 --min-reps 1 --warmup 0
@@ -49,14 +51,20 @@ smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,dram__
     python3 scripts/compare-counters.py "$out/model.csv" "$out/ncu.csv" | tee "$out/counters.md"
     ;;
   sass)
-    for f in "$GEMMSCOPE_CACHE_DIR"/*.cubin; do
-      [ -f "$f" ] || continue
-      echo "### $f"; cuobjdump -sass "$f" | grep -E 'Function|LDG|STG|LDS|STS|LDL|STL|FFMA' | sort | uniq -c | sort -rn | head -12
+    # Per cached kernel: its name, then how many of each memory and FMA instruction the SASS has.
+    find "$GEMMSCOPE_CACHE_DIR" -name '*.cubin' | while read -r f; do
+      echo "### $(cat "${f%.cubin}".name 2>/dev/null || basename "$f")"
+      cuobjdump -sass "$f" | grep -oE '\b(LDG|STG|LDS|STS|LDL|STL|FFMA|BAR|LDGSTS)(\.[A-Z0-9.]+)?' | sort | uniq -c | sort -rn
     done > "$out/sass-summary.txt" 2>&1
+    find "$GEMMSCOPE_CACHE_DIR" -name '*.cubin' | tar -czf "$out/cubins.tar.gz" -T - 2>/dev/null
     wc -l "$out/sass-summary.txt"
     ;;
+  stall)
+    "$build/app/gui/gemmscope" --measure-ui-stall --size 4096 --screenshot "$out/main_window_ladder.png" \
+      --save "$out/ladder_session.json" 2>&1 | tee "$out/ui-stall.txt"
+    ;;
   screenshot)
-    GEMMSCOPE_SCREENSHOT_DIR="$out" ctest --test-dir "$build" --output-on-failure -R tst_main_window_gpu 2>&1 | tail -5
+    (cd "$build/tests" && GEMMSCOPE_RUNNER="$PWD/../app/runner/gemmscope-runner" ./tst_main_window_gpu 2>&1 | tail -8)
     ;;
   esac
 done

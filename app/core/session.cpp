@@ -142,7 +142,9 @@ SessionParse importBenchJson(const QByteArray &bytes)
     if (!root->value("rows").isArray())
         return refuse(QObject::tr("It has no rows."));
     SessionData data;
-    const QString gpu = root->value("gpu").toString();
+    // The bench writes the runner's `ready` GPU object; older files may carry just a name.
+    const QJsonValue gpuValue = root->value("gpu");
+    const QString gpu = gpuValue.isObject() ? gpuValue.toObject().value("name").toString() : gpuValue.toString();
     const QString date = root->value("date").toString();
     data.title = QObject::tr("Recorded bench run%1%2")
                      .arg(gpu.isEmpty() ? QString() : QStringLiteral(", ") + gpu,

@@ -47,8 +47,9 @@ int render(const QString &file, const QString &outDir)
 }
 
 // Runs the ladder through the real window (results land in its table and charts) while a 5 ms
-// timer measures the UI thread's longest stall.
-int measureUiStall(QApplication &app, long long n)
+// timer measures the UI thread's longest stall. Optionally saves a screenshot of the window and
+// the session of the ladder's runs afterwards (how docs/ gets its GPU screenshot).
+int measureUiStall(QApplication &app, long long n, const QString &screenshotPath, const QString &sessionPath)
 {
     MainWindow window(MainWindow::Options{
         .startRunner = true, .restoreSettings = false, .autosavePath = QStringLiteral("/dev/null")});
@@ -82,6 +83,15 @@ int measureUiStall(QApplication &app, long long n)
                                    .arg(meter.samples())
                                    .arg(meter.maxStallMs(), 0, 'f', 2)
                                    .arg(meter.percentileStallMs(0.99), 0, 'f', 2);
+        if (!screenshotPath.isEmpty() && !window.grab().save(screenshotPath)) {
+            QTextStream(stderr) << "gemmscope: could not write the screenshot " << screenshotPath << '\n';
+            exitCode = 1;
+        }
+        QString error;
+        if (!sessionPath.isEmpty() && !window.session()->saveAs(sessionPath, &error)) {
+            QTextStream(stderr) << "gemmscope: " << error << '\n';
+            exitCode = 1;
+        }
         app.quit();
     });
     app.exec();
@@ -106,9 +116,10 @@ int main(int argc, char **argv)
         QStringLiteral("import-bench"),
         QStringLiteral("Convert a gemmscope-bench JSON into a session (needs --save)."),
         QStringLiteral("bench.json"));
-    const QCommandLineOption saveOption(QStringLiteral("save"),
-                                        QStringLiteral("Where --import-bench writes the session."),
-                                        QStringLiteral("session.json"));
+    const QCommandLineOption saveOption(
+        QStringLiteral("save"),
+        QStringLiteral("Where --import-bench (or --measure-ui-stall) writes the session."),
+        QStringLiteral("session.json"));
     const QCommandLineOption renderOption(
         QStringLiteral("render-session"),
         QStringLiteral("Render every chart of a session to PNG, SVG and PDF, headless."),
@@ -122,7 +133,12 @@ int main(int argc, char **argv)
     const QCommandLineOption sizeOption(QStringLiteral("size"),
                                         QStringLiteral("Problem size N (N x N x N) for --measure-ui-stall."),
                                         QStringLiteral("N"), QStringLiteral("1024"));
-    parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption});
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("With --measure-ui-stall: save the main window as PNG after the ladder."),
+        QStringLiteral("file.png"));
+    parser.addOptions(
+        {importOption, saveOption, renderOption, outOption, stallOption, sizeOption, screenshotOption});
     parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open."),
                                  QStringLiteral("[session]"));
     parser.process(app);
@@ -138,7 +154,7 @@ int main(int argc, char **argv)
             QTextStream(stderr) << "gemmscope: --size needs a positive integer\n";
             return 2;
         }
-        return measureUiStall(app, n);
+        return measureUiStall(app, n, parser.value(screenshotOption), parser.value(saveOption));
     }
 
     MainWindow window;
