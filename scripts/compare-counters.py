@@ -15,7 +15,8 @@ def load_model(path):
     rows = {}
     with open(path) as f:
         for r in csv.DictReader(f):
-            rows[r["kernel"].replace(" ", "")] = r
+            # ncu prints template names without their namespace.
+            rows[r["kernel"].replace(" ", "").replace("gemmscope::", "")] = r
     return rows
 
 def load_ncu(path):

@@ -32,21 +32,30 @@ for step in "${steps[@]}"; do
     "$build/app/runner/gemmscope-bench" --json "$out/bench.json" 2>&1 | tee "$out/bench.txt"
     ;;
   sanitizer)
+    # memcheck on every stage at an awkward size, then racecheck (shared-memory hazards: the
+    # double-buffered kernel depends on its barriers). One report file, the runner's events aside.
     presets_jobs 1000x777x333 > /tmp/sanitizer-jobs.jsonl
-    compute-sanitizer --tool memcheck --print-limit 20 "$runner" < /tmp/sanitizer-jobs.jsonl \
-      > "$out/sanitizer-events.jsonl" 2> "$out/sanitizer.txt"
-    tail -5 "$out/sanitizer.txt"; grep -c '"event":"result"' "$out/sanitizer-events.jsonl"
+    for tool in memcheck racecheck; do
+      compute-sanitizer --tool "$tool" --log-file "/tmp/sanitizer-$tool.txt" "$runner" \
+        < /tmp/sanitizer-jobs.jsonl > "/tmp/sanitizer-$tool-events.jsonl" 2>/dev/null
+      { echo "## $tool: $(grep -c '"event":"result"' "/tmp/sanitizer-$tool-events.jsonl") results," \
+             "$(grep -c '"event":"error"' "/tmp/sanitizer-$tool-events.jsonl") errors";
+        grep -o '"kernel":"[^"]*"' "/tmp/sanitizer-$tool-events.jsonl" | sort -u
+        grep '"event":"error"' "/tmp/sanitizer-$tool-events.jsonl"
+        cat "/tmp/sanitizer-$tool.txt"; } >> "$out/sanitizer.txt"
+    done
+    grep -E '^## |ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer.txt"
     ;;
   counters)
     presets_jobs 1536x1536x1536 > /tmp/counter-jobs.jsonl
-    ncu --clock-control none --kernel-name regex:gemmscope --launch-count 40 --csv --metrics \
+    ncu --clock-control none --kernel-name-base mangled --kernel-name regex:9gemmscope --launch-count 40 --csv --metrics \
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,\
 l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,\
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
 smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      "$runner" < /tmp/counter-jobs.jsonl > "$out/ncu.csv" 2> "$out/ncu.err"
-    tail -3 "$out/ncu.err"; wc -l "$out/ncu.csv"
+      "$runner" < /tmp/counter-jobs.jsonl > "$out/ncu.csv" 2> /tmp/ncu.err
+    tail -3 /tmp/ncu.err; wc -l "$out/ncu.csv"
     "$build/kernels/gemmscope-model" 1536x1536x1536 > "$out/model.csv"
     python3 scripts/compare-counters.py "$out/model.csv" "$out/ncu.csv" | tee "$out/counters.md"
     ;;
@@ -56,7 +65,8 @@ smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,dram__
       echo "### $(cat "${f%.cubin}".name 2>/dev/null || basename "$f")"
       cuobjdump -sass "$f" | grep -oE '\b(LDG|STG|LDS|STS|LDL|STL|FFMA|BAR|LDGSTS)(\.[A-Z0-9.]+)?' | sort | uniq -c | sort -rn
     done > "$out/sass-summary.txt" 2>&1
-    find "$GEMMSCOPE_CACHE_DIR" -name '*.cubin' | tar -czf "$out/cubins.tar.gz" -T - 2>/dev/null
+    # Full SASS of every cached kernel, for reading the inner loops.
+    find "$GEMMSCOPE_CACHE_DIR" -name '*.cubin' | while read -r f; do cuobjdump -sass "$f"; done | gzip > "$out/sass-full.txt.gz"
     wc -l "$out/sass-summary.txt"
     ;;
   stall)
