@@ -6,6 +6,8 @@
 #include "roofline_math.h"
 #include "traffic_model.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -278,6 +280,65 @@ private slots:
         QCOMPARE(chart.points().size(), expected);
         chart.setShowWorklogT4(false);
         QVERIFY(chart.points().isEmpty());
+    }
+
+    void defaultViewShowsTheUsefulRange()
+    {
+        // 0.1..2000 FLOP/B and 0.1 TFLOP/s up to 1.3 x the highest roof drawn.
+        RooflineChart chart;
+        QVERIFY(chart.setGpu(QStringLiteral("h200")));
+        const double peak = findGpu("h200")->fp32Tflops;
+        QCOMPARE(chart.customPlot()->xAxis->range().lower, 0.1);
+        QCOMPARE(chart.customPlot()->xAxis->range().upper, 2000.0);
+        QCOMPARE(chart.customPlot()->yAxis->range().lower, 0.1);
+        QVERIFY(qFuzzyCompare(chart.customPlot()->yAxis->range().upper, 1.3 * peak));
+    }
+
+    void controlsFollowTheSetters()
+    {
+        RooflineChart chart;
+        QVERIFY(chart.setGpu(QStringLiteral("b200")));
+        QCOMPARE(chart.gpuCombo()->currentData().toString(), QStringLiteral("b200"));
+        chart.gpuCombo()->setCurrentIndex(chart.gpuCombo()->findData(QStringLiteral("t4")));
+        emit chart.gpuCombo()->activated(chart.gpuCombo()->currentIndex());
+        QCOMPARE(chart.gpu(), QStringLiteral("t4"));
+        chart.worklogCheck()->setChecked(true);
+        QVERIFY(chart.showWorklogT4());
+        QVERIFY(std::any_of(chart.points().cbegin(), chart.points().cend(),
+                            [](const auto &p) { return p.kind == RooflineChart::PointKind::WorklogT4; }));
+    }
+
+    void overlappingPointsShareOneLabel()
+    {
+        // Two runs at the same intensity and nearly the same throughput get one label "3,4".
+        RooflineChart chart;
+        chart.setGpu(QStringLiteral("h200"));
+        RunRecord a = okRun("a", "coalesced", kTiles64, 10.0);
+        a.presetKey = QStringLiteral("worklog-3");
+        RunRecord b = okRun("b", "double_buffered", kTiles64, 10.2);
+        b.presetKey = QStringLiteral("worklog-4");
+        chart.setRuns({a, b});
+        QStringList texts;
+        for (int i = 0; i < chart.customPlot()->itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(chart.customPlot()->item(i)))
+                texts << text->text();
+        QVERIFY2(texts.contains(QStringLiteral("3,4")), qPrintable(texts.join(QLatin1Char('|'))));
+    }
+
+    void legendHidesWhenNarrow()
+    {
+        RooflineChart chart;
+        chart.setGpu(QStringLiteral("h200"));
+        chart.resize(900, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(chart.legendShown());
+        chart.resize(380, 400);
+        QTRY_VERIFY(!chart.legendShown());
+        chart.resize(900, 500);
+        QTRY_VERIFY(chart.legendShown());
+        chart.setLegendVisible(false);
+        QVERIFY(!chart.legendShown());
     }
 
     void clickEmitsRunIdAndExports()

@@ -4,6 +4,7 @@
 #include "runtime_chart.h"
 #include "stage_catalog.h"
 
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -307,6 +308,90 @@ private slots:
         QVERIFY(chart.tooltipAt(*chart.pixelOfRun(QStringLiteral("r5")))
                     .contains(QStringLiteral("wrong_result")));
         QVERIFY(chart.runIdAt(QPointF(2, 2)).isEmpty()); // outside the axis rect
+    }
+
+    void shortTickLabels_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("step") << "worklog-3"
+                              << "coalesced"
+                              << "3";
+        QTest::newRow("lettered step") << "worklog-5a"
+                                       << "double_buffered"
+                                       << "5a";
+        QTest::newRow("bk8 variant") << "worklog-8-bk8"
+                                     << "final"
+                                     << "8/BK8";
+        QTest::newRow("guide") << "guide-32"
+                               << "smem_tiled"
+                               << "G32";
+        QTest::newRow("guide padded") << "guide-32-padded"
+                                      << "smem_tiled"
+                                      << "G32+1";
+        QTest::newRow("cublas") << "cublas_fp32"
+                                << "cublas_fp32"
+                                << "cuBLAS";
+        QTest::newRow("tf32") << "cublas_tf32"
+                              << "cublas_tf32"
+                              << "TF32";
+        QTest::newRow("custom parameters") << ""
+                                           << "coalesced"
+                                           << "coal*";
+    }
+
+    void shortTickLabels()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, stage);
+        QFETCH(QString, label);
+        RuntimeChart chart;
+        chart.setRuns({okRun("x", stage, preset, 10, 9, 11)});
+        QCOMPARE(chart.runtimeSlotList().first().label, label);
+        auto ticker = chart.customPlot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(0.0), label);
+    }
+
+    void plotsTheLatestGpuAndSizeGroup()
+    {
+        // Published T4 figures beside H200 runs: by default only the latest measured group.
+        QList<RunRecord> runs = sampleRuns();
+        RunRecord t4 = okRun("t4-0", "naive", "worklog-0", 956.41, 956.41, 956.41);
+        t4.origin = QStringLiteral("worklog");
+        t4.gpuName = QStringLiteral("NVIDIA T4 (published)");
+        runs.prepend(t4);
+        RuntimeChart chart;
+        chart.setRuns(runs);
+        QVERIFY(!chart.groupFilter().isEmpty());
+        for (const RuntimeSlot &slot : chart.runtimeSlotList())
+            QVERIFY2(slot.run.runId != QStringLiteral("t4-0"), "a T4 figure plotted in the H200 group");
+        QCOMPARE(chart.runtimeSlotList().size(), 5);
+        QCOMPARE(chart.customPlot()->yAxis->scaleType(), QCPAxis::stLinear);
+        // "All runs" mixes 956 ms with 8 ms: the scale turns logarithmic by itself.
+        chart.setGroupFilter(QString());
+        QCOMPARE(chart.runtimeSlotList().size(), 6);
+        QCOMPARE(chart.customPlot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        // A scale the user picked stays.
+        chart.setLogScale(false);
+        chart.setRuns(runs);
+        QCOMPARE(chart.customPlot()->yAxis->scaleType(), QCPAxis::stLinear);
+    }
+
+    void viewComboSwitchesModes()
+    {
+        RuntimeChart chart;
+        chart.setRuns(sampleRuns());
+        chart.viewCombo()->setCurrentIndex(2);
+        emit chart.viewCombo()->activated(2);
+        QCOMPARE(chart.mode(), RuntimeChart::Mode::Speedup);
+        chart.viewCombo()->setCurrentIndex(1);
+        emit chart.viewCombo()->activated(1);
+        QCOMPARE(chart.mode(), RuntimeChart::Mode::Runtime);
+        QCOMPARE(chart.valueMode(), RuntimeValue::Tflops);
+        chart.setMode(RuntimeChart::Mode::Speedup);
+        QCOMPARE(chart.viewCombo()->currentIndex(), 2);
     }
 
     void exportsEveryFormat()

@@ -20,4 +20,19 @@ void placeLegendBesidePlot(QCustomPlot *plot)
     plot->legend->setMaximumSize(260, QWIDGETSIZE_MAX);
 }
 
+void styleInsetLegend(QCustomPlot *plot, Qt::Alignment corner)
+{
+    QCPLegend *legend = plot->legend;
+    legend->setVisible(true);
+    QFont font = legend->font();
+    font.setPointSize(7);
+    legend->setFont(font);
+    legend->setIconSize(12, 8);
+    legend->setRowSpacing(-2);
+    legend->setMargins(QMargins(4, 2, 4, 2));
+    legend->setBrush(QColor(255, 255, 255, 210));
+    legend->setBorderPen(QPen(QColor(0xb0, 0xb0, 0xb0)));
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, corner);
+}
+
 } // namespace gemmscope

@@ -8,9 +8,14 @@
 #include "runtime_series.h"
 #include "traffic_model.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QJsonObject>
 #include <QMap>
+#include <QMenu>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -24,6 +29,15 @@ namespace {
 constexpr double kRoofMinIntensity = 1e-3;
 constexpr double kRoofMaxIntensity = 1e5;
 constexpr double kHitRadiusPx = 9;
+// The default view: from a naive kernel's intensity to far past every ridge.
+constexpr double kViewMinIntensity = 0.1;
+constexpr double kViewMaxIntensity = 2000;
+constexpr double kViewMinTflops = 0.1;
+constexpr double kRoofHeadroom = 1.3; // the top of the view over the highest roof
+constexpr int kLegendMinWidth = 520;
+// Point labels closer than this fraction of the axis span (log) share one label.
+constexpr double kLabelMergeX = 0.05;
+constexpr double kLabelMergeY = 0.045;
 const QString kMeasuredKey = QStringLiteral("measured");
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
@@ -97,32 +111,122 @@ QString countersUnavailableReason(const QList<RunRecord> &runs)
     return QStringLiteral("the runner reported no DRAM counters for these runs");
 }
 
-RooflineChart::RooflineChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+RooflineChart::RooflineChart(QWidget *parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_gpuCombo(new QComboBox(this)),
+      m_worklogCheck(new QCheckBox(tr("Worklog T4 steps"), this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
+    layout->setSpacing(2);
+    auto *controls = new QHBoxLayout;
+    controls->setContentsMargins(2, 0, 2, 0);
+    m_gpuCombo->setObjectName(QStringLiteral("rooflineGpuCombo"));
+    m_gpuCombo->setToolTip(tr("Whose roofs to draw. Auto: the ceilings measured on this GPU, else the "
+                              "datasheet of the GPU the latest run ran on."));
+    for (const QString &key : gpuKeys())
+        m_gpuCombo->addItem(key == kMeasuredKey ? tr("Auto") : key.toUpper(), key);
+    m_worklogCheck->setObjectName(QStringLiteral("rooflineWorklogCheck"));
+    m_worklogCheck->setToolTip(tr("Show the worklog's published T4 steps on the T4 roof."));
+    controls->addWidget(m_gpuCombo);
+    controls->addWidget(m_worklogCheck);
+    controls->addStretch(1);
+    layout->addLayout(controls);
+    layout->addWidget(m_plot, 1);
     m_plot->setObjectName(QStringLiteral("rooflinePlot"));
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(
-        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 11, QFont::Bold)));
+        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold)));
     for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setSubTickCount(8); // 2..9 of each decade: the log scale reads as one
+        axis->setTicker(ticker);
         axis->setNumberFormat(QStringLiteral("g")); // 0.1, 1, 10, 100: no mixed 10^n notation
         axis->setNumberPrecision(6);
+        axis->setTickLabelFont(QFont(font().family(), 8));
     }
-    m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP per byte of DRAM traffic)"));
+    m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
     m_plot->yAxis->setLabel(QStringLiteral("TFLOP/s"));
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(font().family(), 8));
-    placeLegendBesidePlot(m_plot);
+    // Top left lies above the memory roof: no kernel can ever plot there.
+    styleInsetLegend(m_plot, Qt::AlignTop | Qt::AlignLeft);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setMouseTracking(true);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QCustomPlot::mouseMove, this, &RooflineChart::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &RooflineChart::onMousePress);
     connect(m_plot, &QCustomPlot::mouseRelease, this, &RooflineChart::onMouseRelease);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, &RooflineChart::showContextMenu);
+    connect(m_gpuCombo, &QComboBox::activated, this,
+            [this](int index) { setGpu(m_gpuCombo->itemData(index).toString()); });
+    connect(m_worklogCheck, &QCheckBox::toggled, this, &RooflineChart::setShowWorklogT4);
     rebuild();
+}
+
+void RooflineChart::showContextMenu(const QPoint &pos)
+{
+    QMenu menu(this);
+    QAction *legend = menu.addAction(tr("Show legend"));
+    legend->setCheckable(true);
+    legend->setChecked(m_legendWanted);
+    connect(legend, &QAction::toggled, this, &RooflineChart::setLegendVisible);
+    QAction *worklog = menu.addAction(m_worklogCheck->text());
+    worklog->setCheckable(true);
+    worklog->setChecked(m_showWorklog);
+    connect(worklog, &QAction::toggled, this, &RooflineChart::setShowWorklogT4);
+    QAction *reset = menu.addAction(tr("Reset view"));
+    connect(reset, &QAction::triggered, this, [this] { rebuild(); });
+    QMenu *gpus = menu.addMenu(tr("GPU"));
+    for (int i = 0; i < m_gpuCombo->count(); ++i) {
+        QAction *gpu = gpus->addAction(m_gpuCombo->itemText(i));
+        gpu->setCheckable(true);
+        gpu->setChecked(m_gpuCombo->itemData(i).toString() == m_gpuKey);
+        const QString key = m_gpuCombo->itemData(i).toString();
+        connect(gpu, &QAction::triggered, this, [this, key] { setGpu(key); });
+    }
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+void RooflineChart::setLegendVisible(bool on)
+{
+    m_legendWanted = on;
+    fitToWidth();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool RooflineChart::legendShown() const
+{
+    return m_plot->legend->visible();
+}
+
+void RooflineChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitToWidth();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RooflineChart::fitToWidth()
+{
+    auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
+    title->setText(QFontMetrics(title->font())
+                       .elidedText(m_fullTitle, Qt::ElideRight, std::max(60, m_plot->width() - 16)));
+    m_plot->legend->setVisible(m_legendWanted && m_plot->legend->itemCount() > 0 &&
+                               m_plot->width() >= kLegendMinWidth);
+}
+
+void RooflineChart::syncControls()
+{
+    const QSignalBlocker blockGpu(m_gpuCombo);
+    const QSignalBlocker blockWorklog(m_worklogCheck);
+    m_gpuCombo->setCurrentIndex(std::max(0, m_gpuCombo->findData(m_gpuKey)));
+    // "Auto" names what it resolved to, so the user sees which roofs are drawn.
+    const GpuSpec *spec = m_gpuKey == kMeasuredKey ? datasheetSpec() : nullptr;
+    const int autoIndex = m_gpuCombo->findData(kMeasuredKey);
+    if (autoIndex >= 0)
+        m_gpuCombo->setItemText(autoIndex, m_gpuKey == kMeasuredKey && spec
+                                               ? tr("Auto (%1)").arg(upperKey(spec->key))
+                                               : tr("Auto"));
+    m_worklogCheck->setChecked(m_showWorklog);
 }
 
 QStringList RooflineChart::gpuKeys()
@@ -246,8 +350,14 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     roof.measured = measured;
     const double ridge = roofline::ridgeIntensity(peak, bandwidth);
     roof.graph = m_plot->addGraph();
-    roof.graph->setName(
-        QStringLiteral("%1: %2, %3 GB/s").arg(label, formatTflops(peak)).arg(bandwidth, 0, 'f', 0));
+    // The legend entry is compact (the ridge label and tooltips carry the rest).
+    QString legendName = label;
+    legendName.replace(QStringLiteral(" datasheet"), QString())
+        .replace(QStringLiteral("tensor cores"), QStringLiteral("tensor"))
+        .replace(QStringLiteral("(the worklog's GPU)"), QStringLiteral("(worklog)"));
+    roof.graph->setName(QStringLiteral("%1: %2, %3 TB/s")
+                            .arg(legendName, formatTflops(peak))
+                            .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1));
     roof.graph->setPen(pen);
     roof.graph->setData({kRoofMinIntensity, ridge, kRoofMaxIntensity},
                         {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak, peak}, true);
@@ -282,10 +392,9 @@ void RooflineChart::rebuild()
     m_countersNote = nullptr;
 
     const GpuSpec *spec = datasheetSpec();
-    auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
-    title->setText(spec ? QStringLiteral("Roofline: %1").arg(QString::fromStdString(spec->name))
-                        : QStringLiteral("Roofline: %1")
-                              .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel));
+    m_fullTitle = spec ? QStringLiteral("Roofline: %1").arg(QString::fromStdString(spec->name))
+                       : QStringLiteral("Roofline: %1")
+                             .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel);
 
     if (m_measuredFma && m_measuredDram)
         addRoof(QStringLiteral("measured on %1")
@@ -319,21 +428,66 @@ void RooflineChart::rebuild()
         hint->setColor(Qt::gray);
     }
 
-    // Ranges: every roof's ridge and every point in view, with a decade of margin.
-    double xMin = 0.1, xMax = 100, yMin = 0.1, yMax = 10;
+    // Ranges: 0.1..2000 FLOP/B and 0.1 TFLOP/s up to a little over the highest roof, widened only
+    // for points outside (a margin of a factor 2 around them).
+    double xMin = kViewMinIntensity, xMax = kViewMaxIntensity, yMin = kViewMinTflops, yMax = 10;
     for (const Roof &r : std::as_const(m_roofs)) {
-        xMax = std::max(xMax, 4 * roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
-        yMax = std::max(yMax, 2 * r.peakTflops);
+        xMax = std::max(xMax, 2 * roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
+        yMax = std::max(yMax, kRoofHeadroom * r.peakTflops);
     }
     for (const ChartPoint &p : std::as_const(m_points)) {
         xMin = std::min(xMin, p.intensity / 2);
         xMax = std::max(xMax, p.intensity * 2);
-        if (p.tflops > 0)
+        if (p.tflops > 0) {
             yMin = std::min(yMin, p.tflops / 2);
+            yMax = std::max(yMax, p.tflops * kRoofHeadroom);
+        }
     }
     m_plot->xAxis->setRange(xMin, xMax);
     m_plot->yAxis->setRange(yMin, yMax);
+    addPointLabels();
+    syncControls();
+    fitToWidth();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RooflineChart::addPointLabels()
+{
+    const double xSpan = std::log10(m_plot->xAxis->range().upper / m_plot->xAxis->range().lower);
+    const double ySpan = std::log10(m_plot->yAxis->range().upper / m_plot->yAxis->range().lower);
+    struct Cluster {
+        PointKind kind;
+        double intensity, tflops;
+        QStringList labels;
+    };
+    QList<Cluster> clusters;
+    for (const ChartPoint &p : std::as_const(m_points)) {
+        if (p.label.isEmpty() || (p.kind != PointKind::RunPredicted && p.kind != PointKind::WorklogT4))
+            continue;
+        auto near = std::find_if(clusters.begin(), clusters.end(), [&](const Cluster &c) {
+            return c.kind == p.kind &&
+                   std::abs(std::log10(c.intensity / p.intensity)) < kLabelMergeX * xSpan &&
+                   std::abs(std::log10(c.tflops / p.tflops)) < kLabelMergeY * ySpan;
+        });
+        if (near == clusters.end())
+            clusters.append({p.kind, p.intensity, p.tflops, {p.label}});
+        else if (!near->labels.contains(p.label))
+            near->labels.append(p.label);
+    }
+    for (const Cluster &c : std::as_const(clusters)) {
+        auto *label = new QCPItemText(m_plot);
+        label->position->setCoords(c.intensity, c.tflops);
+        // Measured runs to the right of their point, the worklog's T4 points to the left, so the two
+        // sets of labels do not sit on each other when both are shown.
+        // Near the right edge a label would be clipped: it goes to the left of its point there.
+        const double fromRight = std::log10(m_plot->xAxis->range().upper / c.intensity) / xSpan;
+        const bool right = c.kind == PointKind::RunPredicted && fromRight > 0.12;
+        label->setPositionAlignment((right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+        label->setPadding(right ? QMargins(7, 0, 0, 0) : QMargins(0, 0, 7, 0));
+        label->setText(c.labels.join(QLatin1Char(',')));
+        label->setColor(c.kind == PointKind::RunPredicted ? QColor(0x30, 0x30, 0x30) : kWorklogColor);
+        label->setFont(QFont(font().family(), 7));
+    }
 }
 
 void RooflineChart::addRunPoints(const ActiveRoof &roof)
@@ -381,12 +535,12 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
         }
         graph->addData(predicted, tflops);
-        m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip});
+        m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
 
         if (measured) {
             if (!measuredGraph) {
                 measuredGraph = m_plot->addGraph();
-                measuredGraph->setName(QStringLiteral("measured intensity (DRAM counters)"));
+                measuredGraph->setName(QStringLiteral("measured intensity (counters)"));
                 measuredGraph->setLineStyle(QCPGraph::lsNone);
                 measuredGraph->setScatterStyle(
                     QCPScatterStyle(QCPScatterStyle::ssDiamond, Qt::black, QColor(0xff, 0xd7, 0x00), 9));
@@ -396,7 +550,7 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
             join->start->setCoords(predicted, tflops);
             join->end->setCoords(*measured, tflops);
             join->setPen(QPen(stageColor(run.stage), 1, Qt::DotLine));
-            m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip});
+            m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, QString()});
         }
         if (!m_selectedRunId.isEmpty() && run.runId == m_selectedRunId) {
             selectedGraph = m_plot->addGraph();
@@ -424,7 +578,7 @@ void RooflineChart::addWorklogPoints()
 {
     const GpuSpec *t4 = findGpu("t4");
     QCPGraph *graph = m_plot->addGraph();
-    graph->setName(QStringLiteral("worklog steps, published T4 times"));
+    graph->setName(QStringLiteral("worklog steps (T4, published)"));
     graph->setLineStyle(QCPGraph::lsNone);
     graph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
@@ -445,15 +599,8 @@ void RooflineChart::addWorklogPoints()
             QStringLiteral("published %1 -> %2").arg(formatMs(*preset.worklogT4Ms), formatGflops(tflops))};
         if (t4)
             lines << roofPercentText(tflops, ai, QStringLiteral("T4 datasheet"), t4->fp32Tflops, t4->dramGBs);
-        m_points.append({PointKind::WorklogT4, QString(), ai, tflops, lines.join(QLatin1Char('\n'))});
-        auto *label = new QCPItemText(m_plot);
-        label->position->setCoords(ai, tflops);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setPadding(QMargins(5, 2, 0, 0));
-        const QString key = QString::fromStdString(preset.key);
-        label->setText(key.startsWith(QLatin1String("worklog-")) ? key.mid(8) : key);
-        label->setColor(kWorklogColor);
-        label->setFont(QFont(font().family(), 7));
+        m_points.append({PointKind::WorklogT4, QString(), ai, tflops, lines.join(QLatin1Char('\n')),
+                         shortPresetLabel(QString::fromStdString(preset.key))});
     }
 }
 
@@ -469,7 +616,7 @@ void RooflineChart::addLivePoint(const ActiveRoof &roof)
     const double attainable =
         roof.peakTflops > 0 ? roofline::roofAt(ai, roof.peakTflops, roof.bandwidthGBs) : 1.0;
     m_liveGraph = m_plot->addGraph();
-    m_liveGraph->setName(QStringLiteral("current settings (predicted intensity)"));
+    m_liveGraph->setName(QStringLiteral("current settings (predicted)"));
     m_liveGraph->setLineStyle(QCPGraph::lsNone);
     m_liveGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
@@ -481,7 +628,7 @@ void RooflineChart::addLivePoint(const ActiveRoof &roof)
                           .arg(fmtIntensity(ai), QString::fromStdString(traffic.formula))};
     if (roof.peakTflops > 0)
         lines << QStringLiteral("attainable under the %1 roof: %2").arg(roof.label, formatGflops(attainable));
-    m_points.append({PointKind::Live, QString(), ai, attainable, lines.join(QLatin1Char('\n'))});
+    m_points.append({PointKind::Live, QString(), ai, attainable, lines.join(QLatin1Char('\n')), QString()});
 }
 
 std::optional<QPointF> RooflineChart::predictedPoint() const

@@ -14,11 +14,14 @@
 #include <QWidget>
 #include <optional>
 
+class QCheckBox;
+class QComboBox;
 class QCustomPlot;
 class QCPGraph;
 class QCPItemText;
 class QCPItemTracer;
 class QMouseEvent;
+class QResizeEvent;
 
 namespace gemmscope {
 
@@ -49,6 +52,7 @@ public:
         double intensity = 0; // FLOP/B
         double tflops = 0;
         QString tooltip;
+        QString label; // short step label ("3", "5a", "cuBLAS"); empty for the live point
     };
 
     explicit RooflineChart(QWidget *parent = nullptr);
@@ -66,6 +70,11 @@ public:
     void clearPredicted();
     void setShowWorklogT4(bool on);
     void setSelectedRun(const QString &runId);
+    void setLegendVisible(bool on); // shown only where the plot is wide enough even when on
+    bool legendShown() const;
+    bool showWorklogT4() const { return m_showWorklog; }
+    QComboBox *gpuCombo() const { return m_gpuCombo; }
+    QCheckBox *worklogCheck() const { return m_worklogCheck; }
 
     std::optional<QString> exportTo(const QString &path);
 
@@ -83,7 +92,15 @@ public:
 signals:
     void runClicked(const QString &runId);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitToWidth();
+    void syncControls();
+    void showContextMenu(const QPoint &pos);
+    // Short step labels beside the run points; points that would overlap share one label ("5b,6,7").
+    void addPointLabels();
     struct ActiveRoof {
         QString label;
         double peakTflops = 0;
@@ -102,6 +119,10 @@ private:
     void onMouseRelease(QMouseEvent *event);
 
     QCustomPlot *m_plot;
+    QComboBox *m_gpuCombo;
+    QCheckBox *m_worklogCheck;
+    QString m_fullTitle;
+    bool m_legendWanted = true;
     QList<RunRecord> m_runs;
     QString m_gpuKey = QStringLiteral("measured");
     std::optional<double> m_measuredFma, m_measuredDram;

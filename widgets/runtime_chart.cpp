@@ -6,7 +6,13 @@
 #include "plot_theme.h"
 #include "stage_catalog.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QMap>
+#include <QMenu>
+#include <QSignalBlocker>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -21,6 +27,14 @@ constexpr double kSpeedupBarWidth = 0.38;
 const QColor kPublishedColor(0x7f, 0x7f, 0x7f);
 const QColor kMeasuredColor(0x1f, 0x77, 0xb4);
 const QColor kSelectionColor(0x10, 0x10, 0x10);
+// Values spread wider than this are unreadable on a linear axis (the T4's 956 ms beside cuBLAS at
+// 0.4 ms): the scale turns logarithmic unless the user chose one.
+constexpr double kLogSpan = 20;
+// Below this plot width the legend would cover the bars: it hides (the tooltips still name stages).
+constexpr int kLegendMinWidth = 560;
+
+// View combo entries, in order.
+enum ViewEntry { ViewMs, ViewTflops, ViewSpeedup };
 
 QString stageTitle(const QString &key)
 {
@@ -44,27 +58,176 @@ QString measuredGpuName(const QList<RunRecord> &runs)
 
 } // namespace
 
-RuntimeChart::RuntimeChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+RuntimeChart::RuntimeChart(QWidget *parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_groupCombo(new QComboBox(this)),
+      m_viewCombo(new QComboBox(this)), m_logCheck(new QCheckBox(tr("Log scale"), this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
+    layout->setSpacing(2);
+    auto *controls = new QHBoxLayout;
+    controls->setContentsMargins(2, 0, 2, 0);
+    m_groupCombo->setObjectName(QStringLiteral("runtimeGroupCombo"));
+    m_groupCombo->setToolTip(tr("Which runs to plot: one GPU and problem size at a time keeps the bars "
+                                "comparable; \"All runs\" mixes them (a log scale then)."));
+    m_groupCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_groupCombo->setMinimumContentsLength(12);
+    m_viewCombo->setObjectName(QStringLiteral("runtimeViewCombo"));
+    m_viewCombo->addItems({tr("Runtime (ms)"), tr("TFLOP/s"), tr("Speedup vs naive")});
+    m_logCheck->setObjectName(QStringLiteral("runtimeLogCheck"));
+    controls->addWidget(m_groupCombo, 1);
+    controls->addWidget(m_viewCombo);
+    controls->addWidget(m_logCheck);
+    layout->addLayout(controls);
+    layout->addWidget(m_plot, 1);
     m_plot->setObjectName(QStringLiteral("runtimePlot"));
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(
-        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 11, QFont::Bold)));
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(font().family(), 8));
-    placeLegendBesidePlot(m_plot);
+        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold)));
+    styleInsetLegend(m_plot, Qt::AlignTop | Qt::AlignRight);
+    m_plot->xAxis->setTickLabelFont(QFont(font().family(), 8));
     m_plot->setMouseTracking(true);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QCustomPlot::mouseMove, this, &RuntimeChart::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &RuntimeChart::onMousePress);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, &RuntimeChart::showContextMenu);
+    connect(m_groupCombo, &QComboBox::activated, this,
+            [this](int index) { setGroupFilter(m_groupCombo->itemData(index).toString()); });
+    connect(m_viewCombo, &QComboBox::activated, this, [this](int index) {
+        if (index == ViewSpeedup) {
+            setMode(Mode::Speedup);
+            return;
+        }
+        m_valueMode = index == ViewTflops ? RuntimeValue::Tflops : RuntimeValue::Milliseconds;
+        m_mode = Mode::Runtime;
+        rebuild();
+    });
+    connect(m_logCheck, &QCheckBox::toggled, this, &RuntimeChart::setLogScale);
+    updateGroupCombo();
     rebuild();
+}
+
+void RuntimeChart::showContextMenu(const QPoint &pos)
+{
+    QMenu menu(this);
+    QAction *legend = menu.addAction(tr("Show legend"));
+    legend->setCheckable(true);
+    legend->setChecked(m_legendWanted);
+    legend->setToolTip(tr("The legend shows only where the chart is wide enough."));
+    connect(legend, &QAction::toggled, this, &RuntimeChart::setLegendVisible);
+    QAction *log = menu.addAction(tr("Log scale"));
+    log->setCheckable(true);
+    log->setChecked(m_logScale);
+    connect(log, &QAction::toggled, this, &RuntimeChart::setLogScale);
+    menu.addSeparator();
+    for (int i = 0; i < m_viewCombo->count(); ++i) {
+        QAction *view = menu.addAction(m_viewCombo->itemText(i));
+        view->setCheckable(true);
+        view->setChecked(i == m_viewCombo->currentIndex());
+        connect(view, &QAction::triggered, this, [this, i] {
+            m_viewCombo->setCurrentIndex(i);
+            emit m_viewCombo->activated(i);
+        });
+    }
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+void RuntimeChart::setGroupFilter(const QString &groupKey)
+{
+    m_groupChosen = true;
+    if (groupKey == m_groupKey)
+        return;
+    m_groupKey = groupKey;
+    syncControls();
+    rebuild();
+}
+
+void RuntimeChart::setLegendVisible(bool on)
+{
+    m_legendWanted = on;
+    fitToWidth();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool RuntimeChart::legendShown() const
+{
+    return m_plot->legend->visible();
+}
+
+QList<RunRecord> RuntimeChart::plottedRuns() const
+{
+    if (m_groupKey.isEmpty())
+        return m_runs;
+    for (const RunGroup &group : runGroups(m_runs))
+        if (group.key() == m_groupKey)
+            return runsInGroup(m_runs, group);
+    return m_runs;
+}
+
+void RuntimeChart::updateGroupCombo()
+{
+    const QList<RunGroup> groups = runGroups(m_runs);
+    const bool known = std::any_of(groups.cbegin(), groups.cend(),
+                                   [this](const RunGroup &g) { return g.key() == m_groupKey; });
+    if (!m_groupChosen || (!m_groupKey.isEmpty() && !known)) {
+        // Follow the latest measured GPU and size while several are in the session.
+        m_groupChosen = false;
+        const std::optional<RunGroup> latest = latestGroup(m_runs);
+        m_groupKey = groups.size() > 1 && latest ? latest->key() : QString();
+    }
+    const QSignalBlocker block(m_groupCombo);
+    m_groupCombo->clear();
+    m_groupCombo->addItem(groups.size() > 1 ? tr("All runs (%1 GPU/size groups)").arg(groups.size())
+                                            : tr("All runs"),
+                          QString());
+    for (const RunGroup &group : groups)
+        m_groupCombo->addItem(group.label(), group.key());
+    syncControls();
+}
+
+void RuntimeChart::syncControls()
+{
+    const QSignalBlocker blockGroup(m_groupCombo);
+    const QSignalBlocker blockView(m_viewCombo);
+    const QSignalBlocker blockLog(m_logCheck);
+    m_groupCombo->setCurrentIndex(std::max(0, m_groupCombo->findData(m_groupKey)));
+    m_viewCombo->setCurrentIndex(m_mode == Mode::Speedup               ? ViewSpeedup
+                                 : m_valueMode == RuntimeValue::Tflops ? ViewTflops
+                                                                       : ViewMs);
+    m_logCheck->setChecked(m_logScale);
+}
+
+void RuntimeChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitToWidth();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RuntimeChart::fitToWidth()
+{
+    auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
+    title->setText(QFontMetrics(title->font())
+                       .elidedText(m_fullTitle, Qt::ElideRight, std::max(60, m_plot->width() - 16)));
+    m_plot->legend->setVisible(m_legendWanted && m_plot->legend->itemCount() > 0 &&
+                               m_plot->width() >= kLegendMinWidth);
+    // One horizontal label per bar while they fit; vertical (still one per bar) when they do not.
+    const int count = m_mode == Mode::Runtime ? int(m_slots.size()) : int(m_speedups.size());
+    if (count == 0)
+        return;
+    const QFontMetrics metrics(m_plot->xAxis->tickLabelFont());
+    int widest = 0;
+    if (auto ticker = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>())
+        for (const QString &text : ticker->ticks())
+            widest = std::max(widest, metrics.horizontalAdvance(text));
+    const double perBar = double(std::max(100, m_plot->width() - 70)) / count;
+    m_plot->xAxis->setTickLabelRotation(perBar < widest + 6 ? -90 : 0);
 }
 
 void RuntimeChart::setRuns(const QList<RunRecord> &runs)
 {
     m_runs = runs;
+    updateGroupCombo();
     rebuild();
 }
 
@@ -86,6 +249,7 @@ void RuntimeChart::setValueMode(RuntimeValue mode)
 
 void RuntimeChart::setLogScale(bool on)
 {
+    m_logChosen = true;
     if (on == m_logScale)
         return;
     m_logScale = on;
@@ -119,10 +283,24 @@ void RuntimeChart::rebuild()
     m_measuredBars = nullptr;
     m_slots.clear();
     m_speedups.clear();
+    if (!m_logChosen) {
+        // Log only when groups are mixed and far apart; one group reads best on a linear axis.
+        const QList<RunRecord> runs = plottedRuns();
+        double lo = 0, hi = 0;
+        for (const RunRecord &run : runs)
+            if (run.status == RunStatus::Ok && run.medianMs > 0) {
+                lo = lo > 0 ? std::min(lo, run.medianMs) : run.medianMs;
+                hi = std::max(hi, run.medianMs);
+            }
+        const bool mixed = runGroups(runs).size() > 1;
+        m_logScale = m_mode == Mode::Runtime && mixed && lo > 0 && hi / lo > kLogSpan;
+    }
     if (m_mode == Mode::Runtime)
         buildRuntime();
     else
         buildSpeedup();
+    syncControls();
+    fitToWidth();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -146,16 +324,17 @@ void RuntimeChart::configureValueAxis(double lowest, double highest, const QStri
 
 void RuntimeChart::buildRuntime()
 {
-    m_slots = runtimeSlots(m_runs, m_valueMode);
-    auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
-    const QString gpu = measuredGpuName(m_runs);
-    title->setText(gpu.isEmpty() ? QStringLiteral("Runtime per run")
-                                 : QStringLiteral("Runtime per run on %1").arg(gpu));
+    const QList<RunRecord> runs = plottedRuns();
+    m_slots = runtimeSlots(runs, m_valueMode);
+    const QString what =
+        m_valueMode == RuntimeValue::Milliseconds ? QStringLiteral("Runtime") : QStringLiteral("Throughput");
+    const QList<RunGroup> runGroupList = runGroups(runs);
+    m_fullTitle = runGroupList.size() == 1 ? QStringLiteral("%1: %2").arg(what, runGroupList.first().label())
+                                           : QStringLiteral("%1 per run").arg(what);
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setTickLabelRotation(m_slots.size() > 6 ? 60 : 0);
-    m_plot->xAxis->setLabel(QString());
+    m_plot->xAxis->setLabel(QStringLiteral("worklog step / preset (hover a bar for its full name)"));
     m_plot->xAxis->setRange(-0.6, std::max<qsizetype>(m_slots.size(), 1) - 0.4);
 
     if (m_slots.isEmpty()) {
@@ -225,7 +404,7 @@ void RuntimeChart::buildRuntime()
         if (m_slots[int(marker->position->key())].run.runId == m_selectedRunId && !m_selectedRunId.isEmpty())
             marker->setPen(QPen(kSelectionColor, 2));
 
-    if (const std::optional<RunRecord> cublas = cublasFp32Reference(m_runs)) {
+    if (const std::optional<RunRecord> cublas = cublasFp32Reference(runs)) {
         const double value =
             m_valueMode == RuntimeValue::Milliseconds
                 ? cublas->medianMs
@@ -234,13 +413,18 @@ void RuntimeChart::buildRuntime()
         m_referenceLine->point1->setCoords(0, value);
         m_referenceLine->point2->setCoords(1, value);
         m_referenceLine->setPen(QPen(stageColor(QStringLiteral("cublas_fp32")), 1.5, Qt::DashLine));
+        // At the right end, above the line: over the cuBLAS bars, the shortest ones, not the tall
+        // naive bars on the left.
         auto *label = new QCPItemText(m_plot);
         label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
         label->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(0.01, value);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->position->setCoords(0.995, value);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setFont(QFont(font().family(), 8));
+        label->setBrush(QColor(255, 255, 255, 200));
+        label->setPadding(QMargins(2, 0, 2, 1));
         label->setText(
-            QStringLiteral("cuBLAS FP32: %1")
+            QStringLiteral("cuBLAS FP32 %1")
                 .arg(m_valueMode == RuntimeValue::Milliseconds ? formatMs(value) : formatTflops(value)));
         label->setColor(stageColor(QStringLiteral("cublas_fp32")));
         lowest = lowest > 0 ? std::min(lowest, value) : value;
@@ -254,15 +438,14 @@ void RuntimeChart::buildRuntime()
 
 void RuntimeChart::buildSpeedup()
 {
-    m_speedups = speedupOverNaive(m_runs);
-    auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
-    const QString gpu = measuredGpuName(m_runs);
-    title->setText(QStringLiteral("Speedup over the naive kernel: the worklog's T4 vs %1")
-                       .arg(gpu.isEmpty() ? QStringLiteral("this GPU") : gpu));
+    const QList<RunRecord> runs = plottedRuns();
+    m_speedups = speedupOverNaive(runs);
+    const QString gpu = measuredGpuName(runs);
+    m_fullTitle = QStringLiteral("Speedup over naive: T4 (worklog) vs %1")
+                      .arg(gpu.isEmpty() ? QStringLiteral("this GPU") : gpu);
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setTickLabelRotation(0);
     m_plot->xAxis->setLabel(QStringLiteral("worklog step (same parameters as its preset)"));
     m_plot->xAxis->setRange(-0.6, std::max<qsizetype>(m_speedups.size(), 1) - 0.4);
 
@@ -292,7 +475,8 @@ void RuntimeChart::buildSpeedup()
     };
     for (int i = 0; i < m_speedups.size(); ++i) {
         const SpeedupRow &row = m_speedups[i];
-        ticker->addTick(i, row.label);
+        ticker->addTick(i, shortPresetLabel(row.presetKey).isEmpty() ? row.label
+                                                                     : shortPresetLabel(row.presetKey));
         m_publishedBars->addData(i, row.publishedSpeedup);
         addValueLabel(i - kSpeedupBarWidth / 2, row.publishedSpeedup, speedupText(row.publishedSpeedup),
                       kPublishedColor.darker(150));
@@ -365,7 +549,7 @@ QString RuntimeChart::tooltipAt(const QPointF &pixel) const
     if (m_mode == Mode::Runtime) {
         const RuntimeSlot &slot = m_slots[index];
         QString text = runTooltip(slot.run);
-        if (const auto cublas = cublasFp32Reference(m_runs);
+        if (const auto cublas = cublasFp32Reference(plottedRuns());
             cublas && slot.plotted && slot.run.medianMs > 0 && cublas->runId != slot.run.runId)
             text += QStringLiteral("\n%1% of cuBLAS FP32 (%2)")
                         .arg(100.0 * cublas->medianMs / slot.run.medianMs, 0, 'f', 1)

@@ -10,12 +10,15 @@
 #include <QWidget>
 #include <optional>
 
+class QCheckBox;
+class QComboBox;
 class QCustomPlot;
 class QCPBars;
 class QCPErrorBars;
 class QCPItemStraightLine;
 class QCPItemText;
 class QMouseEvent;
+class QResizeEvent;
 
 namespace gemmscope {
 
@@ -31,11 +34,20 @@ public:
     void setValueMode(RuntimeValue mode);
     void setLogScale(bool on);
     void setMode(Mode mode);
+    // Which runs are plotted: one GPU + problem size group (RunGroup::key()), or every run for an
+    // empty key. Until this is called the chart follows the latest measured group.
+    void setGroupFilter(const QString &groupKey);
+    void setLegendVisible(bool on); // shown only where the plot is wide enough even when on
 
     Mode mode() const { return m_mode; }
     RuntimeValue valueMode() const { return m_valueMode; }
     bool logScale() const { return m_logScale; }
     QString selectedRun() const { return m_selectedRunId; }
+    QString groupFilter() const { return m_groupKey; } // empty: every run
+    bool legendShown() const;
+    QComboBox *groupCombo() const { return m_groupCombo; }
+    QComboBox *viewCombo() const { return m_viewCombo; } // Runtime ms / TFLOP/s / Speedup vs naive
+    QCheckBox *logCheck() const { return m_logCheck; }
 
     // Writes the chart as .png, .pdf or .svg; the error sentence, or nullopt on success.
     std::optional<QString> exportTo(const QString &path);
@@ -61,8 +73,16 @@ public:
 signals:
     void runClicked(const QString &runId);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void rebuild();
+    void updateGroupCombo();
+    void syncControls();
+    void fitToWidth(); // elided title, tick label orientation and legend visibility for this width
+    QList<RunRecord> plottedRuns() const;
+    void showContextMenu(const QPoint &pos);
     void buildRuntime();
     void buildSpeedup();
     void configureValueAxis(double lowest, double highest, const QString &label);
@@ -71,6 +91,14 @@ private:
     void onMousePress(QMouseEvent *event);
 
     QCustomPlot *m_plot;
+    QComboBox *m_groupCombo;
+    QComboBox *m_viewCombo;
+    QCheckBox *m_logCheck;
+    QString m_fullTitle;
+    QString m_groupKey;
+    bool m_groupChosen = false; // the user (or a caller) picked a group: stop following the latest
+    bool m_logChosen = false;   // the user picked the scale: stop choosing it from the data
+    bool m_legendWanted = true;
     QList<RunRecord> m_runs;
     QString m_selectedRunId;
     RuntimeValue m_valueMode = RuntimeValue::Milliseconds;

@@ -107,9 +107,7 @@ QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode)
     for (const RunRecord &run : ladderOrdered(runs)) {
         RuntimeSlot slot;
         slot.run = run;
-        const QString name = run.presetKey.isEmpty() ? run.stage : run.presetKey;
-        slot.label = isPublished(run) ? QStringLiteral("%1\nT4 (worklog)").arg(name)
-                                      : QStringLiteral("%1\n%2").arg(name, run.runId);
+        slot.label = shortRunLabel(run); // the full name is in the tooltip
         slot.plotted = isUsableTime(run);
         if (!slot.plotted) {
             slot.failure = run.status == RunStatus::Ok ? QStringLiteral("no time") : failureLabel(run);
@@ -185,6 +183,106 @@ QList<SpeedupRow> speedupOverNaive(const QList<RunRecord> &runs)
         rows.append(row);
     }
     return rows;
+}
+
+QString RunGroup::key() const
+{
+    return QStringLiteral("%1|%2x%3x%4").arg(gpu).arg(m).arg(n).arg(k);
+}
+
+QString RunGroup::label() const
+{
+    const QString size =
+        m > 0 ? QStringLiteral("%1 x %2 x %3").arg(m).arg(n).arg(k) : QStringLiteral("any size");
+    return QStringLiteral("%1, %2").arg(gpu.isEmpty() ? QStringLiteral("unknown GPU") : gpu, size);
+}
+
+RunGroup runGroupOf(const RunRecord &run)
+{
+    return RunGroup{run.gpuName, run.m, run.n, run.k};
+}
+
+bool inGroup(const RunRecord &run, const RunGroup &group)
+{
+    if (!run.gpuName.isEmpty() && !group.gpu.isEmpty() && run.gpuName != group.gpu)
+        return false;
+    if (run.m > 0 && group.m > 0 && (run.m != group.m || run.n != group.n || run.k != group.k))
+        return false;
+    return true;
+}
+
+QList<RunGroup> runGroups(const QList<RunRecord> &runs)
+{
+    QList<RunGroup> groups;
+    for (const RunRecord &run : runs) {
+        if (run.gpuName.isEmpty() || run.m <= 0)
+            continue;
+        const RunGroup group = runGroupOf(run);
+        if (!groups.contains(group))
+            groups.append(group);
+    }
+    return groups;
+}
+
+std::optional<RunGroup> latestGroup(const QList<RunRecord> &runs)
+{
+    const RunRecord *latest = nullptr;
+    for (bool measuredOnly : {true, false}) {
+        for (const RunRecord &run : runs) {
+            if (run.gpuName.isEmpty() || run.m <= 0 || (measuredOnly && isPublished(run)))
+                continue;
+            if (!latest || laterOrEqual(run, *latest))
+                latest = &run;
+        }
+        if (latest)
+            return runGroupOf(*latest);
+    }
+    return std::nullopt;
+}
+
+QList<RunRecord> runsInGroup(const QList<RunRecord> &runs, const RunGroup &group)
+{
+    QList<RunRecord> result;
+    for (const RunRecord &run : runs)
+        if (inGroup(run, group))
+            result.append(run);
+    return result;
+}
+
+QString shortPresetLabel(const QString &presetKey)
+{
+    static const QList<QPair<QString, QString>> named{
+        {QStringLiteral("worklog-8-bk8"), QStringLiteral("8/BK8")},
+        {QStringLiteral("guide-32-padded"), QStringLiteral("G32+1")},
+        {QStringLiteral("guide-32"), QStringLiteral("G32")},
+        {QStringLiteral("cublas_fp32"), QStringLiteral("cuBLAS")},
+        {QStringLiteral("cublas_tf32"), QStringLiteral("TF32")}};
+    for (const auto &[key, label] : named)
+        if (presetKey == key)
+            return label;
+    if (presetKey.startsWith(QLatin1String("worklog-")))
+        return presetKey.mid(8);
+    return QString();
+}
+
+QString shortRunLabel(const RunRecord &run)
+{
+    if (const QString preset = shortPresetLabel(run.presetKey); !preset.isEmpty())
+        return preset;
+    static const QList<QPair<QString, QString>> stagesShort{
+        {QStringLiteral("naive"), QStringLiteral("naive")},
+        {QStringLiteral("smem_tiled"), QStringLiteral("smem")},
+        {QStringLiteral("coarsened"), QStringLiteral("coarse")},
+        {QStringLiteral("coalesced"), QStringLiteral("coal")},
+        {QStringLiteral("double_buffered"), QStringLiteral("dbuf")},
+        {QStringLiteral("strided"), QStringLiteral("strided")},
+        {QStringLiteral("final"), QStringLiteral("final")},
+        {QStringLiteral("cublas_fp32"), QStringLiteral("cuBLAS")},
+        {QStringLiteral("cublas_tf32"), QStringLiteral("TF32")}};
+    for (const auto &[key, label] : stagesShort)
+        if (run.stage == key)
+            return run.stage.startsWith(QLatin1String("cublas")) ? label : label + QLatin1Char('*');
+    return run.stage.left(8);
 }
 
 } // namespace gemmscope

@@ -57,6 +57,31 @@ struct SpeedupRow {
 // non-worklog run of each preset and the latest Ok run of step 0 with the same problem size.
 QList<SpeedupRow> speedupOverNaive(const QList<RunRecord> &runs);
 
+// Which GPU and problem size a run belongs to. Runs of different groups are not comparable on one
+// linear axis (the published T4 times are 50x the H200's), so the chart shows one group at a time.
+struct RunGroup {
+    QString gpu;                   // "NVIDIA H200", "NVIDIA T4 (published)"; empty: unknown
+    long long m = 0, n = 0, k = 0; // 0: unknown
+    QString key() const;           // stable identifier for a combo box: "NVIDIA H200|8192x4096x6144"
+    QString label() const;         // "NVIDIA H200, 8192 x 4096 x 6144"
+    bool operator==(const RunGroup &other) const { return key() == other.key(); }
+};
+
+RunGroup runGroupOf(const RunRecord &run);
+// A run belongs to a group when every field it knows matches (a run without a size or GPU, such as
+// one that failed before it ran, belongs to every group).
+bool inGroup(const RunRecord &run, const RunGroup &group);
+// The distinct groups of runs that know both their GPU and their size, in order of appearance.
+QList<RunGroup> runGroups(const QList<RunRecord> &runs);
+// The group of the latest run measured here (not a published figure); else of the latest run.
+std::optional<RunGroup> latestGroup(const QList<RunRecord> &runs);
+QList<RunRecord> runsInGroup(const QList<RunRecord> &runs, const RunGroup &group);
+
+// A tick-sized name for a run: the worklog step ("0", "5a", "8/BK8"), "G32", "G32+1", "cuBLAS",
+// "TF32"; runs without a preset get a short stage name and "*" (custom parameters).
+QString shortRunLabel(const RunRecord &run);
+QString shortPresetLabel(const QString &presetKey); // empty for an unknown preset
+
 // Human text for the protocol's error kinds: "wrong_result" -> "wrong result".
 QString failureLabel(const RunRecord &run);
 

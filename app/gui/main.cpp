@@ -98,10 +98,31 @@ int measureUiStall(QApplication &app, long long n, const QString &screenshotPath
     return exitCode;
 }
 
+// The commands that never show a window run on the offscreen platform, so they work over ssh and
+// in CI without a display (QApplication aborts when it cannot reach one). The window itself, and
+// --measure-ui-stall where a display exists, keep the platform the user has.
+void chooseHeadlessPlatform(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        return;
+    const bool display = qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        const bool headless = arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
+                              arg == "--version" || arg.startsWith("--import-bench") ||
+                              arg.startsWith("--render-session");
+        if (headless || (!display && arg == "--measure-ui-stall")) {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+            return;
+        }
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    chooseHeadlessPlatform(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("GemmScope"));
     QApplication::setOrganizationName(QStringLiteral("GemmScope"));

@@ -1,6 +1,8 @@
 #include "main_window.h"
 
 #include "app_resources.h"
+#include "bank_conflict_view.h"
+#include "coalescing_view.h"
 #include "mapping_model.h"
 #include "model_summary_view.h"
 #include "parameter_panel.h"
@@ -29,12 +31,14 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -63,20 +67,6 @@ private:
     QWidget *m_view;
     QPointer<QWidget> *m_target;
 };
-
-QWidget *titled(const QString &title, QWidget *content)
-{
-    auto *box = new QWidget;
-    auto *layout = new QVBoxLayout(box);
-    layout->setContentsMargins(2, 2, 2, 2);
-    auto *label = new QLabel(title);
-    QFont font = label->font();
-    font.setBold(true);
-    label->setFont(font);
-    layout->addWidget(label);
-    layout->addWidget(content, 1);
-    return box;
-}
 
 } // namespace
 
@@ -180,15 +170,30 @@ void MainWindow::buildViews()
     m_mappingStack->addWidget(m_tileMap);
     m_mappingStack->addWidget(m_mappingText);
     m_mappingStack->setMinimumSize(240, 200);
+    m_coalescing = new CoalescingView;
+    m_coalescing->setObjectName(QStringLiteral("coalescingView"));
+    m_bankConflicts = new BankConflictView;
+    m_bankConflicts->setObjectName(QStringLiteral("bankConflictView"));
+    m_mappingTabs = new QTabWidget;
+    m_mappingTabs->setObjectName(QStringLiteral("mappingTabs"));
+    m_mappingTabs->setDocumentMode(true);
+    m_mappingTabs->addTab(m_mappingStack, tr("Tile map"));
+    m_mappingTabs->addTab(m_coalescing, tr("Coalescing"));
+    m_mappingTabs->addTab(m_bankConflicts, tr("Bank conflicts"));
 
+    // The charts carry their own titles; the mapping pane is named by its tabs.
     m_chartSplitter = new QSplitter(Qt::Horizontal);
     m_chartSplitter->setObjectName(QStringLiteral("chartSplitter"));
-    m_chartSplitter->addWidget(titled(tr("Runtime"), m_runtimeChart));
-    m_chartSplitter->addWidget(titled(tr("Roofline"), m_rooflineChart));
-    m_chartSplitter->addWidget(titled(tr("Thread mapping"), m_mappingStack));
+    m_chartSplitter->addWidget(m_runtimeChart);
+    m_chartSplitter->addWidget(m_rooflineChart);
+    m_chartSplitter->addWidget(m_mappingTabs);
     m_chartSplitter->setChildrenCollapsible(false);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 3; ++i) {
+        // Equal shares: the size hints (legend, combo widths) must not decide the split. The
+        // policy first: setStretchFactor() writes into it.
+        m_chartSplitter->widget(i)->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
         m_chartSplitter->setStretchFactor(i, 1);
+    }
 
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("resultsTable"));
@@ -198,6 +203,8 @@ void MainWindow::buildViews()
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setTextElideMode(Qt::ElideRight);
+    m_table->setTextElideMode(Qt::ElideMiddle); // "BK=16 BM=…TN=12" keeps both ends readable
     m_table->verticalHeader()->setVisible(false);
     m_table->setMinimumHeight(140);
     m_table->setWordWrap(false);
@@ -248,9 +255,26 @@ void MainWindow::showConfig(const RunConfig &config)
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);
         m_mappingStack->setCurrentWidget(m_tileMap);
+        // The access views draw one interior block, whose pattern does not depend on the matrix
+        // size; sizes that are not a multiple of the tiles (8192 rows, 192-row tiles) would make
+        // the model refuse, so they round up to the next multiple here.
+        const auto roundUp = [](long long v, int tile) {
+            return (std::max(v, 1LL) + tile - 1) / tile * tile;
+        };
+        AccessContext context;
+        context.size =
+            ProblemSize{roundUp(config.size.m, shape.shape->bm), roundUp(config.size.n, shape.shape->bn),
+                        roundUp(config.size.k, shape.shape->bk)};
+        m_coalescing->setShape(*shape.shape, context);
+        m_bankConflicts->setStage(*shape.shape, context, 0);
     } else {
         m_mappingStack->setCurrentWidget(m_mappingText);
     }
+    // cuBLAS and invalid settings have no modelled accesses: only the tile map tab explains why.
+    for (int tab : {1, 2})
+        m_mappingTabs->setTabEnabled(tab, shape.shape.has_value());
+    if (!shape.shape)
+        m_mappingTabs->setCurrentIndex(0);
 }
 
 void MainWindow::buildActions()
@@ -471,6 +495,37 @@ void MainWindow::refreshViews()
         m_runtimeChart->setSelectedRun(m_selection->runId());
         m_rooflineChart->setSelectedRun(m_selection->runId());
     }
+    fitResultsColumns();
+}
+
+void MainWindow::fitResultsColumns()
+{
+    // To the contents, but no column wider than a third of the table: long parameter lists elide
+    // (their tooltip and the charts' tooltips carry the whole text).
+    QHeaderView *header = m_table->horizontalHeader();
+    const int cap = std::max(160, m_table->viewport()->width() / 3);
+    for (int column = 0; column < header->count(); ++column) {
+        m_table->resizeColumnToContents(column);
+        header->resizeSection(column, std::min(header->sectionSize(column), cap));
+    }
+}
+
+void MainWindow::applyFirstStartLayout()
+{
+    if (const QScreen *screen = QGuiApplication::primaryScreen()) {
+        const QRect available = screen->availableGeometry();
+        const QSize size = available.size() * 0.9;
+        resize(size.expandedTo(minimumSize()));
+        move(available.center() - rect().center());
+    } else {
+        resize(1500, 900);
+    }
+    // The parameter panel at the width its contents ask for (it does not scroll sideways).
+    const int panelWidth = std::clamp(m_mainSplitter->widget(0)->sizeHint().width(), 340, 480);
+    const int chartsWidth = std::max(900, width() - panelWidth);
+    m_mainSplitter->setSizes({panelWidth, chartsWidth});
+    m_chartSplitter->setSizes({chartsWidth / 3, chartsWidth / 3, chartsWidth / 3});
+    m_rightSplitter->setSizes({height() * 3 / 5, height() * 2 / 5});
 }
 
 void MainWindow::loadDefaultSession()
@@ -683,8 +738,10 @@ void MainWindow::saveSettings() const
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1500, 900);
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        applyFirstStartLayout();
+        return;
+    }
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
     m_rightSplitter->restoreState(settings.value(QStringLiteral("window/rightSplitter")).toByteArray());

@@ -16,6 +16,7 @@ class QProgressBar;
 class QSortFilterProxyModel;
 class QSplitter;
 class QStackedWidget;
+class QTabWidget;
 class QTableView;
 
 namespace gemmscope {
@@ -27,6 +28,8 @@ class RunSelection;
 class RooflineChart;
 class RunnerHost;
 class TileMapView;
+class CoalescingView;
+class BankConflictView;
 class RuntimeChart;
 class Session;
 
@@ -79,6 +82,8 @@ private:
     void updateRecentMenu();
     void updateRunActions();
     void updateTitle();
+    void fitResultsColumns();
+    void applyFirstStartLayout(); // no saved geometry: 90% of the screen, equal chart panes
 
     void onResult(const RunRecord &record);
     void onFailed(const RunRecord &record);
@@ -114,6 +119,9 @@ private:
     TileMapView *m_tileMap = nullptr;
     ModelSummaryView *m_mappingText = nullptr; // stands in where no mapping can be drawn (cuBLAS, invalid)
     QStackedWidget *m_mappingStack = nullptr;
+    QTabWidget *m_mappingTabs = nullptr; // "Tile map" (m_mappingStack), "Coalescing", "Bank conflicts"
+    CoalescingView *m_coalescing = nullptr;
+    BankConflictView *m_bankConflicts = nullptr;
     QPointer<QWidget> m_focusedView; // what Export writes for .png/.pdf/.svg
     QTableView *m_table = nullptr;
     QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr;

@@ -3,6 +3,7 @@
 //
 //   gemmscope-bench [--size 8192x4096x6144] [--stages worklog-3,cublas_tf32,...] [--budget-ms 1000]
 //                   [--flush-l2] [--seed 1] [--json out.json] [--runner path] [--min-reps 5] [--warmup 2]
+//                   [--counters]    (read hardware counters: measured DRAM intensity per stage)
 //                   [--list-jobs]   (print the run requests instead of running them)
 #include "bench_runner_session.h"
 #include "bench_table.h"
@@ -84,7 +85,8 @@ std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *
 }
 
 // One `run` request of the protocol for a target; `timing` holds the protocol's timing fields.
-QJsonObject runJob(const QString &id, const Target &t, const QJsonObject &size, double seed, const QJsonObject &timing)
+QJsonObject runJob(const QString &id, const Target &t, const QJsonObject &size, double seed,
+                   const QJsonObject &timing, bool counters)
 {
     QJsonObject job{{QStringLiteral("type"), QStringLiteral("run")},
                     {QStringLiteral("id"), id},
@@ -94,6 +96,8 @@ QJsonObject runJob(const QString &id, const Target &t, const QJsonObject &size, 
                     {QStringLiteral("timing"), timing}};
     if (!t.params.empty())
         job.insert(QStringLiteral("params"), paramsJson(t.params));
+    if (counters)
+        job.insert(QStringLiteral("counters"), true);
     return job;
 }
 
@@ -136,16 +140,21 @@ int main(int argc, char **argv)
                                      QStringLiteral("n"), QStringLiteral("1"));
     const QCommandLineOption runnerOpt(QStringLiteral("runner"), QStringLiteral("Path of gemmscope-runner."),
                                        QStringLiteral("path"));
-    const QCommandLineOption minRepsOpt(QStringLiteral("min-reps"), QStringLiteral("Fewest timed repetitions."),
-                                        QStringLiteral("n"), QStringLiteral("5"));
+    const QCommandLineOption minRepsOpt(QStringLiteral("min-reps"),
+                                        QStringLiteral("Fewest timed repetitions."), QStringLiteral("n"),
+                                        QStringLiteral("5"));
     const QCommandLineOption warmupOpt(QStringLiteral("warmup"), QStringLiteral("Untimed launches first."),
                                        QStringLiteral("n"), QStringLiteral("2"));
+    const QCommandLineOption countersOpt(
+        QStringLiteral("counters"),
+        QStringLiteral("Profile one extra launch per stage with CUPTI and show the measured DRAM arithmetic "
+                       "intensity (needs permission to read GPU performance counters)."));
     const QCommandLineOption listJobsOpt(
         QStringLiteral("list-jobs"),
         QStringLiteral("Print the runner's run requests (JSON lines) instead of running them, e.g. to feed "
                        "gemmscope-runner under compute-sanitizer or ncu."));
-    parser.addOptions(
-        {sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt, warmupOpt, listJobsOpt});
+    parser.addOptions({sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt,
+                       warmupOpt, countersOpt, listJobsOpt});
     parser.process(app);
 
     const auto sizeMatch =
@@ -172,7 +181,8 @@ int main(int argc, char **argv)
     if (parser.isSet(listJobsOpt)) {
         int n = 0;
         for (const Target &t : *targets)
-            print(QString::fromUtf8(QJsonDocument(runJob(QStringLiteral("j%1").arg(++n), t, size, seed, timing))
+            print(QString::fromUtf8(QJsonDocument(runJob(QStringLiteral("j%1").arg(++n), t, size, seed,
+                                                         timing, parser.isSet(countersOpt)))
                                         .toJson(QJsonDocument::Compact)) +
                   QLatin1Char('\n'));
         return 0;
@@ -222,7 +232,7 @@ int main(int argc, char **argv)
             return 1;
         }
         const QString id = QStringLiteral("b%1").arg(++n);
-        const QJsonObject job = runJob(id, t, size, seed, timing);
+        const QJsonObject job = runJob(id, t, size, seed, timing, parser.isSet(countersOpt));
         print(QStringLiteral("[%1/%2] %3 ...\n")
                   .arg(n)
                   .arg(targets->size())

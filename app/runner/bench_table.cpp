@@ -12,7 +12,25 @@ QString number(double v, int precision)
     return QString::number(v, 'f', precision);
 }
 
-QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops)
+// The measured DRAM intensity (FLOP per DRAM byte) when the run read counters: "n/a" when the
+// counters could not be read (the sentence is printed under the table), "-" when not asked for.
+QString dramIntensityCell(const QJsonObject &result)
+{
+    const QJsonValue counters = result.value(QStringLiteral("counters"));
+    if (!counters.isObject())
+        return QStringLiteral("-");
+    const QJsonValue intensity = counters.toObject().value(QStringLiteral("dram_intensity"));
+    return intensity.isDouble() ? number(intensity.toDouble(), 2) : QStringLiteral("n/a");
+}
+
+bool anyCounters(const std::vector<BenchRow> &rows)
+{
+    return std::any_of(rows.begin(), rows.end(), [](const BenchRow &r) {
+        return r.event.value(QStringLiteral("counters")).isObject();
+    });
+}
+
+QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bool counters)
 {
     const QJsonObject &e = row.event;
     const QString preset = row.preset.isEmpty() ? QStringLiteral("-") : row.preset;
@@ -40,22 +58,26 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops)
                             .arg(number(100 * occ.value(QStringLiteral("fraction")).toDouble(), 0),
                                  occ.value(QStringLiteral("limiter")).toString());
     }
-    return {preset,
-            row.stage,
-            row.params,
-            QStringLiteral("%1 (%2-%3)")
-                .arg(number(median, 3), number(t.value(QStringLiteral("p20_ms")).toDouble(), 3),
-                     number(t.value(QStringLiteral("p80_ms")).toDouble(), 3)),
-            number(tflops, 2),
-            cublasMs > 0 && median > 0 ? number(100 * cublasMs / median, 1) + QStringLiteral("%")
-                                       : QStringLiteral("-"),
-            peakTflops > 0 ? number(100 * tflops / peakTflops, 1) + QStringLiteral("%") : QStringLiteral("-"),
-            verify.contains(QStringLiteral("rel_error"))
-                ? QString::number(verify.value(QStringLiteral("rel_error")).toDouble(), 'e', 2)
-                : QStringLiteral("-"),
-            regs,
-            spills,
-            occupancy};
+    QStringList cells{preset,
+                      row.stage,
+                      row.params,
+                      QStringLiteral("%1 (%2-%3)")
+                          .arg(number(median, 3), number(t.value(QStringLiteral("p20_ms")).toDouble(), 3),
+                               number(t.value(QStringLiteral("p80_ms")).toDouble(), 3)),
+                      number(tflops, 2),
+                      cublasMs > 0 && median > 0 ? number(100 * cublasMs / median, 1) + QStringLiteral("%")
+                                                 : QStringLiteral("-"),
+                      peakTflops > 0 ? number(100 * tflops / peakTflops, 1) + QStringLiteral("%")
+                                     : QStringLiteral("-"),
+                      verify.contains(QStringLiteral("rel_error"))
+                          ? QString::number(verify.value(QStringLiteral("rel_error")).toDouble(), 'e', 2)
+                          : QStringLiteral("-"),
+                      regs,
+                      spills,
+                      occupancy};
+    if (counters)
+        cells.insert(7, dramIntensityCell(e));
+    return cells;
 }
 
 } // namespace
@@ -68,12 +90,16 @@ QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double p
                              QStringLiteral("% FP32 peak"), QStringLiteral("rel error"),
                              QStringLiteral("regs"),        QStringLiteral("spills st/ld"),
                              QStringLiteral("occupancy")};
-    std::vector<QStringList> table{header};
+    const bool counters = anyCounters(rows);
+    QStringList columns = header;
+    if (counters)
+        columns.insert(7, QStringLiteral("DRAM FLOP/B"));
+    std::vector<QStringList> table{columns};
     for (const BenchRow &row : rows)
-        table.push_back(cellsFor(row, cublasMs, peakTflops));
-    std::vector<qsizetype> widths(header.size(), 0);
+        table.push_back(cellsFor(row, cublasMs, peakTflops, counters));
+    std::vector<qsizetype> widths(columns.size(), 0);
     for (const QStringList &cells : table)
-        if (cells.size() == header.size()) // error rows span the rest of the line
+        if (cells.size() == columns.size()) // error rows span the rest of the line
             for (int i = 0; i < cells.size(); ++i)
                 widths[i] = std::max(widths[i], cells[i].size());
     QString out;
@@ -82,6 +108,15 @@ QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double p
         for (int i = 0; i < cells.size(); ++i)
             padded << (i + 1 < cells.size() ? cells[i].leftJustified(widths[i]) : cells[i]);
         out += padded.join(QStringLiteral("  ")) + QLatin1Char('\n');
+    }
+    // Counters fail for the whole session alike (permission, device): one sentence is enough.
+    for (const BenchRow &row : rows) {
+        const QString why =
+            row.event.value(QStringLiteral("counters")).toObject().value(QStringLiteral("error")).toString();
+        if (!why.isEmpty()) {
+            out += QStringLiteral("\nHardware counters unavailable: ") + why + QLatin1Char('\n');
+            break;
+        }
     }
     return out;
 }

@@ -1,6 +1,9 @@
 // The `run` job: compile, load, verify against cuBLAS (pedantic FP32), then time — in that order,
-// so that a wrong kernel is reported as wrong and never gets a time.
+// so that a wrong kernel is reported as wrong and never gets a time. With "counters", one more
+// launch, after the timed ones, is profiled for hardware counters (it never changes the times).
 #include "compiled_event.h"
+#include "counter_profiler.h"
+#include "counter_report.h"
 #include "cuda_check.h"
 #include "job_context.h"
 #include "launch_config.h"
@@ -33,6 +36,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
     const auto seed = std::uint64_t(optionalInt(request, QStringLiteral("seed"), 1));
     const TimingOptions timing = parseTiming(request);
     const bool verify = optionalBool(request, QStringLiteral("verify"), true);
+    const bool counters = optionalBool(request, QStringLiteral("counters"), false);
 
     // The catalog's refusal comes first: it needs no GPU and explains itself.
     requireValidConfig(stage, params, size, 0);
@@ -106,6 +110,17 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         flush = [&ws, &device] { ws.flushL2(device.l2Bytes); };
     const TimingStats stats = timeLaunches(launch, flush, timing, job);
 
+    // A counter failure (permission, unsupported GPU) is part of the result, never its end.
+    QJsonObject countersObject;
+    if (counters) {
+        job.checkCancelled();
+        job.progress(QStringLiteral("counters"), 0, 1);
+        const CounterOutcome outcome = CounterProfiler(rooflineMetrics()).profile(launch);
+        job.progress(QStringLiteral("counters"), 1, 1);
+        countersObject =
+            outcome.reading ? countersJson(*outcome.reading, size) : countersErrorJson(outcome.error);
+    }
+
     QJsonObject result{
         {QStringLiteral("event"), QStringLiteral("result")},
         {QStringLiteral("stage"), QString::fromStdString(stage.key)},
@@ -123,6 +138,8 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         {QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
     if (!stage.isLibrary)
         result.insert(QStringLiteral("compiled"), compiled);
+    if (counters)
+        result.insert(QStringLiteral("counters"), countersObject);
     job.send(result);
 }
 

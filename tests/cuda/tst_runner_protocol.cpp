@@ -86,16 +86,28 @@ private slots:
         QCOMPARE(runner.process.exitCode(), 0);
     }
 
+    // With "counters" the runner must still answer no_gpu cleanly (CUPTI is only ever touched on a
+    // GPU, after a good run); on a GPU the result carries a counters object, values or a sentence.
+    void runJobAnswersResultOrNoGpu_data()
+    {
+        QTest::addColumn<bool>("counters");
+        QTest::newRow("plain") << false;
+        QTest::newRow("with counters") << true;
+    }
     void runJobAnswersResultOrNoGpu()
     {
+        QFETCH(bool, counters);
         RunnerProcess runner(m_cache.path());
         const QJsonObject ready = runner.start();
-        runner.send(QJsonObject{{QStringLiteral("type"), QStringLiteral("run")},
-                                {QStringLiteral("id"), QStringLiteral("r1")},
-                                {QStringLiteral("stage"), QStringLiteral("coalesced")},
-                                {QStringLiteral("params"), params("worklog-3")},
-                                {QStringLiteral("size"), QJsonObject{{"m", 128}, {"n", 192}, {"k", 64}}},
-                                {QStringLiteral("timing"), QJsonObject{{"budget_ms", 5}, {"min_reps", 2}}}});
+        QJsonObject request{{QStringLiteral("type"), QStringLiteral("run")},
+                            {QStringLiteral("id"), QStringLiteral("r1")},
+                            {QStringLiteral("stage"), QStringLiteral("coalesced")},
+                            {QStringLiteral("params"), params("worklog-3")},
+                            {QStringLiteral("size"), QJsonObject{{"m", 128}, {"n", 192}, {"k", 64}}},
+                            {QStringLiteral("timing"), QJsonObject{{"budget_ms", 5}, {"min_reps", 2}}}};
+        if (counters)
+            request.insert(QStringLiteral("counters"), true);
+        runner.send(request);
         const QJsonObject answer =
             runner.waitFor(QStringLiteral("r1"), {QStringLiteral("result"), QStringLiteral("error")});
         if (ready.value(QStringLiteral("gpu")).isNull()) {
@@ -113,7 +125,19 @@ private slots:
             QVERIFY(
                 answer.value(QStringLiteral("timing")).toObject().value(QStringLiteral("count")).toInt() >=
                 2);
+            QCOMPARE(answer.contains(QStringLiteral("counters")), counters);
+            if (counters) {
+                const QJsonObject c = answer.value(QStringLiteral("counters")).toObject();
+                QVERIFY2(c.value(QStringLiteral("error")).isString() ||
+                             c.value(QStringLiteral("flops")).toDouble() == 2.0 * 128 * 192 * 64,
+                         qPrintable(QJsonDocument(c).toJson(QJsonDocument::Compact)));
+            }
         }
+        // The runner is still serving (no crash on either path).
+        runner.send(compileRequest(QStringLiteral("after"), "worklog-0"));
+        const QJsonObject after =
+            runner.waitFor(QStringLiteral("after"), {QStringLiteral("compiled"), QStringLiteral("error")});
+        QCOMPARE(after.value(QStringLiteral("event")).toString(), QStringLiteral("compiled"));
     }
 
     void malformedLineGivesErrorAndRunnerGoesOn_data()
@@ -142,6 +166,10 @@ private slots:
                                   << "protocol_error" << QJsonValue("m5");
         QTest::newRow("run without size") << QByteArray(R"({"type":"run","id":"m6","stage":"naive"})")
                                           << "protocol_error" << QJsonValue("m6");
+        QTest::newRow("counters not a bool")
+            << QByteArray(R"({"type":"run","id":"m7","stage":"naive","params":{"BX":16,"BY":16},)"
+                          R"("size":{"m":64,"n":64,"k":64},"counters":"yes"})")
+            << "protocol_error" << QJsonValue("m7");
     }
     void malformedLineGivesErrorAndRunnerGoesOn()
     {

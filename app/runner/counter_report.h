@@ -1,0 +1,27 @@
+// The `counters` object of a `result` event (docs/protocol.md): the roofline's measured
+// arithmetic intensity from hardware counters, next to the raw metric values it came from.
+// Pure formatting, no CUDA, so it is tested without a GPU.
+#pragma once
+
+#include "counter_profiler.h"
+#include "stage_catalog.h"
+
+#include <QJsonObject>
+#include <string>
+#include <vector>
+
+namespace gemmscope::runner {
+
+// The metrics one profiled launch reads (all verified on the H200):
+//   dram__bytes_read.sum, dram__bytes_write.sum  - bytes moved between L2 and DRAM
+//   lts__t_bytes.sum                             - bytes through the L2 slices (every L1<->L2 request)
+//   sm__sass_thread_inst_executed_op_ffma_pred_on.sum - FFMA thread instructions (one per FMA)
+const std::vector<std::string> &rooflineMetrics();
+
+// FLOPs are the problem's nominal 2*M*N*K (what the roofline's x axis divides), not the FFMA
+// count times two: a kernel that wastes FMAs on padding must not look more intense for it.
+// An intensity whose byte count is zero is null (nothing to divide by).
+QJsonObject countersJson(const CounterReading &reading, const ProblemSize &size);
+QJsonObject countersErrorJson(const QString &sentence);
+
+} // namespace gemmscope::runner
