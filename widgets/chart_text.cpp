@@ -36,14 +36,6 @@ QString formatGflops(double tflops)
     return threeDigits(tflops * 1e3) + QStringLiteral(" GFLOP/s");
 }
 
-QString formatRunParams(const RunRecord &run)
-{
-    QStringList parts;
-    for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
-        parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
-    return parts.join(QLatin1Char(' '));
-}
-
 QString formatRunSize(const RunRecord &run)
 {
     return QStringLiteral("%1 x %2 x %3").arg(run.m).arg(run.n).arg(run.k);

@@ -11,7 +11,6 @@ namespace gemmscope {
 QString formatMs(double ms);                   // "30.1 ms", "0.482 ms", "956 ms"
 QString formatTflops(double tflops);           // "13.7 TFLOP/s", "0.43 TFLOP/s"
 QString formatGflops(double tflops);           // "13 700 GFLOP/s" style, for the roofline tooltip
-QString formatRunParams(const RunRecord &run); // "BM=64 BN=64 BK=8", "" for none
 QString formatRunSize(const RunRecord &run);   // "8192 x 4096 x 6144"
 QString runTitle(const RunRecord &run);        // "Coalesced cooperative loads (worklog-3), run r7"
 

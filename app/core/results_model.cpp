@@ -17,14 +17,6 @@ QString stageTitle(const QString &key)
     return key;
 }
 
-QString paramsText(const RunRecord &r)
-{
-    QStringList parts;
-    for (auto it = r.params.begin(); it != r.params.end(); ++it)
-        parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
-    return parts.join(QLatin1Char(' '));
-}
-
 QString failureText(const RunRecord &r)
 {
     return QStringLiteral("%1: %2").arg(r.errorKind, r.errorMessage);
@@ -97,7 +89,7 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case StageColumn:
         return stageTitle(r.stage);
     case ParametersColumn:
-        return paramsText(r);
+        return formatRunParams(r);
     case SizeColumn:
         return r.sizeText();
     case MedianColumn:

@@ -1,5 +1,7 @@
 #include "run_record.h"
 
+#include "stage_catalog.h"
+
 #include <QJsonArray>
 
 namespace gemmscope {
@@ -249,6 +251,14 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
     r.raw = o.value("raw").toObject();
     return r;
+}
+
+QString formatRunParams(const RunRecord &run)
+{
+    ParamValues params;
+    for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
+        params[it.key().toStdString()] = it.value();
+    return QString::fromStdString(formatParams(params));
 }
 
 } // namespace gemmscope

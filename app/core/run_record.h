@@ -50,6 +50,8 @@ struct RunRecord {
 };
 
 QString runStatusName(RunStatus s); // "queued", "running", "ok", "failed"
+// "BM=64 BN=64 BK=8 TM=4 TN=4": the catalog's order (gemmscope::formatParams), not the map's.
+QString formatRunParams(const RunRecord &run);
 std::optional<RunStatus> runStatusFromName(const QString &name);
 
 // Runner events -> records. `runId` is the client's job id; the event's own fields fill the rest.
