@@ -71,6 +71,7 @@ SessionParse parseSessionJson(const QByteArray &bytes)
     data.title = root->value("title").toString();
     data.description = root->value("description").toString();
     data.created = QDateTime::fromString(root->value("created").toString(), Qt::ISODate);
+    data.ceilings = root->value("ceilings").toObject();
     QSet<QString> ids;
     for (const QJsonValue &value : root->value("runs").toArray()) {
         QString why;
@@ -104,6 +105,8 @@ QByteArray serializeSession(const SessionData &data, const QString &savedFile)
                                      .toUTC()
                                      .toString(Qt::ISODate)},
                      {"runs", runs}};
+    if (!data.ceilings.isEmpty())
+        root["ceilings"] = data.ceilings;
     if (!savedFile.isEmpty())
         root["saved_file"] = savedFile; // the autosave remembers which file it shadows
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
@@ -153,6 +156,9 @@ SessionParse importBenchJson(const QByteArray &bytes)
                            .arg(date.isEmpty() ? QString() : QObject::tr(" on %1").arg(date),
                                 gpu.isEmpty() ? QObject::tr("an unnamed GPU") : gpu);
     data.created = QDateTime::fromString(date, Qt::ISODate);
+    const QJsonObject benchCeilings = root->value("ceilings").toObject();
+    if (!gpu.isEmpty() && benchCeilings.value("event").toString() == QLatin1String("ceilings"))
+        data.ceilings.insert(gpu, ceilingsEntry(benchCeilings, QStringLiteral("recorded")));
     const QJsonObject benchSize = root->value("size").toObject();
     int row = 0;
     for (const QJsonValue &value : root->value("rows").toArray()) {
@@ -245,6 +251,7 @@ void Session::replace(const SessionData &data, const QString &filePath)
     m_data = data;
     m_filePath = filePath;
     emit reset();
+    emit ceilingsChanged();
     emit filePathChanged(m_filePath);
     setModified(false);
 }
@@ -309,12 +316,33 @@ bool Session::importBench(const QString &path, QString *error)
         m_data.runs.append(record);
         emit runAdded(int(m_data.runs.size() - 1));
     }
+    for (auto it = parsed.data->ceilings.begin(); it != parsed.data->ceilings.end(); ++it)
+        m_data.ceilings.insert(it.key(), it.value());
+    if (!parsed.data->ceilings.isEmpty())
+        emit ceilingsChanged();
     if (m_data.title.isEmpty())
         m_data.title = parsed.data->title;
     if (m_data.description.isEmpty())
         m_data.description = parsed.data->description;
     setModified(true);
     return true;
+}
+
+QJsonObject ceilingsEntry(const QJsonObject &event, const QString &origin)
+{
+    return QJsonObject{{"fma_tflops", event.value("fma_tflops")},
+                       {"dram_gbs", event.value("dram_gbs")},
+                       {"measured_at", event.value("measured_at")},
+                       {"origin", origin}};
+}
+
+void Session::setCeilings(const QString &gpuName, const QJsonObject &entry)
+{
+    if (gpuName.isEmpty() || m_data.ceilings.value(gpuName).toObject() == entry)
+        return;
+    m_data.ceilings.insert(gpuName, entry);
+    setModified(true);
+    emit ceilingsChanged();
 }
 
 bool Session::loadDefault(QString *error, const QString &path)

@@ -22,7 +22,13 @@ struct SessionData {
     QString title;
     QString description; // where the runs come from, e.g. "The worklog's published T4 runtimes"
     QDateTime created;
+    // Roofline ceilings the runner measured, by GPU name: {"NVIDIA H200": {"fma_tflops": 65.3,
+    // "dram_gbs": 4228, "measured_at": "...", "origin": "measured" | "recorded"}}.
+    QJsonObject ceilings;
 };
+
+// The ceilings entry for one GPU from a runner `ceilings` event, ready for SessionData::ceilings.
+QJsonObject ceilingsEntry(const QJsonObject &ceilingsEvent, const QString &origin);
 
 // A parse result: data, or the sentence that says why the file was refused.
 struct SessionParse {
@@ -58,6 +64,8 @@ public:
     void removeRun(const QString &runId);
     void replace(const SessionData &data, const QString &filePath); // a whole new session
     void clear();
+    // Stores the runner's measured ceilings for its GPU (kept in the session file).
+    void setCeilings(const QString &gpuName, const QJsonObject &entry);
 
     bool open(const QString &path, QString *error); // nothing changes when it fails
     bool save(QString *error);                      // to filePath()
@@ -75,6 +83,7 @@ public:
     void setAutosavePath(const QString &path) { m_autosavePath = path; }
 
 signals:
+    void ceilingsChanged();
     // The about-to signals let item models bracket the change (beginInsertRows...).
     void runAboutToBeAdded(int index);
     void runAdded(int index);

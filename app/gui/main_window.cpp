@@ -100,6 +100,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connect(m_session, &Session::runAdded, this, &MainWindow::refreshViews);
     connect(m_session, &Session::runChanged, this, &MainWindow::refreshViews);
     connect(m_session, &Session::runRemoved, this, &MainWindow::refreshViews);
+    connect(m_session, &Session::ceilingsChanged, this, &MainWindow::applyMeasuredCeilings);
+    connect(m_session, &Session::runAdded, this, &MainWindow::applyMeasuredCeilings);
     connect(m_session, &Session::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_session, &Session::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_selection, &RunSelection::selectionChanged, this, &MainWindow::selectRun);
@@ -485,6 +487,28 @@ void MainWindow::selectRun(const QString &runId)
             m_table->scrollTo(index);
         }
     }
+}
+
+// The roofline's measured roof: the ceilings the runner measured (now, or recorded in the session)
+// on the GPU of the most recent run that has them.
+void MainWindow::applyMeasuredCeilings()
+{
+    const QJsonObject &ceilings = m_session->data().ceilings;
+    const QList<RunRecord> &runs = m_session->runs();
+    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
+        const QJsonObject entry = ceilings.value(it->gpuName).toObject();
+        if (entry.isEmpty())
+            continue;
+        const QString when = entry.value(QStringLiteral("measured_at")).toString().left(10);
+        const bool recorded = entry.value(QStringLiteral("origin")).toString() == QStringLiteral("recorded");
+        m_rooflineChart->setMeasuredCeilings(entry.value(QStringLiteral("fma_tflops")).toDouble(),
+                                             entry.value(QStringLiteral("dram_gbs")).toDouble(),
+                                             tr("%1, measured %2%3")
+                                                 .arg(it->gpuName, when,
+                                                      recorded ? tr(" (recorded)") : QString()));
+        return;
+    }
+    m_rooflineChart->clearMeasuredCeilings();
 }
 
 void MainWindow::refreshViews()

@@ -92,6 +92,7 @@ private:
     void addPendingRun(const QString &jobId, const RunRequest &request);
     void selectRun(const QString &runId);
     void refreshViews();
+    void applyMeasuredCeilings();
     void showConfig(const RunConfig &config);
     std::optional<QString> exportView(QWidget *view, const QString &path);
     void openDialog();
