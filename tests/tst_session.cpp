@@ -295,6 +295,50 @@ private slots:
         QVERIFY(other.runs().isEmpty());
     }
 
+    void measuredCeilingsSurviveImportAndSave()
+    {
+        // A bench as gemmscope-bench writes it: the runner's ready GPU object and ceilings event.
+        const QJsonObject gpu{{"name", "NVIDIA H200"}, {"arch", "sm_90"}};
+        const QJsonObject ceilings{{"event", "ceilings"},
+                                   {"id", "ceilings"},
+                                   {"fma_tflops", 65.3},
+                                   {"dram_gbs", 4228.0},
+                                   {"measured_at", "2026-11-29T23:27:03Z"},
+                                   {"gpu", gpu}};
+        const QJsonObject bench{{"format", "gemmscope-bench"},    {"version", 1},
+                                {"date", "2026-11-29T23:27:21Z"}, {"gpu", gpu},
+                                {"ceilings", ceilings},           {"rows", QJsonArray{}}};
+        const QString benchPath = m_dir->filePath("ceilings-bench.json");
+        writeFile(benchPath, QJsonDocument(bench).toJson());
+        Session session;
+        session.setAutosavePath({});
+        QSignalSpy changed(&session, &Session::ceilingsChanged);
+        QString why;
+        QVERIFY2(session.importBench(benchPath, &why), qPrintable(why));
+        QCOMPARE(changed.count(), 1);
+        const QJsonObject entry = session.data().ceilings.value("NVIDIA H200").toObject();
+        QCOMPARE(entry.value("fma_tflops").toDouble(), 65.3);
+        QCOMPARE(entry.value("dram_gbs").toDouble(), 4228.0);
+        QCOMPARE(entry.value("origin").toString(), QStringLiteral("recorded"));
+
+        const QString sessionPath = m_dir->filePath("with-ceilings.json");
+        QVERIFY2(session.saveAs(sessionPath, &why), qPrintable(why));
+        Session reopened;
+        reopened.setAutosavePath({});
+        QVERIFY2(reopened.open(sessionPath, &why), qPrintable(why));
+        QCOMPARE(reopened.data().ceilings, session.data().ceilings);
+
+        // Setting the same figures again is no change; new figures are.
+        QSignalSpy again(&reopened, &Session::ceilingsChanged);
+        reopened.setCeilings("NVIDIA H200", entry);
+        QCOMPARE(again.count(), 0);
+        QJsonObject measured = entry;
+        measured["origin"] = "measured";
+        reopened.setCeilings("NVIDIA H200", measured);
+        QCOMPARE(again.count(), 1);
+        QVERIFY(reopened.isModified());
+    }
+
     void embeddedDefaultHoldsPublishedAndRecordedRuns()
     {
         initResources();
@@ -333,7 +377,8 @@ private slots:
             }
         }
         QCOMPARE(published, withPublishedTime);
-        QVERIFY2(recorded >= withPublishedTime + 2, "the recorded ladder: every worklog step plus both cuBLAS");
+        QVERIFY2(recorded >= withPublishedTime + 2,
+                 "the recorded ladder: every worklog step plus both cuBLAS");
         QVERIFY(session.data().description.contains("worklog"));
         QVERIFY(session.data().description.contains("H200"));
     }

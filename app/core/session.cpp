@@ -147,7 +147,8 @@ SessionParse importBenchJson(const QByteArray &bytes)
     SessionData data;
     // The bench writes the runner's `ready` GPU object; older files may carry just a name.
     const QJsonValue gpuValue = root->value("gpu");
-    const QString gpu = gpuValue.isObject() ? gpuValue.toObject().value("name").toString() : gpuValue.toString();
+    const QString gpu =
+        gpuValue.isObject() ? gpuValue.toObject().value("name").toString() : gpuValue.toString();
     const QString date = root->value("date").toString();
     data.title = QObject::tr("Recorded bench run%1%2")
                      .arg(gpu.isEmpty() ? QString() : QStringLiteral(", ") + gpu,

@@ -501,11 +501,10 @@ void MainWindow::applyMeasuredCeilings()
             continue;
         const QString when = entry.value(QStringLiteral("measured_at")).toString().left(10);
         const bool recorded = entry.value(QStringLiteral("origin")).toString() == QStringLiteral("recorded");
-        m_rooflineChart->setMeasuredCeilings(entry.value(QStringLiteral("fma_tflops")).toDouble(),
-                                             entry.value(QStringLiteral("dram_gbs")).toDouble(),
-                                             tr("%1, measured %2%3")
-                                                 .arg(it->gpuName, when,
-                                                      recorded ? tr(" (recorded)") : QString()));
+        m_rooflineChart->setMeasuredCeilings(
+            entry.value(QStringLiteral("fma_tflops")).toDouble(),
+            entry.value(QStringLiteral("dram_gbs")).toDouble(),
+            tr("%1, measured %2%3").arg(it->gpuName, when, recorded ? tr(" (recorded)") : QString()));
         return;
     }
     m_rooflineChart->clearMeasuredCeilings();
