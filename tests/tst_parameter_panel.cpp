@@ -2,6 +2,7 @@
 // presets applied in one click, and configurationChanged for the model-driven views.
 #include "parameter_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
@@ -143,6 +144,23 @@ private slots:
         panel.setProblemSize({1000, 999, 7});
         QCOMPARE(combo->currentIndex(), sizes.size()); // "Custom"
         QCOMPARE(panel.config().size, (ProblemSize{1000, 999, 7}));
+    }
+
+    void countersCheckboxDrivesTheRequest()
+    {
+        ParameterPanel panel;
+        auto *check = panel.findChild<QCheckBox *>("countersCheck");
+        QVERIFY(check);
+        QVERIFY(check->isChecked()); // on by default: the roofline's measured point
+        QVERIFY(panel.config().timing.counters);
+        QSignalSpy changed(&panel, &ParameterPanel::configurationChanged);
+        check->setChecked(false);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(panel.config().timing.counters, false);
+        // Loading a preset keeps the user's choice (it is a measuring option, not a kernel one).
+        panel.applyPreset(QStringLiteral("worklog-8"));
+        QCOMPARE(panel.config().timing.counters, false);
+        QVERIFY(!check->isChecked());
     }
 };
 

@@ -119,6 +119,18 @@ private slots:
         QCOMPARE(json["timing"].toObject()["budget_ms"].toInt(), 250);
         QCOMPARE(json["timing"].toObject()["flush_l2"].toBool(), true);
         QCOMPARE(json["params"].toObject().size(), qsizetype(defaultParams(StageId::Coalesced).size()));
+        // Hardware counters (the roofline's measured intensity) are asked for unless turned off.
+        QCOMPARE(json["counters"].toBool(false), true);
+        r.config.timing.counters = false;
+        QCOMPARE(r.toProtocolJson()["counters"].toBool(true), false);
+    }
+
+    void ladderRequestsAskForCounters()
+    {
+        const QList<RunRequest> ladder = ladderRequests(ProblemSize{512, 512, 512}, TimingOptions{});
+        QVERIFY(!ladder.isEmpty());
+        for (const RunRequest &r : ladder)
+            QCOMPARE(r.toProtocolJson()["counters"].toBool(false), true);
     }
 
     // --- the client against processes ---

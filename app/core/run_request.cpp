@@ -16,6 +16,7 @@ QJsonObject RunRequest::toProtocolJson() const
     request["seed"] = seed;
     request["timing"] =
         QJsonObject{{"budget_ms", config.timing.budgetMs}, {"flush_l2", config.timing.flushL2}};
+    request["counters"] = config.timing.counters;
     return request;
 }
 

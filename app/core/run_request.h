@@ -12,6 +12,9 @@ namespace gemmscope {
 struct TimingOptions {
     int budgetMs = 1000; // repeat timed launches until this much kernel time
     bool flushL2 = false;
+    // Profile one extra launch with hardware counters (CUPTI) for the roofline's measured
+    // intensity. On by default: where counters cannot be read the run still succeeds and says why.
+    bool counters = true;
     friend bool operator==(const TimingOptions &, const TimingOptions &) = default;
 };
 

@@ -146,6 +146,13 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_flushCheck->setToolTip(tr("Overwrites a buffer twice the L2's size before every timed launch."));
     timingLayout->addRow(tr("Time budget"), m_budgetSpin);
     timingLayout->addRow(m_flushCheck);
+    m_countersCheck = new QCheckBox(tr("Hardware counters (roofline)"));
+    m_countersCheck->setObjectName(QStringLiteral("countersCheck"));
+    m_countersCheck->setToolTip(
+        tr("Profiles one extra launch with CUPTI to measure DRAM traffic, so the roofline shows the measured "
+           "arithmetic intensity next to the predicted one. Needs permission to read GPU performance "
+           "counters; without it the run still succeeds and says why."));
+    timingLayout->addRow(m_countersCheck);
     layout->addWidget(timingGroup);
 
     m_runButton = new QPushButton(tr("Run"));
@@ -180,6 +187,12 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         if (m_syncing)
             return;
         m_config.timing.flushL2 = on;
+        configEdited();
+    });
+    connect(m_countersCheck, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_syncing)
+            return;
+        m_config.timing.counters = on;
         configEdited();
     });
     connect(m_runButton, &QPushButton::clicked, this, &ParameterPanel::runRequested);
@@ -328,6 +341,7 @@ void ParameterPanel::syncControlsFromConfig()
     m_kSpin->setValue(int(m_config.size.k));
     m_budgetSpin->setValue(m_config.timing.budgetMs);
     m_flushCheck->setChecked(m_config.timing.flushL2);
+    m_countersCheck->setChecked(m_config.timing.counters);
     m_syncing = false;
 }
 

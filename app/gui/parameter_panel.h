@@ -69,6 +69,7 @@ private:
     QSpinBox *m_mSpin, *m_nSpin, *m_kSpin;
     QSpinBox *m_budgetSpin;
     QCheckBox *m_flushCheck;
+    QCheckBox *m_countersCheck;
     QLabel *m_violationLabel;
     QPushButton *m_runButton;
 };

@@ -1,11 +1,13 @@
 // gemmscope-runner on a real GPU: every stage correct against cuBLAS, device-fault recovery by
-// restart, the CUBIN cache, measured ceilings, and the owner trace against the mapping model.
+// restart, the CUBIN cache, measured ceilings, hardware counters (measured arithmetic intensity),
+// and the owner trace against the mapping model.
 // Without a GPU every test skips with the runner's own no_gpu sentence.
 #include "mapping_model.h"
 #include "runner_process.h"
 #include "stage_catalog.h"
 
 #include <QJsonArray>
+#include <QMap>
 #include <QTest>
 
 using namespace gemmscope;
@@ -150,6 +152,78 @@ private slots:
         const QJsonObject cached = m_runner->waitFor(QStringLiteral("y"), kFinal);
         QCOMPARE(cached.value(QStringLiteral("cached")).toBool(), true);
         QCOMPARE(cached.value(QStringLiteral("fma_tflops")).toDouble(), fma);
+    }
+
+    // Measured arithmetic intensity (the roofline's "measured" point): one extra launch profiled
+    // with CUPTI after the verified, timed ones. Where counters cannot be read (no permission),
+    // the result still comes, with the reason, and the test skips with it.
+    void countersMeasureIntensity()
+    {
+        // 7680 = 40 x 192 = 120 x 64 = 480 x 16: every tile of worklog-3 (64x64, BK 8) and worklog-8
+        // (192x192, BK 16) is full, so no FMA runs on padding and the FFMA count is exactly M*N*K.
+        // A, B and C are 236 MB each, about 11x the L2 together, so DRAM traffic cannot vanish.
+        constexpr long long m = 7680, n = 7680, k = 7680;
+        const double flops = 2.0 * double(m) * double(n) * double(k);
+        // Compulsory traffic: A and B read once, C written once (FP32).
+        const double compulsory = 4.0 * double(m * k + k * n + m * n);
+        // The only ways to move less: lines of A/B still in L2 from the previous launch (at most
+        // the L2's size) and dirty lines of C still in L2 when the kernel ends (at most the L2's
+        // size again). So read + write >= compulsory - 2 x L2, which here is ~82% of compulsory.
+        const double l2 =
+            m_ready.value(QStringLiteral("gpu")).toObject().value(QStringLiteral("l2_bytes")).toDouble();
+        QVERIFY(l2 > 0);
+        const double floorBytes = compulsory - 2 * l2;
+        QVERIFY2(floorBytes > 0.75 * compulsory,
+                 "the problem must dwarf the L2 for the bound to mean something");
+
+        QMap<QString, double> intensity;
+        for (const char *key : {"worklog-0", "worklog-3", "worklog-8"}) {
+            const QString id = QStringLiteral("hw-") + QLatin1String(key);
+            QJsonObject request = runRequest(id, *findPreset(key), m, n, k);
+            request.insert(QStringLiteral("counters"), true);
+            m_runner->send(request);
+            const QJsonObject answer = m_runner->waitFor(id, kFinal, 900000);
+            QVERIFY2(answer.value(QStringLiteral("event")).toString() == QStringLiteral("result"),
+                     qPrintable(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+            // Still verified and timed as without counters.
+            QVERIFY(
+                answer.value(QStringLiteral("verify")).toObject().value(QStringLiteral("passed")).toBool());
+            QCOMPARE(answer.value(QStringLiteral("timing")).toObject().value(QStringLiteral("count")).toInt(),
+                     2);
+
+            const QJsonObject c = answer.value(QStringLiteral("counters")).toObject();
+            QVERIFY2(!c.isEmpty(), "a run with counters must carry a counters object");
+            if (c.value(QStringLiteral("error")).isString()) {
+                const QString why = c.value(QStringLiteral("error")).toString();
+                QVERIFY2(why.contains(QStringLiteral("CUPTI")), qPrintable(why)); // names the CUPTI error
+                QSKIP(qPrintable(QStringLiteral("counters unavailable: ") + why));
+            }
+            const double read = c.value(QStringLiteral("dram_read_bytes")).toDouble();
+            const double write = c.value(QStringLiteral("dram_write_bytes")).toDouble();
+            const double ffma = c.value(QStringLiteral("ffma_thread_inst")).toDouble();
+            qInfo("%s: DRAM read %.0f MB, write %.0f MB, L2 %.0f MB, FFMA %.4g, DRAM intensity %.2f FLOP/B, "
+                  "L2 intensity %.2f FLOP/B",
+                  key, read / 1e6, write / 1e6, c.value(QStringLiteral("l2_bytes")).toDouble() / 1e6, ffma,
+                  c.value(QStringLiteral("dram_intensity")).toDouble(),
+                  c.value(QStringLiteral("l2_intensity")).toDouble());
+            QCOMPARE(c.value(QStringLiteral("flops")).toDouble(), flops);
+            QVERIFY2(read + write >= floorBytes,
+                     qPrintable(QStringLiteral("%1: %2 bytes moved, compulsory %3, floor %4")
+                                    .arg(QLatin1String(key))
+                                    .arg(read + write, 0, 'g', 6)
+                                    .arg(compulsory, 0, 'g', 6)
+                                    .arg(floorBytes, 0, 'g', 6)));
+            // FP32 kernels: one FFMA thread instruction per multiply-add, none on padding.
+            QCOMPARE(ffma, double(m) * double(n) * double(k));
+            intensity.insert(QLatin1String(key), c.value(QStringLiteral("dram_intensity")).toDouble());
+        }
+        // Tiling is what raises the intensity: the naive kernel re-reads A and B from DRAM.
+        QVERIFY2(intensity.value(QStringLiteral("worklog-0")) * 4 <=
+                     intensity.value(QStringLiteral("worklog-8")),
+                 qPrintable(QStringLiteral("naive %1 FLOP/B vs worklog-8 %2 FLOP/B")
+                                .arg(intensity.value(QStringLiteral("worklog-0")))
+                                .arg(intensity.value(QStringLiteral("worklog-8")))));
+        QVERIFY(intensity.value(QStringLiteral("worklog-0")) < intensity.value(QStringLiteral("worklog-3")));
     }
 
     void ownerTraceMatchesMappingModel_data()

@@ -1,0 +1,158 @@
+// The runner's hardware-counter report (the `counters` object of a result, docs/protocol.md) and
+// the profiler's behaviour where it cannot read counters. Runs without a GPU; tests/cuda/
+// tst_runner_gpu.cpp checks real counter values on one.
+#include "counter_profiler.h"
+#include "counter_report.h"
+#include "runner_error.h"
+
+#include <QJsonDocument>
+#include <QTest>
+#include <algorithm>
+#include <cuda_runtime_api.h>
+
+using namespace gemmscope;
+using namespace gemmscope::runner;
+
+namespace {
+
+const std::string kRead = "dram__bytes_read.sum", kWrite = "dram__bytes_write.sum", kL2 = "lts__t_bytes.sum",
+                  kFfma = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum";
+
+CounterReading reading(double read, double write, double l2, double ffma, int kernels = 1)
+{
+    CounterReading r;
+    r.values = {{kRead, read}, {kWrite, write}, {kL2, l2}, {kFfma, ffma}};
+    r.kernels = kernels;
+    return r;
+}
+
+bool gpuPresent()
+{
+    int count = 0;
+    const bool present = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+    (void)cudaGetLastError();
+    return present;
+}
+
+} // namespace
+
+class TestRunnerCounters : public QObject {
+    Q_OBJECT
+
+private slots:
+    void profilerAsksForTheRooflineMetrics()
+    {
+        // The names the report reads must be the ones the profiler is asked for.
+        const std::vector<std::string> &metrics = rooflineMetrics();
+        for (const std::string &name : {kRead, kWrite, kL2, kFfma})
+            QVERIFY2(std::find(metrics.begin(), metrics.end(), name) != metrics.end(), name.c_str());
+        QCOMPARE(metrics.size(), size_t(4));
+    }
+
+    void reportDerivesIntensities_data()
+    {
+        QTest::addColumn<qlonglong>("m");
+        QTest::addColumn<qlonglong>("n");
+        QTest::addColumn<qlonglong>("k");
+        QTest::addColumn<double>("read");
+        QTest::addColumn<double>("write");
+        QTest::addColumn<double>("l2");
+        QTest::addColumn<double>("ffma");
+        QTest::addColumn<int>("kernels");
+        // A compulsory-traffic kernel: A and B read once, C written once.
+        QTest::newRow("compulsory 4096^3") << 4096LL << 4096LL << 4096LL << 2.0 * 4 * 4096 * 4096
+                                           << 4.0 * 4096 * 4096 << 9.0e9 << 4096.0 * 4096 * 4096 << 1;
+        QTest::newRow("non-square, two kernels")
+            << 1000LL << 777LL << 333LL << 1.5e7 << 3.1e6 << 4.4e8 << 1000.0 * 777 * 333 << 2;
+        QTest::newRow("large counts")
+            << 7680LL << 7680LL << 7680LL << 3.1e10 << 2.4e8 << 5.5e11 << 7680.0 * 7680 * 7680 << 1;
+    }
+    void reportDerivesIntensities()
+    {
+        QFETCH(qlonglong, m);
+        QFETCH(qlonglong, n);
+        QFETCH(qlonglong, k);
+        QFETCH(double, read);
+        QFETCH(double, write);
+        QFETCH(double, l2);
+        QFETCH(double, ffma);
+        QFETCH(int, kernels);
+        const ProblemSize size{m, n, k};
+        const QJsonObject c = countersJson(reading(read, write, l2, ffma, kernels), size);
+        const double flops = 2.0 * double(m) * double(n) * double(k);
+        QCOMPARE(c.value(QStringLiteral("flops")).toDouble(), flops);
+        QCOMPARE(c.value(QStringLiteral("dram_read_bytes")).toDouble(), read);
+        QCOMPARE(c.value(QStringLiteral("dram_write_bytes")).toDouble(), write);
+        QCOMPARE(c.value(QStringLiteral("l2_bytes")).toDouble(), l2);
+        QCOMPARE(c.value(QStringLiteral("ffma_thread_inst")).toDouble(), ffma);
+        QCOMPARE(c.value(QStringLiteral("dram_intensity")).toDouble(), flops / (read + write));
+        QCOMPARE(c.value(QStringLiteral("l2_intensity")).toDouble(), flops / l2);
+        QCOMPARE(c.value(QStringLiteral("kernels")).toInt(), kernels);
+        QVERIFY(!c.contains(QStringLiteral("error")));
+        // The raw values, under CUPTI's names, survive the JSON round trip unchanged.
+        const QJsonObject raw = QJsonDocument::fromJson(QJsonDocument(c).toJson())
+                                    .object()
+                                    .value(QStringLiteral("metrics"))
+                                    .toObject();
+        QCOMPARE(raw.size(), 4);
+        QCOMPARE(raw.value(QString::fromStdString(kRead)).toDouble(), read);
+        QCOMPARE(raw.value(QString::fromStdString(kFfma)).toDouble(), ffma);
+    }
+
+    void zeroBytesGiveNullIntensity()
+    {
+        // A problem that fits the L2 can read 0 bytes from DRAM: no intensity, not infinity.
+        const QJsonObject c = countersJson(reading(0, 0, 0, 64), ProblemSize{4, 4, 4});
+        QVERIFY(c.value(QStringLiteral("dram_intensity")).isNull());
+        QVERIFY(c.value(QStringLiteral("l2_intensity")).isNull());
+        QCOMPARE(c.value(QStringLiteral("flops")).toDouble(), 128.0);
+        const QByteArray json = QJsonDocument(c).toJson(QJsonDocument::Compact);
+        QVERIFY2(!json.contains("inf") && !json.contains("nan"), json.constData());
+    }
+
+    void missingMetricReadsAsZero()
+    {
+        CounterReading partial;
+        partial.values = {{kRead, 100.0}};
+        QCOMPARE(partial.value(kRead), 100.0);
+        QCOMPARE(partial.value(kWrite), 0.0);
+        const QJsonObject c = countersJson(partial, ProblemSize{10, 10, 10});
+        QCOMPARE(c.value(QStringLiteral("dram_intensity")).toDouble(), 2000.0 / 100.0);
+    }
+
+    void errorReportCarriesOnlyTheSentence()
+    {
+        const QString why =
+            QStringLiteral("Hardware counters need a permission this user does not have "
+                           "(cuptiRangeProfilerEnable returned CUPTI_ERROR_INSUFFICIENT_PRIVILEGES).");
+        const QJsonObject c = countersErrorJson(why);
+        QCOMPARE(c.size(), 1);
+        QCOMPARE(c.value(QStringLiteral("error")).toString(), why);
+    }
+
+    // Without a driver the profiler stops at the CUDA context, before CUPTI, with the runner's
+    // no_gpu error and without launching anything. On a GPU, a launch that runs no kernel has no
+    // counters: an error sentence, never a reading and never an exception.
+    void profilerWithoutKernelsOrGpu()
+    {
+        int launches = 0;
+        const CounterProfiler profiler(rooflineMetrics());
+        if (!gpuPresent()) {
+            try {
+                profiler.profile([&launches] { ++launches; });
+                QFAIL("profiling without a GPU must throw the runner's no_gpu error");
+            } catch (const RunnerError &error) {
+                QCOMPARE(error.kind(), ErrorKind::NoGpu);
+            }
+            QCOMPARE(launches, 0);
+            return;
+        }
+        const CounterOutcome outcome = profiler.profile([&launches] { ++launches; });
+        QVERIFY(!outcome.reading);
+        QVERIFY(!outcome.error.isEmpty());
+        qInfo("empty launch: %s", qPrintable(outcome.error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunnerCounters)
+#include "tst_runner_counters.moc"
