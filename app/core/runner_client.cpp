@@ -198,6 +198,10 @@ void RunnerClient::handleEvent(const QJsonObject &event)
         handleReady(event);
         return;
     }
+    if (kind == QLatin1String("ceilings")) {
+        emit ceilingsAvailable(event);
+        return;
+    }
     const QString id = event.value("id").toString();
     // Events of a job that is no longer current (cancelled and replaced) are stale: drop them.
     const bool isCurrent = m_current && m_current->jobId == id;
@@ -274,6 +278,10 @@ void RunnerClient::handleReady(const QJsonObject &event)
         emit runnerStatusChanged(false, why);
     } else {
         m_gpuAvailable = true;
+        // The roofline's measured roof. Jobs run in arrival order, so this one runs before the
+        // first queued run; its events carry an id no run has, so they never touch the queue.
+        send(QJsonObject{{"type", "ceilings"},
+                         {"id", QStringLiteral("ceilings-%1").arg(++m_ceilingsRequests)}});
         emit runnerStatusChanged(true, tr("%1 (%2, %3 SMs)")
                                            .arg(gpu.value("name").toString(), gpu.value("arch").toString())
                                            .arg(gpu.value("sms").toInt()));

@@ -47,6 +47,9 @@ signals:
     void resultAvailable(const gemmscope::RunRecord &record);
     void runFailed(const gemmscope::RunRecord &record);
     void idle(); // the queue is empty and nothing runs
+    // The runner's `ceilings` event (FMA peak, DRAM bandwidth; from its on-disk cache after the
+    // first time), asked for once per runner start on a GPU.
+    void ceilingsAvailable(const QJsonObject &ceilingsEvent);
 
 private:
     void enqueue(const RunRequest &request);
@@ -80,6 +83,7 @@ private:
     int m_consecutiveRestarts = 0;
     QAtomicInt m_nextJob{0};
     QString m_jobPrefix;
+    int m_ceilingsRequests = 0; // ids of the ceilings requests, one per runner start
 };
 
 // Owns a worker QThread running a RunnerClient, and tears both down in the right order.

@@ -112,6 +112,11 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
         RunnerClient *client = m_runner->client();
         connect(client, &RunnerClient::runnerStatusChanged, this, &MainWindow::showRunnerStatus);
         connect(client, &RunnerClient::resultAvailable, this, &MainWindow::onResult);
+        connect(client, &RunnerClient::ceilingsAvailable, this, [this](const QJsonObject &event) {
+            const QString gpu =
+                event.value(QStringLiteral("gpu")).toObject().value(QStringLiteral("name")).toString();
+            m_session->setCeilings(gpu, ceilingsEntry(event, QStringLiteral("measured")));
+        });
         connect(client, &RunnerClient::runFailed, this, &MainWindow::onFailed);
         connect(client, &RunnerClient::jobsReplaced, this, &MainWindow::onJobsReplaced);
         connect(client, &RunnerClient::progress, this, &MainWindow::onProgress);

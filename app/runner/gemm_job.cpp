@@ -76,7 +76,14 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
     if (verify) {
         job.progress(QStringLiteral("verify"), 0, 1);
         ws.poisonC();
-        launch();
+        // Test hook (docs/protocol.md): damage the output the way a buggy kernel would, so the
+        // tests can show that verification catches it — a skipped launch leaves the NaN poison,
+        // a corrupted element gives a finite error.
+        const QString damage = request.value(QStringLiteral("test_damage")).toString();
+        if (damage != QStringLiteral("skip_launch"))
+            launch();
+        if (damage == QStringLiteral("corrupt_element"))
+            GEMMSCOPE_CUDA(cudaMemset(ws.c(), 0x42, sizeof(float))); // C[0][0] = 48.56
         GEMMSCOPE_CUDA(cudaDeviceSynchronize());
         const double error = ws.relativeErrorOfC();
         const double tolerance = toleranceFor(stage.precision);
