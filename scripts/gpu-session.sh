@@ -16,7 +16,10 @@ export GEMMSCOPE_CACHE_DIR=/tmp/gemmscope-cache
 export GEMMSCOPE_SCREENSHOT_DIR="$out" # tst_main_window_gpu saves the main window after its run
 
 presets_jobs() { # size -> one run job per preset (small timing), for the sanitizer and counters
-  "$build/app/runner/gemmscope-bench" --list-jobs --size "$1" --budget-ms 1 --min-reps 1 --warmup 0
+  local all
+  all=$(printf '%s,' worklog-0 worklog-1 worklog-2 worklog-3 worklog-4 worklog-5a worklog-5b worklog-6 \
+    worklog-7 worklog-8 worklog-8-bk8 guide-32 guide-32-padded cublas_fp32 cublas_tf32)
+  "$build/app/runner/gemmscope-bench" --list-jobs --stages "${all%,}" --size "$1" --budget-ms 1 --min-reps 1 --warmup 0
 }
 
 for step in "${steps[@]}"; do
@@ -26,10 +29,10 @@ for step in "${steps[@]}"; do
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv | tee "$out/info.txt"
     ;;
   tests)
-    ctest --test-dir "$build" --output-on-failure -L gpu --timeout 500 2>&1 | tee "$out/gpu-tests.log"
+    ctest --test-dir "$build" --output-on-failure -V -L gpu --timeout 400 2>&1 | tee "$out/gpu-tests.log"
     ;;
   bench)
-    "$build/app/runner/gemmscope-bench" --json "$out/bench.json" 2>&1 | tee "$out/bench.txt"
+    "$build/app/runner/gemmscope-bench" --counters --json "$out/bench.json" 2>&1 | tee "$out/bench.txt"
     ;;
   sanitizer)
     # memcheck on every stage at an awkward size, then racecheck (shared-memory hazards: the

@@ -83,16 +83,19 @@ int measureUiStall(QApplication &app, long long n, const QString &screenshotPath
                                    .arg(meter.samples())
                                    .arg(meter.maxStallMs(), 0, 'f', 2)
                                    .arg(meter.percentileStallMs(0.99), 0, 'f', 2);
-        if (!screenshotPath.isEmpty() && !window.grab().save(screenshotPath)) {
-            QTextStream(stderr) << "gemmscope: could not write the screenshot " << screenshotPath << '\n';
-            exitCode = 1;
-        }
-        QString error;
-        if (!sessionPath.isEmpty() && !window.session()->saveAs(sessionPath, &error)) {
-            QTextStream(stderr) << "gemmscope: " << error << '\n';
-            exitCode = 1;
-        }
-        app.quit();
+        // The charts replot on a queued event: let them catch up before the picture is taken.
+        QTimer::singleShot(500, &window, [&, screenshotPath, sessionPath] {
+            if (!screenshotPath.isEmpty() && !window.grab().save(screenshotPath)) {
+                QTextStream(stderr) << "gemmscope: could not write the screenshot " << screenshotPath << '\n';
+                exitCode = 1;
+            }
+            QString error;
+            if (!sessionPath.isEmpty() && !window.session()->saveAs(sessionPath, &error)) {
+                QTextStream(stderr) << "gemmscope: " << error << '\n';
+                exitCode = 1;
+            }
+            app.quit();
+        });
     });
     app.exec();
     return exitCode;

@@ -102,6 +102,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connect(m_session, &Session::runRemoved, this, &MainWindow::refreshViews);
     connect(m_session, &Session::ceilingsChanged, this, &MainWindow::applyMeasuredCeilings);
     connect(m_session, &Session::runAdded, this, &MainWindow::applyMeasuredCeilings);
+    connect(m_session, &Session::runChanged, this, &MainWindow::applyMeasuredCeilings); // a run finished
     connect(m_session, &Session::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_session, &Session::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_selection, &RunSelection::selectionChanged, this, &MainWindow::selectRun);
