@@ -510,7 +510,7 @@ void MainWindow::applyMeasuredCeilings()
         m_rooflineChart->setMeasuredCeilings(
             entry.value(QStringLiteral("fma_tflops")).toDouble(),
             entry.value(QStringLiteral("dram_gbs")).toDouble(),
-            tr("%1, measured %2%3").arg(it->gpuName, when, recorded ? tr(" (recorded)") : QString()));
+            tr("%1, %2%3").arg(it->gpuName, when, recorded ? tr(" (recorded)") : QString()));
         return;
     }
     m_rooflineChart->clearMeasuredCeilings();
@@ -706,10 +706,17 @@ bool MainWindow::exportTo(const QString &path, QString *error)
     return true;
 }
 
-QStringList MainWindow::exportViews(const QString &directory, QString *error)
+QStringList MainWindow::exportViews(const QString &directory, QString *error, const QSize &printSize)
 {
     QDir().mkpath(directory);
     QStringList written;
+    if (printSize.isValid()) {
+        // A visible widget gets its resize event (and its layout) at once; the splitter puts the
+        // views back at the next layout pass, after the export.
+        for (QWidget *view : {static_cast<QWidget *>(m_runtimeChart), static_cast<QWidget *>(m_rooflineChart),
+                              static_cast<QWidget *>(m_mappingStack)})
+            view->resize(printSize);
+    }
     const QList<QPair<QString, QWidget *>> views{{QStringLiteral("runtime"), m_runtimeChart},
                                                  {QStringLiteral("roofline"), m_rooflineChart},
                                                  {QStringLiteral("mapping"), m_mappingStack}};

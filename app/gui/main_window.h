@@ -7,6 +7,7 @@
 #include "run_request.h"
 
 #include <QMainWindow>
+#include <QSize>
 #include <QPointer>
 
 class QAction;
@@ -61,7 +62,9 @@ public:
     void offerAutosaveRecovery();
     bool openSession(const QString &path, QString *error);
     bool exportTo(const QString &path, QString *error); // results (.csv/.json) or the focused view
-    QStringList exportViews(const QString &directory, QString *error); // every chart/diagram, png+svg+pdf
+    // Every chart and diagram as png+svg+pdf. A valid printSize renders each view at that size
+    // (headless reports) instead of its size in the window.
+    QStringList exportViews(const QString &directory, QString *error, const QSize &printSize = {});
 
 public slots:
     void runCurrent();

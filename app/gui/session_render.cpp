@@ -26,7 +26,7 @@ QStringList renderSession(const QString &sessionFile, const QString &outDir, QSt
     window.resize(2700, 1400);
     window.show(); // lays the views out at a real size; never on screen
     QApplication::processEvents();
-    QStringList written = window.exportViews(outDir, error);
+    QStringList written = window.exportViews(outDir, error, QSize(1200, 800));
     window.hide();
     return written;
 }
