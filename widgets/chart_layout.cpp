@@ -4,22 +4,6 @@
 
 namespace gemmscope {
 
-void placeLegendBesidePlot(QCustomPlot *plot)
-{
-    QCPLayoutGrid *layout = plot->plotLayout();
-    const int row = layout->rowCount() - 1; // the axis rect's row (a title row may sit above)
-    auto *column = new QCPLayoutGrid;
-    layout->addElement(row, 1, column);
-    plot->axisRect()->insetLayout()->take(plot->legend);
-    column->addElement(0, 0, plot->legend);
-    column->addElement(1, 0, new QCPLayoutElement(plot)); // filler pushes the legend to the top
-    column->setRowStretchFactor(0, 0.001);
-    column->setRowStretchFactor(1, 1);
-    column->setMargins(QMargins(4, 0, 4, 0));
-    layout->setColumnStretchFactor(1, 0.001); // as narrow as the legend allows
-    plot->legend->setMaximumSize(260, QWIDGETSIZE_MAX);
-}
-
 void styleInsetLegend(QCustomPlot *plot, Qt::Alignment corner)
 {
     QCPLegend *legend = plot->legend;
@@ -33,6 +17,15 @@ void styleInsetLegend(QCustomPlot *plot, Qt::Alignment corner)
     legend->setBrush(QColor(255, 255, 255, 210));
     legend->setBorderPen(QPen(QColor(0xb0, 0xb0, 0xb0)));
     plot->axisRect()->insetLayout()->setInsetAlignment(0, corner);
+}
+
+void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendWanted, int legendMinWidth)
+{
+    auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0));
+    title->setText(
+        QFontMetrics(title->font()).elidedText(fullTitle, Qt::ElideRight, std::max(60, plot->width() - 16)));
+    plot->legend->setVisible(legendWanted && plot->legend->itemCount() > 0 &&
+                             plot->width() >= legendMinWidth);
 }
 
 } // namespace gemmscope

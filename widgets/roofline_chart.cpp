@@ -207,11 +207,7 @@ void RooflineChart::resizeEvent(QResizeEvent *event)
 
 void RooflineChart::fitToWidth()
 {
-    auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
-    title->setText(QFontMetrics(title->font())
-                       .elidedText(m_fullTitle, Qt::ElideRight, std::max(60, m_plot->width() - 16)));
-    m_plot->legend->setVisible(m_legendWanted && m_plot->legend->itemCount() > 0 &&
-                               m_plot->width() >= kLegendMinWidth);
+    fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted, kLegendMinWidth);
 }
 
 void RooflineChart::syncControls()

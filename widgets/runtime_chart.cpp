@@ -206,11 +206,7 @@ void RuntimeChart::resizeEvent(QResizeEvent *event)
 
 void RuntimeChart::fitToWidth()
 {
-    auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
-    title->setText(QFontMetrics(title->font())
-                       .elidedText(m_fullTitle, Qt::ElideRight, std::max(60, m_plot->width() - 16)));
-    m_plot->legend->setVisible(m_legendWanted && m_plot->legend->itemCount() > 0 &&
-                               m_plot->width() >= kLegendMinWidth);
+    fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted, kLegendMinWidth);
     // One horizontal label per bar while they fit; vertical (still one per bar) when they do not.
     const int count = m_mode == Mode::Runtime ? int(m_slots.size()) : int(m_speedups.size());
     if (count == 0)
