@@ -8,7 +8,6 @@
 
 #include <QAction>
 #include <QDir>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -28,8 +27,10 @@ private slots:
             {.startRunner = true, .restoreSettings = false, .autosavePath = dir.filePath("autosave.json")});
         window.resize(1600, 1000);
         window.show();
-        QSignalSpy status(window.runnerClient(), &RunnerClient::runnerStatusChanged);
-        QTRY_VERIFY_WITH_TIMEOUT(status.count() > 0, 60000);
+        // The client lives in a worker thread: wait until the window itself has taken in the
+        // runner's status (a queued signal), not just until the client emitted it.
+        const QString starting = window.runnerStatus();
+        QTRY_VERIFY_WITH_TIMEOUT(window.runnerAvailable() || window.runnerStatus() != starting, 60000);
         if (!window.runnerAvailable())
             QSKIP(qPrintable(QStringLiteral("No GPU: %1").arg(window.runnerStatus())));
 
