@@ -126,7 +126,8 @@ Occupancy computeOccupancy(const GpuSpec &gpu, int threadsPerBlock, int register
     Occupancy o;
     o.maxWarps = gpu.maxThreadsPerSm / 32;
     if (threadsPerBlock < 1 || threadsPerBlock > gpu.maxThreadsPerBlock) {
-        o.explanation = "a block of " + std::to_string(threadsPerBlock) + " threads cannot launch on " + gpu.name;
+        o.explanation =
+            "a block of " + std::to_string(threadsPerBlock) + " threads cannot launch on " + gpu.name;
         return o;
     }
     const int warpsPerBlock = (threadsPerBlock + 31) / 32;
@@ -144,8 +145,8 @@ Occupancy computeOccupancy(const GpuSpec &gpu, int threadsPerBlock, int register
         if (registersPerThread <= gpu.maxRegistersPerThread) {
             // Registers are allocated per warp, rounded up to the allocation unit, and each of the
             // SM's four sub-partitions holds a quarter of the register file.
-            const int perWarp =
-                (registersPerThread * 32 + gpu.registerAllocUnit - 1) / gpu.registerAllocUnit * gpu.registerAllocUnit;
+            const int perWarp = (registersPerThread * 32 + gpu.registerAllocUnit - 1) /
+                                gpu.registerAllocUnit * gpu.registerAllocUnit;
             const int warpsPerPartition = (gpu.registersPerSm / 4) / perWarp;
             byRegs = (warpsPerPartition * 4) / warpsPerBlock;
         }

@@ -9,9 +9,9 @@
 namespace gemmscope {
 
 struct GpuSpec {
-    std::string key;          // "h200"
-    std::string name;         // "NVIDIA H200 SXM"
-    int arch = 90;            // compute capability major*10+minor
+    std::string key;  // "h200"
+    std::string name; // "NVIDIA H200 SXM"
+    int arch = 90;    // compute capability major*10+minor
     int sms = 132;
     double smClockMHz = 1980; // boost clock the FP32 peak is quoted at
     double fp32Tflops = 66.9; // datasheet FP32 (non-tensor) peak
@@ -24,27 +24,27 @@ struct GpuSpec {
     int maxThreadsPerBlock = 1024;
     int registersPerSm = 65536;
     int maxRegistersPerThread = 255;
-    int registerAllocUnit = 256;      // registers are allocated per warp in units of this many
-    int sharedMemPerSm = 233472;      // bytes usable by blocks on one SM
+    int registerAllocUnit = 256; // registers are allocated per warp in units of this many
+    int sharedMemPerSm = 233472; // bytes usable by blocks on one SM
     int sharedMemPerBlockOptin = 232448;
     int sharedMemReservedPerBlock = 1024; // the runtime's own reservation per resident block
-    std::string source;       // where the figures come from
+    std::string source;                   // where the figures come from
 };
 
-const std::vector<GpuSpec> &knownGpus();              // T4, A100, H100, H200, B200
-const GpuSpec *findGpu(std::string_view key);         // by key ("h200")
-const GpuSpec *findGpuForArch(int arch);               // first spec with this compute capability
+const std::vector<GpuSpec> &knownGpus();      // T4, A100, H100, H200, B200
+const GpuSpec *findGpu(std::string_view key); // by key ("h200")
+const GpuSpec *findGpuForArch(int arch);      // first spec with this compute capability
 
 enum class OccupancyLimiter { Threads, Registers, SharedMemory, Blocks, None };
-std::string_view limiterName(OccupancyLimiter l);      // "threads", "registers", "shared_memory", "blocks"
+std::string_view limiterName(OccupancyLimiter l); // "threads", "registers", "shared_memory", "blocks"
 
 struct Occupancy {
     int blocksPerSm = 0;
     int activeWarps = 0;
     int maxWarps = 0;
-    double fraction = 0;       // activeWarps / maxWarps
+    double fraction = 0; // activeWarps / maxWarps
     OccupancyLimiter limiter = OccupancyLimiter::None;
-    std::string explanation;   // "4 blocks of 256 threads per SM, limited by registers (64 per thread)"
+    std::string explanation; // "4 blocks of 256 threads per SM, limited by registers (64 per thread)"
 };
 
 // Theoretical occupancy as CUDA's occupancy calculator computes it. `registersPerThread` 0 means

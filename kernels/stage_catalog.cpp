@@ -7,7 +7,8 @@
 namespace gemmscope {
 namespace {
 
-ParamSpec choiceParam(std::string name, std::string label, std::string help, std::vector<int> choices, int def)
+ParamSpec choiceParam(std::string name, std::string label, std::string help, std::vector<int> choices,
+                      int def)
 {
     ParamSpec p;
     p.name = std::move(name);
@@ -28,10 +29,12 @@ std::vector<ParamSpec> registerTileParams()
     const std::vector<int> threadTiles = {1, 2, 3, 4, 6, 8, 12, 16};
     return {
         choiceParam("BM", "Block tile rows (BM)", "Rows of C computed by one thread block.", blockTiles, 64),
-        choiceParam("BN", "Block tile columns (BN)", "Columns of C computed by one thread block.", blockTiles, 64),
-        choiceParam("BK", "Reduction tile (BK)", "Depth of the A and B tiles staged in shared memory per step.",
-                    reductionTiles, 8),
-        choiceParam("TM", "Thread tile rows (TM)", "Rows of C each thread accumulates in registers.", threadTiles, 4),
+        choiceParam("BN", "Block tile columns (BN)", "Columns of C computed by one thread block.", blockTiles,
+                    64),
+        choiceParam("BK", "Reduction tile (BK)",
+                    "Depth of the A and B tiles staged in shared memory per step.", reductionTiles, 8),
+        choiceParam("TM", "Thread tile rows (TM)", "Rows of C each thread accumulates in registers.",
+                    threadTiles, 4),
         choiceParam("TN", "Thread tile columns (TN)", "Columns of C each thread accumulates in registers.",
                     threadTiles, 4),
     };
@@ -41,54 +44,80 @@ std::vector<StageInfo> buildStages()
 {
     std::vector<StageInfo> s;
     const std::vector<int> blockSides = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
-    s.push_back({StageId::Naive, "naive", "Naive: one thread per output", "worklog step 0",
-                 "Each thread computes one element of C, reading a whole row of A and column of B from global "
-                 "memory. 0.25 FLOP per byte: firmly memory-bound.",
-                 "naive.cuh", "gemmscope::naive",
-                 {choiceParam("BX", "Threads in x (BX)", "Block width; consecutive threads take consecutive columns.",
-                              blockSides, 16),
-                  choiceParam("BY", "Threads in y (BY)", "Block height; each row of threads takes one row of C.",
-                              blockSides, 16)},
-                 50});
-    s.push_back({StageId::SmemTiled, "smem_tiled", "Shared-memory tiling", "worklog step 1; guide 32x32 +1",
-                 "The block stages TILE x TILE tiles of A and B in shared memory and every thread reuses them: "
-                 "T/4 FLOP per global byte. PAD=1 is the guide's padded B tile against bank conflicts.",
-                 "smem_tiled.cuh", "gemmscope::smem_tiled",
-                 {choiceParam("TILE", "Tile size (TILE)", "Side of the square tile and of the thread block.",
-                              {8, 16, 32}, 16),
-                  choiceParam("PAD", "B tile padding (PAD)", "Extra column in the B tile (the guide's +1).", {0, 1},
-                              0)},
-                 50});
-    s.push_back({StageId::Coarsened, "coarsened", "Thread coarsening (register tiling)", "worklog step 2",
-                 "Each thread accumulates a TM x TN micro-tile in registers from a BM x BN block tile: "
-                 "BM*BN/(2(BM+BN)) FLOP per global byte. Loads as in the worklog: B loads are TN floats apart.",
-                 "coarsened.cuh", "gemmscope::coarsened", registerTileParams(), 50});
+    s.push_back(
+        {StageId::Naive,
+         "naive",
+         "Naive: one thread per output",
+         "worklog step 0",
+         "Each thread computes one element of C, reading a whole row of A and column of B from global "
+         "memory. 0.25 FLOP per byte: firmly memory-bound.",
+         "naive.cuh",
+         "gemmscope::naive",
+         {choiceParam("BX", "Threads in x (BX)", "Block width; consecutive threads take consecutive columns.",
+                      blockSides, 16),
+          choiceParam("BY", "Threads in y (BY)", "Block height; each row of threads takes one row of C.",
+                      blockSides, 16)},
+         50});
+    s.push_back(
+        {StageId::SmemTiled,
+         "smem_tiled",
+         "Shared-memory tiling",
+         "worklog step 1; guide 32x32 +1",
+         "The block stages TILE x TILE tiles of A and B in shared memory and every thread reuses them: "
+         "T/4 FLOP per global byte. PAD=1 is the guide's padded B tile against bank conflicts.",
+         "smem_tiled.cuh",
+         "gemmscope::smem_tiled",
+         {choiceParam("TILE", "Tile size (TILE)", "Side of the square tile and of the thread block.",
+                      {8, 16, 32}, 16),
+          choiceParam("PAD", "B tile padding (PAD)", "Extra column in the B tile (the guide's +1).", {0, 1},
+                      0)},
+         50});
+    s.push_back(
+        {StageId::Coarsened, "coarsened", "Thread coarsening (register tiling)", "worklog step 2",
+         "Each thread accumulates a TM x TN micro-tile in registers from a BM x BN block tile: "
+         "BM*BN/(2(BM+BN)) FLOP per global byte. Loads as in the worklog: B loads are TN floats apart.",
+         "coarsened.cuh", "gemmscope::coarsened", registerTileParams(), 50});
     s.push_back({StageId::Coalesced, "coalesced", "Coalesced cooperative loads", "worklog steps 3 and 6",
                  "Threads stride through each tile by linear id, so neighbouring lanes load neighbouring "
                  "addresses. At 192x192 this is step 6 (double buffering removed).",
                  "coalesced.cuh", "gemmscope::coalesced", registerTileParams(), 50});
-    s.push_back({StageId::DoubleBuffered, "double_buffered", "Double buffering", "worklog steps 4, 5a, 5b",
-                 "Two shared-memory buffers: the block loads the next tile while it computes on the current one. "
-                 "Twice the shared memory, one barrier per tile.",
-                 "double_buffered.cuh", "gemmscope::double_buffered", registerTileParams(), 50});
-    s.push_back({StageId::Strided, "strided", "Strided thread layout", "worklog step 7",
-                 "Thread (tx, ty) owns rows ty + i*BM/TM and columns tx + j*BN/TN, so neighbouring lanes store "
-                 "neighbouring columns of C: the stores become coalesced.",
-                 "strided.cuh", "gemmscope::strided", registerTileParams(), 50});
-    s.push_back({StageId::Final, "final", "__restrict__ and #pragma unroll", "worklog step 8",
-                 "Step 7 with non-aliasing pointers and fully unrolled BK, TM and TN loops: the compiler keeps the "
-                 "micro-tile in registers and schedules independent FMAs.",
-                 "final.cuh", "gemmscope::final_kernel", registerTileParams(), 50});
-    StageInfo fp32{StageId::CublasFp32, "cublas_fp32", "cuBLAS SGEMM (FP32)", "baseline",
+    s.push_back(
+        {StageId::DoubleBuffered, "double_buffered", "Double buffering", "worklog steps 4, 5a, 5b",
+         "Two shared-memory buffers: the block loads the next tile while it computes on the current one. "
+         "Twice the shared memory, one barrier per tile.",
+         "double_buffered.cuh", "gemmscope::double_buffered", registerTileParams(), 50});
+    s.push_back(
+        {StageId::Strided, "strided", "Strided thread layout", "worklog step 7",
+         "Thread (tx, ty) owns rows ty + i*BM/TM and columns tx + j*BN/TN, so neighbouring lanes store "
+         "neighbouring columns of C: the stores become coalesced.",
+         "strided.cuh", "gemmscope::strided", registerTileParams(), 50});
+    s.push_back(
+        {StageId::Final, "final", "__restrict__ and #pragma unroll", "worklog step 8",
+         "Step 7 with non-aliasing pointers and fully unrolled BK, TM and TN loops: the compiler keeps the "
+         "micro-tile in registers and schedules independent FMAs.",
+         "final.cuh", "gemmscope::final_kernel", registerTileParams(), 50});
+    StageInfo fp32{StageId::CublasFp32,
+                   "cublas_fp32",
+                   "cuBLAS SGEMM (FP32)",
+                   "baseline",
                    "NVIDIA's library SGEMM with pedantic FP32 math (no TF32): the reference every stage is "
                    "verified and measured against.",
-                   "", "", {}, 50};
+                   "",
+                   "",
+                   {},
+                   50};
     fp32.isLibrary = true;
     s.push_back(fp32);
-    StageInfo tf32{StageId::CublasTf32, "cublas_tf32", "cuBLAS SGEMM (TF32 tensor cores)", "baseline",
+    StageInfo tf32{StageId::CublasTf32,
+                   "cublas_tf32",
+                   "cuBLAS SGEMM (TF32 tensor cores)",
+                   "baseline",
                    "cuBLAS with TF32 tensor-core math: FP32 inputs rounded to 10-bit mantissas. Far faster, "
                    "verified at a looser tolerance.",
-                   "", "", {}, 80};
+                   "",
+                   "",
+                   {},
+                   80};
     tf32.isLibrary = true;
     tf32.precision = Precision::Tf32;
     s.push_back(tf32);
@@ -103,30 +132,48 @@ std::vector<Preset> buildPresets()
     ParamValues tiles192bk8 = tiles192;
     tiles192bk8["BK"] = 8;
     return {
-        {"worklog-0", "Step 0: naive, 16x16 threads", StageId::Naive, {{"BX", 16}, {"BY", 16}}, "worklog step 0",
+        {"worklog-0",
+         "Step 0: naive, 16x16 threads",
+         StageId::Naive,
+         {{"BX", 16}, {"BY", 16}},
+         "worklog step 0",
          956.41},
-        {"worklog-1", "Step 1: shared-memory tiles, TILE = 16", StageId::SmemTiled, {{"TILE", 16}, {"PAD", 0}},
-         "worklog step 1", 593.53},
+        {"worklog-1",
+         "Step 1: shared-memory tiles, TILE = 16",
+         StageId::SmemTiled,
+         {{"TILE", 16}, {"PAD", 0}},
+         "worklog step 1",
+         593.53},
         {"worklog-2", "Step 2: thread coarsening, 64x64 / 4x4", StageId::Coarsened, tiles64, "worklog step 2",
          194.28},
-        {"worklog-3", "Step 3: coalesced loads, 64x64", StageId::Coalesced, tiles64, "worklog step 3", 193.43},
+        {"worklog-3", "Step 3: coalesced loads, 64x64", StageId::Coalesced, tiles64, "worklog step 3",
+         193.43},
         {"worklog-4", "Step 4: double buffering, 64x64", StageId::DoubleBuffered, tiles64, "worklog step 4",
          190.58},
-        {"worklog-5a", "Step 5a: larger tiles, 128x128 / 8x8", StageId::DoubleBuffered, tiles128, "worklog step 5",
-         169.00},
+        {"worklog-5a", "Step 5a: larger tiles, 128x128 / 8x8", StageId::DoubleBuffered, tiles128,
+         "worklog step 5", 169.00},
         {"worklog-5b", "Step 5b: larger tiles, 192x192 / 12x12", StageId::DoubleBuffered, tiles192,
          "worklog step 5", 136.86},
-        {"worklog-6", "Step 6: double buffering removed, 192x192", StageId::Coalesced, tiles192, "worklog step 6",
-         123.21},
+        {"worklog-6", "Step 6: double buffering removed, 192x192", StageId::Coalesced, tiles192,
+         "worklog step 6", 123.21},
         {"worklog-7", "Step 7: strided thread layout, 192x192", StageId::Strided, tiles192, "worklog step 7",
          111.75},
-        {"worklog-8", "Step 8: __restrict__ + #pragma unroll", StageId::Final, tiles192, "worklog step 8", 108.89},
+        {"worklog-8", "Step 8: __restrict__ + #pragma unroll", StageId::Final, tiles192, "worklog step 8",
+         108.89},
         {"worklog-8-bk8", "Step 8 with BK = 8 (the worklog's H100/B200 variant)", StageId::Final, tiles192bk8,
          "worklog, newer GPUs", std::nullopt},
-        {"guide-32", "Guide: 32x32 tiles, no padding", StageId::SmemTiled, {{"TILE", 32}, {"PAD", 0}}, "guide",
+        {"guide-32",
+         "Guide: 32x32 tiles, no padding",
+         StageId::SmemTiled,
+         {{"TILE", 32}, {"PAD", 0}},
+         "guide",
          std::nullopt},
-        {"guide-32-padded", "Guide: 32x32 tiles, +1 padded B tile", StageId::SmemTiled, {{"TILE", 32}, {"PAD", 1}},
-         "guide", std::nullopt},
+        {"guide-32-padded",
+         "Guide: 32x32 tiles, +1 padded B tile",
+         StageId::SmemTiled,
+         {{"TILE", 32}, {"PAD", 1}},
+         "guide",
+         std::nullopt},
         {"cublas_fp32", "cuBLAS SGEMM, FP32 (pedantic)", StageId::CublasFp32, {}, "baseline", std::nullopt},
         {"cublas_tf32", "cuBLAS SGEMM, TF32 tensor cores", StageId::CublasTf32, {}, "baseline", std::nullopt},
     };
@@ -163,7 +210,10 @@ int staticSharedBytes(StageId id, const ParamValues &p)
     }
 }
 
-std::string str(long long v) { return std::to_string(v); }
+std::string str(long long v)
+{
+    return std::to_string(v);
+}
 
 constexpr int kStaticSharedLimit = 48 * 1024; // static __shared__ arrays; more needs dynamic opt-in
 constexpr int kMaxThreadsPerBlock = 1024;
@@ -227,7 +277,8 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
                       str(size.k) + ").");
     const long long limit = std::numeric_limits<int>::max();
     if (size.m * size.k > limit || size.k * size.n > limit || size.m * size.n > limit)
-        out.push_back("Each matrix must have fewer than 2^31 elements: the kernels index with 32-bit integers.");
+        out.push_back(
+            "Each matrix must have fewer than 2^31 elements: the kernels index with 32-bit integers.");
 
     for (const auto &[name, value] : params) {
         const bool known = std::any_of(info.params.begin(), info.params.end(),
@@ -253,8 +304,8 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
                 allPresent = false;
             }
         } else if (v < spec.min || v > spec.max) {
-            out.push_back(spec.name + " (" + std::to_string(v) + ") must be between " + std::to_string(spec.min) +
-                          " and " + std::to_string(spec.max) + ".");
+            out.push_back(spec.name + " (" + std::to_string(v) + ") must be between " +
+                          std::to_string(spec.min) + " and " + std::to_string(spec.max) + ".");
             allPresent = false;
         }
     }
@@ -267,8 +318,8 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
             out.push_back("BX x BY (" + std::to_string(bx) + " x " + std::to_string(by) + " = " +
                           std::to_string(bx * by) + ") must not exceed 1024 threads per block.");
         if ((size.m + by - 1) / by > kMaxGridY)
-            out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BY = " + std::to_string(by) +
-                          "; raise BY.");
+            out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BY = " +
+                          std::to_string(by) + "; raise BY.");
     }
     if (isRegisterTiled(id)) {
         const int bm = param(params, "BM"), bn = param(params, "BN"), bk = param(params, "BK");
@@ -287,29 +338,34 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
         if (divisible) {
             const int threadsX = bn / tn, threadsY = bm / tm;
             if (threadsX * threadsY > kMaxThreadsPerBlock)
-                out.push_back("BM/TM x BN/TN (" + std::to_string(threadsY) + " x " + std::to_string(threadsX) +
-                              " = " + std::to_string(threadsX * threadsY) +
+                out.push_back("BM/TM x BN/TN (" + std::to_string(threadsY) + " x " +
+                              std::to_string(threadsX) + " = " + std::to_string(threadsX * threadsY) +
                               " threads) must not exceed 1024 threads per block.");
             if (id == StageId::Coarsened && bk > threadsX)
-                out.push_back("BK (" + std::to_string(bk) + ") must not exceed the threads in x (BN/TN = " +
-                              std::to_string(bn) + "/" + std::to_string(tn) + " = " + std::to_string(threadsX) +
+                out.push_back("BK (" + std::to_string(bk) +
+                              ") must not exceed the threads in x (BN/TN = " + std::to_string(bn) + "/" +
+                              std::to_string(tn) + " = " + std::to_string(threadsX) +
                               "): step 2's A loads use the threads with tx < BK, one column each.");
             if (id == StageId::Coarsened && bk > threadsY)
-                out.push_back("BK (" + std::to_string(bk) + ") must not exceed the threads in y (BM/TM = " +
-                              std::to_string(bm) + "/" + std::to_string(tm) + " = " + std::to_string(threadsY) +
+                out.push_back("BK (" + std::to_string(bk) +
+                              ") must not exceed the threads in y (BM/TM = " + std::to_string(bm) + "/" +
+                              std::to_string(tm) + " = " + std::to_string(threadsY) +
                               "): step 2's B loads use the threads with ty < BK, one row each.");
         }
         if (tm * tn > kMaxAccumulators)
             out.push_back("TM x TN (" + std::to_string(tm) + " x " + std::to_string(tn) + " = " +
-                          std::to_string(tm * tn) + " accumulators) cannot stay in the 255 registers a thread may "
-                          "use; keep it at most " + std::to_string(kMaxAccumulators) + ".");
+                          std::to_string(tm * tn) +
+                          " accumulators) cannot stay in the 255 registers a thread may "
+                          "use; keep it at most " +
+                          std::to_string(kMaxAccumulators) + ".");
         if ((size.m + bm - 1) / bm > kMaxGridY)
-            out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BM = " + std::to_string(bm) +
-                          ".");
+            out.push_back("M (" + str(size.m) +
+                          ") needs more than 65535 blocks in y at BM = " + std::to_string(bm) + ".");
     }
     const int smem = staticSharedBytes(id, params);
     if (smem > kStaticSharedLimit)
-        out.push_back("The tiles need " + std::to_string(smem) + " bytes of shared memory per block; static "
+        out.push_back("The tiles need " + std::to_string(smem) +
+                      " bytes of shared memory per block; static "
                       "shared memory is limited to 49152 bytes (48 KiB). Reduce BM, BN or BK.");
     return out;
 }

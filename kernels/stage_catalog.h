@@ -52,24 +52,24 @@ using ParamValues = std::map<std::string, int>;
 
 struct StageInfo {
     StageId id;
-    std::string key;         // stable identifier used in JSON and on the command line: "coalesced"
-    std::string title;       // "Coalesced cooperative loads"
-    std::string seedStep;    // "worklog step 3" — what this stage reproduces
-    std::string summary;     // two sentences on what changed from the previous stage
-    std::string sourceFile;  // file under kernels/cuda/, e.g. "coalesced.cuh"; empty for cuBLAS
-    std::string kernelName;  // template name, e.g. "gemmscope::coalesced"; empty for cuBLAS
+    std::string key;               // stable identifier used in JSON and on the command line: "coalesced"
+    std::string title;             // "Coalesced cooperative loads"
+    std::string seedStep;          // "worklog step 3" — what this stage reproduces
+    std::string summary;           // two sentences on what changed from the previous stage
+    std::string sourceFile;        // file under kernels/cuda/, e.g. "coalesced.cuh"; empty for cuBLAS
+    std::string kernelName;        // template name, e.g. "gemmscope::coalesced"; empty for cuBLAS
     std::vector<ParamSpec> params; // in template-argument order
-    int minArch = 50;        // smallest compute capability (major*10+minor) it runs on
-    bool isLibrary = false;  // cuBLAS baselines: no source, no NVRTC
+    int minArch = 50;              // smallest compute capability (major*10+minor) it runs on
+    bool isLibrary = false;        // cuBLAS baselines: no source, no NVRTC
     Precision precision = Precision::Fp32;
 };
 
 struct Preset {
-    std::string key;      // "worklog-2"
-    std::string title;    // "Step 2: thread coarsening, 64x64 tiles"
+    std::string key;   // "worklog-2"
+    std::string title; // "Step 2: thread coarsening, 64x64 tiles"
     StageId stage;
     ParamValues params;
-    std::string source;   // "worklog step 2" / "guide" / "baseline"
+    std::string source;                // "worklog step 2" / "guide" / "baseline"
     std::optional<double> worklogT4Ms; // the worklog's published T4 runtime, where it has one
 };
 
@@ -83,7 +83,7 @@ struct LaunchGeometry {
 const std::vector<StageInfo> &stages();           // the ladder, in order
 const StageInfo *findStage(std::string_view key); // nullptr if unknown
 const StageInfo &stageInfo(StageId id);
-const std::vector<Preset> &presets();             // worklog steps 0-8, guide, baselines
+const std::vector<Preset> &presets(); // worklog steps 0-8, guide, baselines
 const Preset *findPreset(std::string_view key);
 
 ParamValues defaultParams(StageId id);

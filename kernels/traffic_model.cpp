@@ -6,7 +6,10 @@
 namespace gemmscope {
 namespace {
 
-long long ceilDiv(long long a, long long b) { return (a + b - 1) / b; }
+long long ceilDiv(long long a, long long b)
+{
+    return (a + b - 1) / b;
+}
 
 int param(const ParamValues &p, const char *name)
 {

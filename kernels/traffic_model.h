@@ -10,13 +10,13 @@
 namespace gemmscope {
 
 struct TrafficEstimate {
-    double flops = 0;            // 2 M N K
-    double loadBytes = 0;        // global bytes the kernel's loads request (A and B), per its tiling
-    double storeBytes = 0;       // C written once: 4 M N
-    double compulsoryBytes = 0;  // A and B read once, C written once: 4 (MK + KN + MN)
-    double intensity = 0;        // FLOP per byte loaded, the worklog's formula (ignores C stores)
+    double flops = 0;               // 2 M N K
+    double loadBytes = 0;           // global bytes the kernel's loads request (A and B), per its tiling
+    double storeBytes = 0;          // C written once: 4 M N
+    double compulsoryBytes = 0;     // A and B read once, C written once: 4 (MK + KN + MN)
+    double intensity = 0;           // FLOP per byte loaded, the worklog's formula (ignores C stores)
     double compulsoryIntensity = 0; // FLOP per compulsory byte: the best any tiling can do
-    std::string formula;         // the formula used, e.g. "BM*BN / (2 (BM + BN)) = 64*64 / (2 (64 + 64))"
+    std::string formula;            // the formula used, e.g. "BM*BN / (2 (BM + BN)) = 64*64 / (2 (64 + 64))"
     int threadsPerBlock = 0;
     int smemBytesPerBlock = 0;
 };

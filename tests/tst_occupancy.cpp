@@ -57,7 +57,8 @@ private slots:
         QFETCH(QString, limiter);
         const auto o = computeOccupancy(*findGpu(gpu.toStdString()), threads, registers, smem);
         QCOMPARE(o.blocksPerSm, blocks);
-        QCOMPARE(QString::fromUtf8(limiterName(o.limiter).data(), qsizetype(limiterName(o.limiter).size())), limiter);
+        QCOMPARE(QString::fromUtf8(limiterName(o.limiter).data(), qsizetype(limiterName(o.limiter).size())),
+                 limiter);
         QCOMPARE(o.activeWarps, blocks * ((threads + 31) / 32));
         QVERIFY(!o.explanation.empty());
     }

@@ -45,16 +45,26 @@ private slots:
         const ParamValues t64 = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
         const ParamValues t128 = {{"BM", 128}, {"BN", 128}, {"BK", 12}, {"TM", 8}, {"TN", 8}};
         const ParamValues t192 = {{"BM", 192}, {"BN", 192}, {"BK", 16}, {"TM", 12}, {"TN", 12}};
-        QTest::newRow("0") << "worklog-0" << "naive" << ParamValues{{"BX", 16}, {"BY", 16}} << 956.41;
-        QTest::newRow("1") << "worklog-1" << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}} << 593.53;
-        QTest::newRow("2") << "worklog-2" << "coarsened" << t64 << 194.28;
-        QTest::newRow("3") << "worklog-3" << "coalesced" << t64 << 193.43;
-        QTest::newRow("4") << "worklog-4" << "double_buffered" << t64 << 190.58;
-        QTest::newRow("5a") << "worklog-5a" << "double_buffered" << t128 << 169.00;
-        QTest::newRow("5b") << "worklog-5b" << "double_buffered" << t192 << 136.86;
-        QTest::newRow("6") << "worklog-6" << "coalesced" << t192 << 123.21;
-        QTest::newRow("7") << "worklog-7" << "strided" << t192 << 111.75;
-        QTest::newRow("8") << "worklog-8" << "final" << t192 << 108.89;
+        QTest::newRow("0") << "worklog-0"
+                           << "naive" << ParamValues{{"BX", 16}, {"BY", 16}} << 956.41;
+        QTest::newRow("1") << "worklog-1"
+                           << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}} << 593.53;
+        QTest::newRow("2") << "worklog-2"
+                           << "coarsened" << t64 << 194.28;
+        QTest::newRow("3") << "worklog-3"
+                           << "coalesced" << t64 << 193.43;
+        QTest::newRow("4") << "worklog-4"
+                           << "double_buffered" << t64 << 190.58;
+        QTest::newRow("5a") << "worklog-5a"
+                            << "double_buffered" << t128 << 169.00;
+        QTest::newRow("5b") << "worklog-5b"
+                            << "double_buffered" << t192 << 136.86;
+        QTest::newRow("6") << "worklog-6"
+                           << "coalesced" << t192 << 123.21;
+        QTest::newRow("7") << "worklog-7"
+                           << "strided" << t192 << 111.75;
+        QTest::newRow("8") << "worklog-8"
+                           << "final" << t192 << 108.89;
     }
     void worklogPresets()
     {
@@ -155,8 +165,9 @@ private slots:
 
     void nameExpressionsFollowTemplateOrder()
     {
-        QCOMPARE(QString::fromStdString(kernelNameExpression(StageId::Coalesced, findPreset("worklog-3")->params)),
-                 QString("gemmscope::coalesced<64, 64, 8, 4, 4>"));
+        QCOMPARE(
+            QString::fromStdString(kernelNameExpression(StageId::Coalesced, findPreset("worklog-3")->params)),
+            QString("gemmscope::coalesced<64, 64, 8, 4, 4>"));
         QCOMPARE(QString::fromStdString(kernelNameExpression(StageId::SmemTiled, {{"TILE", 32}, {"PAD", 1}})),
                  QString("gemmscope::smem_tiled<32, 1>"));
         QVERIFY(kernelNameExpression(StageId::CublasFp32, {}).empty());

@@ -13,7 +13,8 @@ int main(int argc, char **argv)
 {
     ProblemSize size{1536, 1536, 1536};
     if (argc > 1 && std::sscanf(argv[1], "%lldx%lldx%lld", &size.m, &size.n, &size.k) != 3) {
-        std::fprintf(stderr, "gemmscope-model: the size must look like 1536x1536x1536, not \"%s\"\n", argv[1]);
+        std::fprintf(stderr, "gemmscope-model: the size must look like 1536x1536x1536, not \"%s\"\n",
+                     argv[1]);
         return 2;
     }
     std::printf("preset,kernel,global_ld_sectors_per_request,global_st_sectors_per_request,"
@@ -30,9 +31,9 @@ int main(int argc, char **argv)
             continue;
         }
         const AccessSummary s = summarizeBlock(*shape.shape, ctx);
-        std::printf("%s,\"%s\",%.4f,%.4f,%.4f,%.4f\n", p.key.c_str(), kernelNameExpression(p.stage, p.params).c_str(),
-                    s.globalLoads.perRequest(), s.storeC.perRequest(), s.sharedLoads.perRequest(),
-                    s.sharedStores.perRequest());
+        std::printf("%s,\"%s\",%.4f,%.4f,%.4f,%.4f\n", p.key.c_str(),
+                    kernelNameExpression(p.stage, p.params).c_str(), s.globalLoads.perRequest(),
+                    s.storeC.perRequest(), s.sharedLoads.perRequest(), s.sharedStores.perRequest());
     }
     return 0;
 }
