@@ -59,6 +59,9 @@ std::optional<StageId> previousStageWithSource(StageId id)
         std::find_if(ladder.begin(), ladder.end(), [id](const StageInfo &s) { return s.id == id; });
     if (it == ladder.end() || it->sourceFile.empty())
         return std::nullopt;
+    if (!it->derivedFrom.empty())
+        if (const StageInfo *base = findStage(it->derivedFrom))
+            return base->id;
     for (auto prev = std::make_reverse_iterator(it); prev != ladder.rend(); ++prev)
         if (!prev->sourceFile.empty())
             return prev->id;

@@ -28,8 +28,9 @@ std::vector<std::string> splitLines(std::string_view text);
 // are well under a hundred lines.
 std::vector<DiffLine> diffLines(std::string_view before, std::string_view after);
 
-// The stage before `id` in the ladder (stages()) that has a CUDA source file, or nullopt for the
-// first one and for the cuBLAS baselines (which have no source to diff).
+// The stage `id` was written from: its catalog `derivedFrom` when set (strided: coalesced, as in
+// the worklog), else the stage before it in the ladder that has a CUDA source file; nullopt for
+// the first one and for the cuBLAS baselines (which have no source to diff).
 std::optional<StageId> previousStageWithSource(StageId id);
 
 } // namespace gemmscope

@@ -91,6 +91,7 @@ std::vector<StageInfo> buildStages()
          "Thread (tx, ty) owns rows ty + i*BM/TM and columns tx + j*BN/TN, so neighbouring lanes store "
          "neighbouring columns of C: the stores become coalesced.",
          "strided.cuh", "gemmscope::strided", registerTileParams(), 50});
+    s.back().derivedFrom = "coalesced"; // step 7 changes step 6, not the double-buffered step 5b
     s.push_back(
         {StageId::Final, "final", "__restrict__ and #pragma unroll", "worklog step 8",
          "Step 7 with non-aliasing pointers and fully unrolled BK, TM and TN loops: the compiler keeps the "

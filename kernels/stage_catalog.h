@@ -62,6 +62,10 @@ struct StageInfo {
     int minArch = 50;              // smallest compute capability (major*10+minor) it runs on
     bool isLibrary = false;        // cuBLAS baselines: no source, no NVRTC
     Precision precision = Precision::Fp32;
+    // The stage whose source this one was written from, when it is not the one before it in the
+    // ladder: the worklog built step 7 (strided) from step 6, the coalesced kernel without double
+    // buffering. Empty: the previous stage with a source.
+    std::string derivedFrom;
 };
 
 struct Preset {

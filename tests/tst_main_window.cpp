@@ -7,12 +7,14 @@
 #include "run_selection.h"
 #include "session.h"
 #include "session_render.h"
+#include "stage_source_view.h"
 
 #include <QAction>
 #include <QFile>
 #include <QLabel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -95,6 +97,28 @@ private slots:
         QVERIFY(!run->isEnabled());
         QVERIFY(window.runnerStatus().contains("No CUDA driver"));
         QCOMPARE(window.findChild<QLabel *>("runnerStatusLabel")->text(), window.runnerStatus());
+    }
+
+    // The mapping pane's Source tab follows the panel's stage and stays open for cuBLAS (which
+    // closes the access tabs) so that it can say why there is no source.
+    void sourceTabFollowsTheStage()
+    {
+        MainWindow window(options());
+        auto *tabs = window.findChild<QTabWidget *>("mappingTabs");
+        auto *source = window.findChild<StageSourceView *>("stageSourceView");
+        QVERIFY(tabs && source);
+        const int sourceTab = tabs->indexOf(source);
+        QCOMPARE(tabs->tabText(sourceTab), QString("Source"));
+        tabs->setCurrentIndex(sourceTab);
+        window.parameterPanel()->setStage(StageId::Strided);
+        QCOMPARE(source->stage(), StageId::Strided);
+        QVERIFY(source->shownText().contains("strided"));
+        window.parameterPanel()->setStage(StageId::CublasTf32);
+        QCOMPARE(source->stage(), StageId::CublasTf32);
+        QVERIFY(!source->message().isEmpty());
+        QCOMPARE(tabs->currentWidget(), source);
+        QVERIFY(tabs->isTabEnabled(sourceTab));
+        QVERIFY(!tabs->isTabEnabled(tabs->indexOf(window.findChild<QWidget *>("coalescingView"))));
     }
 
     void defaultSessionFillsTableAndSelectionIsShared()

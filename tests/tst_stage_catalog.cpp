@@ -25,6 +25,10 @@ private slots:
             QVERIFY(!s.seedStep.empty());
             QCOMPARE(s.isLibrary, s.sourceFile.empty());
             QCOMPARE(findStage(s.key), &s);
+            if (!s.derivedFrom.empty()) { // a diff base must be a stage with a source
+                const StageInfo *base = findStage(s.derivedFrom);
+                QVERIFY2(base && !base->sourceFile.empty(), s.derivedFrom.c_str());
+            }
             for (const auto &p : s.params) {
                 QVERIFY(p.min <= p.defaultValue && p.defaultValue <= p.max);
                 if (!p.choices.empty())

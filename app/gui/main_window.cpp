@@ -14,6 +14,7 @@
 #include "runner_client.h"
 #include "runtime_chart.h"
 #include "session.h"
+#include "stage_source_view.h"
 #include "tile_map_view.h"
 
 #include <QAction>
@@ -188,6 +189,9 @@ void MainWindow::buildViews()
     m_mappingTabs->addTab(m_mappingStack, tr("Tile map"));
     m_mappingTabs->addTab(m_coalescing, tr("Coalescing"));
     m_mappingTabs->addTab(m_bankConflicts, tr("Bank conflicts"));
+    m_stageSource = new StageSourceView;
+    m_stageSource->setObjectName(QStringLiteral("stageSourceView"));
+    m_mappingTabs->addTab(m_stageSource, tr("Source"));
 
     // The charts carry their own titles; the mapping pane is named by its tabs.
     m_chartSplitter = new QSplitter(Qt::Horizontal);
@@ -259,6 +263,7 @@ void MainWindow::showConfig(const RunConfig &config)
     else
         m_rooflineChart->clearPredicted();
     m_mappingText->setConfig(config);
+    m_stageSource->setStage(config.stage); // every stage has something to say, cuBLAS included
     const KernelShapeResult shape = kernelShape(config.stage, config.params);
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);
@@ -279,10 +284,13 @@ void MainWindow::showConfig(const RunConfig &config)
         m_mappingStack->setCurrentWidget(m_mappingText);
     }
     // cuBLAS and invalid settings have no modelled accesses: only the tile map tab explains why.
-    for (int tab : {1, 2})
-        m_mappingTabs->setTabEnabled(tab, shape.shape.has_value());
-    if (!shape.shape)
-        m_mappingTabs->setCurrentIndex(0);
+    // The Source tab stays where it is: it shows the stage's file even for invalid parameters.
+    for (QWidget *accessView :
+         {static_cast<QWidget *>(m_coalescing), static_cast<QWidget *>(m_bankConflicts)}) {
+        m_mappingTabs->setTabEnabled(m_mappingTabs->indexOf(accessView), shape.shape.has_value());
+        if (!shape.shape && m_mappingTabs->currentWidget() == accessView)
+            m_mappingTabs->setCurrentWidget(m_mappingStack);
+    }
 }
 
 void MainWindow::buildActions()

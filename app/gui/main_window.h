@@ -1,5 +1,6 @@
 // The GemmScope main window: parameter panel on the left; on the right the runtime chart, the
-// roofline and the mapping diagram side by side above the results table, all visible at once.
+// roofline and the mapping diagram (tabs: tile map, coalescing, bank conflicts, the stage's CUDA
+// source) side by side above the results table, all visible at once.
 // Owns the session, its table model, the shared selected run and the runner (in its thread).
 #pragma once
 
@@ -33,6 +34,7 @@ class CoalescingView;
 class BankConflictView;
 class RuntimeChart;
 class Session;
+class StageSourceView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -123,10 +125,12 @@ private:
     TileMapView *m_tileMap = nullptr;
     ModelSummaryView *m_mappingText = nullptr; // stands in where no mapping can be drawn (cuBLAS, invalid)
     QStackedWidget *m_mappingStack = nullptr;
-    QTabWidget *m_mappingTabs = nullptr; // "Tile map" (m_mappingStack), "Coalescing", "Bank conflicts"
+    // "Tile map" (m_mappingStack), "Coalescing", "Bank conflicts", "Source" (m_stageSource)
+    QTabWidget *m_mappingTabs = nullptr;
     CoalescingView *m_coalescing = nullptr;
     BankConflictView *m_bankConflicts = nullptr;
-    QPointer<QWidget> m_focusedView; // what Export writes for .png/.pdf/.svg
+    StageSourceView *m_stageSource = nullptr; // the stage's CUDA file, or its diff from the previous one
+    QPointer<QWidget> m_focusedView;          // what Export writes for .png/.pdf/.svg
     QTableView *m_table = nullptr;
     QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr;
     QLabel *m_runnerLabel = nullptr;

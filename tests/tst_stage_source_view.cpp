@@ -1,0 +1,203 @@
+// The Source tab, offscreen: a stage's text is exactly the embedded file, the diff marks and tints
+// what changed from the previous stage, and stages without a source say why in a sentence.
+#include "kernel_sources.h"
+#include "source_diff.h"
+#include "stage_source_view.h"
+
+#include <QDir>
+#include <QPlainTextEdit>
+#include <QRadioButton>
+#include <QTextBlock>
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+QString embedded(StageId id)
+{
+    const std::string_view text = embeddedKernelSource(stageInfo(id).sourceFile);
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+QStringList linesOf(const QString &text)
+{
+    return text.split(QLatin1Char('\n'));
+}
+
+// The lines of the diff on screen that start with `prefix`, the prefix removed.
+QStringList diffLinesMarked(const StageSourceView &view, QChar prefix)
+{
+    QStringList out;
+    for (const QString &line : linesOf(view.shownText()))
+        if (line.startsWith(prefix))
+            out << line.mid(1);
+    return out;
+}
+
+bool greenTinted(const QColor &c)
+{
+    return c.green() > c.red() + 20 && c.green() > c.blue() + 10;
+}
+
+bool redTinted(const QColor &c)
+{
+    return c.red() > c.green() + 20 && c.red() > c.blue() + 20;
+}
+
+} // namespace
+
+class TstStageSourceView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sourceModeShowsTheEmbeddedFile_data()
+    {
+        QTest::addColumn<int>("stage");
+        for (const StageInfo &s : stages())
+            if (!s.sourceFile.empty())
+                QTest::newRow(s.key.c_str()) << int(s.id);
+    }
+    void sourceModeShowsTheEmbeddedFile()
+    {
+        QFETCH(int, stage);
+        StageSourceView view;
+        view.setStage(StageId(stage));
+        const QString file = embedded(StageId(stage));
+        QVERIFY(!file.isEmpty());
+        QCOMPARE(view.shownText(), file);
+        QVERIFY(view.message().isEmpty());
+        QVERIFY(view.headerText().startsWith(QString::fromStdString(stageInfo(StageId(stage)).sourceFile)));
+    }
+
+    void headerNamesTheIncludes()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Coalesced);
+        QVERIFY(embedded(StageId::Coalesced).contains(QStringLiteral("#include \"cooperative_load.cuh\"")));
+        QVERIFY2(view.headerText().contains(QStringLiteral("cooperative_load.cuh")),
+                 qPrintable(view.headerText()));
+    }
+
+    // Strided against its previous stage: the lines it adds are marked "+" and tinted green, the
+    // lines it drops "-" and red, and the diff gives the new file back.
+    void diffModeMarksAndTintsChanges()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Strided);
+        view.setMode(StageSourceView::Mode::Diff);
+        QVERIFY(view.diffAvailable());
+        const std::optional<StageId> previous = previousStageWithSource(StageId::Strided);
+        QVERIFY(previous);
+        const QStringList now = linesOf(embedded(StageId::Strided));
+        const QStringList before = linesOf(embedded(*previous));
+
+        const QStringList added = diffLinesMarked(view, QLatin1Char('+'));
+        const QStringList removed = diffLinesMarked(view, QLatin1Char('-'));
+        const QString strideLine = QStringLiteral("    constexpr int ROW_STRIDE = BM / TM; // = blockDim.y");
+        QVERIFY(now.contains(strideLine) && !before.contains(strideLine));
+        QVERIFY(added.contains(strideLine));
+        for (const QString &line : added)
+            QVERIFY2(now.contains(line), qPrintable(line));
+        QVERIFY(!removed.isEmpty());
+        for (const QString &line : removed)
+            QVERIFY2(before.contains(line) && !now.contains(line), qPrintable(line));
+
+        const QString header = view.headerText();
+        QVERIFY2(header.contains(QStringLiteral("diff from %1 (%2)")
+                                     .arg(QString::fromStdString(stageInfo(*previous).title),
+                                          QString::fromStdString(stageInfo(*previous).sourceFile))),
+                 qPrintable(header));
+
+        auto *editor = view.findChild<QPlainTextEdit *>(QStringLiteral("sourceText"));
+        QVERIFY(editor);
+        int tintedAdded = 0, tintedRemoved = 0;
+        for (QTextBlock b = editor->document()->begin(); b.isValid(); b = b.next()) {
+            const QColor bg = b.blockFormat().background().color();
+            if (b.text().startsWith(QLatin1Char('+')))
+                tintedAdded += greenTinted(bg);
+            else if (b.text().startsWith(QLatin1Char('-')))
+                tintedRemoved += redTinted(bg);
+            else
+                QCOMPARE(b.blockFormat().background().style(), Qt::NoBrush);
+        }
+        QCOMPARE(tintedAdded, added.size());
+        QCOMPARE(tintedRemoved, removed.size());
+    }
+
+    void radioButtonsSwitchTheMode()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Final);
+        auto *diff = view.findChild<QRadioButton *>(QStringLiteral("diffModeButton"));
+        auto *source = view.findChild<QRadioButton *>(QStringLiteral("sourceModeButton"));
+        QVERIFY(diff && source && diff->isEnabled());
+        diff->click();
+        QCOMPARE(view.mode(), StageSourceView::Mode::Diff);
+        QVERIFY(view.shownText().contains(QStringLiteral("\n+")));
+        source->click();
+        QCOMPARE(view.mode(), StageSourceView::Mode::Source);
+        QVERIFY(!view.shownText().contains(QStringLiteral("\n+")));
+    }
+
+    // Naive has nothing before it: diff mode shows its file and says why.
+    void firstStageHasNoDiff()
+    {
+        StageSourceView view;
+        view.setMode(StageSourceView::Mode::Diff);
+        view.setStage(StageId::Naive);
+        QVERIFY(!view.diffAvailable());
+        QVERIFY(!view.findChild<QRadioButton *>(QStringLiteral("diffModeButton"))->isEnabled());
+        QCOMPARE(view.shownText(), embedded(StageId::Naive));
+        QVERIFY2(view.headerText().contains(QStringLiteral("first stage")), qPrintable(view.headerText()));
+        view.setStage(StageId::SmemTiled); // the choice survives: the next stage diffs again
+        QVERIFY(view.diffAvailable());
+        QVERIFY(!diffLinesMarked(view, QLatin1Char('+')).isEmpty());
+    }
+
+    void cublasShowsASentence_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::newRow("FP32") << int(StageId::CublasFp32);
+        QTest::newRow("TF32") << int(StageId::CublasTf32);
+    }
+    void cublasShowsASentence()
+    {
+        QFETCH(int, stage);
+        for (auto mode : {StageSourceView::Mode::Source, StageSourceView::Mode::Diff}) {
+            StageSourceView view;
+            view.setMode(mode);
+            view.setStage(StageId::Coalesced);
+            view.setStage(StageId(stage)); // what the previous stage showed must go
+            QVERIFY(view.shownText().isEmpty());
+            QVERIFY2(view.message().contains(QStringLiteral("closed source")), qPrintable(view.message()));
+            QVERIFY(view.message().contains(QString::fromStdString(stageInfo(StageId(stage)).title)));
+            QVERIFY(!view.diffAvailable());
+        }
+    }
+
+    // Rendered offscreen, the diff really paints green and red rows. GEMMSCOPE_SNAPSHOT_DIR keeps
+    // the picture (source-view.png) for a person to look at.
+    void renderedDiffShowsTintedRows()
+    {
+        StageSourceView view;
+        view.resize(900, 1100);
+        view.setStage(StageId::Strided);
+        view.setMode(StageSourceView::Mode::Diff);
+        const QImage image = view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        int greenRows = 0, redRows = 0;
+        const int x = image.width() / 2;
+        for (int y = 0; y < image.height(); ++y) {
+            greenRows += greenTinted(image.pixelColor(x, y));
+            redRows += redTinted(image.pixelColor(x, y));
+        }
+        QVERIFY2(greenRows > 10 && redRows > 10,
+                 qPrintable(QStringLiteral("%1 %2").arg(greenRows).arg(redRows)));
+        const QString dir = qEnvironmentVariable("GEMMSCOPE_SNAPSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(image.save(QDir(dir).filePath(QStringLiteral("source-view.png"))));
+    }
+};
+
+QTEST_MAIN(TstStageSourceView)
+#include "tst_stage_source_view.moc"
