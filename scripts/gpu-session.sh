@@ -15,11 +15,14 @@ steps=("$@")
 export GEMMSCOPE_CACHE_DIR=/tmp/gemmscope-cache
 export GEMMSCOPE_SCREENSHOT_DIR="$out" # tst_main_window_gpu saves the main window after its run
 
-presets_jobs() { # size -> one run job per preset (small timing), for the sanitizer and counters
+presets_jobs() { # size [bench options] -> one run job per preset (small timing), for the sanitizer and counters
   local all
   all=$(printf '%s,' worklog-0 worklog-1 worklog-2 worklog-3 worklog-4 worklog-5a worklog-5b worklog-6 \
     worklog-7 worklog-8 worklog-8-bk8 guide-32 guide-32-padded cublas_fp32 cublas_tf32)
-  "$build/app/runner/gemmscope-bench" --list-jobs --stages "${all%,}" --size "$1" --budget-ms 1 --min-reps 1 --warmup 0
+  local size=$1
+  shift
+  "$build/app/runner/gemmscope-bench" --list-jobs --stages "${all%,}" --size "$size" --budget-ms 1 --min-reps 1 \
+    --warmup 0 "$@"
 }
 
 for step in "${steps[@]}"; do
@@ -50,17 +53,21 @@ for step in "${steps[@]}"; do
     grep -E '^## |ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer.txt"
     ;;
   counters)
-    presets_jobs 1536x1536x1536 > /tmp/counter-jobs.jsonl
-    ncu --clock-control none --kernel-name-base mangled --kernel-name regex:9gemmscope --launch-count 40 --csv --metrics \
+    # Nsight Compute on every ladder kernel, in the release build and in the scalar-shared build
+    # (inner-loop shared reads kept 4-byte, as the access model describes them).
+    "$build/kernels/gemmscope-model" 1536x1536x1536 > "$out/model.csv"
+    for variant in release scalar_shared; do
+      presets_jobs 1536x1536x1536 --build "$variant" > /tmp/counter-jobs.jsonl
+      ncu --clock-control none --kernel-name-base mangled --kernel-name regex:9gemmscope --launch-count 60 --csv --metrics \
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,\
 l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,\
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
 smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      "$runner" < /tmp/counter-jobs.jsonl > "$out/ncu.csv" 2> /tmp/ncu.err
-    tail -3 /tmp/ncu.err; wc -l "$out/ncu.csv"
-    "$build/kernels/gemmscope-model" 1536x1536x1536 > "$out/model.csv"
-    python3 scripts/compare-counters.py "$out/model.csv" "$out/ncu.csv" | tee "$out/counters.md"
+        "$runner" < /tmp/counter-jobs.jsonl > "$out/ncu-$variant.csv" 2> /tmp/ncu.err
+      tail -3 /tmp/ncu.err; wc -l "$out/ncu-$variant.csv"
+      python3 scripts/compare-counters.py "$out/model.csv" "$out/ncu-$variant.csv" | tee "$out/counters-$variant.md"
+    done
     ;;
   sass)
     # Per cached kernel: its name, then how many of each memory and FMA instruction the SASS has.

@@ -4,7 +4,8 @@
 //   gemmscope-bench [--size 8192x4096x6144] [--stages worklog-3,cublas_tf32,...] [--budget-ms 1000]
 //                   [--flush-l2] [--seed 1] [--json out.json] [--runner path] [--min-reps 5] [--warmup 2]
 //                   [--counters]    (read hardware counters: measured DRAM intensity per stage)
-//                   [--list-jobs]   (print the run requests instead of running them)
+//                   [--build release|scalar_shared] [--list-jobs]   (print the run requests instead of
+//                   running them)
 #include "bench_runner_session.h"
 #include "bench_table.h"
 #include "stage_catalog.h"
@@ -86,7 +87,7 @@ std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *
 
 // One `run` request of the protocol for a target; `timing` holds the protocol's timing fields.
 QJsonObject runJob(const QString &id, const Target &t, const QJsonObject &size, double seed,
-                   const QJsonObject &timing, bool counters)
+                   const QJsonObject &timing, bool counters, const QString &build)
 {
     QJsonObject job{{QStringLiteral("type"), QStringLiteral("run")},
                     {QStringLiteral("id"), id},
@@ -98,6 +99,9 @@ QJsonObject runJob(const QString &id, const Target &t, const QJsonObject &size, 
         job.insert(QStringLiteral("params"), paramsJson(t.params));
     if (counters)
         job.insert(QStringLiteral("counters"), true);
+    const StageInfo *stage = findStage(t.stage.toStdString());
+    if (build != QStringLiteral("release") && stage && !stage->isLibrary)
+        job.insert(QStringLiteral("build"), build);
     return job;
 }
 
@@ -149,12 +153,18 @@ int main(int argc, char **argv)
         QStringLiteral("counters"),
         QStringLiteral("Profile one extra launch per stage with CUPTI and show the measured DRAM arithmetic "
                        "intensity (needs permission to read GPU performance counters)."));
+    const QCommandLineOption buildOpt(
+        QStringLiteral("build"),
+        QStringLiteral(
+            "Kernel build: release (default) or scalar_shared (inner-loop shared reads kept scalar, "
+            "for comparing bank-conflict counters with the access model)."),
+        QStringLiteral("build"), QStringLiteral("release"));
     const QCommandLineOption listJobsOpt(
         QStringLiteral("list-jobs"),
         QStringLiteral("Print the runner's run requests (JSON lines) instead of running them, e.g. to feed "
                        "gemmscope-runner under compute-sanitizer or ncu."));
     parser.addOptions({sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt,
-                       warmupOpt, countersOpt, listJobsOpt});
+                       warmupOpt, countersOpt, buildOpt, listJobsOpt});
     parser.process(app);
 
     const auto sizeMatch =
@@ -181,10 +191,11 @@ int main(int argc, char **argv)
     if (parser.isSet(listJobsOpt)) {
         int n = 0;
         for (const Target &t : *targets)
-            print(QString::fromUtf8(QJsonDocument(runJob(QStringLiteral("j%1").arg(++n), t, size, seed,
-                                                         timing, parser.isSet(countersOpt)))
-                                        .toJson(QJsonDocument::Compact)) +
-                  QLatin1Char('\n'));
+            print(
+                QString::fromUtf8(QJsonDocument(runJob(QStringLiteral("j%1").arg(++n), t, size, seed, timing,
+                                                       parser.isSet(countersOpt), parser.value(buildOpt)))
+                                      .toJson(QJsonDocument::Compact)) +
+                QLatin1Char('\n'));
         return 0;
     }
 
@@ -232,7 +243,8 @@ int main(int argc, char **argv)
             return 1;
         }
         const QString id = QStringLiteral("b%1").arg(++n);
-        const QJsonObject job = runJob(id, t, size, seed, timing, parser.isSet(countersOpt));
+        const QJsonObject job =
+            runJob(id, t, size, seed, timing, parser.isSet(countersOpt), parser.value(buildOpt));
         print(QStringLiteral("[%1/%2] %3 ...\n")
                   .arg(n)
                   .arg(targets->size())

@@ -34,7 +34,7 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
     }
     requireValidConfig(stage, params, size, arch);
 
-    const CompiledKernel kernel = compileStage(state, stage, params, arch, false, job);
+    const CompiledKernel kernel = compileStage(state, stage, params, arch, requestBuild(request), job);
     const LaunchGeometry geometry = launchGeometry(stage.id, params, size);
     std::optional<Occupancy> occupancy;
     if (state.probe.device && state.probe.device->cc == arch) {

@@ -52,7 +52,8 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         launch = [&ws, &stage] { ws.cublasGemm(stage.precision, ws.c()); };
     } else {
         const LaunchDims dims = launchDims(stage, params, size);
-        const CompiledKernel compiledKernel = compileStage(state, stage, params, device.cc, false, job);
+        const CompiledKernel compiledKernel =
+            compileStage(state, stage, params, device.cc, requestBuild(request), job);
         kernel = std::make_unique<LoadedKernel>(compiledKernel);
         const Occupancy occupancy =
             deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,

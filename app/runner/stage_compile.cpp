@@ -8,14 +8,14 @@
 namespace gemmscope::runner {
 
 CompiledKernel compileStage(RunnerState &state, const StageInfo &stage, const ParamValues &params, int arch,
-                            bool traceOwner, JobContext &job)
+                            StageBuild build, JobContext &job)
 {
     if (stage.isLibrary)
         throw RunnerError(ErrorKind::InvalidConfig,
                           QStringLiteral("Stage %1 is a cuBLAS baseline: it has no source to compile.")
                               .arg(QString::fromStdString(stage.key)));
     job.progress(QStringLiteral("compile"), 0, 1);
-    CompiledKernel kernel = state.compiler.compile(stageProgram(stage, params, arch, traceOwner));
+    CompiledKernel kernel = state.compiler.compile(stageProgram(stage, params, arch, build));
     job.progress(QStringLiteral("compile"), 1, 1);
     job.checkCancelled();
     return kernel;

@@ -3,6 +3,7 @@
 
 #include "nvrtc_compiler.h"
 #include "stage_catalog.h"
+#include "stage_program.h"
 
 #include <QJsonObject>
 
@@ -12,7 +13,7 @@ class JobContext;
 struct RunnerState;
 
 CompiledKernel compileStage(RunnerState &state, const StageInfo &stage, const ParamValues &params, int arch,
-                            bool traceOwner, JobContext &job);
+                            StageBuild build, JobContext &job);
 
 // The request's "params", or the stage's defaults when it has none.
 ParamValues requestParams(const StageInfo &stage, const QJsonObject &request);

@@ -58,15 +58,28 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
     throw RunnerError(ErrorKind::InvalidConfig, reasons.join(QLatin1Char(' ')));
 }
 
-NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch, bool traceOwner)
+StageBuild requestBuild(const QJsonObject &request)
+{
+    const QString build = request.value(QStringLiteral("build")).toString(QStringLiteral("release"));
+    if (build == QStringLiteral("release"))
+        return StageBuild::Release;
+    if (build == QStringLiteral("scalar_shared"))
+        return StageBuild::ScalarShared;
+    throw RunnerError(ErrorKind::InvalidConfig,
+                      QStringLiteral("Unknown build \"%1\"; known: release, scalar_shared.").arg(build));
+}
+
+NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch, StageBuild build)
 {
     NvrtcProgram program;
     program.programName = QString::fromStdString(stage.key) + QStringLiteral(".cu");
     program.mainSource = QByteArray("#include \"") + QByteArray::fromStdString(stage.sourceFile) + "\"\n";
     program.nameExpression = QString::fromStdString(kernelNameExpression(stage.id, params));
     program.arch = arch;
-    if (traceOwner)
+    if (build == StageBuild::TraceOwner)
         program.extraOptions << QStringLiteral("-DGEMMSCOPE_TRACE_OWNER=1");
+    if (build == StageBuild::ScalarShared)
+        program.extraOptions << QStringLiteral("-DGEMMSCOPE_SCALAR_SHARED=1");
     return program;
 }
 

@@ -18,9 +18,19 @@ QJsonObject paramsToJson(const ParamValues &params);
 // architecture is older than the stage needs.
 void requireValidConfig(const StageInfo &stage, const ParamValues &params, const ProblemSize &size, int arch);
 
-// `traceOwner` builds the owner-tracing variant (-DGEMMSCOPE_TRACE_OWNER=1): the kernels' store
-// macro then writes the storing thread's index instead of the value.
+// Which variant of a stage to build. Release is what every run measures. The other two exist so
+// the GPU can check the mapping model against the real kernel:
+//  - TraceOwner (-DGEMMSCOPE_TRACE_OWNER=1): the store of C writes the storing thread's index;
+//  - ScalarShared (-DGEMMSCOPE_SCALAR_SHARED=1): the inner loop's shared-memory reads stay the
+//    scalar 4-byte accesses the source writes (the release build lets the compiler merge them
+//    into LDS.64/LDS.128), so hardware bank-conflict counters see the access model's accesses.
+enum class StageBuild { Release, TraceOwner, ScalarShared };
+
+// The build named by a request's "build" field ("release", "scalar_shared"); throws
+// RunnerError(invalid_config) for anything else.
+StageBuild requestBuild(const QJsonObject &request);
+
 NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch,
-                          bool traceOwner = false);
+                          StageBuild build = StageBuild::Release);
 
 } // namespace gemmscope::runner

@@ -56,7 +56,8 @@ void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext
     requireValidConfig(stage, params, size, 0);
     const DeviceInfo &device = state.requireDevice();
 
-    const CompiledKernel compiled = compileStage(state, stage, params, device.cc, true, job);
+    const CompiledKernel compiled =
+        compileStage(state, stage, params, device.cc, StageBuild::TraceOwner, job);
     const LoadedKernel kernel(compiled);
     const LaunchDims dims = launchDims(stage, params, size);
     if (dims.grid.x * dims.grid.y != 1)

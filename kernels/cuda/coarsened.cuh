@@ -36,9 +36,9 @@ __global__ void coarsened(const float *A, const float *B, float *C, int M, int N
         for (int k = 0; k < BK; ++k) {
             float aFrag[TM], bFrag[TN];
             for (int i = 0; i < TM; ++i)
-                aFrag[i] = tileA[ty * TM + i][k];
+                aFrag[i] = GEMMSCOPE_SMEM_READ(tileA[ty * TM + i][k]);
             for (int j = 0; j < TN; ++j)
-                bFrag[j] = tileB[k][tx * TN + j];
+                bFrag[j] = GEMMSCOPE_SMEM_READ(tileB[k][tx * TN + j]);
             for (int i = 0; i < TM; ++i)
                 for (int j = 0; j < TN; ++j)
                     acc[i][j] += aFrag[i] * bFrag[j];

@@ -11,6 +11,16 @@
 #define GEMMSCOPE_STORE_C(ref, value) ((ref) = (value))
 #endif
 
+// Every shared-memory read of the inner loop goes through this macro. Normally it is the plain
+// read, and the compiler may merge a thread's neighbouring reads into one LDS.64/LDS.128. The
+// scalar build (-DGEMMSCOPE_SCALAR_SHARED=1) keeps each read a separate 4-byte access, as the
+// source writes it, so hardware bank-conflict counters can be held against the access model.
+#if defined(GEMMSCOPE_SCALAR_SHARED)
+#define GEMMSCOPE_SMEM_READ(ref) (*static_cast<const volatile float *>(&(ref)))
+#else
+#define GEMMSCOPE_SMEM_READ(ref) (ref)
+#endif
+
 namespace gemmscope {
 
 // A bounds-checked load that zero-fills outside the matrix, so every stage is correct for any

@@ -34,9 +34,9 @@ __global__ void double_buffered(const float *A, const float *B, float *C, int M,
         for (int k = 0; k < BK; ++k) {
             float aFrag[TM], bFrag[TN];
             for (int i = 0; i < TM; ++i)
-                aFrag[i] = tileA[curr][ty * TM + i][k];
+                aFrag[i] = GEMMSCOPE_SMEM_READ(tileA[curr][ty * TM + i][k]);
             for (int j = 0; j < TN; ++j)
-                bFrag[j] = tileB[curr][k][tx * TN + j];
+                bFrag[j] = GEMMSCOPE_SMEM_READ(tileB[curr][k][tx * TN + j]);
             for (int i = 0; i < TM; ++i)
                 for (int j = 0; j < TN; ++j)
                     acc[i][j] += aFrag[i] * bFrag[j];

@@ -35,10 +35,10 @@ __global__ void final_kernel(const float *__restrict__ A, const float *__restric
             float aFrag[TM], bFrag[TN];
 #pragma unroll
             for (int i = 0; i < TM; ++i)
-                aFrag[i] = tileA[ty + i * ROW_STRIDE][k];
+                aFrag[i] = GEMMSCOPE_SMEM_READ(tileA[ty + i * ROW_STRIDE][k]);
 #pragma unroll
             for (int j = 0; j < TN; ++j)
-                bFrag[j] = tileB[k][tx + j * COL_STRIDE];
+                bFrag[j] = GEMMSCOPE_SMEM_READ(tileB[k][tx + j * COL_STRIDE]);
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll

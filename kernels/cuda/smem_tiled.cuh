@@ -23,7 +23,7 @@ __global__ void smem_tiled(const float *A, const float *B, float *C, int M, int 
         tileB[ty][tx] = loadOrZero(B, t * TILE + ty, col, K, N, N);
         __syncthreads();
         for (int k = 0; k < TILE; ++k)
-            acc += tileA[ty][k] * tileB[k][tx];
+            acc += GEMMSCOPE_SMEM_READ(tileA[ty][k]) * GEMMSCOPE_SMEM_READ(tileB[k][tx]);
         __syncthreads();
     }
     if (row < M && col < N)

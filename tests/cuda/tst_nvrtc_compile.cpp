@@ -94,9 +94,44 @@ private slots:
         QCOMPARE(second.loweredName, first.loweredName);
         QCOMPARE(second.ptxas.registers, first.ptxas.registers);
         // The trace build is a different program and must not hit the plain build's entry.
-        const CompiledKernel trace = compiler.compile(stageProgram(stageInfo(p->stage), p->params, 90, true));
+        const CompiledKernel trace =
+            compiler.compile(stageProgram(stageInfo(p->stage), p->params, 90, StageBuild::TraceOwner));
         QVERIFY(!trace.cacheHit);
         QVERIFY(trace.cubin != first.cubin);
+        // So is the scalar-shared build (its inner-loop reads cannot be merged into LDS.128).
+        const CompiledKernel scalar =
+            compiler.compile(stageProgram(stageInfo(p->stage), p->params, 90, StageBuild::ScalarShared));
+        QVERIFY(!scalar.cacheHit);
+        QVERIFY(scalar.cubin != first.cubin);
+        QCOMPARE(scalar.ptxas.staticSmemBytes, first.ptxas.staticSmemBytes);
+    }
+
+    // Every ladder preset also compiles in the scalar-shared build the counter comparison uses.
+    void scalarSharedBuildCompiles()
+    {
+        QTemporaryDir fresh;
+        const NvrtcCompiler compiler(fresh.path());
+        for (const Preset &p : presets()) {
+            if (stageInfo(p.stage).isLibrary)
+                continue;
+            const CompiledKernel k =
+                compiler.compile(stageProgram(stageInfo(p.stage), p.params, 90, StageBuild::ScalarShared));
+            QVERIFY2(!k.cubin.isEmpty(), p.key.c_str());
+            QVERIFY2(k.ptxas.registers > 0, p.key.c_str());
+        }
+    }
+
+    void unknownBuildIsRefused()
+    {
+        bool refused = false;
+        try {
+            requestBuild(QJsonObject{{QStringLiteral("build"), QStringLiteral("fast")}});
+        } catch (const RunnerError &e) {
+            refused =
+                e.kind() == ErrorKind::InvalidConfig && e.message().contains(QStringLiteral("scalar_shared"));
+        }
+        QVERIFY(refused);
+        QCOMPARE(requestBuild(QJsonObject{}), StageBuild::Release);
     }
 
     void parsesPtxasLog_data()
