@@ -8,6 +8,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqt6svg6 qt6-qpa-plugins
   libqcustomplot-dev libqcustomplot2.1-qt6
   libgl-dev xvfb xauth imagemagick fonts-dejavu-core
+  python3 # the scripted stand-in runner in tst_runner_client, scripts/compare-counters.py
 )
 missing=()
 for p in "${packages[@]}"; do
