@@ -118,7 +118,15 @@ private slots:
         QVERIFY(!source->message().isEmpty());
         QCOMPARE(tabs->currentWidget(), source);
         QVERIFY(tabs->isTabEnabled(sourceTab));
-        QVERIFY(!tabs->isTabEnabled(tabs->indexOf(window.findChild<QWidget *>("coalescingView"))));
+        int coalescingTab = -1;
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->tabText(i) == QStringLiteral("Coalescing"))
+                coalescingTab = i;
+        QVERIFY(coalescingTab >= 0);
+        QVERIFY(tabs->widget(coalescingTab)->isAncestorOf(window.findChild<QWidget *>("coalescingView")));
+        QVERIFY(!tabs->isTabEnabled(coalescingTab));
+        window.parameterPanel()->setStage(StageId::Coalesced);
+        QVERIFY(tabs->isTabEnabled(coalescingTab)); // a modelled stage opens the access tabs again
     }
 
     void defaultSessionFillsTableAndSelectionIsShared()

@@ -187,8 +187,16 @@ void MainWindow::buildViews()
     m_mappingTabs->setObjectName(QStringLiteral("mappingTabs"));
     m_mappingTabs->setDocumentMode(true);
     m_mappingTabs->addTab(m_mappingStack, tr("Tile map"));
-    m_mappingTabs->addTab(m_coalescing, tr("Coalescing"));
-    m_mappingTabs->addTab(m_bankConflicts, tr("Bank conflicts"));
+    // The access views need ~480 px; in a narrow pane they scroll instead of being cut off.
+    const auto scrolled = [](QWidget *view) {
+        auto *scroll = new QScrollArea;
+        scroll->setWidget(view);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        return scroll;
+    };
+    m_mappingTabs->addTab(scrolled(m_coalescing), tr("Coalescing"));
+    m_mappingTabs->addTab(scrolled(m_bankConflicts), tr("Bank conflicts"));
     m_stageSource = new StageSourceView;
     m_stageSource->setObjectName(QStringLiteral("stageSourceView"));
     m_mappingTabs->addTab(m_stageSource, tr("Source"));
@@ -285,10 +293,12 @@ void MainWindow::showConfig(const RunConfig &config)
     }
     // cuBLAS and invalid settings have no modelled accesses: only the tile map tab explains why.
     // The Source tab stays where it is: it shows the stage's file even for invalid parameters.
-    for (QWidget *accessView :
-         {static_cast<QWidget *>(m_coalescing), static_cast<QWidget *>(m_bankConflicts)}) {
-        m_mappingTabs->setTabEnabled(m_mappingTabs->indexOf(accessView), shape.shape.has_value());
-        if (!shape.shape && m_mappingTabs->currentWidget() == accessView)
+    for (int tab = 0; tab < m_mappingTabs->count(); ++tab) {
+        const auto *scroll = qobject_cast<QScrollArea *>(m_mappingTabs->widget(tab));
+        if (!scroll || (scroll->widget() != m_coalescing && scroll->widget() != m_bankConflicts))
+            continue;
+        m_mappingTabs->setTabEnabled(tab, shape.shape.has_value());
+        if (!shape.shape && m_mappingTabs->currentIndex() == tab)
             m_mappingTabs->setCurrentWidget(m_mappingStack);
     }
 }
