@@ -6,12 +6,6 @@ namespace gemmscope {
 
 namespace {
 
-int paramOr(const ParamValues &params, const char *name, int fallback)
-{
-    const auto it = params.find(name);
-    return it == params.end() ? fallback : it->second;
-}
-
 int ceilDiv(int a, int b)
 {
     return (a + b - 1) / b;
@@ -51,15 +45,15 @@ KernelShapeResult kernelShape(StageId id, const ParamValues &params)
     s.stage = id;
     switch (id) {
     case StageId::Naive:
-        s.blockX = s.bn = paramOr(params, "BX", 16);
-        s.blockY = s.bm = paramOr(params, "BY", 16);
+        s.blockX = s.bn = paramValue(params, "BX", 16);
+        s.blockY = s.bm = paramValue(params, "BY", 16);
         s.bk = 1;
         s.usesSharedMemory = false;
         s.loads = TileLoadScheme::OneElementPerThread;
         break;
     case StageId::SmemTiled:
-        s.blockX = s.blockY = s.bm = s.bn = s.bk = paramOr(params, "TILE", 16);
-        s.padB = paramOr(params, "PAD", 0);
+        s.blockX = s.blockY = s.bm = s.bn = s.bk = paramValue(params, "TILE", 16);
+        s.padB = paramValue(params, "PAD", 0);
         s.loads = TileLoadScheme::OneElementPerThread;
         break;
     case StageId::Coarsened:
@@ -67,11 +61,11 @@ KernelShapeResult kernelShape(StageId id, const ParamValues &params)
     case StageId::DoubleBuffered:
     case StageId::Strided:
     case StageId::Final:
-        s.bm = paramOr(params, "BM", 64);
-        s.bn = paramOr(params, "BN", 64);
-        s.bk = paramOr(params, "BK", 8);
-        s.tm = paramOr(params, "TM", 4);
-        s.tn = paramOr(params, "TN", 4);
+        s.bm = paramValue(params, "BM", 64);
+        s.bn = paramValue(params, "BN", 64);
+        s.bk = paramValue(params, "BK", 8);
+        s.tm = paramValue(params, "TM", 4);
+        s.tn = paramValue(params, "TN", 4);
         s.blockX = s.bn / s.tn;
         s.blockY = s.bm / s.tm;
         s.loads = id == StageId::Coarsened ? TileLoadScheme::GuardedStrips : TileLoadScheme::Cooperative;

@@ -186,26 +186,20 @@ bool isRegisterTiled(StageId id)
            id == StageId::Strided || id == StageId::Final;
 }
 
-int param(const ParamValues &p, const char *name)
-{
-    auto it = p.find(name);
-    return it == p.end() ? 0 : it->second;
-}
-
 int staticSharedBytes(StageId id, const ParamValues &p)
 {
     switch (id) {
     case StageId::SmemTiled: {
-        const int t = param(p, "TILE");
-        return int(sizeof(float)) * (t * t + t * (t + param(p, "PAD")));
+        const int t = paramValue(p, "TILE");
+        return int(sizeof(float)) * (t * t + t * (t + paramValue(p, "PAD")));
     }
     case StageId::Coarsened:
     case StageId::Coalesced:
     case StageId::Strided:
     case StageId::Final:
-        return int(sizeof(float)) * (param(p, "BM") + param(p, "BN")) * param(p, "BK");
+        return int(sizeof(float)) * (paramValue(p, "BM") + paramValue(p, "BN")) * paramValue(p, "BK");
     case StageId::DoubleBuffered:
-        return 2 * int(sizeof(float)) * (param(p, "BM") + param(p, "BN")) * param(p, "BK");
+        return 2 * int(sizeof(float)) * (paramValue(p, "BM") + paramValue(p, "BN")) * paramValue(p, "BK");
     default:
         return 0;
     }
@@ -257,6 +251,12 @@ const Preset *findPreset(std::string_view key)
         if (p.key == key)
             return &p;
     return nullptr;
+}
+
+int paramValue(const ParamValues &params, std::string_view name, int fallback)
+{
+    const auto it = params.find(std::string(name));
+    return it == params.end() ? fallback : it->second;
 }
 
 ParamValues defaultParams(StageId id)
@@ -314,7 +314,7 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
         return out;
 
     if (id == StageId::Naive) {
-        const int bx = param(params, "BX"), by = param(params, "BY");
+        const int bx = paramValue(params, "BX"), by = paramValue(params, "BY");
         if (bx * by > kMaxThreadsPerBlock)
             out.push_back("BX x BY (" + std::to_string(bx) + " x " + std::to_string(by) + " = " +
                           std::to_string(bx * by) + ") must not exceed 1024 threads per block.");
@@ -323,8 +323,8 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
                           std::to_string(by) + "; raise BY.");
     }
     if (isRegisterTiled(id)) {
-        const int bm = param(params, "BM"), bn = param(params, "BN"), bk = param(params, "BK");
-        const int tm = param(params, "TM"), tn = param(params, "TN");
+        const int bm = paramValue(params, "BM"), bn = paramValue(params, "BN"), bk = paramValue(params, "BK");
+        const int tm = paramValue(params, "TM"), tn = paramValue(params, "TN");
         bool divisible = true;
         if (bm % tm != 0) {
             out.push_back("BM (" + std::to_string(bm) + ") must be a multiple of TM (" + std::to_string(tm) +
@@ -377,13 +377,13 @@ LaunchGeometry launchGeometry(StageId id, const ParamValues &p, const ProblemSiz
     auto blocks = [](long long extent, int tile) { return (extent + tile - 1) / tile; };
     switch (id) {
     case StageId::Naive:
-        g.blockX = param(p, "BX");
-        g.blockY = param(p, "BY");
+        g.blockX = paramValue(p, "BX");
+        g.blockY = paramValue(p, "BY");
         g.gridX = blocks(size.n, g.blockX);
         g.gridY = blocks(size.m, g.blockY);
         break;
     case StageId::SmemTiled:
-        g.blockX = g.blockY = param(p, "TILE");
+        g.blockX = g.blockY = paramValue(p, "TILE");
         g.gridX = blocks(size.n, g.blockX);
         g.gridY = blocks(size.m, g.blockY);
         break;
@@ -391,10 +391,10 @@ LaunchGeometry launchGeometry(StageId id, const ParamValues &p, const ProblemSiz
     case StageId::CublasTf32:
         break; // cuBLAS chooses its own launch
     default:
-        g.blockX = param(p, "BN") / std::max(1, param(p, "TN"));
-        g.blockY = param(p, "BM") / std::max(1, param(p, "TM"));
-        g.gridX = blocks(size.n, std::max(1, param(p, "BN")));
-        g.gridY = blocks(size.m, std::max(1, param(p, "BM")));
+        g.blockX = paramValue(p, "BN") / std::max(1, paramValue(p, "TN"));
+        g.blockY = paramValue(p, "BM") / std::max(1, paramValue(p, "TM"));
+        g.gridX = blocks(size.n, std::max(1, paramValue(p, "BN")));
+        g.gridY = blocks(size.m, std::max(1, paramValue(p, "BM")));
         break;
     }
     g.staticSmemBytes = staticSharedBytes(id, p);
@@ -409,7 +409,7 @@ std::string kernelNameExpression(StageId id, const ParamValues &params)
     std::ostringstream s;
     s << info.kernelName << '<';
     for (std::size_t i = 0; i < info.params.size(); ++i)
-        s << (i ? ", " : "") << param(params, info.params[i].name.c_str());
+        s << (i ? ", " : "") << paramValue(params, info.params[i].name);
     s << '>';
     return s.str();
 }

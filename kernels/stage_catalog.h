@@ -65,7 +65,7 @@ struct StageInfo {
     // The stage whose source this one was written from, when it is not the one before it in the
     // ladder: the worklog built step 7 (strided) from step 6, the coalesced kernel without double
     // buffering. Empty: the previous stage with a source.
-    std::string derivedFrom;
+    std::string derivedFrom{};
 };
 
 struct Preset {
@@ -91,6 +91,9 @@ const std::vector<Preset> &presets(); // worklog steps 0-8, guide, baselines
 const Preset *findPreset(std::string_view key);
 
 ParamValues defaultParams(StageId id);
+
+// The value of one parameter, or `fallback` when the set does not have it.
+int paramValue(const ParamValues &params, std::string_view name, int fallback = 0);
 
 // Human-readable reasons the configuration cannot run, empty when it can. Covers unknown or
 // missing parameters, ranges, divisibility, threads per block, static shared memory (48 KiB)

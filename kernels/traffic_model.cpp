@@ -11,12 +11,6 @@ long long ceilDiv(long long a, long long b)
     return (a + b - 1) / b;
 }
 
-int param(const ParamValues &p, const char *name)
-{
-    auto it = p.find(name);
-    return it == p.end() ? 0 : it->second;
-}
-
 std::string fmt(double v)
 {
     std::ostringstream s;
@@ -49,7 +43,7 @@ TrafficEstimate estimateTraffic(StageId id, const ParamValues &params, const Pro
         break;
     case StageId::SmemTiled: {
         // Each thread loads one float of A and one of B per tile step: 8 bytes per T multiply-adds.
-        const int tile = param(params, "TILE");
+        const int tile = paramValue(params, "TILE");
         t.loadBytes = 2 * word * m * n * double(ceilDiv(size.k, tile));
         t.formula = "tiled: T/4 = " + std::to_string(tile) + "/4";
         break;
@@ -60,8 +54,8 @@ TrafficEstimate estimateTraffic(StageId id, const ParamValues &params, const Pro
     case StageId::Strided:
     case StageId::Final: {
         // Every block loads a BM x BK tile of A and a BK x BN tile of B per step of the reduction.
-        const int bm = param(params, "BM"), bn = param(params, "BN"), bk = param(params, "BK");
-        const double blocks = double(ceilDiv(size.m, bm)) * double(ceilDiv(size.n, bn));
+        const int bm = paramValue(params, "BM"), bn = paramValue(params, "BN"), bk = paramValue(params, "BK");
+        const double blocks = double(g.gridX) * double(g.gridY); // ragged edge blocks load full tiles
         const double steps = double(ceilDiv(size.k, bk));
         t.loadBytes = blocks * steps * word * double(bm + bn) * bk;
         t.formula = "block tile: BM*BN / (2 (BM + BN)) = " + std::to_string(bm) + "*" + std::to_string(bn) +

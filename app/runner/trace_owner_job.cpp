@@ -25,12 +25,6 @@ namespace {
 // L x 1 and a 1 x L problem, the tile's rows and columns follow whatever axis the grid uses.
 constexpr long long kProbe = 80640;
 
-int paramOr(const ParamValues &params, const char *name, int fallback)
-{
-    const auto it = params.find(name);
-    return it == params.end() ? fallback : it->second;
-}
-
 // Rows and columns of C one block computes.
 std::pair<int, int> blockTileShape(const StageInfo &stage, const ParamValues &params)
 {
@@ -52,7 +46,7 @@ void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext
     const ParamValues params = requestParams(stage, request);
     requireValidConfig(stage, params, ProblemSize{}, 0);
     const auto [rows, cols] = blockTileShape(stage, params);
-    const ProblemSize size{rows, cols, 2LL * paramOr(params, "BK", 8)};
+    const ProblemSize size{rows, cols, 2LL * paramValue(params, "BK", 8)};
     requireValidConfig(stage, params, size, 0);
     const DeviceInfo &device = state.requireDevice();
 
