@@ -52,6 +52,12 @@ def main():
          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"),
         ("shared st wavefronts/req", "shared_st_wavefronts_per_request",
          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"),
+        # The same two ratios from ncu's SASS-level counters, which count each executed shared
+        # instruction's wavefronts from its own addresses (no other warp's traffic in them).
+        ("shared ld wavefronts/inst (SASS)", "shared_ld_wavefronts_per_request",
+         "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_shared_ld.sum"),
+        ("shared st wavefronts/inst (SASS)", "shared_st_wavefronts_per_request",
+         "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_st.sum"),
     ]
     print("| preset | kernel | " + " | ".join(f"{c[0]} model / ncu" for c in checks) + " |")
     print("|---|---|" + "---|" * len(checks))

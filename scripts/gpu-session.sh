@@ -4,7 +4,7 @@
 # model, SASS of the ladder, and a GUI screenshot. Run on the GPU machine from the repo root:
 #   source .device/env.sh && scripts/gpu-session.sh [steps...]
 # Steps (default: all but screenshot, which the gpu tests already take): info tests bench sass
-# stall sanitizer counters screenshot. Results go to $OUT.
+# stall sanitizer counters probe screenshot. Results go to $OUT.
 set -uo pipefail
 out=${OUT:-/tmp/gemmscope-out}
 mkdir -p "$out"
@@ -63,11 +63,27 @@ l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_gl
 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,\
 l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,\
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
-smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,dram__bytes_read.sum,dram__bytes_write.sum,\
+smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
+smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum \
         "$runner" < /tmp/counter-jobs.jsonl > "$out/ncu-$variant.csv" 2> /tmp/ncu.err
       tail -3 /tmp/ncu.err; wc -l "$out/ncu-$variant.csv"
       python3 scripts/compare-counters.py "$out/model.csv" "$out/ncu-$variant.csv" | tee "$out/counters-$variant.md"
     done
+    ;;
+  probe)
+    # Where do the shared-store wavefronts beyond the addresses' count come from? Stores that cannot
+    # conflict, beside different traffic and at one or many blocks per SM (scripts/probes/).
+    "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -O3 -arch=sm_90 -o /tmp/smem_store_probe scripts/probes/smem_store_probe.cu || exit 1
+    /tmp/smem_store_probe > "$out/probe.txt" || exit 1
+    ncu --clock-control none --csv --metrics \
+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_st.sum,\
+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum,\
+smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_st.sum,\
+smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum \
+      /tmp/smem_store_probe > "$out/ncu-probe.csv" 2> /tmp/ncu-probe.err
+    tail -3 /tmp/ncu-probe.err
+    python3 scripts/probes/summarize-probe.py "$out/ncu-probe.csv" "$out/probe.txt" | tee "$out/probe.md"
     ;;
   sass)
     # Per cached kernel: its name, then how many of each memory and FMA instruction the SASS has.
