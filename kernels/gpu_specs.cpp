@@ -115,6 +115,8 @@ std::string_view limiterName(OccupancyLimiter l)
         return "shared_memory";
     case OccupancyLimiter::Blocks:
         return "blocks";
+    case OccupancyLimiter::Requested:
+        return "requested";
     case OccupancyLimiter::None:
         break;
     }
@@ -182,6 +184,7 @@ Occupancy computeOccupancy(const GpuSpec &gpu, int threadsPerBlock, int register
     case OccupancyLimiter::Blocks:
         why = "blocks per SM (" + std::to_string(gpu.maxBlocksPerSm) + ")";
         break;
+    case OccupancyLimiter::Requested: // set by the runner, never by the calculator
     case OccupancyLimiter::None:
         break;
     }

@@ -35,8 +35,10 @@ const std::vector<GpuSpec> &knownGpus();      // T4, A100, H100, H200, B200
 const GpuSpec *findGpu(std::string_view key); // by key ("h200")
 const GpuSpec *findGpuForArch(int arch);      // first spec with this compute capability
 
-enum class OccupancyLimiter { Threads, Registers, SharedMemory, Blocks, None };
-std::string_view limiterName(OccupancyLimiter l); // "threads", "registers", "shared_memory", "blocks"
+// Requested: the run asked for fewer blocks per SM than fit (the runner pads shared memory).
+enum class OccupancyLimiter { Threads, Registers, SharedMemory, Blocks, Requested, None };
+// "threads", "registers", "shared_memory", "blocks", "requested"
+std::string_view limiterName(OccupancyLimiter l);
 
 struct Occupancy {
     int blocksPerSm = 0;

@@ -28,6 +28,8 @@ def load_ncu(path):
         name = re.sub(r"^void\s+", "", name)
         name = re.sub(r"\(.*$", "", name).replace(" ", "")
         value = r["Metric Value"].replace(",", "")
+        if r["Metric Name"] == "sm__warps_active.avg.per_cycle_active":
+            sums[name]["launches"] += 1  # one row of this metric per profiled launch
         try:
             sums[name][r["Metric Name"]] += float(value)
         except ValueError:
@@ -59,12 +61,12 @@ def main():
         ("shared st wavefronts/inst (SASS)", "shared_st_wavefronts_per_request",
          "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_st.sum"),
     ]
-    print("| preset | kernel | " + " | ".join(f"{c[0]} model / ncu" for c in checks) + " |")
-    print("|---|---|" + "---|" * len(checks))
+    print("| preset | kernel | " + " | ".join(f"{c[0]} model / ncu" for c in checks) + " | warps/SM achieved |")
+    print("|---|---|" + "---|" * (len(checks) + 1))
     bad = 0
     for key, m in model.items():
         if key not in ncu:
-            print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join("not profiled" for _ in checks) + " |")
+            print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join("not profiled" for _ in checks) + " | |")
             continue
         cells = []
         for label, col, num, den in checks:
@@ -76,7 +78,11 @@ def main():
             ok = measured == measured and abs(measured - predicted) <= tol * max(predicted, 1e-9)
             bad += 0 if ok else 1
             cells.append(f"{predicted:.2f} / {measured:.2f}{'' if ok else ' **differs**'}")
-        print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join(cells) + " |")
+        # Informational: how many warps shared an SM (per launch, so averaged over the launches).
+        launches = ncu[key].get("launches", 1)
+        warps = ncu[key].get("sm__warps_active.avg.per_cycle_active")
+        warps_cell = f"{warps / launches:.1f}" if warps is not None else "—"
+        print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join(cells) + f" | {warps_cell} |")
     print(f"\n{bad} cell(s) outside ±{tol:.0%}.")
     return 1 if bad else 0
 

@@ -53,11 +53,19 @@ for step in "${steps[@]}"; do
     grep -E '^## |ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer.txt"
     ;;
   counters)
-    # Nsight Compute on every ladder kernel, in the release build and in the scalar-shared build
-    # (inner-loop shared reads kept 4-byte, as the access model describes them).
-    "$build/kernels/gemmscope-model" 1536x1536x1536 > "$out/model.csv"
-    for variant in release scalar_shared; do
-      presets_jobs 1536x1536x1536 --build "$variant" > /tmp/counter-jobs.jsonl
+    # Nsight Compute on every ladder kernel: the release build; the scalar-shared build (inner-loop
+    # shared reads kept 4-byte, as the access model describes them); and that build again at one
+    # block per SM (no other block's traffic beside a store). One Markdown file with the three
+    # comparisons, one archive with the raw CSVs.
+    dir=/tmp/counters; rm -rf "$dir"; mkdir -p "$dir"
+    "$build/kernels/gemmscope-model" 1536x1536x1536 > "$dir/model.csv"
+    : > "$out/counters.md"
+    for variant in release scalar_shared scalar_shared_1_block; do
+      case $variant in
+      scalar_shared_1_block) options=(--build scalar_shared --max-blocks-per-sm 1) ;;
+      *) options=(--build "$variant") ;;
+      esac
+      presets_jobs 1536x1536x1536 "${options[@]}" > /tmp/counter-jobs.jsonl
       ncu --clock-control none --kernel-name-base mangled --kernel-name regex:9gemmscope --launch-count 60 --csv --metrics \
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,\
@@ -65,11 +73,14 @@ l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_confli
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
 smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,dram__bytes_read.sum,dram__bytes_write.sum,\
 smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
-smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum \
-        "$runner" < /tmp/counter-jobs.jsonl > "$out/ncu-$variant.csv" 2> /tmp/ncu.err
-      tail -3 /tmp/ncu.err; wc -l "$out/ncu-$variant.csv"
-      python3 scripts/compare-counters.py "$out/model.csv" "$out/ncu-$variant.csv" | tee "$out/counters-$variant.md"
+smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,\
+sm__warps_active.avg.per_cycle_active \
+        "$runner" < /tmp/counter-jobs.jsonl > "$dir/ncu-$variant.csv" 2> /tmp/ncu.err
+      tail -3 /tmp/ncu.err; wc -l "$dir/ncu-$variant.csv"
+      { echo "## $variant (${options[*]})"; echo
+        python3 scripts/compare-counters.py "$dir/model.csv" "$dir/ncu-$variant.csv"; echo; } | tee -a "$out/counters.md"
     done
+    tar -C "$dir" -czf "$out/counters-raw.tar.gz" .
     ;;
   probe)
     # Where do the shared-store wavefronts beyond the addresses' count come from? Stores that cannot

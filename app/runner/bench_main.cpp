@@ -6,6 +6,7 @@
 //                   [--counters]    (read hardware counters: measured DRAM intensity per stage)
 //                   [--build release|scalar_shared] [--list-jobs]   (print the run requests instead of
 //                   running them)
+//                   [--max-blocks-per-sm N]   (pad each block's shared memory so at most N share an SM)
 #include "bench_runner_session.h"
 #include "bench_table.h"
 #include "stage_catalog.h"
@@ -85,23 +86,37 @@ std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *
     return targets;
 }
 
-// One `run` request of the protocol for a target; `timing` holds the protocol's timing fields.
-QJsonObject runJob(const QString &id, const Target &t, const QJsonObject &size, double seed,
-                   const QJsonObject &timing, bool counters, const QString &build)
+// What every run request of one bench invocation shares.
+struct JobOptions {
+    QJsonObject size;
+    double seed = 1;
+    QJsonObject timing; // the protocol's timing fields
+    bool counters = false;
+    QString build;
+    int maxBlocksPerSm = 0; // 0: no limit
+};
+
+// One `run` request of the protocol for a target.
+QJsonObject runJob(const QString &id, const Target &t, const JobOptions &options)
 {
     QJsonObject job{{QStringLiteral("type"), QStringLiteral("run")},
                     {QStringLiteral("id"), id},
                     {QStringLiteral("stage"), t.stage},
-                    {QStringLiteral("size"), size},
-                    {QStringLiteral("seed"), seed},
-                    {QStringLiteral("timing"), timing}};
+                    {QStringLiteral("size"), options.size},
+                    {QStringLiteral("seed"), options.seed},
+                    {QStringLiteral("timing"), options.timing}};
     if (!t.params.empty())
         job.insert(QStringLiteral("params"), paramsJson(t.params));
-    if (counters)
+    if (options.counters)
         job.insert(QStringLiteral("counters"), true);
+    // Build and block limit concern GemmScope's kernels; cuBLAS stays the untouched baseline.
     const StageInfo *stage = findStage(t.stage.toStdString());
-    if (build != QStringLiteral("release") && stage && !stage->isLibrary)
-        job.insert(QStringLiteral("build"), build);
+    if (stage && !stage->isLibrary) {
+        if (options.build != QStringLiteral("release"))
+            job.insert(QStringLiteral("build"), options.build);
+        if (options.maxBlocksPerSm > 0)
+            job.insert(QStringLiteral("max_blocks_per_sm"), options.maxBlocksPerSm);
+    }
     return job;
 }
 
@@ -159,12 +174,16 @@ int main(int argc, char **argv)
             "Kernel build: release (default) or scalar_shared (inner-loop shared reads kept scalar, "
             "for comparing bank-conflict counters with the access model)."),
         QStringLiteral("build"), QStringLiteral("release"));
+    const QCommandLineOption maxBlocksOpt(
+        QStringLiteral("max-blocks-per-sm"),
+        QStringLiteral("Give each block unused shared memory so that at most N blocks share an SM (not cuBLAS)."),
+        QStringLiteral("N"));
     const QCommandLineOption listJobsOpt(
         QStringLiteral("list-jobs"),
         QStringLiteral("Print the runner's run requests (JSON lines) instead of running them, e.g. to feed "
                        "gemmscope-runner under compute-sanitizer or ncu."));
     parser.addOptions({sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt,
-                       warmupOpt, countersOpt, buildOpt, listJobsOpt});
+                       warmupOpt, countersOpt, buildOpt, maxBlocksOpt, listJobsOpt});
     parser.process(app);
 
     const auto sizeMatch =
@@ -183,19 +202,29 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    const QJsonObject timing{{QStringLiteral("budget_ms"), parser.value(budgetOpt).toDouble()},
-                             {QStringLiteral("flush_l2"), parser.isSet(flushOpt)},
-                             {QStringLiteral("min_reps"), parser.value(minRepsOpt).toInt()},
-                             {QStringLiteral("warmup"), parser.value(warmupOpt).toInt()}};
-    const double seed = parser.value(seedOpt).toDouble();
+    JobOptions options;
+    options.size = size;
+    options.timing = QJsonObject{{QStringLiteral("budget_ms"), parser.value(budgetOpt).toDouble()},
+                                 {QStringLiteral("flush_l2"), parser.isSet(flushOpt)},
+                                 {QStringLiteral("min_reps"), parser.value(minRepsOpt).toInt()},
+                                 {QStringLiteral("warmup"), parser.value(warmupOpt).toInt()}};
+    options.seed = parser.value(seedOpt).toDouble();
+    options.counters = parser.isSet(countersOpt);
+    options.build = parser.value(buildOpt);
+    if (parser.isSet(maxBlocksOpt)) {
+        bool ok = false;
+        options.maxBlocksPerSm = parser.value(maxBlocksOpt).toInt(&ok);
+        if (!ok || options.maxBlocksPerSm < 1) {
+            printError(QStringLiteral("--max-blocks-per-sm must be a whole number of at least 1."));
+            return 1;
+        }
+    }
     if (parser.isSet(listJobsOpt)) {
         int n = 0;
         for (const Target &t : *targets)
-            print(
-                QString::fromUtf8(QJsonDocument(runJob(QStringLiteral("j%1").arg(++n), t, size, seed, timing,
-                                                       parser.isSet(countersOpt), parser.value(buildOpt)))
-                                      .toJson(QJsonDocument::Compact)) +
-                QLatin1Char('\n'));
+            print(QString::fromUtf8(QJsonDocument(runJob(QStringLiteral("j%1").arg(++n), t, options))
+                                        .toJson(QJsonDocument::Compact)) +
+                  QLatin1Char('\n'));
         return 0;
     }
 
@@ -218,7 +247,10 @@ int main(int argc, char **argv)
               .arg(gpu.toObject().value(QStringLiteral("name")).toString(),
                    gpu.toObject().value(QStringLiteral("arch")).toString(), parser.value(sizeOpt),
                    parser.value(budgetOpt),
-                   parser.isSet(flushOpt) ? QStringLiteral(", L2 flushed") : QString()));
+                   (parser.isSet(flushOpt) ? QStringLiteral(", L2 flushed") : QString()) +
+                       (options.maxBlocksPerSm > 0
+                            ? QStringLiteral(", at most %1 block(s) per SM").arg(options.maxBlocksPerSm)
+                            : QString())));
 
     const QJsonObject ceilings =
         runner.request(QJsonObject{{QStringLiteral("type"), QStringLiteral("ceilings")},
@@ -243,8 +275,7 @@ int main(int argc, char **argv)
             return 1;
         }
         const QString id = QStringLiteral("b%1").arg(++n);
-        const QJsonObject job =
-            runJob(id, t, size, seed, timing, parser.isSet(countersOpt), parser.value(buildOpt));
+        const QJsonObject job = runJob(id, t, options);
         print(QStringLiteral("[%1/%2] %3 ...\n")
                   .arg(n)
                   .arg(targets->size())

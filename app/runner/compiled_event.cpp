@@ -4,9 +4,9 @@
 
 namespace gemmscope::runner {
 
-QJsonObject occupancyJson(const Occupancy &o)
+QJsonObject occupancyJson(const Occupancy &o, const BlockLimit &limit)
 {
-    return QJsonObject{
+    QJsonObject json{
         {QStringLiteral("blocks_per_sm"), o.blocksPerSm},
         {QStringLiteral("active_warps"), o.activeWarps},
         {QStringLiteral("max_warps"), o.maxWarps},
@@ -14,17 +14,30 @@ QJsonObject occupancyJson(const Occupancy &o)
         {QStringLiteral("limiter"),
          QString::fromLatin1(limiterName(o.limiter).data(), qsizetype(limiterName(o.limiter).size()))},
         {QStringLiteral("explanation"), QString::fromStdString(o.explanation)}};
+    if (limit.requested > 0) {
+        json.insert(QStringLiteral("requested_blocks_per_sm"), limit.requested);
+        json.insert(QStringLiteral("padding_smem_bytes"), limit.paddingBytes);
+    }
+    return json;
 }
 
 Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
-                          int registers, int smemBytes)
+                          int registers, int smemBytes, const BlockLimit &limit)
 {
     Occupancy model = computeOccupancy(specFromDevice(device), threadsPerBlock, registers, smemBytes);
-    const int blocks = kernel.maxActiveBlocksPerSm(threadsPerBlock);
+    int blocks = kernel.maxActiveBlocksPerSm(threadsPerBlock);
     if (blocks != model.blocksPerSm) {
         // The runtime is the authority; keep the model's limiter but say that it disagreed.
         model.explanation += " (the CUDA runtime says " + std::to_string(blocks) + " blocks per SM)";
         model.blocksPerSm = blocks;
+    }
+    if (limit.binding()) {
+        blocks = limit.blocksPerSm;
+        model.explanation = std::to_string(blocks) + " block(s) of " + std::to_string(threadsPerBlock) +
+                            " threads per SM, limited on request by " + std::to_string(limit.paddingBytes) +
+                            " bytes of unused shared memory per block (without it: " + model.explanation + ")";
+        model.blocksPerSm = blocks;
+        model.limiter = OccupancyLimiter::Requested;
     }
     const int warpsPerBlock = (threadsPerBlock + 31) / 32;
     model.maxWarps = device.maxThreadsPerSm / 32;
@@ -42,7 +55,7 @@ std::optional<Occupancy> modelOccupancy(int arch, int threadsPerBlock, int regis
 }
 
 QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
-                           const std::optional<Occupancy> &occupancy)
+                           const std::optional<Occupancy> &occupancy, const BlockLimit &limit)
 {
     return QJsonObject{{QStringLiteral("stage"), QString::fromStdString(stage.key)},
                        {QStringLiteral("kernel"), kernel.nameExpression},
@@ -57,7 +70,7 @@ QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                        {QStringLiteral("stack_frame_bytes"), kernel.ptxas.stackFrameBytes},
                        {QStringLiteral("static_smem_bytes"), kernel.ptxas.staticSmemBytes},
                        {QStringLiteral("occupancy"),
-                        occupancy ? QJsonValue(occupancyJson(*occupancy)) : QJsonValue(QJsonValue::Null)},
+                        occupancy ? QJsonValue(occupancyJson(*occupancy, limit)) : QJsonValue(QJsonValue::Null)},
                        {QStringLiteral("ptxas_log"), kernel.log}};
 }
 

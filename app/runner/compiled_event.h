@@ -1,6 +1,7 @@
 // The `compiled` event: what NVRTC/ptxas said about a kernel and its occupancy.
 #pragma once
 
+#include "block_limit.h"
 #include "gpu_device.h"
 #include "loaded_kernel.h"
 #include "nvrtc_compiler.h"
@@ -11,17 +12,18 @@
 
 namespace gemmscope::runner {
 
-QJsonObject occupancyJson(const Occupancy &occupancy);
+QJsonObject occupancyJson(const Occupancy &occupancy, const BlockLimit &limit = {});
 
 // Occupancy on the real device: blocks per SM from cudaOccupancyMaxActiveBlocksPerMultiprocessor,
-// the limiter and its explanation from the calculator run with the device's own limits.
+// the limiter and its explanation from the calculator run with the device's own limits. A binding
+// `limit` (max_blocks_per_sm) replaces both, and its padding is reported.
 Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
-                          int registers, int smemBytes);
+                          int registers, int smemBytes, const BlockLimit &limit = {});
 // Compile-only: the calculator for the named architecture's datasheet GPU, if GemmScope knows one.
 std::optional<Occupancy> modelOccupancy(int arch, int threadsPerBlock, int registers, int smemBytes);
 
 // Fields of the event without "event" and "id" (the result event embeds them as "compiled").
 QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
-                           const std::optional<Occupancy> &occupancy);
+                           const std::optional<Occupancy> &occupancy, const BlockLimit &limit = {});
 
 } // namespace gemmscope::runner

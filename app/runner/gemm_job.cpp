@@ -37,6 +37,11 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
     const TimingOptions timing = parseTiming(request);
     const bool verify = optionalBool(request, QStringLiteral("verify"), true);
     const bool counters = optionalBool(request, QStringLiteral("counters"), false);
+    const int maxBlocksPerSm = requestMaxBlocksPerSm(request);
+    if (maxBlocksPerSm > 0 && stage.isLibrary)
+        throw RunnerError(ErrorKind::InvalidConfig,
+                          QStringLiteral("\"max_blocks_per_sm\" applies to GemmScope's own kernels; cuBLAS "
+                                         "chooses its own launch."));
 
     // The catalog's refusal comes first: it needs no GPU and explains itself.
     requireValidConfig(stage, params, size, 0);
@@ -55,18 +60,21 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         const CompiledKernel compiledKernel =
             compileStage(state, stage, params, device.cc, requestBuild(request), job);
         kernel = std::make_unique<LoadedKernel>(compiledKernel);
+        const BlockLimit limit = limitBlocksPerSm(device, *kernel, dims.threads,
+                                                  compiledKernel.ptxas.staticSmemBytes, maxBlocksPerSm);
         const Occupancy occupancy =
             deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
-                            compiledKernel.ptxas.staticSmemBytes);
-        compiled = compiledFields(stage, compiledKernel, occupancy);
+                            compiledKernel.ptxas.staticSmemBytes, limit);
+        compiled = compiledFields(stage, compiledKernel, occupancy, limit);
         QJsonObject event = compiled;
         event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
         job.send(event);
-        launch = [&ws, &kernel, dims, &m, &n, &k] {
+        const size_t padding = size_t(limit.paddingBytes);
+        launch = [&ws, &kernel, dims, padding, &m, &n, &k] {
             const float *a = ws.a(), *b = ws.b();
             float *c = ws.c();
             void *args[] = {&a, &b, &c, &m, &n, &k};
-            kernel->launch(dims.grid, dims.block, args);
+            kernel->launch(dims.grid, dims.block, args, nullptr, padding);
         };
     }
 

@@ -38,6 +38,11 @@ int LoadedKernel::maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBy
     return blocks;
 }
 
+void LoadedKernel::allowDynamicSmem(int bytes) const
+{
+    GEMMSCOPE_CUDA(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
+
 void LoadedKernel::launch(dim3 grid, dim3 block, void **args, cudaStream_t stream,
                           size_t dynamicSmemBytes) const
 {

@@ -18,6 +18,8 @@ public:
     const void *function() const { return reinterpret_cast<const void *>(m_kernel); }
     cudaFuncAttributes attributes() const;
     int maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBytes = 0) const;
+    // Allows launches with up to `bytes` of dynamic shared memory (above 48 KB needs this opt-in).
+    void allowDynamicSmem(int bytes) const;
     // Enqueues the launch and checks the launch itself (not the kernel's completion).
     void launch(dim3 grid, dim3 block, void **args, cudaStream_t stream = nullptr,
                 size_t dynamicSmemBytes = 0) const;

@@ -44,17 +44,22 @@ __global__ void probe(const float *__restrict__ in, float *__restrict__ out, int
     // Each warp streams its own run of 128-byte lines: one fully used line per load instruction.
     const size_t globalWarp = (static_cast<size_t>(blockIdx.x) * blockDim.x + tid) / 32;
     const size_t g = (globalWarp * 65536u + tid % 32) % kGlobalFloats;
+    // One loop per role, so that every shared instruction a warp issues is executed by all of its
+    // lanes (a branch inside one loop would be if-converted into predicated instructions that
+    // every warp issues, and the hardware counts those issues too).
     float acc = 0.0f;
-    for (int r = 0; r < reps; ++r) {
-        if (P == kStoresOfGlobalLoads) {
+    if (P == kStoresOfGlobalLoads) {
+        for (int r = 0; r < reps; ++r)
             t[slot(r)] = in[(g + static_cast<size_t>(r) * 32) % kGlobalFloats];
-        } else if (storer) {
+    } else if (storer) {
+        for (int r = 0; r < reps; ++r)
             t[slot(r)] = static_cast<float>(r + tid);
-        } else if (P == kStoresBesideReads) {
+    } else if (P == kStoresBesideReads) {
+        for (int r = 0; r < reps; ++r)
             acc += t[slot(r + 1)];
-        } else if (P == kStoresBesideGlobal) {
+    } else if (P == kStoresBesideGlobal) {
+        for (int r = 0; r < reps; ++r)
             acc += in[(g + static_cast<size_t>(r) * 32) % kGlobalFloats];
-        }
     }
     __syncthreads();
     out[static_cast<size_t>(blockIdx.x) * blockDim.x + tid] = acc + t[(tid * 5) & (kTileFloats - 1)] +

@@ -128,6 +128,49 @@ private slots:
             answer.value(QStringLiteral("message")).toString().startsWith(QStringLiteral("Wrong result")));
     }
 
+    // max_blocks_per_sm pads shared memory until the runtime allows no more than the limit; the
+    // result stays verified, and a limit above the natural occupancy changes nothing.
+    void blockLimitIsHonoured_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<int>("limit");
+        QTest::newRow("step 3, one block") << "worklog-3" << 1;
+        QTest::newRow("step 3, two blocks") << "worklog-3" << 2;
+        QTest::newRow("guide 32x32, one block") << "guide-32" << 1;
+        QTest::newRow("step 3, limit above occupancy") << "worklog-3" << 64;
+    }
+    void blockLimitIsHonoured()
+    {
+        QFETCH(QString, preset);
+        QFETCH(int, limit);
+        const Preset *p = findPreset(preset.toStdString());
+        QJsonObject free = runRequest(QStringLiteral("free"), *p, 1000, 777, 333);
+        m_runner->send(free);
+        const int natural = m_runner->waitFor(QStringLiteral("free"), kFinal)
+                                .value(QStringLiteral("compiled"))
+                                .toObject()
+                                .value(QStringLiteral("occupancy"))
+                                .toObject()
+                                .value(QStringLiteral("blocks_per_sm"))
+                                .toInt();
+        QVERIFY(natural >= 2); // else the rows below test nothing
+
+        QJsonObject limited = runRequest(QStringLiteral("limited"), *p, 1000, 777, 333);
+        limited.insert(QStringLiteral("max_blocks_per_sm"), limit);
+        m_runner->send(limited);
+        const QJsonObject answer = m_runner->waitFor(QStringLiteral("limited"), kFinal);
+        QVERIFY2(answer.value(QStringLiteral("event")).toString() == QStringLiteral("result"),
+                 qPrintable(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+        QVERIFY(answer.value(QStringLiteral("verify")).toObject().value(QStringLiteral("passed")).toBool());
+        const QJsonObject occupancy =
+            answer.value(QStringLiteral("compiled")).toObject().value(QStringLiteral("occupancy")).toObject();
+        const bool binding = limit < natural;
+        QCOMPARE(occupancy.value(QStringLiteral("blocks_per_sm")).toInt(), binding ? limit : natural);
+        QCOMPARE(occupancy.value(QStringLiteral("requested_blocks_per_sm")).toInt(), limit);
+        QCOMPARE(occupancy.value(QStringLiteral("padding_smem_bytes")).toInt() > 0, binding);
+        QCOMPARE(occupancy.value(QStringLiteral("limiter")).toString() == QStringLiteral("requested"), binding);
+    }
+
     void faultEndsRunnerAndRestartWorks()
     {
         m_runner->send(QJsonObject{{QStringLiteral("type"), QStringLiteral("fault")},

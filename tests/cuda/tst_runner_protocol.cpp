@@ -170,6 +170,18 @@ private slots:
             << QByteArray(R"({"type":"run","id":"m7","stage":"naive","params":{"BX":16,"BY":16},)"
                           R"("size":{"m":64,"n":64,"k":64},"counters":"yes"})")
             << "protocol_error" << QJsonValue("m7");
+        QTest::newRow("block limit zero")
+            << QByteArray(R"({"type":"run","id":"m8","stage":"naive","params":{"BX":16,"BY":16},)"
+                          R"("size":{"m":64,"n":64,"k":64},"max_blocks_per_sm":0})")
+            << "protocol_error" << QJsonValue("m8");
+        QTest::newRow("block limit not whole")
+            << QByteArray(R"({"type":"run","id":"m9","stage":"naive","params":{"BX":16,"BY":16},)"
+                          R"("size":{"m":64,"n":64,"k":64},"max_blocks_per_sm":1.5})")
+            << "protocol_error" << QJsonValue("m9");
+        QTest::newRow("block limit on cuBLAS")
+            << QByteArray(R"({"type":"run","id":"m10","stage":"cublas_fp32","size":{"m":64,"n":64,"k":64},)"
+                          R"("max_blocks_per_sm":1})")
+            << "invalid_config" << QJsonValue("m10");
     }
     void malformedLineGivesErrorAndRunnerGoesOn()
     {

@@ -1,0 +1,55 @@
+#include "block_limit.h"
+
+#include "runner_error.h"
+
+#include <QJsonValue>
+#include <cmath>
+
+namespace gemmscope::runner {
+
+int requestMaxBlocksPerSm(const QJsonObject &request)
+{
+    const QString key = QStringLiteral("max_blocks_per_sm");
+    if (!request.contains(key))
+        return 0;
+    const QJsonValue value = request.value(key);
+    const double number = value.toDouble(-1);
+    if (!value.isDouble() || number < 1 || number > 1024 || std::floor(number) != number)
+        throw RunnerError(ErrorKind::ProtocolError,
+                          QStringLiteral("Field \"max_blocks_per_sm\" must be a whole number from 1 to 1024."));
+    return int(number);
+}
+
+BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
+                            int staticSmemBytes, int requested)
+{
+    BlockLimit limit;
+    limit.requested = requested;
+    limit.naturalBlocks = kernel.maxActiveBlocksPerSm(threadsPerBlock);
+    limit.blocksPerSm = limit.naturalBlocks;
+    if (requested == 0 || limit.naturalBlocks <= requested)
+        return limit;
+
+    const int maxPadding = device.smemPerBlockOptin - staticSmemBytes;
+    if (maxPadding > 0)
+        kernel.allowDynamicSmem(maxPadding);
+    if (maxPadding <= 0 || kernel.maxActiveBlocksPerSm(threadsPerBlock, size_t(maxPadding)) > requested)
+        throw RunnerError(ErrorKind::InvalidConfig,
+                          QStringLiteral("Cannot limit this kernel to %1 block(s) per SM: even the most "
+                                         "shared memory a block may have leaves more resident.")
+                              .arg(requested));
+    // Blocks per SM fall as padding grows: search for the least padding that is enough.
+    int low = 0, high = maxPadding; // low: too little; high: enough
+    while (high - low > 1) {
+        const int mid = low + (high - low) / 2;
+        if (kernel.maxActiveBlocksPerSm(threadsPerBlock, size_t(mid)) <= requested)
+            high = mid;
+        else
+            low = mid;
+    }
+    limit.paddingBytes = high;
+    limit.blocksPerSm = kernel.maxActiveBlocksPerSm(threadsPerBlock, size_t(high));
+    return limit;
+}
+
+} // namespace gemmscope::runner

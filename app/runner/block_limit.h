@@ -1,0 +1,30 @@
+// Fewer blocks per SM on request: each block gets dynamic shared memory it never touches, so
+// that only `max_blocks_per_sm` of them fit on an SM. An experiment knob (how does a kernel do
+// with fewer warps beside it?) and how the counter comparison tells one instruction's shared-
+// memory wavefronts from contention between blocks (docs/gpu-verification.md).
+#pragma once
+
+#include "gpu_device.h"
+#include "loaded_kernel.h"
+
+#include <QJsonObject>
+
+namespace gemmscope::runner {
+
+struct BlockLimit {
+    int requested = 0;       // 0: no request
+    int naturalBlocks = 0;   // blocks per SM without padding
+    int blocksPerSm = 0;     // with the padding
+    int paddingBytes = 0;    // dynamic shared memory per launch
+    bool binding() const { return paddingBytes > 0; }
+};
+
+// The request's "max_blocks_per_sm": 0 when absent; protocol_error unless an integer >= 1.
+int requestMaxBlocksPerSm(const QJsonObject &request);
+
+// The least padding that brings the kernel to at most `requested` blocks per SM (none when it
+// already fits). invalid_config when even the largest allowed padding leaves more blocks.
+BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
+                            int staticSmemBytes, int requested);
+
+} // namespace gemmscope::runner
