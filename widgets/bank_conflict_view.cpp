@@ -109,8 +109,24 @@ void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
     p.drawText(QRectF(inner.left(), inner.top(), inner.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
                QString::fromStdString(a->label) + QStringLiteral(" — ") + degreeText());
 
+    // The model is of the source's 4-byte reads; say so where the compiler may differ, so that a
+    // profiler's numbers for the release build (LDS.128) are not read as the model being wrong.
+    double lanesTop = inner.top() + 28;
+    if (a->kind == AccessKind::Load) {
+        QFont note = font();
+        note.setPointSizeF(note.pointSizeF() * 0.8);
+        p.setFont(note);
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(QRectF(inner.left(), inner.top() + 20, inner.width(), 16),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   tr("As the source writes it (one 4-byte read per lane); the release build may merge a "
+                      "thread's neighbouring reads into 16-byte LDS.128, served differently."));
+        p.setFont(font());
+        p.setPen(text);
+        lanesTop += 14;
+    }
     const double colW = inner.width() / kWarpSize;
-    const QRectF lanes(inner.left(), inner.top() + 28, inner.width(), 20);
+    const QRectF lanes(inner.left(), lanesTop, inner.width(), 20);
     const double barsBottom = inner.bottom() - 20;
     const QRectF banks(inner.left(), barsBottom - std::max(60.0, inner.height() * 0.35), inner.width(), 0);
     const double barTop = banks.top();

@@ -176,7 +176,8 @@ int main(int argc, char **argv)
         QStringLiteral("build"), QStringLiteral("release"));
     const QCommandLineOption maxBlocksOpt(
         QStringLiteral("max-blocks-per-sm"),
-        QStringLiteral("Give each block unused shared memory so that at most N blocks share an SM (not cuBLAS)."),
+        QStringLiteral(
+            "Give each block unused shared memory so that at most N blocks share an SM (not cuBLAS)."),
         QStringLiteral("N"));
     const QCommandLineOption listJobsOpt(
         QStringLiteral("list-jobs"),

@@ -15,8 +15,9 @@ int requestMaxBlocksPerSm(const QJsonObject &request)
     const QJsonValue value = request.value(key);
     const double number = value.toDouble(-1);
     if (!value.isDouble() || number < 1 || number > 1024 || std::floor(number) != number)
-        throw RunnerError(ErrorKind::ProtocolError,
-                          QStringLiteral("Field \"max_blocks_per_sm\" must be a whole number from 1 to 1024."));
+        throw RunnerError(
+            ErrorKind::ProtocolError,
+            QStringLiteral("Field \"max_blocks_per_sm\" must be a whole number from 1 to 1024."));
     return int(number);
 }
 

@@ -12,10 +12,10 @@
 namespace gemmscope::runner {
 
 struct BlockLimit {
-    int requested = 0;       // 0: no request
-    int naturalBlocks = 0;   // blocks per SM without padding
-    int blocksPerSm = 0;     // with the padding
-    int paddingBytes = 0;    // dynamic shared memory per launch
+    int requested = 0;     // 0: no request
+    int naturalBlocks = 0; // blocks per SM without padding
+    int blocksPerSm = 0;   // with the padding
+    int paddingBytes = 0;  // dynamic shared memory per launch
     bool binding() const { return paddingBytes > 0; }
 };
 

@@ -35,7 +35,8 @@ Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, 
         blocks = limit.blocksPerSm;
         model.explanation = std::to_string(blocks) + " block(s) of " + std::to_string(threadsPerBlock) +
                             " threads per SM, limited on request by " + std::to_string(limit.paddingBytes) +
-                            " bytes of unused shared memory per block (without it: " + model.explanation + ")";
+                            " bytes of unused shared memory per block (without it: " + model.explanation +
+                            ")";
         model.blocksPerSm = blocks;
         model.limiter = OccupancyLimiter::Requested;
     }
@@ -69,8 +70,8 @@ QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                        {QStringLiteral("spill_load_bytes"), kernel.ptxas.spillLoadBytes},
                        {QStringLiteral("stack_frame_bytes"), kernel.ptxas.stackFrameBytes},
                        {QStringLiteral("static_smem_bytes"), kernel.ptxas.staticSmemBytes},
-                       {QStringLiteral("occupancy"),
-                        occupancy ? QJsonValue(occupancyJson(*occupancy, limit)) : QJsonValue(QJsonValue::Null)},
+                       {QStringLiteral("occupancy"), occupancy ? QJsonValue(occupancyJson(*occupancy, limit))
+                                                               : QJsonValue(QJsonValue::Null)},
                        {QStringLiteral("ptxas_log"), kernel.log}};
 }
 

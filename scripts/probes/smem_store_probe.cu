@@ -12,13 +12,13 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                                                   \
-    do {                                                                                                              \
-        cudaError_t err_ = (call);                                                                                    \
-        if (err_ != cudaSuccess) {                                                                                    \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_));           \
-            std::exit(1);                                                                                             \
-        }                                                                                                             \
+#define CHECK(call)                                                                                          \
+    do {                                                                                                     \
+        cudaError_t err_ = (call);                                                                           \
+        if (err_ != cudaSuccess) {                                                                           \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_));    \
+            std::exit(1);                                                                                    \
+        }                                                                                                    \
     } while (0)
 
 enum Pattern : int {
@@ -26,19 +26,26 @@ enum Pattern : int {
     kStoresBesideReads = 1,   // even warps store, odd warps read shared memory (conflict-free)
     kStoresBesideGlobal = 2,  // even warps store, odd warps stream global loads through L1
     kStoresOfGlobalLoads = 3, // every warp loads from global and stores what it loaded (the tile fill)
+    kBatchedFill = 4,         // eight independent loads, then their eight stores (as ptxas schedules a fill)
+    kBarrierBetween = 5,      // the same, with a barrier once every warp's loads have returned
+    kStoresOfL2Loads = 6,     // the tile fill with loads that bypass L1 (__ldcg): no L1 line fills
 };
 
-constexpr int kTileFloats = 4096;       // 16 KB static tile per block
-constexpr int kGlobalFloats = 1 << 26;  // 256 MB input: global loads miss in L1 and L2
+// How blocks share an SM: one (padded with dynamic shared memory, which also leaves L1 the least
+// room), as many as fit, or as many as fit with L1 shrunk to its least (the most shared memory).
+enum Residency : int { kOneBlock = 0, kAllBlocks = 1, kAllBlocksSmallL1 = 2 };
 
-template <int P, bool OneBlockPerSm>
-__global__ void probe(const float *__restrict__ in, float *__restrict__ out, int reps)
+constexpr int kTileFloats = 4096;      // 16 KB static tile per block
+constexpr int kGlobalFloats = 1 << 26; // 256 MB input: global loads miss in L1 and L2
+
+template <int P, int R> __global__ void probe(const float *__restrict__ in, float *__restrict__ out, int reps)
 {
     extern __shared__ float occupancyPad[]; // only sizes the block's shared memory
     __shared__ float tile[kTileFloats];
     volatile float *t = tile;
     const int tid = threadIdx.x, warp = tid / 32;
-    const bool storer = (P == kStoresAlone || P == kStoresOfGlobalLoads) || (warp % 2 == 0);
+    const bool besideOthers = P == kStoresBesideReads || P == kStoresBesideGlobal;
+    const bool storer = P == kStoresAlone || (besideOthers && warp % 2 == 0);
     // Aligned 32-float slot per warp and rep: lanes hit 32 distinct banks.
     auto slot = [&](int r) { return (tid + 32 * (r * 7)) & (kTileFloats - 1); };
     // Each warp streams its own run of 128-byte lines: one fully used line per load instruction.
@@ -51,46 +58,74 @@ __global__ void probe(const float *__restrict__ in, float *__restrict__ out, int
     if (P == kStoresOfGlobalLoads) {
         for (int r = 0; r < reps; ++r)
             t[slot(r)] = in[(g + static_cast<size_t>(r) * 32) % kGlobalFloats];
-    } else if (storer) {
+    } else if (P == kStoresOfL2Loads) {
+        for (int r = 0; r < reps; ++r)
+            t[slot(r)] = __ldcg(&in[(g + static_cast<size_t>(r) * 32) % kGlobalFloats]);
+    } else if (storer) { // stores alone, or the storing half beside other traffic
         for (int r = 0; r < reps; ++r)
             t[slot(r)] = static_cast<float>(r + tid);
-    } else if (P == kStoresBesideReads) {
+    } else if (P == kStoresBesideReads) { // from here on: the other half
         for (int r = 0; r < reps; ++r)
             acc += t[slot(r + 1)];
     } else if (P == kStoresBesideGlobal) {
         for (int r = 0; r < reps; ++r)
             acc += in[(g + static_cast<size_t>(r) * 32) % kGlobalFloats];
+    } else if (P == kBatchedFill || P == kBarrierBetween) {
+        for (int r = 0; r < reps; r += 8) {
+            float v[8];
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                v[j] = in[(g + static_cast<size_t>(r + j) * 32) % kGlobalFloats];
+            if (P == kBarrierBetween) {
+                // A warp reaches the barrier only with its loads returned (it adds them), so past
+                // it no global-load data is on its way into this SM's L1 while the stores run.
+#pragma unroll
+                for (int j = 0; j < 8; ++j)
+                    acc += v[j];
+                __syncthreads();
+            }
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                t[slot(r + j)] = v[j];
+            if (P == kBarrierBetween)
+                __syncthreads();
+        }
     }
     __syncthreads();
-    out[static_cast<size_t>(blockIdx.x) * blockDim.x + tid] = acc + t[(tid * 5) & (kTileFloats - 1)] +
-                                                               (OneBlockPerSm ? occupancyPad[0] * 0.0f : 0.0f);
+    out[static_cast<size_t>(blockIdx.x) * blockDim.x + tid] =
+        acc + t[(tid * 5) & (kTileFloats - 1)] + (R == kOneBlock ? occupancyPad[0] * 0.0f : 0.0f);
 }
 
-template <int P, bool OneBlockPerSm>
-void launch(const float *in, float *out, int threads, int sms, int reps)
+template <int P, int R> void launch(const float *in, float *out, int threads, int sms, int reps)
 {
-    auto kernel = probe<P, OneBlockPerSm>;
+    auto kernel = probe<P, R>;
     size_t dynamicSmem = 0;
-    if (OneBlockPerSm) { // more than half of an SM's shared memory: one resident block per SM
+    if (R == kOneBlock) { // more than half of an SM's shared memory: one resident block per SM
         int maxOptin = 0;
         CHECK(cudaDeviceGetAttribute(&maxOptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
         dynamicSmem = static_cast<size_t>(maxOptin) - kTileFloats * sizeof(float);
-        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamicSmem)));
+        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(dynamicSmem)));
     }
+    if (R == kAllBlocksSmallL1)
+        CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   cudaSharedmemCarveoutMaxShared));
     int perSm = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, dynamicSmem));
     const int blocks = sms * perSm * 2; // two full waves
     kernel<<<blocks, threads, dynamicSmem>>>(in, out, reps);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    std::printf("probe<%d, %s> threads %4d  blocks/SM %d  warps/SM %2d  grid %d\n", P, OneBlockPerSm ? "true" : "false",
-                threads, perSm, perSm * threads / 32, blocks);
+    static const char *const residency[] = {"one-block", "all-blocks", "all-blocks-small-L1"};
+    std::printf("probe<%d, %d> pattern %d residency %s threads %d blocks/SM %d warps/SM %d grid %d\n", P, R,
+                P, residency[R], threads, perSm, perSm * threads / 32, blocks);
 }
 
-template <int P> void both(const float *in, float *out, int threads, int sms, int reps)
+template <int P> void everyResidency(const float *in, float *out, int threads, int sms, int reps)
 {
-    launch<P, true>(in, out, threads, sms, reps);
-    launch<P, false>(in, out, threads, sms, reps);
+    launch<P, kOneBlock>(in, out, threads, sms, reps);
+    launch<P, kAllBlocks>(in, out, threads, sms, reps);
+    launch<P, kAllBlocksSmallL1>(in, out, threads, sms, reps);
 }
 
 int main()
@@ -103,10 +138,13 @@ int main()
     CHECK(cudaMalloc(&out, static_cast<size_t>(sms) * 2048 * 2 * sizeof(float)));
     const int reps = 2048;
     for (int threads : {256, 1024}) {
-        both<kStoresAlone>(in, out, threads, sms, reps);
-        both<kStoresBesideReads>(in, out, threads, sms, reps);
-        both<kStoresBesideGlobal>(in, out, threads, sms, reps);
-        both<kStoresOfGlobalLoads>(in, out, threads, sms, reps);
+        everyResidency<kStoresAlone>(in, out, threads, sms, reps);
+        everyResidency<kStoresBesideReads>(in, out, threads, sms, reps);
+        everyResidency<kStoresBesideGlobal>(in, out, threads, sms, reps);
+        everyResidency<kStoresOfGlobalLoads>(in, out, threads, sms, reps);
+        everyResidency<kBatchedFill>(in, out, threads, sms, reps);
+        everyResidency<kBarrierBetween>(in, out, threads, sms, reps);
+        everyResidency<kStoresOfL2Loads>(in, out, threads, sms, reps);
     }
     CHECK(cudaFree(in));
     CHECK(cudaFree(out));

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Prints a Markdown table of shared-store wavefronts per instruction for each probe launch in an
+"""Prints a Markdown table of shared-memory wavefronts per instruction for each probe launch in an
 ncu --csv file (scripts/probes/smem_store_probe.cu under scripts/gpu-session.sh's `probe` step):
-the hardware L1 counter next to the SASS-level (address-derived) counter.
+the hardware L1 counter next to the SASS-level counter, which ncu derives from each instruction's
+own addresses.
 
     scripts/probes/summarize-probe.py ncu-probe.csv probe-stdout.txt"""
 import csv
@@ -9,7 +10,10 @@ import sys
 from collections import defaultdict
 
 PATTERNS = {"0": "stores alone", "1": "stores beside shared reads", "2": "stores beside global loads",
-            "3": "stores of global loads (tile fill)"}
+            "3": "stores of global loads (tile fill)", "4": "8 loads, then their 8 stores",
+            "5": "8 loads, barrier once returned, 8 stores", "6": "stores of L1-bypassing loads (__ldcg)"}
+RESIDENCY = {"one-block": "one block (padded: least L1)", "all-blocks": "all that fit",
+             "all-blocks-small-L1": "all that fit, least L1"}
 
 def main():
     rows = defaultdict(dict)
@@ -20,24 +24,25 @@ def main():
         key = r["ID"]
         if key not in rows:
             order.append(key)
-        rows[key]["name"] = r["Kernel Name"]
-        rows[key]["block"] = r.get("Block Size", "")
         try:
             rows[key][r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
         except ValueError:
             pass
-    launches = [l for l in open(sys.argv[2]) if l.startswith("probe<")]  # the program's own line per launch
-    print("| pattern | threads/block | warps/SM | st wavefronts/inst: L1 hardware | SASS (by address) |"
+    # The program prints one line per launch, in launch order: "probe<P, R> pattern P residency ..."
+    launches = []
+    for line in open(sys.argv[2]):
+        if line.startswith("probe<"):
+            words = line.split()[2:]
+            launches.append(dict(zip(words[0::2], words[1::2])))
+    print("| pattern | threads/block | blocks per SM | warps/SM | st wavefronts/inst: L1 hardware | SASS (by address) |"
           " ld wavefronts/inst: L1 hardware | SASS (by address) |")
-    print("|---|---|---|---|---|---|---|")
-    for i, key in enumerate(order):
+    print("|---|---|---|---|---|---|---|---|")
+    for key, info in zip(order, launches):
         m = rows[key]
-        info = launches[i].split() if i < len(launches) else []
-        pattern = PATTERNS.get(m["name"].split("<")[1].split(",")[0], m["name"]) if "<" in m["name"] else m["name"]
-        warps = info[info.index("warps/SM") + 1] if "warps/SM" in info else "?"
         def ratio(num, den):
             return f"{m[num] / m[den]:.3f}" if m.get(den) else "—"
-        print(f"| {pattern} | {m['block']} | {warps} | "
+        print(f"| {PATTERNS.get(info['pattern'], info['pattern'])} | {info['threads']} | "
+              f"{RESIDENCY.get(info['residency'], info['residency'])} | {info['warps/SM']} | "
               f"{ratio('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', 'smsp__inst_executed_op_shared_st.sum')} | "
               f"{ratio('smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum', 'smsp__sass_inst_executed_op_shared_st.sum')} | "
               f"{ratio('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', 'smsp__inst_executed_op_shared_ld.sum')} | "

@@ -168,7 +168,8 @@ private slots:
         QCOMPARE(occupancy.value(QStringLiteral("blocks_per_sm")).toInt(), binding ? limit : natural);
         QCOMPARE(occupancy.value(QStringLiteral("requested_blocks_per_sm")).toInt(), limit);
         QCOMPARE(occupancy.value(QStringLiteral("padding_smem_bytes")).toInt() > 0, binding);
-        QCOMPARE(occupancy.value(QStringLiteral("limiter")).toString() == QStringLiteral("requested"), binding);
+        QCOMPARE(occupancy.value(QStringLiteral("limiter")).toString() == QStringLiteral("requested"),
+                 binding);
     }
 
     void faultEndsRunnerAndRestartWorks()
