@@ -61,12 +61,12 @@ def main():
         ("shared st wavefronts/inst (SASS)", "shared_st_wavefronts_per_request",
          "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_st.sum"),
     ]
-    print("| preset | kernel | " + " | ".join(f"{c[0]} model / ncu" for c in checks) + " | warps/SM achieved |")
-    print("|---|---|" + "---|" * (len(checks) + 1))
+    print("| preset | kernel | " + " | ".join(f"{c[0]} model / ncu" for c in checks) + " | warps/SM achieved | shared memory config |")
+    print("|---|---|" + "---|" * (len(checks) + 2))
     bad = 0
     for key, m in model.items():
         if key not in ncu:
-            print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join("not profiled" for _ in checks) + " | |")
+            print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join("not profiled" for _ in checks) + " | | |")
             continue
         cells = []
         for label, col, num, den in checks:
@@ -82,7 +82,12 @@ def main():
         launches = ncu[key].get("launches", 1)
         warps = ncu[key].get("sm__warps_active.avg.per_cycle_active")
         warps_cell = f"{warps / launches:.1f}" if warps is not None else "—"
-        print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join(cells) + f" | {warps_cell} |")
+        # The carve-out ncu reports per launch (summed here, so divided back); the rest is L1.
+        config = ncu[key].get("launch__shared_mem_config_size")
+        config = config / launches if config else None
+        # ncu prints it in bytes or in Kbyte depending on its size.
+        config_cell = "—" if not config else f"{config / 1024:.0f} KB" if config > 4096 else f"{config:.0f} KB"
+        print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join(cells) + f" | {warps_cell} | {config_cell} |")
     print(f"\n{bad} cell(s) outside ±{tol:.0%}.")
     return 1 if bad else 0
 

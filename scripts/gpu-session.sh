@@ -55,14 +55,16 @@ for step in "${steps[@]}"; do
   counters)
     # Nsight Compute on every ladder kernel: the release build; the scalar-shared build (inner-loop
     # shared reads kept 4-byte, as the access model describes them); and that build again at one
-    # block per SM (no other block's traffic beside a store). One Markdown file with the three
-    # comparisons, one archive with the raw CSVs.
+    # block per SM and with the largest shared-memory carve-out (the conditions under which the
+    # hardware counts extra store wavefronts change). One Markdown file with the comparisons, one
+    # archive with the raw CSVs.
     dir=/tmp/counters; rm -rf "$dir"; mkdir -p "$dir"
     "$build/kernels/gemmscope-model" 1536x1536x1536 > "$dir/model.csv"
     : > "$out/counters.md"
-    for variant in release scalar_shared scalar_shared_1_block; do
+    for variant in release scalar_shared scalar_shared_1_block scalar_shared_least_l1; do
       case $variant in
       scalar_shared_1_block) options=(--build scalar_shared --max-blocks-per-sm 1) ;;
+      scalar_shared_least_l1) options=(--build scalar_shared --smem-carveout 100) ;;
       *) options=(--build "$variant") ;;
       esac
       presets_jobs 1536x1536x1536 "${options[@]}" > /tmp/counter-jobs.jsonl
@@ -74,7 +76,7 @@ l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefr
 smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,dram__bytes_read.sum,dram__bytes_write.sum,\
 smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
 smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,\
-sm__warps_active.avg.per_cycle_active \
+sm__warps_active.avg.per_cycle_active,launch__shared_mem_config_size \
         "$runner" < /tmp/counter-jobs.jsonl > "$dir/ncu-$variant.csv" 2> /tmp/ncu.err
       tail -3 /tmp/ncu.err; wc -l "$dir/ncu-$variant.csv"
       { echo "## $variant (${options[*]})"; echo
@@ -91,7 +93,8 @@ sm__warps_active.avg.per_cycle_active \
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_st.sum,\
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum,\
 smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_st.sum,\
-smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum \
+smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,\
+launch__shared_mem_config_size \
       /tmp/smem_store_probe > "$out/ncu-probe.csv" 2> /tmp/ncu-probe.err
     tail -3 /tmp/ncu-probe.err
     python3 scripts/probes/summarize-probe.py "$out/ncu-probe.csv" "$out/probe.txt" | tee "$out/probe.md"

@@ -7,6 +7,7 @@
 //                   [--build release|scalar_shared] [--list-jobs]   (print the run requests instead of
 //                   running them)
 //                   [--max-blocks-per-sm N]   (pad each block's shared memory so at most N share an SM)
+//                   [--smem-carveout P]   (prefer P % of the largest shared-memory share; the rest is L1)
 #include "bench_runner_session.h"
 #include "bench_table.h"
 #include "stage_catalog.h"
@@ -94,6 +95,7 @@ struct JobOptions {
     bool counters = false;
     QString build;
     int maxBlocksPerSm = 0; // 0: no limit
+    int smemCarveout = -1;  // -1: the driver's choice
 };
 
 // One `run` request of the protocol for a target.
@@ -116,6 +118,8 @@ QJsonObject runJob(const QString &id, const Target &t, const JobOptions &options
             job.insert(QStringLiteral("build"), options.build);
         if (options.maxBlocksPerSm > 0)
             job.insert(QStringLiteral("max_blocks_per_sm"), options.maxBlocksPerSm);
+        if (options.smemCarveout >= 0)
+            job.insert(QStringLiteral("smem_carveout"), options.smemCarveout);
     }
     return job;
 }
@@ -179,12 +183,17 @@ int main(int argc, char **argv)
         QStringLiteral(
             "Give each block unused shared memory so that at most N blocks share an SM (not cuBLAS)."),
         QStringLiteral("N"));
+    const QCommandLineOption carveoutOpt(
+        QStringLiteral("smem-carveout"),
+        QStringLiteral(
+            "Prefer P percent of the largest shared-memory share per SM; the rest is L1 (not cuBLAS)."),
+        QStringLiteral("P"));
     const QCommandLineOption listJobsOpt(
         QStringLiteral("list-jobs"),
         QStringLiteral("Print the runner's run requests (JSON lines) instead of running them, e.g. to feed "
                        "gemmscope-runner under compute-sanitizer or ncu."));
     parser.addOptions({sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt,
-                       warmupOpt, countersOpt, buildOpt, maxBlocksOpt, listJobsOpt});
+                       warmupOpt, countersOpt, buildOpt, maxBlocksOpt, carveoutOpt, listJobsOpt});
     parser.process(app);
 
     const auto sizeMatch =
@@ -217,6 +226,14 @@ int main(int argc, char **argv)
         options.maxBlocksPerSm = parser.value(maxBlocksOpt).toInt(&ok);
         if (!ok || options.maxBlocksPerSm < 1) {
             printError(QStringLiteral("--max-blocks-per-sm must be a whole number of at least 1."));
+            return 1;
+        }
+    }
+    if (parser.isSet(carveoutOpt)) {
+        bool ok = false;
+        options.smemCarveout = parser.value(carveoutOpt).toInt(&ok);
+        if (!ok || options.smemCarveout < 0 || options.smemCarveout > 100) {
+            printError(QStringLiteral("--smem-carveout must be a whole percent from 0 to 100."));
             return 1;
         }
     }

@@ -9,6 +9,7 @@
 #include "launch_config.h"
 #include "request_fields.h"
 #include "runner_state.h"
+#include "smem_carveout.h"
 #include "stage_compile.h"
 #include "stage_program.h"
 
@@ -38,10 +39,12 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
     const bool verify = optionalBool(request, QStringLiteral("verify"), true);
     const bool counters = optionalBool(request, QStringLiteral("counters"), false);
     const int maxBlocksPerSm = requestMaxBlocksPerSm(request);
-    if (maxBlocksPerSm > 0 && stage.isLibrary)
-        throw RunnerError(ErrorKind::InvalidConfig,
-                          QStringLiteral("\"max_blocks_per_sm\" applies to GemmScope's own kernels; cuBLAS "
-                                         "chooses its own launch."));
+    const int smemCarveout = requestSmemCarveout(request);
+    if ((maxBlocksPerSm > 0 || smemCarveout >= 0) && stage.isLibrary)
+        throw RunnerError(
+            ErrorKind::InvalidConfig,
+            QStringLiteral("\"max_blocks_per_sm\" and \"smem_carveout\" apply to GemmScope's own "
+                           "kernels; cuBLAS chooses its own launch."));
 
     // The catalog's refusal comes first: it needs no GPU and explains itself.
     requireValidConfig(stage, params, size, 0);
@@ -60,12 +63,15 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         const CompiledKernel compiledKernel =
             compileStage(state, stage, params, device.cc, requestBuild(request), job);
         kernel = std::make_unique<LoadedKernel>(compiledKernel);
+        applySmemCarveout(*kernel, smemCarveout); // before occupancy: the split can change it
         const BlockLimit limit = limitBlocksPerSm(device, *kernel, dims.threads,
                                                   compiledKernel.ptxas.staticSmemBytes, maxBlocksPerSm);
         const Occupancy occupancy =
             deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
                             compiledKernel.ptxas.staticSmemBytes, limit);
         compiled = compiledFields(stage, compiledKernel, occupancy, limit);
+        if (smemCarveout >= 0)
+            compiled.insert(QStringLiteral("smem_carveout"), smemCarveout);
         QJsonObject event = compiled;
         event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
         job.send(event);

@@ -33,7 +33,8 @@ enum Pattern : int {
 
 // How blocks share an SM: one (padded with dynamic shared memory, which also leaves L1 the least
 // room), as many as fit, or as many as fit with L1 shrunk to its least (the most shared memory).
-enum Residency : int { kOneBlock = 0, kAllBlocks = 1, kAllBlocksSmallL1 = 2 };
+// Or one block per SM by launching only one per SM (no padding: L1 keeps its default share).
+enum Residency : int { kOneBlock = 0, kAllBlocks = 1, kAllBlocksSmallL1 = 2, kOneBlockDefaultL1 = 3 };
 
 constexpr int kTileFloats = 4096;      // 16 KB static tile per block
 constexpr int kGlobalFloats = 1 << 26; // 256 MB input: global loads miss in L1 and L2
@@ -112,11 +113,14 @@ template <int P, int R> void launch(const float *in, float *out, int threads, in
                                    cudaSharedmemCarveoutMaxShared));
     int perSm = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, dynamicSmem));
-    const int blocks = sms * perSm * 2; // two full waves
+    if (R == kOneBlockDefaultL1)
+        perSm = 1; // as many blocks as SMs: the block scheduler gives each SM one
+    const int blocks = sms * perSm * (R == kOneBlockDefaultL1 ? 1 : 2); // else two full waves
     kernel<<<blocks, threads, dynamicSmem>>>(in, out, reps);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    static const char *const residency[] = {"one-block", "all-blocks", "all-blocks-small-L1"};
+    static const char *const residency[] = {"one-block", "all-blocks", "all-blocks-small-L1",
+                                            "one-block-default-L1"};
     std::printf("probe<%d, %d> pattern %d residency %s threads %d blocks/SM %d warps/SM %d grid %d\n", P, R,
                 P, residency[R], threads, perSm, perSm * threads / 32, blocks);
 }
@@ -126,6 +130,7 @@ template <int P> void everyResidency(const float *in, float *out, int threads, i
     launch<P, kOneBlock>(in, out, threads, sms, reps);
     launch<P, kAllBlocks>(in, out, threads, sms, reps);
     launch<P, kAllBlocksSmallL1>(in, out, threads, sms, reps);
+    launch<P, kOneBlockDefaultL1>(in, out, threads, sms, reps);
 }
 
 int main()

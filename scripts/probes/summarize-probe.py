@@ -13,7 +13,7 @@ PATTERNS = {"0": "stores alone", "1": "stores beside shared reads", "2": "stores
             "3": "stores of global loads (tile fill)", "4": "8 loads, then their 8 stores",
             "5": "8 loads, barrier once returned, 8 stores", "6": "stores of L1-bypassing loads (__ldcg)"}
 RESIDENCY = {"one-block": "one block (padded: least L1)", "all-blocks": "all that fit",
-             "all-blocks-small-L1": "all that fit, least L1"}
+             "all-blocks-small-L1": "all that fit, least L1", "one-block-default-L1": "one block (grid = SMs)"}
 
 def main():
     rows = defaultdict(dict)
@@ -34,15 +34,18 @@ def main():
         if line.startswith("probe<"):
             words = line.split()[2:]
             launches.append(dict(zip(words[0::2], words[1::2])))
-    print("| pattern | threads/block | blocks per SM | warps/SM | st wavefronts/inst: L1 hardware | SASS (by address) |"
+    print("| pattern | threads/block | blocks per SM | warps/SM | shared memory config | st wavefronts/inst: L1 hardware | SASS (by address) |"
           " ld wavefronts/inst: L1 hardware | SASS (by address) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for key, info in zip(order, launches):
         m = rows[key]
         def ratio(num, den):
             return f"{m[num] / m[den]:.3f}" if m.get(den) else "—"
+        # The SM's shared-memory carve-out for the launch; the rest of the 256 KB is L1 cache.
+        size = m.get("launch__shared_mem_config_size")
+        config = f"{size / 1024:.0f} KB" if size and size > 4096 else (f"{size:.0f} KB" if size else "—")
         print(f"| {PATTERNS.get(info['pattern'], info['pattern'])} | {info['threads']} | "
-              f"{RESIDENCY.get(info['residency'], info['residency'])} | {info['warps/SM']} | "
+              f"{RESIDENCY.get(info['residency'], info['residency'])} | {info['warps/SM']} | {config} | "
               f"{ratio('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', 'smsp__inst_executed_op_shared_st.sum')} | "
               f"{ratio('smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum', 'smsp__sass_inst_executed_op_shared_st.sum')} | "
               f"{ratio('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', 'smsp__inst_executed_op_shared_ld.sum')} | "

@@ -172,6 +172,26 @@ private slots:
                  binding);
     }
 
+    // A stated L1 / shared split reaches the kernel and changes nothing about its result.
+    void carveoutIsApplied()
+    {
+        for (int percent : {0, 100}) {
+            QJsonObject request = runRequest(QStringLiteral("c"), *findPreset("worklog-8"), 1000, 777, 333);
+            request.insert(QStringLiteral("smem_carveout"), percent);
+            m_runner->send(request);
+            const QJsonObject answer = m_runner->waitFor(QStringLiteral("c"), kFinal);
+            QVERIFY2(answer.value(QStringLiteral("event")).toString() == QStringLiteral("result"),
+                     qPrintable(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+            QVERIFY(
+                answer.value(QStringLiteral("verify")).toObject().value(QStringLiteral("passed")).toBool());
+            QCOMPARE(answer.value(QStringLiteral("compiled"))
+                         .toObject()
+                         .value(QStringLiteral("smem_carveout"))
+                         .toInt(),
+                     percent);
+        }
+    }
+
     void faultEndsRunnerAndRestartWorks()
     {
         m_runner->send(QJsonObject{{QStringLiteral("type"), QStringLiteral("fault")},

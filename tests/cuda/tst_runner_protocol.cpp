@@ -182,6 +182,10 @@ private slots:
             << QByteArray(R"({"type":"run","id":"m10","stage":"cublas_fp32","size":{"m":64,"n":64,"k":64},)"
                           R"("max_blocks_per_sm":1})")
             << "invalid_config" << QJsonValue("m10");
+        QTest::newRow("carveout above 100")
+            << QByteArray(R"({"type":"run","id":"m11","stage":"naive","params":{"BX":16,"BY":16},)"
+                          R"("size":{"m":64,"n":64,"k":64},"smem_carveout":101})")
+            << "protocol_error" << QJsonValue("m11");
     }
     void malformedLineGivesErrorAndRunnerGoesOn()
     {

@@ -1,0 +1,20 @@
+// The L1 / shared-memory split on request: an SM's 256 KB of on-chip SRAM is shared between L1
+// cache and shared memory, and the driver picks the split per launch unless the kernel states a
+// preference. An experiment knob (does this kernel want more L1?) and one of the conditions the
+// shared-store counter comparison varies (docs/gpu-verification.md).
+#pragma once
+
+#include "loaded_kernel.h"
+
+#include <QJsonObject>
+
+namespace gemmscope::runner {
+
+// The request's "smem_carveout": -1 when absent (the driver decides); otherwise the percent of
+// the largest shared-memory share the kernel prefers, 0..100. protocol_error when out of range.
+int requestSmemCarveout(const QJsonObject &request);
+
+// States the preference on the kernel (no-op for -1).
+void applySmemCarveout(const LoadedKernel &kernel, int percent);
+
+} // namespace gemmscope::runner
