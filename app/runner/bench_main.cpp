@@ -111,7 +111,7 @@ QJsonObject runJob(const QString &id, const Target &t, const JobOptions &options
         job.insert(QStringLiteral("params"), paramsJson(t.params));
     if (options.counters)
         job.insert(QStringLiteral("counters"), true);
-    // Build and block limit concern GemmScope's kernels; cuBLAS stays the untouched baseline.
+    // Build, block limit and carve-out concern GemmScope's kernels; cuBLAS stays the untouched baseline.
     const StageInfo *stage = findStage(t.stage.toStdString());
     if (stage && !stage->isLibrary) {
         if (options.build != QStringLiteral("release"))
@@ -268,6 +268,9 @@ int main(int argc, char **argv)
                    (parser.isSet(flushOpt) ? QStringLiteral(", L2 flushed") : QString()) +
                        (options.maxBlocksPerSm > 0
                             ? QStringLiteral(", at most %1 block(s) per SM").arg(options.maxBlocksPerSm)
+                            : QString()) +
+                       (options.smemCarveout >= 0
+                            ? QStringLiteral(", shared-memory carve-out %1 %").arg(options.smemCarveout)
                             : QString())));
 
     const QJsonObject ceilings =

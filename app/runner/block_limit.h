@@ -1,7 +1,7 @@
 // Fewer blocks per SM on request: each block gets dynamic shared memory it never touches, so
 // that only `max_blocks_per_sm` of them fit on an SM. An experiment knob (how does a kernel do
-// with fewer warps beside it?) and how the counter comparison tells one instruction's shared-
-// memory wavefronts from contention between blocks (docs/gpu-verification.md).
+// with fewer warps beside it?) and one of the launch conditions the shared-store counter
+// comparison varies (docs/gpu-verification.md).
 #pragma once
 
 #include "gpu_device.h"

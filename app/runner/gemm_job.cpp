@@ -70,8 +70,8 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
             deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
                             compiledKernel.ptxas.staticSmemBytes, limit);
         compiled = compiledFields(stage, compiledKernel, occupancy, limit);
-        if (smemCarveout >= 0)
-            compiled.insert(QStringLiteral("smem_carveout"), smemCarveout);
+        if (smemCarveout >= 0) // what the runtime now holds for the kernel, not the request's echo
+            compiled.insert(QStringLiteral("smem_carveout"), kernel->attributes().preferredShmemCarveout);
         QJsonObject event = compiled;
         event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
         job.send(event);

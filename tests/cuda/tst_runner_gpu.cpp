@@ -172,7 +172,8 @@ private slots:
                  binding);
     }
 
-    // A stated L1 / shared split reaches the kernel and changes nothing about its result.
+    // A stated L1 / shared split reaches the kernel (the runner reports the runtime's attribute)
+    // and changes nothing about its result.
     void carveoutIsApplied()
     {
         for (int percent : {0, 100}) {
