@@ -16,11 +16,17 @@ namespace gemmscope::runner {
 //   dram__bytes_read.sum, dram__bytes_write.sum  - bytes moved between L2 and DRAM
 //   lts__t_bytes.sum                             - bytes through the L2 slices (every L1<->L2 request)
 //   sm__sass_thread_inst_executed_op_ffma_pred_on.sum - FFMA thread instructions (one per FMA)
-const std::vector<std::string> &rooflineMetrics();
+// and the access model's quantities, each as a kernel-wide ratio (the same metrics as
+// scripts/compare-counters.py reads with ncu):
+//   l1tex__t_{sectors,requests}_pipe_lsu_mem_global_op_{ld,st}.sum - sectors per global request
+//   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum over
+//   smsp__inst_executed_op_shared_{ld,st}.sum                      - wavefronts per shared instruction
+const std::vector<std::string> &counterMetrics();
 
 // FLOPs are the problem's nominal 2*M*N*K (what the roofline's x axis divides), not the FFMA
 // count times two: a kernel that wastes FMAs on padding must not look more intense for it.
-// An intensity whose byte count is zero is null (nothing to divide by).
+// An intensity whose byte count is zero is null (nothing to divide by); so is an access ratio
+// whose kernel made no such access. The ratios are under "access".
 QJsonObject countersJson(const CounterReading &reading, const ProblemSize &size);
 QJsonObject countersErrorJson(const QString &sentence);
 

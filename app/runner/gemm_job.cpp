@@ -137,7 +137,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
     if (counters) {
         job.checkCancelled();
         job.progress(QStringLiteral("counters"), 0, 1);
-        const CounterOutcome outcome = CounterProfiler(rooflineMetrics()).profile(launch);
+        const CounterOutcome outcome = CounterProfiler(counterMetrics()).profile(launch);
         job.progress(QStringLiteral("counters"), 1, 1);
         countersObject =
             outcome.reading ? countersJson(*outcome.reading, size) : countersErrorJson(outcome.error);

@@ -18,6 +18,13 @@ namespace {
 const std::string kRead = "dram__bytes_read.sum", kWrite = "dram__bytes_write.sum", kL2 = "lts__t_bytes.sum",
                   kFfma = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum";
 
+// Numerator and denominator of each access ratio, in the report's order.
+const std::vector<std::pair<std::string, std::string>> kAccessRatios{
+    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"},
+    {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"},
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"},
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"}};
+
 CounterReading reading(double read, double write, double l2, double ffma, int kernels = 1)
 {
     CounterReading r;
@@ -40,13 +47,43 @@ class TestRunnerCounters : public QObject {
     Q_OBJECT
 
 private slots:
-    void profilerAsksForTheRooflineMetrics()
+    void profilerAsksForTheReportsMetrics()
     {
         // The names the report reads must be the ones the profiler is asked for.
-        const std::vector<std::string> &metrics = rooflineMetrics();
+        const std::vector<std::string> &metrics = counterMetrics();
         for (const std::string &name : {kRead, kWrite, kL2, kFfma})
             QVERIFY2(std::find(metrics.begin(), metrics.end(), name) != metrics.end(), name.c_str());
-        QCOMPARE(metrics.size(), size_t(4));
+        for (const auto &[num, den] : kAccessRatios) {
+            QVERIFY2(std::find(metrics.begin(), metrics.end(), num) != metrics.end(), num.c_str());
+            QVERIFY2(std::find(metrics.begin(), metrics.end(), den) != metrics.end(), den.c_str());
+        }
+        QCOMPARE(metrics.size(), size_t(12));
+    }
+
+    // The access model's quantities as kernel-wide ratios, under the model's own names (the
+    // columns of gemmscope-model's CSV); a ratio with nothing to divide by is null.
+    void reportDerivesAccessRatios()
+    {
+        CounterReading r = reading(1e6, 1e5, 1e7, 1e9);
+        const double values[] = {6672, 1000, 1600, 100, 2000, 1000, 1050, 1000};
+        for (std::size_t i = 0; i < kAccessRatios.size(); ++i) {
+            r.values.emplace_back(kAccessRatios[i].first, values[2 * i]);
+            r.values.emplace_back(kAccessRatios[i].second, values[2 * i + 1]);
+        }
+        const QJsonObject access =
+            countersJson(r, ProblemSize{64, 64, 64}).value(QStringLiteral("access")).toObject();
+        QCOMPARE(access.value(QStringLiteral("global_ld_sectors_per_request")).toDouble(), 6.672);
+        QCOMPARE(access.value(QStringLiteral("global_st_sectors_per_request")).toDouble(), 16.0);
+        QCOMPARE(access.value(QStringLiteral("shared_ld_wavefronts_per_request")).toDouble(), 2.0);
+        QCOMPARE(access.value(QStringLiteral("shared_st_wavefronts_per_request")).toDouble(), 1.05);
+
+        // The naive kernel: no shared memory, so no shared ratio (not 0, not NaN).
+        const QJsonObject none = countersJson(reading(1, 1, 1, 1), ProblemSize{4, 4, 4})
+                                     .value(QStringLiteral("access"))
+                                     .toObject();
+        QCOMPARE(none.size(), 4);
+        for (auto it = none.begin(); it != none.end(); ++it)
+            QVERIFY2(it.value().isNull(), qPrintable(it.key()));
     }
 
     void reportDerivesIntensities_data()
@@ -136,7 +173,7 @@ private slots:
     void profilerWithoutKernelsOrGpu()
     {
         int launches = 0;
-        const CounterProfiler profiler(rooflineMetrics());
+        const CounterProfiler profiler(counterMetrics());
         if (!gpuPresent()) {
             try {
                 profiler.profile([&launches] { ++launches; });
