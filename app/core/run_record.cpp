@@ -42,6 +42,7 @@ void applyJobIdentity(RunRecord &record, const QJsonObject &event, const QJsonOb
     record.params = paramsFromJson(pick("params").toObject());
     applySize(record, pick("size").toObject());
     record.flushL2 = request.value("timing").toObject().value("flush_l2").toBool();
+    record.scalarSharedReads = pick("build").toString() == QLatin1String("scalar_shared");
 }
 
 } // namespace
@@ -162,6 +163,8 @@ QJsonObject toJson(const RunRecord &r)
     o["size"] = QJsonObject{{"m", r.m}, {"n", r.n}, {"k", r.k}};
     o["status"] = runStatusName(r.status);
     o["origin"] = r.origin;
+    if (r.scalarSharedReads)
+        o["build"] = QStringLiteral("scalar_shared");
     if (r.status == RunStatus::Ok) {
         o["timing"] = QJsonObject{{"median_ms", r.medianMs}, {"p20_ms", r.p20Ms}, {"p80_ms", r.p80Ms},
                                   {"min_ms", r.minMs},       {"count", r.count},  {"flush_l2", r.flushL2}};
@@ -219,6 +222,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.presetKey = o.value("preset").toString();
     r.params = paramsFromJson(o.value("params").toObject());
     r.origin = o.value("origin").toString(QStringLiteral("measured"));
+    r.scalarSharedReads = o.value("build").toString() == QLatin1String("scalar_shared");
     if (r.status == RunStatus::Ok) {
         if (!o.value("timing").isObject())
             return fail(QStringLiteral("run %1 is marked ok but has no timing").arg(r.runId));
@@ -258,7 +262,11 @@ QString formatRunParams(const RunRecord &run)
     ParamValues params;
     for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
         params[it.key().toStdString()] = it.value();
-    return QString::fromStdString(formatParams(params));
+    const QString text = QString::fromStdString(formatParams(params));
+    if (!run.scalarSharedReads)
+        return text;
+    return text.isEmpty() ? QStringLiteral("scalar shared reads")
+                          : text + QStringLiteral(", scalar shared reads");
 }
 
 } // namespace gemmscope

@@ -25,6 +25,7 @@ struct RunRecord {
     double medianMs = 0, p20Ms = 0, p80Ms = 0, minMs = 0;
     int count = 0;
     bool flushL2 = false;
+    bool scalarSharedReads = false; // the "scalar_shared" build (TimingOptions::scalarSharedReads)
     double tflops = 0;
 
     // Verification.
@@ -50,7 +51,8 @@ struct RunRecord {
 };
 
 QString runStatusName(RunStatus s); // "queued", "running", "ok", "failed"
-// "BM=64 BN=64 BK=8 TM=4 TN=4": the catalog's order (gemmscope::formatParams), not the map's.
+// "BM=64 BN=64 BK=8 TM=4 TN=4": the catalog's order (gemmscope::formatParams), not the map's;
+// "..., scalar shared reads" for that build, which is another kernel binary.
 QString formatRunParams(const RunRecord &run);
 std::optional<RunStatus> runStatusFromName(const QString &name);
 

@@ -17,6 +17,8 @@ QJsonObject RunRequest::toProtocolJson() const
     request["timing"] =
         QJsonObject{{"budget_ms", config.timing.budgetMs}, {"flush_l2", config.timing.flushL2}};
     request["counters"] = config.timing.counters;
+    if (config.timing.scalarSharedReads && !stageInfo(config.stage).isLibrary)
+        request["build"] = QStringLiteral("scalar_shared");
     return request;
 }
 

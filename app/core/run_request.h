@@ -15,6 +15,10 @@ struct TimingOptions {
     // Profile one extra launch with hardware counters (CUPTI) for the roofline's measured
     // intensity. On by default: where counters cannot be read the run still succeeds and says why.
     bool counters = true;
+    // Build GemmScope's kernels with their inner-loop shared reads kept 4-byte, as the source writes
+    // them (the access model's view; the release build lets the compiler merge them into LDS.128),
+    // so that the bank-conflict counters are comparable with the model. Slower; off by default.
+    bool scalarSharedReads = false;
     friend bool operator==(const TimingOptions &, const TimingOptions &) = default;
 };
 

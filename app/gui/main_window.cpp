@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "access_check_view.h"
 #include "app_resources.h"
 #include "bank_conflict_view.h"
 #include "coalescing_view.h"
@@ -197,6 +198,9 @@ void MainWindow::buildViews()
     };
     m_mappingTabs->addTab(scrolled(m_coalescing), tr("Coalescing"));
     m_mappingTabs->addTab(scrolled(m_bankConflicts), tr("Bank conflicts"));
+    m_accessCheck = new AccessCheckView;
+    m_accessCheck->setObjectName(QStringLiteral("accessCheckView"));
+    m_mappingTabs->addTab(scrolled(m_accessCheck), tr("Counters"));
     m_stageSource = new StageSourceView;
     m_stageSource->setObjectName(QStringLiteral("stageSourceView"));
     m_mappingTabs->addTab(m_stageSource, tr("Source"));
@@ -254,6 +258,7 @@ void MainWindow::buildViews()
     new FocusTracker(m_runtimeChart, &m_focusedView);
     new FocusTracker(m_rooflineChart, &m_focusedView);
     new FocusTracker(m_mappingStack, &m_focusedView);
+    new FocusTracker(m_accessCheck, &m_focusedView);
 
     connect(m_runtimeChart, &RuntimeChart::runClicked, m_selection, &RunSelection::select);
     connect(m_rooflineChart, &RooflineChart::runClicked, m_selection, &RunSelection::select);
@@ -423,6 +428,8 @@ void MainWindow::addPendingRun(const QString &jobId, const RunRequest &request)
     pending.n = request.config.size.n;
     pending.k = request.config.size.k;
     pending.flushL2 = request.config.timing.flushL2;
+    pending.scalarSharedReads =
+        request.config.timing.scalarSharedReads && !stageInfo(request.config.stage).isLibrary;
     pending.status = RunStatus::Queued;
     pending.origin = QStringLiteral("measured");
     pending.timestamp = QDateTime::currentDateTimeUtc();
@@ -503,6 +510,7 @@ void MainWindow::selectRun(const QString &runId)
     m_rooflineChart->setSelectedRun(runId);
     const RunRecord *run = m_session->find(runId);
     m_mappingText->setSelectedRun(run ? std::optional<RunRecord>(*run) : std::nullopt);
+    m_accessCheck->setRun(run ? std::optional<RunRecord>(*run) : std::nullopt);
     const int sourceRow = m_model->rowOf(runId);
     if (sourceRow >= 0) {
         const QModelIndex index = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
@@ -541,6 +549,9 @@ void MainWindow::refreshViews()
     if (!m_selection->runId().isEmpty()) {
         m_runtimeChart->setSelectedRun(m_selection->runId());
         m_rooflineChart->setSelectedRun(m_selection->runId());
+        // The selected run may just have finished (queued -> ok): its counters arrive now.
+        const RunRecord *run = m_session->find(m_selection->runId());
+        m_accessCheck->setRun(run ? std::optional<RunRecord>(*run) : std::nullopt);
     }
     fitResultsColumns();
 }

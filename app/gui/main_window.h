@@ -8,8 +8,8 @@
 #include "run_request.h"
 
 #include <QMainWindow>
-#include <QSize>
 #include <QPointer>
+#include <QSize>
 
 class QAction;
 class QLabel;
@@ -32,6 +32,7 @@ class RunnerHost;
 class TileMapView;
 class CoalescingView;
 class BankConflictView;
+class AccessCheckView;
 class RuntimeChart;
 class Session;
 class StageSourceView;
@@ -125,10 +126,12 @@ private:
     TileMapView *m_tileMap = nullptr;
     ModelSummaryView *m_mappingText = nullptr; // stands in where no mapping can be drawn (cuBLAS, invalid)
     QStackedWidget *m_mappingStack = nullptr;
-    // "Tile map" (m_mappingStack), "Coalescing", "Bank conflicts", "Source" (m_stageSource)
+    // "Tile map" (m_mappingStack), "Coalescing", "Bank conflicts", "Counters" (m_accessCheck),
+    // "Source" (m_stageSource)
     QTabWidget *m_mappingTabs = nullptr;
     CoalescingView *m_coalescing = nullptr;
     BankConflictView *m_bankConflicts = nullptr;
+    AccessCheckView *m_accessCheck = nullptr; // the selected run's access counters against the model
     StageSourceView *m_stageSource = nullptr; // the stage's CUDA file, or its diff from the previous one
     QPointer<QWidget> m_focusedView;          // what Export writes for .png/.pdf/.svg
     QTableView *m_table = nullptr;

@@ -153,6 +153,14 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
            "arithmetic intensity next to the predicted one. Needs permission to read GPU performance "
            "counters; without it the run still succeeds and says why."));
     timingLayout->addRow(m_countersCheck);
+    m_scalarReadsCheck = new QCheckBox(tr("Shared reads as written (scalar build)"));
+    m_scalarReadsCheck->setObjectName(QStringLiteral("scalarReadsCheck"));
+    m_scalarReadsCheck->setToolTip(tr(
+        "Builds the kernel with its inner-loop shared-memory reads kept 4-byte, as the source writes them. "
+        "The release build lets the compiler merge a thread's neighbouring reads into 16-byte LDS.128, "
+        "which the access model does not describe; with this on, the Counters tab compares like with "
+        "like. Slower than the release build."));
+    timingLayout->addRow(m_scalarReadsCheck);
     layout->addWidget(timingGroup);
 
     m_runButton = new QPushButton(tr("Run"));
@@ -193,6 +201,12 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         if (m_syncing)
             return;
         m_config.timing.counters = on;
+        configEdited();
+    });
+    connect(m_scalarReadsCheck, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_syncing)
+            return;
+        m_config.timing.scalarSharedReads = on;
         configEdited();
     });
     connect(m_runButton, &QPushButton::clicked, this, &ParameterPanel::runRequested);
@@ -342,6 +356,7 @@ void ParameterPanel::syncControlsFromConfig()
     m_budgetSpin->setValue(m_config.timing.budgetMs);
     m_flushCheck->setChecked(m_config.timing.flushL2);
     m_countersCheck->setChecked(m_config.timing.counters);
+    m_scalarReadsCheck->setChecked(m_config.timing.scalarSharedReads);
     m_syncing = false;
 }
 

@@ -70,6 +70,7 @@ private:
     QSpinBox *m_budgetSpin;
     QCheckBox *m_flushCheck;
     QCheckBox *m_countersCheck;
+    QCheckBox *m_scalarReadsCheck;
     QLabel *m_violationLabel;
     QPushButton *m_runButton;
 };

@@ -158,8 +158,11 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         {QStringLiteral("sm_clock_mhz"), device.smClockMHz},
         {QStringLiteral("sm_clock_source"), QStringLiteral("nominal")},
         {QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
-    if (!stage.isLibrary)
+    if (!stage.isLibrary) {
         result.insert(QStringLiteral("compiled"), compiled);
+        result.insert(QStringLiteral("build"),
+                      request.value(QStringLiteral("build")).toString(QStringLiteral("release")));
+    }
     if (counters)
         result.insert(QStringLiteral("counters"), countersObject);
     job.send(result);

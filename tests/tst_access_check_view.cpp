@@ -1,0 +1,188 @@
+// The Counters tab: a run's CUPTI access ratios against the access model. Known answers from
+// docs/gpu-verification.md (worklog step 3 at 1536^3: 4 sectors per global load request, 16 per
+// store, 2-way shared reads, conflict-free shared stores); every reason there is no comparison
+// gets its own sentence; known causes of disagreement are named, not hidden.
+#include "access_check_view.h"
+
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gemmscope;
+using Verdict = AccessCheckView::Verdict;
+
+namespace {
+
+// Worklog step 3 (64x64 tiles, BK 8, 4x4 per thread) measured with the given access ratios.
+RunRecord step3Run(const QJsonObject &access, long long side = 1536, bool scalarShared = true)
+{
+    RunRecord r;
+    r.runId = QStringLiteral("r7");
+    r.stage = QStringLiteral("coalesced");
+    r.presetKey = QStringLiteral("worklog-3");
+    r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
+    r.m = r.n = r.k = side;
+    r.status = RunStatus::Ok;
+    r.medianMs = 1;
+    r.gpuName = QStringLiteral("NVIDIA H200");
+    r.scalarSharedReads = scalarShared;
+    r.raw = QJsonObject{{"counters", QJsonObject{{"dram_intensity", 100.0}, {"access", access}}}};
+    return r;
+}
+
+QJsonObject access(double globalLd, double globalSt, double sharedLd, double sharedSt)
+{
+    return QJsonObject{{"global_ld_sectors_per_request", globalLd},
+                       {"global_st_sectors_per_request", globalSt},
+                       {"shared_ld_wavefronts_per_request", sharedLd},
+                       {"shared_st_wavefronts_per_request", sharedSt}};
+}
+
+} // namespace
+
+class TestAccessCheckView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void measuredEqualToTheModelAgrees()
+    {
+        AccessCheckView view;
+        view.setRun(step3Run(access(4.0, 16.0, 2.0, 1.0)));
+        QCOMPARE(view.rows().size(), 4);
+        const double model[] = {4.0, 16.0, 2.0, 1.0};
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(view.rows()[i].model, model[i]);
+            QCOMPARE(view.rows()[i].verdict, Verdict::Agrees);
+        }
+        QVERIFY(view.headline().contains(QStringLiteral("worklog-3")));
+        QVERIFY(view.headline().contains(QStringLiteral("scalar-shared")));
+    }
+
+    void toleranceIsFivePercent_data()
+    {
+        QTest::addColumn<double>("measuredStoreSectors");
+        QTest::addColumn<int>("verdict");
+        QTest::newRow("4 % high") << 16.64 << int(Verdict::Agrees);
+        QTest::newRow("6 % high") << 16.96 << int(Verdict::Differs);
+        QTest::newRow("6 % low") << 15.04 << int(Verdict::Differs);
+    }
+    void toleranceIsFivePercent()
+    {
+        QFETCH(double, measuredStoreSectors);
+        QFETCH(int, verdict);
+        AccessCheckView view;
+        view.setRun(step3Run(access(4.0, measuredStoreSectors, 2.0, 1.0)));
+        QCOMPARE(int(view.rows()[1].verdict), verdict);
+    }
+
+    // The release build's merged LDS.128 reads are not what the model describes: not compared,
+    // and the row says how to compare; the same numbers from the scalar build are a disagreement.
+    void releaseBuildReadsAreNotCompared()
+    {
+        AccessCheckView view;
+        view.setRun(step3Run(access(4.0, 16.0, 3.0, 1.0), 1536, /*scalarShared=*/false));
+        QCOMPARE(view.rows()[2].verdict, Verdict::NotCompared);
+        QVERIFY(view.rows()[2].note.contains(QStringLiteral("LDS.128")));
+        QVERIFY(view.headline().contains(QStringLiteral("release")));
+        view.setRun(step3Run(access(4.0, 16.0, 3.0, 1.0), 1536, /*scalarShared=*/true));
+        QCOMPARE(view.rows()[2].verdict, Verdict::Differs);
+    }
+
+    void extraStoreWavefrontsNameTheContention()
+    {
+        AccessCheckView view;
+        view.setRun(step3Run(access(4.0, 16.0, 2.0, 1.15)));
+        QCOMPARE(view.rows()[3].verdict, Verdict::Differs);
+        QVERIFY(view.rows()[3].note.contains(QStringLiteral("contention")));
+    }
+
+    void edgeBlocksAreNotCompared()
+    {
+        AccessCheckView view;
+        view.setRun(step3Run(access(4.1, 15.2, 2.0, 1.0), 1000));
+        for (const auto &row : view.rows()) {
+            QCOMPARE(row.verdict, Verdict::NotCompared);
+            QVERIFY(row.note.contains(QStringLiteral("edge blocks")));
+        }
+    }
+
+    void naiveKernelHasNoSharedAccess()
+    {
+        RunRecord r = step3Run(QJsonObject{{"global_ld_sectors_per_request", 2.0},
+                                           {"global_st_sectors_per_request", 4.0},
+                                           {"shared_ld_wavefronts_per_request", QJsonValue::Null},
+                                           {"shared_st_wavefronts_per_request", QJsonValue::Null}});
+        r.stage = QStringLiteral("naive");
+        r.presetKey = QStringLiteral("worklog-0");
+        r.params = {{"BX", 16}, {"BY", 16}};
+        AccessCheckView view;
+        view.setRun(r);
+        QCOMPARE(view.rows()[0].verdict, Verdict::Agrees); // B coalesced, A broadcast: 2 sectors
+        QCOMPARE(view.rows()[1].verdict, Verdict::Agrees);
+        QCOMPARE(view.rows()[2].verdict, Verdict::NoAccess);
+        QCOMPARE(view.rows()[3].verdict, Verdict::NoAccess);
+    }
+
+    // Every case without a comparison explains itself in one sentence and shows no table.
+    void reasonsWithoutAComparison()
+    {
+        AccessCheckView view;
+        QVERIFY(view.headline().startsWith(QStringLiteral("Select a run")));
+
+        RunRecord cublas = step3Run(access(1, 1, 1, 1));
+        cublas.stage = QStringLiteral("cublas_fp32");
+        view.setRun(cublas);
+        QVERIFY(view.headline().contains(QStringLiteral("cuBLAS")));
+        QVERIFY(view.rows().isEmpty());
+
+        RunRecord noCounters = step3Run({});
+        noCounters.raw = QJsonObject{};
+        view.setRun(noCounters);
+        QVERIFY(view.headline().contains(QStringLiteral("without hardware counters")));
+
+        RunRecord refused = step3Run({});
+        refused.raw = QJsonObject{
+            {"counters",
+             QJsonObject{
+                 {"error", "cuptiRangeProfilerEnable returned CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"}}}};
+        view.setRun(refused);
+        QVERIFY(view.headline().contains(QStringLiteral("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")));
+
+        RunRecord older = step3Run({});
+        older.raw = QJsonObject{{"counters", QJsonObject{{"dram_intensity", 100.0}}}};
+        view.setRun(older);
+        QVERIFY(view.headline().contains(QStringLiteral("before GemmScope read access counters")));
+
+        RunRecord failed = step3Run(access(4, 16, 2, 1));
+        failed.status = RunStatus::Failed;
+        view.setRun(failed);
+        QVERIFY(view.headline().contains(QStringLiteral("did not finish")));
+        QVERIFY(view.rows().isEmpty());
+    }
+
+    void rendersAndExports()
+    {
+        QTemporaryDir dir;
+        AccessCheckView view;
+        view.resize(640, 360);
+        view.setRun(step3Run(access(4.0, 16.0, 2.0, 1.15)));
+        const QImage image = view.grab().toImage();
+        // The red of "differs" is painted (the store row), not only present in the data.
+        bool sawRed = false;
+        for (int y = 0; y < image.height() && !sawRed; ++y)
+            for (int x = 0; x < image.width() && !sawRed; ++x) {
+                const QColor c = image.pixelColor(x, y);
+                sawRed = c.red() > 180 && c.green() < 90 && c.blue() < 90;
+            }
+        QVERIFY(sawRed);
+        for (const char *suffix : {"png", "svg"}) {
+            const QString path = dir.filePath(QStringLiteral("counters.") + QLatin1String(suffix));
+            QVERIFY(!view.exportTo(path));
+            QVERIFY2(QFileInfo(path).size() > 1000, qPrintable(path));
+        }
+    }
+};
+
+QTEST_MAIN(TestAccessCheckView)
+#include "tst_access_check_view.moc"

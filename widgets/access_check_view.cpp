@@ -1,0 +1,196 @@
+#include "access_check_view.h"
+
+#include "access_model.h"
+#include "mapping_model.h"
+#include "plot_export.h"
+#include "stage_catalog.h"
+
+#include <QJsonObject>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace gemmscope {
+
+namespace {
+
+QString number(double v)
+{
+    return QString::number(v, 'f', 2);
+}
+
+QString verdictHtml(AccessCheckView::Verdict v)
+{
+    switch (v) {
+    case AccessCheckView::Verdict::Agrees:
+        return QStringLiteral("<span style='color:#1a7f37'>&#10003; agrees</span>");
+    case AccessCheckView::Verdict::Differs:
+        return QStringLiteral("<span style='color:#d62728'>&#10007; differs</span>");
+    case AccessCheckView::Verdict::NotCompared:
+        return QStringLiteral("<span style='color:#777'>not compared</span>");
+    case AccessCheckView::Verdict::NoAccess:
+        return QStringLiteral("<span style='color:#777'>no such access</span>");
+    }
+    return {};
+}
+
+} // namespace
+
+AccessCheckView::AccessCheckView(QWidget *parent) : QWidget(parent)
+{
+    m_label = new QLabel;
+    m_label->setTextFormat(Qt::RichText);
+    m_label->setWordWrap(true);
+    m_label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_label);
+    layout->addStretch(1);
+    setRun(std::nullopt);
+}
+
+QString AccessCheckView::headline() const
+{
+    return m_headline;
+}
+
+void AccessCheckView::showMessage(const QString &text)
+{
+    m_headline = text;
+    m_footnote.clear();
+    m_rows.clear();
+    render();
+}
+
+void AccessCheckView::setRun(const std::optional<RunRecord> &run)
+{
+    if (!run)
+        return showMessage(tr("Select a run to compare the access model with the hardware counters it "
+                              "measured (counters are on by default in the Timing settings)."));
+    const StageInfo *stage = findStage(run->stage.toStdString());
+    if (!stage || stage->isLibrary)
+        return showMessage(tr("%1 has no access model: cuBLAS chooses its own kernels.").arg(run->stage));
+    if (!run->isOk())
+        return showMessage(tr("Run %1 did not finish, so there are no counters to compare.").arg(run->runId));
+    const QJsonValue countersValue = run->raw.value(QStringLiteral("counters"));
+    if (!countersValue.isObject())
+        return showMessage(
+            tr("Run %1 was made without hardware counters. Turn them on in the Timing settings "
+               "and run it again.")
+                .arg(run->runId));
+    const QJsonObject counters = countersValue.toObject();
+    if (counters.value(QStringLiteral("error")).isString())
+        return showMessage(tr("Run %1 could not read hardware counters: %2")
+                               .arg(run->runId, counters.value(QStringLiteral("error")).toString()));
+    const QJsonObject access = counters.value(QStringLiteral("access")).toObject();
+    if (access.isEmpty())
+        return showMessage(tr("Run %1 was measured before GemmScope read access counters (it has the "
+                              "roofline's only). Run it again to compare.")
+                               .arg(run->runId));
+
+    ParamValues params;
+    for (auto it = run->params.cbegin(); it != run->params.cend(); ++it)
+        params[it.key().toStdString()] = it.value();
+    const KernelShapeResult shape = kernelShape(stage->id, params);
+    if (!shape.shape)
+        return showMessage(
+            tr("No access model for these parameters: %1").arg(QString::fromStdString(shape.error)));
+
+    // The model draws one interior block; when the tiles divide the problem every block is one,
+    // otherwise the edge blocks (bounds-checked lanes) make the kernel-wide value differ a little.
+    AccessContext context;
+    context.size = ProblemSize{run->m, run->n, run->k};
+    const bool exact = accessContextError(*shape.shape, context).empty();
+    if (!exact) {
+        const auto roundUp = [](long long v, int tile) { return (v + tile - 1) / tile * tile; };
+        context.size = ProblemSize{roundUp(run->m, shape.shape->bm), roundUp(run->n, shape.shape->bn),
+                                   roundUp(run->k, shape.shape->bk)};
+    }
+    const AccessSummary model = summarizeBlock(*shape.shape, context);
+
+    struct Quantity {
+        QString label;
+        const char *key;
+        double model;
+        bool sharedRead, sharedStore;
+    };
+    const Quantity quantities[] = {
+        {tr("Global loads: sectors per request"), "global_ld_sectors_per_request",
+         model.globalLoads.perRequest(), false, false},
+        {tr("Global stores: sectors per request"), "global_st_sectors_per_request", model.storeC.perRequest(),
+         false, false},
+        {tr("Shared reads: wavefronts per instruction"), "shared_ld_wavefronts_per_request",
+         model.sharedLoads.perRequest(), true, false},
+        {tr("Shared stores: wavefronts per instruction"), "shared_st_wavefronts_per_request",
+         model.sharedStores.perRequest(), false, true},
+    };
+    m_rows.clear();
+    for (const Quantity &q : quantities) {
+        Row row;
+        row.quantity = q.label;
+        row.model = q.model;
+        const QJsonValue value = access.value(QLatin1String(q.key));
+        if (value.isDouble())
+            row.measured = value.toDouble();
+        if (q.model == 0 && !row.measured) {
+            row.verdict = Verdict::NoAccess;
+        } else if (!row.measured) {
+            row.verdict = Verdict::Differs;
+            row.note = tr("the model expects this access; the kernel made none");
+        } else if (!exact) {
+            row.verdict = Verdict::NotCompared;
+            row.note = tr("edge blocks at this size");
+        } else if (std::abs(*row.measured - q.model) <= kTolerance * q.model) {
+            row.verdict = Verdict::Agrees;
+        } else if (q.sharedRead && !run->scalarSharedReads) {
+            row.verdict = Verdict::NotCompared;
+            row.note = tr("release build: reads merged into LDS.128; tick \"Shared reads as written\"");
+        } else {
+            row.verdict = Verdict::Differs;
+            if (q.sharedStore && *row.measured > q.model)
+                row.note = tr("extra wavefronts beside global loads: L1 contention, not the addresses "
+                              "(docs/gpu-verification.md)");
+        }
+        m_rows.append(row);
+    }
+    m_headline =
+        tr("Run %1: %2 %3 at %4 on %5, %6 build")
+            .arg(run->runId, run->presetKey.isEmpty() ? run->stage : run->presetKey, formatRunParams(*run),
+                 run->sizeText(), run->gpuName, run->scalarSharedReads ? tr("scalar-shared") : tr("release"));
+    m_footnote =
+        tr("Model: one interior block, per warp instruction, from the stage's own addresses%1. "
+           "Measured: CUPTI over the whole kernel. Agreement: within %2 %.")
+            .arg(exact ? QString() : tr(" (the tiles do not divide this size, so edge blocks differ)"))
+            .arg(kTolerance * 100, 0, 'f', 0);
+    render();
+}
+
+void AccessCheckView::render()
+{
+    QString html = QStringLiteral("<p><b>%1</b></p>").arg(m_headline.toHtmlEscaped());
+    if (!m_rows.isEmpty()) {
+        html +=
+            QStringLiteral("<table cellspacing='0' cellpadding='4' border='1' style='border-color:#bbb'>"
+                           "<tr><th align='left'>%1</th><th>%2</th><th>%3</th><th align='left'>%4</th></tr>")
+                .arg(tr("Quantity"), tr("Model"), tr("Measured"), tr("Agreement"));
+        for (const Row &row : m_rows) {
+            const QString measured = row.measured ? number(*row.measured) : QStringLiteral("—");
+            const QString model = row.model > 0 ? number(row.model) : QStringLiteral("—");
+            QString verdict = verdictHtml(row.verdict);
+            if (!row.note.isEmpty())
+                verdict += QStringLiteral("<br><small>%1</small>").arg(row.note.toHtmlEscaped());
+            html += QStringLiteral(
+                        "<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td><td>%4</td></tr>")
+                        .arg(row.quantity.toHtmlEscaped(), model, measured, verdict);
+        }
+        html += QStringLiteral("</table><p><small>%1</small></p>").arg(m_footnote.toHtmlEscaped());
+    }
+    m_label->setText(html);
+}
+
+std::optional<QString> AccessCheckView::exportTo(const QString &path)
+{
+    return exportWidget(this, path);
+}
+
+} // namespace gemmscope

@@ -1,0 +1,53 @@
+// The access model against the hardware, for one run: the model's sectors per global request and
+// wavefronts per shared instruction (one interior block, from the stage's own addresses) beside
+// the kernel-wide values CUPTI measured in that run, and whether the two agree within
+// kTolerance. Where they cannot agree for a known reason (the release build's merged LDS.128
+// reads, edge blocks at sizes the tiles do not divide), the row says so instead of a bare "differs".
+#pragma once
+
+#include "run_record.h"
+
+#include <QList>
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+
+namespace gemmscope {
+
+class AccessCheckView : public QWidget {
+    Q_OBJECT
+
+public:
+    static constexpr double kTolerance = 0.05; // the one docs/gpu-verification.md states
+
+    enum class Verdict { Agrees, Differs, NotCompared, NoAccess };
+    struct Row {
+        QString quantity;               // "Global loads: sectors per request"
+        double model = 0;               // 0 when the stage makes no such access
+        std::optional<double> measured; // empty when the kernel made none
+        Verdict verdict = Verdict::NotCompared;
+        QString note; // why, when the verdict is not plain agreement
+    };
+
+    explicit AccessCheckView(QWidget *parent = nullptr);
+
+    // The run to check; nothing or a run without usable counters shows why there is no check.
+    void setRun(const std::optional<RunRecord> &run);
+
+    QString headline() const; // the sentence above the table, or the reason there is none
+    const QList<Row> &rows() const { return m_rows; }
+
+    std::optional<QString> exportTo(const QString &path);
+
+private:
+    void showMessage(const QString &text);
+    void render();
+
+    QString m_headline;
+    QString m_footnote;
+    QList<Row> m_rows;
+    QLabel *m_label;
+};
+
+} // namespace gemmscope
