@@ -26,7 +26,16 @@ Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, 
 {
     Occupancy model = computeOccupancy(specFromDevice(device), threadsPerBlock, registers, smemBytes);
     int blocks = kernel.maxActiveBlocksPerSm(threadsPerBlock);
-    if (blocks != model.blocksPerSm) {
+    const int carveout = kernel.attributes().preferredShmemCarveout; // -1: the driver's choice
+    if (blocks < model.blocksPerSm && carveout >= 0) {
+        // The calculator assumes the largest shared-memory share; a smaller one the run asked for
+        // (smem_carveout) is what holds the blocks back.
+        model.explanation = std::to_string(blocks) + " block(s) of " + std::to_string(threadsPerBlock) +
+                            " threads per SM, limited by the shared-memory carve-out the run asked for (" +
+                            std::to_string(carveout) + " % of the largest)";
+        model.limiter = OccupancyLimiter::SharedMemory;
+        model.blocksPerSm = blocks;
+    } else if (blocks != model.blocksPerSm) {
         // The runtime is the authority; keep the model's limiter but say that it disagreed.
         model.explanation += " (the CUDA runtime says " + std::to_string(blocks) + " blocks per SM)";
         model.blocksPerSm = blocks;
