@@ -217,6 +217,55 @@ private slots:
         }
     }
 
+    // The runner's CUPTI access ratios against the access model, under the conditions where the
+    // hardware's store count is the addresses' own (docs/gpu-verification.md, 2026-11-30): the
+    // scalar-shared build (reads as written) at one block per SM. 1536 = a multiple of every tile.
+    void accessCountersMatchTheModel_data()
+    {
+        QTest::addColumn<QString>("preset");
+        for (const char *key : {"worklog-2", "worklog-3", "worklog-5a", "guide-32"})
+            QTest::newRow(key) << QString::fromLatin1(key);
+    }
+    void accessCountersMatchTheModel()
+    {
+        QFETCH(QString, preset);
+        constexpr long long side = 1536;
+        const Preset *p = findPreset(preset.toStdString());
+        QJsonObject request = runRequest(QStringLiteral("a"), *p, side, side, side);
+        request.insert(QStringLiteral("counters"), true);
+        request.insert(QStringLiteral("build"), QStringLiteral("scalar_shared"));
+        request.insert(QStringLiteral("max_blocks_per_sm"), 1);
+        m_runner->send(request);
+        const QJsonObject answer = m_runner->waitFor(QStringLiteral("a"), kFinal, 300000);
+        QVERIFY2(answer.value(QStringLiteral("event")).toString() == QStringLiteral("result"),
+                 qPrintable(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+        const QJsonObject counters = answer.value(QStringLiteral("counters")).toObject();
+        if (counters.value(QStringLiteral("error")).isString())
+            QSKIP(qPrintable(QStringLiteral("counters unavailable: ") +
+                             counters.value(QStringLiteral("error")).toString()));
+        const QJsonObject measured = counters.value(QStringLiteral("access")).toObject();
+
+        AccessContext context;
+        context.size = ProblemSize{side, side, side};
+        const KernelShape shape = *kernelShape(p->stage, p->params).shape;
+        QCOMPARE(QString::fromStdString(accessContextError(shape, context)), QString());
+        const AccessSummary model = summarizeBlock(shape, context);
+        const std::pair<const char *, double> expected[] = {
+            {"global_ld_sectors_per_request", model.globalLoads.perRequest()},
+            {"global_st_sectors_per_request", model.storeC.perRequest()},
+            {"shared_ld_wavefronts_per_request", model.sharedLoads.perRequest()},
+            {"shared_st_wavefronts_per_request", model.sharedStores.perRequest()}};
+        for (const auto &[name, predicted] : expected) {
+            const double value = measured.value(QLatin1String(name)).toDouble(-1);
+            qInfo("%s %s: model %.3f, CUPTI %.3f", qPrintable(preset), name, predicted, value);
+            QVERIFY2(std::abs(value - predicted) <= 0.05 * predicted,
+                     qPrintable(QStringLiteral("%1: model %2, measured %3")
+                                    .arg(QLatin1String(name))
+                                    .arg(predicted)
+                                    .arg(value)));
+        }
+    }
+
     void faultEndsRunnerAndRestartWorks()
     {
         m_runner->send(QJsonObject{{QStringLiteral("type"), QStringLiteral("fault")},
