@@ -22,7 +22,7 @@ int requestMaxBlocksPerSm(const QJsonObject &request)
 }
 
 BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
-                            int staticSmemBytes, int requested)
+                            int requested)
 {
     BlockLimit limit;
     limit.requested = requested;
@@ -31,9 +31,26 @@ BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel
     if (requested == 0 || limit.naturalBlocks <= requested)
         return limit;
 
-    const int maxPadding = device.smemPerBlockOptin - staticSmemBytes;
-    if (maxPadding > 0)
-        kernel.allowDynamicSmem(maxPadding);
+    // The runtime's own count of the kernel's static shared memory (not ptxas's log): the opt-in
+    // limit applies to static plus dynamic.
+    const int staticBytes = int(kernel.attributes().sharedSizeBytes);
+    const int maxPadding = device.smemPerBlockOptin - staticBytes;
+    if (maxPadding > 0) {
+        try {
+            kernel.allowDynamicSmem(maxPadding);
+        } catch (const RunnerError &error) {
+            throw RunnerError(
+                ErrorKind::InvalidConfig,
+                QStringLiteral("Cannot limit this kernel to %1 block(s) per SM: the GPU refused %2 "
+                               "bytes of dynamic shared memory next to its %3 static bytes (opt-in "
+                               "limit %4).")
+                    .arg(requested)
+                    .arg(maxPadding)
+                    .arg(staticBytes)
+                    .arg(device.smemPerBlockOptin),
+                error.log());
+        }
+    }
     if (maxPadding <= 0 || kernel.maxActiveBlocksPerSm(threadsPerBlock, size_t(maxPadding)) > requested)
         throw RunnerError(ErrorKind::InvalidConfig,
                           QStringLiteral("Cannot limit this kernel to %1 block(s) per SM: even the most "

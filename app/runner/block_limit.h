@@ -25,6 +25,6 @@ int requestMaxBlocksPerSm(const QJsonObject &request);
 // The least padding that brings the kernel to at most `requested` blocks per SM (none when it
 // already fits). invalid_config when even the largest allowed padding leaves more blocks.
 BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
-                            int staticSmemBytes, int requested);
+                            int requested);
 
 } // namespace gemmscope::runner

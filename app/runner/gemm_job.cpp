@@ -64,8 +64,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
             compileStage(state, stage, params, device.cc, requestBuild(request), job);
         kernel = std::make_unique<LoadedKernel>(compiledKernel);
         applySmemCarveout(*kernel, smemCarveout); // before occupancy: the split can change it
-        const BlockLimit limit = limitBlocksPerSm(device, *kernel, dims.threads,
-                                                  compiledKernel.ptxas.staticSmemBytes, maxBlocksPerSm);
+        const BlockLimit limit = limitBlocksPerSm(device, *kernel, dims.threads, maxBlocksPerSm);
         const Occupancy occupancy =
             deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
                             compiledKernel.ptxas.staticSmemBytes, limit);
