@@ -1,5 +1,6 @@
 // The main window offscreen: it builds with every view, the actions carry their shortcuts, Run
 // follows validity and runner status, selection is shared, exports and render-session write files.
+#include "access_check_view.h"
 #include "app_resources.h"
 #include "main_window.h"
 #include "parameter_panel.h"
@@ -10,6 +11,7 @@
 #include "stage_source_view.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QFile>
 #include <QLabel>
 #include <QSpinBox>
@@ -141,6 +143,64 @@ private slots:
         const QString first = table->model()->index(0, 0).data(ResultsModel::RunIdRole).toString();
         table->setCurrentIndex(table->model()->index(0, 0));
         QCOMPARE(window.selection()->runId(), first);
+    }
+
+    // Selecting a recorded H200 run shows its counters against the model in the Counters tab:
+    // step 3's tiles divide the worklog's size, so the global rows are compared (and agree), while
+    // the release build's merged shared reads are named instead of compared.
+    void countersTabFollowsTheSelectedRun()
+    {
+        MainWindow window(options());
+        window.loadDefaultSession();
+        auto *check = window.findChild<AccessCheckView *>("accessCheckView");
+        auto *tabs = window.findChild<QTabWidget *>("mappingTabs");
+        QVERIFY(check && tabs);
+        bool hasTab = false;
+        for (int i = 0; i < tabs->count(); ++i)
+            hasTab = hasTab ||
+                     (tabs->tabText(i) == QStringLiteral("Counters") && tabs->widget(i)->isAncestorOf(check));
+        QVERIFY(hasTab);
+        QVERIFY(check->headline().startsWith(QStringLiteral("Select a run")));
+
+        QString recordedStep3;
+        for (const RunRecord &run : window.session()->runs())
+            if (run.presetKey == QStringLiteral("worklog-3") && run.origin == QStringLiteral("recorded"))
+                recordedStep3 = run.runId;
+        QVERIFY(!recordedStep3.isEmpty());
+        window.selection()->select(recordedStep3);
+        QVERIFY2(check->headline().contains(recordedStep3), qPrintable(check->headline()));
+        QCOMPARE(check->rows().size(), 4);
+        QCOMPARE(check->rows()[0].verdict, AccessCheckView::Verdict::Agrees); // 4 sectors per load
+        QCOMPARE(check->rows()[1].verdict, AccessCheckView::Verdict::Agrees); // 16 per store
+        QCOMPARE(check->rows()[2].verdict, AccessCheckView::Verdict::NotCompared);
+        QVERIFY(check->rows()[2].note.contains(QStringLiteral("LDS.128")));
+
+        // A published T4 run has no counters: the tab says so instead of comparing.
+        for (const RunRecord &run : window.session()->runs())
+            if (run.origin == QStringLiteral("worklog")) {
+                window.selection()->select(run.runId);
+                break;
+            }
+        QVERIFY(check->rows().isEmpty());
+        QVERIFY(check->headline().contains(QStringLiteral("without hardware counters")));
+    }
+
+    // "Shared reads as written" asks the runner for the scalar-shared build, for GemmScope's
+    // kernels only (cuBLAS has no such build).
+    void scalarReadsOptionReachesTheRequest()
+    {
+        MainWindow window(options());
+        auto *box = window.parameterPanel()->findChild<QCheckBox *>("scalarReadsCheck");
+        QVERIFY(box);
+        QVERIFY(!box->isChecked());
+        box->setChecked(true);
+        RunRequest request;
+        request.config = window.parameterPanel()->config();
+        QVERIFY(request.config.timing.scalarSharedReads);
+        QCOMPARE(request.toProtocolJson().value("build").toString(), QStringLiteral("scalar_shared"));
+        window.parameterPanel()->setStage(StageId::CublasFp32);
+        request.config = window.parameterPanel()->config();
+        QVERIFY(!request.toProtocolJson().contains("build"));
     }
 
     void exportsResultsByExtension()

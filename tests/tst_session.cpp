@@ -115,6 +115,34 @@ private slots:
         QCOMPARE(b.status, RunStatus::Failed);
         QCOMPARE(b.errorKind, QStringLiteral("wrong_result"));
         QCOMPARE(b.errorMessage, failedRun("b").errorMessage);
+        QCOMPARE(a.scalarSharedReads, false);
+    }
+
+    // The scalar-shared build is another kernel binary: a run says so from the runner's event to
+    // the saved session and back, and its parameter text tells it apart from the release build.
+    void scalarSharedBuildSurvivesEventAndSession()
+    {
+        const QJsonObject event{
+            {"event", "result"},
+            {"id", "r1"},
+            {"stage", "coalesced"},
+            {"params", QJsonObject{{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}}},
+            {"size", QJsonObject{{"m", 256}, {"n", 256}, {"k", 256}}},
+            {"build", "scalar_shared"},
+            {"timing", QJsonObject{{"median_ms", 1.0}, {"count", 3}}}};
+        const RunRecord fromEvent = fromResultEvent(event);
+        QVERIFY(fromEvent.scalarSharedReads);
+        QVERIFY(formatRunParams(fromEvent).endsWith(QStringLiteral(", scalar shared reads")));
+        QString error;
+        const std::optional<RunRecord> back = fromJson(toJson(fromEvent), &error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY(back->scalarSharedReads);
+
+        QJsonObject release = event;
+        release.insert("build", "release");
+        QVERIFY(!fromResultEvent(release).scalarSharedReads);
+        QVERIFY(!formatRunParams(fromResultEvent(release)).contains(QStringLiteral("scalar")));
+        QVERIFY(!toJson(fromResultEvent(release)).contains(QStringLiteral("build")));
     }
 
     void damagedFilesAreRefusedWithNothingLoaded_data()
