@@ -162,6 +162,45 @@ private slots:
         QCOMPARE(panel.config().timing.counters, false);
         QVERIFY(!check->isChecked());
     }
+
+    // Launch experiments: the combos set the measuring options, the request carries them for
+    // GemmScope's kernels and never for cuBLAS, and a preset keeps them.
+    void launchExperimentsDriveTheRequest()
+    {
+        ParameterPanel panel;
+        auto *blocks = panel.findChild<QComboBox *>("blocksPerSmCombo");
+        auto *carveout = panel.findChild<QComboBox *>("carveoutCombo");
+        QVERIFY(blocks && carveout);
+        QCOMPARE(panel.config().timing.maxBlocksPerSm, 0); // defaults: a plain launch
+        QCOMPARE(panel.config().timing.smemCarveout, -1);
+        RunRequest request;
+        request.config = panel.config();
+        QVERIFY(!request.toProtocolJson().contains("max_blocks_per_sm"));
+        QVERIFY(!request.toProtocolJson().contains("smem_carveout"));
+
+        blocks->setCurrentIndex(blocks->findData(1));
+        carveout->setCurrentIndex(carveout->findData(100));
+        QCOMPARE(panel.config().timing.maxBlocksPerSm, 1);
+        QCOMPARE(panel.config().timing.smemCarveout, 100);
+        request.config = panel.config();
+        QCOMPARE(request.toProtocolJson().value("max_blocks_per_sm").toInt(), 1);
+        QCOMPARE(request.toProtocolJson().value("smem_carveout").toInt(), 100);
+
+        panel.applyPreset(QStringLiteral("worklog-8"));
+        QCOMPARE(panel.config().timing.maxBlocksPerSm, 1);
+        QCOMPARE(blocks->currentData().toInt(), 1);
+
+        panel.applyPreset(QStringLiteral("cublas_fp32"));
+        request.config = panel.config();
+        QVERIFY(!request.toProtocolJson().contains("max_blocks_per_sm"));
+        QVERIFY(!request.toProtocolJson().contains("smem_carveout"));
+
+        // A value set in code that no item offers is shown, not silently replaced.
+        RunConfig config = panel.config();
+        config.timing.maxBlocksPerSm = 5;
+        panel.setConfig(config);
+        QCOMPARE(blocks->currentData().toInt(), 5);
+    }
 };
 
 QTEST_MAIN(TestParameterPanel)

@@ -145,6 +145,34 @@ private slots:
         QVERIFY(!toJson(fromResultEvent(release)).contains(QStringLiteral("build")));
     }
 
+    void launchExperimentsSurviveEventAndSession()
+    {
+        QJsonObject event{{"event", "result"},
+                          {"id", "r2"},
+                          {"stage", "coalesced"},
+                          {"params", QJsonObject{{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}}},
+                          {"size", QJsonObject{{"m", 256}, {"n", 256}, {"k", 256}}},
+                          {"max_blocks_per_sm", 1},
+                          {"smem_carveout", 100},
+                          {"timing", QJsonObject{{"median_ms", 1.0}, {"count", 3}}}};
+        const RunRecord run = fromResultEvent(event);
+        QCOMPARE(run.maxBlocksPerSm, 1);
+        QCOMPARE(run.smemCarveout, 100);
+        QCOMPARE(formatRunParams(run),
+                 QStringLiteral("BM=64 BN=64 BK=8 TM=4 TN=4, at most 1 block/SM, carve-out 100 %"));
+        const std::optional<RunRecord> back = fromJson(toJson(run));
+        QVERIFY(back);
+        QCOMPARE(back->maxBlocksPerSm, 1);
+        QCOMPARE(back->smemCarveout, 100);
+        // A plain run: nothing added, and a carve-out of 0 % is a setting, not "none".
+        event.remove("max_blocks_per_sm");
+        event.insert("smem_carveout", 0);
+        const RunRecord plain = fromResultEvent(event);
+        QCOMPARE(plain.maxBlocksPerSm, 0);
+        QCOMPARE(fromJson(toJson(plain))->smemCarveout, 0);
+        QVERIFY(formatRunParams(plain).endsWith(QStringLiteral("carve-out 0 %")));
+    }
+
     void damagedFilesAreRefusedWithNothingLoaded_data()
     {
         QTest::addColumn<QByteArray>("bytes");

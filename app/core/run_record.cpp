@@ -3,6 +3,7 @@
 #include "stage_catalog.h"
 
 #include <QJsonArray>
+#include <QStringList>
 
 namespace gemmscope {
 
@@ -43,6 +44,8 @@ void applyJobIdentity(RunRecord &record, const QJsonObject &event, const QJsonOb
     applySize(record, pick("size").toObject());
     record.flushL2 = request.value("timing").toObject().value("flush_l2").toBool();
     record.scalarSharedReads = pick("build").toString() == QLatin1String("scalar_shared");
+    record.maxBlocksPerSm = pick("max_blocks_per_sm").toInt(0);
+    record.smemCarveout = pick("smem_carveout").toInt(-1);
 }
 
 } // namespace
@@ -165,6 +168,10 @@ QJsonObject toJson(const RunRecord &r)
     o["origin"] = r.origin;
     if (r.scalarSharedReads)
         o["build"] = QStringLiteral("scalar_shared");
+    if (r.maxBlocksPerSm > 0)
+        o["max_blocks_per_sm"] = r.maxBlocksPerSm;
+    if (r.smemCarveout >= 0)
+        o["smem_carveout"] = r.smemCarveout;
     if (r.status == RunStatus::Ok) {
         o["timing"] = QJsonObject{{"median_ms", r.medianMs}, {"p20_ms", r.p20Ms}, {"p80_ms", r.p80Ms},
                                   {"min_ms", r.minMs},       {"count", r.count},  {"flush_l2", r.flushL2}};
@@ -223,6 +230,8 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.params = paramsFromJson(o.value("params").toObject());
     r.origin = o.value("origin").toString(QStringLiteral("measured"));
     r.scalarSharedReads = o.value("build").toString() == QLatin1String("scalar_shared");
+    r.maxBlocksPerSm = o.value("max_blocks_per_sm").toInt(0);
+    r.smemCarveout = o.value("smem_carveout").toInt(-1);
     if (r.status == RunStatus::Ok) {
         if (!o.value("timing").isObject())
             return fail(QStringLiteral("run %1 is marked ok but has no timing").arg(r.runId));
@@ -262,11 +271,18 @@ QString formatRunParams(const RunRecord &run)
     ParamValues params;
     for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
         params[it.key().toStdString()] = it.value();
-    const QString text = QString::fromStdString(formatParams(params));
-    if (!run.scalarSharedReads)
-        return text;
-    return text.isEmpty() ? QStringLiteral("scalar shared reads")
-                          : text + QStringLiteral(", scalar shared reads");
+    QStringList parts;
+    if (const QString text = QString::fromStdString(formatParams(params)); !text.isEmpty())
+        parts << text;
+    if (run.scalarSharedReads)
+        parts << QStringLiteral("scalar shared reads");
+    if (run.maxBlocksPerSm > 0)
+        parts << QStringLiteral("at most %1 block%2/SM")
+                     .arg(run.maxBlocksPerSm)
+                     .arg(run.maxBlocksPerSm == 1 ? "" : "s");
+    if (run.smemCarveout >= 0)
+        parts << QStringLiteral("carve-out %1 %").arg(run.smemCarveout);
+    return parts.join(QStringLiteral(", "));
 }
 
 } // namespace gemmscope

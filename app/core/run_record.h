@@ -26,6 +26,8 @@ struct RunRecord {
     int count = 0;
     bool flushL2 = false;
     bool scalarSharedReads = false; // the "scalar_shared" build (TimingOptions::scalarSharedReads)
+    int maxBlocksPerSm = 0;         // launch experiments (TimingOptions): 0 = as many as fit
+    int smemCarveout = -1;          // -1 = the driver's choice
     double tflops = 0;
 
     // Verification.
@@ -52,7 +54,8 @@ struct RunRecord {
 
 QString runStatusName(RunStatus s); // "queued", "running", "ok", "failed"
 // "BM=64 BN=64 BK=8 TM=4 TN=4": the catalog's order (gemmscope::formatParams), not the map's;
-// "..., scalar shared reads" for that build, which is another kernel binary.
+// "..., scalar shared reads" for that build, which is another kernel binary, and the launch
+// experiments (", at most 1 block/SM", ", carve-out 100 %").
 QString formatRunParams(const RunRecord &run);
 std::optional<RunStatus> runStatusFromName(const QString &name);
 

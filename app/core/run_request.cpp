@@ -17,8 +17,14 @@ QJsonObject RunRequest::toProtocolJson() const
     request["timing"] =
         QJsonObject{{"budget_ms", config.timing.budgetMs}, {"flush_l2", config.timing.flushL2}};
     request["counters"] = config.timing.counters;
-    if (config.timing.scalarSharedReads && !stageInfo(config.stage).isLibrary)
-        request["build"] = QStringLiteral("scalar_shared");
+    if (!stageInfo(config.stage).isLibrary) { // cuBLAS has one build and chooses its own launch
+        if (config.timing.scalarSharedReads)
+            request["build"] = QStringLiteral("scalar_shared");
+        if (config.timing.maxBlocksPerSm > 0)
+            request["max_blocks_per_sm"] = config.timing.maxBlocksPerSm;
+        if (config.timing.smemCarveout >= 0)
+            request["smem_carveout"] = config.timing.smemCarveout;
+    }
     return request;
 }
 

@@ -19,6 +19,11 @@ struct TimingOptions {
     // them (the access model's view; the release build lets the compiler merge them into LDS.128),
     // so that the bank-conflict counters are comparable with the model. Slower; off by default.
     bool scalarSharedReads = false;
+    // Launch experiments (GemmScope's kernels only): at most this many blocks per SM (0: as many
+    // as fit; the runner pads each block's shared memory), and the preferred shared-memory share
+    // of the SM's L1/shared SRAM in percent (-1: the driver's choice).
+    int maxBlocksPerSm = 0;
+    int smemCarveout = -1;
     friend bool operator==(const TimingOptions &, const TimingOptions &) = default;
 };
 

@@ -428,8 +428,11 @@ void MainWindow::addPendingRun(const QString &jobId, const RunRequest &request)
     pending.n = request.config.size.n;
     pending.k = request.config.size.k;
     pending.flushL2 = request.config.timing.flushL2;
-    pending.scalarSharedReads =
-        request.config.timing.scalarSharedReads && !stageInfo(request.config.stage).isLibrary;
+    if (!stageInfo(request.config.stage).isLibrary) { // what the request will ask (run_request.cpp)
+        pending.scalarSharedReads = request.config.timing.scalarSharedReads;
+        pending.maxBlocksPerSm = request.config.timing.maxBlocksPerSm;
+        pending.smemCarveout = request.config.timing.smemCarveout;
+    }
     pending.status = RunStatus::Queued;
     pending.origin = QStringLiteral("measured");
     pending.timestamp = QDateTime::currentDateTimeUtc();

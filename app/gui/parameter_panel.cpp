@@ -161,6 +161,27 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         "which the access model does not describe; with this on, the Counters tab compares like with "
         "like. Slower than the release build."));
     timingLayout->addRow(m_scalarReadsCheck);
+
+    // Launch experiments: the same kernel with fewer blocks beside it, or another L1/shared split.
+    m_blocksPerSmCombo = new QComboBox;
+    m_blocksPerSmCombo->setObjectName(QStringLiteral("blocksPerSmCombo"));
+    m_blocksPerSmCombo->addItem(tr("As many as fit"), 0);
+    for (int n : {1, 2, 3, 4, 6, 8})
+        m_blocksPerSmCombo->addItem(tr("At most %n", nullptr, n), n);
+    m_blocksPerSmCombo->setToolTip(
+        tr("Gives each block shared memory it never uses, so that no more than this many blocks share an "
+           "SM: how much does this kernel rely on other warps to hide its latency? (Not for cuBLAS.)"));
+    timingLayout->addRow(tr("Blocks per SM"), m_blocksPerSmCombo);
+    m_carveoutCombo = new QComboBox;
+    m_carveoutCombo->setObjectName(QStringLiteral("carveoutCombo"));
+    m_carveoutCombo->addItem(tr("Driver's choice"), -1);
+    m_carveoutCombo->addItem(tr("Most L1 (0 % shared)"), 0);
+    m_carveoutCombo->addItem(tr("Even (50 % shared)"), 50);
+    m_carveoutCombo->addItem(tr("Most shared (100 %)"), 100);
+    m_carveoutCombo->setToolTip(
+        tr("The preferred split of the SM's 256 KB between L1 cache and shared memory. Less shared memory "
+           "can hold blocks back; the occupancy column then names the carve-out. (Not for cuBLAS.)"));
+    timingLayout->addRow(tr("L1 / shared"), m_carveoutCombo);
     layout->addWidget(timingGroup);
 
     m_runButton = new QPushButton(tr("Run"));
@@ -201,6 +222,18 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         if (m_syncing)
             return;
         m_config.timing.counters = on;
+        configEdited();
+    });
+    connect(m_blocksPerSmCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_syncing || index < 0)
+            return;
+        m_config.timing.maxBlocksPerSm = m_blocksPerSmCombo->itemData(index).toInt();
+        configEdited();
+    });
+    connect(m_carveoutCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_syncing || index < 0)
+            return;
+        m_config.timing.smemCarveout = m_carveoutCombo->itemData(index).toInt();
         configEdited();
     });
     connect(m_scalarReadsCheck, &QCheckBox::toggled, this, [this](bool on) {
@@ -357,6 +390,19 @@ void ParameterPanel::syncControlsFromConfig()
     m_flushCheck->setChecked(m_config.timing.flushL2);
     m_countersCheck->setChecked(m_config.timing.counters);
     m_scalarReadsCheck->setChecked(m_config.timing.scalarSharedReads);
+    // A value no item offers (a config set in code) still shows: as a new item.
+    const auto selectData = [](QComboBox *combo, int value, const QString &text) {
+        int index = combo->findData(value);
+        if (index < 0) {
+            combo->addItem(text, value);
+            index = combo->count() - 1;
+        }
+        combo->setCurrentIndex(index);
+    };
+    selectData(m_blocksPerSmCombo, m_config.timing.maxBlocksPerSm,
+               tr("At most %n", nullptr, m_config.timing.maxBlocksPerSm));
+    selectData(m_carveoutCombo, m_config.timing.smemCarveout,
+               tr("%1 % shared").arg(m_config.timing.smemCarveout));
     m_syncing = false;
 }
 

@@ -71,6 +71,8 @@ private:
     QCheckBox *m_flushCheck;
     QCheckBox *m_countersCheck;
     QCheckBox *m_scalarReadsCheck;
+    QComboBox *m_blocksPerSmCombo; // launch experiments: item data = TimingOptions value
+    QComboBox *m_carveoutCombo;
     QLabel *m_violationLabel;
     QPushButton *m_runButton;
 };

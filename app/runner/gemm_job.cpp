@@ -161,6 +161,11 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         result.insert(QStringLiteral("compiled"), compiled);
         result.insert(QStringLiteral("build"),
                       request.value(QStringLiteral("build")).toString(QStringLiteral("release")));
+        // The launch settings that make this run differ from a plain one, echoed like the build.
+        if (maxBlocksPerSm > 0)
+            result.insert(QStringLiteral("max_blocks_per_sm"), maxBlocksPerSm);
+        if (smemCarveout >= 0)
+            result.insert(QStringLiteral("smem_carveout"), smemCarveout);
     }
     if (counters)
         result.insert(QStringLiteral("counters"), countersObject);

@@ -165,6 +165,7 @@ private slots:
         QVERIFY(answer.value(QStringLiteral("verify")).toObject().value(QStringLiteral("passed")).toBool());
         const QJsonObject occupancy =
             answer.value(QStringLiteral("compiled")).toObject().value(QStringLiteral("occupancy")).toObject();
+        QCOMPARE(answer.value(QStringLiteral("max_blocks_per_sm")).toInt(), limit); // echoed for the record
         const bool binding = limit < natural;
         QCOMPARE(occupancy.value(QStringLiteral("blocks_per_sm")).toInt(), binding ? limit : natural);
         QCOMPARE(occupancy.value(QStringLiteral("requested_blocks_per_sm")).toInt(), limit);
@@ -204,6 +205,7 @@ private slots:
                          .value(QStringLiteral("smem_carveout"))
                          .toInt(),
                      percent);
+            QCOMPARE(answer.value(QStringLiteral("smem_carveout")).toInt(), percent); // echoed for the record
             const QJsonObject occupancy = occupancyOf(answer);
             qInfo("carve-out %d %%: %s", percent,
                   qPrintable(occupancy.value(QStringLiteral("explanation")).toString()));
