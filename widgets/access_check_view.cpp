@@ -66,7 +66,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
 {
     if (!run)
         return showMessage(tr("Select a run to compare the access model with the hardware counters it "
-                              "measured (counters are on by default in the Timing settings)."));
+                              "measured (counters are on by default in the Measurement settings)."));
     const StageInfo *stage = findStage(run->stage.toStdString());
     if (!stage || stage->isLibrary)
         return showMessage(tr("%1 has no access model: cuBLAS chooses its own kernels.").arg(run->stage));
@@ -75,7 +75,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     const QJsonValue countersValue = run->raw.value(QStringLiteral("counters"));
     if (!countersValue.isObject())
         return showMessage(
-            tr("Run %1 was made without hardware counters. Turn them on in the Timing settings "
+            tr("Run %1 was made without hardware counters. Turn them on in the Measurement settings "
                "and run it again.")
                 .arg(run->runId));
     const QJsonObject counters = countersValue.toObject();

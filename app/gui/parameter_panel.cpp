@@ -134,8 +134,8 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     sizeLayout->addRow(mnk);
     layout->addWidget(sizeGroup);
 
-    // Timing.
-    auto *timingGroup = new QGroupBox(tr("Timing"));
+    // Measurement: timing, counters, the build and launch experiments.
+    auto *timingGroup = new QGroupBox(tr("Measurement"));
     auto *timingLayout = new QFormLayout(timingGroup);
     m_budgetSpin = new QSpinBox;
     m_budgetSpin->setRange(10, 60000);
