@@ -258,6 +258,24 @@ private slots:
         QCOMPARE(measuredByPreset.value("worklog-0"), 1.0);
         QCOMPARE(measuredByPreset.value("worklog-2"), 240.0 / 31.5);
         QCOMPARE(measuredByPreset.value("worklog-3"), 240.0 / 30.1);
+
+        // A later launch experiment of step 3 (one block per SM) is its own bar, starred, and
+        // never stands in for the step in the comparison with the worklog.
+        QList<RunRecord> runs = sampleRuns();
+        RunRecord limited = okRun("r9", "coalesced", "worklog-3", 87.7, 87.6, 87.8);
+        limited.maxBlocksPerSm = 1;
+        limited.timestamp = QDateTime::currentDateTimeUtc().addDays(1);
+        runs.append(limited);
+        chart.setRuns(runs);
+        for (const SpeedupRow &r : chart.speedupRows())
+            if (r.presetKey == QStringLiteral("worklog-3"))
+                QCOMPARE(*r.measuredSpeedup, 240.0 / 30.1);
+        chart.setMode(RuntimeChart::Mode::Runtime);
+        QStringList labels;
+        for (const RuntimeSlot &slot : chart.runtimeSlotList())
+            labels << slot.label;
+        QVERIFY2(labels.contains(QStringLiteral("3")) && labels.contains(QStringLiteral("3*")),
+                 qPrintable(labels.join(',')));
     }
 
     void speedupNeedsNaiveAtTheSameSize()

@@ -148,8 +148,8 @@ QList<SpeedupRow> speedupOverNaive(const QList<RunRecord> &runs)
     auto latestMeasured = [&](const QString &presetKey, const RunRecord *sameSizeAs) {
         std::optional<RunRecord> best;
         for (const RunRecord &run : runs) {
-            if (run.presetKey != presetKey || !isUsableTime(run) || isPublished(run))
-                continue;
+            if (run.presetKey != presetKey || !isUsableTime(run) || isPublished(run) || !run.isPlainLaunch())
+                continue; // a launch experiment is not the step the worklog measured
             if (sameSizeAs && (run.m != sameSizeAs->m || run.n != sameSizeAs->n || run.k != sameSizeAs->k))
                 continue;
             if (!best || laterOrEqual(run, *best))
@@ -267,8 +267,9 @@ QString shortPresetLabel(const QString &presetKey)
 
 QString shortRunLabel(const RunRecord &run)
 {
+    // A star: not the preset as the ladder runs it (other parameters, build or launch).
     if (const QString preset = shortPresetLabel(run.presetKey); !preset.isEmpty())
-        return preset;
+        return run.isPlainLaunch() ? preset : preset + QLatin1Char('*');
     static const QList<QPair<QString, QString>> stagesShort{
         {QStringLiteral("naive"), QStringLiteral("naive")},
         {QStringLiteral("smem_tiled"), QStringLiteral("smem")},

@@ -49,6 +49,9 @@ struct RunRecord {
     QJsonObject raw; // the runner's event as received, kept for export
 
     bool isOk() const { return status == RunStatus::Ok; }
+    // The kernel as the ladder defines it: release build, launched as the stage launches it (no
+    // launch experiment). Comparisons with the worklog's published steps use only these.
+    bool isPlainLaunch() const { return !scalarSharedReads && maxBlocksPerSm <= 0 && smemCarveout < 0; }
     QString sizeText() const; // "8192x4096x6144"
 };
 
