@@ -324,4 +324,22 @@ AccessSummary summarizeBlock(const KernelShape &shape, const AccessContext &ctx)
     return s;
 }
 
+std::optional<KernelInstructionCounts> kernelInstructionCounts(const KernelShape &shape,
+                                                               const ProblemSize &size)
+{
+    AccessContext ctx;
+    ctx.size = size;
+    if (!accessContextError(shape, ctx).empty())
+        return std::nullopt;
+    const AccessSummary block = summarizeBlock(shape, ctx);
+    const long long blocks = (size.m / shape.bm) * (size.n / shape.bn);
+    const long long kSteps = size.k / shape.bk;
+    KernelInstructionCounts counts;
+    counts.globalLoads = block.globalLoads.requests * blocks * kSteps;
+    counts.globalStores = block.storeC.requests * blocks; // C is stored once, after the k loop
+    counts.sharedLoads = block.sharedLoads.requests * blocks * kSteps;
+    counts.sharedStores = block.sharedStores.requests * blocks * kSteps;
+    return counts;
+}
+
 } // namespace gemmscope

@@ -18,6 +18,7 @@
 #include "mapping_model.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -128,5 +129,17 @@ struct AccessSummary {
 };
 
 AccessSummary summarizeBlock(const KernelShape &shape, const AccessContext &ctx);
+
+// Warp-level memory instructions of one whole launch, comparable with
+//   l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum and smsp__inst_executed_op_shared_{ld,st}.sum.
+// Every block is an interior one when the tiles divide the problem, so the counts are one block's
+// summary times the blocks (and, for the loads and shared accesses, the k-steps); empty otherwise.
+// Comparing the shared-load count with a binary's tells whether the compiler kept the source's
+// 4-byte reads (equal) or merged them into wider loads (fewer).
+struct KernelInstructionCounts {
+    long long globalLoads = 0, globalStores = 0, sharedLoads = 0, sharedStores = 0;
+};
+std::optional<KernelInstructionCounts> kernelInstructionCounts(const KernelShape &shape,
+                                                               const ProblemSize &size);
 
 } // namespace gemmscope

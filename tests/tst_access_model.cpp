@@ -293,6 +293,50 @@ private slots:
         const std::string error = accessContextError(shapeOf("strided", tiles192), ctx);
         QCOMPARE(error.empty(), ok);
     }
+
+    // Whole-launch instruction counts at 1536^3, worked by hand:
+    //  naive 16x16: each of the 1536^2/32 = 73,728 warps loads A and B once per k (2 x 1536
+    //    instructions) and stores C once; no shared memory.
+    //  step 3 (64x64, BK 8, 4x4 per thread, 8 warps, 24 x 24 blocks, 192 k-steps): per k-step a
+    //    warp issues 2 A and 2 B loads (512 floats per tile / 256 threads) and stores them to
+    //    shared memory; it reads 4 A and 4 B words per k, 8 k per step; C: 16 stores per thread.
+    //  guide 32x32 (32 warps, 48 x 48 blocks, 48 k-steps): one A and one B load per thread and
+    //    step, two shared reads per k (32 per step).
+    void kernelInstructionCountsByHand_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qlonglong>("globalLoads");
+        QTest::addColumn<qlonglong>("globalStores");
+        QTest::addColumn<qlonglong>("sharedLoads");
+        QTest::addColumn<qlonglong>("sharedStores");
+        QTest::newRow("naive") << "worklog-0" << 73728LL * 2 * 1536 << 73728LL << 0LL << 0LL;
+        QTest::newRow("step 3") << "worklog-3" << 576LL * 192 * 8 * 4 << 576LL * 8 * 16
+                                << 576LL * 192 * 8 * 64 << 576LL * 192 * 8 * 4;
+        QTest::newRow("guide 32") << "guide-32" << 2304LL * 48 * 32 * 2 << 2304LL * 32
+                                  << 2304LL * 48 * 32 * 64 << 2304LL * 48 * 32 * 2;
+    }
+    void kernelInstructionCountsByHand()
+    {
+        QFETCH(QString, preset);
+        QFETCH(qlonglong, globalLoads);
+        QFETCH(qlonglong, globalStores);
+        QFETCH(qlonglong, sharedLoads);
+        QFETCH(qlonglong, sharedStores);
+        const Preset *p = findPreset(preset.toStdString());
+        const auto counts =
+            kernelInstructionCounts(*kernelShape(p->stage, p->params).shape, {1536, 1536, 1536});
+        QVERIFY(counts);
+        QCOMPARE(counts->globalLoads, globalLoads);
+        QCOMPARE(counts->globalStores, globalStores);
+        QCOMPARE(counts->sharedLoads, sharedLoads);
+        QCOMPARE(counts->sharedStores, sharedStores);
+    }
+
+    void kernelInstructionCountsNeedFullTiles()
+    {
+        const Preset *p = findPreset("worklog-3");
+        QVERIFY(!kernelInstructionCounts(*kernelShape(p->stage, p->params).shape, {1000, 777, 333}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAccessModel)
