@@ -31,6 +31,24 @@ RunRecord step3Run(const QJsonObject &access, long long side = 1536, bool scalar
     return r;
 }
 
+// The CUPTI counts of one launch of step 3 at 1536^3 (tst_access_model works them out by hand),
+// with the shared reads scaled by `readsKept` (0.25: the release build's LDS.128 merging).
+QJsonObject step3Metrics(double readsKept)
+{
+    return QJsonObject{{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 3538944.0},
+                       {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 73728.0},
+                       {"smsp__inst_executed_op_shared_ld.sum", 56623104.0 * readsKept},
+                       {"smsp__inst_executed_op_shared_st.sum", 3538944.0}};
+}
+
+RunRecord withMetrics(RunRecord run, const QJsonObject &metrics)
+{
+    QJsonObject counters = run.raw.value("counters").toObject();
+    counters.insert("metrics", metrics);
+    run.raw.insert("counters", counters);
+    return run;
+}
+
 QJsonObject access(double globalLd, double globalSt, double sharedLd, double sharedSt)
 {
     return QJsonObject{{"global_ld_sectors_per_request", globalLd},
@@ -87,6 +105,34 @@ private slots:
         QVERIFY(view.headline().contains(QStringLiteral("release")));
         view.setRun(step3Run(access(4.0, 16.0, 3.0, 1.0), 1536, /*scalarShared=*/true));
         QCOMPARE(view.rows()[2].verdict, Verdict::Differs);
+    }
+
+    // With the launch's counts, the binary itself says whether its shared reads are the source's:
+    // a release build that kept them (as ptxas does for step 7) is compared; one that issued a
+    // quarter of them is not, and the note gives the measured share.
+    void instructionCountsDecideWhetherReadsCompare()
+    {
+        AccessCheckView view;
+        view.setRun(withMetrics(step3Run(access(4.0, 16.0, 2.0, 1.0), 1536, /*scalarShared=*/false),
+                                step3Metrics(1.0)));
+        QCOMPARE(view.rows().size(), 8);
+        for (const auto &row : view.rows())
+            QVERIFY2(row.verdict == Verdict::Agrees, qPrintable(row.quantity));
+        QVERIFY(view.rows()[6].isCount);
+        QCOMPARE(view.rows()[6].model, 56623104.0);
+
+        view.setRun(withMetrics(step3Run(access(4.0, 16.0, 3.0, 1.0), 1536, /*scalarShared=*/false),
+                                step3Metrics(0.25)));
+        QCOMPARE(view.rows()[2].verdict, Verdict::NotCompared);
+        QVERIFY2(view.rows()[2].note.contains(QStringLiteral("25.0 %")), qPrintable(view.rows()[2].note));
+        QCOMPARE(view.rows()[6].verdict, Verdict::NotCompared); // the read count itself
+        QCOMPARE(view.rows()[7].verdict, Verdict::Agrees);      // the stores are the source's
+
+        // Counts that disagree with the model where no build explains it: a disagreement.
+        QJsonObject odd = step3Metrics(1.0);
+        odd.insert("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 3538944.0 * 1.5);
+        view.setRun(withMetrics(step3Run(access(4.0, 16.0, 2.0, 1.0)), odd));
+        QCOMPARE(view.rows()[4].verdict, Verdict::Differs);
     }
 
     void extraStoreWavefrontsNameTheContention()

@@ -7,6 +7,7 @@
 
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -108,31 +109,64 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     }
     const AccessSummary model = summarizeBlock(*shape.shape, context);
 
+    // Whole-launch instruction counts (exact when every block is full) tell whether the binary
+    // issues the source's 4-byte shared reads or fewer, wider ones the compiler merged them into.
+    const QJsonObject metrics = counters.value(QStringLiteral("metrics")).toObject();
+    const std::optional<KernelInstructionCounts> counts =
+        exact ? kernelInstructionCounts(*shape.shape, context.size) : std::nullopt;
+    const KernelInstructionCounts source = counts.value_or(KernelInstructionCounts{});
+    const auto measuredCount = [&metrics](const char *metric) -> std::optional<double> {
+        const QJsonValue v = metrics.value(QLatin1String(metric));
+        return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+    };
+    const std::optional<double> sharedReadsIssued = measuredCount("smsp__inst_executed_op_shared_ld.sum");
+    const long long sourceReads = source.sharedLoads;
+    // The share of the source's shared reads the binary issued: 1 when it kept them as written.
+    std::optional<double> readsKept;
+    if (sourceReads > 0 && sharedReadsIssued)
+        readsKept = *sharedReadsIssued / double(sourceReads);
+    const bool readsAsWritten = readsKept ? std::abs(*readsKept - 1.0) <= 0.01 : run->scalarSharedReads;
+
     struct Quantity {
         QString label;
-        const char *key;
         double model;
-        bool sharedRead, sharedStore;
+        std::optional<double> measured;
+        bool isCount, sharedRead, sharedStore;
     };
-    const Quantity quantities[] = {
-        {tr("Global loads: sectors per request"), "global_ld_sectors_per_request",
-         model.globalLoads.perRequest(), false, false},
-        {tr("Global stores: sectors per request"), "global_st_sectors_per_request", model.storeC.perRequest(),
-         false, false},
-        {tr("Shared reads: wavefronts per instruction"), "shared_ld_wavefronts_per_request",
-         model.sharedLoads.perRequest(), true, false},
-        {tr("Shared stores: wavefronts per instruction"), "shared_st_wavefronts_per_request",
-         model.sharedStores.perRequest(), false, true},
+    const auto ratio = [&access](const char *key) -> std::optional<double> {
+        const QJsonValue v = access.value(QLatin1String(key));
+        return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
     };
+    QList<Quantity> quantities{
+        {tr("Global loads: sectors per request"), model.globalLoads.perRequest(),
+         ratio("global_ld_sectors_per_request"), false, false, false},
+        {tr("Global stores: sectors per request"), model.storeC.perRequest(),
+         ratio("global_st_sectors_per_request"), false, false, false},
+        {tr("Shared reads: wavefronts per instruction"), model.sharedLoads.perRequest(),
+         ratio("shared_ld_wavefronts_per_request"), false, true, false},
+        {tr("Shared stores: wavefronts per instruction"), model.sharedStores.perRequest(),
+         ratio("shared_st_wavefronts_per_request"), false, false, true},
+    };
+    if (counts && sharedReadsIssued) { // runs recorded before the counts were read have no rows for them
+        quantities.append({tr("Global load requests (whole launch)"), double(source.globalLoads),
+                           measuredCount("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), true, false,
+                           false});
+        quantities.append({tr("Global store requests"), double(source.globalStores),
+                           measuredCount("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), true, false,
+                           false});
+        quantities.append({tr("Shared read instructions"), double(source.sharedLoads), sharedReadsIssued,
+                           true, true, false});
+        quantities.append({tr("Shared store instructions"), double(source.sharedStores),
+                           measuredCount("smsp__inst_executed_op_shared_st.sum"), true, false, false});
+    }
     m_rows.clear();
     for (const Quantity &q : quantities) {
         Row row;
         row.quantity = q.label;
         row.model = q.model;
-        const QJsonValue value = access.value(QLatin1String(q.key));
-        if (value.isDouble())
-            row.measured = value.toDouble();
-        if (q.model == 0 && !row.measured) {
+        row.measured = q.measured;
+        row.isCount = q.isCount;
+        if (q.model == 0 && (!row.measured || *row.measured == 0)) {
             row.verdict = Verdict::NoAccess;
         } else if (!row.measured) {
             row.verdict = Verdict::Differs;
@@ -140,11 +174,17 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         } else if (!exact) {
             row.verdict = Verdict::NotCompared;
             row.note = tr("edge blocks at this size");
+        } else if (q.sharedRead && !readsAsWritten) {
+            // Not the accesses the model describes: say how far from them the binary is.
+            row.verdict = Verdict::NotCompared;
+            row.note = readsKept
+                           ? tr("the binary issued %1 % of the source's 4-byte reads: the compiler merged "
+                                "them into wider loads (LDS.64/LDS.128); tick \"Shared reads as written\"")
+                                 .arg(*readsKept * 100, 0, 'f', 1)
+                           : tr("release build: reads may be merged into LDS.128; tick \"Shared reads as "
+                                "written\"");
         } else if (std::abs(*row.measured - q.model) <= kTolerance * q.model) {
             row.verdict = Verdict::Agrees;
-        } else if (q.sharedRead && !run->scalarSharedReads) {
-            row.verdict = Verdict::NotCompared;
-            row.note = tr("release build: reads merged into LDS.128; tick \"Shared reads as written\"");
         } else {
             row.verdict = Verdict::Differs;
             if (q.sharedStore && *row.measured > q.model)
@@ -158,8 +198,9 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
             .arg(run->runId, run->presetKey.isEmpty() ? run->stage : run->presetKey, formatRunParams(*run),
                  run->sizeText(), run->gpuName, run->scalarSharedReads ? tr("scalar-shared") : tr("release"));
     m_footnote =
-        tr("Model: one interior block, per warp instruction, from the stage's own addresses%1. "
-           "Measured: CUPTI over the whole kernel. Agreement: within %2 %.")
+        tr("Model: one interior block, per warp instruction, from the stage's own addresses%1; the counts "
+           "are "
+           "that block's times the grid. Measured: CUPTI over one whole launch. Agreement: within %2 %.")
             .arg(exact ? QString() : tr(" (the tiles do not divide this size, so edge blocks differ)"))
             .arg(kTolerance * 100, 0, 'f', 0);
     render();
@@ -174,8 +215,12 @@ void AccessCheckView::render()
                            "<tr><th align='left'>%1</th><th>%2</th><th>%3</th><th align='left'>%4</th></tr>")
                 .arg(tr("Quantity"), tr("Model"), tr("Measured"), tr("Agreement"));
         for (const Row &row : m_rows) {
-            const QString measured = row.measured ? number(*row.measured) : QStringLiteral("—");
-            const QString model = row.model > 0 ? number(row.model) : QStringLiteral("—");
+            const auto format = [&row](double v) {
+                return row.isCount ? QLocale(QLocale::English).toString(qlonglong(std::llround(v)))
+                                   : number(v);
+            };
+            const QString measured = row.measured ? format(*row.measured) : QStringLiteral("—");
+            const QString model = row.model > 0 ? format(row.model) : QStringLiteral("—");
             QString verdict = verdictHtml(row.verdict);
             if (!row.note.isEmpty())
                 verdict += QStringLiteral("<br><small>%1</small>").arg(row.note.toHtmlEscaped());

@@ -1,8 +1,10 @@
 // The access model against the hardware, for one run: the model's sectors per global request and
 // wavefronts per shared instruction (one interior block, from the stage's own addresses) beside
 // the kernel-wide values CUPTI measured in that run, and whether the two agree within
-// kTolerance. Where they cannot agree for a known reason (the release build's merged LDS.128
-// reads, edge blocks at sizes the tiles do not divide), the row says so instead of a bare "differs".
+// kTolerance; where every block is full, also the launch's instruction counts, which show
+// whether the binary issued the source's 4-byte shared reads. Where model and measurement
+// cannot agree for a known reason (reads the compiler merged into LDS.128, edge blocks at sizes
+// the tiles do not divide), the row says so instead of a bare "differs".
 #pragma once
 
 #include "run_record.h"
@@ -25,6 +27,7 @@ public:
     struct Row {
         QString quantity;               // "Global loads: sectors per request"
         double model = 0;               // 0 when the stage makes no such access
+        bool isCount = false;           // a whole-launch instruction count, not a per-request ratio
         std::optional<double> measured; // empty when the kernel made none
         Verdict verdict = Verdict::NotCompared;
         QString note; // why, when the verdict is not plain agreement
