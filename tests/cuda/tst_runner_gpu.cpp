@@ -257,6 +257,21 @@ private slots:
             {"global_st_sectors_per_request", model.storeC.perRequest()},
             {"shared_ld_wavefronts_per_request", model.sharedLoads.perRequest()},
             {"shared_st_wavefronts_per_request", model.sharedStores.perRequest()}};
+        // The launch's instruction counts are the model's exactly: the binary issues the source's
+        // accesses (scalar build), no more and no fewer.
+        const std::optional<KernelInstructionCounts> counts = kernelInstructionCounts(shape, context.size);
+        QVERIFY(counts);
+        const QJsonObject metrics = counters.value(QStringLiteral("metrics")).toObject();
+        const std::pair<const char *, long long> countsExpected[] = {
+            {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", counts->globalLoads},
+            {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", counts->globalStores},
+            {"smsp__inst_executed_op_shared_ld.sum", counts->sharedLoads},
+            {"smsp__inst_executed_op_shared_st.sum", counts->sharedStores}};
+        for (const auto &[metric, count] : countsExpected) {
+            qInfo("%s %s: model %lld, CUPTI %.0f", qPrintable(preset), metric, count,
+                  metrics.value(QLatin1String(metric)).toDouble());
+            QCOMPARE(metrics.value(QLatin1String(metric)).toDouble(), double(count));
+        }
         for (const auto &[name, predicted] : expected) {
             const double value = measured.value(QLatin1String(name)).toDouble(-1);
             qInfo("%s %s: model %.3f, CUPTI %.3f", qPrintable(preset), name, predicted, value);
