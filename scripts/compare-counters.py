@@ -28,8 +28,8 @@ def load_ncu(path):
         name = re.sub(r"^void\s+", "", name)
         name = re.sub(r"\(.*$", "", name).replace(" ", "")
         value = r["Metric Value"].replace(",", "")
-        if r["Metric Name"] == "sm__warps_active.avg.per_cycle_active":
-            sums[name]["launches"] += 1  # one row of this metric per profiled launch
+        if r["Metric Name"] == "smsp__inst_executed_op_shared_st.sum":
+            sums[name]["launches"] += 1  # one row of each metric per profiled launch
         try:
             sums[name][r["Metric Name"]] += float(value)
         except ValueError:
@@ -89,6 +89,27 @@ def main():
         config_cell = "—" if not config else f"{config / 1024:.0f} KB" if config > 4096 else f"{config:.0f} KB"
         print(f"| {m['preset']} | `{m['kernel']}` | " + " | ".join(cells) + f" | {warps_cell} | {config_cell} |")
     print(f"\n{bad} cell(s) outside ±{tol:.0%}.")
+
+    # Instruction counts of one launch: the model's are exact when the binary issues the source's
+    # accesses; fewer shared reads mean the compiler merged them into wider loads (release build).
+    counts = [("global ld requests", "global_ld_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+              ("global st requests", "global_st_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+              ("shared ld instructions", "shared_ld_instructions", "smsp__inst_executed_op_shared_ld.sum"),
+              ("shared st instructions", "shared_st_instructions", "smsp__inst_executed_op_shared_st.sum")]
+    if all(c[1] in next(iter(model.values()), {}) for c in counts):
+        print("\nInstructions per launch, model / ncu (issued as % of the model's):\n")
+        print("| preset | " + " | ".join(c[0] for c in counts) + " |")
+        print("|---|" + "---|" * len(counts))
+        for key, m in model.items():
+            if key not in ncu or not ncu[key].get("launches"):
+                continue
+            cells = []
+            for label, col, metric in counts:
+                predicted = float(m[col])
+                measured = ncu[key].get(metric, 0.0) / ncu[key]["launches"]
+                share = f" ({measured / predicted:.1%})" if predicted else ""
+                cells.append(f"{predicted:,.0f} / {measured:,.0f}{share}")
+            print(f"| {m['preset']} | " + " | ".join(cells) + " |")
     return 1 if bad else 0
 
 if __name__ == "__main__":
