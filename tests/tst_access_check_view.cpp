@@ -133,6 +133,10 @@ private slots:
         odd.insert("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 3538944.0 * 1.5);
         view.setRun(withMetrics(step3Run(access(4.0, 16.0, 2.0, 1.0)), odd));
         QCOMPARE(view.rows()[4].verdict, Verdict::Differs);
+        // More shared reads than the source writes is no merging: the model would be wrong.
+        view.setRun(withMetrics(step3Run(access(4.0, 16.0, 2.0, 1.0), 1536, false), step3Metrics(1.5)));
+        QCOMPARE(view.rows()[6].verdict, Verdict::Differs);
+        QVERIFY(view.rows()[6].note.isEmpty());
     }
 
     void extraStoreWavefrontsNameTheContention()

@@ -63,36 +63,64 @@ void AccessCheckView::showMessage(const QString &text)
     render();
 }
 
-void AccessCheckView::setRun(const std::optional<RunRecord> &run)
+namespace {
+
+// Why a run cannot be compared with the model, in one sentence; empty when it can.
+QString reasonWithoutComparison(const std::optional<RunRecord> &run)
 {
     if (!run)
-        return showMessage(tr("Select a run to compare the access model with the hardware counters it "
-                              "measured (counters are on by default in the Measurement settings)."));
+        return AccessCheckView::tr("Select a run to compare the access model with the hardware counters it "
+                                   "measured (counters are on by default in the Measurement settings).");
     const StageInfo *stage = findStage(run->stage.toStdString());
     if (!stage || stage->isLibrary)
-        return showMessage(tr("%1 has no access model: cuBLAS chooses its own kernels.").arg(run->stage));
+        return AccessCheckView::tr("%1 has no access model: cuBLAS chooses its own kernels.").arg(run->stage);
     if (!run->isOk())
-        return showMessage(tr("Run %1 did not finish, so there are no counters to compare.").arg(run->runId));
-    const QJsonValue countersValue = run->raw.value(QStringLiteral("counters"));
-    if (!countersValue.isObject())
-        return showMessage(
-            tr("Run %1 was made without hardware counters. Turn them on in the Measurement settings "
-               "and run it again.")
-                .arg(run->runId));
-    const QJsonObject counters = countersValue.toObject();
-    if (counters.value(QStringLiteral("error")).isString())
-        return showMessage(tr("Run %1 could not read hardware counters: %2")
-                               .arg(run->runId, counters.value(QStringLiteral("error")).toString()));
+        return AccessCheckView::tr("Run %1 did not finish, so there are no counters to compare.")
+            .arg(run->runId);
+    const QJsonValue counters = run->raw.value(QStringLiteral("counters"));
+    if (!counters.isObject())
+        return AccessCheckView::tr(
+                   "Run %1 was made without hardware counters. Turn them on in the Measurement "
+                   "settings and run it again.")
+            .arg(run->runId);
+    const QJsonValue error = counters.toObject().value(QStringLiteral("error"));
+    if (error.isString())
+        return AccessCheckView::tr("Run %1 could not read hardware counters: %2")
+            .arg(run->runId, error.toString());
+    if (counters.toObject().value(QStringLiteral("access")).toObject().isEmpty())
+        return AccessCheckView::tr("Run %1 was measured before GemmScope read access counters (it has the "
+                                   "roofline's only). Run it again to compare.")
+            .arg(run->runId);
+    return {};
+}
+
+std::optional<double> numberAt(const QJsonObject &object, const char *key)
+{
+    const QJsonValue v = object.value(QLatin1String(key));
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+struct Quantity {
+    QString label;
+    double model = 0;
+    std::optional<double> measured;
+    bool isCount = false, sharedRead = false, sharedStore = false;
+};
+
+} // namespace
+
+void AccessCheckView::setRun(const std::optional<RunRecord> &run)
+{
+    if (const QString reason = reasonWithoutComparison(run); !reason.isEmpty())
+        return showMessage(reason);
+    const QJsonObject counters = run->raw.value(QStringLiteral("counters")).toObject();
     const QJsonObject access = counters.value(QStringLiteral("access")).toObject();
-    if (access.isEmpty())
-        return showMessage(tr("Run %1 was measured before GemmScope read access counters (it has the "
-                              "roofline's only). Run it again to compare.")
-                               .arg(run->runId));
+    const QJsonObject metrics = counters.value(QStringLiteral("metrics")).toObject();
 
     ParamValues params;
     for (auto it = run->params.cbegin(); it != run->params.cend(); ++it)
         params[it.key().toStdString()] = it.value();
-    const KernelShapeResult shape = kernelShape(stage->id, params);
+    const KernelShapeResult shape = kernelShape(findStage(run->stage.toStdString())->id, params);
     if (!shape.shape)
         return showMessage(
             tr("No access model for these parameters: %1").arg(QString::fromStdString(shape.error)));
@@ -111,53 +139,36 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
 
     // Whole-launch instruction counts (exact when every block is full) tell whether the binary
     // issues the source's 4-byte shared reads or fewer, wider ones the compiler merged them into.
-    const QJsonObject metrics = counters.value(QStringLiteral("metrics")).toObject();
     const std::optional<KernelInstructionCounts> counts =
         exact ? kernelInstructionCounts(*shape.shape, context.size) : std::nullopt;
     const KernelInstructionCounts source = counts.value_or(KernelInstructionCounts{});
-    const auto measuredCount = [&metrics](const char *metric) -> std::optional<double> {
-        const QJsonValue v = metrics.value(QLatin1String(metric));
-        return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-    };
-    const std::optional<double> sharedReadsIssued = measuredCount("smsp__inst_executed_op_shared_ld.sum");
-    const long long sourceReads = source.sharedLoads;
+    const std::optional<double> readsIssued = numberAt(metrics, "smsp__inst_executed_op_shared_ld.sum");
     // The share of the source's shared reads the binary issued: 1 when it kept them as written.
     std::optional<double> readsKept;
-    if (sourceReads > 0 && sharedReadsIssued)
-        readsKept = *sharedReadsIssued / double(sourceReads);
+    if (source.sharedLoads > 0 && readsIssued)
+        readsKept = *readsIssued / double(source.sharedLoads);
     const bool readsAsWritten = readsKept ? std::abs(*readsKept - 1.0) <= 0.01 : run->scalarSharedReads;
+    const bool readsMerged = !readsAsWritten && (!readsKept || *readsKept < 1.0); // fewer, wider reads
 
-    struct Quantity {
-        QString label;
-        double model;
-        std::optional<double> measured;
-        bool isCount, sharedRead, sharedStore;
-    };
-    const auto ratio = [&access](const char *key) -> std::optional<double> {
-        const QJsonValue v = access.value(QLatin1String(key));
-        return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-    };
     QList<Quantity> quantities{
         {tr("Global loads: sectors per request"), model.globalLoads.perRequest(),
-         ratio("global_ld_sectors_per_request"), false, false, false},
+         numberAt(access, "global_ld_sectors_per_request")},
         {tr("Global stores: sectors per request"), model.storeC.perRequest(),
-         ratio("global_st_sectors_per_request"), false, false, false},
+         numberAt(access, "global_st_sectors_per_request")},
         {tr("Shared reads: wavefronts per instruction"), model.sharedLoads.perRequest(),
-         ratio("shared_ld_wavefronts_per_request"), false, true, false},
+         numberAt(access, "shared_ld_wavefronts_per_request"), false, true},
         {tr("Shared stores: wavefronts per instruction"), model.sharedStores.perRequest(),
-         ratio("shared_st_wavefronts_per_request"), false, false, true},
+         numberAt(access, "shared_st_wavefronts_per_request"), false, false, true},
     };
-    if (counts && sharedReadsIssued) { // runs recorded before the counts were read have no rows for them
+    if (counts && readsIssued) { // runs recorded before the counts were read have no rows for them
         quantities.append({tr("Global load requests (whole launch)"), double(source.globalLoads),
-                           measuredCount("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), true, false,
-                           false});
+                           numberAt(metrics, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), true});
         quantities.append({tr("Global store requests"), double(source.globalStores),
-                           measuredCount("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), true, false,
-                           false});
-        quantities.append({tr("Shared read instructions"), double(source.sharedLoads), sharedReadsIssued,
-                           true, true, false});
+                           numberAt(metrics, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), true});
+        quantities.append(
+            {tr("Shared read instructions"), double(source.sharedLoads), readsIssued, true, true});
         quantities.append({tr("Shared store instructions"), double(source.sharedStores),
-                           measuredCount("smsp__inst_executed_op_shared_st.sum"), true, false, false});
+                           numberAt(metrics, "smsp__inst_executed_op_shared_st.sum"), true});
     }
     m_rows.clear();
     for (const Quantity &q : quantities) {
@@ -174,7 +185,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         } else if (!exact) {
             row.verdict = Verdict::NotCompared;
             row.note = tr("edge blocks at this size");
-        } else if (q.sharedRead && !readsAsWritten) {
+        } else if (q.sharedRead && readsMerged) {
             // Not the accesses the model describes: say how far from them the binary is.
             row.verdict = Verdict::NotCompared;
             row.note = readsKept
