@@ -11,7 +11,7 @@ mkdir -p "$out"
 build=${BUILD:-build}
 runner=$build/app/runner/gemmscope-runner
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(info tests bench sass stall sanitizer counters)
+[ ${#steps[@]} -gt 0 ] || steps=(info tests bench sass stall sanitizer counters probe)
 export GEMMSCOPE_CACHE_DIR=/tmp/gemmscope-cache
 export GEMMSCOPE_SCREENSHOT_DIR="$out" # tst_main_window_gpu saves the main window after its run
 
