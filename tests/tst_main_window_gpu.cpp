@@ -127,7 +127,7 @@ private slots:
         QVERIFY(check);
         if (check->rows().isEmpty() && check->headline().contains(QStringLiteral("could not read")))
             QSKIP(qPrintable(check->headline())); // counters need a permission this machine may lack
-        QCOMPARE(check->rows().size(), 8); // four ratios and the launch's four instruction counts
+        QCOMPARE(check->rows().size(), 8);        // four ratios and the launch's four instruction counts
         for (const AccessCheckView::Row &row : check->rows())
             QVERIFY2(row.verdict == AccessCheckView::Verdict::Agrees,
                      qPrintable(QStringLiteral("%1: model %2, measured %3")
