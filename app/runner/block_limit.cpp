@@ -1,24 +1,13 @@
 #include "block_limit.h"
 
+#include "request_fields.h"
 #include "runner_error.h"
-
-#include <QJsonValue>
-#include <cmath>
 
 namespace gemmscope::runner {
 
 int requestMaxBlocksPerSm(const QJsonObject &request)
 {
-    const QString key = QStringLiteral("max_blocks_per_sm");
-    if (!request.contains(key))
-        return 0;
-    const QJsonValue value = request.value(key);
-    const double number = value.toDouble(-1);
-    if (!value.isDouble() || number < 1 || number > 1024 || std::floor(number) != number)
-        throw RunnerError(
-            ErrorKind::ProtocolError,
-            QStringLiteral("Field \"max_blocks_per_sm\" must be a whole number from 1 to 1024."));
-    return int(number);
+    return optionalIntInRange(request, QStringLiteral("max_blocks_per_sm"), 1, 1024).value_or(0);
 }
 
 BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,

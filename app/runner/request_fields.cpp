@@ -45,6 +45,19 @@ long long optionalInt(const QJsonObject &request, const QString &key, long long 
     return (long long)d;
 }
 
+std::optional<int> optionalIntInRange(const QJsonObject &request, const QString &key, int min, int max)
+{
+    if (!request.contains(key))
+        return std::nullopt;
+    const QJsonValue v = request.value(key);
+    const double d = v.toDouble(std::nan(""));
+    if (!v.isDouble() || d != std::floor(d) || d < min || d > max)
+        throw RunnerError(
+            ErrorKind::ProtocolError,
+            QStringLiteral("Field \"%1\" must be a whole number from %2 to %3.").arg(key).arg(min).arg(max));
+    return int(d);
+}
+
 bool optionalBool(const QJsonObject &request, const QString &key, bool fallback)
 {
     const QJsonValue v = request.value(key);

@@ -1,24 +1,13 @@
 #include "smem_carveout.h"
 
 #include "cuda_check.h"
-#include "runner_error.h"
-
-#include <QJsonValue>
-#include <cmath>
+#include "request_fields.h"
 
 namespace gemmscope::runner {
 
 int requestSmemCarveout(const QJsonObject &request)
 {
-    const QString key = QStringLiteral("smem_carveout");
-    if (!request.contains(key))
-        return -1;
-    const QJsonValue value = request.value(key);
-    const double number = value.toDouble(-1);
-    if (!value.isDouble() || number < 0 || number > 100 || std::floor(number) != number)
-        throw RunnerError(ErrorKind::ProtocolError,
-                          QStringLiteral("Field \"smem_carveout\" must be a whole percent from 0 to 100."));
-    return int(number);
+    return optionalIntInRange(request, QStringLiteral("smem_carveout"), 0, 100).value_or(-1);
 }
 
 void applySmemCarveout(const LoadedKernel &kernel, int percent)
