@@ -117,10 +117,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     const QJsonObject access = counters.value(QStringLiteral("access")).toObject();
     const QJsonObject metrics = counters.value(QStringLiteral("metrics")).toObject();
 
-    ParamValues params;
-    for (auto it = run->params.cbegin(); it != run->params.cend(); ++it)
-        params[it.key().toStdString()] = it.value();
-    const KernelShapeResult shape = kernelShape(findStage(run->stage.toStdString())->id, params);
+    const KernelShapeResult shape = kernelShape(findStage(run->stage.toStdString())->id, paramValuesOf(*run));
     if (!shape.shape)
         return showMessage(
             tr("No access model for these parameters: %1").arg(QString::fromStdString(shape.error)));

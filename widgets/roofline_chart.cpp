@@ -48,14 +48,6 @@ QString upperKey(const std::string &key)
     return QString::fromStdString(key).toUpper();
 }
 
-ParamValues toParamValues(const QMap<QString, int> &params)
-{
-    ParamValues values;
-    for (auto it = params.cbegin(); it != params.cend(); ++it)
-        values[it.key().toStdString()] = it.value();
-    return values;
-}
-
 ProblemSize sizeOf(const RunRecord &run)
 {
     ProblemSize size; // the worklog's benchmark when the run does not say
@@ -502,7 +494,7 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
         if (!stage || tflops <= 0)
             continue;
         anyRun = true;
-        const TrafficEstimate traffic = estimateTraffic(stage->id, toParamValues(run.params), sizeOf(run));
+        const TrafficEstimate traffic = estimateTraffic(stage->id, paramValuesOf(run), sizeOf(run));
         const double predicted = plottedIntensity(traffic);
         if (predicted <= 0)
             continue;

@@ -1,6 +1,5 @@
 #include "run_record.h"
 
-#include "stage_catalog.h"
 
 #include <QJsonArray>
 #include <QStringList>
@@ -266,13 +265,18 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     return r;
 }
 
+ParamValues paramValuesOf(const RunRecord &run)
+{
+    ParamValues values;
+    for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
+        values[it.key().toStdString()] = it.value();
+    return values;
+}
+
 QString formatRunParams(const RunRecord &run)
 {
-    ParamValues params;
-    for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
-        params[it.key().toStdString()] = it.value();
     QStringList parts;
-    if (const QString text = QString::fromStdString(formatParams(params)); !text.isEmpty())
+    if (const QString text = QString::fromStdString(formatParams(paramValuesOf(run))); !text.isEmpty())
         parts << text;
     if (run.scalarSharedReads)
         parts << QStringLiteral("scalar shared reads");

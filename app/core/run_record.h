@@ -2,6 +2,8 @@
 // runner's `result` or `error` event becomes one of these (see docs/protocol.md).
 #pragma once
 
+#include "stage_catalog.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QMap>
@@ -56,6 +58,8 @@ struct RunRecord {
 };
 
 QString runStatusName(RunStatus s); // "queued", "running", "ok", "failed"
+// The run's parameters as the catalog and the models take them.
+ParamValues paramValuesOf(const RunRecord &run);
 // "BM=64 BN=64 BK=8 TM=4 TN=4": the catalog's order (gemmscope::formatParams), not the map's;
 // "..., scalar shared reads" for that build, which is another kernel binary, and the launch
 // experiments (", at most 1 block/SM", ", carve-out 100 %").
