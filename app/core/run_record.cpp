@@ -1,6 +1,5 @@
 #include "run_record.h"
 
-
 #include <QJsonArray>
 #include <QStringList>
 
