@@ -102,6 +102,12 @@ std::string colExpr(const KernelShape &shape)
 
 } // namespace
 
+ProblemSize roundedUpToTiles(const KernelShape &shape, const ProblemSize &size)
+{
+    const auto roundUp = [](long long v, int tile) { return (std::max(v, 1LL) + tile - 1) / tile * tile; };
+    return ProblemSize{roundUp(size.m, shape.bm), roundUp(size.n, shape.bn), roundUp(size.k, shape.bk)};
+}
+
 std::string accessContextError(const KernelShape &shape, const AccessContext &ctx)
 {
     const ProblemSize &s = ctx.size;

@@ -40,6 +40,11 @@ struct AccessContext {
 // ("K (1000) must be a multiple of BK (16) for the access model ...").
 std::string accessContextError(const KernelShape &shape, const AccessContext &ctx);
 
+// The smallest problem of full block tiles that covers `size` (each side at least one tile). An
+// interior block's accesses do not depend on the matrix size, so views and comparisons at sizes
+// the tiles do not divide (8192 rows, 192-row tiles) draw that block from this problem.
+ProblemSize roundedUpToTiles(const KernelShape &shape, const ProblemSize &size);
+
 struct LaneAccess {
     bool active = false;
     long long address = 0; // global: byte offset from the matrix base; shared: word index in the array

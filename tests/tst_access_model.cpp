@@ -337,6 +337,19 @@ private slots:
         const Preset *p = findPreset("worklog-3");
         QVERIFY(!kernelInstructionCounts(*kernelShape(p->stage, p->params).shape, {1000, 777, 333}));
     }
+
+    // 8192 = 42.7 x 192 rows rounds up to 43 tiles (8256), 4096 to 22 x 192 (4224); K = 6144 is a
+    // multiple of BK = 16 and stays; a side below one tile becomes one tile.
+    void sizesRoundUpToFullTiles()
+    {
+        const Preset *p = findPreset("worklog-8");
+        const KernelShape shape = *kernelShape(p->stage, p->params).shape;
+        QCOMPARE(roundedUpToTiles(shape, {8192, 4096, 6144}), (ProblemSize{8256, 4224, 6144}));
+        QCOMPARE(roundedUpToTiles(shape, {0, 1, 17}), (ProblemSize{192, 192, 32}));
+        AccessContext ctx;
+        ctx.size = roundedUpToTiles(shape, {8192, 4096, 6144});
+        QCOMPARE(QString::fromStdString(accessContextError(shape, ctx)), QString());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAccessModel)

@@ -127,11 +127,8 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     AccessContext context;
     context.size = ProblemSize{run->m, run->n, run->k};
     const bool exact = accessContextError(*shape.shape, context).empty();
-    if (!exact) {
-        const auto roundUp = [](long long v, int tile) { return (v + tile - 1) / tile * tile; };
-        context.size = ProblemSize{roundUp(run->m, shape.shape->bm), roundUp(run->n, shape.shape->bn),
-                                   roundUp(run->k, shape.shape->bk)};
-    }
+    if (!exact)
+        context.size = roundedUpToTiles(*shape.shape, context.size);
     const AccessSummary model = summarizeBlock(*shape.shape, context);
 
     // Whole-launch instruction counts (exact when every block is full) tell whether the binary

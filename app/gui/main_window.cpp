@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "access_check_view.h"
+#include "access_model.h"
 #include "app_resources.h"
 #include "bank_conflict_view.h"
 #include "coalescing_view.h"
@@ -281,16 +282,9 @@ void MainWindow::showConfig(const RunConfig &config)
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);
         m_mappingStack->setCurrentWidget(m_tileMap);
-        // The access views draw one interior block, whose pattern does not depend on the matrix
-        // size; sizes that are not a multiple of the tiles (8192 rows, 192-row tiles) would make
-        // the model refuse, so they round up to the next multiple here.
-        const auto roundUp = [](long long v, int tile) {
-            return (std::max(v, 1LL) + tile - 1) / tile * tile;
-        };
+        // The access views draw one interior block, the same at any size the tiles divide.
         AccessContext context;
-        context.size =
-            ProblemSize{roundUp(config.size.m, shape.shape->bm), roundUp(config.size.n, shape.shape->bn),
-                        roundUp(config.size.k, shape.shape->bk)};
+        context.size = roundedUpToTiles(*shape.shape, config.size);
         m_coalescing->setShape(*shape.shape, context);
         m_bankConflicts->setStage(*shape.shape, context, 0);
     } else {
