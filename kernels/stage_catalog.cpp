@@ -42,6 +42,9 @@ std::vector<ParamSpec> registerTileParams()
 
 std::vector<StageInfo> buildStages()
 {
+    // CUDA 13's NVRTC compiles nothing older than sm_75 (Turing) and its cuBLAS runs on nothing
+    // older: every stage's floor is kCuda13MinArch, whatever the kernel itself would need.
+    constexpr int minArch = kCuda13MinArch;
     std::vector<StageInfo> s;
     const std::vector<int> blockSides = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
     s.push_back(
@@ -57,7 +60,7 @@ std::vector<StageInfo> buildStages()
                       blockSides, 16),
           choiceParam("BY", "Threads in y (BY)", "Block height; each row of threads takes one row of C.",
                       blockSides, 16)},
-         50});
+         minArch});
     s.push_back(
         {StageId::SmemTiled,
          "smem_tiled",
@@ -71,32 +74,32 @@ std::vector<StageInfo> buildStages()
                       {8, 16, 32}, 16),
           choiceParam("PAD", "B tile padding (PAD)", "Extra column in the B tile (the guide's +1).", {0, 1},
                       0)},
-         50});
+         minArch});
     s.push_back(
         {StageId::Coarsened, "coarsened", "Thread coarsening (register tiling)", "worklog step 2",
          "Each thread accumulates a TM x TN micro-tile in registers from a BM x BN block tile: "
          "BM*BN/(2(BM+BN)) FLOP per global byte. Loads as in the worklog: B loads are TN floats apart.",
-         "coarsened.cuh", "gemmscope::coarsened", registerTileParams(), 50});
+         "coarsened.cuh", "gemmscope::coarsened", registerTileParams(), minArch});
     s.push_back({StageId::Coalesced, "coalesced", "Coalesced cooperative loads", "worklog steps 3 and 6",
                  "Threads stride through each tile by linear id, so neighbouring lanes load neighbouring "
                  "addresses. At 192x192 this is step 6 (double buffering removed).",
-                 "coalesced.cuh", "gemmscope::coalesced", registerTileParams(), 50});
+                 "coalesced.cuh", "gemmscope::coalesced", registerTileParams(), minArch});
     s.push_back(
         {StageId::DoubleBuffered, "double_buffered", "Double buffering", "worklog steps 4, 5a, 5b",
          "Two shared-memory buffers: the block loads the next tile while it computes on the current one. "
          "Twice the shared memory, one barrier per tile.",
-         "double_buffered.cuh", "gemmscope::double_buffered", registerTileParams(), 50});
+         "double_buffered.cuh", "gemmscope::double_buffered", registerTileParams(), minArch});
     s.push_back(
         {StageId::Strided, "strided", "Strided thread layout", "worklog step 7",
          "Thread (tx, ty) owns rows ty + i*BM/TM and columns tx + j*BN/TN, so neighbouring lanes store "
          "neighbouring columns of C: the stores become coalesced.",
-         "strided.cuh", "gemmscope::strided", registerTileParams(), 50});
+         "strided.cuh", "gemmscope::strided", registerTileParams(), minArch});
     s.back().derivedFrom = "coalesced"; // step 7 changes step 6, not the double-buffered step 5b
     s.push_back(
         {StageId::Final, "final", "__restrict__ and #pragma unroll", "worklog step 8",
          "Step 7 with non-aliasing pointers and fully unrolled BK, TM and TN loops: the compiler keeps the "
          "micro-tile in registers and schedules independent FMAs.",
-         "final.cuh", "gemmscope::final_kernel", registerTileParams(), 50});
+         "final.cuh", "gemmscope::final_kernel", registerTileParams(), minArch});
     StageInfo fp32{StageId::CublasFp32,
                    "cublas_fp32",
                    "cuBLAS SGEMM (FP32)",
@@ -106,7 +109,7 @@ std::vector<StageInfo> buildStages()
                    "",
                    "",
                    {},
-                   50};
+                   minArch};
     fp32.isLibrary = true;
     s.push_back(fp32);
     StageInfo tf32{StageId::CublasTf32,
@@ -188,21 +191,27 @@ bool isRegisterTiled(StageId id)
 
 int staticSharedBytes(StageId id, const ParamValues &p)
 {
+    // In 64 bits and saturated: launchGeometry() takes any parameters, valid or not.
+    const auto v = [&p](const char *name) { return (long long)paramValue(p, name); };
+    long long bytes = 0;
     switch (id) {
-    case StageId::SmemTiled: {
-        const int t = paramValue(p, "TILE");
-        return int(sizeof(float)) * (t * t + t * (t + paramValue(p, "PAD")));
-    }
+    case StageId::SmemTiled:
+        bytes = (long long)sizeof(float) * (v("TILE") * v("TILE") + v("TILE") * (v("TILE") + v("PAD")));
+        break;
     case StageId::Coarsened:
     case StageId::Coalesced:
     case StageId::Strided:
     case StageId::Final:
-        return int(sizeof(float)) * (paramValue(p, "BM") + paramValue(p, "BN")) * paramValue(p, "BK");
+        bytes = (long long)sizeof(float) * (v("BM") + v("BN")) * v("BK");
+        break;
     case StageId::DoubleBuffered:
-        return 2 * int(sizeof(float)) * (paramValue(p, "BM") + paramValue(p, "BN")) * paramValue(p, "BK");
+        bytes = 2 * (long long)sizeof(float) * (v("BM") + v("BN")) * v("BK");
+        break;
     default:
-        return 0;
+        break;
     }
+    return int(
+        std::clamp<long long>(bytes, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
 
 std::string str(long long v)
@@ -272,14 +281,23 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
     std::vector<std::string> out;
     const StageInfo &info = stageInfo(id);
 
-    // Problem size first: it applies to every stage, cuBLAS included.
-    if (size.m < 1 || size.n < 1 || size.k < 1)
+    // Problem size first: it applies to every stage, cuBLAS included. No product is formed before
+    // each factor is known to be in [1, 2^31): 2^32 x 2^32 x 2^32 must be refused, not wrap to 0.
+    const long long limit = std::numeric_limits<int>::max();
+    bool sizeUsable = true;
+    if (size.m < 1 || size.n < 1 || size.k < 1) {
         out.push_back("M, N and K must each be at least 1 (got " + str(size.m) + " x " + str(size.n) + " x " +
                       str(size.k) + ").");
-    const long long limit = std::numeric_limits<int>::max();
-    if (size.m * size.k > limit || size.k * size.n > limit || size.m * size.n > limit)
-        out.push_back(
-            "Each matrix must have fewer than 2^31 elements: the kernels index with 32-bit integers.");
+        sizeUsable = false;
+    } else if (size.m > limit || size.n > limit || size.k > limit) {
+        out.push_back("M, N and K must each be below 2^31 = 2147483648 (got " + str(size.m) + " x " +
+                      str(size.n) + " x " + str(size.k) + "): the kernels index with 32-bit integers.");
+        sizeUsable = false;
+    } else if (size.m > limit / size.k || size.k > limit / size.n || size.m > limit / size.n) {
+        out.push_back("Each matrix must have fewer than 2^31 elements (A is " + str(size.m) + " x " +
+                      str(size.k) + ", B " + str(size.k) + " x " + str(size.n) + ", C " + str(size.m) +
+                      " x " + str(size.n) + "): the kernels index with 32-bit integers.");
+    }
 
     for (const auto &[name, value] : params) {
         const bool known = std::any_of(info.params.begin(), info.params.end(),
@@ -318,7 +336,7 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
         if (bx * by > kMaxThreadsPerBlock)
             out.push_back("BX x BY (" + std::to_string(bx) + " x " + std::to_string(by) + " = " +
                           std::to_string(bx * by) + ") must not exceed 1024 threads per block.");
-        if ((size.m + by - 1) / by > kMaxGridY)
+        if (sizeUsable && (size.m + by - 1) / by > kMaxGridY)
             out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BY = " +
                           std::to_string(by) + "; raise BY.");
     }
@@ -359,7 +377,7 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
                           " accumulators) cannot stay in the 255 registers a thread may "
                           "use; keep it at most " +
                           std::to_string(kMaxAccumulators) + ".");
-        if ((size.m + bm - 1) / bm > kMaxGridY)
+        if (sizeUsable && (size.m + bm - 1) / bm > kMaxGridY)
             out.push_back("M (" + str(size.m) +
                           ") needs more than 65535 blocks in y at BM = " + std::to_string(bm) + ".");
     }
@@ -374,7 +392,11 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
 LaunchGeometry launchGeometry(StageId id, const ParamValues &p, const ProblemSize &size)
 {
     LaunchGeometry g;
-    auto blocks = [](long long extent, int tile) { return (extent + tile - 1) / tile; };
+    // Without overflow or a division by zero for any extent and tile (a refused configuration
+    // still gets a geometry: zero blocks where a tile is not positive).
+    auto blocks = [](long long extent, int tile) -> long long {
+        return extent < 1 || tile < 1 ? 0 : (extent - 1) / tile + 1;
+    };
     switch (id) {
     case StageId::Naive:
         g.blockX = paramValue(p, "BX");

@@ -5,6 +5,7 @@
 // (The worklog writes A as M x N and reduces over N; its benchmark is M=8192, N=4096, K=6144 here.)
 #pragma once
 
+#include <climits>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,6 +36,10 @@ enum class StageId {
 
 enum class Precision { Fp32, Tf32 };
 
+// The oldest architecture CUDA 13 builds for: its NVRTC refuses anything below sm_75 (Turing)
+// with a compile error, and its cuBLAS dropped Maxwell, Pascal and Volta. No stage can say less.
+inline constexpr int kCuda13MinArch = 75;
+
 // One integer tile parameter. When `choices` is non-empty only those values are legal
 // (a slider then steps through them); otherwise min..max in steps of `step`.
 struct ParamSpec {
@@ -59,7 +64,7 @@ struct StageInfo {
     std::string sourceFile;        // file under kernels/cuda/, e.g. "coalesced.cuh"; empty for cuBLAS
     std::string kernelName;        // template name, e.g. "gemmscope::coalesced"; empty for cuBLAS
     std::vector<ParamSpec> params; // in template-argument order
-    int minArch = 50;              // smallest compute capability (major*10+minor) it runs on
+    int minArch = kCuda13MinArch;  // smallest compute capability (major*10+minor) it runs on
     bool isLibrary = false;        // cuBLAS baselines: no source, no NVRTC
     Precision precision = Precision::Fp32;
     // The stage whose source this one was written from, when it is not the one before it in the
@@ -80,7 +85,13 @@ struct Preset {
 struct LaunchGeometry {
     int blockX = 1, blockY = 1;
     long long gridX = 1, gridY = 1;
-    int threadsPerBlock() const { return blockX * blockY; }
+    // In 64 bits: the geometry of an invalid configuration (one violations() refuses) can have any
+    // block shape; it saturates instead of overflowing.
+    int threadsPerBlock() const
+    {
+        const long long t = (long long)blockX * blockY;
+        return t > INT_MAX ? INT_MAX : t < INT_MIN ? INT_MIN : int(t);
+    }
     int staticSmemBytes = 0; // the kernel's __shared__ arrays, as the model computes them
 };
 
@@ -97,11 +108,13 @@ int paramValue(const ParamValues &params, std::string_view name, int fallback = 
 
 // Human-readable reasons the configuration cannot run, empty when it can. Covers unknown or
 // missing parameters, ranges, divisibility, threads per block, static shared memory (48 KiB)
-// and problem sizes (>= 1, each matrix < 2^31 elements). Example:
+// and problem sizes (>= 1, each matrix < 2^31 elements, checked without overflow for any
+// 64-bit M, N, K). Defined for every input. Example:
 // "BM (100) must be a multiple of TM x threads in y (4 x 16 = 64)".
 std::vector<std::string> violations(StageId id, const ParamValues &params, const ProblemSize &size);
 
-// Block and grid shape and static shared memory of a (valid) configuration.
+// Block and grid shape and static shared memory of a (valid) configuration. Defined (no division
+// by zero, no overflow) for any input, but meaningful only where violations() is empty.
 LaunchGeometry launchGeometry(StageId id, const ParamValues &params, const ProblemSize &size);
 
 // NVRTC name expression of the kernel instantiation: "gemmscope::coalesced<64, 64, 8, 4, 4>".

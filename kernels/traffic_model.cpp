@@ -6,9 +6,11 @@
 namespace gemmscope {
 namespace {
 
+// ceil(a / b) for a problem extent and a tile, without overflow; 0 where either is not positive
+// (the model of a configuration the catalog refuses is empty, never a division by zero).
 long long ceilDiv(long long a, long long b)
 {
-    return (a + b - 1) / b;
+    return a < 1 || b < 1 ? 0 : (a - 1) / b + 1;
 }
 
 std::string fmt(double v)
@@ -57,7 +59,7 @@ TrafficEstimate estimateTraffic(StageId id, const ParamValues &params, const Pro
         const int bm = paramValue(params, "BM"), bn = paramValue(params, "BN"), bk = paramValue(params, "BK");
         const double blocks = double(g.gridX) * double(g.gridY); // ragged edge blocks load full tiles
         const double steps = double(ceilDiv(size.k, bk));
-        t.loadBytes = blocks * steps * word * double(bm + bn) * bk;
+        t.loadBytes = blocks * steps * word * (double(bm) + double(bn)) * double(bk);
         t.formula = "block tile: BM*BN / (2 (BM + BN)) = " + std::to_string(bm) + "*" + std::to_string(bn) +
                     " / (2 (" + std::to_string(bm) + " + " + std::to_string(bn) + "))";
         break;
