@@ -240,7 +240,7 @@ private slots:
         {
             Session session;
             session.setAutosavePath(autosave);
-            QVERIFY(!Session::recoverableAutosave(autosave));
+            QCOMPARE(Session::recoverableAutosave(autosave).unsavedRuns, 0);
             RunRecord queued = okRun("q", 1);
             queued.status = RunStatus::Queued;
             session.addOrUpdate(queued);
@@ -249,22 +249,23 @@ private slots:
             QVERIFY(QFile::exists(autosave));
         } // the application "crashes" here: nothing was saved to a file
         const auto recovered = Session::recoverableAutosave(autosave);
-        QVERIFY(recovered);
-        QVERIFY(std::any_of(recovered->runs.begin(), recovered->runs.end(),
+        QCOMPARE(recovered.unsavedRuns, 1);
+        QVERIFY(recovered.problems.isEmpty());
+        QVERIFY(std::any_of(recovered.data->runs.begin(), recovered.data->runs.end(),
                             [](const RunRecord &r) { return r.runId == "a" && r.isOk(); }));
 
         // Once saved to a file the autosave holds nothing new.
         Session session;
         session.setAutosavePath(autosave);
-        session.replace(*recovered, {});
+        session.replace(*recovered.data, {});
         QString error;
         QVERIFY(session.saveAs(m_dir->filePath("saved.json"), &error));
-        QVERIFY(!Session::recoverableAutosave(autosave));
+        QCOMPARE(Session::recoverableAutosave(autosave).unsavedRuns, 0);
         // A new measured run after saving is offered again.
         session.addOrUpdate(okRun("c", 4.0));
-        QVERIFY(Session::recoverableAutosave(autosave));
+        QCOMPARE(Session::recoverableAutosave(autosave).unsavedRuns, 1);
         Session::discardAutosave(autosave);
-        QVERIFY(!Session::recoverableAutosave(autosave));
+        QCOMPARE(Session::recoverableAutosave(autosave).unsavedRuns, 0);
     }
 
     void publishedDataIsNotOfferedForRecovery()
@@ -276,7 +277,7 @@ private slots:
         published.origin = QStringLiteral("worklog");
         session.addOrUpdate(published);
         QVERIFY(QFile::exists(autosave));
-        QVERIFY(!Session::recoverableAutosave(autosave));
+        QCOMPARE(Session::recoverableAutosave(autosave).unsavedRuns, 0);
     }
 
     void importBenchMakesRecordedRuns()

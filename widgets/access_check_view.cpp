@@ -77,6 +77,8 @@ QString reasonWithoutComparison(const std::optional<RunRecord> &run)
     if (!run->isOk())
         return AccessCheckView::tr("Run %1 did not finish, so there are no counters to compare.")
             .arg(run->runId);
+    if (const QString refusal = catalogRefusal(*run); !refusal.isEmpty()) // from a damaged file
+        return AccessCheckView::tr("Run %1 has no access model: %2").arg(run->runId, refusal);
     const QJsonValue counters = run->raw.value(QStringLiteral("counters"));
     if (!counters.isObject())
         return AccessCheckView::tr(

@@ -1,5 +1,6 @@
 #include "chart_text.h"
 
+#include "plain_text.h"
 #include "stage_catalog.h"
 
 #include <QStringList>
@@ -79,6 +80,11 @@ QString runTooltip(const RunRecord &run)
     if (!run.gpuName.isEmpty())
         lines << QStringLiteral("on %1 (%2)").arg(run.gpuName, run.origin);
     return lines.join(QLatin1Char('\n'));
+}
+
+QString plainTooltip(const QString &text)
+{
+    return plainTextAsHtml(text);
 }
 
 } // namespace gemmscope

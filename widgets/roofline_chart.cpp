@@ -491,7 +491,9 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
             continue;
         const StageInfo *stage = findStage(run.stage.toStdString());
         const double tflops = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
-        if (!stage || tflops <= 0)
+        // A run from a file the catalog refuses (a zero tile, an overflowing size) is listed in
+        // the table with its reason but never given to the traffic model.
+        if (!stage || tflops <= 0 || !catalogRefusal(run).isEmpty())
             continue;
         anyRun = true;
         const TrafficEstimate traffic = estimateTraffic(stage->id, paramValuesOf(run), sizeOf(run));
@@ -669,7 +671,7 @@ void RooflineChart::onMouseMove(QMouseEvent *event)
     if (text.isEmpty())
         QToolTip::hideText();
     else
-        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+        QToolTip::showText(event->globalPosition().toPoint(), plainTooltip(text), m_plot);
 }
 
 void RooflineChart::onMousePress(QMouseEvent *event)

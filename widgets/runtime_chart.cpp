@@ -592,7 +592,7 @@ void RuntimeChart::onMouseMove(QMouseEvent *event)
     if (text.isEmpty())
         QToolTip::hideText();
     else
-        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+        QToolTip::showText(event->globalPosition().toPoint(), plainTooltip(text), m_plot);
 }
 
 void RuntimeChart::onMousePress(QMouseEvent *event)

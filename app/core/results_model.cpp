@@ -1,5 +1,6 @@
 #include "results_model.h"
 
+#include "plain_text.h"
 #include "stage_catalog.h"
 
 #include <QBrush>
@@ -188,8 +189,15 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
             return QBrush(QColor(0xc6, 0x28, 0x28));
         return {};
     case Qt::ToolTipRole:
+        // The view shows tooltips as rich text when they look like markup: a message from a file
+        // is escaped so that it reads as written.
         if (failed)
-            return failureText(r);
+            return plainTextAsHtml(failureText(r));
+        if (const QString refusal = catalogRefusal(r); !refusal.isEmpty()) // e.g. a zero tile from a file
+            return plainTextAsHtml(
+                tr("Kept as it was read, but not modelled (the roofline and the access check leave it "
+                   "out): %1")
+                    .arg(refusal));
         if (index.column() == PercentOfCublasColumn)
             if (const RunRecord *ref = cublasReference(r))
                 return tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin and GPU.")

@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QStringList>
+#include <cmath>
 
 namespace gemmscope {
 
@@ -120,8 +121,18 @@ RunRecord fromResultEvent(const QJsonObject &event)
     r.timestamp = QDateTime::fromString(event.value("timestamp").toString(), Qt::ISODate);
     if (!r.timestamp.isValid())
         r.timestamp = QDateTime::currentDateTimeUtc();
+    // A result without a positive, finite median is no time at all: kept as a failed run with its
+    // reason, so that a session holding it still loads (fromJson refuses an ok run without one).
+    if (!(r.medianMs > 0 && std::isfinite(r.medianMs) && std::isfinite(r.tflops))) {
+        r.status = RunStatus::Failed;
+        r.errorKind = QStringLiteral("protocol_error");
+        r.errorMessage =
+            QStringLiteral("The result has no positive median time (median_ms %1), so it "
+                           "is kept as a failed run and never plotted.")
+                .arg(timing.contains("median_ms") ? QString::number(r.medianMs) : QStringLiteral("missing"));
+    }
     // A result whose verification says it failed is never shown as a valid time.
-    if (verify.contains("passed") && !verify.value("passed").toBool()) {
+    else if (verify.contains("passed") && !verify.value("passed").toBool()) {
         r.status = RunStatus::Failed;
         r.errorKind = QStringLiteral("wrong_result");
         r.errorMessage = QStringLiteral("The result differs from cuBLAS (relative error %1, tolerance %2).")
@@ -138,7 +149,9 @@ RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request)
     applyJobIdentity(r, event, request);
     r.status = RunStatus::Failed;
     r.origin = QStringLiteral("measured");
-    r.errorKind = event.value("kind").toString(QStringLiteral("protocol_error"));
+    r.errorKind = event.value("kind").toString();
+    if (r.errorKind.isEmpty()) // a failed run always has a kind (and a session refuses one without)
+        r.errorKind = QStringLiteral("protocol_error");
     r.errorMessage = event.value("message").toString();
     if (r.errorMessage.isEmpty())
         r.errorMessage =
@@ -270,6 +283,19 @@ ParamValues paramValuesOf(const RunRecord &run)
     for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
         values[it.key().toStdString()] = it.value();
     return values;
+}
+
+QString catalogRefusal(const RunRecord &run)
+{
+    const StageInfo *stage = findStage(run.stage.toStdString());
+    if (!stage)
+        return QStringLiteral("The catalog has no stage \"%1\".").arg(run.stage);
+    const std::vector<std::string> reasons =
+        violations(stage->id, paramValuesOf(run), ProblemSize{run.m, run.n, run.k});
+    QStringList text;
+    for (const std::string &reason : reasons)
+        text << QString::fromStdString(reason);
+    return text.join(QLatin1Char(' '));
 }
 
 QString formatRunParams(const RunRecord &run)

@@ -65,6 +65,11 @@ ParamValues paramValuesOf(const RunRecord &run);
 // experiments (", at most 1 block/SM", ", carve-out 100 %").
 QString formatRunParams(const RunRecord &run);
 std::optional<RunStatus> runStatusFromName(const QString &name);
+// Why the catalog refuses the run's stage, parameters or size (its sentence), or empty when the
+// analytic models may take the run. A run read from a file can say anything (BX = 0, a missing
+// TILE, a size of 2^32): it is kept and listed, but only a run without a refusal is ever given to
+// a model (traffic, mapping, access), which would otherwise divide by its zero tile.
+QString catalogRefusal(const RunRecord &run);
 
 // Runner events -> records. `runId` is the client's job id; the event's own fields fill the rest.
 // `request` (the run request as sent) supplies stage, params and size when an error event lacks them.

@@ -1,10 +1,16 @@
 #include "session.h"
 
+#include "file_read.h"
+#include "json_text.h"
+
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLockFile>
+#include <QRandomGenerator>
 #include <QSaveFile>
 #include <QSet>
 #include <QStandardPaths>
@@ -40,10 +46,11 @@ std::optional<QJsonObject> parseObject(const QByteArray &bytes, QString *error)
 
 SessionParse readFile(const QString &path, SessionParse (*parse)(const QByteArray &))
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return refuse(QObject::tr("Could not open %1: %2.").arg(path, file.errorString()));
-    SessionParse parsed = parse(file.readAll());
+    // Only a regular file of bounded size: a pipe or a device named here never blocks or floods.
+    const FileBytes file = readRegularFile(path);
+    if (!file.bytes)
+        return refuse(file.error);
+    SessionParse parsed = parse(*file.bytes);
     if (!parsed.data)
         parsed.error = QObject::tr("%1 was not loaded. %2").arg(QFileInfo(path).fileName(), parsed.error);
     return parsed;
@@ -60,10 +67,9 @@ SessionParse parseSessionJson(const QByteArray &bytes)
     if (root->value("format").toString() != kSessionFormat)
         return refuse(QObject::tr("It is not a GemmScope session (format \"%1\").")
                           .arg(root->value("format").toString()));
-    const int version = root->value("version").toInt(-1);
-    if (version != kSessionFormatVersion)
+    if (exactInt(root->value("version")) != kSessionFormatVersion)
         return refuse(QObject::tr("It has session format version %1; this GemmScope reads version %2.")
-                          .arg(version)
+                          .arg(describeJsonValue(root->value("version")))
                           .arg(kSessionFormatVersion));
     if (!root->value("runs").isArray())
         return refuse(QObject::tr("It has no list of runs."));
@@ -139,9 +145,9 @@ SessionParse importBenchJson(const QByteArray &bytes)
     if (root->value("format").toString() != kBenchFormat)
         return refuse(QObject::tr("It is not a GemmScope bench file (format \"%1\").")
                           .arg(root->value("format").toString()));
-    if (root->value("version").toInt(-1) != 1)
+    if (exactInt(root->value("version")) != 1)
         return refuse(QObject::tr("It has bench format version %1; this GemmScope reads version 1.")
-                          .arg(root->value("version").toInt(-1)));
+                          .arg(describeJsonValue(root->value("version"))));
     if (!root->value("rows").isArray())
         return refuse(QObject::tr("It has no rows."));
     SessionData data;
@@ -190,6 +196,11 @@ SessionParse importBenchJson(const QByteArray &bytes)
             record.gpuName = gpu;
         if (date.size() && kind == QLatin1String("error"))
             record.timestamp = QDateTime::fromString(date, Qt::ISODate);
+        // Whatever import accepts, a session load must accept: the record must survive its own
+        // round trip, or the first save and every autosave after it would be refused.
+        QString why;
+        if (!fromJson(toJson(record), &why))
+            return refuse(QObject::tr("Row %1 cannot be kept in a session: %2.").arg(row).arg(why));
         data.runs.append(record);
     }
     return {data, {}};
@@ -200,7 +211,7 @@ SessionParse importBenchFile(const QString &path)
     return readFile(path, &importBenchJson);
 }
 
-Session::Session(QObject *parent) : QObject(parent), m_autosavePath(autosavePath()) {}
+Session::Session(QObject *parent) : QObject(parent) {}
 
 int Session::indexOf(const QString &runId) const
 {
@@ -370,35 +381,198 @@ bool Session::autosave(QString *error) const
     return writeSessionFile(m_autosavePath, m_data, error, m_filePath);
 }
 
-std::optional<SessionData> Session::recoverableAutosave(const QString &autosaveFile)
+namespace {
+
+// The saved file's run ids, or why they could not be read (then every measured run is unsaved).
+QSet<QString> savedRunIds(const QString &savedFile, QStringList *problems)
 {
-    if (!QFileInfo::exists(autosaveFile))
-        return std::nullopt;
-    QFile file(autosaveFile);
-    if (!file.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    const QByteArray bytes = file.readAll();
-    SessionParse parsed = parseSessionJson(bytes);
-    if (!parsed.data)
-        return std::nullopt;
-    // Only runs this machine measured are worth recovering; embedded data comes back anyway.
-    QSet<QString> saved;
-    const QString savedFile = QJsonDocument::fromJson(bytes).object().value("saved_file").toString();
-    if (!savedFile.isEmpty()) {
-        const SessionParse savedParse = readSessionFile(savedFile);
-        if (savedParse.data)
-            for (const RunRecord &r : savedParse.data->runs)
-                saved.insert(r.runId);
+    QSet<QString> ids;
+    if (savedFile.isEmpty())
+        return ids;
+    const SessionParse saved = readSessionFile(savedFile);
+    if (!saved.data) {
+        if (QFileInfo::exists(savedFile))
+            problems->append(QObject::tr("Its saved file could not be compared (%1), so all of its measured "
+                                         "runs are offered.")
+                                 .arg(saved.error));
+        return ids;
     }
-    for (const RunRecord &r : parsed.data->runs)
-        if (r.origin == QLatin1String("measured") && !saved.contains(r.runId))
-            return parsed.data;
-    return std::nullopt;
+    for (const RunRecord &r : saved.data->runs)
+        ids.insert(r.runId);
+    return ids;
+}
+
+} // namespace
+
+AutosaveRecovery Session::recoverableAutosave(const QString &autosaveFile)
+{
+    AutosaveRecovery out;
+    out.path = autosaveFile;
+    if (!QFileInfo::exists(autosaveFile) && !QFileInfo(autosaveFile).isSymLink())
+        return out;
+    const QString name = QFileInfo(autosaveFile).fileName();
+    const FileBytes file = readRegularFile(autosaveFile);
+    if (!file.bytes) {
+        out.problems << QObject::tr("The autosave %1 could not be recovered: %2").arg(name, file.error);
+        out.damaged = true;
+        return out;
+    }
+    QString error;
+    const auto root = parseObject(*file.bytes, &error);
+    if (!root) {
+        out.problems << QObject::tr("The autosave %1 could not be recovered: %2").arg(name, error);
+        out.damaged = true;
+        return out;
+    }
+    if (root->value("format").toString() != kSessionFormat ||
+        exactInt(root->value("version")) != kSessionFormatVersion || !root->value("runs").isArray()) {
+        out.problems << QObject::tr(
+                            "The autosave %1 could not be recovered: it is not a version %2 GemmScope "
+                            "session (format %3, version %4).")
+                            .arg(name)
+                            .arg(kSessionFormatVersion)
+                            .arg(describeJsonValue(root->value("format")),
+                                 describeJsonValue(root->value("version")));
+        out.damaged = true;
+        return out;
+    }
+    // Leniently, run by run: a damaged run is named and left out, the others are kept.
+    SessionData data;
+    data.title = root->value("title").toString();
+    data.description = root->value("description").toString();
+    data.created = QDateTime::fromString(root->value("created").toString(), Qt::ISODate);
+    data.ceilings = root->value("ceilings").toObject();
+    QSet<QString> ids;
+    int index = 0;
+    for (const QJsonValue &value : root->value("runs").toArray()) {
+        ++index;
+        QString why;
+        const auto record = fromJson(value.toObject(), &why);
+        if (!record) {
+            out.problems << QObject::tr("Run %1 of the autosave %2 could not be recovered: %3.")
+                                .arg(index)
+                                .arg(name, why);
+            out.damaged = true;
+            continue;
+        }
+        if (ids.contains(record->runId)) {
+            out.problems << QObject::tr("Run %1 of the autosave %2 could not be recovered: its id %3 appears "
+                                        "twice.")
+                                .arg(index)
+                                .arg(name, record->runId);
+            out.damaged = true;
+            continue;
+        }
+        ids.insert(record->runId);
+        data.runs.append(*record);
+    }
+    // Only finished runs this machine measured are worth recovering: the embedded data (recorded,
+    // published) comes back anyway and is never counted, nor is a run that was only queued.
+    const QSet<QString> saved = savedRunIds(root->value("saved_file").toString(), &out.problems);
+    for (const RunRecord &r : std::as_const(data.runs))
+        if (r.origin == QLatin1String("measured") &&
+            (r.status == RunStatus::Ok || r.status == RunStatus::Failed) && !saved.contains(r.runId))
+            ++out.unsavedRuns;
+    out.data = std::move(data);
+    return out;
 }
 
 void Session::discardAutosave(const QString &autosaveFile)
 {
     QFile::remove(autosaveFile);
+}
+
+void Session::adoptRecovered(const QList<SessionData> &recovered)
+{
+    if (recovered.isEmpty())
+        return;
+    SessionData merged = recovered.first();
+    QSet<QString> ids;
+    for (const RunRecord &r : std::as_const(merged.runs))
+        ids.insert(r.runId);
+    for (qsizetype i = 1; i < recovered.size(); ++i) {
+        for (RunRecord r : recovered[i].runs) {
+            if (ids.contains(r.runId)) {
+                const RunRecord *same = nullptr;
+                for (const RunRecord &m : std::as_const(merged.runs))
+                    if (m.runId == r.runId)
+                        same = &m;
+                if (same && toJson(*same) == toJson(r))
+                    continue; // the same run, in two autosaves
+                QString id;
+                for (int n = 2; id.isEmpty() || ids.contains(id); ++n)
+                    id = QStringLiteral("%1-%2").arg(r.runId).arg(n);
+                r.runId = id;
+            }
+            ids.insert(r.runId);
+            merged.runs.append(r);
+        }
+        for (auto it = recovered[i].ceilings.begin(); it != recovered[i].ceilings.end(); ++it)
+            if (!merged.ceilings.contains(it.key()))
+                merged.ceilings.insert(it.key(), it.value());
+    }
+    replace(merged, {});
+    setModified(true);
+    QString error;
+    if (!autosave(&error))
+        qWarning("GemmScope autosave failed: %s", qPrintable(error));
+}
+
+QString AutosaveSlot::defaultDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+}
+
+AutosaveSlot::AutosaveSlot(const QString &directory)
+{
+    if (!QDir().mkpath(directory)) {
+        m_error = QObject::tr("Could not create the autosave folder %1.").arg(directory);
+        return;
+    }
+    const QDir dir(directory);
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const QString path =
+            dir.filePath(QStringLiteral("autosave-%1-%2.json")
+                             .arg(QCoreApplication::applicationPid())
+                             .arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0')));
+        if (QFileInfo::exists(path))
+            continue;
+        auto lock = std::make_unique<QLockFile>(path + QStringLiteral(".lock"));
+        if (lock->tryLock(0)) {
+            m_lock = std::move(lock);
+            m_path = path;
+            return;
+        }
+    }
+    m_error = QObject::tr("Could not lock an autosave file in %1.").arg(directory);
+}
+
+AutosaveSlot::~AutosaveSlot() = default; // QLockFile unlocks (and removes the .lock) when destroyed
+
+QList<AutosaveRecovery> AutosaveSlot::orphans(const QString &directory, const QString &ownFile)
+{
+    QList<AutosaveRecovery> out;
+    const QDir dir(directory);
+    const QString own = ownFile.isEmpty() ? QString() : QFileInfo(ownFile).absoluteFilePath();
+    const QStringList names = dir.entryList({QStringLiteral("autosave*.json")},
+                                            QDir::Files | QDir::System | QDir::Hidden, QDir::Name);
+    for (const QString &name : names) {
+        const QString path = dir.absoluteFilePath(name);
+        if (path == own)
+            continue;
+        // A running instance holds its lock; a crashed one left a stale lock QLockFile takes over.
+        auto claim = std::make_shared<QLockFile>(path + QStringLiteral(".lock"));
+        if (!claim->tryLock(0))
+            continue;
+        AutosaveRecovery recovery = Session::recoverableAutosave(path);
+        if (!recovery.worthOffering()) {
+            Session::discardAutosave(path); // nothing unsaved in it: tidy up
+            continue;
+        }
+        recovery.claim = std::move(claim);
+        out.append(std::move(recovery));
+    }
+    return out;
 }
 
 void Session::setModified(bool modified)

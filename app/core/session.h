@@ -11,7 +11,11 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
+#include <memory>
 #include <optional>
+
+class QLockFile;
 
 namespace gemmscope {
 
@@ -41,6 +45,46 @@ SessionParse readSessionFile(const QString &path);
 QByteArray serializeSession(const SessionData &data, const QString &savedFile = {});
 bool writeSessionFile(const QString &path, const SessionData &data, QString *error,
                       const QString &savedFile = {});
+
+// What an autosave holds that its saved file (if any) lacks, and what of it could not be read.
+// Recovery is lenient where loading is not: a run that cannot be read is left out and named in
+// `problems`, so that one damaged run never costs the others.
+struct AutosaveRecovery {
+    QString path;                     // the autosave file
+    std::optional<SessionData> data;  // its session without the runs that could not be read
+    int unsavedRuns = 0;              // measured runs its saved file lacks: what recovering gains
+    QStringList problems;             // what could not be recovered and why, one sentence each
+    bool damaged = false;             // the autosave itself, or a run in it, could not be read
+    std::shared_ptr<QLockFile> claim; // held while it is offered, so no other instance offers it too
+    bool worthOffering() const { return unsavedRuns > 0 || !problems.isEmpty(); }
+};
+
+// One running instance's own autosave, `<directory>/autosave-<pid>-<n>.json`, held with a
+// QLockFile (`<file>.lock`) for as long as the instance runs: two GemmScopes never write the same
+// autosave, and neither offers the other's runs while it runs. The file stays after the instance
+// ends; the next start offers it if it holds unsaved runs.
+class AutosaveSlot {
+public:
+    explicit AutosaveSlot(const QString &directory = defaultDirectory());
+    ~AutosaveSlot();
+    AutosaveSlot(const AutosaveSlot &) = delete;
+    AutosaveSlot &operator=(const AutosaveSlot &) = delete;
+    bool isValid() const { return !m_path.isEmpty(); }
+    QString path() const { return m_path; }
+    QString error() const { return m_error; }
+
+    static QString defaultDirectory(); // the application data folder
+    // Every autosave in `directory` (autosave*.json, the single autosave.json of older GemmScopes
+    // included) whose instance has ended — its lock is free or stale — except `ownFile`. Each one
+    // returned is claimed (locked) until its AutosaveRecovery is dropped. Autosaves with nothing
+    // to offer are deleted on the way.
+    static QList<AutosaveRecovery> orphans(const QString &directory, const QString &ownFile = {});
+
+private:
+    std::unique_ptr<QLockFile> m_lock;
+    QString m_path;
+    QString m_error;
+};
 
 // Converts a bench JSON ({"format":"gemmscope-bench","version":1,...}, docs/protocol.md) into runs
 // with origin "recorded".
@@ -73,14 +117,20 @@ public:
     bool importBench(const QString &path, QString *error); // appends the bench's runs
     bool loadDefault(QString *error, const QString &path = defaultSessionPath());
 
-    // Autosave: every finished run lands in autosavePath(). At start, recoverableRuns() tells
-    // whether it holds finished runs that its saved file (if any) lacks.
+    // Autosave: every finished run lands in the autosave path (none by default; the window gives
+    // each instance its own through AutosaveSlot). At start, recoverableAutosave() tells which
+    // finished runs an autosave holds that its saved file (if any) lacks, and what it could not
+    // read. It never opens anything but a regular file of bounded size.
     static QString defaultSessionPath() { return QStringLiteral(":/gemmscope/default_session.json"); }
-    static QString autosavePath();
+    static QString autosavePath(); // the single autosave older GemmScopes shared (recovered, never written)
     bool autosave(QString *error = nullptr) const;
-    static std::optional<SessionData> recoverableAutosave(const QString &autosaveFile = autosavePath());
-    static void discardAutosave(const QString &autosaveFile = autosavePath());
+    static AutosaveRecovery recoverableAutosave(const QString &autosaveFile);
+    static void discardAutosave(const QString &autosaveFile);
     void setAutosavePath(const QString &path) { m_autosavePath = path; }
+    QString autosaveFile() const { return m_autosavePath; }
+    // Takes recovered autosaves as the open session: the first one's data, the others' runs
+    // appended (ids kept unique); marked modified and autosaved at once.
+    void adoptRecovered(const QList<SessionData> &recovered);
 
 signals:
     void ceilingsChanged();

@@ -25,6 +25,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QJsonArray>
@@ -33,6 +34,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QScreen>
 #include <QScrollArea>
@@ -45,6 +47,7 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace gemmscope {
 
@@ -71,6 +74,14 @@ private:
     QPointer<QWidget> *m_target;
 };
 
+// File names and messages that quote a file's content are shown as written, never as markup.
+void warnPlainText(QWidget *parent, const QString &title, const QString &text)
+{
+    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Ok, parent);
+    box.setTextFormat(Qt::PlainText);
+    box.exec();
+}
+
 } // namespace
 
 MainWindow::MainWindow(const Options &options, QWidget *parent)
@@ -79,8 +90,16 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
       m_selection(new RunSelection(this))
 {
     initResources();
-    if (!options.autosavePath.isEmpty())
+    if (!options.autosavePath.isEmpty()) {
         m_session->setAutosavePath(options.autosavePath);
+    } else if (options.autosave) {
+        // Each instance its own autosave, locked: two windows never overwrite each other's runs.
+        m_autosaveSlot = std::make_unique<AutosaveSlot>();
+        if (m_autosaveSlot->isValid())
+            m_session->setAutosavePath(m_autosaveSlot->path());
+        else
+            qWarning("GemmScope: no autosave: %s", qPrintable(m_autosaveSlot->error()));
+    }
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ResultsModel::SortRole);
     setWindowIcon(QIcon::fromTheme(QStringLiteral("utilities-system-monitor")));
@@ -91,7 +110,9 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
     m_runnerLabel = new QLabel;
     m_runnerLabel->setObjectName(QStringLiteral("runnerStatusLabel"));
+    m_runnerLabel->setTextFormat(Qt::PlainText); // the runner's own words, never markup
     m_jobLabel = new QLabel;
+    m_jobLabel->setTextFormat(Qt::PlainText);
     m_progress = new QProgressBar;
     m_progress->setMaximumWidth(160);
     m_progress->setVisible(false);
@@ -376,7 +397,7 @@ void MainWindow::updateRecentMenu()
                 return;
             QString error;
             if (!openSession(path, &error))
-                QMessageBox::warning(this, tr("Open session"), error);
+                warnPlainText(this, tr("Open session"), error);
         });
     }
     m_recentMenu->setEnabled(!files.isEmpty());
@@ -592,19 +613,63 @@ void MainWindow::loadDefaultSession()
 
 void MainWindow::offerAutosaveRecovery()
 {
-    const auto recovered = Session::recoverableAutosave(
-        m_options.autosavePath.isEmpty() ? Session::autosavePath() : m_options.autosavePath);
-    if (!recovered)
+    const QString own = m_session->autosaveFile();
+    if (own.isEmpty())
         return;
-    const auto answer = QMessageBox::question(
-        this, tr("Recover runs"),
-        tr("The last GemmScope session ended with %n run(s) that were not saved to a file. "
-           "Recover them?",
-           nullptr, int(recovered->runs.size())),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-    if (answer == QMessageBox::Yes) {
-        m_session->replace(*recovered, {});
-        m_session->addOrUpdate(recovered->runs.constLast()); // marks it modified and keeps the autosave
+    const QString directory = QFileInfo(own).absolutePath();
+    // Autosaves, and the files they name, are read in a worker thread: a damaged or hostile one
+    // (a FIFO, /dev/zero) must never hold up the window.
+    auto *watcher = new QFutureWatcher<QList<AutosaveRecovery>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        offerRecovered(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([directory, own] { return AutosaveSlot::orphans(directory, own); }));
+}
+
+void MainWindow::offerRecovered(const QList<AutosaveRecovery> &found)
+{
+    QList<SessionData> recovered;
+    QStringList problems;
+    int unsaved = 0;
+    for (const AutosaveRecovery &r : found) {
+        if (r.data && r.unsavedRuns > 0) {
+            recovered << *r.data;
+            unsaved += r.unsavedRuns;
+        }
+        problems << r.problems;
+    }
+    if (unsaved == 0 && problems.isEmpty())
+        return;
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Recover runs"));
+    box.setIcon(unsaved > 0 ? QMessageBox::Question : QMessageBox::Warning);
+    box.setTextFormat(Qt::PlainText); // autosaves are files: their text is never markup
+    box.setText(unsaved > 0
+                    ? tr("%n run(s) measured in an earlier GemmScope session were not saved to a file. "
+                         "Recover them?",
+                         nullptr, unsaved)
+                    : tr("An earlier GemmScope session left an autosave that could not be recovered."));
+    if (!problems.isEmpty()) {
+        box.setInformativeText(tr("Not everything could be recovered; see the details. Damaged autosaves are "
+                                  "kept beside the others with the suffix .damaged."));
+        box.setDetailedText(problems.join(QLatin1Char('\n')));
+    }
+    QPushButton *recover = unsaved > 0 ? box.addButton(tr("Recover"), QMessageBox::AcceptRole) : nullptr;
+    QPushButton *discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    QPushButton *later = box.addButton(tr("Ask again next time"), QMessageBox::RejectRole);
+    box.setDefaultButton(recover ? recover : later);
+    box.setEscapeButton(later);
+    box.exec();
+    if (box.clickedButton() != recover && box.clickedButton() != discard)
+        return; // kept for the next start
+    if (box.clickedButton() == recover)
+        m_session->adoptRecovered(recovered); // in this instance's autosave before the old ones go
+    for (const AutosaveRecovery &r : found) {
+        if (!r.damaged)
+            Session::discardAutosave(r.path);
+        else
+            QFile::rename(r.path, r.path + QStringLiteral(".damaged"));
     }
 }
 
@@ -639,7 +704,7 @@ void MainWindow::openDialog()
         return;
     QString error;
     if (!openSession(path, &error))
-        QMessageBox::warning(this, tr("Open session"), error);
+        warnPlainText(this, tr("Open session"), error);
 }
 
 bool MainWindow::saveSession()
@@ -648,7 +713,7 @@ bool MainWindow::saveSession()
         return saveSessionAs();
     QString error;
     if (!m_session->save(&error)) {
-        QMessageBox::warning(this, tr("Save session"), error);
+        warnPlainText(this, tr("Save session"), error);
         return false;
     }
     return true;
@@ -662,7 +727,7 @@ bool MainWindow::saveSessionAs()
         return false;
     QString error;
     if (!m_session->saveAs(path, &error)) {
-        QMessageBox::warning(this, tr("Save session"), error);
+        warnPlainText(this, tr("Save session"), error);
         return false;
     }
     RecentFiles::add(path);
@@ -678,7 +743,7 @@ void MainWindow::importBenchDialog()
         return;
     QString error;
     if (!m_session->importBench(path, &error))
-        QMessageBox::warning(this, tr("Import bench JSON"), error);
+        warnPlainText(this, tr("Import bench JSON"), error);
 }
 
 std::optional<QString> MainWindow::exportView(QWidget *view, const QString &path)
@@ -781,7 +846,7 @@ void MainWindow::exportDialog()
         return;
     QString error;
     if (!exportTo(path, &error))
-        QMessageBox::warning(this, tr("Export"), error);
+        warnPlainText(this, tr("Export"), error);
     else
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
 }

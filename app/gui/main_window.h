@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QSize>
+#include <memory>
 
 class QAction;
 class QLabel;
@@ -33,6 +34,8 @@ class TileMapView;
 class CoalescingView;
 class BankConflictView;
 class AccessCheckView;
+class AutosaveSlot;
+struct AutosaveRecovery;
 class RuntimeChart;
 class Session;
 class StageSourceView;
@@ -43,7 +46,8 @@ public:
     struct Options {
         bool startRunner = true; // false: model-only (rendering, tests without a runner)
         bool restoreSettings = true;
-        QString autosavePath; // empty: Session::autosavePath()
+        QString autosavePath; // empty: this instance's own locked file (AutosaveSlot)
+        bool autosave = true; // false with an empty autosavePath: no autosave (headless rendering)
     };
     explicit MainWindow(const Options &options, QWidget *parent = nullptr);
     MainWindow() : MainWindow(Options{}) {}
@@ -61,7 +65,8 @@ public:
 
     // Loads the embedded published/recorded data when nothing else is open (first start, no GPU).
     void loadDefaultSession();
-    // Offers the autosave's unsaved runs (asks with a dialog); called by main(), not in tests.
+    // Offers the unsaved runs of every autosave whose instance has ended, and says what could not
+    // be recovered (asks with a dialog); called by main(). The files are read off the UI thread.
     void offerAutosaveRecovery();
     bool openSession(const QString &path, QString *error);
     bool exportTo(const QString &path, QString *error); // results (.csv/.json) or the focused view
@@ -109,8 +114,10 @@ private:
     void saveSettings() const;
     void restoreSettings();
     bool confirmDiscard();
+    void offerRecovered(const QList<AutosaveRecovery> &found);
 
     Options m_options;
+    std::unique_ptr<AutosaveSlot> m_autosaveSlot; // this instance's own autosave, locked while it runs
     Session *m_session;
     ResultsModel *m_model;
     QSortFilterProxyModel *m_proxy;

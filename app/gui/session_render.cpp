@@ -10,8 +10,8 @@ namespace gemmscope {
 
 QStringList renderSession(const QString &sessionFile, const QString &outDir, QString *error)
 {
-    MainWindow window(
-        MainWindow::Options{.startRunner = false, .restoreSettings = false, .autosavePath = {}});
+    MainWindow window(MainWindow::Options{
+        .startRunner = false, .restoreSettings = false, .autosavePath = {}, .autosave = false});
     if (!window.openSession(sessionFile, error))
         return {};
     // Diagrams follow the selected run: pick the last finished one so they show real data.
