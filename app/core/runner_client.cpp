@@ -1,9 +1,13 @@
 #include "runner_client.h"
 
+#include "json_text.h"
 #include "runner_locator.h"
 
 #include <QJsonDocument>
 #include <QRandomGenerator>
+#include <algorithm>
+#include <climits>
+#include <utility>
 
 namespace gemmscope {
 
@@ -19,6 +23,19 @@ RunnerClient::RunnerClient(QString runnerPath, QObject *parent)
     // Job ids double as run ids in sessions: a per-client prefix keeps them unique across restarts
     // of the application that append to the same session.
     m_jobPrefix = QString::number(QRandomGenerator::global()->bounded(0x1000, 0xFFFF), 16);
+    // Children: they follow the client into its thread.
+    m_watchdog = new QTimer(this);
+    m_watchdog->setSingleShot(true);
+    connect(m_watchdog, &QTimer::timeout, this, &RunnerClient::watchdogFired);
+    m_cancelTimer = new QTimer(this);
+    m_cancelTimer->setSingleShot(true);
+    connect(m_cancelTimer, &QTimer::timeout, this, &RunnerClient::cancelGraceExpired);
+}
+
+void RunnerClient::setWatchdog(const Watchdog &watchdog)
+{
+    m_limits = watchdog;
+    m_stdoutLines = LineBuffer(watchdog.maxLineBytes);
 }
 
 RunnerClient::~RunnerClient()
@@ -90,8 +107,11 @@ void RunnerClient::startProcess()
         connect(m_process, &QProcess::errorOccurred, this, &RunnerClient::processError);
     }
     m_state = State::Starting;
-    m_stdoutBuffer.clear();
+    m_stdoutLines.clear();
     m_stderrTail.clear();
+    m_killKind.clear();
+    m_killMessage.clear();
+    armWatchdog(); // a runner that never says `ready` is killed and restarted
     m_process->start(m_runnerPath, {});
 }
 
@@ -102,6 +122,8 @@ void RunnerClient::shutdown()
         return;
     }
     m_state = State::ShuttingDown;
+    m_watchdog->stop();
+    m_cancelTimer->stop();
     for (const RunRequest &r : m_queue.takeAll())
         failJob(r, QStringLiteral("cancelled"), tr("The run was cancelled because GemmScope is closing."));
     if (m_current)
@@ -136,8 +158,12 @@ void RunnerClient::cancelInThread(const QString &jobId)
             emit idle();
         return;
     }
-    if (m_current && m_current->jobId == jobId)
+    if (m_current && m_current->jobId == jobId) {
         send({{"type", "cancel"}, {"id", jobId}}); // the runner answers with an error of kind cancelled
+        // ... unless it hangs: then the grace period ends it by killing the runner.
+        m_cancelledJob = jobId;
+        m_cancelTimer->start(m_limits.cancelGraceMs);
+    }
 }
 
 void RunnerClient::send(const QJsonObject &object)
@@ -159,7 +185,9 @@ void RunnerClient::dispatchNext()
     m_currentCompiled = {};
     m_faultMessage.clear();
     m_sinceProgress.invalidate();
+    m_cancelledJob.clear();
     send(m_current->toProtocolJson());
+    armWatchdog();
     emit runStarted(m_current->jobId);
 }
 
@@ -168,27 +196,94 @@ void RunnerClient::finishCurrent()
     m_current.reset();
     m_currentCompiled = {};
     m_consecutiveRestarts = 0;
+    m_cancelTimer->stop();
+    armWatchdog();
     dispatchNext();
+}
+
+void RunnerClient::armWatchdog()
+{
+    if (m_state == State::Starting) {
+        m_watchdog->start(m_limits.startupMs);
+    } else if (m_state == State::Ready && m_current) {
+        const qint64 budget = std::max(0, m_current->config.timing.budgetMs);
+        m_watchdog->start(int(std::min<qint64>(INT_MAX, budget + m_limits.silenceMarginMs)));
+    } else {
+        m_watchdog->stop();
+    }
+}
+
+void RunnerClient::watchdogFired()
+{
+    if (!m_process || m_process->state() == QProcess::NotRunning || !m_killKind.isEmpty())
+        return;
+    if (m_state == State::Starting) {
+        killRunner(QStringLiteral("runner_timeout"),
+                   tr("The runner did not report that it was ready within %1 s, so it was stopped.")
+                       .arg(m_limits.startupMs / 1000.0));
+    } else if (m_state == State::Ready && m_current) {
+        const int budget = std::max(0, m_current->config.timing.budgetMs);
+        killRunner(QStringLiteral("runner_timeout"),
+                   tr("The runner sent nothing for %1 s, longer than the run's timing budget (%2 s) plus a "
+                      "margin of %3 s, so it was stopped.")
+                       .arg((budget + m_limits.silenceMarginMs) / 1000.0)
+                       .arg(budget / 1000.0)
+                       .arg(m_limits.silenceMarginMs / 1000.0));
+    }
+}
+
+void RunnerClient::cancelGraceExpired()
+{
+    if (m_current && m_current->jobId == m_cancelledJob && m_killKind.isEmpty())
+        killRunner(QStringLiteral("cancelled"),
+                   tr("The run was cancelled; the runner did not stop within %1 s, so it was stopped.")
+                       .arg(m_limits.cancelGraceMs / 1000.0));
+}
+
+void RunnerClient::killRunner(const QString &kind, const QString &message)
+{
+    m_killKind = kind;
+    m_killMessage = message;
+    m_watchdog->stop();
+    m_cancelTimer->stop();
+    if (m_process)
+        m_process->kill(); // processFinished fails the running job with this kind, then restarts
 }
 
 void RunnerClient::readOutput()
 {
-    m_stdoutBuffer.append(m_process->readAllStandardOutput());
-    qsizetype newline;
-    while ((newline = m_stdoutBuffer.indexOf('\n')) >= 0) {
-        const QByteArray line = m_stdoutBuffer.left(newline).trimmed();
-        m_stdoutBuffer.remove(0, newline + 1);
-        if (line.isEmpty())
-            continue;
-        QJsonParseError parseError;
-        const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
-        if (!doc.isObject()) {
-            qWarning("gemmscope-runner wrote a line that is not a JSON object: %s",
-                     line.left(200).constData());
-            continue;
-        }
-        handleEvent(doc.object());
+    if (!m_process)
+        return;
+    const QByteArray bytes = m_process->readAllStandardOutput();
+    if (!m_killKind.isEmpty() || m_state == State::Unavailable)
+        return; // being stopped: nothing it says counts any more
+    m_stdoutLines.append(bytes);
+    if (!bytes.isEmpty())
+        armWatchdog(); // output is a sign of life
+    while (const std::optional<QByteArray> line = m_stdoutLines.takeLine()) {
+        handleLine(*line);
+        if (!m_killKind.isEmpty() || m_state == State::Unavailable)
+            return;
     }
+    if (m_stdoutLines.overflowed())
+        killRunner(QStringLiteral("protocol_error"),
+                   tr("The runner wrote a line longer than %1 MiB, which no protocol event is, so it was "
+                      "stopped.")
+                       .arg(m_stdoutLines.maxLineBytes() / (1024.0 * 1024.0)));
+}
+
+void RunnerClient::handleLine(const QByteArray &raw)
+{
+    const QByteArray line = raw.trimmed();
+    if (line.isEmpty())
+        return;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+    if (!doc.isObject()) {
+        qWarning("gemmscope-runner wrote a line that is not a JSON object: %s", line.left(200).constData());
+        return;
+    }
+    handleEvent(doc.object());
 }
 
 void RunnerClient::handleEvent(const QJsonObject &event)
@@ -248,6 +343,8 @@ void RunnerClient::handleEvent(const QJsonObject &event)
         emit runFailed(record);
         if (record.errorKind == QLatin1String("device_fault")) {
             m_current.reset();
+            m_cancelTimer->stop();
+            armWatchdog();
             return;
         }
         finishCurrent();
@@ -256,11 +353,11 @@ void RunnerClient::handleEvent(const QJsonObject &event)
 
 void RunnerClient::handleReady(const QJsonObject &event)
 {
-    const int protocol = event.value("protocol").toInt();
-    if (protocol != kProtocolVersion) {
+    if (exactInt(event.value("protocol")) != kProtocolVersion) {
         m_state = State::Unavailable;
+        m_watchdog->stop();
         m_unavailableReason = tr("runner unavailable: it speaks protocol %1, this GemmScope speaks %2")
-                                  .arg(protocol)
+                                  .arg(describeJsonValue(event.value("protocol")))
                                   .arg(kProtocolVersion);
         emit runnerStatusChanged(false, m_unavailableReason);
         failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
@@ -269,6 +366,7 @@ void RunnerClient::handleReady(const QJsonObject &event)
         return;
     }
     m_state = State::Ready;
+    armWatchdog(); // start-up is over; the running job's silence is watched from dispatch on
     const QJsonObject gpu = event.value("gpu").toObject();
     if (gpu.isEmpty()) {
         m_gpuAvailable = false;
@@ -292,26 +390,37 @@ void RunnerClient::handleReady(const QJsonObject &event)
 
 void RunnerClient::processFinished(int exitCode, QProcess::ExitStatus status)
 {
-    // Complete a partial line the runner wrote before it ended.
-    if (!m_stdoutBuffer.isEmpty()) {
-        m_stdoutBuffer.append('\n');
-        readOutput();
-    }
+    // What the runner wrote before it ended still counts, a last unterminated line included, unless
+    // the client stopped it (then nothing it said is trusted).
+    readOutput();
+    const QByteArray rest = m_stdoutLines.takeRest();
+    if (m_killKind.isEmpty() && m_state != State::Unavailable)
+        handleLine(rest);
+    m_watchdog->stop();
+    m_cancelTimer->stop();
+    const QString killKind = std::exchange(m_killKind, {});
+    const QString killMessage = std::exchange(m_killMessage, {});
     if (m_state == State::ShuttingDown || m_state == State::Stopped || m_state == State::Unavailable)
         return;
-    const bool fault = status == QProcess::NormalExit && exitCode == kDeviceFaultExitCode;
-    QString why = fault ? tr("The GPU reported a fault (%1).")
-                              .arg(m_faultMessage.isEmpty() ? tr("sticky CUDA error") : m_faultMessage)
+    const bool fault =
+        killKind.isEmpty() && status == QProcess::NormalExit && exitCode == kDeviceFaultExitCode;
+    // A device fault is the GPU's; a runner killed by a signal, or ending otherwise, is not.
+    const QString kind = !killKind.isEmpty() ? killKind
+                         : fault             ? QStringLiteral("device_fault")
+                                             : QStringLiteral("runner_crashed");
+    QString why = !killKind.isEmpty() ? killMessage
+                  : fault             ? tr("The GPU reported a fault (%1).")
+                                .arg(m_faultMessage.isEmpty() ? tr("sticky CUDA error") : m_faultMessage)
                   : status == QProcess::CrashExit
-                      ? tr("The runner crashed.")
+                      ? tr("The runner crashed or was killed (by a signal).")
                       : tr("The runner exited unexpectedly with status %1.").arg(exitCode);
     const QString stderrText = QString::fromUtf8(m_stderrTail).trimmed();
-    if (!fault && !stderrText.isEmpty())
+    if (killKind.isEmpty() && !fault && !stderrText.isEmpty())
         why += tr(" Its last words: %1").arg(stderrText.right(300));
     if (m_current) {
         const RunRequest running = *m_current;
         m_current.reset();
-        failJob(running, QStringLiteral("device_fault"), why + tr(" The runner was restarted."));
+        failJob(running, kind, why + tr(" The runner was restarted."));
     }
     m_state = State::Stopped;
     if (++m_consecutiveRestarts > kMaxConsecutiveRestarts) {
@@ -330,6 +439,8 @@ void RunnerClient::processError(QProcess::ProcessError error)
     if (error != QProcess::FailedToStart)
         return; // crashes arrive through finished()
     m_state = State::Unavailable;
+    m_watchdog->stop();
+    m_cancelTimer->stop();
     m_unavailableReason =
         tr("runner unavailable: %1 could not be started (%2)").arg(m_runnerPath, m_process->errorString());
     emit runnerStatusChanged(false, m_unavailableReason);

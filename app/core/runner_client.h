@@ -2,11 +2,19 @@
 // talks to it through the thread-safe submit()/cancel() and listens to its signals only.
 //
 // One job is sent to the runner at a time; the rest wait in a JobQueue, so that a new interactive
-// request can still replace the waiting ones. A device fault (runner exit status 3) or a crash
-// fails the running job with kind device_fault, restarts the runner and goes on with the queue.
+// request can still replace the waiting ones. A device fault (runner exit status 3) fails the
+// running job with kind device_fault; a runner that crashes or is killed (a signal, another exit
+// status) fails it with runner_crashed; either way the runner is restarted and the queue goes on.
+//
+// A watchdog keeps a runner from hanging the client: no `ready` within the start-up limit, or no
+// output for longer than the running job's own budget plus a margin, kills the runner and fails
+// the job with runner_timeout; a cancelled job that does not end within a grace period is ended
+// the same way (kind cancelled). Output is read linearly, a line at most kMaxLineBytes long: a
+// longer one is a protocol_error that restarts the runner.
 #pragma once
 
 #include "job_queue.h"
+#include "line_buffer.h"
 #include "run_record.h"
 
 #include <QAtomicInt>
@@ -15,6 +23,7 @@
 #include <QObject>
 #include <QProcess>
 #include <QThread>
+#include <QTimer>
 #include <memory>
 
 namespace gemmscope {
@@ -34,6 +43,16 @@ public:
     static constexpr int kDeviceFaultExitCode = 3;
     static constexpr int kProgressIntervalMs = 100; // progress signals at most this often per job
     static constexpr int kMaxConsecutiveRestarts = 3;
+    static constexpr qsizetype kMaxLineBytes = 64LL * 1024 * 1024;
+
+    // Watchdog limits; the defaults suit a GPU machine, tests shorten them. Call before start().
+    struct Watchdog {
+        int startupMs = 60000;        // until `ready`
+        int silenceMarginMs = 120000; // silence allowed beyond the running job's budget_ms
+        int cancelGraceMs = 5000;     // a cancelled running job must end within this
+        qsizetype maxLineBytes = kMaxLineBytes;
+    };
+    void setWatchdog(const Watchdog &watchdog);
 
 public slots:
     void start();    // starts the runner process; call in the client's thread (or queued)
@@ -56,6 +75,7 @@ private:
     void cancelInThread(const QString &jobId);
     void startProcess();
     void readOutput();
+    void handleLine(const QByteArray &line);
     void handleEvent(const QJsonObject &event);
     void handleReady(const QJsonObject &event);
     void processFinished(int exitCode, QProcess::ExitStatus status);
@@ -65,6 +85,11 @@ private:
     void failJob(const RunRequest &request, const QString &kind, const QString &message);
     void failAllQueued(const QString &kind, const QString &message);
     void send(const QJsonObject &object);
+    void armWatchdog();
+    void watchdogFired();
+    void cancelGraceExpired();
+    // Kills the runner; processFinished then fails the running job with this kind and sentence.
+    void killRunner(const QString &kind, const QString &message);
 
     enum class State { Stopped, Starting, Ready, Unavailable, ShuttingDown };
 
@@ -77,7 +102,12 @@ private:
     std::optional<RunRequest> m_current;
     QJsonObject m_currentCompiled;
     QElapsedTimer m_sinceProgress;
-    QByteArray m_stdoutBuffer;
+    Watchdog m_limits;
+    QTimer *m_watchdog = nullptr;      // start-up, then silence of the running job
+    QTimer *m_cancelTimer = nullptr;   // a cancelled running job's grace period
+    QString m_cancelledJob;            // the running job a cancel was sent for
+    QString m_killKind, m_killMessage; // why the client killed the runner, for processFinished
+    LineBuffer m_stdoutLines{kMaxLineBytes};
     QByteArray m_stderrTail;
     QString m_faultMessage; // the device_fault event's sentence, kept until the process exits
     int m_consecutiveRestarts = 0;
