@@ -32,20 +32,41 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
                                          "GPU to take it from: ") +
                               state.probe.error);
     }
+    const StageBuild build = requestBuild(request);
     requireValidConfig(stage, params, size, arch);
 
-    const CompiledKernel kernel = compileStage(state, stage, params, arch, requestBuild(request), job);
+    CompiledKernel kernel = compileStage(state, stage, params, arch, build, job);
     const LaunchGeometry geometry = launchGeometry(stage.id, params, size);
+    const int threads = geometry.threadsPerBlock();
     std::optional<Occupancy> occupancy;
+    QString occupancyNote;
     if (state.probe.device && state.probe.device->cc == arch) {
         const LoadedKernel loaded(kernel);
-        occupancy = deviceOccupancy(*state.probe.device, loaded, geometry.threadsPerBlock(),
-                                    kernel.ptxas.registers, kernel.ptxas.staticSmemBytes);
+        loaded.takeResourcesInto(kernel); // the loaded binary's registers, ptxas log or not
+        state.compiler.storeIfComplete(kernel);
+        requireLaunchable(kernel, threads, loaded.maxActiveBlocksPerSm(threads), state.probe.device->name, {},
+                          loaded.attributes().maxThreadsPerBlock);
+        occupancy = deviceOccupancy(*state.probe.device, loaded, threads, kernel.ptxas.registers,
+                                    kernel.ptxas.staticSmemBytes);
+    } else if (kernel.ptxas.found) {
+        // Compile-only: ptxas's numbers against the architecture's datasheet GPU, where one is known.
+        occupancy = modelOccupancy(arch, threads, kernel.ptxas.registers, kernel.ptxas.staticSmemBytes);
+        const GpuSpec *datasheet = findGpuForArch(arch);
+        requireLaunchable(kernel, threads,
+                          occupancy ? std::optional<int>(occupancy->blocksPerSm) : std::nullopt,
+                          datasheet ? QString::fromStdString(datasheet->name) + QStringLiteral(" (datasheet)")
+                                    : QStringLiteral("sm_%1").arg(arch),
+                          occupancy ? QString::fromStdString(occupancy->explanation) : QString());
     } else {
-        occupancy = modelOccupancy(arch, geometry.threadsPerBlock(), kernel.ptxas.registers,
-                                   kernel.ptxas.staticSmemBytes);
+        // Neither a ptxas report nor a GPU to load the kernel on: no occupancy rather than one that
+        // leaves the registers out and names the wrong limiter.
+        occupancyNote = QStringLiteral("Unknown: NVRTC returned no ptxas report for this kernel and no "
+                                       "GPU of sm_%1 has loaded it, so its registers are not known.")
+                            .arg(arch);
     }
     QJsonObject event = compiledFields(stage, kernel, occupancy);
+    if (!occupancyNote.isEmpty())
+        event.insert(QStringLiteral("occupancy_note"), occupancyNote);
     event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
     event.insert(QStringLiteral("params"), paramsToJson(params));
     event.insert(QStringLiteral("threads_per_block"), geometry.threadsPerBlock());

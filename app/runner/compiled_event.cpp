@@ -1,5 +1,7 @@
 #include "compiled_event.h"
 
+#include "runner_error.h"
+
 #include <QJsonValue>
 
 namespace gemmscope::runner {
@@ -36,8 +38,16 @@ Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, 
         model.limiter = OccupancyLimiter::SharedMemory;
         model.blocksPerSm = blocks;
     } else if (blocks != model.blocksPerSm) {
-        // The runtime is the authority; keep the model's limiter but say that it disagreed.
-        model.explanation += " (the CUDA runtime says " + std::to_string(blocks) + " blocks per SM)";
+        // The runtime is the authority. The calculator's limiter was for its own count, so it is
+        // not named for the runtime's: the sentence leads with the runtime's number and quotes the
+        // calculator as such, never contradicting blocks_per_sm.
+        model.explanation =
+            std::to_string(blocks) + " block(s) of " + std::to_string(threadsPerBlock) +
+            " threads per SM, as the CUDA runtime computes it; GemmScope's calculator, from " +
+            (registers > 0 ? std::to_string(registers) : std::string("unknown")) +
+            " registers per thread and " + std::to_string(smemBytes) +
+            " bytes of shared memory per block, says " + model.explanation;
+        model.limiter = OccupancyLimiter::None;
         model.blocksPerSm = blocks;
     }
     if (limit.binding()) {
@@ -64,6 +74,52 @@ std::optional<Occupancy> modelOccupancy(int arch, int threadsPerBlock, int regis
     return computeOccupancy(*gpu, threadsPerBlock, registers, smemBytes);
 }
 
+void requireLaunchable(const CompiledKernel &kernel, int threadsPerBlock, std::optional<int> blocksPerSm,
+                       const QString &where, const QString &why, int maxThreadsForKernel)
+{
+    const QString head = QStringLiteral("%1 compiles for sm_%2 but cannot launch: ")
+                             .arg(kernel.nameExpression)
+                             .arg(kernel.arch);
+    const int registers = kernel.ptxas.found ? kernel.ptxas.registers : -1;
+    if (registers > 0 && threadsPerBlock > 0) {
+        const long long warps = (threadsPerBlock + 31) / 32;
+        const long long perWarp = (registers * 32LL + 255) / 256 * 256;
+        const long long perBlock = warps * perWarp;
+        constexpr long long kRegistersPerBlock = 65536; // every architecture CUDA 13 builds for
+        if (perBlock > kRegistersPerBlock)
+            throw RunnerError(
+                ErrorKind::OutOfResources,
+                head + QStringLiteral("%1 registers per thread x %2 threads need %3 registers per block "
+                                      "(%4 per warp of 32, allocated in units of 256), more than the %5 a "
+                                      "block may use. Use fewer threads per block (a larger TM x TN) or a "
+                                      "smaller thread tile (fewer registers).")
+                           .arg(registers)
+                           .arg(threadsPerBlock)
+                           .arg(perBlock)
+                           .arg(perWarp)
+                           .arg(kRegistersPerBlock),
+                kernel.log);
+    }
+    if (maxThreadsForKernel > 0 && threadsPerBlock > maxThreadsForKernel)
+        throw RunnerError(ErrorKind::OutOfResources,
+                          head + QStringLiteral("the CUDA runtime allows at most %1 threads per block for it "
+                                                "(%2 registers per thread), fewer than its %3.")
+                                     .arg(maxThreadsForKernel)
+                                     .arg(registers)
+                                     .arg(threadsPerBlock),
+                          kernel.log);
+    if (blocksPerSm && *blocksPerSm <= 0)
+        throw RunnerError(ErrorKind::OutOfResources,
+                          head +
+                              QStringLiteral("not one block of %1 threads (%2 registers per thread, %3 bytes "
+                                             "of static shared memory) fits on an SM of %4%5.")
+                                  .arg(threadsPerBlock)
+                                  .arg(registers)
+                                  .arg(kernel.ptxas.staticSmemBytes)
+                                  .arg(where, why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why)),
+                          kernel.log);
+}
+
 QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                            const std::optional<Occupancy> &occupancy, const BlockLimit &limit)
 {
@@ -74,7 +130,12 @@ QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                        {QStringLiteral("cache_hit"), kernel.cacheHit},
                        {QStringLiteral("compile_ms"), kernel.compileMs},
                        {QStringLiteral("cubin_bytes"), double(kernel.cubin.size())},
-                       {QStringLiteral("registers"), kernel.ptxas.registers},
+                       {QStringLiteral("registers"), kernel.ptxas.found ? kernel.ptxas.registers : -1},
+                       // "ptxas" (its -v report), "cuda_runtime" (the loaded kernel's attributes) or
+                       // null: unknown (an empty NVRTC log in compile-only mode without a GPU).
+                       {QStringLiteral("resources_source"), kernel.resourcesSource.isEmpty()
+                                                                ? QJsonValue(QJsonValue::Null)
+                                                                : QJsonValue(kernel.resourcesSource)},
                        {QStringLiteral("spill_store_bytes"), kernel.ptxas.spillStoreBytes},
                        {QStringLiteral("spill_load_bytes"), kernel.ptxas.spillLoadBytes},
                        {QStringLiteral("stack_frame_bytes"), kernel.ptxas.stackFrameBytes},

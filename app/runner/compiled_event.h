@@ -22,6 +22,16 @@ Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, 
 // Compile-only: the calculator for the named architecture's datasheet GPU, if GemmScope knows one.
 std::optional<Occupancy> modelOccupancy(int arch, int threadsPerBlock, int registers, int smemBytes);
 
+// RunnerError(out_of_resources), with the numbers, when the compiled kernel cannot launch one
+// block of `threadsPerBlock` threads although it compiled: its registers times the threads exceed
+// the 65536 registers one block may use (allocated per warp, in units of 256), the runtime allows
+// fewer threads for it (`maxThreadsForKernel`, cudaFuncAttributes::maxThreadsPerBlock; 0 unknown),
+// or the occupancy calculation fits no block on an SM (`blocksPerSm` 0; `where` names the GPU
+// or datasheet it was computed for, `why` is its explanation). Called after every compile, in
+// compile-only mode too, and before anything is launched.
+void requireLaunchable(const CompiledKernel &kernel, int threadsPerBlock, std::optional<int> blocksPerSm,
+                       const QString &where, const QString &why = {}, int maxThreadsForKernel = 0);
+
 // Fields of the event without "event" and "id" (the result event embeds them as "compiled").
 QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                            const std::optional<Occupancy> &occupancy, const BlockLimit &limit = {});

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QSaveFile>
 
 namespace gemmscope::runner {
@@ -43,7 +44,10 @@ std::optional<CachedCubin> CubinCache::load(const QString &key) const
     const auto name = readAll(pathFor(key, ".name"));
     if (!cubin || !log || !name || cubin->isEmpty() || name->isEmpty())
         return std::nullopt;
-    return CachedCubin{*cubin, QString::fromUtf8(*log), QString::fromUtf8(*name)};
+    QJsonObject info;
+    if (const auto infoBytes = readAll(pathFor(key, ".info")))
+        info = QJsonDocument::fromJson(*infoBytes).object();
+    return CachedCubin{*cubin, QString::fromUtf8(*log), QString::fromUtf8(*name), info};
 }
 
 bool CubinCache::store(const QString &key, const CachedCubin &entry) const
@@ -52,6 +56,7 @@ bool CubinCache::store(const QString &key, const CachedCubin &entry) const
         return false;
     return writeAll(pathFor(key, ".log"), entry.log.toUtf8()) &&
            writeAll(pathFor(key, ".name"), entry.loweredName.toUtf8()) &&
+           writeAll(pathFor(key, ".info"), QJsonDocument(entry.info).toJson(QJsonDocument::Compact)) &&
            writeAll(pathFor(key, ".cubin"), entry.cubin);
 }
 

@@ -1,9 +1,11 @@
-// On-disk cache of NVRTC output: a CUBIN, its compile log and the kernel's lowered name, stored
-// under a key that is the SHA-256 of everything that determines the compile (see NvrtcCompiler).
+// On-disk cache of NVRTC output: a CUBIN, its compile log, the kernel's lowered name and its
+// resources (registers, shared memory: `info`), stored under a key that is the SHA-256 of
+// everything that determines the compile (see NvrtcCompiler).
 // Recompiling a 192x192 register-tiled kernel costs ~1 s; a slider drag revisits configurations.
 #pragma once
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <optional>
 
@@ -13,6 +15,10 @@ struct CachedCubin {
     QByteArray cubin;
     QString log;
     QString loweredName;
+    // {"registers":..,"static_smem_bytes":..,"spill_store_bytes":..,"spill_load_bytes":..,
+    //  "stack_frame_bytes":..,"source":"ptxas"|"cuda_runtime"}; empty for entries written before
+    // it existed (then the log must say them).
+    QJsonObject info;
 };
 
 class CubinCache {

@@ -40,6 +40,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
     const bool counters = optionalBool(request, QStringLiteral("counters"), false);
     const int maxBlocksPerSm = requestMaxBlocksPerSm(request);
     const int smemCarveout = requestSmemCarveout(request);
+    const StageBuild build = requestBuild(request); // a protocol error before any GPU question
     if ((maxBlocksPerSm > 0 || smemCarveout >= 0) && stage.isLibrary)
         throw RunnerError(
             ErrorKind::InvalidConfig,
@@ -60,9 +61,16 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         launch = [&ws, &stage] { ws.cublasGemm(stage.precision, ws.c()); };
     } else {
         const LaunchDims dims = launchDims(stage, params, size);
-        const CompiledKernel compiledKernel =
-            compileStage(state, stage, params, device.cc, requestBuild(request), job);
+        CompiledKernel compiledKernel = compileStage(state, stage, params, device.cc, build, job);
         kernel = std::make_unique<LoadedKernel>(compiledKernel);
+        // Registers and shared memory of the binary that runs, whether or not ptxas printed them
+        // (issue 11: on a warm machine NVRTC can return an empty log); cached only now, complete.
+        kernel->takeResourcesInto(compiledKernel);
+        state.compiler.storeIfComplete(compiledKernel);
+        // A configuration that compiles but cannot launch (registers x threads above the register
+        // file) is refused with its numbers before anything is launched.
+        requireLaunchable(compiledKernel, dims.threads, kernel->maxActiveBlocksPerSm(dims.threads),
+                          device.name, {}, kernel->attributes().maxThreadsPerBlock);
         applySmemCarveout(*kernel, smemCarveout); // before occupancy: the split can change it
         const BlockLimit limit = limitBlocksPerSm(device, *kernel, dims.threads, maxBlocksPerSm);
         const Occupancy occupancy =

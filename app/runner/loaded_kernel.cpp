@@ -30,6 +30,21 @@ cudaFuncAttributes LoadedKernel::attributes() const
     return attrs;
 }
 
+void LoadedKernel::takeResourcesInto(CompiledKernel &kernel) const
+{
+    const cudaFuncAttributes attrs = attributes();
+    if (attrs.numRegs <= 0)
+        return; // nothing better than what ptxas said
+    if (!kernel.ptxas.found) {
+        kernel.ptxas.stackFrameBytes = int(attrs.localSizeBytes);
+        kernel.ptxas.spillStoreBytes = kernel.ptxas.spillLoadBytes = 0;
+    }
+    kernel.ptxas.found = true;
+    kernel.ptxas.registers = attrs.numRegs;
+    kernel.ptxas.staticSmemBytes = int(attrs.sharedSizeBytes);
+    kernel.resourcesSource = QStringLiteral("cuda_runtime");
+}
+
 int LoadedKernel::maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBytes) const
 {
     int blocks = 0;

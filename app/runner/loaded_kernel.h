@@ -17,6 +17,11 @@ public:
 
     const void *function() const { return reinterpret_cast<const void *>(m_kernel); }
     cudaFuncAttributes attributes() const;
+    // Registers, static shared memory and local memory of the kernel as loaded, from the CUDA
+    // runtime (cudaFuncGetAttributes on the cudaKernel_t): the binary that runs, whatever ptxas
+    // printed or did not. Spill counts stay ptxas's (the runtime has none); without a ptxas report
+    // the local memory is reported as the stack frame. Sets resourcesSource.
+    void takeResourcesInto(CompiledKernel &kernel) const;
     int maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBytes = 0) const;
     // Allows launches with up to `bytes` of dynamic shared memory (above 48 KB needs this opt-in).
     void allowDynamicSmem(int bytes) const;

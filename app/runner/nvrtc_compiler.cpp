@@ -30,6 +30,32 @@ QString programLog(nvrtcProgram program)
     return QString::fromStdString(log);
 }
 
+QJsonObject resourcesInfo(const CompiledKernel &kernel)
+{
+    return QJsonObject{{QStringLiteral("registers"), kernel.ptxas.registers},
+                       {QStringLiteral("static_smem_bytes"), kernel.ptxas.staticSmemBytes},
+                       {QStringLiteral("spill_store_bytes"), kernel.ptxas.spillStoreBytes},
+                       {QStringLiteral("spill_load_bytes"), kernel.ptxas.spillLoadBytes},
+                       {QStringLiteral("stack_frame_bytes"), kernel.ptxas.stackFrameBytes},
+                       {QStringLiteral("source"), kernel.resourcesSource}};
+}
+
+// The resources an entry's info file recorded; false when it has none.
+bool applyResourcesInfo(CompiledKernel &kernel, const QJsonObject &info)
+{
+    const int registers = info.value(QStringLiteral("registers")).toInt(-1);
+    if (registers <= 0)
+        return false;
+    kernel.ptxas.found = true;
+    kernel.ptxas.registers = registers;
+    kernel.ptxas.staticSmemBytes = info.value(QStringLiteral("static_smem_bytes")).toInt();
+    kernel.ptxas.spillStoreBytes = info.value(QStringLiteral("spill_store_bytes")).toInt();
+    kernel.ptxas.spillLoadBytes = info.value(QStringLiteral("spill_load_bytes")).toInt();
+    kernel.ptxas.stackFrameBytes = info.value(QStringLiteral("stack_frame_bytes")).toInt();
+    kernel.resourcesSource = info.value(QStringLiteral("source")).toString(QStringLiteral("ptxas"));
+    return true;
+}
+
 } // namespace
 
 NvrtcCompiler::NvrtcCompiler(QString cacheDirectory) : m_cache(cacheDirectory + QStringLiteral("/cubin")) {}
@@ -85,6 +111,7 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
     out.arch = program.arch;
 
     const QString key = cacheKey(program);
+    out.cacheKey = key;
     if (const auto cached = m_cache.load(key)) {
         out.cubin = cached->cubin;
         out.log = cached->log;
@@ -92,9 +119,19 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
             out.log.chop(1);
         out.loweredName = cached->loweredName;
         out.ptxas = parsePtxasLog(out.log, out.loweredName);
-        out.cacheHit = true;
-        out.compileMs = double(timer.nsecsElapsed()) / 1e6;
-        return out;
+        if (out.ptxas.found)
+            out.resourcesSource = QStringLiteral("ptxas");
+        applyResourcesInfo(out, cached->info); // what the entry recorded wins over its log
+        // An entry without registers (an empty log, cached before this check) is not used.
+        if (out.ptxas.found) {
+            out.cacheHit = true;
+            out.compileMs = double(timer.nsecsElapsed()) / 1e6;
+            return out;
+        }
+        out = CompiledKernel{};
+        out.nameExpression = program.nameExpression;
+        out.arch = program.arch;
+        out.cacheKey = key;
     }
 
     // Headers: every embedded kernel file by its bare name, so `#include "common.cuh"` resolves.
@@ -155,8 +192,20 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
 
     out.ptxas = parsePtxasLog(out.log, out.loweredName);
     out.compileMs = double(timer.nsecsElapsed()) / 1e6;
-    m_cache.store(key, CachedCubin{out.cubin, out.log, out.loweredName});
+    if (out.ptxas.found) {
+        out.resourcesSource = QStringLiteral("ptxas");
+        m_cache.store(key, CachedCubin{out.cubin, out.log, out.loweredName, resourcesInfo(out)});
+    }
     return out;
+}
+
+void NvrtcCompiler::storeIfComplete(const CompiledKernel &kernel) const
+{
+    if (kernel.cacheHit || kernel.cacheKey.isEmpty() || !kernel.ptxas.found || kernel.ptxas.registers <= 0 ||
+        kernel.cubin.isEmpty())
+        return;
+    m_cache.store(kernel.cacheKey,
+                  CachedCubin{kernel.cubin, kernel.log, kernel.loweredName, resourcesInfo(kernel)});
 }
 
 } // namespace gemmscope::runner

@@ -21,10 +21,17 @@ struct NvrtcProgram {
 
 struct CompiledKernel {
     QString nameExpression;
+    QString cacheKey;    // where the cache keeps it (NvrtcCompiler::cacheKey)
     QString loweredName; // the mangled symbol to look up in the CUBIN
     QByteArray cubin;
-    QString log; // NVRTC program log including ptxas -v output
+    QString log; // NVRTC program log including ptxas -v output (can be empty: see resourcesSource)
+    // Registers, spills, stack and static shared memory. `found` false: unknown (ptxas printed no
+    // report and no GPU has loaded the kernel yet).
     PtxasInfo ptxas;
+    // Where `ptxas` comes from: "ptxas" (the log), "cuda_runtime" (the loaded kernel's attributes,
+    // cudaFuncGetAttributes), or empty while unknown. On a warm machine NVRTC can return an empty
+    // log for a kernel it compiled before (issue 11): the loaded kernel is then the only source.
+    QString resourcesSource;
     int arch = 0;
     bool cacheHit = false;
     double compileMs = 0; // 0 for a cache hit's compile; the time the lookup took otherwise
@@ -34,8 +41,13 @@ class NvrtcCompiler {
 public:
     explicit NvrtcCompiler(QString cacheDirectory);
 
-    // Throws RunnerError(compile_error) with the NVRTC log when the source does not compile.
+    // Throws RunnerError(compile_error) with the NVRTC log when the source does not compile. A
+    // result whose resources are known is cached; one without them is not (and a cached entry
+    // without them is compiled again), so the cache never hands out a kernel with unknown registers.
     CompiledKernel compile(const NvrtcProgram &program) const;
+    // Caches a kernel whose resources became known after compile() (from the loaded kernel), if it
+    // is not cached yet.
+    void storeIfComplete(const CompiledKernel &kernel) const;
 
     static QString nvrtcVersion(); // "13.0"
     // The full NVRTC option list for a program, as used in the cache key.

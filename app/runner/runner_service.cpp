@@ -100,11 +100,78 @@ void RunnerService::handleLine(const QByteArray &raw)
     m_queue.push(QueuedJob{id.toString(), request});
 }
 
+LineRead readBoundedLine(std::istream &in, std::string &line, std::size_t maxBytes)
+{
+    line.clear();
+    std::streambuf *buffer = in.rdbuf();
+    if (!buffer || !in.good())
+        return LineRead::End;
+    bool any = false, tooLong = false;
+    for (;;) {
+        // Copy runs of bytes up to the next '\n' straight from the buffer's get area.
+        const std::streamsize available = buffer->in_avail();
+        if (available > 0) {
+            char chunk[4096];
+            std::streamsize n = 0;
+            int c = 0;
+            while (n < std::streamsize(sizeof chunk) &&
+                   (c = buffer->sgetc()) != std::char_traits<char>::eof() && c != '\n') {
+                chunk[n++] = char(c);
+                buffer->sbumpc();
+            }
+            any = any || n > 0;
+            if (!tooLong) {
+                if (line.size() + std::size_t(n) > maxBytes) {
+                    tooLong = true;
+                    std::string().swap(line); // give the memory back at once
+                } else {
+                    line.append(chunk, std::size_t(n));
+                }
+            }
+            if (c == '\n') {
+                buffer->sbumpc();
+                return tooLong ? LineRead::TooLong : LineRead::Line;
+            }
+            if (n > 0)
+                continue;
+        }
+        const int c = buffer->sbumpc(); // blocks for more input, or reports its end
+        if (c == std::char_traits<char>::eof()) {
+            in.setstate(std::ios::eofbit);
+            if (!any)
+                return LineRead::End;
+            return tooLong ? LineRead::TooLong : LineRead::Line; // a last line without '\n'
+        }
+        any = true;
+        if (c == '\n')
+            return tooLong ? LineRead::TooLong : LineRead::Line;
+        if (!tooLong) {
+            if (line.size() + 1 > maxBytes) {
+                tooLong = true;
+                std::string().swap(line);
+            } else {
+                line.push_back(char(c));
+            }
+        }
+    }
+}
+
 void RunnerService::readLoop(std::istream &in)
 {
     std::string line;
-    while (!m_quit.load() && std::getline(in, line))
+    while (!m_quit.load()) {
+        const LineRead read = readBoundedLine(in, line);
+        if (read == LineRead::End)
+            break;
+        if (read == LineRead::TooLong) {
+            m_sink.send(protocolError(
+                {}, QStringLiteral("The line is longer than %1 MiB, so it was skipped; each request is one "
+                                   "JSON object on one line, far shorter than that.")
+                        .arg(kMaxRequestLineBytes / (1024 * 1024))));
+            continue;
+        }
         handleLine(QByteArray::fromStdString(line));
+    }
     m_queue.close(false); // EOF: the queued jobs still run
 }
 

@@ -8,9 +8,21 @@
 
 #include <QByteArray>
 #include <QString>
+#include <cstddef>
 #include <istream>
+#include <string>
 
 namespace gemmscope::runner {
+
+// The longest request line the runner reads; a longer one is skipped to its end and answered
+// with a protocol_error, so a runaway client cannot make the runner hold gigabytes.
+inline constexpr std::size_t kMaxRequestLineBytes = 64u * 1024 * 1024;
+
+enum class LineRead { Line, TooLong, End };
+// One line of `in` without its '\n' into `line`, at most `maxBytes` of it. TooLong: the line was
+// longer; it has been consumed up to and including its '\n', and `line` holds nothing. End: no
+// more input. Reads in linear time through the stream's buffer.
+LineRead readBoundedLine(std::istream &in, std::string &line, std::size_t maxBytes = kMaxRequestLineBytes);
 
 class RunnerService {
 public:

@@ -46,7 +46,11 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
     for (const std::string &reason : violations(stage.id, params, size))
         reasons << QString::fromStdString(reason);
     if (arch > 0 && arch < stage.minArch)
-        reasons << QStringLiteral("Stage %1 needs compute capability %2 or newer, not sm_%3")
+        reasons << (stage.minArch == kCuda13MinArch
+                        ? QStringLiteral(
+                              "Stage %1 needs sm_%2 or newer, not sm_%3: CUDA 13's NVRTC and cuBLAS "
+                              "build for nothing older than Turing (sm_75)")
+                        : QStringLiteral("Stage %1 needs sm_%2 or newer, not sm_%3"))
                        .arg(QString::fromStdString(stage.key))
                        .arg(stage.minArch)
                        .arg(arch);
@@ -60,7 +64,12 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
 
 StageBuild requestBuild(const QJsonObject &request)
 {
-    const QString build = request.value(QStringLiteral("build")).toString(QStringLiteral("release"));
+    const QJsonValue value = request.value(QStringLiteral("build"));
+    if (!value.isUndefined() && !value.isNull() && !value.isString()) // "build": 5 is no build at all
+        throw RunnerError(
+            ErrorKind::ProtocolError,
+            QStringLiteral("Field \"build\" must be a string, \"release\" or \"scalar_shared\"."));
+    const QString build = value.toString(QStringLiteral("release"));
     if (build == QStringLiteral("release"))
         return StageBuild::Release;
     if (build == QStringLiteral("scalar_shared"))
