@@ -8,6 +8,9 @@
 //                   running them)
 //                   [--max-blocks-per-sm N]   (pad each block's shared memory so at most N share an SM)
 //                   [--smem-carveout P]   (prefer P % of the largest shared-memory share; the rest is L1)
+//
+// Exit status: 0 every row ran; 1 a bad option or no runner; 2 no GPU; 3 some rows failed (the
+// table and the JSON still hold every row).
 #include "bench_runner_session.h"
 #include "bench_table.h"
 #include "stage_catalog.h"
@@ -23,6 +26,9 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <cstdio>
+#include <limits>
+#include <optional>
+#include <utility>
 
 using namespace gemmscope;
 using gemmscope::bench::BenchRow;
@@ -124,6 +130,23 @@ QJsonObject runJob(const QString &id, const Target &t, const JobOptions &options
     return job;
 }
 
+// A whole number from an option, within [min, max]; otherwise the sentence is printed.
+std::optional<long long> wholeNumber(const QString &text, long long min, long long max, const QString &option,
+                                     QString *error)
+{
+    bool ok = false;
+    const long long value = text.trimmed().toLongLong(&ok);
+    if (!ok || value < min || value > max) {
+        *error = QStringLiteral("%1 must be a whole number from %2 to %3, not \"%4\".")
+                     .arg(option)
+                     .arg(min)
+                     .arg(max)
+                     .arg(text);
+        return std::nullopt;
+    }
+    return value;
+}
+
 QString findRunner(const QString &given)
 {
     if (!given.isEmpty())
@@ -196,16 +219,59 @@ int main(int argc, char **argv)
                        warmupOpt, countersOpt, buildOpt, maxBlocksOpt, carveoutOpt, listJobsOpt});
     parser.process(app);
 
+    // Every option is checked before anything runs: a value the runner would clamp or refuse row
+    // by row (--budget-ms -1, --warmup -5, --size 0x0x0, "abc") is refused here, with its limits.
+    QString error;
     const auto sizeMatch =
         QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)x(\\d+)$")).match(parser.value(sizeOpt));
     if (!sizeMatch.hasMatch()) {
-        printError(QStringLiteral("--size must look like 8192x4096x6144."));
+        printError(
+            QStringLiteral("--size must look like 8192x4096x6144, not \"%1\".").arg(parser.value(sizeOpt)));
         return 1;
     }
-    const QJsonObject size{{QStringLiteral("m"), sizeMatch.captured(1).toDouble()},
-                           {QStringLiteral("n"), sizeMatch.captured(2).toDouble()},
-                           {QStringLiteral("k"), sizeMatch.captured(3).toDouble()}};
-    QString error;
+    ProblemSize problem;
+    for (auto [dim, text] :
+         {std::pair{&problem.m, sizeMatch.captured(1)}, std::pair{&problem.n, sizeMatch.captured(2)},
+          std::pair{&problem.k, sizeMatch.captured(3)}}) {
+        bool ok = false;
+        *dim = text.toLongLong(&ok);
+        if (!ok)
+            *dim = std::numeric_limits<long long>::max(); // more digits than 64 bits: the catalog refuses it
+    }
+    if (const auto reasons = violations(StageId::CublasFp32, {}, problem); !reasons.empty()) {
+        printError(QStringLiteral("--size %1: %2")
+                       .arg(parser.value(sizeOpt), QString::fromStdString(reasons.front())));
+        return 1;
+    }
+    const QJsonObject size{{QStringLiteral("m"), double(problem.m)},
+                           {QStringLiteral("n"), double(problem.n)},
+                           {QStringLiteral("k"), double(problem.k)}};
+    bool budgetOk = false;
+    const double budgetMs = parser.value(budgetOpt).trimmed().toDouble(&budgetOk);
+    if (!budgetOk || !(budgetMs >= 0 && budgetMs <= 3.6e6)) {
+        printError(
+            QStringLiteral("--budget-ms must be a number of milliseconds from 0 to 3600000, not \"%1\".")
+                .arg(parser.value(budgetOpt)));
+        return 1;
+    }
+    const auto minReps =
+        wholeNumber(parser.value(minRepsOpt), 1, 100000, QStringLiteral("--min-reps"), &error);
+    const auto warmup =
+        minReps ? wholeNumber(parser.value(warmupOpt), 0, 1000, QStringLiteral("--warmup"), &error)
+                : std::nullopt;
+    const auto seed =
+        warmup ? wholeNumber(parser.value(seedOpt), 0, (1LL << 53), QStringLiteral("--seed"), &error)
+               : std::nullopt;
+    if (!seed) {
+        printError(error);
+        return 1;
+    }
+    if (parser.value(buildOpt) != QStringLiteral("release") &&
+        parser.value(buildOpt) != QStringLiteral("scalar_shared")) {
+        printError(QStringLiteral("--build must be release or scalar_shared, not \"%1\".")
+                       .arg(parser.value(buildOpt)));
+        return 1;
+    }
     const auto targets = resolveTargets(parser.value(stagesOpt), &error);
     if (!targets) {
         printError(error);
@@ -214,11 +280,11 @@ int main(int argc, char **argv)
 
     JobOptions options;
     options.size = size;
-    options.timing = QJsonObject{{QStringLiteral("budget_ms"), parser.value(budgetOpt).toDouble()},
+    options.timing = QJsonObject{{QStringLiteral("budget_ms"), budgetMs},
                                  {QStringLiteral("flush_l2"), parser.isSet(flushOpt)},
-                                 {QStringLiteral("min_reps"), parser.value(minRepsOpt).toInt()},
-                                 {QStringLiteral("warmup"), parser.value(warmupOpt).toInt()}};
-    options.seed = parser.value(seedOpt).toDouble();
+                                 {QStringLiteral("min_reps"), double(*minReps)},
+                                 {QStringLiteral("warmup"), double(*warmup)}};
+    options.seed = double(*seed);
     options.counters = parser.isSet(countersOpt);
     options.build = parser.value(buildOpt);
     if (parser.isSet(maxBlocksOpt)) {
@@ -288,6 +354,7 @@ int main(int argc, char **argv)
             QStringLiteral("Ceilings failed: %1").arg(ceilings.value(QStringLiteral("message")).toString()));
 
     std::vector<BenchRow> rows;
+    int failedRows = 0;
     double cublasMs = 0;
     int n = 0;
     for (const Target &t : *targets) {
@@ -311,6 +378,8 @@ int main(int argc, char **argv)
                            .value(QStringLiteral("median_ms"))
                            .toDouble();
         rows.push_back({t.preset, t.stage, QString::fromStdString(formatParams(t.params)), event});
+        if (event.value(QStringLiteral("event")).toString() != QStringLiteral("result"))
+            ++failedRows;
     }
     print(QStringLiteral("\n") + bench::formatTable(rows, cublasMs, peak));
 
@@ -338,6 +407,10 @@ int main(int argc, char **argv)
             return 1;
         }
         print(QStringLiteral("Wrote %1\n").arg(parser.value(jsonOpt)));
+    }
+    if (failedRows > 0) { // the table and the JSON keep every row; the status says not all ran
+        printError(QStringLiteral("%1 of %2 rows failed (see the table).").arg(failedRows).arg(rows.size()));
+        return 3;
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "bench_runner_session.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 
 namespace gemmscope::bench {
@@ -32,10 +33,18 @@ bool RunnerSession::start(QString *error)
     while (readEvent(&event, kReadyTimeoutMs))
         if (event.value(QStringLiteral("event")).toString() == QStringLiteral("ready")) {
             m_ready = event;
-            if (event.value(QStringLiteral("protocol")).toInt() != 1) {
+            const QJsonValue protocol = event.value(QStringLiteral("protocol"));
+            if (!protocol.isDouble() || protocol.toDouble() != 1) {
+                // Say what came: 1.5 or "1" is not "protocol 0".
+                const QString received =
+                    protocol.isUndefined()
+                        ? QStringLiteral("none")
+                        : QString::fromUtf8(
+                              QJsonDocument(QJsonArray{protocol}).toJson(QJsonDocument::Compact))
+                              .mid(1)
+                              .chopped(1);
                 *error = QStringLiteral("%1 speaks protocol %2; gemmscope-bench knows 1.")
-                             .arg(m_program)
-                             .arg(event.value(QStringLiteral("protocol")).toInt());
+                             .arg(m_program, received);
                 return false;
             }
             return true;

@@ -1,0 +1,151 @@
+// gemmscope-bench's command line (issue 11, defect 12): every bad value is refused with a sentence
+// and a nonzero status before anything runs, a run with failed rows ends nonzero, and a runner of
+// another protocol version is named by what it sent. Driven against a scripted stand-in runner.
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+// Answers `ready` (protocol from MODE), ceilings with an error, cuBLAS with a result and every
+// other run with an error when MODE is "fail", a result otherwise.
+const char *kScript = R"PY(
+import json, sys
+MODE = "@MODE@"
+def out(o):
+    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
+out({"event": "ready", "protocol": 1.5 if MODE == "protocol" else 1, "runner": "fake",
+     "gpu": {"name": "Fake GPU", "arch": "sm_90", "sms": 4}})
+for line in sys.stdin:
+    req = json.loads(line)
+    t = req.get("type")
+    if t == "quit":
+        break
+    if t == "ceilings":
+        out({"event": "error", "id": req["id"], "kind": "launch_error", "message": "no ceilings here"})
+        continue
+    if MODE == "fail" and req.get("stage") != "cublas_fp32":
+        out({"event": "error", "id": req["id"], "kind": "out_of_resources", "message": "too many registers"})
+        continue
+    out({"event": "result", "id": req["id"], "stage": req["stage"], "params": req.get("params", {}),
+         "size": req["size"], "timing": {"median_ms": 1.0, "p20_ms": 0.9, "p80_ms": 1.1, "count": 5},
+         "tflops": 1.0, "verify": {"rel_error": 1e-7, "tolerance": 1e-5, "passed": True}})
+)PY";
+
+struct Outcome {
+    int exitCode = -1;
+    QString out, err;
+};
+
+} // namespace
+
+class TestBenchCli : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        m_bench = qEnvironmentVariable("GEMMSCOPE_BENCH");
+        if (m_bench.isEmpty() || !QFile::exists(m_bench))
+            QSKIP("gemmscope-bench is not built (no CUDA Toolkit): GEMMSCOPE_BENCH is not set");
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void badOptionsAreRefusedBeforeAnythingRuns_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("budget -1") << QStringList{"--budget-ms", "-1"} << "--budget-ms";
+        QTest::newRow("budget abc") << QStringList{"--budget-ms", "abc"} << "--budget-ms";
+        QTest::newRow("budget inf") << QStringList{"--budget-ms", "inf"} << "--budget-ms";
+        QTest::newRow("warmup -5") << QStringList{"--warmup", "-5"} << "--warmup";
+        QTest::newRow("warmup 2.5") << QStringList{"--warmup", "2.5"} << "--warmup";
+        QTest::newRow("min-reps 0") << QStringList{"--min-reps", "0"} << "--min-reps";
+        QTest::newRow("min-reps x") << QStringList{"--min-reps", "x"} << "--min-reps";
+        QTest::newRow("seed -1") << QStringList{"--seed", "-1"} << "--seed";
+        QTest::newRow("size 0x0x0") << QStringList{"--size", "0x0x0"} << "at least 1";
+        QTest::newRow("size 2^32 cubed")
+            << QStringList{"--size", "4294967296x4294967296x4294967296"} << "below 2^31";
+        QTest::newRow("size 99999999999999999999")
+            << QStringList{"--size", "99999999999999999999x1x1"} << "below 2^31";
+        QTest::newRow("size words") << QStringList{"--size", "bigxbigxbig"} << "--size";
+        QTest::newRow("build 5") << QStringList{"--build", "5"} << "--build";
+        QTest::newRow("stage") << QStringList{"--stages", "no_such"} << "neither a preset";
+        QTest::newRow("blocks per SM") << QStringList{"--max-blocks-per-sm", "-2"} << "--max-blocks-per-sm";
+    }
+    void badOptionsAreRefusedBeforeAnythingRuns()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        // A runner that cannot start: had the options passed, the bench would fail on it instead.
+        const Outcome o = bench(args << "--runner"
+                                     << "/nonexistent/gemmscope-runner");
+        QVERIFY2(o.exitCode != 0, qPrintable(o.err));
+        QVERIFY2(o.err.contains(says), qPrintable(o.err));
+        QVERIFY2(!o.err.contains(QStringLiteral("Could not start")), qPrintable(o.err));
+    }
+
+    void failedRowsEndNonzero()
+    {
+        const Outcome o = bench({"--runner", script("fail"), "--stages", "worklog-3", "--size", "64x64x64"});
+        QCOMPARE(o.exitCode, 3);
+        QVERIFY2(o.err.contains(QStringLiteral("1 of 2 rows failed")), qPrintable(o.err));
+        QVERIFY(o.out.contains(QStringLiteral("worklog-3")));
+    }
+
+    void allRowsRunEndsZero()
+    {
+        const QString json = m_dir.filePath(QStringLiteral("bench.json"));
+        const Outcome o =
+            bench({"--runner", script("ok"), "--stages", "worklog-3", "--size", "64x64x64", "--json", json});
+        QCOMPARE(o.exitCode, 0);
+        QVERIFY(QFile::exists(json));
+    }
+
+    void protocolVersionSaysWhatWasReceived()
+    {
+        const Outcome o =
+            bench({"--runner", script("protocol"), "--stages", "worklog-3", "--size", "64x64x64"});
+        QVERIFY(o.exitCode != 0);
+        QVERIFY2(o.err.contains(QStringLiteral("speaks protocol 1.5;")), qPrintable(o.err));
+    }
+
+private:
+    Outcome bench(const QStringList &args)
+    {
+        QProcess p;
+        p.start(m_bench, args);
+        Outcome o;
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished();
+            o.err = QStringLiteral("gemmscope-bench did not finish");
+            return o;
+        }
+        o.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        o.out = QString::fromUtf8(p.readAllStandardOutput());
+        o.err = QString::fromUtf8(p.readAllStandardError());
+        return o;
+    }
+    QString script(const QString &mode)
+    {
+        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        const QString path = m_dir.filePath(QStringLiteral("runner-") + mode);
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(QStringLiteral("#!%1\n").arg(python).toUtf8());
+            f.write(QByteArray(kScript).replace("@MODE@", mode.toUtf8()));
+            f.close();
+            f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+        return path;
+    }
+    QString m_bench;
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestBenchCli)
+#include "tst_bench_cli.moc"
