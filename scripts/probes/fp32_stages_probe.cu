@@ -148,11 +148,59 @@ struct Buffers {
             BM, BN, dim3(BN / TN, BM / TM)                                                                   \
     }
 
+// Why does a per-launch timing of cuBLAS TF32 read slower than a plain loop? Times the same
+// GEMM three ways: each launch bracketed by events and synchronised before the next (the bench
+// before 2026-11-30), the same with no host synchronisation between launches (events queued
+// back to back, read at the end), and a plain loop of N launches between two events.
+static void tf32Baseline(int M, int N, int K)
+{
+    Buffers buf(M, N, K);
+    cublasHandle_t tf32;
+    cublasCreate(&tf32);
+    cublasSetMathMode(tf32, CUBLAS_TF32_TENSOR_OP_MATH);
+    auto gemm = [&] {
+        const float one = 1.f, zero = 0.f;
+        cublasSgemm(tf32, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, buf.B, N, buf.A, K, &zero, buf.C, N);
+    };
+    const int reps = 200;
+    for (int round = 0; round < 6; ++round) {
+        const double synced = medianMs(gemm, reps);
+        std::vector<cudaEvent_t> ev(reps + 1);
+        for (auto &event : ev)
+            CHECK(cudaEventCreate(&event));
+        for (int i = 0; i < 3; ++i)
+            gemm();
+        CHECK(cudaEventRecord(ev[0]));
+        for (int i = 0; i < reps; ++i) {
+            gemm();
+            CHECK(cudaEventRecord(ev[i + 1]));
+        }
+        CHECK(cudaEventSynchronize(ev[reps]));
+        std::vector<float> each(reps);
+        for (int i = 0; i < reps; ++i)
+            CHECK(cudaEventElapsedTime(&each[i], ev[i], ev[i + 1]));
+        float loop = 0;
+        CHECK(cudaEventElapsedTime(&loop, ev[0], ev[reps]));
+        std::sort(each.begin(), each.end());
+        std::printf("{\"tf32_baseline\":\"%dx%dx%d\",\"round\":%d,\"synced_median_ms\":%.4f,"
+                    "\"queued_median_ms\":%.4f,\"loop_mean_ms\":%.4f}\n",
+                    M, N, K, round, synced, each[reps / 2], loop / reps);
+        for (auto &event : ev)
+            cudaEventDestroy(event);
+    }
+    cublasDestroy(tf32);
+}
+
 int main(int argc, char **argv)
 {
     const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
     cublasCreate(&handle);
     cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH);
+    if (argc > 1 && std::strcmp(argv[1], "--tf32-baseline") == 0) {
+        tf32Baseline(8192, 4096, 6144);
+        tf32Baseline(4096, 4096, 4096);
+        return 0;
+    }
     std::vector<Config> configs = {
         VEC(128, 128, 8, 8, 8),       WARP(128, 128, 16, 8, 8),     PIPE(128, 128, 16, 8, 16, 1),
         PIPE(128, 256, 16, 8, 16, 1), PIPE(128, 128, 16, 8, 16, 2), ASYNC(128, 128, 16, 8, 16, 2),
