@@ -10,7 +10,7 @@
 
 namespace gemmscope::runner {
 
-void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+CompileTarget compileTarget(RunnerState &state, const QJsonObject &request)
 {
     const StageInfo &stage = requireStage(requireString(request, QStringLiteral("stage")));
     const ParamValues params = requestParams(stage, request);
@@ -32,10 +32,20 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
                                          "GPU to take it from: ") +
                               state.probe.error);
     }
-    const StageBuild build = requestBuild(request);
+    requestBuild(request); // "build": 5 is a protocol error before the catalog or NVRTC is asked
     requireValidConfig(stage, params, size, arch);
+    return CompileTarget{&stage, params, size, arch};
+}
 
-    CompiledKernel kernel = compileStage(state, stage, params, arch, build, job);
+void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+{
+    const CompileTarget target = compileTarget(state, request);
+    const StageInfo &stage = *target.stage;
+    const ParamValues &params = target.params;
+    const ProblemSize &size = target.size;
+    const int arch = target.arch;
+
+    CompiledKernel kernel = compileStage(state, stage, params, arch, requestBuild(request), job);
     const LaunchGeometry geometry = launchGeometry(stage.id, params, size);
     const int threads = geometry.threadsPerBlock();
     std::optional<Occupancy> occupancy;

@@ -47,12 +47,15 @@ std::optional<CachedCubin> CubinCache::load(const QString &key) const
     QJsonObject info;
     if (const auto infoBytes = readAll(pathFor(key, ".info")))
         info = QJsonDocument::fromJson(*infoBytes).object();
-    return CachedCubin{*cubin, QString::fromUtf8(*log), QString::fromUtf8(*name), info};
+    return CachedCubin{*cubin, QString::fromUtf8(*log), QString::fromUtf8(*name),
+                       readAll(pathFor(key, ".ptx")).value_or(QByteArray()), info};
 }
 
 bool CubinCache::store(const QString &key, const CachedCubin &entry) const
 {
     if (!QDir().mkpath(m_directory))
+        return false;
+    if (!entry.ptx.isEmpty() && !writeAll(pathFor(key, ".ptx"), entry.ptx))
         return false;
     return writeAll(pathFor(key, ".log"), entry.log.toUtf8()) &&
            writeAll(pathFor(key, ".name"), entry.loweredName.toUtf8()) &&

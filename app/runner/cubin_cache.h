@@ -15,6 +15,7 @@ struct CachedCubin {
     QByteArray cubin;
     QString log;
     QString loweredName;
+    QByteArray ptx; // optional: entries written before PTX was kept have none
     // {"registers":..,"static_smem_bytes":..,"spill_store_bytes":..,"spill_load_bytes":..,
     //  "stack_frame_bytes":..,"source":"ptxas"|"cuda_runtime"}; empty for entries written before
     // it existed (then the log must say them).

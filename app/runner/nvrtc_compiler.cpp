@@ -112,8 +112,9 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
 
     const QString key = cacheKey(program);
     out.cacheKey = key;
-    if (const auto cached = m_cache.load(key)) {
+    if (const auto cached = m_cache.load(key); cached && !(program.needPtx && cached->ptx.isEmpty())) {
         out.cubin = cached->cubin;
+        out.ptx = cached->ptx;
         out.log = cached->log;
         while (out.log.endsWith(QChar(0)))
             out.log.chop(1);
@@ -190,11 +191,21 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
     out.cubin.resize(qsizetype(cubinSize));
     GEMMSCOPE_NVRTC(nvrtcGetCUBIN(raw, out.cubin.data()));
 
+    // NVRTC keeps the PTX of a real-architecture compile too: the Source tab's machine code.
+    size_t ptxSize = 0;
+    if (nvrtcGetPTXSize(raw, &ptxSize) == NVRTC_SUCCESS && ptxSize > 1) {
+        out.ptx.resize(qsizetype(ptxSize));
+        if (nvrtcGetPTX(raw, out.ptx.data()) != NVRTC_SUCCESS)
+            out.ptx.clear();
+        while (out.ptx.endsWith('\0'))
+            out.ptx.chop(1);
+    }
+
     out.ptxas = parsePtxasLog(out.log, out.loweredName);
     out.compileMs = double(timer.nsecsElapsed()) / 1e6;
     if (out.ptxas.found) {
         out.resourcesSource = QStringLiteral("ptxas");
-        m_cache.store(key, CachedCubin{out.cubin, out.log, out.loweredName, resourcesInfo(out)});
+        m_cache.store(key, CachedCubin{out.cubin, out.log, out.loweredName, out.ptx, resourcesInfo(out)});
     }
     return out;
 }
@@ -204,8 +215,8 @@ void NvrtcCompiler::storeIfComplete(const CompiledKernel &kernel) const
     if (kernel.cacheHit || kernel.cacheKey.isEmpty() || !kernel.ptxas.found || kernel.ptxas.registers <= 0 ||
         kernel.cubin.isEmpty())
         return;
-    m_cache.store(kernel.cacheKey,
-                  CachedCubin{kernel.cubin, kernel.log, kernel.loweredName, resourcesInfo(kernel)});
+    m_cache.store(kernel.cacheKey, CachedCubin{kernel.cubin, kernel.log, kernel.loweredName, kernel.ptx,
+                                               resourcesInfo(kernel)});
 }
 
 } // namespace gemmscope::runner

@@ -17,6 +17,7 @@ struct NvrtcProgram {
     QString nameExpression;        // "gemmscope::coalesced<64, 64, 8, 4, 4>" or "fma_peak"
     int arch = 90;                 // real architecture: compiles to a CUBIN for sm_<arch>
     QStringList extraOptions;      // e.g. "-DGEMMSCOPE_TRACE_OWNER=1"
+    bool needPtx = false;          // a cached entry without its PTX is compiled again
 };
 
 struct CompiledKernel {
@@ -24,7 +25,8 @@ struct CompiledKernel {
     QString cacheKey;    // where the cache keeps it (NvrtcCompiler::cacheKey)
     QString loweredName; // the mangled symbol to look up in the CUBIN
     QByteArray cubin;
-    QString log; // NVRTC program log including ptxas -v output (can be empty: see resourcesSource)
+    QByteArray ptx; // the PTX NVRTC fed to ptxas (empty for a cache entry written without it)
+    QString log;    // NVRTC program log including ptxas -v output (can be empty: see resourcesSource)
     // Registers, spills, stack and static shared memory. `found` false: unknown (ptxas printed no
     // report and no GPU has loaded the kernel yet).
     PtxasInfo ptxas;
