@@ -11,6 +11,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QJsonObject>
 #include <QMap>
 #include <QMenu>
@@ -19,7 +20,10 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
+#include <set>
+#include <tuple>
 
 namespace gemmscope {
 
@@ -47,6 +51,42 @@ QString upperKey(const std::string &key)
 {
     return QString::fromStdString(key).toUpper();
 }
+
+// The dotted joins from each run's predicted to its measured intensity, as one item: a QCPItemLine
+// per run made a 50,000-run session take a minute (each item a QObject, and clearing n items is
+// O(n^2) in QCustomPlot). Drawn in plot coordinates, clipped to the axis rect like any item.
+class JoinSegments : public QCPAbstractItem {
+public:
+    explicit JoinSegments(QCustomPlot *plot) : QCPAbstractItem(plot) {}
+    void add(double x1, double x2, double y, const QColor &color) { m_segments.append({x1, x2, y, color}); }
+    double selectTest(const QPointF &, bool, QVariant *) const override { return -1; } // never selectable
+
+protected:
+    void draw(QCPPainter *painter) override
+    {
+        QCPAxis *x = parentPlot()->xAxis, *y = parentPlot()->yAxis;
+        // Segments that land on the same pixels are drawn once: many runs of one configuration
+        // overlap exactly, and a dotted line is slow to stroke.
+        std::set<std::tuple<int, int, int, QRgb>> drawn;
+        for (const Segment &s : std::as_const(m_segments)) {
+            const QPointF a(x->coordToPixel(s.x1), y->coordToPixel(s.y)), b(x->coordToPixel(s.x2), a.y());
+            if (!std::isfinite(a.x()) || !std::isfinite(b.x()) || !std::isfinite(a.y()))
+                continue;
+            const auto key = std::tuple(qRound(a.x()), qRound(b.x()), qRound(a.y()), s.color.rgba());
+            if (!drawn.insert(key).second)
+                continue;
+            painter->setPen(QPen(s.color, 1, Qt::DotLine));
+            painter->drawLine(a, b);
+        }
+    }
+
+private:
+    struct Segment {
+        double x1, x2, y;
+        QColor color;
+    };
+    QList<Segment> m_segments;
+};
 
 ProblemSize sizeOf(const RunRecord &run)
 {
@@ -247,6 +287,8 @@ void RooflineChart::setMeasuredCeilings(double fmaTflops, double dramGBs, const 
         clearMeasuredCeilings();
         return;
     }
+    if (m_measuredFma == fmaTflops && m_measuredDram == dramGBs && m_measuredLabel == label)
+        return; // the window says it again after every change of the session; nothing to redraw
     m_measuredFma = fmaTflops;
     m_measuredDram = dramGBs;
     m_measuredLabel = label;
@@ -255,6 +297,8 @@ void RooflineChart::setMeasuredCeilings(double fmaTflops, double dramGBs, const 
 
 void RooflineChart::clearMeasuredCeilings()
 {
+    if (!m_measuredFma && !m_measuredDram && m_measuredLabel.isEmpty())
+        return;
     m_measuredFma.reset();
     m_measuredDram.reset();
     m_measuredLabel.clear();
@@ -376,6 +420,7 @@ void RooflineChart::rebuild()
     m_plot->clearPlottables();
     m_roofs.clear();
     m_points.clear();
+    m_runTips.clear();
     m_liveGraph = nullptr;
     m_countersNote = nullptr;
 
@@ -483,38 +528,61 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
     QMap<QString, QCPGraph *> byStage;
     QCPGraph *measuredGraph = nullptr;
     QCPGraph *selectedGraph = nullptr;
+    JoinSegments *joins = nullptr;
+    // Points closer than ~0.1 % on both log axes are one marker (a pixel is ~0.5 %): in a long
+    // session many runs of one configuration fall on the same spot, and each marker costs a
+    // drawn ellipse in every replot and export. Every run stays in m_points for hover and click.
+    std::set<std::tuple<QCPGraph *, qint64, qint64>> markers;
+    const auto firstMarker = [&markers](QCPGraph *graph, double x, double y) {
+        return markers
+            .insert({graph, qint64(std::llround(std::log10(x) * 2000)),
+                     qint64(std::llround(std::log10(y) * 2000))})
+            .second;
+    };
     bool anyCounters = false;
     bool anyRun = false;
+    // The catalog's verdict and the traffic model once per configuration, not once per run.
+    struct Modelled {
+        bool refused = true;
+        TrafficEstimate traffic;
+        QString formula;
+    };
+    QHash<QString, Modelled> modelled;
     for (const RunRecord &run : std::as_const(m_runs)) {
         // Published worklog figures are drawn by the worklog overlay, on the T4 roof they belong to.
         if (run.status != RunStatus::Ok || run.origin == QLatin1String("worklog"))
             continue;
         const StageInfo *stage = findStage(run.stage.toStdString());
         const double tflops = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
-        // A run from a file the catalog refuses (a zero tile, an overflowing size) is listed in
-        // the table with its reason but never given to the traffic model.
-        if (!stage || tflops <= 0 || !catalogRefusal(run).isEmpty())
+        if (!stage || tflops <= 0)
+            continue;
+        QString configKey = run.stage + QLatin1Char('|') + run.sizeText();
+        for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
+            configKey += QLatin1Char('|') + it.key() + QLatin1Char('=') + QString::number(it.value());
+        auto config = modelled.find(configKey);
+        if (config == modelled.end()) {
+            Modelled m;
+            // A run from a file the catalog refuses (a zero tile, an overflowing size) is listed
+            // in the table with its reason but never given to the traffic model.
+            m.refused = !catalogRefusal(run).isEmpty();
+            if (!m.refused) {
+                m.traffic = estimateTraffic(stage->id, paramValuesOf(run), sizeOf(run));
+                m.formula = QString::fromStdString(m.traffic.formula);
+            }
+            config = modelled.insert(configKey, m);
+        }
+        if (config->refused)
             continue;
         anyRun = true;
-        const TrafficEstimate traffic = estimateTraffic(stage->id, paramValuesOf(run), sizeOf(run));
+        const TrafficEstimate &traffic = config->traffic;
         const double predicted = plottedIntensity(traffic);
         if (predicted <= 0)
             continue;
         const std::optional<double> measured = measuredIntensity(run);
         anyCounters = anyCounters || measured.has_value();
-
-        QStringList lines{runTitle(run)};
-        if (!run.params.isEmpty())
-            lines << formatRunParams(run);
-        lines << QStringLiteral("AI predicted: %1  (%2)")
-                     .arg(fmtIntensity(predicted), QString::fromStdString(traffic.formula));
-        lines << (measured ? QStringLiteral("AI measured: %1 (DRAM counters)").arg(fmtIntensity(*measured))
-                           : QStringLiteral("AI measured: hardware counters not available"));
-        lines << QStringLiteral("achieved %1 (%2)").arg(formatGflops(tflops), formatMs(run.medianMs));
-        if (roof.peakTflops > 0)
-            lines << roofPercentText(tflops, measured.value_or(predicted), roof.label, roof.peakTflops,
-                                     roof.bandwidthGBs);
-        const QString tooltip = lines.join(QLatin1Char('\n'));
+        m_tipRoof = roof;
+        const RunTip tip{qsizetype(&run - m_runs.constData()), predicted, config->formula, measured, tflops};
+        const QString tooltip; // written when shown: runTooltip()
 
         QCPGraph *&graph = byStage[run.stage];
         if (!graph) {
@@ -524,7 +592,9 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
             const QColor color = stageColor(run.stage);
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
         }
-        graph->addData(predicted, tflops);
+        if (firstMarker(graph, predicted, tflops))
+            graph->addData(predicted, tflops);
+        m_runTips.insert(int(m_points.size()), tip);
         m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
 
         if (measured) {
@@ -535,11 +605,12 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
                 measuredGraph->setScatterStyle(
                     QCPScatterStyle(QCPScatterStyle::ssDiamond, Qt::black, QColor(0xff, 0xd7, 0x00), 9));
             }
-            measuredGraph->addData(*measured, tflops);
-            auto *join = new QCPItemLine(m_plot);
-            join->start->setCoords(predicted, tflops);
-            join->end->setCoords(*measured, tflops);
-            join->setPen(QPen(stageColor(run.stage), 1, Qt::DotLine));
+            if (*measured > 0 && firstMarker(measuredGraph, *measured, tflops))
+                measuredGraph->addData(*measured, tflops);
+            if (!joins)
+                joins = new JoinSegments(m_plot);
+            joins->add(predicted, *measured, tflops, stageColor(run.stage));
+            m_runTips.insert(int(m_points.size()), tip);
             m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, QString()});
         }
         if (!m_selectedRunId.isEmpty() && run.runId == m_selectedRunId) {
@@ -629,6 +700,39 @@ std::optional<QPointF> RooflineChart::predictedPoint() const
     return QPointF(it->key, it->value);
 }
 
+QString RooflineChart::runTooltip(const RunTip &tip) const
+{
+    const RunRecord &run = m_runs[tip.run];
+    QStringList lines{runTitle(run)};
+    if (!run.params.isEmpty())
+        lines << formatRunParams(run);
+    lines << QStringLiteral("AI predicted: %1  (%2)").arg(fmtIntensity(tip.predicted), tip.formula);
+    lines << (tip.measured
+                  ? QStringLiteral("AI measured: %1 (DRAM counters)").arg(fmtIntensity(*tip.measured))
+                  : QStringLiteral("AI measured: hardware counters not available"));
+    lines << QStringLiteral("achieved %1 (%2)").arg(formatGflops(tip.tflops), formatMs(run.medianMs));
+    if (m_tipRoof.peakTflops > 0)
+        lines << roofPercentText(tip.tflops, tip.measured.value_or(tip.predicted), m_tipRoof.label,
+                                 m_tipRoof.peakTflops, m_tipRoof.bandwidthGBs);
+    return lines.join(QLatin1Char('\n'));
+}
+
+const RooflineChart::ChartPoint &RooflineChart::pointWithTooltip(int index) const
+{
+    ChartPoint &point = m_points[index];
+    if (point.tooltip.isEmpty())
+        if (const auto tip = m_runTips.constFind(index); tip != m_runTips.cend())
+            point.tooltip = runTooltip(*tip);
+    return point;
+}
+
+const QList<RooflineChart::ChartPoint> &RooflineChart::points() const
+{
+    for (int i = 0; i < m_points.size(); ++i)
+        pointWithTooltip(i);
+    return m_points;
+}
+
 int RooflineChart::pointIndexAt(const QPointF &pixel) const
 {
     int best = -1;
@@ -654,7 +758,7 @@ QString RooflineChart::runIdAt(const QPointF &pixel) const
 QString RooflineChart::tooltipAt(const QPointF &pixel) const
 {
     const int index = pointIndexAt(pixel);
-    return index < 0 ? QString() : m_points[index].tooltip;
+    return index < 0 ? QString() : pointWithTooltip(index).tooltip;
 }
 
 std::optional<QPointF> RooflineChart::pixelOfRun(const QString &runId) const

@@ -9,6 +9,7 @@
 #include "run_record.h"
 #include "stage_catalog.h"
 
+#include <QHash>
 #include <QList>
 #include <QPointF>
 #include <QWidget>
@@ -81,7 +82,7 @@ public:
     // What is drawn, for the window and the tests.
     QCustomPlot *customPlot() const { return m_plot; }
     const QList<Roof> &roofs() const { return m_roofs; }
-    const QList<ChartPoint> &points() const { return m_points; }
+    const QList<ChartPoint> &points() const;       // with every tooltip written
     std::optional<QPointF> predictedPoint() const; // (intensity, TFLOP/s) of the live hollow point
     QCPItemText *countersNote() const { return m_countersNote; } // nullptr when counter data exists
 
@@ -106,6 +107,17 @@ private:
         double peakTflops = 0;
         double bandwidthGBs = 0;
     };
+    // What a run point's tooltip is written from: only when it is shown (or points() is read), not
+    // for every run of a long session in every rebuild.
+    struct RunTip {
+        qsizetype run = 0; // in m_runs
+        double predicted = 0;
+        QString formula;
+        std::optional<double> measured;
+        double tflops = 0;
+    };
+    QString runTooltip(const RunTip &tip) const;
+    const ChartPoint &pointWithTooltip(int index) const;
     void rebuild();
     Roof addRoof(const QString &label, double peak, double bandwidth, const QPen &pen, bool measured);
     void addRunPoints(const ActiveRoof &roof);
@@ -137,7 +149,9 @@ private:
     QString m_selectedRunId;
 
     QList<Roof> m_roofs;
-    QList<ChartPoint> m_points;
+    mutable QList<ChartPoint> m_points; // run points' tooltips are written on demand
+    QHash<int, RunTip> m_runTips;       // by index in m_points, until written
+    ActiveRoof m_tipRoof;               // the roof the run tooltips compare with
     QCPGraph *m_liveGraph = nullptr;
     QCPItemText *m_countersNote = nullptr;
     QPointF m_pressPos;

@@ -32,6 +32,9 @@ const QColor kSelectionColor(0x10, 0x10, 0x10);
 constexpr double kLogSpan = 20;
 // Below this plot width the legend would cover the bars: it hides (the tooltips still name stages).
 constexpr int kLegendMinWidth = 560;
+// Beyond this many bars a label (and a failure mark) per bar is unreadable and, in a 50,000-run
+// session, took most of a minute to lay out and draw: every stride-th bar is labelled instead.
+constexpr int kMaxLabelledBars = 400;
 
 // View combo entries, in order.
 enum ViewEntry { ViewMs, ViewTflops, ViewSpeedup };
@@ -346,9 +349,13 @@ void RuntimeChart::buildRuntime()
     // One QCPBars per stage (and per published/measured origin) so the legend names stages.
     QMap<QString, QCPBars *> groups;
     double lowest = 0, highest = 0;
+    const qsizetype stride = (m_slots.size() + kMaxLabelledBars - 1) / kMaxLabelledBars;
     for (int i = 0; i < m_slots.size(); ++i) {
         const RuntimeSlot &slot = m_slots[i];
-        ticker->addTick(i, slot.label);
+        if (i % stride == 0)
+            ticker->addTick(i, slot.label);
+        if (!slot.plotted && stride > 1)
+            continue; // no room for a mark per failure: the table lists them
         if (!slot.plotted) {
             auto *marker = new QCPItemText(m_plot);
             marker->position->setTypeX(QCPItemPosition::ptPlotCoords);

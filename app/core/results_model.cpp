@@ -23,25 +23,47 @@ QString failureText(const RunRecord &r)
     return QStringLiteral("%1: %2").arg(r.errorKind, r.errorMessage);
 }
 
+QString cublasKey(const RunRecord &r)
+{
+    return QStringLiteral("%1x%2x%3|%4|%5").arg(r.m).arg(r.n).arg(r.k).arg(r.origin, r.gpuName);
+}
+
 } // namespace
 
 ResultsModel::ResultsModel(Session *session, QObject *parent)
     : QAbstractTableModel(parent), m_session(session)
 {
-    connect(session, &Session::aboutToReset, this, [this] { beginResetModel(); });
-    connect(session, &Session::reset, this, [this] { endResetModel(); });
-    connect(session, &Session::runAboutToBeAdded, this, [this](int row) { beginInsertRows({}, row, row); });
+    connect(session, &Session::aboutToReset, this, [this] {
+        m_cublasRowsValid = false;
+        beginResetModel();
+    });
+    connect(session, &Session::reset, this, [this] {
+        m_cublasRowsValid = false;
+        endResetModel();
+    });
+    connect(session, &Session::runAboutToBeAdded, this, [this](int row) {
+        m_cublasRowsValid = false;
+        beginInsertRows({}, row, row);
+    });
     connect(session, &Session::runAdded, this, [this] {
+        m_cublasRowsValid = false;
         endInsertRows();
         // A new cuBLAS run changes the % of cuBLAS of the other rows.
         emit dataChanged(index(0, PercentOfCublasColumn), index(rowCount() - 1, PercentOfCublasColumn));
     });
     connect(session, &Session::runChanged, this, [this](int row) {
+        m_cublasRowsValid = false;
         emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
         emit dataChanged(index(0, PercentOfCublasColumn), index(rowCount() - 1, PercentOfCublasColumn));
     });
-    connect(session, &Session::runAboutToBeRemoved, this, [this](int row) { beginRemoveRows({}, row, row); });
-    connect(session, &Session::runRemoved, this, [this] { endRemoveRows(); });
+    connect(session, &Session::runAboutToBeRemoved, this, [this](int row) {
+        m_cublasRowsValid = false;
+        beginRemoveRows({}, row, row);
+    });
+    connect(session, &Session::runRemoved, this, [this] {
+        m_cublasRowsValid = false;
+        endRemoveRows();
+    });
 }
 
 int ResultsModel::rowCount(const QModelIndex &parent) const
@@ -56,12 +78,20 @@ int ResultsModel::columnCount(const QModelIndex &parent) const
 
 const RunRecord *ResultsModel::cublasReference(const RunRecord &record) const
 {
+    const QList<RunRecord> &runs = m_session->runs();
+    if (!m_cublasRowsValid) {
+        m_cublasRows.clear();
+        for (qsizetype i = 0; i < runs.size(); ++i)
+            if (runs[i].stage == QLatin1String("cublas_fp32") && runs[i].isOk())
+                m_cublasRows[cublasKey(runs[i])].append(i);
+        m_cublasRowsValid = true;
+    }
     const RunRecord *best = nullptr;
     qint64 bestDistance = 0;
-    for (const RunRecord &c : m_session->runs()) {
-        if (c.stage != QLatin1String("cublas_fp32") || !c.isOk() || c.m != record.m || c.n != record.n ||
-            c.k != record.k || c.origin != record.origin || c.gpuName != record.gpuName)
-            continue;
+    for (const qsizetype row : m_cublasRows.value(cublasKey(record))) {
+        if (row >= runs.size() || runs[row].stage != QLatin1String("cublas_fp32"))
+            continue; // a change whose signal has not arrived yet
+        const RunRecord &c = runs[row];
         const qint64 distance = (c.timestamp.isValid() && record.timestamp.isValid())
                                     ? std::abs(c.timestamp.msecsTo(record.timestamp))
                                     : 0;

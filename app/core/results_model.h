@@ -5,6 +5,7 @@
 #include "session.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 namespace gemmscope {
 
@@ -49,6 +50,11 @@ private:
     QVariant display(const RunRecord &r, int column) const;
     QVariant sortValue(const RunRecord &r, int column) const;
     Session *m_session;
+    // cuBLAS FP32 runs by size, origin and GPU (rows of the session), built when first needed
+    // after a change: looking the reference up by scanning every run made sorting or sizing a
+    // 50,000-run table quadratic.
+    mutable QHash<QString, QList<qsizetype>> m_cublasRows;
+    mutable bool m_cublasRowsValid = false;
 };
 
 } // namespace gemmscope
