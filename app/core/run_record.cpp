@@ -268,6 +268,9 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.errorLog = err.value("log").toString();
     if (r.status == RunStatus::Failed && r.errorKind.isEmpty())
         return fail(QStringLiteral("run %1 is marked failed but has no error kind").arg(r.runId));
+    if (r.status == RunStatus::Failed && r.errorMessage.trimmed().isEmpty()) // a kind, but no sentence
+        r.errorMessage =
+            QStringLiteral("The run failed with kind %1; the file keeps no message.").arg(r.errorKind);
     const QJsonObject gpu = o.value("gpu").toObject();
     r.gpuName = gpu.value("name").toString();
     r.gpuArch = gpu.value("arch").toString();
