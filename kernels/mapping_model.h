@@ -20,48 +20,17 @@
 
 namespace gemmscope {
 
-inline constexpr int kWarpSize = 32;
-
-enum class ThreadLayout {
-    Contiguous, // thread (tx, ty) owns rows ty*TM + i, cols tx*TN + j (steps 0-6)
-    Strided,    // thread (tx, ty) owns rows ty + i*(BM/TM), cols tx + j*(BN/TN) (steps 7, 8)
-};
-
-enum class TileLoadScheme {
-    OneElementPerThread, // naive, smem_tiled: thread (tx, ty) loads A(ty, tx) and B(ty, tx)
-    GuardedStrips,       // coarsened: tx < BK loads TM rows of A; ty < BK loads TN columns of B
-    Cooperative,         // step 3 on: linear tid strides through each tile (loadTilesCoalesced)
-};
-
-enum class Operand { A, B, C };
+// kWarpSize, ThreadLayout, TileLoadScheme, Operand and KernelShape are in stage_types.h: a
+// stage's catalog entry builds its KernelShape.
 std::string operandName(Operand operand); // "A", "B", "C"
-
-// Everything the mapping and access models need to know about one kernel instantiation.
-struct KernelShape {
-    StageId stage = StageId::Naive;
-    int bm = 1, bn = 1, bk = 1; // block tile BM x BN, reduction tile BK
-    int tm = 1, tn = 1;         // outputs per thread in y and in x
-    int blockX = 1, blockY = 1; // threads per block in x and y
-    int padB = 0;               // extra floats per row of the shared B tile (smem_tiled's PAD)
-    int buffers = 1;            // shared tiles per operand (2 when double buffered)
-    bool usesSharedMemory = true;
-    ThreadLayout layout = ThreadLayout::Contiguous;
-    TileLoadScheme loads = TileLoadScheme::OneElementPerThread;
-
-    int threads() const { return blockX * blockY; }
-    int warps() const { return (threads() + kWarpSize - 1) / kWarpSize; }
-    int outputsPerThread() const { return tm * tn; }
-    // Row stride, in floats, of the shared A and B tiles.
-    int sharedRowA() const { return bk; }
-    int sharedRowB() const { return bn + padB; }
-};
 
 struct KernelShapeResult {
     std::optional<KernelShape> shape;
     std::string error; // why there is no shape: the catalog's first violation, or "no thread mapping"
 };
 
-// The shape of a stage at its parameters; cuBLAS stages and invalid parameters give an error.
+// The shape of a stage at its parameters, from its catalog entry's mapping hook. cuBLAS stages,
+// stages whose mapping is not modelled yet and invalid parameters give an error sentence.
 KernelShapeResult kernelShape(StageId id, const ParamValues &params);
 
 struct ThreadCoord {
