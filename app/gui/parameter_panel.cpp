@@ -73,7 +73,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
             QStringLiteral("%1. %2 — %3")
                 .arg(i)
                 .arg(QString::fromStdString(all[i].title), QString::fromStdString(all[i].seedStep)),
-            int(all[i].id));
+            QString::fromStdString(all[i].key));
     m_stageSummary = new QLabel;
     m_stageSummary->setWordWrap(true);
     m_stageSummary->setForegroundRole(QPalette::PlaceholderText);
@@ -190,7 +190,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
 
     connect(m_stageCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (!m_syncing && index >= 0)
-            setStage(StageId(m_stageCombo->itemData(index).toInt()));
+            setStage(StageId(m_stageCombo->itemData(index).toString().toStdString()));
     });
     connect(m_presetList, &QListWidget::itemClicked, this,
             [this](QListWidgetItem *item) { applyPreset(item->data(Qt::UserRole).toString()); });
@@ -358,7 +358,7 @@ void ParameterPanel::syncControlsFromConfig()
 {
     m_syncing = true;
     for (int i = 0; i < m_stageCombo->count(); ++i)
-        if (m_stageCombo->itemData(i).toInt() == int(m_config.stage))
+        if (m_stageCombo->itemData(i).toString().toStdString() == m_config.stage.key())
             m_stageCombo->setCurrentIndex(i);
     const StageInfo &info = stageInfo(m_config.stage);
     m_stageSummary->setText(QString::fromStdString(info.summary));

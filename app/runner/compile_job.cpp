@@ -49,11 +49,14 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
     std::optional<Occupancy> occupancy;
     if (state.probe.device && state.probe.device->cc == arch) {
         const LoadedKernel loaded(kernel);
-        occupancy = deviceOccupancy(*state.probe.device, loaded, geometry.threadsPerBlock(),
-                                    kernel.ptxas.registers, kernel.ptxas.staticSmemBytes);
+        if (geometry.dynamicSmemBytes > 0)
+            loaded.allowDynamicSmem(geometry.dynamicSmemBytes);
+        occupancy =
+            deviceOccupancy(*state.probe.device, loaded, geometry.threadsPerBlock(), kernel.ptxas.registers,
+                            kernel.ptxas.staticSmemBytes, {}, geometry.dynamicSmemBytes);
     } else {
         occupancy = modelOccupancy(arch, geometry.threadsPerBlock(), kernel.ptxas.registers,
-                                   kernel.ptxas.staticSmemBytes);
+                                   kernel.ptxas.staticSmemBytes + geometry.dynamicSmemBytes);
     }
     QJsonObject event = compiledFields(stage, kernel, occupancy);
     event.insert(QStringLiteral("event"), QStringLiteral("compiled"));

@@ -77,6 +77,8 @@ NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int
     program.mainSource = QByteArray("#include \"") + QByteArray::fromStdString(stage.sourceFile) + "\"\n";
     program.nameExpression = QString::fromStdString(kernelNameExpression(stage.id, params));
     program.arch = arch;
+    for (const std::string &option : stage.compileOptions)
+        program.extraOptions << QString::fromStdString(option);
     if (build == StageBuild::TraceOwner)
         program.extraOptions << QStringLiteral("-DGEMMSCOPE_TRACE_OWNER=1");
     if (build == StageBuild::ScalarShared)
