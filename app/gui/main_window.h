@@ -65,6 +65,13 @@ public:
     void offerAutosaveRecovery();
     bool openSession(const QString &path, QString *error);
     bool exportTo(const QString &path, QString *error); // results (.csv/.json) or the focused view
+    QWidget *exportTarget() const;                      // the view Ctrl+E writes (the one last clicked)
+    QString exportDialogTitle() const;                  // "Export the coalescing frame"
+    QString viewName(QWidget *view) const;              // "the roofline", "the bank-conflict view"
+    QWidget *currentMappingView() const;                // the view on the mapping pane's current tab
+    // Shows only `pane` (a chart, the mapping tabs or the results table); nullptr restores.
+    void setMaximisedView(QWidget *pane);
+    QWidget *maximisedView() const { return m_maximisedPane; }
     // Every chart and diagram as png+svg+pdf. A valid printSize renders each view at that size
     // (headless reports) instead of its size in the window.
     QStringList exportViews(const QString &directory, QString *error, const QSize &printSize = {});
@@ -101,6 +108,10 @@ private:
     void applyMeasuredCeilings();
     void showConfig(const RunConfig &config);
     std::optional<QString> exportView(QWidget *view, const QString &path);
+    QList<QWidget *> exportableViews() const;
+    QWidget *viewOfTab(int index) const;
+    QWidget *viewContaining(QWidget *widget) const;
+    QWidget *paneOf(QWidget *view) const;
     void openDialog();
     bool saveSession();
     bool saveSessionAs();
@@ -135,7 +146,9 @@ private:
     StageSourceView *m_stageSource = nullptr; // the stage's CUDA file, or its diff from the previous one
     QPointer<QWidget> m_focusedView;          // what Export writes for .png/.pdf/.svg
     QTableView *m_table = nullptr;
-    QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr;
+    QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr,
+              *m_bottomSplitter = nullptr;
+    QPointer<QWidget> m_maximisedPane;
     QLabel *m_runnerLabel = nullptr;
     QLabel *m_jobLabel = nullptr;
     QProgressBar *m_progress = nullptr;
