@@ -102,7 +102,11 @@ QString wrappedTitle(const QString &full, const QFont &font, int width)
     for (const QString &sep : {QStringLiteral(" — "), QStringLiteral(": "), QStringLiteral(", "),
                                QStringLiteral(" vs "), QStringLiteral(" ")}) {
         for (int at = full.lastIndexOf(sep); at > 0; at = full.lastIndexOf(sep, at - 1)) {
-            const QString first = full.left(at + (sep.startsWith(QLatin1Char(' ')) ? 0 : sep.size() - 1));
+            // The separator stays at the end of the first line (" —", ":", ","); " vs " and a plain
+            // space start the second line instead.
+            const bool keep = sep != QStringLiteral(" vs ") && sep != QStringLiteral(" ");
+            const QString first =
+                full.left(keep ? at + sep.trimmed().size() + (sep.startsWith(QLatin1Char(' ')) ? 1 : 0) : at);
             const QString second = full.mid(at + sep.size()).trimmed();
             if (metrics.horizontalAdvance(first) <= width) {
                 if (metrics.horizontalAdvance(second) <= width)

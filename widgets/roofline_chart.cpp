@@ -143,6 +143,9 @@ RooflineChart::RooflineChart(QWidget *parent)
     m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
     m_plot->yAxis->setLabel(QStringLiteral("TFLOP/s"));
     placeLegendBelow(m_plot);
+    // Title, legend columns (and tick rotation) for the plot's width at every replot: the plot gets
+    // its size after this widget does.
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &RooflineChart::fitToWidth);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
         const int index = pointIndexAt(pixel);

@@ -85,6 +85,9 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     m_plot->plotLayout()->addElement(
         0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold)));
     placeLegendBelow(m_plot);
+    // Title, legend columns (and tick rotation) for the plot's width at every replot: the plot gets
+    // its size after this widget does.
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &RuntimeChart::fitToWidth);
     m_plot->xAxis->setTickLabelFont(QFont(font().family(), 8));
     m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
         return ChartInteraction::Hit{runIdAt(pixel), tooltipAt(pixel)};

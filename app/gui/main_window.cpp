@@ -169,6 +169,7 @@ RunnerClient *MainWindow::runnerClient() const
 void MainWindow::buildViews()
 {
     m_panel = new ParameterPanel;
+    m_panel->setObjectName(QStringLiteral("parameterPanel"));
     auto *panelScroll = new QScrollArea;
     panelScroll->setWidget(m_panel);
     panelScroll->setWidgetResizable(true);
@@ -313,6 +314,13 @@ void MainWindow::showConfig(const RunConfig &config)
     m_mappingText->setConfig(config);
     m_stageSource->setStage(config.stage); // every stage has something to say, cuBLAS included
     const KernelShapeResult shape = kernelShape(config.stage, config.params);
+    // What the diagrams are of, for their print titles.
+    const QString caption =
+        QStringLiteral("%1, %2").arg(QString::fromStdString(stageInfo(config.stage).title),
+                                     QString::fromStdString(formatParams(config.params)));
+    m_tileMap->setCaption(caption);
+    m_coalescing->setCaption(caption);
+    m_bankConflicts->setCaption(caption);
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);
         m_mappingStack->setCurrentWidget(m_tileMap);
@@ -899,44 +907,38 @@ bool MainWindow::exportTo(const QString &path, QString *error)
     return true;
 }
 
-QStringList MainWindow::exportViews(const QString &directory, QString *error, const QSize &printSize)
+QStringList MainWindow::exportViews(const QString &directory, QString *error, const QSize &)
 {
+    // Every view from its print layout (fixed size, full title, legend): the same pictures as
+    // Ctrl+E writes, whatever the window's size.
     QDir().mkpath(directory);
     QStringList written;
-    if (printSize.isValid()) {
-        // A visible widget gets its resize event (and its layout) at once; the splitter puts the
-        // views back at the next layout pass, after the export.
-        for (QWidget *view : {static_cast<QWidget *>(m_runtimeChart), static_cast<QWidget *>(m_rooflineChart),
-                              static_cast<QWidget *>(m_mappingStack)})
-            view->resize(printSize);
-    }
-    const QList<QPair<QString, QWidget *>> views{{QStringLiteral("runtime"), m_runtimeChart},
-                                                 {QStringLiteral("roofline"), m_rooflineChart},
-                                                 {QStringLiteral("mapping"), m_mappingStack}};
-    for (const auto &[name, view] : views) {
+    const QList<QPair<QString, QWidget *>> views{
+        {QStringLiteral("runtime"), m_runtimeChart}, {QStringLiteral("roofline"), m_rooflineChart},
+        {QStringLiteral("mapping"), m_mappingStack}, {QStringLiteral("coalescing"), m_coalescing},
+        {QStringLiteral("bank"), m_bankConflicts},   {QStringLiteral("counters"), m_accessCheck}};
+    const auto writeAll = [&](const QString &name,
+                              const std::function<std::optional<QString>(const QString &)> &write) {
         for (const char *suffix : {"png", "svg", "pdf"}) {
             const QString path =
                 QDir(directory).filePath(QStringLiteral("%1.%2").arg(name, QLatin1String(suffix)));
-            const std::optional<QString> failure = exportView(view, path);
-            if (failure) {
+            if (const std::optional<QString> failure = write(path)) {
                 *error = *failure;
-                return written;
+                return false;
             }
             written << path;
         }
-    }
+        return true;
+    };
+    for (const auto &[name, view] : views)
+        if (!writeAll(name, [this, view = view](const QString &path) { return exportView(view, path); }))
+            return written;
     // The runtime chart's second mode: measured speedups against the worklog's published ones.
+    const RuntimeChart::Mode mode = m_runtimeChart->mode();
     m_runtimeChart->setMode(RuntimeChart::Mode::Speedup);
-    for (const char *suffix : {"png", "svg", "pdf"}) {
-        const QString path =
-            QDir(directory).filePath(QStringLiteral("speedup.%1").arg(QLatin1String(suffix)));
-        if (const auto failure = m_runtimeChart->exportTo(path)) {
-            *error = *failure;
-            break;
-        }
-        written << path;
-    }
-    m_runtimeChart->setMode(RuntimeChart::Mode::Runtime);
+    writeAll(QStringLiteral("speedup"),
+             [this](const QString &path) { return m_runtimeChart->exportTo(path); });
+    m_runtimeChart->setMode(mode);
     return written;
 }
 
