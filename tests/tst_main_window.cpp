@@ -397,6 +397,35 @@ private slots:
         QVERIFY(window.findChild<QTableView *>("resultsTable")->isVisible());
     }
 
+    // Ctrl+B compiles without a GPU (the runner's compile-only mode) and reports registers and
+    // occupancy; a library stage says why it cannot.
+    void compileWorksWithoutAGpu()
+    {
+        MainWindow window(options());
+        QAction *compile = window.action("actionCompile");
+        QVERIFY(compile);
+        QCOMPARE(compile->shortcut(), QKeySequence("Ctrl+B"));
+        window.parameterPanel()->setStage(StageId::CublasFp32);
+        QVERIFY(!compile->isEnabled());
+        QVERIFY(compile->toolTip().contains(QStringLiteral("library")));
+        QVERIFY(compile->statusTip() == compile->toolTip());
+        QVERIFY(window.parameterPanel()->applyPreset("worklog-3"));
+        QVERIFY(compile->isEnabled());
+        // Run is off here; its tooltip says why.
+        QVERIFY(!window.action("actionRun")->isEnabled());
+        QVERIFY(window.action("actionRun")->toolTip().contains(QStringLiteral("off")));
+        if (qEnvironmentVariableIsEmpty("GEMMSCOPE_RUNNER"))
+            QSKIP("Built without the CUDA Toolkit: there is no runner to compile with.");
+        QSignalSpy done(&window, &MainWindow::compileFinished);
+        compile->trigger();
+        QVERIFY(done.wait(60000));
+        const QString summary = done.first().first().toString();
+        QVERIFY2(summary.contains(QStringLiteral("registers")) &&
+                     summary.contains(QStringLiteral("occupancy")),
+                 qPrintable(summary));
+        QVERIFY(summary.contains(QStringLiteral("sm_90")));
+    }
+
 private:
     QTemporaryDir m_dir;
 };

@@ -6,6 +6,7 @@
 #include "bank_conflict_view.h"
 #include "chart_interaction.h"
 #include "coalescing_view.h"
+#include "compile_job.h"
 #include "mapping_model.h"
 #include "model_summary_view.h"
 #include "parameter_panel.h"
@@ -21,6 +22,7 @@
 #include "tile_map_view.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -300,6 +302,7 @@ void MainWindow::buildViews()
     connect(m_rooflineChart, &RooflineChart::runClicked, m_selection, &RunSelection::select);
     connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::showConfig);
     connect(m_panel, &ParameterPanel::validityChanged, this, &MainWindow::updateRunActions);
+    connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::updateRunActions);
     connect(m_panel, &ParameterPanel::runRequested, this, &MainWindow::runCurrent);
     showConfig(m_panel->config());
 }
@@ -388,8 +391,43 @@ void MainWindow::buildActions()
                            QKeySequence(tr("Ctrl+Shift+R")), [this] { runLadder(m_panel->config().size); });
     QAction *cancel = make(QStringLiteral("actionCancel"), tr("&Cancel Runs"), QKeySequence(Qt::Key_Escape),
                            [this] { cancelRuns(); });
+    QAction *compile = make(QStringLiteral("actionCompile"), tr("&Compile"), QKeySequence(tr("Ctrl+B")),
+                            [this] { compileCurrent(); });
     run->setToolTip(tr("Run the configured stage (Ctrl+R)"));
     ladder->setToolTip(tr("Run every preset of the ladder at the configured size (Ctrl+Shift+R)"));
+    // Compile needs no GPU: NVRTC in the runner's compile-only mode, for the architecture chosen here.
+    m_compileJob = new CompileJob(this);
+    connect(m_compileJob, &CompileJob::finished, this,
+            [this](const QJsonObject &compiled, const QString &summary) {
+                const QString text =
+                    tr("Compiled %1 — %2").arg(compiled.value(QStringLiteral("kernel")).toString(), summary);
+                statusBar()->showMessage(text, 20000);
+                m_lastCompile = text;
+                updateRunActions();
+                emit compileFinished(text);
+            });
+    connect(m_compileJob, &CompileJob::failed, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 20000);
+        m_lastCompile = message;
+        updateRunActions();
+        emit compileFinished(message);
+    });
+    auto *archGroup = new QActionGroup(this);
+    QMenu *archMenu = new QMenu(tr("Compile &For"), this);
+    archMenu->setObjectName(QStringLiteral("compileArchMenu"));
+    for (const auto &[arch, label] :
+         {std::pair{"sm_75", "T4 (sm_75)"}, std::pair{"sm_80", "A100 (sm_80)"},
+          std::pair{"sm_90", "H100 / H200 (sm_90)"}, std::pair{"sm_100", "B200 (sm_100)"}}) {
+        QAction *a = archMenu->addAction(QString::fromLatin1(label));
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(arch));
+        a->setChecked(m_compileArch == QLatin1String(arch));
+        archGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, a] {
+            m_compileArch = a->data().toString();
+            updateRunActions();
+        });
+    }
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(open);
@@ -409,11 +447,15 @@ void MainWindow::buildActions()
     runMenu->addAction(run);
     runMenu->addAction(ladder);
     runMenu->addAction(cancel);
+    runMenu->addSeparator();
+    runMenu->addAction(compile);
+    runMenu->addMenu(archMenu);
     QToolBar *toolbar = addToolBar(tr("Run"));
     toolbar->setObjectName(QStringLiteral("runToolBar"));
     toolbar->addAction(run);
     toolbar->addAction(ladder);
     toolbar->addAction(cancel);
+    toolbar->addAction(compile);
     updateRecentMenu();
     if (auto *button = findChild<QToolButton *>(QStringLiteral("mappingMaximiseButton")))
         button->setDefaultAction(maximise);
@@ -544,11 +586,55 @@ void MainWindow::updateRecentMenu()
 
 void MainWindow::updateRunActions()
 {
-    const bool canRun = m_runnerAvailable && m_panel->isValid();
-    action(QStringLiteral("actionRun"))->setEnabled(canRun);
-    action(QStringLiteral("actionRunLadder"))->setEnabled(m_runnerAvailable);
-    action(QStringLiteral("actionCancel"))->setEnabled(m_runnerAvailable);
+    // Every action says what it does, or why it is off: in its tooltip and in the status bar
+    // (statusTip) when the pointer is on it.
+    const auto state = [](QAction *a, bool enabled, const QString &does, const QString &whyNot) {
+        a->setEnabled(enabled);
+        const QString text =
+            enabled ? does : tr("%1 is off: %2").arg(a->text().remove(QLatin1Char('&')), whyNot);
+        a->setToolTip(text);
+        a->setStatusTip(text);
+    };
+    const QString runnerOff = m_runnerReason;
+    QString invalid;
+    if (!m_panel->isValid())
+        invalid = m_panel->violationText().replace(QLatin1Char('\n'), QLatin1Char(' '));
+    state(action(QStringLiteral("actionRun")), m_runnerAvailable && m_panel->isValid(),
+          tr("Run the configured stage (Ctrl+R)"), !m_runnerAvailable ? runnerOff : invalid);
+    state(action(QStringLiteral("actionRunLadder")), m_runnerAvailable,
+          tr("Run every preset of the ladder at the configured size (Ctrl+Shift+R)"), runnerOff);
+    state(action(QStringLiteral("actionCancel")), m_runnerAvailable,
+          tr("Cancel the queued and running runs (Esc)"), runnerOff);
+    const RunConfig config = m_panel->config();
+    const bool library = stageInfo(config.stage).isLibrary;
+    const bool compiling = m_compileJob && m_compileJob->isRunning();
+    state(
+        action(QStringLiteral("actionCompile")), !library && m_panel->isValid() && !compiling,
+        tr("Compile the configured stage for %1 with NVRTC, no GPU needed: registers, spills, shared memory, "
+           "occupancy (Ctrl+B)")
+            .arg(m_compileArch),
+        library ? tr("%1 is a library call, there is no kernel of GemmScope's to compile.")
+                      .arg(QString::fromStdString(stageInfo(config.stage).title))
+        : compiling ? tr("a compile is running.")
+                    : invalid);
     m_panel->setRunEnabledByRunner(m_runnerAvailable, m_runnerReason);
+}
+
+void MainWindow::compileCurrent()
+{
+    const RunConfig config = m_panel->config();
+    QString whyNot;
+    if (!m_panel->isValid())
+        whyNot = m_panel->violationText();
+    else if (m_compileJob->start(config.stage, config.params, config.size, m_compileArch, &whyNot)) {
+        statusBar()->showMessage(
+            tr("Compiling %1 for %2…")
+                .arg(QString::fromStdString(stageInfo(config.stage).title), m_compileArch));
+        updateRunActions();
+        return;
+    }
+    statusBar()->showMessage(tr("Cannot compile: %1").arg(whyNot), 10000);
+    emit compileFinished(tr("Cannot compile: %1").arg(whyNot));
 }
 
 void MainWindow::updateTitle()

@@ -76,8 +76,12 @@ public:
     // (headless reports) instead of its size in the window.
     QStringList exportViews(const QString &directory, QString *error, const QSize &printSize = {});
 
+    QString lastCompile() const { return m_lastCompile; } // the last Compile's summary or reason
+    QString compileArch() const { return m_compileArch; }
+
 public slots:
     void runCurrent();
+    void compileCurrent(); // Ctrl+B: NVRTC for compileArch(), no GPU needed
     QStringList runLadder(const ProblemSize &size);
     void cancelRuns();
     // What the runner said about itself (connected to RunnerClient::runnerStatusChanged).
@@ -85,6 +89,7 @@ public slots:
 
 signals:
     void ladderFinished();
+    void compileFinished(const QString &summary); // or the reason it failed
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -153,6 +158,9 @@ private:
     QLabel *m_jobLabel = nullptr;
     QProgressBar *m_progress = nullptr;
     QMenu *m_recentMenu = nullptr;
+    class CompileJob *m_compileJob = nullptr;
+    QString m_compileArch = QStringLiteral("sm_90");
+    QString m_lastCompile;
 };
 
 } // namespace gemmscope
