@@ -93,6 +93,8 @@ std::string loadLabel(const KernelShape &shape, Operand op, int instruction)
                ", pass " + to_string(instruction + 1) + " of " + to_string(count) + " (idx = tid + " +
                to_string(instruction) + " x " + to_string(shape.threads()) + ")";
     }
+    case TileLoadScheme::NotModelled:
+        break;
     }
     return "load " + name;
 }
@@ -125,6 +127,9 @@ ProblemSize roundedUpToTiles(const KernelShape &shape, const ProblemSize &size)
 
 std::string accessContextError(const KernelShape &shape, const AccessContext &ctx)
 {
+    if (shape.loads == TileLoadScheme::NotModelled)
+        return "The memory accesses of \"" + stageInfo(shape.stage).title +
+               "\" are not modelled yet: its loads use a scheme the access model does not describe.";
     const ProblemSize &s = ctx.size;
     auto notMultiple = [](const char *what, long long v, const char *tile, int t) {
         return std::string(what) + " (" + to_string(v) + ") must be a multiple of " + tile + " (" +

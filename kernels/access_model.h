@@ -40,7 +40,8 @@ struct AccessContext {
 };
 
 // Empty when the model's assumptions hold for this shape and context; otherwise one sentence
-// ("K (1000) must be a multiple of BK (16) for the access model ...").
+// ("K (1000) must be a multiple of BK (16) for the access model ...", or that the stage's loads
+// are not modelled yet).
 std::string accessContextError(const KernelShape &shape, const AccessContext &ctx);
 
 // The smallest problem of full block tiles that covers `size` (each side at least one tile). An

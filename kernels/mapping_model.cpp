@@ -41,42 +41,14 @@ KernelShapeResult kernelShape(StageId id, const ParamValues &params)
         return result;
     }
 
-    KernelShape s;
-    s.stage = id;
-    switch (id) {
-    case StageId::Naive:
-        s.blockX = s.bn = paramValue(params, "BX", 16);
-        s.blockY = s.bm = paramValue(params, "BY", 16);
-        s.bk = 1;
-        s.usesSharedMemory = false;
-        s.loads = TileLoadScheme::OneElementPerThread;
-        break;
-    case StageId::SmemTiled:
-        s.blockX = s.blockY = s.bm = s.bn = s.bk = paramValue(params, "TILE", 16);
-        s.padB = paramValue(params, "PAD", 0);
-        s.loads = TileLoadScheme::OneElementPerThread;
-        break;
-    case StageId::Coarsened:
-    case StageId::Coalesced:
-    case StageId::DoubleBuffered:
-    case StageId::Strided:
-    case StageId::Final:
-        s.bm = paramValue(params, "BM", 64);
-        s.bn = paramValue(params, "BN", 64);
-        s.bk = paramValue(params, "BK", 8);
-        s.tm = paramValue(params, "TM", 4);
-        s.tn = paramValue(params, "TN", 4);
-        s.blockX = s.bn / s.tn;
-        s.blockY = s.bm / s.tm;
-        s.loads = id == StageId::Coarsened ? TileLoadScheme::GuardedStrips : TileLoadScheme::Cooperative;
-        s.layout = (id == StageId::Strided || id == StageId::Final) ? ThreadLayout::Strided
-                                                                    : ThreadLayout::Contiguous;
-        s.buffers = id == StageId::DoubleBuffered ? 2 : 1;
-        break;
-    case StageId::CublasFp32:
-    case StageId::CublasTf32:
-        break;
+    const StageInfo &info = stageInfo(id);
+    if (!info.model.mapping) {
+        result.error =
+            "The thread mapping of \"" + info.title + "\" is not modelled yet, so there is nothing to draw.";
+        return result;
     }
+    KernelShape s = info.model.mapping(params);
+    s.stage = id;
     result.shape = s;
     return result;
 }
@@ -183,6 +155,8 @@ int loadInstructionCount(const KernelShape &shape, Operand operand)
         const TileCell e = tileExtent(shape, operand);
         return ceilDiv(e.row * e.col / loadWidth(shape, operand), shape.threads());
     }
+    case TileLoadScheme::NotModelled:
+        break;
     }
     return 0;
 }
@@ -197,6 +171,7 @@ int loadWidth(const KernelShape &shape, Operand operand)
     case TileLoadScheme::OneElementPerThread:
     case TileLoadScheme::GuardedStrips:
     case TileLoadScheme::Cooperative:
+    case TileLoadScheme::NotModelled:
         break;
     }
     return 1;
@@ -232,6 +207,8 @@ std::optional<TileCell> loadedElement(const KernelShape &shape, Operand operand,
             return std::nullopt;
         return TileCell{idx / perRow, (idx % perRow) * w};
     }
+    case TileLoadScheme::NotModelled:
+        break;
     }
     return std::nullopt;
 }

@@ -40,91 +40,572 @@ std::vector<ParamSpec> registerTileParams()
     };
 }
 
+std::string str(long long v)
+{
+    return std::to_string(v);
+}
+
+std::string str(int v)
+{
+    return std::to_string(v);
+}
+
+constexpr int kStaticSharedLimit = 48 * 1024;   // static __shared__ arrays; more needs dynamic opt-in
+constexpr int kDynamicSharedLimit = 227 * 1024; // the most any GPU gives one block (sm_90 opt-in)
+constexpr int kMaxThreadsPerBlock = 1024;
+constexpr int kMaxAccumulators = 192; // TM*TN beyond this cannot stay in 255 registers
+constexpr long long kMaxGridY = 65535;
+
+// ceil(extent / tile) without overflow for any 64-bit extent, and 0 where either is not positive.
+long long blocksFor(long long extent, int tile)
+{
+    return extent < 1 || tile < 1 ? 0 : (extent - 1) / tile + 1;
+}
+
+long long ceilDiv(long long a, long long b)
+{
+    return a < 1 || b < 1 ? 0 : (a - 1) / b + 1;
+}
+
+// ---- Model pieces the entries share. A new stage that reuses a load scheme reuses these. ----
+
+// A 2-D block of blockX x blockY threads; the grid covers C with BM x BN block tiles.
+LaunchGeometry tiledLaunch(int blockX, int blockY, int bm, int bn, const ProblemSize &size)
+{
+    LaunchGeometry g;
+    g.blockX = blockX;
+    g.blockY = blockY;
+    g.gridX = blocksFor(size.n, bn);
+    g.gridY = blocksFor(size.m, bm);
+    return g;
+}
+
+// The register-tiled family (steps 2-8): BM x BN block tile, BK deep, TM x TN per thread, a
+// (BN/TN) x (BM/TM) block.
+struct RegisterTile {
+    int bm, bn, bk, tm, tn;
+    explicit RegisterTile(const ParamValues &p)
+        : bm(paramValue(p, "BM")), bn(paramValue(p, "BN")), bk(paramValue(p, "BK")), tm(paramValue(p, "TM")),
+          tn(paramValue(p, "TN"))
+    {
+    }
+    int threadsX() const { return bn / std::max(1, tn); }
+    int threadsY() const { return bm / std::max(1, tm); }
+};
+
+void registerTileConstraints(const ParamValues &params, const ProblemSize &size,
+                             std::vector<std::string> &out)
+{
+    const RegisterTile t(params);
+    bool divisible = true;
+    if (t.bm % t.tm != 0) {
+        out.push_back("BM (" + str(t.bm) + ") must be a multiple of TM (" + str(t.tm) +
+                      "): each thread owns TM rows of the block tile.");
+        divisible = false;
+    }
+    if (t.bn % t.tn != 0) {
+        out.push_back("BN (" + str(t.bn) + ") must be a multiple of TN (" + str(t.tn) +
+                      "): each thread owns TN columns of the block tile.");
+        divisible = false;
+    }
+    if (divisible && t.threadsX() * t.threadsY() > kMaxThreadsPerBlock)
+        out.push_back("BM/TM x BN/TN (" + str(t.threadsY()) + " x " + str(t.threadsX()) + " = " +
+                      str(t.threadsX() * t.threadsY()) + " threads) must not exceed 1024 threads per block.");
+    if (t.tm * t.tn > kMaxAccumulators)
+        out.push_back("TM x TN (" + str(t.tm) + " x " + str(t.tn) + " = " + str(t.tm * t.tn) +
+                      " accumulators) cannot stay in the 255 registers a thread may "
+                      "use; keep it at most " +
+                      str(kMaxAccumulators) + ".");
+    if (blocksFor(size.m, t.bm) > kMaxGridY)
+        out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BM = " + str(t.bm) + ".");
+}
+
+LaunchGeometry registerTileLaunch(const ParamValues &p, const ProblemSize &size)
+{
+    const RegisterTile t(p);
+    return tiledLaunch(t.threadsX(), t.threadsY(), t.bm, t.bn, size);
+}
+
+// `buffers` shared A (BM x BK) and B (BK x BN) tiles of floats.
+std::function<int(const ParamValues &)> registerTileSmem(int buffers)
+{
+    return [buffers](const ParamValues &p) {
+        const RegisterTile t(p);
+        return buffers * int(sizeof(float)) * (t.bm + t.bn) * t.bk;
+    };
+}
+
+std::function<KernelShape(const ParamValues &)> registerTileMapping(TileLoadScheme loads, ThreadLayout layout,
+                                                                    int buffers)
+{
+    return [=](const ParamValues &p) {
+        const RegisterTile t(p);
+        KernelShape s;
+        s.bm = t.bm;
+        s.bn = t.bn;
+        s.bk = t.bk;
+        s.tm = t.tm;
+        s.tn = t.tn;
+        s.blockX = t.threadsX();
+        s.blockY = t.threadsY();
+        s.loads = loads;
+        s.layout = layout;
+        s.buffers = buffers;
+        return s;
+    };
+}
+
+// Every block loads a BM x BK tile of A and a BK x BN tile of B per step of the reduction.
+LoadTraffic blockTileTraffic(const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g)
+{
+    const RegisterTile t(p);
+    const double blocks = double(g.gridX) * double(g.gridY); // ragged edge blocks load full tiles
+    const double steps = double(ceilDiv(size.k, t.bk));
+    LoadTraffic traffic;
+    traffic.loadBytes = blocks * steps * double(sizeof(float)) * double(t.bm + t.bn) * t.bk;
+    traffic.formula = "block tile: BM*BN / (2 (BM + BN)) = " + str(t.bm) + "*" + str(t.bn) + " / (2 (" +
+                      str(t.bm) + " + " + str(t.bn) + "))";
+    return traffic;
+}
+
+// The model of a register-tiled stage; entries change what differs (constraints, ...).
+StageModel registerTileModel(TileLoadScheme loads, ThreadLayout layout, int buffers)
+{
+    StageModel m;
+    m.launch = registerTileLaunch;
+    m.staticSmem = registerTileSmem(buffers);
+    m.constraints = registerTileConstraints;
+    m.mapping = registerTileMapping(loads, layout, buffers);
+    m.traffic = blockTileTraffic;
+    return m;
+}
+
+StageModel naiveModel()
+{
+    StageModel m;
+    m.launch = [](const ParamValues &p, const ProblemSize &size) {
+        const int bx = paramValue(p, "BX"), by = paramValue(p, "BY");
+        return tiledLaunch(bx, by, by, bx, size);
+    };
+    m.staticSmem = [](const ParamValues &) { return 0; };
+    m.constraints = [](const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out) {
+        const int bx = paramValue(p, "BX"), by = paramValue(p, "BY");
+        if (bx * by > kMaxThreadsPerBlock)
+            out.push_back("BX x BY (" + str(bx) + " x " + str(by) + " = " + str(bx * by) +
+                          ") must not exceed 1024 threads per block.");
+        if (blocksFor(size.m, by) > kMaxGridY)
+            out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BY = " + str(by) +
+                          "; raise BY.");
+    };
+    // No shared memory: modelled as BM = BY, BN = BX, BK = 1, TM = TN = 1 (mapping_model.h).
+    m.mapping = [](const ParamValues &p) {
+        KernelShape s;
+        s.blockX = s.bn = paramValue(p, "BX");
+        s.blockY = s.bm = paramValue(p, "BY");
+        s.bk = 1;
+        s.usesSharedMemory = false;
+        s.loads = TileLoadScheme::OneElementPerThread;
+        return s;
+    };
+    // Every multiply-add reads one float of A and one of B from global memory.
+    m.traffic = [](const ParamValues &, const ProblemSize &size, const LaunchGeometry &) {
+        return LoadTraffic{2.0 * sizeof(float) * double(size.m) * double(size.n) * double(size.k),
+                           "naive: 2K FLOP / 8K bytes per output = 0.25"};
+    };
+    return m;
+}
+
+StageModel smemTiledModel()
+{
+    StageModel m;
+    m.launch = [](const ParamValues &p, const ProblemSize &size) {
+        const int tile = paramValue(p, "TILE");
+        return tiledLaunch(tile, tile, tile, tile, size);
+    };
+    m.staticSmem = [](const ParamValues &p) {
+        const int t = paramValue(p, "TILE");
+        return int(sizeof(float)) * (t * t + t * (t + paramValue(p, "PAD")));
+    };
+    // BM = BN = BK = TILE, TM = TN = 1, with PAD extra floats per row of the B tile.
+    m.mapping = [](const ParamValues &p) {
+        KernelShape s;
+        s.blockX = s.blockY = s.bm = s.bn = s.bk = paramValue(p, "TILE");
+        s.padB = paramValue(p, "PAD");
+        s.loads = TileLoadScheme::OneElementPerThread;
+        return s;
+    };
+    // Each thread loads one float of A and one of B per tile step: 8 bytes per T multiply-adds.
+    m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &) {
+        const int tile = paramValue(p, "TILE");
+        return LoadTraffic{2.0 * sizeof(float) * double(size.m) * double(size.n) *
+                               double(ceilDiv(size.k, tile)),
+                           "tiled: T/4 = " + str(tile) + "/4"};
+    };
+    return m;
+}
+
+// ---- The stages past the seeds: 128-bit loads, a transposed A tile, warp tiles. ----
+
+// The register-tile parameters with a default of their own (these stages start at 128x128).
+std::vector<ParamSpec> wideTileParams(int bk, int tm, int tn)
+{
+    std::vector<ParamSpec> p = registerTileParams();
+    p[0].defaultValue = 128;
+    p[1].defaultValue = 128;
+    p[2].defaultValue = bk;
+    p[3].defaultValue = tm;
+    p[4].defaultValue = tn;
+    return p;
+}
+
+// float4 loads and fragment reads: every tile extent a thread reads four at a time is a multiple of 4.
+void vectorConstraints(const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out)
+{
+    registerTileConstraints(p, size, out);
+    const RegisterTile t(p);
+    if (t.bk % 4 != 0)
+        out.push_back("BK (" + str(t.bk) +
+                      ") must be a multiple of 4: A is loaded four floats of a row at a time.");
+    if (t.tm % 4 != 0)
+        out.push_back("TM (" + str(t.tm) +
+                      ") must be a multiple of 4: a thread reads its A fragment as float4.");
+    if (t.tn % 4 != 0)
+        out.push_back("TN (" + str(t.tn) +
+                      ") must be a multiple of 4: a thread reads its B fragment and stores C "
+                      "as float4.");
+}
+
+// The warp-tiled family: a warp's 32 lanes sit 4 x 8 in a 4*TM x 8*TN warp tile, and the warp
+// tiles cover the block tile. `wholeLoads`: every thread issues the same number of A and B loads
+// (pipelined keeps them in registers: an array per thread); `copiesOfA` counts A in single floats
+// (async_pipelined's 4-byte cp.async) instead of float4.
+void warpTileConstraints(const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out,
+                         bool wholeLoads, bool copiesOfA)
+{
+    vectorConstraints(p, size, out);
+    const RegisterTile t(p);
+    if (t.tm % 4 != 0 || t.tn % 4 != 0)
+        return;
+    const int wm = 4 * t.tm, wn = 8 * t.tn;
+    if (t.bm % wm != 0)
+        out.push_back("BM (" + str(t.bm) + ") must be a multiple of the warp tile's rows, 4 x TM = " +
+                      str(wm) + ": a warp's lanes sit 4 x 8 and each owns TM rows.");
+    if (t.bn % wn != 0)
+        out.push_back("BN (" + str(t.bn) + ") must be a multiple of the warp tile's columns, 8 x TN = " +
+                      str(wn) + ": a warp's lanes sit 4 x 8 and each owns TN columns.");
+    if (!wholeLoads || t.bm % wm != 0 || t.bn % wn != 0 || t.bk % 4 != 0)
+        return;
+    const int threads = t.threadsX() * t.threadsY();
+    const int aUnits = copiesOfA ? t.bm * t.bk : t.bm * t.bk / 4;
+    if (aUnits % threads != 0)
+        out.push_back("The A tile (" + str(t.bm) + " x " + str(t.bk) +
+                      (copiesOfA ? " floats" : " floats as float4") + ") must split evenly over the " +
+                      str(threads) + " threads: raise BK or BM.");
+    if (t.bk * t.bn / 4 % threads != 0)
+        out.push_back("The B tile (" + str(t.bk) + " x " + str(t.bn) +
+                      " floats as float4) must split evenly over the " + str(threads) +
+                      " threads: raise BK or BN.");
+}
+
+// A 1-D block of (BM/TM) x (BN/TN) threads (the warp index, not (tx, ty), places a thread).
+LaunchGeometry warpTileLaunch(const ParamValues &p, const ProblemSize &size)
+{
+    const RegisterTile t(p);
+    return tiledLaunch(t.threadsX() * t.threadsY(), 1, t.bm, t.bn, size);
+}
+
+// Floats of padding per row of a transposed A tile: 4 keeps its stores conflict-free; pipelined
+// drops it where the two buffers would pass the 48 KiB of static shared memory (its kernel says why).
+int transposedPadA(const RegisterTile &t, int buffers)
+{
+    return buffers * t.bk * (t.bm + 4 + t.bn) * int(sizeof(float)) <= kStaticSharedLimit ? 4 : 0;
+}
+
+StageModel vectorizedModel()
+{
+    StageModel m = registerTileModel(TileLoadScheme::CooperativeVec4, ThreadLayout::Contiguous, 1);
+    m.constraints = vectorConstraints;
+    m.mapping = [](const ParamValues &p) {
+        KernelShape s = registerTileMapping(TileLoadScheme::CooperativeVec4, ThreadLayout::Contiguous, 1)(p);
+        s.transposedA = true;
+        s.vectorWidth = 4;
+        return s;
+    };
+    return m;
+}
+
+// warptiled (1 buffer), pipelined (2), async_pipelined (STAGES, cp.async copies).
+StageModel warpTileModel(int fixedBuffers, bool asyncCopies)
+{
+    StageModel m;
+    m.launch = warpTileLaunch;
+    m.traffic = blockTileTraffic;
+    const auto buffersOf = [fixedBuffers](const ParamValues &p) {
+        return fixedBuffers > 0 ? fixedBuffers : paramValue(p, "STAGES");
+    };
+    const bool pipelined = fixedBuffers == 2;
+    m.staticSmem = [=](const ParamValues &p) {
+        const RegisterTile t(p);
+        const int buffers = buffersOf(p);
+        const int padA = pipelined ? transposedPadA(t, buffers) : 4;
+        return buffers * int(sizeof(float)) * t.bk * (t.bm + padA + t.bn);
+    };
+    m.constraints = [=](const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out) {
+        warpTileConstraints(p, size, out, fixedBuffers != 1, asyncCopies);
+    };
+    m.mapping = [=](const ParamValues &p) {
+        const RegisterTile t(p);
+        KernelShape s;
+        s.bm = t.bm;
+        s.bn = t.bn;
+        s.bk = t.bk;
+        s.tm = t.tm;
+        s.tn = t.tn;
+        s.blockX = t.threadsX() * t.threadsY();
+        s.blockY = 1;
+        s.layout = ThreadLayout::WarpTiled;
+        s.loads = asyncCopies ? TileLoadScheme::AsyncCopies : TileLoadScheme::CooperativeVec4;
+        s.buffers = buffersOf(p);
+        s.transposedA = true;
+        s.padA = pipelined ? transposedPadA(t, s.buffers) : 4;
+        s.vectorWidth = 4;
+        return s;
+    };
+    return m;
+}
+
+// cuBLAS's tiling is not public: the compulsory traffic is the honest lower bound.
+StageModel libraryModel()
+{
+    StageModel m;
+    m.traffic = [](const ParamValues &, const ProblemSize &size, const LaunchGeometry &) {
+        const double m_ = double(size.m), n = double(size.n), k = double(size.k);
+        return LoadTraffic{sizeof(float) * (m_ * k + k * n),
+                           "cuBLAS's tiling is unknown: compulsory traffic 4 (MK + KN + MN) bytes", true};
+    };
+    return m;
+}
+
 std::vector<StageInfo> buildStages()
 {
-    // CUDA 13's NVRTC compiles nothing older than sm_75 (Turing) and its cuBLAS runs on nothing
-    // older: every stage's floor is kCuda13MinArch, whatever the kernel itself would need.
-    constexpr int minArch = kCuda13MinArch;
-    std::vector<StageInfo> s;
     const std::vector<int> blockSides = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
-    s.push_back(
-        {StageId::Naive,
-         "naive",
-         "Naive: one thread per output",
-         "worklog step 0",
-         "Each thread computes one element of C, reading a whole row of A and column of B from global "
-         "memory. 0.25 FLOP per byte: firmly memory-bound.",
-         "naive.cuh",
-         "gemmscope::naive",
-         {choiceParam("BX", "Threads in x (BX)", "Block width; consecutive threads take consecutive columns.",
-                      blockSides, 16),
-          choiceParam("BY", "Threads in y (BY)", "Block height; each row of threads takes one row of C.",
-                      blockSides, 16)},
-         minArch});
-    s.push_back(
-        {StageId::SmemTiled,
-         "smem_tiled",
-         "Shared-memory tiling",
-         "worklog step 1; guide 32x32 +1",
-         "The block stages TILE x TILE tiles of A and B in shared memory and every thread reuses them: "
-         "T/4 FLOP per global byte. PAD=1 is the guide's padded B tile against bank conflicts.",
-         "smem_tiled.cuh",
-         "gemmscope::smem_tiled",
-         {choiceParam("TILE", "Tile size (TILE)", "Side of the square tile and of the thread block.",
-                      {8, 16, 32}, 16),
-          choiceParam("PAD", "B tile padding (PAD)", "Extra column in the B tile (the guide's +1).", {0, 1},
-                      0)},
-         minArch});
-    s.push_back(
-        {StageId::Coarsened, "coarsened", "Thread coarsening (register tiling)", "worklog step 2",
-         "Each thread accumulates a TM x TN micro-tile in registers from a BM x BN block tile: "
-         "BM*BN/(2(BM+BN)) FLOP per global byte. Loads as in the worklog: B loads are TN floats apart.",
-         "coarsened.cuh", "gemmscope::coarsened", registerTileParams(), minArch});
-    s.push_back({StageId::Coalesced, "coalesced", "Coalesced cooperative loads", "worklog steps 3 and 6",
-                 "Threads stride through each tile by linear id, so neighbouring lanes load neighbouring "
-                 "addresses. At 192x192 this is step 6 (double buffering removed).",
-                 "coalesced.cuh", "gemmscope::coalesced", registerTileParams(), minArch});
-    s.push_back(
-        {StageId::DoubleBuffered, "double_buffered", "Double buffering", "worklog steps 4, 5a, 5b",
-         "Two shared-memory buffers: the block loads the next tile while it computes on the current one. "
-         "Twice the shared memory, one barrier per tile.",
-         "double_buffered.cuh", "gemmscope::double_buffered", registerTileParams(), minArch});
-    s.push_back(
-        {StageId::Strided, "strided", "Strided thread layout", "worklog step 7",
-         "Thread (tx, ty) owns rows ty + i*BM/TM and columns tx + j*BN/TN, so neighbouring lanes store "
-         "neighbouring columns of C: the stores become coalesced.",
-         "strided.cuh", "gemmscope::strided", registerTileParams(), minArch});
-    s.back().derivedFrom = "coalesced"; // step 7 changes step 6, not the double-buffered step 5b
-    s.push_back(
-        {StageId::Final, "final", "__restrict__ and #pragma unroll", "worklog step 8",
-         "Step 7 with non-aliasing pointers and fully unrolled BK, TM and TN loops: the compiler keeps the "
-         "micro-tile in registers and schedules independent FMAs.",
-         "final.cuh", "gemmscope::final_kernel", registerTileParams(), minArch});
-    StageInfo fp32{StageId::CublasFp32,
-                   "cublas_fp32",
-                   "cuBLAS SGEMM (FP32)",
-                   "baseline",
-                   "NVIDIA's library SGEMM with pedantic FP32 math (no TF32): the reference every stage is "
+    std::vector<StageInfo> s;
+    s.push_back({
+        .key = "naive",
+        .title = "Naive: one thread per output",
+        .seedStep = "worklog step 0",
+        .summary = "Each thread computes one element of C, reading a whole row of A and column of B from "
+                   "global memory. 0.25 FLOP per byte: firmly memory-bound.",
+        .sourceFile = "naive.cuh",
+        .kernelName = "gemmscope::naive",
+        .params = {choiceParam("BX", "Threads in x (BX)",
+                               "Block width; consecutive threads take consecutive columns.", blockSides, 16),
+                   choiceParam("BY", "Threads in y (BY)",
+                               "Block height; each row of threads takes one row of C.", blockSides, 16)},
+        .shortLabel = "naive",
+        .color = 0xd62728,
+        .model = naiveModel(),
+    });
+    s.push_back({
+        .key = "smem_tiled",
+        .title = "Shared-memory tiling",
+        .seedStep = "worklog step 1; guide 32x32 +1",
+        .summary =
+            "The block stages TILE x TILE tiles of A and B in shared memory and every thread reuses "
+            "them: T/4 FLOP per global byte. PAD=1 is the guide's padded B tile against bank conflicts.",
+        .sourceFile = "smem_tiled.cuh",
+        .kernelName = "gemmscope::smem_tiled",
+        .params = {choiceParam("TILE", "Tile size (TILE)", "Side of the square tile and of the thread block.",
+                               {8, 16, 32}, 16),
+                   choiceParam("PAD", "B tile padding (PAD)", "Extra column in the B tile (the guide's +1).",
+                               {0, 1}, 0)},
+        .shortLabel = "smem",
+        .color = 0xff7f0e,
+        .model = smemTiledModel(),
+    });
+    StageModel coarsened = registerTileModel(TileLoadScheme::GuardedStrips, ThreadLayout::Contiguous, 1);
+    coarsened.constraints = [](const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out) {
+        registerTileConstraints(p, size, out);
+        const RegisterTile t(p);
+        if (t.bm % t.tm != 0 || t.bn % t.tn != 0)
+            return;
+        if (t.bk > t.threadsX())
+            out.push_back("BK (" + str(t.bk) + ") must not exceed the threads in x (BN/TN = " + str(t.bn) +
+                          "/" + str(t.tn) + " = " + str(t.threadsX()) +
+                          "): step 2's A loads use the threads with tx < BK, one column each.");
+        if (t.bk > t.threadsY())
+            out.push_back("BK (" + str(t.bk) + ") must not exceed the threads in y (BM/TM = " + str(t.bm) +
+                          "/" + str(t.tm) + " = " + str(t.threadsY()) +
+                          "): step 2's B loads use the threads with ty < BK, one row each.");
+    };
+    s.push_back({
+        .key = "coarsened",
+        .title = "Thread coarsening (register tiling)",
+        .seedStep = "worklog step 2",
+        .summary =
+            "Each thread accumulates a TM x TN micro-tile in registers from a BM x BN block tile: "
+            "BM*BN/(2(BM+BN)) FLOP per global byte. Loads as in the worklog: B loads are TN floats apart.",
+        .sourceFile = "coarsened.cuh",
+        .kernelName = "gemmscope::coarsened",
+        .params = registerTileParams(),
+        .shortLabel = "coarse",
+        .color = 0xbcbd22,
+        .model = coarsened,
+    });
+    s.push_back({
+        .key = "coalesced",
+        .title = "Coalesced cooperative loads",
+        .seedStep = "worklog steps 3 and 6",
+        .summary = "Threads stride through each tile by linear id, so neighbouring lanes load neighbouring "
+                   "addresses. At 192x192 this is step 6 (double buffering removed).",
+        .sourceFile = "coalesced.cuh",
+        .kernelName = "gemmscope::coalesced",
+        .params = registerTileParams(),
+        .shortLabel = "coal",
+        .color = 0x2ca02c,
+        .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Contiguous, 1),
+    });
+    s.push_back({
+        .key = "double_buffered",
+        .title = "Double buffering",
+        .seedStep = "worklog steps 4, 5a, 5b",
+        .summary =
+            "Two shared-memory buffers: the block loads the next tile while it computes on the current "
+            "one. Twice the shared memory, one barrier per tile.",
+        .sourceFile = "double_buffered.cuh",
+        .kernelName = "gemmscope::double_buffered",
+        .params = registerTileParams(),
+        .shortLabel = "dbuf",
+        .color = 0x17becf,
+        .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Contiguous, 2),
+    });
+    s.push_back({
+        .key = "strided",
+        .title = "Strided thread layout",
+        .seedStep = "worklog step 7",
+        .summary = "Thread (tx, ty) owns rows ty + i*BM/TM and columns tx + j*BN/TN, so neighbouring lanes "
+                   "store neighbouring columns of C: the stores become coalesced.",
+        .sourceFile = "strided.cuh",
+        .kernelName = "gemmscope::strided",
+        .params = registerTileParams(),
+        .derivedFrom = "coalesced", // step 7 changes step 6, not the double-buffered step 5b
+        .shortLabel = "strided",
+        .color = 0x1f77b4,
+        .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Strided, 1),
+    });
+    s.push_back({
+        .key = "final",
+        .title = "__restrict__ and #pragma unroll",
+        .seedStep = "worklog step 8",
+        .summary = "Step 7 with non-aliasing pointers and fully unrolled BK, TM and TN loops: the compiler "
+                   "keeps the micro-tile in registers and schedules independent FMAs.",
+        .sourceFile = "final.cuh",
+        .kernelName = "gemmscope::final_kernel",
+        .params = registerTileParams(),
+        .shortLabel = "final",
+        .color = 0x9467bd,
+        .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Strided, 1),
+    });
+    std::vector<ParamSpec> pipelinedParams = wideTileParams(8, 8, 8);
+    pipelinedParams.push_back(choiceParam("SWIZZLE", "Block swizzle (SWIZZLE)",
+                                          "Blocks launch in groups of SWIZZLE block rows so that blocks "
+                                          "running together share tiles in L2; 1: none.",
+                                          {1, 2, 4, 8, 16}, 1));
+    std::vector<ParamSpec> asyncParams = wideTileParams(8, 8, 16);
+    asyncParams[1].defaultValue = 256;
+    asyncParams.push_back(choiceParam(
+        "STAGES", "Pipeline stages (STAGES)",
+        "Shared-memory tiles in flight: the copy engine fills STAGES - 1 ahead.", {2, 3, 4, 5, 6}, 3));
+    s.push_back({
+        .key = "vectorized",
+        .title = "128-bit loads, transposed A tile",
+        .seedStep = "beyond the worklog (its verdict: vectorized loads)",
+        .summary =
+            "Global loads and C stores move four floats per instruction, and A is stored transposed so "
+            "the inner loop reads A and B fragments four floats at a time (LDS.128): a quarter of the "
+            "load instructions.",
+        .sourceFile = "vectorized.cuh",
+        .kernelName = "gemmscope::vectorized",
+        .params = wideTileParams(8, 8, 8),
+        .derivedFrom = "final",
+        .beyondSeeds = true,
+        .shortLabel = "vec4",
+        .color = 0xe377c2,
+        .model = vectorizedModel(),
+    });
+    s.push_back({
+        .key = "warptiled",
+        .title = "Warp tiling",
+        .seedStep = "beyond the worklog (its verdict: warp-level tiling)",
+        .summary =
+            "Each warp owns a 4*TM x 8*TN warp tile with its lanes 4 x 8 inside, each lane holding 4x4 "
+            "fragments: a quarter-warp's fragment reads are one broadcast for A and 128 contiguous bytes "
+            "for B, free of bank conflicts.",
+        .sourceFile = "warptiled.cuh",
+        .kernelName = "gemmscope::warptiled",
+        .params = wideTileParams(16, 8, 8),
+        .beyondSeeds = true,
+        .shortLabel = "warp",
+        .color = 0x8c564b,
+        .model = warpTileModel(1, false),
+    });
+    s.push_back({
+        .key = "pipelined",
+        .title = "Pipelined: register prefetch, two shared buffers",
+        .seedStep = "beyond the worklog",
+        .summary =
+            "The next tile's global loads go out before the FFMAs on this one and land in registers, then "
+            "in the other shared buffer: one barrier per tile, load latency hidden behind arithmetic. "
+            "Blocks inside C load without bounds checks.",
+        .sourceFile = "pipelined.cuh",
+        .kernelName = "gemmscope::pipelined",
+        .params = pipelinedParams,
+        .beyondSeeds = true,
+        .shortLabel = "pipe",
+        .color = 0x00a087,
+        .model = warpTileModel(2, false),
+    });
+    s.push_back({
+        .key = "async_pipelined",
+        .title = "cp.async multistage pipeline",
+        .seedStep = "beyond the worklog",
+        .summary =
+            "The copy engine moves tiles global -> shared (cp.async, sm_80+), STAGES - 1 tiles ahead of "
+            "the FFMAs, with no registers holding them in between.",
+        .sourceFile = "async_pipelined.cuh",
+        .kernelName = "gemmscope::async_pipelined",
+        .params = asyncParams,
+        .minArch = 80,
+        .minArchReason = "cp.async, the asynchronous global-to-shared copy, arrived with sm_80 (Ampere)",
+        .beyondSeeds = true,
+        .shortLabel = "async",
+        .color = 0xb8860b,
+        .model = warpTileModel(0, true),
+    });
+    s.push_back({
+        .key = "cublas_fp32",
+        .title = "cuBLAS SGEMM (FP32)",
+        .seedStep = "baseline",
+        .summary = "NVIDIA's library SGEMM with pedantic FP32 math (no TF32): the reference every stage is "
                    "verified and measured against.",
-                   "",
-                   "",
-                   {},
-                   minArch};
-    fp32.isLibrary = true;
-    s.push_back(fp32);
-    StageInfo tf32{StageId::CublasTf32,
-                   "cublas_tf32",
-                   "cuBLAS SGEMM (TF32 tensor cores)",
-                   "baseline",
-                   "cuBLAS with TF32 tensor-core math: FP32 inputs rounded to 10-bit mantissas. Far faster, "
+        .isLibrary = true,
+        .shortLabel = "cuBLAS",
+        .color = 0x505050,
+        .model = libraryModel(),
+    });
+    s.push_back({
+        .key = "cublas_tf32",
+        .title = "cuBLAS SGEMM (TF32 tensor cores)",
+        .seedStep = "baseline",
+        .summary = "cuBLAS with TF32 tensor-core math: FP32 inputs rounded to 10-bit mantissas. Far faster, "
                    "verified at a looser tolerance.",
-                   "",
-                   "",
-                   {},
-                   80};
-    tf32.isLibrary = true;
-    tf32.precision = Precision::Tf32;
-    s.push_back(tf32);
+        .minArch = 80,
+        .isLibrary = true,
+        .precision = Precision::Tf32,
+        .shortLabel = "TF32",
+        .color = 0x9a9a9a,
+        .model = libraryModel(),
+    });
     return s;
 }
 
@@ -135,6 +616,14 @@ std::vector<Preset> buildPresets()
     const ParamValues tiles192 = {{"BM", 192}, {"BN", 192}, {"BK", 16}, {"TM", 12}, {"TN", 12}};
     ParamValues tiles192bk8 = tiles192;
     tiles192bk8["BK"] = 8;
+    const ParamValues wide128 = {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"TM", 8}, {"TN", 8}};
+    ParamValues wide128bk16 = wide128;
+    wide128bk16["BK"] = 16;
+    ParamValues pipelined128 = wide128;
+    pipelined128["SWIZZLE"] = 1;
+    const ParamValues async128x256 = {{"BM", 128}, {"BN", 256}, {"BK", 8},
+                                      {"TM", 8},   {"TN", 16},  {"STAGES", 3}};
+    const ParamValues tuned = {{"BM", 128}, {"BN", 256}, {"BK", 16}, {"TM", 8}, {"TN", 16}, {"SWIZZLE", 1}};
     return {
         {"worklog-0",
          "Step 0: naive, 16x16 threads",
@@ -178,51 +667,23 @@ std::vector<Preset> buildPresets()
          {{"TILE", 32}, {"PAD", 1}},
          "guide",
          std::nullopt},
+        {"fp32-vectorized", "Beyond: 128-bit loads, transposed A (128x128, BK 8, 8x8)", StageId("vectorized"),
+         wide128, "beyond the seeds", std::nullopt},
+        {"fp32-warptiled", "Beyond: warp tiles (128x128, BK 16, 8x8)", StageId("warptiled"), wide128bk16,
+         "beyond the seeds", std::nullopt},
+        {"fp32-pipelined", "Beyond: register prefetch, 2 buffers (128x128, BK 8, 8x8)", StageId("pipelined"),
+         pipelined128, "beyond the seeds", std::nullopt},
+        {"fp32-async", "Beyond: cp.async, 3 stages (128x256, BK 8, 8x16)", StageId("async_pipelined"),
+         async128x256, "beyond the seeds", std::nullopt},
+        // Tuned on the H200 on 2026-11-30 (docs/benchmarks.md): the best of ~30 configurations in the
+        // nvcc probe and 10 through the runner: 92.0 % of cuBLAS SGEMM at 8192x4096x6144 and 90.8 % at
+        // 4096^3, each in one runner session.
+        {"fp32-tuned", "Beyond: tuned for the H200 (pipelined 128x256, BK 16, 8x16)", StageId("pipelined"),
+         tuned, "beyond the seeds", std::nullopt},
         {"cublas_fp32", "cuBLAS SGEMM, FP32 (pedantic)", StageId::CublasFp32, {}, "baseline", std::nullopt},
         {"cublas_tf32", "cuBLAS SGEMM, TF32 tensor cores", StageId::CublasTf32, {}, "baseline", std::nullopt},
     };
 }
-
-bool isRegisterTiled(StageId id)
-{
-    return id == StageId::Coarsened || id == StageId::Coalesced || id == StageId::DoubleBuffered ||
-           id == StageId::Strided || id == StageId::Final;
-}
-
-int staticSharedBytes(StageId id, const ParamValues &p)
-{
-    // In 64 bits and saturated: launchGeometry() takes any parameters, valid or not.
-    const auto v = [&p](const char *name) { return (long long)paramValue(p, name); };
-    long long bytes = 0;
-    switch (id) {
-    case StageId::SmemTiled:
-        bytes = (long long)sizeof(float) * (v("TILE") * v("TILE") + v("TILE") * (v("TILE") + v("PAD")));
-        break;
-    case StageId::Coarsened:
-    case StageId::Coalesced:
-    case StageId::Strided:
-    case StageId::Final:
-        bytes = (long long)sizeof(float) * (v("BM") + v("BN")) * v("BK");
-        break;
-    case StageId::DoubleBuffered:
-        bytes = 2 * (long long)sizeof(float) * (v("BM") + v("BN")) * v("BK");
-        break;
-    default:
-        break;
-    }
-    return int(
-        std::clamp<long long>(bytes, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
-}
-
-std::string str(long long v)
-{
-    return std::to_string(v);
-}
-
-constexpr int kStaticSharedLimit = 48 * 1024; // static __shared__ arrays; more needs dynamic opt-in
-constexpr int kMaxThreadsPerBlock = 1024;
-constexpr int kMaxAccumulators = 192; // TM*TN beyond this cannot stay in 255 registers
-constexpr long long kMaxGridY = 65535;
 
 } // namespace
 
@@ -242,10 +703,11 @@ const StageInfo *findStage(std::string_view key)
 
 const StageInfo &stageInfo(StageId id)
 {
-    for (const auto &s : stages())
-        if (s.id == id)
-            return s;
-    return stages().front(); // unreachable: every StageId has an entry
+    if (const StageInfo *s = findStage(id.key()))
+        return *s;
+    // Only an id made from a key the catalog does not have gets here (findStage is the check):
+    // the first stage is a defined answer, never a crash.
+    return stages().front();
 }
 
 const std::vector<Preset> &presets()
@@ -279,7 +741,10 @@ ParamValues defaultParams(StageId id)
 std::vector<std::string> violations(StageId id, const ParamValues &params, const ProblemSize &size)
 {
     std::vector<std::string> out;
-    const StageInfo &info = stageInfo(id);
+    const StageInfo *found = findStage(id.key());
+    if (!found)
+        return {"There is no stage \"" + id.str() + "\" in the catalog."};
+    const StageInfo &info = *found;
 
     // Problem size first: it applies to every stage, cuBLAS included. No product is formed before
     // each factor is known to be in [1, 2^31): 2^32 x 2^32 x 2^32 must be refused, not wrap to 0.
@@ -298,6 +763,8 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
                       str(size.k) + ", B " + str(size.k) + " x " + str(size.n) + ", C " + str(size.m) +
                       " x " + str(size.n) + "): the kernels index with 32-bit integers.");
     }
+    // The stage's own checks see a size they can compute with; an unusable one is refused above.
+    const ProblemSize checked = sizeUsable ? size : ProblemSize{1, 1, 1};
 
     for (const auto &[name, value] : params) {
         const bool known = std::any_of(info.params.begin(), info.params.end(),
@@ -331,95 +798,60 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
     if (!allPresent || info.isLibrary)
         return out;
 
-    if (id == StageId::Naive) {
-        const int bx = paramValue(params, "BX"), by = paramValue(params, "BY");
-        if (bx * by > kMaxThreadsPerBlock)
-            out.push_back("BX x BY (" + std::to_string(bx) + " x " + std::to_string(by) + " = " +
-                          std::to_string(bx * by) + ") must not exceed 1024 threads per block.");
-        if (sizeUsable && (size.m + by - 1) / by > kMaxGridY)
-            out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BY = " +
-                          std::to_string(by) + "; raise BY.");
+    if (!info.model.launch || !info.model.staticSmem) {
+        out.push_back("The catalog entry of \"" + info.title +
+                      "\" has no launch or shared-memory model, so GemmScope cannot launch it.");
+        return out;
     }
-    if (isRegisterTiled(id)) {
-        const int bm = paramValue(params, "BM"), bn = paramValue(params, "BN"), bk = paramValue(params, "BK");
-        const int tm = paramValue(params, "TM"), tn = paramValue(params, "TN");
-        bool divisible = true;
-        if (bm % tm != 0) {
-            out.push_back("BM (" + std::to_string(bm) + ") must be a multiple of TM (" + std::to_string(tm) +
-                          "): each thread owns TM rows of the block tile.");
-            divisible = false;
-        }
-        if (bn % tn != 0) {
-            out.push_back("BN (" + std::to_string(bn) + ") must be a multiple of TN (" + std::to_string(tn) +
-                          "): each thread owns TN columns of the block tile.");
-            divisible = false;
-        }
-        if (divisible) {
-            const int threadsX = bn / tn, threadsY = bm / tm;
-            if (threadsX * threadsY > kMaxThreadsPerBlock)
-                out.push_back("BM/TM x BN/TN (" + std::to_string(threadsY) + " x " +
-                              std::to_string(threadsX) + " = " + std::to_string(threadsX * threadsY) +
-                              " threads) must not exceed 1024 threads per block.");
-            if (id == StageId::Coarsened && bk > threadsX)
-                out.push_back("BK (" + std::to_string(bk) +
-                              ") must not exceed the threads in x (BN/TN = " + std::to_string(bn) + "/" +
-                              std::to_string(tn) + " = " + std::to_string(threadsX) +
-                              "): step 2's A loads use the threads with tx < BK, one column each.");
-            if (id == StageId::Coarsened && bk > threadsY)
-                out.push_back("BK (" + std::to_string(bk) +
-                              ") must not exceed the threads in y (BM/TM = " + std::to_string(bm) + "/" +
-                              std::to_string(tm) + " = " + std::to_string(threadsY) +
-                              "): step 2's B loads use the threads with ty < BK, one row each.");
-        }
-        if (tm * tn > kMaxAccumulators)
-            out.push_back("TM x TN (" + std::to_string(tm) + " x " + std::to_string(tn) + " = " +
-                          std::to_string(tm * tn) +
-                          " accumulators) cannot stay in the 255 registers a thread may "
-                          "use; keep it at most " +
-                          std::to_string(kMaxAccumulators) + ".");
-        if (sizeUsable && (size.m + bm - 1) / bm > kMaxGridY)
-            out.push_back("M (" + str(size.m) +
-                          ") needs more than 65535 blocks in y at BM = " + std::to_string(bm) + ".");
-    }
-    const int smem = staticSharedBytes(id, params);
-    if (smem > kStaticSharedLimit)
-        out.push_back("The tiles need " + std::to_string(smem) +
+    const std::size_t before = out.size();
+    if (info.model.constraints)
+        info.model.constraints(params, checked, out);
+    const LaunchGeometry g = launchGeometry(id, params, checked);
+    // The stage's own sentence about its threads is the better one; this catches the rest.
+    if (out.size() == before && g.threadsPerBlock() > kMaxThreadsPerBlock)
+        out.push_back("A block of " + str(g.threadsPerBlock()) +
+                      " threads is more than the 1024 threads per block CUDA allows.");
+    if (g.staticSmemBytes > kStaticSharedLimit)
+        out.push_back("The tiles need " + std::to_string(g.staticSmemBytes) +
                       " bytes of shared memory per block; static "
                       "shared memory is limited to 49152 bytes (48 KiB). Reduce BM, BN or BK.");
+    if (g.smemBytes() > kDynamicSharedLimit)
+        out.push_back("The stage needs " + std::to_string(g.smemBytes()) +
+                      " bytes of shared memory per block; no GPU gives a block more than 232448 bytes "
+                      "(227 KiB). Reduce the tiles or the pipeline depth.");
     return out;
+}
+
+bool paramsInRange(StageId id, const ParamValues &params)
+{
+    const StageInfo *info = findStage(id.key());
+    if (!info || params.size() != info->params.size())
+        return false;
+    for (const ParamSpec &spec : info->params) {
+        const auto it = params.find(spec.name);
+        if (it == params.end())
+            return false;
+        const int v = it->second;
+        if (spec.choices.empty()
+                ? (v < spec.min || v > spec.max)
+                : std::find(spec.choices.begin(), spec.choices.end(), v) == spec.choices.end())
+            return false;
+    }
+    return true;
 }
 
 LaunchGeometry launchGeometry(StageId id, const ParamValues &p, const ProblemSize &size)
 {
+    const StageInfo &info = stageInfo(id);
     LaunchGeometry g;
-    // Without overflow or a division by zero for any extent and tile (a refused configuration
-    // still gets a geometry: zero blocks where a tile is not positive).
-    auto blocks = [](long long extent, int tile) -> long long {
-        return extent < 1 || tile < 1 ? 0 : (extent - 1) / tile + 1;
-    };
-    switch (id) {
-    case StageId::Naive:
-        g.blockX = paramValue(p, "BX");
-        g.blockY = paramValue(p, "BY");
-        g.gridX = blocks(size.n, g.blockX);
-        g.gridY = blocks(size.m, g.blockY);
-        break;
-    case StageId::SmemTiled:
-        g.blockX = g.blockY = paramValue(p, "TILE");
-        g.gridX = blocks(size.n, g.blockX);
-        g.gridY = blocks(size.m, g.blockY);
-        break;
-    case StageId::CublasFp32:
-    case StageId::CublasTf32:
-        break; // cuBLAS chooses its own launch
-    default:
-        g.blockX = paramValue(p, "BN") / std::max(1, paramValue(p, "TN"));
-        g.blockY = paramValue(p, "BM") / std::max(1, paramValue(p, "TM"));
-        g.gridX = blocks(size.n, std::max(1, paramValue(p, "BN")));
-        g.gridY = blocks(size.m, std::max(1, paramValue(p, "BM")));
-        break;
+    if (!info.isLibrary && !paramsInRange(id, p)) {
+        g.gridX = g.gridY = 0; // a refused configuration: nothing to launch, no hook to call
+        return g;
     }
-    g.staticSmemBytes = staticSharedBytes(id, p);
+    if (info.model.launch)
+        g = info.model.launch(p, size);
+    g.staticSmemBytes = info.model.staticSmem ? info.model.staticSmem(p) : 0;
+    g.dynamicSmemBytes = info.model.dynamicSmem ? info.model.dynamicSmem(p) : 0;
     return g;
 }
 
@@ -438,8 +870,16 @@ std::string kernelNameExpression(StageId id, const ParamValues &params)
 
 std::string formatParams(const ParamValues &params)
 {
-    // The order a reader expects (block tile before thread tile), not the map's alphabetical one.
-    static const std::vector<std::string> order = {"BX", "BY", "TILE", "PAD", "BM", "BN", "BK", "TM", "TN"};
+    // The order a reader expects (block tile before thread tile), not the map's alphabetical one:
+    // the order the catalog's stages declare their parameters in.
+    static const std::vector<std::string> order = [] {
+        std::vector<std::string> names;
+        for (const StageInfo &s : stages())
+            for (const ParamSpec &spec : s.params)
+                if (std::find(names.begin(), names.end(), spec.name) == names.end())
+                    names.push_back(spec.name);
+        return names;
+    }();
     auto rank = [&](const std::string &name) {
         auto it = std::find(order.begin(), order.end(), name);
         return it == order.end() ? order.size() : std::size_t(it - order.begin());

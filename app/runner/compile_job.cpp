@@ -52,15 +52,19 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
     QString occupancyNote;
     if (state.probe.device && state.probe.device->cc == arch) {
         const LoadedKernel loaded(kernel);
+        if (geometry.dynamicSmemBytes > 0)
+            loaded.allowDynamicSmem(geometry.dynamicSmemBytes);
         loaded.takeResourcesInto(kernel); // the loaded binary's registers, ptxas log or not
         state.compiler.storeIfComplete(kernel);
-        requireLaunchable(kernel, threads, loaded.maxActiveBlocksPerSm(threads), state.probe.device->name, {},
-                          loaded.attributes().maxThreadsPerBlock);
+        requireLaunchable(kernel, threads,
+                          loaded.maxActiveBlocksPerSm(threads, size_t(geometry.dynamicSmemBytes)),
+                          state.probe.device->name, {}, loaded.attributes().maxThreadsPerBlock);
         occupancy = deviceOccupancy(*state.probe.device, loaded, threads, kernel.ptxas.registers,
-                                    kernel.ptxas.staticSmemBytes);
+                                    kernel.ptxas.staticSmemBytes, {}, geometry.dynamicSmemBytes);
     } else if (kernel.ptxas.found) {
         // Compile-only: ptxas's numbers against the architecture's datasheet GPU, where one is known.
-        occupancy = modelOccupancy(arch, threads, kernel.ptxas.registers, kernel.ptxas.staticSmemBytes);
+        occupancy = modelOccupancy(arch, threads, kernel.ptxas.registers,
+                                   kernel.ptxas.staticSmemBytes + geometry.dynamicSmemBytes);
         const GpuSpec *datasheet = findGpuForArch(arch);
         requireLaunchable(kernel, threads,
                           occupancy ? std::optional<int>(occupancy->blocksPerSm) : std::nullopt,

@@ -67,22 +67,26 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         // (issue 11: on a warm machine NVRTC can return an empty log); cached only now, complete.
         kernel->takeResourcesInto(compiledKernel);
         state.compiler.storeIfComplete(compiledKernel);
+        if (dims.dynamicSmemBytes > 0)
+            kernel->allowDynamicSmem(dims.dynamicSmemBytes);
         // A configuration that compiles but cannot launch (registers x threads above the register
         // file) is refused with its numbers before anything is launched.
-        requireLaunchable(compiledKernel, dims.threads, kernel->maxActiveBlocksPerSm(dims.threads),
+        requireLaunchable(compiledKernel, dims.threads,
+                          kernel->maxActiveBlocksPerSm(dims.threads, size_t(dims.dynamicSmemBytes)),
                           device.name, {}, kernel->attributes().maxThreadsPerBlock);
         applySmemCarveout(*kernel, smemCarveout); // before occupancy: the split can change it
-        const BlockLimit limit = limitBlocksPerSm(device, *kernel, dims.threads, maxBlocksPerSm);
+        const BlockLimit limit =
+            limitBlocksPerSm(device, *kernel, dims.threads, maxBlocksPerSm, dims.dynamicSmemBytes);
         const Occupancy occupancy =
             deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
-                            compiledKernel.ptxas.staticSmemBytes, limit);
+                            compiledKernel.ptxas.staticSmemBytes, limit, dims.dynamicSmemBytes);
         compiled = compiledFields(stage, compiledKernel, occupancy, limit);
         if (smemCarveout >= 0) // what the runtime now holds for the kernel, not the request's echo
             compiled.insert(QStringLiteral("smem_carveout"), kernel->attributes().preferredShmemCarveout);
         QJsonObject event = compiled;
         event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
         job.send(event);
-        const size_t padding = size_t(limit.paddingBytes);
+        const size_t padding = size_t(dims.dynamicSmemBytes) + size_t(limit.paddingBytes);
         launch = [&ws, &kernel, dims, padding, &m, &n, &k] {
             const float *a = ws.a(), *b = ws.b();
             float *c = ws.c();

@@ -45,15 +45,17 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
     QStringList reasons;
     for (const std::string &reason : violations(stage.id, params, size))
         reasons << QString::fromStdString(reason);
-    if (arch > 0 && arch < stage.minArch)
-        reasons << (stage.minArch == kCuda13MinArch
-                        ? QStringLiteral(
-                              "Stage %1 needs sm_%2 or newer, not sm_%3: CUDA 13's NVRTC and cuBLAS "
-                              "build for nothing older than Turing (sm_75)")
-                        : QStringLiteral("Stage %1 needs sm_%2 or newer, not sm_%3"))
+    if (arch > 0 && arch < stage.minArch) {
+        // The stage's own reason, or CUDA 13's floor, which is every other stage's.
+        const std::string why = !stage.minArchReason.empty()      ? stage.minArchReason
+                                : stage.minArch == kCuda13MinArch ? std::string(kCuda13MinArchReason)
+                                                                  : std::string();
+        reasons << QStringLiteral("Stage %1 needs compute capability %2 or newer, not sm_%3%4")
                        .arg(QString::fromStdString(stage.key))
                        .arg(stage.minArch)
-                       .arg(arch);
+                       .arg(arch)
+                       .arg(why.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(why));
+    }
     if (reasons.isEmpty())
         return;
     for (QString &r : reasons)
@@ -86,6 +88,8 @@ NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int
     program.mainSource = QByteArray("#include \"") + QByteArray::fromStdString(stage.sourceFile) + "\"\n";
     program.nameExpression = QString::fromStdString(kernelNameExpression(stage.id, params));
     program.arch = arch;
+    for (const std::string &option : stage.compileOptions)
+        program.extraOptions << QString::fromStdString(option);
     if (build == StageBuild::TraceOwner)
         program.extraOptions << QStringLiteral("-DGEMMSCOPE_TRACE_OWNER=1");
     if (build == StageBuild::ScalarShared)
