@@ -378,6 +378,46 @@ private slots:
         QCOMPARE(window.exportTarget(), static_cast<QWidget *>(window.findChild<BankConflictView *>()));
     }
 
+    // The guide's 32x32 kernel reads its tiles without conflicts either way; the bank view says so and
+    // shows the column read the padding is for, unpadded (32-way) and padded (1-way).
+    void guidePresetExplainsThePadding()
+    {
+        MainWindow window(options());
+        QVERIFY(window.parameterPanel()->applyPreset("guide-32"));
+        auto *bank = window.findChild<BankConflictView *>();
+        QList<int> degrees;
+        for (int i = 0; i < bank->count(); ++i) {
+            bank->setCurrentIndex(i);
+            degrees << bank->currentAccess()->conflictDegree;
+        }
+        QVERIFY(degrees.contains(32));
+        QCOMPARE(degrees.last(), 1);
+        QVERIFY(window.findChild<CoalescingView *>()->note().isEmpty());
+        QVERIFY(window.parameterPanel()->applyPreset("worklog-0"));
+        QVERIFY(window.findChild<CoalescingView *>()->note().contains(QStringLiteral("reuse")));
+        QCOMPARE(bank->count(), 0);
+        QVERIFY(bank->degreeText().contains(QStringLiteral("no shared-memory access")));
+    }
+
+    // Stepping through the coalescing view highlights the instruction's line in the Source tab, in
+    // the included file that holds it.
+    void sourceHighlightsTheCoalescingInstruction()
+    {
+        MainWindow window(options());
+        QVERIFY(window.parameterPanel()->applyPreset("worklog-3"));
+        auto *source = window.findChild<StageSourceView *>("stageSourceView");
+        QCOMPARE(source->currentFile(), QStringLiteral("coalesced.cuh"));
+        auto *coalescing = window.findChild<CoalescingView *>();
+        coalescing->step(); // load A, pass 2
+        coalescing->step(); // load B, pass 1
+        QCOMPARE(coalescing->currentAccess()->operand, Operand::B);
+        QCOMPARE(source->highlightedFile(), QStringLiteral("cooperative_load.cuh"));
+        QVERIFY(source->shownText()
+                    .split(QLatin1Char('\n'))
+                    .value(source->highlightedLine() - 1)
+                    .contains(QStringLiteral("loadOrZero(B")));
+    }
+
     void maximiseShowsOneViewAndRestores()
     {
         MainWindow window(options());

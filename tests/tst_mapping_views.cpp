@@ -232,6 +232,53 @@ private slots:
         QVERIFY(!first.isNull());
     }
 
+    // Compare mode: step 2's B load against step 3's, reached with "jump to the instruction that
+    // changed": two different sector counts for the same instruction.
+    void compareModeShowsTheStridedAgainstTheCoalescedLoad()
+    {
+        const Preset *step2 = findPreset("worklog-2");
+        QVERIFY(step2);
+        CoalescingView view;
+        view.setShape(*kernelShape(step2->stage, step2->params).shape, AccessContext{});
+        QVERIFY(view.setCompareWith(QStringLiteral("worklog-3")));
+        QVERIFY(view.comparing());
+        view.jumpToChange();
+        const GlobalAccess *mine = view.currentAccess();
+        const GlobalAccess *theirs = view.compareAccess(view.currentFrame());
+        QVERIFY(mine && theirs);
+        QCOMPARE(mine->operand, Operand::B);
+        QCOMPARE(theirs->operand, Operand::B);
+        QVERIFY2(
+            mine->sectorsPerRequest() > theirs->sectorsPerRequest(),
+            qPrintable(
+                QStringLiteral("%1 vs %2").arg(mine->sectorsPerRequest()).arg(theirs->sectorsPerRequest())));
+        QVERIFY(view.printTitle(view.currentFrame()).contains(QStringLiteral(" vs ")));
+        // Without compare mode the same button finds the least efficient instruction.
+        view.clearCompare();
+        view.rewind();
+        view.jumpToChange();
+        QCOMPARE(view.currentFrame(), view.leastEfficientFrame());
+        QCOMPARE(view.currentAccess()->operand, Operand::B);
+        QTemporaryDir dir;
+        QVERIFY(!view.exportTo(dir.filePath(QStringLiteral("frame.svg"))));
+    }
+
+    // The bank view's bars are on one scale: a 4-way conflict's tallest bar is four times a
+    // conflict-free access's.
+    void bankBarsScaleWithTheDegree()
+    {
+        BankConflictView view;
+        view.setAccesses({columnAccess(1, 0), columnAccess(4, 0)}); // lanes 1 and 4 words apart
+        view.setCurrentIndex(0);
+        QCOMPARE(view.currentAccess()->conflictDegree, 1);
+        const double oneWay = view.barShare(1);
+        view.setCurrentIndex(1);
+        QCOMPARE(view.currentAccess()->conflictDegree, 4);
+        const double fourWay = view.barShare(4);
+        QVERIFY(fourWay > oneWay);
+        QCOMPARE(fourWay, 4 * view.barShare(1));
+    }
+
     void invalidContextIsExplained()
     {
         CoalescingView view;

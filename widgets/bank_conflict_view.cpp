@@ -55,8 +55,10 @@ void BankConflictView::setAccesses(const std::vector<SharedAccess> &accesses)
             m_picker->addItem(
                 QStringLiteral("%1 (%2-way)").arg(QString::fromStdString(a.label)).arg(a.conflictDegree));
     }
+    m_picker->setVisible(!m_accesses.empty()); // no empty selector over the empty state
     m_current = -1;
     setCurrentIndex(m_accesses.empty() ? -1 : 0);
+    m_canvas->update();
 }
 
 void BankConflictView::setStage(const KernelShape &shape, const AccessContext &context, int warp)

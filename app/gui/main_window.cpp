@@ -37,6 +37,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -298,6 +299,13 @@ void MainWindow::buildViews()
     });
     maximiseButton->setDefaultAction(action(QStringLiteral("actionMaximiseView")));
 
+    // The Source tab follows the Coalescing view's instruction: its line is highlighted.
+    connect(m_coalescing, &CoalescingView::frameChanged, this, [this] {
+        if (m_showingConfig)
+            return; // a new configuration opens the Source tab on the stage's own file
+        if (const GlobalAccess *a = m_coalescing->currentAccess())
+            m_stageSource->highlightAccess(a->operand, a->kind);
+    });
     connect(m_runtimeChart, &RuntimeChart::runClicked, m_selection, &RunSelection::select);
     connect(m_rooflineChart, &RooflineChart::runClicked, m_selection, &RunSelection::select);
     connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::showConfig);
@@ -309,6 +317,8 @@ void MainWindow::buildViews()
 
 void MainWindow::showConfig(const RunConfig &config)
 {
+    m_showingConfig = true;
+    const auto done = qScopeGuard([this] { m_showingConfig = false; });
     // The model-driven views follow the panel at once, before anything runs.
     if (violations(config.stage, config.params, config.size).empty())
         m_rooflineChart->setPredicted(config.stage, config.params, config.size);
@@ -324,6 +334,15 @@ void MainWindow::showConfig(const RunConfig &config)
     m_tileMap->setCaption(caption);
     m_coalescing->setCaption(caption);
     m_bankConflicts->setCaption(caption);
+    m_coalescing->setNote(
+        config.stage == StageId::Naive
+            ? tr("Why the worklog still calls this slow: each instruction here is well used (the lanes of a "
+                 "row "
+                 "share one A element, a broadcast, and read neighbouring B elements), but nothing is reused "
+                 "— "
+                 "every thread reads its whole row of A and column of B from global memory, 0.25 FLOP/B. "
+                 "Tiling (step 1) fixes the reuse; step 3 then fixes a load that really wastes sectors.")
+            : QString());
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);
         m_mappingStack->setCurrentWidget(m_tileMap);
@@ -332,6 +351,30 @@ void MainWindow::showConfig(const RunConfig &config)
         context.size = roundedUpToTiles(*shape.shape, config.size);
         m_coalescing->setShape(*shape.shape, context);
         m_bankConflicts->setStage(*shape.shape, context, 0);
+        m_bankConflicts->setNote(QString());
+        if (config.stage == StageId::SmemTiled) {
+            // The guide's point, next to this kernel's own accesses: its reads are conflict-free
+            // padded or not, so show the column read the guide's +1 padding is for.
+            const int tile = config.params.count("TILE") ? config.params.at("TILE") : 32;
+            std::vector<SharedAccess> accesses = sharedAccesses(*shape.shape, context, 0);
+            for (int pad : {0, 1}) {
+                SharedAccess demo = columnAccess(tile, pad);
+                demo.label = pad == 0
+                                 ? tr("the guide's column read tile[tx][0], unpadded (not in this kernel)")
+                                       .toStdString()
+                                 : tr("the same column read with the guide's +1 padding").toStdString();
+                accesses.push_back(demo);
+            }
+            m_bankConflicts->setAccesses(accesses);
+            m_bankConflicts->setNote(
+                tr("This kernel reads tileA[ty][k] (one word for the whole row of lanes: a broadcast) and "
+                   "tileB[k][tx] (along a row): conflict-free with or without padding. The +1 padding of the "
+                   "guide's variant is for a column read, tile[tx][k]: unpadded, lanes %1 words apart all "
+                   "hit one bank (%2-way); padded, every lane has its own bank. The last two entries of the "
+                   "list show both.")
+                    .arg(tile)
+                    .arg(std::min(tile, 32)));
+        }
     } else {
         m_mappingStack->setCurrentWidget(m_mappingText);
     }
@@ -342,6 +385,13 @@ void MainWindow::showConfig(const RunConfig &config)
         if (!scroll || (scroll->widget() != m_coalescing && scroll->widget() != m_bankConflicts))
             continue;
         m_mappingTabs->setTabEnabled(tab, shape.shape.has_value());
+        m_mappingTabs->setTabToolTip(
+            tab, shape.shape
+                     ? QString()
+                     : tr("Off: %1 has no access model to draw (%2).")
+                           .arg(QString::fromStdString(stageInfo(config.stage).title),
+                                stageInfo(config.stage).isLibrary ? tr("a closed-source library")
+                                                                  : tr("its parameters are refused")));
         if (!shape.shape && m_mappingTabs->currentIndex() == tab)
             m_mappingTabs->setCurrentWidget(m_mappingStack);
     }

@@ -161,6 +161,7 @@ private:
     class CompileJob *m_compileJob = nullptr;
     QString m_compileArch = QStringLiteral("sm_90");
     QString m_lastCompile;
+    bool m_showingConfig = false;
 };
 
 } // namespace gemmscope
