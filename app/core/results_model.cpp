@@ -95,6 +95,11 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case MedianColumn:
         if (!ok)
             return QString();
+        // A published number has no spread: say where it comes from instead of a fake range.
+        if (r.origin == QLatin1String("worklog"))
+            return QStringLiteral("%1 ms (published)").arg(r.medianMs, 0, 'f', 3);
+        if (r.count <= 0 || r.p80Ms <= r.p20Ms)
+            return QStringLiteral("%1 ms").arg(r.medianMs, 0, 'f', 3);
         return QStringLiteral("%1 ms (%2–%3)")
             .arg(r.medianMs, 0, 'f', 3)
             .arg(r.p20Ms, 0, 'f', 3)
