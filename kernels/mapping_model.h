@@ -20,48 +20,17 @@
 
 namespace gemmscope {
 
-inline constexpr int kWarpSize = 32;
-
-enum class ThreadLayout {
-    Contiguous, // thread (tx, ty) owns rows ty*TM + i, cols tx*TN + j (steps 0-6)
-    Strided,    // thread (tx, ty) owns rows ty + i*(BM/TM), cols tx + j*(BN/TN) (steps 7, 8)
-};
-
-enum class TileLoadScheme {
-    OneElementPerThread, // naive, smem_tiled: thread (tx, ty) loads A(ty, tx) and B(ty, tx)
-    GuardedStrips,       // coarsened: tx < BK loads TM rows of A; ty < BK loads TN columns of B
-    Cooperative,         // step 3 on: linear tid strides through each tile (loadTilesCoalesced)
-};
-
-enum class Operand { A, B, C };
+// kWarpSize, ThreadLayout, TileLoadScheme, Operand and KernelShape are in stage_types.h: a
+// stage's catalog entry builds its KernelShape.
 std::string operandName(Operand operand); // "A", "B", "C"
-
-// Everything the mapping and access models need to know about one kernel instantiation.
-struct KernelShape {
-    StageId stage = StageId::Naive;
-    int bm = 1, bn = 1, bk = 1; // block tile BM x BN, reduction tile BK
-    int tm = 1, tn = 1;         // outputs per thread in y and in x
-    int blockX = 1, blockY = 1; // threads per block in x and y
-    int padB = 0;               // extra floats per row of the shared B tile (smem_tiled's PAD)
-    int buffers = 1;            // shared tiles per operand (2 when double buffered)
-    bool usesSharedMemory = true;
-    ThreadLayout layout = ThreadLayout::Contiguous;
-    TileLoadScheme loads = TileLoadScheme::OneElementPerThread;
-
-    int threads() const { return blockX * blockY; }
-    int warps() const { return (threads() + kWarpSize - 1) / kWarpSize; }
-    int outputsPerThread() const { return tm * tn; }
-    // Row stride, in floats, of the shared A and B tiles.
-    int sharedRowA() const { return bk; }
-    int sharedRowB() const { return bn + padB; }
-};
 
 struct KernelShapeResult {
     std::optional<KernelShape> shape;
     std::string error; // why there is no shape: the catalog's first violation, or "no thread mapping"
 };
 
-// The shape of a stage at its parameters; cuBLAS stages and invalid parameters give an error.
+// The shape of a stage at its parameters, from its catalog entry's mapping hook. cuBLAS stages,
+// stages whose mapping is not modelled yet and invalid parameters give an error sentence.
 KernelShapeResult kernelShape(StageId id, const ParamValues &params);
 
 struct ThreadCoord {
@@ -83,8 +52,8 @@ ThreadCoord threadCoord(const KernelShape &shape, int tid);
 ThreadCoord threadAt(const KernelShape &shape, int tx, int ty);
 
 // Row (col) within the C tile of a thread's i-th (j-th) micro-tile row (column).
-int outputRow(const KernelShape &shape, int ty, int i);
-int outputCol(const KernelShape &shape, int tx, int j);
+int outputRow(const KernelShape &shape, const ThreadCoord &thread, int i);
+int outputCol(const KernelShape &shape, const ThreadCoord &thread, int j);
 
 // The thread that stores C-tile element (row, col), 0 <= row < BM, 0 <= col < BN.
 ThreadCoord ownerOf(const KernelShape &shape, int row, int col);
@@ -101,8 +70,11 @@ TileCell tileExtent(const KernelShape &shape, Operand operand);
 // (unrolled loop iterations, counting those a guard switches off).
 int loadInstructionCount(const KernelShape &shape, Operand operand);
 // The tile element thread `tid` loads at load instruction `instruction`, or nothing when its
-// guard (tx < BK, ty < BK, idx < tile size) switches it off.
+// guard (tx < BK, ty < BK, idx < tile size) switches it off. A vector load covers this element
+// and the loadWidth() - 1 after it in the same row.
 std::optional<TileCell> loadedElement(const KernelShape &shape, Operand operand, int instruction, int tid);
+// Floats one load instruction of the operand moves per thread: 4 for 128-bit loads, else 1.
+int loadWidth(const KernelShape &shape, Operand operand);
 
 struct TileLoad {
     Operand operand = Operand::A;

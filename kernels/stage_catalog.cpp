@@ -40,88 +40,365 @@ std::vector<ParamSpec> registerTileParams()
     };
 }
 
+std::string str(long long v)
+{
+    return std::to_string(v);
+}
+
+std::string str(int v)
+{
+    return std::to_string(v);
+}
+
+constexpr int kStaticSharedLimit = 48 * 1024;   // static __shared__ arrays; more needs dynamic opt-in
+constexpr int kDynamicSharedLimit = 227 * 1024; // the most any GPU gives one block (sm_90 opt-in)
+constexpr int kMaxThreadsPerBlock = 1024;
+constexpr int kMaxAccumulators = 192; // TM*TN beyond this cannot stay in 255 registers
+constexpr long long kMaxGridY = 65535;
+
+long long blocksFor(long long extent, int tile)
+{
+    return (extent + tile - 1) / std::max(1, tile);
+}
+
+long long ceilDiv(long long a, long long b)
+{
+    return (a + b - 1) / b;
+}
+
+// ---- Model pieces the entries share. A new stage that reuses a load scheme reuses these. ----
+
+// A 2-D block of blockX x blockY threads; the grid covers C with BM x BN block tiles.
+LaunchGeometry tiledLaunch(int blockX, int blockY, int bm, int bn, const ProblemSize &size)
+{
+    LaunchGeometry g;
+    g.blockX = blockX;
+    g.blockY = blockY;
+    g.gridX = blocksFor(size.n, bn);
+    g.gridY = blocksFor(size.m, bm);
+    return g;
+}
+
+// The register-tiled family (steps 2-8): BM x BN block tile, BK deep, TM x TN per thread, a
+// (BN/TN) x (BM/TM) block.
+struct RegisterTile {
+    int bm, bn, bk, tm, tn;
+    explicit RegisterTile(const ParamValues &p)
+        : bm(paramValue(p, "BM")), bn(paramValue(p, "BN")), bk(paramValue(p, "BK")), tm(paramValue(p, "TM")),
+          tn(paramValue(p, "TN"))
+    {
+    }
+    int threadsX() const { return bn / std::max(1, tn); }
+    int threadsY() const { return bm / std::max(1, tm); }
+};
+
+void registerTileConstraints(const ParamValues &params, const ProblemSize &size,
+                             std::vector<std::string> &out)
+{
+    const RegisterTile t(params);
+    bool divisible = true;
+    if (t.bm % t.tm != 0) {
+        out.push_back("BM (" + str(t.bm) + ") must be a multiple of TM (" + str(t.tm) +
+                      "): each thread owns TM rows of the block tile.");
+        divisible = false;
+    }
+    if (t.bn % t.tn != 0) {
+        out.push_back("BN (" + str(t.bn) + ") must be a multiple of TN (" + str(t.tn) +
+                      "): each thread owns TN columns of the block tile.");
+        divisible = false;
+    }
+    if (divisible && t.threadsX() * t.threadsY() > kMaxThreadsPerBlock)
+        out.push_back("BM/TM x BN/TN (" + str(t.threadsY()) + " x " + str(t.threadsX()) + " = " +
+                      str(t.threadsX() * t.threadsY()) + " threads) must not exceed 1024 threads per block.");
+    if (t.tm * t.tn > kMaxAccumulators)
+        out.push_back("TM x TN (" + str(t.tm) + " x " + str(t.tn) + " = " + str(t.tm * t.tn) +
+                      " accumulators) cannot stay in the 255 registers a thread may "
+                      "use; keep it at most " +
+                      str(kMaxAccumulators) + ".");
+    if (blocksFor(size.m, t.bm) > kMaxGridY)
+        out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BM = " + str(t.bm) + ".");
+}
+
+LaunchGeometry registerTileLaunch(const ParamValues &p, const ProblemSize &size)
+{
+    const RegisterTile t(p);
+    return tiledLaunch(t.threadsX(), t.threadsY(), t.bm, t.bn, size);
+}
+
+// `buffers` shared A (BM x BK) and B (BK x BN) tiles of floats.
+std::function<int(const ParamValues &)> registerTileSmem(int buffers)
+{
+    return [buffers](const ParamValues &p) {
+        const RegisterTile t(p);
+        return buffers * int(sizeof(float)) * (t.bm + t.bn) * t.bk;
+    };
+}
+
+std::function<KernelShape(const ParamValues &)> registerTileMapping(TileLoadScheme loads, ThreadLayout layout,
+                                                                    int buffers)
+{
+    return [=](const ParamValues &p) {
+        const RegisterTile t(p);
+        KernelShape s;
+        s.bm = t.bm;
+        s.bn = t.bn;
+        s.bk = t.bk;
+        s.tm = t.tm;
+        s.tn = t.tn;
+        s.blockX = t.threadsX();
+        s.blockY = t.threadsY();
+        s.loads = loads;
+        s.layout = layout;
+        s.buffers = buffers;
+        return s;
+    };
+}
+
+// Every block loads a BM x BK tile of A and a BK x BN tile of B per step of the reduction.
+LoadTraffic blockTileTraffic(const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g)
+{
+    const RegisterTile t(p);
+    const double blocks = double(g.gridX) * double(g.gridY); // ragged edge blocks load full tiles
+    const double steps = double(ceilDiv(size.k, t.bk));
+    LoadTraffic traffic;
+    traffic.loadBytes = blocks * steps * double(sizeof(float)) * double(t.bm + t.bn) * t.bk;
+    traffic.formula = "block tile: BM*BN / (2 (BM + BN)) = " + str(t.bm) + "*" + str(t.bn) + " / (2 (" +
+                      str(t.bm) + " + " + str(t.bn) + "))";
+    return traffic;
+}
+
+// The model of a register-tiled stage; entries change what differs (constraints, ...).
+StageModel registerTileModel(TileLoadScheme loads, ThreadLayout layout, int buffers)
+{
+    StageModel m;
+    m.launch = registerTileLaunch;
+    m.staticSmem = registerTileSmem(buffers);
+    m.constraints = registerTileConstraints;
+    m.mapping = registerTileMapping(loads, layout, buffers);
+    m.traffic = blockTileTraffic;
+    return m;
+}
+
+StageModel naiveModel()
+{
+    StageModel m;
+    m.launch = [](const ParamValues &p, const ProblemSize &size) {
+        const int bx = paramValue(p, "BX"), by = paramValue(p, "BY");
+        return tiledLaunch(bx, by, by, bx, size);
+    };
+    m.staticSmem = [](const ParamValues &) { return 0; };
+    m.constraints = [](const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out) {
+        const int bx = paramValue(p, "BX"), by = paramValue(p, "BY");
+        if (bx * by > kMaxThreadsPerBlock)
+            out.push_back("BX x BY (" + str(bx) + " x " + str(by) + " = " + str(bx * by) +
+                          ") must not exceed 1024 threads per block.");
+        if (blocksFor(size.m, by) > kMaxGridY)
+            out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BY = " + str(by) +
+                          "; raise BY.");
+    };
+    // No shared memory: modelled as BM = BY, BN = BX, BK = 1, TM = TN = 1 (mapping_model.h).
+    m.mapping = [](const ParamValues &p) {
+        KernelShape s;
+        s.blockX = s.bn = paramValue(p, "BX");
+        s.blockY = s.bm = paramValue(p, "BY");
+        s.bk = 1;
+        s.usesSharedMemory = false;
+        s.loads = TileLoadScheme::OneElementPerThread;
+        return s;
+    };
+    // Every multiply-add reads one float of A and one of B from global memory.
+    m.traffic = [](const ParamValues &, const ProblemSize &size, const LaunchGeometry &) {
+        return LoadTraffic{2.0 * sizeof(float) * double(size.m) * double(size.n) * double(size.k),
+                           "naive: 2K FLOP / 8K bytes per output = 0.25"};
+    };
+    return m;
+}
+
+StageModel smemTiledModel()
+{
+    StageModel m;
+    m.launch = [](const ParamValues &p, const ProblemSize &size) {
+        const int tile = paramValue(p, "TILE");
+        return tiledLaunch(tile, tile, tile, tile, size);
+    };
+    m.staticSmem = [](const ParamValues &p) {
+        const int t = paramValue(p, "TILE");
+        return int(sizeof(float)) * (t * t + t * (t + paramValue(p, "PAD")));
+    };
+    // BM = BN = BK = TILE, TM = TN = 1, with PAD extra floats per row of the B tile.
+    m.mapping = [](const ParamValues &p) {
+        KernelShape s;
+        s.blockX = s.blockY = s.bm = s.bn = s.bk = paramValue(p, "TILE");
+        s.padB = paramValue(p, "PAD");
+        s.loads = TileLoadScheme::OneElementPerThread;
+        return s;
+    };
+    // Each thread loads one float of A and one of B per tile step: 8 bytes per T multiply-adds.
+    m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &) {
+        const int tile = paramValue(p, "TILE");
+        return LoadTraffic{2.0 * sizeof(float) * double(size.m) * double(size.n) *
+                               double(ceilDiv(size.k, tile)),
+                           "tiled: T/4 = " + str(tile) + "/4"};
+    };
+    return m;
+}
+
+// cuBLAS's tiling is not public: the compulsory traffic is the honest lower bound.
+StageModel libraryModel()
+{
+    StageModel m;
+    m.traffic = [](const ParamValues &, const ProblemSize &size, const LaunchGeometry &) {
+        const double m_ = double(size.m), n = double(size.n), k = double(size.k);
+        return LoadTraffic{sizeof(float) * (m_ * k + k * n),
+                           "cuBLAS's tiling is unknown: compulsory traffic 4 (MK + KN + MN) bytes", true};
+    };
+    return m;
+}
+
 std::vector<StageInfo> buildStages()
 {
-    std::vector<StageInfo> s;
     const std::vector<int> blockSides = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
-    s.push_back(
-        {StageId::Naive,
-         "naive",
-         "Naive: one thread per output",
-         "worklog step 0",
-         "Each thread computes one element of C, reading a whole row of A and column of B from global "
-         "memory. 0.25 FLOP per byte: firmly memory-bound.",
-         "naive.cuh",
-         "gemmscope::naive",
-         {choiceParam("BX", "Threads in x (BX)", "Block width; consecutive threads take consecutive columns.",
-                      blockSides, 16),
-          choiceParam("BY", "Threads in y (BY)", "Block height; each row of threads takes one row of C.",
-                      blockSides, 16)},
-         50});
-    s.push_back(
-        {StageId::SmemTiled,
-         "smem_tiled",
-         "Shared-memory tiling",
-         "worklog step 1; guide 32x32 +1",
-         "The block stages TILE x TILE tiles of A and B in shared memory and every thread reuses them: "
-         "T/4 FLOP per global byte. PAD=1 is the guide's padded B tile against bank conflicts.",
-         "smem_tiled.cuh",
-         "gemmscope::smem_tiled",
-         {choiceParam("TILE", "Tile size (TILE)", "Side of the square tile and of the thread block.",
-                      {8, 16, 32}, 16),
-          choiceParam("PAD", "B tile padding (PAD)", "Extra column in the B tile (the guide's +1).", {0, 1},
-                      0)},
-         50});
-    s.push_back(
-        {StageId::Coarsened, "coarsened", "Thread coarsening (register tiling)", "worklog step 2",
-         "Each thread accumulates a TM x TN micro-tile in registers from a BM x BN block tile: "
-         "BM*BN/(2(BM+BN)) FLOP per global byte. Loads as in the worklog: B loads are TN floats apart.",
-         "coarsened.cuh", "gemmscope::coarsened", registerTileParams(), 50});
-    s.push_back({StageId::Coalesced, "coalesced", "Coalesced cooperative loads", "worklog steps 3 and 6",
-                 "Threads stride through each tile by linear id, so neighbouring lanes load neighbouring "
-                 "addresses. At 192x192 this is step 6 (double buffering removed).",
-                 "coalesced.cuh", "gemmscope::coalesced", registerTileParams(), 50});
-    s.push_back(
-        {StageId::DoubleBuffered, "double_buffered", "Double buffering", "worklog steps 4, 5a, 5b",
-         "Two shared-memory buffers: the block loads the next tile while it computes on the current one. "
-         "Twice the shared memory, one barrier per tile.",
-         "double_buffered.cuh", "gemmscope::double_buffered", registerTileParams(), 50});
-    s.push_back(
-        {StageId::Strided, "strided", "Strided thread layout", "worklog step 7",
-         "Thread (tx, ty) owns rows ty + i*BM/TM and columns tx + j*BN/TN, so neighbouring lanes store "
-         "neighbouring columns of C: the stores become coalesced.",
-         "strided.cuh", "gemmscope::strided", registerTileParams(), 50});
-    s.back().derivedFrom = "coalesced"; // step 7 changes step 6, not the double-buffered step 5b
-    s.push_back(
-        {StageId::Final, "final", "__restrict__ and #pragma unroll", "worklog step 8",
-         "Step 7 with non-aliasing pointers and fully unrolled BK, TM and TN loops: the compiler keeps the "
-         "micro-tile in registers and schedules independent FMAs.",
-         "final.cuh", "gemmscope::final_kernel", registerTileParams(), 50});
-    StageInfo fp32{StageId::CublasFp32,
-                   "cublas_fp32",
-                   "cuBLAS SGEMM (FP32)",
-                   "baseline",
-                   "NVIDIA's library SGEMM with pedantic FP32 math (no TF32): the reference every stage is "
+    std::vector<StageInfo> s;
+    s.push_back({
+        .key = "naive",
+        .title = "Naive: one thread per output",
+        .seedStep = "worklog step 0",
+        .summary = "Each thread computes one element of C, reading a whole row of A and column of B from "
+                   "global memory. 0.25 FLOP per byte: firmly memory-bound.",
+        .sourceFile = "naive.cuh",
+        .kernelName = "gemmscope::naive",
+        .params = {choiceParam("BX", "Threads in x (BX)",
+                               "Block width; consecutive threads take consecutive columns.", blockSides, 16),
+                   choiceParam("BY", "Threads in y (BY)",
+                               "Block height; each row of threads takes one row of C.", blockSides, 16)},
+        .shortLabel = "naive",
+        .color = 0xd62728,
+        .model = naiveModel(),
+    });
+    s.push_back({
+        .key = "smem_tiled",
+        .title = "Shared-memory tiling",
+        .seedStep = "worklog step 1; guide 32x32 +1",
+        .summary =
+            "The block stages TILE x TILE tiles of A and B in shared memory and every thread reuses "
+            "them: T/4 FLOP per global byte. PAD=1 is the guide's padded B tile against bank conflicts.",
+        .sourceFile = "smem_tiled.cuh",
+        .kernelName = "gemmscope::smem_tiled",
+        .params = {choiceParam("TILE", "Tile size (TILE)", "Side of the square tile and of the thread block.",
+                               {8, 16, 32}, 16),
+                   choiceParam("PAD", "B tile padding (PAD)", "Extra column in the B tile (the guide's +1).",
+                               {0, 1}, 0)},
+        .shortLabel = "smem",
+        .color = 0xff7f0e,
+        .model = smemTiledModel(),
+    });
+    StageModel coarsened = registerTileModel(TileLoadScheme::GuardedStrips, ThreadLayout::Contiguous, 1);
+    coarsened.constraints = [](const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out) {
+        registerTileConstraints(p, size, out);
+        const RegisterTile t(p);
+        if (t.bm % t.tm != 0 || t.bn % t.tn != 0)
+            return;
+        if (t.bk > t.threadsX())
+            out.push_back("BK (" + str(t.bk) + ") must not exceed the threads in x (BN/TN = " + str(t.bn) +
+                          "/" + str(t.tn) + " = " + str(t.threadsX()) +
+                          "): step 2's A loads use the threads with tx < BK, one column each.");
+        if (t.bk > t.threadsY())
+            out.push_back("BK (" + str(t.bk) + ") must not exceed the threads in y (BM/TM = " + str(t.bm) +
+                          "/" + str(t.tm) + " = " + str(t.threadsY()) +
+                          "): step 2's B loads use the threads with ty < BK, one row each.");
+    };
+    s.push_back({
+        .key = "coarsened",
+        .title = "Thread coarsening (register tiling)",
+        .seedStep = "worklog step 2",
+        .summary =
+            "Each thread accumulates a TM x TN micro-tile in registers from a BM x BN block tile: "
+            "BM*BN/(2(BM+BN)) FLOP per global byte. Loads as in the worklog: B loads are TN floats apart.",
+        .sourceFile = "coarsened.cuh",
+        .kernelName = "gemmscope::coarsened",
+        .params = registerTileParams(),
+        .shortLabel = "coarse",
+        .color = 0xbcbd22,
+        .model = coarsened,
+    });
+    s.push_back({
+        .key = "coalesced",
+        .title = "Coalesced cooperative loads",
+        .seedStep = "worklog steps 3 and 6",
+        .summary = "Threads stride through each tile by linear id, so neighbouring lanes load neighbouring "
+                   "addresses. At 192x192 this is step 6 (double buffering removed).",
+        .sourceFile = "coalesced.cuh",
+        .kernelName = "gemmscope::coalesced",
+        .params = registerTileParams(),
+        .shortLabel = "coal",
+        .color = 0x2ca02c,
+        .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Contiguous, 1),
+    });
+    s.push_back({
+        .key = "double_buffered",
+        .title = "Double buffering",
+        .seedStep = "worklog steps 4, 5a, 5b",
+        .summary =
+            "Two shared-memory buffers: the block loads the next tile while it computes on the current "
+            "one. Twice the shared memory, one barrier per tile.",
+        .sourceFile = "double_buffered.cuh",
+        .kernelName = "gemmscope::double_buffered",
+        .params = registerTileParams(),
+        .shortLabel = "dbuf",
+        .color = 0x17becf,
+        .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Contiguous, 2),
+    });
+    s.push_back({
+        .key = "strided",
+        .title = "Strided thread layout",
+        .seedStep = "worklog step 7",
+        .summary = "Thread (tx, ty) owns rows ty + i*BM/TM and columns tx + j*BN/TN, so neighbouring lanes "
+                   "store neighbouring columns of C: the stores become coalesced.",
+        .sourceFile = "strided.cuh",
+        .kernelName = "gemmscope::strided",
+        .params = registerTileParams(),
+        .derivedFrom = "coalesced", // step 7 changes step 6, not the double-buffered step 5b
+        .shortLabel = "strided",
+        .color = 0x1f77b4,
+        .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Strided, 1),
+    });
+    s.push_back({
+        .key = "final",
+        .title = "__restrict__ and #pragma unroll",
+        .seedStep = "worklog step 8",
+        .summary = "Step 7 with non-aliasing pointers and fully unrolled BK, TM and TN loops: the compiler "
+                   "keeps the micro-tile in registers and schedules independent FMAs.",
+        .sourceFile = "final.cuh",
+        .kernelName = "gemmscope::final_kernel",
+        .params = registerTileParams(),
+        .shortLabel = "final",
+        .color = 0x9467bd,
+        .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Strided, 1),
+    });
+    s.push_back({
+        .key = "cublas_fp32",
+        .title = "cuBLAS SGEMM (FP32)",
+        .seedStep = "baseline",
+        .summary = "NVIDIA's library SGEMM with pedantic FP32 math (no TF32): the reference every stage is "
                    "verified and measured against.",
-                   "",
-                   "",
-                   {},
-                   50};
-    fp32.isLibrary = true;
-    s.push_back(fp32);
-    StageInfo tf32{StageId::CublasTf32,
-                   "cublas_tf32",
-                   "cuBLAS SGEMM (TF32 tensor cores)",
-                   "baseline",
-                   "cuBLAS with TF32 tensor-core math: FP32 inputs rounded to 10-bit mantissas. Far faster, "
+        .isLibrary = true,
+        .shortLabel = "cuBLAS",
+        .color = 0x505050,
+        .model = libraryModel(),
+    });
+    s.push_back({
+        .key = "cublas_tf32",
+        .title = "cuBLAS SGEMM (TF32 tensor cores)",
+        .seedStep = "baseline",
+        .summary = "cuBLAS with TF32 tensor-core math: FP32 inputs rounded to 10-bit mantissas. Far faster, "
                    "verified at a looser tolerance.",
-                   "",
-                   "",
-                   {},
-                   80};
-    tf32.isLibrary = true;
-    tf32.precision = Precision::Tf32;
-    s.push_back(tf32);
+        .minArch = 80,
+        .isLibrary = true,
+        .precision = Precision::Tf32,
+        .shortLabel = "TF32",
+        .color = 0x9a9a9a,
+        .model = libraryModel(),
+    });
     return s;
 }
 
@@ -180,41 +457,6 @@ std::vector<Preset> buildPresets()
     };
 }
 
-bool isRegisterTiled(StageId id)
-{
-    return id == StageId::Coarsened || id == StageId::Coalesced || id == StageId::DoubleBuffered ||
-           id == StageId::Strided || id == StageId::Final;
-}
-
-int staticSharedBytes(StageId id, const ParamValues &p)
-{
-    switch (id) {
-    case StageId::SmemTiled: {
-        const int t = paramValue(p, "TILE");
-        return int(sizeof(float)) * (t * t + t * (t + paramValue(p, "PAD")));
-    }
-    case StageId::Coarsened:
-    case StageId::Coalesced:
-    case StageId::Strided:
-    case StageId::Final:
-        return int(sizeof(float)) * (paramValue(p, "BM") + paramValue(p, "BN")) * paramValue(p, "BK");
-    case StageId::DoubleBuffered:
-        return 2 * int(sizeof(float)) * (paramValue(p, "BM") + paramValue(p, "BN")) * paramValue(p, "BK");
-    default:
-        return 0;
-    }
-}
-
-std::string str(long long v)
-{
-    return std::to_string(v);
-}
-
-constexpr int kStaticSharedLimit = 48 * 1024; // static __shared__ arrays; more needs dynamic opt-in
-constexpr int kMaxThreadsPerBlock = 1024;
-constexpr int kMaxAccumulators = 192; // TM*TN beyond this cannot stay in 255 registers
-constexpr long long kMaxGridY = 65535;
-
 } // namespace
 
 const std::vector<StageInfo> &stages()
@@ -233,10 +475,11 @@ const StageInfo *findStage(std::string_view key)
 
 const StageInfo &stageInfo(StageId id)
 {
-    for (const auto &s : stages())
-        if (s.id == id)
-            return s;
-    return stages().front(); // unreachable: every StageId has an entry
+    if (const StageInfo *s = findStage(id.key()))
+        return *s;
+    // Only an id made from a key the catalog does not have gets here (findStage is the check):
+    // the first stage is a defined answer, never a crash.
+    return stages().front();
 }
 
 const std::vector<Preset> &presets()
@@ -270,7 +513,10 @@ ParamValues defaultParams(StageId id)
 std::vector<std::string> violations(StageId id, const ParamValues &params, const ProblemSize &size)
 {
     std::vector<std::string> out;
-    const StageInfo &info = stageInfo(id);
+    const StageInfo *found = findStage(id.key());
+    if (!found)
+        return {"There is no stage \"" + id.str() + "\" in the catalog."};
+    const StageInfo &info = *found;
 
     // Problem size first: it applies to every stage, cuBLAS included.
     if (size.m < 1 || size.n < 1 || size.k < 1)
@@ -313,91 +559,38 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
     if (!allPresent || info.isLibrary)
         return out;
 
-    if (id == StageId::Naive) {
-        const int bx = paramValue(params, "BX"), by = paramValue(params, "BY");
-        if (bx * by > kMaxThreadsPerBlock)
-            out.push_back("BX x BY (" + std::to_string(bx) + " x " + std::to_string(by) + " = " +
-                          std::to_string(bx * by) + ") must not exceed 1024 threads per block.");
-        if ((size.m + by - 1) / by > kMaxGridY)
-            out.push_back("M (" + str(size.m) + ") needs more than 65535 blocks in y at BY = " +
-                          std::to_string(by) + "; raise BY.");
+    if (!info.model.launch || !info.model.staticSmem) {
+        out.push_back("The catalog entry of \"" + info.title +
+                      "\" has no launch or shared-memory model, so GemmScope cannot launch it.");
+        return out;
     }
-    if (isRegisterTiled(id)) {
-        const int bm = paramValue(params, "BM"), bn = paramValue(params, "BN"), bk = paramValue(params, "BK");
-        const int tm = paramValue(params, "TM"), tn = paramValue(params, "TN");
-        bool divisible = true;
-        if (bm % tm != 0) {
-            out.push_back("BM (" + std::to_string(bm) + ") must be a multiple of TM (" + std::to_string(tm) +
-                          "): each thread owns TM rows of the block tile.");
-            divisible = false;
-        }
-        if (bn % tn != 0) {
-            out.push_back("BN (" + std::to_string(bn) + ") must be a multiple of TN (" + std::to_string(tn) +
-                          "): each thread owns TN columns of the block tile.");
-            divisible = false;
-        }
-        if (divisible) {
-            const int threadsX = bn / tn, threadsY = bm / tm;
-            if (threadsX * threadsY > kMaxThreadsPerBlock)
-                out.push_back("BM/TM x BN/TN (" + std::to_string(threadsY) + " x " +
-                              std::to_string(threadsX) + " = " + std::to_string(threadsX * threadsY) +
-                              " threads) must not exceed 1024 threads per block.");
-            if (id == StageId::Coarsened && bk > threadsX)
-                out.push_back("BK (" + std::to_string(bk) +
-                              ") must not exceed the threads in x (BN/TN = " + std::to_string(bn) + "/" +
-                              std::to_string(tn) + " = " + std::to_string(threadsX) +
-                              "): step 2's A loads use the threads with tx < BK, one column each.");
-            if (id == StageId::Coarsened && bk > threadsY)
-                out.push_back("BK (" + std::to_string(bk) +
-                              ") must not exceed the threads in y (BM/TM = " + std::to_string(bm) + "/" +
-                              std::to_string(tm) + " = " + std::to_string(threadsY) +
-                              "): step 2's B loads use the threads with ty < BK, one row each.");
-        }
-        if (tm * tn > kMaxAccumulators)
-            out.push_back("TM x TN (" + std::to_string(tm) + " x " + std::to_string(tn) + " = " +
-                          std::to_string(tm * tn) +
-                          " accumulators) cannot stay in the 255 registers a thread may "
-                          "use; keep it at most " +
-                          std::to_string(kMaxAccumulators) + ".");
-        if ((size.m + bm - 1) / bm > kMaxGridY)
-            out.push_back("M (" + str(size.m) +
-                          ") needs more than 65535 blocks in y at BM = " + std::to_string(bm) + ".");
-    }
-    const int smem = staticSharedBytes(id, params);
-    if (smem > kStaticSharedLimit)
-        out.push_back("The tiles need " + std::to_string(smem) +
+    const std::size_t before = out.size();
+    if (info.model.constraints)
+        info.model.constraints(params, size, out);
+    const LaunchGeometry g = launchGeometry(id, params, size);
+    // The stage's own sentence about its threads is the better one; this catches the rest.
+    if (out.size() == before && g.threadsPerBlock() > kMaxThreadsPerBlock)
+        out.push_back("A block of " + str(g.threadsPerBlock()) +
+                      " threads is more than the 1024 threads per block CUDA allows.");
+    if (g.staticSmemBytes > kStaticSharedLimit)
+        out.push_back("The tiles need " + std::to_string(g.staticSmemBytes) +
                       " bytes of shared memory per block; static "
                       "shared memory is limited to 49152 bytes (48 KiB). Reduce BM, BN or BK.");
+    if (g.smemBytes() > kDynamicSharedLimit)
+        out.push_back("The stage needs " + std::to_string(g.smemBytes()) +
+                      " bytes of shared memory per block; no GPU gives a block more than 232448 bytes "
+                      "(227 KiB). Reduce the tiles or the pipeline depth.");
     return out;
 }
 
 LaunchGeometry launchGeometry(StageId id, const ParamValues &p, const ProblemSize &size)
 {
+    const StageInfo &info = stageInfo(id);
     LaunchGeometry g;
-    auto blocks = [](long long extent, int tile) { return (extent + tile - 1) / tile; };
-    switch (id) {
-    case StageId::Naive:
-        g.blockX = paramValue(p, "BX");
-        g.blockY = paramValue(p, "BY");
-        g.gridX = blocks(size.n, g.blockX);
-        g.gridY = blocks(size.m, g.blockY);
-        break;
-    case StageId::SmemTiled:
-        g.blockX = g.blockY = paramValue(p, "TILE");
-        g.gridX = blocks(size.n, g.blockX);
-        g.gridY = blocks(size.m, g.blockY);
-        break;
-    case StageId::CublasFp32:
-    case StageId::CublasTf32:
-        break; // cuBLAS chooses its own launch
-    default:
-        g.blockX = paramValue(p, "BN") / std::max(1, paramValue(p, "TN"));
-        g.blockY = paramValue(p, "BM") / std::max(1, paramValue(p, "TM"));
-        g.gridX = blocks(size.n, std::max(1, paramValue(p, "BN")));
-        g.gridY = blocks(size.m, std::max(1, paramValue(p, "BM")));
-        break;
-    }
-    g.staticSmemBytes = staticSharedBytes(id, p);
+    if (info.model.launch)
+        g = info.model.launch(p, size);
+    g.staticSmemBytes = info.model.staticSmem ? info.model.staticSmem(p) : 0;
+    g.dynamicSmemBytes = info.model.dynamicSmem ? info.model.dynamicSmem(p) : 0;
     return g;
 }
 
@@ -416,8 +609,16 @@ std::string kernelNameExpression(StageId id, const ParamValues &params)
 
 std::string formatParams(const ParamValues &params)
 {
-    // The order a reader expects (block tile before thread tile), not the map's alphabetical one.
-    static const std::vector<std::string> order = {"BX", "BY", "TILE", "PAD", "BM", "BN", "BK", "TM", "TN"};
+    // The order a reader expects (block tile before thread tile), not the map's alphabetical one:
+    // the order the catalog's stages declare their parameters in.
+    static const std::vector<std::string> order = [] {
+        std::vector<std::string> names;
+        for (const StageInfo &s : stages())
+            for (const ParamSpec &spec : s.params)
+                if (std::find(names.begin(), names.end(), spec.name) == names.end())
+                    names.push_back(spec.name);
+        return names;
+    }();
     auto rank = [&](const std::string &name) {
         auto it = std::find(order.begin(), order.end(), name);
         return it == order.end() ? order.size() : std::size_t(it - order.begin());

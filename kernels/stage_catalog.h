@@ -5,35 +5,16 @@
 // (The worklog writes A as M x N and reduces over N; its benchmark is M=8192, N=4096, K=6144 here.)
 #pragma once
 
-#include <map>
+#include "stage_types.h"
+
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace gemmscope {
-
-struct ProblemSize {
-    long long m = 8192;
-    long long n = 4096;
-    long long k = 6144;
-    double flops() const { return 2.0 * double(m) * double(n) * double(k); }
-    friend bool operator==(const ProblemSize &, const ProblemSize &) = default;
-};
-
-enum class StageId {
-    Naive,          // worklog step 0
-    SmemTiled,      // worklog step 1, guide's 32x32 +1 padded kernel
-    Coarsened,      // worklog step 2: register tiling, tx<BK / ty<BK loads
-    Coalesced,      // worklog step 3 (and step 6 at 192x192): linear-tid cooperative loads
-    DoubleBuffered, // worklog steps 4, 5a, 5b
-    Strided,        // worklog step 7: strided thread layout
-    Final,          // worklog step 8: __restrict__ + #pragma unroll
-    CublasFp32,     // baseline: cuBLAS SGEMM, pedantic FP32 math
-    CublasTf32,     // baseline: cuBLAS SGEMM with TF32 tensor cores
-};
-
-enum class Precision { Fp32, Tf32 };
 
 // One integer tile parameter. When `choices` is non-empty only those values are legal
 // (a slider then steps through them); otherwise min..max in steps of `step`.
@@ -48,24 +29,62 @@ struct ParamSpec {
     std::vector<int> choices;
 };
 
-using ParamValues = std::map<std::string, int>;
+// Global bytes a launch's loads request, as a stage's traffic hook computes them.
+struct LoadTraffic {
+    double loadBytes = 0;
+    std::string formula;         // "block tile: BM*BN / (2 (BM + BN)) = 64*64 / (2 (64 + 64))"
+    bool compulsoryOnly = false; // the tiling is unknown (cuBLAS): intensity is the compulsory one
+};
 
+// What the analytic models know about a stage, as functions of its parameters. Every hook is
+// called only with parameters violations() accepts (ranges checked, all present). An empty hook
+// means "not modelled yet": the models and views say so instead of drawing something untrue.
+struct StageModel {
+    // Block and grid of a launch. Required for a stage with a source.
+    std::function<LaunchGeometry(const ParamValues &, const ProblemSize &)> launch{};
+    // Bytes of the kernel's static __shared__ arrays. Required for a stage with a source (naive's
+    // formula is 0): tst_stage_catalog fails for an entry without one, and tst_nvrtc_compile
+    // compares it with ptxas for every preset.
+    std::function<int(const ParamValues &)> staticSmem{};
+    // Bytes of dynamic (extern __shared__) memory the launch passes; empty: none.
+    std::function<int(const ParamValues &)> dynamicSmem{};
+    // The stage's own constraints beyond its parameter ranges, as sentences a user understands
+    // ("BM (100) must be a multiple of TM (12)"), appended to `out`.
+    std::function<void(const ParamValues &, const ProblemSize &, std::vector<std::string> &out)>
+        constraints{};
+    // The thread-to-tile shape for the mapping and access models (KernelShape::stage is filled in
+    // by kernelShape()). Empty: the mapping is not modelled yet. A shape whose loads are
+    // TileLoadScheme::NotModelled draws the owners but no load or access diagrams.
+    std::function<KernelShape(const ParamValues &)> mapping{};
+    // Global load traffic of a launch for the roofline's predicted point. Empty: not modelled
+    // yet (the roofline then places the run at its compulsory intensity and says so).
+    std::function<LoadTraffic(const ParamValues &, const ProblemSize &, const LaunchGeometry &)> traffic{};
+};
+
+// A stage's catalog entry: everything the GUI, the runner, the models and the tests know about it.
+// Adding a stage is its .cuh, one entry in buildStages() (kernels/stage_catalog.cpp), its
+// preset(s) and its test rows: see CONTRIBUTING.md.
 struct StageInfo {
-    StageId id;
-    std::string key;               // stable identifier used in JSON and on the command line: "coalesced"
-    std::string title;             // "Coalesced cooperative loads"
-    std::string seedStep;          // "worklog step 3" — what this stage reproduces
-    std::string summary;           // two sentences on what changed from the previous stage
-    std::string sourceFile;        // file under kernels/cuda/, e.g. "coalesced.cuh"; empty for cuBLAS
-    std::string kernelName;        // template name, e.g. "gemmscope::coalesced"; empty for cuBLAS
-    std::vector<ParamSpec> params; // in template-argument order
-    int minArch = 50;              // smallest compute capability (major*10+minor) it runs on
-    bool isLibrary = false;        // cuBLAS baselines: no source, no NVRTC
+    std::string key{};               // stable identifier used in JSON and on the command line: "coalesced"
+    std::string title{};             // "Coalesced cooperative loads"
+    std::string seedStep{};          // "worklog step 3" — what this stage reproduces
+    std::string summary{};           // two sentences on what changed from the previous stage
+    std::string sourceFile{};        // file under kernels/cuda/, e.g. "coalesced.cuh"; empty for cuBLAS
+    std::string kernelName{};        // template name, e.g. "gemmscope::coalesced"; empty for cuBLAS
+    std::vector<ParamSpec> params{}; // in template-argument order
+    int minArch = 50;                // smallest compute capability (major*10+minor) it runs on
+    bool isLibrary = false;          // cuBLAS baselines: no source, no NVRTC
     Precision precision = Precision::Fp32;
     // The stage whose source this one was written from, when it is not the one before it in the
     // ladder: the worklog built step 7 (strided) from step 6, the coalesced kernel without double
     // buffering. Empty: the previous stage with a source.
     std::string derivedFrom{};
+    bool beyondSeeds = false;                  // past the worklog and the guide (float4, warp tiles, ...)
+    std::string shortLabel{};                  // a few letters for crowded axes: "coal"
+    std::uint32_t color = 0x8c564b;            // 0xRRGGBB, the stage's colour in every chart
+    std::vector<std::string> compileOptions{}; // extra NVRTC options the stage needs
+    StageModel model{};
+    StageId id{key}; // derived from the key; never set it by hand
 };
 
 struct Preset {
@@ -77,13 +96,6 @@ struct Preset {
     std::optional<double> worklogT4Ms; // the worklog's published T4 runtime, where it has one
 };
 
-struct LaunchGeometry {
-    int blockX = 1, blockY = 1;
-    long long gridX = 1, gridY = 1;
-    int threadsPerBlock() const { return blockX * blockY; }
-    int staticSmemBytes = 0; // the kernel's __shared__ arrays, as the model computes them
-};
-
 const std::vector<StageInfo> &stages();           // the ladder, in order
 const StageInfo *findStage(std::string_view key); // nullptr if unknown
 const StageInfo &stageInfo(StageId id);
@@ -92,22 +104,22 @@ const Preset *findPreset(std::string_view key);
 
 ParamValues defaultParams(StageId id);
 
-// The value of one parameter, or `fallback` when the set does not have it.
-int paramValue(const ParamValues &params, std::string_view name, int fallback = 0);
-
 // Human-readable reasons the configuration cannot run, empty when it can. Covers unknown or
-// missing parameters, ranges, divisibility, threads per block, static shared memory (48 KiB)
-// and problem sizes (>= 1, each matrix < 2^31 elements). Example:
-// "BM (100) must be a multiple of TM x threads in y (4 x 16 = 64)".
+// missing parameters, ranges, problem sizes (>= 1, each matrix < 2^31 elements), then the stage's
+// own constraints (divisibility, ...), threads per block, static shared memory (48 KiB) and
+// dynamic shared memory (227 KiB, the most any GPU gives a block). Example:
+// "BM (100) must be a multiple of TM (12): each thread owns TM rows of the block tile."
 std::vector<std::string> violations(StageId id, const ParamValues &params, const ProblemSize &size);
 
-// Block and grid shape and static shared memory of a (valid) configuration.
+// Block and grid shape, static and dynamic shared memory of a (valid) configuration. A stage
+// without a launch model (cuBLAS) gives the default geometry of one thread.
 LaunchGeometry launchGeometry(StageId id, const ParamValues &params, const ProblemSize &size);
 
 // NVRTC name expression of the kernel instantiation: "gemmscope::coalesced<64, 64, 8, 4, 4>".
 std::string kernelNameExpression(StageId id, const ParamValues &params);
 
-// "BM=64 BN=64 BK=8 TM=4 TN=4" — for tables and file names.
+// "BM=64 BN=64 BK=8 TM=4 TN=4" — for tables and file names; names in the order the catalog's
+// stages declare them (block tile before thread tile).
 std::string formatParams(const ParamValues &params);
 
 } // namespace gemmscope

@@ -6,11 +6,6 @@
 namespace gemmscope {
 namespace {
 
-long long ceilDiv(long long a, long long b)
-{
-    return (a + b - 1) / b;
-}
-
 std::string fmt(double v)
 {
     std::ostringstream s;
@@ -33,40 +28,21 @@ TrafficEstimate estimateTraffic(StageId id, const ParamValues &params, const Pro
 
     const LaunchGeometry g = launchGeometry(id, params, size);
     t.threadsPerBlock = g.threadsPerBlock();
-    t.smemBytesPerBlock = g.staticSmemBytes;
+    t.smemBytesPerBlock = g.smemBytes();
 
-    switch (id) {
-    case StageId::Naive:
-        // Every multiply-add reads one float of A and one of B from global memory.
-        t.loadBytes = 2 * word * m * n * k;
-        t.formula = "naive: 2K FLOP / 8K bytes per output = 0.25";
-        break;
-    case StageId::SmemTiled: {
-        // Each thread loads one float of A and one of B per tile step: 8 bytes per T multiply-adds.
-        const int tile = paramValue(params, "TILE");
-        t.loadBytes = 2 * word * m * n * double(ceilDiv(size.k, tile));
-        t.formula = "tiled: T/4 = " + std::to_string(tile) + "/4";
-        break;
+    const StageInfo &info = stageInfo(id);
+    if (!info.model.traffic) {
+        // Not modelled yet: no predicted intensity (0), which the roofline reads as "use the
+        // compulsory one", and a formula that says so.
+        t.formula = "the load traffic of \"" + info.title +
+                    "\" is not modelled yet; compulsory traffic gives " + fmt(t.compulsoryIntensity) +
+                    " FLOP/B";
+        return t;
     }
-    case StageId::Coarsened:
-    case StageId::Coalesced:
-    case StageId::DoubleBuffered:
-    case StageId::Strided:
-    case StageId::Final: {
-        // Every block loads a BM x BK tile of A and a BK x BN tile of B per step of the reduction.
-        const int bm = paramValue(params, "BM"), bn = paramValue(params, "BN"), bk = paramValue(params, "BK");
-        const double blocks = double(g.gridX) * double(g.gridY); // ragged edge blocks load full tiles
-        const double steps = double(ceilDiv(size.k, bk));
-        t.loadBytes = blocks * steps * word * double(bm + bn) * bk;
-        t.formula = "block tile: BM*BN / (2 (BM + BN)) = " + std::to_string(bm) + "*" + std::to_string(bn) +
-                    " / (2 (" + std::to_string(bm) + " + " + std::to_string(bn) + "))";
-        break;
-    }
-    case StageId::CublasFp32:
-    case StageId::CublasTf32:
-        // cuBLAS's tiling is not public: the compulsory traffic is the honest lower bound.
-        t.loadBytes = word * (m * k + k * n);
-        t.formula = "cuBLAS's tiling is unknown: compulsory traffic 4 (MK + KN + MN) bytes";
+    const LoadTraffic load = info.model.traffic(params, size, g);
+    t.loadBytes = load.loadBytes;
+    t.formula = load.formula;
+    if (load.compulsoryOnly) {
         t.intensity = t.compulsoryIntensity;
         t.formula += " = " + fmt(t.intensity);
         return t;

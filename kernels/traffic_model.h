@@ -18,8 +18,11 @@ struct TrafficEstimate {
     double compulsoryIntensity = 0; // FLOP per compulsory byte: the best any tiling can do
     std::string formula;            // the formula used, e.g. "BM*BN / (2 (BM + BN)) = 64*64 / (2 (64 + 64))"
     int threadsPerBlock = 0;
-    int smemBytesPerBlock = 0;
+    int smemBytesPerBlock = 0; // static plus dynamic
 };
+
+// From the stage's catalog entry (its traffic hook). A stage whose traffic is not modelled yet
+// gets intensity 0 and a formula that says so; cuBLAS gets the compulsory intensity.
 
 TrafficEstimate estimateTraffic(StageId id, const ParamValues &params, const ProblemSize &size);
 

@@ -42,21 +42,21 @@ class TestMappingViews : public QObject {
 private slots:
     void selectedThreadCellsAreHighlighted_data()
     {
-        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("stage");
         QTest::addColumn<bool>("large");
         QTest::addColumn<int>("tid");
-        QTest::newRow("step 2, thread 37") << int(StageId::Coarsened) << false << 37;
-        QTest::newRow("step 7, thread 100") << int(StageId::Strided) << true << 100;
-        QTest::newRow("step 6, thread 255") << int(StageId::Coalesced) << true << 255;
+        QTest::newRow("step 2, thread 37") << QStringLiteral("coarsened") << false << 37;
+        QTest::newRow("step 7, thread 100") << QStringLiteral("strided") << true << 100;
+        QTest::newRow("step 6, thread 255") << QStringLiteral("coalesced") << true << 255;
     }
     void selectedThreadCellsAreHighlighted()
     {
-        QFETCH(int, stage);
+        QFETCH(QString, stage);
         QFETCH(bool, large);
         QFETCH(int, tid);
         TileMapView view;
         view.resize(large ? 1400 : 700, large ? 1400 : 700);
-        const KernelShape s = shapeOf(StageId(stage), large ? tiles192 : tiles64);
+        const KernelShape s = shapeOf(StageId(stage.toStdString()), large ? tiles192 : tiles64);
         view.setShape(s);
         QSignalSpy spy(&view, &TileMapView::threadSelected);
         view.setSelectedThread(tid);
@@ -173,29 +173,29 @@ private slots:
 
     void animationShowsTheWorklogPoints_data()
     {
-        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("stage");
         QTest::addColumn<bool>("large");
         QTest::addColumn<int>("operand");
         QTest::addColumn<QString>("efficiency");
         QTest::newRow("step 2 B loads use a quarter")
-            << int(StageId::Coarsened) << false << int(Operand::B) << "25%";
+            << QStringLiteral("coarsened") << false << int(Operand::B) << "25%";
         QTest::newRow("step 3 loads fully used")
-            << int(StageId::Coalesced) << false << int(Operand::A) << "100%";
+            << QStringLiteral("coalesced") << false << int(Operand::A) << "100%";
         QTest::newRow("step 6 stores scatter")
-            << int(StageId::Coalesced) << true << int(Operand::C) << "12.5%";
+            << QStringLiteral("coalesced") << true << int(Operand::C) << "12.5%";
         QTest::newRow("step 7 stores contiguous")
-            << int(StageId::Strided) << true << int(Operand::C) << "100%";
+            << QStringLiteral("strided") << true << int(Operand::C) << "100%";
     }
     void animationShowsTheWorklogPoints()
     {
-        QFETCH(int, stage);
+        QFETCH(QString, stage);
         QFETCH(bool, large);
         QFETCH(int, operand);
         QFETCH(QString, efficiency);
         CoalescingView view;
         AccessContext ctx; // 1536 is a multiple of both 64 and 192
         ctx.size = ProblemSize{1536, 1536, 1536};
-        view.setShape(shapeOf(StageId(stage), large ? tiles192 : tiles64), ctx);
+        view.setShape(shapeOf(StageId(stage.toStdString()), large ? tiles192 : tiles64), ctx);
         QVERIFY2(view.frameCount() > 0, qPrintable(view.errorText()));
         while (view.currentAccess()->operand != Operand(operand) &&
                view.currentFrame() + 1 < view.frameCount())

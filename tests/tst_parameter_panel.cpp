@@ -126,7 +126,7 @@ private slots:
         QVERIFY(combo);
         QCOMPARE(combo->count(), int(stages().size()));
         for (int i = 0; i < combo->count(); ++i) {
-            QCOMPARE(combo->itemData(i).toInt(), int(stages()[i].id));
+            QCOMPARE(combo->itemData(i).toString(), QString::fromStdString(stages()[i].key));
             QVERIFY(combo->itemText(i).contains(QString::fromStdString(stages()[i].seedStep)));
         }
         combo->setCurrentIndex(0);

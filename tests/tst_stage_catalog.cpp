@@ -1,5 +1,6 @@
 // The stage catalog: presets reproduce the worklog's parameters, constraints refuse what the
 // kernels cannot run with a sentence a user understands, and launch geometry matches the kernels.
+#include "kernel_sources.h"
 #include "stage_catalog.h"
 
 #include <QtTest>
@@ -15,8 +16,18 @@ private slots:
     void ladderIsInOrderWithUniqueKeys()
     {
         const auto &all = stages();
-        QCOMPARE(all.size(), std::size_t(9));
+        // The worklog's stages come first, in the worklog's order; stages beyond the seeds follow
+        // them; the cuBLAS baselines close the ladder.
+        QVERIFY(all.size() >= std::size_t(9));
         QCOMPARE(all.front().key, std::string("naive"));
+        QVERIFY(all.back().isLibrary);
+        bool pastSeeds = false, inLibraries = false;
+        for (const auto &s : all) {
+            QVERIFY2(!(pastSeeds && !s.beyondSeeds && !s.isLibrary), s.key.c_str());
+            QVERIFY2(!(inLibraries && !s.isLibrary), s.key.c_str());
+            pastSeeds = pastSeeds || s.beyondSeeds;
+            inLibraries = inLibraries || s.isLibrary;
+        }
         QSet<QString> keys;
         for (const auto &s : all) {
             QVERIFY2(!keys.contains(QString::fromStdString(s.key)), s.key.c_str());
@@ -38,6 +49,48 @@ private slots:
             QVERIFY2(violations(s.id, defaultParams(s.id), ProblemSize{}).empty(), s.key.c_str());
         }
         QCOMPARE(findStage("no-such-stage"), nullptr);
+    }
+
+    // Every entry carries the traits the rest of GemmScope reads from it, so that adding a stage
+    // needs no switch anywhere else; a missing one fails here, not as a silently wrong number.
+    void everyStageHasItsTraits()
+    {
+        QSet<quint32> colors;
+        for (const StageInfo &s : stages()) {
+            const char *key = s.key.c_str();
+            QVERIFY2(s.key.size() <= StageId::kMaxKeyLength, key);
+            QCOMPARE(s.id, StageId(s.key));
+            QCOMPARE(&stageInfo(s.id), &s);
+            QVERIFY2(!s.shortLabel.empty() && s.shortLabel.size() <= 8, key);
+            QVERIFY2(!colors.contains(s.color), key); // one colour per stage
+            colors.insert(s.color);
+            QVERIFY2(s.minArch >= 50, key);
+            if (s.isLibrary) {
+                QVERIFY2(s.params.empty() && s.kernelName.empty(), key);
+                continue;
+            }
+            QVERIFY2(!s.kernelName.empty(), key);
+            // Its source is built in (listed in kernels/CMakeLists.txt).
+            QVERIFY2(!embeddedKernelSource(s.sourceFile).empty(), key);
+            QVERIFY2(s.model.launch, key);
+            QVERIFY2(s.model.staticSmem, key);
+            const ParamValues defaults = defaultParams(s.id);
+            const LaunchGeometry g = launchGeometry(s.id, defaults, ProblemSize{});
+            QVERIFY2(g.threadsPerBlock() >= 1 && g.gridX >= 1 && g.gridY >= 1, key);
+            QVERIFY2(g.staticSmemBytes >= 0 && g.dynamicSmemBytes >= 0, key);
+            // A modelled mapping must be a real tiling of the block's threads over its C tile.
+            if (s.model.mapping) {
+                const KernelShape shape = s.model.mapping(defaults);
+                QCOMPARE(shape.threads(), g.threadsPerBlock());
+                QCOMPARE(shape.bm * shape.bn, shape.threads() * shape.outputsPerThread());
+            }
+        }
+        // The named ids of the seeds' stages are catalog keys.
+        for (StageId id : {StageId::Naive, StageId::SmemTiled, StageId::Coarsened, StageId::Coalesced,
+                           StageId::DoubleBuffered, StageId::Strided, StageId::Final, StageId::CublasFp32,
+                           StageId::CublasTf32})
+            QVERIFY2(findStage(id.key()), id.str().c_str());
+        QVERIFY(!violations(StageId("no_such_stage"), {}, ProblemSize{}).empty());
     }
 
     void worklogPresets_data()

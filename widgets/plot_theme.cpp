@@ -1,26 +1,16 @@
 #include "plot_theme.h"
 
+#include "stage_catalog.h"
+
 #include <array>
 
 namespace gemmscope {
 
 QColor stageColor(const QString &stageKey)
 {
-    static const std::array<std::pair<const char *, QColor>, 9> colors = {{
-        {"naive", QColor(0xd6, 0x27, 0x28)},
-        {"smem_tiled", QColor(0xff, 0x7f, 0x0e)},
-        {"coarsened", QColor(0xbc, 0xbd, 0x22)},
-        {"coalesced", QColor(0x2c, 0xa0, 0x2c)},
-        {"double_buffered", QColor(0x17, 0xbe, 0xcf)},
-        {"strided", QColor(0x1f, 0x77, 0xb4)},
-        {"final", QColor(0x94, 0x67, 0xbd)},
-        {"cublas_fp32", QColor(0x50, 0x50, 0x50)},
-        {"cublas_tf32", QColor(0x9a, 0x9a, 0x9a)},
-    }};
-    for (const auto &[key, color] : colors)
-        if (stageKey == QLatin1String(key))
-            return color;
-    return QColor(0x8c, 0x56, 0x4b);
+    if (const StageInfo *stage = findStage(stageKey.toStdString()))
+        return QColor::fromRgb(QRgb(stage->color));
+    return QColor(0x8c, 0x56, 0x4b); // a run recorded with a stage this build does not know
 }
 
 QColor warpColor(int warpIndex)

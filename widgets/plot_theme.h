@@ -6,7 +6,7 @@
 
 namespace gemmscope {
 
-QColor stageColor(const QString &stageKey); // one colour per catalog stage; cuBLAS in greys
+QColor stageColor(const QString &stageKey); // the catalog entry's colour; cuBLAS in greys
 QColor warpColor(int warpIndex);            // a qualitative palette that cycles every 16 warps
 QColor wrongResultColor();                  // runs that failed verification or errored
 

@@ -270,19 +270,10 @@ QString shortRunLabel(const RunRecord &run)
     // A star: not the preset as the ladder runs it (other parameters, build or launch).
     if (const QString preset = shortPresetLabel(run.presetKey); !preset.isEmpty())
         return run.isPlainLaunch() ? preset : preset + QLatin1Char('*');
-    static const QList<QPair<QString, QString>> stagesShort{
-        {QStringLiteral("naive"), QStringLiteral("naive")},
-        {QStringLiteral("smem_tiled"), QStringLiteral("smem")},
-        {QStringLiteral("coarsened"), QStringLiteral("coarse")},
-        {QStringLiteral("coalesced"), QStringLiteral("coal")},
-        {QStringLiteral("double_buffered"), QStringLiteral("dbuf")},
-        {QStringLiteral("strided"), QStringLiteral("strided")},
-        {QStringLiteral("final"), QStringLiteral("final")},
-        {QStringLiteral("cublas_fp32"), QStringLiteral("cuBLAS")},
-        {QStringLiteral("cublas_tf32"), QStringLiteral("TF32")}};
-    for (const auto &[key, label] : stagesShort)
-        if (run.stage == key)
-            return run.stage.startsWith(QLatin1String("cublas")) ? label : label + QLatin1Char('*');
+    if (const StageInfo *stage = findStage(run.stage.toStdString())) {
+        const QString label = QString::fromStdString(stage->shortLabel);
+        return stage->isLibrary ? label : label + QLatin1Char('*');
+    }
     return run.stage.left(8);
 }
 

@@ -119,7 +119,7 @@ QString ModelSummaryView::mappingHtml() const
     const LaunchGeometry g = launchGeometry(m_config.stage, m_config.params, m_config.size);
     const GpuSpec &gpu = specFor(m_run);
     const int registers = m_run && m_run->registers > 0 ? m_run->registers : 0;
-    const Occupancy occ = computeOccupancy(gpu, g.threadsPerBlock(), registers, g.staticSmemBytes);
+    const Occupancy occ = computeOccupancy(gpu, g.threadsPerBlock(), registers, g.smemBytes());
     QString html = QStringLiteral("<table>");
     html += row(tr("Kernel"), QString::fromStdString(kernelNameExpression(m_config.stage, m_config.params)));
     html += row(tr("Block"), tr("%1 x %2 = %3 threads (%4 warps)")
@@ -128,7 +128,7 @@ QString ModelSummaryView::mappingHtml() const
                                  .arg(g.threadsPerBlock())
                                  .arg((g.threadsPerBlock() + 31) / 32));
     html += row(tr("Grid"), tr("%1 x %2 blocks").arg(g.gridX).arg(g.gridY));
-    html += row(tr("Shared memory"), tr("%1 bytes per block").arg(g.staticSmemBytes));
+    html += row(tr("Shared memory"), tr("%1 bytes per block").arg(g.smemBytes()));
     html += row(tr("Occupancy on %1").arg(QString::fromStdString(gpu.name)),
                 tr("%1 % — %2%3")
                     .arg(occ.fraction * 100.0, 0, 'f', 0)

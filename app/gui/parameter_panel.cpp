@@ -79,7 +79,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
             QStringLiteral("%1. %2 — %3")
                 .arg(i)
                 .arg(QString::fromStdString(all[i].title), QString::fromStdString(all[i].seedStep)),
-            int(all[i].id));
+            QString::fromStdString(all[i].key));
     // Combos as wide as the panel, not as their longest entry: the panel never scrolls sideways.
     m_stageCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_stageCombo->setMinimumContentsLength(16);
@@ -207,7 +207,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
 
     connect(m_stageCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (!m_syncing && index >= 0)
-            setStage(StageId(m_stageCombo->itemData(index).toInt()));
+            setStage(StageId(m_stageCombo->itemData(index).toString().toStdString()));
     });
     connect(m_presetList, &QListWidget::itemClicked, this,
             [this](QListWidgetItem *item) { applyPreset(item->data(Qt::UserRole).toString()); });
@@ -375,7 +375,7 @@ void ParameterPanel::syncControlsFromConfig()
 {
     m_syncing = true;
     for (int i = 0; i < m_stageCombo->count(); ++i)
-        if (m_stageCombo->itemData(i).toInt() == int(m_config.stage))
+        if (m_stageCombo->itemData(i).toString().toStdString() == m_config.stage.key())
             m_stageCombo->setCurrentIndex(i);
     const StageInfo &info = stageInfo(m_config.stage);
     m_stageSummary->setText(QString::fromStdString(info.summary));

@@ -11,28 +11,30 @@ int requestMaxBlocksPerSm(const QJsonObject &request)
 }
 
 BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
-                            int requested)
+                            int requested, int dynamicSmemBytes)
 {
+    const size_t base = size_t(dynamicSmemBytes);
     BlockLimit limit;
     limit.requested = requested;
-    limit.naturalBlocks = kernel.maxActiveBlocksPerSm(threadsPerBlock);
+    limit.naturalBlocks = kernel.maxActiveBlocksPerSm(threadsPerBlock, base);
     limit.blocksPerSm = limit.naturalBlocks;
     if (requested == 0 || limit.naturalBlocks <= requested)
         return limit;
 
     // The runtime's own count of the kernel's static shared memory (not ptxas's log): the opt-in
     // limit applies to static plus dynamic.
-    const int staticBytes = int(kernel.attributes().sharedSizeBytes);
+    const int staticBytes = int(kernel.attributes().sharedSizeBytes) + dynamicSmemBytes;
     const int maxPadding = device.smemPerBlockOptin - staticBytes;
     if (maxPadding > 0) {
         try {
-            kernel.allowDynamicSmem(maxPadding);
+            kernel.allowDynamicSmem(dynamicSmemBytes + maxPadding);
         } catch (const RunnerError &error) {
             throw RunnerError(
                 ErrorKind::InvalidConfig,
-                QStringLiteral("Cannot limit this kernel to %1 block(s) per SM: the GPU refused %2 "
-                               "bytes of dynamic shared memory next to its %3 static bytes (opt-in "
-                               "limit %4).")
+                QStringLiteral(
+                    "Cannot limit this kernel to %1 block(s) per SM: the GPU refused %2 "
+                    "bytes of dynamic shared memory next to its %3 static and own dynamic bytes (opt-in "
+                    "limit %4).")
                     .arg(requested)
                     .arg(maxPadding)
                     .arg(staticBytes)
@@ -40,7 +42,8 @@ BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel
                 error.log());
         }
     }
-    if (maxPadding <= 0 || kernel.maxActiveBlocksPerSm(threadsPerBlock, size_t(maxPadding)) > requested)
+    if (maxPadding <= 0 ||
+        kernel.maxActiveBlocksPerSm(threadsPerBlock, base + size_t(maxPadding)) > requested)
         throw RunnerError(ErrorKind::InvalidConfig,
                           QStringLiteral("Cannot limit this kernel to %1 block(s) per SM: even the most "
                                          "shared memory a block may have leaves more resident.")
@@ -49,13 +52,13 @@ BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel
     int low = 0, high = maxPadding; // low: too little; high: enough
     while (high - low > 1) {
         const int mid = low + (high - low) / 2;
-        if (kernel.maxActiveBlocksPerSm(threadsPerBlock, size_t(mid)) <= requested)
+        if (kernel.maxActiveBlocksPerSm(threadsPerBlock, base + size_t(mid)) <= requested)
             high = mid;
         else
             low = mid;
     }
     limit.paddingBytes = high;
-    limit.blocksPerSm = kernel.maxActiveBlocksPerSm(threadsPerBlock, size_t(high));
+    limit.blocksPerSm = kernel.maxActiveBlocksPerSm(threadsPerBlock, base + size_t(high));
     return limit;
 }
 

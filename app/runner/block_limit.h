@@ -24,7 +24,8 @@ int requestMaxBlocksPerSm(const QJsonObject &request);
 
 // The least padding that brings the kernel to at most `requested` blocks per SM (none when it
 // already fits). invalid_config when even the largest allowed padding leaves more blocks.
+// `dynamicSmemBytes`: the stage's own dynamic shared memory; the padding comes on top of it.
 BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
-                            int requested);
+                            int requested, int dynamicSmemBytes = 0);
 
 } // namespace gemmscope::runner

@@ -22,10 +22,11 @@ QJsonObject occupancyJson(const Occupancy &o, const BlockLimit &limit)
 }
 
 Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
-                          int registers, int smemBytes, const BlockLimit &limit)
+                          int registers, int smemBytes, const BlockLimit &limit, int dynamicSmemBytes)
 {
-    Occupancy model = computeOccupancy(specFromDevice(device), threadsPerBlock, registers, smemBytes);
-    int blocks = kernel.maxActiveBlocksPerSm(threadsPerBlock);
+    Occupancy model =
+        computeOccupancy(specFromDevice(device), threadsPerBlock, registers, smemBytes + dynamicSmemBytes);
+    int blocks = kernel.maxActiveBlocksPerSm(threadsPerBlock, size_t(dynamicSmemBytes));
     const int carveout = kernel.attributes().preferredShmemCarveout; // -1: the driver's choice
     if (blocks < model.blocksPerSm && carveout >= 0) {
         // The calculator assumes the largest shared-memory share; a smaller one the run asked for

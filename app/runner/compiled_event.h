@@ -16,9 +16,11 @@ QJsonObject occupancyJson(const Occupancy &occupancy, const BlockLimit &limit = 
 
 // Occupancy on the real device: blocks per SM from cudaOccupancyMaxActiveBlocksPerMultiprocessor,
 // the limiter and its explanation from the calculator run with the device's own limits. A binding
-// `limit` (max_blocks_per_sm) replaces both, and its padding is reported.
+// `limit` (max_blocks_per_sm) replaces both, and its padding is reported. `smemBytes` is the static
+// shared memory; `dynamicSmemBytes` the stage's own dynamic shared memory (without padding).
 Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
-                          int registers, int smemBytes, const BlockLimit &limit = {});
+                          int registers, int smemBytes, const BlockLimit &limit = {},
+                          int dynamicSmemBytes = 0);
 // Compile-only: the calculator for the named architecture's datasheet GPU, if GemmScope knows one.
 std::optional<Occupancy> modelOccupancy(int arch, int threadsPerBlock, int registers, int smemBytes);
 

@@ -64,17 +64,20 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
             compileStage(state, stage, params, device.cc, requestBuild(request), job);
         kernel = std::make_unique<LoadedKernel>(compiledKernel);
         applySmemCarveout(*kernel, smemCarveout); // before occupancy: the split can change it
-        const BlockLimit limit = limitBlocksPerSm(device, *kernel, dims.threads, maxBlocksPerSm);
+        if (dims.dynamicSmemBytes > 0)
+            kernel->allowDynamicSmem(dims.dynamicSmemBytes);
+        const BlockLimit limit =
+            limitBlocksPerSm(device, *kernel, dims.threads, maxBlocksPerSm, dims.dynamicSmemBytes);
         const Occupancy occupancy =
             deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
-                            compiledKernel.ptxas.staticSmemBytes, limit);
+                            compiledKernel.ptxas.staticSmemBytes, limit, dims.dynamicSmemBytes);
         compiled = compiledFields(stage, compiledKernel, occupancy, limit);
         if (smemCarveout >= 0) // what the runtime now holds for the kernel, not the request's echo
             compiled.insert(QStringLiteral("smem_carveout"), kernel->attributes().preferredShmemCarveout);
         QJsonObject event = compiled;
         event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
         job.send(event);
-        const size_t padding = size_t(limit.paddingBytes);
+        const size_t padding = size_t(dims.dynamicSmemBytes) + size_t(limit.paddingBytes);
         launch = [&ws, &kernel, dims, padding, &m, &n, &k] {
             const float *a = ws.a(), *b = ws.b();
             float *c = ws.c();

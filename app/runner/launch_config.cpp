@@ -18,6 +18,7 @@ LaunchDims launchDims(const StageInfo &stage, const ParamValues &params, const P
     d.grid = dim3(unsigned(g.gridX), unsigned(g.gridY), 1);
     d.block = dim3(unsigned(g.blockX), unsigned(g.blockY), 1);
     d.threads = g.threadsPerBlock();
+    d.dynamicSmemBytes = g.dynamicSmemBytes;
     return d;
 }
 

@@ -12,9 +12,11 @@ struct LaunchDims {
     dim3 grid;
     dim3 block;
     int threads = 0;
+    int dynamicSmemBytes = 0; // the stage's own extern __shared__ bytes (catalog), without padding
 };
 
 // RunnerError(invalid_config) when the grid exceeds CUDA's limits (y and z: 65535).
+// A kernel with dynamic shared memory needs LoadedKernel::allowDynamicSmem before it launches.
 LaunchDims launchDims(const StageInfo &stage, const ParamValues &params, const ProblemSize &size);
 
 } // namespace gemmscope::runner

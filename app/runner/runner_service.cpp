@@ -16,9 +16,9 @@ namespace {
 
 const QSet<QString> &jobTypes()
 {
-    static const QSet<QString> types{QStringLiteral("run"), QStringLiteral("compile"),
+    static const QSet<QString> types{QStringLiteral("run"),      QStringLiteral("compile"),
                                      QStringLiteral("ceilings"), QStringLiteral("trace_owner"),
-                                     QStringLiteral("fault")};
+                                     QStringLiteral("fault"),    QStringLiteral("disassemble")};
     return types;
 }
 
@@ -91,10 +91,10 @@ void RunnerService::handleLine(const QByteArray &raw)
     }
     if (!jobTypes().contains(type)) {
         m_sink.send(protocolError(
-            id,
-            QStringLiteral("Unknown request type \"%1\"; known: run, compile, ceilings, trace_owner, fault, "
-                           "cancel, quit.")
-                .arg(type)));
+            id, QStringLiteral(
+                    "Unknown request type \"%1\"; known: run, compile, disassemble, ceilings, trace_owner, "
+                    "fault, cancel, quit.")
+                    .arg(type)));
         return;
     }
     m_queue.push(QueuedJob{id.toString(), request});

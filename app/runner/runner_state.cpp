@@ -45,6 +45,8 @@ void runJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         runTraceOwnerJob(state, request, job);
     else if (type == QStringLiteral("fault"))
         runFaultJob(state, request, job);
+    else if (type == QStringLiteral("disassemble"))
+        runDisassembleJob(state, request, job);
     else
         throw RunnerError(ErrorKind::ProtocolError, QStringLiteral("Unknown request type \"%1\".").arg(type));
 }

@@ -69,17 +69,24 @@ StageBuild requestBuild(const QJsonObject &request)
                       QStringLiteral("Unknown build \"%1\"; known: release, scalar_shared.").arg(build));
 }
 
-NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch, StageBuild build)
+NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch, StageBuild build,
+                          bool withLineInfo)
 {
     NvrtcProgram program;
     program.programName = QString::fromStdString(stage.key) + QStringLiteral(".cu");
     program.mainSource = QByteArray("#include \"") + QByteArray::fromStdString(stage.sourceFile) + "\"\n";
     program.nameExpression = QString::fromStdString(kernelNameExpression(stage.id, params));
     program.arch = arch;
+    for (const std::string &option : stage.compileOptions)
+        program.extraOptions << QString::fromStdString(option);
     if (build == StageBuild::TraceOwner)
         program.extraOptions << QStringLiteral("-DGEMMSCOPE_TRACE_OWNER=1");
     if (build == StageBuild::ScalarShared)
         program.extraOptions << QStringLiteral("-DGEMMSCOPE_SCALAR_SHARED=1");
+    if (withLineInfo) {
+        program.extraOptions << QStringLiteral("-lineinfo");
+        program.needPtx = true;
+    }
     return program;
 }
 

@@ -72,7 +72,9 @@ void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext
     float *cPtr = c.get();
     int m = int(size.m), n = int(size.n), k = int(size.k);
     void *args[] = {&aPtr, &bPtr, &cPtr, &m, &n, &k};
-    kernel.launch(dims.grid, dims.block, args);
+    if (dims.dynamicSmemBytes > 0)
+        kernel.allowDynamicSmem(dims.dynamicSmemBytes);
+    kernel.launch(dims.grid, dims.block, args, nullptr, size_t(dims.dynamicSmemBytes));
     GEMMSCOPE_CUDA(cudaDeviceSynchronize());
     std::vector<float> host(mn);
     GEMMSCOPE_CUDA(cudaMemcpy(host.data(), cPtr, c.bytes(), cudaMemcpyDeviceToHost));

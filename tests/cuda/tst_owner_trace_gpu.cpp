@@ -1,11 +1,16 @@
 // Truth of the mapping diagrams: the owner map traced from the real kernel on the GPU (a trace
 // build whose store writes the storing thread's index, via the runner's trace_owner job) must
-// equal the mapping model's for every stage at two parameter sets each.
+// equal the mapping model's for every stage the catalog models, at its defaults, its presets and a
+// rectangular tile.
 #include "mapping_model.h"
 #include "runner_process.h"
 
 #include <QJsonArray>
 #include <QtTest>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
 
 using namespace gemmscope;
 
@@ -33,19 +38,30 @@ private slots:
     {
         QTest::addColumn<QString>("stage");
         QTest::addColumn<ParamValues>("params");
-        const ParamValues t64 = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
+        // Every stage whose mapping the catalog models, at its defaults, at each of its presets and
+        // at a rectangular tile with an unequal thread tile where it takes one: a new stage adds
+        // its rows here by being in the catalog.
         const ParamValues rect = {{"BM", 128}, {"BN", 64}, {"BK", 8}, {"TM", 8}, {"TN", 4}};
-        const ParamValues t192 = {{"BM", 192}, {"BN", 192}, {"BK", 16}, {"TM", 12}, {"TN", 12}};
-        QTest::newRow("naive 16x16") << "naive" << ParamValues{{"BX", 16}, {"BY", 16}};
-        QTest::newRow("naive 32x4") << "naive" << ParamValues{{"BX", 32}, {"BY", 4}};
-        QTest::newRow("smem_tiled 16") << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}};
-        QTest::newRow("smem_tiled 32+1") << "smem_tiled" << ParamValues{{"TILE", 32}, {"PAD", 1}};
-        for (const char *stage : {"coarsened", "coalesced", "double_buffered", "strided", "final"}) {
-            QTest::newRow(qPrintable(QString("%1 64x64").arg(stage))) << stage << t64;
-            QTest::newRow(qPrintable(QString("%1 128x64 8x4").arg(stage))) << stage << rect;
+        for (const StageInfo &s : stages()) {
+            if (s.isLibrary || !s.model.mapping)
+                continue; // cuBLAS, or a mapping not modelled yet: nothing to compare
+            std::vector<std::pair<std::string, ParamValues>> sets{{"defaults", defaultParams(s.id)}};
+            for (const Preset &p : presets())
+                if (p.stage == s.id)
+                    sets.push_back({p.key, p.params});
+            if (violations(s.id, rect, ProblemSize{}).empty())
+                sets.push_back({"128x64 8x4", rect});
+            if (s.id == StageId::Naive)
+                sets.push_back({"32x4", {{"BX", 32}, {"BY", 4}}});
+            std::vector<ParamValues> seen;
+            for (const auto &[name, params] : sets) {
+                if (std::find(seen.begin(), seen.end(), params) != seen.end())
+                    continue;
+                seen.push_back(params);
+                QTest::addRow("%s %s", s.key.c_str(), name.c_str())
+                    << QString::fromStdString(s.key) << params;
+            }
         }
-        QTest::newRow("strided 192") << "strided" << t192;
-        QTest::newRow("coalesced 192") << "coalesced" << t192;
     }
     void ownerMapMatchesModel()
     {

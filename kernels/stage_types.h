@@ -1,0 +1,137 @@
+// The vocabulary the stage catalog and the analytic models share: a problem size, a stage's
+// identity, its parameter values, its launch geometry and the thread-to-tile shape the mapping
+// and access models work on. Plain C++20, no Qt, no CUDA.
+//
+// Notation is BLAS's throughout: C[M x N] = A[M x K] * B[K x N], row-major, reduce over K.
+// (The worklog writes A as M x N and reduces over N; its benchmark is M=8192, N=4096, K=6144 here.)
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace gemmscope {
+
+struct ProblemSize {
+    long long m = 8192;
+    long long n = 4096;
+    long long k = 6144;
+    double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+    friend bool operator==(const ProblemSize &, const ProblemSize &) = default;
+};
+
+// A stage's identity is its catalog key ("coalesced"), held by value so that an id made from a
+// runtime string outlives it. The stages the seeds reproduce have named constants; every stage,
+// those included, is found by key: findStage("vectorized")->id. Adding a stage adds no constant.
+class StageId {
+public:
+    static constexpr std::size_t kMaxKeyLength = 31;
+
+    constexpr StageId() : StageId("naive") {}
+    // Keys longer than kMaxKeyLength are cut (tst_stage_catalog checks every key fits).
+    constexpr explicit StageId(std::string_view key)
+    {
+        m_size = key.size() < kMaxKeyLength ? key.size() : kMaxKeyLength;
+        for (std::size_t i = 0; i < m_size; ++i)
+            m_key[i] = key[i];
+    }
+    constexpr std::string_view key() const { return {m_key.data(), m_size}; }
+    std::string str() const { return std::string(key()); }
+
+    friend constexpr bool operator==(const StageId &, const StageId &) = default;
+
+    static const StageId Naive, SmemTiled, Coarsened, Coalesced, DoubleBuffered, Strided, Final, CublasFp32,
+        CublasTf32;
+
+private:
+    std::array<char, kMaxKeyLength + 1> m_key{};
+    std::size_t m_size = 0;
+};
+
+inline constexpr StageId StageId::Naive{"naive"};                    // worklog step 0
+inline constexpr StageId StageId::SmemTiled{"smem_tiled"};           // worklog step 1, guide 32x32 +1
+inline constexpr StageId StageId::Coarsened{"coarsened"};            // worklog step 2
+inline constexpr StageId StageId::Coalesced{"coalesced"};            // worklog steps 3 and 6
+inline constexpr StageId StageId::DoubleBuffered{"double_buffered"}; // worklog steps 4, 5a, 5b
+inline constexpr StageId StageId::Strided{"strided"};                // worklog step 7
+inline constexpr StageId StageId::Final{"final"};                    // worklog step 8
+inline constexpr StageId StageId::CublasFp32{"cublas_fp32"};         // baseline, pedantic FP32
+inline constexpr StageId StageId::CublasTf32{"cublas_tf32"};         // baseline, TF32 tensor cores
+
+enum class Precision { Fp32, Tf32 };
+
+using ParamValues = std::map<std::string, int>;
+
+// The value of one parameter, or `fallback` when the set does not have it.
+int paramValue(const ParamValues &params, std::string_view name, int fallback = 0);
+
+struct LaunchGeometry {
+    int blockX = 1, blockY = 1;
+    long long gridX = 1, gridY = 1;
+    int threadsPerBlock() const { return blockX * blockY; }
+    int staticSmemBytes = 0;  // the kernel's __shared__ arrays, as the model computes them
+    int dynamicSmemBytes = 0; // extern __shared__ bytes the launch passes (0 for the seeds' kernels)
+    int smemBytes() const { return staticSmemBytes + dynamicSmemBytes; }
+};
+
+inline constexpr int kWarpSize = 32;
+
+enum class ThreadLayout {
+    Contiguous, // thread (tx, ty) owns rows ty*TM + i, cols tx*TN + j (steps 0-6, vectorized)
+    Strided,    // thread (tx, ty) owns rows ty + i*(BM/TM), cols tx + j*(BN/TN) (steps 7, 8)
+    // Warp tiles (warptiled, pipelined, async_pipelined; 1-D blocks): warp w owns the WM x WN =
+    // 4*TM x 8*TN warp tile (w / warpsX, w % warpsX); its lanes sit 4 x 8 inside it, and lane l
+    // owns 4x4 fragments spaced 16 rows and 32 columns apart: rows warpRow + (i/4)*16 + (l/8)*4 +
+    // i%4, cols warpCol + (j/4)*32 + (l%8)*4 + j%4.
+    WarpTiled,
+};
+
+enum class TileLoadScheme {
+    OneElementPerThread, // naive, smem_tiled: thread (tx, ty) loads A(ty, tx) and B(ty, tx)
+    GuardedStrips,       // coarsened: tx < BK loads TM rows of A; ty < BK loads TN columns of B
+    Cooperative,         // step 3 on: linear tid strides through each tile (loadTilesCoalesced)
+    // Past the seeds: linear tid strides through each tile four floats at a time (one 128-bit
+    // load: idx = tid + n*threads, row = idx / (cols/4), col = (idx % (cols/4))*4).
+    CooperativeVec4,
+    // async_pipelined's cp.async copies: A one float per copy (row = idx / BK, col = idx % BK,
+    // as Cooperative), B four floats per copy (as CooperativeVec4).
+    AsyncCopies,
+    NotModelled,         // the loads are not modelled yet: the access model says so, draws nothing
+};
+
+enum class Operand { A, B, C };
+
+// Everything the mapping and access models need to know about one kernel instantiation
+// (mapping_model.h describes the tiles). A stage's catalog entry builds it from the parameters.
+struct KernelShape {
+    StageId stage;
+    int bm = 1, bn = 1, bk = 1; // block tile BM x BN, reduction tile BK
+    int tm = 1, tn = 1;         // outputs per thread in y and in x
+    int blockX = 1, blockY = 1; // threads per block in x and y
+    int padB = 0;               // extra floats per row of the shared B tile (smem_tiled's PAD)
+    int buffers = 1;            // shared tiles per operand (2 when double buffered, STAGES for cp.async)
+    // Past the seeds: the A tile is stored transposed (tileAT[k][m], rows of BM + padA floats) and
+    // the inner loop reads and the C stores move vectorWidth (4) floats at a time.
+    bool transposedA = false;
+    int padA = 0;
+    int vectorWidth = 1;
+    bool usesSharedMemory = true;
+    ThreadLayout layout = ThreadLayout::Contiguous;
+    TileLoadScheme loads = TileLoadScheme::OneElementPerThread;
+
+    int threads() const { return blockX * blockY; }
+    int warps() const { return (threads() + kWarpSize - 1) / kWarpSize; }
+    int outputsPerThread() const { return tm * tn; }
+    // Row stride, in floats, of the shared A and B tiles.
+    int sharedRowA() const { return transposedA ? bm + padA : bk; }
+    int sharedRowsA() const { return transposedA ? bk : bm; }
+    // Warp tiles across the block tile (WarpTiled layout).
+    int warpTileRows() const { return 4 * tm; }
+    int warpTileCols() const { return 8 * tn; }
+    int warpsX() const { return bn / warpTileCols(); }
+    int sharedRowB() const { return bn + padB; }
+};
+
+} // namespace gemmscope
