@@ -146,6 +146,31 @@ private slots:
         QVERIFY(QFileInfo(path).size() > 1000);
     }
 
+    // 192x192 in a pane-sized view: too small for threads, so each warp's outputs are outlined
+    // (white lines inside C); zooming in gives cells big enough to show every thread.
+    void bigTileIsReadableAndZooms()
+    {
+        TileMapView view;
+        view.resize(620, 360);
+        view.setShape(shapeOf(StageId::Coalesced, tiles192));
+        const QImage img = rendered(view);
+        if (qEnvironmentVariableIsSet("GEMMSCOPE_TEST_IMAGES"))
+            img.save(qEnvironmentVariable("GEMMSCOPE_TEST_IMAGES") + QStringLiteral("/tilemap192.png"));
+        const TilePanelGeometry g = view.panelGeometry(0);
+        QVERIFY(g.cell < 4);
+        bool outline = false;
+        const int x = int(g.c.center().x());
+        for (int y = int(g.c.top()) + 2; y < int(g.c.bottom()) - 2 && !outline; ++y)
+            outline = img.pixelColor(x, y).lightness() > 240;
+        QVERIFY(outline);
+        view.setZoom(8, g.c.topLeft());
+        QVERIFY(view.panelGeometry(0).cell >= 8 * g.cell - 0.01);
+        // The element under the zoom's anchor stays under it.
+        QVERIFY(QLineF(view.panelGeometry(0).c.topLeft(), g.c.topLeft()).length() < 1);
+        view.resetZoom();
+        QCOMPARE(view.zoom(), 1.0);
+    }
+
     void animationStepsDeterministically()
     {
         CoalescingView view;
