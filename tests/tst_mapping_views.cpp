@@ -278,6 +278,14 @@ private slots:
             qPrintable(
                 QStringLiteral("%1 vs %2").arg(mine->sectorsPerRequest()).arg(theirs->sectorsPerRequest())));
         QVERIFY(view.printTitle(view.currentFrame()).contains(QStringLiteral(" vs ")));
+        // Hovering a lane names it, in either half.
+        view.resize(900, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QWidget *canvas = view.canvas();
+        QVERIFY(view.tooltipAt(QPointF(15, 10 + 28 + 11)).startsWith(QStringLiteral("lane 0")));
+        QVERIFY(view.tooltipAt(QPointF(canvas->width() - 15, canvas->height() / 2 + 10 + 28 + 11))
+                    .startsWith(QStringLiteral("lane 31")));
         // Without compare mode the same button finds the least efficient instruction.
         view.clearCompare();
         view.rewind();

@@ -1,5 +1,6 @@
 #include "coalescing_view.h"
 
+#include "chart_interaction.h"
 #include "mapping_model.h"
 #include "plot_export.h"
 #include "plot_theme.h"
@@ -10,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
+#include <QMenu>
 #include <QPainter>
 #include <QSpinBox>
 #include <QTimer>
@@ -51,6 +53,14 @@ protected:
 private:
     CoalescingView *m_view;
 };
+
+constexpr double kMargin = 10;
+// Where paintOne puts the 32 lanes inside the area it paints.
+QRectF lanesRowOf(const QRectF &area)
+{
+    const QRectF inner = area.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    return QRectF(inner.left(), inner.top() + 28, inner.width(), 22);
+}
 
 // "25%", "12.5%": a decimal only where the share is not a whole percent.
 QString percent(double v)
@@ -118,6 +128,18 @@ CoalescingView::CoalescingView(QWidget *parent) : QWidget(parent)
     controls->addWidget(m_compareBox, 1);
 
     m_canvas = new CoalescingCanvas(this);
+    // The shared chart interaction: lane tooltips, and the window's Export / Maximise menu entries.
+    auto *interaction = new ChartInteraction(m_canvas, [this](const QPointF &pos) {
+        return ChartInteraction::Hit{QString(), tooltipAt(pos)};
+    });
+    interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) {
+        menu.addAction(tr("Step"), this, &CoalescingView::step);
+        menu.addAction(m_compare ? tr("Jump to the instruction that changed")
+                                 : tr("Jump to the least efficient instruction"),
+                       this, &CoalescingView::jumpToChange);
+        if (m_compare)
+            menu.addAction(tr("Leave compare mode"), this, &CoalescingView::clearCompare);
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
@@ -249,6 +271,41 @@ void CoalescingView::jumpToChange()
     m_lastJump = f;
 }
 
+QString CoalescingView::tooltipAt(const QPointF &pos) const
+{
+    const GlobalAccess *mine = currentAccess();
+    if (!mine)
+        return {};
+    const QRectF area(QPointF(0, 0), QSizeF(m_canvas->size()));
+    QList<QPair<QRectF, const GlobalAccess *>> halves;
+    if (m_compare) {
+        const QRectF top(area.left(), area.top(), area.width(), area.height() / 2);
+        halves << qMakePair(top, mine)
+               << qMakePair(QRectF(area.left(), top.bottom(), area.width(), area.height() - top.height()),
+                            compareAccess(m_frame));
+    } else {
+        halves << qMakePair(area, mine);
+    }
+    for (const auto &[half, access] : halves) {
+        const QRectF row = lanesRowOf(half);
+        if (!access || !row.contains(pos))
+            continue;
+        const int lane =
+            std::clamp(int((pos.x() - row.left()) / (row.width() / kWarpSize)), 0, kWarpSize - 1);
+        const LaneAccess &l = access->lanes[std::size_t(lane)];
+        if (!l.active)
+            return tr("lane %1: inactive in this instruction").arg(lane);
+        return tr("lane %1 = thread %2\nbyte %3 of the matrix (%4 B): sector %5, word %6 of it")
+            .arg(lane)
+            .arg(l.thread)
+            .arg(l.address)
+            .arg(l.bytes)
+            .arg(l.address / kSectorBytes)
+            .arg((l.address % kSectorBytes) / kFloatBytes);
+    }
+    return {};
+}
+
 void CoalescingView::setNote(const QString &note)
 {
     m_note = note;
@@ -376,7 +433,7 @@ void CoalescingView::paintOne(QPainter &p, const QRectF &area, const GlobalAcces
 
     // Lanes.
     const double laneW = inner.width() / kWarpSize;
-    const QRectF lanesRow(inner.left(), inner.top() + 28, inner.width(), 22);
+    const QRectF lanesRow = lanesRowOf(area);
     for (int l = 0; l < kWarpSize; ++l) {
         const QRectF box(lanesRow.left() + l * laneW + 1, lanesRow.top(), laneW - 2, lanesRow.height());
         const bool active = a.lanes[std::size_t(l)].active;

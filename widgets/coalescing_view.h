@@ -75,6 +75,9 @@ public:
     int changedFrame() const;
     int leastEfficientFrame() const;
     void jumpToChange(); // the "Jump to the instruction that changed" button
+    // The tooltip at a canvas position: the lane under it (its thread, address and sector).
+    QString tooltipAt(const QPointF &canvasPos) const;
+    QWidget *canvas() const { return m_canvas; }
     // A sentence under the diagram for the stage (the naive kernel's).
     void setNote(const QString &note);
     QString note() const { return m_note; }

@@ -1,13 +1,17 @@
 #include "tile_map_view.h"
 
+#include "chart_interaction.h"
 #include "mapping_loaders.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
+#include <QToolButton>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <climits>
@@ -46,6 +50,28 @@ TileMapView::TileMapView(QWidget *parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setFocusPolicy(Qt::ClickFocus);
+    // The shared chart interaction: tooltips, and a context menu with the window's common entries.
+    auto *interaction = new ChartInteraction(this, [this](const QPointF &pos) {
+        return ChartInteraction::Hit{QString(), toolTipAt(pos)};
+    });
+    m_sideButton = new QToolButton(this);
+    m_sideButton->setObjectName(QStringLiteral("sideBySideButton"));
+    m_sideButton->setText(tr("Contiguous | strided"));
+    m_sideButton->setCheckable(true);
+    m_sideButton->setToolTip(
+        tr("The contiguous layout (steps 2-6) beside the strided one (steps 7-8) for the "
+           "same tile parameters"));
+    connect(m_sideButton, &QToolButton::toggled, this, &TileMapView::setSideBySide);
+    interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) {
+        menu.addAction(tr("Zoom in (+)"), this, [this] { setZoom(m_zoom * 1.5); });
+        menu.addAction(tr("Fit the whole tile (0)"), this, &TileMapView::resetZoom);
+        if (isRegisterTiled(m_shape)) {
+            QAction *side = menu.addAction(tr("Contiguous and strided side by side"));
+            side->setCheckable(true);
+            side->setChecked(m_sideBySide);
+            connect(side, &QAction::toggled, this, &TileMapView::setSideBySide);
+        }
+    });
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
@@ -57,13 +83,25 @@ QColor TileMapView::selectionColor()
 void TileMapView::setShape(const KernelShape &shape)
 {
     m_shape = shape;
+    m_sideButton->setVisible(isRegisterTiled(shape));
     if (m_selected >= shape.threads())
         m_selected = -1;
     update();
 }
 
+void TileMapView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    m_sideButton->adjustSize();
+    m_sideButton->move(width() - m_sideButton->width() - 4, 2);
+}
+
 void TileMapView::setSideBySide(bool on)
 {
+    {
+        const QSignalBlocker block(m_sideButton);
+        m_sideButton->setChecked(on);
+    }
     m_sideBySide = on;
     update();
 }
@@ -436,12 +474,7 @@ void TileMapView::mouseMoveEvent(QMouseEvent *event)
             return;
         }
     }
-    const QString tip = toolTipAt(event->position());
-    if (tip.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
-    QWidget::mouseMoveEvent(event);
+    QWidget::mouseMoveEvent(event); // the tooltip comes from the ChartInteraction
 }
 
 void TileMapView::mousePressEvent(QMouseEvent *event)
@@ -458,15 +491,6 @@ bool TileMapView::event(QEvent *event)
 {
     if (event->type() == QEvent::MouseButtonDblClick) {
         resetZoom();
-        return true;
-    }
-    if (event->type() == QEvent::ToolTip) {
-        auto *help = static_cast<QHelpEvent *>(event);
-        const QString tip = toolTipAt(help->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), tip, this);
         return true;
     }
     return QWidget::event(event);
