@@ -337,11 +337,12 @@ private slots:
         auto *roofline = window.findChild<RooflineChart *>();
         const QString runtimeSvg = svgText(QDir(out).filePath("runtime.svg"));
         QVERIFY2(runtimeSvg.contains(runtime->fullTitle().toHtmlEscaped()), qPrintable(runtime->fullTitle()));
-        QVERIFY(runtimeSvg.contains(QStringLiteral("cuBLAS FP32, same GPU and size")));
+        QVERIFY(runtimeSvg.contains(QStringLiteral("cuBLAS FP32 (same GPU, size)")));
         QVERIFY(!runtimeSvg.contains(QStringLiteral("hover")));
+        QVERIFY(runtimeSvg.contains(QStringLiteral("__restrict__ and #pragma unroll"))); // true text
         const QString rooflineSvg = svgText(QDir(out).filePath("roofline.svg"));
         QVERIFY(rooflineSvg.contains(roofline->fullTitle().toHtmlEscaped()));
-        QVERIFY(rooflineSvg.contains(QStringLiteral("ridge: where a roof turns flat")));
+        QVERIFY(rooflineSvg.contains(QStringLiteral("ridge: the roof turns flat")));
         QVERIFY(svgText(QDir(out).filePath("speedup.svg")).contains(QStringLiteral("Speedup over naive")));
         QVERIFY(svgText(QDir(out).filePath("coalescing.svg")).contains(QStringLiteral("Coalescing")));
         QVERIFY(

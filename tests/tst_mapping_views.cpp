@@ -265,6 +265,7 @@ private slots:
         QVERIFY(step2);
         CoalescingView view;
         view.setShape(*kernelShape(step2->stage, step2->params).shape, AccessContext{});
+        view.setCaption(QString::fromStdString(step2->title));
         QVERIFY(view.setCompareWith(QStringLiteral("worklog-3")));
         QVERIFY(view.comparing());
         view.jumpToChange();
@@ -278,6 +279,9 @@ private slots:
             qPrintable(
                 QStringLiteral("%1 vs %2").arg(mine->sectorsPerRequest()).arg(theirs->sectorsPerRequest())));
         QVERIFY(view.printTitle(view.currentFrame()).contains(QStringLiteral(" vs ")));
+        if (qEnvironmentVariableIsSet("GEMMSCOPE_TEST_IMAGES"))
+            QVERIFY(!view.exportTo(qEnvironmentVariable("GEMMSCOPE_TEST_IMAGES") +
+                                   QStringLiteral("/compare.png")));
         // Hovering a lane names it, in either half.
         view.resize(900, 600);
         view.show();

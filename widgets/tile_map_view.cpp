@@ -93,7 +93,8 @@ void TileMapView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     m_sideButton->adjustSize();
-    m_sideButton->move(width() - m_sideButton->width() - 4, 2);
+    m_sideButton->move(width() - m_sideButton->width() - 4,
+                       height() - m_sideButton->height() - 1); // by the key
 }
 
 void TileMapView::setSideBySide(bool on)

@@ -40,6 +40,7 @@
 #include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -176,8 +177,11 @@ void MainWindow::buildViews()
     auto *panelScroll = new QScrollArea;
     panelScroll->setWidget(m_panel);
     panelScroll->setWidgetResizable(true);
-    panelScroll->setMinimumWidth(300);
     panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Never narrower than the panel's own minimum (it does not scroll sideways, so it would be cut).
+    panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
+                                 panelScroll->verticalScrollBar()->sizeHint().width() +
+                                 2 * panelScroll->frameWidth());
 
     m_runtimeChart = new RuntimeChart;
     m_runtimeChart->setObjectName(QStringLiteral("runtimeChart"));
@@ -879,7 +883,7 @@ void MainWindow::applyFirstStartLayout()
         resize(1500, 900);
     }
     // The parameter panel at the width its contents ask for (it does not scroll sideways).
-    const int panelWidth = std::clamp(width() / 5, 320, 400);
+    const int panelWidth = std::max(m_mainSplitter->widget(0)->minimumWidth(), std::min(width() / 5, 400));
     const int rightWidth = std::max(700, width() - panelWidth);
     m_mainSplitter->setSizes({panelWidth, rightWidth});
     m_chartSplitter->setSizes({rightWidth / 2, rightWidth / 2});
