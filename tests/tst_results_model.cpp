@@ -56,6 +56,16 @@ private slots:
         }
         QVERIFY(sawPublished);
         QVERIFY(sawSpread);
+
+        // A running run with the runner's median so far shows it, marked preliminary.
+        RunRecord running = session.runs().constLast();
+        running.runId = QStringLiteral("live");
+        running.status = RunStatus::Running;
+        running.raw.insert(QStringLiteral("preliminary_median_ms"), 12.5);
+        session.addOrUpdate(running);
+        QCOMPARE(
+            model.index(model.rowOf(QStringLiteral("live")), ResultsModel::MedianColumn).data().toString(),
+            QStringLiteral("12.500 ms (preliminary)"));
     }
 
     void init()

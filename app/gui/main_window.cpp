@@ -136,6 +136,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
         connect(client, &RunnerClient::runFailed, this, &MainWindow::onFailed);
         connect(client, &RunnerClient::jobsReplaced, this, &MainWindow::onJobsReplaced);
         connect(client, &RunnerClient::progress, this, &MainWindow::onProgress);
+        connect(client, &RunnerClient::preliminaryMedian, this, &MainWindow::onPreliminaryMedian);
         connect(client, &RunnerClient::runStarted, this, [this](const QString &id) {
             if (const RunRecord *r = m_session->find(id)) {
                 RunRecord running = *r;
@@ -806,6 +807,23 @@ void MainWindow::onProgress(const QString &id, const QString &phase, int done, i
     m_progress->setVisible(true);
     m_progress->setRange(0, std::max(total, 1));
     m_progress->setValue(done);
+}
+
+void MainWindow::onPreliminaryMedian(const QString &id, double medianMs, int timedSoFar)
+{
+    m_jobLabel->setText(tr("%1: %2 ms preliminary median of %3 repetitions, refining to the budget")
+                            .arg(id)
+                            .arg(medianMs, 0, 'f', 3)
+                            .arg(timedSoFar));
+    // Into the run's row (marked preliminary) at most a few times a second.
+    if (m_preliminaryThrottle.isValid() && m_preliminaryThrottle.elapsed() < 250)
+        return;
+    m_preliminaryThrottle.start();
+    if (const RunRecord *r = m_session->find(id); r && r->status == RunStatus::Running) {
+        RunRecord running = *r;
+        running.raw.insert(QStringLiteral("preliminary_median_ms"), medianMs);
+        m_session->addOrUpdate(running);
+    }
 }
 
 void MainWindow::selectRun(const QString &runId)
