@@ -209,6 +209,8 @@ void RunnerClient::handleEvent(const QJsonObject &event)
         if (!isCurrent)
             return;
         const int done = event.value("done").toInt(), total = event.value("total").toInt();
+        if (const QJsonValue preliminary = event.value("preliminary_median_ms"); preliminary.isDouble())
+            emit preliminaryMedian(id, preliminary.toDouble(), done); // not throttled: few, and the point
         const bool last = total > 0 && done >= total;
         if (!last && m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kProgressIntervalMs)
             return;

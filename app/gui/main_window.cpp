@@ -38,8 +38,10 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -135,6 +137,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
         connect(client, &RunnerClient::runFailed, this, &MainWindow::onFailed);
         connect(client, &RunnerClient::jobsReplaced, this, &MainWindow::onJobsReplaced);
         connect(client, &RunnerClient::progress, this, &MainWindow::onProgress);
+        connect(client, &RunnerClient::preliminaryMedian, this, &MainWindow::onPreliminaryMedian);
         connect(client, &RunnerClient::runStarted, this, [this](const QString &id) {
             if (const RunRecord *r = m_session->find(id)) {
                 RunRecord running = *r;
@@ -176,8 +179,11 @@ void MainWindow::buildViews()
     auto *panelScroll = new QScrollArea;
     panelScroll->setWidget(m_panel);
     panelScroll->setWidgetResizable(true);
-    panelScroll->setMinimumWidth(300);
     panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Never narrower than the panel's own minimum (it does not scroll sideways, so it would be cut).
+    panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
+                                 panelScroll->verticalScrollBar()->sizeHint().width() +
+                                 2 * panelScroll->frameWidth());
 
     m_runtimeChart = new RuntimeChart;
     m_runtimeChart->setObjectName(QStringLiteral("runtimeChart"));
@@ -305,6 +311,13 @@ void MainWindow::buildViews()
     });
     maximiseButton->setDefaultAction(action(QStringLiteral("actionMaximiseView")));
 
+    // The Source tab follows the Coalescing view's instruction: its line is highlighted.
+    connect(m_coalescing, &CoalescingView::frameChanged, this, [this] {
+        if (m_showingConfig)
+            return; // a new configuration opens the Source tab on the stage's own file
+        if (const GlobalAccess *a = m_coalescing->currentAccess())
+            m_stageSource->highlightAccess(a->operand, a->kind);
+    });
     connect(m_runtimeChart, &RuntimeChart::runClicked, m_selection, &RunSelection::select);
     connect(m_rooflineChart, &RooflineChart::runClicked, m_selection, &RunSelection::select);
     connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::showConfig);
@@ -316,6 +329,8 @@ void MainWindow::buildViews()
 
 void MainWindow::showConfig(const RunConfig &config)
 {
+    m_showingConfig = true;
+    const auto done = qScopeGuard([this] { m_showingConfig = false; });
     // The model-driven views follow the panel at once, before anything runs.
     if (violations(config.stage, config.params, config.size).empty())
         m_rooflineChart->setPredicted(config.stage, config.params, config.size);
@@ -331,6 +346,15 @@ void MainWindow::showConfig(const RunConfig &config)
     m_tileMap->setCaption(caption);
     m_coalescing->setCaption(caption);
     m_bankConflicts->setCaption(caption);
+    m_coalescing->setNote(
+        config.stage == StageId::Naive
+            ? tr("Why the worklog still calls this slow: each instruction here is well used (the lanes of a "
+                 "row "
+                 "share one A element, a broadcast, and read neighbouring B elements), but nothing is reused "
+                 "— "
+                 "every thread reads its whole row of A and column of B from global memory, 0.25 FLOP/B. "
+                 "Tiling (step 1) fixes the reuse; step 3 then fixes a load that really wastes sectors.")
+            : QString());
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);
         m_mappingStack->setCurrentWidget(m_tileMap);
@@ -339,6 +363,30 @@ void MainWindow::showConfig(const RunConfig &config)
         context.size = roundedUpToTiles(*shape.shape, config.size);
         m_coalescing->setShape(*shape.shape, context);
         m_bankConflicts->setStage(*shape.shape, context, 0);
+        m_bankConflicts->setNote(QString());
+        if (config.stage == StageId::SmemTiled) {
+            // The guide's point, next to this kernel's own accesses: its reads are conflict-free
+            // padded or not, so show the column read the guide's +1 padding is for.
+            const int tile = config.params.count("TILE") ? config.params.at("TILE") : 32;
+            std::vector<SharedAccess> accesses = sharedAccesses(*shape.shape, context, 0);
+            for (int pad : {0, 1}) {
+                SharedAccess demo = columnAccess(tile, pad);
+                demo.label = pad == 0
+                                 ? tr("the guide's column read tile[tx][0], unpadded (not in this kernel)")
+                                       .toStdString()
+                                 : tr("the same column read with the guide's +1 padding").toStdString();
+                accesses.push_back(demo);
+            }
+            m_bankConflicts->setAccesses(accesses);
+            m_bankConflicts->setNote(
+                tr("This kernel reads tileA[ty][k] (one word for the whole row of lanes: a broadcast) and "
+                   "tileB[k][tx] (along a row): conflict-free with or without padding. The +1 padding of the "
+                   "guide's variant is for a column read, tile[tx][k]: unpadded, lanes %1 words apart all "
+                   "hit one bank (%2-way); padded, every lane has its own bank. The last two entries of the "
+                   "list show both.")
+                    .arg(tile)
+                    .arg(std::min(tile, 32)));
+        }
     } else {
         m_mappingStack->setCurrentWidget(m_mappingText);
     }
@@ -349,6 +397,13 @@ void MainWindow::showConfig(const RunConfig &config)
         if (!scroll || (scroll->widget() != m_coalescing && scroll->widget() != m_bankConflicts))
             continue;
         m_mappingTabs->setTabEnabled(tab, shape.shape.has_value());
+        m_mappingTabs->setTabToolTip(
+            tab, shape.shape
+                     ? QString()
+                     : tr("Off: %1 has no access model to draw (%2).")
+                           .arg(QString::fromStdString(stageInfo(config.stage).title),
+                                stageInfo(config.stage).isLibrary ? tr("a closed-source library")
+                                                                  : tr("its parameters are refused")));
         if (!shape.shape && m_mappingTabs->currentIndex() == tab)
             m_mappingTabs->setCurrentWidget(m_mappingStack);
     }
@@ -807,6 +862,23 @@ void MainWindow::onProgress(const QString &id, const QString &phase, int done, i
     m_progress->setValue(done);
 }
 
+void MainWindow::onPreliminaryMedian(const QString &id, double medianMs, int timedSoFar)
+{
+    m_jobLabel->setText(tr("%1: %2 ms preliminary median of %3 repetitions, refining to the budget")
+                            .arg(id)
+                            .arg(medianMs, 0, 'f', 3)
+                            .arg(timedSoFar));
+    // Into the run's row (marked preliminary) at most a few times a second.
+    if (m_preliminaryThrottle.isValid() && m_preliminaryThrottle.elapsed() < 250)
+        return;
+    m_preliminaryThrottle.start();
+    if (const RunRecord *r = m_session->find(id); r && r->status == RunStatus::Running) {
+        RunRecord running = *r;
+        running.raw.insert(QStringLiteral("preliminary_median_ms"), medianMs);
+        m_session->addOrUpdate(running);
+    }
+}
+
 void MainWindow::selectRun(const QString &runId)
 {
     m_runtimeChart->setSelectedRun(runId);
@@ -882,7 +954,7 @@ void MainWindow::applyFirstStartLayout()
         resize(1500, 900);
     }
     // The parameter panel at the width its contents ask for (it does not scroll sideways).
-    const int panelWidth = std::clamp(width() / 5, 320, 400);
+    const int panelWidth = std::max(m_mainSplitter->widget(0)->minimumWidth(), std::min(width() / 5, 400));
     const int rightWidth = std::max(700, width() - panelWidth);
     m_mainSplitter->setSizes({panelWidth, rightWidth});
     m_chartSplitter->setSizes({rightWidth / 2, rightWidth / 2});

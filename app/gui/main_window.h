@@ -7,6 +7,7 @@
 #include "run_record.h"
 #include "run_request.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSize>
@@ -108,6 +109,7 @@ private:
     void onFailed(const RunRecord &record);
     void onJobsReplaced(const QStringList &ids);
     void onProgress(const QString &id, const QString &phase, int done, int total);
+    void onPreliminaryMedian(const QString &id, double medianMs, int timedSoFar);
     void addPendingRun(const QString &jobId, const RunRequest &request);
     void selectRun(const QString &runId);
     void refreshViews();
@@ -165,6 +167,8 @@ private:
     class MachineCodeView *m_machineCode = nullptr; // the "SASS" tab
     QString m_compileArch = QStringLiteral("sm_90");
     QString m_lastCompile;
+    bool m_showingConfig = false;
+    QElapsedTimer m_preliminaryThrottle;
 };
 
 } // namespace gemmscope
