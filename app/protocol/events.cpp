@@ -44,6 +44,7 @@ QJsonObject gpuToJson(const GpuInfo &gpu)
     putOpt(json, "cc", gpu.cc);
     putOpt(json, "sms", gpu.sms);
     putOpt(json, "sm_clock_mhz", gpu.smClockMhz);
+    putNonEmpty(json, "sm_clock_source", gpu.smClockSource);
     putOpt(json, "l2_bytes", gpu.l2Bytes);
     putOpt(json, "mem_bytes", gpu.memBytes);
     putOpt(json, "smem_per_block_optin", gpu.smemPerBlockOptin);
@@ -61,6 +62,7 @@ GpuInfo gpuFromJson(Reader &parent, const QJsonObject &object)
         gpu.cc = r.optInt("cc");
         gpu.sms = r.optInt("sms");
         gpu.smClockMhz = r.optInt("sm_clock_mhz");
+        gpu.smClockSource = r.string("sm_clock_source");
         gpu.smemPerBlockOptin = r.optInt("smem_per_block_optin");
         gpu.l2Bytes = r.optDouble("l2_bytes");
         gpu.memBytes = r.optDouble("mem_bytes");
@@ -118,7 +120,7 @@ void readCounters(Reader &r, Counters &c)
     c.dramIntensity = r.optDouble("dram_intensity");
     c.l2Intensity = r.optDouble("l2_intensity");
     c.kernels = r.optInt("kernels");
-    if (const auto access = r.optObject("access")) {
+    if (const auto access = r.optObject("access"); access && !access->isEmpty()) {
         AccessCounters a;
         nested(r, *access, "access", [&](Reader &ar) {
             a.globalLdSectorsPerRequest = ar.optDouble("global_ld_sectors_per_request");
@@ -139,6 +141,11 @@ void readCounters(Reader &r, Counters &c)
 std::optional<EventType> eventTypeOf(const QJsonObject &json)
 {
     return eventTypeFromName(json.value(QStringLiteral("event")).toString());
+}
+
+QString eventIdOf(const QJsonObject &json)
+{
+    return json.value(QStringLiteral("id")).toString();
 }
 
 QJsonObject toJson(const ReadyEvent &e)

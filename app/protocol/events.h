@@ -19,6 +19,7 @@ struct GpuInfo {
     QString name, arch, uuid;
     // In `ready` only.
     std::optional<int> cc, sms, smClockMhz, smemPerBlockOptin;
+    QString smClockSource;
     std::optional<double> l2Bytes, memBytes;
     friend bool operator==(const GpuInfo &, const GpuInfo &) = default;
 };
@@ -168,7 +169,8 @@ bool fromJson(const QJsonObject &json, CeilingsEvent &out, QString *error = null
 bool fromJson(const QJsonObject &json, OwnerMapEvent &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, Counters &out, QString *error = nullptr);
 
-// The event's type, when `json` has a known one.
+// The event's type, when `json` has a known one; its job id, empty when it has none (or null).
 std::optional<EventType> eventTypeOf(const QJsonObject &json);
+QString eventIdOf(const QJsonObject &json);
 
 } // namespace gemmscope::protocol
