@@ -42,6 +42,9 @@ long long globalByteAddress(const KernelShape &shape, const AccessContext &ctx, 
 long long sharedWord(const KernelShape &shape, const AccessContext &ctx, Operand op, TileCell c)
 {
     const int buffer = originOf(shape, ctx).buffer;
+    if (op == Operand::A && shape.transposedA) // tileAT[k][m]: A's (row, k) at k * (BM + padA) + row
+        return (long long)buffer * shape.sharedRowsA() * shape.sharedRowA() +
+               (long long)c.col * shape.sharedRowA() + c.row;
     if (op == Operand::A)
         return (long long)buffer * shape.bm * shape.sharedRowA() + (long long)c.row * shape.sharedRowA() +
                c.col;
@@ -49,7 +52,7 @@ long long sharedWord(const KernelShape &shape, const AccessContext &ctx, Operand
 }
 
 WarpLanes lanesOf(const KernelShape &shape, int warp, const LaneCell &cellOf,
-                  const std::function<long long(TileCell)> &addressOf)
+                  const std::function<long long(TileCell)> &addressOf, int bytes = kFloatBytes)
 {
     WarpLanes lanes{};
     for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -57,7 +60,7 @@ WarpLanes lanesOf(const KernelShape &shape, int warp, const LaneCell &cellOf,
         if (tid >= shape.threads())
             continue;
         if (const auto cell = cellOf(tid))
-            lanes[std::size_t(lane)] = LaneAccess{true, addressOf(*cell), tid};
+            lanes[std::size_t(lane)] = LaneAccess{true, addressOf(*cell), tid, bytes};
     }
     return lanes;
 }
@@ -82,6 +85,14 @@ std::string loadLabel(const KernelShape &shape, Operand op, int instruction)
     case TileLoadScheme::Cooperative:
         return "load " + name + ", pass " + to_string(instruction + 1) + " of " + to_string(count) +
                " (idx = tid + " + to_string(instruction) + " x " + to_string(shape.threads()) + ")";
+    case TileLoadScheme::CooperativeVec4:
+    case TileLoadScheme::AsyncCopies: {
+        const bool copy = shape.loads == TileLoadScheme::AsyncCopies;
+        const int width = loadWidth(shape, op);
+        return std::string(copy ? "cp.async " : "load ") + name + (width == 4 ? " float4" : " float") +
+               ", pass " + to_string(instruction + 1) + " of " + to_string(count) + " (idx = tid + " +
+               to_string(instruction) + " x " + to_string(shape.threads()) + ")";
+    }
     case TileLoadScheme::NotModelled:
         break;
     }
@@ -90,6 +101,8 @@ std::string loadLabel(const KernelShape &shape, Operand op, int instruction)
 
 std::string rowExpr(const KernelShape &shape)
 {
+    if (shape.layout == ThreadLayout::WarpTiled)
+        return "warpRow + (i/4)*16 + laneRow + i%4";
     if (shape.tm == 1)
         return "ty";
     return shape.layout == ThreadLayout::Strided ? "ty + i*" + to_string(shape.blockY) : "ty*TM + i";
@@ -97,6 +110,8 @@ std::string rowExpr(const KernelShape &shape)
 
 std::string colExpr(const KernelShape &shape)
 {
+    if (shape.layout == ThreadLayout::WarpTiled)
+        return "warpCol + (j/4)*32 + laneCol + j%4";
     if (shape.tn == 1)
         return "tx";
     return shape.layout == ThreadLayout::Strided ? "tx + j*" + to_string(shape.blockX) : "tx*TN + j";
@@ -143,23 +158,26 @@ std::string accessContextError(const KernelShape &shape, const AccessContext &ct
 
 void analyseGlobal(GlobalAccess &access)
 {
-    std::set<long long> sectors, addresses;
+    std::set<long long> sectors, words;
     access.activeLanes = 0;
     for (const LaneAccess &l : access.lanes) {
         if (!l.active)
             continue;
         ++access.activeLanes;
-        addresses.insert(l.address);
-        // A 4-byte access at a 4-byte aligned address never straddles a sector.
-        sectors.insert(l.address / kSectorBytes);
+        // Accesses are aligned to their width, so a 4- or 16-byte access never straddles a sector.
+        for (long long b = l.address; b < l.address + l.bytes; b += kFloatBytes) {
+            words.insert(b / kFloatBytes);
+            sectors.insert(b / kSectorBytes);
+        }
     }
     access.sectors.assign(sectors.begin(), sectors.end());
-    access.uniqueBytes = int(addresses.size()) * kFloatBytes;
+    access.uniqueBytes = int(words.size()) * kFloatBytes;
 }
 
 void analyseShared(SharedAccess &access)
 {
     std::array<std::set<long long>, kSharedBanks> words;
+    std::set<long long> allWords;
     access.activeLanes = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const LaneAccess &l = access.lanes[std::size_t(lane)];
@@ -167,11 +185,15 @@ void analyseShared(SharedAccess &access)
         if (!l.active)
             continue;
         ++access.activeLanes;
-        const int bank = int(l.address % kSharedBanks);
-        access.bankOfLane[std::size_t(lane)] = bank;
-        words[std::size_t(bank)].insert(l.address);
+        access.bankOfLane[std::size_t(lane)] = int(l.address % kSharedBanks);
+        for (long long w = l.address; w < l.address + l.bytes / kFloatBytes; ++w) {
+            words[std::size_t(w % kSharedBanks)].insert(w);
+            allWords.insert(w);
+        }
     }
-    access.conflictDegree = 0;
+    // 32 banks deliver one word each per wavefront: a wide access needs at least its distinct
+    // words / 32 wavefronts even when no bank is asked for two words.
+    access.conflictDegree = int((allWords.size() + kSharedBanks - 1) / kSharedBanks);
     for (int b = 0; b < kSharedBanks; ++b) {
         access.distinctWordsPerBank[std::size_t(b)] = int(words[std::size_t(b)].size());
         access.conflictDegree = std::max(access.conflictDegree, int(words[std::size_t(b)].size()));
@@ -197,28 +219,32 @@ std::vector<GlobalAccess> globalAccesses(const KernelShape &shape, const AccessC
             a.instruction = i;
             a.lanes = lanesOf(
                 shape, warp, [&](int tid) { return loadedElement(shape, op, i, tid); },
-                [&](TileCell c) { return globalByteAddress(shape, ctx, op, c); });
+                [&](TileCell c) { return globalByteAddress(shape, ctx, op, c); },
+                kFloatBytes * loadWidth(shape, op));
             add(std::move(a));
         }
     }
+    // C stores: one per output, or one float4 per four neighbouring outputs (vectorWidth 4).
+    const int width = shape.vectorWidth;
     for (int i = 0; i < shape.tm; ++i) {
-        for (int j = 0; j < shape.tn; ++j) {
+        for (int j = 0; j < shape.tn; j += width) {
             GlobalAccess a;
-            a.label = "store C[" + rowExpr(shape) + "][" + colExpr(shape) + "]";
+            a.label = std::string(width > 1 ? "store float4 C[" : "store C[") + rowExpr(shape) + "][" +
+                      colExpr(shape) + "]";
             if (shape.outputsPerThread() > 1)
                 a.label += ", i = " + to_string(i) + ", j = " + to_string(j);
             a.operand = Operand::C;
             a.kind = AccessKind::Store;
             a.warp = warp;
-            a.instruction = i * shape.tn + j;
+            a.instruction = (i * shape.tn + j) / width;
             a.lanes = lanesOf(
                 shape, warp,
                 [&](int tid) {
                     const ThreadCoord t = threadCoord(shape, tid);
-                    return std::optional<TileCell>(
-                        TileCell{outputRow(shape, t.ty, i), outputCol(shape, t.tx, j)});
+                    return std::optional<TileCell>(TileCell{outputRow(shape, t, i), outputCol(shape, t, j)});
                 },
-                [&](TileCell c) { return globalByteAddress(shape, ctx, Operand::C, c); });
+                [&](TileCell c) { return globalByteAddress(shape, ctx, Operand::C, c); },
+                kFloatBytes * width);
             add(std::move(a));
         }
     }
@@ -239,51 +265,68 @@ std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessC
     };
     auto wordOf = [&](Operand op) { return [&, op](TileCell c) { return sharedWord(shape, ctx, op, c); }; };
 
-    // The stores that fill the tiles: one per global load instruction, same lanes.
+    // The stores that fill the tiles: one per global load instruction, same lanes. A transposed
+    // A tile takes one 4-byte store per float loaded (a float4 of a row of A is a column of tileAT).
     for (Operand op : {Operand::A, Operand::B}) {
+        const int width = loadWidth(shape, op);
+        const bool scatter = op == Operand::A && shape.transposedA;
         for (int i = 0; i < loadInstructionCount(shape, op); ++i) {
-            SharedAccess a;
-            a.label = "store tile" + operandName(op) + ": " + loadLabel(shape, op, i);
-            a.operand = op;
-            a.kind = AccessKind::Store;
-            a.warp = warp;
-            a.lanes = lanesOf(
-                shape, warp, [&](int tid) { return loadedElement(shape, op, i, tid); }, wordOf(op));
-            add(std::move(a));
+            for (int q = 0; q < (scatter ? width : 1); ++q) {
+                SharedAccess a;
+                a.label =
+                    "store tile" + operandName(op) + (scatter ? "T" : "") + ": " + loadLabel(shape, op, i);
+                if (scatter && width > 1)
+                    a.label += ", float " + to_string(q);
+                a.operand = op;
+                a.kind = AccessKind::Store;
+                a.warp = warp;
+                a.lanes = lanesOf(
+                    shape, warp,
+                    [&](int tid) -> std::optional<TileCell> {
+                        auto cell = loadedElement(shape, op, i, tid);
+                        if (cell)
+                            cell->col += q;
+                        return cell;
+                    },
+                    wordOf(op), kFloatBytes *(scatter ? 1 : width));
+                add(std::move(a));
+            }
         }
     }
 
-    // Inner loop: for k { aFrag[i] = tileA[row(i)][k]; bFrag[j] = tileB[k][col(j)]; }
+    // Inner loop: for k { aFrag[i] = tileA[row(i)][k]; bFrag[j] = tileB[k][col(j)]; }, the
+    // fragments read vectorWidth floats at a time (rows 4f..4f+3 of a transposed A tile and
+    // columns 4f..4f+3 of B are neighbouring words).
+    const int width = shape.vectorWidth;
     const int kCount = allK ? shape.bk : 1;
     for (int k = 0; k < kCount; ++k) {
-        for (int i = 0; i < shape.tm; ++i) {
+        for (int i = 0; i < shape.tm; i += width) {
             SharedAccess a;
-            a.label = "read tileA[" + rowExpr(shape) + "][k]" +
+            a.label = (shape.transposedA ? "read float4 tileAT[k][" + rowExpr(shape) + "]"
+                                         : "read tileA[" + rowExpr(shape) + "][k]") +
                       (shape.tm > 1 ? ", i = " + to_string(i) : "") + ", k = " + to_string(k);
             a.operand = Operand::A;
             a.warp = warp;
             a.lanes = lanesOf(
                 shape, warp,
                 [&](int tid) {
-                    return std::optional<TileCell>(
-                        TileCell{outputRow(shape, threadCoord(shape, tid).ty, i), k});
+                    return std::optional<TileCell>(TileCell{outputRow(shape, threadCoord(shape, tid), i), k});
                 },
-                wordOf(Operand::A));
+                wordOf(Operand::A), kFloatBytes * width);
             add(std::move(a));
         }
-        for (int j = 0; j < shape.tn; ++j) {
+        for (int j = 0; j < shape.tn; j += width) {
             SharedAccess a;
-            a.label = "read tileB[k][" + colExpr(shape) + "]" +
-                      (shape.tn > 1 ? ", j = " + to_string(j) : "") + ", k = " + to_string(k);
+            a.label = std::string(width > 1 ? "read float4 tileB[k][" : "read tileB[k][") + colExpr(shape) +
+                      "]" + (shape.tn > 1 ? ", j = " + to_string(j) : "") + ", k = " + to_string(k);
             a.operand = Operand::B;
             a.warp = warp;
             a.lanes = lanesOf(
                 shape, warp,
                 [&](int tid) {
-                    return std::optional<TileCell>(
-                        TileCell{k, outputCol(shape, threadCoord(shape, tid).tx, j)});
+                    return std::optional<TileCell>(TileCell{k, outputCol(shape, threadCoord(shape, tid), j)});
                 },
-                wordOf(Operand::B));
+                wordOf(Operand::B), kFloatBytes * width);
             add(std::move(a));
         }
     }

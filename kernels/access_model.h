@@ -9,9 +9,12 @@
 //  - M, N, K are multiples of BM, BN, BK (accessContextError() says so otherwise), so no lane of
 //    the block is switched off by a bounds check. The kernels' checks zero-fill out-of-range
 //    elements; they never move the address of an in-range lane.
-//  - Accesses are the scalar 4-byte ones the source writes. The compiler may merge a thread's
-//    consecutive shared reads into 64/128-bit loads (LDS.64/128), which changes the hardware's
+//  - Accesses are the ones the source writes: 4-byte ones for the seeds' kernels, 16-byte (float4)
+//    ones where a stage past the seeds writes them. The compiler may merge a thread's consecutive
+//    scalar shared reads into 64/128-bit loads (LDS.64/128), which changes the hardware's
 //    wavefront count; the model describes the source.
+//  - A 16-byte shared access needs at least as many wavefronts as its distinct words over 32
+//    banks (128 bytes per wavefront), and at least the most distinct words any one bank is asked for.
 //  - Shared arrays start at a 128-byte boundary, so bank = word index within the array % 32.
 #pragma once
 
@@ -50,6 +53,7 @@ struct LaneAccess {
     bool active = false;
     long long address = 0; // global: byte offset from the matrix base; shared: word index in the array
     int thread = -1;       // linear thread id of the lane
+    int bytes = 4;         // width of the lane's access: 4 (one float) or 16 (float4)
 };
 using WarpLanes = std::array<LaneAccess, kWarpSize>;
 
@@ -80,11 +84,12 @@ struct SharedAccess {
     AccessKind kind = AccessKind::Load;
     int warp = 0;
     WarpLanes lanes{};                       // address = word index within the shared array
-    std::array<int, kWarpSize> bankOfLane{}; // -1 for inactive lanes
+    std::array<int, kWarpSize> bankOfLane{}; // bank of the lane's first word; -1 for inactive lanes
     std::array<int, kSharedBanks> distinctWordsPerBank{};
     int activeLanes = 0;
-    // Max over banks of the distinct words asked for (a broadcast of one word counts once):
-    // the number of wavefronts the access needs. 1 = conflict-free; 0 when no lane is active.
+    // Max over banks of the distinct words asked for (a broadcast of one word counts once), and
+    // for wide accesses at least distinct words / 32: the number of wavefronts the access needs.
+    // 1 = conflict-free for 4-byte accesses (4 for 32 distinct float4); 0 when no lane is active.
     int conflictDegree = 0;
 };
 

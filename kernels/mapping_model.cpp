@@ -63,20 +63,45 @@ ThreadCoord threadAt(const KernelShape &shape, int tx, int ty)
     return threadCoord(shape, ty * shape.blockX + tx);
 }
 
-int outputRow(const KernelShape &shape, int ty, int i)
+int outputRow(const KernelShape &shape, const ThreadCoord &t, int i)
 {
-    return shape.layout == ThreadLayout::Strided ? ty + i * shape.blockY : ty * shape.tm + i;
+    switch (shape.layout) {
+    case ThreadLayout::Strided:
+        return t.ty + i * shape.blockY;
+    case ThreadLayout::WarpTiled:
+        return (t.warp / shape.warpsX()) * shape.warpTileRows() + (i / 4) * 16 + (t.lane / 8) * 4 + i % 4;
+    case ThreadLayout::Contiguous:
+        break;
+    }
+    return t.ty * shape.tm + i;
 }
 
-int outputCol(const KernelShape &shape, int tx, int j)
+int outputCol(const KernelShape &shape, const ThreadCoord &t, int j)
 {
-    return shape.layout == ThreadLayout::Strided ? tx + j * shape.blockX : tx * shape.tn + j;
+    switch (shape.layout) {
+    case ThreadLayout::Strided:
+        return t.tx + j * shape.blockX;
+    case ThreadLayout::WarpTiled:
+        return (t.warp % shape.warpsX()) * shape.warpTileCols() + (j / 4) * 32 + (t.lane % 8) * 4 + j % 4;
+    case ThreadLayout::Contiguous:
+        break;
+    }
+    return t.tx * shape.tn + j;
 }
 
 ThreadCoord ownerOf(const KernelShape &shape, int row, int col)
 {
-    if (shape.layout == ThreadLayout::Strided)
+    switch (shape.layout) {
+    case ThreadLayout::Strided:
         return threadAt(shape, col % shape.blockX, row % shape.blockY);
+    case ThreadLayout::WarpTiled: {
+        const int warp = (row / shape.warpTileRows()) * shape.warpsX() + col / shape.warpTileCols();
+        const int lane = ((row % shape.warpTileRows()) % 16 / 4) * 8 + (col % shape.warpTileCols()) % 32 / 4;
+        return threadCoord(shape, warp * kWarpSize + lane);
+    }
+    case ThreadLayout::Contiguous:
+        break;
+    }
     return threadAt(shape, col / shape.tn, row / shape.tm);
 }
 
@@ -87,7 +112,7 @@ std::vector<TileCell> outputsOf(const KernelShape &shape, int tid)
     cells.reserve(std::size_t(shape.outputsPerThread()));
     for (int i = 0; i < shape.tm; ++i)
         for (int j = 0; j < shape.tn; ++j)
-            cells.push_back({outputRow(shape, t.ty, i), outputCol(shape, t.tx, j)});
+            cells.push_back({outputRow(shape, t, i), outputCol(shape, t, j)});
     return cells;
 }
 
@@ -124,14 +149,32 @@ int loadInstructionCount(const KernelShape &shape, Operand operand)
         return 1;
     case TileLoadScheme::GuardedStrips:
         return operand == Operand::A ? shape.tm : shape.tn;
-    case TileLoadScheme::Cooperative: {
+    case TileLoadScheme::Cooperative:
+    case TileLoadScheme::CooperativeVec4:
+    case TileLoadScheme::AsyncCopies: {
         const TileCell e = tileExtent(shape, operand);
-        return ceilDiv(e.row * e.col, shape.threads());
+        return ceilDiv(e.row * e.col / loadWidth(shape, operand), shape.threads());
     }
     case TileLoadScheme::NotModelled:
         break;
     }
     return 0;
+}
+
+int loadWidth(const KernelShape &shape, Operand operand)
+{
+    switch (shape.loads) {
+    case TileLoadScheme::CooperativeVec4:
+        return operand == Operand::C ? 1 : 4;
+    case TileLoadScheme::AsyncCopies:
+        return operand == Operand::B ? 4 : 1;
+    case TileLoadScheme::OneElementPerThread:
+    case TileLoadScheme::GuardedStrips:
+    case TileLoadScheme::Cooperative:
+    case TileLoadScheme::NotModelled:
+        break;
+    }
+    return 1;
 }
 
 std::optional<TileCell> loadedElement(const KernelShape &shape, Operand operand, int instruction, int tid)
@@ -153,13 +196,16 @@ std::optional<TileCell> loadedElement(const KernelShape &shape, Operand operand,
                                    : std::nullopt;
         return t.ty < shape.bk ? std::optional<TileCell>(TileCell{t.ty, t.tx * shape.tn + instruction})
                                : std::nullopt;
-    case TileLoadScheme::Cooperative: {
-        // for (i = tid; i < rows*cols; i += numThreads) { r = i / cols; c = i % cols; }
+    case TileLoadScheme::Cooperative:
+    case TileLoadScheme::CooperativeVec4:
+    case TileLoadScheme::AsyncCopies: {
+        // for (i = tid; i < rows*cols/w; i += numThreads) { r = i / (cols/w); c = (i % (cols/w))*w; }
         const TileCell e = tileExtent(shape, operand);
+        const int w = loadWidth(shape, operand), perRow = e.col / w;
         const int idx = tid + instruction * shape.threads();
-        if (idx >= e.row * e.col)
+        if (idx >= e.row * perRow)
             return std::nullopt;
-        return TileCell{idx / e.col, idx % e.col};
+        return TileCell{idx / perRow, (idx % perRow) * w};
     }
     case TileLoadScheme::NotModelled:
         break;
@@ -182,7 +228,7 @@ std::vector<int> aRowsRead(const KernelShape &shape, int tid)
     const ThreadCoord t = threadCoord(shape, tid);
     std::vector<int> rows;
     for (int i = 0; i < shape.tm; ++i)
-        rows.push_back(outputRow(shape, t.ty, i));
+        rows.push_back(outputRow(shape, t, i));
     return rows;
 }
 
@@ -191,7 +237,7 @@ std::vector<int> bColsRead(const KernelShape &shape, int tid)
     const ThreadCoord t = threadCoord(shape, tid);
     std::vector<int> cols;
     for (int j = 0; j < shape.tn; ++j)
-        cols.push_back(outputCol(shape, t.tx, j));
+        cols.push_back(outputCol(shape, t, j));
     return cols;
 }
 

@@ -52,8 +52,8 @@ ThreadCoord threadCoord(const KernelShape &shape, int tid);
 ThreadCoord threadAt(const KernelShape &shape, int tx, int ty);
 
 // Row (col) within the C tile of a thread's i-th (j-th) micro-tile row (column).
-int outputRow(const KernelShape &shape, int ty, int i);
-int outputCol(const KernelShape &shape, int tx, int j);
+int outputRow(const KernelShape &shape, const ThreadCoord &thread, int i);
+int outputCol(const KernelShape &shape, const ThreadCoord &thread, int j);
 
 // The thread that stores C-tile element (row, col), 0 <= row < BM, 0 <= col < BN.
 ThreadCoord ownerOf(const KernelShape &shape, int row, int col);
@@ -70,8 +70,11 @@ TileCell tileExtent(const KernelShape &shape, Operand operand);
 // (unrolled loop iterations, counting those a guard switches off).
 int loadInstructionCount(const KernelShape &shape, Operand operand);
 // The tile element thread `tid` loads at load instruction `instruction`, or nothing when its
-// guard (tx < BK, ty < BK, idx < tile size) switches it off.
+// guard (tx < BK, ty < BK, idx < tile size) switches it off. A vector load covers this element
+// and the loadWidth() - 1 after it in the same row.
 std::optional<TileCell> loadedElement(const KernelShape &shape, Operand operand, int instruction, int tid);
+// Floats one load instruction of the operand moves per thread: 4 for 128-bit loads, else 1.
+int loadWidth(const KernelShape &shape, Operand operand);
 
 struct TileLoad {
     Operand operand = Operand::A;

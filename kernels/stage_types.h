@@ -79,14 +79,25 @@ struct LaunchGeometry {
 inline constexpr int kWarpSize = 32;
 
 enum class ThreadLayout {
-    Contiguous, // thread (tx, ty) owns rows ty*TM + i, cols tx*TN + j (steps 0-6)
+    Contiguous, // thread (tx, ty) owns rows ty*TM + i, cols tx*TN + j (steps 0-6, vectorized)
     Strided,    // thread (tx, ty) owns rows ty + i*(BM/TM), cols tx + j*(BN/TN) (steps 7, 8)
+    // Warp tiles (warptiled, pipelined, async_pipelined; 1-D blocks): warp w owns the WM x WN =
+    // 4*TM x 8*TN warp tile (w / warpsX, w % warpsX); its lanes sit 4 x 8 inside it, and lane l
+    // owns 4x4 fragments spaced 16 rows and 32 columns apart: rows warpRow + (i/4)*16 + (l/8)*4 +
+    // i%4, cols warpCol + (j/4)*32 + (l%8)*4 + j%4.
+    WarpTiled,
 };
 
 enum class TileLoadScheme {
     OneElementPerThread, // naive, smem_tiled: thread (tx, ty) loads A(ty, tx) and B(ty, tx)
     GuardedStrips,       // coarsened: tx < BK loads TM rows of A; ty < BK loads TN columns of B
     Cooperative,         // step 3 on: linear tid strides through each tile (loadTilesCoalesced)
+    // Past the seeds: linear tid strides through each tile four floats at a time (one 128-bit
+    // load: idx = tid + n*threads, row = idx / (cols/4), col = (idx % (cols/4))*4).
+    CooperativeVec4,
+    // async_pipelined's cp.async copies: A one float per copy (row = idx / BK, col = idx % BK,
+    // as Cooperative), B four floats per copy (as CooperativeVec4).
+    AsyncCopies,
     NotModelled,         // the loads are not modelled yet: the access model says so, draws nothing
 };
 
@@ -100,7 +111,12 @@ struct KernelShape {
     int tm = 1, tn = 1;         // outputs per thread in y and in x
     int blockX = 1, blockY = 1; // threads per block in x and y
     int padB = 0;               // extra floats per row of the shared B tile (smem_tiled's PAD)
-    int buffers = 1;            // shared tiles per operand (2 when double buffered)
+    int buffers = 1;            // shared tiles per operand (2 when double buffered, STAGES for cp.async)
+    // Past the seeds: the A tile is stored transposed (tileAT[k][m], rows of BM + padA floats) and
+    // the inner loop reads and the C stores move vectorWidth (4) floats at a time.
+    bool transposedA = false;
+    int padA = 0;
+    int vectorWidth = 1;
     bool usesSharedMemory = true;
     ThreadLayout layout = ThreadLayout::Contiguous;
     TileLoadScheme loads = TileLoadScheme::OneElementPerThread;
@@ -109,7 +125,12 @@ struct KernelShape {
     int warps() const { return (threads() + kWarpSize - 1) / kWarpSize; }
     int outputsPerThread() const { return tm * tn; }
     // Row stride, in floats, of the shared A and B tiles.
-    int sharedRowA() const { return bk; }
+    int sharedRowA() const { return transposedA ? bm + padA : bk; }
+    int sharedRowsA() const { return transposedA ? bk : bm; }
+    // Warp tiles across the block tile (WarpTiled layout).
+    int warpTileRows() const { return 4 * tm; }
+    int warpTileCols() const { return 8 * tn; }
+    int warpsX() const { return bn / warpTileCols(); }
     int sharedRowB() const { return bn + padB; }
 };
 

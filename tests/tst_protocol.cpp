@@ -131,6 +131,9 @@ private slots:
                 case RequestType::TraceOwner:
                     again = roundTrip<TraceOwnerJob>(json, &error);
                     break;
+                case RequestType::Disassemble:
+                    again = roundTrip<DisassembleJob>(json, &error);
+                    break;
                 case RequestType::Ceilings:
                     again = roundTrip<CeilingsJob>(json, &error);
                     break;
@@ -168,6 +171,9 @@ private slots:
                 case EventType::OwnerMap:
                     again = roundTrip<OwnerMapEvent>(json, &error);
                     break;
+                case EventType::Disassembly:
+                    again = roundTrip<DisassemblyEvent>(json, &error);
+                    break;
                 }
             } else if (json.keys() == QStringList{QStringLiteral("counters")}) {
                 const QJsonObject counters = roundTrip<Counters>(json.value("counters").toObject(), &error);
@@ -188,8 +194,9 @@ private slots:
               RequestType::Fault, RequestType::Cancel, RequestType::Quit})
             QVERIFY2(requests.contains(t),
                      qPrintable(requestTypeName(t) + QStringLiteral(" has no example")));
-        for (EventType t : {EventType::Ready, EventType::Compiled, EventType::Progress, EventType::Result,
-                            EventType::Error, EventType::Ceilings, EventType::OwnerMap})
+        for (EventType t :
+             {EventType::Ready, EventType::Compiled, EventType::Progress, EventType::Result, EventType::Error,
+              EventType::Ceilings, EventType::OwnerMap, EventType::Disassembly})
             QVERIFY2(events.contains(t), qPrintable(eventTypeName(t) + QStringLiteral(" has no example")));
     }
 
@@ -200,7 +207,7 @@ private slots:
             QCOMPARE(requestTypeFromName(requestTypeName(t)), std::optional<RequestType>(t));
         }
         QVERIFY(!isJob(RequestType::Cancel) && !isJob(RequestType::Quit));
-        QCOMPARE(jobTypes().size(), 5);
+        QCOMPARE(jobTypes().size(), 6);
         QCOMPARE(errorKindName(ErrorKind::DeviceFault), QStringLiteral("device_fault"));
         QCOMPARE(errorKindFromName(QStringLiteral("wrong_result")),
                  std::optional<ErrorKind>(ErrorKind::WrongResult));

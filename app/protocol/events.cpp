@@ -473,4 +473,35 @@ bool fromJson(const QJsonObject &json, OwnerMapEvent &out, QString *error)
     return r.finish(error);
 }
 
+QJsonObject toJson(const DisassemblyEvent &e)
+{
+    QJsonObject json = header(EventType::Disassembly, e.id);
+    json.insert(QStringLiteral("stage"), e.stage);
+    json.insert(QStringLiteral("kernel"), e.kernel);
+    json.insert(QStringLiteral("arch"), e.arch);
+    json.insert(QStringLiteral("params"), paramsToJson(e.params));
+    json.insert(QStringLiteral("ptx"), e.ptx);
+    json.insert(QStringLiteral("sass"), e.sass ? QJsonValue(*e.sass) : QJsonValue(QJsonValue::Null));
+    putNonEmpty(json, "sass_tool", e.sassTool);
+    putNonEmpty(json, "sass_unavailable", e.sassUnavailable);
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, DisassemblyEvent &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, EventType::Disassembly);
+    out.id = r.string("id");
+    out.stage = r.string("stage");
+    out.kernel = r.string("kernel");
+    out.arch = r.string("arch");
+    out.params = r.optParams("params").value_or(ParamValues{});
+    out.ptx = r.string("ptx");
+    out.sass = r.optString("sass");
+    out.sassTool = r.string("sass_tool");
+    out.sassUnavailable = r.string("sass_unavailable");
+    return r.finish(error);
+}
+
 } // namespace gemmscope::protocol

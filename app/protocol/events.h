@@ -150,7 +150,18 @@ struct OwnerMapEvent {
     friend bool operator==(const OwnerMapEvent &, const OwnerMapEvent &) = default;
 };
 
+// A `disassemble` job's answer: PTX always, SASS where nvdisasm was found (else why not).
+struct DisassemblyEvent {
+    QString id, stage, kernel, arch;
+    ParamValues params;
+    QString ptx;
+    std::optional<QString> sass; // null without nvdisasm
+    QString sassTool, sassUnavailable;
+    friend bool operator==(const DisassemblyEvent &, const DisassemblyEvent &) = default;
+};
+
 QJsonObject toJson(const ReadyEvent &event);
+QJsonObject toJson(const DisassemblyEvent &event);
 QJsonObject toJson(const ProgressEvent &event);
 QJsonObject toJson(const CompiledInfo &event); // with "event":"compiled" when it has an id
 QJsonObject toJson(const ResultEvent &event);
@@ -161,6 +172,7 @@ QJsonObject toJson(const Counters &counters);
 QJsonObject toJson(const OccupancyInfo &occupancy);
 
 bool fromJson(const QJsonObject &json, ReadyEvent &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, DisassemblyEvent &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, ProgressEvent &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, CompiledInfo &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, ResultEvent &out, QString *error = nullptr);

@@ -13,17 +13,18 @@ struct RequestTypeEntry {
     bool job;
 };
 
-constexpr std::array<RequestTypeEntry, 7> kRequestTypes{{
+constexpr std::array<RequestTypeEntry, 8> kRequestTypes{{
     {RequestType::Run, "run", true},
     {RequestType::Compile, "compile", true},
     {RequestType::TraceOwner, "trace_owner", true},
+    {RequestType::Disassemble, "disassemble", true},
     {RequestType::Ceilings, "ceilings", true},
     {RequestType::Fault, "fault", true},
     {RequestType::Cancel, "cancel", false},
     {RequestType::Quit, "quit", false},
 }};
 
-constexpr std::array<std::pair<EventType, const char *>, 7> kEventTypes{{
+constexpr std::array<std::pair<EventType, const char *>, 8> kEventTypes{{
     {EventType::Ready, "ready"},
     {EventType::Compiled, "compiled"},
     {EventType::Progress, "progress"},
@@ -31,6 +32,7 @@ constexpr std::array<std::pair<EventType, const char *>, 7> kEventTypes{{
     {EventType::Error, "error"},
     {EventType::Ceilings, "ceilings"},
     {EventType::OwnerMap, "owner_map"},
+    {EventType::Disassembly, "disassembly"},
 }};
 
 constexpr std::array<std::pair<ErrorKind, const char *>, 11> kErrorKinds{{

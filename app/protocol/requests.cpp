@@ -149,6 +149,33 @@ bool fromJson(const QJsonObject &json, TraceOwnerJob &out, QString *error)
     return r.finish(error);
 }
 
+QJsonObject toJson(const DisassembleJob &r)
+{
+    QJsonObject json = header(RequestType::Disassemble, r.id);
+    json.insert(QStringLiteral("stage"), r.stage);
+    if (r.params)
+        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
+    putNonEmpty(json, "arch", r.arch);
+    if (r.size)
+        json.insert(QStringLiteral("size"), sizeToJson(*r.size));
+    putNonEmpty(json, "build", r.build);
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, DisassembleJob &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::Disassemble);
+    out.id = r.string("id");
+    out.stage = r.string("stage");
+    out.params = r.optParams("params");
+    out.arch = r.string("arch");
+    out.size = r.optSize("size");
+    out.build = r.string("build");
+    return r.finish(error);
+}
+
 QJsonObject toJson(const CeilingsJob &r)
 {
     QJsonObject json = header(RequestType::Ceilings, r.id);

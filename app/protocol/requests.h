@@ -53,6 +53,16 @@ struct TraceOwnerJob {
     friend bool operator==(const TraceOwnerJob &, const TraceOwnerJob &) = default;
 };
 
+struct DisassembleJob {
+    QString id;
+    QString stage;
+    std::optional<ParamValues> params; // default: the stage's defaults
+    QString arch;                      // "sm_90"; empty: the GPU's
+    std::optional<ProblemSize> size;
+    QString build; // "release" (empty: the default) or "scalar_shared"
+    friend bool operator==(const DisassembleJob &, const DisassembleJob &) = default;
+};
+
 struct CeilingsJob {
     QString id;
     std::optional<bool> refresh;
@@ -76,6 +86,7 @@ struct QuitRequest {
 QJsonObject toJson(const RunJob &request);
 QJsonObject toJson(const CompileJob &request);
 QJsonObject toJson(const TraceOwnerJob &request);
+QJsonObject toJson(const DisassembleJob &request);
 QJsonObject toJson(const CeilingsJob &request);
 QJsonObject toJson(const FaultJob &request);
 QJsonObject toJson(const CancelRequest &request);
@@ -84,6 +95,7 @@ QJsonObject toJson(const QuitRequest &request);
 bool fromJson(const QJsonObject &json, RunJob &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, CompileJob &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, TraceOwnerJob &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, DisassembleJob &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, CeilingsJob &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, FaultJob &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, CancelRequest &out, QString *error = nullptr);

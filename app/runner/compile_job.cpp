@@ -10,7 +10,7 @@
 
 namespace gemmscope::runner {
 
-void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+CompileTarget compileTarget(RunnerState &state, const QJsonObject &request)
 {
     const StageInfo &stage = requireStage(requireString(request, QStringLiteral("stage")));
     const ParamValues params = requestParams(stage, request);
@@ -33,6 +33,16 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
                               state.probe.error);
     }
     requireValidConfig(stage, params, size, arch);
+    return CompileTarget{&stage, params, size, arch};
+}
+
+void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+{
+    const CompileTarget target = compileTarget(state, request);
+    const StageInfo &stage = *target.stage;
+    const ParamValues &params = target.params;
+    const ProblemSize &size = target.size;
+    const int arch = target.arch;
 
     const CompiledKernel kernel = compileStage(state, stage, params, arch, requestBuild(request), job);
     const LaunchGeometry geometry = launchGeometry(stage.id, params, size);

@@ -43,12 +43,15 @@ std::optional<CachedCubin> CubinCache::load(const QString &key) const
     const auto name = readAll(pathFor(key, ".name"));
     if (!cubin || !log || !name || cubin->isEmpty() || name->isEmpty())
         return std::nullopt;
-    return CachedCubin{*cubin, QString::fromUtf8(*log), QString::fromUtf8(*name)};
+    return CachedCubin{*cubin, QString::fromUtf8(*log), QString::fromUtf8(*name),
+                       readAll(pathFor(key, ".ptx")).value_or(QByteArray())};
 }
 
 bool CubinCache::store(const QString &key, const CachedCubin &entry) const
 {
     if (!QDir().mkpath(m_directory))
+        return false;
+    if (!entry.ptx.isEmpty() && !writeAll(pathFor(key, ".ptx"), entry.ptx))
         return false;
     return writeAll(pathFor(key, ".log"), entry.log.toUtf8()) &&
            writeAll(pathFor(key, ".name"), entry.loweredName.toUtf8()) &&

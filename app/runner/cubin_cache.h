@@ -13,6 +13,7 @@ struct CachedCubin {
     QByteArray cubin;
     QString log;
     QString loweredName;
+    QByteArray ptx; // optional: entries written before PTX was kept have none
 };
 
 class CubinCache {

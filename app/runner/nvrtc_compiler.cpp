@@ -85,8 +85,9 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
     out.arch = program.arch;
 
     const QString key = cacheKey(program);
-    if (const auto cached = m_cache.load(key)) {
+    if (const auto cached = m_cache.load(key); cached && !(program.needPtx && cached->ptx.isEmpty())) {
         out.cubin = cached->cubin;
+        out.ptx = cached->ptx;
         out.log = cached->log;
         while (out.log.endsWith(QChar(0)))
             out.log.chop(1);
@@ -153,9 +154,19 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
     out.cubin.resize(qsizetype(cubinSize));
     GEMMSCOPE_NVRTC(nvrtcGetCUBIN(raw, out.cubin.data()));
 
+    // NVRTC keeps the PTX of a real-architecture compile too: the Source tab's machine code.
+    size_t ptxSize = 0;
+    if (nvrtcGetPTXSize(raw, &ptxSize) == NVRTC_SUCCESS && ptxSize > 1) {
+        out.ptx.resize(qsizetype(ptxSize));
+        if (nvrtcGetPTX(raw, out.ptx.data()) != NVRTC_SUCCESS)
+            out.ptx.clear();
+        while (out.ptx.endsWith('\0'))
+            out.ptx.chop(1);
+    }
+
     out.ptxas = parsePtxasLog(out.log, out.loweredName);
     out.compileMs = double(timer.nsecsElapsed()) / 1e6;
-    m_cache.store(key, CachedCubin{out.cubin, out.log, out.loweredName});
+    m_cache.store(key, CachedCubin{out.cubin, out.log, out.loweredName, out.ptx});
     return out;
 }
 

@@ -17,13 +17,15 @@ struct NvrtcProgram {
     QString nameExpression;        // "gemmscope::coalesced<64, 64, 8, 4, 4>" or "fma_peak"
     int arch = 90;                 // real architecture: compiles to a CUBIN for sm_<arch>
     QStringList extraOptions;      // e.g. "-DGEMMSCOPE_TRACE_OWNER=1"
+    bool needPtx = false;          // a cached entry without its PTX is compiled again
 };
 
 struct CompiledKernel {
     QString nameExpression;
     QString loweredName; // the mangled symbol to look up in the CUBIN
     QByteArray cubin;
-    QString log; // NVRTC program log including ptxas -v output
+    QByteArray ptx; // the PTX NVRTC fed to ptxas (empty for a cache entry written without it)
+    QString log;    // NVRTC program log including ptxas -v output
     PtxasInfo ptxas;
     int arch = 0;
     bool cacheHit = false;

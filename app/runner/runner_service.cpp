@@ -26,14 +26,15 @@ QJsonObject protocolError(const QJsonValue &id, const QString &message)
     return protocol::toJson(event);
 }
 
-// "run, compile, trace_owner, ceilings, fault, cancel, quit": every request type the runner knows.
+// "run, compile, trace_owner, disassemble, ceilings, fault, cancel, quit": every request type the runner
+// knows.
 QString knownRequestTypes()
 {
     QStringList names;
     for (protocol::RequestType t :
          {protocol::RequestType::Run, protocol::RequestType::Compile, protocol::RequestType::TraceOwner,
-          protocol::RequestType::Ceilings, protocol::RequestType::Fault, protocol::RequestType::Cancel,
-          protocol::RequestType::Quit})
+          protocol::RequestType::Disassemble, protocol::RequestType::Ceilings, protocol::RequestType::Fault,
+          protocol::RequestType::Cancel, protocol::RequestType::Quit})
         names << protocol::requestTypeName(t);
     return names.join(QStringLiteral(", "));
 }

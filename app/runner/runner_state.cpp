@@ -60,6 +60,8 @@ void runJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         return runTraceOwnerJob(state, request, job);
     case RequestType::Fault:
         return runFaultJob(state, request, job);
+    case RequestType::Disassemble:
+        return runDisassembleJob(state, request, job);
     case RequestType::Cancel:
     case RequestType::Quit:
         break;

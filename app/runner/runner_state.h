@@ -31,6 +31,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
 void runCeilingsJob(RunnerState &state, const QJsonObject &request, JobContext &job);
 void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext &job);
 void runFaultJob(RunnerState &state, const QJsonObject &request, JobContext &job);
+void runDisassembleJob(RunnerState &state, const QJsonObject &request, JobContext &job);
 
 // Dispatches on "type"; an unknown type is a protocol_error.
 void runJob(RunnerState &state, const QJsonObject &request, JobContext &job);

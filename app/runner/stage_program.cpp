@@ -69,7 +69,8 @@ StageBuild requestBuild(const QJsonObject &request)
                       QStringLiteral("Unknown build \"%1\"; known: release, scalar_shared.").arg(build));
 }
 
-NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch, StageBuild build)
+NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch, StageBuild build,
+                          bool withLineInfo)
 {
     NvrtcProgram program;
     program.programName = QString::fromStdString(stage.key) + QStringLiteral(".cu");
@@ -82,6 +83,10 @@ NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int
         program.extraOptions << QStringLiteral("-DGEMMSCOPE_TRACE_OWNER=1");
     if (build == StageBuild::ScalarShared)
         program.extraOptions << QStringLiteral("-DGEMMSCOPE_SCALAR_SHARED=1");
+    if (withLineInfo) {
+        program.extraOptions << QStringLiteral("-lineinfo");
+        program.needPtx = true;
+    }
     return program;
 }
 

@@ -30,7 +30,9 @@ enum class StageBuild { Release, TraceOwner, ScalarShared };
 // RunnerError(invalid_config) for anything else.
 StageBuild requestBuild(const QJsonObject &request);
 
+// `withLineInfo` adds -lineinfo (source lines in the PTX and SASS) and asks for the PTX: the
+// machine code a `disassemble` job shows. The code is the same; the cache entry is its own.
 NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch,
-                          StageBuild build = StageBuild::Release);
+                          StageBuild build = StageBuild::Release, bool withLineInfo = false);
 
 } // namespace gemmscope::runner

@@ -1,8 +1,10 @@
 // gemmscope-runner over its protocol (docs/protocol.md), as the GUI and the benchmark drive it.
 // Runs with or without a GPU: compile jobs need none; a run job answers no_gpu or a result.
+#include "machine_code.h"
 #include "runner_process.h"
 #include "stage_catalog.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
@@ -88,6 +90,45 @@ private slots:
 
     // With "counters" the runner must still answer no_gpu cleanly (CUPTI is only ever touched on a
     // GPU, after a good run); on a GPU the result carries a counters object, values or a sentence.
+    // The Source tab's machine code: PTX always (NVRTC), SASS where nvdisasm is installed (the GPU
+    // machine), each instruction with its source line, and the hot loop's FFMAs where the kernel
+    // says they are: step 8 unrolls its BK, TM and TN loops, so the loop over k-tiles holds
+    // BK x TM x TN = 16 x 12 x 12 = 2304 FFMAs.
+    void disassembleJobGivesPtxAndSassWithSourceLines()
+    {
+        RunnerProcess runner(m_cache.path());
+        QVERIFY(!runner.start().isEmpty());
+        QJsonObject request = compileRequest(QStringLiteral("d1"), "worklog-8", QStringLiteral("sm_90"));
+        request.insert(QStringLiteral("type"), QStringLiteral("disassemble"));
+        runner.send(request);
+        const QJsonObject event =
+            runner.waitFor(QStringLiteral("d1"), {QStringLiteral("disassembly"), QStringLiteral("error")});
+        QCOMPARE(event.value(QStringLiteral("event")).toString(), QStringLiteral("disassembly"));
+        QCOMPARE(event.value(QStringLiteral("arch")).toString(), QStringLiteral("sm_90"));
+        const MachineCode ptx = parsePtx(event.value(QStringLiteral("ptx")).toString().toStdString());
+        QVERIFY(ptx.innerLoop.has_value());
+        QCOMPARE(instructionMix(ptx, true).at("FFMA"), 2304);
+        bool sawKernelLine = false;
+        for (const CodeLine &l : ptx.lines)
+            sawKernelLine |=
+                l.category == "FFMA" && l.sourceLine > 0 &&
+                QFileInfo(QString::fromStdString(l.sourceFile)).fileName() == QLatin1String("final.cuh");
+        QVERIFY2(sawKernelLine, "the FFMAs carry their line in final.cuh");
+        if (event.value(QStringLiteral("sass")).isNull()) {
+            QVERIFY(event.value(QStringLiteral("sass_unavailable"))
+                        .toString()
+                        .contains(QStringLiteral("nvdisasm")));
+            QSKIP("No nvdisasm on this machine: the SASS half is checked where the toolkit has it.");
+        }
+        const MachineCode sass = parseSass(event.value(QStringLiteral("sass")).toString().toStdString());
+        QVERIFY(sass.innerLoop.has_value());
+        QCOMPARE(instructionMix(sass, true).at("FFMA"), 2304);
+        bool sassHasLines = false;
+        for (const CodeLine &l : sass.lines)
+            sassHasLines |= l.isInstruction && l.sourceLine > 0;
+        QVERIFY(sassHasLines);
+    }
+
     void runJobAnswersResultOrNoGpu_data()
     {
         QTest::addColumn<bool>("counters");

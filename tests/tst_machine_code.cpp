@@ -1,0 +1,154 @@
+// PTX and SASS reading: source lines from -lineinfo, the hot loop from the backward branches, and
+// the instruction mix, checked on recorded compiler output of a kernel whose counts are known by
+// hand: warptiled<64, 64, 8, 4, 4> does BK x TM x TN = 8 x 4 x 4 = 128 FMAs per k-tile per thread
+// and reads one A and one B fragment of four floats per k: 2 x 8 = 16 128-bit shared loads.
+#include "machine_code.h"
+
+#include <QFile>
+#include <QTest>
+
+using namespace gemmscope;
+
+namespace {
+
+std::string readData(const char *name)
+{
+    QFile f(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/") + QLatin1String(name));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing test data %s", name);
+    return f.readAll().toStdString();
+}
+
+} // namespace
+
+class TestMachineCode : public QObject {
+    Q_OBJECT
+private slots:
+    void categories_data()
+    {
+        QTest::addColumn<QString>("opcode");
+        QTest::addColumn<QString>("category");
+        QTest::newRow("sass ffma") << "FFMA"
+                                   << "FFMA";
+        QTest::newRow("sass lds128") << "LDS.128"
+                                     << "LDS.128";
+        QTest::newRow("sass lds") << "LDS"
+                                  << "LDS";
+        QTest::newRow("sass lds64") << "LDS.64"
+                                    << "LDS.64";
+        QTest::newRow("sass ldg128") << "LDG.E.128.CONSTANT"
+                                     << "LDG.128";
+        QTest::newRow("sass ldg") << "LDG.E.CONSTANT"
+                                  << "LDG";
+        QTest::newRow("sass stg128") << "STG.E.128"
+                                     << "STG.128";
+        QTest::newRow("sass ldgsts") << "LDGSTS.E.BYPASS.LTC128B.128"
+                                     << "LDGSTS";
+        QTest::newRow("sass bar") << "BAR.SYNC.DEFER_BLOCKING"
+                                  << "BAR";
+        QTest::newRow("sass fadd") << "FADD"
+                                   << "other";
+        QTest::newRow("ptx fma") << "fma.rn.f32"
+                                 << "FFMA";
+        QTest::newRow("ptx fma f64 is not FFMA") << "fma.rn.f64"
+                                                 << "other";
+        QTest::newRow("ptx lds v4") << "ld.shared.v4.f32"
+                                    << "LDS.128";
+        QTest::newRow("ptx lds v2") << "ld.shared.v2.f32"
+                                    << "LDS.64";
+        QTest::newRow("ptx lds") << "ld.shared.f32"
+                                 << "LDS";
+        QTest::newRow("ptx ldg v4") << "ld.global.nc.v4.f32"
+                                    << "LDG.128";
+        QTest::newRow("ptx st shared") << "st.shared.f32"
+                                       << "STS";
+        QTest::newRow("ptx cp.async") << "cp.async.cg.shared.global"
+                                      << "LDGSTS";
+        QTest::newRow("ptx cp.async commit is not a copy") << "cp.async.commit_group"
+                                                           << "other";
+        QTest::newRow("ptx bar") << "bar.sync"
+                                 << "BAR";
+    }
+    void categories()
+    {
+        QFETCH(QString, opcode);
+        QFETCH(QString, category);
+        QCOMPARE(QString::fromStdString(instructionCategory(opcode.toStdString())), category);
+    }
+
+    void ptxOfWarptiledKernel()
+    {
+        const MachineCode code = parsePtx(readData("warptiled_64x64x8_4x4_sm90.ptx"));
+        QCOMPARE(code.level, CodeLevel::Ptx);
+        QVERIFY(code.innerLoop.has_value());
+        const auto loop = instructionMix(code, true);
+        QCOMPARE(loop.at("FFMA"), 8 * 4 * 4);
+        QCOMPARE(loop.at("LDS.128"), 2 * 8);
+        QCOMPARE(loop.at("BAR"), 2); // two barriers per tile: no double buffering in this stage
+        QVERIFY(!loop.count("LDS")); // every inner-loop shared read is 128-bit
+        // The stores of C are after the loop: in the whole kernel, not in the loop.
+        QVERIFY(!loop.count("STG.128"));
+        QVERIFY(instructionMix(code, false).at("STG.128") > 0);
+        // Every fragment read carries its source line: lines 58 and 64 of warptiled.cuh read A and B.
+        QSet<int> lines;
+        for (const CodeLine &l : code.lines)
+            if (l.category == "LDS.128") {
+                QCOMPARE(QString::fromStdString(l.sourceFile), QStringLiteral("kernels/cuda/warptiled.cuh"));
+                lines.insert(l.sourceLine);
+            }
+        QCOMPARE(lines, (QSet<int>{58, 64}));
+    }
+
+    void sassWithLineInfo()
+    {
+        // Hand-written in nvdisasm -g's format: a loop from 0x0020 back-branched at 0x0060.
+        const std::string sass = R"(        .text.k:
+        //## File "kernels/cuda/k.cuh", line 10
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        //## File "kernels/cuda/k.cuh", line 12
+        /*0010*/                   LDS.128 R4, [R2] ;
+        //## File "kernels/cuda/k.cuh", line 13
+        /*0020*/                   FFMA R8, R4, R5, R8 ;
+        /*0030*/                   FFMA R9, R4, R6, R9 ;
+        /*0040*/              @!P0 LDS.128 R4, [R2+0x10] ;
+        /*0050*/                   ISETP.GE.AND P0, PT, R3, 0x10, PT ;
+        /*0060*/               @P0 BRA 0x20 ;
+        //## File "kernels/cuda/k.cuh", line 20
+        /*0070*/                   STG.E.128 desc[UR4][R10.64], R8 ;
+        /*0080*/                   EXIT ;
+)";
+        const MachineCode code = parseSass(sass);
+        QCOMPARE(code.level, CodeLevel::Sass);
+        QVERIFY(code.innerLoop.has_value());
+        QCOMPARE(QString::fromStdString(code.lines[size_t(code.innerLoop->first)].opcode),
+                 QStringLiteral("FFMA"));
+        QCOMPARE(QString::fromStdString(code.lines[size_t(code.innerLoop->last)].opcode),
+                 QStringLiteral("BRA"));
+        const auto loop = instructionMix(code, true);
+        QCOMPARE(loop.at("FFMA"), 2);
+        QCOMPARE(loop.at("LDS.128"), 1); // the predicated one inside the loop
+        QCOMPARE(instructionMix(code, false).at("LDS.128"), 2);
+        for (const CodeLine &l : code.lines)
+            if (l.opcode == "STG.E.128")
+                QCOMPARE(l.sourceLine, 20);
+    }
+
+    void noLoopNoInnerMix()
+    {
+        const MachineCode code = parseSass("        /*0000*/                   FFMA R1, R2, R3, R1 ;\n");
+        QVERIFY(!code.innerLoop.has_value());
+        QVERIFY(instructionMix(code, true).empty());
+        QCOMPARE(instructionMix(code, false).at("FFMA"), 1);
+    }
+
+    void garbageIsHarmless()
+    {
+        const MachineCode a = parsePtx("\x01\x02 .loc x y\n.file 9\n$L:\nbra $nowhere;\n@ ;\n");
+        QVERIFY(!a.innerLoop.has_value());
+        const MachineCode b = parseSass("/**/\n/*zz*/ BRA 0x;\n//## File \"\n");
+        QVERIFY(!b.innerLoop.has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMachineCode)
+#include "tst_machine_code.moc"
