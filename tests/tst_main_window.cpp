@@ -2,10 +2,15 @@
 // follows validity and runner status, selection is shared, exports and render-session write files.
 #include "access_check_view.h"
 #include "app_resources.h"
+#include "bank_conflict_view.h"
+#include "chart_layout.h"
+#include "coalescing_view.h"
 #include "main_window.h"
 #include "parameter_panel.h"
 #include "results_model.h"
+#include "roofline_chart.h"
 #include "run_selection.h"
+#include "runtime_chart.h"
 #include "session.h"
 #include "session_render.h"
 #include "stage_source_view.h"
@@ -14,8 +19,11 @@
 #include <QCheckBox>
 #include <QFile>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -98,7 +106,7 @@ private slots:
         window.showRunnerStatus(false, "No CUDA driver is installed on this machine.");
         QVERIFY(!run->isEnabled());
         QVERIFY(window.runnerStatus().contains("No CUDA driver"));
-        QCOMPARE(window.findChild<QLabel *>("runnerStatusLabel")->text(), window.runnerStatus());
+        QCOMPARE(window.findChild<QLabel *>("runnerStatusLabel")->toolTip(), window.runnerStatus());
     }
 
     // The mapping pane's Source tab follows the panel's stage and stays open for cuBLAS (which
@@ -237,7 +245,8 @@ private slots:
         QString error;
         const QStringList written = renderSession(sessionFile, out, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        for (const char *name : {"runtime", "roofline", "mapping", "speedup"})
+        for (const char *name :
+             {"runtime", "roofline", "mapping", "speedup", "coalescing", "bank", "counters"})
             for (const char *suffix : {"png", "svg", "pdf"}) {
                 const QString path = QDir(out).filePath(QStringLiteral("%1.%2").arg(name, suffix));
                 QVERIFY2(written.contains(path), qPrintable(path));
@@ -249,6 +258,172 @@ private slots:
 
         QVERIFY(renderSession(m_dir.filePath("missing.json"), out, &error).isEmpty());
         QVERIFY(error.contains("missing.json"));
+    }
+
+    // Issue 10: at the window sizes people have, every view has at least its minimum size, the mapping
+    // pane holds a whole warp, no tab hides behind scroll arrows, and no chart title is elided.
+    void layoutFitsTheCommonSizes_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1440x900") << QSize(1440, 900);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void layoutFitsTheCommonSizes()
+    {
+        QFETCH(QSize, size);
+        MainWindow window(options());
+        window.loadDefaultSession();
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.size(), size); // the window's minimum fits the screen
+        for (const char *name :
+             {"runtimeChart", "rooflineView", "mappingTabs", "resultsTable", "parameterPanel"}) {
+            auto *view = window.findChild<QWidget *>(name);
+            QVERIFY2(view && view->isVisible(), name);
+            QVERIFY2(view->width() >= view->minimumSizeHint().width() ||
+                         view->width() >= view->minimumWidth(),
+                     name);
+            QVERIFY2(view->width() >= view->minimumWidth() && view->height() >= view->minimumHeight(), name);
+        }
+        auto *panel = window.parameterPanel();
+        QVERIFY(panel->width() >= panel->minimumSizeHint().width()); // nothing cut at its right edge
+        auto *tabs = window.findChild<QTabWidget *>("mappingTabs");
+        QVERIFY(tabs->width() >= 520); // 32 lanes of the access diagrams
+        QVERIFY(tabs->tabBar()->sizeHint().width() <= tabs->tabBar()->width());
+        for (QCustomPlot *plot : window.findChildren<QCustomPlot *>()) {
+            if (!plot->isVisible())
+                continue;
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const QString full = plot->objectName() == QLatin1String("runtimePlot")
+                                     ? window.findChild<RuntimeChart *>()->fullTitle()
+                                     : window.findChild<RooflineChart *>()->fullTitle();
+            QCOMPARE(shownTitle(plot), full);
+            QVERIFY(plot->legend->visible());
+        }
+        // The coalescing diagram shows 32 lanes without a horizontal scroll bar.
+        tabs->setCurrentIndex(1);
+        QApplication::processEvents();
+        auto *coalescing = window.findChild<CoalescingView *>("coalescingView");
+        QVERIFY(coalescing->isVisible());
+        QVERIFY(coalescing->width() >= coalescing->minimumSizeHint().width());
+        const auto *scroll = qobject_cast<QScrollArea *>(tabs->currentWidget());
+        QVERIFY(!scroll || !scroll->horizontalScrollBar()->isVisible());
+    }
+
+    // Each view exports from its print layout: the SVG's text has the view's full title (and for
+    // charts their legend entries), whatever the on-screen size.
+    void everyViewExportsItsPrintLayout()
+    {
+        MainWindow window(options());
+        window.loadDefaultSession();
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.parameterPanel()->applyPreset("worklog-2"));
+        QApplication::processEvents();
+        const auto svgText = [](const QString &path) {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+        };
+        QString error;
+        const QString out = m_dir.filePath("views");
+        const QStringList written = window.exportViews(out, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        auto *runtime = window.findChild<RuntimeChart *>();
+        auto *roofline = window.findChild<RooflineChart *>();
+        const QString runtimeSvg = svgText(QDir(out).filePath("runtime.svg"));
+        QVERIFY2(runtimeSvg.contains(runtime->fullTitle().toHtmlEscaped()), qPrintable(runtime->fullTitle()));
+        QVERIFY(runtimeSvg.contains(QStringLiteral("cuBLAS FP32, same GPU and size")));
+        QVERIFY(!runtimeSvg.contains(QStringLiteral("hover")));
+        const QString rooflineSvg = svgText(QDir(out).filePath("roofline.svg"));
+        QVERIFY(rooflineSvg.contains(roofline->fullTitle().toHtmlEscaped()));
+        QVERIFY(rooflineSvg.contains(QStringLiteral("ridge: where a roof turns flat")));
+        QVERIFY(svgText(QDir(out).filePath("speedup.svg")).contains(QStringLiteral("Speedup over naive")));
+        QVERIFY(svgText(QDir(out).filePath("coalescing.svg")).contains(QStringLiteral("Coalescing")));
+        QVERIFY(
+            svgText(QDir(out).filePath("coalescing.svg")).contains(QStringLiteral("Orange: bytes a lane")));
+        QVERIFY(svgText(QDir(out).filePath("bank.svg")).contains(QStringLiteral("Bank conflicts")));
+        QVERIFY(svgText(QDir(out).filePath("mapping.svg")).contains(QStringLiteral("Tile map")));
+        QVERIFY(svgText(QDir(out).filePath("mapping.svg")).contains(QStringLiteral("warp colour")));
+        QVERIFY(svgText(QDir(out).filePath("counters.svg")).contains(QStringLiteral("Counters")));
+    }
+
+    // Ctrl+E writes the view the user last clicked, a mapping tab included, and the dialog says which.
+    void exportFollowsTheClickedView()
+    {
+        MainWindow window(options());
+        window.loadDefaultSession();
+        window.resize(1440, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *tabs = window.findChild<QTabWidget *>("mappingTabs");
+        tabs->setCurrentIndex(1);
+        QApplication::processEvents();
+        auto *coalescing = window.findChild<CoalescingView *>("coalescingView");
+        QTest::mouseClick(coalescing, Qt::LeftButton, {}, QPoint(10, coalescing->height() - 10));
+        QCOMPARE(window.exportTarget(), static_cast<QWidget *>(coalescing));
+        QVERIFY(window.exportDialogTitle().contains(QStringLiteral("coalescing")));
+        QString error;
+        const QString path = m_dir.filePath("focused.svg");
+        QVERIFY2(window.exportTo(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray svg = file.readAll();
+        QVERIFY(svg.contains("Coalescing"));
+        QVERIFY(!svg.contains("Runtime"));
+        // Choosing a tab is choosing its view.
+        tabs->setCurrentIndex(2);
+        QCOMPARE(window.exportTarget(), static_cast<QWidget *>(window.findChild<BankConflictView *>()));
+    }
+
+    void maximiseShowsOneViewAndRestores()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *roofline = window.findChild<RooflineChart *>();
+        QTest::mouseClick(roofline->customPlot(), Qt::LeftButton, {}, QPoint(5, 5));
+        window.action("actionMaximiseView")->trigger();
+        QCOMPARE(window.maximisedView(), static_cast<QWidget *>(roofline));
+        QVERIFY(roofline->isVisible());
+        QVERIFY(!window.findChild<RuntimeChart *>()->isVisible());
+        QVERIFY(!window.findChild<QTableView *>("resultsTable")->isVisible());
+        window.action("actionMaximiseView")->trigger();
+        QVERIFY(!window.maximisedView());
+        QVERIFY(window.findChild<RuntimeChart *>()->isVisible());
+        QVERIFY(window.findChild<QTableView *>("resultsTable")->isVisible());
+    }
+
+    // Ctrl+B compiles without a GPU (the runner's compile-only mode) and reports registers and
+    // occupancy; a library stage says why it cannot.
+    void compileWorksWithoutAGpu()
+    {
+        MainWindow window(options());
+        QAction *compile = window.action("actionCompile");
+        QVERIFY(compile);
+        QCOMPARE(compile->shortcut(), QKeySequence("Ctrl+B"));
+        window.parameterPanel()->setStage(StageId::CublasFp32);
+        QVERIFY(!compile->isEnabled());
+        QVERIFY(compile->toolTip().contains(QStringLiteral("library")));
+        QVERIFY(compile->statusTip() == compile->toolTip());
+        QVERIFY(window.parameterPanel()->applyPreset("worklog-3"));
+        QVERIFY(compile->isEnabled());
+        // Run is off here; its tooltip says why.
+        QVERIFY(!window.action("actionRun")->isEnabled());
+        QVERIFY(window.action("actionRun")->toolTip().contains(QStringLiteral("off")));
+        if (qEnvironmentVariableIsEmpty("GEMMSCOPE_RUNNER"))
+            QSKIP("Built without the CUDA Toolkit: there is no runner to compile with.");
+        QSignalSpy done(&window, &MainWindow::compileFinished);
+        compile->trigger();
+        QVERIFY(done.wait(60000));
+        const QString summary = done.first().first().toString();
+        QVERIFY2(summary.contains(QStringLiteral("registers")) &&
+                     summary.contains(QStringLiteral("occupancy")),
+                 qPrintable(summary));
+        QVERIFY(summary.contains(QStringLiteral("sm_90")));
     }
 
 private:

@@ -2,6 +2,7 @@
 // and ridges at the right coordinates for every known GPU and for measured ceilings, runs at
 // (predicted intensity, achieved TFLOP/s), measured intensities only where counters exist, the
 // live predicted point following setPredicted, and the worklog's T4 steps.
+#include "chart_layout.h"
 #include "roofline_chart.h"
 #include "roofline_math.h"
 #include "support/run_counters.h"
@@ -325,8 +326,9 @@ private slots:
         QVERIFY2(texts.contains(QStringLiteral("3,4")), qPrintable(texts.join(QLatin1Char('|'))));
     }
 
-    void legendHidesWhenNarrow()
+    void legendStaysInTheWindowAtEveryWidth()
     {
+        // The legend has its own row under the plot: shown at any width, hidden only on request.
         RooflineChart chart;
         chart.setGpu(QStringLiteral("h200"));
         chart.resize(900, 500);
@@ -334,11 +336,93 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
         QVERIFY(chart.legendShown());
         chart.resize(380, 400);
-        QTRY_VERIFY(!chart.legendShown());
-        chart.resize(900, 500);
-        QTRY_VERIFY(chart.legendShown());
+        QTest::qWait(50);
+        QVERIFY(chart.legendShown());
         chart.setLegendVisible(false);
         QVERIFY(!chart.legendShown());
+    }
+
+    void gpuSelectorFiltersRunsAndNamesThem()
+    {
+        // H200 runs on the H200 roof; choosing the T4 shows the published T4 rows on the T4 roof
+        // and no H200 point, and the title says so.
+        RunRecord h200 = okRun("h1", "coalesced", kTiles64, 13.7);
+        h200.gpuName = QStringLiteral("NVIDIA H200");
+        RunRecord published = okRun("w3", "coalesced", kTiles64, 0.7);
+        published.origin = QStringLiteral("worklog");
+        published.gpuName = QStringLiteral("NVIDIA T4 (published)");
+        published.presetKey = QStringLiteral("worklog-3");
+        RooflineChart chart;
+        chart.setRuns({h200, published});
+        chart.setMeasuredCeilings(65.3, 4221, QStringLiteral("NVIDIA H200, 2026-11-30 (recorded)"));
+        QVERIFY(chart.setGpu("h200"));
+        QCOMPARE(chart.points().size(), 1);
+        QCOMPARE(chart.points().first().runId, QStringLiteral("h1"));
+        QVERIFY(roofNamed(chart, "measured"));
+        QVERIFY(chart.fullTitle().contains(QStringLiteral("H200")));
+
+        QVERIFY(chart.setGpu("t4"));
+        QCOMPARE(chart.points().size(), 1);
+        QCOMPARE(chart.points().first().runId, QStringLiteral("w3"));
+        QCOMPARE(chart.points().first().kind, RooflineChart::PointKind::WorklogT4);
+        QVERIFY(!roofNamed(chart, "measured")); // the H200's measured roof is not the T4's
+        QVERIFY(roofNamed(chart, "T4 datasheet"));
+        QVERIFY2(chart.fullTitle().contains(QStringLiteral("T4")) &&
+                     chart.fullTitle().contains(QStringLiteral("published")),
+                 qPrintable(chart.fullTitle()));
+        QVERIFY(!chart.fullTitle().contains(QStringLiteral("H200")));
+
+        QVERIFY(chart.setGpu("a100"));
+        QVERIFY(chart.points().isEmpty());
+        QVERIFY(chart.fullTitle().contains(QStringLiteral("no run measured on it")));
+    }
+
+    void logAxesTickAt125()
+    {
+        RooflineChart chart;
+        chart.setGpu("h200");
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        QVector<double> ticks;
+        QVector<QString> labels;
+        chart.customPlot()->xAxis->ticker()->generate(chart.customPlot()->xAxis->range(), QLocale::c(), 'g',
+                                                      6, ticks, nullptr, &labels);
+        QVERIFY2(ticks.contains(0.2) && ticks.contains(0.5) && ticks.contains(2) && ticks.contains(50),
+                 qPrintable(labels.toList().join(QLatin1Char(' '))));
+    }
+
+    void labelsNeverOverlap()
+    {
+        // Many runs close together: every label that shows has a place of its own.
+        QList<RunRecord> runs;
+        int i = 0;
+        for (const char *preset : {"worklog-2", "worklog-3", "worklog-4", "worklog-5a", "worklog-5b",
+                                   "worklog-6", "worklog-7", "worklog-8"}) {
+            RunRecord r = okRun(QStringLiteral("r%1").arg(i), "coalesced", kTiles64, 10 + 0.3 * i);
+            r.presetKey = QString::fromLatin1(preset);
+            r.params[QStringLiteral("BM")] = 64 << (i % 2);
+            runs << r;
+            ++i;
+        }
+        RooflineChart chart;
+        chart.setGpu("h200");
+        chart.setRuns(runs);
+        chart.resize(520, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        QList<QRectF> shown;
+        for (int k = 0; k < chart.customPlot()->itemCount(); ++k)
+            if (auto *text = qobject_cast<QCPItemText *>(chart.customPlot()->item(k));
+                text && text->visible() && text->position->type() == QCPItemPosition::ptPlotCoords)
+                shown << labelRect(text);
+        QVERIFY(!shown.isEmpty());
+        for (int a = 0; a < shown.size(); ++a)
+            for (int b = a + 1; b < shown.size(); ++b)
+                QVERIFY2(!shown[a].adjusted(1, 1, -1, -1).intersects(shown[b].adjusted(1, 1, -1, -1)),
+                         qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(a).arg(b)));
     }
 
     void clickEmitsRunIdAndExports()

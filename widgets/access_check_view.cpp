@@ -1,5 +1,8 @@
 #include "access_check_view.h"
 
+#include <QPainter>
+#include <QTextDocument>
+
 #include "access_model.h"
 #include "mapping_model.h"
 #include "plot_export.h"
@@ -234,7 +237,20 @@ void AccessCheckView::render()
 
 std::optional<QString> AccessCheckView::exportTo(const QString &path)
 {
-    return exportWidget(this, path);
+    // The print layout: a title, then the same table as on screen, laid out for the page width.
+    const QString title = tr("Counters: the access model against the hardware");
+    const QString html = m_label->text();
+    return exportPainted(path, QSize(1000, 700), title, [&](QPainter &p, const QRectF &page) {
+        const QRectF body = paintPrintTitle(p, page, title).adjusted(16, 0, -16, 0);
+        QTextDocument doc;
+        doc.setDefaultFont(font());
+        doc.setHtml(html);
+        doc.setTextWidth(body.width());
+        p.save();
+        p.translate(body.topLeft());
+        doc.drawContents(&p, QRectF(QPointF(0, 0), body.size()));
+        p.restore();
+    });
 }
 
 } // namespace gemmscope

@@ -87,7 +87,9 @@ QString BankConflictView::degreeText() const
 {
     const SharedAccess *a = currentAccess();
     if (!a)
-        return tr("This stage makes no shared-memory access (the naive kernel reads global memory only).");
+        return tr("This stage makes no shared-memory access: it reads A and B straight from global memory, "
+                  "so there are no banks to conflict on. Choose a tiled stage (step 2 on) to see its tiles' "
+                  "bank use.");
     if (a->conflictDegree <= 1)
         return tr("Conflict-free: 1 wavefront for one request");
     return tr("%1-way conflict: %1 wavefronts for one request").arg(a->conflictDegree);
@@ -130,7 +132,7 @@ void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
     const double barsBottom = inner.bottom() - 20;
     const QRectF banks(inner.left(), barsBottom - std::max(60.0, inner.height() * 0.35), inner.width(), 0);
     const double barTop = banks.top();
-    const int maxDegree = std::max(1, a->conflictDegree);
+    const int scale = barScale();
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     p.setFont(small);
@@ -162,7 +164,7 @@ void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
     const double barSpace = barsBottom - barTop;
     for (int b = 0; b < kSharedBanks; ++b) {
         const int words = a->distinctWordsPerBank[std::size_t(b)];
-        const double h = barSpace * words / maxDegree;
+        const double h = barSpace * barShare(words);
         const QRectF bar(banks.left() + b * colW + 1, barsBottom - h, colW - 2, h);
         p.fillRect(bar, words > 1 ? conflictColor() : QColor(0x2c, 0xa0, 0x2c));
         p.setPen(QPen(palette().color(QPalette::Mid), 0));
@@ -172,14 +174,57 @@ void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
             p.drawText(QRectF(banks.left() + b * colW, barsBottom + 2, colW, 16),
                        Qt::AlignHCenter | Qt::AlignTop, QString::number(b));
     }
+    // The scale: a line at every word count up to the scale (1 word = one wavefront).
+    p.setPen(QPen(palette().color(QPalette::Mid), 0, Qt::DotLine));
+    for (int w = 1; w <= scale; w *= 2) {
+        const double y = barsBottom - barSpace * barShare(w);
+        p.drawLine(QPointF(banks.left(), y), QPointF(banks.right(), y));
+    }
+    p.setPen(text);
     p.drawText(QRectF(inner.left(), barTop - 18, inner.width(), 16), Qt::AlignLeft,
-               tr("banks (bar = distinct 4-byte words asked of the bank; the tallest is the degree)"));
+               tr("banks: bar = distinct 4-byte words asked of the bank (full height = %1); the tallest is "
+                  "the degree")
+                   .arg(scale));
+    if (!m_note.isEmpty()) {
+        p.setFont(small);
+        p.drawText(QRectF(inner.left(), barsBottom + 16, inner.width(), inner.bottom() - barsBottom),
+                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_note);
+    }
     p.restore();
+}
+
+int BankConflictView::barScale() const
+{
+    const SharedAccess *a = currentAccess();
+    return std::max(8, a ? a->conflictDegree : 1);
+}
+
+double BankConflictView::barShare(int words) const
+{
+    return std::clamp(double(words) / barScale(), 0.0, 1.0);
+}
+
+void BankConflictView::setNote(const QString &note)
+{
+    m_note = note;
+    m_canvas->update();
+}
+
+QString BankConflictView::printTitle() const
+{
+    QString title = tr("Bank conflicts");
+    if (!m_caption.isEmpty())
+        title += QStringLiteral(": ") + m_caption;
+    if (const SharedAccess *a = currentAccess())
+        title += QStringLiteral(" — ") + QString::fromStdString(a->label);
+    return title;
 }
 
 std::optional<QString> BankConflictView::exportTo(const QString &path)
 {
-    return exportWidget(this, path);
+    return exportPainted(path, QSize(1100, 560), printTitle(), [&](QPainter &p, const QRectF &page) {
+        paintAccess(p, paintPrintTitle(p, page, printTitle()));
+    });
 }
 
 } // namespace gemmscope

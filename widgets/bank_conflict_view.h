@@ -29,7 +29,15 @@ public:
     const SharedAccess *currentAccess() const;
     QString degreeText() const; // "32-way conflict: 32 wavefronts for one request"
 
-    std::optional<QString> exportTo(const QString &path);
+    std::optional<QString> exportTo(const QString &path); // the print layout, at a fixed size
+    void setCaption(const QString &caption) { m_caption = caption; }
+    QString printTitle() const;
+    // The bar height of a bank asked for `words` distinct words, as a share of the bar space: one
+    // scale for every access (up to 8 words, or the degree when higher), so 4-way is 4x 1-way.
+    double barShare(int words) const;
+    int barScale() const; // the word count at the full bar height
+    // A sentence under the diagram where the access needs one (the guide's unpadded layout).
+    void setNote(const QString &note);
 
     // Paints the current access into `area` (the canvas uses it too).
     void paintAccess(QPainter &p, const QRectF &area) const;
@@ -42,6 +50,8 @@ signals:
 private:
     std::vector<SharedAccess> m_accesses;
     int m_current = -1;
+    QString m_caption;
+    QString m_note;
     QComboBox *m_picker = nullptr;
     QWidget *m_canvas = nullptr;
 };

@@ -1,31 +1,251 @@
 #include "chart_layout.h"
 
-#include <qcustomplot.h>
+#include <cmath>
 
 namespace gemmscope {
 
-void styleInsetLegend(QCustomPlot *plot, Qt::Alignment corner)
+QVector<double> LogTicker125::createTickVector(double, const QCPRange &range)
+{
+    QVector<double> ticks;
+    if (range.lower <= 0 || range.upper <= range.lower)
+        return ticks;
+    const int first = int(std::floor(std::log10(range.lower)));
+    const int last = int(std::ceil(std::log10(range.upper)));
+    const int decades = last - first;
+    // 1-2-5 where a decade has room for three labels (120 px across, 60 up); each decade, then every other,
+    // beyond.
+    const double span = std::log10(range.upper / range.lower);
+    const double pixels = m_axis && m_axis->axisRect()
+                              ? double(m_axis->orientation() == Qt::Horizontal ? m_axis->axisRect()->width()
+                                                                               : m_axis->axisRect()->height())
+                              : 400.0;
+    const double perDecade = pixels / std::max(span, 0.1);
+    const bool room = perDecade >= (m_axis && m_axis->orientation() == Qt::Vertical ? 60 : 120);
+    const QList<double> mantissas = room ? QList<double>{1, 2, 5} : QList<double>{1};
+    const int stride = decades <= 8 ? 1 : 2;
+    for (int d = first; d <= last; ++d) {
+        if ((d - first) % stride != 0)
+            continue;
+        for (double m : mantissas) {
+            const double v = m * std::pow(10.0, d);
+            if (v >= range.lower * 0.999 && v <= range.upper * 1.001)
+                ticks << v;
+        }
+    }
+    // Nothing to name on an axis shorter than a 1-2-5 step: its two ends.
+    if (ticks.size() < 2)
+        ticks = {range.lower, range.upper};
+    return ticks;
+}
+
+QVector<double> LogTicker125::createSubTickVector(int, const QVector<double> &ticks)
+{
+    QVector<double> subTicks;
+    if (ticks.size() < 2)
+        return subTicks;
+    const double lo = ticks.first(), hi = ticks.last();
+    for (int d = int(std::floor(std::log10(lo))); d <= int(std::ceil(std::log10(hi))); ++d)
+        for (int m = 1; m <= 9; ++m) {
+            const double v = m * std::pow(10.0, d);
+            if (v > lo && v < hi && !ticks.contains(v))
+                subTicks << v;
+        }
+    return subTicks;
+}
+
+void useLogTicks125(QCPAxis *axis)
+{
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(QSharedPointer<LogTicker125>::create(axis));
+    axis->setNumberFormat(QStringLiteral("g")); // 0.1, 0.2, 0.5, 1, 2, 5, 10: no 10^n notation
+    axis->setNumberPrecision(6);
+}
+
+void placeLegendBelow(QCustomPlot *plot)
 {
     QCPLegend *legend = plot->legend;
     legend->setVisible(true);
     QFont font = legend->font();
     font.setPointSize(7);
     legend->setFont(font);
-    legend->setIconSize(12, 8);
-    legend->setRowSpacing(-2);
-    legend->setMargins(QMargins(4, 2, 4, 2));
-    legend->setBrush(QColor(255, 255, 255, 210));
-    legend->setBorderPen(QPen(QColor(0xb0, 0xb0, 0xb0)));
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, corner);
+    legend->setIconSize(14, 9);
+    legend->setRowSpacing(-3);
+    legend->setColumnSpacing(10);
+    legend->setMargins(QMargins(4, 1, 4, 1));
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    if (QCPLayoutInset *inset = plot->axisRect()->insetLayout(); inset->elements(false).contains(legend))
+        inset->take(legend);
+    plot->axisRect()->insetLayout()->simplify();
+    QCPLayoutGrid *grid = plot->plotLayout();
+    const int row = grid->rowCount();
+    grid->addElement(row, 0, legend);
+    grid->setRowStretchFactor(row, 0.001);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
 }
 
-void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendWanted, int legendMinWidth)
+namespace {
+
+QCPTextElement *titleElement(QCustomPlot *plot)
 {
-    auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0));
-    title->setText(
-        QFontMetrics(title->font()).elidedText(fullTitle, Qt::ElideRight, std::max(60, plot->width() - 16)));
-    plot->legend->setVisible(legendWanted && plot->legend->itemCount() > 0 &&
-                             plot->width() >= legendMinWidth);
+    return qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0));
+}
+
+// The title on one line, else on two (broken after the last ", ", ": " or " — " that lets the
+// first line fit), else elided as a last resort.
+QString wrappedTitle(const QString &full, const QFont &font, int width)
+{
+    const QFontMetrics metrics(font);
+    if (metrics.horizontalAdvance(full) <= width)
+        return full;
+    for (const QString &sep : {QStringLiteral(" — "), QStringLiteral(": "), QStringLiteral(", "),
+                               QStringLiteral(" vs "), QStringLiteral(" ")}) {
+        for (int at = full.lastIndexOf(sep); at > 0; at = full.lastIndexOf(sep, at - 1)) {
+            // The separator stays at the end of the first line (" —", ":", ","); " vs " and a plain
+            // space start the second line instead.
+            const bool keep = sep != QStringLiteral(" vs ") && sep != QStringLiteral(" ");
+            const QString first =
+                full.left(keep ? at + sep.trimmed().size() + (sep.startsWith(QLatin1Char(' ')) ? 1 : 0) : at);
+            const QString second = full.mid(at + sep.size()).trimmed();
+            if (metrics.horizontalAdvance(first) <= width) {
+                if (metrics.horizontalAdvance(second) <= width)
+                    return first.trimmed() + QLatin1Char('\n') +
+                           (sep == QStringLiteral(" vs ") ? QStringLiteral("vs ") : QString()) + second;
+                break;
+            }
+        }
+    }
+    return metrics.elidedText(full, Qt::ElideRight, width);
+}
+
+} // namespace
+
+void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendWanted)
+{
+    QCPTextElement *title = titleElement(plot);
+    const int width = std::max(60, plot->viewport().width() - 16);
+    title->setText(wrappedTitle(fullTitle, title->font(), width));
+    QCPLegend *legend = plot->legend;
+    legend->setVisible(legendWanted && legend->itemCount() > 0);
+    if (legend->itemCount() == 0)
+        return;
+    // As many columns as fit, each as wide as its own widest entry.
+    QList<int> widths;
+    const QFontMetrics metrics(legend->font());
+    const int extra = legend->iconSize().width() + legend->iconTextPadding() + 12;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+        widths << (item ? metrics.horizontalAdvance(item->plottable()->name()) : 120) + extra;
+    }
+    const int available = plot->viewport().width() - 16;
+    int columns = 1;
+    for (int c = int(widths.size()); c > 1; --c) {
+        int total = 0;
+        for (int col = 0; col < c; ++col) {
+            int widest = 0;
+            for (int i = col; i < widths.size(); i += c)
+                widest = std::max(widest, widths[i]);
+            total += widest + legend->columnSpacing();
+        }
+        if (total <= available) {
+            columns = c;
+            break;
+        }
+    }
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+}
+
+QString shownTitle(QCustomPlot *plot)
+{
+    QString text = titleElement(plot)->text();
+    text.replace(QStringLiteral("\nvs "), QStringLiteral(" vs "));
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return text;
+}
+
+QRectF labelRect(QCPItemText *item)
+{
+    const QPointF anchor = item->position->pixelPosition();
+    const QFontMetricsF metrics(item->font());
+    const QRectF text = metrics.boundingRect(QRectF(0, 0, 10000, 10000), Qt::TextDontClip, item->text());
+    const QMargins pad = item->padding();
+    QSizeF size(text.width() + pad.left() + pad.right(), text.height() + pad.top() + pad.bottom());
+    const Qt::Alignment align = item->positionAlignment();
+    QPointF topLeft = anchor;
+    if (align & Qt::AlignRight)
+        topLeft.rx() -= size.width();
+    else if (align & Qt::AlignHCenter)
+        topLeft.rx() -= size.width() / 2;
+    if (align & Qt::AlignBottom)
+        topLeft.ry() -= size.height();
+    else if (align & Qt::AlignVCenter)
+        topLeft.ry() -= size.height() / 2;
+    return QRectF(topLeft, size);
+}
+
+bool hideOverlapping(QCustomPlot *plot, const QList<QCPItemText *> &labels)
+{
+    const QRectF bounds = QRectF(plot->axisRect()->rect()).adjusted(-1, -30, 1, 1);
+    QList<QRectF> kept;
+    bool changed = false;
+    for (QCPItemText *label : labels) {
+        const QRectF rect = labelRect(label);
+        const bool free =
+            bounds.contains(rect) && std::none_of(kept.cbegin(), kept.cend(), [&](const QRectF &k) {
+                return k.intersects(rect.adjusted(-1, 0, 1, 0));
+            });
+        changed = changed || label->visible() != free;
+        label->setVisible(free);
+        if (free)
+            kept << rect;
+    }
+    return changed;
+}
+
+int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles)
+{
+    const QRectF bounds = QRectF(plot->axisRect()->rect()).adjusted(2, 2, -2, -2);
+    for (const PlacedLabel &l : labels)
+        obstacles << QRectF(l.anchor - QPointF(l.markerRadius, l.markerRadius),
+                            QSizeF(2 * l.markerRadius, 2 * l.markerRadius));
+    struct Side {
+        Qt::Alignment align;
+        QMargins pad;
+    };
+    const QList<Side> sides{{Qt::AlignLeft | Qt::AlignVCenter, QMargins(8, 0, 0, 0)},
+                            {Qt::AlignRight | Qt::AlignVCenter, QMargins(0, 0, 8, 0)},
+                            {Qt::AlignHCenter | Qt::AlignBottom, QMargins(0, 0, 0, 6)},
+                            {Qt::AlignHCenter | Qt::AlignTop, QMargins(0, 6, 0, 0)},
+                            {Qt::AlignLeft | Qt::AlignBottom, QMargins(6, 0, 0, 4)},
+                            {Qt::AlignRight | Qt::AlignBottom, QMargins(0, 0, 6, 4)},
+                            {Qt::AlignLeft | Qt::AlignTop, QMargins(6, 4, 0, 0)},
+                            {Qt::AlignRight | Qt::AlignTop, QMargins(0, 4, 6, 0)}};
+    int hidden = 0;
+    for (const PlacedLabel &l : labels) {
+        bool placed = false;
+        for (const Side &side : sides) {
+            l.item->setPositionAlignment(side.align);
+            l.item->setPadding(side.pad);
+            const QRectF rect = labelRect(l.item);
+            const QRectF own(l.anchor - QPointF(l.markerRadius, l.markerRadius),
+                             QSizeF(2 * l.markerRadius, 2 * l.markerRadius));
+            const bool clear = bounds.contains(rect) &&
+                               std::none_of(obstacles.cbegin(), obstacles.cend(), [&](const QRectF &o) {
+                                   return o != own && o.intersects(rect.adjusted(1, 1, -1, -1));
+                               });
+            if (clear) {
+                obstacles << rect.adjusted(side.pad.left(), side.pad.top(), -side.pad.right(),
+                                           -side.pad.bottom());
+                placed = true;
+                break;
+            }
+        }
+        l.item->setVisible(placed);
+        hidden += !placed;
+    }
+    return hidden;
 }
 
 } // namespace gemmscope

@@ -1,20 +1,60 @@
-// Layout helpers shared by the QCustomPlot charts.
+// Layout helpers shared by the QCustomPlot charts: the legend in its own row under the plot (so
+// it never covers data and is there at every width), titles that wrap instead of eliding, 1-2-5
+// log ticks, and labels placed where they overlap nothing.
 #pragma once
 
+#include <QList>
+#include <QPointer>
+#include <QRectF>
 #include <QString>
 #include <Qt>
-
-class QCustomPlot;
+#include <qcustomplot.h>
 
 namespace gemmscope {
 
-// Keeps the legend inside the axis rect, compact (small font and icons) and semi-transparent, in
-// the given corner: beside the plot it ate half the width of a chart in the side-by-side layout.
-// Callers pick a corner their data never reaches (above the memory roof, right of the tall bars).
-void styleInsetLegend(QCustomPlot *plot, Qt::Alignment corner);
+// Log axis ticks at 1, 2 and 5 of each decade (every decade only where the axis spans many), so
+// a band such as 100-250 ms always carries a label; minor ticks at 1..9 of each decade.
+class LogTicker125 : public QCPAxisTickerLog {
+public:
+    explicit LogTicker125(QCPAxis *axis = nullptr) : m_axis(axis) {}
 
-// Fits a chart to its current width: elides the title (element 0,0 of the plot layout) and shows
-// the legend only when it is wanted, has items, and the plot is at least legendMinWidth wide.
-void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendWanted, int legendMinWidth);
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange &range) override;
+    QVector<double> createSubTickVector(int subTickCount, const QVector<double> &ticks) override;
+    int getSubTickCount(double) override { return 8; }
+
+private:
+    QPointer<QCPAxis> m_axis; // its length decides between 1-2-5 and one label per decade
+};
+void useLogTicks125(QCPAxis *axis);
+
+// Moves the legend out of the axis rect into a row below it (compact font, wraps into columns).
+void placeLegendBelow(QCustomPlot *plot);
+
+// Fits a chart to its width: the full title, on two lines where one is too narrow (split at the
+// last ", " or ": " that fits), never elided while two lines hold it; the legend's columns.
+// `printing` keeps everything regardless of width.
+void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendWanted);
+
+// The title text shown, with its line breaks as spaces (equal to the full title unless elided).
+QString shownTitle(QCustomPlot *plot);
+
+// Places text labels so that none overlaps another, a marker or the plot's edge: each label tries
+// its preferred side first, then the others; a label with no free place is hidden (its tooltip
+// still names it). `obstacles` are pixel rects (markers, fixed texts). Call after the axes are laid
+// out (a replot). Returns the number of labels that had to hide.
+struct PlacedLabel {
+    QCPItemText *item = nullptr;
+    QPointF anchor; // the marker's pixel centre
+    double markerRadius = 5;
+};
+int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles);
+
+// Hides every label that would overlap one before it in the list (priority order) or leave the
+// axis rect; returns whether any visibility changed.
+bool hideOverlapping(QCustomPlot *plot, const QList<QCPItemText *> &labels);
+
+// The pixel rect a QCPItemText occupies at its current position (after a replot).
+QRectF labelRect(QCPItemText *item);
 
 } // namespace gemmscope

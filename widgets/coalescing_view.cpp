@@ -1,5 +1,6 @@
 #include "coalescing_view.h"
 
+#include "plot_export.h"
 #include "plot_theme.h"
 
 #include <QComboBox>
@@ -334,7 +335,28 @@ void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) cons
     p.restore();
 }
 
-std::optional<QString> CoalescingView::exportFrames(const QString &folder, QSize size)
+QString CoalescingView::printTitle(int frame) const
+{
+    QString title = tr("Coalescing");
+    if (!m_caption.isEmpty())
+        title += QStringLiteral(": ") + m_caption;
+    if (frame >= 0 && frame < frameCount())
+        title += tr(" — warp %1, instruction %2 of %3")
+                     .arg(m_accesses[std::size_t(frame)].warp)
+                     .arg(frame + 1)
+                     .arg(frameCount());
+    return title;
+}
+
+std::optional<QString> CoalescingView::exportTo(const QString &path)
+{
+    const int frame = m_frame;
+    return exportPainted(path, kPrintSize, printTitle(frame), [&](QPainter &p, const QRectF &page) {
+        paintFrame(p, paintPrintTitle(p, page, printTitle(frame)), frame);
+    });
+}
+
+std::optional<QString> CoalescingView::exportFrames(const QString &folder, QSize size, const QString &suffix)
 {
     if (frameCount() == 0)
         return m_error.isEmpty() ? tr("There is no frame to export.") : m_error;
@@ -342,21 +364,17 @@ std::optional<QString> CoalescingView::exportFrames(const QString &folder, QSize
     if (!dir.exists() && !QDir().mkpath(folder))
         return tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(folder));
     const int saved = m_frame;
-    for (int f = 0; f < frameCount(); ++f) {
+    std::optional<QString> error;
+    for (int f = 0; f < frameCount() && !error; ++f) {
         m_frame = f; // running totals in the caption follow the frame
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        QPainter p(&image);
-        paintFrame(p, QRectF(QPointF(0, 0), QSizeF(size)), f);
-        p.end();
-        const QString path = dir.filePath(QStringLiteral("frame_%1.png").arg(f, 3, 10, QLatin1Char('0')));
-        if (!image.save(path, "PNG")) {
-            m_frame = saved;
-            return tr("Cannot write %1: check that the folder is writable and the disk not full.")
-                .arg(QDir::toNativeSeparators(path));
-        }
+        const QString path =
+            dir.filePath(QStringLiteral("frame_%1.%2").arg(f, 3, 10, QLatin1Char('0')).arg(suffix));
+        error = exportPainted(path, size, printTitle(f), [&](QPainter &p, const QRectF &page) {
+            paintFrame(p, paintPrintTitle(p, page, printTitle(f)), f);
+        });
     }
     m_frame = saved;
-    return std::nullopt;
+    return error;
 }
 
 } // namespace gemmscope

@@ -43,8 +43,18 @@ public:
     bool isPlaying() const;
     double framesPerSecond() const { return m_fps; }
 
-    // One PNG per frame into `folder` (frame_000.png, ...); an error sentence on failure.
-    std::optional<QString> exportFrames(const QString &folder, QSize size = QSize(960, 360));
+    // One file per frame into `folder` (frame_000.png, ...; `suffix` png, pdf or svg), each the print
+    // layout of exportTo; an error sentence on failure.
+    std::optional<QString> exportFrames(const QString &folder, QSize size = kPrintSize,
+                                        const QString &suffix = QStringLiteral("png"));
+    // The current frame's print layout (title naming the configuration, the diagram, its legend).
+    std::optional<QString> exportTo(const QString &path);
+    static constexpr QSize kPrintSize{1100, 560};
+
+    // What the diagram is of ("Step 2: shared-memory tiling, BM=32 BN=32 BK=32"), for print titles.
+    void setCaption(const QString &caption) { m_caption = caption; }
+    QString caption() const { return m_caption; }
+    QString printTitle(int frame) const;
 
     // Paints frame `frame` into `area` (the canvas and the frame export share it).
     void paintFrame(QPainter &p, const QRectF &area, int frame) const;
@@ -63,6 +73,7 @@ private:
     void setFrame(int frame);
     void syncControls();
 
+    QString m_caption;
     KernelShape m_shape;
     AccessContext m_context;
     int m_warp = 0;

@@ -10,6 +10,7 @@ constexpr double kTitleHeight = 22;
 constexpr double kGapCells = 1.0; // gap between tiles, in cells (at least kMinGapPx)
 constexpr double kMinGapPx = 6;
 constexpr double kMargin = 8;
+constexpr double kTagPx = 16; // a strip left of A, above B and right of C for the tiles' names
 } // namespace
 
 QRectF TilePanelGeometry::cellRect(Operand operand, TileCell cell) const
@@ -39,7 +40,8 @@ TilePanelGeometry layoutTilePanel(const KernelShape &shape, const QRectF &area)
     TilePanelGeometry g;
     g.bounds = area;
     g.title = QRectF(area.left() + kMargin, area.top(), area.width() - 2 * kMargin, kTitleHeight);
-    const QRectF body = area.adjusted(kMargin, kTitleHeight + kMargin, -kMargin, -kMargin - kTitleHeight);
+    const QRectF body = area.adjusted(kMargin + kTagPx, kTitleHeight + kMargin / 2 + kTagPx,
+                                      -kMargin - kTagPx, -kMargin - kTitleHeight);
     // Width holds BK + BN cells and a gap, height BK + BM cells and a gap.
     const double cellW = (body.width() - kMinGapPx) / (shape.bk + shape.bn + kGapCells);
     const double cellH = (body.height() - kMinGapPx) / (shape.bk + shape.bm + kGapCells);

@@ -100,7 +100,7 @@ QString exportFileFilter()
     return QStringLiteral("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)");
 }
 
-std::optional<QString> exportPlot(QCustomPlot *plot, const QString &path)
+std::optional<QString> exportPlot(QCustomPlot *plot, const QString &path, QSize requested)
 {
     if (!plot)
         return QStringLiteral("Cannot export to \"%1\": there is no chart to export.").arg(path);
@@ -108,7 +108,7 @@ std::optional<QString> exportPlot(QCustomPlot *plot, const QString &path)
     std::optional<ExportFormat> format;
     if (auto error = openTarget(path, file, format))
         return error;
-    const QSize size = exportSize(plot);
+    const QSize size = requested.isValid() ? requested : exportSize(plot);
     bool rendered = false;
     switch (*format) {
     case ExportFormat::Png: {
@@ -130,6 +130,84 @@ std::optional<QString> exportPlot(QCustomPlot *plot, const QString &path)
         rendered = writeSvg(file, size, QFileInfo(path).completeBaseName(), [&](QPainter &painter) {
             plot->toPainter(static_cast<QCPPainter *>(&painter), size.width(), size.height());
         });
+        break;
+    }
+    return finish(file, rendered, path);
+}
+
+std::optional<QString> exportPlotAt(QCustomPlot *plot, const QString &path, QSize size,
+                                    const std::function<void()> &fit)
+{
+    if (!plot)
+        return QStringLiteral("Cannot export to \"%1\": there is no chart to export.").arg(path);
+    const QRect saved = plot->viewport();
+    plot->setViewport(QRect(QPoint(0, 0), size));
+    if (fit)
+        fit();
+    plot->replot(QCustomPlot::rpImmediateRefresh); // lays the axes out at the print size
+    std::optional<QString> error = exportPlot(plot, path, size);
+    plot->setViewport(saved);
+    if (fit)
+        fit();
+    plot->replot(QCustomPlot::rpQueuedReplot);
+    return error;
+}
+
+QRectF paintPrintTitle(QPainter &p, const QRectF &page, const QString &title)
+{
+    p.save();
+    QFont font = p.font();
+    font.setPointSizeF(12);
+    font.setBold(true);
+    p.setFont(font);
+    p.setPen(Qt::black);
+    const QRectF box = page.adjusted(12, 8, -12, 0);
+    const QRectF used = p.boundingRect(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, title);
+    p.drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, title);
+    p.restore();
+    return QRectF(page.left(), used.bottom() + 8, page.width(), page.bottom() - used.bottom() - 8);
+}
+
+std::optional<QString> exportPainted(const QString &path, QSize size, const QString &title,
+                                     const std::function<void(QPainter &, const QRectF &)> &paint)
+{
+    QFile file;
+    std::optional<ExportFormat> format;
+    if (auto error = openTarget(path, file, format))
+        return error;
+    const QRectF page(QPointF(0, 0), QSizeF(size));
+    const auto draw = [&](QPainter &p) {
+        p.fillRect(page, Qt::white);
+        paint(p, page);
+    };
+    bool rendered = false;
+    switch (*format) {
+    case ExportFormat::Png: {
+        QImage image(size * kPngScale, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(kPngScale);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        draw(painter);
+        painter.end();
+        rendered = image.save(&file, "PNG");
+        break;
+    }
+    case ExportFormat::Pdf: {
+        QPdfWriter writer(&file);
+        writer.setCreator(QStringLiteral("GemmScope"));
+        writer.setTitle(title);
+        writer.setResolution(96);
+        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QPainter painter;
+        if (painter.begin(&writer)) {
+            draw(painter);
+            rendered = painter.end();
+        }
+        break;
+    }
+    case ExportFormat::Svg:
+        rendered = writeSvg(file, size, title, draw);
         break;
     }
     return finish(file, rendered, path);

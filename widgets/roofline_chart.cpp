@@ -1,5 +1,6 @@
 #include "roofline_chart.h"
 
+#include "chart_interaction.h"
 #include "chart_layout.h"
 #include "chart_text.h"
 #include "plot_export.h"
@@ -34,10 +35,9 @@ constexpr double kViewMinIntensity = 0.1;
 constexpr double kViewMaxIntensity = 2000;
 constexpr double kViewMinTflops = 0.1;
 constexpr double kRoofHeadroom = 1.3; // the top of the view over the highest roof
-constexpr int kLegendMinWidth = 520;
-// Point labels closer than this fraction of the axis span (log) share one label.
-constexpr double kLabelMergeX = 0.05;
-constexpr double kLabelMergeY = 0.045;
+// Points closer than this (pixels) sit on each other: they share one label ("6,7").
+constexpr double kLabelMergePx = 6;
+const QSize kPrintSize(1200, 800);
 const QString kMeasuredKey = QStringLiteral("measured");
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
@@ -79,6 +79,14 @@ QString roofPercentText(double tflops, double intensity, const QString &roofLabe
 QString fmtIntensity(double ai)
 {
     return QString::number(ai, 'g', 4) + QStringLiteral(" FLOP/B");
+}
+
+// Whether a device name ("NVIDIA H200", "NVIDIA T4 (published)") is the GPU of a datasheet.
+bool deviceIs(const QString &device, const GpuSpec &spec)
+{
+    const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(QString::fromStdString(spec.key)),
+                                  QRegularExpression::CaseInsensitiveOption);
+    return device.contains(word);
 }
 
 } // namespace
@@ -124,34 +132,33 @@ RooflineChart::RooflineChart(QWidget *parent)
     m_plot->plotLayout()->addElement(
         0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold)));
     for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        ticker->setSubTickCount(8); // 2..9 of each decade: the log scale reads as one
-        axis->setTicker(ticker);
-        axis->setNumberFormat(QStringLiteral("g")); // 0.1, 1, 10, 100: no mixed 10^n notation
-        axis->setNumberPrecision(6);
+        useLogTicks125(axis);
         axis->setTickLabelFont(QFont(font().family(), 8));
     }
     m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
     m_plot->yAxis->setLabel(QStringLiteral("TFLOP/s"));
-    // Top left lies above the memory roof: no kernel can ever plot there.
-    styleInsetLegend(m_plot, Qt::AlignTop | Qt::AlignLeft);
+    placeLegendBelow(m_plot);
+    // Title, legend columns (and tick rotation) for the plot's width at every replot: the plot gets
+    // its size after this widget does.
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &RooflineChart::fitToWidth);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    m_plot->setMouseTracking(true);
-    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_plot, &QCustomPlot::mouseMove, this, &RooflineChart::onMouseMove);
-    connect(m_plot, &QCustomPlot::mousePress, this, &RooflineChart::onMousePress);
-    connect(m_plot, &QCustomPlot::mouseRelease, this, &RooflineChart::onMouseRelease);
-    connect(m_plot, &QWidget::customContextMenuRequested, this, &RooflineChart::showContextMenu);
+    m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
+        const int index = pointIndexAt(pixel);
+        return index < 0 ? ChartInteraction::Hit{}
+                         : ChartInteraction::Hit{m_points[index].runId, m_points[index].tooltip};
+    });
+    m_interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) { fillContextMenu(menu); });
+    connect(m_interaction, &ChartInteraction::clicked, this, &RooflineChart::runClicked);
+    // Labels are placed in pixels: after every layout of the axes (resize, zoom, pan).
+    connect(m_plot, &QCustomPlot::afterReplot, this, &RooflineChart::placePointLabels);
     connect(m_gpuCombo, &QComboBox::activated, this,
             [this](int index) { setGpu(m_gpuCombo->itemData(index).toString()); });
     connect(m_worklogCheck, &QCheckBox::toggled, this, &RooflineChart::setShowWorklogT4);
     rebuild();
 }
 
-void RooflineChart::showContextMenu(const QPoint &pos)
+void RooflineChart::fillContextMenu(QMenu &menu)
 {
-    QMenu menu(this);
     QAction *legend = menu.addAction(tr("Show legend"));
     legend->setCheckable(true);
     legend->setChecked(m_legendWanted);
@@ -170,7 +177,6 @@ void RooflineChart::showContextMenu(const QPoint &pos)
         const QString key = m_gpuCombo->itemData(i).toString();
         connect(gpu, &QAction::triggered, this, [this, key] { setGpu(key); });
     }
-    menu.exec(m_plot->mapToGlobal(pos));
 }
 
 void RooflineChart::setLegendVisible(bool on)
@@ -194,7 +200,7 @@ void RooflineChart::resizeEvent(QResizeEvent *event)
 
 void RooflineChart::fitToWidth()
 {
-    fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted, kLegendMinWidth);
+    fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted || m_printing);
 }
 
 void RooflineChart::syncControls()
@@ -286,8 +292,14 @@ void RooflineChart::setSelectedRun(const QString &runId)
 
 std::optional<QString> RooflineChart::exportTo(const QString &path)
 {
-    m_plot->replot(QCustomPlot::rpImmediateRefresh);
-    return exportPlot(m_plot, path);
+    // The print layout: a fixed size, the full title, the legend, no selection ring.
+    m_printing = true;
+    rebuild();
+    const std::optional<QString> error = exportPlotAt(m_plot, path, kPrintSize, [this] { fitToWidth(); });
+    m_printing = false;
+    rebuild();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    return error;
 }
 
 const GpuSpec *RooflineChart::datasheetSpec() const
@@ -302,20 +314,31 @@ const GpuSpec *RooflineChart::datasheetSpec() const
             device = it->gpuName;
     if (device.isEmpty())
         return nullptr;
-    for (const GpuSpec &spec : knownGpus()) {
-        const QString key = QString::fromStdString(spec.key);
-        const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(key),
-                                      QRegularExpression::CaseInsensitiveOption);
-        if (device.contains(word))
+    for (const GpuSpec &spec : knownGpus())
+        if (deviceIs(device, spec))
             return &spec;
-    }
     return nullptr;
+}
+
+bool RooflineChart::measuredRoofShown() const
+{
+    if (!m_measuredFma || !m_measuredDram)
+        return false;
+    const GpuSpec *spec = datasheetSpec();
+    return !spec || m_measuredLabel.isEmpty() || deviceIs(m_measuredLabel, *spec);
+}
+
+bool RooflineChart::runIsOnChosenGpu(const RunRecord &run) const
+{
+    const GpuSpec *spec = datasheetSpec();
+    // A run that does not name its device is drawn on any roof (nothing says it does not belong).
+    return !spec || run.gpuName.isEmpty() || deviceIs(run.gpuName, *spec);
 }
 
 std::optional<RooflineChart::ActiveRoof> RooflineChart::activeRoof() const
 {
     // Runs were measured on this device, so they are judged against its measured ceilings first.
-    if (m_measuredFma && m_measuredDram)
+    if (measuredRoofShown())
         return ActiveRoof{QStringLiteral("measured"), *m_measuredFma, *m_measuredDram};
     if (const GpuSpec *spec = datasheetSpec())
         return ActiveRoof{upperKey(spec->key) + QStringLiteral(" datasheet"), spec->fp32Tflops,
@@ -353,11 +376,9 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     roof.ridge->setBrush(pen.color());
     roof.ridge->updatePosition();
     auto *text = new QCPItemText(m_plot);
-    text->position->setParentAnchor(roof.ridge->position);
-    // Ridges of similar roofs sit close together (measured and datasheet): alternate the side.
-    const bool below = m_roofs.size() % 2 == 0;
-    text->position->setCoords(below ? 6 : -6, below ? 4 : -4); // pixels from the ridge
-    text->setPositionAlignment(below ? (Qt::AlignLeft | Qt::AlignTop) : (Qt::AlignRight | Qt::AlignBottom));
+    text->position->setCoords(ridge, peak); // placed beside the dot where nothing else is
+    text->setBrush(QColor(255, 255, 255, 200));
+    m_ridgeLabels.append(text);
     text->setText(QStringLiteral("ridge %1").arg(fmtIntensity(ridge)));
     text->setColor(pen.color());
     text->setFont(QFont(font().family(), 8));
@@ -371,37 +392,62 @@ void RooflineChart::rebuild()
     m_plot->clearPlottables();
     m_roofs.clear();
     m_points.clear();
+    m_labels.clear();
+    m_ridgeLabels.clear();
     m_liveGraph = nullptr;
     m_countersNote = nullptr;
 
     const GpuSpec *spec = datasheetSpec();
-    m_fullTitle = spec ? QStringLiteral("Roofline: %1").arg(QString::fromStdString(spec->name))
-                       : QStringLiteral("Roofline: %1")
-                             .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel);
-
-    if (m_measuredFma && m_measuredDram)
+    const bool measuredRoof = measuredRoofShown();
+    if (measuredRoof)
         addRoof(QStringLiteral("measured on %1")
                     .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel),
                 *m_measuredFma, *m_measuredDram, QPen(kMeasuredRoofColor, 2), true);
     if (spec) {
         addRoof(upperKey(spec->key) + QStringLiteral(" datasheet FP32"), spec->fp32Tflops, spec->dramGBs,
                 QPen(QColor(0x1f, 0x77, 0xb4), 1.5, Qt::DashLine), false);
-        const bool tensorRun = std::any_of(m_runs.cbegin(), m_runs.cend(), usesTensorCores) ||
-                               (m_live && stageInfo(m_live->stage).precision == Precision::Tf32);
+        const bool tensorRun =
+            std::any_of(m_runs.cbegin(), m_runs.cend(),
+                        [this](const RunRecord &r) { return usesTensorCores(r) && runIsOnChosenGpu(r); }) ||
+            (m_live && stageInfo(m_live->stage).precision == Precision::Tf32);
         if (tensorRun && spec->tf32Tflops > 0)
             addRoof(upperKey(spec->key) + QStringLiteral(" datasheet TF32 tensor cores"), spec->tf32Tflops,
                     spec->dramGBs, QPen(QColor(0x9467bd), 1.5, Qt::DashDotLine), false);
     }
-    if (m_showWorklog && (!spec || spec->key != "t4"))
+    const bool onT4 = spec && spec->key == "t4";
+    if (m_showWorklog && !onT4)
         if (const GpuSpec *t4 = findGpu("t4"))
             addRoof(QStringLiteral("T4 datasheet FP32 (the worklog's GPU)"), t4->fp32Tflops, t4->dramGBs,
                     QPen(kWorklogColor, 1, Qt::DashLine), false);
 
     const std::optional<ActiveRoof> roof = activeRoof();
-    addRunPoints(roof.value_or(ActiveRoof{}));
-    if (m_showWorklog)
+    const int drawn = addRunPoints(roof.value_or(ActiveRoof{}));
+    // On the T4 roof the session's published rows are the worklog's steps: the overlay would repeat them.
+    const bool publishedDrawn = std::any_of(m_points.cbegin(), m_points.cend(), [](const ChartPoint &p) {
+        return p.kind == PointKind::WorklogT4;
+    });
+    if (m_showWorklog && !publishedDrawn)
         addWorklogPoints();
     addLivePoint(roof.value_or(ActiveRoof{}));
+    addLegendKey();
+
+    // The title names what is drawn: the GPU, and how many of its runs.
+    const QString gpuName =
+        spec ? QString::fromStdString(spec->name)
+             : (m_measuredLabel.isEmpty() ? QStringLiteral("no GPU chosen") : m_measuredLabel);
+    QString what;
+    if (publishedDrawn && drawn > 0)
+        what = QStringLiteral("%n published worklog run(s)")
+                   .replace(QStringLiteral("%n"), QString::number(drawn));
+    else if (drawn > 0)
+        what = QStringLiteral("%1 run%2 measured on it")
+                   .arg(drawn)
+                   .arg(drawn == 1 ? QString() : QStringLiteral("s"));
+    else
+        what = QStringLiteral("no run measured on it");
+    if (m_showWorklog && !publishedDrawn)
+        what += QStringLiteral(", worklog T4 steps");
+    m_fullTitle = QStringLiteral("Roofline: %1 — %2").arg(gpuName, what);
 
     if (m_roofs.isEmpty()) {
         auto *hint = new QCPItemText(m_plot);
@@ -434,55 +480,147 @@ void RooflineChart::rebuild()
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+// Legend entries for what has no graph of its own: one entry for every run's disc (the colour is the
+// stage, as in the runtime chart; the label is its worklog step), the ridge dots, the dotted join to
+// the measured intensity, the selection ring.
+void RooflineChart::addLegendKey()
+{
+    const auto keyGraph = [this](const QString &name) {
+        QCPGraph *graph = m_plot->addGraph();
+        graph->setName(name);
+        graph->setLineStyle(QCPGraph::lsNone);
+        return graph;
+    };
+    const bool anyRun = std::any_of(m_points.cbegin(), m_points.cend(),
+                                    [](const ChartPoint &p) { return p.kind == PointKind::RunPredicted; });
+    if (anyRun)
+        keyGraph(QStringLiteral("run at predicted intensity (colour: stage; label: step)"))
+            ->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60),
+                                              QColor(0xa0, 0xa0, 0xa0), 8));
+    if (std::any_of(m_points.cbegin(), m_points.cend(),
+                    [](const ChartPoint &p) { return p.kind == PointKind::RunMeasured; })) {
+        QCPGraph *join = keyGraph(QStringLiteral("predicted to measured intensity (same run)"));
+        join->setLineStyle(QCPGraph::lsLine);
+        join->setPen(QPen(QColor(0x60, 0x60, 0x60), 1, Qt::DotLine));
+    }
+    if (!m_roofs.isEmpty())
+        keyGraph(QStringLiteral("ridge: where a roof turns flat (FLOP/B)"))
+            ->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x40, 0x40, 0x40),
+                                              QColor(0x40, 0x40, 0x40), 6));
+    if (!m_printing && !m_selectedRunId.isEmpty() &&
+        std::any_of(m_points.cbegin(), m_points.cend(),
+                    [this](const ChartPoint &p) { return p.runId == m_selectedRunId; }))
+        keyGraph(QStringLiteral("selected run"))
+            ->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 12));
+}
+
 void RooflineChart::addPointLabels()
 {
-    const double xSpan = std::log10(m_plot->xAxis->range().upper / m_plot->xAxis->range().lower);
-    const double ySpan = std::log10(m_plot->yAxis->range().upper / m_plot->yAxis->range().lower);
-    struct Cluster {
-        PointKind kind;
-        double intensity, tflops;
-        QStringList labels;
-    };
-    QList<Cluster> clusters;
+    // One label per place: points that sit on each other (same intensity, nearly the same
+    // throughput) share it. Placed in pixels by placePointLabels after the axes are laid out.
     for (const ChartPoint &p : std::as_const(m_points)) {
         if (p.label.isEmpty() || (p.kind != PointKind::RunPredicted && p.kind != PointKind::WorklogT4))
             continue;
-        auto near = std::find_if(clusters.begin(), clusters.end(), [&](const Cluster &c) {
-            return c.kind == p.kind &&
-                   std::abs(std::log10(c.intensity / p.intensity)) < kLabelMergeX * xSpan &&
-                   std::abs(std::log10(c.tflops / p.tflops)) < kLabelMergeY * ySpan;
+        auto near = std::find_if(m_labels.begin(), m_labels.end(), [&](const PointLabel &l) {
+            return l.kind == p.kind && std::abs(std::log10(l.intensity / p.intensity)) < 1e-3 &&
+                   std::abs(std::log10(l.tflops / p.tflops)) < 0.01;
         });
-        if (near == clusters.end())
-            clusters.append({p.kind, p.intensity, p.tflops, {p.label}});
-        else if (!near->labels.contains(p.label))
-            near->labels.append(p.label);
-    }
-    for (const Cluster &c : std::as_const(clusters)) {
-        auto *label = new QCPItemText(m_plot);
-        label->position->setCoords(c.intensity, c.tflops);
-        // Measured runs to the right of their point, the worklog's T4 points to the left, so the two
-        // sets of labels do not sit on each other when both are shown.
-        // Near the right edge a label would be clipped: it goes to the left of its point there.
-        const double fromRight = std::log10(m_plot->xAxis->range().upper / c.intensity) / xSpan;
-        const bool right = c.kind == PointKind::RunPredicted && fromRight > 0.12;
-        label->setPositionAlignment((right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
-        label->setPadding(right ? QMargins(7, 0, 0, 0) : QMargins(0, 0, 7, 0));
-        label->setText(c.labels.join(QLatin1Char(',')));
-        label->setColor(c.kind == PointKind::RunPredicted ? QColor(0x30, 0x30, 0x30) : kWorklogColor);
-        label->setFont(QFont(font().family(), 7));
+        if (near == m_labels.end()) {
+            auto *item = new QCPItemText(m_plot);
+            item->position->setCoords(p.intensity, p.tflops);
+            item->setColor(p.kind == PointKind::RunPredicted ? QColor(0x30, 0x30, 0x30) : kWorklogColor);
+            item->setFont(QFont(font().family(), 7));
+            item->setText(p.label);
+            m_labels.append({p.kind, p.intensity, p.tflops, {p.label}, item});
+        } else if (!near->texts.contains(p.label)) {
+            near->texts.append(p.label);
+            near->item->setText(near->texts.join(QLatin1Char(',')));
+        }
     }
 }
 
-void RooflineChart::addRunPoints(const ActiveRoof &roof)
+void RooflineChart::placePointLabels()
 {
+    if (m_placing)
+        return;
+    struct State {
+        Qt::Alignment align;
+        bool visible;
+        QString text;
+    };
+    QList<State> before;
+    for (const PointLabel &l : std::as_const(m_labels))
+        before << State{l.item->positionAlignment(), l.item->visible(), l.item->text()};
+    for (QCPItemText *ridge : std::as_const(m_ridgeLabels))
+        before << State{ridge->positionAlignment(), ridge->visible(), ridge->text()};
+    // Clusters closer than a few pixels at this zoom share one label too.
+    QList<PlacedLabel> labels;
+    QList<QRectF> obstacles;
+    for (QCPItemText *ridge : std::as_const(m_ridgeLabels)) {
+        const QPointF at(m_plot->xAxis->coordToPixel(ridge->position->key()),
+                         m_plot->yAxis->coordToPixel(ridge->position->value()));
+        labels << PlacedLabel{ridge, at, 4};
+    }
+    for (const ChartPoint &p : std::as_const(m_points))
+        if (p.kind == PointKind::RunMeasured || p.kind == PointKind::Live)
+            obstacles << QRectF(m_plot->xAxis->coordToPixel(p.intensity) - 6,
+                                m_plot->yAxis->coordToPixel(p.tflops) - 6, 12, 12);
+    if (m_countersNote)
+        obstacles << labelRect(m_countersNote);
+    QList<QPointF> anchors;
+    for (const PointLabel &l : std::as_const(m_labels)) {
+        const QPointF at(m_plot->xAxis->coordToPixel(l.intensity), m_plot->yAxis->coordToPixel(l.tflops));
+        const auto same = std::find_if(labels.begin(), labels.end(), [&](const PlacedLabel &o) {
+            return o.item != l.item && !m_ridgeLabels.contains(o.item) &&
+                   QLineF(o.anchor, at).length() < kLabelMergePx;
+        });
+        if (same != labels.end()) {
+            // Merge into the earlier label for this zoom: hide this one, extend that one's text.
+            QStringList texts = same->item->text().split(QLatin1Char(','));
+            for (const QString &t : l.texts)
+                if (!texts.contains(t))
+                    texts << t;
+            same->item->setText(texts.join(QLatin1Char(',')));
+            l.item->setVisible(false);
+            obstacles << QRectF(at - QPointF(5, 5), QSizeF(10, 10));
+            continue;
+        }
+        l.item->setText(l.texts.join(QLatin1Char(',')));
+        labels << PlacedLabel{l.item, at, 5};
+    }
+    placeLabels(m_plot, labels, obstacles);
+    QList<State> after;
+    for (const PointLabel &l : std::as_const(m_labels))
+        after << State{l.item->positionAlignment(), l.item->visible(), l.item->text()};
+    for (QCPItemText *ridge : std::as_const(m_ridgeLabels))
+        after << State{ridge->positionAlignment(), ridge->visible(), ridge->text()};
+    bool changed = false;
+    for (int i = 0; i < before.size(); ++i)
+        changed = changed || before[i].align != after[i].align || before[i].visible != after[i].visible ||
+                  before[i].text != after[i].text;
+    if (changed) {
+        m_placing = true;
+        m_plot->replot(QCustomPlot::rpImmediateRefresh);
+        m_placing = false;
+    }
+}
+
+int RooflineChart::addRunPoints(const ActiveRoof &roof)
+{
+    const GpuSpec *spec = datasheetSpec();
+    const bool onT4 = spec && spec->key == "t4";
+    int drawn = 0;
+    QCPGraph *publishedGraph = nullptr;
     QMap<QString, QCPGraph *> byStage;
     QCPGraph *measuredGraph = nullptr;
     QCPGraph *selectedGraph = nullptr;
     bool anyCounters = false;
     bool anyRun = false;
     for (const RunRecord &run : std::as_const(m_runs)) {
-        // Published worklog figures are drawn by the worklog overlay, on the T4 roof they belong to.
-        if (run.status != RunStatus::Ok || run.origin == QLatin1String("worklog"))
+        // Only runs measured on the chosen GPU; the worklog's published rows belong on the T4 roof.
+        const bool published = run.origin == QLatin1String("worklog");
+        if (run.status != RunStatus::Ok || (published && !onT4) || !runIsOnChosenGpu(run))
             continue;
         const StageInfo *stage = findStage(run.stage.toStdString());
         const double tflops = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
@@ -507,12 +645,30 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
         if (roof.peakTflops > 0)
             lines << roofPercentText(tflops, measured.value_or(predicted), roof.label, roof.peakTflops,
                                      roof.bandwidthGBs);
+        if (published)
+            lines[0] = runTitle(run) + QStringLiteral(" — published in the worklog, not measured here");
         const QString tooltip = lines.join(QLatin1Char('\n'));
+        ++drawn;
+        if (published) {
+            if (!publishedGraph) {
+                publishedGraph = m_plot->addGraph();
+                publishedGraph->setName(QStringLiteral("T4 run published in the worklog"));
+                publishedGraph->setLineStyle(QCPGraph::lsNone);
+                publishedGraph->setScatterStyle(
+                    QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
+            }
+            publishedGraph->addData(predicted, tflops);
+            m_points.append(
+                {PointKind::WorklogT4, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
+            continue;
+        }
 
         QCPGraph *&graph = byStage[run.stage];
         if (!graph) {
             graph = m_plot->addGraph();
             graph->setName(QString::fromStdString(stage->title));
+            graph
+                ->removeFromLegend(); // one key entry explains the discs; the colours match the runtime chart
             graph->setLineStyle(QCPGraph::lsNone);
             const QColor color = stageColor(run.stage);
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
@@ -523,7 +679,7 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
         if (measured) {
             if (!measuredGraph) {
                 measuredGraph = m_plot->addGraph();
-                measuredGraph->setName(QStringLiteral("measured intensity (counters)"));
+                measuredGraph->setName(QStringLiteral("same run at measured intensity (DRAM counters)"));
                 measuredGraph->setLineStyle(QCPGraph::lsNone);
                 measuredGraph->setScatterStyle(
                     QCPScatterStyle(QCPScatterStyle::ssDiamond, Qt::black, QColor(0xff, 0xd7, 0x00), 9));
@@ -535,7 +691,7 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
             join->setPen(QPen(stageColor(run.stage), 1, Qt::DotLine));
             m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, QString()});
         }
-        if (!m_selectedRunId.isEmpty() && run.runId == m_selectedRunId) {
+        if (!m_printing && !m_selectedRunId.isEmpty() && run.runId == m_selectedRunId) {
             selectedGraph = m_plot->addGraph();
             selectedGraph->removeFromLegend();
             selectedGraph->setLineStyle(QCPGraph::lsNone);
@@ -555,6 +711,7 @@ void RooflineChart::addRunPoints(const ActiveRoof &roof)
         m_countersNote->setColor(Qt::darkGray);
         m_countersNote->setFont(QFont(font().family(), 8));
     }
+    return drawn;
 }
 
 void RooflineChart::addWorklogPoints()
@@ -599,7 +756,7 @@ void RooflineChart::addLivePoint(const ActiveRoof &roof)
     const double attainable =
         roof.peakTflops > 0 ? roofline::roofAt(ai, roof.peakTflops, roof.bandwidthGBs) : 1.0;
     m_liveGraph = m_plot->addGraph();
-    m_liveGraph->setName(QStringLiteral("current settings (predicted)"));
+    m_liveGraph->setName(QStringLiteral("current settings, not run (attainable under the roof)"));
     m_liveGraph->setLineStyle(QCPGraph::lsNone);
     m_liveGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
@@ -656,30 +813,6 @@ std::optional<QPointF> RooflineChart::pixelOfRun(const QString &runId) const
         if (p.kind == PointKind::RunPredicted && p.runId == runId)
             return QPointF(m_plot->xAxis->coordToPixel(p.intensity), m_plot->yAxis->coordToPixel(p.tflops));
     return std::nullopt;
-}
-
-void RooflineChart::onMouseMove(QMouseEvent *event)
-{
-    const QString text = tooltipAt(event->position());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
-}
-
-void RooflineChart::onMousePress(QMouseEvent *event)
-{
-    m_pressPos = event->position();
-}
-
-void RooflineChart::onMouseRelease(QMouseEvent *event)
-{
-    // A press that turned into a pan is not a click.
-    if (event->button() != Qt::LeftButton || QLineF(m_pressPos, event->position()).length() > 4)
-        return;
-    const QString runId = runIdAt(event->position());
-    if (!runId.isEmpty())
-        emit runClicked(runId);
 }
 
 } // namespace gemmscope

@@ -20,6 +20,7 @@ class QCustomPlot;
 class QCPGraph;
 class QCPItemText;
 class QCPItemTracer;
+class QMenu;
 class QMouseEvent;
 class QResizeEvent;
 
@@ -87,6 +88,8 @@ public:
 
     QString runIdAt(const QPointF &pixel) const;
     QString tooltipAt(const QPointF &pixel) const;
+    QString fullTitle() const { return m_fullTitle; }
+    class ChartInteraction *interaction() const { return m_interaction; }
     std::optional<QPointF> pixelOfRun(const QString &runId) const;
 
 signals:
@@ -98,9 +101,13 @@ protected:
 private:
     void fitToWidth();
     void syncControls();
-    void showContextMenu(const QPoint &pos);
-    // Short step labels beside the run points; points that would overlap share one label ("5b,6,7").
+    void fillContextMenu(QMenu &menu);
+    // Short step labels beside the run points; points that sit on each other share one ("6,7").
     void addPointLabels();
+    void placePointLabels(); // collision-free, in pixels, after each replot
+    void addLegendKey();
+    bool measuredRoofShown() const; // measured ceilings exist and belong to the chosen GPU
+    bool runIsOnChosenGpu(const RunRecord &run) const;
     struct ActiveRoof {
         QString label;
         double peakTflops = 0;
@@ -108,15 +115,12 @@ private:
     };
     void rebuild();
     Roof addRoof(const QString &label, double peak, double bandwidth, const QPen &pen, bool measured);
-    void addRunPoints(const ActiveRoof &roof);
+    int addRunPoints(const ActiveRoof &roof); // the number of runs drawn
     void addWorklogPoints();
     void addLivePoint(const ActiveRoof &roof);
     std::optional<ActiveRoof> activeRoof() const;
     const GpuSpec *datasheetSpec() const;
     int pointIndexAt(const QPointF &pixel) const;
-    void onMouseMove(QMouseEvent *event);
-    void onMousePress(QMouseEvent *event);
-    void onMouseRelease(QMouseEvent *event);
 
     QCustomPlot *m_plot;
     QComboBox *m_gpuCombo;
@@ -140,7 +144,17 @@ private:
     QList<ChartPoint> m_points;
     QCPGraph *m_liveGraph = nullptr;
     QCPItemText *m_countersNote = nullptr;
-    QPointF m_pressPos;
+    struct PointLabel {
+        PointKind kind;
+        double intensity, tflops;
+        QStringList texts;
+        QCPItemText *item;
+    };
+    QList<PointLabel> m_labels;
+    QList<QCPItemText *> m_ridgeLabels;
+    bool m_placing = false;
+    bool m_printing = false;
+    class ChartInteraction *m_interaction = nullptr;
 };
 
 } // namespace gemmscope

@@ -1,5 +1,6 @@
 #include "runtime_chart.h"
 
+#include "chart_interaction.h"
 #include "chart_layout.h"
 #include "chart_text.h"
 #include "plot_export.h"
@@ -30,8 +31,7 @@ const QColor kSelectionColor(0x10, 0x10, 0x10);
 // Values spread wider than this are unreadable on a linear axis (the T4's 956 ms beside cuBLAS at
 // 0.4 ms): the scale turns logarithmic unless the user chose one.
 constexpr double kLogSpan = 20;
-// Below this plot width the legend would cover the bars: it hides (the tooltips still name stages).
-constexpr int kLegendMinWidth = 560;
+const QSize kPrintSize(1200, 800);
 
 // View combo entries, in order.
 enum ViewEntry { ViewMs, ViewTflops, ViewSpeedup };
@@ -84,13 +84,21 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(
         0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold)));
-    styleInsetLegend(m_plot, Qt::AlignTop | Qt::AlignRight);
+    placeLegendBelow(m_plot);
+    // Title, legend columns (and tick rotation) for the plot's width at every replot: the plot gets
+    // its size after this widget does.
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &RuntimeChart::fitToWidth);
     m_plot->xAxis->setTickLabelFont(QFont(font().family(), 8));
-    m_plot->setMouseTracking(true);
-    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_plot, &QCustomPlot::mouseMove, this, &RuntimeChart::onMouseMove);
-    connect(m_plot, &QCustomPlot::mousePress, this, &RuntimeChart::onMousePress);
-    connect(m_plot, &QWidget::customContextMenuRequested, this, &RuntimeChart::showContextMenu);
+    m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
+        return ChartInteraction::Hit{runIdAt(pixel), tooltipAt(pixel)};
+    });
+    m_interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) { fillContextMenu(menu); });
+    connect(m_interaction, &ChartInteraction::clicked, this, &RuntimeChart::runClicked);
+    // Value labels that would overprint a neighbour hide (the tooltip still gives the value).
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (!m_valueLabels.isEmpty() && hideOverlapping(m_plot, m_valueLabels))
+            m_plot->replot(QCustomPlot::rpImmediateRefresh);
+    });
     connect(m_groupCombo, &QComboBox::activated, this,
             [this](int index) { setGroupFilter(m_groupCombo->itemData(index).toString()); });
     connect(m_viewCombo, &QComboBox::activated, this, [this](int index) {
@@ -107,13 +115,11 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     rebuild();
 }
 
-void RuntimeChart::showContextMenu(const QPoint &pos)
+void RuntimeChart::fillContextMenu(QMenu &menu)
 {
-    QMenu menu(this);
     QAction *legend = menu.addAction(tr("Show legend"));
     legend->setCheckable(true);
     legend->setChecked(m_legendWanted);
-    legend->setToolTip(tr("The legend shows only where the chart is wide enough."));
     connect(legend, &QAction::toggled, this, &RuntimeChart::setLegendVisible);
     QAction *log = menu.addAction(tr("Log scale"));
     log->setCheckable(true);
@@ -129,7 +135,6 @@ void RuntimeChart::showContextMenu(const QPoint &pos)
             emit m_viewCombo->activated(i);
         });
     }
-    menu.exec(m_plot->mapToGlobal(pos));
 }
 
 void RuntimeChart::setGroupFilter(const QString &groupKey)
@@ -206,7 +211,7 @@ void RuntimeChart::resizeEvent(QResizeEvent *event)
 
 void RuntimeChart::fitToWidth()
 {
-    fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted, kLegendMinWidth);
+    fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted || m_printing);
     // One horizontal label per bar while they fit; vertical (still one per bar) when they do not.
     const int count = m_mode == Mode::Runtime ? int(m_slots.size()) : int(m_speedups.size());
     if (count == 0)
@@ -216,7 +221,7 @@ void RuntimeChart::fitToWidth()
     if (auto ticker = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>())
         for (const QString &text : ticker->ticks())
             widest = std::max(widest, metrics.horizontalAdvance(text));
-    const double perBar = double(std::max(100, m_plot->width() - 70)) / count;
+    const double perBar = double(std::max(100, m_plot->viewport().width() - 70)) / count;
     m_plot->xAxis->setTickLabelRotation(perBar < widest + 6 ? -90 : 0);
 }
 
@@ -262,8 +267,13 @@ void RuntimeChart::setMode(Mode mode)
 
 std::optional<QString> RuntimeChart::exportTo(const QString &path)
 {
-    m_plot->replot(QCustomPlot::rpImmediateRefresh); // a queued replot may still be pending
-    return exportPlot(m_plot, path);
+    // The print layout: a fixed size, the full title, the legend, no selection outline, no hover hint.
+    m_printing = true;
+    rebuild();
+    const std::optional<QString> error = exportPlotAt(m_plot, path, kPrintSize, [this] { fitToWidth(); });
+    m_printing = false;
+    rebuild();
+    return error;
 }
 
 void RuntimeChart::rebuild()
@@ -277,6 +287,7 @@ void RuntimeChart::rebuild()
     m_referenceLine = nullptr;
     m_publishedBars = nullptr;
     m_measuredBars = nullptr;
+    m_valueLabels.clear();
     m_slots.clear();
     m_speedups.clear();
     if (!m_logChosen) {
@@ -305,9 +316,7 @@ void RuntimeChart::configureValueAxis(double lowest, double highest, const QStri
     QCPAxis *y = m_plot->yAxis;
     y->setLabel(label);
     if (m_logScale) {
-        y->setScaleType(QCPAxis::stLogarithmic);
-        y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        y->setNumberFormat(QStringLiteral("gb"));
+        useLogTicks125(y);
         const double lo = lowest > 0 ? lowest / 2 : 0.1;
         y->setRange(lo, std::max(highest * 2, lo * 10));
     } else {
@@ -330,7 +339,9 @@ void RuntimeChart::buildRuntime()
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setLabel(QStringLiteral("worklog step / preset (hover a bar for its full name)"));
+    m_plot->xAxis->setLabel(m_printing
+                                ? QStringLiteral("worklog step / preset")
+                                : QStringLiteral("worklog step / preset (hover a bar for its full name)"));
     m_plot->xAxis->setRange(-0.6, std::max<qsizetype>(m_slots.size(), 1) - 0.4);
 
     if (m_slots.isEmpty()) {
@@ -386,7 +397,7 @@ void RuntimeChart::buildRuntime()
         m_whiskers[m_runBars.indexOf(bars)]->addData(slot.value - slot.low, slot.high - slot.value);
         lowest = lowest > 0 ? std::min(lowest, slot.low) : slot.low;
         highest = std::max(highest, slot.high);
-        if (slot.run.runId == m_selectedRunId && !m_selectedRunId.isEmpty()) {
+        if (!m_printing && slot.run.runId == m_selectedRunId && !m_selectedRunId.isEmpty()) {
             m_selectionBar = new QCPBars(m_plot->xAxis, m_plot->yAxis);
             m_selectionBar->setName(QStringLiteral("selected"));
             m_selectionBar->removeFromLegend();
@@ -397,7 +408,8 @@ void RuntimeChart::buildRuntime()
         }
     }
     for (QCPItemText *marker : std::as_const(m_failureMarkers))
-        if (m_slots[int(marker->position->key())].run.runId == m_selectedRunId && !m_selectedRunId.isEmpty())
+        if (!m_printing && m_slots[int(marker->position->key())].run.runId == m_selectedRunId &&
+            !m_selectedRunId.isEmpty())
             marker->setPen(QPen(kSelectionColor, 2));
 
     if (const std::optional<RunRecord> cublas = cublasFp32Reference(runs)) {
@@ -426,6 +438,28 @@ void RuntimeChart::buildRuntime()
         lowest = lowest > 0 ? std::min(lowest, value) : value;
         highest = std::max(highest, value);
     }
+    // Legend entries for what is not a stage's bars: the whiskers, the cuBLAS line, the failure mark.
+    const auto keyGraph = [this](const QString &name, const QPen &pen) {
+        QCPGraph *graph = m_plot->addGraph();
+        graph->setName(name);
+        graph->setPen(pen);
+        return graph;
+    };
+    if (!m_runBars.isEmpty())
+        keyGraph(QStringLiteral("whisker: p20 to p80 of the timed repetitions"), QPen(Qt::black, 1))
+            ->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle, 0));
+    if (m_referenceLine)
+        keyGraph(QStringLiteral("cuBLAS FP32, same GPU and size"),
+                 QPen(stageColor(QStringLiteral("cublas_fp32")), 1.5, Qt::DashLine));
+    if (!m_failureMarkers.isEmpty())
+        keyGraph(QStringLiteral("\u2715 failed or wrong: no time plotted"), QPen(wrongResultColor(), 2));
+    if (std::any_of(m_runBars.cbegin(), m_runBars.cend(),
+                    [](QCPBars *b) { return b->brush().style() == Qt::BDiagPattern; })) {
+        auto *hatch = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        hatch->setName(QStringLiteral("hatched: published, not measured here"));
+        hatch->setBrush(QBrush(Qt::darkGray, Qt::BDiagPattern));
+        hatch->setPen(QPen(Qt::darkGray));
+    }
     configureValueAxis(lowest, highest,
                        m_valueMode == RuntimeValue::Milliseconds
                            ? QStringLiteral("median time (ms), whiskers p20-p80")
@@ -437,8 +471,13 @@ void RuntimeChart::buildSpeedup()
     const QList<RunRecord> runs = plottedRuns();
     m_speedups = speedupOverNaive(runs);
     const QString gpu = measuredGpuName(runs);
-    m_fullTitle = QStringLiteral("Speedup over naive: T4 (worklog) vs %1")
-                      .arg(gpu.isEmpty() ? QStringLiteral("this GPU") : gpu);
+    const QList<RunGroup> groupList = runGroups(runs);
+    // The title names the runs the selector chose: their GPU and size (or "no measured run").
+    QString measuredWhat = gpu.isEmpty() ? QStringLiteral("no measured run") : gpu;
+    for (const RunGroup &g : groupList)
+        if (!m_groupKey.isEmpty() && g.key() == m_groupKey)
+            measuredWhat = g.label();
+    m_fullTitle = QStringLiteral("Speedup over naive: T4 (worklog) vs %1").arg(measuredWhat);
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     m_plot->xAxis->setTicker(ticker);
@@ -468,20 +507,23 @@ void RuntimeChart::buildSpeedup()
         label->setText(text);
         label->setColor(color);
         label->setFont(QFont(font().family(), 8));
+        label->setPadding(QMargins(0, 0, 0, 1));
+        return label;
     };
+    QList<QCPItemText *> publishedLabels, measuredLabels;
     for (int i = 0; i < m_speedups.size(); ++i) {
         const SpeedupRow &row = m_speedups[i];
         ticker->addTick(i, shortPresetLabel(row.presetKey).isEmpty() ? row.label
                                                                      : shortPresetLabel(row.presetKey));
         m_publishedBars->addData(i, row.publishedSpeedup);
-        addValueLabel(i - kSpeedupBarWidth / 2, row.publishedSpeedup, speedupText(row.publishedSpeedup),
-                      kPublishedColor.darker(150));
+        publishedLabels << addValueLabel(i - kSpeedupBarWidth / 2, row.publishedSpeedup,
+                                         speedupText(row.publishedSpeedup), kPublishedColor.darker(150));
         lowest = lowest > 0 ? std::min(lowest, row.publishedSpeedup) : row.publishedSpeedup;
         highest = std::max(highest, row.publishedSpeedup);
         if (row.measuredSpeedup) {
             m_measuredBars->addData(i, *row.measuredSpeedup);
-            addValueLabel(i + kSpeedupBarWidth / 2, *row.measuredSpeedup, speedupText(*row.measuredSpeedup),
-                          kMeasuredColor.darker(150));
+            measuredLabels << addValueLabel(i + kSpeedupBarWidth / 2, *row.measuredSpeedup,
+                                            speedupText(*row.measuredSpeedup), kMeasuredColor.darker(150));
             lowest = std::min(lowest, *row.measuredSpeedup);
             highest = std::max(highest, *row.measuredSpeedup);
         } else {
@@ -494,7 +536,8 @@ void RuntimeChart::buildSpeedup()
             missing->setColor(Qt::gray);
             missing->setFont(QFont(font().family(), 7));
         }
-        if (!row.measuredRunId.isEmpty() && row.measuredRunId == m_selectedRunId && row.measuredSpeedup) {
+        if (!m_printing && !row.measuredRunId.isEmpty() && row.measuredRunId == m_selectedRunId &&
+            row.measuredSpeedup) {
             m_selectionBar = new QCPBars(m_plot->xAxis, m_plot->yAxis);
             m_selectionBar->removeFromLegend();
             m_selectionBar->setWidth(kSpeedupBarWidth);
@@ -503,6 +546,8 @@ void RuntimeChart::buildSpeedup()
             m_selectionBar->addData(i + kSpeedupBarWidth / 2, *row.measuredSpeedup);
         }
     }
+    // The measured values first: where two would overprint, the published one gives way.
+    m_valueLabels = measuredLabels + publishedLabels;
     configureValueAxis(lowest, highest, QStringLiteral("speedup over step 0 (naive), x"));
     if (m_speedups.isEmpty()) {
         auto *hint = new QCPItemText(m_plot);
@@ -584,24 +629,6 @@ std::optional<QPointF> RuntimeChart::pixelOfRun(const QString &runId) const
         if (m_speedups[i].measuredRunId == runId && m_speedups[i].measuredSpeedup)
             return QPointF(m_plot->xAxis->coordToPixel(i + kSpeedupBarWidth / 2), rect->bottom() - 3);
     return std::nullopt;
-}
-
-void RuntimeChart::onMouseMove(QMouseEvent *event)
-{
-    const QString text = tooltipAt(event->position());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
-}
-
-void RuntimeChart::onMousePress(QMouseEvent *event)
-{
-    if (event->button() != Qt::LeftButton)
-        return;
-    const QString runId = runIdAt(event->position());
-    if (!runId.isEmpty())
-        emit runClicked(runId);
 }
 
 } // namespace gemmscope

@@ -17,6 +17,7 @@ class QCPBars;
 class QCPErrorBars;
 class QCPItemStraightLine;
 class QCPItemText;
+class QMenu;
 class QMouseEvent;
 class QResizeEvent;
 
@@ -69,6 +70,8 @@ public:
     QString tooltipAt(const QPointF &pixel) const;
     // The pixel at the centre of a run's bar (or marker), for tests and keyboard navigation.
     std::optional<QPointF> pixelOfRun(const QString &runId) const;
+    QString fullTitle() const { return m_fullTitle; }
+    class ChartInteraction *interaction() const { return m_interaction; }
 
 signals:
     void runClicked(const QString &runId);
@@ -82,13 +85,11 @@ private:
     void syncControls();
     void fitToWidth(); // elided title, tick label orientation and legend visibility for this width
     QList<RunRecord> plottedRuns() const;
-    void showContextMenu(const QPoint &pos);
+    void fillContextMenu(QMenu &menu);
     void buildRuntime();
     void buildSpeedup();
     void configureValueAxis(double lowest, double highest, const QString &label);
     int slotIndexAt(const QPointF &pixel) const;
-    void onMouseMove(QMouseEvent *event);
-    void onMousePress(QMouseEvent *event);
 
     QCustomPlot *m_plot;
     QComboBox *m_groupCombo;
@@ -114,6 +115,9 @@ private:
     QCPItemStraightLine *m_referenceLine = nullptr;
     QCPBars *m_publishedBars = nullptr;
     QCPBars *m_measuredBars = nullptr;
+    QList<QCPItemText *> m_valueLabels; // speedup values, measured first (they win a collision)
+    bool m_printing = false;
+    class ChartInteraction *m_interaction = nullptr;
 };
 
 } // namespace gemmscope

@@ -5,9 +5,11 @@
 #include "plot_theme.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <QWheelEvent>
 
 namespace gemmscope {
 
@@ -29,6 +31,8 @@ QString threadName(const ThreadCoord &t)
         .arg(t.lane);
 }
 
+constexpr double kKeyHeight = 22; // the warp-colour key under the panels
+
 bool isRegisterTiled(const KernelShape &s)
 {
     return s.loads != TileLoadScheme::OneElementPerThread;
@@ -39,6 +43,7 @@ bool isRegisterTiled(const KernelShape &s)
 TileMapView::TileMapView(QWidget *parent) : QWidget(parent)
 {
     setMouseTracking(true);
+    setFocusPolicy(Qt::ClickFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
@@ -87,9 +92,55 @@ KernelShape TileMapView::panelShape(int panel) const
 
 TilePanelGeometry TileMapView::panelGeometry(int panel) const
 {
+    return geometryIn(panel, QRectF(0, 0, width(), height() - kKeyHeight), true);
+}
+
+TilePanelGeometry TileMapView::geometryIn(int panel, const QRectF &area, bool zoomed) const
+{
     const int n = panelCount();
-    const double w = double(width()) / n;
-    return layoutTilePanel(panelShape(panel), QRectF(panel * w, 0, w, height()));
+    const double w = area.width() / n;
+    TilePanelGeometry g =
+        layoutTilePanel(panelShape(panel), QRectF(area.left() + panel * w, area.top(), w, area.height()));
+    if (!zoomed || m_zoom == 1)
+        return g;
+    // Zoom about the panel's top-left tile corner, then pan.
+    const QPointF origin(g.a.left(), g.b.top());
+    const auto scaled = [&](const QRectF &r) {
+        return QRectF(origin + (r.topLeft() - origin) * m_zoom + m_pan, r.size() * m_zoom);
+    };
+    g.a = scaled(g.a);
+    g.b = scaled(g.b);
+    g.c = scaled(g.c);
+    g.cell *= m_zoom;
+    return g;
+}
+
+void TileMapView::setZoom(double zoom, QPointF about)
+{
+    const double z = std::clamp(zoom, 1.0, 64.0);
+    if (z == m_zoom)
+        return;
+    // Keep the point under `about` where it is.
+    const TilePanelGeometry unzoomed = geometryIn(0, QRectF(0, 0, width(), height() - kKeyHeight), false);
+    const QPointF origin(unzoomed.a.left(), unzoomed.b.top());
+    if (about.isNull())
+        about = unzoomed.c.center();
+    const QPointF content = (about - origin - m_pan) / m_zoom;
+    m_zoom = z;
+    m_pan = z == 1 ? QPointF() : about - origin - content * z;
+    update();
+}
+
+void TileMapView::resetZoom()
+{
+    m_zoom = 1;
+    m_pan = {};
+    update();
+}
+
+QString TileMapView::printTitle() const
+{
+    return m_caption.isEmpty() ? tr("Tile map") : tr("Tile map: %1").arg(m_caption);
 }
 
 bool TileMapView::isSampled() const
@@ -179,10 +230,9 @@ QImage TileMapView::tileImage(const KernelShape &s, Operand op) const
     return img;
 }
 
-void TileMapView::paintPanel(QPainter &p, int panel) const
+void TileMapView::paintPanel(QPainter &p, int panel, const TilePanelGeometry &g) const
 {
     const KernelShape s = panelShape(panel);
-    const TilePanelGeometry g = panelGeometry(panel);
 
     QString title;
     if (panelCount() == 2)
@@ -193,6 +243,8 @@ void TileMapView::paintPanel(QPainter &p, int panel) const
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter, title);
 
+    p.save();
+    p.setClipRect(g.bounds.adjusted(0, g.title.height(), 0, 0));
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     for (Operand op : {Operand::A, Operand::B, Operand::C}) {
         const QRectF rect = op == Operand::A ? g.a : op == Operand::B ? g.b : g.c;
@@ -221,36 +273,126 @@ void TileMapView::paintPanel(QPainter &p, int panel) const
             p.drawRect(QRectF(g.b.left() + c * g.cell, g.b.top(), g.cell, g.b.height()));
     }
 
+    // The three tiles named beside them (never over an element): A on its left, B above, C on its right.
+    QFont bold = p.font();
+    bold.setBold(true);
+    p.setFont(bold);
+    p.setPen(palette().color(QPalette::WindowText));
+    const QFontMetricsF metrics(bold);
+    const auto fitted = [&](QString text, double room) {
+        return metrics.horizontalAdvance(text) + 4 > room ? text.left(1) : text;
+    };
+    p.drawText(QRectF(g.b.left(), g.b.top() - 16, g.b.width(), 16), Qt::AlignHCenter | Qt::AlignBottom,
+               fitted(tr("B %1x%2").arg(s.bk).arg(s.bn), g.b.width()));
+    const auto vertical = [&](const QRectF &tile, double x, const QString &text) {
+        p.save();
+        p.translate(x, tile.center().y());
+        p.rotate(-90);
+        p.drawText(QRectF(-tile.height() / 2, -8, tile.height(), 16), Qt::AlignCenter,
+                   fitted(text, tile.height()));
+        p.restore();
+    };
+    vertical(g.a, g.a.left() - 9, tr("A %1x%2").arg(s.bm).arg(s.bk));
+    vertical(g.c, g.c.right() + 9, tr("C %1x%2").arg(s.bm).arg(s.bn));
+    p.restore();
+
     p.setPen(palette().color(QPalette::WindowText));
     QFont small = p.font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p.setFont(small);
-    if (g.a.width() >= 12)
-        p.drawText(QRectF(g.a.left(), g.b.top(), g.a.width(), g.b.height()), Qt::AlignCenter,
-                   QStringLiteral("A"));
-    QString note = tr("A (%1 x %2) and B (%3 x %4) tiles: colour = warp that loads the element")
-                       .arg(s.bm)
-                       .arg(s.bk)
-                       .arg(s.bk)
-                       .arg(s.bn);
+    QString note = tr("C: warp that stores the output; A, B: warp that loads the element");
     if (g.cell < kMinReadableCellPx)
-        note = tr("%1 px per element: colours are sampled, enlarge the view to see every element")
+        note = tr("%1 px per element: each pixel shows one element's warp; zoom (wheel) to see threads")
                    .arg(g.cell, 0, 'f', 1);
+    else if (m_zoom > 1)
+        note = tr("zoom %1x: drag to pan, double-click or 0 to fit").arg(m_zoom, 0, 'g', 3);
     p.drawText(QRectF(g.title.left(), g.bounds.bottom() - 22, g.title.width(), 22),
                Qt::AlignLeft | Qt::AlignVCenter, note);
+    p.setFont(font());
+}
+
+void TileMapView::paintAll(QPainter &p, const QRectF &area, bool print) const
+{
+    p.fillRect(area, print ? QColor(Qt::white) : palette().color(QPalette::Base));
+    // The warp-colour key along the bottom: one swatch per warp of the block.
+    const QRectF key(area.left() + 8, area.bottom() - kKeyHeight + 2, area.width() - 16, kKeyHeight - 4);
+    const QRectF panels(area.left(), area.top(), area.width(), area.height() - kKeyHeight);
+    for (int i = 0; i < panelCount(); ++i)
+        paintPanel(p, i, geometryIn(i, panels, !print));
+    QFont small = p.font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.setFont(small);
+    p.setPen(palette().color(QPalette::WindowText));
+    const QString label = tr("warp colour:");
+    const double labelW = QFontMetricsF(small).horizontalAdvance(label) + 6;
+    p.drawText(QRectF(key.left(), key.top(), labelW, key.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+    const int warps = std::max(1, m_shape.warps());
+    const double sw = std::min(28.0, (key.width() - labelW) / warps);
+    for (int w = 0; w < warps; ++w) {
+        const QRectF box(key.left() + labelW + w * sw, key.top() + 2, sw - 2, key.height() - 4);
+        p.fillRect(box, warpColor(w));
+        if (sw >= 14) {
+            p.setPen(Qt::white);
+            p.drawText(box, Qt::AlignCenter, QString::number(w));
+        }
+    }
+    if (warps > 16) {
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRectF(key.left() + labelW + warps * sw + 4, key.top(), 200, key.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, tr("(16 colours repeat)"));
+    }
     p.setFont(font());
 }
 
 void TileMapView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    p.fillRect(rect(), palette().color(QPalette::Base));
-    for (int i = 0; i < panelCount(); ++i)
-        paintPanel(p, i);
+    paintAll(p, QRectF(rect()), false);
+}
+
+void TileMapView::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton && !m_dragged) {
+        const auto tid = threadAtPos(event->position());
+        // A click on empty space clears the selection; on the selected thread toggles it off.
+        setSelectedThread(tid && *tid != m_selected ? *tid : -1);
+    }
+    m_dragFrom = {};
+    m_dragged = false;
+    QWidget::mouseReleaseEvent(event);
+}
+
+void TileMapView::wheelEvent(QWheelEvent *event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    setZoom(m_zoom * std::pow(1.25, steps), event->position());
+    event->accept();
+}
+
+void TileMapView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal)
+        setZoom(m_zoom * 1.5);
+    else if (event->key() == Qt::Key_Minus)
+        setZoom(m_zoom / 1.5);
+    else if (event->key() == Qt::Key_0)
+        resetZoom();
+    else
+        QWidget::keyPressEvent(event);
 }
 
 void TileMapView::mouseMoveEvent(QMouseEvent *event)
 {
+    if ((event->buttons() & Qt::LeftButton) && m_zoom > 1 && !m_dragFrom.isNull()) {
+        const QPointF delta = event->position() - m_dragFrom;
+        if (m_dragged || QLineF(QPointF(), delta).length() > 4) {
+            m_dragged = true;
+            m_pan += delta;
+            m_dragFrom = event->position();
+            update();
+            return;
+        }
+    }
     const QString tip = toolTipAt(event->position());
     if (tip.isEmpty())
         QToolTip::hideText();
@@ -262,15 +404,19 @@ void TileMapView::mouseMoveEvent(QMouseEvent *event)
 void TileMapView::mousePressEvent(QMouseEvent *event)
 {
     if (event->button() == Qt::LeftButton) {
-        const auto tid = threadAtPos(event->position());
-        // A click on empty space clears the selection; on the selected thread toggles it off.
-        setSelectedThread(tid && *tid != m_selected ? *tid : -1);
+        m_dragFrom = event->position();
+        m_dragged = false;
     }
+    setFocus(Qt::MouseFocusReason);
     QWidget::mousePressEvent(event);
 }
 
 bool TileMapView::event(QEvent *event)
 {
+    if (event->type() == QEvent::MouseButtonDblClick) {
+        resetZoom();
+        return true;
+    }
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
         const QString tip = toolTipAt(help->pos());
@@ -285,7 +431,9 @@ bool TileMapView::event(QEvent *event)
 
 std::optional<QString> TileMapView::exportTo(const QString &path)
 {
-    return exportWidget(this, path);
+    return exportPainted(path, kPrintSize, printTitle(), [&](QPainter &p, const QRectF &page) {
+        paintAll(p, paintPrintTitle(p, page, printTitle()).adjusted(8, 0, -8, -4), true);
+    });
 }
 
 } // namespace gemmscope

@@ -40,8 +40,20 @@ public:
     // True when cells are too small to show every element and colours are sampled.
     bool isSampled() const;
 
-    // PNG, SVG or PDF by the extension; an error sentence on failure.
+    // PNG, SVG or PDF by the extension, from the print layout (fixed size, title, key; the whole
+    // tile at zoom 1); an error sentence on failure.
     std::optional<QString> exportTo(const QString &path);
+    static constexpr QSize kPrintSize{1000, 760};
+
+    // Zoom (1 = the whole tile fits; wheel or +/-) and pan (drag), about a widget point.
+    void setZoom(double zoom, QPointF about = {});
+    double zoom() const { return m_zoom; }
+    void resetZoom();
+    // What the map is of, for print titles ("Step 2: shared-memory tiling, BM=32 ...").
+    void setCaption(const QString &caption) { m_caption = caption; }
+    QString printTitle() const;
+    // The warps the key names (one swatch per warp of the block).
+    int keyWarpCount() const { return m_shape.warps(); }
 
     static QColor selectionColor();
 
@@ -55,17 +67,27 @@ protected:
     void paintEvent(QPaintEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
     bool event(QEvent *event) override;
 
 private:
     int panelAt(QPointF pos) const;
     std::optional<int> threadAtPos(QPointF pos) const;
-    void paintPanel(QPainter &p, int panel) const;
+    void paintPanel(QPainter &p, int panel, const TilePanelGeometry &g) const;
+    void paintAll(QPainter &p, const QRectF &area, bool print) const;
+    TilePanelGeometry geometryIn(int panel, const QRectF &area, bool zoomed) const;
     QImage tileImage(const KernelShape &shape, Operand operand) const;
 
     KernelShape m_shape;
     bool m_sideBySide = false;
     int m_selected = -1;
+    double m_zoom = 1;
+    QPointF m_pan;      // pixels the zoomed tiles are moved by
+    QPointF m_dragFrom; // where a pan started (left button), or null
+    bool m_dragged = false;
+    QString m_caption;
 };
 
 } // namespace gemmscope

@@ -4,7 +4,9 @@
 #include "access_model.h"
 #include "app_resources.h"
 #include "bank_conflict_view.h"
+#include "chart_interaction.h"
 #include "coalescing_view.h"
+#include "compile_job.h"
 #include "mapping_model.h"
 #include "model_summary_view.h"
 #include "parameter_panel.h"
@@ -20,6 +22,7 @@
 #include "tile_map_view.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -41,14 +44,19 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace gemmscope {
 
 namespace {
+
+constexpr int kMappingMinWidth = 520; // 32 lanes of the coalescing and bank diagrams, no scrolling
 
 // Clicking anywhere in a view makes it the one Export writes.
 class FocusTracker : public QObject {
@@ -91,6 +99,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
     m_runnerLabel = new QLabel;
     m_runnerLabel->setObjectName(QStringLiteral("runnerStatusLabel"));
+    m_runnerLabel->setMinimumWidth(1); // never widens the window; the tooltip has the whole text
+    m_runnerLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_jobLabel = new QLabel;
     m_progress = new QProgressBar;
     m_progress->setMaximumWidth(160);
@@ -161,6 +171,7 @@ RunnerClient *MainWindow::runnerClient() const
 void MainWindow::buildViews()
 {
     m_panel = new ParameterPanel;
+    m_panel->setObjectName(QStringLiteral("parameterPanel"));
     auto *panelScroll = new QScrollArea;
     panelScroll->setWidget(m_panel);
     panelScroll->setWidgetResizable(true);
@@ -205,15 +216,25 @@ void MainWindow::buildViews()
     m_stageSource = new StageSourceView;
     m_stageSource->setObjectName(QStringLiteral("stageSourceView"));
     m_mappingTabs->addTab(m_stageSource, tr("Source"));
+    // Every tab label visible: no scroll arrows; the pane's minimum width holds the whole bar and a
+    // full warp of 32 lanes (the coalescing and bank diagrams' minimum).
+    m_mappingTabs->setUsesScrollButtons(false);
+    m_mappingTabs->setElideMode(Qt::ElideNone);
+    auto *maximiseButton = new QToolButton;
+    maximiseButton->setObjectName(QStringLiteral("mappingMaximiseButton"));
+    maximiseButton->setAutoRaise(true);
+    m_mappingTabs->setCornerWidget(maximiseButton, Qt::TopRightCorner);
+    m_mappingTabs->setMinimumWidth(
+        std::max(kMappingMinWidth, m_mappingTabs->tabBar()->sizeHint().width() + 30));
 
-    // The charts carry their own titles; the mapping pane is named by its tabs.
+    // Layout (issue 10): the two charts side by side on top, each at least ~480 px at 1280x800;
+    // below them the mapping diagrams (wide enough for a warp) beside the results table.
     m_chartSplitter = new QSplitter(Qt::Horizontal);
     m_chartSplitter->setObjectName(QStringLiteral("chartSplitter"));
     m_chartSplitter->addWidget(m_runtimeChart);
     m_chartSplitter->addWidget(m_rooflineChart);
-    m_chartSplitter->addWidget(m_mappingTabs);
     m_chartSplitter->setChildrenCollapsible(false);
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 2; ++i) {
         // Equal shares: the size hints (legend, combo widths) must not decide the split. The
         // policy first: setStretchFactor() writes into it.
         m_chartSplitter->widget(i)->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
@@ -239,12 +260,21 @@ void MainWindow::buildViews()
                     m_selection->select(current.data(ResultsModel::RunIdRole).toString());
             });
 
+    m_bottomSplitter = new QSplitter(Qt::Horizontal);
+    m_bottomSplitter->setObjectName(QStringLiteral("bottomSplitter"));
+    m_bottomSplitter->addWidget(m_mappingTabs);
+    m_bottomSplitter->addWidget(m_table);
+    m_bottomSplitter->setChildrenCollapsible(false);
+    m_bottomSplitter->setStretchFactor(0, 3);
+    m_bottomSplitter->setStretchFactor(1, 2);
+    m_table->setMinimumWidth(260);
+
     m_rightSplitter = new QSplitter(Qt::Vertical);
     m_rightSplitter->setObjectName(QStringLiteral("rightSplitter"));
     m_rightSplitter->addWidget(m_chartSplitter);
-    m_rightSplitter->addWidget(m_table);
-    m_rightSplitter->setStretchFactor(0, 3);
-    m_rightSplitter->setStretchFactor(1, 2);
+    m_rightSplitter->addWidget(m_bottomSplitter);
+    m_rightSplitter->setStretchFactor(0, 1);
+    m_rightSplitter->setStretchFactor(1, 1);
     m_rightSplitter->setChildrenCollapsible(false);
 
     m_mainSplitter = new QSplitter(Qt::Horizontal);
@@ -256,15 +286,23 @@ void MainWindow::buildViews()
     setCentralWidget(m_mainSplitter);
 
     m_focusedView = m_runtimeChart;
-    new FocusTracker(m_runtimeChart, &m_focusedView);
-    new FocusTracker(m_rooflineChart, &m_focusedView);
-    new FocusTracker(m_mappingStack, &m_focusedView);
-    new FocusTracker(m_accessCheck, &m_focusedView);
+    for (QWidget *view : exportableViews())
+        new FocusTracker(view, &m_focusedView);
+    new FocusTracker(m_table, &m_focusedView);
+    // Choosing a tab is choosing its view.
+    connect(m_mappingTabs, &QTabWidget::currentChanged, this,
+            [this] { m_focusedView = currentMappingView(); });
+    connect(m_mappingTabs->tabBar(), &QTabBar::tabBarClicked, this, [this](int index) {
+        if (index >= 0)
+            m_focusedView = viewOfTab(index);
+    });
+    maximiseButton->setDefaultAction(action(QStringLiteral("actionMaximiseView")));
 
     connect(m_runtimeChart, &RuntimeChart::runClicked, m_selection, &RunSelection::select);
     connect(m_rooflineChart, &RooflineChart::runClicked, m_selection, &RunSelection::select);
     connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::showConfig);
     connect(m_panel, &ParameterPanel::validityChanged, this, &MainWindow::updateRunActions);
+    connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::updateRunActions);
     connect(m_panel, &ParameterPanel::runRequested, this, &MainWindow::runCurrent);
     showConfig(m_panel->config());
 }
@@ -279,6 +317,13 @@ void MainWindow::showConfig(const RunConfig &config)
     m_mappingText->setConfig(config);
     m_stageSource->setStage(config.stage); // every stage has something to say, cuBLAS included
     const KernelShapeResult shape = kernelShape(config.stage, config.params);
+    // What the diagrams are of, for their print titles.
+    const QString caption =
+        QStringLiteral("%1, %2").arg(QString::fromStdString(stageInfo(config.stage).title),
+                                     QString::fromStdString(formatParams(config.params)));
+    m_tileMap->setCaption(caption);
+    m_coalescing->setCaption(caption);
+    m_bankConflicts->setCaption(caption);
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);
         m_mappingStack->setCurrentWidget(m_tileMap);
@@ -325,6 +370,19 @@ void MainWindow::buildActions()
                                 [this] { importBenchDialog(); });
     QAction *exportAction = make(QStringLiteral("actionExport"), tr("&Export…"), QKeySequence(tr("Ctrl+E")),
                                  [this] { exportDialog(); });
+    QAction *maximise =
+        make(QStringLiteral("actionMaximiseView"), tr("&Maximise View"), QKeySequence(tr("Ctrl+M")),
+             [this] { setMaximisedView(m_maximisedPane ? nullptr : paneOf(m_focusedView)); });
+    maximise->setCheckable(true);
+    maximise->setToolTip(
+        tr("Show only the view you last clicked, over the whole window; again to restore the "
+           "arrangement (Ctrl+M)"));
+    maximise->setIcon(style()->standardIcon(QStyle::SP_TitleBarMaxButton));
+    QAction *restoreLayout = make(QStringLiteral("actionResetLayout"), tr("&Reset Layout"), {}, [this] {
+        setMaximisedView(nullptr);
+        applyFirstStartLayout();
+    });
+    restoreLayout->setToolTip(tr("Put every view back where GemmScope first placed it"));
     QAction *quit =
         make(QStringLiteral("actionQuit"), tr("&Quit"), QKeySequence(tr("Ctrl+Q")), [this] { close(); });
     QAction *run =
@@ -333,8 +391,43 @@ void MainWindow::buildActions()
                            QKeySequence(tr("Ctrl+Shift+R")), [this] { runLadder(m_panel->config().size); });
     QAction *cancel = make(QStringLiteral("actionCancel"), tr("&Cancel Runs"), QKeySequence(Qt::Key_Escape),
                            [this] { cancelRuns(); });
+    QAction *compile = make(QStringLiteral("actionCompile"), tr("&Compile"), QKeySequence(tr("Ctrl+B")),
+                            [this] { compileCurrent(); });
     run->setToolTip(tr("Run the configured stage (Ctrl+R)"));
     ladder->setToolTip(tr("Run every preset of the ladder at the configured size (Ctrl+Shift+R)"));
+    // Compile needs no GPU: NVRTC in the runner's compile-only mode, for the architecture chosen here.
+    m_compileJob = new CompileJob(this);
+    connect(m_compileJob, &CompileJob::finished, this,
+            [this](const QJsonObject &compiled, const QString &summary) {
+                const QString text =
+                    tr("Compiled %1 — %2").arg(compiled.value(QStringLiteral("kernel")).toString(), summary);
+                statusBar()->showMessage(text, 20000);
+                m_lastCompile = text;
+                updateRunActions();
+                emit compileFinished(text);
+            });
+    connect(m_compileJob, &CompileJob::failed, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 20000);
+        m_lastCompile = message;
+        updateRunActions();
+        emit compileFinished(message);
+    });
+    auto *archGroup = new QActionGroup(this);
+    QMenu *archMenu = new QMenu(tr("Compile &For"), this);
+    archMenu->setObjectName(QStringLiteral("compileArchMenu"));
+    for (const auto &[arch, label] :
+         {std::pair{"sm_75", "T4 (sm_75)"}, std::pair{"sm_80", "A100 (sm_80)"},
+          std::pair{"sm_90", "H100 / H200 (sm_90)"}, std::pair{"sm_100", "B200 (sm_100)"}}) {
+        QAction *a = archMenu->addAction(QString::fromLatin1(label));
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(arch));
+        a->setChecked(m_compileArch == QLatin1String(arch));
+        archGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, a] {
+            m_compileArch = a->data().toString();
+            updateRunActions();
+        });
+    }
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(open);
@@ -347,16 +440,125 @@ void MainWindow::buildActions()
     file->addAction(exportAction);
     file->addSeparator();
     file->addAction(quit);
+    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->addAction(maximise);
+    viewMenu->addAction(restoreLayout);
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(run);
     runMenu->addAction(ladder);
     runMenu->addAction(cancel);
+    runMenu->addSeparator();
+    runMenu->addAction(compile);
+    runMenu->addMenu(archMenu);
     QToolBar *toolbar = addToolBar(tr("Run"));
     toolbar->setObjectName(QStringLiteral("runToolBar"));
     toolbar->addAction(run);
     toolbar->addAction(ladder);
     toolbar->addAction(cancel);
+    toolbar->addAction(compile);
     updateRecentMenu();
+    if (auto *button = findChild<QToolButton *>(QStringLiteral("mappingMaximiseButton")))
+        button->setDefaultAction(maximise);
+    // Every chart's and diagram's context menu offers the same two window actions.
+    ChartInteraction::addCommonMenuEntries([this](QMenu &menu, QWidget *surface) {
+        QWidget *view = viewContaining(surface);
+        if (!view || !isAncestorOf(view))
+            return;
+        menu.addAction(tr("Export %1…").arg(viewName(view)), this, [this, view] {
+            m_focusedView = view;
+            exportDialog();
+        });
+        QAction *max = menu.addAction(
+            m_maximisedPane ? tr("Restore the arrangement") : tr("Maximise this view"), this, [this, view] {
+                m_focusedView = view;
+                setMaximisedView(m_maximisedPane ? nullptr : paneOf(view));
+            });
+        max->setShortcut(QKeySequence(tr("Ctrl+M")));
+    });
+}
+
+QList<QWidget *> MainWindow::exportableViews() const
+{
+    return {m_runtimeChart,  m_rooflineChart, m_mappingStack, m_coalescing,
+            m_bankConflicts, m_accessCheck,   m_stageSource};
+}
+
+QWidget *MainWindow::viewOfTab(int index) const
+{
+    QWidget *page = m_mappingTabs->widget(index);
+    if (auto *scroll = qobject_cast<QScrollArea *>(page))
+        return scroll->widget();
+    return page;
+}
+
+QWidget *MainWindow::currentMappingView() const
+{
+    return viewOfTab(m_mappingTabs->currentIndex());
+}
+
+QWidget *MainWindow::viewContaining(QWidget *widget) const
+{
+    for (QWidget *view : exportableViews())
+        if (view == widget || view->isAncestorOf(widget))
+            return view;
+    return nullptr;
+}
+
+QString MainWindow::viewName(QWidget *view) const
+{
+    if (view == m_runtimeChart)
+        return m_runtimeChart->mode() == RuntimeChart::Mode::Speedup ? tr("the speedup chart")
+                                                                     : tr("the runtime chart");
+    if (view == m_rooflineChart)
+        return tr("the roofline");
+    if (view == m_mappingStack)
+        return m_mappingStack->currentWidget() == m_tileMap ? tr("the tile map") : tr("the mapping summary");
+    if (view == m_coalescing)
+        return tr("the coalescing frame");
+    if (view == m_bankConflicts)
+        return tr("the bank-conflict view");
+    if (view == m_accessCheck)
+        return tr("the counters table");
+    if (view == m_stageSource)
+        return tr("the stage source");
+    if (view == m_table)
+        return tr("the results table");
+    return tr("the view");
+}
+
+QWidget *MainWindow::paneOf(QWidget *view) const
+{
+    if (!view)
+        return m_runtimeChart;
+    if (view == m_runtimeChart || view == m_rooflineChart || view == m_table)
+        return view;
+    return m_mappingTabs;
+}
+
+QWidget *MainWindow::exportTarget() const
+{
+    return m_focusedView ? m_focusedView.data() : m_runtimeChart;
+}
+
+void MainWindow::setMaximisedView(QWidget *pane)
+{
+    m_maximisedPane = pane;
+    const QList<QWidget *> panes{m_runtimeChart, m_rooflineChart, m_mappingTabs, m_table};
+    for (QWidget *p : panes)
+        p->setVisible(!pane || p == pane);
+    m_chartSplitter->setVisible(!pane || pane == m_runtimeChart || pane == m_rooflineChart);
+    m_bottomSplitter->setVisible(!pane || pane == m_mappingTabs || pane == m_table);
+    m_mainSplitter->widget(0)->setVisible(!pane);
+    if (QAction *a = action(QStringLiteral("actionMaximiseView"))) {
+        const QSignalBlocker block(a);
+        a->setChecked(pane != nullptr);
+        a->setText(pane ? tr("Restore &Arrangement") : tr("&Maximise View"));
+    }
+    if (pane)
+        statusBar()->showMessage(
+            tr("Showing only %1; Ctrl+M (View > Restore Arrangement) brings the other views back.")
+                .arg(viewName(pane == m_mappingTabs ? currentMappingView() : pane)),
+            6000);
 }
 
 QAction *MainWindow::action(const QString &objectName) const
@@ -384,11 +586,55 @@ void MainWindow::updateRecentMenu()
 
 void MainWindow::updateRunActions()
 {
-    const bool canRun = m_runnerAvailable && m_panel->isValid();
-    action(QStringLiteral("actionRun"))->setEnabled(canRun);
-    action(QStringLiteral("actionRunLadder"))->setEnabled(m_runnerAvailable);
-    action(QStringLiteral("actionCancel"))->setEnabled(m_runnerAvailable);
+    // Every action says what it does, or why it is off: in its tooltip and in the status bar
+    // (statusTip) when the pointer is on it.
+    const auto state = [](QAction *a, bool enabled, const QString &does, const QString &whyNot) {
+        a->setEnabled(enabled);
+        const QString text =
+            enabled ? does : tr("%1 is off: %2").arg(a->text().remove(QLatin1Char('&')), whyNot);
+        a->setToolTip(text);
+        a->setStatusTip(text);
+    };
+    const QString runnerOff = m_runnerReason;
+    QString invalid;
+    if (!m_panel->isValid())
+        invalid = m_panel->violationText().replace(QLatin1Char('\n'), QLatin1Char(' '));
+    state(action(QStringLiteral("actionRun")), m_runnerAvailable && m_panel->isValid(),
+          tr("Run the configured stage (Ctrl+R)"), !m_runnerAvailable ? runnerOff : invalid);
+    state(action(QStringLiteral("actionRunLadder")), m_runnerAvailable,
+          tr("Run every preset of the ladder at the configured size (Ctrl+Shift+R)"), runnerOff);
+    state(action(QStringLiteral("actionCancel")), m_runnerAvailable,
+          tr("Cancel the queued and running runs (Esc)"), runnerOff);
+    const RunConfig config = m_panel->config();
+    const bool library = stageInfo(config.stage).isLibrary;
+    const bool compiling = m_compileJob && m_compileJob->isRunning();
+    state(
+        action(QStringLiteral("actionCompile")), !library && m_panel->isValid() && !compiling,
+        tr("Compile the configured stage for %1 with NVRTC, no GPU needed: registers, spills, shared memory, "
+           "occupancy (Ctrl+B)")
+            .arg(m_compileArch),
+        library ? tr("%1 is a library call, there is no kernel of GemmScope's to compile.")
+                      .arg(QString::fromStdString(stageInfo(config.stage).title))
+        : compiling ? tr("a compile is running.")
+                    : invalid);
     m_panel->setRunEnabledByRunner(m_runnerAvailable, m_runnerReason);
+}
+
+void MainWindow::compileCurrent()
+{
+    const RunConfig config = m_panel->config();
+    QString whyNot;
+    if (!m_panel->isValid())
+        whyNot = m_panel->violationText();
+    else if (m_compileJob->start(config.stage, config.params, config.size, m_compileArch, &whyNot)) {
+        statusBar()->showMessage(
+            tr("Compiling %1 for %2…")
+                .arg(QString::fromStdString(stageInfo(config.stage).title), m_compileArch));
+        updateRunActions();
+        return;
+    }
+    statusBar()->showMessage(tr("Cannot compile: %1").arg(whyNot), 10000);
+    emit compileFinished(tr("Cannot compile: %1").arg(whyNot));
 }
 
 void MainWindow::updateTitle()
@@ -405,7 +651,14 @@ void MainWindow::showRunnerStatus(bool available, const QString &reason)
 {
     m_runnerAvailable = available;
     m_runnerReason = available ? tr("Runner ready on %1").arg(reason) : tr("Running is off: %1").arg(reason);
-    m_runnerLabel->setText(m_runnerReason);
+    // The status bar holds one readable sentence (the runner's first); the tooltip has all of it.
+    QString shortText = m_runnerReason;
+    const int cut = shortText.indexOf(QLatin1String(" ("));
+    if (!available && cut > 0)
+        shortText = shortText.left(cut) + QLatin1Char('.');
+    if (!available)
+        shortText += tr(" Compile (Ctrl+B) still works.");
+    m_runnerLabel->setText(shortText);
     m_runnerLabel->setToolTip(m_runnerReason);
     updateRunActions();
 }
@@ -576,11 +829,13 @@ void MainWindow::applyFirstStartLayout()
         resize(1500, 900);
     }
     // The parameter panel at the width its contents ask for (it does not scroll sideways).
-    const int panelWidth = std::clamp(m_mainSplitter->widget(0)->sizeHint().width(), 340, 480);
-    const int chartsWidth = std::max(900, width() - panelWidth);
-    m_mainSplitter->setSizes({panelWidth, chartsWidth});
-    m_chartSplitter->setSizes({chartsWidth / 3, chartsWidth / 3, chartsWidth / 3});
-    m_rightSplitter->setSizes({height() * 3 / 5, height() * 2 / 5});
+    const int panelWidth = std::clamp(width() / 5, 320, 400);
+    const int rightWidth = std::max(700, width() - panelWidth);
+    m_mainSplitter->setSizes({panelWidth, rightWidth});
+    m_chartSplitter->setSizes({rightWidth / 2, rightWidth / 2});
+    const int mappingWidth = std::max(m_mappingTabs->minimumWidth(), rightWidth * 3 / 5);
+    m_bottomSplitter->setSizes({mappingWidth, rightWidth - mappingWidth});
+    m_rightSplitter->setSizes({height() / 2, height() / 2});
 }
 
 void MainWindow::loadDefaultSession()
@@ -690,6 +945,12 @@ std::optional<QString> MainWindow::exportView(QWidget *view, const QString &path
         return m_rooflineChart->exportTo(path);
     if (view == m_mappingStack && m_mappingStack->currentWidget() == m_tileMap)
         return m_tileMap->exportTo(path);
+    if (view == m_coalescing)
+        return m_coalescing->exportTo(path);
+    if (view == m_bankConflicts)
+        return m_bankConflicts->exportTo(path);
+    if (view == m_accessCheck)
+        return m_accessCheck->exportTo(path);
     return exportWidget(view == m_mappingStack ? m_mappingStack->currentWidget() : view, path);
 }
 
@@ -724,7 +985,7 @@ bool MainWindow::exportTo(const QString &path, QString *error)
         return false;
     }
     const std::optional<QString> failure =
-        exportView(m_focusedView ? m_focusedView.data() : m_runtimeChart, path);
+        exportView(exportTarget() == m_table ? m_runtimeChart : exportTarget(), path);
     if (failure) {
         *error = *failure;
         return false;
@@ -732,51 +993,58 @@ bool MainWindow::exportTo(const QString &path, QString *error)
     return true;
 }
 
-QStringList MainWindow::exportViews(const QString &directory, QString *error, const QSize &printSize)
+QStringList MainWindow::exportViews(const QString &directory, QString *error, const QSize &)
 {
+    // Every view from its print layout (fixed size, full title, legend): the same pictures as
+    // Ctrl+E writes, whatever the window's size.
     QDir().mkpath(directory);
     QStringList written;
-    if (printSize.isValid()) {
-        // A visible widget gets its resize event (and its layout) at once; the splitter puts the
-        // views back at the next layout pass, after the export.
-        for (QWidget *view : {static_cast<QWidget *>(m_runtimeChart), static_cast<QWidget *>(m_rooflineChart),
-                              static_cast<QWidget *>(m_mappingStack)})
-            view->resize(printSize);
-    }
-    const QList<QPair<QString, QWidget *>> views{{QStringLiteral("runtime"), m_runtimeChart},
-                                                 {QStringLiteral("roofline"), m_rooflineChart},
-                                                 {QStringLiteral("mapping"), m_mappingStack}};
-    for (const auto &[name, view] : views) {
+    const QList<QPair<QString, QWidget *>> views{
+        {QStringLiteral("runtime"), m_runtimeChart}, {QStringLiteral("roofline"), m_rooflineChart},
+        {QStringLiteral("mapping"), m_mappingStack}, {QStringLiteral("coalescing"), m_coalescing},
+        {QStringLiteral("bank"), m_bankConflicts},   {QStringLiteral("counters"), m_accessCheck}};
+    const auto writeAll = [&](const QString &name,
+                              const std::function<std::optional<QString>(const QString &)> &write) {
         for (const char *suffix : {"png", "svg", "pdf"}) {
             const QString path =
                 QDir(directory).filePath(QStringLiteral("%1.%2").arg(name, QLatin1String(suffix)));
-            const std::optional<QString> failure = exportView(view, path);
-            if (failure) {
+            if (const std::optional<QString> failure = write(path)) {
                 *error = *failure;
-                return written;
+                return false;
             }
             written << path;
         }
-    }
+        return true;
+    };
+    for (const auto &[name, view] : views)
+        if (!writeAll(name, [this, view = view](const QString &path) { return exportView(view, path); }))
+            return written;
     // The runtime chart's second mode: measured speedups against the worklog's published ones.
+    const RuntimeChart::Mode mode = m_runtimeChart->mode();
     m_runtimeChart->setMode(RuntimeChart::Mode::Speedup);
-    for (const char *suffix : {"png", "svg", "pdf"}) {
-        const QString path =
-            QDir(directory).filePath(QStringLiteral("speedup.%1").arg(QLatin1String(suffix)));
-        if (const auto failure = m_runtimeChart->exportTo(path)) {
-            *error = *failure;
-            break;
-        }
-        written << path;
-    }
-    m_runtimeChart->setMode(RuntimeChart::Mode::Runtime);
+    writeAll(QStringLiteral("speedup"),
+             [this](const QString &path) { return m_runtimeChart->exportTo(path); });
+    m_runtimeChart->setMode(mode);
     return written;
+}
+
+QString MainWindow::exportDialogTitle() const
+{
+    return tr("Export %1").arg(viewName(exportTarget()));
 }
 
 void MainWindow::exportDialog()
 {
-    const QString filters = exportFileFilter() + tr(";;Results as CSV (*.csv);;Results as JSON (*.json)");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QString(), filters);
+    // The dialog names what a picture would show; the results go to CSV or JSON from anywhere.
+    QWidget *target = exportTarget();
+    const bool table = target == m_table;
+    const QString filters =
+        table ? tr("Results as CSV (*.csv);;Results as JSON (*.json)")
+              : exportFileFilter() + tr(";;Results as CSV (*.csv);;Results as JSON (*.json)");
+    QString base = target->objectName();
+    base.remove(QStringLiteral("View"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, exportDialogTitle(), base + (table ? QStringLiteral(".csv") : QStringLiteral(".png")), filters);
     if (path.isEmpty())
         return;
     QString error;
@@ -792,8 +1060,12 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
-    settings.setValue(QStringLiteral("window/rightSplitter"), m_rightSplitter->saveState());
-    settings.setValue(QStringLiteral("window/chartSplitter"), m_chartSplitter->saveState());
+    settings.setValue(QStringLiteral("layout2/chartSplitter"), m_chartSplitter->saveState());
+    settings.setValue(QStringLiteral("layout2/bottomSplitter"), m_bottomSplitter->saveState());
+    settings.setValue(QStringLiteral("layout2/rightSplitter"), m_rightSplitter->saveState());
+    settings.setValue(QStringLiteral("layout2/maximised"),
+                      m_maximisedPane ? m_maximisedPane->objectName() : QString());
+    settings.setValue(QStringLiteral("layout2/mappingTab"), m_mappingTabs->currentIndex());
     settings.setValue(QStringLiteral("window/resultsHeader"), m_table->horizontalHeader()->saveState());
 }
 
@@ -806,8 +1078,22 @@ void MainWindow::restoreSettings()
     }
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
-    m_rightSplitter->restoreState(settings.value(QStringLiteral("window/rightSplitter")).toByteArray());
-    m_chartSplitter->restoreState(settings.value(QStringLiteral("window/chartSplitter")).toByteArray());
+    // The arrangement of issue 10 (charts above, diagrams beside the table) has its own keys: the
+    // older three-pane splitter states do not fit it.
+    if (settings.contains(QStringLiteral("layout2/rightSplitter"))) {
+        m_rightSplitter->restoreState(settings.value(QStringLiteral("layout2/rightSplitter")).toByteArray());
+        m_chartSplitter->restoreState(settings.value(QStringLiteral("layout2/chartSplitter")).toByteArray());
+        m_bottomSplitter->restoreState(
+            settings.value(QStringLiteral("layout2/bottomSplitter")).toByteArray());
+    } else {
+        applyFirstStartLayout();
+    }
+    m_mappingTabs->setCurrentIndex(settings.value(QStringLiteral("layout2/mappingTab"), 0).toInt());
+    const QString maximised = settings.value(QStringLiteral("layout2/maximised")).toString();
+    for (QWidget *pane : {static_cast<QWidget *>(m_runtimeChart), static_cast<QWidget *>(m_rooflineChart),
+                          static_cast<QWidget *>(m_mappingTabs), static_cast<QWidget *>(m_table)})
+        if (!maximised.isEmpty() && pane->objectName() == maximised)
+            setMaximisedView(pane);
     m_table->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/resultsHeader")).toByteArray());
 }

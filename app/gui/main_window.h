@@ -65,12 +65,23 @@ public:
     void offerAutosaveRecovery();
     bool openSession(const QString &path, QString *error);
     bool exportTo(const QString &path, QString *error); // results (.csv/.json) or the focused view
+    QWidget *exportTarget() const;                      // the view Ctrl+E writes (the one last clicked)
+    QString exportDialogTitle() const;                  // "Export the coalescing frame"
+    QString viewName(QWidget *view) const;              // "the roofline", "the bank-conflict view"
+    QWidget *currentMappingView() const;                // the view on the mapping pane's current tab
+    // Shows only `pane` (a chart, the mapping tabs or the results table); nullptr restores.
+    void setMaximisedView(QWidget *pane);
+    QWidget *maximisedView() const { return m_maximisedPane; }
     // Every chart and diagram as png+svg+pdf. A valid printSize renders each view at that size
     // (headless reports) instead of its size in the window.
     QStringList exportViews(const QString &directory, QString *error, const QSize &printSize = {});
 
+    QString lastCompile() const { return m_lastCompile; } // the last Compile's summary or reason
+    QString compileArch() const { return m_compileArch; }
+
 public slots:
     void runCurrent();
+    void compileCurrent(); // Ctrl+B: NVRTC for compileArch(), no GPU needed
     QStringList runLadder(const ProblemSize &size);
     void cancelRuns();
     // What the runner said about itself (connected to RunnerClient::runnerStatusChanged).
@@ -78,6 +89,7 @@ public slots:
 
 signals:
     void ladderFinished();
+    void compileFinished(const QString &summary); // or the reason it failed
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -101,6 +113,10 @@ private:
     void applyMeasuredCeilings();
     void showConfig(const RunConfig &config);
     std::optional<QString> exportView(QWidget *view, const QString &path);
+    QList<QWidget *> exportableViews() const;
+    QWidget *viewOfTab(int index) const;
+    QWidget *viewContaining(QWidget *widget) const;
+    QWidget *paneOf(QWidget *view) const;
     void openDialog();
     bool saveSession();
     bool saveSessionAs();
@@ -135,11 +151,16 @@ private:
     StageSourceView *m_stageSource = nullptr; // the stage's CUDA file, or its diff from the previous one
     QPointer<QWidget> m_focusedView;          // what Export writes for .png/.pdf/.svg
     QTableView *m_table = nullptr;
-    QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr;
+    QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr,
+              *m_bottomSplitter = nullptr;
+    QPointer<QWidget> m_maximisedPane;
     QLabel *m_runnerLabel = nullptr;
     QLabel *m_jobLabel = nullptr;
     QProgressBar *m_progress = nullptr;
     QMenu *m_recentMenu = nullptr;
+    class CompileJob *m_compileJob = nullptr;
+    QString m_compileArch = QStringLiteral("sm_90");
+    QString m_lastCompile;
 };
 
 } // namespace gemmscope

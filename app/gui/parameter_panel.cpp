@@ -1,5 +1,7 @@
 #include "parameter_panel.h"
 
+#include <QCoreApplication>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -41,9 +43,13 @@ int nearestIndex(const QList<int> &values, int value)
 
 QSpinBox *sizeSpin()
 {
+    // A wide range so that a typed value is never silently clamped or refused: the catalog's
+    // constraints say what is wrong with it (at least 1; fewer than 2^31 elements per matrix).
     auto *spin = new QSpinBox;
-    spin->setRange(1, 65536);
+    spin->setRange(0, 1 << 20);
     spin->setAccelerated(true);
+    spin->setToolTip(QCoreApplication::translate(
+        "ParameterPanel", "1 to 1048576; each matrix must have fewer than 2^31 elements (32-bit indexing)."));
     return spin;
 }
 
@@ -74,6 +80,9 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
                 .arg(i)
                 .arg(QString::fromStdString(all[i].title), QString::fromStdString(all[i].seedStep)),
             QString::fromStdString(all[i].key));
+    // Combos as wide as the panel, not as their longest entry: the panel never scrolls sideways.
+    m_stageCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_stageCombo->setMinimumContentsLength(16);
     m_stageSummary = new QLabel;
     m_stageSummary->setWordWrap(true);
     m_stageSummary->setForegroundRole(QPalette::PlaceholderText);
@@ -92,10 +101,12 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
             text += tr("  (T4: %1 ms)").arg(*p.worklogT4Ms, 0, 'f', 2);
         auto *item = new QListWidgetItem(text, m_presetList);
         item->setData(Qt::UserRole, QString::fromStdString(p.key));
-        item->setToolTip(
-            tr("%1 — source: %2").arg(QString::fromStdString(p.key), QString::fromStdString(p.source)));
+        item->setToolTip(tr("%1\n%2 — source: %3")
+                             .arg(text, QString::fromStdString(p.key), QString::fromStdString(p.source)));
     }
     m_presetList->setMinimumHeight(120);
+    m_presetList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_presetList->setTextElideMode(Qt::ElideMiddle); // "Step 6: double buf…(T4: 123.21 ms)"
     presetLayout->addWidget(m_presetList);
     layout->addWidget(presetBox, 1);
 
@@ -111,6 +122,9 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_violationLabel->setWordWrap(true);
     m_violationLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
     m_violationLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Room for two lines always: a refusal appearing must not move the sliders.
+    m_violationLabel->setMinimumHeight(2 * m_violationLabel->fontMetrics().lineSpacing() + 4);
+    m_violationLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     paramGroupLayout->addWidget(m_violationLabel);
     layout->addWidget(paramGroup);
 
@@ -130,6 +144,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         mnk->addWidget(new QLabel(QString::fromLatin1(label)));
         mnk->addWidget(spin, 1);
     }
+    m_sizeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     sizeLayout->addRow(tr("Preset"), m_sizeCombo);
     sizeLayout->addRow(mnk);
     layout->addWidget(sizeGroup);
@@ -164,6 +179,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
 
     // Launch experiments: the same kernel with fewer blocks beside it, or another L1/shared split.
     m_blocksPerSmCombo = new QComboBox;
+    m_blocksPerSmCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_blocksPerSmCombo->setObjectName(QStringLiteral("blocksPerSmCombo"));
     m_blocksPerSmCombo->addItem(tr("As many as fit"), 0);
     for (int n : {1, 2, 3, 4, 6, 8})
@@ -173,6 +189,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
            "SM: how much does this kernel rely on other warps to hide its latency? (Not for cuBLAS.)"));
     timingLayout->addRow(tr("Blocks per SM"), m_blocksPerSmCombo);
     m_carveoutCombo = new QComboBox;
+    m_carveoutCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_carveoutCombo->setObjectName(QStringLiteral("carveoutCombo"));
     m_carveoutCombo->addItem(tr("Driver's choice"), -1);
     m_carveoutCombo->addItem(tr("Most L1 (0 % shared)"), 0);
@@ -296,7 +313,7 @@ void ParameterPanel::setProblemSize(const ProblemSize &size)
 void ParameterPanel::setRunEnabledByRunner(bool enabled, const QString &why)
 {
     m_runnerAvailable = enabled;
-    m_runButton->setToolTip(enabled ? QString() : why);
+    m_runnerReason = why;
     updateValidation();
 }
 
@@ -425,8 +442,12 @@ void ParameterPanel::updateValidation()
     const bool wasValid = isValid();
     m_violations = violations(m_config.stage, m_config.params, m_config.size);
     m_violationLabel->setText(violationText());
-    m_violationLabel->setVisible(!m_violations.empty());
+    m_violationLabel->setVisible(true); // reserved space, empty while nothing is refused
     m_runButton->setEnabled(isValid() && m_runnerAvailable);
+    // A disabled Run button says why, in its tooltip.
+    m_runButton->setToolTip(!m_runnerAvailable ? m_runnerReason
+                            : !isValid()       ? tr("Not runnable: %1").arg(violationText())
+                                               : tr("Run the configured stage (Ctrl+R)"));
     if (wasValid != isValid())
         emit validityChanged(isValid());
 }

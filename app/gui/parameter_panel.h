@@ -50,6 +50,7 @@ private:
 
     RunConfig m_config;
     std::vector<std::string> m_violations;
+    QString m_runnerReason; // why running is off, for the Run button's tooltip
     bool m_runnerAvailable = true;
     bool m_syncing = false;
 

@@ -22,11 +22,11 @@ QStringList renderSession(const QString &sessionFile, const QString &outDir, QSt
             break;
         }
     window.setAttribute(Qt::WA_DontShowOnScreen);
-    // Wide enough that each of the three side-by-side views gets print-size room.
-    window.resize(2700, 1400);
-    window.show(); // lays the views out at a real size; never on screen
+    // Each view renders its own print layout (a fixed size), so the window's size does not matter.
+    window.resize(1440, 900);
+    window.show(); // lays the views out; never on screen
     QApplication::processEvents();
-    QStringList written = window.exportViews(outDir, error, QSize(1200, 800));
+    QStringList written = window.exportViews(outDir, error);
     window.hide();
     return written;
 }
