@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QMap>
+#include <QMetaType>
 #include <QString>
 #include <optional>
 
@@ -89,3 +90,6 @@ QJsonObject toJson(const RunRecord &record);
 std::optional<RunRecord> fromJson(const QJsonObject &object, QString *error = nullptr);
 
 } // namespace gemmscope
+
+// Runs travel between the runner thread and the UI in queued signals.
+Q_DECLARE_METATYPE(gemmscope::RunRecord)

@@ -99,5 +99,3 @@ private:
 };
 
 } // namespace gemmscope
-
-Q_DECLARE_METATYPE(gemmscope::RunRecord)
