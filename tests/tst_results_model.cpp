@@ -1,8 +1,6 @@
 // The results table: model consistency under QAbstractItemModelTester, the cells' content
 // (% of cuBLAS from the matching baseline, failure marking) and numeric sorting.
-#include "app_resources.h"
 #include "results_model.h"
-#include "session.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
@@ -34,40 +32,6 @@ RunRecord run(const QString &id, const QString &stage, double ms, long long n = 
 class TestResultsModel : public QObject {
     Q_OBJECT
 private slots:
-    // Published rows carry one number: "published", never a fake spread "108.890 (108.890–108.890)".
-    void publishedRowsSayPublished()
-    {
-        initResources();
-        Session session;
-        session.setAutosavePath({});
-        QString error;
-        QVERIFY2(session.loadDefault(&error), qPrintable(error));
-        ResultsModel model(&session);
-        bool sawPublished = false, sawSpread = false;
-        for (int row = 0; row < model.rowCount(); ++row) {
-            const QString median = model.index(row, ResultsModel::MedianColumn).data().toString();
-            const RunRecord &run = session.runs().at(row);
-            if (run.origin == QLatin1String("worklog")) {
-                QVERIFY2(median.endsWith(QStringLiteral("(published)")), qPrintable(median));
-                sawPublished = true;
-            } else if (run.isOk()) {
-                sawSpread = sawSpread || median.contains(QStringLiteral("–"));
-            }
-        }
-        QVERIFY(sawPublished);
-        QVERIFY(sawSpread);
-
-        // A running run with the runner's median so far shows it, marked preliminary.
-        RunRecord running = session.runs().constLast();
-        running.runId = QStringLiteral("live");
-        running.status = RunStatus::Running;
-        running.raw.insert(QStringLiteral("preliminary_median_ms"), 12.5);
-        session.addOrUpdate(running);
-        QCOMPARE(
-            model.index(model.rowOf(QStringLiteral("live")), ResultsModel::MedianColumn).data().toString(),
-            QStringLiteral("12.500 ms (preliminary)"));
-    }
-
     void init()
     {
         m_session = std::make_unique<Session>();
@@ -81,6 +45,31 @@ private slots:
         m_tester.reset();
         m_model.reset();
         m_session.reset();
+    }
+
+    // Published rows carry one number: "published", never a fake spread "108.890 (108.890–108.890)";
+    // a running run with the runner's median so far shows it, marked preliminary.
+    void publishedRowsSayPublished()
+    {
+        m_session->addOrUpdate(run("t4", "final", 108.89, 1024, QStringLiteral("worklog")));
+        RunRecord measured = run("h200", "final", 20.5);
+        measured.p20Ms = 20.4;
+        measured.p80Ms = 20.6;
+        measured.count = 40;
+        m_session->addOrUpdate(measured);
+        const auto median = [this](const char *id) {
+            return m_model->index(m_model->rowOf(QLatin1String(id)), ResultsModel::MedianColumn)
+                .data()
+                .toString();
+        };
+        QVERIFY2(median("t4").endsWith(QStringLiteral("(published)")), qPrintable(median("t4")));
+        QVERIFY2(median("h200").contains(QStringLiteral("–")), qPrintable(median("h200")));
+
+        RunRecord running = run("live", "final", 0);
+        running.status = RunStatus::Running;
+        running.preliminaryMedianMs = 12.5;
+        m_session->addOrUpdate(running);
+        QCOMPARE(median("live"), QStringLiteral("12.500 ms (preliminary)"));
     }
 
     void rowsFollowTheSession()

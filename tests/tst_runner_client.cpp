@@ -201,7 +201,7 @@ private slots:
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
         RunRequest fault = request({}, kLadderTag);
-        fault.type = QStringLiteral("fault");
+        fault.type = protocol::RequestType::Fault;
         const QString faultId = client.submit(fault);
         const QString after = client.submit(request({}, kLadderTag));
         QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 15000);

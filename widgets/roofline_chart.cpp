@@ -93,21 +93,16 @@ bool deviceIs(const QString &device, const GpuSpec &spec)
 
 std::optional<double> measuredIntensity(const RunRecord &run)
 {
-    const QJsonValue value =
-        run.raw.value(QStringLiteral("counters")).toObject().value(QStringLiteral("dram_intensity"));
-    if (!value.isDouble() || value.toDouble() <= 0)
+    if (!run.counters || !run.counters->dramIntensity || *run.counters->dramIntensity <= 0)
         return std::nullopt;
-    return value.toDouble();
+    return run.counters->dramIntensity;
 }
 
 QString countersUnavailableReason(const QList<RunRecord> &runs)
 {
-    for (const RunRecord &run : runs) {
-        const QString error =
-            run.raw.value(QStringLiteral("counters")).toObject().value(QStringLiteral("error")).toString();
-        if (!error.isEmpty())
-            return error;
-    }
+    for (const RunRecord &run : runs)
+        if (run.counters && run.counters->hasError())
+            return run.counters->error;
     return QStringLiteral("the runner reported no DRAM counters for these runs");
 }
 

@@ -94,9 +94,8 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
         return r.sizeText();
     case MedianColumn:
         // A running run shows the runner's median so far, marked as such, until its result.
-        if (r.status == RunStatus::Running && r.raw.value(QStringLiteral("preliminary_median_ms")).isDouble())
-            return QStringLiteral("%1 ms (preliminary)")
-                .arg(r.raw.value(QStringLiteral("preliminary_median_ms")).toDouble(), 0, 'f', 3);
+        if (r.status == RunStatus::Running && r.preliminaryMedianMs)
+            return QStringLiteral("%1 ms (preliminary)").arg(*r.preliminaryMedianMs, 0, 'f', 3);
         if (!ok)
             return QString();
         // A published number has no spread: say where it comes from instead of a fake range.

@@ -8,7 +8,6 @@
 namespace gemmscope {
 
 namespace {
-constexpr int kProtocolVersion = 1;
 constexpr int kQuitGraceMs = 3000;
 } // namespace
 
@@ -50,7 +49,7 @@ void RunnerClient::cancelAll()
         this,
         [this] {
             for (const RunRequest &r : m_queue.takeAll())
-                failJob(r, QStringLiteral("cancelled"), tr("The run was cancelled before it started."));
+                failJob(r, protocol::ErrorKind::Cancelled, tr("The run was cancelled before it started."));
             if (m_current)
                 cancelInThread(m_current->jobId);
         },
@@ -67,7 +66,7 @@ void RunnerClient::start()
             m_state = State::Unavailable;
             m_unavailableReason = tr("runner unavailable: %1").arg(location.whyNot);
             emit runnerStatusChanged(false, m_unavailableReason);
-            failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+            failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
             return;
         }
         m_runnerPath = location.path;
@@ -103,10 +102,10 @@ void RunnerClient::shutdown()
     }
     m_state = State::ShuttingDown;
     for (const RunRequest &r : m_queue.takeAll())
-        failJob(r, QStringLiteral("cancelled"), tr("The run was cancelled because GemmScope is closing."));
+        failJob(r, protocol::ErrorKind::Cancelled, tr("The run was cancelled because GemmScope is closing."));
     if (m_current)
-        send({{"type", "cancel"}, {"id", m_current->jobId}});
-    send({{"type", "quit"}});
+        send(protocol::toJson(protocol::CancelRequest{m_current->jobId}));
+    send(protocol::toJson(protocol::QuitRequest{}));
     m_process->closeWriteChannel();
     if (!m_process->waitForFinished(kQuitGraceMs)) {
         m_process->kill();
@@ -123,7 +122,7 @@ void RunnerClient::enqueue(const RunRequest &request)
     if (m_state == State::Stopped)
         start();
     else if (m_state == State::Unavailable)
-        failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+        failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
     else
         dispatchNext();
 }
@@ -131,13 +130,14 @@ void RunnerClient::enqueue(const RunRequest &request)
 void RunnerClient::cancelInThread(const QString &jobId)
 {
     if (auto removed = m_queue.remove(jobId)) {
-        failJob(*removed, QStringLiteral("cancelled"), tr("The run was cancelled before it started."));
+        failJob(*removed, protocol::ErrorKind::Cancelled, tr("The run was cancelled before it started."));
         if (!m_current && m_queue.isEmpty())
             emit idle();
         return;
     }
     if (m_current && m_current->jobId == jobId)
-        send({{"type", "cancel"}, {"id", jobId}}); // the runner answers with an error of kind cancelled
+        send(protocol::toJson(
+            protocol::CancelRequest{jobId})); // the runner answers with an error of kind cancelled
 }
 
 void RunnerClient::send(const QJsonObject &object)
@@ -193,35 +193,37 @@ void RunnerClient::readOutput()
 
 void RunnerClient::handleEvent(const QJsonObject &event)
 {
-    const QString kind = event.value("event").toString();
-    if (kind == QLatin1String("ready")) {
+    using protocol::EventType;
+    const std::optional<EventType> type = protocol::eventTypeOf(event);
+    if (type == EventType::Ready) {
         handleReady(event);
         return;
     }
-    if (kind == QLatin1String("ceilings")) {
+    if (type == EventType::Ceilings) {
         emit ceilingsAvailable(event);
         return;
     }
-    const QString id = event.value("id").toString();
+    const QString id = protocol::eventIdOf(event);
     // Events of a job that is no longer current (cancelled and replaced) are stale: drop them.
     const bool isCurrent = m_current && m_current->jobId == id;
-    if (kind == QLatin1String("progress")) {
+    if (type == EventType::Progress) {
         if (!isCurrent)
             return;
-        const int done = event.value("done").toInt(), total = event.value("total").toInt();
-        if (const QJsonValue preliminary = event.value("preliminary_median_ms"); preliminary.isDouble())
-            emit preliminaryMedian(id, preliminary.toDouble(), done); // not throttled: few, and the point
-        const bool last = total > 0 && done >= total;
+        protocol::ProgressEvent p;
+        protocol::fromJson(event, p);
+        if (p.preliminaryMedianMs)
+            emit preliminaryMedian(id, *p.preliminaryMedianMs, p.done); // not throttled: few, and the point
+        const bool last = p.total > 0 && p.done >= p.total;
         if (!last && m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kProgressIntervalMs)
             return;
         m_sinceProgress.start();
-        emit progress(id, event.value("phase").toString(), done, total);
-    } else if (kind == QLatin1String("compiled")) {
+        emit progress(id, p.phase, p.done, p.total);
+    } else if (type == EventType::Compiled) {
         if (isCurrent) {
             m_currentCompiled = event;
-            emit progress(id, QStringLiteral("compiled"), 1, 1);
+            emit progress(id, protocol::eventTypeName(EventType::Compiled), 1, 1);
         }
-    } else if (kind == QLatin1String("result")) {
+    } else if (type == EventType::Result) {
         if (!isCurrent)
             return;
         RunRecord record = fromResultEvent(event);
@@ -232,23 +234,27 @@ void RunnerClient::handleEvent(const QJsonObject &event)
         else
             emit runFailed(record);
         finishCurrent();
-    } else if (kind == QLatin1String("error")) {
+    } else if (type == EventType::Error) {
         if (id.isEmpty() || !isCurrent) {
+            protocol::ErrorEvent error;
+            protocol::fromJson(event, error);
             if (id.isEmpty())
-                qWarning("gemmscope-runner: %s", qPrintable(event.value("message").toString()));
+                qWarning("gemmscope-runner: %s", qPrintable(error.message));
             return;
         }
         RunRecord record = fromErrorEvent(event, m_current->toProtocolJson());
         record.presetKey = m_current->config.presetKey;
         if (record.registers < 0)
             applyCompiled(record, m_currentCompiled);
-        if (record.errorKind == QLatin1String("device_fault")) {
+        const bool deviceFault =
+            record.errorKind == protocol::errorKindName(protocol::ErrorKind::DeviceFault);
+        if (deviceFault) {
             // The runner exits with status 3 next; the restart happens in processFinished.
             m_faultMessage = record.errorMessage;
             record.errorMessage += tr(" The runner was restarted.");
         }
         emit runFailed(record);
-        if (record.errorKind == QLatin1String("device_fault")) {
+        if (deviceFault) {
             m_current.reset();
             return;
         }
@@ -258,35 +264,33 @@ void RunnerClient::handleEvent(const QJsonObject &event)
 
 void RunnerClient::handleReady(const QJsonObject &event)
 {
-    const int protocol = event.value("protocol").toInt();
-    if (protocol != kProtocolVersion) {
+    protocol::ReadyEvent ready;
+    protocol::fromJson(event, ready);
+    if (ready.protocol != protocol::kVersion) {
         m_state = State::Unavailable;
         m_unavailableReason = tr("runner unavailable: it speaks protocol %1, this GemmScope speaks %2")
-                                  .arg(protocol)
-                                  .arg(kProtocolVersion);
+                                  .arg(ready.protocol)
+                                  .arg(protocol::kVersion);
         emit runnerStatusChanged(false, m_unavailableReason);
-        failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+        failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
         m_process->disconnect(this);
         m_process->kill();
         return;
     }
     m_state = State::Ready;
-    const QJsonObject gpu = event.value("gpu").toObject();
-    if (gpu.isEmpty()) {
-        m_gpuAvailable = false;
-        QString why = event.value("gpu_error").toObject().value("message").toString();
+    if (!ready.gpu) {
+        QString why = ready.gpuErrorMessage;
         if (why.isEmpty())
             why = tr("the runner found no usable GPU");
         emit runnerStatusChanged(false, why);
     } else {
-        m_gpuAvailable = true;
         // The roofline's measured roof. Jobs run in arrival order, so this one runs before the
         // first queued run; its events carry an id no run has, so they never touch the queue.
-        send(QJsonObject{{"type", "ceilings"},
-                         {"id", QStringLiteral("ceilings-%1").arg(++m_ceilingsRequests)}});
-        emit runnerStatusChanged(true, tr("%1 (%2, %3 SMs)")
-                                           .arg(gpu.value("name").toString(), gpu.value("arch").toString())
-                                           .arg(gpu.value("sms").toInt()));
+        send(protocol::toJson(
+            protocol::CeilingsJob{QStringLiteral("ceilings-%1").arg(++m_ceilingsRequests), {}}));
+        emit runnerStatusChanged(
+            true,
+            tr("%1 (%2, %3 SMs)").arg(ready.gpu->name, ready.gpu->arch).arg(ready.gpu->sms.value_or(0)));
     }
     // Without a GPU the runner still answers every job (with no_gpu), so the queue drains normally.
     dispatchNext();
@@ -313,7 +317,7 @@ void RunnerClient::processFinished(int exitCode, QProcess::ExitStatus status)
     if (m_current) {
         const RunRequest running = *m_current;
         m_current.reset();
-        failJob(running, QStringLiteral("device_fault"), why + tr(" The runner was restarted."));
+        failJob(running, protocol::ErrorKind::DeviceFault, why + tr(" The runner was restarted."));
     }
     m_state = State::Stopped;
     if (++m_consecutiveRestarts > kMaxConsecutiveRestarts) {
@@ -321,7 +325,7 @@ void RunnerClient::processFinished(int exitCode, QProcess::ExitStatus status)
         m_unavailableReason =
             tr("runner unavailable: it stopped %1 times in a row (%2)").arg(m_consecutiveRestarts).arg(why);
         emit runnerStatusChanged(false, m_unavailableReason);
-        failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+        failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
         return;
     }
     startProcess();
@@ -338,20 +342,23 @@ void RunnerClient::processError(QProcess::ProcessError error)
     if (m_current) {
         const RunRequest running = *m_current;
         m_current.reset();
-        failJob(running, QStringLiteral("runner_unavailable"), m_unavailableReason);
+        failJob(running, protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
     }
-    failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+    failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
 }
 
-void RunnerClient::failJob(const RunRequest &request, const QString &kind, const QString &message)
+void RunnerClient::failJob(const RunRequest &request, protocol::ErrorKind kind, const QString &message)
 {
-    RunRecord record = fromErrorEvent({{"id", request.jobId}, {"kind", kind}, {"message", message}},
-                                      request.toProtocolJson());
+    protocol::ErrorEvent event;
+    event.id = request.jobId;
+    event.kind = kind;
+    event.message = message;
+    RunRecord record = fromErrorEvent(protocol::toJson(event), request.toProtocolJson());
     record.presetKey = request.config.presetKey;
     emit runFailed(record);
 }
 
-void RunnerClient::failAllQueued(const QString &kind, const QString &message)
+void RunnerClient::failAllQueued(protocol::ErrorKind kind, const QString &message)
 {
     for (const RunRequest &r : m_queue.takeAll())
         failJob(r, kind, message);

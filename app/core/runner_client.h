@@ -65,8 +65,8 @@ private:
     void processError(QProcess::ProcessError error);
     void dispatchNext();
     void finishCurrent();
-    void failJob(const RunRequest &request, const QString &kind, const QString &message);
-    void failAllQueued(const QString &kind, const QString &message);
+    void failJob(const RunRequest &request, protocol::ErrorKind kind, const QString &message);
+    void failAllQueued(protocol::ErrorKind kind, const QString &message);
     void send(const QJsonObject &object);
 
     enum class State { Stopped, Starting, Ready, Unavailable, ShuttingDown };
@@ -75,7 +75,6 @@ private:
     QString m_unavailableReason;
     QProcess *m_process = nullptr;
     State m_state = State::Stopped;
-    bool m_gpuAvailable = false;
     JobQueue m_queue;
     std::optional<RunRequest> m_current;
     QJsonObject m_currentCompiled;
@@ -103,5 +102,3 @@ private:
 };
 
 } // namespace gemmscope
-
-Q_DECLARE_METATYPE(gemmscope::RunRecord)

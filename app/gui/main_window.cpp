@@ -15,6 +15,7 @@
 #include "recent_files.h"
 #include "results_model.h"
 #include "roofline_chart.h"
+#include "run_controller.h"
 #include "run_selection.h"
 #include "runner_client.h"
 #include "runtime_chart.h"
@@ -87,7 +88,7 @@ private:
 MainWindow::MainWindow(const Options &options, QWidget *parent)
     : QMainWindow(parent), m_options(options), m_session(new Session(this)),
       m_model(new ResultsModel(m_session, this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_selection(new RunSelection(this))
+      m_selection(new RunSelection(this)), m_runs(new RunController(m_session, this))
 {
     initResources();
     if (!options.autosavePath.isEmpty())
@@ -123,33 +124,20 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connect(m_session, &Session::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_selection, &RunSelection::selectionChanged, this, &MainWindow::selectRun);
 
+    connect(m_runs, &RunController::runnerStatusChanged, this, &MainWindow::showRunnerStatus);
+    connect(m_runs, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_runs, &RunController::ladderFinished, this, &MainWindow::ladderFinished);
+    connect(m_runs, &RunController::progress, this, &MainWindow::onProgress);
+    connect(m_runs, &RunController::preliminaryMedian, this, &MainWindow::onPreliminaryMedian);
+    connect(m_runs, &RunController::runStarted, this,
+            [this](const QString &id) { m_jobLabel->setText(tr("Running %1").arg(id)); });
+    connect(m_runs, &RunController::idle, this, [this] {
+        m_jobLabel->clear();
+        m_progress->setVisible(false);
+    });
     if (options.startRunner) {
         m_runnerReason = tr("Starting the runner…");
-        m_runner = new RunnerHost({}, this);
-        RunnerClient *client = m_runner->client();
-        connect(client, &RunnerClient::runnerStatusChanged, this, &MainWindow::showRunnerStatus);
-        connect(client, &RunnerClient::resultAvailable, this, &MainWindow::onResult);
-        connect(client, &RunnerClient::ceilingsAvailable, this, [this](const QJsonObject &event) {
-            const QString gpu =
-                event.value(QStringLiteral("gpu")).toObject().value(QStringLiteral("name")).toString();
-            m_session->setCeilings(gpu, ceilingsEntry(event, QStringLiteral("measured")));
-        });
-        connect(client, &RunnerClient::runFailed, this, &MainWindow::onFailed);
-        connect(client, &RunnerClient::jobsReplaced, this, &MainWindow::onJobsReplaced);
-        connect(client, &RunnerClient::progress, this, &MainWindow::onProgress);
-        connect(client, &RunnerClient::preliminaryMedian, this, &MainWindow::onPreliminaryMedian);
-        connect(client, &RunnerClient::runStarted, this, [this](const QString &id) {
-            if (const RunRecord *r = m_session->find(id)) {
-                RunRecord running = *r;
-                running.status = RunStatus::Running;
-                m_session->addOrUpdate(running);
-            }
-            m_jobLabel->setText(tr("Running %1").arg(id));
-        });
-        connect(client, &RunnerClient::idle, this, [this] {
-            m_jobLabel->clear();
-            m_progress->setVisible(false);
-        });
+        m_runs->startRunner();
     } else {
         m_runnerReason = tr("Running is off: this window was started without a runner.");
     }
@@ -163,13 +151,13 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
-    delete m_runner; // stops the runner thread before the session it reports into goes away
-    m_runner = nullptr;
+    delete m_runs; // stops the runner thread before the session it reports into goes away
+    m_runs = nullptr;
 }
 
 RunnerClient *MainWindow::runnerClient() const
 {
-    return m_runner ? m_runner->client() : nullptr;
+    return m_runs->client();
 }
 
 void MainWindow::buildViews()
@@ -771,87 +759,29 @@ void MainWindow::showRunnerStatus(bool available, const QString &reason)
     updateRunActions();
 }
 
-void MainWindow::addPendingRun(const QString &jobId, const RunRequest &request)
-{
-    RunRecord pending;
-    pending.runId = jobId;
-    pending.stage = QString::fromStdString(stageInfo(request.config.stage).key);
-    pending.presetKey = request.config.presetKey;
-    for (const auto &[name, value] : request.config.params)
-        pending.params.insert(QString::fromStdString(name), value);
-    pending.m = request.config.size.m;
-    pending.n = request.config.size.n;
-    pending.k = request.config.size.k;
-    pending.flushL2 = request.config.timing.flushL2;
-    if (!stageInfo(request.config.stage).isLibrary) { // what the request will ask (run_request.cpp)
-        pending.scalarSharedReads = request.config.timing.scalarSharedReads;
-        pending.maxBlocksPerSm = request.config.timing.maxBlocksPerSm;
-        pending.smemCarveout = request.config.timing.smemCarveout;
-    }
-    pending.status = RunStatus::Queued;
-    pending.origin = QStringLiteral("measured");
-    pending.timestamp = QDateTime::currentDateTimeUtc();
-    m_session->addOrUpdate(pending);
-}
-
 void MainWindow::runCurrent()
 {
-    if (!m_runner || !m_runnerAvailable || !m_panel->isValid())
+    if (!m_runs->hasRunner() || !m_runnerAvailable || !m_panel->isValid())
         return;
-    RunRequest request;
-    request.tag = kInteractiveTag;
-    request.config = m_panel->config();
-    const QString id = m_runner->client()->submit(request);
-    addPendingRun(id, request);
-    m_selection->select(id);
+    m_selection->select(m_runs->runCurrent(m_panel->config()));
 }
 
 QStringList MainWindow::runLadder(const ProblemSize &size)
 {
-    QStringList ids;
-    if (!m_runner)
-        return ids;
-    for (const RunRequest &request : ladderRequests(size, m_panel->config().timing)) {
-        const QString id = m_runner->client()->submit(request);
-        addPendingRun(id, request);
-        ids << id;
-    }
-    m_pendingLadder += ids;
-    return ids;
+    return m_runs->runLadder(size, m_panel->config().timing);
 }
 
 void MainWindow::cancelRuns()
 {
-    if (m_runner)
-        m_runner->client()->cancelAll();
+    m_runs->cancelAll();
 }
 
-void MainWindow::onResult(const RunRecord &record)
+void MainWindow::onRunFinished(const RunRecord &record)
 {
-    m_session->addOrUpdate(record);
+    if (!record.isOk())
+        statusBar()->showMessage(tr("Run %1 failed: %2").arg(record.runId, record.errorMessage), 8000);
     if (m_selection->runId() == record.runId)
         selectRun(record.runId);
-    if (m_pendingLadder.removeAll(record.runId) && m_pendingLadder.isEmpty())
-        emit ladderFinished();
-}
-
-void MainWindow::onFailed(const RunRecord &record)
-{
-    // A run cancelled before it started never ran: it leaves no row behind.
-    if (record.errorKind == QLatin1String("cancelled") && record.registers < 0 &&
-        m_session->find(record.runId) && m_session->find(record.runId)->status == RunStatus::Queued)
-        m_session->removeRun(record.runId);
-    else
-        m_session->addOrUpdate(record);
-    statusBar()->showMessage(tr("Run %1 failed: %2").arg(record.runId, record.errorMessage), 8000);
-    if (m_pendingLadder.removeAll(record.runId) && m_pendingLadder.isEmpty())
-        emit ladderFinished();
-}
-
-void MainWindow::onJobsReplaced(const QStringList &ids)
-{
-    for (const QString &id : ids)
-        m_session->removeRun(id);
 }
 
 void MainWindow::onProgress(const QString &id, const QString &phase, int done, int total)
@@ -874,7 +804,7 @@ void MainWindow::onPreliminaryMedian(const QString &id, double medianMs, int tim
     m_preliminaryThrottle.start();
     if (const RunRecord *r = m_session->find(id); r && r->status == RunStatus::Running) {
         RunRecord running = *r;
-        running.raw.insert(QStringLiteral("preliminary_median_ms"), medianMs);
+        running.preliminaryMedianMs = medianMs;
         m_session->addOrUpdate(running);
     }
 }
@@ -900,21 +830,14 @@ void MainWindow::selectRun(const QString &runId)
 // on the GPU of the most recent run that has them.
 void MainWindow::applyMeasuredCeilings()
 {
-    const QJsonObject &ceilings = m_session->data().ceilings;
-    const QList<RunRecord> &runs = m_session->runs();
-    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
-        const QJsonObject entry = ceilings.value(it->gpuName).toObject();
-        if (entry.isEmpty())
-            continue;
-        const QString when = entry.value(QStringLiteral("measured_at")).toString().left(10);
-        const bool recorded = entry.value(QStringLiteral("origin")).toString() == QStringLiteral("recorded");
-        m_rooflineChart->setMeasuredCeilings(
-            entry.value(QStringLiteral("fma_tflops")).toDouble(),
-            entry.value(QStringLiteral("dram_gbs")).toDouble(),
-            tr("%1, %2%3").arg(it->gpuName, when, recorded ? tr(" (recorded)") : QString()));
+    const std::optional<MeasuredCeilings> c = m_runs->measuredCeilings();
+    if (!c) {
+        m_rooflineChart->clearMeasuredCeilings();
         return;
     }
-    m_rooflineChart->clearMeasuredCeilings();
+    m_rooflineChart->setMeasuredCeilings(
+        c->fmaTflops, c->dramGbs,
+        tr("%1, %2%3").arg(c->gpuName, c->measuredAt.left(10), c->recorded ? tr(" (recorded)") : QString()));
 }
 
 void MainWindow::refreshViews()

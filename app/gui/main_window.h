@@ -29,7 +29,7 @@ class ParameterPanel;
 class ResultsModel;
 class RunSelection;
 class RooflineChart;
-class RunnerHost;
+class RunController;
 class TileMapView;
 class CoalescingView;
 class BankConflictView;
@@ -105,12 +105,9 @@ private:
     void fitResultsColumns();
     void applyFirstStartLayout(); // no saved geometry: 90% of the screen, equal chart panes
 
-    void onResult(const RunRecord &record);
-    void onFailed(const RunRecord &record);
-    void onJobsReplaced(const QStringList &ids);
+    void onRunFinished(const RunRecord &record);
     void onProgress(const QString &id, const QString &phase, int done, int total);
     void onPreliminaryMedian(const QString &id, double medianMs, int timedSoFar);
-    void addPendingRun(const QString &jobId, const RunRequest &request);
     void selectRun(const QString &runId);
     void refreshViews();
     void applyMeasuredCeilings();
@@ -134,10 +131,9 @@ private:
     ResultsModel *m_model;
     QSortFilterProxyModel *m_proxy;
     RunSelection *m_selection;
-    RunnerHost *m_runner = nullptr;
+    RunController *m_runs = nullptr; // run orchestration (runner, queued records, ceilings)
     bool m_runnerAvailable = false;
     QString m_runnerReason;
-    QStringList m_pendingLadder;
 
     ParameterPanel *m_panel = nullptr;
     RuntimeChart *m_runtimeChart = nullptr;

@@ -8,8 +8,10 @@
 //                   running them)
 //                   [--max-blocks-per-sm N]   (pad each block's shared memory so at most N share an SM)
 //                   [--smem-carveout P]   (prefer P % of the largest shared-memory share; the rest is L1)
-#include "bench_runner_session.h"
 #include "bench_table.h"
+#include "events.h"
+#include "requests.h"
+#include "runner_session.h"
 #include "stage_catalog.h"
 
 #include <QCommandLineParser>
@@ -45,14 +47,6 @@ void print(const QString &text)
 void printError(const QString &text)
 {
     std::fputs((text + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
-}
-
-QJsonObject paramsJson(const ParamValues &params)
-{
-    QJsonObject o;
-    for (const auto &[k, v] : params)
-        o.insert(QString::fromStdString(k), v);
-    return o;
 }
 
 // Preset keys and stage keys, in the order given; cuBLAS FP32 is moved first (the 100% line).
@@ -91,9 +85,9 @@ std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *
 
 // What every run request of one bench invocation shares.
 struct JobOptions {
-    QJsonObject size;
-    double seed = 1;
-    QJsonObject timing; // the protocol's timing fields
+    ProblemSize size;
+    int seed = 1;
+    protocol::TimingRequest timing;
     bool counters = false;
     QString build;
     int maxBlocksPerSm = 0; // 0: no limit
@@ -103,27 +97,26 @@ struct JobOptions {
 // One `run` request of the protocol for a target.
 QJsonObject runJob(const QString &id, const Target &t, const JobOptions &options)
 {
-    QJsonObject job{{QStringLiteral("type"), QStringLiteral("run")},
-                    {QStringLiteral("id"), id},
-                    {QStringLiteral("stage"), t.stage},
-                    {QStringLiteral("size"), options.size},
-                    {QStringLiteral("seed"), options.seed},
-                    {QStringLiteral("timing"), options.timing}};
-    if (!t.params.empty())
-        job.insert(QStringLiteral("params"), paramsJson(t.params));
+    protocol::RunJob job;
+    job.id = id;
+    job.stage = t.stage;
+    job.params = t.params;
+    job.size = options.size;
+    job.seed = options.seed;
+    job.timing = options.timing;
     if (options.counters)
-        job.insert(QStringLiteral("counters"), true);
+        job.counters = true;
     // Build, block limit and carve-out concern GemmScope's kernels; cuBLAS stays the untouched baseline.
     const StageInfo *stage = findStage(t.stage.toStdString());
     if (stage && !stage->isLibrary) {
         if (options.build != QStringLiteral("release"))
-            job.insert(QStringLiteral("build"), options.build);
+            job.build = options.build;
         if (options.maxBlocksPerSm > 0)
-            job.insert(QStringLiteral("max_blocks_per_sm"), options.maxBlocksPerSm);
+            job.maxBlocksPerSm = options.maxBlocksPerSm;
         if (options.smemCarveout >= 0)
-            job.insert(QStringLiteral("smem_carveout"), options.smemCarveout);
+            job.smemCarveout = options.smemCarveout;
     }
-    return job;
+    return protocol::toJson(job);
 }
 
 QString findRunner(const QString &given)
@@ -204,9 +197,8 @@ int main(int argc, char **argv)
         printError(QStringLiteral("--size must look like 8192x4096x6144."));
         return 1;
     }
-    const QJsonObject size{{QStringLiteral("m"), sizeMatch.captured(1).toDouble()},
-                           {QStringLiteral("n"), sizeMatch.captured(2).toDouble()},
-                           {QStringLiteral("k"), sizeMatch.captured(3).toDouble()}};
+    const ProblemSize size{sizeMatch.captured(1).toLongLong(), sizeMatch.captured(2).toLongLong(),
+                           sizeMatch.captured(3).toLongLong()};
     QString error;
     const auto targets = resolveTargets(parser.value(stagesOpt), &error);
     if (!targets) {
@@ -216,11 +208,11 @@ int main(int argc, char **argv)
 
     JobOptions options;
     options.size = size;
-    options.timing = QJsonObject{{QStringLiteral("budget_ms"), parser.value(budgetOpt).toDouble()},
-                                 {QStringLiteral("flush_l2"), parser.isSet(flushOpt)},
-                                 {QStringLiteral("min_reps"), parser.value(minRepsOpt).toInt()},
-                                 {QStringLiteral("warmup"), parser.value(warmupOpt).toInt()}};
-    options.seed = parser.value(seedOpt).toDouble();
+    options.timing.budgetMs = parser.value(budgetOpt).toInt();
+    options.timing.flushL2 = parser.isSet(flushOpt);
+    options.timing.minReps = parser.value(minRepsOpt).toInt();
+    options.timing.warmup = parser.value(warmupOpt).toInt();
+    options.seed = parser.value(seedOpt).toInt();
     options.counters = parser.isSet(countersOpt);
     options.build = parser.value(buildOpt);
     if (parser.isSet(maxBlocksOpt)) {
@@ -253,20 +245,14 @@ int main(int argc, char **argv)
         printError(error);
         return 1;
     }
-    const QJsonValue gpu = runner.ready().value(QStringLiteral("gpu"));
-    if (!gpu.isObject()) {
-        printError(QStringLiteral("No GPU: %1")
-                       .arg(runner.ready()
-                                .value(QStringLiteral("gpu_error"))
-                                .toObject()
-                                .value(QStringLiteral("message"))
-                                .toString()));
+    protocol::ReadyEvent ready;
+    protocol::fromJson(runner.ready(), ready);
+    if (!ready.gpu) {
+        printError(QStringLiteral("No GPU: %1").arg(ready.gpuErrorMessage));
         return 2;
     }
     print(QStringLiteral("GPU: %1 (%2), size %3, budget %4 ms per stage%5\n")
-              .arg(gpu.toObject().value(QStringLiteral("name")).toString(),
-                   gpu.toObject().value(QStringLiteral("arch")).toString(), parser.value(sizeOpt),
-                   parser.value(budgetOpt),
+              .arg(ready.gpu->name, ready.gpu->arch, parser.value(sizeOpt), parser.value(budgetOpt),
                    (parser.isSet(flushOpt) ? QStringLiteral(", L2 flushed") : QString()) +
                        (options.maxBlocksPerSm > 0
                             ? QStringLiteral(", at most %1 block(s) per SM").arg(options.maxBlocksPerSm)
@@ -276,18 +262,21 @@ int main(int argc, char **argv)
                             : QString())));
 
     const QJsonObject ceilings =
-        runner.request(QJsonObject{{QStringLiteral("type"), QStringLiteral("ceilings")},
-                                   {QStringLiteral("id"), QStringLiteral("ceilings")}});
-    const double peak = ceilings.value(QStringLiteral("fma_tflops")).toDouble();
-    if (ceilings.value(QStringLiteral("event")).toString() == QStringLiteral("ceilings"))
+        runner.request(protocol::toJson(protocol::CeilingsJob{QStringLiteral("ceilings"), std::nullopt}));
+    double peak = 0;
+    if (protocol::eventTypeOf(ceilings) == protocol::EventType::Ceilings) {
+        protocol::CeilingsEvent c;
+        protocol::fromJson(ceilings, c);
+        peak = c.fmaTflops;
         print(QStringLiteral("Ceilings: FP32 FMA %1 TFLOP/s, DRAM %2 GB/s (%3)\n")
                   .arg(peak, 0, 'f', 1)
-                  .arg(ceilings.value(QStringLiteral("dram_gbs")).toDouble(), 0, 'f', 0)
-                  .arg(ceilings.value(QStringLiteral("cached")).toBool() ? QStringLiteral("cached")
-                                                                         : QStringLiteral("measured now")));
-    else
-        printError(
-            QStringLiteral("Ceilings failed: %1").arg(ceilings.value(QStringLiteral("message")).toString()));
+                  .arg(c.dramGbs, 0, 'f', 0)
+                  .arg(c.cached ? QStringLiteral("cached") : QStringLiteral("measured now")));
+    } else {
+        protocol::ErrorEvent failure;
+        protocol::fromJson(ceilings, failure);
+        printError(QStringLiteral("Ceilings failed: %1").arg(failure.message));
+    }
 
     std::vector<BenchRow> rows;
     double cublasMs = 0;
@@ -304,14 +293,19 @@ int main(int argc, char **argv)
                   .arg(targets->size())
                   .arg(t.preset.isEmpty() ? t.stage : t.preset));
         QJsonObject event = runner.request(job);
-        if (event.value(QStringLiteral("kind")).toString() == QStringLiteral("device_fault"))
-            printError(QStringLiteral("  device fault: the runner exits; restarting it for the next row."));
-        if (t.stage == QStringLiteral("cublas_fp32") &&
-            event.value(QStringLiteral("event")).toString() == QStringLiteral("result"))
-            cublasMs = event.value(QStringLiteral("timing"))
-                           .toObject()
-                           .value(QStringLiteral("median_ms"))
-                           .toDouble();
+        if (protocol::eventTypeOf(event) == protocol::EventType::Error) {
+            protocol::ErrorEvent failure;
+            protocol::fromJson(event, failure);
+            if (failure.kind == protocol::ErrorKind::DeviceFault)
+                printError(
+                    QStringLiteral("  device fault: the runner exits; restarting it for the next row."));
+        }
+        if (t.stage == QString::fromStdString(StageId::CublasFp32.str()) &&
+            protocol::eventTypeOf(event) == protocol::EventType::Result) {
+            protocol::ResultEvent result;
+            protocol::fromJson(event, result);
+            cublasMs = result.timing.medianMs;
+        }
         rows.push_back({t.preset, t.stage, QString::fromStdString(formatParams(t.params)), event});
     }
     print(QStringLiteral("\n") + bench::formatTable(rows, cublasMs, peak));
@@ -330,8 +324,8 @@ int main(int argc, char **argv)
             {QStringLiteral("version"), 1},
             {QStringLiteral("date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
             {QStringLiteral("command"), QCoreApplication::arguments().join(QLatin1Char(' '))},
-            {QStringLiteral("gpu"), gpu},
-            {QStringLiteral("size"), size},
+            {QStringLiteral("gpu"), runner.ready().value(QStringLiteral("gpu"))},
+            {QStringLiteral("size"), protocol::sizeToJson(size)},
             {QStringLiteral("ceilings"), ceilings},
             {QStringLiteral("rows"), jsonRows}};
         QSaveFile f(parser.value(jsonOpt));
