@@ -429,6 +429,13 @@ private slots:
         QCOMPARE(g.front().efficiency(), 1.0);
         QCOMPARE(loadInstructionCount(a, Operand::A), 128 * 8 / 256);
         QCOMPARE(loadInstructionCount(a, Operand::B), 8 * 256 / 4 / 256);
+        // The copy engine writes shared memory: a launch issues no STS (what the hardware counts),
+        // while the pipelined stage stores its prefetched registers with STS.
+        const auto counts = kernelInstructionCounts(a, ProblemSize{1536, 1536, 1536});
+        QVERIFY(counts.has_value());
+        QCOMPARE(counts->sharedStores, 0LL);
+        const KernelShape p = shapeOf("pipelined", "BM=128 BN=256 BK=16 TM=8 TN=16 SWIZZLE=1");
+        QVERIFY(kernelInstructionCounts(p, ProblemSize{1536, 1536, 1536})->sharedStores > 0);
     }
 };
 
