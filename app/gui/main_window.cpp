@@ -371,12 +371,14 @@ void MainWindow::showConfig(const RunConfig &config)
                 accesses.push_back(demo);
             }
             m_bankConflicts->setAccesses(accesses);
+            // Either of the guide's two reads shows both, one above the other.
+            m_bankConflicts->setComparePair(int(accesses.size()) - 2, int(accesses.size()) - 1);
             m_bankConflicts->setNote(
                 tr("This kernel reads tileA[ty][k] (one word for the whole row of lanes: a broadcast) and "
                    "tileB[k][tx] (along a row): conflict-free with or without padding. The +1 padding of the "
                    "guide's variant is for a column read, tile[tx][k]: unpadded, lanes %1 words apart all "
                    "hit one bank (%2-way); padded, every lane has its own bank. The last two entries of the "
-                   "list show both.")
+                   "list show both, one above the other.")
                     .arg(tile)
                     .arg(std::min(tile, 32)));
         }
