@@ -5,6 +5,7 @@
 #include "bank_conflict_view.h"
 #include "chart_layout.h"
 #include "coalescing_view.h"
+#include "machine_code_view.h"
 #include "main_window.h"
 #include "parameter_panel.h"
 #include "results_model.h"
@@ -478,6 +479,28 @@ private slots:
                      summary.contains(QStringLiteral("occupancy")),
                  qPrintable(summary));
         QVERIFY(summary.contains(QStringLiteral("sm_90")));
+    }
+
+    // The SASS tab compiles the configuration with -lineinfo when it is shown (no GPU needed) and
+    // shows the machine code with the hot loop's mix: the tuned preset's 128x256 tile at 8x16 per
+    // thread and BK 16 does 16 x 8 x 16 = 2048 FFMAs per k-tile.
+    void sassTabShowsTheMachineCode()
+    {
+        if (qEnvironmentVariableIsEmpty("GEMMSCOPE_RUNNER"))
+            QSKIP("Built without the CUDA Toolkit: there is no runner to disassemble with.");
+        MainWindow window(options());
+        QVERIFY(window.parameterPanel()->applyPreset("fp32-tuned"));
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mappingTabs"));
+        auto *view = window.findChild<MachineCodeView *>(QStringLiteral("machineCodeView"));
+        QVERIFY(tabs && view);
+        tabs->setCurrentWidget(view);
+        QTRY_VERIFY_WITH_TIMEOUT(view->code() != nullptr, 120000);
+        QCOMPARE(view->mixCount(QStringLiteral("FFMA"), true), 2048);
+        QVERIFY(view->summaryText().contains(QStringLiteral("FFMA per shared load")));
+        // A library stage has nothing to disassemble, and says so when asked.
+        window.parameterPanel()->setStage(StageId::CublasFp32);
+        emit view->refreshRequested();
+        QTRY_VERIFY2_WITH_TIMEOUT(view->message().contains(QStringLiteral("library")), qPrintable(view->message()), 20000);
     }
 
 private:

@@ -7,6 +7,7 @@
 #include "chart_interaction.h"
 #include "coalescing_view.h"
 #include "compile_job.h"
+#include "machine_code_view.h"
 #include "mapping_model.h"
 #include "model_summary_view.h"
 #include "parameter_panel.h"
@@ -222,6 +223,12 @@ void MainWindow::buildViews()
     m_stageSource = new StageSourceView;
     m_stageSource->setObjectName(QStringLiteral("stageSourceView"));
     m_mappingTabs->addTab(m_stageSource, tr("Source"));
+    m_machineCode = new MachineCodeView;
+    m_machineCode->setObjectName(QStringLiteral("machineCodeView"));
+    m_mappingTabs->addTab(m_machineCode, tr("SASS"));
+    m_mappingTabs->setTabToolTip(
+        m_mappingTabs->count() - 1,
+        tr("PTX and SASS of the configured kernel, the hot loop and its instruction mix"));
     // Every tab label visible: no scroll arrows; the pane's minimum width holds the whole bar and a
     // full warp of 32 lanes (the coalescing and bank diagrams' minimum).
     m_mappingTabs->setUsesScrollButtons(false);
@@ -453,7 +460,32 @@ void MainWindow::buildActions()
     run->setToolTip(tr("Run the configured stage (Ctrl+R)"));
     ladder->setToolTip(tr("Run every preset of the ladder at the configured size (Ctrl+Shift+R)"));
     // Compile needs no GPU: NVRTC in the runner's compile-only mode, for the architecture chosen here.
-    m_compileJob = new CompileJob(this);
+    m_compileJob = new CompileJob(CompileJob::Kind::Compile, this);
+    // The SASS tab: the same compile-only runner, asked for the machine code (-lineinfo). It follows
+    // the configuration while the tab is shown; the Disassemble button asks again.
+    m_disassembleJob = new CompileJob(CompileJob::Kind::Disassemble, this);
+    connect(m_disassembleJob, &CompileJob::finished, this,
+            [this](const QJsonObject &event, const QString &title) {
+                m_machineCode->setMachineCode(title, event.value(QStringLiteral("ptx")).toString(),
+                                              event.value(QStringLiteral("sass")).toString(),
+                                              event.value(QStringLiteral("sass_unavailable")).toString());
+                if (m_disassemblePending)
+                    disassembleCurrent();
+            });
+    connect(m_disassembleJob, &CompileJob::failed, this, [this](const QString &message) {
+        m_machineCode->setMessage(message);
+        if (m_disassemblePending)
+            disassembleCurrent();
+    });
+    connect(m_machineCode, &MachineCodeView::refreshRequested, this, &MainWindow::disassembleCurrent);
+    connect(m_mappingTabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_mappingTabs->currentWidget() == m_machineCode)
+            disassembleCurrent();
+    });
+    connect(m_panel, &ParameterPanel::configurationChanged, this, [this] {
+        if (m_mappingTabs->currentWidget() == m_machineCode)
+            disassembleCurrent();
+    });
     connect(m_compileJob, &CompileJob::finished, this,
             [this](const QJsonObject &compiled, const QString &summary) {
                 const QString text =
@@ -692,6 +724,27 @@ void MainWindow::compileCurrent()
     }
     statusBar()->showMessage(tr("Cannot compile: %1").arg(whyNot), 10000);
     emit compileFinished(tr("Cannot compile: %1").arg(whyNot));
+}
+
+void MainWindow::disassembleCurrent()
+{
+    // One disassembly at a time; a change meanwhile is taken up when it ends (slider drags do not pile up).
+    if (m_disassembleJob->isRunning()) {
+        m_disassemblePending = true;
+        return;
+    }
+    m_disassemblePending = false;
+    const RunConfig config = m_panel->config();
+    if (!m_panel->isValid()) {
+        m_machineCode->setMessage(tr("Nothing to disassemble: %1").arg(m_panel->violationText()));
+        return;
+    }
+    QString whyNot;
+    if (m_disassembleJob->start(config.stage, config.params, config.size, m_compileArch, &whyNot))
+        m_machineCode->setLoading(
+            tr("%1 for %2").arg(QString::fromStdString(stageInfo(config.stage).title), m_compileArch));
+    else
+        m_machineCode->setMessage(whyNot);
 }
 
 void MainWindow::updateTitle()

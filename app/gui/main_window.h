@@ -82,7 +82,8 @@ public:
 
 public slots:
     void runCurrent();
-    void compileCurrent(); // Ctrl+B: NVRTC for compileArch(), no GPU needed
+    void compileCurrent();     // Ctrl+B: NVRTC for compileArch(), no GPU needed
+    void disassembleCurrent(); // the SASS tab: PTX and SASS of the configuration, no GPU needed
     QStringList runLadder(const ProblemSize &size);
     void cancelRuns();
     // What the runner said about itself (connected to RunnerClient::runnerStatusChanged).
@@ -161,6 +162,9 @@ private:
     QProgressBar *m_progress = nullptr;
     QMenu *m_recentMenu = nullptr;
     class CompileJob *m_compileJob = nullptr;
+    class CompileJob *m_disassembleJob = nullptr;
+    bool m_disassemblePending = false;              // the configuration changed while a disassembly ran
+    class MachineCodeView *m_machineCode = nullptr; // the "SASS" tab
     QString m_compileArch = QStringLiteral("sm_90");
     QString m_lastCompile;
     bool m_showingConfig = false;
