@@ -569,7 +569,7 @@ void MainWindow::buildActions()
 QList<QWidget *> MainWindow::exportableViews() const
 {
     return {m_runtimeChart,  m_rooflineChart, m_mappingStack, m_coalescing,
-            m_bankConflicts, m_accessCheck,   m_stageSource};
+            m_bankConflicts, m_accessCheck,   m_stageSource,  m_machineCode};
 }
 
 QWidget *MainWindow::viewOfTab(int index) const
@@ -610,6 +610,8 @@ QString MainWindow::viewName(QWidget *view) const
         return tr("the counters table");
     if (view == m_stageSource)
         return tr("the stage source");
+    if (view == m_machineCode)
+        return tr("the SASS view");
     if (view == m_table)
         return tr("the results table");
     return tr("the view");
