@@ -396,6 +396,17 @@ private slots:
         }
         QVERIFY(degrees.contains(32));
         QCOMPARE(degrees.last(), 1);
+        // Either of the two guide reads shows both, one above the other (and so does the export).
+        QVERIFY(bank->showingPair());
+        QTemporaryDir dir;
+        QVERIFY(!bank->exportTo(dir.filePath("guide.svg")));
+        QFile svg(dir.filePath("guide.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        QVERIFY(text.contains("32-way conflict"));
+        QVERIFY(text.contains("Conflict-free"));
+        bank->setCurrentIndex(0);
+        QVERIFY(!bank->showingPair());
         QVERIFY(window.findChild<CoalescingView *>()->note().isEmpty());
         QVERIFY(window.parameterPanel()->applyPreset("worklog-0"));
         QVERIFY(window.findChild<CoalescingView *>()->note().contains(QStringLiteral("reuse")));
