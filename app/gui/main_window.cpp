@@ -13,6 +13,7 @@
 #include "plot_export.h"
 #include "recent_files.h"
 #include "results_model.h"
+#include "results_table_proxy.h"
 #include "roofline_chart.h"
 #include "run_controller.h"
 #include "run_selection.h"
@@ -84,7 +85,7 @@ private:
 
 MainWindow::MainWindow(const Options &options, QWidget *parent)
     : QMainWindow(parent), m_options(options), m_session(new Session(this)),
-      m_model(new ResultsModel(m_session, this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_model(new ResultsModel(m_session, this)), m_proxy(new ResultsTableProxy(this)),
       m_selection(new RunSelection(this)), m_runs(new RunController(m_session, this))
 {
     initResources();
