@@ -210,7 +210,9 @@ MachineCode parseSass(std::string_view sass)
     std::string currentFile;
     int currentLine = -1;
     std::map<long long, int> lineOfAddress;
-    std::vector<std::pair<int, long long>> branches; // (line index, target address)
+    std::map<std::string, int, std::less<>> labels;         // nvdisasm's ".L_x_4:" -> line index
+    std::vector<std::pair<int, long long>> branches;        // (line index, target address)
+    std::vector<std::pair<int, std::string>> labelBranches; // (line index, target label)
 
     for (std::string_view raw : splitLines(sass)) {
         CodeLine line;
@@ -226,6 +228,8 @@ MachineCode parseSass(std::string_view sass)
                 const std::string_view num = firstToken(t.substr(lineAt + 5));
                 currentLine = int(parseNumber(num.substr(0, num.find(',')), 10).value_or(-1));
             }
+        } else if (!t.empty() && t.back() == ':' && t.find_first_of(" \t") == std::string_view::npos) {
+            labels[std::string(t.substr(0, t.size() - 1))] = int(code.lines.size());
         } else if (startsWith(t, "/*") && t.size() > 4) {
             // /*0ff0*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;   [/* 0x... */]
             const size_t close = t.find("*/");
@@ -244,9 +248,16 @@ MachineCode parseSass(std::string_view sass)
                 line.sourceLine = currentLine;
                 lineOfAddress[*address] = int(code.lines.size());
                 if (startsWith(line.opcode, "BRA")) {
-                    // The target is the last number of the operands: "BRA 0x1420", "BRA P0, 0x740".
+                    // nvdisasm names the target: "BRA `(.L_x_4)", "BRA P4, `(.L_x_1)"; cuobjdump gives
+                    // its address as the last number: "BRA 0x1420", "BRA P0, 0x740".
+                    const size_t tick = body.find("`(");
                     const size_t hex = body.rfind("0x");
-                    if (hex != std::string_view::npos)
+                    if (tick != std::string_view::npos) {
+                        const size_t close = body.find(')', tick);
+                        if (close != std::string_view::npos)
+                            labelBranches.emplace_back(int(code.lines.size()),
+                                                       std::string(body.substr(tick + 2, close - tick - 2)));
+                    } else if (hex != std::string_view::npos)
                         if (const auto target = parseNumber(firstToken(body.substr(hex + 2)), 16);
                             target && *target < *address)
                             branches.emplace_back(int(code.lines.size()), *target);
@@ -258,6 +269,9 @@ MachineCode parseSass(std::string_view sass)
     std::vector<LoopRange> loops;
     for (const auto &[at, target] : branches)
         if (const auto it = lineOfAddress.find(target); it != lineOfAddress.end())
+            loops.push_back({it->second, at});
+    for (const auto &[at, target] : labelBranches)
+        if (const auto it = labels.find(target); it != labels.end() && it->second < at)
             loops.push_back({it->second, at});
     code.innerLoop = hottestLoop(code, loops);
     return code;

@@ -243,6 +243,136 @@ StageModel smemTiledModel()
     return m;
 }
 
+// ---- The stages past the seeds: 128-bit loads, a transposed A tile, warp tiles. ----
+
+// The register-tile parameters with a default of their own (these stages start at 128x128).
+std::vector<ParamSpec> wideTileParams(int bk, int tm, int tn)
+{
+    std::vector<ParamSpec> p = registerTileParams();
+    p[0].defaultValue = 128;
+    p[1].defaultValue = 128;
+    p[2].defaultValue = bk;
+    p[3].defaultValue = tm;
+    p[4].defaultValue = tn;
+    return p;
+}
+
+// float4 loads and fragment reads: every tile extent a thread reads four at a time is a multiple of 4.
+void vectorConstraints(const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out)
+{
+    registerTileConstraints(p, size, out);
+    const RegisterTile t(p);
+    if (t.bk % 4 != 0)
+        out.push_back("BK (" + str(t.bk) +
+                      ") must be a multiple of 4: A is loaded four floats of a row at a time.");
+    if (t.tm % 4 != 0)
+        out.push_back("TM (" + str(t.tm) +
+                      ") must be a multiple of 4: a thread reads its A fragment as float4.");
+    if (t.tn % 4 != 0)
+        out.push_back("TN (" + str(t.tn) +
+                      ") must be a multiple of 4: a thread reads its B fragment and stores C "
+                      "as float4.");
+}
+
+// The warp-tiled family: a warp's 32 lanes sit 4 x 8 in a 4*TM x 8*TN warp tile, and the warp
+// tiles cover the block tile. `wholeLoads`: every thread issues the same number of A and B loads
+// (pipelined keeps them in registers: an array per thread); `copiesOfA` counts A in single floats
+// (async_pipelined's 4-byte cp.async) instead of float4.
+void warpTileConstraints(const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out,
+                         bool wholeLoads, bool copiesOfA)
+{
+    vectorConstraints(p, size, out);
+    const RegisterTile t(p);
+    if (t.tm % 4 != 0 || t.tn % 4 != 0)
+        return;
+    const int wm = 4 * t.tm, wn = 8 * t.tn;
+    if (t.bm % wm != 0)
+        out.push_back("BM (" + str(t.bm) + ") must be a multiple of the warp tile's rows, 4 x TM = " +
+                      str(wm) + ": a warp's lanes sit 4 x 8 and each owns TM rows.");
+    if (t.bn % wn != 0)
+        out.push_back("BN (" + str(t.bn) + ") must be a multiple of the warp tile's columns, 8 x TN = " +
+                      str(wn) + ": a warp's lanes sit 4 x 8 and each owns TN columns.");
+    if (!wholeLoads || t.bm % wm != 0 || t.bn % wn != 0 || t.bk % 4 != 0)
+        return;
+    const int threads = t.threadsX() * t.threadsY();
+    const int aUnits = copiesOfA ? t.bm * t.bk : t.bm * t.bk / 4;
+    if (aUnits % threads != 0)
+        out.push_back("The A tile (" + str(t.bm) + " x " + str(t.bk) +
+                      (copiesOfA ? " floats" : " floats as float4") + ") must split evenly over the " +
+                      str(threads) + " threads: raise BK or BM.");
+    if (t.bk * t.bn / 4 % threads != 0)
+        out.push_back("The B tile (" + str(t.bk) + " x " + str(t.bn) +
+                      " floats as float4) must split evenly over the " + str(threads) +
+                      " threads: raise BK or BN.");
+}
+
+// A 1-D block of (BM/TM) x (BN/TN) threads (the warp index, not (tx, ty), places a thread).
+LaunchGeometry warpTileLaunch(const ParamValues &p, const ProblemSize &size)
+{
+    const RegisterTile t(p);
+    return tiledLaunch(t.threadsX() * t.threadsY(), 1, t.bm, t.bn, size);
+}
+
+// Floats of padding per row of a transposed A tile: 4 keeps its stores conflict-free; pipelined
+// drops it where the two buffers would pass the 48 KiB of static shared memory (its kernel says why).
+int transposedPadA(const RegisterTile &t, int buffers)
+{
+    return buffers * t.bk * (t.bm + 4 + t.bn) * int(sizeof(float)) <= kStaticSharedLimit ? 4 : 0;
+}
+
+StageModel vectorizedModel()
+{
+    StageModel m = registerTileModel(TileLoadScheme::CooperativeVec4, ThreadLayout::Contiguous, 1);
+    m.constraints = vectorConstraints;
+    m.mapping = [](const ParamValues &p) {
+        KernelShape s = registerTileMapping(TileLoadScheme::CooperativeVec4, ThreadLayout::Contiguous, 1)(p);
+        s.transposedA = true;
+        s.vectorWidth = 4;
+        return s;
+    };
+    return m;
+}
+
+// warptiled (1 buffer), pipelined (2), async_pipelined (STAGES, cp.async copies).
+StageModel warpTileModel(int fixedBuffers, bool asyncCopies)
+{
+    StageModel m;
+    m.launch = warpTileLaunch;
+    m.traffic = blockTileTraffic;
+    const auto buffersOf = [fixedBuffers](const ParamValues &p) {
+        return fixedBuffers > 0 ? fixedBuffers : paramValue(p, "STAGES");
+    };
+    const bool pipelined = fixedBuffers == 2;
+    m.staticSmem = [=](const ParamValues &p) {
+        const RegisterTile t(p);
+        const int buffers = buffersOf(p);
+        const int padA = pipelined ? transposedPadA(t, buffers) : 4;
+        return buffers * int(sizeof(float)) * t.bk * (t.bm + padA + t.bn);
+    };
+    m.constraints = [=](const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out) {
+        warpTileConstraints(p, size, out, fixedBuffers != 1, asyncCopies);
+    };
+    m.mapping = [=](const ParamValues &p) {
+        const RegisterTile t(p);
+        KernelShape s;
+        s.bm = t.bm;
+        s.bn = t.bn;
+        s.bk = t.bk;
+        s.tm = t.tm;
+        s.tn = t.tn;
+        s.blockX = t.threadsX() * t.threadsY();
+        s.blockY = 1;
+        s.layout = ThreadLayout::WarpTiled;
+        s.loads = asyncCopies ? TileLoadScheme::AsyncCopies : TileLoadScheme::CooperativeVec4;
+        s.buffers = buffersOf(p);
+        s.transposedA = true;
+        s.padA = pipelined ? transposedPadA(t, s.buffers) : 4;
+        s.vectorWidth = 4;
+        return s;
+    };
+    return m;
+}
+
 // cuBLAS's tiling is not public: the compulsory traffic is the honest lower bound.
 StageModel libraryModel()
 {
@@ -375,6 +505,82 @@ std::vector<StageInfo> buildStages()
         .color = 0x9467bd,
         .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Strided, 1),
     });
+    std::vector<ParamSpec> pipelinedParams = wideTileParams(8, 8, 8);
+    pipelinedParams.push_back(choiceParam("SWIZZLE", "Block swizzle (SWIZZLE)",
+                                          "Blocks launch in groups of SWIZZLE block rows so that blocks "
+                                          "running together share tiles in L2; 1: none.",
+                                          {1, 2, 4, 8, 16}, 1));
+    std::vector<ParamSpec> asyncParams = wideTileParams(8, 8, 16);
+    asyncParams[1].defaultValue = 256;
+    asyncParams.push_back(choiceParam(
+        "STAGES", "Pipeline stages (STAGES)",
+        "Shared-memory tiles in flight: the copy engine fills STAGES - 1 ahead.", {2, 3, 4, 5, 6}, 3));
+    s.push_back({
+        .key = "vectorized",
+        .title = "128-bit loads, transposed A tile",
+        .seedStep = "beyond the worklog (its verdict: vectorized loads)",
+        .summary =
+            "Global loads and C stores move four floats per instruction, and A is stored transposed so "
+            "the inner loop reads A and B fragments four floats at a time (LDS.128): a quarter of the "
+            "load instructions.",
+        .sourceFile = "vectorized.cuh",
+        .kernelName = "gemmscope::vectorized",
+        .params = wideTileParams(8, 8, 8),
+        .derivedFrom = "final",
+        .beyondSeeds = true,
+        .shortLabel = "vec4",
+        .color = 0xe377c2,
+        .model = vectorizedModel(),
+    });
+    s.push_back({
+        .key = "warptiled",
+        .title = "Warp tiling",
+        .seedStep = "beyond the worklog (its verdict: warp-level tiling)",
+        .summary =
+            "Each warp owns a 4*TM x 8*TN warp tile with its lanes 4 x 8 inside, each lane holding 4x4 "
+            "fragments: a quarter-warp's fragment reads are one broadcast for A and 128 contiguous bytes "
+            "for B, free of bank conflicts.",
+        .sourceFile = "warptiled.cuh",
+        .kernelName = "gemmscope::warptiled",
+        .params = wideTileParams(16, 8, 8),
+        .beyondSeeds = true,
+        .shortLabel = "warp",
+        .color = 0x8c564b,
+        .model = warpTileModel(1, false),
+    });
+    s.push_back({
+        .key = "pipelined",
+        .title = "Pipelined: register prefetch, two shared buffers",
+        .seedStep = "beyond the worklog",
+        .summary =
+            "The next tile's global loads go out before the FFMAs on this one and land in registers, then "
+            "in the other shared buffer: one barrier per tile, load latency hidden behind arithmetic. "
+            "Blocks inside C load without bounds checks.",
+        .sourceFile = "pipelined.cuh",
+        .kernelName = "gemmscope::pipelined",
+        .params = pipelinedParams,
+        .beyondSeeds = true,
+        .shortLabel = "pipe",
+        .color = 0x00a087,
+        .model = warpTileModel(2, false),
+    });
+    s.push_back({
+        .key = "async_pipelined",
+        .title = "cp.async multistage pipeline",
+        .seedStep = "beyond the worklog",
+        .summary =
+            "The copy engine moves tiles global -> shared (cp.async, sm_80+), STAGES - 1 tiles ahead of "
+            "the FFMAs, with no registers holding them in between.",
+        .sourceFile = "async_pipelined.cuh",
+        .kernelName = "gemmscope::async_pipelined",
+        .params = asyncParams,
+        .minArch = 80,
+        .minArchReason = "cp.async, the asynchronous global-to-shared copy, arrived with sm_80 (Ampere)",
+        .beyondSeeds = true,
+        .shortLabel = "async",
+        .color = 0xb8860b,
+        .model = warpTileModel(0, true),
+    });
     s.push_back({
         .key = "cublas_fp32",
         .title = "cuBLAS SGEMM (FP32)",
@@ -409,6 +615,14 @@ std::vector<Preset> buildPresets()
     const ParamValues tiles192 = {{"BM", 192}, {"BN", 192}, {"BK", 16}, {"TM", 12}, {"TN", 12}};
     ParamValues tiles192bk8 = tiles192;
     tiles192bk8["BK"] = 8;
+    const ParamValues wide128 = {{"BM", 128}, {"BN", 128}, {"BK", 8}, {"TM", 8}, {"TN", 8}};
+    ParamValues wide128bk16 = wide128;
+    wide128bk16["BK"] = 16;
+    ParamValues pipelined128 = wide128;
+    pipelined128["SWIZZLE"] = 1;
+    const ParamValues async128x256 = {{"BM", 128}, {"BN", 256}, {"BK", 8},
+                                      {"TM", 8},   {"TN", 16},  {"STAGES", 3}};
+    const ParamValues tuned = {{"BM", 128}, {"BN", 256}, {"BK", 16}, {"TM", 8}, {"TN", 16}, {"SWIZZLE", 1}};
     return {
         {"worklog-0",
          "Step 0: naive, 16x16 threads",
@@ -452,6 +666,19 @@ std::vector<Preset> buildPresets()
          {{"TILE", 32}, {"PAD", 1}},
          "guide",
          std::nullopt},
+        {"fp32-vectorized", "Beyond: 128-bit loads, transposed A (128x128, BK 8, 8x8)", StageId("vectorized"),
+         wide128, "beyond the seeds", std::nullopt},
+        {"fp32-warptiled", "Beyond: warp tiles (128x128, BK 16, 8x8)", StageId("warptiled"), wide128bk16,
+         "beyond the seeds", std::nullopt},
+        {"fp32-pipelined", "Beyond: register prefetch, 2 buffers (128x128, BK 8, 8x8)", StageId("pipelined"),
+         pipelined128, "beyond the seeds", std::nullopt},
+        {"fp32-async", "Beyond: cp.async, 3 stages (128x256, BK 8, 8x16)", StageId("async_pipelined"),
+         async128x256, "beyond the seeds", std::nullopt},
+        // Tuned on the H200 on 2026-11-30 (docs/benchmarks.md): the best of ~30 configurations in the
+        // nvcc probe and 10 through the runner: 92.0 % of cuBLAS SGEMM at 8192x4096x6144 and 90.8 % at
+        // 4096^3, each in one runner session.
+        {"fp32-tuned", "Beyond: tuned for the H200 (pipelined 128x256, BK 16, 8x16)", StageId("pipelined"),
+         tuned, "beyond the seeds", std::nullopt},
         {"cublas_fp32", "cuBLAS SGEMM, FP32 (pedantic)", StageId::CublasFp32, {}, "baseline", std::nullopt},
         {"cublas_tf32", "cuBLAS SGEMM, TF32 tensor cores", StageId::CublasTf32, {}, "baseline", std::nullopt},
     };

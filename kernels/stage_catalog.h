@@ -73,6 +73,7 @@ struct StageInfo {
     std::string kernelName{};        // template name, e.g. "gemmscope::coalesced"; empty for cuBLAS
     std::vector<ParamSpec> params{}; // in template-argument order
     int minArch = 50;                // smallest compute capability (major*10+minor) it runs on
+    std::string minArchReason{};     // why, when the stage itself needs more: "cp.async arrived with sm_80"
     bool isLibrary = false;          // cuBLAS baselines: no source, no NVRTC
     Precision precision = Precision::Fp32;
     // The stage whose source this one was written from, when it is not the one before it in the

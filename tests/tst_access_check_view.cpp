@@ -156,6 +156,9 @@ private slots:
             QCOMPARE(row.verdict, Verdict::NotCompared);
             QVERIFY(row.note.contains(QStringLiteral("edge blocks")));
         }
+        // Explained once, above the table, with the size that would make the comparison possible.
+        QVERIFY2(view.headline().contains(QStringLiteral("Run at 1024 x")), qPrintable(view.headline()));
+        QCOMPARE(view.headline().count(QStringLiteral("edge blocks")), 1);
     }
 
     void naiveKernelHasNoSharedAccess()

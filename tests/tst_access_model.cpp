@@ -337,6 +337,86 @@ private slots:
         ctx.size = roundedUpToTiles(shape, {8192, 4096, 6144});
         QCOMPARE(QString::fromStdString(accessContextError(shape, ctx)), QString());
     }
+
+    // 128-bit accesses of the stages past the seeds, worked out by hand (interior block, k-step 5).
+    void wideAccessesPastTheSeeds()
+    {
+        const AccessContext ctx = interiorContext();
+        // warptiled 128x128, BK 16, 8x8: 256 threads; A loads: 128 x 16 floats = 512 float4, two
+        // per thread. Warp 0, first A load: idx = lane, row lane / 4, columns (lane % 4) * 4: 8 rows
+        // of 64 contiguous bytes = 16 sectors, all used.
+        const KernelShape w = shapeOf("warptiled", "BM=128 BN=128 BK=16 TM=8 TN=8");
+        const std::vector<GlobalAccess> g = globalAccesses(w, ctx, 0);
+        QCOMPARE(g.front().operand, Operand::A);
+        QCOMPARE(g.front().sectorsPerRequest(), 16);
+        QCOMPARE(g.front().uniqueBytes, 512);
+        QCOMPARE(g.front().efficiency(), 1.0);
+        // C stores, float4: lanes 4 rows x 8 columns of float4 -> 4 rows of 128 bytes = 16 sectors.
+        const auto store =
+            std::find_if(g.begin(), g.end(), [](const GlobalAccess &a) { return a.operand == Operand::C; });
+        QVERIFY(store != g.end());
+        QCOMPARE(store->sectorsPerRequest(), 16);
+        QCOMPARE(store->efficiency(), 1.0);
+        QCOMPARE(int(std::count_if(g.begin(), g.end(),
+                                   [](const GlobalAccess &a) { return a.operand == Operand::C; })),
+                 8 * 8 / 4); // TM x TN outputs, four per store
+
+        const std::vector<SharedAccess> sh = sharedAccesses(w, ctx, 0);
+        // A stored transposed, one float per store: lanes (row lane/4, k (lane%4)*4) -> word
+        // k*132 + row, bank (4k + row) % 32: k = 0 and 8 both land on banks 0-7, k = 4 and 12 on
+        // 16-23: two distinct words per bank, 2 wavefronts.
+        const SharedAccess &firstStore = sh.front();
+        QCOMPARE(firstStore.kind, AccessKind::Store);
+        QCOMPARE(firstStore.operand, Operand::A);
+        QCOMPARE(firstStore.conflictDegree, 2);
+        // At BK 8 the rows are lane/2 (16 of them) and k is 0 or 4: banks row and 16 + row, all
+        // different: conflict-free.
+        const KernelShape w8 = shapeOf("warptiled", "BM=128 BN=128 BK=8 TM=8 TN=8");
+        QCOMPARE(sharedAccesses(w8, ctx, 0).front().conflictDegree, 1);
+        // Fragment reads at k = 0: A reads words laneRow..+3 (16 distinct words, broadcast across
+        // the 8 lane columns): one wavefront. B reads 8 lanes x 4 words = 32 distinct words: one.
+        int aReads = 0, bReads = 0;
+        for (const SharedAccess &a : sh)
+            if (a.kind == AccessKind::Load) {
+                QCOMPARE(a.conflictDegree, 1);
+                (a.operand == Operand::A ? aReads : bReads) += 1;
+            }
+        QCOMPARE(aReads, 8 / 4); // TM / 4 float4 fragments of A per k
+        QCOMPARE(bReads, 8 / 4);
+
+        // vectorized 128x128, 8x8 on a 16 x 16 block: warp 0 is ty 0..1, tx 0..15. Its B fragment
+        // read takes words tx*8 .. tx*8+3: 64 distinct words, 4 in each of banks 0-3, 8-11, 16-19,
+        // 24-27: 4 wavefronts where 2 would carry the 256 bytes. Warp tiling removes this.
+        const KernelShape v = shapeOf("vectorized", "BM=128 BN=128 BK=8 TM=8 TN=8");
+        for (const SharedAccess &a : sharedAccesses(v, ctx, 0))
+            if (a.kind == AccessKind::Load)
+                QCOMPARE(a.conflictDegree, a.operand == Operand::B ? 4 : 1);
+
+        // The padding matters: pipelined at 128x256, BK 16 drops it (48 KiB), and the transposed
+        // A stores put word k*128 + row in bank row % 32: four k per bank, 4 wavefronts; the
+        // padded 128x128 tile (above: 2) halves that.
+        const KernelShape unpadded = shapeOf("pipelined", "BM=128 BN=256 BK=16 TM=8 TN=16 SWIZZLE=1");
+        QCOMPARE(unpadded.padA, 0);
+        QCOMPARE(sharedAccesses(unpadded, ctx, 0).front().conflictDegree, 4);
+        const KernelShape padded = shapeOf("pipelined", "BM=128 BN=128 BK=16 TM=8 TN=16 SWIZZLE=1");
+        QCOMPARE(padded.padA, 4);
+        QCOMPARE(sharedAccesses(padded, ctx, 0).front().conflictDegree, 2);
+    }
+
+    // async_pipelined copies A one float at a time: lanes along k, 4 rows of 8 floats = 4 sectors.
+    void asyncCopiesOfA()
+    {
+        const KernelShape a = shapeOf("async_pipelined", "BM=128 BN=256 BK=8 TM=8 TN=16 STAGES=3");
+        QCOMPARE(loadWidth(a, Operand::A), 1);
+        QCOMPARE(loadWidth(a, Operand::B), 4);
+        QCOMPARE(a.buffers, 3);
+        const std::vector<GlobalAccess> g = globalAccesses(a, interiorContext(), 0);
+        QCOMPARE(g.front().operand, Operand::A);
+        QCOMPARE(g.front().sectorsPerRequest(), 4);
+        QCOMPARE(g.front().efficiency(), 1.0);
+        QCOMPARE(loadInstructionCount(a, Operand::A), 128 * 8 / 256);
+        QCOMPARE(loadInstructionCount(a, Operand::B), 8 * 256 / 4 / 256);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAccessModel)

@@ -133,6 +133,27 @@ private slots:
                 QCOMPARE(l.sourceLine, 20);
     }
 
+    // Real nvdisasm -c -g output (H200 machine, 2026-11-30) of the tuned preset, pipelined<128, 128,
+    // 16, 8, 16, 1>: per k-tile each thread does BK x TM x TN = 16 x 8 x 16 = 2048 FFMAs and reads
+    // TM/4 + TN/4 = 6 float4 fragments per k: 96 LDS.128; one barrier per tile (double buffered).
+    void sassOfTheTunedKernel()
+    {
+        const MachineCode code = parseSass(readData("pipelined_128x128x16_8x16_sm90.sass"));
+        QVERIFY(code.innerLoop.has_value());
+        const auto loop = instructionMix(code, true);
+        QCOMPARE(loop.at("FFMA"), 2048);
+        QCOMPARE(loop.at("LDS.128"), 96);
+        QCOMPARE(loop.at("BAR"), 1);
+        QVERIFY(!loop.count("LDS")); // no scalar shared reads in the hot loop
+        int withLine = 0, instructions = 0;
+        for (const CodeLine &l : code.lines)
+            if (l.isInstruction) {
+                ++instructions;
+                withLine += l.sourceLine > 0 && l.sourceFile == "pipelined.cuh";
+            }
+        QVERIFY(withLine > instructions / 2);
+    }
+
     void noLoopNoInnerMix()
     {
         const MachineCode code = parseSass("        /*0000*/                   FFMA R1, R2, R3, R1 ;\n");

@@ -40,6 +40,16 @@ void addConfigurations()
                                       << "BM=192 BN=192 BK=16 TM=12 TN=12";
     QTest::newRow("non-square strided") << "strided"
                                         << "BM=64 BN=128 BK=8 TM=8 TN=4";
+    QTest::newRow("vectorized 128") << "vectorized"
+                                    << "BM=128 BN=128 BK=8 TM=8 TN=8";
+    QTest::newRow("warptiled 128") << "warptiled"
+                                   << "BM=128 BN=128 BK=16 TM=8 TN=8";
+    QTest::newRow("pipelined tuned") << "pipelined"
+                                     << "BM=128 BN=128 BK=16 TM=8 TN=16 SWIZZLE=1";
+    QTest::newRow("pipelined 64x128 4x8") << "pipelined"
+                                          << "BM=64 BN=128 BK=16 TM=4 TN=8 SWIZZLE=4";
+    QTest::newRow("async 128x256") << "async_pipelined"
+                                   << "BM=128 BN=256 BK=8 TM=8 TN=16 STAGES=3";
 }
 
 } // namespace
@@ -100,6 +110,24 @@ private slots:
         // coarsened 64/4: (63, 63) is the last thread (15, 15) = tid 255, warp 7, lane 31.
         QTest::newRow("step 2 corner") << "coarsened"
                                        << "BM=64 BN=64 BK=8 TM=4 TN=4" << 63 << 63 << 15 << 15 << 7 << 31;
+        // Warp tiles, tuned preset (128x128, 8x16 per thread): warp tiles are 32 x 128, so one warp
+        // column, four warp rows. (49, 117): warp row 49/32 = 1 -> warp 1; in it row 17 = fragment
+        // 1 (16) + lane row 0 (+1 inside the 4x4), column 117 = fragment 3 (96) + lane column 5
+        // (20, +1): lane 0*8 + 5 = 5 -> tid 37. A 1-D block: tx is the tid, ty 0.
+        QTest::newRow("pipelined warp tile")
+            << "pipelined"
+            << "BM=128 BN=128 BK=16 TM=8 TN=16 SWIZZLE=1" << 49 << 117 << 37 << 0 << 1 << 5;
+        // warptiled 128x128, 8x8: warp tiles 32 x 64, two across. (55, 54): warp (1, 0) = warp 2;
+        // row 23 = fragment 1 (16) + lane row 1 (4) + 3; column 54 = fragment 1 (32) + lane
+        // column 5 (20) + 2: lane 1*8 + 5 = 13 -> tid 2*32 + 13 = 77.
+        QTest::newRow("warptiled warp tile")
+            << "warptiled"
+            << "BM=128 BN=128 BK=16 TM=8 TN=8" << 55 << 54 << 77 << 0 << 2 << 13;
+        // vectorized keeps step 3's contiguous 8x8 micro-tiles on a 16 x 16 block: (55, 54) is
+        // thread (54/8, 55/8) = (6, 6) = tid 102 = warp 3, lane 6.
+        QTest::newRow("vectorized contiguous")
+            << "vectorized"
+            << "BM=128 BN=128 BK=8 TM=8 TN=8" << 55 << 54 << 6 << 6 << 3 << 6;
     }
     void ownerOfKnownCells()
     {
@@ -141,11 +169,12 @@ private slots:
             std::map<std::pair<int, int>, int> loads;
             for (int tid = 0; tid < s.threads(); ++tid)
                 for (const TileLoad &l : tileLoadsOf(s, tid))
-                    if (l.operand == op) {
-                        QVERIFY(l.cell.row >= 0 && l.cell.row < extent.row);
-                        QVERIFY(l.cell.col >= 0 && l.cell.col < extent.col);
-                        ++loads[{l.cell.row, l.cell.col}];
-                    }
+                    if (l.operand == op) // a float4 load covers its cell and the three after it
+                        for (int w = 0; w < loadWidth(s, op); ++w) {
+                            QVERIFY(l.cell.row >= 0 && l.cell.row < extent.row);
+                            QVERIFY(l.cell.col + w >= 0 && l.cell.col + w < extent.col);
+                            ++loads[{l.cell.row, l.cell.col + w}];
+                        }
             QCOMPARE(int(loads.size()), extent.row * extent.col);
             // The naive kernel has no shared tile: every thread of a block row reads the same
             // A element (BX readers) and every thread of a column the same B element (BY).

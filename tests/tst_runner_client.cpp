@@ -45,7 +45,8 @@ for line in sys.stdin:
              "occupancy": {"fraction": 0.5, "limiter": "registers"}})
         for i in range(3):
             time.sleep(0.1)
-            out({"event": "progress", "id": req["id"], "phase": "timing", "done": i + 1, "total": 3})
+            out({"event": "progress", "id": req["id"], "phase": "timing", "done": i + 1, "total": 3,
+                 "preliminary_median_ms": 1.0 + 0.01 * i})
         out({"event": "result", "id": req["id"], "stage": req["stage"], "params": req["params"], "size": req["size"],
              "gpu": {"name": "Fake GPU", "arch": "sm_90"},
              "timing": {"median_ms": 1.0, "p20_ms": 0.9, "p80_ms": 1.1, "min_ms": 0.8, "count": 5},
@@ -161,6 +162,7 @@ private slots:
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy replaced(&client, &RunnerClient::jobsReplaced);
         QSignalSpy progress(&client, &RunnerClient::progress);
+        QSignalSpy preliminary(&client, &RunnerClient::preliminaryMedian);
         QSignalSpy idle(&client, &RunnerClient::idle);
         client.start();
         QTRY_COMPARE_WITH_TIMEOUT(status.count(), 1, 10000);
@@ -184,6 +186,9 @@ private slots:
         QCOMPARE(r.medianMs, 1.0);
         QCOMPARE(r.registers, 40);
         QVERIFY(progress.count() >= 3);
+        // The runner's median so far arrives with the timing progress, before the result.
+        QVERIFY(preliminary.count() >= 3);
+        QCOMPARE(preliminary.first().at(1).toDouble(), 1.0);
     }
 
     void deviceFaultRestartsRunnerAndQueueGoesOn()

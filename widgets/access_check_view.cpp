@@ -80,6 +80,13 @@ QString reasonWithoutComparison(const std::optional<RunRecord> &run)
     if (!run->isOk())
         return AccessCheckView::tr("Run %1 did not finish, so there are no counters to compare.")
             .arg(run->runId);
+    if (run->origin == QLatin1String("worklog"))
+        return AccessCheckView::tr(
+                   "Run %1 is a number published in the worklog (measured on its author's T4): "
+                   "there never were counters to compare. Run the same preset on this GPU "
+                   "with Hardware counters on (Measurement settings) to compare the model "
+                   "with what the hardware did.")
+            .arg(run->runId);
     if (!run->counters)
         return AccessCheckView::tr(
                    "Run %1 was made without hardware counters. Turn them on in the Measurement "
@@ -175,7 +182,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
             row.note = tr("the model expects this access; the kernel made none");
         } else if (!exact) {
             row.verdict = Verdict::NotCompared;
-            row.note = tr("edge blocks at this size");
+            row.note = tr("edge blocks: see above");
         } else if (q.sharedRead && readsMerged) {
             // Not the accesses the model describes: say how far from them the binary is.
             row.verdict = Verdict::NotCompared;
@@ -199,6 +206,20 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         tr("Run %1: %2 %3 at %4 on %5, %6 build")
             .arg(run->runId, run->presetKey.isEmpty() ? run->stage : run->presetKey, formatRunParams(*run),
                  run->sizeText(), run->gpuName, run->scalarSharedReads ? tr("scalar-shared") : tr("release"));
+    if (!exact)
+        // Once for the table, with what would make the comparison possible.
+        m_headline +=
+            tr(". The ratios are not compared: %1 x %2 x %3 is not a multiple of the %4 x %5 block "
+               "tile, so the counters include edge blocks whose bounds-checked lanes the model's "
+               "interior block does not have. Run at %6 x %7 x %8 (the tiles divide it) to compare.")
+                .arg(run->m)
+                .arg(run->n)
+                .arg(run->k)
+                .arg(shape.shape->bm)
+                .arg(shape.shape->bn)
+                .arg(context.size.m)
+                .arg(context.size.n)
+                .arg(context.size.k);
     m_footnote =
         tr("Model: one interior block, per warp instruction, from the stage's own addresses%1; the counts "
            "are "

@@ -1,5 +1,6 @@
 #include "bank_conflict_view.h"
 
+#include "chart_interaction.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 
@@ -39,6 +40,9 @@ BankConflictView::BankConflictView(QWidget *parent) : QWidget(parent)
     m_picker->setToolTip(tr("Which shared-memory access of the warp to show"));
     connect(m_picker, &QComboBox::currentIndexChanged, this, &BankConflictView::setCurrentIndex);
     m_canvas = new BankCanvas(this);
+    new ChartInteraction(m_canvas, [this](const QPointF &pos) {
+        return ChartInteraction::Hit{QString(), tooltipAt(pos)};
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_picker);
@@ -55,8 +59,10 @@ void BankConflictView::setAccesses(const std::vector<SharedAccess> &accesses)
             m_picker->addItem(
                 QStringLiteral("%1 (%2-way)").arg(QString::fromStdString(a.label)).arg(a.conflictDegree));
     }
+    m_picker->setVisible(!m_accesses.empty()); // no empty selector over the empty state
     m_current = -1;
     setCurrentIndex(m_accesses.empty() ? -1 : 0);
+    m_canvas->update();
 }
 
 void BankConflictView::setStage(const KernelShape &shape, const AccessContext &context, int warp)
@@ -191,6 +197,42 @@ void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
                    Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_note);
     }
     p.restore();
+}
+
+QString BankConflictView::tooltipAt(const QPointF &pos) const
+{
+    const SharedAccess *a = currentAccess();
+    if (!a)
+        return {};
+    const QRectF inner = QRectF(QPointF(0, 0), QSizeF(m_canvas->size())).adjusted(10, 10, -10, -10);
+    const double colW = inner.width() / kWarpSize;
+    const int column = int((pos.x() - inner.left()) / colW);
+    if (column < 0 || column >= kWarpSize || pos.y() < inner.top() + 20)
+        return {};
+    const double lanesBottom = inner.top() + 28 + (a->kind == AccessKind::Load ? 14 : 0) + 20;
+    if (pos.y() <= lanesBottom) {
+        const LaneAccess &l = a->lanes[std::size_t(column)];
+        if (!l.active)
+            return tr("lane %1: inactive").arg(column);
+        return tr("lane %1 = thread %2 asks for word %3 → bank %4 (%3 mod 32)")
+            .arg(column)
+            .arg(l.thread)
+            .arg(l.address)
+            .arg(a->bankOfLane[std::size_t(column)]);
+    }
+    QStringList words, lanes;
+    for (int l = 0; l < kWarpSize; ++l)
+        if (a->bankOfLane[std::size_t(l)] == column) {
+            lanes << QString::number(l);
+            const QString w = QString::number(a->lanes[std::size_t(l)].address);
+            if (!words.contains(w))
+                words << w;
+        }
+    if (lanes.isEmpty())
+        return tr("bank %1: no lane asks it for anything").arg(column);
+    return tr("bank %1: %n distinct word(s) (%2) for lanes %3 — %n wavefront(s)", nullptr, int(words.size()))
+        .arg(column)
+        .arg(words.join(QStringLiteral(", ")), lanes.join(QStringLiteral(", ")));
 }
 
 int BankConflictView::barScale() const

@@ -43,6 +43,9 @@ public:
     void paintAccess(QPainter &p, const QRectF &area) const;
 
     static QColor conflictColor();
+    // The tooltip at a canvas position: a lane (its word and bank) or a bank (the words asked of it).
+    QString tooltipAt(const QPointF &canvasPos) const;
+    QWidget *canvas() const { return m_canvas; }
 
 signals:
     void currentIndexChanged(int index);

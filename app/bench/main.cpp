@@ -54,9 +54,11 @@ std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *
 {
     QStringList keys;
     if (list.isEmpty()) {
+        // The worklog's ladder, then the FP32 stages past it.
         for (const Preset &p : presets())
-            if (QString::fromStdString(p.key).startsWith(QStringLiteral("worklog-")))
-                keys << QString::fromStdString(p.key);
+            if (const QString key = QString::fromStdString(p.key);
+                key.startsWith(QStringLiteral("worklog-")) || key.startsWith(QStringLiteral("fp32-")))
+                keys << key;
         keys << QStringLiteral("cublas_fp32") << QStringLiteral("cublas_tf32");
     } else {
         keys = list.split(QLatin1Char(','), Qt::SkipEmptyParts);

@@ -54,6 +54,8 @@ struct RunRecord {
     // Hardware counters of a run that asked for them (docs/protocol.md, "counters"): the
     // readings, or the sentence why they could not be read. Empty when the run had none.
     std::optional<protocol::Counters> counters;
+    // While it runs: the median of the repetitions timed so far (progress events), preliminary.
+    std::optional<double> preliminaryMedianMs;
     QJsonObject raw; // the runner's event as received, kept for export; views read the typed fields
 
     bool isOk() const { return status == RunStatus::Ok; }

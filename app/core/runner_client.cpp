@@ -211,6 +211,8 @@ void RunnerClient::handleEvent(const QJsonObject &event)
             return;
         protocol::ProgressEvent p;
         protocol::fromJson(event, p);
+        if (p.preliminaryMedianMs)
+            emit preliminaryMedian(id, *p.preliminaryMedianMs, p.done); // not throttled: few, and the point
         const bool last = p.total > 0 && p.done >= p.total;
         if (!last && m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kProgressIntervalMs)
             return;

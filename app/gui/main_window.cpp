@@ -7,6 +7,7 @@
 #include "chart_interaction.h"
 #include "coalescing_view.h"
 #include "compile_job.h"
+#include "machine_code_view.h"
 #include "mapping_model.h"
 #include "model_summary_view.h"
 #include "parameter_panel.h"
@@ -39,8 +40,10 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -126,6 +129,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connect(m_runs, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunController::ladderFinished, this, &MainWindow::ladderFinished);
     connect(m_runs, &RunController::progress, this, &MainWindow::onProgress);
+    connect(m_runs, &RunController::preliminaryMedian, this, &MainWindow::onPreliminaryMedian);
     connect(m_runs, &RunController::runStarted, this,
             [this](const QString &id) { m_jobLabel->setText(tr("Running %1").arg(id)); });
     connect(m_runs, &RunController::idle, this, [this] {
@@ -164,8 +168,11 @@ void MainWindow::buildViews()
     auto *panelScroll = new QScrollArea;
     panelScroll->setWidget(m_panel);
     panelScroll->setWidgetResizable(true);
-    panelScroll->setMinimumWidth(300);
     panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Never narrower than the panel's own minimum (it does not scroll sideways, so it would be cut).
+    panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
+                                 panelScroll->verticalScrollBar()->sizeHint().width() +
+                                 2 * panelScroll->frameWidth());
 
     m_runtimeChart = new RuntimeChart;
     m_runtimeChart->setObjectName(QStringLiteral("runtimeChart"));
@@ -205,6 +212,12 @@ void MainWindow::buildViews()
     m_stageSource = new StageSourceView;
     m_stageSource->setObjectName(QStringLiteral("stageSourceView"));
     m_mappingTabs->addTab(m_stageSource, tr("Source"));
+    m_machineCode = new MachineCodeView;
+    m_machineCode->setObjectName(QStringLiteral("machineCodeView"));
+    m_mappingTabs->addTab(m_machineCode, tr("SASS"));
+    m_mappingTabs->setTabToolTip(
+        m_mappingTabs->count() - 1,
+        tr("PTX and SASS of the configured kernel, the hot loop and its instruction mix"));
     // Every tab label visible: no scroll arrows; the pane's minimum width holds the whole bar and a
     // full warp of 32 lanes (the coalescing and bank diagrams' minimum).
     m_mappingTabs->setUsesScrollButtons(false);
@@ -287,6 +300,13 @@ void MainWindow::buildViews()
     });
     maximiseButton->setDefaultAction(action(QStringLiteral("actionMaximiseView")));
 
+    // The Source tab follows the Coalescing view's instruction: its line is highlighted.
+    connect(m_coalescing, &CoalescingView::frameChanged, this, [this] {
+        if (m_showingConfig)
+            return; // a new configuration opens the Source tab on the stage's own file
+        if (const GlobalAccess *a = m_coalescing->currentAccess())
+            m_stageSource->highlightAccess(a->operand, a->kind);
+    });
     connect(m_runtimeChart, &RuntimeChart::runClicked, m_selection, &RunSelection::select);
     connect(m_rooflineChart, &RooflineChart::runClicked, m_selection, &RunSelection::select);
     connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::showConfig);
@@ -298,6 +318,8 @@ void MainWindow::buildViews()
 
 void MainWindow::showConfig(const RunConfig &config)
 {
+    m_showingConfig = true;
+    const auto done = qScopeGuard([this] { m_showingConfig = false; });
     // The model-driven views follow the panel at once, before anything runs.
     if (violations(config.stage, config.params, config.size).empty())
         m_rooflineChart->setPredicted(config.stage, config.params, config.size);
@@ -313,6 +335,15 @@ void MainWindow::showConfig(const RunConfig &config)
     m_tileMap->setCaption(caption);
     m_coalescing->setCaption(caption);
     m_bankConflicts->setCaption(caption);
+    m_coalescing->setNote(
+        config.stage == StageId::Naive
+            ? tr("Why the worklog still calls this slow: each instruction here is well used (the lanes of a "
+                 "row "
+                 "share one A element, a broadcast, and read neighbouring B elements), but nothing is reused "
+                 "— "
+                 "every thread reads its whole row of A and column of B from global memory, 0.25 FLOP/B. "
+                 "Tiling (step 1) fixes the reuse; step 3 then fixes a load that really wastes sectors.")
+            : QString());
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);
         m_mappingStack->setCurrentWidget(m_tileMap);
@@ -321,6 +352,30 @@ void MainWindow::showConfig(const RunConfig &config)
         context.size = roundedUpToTiles(*shape.shape, config.size);
         m_coalescing->setShape(*shape.shape, context);
         m_bankConflicts->setStage(*shape.shape, context, 0);
+        m_bankConflicts->setNote(QString());
+        if (config.stage == StageId::SmemTiled) {
+            // The guide's point, next to this kernel's own accesses: its reads are conflict-free
+            // padded or not, so show the column read the guide's +1 padding is for.
+            const int tile = config.params.count("TILE") ? config.params.at("TILE") : 32;
+            std::vector<SharedAccess> accesses = sharedAccesses(*shape.shape, context, 0);
+            for (int pad : {0, 1}) {
+                SharedAccess demo = columnAccess(tile, pad);
+                demo.label = pad == 0
+                                 ? tr("the guide's column read tile[tx][0], unpadded (not in this kernel)")
+                                       .toStdString()
+                                 : tr("the same column read with the guide's +1 padding").toStdString();
+                accesses.push_back(demo);
+            }
+            m_bankConflicts->setAccesses(accesses);
+            m_bankConflicts->setNote(
+                tr("This kernel reads tileA[ty][k] (one word for the whole row of lanes: a broadcast) and "
+                   "tileB[k][tx] (along a row): conflict-free with or without padding. The +1 padding of the "
+                   "guide's variant is for a column read, tile[tx][k]: unpadded, lanes %1 words apart all "
+                   "hit one bank (%2-way); padded, every lane has its own bank. The last two entries of the "
+                   "list show both.")
+                    .arg(tile)
+                    .arg(std::min(tile, 32)));
+        }
     } else {
         m_mappingStack->setCurrentWidget(m_mappingText);
     }
@@ -331,6 +386,13 @@ void MainWindow::showConfig(const RunConfig &config)
         if (!scroll || (scroll->widget() != m_coalescing && scroll->widget() != m_bankConflicts))
             continue;
         m_mappingTabs->setTabEnabled(tab, shape.shape.has_value());
+        m_mappingTabs->setTabToolTip(
+            tab, shape.shape
+                     ? QString()
+                     : tr("Off: %1 has no access model to draw (%2).")
+                           .arg(QString::fromStdString(stageInfo(config.stage).title),
+                                stageInfo(config.stage).isLibrary ? tr("a closed-source library")
+                                                                  : tr("its parameters are refused")));
         if (!shape.shape && m_mappingTabs->currentIndex() == tab)
             m_mappingTabs->setCurrentWidget(m_mappingStack);
     }
@@ -385,7 +447,32 @@ void MainWindow::buildActions()
     run->setToolTip(tr("Run the configured stage (Ctrl+R)"));
     ladder->setToolTip(tr("Run every preset of the ladder at the configured size (Ctrl+Shift+R)"));
     // Compile needs no GPU: NVRTC in the runner's compile-only mode, for the architecture chosen here.
-    m_compileJob = new CompileJob(this);
+    m_compileJob = new CompileJob(CompileJob::Kind::Compile, this);
+    // The SASS tab: the same compile-only runner, asked for the machine code (-lineinfo). It follows
+    // the configuration while the tab is shown; the Disassemble button asks again.
+    m_disassembleJob = new CompileJob(CompileJob::Kind::Disassemble, this);
+    connect(m_disassembleJob, &CompileJob::finished, this,
+            [this](const QJsonObject &event, const QString &title) {
+                m_machineCode->setMachineCode(title, event.value(QStringLiteral("ptx")).toString(),
+                                              event.value(QStringLiteral("sass")).toString(),
+                                              event.value(QStringLiteral("sass_unavailable")).toString());
+                if (m_disassemblePending)
+                    disassembleCurrent();
+            });
+    connect(m_disassembleJob, &CompileJob::failed, this, [this](const QString &message) {
+        m_machineCode->setMessage(message);
+        if (m_disassemblePending)
+            disassembleCurrent();
+    });
+    connect(m_machineCode, &MachineCodeView::refreshRequested, this, &MainWindow::disassembleCurrent);
+    connect(m_mappingTabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_mappingTabs->currentWidget() == m_machineCode)
+            disassembleCurrent();
+    });
+    connect(m_panel, &ParameterPanel::configurationChanged, this, [this] {
+        if (m_mappingTabs->currentWidget() == m_machineCode)
+            disassembleCurrent();
+    });
     connect(m_compileJob, &CompileJob::finished, this,
             [this](const QJsonObject &compiled, const QString &summary) {
                 const QString text =
@@ -626,6 +713,27 @@ void MainWindow::compileCurrent()
     emit compileFinished(tr("Cannot compile: %1").arg(whyNot));
 }
 
+void MainWindow::disassembleCurrent()
+{
+    // One disassembly at a time; a change meanwhile is taken up when it ends (slider drags do not pile up).
+    if (m_disassembleJob->isRunning()) {
+        m_disassemblePending = true;
+        return;
+    }
+    m_disassemblePending = false;
+    const RunConfig config = m_panel->config();
+    if (!m_panel->isValid()) {
+        m_machineCode->setMessage(tr("Nothing to disassemble: %1").arg(m_panel->violationText()));
+        return;
+    }
+    QString whyNot;
+    if (m_disassembleJob->start(config.stage, config.params, config.size, m_compileArch, &whyNot))
+        m_machineCode->setLoading(
+            tr("%1 for %2").arg(QString::fromStdString(stageInfo(config.stage).title), m_compileArch));
+    else
+        m_machineCode->setMessage(whyNot);
+}
+
 void MainWindow::updateTitle()
 {
     QString name = m_session->filePath().isEmpty() ? m_session->data().title
@@ -683,6 +791,15 @@ void MainWindow::onProgress(const QString &id, const QString &phase, int done, i
     m_progress->setVisible(true);
     m_progress->setRange(0, std::max(total, 1));
     m_progress->setValue(done);
+}
+
+void MainWindow::onPreliminaryMedian(const QString &id, double medianMs, int timedSoFar)
+{
+    m_jobLabel->setText(tr("%1: %2 ms preliminary median of %3 repetitions, refining to the budget")
+                            .arg(id)
+                            .arg(medianMs, 0, 'f', 3)
+                            .arg(timedSoFar));
+    // RunController puts it into the run's row (marked preliminary).
 }
 
 void MainWindow::selectRun(const QString &runId)
@@ -753,7 +870,7 @@ void MainWindow::applyFirstStartLayout()
         resize(1500, 900);
     }
     // The parameter panel at the width its contents ask for (it does not scroll sideways).
-    const int panelWidth = std::clamp(width() / 5, 320, 400);
+    const int panelWidth = std::max(m_mainSplitter->widget(0)->minimumWidth(), std::min(width() / 5, 400));
     const int rightWidth = std::max(700, width() - panelWidth);
     m_mainSplitter->setSizes({panelWidth, rightWidth});
     m_chartSplitter->setSizes({rightWidth / 2, rightWidth / 2});

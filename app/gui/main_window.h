@@ -7,6 +7,7 @@
 #include "run_record.h"
 #include "run_request.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSize>
@@ -81,7 +82,8 @@ public:
 
 public slots:
     void runCurrent();
-    void compileCurrent(); // Ctrl+B: NVRTC for compileArch(), no GPU needed
+    void compileCurrent();     // Ctrl+B: NVRTC for compileArch(), no GPU needed
+    void disassembleCurrent(); // the SASS tab: PTX and SASS of the configuration, no GPU needed
     QStringList runLadder(const ProblemSize &size);
     void cancelRuns();
     // What the runner said about itself (connected to RunnerClient::runnerStatusChanged).
@@ -105,6 +107,7 @@ private:
 
     void onRunFinished(const RunRecord &record);
     void onProgress(const QString &id, const QString &phase, int done, int total);
+    void onPreliminaryMedian(const QString &id, double medianMs, int timedSoFar);
     void selectRun(const QString &runId);
     void refreshViews();
     void applyMeasuredCeilings();
@@ -155,8 +158,12 @@ private:
     QProgressBar *m_progress = nullptr;
     QMenu *m_recentMenu = nullptr;
     class CompileJob *m_compileJob = nullptr;
+    class CompileJob *m_disassembleJob = nullptr;
+    bool m_disassemblePending = false;              // the configuration changed while a disassembly ran
+    class MachineCodeView *m_machineCode = nullptr; // the "SASS" tab
     QString m_compileArch = QStringLiteral("sm_90");
     QString m_lastCompile;
+    bool m_showingConfig = false;
 };
 
 } // namespace gemmscope

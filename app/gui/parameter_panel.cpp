@@ -129,7 +129,8 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(paramGroup);
 
     // Problem size.
-    auto *sizeGroup = new QGroupBox(tr("Problem size (C[M x N] = A[M x K] B[K x N])"));
+    auto *sizeGroup = new QGroupBox(tr("Problem size: C = A B"));
+    sizeGroup->setToolTip(tr("C[M x N] = A[M x K] B[K x N]"));
     auto *sizeLayout = new QFormLayout(sizeGroup);
     m_sizeCombo = new QComboBox;
     m_sizeCombo->setObjectName(QStringLiteral("sizeCombo"));

@@ -191,6 +191,7 @@ QJsonObject toJson(const ProgressEvent &e)
     json.insert(QStringLiteral("phase"), e.phase);
     json.insert(QStringLiteral("done"), e.done);
     json.insert(QStringLiteral("total"), e.total);
+    putOpt(json, "preliminary_median_ms", e.preliminaryMedianMs);
     return json;
 }
 
@@ -203,6 +204,7 @@ bool fromJson(const QJsonObject &json, ProgressEvent &out, QString *error)
     out.phase = r.string("phase");
     out.done = r.optInt("done").value_or(0);
     out.total = r.optInt("total").value_or(0);
+    out.preliminaryMedianMs = r.optDouble("preliminary_median_ms");
     return r.finish(error);
 }
 

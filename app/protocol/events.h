@@ -35,6 +35,7 @@ struct ReadyEvent {
 struct ProgressEvent {
     QString id, phase;
     int done = 0, total = 0;
+    std::optional<double> preliminaryMedianMs; // timing: the median of the repetitions so far
     friend bool operator==(const ProgressEvent &, const ProgressEvent &) = default;
 };
 

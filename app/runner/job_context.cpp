@@ -23,16 +23,19 @@ void JobContext::send(QJsonObject event)
     m_sink.send(event);
 }
 
-void JobContext::progress(const QString &phase, long long done, long long total)
+void JobContext::progress(const QString &phase, long long done, long long total, const QJsonObject &extra)
 {
     const bool last = done >= total;
     if (m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kProgressIntervalMs && !last)
         return;
     m_sinceProgress.start();
-    send(QJsonObject{{QStringLiteral("event"), QStringLiteral("progress")},
-                     {QStringLiteral("phase"), phase},
-                     {QStringLiteral("done"), double(done)},
-                     {QStringLiteral("total"), double(total)}});
+    QJsonObject event{{QStringLiteral("event"), QStringLiteral("progress")},
+                      {QStringLiteral("phase"), phase},
+                      {QStringLiteral("done"), double(done)},
+                      {QStringLiteral("total"), double(total)}};
+    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+        event.insert(it.key(), it.value());
+    send(event);
 }
 
 void JobContext::checkCancelled() const

@@ -43,6 +43,8 @@ TimingStats summarize(std::vector<double> timesMs)
     return s;
 }
 
+constexpr double kPreliminaryAfterMs = 100; // timing before the first preliminary median is sent
+
 TimingStats timeLaunches(const std::function<void()> &launch, const std::function<void()> &betweenReps,
                          const TimingOptions &options, JobContext &job)
 {
@@ -72,8 +74,16 @@ TimingStats timeLaunches(const std::function<void()> &launch, const std::functio
         const long long expected = std::clamp<long long>(
             totalMs > 0 ? (long long)std::ceil(options.budgetMs / (totalMs / double(times.size()))) : maxReps,
             options.minReps, maxReps);
+        // After ~100 ms of timing the median so far goes out with the progress (issue 10.7): the
+        // window shows a number at once and refines it until the budget ends.
+        QJsonObject extra;
+        if (totalMs >= kPreliminaryAfterMs && times.size() >= 3) {
+            std::vector<double> sorted = times;
+            std::sort(sorted.begin(), sorted.end());
+            extra.insert(QStringLiteral("preliminary_median_ms"), percentile(sorted, 0.5));
+        }
         job.progress(QStringLiteral("timing"), (long long)times.size(),
-                     std::max<long long>(expected, times.size()));
+                     std::max<long long>(expected, times.size()), extra);
     }
     return summarize(std::move(times));
 }

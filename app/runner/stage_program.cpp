@@ -46,10 +46,13 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
     for (const std::string &reason : violations(stage.id, params, size))
         reasons << QString::fromStdString(reason);
     if (arch > 0 && arch < stage.minArch)
-        reasons << QStringLiteral("Stage %1 needs compute capability %2 or newer, not sm_%3")
+        reasons << QStringLiteral("Stage %1 needs compute capability %2 or newer, not sm_%3%4")
                        .arg(QString::fromStdString(stage.key))
                        .arg(stage.minArch)
-                       .arg(arch);
+                       .arg(arch)
+                       .arg(stage.minArchReason.empty()
+                                ? QString()
+                                : QStringLiteral(": ") + QString::fromStdString(stage.minArchReason));
     if (reasons.isEmpty())
         return;
     for (QString &r : reasons)

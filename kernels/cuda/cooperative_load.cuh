@@ -7,9 +7,9 @@
 namespace gemmscope {
 
 template <int BM, int BN, int BK>
-__device__ __forceinline__ void loadTilesCoalesced(float (&tileA)[BM][BK], float (&tileB)[BK][BN], const float *A,
-                                                   const float *B, int M, int N, int K, int blockRow, int blockCol,
-                                                   int k0)
+__device__ __forceinline__ void loadTilesCoalesced(float (&tileA)[BM][BK], float (&tileB)[BK][BN],
+                                                   const float *A, const float *B, int M, int N, int K,
+                                                   int blockRow, int blockCol, int k0)
 {
     const int tid = threadIdx.y * blockDim.x + threadIdx.x;
     const int numThreads = blockDim.x * blockDim.y;

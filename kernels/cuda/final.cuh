@@ -7,8 +7,8 @@
 namespace gemmscope {
 
 template <int BM, int BN, int BK, int TM, int TN>
-__global__ void final_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M,
-                             int N, int K)
+__global__ void final_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+                             int M, int N, int K)
 {
     constexpr int ROW_STRIDE = BM / TM;
     constexpr int COL_STRIDE = BN / TN;

@@ -5,8 +5,7 @@
 
 namespace gemmscope {
 
-template <int BX, int BY>
-__global__ void naive(const float *A, const float *B, float *C, int M, int N, int K)
+template <int BX, int BY> __global__ void naive(const float *A, const float *B, float *C, int M, int N, int K)
 {
     const int row = BY * blockIdx.y + threadIdx.y;
     const int col = BX * blockIdx.x + threadIdx.x;

@@ -20,7 +20,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     constexpr int WARPS_X = BN / WN;
     constexpr int FM = TM / 4, FN = TN / 4;                         // 4x4 fragments per thread
     constexpr int FRAG_ROW_STEP = WM / FM, FRAG_COL_STEP = WN / FN; // 16 and 32
-    constexpr int A_PAD = 4; // keeps the transposed stores of A conflict-free, rows 16-byte aligned
+    constexpr int A_PAD = 4; // spreads the transposed stores of A over the banks (conflict-free at BK 8)
     static_assert(THREADS % 32 == 0 && BM % WM == 0 && BN % WN == 0, "warps must tile the block");
 
     __shared__ __align__(16) float tileAT[BK][BM + A_PAD];

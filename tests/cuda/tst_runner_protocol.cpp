@@ -129,6 +129,21 @@ private slots:
         QVERIFY(sassHasLines);
     }
 
+    // cp.async needs sm_80: a compile for sm_75 is refused before NVRTC runs, with the reason.
+    void asyncStageRefusesTuring()
+    {
+        RunnerProcess runner(m_cache.path());
+        QVERIFY(!runner.start().isEmpty());
+        runner.send(compileRequest(QStringLiteral("c75"), "fp32-async", QStringLiteral("sm_75")));
+        const QJsonObject event =
+            runner.waitFor(QStringLiteral("c75"), {QStringLiteral("compiled"), QStringLiteral("error")});
+        QCOMPARE(event.value(QStringLiteral("kind")).toString(), QStringLiteral("invalid_config"));
+        const QString message = event.value(QStringLiteral("message")).toString();
+        QVERIFY2(message.contains(QStringLiteral("sm_75")) && message.contains(QStringLiteral("cp.async")) &&
+                     message.contains(QStringLiteral("80")),
+                 qPrintable(message));
+    }
+
     void runJobAnswersResultOrNoGpu_data()
     {
         QTest::addColumn<bool>("counters");

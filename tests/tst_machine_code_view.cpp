@@ -1,0 +1,79 @@
+// The machine-code view on recorded compiler output: SASS chosen when there is some, the hot
+// loop's mix in the table and the summary, PTX instead (with the reason) when there is no SASS.
+#include "machine_code_view.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace gemmscope;
+
+namespace {
+
+QString readData(const char *name)
+{
+    QFile f(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/") + QLatin1String(name));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing test data %s", name);
+    return QString::fromUtf8(f.readAll());
+}
+
+} // namespace
+
+class TestMachineCodeView : public QObject {
+    Q_OBJECT
+private slots:
+    void sassFirstWithTheHotLoopsMix()
+    {
+        MachineCodeView view;
+        view.resize(800, 600);
+        view.setMachineCode(QStringLiteral("gemmscope::pipelined<128, 128, 16, 8, 16, 1> for sm_90"),
+                            readData("warptiled_64x64x8_4x4_sm90.ptx"),
+                            readData("pipelined_128x128x16_8x16_sm90.sass"), {});
+        QCOMPARE(view.level(), CodeLevel::Sass);
+        QVERIFY(view.code());
+        // The tuned kernel: 16 x 8 x 16 FFMAs and 16 x 6 float4 fragment reads per k-tile.
+        QCOMPARE(view.mixCount(QStringLiteral("FFMA"), true), 2048);
+        QCOMPARE(view.mixCount(QStringLiteral("LDS.128"), true), 96);
+        QVERIFY2(view.summaryText().contains(QStringLiteral("21.3 FFMA per shared load")),
+                 qPrintable(view.summaryText()));
+        QVERIFY(view.summaryText().contains(QStringLiteral("100 % of them 128-bit")));
+        QVERIFY(view.shownText().contains(QStringLiteral("FFMA")));
+        QVERIFY(view.message().isEmpty());
+
+        // The cursor on an instruction names its source line and offers it to the Source tab.
+        QSignalSpy spy(&view, &MachineCodeView::sourceLineRequested);
+        view.setLevel(CodeLevel::Ptx);
+        QCOMPARE(view.level(), CodeLevel::Ptx);
+        QCOMPARE(view.mixCount(QStringLiteral("FFMA"), true), 128); // the PTX fixture is warptiled 64x64
+        QVERIFY(view.shownText().contains(QStringLiteral("fma.rn.f32")));
+        QVERIFY(!spy.isEmpty()); // the view opens at the hot loop, on an instruction
+        QCOMPARE(spy.last().at(0).toString(), QStringLiteral("warptiled.cuh"));
+        QVERIFY(spy.last().at(1).toInt() > 0);
+    }
+
+    void withoutSassThePtxAndTheReason()
+    {
+        MachineCodeView view;
+        const QString why = QStringLiteral("No SASS: nvdisasm is not installed with this CUDA Toolkit.");
+        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {}, why);
+        QCOMPARE(view.level(), CodeLevel::Ptx);
+        QCOMPARE(view.mixCount(QStringLiteral("FFMA"), true), 128);
+        view.setLevel(CodeLevel::Sass);
+        QVERIFY(!view.code());
+        QCOMPARE(view.summaryText(), why);
+        QVERIFY(view.shownText().isEmpty());
+    }
+
+    void messageInsteadOfCode()
+    {
+        MachineCodeView view;
+        QVERIFY(!view.message().isEmpty()); // says what to do before anything was asked
+        view.setMessage(QStringLiteral("cuBLAS has no source to disassemble."));
+        QCOMPARE(view.message(), QStringLiteral("cuBLAS has no source to disassemble."));
+        QVERIFY(!view.code());
+    }
+};
+
+QTEST_MAIN(TestMachineCodeView)
+#include "tst_machine_code_view.moc"

@@ -1,0 +1,296 @@
+#include "machine_code_view.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+namespace gemmscope {
+
+namespace {
+
+// The classes in the order a reader compares them: the work, then what feeds it.
+const QStringList &mixOrder()
+{
+    static const QStringList order{
+        QStringLiteral("FFMA"),   QStringLiteral("LDS.128"), QStringLiteral("LDS.64"),
+        QStringLiteral("LDS"),    QStringLiteral("STS.128"), QStringLiteral("STS.64"),
+        QStringLiteral("STS"),    QStringLiteral("LDG.128"), QStringLiteral("LDG.64"),
+        QStringLiteral("LDG"),    QStringLiteral("LDGSTS"),  QStringLiteral("STG.128"),
+        QStringLiteral("STG.64"), QStringLiteral("STG"),     QStringLiteral("BAR"),
+        QStringLiteral("other")};
+    return order;
+}
+
+int countOf(const std::map<std::string, int> &mix, const QString &category)
+{
+    const auto it = mix.find(category.toStdString());
+    return it == mix.end() ? 0 : it->second;
+}
+
+QString joinText(const MachineCode &code)
+{
+    QStringList lines;
+    lines.reserve(qsizetype(code.lines.size()));
+    for (const CodeLine &l : code.lines)
+        lines << QString::fromStdString(l.text);
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
+{
+    m_header = new QLabel;
+    m_header->setWordWrap(true);
+    m_header->setTextFormat(Qt::PlainText);
+    m_levelCombo = new QComboBox;
+    m_levelCombo->addItem(QStringLiteral("PTX"), int(CodeLevel::Ptx));
+    m_levelCombo->addItem(QStringLiteral("SASS"), int(CodeLevel::Sass));
+    m_levelCombo->setToolTip(
+        QStringLiteral("PTX is what NVRTC emits; SASS is what the GPU runs (needs nvdisasm)."));
+    m_refresh = new QPushButton(QStringLiteral("Disassemble"));
+    m_refresh->setToolTip(
+        QStringLiteral("Compile the current configuration with -lineinfo and show its machine code "
+                       "(works without a GPU)."));
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_levelCombo);
+    top->addWidget(m_refresh);
+    top->addStretch(1);
+
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_editor = new QPlainTextEdit;
+    m_editor->setReadOnly(true);
+    m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_editor->setToolTip(
+        QStringLiteral("The hot loop is shaded. Put the cursor on an instruction to see its source line."));
+    m_lineInfo = new QLabel;
+    m_lineInfo->setTextFormat(Qt::PlainText);
+    m_mix = new QTableWidget(0, 3);
+    m_mix->setHorizontalHeaderLabels(
+        {QStringLiteral("Class"), QStringLiteral("Hot loop"), QStringLiteral("Kernel")});
+    m_mix->verticalHeader()->hide();
+    m_mix->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_mix->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_mix->setToolTip(
+        QStringLiteral("Instructions per class. LDS/LDG/STS/STG by width; LDGSTS is cp.async."));
+    m_message = new QLabel;
+    m_message->setWordWrap(true);
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setAlignment(Qt::AlignCenter);
+
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_editor);
+    split->addWidget(m_mix);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_header);
+    layout->addLayout(top);
+    layout->addWidget(m_summary);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_lineInfo);
+    layout->addWidget(m_message);
+
+    connect(m_levelCombo, &QComboBox::currentIndexChanged, this, [this] { showLevel(); });
+    connect(m_refresh, &QPushButton::clicked, this, &MachineCodeView::refreshRequested);
+    connect(m_editor, &QPlainTextEdit::cursorPositionChanged, this, &MachineCodeView::reportCursorLine);
+    setMessage(
+        QStringLiteral("Press Disassemble to compile the current configuration and read its PTX and SASS."));
+}
+
+void MachineCodeView::setMachineCode(const QString &title, const QString &ptx, const QString &sass,
+                                     const QString &sassUnavailable)
+{
+    m_ptx = parsePtx(ptx.toStdString());
+    m_hasSass = !sass.isEmpty();
+    m_sass = m_hasSass ? parseSass(sass.toStdString()) : MachineCode{CodeLevel::Sass, {}, std::nullopt};
+    m_sassUnavailable = sassUnavailable;
+    m_hasCode = true;
+    m_header->setText(title);
+    m_message->clear();
+    m_message->hide();
+    // SASS is what runs: show it when there is some.
+    const QSignalBlocker block(m_levelCombo);
+    m_levelCombo->setCurrentIndex(m_hasSass ? 1 : 0);
+    showLevel();
+}
+
+void MachineCodeView::setLoading(const QString &what)
+{
+    m_header->setText(what);
+    m_message->setText(QStringLiteral("Compiling with -lineinfo…"));
+    m_message->show();
+}
+
+void MachineCodeView::setMessage(const QString &sentence)
+{
+    m_hasCode = false;
+    m_editor->clear();
+    m_mix->setRowCount(0);
+    m_summary->clear();
+    m_lineInfo->clear();
+    m_message->setText(sentence);
+    m_message->show();
+}
+
+CodeLevel MachineCodeView::level() const
+{
+    return CodeLevel(m_levelCombo->currentData().toInt());
+}
+
+void MachineCodeView::setLevel(CodeLevel level)
+{
+    m_levelCombo->setCurrentIndex(level == CodeLevel::Sass ? 1 : 0);
+}
+
+QString MachineCodeView::shownText() const
+{
+    return m_editor->toPlainText();
+}
+
+QString MachineCodeView::summaryText() const
+{
+    return m_summary->text();
+}
+
+QString MachineCodeView::message() const
+{
+    return m_message->isHidden() ? QString() : m_message->text();
+}
+
+const MachineCode *MachineCodeView::code() const
+{
+    if (!m_hasCode)
+        return nullptr;
+    if (level() == CodeLevel::Sass)
+        return m_hasSass ? &m_sass : nullptr;
+    return &m_ptx;
+}
+
+int MachineCodeView::mixCount(const QString &category, bool innerLoop) const
+{
+    for (int r = 0; r < m_mix->rowCount(); ++r)
+        if (m_mix->item(r, 0)->text() == category)
+            return m_mix->item(r, innerLoop ? 1 : 2)->text().toInt();
+    return 0;
+}
+
+void MachineCodeView::showLevel()
+{
+    if (!m_hasCode)
+        return;
+    const MachineCode *shown = code();
+    if (!shown) {
+        m_editor->clear();
+        m_mix->setRowCount(0);
+        m_summary->setText(m_sassUnavailable);
+        return;
+    }
+    m_editor->setPlainText(joinText(*shown));
+    fillMix(*shown);
+    highlightLoop(*shown);
+}
+
+void MachineCodeView::fillMix(const MachineCode &code)
+{
+    const auto loop = instructionMix(code, true);
+    const auto all = instructionMix(code, false);
+    m_mix->setRowCount(0);
+    for (const QString &category : mixOrder()) {
+        const int inLoop = countOf(loop, category), total = countOf(all, category);
+        if (total == 0)
+            continue;
+        const int row = m_mix->rowCount();
+        m_mix->insertRow(row);
+        m_mix->setItem(row, 0, new QTableWidgetItem(category));
+        m_mix->setItem(row, 1, new QTableWidgetItem(QString::number(inLoop)));
+        m_mix->setItem(row, 2, new QTableWidgetItem(QString::number(total)));
+        for (int c : {1, 2})
+            m_mix->item(row, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    const QString levelName = code.level == CodeLevel::Sass ? QStringLiteral("SASS") : QStringLiteral("PTX");
+    if (!code.innerLoop) {
+        m_summary->setText(
+            QStringLiteral("%1: no loop found (a kernel without a backward branch).").arg(levelName));
+        return;
+    }
+    const int ffma = countOf(loop, QStringLiteral("FFMA"));
+    const int lds128 = countOf(loop, QStringLiteral("LDS.128"));
+    const int sharedLoads =
+        lds128 + countOf(loop, QStringLiteral("LDS.64")) + countOf(loop, QStringLiteral("LDS"));
+    QString text = QStringLiteral("%1 hot loop (lines %2-%3): %4 FFMA, %5 shared loads")
+                       .arg(levelName)
+                       .arg(code.innerLoop->first + 1)
+                       .arg(code.innerLoop->last + 1)
+                       .arg(ffma)
+                       .arg(sharedLoads);
+    if (sharedLoads > 0)
+        text += QStringLiteral(" (%1 FFMA per shared load; %2 % of them 128-bit)")
+                    .arg(double(ffma) / sharedLoads, 0, 'f', 1)
+                    .arg(100.0 * lds128 / sharedLoads, 0, 'f', 0);
+    text += QStringLiteral(", %1 barrier(s).").arg(countOf(loop, QStringLiteral("BAR")));
+    m_summary->setText(text);
+}
+
+void MachineCodeView::highlightLoop(const MachineCode &code)
+{
+    QList<QTextEdit::ExtraSelection> selections;
+    if (code.innerLoop) {
+        QTextEdit::ExtraSelection loop;
+        const QTextBlock first = m_editor->document()->findBlockByNumber(code.innerLoop->first);
+        const QTextBlock last = m_editor->document()->findBlockByNumber(code.innerLoop->last);
+        QTextCursor cursor(first);
+        cursor.setPosition(last.position() + last.length() - 1, QTextCursor::KeepAnchor);
+        loop.cursor = cursor;
+        loop.format.setBackground(palette().color(QPalette::AlternateBase).darker(108));
+        selections << loop;
+        // Open at the loop's first instruction: that is what the reader came for.
+        int line = code.innerLoop->first;
+        while (line < code.innerLoop->last && !code.lines[size_t(line)].isInstruction)
+            ++line;
+        QTextCursor at(m_editor->document()->findBlockByNumber(line));
+        m_editor->setTextCursor(at);
+        m_editor->centerCursor();
+    }
+    m_editor->setExtraSelections(selections);
+}
+
+void MachineCodeView::reportCursorLine()
+{
+    const MachineCode *shown = code();
+    const int line = m_editor->textCursor().blockNumber();
+    if (!shown || line < 0 || line >= int(shown->lines.size())) {
+        m_lineInfo->clear();
+        return;
+    }
+    const CodeLine &l = shown->lines[size_t(line)];
+    if (!l.isInstruction) {
+        m_lineInfo->clear();
+        return;
+    }
+    const QString file = QFileInfo(QString::fromStdString(l.sourceFile)).fileName();
+    m_lineInfo->setText(
+        l.sourceLine > 0
+            ? QStringLiteral("%1 (%2) from %3, line %4")
+                  .arg(QString::fromStdString(l.opcode), QString::fromStdString(l.category), file)
+                  .arg(l.sourceLine)
+            : QStringLiteral("%1 (%2): no source line recorded")
+                  .arg(QString::fromStdString(l.opcode), QString::fromStdString(l.category)));
+    if (l.sourceLine > 0)
+        emit sourceLineRequested(file, l.sourceLine);
+}
+
+} // namespace gemmscope
