@@ -1,6 +1,7 @@
 // The access model: sectors per request and bank conflicts of every stage, against answers
 // worked out by hand from the kernels' index expressions (comments give the reasoning).
 #include "access_model.h"
+#include "support/kernel_shapes.h"
 
 #include <QtTest>
 
@@ -8,21 +9,7 @@ using namespace gemmscope;
 
 namespace {
 
-KernelShape shapeOf(const QString &stage, const QString &params)
-{
-    const StageInfo *info = findStage(stage.toStdString());
-    if (!info)
-        qFatal("unknown stage %s", qPrintable(stage));
-    ParamValues values;
-    for (const QString &pair : params.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QStringList kv = pair.split(QLatin1Char('='));
-        values[kv.at(0).toStdString()] = kv.at(1).toInt();
-    }
-    const KernelShapeResult r = kernelShape(info->id, values);
-    if (!r.shape)
-        qFatal("no shape for %s %s: %s", qPrintable(stage), qPrintable(params), r.error.c_str());
-    return *r.shape;
-}
+using test::shapeOf;
 
 Operand operandOf(const QString &name)
 {

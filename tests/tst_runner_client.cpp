@@ -1,7 +1,7 @@
-// RunnerClient: the queue rules alone (JobQueue), the client against a scripted stand-in runner
+// RunnerClient: the queue rules alone (PendingRuns), the client against a scripted stand-in runner
 // (replacement of queued interactive jobs, device-fault restart, cancel), and against the real
 // gemmscope-runner where it is built (the no-GPU path on CI).
-#include "job_queue.h"
+#include "pending_runs.h"
 #include "runner_client.h"
 
 #include <QFile>
@@ -84,7 +84,7 @@ private slots:
         QFETCH(QStringList, tags);
         QFETCH(QStringList, expectedQueue);
         QFETCH(QStringList, expectedReplaced);
-        JobQueue queue;
+        PendingRuns queue;
         QStringList replaced;
         for (int n = 0; n < tags.size(); ++n)
             replaced += queue.enqueue(request(QStringLiteral("j%1").arg(n), tags[n]));
@@ -99,7 +99,7 @@ private slots:
 
     void queueRemovesByIdOnly()
     {
-        JobQueue queue;
+        PendingRuns queue;
         queue.enqueue(request("a", kLadderTag));
         queue.enqueue(request("b", kLadderTag));
         QVERIFY(!queue.remove("zzz"));

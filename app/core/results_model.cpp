@@ -2,8 +2,6 @@
 
 #include "stage_catalog.h"
 
-#include <QBrush>
-#include <QColor>
 #include <cmath>
 
 namespace gemmscope {
@@ -191,10 +189,6 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         return r.runId;
     case IsFailedRole:
         return failed;
-    case Qt::ForegroundRole:
-        if (failed)
-            return QBrush(QColor(0xc6, 0x28, 0x28));
-        return {};
     case Qt::ToolTipRole:
         if (failed)
             return failureText(r);

@@ -35,7 +35,19 @@ void RunController::startRunner(const QString &runnerPath)
             m_session->removeRun(id);
     });
     connect(c, &RunnerClient::progress, this, &RunController::progress);
-    connect(c, &RunnerClient::preliminaryMedian, this, &RunController::preliminaryMedian);
+    connect(c, &RunnerClient::preliminaryMedian, this,
+            [this](const QString &id, double medianMs, int timedSoFar) {
+                // Into the run's row (marked preliminary) at most a few times a second.
+                if (!m_preliminaryThrottle.isValid() || m_preliminaryThrottle.elapsed() >= 250) {
+                    m_preliminaryThrottle.start();
+                    if (const RunRecord *r = m_session->find(id); r && r->status == RunStatus::Running) {
+                        RunRecord running = *r;
+                        running.preliminaryMedianMs = medianMs;
+                        m_session->addOrUpdate(running);
+                    }
+                }
+                emit preliminaryMedian(id, medianMs, timedSoFar);
+            });
     connect(c, &RunnerClient::runStarted, this, [this](const QString &id) {
         if (const RunRecord *r = m_session->find(id)) {
             RunRecord running = *r;

@@ -8,6 +8,7 @@
 #include "run_record.h"
 #include "run_request.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QStringList>
 #include <optional>
@@ -54,7 +55,7 @@ signals:
     void runnerStatusChanged(bool available, const QString &reason);
     void runStarted(const QString &jobId);
     void progress(const QString &jobId, const QString &phase, int done, int total);
-    // The timing so far: a first number ~100 ms into the budget, marked preliminary until the result.
+    // The median of the repetitions timed so far; the run's record has it too (throttled).
     void preliminaryMedian(const QString &jobId, double medianMs, int timedSoFar);
     void runFinished(const RunRecord &record); // after the session has it (ok or failed)
     void idle();
@@ -69,6 +70,7 @@ private:
     Session *m_session;
     RunnerHost *m_host = nullptr;
     QStringList m_pendingLadder;
+    QElapsedTimer m_preliminaryThrottle;
 };
 
 } // namespace gemmscope

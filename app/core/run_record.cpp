@@ -143,7 +143,7 @@ RunRecord fromResultEvent(const QJsonObject &event)
     r.flushL2 = e.timing.flushL2;
     r.tflops = e.tflops.value_or(0);
     if (r.tflops <= 0 && r.medianMs > 0) // older runners: derive it from the time
-        r.tflops = ProblemSize{r.m, r.n, r.k}.flops() / (r.medianMs * 1e-3) / 1e12;
+        r.tflops = ProblemSize{r.m, r.n, r.k}.tflopsAt(r.medianMs);
     r.relError = e.verify.relError;
     r.tolerance = e.verify.tolerance.value_or(0);
     if (e.compiled)
@@ -284,8 +284,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
         r.flushL2 = t.value("flush_l2").toBool();
         if (!(r.medianMs > 0))
             return fail(QStringLiteral("run %1 is marked ok but has no positive median time").arg(r.runId));
-        r.tflops =
-            o.value("tflops").toDouble(2.0 * double(r.m) * double(r.n) * double(r.k) / (r.medianMs * 1e9));
+        r.tflops = o.value("tflops").toDouble(ProblemSize{r.m, r.n, r.k}.tflopsAt(r.medianMs));
     }
     if (o.contains("rel_error"))
         r.relError = o.value("rel_error").toDouble();

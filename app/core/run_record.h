@@ -54,8 +54,7 @@ struct RunRecord {
     // Hardware counters of a run that asked for them (docs/protocol.md, "counters"): the
     // readings, or the sentence why they could not be read. Empty when the run had none.
     std::optional<protocol::Counters> counters;
-    // While running: the median of the repetitions so far (the runner's preliminary number), shown
-    // marked as preliminary until the result replaces the record. Never saved.
+    // While it runs: the median of the repetitions timed so far (progress events), preliminary.
     std::optional<double> preliminaryMedianMs;
     QJsonObject raw; // the runner's event as received, kept for export; views read the typed fields
 

@@ -1,12 +1,12 @@
 // Drives gemmscope-runner (docs/protocol.md) from a worker thread. Lives in that thread: the UI
 // talks to it through the thread-safe submit()/cancel() and listens to its signals only.
 //
-// One job is sent to the runner at a time; the rest wait in a JobQueue, so that a new interactive
+// One job is sent to the runner at a time; the rest wait in a PendingRuns, so that a new interactive
 // request can still replace the waiting ones. A device fault (runner exit status 3) or a crash
 // fails the running job with kind device_fault, restarts the runner and goes on with the queue.
 #pragma once
 
-#include "job_queue.h"
+#include "pending_runs.h"
 #include "run_record.h"
 
 #include <QAtomicInt>
@@ -75,7 +75,7 @@ private:
     QString m_unavailableReason;
     QProcess *m_process = nullptr;
     State m_state = State::Stopped;
-    JobQueue m_queue;
+    PendingRuns m_queue;
     std::optional<RunRequest> m_current;
     QJsonObject m_currentCompiled;
     QElapsedTimer m_sinceProgress;

@@ -14,6 +14,7 @@
 #include "plot_export.h"
 #include "recent_files.h"
 #include "results_model.h"
+#include "results_table_proxy.h"
 #include "roofline_chart.h"
 #include "run_controller.h"
 #include "run_selection.h"
@@ -87,7 +88,7 @@ private:
 
 MainWindow::MainWindow(const Options &options, QWidget *parent)
     : QMainWindow(parent), m_options(options), m_session(new Session(this)),
-      m_model(new ResultsModel(m_session, this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_model(new ResultsModel(m_session, this)), m_proxy(new ResultsTableProxy(this)),
       m_selection(new RunSelection(this)), m_runs(new RunController(m_session, this))
 {
     initResources();
@@ -366,14 +367,12 @@ void MainWindow::showConfig(const RunConfig &config)
                 accesses.push_back(demo);
             }
             m_bankConflicts->setAccesses(accesses);
-            // Either of the guide's two reads shows both, one above the other.
-            m_bankConflicts->setComparePair(int(accesses.size()) - 2, int(accesses.size()) - 1);
             m_bankConflicts->setNote(
                 tr("This kernel reads tileA[ty][k] (one word for the whole row of lanes: a broadcast) and "
                    "tileB[k][tx] (along a row): conflict-free with or without padding. The +1 padding of the "
                    "guide's variant is for a column read, tile[tx][k]: unpadded, lanes %1 words apart all "
                    "hit one bank (%2-way); padded, every lane has its own bank. The last two entries of the "
-                   "list show both, one above the other.")
+                   "list show both.")
                     .arg(tile)
                     .arg(std::min(tile, 32)));
         }
@@ -557,7 +556,7 @@ void MainWindow::buildActions()
 QList<QWidget *> MainWindow::exportableViews() const
 {
     return {m_runtimeChart,  m_rooflineChart, m_mappingStack, m_coalescing,
-            m_bankConflicts, m_accessCheck,   m_stageSource,  m_machineCode};
+            m_bankConflicts, m_accessCheck,   m_stageSource};
 }
 
 QWidget *MainWindow::viewOfTab(int index) const
@@ -598,8 +597,6 @@ QString MainWindow::viewName(QWidget *view) const
         return tr("the counters table");
     if (view == m_stageSource)
         return tr("the stage source");
-    if (view == m_machineCode)
-        return tr("the SASS view");
     if (view == m_table)
         return tr("the results table");
     return tr("the view");
@@ -802,15 +799,7 @@ void MainWindow::onPreliminaryMedian(const QString &id, double medianMs, int tim
                             .arg(id)
                             .arg(medianMs, 0, 'f', 3)
                             .arg(timedSoFar));
-    // Into the run's row (marked preliminary) at most a few times a second.
-    if (m_preliminaryThrottle.isValid() && m_preliminaryThrottle.elapsed() < 250)
-        return;
-    m_preliminaryThrottle.start();
-    if (const RunRecord *r = m_session->find(id); r && r->status == RunStatus::Running) {
-        RunRecord running = *r;
-        running.preliminaryMedianMs = medianMs;
-        m_session->addOrUpdate(running);
-    }
+    // RunController puts it into the run's row (marked preliminary).
 }
 
 void MainWindow::selectRun(const QString &runId)

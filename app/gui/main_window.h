@@ -164,7 +164,6 @@ private:
     QString m_compileArch = QStringLiteral("sm_90");
     QString m_lastCompile;
     bool m_showingConfig = false;
-    QElapsedTimer m_preliminaryThrottle;
 };
 
 } // namespace gemmscope

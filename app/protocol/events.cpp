@@ -191,8 +191,7 @@ QJsonObject toJson(const ProgressEvent &e)
     json.insert(QStringLiteral("phase"), e.phase);
     json.insert(QStringLiteral("done"), e.done);
     json.insert(QStringLiteral("total"), e.total);
-    if (e.preliminaryMedianMs)
-        json.insert(QStringLiteral("preliminary_median_ms"), *e.preliminaryMedianMs);
+    putOpt(json, "preliminary_median_ms", e.preliminaryMedianMs);
     return json;
 }
 

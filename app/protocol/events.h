@@ -35,9 +35,7 @@ struct ReadyEvent {
 struct ProgressEvent {
     QString id, phase;
     int done = 0, total = 0;
-    // The median of the repetitions so far, in the `timing` phase after ~100 ms: a slider's first
-    // number, refined to the budget (issue: sliders feel live).
-    std::optional<double> preliminaryMedianMs;
+    std::optional<double> preliminaryMedianMs; // timing: the median of the repetitions so far
     friend bool operator==(const ProgressEvent &, const ProgressEvent &) = default;
 };
 

@@ -1,5 +1,7 @@
 #include "kernel_timer.h"
 
+#include "statistics.h"
+
 #include "cuda_check.h"
 #include "job_context.h"
 
@@ -26,15 +28,6 @@ public:
 };
 
 } // namespace
-
-double percentile(const std::vector<double> &sorted, double fraction)
-{
-    if (sorted.empty())
-        return 0;
-    const double pos = fraction * double(sorted.size() - 1);
-    const size_t lo = size_t(std::floor(pos)), hi = std::min(sorted.size() - 1, lo + 1);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
-}
 
 TimingStats summarize(std::vector<double> timesMs)
 {
