@@ -367,12 +367,14 @@ void MainWindow::showConfig(const RunConfig &config)
                 accesses.push_back(demo);
             }
             m_bankConflicts->setAccesses(accesses);
+            // Either of the guide's two reads shows both, one above the other.
+            m_bankConflicts->setComparePair(int(accesses.size()) - 2, int(accesses.size()) - 1);
             m_bankConflicts->setNote(
                 tr("This kernel reads tileA[ty][k] (one word for the whole row of lanes: a broadcast) and "
                    "tileB[k][tx] (along a row): conflict-free with or without padding. The +1 padding of the "
                    "guide's variant is for a column read, tile[tx][k]: unpadded, lanes %1 words apart all "
                    "hit one bank (%2-way); padded, every lane has its own bank. The last two entries of the "
-                   "list show both.")
+                   "list show both, one above the other.")
                     .arg(tile)
                     .arg(std::min(tile, 32)));
         }
@@ -556,7 +558,7 @@ void MainWindow::buildActions()
 QList<QWidget *> MainWindow::exportableViews() const
 {
     return {m_runtimeChart,  m_rooflineChart, m_mappingStack, m_coalescing,
-            m_bankConflicts, m_accessCheck,   m_stageSource};
+            m_bankConflicts, m_accessCheck,   m_stageSource,  m_machineCode};
 }
 
 QWidget *MainWindow::viewOfTab(int index) const
@@ -597,6 +599,8 @@ QString MainWindow::viewName(QWidget *view) const
         return tr("the counters table");
     if (view == m_stageSource)
         return tr("the stage source");
+    if (view == m_machineCode)
+        return tr("the SASS view");
     if (view == m_table)
         return tr("the results table");
     return tr("the view");
