@@ -33,7 +33,7 @@ struct GpuSpec {
 
 const std::vector<GpuSpec> &knownGpus();      // T4, A100, H100, H200, B200
 const GpuSpec *findGpu(std::string_view key); // by key ("h200")
-const GpuSpec *findGpuForArch(int arch);      // first spec with this compute capability
+const GpuSpec *findGpuForArch(int arch); // the newest known part of this compute capability (H200 for sm_90)
 
 // Requested: the run asked for fewer blocks per SM than fit (the runner pads shared memory).
 enum class OccupancyLimiter { Threads, Registers, SharedMemory, Blocks, Requested, None };

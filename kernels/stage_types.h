@@ -20,6 +20,10 @@ struct ProblemSize {
     long long n = 4096;
     long long k = 6144;
     double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+    // The rate of this problem done in `ms` milliseconds, in TFLOP/s (0 when ms is not positive).
+    double tflopsAt(double ms) const { return tflopsOf(flops(), ms); }
+    // TFLOP/s of `flops` floating-point operations in `ms` milliseconds: the one conversion.
+    static double tflopsOf(double flops, double ms) { return ms > 0 ? flops / (ms * 1e-3) / 1e12 : 0.0; }
     friend bool operator==(const ProblemSize &, const ProblemSize &) = default;
 };
 

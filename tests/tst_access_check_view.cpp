@@ -3,6 +3,7 @@
 // store, 2-way shared reads, conflict-free shared stores); every reason there is no comparison
 // gets its own sentence; known causes of disagreement are named, not hidden.
 #include "access_check_view.h"
+#include "support/run_counters.h"
 
 #include <QFileInfo>
 #include <QJsonObject>
@@ -27,7 +28,7 @@ RunRecord step3Run(const QJsonObject &access, long long side = 1536, bool scalar
     r.medianMs = 1;
     r.gpuName = QStringLiteral("NVIDIA H200");
     r.scalarSharedReads = scalarShared;
-    r.raw = QJsonObject{{"counters", QJsonObject{{"dram_intensity", 100.0}, {"access", access}}}};
+    test::setCounters(r, QJsonObject{{"dram_intensity", 100.0}, {"access", access}});
     return r;
 }
 
@@ -45,7 +46,7 @@ RunRecord withMetrics(RunRecord run, const QJsonObject &metrics)
 {
     QJsonObject counters = run.raw.value("counters").toObject();
     counters.insert("metrics", metrics);
-    run.raw.insert("counters", counters);
+    test::setCounters(run, counters);
     return run;
 }
 
@@ -155,6 +156,9 @@ private slots:
             QCOMPARE(row.verdict, Verdict::NotCompared);
             QVERIFY(row.note.contains(QStringLiteral("edge blocks")));
         }
+        // Explained once, above the table, with the size that would make the comparison possible.
+        QVERIFY2(view.headline().contains(QStringLiteral("Run at 1024 x")), qPrintable(view.headline()));
+        QCOMPARE(view.headline().count(QStringLiteral("edge blocks")), 1);
     }
 
     void naiveKernelHasNoSharedAccess()
@@ -187,20 +191,19 @@ private slots:
         QVERIFY(view.rows().isEmpty());
 
         RunRecord noCounters = step3Run({});
-        noCounters.raw = QJsonObject{};
+        test::clearCounters(noCounters);
         view.setRun(noCounters);
         QVERIFY(view.headline().contains(QStringLiteral("without hardware counters")));
 
         RunRecord refused = step3Run({});
-        refused.raw = QJsonObject{
-            {"counters",
-             QJsonObject{
-                 {"error", "cuptiRangeProfilerEnable returned CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"}}}};
+        test::setCounters(
+            refused,
+            QJsonObject{{"error", "cuptiRangeProfilerEnable returned CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"}});
         view.setRun(refused);
         QVERIFY(view.headline().contains(QStringLiteral("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")));
 
         RunRecord older = step3Run({});
-        older.raw = QJsonObject{{"counters", QJsonObject{{"dram_intensity", 100.0}}}};
+        test::setCounters(older, QJsonObject{{"dram_intensity", 100.0}});
         view.setRun(older);
         QVERIFY(view.headline().contains(QStringLiteral("before GemmScope read access counters")));
 

@@ -1,6 +1,7 @@
 // The access model: sectors per request and bank conflicts of every stage, against answers
 // worked out by hand from the kernels' index expressions (comments give the reasoning).
 #include "access_model.h"
+#include "support/kernel_shapes.h"
 
 #include <QtTest>
 
@@ -8,21 +9,7 @@ using namespace gemmscope;
 
 namespace {
 
-KernelShape shapeOf(const QString &stage, const QString &params)
-{
-    const StageInfo *info = findStage(stage.toStdString());
-    if (!info)
-        qFatal("unknown stage %s", qPrintable(stage));
-    ParamValues values;
-    for (const QString &pair : params.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QStringList kv = pair.split(QLatin1Char('='));
-        values[kv.at(0).toStdString()] = kv.at(1).toInt();
-    }
-    const KernelShapeResult r = kernelShape(info->id, values);
-    if (!r.shape)
-        qFatal("no shape for %s %s: %s", qPrintable(stage), qPrintable(params), r.error.c_str());
-    return *r.shape;
-}
+using test::shapeOf;
 
 Operand operandOf(const QString &name)
 {
@@ -429,6 +416,13 @@ private slots:
         QCOMPARE(g.front().efficiency(), 1.0);
         QCOMPARE(loadInstructionCount(a, Operand::A), 128 * 8 / 256);
         QCOMPARE(loadInstructionCount(a, Operand::B), 8 * 256 / 4 / 256);
+        // The copy engine writes shared memory: a launch issues no STS (what the hardware counts),
+        // while the pipelined stage stores its prefetched registers with STS.
+        const auto counts = kernelInstructionCounts(a, ProblemSize{1536, 1536, 1536});
+        QVERIFY(counts.has_value());
+        QCOMPARE(counts->sharedStores, 0LL);
+        const KernelShape p = shapeOf("pipelined", "BM=128 BN=256 BK=16 TM=8 TN=16 SWIZZLE=1");
+        QVERIFY(kernelInstructionCounts(p, ProblemSize{1536, 1536, 1536})->sharedStores > 0);
     }
 };
 

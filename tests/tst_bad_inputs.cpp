@@ -235,7 +235,11 @@ QJsonObject validSession()
     RunRecord a = fromResultEvent(resultEvent("a", "worklog-3", "coalesced"));
     RunRecord b = fromResultEvent(resultEvent("b", "worklog-1", "smem_tiled"));
     b.params = {{"TILE", 16}, {"PAD", 0}};
-    RunRecord c = fromErrorEvent(errorEvent("c"));
+    RunRecord c =
+        fromErrorEvent(errorEvent("c"), QJsonObject{{"id", "c"},
+                                                    {"stage", "final"},
+                                                    {"params", params("worklog-8")},
+                                                    {"size", QJsonObject{{"m", 64}, {"n", 64}, {"k", 64}}}});
     RunRecord d = fromResultEvent(resultEvent("d", "worklog-0", "naive"));
     d.params = {{"BX", 16}, {"BY", 16}};
     RunRecord e = fromResultEvent(resultEvent("e", "cublas_fp32", "cublas_fp32"));
@@ -407,7 +411,8 @@ private slots:
     {
         Fuzzer fuzz(m_seed + 1);
         const QJsonObject seed = validSession();
-        QVERIFY(parseSessionJson(QJsonDocument(seed).toJson()).data);
+        const SessionParse valid = parseSessionJson(QJsonDocument(seed).toJson());
+        QVERIFY2(valid.data, qPrintable(valid.error));
         Counts counts;
         QElapsedTimer timer;
         timer.start();

@@ -1,6 +1,7 @@
 // The thread-to-tile mapping model: owners of outputs and the tile elements each thread loads,
 // checked against answers worked out by hand from the kernels' index expressions.
 #include "mapping_model.h"
+#include "support/kernel_shapes.h"
 
 #include <QtTest>
 
@@ -11,22 +12,7 @@ using namespace gemmscope;
 
 namespace {
 
-// "coalesced" + "BM=64 BN=64 BK=8 TM=4 TN=4" -> shape; fails the test when there is none.
-KernelShape shapeOf(const QString &stage, const QString &params)
-{
-    const StageInfo *info = findStage(stage.toStdString());
-    if (!info)
-        qFatal("unknown stage %s", qPrintable(stage));
-    ParamValues values;
-    for (const QString &pair : params.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QStringList kv = pair.split(QLatin1Char('='));
-        values[kv.at(0).toStdString()] = kv.at(1).toInt();
-    }
-    const KernelShapeResult r = kernelShape(info->id, values);
-    if (!r.shape)
-        qFatal("no shape for %s %s: %s", qPrintable(stage), qPrintable(params), r.error.c_str());
-    return *r.shape;
-}
+using test::shapeOf;
 
 void addConfigurations()
 {

@@ -146,6 +146,31 @@ private slots:
         QVERIFY(QFileInfo(path).size() > 1000);
     }
 
+    // 192x192 in a pane-sized view: too small for threads, so each warp's outputs are outlined
+    // (white lines inside C); zooming in gives cells big enough to show every thread.
+    void bigTileIsReadableAndZooms()
+    {
+        TileMapView view;
+        view.resize(620, 360);
+        view.setShape(shapeOf(StageId::Coalesced, tiles192));
+        const QImage img = rendered(view);
+        if (qEnvironmentVariableIsSet("GEMMSCOPE_TEST_IMAGES"))
+            img.save(qEnvironmentVariable("GEMMSCOPE_TEST_IMAGES") + QStringLiteral("/tilemap192.png"));
+        const TilePanelGeometry g = view.panelGeometry(0);
+        QVERIFY(g.cell < 4);
+        bool outline = false;
+        const int x = int(g.c.center().x());
+        for (int y = int(g.c.top()) + 2; y < int(g.c.bottom()) - 2 && !outline; ++y)
+            outline = img.pixelColor(x, y).lightness() > 240;
+        QVERIFY(outline);
+        view.setZoom(8, g.c.topLeft());
+        QVERIFY(view.panelGeometry(0).cell >= 8 * g.cell - 0.01);
+        // The element under the zoom's anchor stays under it.
+        QVERIFY(QLineF(view.panelGeometry(0).c.topLeft(), g.c.topLeft()).length() < 1);
+        view.resetZoom();
+        QCOMPARE(view.zoom(), 1.0);
+    }
+
     void animationStepsDeterministically()
     {
         CoalescingView view;
@@ -230,6 +255,65 @@ private slots:
         QCOMPARE(files.size(), view.frameCount());
         QImage first(QDir(folder).filePath(files.front()));
         QVERIFY(!first.isNull());
+    }
+
+    // Compare mode: step 2's B load against step 3's, reached with "jump to the instruction that
+    // changed": two different sector counts for the same instruction.
+    void compareModeShowsTheStridedAgainstTheCoalescedLoad()
+    {
+        const Preset *step2 = findPreset("worklog-2");
+        QVERIFY(step2);
+        CoalescingView view;
+        view.setShape(*kernelShape(step2->stage, step2->params).shape, AccessContext{});
+        view.setCaption(QString::fromStdString(step2->title));
+        QVERIFY(view.setCompareWith(QStringLiteral("worklog-3")));
+        QVERIFY(view.comparing());
+        view.jumpToChange();
+        const GlobalAccess *mine = view.currentAccess();
+        const GlobalAccess *theirs = view.compareAccess(view.currentFrame());
+        QVERIFY(mine && theirs);
+        QCOMPARE(mine->operand, Operand::B);
+        QCOMPARE(theirs->operand, Operand::B);
+        QVERIFY2(
+            mine->sectorsPerRequest() > theirs->sectorsPerRequest(),
+            qPrintable(
+                QStringLiteral("%1 vs %2").arg(mine->sectorsPerRequest()).arg(theirs->sectorsPerRequest())));
+        QVERIFY(view.printTitle(view.currentFrame()).contains(QStringLiteral(" vs ")));
+        if (qEnvironmentVariableIsSet("GEMMSCOPE_TEST_IMAGES"))
+            QVERIFY(!view.exportTo(qEnvironmentVariable("GEMMSCOPE_TEST_IMAGES") +
+                                   QStringLiteral("/compare.png")));
+        // Hovering a lane names it, in either half.
+        view.resize(900, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QWidget *canvas = view.canvas();
+        QVERIFY(view.tooltipAt(QPointF(15, 10 + 28 + 11)).startsWith(QStringLiteral("lane 0")));
+        QVERIFY(view.tooltipAt(QPointF(canvas->width() - 15, canvas->height() / 2 + 10 + 28 + 11))
+                    .startsWith(QStringLiteral("lane 31")));
+        // Without compare mode the same button finds the least efficient instruction.
+        view.clearCompare();
+        view.rewind();
+        view.jumpToChange();
+        QCOMPARE(view.currentFrame(), view.leastEfficientFrame());
+        QCOMPARE(view.currentAccess()->operand, Operand::B);
+        QTemporaryDir dir;
+        QVERIFY(!view.exportTo(dir.filePath(QStringLiteral("frame.svg"))));
+    }
+
+    // The bank view's bars are on one scale: a 4-way conflict's tallest bar is four times a
+    // conflict-free access's.
+    void bankBarsScaleWithTheDegree()
+    {
+        BankConflictView view;
+        view.setAccesses({columnAccess(1, 0), columnAccess(4, 0)}); // lanes 1 and 4 words apart
+        view.setCurrentIndex(0);
+        QCOMPARE(view.currentAccess()->conflictDegree, 1);
+        const double oneWay = view.barShare(1);
+        view.setCurrentIndex(1);
+        QCOMPARE(view.currentAccess()->conflictDegree, 4);
+        const double fourWay = view.barShare(4);
+        QVERIFY(fourWay > oneWay);
+        QCOMPARE(fourWay, 4 * view.barShare(1));
     }
 
     void invalidContextIsExplained()

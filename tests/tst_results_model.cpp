@@ -1,6 +1,9 @@
 // The results table: model consistency under QAbstractItemModelTester, the cells' content
 // (% of cuBLAS from the matching baseline, failure marking) and numeric sorting.
+#include "app_resources.h"
 #include "results_model.h"
+#include "results_table_proxy.h"
+#include "session.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
@@ -32,6 +35,40 @@ RunRecord run(const QString &id, const QString &stage, double ms, long long n = 
 class TestResultsModel : public QObject {
     Q_OBJECT
 private slots:
+    // Published rows carry one number: "published", never a fake spread "108.890 (108.890–108.890)".
+    void publishedRowsSayPublished()
+    {
+        initResources();
+        Session session;
+        session.setAutosavePath({});
+        QString error;
+        QVERIFY2(session.loadDefault(&error), qPrintable(error));
+        ResultsModel model(&session);
+        bool sawPublished = false, sawSpread = false;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const QString median = model.index(row, ResultsModel::MedianColumn).data().toString();
+            const RunRecord &run = session.runs().at(row);
+            if (run.origin == QLatin1String("worklog")) {
+                QVERIFY2(median.endsWith(QStringLiteral("(published)")), qPrintable(median));
+                sawPublished = true;
+            } else if (run.isOk()) {
+                sawSpread = sawSpread || median.contains(QStringLiteral("–"));
+            }
+        }
+        QVERIFY(sawPublished);
+        QVERIFY(sawSpread);
+
+        // A running run with the runner's median so far shows it, marked preliminary.
+        RunRecord running = session.runs().constLast();
+        running.runId = QStringLiteral("live");
+        running.status = RunStatus::Running;
+        running.preliminaryMedianMs = 12.5;
+        session.addOrUpdate(running);
+        QCOMPARE(
+            model.index(model.rowOf(QStringLiteral("live")), ResultsModel::MedianColumn).data().toString(),
+            QStringLiteral("12.500 ms (preliminary)"));
+    }
+
     void init()
     {
         m_session = std::make_unique<Session>();
@@ -113,9 +150,13 @@ private slots:
         m_session->addOrUpdate(failed);
         m_session->addOrUpdate(run("c", "cublas_fp32", 1.0));
         const int row = m_model->rowOf("f");
+        ResultsTableProxy proxy;
+        proxy.setSourceModel(m_model.get());
         for (int c = 0; c < ResultsModel::ColumnCount; ++c) {
             const QModelIndex index = m_model->index(row, c);
-            QCOMPARE(index.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xc6, 0x28, 0x28));
+            // The table shows it in red (widgets layer: ResultsTableProxy).
+            QCOMPARE(proxy.index(row, c).data(Qt::ForegroundRole).value<QBrush>().color(),
+                     QColor(0xc6, 0x28, 0x28));
             QVERIFY(index.data(Qt::ToolTipRole).toString().contains(failed.errorMessage));
             QVERIFY(index.data(ResultsModel::IsFailedRole).toBool());
         }
@@ -128,6 +169,9 @@ private slots:
                  QStringLiteral("3.0e-01"));
         const QModelIndex okIndex = m_model->index(m_model->rowOf("ok"), ResultsModel::StatusColumn);
         QVERIFY(!okIndex.data(Qt::ForegroundRole).isValid());
+        QVERIFY(!proxy.index(m_model->rowOf("ok"), ResultsModel::StatusColumn)
+                     .data(Qt::ForegroundRole)
+                     .isValid());
         QCOMPARE(okIndex.data().toString(), QStringLiteral("ok"));
     }
 

@@ -5,6 +5,7 @@
 #include "chart_layout.h"
 #include "roofline_chart.h"
 #include "roofline_math.h"
+#include "support/run_counters.h"
 #include "traffic_model.h"
 
 #include <QCheckBox>
@@ -213,8 +214,7 @@ private slots:
         QVERIFY(chart.countersNote()->text().contains(QStringLiteral("hardware counters not available")));
 
         RunRecord withCounters = okRun("r1", "coalesced", kTiles64, 13.7);
-        withCounters.raw.insert(QStringLiteral("counters"),
-                                QJsonObject{{QStringLiteral("dram_intensity"), 9.5}});
+        test::setCounters(withCounters, QJsonObject{{QStringLiteral("dram_intensity"), 9.5}});
         chart.setRuns({withCounters});
         QVERIFY(!chart.countersNote());
         QCOMPARE(chart.points().size(), 2);
@@ -227,8 +227,8 @@ private slots:
     void countersNoteGivesTheRunnersReason()
     {
         RunRecord run = okRun("r1", "coalesced", kTiles64, 13.7);
-        run.raw.insert(QStringLiteral("counters"),
-                       QJsonObject{{QStringLiteral("error"), QStringLiteral("profiling needs root")}});
+        test::setCounters(run,
+                          QJsonObject{{QStringLiteral("error"), QStringLiteral("profiling needs root")}});
         RooflineChart chart;
         chart.setRuns({run});
         QVERIFY(chart.countersNote());

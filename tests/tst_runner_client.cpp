@@ -1,7 +1,7 @@
-// RunnerClient: the queue rules alone (JobQueue), the client against a scripted stand-in runner
+// RunnerClient: the queue rules alone (PendingRuns), the client against a scripted stand-in runner
 // (replacement of queued interactive jobs, device-fault restart, cancel), and against the real
 // gemmscope-runner where it is built (the no-GPU path on CI).
-#include "job_queue.h"
+#include "pending_runs.h"
 #include "runner_client.h"
 
 #include <QFile>
@@ -45,7 +45,8 @@ for line in sys.stdin:
              "occupancy": {"fraction": 0.5, "limiter": "registers"}})
         for i in range(3):
             time.sleep(0.1)
-            out({"event": "progress", "id": req["id"], "phase": "timing", "done": i + 1, "total": 3})
+            out({"event": "progress", "id": req["id"], "phase": "timing", "done": i + 1, "total": 3,
+                 "preliminary_median_ms": 1.0 + 0.01 * i})
         out({"event": "result", "id": req["id"], "stage": req["stage"], "params": req["params"], "size": req["size"],
              "gpu": {"name": "Fake GPU", "arch": "sm_90"},
              "timing": {"median_ms": 1.0, "p20_ms": 0.9, "p80_ms": 1.1, "min_ms": 0.8, "count": 5},
@@ -83,7 +84,7 @@ private slots:
         QFETCH(QStringList, tags);
         QFETCH(QStringList, expectedQueue);
         QFETCH(QStringList, expectedReplaced);
-        JobQueue queue;
+        PendingRuns queue;
         QStringList replaced;
         for (int n = 0; n < tags.size(); ++n)
             replaced += queue.enqueue(request(QStringLiteral("j%1").arg(n), tags[n]));
@@ -98,7 +99,7 @@ private slots:
 
     void queueRemovesByIdOnly()
     {
-        JobQueue queue;
+        PendingRuns queue;
         queue.enqueue(request("a", kLadderTag));
         queue.enqueue(request("b", kLadderTag));
         QVERIFY(!queue.remove("zzz"));
@@ -161,6 +162,7 @@ private slots:
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy replaced(&client, &RunnerClient::jobsReplaced);
         QSignalSpy progress(&client, &RunnerClient::progress);
+        QSignalSpy preliminary(&client, &RunnerClient::preliminaryMedian);
         QSignalSpy idle(&client, &RunnerClient::idle);
         client.start();
         QTRY_COMPARE_WITH_TIMEOUT(status.count(), 1, 10000);
@@ -184,6 +186,9 @@ private slots:
         QCOMPARE(r.medianMs, 1.0);
         QCOMPARE(r.registers, 40);
         QVERIFY(progress.count() >= 3);
+        // The runner's median so far arrives with the timing progress, before the result.
+        QVERIFY(preliminary.count() >= 3);
+        QCOMPARE(preliminary.first().at(1).toDouble(), 1.0);
     }
 
     void deviceFaultRestartsRunnerAndQueueGoesOn()
@@ -196,7 +201,7 @@ private slots:
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
         RunRequest fault = request({}, kLadderTag);
-        fault.type = QStringLiteral("fault");
+        fault.type = protocol::RequestType::Fault;
         const QString faultId = client.submit(fault);
         const QString after = client.submit(request({}, kLadderTag));
         QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 15000);

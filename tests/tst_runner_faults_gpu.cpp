@@ -18,7 +18,8 @@ using namespace gemmscope;
 
 namespace {
 
-RunRequest run(const char *preset, long long n, int budgetMs, const QString &type = QStringLiteral("run"))
+RunRequest run(const char *preset, long long n, int budgetMs,
+               protocol::RequestType type = protocol::RequestType::Run)
 {
     RunRequest r;
     r.tag = kLadderTag;
@@ -79,7 +80,7 @@ private slots:
         if (!status[0][0].toBool())
             QSKIP(qPrintable(QStringLiteral("No GPU: ") + status[0][1].toString()));
         const QString before = client.submit(run("worklog-3", 1024, 200));
-        const QString fault = client.submit(run("worklog-3", 1024, 200, QStringLiteral("fault")));
+        const QString fault = client.submit(run("worklog-3", 1024, 200, protocol::RequestType::Fault));
         const QString after = client.submit(run("worklog-2", 1024, 200));
         QTRY_COMPARE_WITH_TIMEOUT(results.count() + failed.count(), 3, 300000);
         QCOMPARE(failed.count(), 1);

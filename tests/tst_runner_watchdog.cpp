@@ -15,11 +15,15 @@ using namespace gemmscope;
 
 namespace {
 
-RunRequest request(const QString &type = QStringLiteral("run"), int budgetMs = 100)
+// How the scripted runner misbehaves on a run, chosen by the request's seed (the protocol's request
+// types are typed; the seed reaches the runner as it is).
+enum Misbehaviour { Answer = 1, Hang = 101, SigKill = 102, EndlessLine = 103 };
+
+RunRequest request(Misbehaviour how = Answer, int budgetMs = 100)
 {
     RunRequest r;
     r.tag = kLadderTag;
-    r.type = type;
+    r.seed = how;
     r.config.stage = StageId::Coalesced;
     r.config.params = defaultParams(StageId::Coalesced);
     r.config.size = {256, 256, 256};
@@ -55,11 +59,12 @@ for line in sys.stdin:
         break
     if t in ("cancel", "ceilings"):
         continue
-    if t == "hang":
+    seed = req.get("seed", 1)
+    if seed == 101:
         time.sleep(3600)
-    if t == "sigkill":
+    if seed == 102:
         os.kill(os.getpid(), signal.SIGKILL)
-    if t == "endless_line":
+    if seed == 103:
         n = int(os.environ.get("FAKE_LINE_BYTES", "0")) or (64 * 1024 * 1024 + 1)
         chunk = "x" * (1 << 20)
         while n > 0:
@@ -109,7 +114,7 @@ private slots:
         client.setWatchdog({.startupMs = 10000, .silenceMarginMs = 1000, .cancelGraceMs = 1000});
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
-        const QString hung = client.submit(request(QStringLiteral("hang"), 500));
+        const QString hung = client.submit(request(Hang, 500));
         const QString after = client.submit(request());
         QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 20000);
         QCOMPARE(failed.count(), 1);
@@ -131,7 +136,7 @@ private slots:
         QSignalSpy started(&client, &RunnerClient::runStarted);
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
-        const QString hung = client.submit(request(QStringLiteral("hang")));
+        const QString hung = client.submit(request(Hang));
         const QString after = client.submit(request());
         QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
         client.cancel(hung);
@@ -150,7 +155,7 @@ private slots:
         RunnerClient client(script(QStringLiteral("normal")));
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
-        const QString killed = client.submit(request(QStringLiteral("sigkill")));
+        const QString killed = client.submit(request(SigKill));
         const QString after = client.submit(request());
         QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 15000);
         QCOMPARE(failed.count(), 1);
@@ -181,7 +186,7 @@ private slots:
         client.setWatchdog(limits);
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
-        const QString endless = client.submit(request(QStringLiteral("endless_line")));
+        const QString endless = client.submit(request(EndlessLine));
         const QString after = client.submit(request());
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
         const RunRecord record = failed[0][0].value<RunRecord>();

@@ -51,6 +51,32 @@ class TstStageSourceView : public QObject {
     Q_OBJECT
 
 private slots:
+    // The Source tab shows the included files too, and highlights the line of the instruction the
+    // Coalescing view shows, in whichever file it is (step 3's loads live in cooperative_load.cuh).
+    void includedFilesAndTheCurrentInstruction()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Coalesced);
+        QVERIFY(view.files().contains(QStringLiteral("cooperative_load.cuh")));
+        QVERIFY(view.files().contains(QStringLiteral("common.cuh")));
+        QVERIFY(view.highlightAccess(Operand::B, AccessKind::Load));
+        QCOMPARE(view.highlightedFile(), QStringLiteral("cooperative_load.cuh"));
+        const QStringList lines = view.shownText().split(QLatin1Char('\n'));
+        QVERIFY(lines.value(view.highlightedLine() - 1).contains(QStringLiteral("loadOrZero(B")));
+        QVERIFY(view.highlightAccess(Operand::C, AccessKind::Store));
+        QCOMPARE(view.highlightedFile(), QStringLiteral("coalesced.cuh"));
+        QVERIFY(view.shownText()
+                    .split(QLatin1Char('\n'))
+                    .value(view.highlightedLine() - 1)
+                    .contains(QStringLiteral("GEMMSCOPE_STORE_C(C[")));
+        view.setStage(StageId::Naive);
+        QVERIFY(view.highlightAccess(Operand::A, AccessKind::Load));
+        QCOMPARE(view.highlightedFile(), QStringLiteral("naive.cuh"));
+        view.setCurrentFile(QStringLiteral("common.cuh"));
+        QCOMPARE(view.currentFile(), QStringLiteral("common.cuh"));
+        QVERIFY(view.shownText().contains(QStringLiteral("loadOrZero")));
+    }
+
     void sourceModeShowsTheEmbeddedFile_data()
     {
         QTest::addColumn<QString>("stage");

@@ -82,27 +82,26 @@ QString reasonWithoutComparison(const std::optional<RunRecord> &run)
             .arg(run->runId);
     if (const QString refusal = catalogRefusal(*run); !refusal.isEmpty()) // from a damaged file
         return AccessCheckView::tr("Run %1 has no access model: %2").arg(run->runId, refusal);
-    const QJsonValue counters = run->raw.value(QStringLiteral("counters"));
-    if (!counters.isObject())
+    if (run->origin == QLatin1String("worklog"))
+        return AccessCheckView::tr(
+                   "Run %1 is a number published in the worklog (measured on its author's T4): "
+                   "there never were counters to compare. Run the same preset on this GPU "
+                   "with Hardware counters on (Measurement settings) to compare the model "
+                   "with what the hardware did.")
+            .arg(run->runId);
+    if (!run->counters)
         return AccessCheckView::tr(
                    "Run %1 was made without hardware counters. Turn them on in the Measurement "
                    "settings and run it again.")
             .arg(run->runId);
-    const QJsonValue error = counters.toObject().value(QStringLiteral("error"));
-    if (error.isString())
+    if (run->counters->hasError())
         return AccessCheckView::tr("Run %1 could not read hardware counters: %2")
-            .arg(run->runId, error.toString());
-    if (counters.toObject().value(QStringLiteral("access")).toObject().isEmpty())
+            .arg(run->runId, run->counters->error);
+    if (!run->counters->access)
         return AccessCheckView::tr("Run %1 was measured before GemmScope read access counters (it has the "
                                    "roofline's only). Run it again to compare.")
             .arg(run->runId);
     return {};
-}
-
-std::optional<double> numberAt(const QJsonObject &object, const char *key)
-{
-    const QJsonValue v = object.value(QLatin1String(key));
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
 }
 
 struct Quantity {
@@ -118,9 +117,8 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
 {
     if (const QString reason = reasonWithoutComparison(run); !reason.isEmpty())
         return showMessage(reason);
-    const QJsonObject counters = run->raw.value(QStringLiteral("counters")).toObject();
-    const QJsonObject access = counters.value(QStringLiteral("access")).toObject();
-    const QJsonObject metrics = counters.value(QStringLiteral("metrics")).toObject();
+    const protocol::Counters &counters = *run->counters;
+    const protocol::AccessCounters &access = *counters.access;
 
     const KernelShapeResult shape = kernelShape(findStage(run->stage.toStdString())->id, paramValuesOf(*run));
     if (!shape.shape)
@@ -141,7 +139,8 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     const std::optional<KernelInstructionCounts> counts =
         exact ? kernelInstructionCounts(*shape.shape, context.size) : std::nullopt;
     const KernelInstructionCounts source = counts.value_or(KernelInstructionCounts{});
-    const std::optional<double> readsIssued = numberAt(metrics, "smsp__inst_executed_op_shared_ld.sum");
+    const std::optional<double> readsIssued =
+        counters.metric(QStringLiteral("smsp__inst_executed_op_shared_ld.sum"));
     // The share of the source's shared reads the binary issued: 1 when it kept them as written.
     std::optional<double> readsKept;
     if (source.sharedLoads > 0 && readsIssued)
@@ -151,23 +150,25 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
 
     QList<Quantity> quantities{
         {tr("Global loads: sectors per request"), model.globalLoads.perRequest(),
-         numberAt(access, "global_ld_sectors_per_request")},
+         access.globalLdSectorsPerRequest},
         {tr("Global stores: sectors per request"), model.storeC.perRequest(),
-         numberAt(access, "global_st_sectors_per_request")},
+         access.globalStSectorsPerRequest},
         {tr("Shared reads: wavefronts per instruction"), model.sharedLoads.perRequest(),
-         numberAt(access, "shared_ld_wavefronts_per_request"), false, true},
+         access.sharedLdWavefrontsPerRequest, false, true},
         {tr("Shared stores: wavefronts per instruction"), model.sharedStores.perRequest(),
-         numberAt(access, "shared_st_wavefronts_per_request"), false, false, true},
+         access.sharedStWavefrontsPerRequest, false, false, true},
     };
     if (counts && readsIssued) { // runs recorded before the counts were read have no rows for them
         quantities.append({tr("Global load requests (whole launch)"), double(source.globalLoads),
-                           numberAt(metrics, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), true});
+                           counters.metric(QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")),
+                           true});
         quantities.append({tr("Global store requests"), double(source.globalStores),
-                           numberAt(metrics, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), true});
+                           counters.metric(QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")),
+                           true});
         quantities.append(
             {tr("Shared read instructions"), double(source.sharedLoads), readsIssued, true, true});
         quantities.append({tr("Shared store instructions"), double(source.sharedStores),
-                           numberAt(metrics, "smsp__inst_executed_op_shared_st.sum"), true});
+                           counters.metric(QStringLiteral("smsp__inst_executed_op_shared_st.sum")), true});
     }
     m_rows.clear();
     for (const Quantity &q : quantities) {
@@ -183,7 +184,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
             row.note = tr("the model expects this access; the kernel made none");
         } else if (!exact) {
             row.verdict = Verdict::NotCompared;
-            row.note = tr("edge blocks at this size");
+            row.note = tr("edge blocks: see above");
         } else if (q.sharedRead && readsMerged) {
             // Not the accesses the model describes: say how far from them the binary is.
             row.verdict = Verdict::NotCompared;
@@ -207,6 +208,20 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         tr("Run %1: %2 %3 at %4 on %5, %6 build")
             .arg(run->runId, run->presetKey.isEmpty() ? run->stage : run->presetKey, formatRunParams(*run),
                  run->sizeText(), run->gpuName, run->scalarSharedReads ? tr("scalar-shared") : tr("release"));
+    if (!exact)
+        // Once for the table, with what would make the comparison possible.
+        m_headline +=
+            tr(". The ratios are not compared: %1 x %2 x %3 is not a multiple of the %4 x %5 block "
+               "tile, so the counters include edge blocks whose bounds-checked lanes the model's "
+               "interior block does not have. Run at %6 x %7 x %8 (the tiles divide it) to compare.")
+                .arg(run->m)
+                .arg(run->n)
+                .arg(run->k)
+                .arg(shape.shape->bm)
+                .arg(shape.shape->bn)
+                .arg(context.size.m)
+                .arg(context.size.n)
+                .arg(context.size.k);
     m_footnote =
         tr("Model: one interior block, per warp instruction, from the stage's own addresses%1; the counts "
            "are "

@@ -1,5 +1,6 @@
 #include "bank_conflict_view.h"
 
+#include "chart_interaction.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 
@@ -39,6 +40,9 @@ BankConflictView::BankConflictView(QWidget *parent) : QWidget(parent)
     m_picker->setToolTip(tr("Which shared-memory access of the warp to show"));
     connect(m_picker, &QComboBox::currentIndexChanged, this, &BankConflictView::setCurrentIndex);
     m_canvas = new BankCanvas(this);
+    new ChartInteraction(m_canvas, [this](const QPointF &pos) {
+        return ChartInteraction::Hit{QString(), tooltipAt(pos)};
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_picker);
@@ -55,8 +59,11 @@ void BankConflictView::setAccesses(const std::vector<SharedAccess> &accesses)
             m_picker->addItem(
                 QStringLiteral("%1 (%2-way)").arg(QString::fromStdString(a.label)).arg(a.conflictDegree));
     }
+    m_picker->setVisible(!m_accesses.empty()); // no empty selector over the empty state
+    m_pairFirst = m_pairSecond = -1;
     m_current = -1;
     setCurrentIndex(m_accesses.empty() ? -1 : 0);
+    m_canvas->update();
 }
 
 void BankConflictView::setStage(const KernelShape &shape, const AccessContext &context, int warp)
@@ -95,21 +102,20 @@ QString BankConflictView::degreeText() const
     return tr("%1-way conflict: %1 wavefronts for one request").arg(a->conflictDegree);
 }
 
-void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
+void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAccess &access,
+                                bool withNote) const
 {
     p.save();
     p.fillRect(area, palette().color(QPalette::Base));
     const QColor text = palette().color(QPalette::WindowText);
     p.setPen(text);
     const QRectF inner = area.adjusted(10, 10, -10, -10);
-    const SharedAccess *a = currentAccess();
-    if (!a) {
-        p.drawText(inner, Qt::AlignCenter | Qt::TextWordWrap, degreeText());
-        p.restore();
-        return;
-    }
+    const SharedAccess *a = &access;
+    const QString degree = a->conflictDegree <= 1
+                               ? tr("Conflict-free: 1 wavefront for one request")
+                               : tr("%1-way conflict: %1 wavefronts for one request").arg(a->conflictDegree);
     p.drawText(QRectF(inner.left(), inner.top(), inner.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::fromStdString(a->label) + QStringLiteral(" — ") + degreeText());
+               QString::fromStdString(a->label) + QStringLiteral(" — ") + degree);
 
     // The model is of the source's 4-byte reads; say so where the compiler may differ, so that a
     // profiler's numbers for the release build (LDS.128) are not read as the model being wrong.
@@ -132,7 +138,7 @@ void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
     const double barsBottom = inner.bottom() - 20;
     const QRectF banks(inner.left(), barsBottom - std::max(60.0, inner.height() * 0.35), inner.width(), 0);
     const double barTop = banks.top();
-    const int scale = barScale();
+    const int scale = std::max(8, a->conflictDegree);
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     p.setFont(small);
@@ -164,7 +170,7 @@ void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
     const double barSpace = barsBottom - barTop;
     for (int b = 0; b < kSharedBanks; ++b) {
         const int words = a->distinctWordsPerBank[std::size_t(b)];
-        const double h = barSpace * barShare(words);
+        const double h = barSpace * std::clamp(double(words) / scale, 0.0, 1.0);
         const QRectF bar(banks.left() + b * colW + 1, barsBottom - h, colW - 2, h);
         p.fillRect(bar, words > 1 ? conflictColor() : QColor(0x2c, 0xa0, 0x2c));
         p.setPen(QPen(palette().color(QPalette::Mid), 0));
@@ -177,7 +183,7 @@ void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
     // The scale: a line at every word count up to the scale (1 word = one wavefront).
     p.setPen(QPen(palette().color(QPalette::Mid), 0, Qt::DotLine));
     for (int w = 1; w <= scale; w *= 2) {
-        const double y = barsBottom - barSpace * barShare(w);
+        const double y = barsBottom - barSpace * double(w) / scale;
         p.drawLine(QPointF(banks.left(), y), QPointF(banks.right(), y));
     }
     p.setPen(text);
@@ -185,12 +191,96 @@ void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
                tr("banks: bar = distinct 4-byte words asked of the bank (full height = %1); the tallest is "
                   "the degree")
                    .arg(scale));
-    if (!m_note.isEmpty()) {
+    if (withNote && !m_note.isEmpty()) {
         p.setFont(small);
         p.drawText(QRectF(inner.left(), barsBottom + 16, inner.width(), inner.bottom() - barsBottom),
                    Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_note);
     }
     p.restore();
+}
+
+void BankConflictView::paintAccess(QPainter &p, const QRectF &area) const
+{
+    const SharedAccess *a = currentAccess();
+    if (!a) {
+        p.save();
+        p.fillRect(area, palette().color(QPalette::Base));
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(area.adjusted(10, 10, -10, -10), Qt::AlignCenter | Qt::TextWordWrap, degreeText());
+        p.restore();
+        return;
+    }
+    if (!showingPair()) {
+        paintOne(p, area, *a, true);
+        return;
+    }
+    // The pair side by side (stacked): unpadded above, padded below, on their own scales.
+    const double noteHeight = m_note.isEmpty() ? 0 : 64;
+    const double half = (area.height() - noteHeight) / 2;
+    paintOne(p, QRectF(area.left(), area.top(), area.width(), half), m_accesses[std::size_t(m_pairFirst)],
+             false);
+    paintOne(p, QRectF(area.left(), area.top() + half, area.width(), half),
+             m_accesses[std::size_t(m_pairSecond)], false);
+    if (!m_note.isEmpty()) {
+        p.save();
+        QFont small = font();
+        small.setPointSizeF(small.pointSizeF() * 0.8);
+        p.setFont(small);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRectF(area.left() + 10, area.bottom() - noteHeight, area.width() - 20, noteHeight),
+                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_note);
+        p.restore();
+    }
+}
+
+void BankConflictView::setComparePair(int first, int second)
+{
+    const bool valid = first >= 0 && second >= 0 && first < count() && second < count() && first != second;
+    m_pairFirst = valid ? first : -1;
+    m_pairSecond = valid ? second : -1;
+    m_canvas->setMinimumHeight(showingPair() ? 480 : 240);
+    m_canvas->update();
+}
+
+bool BankConflictView::showingPair() const
+{
+    return m_pairFirst >= 0 && (m_current == m_pairFirst || m_current == m_pairSecond);
+}
+
+QString BankConflictView::tooltipAt(const QPointF &pos) const
+{
+    const SharedAccess *a = currentAccess();
+    if (!a)
+        return {};
+    const QRectF inner = QRectF(QPointF(0, 0), QSizeF(m_canvas->size())).adjusted(10, 10, -10, -10);
+    const double colW = inner.width() / kWarpSize;
+    const int column = int((pos.x() - inner.left()) / colW);
+    if (column < 0 || column >= kWarpSize || pos.y() < inner.top() + 20)
+        return {};
+    const double lanesBottom = inner.top() + 28 + (a->kind == AccessKind::Load ? 14 : 0) + 20;
+    if (pos.y() <= lanesBottom) {
+        const LaneAccess &l = a->lanes[std::size_t(column)];
+        if (!l.active)
+            return tr("lane %1: inactive").arg(column);
+        return tr("lane %1 = thread %2 asks for word %3 → bank %4 (%3 mod 32)")
+            .arg(column)
+            .arg(l.thread)
+            .arg(l.address)
+            .arg(a->bankOfLane[std::size_t(column)]);
+    }
+    QStringList words, lanes;
+    for (int l = 0; l < kWarpSize; ++l)
+        if (a->bankOfLane[std::size_t(l)] == column) {
+            lanes << QString::number(l);
+            const QString w = QString::number(a->lanes[std::size_t(l)].address);
+            if (!words.contains(w))
+                words << w;
+        }
+    if (lanes.isEmpty())
+        return tr("bank %1: no lane asks it for anything").arg(column);
+    return tr("bank %1: %n distinct word(s) (%2) for lanes %3 — %n wavefront(s)", nullptr, int(words.size()))
+        .arg(column)
+        .arg(words.join(QStringLiteral(", ")), lanes.join(QStringLiteral(", ")));
 }
 
 int BankConflictView::barScale() const

@@ -36,6 +36,10 @@ public:
     // scale for every access (up to 8 words, or the degree when higher), so 4-way is 4x 1-way.
     double barShare(int words) const;
     int barScale() const; // the word count at the full bar height
+    // Two entries shown side by side (stacked) whenever either is current: the guide's unpadded
+    // and padded column reads. -1, -1 clears.
+    void setComparePair(int first, int second);
+    bool showingPair() const;
     // A sentence under the diagram where the access needs one (the guide's unpadded layout).
     void setNote(const QString &note);
 
@@ -43,6 +47,9 @@ public:
     void paintAccess(QPainter &p, const QRectF &area) const;
 
     static QColor conflictColor();
+    // The tooltip at a canvas position: a lane (its word and bank) or a bank (the words asked of it).
+    QString tooltipAt(const QPointF &canvasPos) const;
+    QWidget *canvas() const { return m_canvas; }
 
 signals:
     void currentIndexChanged(int index);
@@ -52,6 +59,8 @@ private:
     int m_current = -1;
     QString m_caption;
     QString m_note;
+    int m_pairFirst = -1, m_pairSecond = -1;
+    void paintOne(QPainter &p, const QRectF &area, const SharedAccess &a, bool withNote) const;
     QComboBox *m_picker = nullptr;
     QWidget *m_canvas = nullptr;
 };

@@ -64,9 +64,15 @@ QString runTooltip(const RunRecord &run)
     if (run.m > 0)
         lines << QStringLiteral("M x N x K = %1").arg(formatRunSize(run));
     if (run.status == RunStatus::Ok) {
-        lines << QStringLiteral("median %1 (p20 %2, p80 %3, %4 timed)")
-                     .arg(formatMs(run.medianMs), formatMs(run.p20Ms), formatMs(run.p80Ms))
-                     .arg(run.count);
+        if (run.origin == QLatin1String("worklog"))
+            lines << QStringLiteral("%1, published in the worklog (one number: no spread, no repetitions)")
+                         .arg(formatMs(run.medianMs));
+        else if (run.count <= 0)
+            lines << QStringLiteral("median %1 (no spread recorded)").arg(formatMs(run.medianMs));
+        else
+            lines << QStringLiteral("median %1 (p20 %2, p80 %3, %4 timed)")
+                         .arg(formatMs(run.medianMs), formatMs(run.p20Ms), formatMs(run.p80Ms))
+                         .arg(run.count);
         lines << formatTflops(run.tflops);
         if (run.relError)
             lines << QStringLiteral("relative error %1 (tolerance %2)")

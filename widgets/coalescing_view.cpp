@@ -1,13 +1,17 @@
 #include "coalescing_view.h"
 
+#include "chart_interaction.h"
+#include "mapping_model.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "stage_catalog.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
+#include <QMenu>
 #include <QPainter>
 #include <QSpinBox>
 #include <QTimer>
@@ -49,6 +53,14 @@ protected:
 private:
     CoalescingView *m_view;
 };
+
+constexpr double kMargin = 10;
+// Where paintOne puts the 32 lanes inside the area it paints.
+QRectF lanesRowOf(const QRectF &area)
+{
+    const QRectF inner = area.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    return QRectF(inner.left(), inner.top() + 28, inner.width(), 22);
+}
 
 // "25%", "12.5%": a decimal only where the share is not a whole percent.
 QString percent(double v)
@@ -97,9 +109,37 @@ CoalescingView::CoalescingView(QWidget *parent) : QWidget(parent)
     controls->addWidget(rewindButton);
     controls->addWidget(m_speedBox);
     controls->addWidget(m_warpBox);
-    controls->addStretch();
+    m_jumpButton = new QToolButton(this);
+    m_jumpButton->setObjectName(QStringLiteral("coalescingJumpButton"));
+    connect(m_jumpButton, &QToolButton::clicked, this, &CoalescingView::jumpToChange);
+    controls->addWidget(m_jumpButton);
+    m_compareBox = new QComboBox(this);
+    m_compareBox->setObjectName(QStringLiteral("coalescingCompareCombo"));
+    m_compareBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_compareBox->setMinimumContentsLength(10);
+    m_compareBox->setToolTip(
+        tr("Compare mode: the same instruction of another configuration below this one"));
+    m_compareBox->addItem(tr("Compare with…"), QString());
+    for (const Preset &preset : presets())
+        if (kernelShape(preset.stage, preset.params).shape)
+            m_compareBox->addItem(QString::fromStdString(preset.title), QString::fromStdString(preset.key));
+    connect(m_compareBox, &QComboBox::activated, this,
+            [this](int index) { setCompareWith(m_compareBox->itemData(index).toString()); });
+    controls->addWidget(m_compareBox, 1);
 
     m_canvas = new CoalescingCanvas(this);
+    // The shared chart interaction: lane tooltips, and the window's Export / Maximise menu entries.
+    auto *interaction = new ChartInteraction(m_canvas, [this](const QPointF &pos) {
+        return ChartInteraction::Hit{QString(), tooltipAt(pos)};
+    });
+    interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) {
+        menu.addAction(tr("Step"), this, &CoalescingView::step);
+        menu.addAction(m_compare ? tr("Jump to the instruction that changed")
+                                 : tr("Jump to the least efficient instruction"),
+                       this, &CoalescingView::jumpToChange);
+        if (m_compare)
+            menu.addAction(tr("Leave compare mode"), this, &CoalescingView::clearCompare);
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
@@ -114,8 +154,162 @@ void CoalescingView::setShape(const KernelShape &shape, const AccessContext &con
     m_warp = std::clamp(m_warp, 0, shape.warps() - 1);
     m_error = QString::fromStdString(accessContextError(shape, context));
     m_accesses = m_error.isEmpty() ? globalAccesses(shape, context, m_warp) : std::vector<GlobalAccess>{};
+    recomputeCompare();
     syncControls();
     setFrame(0);
+}
+
+bool CoalescingView::setCompareWith(const QString &presetKey)
+{
+    if (presetKey.isEmpty()) {
+        clearCompare();
+        return true;
+    }
+    const Preset *preset = findPreset(presetKey.toStdString());
+    const KernelShapeResult shape = preset ? kernelShape(preset->stage, preset->params) : KernelShapeResult{};
+    if (!shape.shape)
+        return false;
+    setCompareShape(*shape.shape, QString::fromStdString(preset->title));
+    const QSignalBlocker block(m_compareBox);
+    m_compareBox->setCurrentIndex(std::max(0, m_compareBox->findData(presetKey)));
+    return true;
+}
+
+void CoalescingView::setCompareShape(const KernelShape &shape, const QString &caption)
+{
+    m_compare = shape;
+    m_compareCaption = caption;
+    recomputeCompare();
+    syncControls();
+    m_canvas->setMinimumHeight(440);
+    m_canvas->update();
+}
+
+void CoalescingView::clearCompare()
+{
+    m_compare.reset();
+    m_compareAccesses.clear();
+    m_compareCaption.clear();
+    {
+        const QSignalBlocker block(m_compareBox);
+        m_compareBox->setCurrentIndex(0);
+    }
+    syncControls();
+    m_canvas->setMinimumHeight(260);
+    m_canvas->update();
+}
+
+void CoalescingView::recomputeCompare()
+{
+    m_compareAccesses.clear();
+    if (!m_compare)
+        return;
+    AccessContext context = m_context;
+    context.size = roundedUpToTiles(*m_compare, m_context.size);
+    if (accessContextError(*m_compare, context).empty())
+        m_compareAccesses = globalAccesses(*m_compare, context, std::min(m_warp, m_compare->warps() - 1));
+}
+
+const GlobalAccess *CoalescingView::compareAccess(int frame) const
+{
+    if (!m_compare || frame < 0 || frame >= frameCount())
+        return nullptr;
+    const GlobalAccess &a = m_accesses[std::size_t(frame)];
+    for (const GlobalAccess &c : m_compareAccesses)
+        if (c.operand == a.operand && c.kind == a.kind && c.instruction == a.instruction)
+            return &c;
+    // The other configuration issues fewer instructions of this kind: its last one stands in.
+    const GlobalAccess *last = nullptr;
+    for (const GlobalAccess &c : m_compareAccesses)
+        if (c.operand == a.operand && c.kind == a.kind)
+            last = &c;
+    return last;
+}
+
+int CoalescingView::leastEfficientFrame() const
+{
+    int worst = -1;
+    for (int f = 0; f < frameCount(); ++f)
+        if (worst < 0 ||
+            m_accesses[std::size_t(f)].efficiency() < m_accesses[std::size_t(worst)].efficiency())
+            worst = f;
+    return worst;
+}
+
+int CoalescingView::changedFrame() const
+{
+    if (!m_compare)
+        return leastEfficientFrame();
+    // Every instruction whose sectors per request differ, the largest difference first: the first
+    // jump lands on the change that matters most (step 2's strided B load against step 3's), the
+    // next ones go through the rest.
+    QList<QPair<int, int>> changed; // (difference, frame)
+    for (int f = 0; f < frameCount(); ++f) {
+        const GlobalAccess *other = compareAccess(f);
+        const int mine = m_accesses[std::size_t(f)].sectorsPerRequest();
+        const int difference = other ? std::abs(other->sectorsPerRequest() - mine) : mine;
+        if (difference > 0)
+            changed.append({difference, f});
+    }
+    if (changed.isEmpty())
+        return -1;
+    std::stable_sort(changed.begin(), changed.end(),
+                     [](const auto &x, const auto &y) { return x.first > y.first; });
+    // Pressed again where the last jump landed: the next change; anywhere else: the largest.
+    if (m_frame == m_lastJump)
+        for (int i = 0; i < changed.size(); ++i)
+            if (changed[i].second == m_frame)
+                return changed[(i + 1) % changed.size()].second;
+    return changed.first().second;
+}
+
+void CoalescingView::jumpToChange()
+{
+    const int f = changedFrame();
+    if (f >= 0)
+        setFrame(f);
+    m_lastJump = f;
+}
+
+QString CoalescingView::tooltipAt(const QPointF &pos) const
+{
+    const GlobalAccess *mine = currentAccess();
+    if (!mine)
+        return {};
+    const QRectF area(QPointF(0, 0), QSizeF(m_canvas->size()));
+    QList<QPair<QRectF, const GlobalAccess *>> halves;
+    if (m_compare) {
+        const QRectF top(area.left(), area.top(), area.width(), area.height() / 2);
+        halves << qMakePair(top, mine)
+               << qMakePair(QRectF(area.left(), top.bottom(), area.width(), area.height() - top.height()),
+                            compareAccess(m_frame));
+    } else {
+        halves << qMakePair(area, mine);
+    }
+    for (const auto &[half, access] : halves) {
+        const QRectF row = lanesRowOf(half);
+        if (!access || !row.contains(pos))
+            continue;
+        const int lane =
+            std::clamp(int((pos.x() - row.left()) / (row.width() / kWarpSize)), 0, kWarpSize - 1);
+        const LaneAccess &l = access->lanes[std::size_t(lane)];
+        if (!l.active)
+            return tr("lane %1: inactive in this instruction").arg(lane);
+        return tr("lane %1 = thread %2\nbyte %3 of the matrix (%4 B): sector %5, word %6 of it")
+            .arg(lane)
+            .arg(l.thread)
+            .arg(l.address)
+            .arg(l.bytes)
+            .arg(l.address / kSectorBytes)
+            .arg((l.address % kSectorBytes) / kFloatBytes);
+    }
+    return {};
+}
+
+void CoalescingView::setNote(const QString &note)
+{
+    m_note = note;
+    m_canvas->update();
 }
 
 void CoalescingView::setWarp(int warp)
@@ -131,6 +325,11 @@ void CoalescingView::syncControls()
     const QSignalBlocker block(m_warpBox);
     m_warpBox->setRange(0, std::max(0, m_shape.warps() - 1));
     m_warpBox->setValue(m_warp);
+    m_jumpButton->setText(m_compare ? tr("Jump to change") : tr("Least efficient"));
+    m_jumpButton->setToolTip(
+        m_compare ? tr("Jump to the next instruction whose sectors per request differ from the "
+                       "compared configuration's")
+                  : tr("Jump to the instruction that uses the least of the bytes it fetches"));
 }
 
 const GlobalAccess *CoalescingView::currentAccess() const
@@ -220,7 +419,8 @@ void CoalescingView::setFrame(int frame)
     emit frameChanged(m_frame);
 }
 
-void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) const
+void CoalescingView::paintOne(QPainter &p, const QRectF &area, const GlobalAccess &a, const QString &header,
+                              const QString &footer) const
 {
     p.save();
     p.fillRect(area, palette().color(QPalette::Base));
@@ -228,23 +428,12 @@ void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) cons
     p.setPen(text);
     const double margin = 10;
     const QRectF inner = area.adjusted(margin, margin, -margin, -margin);
-    if (frame < 0 || frame >= frameCount()) {
-        p.drawText(inner, Qt::AlignCenter | Qt::TextWordWrap,
-                   m_error.isEmpty() ? tr("No memory instruction to show.") : m_error);
-        p.restore();
-        return;
-    }
-    const GlobalAccess &a = m_accesses[std::size_t(frame)];
     p.drawText(QRectF(inner.left(), inner.top(), inner.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("Warp %1, instruction %2 of %3: %4")
-                   .arg(a.warp)
-                   .arg(frame + 1)
-                   .arg(frameCount())
-                   .arg(QString::fromStdString(a.label)));
+               header);
 
     // Lanes.
     const double laneW = inner.width() / kWarpSize;
-    const QRectF lanesRow(inner.left(), inner.top() + 28, inner.width(), 22);
+    const QRectF lanesRow = lanesRowOf(area);
     for (int l = 0; l < kWarpSize; ++l) {
         const QRectF box(lanesRow.left() + l * laneW + 1, lanesRow.top(), laneW - 2, lanesRow.height());
         const bool active = a.lanes[std::size_t(l)].active;
@@ -262,8 +451,8 @@ void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) cons
         gaps += sectors[i] != sectors[i - 1] + 1;
     const int slotCount = int(sectors.size()) * kWordsPerSector + gaps * kGapSlots;
     const double slotW = inner.width() / std::max(1, slotCount);
-    const QRectF strip(inner.left(), lanesRow.bottom() + std::max(60.0, inner.height() * 0.35), inner.width(),
-                       26);
+    const QRectF strip(inner.left(), lanesRow.bottom() + std::clamp(inner.height() * 0.3, 40.0, 140.0),
+                       inner.width(), 26);
     std::vector<double> sectorLeft(sectors.size());
     double x = strip.left();
     p.setFont(font());
@@ -322,17 +511,68 @@ void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) cons
     // Legend and numbers.
     p.setFont(font());
     p.setPen(text);
-    const QRectF bottom(inner.left(), strip.bottom() + 22, inner.width(),
-                        inner.bottom() - strip.bottom() - 22);
+    const QRectF bottom(inner.left(), strip.bottom() + 20, inner.width(),
+                        inner.bottom() - strip.bottom() - 20);
+    p.drawText(bottom, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, footer);
+    p.restore();
+}
+
+void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) const
+{
+    if (frame < 0 || frame >= frameCount()) {
+        p.save();
+        p.fillRect(area, palette().color(QPalette::Base));
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(area.adjusted(10, 10, -10, -10), Qt::AlignCenter | Qt::TextWordWrap,
+                   m_error.isEmpty() ? tr("No memory instruction to show.") : m_error);
+        p.restore();
+        return;
+    }
+    const GlobalAccess &a = m_accesses[std::size_t(frame)];
     const QString legend =
         tr("Orange: bytes a lane asked for; grey: fetched with the 32-byte sector but unused.");
-    p.drawText(bottom, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-               legend + QLatin1Char('\n') +
-                   (frame == m_frame ? summaryText()
-                                     : tr("%1 sectors, %2 of fetched bytes used.")
-                                           .arg(a.sectorsPerRequest())
-                                           .arg(percent(a.efficiency()))));
-    p.restore();
+    QString footer = legend + QLatin1Char('\n') +
+                     (frame == m_frame ? summaryText()
+                                       : tr("%1 sectors, %2 of fetched bytes used.")
+                                             .arg(a.sectorsPerRequest())
+                                             .arg(percent(a.efficiency())));
+    if (!m_note.isEmpty())
+        footer += QLatin1Char('\n') + m_note;
+    const QString header = tr("Warp %1, instruction %2 of %3: %4")
+                               .arg(a.warp)
+                               .arg(frame + 1)
+                               .arg(frameCount())
+                               .arg(QString::fromStdString(a.label));
+    if (!m_compare) {
+        paintOne(p, area, a, header, footer);
+        return;
+    }
+    // Compare mode: this configuration on top, the compared one's matching instruction below.
+    const QRectF top(area.left(), area.top(), area.width(), area.height() / 2);
+    const QRectF below(area.left(), top.bottom(), area.width(), area.height() - top.height());
+    paintOne(p, top, a, (m_caption.isEmpty() ? QString() : m_caption + QStringLiteral(": ")) + header,
+             tr("%1 sectors per request, %2 of fetched bytes used.")
+                 .arg(a.sectorsPerRequest())
+                 .arg(percent(a.efficiency())));
+    if (const GlobalAccess *c = compareAccess(frame)) {
+        const bool differs = c->sectorsPerRequest() != a.sectorsPerRequest();
+        paintOne(p, below, *c, tr("%1: %2").arg(m_compareCaption, QString::fromStdString(c->label)),
+                 tr("%1 sectors per request, %2 of fetched bytes used%3\n%4")
+                     .arg(c->sectorsPerRequest())
+                     .arg(percent(c->efficiency()))
+                     .arg(differs ? tr(" — differs from the configuration above (%1 sectors)")
+                                        .arg(a.sectorsPerRequest())
+                                  : tr(" — the same as above"))
+                     .arg(legend));
+    } else {
+        p.save();
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(below.adjusted(10, 10, -10, -10), Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("%1 issues no such instruction.").arg(m_compareCaption));
+        p.restore();
+    }
+    p.setPen(QPen(palette().color(QPalette::Mid), 1));
+    p.drawLine(QPointF(area.left(), top.bottom()), QPointF(area.right(), top.bottom()));
 }
 
 QString CoalescingView::printTitle(int frame) const
@@ -340,6 +580,8 @@ QString CoalescingView::printTitle(int frame) const
     QString title = tr("Coalescing");
     if (!m_caption.isEmpty())
         title += QStringLiteral(": ") + m_caption;
+    if (m_compare)
+        title += QStringLiteral(" vs ") + m_compareCaption;
     if (frame >= 0 && frame < frameCount())
         title += tr(" — warp %1, instruction %2 of %3")
                      .arg(m_accesses[std::size_t(frame)].warp)

@@ -56,8 +56,31 @@ public:
     QString caption() const { return m_caption; }
     QString printTitle(int frame) const;
 
-    // Paints frame `frame` into `area` (the canvas and the frame export share it).
+    // Paints frame `frame` into `area` (the canvas and the frame export share it); in compare mode
+    // the compared configuration's matching instruction below it.
     void paintFrame(QPainter &p, const QRectF &area, int frame) const;
+
+    // Compare mode (issue 10): the same instruction of a second configuration below this one's
+    // ("step 2's B load vs step 3's"). A preset key, or empty to leave compare mode.
+    bool setCompareWith(const QString &presetKey);
+    void setCompareShape(const KernelShape &shape, const QString &caption);
+    void clearCompare();
+    bool comparing() const { return m_compare.has_value(); }
+    QString compareCaption() const { return m_compareCaption; }
+    // The compared configuration's instruction matching `frame` (same operand, kind and index).
+    const GlobalAccess *compareAccess(int frame) const;
+    // The frame "Jump to change" goes to: the instruction whose sectors per request differ most from
+    // the compared configuration's, then the next largest (wrapping); -1 when none differs. Without
+    // compare mode: the least efficient frame.
+    int changedFrame() const;
+    int leastEfficientFrame() const;
+    void jumpToChange(); // the "Jump to the instruction that changed" button
+    // The tooltip at a canvas position: the lane under it (its thread, address and sector).
+    QString tooltipAt(const QPointF &canvasPos) const;
+    QWidget *canvas() const { return m_canvas; }
+    // A sentence under the diagram for the stage (the naive kernel's).
+    void setNote(const QString &note);
+    QString note() const { return m_note; }
 
 public slots:
     void play();
@@ -74,6 +97,16 @@ private:
     void syncControls();
 
     QString m_caption;
+    QString m_note;
+    std::optional<KernelShape> m_compare;
+    QString m_compareCaption;
+    std::vector<GlobalAccess> m_compareAccesses;
+    QComboBox *m_compareBox = nullptr;
+    QToolButton *m_jumpButton = nullptr;
+    int m_lastJump = -1; // where "Jump to change" last landed
+    void recomputeCompare();
+    void paintOne(QPainter &p, const QRectF &area, const GlobalAccess &a, const QString &header,
+                  const QString &footer) const;
     KernelShape m_shape;
     AccessContext m_context;
     int m_warp = 0;

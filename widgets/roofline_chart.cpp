@@ -143,21 +143,16 @@ bool deviceIs(const QString &device, const GpuSpec &spec)
 
 std::optional<double> measuredIntensity(const RunRecord &run)
 {
-    const QJsonValue value =
-        run.raw.value(QStringLiteral("counters")).toObject().value(QStringLiteral("dram_intensity"));
-    if (!value.isDouble() || value.toDouble() <= 0)
+    if (!run.counters || !run.counters->dramIntensity || *run.counters->dramIntensity <= 0)
         return std::nullopt;
-    return value.toDouble();
+    return run.counters->dramIntensity;
 }
 
 QString countersUnavailableReason(const QList<RunRecord> &runs)
 {
-    for (const RunRecord &run : runs) {
-        const QString error =
-            run.raw.value(QStringLiteral("counters")).toObject().value(QStringLiteral("error")).toString();
-        if (!error.isEmpty())
-            return error;
-    }
+    for (const RunRecord &run : runs)
+        if (run.counters && run.counters->hasError())
+            return run.counters->error;
     return QStringLiteral("the runner reported no DRAM counters for these runs");
 }
 
@@ -271,6 +266,16 @@ void RooflineChart::syncControls()
                                                ? tr("Auto (%1)").arg(upperKey(spec->key))
                                                : tr("Auto"));
     m_worklogCheck->setChecked(m_showWorklog);
+    // On the T4 the session's published rows are drawn already: the overlay would repeat them.
+    const GpuSpec *chosen = datasheetSpec();
+    const bool publishedShown = chosen && chosen->key == "t4" &&
+                                std::any_of(m_points.cbegin(), m_points.cend(), [](const ChartPoint &p) {
+                                    return p.kind == PointKind::WorklogT4 && !p.runId.isEmpty();
+                                });
+    m_worklogCheck->setEnabled(!publishedShown);
+    m_worklogCheck->setToolTip(publishedShown
+                                   ? tr("Off: the T4's published runs of this session are drawn already.")
+                                   : tr("Show the worklog's published T4 steps on the T4 roof."));
 }
 
 QStringList RooflineChart::gpuKeys()
@@ -419,7 +424,9 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     QString legendName = label;
     legendName.replace(QStringLiteral(" datasheet"), QString())
         .replace(QStringLiteral("tensor cores"), QStringLiteral("tensor"))
-        .replace(QStringLiteral("(the worklog's GPU)"), QStringLiteral("(worklog)"));
+        .replace(QStringLiteral("(the worklog's GPU)"), QStringLiteral("(worklog)"))
+        .replace(QStringLiteral("measured on NVIDIA "), QStringLiteral("measured "))
+        .replace(QStringLiteral(" (recorded)"), QStringLiteral(", recorded"));
     roof.graph->setName(QStringLiteral("%1: %2, %3 TB/s")
                             .arg(legendName, formatTflops(peak))
                             .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1));
@@ -554,17 +561,17 @@ void RooflineChart::addLegendKey()
     const bool anyRun = std::any_of(m_points.cbegin(), m_points.cend(),
                                     [](const ChartPoint &p) { return p.kind == PointKind::RunPredicted; });
     if (anyRun)
-        keyGraph(QStringLiteral("run at predicted intensity (colour: stage; label: step)"))
+        keyGraph(QStringLiteral("run, predicted AI (colour: stage)"))
             ->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60),
                                               QColor(0xa0, 0xa0, 0xa0), 8));
     if (std::any_of(m_points.cbegin(), m_points.cend(),
                     [](const ChartPoint &p) { return p.kind == PointKind::RunMeasured; })) {
-        QCPGraph *join = keyGraph(QStringLiteral("predicted to measured intensity (same run)"));
+        QCPGraph *join = keyGraph(QStringLiteral("predicted \u2192 measured AI"));
         join->setLineStyle(QCPGraph::lsLine);
         join->setPen(QPen(QColor(0x60, 0x60, 0x60), 1, Qt::DotLine));
     }
     if (!m_roofs.isEmpty())
-        keyGraph(QStringLiteral("ridge: where a roof turns flat (FLOP/B)"))
+        keyGraph(QStringLiteral("ridge: the roof turns flat"))
             ->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x40, 0x40, 0x40),
                                               QColor(0x40, 0x40, 0x40), 6));
     if (!m_printing && !m_selectedRunId.isEmpty() &&
@@ -747,7 +754,7 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
         if (published) {
             if (!publishedGraph) {
                 publishedGraph = m_plot->addGraph();
-                publishedGraph->setName(QStringLiteral("T4 run published in the worklog"));
+                publishedGraph->setName(QStringLiteral("T4, published (worklog)"));
                 publishedGraph->setLineStyle(QCPGraph::lsNone);
                 publishedGraph->setScatterStyle(
                     QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
@@ -778,7 +785,7 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
         if (measured) {
             if (!measuredGraph) {
                 measuredGraph = m_plot->addGraph();
-                measuredGraph->setName(QStringLiteral("same run at measured intensity (DRAM counters)"));
+                measuredGraph->setName(QStringLiteral("run, measured AI (counters)"));
                 measuredGraph->setLineStyle(QCPGraph::lsNone);
                 measuredGraph->setScatterStyle(
                     QCPScatterStyle(QCPScatterStyle::ssDiamond, Qt::black, QColor(0xff, 0xd7, 0x00), 9));
@@ -856,7 +863,7 @@ void RooflineChart::addLivePoint(const ActiveRoof &roof)
     const double attainable =
         roof.peakTflops > 0 ? roofline::roofAt(ai, roof.peakTflops, roof.bandwidthGBs) : 1.0;
     m_liveGraph = m_plot->addGraph();
-    m_liveGraph->setName(QStringLiteral("current settings, not run (attainable under the roof)"));
+    m_liveGraph->setName(QStringLiteral("current settings (not run)"));
     m_liveGraph->setLineStyle(QCPGraph::lsNone);
     m_liveGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));

@@ -453,23 +453,23 @@ void RuntimeChart::buildRuntime()
         return graph;
     };
     if (!m_runBars.isEmpty())
-        keyGraph(QStringLiteral("whisker: p20 to p80 of the timed repetitions"), QPen(Qt::black, 1))
+        keyGraph(QStringLiteral("whisker: p20–p80"), QPen(Qt::black, 1))
             ->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle, 0));
     if (m_referenceLine)
-        keyGraph(QStringLiteral("cuBLAS FP32, same GPU and size"),
+        keyGraph(QStringLiteral("cuBLAS FP32 (same GPU, size)"),
                  QPen(stageColor(QStringLiteral("cublas_fp32")), 1.5, Qt::DashLine));
     if (!m_failureMarkers.isEmpty())
-        keyGraph(QStringLiteral("\u2715 failed or wrong: no time plotted"), QPen(wrongResultColor(), 2));
+        keyGraph(QStringLiteral("\u2715 failed: no time"), QPen(wrongResultColor(), 2));
     if (std::any_of(m_runBars.cbegin(), m_runBars.cend(),
                     [](QCPBars *b) { return b->brush().style() == Qt::BDiagPattern; })) {
         auto *hatch = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-        hatch->setName(QStringLiteral("hatched: published, not measured here"));
+        hatch->setName(QStringLiteral("hatched: published"));
         hatch->setBrush(QBrush(Qt::darkGray, Qt::BDiagPattern));
         hatch->setPen(QPen(Qt::darkGray));
     }
     configureValueAxis(lowest, highest,
                        m_valueMode == RuntimeValue::Milliseconds
-                           ? QStringLiteral("median time (ms), whiskers p20-p80")
+                           ? QStringLiteral("median ms, whiskers p20–p80")
                            : QStringLiteral("TFLOP/s at the median, whiskers at p80-p20 times"));
 }
 

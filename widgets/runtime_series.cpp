@@ -89,7 +89,7 @@ double tflopsAt(const RunRecord &run, double ms)
     if (ms <= 0)
         return 0;
     if (run.m > 0 && run.n > 0 && run.k > 0)
-        return 2.0 * double(run.m) * double(run.n) * double(run.k) / (ms * 1e-3) * 1e-12;
+        return ProblemSize{run.m, run.n, run.k}.tflopsAt(ms);
     return run.medianMs > 0 ? run.tflops * run.medianMs / ms : 0.0;
 }
 

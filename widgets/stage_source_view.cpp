@@ -4,6 +4,7 @@
 #include "source_diff.h"
 
 #include <QButtonGroup>
+#include <QComboBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -36,12 +37,51 @@ QStringList includedFiles(const QString &text)
     return files;
 }
 
+// The stage file and every file it includes, recursively, in the order the compiler meets them.
+QStringList filesOfStage(const std::string &sourceFile)
+{
+    QStringList files{QString::fromStdString(sourceFile)};
+    for (int i = 0; i < files.size(); ++i)
+        for (const QString &inc : includedFiles(fromView(embeddedKernelSource(files[i].toStdString()))))
+            if (!files.contains(inc) && !embeddedKernelSource(inc.toStdString()).empty())
+                files << inc;
+    return files;
+}
+
 QString includesSentence(const QString &text)
 {
     const QStringList files = includedFiles(text);
     if (files.isEmpty())
         return {};
-    return StageSourceView::tr(" Includes %1 (not shown).").arg(files.join(QStringLiteral(", ")));
+    return StageSourceView::tr(" Includes %1 (choose it above).").arg(files.join(QStringLiteral(", ")));
+}
+
+// The line that issues a global access of an operand: its load (a loadOrZero(A, ...), A[...] or a
+// vector load from A) or, for C, the GEMMSCOPE_STORE_C. Comments and #defines do not count.
+int lineOfAccess(const QString &text, Operand operand, AccessKind kind)
+{
+    QRegularExpression pattern;
+    if (kind == AccessKind::Store || operand == Operand::C)
+        pattern.setPattern(QStringLiteral(R"(GEMMSCOPE_STORE_C\s*\(|\bC\s*\[)"));
+    else {
+        const QString name = operand == Operand::A ? QStringLiteral("A") : QStringLiteral("B");
+        pattern.setPattern(
+            QStringLiteral(R"(loadOrZero\w*\s*\(\s*%1\b|[^\w.]%1\s*\[|\(\s*%1\s*\+|load\w*\(\s*%1\s*,)")
+                .arg(name));
+    }
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString trimmed = lines[i].trimmed();
+        if (trimmed.startsWith(QLatin1String("//")) || trimmed.startsWith(QLatin1Char('#')) ||
+            trimmed.startsWith(QLatin1Char('*')))
+            continue;
+        QString code = lines[i];
+        if (const int comment = code.indexOf(QLatin1String("//")); comment >= 0)
+            code.truncate(comment);
+        if (pattern.match(code).hasMatch() && !code.contains(QLatin1String("const float *")))
+            return i + 1;
+    }
+    return 0;
 }
 
 // A tint of `hue` over the editor's own background, so the diff reads on light and dark palettes.
@@ -89,23 +129,101 @@ StageSourceView::StageSourceView(QWidget *parent)
     m_message->setMargin(16);
     m_stack->addWidget(m_editor);
     m_stack->addWidget(m_message);
+    m_fileCombo = new QComboBox;
+    m_fileCombo->setObjectName(QStringLiteral("sourceFileCombo"));
+    m_fileCombo->setToolTip(tr("The stage's file and the files it includes: everything NVRTC compiles"));
+    connect(m_fileCombo, &QComboBox::activated, this,
+            [this](int index) { setCurrentFile(m_fileCombo->itemText(index)); });
 
     auto *modes = new QHBoxLayout;
     modes->addWidget(m_sourceButton);
     modes->addWidget(m_diffButton);
+    modes->addWidget(m_fileCombo);
     modes->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(modes);
     layout->addWidget(m_header);
     layout->addWidget(m_stack, 1);
-    refresh();
+    setStage(m_stage); // fills the file list too
 }
 
 void StageSourceView::setStage(StageId id)
 {
+    const bool changed = id != m_stage || m_files.isEmpty();
     m_stage = id;
+    const StageInfo &info = stageInfo(id);
+    m_files = info.sourceFile.empty() ? QStringList{} : filesOfStage(info.sourceFile);
+    if (changed || !m_files.contains(m_file)) { // a new stage opens on its own file
+        m_highlightLine = 0;
+        m_file = m_files.value(0);
+    }
+    {
+        const QSignalBlocker block(m_fileCombo);
+        m_fileCombo->clear();
+        m_fileCombo->addItems(m_files);
+        m_fileCombo->setCurrentIndex(std::max(0, int(m_files.indexOf(m_file))));
+    }
+    m_fileCombo->setEnabled(m_files.size() > 1);
     refresh();
+}
+
+void StageSourceView::setCurrentFile(const QString &name)
+{
+    if (!m_files.contains(name))
+        return;
+    if (name != m_file)
+        m_highlightLine = 0;
+    m_file = name;
+    {
+        const QSignalBlocker block(m_fileCombo);
+        m_fileCombo->setCurrentIndex(int(m_files.indexOf(name)));
+    }
+    if (m_mode != Mode::Source)
+        setMode(Mode::Source); // refreshes
+    else
+        refresh();
+}
+
+bool StageSourceView::highlightAccess(Operand operand, AccessKind kind)
+{
+    for (const QString &file : std::as_const(m_files)) {
+        const int line = lineOfAccess(fromView(embeddedKernelSource(file.toStdString())), operand, kind);
+        if (line > 0) {
+            const bool refreshNeeded = file != m_file || m_mode != Mode::Source;
+            m_file = file;
+            m_highlightLine = line;
+            {
+                const QSignalBlocker block(m_fileCombo);
+                m_fileCombo->setCurrentIndex(int(m_files.indexOf(file)));
+            }
+            if (refreshNeeded && m_mode != Mode::Source)
+                setMode(Mode::Source);
+            else if (refreshNeeded)
+                refresh();
+            else
+                applyHighlight();
+            return true;
+        }
+    }
+    m_highlightLine = 0;
+    applyHighlight();
+    return false;
+}
+
+void StageSourceView::applyHighlight()
+{
+    QList<QTextEdit::ExtraSelection> selections;
+    if (m_highlightLine > 0 && m_mode == Mode::Source && m_stack->currentWidget() == m_editor) {
+        QTextEdit::ExtraSelection selection;
+        selection.format.setBackground(QColor(0xff, 0xe0, 0x6b));
+        selection.format.setProperty(QTextFormat::FullWidthSelection, true);
+        selection.cursor = QTextCursor(m_editor->document()->findBlockByNumber(m_highlightLine - 1));
+        selections << selection;
+        m_editor->setTextCursor(selection.cursor);
+        m_editor->centerCursor();
+    }
+    m_editor->setExtraSelections(selections);
 }
 
 void StageSourceView::setMode(Mode mode)
@@ -197,12 +315,20 @@ void StageSourceView::showMessage(const QString &header, const QString &message)
 
 void StageSourceView::showSource(const StageInfo &info, std::string_view text)
 {
-    const QString source = fromView(text);
-    m_header->setText(tr("%1 — %2 (%3).%4")
-                          .arg(QString::fromStdString(info.sourceFile), QString::fromStdString(info.title),
-                               QString::fromStdString(info.seedStep), includesSentence(source)));
+    const bool own = m_file.isEmpty() || m_file == QString::fromStdString(info.sourceFile);
+    const QString source = own ? fromView(text) : fromView(embeddedKernelSource(m_file.toStdString()));
+    QString header =
+        own ? tr("%1 — %2 (%3).%4")
+                  .arg(QString::fromStdString(info.sourceFile), QString::fromStdString(info.title),
+                       QString::fromStdString(info.seedStep), includesSentence(source))
+            : tr("%1 — included by %2 (%3).")
+                  .arg(m_file, QString::fromStdString(info.sourceFile), QString::fromStdString(info.title));
+    if (m_highlightLine > 0)
+        header += tr(" Highlighted: line %1, the instruction shown in Coalescing.").arg(m_highlightLine);
+    m_header->setText(header);
     m_editor->setPlainText(source);
     m_stack->setCurrentWidget(m_editor);
+    applyHighlight();
 }
 
 void StageSourceView::showDiff(const StageInfo &info, std::string_view text, const StageInfo &previous,
@@ -235,6 +361,7 @@ void StageSourceView::showDiff(const StageInfo &info, std::string_view text, con
     }
     cursor.endEditBlock();
     m_editor->moveCursor(QTextCursor::Start);
+    m_editor->setExtraSelections({});
 
     m_header->setText(tr("%1: diff from %2 (%3), %4 lines added, %5 removed.%6")
                           .arg(QString::fromStdString(info.sourceFile),

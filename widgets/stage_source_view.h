@@ -3,6 +3,8 @@
 // copy embedded in the binary, i.e. exactly what the runner compiles with NVRTC.
 #pragma once
 
+#include "access_model.h"
+
 #include "stage_catalog.h"
 
 #include <QWidget>
@@ -10,6 +12,7 @@
 class QLabel;
 class QPlainTextEdit;
 class QRadioButton;
+class QComboBox;
 class QStackedWidget;
 
 namespace gemmscope {
@@ -35,6 +38,17 @@ public:
     QString message() const;
     bool diffAvailable() const; // this stage has a source and a previous stage with one
 
+    // The files the compiler sees for this stage: its own, then what it includes (recursively).
+    QStringList files() const { return m_files; }
+    QString currentFile() const { return m_file; }
+    void setCurrentFile(const QString &name); // shows one of files() (Source mode)
+
+    // Highlights the source line that issues a global access (the Coalescing view's instruction),
+    // in whichever file holds it; returns false when no line could be found.
+    bool highlightAccess(Operand operand, AccessKind kind);
+    int highlightedLine() const { return m_highlightLine; } // 1-based; 0 when none
+    QString highlightedFile() const { return m_highlightLine > 0 ? m_file : QString(); }
+
 signals:
     void modeChanged(Mode mode);
 
@@ -54,6 +68,12 @@ private:
     QStackedWidget *m_stack;
     QPlainTextEdit *m_editor;
     QLabel *m_message;
+    QComboBox *m_fileCombo;
+    QStringList m_files;
+    QString m_file;
+    int m_highlightLine = 0;
+    void showFile(const QString &name);
+    void applyHighlight();
 };
 
 } // namespace gemmscope

@@ -1,15 +1,20 @@
 #include "tile_map_view.h"
 
+#include "chart_interaction.h"
 #include "mapping_loaders.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
+#include <QToolButton>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <climits>
 
 namespace gemmscope {
 
@@ -31,7 +36,8 @@ QString threadName(const ThreadCoord &t)
         .arg(t.lane);
 }
 
-constexpr double kKeyHeight = 22; // the warp-colour key under the panels
+constexpr double kKeyHeight = 22;        // the warp-colour key under the panels
+constexpr double kWarpOutlineCellPx = 4; // below this cell size warps are outlined and named
 
 bool isRegisterTiled(const KernelShape &s)
 {
@@ -44,6 +50,28 @@ TileMapView::TileMapView(QWidget *parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setFocusPolicy(Qt::ClickFocus);
+    // The shared chart interaction: tooltips, and a context menu with the window's common entries.
+    auto *interaction = new ChartInteraction(this, [this](const QPointF &pos) {
+        return ChartInteraction::Hit{QString(), toolTipAt(pos)};
+    });
+    m_sideButton = new QToolButton(this);
+    m_sideButton->setObjectName(QStringLiteral("sideBySideButton"));
+    m_sideButton->setText(tr("Contiguous | strided"));
+    m_sideButton->setCheckable(true);
+    m_sideButton->setToolTip(
+        tr("The contiguous layout (steps 2-6) beside the strided one (steps 7-8) for the "
+           "same tile parameters"));
+    connect(m_sideButton, &QToolButton::toggled, this, &TileMapView::setSideBySide);
+    interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) {
+        menu.addAction(tr("Zoom in (+)"), this, [this] { setZoom(m_zoom * 1.5); });
+        menu.addAction(tr("Fit the whole tile (0)"), this, &TileMapView::resetZoom);
+        if (isRegisterTiled(m_shape)) {
+            QAction *side = menu.addAction(tr("Contiguous and strided side by side"));
+            side->setCheckable(true);
+            side->setChecked(m_sideBySide);
+            connect(side, &QAction::toggled, this, &TileMapView::setSideBySide);
+        }
+    });
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
@@ -55,13 +83,26 @@ QColor TileMapView::selectionColor()
 void TileMapView::setShape(const KernelShape &shape)
 {
     m_shape = shape;
+    m_sideButton->setVisible(isRegisterTiled(shape));
     if (m_selected >= shape.threads())
         m_selected = -1;
     update();
 }
 
+void TileMapView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    m_sideButton->adjustSize();
+    m_sideButton->move(width() - m_sideButton->width() - 4,
+                       height() - m_sideButton->height() - 1); // by the key
+}
+
 void TileMapView::setSideBySide(bool on)
 {
+    {
+        const QSignalBlocker block(m_sideButton);
+        m_sideButton->setChecked(on);
+    }
     m_sideBySide = on;
     update();
 }
@@ -264,6 +305,47 @@ void TileMapView::paintPanel(QPainter &p, int panel, const TilePanelGeometry &g)
         p.drawRect(rect);
     }
 
+    // Zoomed out (cells too small for threads): each warp's block of outputs outlined and named,
+    // where the warp owns a rectangle (the contiguous layouts); per thread once zoomed in.
+    if (g.cell < kWarpOutlineCellPx) {
+        struct Box {
+            int r0 = INT_MAX, c0 = INT_MAX, r1 = -1, c1 = -1;
+            long long cells = 0;
+        };
+        std::vector<Box> boxes(std::size_t(std::max(1, s.warps())));
+        for (int r = 0; r < s.bm; ++r)
+            for (int c = 0; c < s.bn; ++c) {
+                const int w = ownerOf(s, r, c).warp;
+                if (w < 0 || w >= int(boxes.size()))
+                    continue;
+                Box &b = boxes[std::size_t(w)];
+                b.r0 = std::min(b.r0, r);
+                b.c0 = std::min(b.c0, c);
+                b.r1 = std::max(b.r1, r);
+                b.c1 = std::max(b.c1, c);
+                ++b.cells;
+            }
+        QFont label = p.font();
+        label.setPointSizeF(label.pointSizeF() * 0.85);
+        label.setBold(true);
+        p.setFont(label);
+        for (int w = 0; w < int(boxes.size()); ++w) {
+            const Box &b = boxes[std::size_t(w)];
+            if (b.r1 < 0 || b.cells != (long long)(b.r1 - b.r0 + 1) * (b.c1 - b.c0 + 1))
+                continue; // scattered (strided layout): the colours alone show it
+            const QRectF box(g.c.left() + b.c0 * g.cell, g.c.top() + b.r0 * g.cell,
+                             (b.c1 - b.c0 + 1) * g.cell, (b.r1 - b.r0 + 1) * g.cell);
+            p.setPen(QPen(QColor(255, 255, 255, 200), 1));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(box);
+            if (box.width() >= 44 && box.height() >= 12) {
+                p.setPen(Qt::white);
+                p.drawText(box, Qt::AlignCenter, tr("warp %1").arg(w));
+            }
+        }
+        p.setFont(font());
+    }
+
     // What the selected thread reads in its inner loop: its rows of A and columns of B.
     if (m_selected >= 0 && s.usesSharedMemory) {
         p.setPen(QPen(selectionColor(), 1.5));
@@ -302,7 +384,7 @@ void TileMapView::paintPanel(QPainter &p, int panel, const TilePanelGeometry &g)
     p.setFont(small);
     QString note = tr("C: warp that stores the output; A, B: warp that loads the element");
     if (g.cell < kMinReadableCellPx)
-        note = tr("%1 px per element: each pixel shows one element's warp; zoom (wheel) to see threads")
+        note = tr("%1 px per element: each warp's outputs outlined; zoom (wheel) to see threads")
                    .arg(g.cell, 0, 'f', 1);
     else if (m_zoom > 1)
         note = tr("zoom %1x: drag to pan, double-click or 0 to fit").arg(m_zoom, 0, 'g', 3);
@@ -393,12 +475,7 @@ void TileMapView::mouseMoveEvent(QMouseEvent *event)
             return;
         }
     }
-    const QString tip = toolTipAt(event->position());
-    if (tip.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
-    QWidget::mouseMoveEvent(event);
+    QWidget::mouseMoveEvent(event); // the tooltip comes from the ChartInteraction
 }
 
 void TileMapView::mousePressEvent(QMouseEvent *event)
@@ -415,15 +492,6 @@ bool TileMapView::event(QEvent *event)
 {
     if (event->type() == QEvent::MouseButtonDblClick) {
         resetZoom();
-        return true;
-    }
-    if (event->type() == QEvent::ToolTip) {
-        auto *help = static_cast<QHelpEvent *>(event);
-        const QString tip = toolTipAt(help->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), tip, this);
         return true;
     }
     return QWidget::event(event);

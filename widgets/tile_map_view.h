@@ -11,6 +11,8 @@
 #include <QWidget>
 #include <optional>
 
+class QToolButton;
+
 namespace gemmscope {
 
 class TileMapView : public QWidget {
@@ -71,6 +73,7 @@ protected:
     void wheelEvent(QWheelEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     bool event(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     int panelAt(QPointF pos) const;
@@ -88,6 +91,7 @@ private:
     QPointF m_dragFrom; // where a pan started (left button), or null
     bool m_dragged = false;
     QString m_caption;
+    ::QToolButton *m_sideButton = nullptr; // "Contiguous | strided": the side-by-side switch
 };
 
 } // namespace gemmscope

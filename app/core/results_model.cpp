@@ -3,8 +3,6 @@
 #include "plain_text.h"
 #include "stage_catalog.h"
 
-#include <QBrush>
-#include <QColor>
 #include <cmath>
 
 namespace gemmscope {
@@ -124,8 +122,16 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case SizeColumn:
         return r.sizeText();
     case MedianColumn:
+        // A running run shows the runner's median so far, marked as such, until its result.
+        if (r.status == RunStatus::Running && r.preliminaryMedianMs)
+            return QStringLiteral("%1 ms (preliminary)").arg(*r.preliminaryMedianMs, 0, 'f', 3);
         if (!ok)
             return QString();
+        // A published number has no spread: say where it comes from instead of a fake range.
+        if (r.origin == QLatin1String("worklog"))
+            return QStringLiteral("%1 ms (published)").arg(r.medianMs, 0, 'f', 3);
+        if (r.count <= 0 || r.p80Ms <= r.p20Ms)
+            return QStringLiteral("%1 ms").arg(r.medianMs, 0, 'f', 3);
         return QStringLiteral("%1 ms (%2–%3)")
             .arg(r.medianMs, 0, 'f', 3)
             .arg(r.p20Ms, 0, 'f', 3)
@@ -214,10 +220,6 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         return r.runId;
     case IsFailedRole:
         return failed;
-    case Qt::ForegroundRole:
-        if (failed)
-            return QBrush(QColor(0xc6, 0x28, 0x28));
-        return {};
     case Qt::ToolTipRole:
         // The view shows tooltips as rich text when they look like markup: a message from a file
         // is escaped so that it reads as written.

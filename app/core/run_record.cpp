@@ -31,20 +31,23 @@ void applySize(RunRecord &record, const QJsonObject &size)
     record.k = size.value("k").toInteger();
 }
 
-// Stage, params and size of the job: from the event where it carries them, else from the request.
-void applyJobIdentity(RunRecord &record, const QJsonObject &event, const QJsonObject &request)
+QMap<QString, int> paramsOf(const ParamValues &values)
 {
-    const auto pick = [&](const char *key) {
-        return event.contains(key) ? event.value(key) : request.value(key);
-    };
-    record.runId = event.value("id").toString(request.value("id").toString());
-    record.stage = pick("stage").toString();
-    record.params = paramsFromJson(pick("params").toObject());
-    applySize(record, pick("size").toObject());
-    record.flushL2 = request.value("timing").toObject().value("flush_l2").toBool();
-    record.scalarSharedReads = pick("build").toString() == QLatin1String("scalar_shared");
-    record.maxBlocksPerSm = pick("max_blocks_per_sm").toInt(0);
-    record.smemCarveout = pick("smem_carveout").toInt(-1);
+    QMap<QString, int> params;
+    for (const auto &[name, value] : values)
+        params.insert(QString::fromStdString(name), value);
+    return params;
+}
+
+// Counters as a session or an export stores them: in the runner's event kept as `raw`.
+std::optional<protocol::Counters> countersOfRaw(const QJsonObject &raw)
+{
+    const QJsonValue value = raw.value(QStringLiteral("counters"));
+    if (!value.isObject())
+        return std::nullopt;
+    protocol::Counters counters;
+    protocol::fromJson(value.toObject(), counters);
+    return counters;
 }
 
 } // namespace
@@ -77,64 +80,98 @@ std::optional<RunStatus> runStatusFromName(const QString &name)
     return std::nullopt;
 }
 
+void applyCompiled(RunRecord &record, const protocol::CompiledInfo &compiled)
+{
+    record.registers = compiled.registers;
+    record.spillStoreBytes = compiled.spillStoreBytes;
+    record.spillLoadBytes = compiled.spillLoadBytes;
+    record.staticSmemBytes = compiled.staticSmemBytes;
+    record.cacheHit = compiled.cacheHit;
+    if (compiled.occupancy) {
+        record.occupancy = compiled.occupancy->fraction;
+        record.occupancyLimiter = compiled.occupancy->limiter;
+    }
+}
+
 void applyCompiled(RunRecord &record, const QJsonObject &compiled)
 {
     if (compiled.isEmpty())
         return;
-    record.registers = compiled.value("registers").toInt(-1);
-    record.spillStoreBytes = compiled.value("spill_store_bytes").toInt();
-    record.spillLoadBytes = compiled.value("spill_load_bytes").toInt();
-    record.staticSmemBytes = compiled.value("static_smem_bytes").toInt();
-    record.cacheHit = compiled.value("cache_hit").toBool();
-    const QJsonObject occupancy = compiled.value("occupancy").toObject();
-    if (!occupancy.isEmpty()) {
-        record.occupancy = occupancy.value("fraction").toDouble(-1);
-        record.occupancyLimiter = occupancy.value("limiter").toString();
-    }
+    protocol::CompiledInfo typed;
+    protocol::fromJson(compiled, typed);
+    applyCompiled(record, typed);
+}
+
+RunRecord recordOfRequest(const protocol::RunJob &request)
+{
+    RunRecord r;
+    r.runId = request.id;
+    r.stage = request.stage;
+    r.params = paramsOf(request.params);
+    r.m = request.size.m;
+    r.n = request.size.n;
+    r.k = request.size.k;
+    r.flushL2 = request.timing && request.timing->flushL2.value_or(false);
+    r.scalarSharedReads = request.build == QLatin1String("scalar_shared");
+    r.maxBlocksPerSm = request.maxBlocksPerSm.value_or(0);
+    r.smemCarveout = request.smemCarveout.value_or(-1);
+    r.status = RunStatus::Queued;
+    r.origin = QStringLiteral("measured");
+    return r;
 }
 
 RunRecord fromResultEvent(const QJsonObject &event)
 {
+    protocol::ResultEvent e;
+    protocol::fromJson(event, e); // a field of another type reads as absent: the checks below decide
     RunRecord r;
-    applyJobIdentity(r, event, {});
+    r.runId = e.id;
+    r.stage = e.stage;
+    r.params = paramsOf(e.params);
+    r.m = e.size.m;
+    r.n = e.size.n;
+    r.k = e.size.k;
+    r.scalarSharedReads = e.build == QLatin1String("scalar_shared");
+    r.maxBlocksPerSm = e.maxBlocksPerSm.value_or(0);
+    r.smemCarveout = e.smemCarveout.value_or(-1);
     r.status = RunStatus::Ok;
     r.origin = QStringLiteral("measured");
-    const QJsonObject timing = event.value("timing").toObject();
-    r.medianMs = timing.value("median_ms").toDouble();
-    r.p20Ms = timing.value("p20_ms").toDouble();
-    r.p80Ms = timing.value("p80_ms").toDouble();
-    r.minMs = timing.value("min_ms").toDouble();
-    r.count = timing.value("count").toInt();
-    r.flushL2 = timing.value("flush_l2").toBool();
-    r.tflops = event.value("tflops").toDouble();
+    r.medianMs = e.timing.medianMs;
+    r.p20Ms = e.timing.p20Ms;
+    r.p80Ms = e.timing.p80Ms;
+    r.minMs = e.timing.minMs;
+    r.count = e.timing.count;
+    r.flushL2 = e.timing.flushL2;
+    r.tflops = e.tflops.value_or(0);
     if (r.tflops <= 0 && r.medianMs > 0) // older runners: derive it from the time
-        r.tflops = 2.0 * double(r.m) * double(r.n) * double(r.k) / (r.medianMs * 1e-3) / 1e12;
-    const QJsonObject verify = event.value("verify").toObject();
-    if (verify.contains("rel_error"))
-        r.relError = verify.value("rel_error").toDouble();
-    r.tolerance = verify.value("tolerance").toDouble();
-    applyCompiled(r, event.value("compiled").toObject());
-    const QJsonObject gpu = event.value("gpu").toObject();
-    r.gpuName = gpu.value("name").toString();
-    r.gpuArch = gpu.value("arch").toString();
-    r.smClockMHz = event.value("sm_clock_mhz").toInt();
-    r.timestamp = QDateTime::fromString(event.value("timestamp").toString(), Qt::ISODate);
+        r.tflops = ProblemSize{r.m, r.n, r.k}.tflopsAt(r.medianMs);
+    r.relError = e.verify.relError;
+    r.tolerance = e.verify.tolerance.value_or(0);
+    if (e.compiled)
+        applyCompiled(r, *e.compiled);
+    r.gpuName = e.gpu.name;
+    r.gpuArch = e.gpu.arch;
+    r.smClockMHz = int(e.smClockMhz.value_or(0));
+    r.timestamp = QDateTime::fromString(e.timestamp, Qt::ISODate);
     if (!r.timestamp.isValid())
         r.timestamp = QDateTime::currentDateTimeUtc();
+    r.counters = e.counters;
     // A result without a positive, finite median is no time at all: kept as a failed run with its
     // reason, so that a session holding it still loads (fromJson refuses an ok run without one).
     if (!(r.medianMs > 0 && std::isfinite(r.medianMs) && std::isfinite(r.tflops))) {
         r.status = RunStatus::Failed;
-        r.errorKind = QStringLiteral("protocol_error");
+        r.errorKind = protocol::errorKindName(protocol::ErrorKind::ProtocolError);
         r.errorMessage =
             QStringLiteral("The result has no positive median time (median_ms %1), so it "
                            "is kept as a failed run and never plotted.")
-                .arg(timing.contains("median_ms") ? QString::number(r.medianMs) : QStringLiteral("missing"));
+                .arg(event.value(QStringLiteral("timing")).toObject().contains(QStringLiteral("median_ms"))
+                         ? QString::number(r.medianMs)
+                         : QStringLiteral("missing"));
     }
     // A result whose verification says it failed is never shown as a valid time.
-    else if (verify.contains("passed") && !verify.value("passed").toBool()) {
+    else if (e.verify.passed == false) {
         r.status = RunStatus::Failed;
-        r.errorKind = QStringLiteral("wrong_result");
+        r.errorKind = protocol::errorKindName(protocol::ErrorKind::WrongResult);
         r.errorMessage = QStringLiteral("The result differs from cuBLAS (relative error %1, tolerance %2).")
                              .arg(r.relError.value_or(qQNaN()))
                              .arg(r.tolerance);
@@ -145,22 +182,27 @@ RunRecord fromResultEvent(const QJsonObject &event)
 
 RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request)
 {
-    RunRecord r;
-    applyJobIdentity(r, event, request);
+    QJsonObject typedRequest = request;
+    typedRequest.insert(QStringLiteral("type"), protocol::requestTypeName(protocol::RequestType::Run));
+    protocol::RunJob job;
+    protocol::fromJson(typedRequest, job);
+    protocol::ErrorEvent e;
+    protocol::fromJson(event, e);
+
+    RunRecord r = recordOfRequest(job);
+    if (!e.id.isEmpty())
+        r.runId = e.id;
     r.status = RunStatus::Failed;
-    r.origin = QStringLiteral("measured");
-    r.errorKind = event.value("kind").toString();
-    if (r.errorKind.isEmpty()) // a failed run always has a kind (and a session refuses one without)
-        r.errorKind = QStringLiteral("protocol_error");
-    r.errorMessage = event.value("message").toString();
+    r.errorKind = protocol::errorKindName(e.kind);
+    r.errorMessage = e.message;
     if (r.errorMessage.isEmpty())
         r.errorMessage =
             QStringLiteral("The runner reported a failure of kind %1 without a message.").arg(r.errorKind);
-    r.errorLog = event.value("log").toString();
-    if (event.contains("rel_error"))
-        r.relError = event.value("rel_error").toDouble();
-    r.tolerance = event.value("tolerance").toDouble();
-    applyCompiled(r, event.value("compiled").toObject());
+    r.errorLog = e.log;
+    if (e.hasWrongResultDetail) {
+        r.relError = e.relError;
+        r.tolerance = e.tolerance;
+    }
     r.timestamp = QDateTime::currentDateTimeUtc();
     r.raw = event;
     return r;
@@ -255,8 +297,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
         r.flushL2 = t.value("flush_l2").toBool();
         if (!(r.medianMs > 0))
             return fail(QStringLiteral("run %1 is marked ok but has no positive median time").arg(r.runId));
-        r.tflops =
-            o.value("tflops").toDouble(2.0 * double(r.m) * double(r.n) * double(r.k) / (r.medianMs * 1e9));
+        r.tflops = o.value("tflops").toDouble(ProblemSize{r.m, r.n, r.k}.tflopsAt(r.medianMs));
     }
     if (o.contains("rel_error"))
         r.relError = o.value("rel_error").toDouble();
@@ -277,6 +318,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.smClockMHz = o.value("sm_clock_mhz").toInt();
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
     r.raw = o.value("raw").toObject();
+    r.counters = countersOfRaw(r.raw);
     return r;
 }
 

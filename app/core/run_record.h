@@ -2,11 +2,14 @@
 // runner's `result` or `error` event becomes one of these (see docs/protocol.md).
 #pragma once
 
+#include "events.h"
+#include "requests.h"
 #include "stage_catalog.h"
 
 #include <QDateTime>
 #include <QJsonObject>
 #include <QMap>
+#include <QMetaType>
 #include <QString>
 #include <optional>
 
@@ -48,7 +51,12 @@ struct RunRecord {
     QString gpuName, gpuArch;
     int smClockMHz = 0;
     QDateTime timestamp;
-    QJsonObject raw; // the runner's event as received, kept for export
+    // Hardware counters of a run that asked for them (docs/protocol.md, "counters"): the
+    // readings, or the sentence why they could not be read. Empty when the run had none.
+    std::optional<protocol::Counters> counters;
+    // While it runs: the median of the repetitions timed so far (progress events), preliminary.
+    std::optional<double> preliminaryMedianMs;
+    QJsonObject raw; // the runner's event as received, kept for export; views read the typed fields
 
     bool isOk() const { return status == RunStatus::Ok; }
     // The kernel as the ladder defines it: release build, launched as the stage launches it (no
@@ -72,11 +80,16 @@ std::optional<RunStatus> runStatusFromName(const QString &name);
 QString catalogRefusal(const RunRecord &run);
 
 // Runner events -> records. `runId` is the client's job id; the event's own fields fill the rest.
-// `request` (the run request as sent) supplies stage, params and size when an error event lacks them.
+// `request` (the run request as sent, in protocol shape; "type" may be left out) supplies stage,
+// params and size when an error event lacks them.
 RunRecord fromResultEvent(const QJsonObject &event);
 RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request = {});
+// The record of a run request not yet answered: its identity (stage, params, size, build and
+// launch settings) as the request asks for them, status Queued.
+RunRecord recordOfRequest(const protocol::RunJob &request);
 // Copies the fields of a `compiled` object (registers, smem, occupancy...) into `record`.
 void applyCompiled(RunRecord &record, const QJsonObject &compiled);
+void applyCompiled(RunRecord &record, const protocol::CompiledInfo &compiled);
 
 // Session persistence. fromJson refuses an object that lacks the fields a record needs and says
 // which in `error`; it never returns a half-filled record.
@@ -84,3 +97,6 @@ QJsonObject toJson(const RunRecord &record);
 std::optional<RunRecord> fromJson(const QJsonObject &object, QString *error = nullptr);
 
 } // namespace gemmscope
+
+// Runs travel between the runner thread and the UI in queued signals.
+Q_DECLARE_METATYPE(gemmscope::RunRecord)

@@ -2,30 +2,35 @@
 
 namespace gemmscope {
 
-QJsonObject RunRequest::toProtocolJson() const
+protocol::RunJob RunRequest::toRunJob() const
 {
-    QJsonObject params;
-    for (const auto &[name, value] : config.params)
-        params.insert(QString::fromStdString(name), value);
-    QJsonObject request{{"type", type}, {"id", jobId}};
-    if (type != QLatin1String("run"))
-        return request;
-    request["stage"] = QString::fromStdString(stageInfo(config.stage).key);
-    request["params"] = params;
-    request["size"] = QJsonObject{{"m", config.size.m}, {"n", config.size.n}, {"k", config.size.k}};
-    request["seed"] = seed;
-    request["timing"] =
-        QJsonObject{{"budget_ms", config.timing.budgetMs}, {"flush_l2", config.timing.flushL2}};
-    request["counters"] = config.timing.counters;
+    protocol::RunJob job;
+    job.id = jobId;
+    job.stage = QString::fromStdString(stageInfo(config.stage).key);
+    job.params = config.params;
+    job.size = config.size;
+    job.seed = seed;
+    protocol::TimingRequest timing;
+    timing.budgetMs = config.timing.budgetMs;
+    timing.flushL2 = config.timing.flushL2;
+    job.timing = timing;
+    job.counters = config.timing.counters;
     if (!stageInfo(config.stage).isLibrary) { // cuBLAS has one build and chooses its own launch
         if (config.timing.scalarSharedReads)
-            request["build"] = QStringLiteral("scalar_shared");
+            job.build = QStringLiteral("scalar_shared");
         if (config.timing.maxBlocksPerSm > 0)
-            request["max_blocks_per_sm"] = config.timing.maxBlocksPerSm;
+            job.maxBlocksPerSm = config.timing.maxBlocksPerSm;
         if (config.timing.smemCarveout >= 0)
-            request["smem_carveout"] = config.timing.smemCarveout;
+            job.smemCarveout = config.timing.smemCarveout;
     }
-    return request;
+    return job;
+}
+
+QJsonObject RunRequest::toProtocolJson() const
+{
+    if (type == protocol::RequestType::Fault)
+        return protocol::toJson(protocol::FaultJob{jobId});
+    return protocol::toJson(toRunJob());
 }
 
 QList<RunRequest> ladderRequests(const ProblemSize &size, const TimingOptions &timing)

@@ -2,6 +2,7 @@
 // parameter panel produces a RunConfig; the RunnerClient turns it into a protocol `run` request.
 #pragma once
 
+#include "requests.h"
 #include "stage_catalog.h"
 
 #include <QJsonObject>
@@ -44,10 +45,11 @@ inline const QString kLadderTag = QStringLiteral("ladder");
 struct RunRequest {
     QString jobId; // assigned by RunnerClient::submit
     QString tag = kInteractiveTag;
-    QString type = QStringLiteral("run"); // protocol request type: "run", or "fault" (test hook)
+    protocol::RequestType type = protocol::RequestType::Run; // or Fault (test hook)
     RunConfig config;
     int seed = 1;
 
+    protocol::RunJob toRunJob() const;  // what a `run` request asks for
     QJsonObject toProtocolJson() const; // one line of docs/protocol.md
 };
 

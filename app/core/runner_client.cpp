@@ -12,7 +12,6 @@
 namespace gemmscope {
 
 namespace {
-constexpr int kProtocolVersion = 1;
 constexpr int kQuitGraceMs = 3000;
 } // namespace
 
@@ -67,7 +66,7 @@ void RunnerClient::cancelAll()
         this,
         [this] {
             for (const RunRequest &r : m_queue.takeAll())
-                failJob(r, QStringLiteral("cancelled"), tr("The run was cancelled before it started."));
+                failJob(r, protocol::ErrorKind::Cancelled, tr("The run was cancelled before it started."));
             if (m_current)
                 cancelInThread(m_current->jobId);
         },
@@ -84,7 +83,7 @@ void RunnerClient::start()
             m_state = State::Unavailable;
             m_unavailableReason = tr("runner unavailable: %1").arg(location.whyNot);
             emit runnerStatusChanged(false, m_unavailableReason);
-            failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+            failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
             return;
         }
         m_runnerPath = location.path;
@@ -109,7 +108,7 @@ void RunnerClient::startProcess()
     m_state = State::Starting;
     m_stdoutLines.clear();
     m_stderrTail.clear();
-    m_killKind.clear();
+    m_killKind.reset();
     m_killMessage.clear();
     armWatchdog(); // a runner that never says `ready` is killed and restarted
     m_process->start(m_runnerPath, {});
@@ -125,10 +124,10 @@ void RunnerClient::shutdown()
     m_watchdog->stop();
     m_cancelTimer->stop();
     for (const RunRequest &r : m_queue.takeAll())
-        failJob(r, QStringLiteral("cancelled"), tr("The run was cancelled because GemmScope is closing."));
+        failJob(r, protocol::ErrorKind::Cancelled, tr("The run was cancelled because GemmScope is closing."));
     if (m_current)
-        send({{"type", "cancel"}, {"id", m_current->jobId}});
-    send({{"type", "quit"}});
+        send(protocol::toJson(protocol::CancelRequest{m_current->jobId}));
+    send(protocol::toJson(protocol::QuitRequest{}));
     m_process->closeWriteChannel();
     if (!m_process->waitForFinished(kQuitGraceMs)) {
         m_process->kill();
@@ -145,7 +144,7 @@ void RunnerClient::enqueue(const RunRequest &request)
     if (m_state == State::Stopped)
         start();
     else if (m_state == State::Unavailable)
-        failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+        failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
     else
         dispatchNext();
 }
@@ -153,14 +152,14 @@ void RunnerClient::enqueue(const RunRequest &request)
 void RunnerClient::cancelInThread(const QString &jobId)
 {
     if (auto removed = m_queue.remove(jobId)) {
-        failJob(*removed, QStringLiteral("cancelled"), tr("The run was cancelled before it started."));
+        failJob(*removed, protocol::ErrorKind::Cancelled, tr("The run was cancelled before it started."));
         if (!m_current && m_queue.isEmpty())
             emit idle();
         return;
     }
     if (m_current && m_current->jobId == jobId) {
-        send({{"type", "cancel"}, {"id", jobId}}); // the runner answers with an error of kind cancelled
-        // ... unless it hangs: then the grace period ends it by killing the runner.
+        send(protocol::toJson(protocol::CancelRequest{jobId})); // answered with an error of kind cancelled
+        // ... unless the runner hangs: then the grace period ends it by killing the runner.
         m_cancelledJob = jobId;
         m_cancelTimer->start(m_limits.cancelGraceMs);
     }
@@ -215,15 +214,15 @@ void RunnerClient::armWatchdog()
 
 void RunnerClient::watchdogFired()
 {
-    if (!m_process || m_process->state() == QProcess::NotRunning || !m_killKind.isEmpty())
+    if (!m_process || m_process->state() == QProcess::NotRunning || m_killKind)
         return;
     if (m_state == State::Starting) {
-        killRunner(QStringLiteral("runner_timeout"),
+        killRunner(protocol::ErrorKind::RunnerTimeout,
                    tr("The runner did not report that it was ready within %1 s, so it was stopped.")
                        .arg(m_limits.startupMs / 1000.0));
     } else if (m_state == State::Ready && m_current) {
         const int budget = std::max(0, m_current->config.timing.budgetMs);
-        killRunner(QStringLiteral("runner_timeout"),
+        killRunner(protocol::ErrorKind::RunnerTimeout,
                    tr("The runner sent nothing for %1 s, longer than the run's timing budget (%2 s) plus a "
                       "margin of %3 s, so it was stopped.")
                        .arg((budget + m_limits.silenceMarginMs) / 1000.0)
@@ -234,13 +233,13 @@ void RunnerClient::watchdogFired()
 
 void RunnerClient::cancelGraceExpired()
 {
-    if (m_current && m_current->jobId == m_cancelledJob && m_killKind.isEmpty())
-        killRunner(QStringLiteral("cancelled"),
+    if (m_current && m_current->jobId == m_cancelledJob && !m_killKind)
+        killRunner(protocol::ErrorKind::Cancelled,
                    tr("The run was cancelled; the runner did not stop within %1 s, so it was stopped.")
                        .arg(m_limits.cancelGraceMs / 1000.0));
 }
 
-void RunnerClient::killRunner(const QString &kind, const QString &message)
+void RunnerClient::killRunner(protocol::ErrorKind kind, const QString &message)
 {
     m_killKind = kind;
     m_killMessage = message;
@@ -255,18 +254,18 @@ void RunnerClient::readOutput()
     if (!m_process)
         return;
     const QByteArray bytes = m_process->readAllStandardOutput();
-    if (!m_killKind.isEmpty() || m_state == State::Unavailable)
+    if (m_killKind || m_state == State::Unavailable)
         return; // being stopped: nothing it says counts any more
     m_stdoutLines.append(bytes);
     if (!bytes.isEmpty())
         armWatchdog(); // output is a sign of life
     while (const std::optional<QByteArray> line = m_stdoutLines.takeLine()) {
         handleLine(*line);
-        if (!m_killKind.isEmpty() || m_state == State::Unavailable)
+        if (m_killKind || m_state == State::Unavailable)
             return;
     }
     if (m_stdoutLines.overflowed())
-        killRunner(QStringLiteral("protocol_error"),
+        killRunner(protocol::ErrorKind::ProtocolError,
                    tr("The runner wrote a line longer than %1 MiB, which no protocol event is, so it was "
                       "stopped.")
                        .arg(m_stdoutLines.maxLineBytes() / (1024.0 * 1024.0)));
@@ -288,33 +287,37 @@ void RunnerClient::handleLine(const QByteArray &raw)
 
 void RunnerClient::handleEvent(const QJsonObject &event)
 {
-    const QString kind = event.value("event").toString();
-    if (kind == QLatin1String("ready")) {
+    using protocol::EventType;
+    const std::optional<EventType> type = protocol::eventTypeOf(event);
+    if (type == EventType::Ready) {
         handleReady(event);
         return;
     }
-    if (kind == QLatin1String("ceilings")) {
+    if (type == EventType::Ceilings) {
         emit ceilingsAvailable(event);
         return;
     }
-    const QString id = event.value("id").toString();
+    const QString id = protocol::eventIdOf(event);
     // Events of a job that is no longer current (cancelled and replaced) are stale: drop them.
     const bool isCurrent = m_current && m_current->jobId == id;
-    if (kind == QLatin1String("progress")) {
+    if (type == EventType::Progress) {
         if (!isCurrent)
             return;
-        const int done = event.value("done").toInt(), total = event.value("total").toInt();
-        const bool last = total > 0 && done >= total;
+        protocol::ProgressEvent p;
+        protocol::fromJson(event, p);
+        if (p.preliminaryMedianMs)
+            emit preliminaryMedian(id, *p.preliminaryMedianMs, p.done); // not throttled: few, and the point
+        const bool last = p.total > 0 && p.done >= p.total;
         if (!last && m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kProgressIntervalMs)
             return;
         m_sinceProgress.start();
-        emit progress(id, event.value("phase").toString(), done, total);
-    } else if (kind == QLatin1String("compiled")) {
+        emit progress(id, p.phase, p.done, p.total);
+    } else if (type == EventType::Compiled) {
         if (isCurrent) {
             m_currentCompiled = event;
-            emit progress(id, QStringLiteral("compiled"), 1, 1);
+            emit progress(id, protocol::eventTypeName(EventType::Compiled), 1, 1);
         }
-    } else if (kind == QLatin1String("result")) {
+    } else if (type == EventType::Result) {
         if (!isCurrent)
             return;
         RunRecord record = fromResultEvent(event);
@@ -325,23 +328,27 @@ void RunnerClient::handleEvent(const QJsonObject &event)
         else
             emit runFailed(record);
         finishCurrent();
-    } else if (kind == QLatin1String("error")) {
+    } else if (type == EventType::Error) {
         if (id.isEmpty() || !isCurrent) {
+            protocol::ErrorEvent error;
+            protocol::fromJson(event, error);
             if (id.isEmpty())
-                qWarning("gemmscope-runner: %s", qPrintable(event.value("message").toString()));
+                qWarning("gemmscope-runner: %s", qPrintable(error.message));
             return;
         }
         RunRecord record = fromErrorEvent(event, m_current->toProtocolJson());
         record.presetKey = m_current->config.presetKey;
         if (record.registers < 0)
             applyCompiled(record, m_currentCompiled);
-        if (record.errorKind == QLatin1String("device_fault")) {
+        const bool deviceFault =
+            record.errorKind == protocol::errorKindName(protocol::ErrorKind::DeviceFault);
+        if (deviceFault) {
             // The runner exits with status 3 next; the restart happens in processFinished.
             m_faultMessage = record.errorMessage;
             record.errorMessage += tr(" The runner was restarted.");
         }
         emit runFailed(record);
-        if (record.errorKind == QLatin1String("device_fault")) {
+        if (deviceFault) {
             m_current.reset();
             m_cancelTimer->stop();
             armWatchdog();
@@ -353,36 +360,36 @@ void RunnerClient::handleEvent(const QJsonObject &event)
 
 void RunnerClient::handleReady(const QJsonObject &event)
 {
-    if (exactInt(event.value("protocol")) != kProtocolVersion) {
+    protocol::ReadyEvent ready;
+    protocol::fromJson(event, ready);
+    // The version as it came: 1.5 or "1" is named as such, not as whatever a conversion made of it.
+    if (exactInt(event.value(QStringLiteral("protocol"))) != protocol::kVersion) {
         m_state = State::Unavailable;
         m_watchdog->stop();
         m_unavailableReason = tr("runner unavailable: it speaks protocol %1, this GemmScope speaks %2")
-                                  .arg(describeJsonValue(event.value("protocol")))
-                                  .arg(kProtocolVersion);
+                                  .arg(describeJsonValue(event.value(QStringLiteral("protocol"))))
+                                  .arg(protocol::kVersion);
         emit runnerStatusChanged(false, m_unavailableReason);
-        failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+        failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
         m_process->disconnect(this);
         m_process->kill();
         return;
     }
     m_state = State::Ready;
     armWatchdog(); // start-up is over; the running job's silence is watched from dispatch on
-    const QJsonObject gpu = event.value("gpu").toObject();
-    if (gpu.isEmpty()) {
-        m_gpuAvailable = false;
-        QString why = event.value("gpu_error").toObject().value("message").toString();
+    if (!ready.gpu) {
+        QString why = ready.gpuErrorMessage;
         if (why.isEmpty())
             why = tr("the runner found no usable GPU");
         emit runnerStatusChanged(false, why);
     } else {
-        m_gpuAvailable = true;
         // The roofline's measured roof. Jobs run in arrival order, so this one runs before the
         // first queued run; its events carry an id no run has, so they never touch the queue.
-        send(QJsonObject{{"type", "ceilings"},
-                         {"id", QStringLiteral("ceilings-%1").arg(++m_ceilingsRequests)}});
-        emit runnerStatusChanged(true, tr("%1 (%2, %3 SMs)")
-                                           .arg(gpu.value("name").toString(), gpu.value("arch").toString())
-                                           .arg(gpu.value("sms").toInt()));
+        send(protocol::toJson(
+            protocol::CeilingsJob{QStringLiteral("ceilings-%1").arg(++m_ceilingsRequests), {}}));
+        emit runnerStatusChanged(
+            true,
+            tr("%1 (%2, %3 SMs)").arg(ready.gpu->name, ready.gpu->arch).arg(ready.gpu->sms.value_or(0)));
     }
     // Without a GPU the runner still answers every job (with no_gpu), so the queue drains normally.
     dispatchNext();
@@ -394,28 +401,27 @@ void RunnerClient::processFinished(int exitCode, QProcess::ExitStatus status)
     // the client stopped it (then nothing it said is trusted).
     readOutput();
     const QByteArray rest = m_stdoutLines.takeRest();
-    if (m_killKind.isEmpty() && m_state != State::Unavailable)
+    if (!m_killKind && m_state != State::Unavailable)
         handleLine(rest);
     m_watchdog->stop();
     m_cancelTimer->stop();
-    const QString killKind = std::exchange(m_killKind, {});
+    const std::optional<protocol::ErrorKind> killKind = std::exchange(m_killKind, std::nullopt);
     const QString killMessage = std::exchange(m_killMessage, {});
     if (m_state == State::ShuttingDown || m_state == State::Stopped || m_state == State::Unavailable)
         return;
-    const bool fault =
-        killKind.isEmpty() && status == QProcess::NormalExit && exitCode == kDeviceFaultExitCode;
+    const bool fault = !killKind && status == QProcess::NormalExit && exitCode == kDeviceFaultExitCode;
     // A device fault is the GPU's; a runner killed by a signal, or ending otherwise, is not.
-    const QString kind = !killKind.isEmpty() ? killKind
-                         : fault             ? QStringLiteral("device_fault")
-                                             : QStringLiteral("runner_crashed");
-    QString why = !killKind.isEmpty() ? killMessage
-                  : fault             ? tr("The GPU reported a fault (%1).")
+    const protocol::ErrorKind kind = killKind ? *killKind
+                                     : fault  ? protocol::ErrorKind::DeviceFault
+                                              : protocol::ErrorKind::RunnerCrashed;
+    QString why = killKind ? killMessage
+                  : fault  ? tr("The GPU reported a fault (%1).")
                                 .arg(m_faultMessage.isEmpty() ? tr("sticky CUDA error") : m_faultMessage)
                   : status == QProcess::CrashExit
                       ? tr("The runner crashed or was killed (by a signal).")
                       : tr("The runner exited unexpectedly with status %1.").arg(exitCode);
     const QString stderrText = QString::fromUtf8(m_stderrTail).trimmed();
-    if (killKind.isEmpty() && !fault && !stderrText.isEmpty())
+    if (!killKind && !fault && !stderrText.isEmpty())
         why += tr(" Its last words: %1").arg(stderrText.right(300));
     if (m_current) {
         const RunRequest running = *m_current;
@@ -428,7 +434,7 @@ void RunnerClient::processFinished(int exitCode, QProcess::ExitStatus status)
         m_unavailableReason =
             tr("runner unavailable: it stopped %1 times in a row (%2)").arg(m_consecutiveRestarts).arg(why);
         emit runnerStatusChanged(false, m_unavailableReason);
-        failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+        failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
         return;
     }
     startProcess();
@@ -447,20 +453,23 @@ void RunnerClient::processError(QProcess::ProcessError error)
     if (m_current) {
         const RunRequest running = *m_current;
         m_current.reset();
-        failJob(running, QStringLiteral("runner_unavailable"), m_unavailableReason);
+        failJob(running, protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
     }
-    failAllQueued(QStringLiteral("runner_unavailable"), m_unavailableReason);
+    failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
 }
 
-void RunnerClient::failJob(const RunRequest &request, const QString &kind, const QString &message)
+void RunnerClient::failJob(const RunRequest &request, protocol::ErrorKind kind, const QString &message)
 {
-    RunRecord record = fromErrorEvent({{"id", request.jobId}, {"kind", kind}, {"message", message}},
-                                      request.toProtocolJson());
+    protocol::ErrorEvent event;
+    event.id = request.jobId;
+    event.kind = kind;
+    event.message = message;
+    RunRecord record = fromErrorEvent(protocol::toJson(event), request.toProtocolJson());
     record.presetKey = request.config.presetKey;
     emit runFailed(record);
 }
 
-void RunnerClient::failAllQueued(const QString &kind, const QString &message)
+void RunnerClient::failAllQueued(protocol::ErrorKind kind, const QString &message)
 {
     for (const RunRequest &r : m_queue.takeAll())
         failJob(r, kind, message);

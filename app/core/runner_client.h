@@ -1,7 +1,7 @@
 // Drives gemmscope-runner (docs/protocol.md) from a worker thread. Lives in that thread: the UI
 // talks to it through the thread-safe submit()/cancel() and listens to its signals only.
 //
-// One job is sent to the runner at a time; the rest wait in a JobQueue, so that a new interactive
+// One job is sent to the runner at a time; the rest wait in a PendingRuns, so that a new interactive
 // request can still replace the waiting ones. A device fault (runner exit status 3) fails the
 // running job with kind device_fault; a runner that crashes or is killed (a signal, another exit
 // status) fails it with runner_crashed; either way the runner is restarted and the queue goes on.
@@ -13,8 +13,8 @@
 // longer one is a protocol_error that restarts the runner.
 #pragma once
 
-#include "job_queue.h"
 #include "line_buffer.h"
+#include "pending_runs.h"
 #include "run_record.h"
 
 #include <QAtomicInt>
@@ -63,6 +63,9 @@ signals:
     void jobsReplaced(const QStringList &jobIds); // queued interactive jobs dropped by a newer one
     void runStarted(const QString &jobId);
     void progress(const QString &jobId, const QString &phase, int done, int total);
+    // The runner's median of the repetitions timed so far (after ~100 ms of timing), refined until
+    // the budget ends; the result's median replaces it.
+    void preliminaryMedian(const QString &jobId, double medianMs, int timedSoFar);
     void resultAvailable(const gemmscope::RunRecord &record);
     void runFailed(const gemmscope::RunRecord &record);
     void idle(); // the queue is empty and nothing runs
@@ -82,14 +85,14 @@ private:
     void processError(QProcess::ProcessError error);
     void dispatchNext();
     void finishCurrent();
-    void failJob(const RunRequest &request, const QString &kind, const QString &message);
-    void failAllQueued(const QString &kind, const QString &message);
+    void failJob(const RunRequest &request, protocol::ErrorKind kind, const QString &message);
+    void failAllQueued(protocol::ErrorKind kind, const QString &message);
     void send(const QJsonObject &object);
     void armWatchdog();
     void watchdogFired();
     void cancelGraceExpired();
     // Kills the runner; processFinished then fails the running job with this kind and sentence.
-    void killRunner(const QString &kind, const QString &message);
+    void killRunner(protocol::ErrorKind kind, const QString &message);
 
     enum class State { Stopped, Starting, Ready, Unavailable, ShuttingDown };
 
@@ -97,16 +100,16 @@ private:
     QString m_unavailableReason;
     QProcess *m_process = nullptr;
     State m_state = State::Stopped;
-    bool m_gpuAvailable = false;
-    JobQueue m_queue;
+    PendingRuns m_queue;
     std::optional<RunRequest> m_current;
     QJsonObject m_currentCompiled;
     QElapsedTimer m_sinceProgress;
     Watchdog m_limits;
-    QTimer *m_watchdog = nullptr;      // start-up, then silence of the running job
-    QTimer *m_cancelTimer = nullptr;   // a cancelled running job's grace period
-    QString m_cancelledJob;            // the running job a cancel was sent for
-    QString m_killKind, m_killMessage; // why the client killed the runner, for processFinished
+    QTimer *m_watchdog = nullptr;                  // start-up, then silence of the running job
+    QTimer *m_cancelTimer = nullptr;               // a cancelled running job's grace period
+    QString m_cancelledJob;                        // the running job a cancel was sent for
+    std::optional<protocol::ErrorKind> m_killKind; // why the client killed the runner
+    QString m_killMessage;
     LineBuffer m_stdoutLines{kMaxLineBytes};
     QByteArray m_stderrTail;
     QString m_faultMessage; // the device_fault event's sentence, kept until the process exits
@@ -130,5 +133,3 @@ private:
 };
 
 } // namespace gemmscope
-
-Q_DECLARE_METATYPE(gemmscope::RunRecord)

@@ -7,7 +7,7 @@
 
 namespace gemmscope {
 
-CompileJob::CompileJob(QObject *parent) : QObject(parent) {}
+CompileJob::CompileJob(Kind kind, QObject *parent) : QObject(parent), m_kind(kind) {}
 
 CompileJob::~CompileJob()
 {
@@ -42,10 +42,12 @@ bool CompileJob::start(StageId stage, const ParamValues &params, const ProblemSi
         return false;
     }
     m_stageTitle = QString::fromStdString(info.title);
-    QJsonObject request{{QStringLiteral("type"), QStringLiteral("compile")},
-                        {QStringLiteral("id"), QStringLiteral("compile")},
-                        {QStringLiteral("stage"), QString::fromStdString(info.key)},
-                        {QStringLiteral("arch"), arch}};
+    const bool disassemble = m_kind == Kind::Disassemble;
+    QJsonObject request{
+        {QStringLiteral("type"), disassemble ? QStringLiteral("disassemble") : QStringLiteral("compile")},
+        {QStringLiteral("id"), QStringLiteral("compile")},
+        {QStringLiteral("stage"), QString::fromStdString(info.key)},
+        {QStringLiteral("arch"), arch}};
     QJsonObject p;
     for (const auto &[name, value] : params)
         p.insert(QString::fromStdString(name), value);
@@ -73,21 +75,38 @@ bool CompileJob::start(StageId stage, const ParamValues &params, const ProblemSi
 void CompileJob::readLines()
 {
     m_buffer += m_process->readAllStandardOutput();
-    for (int nl = m_buffer.indexOf('\n'); nl >= 0; nl = m_buffer.indexOf('\n')) {
+    for (int nl = m_buffer.indexOf('\n'); nl >= 0 && !m_answered; nl = m_buffer.indexOf('\n')) {
         const QJsonObject event = QJsonDocument::fromJson(m_buffer.left(nl)).object();
         m_buffer.remove(0, nl + 1);
-        if (m_answered || event.value(QStringLiteral("id")).toString() != QLatin1String("compile"))
+        if (event.value(QStringLiteral("id")).toString() != QLatin1String("compile"))
             continue;
         const QString kind = event.value(QStringLiteral("event")).toString();
-        if (kind == QLatin1String("compiled")) {
-            m_answered = true;
-            emit finished(event, summary(event));
+        if (kind == QLatin1String(m_kind == Kind::Disassemble ? "disassembly" : "compiled")) {
+            releaseProcess(); // answered: the job is over, a new one may start while the runner exits
+            emit finished(event, m_kind == Kind::Disassemble
+                                     ? tr("%1 for %2")
+                                           .arg(event.value(QStringLiteral("kernel")).toString(),
+                                                event.value(QStringLiteral("arch")).toString())
+                                     : summary(event));
         } else if (kind == QLatin1String("error")) {
-            m_answered = true;
+            releaseProcess();
             emit failed(tr("%1 did not compile: %2")
                             .arg(m_stageTitle, event.value(QStringLiteral("message")).toString()));
         }
     }
+}
+
+void CompileJob::releaseProcess()
+{
+    m_answered = true;
+    QProcess *process = m_process;
+    m_process = nullptr;
+    process->disconnect(this);
+    // The runner exits by itself after answering (EOF on its stdin); it is deleted when it has.
+    if (process->state() == QProcess::NotRunning)
+        process->deleteLater();
+    else
+        connect(process, &QProcess::finished, process, &QObject::deleteLater);
 }
 
 void CompileJob::processEnded()
@@ -95,15 +114,15 @@ void CompileJob::processEnded()
     if (!m_process)
         return;
     readLines();
-    if (!m_answered) {
-        m_answered = true;
-        emit failed(tr("The runner ended without compiling (%1).")
-                        .arg(m_process->error() == QProcess::FailedToStart
-                                 ? m_process->errorString()
-                                 : tr("exit code %1").arg(m_process->exitCode())));
-    }
+    if (!m_process) // the answer was in the last output: released there
+        return;
+    const QString why = m_process->error() == QProcess::FailedToStart
+                            ? m_process->errorString()
+                            : tr("exit code %1").arg(m_process->exitCode());
+    m_answered = true;
     m_process->deleteLater();
     m_process = nullptr;
+    emit failed(tr("The runner ended without compiling (%1).").arg(why));
 }
 
 QString CompileJob::summary(const QJsonObject &c)

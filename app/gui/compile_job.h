@@ -17,7 +17,11 @@ namespace gemmscope {
 class CompileJob : public QObject {
     Q_OBJECT
 public:
-    explicit CompileJob(QObject *parent = nullptr);
+    // Compile: the `compiled` event (registers, spills, occupancy). Disassemble: the `disassembly`
+    // event (PTX and SASS with source lines, for the machine-code view). Both need no GPU.
+    enum class Kind { Compile, Disassemble };
+
+    explicit CompileJob(Kind kind = Kind::Compile, QObject *parent = nullptr);
     ~CompileJob() override;
 
     // Starts a compile; false (with the reason) when none can start: no runner, a library stage,
@@ -31,13 +35,16 @@ public:
     static QString summary(const QJsonObject &compiled);
 
 signals:
-    void finished(const QJsonObject &compiled, const QString &summary);
+    // `summary`: summary() of a compile; "kernel for arch" of a disassembly.
+    void finished(const QJsonObject &event, const QString &summary);
     void failed(const QString &message);
 
 private:
     void readLines();
     void processEnded();
+    void releaseProcess(); // after the answer: the job is over, the exiting runner cleans up itself
 
+    Kind m_kind;
     QPointer<QProcess> m_process;
     QByteArray m_buffer;
     bool m_answered = false;

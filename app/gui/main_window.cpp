@@ -7,13 +7,16 @@
 #include "chart_interaction.h"
 #include "coalescing_view.h"
 #include "compile_job.h"
+#include "machine_code_view.h"
 #include "mapping_model.h"
 #include "model_summary_view.h"
 #include "parameter_panel.h"
 #include "plot_export.h"
 #include "recent_files.h"
 #include "results_model.h"
+#include "results_table_proxy.h"
 #include "roofline_chart.h"
+#include "run_controller.h"
 #include "run_selection.h"
 #include "runner_client.h"
 #include "runtime_chart.h"
@@ -39,8 +42,10 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -94,8 +99,8 @@ void warnPlainText(QWidget *parent, const QString &title, const QString &text)
 
 MainWindow::MainWindow(const Options &options, QWidget *parent)
     : QMainWindow(parent), m_options(options), m_session(new Session(this)),
-      m_model(new ResultsModel(m_session, this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_selection(new RunSelection(this))
+      m_model(new ResultsModel(m_session, this)), m_proxy(new ResultsTableProxy(this)),
+      m_selection(new RunSelection(this)), m_runs(new RunController(m_session, this))
 {
     initResources();
     if (!options.autosavePath.isEmpty()) {
@@ -141,32 +146,20 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connect(m_session, &Session::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_selection, &RunSelection::selectionChanged, this, &MainWindow::selectRun);
 
+    connect(m_runs, &RunController::runnerStatusChanged, this, &MainWindow::showRunnerStatus);
+    connect(m_runs, &RunController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_runs, &RunController::ladderFinished, this, &MainWindow::ladderFinished);
+    connect(m_runs, &RunController::progress, this, &MainWindow::onProgress);
+    connect(m_runs, &RunController::preliminaryMedian, this, &MainWindow::onPreliminaryMedian);
+    connect(m_runs, &RunController::runStarted, this,
+            [this](const QString &id) { m_jobLabel->setText(tr("Running %1").arg(id)); });
+    connect(m_runs, &RunController::idle, this, [this] {
+        m_jobLabel->clear();
+        m_progress->setVisible(false);
+    });
     if (options.startRunner) {
         m_runnerReason = tr("Starting the runner…");
-        m_runner = new RunnerHost({}, this);
-        RunnerClient *client = m_runner->client();
-        connect(client, &RunnerClient::runnerStatusChanged, this, &MainWindow::showRunnerStatus);
-        connect(client, &RunnerClient::resultAvailable, this, &MainWindow::onResult);
-        connect(client, &RunnerClient::ceilingsAvailable, this, [this](const QJsonObject &event) {
-            const QString gpu =
-                event.value(QStringLiteral("gpu")).toObject().value(QStringLiteral("name")).toString();
-            m_session->setCeilings(gpu, ceilingsEntry(event, QStringLiteral("measured")));
-        });
-        connect(client, &RunnerClient::runFailed, this, &MainWindow::onFailed);
-        connect(client, &RunnerClient::jobsReplaced, this, &MainWindow::onJobsReplaced);
-        connect(client, &RunnerClient::progress, this, &MainWindow::onProgress);
-        connect(client, &RunnerClient::runStarted, this, [this](const QString &id) {
-            if (const RunRecord *r = m_session->find(id)) {
-                RunRecord running = *r;
-                running.status = RunStatus::Running;
-                m_session->addOrUpdate(running);
-            }
-            m_jobLabel->setText(tr("Running %1").arg(id));
-        });
-        connect(client, &RunnerClient::idle, this, [this] {
-            m_jobLabel->clear();
-            m_progress->setVisible(false);
-        });
+        m_runs->startRunner();
     } else {
         m_runnerReason = tr("Running is off: this window was started without a runner.");
     }
@@ -180,13 +173,13 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
-    delete m_runner; // stops the runner thread before the session it reports into goes away
-    m_runner = nullptr;
+    delete m_runs; // stops the runner thread before the session it reports into goes away
+    m_runs = nullptr;
 }
 
 RunnerClient *MainWindow::runnerClient() const
 {
-    return m_runner ? m_runner->client() : nullptr;
+    return m_runs->client();
 }
 
 void MainWindow::buildViews()
@@ -196,8 +189,11 @@ void MainWindow::buildViews()
     auto *panelScroll = new QScrollArea;
     panelScroll->setWidget(m_panel);
     panelScroll->setWidgetResizable(true);
-    panelScroll->setMinimumWidth(300);
     panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Never narrower than the panel's own minimum (it does not scroll sideways, so it would be cut).
+    panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
+                                 panelScroll->verticalScrollBar()->sizeHint().width() +
+                                 2 * panelScroll->frameWidth());
 
     m_runtimeChart = new RuntimeChart;
     m_runtimeChart->setObjectName(QStringLiteral("runtimeChart"));
@@ -237,6 +233,12 @@ void MainWindow::buildViews()
     m_stageSource = new StageSourceView;
     m_stageSource->setObjectName(QStringLiteral("stageSourceView"));
     m_mappingTabs->addTab(m_stageSource, tr("Source"));
+    m_machineCode = new MachineCodeView;
+    m_machineCode->setObjectName(QStringLiteral("machineCodeView"));
+    m_mappingTabs->addTab(m_machineCode, tr("SASS"));
+    m_mappingTabs->setTabToolTip(
+        m_mappingTabs->count() - 1,
+        tr("PTX and SASS of the configured kernel, the hot loop and its instruction mix"));
     // Every tab label visible: no scroll arrows; the pane's minimum width holds the whole bar and a
     // full warp of 32 lanes (the coalescing and bank diagrams' minimum).
     m_mappingTabs->setUsesScrollButtons(false);
@@ -319,6 +321,13 @@ void MainWindow::buildViews()
     });
     maximiseButton->setDefaultAction(action(QStringLiteral("actionMaximiseView")));
 
+    // The Source tab follows the Coalescing view's instruction: its line is highlighted.
+    connect(m_coalescing, &CoalescingView::frameChanged, this, [this] {
+        if (m_showingConfig)
+            return; // a new configuration opens the Source tab on the stage's own file
+        if (const GlobalAccess *a = m_coalescing->currentAccess())
+            m_stageSource->highlightAccess(a->operand, a->kind);
+    });
     connect(m_runtimeChart, &RuntimeChart::runClicked, m_selection, &RunSelection::select);
     connect(m_rooflineChart, &RooflineChart::runClicked, m_selection, &RunSelection::select);
     connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::showConfig);
@@ -330,6 +339,8 @@ void MainWindow::buildViews()
 
 void MainWindow::showConfig(const RunConfig &config)
 {
+    m_showingConfig = true;
+    const auto done = qScopeGuard([this] { m_showingConfig = false; });
     // The model-driven views follow the panel at once, before anything runs.
     if (violations(config.stage, config.params, config.size).empty())
         m_rooflineChart->setPredicted(config.stage, config.params, config.size);
@@ -345,6 +356,15 @@ void MainWindow::showConfig(const RunConfig &config)
     m_tileMap->setCaption(caption);
     m_coalescing->setCaption(caption);
     m_bankConflicts->setCaption(caption);
+    m_coalescing->setNote(
+        config.stage == StageId::Naive
+            ? tr("Why the worklog still calls this slow: each instruction here is well used (the lanes of a "
+                 "row "
+                 "share one A element, a broadcast, and read neighbouring B elements), but nothing is reused "
+                 "— "
+                 "every thread reads its whole row of A and column of B from global memory, 0.25 FLOP/B. "
+                 "Tiling (step 1) fixes the reuse; step 3 then fixes a load that really wastes sectors.")
+            : QString());
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);
         m_mappingStack->setCurrentWidget(m_tileMap);
@@ -353,6 +373,32 @@ void MainWindow::showConfig(const RunConfig &config)
         context.size = roundedUpToTiles(*shape.shape, config.size);
         m_coalescing->setShape(*shape.shape, context);
         m_bankConflicts->setStage(*shape.shape, context, 0);
+        m_bankConflicts->setNote(QString());
+        if (config.stage == StageId::SmemTiled) {
+            // The guide's point, next to this kernel's own accesses: its reads are conflict-free
+            // padded or not, so show the column read the guide's +1 padding is for.
+            const int tile = config.params.count("TILE") ? config.params.at("TILE") : 32;
+            std::vector<SharedAccess> accesses = sharedAccesses(*shape.shape, context, 0);
+            for (int pad : {0, 1}) {
+                SharedAccess demo = columnAccess(tile, pad);
+                demo.label = pad == 0
+                                 ? tr("the guide's column read tile[tx][0], unpadded (not in this kernel)")
+                                       .toStdString()
+                                 : tr("the same column read with the guide's +1 padding").toStdString();
+                accesses.push_back(demo);
+            }
+            m_bankConflicts->setAccesses(accesses);
+            // Either of the guide's two reads shows both, one above the other.
+            m_bankConflicts->setComparePair(int(accesses.size()) - 2, int(accesses.size()) - 1);
+            m_bankConflicts->setNote(
+                tr("This kernel reads tileA[ty][k] (one word for the whole row of lanes: a broadcast) and "
+                   "tileB[k][tx] (along a row): conflict-free with or without padding. The +1 padding of the "
+                   "guide's variant is for a column read, tile[tx][k]: unpadded, lanes %1 words apart all "
+                   "hit one bank (%2-way); padded, every lane has its own bank. The last two entries of the "
+                   "list show both, one above the other.")
+                    .arg(tile)
+                    .arg(std::min(tile, 32)));
+        }
     } else {
         m_mappingStack->setCurrentWidget(m_mappingText);
     }
@@ -363,6 +409,13 @@ void MainWindow::showConfig(const RunConfig &config)
         if (!scroll || (scroll->widget() != m_coalescing && scroll->widget() != m_bankConflicts))
             continue;
         m_mappingTabs->setTabEnabled(tab, shape.shape.has_value());
+        m_mappingTabs->setTabToolTip(
+            tab, shape.shape
+                     ? QString()
+                     : tr("Off: %1 has no access model to draw (%2).")
+                           .arg(QString::fromStdString(stageInfo(config.stage).title),
+                                stageInfo(config.stage).isLibrary ? tr("a closed-source library")
+                                                                  : tr("its parameters are refused")));
         if (!shape.shape && m_mappingTabs->currentIndex() == tab)
             m_mappingTabs->setCurrentWidget(m_mappingStack);
     }
@@ -417,7 +470,32 @@ void MainWindow::buildActions()
     run->setToolTip(tr("Run the configured stage (Ctrl+R)"));
     ladder->setToolTip(tr("Run every preset of the ladder at the configured size (Ctrl+Shift+R)"));
     // Compile needs no GPU: NVRTC in the runner's compile-only mode, for the architecture chosen here.
-    m_compileJob = new CompileJob(this);
+    m_compileJob = new CompileJob(CompileJob::Kind::Compile, this);
+    // The SASS tab: the same compile-only runner, asked for the machine code (-lineinfo). It follows
+    // the configuration while the tab is shown; the Disassemble button asks again.
+    m_disassembleJob = new CompileJob(CompileJob::Kind::Disassemble, this);
+    connect(m_disassembleJob, &CompileJob::finished, this,
+            [this](const QJsonObject &event, const QString &title) {
+                m_machineCode->setMachineCode(title, event.value(QStringLiteral("ptx")).toString(),
+                                              event.value(QStringLiteral("sass")).toString(),
+                                              event.value(QStringLiteral("sass_unavailable")).toString());
+                if (m_disassemblePending)
+                    disassembleCurrent();
+            });
+    connect(m_disassembleJob, &CompileJob::failed, this, [this](const QString &message) {
+        m_machineCode->setMessage(message);
+        if (m_disassemblePending)
+            disassembleCurrent();
+    });
+    connect(m_machineCode, &MachineCodeView::refreshRequested, this, &MainWindow::disassembleCurrent);
+    connect(m_mappingTabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_mappingTabs->currentWidget() == m_machineCode)
+            disassembleCurrent();
+    });
+    connect(m_panel, &ParameterPanel::configurationChanged, this, [this] {
+        if (m_mappingTabs->currentWidget() == m_machineCode)
+            disassembleCurrent();
+    });
     connect(m_compileJob, &CompileJob::finished, this,
             [this](const QJsonObject &compiled, const QString &summary) {
                 const QString text =
@@ -501,7 +579,7 @@ void MainWindow::buildActions()
 QList<QWidget *> MainWindow::exportableViews() const
 {
     return {m_runtimeChart,  m_rooflineChart, m_mappingStack, m_coalescing,
-            m_bankConflicts, m_accessCheck,   m_stageSource};
+            m_bankConflicts, m_accessCheck,   m_stageSource,  m_machineCode};
 }
 
 QWidget *MainWindow::viewOfTab(int index) const
@@ -542,6 +620,8 @@ QString MainWindow::viewName(QWidget *view) const
         return tr("the counters table");
     if (view == m_stageSource)
         return tr("the stage source");
+    if (view == m_machineCode)
+        return tr("the SASS view");
     if (view == m_table)
         return tr("the results table");
     return tr("the view");
@@ -658,6 +738,27 @@ void MainWindow::compileCurrent()
     emit compileFinished(tr("Cannot compile: %1").arg(whyNot));
 }
 
+void MainWindow::disassembleCurrent()
+{
+    // One disassembly at a time; a change meanwhile is taken up when it ends (slider drags do not pile up).
+    if (m_disassembleJob->isRunning()) {
+        m_disassemblePending = true;
+        return;
+    }
+    m_disassemblePending = false;
+    const RunConfig config = m_panel->config();
+    if (!m_panel->isValid()) {
+        m_machineCode->setMessage(tr("Nothing to disassemble: %1").arg(m_panel->violationText()));
+        return;
+    }
+    QString whyNot;
+    if (m_disassembleJob->start(config.stage, config.params, config.size, m_compileArch, &whyNot))
+        m_machineCode->setLoading(
+            tr("%1 for %2").arg(QString::fromStdString(stageInfo(config.stage).title), m_compileArch));
+    else
+        m_machineCode->setMessage(whyNot);
+}
+
 void MainWindow::updateTitle()
 {
     QString name = m_session->filePath().isEmpty() ? m_session->data().title
@@ -684,87 +785,29 @@ void MainWindow::showRunnerStatus(bool available, const QString &reason)
     updateRunActions();
 }
 
-void MainWindow::addPendingRun(const QString &jobId, const RunRequest &request)
-{
-    RunRecord pending;
-    pending.runId = jobId;
-    pending.stage = QString::fromStdString(stageInfo(request.config.stage).key);
-    pending.presetKey = request.config.presetKey;
-    for (const auto &[name, value] : request.config.params)
-        pending.params.insert(QString::fromStdString(name), value);
-    pending.m = request.config.size.m;
-    pending.n = request.config.size.n;
-    pending.k = request.config.size.k;
-    pending.flushL2 = request.config.timing.flushL2;
-    if (!stageInfo(request.config.stage).isLibrary) { // what the request will ask (run_request.cpp)
-        pending.scalarSharedReads = request.config.timing.scalarSharedReads;
-        pending.maxBlocksPerSm = request.config.timing.maxBlocksPerSm;
-        pending.smemCarveout = request.config.timing.smemCarveout;
-    }
-    pending.status = RunStatus::Queued;
-    pending.origin = QStringLiteral("measured");
-    pending.timestamp = QDateTime::currentDateTimeUtc();
-    m_session->addOrUpdate(pending);
-}
-
 void MainWindow::runCurrent()
 {
-    if (!m_runner || !m_runnerAvailable || !m_panel->isValid())
+    if (!m_runs->hasRunner() || !m_runnerAvailable || !m_panel->isValid())
         return;
-    RunRequest request;
-    request.tag = kInteractiveTag;
-    request.config = m_panel->config();
-    const QString id = m_runner->client()->submit(request);
-    addPendingRun(id, request);
-    m_selection->select(id);
+    m_selection->select(m_runs->runCurrent(m_panel->config()));
 }
 
 QStringList MainWindow::runLadder(const ProblemSize &size)
 {
-    QStringList ids;
-    if (!m_runner)
-        return ids;
-    for (const RunRequest &request : ladderRequests(size, m_panel->config().timing)) {
-        const QString id = m_runner->client()->submit(request);
-        addPendingRun(id, request);
-        ids << id;
-    }
-    m_pendingLadder += ids;
-    return ids;
+    return m_runs->runLadder(size, m_panel->config().timing);
 }
 
 void MainWindow::cancelRuns()
 {
-    if (m_runner)
-        m_runner->client()->cancelAll();
+    m_runs->cancelAll();
 }
 
-void MainWindow::onResult(const RunRecord &record)
+void MainWindow::onRunFinished(const RunRecord &record)
 {
-    m_session->addOrUpdate(record);
+    if (!record.isOk())
+        statusBar()->showMessage(tr("Run %1 failed: %2").arg(record.runId, record.errorMessage), 8000);
     if (m_selection->runId() == record.runId)
         selectRun(record.runId);
-    if (m_pendingLadder.removeAll(record.runId) && m_pendingLadder.isEmpty())
-        emit ladderFinished();
-}
-
-void MainWindow::onFailed(const RunRecord &record)
-{
-    // A run cancelled before it started never ran: it leaves no row behind.
-    if (record.errorKind == QLatin1String("cancelled") && record.registers < 0 &&
-        m_session->find(record.runId) && m_session->find(record.runId)->status == RunStatus::Queued)
-        m_session->removeRun(record.runId);
-    else
-        m_session->addOrUpdate(record);
-    statusBar()->showMessage(tr("Run %1 failed: %2").arg(record.runId, record.errorMessage), 8000);
-    if (m_pendingLadder.removeAll(record.runId) && m_pendingLadder.isEmpty())
-        emit ladderFinished();
-}
-
-void MainWindow::onJobsReplaced(const QStringList &ids)
-{
-    for (const QString &id : ids)
-        m_session->removeRun(id);
 }
 
 void MainWindow::onProgress(const QString &id, const QString &phase, int done, int total)
@@ -773,6 +816,15 @@ void MainWindow::onProgress(const QString &id, const QString &phase, int done, i
     m_progress->setVisible(true);
     m_progress->setRange(0, std::max(total, 1));
     m_progress->setValue(done);
+}
+
+void MainWindow::onPreliminaryMedian(const QString &id, double medianMs, int timedSoFar)
+{
+    m_jobLabel->setText(tr("%1: %2 ms preliminary median of %3 repetitions, refining to the budget")
+                            .arg(id)
+                            .arg(medianMs, 0, 'f', 3)
+                            .arg(timedSoFar));
+    // RunController puts it into the run's row (marked preliminary).
 }
 
 void MainWindow::selectRun(const QString &runId)
@@ -796,21 +848,14 @@ void MainWindow::selectRun(const QString &runId)
 // on the GPU of the most recent run that has them.
 void MainWindow::applyMeasuredCeilings()
 {
-    const QJsonObject &ceilings = m_session->data().ceilings;
-    const QList<RunRecord> &runs = m_session->runs();
-    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
-        const QJsonObject entry = ceilings.value(it->gpuName).toObject();
-        if (entry.isEmpty())
-            continue;
-        const QString when = entry.value(QStringLiteral("measured_at")).toString().left(10);
-        const bool recorded = entry.value(QStringLiteral("origin")).toString() == QStringLiteral("recorded");
-        m_rooflineChart->setMeasuredCeilings(
-            entry.value(QStringLiteral("fma_tflops")).toDouble(),
-            entry.value(QStringLiteral("dram_gbs")).toDouble(),
-            tr("%1, %2%3").arg(it->gpuName, when, recorded ? tr(" (recorded)") : QString()));
+    const std::optional<MeasuredCeilings> c = m_runs->measuredCeilings();
+    if (!c) {
+        m_rooflineChart->clearMeasuredCeilings();
         return;
     }
-    m_rooflineChart->clearMeasuredCeilings();
+    m_rooflineChart->setMeasuredCeilings(
+        c->fmaTflops, c->dramGbs,
+        tr("%1, %2%3").arg(c->gpuName, c->measuredAt.left(10), c->recorded ? tr(" (recorded)") : QString()));
 }
 
 void MainWindow::refreshViews()
@@ -850,7 +895,7 @@ void MainWindow::applyFirstStartLayout()
         resize(1500, 900);
     }
     // The parameter panel at the width its contents ask for (it does not scroll sideways).
-    const int panelWidth = std::clamp(width() / 5, 320, 400);
+    const int panelWidth = std::max(m_mainSplitter->widget(0)->minimumWidth(), std::min(width() / 5, 400));
     const int rightWidth = std::max(700, width() - panelWidth);
     m_mainSplitter->setSizes({panelWidth, rightWidth});
     m_chartSplitter->setSizes({rightWidth / 2, rightWidth / 2});

@@ -7,6 +7,7 @@
 #include "run_record.h"
 #include "run_request.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSize>
@@ -29,7 +30,7 @@ class ParameterPanel;
 class ResultsModel;
 class RunSelection;
 class RooflineChart;
-class RunnerHost;
+class RunController;
 class TileMapView;
 class CoalescingView;
 class BankConflictView;
@@ -86,7 +87,8 @@ public:
 
 public slots:
     void runCurrent();
-    void compileCurrent(); // Ctrl+B: NVRTC for compileArch(), no GPU needed
+    void compileCurrent();     // Ctrl+B: NVRTC for compileArch(), no GPU needed
+    void disassembleCurrent(); // the SASS tab: PTX and SASS of the configuration, no GPU needed
     QStringList runLadder(const ProblemSize &size);
     void cancelRuns();
     // What the runner said about itself (connected to RunnerClient::runnerStatusChanged).
@@ -108,11 +110,9 @@ private:
     void fitResultsColumns();
     void applyFirstStartLayout(); // no saved geometry: 90% of the screen, equal chart panes
 
-    void onResult(const RunRecord &record);
-    void onFailed(const RunRecord &record);
-    void onJobsReplaced(const QStringList &ids);
+    void onRunFinished(const RunRecord &record);
     void onProgress(const QString &id, const QString &phase, int done, int total);
-    void addPendingRun(const QString &jobId, const RunRequest &request);
+    void onPreliminaryMedian(const QString &id, double medianMs, int timedSoFar);
     void selectRun(const QString &runId);
     void refreshViews();
     void applyMeasuredCeilings();
@@ -138,10 +138,9 @@ private:
     ResultsModel *m_model;
     QSortFilterProxyModel *m_proxy;
     RunSelection *m_selection;
-    RunnerHost *m_runner = nullptr;
+    RunController *m_runs = nullptr; // run orchestration (runner, queued records, ceilings)
     bool m_runnerAvailable = false;
     QString m_runnerReason;
-    QStringList m_pendingLadder;
 
     ParameterPanel *m_panel = nullptr;
     RuntimeChart *m_runtimeChart = nullptr;
@@ -166,8 +165,12 @@ private:
     QProgressBar *m_progress = nullptr;
     QMenu *m_recentMenu = nullptr;
     class CompileJob *m_compileJob = nullptr;
+    class CompileJob *m_disassembleJob = nullptr;
+    bool m_disassemblePending = false;              // the configuration changed while a disassembly ran
+    class MachineCodeView *m_machineCode = nullptr; // the "SASS" tab
     QString m_compileArch = QStringLiteral("sm_90");
     QString m_lastCompile;
+    bool m_showingConfig = false;
 };
 
 } // namespace gemmscope

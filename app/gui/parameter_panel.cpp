@@ -129,7 +129,8 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(paramGroup);
 
     // Problem size.
-    auto *sizeGroup = new QGroupBox(tr("Problem size (C[M x N] = A[M x K] B[K x N])"));
+    auto *sizeGroup = new QGroupBox(tr("Problem size: C = A B"));
+    sizeGroup->setToolTip(tr("C[M x N] = A[M x K] B[K x N]"));
     auto *sizeLayout = new QFormLayout(sizeGroup);
     m_sizeCombo = new QComboBox;
     m_sizeCombo->setObjectName(QStringLiteral("sizeCombo"));
@@ -156,7 +157,8 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_budgetSpin->setRange(10, 60000);
     m_budgetSpin->setSingleStep(100);
     m_budgetSpin->setSuffix(tr(" ms"));
-    m_budgetSpin->setToolTip(tr("Timed launches repeat until this much kernel time has passed."));
+    m_budgetSpin->setToolTip(
+        tr("Timed launches repeat until this much kernel time has passed (10 to 60000 ms)."));
     m_flushCheck = new QCheckBox(tr("Flush L2 between repetitions"));
     m_flushCheck->setToolTip(tr("Overwrites a buffer twice the L2's size before every timed launch."));
     timingLayout->addRow(tr("Time budget"), m_budgetSpin);
@@ -348,6 +350,14 @@ void ParameterPanel::buildParamRows()
         row.spin->setRange(
             spec.choices.empty() ? spec.min : *std::min_element(spec.choices.begin(), spec.choices.end()),
             spec.choices.empty() ? spec.max : *std::max_element(spec.choices.begin(), spec.choices.end()));
+        // The limits where the value is typed: the spin box refuses anything outside its range.
+        QStringList legal;
+        for (int v : row.values)
+            legal << QString::number(v);
+        row.spin->setToolTip(tr("%1 to %2; the slider steps through the values the kernel accepts: %3")
+                                 .arg(row.spin->minimum())
+                                 .arg(row.spin->maximum())
+                                 .arg(legal.join(QStringLiteral(", "))));
         auto *line = new QWidget;
         auto *lineLayout = new QHBoxLayout(line);
         lineLayout->setContentsMargins(0, 0, 0, 0);

@@ -1,5 +1,7 @@
 #include "stall_meter.h"
 
+#include "statistics.h"
+
 #include <algorithm>
 
 namespace gemmscope {
@@ -40,10 +42,9 @@ double UiStallMeter::percentileStallMs(double p) const
 {
     if (m_gapsMs.isEmpty())
         return 0;
-    QList<double> sorted = m_gapsMs;
+    std::vector<double> sorted(m_gapsMs.begin(), m_gapsMs.end());
     std::sort(sorted.begin(), sorted.end());
-    const qsizetype index = std::min<qsizetype>(sorted.size() - 1, qsizetype(p * double(sorted.size())));
-    return sorted[index];
+    return percentile(sorted, p);
 }
 
 } // namespace gemmscope

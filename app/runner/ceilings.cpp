@@ -1,5 +1,7 @@
 #include "ceilings.h"
 
+#include "stage_types.h"
+
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "job_context.h"
@@ -73,7 +75,7 @@ double measureFmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &dev
         timeLaunches([&] { kernel.launch(dim3(blocks), dim3(kThreadsPerBlock), args); }, {}, options, job);
     const double flops = 2.0 * kChains * double(kIterations) * double(blocks) * kThreadsPerBlock;
     // The peak is the best the hardware did: interference on a shared machine only lowers it.
-    return flops / (stats.minMs * 1e-3) / 1e12;
+    return gemmscope::ProblemSize::tflopsOf(flops, stats.minMs);
 }
 
 double measureDramBandwidthGBs(const DeviceInfo &device, JobContext &job)

@@ -15,7 +15,7 @@
 namespace gemmscope::runner {
 
 // Sticky errors (illegal address, launch failure, ...) leave the context unusable for the rest of
-// the process; see DESIGN.md "Processes and threads".
+// the process; see README.md and docs/protocol.md (device_fault).
 ErrorKind classifyCudaError(cudaError_t error);
 bool isStickyCudaError(cudaError_t error);
 ErrorKind classifyCublasStatus(cublasStatus_t status);

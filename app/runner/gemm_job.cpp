@@ -154,21 +154,20 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
             outcome.reading ? countersJson(*outcome.reading, size) : countersErrorJson(outcome.error);
     }
 
-    QJsonObject result{
-        {QStringLiteral("event"), QStringLiteral("result")},
-        {QStringLiteral("stage"), QString::fromStdString(stage.key)},
-        {QStringLiteral("params"), paramsToJson(params)},
-        {QStringLiteral("size"), sizeJson(size)},
-        {QStringLiteral("seed"), double(seed)},
-        {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
-                                            {QStringLiteral("arch"), device.arch()},
-                                            {QStringLiteral("uuid"), device.uuid}}},
-        {QStringLiteral("timing"), timingJson(stats, timing)},
-        {QStringLiteral("tflops"), stats.medianMs > 0 ? size.flops() / (stats.medianMs * 1e-3) / 1e12 : 0.0},
-        {QStringLiteral("verify"), verifyJson},
-        {QStringLiteral("sm_clock_mhz"), device.smClockMHz},
-        {QStringLiteral("sm_clock_source"), QStringLiteral("nominal")},
-        {QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
+    QJsonObject result{{QStringLiteral("event"), QStringLiteral("result")},
+                       {QStringLiteral("stage"), QString::fromStdString(stage.key)},
+                       {QStringLiteral("params"), paramsToJson(params)},
+                       {QStringLiteral("size"), sizeJson(size)},
+                       {QStringLiteral("seed"), double(seed)},
+                       {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
+                                                           {QStringLiteral("arch"), device.arch()},
+                                                           {QStringLiteral("uuid"), device.uuid}}},
+                       {QStringLiteral("timing"), timingJson(stats, timing)},
+                       {QStringLiteral("tflops"), size.tflopsAt(stats.medianMs)},
+                       {QStringLiteral("verify"), verifyJson},
+                       {QStringLiteral("sm_clock_mhz"), device.smClockMHz},
+                       {QStringLiteral("sm_clock_source"), QStringLiteral("nominal")},
+                       {QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
     if (!stage.isLibrary) {
         result.insert(QStringLiteral("compiled"), compiled);
         result.insert(QStringLiteral("build"),

@@ -1,5 +1,7 @@
 #include "job_context.h"
 
+#include "events.h"
+
 #include "runner_error.h"
 
 #include <QJsonValue>
@@ -21,16 +23,19 @@ void JobContext::send(QJsonObject event)
     m_sink.send(event);
 }
 
-void JobContext::progress(const QString &phase, long long done, long long total)
+void JobContext::progress(const QString &phase, long long done, long long total, const QJsonObject &extra)
 {
     const bool last = done >= total;
     if (m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kProgressIntervalMs && !last)
         return;
     m_sinceProgress.start();
-    send(QJsonObject{{QStringLiteral("event"), QStringLiteral("progress")},
-                     {QStringLiteral("phase"), phase},
-                     {QStringLiteral("done"), double(done)},
-                     {QStringLiteral("total"), double(total)}});
+    QJsonObject event{{QStringLiteral("event"), QStringLiteral("progress")},
+                      {QStringLiteral("phase"), phase},
+                      {QStringLiteral("done"), double(done)},
+                      {QStringLiteral("total"), double(total)}};
+    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+        event.insert(it.key(), it.value());
+    send(event);
 }
 
 void JobContext::checkCancelled() const
@@ -41,12 +46,13 @@ void JobContext::checkCancelled() const
 
 QJsonObject errorEvent(const QString &id, const RunnerError &error)
 {
-    QJsonObject event{{QStringLiteral("event"), QStringLiteral("error")},
-                      {QStringLiteral("id"), id.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(id)},
-                      {QStringLiteral("kind"), QString::fromLatin1(errorKindName(error.kind()).data())},
-                      {QStringLiteral("message"), error.message()}};
-    if (!error.log().isEmpty())
-        event.insert(QStringLiteral("log"), error.log());
+    protocol::ErrorEvent typed;
+    typed.id = id;
+    typed.kind = error.kind();
+    typed.message = error.message();
+    typed.log = error.log();
+    QJsonObject event = protocol::toJson(typed);
+    // Kind-specific detail (wrong_result's rel_error, tolerance, nan), as the job made it.
     for (auto it = error.extra().begin(); it != error.extra().end(); ++it)
         event.insert(it.key(), it.value());
     return event;

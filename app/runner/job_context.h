@@ -17,7 +17,7 @@ public:
     const QString &id() const { return m_id; }
     void send(QJsonObject event); // adds "id"
     // At most ~10 progress events a second; the last step of a phase is always sent.
-    void progress(const QString &phase, long long done, long long total);
+    void progress(const QString &phase, long long done, long long total, const QJsonObject &extra = {});
     // Throws RunnerError(cancelled) when a `cancel` request named this job.
     void checkCancelled() const;
 

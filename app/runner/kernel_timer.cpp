@@ -1,5 +1,7 @@
 #include "kernel_timer.h"
 
+#include "statistics.h"
+
 #include "cuda_check.h"
 #include "job_context.h"
 
@@ -27,15 +29,6 @@ public:
 
 } // namespace
 
-double percentile(const std::vector<double> &sorted, double fraction)
-{
-    if (sorted.empty())
-        return 0;
-    const double pos = fraction * double(sorted.size() - 1);
-    const size_t lo = size_t(std::floor(pos)), hi = std::min(sorted.size() - 1, lo + 1);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
-}
-
 TimingStats summarize(std::vector<double> timesMs)
 {
     std::sort(timesMs.begin(), timesMs.end());
@@ -49,6 +42,8 @@ TimingStats summarize(std::vector<double> timesMs)
     s.minMs = timesMs.front();
     return s;
 }
+
+constexpr double kPreliminaryAfterMs = 100; // timing before the first preliminary median is sent
 
 TimingStats timeLaunches(const std::function<void()> &launch, const std::function<void()> &betweenReps,
                          const TimingOptions &options, JobContext &job)
@@ -79,8 +74,16 @@ TimingStats timeLaunches(const std::function<void()> &launch, const std::functio
         const long long expected = std::clamp<long long>(
             totalMs > 0 ? (long long)std::ceil(options.budgetMs / (totalMs / double(times.size()))) : maxReps,
             options.minReps, maxReps);
+        // After ~100 ms of timing the median so far goes out with the progress (issue 10.7): the
+        // window shows a number at once and refines it until the budget ends.
+        QJsonObject extra;
+        if (totalMs >= kPreliminaryAfterMs && times.size() >= 3) {
+            std::vector<double> sorted = times;
+            std::sort(sorted.begin(), sorted.end());
+            extra.insert(QStringLiteral("preliminary_median_ms"), percentile(sorted, 0.5));
+        }
         job.progress(QStringLiteral("timing"), (long long)times.size(),
-                     std::max<long long>(expected, times.size()));
+                     std::max<long long>(expected, times.size()), extra);
     }
     return summarize(std::move(times));
 }

@@ -23,8 +23,7 @@ struct TimingStats {
     int count = 0;
 };
 
-// Linear interpolation between order statistics (numpy's default); `sorted` must be sorted.
-double percentile(const std::vector<double> &sorted, double fraction);
+// Median, p20 and p80 (kernels/statistics.h's percentile), min and count of the times.
 TimingStats summarize(std::vector<double> timesMs);
 
 // `launch` enqueues one launch on the default stream; `betweenReps` (may be empty) runs before

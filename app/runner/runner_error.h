@@ -2,28 +2,16 @@
 // Library code never exits: it throws RunnerError; RunnerService turns it into an `error` event.
 #pragma once
 
+#include "protocol.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <stdexcept>
-#include <string_view>
 
 namespace gemmscope::runner {
 
-enum class ErrorKind {
-    InvalidConfig,
-    CompileError,
-    OutOfResources,
-    LaunchError,
-    DeviceFault,
-    OutOfMemory,
-    WrongResult,
-    Cancelled,
-    NoGpu,
-    ProtocolError,
-};
-
-// The protocol's spelling: "invalid_config", "device_fault", ...
-std::string_view errorKindName(ErrorKind kind);
+// The kinds are the protocol's (app/protocol/protocol.h), spelled there.
+using ErrorKind = protocol::ErrorKind;
 
 class RunnerError : public std::runtime_error {
 public:

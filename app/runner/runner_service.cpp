@@ -4,9 +4,12 @@
 #include "runner_error.h"
 #include "runner_state.h"
 
+#include "events.h"
+#include "requests.h"
+
 #include <QJsonDocument>
 #include <QJsonParseError>
-#include <QSet>
+#include <QStringList>
 #include <string>
 #include <thread>
 
@@ -14,20 +17,26 @@ namespace gemmscope::runner {
 
 namespace {
 
-const QSet<QString> &jobTypes()
-{
-    static const QSet<QString> types{QStringLiteral("run"),      QStringLiteral("compile"),
-                                     QStringLiteral("ceilings"), QStringLiteral("trace_owner"),
-                                     QStringLiteral("fault"),    QStringLiteral("disassemble")};
-    return types;
-}
-
 QJsonObject protocolError(const QJsonValue &id, const QString &message)
 {
-    return QJsonObject{{QStringLiteral("event"), QStringLiteral("error")},
-                       {QStringLiteral("id"), id.isString() ? id : QJsonValue(QJsonValue::Null)},
-                       {QStringLiteral("kind"), QStringLiteral("protocol_error")},
-                       {QStringLiteral("message"), message}};
+    protocol::ErrorEvent event;
+    event.id = id.isString() ? id.toString() : QString();
+    event.kind = ErrorKind::ProtocolError;
+    event.message = message;
+    return protocol::toJson(event);
+}
+
+// "run, compile, trace_owner, disassemble, ceilings, fault, cancel, quit": every request type the runner
+// knows.
+QString knownRequestTypes()
+{
+    QStringList names;
+    for (protocol::RequestType t :
+         {protocol::RequestType::Run, protocol::RequestType::Compile, protocol::RequestType::TraceOwner,
+          protocol::RequestType::Disassemble, protocol::RequestType::Ceilings, protocol::RequestType::Fault,
+          protocol::RequestType::Cancel, protocol::RequestType::Quit})
+        names << protocol::requestTypeName(t);
+    return names.join(QStringLiteral(", "));
 }
 
 QJsonObject cancelledEvent(const QString &id, const QString &message)
@@ -68,8 +77,9 @@ void RunnerService::handleLine(const QByteArray &raw)
         return;
     }
     const QString type = typeValue.toString();
+    const std::optional<protocol::RequestType> known = protocol::requestTypeFromName(type);
 
-    if (type == QStringLiteral("quit")) {
+    if (known == protocol::RequestType::Quit) {
         m_quit.store(true);
         // Queued jobs will not run; each still gets its answer so that no client waits forever.
         for (const QueuedJob &job : m_queue.close(true))
@@ -81,7 +91,7 @@ void RunnerService::handleLine(const QByteArray &raw)
         m_sink.send(protocolError({}, QStringLiteral("The \"%1\" request has no \"id\" string.").arg(type)));
         return;
     }
-    if (type == QStringLiteral("cancel")) {
+    if (known == protocol::RequestType::Cancel) {
         QueuedJob removed;
         if (m_queue.cancel(id.toString(), &removed) == JobQueue::CancelOutcome::RemovedQueued)
             m_sink.send(cancelledEvent(removed.id, QStringLiteral("The job was cancelled before it ran.")));
@@ -89,12 +99,9 @@ void RunnerService::handleLine(const QByteArray &raw)
         // no answer: the client drops stale events by id.
         return;
     }
-    if (!jobTypes().contains(type)) {
+    if (!known || !protocol::isJob(*known)) {
         m_sink.send(protocolError(
-            id, QStringLiteral(
-                    "Unknown request type \"%1\"; known: run, compile, disassemble, ceilings, trace_owner, "
-                    "fault, cancel, quit.")
-                    .arg(type)));
+            id, QStringLiteral("Unknown request type \"%1\"; known: %2.").arg(type, knownRequestTypes())));
         return;
     }
     m_queue.push(QueuedJob{id.toString(), request});

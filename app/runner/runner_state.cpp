@@ -1,5 +1,8 @@
 #include "runner_state.h"
 
+#include "events.h"
+#include "requests.h"
+
 #include "job_context.h"
 #include "runner_error.h"
 
@@ -16,39 +19,56 @@ const DeviceInfo &RunnerState::requireDevice() const
 
 QJsonObject RunnerState::readyEvent() const
 {
-    QJsonObject ready{{QStringLiteral("event"), QStringLiteral("ready")},
-                      {QStringLiteral("protocol"), 1},
-                      {QStringLiteral("runner"), QStringLiteral(GEMMSCOPE_RUNNER_VERSION)},
-                      {QStringLiteral("nvrtc"), NvrtcCompiler::nvrtcVersion()},
-                      {QStringLiteral("cache_dir"), cacheDir}};
+    protocol::ReadyEvent ready;
+    ready.protocol = protocol::kVersion;
+    ready.runner = QStringLiteral(GEMMSCOPE_RUNNER_VERSION);
+    ready.nvrtc = NvrtcCompiler::nvrtcVersion();
+    ready.cacheDir = cacheDir;
     if (probe.device) {
-        ready.insert(QStringLiteral("gpu"), deviceJson(*probe.device));
+        const DeviceInfo &d = *probe.device;
+        protocol::GpuInfo gpu;
+        gpu.name = d.name;
+        gpu.arch = d.arch();
+        gpu.cc = d.cc;
+        gpu.sms = d.sms;
+        gpu.smClockMhz = d.smClockMHz;
+        gpu.smClockSource = QStringLiteral("nominal");
+        gpu.l2Bytes = double(d.l2Bytes);
+        gpu.memBytes = double(d.memBytes);
+        gpu.smemPerBlockOptin = d.smemPerBlockOptin;
+        gpu.uuid = d.uuid;
+        ready.gpu = gpu;
     } else {
-        ready.insert(QStringLiteral("gpu"), QJsonValue(QJsonValue::Null));
-        ready.insert(QStringLiteral("gpu_error"),
-                     QJsonObject{{QStringLiteral("kind"), QStringLiteral("no_gpu")},
-                                 {QStringLiteral("message"), probe.error}});
+        ready.gpuErrorKind = protocol::errorKindName(ErrorKind::NoGpu);
+        ready.gpuErrorMessage = probe.error;
     }
-    return ready;
+    return protocol::toJson(ready);
 }
 
 void runJob(RunnerState &state, const QJsonObject &request, JobContext &job)
 {
-    const QString type = request.value(QStringLiteral("type")).toString();
-    if (type == QStringLiteral("compile"))
-        runCompileJob(state, request, job);
-    else if (type == QStringLiteral("run"))
-        runGemmJob(state, request, job);
-    else if (type == QStringLiteral("ceilings"))
-        runCeilingsJob(state, request, job);
-    else if (type == QStringLiteral("trace_owner"))
-        runTraceOwnerJob(state, request, job);
-    else if (type == QStringLiteral("fault"))
-        runFaultJob(state, request, job);
-    else if (type == QStringLiteral("disassemble"))
-        runDisassembleJob(state, request, job);
-    else
-        throw RunnerError(ErrorKind::ProtocolError, QStringLiteral("Unknown request type \"%1\".").arg(type));
+    using protocol::RequestType;
+    const std::optional<RequestType> type = protocol::requestTypeOf(request);
+    switch (type.value_or(RequestType::Quit)) {
+    case RequestType::Compile:
+        return runCompileJob(state, request, job);
+    case RequestType::Run:
+        return runGemmJob(state, request, job);
+    case RequestType::Ceilings:
+        return runCeilingsJob(state, request, job);
+    case RequestType::TraceOwner:
+        return runTraceOwnerJob(state, request, job);
+    case RequestType::Fault:
+        return runFaultJob(state, request, job);
+    case RequestType::Disassemble:
+        return runDisassembleJob(state, request, job);
+    case RequestType::Cancel:
+    case RequestType::Quit:
+        break;
+    }
+    throw RunnerError(
+        ErrorKind::ProtocolError,
+        QStringLiteral("Unknown job type \"%1\".").arg(request.value(QStringLiteral("type")).toString()));
 }
 
 } // namespace gemmscope::runner

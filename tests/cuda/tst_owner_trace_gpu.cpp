@@ -2,8 +2,8 @@
 // build whose store writes the storing thread's index, via the runner's trace_owner job) must
 // equal the mapping model's for every stage the catalog models, at its defaults, its presets and a
 // rectangular tile.
+#include "../support/runner_process.h"
 #include "mapping_model.h"
-#include "runner_process.h"
 
 #include <QJsonArray>
 #include <QtTest>

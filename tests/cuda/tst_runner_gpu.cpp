@@ -2,9 +2,9 @@
 // restart, the CUBIN cache, measured ceilings, hardware counters (measured arithmetic intensity),
 // and the owner trace against the mapping model.
 // Without a GPU every test skips with the runner's own no_gpu sentence.
+#include "../support/runner_process.h"
 #include "access_model.h"
 #include "mapping_model.h"
-#include "runner_process.h"
 #include "stage_catalog.h"
 
 #include <QJsonArray>

@@ -4,7 +4,7 @@
 // numbers in compile-only mode (6), and the CUBIN cache never hands out a kernel whose registers
 // are unknown (11). No GPU needed.
 #include "nvrtc_compiler.h"
-#include "runner_process.h"
+#include "../support/runner_process.h"
 #include "runner_service.h"
 #include "stage_catalog.h"
 #include "stage_program.h"

@@ -1,7 +1,7 @@
 // gemmscope-runner over its protocol (docs/protocol.md), as the GUI and the benchmark drive it.
 // Runs with or without a GPU: compile jobs need none; a run job answers no_gpu or a result.
+#include "../support/runner_process.h"
 #include "machine_code.h"
-#include "runner_process.h"
 #include "stage_catalog.h"
 
 #include <QFileInfo>

@@ -1,5 +1,6 @@
-// gemmscope-bench's connection to gemmscope-runner: the protocol over QProcess, synchronously
-// (the benchmark does one thing at a time). Restartable after a device fault ends the runner.
+// gemmscope-bench's connection to gemmscope-runner (one found on PATH or beside the bench): the protocol over
+// QProcess, synchronously (the benchmark does one thing at a time). Restartable after a device fault ends the
+// runner.
 #pragma once
 
 #include <QJsonObject>

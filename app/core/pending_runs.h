@@ -1,5 +1,6 @@
-// The RunnerClient's queue of not-yet-started jobs, kept apart from the process so its rules can
-// be tested without one: jobs start in arrival order, and a new interactive request replaces the
+// The RunnerClient's runs not yet sent to the runner (not the runner's own job queue,
+// app/runner/job_queue.h), kept apart from the process so that its rules can be tested without
+// one: jobs start in arrival order, and a new interactive request replaces the
 // interactive requests still waiting (the user moved a slider again before the last run started).
 #pragma once
 
@@ -11,7 +12,7 @@
 
 namespace gemmscope {
 
-class JobQueue {
+class PendingRuns {
 public:
     // Appends `request`; returns the ids of the queued requests it replaced.
     QStringList enqueue(const RunRequest &request);

@@ -11,8 +11,10 @@
 //
 // Exit status: 0 every row ran; 1 a bad option or no runner; 2 no GPU; 3 some rows failed (the
 // table and the JSON still hold every row).
-#include "bench_runner_session.h"
 #include "bench_table.h"
+#include "events.h"
+#include "requests.h"
+#include "runner_session.h"
 #include "stage_catalog.h"
 
 #include <QCommandLineParser>
@@ -53,14 +55,6 @@ void printError(const QString &text)
     std::fputs((text + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
 }
 
-QJsonObject paramsJson(const ParamValues &params)
-{
-    QJsonObject o;
-    for (const auto &[k, v] : params)
-        o.insert(QString::fromStdString(k), v);
-    return o;
-}
-
 // Preset keys and stage keys, in the order given; cuBLAS FP32 is moved first (the 100% line).
 std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *error)
 {
@@ -97,9 +91,9 @@ std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *
 
 // What every run request of one bench invocation shares.
 struct JobOptions {
-    QJsonObject size;
-    double seed = 1;
-    QJsonObject timing; // the protocol's timing fields
+    ProblemSize size;
+    int seed = 1;
+    protocol::TimingRequest timing;
     bool counters = false;
     QString build;
     int maxBlocksPerSm = 0; // 0: no limit
@@ -109,30 +103,43 @@ struct JobOptions {
 // One `run` request of the protocol for a target.
 QJsonObject runJob(const QString &id, const Target &t, const JobOptions &options)
 {
-    QJsonObject job{{QStringLiteral("type"), QStringLiteral("run")},
-                    {QStringLiteral("id"), id},
-                    {QStringLiteral("stage"), t.stage},
-                    {QStringLiteral("size"), options.size},
-                    {QStringLiteral("seed"), options.seed},
-                    {QStringLiteral("timing"), options.timing}};
-    if (!t.params.empty())
-        job.insert(QStringLiteral("params"), paramsJson(t.params));
+    protocol::RunJob job;
+    job.id = id;
+    job.stage = t.stage;
+    job.params = t.params;
+    job.size = options.size;
+    job.seed = options.seed;
+    job.timing = options.timing;
     if (options.counters)
-        job.insert(QStringLiteral("counters"), true);
+        job.counters = true;
     // Build, block limit and carve-out concern GemmScope's kernels; cuBLAS stays the untouched baseline.
     const StageInfo *stage = findStage(t.stage.toStdString());
     if (stage && !stage->isLibrary) {
         if (options.build != QStringLiteral("release"))
-            job.insert(QStringLiteral("build"), options.build);
+            job.build = options.build;
         if (options.maxBlocksPerSm > 0)
-            job.insert(QStringLiteral("max_blocks_per_sm"), options.maxBlocksPerSm);
+            job.maxBlocksPerSm = options.maxBlocksPerSm;
         if (options.smemCarveout >= 0)
-            job.insert(QStringLiteral("smem_carveout"), options.smemCarveout);
+            job.smemCarveout = options.smemCarveout;
     }
-    return job;
+    return protocol::toJson(job);
 }
 
-// A whole number from an option, within [min, max]; otherwise the sentence is printed.
+QString findRunner(const QString &given)
+{
+    if (!given.isEmpty())
+        return given;
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/gemmscope-runner");
+    if (QFileInfo(beside).isExecutable())
+        return beside;
+    return QStringLiteral("gemmscope-runner"); // from PATH
+}
+
+} // namespace
+
+namespace {
+
+// A whole number from an option, within [min, max]; otherwise the sentence is set.
 std::optional<long long> wholeNumber(const QString &text, long long min, long long max, const QString &option,
                                      QString *error)
 {
@@ -147,16 +154,6 @@ std::optional<long long> wholeNumber(const QString &text, long long min, long lo
         return std::nullopt;
     }
     return value;
-}
-
-QString findRunner(const QString &given)
-{
-    if (!given.isEmpty())
-        return given;
-    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/gemmscope-runner");
-    if (QFileInfo(beside).isExecutable())
-        return beside;
-    return QStringLiteral("gemmscope-runner"); // from PATH
 }
 
 } // namespace
@@ -221,9 +218,8 @@ int main(int argc, char **argv)
                        warmupOpt, countersOpt, buildOpt, maxBlocksOpt, carveoutOpt, listJobsOpt});
     parser.process(app);
 
-    // Every option is checked before anything runs: a value the runner would clamp or refuse row
-    // by row (--budget-ms -1, --warmup -5, --size 0x0x0, "abc") is refused here, with its limits.
-    QString error;
+    // Every option is checked before anything runs: a value the runner would clamp or refuse row by
+    // row (--budget-ms -1, --warmup -5, --size 0x0x0, "abc") is refused here, with its limits.
     const auto sizeMatch =
         QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)x(\\d+)$")).match(parser.value(sizeOpt));
     if (!sizeMatch.hasMatch()) {
@@ -231,39 +227,32 @@ int main(int argc, char **argv)
             QStringLiteral("--size must look like 8192x4096x6144, not \"%1\".").arg(parser.value(sizeOpt)));
         return 1;
     }
-    ProblemSize problem;
+    ProblemSize size;
     for (auto [dim, text] :
-         {std::pair{&problem.m, sizeMatch.captured(1)}, std::pair{&problem.n, sizeMatch.captured(2)},
-          std::pair{&problem.k, sizeMatch.captured(3)}}) {
+         {std::pair{&size.m, sizeMatch.captured(1)}, std::pair{&size.n, sizeMatch.captured(2)},
+          std::pair{&size.k, sizeMatch.captured(3)}}) {
         bool ok = false;
         *dim = text.toLongLong(&ok);
         if (!ok)
             *dim = std::numeric_limits<long long>::max(); // more digits than 64 bits: the catalog refuses it
     }
-    if (const auto reasons = violations(StageId::CublasFp32, {}, problem); !reasons.empty()) {
+    if (const auto reasons = violations(StageId::CublasFp32, {}, size); !reasons.empty()) {
         printError(QStringLiteral("--size %1: %2")
                        .arg(parser.value(sizeOpt), QString::fromStdString(reasons.front())));
         return 1;
     }
-    const QJsonObject size{{QStringLiteral("m"), double(problem.m)},
-                           {QStringLiteral("n"), double(problem.n)},
-                           {QStringLiteral("k"), double(problem.k)}};
-    bool budgetOk = false;
-    const double budgetMs = parser.value(budgetOpt).trimmed().toDouble(&budgetOk);
-    if (!budgetOk || !(budgetMs >= 0 && budgetMs <= 3.6e6)) {
-        printError(
-            QStringLiteral("--budget-ms must be a number of milliseconds from 0 to 3600000, not \"%1\".")
-                .arg(parser.value(budgetOpt)));
-        return 1;
-    }
+    QString error;
+    const auto budgetMs = wholeNumber(parser.value(budgetOpt), 0, 3600000,
+                                      QStringLiteral("--budget-ms (milliseconds)"), &error);
     const auto minReps =
-        wholeNumber(parser.value(minRepsOpt), 1, 100000, QStringLiteral("--min-reps"), &error);
+        budgetMs ? wholeNumber(parser.value(minRepsOpt), 1, 100000, QStringLiteral("--min-reps"), &error)
+                 : std::nullopt;
     const auto warmup =
         minReps ? wholeNumber(parser.value(warmupOpt), 0, 1000, QStringLiteral("--warmup"), &error)
                 : std::nullopt;
-    const auto seed =
-        warmup ? wholeNumber(parser.value(seedOpt), 0, (1LL << 53), QStringLiteral("--seed"), &error)
-               : std::nullopt;
+    const auto seed = warmup ? wholeNumber(parser.value(seedOpt), 0, std::numeric_limits<int>::max(),
+                                           QStringLiteral("--seed"), &error)
+                             : std::nullopt;
     if (!seed) {
         printError(error);
         return 1;
@@ -282,11 +271,11 @@ int main(int argc, char **argv)
 
     JobOptions options;
     options.size = size;
-    options.timing = QJsonObject{{QStringLiteral("budget_ms"), budgetMs},
-                                 {QStringLiteral("flush_l2"), parser.isSet(flushOpt)},
-                                 {QStringLiteral("min_reps"), double(*minReps)},
-                                 {QStringLiteral("warmup"), double(*warmup)}};
-    options.seed = double(*seed);
+    options.timing.budgetMs = int(*budgetMs);
+    options.timing.flushL2 = parser.isSet(flushOpt);
+    options.timing.minReps = int(*minReps);
+    options.timing.warmup = int(*warmup);
+    options.seed = int(*seed);
     options.counters = parser.isSet(countersOpt);
     options.build = parser.value(buildOpt);
     if (parser.isSet(maxBlocksOpt)) {
@@ -319,20 +308,14 @@ int main(int argc, char **argv)
         printError(error);
         return 1;
     }
-    const QJsonValue gpu = runner.ready().value(QStringLiteral("gpu"));
-    if (!gpu.isObject()) {
-        printError(QStringLiteral("No GPU: %1")
-                       .arg(runner.ready()
-                                .value(QStringLiteral("gpu_error"))
-                                .toObject()
-                                .value(QStringLiteral("message"))
-                                .toString()));
+    protocol::ReadyEvent ready;
+    protocol::fromJson(runner.ready(), ready);
+    if (!ready.gpu) {
+        printError(QStringLiteral("No GPU: %1").arg(ready.gpuErrorMessage));
         return 2;
     }
     print(QStringLiteral("GPU: %1 (%2), size %3, budget %4 ms per stage%5\n")
-              .arg(gpu.toObject().value(QStringLiteral("name")).toString(),
-                   gpu.toObject().value(QStringLiteral("arch")).toString(), parser.value(sizeOpt),
-                   parser.value(budgetOpt),
+              .arg(ready.gpu->name, ready.gpu->arch, parser.value(sizeOpt), parser.value(budgetOpt),
                    (parser.isSet(flushOpt) ? QStringLiteral(", L2 flushed") : QString()) +
                        (options.maxBlocksPerSm > 0
                             ? QStringLiteral(", at most %1 block(s) per SM").arg(options.maxBlocksPerSm)
@@ -342,21 +325,24 @@ int main(int argc, char **argv)
                             : QString())));
 
     const QJsonObject ceilings =
-        runner.request(QJsonObject{{QStringLiteral("type"), QStringLiteral("ceilings")},
-                                   {QStringLiteral("id"), QStringLiteral("ceilings")}});
-    const double peak = ceilings.value(QStringLiteral("fma_tflops")).toDouble();
-    if (ceilings.value(QStringLiteral("event")).toString() == QStringLiteral("ceilings"))
+        runner.request(protocol::toJson(protocol::CeilingsJob{QStringLiteral("ceilings"), std::nullopt}));
+    double peak = 0;
+    if (protocol::eventTypeOf(ceilings) == protocol::EventType::Ceilings) {
+        protocol::CeilingsEvent c;
+        protocol::fromJson(ceilings, c);
+        peak = c.fmaTflops;
         print(QStringLiteral("Ceilings: FP32 FMA %1 TFLOP/s, DRAM %2 GB/s (%3)\n")
                   .arg(peak, 0, 'f', 1)
-                  .arg(ceilings.value(QStringLiteral("dram_gbs")).toDouble(), 0, 'f', 0)
-                  .arg(ceilings.value(QStringLiteral("cached")).toBool() ? QStringLiteral("cached")
-                                                                         : QStringLiteral("measured now")));
-    else
-        printError(
-            QStringLiteral("Ceilings failed: %1").arg(ceilings.value(QStringLiteral("message")).toString()));
+                  .arg(c.dramGbs, 0, 'f', 0)
+                  .arg(c.cached ? QStringLiteral("cached") : QStringLiteral("measured now")));
+    } else {
+        protocol::ErrorEvent failure;
+        protocol::fromJson(ceilings, failure);
+        printError(QStringLiteral("Ceilings failed: %1").arg(failure.message));
+    }
 
-    std::vector<BenchRow> rows;
     int failedRows = 0;
+    std::vector<BenchRow> rows;
     double cublasMs = 0;
     int n = 0;
     for (const Target &t : *targets) {
@@ -371,16 +357,21 @@ int main(int argc, char **argv)
                   .arg(targets->size())
                   .arg(t.preset.isEmpty() ? t.stage : t.preset));
         QJsonObject event = runner.request(job);
-        if (event.value(QStringLiteral("kind")).toString() == QStringLiteral("device_fault"))
-            printError(QStringLiteral("  device fault: the runner exits; restarting it for the next row."));
-        if (t.stage == QStringLiteral("cublas_fp32") &&
-            event.value(QStringLiteral("event")).toString() == QStringLiteral("result"))
-            cublasMs = event.value(QStringLiteral("timing"))
-                           .toObject()
-                           .value(QStringLiteral("median_ms"))
-                           .toDouble();
+        if (protocol::eventTypeOf(event) == protocol::EventType::Error) {
+            protocol::ErrorEvent failure;
+            protocol::fromJson(event, failure);
+            if (failure.kind == protocol::ErrorKind::DeviceFault)
+                printError(
+                    QStringLiteral("  device fault: the runner exits; restarting it for the next row."));
+        }
+        if (t.stage == QString::fromStdString(StageId::CublasFp32.str()) &&
+            protocol::eventTypeOf(event) == protocol::EventType::Result) {
+            protocol::ResultEvent result;
+            protocol::fromJson(event, result);
+            cublasMs = result.timing.medianMs;
+        }
         rows.push_back({t.preset, t.stage, QString::fromStdString(formatParams(t.params)), event});
-        if (event.value(QStringLiteral("event")).toString() != QStringLiteral("result"))
+        if (protocol::eventTypeOf(event) != protocol::EventType::Result)
             ++failedRows;
     }
     print(QStringLiteral("\n") + bench::formatTable(rows, cublasMs, peak));
@@ -399,8 +390,8 @@ int main(int argc, char **argv)
             {QStringLiteral("version"), 1},
             {QStringLiteral("date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
             {QStringLiteral("command"), QCoreApplication::arguments().join(QLatin1Char(' '))},
-            {QStringLiteral("gpu"), gpu},
-            {QStringLiteral("size"), size},
+            {QStringLiteral("gpu"), runner.ready().value(QStringLiteral("gpu"))},
+            {QStringLiteral("size"), protocol::sizeToJson(size)},
             {QStringLiteral("ceilings"), ceilings},
             {QStringLiteral("rows"), jsonRows}};
         QSaveFile f(parser.value(jsonOpt));

@@ -1,7 +1,10 @@
 #include "bench_table.h"
 
+#include "events.h"
+
 #include <QJsonArray>
 #include <algorithm>
+#include <optional>
 
 namespace gemmscope::bench {
 
@@ -14,64 +17,64 @@ QString number(double v, int precision)
 
 // The measured DRAM intensity (FLOP per DRAM byte) when the run read counters: "n/a" when the
 // counters could not be read (the sentence is printed under the table), "-" when not asked for.
-QString dramIntensityCell(const QJsonObject &result)
+QString dramIntensityCell(const protocol::ResultEvent &result)
 {
-    const QJsonValue counters = result.value(QStringLiteral("counters"));
-    if (!counters.isObject())
+    if (!result.counters)
         return QStringLiteral("-");
-    const QJsonValue intensity = counters.toObject().value(QStringLiteral("dram_intensity"));
-    return intensity.isDouble() ? number(intensity.toDouble(), 2) : QStringLiteral("n/a");
+    return result.counters->dramIntensity ? number(*result.counters->dramIntensity, 2)
+                                          : QStringLiteral("n/a");
+}
+
+std::optional<protocol::Counters> countersOf(const BenchRow &row)
+{
+    protocol::ResultEvent result;
+    if (protocol::eventTypeOf(row.event) != protocol::EventType::Result)
+        return std::nullopt;
+    protocol::fromJson(row.event, result);
+    return result.counters;
 }
 
 bool anyCounters(const std::vector<BenchRow> &rows)
 {
-    return std::any_of(rows.begin(), rows.end(), [](const BenchRow &r) {
-        return r.event.value(QStringLiteral("counters")).isObject();
-    });
+    return std::any_of(rows.begin(), rows.end(), [](const BenchRow &r) { return countersOf(r).has_value(); });
 }
 
 QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bool counters)
 {
-    const QJsonObject &e = row.event;
     const QString preset = row.preset.isEmpty() ? QStringLiteral("-") : row.preset;
-    if (e.value(QStringLiteral("event")).toString() != QStringLiteral("result")) {
-        QString message = e.value(QStringLiteral("message")).toString();
+    if (protocol::eventTypeOf(row.event) != protocol::EventType::Result) {
+        protocol::ErrorEvent error;
+        protocol::fromJson(row.event, error);
+        QString message = error.message;
         if (message.size() > 90)
             message = message.left(87) + QStringLiteral("...");
         return {preset, row.stage, row.params,
-                QStringLiteral("%1: %2").arg(e.value(QStringLiteral("kind")).toString(), message)};
+                QStringLiteral("%1: %2").arg(protocol::errorKindName(error.kind), message)};
     }
-    const QJsonObject t = e.value(QStringLiteral("timing")).toObject();
-    const double median = t.value(QStringLiteral("median_ms")).toDouble();
-    const double tflops = e.value(QStringLiteral("tflops")).toDouble();
-    const QJsonObject verify = e.value(QStringLiteral("verify")).toObject();
-    const QJsonObject compiled = e.value(QStringLiteral("compiled")).toObject();
-    const QJsonObject occ = compiled.value(QStringLiteral("occupancy")).toObject();
+    protocol::ResultEvent e;
+    protocol::fromJson(row.event, e);
+    const double median = e.timing.medianMs;
+    const double tflops = e.tflops.value_or(0);
     QString regs = QStringLiteral("-"), spills = QStringLiteral("-"), occupancy = QStringLiteral("-");
-    if (!compiled.isEmpty()) {
-        regs = QString::number(compiled.value(QStringLiteral("registers")).toInt());
-        spills = QStringLiteral("%1/%2")
-                     .arg(compiled.value(QStringLiteral("spill_store_bytes")).toInt())
-                     .arg(compiled.value(QStringLiteral("spill_load_bytes")).toInt());
-        if (!occ.isEmpty())
-            occupancy = QStringLiteral("%1% (%2)")
-                            .arg(number(100 * occ.value(QStringLiteral("fraction")).toDouble(), 0),
-                                 occ.value(QStringLiteral("limiter")).toString());
+    if (e.compiled) {
+        regs = QString::number(e.compiled->registers);
+        spills = QStringLiteral("%1/%2").arg(e.compiled->spillStoreBytes).arg(e.compiled->spillLoadBytes);
+        if (e.compiled->occupancy)
+            occupancy =
+                QStringLiteral("%1% (%2)")
+                    .arg(number(100 * e.compiled->occupancy->fraction, 0), e.compiled->occupancy->limiter);
     }
     QStringList cells{preset,
                       row.stage,
                       row.params,
                       QStringLiteral("%1 (%2-%3)")
-                          .arg(number(median, 3), number(t.value(QStringLiteral("p20_ms")).toDouble(), 3),
-                               number(t.value(QStringLiteral("p80_ms")).toDouble(), 3)),
+                          .arg(number(median, 3), number(e.timing.p20Ms, 3), number(e.timing.p80Ms, 3)),
                       number(tflops, 2),
                       cublasMs > 0 && median > 0 ? number(100 * cublasMs / median, 1) + QStringLiteral("%")
                                                  : QStringLiteral("-"),
                       peakTflops > 0 ? number(100 * tflops / peakTflops, 1) + QStringLiteral("%")
                                      : QStringLiteral("-"),
-                      verify.contains(QStringLiteral("rel_error"))
-                          ? QString::number(verify.value(QStringLiteral("rel_error")).toDouble(), 'e', 2)
-                          : QStringLiteral("-"),
+                      e.verify.relError ? QString::number(*e.verify.relError, 'e', 2) : QStringLiteral("-"),
                       regs,
                       spills,
                       occupancy};
@@ -111,10 +114,9 @@ QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double p
     }
     // Counters fail for the whole session alike (permission, device): one sentence is enough.
     for (const BenchRow &row : rows) {
-        const QString why =
-            row.event.value(QStringLiteral("counters")).toObject().value(QStringLiteral("error")).toString();
-        if (!why.isEmpty()) {
-            out += QStringLiteral("\nHardware counters unavailable: ") + why + QLatin1Char('\n');
+        const std::optional<protocol::Counters> c = countersOf(row);
+        if (c && c->hasError()) {
+            out += QStringLiteral("\nHardware counters unavailable: ") + c->error + QLatin1Char('\n');
             break;
         }
     }

@@ -1,8 +1,8 @@
-#include "job_queue.h"
+#include "pending_runs.h"
 
 namespace gemmscope {
 
-QStringList JobQueue::enqueue(const RunRequest &request)
+QStringList PendingRuns::enqueue(const RunRequest &request)
 {
     QStringList replaced;
     if (request.tag == kInteractiveTag) {
@@ -17,14 +17,14 @@ QStringList JobQueue::enqueue(const RunRequest &request)
     return replaced;
 }
 
-std::optional<RunRequest> JobQueue::takeNext()
+std::optional<RunRequest> PendingRuns::takeNext()
 {
     if (m_jobs.isEmpty())
         return std::nullopt;
     return m_jobs.takeFirst();
 }
 
-std::optional<RunRequest> JobQueue::remove(const QString &jobId)
+std::optional<RunRequest> PendingRuns::remove(const QString &jobId)
 {
     for (qsizetype i = 0; i < m_jobs.size(); ++i)
         if (m_jobs[i].jobId == jobId)
@@ -32,17 +32,17 @@ std::optional<RunRequest> JobQueue::remove(const QString &jobId)
     return std::nullopt;
 }
 
-QList<RunRequest> JobQueue::takeAll()
+QList<RunRequest> PendingRuns::takeAll()
 {
     return std::exchange(m_jobs, {});
 }
 
-bool JobQueue::contains(const QString &jobId) const
+bool PendingRuns::contains(const QString &jobId) const
 {
     return std::any_of(m_jobs.begin(), m_jobs.end(), [&](const RunRequest &r) { return r.jobId == jobId; });
 }
 
-QStringList JobQueue::jobIds() const
+QStringList PendingRuns::jobIds() const
 {
     QStringList ids;
     for (const RunRequest &r : m_jobs)

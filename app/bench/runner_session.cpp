@@ -1,4 +1,7 @@
-#include "bench_runner_session.h"
+#include "runner_session.h"
+
+#include "events.h"
+#include "requests.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -31,20 +34,22 @@ bool RunnerSession::start(QString *error)
     }
     QJsonObject event;
     while (readEvent(&event, kReadyTimeoutMs))
-        if (event.value(QStringLiteral("event")).toString() == QStringLiteral("ready")) {
+        if (protocol::eventTypeOf(event) == protocol::EventType::Ready) {
             m_ready = event;
-            const QJsonValue protocol = event.value(QStringLiteral("protocol"));
-            if (!protocol.isDouble() || protocol.toDouble() != 1) {
+            protocol::ReadyEvent ready;
+            protocol::fromJson(event, ready);
+            const QJsonValue version = event.value(QStringLiteral("protocol"));
+            if (!version.isDouble() || version.toDouble() != protocol::kVersion) {
                 // Say what came: 1.5 or "1" is not "protocol 0".
                 const QString received =
-                    protocol.isUndefined()
+                    version.isUndefined()
                         ? QStringLiteral("none")
-                        : QString::fromUtf8(
-                              QJsonDocument(QJsonArray{protocol}).toJson(QJsonDocument::Compact))
+                        : QString::fromUtf8(QJsonDocument(QJsonArray{version}).toJson(QJsonDocument::Compact))
                               .mid(1)
                               .chopped(1);
-                *error = QStringLiteral("%1 speaks protocol %2; gemmscope-bench knows 1.")
-                             .arg(m_program, received);
+                *error = QStringLiteral("%1 speaks protocol %2; gemmscope-bench knows %3.")
+                             .arg(m_program, received)
+                             .arg(protocol::kVersion);
                 return false;
             }
             return true;
@@ -57,7 +62,8 @@ void RunnerSession::stop()
 {
     if (m_process.state() == QProcess::NotRunning)
         return;
-    m_process.write("{\"type\":\"quit\"}\n");
+    m_process.write(QJsonDocument(protocol::toJson(protocol::QuitRequest{})).toJson(QJsonDocument::Compact) +
+                    '\n');
     m_process.closeWriteChannel();
     if (!m_process.waitForFinished(10000)) {
         m_process.kill();
@@ -85,28 +91,30 @@ bool RunnerSession::readEvent(QJsonObject *event, int timeoutMs)
 QJsonObject RunnerSession::request(const QJsonObject &job,
                                    const std::function<void(const QJsonObject &)> &onEvent)
 {
-    const QString id = job.value(QStringLiteral("id")).toString();
-    const QString type = job.value(QStringLiteral("type")).toString();
+    using protocol::EventType;
+    const QString id = protocol::eventIdOf(job); // a job's id is spelled as an event's
+    const std::optional<protocol::RequestType> type = protocol::requestTypeOf(job);
     m_process.write(QJsonDocument(job).toJson(QJsonDocument::Compact) + '\n');
     QJsonObject event;
     while (readEvent(&event, kJobTimeoutMs)) {
-        if (event.value(QStringLiteral("id")).toString() != id)
+        if (protocol::eventIdOf(event) != id)
             continue;
-        const QString kind = event.value(QStringLiteral("event")).toString();
-        const bool final = kind == QStringLiteral("result") || kind == QStringLiteral("error") ||
-                           kind == QStringLiteral("ceilings") || kind == QStringLiteral("owner_map") ||
-                           (kind == QStringLiteral("compiled") && type == QStringLiteral("compile"));
+        const std::optional<EventType> kind = protocol::eventTypeOf(event);
+        const bool final = kind == EventType::Result || kind == EventType::Error ||
+                           kind == EventType::Ceilings || kind == EventType::OwnerMap ||
+                           kind == EventType::Disassembly ||
+                           (kind == EventType::Compiled && type == protocol::RequestType::Compile);
         if (final)
             return event;
         if (onEvent)
             onEvent(event);
     }
-    return QJsonObject{
-        {QStringLiteral("event"), QStringLiteral("error")},
-        {QStringLiteral("id"), id},
-        {QStringLiteral("kind"), QStringLiteral("runner_unavailable")},
-        {QStringLiteral("message"),
-         QStringLiteral("gemmscope-runner ended (status %1) before answering.").arg(m_process.exitCode())}};
+    protocol::ErrorEvent ended;
+    ended.id = id;
+    ended.kind = protocol::ErrorKind::RunnerUnavailable;
+    ended.message =
+        QStringLiteral("gemmscope-runner ended (status %1) before answering.").arg(m_process.exitCode());
+    return protocol::toJson(ended);
 }
 
 } // namespace gemmscope::bench

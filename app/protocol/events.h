@@ -1,0 +1,189 @@
+// Typed events of docs/protocol.md, each with one toJson and one fromJson (fromJson checks the
+// documented JSON types and names the first field that has another in `error`). Fields the
+// protocol carries as null when unknown are empty optionals; optional fields that are absent
+// stay absent when written again.
+#pragma once
+
+#include "protocol.h"
+#include "stage_types.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <optional>
+
+namespace gemmscope::protocol {
+
+struct GpuInfo {
+    QString name, arch, uuid;
+    // In `ready` only.
+    std::optional<int> cc, sms, smClockMhz, smemPerBlockOptin;
+    QString smClockSource;
+    std::optional<double> l2Bytes, memBytes;
+    friend bool operator==(const GpuInfo &, const GpuInfo &) = default;
+};
+
+struct ReadyEvent {
+    int protocol = kVersion;
+    QString runner, nvrtc, cacheDir;
+    std::optional<GpuInfo> gpu; // null: no usable GPU, and gpuError says why
+    QString gpuErrorKind, gpuErrorMessage;
+    friend bool operator==(const ReadyEvent &, const ReadyEvent &) = default;
+};
+
+struct ProgressEvent {
+    QString id, phase;
+    int done = 0, total = 0;
+    std::optional<double> preliminaryMedianMs; // timing: the median of the repetitions so far
+    friend bool operator==(const ProgressEvent &, const ProgressEvent &) = default;
+};
+
+struct OccupancyInfo {
+    int blocksPerSm = 0, activeWarps = 0, maxWarps = 0;
+    double fraction = 0;
+    QString limiter, explanation;
+    std::optional<int> requestedBlocksPerSm, paddingSmemBytes; // with max_blocks_per_sm
+    friend bool operator==(const OccupancyInfo &, const OccupancyInfo &) = default;
+};
+
+// The `compiled` event's fields (also the `compiled` object of a result).
+struct CompiledInfo {
+    QString id; // the event's; empty inside a result
+    QString stage, kernel, loweredName, arch, ptxasLog;
+    bool cacheHit = false;
+    double compileMs = 0;
+    std::optional<double> cubinBytes;
+    int registers = -1, spillStoreBytes = 0, spillLoadBytes = 0, stackFrameBytes = 0, staticSmemBytes = 0;
+    std::optional<OccupancyInfo> occupancy; // null in compile-only mode without a datasheet spec
+    std::optional<int> smemCarveout;        // when the run asked for one
+    std::optional<ParamValues> params;      // a compile job's answer
+    std::optional<int> threadsPerBlock;     // a compile job's answer
+    friend bool operator==(const CompiledInfo &, const CompiledInfo &) = default;
+};
+
+struct TimingResult {
+    double medianMs = 0, p20Ms = 0, p80Ms = 0, minMs = 0;
+    int count = 0;
+    std::optional<int> warmup;
+    std::optional<double> budgetMs;
+    bool flushL2 = false;
+    friend bool operator==(const TimingResult &, const TimingResult &) = default;
+};
+
+struct VerifyResult {
+    QString reference;
+    std::optional<double> relError, tolerance;
+    std::optional<bool> passed; // null when skipped
+    bool skipped = false;
+    friend bool operator==(const VerifyResult &, const VerifyResult &) = default;
+};
+
+// Access-model quantities measured over a launch; empty where the kernel made no such access.
+struct AccessCounters {
+    std::optional<double> globalLdSectorsPerRequest, globalStSectorsPerRequest;
+    std::optional<double> sharedLdWavefrontsPerRequest, sharedStWavefrontsPerRequest;
+    friend bool operator==(const AccessCounters &, const AccessCounters &) = default;
+};
+
+// A result's `counters`: either the readings or, when they could not be read, `error`.
+struct Counters {
+    QString error; // non-empty: no readings, this sentence says why
+    std::optional<double> dramReadBytes, dramWriteBytes, l2Bytes, ffmaThreadInst, flops;
+    std::optional<double> dramIntensity, l2Intensity; // null when the denominator was 0
+    std::optional<int> kernels;
+    std::optional<AccessCounters> access; // absent in runs recorded before it was read
+    QMap<QString, double> metrics;        // raw CUPTI values by metric name
+    bool hasError() const { return !error.isEmpty(); }
+    std::optional<double> metric(const QString &name) const
+    {
+        const auto it = metrics.constFind(name);
+        return it == metrics.constEnd() ? std::nullopt : std::optional<double>(*it);
+    }
+    friend bool operator==(const Counters &, const Counters &) = default;
+};
+
+struct ResultEvent {
+    QString id, stage;
+    ParamValues params;
+    ProblemSize size;
+    std::optional<double> seed;
+    GpuInfo gpu;
+    TimingResult timing;
+    std::optional<double> tflops;
+    VerifyResult verify;
+    std::optional<CompiledInfo> compiled; // GemmScope's kernels, not cuBLAS
+    QString build;                        // echoed for GemmScope's kernels
+    std::optional<int> maxBlocksPerSm, smemCarveout;
+    std::optional<double> smClockMhz;
+    QString smClockSource, timestamp;
+    std::optional<Counters> counters; // when the run asked for counters
+    friend bool operator==(const ResultEvent &, const ResultEvent &) = default;
+};
+
+struct ErrorEvent {
+    QString id; // empty when the runner could not tell (null in the JSON)
+    ErrorKind kind = ErrorKind::ProtocolError;
+    QString message, log;
+    // wrong_result: the error (null when NaN), the tolerance and whether C held NaN.
+    bool hasWrongResultDetail = false;
+    std::optional<double> relError;
+    double tolerance = 0;
+    bool nan = false;
+    friend bool operator==(const ErrorEvent &, const ErrorEvent &) = default;
+};
+
+struct CeilingsEvent {
+    QString id;
+    GpuInfo gpu;
+    double fmaTflops = 0, dramGbs = 0;
+    bool cached = false;
+    QString measuredAt;
+    friend bool operator==(const CeilingsEvent &, const CeilingsEvent &) = default;
+};
+
+struct OwnerMapEvent {
+    QString id, stage;
+    ParamValues params;
+    int rows = 0, cols = 0, threads = 0;
+    long long k = 0;
+    QList<int> owners; // row-major rows x cols; -1 where no thread stored
+    friend bool operator==(const OwnerMapEvent &, const OwnerMapEvent &) = default;
+};
+
+// A `disassemble` job's answer: PTX always, SASS where nvdisasm was found (else why not).
+struct DisassemblyEvent {
+    QString id, stage, kernel, arch;
+    ParamValues params;
+    QString ptx;
+    std::optional<QString> sass; // null without nvdisasm
+    QString sassTool, sassUnavailable;
+    friend bool operator==(const DisassemblyEvent &, const DisassemblyEvent &) = default;
+};
+
+QJsonObject toJson(const ReadyEvent &event);
+QJsonObject toJson(const DisassemblyEvent &event);
+QJsonObject toJson(const ProgressEvent &event);
+QJsonObject toJson(const CompiledInfo &event); // with "event":"compiled" when it has an id
+QJsonObject toJson(const ResultEvent &event);
+QJsonObject toJson(const ErrorEvent &event);
+QJsonObject toJson(const CeilingsEvent &event);
+QJsonObject toJson(const OwnerMapEvent &event);
+QJsonObject toJson(const Counters &counters);
+QJsonObject toJson(const OccupancyInfo &occupancy);
+
+bool fromJson(const QJsonObject &json, ReadyEvent &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, DisassemblyEvent &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, ProgressEvent &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, CompiledInfo &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, ResultEvent &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, ErrorEvent &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, CeilingsEvent &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, OwnerMapEvent &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, Counters &out, QString *error = nullptr);
+
+// The event's type, when `json` has a known one; its job id, empty when it has none (or null).
+std::optional<EventType> eventTypeOf(const QJsonObject &json);
+QString eventIdOf(const QJsonObject &json);
+
+} // namespace gemmscope::protocol

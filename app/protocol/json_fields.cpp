@@ -1,0 +1,135 @@
+#include "json_fields.h"
+
+#include <limits>
+
+namespace gemmscope::protocol::detail {
+
+void Reader::wrongType(const char *key, const char *what)
+{
+    fail(QStringLiteral("Field \"%1\" must be %2.").arg(QLatin1String(key), QLatin1String(what)));
+}
+
+QString Reader::string(const char *key)
+{
+    return optString(key).value_or(QString());
+}
+
+std::optional<QString> Reader::optString(const char *key)
+{
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return std::nullopt;
+    if (!v.isString()) {
+        wrongType(key, "a string");
+        return std::nullopt;
+    }
+    return v.toString();
+}
+
+std::optional<long long> Reader::optInt64(const char *key)
+{
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return std::nullopt;
+    const double d = v.toDouble();
+    if (!v.isDouble() || d != double(static_cast<long long>(d))) {
+        wrongType(key, "an integer");
+        return std::nullopt;
+    }
+    return v.toInteger();
+}
+
+std::optional<int> Reader::optInt(const char *key)
+{
+    const std::optional<long long> v = optInt64(key);
+    if (!v)
+        return std::nullopt;
+    if (*v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max()) {
+        wrongType(key, "a 32-bit integer");
+        return std::nullopt;
+    }
+    return int(*v);
+}
+
+std::optional<double> Reader::optDouble(const char *key)
+{
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return std::nullopt;
+    if (!v.isDouble()) {
+        wrongType(key, "a number");
+        return std::nullopt;
+    }
+    return v.toDouble();
+}
+
+std::optional<bool> Reader::optBool(const char *key)
+{
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return std::nullopt;
+    if (!v.isBool()) {
+        wrongType(key, "true or false");
+        return std::nullopt;
+    }
+    return v.toBool();
+}
+
+std::optional<QJsonObject> Reader::optObject(const char *key)
+{
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return std::nullopt;
+    if (!v.isObject()) {
+        wrongType(key, "an object");
+        return std::nullopt;
+    }
+    return v.toObject();
+}
+
+std::optional<QJsonArray> Reader::optArray(const char *key)
+{
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return std::nullopt;
+    if (!v.isArray()) {
+        wrongType(key, "an array");
+        return std::nullopt;
+    }
+    return v.toArray();
+}
+
+std::optional<ParamValues> Reader::optParams(const char *key)
+{
+    const std::optional<QJsonObject> object = optObject(key);
+    if (!object)
+        return std::nullopt;
+    ParamValues params;
+    for (auto it = object->begin(); it != object->end(); ++it) {
+        const double d = it.value().toDouble();
+        if (!it.value().isDouble() || d != double(int(d))) {
+            fail(QStringLiteral("Parameter %1 must be an integer.").arg(it.key()));
+            continue;
+        }
+        params[it.key().toStdString()] = int(d);
+    }
+    return params;
+}
+
+std::optional<ProblemSize> Reader::optSize(const char *key)
+{
+    const std::optional<QJsonObject> object = optObject(key);
+    if (!object)
+        return std::nullopt;
+    Reader size(*object);
+    ProblemSize out;
+    out.m = size.optInt64("m").value_or(0);
+    out.n = size.optInt64("n").value_or(0);
+    out.k = size.optInt64("k").value_or(0);
+    QString error;
+    if (!size.finish(&error))
+        fail(QStringLiteral("In \"%1\": %2").arg(QLatin1String(key), error));
+    return out;
+}
+
+} // namespace gemmscope::protocol::detail

@@ -1,0 +1,68 @@
+// Typed reads of JSON fields for the codec (app/protocol only). Each records the first field of
+// the wrong type in a Reader, so a fromJson reads on and reports one sentence at the end.
+#pragma once
+
+#include "stage_types.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+
+namespace gemmscope::protocol::detail {
+
+class Reader {
+public:
+    explicit Reader(const QJsonObject &json) : m_json(json) {}
+
+    bool has(const char *key) const { return m_json.contains(QLatin1String(key)); }
+    bool isNull(const char *key) const { return m_json.value(QLatin1String(key)).isNull(); }
+
+    QString string(const char *key);
+    std::optional<QString> optString(const char *key);
+    std::optional<int> optInt(const char *key);
+    std::optional<long long> optInt64(const char *key);
+    std::optional<double> optDouble(const char *key);      // absent or null: empty
+    std::optional<bool> optBool(const char *key);          // absent or null: empty
+    std::optional<QJsonObject> optObject(const char *key); // absent or null: empty
+    std::optional<QJsonArray> optArray(const char *key);
+    std::optional<ParamValues> optParams(const char *key);
+    std::optional<ProblemSize> optSize(const char *key);
+
+    void fail(const QString &message)
+    {
+        if (m_error.isEmpty())
+            m_error = message;
+    }
+    // True when every field read had its documented type; else false with the sentence in `error`.
+    bool finish(QString *error) const
+    {
+        if (error)
+            *error = m_error;
+        return m_error.isEmpty();
+    }
+
+private:
+    void wrongType(const char *key, const char *what);
+    const QJsonObject &m_json;
+    QString m_error;
+};
+
+// Writers: an empty optional writes nothing.
+template <typename T> void putOpt(QJsonObject &json, const char *key, const std::optional<T> &value)
+{
+    if (value)
+        json.insert(QLatin1String(key), *value);
+}
+inline void putNonEmpty(QJsonObject &json, const char *key, const QString &value)
+{
+    if (!value.isEmpty())
+        json.insert(QLatin1String(key), value);
+}
+// An empty optional writes null (fields the protocol always carries, null when unknown).
+inline QJsonValue orNull(const std::optional<double> &value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace gemmscope::protocol::detail

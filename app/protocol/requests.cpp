@@ -1,0 +1,237 @@
+#include "requests.h"
+
+#include "json_fields.h"
+
+namespace gemmscope::protocol {
+
+using detail::putNonEmpty;
+using detail::putOpt;
+using detail::Reader;
+
+namespace {
+
+QJsonObject header(RequestType type, const QString &id)
+{
+    QJsonObject json{{QStringLiteral("type"), requestTypeName(type)}};
+    if (isJob(type) || type == RequestType::Cancel)
+        json.insert(QStringLiteral("id"), id);
+    return json;
+}
+
+bool checkType(Reader &r, const QJsonObject &json, RequestType type)
+{
+    if (requestTypeOf(json) != type) {
+        r.fail(QStringLiteral("The request is not a \"%1\" request.").arg(requestTypeName(type)));
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+QJsonObject paramsToJson(const ParamValues &params)
+{
+    QJsonObject json;
+    for (const auto &[name, value] : params)
+        json.insert(QString::fromStdString(name), value);
+    return json;
+}
+
+QJsonObject sizeToJson(const ProblemSize &size)
+{
+    return QJsonObject{
+        {QStringLiteral("m"), size.m}, {QStringLiteral("n"), size.n}, {QStringLiteral("k"), size.k}};
+}
+
+std::optional<RequestType> requestTypeOf(const QJsonObject &json)
+{
+    return requestTypeFromName(json.value(QStringLiteral("type")).toString());
+}
+
+QJsonObject toJson(const RunJob &r)
+{
+    QJsonObject json = header(RequestType::Run, r.id);
+    json.insert(QStringLiteral("stage"), r.stage);
+    json.insert(QStringLiteral("params"), paramsToJson(r.params));
+    json.insert(QStringLiteral("size"), sizeToJson(r.size));
+    putOpt(json, "seed", r.seed);
+    if (r.timing) {
+        QJsonObject timing;
+        putOpt(timing, "warmup", r.timing->warmup);
+        putOpt(timing, "budget_ms", r.timing->budgetMs);
+        putOpt(timing, "min_reps", r.timing->minReps);
+        putOpt(timing, "max_reps", r.timing->maxReps);
+        putOpt(timing, "flush_l2", r.timing->flushL2);
+        json.insert(QStringLiteral("timing"), timing);
+    }
+    putOpt(json, "verify", r.verify);
+    putOpt(json, "counters", r.counters);
+    putNonEmpty(json, "build", r.build);
+    putOpt(json, "max_blocks_per_sm", r.maxBlocksPerSm);
+    putOpt(json, "smem_carveout", r.smemCarveout);
+    putNonEmpty(json, "test_damage", r.testDamage);
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, RunJob &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::Run);
+    out.id = r.string("id");
+    out.stage = r.string("stage");
+    out.params = r.optParams("params").value_or(ParamValues{});
+    out.size = r.optSize("size").value_or(ProblemSize{});
+    out.seed = r.optInt("seed");
+    if (const std::optional<QJsonObject> timing = r.optObject("timing")) {
+        Reader t(*timing);
+        TimingRequest tr;
+        tr.warmup = t.optInt("warmup");
+        tr.budgetMs = t.optInt("budget_ms");
+        tr.minReps = t.optInt("min_reps");
+        tr.maxReps = t.optInt("max_reps");
+        tr.flushL2 = t.optBool("flush_l2");
+        QString timingError;
+        if (!t.finish(&timingError))
+            r.fail(QStringLiteral("In \"timing\": ") + timingError);
+        out.timing = tr;
+    }
+    out.verify = r.optBool("verify");
+    out.counters = r.optBool("counters");
+    out.build = r.string("build");
+    out.maxBlocksPerSm = r.optInt("max_blocks_per_sm");
+    out.smemCarveout = r.optInt("smem_carveout");
+    out.testDamage = r.string("test_damage");
+    return r.finish(error);
+}
+
+QJsonObject toJson(const CompileJob &r)
+{
+    QJsonObject json = header(RequestType::Compile, r.id);
+    json.insert(QStringLiteral("stage"), r.stage);
+    if (r.params)
+        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
+    putNonEmpty(json, "arch", r.arch);
+    if (r.size)
+        json.insert(QStringLiteral("size"), sizeToJson(*r.size));
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, CompileJob &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::Compile);
+    out.id = r.string("id");
+    out.stage = r.string("stage");
+    out.params = r.optParams("params");
+    out.arch = r.string("arch");
+    out.size = r.optSize("size");
+    return r.finish(error);
+}
+
+QJsonObject toJson(const TraceOwnerJob &r)
+{
+    QJsonObject json = header(RequestType::TraceOwner, r.id);
+    json.insert(QStringLiteral("stage"), r.stage);
+    json.insert(QStringLiteral("params"), paramsToJson(r.params));
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, TraceOwnerJob &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::TraceOwner);
+    out.id = r.string("id");
+    out.stage = r.string("stage");
+    out.params = r.optParams("params").value_or(ParamValues{});
+    return r.finish(error);
+}
+
+QJsonObject toJson(const DisassembleJob &r)
+{
+    QJsonObject json = header(RequestType::Disassemble, r.id);
+    json.insert(QStringLiteral("stage"), r.stage);
+    if (r.params)
+        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
+    putNonEmpty(json, "arch", r.arch);
+    if (r.size)
+        json.insert(QStringLiteral("size"), sizeToJson(*r.size));
+    putNonEmpty(json, "build", r.build);
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, DisassembleJob &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::Disassemble);
+    out.id = r.string("id");
+    out.stage = r.string("stage");
+    out.params = r.optParams("params");
+    out.arch = r.string("arch");
+    out.size = r.optSize("size");
+    out.build = r.string("build");
+    return r.finish(error);
+}
+
+QJsonObject toJson(const CeilingsJob &r)
+{
+    QJsonObject json = header(RequestType::Ceilings, r.id);
+    putOpt(json, "refresh", r.refresh);
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, CeilingsJob &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::Ceilings);
+    out.id = r.string("id");
+    out.refresh = r.optBool("refresh");
+    return r.finish(error);
+}
+
+QJsonObject toJson(const FaultJob &r)
+{
+    return header(RequestType::Fault, r.id);
+}
+
+bool fromJson(const QJsonObject &json, FaultJob &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::Fault);
+    out.id = r.string("id");
+    return r.finish(error);
+}
+
+QJsonObject toJson(const CancelRequest &r)
+{
+    return header(RequestType::Cancel, r.id);
+}
+
+bool fromJson(const QJsonObject &json, CancelRequest &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::Cancel);
+    out.id = r.string("id");
+    return r.finish(error);
+}
+
+QJsonObject toJson(const QuitRequest &)
+{
+    return header(RequestType::Quit, {});
+}
+
+bool fromJson(const QJsonObject &json, QuitRequest &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::Quit);
+    return r.finish(error);
+}
+
+} // namespace gemmscope::protocol

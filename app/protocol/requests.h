@@ -1,0 +1,111 @@
+// Typed requests of docs/protocol.md, each with one toJson and one fromJson. An optional member
+// that is empty is left out of the JSON, so the runner applies the documented default.
+//
+// fromJson is the client-side (and test) reading: it checks that each present field has the
+// documented JSON type and says which one does not in `error`; the runner's own checks (ranges,
+// the catalog's refusals) come after it.
+#pragma once
+
+#include "protocol.h"
+#include "stage_types.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+
+namespace gemmscope::protocol {
+
+// The `timing` object of a run request; every field optional (defaults 2, 1000, 5, 200, false).
+struct TimingRequest {
+    std::optional<int> warmup, budgetMs, minReps, maxReps;
+    std::optional<bool> flushL2;
+    friend bool operator==(const TimingRequest &, const TimingRequest &) = default;
+};
+
+struct RunJob {
+    QString id;
+    QString stage; // catalog key
+    ParamValues params;
+    ProblemSize size;
+    std::optional<int> seed; // default 1
+    std::optional<TimingRequest> timing;
+    std::optional<bool> verify;   // default true
+    std::optional<bool> counters; // default false
+    QString build;                // "release" (empty: the default) or "scalar_shared"
+    std::optional<int> maxBlocksPerSm, smemCarveout;
+    QString testDamage; // test hook: "skip_launch" or "corrupt_element"
+    friend bool operator==(const RunJob &, const RunJob &) = default;
+};
+
+struct CompileJob {
+    QString id;
+    QString stage;
+    std::optional<ParamValues> params; // default: the stage's defaults
+    QString arch;                      // "sm_90"; empty: the GPU's
+    std::optional<ProblemSize> size;
+    friend bool operator==(const CompileJob &, const CompileJob &) = default;
+};
+
+struct TraceOwnerJob {
+    QString id;
+    QString stage;
+    ParamValues params;
+    friend bool operator==(const TraceOwnerJob &, const TraceOwnerJob &) = default;
+};
+
+struct DisassembleJob {
+    QString id;
+    QString stage;
+    std::optional<ParamValues> params; // default: the stage's defaults
+    QString arch;                      // "sm_90"; empty: the GPU's
+    std::optional<ProblemSize> size;
+    QString build; // "release" (empty: the default) or "scalar_shared"
+    friend bool operator==(const DisassembleJob &, const DisassembleJob &) = default;
+};
+
+struct CeilingsJob {
+    QString id;
+    std::optional<bool> refresh;
+    friend bool operator==(const CeilingsJob &, const CeilingsJob &) = default;
+};
+
+struct FaultJob {
+    QString id;
+    friend bool operator==(const FaultJob &, const FaultJob &) = default;
+};
+
+struct CancelRequest {
+    QString id; // of the job to cancel
+    friend bool operator==(const CancelRequest &, const CancelRequest &) = default;
+};
+
+struct QuitRequest {
+    friend bool operator==(const QuitRequest &, const QuitRequest &) = default;
+};
+
+QJsonObject toJson(const RunJob &request);
+QJsonObject toJson(const CompileJob &request);
+QJsonObject toJson(const TraceOwnerJob &request);
+QJsonObject toJson(const DisassembleJob &request);
+QJsonObject toJson(const CeilingsJob &request);
+QJsonObject toJson(const FaultJob &request);
+QJsonObject toJson(const CancelRequest &request);
+QJsonObject toJson(const QuitRequest &request);
+
+bool fromJson(const QJsonObject &json, RunJob &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, CompileJob &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, TraceOwnerJob &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, DisassembleJob &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, CeilingsJob &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, FaultJob &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, CancelRequest &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, QuitRequest &out, QString *error = nullptr);
+
+// The parts several messages share.
+QJsonObject paramsToJson(const ParamValues &params);
+QJsonObject sizeToJson(const ProblemSize &size);
+
+// The request's type, when `json` has a known one.
+std::optional<RequestType> requestTypeOf(const QJsonObject &json);
+
+} // namespace gemmscope::protocol

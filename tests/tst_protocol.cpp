@@ -1,0 +1,263 @@
+// The protocol codec against its contract: every JSON example in docs/protocol.md decodes into
+// its typed request or event and encodes back to the same JSON, and the examples cover every
+// request and event type. Plus the checks a typed read makes.
+#include "events.h"
+#include "requests.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QtTest>
+
+using namespace gemmscope;
+using namespace gemmscope::protocol;
+
+namespace {
+
+// The top-level JSON objects of every ```json block of a Markdown text.
+QList<QByteArray> jsonExamples(const QByteArray &markdown)
+{
+    QList<QByteArray> objects;
+    const QList<QByteArray> lines = markdown.split('\n');
+    bool inBlock = false;
+    QByteArray block;
+    for (const QByteArray &line : lines) {
+        if (!inBlock && line.trimmed() == "```json") {
+            inBlock = true;
+            block.clear();
+            continue;
+        }
+        if (inBlock && line.trimmed() == "```") {
+            inBlock = false;
+            int depth = 0, start = -1;
+            bool inString = false, escaped = false;
+            for (int i = 0; i < block.size(); ++i) {
+                const char c = block[i];
+                if (inString) {
+                    escaped = !escaped && c == '\\';
+                    if (c == '"' && !escaped && block[i - 1] != '\\')
+                        inString = false;
+                    continue;
+                }
+                if (c == '"')
+                    inString = true;
+                else if (c == '{' && depth++ == 0)
+                    start = i;
+                else if (c == '}' && --depth == 0)
+                    objects.append(block.mid(start, i - start + 1));
+            }
+            continue;
+        }
+        if (inBlock)
+            block += line + '\n';
+    }
+    return objects;
+}
+
+// JSON equality with numbers compared by value (152.0 and 152 are one number).
+bool sameJson(const QJsonValue &a, const QJsonValue &b, QString *where, const QString &path = {})
+{
+    if (a.isDouble() && b.isDouble()) {
+        if (a.toDouble() == b.toDouble())
+            return true;
+    } else if (a.isObject() && b.isObject()) {
+        const QJsonObject oa = a.toObject(), ob = b.toObject();
+        QStringList keys = oa.keys() + ob.keys();
+        keys.removeDuplicates();
+        for (const QString &k : keys)
+            if (!sameJson(oa.value(k), ob.value(k), where, path + QLatin1Char('/') + k))
+                return false;
+        return true;
+    } else if (a.isArray() && b.isArray()) {
+        const QJsonArray aa = a.toArray(), ab = b.toArray();
+        if (aa.size() == ab.size()) {
+            for (qsizetype i = 0; i < aa.size(); ++i)
+                if (!sameJson(aa[i], ab[i], where, path + QStringLiteral("[%1]").arg(i)))
+                    return false;
+            return true;
+        }
+    } else if (a == b) {
+        return true;
+    }
+    *where = path.isEmpty() ? QStringLiteral("/") : path;
+    return false;
+}
+
+template <typename T> QJsonObject roundTrip(const QJsonObject &json, QString *error)
+{
+    T typed;
+    if (!fromJson(json, typed, error))
+        return {};
+    return toJson(typed);
+}
+
+} // namespace
+
+class TstProtocol : public QObject {
+    Q_OBJECT
+
+private:
+    QList<QByteArray> m_examples;
+
+private slots:
+    void initTestCase()
+    {
+        QFile doc(QStringLiteral(GEMMSCOPE_SOURCE_DIR "/docs/protocol.md"));
+        QVERIFY2(doc.open(QIODevice::ReadOnly), qPrintable(doc.fileName()));
+        m_examples = jsonExamples(doc.readAll());
+        QVERIFY(m_examples.size() >= 20);
+    }
+
+    void everyDocumentedExampleRoundTrips()
+    {
+        QSet<RequestType> requests;
+        QSet<EventType> events;
+        for (const QByteArray &text : m_examples) {
+            QJsonParseError parseError{};
+            const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
+            QVERIFY2(doc.isObject(), qPrintable(parseError.errorString() + QStringLiteral(": ") + text));
+            const QJsonObject json = doc.object();
+            QString error;
+            QJsonObject again;
+            if (const auto type = requestTypeOf(json)) {
+                requests.insert(*type);
+                switch (*type) {
+                case RequestType::Run:
+                    again = roundTrip<RunJob>(json, &error);
+                    break;
+                case RequestType::Compile:
+                    again = roundTrip<CompileJob>(json, &error);
+                    break;
+                case RequestType::TraceOwner:
+                    again = roundTrip<TraceOwnerJob>(json, &error);
+                    break;
+                case RequestType::Disassemble:
+                    again = roundTrip<DisassembleJob>(json, &error);
+                    break;
+                case RequestType::Ceilings:
+                    again = roundTrip<CeilingsJob>(json, &error);
+                    break;
+                case RequestType::Fault:
+                    again = roundTrip<FaultJob>(json, &error);
+                    break;
+                case RequestType::Cancel:
+                    again = roundTrip<CancelRequest>(json, &error);
+                    break;
+                case RequestType::Quit:
+                    again = roundTrip<QuitRequest>(json, &error);
+                    break;
+                }
+            } else if (const auto event = eventTypeOf(json)) {
+                events.insert(*event);
+                switch (*event) {
+                case EventType::Ready:
+                    again = roundTrip<ReadyEvent>(json, &error);
+                    break;
+                case EventType::Compiled:
+                    again = roundTrip<CompiledInfo>(json, &error);
+                    break;
+                case EventType::Progress:
+                    again = roundTrip<ProgressEvent>(json, &error);
+                    break;
+                case EventType::Result:
+                    again = roundTrip<ResultEvent>(json, &error);
+                    break;
+                case EventType::Error:
+                    again = roundTrip<ErrorEvent>(json, &error);
+                    break;
+                case EventType::Ceilings:
+                    again = roundTrip<CeilingsEvent>(json, &error);
+                    break;
+                case EventType::OwnerMap:
+                    again = roundTrip<OwnerMapEvent>(json, &error);
+                    break;
+                case EventType::Disassembly:
+                    again = roundTrip<DisassemblyEvent>(json, &error);
+                    break;
+                }
+            } else if (json.keys() == QStringList{QStringLiteral("counters")}) {
+                const QJsonObject counters = roundTrip<Counters>(json.value("counters").toObject(), &error);
+                again = QJsonObject{{QStringLiteral("counters"), counters}};
+            } else {
+                QFAIL(qPrintable(QStringLiteral("an example that is neither request nor event: ") + text));
+            }
+            QVERIFY2(error.isEmpty(), qPrintable(error + QStringLiteral("\n") + text));
+            QString where;
+            QVERIFY2(
+                sameJson(json, again, &where),
+                qPrintable(QStringLiteral("differs at %1:\n%2\n%3")
+                               .arg(where, QString::fromUtf8(text),
+                                    QString::fromUtf8(QJsonDocument(again).toJson(QJsonDocument::Compact)))));
+        }
+        for (RequestType t :
+             {RequestType::Run, RequestType::Compile, RequestType::TraceOwner, RequestType::Ceilings,
+              RequestType::Fault, RequestType::Cancel, RequestType::Quit})
+            QVERIFY2(requests.contains(t),
+                     qPrintable(requestTypeName(t) + QStringLiteral(" has no example")));
+        for (EventType t :
+             {EventType::Ready, EventType::Compiled, EventType::Progress, EventType::Result, EventType::Error,
+              EventType::Ceilings, EventType::OwnerMap, EventType::Disassembly})
+            QVERIFY2(events.contains(t), qPrintable(eventTypeName(t) + QStringLiteral(" has no example")));
+    }
+
+    void tablesSpellEachNameOnce()
+    {
+        for (RequestType t : jobTypes()) {
+            QVERIFY(isJob(t));
+            QCOMPARE(requestTypeFromName(requestTypeName(t)), std::optional<RequestType>(t));
+        }
+        QVERIFY(!isJob(RequestType::Cancel) && !isJob(RequestType::Quit));
+        QCOMPARE(jobTypes().size(), 6);
+        QCOMPARE(errorKindName(ErrorKind::DeviceFault), QStringLiteral("device_fault"));
+        QCOMPARE(errorKindFromName(QStringLiteral("wrong_result")),
+                 std::optional<ErrorKind>(ErrorKind::WrongResult));
+        QVERIFY(!errorKindFromName(QStringLiteral("no_such_kind")));
+        QCOMPARE(eventTypeFromName(QStringLiteral("owner_map")),
+                 std::optional<EventType>(EventType::OwnerMap));
+    }
+
+    void typedReadNamesTheWrongField_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("params not ints")
+            << QByteArray(R"({"type":"run","id":"a","stage":"naive","params":{"BX":"x"}})")
+            << "Parameter BX must be an integer.";
+        QTest::newRow("seed not a number")
+            << QByteArray(R"({"type":"run","id":"a","stage":"naive","seed":"1"})")
+            << "Field \"seed\" must be an integer.";
+        QTest::newRow("size not integral")
+            << QByteArray(R"({"type":"run","id":"a","stage":"naive","size":{"m":1.5,"n":1,"k":1}})")
+            << "In \"size\": Field \"m\" must be an integer.";
+        QTest::newRow("timing flag")
+            << QByteArray(R"({"type":"run","id":"a","stage":"naive","timing":{"flush_l2":1}})")
+            << "In \"timing\": Field \"flush_l2\" must be true or false.";
+        QTest::newRow("another type") << QByteArray(R"({"type":"compile","id":"a","stage":"naive"})")
+                                      << "The request is not a \"run\" request.";
+    }
+    void typedReadNamesTheWrongField()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        RunJob job;
+        QString error;
+        QVERIFY(!fromJson(QJsonDocument::fromJson(json).object(), job, &error));
+        QCOMPARE(error, expected);
+    }
+
+    void absentOptionalFieldsStayAbsent()
+    {
+        RunJob job;
+        job.id = QStringLiteral("r1");
+        job.stage = QStringLiteral("cublas_fp32");
+        job.size = ProblemSize{64, 64, 64};
+        const QJsonObject json = toJson(job);
+        QCOMPARE(json.keys(), (QStringList{"id", "params", "size", "stage", "type"}));
+        RunJob back;
+        QVERIFY(fromJson(json, back));
+        QCOMPARE(back, job);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstProtocol)
+#include "tst_protocol.moc"
