@@ -354,6 +354,9 @@ private slots:
         QTest::newRow("tf32") << "cublas_tf32"
                               << "cublas_tf32"
                               << "TF32";
+        QTest::newRow("past the worklog") << "fp32-tuned"
+                                          << "pipelined"
+                                          << "+tuned";
         QTest::newRow("custom parameters") << ""
                                            << "coalesced"
                                            << "coal*";

@@ -262,6 +262,12 @@ QString shortPresetLabel(const QString &presetKey)
         {QStringLiteral("worklog-8-bk8"), QStringLiteral("8/BK8")},
         {QStringLiteral("guide-32-padded"), QStringLiteral("G32+1")},
         {QStringLiteral("guide-32"), QStringLiteral("G32")},
+        // Past the worklog: a leading "+" marks the stages beyond the seeds.
+        {QStringLiteral("fp32-vectorized"), QStringLiteral("+vec4")},
+        {QStringLiteral("fp32-warptiled"), QStringLiteral("+warp")},
+        {QStringLiteral("fp32-pipelined"), QStringLiteral("+pipe")},
+        {QStringLiteral("fp32-async"), QStringLiteral("+async")},
+        {QStringLiteral("fp32-tuned"), QStringLiteral("+tuned")},
         {QStringLiteral("cublas_fp32"), QStringLiteral("cuBLAS")},
         {QStringLiteral("cublas_tf32"), QStringLiteral("TF32")}};
     for (const auto &[key, label] : named)
