@@ -15,6 +15,7 @@
 #include "runtime_chart.h"
 #include "session.h"
 #include "stage_catalog.h"
+#include "support/fuzz_random.h"
 #include "traffic_model.h"
 
 #include <QElapsedTimer>
@@ -31,12 +32,9 @@ namespace {
 
 // ---- the generator -------------------------------------------------------------------------
 
-class Fuzzer {
+class Fuzzer : public testsupport::FuzzRandom {
 public:
-    explicit Fuzzer(quint64 seed) : m_rng(seed) {}
-
-    int below(int n) { return int(std::uniform_int_distribution<int>(0, n - 1)(m_rng)); }
-    bool chance(int percent) { return below(100) < percent; }
+    using FuzzRandom::FuzzRandom;
 
     // Values a hostile file holds where a number, a string or an object was expected.
     QJsonValue nastyValue()
@@ -78,7 +76,7 @@ public:
                                                  QJsonArray{},
                                                  QJsonObject{}};
         if (chance(15))
-            return double(std::uniform_int_distribution<long long>(LLONG_MIN / 2, LLONG_MAX / 2)(m_rng));
+            return double(std::uniform_int_distribution<long long>(LLONG_MIN / 2, LLONG_MAX / 2)(rng()));
         if (chance(10))
             return below(2000) - 1000;
         return values[below(int(values.size()))];
@@ -151,37 +149,15 @@ public:
     // A document: the seed mutated 1-4 times, sometimes damaged as text, sometimes pure noise.
     QByteArray document(const QJsonObject &seed)
     {
-        if (chance(3)) {
-            QByteArray noise(below(200), '\0');
-            for (char &c : noise)
-                c = char(below(256));
-            return noise;
-        }
+        if (chance(3))
+            return noise(200);
         QJsonValue v = seed;
         for (int n = below(4) + 1; n > 0; --n)
             v = mutate(v);
         QByteArray bytes = QJsonDocument(v.isObject() ? v.toObject() : seed).toJson(QJsonDocument::Compact);
         return chance(20) ? damage(bytes) : bytes;
     }
-
-    std::mt19937_64 &rng() { return m_rng; }
-
-private:
-    std::mt19937_64 m_rng;
 };
-
-quint64 seedFromEnvironment()
-{
-    bool ok = false;
-    const quint64 seed = qEnvironmentVariable("GEMMSCOPE_FUZZ_SEED").toULongLong(&ok);
-    return ok ? seed : 20261130;
-}
-
-int countFromEnvironment()
-{
-    const int n = qEnvironmentVariableIntValue("GEMMSCOPE_FUZZ_COUNT");
-    return n > 0 ? n : 10000;
-}
 
 // ---- valid seeds ---------------------------------------------------------------------------
 
@@ -338,8 +314,8 @@ class TestBadInputs : public QObject {
 private slots:
     void initTestCase()
     {
-        m_seed = seedFromEnvironment();
-        m_count = countFromEnvironment();
+        m_seed = testsupport::fuzzSeed();
+        m_count = testsupport::fuzzCount();
         qInfo("bad inputs: seed %llu, %d inputs per target", m_seed, m_count);
     }
 

@@ -4,6 +4,7 @@
 // compile-only mode. Zero crashes, zero hangs; every answer that refuses has a protocol kind and a
 // sentence. Counts are printed. Without a GPU the jobs themselves run (they end at their first
 // refusal, or at no_gpu); on a GPU machine only compile jobs are validated, never launched.
+#include "../support/fuzz_random.h"
 #include "job_context.h"
 #include "runner_error.h"
 #include "runner_service.h"
@@ -79,11 +80,9 @@ QJsonObject paramsOf(const ParamValues &values)
     return o;
 }
 
-class Fuzzer {
+class Fuzzer : public testsupport::FuzzRandom {
 public:
-    explicit Fuzzer(quint64 seed) : m_rng(seed) {}
-    int below(int n) { return int(std::uniform_int_distribution<int>(0, n - 1)(m_rng)); }
-    bool chance(int percent) { return below(100) < percent; }
+    using FuzzRandom::FuzzRandom;
 
     QJsonValue nastyValue()
     {
@@ -116,7 +115,7 @@ public:
                                                  QJsonObject{{"m", 0}},
                                                  QJsonObject{}};
         if (chance(10))
-            return double(std::uniform_int_distribution<long long>(LLONG_MIN / 2, LLONG_MAX / 2)(m_rng));
+            return double(std::uniform_int_distribution<long long>(LLONG_MIN / 2, LLONG_MAX / 2)(rng()));
         return values[below(int(values.size()))];
     }
 
@@ -151,13 +150,8 @@ public:
 
     QByteArray line(const QJsonObject &seed)
     {
-        if (chance(3)) {
-            QByteArray noise(below(120), '\0');
-            for (char &c : noise)
-                c = char(below(256));
-            noise.replace('\n', ' ');
-            return noise;
-        }
+        if (chance(3))
+            return noise(120).replace('\n', ' ');
         QJsonValue v = seed;
         for (int n = below(3) + 1; n > 0; --n)
             v = mutate(v);
@@ -166,25 +160,7 @@ public:
             bytes.truncate(below(int(bytes.size())));
         return bytes;
     }
-
-    std::mt19937_64 &rng() { return m_rng; }
-
-private:
-    std::mt19937_64 m_rng;
 };
-
-quint64 seed()
-{
-    bool ok = false;
-    const quint64 s = qEnvironmentVariable("GEMMSCOPE_FUZZ_SEED").toULongLong(&ok);
-    return ok ? s : 20261130;
-}
-
-int count()
-{
-    const int n = qEnvironmentVariableIntValue("GEMMSCOPE_FUZZ_COUNT");
-    return n > 0 ? n : 10000;
-}
 
 } // namespace
 
@@ -195,7 +171,7 @@ private slots:
 
     void requestParserAndJobFields()
     {
-        Fuzzer fuzz(seed());
+        Fuzzer fuzz(testsupport::fuzzSeed());
         const QJsonObject tiles = paramsOf(findPreset("worklog-3")->params);
         const QJsonObject size{{"m", 256}, {"n", 256}, {"k", 256}};
         const QList<QJsonObject> seeds{
@@ -230,7 +206,7 @@ private slots:
         int inputs = 0, parsedOnly = 0, jobsRun = 0, refused = 0, compileChecked = 0;
         QElapsedTimer timer;
         timer.start();
-        for (int i = 0; i < count(); ++i) {
+        for (int i = 0; i < testsupport::fuzzCount(); ++i) {
             const QByteArray line = fuzz.line(seeds[fuzz.below(int(seeds.size()))]);
             ++inputs;
             // 1. The reader's parsing: protocol errors answered at once, jobs queued.
@@ -278,7 +254,7 @@ private slots:
     // refused) goes through compile-only mode, for each architecture CI compiles for.
     void catalogThroughCompileOnly()
     {
-        Fuzzer fuzz(seed() + 7);
+        Fuzzer fuzz(testsupport::fuzzSeed() + 7);
         CapturingSink sink;
         RunnerState state(m_cache.path());
         const int sample = qEnvironmentVariableIntValue("GEMMSCOPE_FUZZ_COMPILES") > 0
