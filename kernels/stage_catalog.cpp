@@ -334,26 +334,23 @@ StageModel vectorizedModel()
     return m;
 }
 
-// warptiled (1 buffer), pipelined (2), async_pipelined (STAGES, cp.async copies).
-StageModel warpTileModel(int fixedBuffers, bool asyncCopies)
+// The three warp-tiled stages differ in how tiles reach shared memory.
+enum class WarpTileFeed {
+    Synchronous, // warptiled: one buffer, loads then a barrier
+    Prefetched,  // pipelined: two buffers filled from registers loaded a tile ahead
+    AsyncCopies, // async_pipelined: STAGES buffers filled by cp.async
+};
+
+StageModel warpTileModel(WarpTileFeed feed)
 {
     StageModel m;
     m.launch = warpTileLaunch;
     m.traffic = blockTileTraffic;
-    const auto buffersOf = [fixedBuffers](const ParamValues &p) {
-        return fixedBuffers > 0 ? fixedBuffers : paramValue(p, "STAGES");
+    m.constraints = [feed](const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out) {
+        warpTileConstraints(p, size, out, feed != WarpTileFeed::Synchronous,
+                            feed == WarpTileFeed::AsyncCopies);
     };
-    const bool pipelined = fixedBuffers == 2;
-    m.staticSmem = [=](const ParamValues &p) {
-        const RegisterTile t(p);
-        const int buffers = buffersOf(p);
-        const int padA = pipelined ? transposedPadA(t, buffers) : 4;
-        return buffers * int(sizeof(float)) * t.bk * (t.bm + padA + t.bn);
-    };
-    m.constraints = [=](const ParamValues &p, const ProblemSize &size, std::vector<std::string> &out) {
-        warpTileConstraints(p, size, out, fixedBuffers != 1, asyncCopies);
-    };
-    m.mapping = [=](const ParamValues &p) {
+    m.mapping = [feed](const ParamValues &p) {
         const RegisterTile t(p);
         KernelShape s;
         s.bm = t.bm;
@@ -364,12 +361,20 @@ StageModel warpTileModel(int fixedBuffers, bool asyncCopies)
         s.blockX = t.threadsX() * t.threadsY();
         s.blockY = 1;
         s.layout = ThreadLayout::WarpTiled;
-        s.loads = asyncCopies ? TileLoadScheme::AsyncCopies : TileLoadScheme::CooperativeVec4;
-        s.buffers = buffersOf(p);
+        s.loads =
+            feed == WarpTileFeed::AsyncCopies ? TileLoadScheme::AsyncCopies : TileLoadScheme::CooperativeVec4;
+        s.buffers = feed == WarpTileFeed::Synchronous  ? 1
+                    : feed == WarpTileFeed::Prefetched ? 2
+                                                       : paramValue(p, "STAGES");
         s.transposedA = true;
-        s.padA = pipelined ? transposedPadA(t, s.buffers) : 4;
+        s.padA = feed == WarpTileFeed::Prefetched ? transposedPadA(t, s.buffers) : 4;
         s.vectorWidth = 4;
         return s;
+    };
+    // The shared tiles the mapping describes: `buffers` of tileAT[BK][BM + padA] and tileB[BK][BN].
+    m.staticSmem = [mapping = m.mapping](const ParamValues &p) {
+        const KernelShape s = mapping(p);
+        return s.buffers * int(sizeof(float)) * s.bk * (s.sharedRowA() + s.sharedRowB());
     };
     return m;
 }
@@ -547,7 +552,7 @@ std::vector<StageInfo> buildStages()
         .beyondSeeds = true,
         .shortLabel = "warp",
         .color = 0x8c564b,
-        .model = warpTileModel(1, false),
+        .model = warpTileModel(WarpTileFeed::Synchronous),
     });
     s.push_back({
         .key = "pipelined",
@@ -563,7 +568,7 @@ std::vector<StageInfo> buildStages()
         .beyondSeeds = true,
         .shortLabel = "pipe",
         .color = 0x00a087,
-        .model = warpTileModel(2, false),
+        .model = warpTileModel(WarpTileFeed::Prefetched),
     });
     s.push_back({
         .key = "async_pipelined",
@@ -580,7 +585,7 @@ std::vector<StageInfo> buildStages()
         .beyondSeeds = true,
         .shortLabel = "async",
         .color = 0xb8860b,
-        .model = warpTileModel(0, true),
+        .model = warpTileModel(WarpTileFeed::AsyncCopies),
     });
     s.push_back({
         .key = "cublas_fp32",
