@@ -342,10 +342,9 @@ void RuntimeChart::buildRuntime()
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setLabel(
-        m_printing
-            ? QStringLiteral("worklog step / preset (+: past the worklog)")
-            : QStringLiteral("worklog step / preset (+: past the worklog; hover a bar for its full name)"));
+    m_plot->xAxis->setLabel(m_printing
+                                ? QStringLiteral("worklog step / preset (+: past the worklog)")
+                                : QStringLiteral("step / preset (+: past the worklog; hover for names)"));
     m_plot->xAxis->setRange(-0.6, std::max<qsizetype>(m_slots.size(), 1) - 0.4);
 
     if (m_slots.isEmpty()) {
