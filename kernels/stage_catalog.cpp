@@ -380,6 +380,94 @@ StageModel warpTileModel(WarpTileFeed feed)
 }
 
 // cuBLAS's tiling is not public: the compulsory traffic is the honest lower bound.
+// ---- Tensor-core stages (mma_tf32, wgmma_tf32): 1-D blocks of warps, tiles in dynamic shared
+// memory (cp.async stages), TF32 inputs. ----
+
+// mma_tf32: (BM/WM) x (BN/WN) warps, each a WM x WN warp tile of m16n8k8 fragments.
+int mmaThreads(const ParamValues &p)
+{
+    const int wm = std::max(1, paramValue(p, "WM")), wn = std::max(1, paramValue(p, "WN"));
+    return (paramValue(p, "BM") / wm) * (paramValue(p, "BN") / wn) * kWarpSize;
+}
+
+// Global bytes of a launch whose blocks load a BM x BK tile of A and a BK x BN tile of B per step.
+LoadTraffic tensorTileTraffic(int bm, int bn, int bk, const ProblemSize &size, const LaunchGeometry &g)
+{
+    const double blocks = double(g.gridX) * double(g.gridY);
+    LoadTraffic traffic;
+    traffic.loadBytes = blocks * double(ceilDiv(size.k, bk)) * double(sizeof(float)) * double(bm + bn) * bk;
+    traffic.formula = "block tile: BM*BN / (2 (BM + BN)) = " + str(bm) + "*" + str(bn) + " / (2 (" + str(bm) +
+                      " + " + str(bn) + "))";
+    return traffic;
+}
+
+// Every thread issues the same whole number of 16-byte copies of each tile.
+void wholeCopies(const char *what, int floats, int threads, std::vector<std::string> &out)
+{
+    if (threads > 0 && floats % (4 * threads) != 0)
+        out.push_back("The " + std::string(what) + " (" + str(floats) +
+                      " floats) must split into whole 16-byte "
+                      "copies over the block's " +
+                      str(threads) + " threads.");
+}
+
+StageModel mmaTf32Model()
+{
+    StageModel m;
+    m.launch = [](const ParamValues &p, const ProblemSize &size) {
+        return tiledLaunch(mmaThreads(p), 1, paramValue(p, "BM"), paramValue(p, "BN"), size);
+    };
+    m.staticSmem = [](const ParamValues &) { return 0; };
+    m.dynamicSmem = [](const ParamValues &p) {
+        const int bm = paramValue(p, "BM"), bn = paramValue(p, "BN"), bk = paramValue(p, "BK");
+        return paramValue(p, "STAGES") * (bm * (bk + 4) + bk * (bn + 8)) * int(sizeof(float));
+    };
+    m.constraints = [](const ParamValues &p, const ProblemSize &, std::vector<std::string> &out) {
+        const int bm = paramValue(p, "BM"), bn = paramValue(p, "BN"), bk = paramValue(p, "BK");
+        const int wm = paramValue(p, "WM"), wn = paramValue(p, "WN");
+        if (bm % wm != 0)
+            out.push_back("BM (" + str(bm) + ") must be a multiple of WM (" + str(wm) +
+                          "): warps tile the block's rows.");
+        if (bn % wn != 0)
+            out.push_back("BN (" + str(bn) + ") must be a multiple of WN (" + str(wn) +
+                          "): warps tile the block's columns.");
+        if (bm % wm == 0 && bn % wn == 0) {
+            wholeCopies("A tile BM x BK", bm * bk, mmaThreads(p), out);
+            wholeCopies("B tile BK x BN", bk * bn, mmaThreads(p), out);
+        }
+    };
+    m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
+        return tensorTileTraffic(paramValue(p, "BM"), paramValue(p, "BN"), paramValue(p, "BK"), size, g);
+    };
+    return m;
+}
+
+// wgmma_tf32: BN / 64 warpgroups of 128 threads, BK fixed at 32 (one 128-byte swizzle row).
+constexpr int kWgmmaBk = 32;
+StageModel wgmmaTf32Model()
+{
+    StageModel m;
+    m.launch = [](const ParamValues &p, const ProblemSize &size) {
+        return tiledLaunch(paramValue(p, "BN") / 64 * 128, 1, paramValue(p, "BM"), paramValue(p, "BN"), size);
+    };
+    m.staticSmem = [](const ParamValues &) { return 0; };
+    // STAGES A tiles and B staging tiles, two transposed B tiles, and 1 KiB to align the swizzle atoms.
+    m.dynamicSmem = [](const ParamValues &p) {
+        const int bm = paramValue(p, "BM"), bn = paramValue(p, "BN"), stages = paramValue(p, "STAGES");
+        return (stages * bm * kWgmmaBk + 2 * bn * kWgmmaBk + stages * kWgmmaBk * (bn + 4)) *
+                   int(sizeof(float)) +
+               1024;
+    };
+    m.constraints = [](const ParamValues &p, const ProblemSize &, std::vector<std::string> &out) {
+        const int threads = paramValue(p, "BN") / 64 * 128;
+        wholeCopies("A tile BM x 32", paramValue(p, "BM") * kWgmmaBk, threads, out);
+    };
+    m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
+        return tensorTileTraffic(paramValue(p, "BM"), paramValue(p, "BN"), kWgmmaBk, size, g);
+    };
+    return m;
+}
+
 StageModel libraryModel()
 {
     StageModel m;
@@ -588,6 +676,66 @@ std::vector<StageInfo> buildStages()
         .model = warpTileModel(WarpTileFeed::AsyncCopies),
     });
     s.push_back({
+        .key = "mma_tf32",
+        .title = "Tensor cores: mma.sync TF32",
+        .seedStep = "beyond the worklog (tensor cores)",
+        .summary =
+            "async_pipelined's cp.async stages feeding tensor cores: each warp multiplies WM x WN of C as "
+            "m16n8k8 TF32 fragments (mma.sync), A fragments read with ldmatrix from padded rows, B "
+            "fragments with conflict-free 32-bit reads.",
+        .sourceFile = "mma_tf32.cuh",
+        .kernelName = "gemmscope::mma_tf32",
+        .params = {choiceParam("BM", "Block tile rows (BM)", "Rows of C computed by one thread block.",
+                               {64, 128, 256}, 128),
+                   choiceParam("BN", "Block tile columns (BN)", "Columns of C computed by one thread block.",
+                               {64, 128, 256}, 128),
+                   choiceParam("BK", "Reduction tile (BK)", "Depth of the A and B tiles per pipeline stage.",
+                               {16, 32}, 32),
+                   choiceParam("WM", "Warp tile rows (WM)", "Rows of C one warp computes: WM/16 fragments.",
+                               {32, 64}, 64),
+                   choiceParam("WN", "Warp tile columns (WN)",
+                               "Columns of C one warp computes: WN/8 fragments.", {32, 64}, 64),
+                   choiceParam("STAGES", "Pipeline stages (STAGES)",
+                               "Shared-memory tiles in flight: the copy engine fills STAGES - 1 ahead.",
+                               {2, 3, 4, 5}, 3)},
+        .minArch = 80,
+        .minArchReason = "mma.sync with TF32 operands and cp.async arrived with sm_80 (Ampere)",
+        .precision = Precision::Tf32,
+        .derivedFrom = "async_pipelined",
+        .beyondSeeds = true,
+        .shortLabel = "mma",
+        .color = 0x2e8b57,
+        .model = mmaTf32Model(),
+    });
+    s.push_back({
+        .key = "wgmma_tf32",
+        .title = "Tensor cores: Hopper wgmma TF32",
+        .seedStep = "beyond the worklog (tensor cores)",
+        .summary = "A warpgroup of four warps issues one asynchronous wgmma.m64nNk8 with both operands in "
+                   "128-byte-swizzled shared memory; B is transposed on its way in, since TF32 wgmma reads "
+                   "only K-major tiles. Built for sm_90a: Hopper only.",
+        .sourceFile = "wgmma_tf32.cuh",
+        .kernelName = "gemmscope::wgmma_tf32",
+        .params = {choiceParam("BM", "Block tile rows (BM)",
+                               "Rows of C per block: the N of each wgmma.m64nNk8 (64, 128 or 256).",
+                               {64, 128, 256}, 256),
+                   choiceParam("BN", "Block tile columns (BN)",
+                               "Columns of C per block: 64 per warpgroup of 128 threads.", {64, 128, 256},
+                               128),
+                   choiceParam("STAGES", "Pipeline stages (STAGES)",
+                               "Shared-memory tiles in flight: the copy engine fills STAGES - 2 ahead.",
+                               {3, 4, 5, 6}, 4)},
+        .minArch = 90,
+        .minArchReason = "wgmma, the warpgroup tensor-core instruction, exists on Hopper (sm_90a) alone",
+        .archSpecific = true,
+        .precision = Precision::Tf32,
+        .derivedFrom = "mma_tf32",
+        .beyondSeeds = true,
+        .shortLabel = "wgmma",
+        .color = 0x8b008b,
+        .model = wgmmaTf32Model(),
+    });
+    s.push_back({
         .key = "cublas_fp32",
         .title = "cuBLAS SGEMM (FP32)",
         .seedStep = "baseline",
@@ -685,6 +833,18 @@ std::vector<Preset> buildPresets()
         // 4096^3, each in one runner session.
         {"fp32-tuned", "Beyond: tuned for the H200 (pipelined 128x256, BK 16, 8x16)", StageId("pipelined"),
          tuned, "beyond the seeds", std::nullopt},
+        {"tf32-mma",
+         "Tensor cores: mma.sync TF32 (128x128, BK 32, 64x64 warps, 3 stages)",
+         StageId("mma_tf32"),
+         {{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"STAGES", 3}},
+         "beyond the seeds",
+         std::nullopt},
+        {"tf32-wgmma",
+         "Tensor cores: Hopper wgmma TF32 (256x128, 4 stages)",
+         StageId("wgmma_tf32"),
+         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}},
+         "beyond the seeds",
+         std::nullopt},
         {"cublas_fp32", "cuBLAS SGEMM, FP32 (pedantic)", StageId::CublasFp32, {}, "baseline", std::nullopt},
         {"cublas_tf32", "cuBLAS SGEMM, TF32 tensor cores", StageId::CublasTf32, {}, "baseline", std::nullopt},
     };
@@ -727,6 +887,26 @@ const Preset *findPreset(std::string_view key)
         if (p.key == key)
             return &p;
     return nullptr;
+}
+
+std::string archViolation(const StageInfo &stage, int arch)
+{
+    const std::string why = !stage.minArchReason.empty()      ? stage.minArchReason
+                            : stage.minArch == kCuda13MinArch ? std::string(kCuda13MinArchReason)
+                                                              : std::string();
+    if (arch < stage.minArch)
+        return "Stage " + stage.key + " needs compute capability " + str(stage.minArch) +
+               " or newer, not sm_" + str(arch) + (why.empty() ? std::string() : ": " + why);
+    if (stage.archSpecific && arch != stage.minArch)
+        return "Stage " + stage.key + " is built for sm_" + str(stage.minArch) +
+               "a and runs on compute capability " + str(stage.minArch) + " alone, not sm_" + str(arch) +
+               (why.empty() ? std::string() : ": " + why);
+    return {};
+}
+
+std::string nvrtcArchitecture(const StageInfo &stage, int arch)
+{
+    return "sm_" + str(arch) + (stage.archSpecific ? "a" : "");
 }
 
 int paramValue(const ParamValues &params, std::string_view name, int fallback)

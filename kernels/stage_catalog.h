@@ -80,7 +80,10 @@ struct StageInfo {
     std::vector<ParamSpec> params{}; // in template-argument order
     int minArch = kCuda13MinArch;    // smallest compute capability (major*10+minor) it runs on
     std::string minArchReason{};     // why, when the stage itself needs more: "cp.async arrived with sm_80"
-    bool isLibrary = false;          // cuBLAS baselines: no source, no NVRTC
+    // Built for sm_<minArch>a (wgmma, setmaxnreg): architecture-specific code that runs on that
+    // architecture alone, so newer GPUs are refused too (archViolation says so).
+    bool archSpecific = false;
+    bool isLibrary = false; // cuBLAS baselines: no source, no NVRTC
     Precision precision = Precision::Fp32;
     // The stage whose source this one was written from, when it is not the one before it in the
     // ladder: the worklog built step 7 (strided) from step 6, the coalesced kernel without double
@@ -128,6 +131,15 @@ LaunchGeometry launchGeometry(StageId id, const ParamValues &params, const Probl
 // Every parameter of the stage present, known and within its range or choices: the condition the
 // model hooks (StageModel) need before they may divide by a tile.
 bool paramsInRange(StageId id, const ParamValues &params);
+
+// Why the stage cannot be built for or run on compute capability `arch` (major*10+minor), as a
+// sentence; empty when it can. Older than minArch (with the stage's own reason, or CUDA 13's
+// floor), or, for an architecture-specific stage, any architecture but its own.
+std::string archViolation(const StageInfo &stage, int arch);
+
+// The NVRTC --gpu-architecture value for the stage on `arch`: "sm_90", or "sm_90a" for an
+// architecture-specific stage.
+std::string nvrtcArchitecture(const StageInfo &stage, int arch);
 
 // NVRTC name expression of the kernel instantiation: "gemmscope::coalesced<64, 64, 8, 4, 4>".
 std::string kernelNameExpression(StageId id, const ParamValues &params);

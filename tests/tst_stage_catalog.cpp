@@ -170,6 +170,13 @@ private slots:
             << "(16 x 16 = 256 accumulators) cannot stay in the 255 registers";
         QTest::newRow("naive block too large") << "naive" << ParamValues{{"BX", 64}, {"BY", 32}}
                                                << "BX x BY (64 x 32 = 2048) must not exceed 1024";
+        QTest::newRow("mma copies not whole")
+            << "mma_tf32"
+            << ParamValues{{"BM", 64}, {"BN", 256}, {"BK", 16}, {"WM", 32}, {"WN", 32}, {"STAGES", 3}}
+            << "The A tile BM x BK (1024 floats) must split into whole 16-byte copies over the block's 512 "
+               "threads.";
+        QTest::newRow("wgmma stages over shared memory")
+            << "wgmma_tf32" << ParamValues{{"BM", 256}, {"BN", 128}, {"STAGES", 6}} << "331776 bytes";
         QTest::newRow("missing parameter") << "smem_tiled" << ParamValues{{"TILE", 16}} << "PAD is missing";
         QTest::newRow("unknown parameter")
             << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}, {"BM", 4}} << "has no parameter BM";
@@ -187,6 +194,23 @@ private slots:
         for (const auto &line : v)
             all += QString::fromStdString(line) + "\n";
         QVERIFY2(all.contains(expected), qPrintable(all));
+    }
+
+    // Architecture-specific code (sm_90a) runs on its own architecture alone; the other stages on
+    // anything from their minimum up.
+    void architectureRefusals()
+    {
+        const StageInfo &wgmma = *findStage("wgmma_tf32");
+        QVERIFY(archViolation(wgmma, 90).empty());
+        QVERIFY(QString::fromStdString(archViolation(wgmma, 80)).contains("needs compute capability 90"));
+        QVERIFY(QString::fromStdString(archViolation(wgmma, 100))
+                    .contains("runs on compute capability 90 alone"));
+        QCOMPARE(nvrtcArchitecture(wgmma, 90), std::string("sm_90a"));
+        const StageInfo &mma = *findStage("mma_tf32");
+        QVERIFY(QString::fromStdString(archViolation(mma, 75)).contains("mma.sync with TF32"));
+        QVERIFY(archViolation(mma, 100).empty());
+        QCOMPARE(nvrtcArchitecture(mma, 90), std::string("sm_90"));
+        QVERIFY(mma.precision == Precision::Tf32 && wgmma.precision == Precision::Tf32);
     }
 
     void badProblemSizes()

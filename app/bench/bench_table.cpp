@@ -1,6 +1,7 @@
 #include "bench_table.h"
 
 #include "events.h"
+#include "stage_catalog.h"
 
 #include <QJsonArray>
 #include <algorithm>
@@ -39,7 +40,18 @@ bool anyCounters(const std::vector<BenchRow> &rows)
     return std::any_of(rows.begin(), rows.end(), [](const BenchRow &r) { return countersOf(r).has_value(); });
 }
 
-QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bool counters)
+// The run as a percentage of cuBLAS TF32, for the TF32 stages (whose inputs are rounded alike);
+// "-" for FP32 stages, which are compared with cuBLAS FP32 only.
+QString tf32Cell(const BenchRow &row, double median, double cublasTf32Ms)
+{
+    const StageInfo *stage = findStage(row.stage.toStdString());
+    if (!stage || stage->precision != Precision::Tf32 || median <= 0)
+        return QStringLiteral("-");
+    return number(100 * cublasTf32Ms / median, 1) + QStringLiteral("%");
+}
+
+QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bool counters,
+                     double cublasTf32Ms)
 {
     const QString preset = row.preset.isEmpty() ? QStringLiteral("-") : row.preset;
     if (protocol::eventTypeOf(row.event) != protocol::EventType::Result) {
@@ -80,12 +92,15 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bo
                       occupancy};
     if (counters)
         cells.insert(7, dramIntensityCell(e));
+    if (cublasTf32Ms > 0)
+        cells.insert(6, tf32Cell(row, median, cublasTf32Ms));
     return cells;
 }
 
 } // namespace
 
-QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double peakTflops)
+QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double peakTflops,
+                    double cublasTf32Ms)
 {
     const QStringList header{QStringLiteral("preset"),      QStringLiteral("stage"),
                              QStringLiteral("params"),      QStringLiteral("median ms (p20-p80)"),
@@ -97,9 +112,11 @@ QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double p
     QStringList columns = header;
     if (counters)
         columns.insert(7, QStringLiteral("DRAM FLOP/B"));
+    if (cublasTf32Ms > 0)
+        columns.insert(6, QStringLiteral("% cuBLAS TF32"));
     std::vector<QStringList> table{columns};
     for (const BenchRow &row : rows)
-        table.push_back(cellsFor(row, cublasMs, peakTflops, counters));
+        table.push_back(cellsFor(row, cublasMs, peakTflops, counters, cublasTf32Ms));
     std::vector<qsizetype> widths(columns.size(), 0);
     for (const QStringList &cells : table)
         if (cells.size() == columns.size()) // error rows span the rest of the line

@@ -16,7 +16,9 @@ struct BenchRow {
     QJsonObject event; // the runner's result or error event
 };
 
-// `cublasMs` 0 and `peakTflops` 0 mean unknown (the column then shows "-").
-QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double peakTflops);
+// `cublasMs` 0 and `peakTflops` 0 mean unknown (the column then shows "-"). With `cublasTf32Ms`
+// (cuBLAS TF32 of the same run) a "% cuBLAS TF32" column compares the TF32 stages with it.
+QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double peakTflops,
+                    double cublasTf32Ms = 0);
 
 } // namespace gemmscope::bench

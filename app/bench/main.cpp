@@ -343,7 +343,7 @@ int main(int argc, char **argv)
 
     int failedRows = 0;
     std::vector<BenchRow> rows;
-    double cublasMs = 0;
+    double cublasMs = 0, cublasTf32Ms = 0;
     int n = 0;
     for (const Target &t : *targets) {
         if (!runner.running() && !runner.start(&error)) {
@@ -370,11 +370,17 @@ int main(int argc, char **argv)
             protocol::fromJson(event, result);
             cublasMs = result.timing.medianMs;
         }
+        if (t.stage == QString::fromStdString(StageId::CublasTf32.str()) &&
+            protocol::eventTypeOf(event) == protocol::EventType::Result) {
+            protocol::ResultEvent result;
+            protocol::fromJson(event, result);
+            cublasTf32Ms = result.timing.medianMs;
+        }
         rows.push_back({t.preset, t.stage, QString::fromStdString(formatParams(t.params)), event});
         if (protocol::eventTypeOf(event) != protocol::EventType::Result)
             ++failedRows;
     }
-    print(QStringLiteral("\n") + bench::formatTable(rows, cublasMs, peak));
+    print(QStringLiteral("\n") + bench::formatTable(rows, cublasMs, peak, cublasTf32Ms));
 
     if (parser.isSet(jsonOpt)) {
         QJsonArray jsonRows;

@@ -72,7 +72,9 @@ QStringList NvrtcCompiler::optionsFor(const NvrtcProgram &program)
 {
     // A real architecture (sm_XX, not compute_XX) makes NVRTC run ptxas and return a CUBIN, so
     // the register and spill figures are those of the code that actually runs.
-    QStringList options{QStringLiteral("--gpu-architecture=sm_%1").arg(program.arch),
+    QStringList options{QStringLiteral("--gpu-architecture=sm_%1%2")
+                            .arg(program.arch)
+                            .arg(program.archSpecific ? QStringLiteral("a") : QString()),
                         QStringLiteral("-std=c++17"), QStringLiteral("--ptxas-options=-v")};
     options += program.extraOptions;
     return options;

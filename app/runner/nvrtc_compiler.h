@@ -16,6 +16,7 @@ struct NvrtcProgram {
     bool withKernelHeaders = true; // pass every embedded kernels/cuda/*.cuh as an NVRTC header
     QString nameExpression;        // "gemmscope::coalesced<64, 64, 8, 4, 4>" or "fma_peak"
     int arch = 90;                 // real architecture: compiles to a CUBIN for sm_<arch>
+    bool archSpecific = false;     // sm_<arch>a: wgmma and the like, for that architecture alone
     QStringList extraOptions;      // e.g. "-DGEMMSCOPE_TRACE_OWNER=1"
     bool needPtx = false;          // a cached entry without its PTX is compiled again
 };

@@ -45,17 +45,9 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
     QStringList reasons;
     for (const std::string &reason : violations(stage.id, params, size))
         reasons << QString::fromStdString(reason);
-    if (arch > 0 && arch < stage.minArch) {
-        // The stage's own reason, or CUDA 13's floor, which is every other stage's.
-        const std::string why = !stage.minArchReason.empty()      ? stage.minArchReason
-                                : stage.minArch == kCuda13MinArch ? std::string(kCuda13MinArchReason)
-                                                                  : std::string();
-        reasons << QStringLiteral("Stage %1 needs compute capability %2 or newer, not sm_%3%4")
-                       .arg(QString::fromStdString(stage.key))
-                       .arg(stage.minArch)
-                       .arg(arch)
-                       .arg(why.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(why));
-    }
+    if (arch > 0)
+        if (const std::string why = archViolation(stage, arch); !why.empty())
+            reasons << QString::fromStdString(why);
     if (reasons.isEmpty())
         return;
     for (QString &r : reasons)
@@ -88,6 +80,7 @@ NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int
     program.mainSource = QByteArray("#include \"") + QByteArray::fromStdString(stage.sourceFile) + "\"\n";
     program.nameExpression = QString::fromStdString(kernelNameExpression(stage.id, params));
     program.arch = arch;
+    program.archSpecific = stage.archSpecific;
     for (const std::string &option : stage.compileOptions)
         program.extraOptions << QString::fromStdString(option);
     if (build == StageBuild::TraceOwner)

@@ -280,7 +280,8 @@ private slots:
             if (!ok && !fuzz.chance(2))
                 continue;
             const int arch = QList<int>{75, 80, 90}[fuzz.below(3)];
-            const bool runsThere = ok && arch >= stage.minArch; // cp.async stages need sm_80
+            const bool runsThere =
+                ok && archViolation(stage, arch).empty(); // cp.async: sm_80+; wgmma: sm_90 only
             const QJsonObject request{{"type", "compile"},
                                       {"id", QStringLiteral("s%1").arg(compiled)},
                                       {"stage", QString::fromStdString(stage.key)},

@@ -26,7 +26,7 @@ private slots:
             if (stage.isLibrary)
                 continue;
             for (int arch : {75, 80, 90})
-                if (arch >= stage.minArch)
+                if (archViolation(stage, arch).empty())
                     QTest::addRow("%s/sm_%d", p.key.c_str(), arch) << QString::fromStdString(p.key) << arch;
         }
     }
@@ -59,6 +59,54 @@ private slots:
         // The analytic model's shared memory must be the compiled kernel's.
         const LaunchGeometry geometry = launchGeometry(stage.id, p->params, ProblemSize{});
         QCOMPARE(kernel.ptxas.staticSmemBytes, geometry.staticSmemBytes);
+    }
+
+    // The tensor-core stages compile to the instructions they are named after: mma.sync m16n8k8
+    // TF32 (sm_80 and sm_90) and, built for sm_90a, wgmma.mma_async reading shared-memory
+    // descriptors. A plain sm_90 build of wgmma would be refused by ptxas.
+    void tensorCoreStagesUseTheirInstructions_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<int>("arch");
+        QTest::addColumn<QString>("instruction");
+        QTest::newRow("mma/sm_80") << "tf32-mma" << 80
+                                   << "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32";
+        QTest::newRow("mma/sm_90") << "tf32-mma" << 90 << "ldmatrix.sync.aligned.m8n8.x4.shared.b16";
+        QTest::newRow("wgmma/sm_90a")
+            << "tf32-wgmma" << 90 << "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32";
+    }
+    void tensorCoreStagesUseTheirInstructions()
+    {
+        QFETCH(QString, preset);
+        QFETCH(int, arch);
+        QFETCH(QString, instruction);
+        const Preset *p = findPreset(preset.toStdString());
+        QVERIFY(p);
+        NvrtcProgram program = stageProgram(stageInfo(p->stage), p->params, arch);
+        program.needPtx = true;
+        QTemporaryDir fresh;
+        const CompiledKernel kernel = NvrtcCompiler(fresh.path()).compile(program);
+        QVERIFY2(kernel.ptx.contains(instruction.toUtf8()), qPrintable(instruction));
+        if (stageInfo(p->stage).archSpecific)
+            QVERIFY(kernel.ptx.contains(".target sm_90a"));
+    }
+
+    void wgmmaIsRefusedOffHopper()
+    {
+        const StageInfo &stage = *findStage("wgmma_tf32");
+        QCOMPARE(nvrtcArchitecture(stage, 90), std::string("sm_90a"));
+        QVERIFY(archViolation(stage, 90).empty());
+        for (int arch : {80, 89, 100}) {
+            bool refused = false;
+            try {
+                requireValidConfig(stage, defaultParams(stage.id), ProblemSize{}, arch);
+            } catch (const RunnerError &e) {
+                refused = e.kind() == ErrorKind::InvalidConfig &&
+                          e.message().contains(QStringLiteral("sm_90a")) &&
+                          e.message().contains(QStringLiteral("sm_%1").arg(arch));
+            }
+            QVERIFY2(refused, qPrintable(QString::number(arch)));
+        }
     }
 
     void brokenSourceGivesCompileErrorWithLog()

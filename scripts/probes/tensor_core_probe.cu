@@ -1,0 +1,187 @@
+// Tuning probe for the tensor-core stages (mma_tf32, wgmma_tf32): each configuration verified
+// against cuBLAS pedantic FP32 at the TF32 tolerance and timed beside cuBLAS TF32 in one
+// process, so ratios are within one run. The product measures through gemmscope-bench; this
+// probe sweeps template parameters quickly with nvcc while tuning.
+//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/cuda \
+//        scripts/probes/tensor_core_probe.cu -lcublas -o tc_probe
+//   ./tc_probe [--small]   prints one JSON object per line; --small: the awkward sizes only
+//                          (for compute-sanitizer)
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "mma_tf32.cuh"
+#include "wgmma_tf32.cuh"
+
+#define CHECK(x)                                                                                             \
+    do {                                                                                                     \
+        cudaError_t e = (x);                                                                                 \
+        if (e != cudaSuccess) {                                                                              \
+            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e));           \
+            std::exit(1);                                                                                    \
+        }                                                                                                    \
+    } while (0)
+
+using Kernel = void (*)(const float *, const float *, float *, int, int, int);
+
+static cublasHandle_t handle;
+
+static void cublasGemm(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    const float one = 1.f, zero = 0.f;
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N);
+}
+
+static double relError(const std::vector<float> &got, const std::vector<float> &want)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        if (!std::isfinite(got[i]))
+            return INFINITY;
+        num += double(got[i] - want[i]) * double(got[i] - want[i]);
+        den += double(want[i]) * double(want[i]);
+    }
+    return std::sqrt(num / std::max(den, 1e-30));
+}
+
+template <typename F> static double medianMs(F &&launch, int reps)
+{
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    for (int i = 0; i < 3; ++i)
+        launch();
+    std::vector<float> t;
+    for (int i = 0; i < reps; ++i) {
+        CHECK(cudaEventRecord(a));
+        launch();
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return t[t.size() / 2];
+}
+
+struct Config {
+    std::string name;
+    Kernel kernel;
+    int bm, bn, threads, smemBytes;
+};
+
+static cublasHandle_t tf32Handle;
+
+struct Buffers {
+    float *A = nullptr, *B = nullptr, *C = nullptr, *R = nullptr;
+    int M, N, K;
+    Buffers(int m, int n, int k) : M(m), N(n), K(k)
+    {
+        std::mt19937 gen(42);
+        std::uniform_real_distribution<float> d(-1.f, 1.f);
+        std::vector<float> a(size_t(m) * k), b(size_t(k) * n);
+        for (auto &x : a)
+            x = d(gen);
+        for (auto &x : b)
+            x = d(gen);
+        CHECK(cudaMalloc(&A, a.size() * 4));
+        CHECK(cudaMalloc(&B, b.size() * 4));
+        CHECK(cudaMalloc(&C, size_t(m) * n * 4));
+        CHECK(cudaMalloc(&R, size_t(m) * n * 4));
+        CHECK(cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
+        cublasGemm(A, B, R, m, n, k);
+        CHECK(cudaDeviceSynchronize());
+    }
+    ~Buffers() { cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(R); }
+    double check(const Config &c)
+    {
+        CHECK(cudaMemset(C, 0xff, size_t(M) * N * 4)); // NaN poison
+        launch(c);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        std::vector<float> got(size_t(M) * N), want(size_t(M) * N);
+        CHECK(cudaMemcpy(got.data(), C, got.size() * 4, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(want.data(), R, want.size() * 4, cudaMemcpyDeviceToHost));
+        return relError(got, want);
+    }
+    void launch(const Config &c)
+    {
+        dim3 grid((N + c.bn - 1) / c.bn, (M + c.bm - 1) / c.bm);
+        c.kernel<<<grid, c.threads, c.smemBytes>>>(A, B, C, M, N, K);
+    }
+    void tf32()
+    {
+        const float one = 1.f, zero = 0.f;
+        cublasSgemm(tf32Handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N);
+    }
+};
+
+#define MMA(BM, BN, BK, WM, WN, ST)                                                                          \
+    Config                                                                                                   \
+    {                                                                                                        \
+        "mma_tf32<" #BM "," #BN "," #BK "," #WM "," #WN "," #ST ">",                                         \
+            gemmscope::mma_tf32<BM, BN, BK, WM, WN, ST>, BM, BN, (BM / WM) * (BN / WN) * 32,                 \
+            ST *(BM * (BK + 4) + BK * (BN + 8)) * 4                                                          \
+    }
+#define WG(BM, BN, ST)                                                                                       \
+    Config                                                                                                   \
+    {                                                                                                        \
+        "wgmma_tf32<" #BM "," #BN "," #ST ">", gemmscope::wgmma_tf32<BM, BN, ST>, BM, BN, BN / 64 * 128,     \
+            (ST * BM * 32 + 2 * BN * 32 + ST * 32 * (BN + 4)) * 4 + 1024                                     \
+    }
+
+int main(int argc, char **argv)
+{
+    CHECK(cudaSetDevice(0));
+    cublasCreate(&handle);
+    cublasCreate(&tf32Handle);
+    cublasSetMathMode(tf32Handle, CUBLAS_TF32_TENSOR_OP_MATH);
+    std::vector<Config> configs = {
+        MMA(128, 128, 32, 64, 64, 3),
+        WG(256, 128, 3),
+        WG(256, 128, 4),
+        WG(128, 128, 4),
+        WG(128, 128, 5),
+        WG(128, 256, 3),
+        WG(64, 128, 4),
+        WG(64, 64, 3),
+    };
+    for (Config &c : configs)
+        CHECK(cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, c.smemBytes));
+    const int sizes[][3] = {
+        {1000, 777, 333}, {1, 1, 1}, {129, 65, 37}, {8192, 4096, 6144}, {4096, 4096, 4096}};
+    const bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
+    for (const auto &s : sizes) {
+        if (small && s[0] >= 4096)
+            continue;
+        Buffers buf(s[0], s[1], s[2]);
+        const bool big = s[0] >= 4096;
+        const double tf32Ms = big ? medianMs([&] { buf.tf32(); }, 20) : 0;
+        const double fp32Ms =
+            big ? medianMs([&] { cublasGemm(buf.A, buf.B, buf.C, buf.M, buf.N, buf.K); }, 10) : 0;
+        for (const Config &c : configs) {
+            const double err = buf.check(c);
+            const double ms = big && err < 5e-3 ? medianMs([&] { buf.launch(c); }, 20) : 0;
+            const double flops = 2.0 * s[0] * s[1] * s[2];
+            std::printf("{\"config\":\"%s\",\"size\":\"%dx%dx%d\",\"rel_error\":%.3g,\"ms\":%.4f,"
+                        "\"tflops\":%.1f,\"cublas_tf32_ms\":%.4f,\"pct_of_cublas_tf32\":%.1f,\"cublas_fp32_"
+                        "ms\":%.4f}\n",
+                        c.name.c_str(), s[0], s[1], s[2], err, ms, ms > 0 ? flops / ms / 1e9 : 0, tf32Ms,
+                        ms > 0 ? 100 * tf32Ms / ms : 0, fp32Ms);
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
