@@ -86,8 +86,9 @@ std::string loadLabel(const KernelShape &shape, Operand op, int instruction)
         return "load " + name + ", pass " + to_string(instruction + 1) + " of " + to_string(count) +
                " (idx = tid + " + to_string(instruction) + " x " + to_string(shape.threads()) + ")";
     case TileLoadScheme::CooperativeVec4:
-    case TileLoadScheme::AsyncCopies: {
-        const bool copy = shape.loads == TileLoadScheme::AsyncCopies;
+    case TileLoadScheme::AsyncCopies:
+    case TileLoadScheme::AsyncCopiesVec4: {
+        const bool copy = shape.loads != TileLoadScheme::CooperativeVec4;
         const int width = loadWidth(shape, op);
         return std::string(copy ? "cp.async " : "load ") + name + (width == 4 ? " float4" : " float") +
                ", pass " + to_string(instruction + 1) + " of " + to_string(count) + " (idx = tid + " +
@@ -395,7 +396,9 @@ std::optional<KernelInstructionCounts> kernelInstructionCounts(const KernelShape
     // cp.async writes shared memory from the copy engine (LDGSTS): no STS instruction is issued,
     // which is what the hardware's shared-store count sees (measured 0 on the H200, 2026-11-30).
     counts.sharedStores =
-        shape.loads == TileLoadScheme::AsyncCopies ? 0 : block.sharedStores.requests * blocks * kSteps;
+        shape.loads == TileLoadScheme::AsyncCopies || shape.loads == TileLoadScheme::AsyncCopiesVec4
+            ? 0
+            : block.sharedStores.requests * blocks * kSteps;
     return counts;
 }
 
