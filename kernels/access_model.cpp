@@ -1,5 +1,7 @@
 #include "access_model.h"
 
+#include "mma_fragments.h"
+
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -86,8 +88,9 @@ std::string loadLabel(const KernelShape &shape, Operand op, int instruction)
         return "load " + name + ", pass " + to_string(instruction + 1) + " of " + to_string(count) +
                " (idx = tid + " + to_string(instruction) + " x " + to_string(shape.threads()) + ")";
     case TileLoadScheme::CooperativeVec4:
-    case TileLoadScheme::AsyncCopies: {
-        const bool copy = shape.loads == TileLoadScheme::AsyncCopies;
+    case TileLoadScheme::AsyncCopies:
+    case TileLoadScheme::AsyncCopiesVec4: {
+        const bool copy = shape.loads != TileLoadScheme::CooperativeVec4;
         const int width = loadWidth(shape, op);
         return std::string(copy ? "cp.async " : "load ") + name + (width == 4 ? " float4" : " float") +
                ", pass " + to_string(instruction + 1) + " of " + to_string(count) + " (idx = tid + " +
@@ -101,6 +104,8 @@ std::string loadLabel(const KernelShape &shape, Operand op, int instruction)
 
 std::string rowExpr(const KernelShape &shape)
 {
+    if (shape.layout == ThreadLayout::MmaFragments)
+        return "warpRow + (i/2)*16 + (i%2)*8 + lane/4";
     if (shape.layout == ThreadLayout::WarpTiled)
         return "warpRow + (i/4)*16 + laneRow + i%4";
     if (shape.tm == 1)
@@ -110,11 +115,57 @@ std::string rowExpr(const KernelShape &shape)
 
 std::string colExpr(const KernelShape &shape)
 {
+    if (shape.layout == ThreadLayout::MmaFragments)
+        return "warpCol + (j/2)*8 + 2*(lane%4) + j%2";
     if (shape.layout == ThreadLayout::WarpTiled)
         return "warpCol + (j/4)*32 + laneCol + j%4";
     if (shape.tn == 1)
         return "tx";
     return shape.layout == ThreadLayout::Strided ? "tx + j*" + to_string(shape.blockX) : "tx*TN + j";
+}
+
+// mma.sync's fragment reads from the padded row-major tiles, one 32-bit ld.shared per register, in
+// the kernel's order: for each k-step of 8 (kk), the A fragments of every m16 tile of the warp
+// tile (a0..a3), then the B fragments of every n8 tile (b0, b1). Lane l's word follows the PTX
+// table: A register r of tile mi is As[warpRow + 16 mi + row][8 kk + col], B register r of tile ni
+// is Bs[8 kk + row][warpCol + 8 ni + col], (row, col) = mmaElementOf(operand, l, r).
+void addFragmentReads(const KernelShape &shape, const AccessContext &ctx, int warp, bool allK,
+                      const std::function<void(SharedAccess)> &add)
+{
+    const int kSteps = allK ? shape.bk / kMmaK : 1;
+    const int mTiles = shape.warpTileRows() / kMmaM, nTiles = shape.warpTileCols() / kMmaN;
+    for (int kk = 0; kk < kSteps; ++kk) {
+        for (Operand op : {Operand::A, Operand::B}) {
+            const int tiles = op == Operand::A ? mTiles : nTiles;
+            for (int t = 0; t < tiles; ++t) {
+                for (int r = 0; r < mmaRegistersPerLane(op); ++r) {
+                    SharedAccess a;
+                    const std::string name = operandName(op);
+                    a.label = "read " + name + " fragment " + (op == Operand::A ? "a" : "b") + to_string(r) +
+                              " = " + name + "s[" +
+                              (op == Operand::A ? "warpRow + 16*mi + row][8*kk + col]"
+                                                : "8*kk + row][warpCol + 8*ni + col]") +
+                              (op == Operand::A ? ", mi = " : ", ni = ") + to_string(t) +
+                              ", kk = " + to_string(kk);
+                    a.operand = op;
+                    a.warp = warp;
+                    a.lanes = lanesOf(
+                        shape, warp,
+                        [&](int tid) {
+                            const ThreadCoord tc = threadCoord(shape, tid);
+                            const TileCell e = mmaElementOf(op, tc.lane, r);
+                            const int warpRow = (tc.warp / shape.warpsX()) * shape.warpTileRows();
+                            const int warpCol = (tc.warp % shape.warpsX()) * shape.warpTileCols();
+                            return std::optional<TileCell>(
+                                op == Operand::A ? TileCell{warpRow + t * kMmaM + e.row, kk * kMmaK + e.col}
+                                                 : TileCell{kk * kMmaK + e.row, warpCol + t * kMmaN + e.col});
+                        },
+                        [&](TileCell c) { return sharedWord(shape, ctx, op, c); });
+                    add(std::move(a));
+                }
+            }
+        }
+    }
 }
 
 } // namespace
@@ -127,6 +178,10 @@ ProblemSize roundedUpToTiles(const KernelShape &shape, const ProblemSize &size)
 
 std::string accessContextError(const KernelShape &shape, const AccessContext &ctx)
 {
+    if (shape.layout == ThreadLayout::WgmmaWarpgroups && shape.loads == TileLoadScheme::NotModelled)
+        return "The tiles of \"" + stageInfo(shape.stage).title +
+               "\" reach shared memory by TMA bulk copies and wgmma reads them through descriptors: no "
+               "thread issues a per-lane load, so there are no lane addresses to draw.";
     if (shape.loads == TileLoadScheme::NotModelled)
         return "The memory accesses of \"" + stageInfo(shape.stage).title +
                "\" are not modelled yet: its loads use a scheme the access model does not describe.";
@@ -294,6 +349,10 @@ std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessC
         }
     }
 
+    if (shape.layout == ThreadLayout::MmaFragments) {
+        addFragmentReads(shape, ctx, warp, allK, add);
+        return out;
+    }
     // Inner loop: for k { aFrag[i] = tileA[row(i)][k]; bFrag[j] = tileB[k][col(j)]; }, the
     // fragments read vectorWidth floats at a time (rows 4f..4f+3 of a transposed A tile and
     // columns 4f..4f+3 of B are neighbouring words).
@@ -395,7 +454,9 @@ std::optional<KernelInstructionCounts> kernelInstructionCounts(const KernelShape
     // cp.async writes shared memory from the copy engine (LDGSTS): no STS instruction is issued,
     // which is what the hardware's shared-store count sees (measured 0 on the H200, 2026-11-30).
     counts.sharedStores =
-        shape.loads == TileLoadScheme::AsyncCopies ? 0 : block.sharedStores.requests * blocks * kSteps;
+        shape.loads == TileLoadScheme::AsyncCopies || shape.loads == TileLoadScheme::AsyncCopiesVec4
+            ? 0
+            : block.sharedStores.requests * blocks * kSteps;
     return counts;
 }
 

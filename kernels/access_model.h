@@ -105,6 +105,9 @@ std::vector<GlobalAccess> globalAccesses(const KernelShape &shape, const AccessC
 // A warp's shared-memory accesses for one k-step in program order: the stores that fill the A
 // and B tiles, then the inner-loop reads. The reads are listed for k = 0 only unless allK: a
 // change of k adds the same offset to every lane's word, so banks rotate and the degree stays.
+// For mma.sync (ThreadLayout::MmaFragments) the reads are the fragment loads, one 32-bit
+// ld.shared per register at the PTX table's element (mma_fragments.h), for the first k-step of
+// 8 unless allK: A's a0..a3 of each m16 tile, then B's b0, b1 of each n8 tile.
 // Empty for the naive kernel.
 std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessContext &ctx, int warp,
                                          bool allK = false);

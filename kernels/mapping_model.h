@@ -57,7 +57,21 @@ int outputCol(const KernelShape &shape, const ThreadCoord &thread, int j);
 
 // The thread that stores C-tile element (row, col), 0 <= row < BM, 0 <= col < BN.
 ThreadCoord ownerOf(const KernelShape &shape, int row, int col);
-// The C-tile outputs of a thread, in the kernel's store order (i outer, j inner).
+// Which register of which thread holds C-tile element (row, col). For the tensor-core layouts
+// (mma_fragments.h): reg is the PTX fragment index (mma: c0..c3 of the m16n8 tile (tileRow,
+// tileCol) of the warp tile; wgmma: d0..d(N/2-1) of the m64 slab tileRow, tileCol = col / 8), and
+// accumulator the index in the kernel's accumulator array (mma: acc[WM/16][WN/8][4] flattened;
+// wgmma: d[WM/64][BN/2] flattened). Other layouts: reg = accumulator = i*TN + j, tiles 0.
+struct FragmentOwner {
+    int tid = 0;
+    int reg = 0;
+    int tileRow = 0, tileCol = 0;
+    int accumulator = 0;
+    friend bool operator==(const FragmentOwner &, const FragmentOwner &) = default;
+};
+FragmentOwner fragmentOwnerOf(const KernelShape &shape, int row, int col);
+// The C-tile outputs of a thread, in the kernel's store order (i outer, j inner); none for a
+// producer warpgroup.
 std::vector<TileCell> outputsOf(const KernelShape &shape, int tid);
 // Owner of every C-tile element as thread linear ids, row-major BM x BN: what a trace build of
 // the kernel (GEMMSCOPE_TRACE_OWNER) writes into C for any block whose tile lies inside C.
@@ -84,7 +98,8 @@ struct TileLoad {
 // Every tile element a thread loads in one k-step, in program order (A instructions, then B).
 std::vector<TileLoad> tileLoadsOf(const KernelShape &shape, int tid);
 
-// The rows of the A tile and columns of the B tile a thread reads in its inner loop.
+// The rows of the A tile and columns of the B tile a thread reads in its inner loop (for mma the
+// rows and columns of its A and B fragments; none for wgmma, whose operands stay in shared memory).
 std::vector<int> aRowsRead(const KernelShape &shape, int tid);
 std::vector<int> bColsRead(const KernelShape &shape, int tid);
 

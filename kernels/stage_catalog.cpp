@@ -1,5 +1,7 @@
 #include "stage_catalog.h"
 
+#include "tensor_core_models.h"
+
 #include <algorithm>
 #include <limits>
 #include <sstream>
@@ -411,33 +413,19 @@ void wholeCopies(const char *what, int floats, int threads, std::vector<std::str
                       str(threads) + " threads.");
 }
 
+// The shared tensor-core model (tensor_core_models.h: warps, fragments, padded cp.async tiles,
+// C stored as float2 pairs), plus this kernel's rule that every thread copies whole 16-byte chunks.
 StageModel mmaTf32Model()
 {
-    StageModel m;
-    m.launch = [](const ParamValues &p, const ProblemSize &size) {
-        return tiledLaunch(mmaThreads(p), 1, paramValue(p, "BM"), paramValue(p, "BN"), size);
-    };
-    m.staticSmem = [](const ParamValues &) { return 0; };
-    m.dynamicSmem = [](const ParamValues &p) {
-        const int bm = paramValue(p, "BM"), bn = paramValue(p, "BN"), bk = paramValue(p, "BK");
-        return paramValue(p, "STAGES") * (bm * (bk + 4) + bk * (bn + 8)) * int(sizeof(float));
-    };
-    m.constraints = [](const ParamValues &p, const ProblemSize &, std::vector<std::string> &out) {
-        const int bm = paramValue(p, "BM"), bn = paramValue(p, "BN"), bk = paramValue(p, "BK");
-        const int wm = paramValue(p, "WM"), wn = paramValue(p, "WN");
-        if (bm % wm != 0)
-            out.push_back("BM (" + str(bm) + ") must be a multiple of WM (" + str(wm) +
-                          "): warps tile the block's rows.");
-        if (bn % wn != 0)
-            out.push_back("BN (" + str(bn) + ") must be a multiple of WN (" + str(wn) +
-                          "): warps tile the block's columns.");
-        if (bm % wm == 0 && bn % wn == 0) {
-            wholeCopies("A tile BM x BK", bm * bk, mmaThreads(p), out);
-            wholeCopies("B tile BK x BN", bk * bn, mmaThreads(p), out);
+    StageModel m = mmaWarpTileModel({.padA = 4, .padB = 8, .dynamicShared = true, .storeWidth = 2});
+    m.constraints = [shared = m.constraints](const ParamValues &p, const ProblemSize &size,
+                                             std::vector<std::string> &out) {
+        const std::size_t before = out.size();
+        shared(p, size, out);
+        if (out.size() == before) {
+            wholeCopies("A tile BM x BK", paramValue(p, "BM") * paramValue(p, "BK"), mmaThreads(p), out);
+            wholeCopies("B tile BK x BN", paramValue(p, "BK") * paramValue(p, "BN"), mmaThreads(p), out);
         }
-    };
-    m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
-        return tensorTileTraffic(paramValue(p, "BM"), paramValue(p, "BN"), paramValue(p, "BK"), size, g);
     };
     return m;
 }
@@ -464,6 +452,26 @@ StageModel wgmmaTf32Model()
     };
     m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
         return tensorTileTraffic(paramValue(p, "BM"), paramValue(p, "BN"), kWgmmaBk, size, g);
+    };
+    // Warpgroup g owns columns 64g..64g+63 of the block and all BM rows: D = C^T, so D's 64 rows
+    // are those columns and its N = BM columns the rows. No producer warpgroup; the loads (cp.async
+    // into swizzled tiles, the B transpose) are not modelled yet.
+    m.mapping = [](const ParamValues &p) {
+        const int bm = paramValue(p, "BM"), bn = paramValue(p, "BN");
+        KernelShape s;
+        s.bm = bm;
+        s.bn = bn;
+        s.bk = kWgmmaBk;
+        s.wm = 64;
+        s.wn = bm;
+        s.transposedD = true;
+        s.tm = bm / 4; // D columns 2t, 2t + 1 of each n8 slice: rows of C
+        s.tn = 2;      // D rows g and g + 8 of the warp's 16: columns of C
+        s.blockX = bn / 64 * 128;
+        s.layout = ThreadLayout::WgmmaWarpgroups;
+        s.loads = TileLoadScheme::NotModelled;
+        s.buffers = paramValue(p, "STAGES");
+        return s;
     };
     return m;
 }

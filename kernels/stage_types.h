@@ -96,6 +96,18 @@ enum class ThreadLayout {
     // owns 4x4 fragments spaced 16 rows and 32 columns apart: rows warpRow + (i/4)*16 + (l/8)*4 +
     // i%4, cols warpCol + (j/4)*32 + (l%8)*4 + j%4.
     WarpTiled,
+    // Tensor-core warp tiles (mma.sync m16n8k8, 1-D blocks; mma_fragments.h has the tables): warp w
+    // owns the WM x WN warp tile (w / (BN/WN), w % (BN/WN)), made of (WM/16) x (WN/8) m16n8 tiles;
+    // inside tile (mi, ni) lane l holds the C fragment c0..c3 of the PTX table. As a cartesian
+    // product: TM = WM/8 rows warpRow + (i/2)*16 + (i%2)*8 + l/4, TN = WN/4 columns warpCol +
+    // (j/2)*8 + 2*(l%4) + j%2, output (i, j) in register c[(i%2)*2 + j%2] of tile (i/2, j/2).
+    MmaFragments,
+    // Hopper warpgroups (wgmma m64nNk8, N = BN): the consumer warpgroup g (threads
+    // firstConsumerThread + 128g ..; a producer warpgroup before them owns nothing) owns rows
+    // g*WM .. g*WM + WM - 1 of the block tile (WM a multiple of 64) and every column, each m64
+    // slab of it in the accumulator layout: TM = WM/32 rows g*WM + (i/2)*64 + 16*(warp in group)
+    // + (i%2)*8 + l/4, TN = BN/4 columns (j/2)*8 + 2*(l%4) + j%2.
+    WgmmaWarpgroups,
 };
 
 enum class TileLoadScheme {
@@ -108,6 +120,9 @@ enum class TileLoadScheme {
     // async_pipelined's cp.async copies: A one float per copy (row = idx / BK, col = idx % BK,
     // as Cooperative), B four floats per copy (as CooperativeVec4).
     AsyncCopies,
+    // The tensor-core stages' cp.async copies: both tiles 16 bytes (four floats) per copy, as
+    // CooperativeVec4, into row-major shared tiles padded by padA / padB floats per row.
+    AsyncCopiesVec4,
     NotModelled, // the loads are not modelled yet: the access model says so, draws nothing
 };
 
@@ -123,23 +138,39 @@ struct KernelShape {
     int padB = 0;               // extra floats per row of the shared B tile (smem_tiled's PAD)
     int buffers = 1;            // shared tiles per operand (2 when double buffered, STAGES for cp.async)
     // Past the seeds: the A tile is stored transposed (tileAT[k][m], rows of BM + padA floats) and
-    // the inner loop reads and the C stores move vectorWidth (4) floats at a time.
+    // the inner loop reads and the C stores move vectorWidth (4) floats at a time. An A tile kept
+    // row-major (the tensor-core stages) has rows of BK + padA floats.
     bool transposedA = false;
     int padA = 0;
     int vectorWidth = 1;
     bool usesSharedMemory = true;
+    // Tensor-core layouts: the warp tile (MmaFragments) or a consumer warpgroup's rows and columns
+    // (WgmmaWarpgroups, wn = BN); 0 for the other layouts. The threads before firstConsumerThread
+    // (a producer warpgroup) own no output.
+    int wm = 0, wn = 0;
+    int firstConsumerThread = 0;
+    // WgmmaWarpgroups computing C transposed (D = C^T: wgmma_tf32, whose K-major operands make
+    // B^T the instruction's A): D's rows are columns of C and its columns rows of C, so wm counts
+    // C columns per warpgroup and wn (the instruction's N) C rows.
+    bool transposedD = false;
     ThreadLayout layout = ThreadLayout::Contiguous;
     TileLoadScheme loads = TileLoadScheme::OneElementPerThread;
 
     int threads() const { return blockX * blockY; }
     int warps() const { return (threads() + kWarpSize - 1) / kWarpSize; }
     int outputsPerThread() const { return tm * tn; }
+    // Threads that own outputs: all but a producer warpgroup.
+    int outputThreads() const { return threads() - firstConsumerThread; }
+    bool isTensorCore() const
+    {
+        return layout == ThreadLayout::MmaFragments || layout == ThreadLayout::WgmmaWarpgroups;
+    }
     // Row stride, in floats, of the shared A and B tiles.
-    int sharedRowA() const { return transposedA ? bm + padA : bk; }
+    int sharedRowA() const { return transposedA ? bm + padA : bk + padA; }
     int sharedRowsA() const { return transposedA ? bk : bm; }
-    // Warp tiles across the block tile (WarpTiled layout).
-    int warpTileRows() const { return 4 * tm; }
-    int warpTileCols() const { return 8 * tn; }
+    // Warp tiles across the block tile (WarpTiled and MmaFragments layouts).
+    int warpTileRows() const { return wm > 0 ? wm : 4 * tm; }
+    int warpTileCols() const { return wn > 0 ? wn : 8 * tn; }
     int warpsX() const { return bn / warpTileCols(); }
     int sharedRowB() const { return bn + padB; }
 };

@@ -2,6 +2,7 @@
 // worked out by hand from the kernels' index expressions (comments give the reasoning).
 #include "access_model.h"
 #include "support/kernel_shapes.h"
+#include "tensor_core_models.h"
 
 #include <QtTest>
 
@@ -10,6 +11,26 @@ using namespace gemmscope;
 namespace {
 
 using test::shapeOf;
+
+// The lead's mma.sync stage as its catalog entry will build it: 128 x 128 block tile, BK 32, 64 x 32
+// warp tiles (8 warps), As[128][32 + padA], Bs[32][128 + padB].
+KernelShape mmaShape(int padA = 4, int padB = 8)
+{
+    MmaTileModelOptions options;
+    options.padA = padA;
+    options.padB = padB;
+    return mmaWarpTileModel(options).mapping(
+        {{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 32}, {"STAGES", 3}});
+}
+
+// The first shared read of `label` prefix ("read A fragment a0", ...) of warp 0 at k-step 0.
+SharedAccess fragmentRead(const KernelShape &s, const std::string &prefix)
+{
+    for (const SharedAccess &a : sharedAccesses(s, AccessContext{}, 0))
+        if (a.label.rfind(prefix, 0) == 0)
+            return a;
+    qFatal("no shared access starting with %s", prefix.c_str());
+}
 
 Operand operandOf(const QString &name)
 {
@@ -423,6 +444,97 @@ private slots:
         QCOMPARE(counts->sharedStores, 0LL);
         const KernelShape p = shapeOf("pipelined", "BM=128 BN=256 BK=16 TM=8 TN=16 SWIZZLE=1");
         QVERIFY(kernelInstructionCounts(p, ProblemSize{1536, 1536, 1536})->sharedStores > 0);
+    }
+
+    void mmaFragmentReadsAreConflictFreeWhenPadded_data()
+    {
+        QTest::addColumn<int>("padA");
+        QTest::addColumn<int>("padB");
+        QTest::addColumn<QString>("read");
+        QTest::addColumn<int>("wavefronts");
+        // groupID g = lane/4 (0..7), threadID_in_group t = lane%4 (0..3).
+        // A a0 reads As[g][t]: word g*36 + t, bank (4g + t) % 32: 32 distinct banks -> 1 wavefront.
+        QTest::newRow("A a0, pitch 36") << 4 << 8 << "read A fragment a0" << 1;
+        // a2 reads As[g][t + 4]: bank 4g + t + 4 (mod 32), still a permutation -> 1.
+        QTest::newRow("A a2, pitch 36") << 4 << 8 << "read A fragment a2" << 1;
+        // B b0 reads Bs[t][g]: word 136t + g, bank 8t + g: 32 distinct banks -> 1.
+        QTest::newRow("B b1, pitch 136") << 4 << 8 << "read B fragment b1" << 1;
+        // Unpadded A (pitch 32): bank t for every g: each of banks 0..3 asked for 8 words -> 8.
+        QTest::newRow("A a0, pitch 32") << 0 << 0 << "read A fragment a0" << 8;
+        // Unpadded B (pitch 128): word 128t + g, bank g: banks 0..7 asked for 4 words each -> 4.
+        QTest::newRow("B b0, pitch 128") << 0 << 0 << "read B fragment b0" << 4;
+    }
+    void mmaFragmentReadsAreConflictFreeWhenPadded()
+    {
+        QFETCH(int, padA);
+        QFETCH(int, padB);
+        QFETCH(QString, read);
+        QFETCH(int, wavefronts);
+        const SharedAccess a = fragmentRead(mmaShape(padA, padB), read.toStdString());
+        QCOMPARE(a.activeLanes, 32);
+        QCOMPARE(a.conflictDegree, wavefronts);
+    }
+
+    void mmaFragmentReadsFollowThePtxTable()
+    {
+        const KernelShape s = mmaShape();
+        // Lane 5 (g 1, t 1) of warp 0, a1 = A(9, 1): word 9*36 + 1 = 325. b1 of lane 5 = B(5, 1):
+        // word 5*136 + 1 = 681.
+        QCOMPARE(fragmentRead(s, "read A fragment a1").lanes[5].address, 325LL);
+        QCOMPARE(fragmentRead(s, "read B fragment b1").lanes[5].address, 681LL);
+        // Per warp and tile of BK = 32: 4 k-steps x (4 m16 tiles x 4 + 4 n8 tiles x 2) = 96 reads.
+        int reads = 0;
+        for (const SharedAccess &a : sharedAccesses(s, AccessContext{}, 3, true))
+            reads += a.kind == AccessKind::Load;
+        QCOMPARE(reads, 96);
+        // Warp 5 sits at warp tile (1, 1): its a0 of mi 0 starts at row 64, B's b0 at column 32.
+        const auto warp5 = sharedAccesses(s, AccessContext{}, 5);
+        const auto a0 = std::find_if(warp5.begin(), warp5.end(),
+                                     [](const SharedAccess &a) { return a.label.rfind("read A", 0) == 0; });
+        QCOMPARE(a0->lanes[0].address, 64LL * 36);
+        const auto b0 = std::find_if(warp5.begin(), warp5.end(),
+                                     [](const SharedAccess &a) { return a.label.rfind("read B", 0) == 0; });
+        QCOMPARE(b0->lanes[0].address, 32LL);
+    }
+
+    void mmaGlobalCopiesAndStores()
+    {
+        const KernelShape s = mmaShape();
+        AccessContext ctx;
+        ctx.size = ProblemSize{1024, 1024, 1024};
+        const std::vector<GlobalAccess> g = globalAccesses(s, ctx, 0);
+        // A: 128 x 32 floats = 1024 16-byte copies over 256 threads = 4 per thread; lane l copies
+        // row l/8, columns 4(l%8)..+3: four rows of 128 contiguous bytes = 16 sectors, all used.
+        const GlobalAccess &a = g.front();
+        QCOMPARE(a.label.rfind("cp.async A float4", 0), std::size_t(0));
+        QCOMPARE(a.sectorsPerRequest(), 16);
+        QCOMPARE(a.efficiency(), 1.0);
+        QCOMPARE(loadInstructionCount(s, Operand::A), 4);
+        QCOMPARE(loadInstructionCount(s, Operand::B), 4);
+        // C stores, one float per register: c0 of tile (0, 0) is rows g, columns 2t: eight rows of
+        // four floats two apart -> 8 sectors for 128 useful bytes, 50 %.
+        const auto c =
+            std::find_if(g.begin(), g.end(), [](const GlobalAccess &x) { return x.operand == Operand::C; });
+        QCOMPARE(c->sectorsPerRequest(), 8);
+        QCOMPARE(c->efficiency(), 0.5);
+        // The copies' shared side: a 16-byte cp.async of four padded rows of 32 floats asks every bank
+        // for 4 words: 4 wavefronts, the least 128 words need.
+        const auto stores = sharedAccesses(s, ctx, 0);
+        QCOMPARE(stores.front().kind, AccessKind::Store);
+        QCOMPARE(stores.front().conflictDegree, 4);
+        // cp.async issues no STS: the instruction count has no shared stores.
+        const auto counts = kernelInstructionCounts(s, ProblemSize{1024, 1024, 1024});
+        QVERIFY(counts);
+        QCOMPARE(counts->sharedStores, 0LL);
+        QCOMPARE(counts->sharedLoads, 96LL * 8 * 64 * 32); // 96 per warp, 8 warps, 64 blocks, 32 k-tiles
+    }
+
+    void wgmmaTilesHaveNoLaneAddresses()
+    {
+        const KernelShape s =
+            wgmmaWarpgroupModel().mapping({{"BM", 128}, {"BN", 128}, {"BK", 32}, {"STAGES", 4}});
+        const std::string why = accessContextError(s, AccessContext{});
+        QVERIFY2(why.find("TMA") != std::string::npos, why.c_str());
     }
 };
 

@@ -3,10 +3,13 @@
 // and the exports write real files.
 #include "bank_conflict_view.h"
 #include "coalescing_view.h"
+#include "plot_theme.h"
+#include "tensor_core_models.h"
 #include "tile_map_view.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -32,6 +35,18 @@ QImage rendered(QWidget &w)
 QColor pixelAt(const QImage &img, QPointF p)
 {
     return img.pixelColor(p.toPoint());
+}
+
+// The lead's tensor-core shapes, from the catalog model helpers.
+KernelShape mmaShape()
+{
+    return mmaWarpTileModel().mapping(
+        {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"WM", 32}, {"WN", 32}, {"STAGES", 3}});
+}
+
+KernelShape wgmmaShape()
+{
+    return wgmmaWarpgroupModel().mapping({{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"STAGES", 4}});
 }
 
 } // namespace
@@ -372,6 +387,96 @@ private slots:
         view.setStage(shapeOf(StageId::Naive, {{"BX", 16}, {"BY", 16}}), AccessContext{}, 0);
         QCOMPARE(view.count(), 0);
         QVERIFY(view.degreeText().contains(QStringLiteral("no shared-memory access")));
+    }
+
+    void mmaFragmentOwnershipIsDrawn()
+    {
+        TileMapView view;
+        view.resize(1000, 800);
+        view.setShape(mmaShape()); // 2 x 2 warps of 32 x 32 warp tiles, 128 threads
+        QCOMPARE(view.keyWarpCount(), 4);
+        QVERIFY(view.findChild<QToolButton *>(QStringLiteral("fragmentButton"))->isVisibleTo(&view));
+        QVERIFY(!view.findChild<QToolButton *>(QStringLiteral("sideBySideButton"))->isVisibleTo(&view));
+        // Labels from the PTX tables: C (9, 5) of warp 0 is g 1 + 8, 2t + 1 with t 2: lane 6, c3;
+        // A (9, 1) is a1 of lane 5; B (5, 1) is b1 of lane 5; C (40, 45) is warp 3, tile (0, 1), (8, 5):
+        // g 0 + 8, 2t + 1 with t 2 -> lane 2, c3.
+        QCOMPARE(view.cellLabel(Operand::C, {9, 5}), QStringLiteral("l6 c3"));
+        QCOMPARE(view.cellLabel(Operand::C, {40, 45}), QStringLiteral("l2 c3"));
+        QCOMPARE(view.cellLabel(Operand::A, {9, 1}), QStringLiteral("l5 a1"));
+        QCOMPARE(view.cellLabel(Operand::B, {5, 1}), QStringLiteral("l5 b1"));
+        QVERIFY(view.noteText().contains(QStringLiteral("lane 5, register c3")));
+
+        QImage img = rendered(view);
+        TilePanelGeometry g = view.panelGeometry(0);
+        const auto at = [&](Operand op, TileCell c) { return pixelAt(img, g.cellRect(op, c).center()); };
+        QCOMPARE(at(Operand::C, {0, 0}), warpColor(0));
+        QCOMPARE(at(Operand::C, {0, 32}), warpColor(1));
+        QCOMPARE(at(Operand::C, {63, 63}), warpColor(3));
+        // A coloured by fragment register: rows 0-7 are a0 (cols 0-3), rows 8-15 a1.
+        QCOMPARE(at(Operand::A, {0, 0}), at(Operand::A, {7, 3}));
+        QVERIFY(at(Operand::A, {0, 0}) != at(Operand::A, {8, 0}));
+        QVERIFY(at(Operand::A, {0, 0}) != at(Operand::A, {0, 4}));
+
+        // Thread 5 (warp 0, lane 5): its a0 is A (1, 1) and rows 1 + 16 i of its warp rows; B's b0 is (1, 1).
+        view.setSelectedThread(5);
+        img = rendered(view);
+        QCOMPARE(at(Operand::A, {1, 1}), TileMapView::selectionColor());
+        QCOMPARE(at(Operand::A, {17, 5}), TileMapView::selectionColor()); // a2 of the second m16 tile
+        QVERIFY(at(Operand::A, {0, 0}) != TileMapView::selectionColor());
+        QVERIFY(at(Operand::A, {33, 1}) != TileMapView::selectionColor()); // warp row 1: other warps
+        QCOMPARE(at(Operand::B, {1, 1}), TileMapView::selectionColor());
+        QCOMPARE(at(Operand::B, {5, 9}), TileMapView::selectionColor()); // b1 of n8 tile 1
+        QCOMPARE(at(Operand::C, {9, 3}), TileMapView::selectionColor()); // c3 of lane 5: (g + 8, 2t + 1)
+
+        // Zoomed in, the labels are painted (the cell holds light text over the warp colour).
+        view.setSelectedThread(-1);
+        view.setZoom(4);
+        g = view.panelGeometry(0);
+        QVERIFY(g.cell >= 26);
+        img = rendered(view);
+        // C (32, 32), near the centre the zoom keeps in view: warp 3, lane 0, c0.
+        QCOMPARE(view.cellLabel(Operand::C, {32, 32}), QStringLiteral("l0 c0"));
+        const QRectF box = g.cellRect(Operand::C, {32, 32});
+        QVERIFY(QRectF(view.rect()).contains(box));
+        int text = 0;
+        for (int x = int(box.left()) + 3; x < int(box.right()) - 3; ++x)
+            for (int y = int(box.top()) + 3; y < int(box.bottom()) - 3; ++y)
+                text += img.pixelColor(x, y) != warpColor(3);
+        QVERIFY2(text > 10, "no label painted in the zoomed cell");
+
+        const QString tip = view.toolTipAt(g.cellRect(Operand::C, {32, 33}).center());
+        QVERIFY2(tip.contains(QStringLiteral("register c1 of m16n8 tile (0, 0)")), qPrintable(tip));
+
+        // Off: A and B show the warps whose cp.async copies the element, and no fragment labels.
+        view.setShowFragments(false);
+        QVERIFY(view.cellLabel(Operand::A, {9, 1}).isEmpty());
+        QCOMPARE(view.cellLabel(Operand::C, {9, 5}), QStringLiteral("l6 c3"));
+
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("mma.png"));
+        QVERIFY(!view.exportTo(file));
+        QVERIFY(QFileInfo(file).size() > 1000);
+    }
+
+    void wgmmaWarpgroupsAreDrawn()
+    {
+        TileMapView view;
+        view.resize(1000, 800);
+        view.setShape(wgmmaShape()); // a producer warpgroup, then two consumers of 64 rows
+        QCOMPARE(view.keyWarpCount(), 3);
+        QVERIFY(!view.findChild<QToolButton *>(QStringLiteral("fragmentButton"))->isVisibleTo(&view));
+        // (70, 13): consumer 1 = warpgroup 2, slab row 6, column group 1: thread 26, d5.
+        QCOMPARE(view.cellLabel(Operand::C, {70, 13}), QStringLiteral("t26 d5"));
+        QVERIFY(view.cellLabel(Operand::A, {0, 0}).isEmpty());
+        const QImage img = rendered(view);
+        const TilePanelGeometry g = view.panelGeometry(0);
+        QCOMPARE(pixelAt(img, g.cellRect(Operand::C, {0, 0}).center()), warpColor(1));
+        QCOMPARE(pixelAt(img, g.cellRect(Operand::C, {127, 127}).center()), warpColor(2));
+        const QString tip = view.toolTipAt(g.cellRect(Operand::C, {70, 13}).center());
+        QVERIFY2(tip.contains(QStringLiteral("warpgroup 2, thread 26")) && tip.contains(QStringLiteral("d5")),
+                 qPrintable(tip));
+        const QString aTip = view.toolTipAt(g.cellRect(Operand::A, {3, 3}).center());
+        QVERIFY2(aTip.contains(QStringLiteral("TMA")), qPrintable(aTip));
     }
 };
 

@@ -245,6 +245,29 @@ private slots:
         QCOMPARE(error, expected);
     }
 
+    void ceilingsTf32IsOptional()
+    {
+        // An event from a runner before the TF32 roof reads as "not measured", and writes nothing back.
+        const QJsonObject old{{"event", "ceilings"}, {"id", "x"},      {"fma_tflops", 64.2},
+                              {"dram_gbs", 4100.0},  {"cached", true}, {"measured_at", "2026-11-29"}};
+        CeilingsEvent e;
+        QString error;
+        QVERIFY2(fromJson(old, e, &error), qPrintable(error));
+        QVERIFY(!e.tf32Tflops);
+        QVERIFY(e.tf32Kernel.isEmpty() && e.tf32Unavailable.isEmpty());
+        QVERIFY(!toJson(e).contains(QStringLiteral("tf32_tflops")));
+        QJsonObject withTf32 = old;
+        withTf32.insert(QStringLiteral("tf32_tflops"), 330.0);
+        withTf32.insert(QStringLiteral("tf32_kernel"), QStringLiteral("mma.sync.m16n8k8.tf32"));
+        QVERIFY2(fromJson(withTf32, e, &error), qPrintable(error));
+        QCOMPARE(e.tf32Tflops, std::optional<double>(330.0));
+        QCOMPARE(e.tf32Kernel, QStringLiteral("mma.sync.m16n8k8.tf32"));
+        // A wrong type is refused with the field's name.
+        withTf32.insert(QStringLiteral("tf32_tflops"), QStringLiteral("fast"));
+        QVERIFY(!fromJson(withTf32, e, &error));
+        QVERIFY2(error.contains(QStringLiteral("tf32_tflops")), qPrintable(error));
+    }
+
     void absentOptionalFieldsStayAbsent()
     {
         RunJob job;

@@ -179,6 +179,41 @@ private slots:
         QCOMPARE(tensor->peakTflops, findGpu("a100")->tf32Tflops);
     }
 
+    void measuredTensorRoofBesideTheDatasheet()
+    {
+        RooflineChart chart;
+        chart.setMeasuredCeilings(64.2, 4100, QStringLiteral("NVIDIA H200"), 330);
+        QVERIFY(chart.setGpu("measured"));
+        chart.setRuns({okRun("r1", "cublas_fp32", {}, 50)});
+        QVERIFY(!roofNamed(chart, "mma.sync")); // no TF32 run: no TF32 roof squeezing the plot
+        chart.setRuns({okRun("r1", "cublas_fp32", {}, 50), okRun("r2", "cublas_tf32", {}, 410)});
+        const auto *measured = roofNamed(chart, "TF32 tensor roof (mma.sync, measured)");
+        const auto *datasheet = roofNamed(chart, "H200 datasheet TF32");
+        QVERIFY(measured && datasheet);
+        QVERIFY(measured->measured);
+        QCOMPARE(measured->peakTflops, 330.0);
+        QCOMPARE(measured->graph->pen().style(), Qt::SolidLine);
+        QVERIFY(qFuzzyCompare(measured->ridge->position->key(), 330e3 / 4100));
+        QVERIFY(measured->graph->name().contains(QStringLiteral("mma.sync, measured")));
+        QCOMPARE(datasheet->peakTflops, findGpu("h200")->tf32Tflops);
+
+        // The TF32 run is judged against the TF32 roofs, the FP32 run against the measured FP32 roof.
+        const QString fp32Tip = chart.points().at(0).tooltip, tf32Tip = chart.points().at(1).tooltip;
+        QVERIFY2(fp32Tip.contains(QStringLiteral("of the measured roof")), qPrintable(fp32Tip));
+        QVERIFY2(!fp32Tip.contains(QStringLiteral("TF32")), qPrintable(fp32Tip));
+        QVERIFY2(tf32Tip.contains(QStringLiteral("of the mma.sync TF32, measured roof")),
+                 qPrintable(tf32Tip));
+        QVERIFY2(tf32Tip.contains(QStringLiteral("of the H200 datasheet TF32 roof")), qPrintable(tf32Tip));
+        QVERIFY2(!tf32Tip.contains(QStringLiteral("of the measured roof")), qPrintable(tf32Tip));
+        // 410 TFLOP/s at cuBLAS's compulsory intensity (far right of the ridge): 410 / 330 = 124.2 %.
+        QVERIFY2(tf32Tip.contains(QStringLiteral("124.2% of the mma.sync")), qPrintable(tf32Tip));
+
+        // Ceilings without a TF32 measurement (an older runner, sm_75): the datasheet's TF32 roof only.
+        chart.setMeasuredCeilings(64.2, 4100, QStringLiteral("NVIDIA H200"));
+        QVERIFY(!roofNamed(chart, "mma.sync"));
+        QVERIFY(roofNamed(chart, "H200 datasheet TF32"));
+    }
+
     void runAtPredictedIntensity()
     {
         RooflineChart chart;

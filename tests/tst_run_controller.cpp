@@ -68,6 +68,24 @@ private slots:
         c = runs.measuredCeilings();
         QCOMPARE(c->gpuName, QStringLiteral("Tesla T4"));
         QVERIFY(!c->recorded);
+        QCOMPARE(c->tf32Tflops, 0.0); // an entry without the TF32 roof: none
+    }
+
+    void tensorRoofTravelsFromTheEventToTheRoof()
+    {
+        Session session;
+        RunController runs(&session);
+        session.addOrUpdate(finishedRun(QStringLiteral("a"), QStringLiteral("NVIDIA H200")));
+        const QJsonObject event{{"event", "ceilings"},  {"id", "x"},
+                                {"fma_tflops", 64.2},   {"dram_gbs", 4100.0},
+                                {"cached", false},      {"measured_at", "2026-12-01T10:00:00Z"},
+                                {"tf32_tflops", 330.0}, {"tf32_kernel", "mma.sync.m16n8k8.tf32"}};
+        session.setCeilings(QStringLiteral("NVIDIA H200"), ceilingsEntry(event, QStringLiteral("measured")));
+        const std::optional<MeasuredCeilings> c = runs.measuredCeilings();
+        QVERIFY(c);
+        QCOMPARE(c->tf32Tflops, 330.0);
+        QCOMPARE(c->tf32Kernel, QStringLiteral("mma.sync.m16n8k8.tf32"));
+        QCOMPARE(c->fmaTflops, 64.2);
     }
 };
 

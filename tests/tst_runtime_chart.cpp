@@ -118,6 +118,38 @@ private slots:
         QCOMPARE(stages, expected);
     }
 
+    void tensorCoreStagesSitBesideCublasTf32()
+    {
+        // FP32 ladder, cuBLAS FP32, then the TF32 stages, then cuBLAS TF32 they are measured against.
+        const int fp32 = stageRank(QStringLiteral("cublas_fp32")),
+                  tf32 = stageRank(QStringLiteral("cublas_tf32"));
+        QVERIFY(fp32 < tf32);
+        for (const StageInfo &s : gemmscope::stages()) {
+            const int rank = stageRank(QString::fromStdString(s.key));
+            if (s.isLibrary)
+                continue;
+            if (s.precision == Precision::Tf32)
+                QVERIFY2(fp32 < rank && rank < tf32, s.key.c_str());
+            else
+                QVERIFY2(rank < fp32, s.key.c_str());
+        }
+        QVERIFY(stageRank(QStringLiteral("no_such_stage")) > tf32);
+
+        // A TF32 run's tooltip gives its share of the latest cuBLAS TF32 run (here an earlier cuBLAS
+        // TF32 run of the session: 1.25 ms against 1.0 ms = 80 %).
+        QList<RunRecord> runs = sampleRuns();
+        runs << okRun("t1", "cublas_tf32", "", 1.25, 1.2, 1.3)
+             << okRun("t2", "cublas_tf32", "", 1.0, 0.99, 1.01);
+        QCOMPARE(cublasTf32Reference(runs)->runId, QStringLiteral("t2"));
+        RuntimeChart chart;
+        chart.setRuns(runs);
+        layOut(chart);
+        const QString tip = chart.tooltipAt(*chart.pixelOfRun(QStringLiteral("t1")));
+        QVERIFY2(tip.contains(QStringLiteral("80.0% of cuBLAS TF32")), qPrintable(tip));
+        const QString fp32Tip = chart.tooltipAt(*chart.pixelOfRun(QStringLiteral("r2")));
+        QVERIFY2(!fp32Tip.contains(QStringLiteral("TF32")), qPrintable(fp32Tip));
+    }
+
     void ordersPresetsWithinAStage()
     {
         // worklog-4, 5a and 5b are all the double-buffered kernel: the preset order decides, and

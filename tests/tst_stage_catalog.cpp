@@ -82,7 +82,7 @@ private slots:
             if (s.model.mapping) {
                 const KernelShape shape = s.model.mapping(defaults);
                 QCOMPARE(shape.threads(), g.threadsPerBlock());
-                QCOMPARE(shape.bm * shape.bn, shape.threads() * shape.outputsPerThread());
+                QCOMPARE(shape.bm * shape.bn, shape.outputThreads() * shape.outputsPerThread());
             }
         }
         // The named ids of the seeds' stages are catalog keys.

@@ -302,17 +302,21 @@ bool RooflineChart::setGpu(const QString &key)
     return true;
 }
 
-void RooflineChart::setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label)
+void RooflineChart::setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label,
+                                        double tf32Tflops)
 {
     if (fmaTflops <= 0 || dramGBs <= 0) {
         clearMeasuredCeilings();
         return;
     }
-    if (m_measuredFma == fmaTflops && m_measuredDram == dramGBs && m_measuredLabel == label)
+    tf32Tflops = tf32Tflops > 0 ? tf32Tflops : 0;
+    if (m_measuredFma == fmaTflops && m_measuredDram == dramGBs && m_measuredLabel == label &&
+        m_measuredTf32 == tf32Tflops)
         return; // the window says it again after every change of the session; nothing to redraw
     m_measuredFma = fmaTflops;
     m_measuredDram = dramGBs;
     m_measuredLabel = label;
+    m_measuredTf32 = tf32Tflops;
     rebuild();
 }
 
@@ -323,6 +327,7 @@ void RooflineChart::clearMeasuredCeilings()
     m_measuredFma.reset();
     m_measuredDram.reset();
     m_measuredLabel.clear();
+    m_measuredTf32 = 0;
     rebuild();
 }
 
@@ -410,6 +415,22 @@ std::optional<RooflineChart::ActiveRoof> RooflineChart::activeRoof() const
     return std::nullopt;
 }
 
+std::optional<RooflineChart::ActiveRoof> RooflineChart::tensorDatasheetRoof() const
+{
+    const GpuSpec *spec = datasheetSpec();
+    if (!spec || spec->tf32Tflops <= 0)
+        return std::nullopt;
+    return ActiveRoof{upperKey(spec->key) + QStringLiteral(" datasheet TF32"), spec->tf32Tflops,
+                      spec->dramGBs};
+}
+
+std::optional<RooflineChart::ActiveRoof> RooflineChart::tensorMeasuredRoof() const
+{
+    if (!measuredRoofShown() || m_measuredTf32 <= 0)
+        return std::nullopt;
+    return ActiveRoof{QStringLiteral("mma.sync TF32, measured"), m_measuredTf32, *m_measuredDram};
+}
+
 RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, double bandwidth,
                                            const QPen &pen, bool measured)
 {
@@ -470,13 +491,20 @@ void RooflineChart::rebuild()
         addRoof(QStringLiteral("measured on %1")
                     .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel),
                 *m_measuredFma, *m_measuredDram, QPen(kMeasuredRoofColor, 2), true);
+    // The TF32 roofs only where a TF32 run or stage is on the chart: at ~5x the FP32 peak they would
+    // squeeze every CUDA-core run into the bottom of the plot.
+    const bool tensorRun =
+        std::any_of(m_runs.cbegin(), m_runs.cend(),
+                    [this](const RunRecord &r) { return usesTensorCores(r) && runIsOnChosenGpu(r); }) ||
+        (m_live && stageInfo(m_live->stage).precision == Precision::Tf32);
+    // Measured with mma.sync: on Hopper that is part of what wgmma (and cuBLAS TF32) reach, so the
+    // label says what measured it, and the datasheet's TF32 roof stays drawn beside it.
+    if (const auto tensor = tensorMeasuredRoof(); tensorRun && tensor)
+        addRoof(QStringLiteral("TF32 tensor roof (mma.sync, measured)"), tensor->peakTflops,
+                tensor->bandwidthGBs, QPen(QColor(0x9467bd), 2), true);
     if (spec) {
         addRoof(upperKey(spec->key) + QStringLiteral(" datasheet FP32"), spec->fp32Tflops, spec->dramGBs,
                 QPen(QColor(0x1f, 0x77, 0xb4), 1.5, Qt::DashLine), false);
-        const bool tensorRun =
-            std::any_of(m_runs.cbegin(), m_runs.cend(),
-                        [this](const RunRecord &r) { return usesTensorCores(r) && runIsOnChosenGpu(r); }) ||
-            (m_live && stageInfo(m_live->stage).precision == Precision::Tf32);
         if (tensorRun && spec->tf32Tflops > 0)
             addRoof(upperKey(spec->key) + QStringLiteral(" datasheet TF32 tensor cores"), spec->tf32Tflops,
                     spec->dramGBs, QPen(QColor(0x9467bd), 1.5, Qt::DashDotLine), false);
@@ -748,7 +776,8 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
         anyCounters = anyCounters || measured.has_value();
         m_tipRoof = roof;
         const RunTip tip{
-            qsizetype(&run - m_runs.constData()), predicted, config->formula, measured, tflops, published};
+            qsizetype(&run - m_runs.constData()), predicted, config->formula, measured, tflops, published,
+            stage->precision == Precision::Tf32};
         const QString tooltip; // written when shown: runTooltip()
         ++drawn;
         if (published) {
@@ -851,10 +880,16 @@ void RooflineChart::addWorklogPoints()
     }
 }
 
-void RooflineChart::addLivePoint(const ActiveRoof &roof)
+void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
 {
     if (!m_live)
         return;
+    // A TF32 stage is capped by the tensor cores' roof: the datasheet's (wgmma reaches it), else
+    // the mma.sync one measured here.
+    std::optional<ActiveRoof> tensor;
+    if (stageInfo(m_live->stage).precision == Precision::Tf32)
+        tensor = tensorDatasheetRoof() ? tensorDatasheetRoof() : tensorMeasuredRoof();
+    const ActiveRoof roof = tensor ? *tensor : fp32Roof;
     const TrafficEstimate traffic = estimateTraffic(m_live->stage, m_live->params, m_live->size);
     const double ai = plottedIntensity(traffic);
     if (ai <= 0)
@@ -897,9 +932,21 @@ QString RooflineChart::runTooltip(const RunTip &tip) const
                   ? QStringLiteral("AI measured: %1 (DRAM counters)").arg(fmtIntensity(*tip.measured))
                   : QStringLiteral("AI measured: hardware counters not available"));
     lines << QStringLiteral("achieved %1 (%2)").arg(formatGflops(tip.tflops), formatMs(run.medianMs));
-    if (m_tipRoof.peakTflops > 0)
-        lines << roofPercentText(tip.tflops, tip.measured.value_or(tip.predicted), m_tipRoof.label,
-                                 m_tipRoof.peakTflops, m_tipRoof.bandwidthGBs);
+    const double intensity = tip.measured.value_or(tip.predicted);
+    // A TF32 run is judged against the tensor cores' roofs, never the FP32 one it can pass.
+    const auto datasheetTf32 = tip.tensor ? tensorDatasheetRoof() : std::nullopt;
+    const auto measuredTf32 = tip.tensor ? tensorMeasuredRoof() : std::nullopt;
+    if (measuredTf32)
+        lines << roofPercentText(tip.tflops, intensity, measuredTf32->label, measuredTf32->peakTflops,
+                                 measuredTf32->bandwidthGBs);
+    if (datasheetTf32)
+        lines << roofPercentText(tip.tflops, intensity, datasheetTf32->label, datasheetTf32->peakTflops,
+                                 datasheetTf32->bandwidthGBs);
+    if (!tip.tensor && m_tipRoof.peakTflops > 0)
+        lines << roofPercentText(tip.tflops, intensity, m_tipRoof.label, m_tipRoof.peakTflops,
+                                 m_tipRoof.bandwidthGBs);
+    if (tip.tensor && !datasheetTf32 && !measuredTf32)
+        lines << QStringLiteral("no TF32 roof for this GPU: measure its ceilings (sm_80 or newer)");
     if (tip.published)
         lines[0] = runTitle(run) + QStringLiteral(" — published in the worklog, not measured here");
     return lines.join(QLatin1Char('\n'));

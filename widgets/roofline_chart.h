@@ -66,7 +66,9 @@ public:
     QString gpu() const { return m_gpuKey; }
     static QStringList gpuKeys(); // the keys setGpu accepts, in menu order
 
-    void setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label);
+    // `tf32Tflops`: the TF32 tensor-core peak the runner measured with mma.sync (0: none); drawn as
+    // its own roof, labelled by what measured it, when a TF32 run or stage is on the chart.
+    void setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label, double tf32Tflops = 0);
     void clearMeasuredCeilings();
     void setPredicted(StageId stage, const ParamValues &params, const ProblemSize &size);
     void clearPredicted();
@@ -123,6 +125,7 @@ private:
         std::optional<double> measured;
         double tflops = 0;
         bool published = false; // a worklog row on the T4 roof
+        bool tensor = false;    // a TF32 stage: judged against the TF32 roofs
     };
     QString runTooltip(const RunTip &tip) const;
     const ChartPoint &pointWithTooltip(int index) const;
@@ -132,6 +135,10 @@ private:
     void addWorklogPoints();
     void addLivePoint(const ActiveRoof &roof);
     std::optional<ActiveRoof> activeRoof() const;
+    // The roofs a TF32 (tensor-core) run is judged against: the datasheet's TF32 peak (what the
+    // tensor cores can do, with wgmma on Hopper) and the mma.sync peak measured on this device.
+    std::optional<ActiveRoof> tensorDatasheetRoof() const;
+    std::optional<ActiveRoof> tensorMeasuredRoof() const;
     const GpuSpec *datasheetSpec() const;
     int pointIndexAt(const QPointF &pixel) const;
 
@@ -143,6 +150,7 @@ private:
     QList<RunRecord> m_runs;
     QString m_gpuKey = QStringLiteral("measured");
     std::optional<double> m_measuredFma, m_measuredDram;
+    double m_measuredTf32 = 0;
     QString m_measuredLabel;
     struct Live {
         StageId stage;

@@ -602,6 +602,14 @@ QString RuntimeChart::tooltipAt(const QPointF &pixel) const
             text += QStringLiteral("\n%1% of cuBLAS FP32 (%2)")
                         .arg(100.0 * cublas->medianMs / slot.run.medianMs, 0, 'f', 1)
                         .arg(formatMs(cublas->medianMs));
+        // A tensor-core stage is measured against the tensor-core library too.
+        const StageInfo *stage = findStage(slot.run.stage.toStdString());
+        if (const auto tf32 = cublasTf32Reference(plottedRuns());
+            tf32 && stage && stage->precision == Precision::Tf32 && slot.plotted && slot.run.medianMs > 0 &&
+            tf32->runId != slot.run.runId)
+            text += QStringLiteral("\n%1% of cuBLAS TF32 (%2)")
+                        .arg(100.0 * tf32->medianMs / slot.run.medianMs, 0, 'f', 1)
+                        .arg(formatMs(tf32->medianMs));
         return text;
     }
     const SpeedupRow &row = m_speedups[index];

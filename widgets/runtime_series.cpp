@@ -49,11 +49,16 @@ QString stepLabel(const Preset &preset)
 
 int stageRank(const QString &stageKey)
 {
+    // The FP32 ladder, then cuBLAS FP32; the TF32 tensor-core stages after it, beside cuBLAS TF32,
+    // the baseline they are measured against. Within each group, catalog order.
     const auto &all = stages();
-    for (std::size_t i = 0; i < all.size(); ++i)
-        if (QString::fromStdString(all[i].key) == stageKey)
-            return int(i);
-    return int(all.size());
+    const int n = int(all.size());
+    for (int i = 0; i < n; ++i)
+        if (QString::fromStdString(all[std::size_t(i)].key) == stageKey) {
+            const StageInfo &s = all[std::size_t(i)];
+            return (s.precision == Precision::Tf32 ? 2 * n : 0) + (s.isLibrary ? n : 0) + i;
+        }
+    return 4 * n;
 }
 
 int presetRank(const QString &presetKey)
@@ -138,6 +143,16 @@ std::optional<RunRecord> cublasFp32Reference(const QList<RunRecord> &runs)
     std::optional<RunRecord> best;
     for (const RunRecord &run : runs)
         if (run.stage == QLatin1String("cublas_fp32") && isUsableTime(run) && !isPublished(run))
+            if (!best || laterOrEqual(run, *best))
+                best = run;
+    return best;
+}
+
+std::optional<RunRecord> cublasTf32Reference(const QList<RunRecord> &runs)
+{
+    std::optional<RunRecord> best;
+    for (const RunRecord &run : runs)
+        if (run.stage == QLatin1String("cublas_tf32") && isUsableTime(run) && !isPublished(run))
             if (!best || laterOrEqual(run, *best))
                 best = run;
     return best;

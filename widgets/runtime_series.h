@@ -25,8 +25,9 @@ struct RuntimeSlot {
     QString failure; // for a run not plotted: "wrong result", "compile error", ...
 };
 
-// Ladder rank of a run: catalog stage order first, then preset order (runs without a preset after
-// the presets of their stage). Unknown stages sort last.
+// Ladder rank of a run: catalog stage order first (the TF32 stages moved beside cuBLAS TF32, after
+// cuBLAS FP32), then preset order (runs without a preset after the presets of their stage).
+// Unknown stages sort last.
 int stageRank(const QString &stageKey);
 int presetRank(const QString &presetKey);
 
@@ -41,6 +42,8 @@ QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode)
 
 // The latest successful cuBLAS FP32 run that is not a published (worklog) figure.
 std::optional<RunRecord> cublasFp32Reference(const QList<RunRecord> &runs);
+// The same for cuBLAS TF32: what the tensor-core stages are measured against.
+std::optional<RunRecord> cublasTf32Reference(const QList<RunRecord> &runs);
 
 // One worklog step in the speedup comparison.
 struct SpeedupRow {

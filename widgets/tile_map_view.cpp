@@ -2,6 +2,7 @@
 
 #include "chart_interaction.h"
 #include "mapping_loaders.h"
+#include "mma_fragments.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 
@@ -41,8 +42,25 @@ constexpr double kWarpOutlineCellPx = 4; // below this cell size warps are outli
 
 bool isRegisterTiled(const KernelShape &s)
 {
-    return s.loads != TileLoadScheme::OneElementPerThread;
+    // Tensor-core layouts have no contiguous/strided counterpart to compare with.
+    return s.loads != TileLoadScheme::OneElementPerThread && !s.isTensorCore();
 }
+
+// What a colour stands for: the warp, or for wgmma the warpgroup (its unit of work).
+int colourUnit(const KernelShape &s, int tid)
+{
+    return s.layout == ThreadLayout::WgmmaWarpgroups ? tid / kWarpgroupThreads : tid / kWarpSize;
+}
+
+// The PTX figures' register colours for the A and B fragments (a0..a3, b0, b1).
+QColor registerColor(int reg)
+{
+    static const QColor colors[] = {QColor(0x4e79a7), QColor(0xf28e2b), QColor(0x59a14f), QColor(0xb07aa1)};
+    return colors[std::clamp(reg, 0, 3)];
+}
+
+constexpr double kFragmentGridCellPx = 3;   // m16n8 tile outlines from this cell size
+constexpr double kFragmentLabelCellPx = 26; // "l31 c3" fits a cell from here
 
 } // namespace
 
@@ -62,6 +80,15 @@ TileMapView::TileMapView(QWidget *parent) : QWidget(parent)
         tr("The contiguous layout (steps 2-6) beside the strided one (steps 7-8) for the "
            "same tile parameters"));
     connect(m_sideButton, &QToolButton::toggled, this, &TileMapView::setSideBySide);
+    m_fragmentButton = new QToolButton(this);
+    m_fragmentButton->setObjectName(QStringLiteral("fragmentButton"));
+    m_fragmentButton->setText(tr("A, B: fragments"));
+    m_fragmentButton->setCheckable(true);
+    m_fragmentButton->setChecked(m_fragments);
+    m_fragmentButton->setToolTip(tr("On: the A and B tiles show which lane and register of the mma.sync "
+                                    "m16n8k8 fragments holds each element. Off: which warp copies it in."));
+    m_fragmentButton->setVisible(false);
+    connect(m_fragmentButton, &QToolButton::toggled, this, &TileMapView::setShowFragments);
     interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) {
         menu.addAction(tr("Zoom in (+)"), this, [this] { setZoom(m_zoom * 1.5); });
         menu.addAction(tr("Fit the whole tile (0)"), this, &TileMapView::resetZoom);
@@ -84,6 +111,9 @@ void TileMapView::setShape(const KernelShape &shape)
 {
     m_shape = shape;
     m_sideButton->setVisible(isRegisterTiled(shape));
+    m_fragmentButton->setVisible(shape.layout == ThreadLayout::MmaFragments);
+    if (!isRegisterTiled(shape))
+        m_sideBySide = false;
     if (m_selected >= shape.threads())
         m_selected = -1;
     update();
@@ -95,6 +125,48 @@ void TileMapView::resizeEvent(QResizeEvent *event)
     m_sideButton->adjustSize();
     m_sideButton->move(width() - m_sideButton->width() - 4,
                        height() - m_sideButton->height() - 1); // by the key
+    m_fragmentButton->adjustSize();
+    m_fragmentButton->move(width() - m_fragmentButton->width() - 4,
+                           height() - m_fragmentButton->height() - 1);
+}
+
+void TileMapView::setShowFragments(bool on)
+{
+    {
+        const QSignalBlocker block(m_fragmentButton);
+        m_fragmentButton->setChecked(on);
+    }
+    m_fragments = on;
+    update();
+}
+
+int TileMapView::keyWarpCount() const
+{
+    if (m_shape.layout == ThreadLayout::WgmmaWarpgroups)
+        return (m_shape.threads() + kWarpgroupThreads - 1) / kWarpgroupThreads;
+    return m_shape.warps();
+}
+
+QString TileMapView::cellLabel(Operand operand, TileCell cell) const
+{
+    if (operand != Operand::C && !fragmentsApply())
+        return {};
+    const auto f = fragmentCellAt(m_shape, operand, cell);
+    return f ? f->text() : QString();
+}
+
+QString TileMapView::noteText() const
+{
+    if (m_shape.layout == ThreadLayout::MmaFragments)
+        return fragmentsApply()
+                   ? tr("C: warp holding the output; A, B: fragment register (colour); zoomed in, "
+                        "\"l5 c3\" = lane 5, register c3 (PTX mma.m16n8k8 tables); lines: m16n8k8 tiles")
+                   : tr("C: warp holding the output (\"l5 c3\" = lane 5, register c3 when zoomed in); "
+                        "A, B: warp whose cp.async copies the element");
+    if (m_shape.layout == ThreadLayout::WgmmaWarpgroups)
+        return tr("C: warpgroup holding the output; zoomed in, \"t37 d5\" = thread 37 of the warpgroup, "
+                  "register d5 (PTX wgmma m64nNk8); A, B: filled by TMA, read by wgmma from shared memory");
+    return tr("C: warp that stores the output; A, B: warp that loads the element");
 }
 
 void TileMapView::setSideBySide(bool on)
@@ -222,9 +294,36 @@ QString TileMapView::toolTipAt(QPointF pos) const
     if (!hit)
         return {};
     const auto [op, cell] = *hit;
+    if (op == Operand::C && s.isTensorCore()) {
+        const FragmentOwner o = fragmentOwnerOf(s, cell.row, cell.col);
+        const bool wg = s.layout == ThreadLayout::WgmmaWarpgroups;
+        const ThreadCoord t = threadCoord(s, o.tid);
+        QString text = QStringLiteral("tid %1, warp %2, lane %3").arg(o.tid).arg(t.warp).arg(t.lane);
+        if (wg)
+            text += QStringLiteral(" (warpgroup %1, thread %2 of it)")
+                        .arg(o.tid / kWarpgroupThreads)
+                        .arg((o.tid - s.firstConsumerThread) % kWarpgroupThreads);
+        text += QStringLiteral("\noutput (%1, %2) of the block tile").arg(cell.row).arg(cell.col);
+        text += wg ? QStringLiteral("\nregister d%1 of the wgmma accumulator (m64 slab %2, columns %3..%4)")
+                         .arg(o.reg)
+                         .arg(o.tileRow)
+                         .arg(o.tileCol * kMmaN)
+                         .arg(o.tileCol * kMmaN + kMmaN - 1)
+                   : QStringLiteral("\nregister c%1 of m16n8 tile (%2, %3) of the warp tile")
+                         .arg(o.reg)
+                         .arg(o.tileRow)
+                         .arg(o.tileCol);
+        return text + QStringLiteral(" = accumulator %1 of the thread").arg(o.accumulator);
+    }
     if (op == Operand::C)
         return threadName(ownerOf(s, cell.row, cell.col)) +
                QStringLiteral("\noutput (%1, %2) of the block tile").arg(cell.row).arg(cell.col);
+    if (s.layout == ThreadLayout::WgmmaWarpgroups)
+        return QStringLiteral("%1 tile (%2, %3): filled by TMA (the copy engine, no thread loads it); wgmma "
+                              "reads it from shared memory")
+            .arg(QString::fromStdString(operandName(op)))
+            .arg(cell.row)
+            .arg(cell.col);
     const TileLoaders loaders = tileLoaders(s, op);
     const int first = loaders.firstAt(cell);
     const QString where = QStringLiteral("%1 tile (%2, %3)")
@@ -237,6 +336,13 @@ QString TileMapView::toolTipAt(QPointF pos) const
     if (loaders.countAt(cell) > 1)
         text += QStringLiteral(" and %1 other threads (no shared tile: each reads it from global memory)")
                     .arg(loaders.countAt(cell) - 1);
+    if (const auto f = fragmentCellAt(s, op, cell))
+        text +=
+            QStringLiteral("\nfragment: lane %1, register %2%3 of every warp whose warp tile spans its %4")
+                .arg(f->lane)
+                .arg(QLatin1Char(f->name))
+                .arg(f->reg)
+                .arg(op == Operand::A ? QStringLiteral("rows") : QStringLiteral("columns"));
     return text;
 }
 
@@ -249,11 +355,30 @@ QImage TileMapView::tileImage(const KernelShape &s, Operand op) const
         for (int r = 0; r < extent.row; ++r)
             for (int c = 0; c < extent.col; ++c) {
                 const ThreadCoord t = ownerOf(s, r, c);
-                const QColor col = warpColor(t.warp);
+                const QColor col = warpColor(colourUnit(s, t.tid));
                 img.setPixelColor(c, r,
                                   !selecting            ? col
                                   : t.tid == m_selected ? selectionColor()
                                                         : faded(col));
+            }
+        return img;
+    }
+    if (s.layout == ThreadLayout::MmaFragments && m_fragments) {
+        // Coloured by fragment register; the selected thread's own fragment elements in black.
+        std::vector<int> rows, cols;
+        if (selecting) {
+            rows = op == Operand::A ? aRowsRead(s, m_selected) : std::vector<int>{};
+            cols = op == Operand::B ? bColsRead(s, m_selected) : std::vector<int>{};
+        }
+        const int lane = m_selected % kWarpSize;
+        for (int r = 0; r < extent.row; ++r)
+            for (int c = 0; c < extent.col; ++c) {
+                const auto f = fragmentCellAt(s, op, {r, c});
+                const QColor col = registerColor(f ? f->reg : 0);
+                const bool mine = selecting && f && f->lane == lane &&
+                                  (op == Operand::A ? std::find(rows.begin(), rows.end(), r) != rows.end()
+                                                    : std::find(cols.begin(), cols.end(), c) != cols.end());
+                img.setPixelColor(c, r, mine ? selectionColor() : selecting ? faded(col) : col);
             }
         return img;
     }
@@ -280,7 +405,11 @@ void TileMapView::paintPanel(QPainter &p, int panel, const TilePanelGeometry &g)
         title = panel == 0 ? tr("Contiguous micro-tiles (steps 2-6)") : tr("Strided layout (steps 7-8)");
     else
         title = QString::fromStdString(stageInfo(s.stage).title);
-    title += tr(" — %1 x %2 block tile, %3 threads, colour = warp").arg(s.bm).arg(s.bn).arg(s.threads());
+    title += tr(" — %1 x %2 block tile, %3 threads, colour = %4")
+                 .arg(s.bm)
+                 .arg(s.bn)
+                 .arg(s.threads())
+                 .arg(s.layout == ThreadLayout::WgmmaWarpgroups ? tr("warpgroup") : tr("warp"));
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter, title);
 
@@ -346,6 +475,9 @@ void TileMapView::paintPanel(QPainter &p, int panel, const TilePanelGeometry &g)
         p.setFont(font());
     }
 
+    if (s.isTensorCore())
+        paintFragments(p, s, g);
+
     // What the selected thread reads in its inner loop: its rows of A and columns of B.
     if (m_selected >= 0 && s.usesSharedMemory) {
         p.setPen(QPen(selectionColor(), 1.5));
@@ -382,7 +514,7 @@ void TileMapView::paintPanel(QPainter &p, int panel, const TilePanelGeometry &g)
     QFont small = p.font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p.setFont(small);
-    QString note = tr("C: warp that stores the output; A, B: warp that loads the element");
+    QString note = noteText();
     if (g.cell < kMinReadableCellPx)
         note = tr("%1 px per element: each warp's outputs outlined; zoom (wheel) to see threads")
                    .arg(g.cell, 0, 'f', 1);
@@ -390,6 +522,59 @@ void TileMapView::paintPanel(QPainter &p, int panel, const TilePanelGeometry &g)
         note = tr("zoom %1x: drag to pan, double-click or 0 to fit").arg(m_zoom, 0, 'g', 3);
     p.drawText(QRectF(g.title.left(), g.bounds.bottom() - 22, g.title.width(), 22),
                Qt::AlignLeft | Qt::AlignVCenter, note);
+    p.setFont(font());
+}
+
+// Tensor-core layouts: the m16n8 tiles outlined (m16k8 in A, k8n8 in B), the warp tiles or warpgroup
+// slabs in C outlined thicker, and once a cell can hold it each element's lane and register.
+void TileMapView::paintFragments(QPainter &p, const KernelShape &s, const TilePanelGeometry &g) const
+{
+    if (g.cell < kFragmentGridCellPx)
+        return;
+    const bool mma = s.layout == ThreadLayout::MmaFragments;
+    const auto grid = [&](const QRectF &rect, TileCell extent, int rowStep, int colStep, const QPen &pen) {
+        p.setPen(pen);
+        for (int r = rowStep; r < extent.row; r += rowStep)
+            p.drawLine(QPointF(rect.left(), rect.top() + r * g.cell),
+                       QPointF(rect.right(), rect.top() + r * g.cell));
+        for (int c = colStep; c < extent.col; c += colStep)
+            p.drawLine(QPointF(rect.left() + c * g.cell, rect.top()),
+                       QPointF(rect.left() + c * g.cell, rect.bottom()));
+    };
+    const QPen thin(QColor(0, 0, 0, 90), 1), thick(QColor(0, 0, 0, 200), 2);
+    grid(g.c, tileExtent(s, Operand::C), kMmaM, kMmaN, thin);
+    grid(g.c, tileExtent(s, Operand::C), s.warpTileRows(), mma ? s.warpTileCols() : s.bn + 1, thick);
+    if (mma && m_fragments) {
+        grid(g.a, tileExtent(s, Operand::A), kMmaM, kMmaK, thin);
+        grid(g.b, tileExtent(s, Operand::B), kMmaK, kMmaN, thin);
+    }
+    if (g.cell < kFragmentLabelCellPx)
+        return;
+    QFont f = p.font();
+    f.setPointSizeF(std::min(9.0, g.cell / 4.2));
+    p.setFont(f);
+    for (Operand op : {Operand::C, Operand::A, Operand::B}) {
+        if (op != Operand::C && !fragmentsApply())
+            continue;
+        const QRectF rect = op == Operand::A ? g.a : op == Operand::B ? g.b : g.c;
+        const QRectF visible = rect.intersected(g.bounds);
+        if (visible.isEmpty())
+            continue;
+        const TileCell e = tileExtent(s, op);
+        const int r0 = std::max(0, int((visible.top() - rect.top()) / g.cell));
+        const int r1 = std::min(e.row - 1, int((visible.bottom() - rect.top()) / g.cell));
+        const int c0 = std::max(0, int((visible.left() - rect.left()) / g.cell));
+        const int c1 = std::min(e.col - 1, int((visible.right() - rect.left()) / g.cell));
+        for (int r = r0; r <= r1; ++r)
+            for (int c = c0; c <= c1; ++c) {
+                const auto cell = fragmentCellAt(s, op, {r, c});
+                if (!cell)
+                    continue;
+                const QRectF box(rect.left() + c * g.cell, rect.top() + r * g.cell, g.cell, g.cell);
+                p.setPen(QColor(255, 255, 255, 235));
+                p.drawText(box, Qt::AlignCenter, cell->text().replace(QLatin1Char(' '), QLatin1Char('\n')));
+            }
+    }
     p.setFont(font());
 }
 
@@ -405,10 +590,13 @@ void TileMapView::paintAll(QPainter &p, const QRectF &area, bool print) const
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p.setFont(small);
     p.setPen(palette().color(QPalette::WindowText));
-    const QString label = tr("warp colour:");
+    const bool groups = m_shape.layout == ThreadLayout::WgmmaWarpgroups;
+    const QString label = groups ? (m_shape.firstConsumerThread > 0 ? tr("warpgroup colour (0: producer):")
+                                                                    : tr("warpgroup colour:"))
+                                 : tr("warp colour:");
     const double labelW = QFontMetricsF(small).horizontalAdvance(label) + 6;
     p.drawText(QRectF(key.left(), key.top(), labelW, key.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
-    const int warps = std::max(1, m_shape.warps());
+    const int warps = std::max(1, keyWarpCount());
     const double sw = std::min(28.0, (key.width() - labelW) / warps);
     for (int w = 0; w < warps; ++w) {
         const QRectF box(key.left() + labelW + w * sw, key.top() + 2, sw - 2, key.height() - 4);
@@ -422,6 +610,20 @@ void TileMapView::paintAll(QPainter &p, const QRectF &area, bool print) const
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRectF(key.left() + labelW + warps * sw + 4, key.top(), 200, key.height()),
                    Qt::AlignLeft | Qt::AlignVCenter, tr("(16 colours repeat)"));
+    }
+    if (fragmentsApply()) { // the A and B colours: the fragment registers
+        double x = key.left() + labelW + warps * sw + 12;
+        p.setPen(palette().color(QPalette::WindowText));
+        const QString regs = tr("A, B register:");
+        const double w = QFontMetricsF(small).horizontalAdvance(regs) + 6;
+        p.drawText(QRectF(x, key.top(), w, key.height()), Qt::AlignLeft | Qt::AlignVCenter, regs);
+        x += w;
+        for (int r = 0; r < 4; ++r) {
+            const QRectF box(x + r * 40, key.top() + 2, 38, key.height() - 4);
+            p.fillRect(box, registerColor(r));
+            p.setPen(Qt::white);
+            p.drawText(box, Qt::AlignCenter, r < 2 ? tr("a%1 b%1").arg(r) : tr("a%1").arg(r));
+        }
     }
     p.setFont(font());
 }

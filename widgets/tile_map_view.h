@@ -54,8 +54,18 @@ public:
     // What the map is of, for print titles ("Step 2: shared-memory tiling, BM=32 ...").
     void setCaption(const QString &caption) { m_caption = caption; }
     QString printTitle() const;
-    // The warps the key names (one swatch per warp of the block).
-    int keyWarpCount() const { return m_shape.warps(); }
+    // The warps the key names (one swatch per warp of the block; per warpgroup for wgmma).
+    int keyWarpCount() const;
+    // Tensor-core layouts (mma.sync): the A and B tiles show which lane and register of the
+    // m16n8k8 fragments holds each element instead of which warp copies it in. On by default.
+    void setShowFragments(bool on);
+    bool showFragments() const { return m_fragments; }
+    bool fragmentsApply() const { return m_fragments && m_shape.layout == ThreadLayout::MmaFragments; }
+    // The label a cell shows once zoomed in far enough ("l5 c3"), empty where none: what the
+    // tests read instead of pixels.
+    QString cellLabel(Operand operand, TileCell cell) const;
+    // The sentence under the map explaining what colours and labels mean.
+    QString noteText() const;
 
     static QColor selectionColor();
 
@@ -91,7 +101,10 @@ private:
     QPointF m_dragFrom; // where a pan started (left button), or null
     bool m_dragged = false;
     QString m_caption;
-    ::QToolButton *m_sideButton = nullptr; // "Contiguous | strided": the side-by-side switch
+    ::QToolButton *m_sideButton = nullptr;     // "Contiguous | strided": the side-by-side switch
+    ::QToolButton *m_fragmentButton = nullptr; // "A, B fragments" for mma.sync layouts
+    bool m_fragments = true;
+    void paintFragments(QPainter &p, const KernelShape &s, const TilePanelGeometry &g) const;
 };
 
 } // namespace gemmscope

@@ -335,6 +335,12 @@ int main(int argc, char **argv)
                   .arg(peak, 0, 'f', 1)
                   .arg(c.dramGbs, 0, 'f', 0)
                   .arg(c.cached ? QStringLiteral("cached") : QStringLiteral("measured now")));
+        if (c.tf32Tflops)
+            print(QStringLiteral("Ceilings: TF32 tensor cores %1 TFLOP/s (%2)\n")
+                      .arg(*c.tf32Tflops, 0, 'f', 1)
+                      .arg(c.tf32Kernel.isEmpty() ? QStringLiteral("measured") : c.tf32Kernel));
+        else if (!c.tf32Unavailable.isEmpty())
+            print(QStringLiteral("Ceilings: no TF32 roof: %1\n").arg(c.tf32Unavailable));
     } else {
         protocol::ErrorEvent failure;
         protocol::fromJson(ceilings, failure);

@@ -149,6 +149,8 @@ std::optional<MeasuredCeilings> RunController::measuredCeilings() const
         c.dramGbs = stored.dramGbs;
         c.measuredAt = stored.measuredAt;
         c.recorded = entry.value(QStringLiteral("origin")).toString() == QStringLiteral("recorded");
+        c.tf32Tflops = stored.tf32Tflops.value_or(0);
+        c.tf32Kernel = stored.tf32Kernel;
         return c;
     }
     return std::nullopt;

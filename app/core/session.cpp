@@ -342,10 +342,15 @@ bool Session::importBench(const QString &path, QString *error)
 
 QJsonObject ceilingsEntry(const QJsonObject &event, const QString &origin)
 {
-    return QJsonObject{{"fma_tflops", event.value("fma_tflops")},
-                       {"dram_gbs", event.value("dram_gbs")},
-                       {"measured_at", event.value("measured_at")},
-                       {"origin", origin}};
+    QJsonObject entry{{"fma_tflops", event.value("fma_tflops")},
+                      {"dram_gbs", event.value("dram_gbs")},
+                      {"measured_at", event.value("measured_at")},
+                      {"origin", origin}};
+    // The TF32 tensor roof, where the runner measured one (sm_80 on; absent from older events).
+    for (const char *key : {"tf32_tflops", "tf32_kernel"})
+        if (event.contains(QLatin1String(key)))
+            entry.insert(QLatin1String(key), event.value(QLatin1String(key)));
+    return entry;
 }
 
 void Session::setCeilings(const QString &gpuName, const QJsonObject &entry)

@@ -855,7 +855,8 @@ void MainWindow::applyMeasuredCeilings()
     }
     m_rooflineChart->setMeasuredCeilings(
         c->fmaTflops, c->dramGbs,
-        tr("%1, %2%3").arg(c->gpuName, c->measuredAt.left(10), c->recorded ? tr(" (recorded)") : QString()));
+        tr("%1, %2%3").arg(c->gpuName, c->measuredAt.left(10), c->recorded ? tr(" (recorded)") : QString()),
+        c->tf32Tflops);
 }
 
 void MainWindow::refreshViews()

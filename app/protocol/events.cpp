@@ -423,6 +423,10 @@ QJsonObject toJson(const CeilingsEvent &e)
     json.insert(QStringLiteral("dram_gbs"), e.dramGbs);
     json.insert(QStringLiteral("cached"), e.cached);
     putNonEmpty(json, "measured_at", e.measuredAt);
+    if (e.tf32Tflops)
+        json.insert(QStringLiteral("tf32_tflops"), *e.tf32Tflops);
+    putNonEmpty(json, "tf32_kernel", e.tf32Kernel);
+    putNonEmpty(json, "tf32_unavailable", e.tf32Unavailable);
     return json;
 }
 
@@ -438,6 +442,9 @@ bool fromJson(const QJsonObject &json, CeilingsEvent &out, QString *error)
     out.dramGbs = r.optDouble("dram_gbs").value_or(0);
     out.cached = r.optBool("cached").value_or(false);
     out.measuredAt = r.string("measured_at");
+    out.tf32Tflops = r.optDouble("tf32_tflops");
+    out.tf32Kernel = r.string("tf32_kernel");
+    out.tf32Unavailable = r.string("tf32_unavailable");
     return r.finish(error);
 }
 

@@ -46,7 +46,92 @@ extern "C" __global__ void gemmscope_fma_peak(float *out, int iterations, float 
 
 constexpr int kRepetitions = 5;
 
+// TF32 tensor-core peak: every warp issues kTf32Chains independent mma.sync m16n8k8 per iteration
+// (independent accumulators, so the tensor pipe never waits on its own latency of ~16-32 cycles
+// while an SM sub-partition issues one every ~8), eight warps a block and blocks filling every
+// SM. asm volatile keeps every instruction; the data-dependent store keeps the results live.
+constexpr int kTf32Chains = 8;
+constexpr int kTf32Iterations = 1 << 14;
+constexpr double kFlopsPerMma = 2.0 * 16 * 8 * 8;
+const char *const kTf32Source = R"cuda(
+extern "C" __global__ void gemmscope_tf32_mma_peak(float *out, int iterations)
+{
+    unsigned a[4], b[2];
+    #pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const float x = 1.0f + (threadIdx.x + j) * 1e-3f;
+        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(a[j]) : "f"(x));
+    }
+    #pragma unroll
+    for (int j = 0; j < 2; ++j) {
+        const float x = 0.5f - (threadIdx.x + j) * 1e-3f;
+        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(b[j]) : "f"(x));
+    }
+    float c[8][4];
+    #pragma unroll
+    for (int j = 0; j < 8; ++j)
+        #pragma unroll
+        for (int r = 0; r < 4; ++r)
+            c[j][r] = 0.f;
+    for (int i = 0; i < iterations; ++i) {
+        #pragma unroll
+        for (int j = 0; j < 8; ++j)
+            asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                         : "+f"(c[j][0]), "+f"(c[j][1]), "+f"(c[j][2]), "+f"(c[j][3])
+                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+    float sum = 0.f;
+    #pragma unroll
+    for (int j = 0; j < 8; ++j)
+        sum += c[j][0] + c[j][1] + c[j][2] + c[j][3];
+    if (sum == -1.2345f) // never true for these inputs, but the compiler cannot know
+        out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+)cuda";
+
 } // namespace
+
+const char *tf32MmaPeakSource()
+{
+    return kTf32Source;
+}
+
+QString tf32Unavailable(const DeviceInfo &device)
+{
+    if (device.cc < 80)
+        return QStringLiteral("%1 has no TF32 tensor cores: they arrived with sm_80 (Ampere).")
+            .arg(device.arch());
+    return {};
+}
+
+double measureTf32MmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)
+{
+    NvrtcProgram program;
+    program.programName = QStringLiteral("tf32_mma_peak.cu");
+    program.mainSource = kTf32Source;
+    program.withKernelHeaders = false;
+    program.nameExpression = QStringLiteral("gemmscope_tf32_mma_peak");
+    program.arch = device.cc;
+    const LoadedKernel kernel(compiler.compile(program));
+
+    const int blocksPerSm = std::max(1, kernel.maxActiveBlocksPerSm(kThreadsPerBlock));
+    const int blocks = device.sms * blocksPerSm * 4;
+    DeviceBuffer<float> out(size_t(blocks) * kThreadsPerBlock, "the TF32 benchmark output");
+    float *outPtr = out.get();
+    int iterations = kTf32Iterations;
+    void *args[] = {&outPtr, &iterations};
+    TimingOptions options;
+    options.warmup = 1;
+    options.minReps = kRepetitions;
+    options.maxReps = kRepetitions;
+    options.budgetMs = 0;
+    const TimingStats stats =
+        timeLaunches([&] { kernel.launch(dim3(blocks), dim3(kThreadsPerBlock), args); }, {}, options, job);
+    const double warps = double(blocks) * kThreadsPerBlock / kWarpSize;
+    const double flops = kFlopsPerMma * kTf32Chains * double(kTf32Iterations) * warps;
+    return gemmscope::ProblemSize::tflopsOf(flops, stats.minMs);
+}
 
 double measureFmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)
 {
@@ -115,7 +200,9 @@ std::optional<Ceilings> loadCeilings(const QString &path)
     const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
     Ceilings c{o.value(QStringLiteral("fma_tflops")).toDouble(),
                o.value(QStringLiteral("dram_gbs")).toDouble(),
-               o.value(QStringLiteral("measured_at")).toString()};
+               o.value(QStringLiteral("measured_at")).toString(),
+               o.value(QStringLiteral("tf32_tflops")).toDouble(), // absent in a file written before it
+               o.value(QStringLiteral("tf32_unavailable")).toString()};
     if (!(c.fmaTflops > 0) || !(c.dramGBs > 0))
         return std::nullopt; // a corrupt or partial file: measure again
     return c;
@@ -126,10 +213,14 @@ void storeCeilings(const QString &path, const DeviceInfo &device, const Ceilings
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return; // not fatal: the numbers are still reported
-    const QJsonObject o{{QStringLiteral("gpu"), deviceJson(device)},
-                        {QStringLiteral("fma_tflops"), c.fmaTflops},
-                        {QStringLiteral("dram_gbs"), c.dramGBs},
-                        {QStringLiteral("measured_at"), c.measuredAt}};
+    QJsonObject o{{QStringLiteral("gpu"), deviceJson(device)},
+                  {QStringLiteral("fma_tflops"), c.fmaTflops},
+                  {QStringLiteral("dram_gbs"), c.dramGBs},
+                  {QStringLiteral("measured_at"), c.measuredAt}};
+    if (c.tf32Tflops > 0)
+        o.insert(QStringLiteral("tf32_tflops"), c.tf32Tflops);
+    if (!c.tf32Unavailable.isEmpty())
+        o.insert(QStringLiteral("tf32_unavailable"), c.tf32Unavailable);
     f.write(QJsonDocument(o).toJson());
     f.commit();
 }

@@ -15,25 +15,43 @@ void runCeilingsJob(RunnerState &state, const QJsonObject &request, JobContext &
     const QString path = ceilingsCachePath(state.cacheDir, device);
     std::optional<Ceilings> ceilings = refresh ? std::nullopt : loadCeilings(path);
     const bool cached = ceilings.has_value();
+    const QString noTf32 = tf32Unavailable(device);
     if (!ceilings) {
         Ceilings measured;
-        job.progress(QStringLiteral("fma"), 0, 2);
+        job.progress(QStringLiteral("fma"), 0, 3);
         measured.fmaTflops = measureFmaPeakTflops(state.compiler, device, job);
-        job.progress(QStringLiteral("dram"), 1, 2);
+        job.progress(QStringLiteral("dram"), 1, 3);
         measured.dramGBs = measureDramBandwidthGBs(device, job);
-        job.progress(QStringLiteral("dram"), 2, 2);
+        job.progress(QStringLiteral("tf32"), 2, 3);
+        if (noTf32.isEmpty())
+            measured.tf32Tflops = measureTf32MmaPeakTflops(state.compiler, device, job);
+        measured.tf32Unavailable = noTf32;
+        job.progress(QStringLiteral("tf32"), 3, 3);
         measured.measuredAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
         storeCeilings(path, device, measured);
         ceilings = measured;
+    } else if (ceilings->tf32Tflops <= 0 && noTf32.isEmpty()) {
+        // A cache written before the TF32 roof existed: measure only what it lacks, keep the rest.
+        job.progress(QStringLiteral("tf32"), 0, 1);
+        ceilings->tf32Tflops = measureTf32MmaPeakTflops(state.compiler, device, job);
+        job.progress(QStringLiteral("tf32"), 1, 1);
+        storeCeilings(path, device, *ceilings);
     }
-    job.send(QJsonObject{{QStringLiteral("event"), QStringLiteral("ceilings")},
-                         {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
-                                                             {QStringLiteral("arch"), device.arch()},
-                                                             {QStringLiteral("uuid"), device.uuid}}},
-                         {QStringLiteral("fma_tflops"), ceilings->fmaTflops},
-                         {QStringLiteral("dram_gbs"), ceilings->dramGBs},
-                         {QStringLiteral("cached"), cached},
-                         {QStringLiteral("measured_at"), ceilings->measuredAt}});
+    QJsonObject event{{QStringLiteral("event"), QStringLiteral("ceilings")},
+                      {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
+                                                          {QStringLiteral("arch"), device.arch()},
+                                                          {QStringLiteral("uuid"), device.uuid}}},
+                      {QStringLiteral("fma_tflops"), ceilings->fmaTflops},
+                      {QStringLiteral("dram_gbs"), ceilings->dramGBs},
+                      {QStringLiteral("cached"), cached},
+                      {QStringLiteral("measured_at"), ceilings->measuredAt}};
+    if (ceilings->tf32Tflops > 0) {
+        event.insert(QStringLiteral("tf32_tflops"), ceilings->tf32Tflops);
+        event.insert(QStringLiteral("tf32_kernel"), QString::fromLatin1(kTf32PeakKernel));
+    } else if (!noTf32.isEmpty()) {
+        event.insert(QStringLiteral("tf32_unavailable"), noTf32);
+    }
+    job.send(event);
 }
 
 } // namespace gemmscope::runner

@@ -1,4 +1,5 @@
 // NVRTC compilation of every stage for the architectures CI cares about, without a GPU.
+#include "ceilings.h"
 #include "nvrtc_compiler.h"
 #include "ptxas_log.h"
 #include "runner_error.h"
@@ -106,6 +107,44 @@ private slots:
                           e.message().contains(QStringLiteral("sm_%1").arg(arch));
             }
             QVERIFY2(refused, qPrintable(QString::number(arch)));
+        }
+    }
+
+    // The TF32 roof's microbenchmark builds where TF32 exists (sm_80, sm_90) and NVRTC refuses it for
+    // sm_75, which is why the runner skips it there with tf32Unavailable().
+    void tf32PeakBenchmarkCompiles_data()
+    {
+        QTest::addColumn<int>("arch");
+        QTest::addColumn<bool>("compiles");
+        QTest::newRow("sm_75") << 75 << false;
+        QTest::newRow("sm_80") << 80 << true;
+        QTest::newRow("sm_90") << 90 << true;
+    }
+    void tf32PeakBenchmarkCompiles()
+    {
+        QFETCH(int, arch);
+        QFETCH(bool, compiles);
+        NvrtcProgram program;
+        program.programName = QStringLiteral("tf32_mma_peak.cu");
+        program.mainSource = tf32MmaPeakSource();
+        program.withKernelHeaders = false;
+        program.nameExpression = QStringLiteral("gemmscope_tf32_mma_peak");
+        program.arch = arch;
+        program.needPtx = true;
+        const NvrtcCompiler compiler(m_cache.path());
+        DeviceInfo device;
+        device.cc = arch;
+        QCOMPARE(tf32Unavailable(device).isEmpty(), compiles);
+        try {
+            const CompiledKernel kernel = compiler.compile(program);
+            QVERIFY2(compiles, "sm_75 has no TF32, yet the benchmark compiled");
+            // Eight independent mma.sync chains per iteration, every one kept (asm volatile); the
+            // compiler may unroll the loop (NVRTC 13: x4 plus a remainder of one), never drop one.
+            const qsizetype mmas = kernel.ptx.count("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+            QVERIFY2(mmas >= 8 && mmas % 8 == 0, qPrintable(QString::number(mmas)));
+            QVERIFY(!kernel.ptxas.found || kernel.ptxas.spillStoreBytes == 0);
+        } catch (const RunnerError &e) {
+            QVERIFY2(!compiles, qPrintable(e.message() + QLatin1Char('\n') + e.log()));
         }
     }
 

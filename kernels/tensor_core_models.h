@@ -1,0 +1,44 @@
+// Catalog-entry models of the TF32 tensor-core stages: launch, shared memory, constraints, the
+// thread-to-tile mapping the views draw and the traffic the roofline places. A tensor-core entry
+// in stage_catalog.cpp sets `.model = mmaWarpTileModel()` (or wgmmaWarpgroupModel()) and changes
+// what its kernel does differently; StageModel is a value, so any hook can be replaced.
+//
+// Parameter names the models read (the kernels' template parameters):
+//   mma.sync:  BM, BN (block tile), BK (reduction tile, a multiple of 8), WM, WN (warp tile:
+//              (WM/16) x (WN/8) m16n8 tiles), STAGES (cp.async pipeline depth).
+//   wgmma:     BM, BN (block tile; BN is the instruction's N, 8..256), BK, STAGES, and WM (rows of
+//              one consumer warpgroup, a multiple of 64; absent: 64).
+#pragma once
+
+#include "stage_catalog.h"
+
+namespace gemmscope {
+
+struct MmaTileModelOptions {
+    int padA = 4; // As[BM][BK + padA]: rows 16 bytes apart in banks, so fragment reads are conflict-free
+    int padB = 8; // Bs[BK][BN + padB]
+    // The STAGES pairs of tiles are `extern __shared__` (the runner passes the bytes and opts in
+    // above 48 KiB); false: static __shared__ arrays.
+    bool dynamicShared = true;
+    int storeWidth = 1; // floats per C store: 1, or 2 where the kernel stores c0,c1 as a float2
+};
+
+// The mma.sync m16n8k8 TF32 kernel the lead writes: a 1-D block of (BM/WM) x (BN/WN) warps, warp w
+// at (w / (BN/WN), w % (BN/WN)); C owned by the PTX C-fragment table (ThreadLayout::MmaFragments);
+// tiles filled by 16-byte cp.async copies (TileLoadScheme::AsyncCopiesVec4) into STAGES padded
+// buffers; fragments read from shared memory one 32-bit ld.shared per register.
+StageModel mmaWarpTileModel(MmaTileModelOptions options = {});
+
+struct WgmmaModelOptions {
+    int producerWarpgroups = 1;    // warpgroups before the consumers (TMA issue), owning no output
+    int barrierBytesPerStage = 16; // a full and an empty mbarrier per stage
+    int alignmentBytes = 1024;     // the dynamic shared block rounded up for swizzled TMA tiles
+};
+
+// The Hopper wgmma m64nNk8 kernel: producer warpgroup(s) then BM/WM consumer warpgroups, each
+// owning WM rows x BN columns of C in the wgmma accumulator layout (ThreadLayout::WgmmaWarpgroups);
+// tiles of BM x BK and BK x BN floats filled by TMA into STAGES buffers (dynamic shared memory).
+// The loads are TileLoadScheme::NotModelled: TMA copies whole tiles, there are no lane addresses.
+StageModel wgmmaWarpgroupModel(WgmmaModelOptions options = {});
+
+} // namespace gemmscope
