@@ -2,10 +2,11 @@
 // against cuBLAS pedantic FP32 at the TF32 tolerance and timed beside cuBLAS TF32 in one
 // process, so ratios are within one run. The product measures through gemmscope-bench; this
 // probe sweeps template parameters quickly with nvcc while tuning.
-//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/cuda \
+//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/cuda -I scripts/probes \
 //        scripts/probes/tensor_core_probe.cu -lcublas -o tc_probe
-//   ./tc_probe [--small]   prints one JSON object per line; --small: the awkward sizes only
-//                          (for compute-sanitizer)
+//   ./tc_probe [--small|--big]   one JSON object per line; --small: the awkward sizes only (for
+//                                compute-sanitizer), --big: 4096^3 only (for ncu); PROBE_ONLY=name
+//                                keeps the configurations whose name contains it
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -20,6 +21,7 @@
 
 #include "mma_tf32.cuh"
 #include "wgmma_tf32.cuh"
+#include "wgmma_ws_experiment.cuh" // scripts/probes: a negative result, kept to re-measure
 
 #define CHECK(x)                                                                                             \
     do {                                                                                                     \
@@ -142,6 +144,10 @@ struct Buffers {
             (ST * BM * 32 + 2 * BN * 32 + ST * 32 * (BN + 4)) * 4 + 1024                                     \
     }
 
+#define WS(BM, BN, ST)                                                                                       \
+    Config{"wgmma_ws<" #BM "," #BN "," #ST ">", gemmscope::wgmma_ws<BM, BN, ST>, BM, BN, 128 + BN / 64 * 128,   \
+           (ST * BM * 32 + ST * BN * 32 + ST * 32 * (BN + 4)) * 4 + 16 * ST + 1024}
+
 int main(int argc, char **argv)
 {
     CHECK(cudaSetDevice(0));
@@ -149,22 +155,20 @@ int main(int argc, char **argv)
     cublasCreate(&tf32Handle);
     cublasSetMathMode(tf32Handle, CUBLAS_TF32_TENSOR_OP_MATH);
     std::vector<Config> configs = {
-        MMA(128, 128, 32, 64, 64, 3),
-        WG(256, 128, 3),
-        WG(256, 128, 4),
-        WG(128, 128, 4),
-        WG(128, 128, 5),
-        WG(128, 256, 3),
-        WG(64, 128, 4),
-        WG(64, 64, 3),
+        WG(256, 128, 4), WS(256, 128, 3), WS(128, 128, 4), WS(256, 64, 4), WS(128, 128, 3),
     };
     for (Config &c : configs)
         CHECK(cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, c.smemBytes));
     const int sizes[][3] = {
         {1000, 777, 333}, {1, 1, 1}, {129, 65, 37}, {8192, 4096, 6144}, {4096, 4096, 4096}};
     const bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
+    const bool big = argc > 1 && std::strcmp(argv[1], "--big") == 0; // 4096^3 only (for ncu)
+    if (const char *only = std::getenv("PROBE_ONLY")) // keep the configurations whose name has it
+        configs.erase(std::remove_if(configs.begin(), configs.end(),
+                                     [only](const Config &c) { return c.name.find(only) == std::string::npos; }),
+                      configs.end());
     for (const auto &s : sizes) {
-        if (small && s[0] >= 4096)
+        if ((small && s[0] >= 4096) || (big && s[0] != 4096))
             continue;
         Buffers buf(s[0], s[1], s[2]);
         const bool big = s[0] >= 4096;
