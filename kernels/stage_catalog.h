@@ -83,6 +83,10 @@ struct StageInfo {
     // Built for sm_<minArch>a (wgmma, setmaxnreg): architecture-specific code that runs on that
     // architecture alone, so newer GPUs are refused too (archViolation says so).
     bool archSpecific = false;
+    // The kernel reads B transposed (BT, N x K row-major) in place of B: the runner runs
+    // gemmscope::transpose_b (transpose.cuh) before it in every launch it times or verifies, so
+    // the stage's time includes the transpose. For instructions that read only K-major operands.
+    bool transposedB = false;
     bool isLibrary = false; // cuBLAS baselines: no source, no NVRTC
     Precision precision = Precision::Fp32;
     // The stage whose source this one was written from, when it is not the one before it in the

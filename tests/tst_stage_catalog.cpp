@@ -176,7 +176,7 @@ private slots:
             << "The A tile BM x BK (1024 floats) must split into whole 16-byte copies over the block's 512 "
                "threads.";
         QTest::newRow("wgmma stages over shared memory")
-            << "wgmma_tf32" << ParamValues{{"BM", 256}, {"BN", 128}, {"STAGES", 6}} << "331776 bytes";
+            << "wgmma_tf32" << ParamValues{{"BM", 256}, {"BN", 128}, {"STAGES", 6}} << "295936 bytes";
         QTest::newRow("missing parameter") << "smem_tiled" << ParamValues{{"TILE", 16}} << "PAD is missing";
         QTest::newRow("unknown parameter")
             << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}, {"BM", 4}} << "has no parameter BM";

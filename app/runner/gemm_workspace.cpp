@@ -34,6 +34,15 @@ void GemmWorkspace::release()
     m_c.reset();
     m_reference.reset();
     m_scratch.reset();
+    m_bTransposed.reset();
+}
+
+float *GemmWorkspace::bTransposed()
+{
+    const size_t kn = size_t(m_size.k) * size_t(m_size.n);
+    if (m_bTransposed.count() != kn)
+        m_bTransposed.allocate(kn, "B transposed (N x K)");
+    return m_bTransposed.get();
 }
 
 void GemmWorkspace::prepare(const ProblemSize &size, std::uint64_t seed, JobContext &job)

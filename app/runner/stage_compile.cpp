@@ -21,6 +21,13 @@ CompiledKernel compileStage(RunnerState &state, const StageInfo &stage, const Pa
     return kernel;
 }
 
+CompiledKernel compileTranspose(RunnerState &state, int arch, JobContext &job)
+{
+    CompiledKernel kernel = state.compiler.compile(transposeProgram(arch));
+    job.checkCancelled();
+    return kernel;
+}
+
 ParamValues requestParams(const StageInfo &stage, const QJsonObject &request)
 {
     const QJsonValue params = request.value(QStringLiteral("params"));

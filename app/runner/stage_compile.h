@@ -15,6 +15,9 @@ struct RunnerState;
 CompiledKernel compileStage(RunnerState &state, const StageInfo &stage, const ParamValues &params, int arch,
                             StageBuild build, JobContext &job, bool withLineInfo = false);
 
+// The transpose a `transposedB` stage runs first, compiled (or taken from the cache) for `arch`.
+CompiledKernel compileTranspose(RunnerState &state, int arch, JobContext &job);
+
 // What a compile or disassemble request names: the stage and parameters (checked by the catalog),
 // the problem size the checks use, and the architecture (the request's "arch", else the GPU's).
 struct CompileTarget {

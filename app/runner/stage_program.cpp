@@ -72,6 +72,16 @@ StageBuild requestBuild(const QJsonObject &request)
                       QStringLiteral("Unknown build \"%1\"; known: release, scalar_shared.").arg(build));
 }
 
+NvrtcProgram transposeProgram(int arch)
+{
+    NvrtcProgram program;
+    program.programName = QStringLiteral("transpose_b.cu");
+    program.mainSource = QByteArray("#include \"transpose.cuh\"\n");
+    program.nameExpression = QStringLiteral("gemmscope::transpose_b");
+    program.arch = arch;
+    return program;
+}
+
 NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch, StageBuild build,
                           bool withLineInfo)
 {

@@ -32,6 +32,9 @@ StageBuild requestBuild(const QJsonObject &request);
 
 // `withLineInfo` adds -lineinfo (source lines in the PTX and SASS) and asks for the PTX: the
 // machine code a `disassemble` job shows. The code is the same; the cache entry is its own.
+// The transpose a stage with `transposedB` runs before it (gemmscope::transpose_b, transpose.cuh).
+NvrtcProgram transposeProgram(int arch);
+
 NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int arch,
                           StageBuild build = StageBuild::Release, bool withLineInfo = false);
 

@@ -2,21 +2,23 @@
 // multistage pipeline, but a warpgroup (four consecutive warps, 128 threads) issues one
 // wgmma.mma_async.m64nNk8 where a warp issued (N/8) x 4 mma.sync instructions, and the tensor
 // core runs it asynchronously, reading both operands from shared memory, while the threads
-// prepare the next tile.
+// copy the next tiles.
 //
 // For TF32, wgmma accepts only K-major operands: k must be the contiguous dimension of both
-// tiles. Our A tile (M x K, row-major) is; our B tile (K x N) is not, and cp.async cannot
-// transpose. So B arrives n-contiguous in a staging buffer and the threads transpose it into a
-// K-major tile, which the tensor core then reads. Each warpgroup computes C transposed,
-//     D[64 x BM] = (B^T)[64 x K] . (A^T)[K x BM],
-// so wgmma's A operand is the transposed B tile and its B operand is our A tile: D's 64 rows
-// are 64 columns of C (the warpgroup's slice of the block's BN columns), its BM columns the
-// block's rows of C.
+// tiles. Our A (M x K, row-major) is; our B (K x N) is not. So the runner transposes B first
+// (transpose_b in transpose.cuh, inside every timed launch) and this kernel reads BT (N x K).
+// Transposing inside the kernel instead (a staging tile and a second barrier per k tile) was
+// measured at 49-54 % of cuBLAS TF32 against this design's 69 %: the extra shared-memory traffic
+// and instructions cost more than one pass over B (docs/benchmarks.md).
+// Each warpgroup computes C transposed,
+//     D[64 x BM] = BT[64 x K] . A^T[K x BM],
+// so wgmma's A operand is a 64-row slice of the BT tile and its B operand is our A tile: D's
+// 64 rows are 64 columns of C (the warpgroup's slice of the block's BN columns), its BM columns
+// the block's rows of C.
 //
 // Shared layouts, both the canonical K-major 128-byte swizzle the descriptors name: a row of
 // BK = 32 floats is 128 bytes; its 16-byte chunk q sits at chunk q ^ (row % 8), in 1024-byte
-// atoms of 8 rows, so the tensor core's reads are conflict-free, and so are the transposing
-// threads' 16-byte stores (eight lanes write eight rows' chunks to eight different bank groups).
+// atoms of 8 rows, so the tensor core's reads and the 16-byte cp.async writes are conflict-free.
 // D fragment (PTX ISA, "Register Fragments and Shared Memory Matrix Layouts", wgmma .f32
 // accumulator): warp w of the warpgroup holds rows 16w + g and 16w + g + 8 (g = lane / 4,
 // t = lane % 4); d[4j + 0..3] = (g, 8j + 2t), (g, 8j + 2t + 1), (g + 8, 8j + 2t), (g + 8, 8j + 2t + 1).
@@ -152,17 +154,16 @@ __device__ __forceinline__ void wgmmaTf32<256>(float (&d)[128], unsigned long lo
 
 template <int BM, int BN, int STAGES>
 __global__ void __launch_bounds__(BN / 64 * 128)
-    wgmma_tf32(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
+    wgmma_tf32(const float *__restrict__ A, const float *__restrict__ BT, float *__restrict__ C, int M, int N,
                int K)
 {
     constexpr int BK = 32; // one 128-byte swizzle row per tile row
     constexpr int THREADS = BN / 64 * 128;
-    constexpr int STAGING_PITCH = BN + 4; // n-contiguous B rows; +4 keeps the column reads conflict-free
-    constexpr int A_STAGE = BM * BK, STAGING_STAGE = BK * STAGING_PITCH, BT_TILE = BN * BK; // floats
-    constexpr int A_COPIES = BM * BK / 4 / THREADS, B_COPIES = BK * BN / 4 / THREADS;
-    static_assert(STAGES >= 3, "one stage is read by the tensor core while one transposes and one loads");
+    constexpr int A_STAGE = BM * BK, B_STAGE = BN * BK; // floats
+    constexpr int A_COPIES = BM * BK / 4 / THREADS, B_COPIES = BN * BK / 4 / THREADS;
+    static_assert(STAGES >= 3, "one stage is multiplied, one drains in the tensor core, one loads");
     static_assert(BM == 64 || BM == 128 || BM == 256, "wgmma's N is the block's rows: 64, 128 or 256");
-    static_assert(A_COPIES * THREADS * 4 == BM * BK && B_COPIES * THREADS * 4 == BK * BN,
+    static_assert(A_COPIES * THREADS * 4 == BM * BK && B_COPIES * THREADS * 4 == BN * BK,
                   "whole 16-byte copies per thread");
 
     // The swizzle is a function of the shared address, so tiles must start 1024-byte aligned;
@@ -170,21 +171,19 @@ __global__ void __launch_bounds__(BN / 64 * 128)
     extern __shared__ __align__(16) float smemRaw[];
     float *smem =
         reinterpret_cast<float *>((reinterpret_cast<unsigned long long>(smemRaw) + 1023) & ~1023ull);
-    float *tilesA = smem;                       // STAGES x [BM][32], swizzled, from cp.async
-    float *tilesBT = tilesA + STAGES * A_STAGE; // 2 x [BN][32], swizzled, transposed by threads
-    float *stagingB = tilesBT + 2 * BT_TILE;    // STAGES x [32][BN + 4], from cp.async
+    float *tilesA = smem, *tilesBT = smem + STAGES * A_STAGE; // STAGES x [BM][32], [BN][32]
 
     const int tid = threadIdx.x, lane = tid % 32, warpInGroup = tid / 32 % 4;
     const int g = lane / 4, t = lane % 4;
     const int groupCol = (tid / 128) * 64; // the warpgroup's 64 columns of the block
     const int blockRow = blockIdx.y * BM, blockCol = blockIdx.x * BN;
 
-    const bool interior = blockRow + BM <= M && blockCol + BN <= N && N % 4 == 0 && K % 4 == 0;
+    const bool interior = blockRow + BM <= M && blockCol + BN <= N && K % 4 == 0;
     auto issueTile = [&](int stage, int k0) {
-        float *as = tilesA + stage * A_STAGE, *bs = stagingB + stage * STAGING_STAGE;
+        float *as = tilesA + stage * A_STAGE, *bs = tilesBT + stage * B_STAGE;
         const bool unchecked = interior && k0 + BK <= K;
 #pragma unroll
-        for (int l = 0; l < A_COPIES; ++l) { // eight lanes move one 128-byte row of A
+        for (int l = 0; l < A_COPIES; ++l) { // eight lanes move one 128-byte row
             const int idx = tid + l * THREADS, r = idx / 8, q = idx % 8;
             float *dst = &as[swizzled(r, q * 4)];
             if (unchecked)
@@ -194,31 +193,20 @@ __global__ void __launch_bounds__(BN / 64 * 128)
         }
 #pragma unroll
         for (int l = 0; l < B_COPIES; ++l) {
-            const int idx = tid + l * THREADS, r = idx / (BN / 4), c = (idx % (BN / 4)) * 4;
+            const int idx = tid + l * THREADS, r = idx / 8, q = idx % 8;
+            float *dst = &bs[swizzled(r, q * 4)];
             if (unchecked)
-                copyAsync<16>(&bs[r * STAGING_PITCH + c], B + (k0 + r) * N + blockCol + c, 16);
+                copyAsync<16>(dst, BT + (blockCol + r) * K + k0 + q * 4, 16);
             else
-                copy4Async(&bs[r * STAGING_PITCH + c], B, k0 + r, blockCol + c, K, N);
-        }
-    };
-    // Staging [k][n] -> BT [n][k]: each thread gathers four k of one n (lanes along n, so the
-    // column reads hit consecutive banks) and stores them as one 16-byte chunk.
-    auto transposeB = [&](int stage, float *bt) {
-        const float *bs = stagingB + stage * STAGING_STAGE;
-#pragma unroll
-        for (int l = 0; l < B_COPIES; ++l) {
-            const int idx = tid + l * THREADS, n = idx % BN, k = (idx / BN) * 4;
-            const float4 v = make_float4(bs[k * STAGING_PITCH + n], bs[(k + 1) * STAGING_PITCH + n],
-                                         bs[(k + 2) * STAGING_PITCH + n], bs[(k + 3) * STAGING_PITCH + n]);
-            *reinterpret_cast<float4 *>(&bt[swizzled(n, k)]) = v;
+                copy4Async(dst, BT, blockCol + r, k0 + q * 4, N, K);
         }
     };
 
     float d[BM / 2] = {};
     const int numTiles = (K + BK - 1) / BK;
-    // In flight at iteration t: tiles t + 1 .. t + STAGES - 2 loading, t transposed and handed to
-    // the tensor core, t - 1 possibly still being multiplied. The refill reuses tile t - 2's stage,
-    // whose wgmmas the previous iteration's wait retired.
+    // In flight at iteration t: tiles t + 1 .. t + STAGES - 2 loading, t multiplied, t - 1 possibly
+    // still being read by its wgmmas. The refill reuses tile t - 2's stage, which the previous
+    // iteration's wait retired.
 #pragma unroll
     for (int s = 0; s < STAGES - 2; ++s) {
         if (s < numTiles)
@@ -227,18 +215,14 @@ __global__ void __launch_bounds__(BN / 64 * 128)
     }
     for (int tile = 0; tile < numTiles; ++tile) {
         waitAsyncCopies<STAGES - 3>();
-        fenceProxyAsync(); // this thread's copies of A reach the tensor core
-        __syncthreads();   // tile `tile` has landed everywhere
-        float *bt = tilesBT + (tile % 2) * BT_TILE;
-        transposeB(tile % STAGES, bt); // tile - 2, which read this buffer, is retired
-        fenceProxyAsync();
-        __syncthreads(); // the transposed tile is complete
+        fenceProxyAsync(); // this thread's copies reach the tensor core (the async proxy)
+        __syncthreads();   // tile `tile` has landed everywhere; tile - 2's wgmmas are retired
         const int refill = tile + STAGES - 2;
         if (refill < numTiles)
             issueTile(refill % STAGES, refill * BK);
         commitAsyncCopies();
-
-        const unsigned long long descA = swizzledTileDescriptor(bt + groupCol * BK);
+        const unsigned long long descA =
+            swizzledTileDescriptor(tilesBT + (tile % STAGES) * B_STAGE + groupCol * BK);
         const unsigned long long descB = swizzledTileDescriptor(tilesA + (tile % STAGES) * A_STAGE);
         fenceAccumulators(d);
         wgmmaFence();
@@ -246,7 +230,7 @@ __global__ void __launch_bounds__(BN / 64 * 128)
         for (int kk = 0; kk < BK / 8; ++kk) // k advances 8 floats = 32 bytes = 2 in the address field
             wgmmaTf32<BM>(d, descA + kk * 2, descB + kk * 2);
         wgmmaCommit();
-        wgmmaWait<1>(); // the previous tile's wgmmas are done: its buffers may be reused
+        wgmmaWait<1>(); // the previous tile's wgmmas are done: its stage may be refilled
         fenceAccumulators(d);
     }
     wgmmaWait<0>();

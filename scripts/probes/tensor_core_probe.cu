@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "mma_tf32.cuh"
+#include "transpose.cuh"
 #include "wgmma_tf32.cuh"
 #include "wgmma_ws_experiment.cuh" // scripts/probes: a negative result, kept to re-measure
 
@@ -81,15 +82,17 @@ struct Config {
     std::string name;
     Kernel kernel;
     int bm, bn, threads, smemBytes;
+    bool transposeB = false; // the kernel reads B^T: transpose_b runs first, inside the timing
 };
 
 static cublasHandle_t tf32Handle;
 
 struct Buffers {
-    float *A = nullptr, *B = nullptr, *C = nullptr, *R = nullptr;
+    float *A = nullptr, *B = nullptr, *C = nullptr, *R = nullptr, *BT = nullptr;
     int M, N, K;
     Buffers(int m, int n, int k) : M(m), N(n), K(k)
     {
+        CHECK(cudaMalloc(&BT, size_t(k) * n * 4));
         std::mt19937 gen(42);
         std::uniform_real_distribution<float> d(-1.f, 1.f);
         std::vector<float> a(size_t(m) * k), b(size_t(k) * n);
@@ -106,7 +109,7 @@ struct Buffers {
         cublasGemm(A, B, R, m, n, k);
         CHECK(cudaDeviceSynchronize());
     }
-    ~Buffers() { cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(R); }
+    ~Buffers() { cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(R), cudaFree(BT); }
     double check(const Config &c)
     {
         CHECK(cudaMemset(C, 0xff, size_t(M) * N * 4)); // NaN poison
@@ -121,7 +124,12 @@ struct Buffers {
     void launch(const Config &c)
     {
         dim3 grid((N + c.bn - 1) / c.bn, (M + c.bm - 1) / c.bm);
-        c.kernel<<<grid, c.threads, c.smemBytes>>>(A, B, C, M, N, K);
+        if (c.transposeB) {
+            gemmscope::transpose_b<<<dim3((N + 31) / 32, (K + 31) / 32), dim3(32, 8)>>>(B, BT, K, N);
+            c.kernel<<<grid, c.threads, c.smemBytes>>>(A, BT, C, M, N, K);
+        } else {
+            c.kernel<<<grid, c.threads, c.smemBytes>>>(A, B, C, M, N, K);
+        }
     }
     void tf32()
     {
@@ -138,12 +146,8 @@ struct Buffers {
             ST *(BM * (BK + 4) + BK * (BN + 8)) * 4                                                          \
     }
 #define WG(BM, BN, ST)                                                                                       \
-    Config                                                                                                   \
-    {                                                                                                        \
-        "wgmma_tf32<" #BM "," #BN "," #ST ">", gemmscope::wgmma_tf32<BM, BN, ST>, BM, BN, BN / 64 * 128,     \
-            (ST * BM * 32 + 2 * BN * 32 + ST * 32 * (BN + 4)) * 4 + 1024                                     \
-    }
-
+    Config{"wgmma_tf32<" #BM "," #BN "," #ST ">", gemmscope::wgmma_tf32<BM, BN, ST>, BM, BN, BN / 64 * 128,     \
+           ST * (BM + BN) * 32 * 4 + 1024, true}
 #define WS(BM, BN, ST)                                                                                       \
     Config{"wgmma_ws<" #BM "," #BN "," #ST ">", gemmscope::wgmma_ws<BM, BN, ST>, BM, BN, 128 + BN / 64 * 128,   \
            (ST * BM * 32 + ST * BN * 32 + ST * 32 * (BN + 4)) * 4 + 16 * ST + 1024}
@@ -155,7 +159,8 @@ int main(int argc, char **argv)
     cublasCreate(&tf32Handle);
     cublasSetMathMode(tf32Handle, CUBLAS_TF32_TENSOR_OP_MATH);
     std::vector<Config> configs = {
-        WG(256, 128, 4), WS(256, 128, 3), WS(128, 128, 4), WS(256, 64, 4), WS(128, 128, 3),
+        MMA(128, 128, 32, 64, 64, 3), WG(128, 256, 4), WG(256, 128, 4), WG(128, 256, 3), WG(128, 128, 6),
+        WS(256, 128, 3),
     };
     for (Config &c : configs)
         CHECK(cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, c.smemBytes));

@@ -74,7 +74,7 @@ private slots:
                                    << "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32";
         QTest::newRow("mma/sm_90") << "tf32-mma" << 90 << "ldmatrix.sync.aligned.m8n8.x4.shared.b16";
         QTest::newRow("wgmma/sm_90a")
-            << "tf32-wgmma" << 90 << "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32";
+            << "tf32-wgmma" << 90 << "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32";
     }
     void tensorCoreStagesUseTheirInstructions()
     {
@@ -90,6 +90,20 @@ private slots:
         QVERIFY2(kernel.ptx.contains(instruction.toUtf8()), qPrintable(instruction));
         if (stageInfo(p->stage).archSpecific)
             QVERIFY(kernel.ptx.contains(".target sm_90a"));
+    }
+
+    // The transpose that runs before a transposedB stage builds wherever such a stage can run.
+    void transposeCompiles()
+    {
+        QVERIFY(findStage("wgmma_tf32")->transposedB);
+        for (int arch : {75, 80, 90}) {
+            QTemporaryDir fresh;
+            const CompiledKernel kernel = NvrtcCompiler(fresh.path()).compile(transposeProgram(arch));
+            QVERIFY2(kernel.cubin.startsWith("\x7f"
+                                             "ELF"),
+                     qPrintable(QString::number(arch)));
+            QVERIFY(kernel.ptxas.found && kernel.ptxas.staticSmemBytes == 32 * 33 * 4);
+        }
     }
 
     void wgmmaIsRefusedOffHopper()

@@ -1,0 +1,30 @@
+// B (K x N, row-major) -> BT (N x K, row-major), for the stages whose tensor-core instruction
+// reads only K-major operands (wgmma with TF32). The runner launches it before such a stage in
+// every timed launch, so the stage's time includes it. 32 x 32 tiles through shared memory
+// padded by one column, so that both the reads of B and the writes of BT are coalesced and the
+// column reads of the tile hit 32 different banks. Block 32 x 8, four elements per thread.
+#pragma once
+
+namespace gemmscope {
+
+__global__ void __launch_bounds__(256)
+    transpose_b(const float *__restrict__ B, float *__restrict__ BT, int K, int N)
+{
+    __shared__ float tile[32][33];
+    const int n0 = blockIdx.x * 32, k0 = blockIdx.y * 32;
+#pragma unroll
+    for (int i = 0; i < 32; i += 8) {
+        const int k = k0 + threadIdx.y + i, n = n0 + threadIdx.x;
+        if (k < K && n < N)
+            tile[threadIdx.y + i][threadIdx.x] = B[static_cast<long long>(k) * N + n];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < 32; i += 8) {
+        const int n = n0 + threadIdx.y + i, k = k0 + threadIdx.x;
+        if (n < N && k < K)
+            BT[static_cast<long long>(n) * K + k] = tile[threadIdx.x][threadIdx.y + i];
+    }
+}
+
+} // namespace gemmscope
