@@ -146,11 +146,17 @@ struct Buffers {
             ST *(BM * (BK + 4) + BK * (BN + 8)) * 4                                                          \
     }
 #define WG(BM, BN, ST)                                                                                       \
-    Config{"wgmma_tf32<" #BM "," #BN "," #ST ">", gemmscope::wgmma_tf32<BM, BN, ST>, BM, BN, BN / 64 * 128,     \
-           ST * (BM + BN) * 32 * 4 + 1024, true}
+    Config                                                                                                   \
+    {                                                                                                        \
+        "wgmma_tf32<" #BM "," #BN "," #ST ">", gemmscope::wgmma_tf32<BM, BN, ST>, BM, BN, BN / 64 * 128,     \
+            ST *(BM + BN) * 32 * 4 + 1024, true                                                              \
+    }
 #define WS(BM, BN, ST)                                                                                       \
-    Config{"wgmma_ws<" #BM "," #BN "," #ST ">", gemmscope::wgmma_ws<BM, BN, ST>, BM, BN, 128 + BN / 64 * 128,   \
-           (ST * BM * 32 + ST * BN * 32 + ST * 32 * (BN + 4)) * 4 + 16 * ST + 1024}
+    Config                                                                                                   \
+    {                                                                                                        \
+        "wgmma_ws<" #BM "," #BN "," #ST ">", gemmscope::wgmma_ws<BM, BN, ST>, BM, BN, 128 + BN / 64 * 128,   \
+            (ST * BM * 32 + ST * BN * 32 + ST * 32 * (BN + 4)) * 4 + 16 * ST + 1024                          \
+    }
 
 int main(int argc, char **argv)
 {
@@ -159,7 +165,11 @@ int main(int argc, char **argv)
     cublasCreate(&tf32Handle);
     cublasSetMathMode(tf32Handle, CUBLAS_TF32_TENSOR_OP_MATH);
     std::vector<Config> configs = {
-        MMA(128, 128, 32, 64, 64, 3), WG(128, 256, 4), WG(256, 128, 4), WG(128, 256, 3), WG(128, 128, 6),
+        MMA(128, 128, 32, 64, 64, 3),
+        WG(128, 256, 4),
+        WG(256, 128, 4),
+        WG(128, 256, 3),
+        WG(128, 128, 6),
         WS(256, 128, 3),
     };
     for (Config &c : configs)
@@ -169,9 +179,10 @@ int main(int argc, char **argv)
     const bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;
     const bool big = argc > 1 && std::strcmp(argv[1], "--big") == 0; // 4096^3 only (for ncu)
     if (const char *only = std::getenv("PROBE_ONLY")) // keep the configurations whose name has it
-        configs.erase(std::remove_if(configs.begin(), configs.end(),
-                                     [only](const Config &c) { return c.name.find(only) == std::string::npos; }),
-                      configs.end());
+        configs.erase(
+            std::remove_if(configs.begin(), configs.end(),
+                           [only](const Config &c) { return c.name.find(only) == std::string::npos; }),
+            configs.end());
     for (const auto &s : sizes) {
         if ((small && s[0] >= 4096) || (big && s[0] != 4096))
             continue;
