@@ -107,6 +107,8 @@ void TestSweepView::drawsTheSessionsSweepAndExports()
     QVERIFY(wrong > 0);
     QVERIFY(spills > 0);
     view.plot()->replot();
+    if (const QString shots = qEnvironmentVariable("GEMMSCOPE_SHOT_DIR"); !shots.isEmpty())
+        view.grab().save(shots + "/sweep_view.png"); // to look at it (not a check)
     for (const QString &name : {"h.png", "h.pdf", "h.svg", "cells.csv", "cells.json"}) {
         const QString path = m_dir.filePath(name);
         const auto error = view.exportTo(path);

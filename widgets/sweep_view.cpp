@@ -129,6 +129,8 @@ void SweepView::buildForm()
     m_best->setObjectName(QStringLiteral("sweepBest"));
     m_best->setWordWrap(true);
     m_best->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_best->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    m_best->setMinimumHeight(2 * m_best->fontMetrics().lineSpacing() + 4); // the sweep line and the best line
     m_legend =
         new QLabel(tr("Each cell: the value, then its marks — s: spills registers · reg / smem / thr / blk: "
                       "what limits occupancy · ✗: wrong result · grey hatched: refused by the catalog "
@@ -453,6 +455,17 @@ void SweepView::showSweep(const SweepData &sweep)
     if (!m_shown || m_shown->id != sweep.id || !(m_shown->spec == sweep.spec))
         m_plan = planSweep(sweep.spec);
     m_shown = sweep;
+    if (!isRunning()) { // the form says what the shown sweep is (Start then repeats it)
+        const QSignalBlocker block(m_stage);
+        m_stage->setCurrentIndex(m_stage->findData(QString::fromStdString(sweep.spec.stage.str())));
+        stageChanged();
+        m_x->setCurrentText(QString::fromStdString(sweep.spec.x.param));
+        m_y->setCurrentText(QString::fromStdString(sweep.spec.y.param));
+        m_rest->setCurrentIndex(sweep.spec.rest == SweepRest::BestOverRest ? 1 : 0);
+        m_size->setText(
+            QStringLiteral("%1x%2x%3").arg(sweep.spec.size.m).arg(sweep.spec.size.n).arg(sweep.spec.size.k));
+        m_budget->setValue(sweep.spec.budgetMs);
+    }
     const int index = m_sweeps->findData(sweep.id);
     if (index >= 0)
         m_sweeps->setCurrentIndex(index);
@@ -504,15 +517,20 @@ void SweepView::redraw()
         const SweepCell &cell = m_plan.cells[std::size_t(c.cell)];
         const double v = c.best ? (ratio ? c.pctOfCublas.value_or(0) : c.best->tflops) : lo;
         m_map->data()->setCell(cell.xIndex, cell.yIndex, v);
-        if (!c.best) { // invalid, not run, or failed: a grey cell over the colour
-            auto *rect = new QCPItemRect(m_plot);
-            rect->topLeft->setCoords(cell.xIndex - 0.5, cell.yIndex + 0.5);
-            rect->bottomRight->setCoords(cell.xIndex + 0.5, cell.yIndex - 0.5);
-            rect->setPen(QPen(QColor(0xbb, 0xbb, 0xbb)));
-            rect->setBrush(c.invalid() ? QBrush(QColor(0x99, 0x99, 0x99), Qt::BDiagPattern)
-                                       : QBrush(c.wrongResults > 0 ? wrongResultColor().lighter(150)
-                                                                   : QColor(0xee, 0xee, 0xee)));
-            rect->setSelectable(false);
+        if (!c.best) { // invalid, not run, or failed: a grey cell over the colour (hatched: refused)
+            const QColor fill = c.invalid()          ? QColor(0xe4, 0xe4, 0xe4)
+                                : c.wrongResults > 0 ? wrongResultColor().lighter(150)
+                                                     : QColor(0xf2, 0xf2, 0xf2);
+            for (const QBrush &brush :
+                 {QBrush(fill),
+                  c.invalid() ? QBrush(QColor(0x99, 0x99, 0x99), Qt::BDiagPattern) : QBrush(Qt::NoBrush)}) {
+                auto *rect = new QCPItemRect(m_plot);
+                rect->topLeft->setCoords(cell.xIndex - 0.5, cell.yIndex + 0.5);
+                rect->bottomRight->setCoords(cell.xIndex + 0.5, cell.yIndex - 0.5);
+                rect->setPen(QPen(QColor(0xbb, 0xbb, 0xbb)));
+                rect->setBrush(brush);
+                rect->setSelectable(false);
+            }
         }
         QStringList marks;
         QString value;
@@ -567,7 +585,7 @@ void SweepView::redraw()
                                        p.erase(m_plan.spec.y.param);
                                        return p;
                                    }()));
-    m_best->setText(QStringLiteral("%1 (%2) — %3 of %4 configurations answered%5. %6")
+    m_best->setText(QStringLiteral("%1 (%2) — %3 of %4 configurations answered%5.\n%6")
                         .arg(m_shown->title(), rest)
                         .arg(m_summary.answeredPoints)
                         .arg(m_summary.validPoints)
