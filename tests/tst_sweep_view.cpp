@@ -109,11 +109,11 @@ void TestSweepView::drawsTheSessionsSweepAndExports()
     view.plot()->replot();
     if (const QString shots = qEnvironmentVariable("GEMMSCOPE_SHOT_DIR"); !shots.isEmpty())
         view.grab().save(shots + "/sweep_view.png"); // to look at it (not a check)
-    for (const QString &name : {"h.png", "h.pdf", "h.svg", "cells.csv", "cells.json"}) {
+    for (const char *name : {"h.png", "h.pdf", "h.svg", "cells.csv", "cells.json"}) {
         const QString path = m_dir.filePath(name);
         const auto error = view.exportTo(path);
         QVERIFY2(!error, qPrintable(error.value_or(QString())));
-        QVERIFY2(QFileInfo(path).size() > 200, qPrintable(name));
+        QVERIFY2(QFileInfo(path).size() > 200, name);
     }
     QFile csv(m_dir.filePath("cells.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
