@@ -1,7 +1,12 @@
 // gemmscope-bench's command line (issue 11, defect 12): every bad value is refused with a sentence
 // and a nonzero status before anything runs, a run with failed rows ends nonzero, and a runner of
 // another protocol version is named by what it sent. Driven against a scripted stand-in runner.
+#include "support/sweep_stand_in.h"
+
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -111,6 +116,85 @@ private slots:
             bench({"--runner", script("protocol"), "--stages", "worklog-3", "--size", "64x64x64"});
         QVERIFY(o.exitCode != 0);
         QVERIFY2(o.err.contains(QStringLiteral("speaks protocol 1.5;")), qPrintable(o.err));
+    }
+
+    // --sweep on two stand-in runners started from one template ({gpu} = 0, 1): the table, the
+    // summary and the JSON (cells, wall time, configurations per minute, GPU busy fraction), every
+    // valid configuration run once on one of them, no refused one sent.
+    void sweepOnTwoRunnersRecordsJson()
+    {
+        const QString standIn = writeSweepStandIn(m_dir.path());
+        const QString json = m_dir.filePath(QStringLiteral("sweep.json"));
+        const QString logs = m_dir.filePath(QStringLiteral("sweeplog"));
+        const Outcome o =
+            bench({"--sweep",
+                   "--stage",
+                   "final",
+                   "--x",
+                   "BM",
+                   "--y",
+                   "TM",
+                   "--x-values",
+                   "32,64,128",
+                   "--y-values",
+                   "2,4,12",
+                   "--fixed",
+                   "BN=64,BK=8,TN=4",
+                   "--size",
+                   "256x256x256",
+                   "--budget-ms",
+                   "5",
+                   "--runners",
+                   "2",
+                   "--window",
+                   "3",
+                   "--runner-template",
+                   QStringLiteral("FAKE_GPU_UUID=GPU-{gpu} FAKE_HOST=host{gpu} FAKE_DELAY_S=0.02 "
+                                  "FAKE_LOG=%1{gpu} python3 %2")
+                       .arg(logs, standIn),
+                   "--json",
+                   json});
+        QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+        QVERIFY2(o.out.contains(QStringLiteral("Best: ")), qPrintable(o.out));
+        QVERIFY2(o.out.contains(QStringLiteral("inv")), qPrintable(o.out)); // BM=32 or 64 with TM=12
+        QVERIFY2(o.out.contains(QStringLiteral("per minute")), qPrintable(o.out));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(doc.value("format").toString(), QStringLiteral("gemmscope-bench-sweep"));
+        QCOMPARE(doc.value("cells").toArray().size(), 9);
+        QVERIFY(doc.value("wall_s").toDouble() > 0);
+        QVERIFY(doc.value("configurations_per_minute").toDouble() > 0);
+        const double busy = doc.value("gpu_busy_fraction").toDouble();
+        QVERIFY2(busy > 0 && busy <= 1.0, qPrintable(QString::number(busy)));
+        QCOMPARE(doc.value("runners").toArray().size(), 2);
+        QSet<QString> hosts;
+        int timed = 0;
+        for (const QJsonValue &r : doc.value("runs").toArray()) {
+            hosts.insert(r.toObject().value("host").toString());
+            timed += r.toObject().value("stage").toString() == QLatin1String("final");
+        }
+        QCOMPARE(hosts, (QSet<QString>{"host0", "host1"}));
+        QCOMPARE(timed, doc.value("valid_configurations_timed").toInt() + doc.value("failed").toInt());
+        QStringList sent;
+        for (const QString &log : {logs + "0", logs + "1"}) {
+            QFile l(log);
+            QVERIFY(l.open(QIODevice::ReadOnly));
+            for (const QString &line : QString::fromUtf8(l.readAll()).split('\n', Qt::SkipEmptyParts))
+                if (line.startsWith(QLatin1String("final|")))
+                    sent << line;
+        }
+        QCOMPARE(sent.size(), timed); // each point once
+        QCOMPARE(QSet<QString>(sent.begin(), sent.end()).size(), timed);
+        for (const QString &line : sent)                         // and none the catalog refuses
+            QVERIFY2(!line.contains("TM=12"), qPrintable(line)); // 32, 64, 128: no multiple of 12
+    }
+
+    void sweepRefusesAShellTemplate()
+    {
+        const Outcome o = bench({"--sweep", "--runner-template", "gemmscope-runner; rm -rf /tmp/x"});
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains(QStringLiteral("outside quotes")), qPrintable(o.err));
     }
 
 private:

@@ -9,6 +9,12 @@
 //                   [--max-blocks-per-sm N]   (pad each block's shared memory so at most N share an SM)
 //                   [--smem-carveout P]   (prefer P % of the largest shared-memory share; the rest is L1)
 //
+//   gemmscope-bench --sweep --stage final --x BM --y BN [--x-values 64,128] [--y-values ...]
+//                   [--rest fixed|best] [--fixed BK=16,TM=8,TN=8] [--size 4096x4096x4096] [--budget-ms 30]
+//                   [--runners N] [--runner-template 'CUDA_VISIBLE_DEVICES={gpu} {runner}']...
+//                   [--window N] [--journal file.gsweep] [--json out.json]
+//                   (a parameter sweep on a pool of runners: docs/sweeps.md)
+//
 // Exit status: 0 every row ran; 1 a bad option or no runner; 2 no GPU; 3 some rows failed (the
 // table and the JSON still hold every row).
 #include "bench_table.h"
@@ -16,6 +22,7 @@
 #include "requests.h"
 #include "runner_session.h"
 #include "stage_catalog.h"
+#include "sweep_mode.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -156,6 +163,177 @@ std::optional<long long> wholeNumber(const QString &text, long long min, long lo
     return value;
 }
 
+struct SweepOptions {
+    QCommandLineOption sweep{QStringLiteral("sweep"),
+                             QStringLiteral("Run a parameter sweep (docs/sweeps.md) instead of the ladder.")};
+    QCommandLineOption stage{QStringLiteral("stage"), QStringLiteral("Sweep: the stage (default final)."),
+                             QStringLiteral("key"), QStringLiteral("final")};
+    QCommandLineOption x{QStringLiteral("x"), QStringLiteral("Sweep: the x-axis parameter (default BM)."),
+                         QStringLiteral("param"), QStringLiteral("BM")};
+    QCommandLineOption y{QStringLiteral("y"), QStringLiteral("Sweep: the y-axis parameter (default BN)."),
+                         QStringLiteral("param"), QStringLiteral("BN")};
+    QCommandLineOption xValues{QStringLiteral("x-values"),
+                               QStringLiteral("Sweep: x values, comma-separated (default: every legal one)."),
+                               QStringLiteral("list")};
+    QCommandLineOption yValues{QStringLiteral("y-values"),
+                               QStringLiteral("Sweep: y values, comma-separated (default: every legal one)."),
+                               QStringLiteral("list")};
+    QCommandLineOption rest{
+        QStringLiteral("rest"),
+        QStringLiteral("Sweep: the other parameters fixed (default) or best (every combination, "
+                       "each cell its best)."),
+        QStringLiteral("fixed|best"), QStringLiteral("fixed")};
+    QCommandLineOption fixed{
+        QStringLiteral("fixed"),
+        QStringLiteral("Sweep: values of the other parameters, e.g. BK=16,TM=8 (default: the "
+                       "stage's defaults)."),
+        QStringLiteral("list")};
+    QCommandLineOption runners{
+        QStringLiteral("runners"),
+        QStringLiteral("Sweep: start each runner template N times, {gpu} = 0..N-1 (default 1)."),
+        QStringLiteral("N"), QStringLiteral("1")};
+    QCommandLineOption runnerTemplate{
+        QStringLiteral("runner-template"),
+        QStringLiteral(
+            "Sweep: how to start a runner, e.g. 'CUDA_VISIBLE_DEVICES={gpu} {runner}' or 'ssh {host} "
+            "gemmscope-runner' (repeatable; docs/sweeps.md). Default: {runner}."),
+        QStringLiteral("template")};
+    QCommandLineOption hosts{
+        QStringLiteral("hosts"),
+        QStringLiteral("Sweep: comma-separated hosts; each template is started once per host "
+                       "({host})."),
+        QStringLiteral("list")};
+    QCommandLineOption window{
+        QStringLiteral("window"),
+        QStringLiteral("Sweep: jobs in flight per runner (default: twice this machine's cores)."),
+        QStringLiteral("N"), QStringLiteral("0")};
+    QCommandLineOption journal{
+        QStringLiteral("journal"),
+        QStringLiteral("Sweep: journal file; an existing one is resumed (default: beside "
+                       "--json)."),
+        QStringLiteral("file")};
+    QCommandLineOption byRatio{
+        QStringLiteral("by-ratio"),
+        QStringLiteral("Sweep: name the best cell by %% of cuBLAS on its own GPU, not TFLOP/s.")};
+};
+
+SweepOptions addSweepOptions(QCommandLineParser &parser)
+{
+    SweepOptions o;
+    parser.addOptions({o.sweep, o.stage, o.x, o.y, o.xValues, o.yValues, o.rest, o.fixed, o.runners,
+                       o.runnerTemplate, o.hosts, o.window, o.journal, o.byRatio});
+    return o;
+}
+
+std::optional<std::vector<int>> intList(const QString &text, const QString &option, QString *error)
+{
+    std::vector<int> values;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        values.push_back(part.trimmed().toInt(&ok));
+        if (!ok) {
+            *error =
+                QStringLiteral("%1 takes whole numbers separated by commas, not \"%2\".").arg(option, text);
+            return std::nullopt;
+        }
+    }
+    return values;
+}
+
+int sweepMain(const QCommandLineParser &parser, const SweepOptions &o, const QString &sizeText,
+              const QString &budgetText, bool flushL2, const QString &jsonPath, const QString &runnerPath)
+{
+    QString error;
+    bench::SweepBenchOptions options;
+    SweepSpec &spec = options.spec;
+    spec.stage = StageId(parser.value(o.stage).toStdString());
+    if (!findStage(spec.stage.key())) {
+        printError(QStringLiteral("--stage: there is no stage \"%1\".").arg(parser.value(o.stage)));
+        return 1;
+    }
+    spec.x.param = parser.value(o.x).toStdString();
+    spec.y.param = parser.value(o.y).toStdString();
+    const auto xs = intList(parser.value(o.xValues), QStringLiteral("--x-values"), &error);
+    const auto ys =
+        xs ? intList(parser.value(o.yValues), QStringLiteral("--y-values"), &error) : std::nullopt;
+    if (!ys) {
+        printError(error);
+        return 1;
+    }
+    spec.x.values = *xs;
+    spec.y.values = *ys;
+    if (parser.value(o.rest) != QLatin1String("fixed") && parser.value(o.rest) != QLatin1String("best")) {
+        printError(QStringLiteral("--rest must be fixed or best."));
+        return 1;
+    }
+    spec.rest = parser.value(o.rest) == QLatin1String("best") ? SweepRest::BestOverRest : SweepRest::Fixed;
+    for (const QString &pair : parser.value(o.fixed).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QStringList kv = pair.split(QLatin1Char('='));
+        bool ok = kv.size() == 2;
+        const int value = ok ? kv[1].trimmed().toInt(&ok) : 0;
+        if (!ok) {
+            printError(
+                QStringLiteral("--fixed takes NAME=value pairs separated by commas, not \"%1\".").arg(pair));
+            return 1;
+        }
+        spec.fixed[kv[0].trimmed().toStdString()] = value;
+    }
+    const auto m = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)x(\\d+)$")).match(sizeText);
+    if (!m.hasMatch()) {
+        printError(QStringLiteral("--size must look like 4096x4096x4096, not \"%1\".").arg(sizeText));
+        return 1;
+    }
+    spec.size = {m.captured(1).toLongLong(), m.captured(2).toLongLong(), m.captured(3).toLongLong()};
+    const auto budget =
+        wholeNumber(budgetText, 0, 3600000, QStringLiteral("--budget-ms (milliseconds)"), &error);
+    const auto count = budget
+                           ? wholeNumber(parser.value(o.runners), 1, 64, QStringLiteral("--runners"), &error)
+                           : std::nullopt;
+    const auto window = count
+                            ? wholeNumber(parser.value(o.window), 0, 4096, QStringLiteral("--window"), &error)
+                            : std::nullopt;
+    if (!window) {
+        printError(error);
+        return 1;
+    }
+    spec.budgetMs = int(*budget);
+    spec.flushL2 = flushL2;
+    const SweepPlan plan = planSweep(spec);
+    if (!plan.ok()) {
+        printError(QString::fromStdString(plan.error));
+        return 1;
+    }
+
+    QStringList templates = parser.values(o.runnerTemplate);
+    if (templates.isEmpty())
+        templates << QStringLiteral("{runner}");
+    QStringList hosts = parser.value(o.hosts).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (hosts.isEmpty())
+        hosts << QString();
+    const QString runner = findRunner(runnerPath);
+    for (const QString &t : templates) {
+        for (const QString &host : hosts) {
+            for (int i = 0; i < *count; ++i) {
+                RunnerTemplateValues values;
+                values.gpu = values.index = QString::number(i);
+                values.host = host.trimmed();
+                values.runner = runner;
+                const std::optional<RunnerCommand> c = parseRunnerTemplate(t, values, &error);
+                if (!c) {
+                    printError(QStringLiteral("--runner-template: ") + error);
+                    return 1;
+                }
+                options.runners << *c;
+            }
+        }
+    }
+    options.window = int(*window);
+    options.journalPath = parser.value(o.journal);
+    options.jsonPath = jsonPath;
+    options.byRatio = parser.isSet(o.byRatio);
+    return bench::runSweep(options);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -216,7 +394,11 @@ int main(int argc, char **argv)
                        "gemmscope-runner under compute-sanitizer or ncu."));
     parser.addOptions({sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt,
                        warmupOpt, countersOpt, buildOpt, maxBlocksOpt, carveoutOpt, listJobsOpt});
+    const SweepOptions sweepOpts = addSweepOptions(parser);
     parser.process(app);
+    if (parser.isSet(sweepOpts.sweep))
+        return sweepMain(parser, sweepOpts, parser.value(sizeOpt), parser.value(budgetOpt),
+                         parser.isSet(flushOpt), parser.value(jsonOpt), parser.value(runnerOpt));
 
     // Every option is checked before anything runs: a value the runner would clamp or refuse row by
     // row (--budget-ms -1, --warmup -5, --size 0x0x0, "abc") is refused here, with its limits.

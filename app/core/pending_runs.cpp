@@ -51,3 +51,12 @@ QStringList PendingRuns::jobIds() const
 }
 
 } // namespace gemmscope
+
+namespace gemmscope {
+
+void PendingRuns::requeueFront(const QList<RunRequest> &requests)
+{
+    m_jobs = requests + m_jobs;
+}
+
+} // namespace gemmscope

@@ -19,6 +19,8 @@ public:
     std::optional<RunRequest> takeNext();
     std::optional<RunRequest> remove(const QString &jobId); // the removed request, if it was queued
     QList<RunRequest> takeAll();
+    // Puts requests that were sent but never started (their runner ended) back first, in order.
+    void requeueFront(const QList<RunRequest> &requests);
     bool contains(const QString &jobId) const;
     qsizetype size() const { return m_jobs.size(); }
     bool isEmpty() const { return m_jobs.isEmpty(); }

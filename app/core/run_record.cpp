@@ -151,6 +151,7 @@ RunRecord fromResultEvent(const QJsonObject &event)
         applyCompiled(r, *e.compiled);
     r.gpuName = e.gpu.name;
     r.gpuArch = e.gpu.arch;
+    r.gpuUuid = e.gpu.uuid;
     r.smClockMHz = int(e.smClockMhz.value_or(0));
     r.timestamp = QDateTime::fromString(e.timestamp, Qt::ISODate);
     if (!r.timestamp.isValid())
@@ -245,7 +246,12 @@ QJsonObject toJson(const RunRecord &r)
     }
     if (r.status == RunStatus::Failed)
         o["error"] = QJsonObject{{"kind", r.errorKind}, {"message", r.errorMessage}, {"log", r.errorLog}};
-    o["gpu"] = QJsonObject{{"name", r.gpuName}, {"arch", r.gpuArch}};
+    QJsonObject gpu{{"name", r.gpuName}, {"arch", r.gpuArch}};
+    if (!r.gpuUuid.isEmpty())
+        gpu["uuid"] = r.gpuUuid;
+    o["gpu"] = gpu;
+    if (!r.host.isEmpty())
+        o["host"] = r.host;
     if (r.smClockMHz > 0)
         o["sm_clock_mhz"] = r.smClockMHz;
     if (r.timestamp.isValid())
@@ -315,6 +321,8 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     const QJsonObject gpu = o.value("gpu").toObject();
     r.gpuName = gpu.value("name").toString();
     r.gpuArch = gpu.value("arch").toString();
+    r.gpuUuid = gpu.value("uuid").toString();
+    r.host = o.value("host").toString();
     r.smClockMHz = o.value("sm_clock_mhz").toInt();
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
     r.raw = o.value("raw").toObject();

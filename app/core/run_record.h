@@ -49,6 +49,8 @@ struct RunRecord {
     QString errorKind, errorMessage, errorLog;
 
     QString gpuName, gpuArch;
+    QString gpuUuid; // the runner's GPU (result's gpu.uuid), so that ratios compare runs on one GPU
+    QString host;    // the runner's machine (its `ready` event), empty where unknown
     int smClockMHz = 0;
     QDateTime timestamp;
     // Hardware counters of a run that asked for them (docs/protocol.md, "counters"): the

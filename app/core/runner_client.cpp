@@ -4,7 +4,9 @@
 #include "runner_locator.h"
 
 #include <QJsonDocument>
+#include <QProcessEnvironment>
 #include <QRandomGenerator>
+#include <QSysInfo>
 #include <algorithm>
 #include <climits>
 #include <utility>
@@ -37,6 +39,36 @@ void RunnerClient::setWatchdog(const Watchdog &watchdog)
     m_stdoutLines = LineBuffer(watchdog.maxLineBytes);
 }
 
+void RunnerClient::setCommand(const RunnerCommand &command)
+{
+    m_command = command;
+}
+
+void RunnerClient::setWindow(int jobs)
+{
+    m_window = std::max(1, jobs);
+}
+
+RunnerClient::InFlight *RunnerClient::inFlight(const QString &jobId)
+{
+    for (InFlight &job : m_inFlight)
+        if (job.request.jobId == jobId)
+            return &job;
+    return nullptr;
+}
+
+void RunnerClient::stamp(RunRecord &record) const
+{
+    if (record.host.isEmpty())
+        record.host = m_host;
+    if (record.gpuName.isEmpty())
+        record.gpuName = m_gpuName;
+    if (record.gpuArch.isEmpty())
+        record.gpuArch = m_gpuArch;
+    if (record.gpuUuid.isEmpty() && (record.gpuName.isEmpty() || record.gpuName == m_gpuName))
+        record.gpuUuid = m_gpuUuid;
+}
+
 RunnerClient::~RunnerClient()
 {
     if (m_process && m_process->state() != QProcess::NotRunning) {
@@ -67,8 +99,9 @@ void RunnerClient::cancelAll()
         [this] {
             for (const RunRequest &r : m_queue.takeAll())
                 failJob(r, protocol::ErrorKind::Cancelled, tr("The run was cancelled before it started."));
-            if (m_current)
-                cancelInThread(m_current->jobId);
+            const QList<InFlight> sent = m_inFlight;
+            for (const InFlight &job : sent)
+                cancelInThread(job.request.jobId);
         },
         Qt::QueuedConnection);
 }
@@ -77,7 +110,7 @@ void RunnerClient::start()
 {
     if (m_state == State::Starting || m_state == State::Ready)
         return;
-    if (m_runnerPath.isEmpty()) {
+    if (m_command.isEmpty() && m_runnerPath.isEmpty()) {
         const RunnerLocation location = locateRunner();
         if (!location.found()) {
             m_state = State::Unavailable;
@@ -111,7 +144,15 @@ void RunnerClient::startProcess()
     m_killKind.reset();
     m_killMessage.clear();
     armWatchdog(); // a runner that never says `ready` is killed and restarted
-    m_process->start(m_runnerPath, {});
+    if (!m_command.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (auto it = m_command.environment.cbegin(); it != m_command.environment.cend(); ++it)
+            env.insert(it.key(), it.value());
+        m_process->setProcessEnvironment(env);
+        m_process->start(m_command.program, m_command.arguments);
+    } else {
+        m_process->start(m_runnerPath, {});
+    }
 }
 
 void RunnerClient::shutdown()
@@ -125,8 +166,8 @@ void RunnerClient::shutdown()
     m_cancelTimer->stop();
     for (const RunRequest &r : m_queue.takeAll())
         failJob(r, protocol::ErrorKind::Cancelled, tr("The run was cancelled because GemmScope is closing."));
-    if (m_current)
-        send(protocol::toJson(protocol::CancelRequest{m_current->jobId}));
+    for (const InFlight &job : m_inFlight)
+        send(protocol::toJson(protocol::CancelRequest{job.request.jobId}));
     send(protocol::toJson(protocol::QuitRequest{}));
     m_process->closeWriteChannel();
     if (!m_process->waitForFinished(kQuitGraceMs)) {
@@ -153,15 +194,16 @@ void RunnerClient::cancelInThread(const QString &jobId)
 {
     if (auto removed = m_queue.remove(jobId)) {
         failJob(*removed, protocol::ErrorKind::Cancelled, tr("The run was cancelled before it started."));
-        if (!m_current && m_queue.isEmpty())
+        if (m_inFlight.isEmpty() && m_queue.isEmpty())
             emit idle();
         return;
     }
-    if (m_current && m_current->jobId == jobId) {
+    if (inFlight(jobId) && !m_cancelledJobs.contains(jobId)) {
         send(protocol::toJson(protocol::CancelRequest{jobId})); // answered with an error of kind cancelled
         // ... unless the runner hangs: then the grace period ends it by killing the runner.
-        m_cancelledJob = jobId;
-        m_cancelTimer->start(m_limits.cancelGraceMs);
+        m_cancelledJobs << jobId;
+        if (!m_cancelTimer->isActive())
+            m_cancelTimer->start(m_limits.cancelGraceMs);
     }
 }
 
@@ -174,28 +216,34 @@ void RunnerClient::send(const QJsonObject &object)
 
 void RunnerClient::dispatchNext()
 {
-    if (m_state != State::Ready || m_current)
+    if (m_state != State::Ready)
         return;
-    m_current = m_queue.takeNext();
-    if (!m_current) {
+    if (m_inFlight.isEmpty() && m_queue.isEmpty()) {
         emit idle();
         return;
     }
-    m_currentCompiled = {};
-    m_faultMessage.clear();
-    m_sinceProgress.invalidate();
-    m_cancelledJob.clear();
-    send(m_current->toProtocolJson());
-    armWatchdog();
-    emit runStarted(m_current->jobId);
+    while (m_inFlight.size() < m_window) {
+        std::optional<RunRequest> next = m_queue.takeNext();
+        if (!next)
+            break;
+        if (m_inFlight.isEmpty()) {
+            m_faultMessage.clear();
+            m_sinceProgress.invalidate();
+        }
+        m_inFlight.append({*next, {}});
+        send(next->toProtocolJson());
+        armWatchdog();
+        emit runStarted(next->jobId);
+    }
 }
 
-void RunnerClient::finishCurrent()
+void RunnerClient::finishJob(const QString &jobId)
 {
-    m_current.reset();
-    m_currentCompiled = {};
+    m_inFlight.removeIf([&](const InFlight &job) { return job.request.jobId == jobId; });
     m_consecutiveRestarts = 0;
-    m_cancelTimer->stop();
+    m_cancelledJobs.removeAll(jobId);
+    if (m_cancelledJobs.isEmpty())
+        m_cancelTimer->stop();
     armWatchdog();
     dispatchNext();
 }
@@ -204,8 +252,8 @@ void RunnerClient::armWatchdog()
 {
     if (m_state == State::Starting) {
         m_watchdog->start(m_limits.startupMs);
-    } else if (m_state == State::Ready && m_current) {
-        const qint64 budget = std::max(0, m_current->config.timing.budgetMs);
+    } else if (m_state == State::Ready && !m_inFlight.isEmpty()) {
+        const qint64 budget = std::max(0, m_inFlight.front().request.config.timing.budgetMs);
         m_watchdog->start(int(std::min<qint64>(INT_MAX, budget + m_limits.silenceMarginMs)));
     } else {
         m_watchdog->stop();
@@ -220,8 +268,8 @@ void RunnerClient::watchdogFired()
         killRunner(protocol::ErrorKind::RunnerTimeout,
                    tr("The runner did not report that it was ready within %1 s, so it was stopped.")
                        .arg(m_limits.startupMs / 1000.0));
-    } else if (m_state == State::Ready && m_current) {
-        const int budget = std::max(0, m_current->config.timing.budgetMs);
+    } else if (m_state == State::Ready && !m_inFlight.isEmpty()) {
+        const int budget = std::max(0, m_inFlight.front().request.config.timing.budgetMs);
         killRunner(protocol::ErrorKind::RunnerTimeout,
                    tr("The runner sent nothing for %1 s, longer than the run's timing budget (%2 s) plus a "
                       "margin of %3 s, so it was stopped.")
@@ -233,7 +281,9 @@ void RunnerClient::watchdogFired()
 
 void RunnerClient::cancelGraceExpired()
 {
-    if (m_current && m_current->jobId == m_cancelledJob && !m_killKind)
+    const bool stillThere = std::any_of(m_cancelledJobs.cbegin(), m_cancelledJobs.cend(),
+                                        [this](const QString &id) { return inFlight(id) != nullptr; });
+    if (stillThere && !m_killKind)
         killRunner(protocol::ErrorKind::Cancelled,
                    tr("The run was cancelled; the runner did not stop within %1 s, so it was stopped.")
                        .arg(m_limits.cancelGraceMs / 1000.0));
@@ -298,8 +348,9 @@ void RunnerClient::handleEvent(const QJsonObject &event)
         return;
     }
     const QString id = protocol::eventIdOf(event);
-    // Events of a job that is no longer current (cancelled and replaced) are stale: drop them.
-    const bool isCurrent = m_current && m_current->jobId == id;
+    // Events of a job that is no longer in flight (cancelled and replaced) are stale: drop them.
+    InFlight *job = inFlight(id);
+    const bool isCurrent = job != nullptr;
     if (type == EventType::Progress) {
         if (!isCurrent)
             return;
@@ -314,7 +365,7 @@ void RunnerClient::handleEvent(const QJsonObject &event)
         emit progress(id, p.phase, p.done, p.total);
     } else if (type == EventType::Compiled) {
         if (isCurrent) {
-            m_currentCompiled = event;
+            job->compiled = event;
             emit progress(id, protocol::eventTypeName(EventType::Compiled), 1, 1);
         }
     } else if (type == EventType::Result) {
@@ -322,12 +373,13 @@ void RunnerClient::handleEvent(const QJsonObject &event)
             return;
         RunRecord record = fromResultEvent(event);
         record.runId = id;
-        record.presetKey = m_current->config.presetKey;
+        record.presetKey = job->request.config.presetKey;
+        stamp(record);
         if (record.isOk())
             emit resultAvailable(record);
         else
             emit runFailed(record);
-        finishCurrent();
+        finishJob(id);
     } else if (type == EventType::Error) {
         if (id.isEmpty() || !isCurrent) {
             protocol::ErrorEvent error;
@@ -336,10 +388,11 @@ void RunnerClient::handleEvent(const QJsonObject &event)
                 qWarning("gemmscope-runner: %s", qPrintable(error.message));
             return;
         }
-        RunRecord record = fromErrorEvent(event, m_current->toProtocolJson());
-        record.presetKey = m_current->config.presetKey;
+        RunRecord record = fromErrorEvent(event, job->request.toProtocolJson());
+        record.presetKey = job->request.config.presetKey;
         if (record.registers < 0)
-            applyCompiled(record, m_currentCompiled);
+            applyCompiled(record, job->compiled);
+        stamp(record);
         const bool deviceFault =
             record.errorKind == protocol::errorKindName(protocol::ErrorKind::DeviceFault);
         if (deviceFault) {
@@ -349,12 +402,13 @@ void RunnerClient::handleEvent(const QJsonObject &event)
         }
         emit runFailed(record);
         if (deviceFault) {
-            m_current.reset();
+            m_inFlight.removeIf([&](const InFlight &j) { return j.request.jobId == id; });
+            m_cancelledJobs.removeAll(id);
             m_cancelTimer->stop();
             armWatchdog();
             return;
         }
-        finishCurrent();
+        finishJob(id);
     }
 }
 
@@ -376,6 +430,12 @@ void RunnerClient::handleReady(const QJsonObject &event)
         return;
     }
     m_state = State::Ready;
+    m_host = !ready.host.isEmpty()       ? ready.host
+             : !m_command.host.isEmpty() ? m_command.host
+                                         : QSysInfo::machineHostName();
+    m_gpuName = ready.gpu ? ready.gpu->name : QString();
+    m_gpuArch = ready.gpu ? ready.gpu->arch : QString();
+    m_gpuUuid = ready.gpu ? ready.gpu->uuid : QString();
     armWatchdog(); // start-up is over; the running job's silence is watched from dispatch on
     if (!ready.gpu) {
         QString why = ready.gpuErrorMessage;
@@ -423,11 +483,23 @@ void RunnerClient::processFinished(int exitCode, QProcess::ExitStatus status)
     const QString stderrText = QString::fromUtf8(m_stderrTail).trimmed();
     if (!killKind && !fault && !stderrText.isEmpty())
         why += tr(" Its last words: %1").arg(stderrText.right(300));
-    if (m_current) {
-        const RunRequest running = *m_current;
-        m_current.reset();
+    // The oldest job in flight was running (unless the fault already answered it); the ones sent
+    // after it never started and go to the new runner, unless they were cancelled meanwhile.
+    QList<InFlight> sent = std::exchange(m_inFlight, {});
+    const QStringList cancelled = std::exchange(m_cancelledJobs, {});
+    if (!sent.isEmpty() && !(fault && !m_faultMessage.isEmpty())) {
+        const RunRequest running = sent.takeFirst().request;
         failJob(running, kind, why + tr(" The runner was restarted."));
     }
+    QList<RunRequest> notStarted;
+    for (const InFlight &job : sent) {
+        if (cancelled.contains(job.request.jobId))
+            failJob(job.request, protocol::ErrorKind::Cancelled,
+                    tr("The run was cancelled before it started."));
+        else
+            notStarted << job.request;
+    }
+    m_queue.requeueFront(notStarted);
     m_state = State::Stopped;
     if (++m_consecutiveRestarts > kMaxConsecutiveRestarts) {
         m_state = State::Unavailable;
@@ -448,13 +520,12 @@ void RunnerClient::processError(QProcess::ProcessError error)
     m_watchdog->stop();
     m_cancelTimer->stop();
     m_unavailableReason =
-        tr("runner unavailable: %1 could not be started (%2)").arg(m_runnerPath, m_process->errorString());
+        tr("runner unavailable: %1 could not be started (%2)")
+            .arg(m_command.isEmpty() ? m_runnerPath : m_command.label, m_process->errorString());
     emit runnerStatusChanged(false, m_unavailableReason);
-    if (m_current) {
-        const RunRequest running = *m_current;
-        m_current.reset();
-        failJob(running, protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
-    }
+    for (const InFlight &job : std::exchange(m_inFlight, {}))
+        failJob(job.request, protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
+    m_cancelledJobs.clear();
     failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
 }
 
@@ -466,6 +537,7 @@ void RunnerClient::failJob(const RunRequest &request, protocol::ErrorKind kind, 
     event.message = message;
     RunRecord record = fromErrorEvent(protocol::toJson(event), request.toProtocolJson());
     record.presetKey = request.config.presetKey;
+    stamp(record);
     emit runFailed(record);
 }
 
@@ -473,12 +545,29 @@ void RunnerClient::failAllQueued(protocol::ErrorKind kind, const QString &messag
 {
     for (const RunRequest &r : m_queue.takeAll())
         failJob(r, kind, message);
-    if (!m_current)
+    if (m_inFlight.isEmpty())
         emit idle();
 }
 
 RunnerHost::RunnerHost(QString runnerPath, QObject *parent)
     : QObject(parent), m_client(new RunnerClient(std::move(runnerPath)))
+{
+    startThread();
+}
+
+RunnerHost::RunnerHost(const RunnerCommand &command, int window,
+                       const std::optional<RunnerClient::Watchdog> &watchdog, QObject *parent)
+    : QObject(parent), m_client(new RunnerClient(command.program))
+{
+    // Set before the client moves to its thread: nothing else touches it yet.
+    m_client->setCommand(command);
+    m_client->setWindow(window);
+    if (watchdog)
+        m_client->setWatchdog(*watchdog);
+    startThread();
+}
+
+void RunnerHost::startThread()
 {
     m_thread.setObjectName(QStringLiteral("gemmscope-runner-client"));
     m_client->moveToThread(&m_thread);

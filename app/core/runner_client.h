@@ -1,10 +1,13 @@
 // Drives gemmscope-runner (docs/protocol.md) from a worker thread. Lives in that thread: the UI
 // talks to it through the thread-safe submit()/cancel() and listens to its signals only.
 //
-// One job is sent to the runner at a time; the rest wait in a PendingRuns, so that a new interactive
-// request can still replace the waiting ones. A device fault (runner exit status 3) fails the
-// running job with kind device_fault; a runner that crashes or is killed (a signal, another exit
-// status) fails it with runner_crashed; either way the runner is restarted and the queue goes on.
+// Up to window() jobs are sent to the runner at a time (1 by default: the rest wait in a PendingRuns,
+// so that a new interactive request can still replace the waiting ones; a sweep sets a larger
+// window so that the runner's own queue is never empty and it can compile ahead). The runner
+// answers jobs in arrival order: the oldest job in flight is the one running. A device fault (runner exit
+// status 3) fails the running job with kind device_fault; a runner that crashes or is killed (a signal,
+// another exit status) fails it with runner_crashed; either way the runner is restarted and the queue goes on
+// (jobs sent after the running one never started: they are sent again to the new runner).
 //
 // A watchdog keeps a runner from hanging the client: no `ready` within the start-up limit, or no
 // output for longer than the running job's own budget plus a margin, kills the runner and fails
@@ -16,6 +19,7 @@
 #include "line_buffer.h"
 #include "pending_runs.h"
 #include "run_record.h"
+#include "runner_command.h"
 
 #include <QAtomicInt>
 #include <QElapsedTimer>
@@ -53,6 +57,12 @@ public:
         qsizetype maxLineBytes = kMaxLineBytes;
     };
     void setWatchdog(const Watchdog &watchdog);
+    // How the runner is started (runner_command.h); default: `runnerPath`, or the one located.
+    // Call before start().
+    void setCommand(const RunnerCommand &command);
+    // Jobs sent to the runner before earlier ones have answered (at least 1). Call before start().
+    void setWindow(int jobs);
+    int window() const { return m_window; }
 
 public slots:
     void start();    // starts the runner process; call in the client's thread (or queued)
@@ -84,7 +94,14 @@ private:
     void processFinished(int exitCode, QProcess::ExitStatus status);
     void processError(QProcess::ProcessError error);
     void dispatchNext();
-    void finishCurrent();
+    void finishJob(const QString &jobId);
+    struct InFlight {
+        RunRequest request;
+        QJsonObject compiled;
+    };
+    InFlight *inFlight(const QString &jobId);
+    // Stamps the runner's host and GPU on a record whose event did not name them (errors).
+    void stamp(RunRecord &record) const;
     void failJob(const RunRequest &request, protocol::ErrorKind kind, const QString &message);
     void failAllQueued(protocol::ErrorKind kind, const QString &message);
     void send(const QJsonObject &object);
@@ -97,17 +114,19 @@ private:
     enum class State { Stopped, Starting, Ready, Unavailable, ShuttingDown };
 
     QString m_runnerPath;
+    RunnerCommand m_command;
+    int m_window = 1;
+    QString m_host, m_gpuName, m_gpuArch, m_gpuUuid; // from the runner's `ready`
     QString m_unavailableReason;
     QProcess *m_process = nullptr;
     State m_state = State::Stopped;
     PendingRuns m_queue;
-    std::optional<RunRequest> m_current;
-    QJsonObject m_currentCompiled;
+    QList<InFlight> m_inFlight; // sent, not yet answered, in the order sent (the first one runs)
     QElapsedTimer m_sinceProgress;
     Watchdog m_limits;
     QTimer *m_watchdog = nullptr;                  // start-up, then silence of the running job
     QTimer *m_cancelTimer = nullptr;               // a cancelled running job's grace period
-    QString m_cancelledJob;                        // the running job a cancel was sent for
+    QStringList m_cancelledJobs;                   // jobs in flight a cancel was sent for
     std::optional<protocol::ErrorKind> m_killKind; // why the client killed the runner
     QString m_killMessage;
     LineBuffer m_stdoutLines{kMaxLineBytes};
@@ -124,10 +143,14 @@ class RunnerHost : public QObject {
     Q_OBJECT
 public:
     explicit RunnerHost(QString runnerPath = {}, QObject *parent = nullptr);
+    // A runner started from `command` (runner_command.h), `window` jobs in flight, these limits.
+    RunnerHost(const RunnerCommand &command, int window,
+               const std::optional<RunnerClient::Watchdog> &watchdog, QObject *parent = nullptr);
     ~RunnerHost() override;
     RunnerClient *client() const { return m_client; }
 
 private:
+    void startThread();
     QThread m_thread;
     RunnerClient *m_client;
 };

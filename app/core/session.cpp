@@ -14,6 +14,7 @@
 #include <QSaveFile>
 #include <QSet>
 #include <QStandardPaths>
+#include <algorithm>
 
 namespace gemmscope {
 
@@ -90,6 +91,15 @@ SessionParse parseSessionJson(const QByteArray &bytes)
         ids.insert(record->runId);
         data.runs.append(*record);
     }
+    if (root->contains("sweeps") && !root->value("sweeps").isArray())
+        return refuse(QObject::tr("Its list of sweeps is damaged: it is not a list."));
+    for (const QJsonValue &value : root->value("sweeps").toArray()) {
+        QString why;
+        const std::optional<SweepData> sweep = sweepFromJson(value.toObject(), &why);
+        if (!sweep)
+            return refuse(QObject::tr("Its list of sweeps is damaged: %1.").arg(why));
+        data.sweeps.append(*sweep);
+    }
     return {data, {}};
 }
 
@@ -113,6 +123,12 @@ QByteArray serializeSession(const SessionData &data, const QString &savedFile)
                      {"runs", runs}};
     if (!data.ceilings.isEmpty())
         root["ceilings"] = data.ceilings;
+    if (!data.sweeps.isEmpty()) {
+        QJsonArray sweeps;
+        for (const SweepData &sweep : data.sweeps)
+            sweeps.append(toJson(sweep));
+        root["sweeps"] = sweeps;
+    }
     if (!savedFile.isEmpty())
         root["saved_file"] = savedFile; // the autosave remembers which file it shadows
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
@@ -264,6 +280,7 @@ void Session::replace(const SessionData &data, const QString &filePath)
     m_filePath = filePath;
     emit reset();
     emit ceilingsChanged();
+    emit sweepsChanged();
     emit filePathChanged(m_filePath);
     setModified(false);
 }
@@ -351,6 +368,18 @@ QJsonObject ceilingsEntry(const QJsonObject &event, const QString &origin)
         if (event.contains(QLatin1String(key)))
             entry.insert(QLatin1String(key), event.value(QLatin1String(key)));
     return entry;
+}
+
+void Session::setSweep(const SweepData &sweep)
+{
+    auto it = std::find_if(m_data.sweeps.begin(), m_data.sweeps.end(),
+                           [&](const SweepData &s) { return s.id == sweep.id; });
+    if (it != m_data.sweeps.end())
+        *it = sweep;
+    else
+        m_data.sweeps.append(sweep);
+    setModified(true);
+    emit sweepsChanged();
 }
 
 void Session::setCeilings(const QString &gpuName, const QJsonObject &entry)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "run_record.h"
+#include "sweep_record.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -29,6 +30,9 @@ struct SessionData {
     // Roofline ceilings the runner measured, by GPU name: {"NVIDIA H200": {"fma_tflops": 65.3,
     // "dram_gbs": 4228, "measured_at": "...", "origin": "measured" | "recorded"}}.
     QJsonObject ceilings;
+    // Parameter sweeps (sweep_record.h), each with every run it answered; "sweeps" in the file,
+    // left out when there are none (files without it load as before).
+    QList<SweepData> sweeps;
 };
 
 // The ceilings entry for one GPU from a runner `ceilings` event, ready for SessionData::ceilings.
@@ -110,6 +114,9 @@ public:
     void clear();
     // Stores the runner's measured ceilings for its GPU (kept in the session file).
     void setCeilings(const QString &gpuName, const QJsonObject &entry);
+    // Adds a sweep, or replaces the one with the same id (a sweep that ran on).
+    void setSweep(const SweepData &sweep);
+    const QList<SweepData> &sweeps() const { return m_data.sweeps; }
 
     bool open(const QString &path, QString *error); // nothing changes when it fails
     bool save(QString *error);                      // to filePath()
@@ -134,6 +141,7 @@ public:
 
 signals:
     void ceilingsChanged();
+    void sweepsChanged();
     // The about-to signals let item models bracket the change (beginInsertRows...).
     void runAboutToBeAdded(int index);
     void runAdded(int index);

@@ -22,6 +22,7 @@
 #include "runtime_chart.h"
 #include "session.h"
 #include "stage_source_view.h"
+#include "sweep_view.h"
 #include "tile_map_view.h"
 
 #include <QAction>
@@ -239,6 +240,13 @@ void MainWindow::buildViews()
     m_mappingTabs->setTabToolTip(
         m_mappingTabs->count() - 1,
         tr("PTX and SASS of the configured kernel, the hot loop and its instruction mix"));
+    // Sweeps (issue 14): every configuration of two parameters on a heatmap; maximise the pane
+    // (the corner button) for a larger one.
+    m_sweepView = new SweepView(m_session);
+    m_sweepView->setObjectName(QStringLiteral("sweepView"));
+    m_mappingTabs->addTab(m_sweepView, tr("Sweep"));
+    m_mappingTabs->setTabToolTip(m_mappingTabs->count() - 1,
+                                 tr("Every configuration of two parameters, timed on one or more runners"));
     // Every tab label visible: no scroll arrows; the pane's minimum width holds the whole bar and a
     // full warp of 32 lanes (the coalescing and bank diagrams' minimum).
     m_mappingTabs->setUsesScrollButtons(false);
@@ -331,6 +339,10 @@ void MainWindow::buildViews()
     connect(m_runtimeChart, &RuntimeChart::runClicked, m_selection, &RunSelection::select);
     connect(m_rooflineChart, &RooflineChart::runClicked, m_selection, &RunSelection::select);
     connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::showConfig);
+    // A sweep's fixed parameters are the panel's; a clicked cell becomes the panel's configuration.
+    connect(m_panel, &ParameterPanel::configurationChanged, m_sweepView, &SweepView::setBaseConfig);
+    m_sweepView->setBaseConfig(m_panel->config());
+    connect(m_sweepView, &SweepView::configurationChosen, m_panel, &ParameterPanel::setConfig);
     connect(m_panel, &ParameterPanel::validityChanged, this, &MainWindow::updateRunActions);
     connect(m_panel, &ParameterPanel::configurationChanged, this, &MainWindow::updateRunActions);
     connect(m_panel, &ParameterPanel::runRequested, this, &MainWindow::runCurrent);

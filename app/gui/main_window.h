@@ -168,6 +168,7 @@ private:
     class CompileJob *m_disassembleJob = nullptr;
     bool m_disassemblePending = false;              // the configuration changed while a disassembly ran
     class MachineCodeView *m_machineCode = nullptr; // the "SASS" tab
+    class SweepView *m_sweepView = nullptr;         // the "Sweep" tab
     QString m_compileArch = QStringLiteral("sm_90");
     QString m_lastCompile;
     bool m_showingConfig = false;

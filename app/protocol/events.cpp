@@ -155,6 +155,7 @@ QJsonObject toJson(const ReadyEvent &e)
     json.insert(QStringLiteral("runner"), e.runner);
     json.insert(QStringLiteral("nvrtc"), e.nvrtc);
     putNonEmpty(json, "cache_dir", e.cacheDir);
+    putNonEmpty(json, "host", e.host);
     if (e.gpu) {
         json.insert(QStringLiteral("gpu"), gpuToJson(*e.gpu));
     } else {
@@ -174,6 +175,7 @@ bool fromJson(const QJsonObject &json, ReadyEvent &out, QString *error)
     out.runner = r.string("runner");
     out.nvrtc = r.string("nvrtc");
     out.cacheDir = r.string("cache_dir");
+    out.host = r.string("host");
     if (const auto gpu = r.optObject("gpu"))
         out.gpu = gpuFromJson(r, *gpu);
     if (const auto gpuError = r.optObject("gpu_error")) {

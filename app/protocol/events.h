@@ -27,6 +27,7 @@ struct GpuInfo {
 struct ReadyEvent {
     int protocol = kVersion;
     QString runner, nvrtc, cacheDir;
+    QString host; // the runner's machine (optional, added in protocol 1 without a version change)
     std::optional<GpuInfo> gpu; // null: no usable GPU, and gpuError says why
     QString gpuErrorKind, gpuErrorMessage;
     friend bool operator==(const ReadyEvent &, const ReadyEvent &) = default;

@@ -6,6 +6,8 @@
 #include "job_context.h"
 #include "runner_error.h"
 
+#include <QSysInfo>
+
 namespace gemmscope::runner {
 
 RunnerState::RunnerState(QString dir) : cacheDir(std::move(dir)), probe(probeDevice()), compiler(cacheDir) {}
@@ -24,6 +26,7 @@ QJsonObject RunnerState::readyEvent() const
     ready.runner = QStringLiteral(GEMMSCOPE_RUNNER_VERSION);
     ready.nvrtc = NvrtcCompiler::nvrtcVersion();
     ready.cacheDir = cacheDir;
+    ready.host = QSysInfo::machineHostName(); // so that results from several machines name theirs
     if (probe.device) {
         const DeviceInfo &d = *probe.device;
         protocol::GpuInfo gpu;

@@ -1,0 +1,206 @@
+#include "sweep_run.h"
+
+#include "runner_locator.h"
+
+#include <QThread>
+
+namespace gemmscope {
+
+SweepRun::SweepRun(SweepData sweep, Options options, QObject *parent)
+    : QObject(parent), m_sweep(std::move(sweep)), m_options(std::move(options))
+{
+    qRegisterMetaType<gemmscope::RunRecord>();
+}
+
+SweepRun::~SweepRun()
+{
+    m_running = false;
+    for (Runner &r : m_runners)
+        if (r.host)
+            r.host->client()->disconnect(this);
+    m_runners.clear(); // each RunnerHost quits its runner
+}
+
+bool SweepRun::start(QString *error)
+{
+    QString sink;
+    QString &why = error ? *error : sink;
+    if (m_running) {
+        why = tr("The sweep is already running.");
+        return false;
+    }
+    m_plan = planSweep(m_sweep.spec);
+    if (!m_plan.ok()) {
+        why = QString::fromStdString(m_plan.error);
+        return false;
+    }
+    if (!m_options.journalPath.isEmpty()) {
+        const bool ok = QFile::exists(m_options.journalPath)
+                            ? m_journal.openForAppend(m_options.journalPath, &why)
+                            : m_journal.create(m_options.journalPath, m_sweep, &why);
+        if (!ok)
+            return false;
+    }
+    QList<RunnerCommand> commands = m_options.runners;
+    if (commands.isEmpty()) {
+        const RunnerLocation location = locateRunner();
+        if (!location.found()) {
+            why = tr("No runner: %1").arg(location.whyNot);
+            return false;
+        }
+        RunnerCommand local;
+        local.program = location.path;
+        local.label = location.path;
+        commands << local;
+    }
+    const int window = m_options.window > 0 ? m_options.window : std::max(2, 2 * QThread::idealThreadCount());
+
+    m_todo = unfinishedPoints(m_plan, m_sweep.runs);
+    m_total = int(m_todo.size());
+    m_answered = 0;
+    m_attempts.clear();
+    m_sent.clear();
+    m_cancelled = false;
+    m_running = true;
+    m_wall.start();
+    m_runners.clear();
+    m_runners.resize(std::size_t(commands.size()));
+    for (int i = 0; i < commands.size(); ++i) {
+        Runner &r = m_runners[std::size_t(i)];
+        r.host = std::make_unique<RunnerHost>(commands[i], window, m_options.watchdog);
+        RunnerClient *client = r.host->client();
+        connect(client, &RunnerClient::resultAvailable, this,
+                [this, i](const RunRecord &run) { onAnswered(i, run); });
+        connect(client, &RunnerClient::runFailed, this,
+                [this, i](const RunRecord &run) { onAnswered(i, run); });
+        connect(client, &RunnerClient::runnerStatusChanged, this,
+                [this, i](bool available, const QString &reason) {
+                    emit runnerStatusChanged(i, available, reason);
+                });
+    }
+    emit progressChanged(0, m_total, -1);
+    for (int i = 0; i < int(m_runners.size()); ++i) {
+        // The baseline first: this GPU's 100 %.
+        const RunRequest baseline = baselineRequest();
+        const QString id = m_runners[std::size_t(i)].host->client()->submit(baseline);
+        m_sent.insert(id, {i, -1});
+        ++m_runners[std::size_t(i)].inFlight;
+        fill(i);
+    }
+    finishIfDone();
+    return true;
+}
+
+RunRequest SweepRun::requestFor(int point) const
+{
+    RunRequest r;
+    r.tag = kSweepTag;
+    r.config.stage = m_sweep.spec.stage;
+    r.config.params = m_plan.points[std::size_t(point)].params;
+    r.config.size = m_sweep.spec.size;
+    r.config.timing.budgetMs = m_sweep.spec.budgetMs;
+    r.config.timing.flushL2 = m_sweep.spec.flushL2;
+    r.config.timing.counters = false; // a sweep times; counters would double each point's GPU time
+    return r;
+}
+
+RunRequest SweepRun::baselineRequest() const
+{
+    RunRequest r;
+    r.tag = kSweepTag;
+    r.config.stage = StageId::CublasFp32;
+    r.config.size = m_sweep.spec.size;
+    r.config.timing.budgetMs = m_sweep.spec.budgetMs;
+    r.config.timing.flushL2 = m_sweep.spec.flushL2;
+    r.config.timing.counters = false;
+    return r;
+}
+
+void SweepRun::fill(int runner)
+{
+    Runner &r = m_runners[std::size_t(runner)];
+    if (r.dead || m_cancelled)
+        return;
+    const int window = std::max(1, r.host->client()->window());
+    while (r.inFlight < window && !m_todo.isEmpty()) {
+        const int point = m_todo.takeFirst();
+        const QString id = r.host->client()->submit(requestFor(point));
+        m_sent.insert(id, {runner, point});
+        ++r.inFlight;
+    }
+}
+
+void SweepRun::onAnswered(int runner, const RunRecord &run)
+{
+    const auto it = m_sent.constFind(run.runId);
+    if (it == m_sent.constEnd() || it->runner != runner)
+        return; // not one of ours (a ceilings job has no record; nothing else is sent)
+    const Sent sent = *it;
+    m_sent.erase(it);
+    Runner &r = m_runners[std::size_t(runner)];
+    --r.inFlight;
+
+    // Into the sweep and onto the disk first: from here on the run cannot be lost.
+    m_sweep.runs.append(run);
+    if (m_journal.isOpen()) {
+        QString why;
+        if (!m_journal.append(run, &why))
+            emit journalError(why);
+    }
+    if (sent.point >= 0)
+        ++m_answered;
+
+    const QString kind = run.errorKind;
+    const bool runnerGone = kind == protocol::errorKindName(protocol::ErrorKind::RunnerUnavailable) ||
+                            kind == protocol::errorKindName(protocol::ErrorKind::NoGpu);
+    if (runnerGone)
+        r.dead = true;
+    // A point the runner (not the configuration) failed goes back for another runner or attempt.
+    if (sent.point >= 0 && !isFinishedRun(run) && !m_cancelled &&
+        kind != protocol::errorKindName(protocol::ErrorKind::Cancelled) &&
+        ++m_attempts[sent.point] < m_options.attemptsPerPoint &&
+        std::any_of(m_runners.begin(), m_runners.end(), [](const Runner &x) { return !x.dead; })) {
+        m_todo.prepend(sent.point);
+        --m_answered;
+    }
+    emit runAnswered(run, sent.point);
+    emit progressChanged(m_answered, m_total, etaSeconds());
+    for (int i = 0; i < int(m_runners.size()); ++i)
+        fill((runner + i) % int(m_runners.size()));
+    finishIfDone();
+}
+
+double SweepRun::etaSeconds() const
+{
+    if (m_answered <= 0 || !m_wall.isValid())
+        return -1;
+    return wallSeconds() / m_answered * (m_total - m_answered);
+}
+
+void SweepRun::cancel()
+{
+    if (!m_running)
+        return;
+    m_cancelled = true;
+    m_todo.clear();
+    for (Runner &r : m_runners)
+        r.host->client()->cancelAll();
+    finishIfDone();
+}
+
+void SweepRun::finishIfDone()
+{
+    if (!m_running)
+        return;
+    const bool allDead =
+        std::all_of(m_runners.begin(), m_runners.end(), [](const Runner &r) { return r.dead; });
+    if (allDead)
+        m_todo.clear();
+    if (!m_sent.isEmpty() || !m_todo.isEmpty())
+        return;
+    m_running = false;
+    m_journal.close();
+    emit finished(m_cancelled || allDead);
+}
+
+} // namespace gemmscope

@@ -1,0 +1,166 @@
+#include "sweep_summary.h"
+
+#include "sweep_record.h"
+
+#include <QJsonArray>
+#include <QSet>
+
+namespace gemmscope {
+
+SweepSummary summarizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs, bool byRatio)
+{
+    SweepSummary s;
+    const QHash<QString, const RunRecord *> finished = finishedRunsByKey(runs);
+    QSet<QString> gpus;
+    for (const RunRecord &r : runs)
+        if (!r.gpuName.isEmpty())
+            gpus.insert((r.host.isEmpty() ? QString() : r.host + QStringLiteral(": ")) + r.gpuName +
+                        (r.gpuUuid.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(r.gpuUuid.left(12))));
+    s.gpus = QStringList(gpus.begin(), gpus.end());
+    s.gpus.sort();
+    double bestValue = -1;
+    for (const SweepCell &cell : plan.cells) {
+        SweepCellSummary c;
+        c.cell = int(s.cells.size());
+        c.x = cell.x;
+        c.y = cell.y;
+        c.invalidReason = QString::fromStdString(cell.invalidReason);
+        c.validPoints = cell.validPoints;
+        for (int i : cell.points) {
+            const SweepPoint &p = plan.points[std::size_t(i)];
+            if (!p.valid())
+                continue;
+            const RunRecord *run = finished.value(
+                QString::fromStdString(sweepPointKey(plan.spec.stage, p.params, plan.spec.size)));
+            if (!run)
+                continue;
+            ++c.answeredPoints;
+            if (!run->isOk()) {
+                ++c.failures;
+                if (run->errorKind == QLatin1String("wrong_result"))
+                    ++c.wrongResults;
+                if (c.failureKind.isEmpty()) {
+                    c.failureKind = run->errorKind;
+                    c.failureMessage = run->errorMessage;
+                }
+                continue;
+            }
+            const std::optional<double> base = cublasMsOnSameGpu(runs, *run);
+            const std::optional<double> pct = base && run->medianMs > 0
+                                                  ? std::optional<double>(100.0 * *base / run->medianMs)
+                                                  : std::nullopt;
+            const double value = byRatio ? pct.value_or(0) : run->tflops;
+            const double current = !c.best ? -1 : byRatio ? c.pctOfCublas.value_or(0) : c.best->tflops;
+            if (value > current) {
+                c.best = *run;
+                c.pctOfCublas = pct;
+            }
+        }
+        s.validPoints += c.validPoints;
+        s.answeredPoints += c.answeredPoints;
+        if (c.best) {
+            const double value = byRatio ? c.pctOfCublas.value_or(0) : c.best->tflops;
+            if (value > bestValue) {
+                bestValue = value;
+                s.bestCell = c.cell;
+            }
+        }
+        s.cells.push_back(c);
+    }
+    return s;
+}
+
+double gpuKernelSeconds(const QList<RunRecord> &runs)
+{
+    double seconds = 0;
+    for (const RunRecord &r : runs) {
+        if (!r.isOk() || r.medianMs <= 0)
+            continue;
+        const int warmup = r.raw.value("timing").toObject().value("warmup").toInt(2);
+        seconds += (r.count + warmup + 1) * r.medianMs / 1000.0;
+    }
+    return seconds;
+}
+
+QString sweepCellsCsv(const SweepPlan &plan, const SweepSummary &summary)
+{
+    const StageInfo *stage = findStage(plan.spec.stage.key());
+    QStringList header{QString::fromStdString(plan.spec.x.param), QString::fromStdString(plan.spec.y.param)};
+    QStringList paramNames;
+    if (stage)
+        for (const ParamSpec &p : stage->params)
+            paramNames << QString::fromStdString(p.name);
+    header << QStringLiteral("status");
+    for (const QString &n : paramNames)
+        header << QStringLiteral("best_") + n;
+    header << QStringLiteral("median_ms") << QStringLiteral("tflops") << QStringLiteral("pct_of_cublas")
+           << QStringLiteral("registers") << QStringLiteral("spill_bytes") << QStringLiteral("occupancy")
+           << QStringLiteral("limiter") << QStringLiteral("host") << QStringLiteral("gpu")
+           << QStringLiteral("answered") << QStringLiteral("valid") << QStringLiteral("wrong_results")
+           << QStringLiteral("reason");
+    auto field = [](QString text) {
+        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
+            text.contains(QLatin1Char('\n')))
+            text =
+                QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+        return text;
+    };
+    QStringList lines{header.join(QLatin1Char(','))};
+    for (const SweepCellSummary &c : summary.cells) {
+        QStringList row{QString::number(c.x), QString::number(c.y)};
+        const QString status = c.invalid()             ? QStringLiteral("invalid")
+                               : c.best                ? QStringLiteral("ok")
+                               : c.answeredPoints == 0 ? QStringLiteral("pending")
+                                                       : c.failureKind;
+        row << status;
+        for (const QString &n : paramNames)
+            row << (c.best ? QString::number(c.best->params.value(n)) : QString());
+        if (c.best) {
+            row << QString::number(c.best->medianMs, 'g', 6) << QString::number(c.best->tflops, 'f', 3)
+                << (c.pctOfCublas ? QString::number(*c.pctOfCublas, 'f', 1) : QString())
+                << QString::number(c.best->registers)
+                << QString::number(c.best->spillStoreBytes + c.best->spillLoadBytes)
+                << (c.best->occupancy >= 0 ? QString::number(c.best->occupancy, 'f', 3) : QString())
+                << c.best->occupancyLimiter << field(c.best->host) << field(c.best->gpuName);
+        } else {
+            for (int i = 0; i < 9; ++i)
+                row << QString();
+        }
+        row << QString::number(c.answeredPoints) << QString::number(c.validPoints)
+            << QString::number(c.wrongResults) << field(c.invalid() ? c.invalidReason : c.failureMessage);
+        lines << row.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QJsonObject sweepCellsJson(const SweepPlan &plan, const SweepSummary &summary)
+{
+    QJsonArray cells;
+    for (const SweepCellSummary &c : summary.cells) {
+        QJsonObject o{{QString::fromStdString(plan.spec.x.param), c.x},
+                      {QString::fromStdString(plan.spec.y.param), c.y},
+                      {"answered", c.answeredPoints},
+                      {"valid", c.validPoints},
+                      {"wrong_results", c.wrongResults}};
+        if (c.invalid())
+            o["invalid"] = c.invalidReason;
+        if (c.best) {
+            o["best"] = toJson(*c.best);
+            if (c.pctOfCublas)
+                o["pct_of_cublas"] = *c.pctOfCublas;
+        } else if (!c.failureKind.isEmpty()) {
+            o["failure"] = QJsonObject{{"kind", c.failureKind}, {"message", c.failureMessage}};
+        }
+        cells.append(o);
+    }
+    QJsonObject root{{"format", "gemmscope-sweep-cells"},
+                     {"version", 1},
+                     {"spec", sweepSpecToJson(plan.spec)},
+                     {"gpus", QJsonArray::fromStringList(summary.gpus)},
+                     {"cells", cells}};
+    if (summary.bestCell >= 0)
+        root["best_cell"] = summary.bestCell;
+    return root;
+}
+
+} // namespace gemmscope

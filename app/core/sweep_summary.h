@@ -1,0 +1,52 @@
+// What a sweep's runs say about each cell of its plan: the best finished configuration (TFLOP/s,
+// and % of cuBLAS measured on the same GPU), whether it spills, what limits its occupancy,
+// wrong results, failures, and the catalog's sentence for cells that may not run. The heatmap,
+// the CSV/JSON export and gemmscope-bench --sweep all read this; none computes it again.
+#pragma once
+
+#include "run_record.h"
+#include "sweep_plan.h"
+
+#include <QList>
+#include <QString>
+#include <QVector>
+#include <optional>
+
+namespace gemmscope {
+
+struct SweepCellSummary {
+    int cell = -1;
+    int x = 0, y = 0;
+    QString invalidReason; // the catalog's sentence: no point of the cell may run
+    int validPoints = 0, answeredPoints = 0, wrongResults = 0, failures = 0;
+    std::optional<RunRecord> best;       // the fastest correct run of the cell
+    std::optional<double> pctOfCublas;   // of the best, against cuBLAS FP32 on its own GPU
+    QString failureKind, failureMessage; // the first failure, when no run of the cell succeeded
+    bool invalid() const { return !invalidReason.isEmpty(); }
+    bool spills() const { return best && (best->spillStoreBytes > 0 || best->spillLoadBytes > 0); }
+    double tflops() const { return best ? best->tflops : 0; }
+};
+
+struct SweepSummary {
+    QVector<SweepCellSummary> cells; // as the plan's cells
+    int bestCell = -1;               // highest TFLOP/s (or % of cuBLAS, see below)
+    int validPoints = 0, answeredPoints = 0;
+    QStringList gpus; // every GPU the sweep ran on, as "host: name"
+};
+
+// `byRatio`: choose the best cell by % of cuBLAS on its own GPU (a sweep on unlike GPUs) instead
+// of by TFLOP/s.
+SweepSummary summarizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs, bool byRatio = false);
+
+// Seconds the GPUs spent in kernels the runners report for these runs: for each successful run,
+// (timed repetitions + warm-up launches + 1 verification launch) x its median. It leaves out what
+// runners do not report (the cuBLAS reference launch, input generation, L2 flushes, copies), so
+// divided by wall time it is a lower bound of the GPUs' busy fraction. docs/sweeps.md.
+double gpuKernelSeconds(const QList<RunRecord> &runs);
+
+// The cells as CSV (one row per cell, the best configuration's parameters and numbers) and as
+// JSON (the plan, every cell with its best run and every answered run).
+QString sweepCellsCsv(const SweepPlan &plan, const SweepSummary &summary);
+QJsonObject sweepCellsJson(const SweepPlan &plan, const SweepSummary &summary);
+
+} // namespace gemmscope

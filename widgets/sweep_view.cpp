@@ -1,0 +1,689 @@
+#include "sweep_view.h"
+
+#include "chart_interaction.h"
+#include "plot_export.h"
+#include "plot_theme.h"
+#include "runner_command.h"
+#include "runner_locator.h"
+#include "session.h"
+#include "sweep_run.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace gemmscope {
+
+namespace {
+
+QString limiterShort(const QString &limiter)
+{
+    if (limiter == QLatin1String("registers"))
+        return QStringLiteral("reg");
+    if (limiter == QLatin1String("shared_memory"))
+        return QStringLiteral("smem");
+    if (limiter == QLatin1String("threads"))
+        return QStringLiteral("thr");
+    if (limiter == QLatin1String("blocks"))
+        return QStringLiteral("blk");
+    return limiter.left(4);
+}
+
+std::optional<ProblemSize> parseSize(const QString &text)
+{
+    const auto m =
+        QRegularExpression(QStringLiteral("^\\s*(\\d+)\\s*x\\s*(\\d+)\\s*x\\s*(\\d+)\\s*$")).match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    return ProblemSize{m.captured(1).toLongLong(), m.captured(2).toLongLong(), m.captured(3).toLongLong()};
+}
+
+} // namespace
+
+SweepView::SweepView(Session *session, QWidget *parent) : QWidget(parent), m_session(session)
+{
+    m_journalDir =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sweeps");
+    buildForm();
+    if (m_session)
+        connect(m_session, &Session::sweepsChanged, this, &SweepView::refreshSweepList);
+    refreshSweepList();
+    redraw();
+}
+
+SweepView::~SweepView() = default; // the SweepRun stops its runners; its runs are journaled
+
+void SweepView::buildForm()
+{
+    m_stage = new QComboBox;
+    m_stage->setObjectName(QStringLiteral("sweepStage"));
+    for (const StageInfo &s : stages())
+        if (!s.isLibrary && s.params.size() >= 2)
+            m_stage->addItem(QString::fromStdString(s.key), QString::fromStdString(s.key));
+    m_x = new QComboBox;
+    m_x->setObjectName(QStringLiteral("sweepX"));
+    m_y = new QComboBox;
+    m_y->setObjectName(QStringLiteral("sweepY"));
+    m_rest = new QComboBox;
+    m_rest->setObjectName(QStringLiteral("sweepRest"));
+    m_rest->addItem(tr("fixed (panel values)"));
+    m_rest->addItem(tr("best over the rest"));
+    m_rest->setToolTip(
+        tr("Fixed: the other parameters keep the parameter panel's values. Best over the rest: every "
+           "combination of the other parameters is run and each cell shows its fastest."));
+    m_size = new QLineEdit(QStringLiteral("4096x4096x4096"));
+    m_size->setObjectName(QStringLiteral("sweepSize"));
+    m_size->setMaximumWidth(130);
+    m_budget = new QSpinBox;
+    m_budget->setObjectName(QStringLiteral("sweepBudget"));
+    m_budget->setRange(1, 60000);
+    m_budget->setValue(30);
+    m_budget->setSuffix(tr(" ms"));
+    m_runners = new QLineEdit(m_template);
+    m_runners->setObjectName(QStringLiteral("sweepRunnerTemplate"));
+    m_runners->setToolTip(
+        tr("How each runner is started: {runner} (this machine), CUDA_VISIBLE_DEVICES={gpu} "
+           "{runner}, ssh HOST gemmscope-runner, srun --gres=gpu:1 gemmscope-runner. No shell: "
+           "see docs/sweeps.md."));
+    m_runnerCountBox = new QSpinBox;
+    m_runnerCountBox->setRange(1, 64);
+    m_runnerCountBox->setPrefix(QStringLiteral("× "));
+    m_runnerCountBox->setToolTip(tr("Runners started from the template, {gpu} = 0, 1, ..."));
+    m_metric = new QComboBox;
+    m_metric->setObjectName(QStringLiteral("sweepMetric"));
+    m_metric->addItem(tr("TFLOP/s"));
+    m_metric->addItem(tr("% of cuBLAS (same GPU)"));
+    m_sweeps = new QComboBox;
+    m_sweeps->setObjectName(QStringLiteral("sweepList"));
+    m_sweeps->setMinimumContentsLength(18);
+    m_startButton = new QPushButton(tr("Start"));
+    m_startButton->setObjectName(QStringLiteral("sweepStart"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setObjectName(QStringLiteral("sweepCancel"));
+    m_resumeButton = new QPushButton(tr("Resume"));
+    m_resumeButton->setObjectName(QStringLiteral("sweepResume"));
+    m_resumeButton->setToolTip(tr("Run the shown sweep's unfinished configurations"));
+    m_exportButton = new QPushButton(tr("Export…"));
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("sweepProgress"));
+    m_progress->setVisible(false);
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("sweepStatus"));
+    m_status->setWordWrap(true);
+    m_best = new QLabel;
+    m_best->setObjectName(QStringLiteral("sweepBest"));
+    m_best->setWordWrap(true);
+    m_best->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_best->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    m_best->setMinimumHeight(2 * m_best->fontMetrics().lineSpacing() + 4); // the sweep line and the best line
+    m_legend =
+        new QLabel(tr("Each cell: the value, then its marks — s: spills registers · reg / smem / thr / blk: "
+                      "what limits occupancy · ✗: wrong result · grey hatched: refused by the catalog "
+                      "(hover for why) · light grey: not run yet · ★: best. Click a cell to load it."));
+    m_legend->setWordWrap(true);
+    m_legend->setStyleSheet(QStringLiteral("color: palette(mid);"));
+
+    m_plot = new QCustomPlot;
+    m_plot->setObjectName(QStringLiteral("sweepHeatmap"));
+    m_plot->setMinimumSize(300, 220);
+    m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+    m_scale = new QCPColorScale(m_plot);
+    m_plot->plotLayout()->addElement(0, 1, m_scale);
+    m_map->setColorScale(m_scale);
+    QCPColorGradient gradient(QCPColorGradient::gpThermal);
+    m_map->setGradient(gradient);
+    m_map->setInterpolate(false);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->yAxis->grid()->setVisible(false);
+    m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
+        const auto [cell, tip] = cellAt(pixel);
+        return ChartInteraction::Hit{cell >= 0 ? QString::number(cell) : QString(), tip};
+    });
+    connect(m_interaction, &ChartInteraction::clicked, this,
+            [this](const QString &id) { clickCell(id.toInt()); });
+
+    auto *form = new QHBoxLayout;
+    auto *left = new QFormLayout;
+    left->addRow(tr("Stage"), m_stage);
+    auto *axes = new QHBoxLayout;
+    axes->addWidget(m_x);
+    axes->addWidget(new QLabel(QStringLiteral("×")));
+    axes->addWidget(m_y);
+    left->addRow(tr("Axes (x × y)"), axes);
+    left->addRow(tr("Other parameters"), m_rest);
+    auto *right = new QFormLayout;
+    auto *sizeRow = new QHBoxLayout;
+    sizeRow->addWidget(m_size);
+    sizeRow->addWidget(m_budget);
+    right->addRow(tr("Size, budget"), sizeRow);
+    auto *runnerRow = new QHBoxLayout;
+    runnerRow->addWidget(m_runners, 1);
+    runnerRow->addWidget(m_runnerCountBox);
+    right->addRow(tr("Runners"), runnerRow);
+    right->addRow(tr("Show"), m_metric);
+    form->addLayout(left);
+    form->addLayout(right, 1);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_startButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_resumeButton);
+    buttons->addWidget(m_sweeps, 1);
+    buttons->addWidget(m_exportButton);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_best);
+    layout->addWidget(m_legend);
+
+    connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::stageChanged);
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::redraw);
+    connect(m_startButton, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!start(&error))
+            m_status->setText(error);
+    });
+    connect(m_cancelButton, &QPushButton::clicked, this, &SweepView::cancel);
+    connect(m_resumeButton, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!resume(&error))
+            m_status->setText(error);
+    });
+    connect(m_sweeps, &QComboBox::activated, this, [this](int index) {
+        const QString id = m_sweeps->itemData(index).toString();
+        if (m_session)
+            for (const SweepData &s : m_session->sweeps())
+                if (s.id == id)
+                    showSweep(s);
+    });
+    connect(m_exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export sweep"), QString(),
+            exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"));
+        if (path.isEmpty())
+            return;
+        if (const auto error = exportTo(path))
+            m_status->setText(*error);
+    });
+    stageChanged();
+    m_cancelButton->setEnabled(false);
+}
+
+void SweepView::stageChanged()
+{
+    const StageInfo *stage = findStage(m_stage->currentData().toString().toStdString());
+    m_x->clear();
+    m_y->clear();
+    if (!stage)
+        return;
+    for (const ParamSpec &p : stage->params) {
+        m_x->addItem(QString::fromStdString(p.name));
+        m_y->addItem(QString::fromStdString(p.name));
+    }
+    m_x->setCurrentIndex(0);
+    m_y->setCurrentIndex(1);
+}
+
+void SweepView::setJournalDirectory(const QString &dir)
+{
+    m_journalDir = dir;
+}
+
+void SweepView::setRunnerTemplate(const QString &text, int count)
+{
+    m_template = text;
+    m_runnerCount = count;
+    m_runners->setText(text);
+    m_runnerCountBox->setValue(count);
+}
+
+void SweepView::setBaseConfig(const RunConfig &config)
+{
+    m_base = config;
+}
+
+void SweepView::setSpec(const SweepSpec &spec)
+{
+    m_stage->setCurrentIndex(m_stage->findData(QString::fromStdString(spec.stage.str())));
+    m_x->setCurrentText(QString::fromStdString(spec.x.param));
+    m_y->setCurrentText(QString::fromStdString(spec.y.param));
+    m_rest->setCurrentIndex(spec.rest == SweepRest::BestOverRest ? 1 : 0);
+    m_size->setText(QStringLiteral("%1x%2x%3").arg(spec.size.m).arg(spec.size.n).arg(spec.size.k));
+    m_budget->setValue(spec.budgetMs);
+    m_base.stage = spec.stage;
+    m_base.params = spec.fixed;
+}
+
+SweepSpec SweepView::spec() const
+{
+    SweepSpec spec;
+    spec.stage = StageId(m_stage->currentData().toString().toStdString());
+    spec.x.param = m_x->currentText().toStdString();
+    spec.y.param = m_y->currentText().toStdString();
+    spec.rest = m_rest->currentIndex() == 1 ? SweepRest::BestOverRest : SweepRest::Fixed;
+    if (spec.rest == SweepRest::Fixed && m_base.stage == spec.stage)
+        for (const auto &[name, value] : m_base.params)
+            if (name != spec.x.param && name != spec.y.param)
+                spec.fixed[name] = value;
+    if (const auto size = parseSize(m_size->text()))
+        spec.size = *size;
+    spec.budgetMs = m_budget->value();
+    return spec;
+}
+
+QString SweepView::journalPathFor(const QString &id) const
+{
+    return m_journalDir + QLatin1Char('/') + id + QStringLiteral(".gsweep");
+}
+
+bool SweepView::start(QString *error)
+{
+    if (!parseSize(m_size->text())) {
+        if (error)
+            *error = tr("The size must look like 4096x4096x4096.");
+        return false;
+    }
+    SweepData sweep;
+    sweep.id = newSweepId();
+    sweep.spec = spec();
+    sweep.created = QDateTime::currentDateTimeUtc();
+    return launch(sweep, error);
+}
+
+bool SweepView::resume(QString *error)
+{
+    if (!m_shown) {
+        if (error)
+            *error = tr("No sweep is shown to resume.");
+        return false;
+    }
+    SweepData sweep = *m_shown;
+    // The journal may hold runs the session has not saved yet (the application was killed).
+    if (const auto journal = SweepJournal::read(journalPathFor(sweep.id));
+        journal && journal->runs.size() > sweep.runs.size())
+        sweep = *journal;
+    if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {
+        if (error)
+            *error = tr("Every configuration of this sweep has finished; nothing to resume.");
+        return false;
+    }
+    return launch(sweep, error);
+}
+
+bool SweepView::launch(SweepData sweep, QString *error)
+{
+    if (isRunning()) {
+        if (error)
+            *error = tr("A sweep is already running.");
+        return false;
+    }
+    m_template = m_runners->text();
+    m_runnerCount = m_runnerCountBox->value();
+    const RunnerLocation location = locateRunner();
+    const auto commands =
+        runnerCommandsPerGpu(m_template, m_runnerCount, location.found() ? location.path : QString(), error);
+    if (!commands)
+        return false;
+    SweepRun::Options options;
+    options.runners = *commands;
+    options.journalPath = journalPathFor(sweep.id);
+    if (!QFile::exists(options.journalPath)) {
+        SweepJournal journal; // the runs it has so far, before any new one
+        if (!journal.create(options.journalPath, sweep, error))
+            return false;
+    }
+    m_run = std::make_unique<SweepRun>(sweep, options);
+    connect(m_run.get(), &SweepRun::runAnswered, this, &SweepView::onRunAnswered);
+    connect(m_run.get(), &SweepRun::finished, this, &SweepView::onFinished);
+    connect(m_run.get(), &SweepRun::journalError, m_status, &QLabel::setText);
+    connect(m_run.get(), &SweepRun::runnerStatusChanged, this,
+            [this](int runner, bool available, const QString &why) {
+                if (!available)
+                    m_status->setText(tr("Runner %1: %2").arg(runner + 1).arg(why));
+            });
+    connect(m_run.get(), &SweepRun::progressChanged, this, [this](int answered, int total, double eta) {
+        m_progress->setMaximum(std::max(1, total));
+        m_progress->setValue(answered);
+        m_progress->setFormat(eta >= 0 ? tr("%v / %m configurations, about %1 s left").arg(eta, 0, 'f', 0)
+                                       : tr("%v / %m configurations"));
+    });
+    if (!m_run->start(error)) {
+        m_run.reset();
+        return false;
+    }
+    if (m_session)
+        m_session->setSweep(m_run->sweep());
+    showSweep(m_run->sweep());
+    m_progress->setVisible(true);
+    m_status->setText(
+        tr("Running %1 configurations on %2 runner(s)…").arg(m_run->pointsToRun()).arg(m_run->runnerCount()));
+    m_startButton->setEnabled(false);
+    m_resumeButton->setEnabled(false);
+    m_cancelButton->setEnabled(true);
+    emit sweepStateChanged(true);
+    if (!m_run->isRunning())
+        onFinished(false);
+    return true;
+}
+
+void SweepView::cancel()
+{
+    if (m_run)
+        m_run->cancel();
+}
+
+bool SweepView::isRunning() const
+{
+    return m_run && m_run->isRunning();
+}
+
+void SweepView::onRunAnswered()
+{
+    if (!m_run)
+        return;
+    if (m_session)
+        m_session->setSweep(m_run->sweep());
+    showSweep(m_run->sweep());
+}
+
+void SweepView::onFinished(bool cancelled)
+{
+    if (!m_run)
+        return;
+    const SweepData sweep = m_run->sweep();
+    const int left = int(unfinishedPoints(m_plan, sweep.runs).size());
+    m_status->setText(cancelled || left > 0
+                          ? tr("Stopped after %1 s: %2 configurations not run yet (Resume continues).")
+                                .arg(m_run->wallSeconds(), 0, 'f', 1)
+                                .arg(left)
+                          : tr("Finished in %1 s.").arg(m_run->wallSeconds(), 0, 'f', 1));
+    m_run.release()->deleteLater(); // not from inside its own signal
+    if (m_session)
+        m_session->setSweep(sweep);
+    showSweep(sweep);
+    m_progress->setVisible(false);
+    m_startButton->setEnabled(true);
+    m_resumeButton->setEnabled(true);
+    m_cancelButton->setEnabled(false);
+    emit sweepStateChanged(false);
+}
+
+void SweepView::refreshSweepList()
+{
+    const QString current = m_sweeps->currentData().toString();
+    m_sweeps->clear();
+    if (!m_session)
+        return;
+    for (const SweepData &s : m_session->sweeps())
+        m_sweeps->addItem(s.title(), s.id);
+    const int index = m_sweeps->findData(m_shown ? m_shown->id : current);
+    if (index >= 0)
+        m_sweeps->setCurrentIndex(index);
+    if (!m_shown && !m_session->sweeps().isEmpty())
+        showSweep(m_session->sweeps().last());
+}
+
+bool SweepView::showRatio() const
+{
+    return m_metric->currentIndex() == 1;
+}
+
+void SweepView::setShowRatio(bool ratio)
+{
+    m_metric->setCurrentIndex(ratio ? 1 : 0);
+}
+
+void SweepView::showSweep(const SweepData &sweep)
+{
+    if (!m_shown || m_shown->id != sweep.id || !(m_shown->spec == sweep.spec))
+        m_plan = planSweep(sweep.spec);
+    m_shown = sweep;
+    if (!isRunning()) { // the form says what the shown sweep is (Start then repeats it)
+        const QSignalBlocker block(m_stage);
+        m_stage->setCurrentIndex(m_stage->findData(QString::fromStdString(sweep.spec.stage.str())));
+        stageChanged();
+        m_x->setCurrentText(QString::fromStdString(sweep.spec.x.param));
+        m_y->setCurrentText(QString::fromStdString(sweep.spec.y.param));
+        m_rest->setCurrentIndex(sweep.spec.rest == SweepRest::BestOverRest ? 1 : 0);
+        m_size->setText(
+            QStringLiteral("%1x%2x%3").arg(sweep.spec.size.m).arg(sweep.spec.size.n).arg(sweep.spec.size.k));
+        m_budget->setValue(sweep.spec.budgetMs);
+    }
+    const int index = m_sweeps->findData(sweep.id);
+    if (index >= 0)
+        m_sweeps->setCurrentIndex(index);
+    redraw();
+}
+
+QString SweepView::bestText() const
+{
+    if (m_summary.bestCell < 0)
+        return {};
+    const SweepCellSummary &b = m_summary.cells[m_summary.bestCell];
+    return tr("Best: %1 — %2 TFLOP/s, %3 ms%4, on %5 %6")
+        .arg(formatRunParams(*b.best))
+        .arg(b.best->tflops, 0, 'f', 2)
+        .arg(b.best->medianMs, 0, 'f', 3)
+        .arg(b.pctOfCublas ? tr(" (%1 % of cuBLAS on that GPU)").arg(*b.pctOfCublas, 0, 'f', 1) : QString())
+        .arg(b.best->host, b.best->gpuName);
+}
+
+void SweepView::redraw()
+{
+    m_plot->clearItems();
+    if (!m_shown || !m_plan.ok()) {
+        m_summary = {};
+        m_map->data()->setSize(1, 1);
+        m_best->setText(m_shown ? QString::fromStdString(m_plan.error)
+                                : tr("No sweep yet: choose a stage and two parameters, then Start."));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const bool ratio = showRatio();
+    m_summary = summarizeSweep(m_plan, m_shown->runs, ratio);
+    const int nx = int(m_plan.xValues.size()), ny = int(m_plan.yValues.size());
+    m_map->data()->setSize(nx, ny);
+    m_map->data()->setRange(QCPRange(0, nx - 1), QCPRange(0, ny - 1));
+    double lo = 1e300, hi = -1e300;
+    for (const SweepCellSummary &c : m_summary.cells) {
+        if (!c.best)
+            continue;
+        const double v = ratio ? c.pctOfCublas.value_or(0) : c.best->tflops;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    if (lo > hi)
+        lo = 0, hi = 1;
+    if (hi - lo < 1e-9)
+        lo = hi - 1;
+    for (const SweepCellSummary &c : m_summary.cells) {
+        const SweepCell &cell = m_plan.cells[std::size_t(c.cell)];
+        const double v = c.best ? (ratio ? c.pctOfCublas.value_or(0) : c.best->tflops) : lo;
+        m_map->data()->setCell(cell.xIndex, cell.yIndex, v);
+        if (!c.best) { // invalid, not run, or failed: a grey cell over the colour (hatched: refused)
+            const QColor fill = c.invalid()          ? QColor(0xe4, 0xe4, 0xe4)
+                                : c.wrongResults > 0 ? wrongResultColor().lighter(150)
+                                                     : QColor(0xf2, 0xf2, 0xf2);
+            for (const QBrush &brush :
+                 {QBrush(fill),
+                  c.invalid() ? QBrush(QColor(0x99, 0x99, 0x99), Qt::BDiagPattern) : QBrush(Qt::NoBrush)}) {
+                auto *rect = new QCPItemRect(m_plot);
+                rect->topLeft->setCoords(cell.xIndex - 0.5, cell.yIndex + 0.5);
+                rect->bottomRight->setCoords(cell.xIndex + 0.5, cell.yIndex - 0.5);
+                rect->setPen(QPen(QColor(0xbb, 0xbb, 0xbb)));
+                rect->setBrush(brush);
+                rect->setSelectable(false);
+            }
+        }
+        QStringList marks;
+        QString value;
+        if (c.best) {
+            value = ratio ? (c.pctOfCublas ? QString::number(*c.pctOfCublas, 'f', 0) + QLatin1Char('%')
+                                           : QStringLiteral("?"))
+                          : QString::number(c.best->tflops, 'f', 1);
+            if (c.spills())
+                marks << QStringLiteral("s");
+            if (!c.best->occupancyLimiter.isEmpty())
+                marks << limiterShort(c.best->occupancyLimiter);
+        }
+        if (c.wrongResults > 0)
+            marks << QStringLiteral("✗");
+        if (c.cell == m_summary.bestCell)
+            value = QStringLiteral("★") + value;
+        const QString text =
+            c.invalid()
+                ? QStringLiteral("—")
+                : value + (marks.isEmpty() ? QString() : QLatin1Char('\n') + marks.join(QLatin1Char(' ')));
+        if (text.isEmpty())
+            continue;
+        auto *label = new QCPItemText(m_plot);
+        label->position->setCoords(cell.xIndex, cell.yIndex);
+        label->setText(text);
+        label->setFont(QFont(font().family(), 8));
+        label->setColor(c.best && v > lo + 0.6 * (hi - lo) ? Qt::black
+                                                           : (c.best ? Qt::white : QColor(0x55, 0x55, 0x55)));
+        label->setSelectable(false);
+        label->setClipToAxisRect(true);
+    }
+    m_map->setDataRange(QCPRange(lo, hi));
+    m_scale->axis()->setLabel(ratio ? tr("% of cuBLAS FP32 (same GPU)") : tr("TFLOP/s"));
+    auto ticks = [](const std::vector<int> &values) {
+        QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            t->addTick(double(i), QString::number(values[i]));
+        return t;
+    };
+    m_plot->xAxis->setTicker(ticks(m_plan.xValues));
+    m_plot->yAxis->setTicker(ticks(m_plan.yValues));
+    m_plot->xAxis->setLabel(QString::fromStdString(m_plan.spec.x.param));
+    m_plot->yAxis->setLabel(QString::fromStdString(m_plan.spec.y.param));
+    m_plot->xAxis->setRange(-0.5, nx - 0.5);
+    m_plot->yAxis->setRange(-0.5, ny - 0.5);
+    const QString rest = m_plan.spec.rest == SweepRest::BestOverRest
+                             ? tr("best over the rest")
+                             : QString::fromStdString(
+                                   formatParams(planSweep(m_plan.spec).points.empty() ? ParamValues{} : [&] {
+                                       ParamValues p = m_plan.points.front().params;
+                                       p.erase(m_plan.spec.x.param);
+                                       p.erase(m_plan.spec.y.param);
+                                       return p;
+                                   }()));
+    m_best->setText(QStringLiteral("%1 (%2) — %3 of %4 configurations answered%5.\n%6")
+                        .arg(m_shown->title(), rest)
+                        .arg(m_summary.answeredPoints)
+                        .arg(m_summary.validPoints)
+                        .arg(m_summary.gpus.isEmpty()
+                                 ? QString()
+                                 : tr(", on ") + m_summary.gpus.join(QStringLiteral(", ")))
+                        .arg(bestText()));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SweepView::cellTooltip(const SweepCellSummary &c) const
+{
+    const QString where = QStringLiteral("%1 = %2, %3 = %4")
+                              .arg(QString::fromStdString(m_plan.spec.x.param))
+                              .arg(c.x)
+                              .arg(QString::fromStdString(m_plan.spec.y.param))
+                              .arg(c.y);
+    if (c.invalid())
+        return where + QStringLiteral("\n") +
+               tr("Refused by the catalog, never run: %1").arg(c.invalidReason);
+    QStringList lines{where};
+    if (c.best) {
+        const RunRecord &b = *c.best;
+        lines << formatRunParams(b);
+        lines << tr("%1 TFLOP/s, median %2 ms (p20 %3, p80 %4, %5 repetitions)")
+                     .arg(b.tflops, 0, 'f', 2)
+                     .arg(b.medianMs, 0, 'f', 4)
+                     .arg(b.p20Ms, 0, 'f', 4)
+                     .arg(b.p80Ms, 0, 'f', 4)
+                     .arg(b.count);
+        if (c.pctOfCublas)
+            lines << tr("%1 % of cuBLAS FP32 on the same GPU").arg(*c.pctOfCublas, 0, 'f', 1);
+        lines << tr("%1 registers, %2 bytes spilled, occupancy %3 % limited by %4")
+                     .arg(b.registers)
+                     .arg(b.spillStoreBytes + b.spillLoadBytes)
+                     .arg(b.occupancy >= 0 ? QString::number(100 * b.occupancy, 'f', 0) : QStringLiteral("?"))
+                     .arg(b.occupancyLimiter.isEmpty() ? tr("?") : b.occupancyLimiter);
+        lines << tr("on %1 %2").arg(b.host, b.gpuName);
+    }
+    if (c.wrongResults > 0)
+        lines << tr("%1 configuration(s) gave a wrong result").arg(c.wrongResults);
+    if (!c.best && !c.failureKind.isEmpty())
+        lines << tr("Failed (%1): %2").arg(c.failureKind, c.failureMessage);
+    if (c.answeredPoints < c.validPoints)
+        lines << tr("%1 of %2 configurations answered").arg(c.answeredPoints).arg(c.validPoints);
+    return lines.join(QLatin1Char('\n'));
+}
+
+std::pair<int, QString> SweepView::cellAt(const QPointF &pixel) const
+{
+    if (!m_shown || !m_plan.ok() || !m_plot->axisRect()->rect().contains(pixel.toPoint()))
+        return {-1, {}};
+    const int xi = int(std::lround(m_plot->xAxis->pixelToCoord(pixel.x())));
+    const int yi = int(std::lround(m_plot->yAxis->pixelToCoord(pixel.y())));
+    const SweepCell *cell = m_plan.cellAt(xi, yi);
+    if (!cell)
+        return {-1, {}};
+    const int index = int(cell - m_plan.cells.data());
+    return {index, cellTooltip(m_summary.cells[index])};
+}
+
+QPointF SweepView::cellCenter(int cell) const
+{
+    const SweepCell &c = m_plan.cells[std::size_t(cell)];
+    return {m_plot->xAxis->coordToPixel(c.xIndex), m_plot->yAxis->coordToPixel(c.yIndex)};
+}
+
+void SweepView::clickCell(int index)
+{
+    if (!m_shown || index < 0 || index >= m_summary.cells.size())
+        return;
+    const SweepCellSummary &c = m_summary.cells[index];
+    RunConfig config;
+    config.stage = m_plan.spec.stage;
+    config.size = m_plan.spec.size;
+    config.timing.budgetMs = m_plan.spec.budgetMs;
+    // The best configuration of the cell, or (refused, not run) its first one: the views then say why.
+    config.params = c.best
+                        ? paramValuesOf(*c.best)
+                        : m_plan.points[std::size_t(m_plan.cells[std::size_t(index)].points.front())].params;
+    emit configurationChosen(config);
+}
+
+std::optional<QString> SweepView::exportTo(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
+        if (!m_shown)
+            return tr("There is no sweep to export.");
+        const QByteArray bytes = suffix == QLatin1String("csv")
+                                     ? sweepCellsCsv(m_plan, m_summary).toUtf8()
+                                     : QJsonDocument(sweepCellsJson(m_plan, m_summary)).toJson();
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+            return tr("Could not write %1: %2.").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    return exportPlot(m_plot, path);
+}
+
+} // namespace gemmscope

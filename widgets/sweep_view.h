@@ -1,0 +1,115 @@
+// The Sweep view (issue 14): choose a stage, two of its parameters as axes, the rest fixed (at the
+// parameter panel's values) or best over the rest, a problem size and a timing budget; Start,
+// Cancel and Resume a sweep run on a pool of runners (app/core/sweep_run.h); a QCPColorMap
+// heatmap of TFLOP/s or % of cuBLAS (measured on the same GPU in the same sweep) with cells marked
+// for spills, the occupancy limiter, wrong results and configurations the catalog refuses (hover
+// for its sentence). Clicking a cell loads its configuration everywhere (configurationChosen).
+// Sweeps live in the session; each running sweep is also journaled (fsync per run) in
+// journalDirectory(), so that a crash or kill -9 loses no finished cell and Resume continues.
+#pragma once
+
+#include "run_request.h"
+#include "sweep_record.h"
+#include "sweep_summary.h"
+
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QCPColorMap;
+class QCPColorScale;
+class QCustomPlot;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace gemmscope {
+
+class ChartInteraction;
+class Session;
+class SweepRun;
+
+class SweepView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepView(Session *session, QWidget *parent = nullptr);
+    ~SweepView() override;
+
+    // Where running sweeps are journaled; default: the application data folder's "sweeps".
+    void setJournalDirectory(const QString &dir);
+    QString journalDirectory() const { return m_journalDir; }
+    // The runner command template ("{runner}", "python3 stand_in.py", "ssh {host} gemmscope-runner")
+    // and how many runners to start from it ({gpu} = 0..count-1).
+    void setRunnerTemplate(const QString &text, int count = 1);
+    // The fixed values of the other parameters (the parameter panel's configuration).
+    void setBaseConfig(const RunConfig &config);
+
+    // Form state, for tests and the window.
+    void setSpec(const SweepSpec &spec);
+    SweepSpec spec() const;
+    bool start(QString *error = nullptr);
+    bool resume(QString *error = nullptr);
+    void cancel();
+    bool isRunning() const;
+
+    // Shows a sweep (one of the session's, or given) on the heatmap.
+    void showSweep(const SweepData &sweep);
+    const std::optional<SweepData> &shownSweep() const { return m_shown; }
+    const SweepSummary &summary() const { return m_summary; }
+    const SweepPlan &plan() const { return m_plan; }
+    QString bestText() const;
+    bool showRatio() const;
+    void setShowRatio(bool ratio);
+
+    // The heatmap's hit test at a pixel of the plot: the cell index (-1 none) and its tooltip.
+    std::pair<int, QString> cellAt(const QPointF &pixel) const;
+    QPointF cellCenter(int cell) const; // in plot pixels
+    void clickCell(int cell);           // what a click on a cell does
+    QCustomPlot *plot() const { return m_plot; }
+    // By extension: .png/.pdf/.svg the heatmap, .csv/.json the cells.
+    std::optional<QString> exportTo(const QString &path);
+
+signals:
+    void configurationChosen(const gemmscope::RunConfig &config);
+    void sweepStateChanged(bool running);
+
+private:
+    void buildForm();
+    void stageChanged();
+    void refreshSweepList();
+    void redraw();
+    void onRunAnswered();
+    void onFinished(bool cancelled);
+    bool launch(SweepData sweep, QString *error);
+    QString cellTooltip(const SweepCellSummary &c) const;
+    QString journalPathFor(const QString &id) const;
+
+    Session *m_session;
+    QString m_journalDir;
+    QString m_template = QStringLiteral("{runner}");
+    int m_runnerCount = 1;
+    RunConfig m_base;
+    std::unique_ptr<SweepRun> m_run;
+    std::optional<SweepData> m_shown;
+    SweepPlan m_plan;
+    SweepSummary m_summary;
+
+    QComboBox *m_stage = nullptr, *m_x = nullptr, *m_y = nullptr, *m_rest = nullptr, *m_metric = nullptr,
+              *m_sweeps = nullptr;
+    QLineEdit *m_size = nullptr, *m_runners = nullptr;
+    QSpinBox *m_budget = nullptr, *m_runnerCountBox = nullptr;
+    QPushButton *m_startButton = nullptr, *m_cancelButton = nullptr, *m_resumeButton = nullptr,
+                *m_exportButton = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr, *m_best = nullptr, *m_legend = nullptr;
+    QCustomPlot *m_plot = nullptr;
+    QCPColorMap *m_map = nullptr;
+    QCPColorScale *m_scale = nullptr;
+    ChartInteraction *m_interaction = nullptr;
+};
+
+} // namespace gemmscope
