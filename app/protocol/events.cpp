@@ -208,6 +208,11 @@ bool fromJson(const QJsonObject &json, ProgressEvent &out, QString *error)
     return r.finish(error);
 }
 
+QJsonObject toJson(const GpuInfo &gpu)
+{
+    return gpuToJson(gpu);
+}
+
 QJsonObject toJson(const OccupancyInfo &o)
 {
     QJsonObject json{{QStringLiteral("blocks_per_sm"), o.blocksPerSm},

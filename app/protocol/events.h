@@ -171,6 +171,7 @@ QJsonObject toJson(const CeilingsEvent &event);
 QJsonObject toJson(const OwnerMapEvent &event);
 QJsonObject toJson(const Counters &counters);
 QJsonObject toJson(const OccupancyInfo &occupancy);
+QJsonObject toJson(const GpuInfo &gpu); // the "gpu" object of ready, result and ceilings
 
 bool fromJson(const QJsonObject &json, ReadyEvent &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, DisassemblyEvent &out, QString *error = nullptr);

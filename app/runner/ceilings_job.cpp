@@ -1,16 +1,15 @@
 // The `ceilings` job: the cached measurement, or a new one with `refresh`.
 #include "ceilings.h"
 #include "job_context.h"
-#include "request_fields.h"
 #include "runner_state.h"
 
 #include <QDateTime>
 
 namespace gemmscope::runner {
 
-void runCeilingsJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, JobContext &job)
 {
-    const bool refresh = optionalBool(request, QStringLiteral("refresh"), false);
+    const bool refresh = request.refresh.value_or(false);
     const DeviceInfo &device = state.requireDevice();
     const QString path = ceilingsCachePath(state.cacheDir, device);
     std::optional<Ceilings> ceilings = refresh ? std::nullopt : loadCeilings(path);
@@ -27,9 +26,7 @@ void runCeilingsJob(RunnerState &state, const QJsonObject &request, JobContext &
         ceilings = measured;
     }
     job.send(QJsonObject{{QStringLiteral("event"), QStringLiteral("ceilings")},
-                         {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
-                                                             {QStringLiteral("arch"), device.arch()},
-                                                             {QStringLiteral("uuid"), device.uuid}}},
+                         {QStringLiteral("gpu"), protocol::toJson(gpuIdentity(device))},
                          {QStringLiteral("fma_tflops"), ceilings->fmaTflops},
                          {QStringLiteral("dram_gbs"), ceilings->dramGBs},
                          {QStringLiteral("cached"), cached},

@@ -68,16 +68,16 @@ Sass disassemble(const QByteArray &cubin)
 
 } // namespace
 
-void runDisassembleJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+void runDisassembleJob(RunnerState &state, const protocol::DisassembleJob &request, JobContext &job)
 {
     const CompileTarget target = compileTarget(state, request);
     const CompiledKernel kernel =
-        compileStage(state, *target.stage, target.params, target.arch, requestBuild(request), job, true);
+        compileStage(state, *target.stage, target.params, target.arch, target.build, job, true);
     QJsonObject event{{QStringLiteral("event"), QStringLiteral("disassembly")},
                       {QStringLiteral("stage"), QString::fromStdString(target.stage->key)},
                       {QStringLiteral("kernel"), kernel.nameExpression},
                       {QStringLiteral("arch"), QStringLiteral("sm_%1").arg(target.arch)},
-                      {QStringLiteral("params"), paramsToJson(target.params)},
+                      {QStringLiteral("params"), protocol::paramsToJson(target.params)},
                       {QStringLiteral("ptx"), QString::fromUtf8(kernel.ptx)}};
     job.progress(QStringLiteral("disassemble"), 0, 1);
     const Sass sass = disassemble(kernel.cubin);

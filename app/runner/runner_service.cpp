@@ -17,25 +17,24 @@ namespace gemmscope::runner {
 
 namespace {
 
-QJsonObject protocolError(const QJsonValue &id, const QString &message)
+QJsonObject protocolError(const QString &id, const QString &message)
 {
     protocol::ErrorEvent event;
-    event.id = id.isString() ? id.toString() : QString();
+    event.id = id;
     event.kind = ErrorKind::ProtocolError;
     event.message = message;
     return protocol::toJson(event);
 }
 
 // "run, compile, trace_owner, disassemble, ceilings, fault, cancel, quit": every request type the runner
-// knows.
+// knows, in the protocol table's order.
 QString knownRequestTypes()
 {
     QStringList names;
-    for (protocol::RequestType t :
-         {protocol::RequestType::Run, protocol::RequestType::Compile, protocol::RequestType::TraceOwner,
-          protocol::RequestType::Disassemble, protocol::RequestType::Ceilings, protocol::RequestType::Fault,
-          protocol::RequestType::Cancel, protocol::RequestType::Quit})
+    for (protocol::RequestType t : protocol::jobTypes())
         names << protocol::requestTypeName(t);
+    names << protocol::requestTypeName(protocol::RequestType::Cancel)
+          << protocol::requestTypeName(protocol::RequestType::Quit);
     return names.join(QStringLiteral(", "));
 }
 
@@ -70,14 +69,14 @@ void RunnerService::handleLine(const QByteArray &raw)
         return;
     }
     const QJsonObject request = doc.object();
-    const QJsonValue id = request.value(QStringLiteral("id"));
-    const QJsonValue typeValue = request.value(QStringLiteral("type"));
-    if (!typeValue.isString()) {
+    const protocol::RequestEnvelope envelope = protocol::envelopeOf(request);
+    const QString &id = envelope.id;
+    const QString &type = envelope.typeName;
+    const std::optional<protocol::RequestType> known = envelope.type;
+    if (type.isEmpty()) {
         m_sink.send(protocolError(id, QStringLiteral("The request has no \"type\" string.")));
         return;
     }
-    const QString type = typeValue.toString();
-    const std::optional<protocol::RequestType> known = protocol::requestTypeFromName(type);
 
     if (known == protocol::RequestType::Quit) {
         m_quit.store(true);
@@ -87,13 +86,13 @@ void RunnerService::handleLine(const QByteArray &raw)
                 cancelledEvent(job.id, QStringLiteral("The runner was asked to quit before this job ran.")));
         return;
     }
-    if (!id.isString() || id.toString().isEmpty()) {
+    if (id.isEmpty()) {
         m_sink.send(protocolError({}, QStringLiteral("The \"%1\" request has no \"id\" string.").arg(type)));
         return;
     }
     if (known == protocol::RequestType::Cancel) {
         QueuedJob removed;
-        if (m_queue.cancel(id.toString(), &removed) == JobQueue::CancelOutcome::RemovedQueued)
+        if (m_queue.cancel(id, &removed) == JobQueue::CancelOutcome::RemovedQueued)
             m_sink.send(cancelledEvent(removed.id, QStringLiteral("The job was cancelled before it ran.")));
         // A running job answers itself when it sees the flag; an unknown id (already finished) needs
         // no answer: the client drops stale events by id.
@@ -104,7 +103,7 @@ void RunnerService::handleLine(const QByteArray &raw)
             id, QStringLiteral("Unknown request type \"%1\"; known: %2.").arg(type, knownRequestTypes())));
         return;
     }
-    m_queue.push(QueuedJob{id.toString(), request});
+    m_queue.push(QueuedJob{id, request});
 }
 
 LineRead readBoundedLine(std::istream &in, std::string &line, std::size_t maxBytes)

@@ -21,15 +21,4 @@ CompiledKernel compileStage(RunnerState &state, const StageInfo &stage, const Pa
     return kernel;
 }
 
-ParamValues requestParams(const StageInfo &stage, const QJsonObject &request)
-{
-    const QJsonValue params = request.value(QStringLiteral("params"));
-    if (params.isUndefined() || params.isNull())
-        return defaultParams(stage.id);
-    if (!params.isObject())
-        throw RunnerError(ErrorKind::ProtocolError,
-                          QStringLiteral("Field \"params\" must be an object of integers."));
-    return paramsFromJson(params.toObject());
-}
-
 } // namespace gemmscope::runner

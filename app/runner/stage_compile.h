@@ -5,7 +5,7 @@
 #include "stage_catalog.h"
 #include "stage_program.h"
 
-#include <QJsonObject>
+#include "requests.h"
 
 namespace gemmscope::runner {
 
@@ -16,16 +16,16 @@ CompiledKernel compileStage(RunnerState &state, const StageInfo &stage, const Pa
                             StageBuild build, JobContext &job, bool withLineInfo = false);
 
 // What a compile or disassemble request names: the stage and parameters (checked by the catalog),
-// the problem size the checks use, and the architecture (the request's "arch", else the GPU's).
+// the problem size the checks use, the architecture (the request's "arch", else the GPU's) and
+// the build.
 struct CompileTarget {
     const StageInfo *stage = nullptr;
     ParamValues params;
     ProblemSize size;
     int arch = 0;
+    StageBuild build = StageBuild::Release;
 };
-CompileTarget compileTarget(RunnerState &state, const QJsonObject &request);
-
-// The request's "params", or the stage's defaults when it has none.
-ParamValues requestParams(const StageInfo &stage, const QJsonObject &request);
+CompileTarget compileTarget(const RunnerState &state, const protocol::CompileJob &request);
+CompileTarget compileTarget(const RunnerState &state, const protocol::DisassembleJob &request);
 
 } // namespace gemmscope::runner
