@@ -59,6 +59,10 @@ struct CompiledInfo {
     std::optional<int> smemCarveout;        // when the run asked for one
     std::optional<ParamValues> params;      // a compile job's answer
     std::optional<int> threadsPerBlock;     // a compile job's answer
+    // Compile-ahead (docs/protocol.md): whether the kernel was compiled on the runner's compile pool
+    // before the job reached the GPU worker, and how long the GPU worker waited for it.
+    std::optional<bool> compiledAhead;
+    std::optional<double> compileWaitMs;
     friend bool operator==(const CompiledInfo &, const CompiledInfo &) = default;
 };
 

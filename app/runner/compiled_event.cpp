@@ -123,7 +123,7 @@ void requireLaunchable(const CompiledKernel &kernel, int threadsPerBlock, std::o
 QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                            const std::optional<Occupancy> &occupancy, const BlockLimit &limit)
 {
-    return QJsonObject{{QStringLiteral("stage"), QString::fromStdString(stage.key)},
+    QJsonObject fields{{QStringLiteral("stage"), QString::fromStdString(stage.key)},
                        {QStringLiteral("kernel"), kernel.nameExpression},
                        {QStringLiteral("lowered_name"), kernel.loweredName},
                        {QStringLiteral("arch"), QStringLiteral("sm_%1").arg(kernel.arch)},
@@ -143,6 +143,11 @@ QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                        {QStringLiteral("occupancy"), occupancy ? QJsonValue(occupancyJson(*occupancy, limit))
                                                                : QJsonValue(QJsonValue::Null)},
                        {QStringLiteral("ptxas_log"), kernel.log}};
+    if (kernel.waitMs >= 0) {
+        fields.insert(QStringLiteral("compiled_ahead"), kernel.compiledAhead);
+        fields.insert(QStringLiteral("compile_wait_ms"), kernel.waitMs);
+    }
+    return fields;
 }
 
 } // namespace gemmscope::runner

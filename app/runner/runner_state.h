@@ -2,6 +2,7 @@
 // compiler with its cache, and the GEMM workspace. Only the worker thread touches it.
 #pragma once
 
+#include "compile_ahead.h"
 #include "gemm_workspace.h"
 #include "gpu_device.h"
 #include "nvrtc_compiler.h"
@@ -20,6 +21,9 @@ struct RunnerState {
     DeviceProbe probe;
     NvrtcCompiler compiler;
     GemmWorkspace workspace;
+    // The pool compiling queued jobs' kernels ahead (owned by RunnerService::serve); null: every
+    // compile runs in its job (tests, or GEMMSCOPE_COMPILE_THREADS=0).
+    CompileAhead *compileAhead = nullptr;
 
     // The device, or RunnerError(no_gpu) with the probe's sentence.
     const DeviceInfo &requireDevice() const;

@@ -7,6 +7,9 @@
 
 #include "requests.h"
 
+#include <QJsonObject>
+#include <optional>
+
 namespace gemmscope::runner {
 
 class JobContext;
@@ -27,5 +30,10 @@ struct CompileTarget {
 };
 CompileTarget compileTarget(const RunnerState &state, const protocol::CompileJob &request);
 CompileTarget compileTarget(const RunnerState &state, const protocol::DisassembleJob &request);
+
+// The NVRTC program a queued `run` or `compile` job will compile, for compiling it ahead
+// (CompileAhead); empty when the job compiles nothing or will refuse itself first (it then does so
+// at its turn, in order). Reads only what the probe set before the reader thread started.
+std::optional<NvrtcProgram> programAhead(const RunnerState &state, const QJsonObject &request);
 
 } // namespace gemmscope::runner

@@ -1,0 +1,121 @@
+#include "compile_ahead.h"
+
+#include <QElapsedTimer>
+#include <QtGlobal>
+#include <algorithm>
+
+namespace gemmscope::runner {
+
+CompileAhead::CompileAhead(Compile compile, int threads) : m_compile(std::move(compile))
+{
+    for (int i = 0; i < std::max(1, threads); ++i)
+        m_workers.emplace_back([this] { work(); });
+}
+
+CompileAhead::~CompileAhead()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+        m_pending.clear();
+        m_entries.clear();
+    }
+    m_changed.notify_all();
+    for (std::thread &worker : m_workers)
+        worker.join();
+}
+
+int CompileAhead::defaultThreads()
+{
+    bool set = false;
+    const int fromEnv = qEnvironmentVariableIntValue("GEMMSCOPE_COMPILE_THREADS", &set);
+    if (set)
+        return std::max(0, fromEnv);
+    return std::max(1, int(std::thread::hardware_concurrency()));
+}
+
+void CompileAhead::submit(const QString &jobId, const NvrtcProgram &program)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_stop || m_entries.count(jobId))
+            return;
+        auto entry = std::make_shared<Entry>();
+        entry->program = program;
+        m_entries.emplace(jobId, entry);
+        m_pending.push_back(std::move(entry));
+    }
+    m_changed.notify_all();
+}
+
+void CompileAhead::abandon(const QString &jobId)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_entries.find(jobId);
+    if (it == m_entries.end())
+        return;
+    it->second->abandoned = true; // a worker skips it, or drops its result
+    std::erase(m_pending, it->second);
+    m_entries.erase(it);
+}
+
+CompileAhead::Taken CompileAhead::take(const QString &jobId, const NvrtcProgram &program)
+{
+    QElapsedTimer waited;
+    waited.start();
+    std::unique_lock lock(m_mutex);
+    std::shared_ptr<Entry> entry;
+    if (const auto it = m_entries.find(jobId); it != m_entries.end()) {
+        entry = it->second;
+        m_entries.erase(it);
+    }
+    if (entry && entry->program == program && entry->state != Entry::State::Queued) {
+        m_changed.wait(lock, [&] { return entry->state == Entry::State::Done; });
+        Taken taken;
+        taken.ahead = true;
+        taken.waitMs = double(waited.nsecsElapsed()) / 1e6;
+        if (entry->error)
+            std::rethrow_exception(entry->error);
+        taken.kernel = std::move(*entry->kernel);
+        return taken;
+    }
+    // Not started (or not this program): no worker will take it now; compiling here is as soon as
+    // it can be done.
+    if (entry) {
+        entry->abandoned = true;
+        std::erase(m_pending, entry);
+    }
+    lock.unlock();
+    Taken taken;
+    taken.kernel = m_compile(program);
+    taken.waitMs = double(waited.nsecsElapsed()) / 1e6;
+    return taken;
+}
+
+void CompileAhead::work()
+{
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_changed.wait(lock, [this] { return m_stop || !m_pending.empty(); });
+        if (m_stop)
+            return;
+        std::shared_ptr<Entry> entry = std::move(m_pending.front());
+        m_pending.pop_front();
+        entry->state = Entry::State::Running;
+        lock.unlock();
+        std::optional<CompiledKernel> kernel;
+        std::exception_ptr error;
+        try {
+            kernel = m_compile(entry->program);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        lock.lock();
+        entry->kernel = std::move(kernel);
+        entry->error = error;
+        entry->state = Entry::State::Done;
+        m_changed.notify_all();
+    }
+}
+
+} // namespace gemmscope::runner
