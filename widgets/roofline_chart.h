@@ -7,6 +7,7 @@
 
 #include "gpu_specs.h"
 #include "run_record.h"
+#include "run_view.h"
 #include "stage_catalog.h"
 
 #include <QHash>
@@ -35,7 +36,7 @@ std::optional<double> measuredIntensity(const RunRecord &run);
 // it gave one (raw["counters"]["error"]), else a generic sentence.
 QString countersUnavailableReason(const QList<RunRecord> &runs);
 
-class RooflineChart : public QWidget {
+class RooflineChart : public QWidget, public RunView {
     Q_OBJECT
 public:
     // One roof drawn on the chart.
@@ -59,7 +60,7 @@ public:
 
     explicit RooflineChart(QWidget *parent = nullptr);
 
-    void setRuns(const QList<RunRecord> &runs);
+    void setRuns(const QList<RunRecord> &runs) override;
     // "t4", "a100", "h100", "h200", "b200" (case-insensitive) or "measured" (the datasheet of the GPU
     // the ceilings were measured on). Returns false, changing nothing, for an unknown key.
     bool setGpu(const QString &key);
@@ -72,13 +73,15 @@ public:
     void clearPredicted();
     void setShowWorklogT4(bool on);
     void setSelectedRun(const QString &runId);
+    void setSelectedRun(const QString &runId, const RunRecord *) override { setSelectedRun(runId); }
     void setLegendVisible(bool on); // shown only where the plot is wide enough even when on
     bool legendShown() const;
     bool showWorklogT4() const { return m_showWorklog; }
     QComboBox *gpuCombo() const { return m_gpuCombo; }
     QCheckBox *worklogCheck() const { return m_worklogCheck; }
 
-    std::optional<QString> exportTo(const QString &path);
+    std::optional<QString> exportTo(const QString &path) override;
+    QString viewName() const override { return tr("the roofline"); }
 
     // What is drawn, for the window and the tests.
     QCustomPlot *customPlot() const { return m_plot; }

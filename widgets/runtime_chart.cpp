@@ -268,6 +268,11 @@ void RuntimeChart::setMode(Mode mode)
     rebuild();
 }
 
+QString RuntimeChart::viewName() const
+{
+    return m_mode == Mode::Speedup ? tr("the speedup chart") : tr("the runtime chart");
+}
+
 std::optional<QString> RuntimeChart::exportTo(const QString &path)
 {
     // The print layout: a fixed size, the full title, the legend, no selection outline, no hover hint.

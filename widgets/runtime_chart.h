@@ -4,6 +4,7 @@
 #pragma once
 
 #include "run_record.h"
+#include "run_view.h"
 #include "runtime_series.h"
 
 #include <QList>
@@ -23,15 +24,16 @@ class QResizeEvent;
 
 namespace gemmscope {
 
-class RuntimeChart : public QWidget {
+class RuntimeChart : public QWidget, public RunView {
     Q_OBJECT
 public:
     enum class Mode { Runtime, Speedup };
 
     explicit RuntimeChart(QWidget *parent = nullptr);
 
-    void setRuns(const QList<RunRecord> &runs);
+    void setRuns(const QList<RunRecord> &runs) override;
     void setSelectedRun(const QString &runId); // empty clears the highlight
+    void setSelectedRun(const QString &runId, const RunRecord *) override { setSelectedRun(runId); }
     void setValueMode(RuntimeValue mode);
     void setLogScale(bool on);
     void setMode(Mode mode);
@@ -51,7 +53,8 @@ public:
     QCheckBox *logCheck() const { return m_logCheck; }
 
     // Writes the chart as .png, .pdf or .svg; the error sentence, or nullopt on success.
-    std::optional<QString> exportTo(const QString &path);
+    std::optional<QString> exportTo(const QString &path) override;
+    QString viewName() const override; // "the runtime chart" or "the speedup chart", by mode
 
     // What is drawn, for the window and the tests.
     QCustomPlot *customPlot() const { return m_plot; }
