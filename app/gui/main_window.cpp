@@ -481,14 +481,12 @@ void MainWindow::buildActions()
     // The SASS tab: the same compile-only runner, asked for the machine code (-lineinfo). It follows
     // the configuration while the tab is shown; the Disassemble button asks again.
     m_disassembleJob = new CompileJob(CompileJob::Kind::Disassemble, this);
-    connect(m_disassembleJob, &CompileJob::finished, this,
-            [this](const QJsonObject &event, const QString &title) {
-                m_machineCode->setMachineCode(title, event.value(QStringLiteral("ptx")).toString(),
-                                              event.value(QStringLiteral("sass")).toString(),
-                                              event.value(QStringLiteral("sass_unavailable")).toString());
-                if (m_disassemblePending)
-                    disassembleCurrent();
-            });
+    connect(m_disassembleJob, &CompileJob::finished, this, [this](const QString &, const QString &title) {
+        const protocol::DisassemblyEvent &code = m_disassembleJob->disassembly();
+        m_machineCode->setMachineCode(title, code.ptx, code.sass.value_or(QString()), code.sassUnavailable);
+        if (m_disassemblePending)
+            disassembleCurrent();
+    });
     connect(m_disassembleJob, &CompileJob::failed, this, [this](const QString &message) {
         m_machineCode->setMessage(message);
         if (m_disassemblePending)
@@ -503,15 +501,13 @@ void MainWindow::buildActions()
         if (m_mappingTabs->currentWidget() == m_machineCode)
             disassembleCurrent();
     });
-    connect(m_compileJob, &CompileJob::finished, this,
-            [this](const QJsonObject &compiled, const QString &summary) {
-                const QString text =
-                    tr("Compiled %1 — %2").arg(compiled.value(QStringLiteral("kernel")).toString(), summary);
-                statusBar()->showMessage(text, 20000);
-                m_lastCompile = text;
-                updateRunActions();
-                emit compileFinished(text);
-            });
+    connect(m_compileJob, &CompileJob::finished, this, [this](const QString &kernel, const QString &summary) {
+        const QString text = tr("Compiled %1 — %2").arg(kernel, summary);
+        statusBar()->showMessage(text, 20000);
+        m_lastCompile = text;
+        updateRunActions();
+        emit compileFinished(text);
+    });
     connect(m_compileJob, &CompileJob::failed, this, [this](const QString &message) {
         statusBar()->showMessage(message, 20000);
         m_lastCompile = message;

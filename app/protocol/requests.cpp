@@ -30,6 +30,33 @@ bool checkType(Reader &r, const QJsonObject &json, RequestType type)
     return true;
 }
 
+QJsonObject kernelToJson(RequestType type, const KernelRequest &r)
+{
+    QJsonObject json = header(type, r.id);
+    json.insert(QStringLiteral("stage"), r.stage);
+    if (r.params)
+        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
+    putNonEmpty(json, "arch", r.arch);
+    if (r.size)
+        json.insert(QStringLiteral("size"), sizeToJson(*r.size));
+    putNonEmpty(json, "build", r.build);
+    return json;
+}
+
+bool kernelFromJson(const QJsonObject &json, RequestType type, KernelRequest &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, type);
+    out.id = r.string("id");
+    out.stage = r.requiredString("stage");
+    out.params = r.optParams("params");
+    out.arch = r.string("arch");
+    out.size = r.optSize("size");
+    out.build = r.optString("build", kBuildValues).value_or(QString());
+    return r.finish(error);
+}
+
 } // namespace
 
 QJsonObject paramsToJson(const ParamValues &params)
@@ -120,29 +147,12 @@ bool fromJson(const QJsonObject &json, RunJob &out, QString *error)
 
 QJsonObject toJson(const CompileJob &r)
 {
-    QJsonObject json = header(RequestType::Compile, r.id);
-    json.insert(QStringLiteral("stage"), r.stage);
-    if (r.params)
-        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
-    putNonEmpty(json, "arch", r.arch);
-    if (r.size)
-        json.insert(QStringLiteral("size"), sizeToJson(*r.size));
-    putNonEmpty(json, "build", r.build);
-    return json;
+    return kernelToJson(RequestType::Compile, r);
 }
 
 bool fromJson(const QJsonObject &json, CompileJob &out, QString *error)
 {
-    Reader r(json);
-    out = {};
-    checkType(r, json, RequestType::Compile);
-    out.id = r.string("id");
-    out.stage = r.requiredString("stage");
-    out.params = r.optParams("params");
-    out.arch = r.string("arch");
-    out.size = r.optSize("size");
-    out.build = r.optString("build", kBuildValues).value_or(QString());
-    return r.finish(error);
+    return kernelFromJson(json, RequestType::Compile, out, error);
 }
 
 QJsonObject toJson(const TraceOwnerJob &r)
@@ -167,29 +177,12 @@ bool fromJson(const QJsonObject &json, TraceOwnerJob &out, QString *error)
 
 QJsonObject toJson(const DisassembleJob &r)
 {
-    QJsonObject json = header(RequestType::Disassemble, r.id);
-    json.insert(QStringLiteral("stage"), r.stage);
-    if (r.params)
-        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
-    putNonEmpty(json, "arch", r.arch);
-    if (r.size)
-        json.insert(QStringLiteral("size"), sizeToJson(*r.size));
-    putNonEmpty(json, "build", r.build);
-    return json;
+    return kernelToJson(RequestType::Disassemble, r);
 }
 
 bool fromJson(const QJsonObject &json, DisassembleJob &out, QString *error)
 {
-    Reader r(json);
-    out = {};
-    checkType(r, json, RequestType::Disassemble);
-    out.id = r.string("id");
-    out.stage = r.requiredString("stage");
-    out.params = r.optParams("params");
-    out.arch = r.string("arch");
-    out.size = r.optSize("size");
-    out.build = r.optString("build", kBuildValues).value_or(QString());
-    return r.finish(error);
+    return kernelFromJson(json, RequestType::Disassemble, out, error);
 }
 
 QJsonObject toJson(const CeilingsJob &r)

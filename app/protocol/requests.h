@@ -44,13 +44,18 @@ struct RunJob {
     friend bool operator==(const RunJob &, const RunJob &) = default;
 };
 
-struct CompileJob {
+// What `compile` and `disassemble` name alike: one kernel of a stage, for an architecture.
+struct KernelRequest {
     QString id;
     QString stage;
     std::optional<ParamValues> params; // default: the stage's defaults
     QString arch;                      // "sm_90"; empty: the GPU's
-    std::optional<ProblemSize> size;
-    QString build; // "release" (empty: the default) or "scalar_shared"
+    std::optional<ProblemSize> size;   // for the catalog's checks
+    QString build;                     // "release" (empty: the default) or "scalar_shared"
+    friend bool operator==(const KernelRequest &, const KernelRequest &) = default;
+};
+
+struct CompileJob : KernelRequest {
     friend bool operator==(const CompileJob &, const CompileJob &) = default;
 };
 
@@ -61,13 +66,7 @@ struct TraceOwnerJob {
     friend bool operator==(const TraceOwnerJob &, const TraceOwnerJob &) = default;
 };
 
-struct DisassembleJob {
-    QString id;
-    QString stage;
-    std::optional<ParamValues> params; // default: the stage's defaults
-    QString arch;                      // "sm_90"; empty: the GPU's
-    std::optional<ProblemSize> size;
-    QString build; // "release" (empty: the default) or "scalar_shared"
+struct DisassembleJob : KernelRequest {
     friend bool operator==(const DisassembleJob &, const DisassembleJob &) = default;
 };
 

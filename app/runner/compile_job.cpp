@@ -10,14 +10,11 @@
 
 namespace gemmscope::runner {
 
-namespace {
-
-CompileTarget targetOf(const RunnerState &state, const QString &stageKey,
-                       const std::optional<ParamValues> &given, const QString &archText,
-                       const std::optional<ProblemSize> &size, const QString &build)
+CompileTarget compileTarget(const RunnerState &state, const protocol::KernelRequest &request)
 {
-    const StageInfo &stage = requireStage(stageKey);
-    const ParamValues params = paramsOrDefaults(stage, given);
+    const StageInfo &stage = requireStage(request.stage);
+    const ParamValues params = paramsOrDefaults(stage, request.params);
+    const QString &archText = request.arch;
     int arch = 0;
     if (!archText.isEmpty()) {
         arch = parseArch(archText);
@@ -33,22 +30,10 @@ CompileTarget targetOf(const RunnerState &state, const QString &stageKey,
                                          "GPU to take it from: ") +
                               state.probe.error);
     }
-    const StageBuild stageBuildValue = stageBuild(build); // before the catalog or NVRTC is asked
-    const ProblemSize checked = size.value_or(ProblemSize{});
-    requireValidConfig(stage, params, checked, arch);
-    return CompileTarget{&stage, params, checked, arch, stageBuildValue};
-}
-
-} // namespace
-
-CompileTarget compileTarget(const RunnerState &state, const protocol::CompileJob &r)
-{
-    return targetOf(state, r.stage, r.params, r.arch, r.size, r.build);
-}
-
-CompileTarget compileTarget(const RunnerState &state, const protocol::DisassembleJob &r)
-{
-    return targetOf(state, r.stage, r.params, r.arch, r.size, r.build);
+    const StageBuild build = stageBuild(request.build); // before the catalog or NVRTC is asked
+    const ProblemSize size = request.size.value_or(ProblemSize{});
+    requireValidConfig(stage, params, size, arch);
+    return CompileTarget{&stage, params, size, arch, build};
 }
 
 void runCompileJob(RunnerState &state, const protocol::CompileJob &request, JobContext &job)

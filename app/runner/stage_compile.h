@@ -28,8 +28,7 @@ struct CompileTarget {
     int arch = 0;
     StageBuild build = StageBuild::Release;
 };
-CompileTarget compileTarget(const RunnerState &state, const protocol::CompileJob &request);
-CompileTarget compileTarget(const RunnerState &state, const protocol::DisassembleJob &request);
+CompileTarget compileTarget(const RunnerState &state, const protocol::KernelRequest &request);
 
 // The NVRTC program a queued `run` or `compile` job will compile, for compiling it ahead
 // (CompileAhead); empty when the job compiles nothing or will refuse itself first (it then does so
