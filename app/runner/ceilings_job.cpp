@@ -1,5 +1,6 @@
 // The `ceilings` job: the cached measurement, or a new one with `refresh`.
 #include "ceilings.h"
+#include "events.h"
 #include "job_context.h"
 #include "runner_state.h"
 
@@ -25,12 +26,14 @@ void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, Jo
         storeCeilings(path, device, measured);
         ceilings = measured;
     }
-    job.send(QJsonObject{{QStringLiteral("event"), QStringLiteral("ceilings")},
-                         {QStringLiteral("gpu"), protocol::toJson(gpuIdentity(device))},
-                         {QStringLiteral("fma_tflops"), ceilings->fmaTflops},
-                         {QStringLiteral("dram_gbs"), ceilings->dramGBs},
-                         {QStringLiteral("cached"), cached},
-                         {QStringLiteral("measured_at"), ceilings->measuredAt}});
+    protocol::CeilingsEvent event;
+    event.id = job.id();
+    event.gpu = gpuIdentity(device);
+    event.fmaTflops = ceilings->fmaTflops;
+    event.dramGbs = ceilings->dramGBs;
+    event.cached = cached;
+    event.measuredAt = ceilings->measuredAt;
+    job.send(protocol::toJson(event));
 }
 
 } // namespace gemmscope::runner

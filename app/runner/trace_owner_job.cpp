@@ -5,6 +5,7 @@
 #include "compiled_event.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
+#include "events.h"
 #include "job_context.h"
 #include "launch_config.h"
 #include "request_options.h"
@@ -79,17 +80,17 @@ void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request
     std::vector<float> host(mn);
     GEMMSCOPE_CUDA(cudaMemcpy(host.data(), cPtr, c.bytes(), cudaMemcpyDeviceToHost));
 
-    QJsonArray owners;
+    protocol::OwnerMapEvent event;
+    event.id = job.id();
+    event.stage = QString::fromStdString(stage.key);
+    event.params = params;
+    event.rows = rows;
+    event.cols = cols;
+    event.k = size.k;
+    event.threads = dims.threads;
     for (float v : host)
-        owners.append(std::isfinite(v) ? int(std::lround(v)) : -1);
-    job.send(QJsonObject{{QStringLiteral("event"), QStringLiteral("owner_map")},
-                         {QStringLiteral("stage"), QString::fromStdString(stage.key)},
-                         {QStringLiteral("params"), protocol::paramsToJson(params)},
-                         {QStringLiteral("rows"), rows},
-                         {QStringLiteral("cols"), cols},
-                         {QStringLiteral("k"), double(size.k)},
-                         {QStringLiteral("threads"), dims.threads},
-                         {QStringLiteral("owners"), owners}});
+        event.owners.append(std::isfinite(v) ? int(std::lround(v)) : -1);
+    job.send(protocol::toJson(event));
 }
 
 } // namespace gemmscope::runner
