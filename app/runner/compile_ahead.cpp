@@ -27,7 +27,9 @@ void yieldToTheGpuThread()
 
 } // namespace
 
-CompileAhead::CompileAhead(Compile compile, int threads) : m_compile(std::move(compile))
+CompileAhead::CompileAhead(Compile compile, int threads, int maxReady)
+    : m_compile(std::move(compile)),
+      m_maxReady(maxReady > 0 ? maxReady : std::max(8, 4 * std::max(1, threads)))
 {
     for (int i = 0; i < std::max(1, threads); ++i)
         m_workers.emplace_back([this] { work(); });
@@ -76,8 +78,11 @@ void CompileAhead::abandon(const QString &jobId)
     if (it == m_entries.end())
         return;
     it->second->abandoned = true; // a worker skips it, or drops its result
+    if (it->second->state == Entry::State::Done)
+        --m_held;
     std::erase(m_pending, it->second);
     m_entries.erase(it);
+    m_changed.notify_all(); // room for one more finished kernel
 }
 
 CompileAhead::Taken CompileAhead::take(const QString &jobId, const NvrtcProgram &program)
@@ -92,6 +97,8 @@ CompileAhead::Taken CompileAhead::take(const QString &jobId, const NvrtcProgram 
     }
     if (entry && entry->program == program && entry->state != Entry::State::Queued) {
         m_changed.wait(lock, [&] { return entry->state == Entry::State::Done; });
+        --m_held;
+        m_changed.notify_all(); // room for one more finished kernel
         Taken taken;
         taken.ahead = true;
         taken.waitMs = double(waited.nsecsElapsed()) / 1e6;
@@ -103,8 +110,11 @@ CompileAhead::Taken CompileAhead::take(const QString &jobId, const NvrtcProgram 
     // Not started (or not this program): no worker will take it now; compiling here is as soon as
     // it can be done.
     if (entry) {
+        if (entry->state == Entry::State::Done)
+            --m_held;
         entry->abandoned = true;
         std::erase(m_pending, entry);
+        m_changed.notify_all();
     }
     lock.unlock();
     Taken taken;
@@ -118,12 +128,13 @@ void CompileAhead::work()
     yieldToTheGpuThread();
     std::unique_lock lock(m_mutex);
     for (;;) {
-        m_changed.wait(lock, [this] { return m_stop || !m_pending.empty(); });
+        m_changed.wait(lock, [this] { return m_stop || (!m_pending.empty() && m_held < m_maxReady); });
         if (m_stop)
             return;
         std::shared_ptr<Entry> entry = std::move(m_pending.front());
         m_pending.pop_front();
         entry->state = Entry::State::Running;
+        ++m_held;
         lock.unlock();
         std::optional<CompiledKernel> kernel;
         std::exception_ptr error;
@@ -136,6 +147,8 @@ void CompileAhead::work()
         entry->kernel = std::move(kernel);
         entry->error = error;
         entry->state = Entry::State::Done;
+        if (entry->abandoned)
+            --m_held; // no longer in m_entries: nobody will take it
         m_changed.notify_all();
     }
 }

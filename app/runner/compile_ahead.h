@@ -31,8 +31,11 @@ class CompileAhead {
 public:
     using Compile = std::function<CompiledKernel(const NvrtcProgram &)>;
 
-    // `threads` >= 1 workers calling `compile` (thread-safe for separate programs).
-    CompileAhead(Compile compile, int threads);
+    // `threads` >= 1 workers calling `compile` (thread-safe for separate programs). At most
+    // `maxReady` kernels are compiling or waiting to be taken (0: 4 per thread, at least 8): a sweep of
+    // hundreds of queued jobs does not hold hundreds of CUBINs and PTX texts in memory, and the
+    // pool works on what the GPU needs next, since it takes the oldest first.
+    CompileAhead(Compile compile, int threads, int maxReady = 0);
     // Compiles not yet started are dropped; those in flight finish first (each is one NVRTC call,
     // which cannot be interrupted), so this returns after at most the longest of them.
     ~CompileAhead();
@@ -77,6 +80,8 @@ private:
     std::condition_variable m_changed;
     std::deque<std::shared_ptr<Entry>> m_pending;        // not started, oldest first
     std::map<QString, std::shared_ptr<Entry>> m_entries; // by job id, until taken or abandoned
+    int m_maxReady;
+    int m_held = 0; // compiling or finished, not yet taken (or abandoned and finished)
     bool m_stop = false;
     std::vector<std::thread> m_workers;
 };

@@ -261,6 +261,25 @@ private slots:
         QCOMPARE(fake.started().size(), 1);
     }
 
+    // Kernels compiling or waiting to be taken are bounded: the pool stops at maxReady and goes on as
+    // the GPU worker takes them, oldest first.
+    void kernelsHeldAheadAreBounded()
+    {
+        FakeCompiler fake;
+        CompileAhead ahead(via(fake), 2, 3);
+        for (int i = 0; i < 10; ++i)
+            ahead.submit(QStringLiteral("j%1").arg(i), program(QStringLiteral("k%1").arg(i)));
+        QVERIFY(fake.waitStarted(3));
+        std::this_thread::sleep_for(200ms); // time for the pool to run on, were it unbounded
+        QCOMPARE(fake.started().size(), 3);
+        for (int i = 0; i < 10; ++i) {
+            const CompileAhead::Taken t =
+                ahead.take(QStringLiteral("j%1").arg(i), program(QStringLiteral("k%1").arg(i)));
+            QCOMPARE(t.kernel.nameExpression, QStringLiteral("k%1").arg(i));
+        }
+        QCOMPARE(fake.started().size(), 10); // each once, by the pool or (when not started) the caller
+    }
+
     void defaultThreadsFollowTheEnvironment()
     {
         qputenv("GEMMSCOPE_COMPILE_THREADS", "3");
