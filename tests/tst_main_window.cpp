@@ -11,6 +11,7 @@
 #include "results_model.h"
 #include "roofline_chart.h"
 #include "run_selection.h"
+#include "run_view.h"
 #include "runtime_chart.h"
 #include "session.h"
 #include "session_render.h"
@@ -382,6 +383,73 @@ private slots:
         QCOMPARE(window.exportTarget(), static_cast<QWidget *>(window.findChild<BankConflictView *>()));
     }
 
+    // One interface feeds every view (issue 9): a view registered with the window receives the
+    // session's runs and the selected run, and Export writes it through its own exportTo, without a
+    // line of the window knowing it. The window's own views are all registered.
+    void registeredViewIsFedAndExportedThroughTheInterface()
+    {
+        class ProbeView : public QWidget, public RunView {
+        public:
+            void setRuns(const QList<RunRecord> &runs) override { runCount = int(runs.size()), ++runsCalls; }
+            void setSelectedRun(const QString &runId, const RunRecord *run) override
+            {
+                selectedId = runId;
+                selectedRecord = run ? run->runId : QString();
+            }
+            std::optional<QString> exportTo(const QString &path) override
+            {
+                exportedTo = path;
+                QFile file(path);
+                if (!file.open(QIODevice::WriteOnly))
+                    return QStringLiteral("cannot write");
+                file.write("<svg>probe</svg>");
+                return std::nullopt;
+            }
+            QString viewName() const override { return QStringLiteral("the probe view"); }
+            int runCount = -1, runsCalls = 0;
+            QString selectedId, selectedRecord, exportedTo;
+        };
+
+        MainWindow window(options());
+        for (const char *name :
+             {"runtimeChart", "rooflineView", "tileMapView", "coalescingView", "bankConflictView",
+              "accessCheckView", "stageSourceView", "machineCodeView"}) {
+            QWidget *widget = window.findChild<QWidget *>(name);
+            QVERIFY2(widget, name);
+            const bool registered = std::any_of(window.views().begin(), window.views().end(),
+                                                [widget](RunView *v) { return v->viewWidget() == widget; });
+            QVERIFY2(registered, name);
+        }
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *probe = new ProbeView;
+        probe->setParent(window.centralWidget());
+        probe->setGeometry(0, 0, 40, 40);
+        probe->show();
+        window.addView(probe);
+
+        window.loadDefaultSession(); // runs added: every view gets them
+        QVERIFY(probe->runsCalls > 0);
+        QCOMPARE(probe->runCount, int(window.session()->runs().size()));
+        const QString id = window.session()->runs().first().runId;
+        window.selection()->select(id);
+        QCOMPARE(probe->selectedId, id);
+        QCOMPARE(probe->selectedRecord, id);
+        window.selection()->select(QString());
+        QCOMPARE(probe->selectedId, QString());
+        QCOMPARE(probe->selectedRecord, QString());
+
+        QTest::mouseClick(probe, Qt::LeftButton, {}, QPoint(5, 5)); // the view last clicked
+        QCOMPARE(window.exportTarget(), static_cast<QWidget *>(probe));
+        QCOMPARE(window.exportDialogTitle(), QStringLiteral("Export the probe view"));
+        QString error;
+        const QString path = m_dir.filePath("probe.svg");
+        QVERIFY2(window.exportTo(path, &error), qPrintable(error));
+        QCOMPARE(probe->exportedTo, path);
+        QVERIFY(QFileInfo(path).size() > 0);
+    }
+
     // The guide's 32x32 kernel reads its tiles without conflicts either way; the bank view says so and
     // shows the column read the padding is for, unpadded (32-way) and padded (1-way).
     void guidePresetExplainsThePadding()
@@ -500,7 +568,8 @@ private slots:
         // A library stage has nothing to disassemble, and says so when asked.
         window.parameterPanel()->setStage(StageId::CublasFp32);
         emit view->refreshRequested();
-        QTRY_VERIFY2_WITH_TIMEOUT(view->message().contains(QStringLiteral("library")), qPrintable(view->message()), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(view->message().contains(QStringLiteral("library")),
+                                  qPrintable(view->message()), 20000);
     }
 
 private:

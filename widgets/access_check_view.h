@@ -8,6 +8,7 @@
 #pragma once
 
 #include "run_record.h"
+#include "run_view.h"
 
 #include <QList>
 #include <QWidget>
@@ -17,7 +18,7 @@ class QLabel;
 
 namespace gemmscope {
 
-class AccessCheckView : public QWidget {
+class AccessCheckView : public QWidget, public RunView {
     Q_OBJECT
 
 public:
@@ -37,11 +38,16 @@ public:
 
     // The run to check; nothing or a run without usable counters shows why there is no check.
     void setRun(const std::optional<RunRecord> &run);
+    void setSelectedRun(const QString &, const RunRecord *run) override
+    {
+        setRun(run ? std::optional<RunRecord>(*run) : std::nullopt);
+    }
 
     QString headline() const; // the sentence above the table, or the reason there is none
     const QList<Row> &rows() const { return m_rows; }
 
-    std::optional<QString> exportTo(const QString &path);
+    std::optional<QString> exportTo(const QString &path) override;
+    QString viewName() const override { return tr("the counters table"); }
 
 private:
     void showMessage(const QString &text);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "access_model.h"
+#include "run_view.h"
 
 #include <QWidget>
 #include <optional>
@@ -12,7 +13,7 @@ class QComboBox;
 
 namespace gemmscope {
 
-class BankConflictView : public QWidget {
+class BankConflictView : public QWidget, public RunView {
     Q_OBJECT
 
 public:
@@ -29,7 +30,8 @@ public:
     const SharedAccess *currentAccess() const;
     QString degreeText() const; // "32-way conflict: 32 wavefronts for one request"
 
-    std::optional<QString> exportTo(const QString &path); // the print layout, at a fixed size
+    std::optional<QString> exportTo(const QString &path) override; // the print layout, at a fixed size
+    QString viewName() const override { return tr("the bank-conflict view"); }
     void setCaption(const QString &caption) { m_caption = caption; }
     QString printTitle() const;
     // The bar height of a bank asked for `words` distinct words, as a share of the bar space: one

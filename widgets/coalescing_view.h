@@ -5,6 +5,7 @@
 #pragma once
 
 #include "access_model.h"
+#include "run_view.h"
 
 #include <QWidget>
 #include <optional>
@@ -17,7 +18,7 @@ class QLabel;
 
 namespace gemmscope {
 
-class CoalescingView : public QWidget {
+class CoalescingView : public QWidget, public RunView {
     Q_OBJECT
 
 public:
@@ -48,7 +49,8 @@ public:
     std::optional<QString> exportFrames(const QString &folder, QSize size = kPrintSize,
                                         const QString &suffix = QStringLiteral("png"));
     // The current frame's print layout (title naming the configuration, the diagram, its legend).
-    std::optional<QString> exportTo(const QString &path);
+    std::optional<QString> exportTo(const QString &path) override;
+    QString viewName() const override { return tr("the coalescing frame"); }
     static constexpr QSize kPrintSize{1100, 560};
 
     // What the diagram is of ("Step 2: shared-memory tiling, BM=32 BN=32 BK=32"), for print titles.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "machine_code.h"
+#include "run_view.h"
 
 #include <QWidget>
 
@@ -17,11 +18,12 @@ class QTableWidget;
 
 namespace gemmscope {
 
-class MachineCodeView : public QWidget {
+class MachineCodeView : public QWidget, public RunView {
     Q_OBJECT
 
 public:
     explicit MachineCodeView(QWidget *parent = nullptr);
+    QString viewName() const override { return tr("the SASS view"); }
 
     // `title` names the kernel ("gemmscope::pipelined<128, 256, 16, 8, 16, 1> for sm_90").
     // `sass` empty: `sassUnavailable` says why and only the PTX is offered.

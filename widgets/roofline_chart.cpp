@@ -41,7 +41,6 @@ constexpr double kViewMinTflops = 0.1;
 constexpr double kRoofHeadroom = 1.3; // the top of the view over the highest roof
 // Points closer than this (pixels) sit on each other: they share one label ("6,7").
 constexpr double kLabelMergePx = 6;
-const QSize kPrintSize(1200, 800);
 const QString kMeasuredKey = QStringLiteral("measured");
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
@@ -157,14 +156,10 @@ QString countersUnavailableReason(const QList<RunRecord> &runs)
 }
 
 RooflineChart::RooflineChart(QWidget *parent)
-    : QWidget(parent), m_plot(new QCustomPlot(this)), m_gpuCombo(new QComboBox(this)),
+    : PlotChart(parent), m_gpuCombo(new QComboBox(this)),
       m_worklogCheck(new QCheckBox(tr("Worklog T4 steps"), this))
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    auto *controls = new QHBoxLayout;
-    controls->setContentsMargins(2, 0, 2, 0);
+    QHBoxLayout *controls = layOutControlsAbovePlot(QStringLiteral("rooflinePlot"));
     m_gpuCombo->setObjectName(QStringLiteral("rooflineGpuCombo"));
     m_gpuCombo->setToolTip(tr("Whose roofs to draw. Auto: the ceilings measured on this GPU, else the "
                               "datasheet of the GPU the latest run ran on."));
@@ -175,12 +170,6 @@ RooflineChart::RooflineChart(QWidget *parent)
     controls->addWidget(m_gpuCombo);
     controls->addWidget(m_worklogCheck);
     controls->addStretch(1);
-    layout->addLayout(controls);
-    layout->addWidget(m_plot, 1);
-    m_plot->setObjectName(QStringLiteral("rooflinePlot"));
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(
-        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold)));
     for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
         useLogTicks125(axis);
         axis->setTickLabelFont(QFont(font().family(), 8));
@@ -188,17 +177,14 @@ RooflineChart::RooflineChart(QWidget *parent)
     m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
     m_plot->yAxis->setLabel(QStringLiteral("TFLOP/s"));
     placeLegendBelow(m_plot);
-    // Title, legend columns (and tick rotation) for the plot's width at every replot: the plot gets
-    // its size after this widget does.
-    connect(m_plot, &QCustomPlot::beforeReplot, this, &RooflineChart::fitToWidth);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
-        const int index = pointIndexAt(pixel);
-        return index < 0 ? ChartInteraction::Hit{}
-                         : ChartInteraction::Hit{m_points[index].runId, pointWithTooltip(index).tooltip};
-    });
-    m_interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) { fillContextMenu(menu); });
-    connect(m_interaction, &ChartInteraction::clicked, this, &RooflineChart::runClicked);
+    connectInteraction(
+        [this](const QPointF &pixel) {
+            const int index = pointIndexAt(pixel);
+            return index < 0 ? ChartInteraction::Hit{}
+                             : ChartInteraction::Hit{m_points[index].runId, pointWithTooltip(index).tooltip};
+        },
+        [this](QMenu &menu) { fillContextMenu(menu); });
     // Labels are placed in pixels: after every layout of the axes (resize, zoom, pan).
     connect(m_plot, &QCustomPlot::afterReplot, this, &RooflineChart::placePointLabels);
     connect(m_gpuCombo, &QComboBox::activated, this,
@@ -209,10 +195,7 @@ RooflineChart::RooflineChart(QWidget *parent)
 
 void RooflineChart::fillContextMenu(QMenu &menu)
 {
-    QAction *legend = menu.addAction(tr("Show legend"));
-    legend->setCheckable(true);
-    legend->setChecked(m_legendWanted);
-    connect(legend, &QAction::toggled, this, &RooflineChart::setLegendVisible);
+    addLegendToggle(menu);
     QAction *worklog = menu.addAction(m_worklogCheck->text());
     worklog->setCheckable(true);
     worklog->setChecked(m_showWorklog);
@@ -227,25 +210,6 @@ void RooflineChart::fillContextMenu(QMenu &menu)
         const QString key = m_gpuCombo->itemData(i).toString();
         connect(gpu, &QAction::triggered, this, [this, key] { setGpu(key); });
     }
-}
-
-void RooflineChart::setLegendVisible(bool on)
-{
-    m_legendWanted = on;
-    fitToWidth();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-bool RooflineChart::legendShown() const
-{
-    return m_plot->legend->visible();
-}
-
-void RooflineChart::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
-    fitToWidth();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void RooflineChart::fitToWidth()
@@ -349,26 +313,6 @@ void RooflineChart::setShowWorklogT4(bool on)
         return;
     m_showWorklog = on;
     rebuild();
-}
-
-void RooflineChart::setSelectedRun(const QString &runId)
-{
-    if (runId == m_selectedRunId)
-        return;
-    m_selectedRunId = runId;
-    rebuild();
-}
-
-std::optional<QString> RooflineChart::exportTo(const QString &path)
-{
-    // The print layout: a fixed size, the full title, the legend, no selection ring.
-    m_printing = true;
-    rebuild();
-    const std::optional<QString> error = exportPlotAt(m_plot, path, kPrintSize, [this] { fitToWidth(); });
-    m_printing = false;
-    rebuild();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-    return error;
 }
 
 const GpuSpec *RooflineChart::datasheetSpec() const

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "gpu_specs.h"
+#include "plot_chart.h"
 #include "run_record.h"
 #include "stage_catalog.h"
 
@@ -35,7 +36,7 @@ std::optional<double> measuredIntensity(const RunRecord &run);
 // it gave one (raw["counters"]["error"]), else a generic sentence.
 QString countersUnavailableReason(const QList<RunRecord> &runs);
 
-class RooflineChart : public QWidget {
+class RooflineChart : public PlotChart {
     Q_OBJECT
 public:
     // One roof drawn on the chart.
@@ -59,7 +60,7 @@ public:
 
     explicit RooflineChart(QWidget *parent = nullptr);
 
-    void setRuns(const QList<RunRecord> &runs);
+    void setRuns(const QList<RunRecord> &runs) override;
     // "t4", "a100", "h100", "h200", "b200" (case-insensitive) or "measured" (the datasheet of the GPU
     // the ceilings were measured on). Returns false, changing nothing, for an unknown key.
     bool setGpu(const QString &key);
@@ -73,17 +74,13 @@ public:
     void setPredicted(StageId stage, const ParamValues &params, const ProblemSize &size);
     void clearPredicted();
     void setShowWorklogT4(bool on);
-    void setSelectedRun(const QString &runId);
-    void setLegendVisible(bool on); // shown only where the plot is wide enough even when on
-    bool legendShown() const;
     bool showWorklogT4() const { return m_showWorklog; }
     QComboBox *gpuCombo() const { return m_gpuCombo; }
     QCheckBox *worklogCheck() const { return m_worklogCheck; }
 
-    std::optional<QString> exportTo(const QString &path);
+    QString viewName() const override { return tr("the roofline"); }
 
     // What is drawn, for the window and the tests.
-    QCustomPlot *customPlot() const { return m_plot; }
     const QList<Roof> &roofs() const { return m_roofs; }
     const QList<ChartPoint> &points() const;       // with every tooltip written
     std::optional<QPointF> predictedPoint() const; // (intensity, TFLOP/s) of the live hollow point
@@ -91,18 +88,10 @@ public:
 
     QString runIdAt(const QPointF &pixel) const;
     QString tooltipAt(const QPointF &pixel) const;
-    QString fullTitle() const { return m_fullTitle; }
-    class ChartInteraction *interaction() const { return m_interaction; }
     std::optional<QPointF> pixelOfRun(const QString &runId) const;
 
-signals:
-    void runClicked(const QString &runId);
-
-protected:
-    void resizeEvent(QResizeEvent *event) override;
-
 private:
-    void fitToWidth();
+    void fitToWidth() override;
     void syncControls();
     void fillContextMenu(QMenu &menu);
     // Short step labels beside the run points; points that sit on each other share one ("6,7").
@@ -129,7 +118,7 @@ private:
     };
     QString runTooltip(const RunTip &tip) const;
     const ChartPoint &pointWithTooltip(int index) const;
-    void rebuild();
+    void rebuild() override;
     Roof addRoof(const QString &label, double peak, double bandwidth, const QPen &pen, bool measured);
     int addRunPoints(const ActiveRoof &roof); // the number of runs drawn
     void addWorklogPoints();
@@ -142,11 +131,8 @@ private:
     const GpuSpec *datasheetSpec() const;
     int pointIndexAt(const QPointF &pixel) const;
 
-    QCustomPlot *m_plot;
     QComboBox *m_gpuCombo;
     QCheckBox *m_worklogCheck;
-    QString m_fullTitle;
-    bool m_legendWanted = true;
     QList<RunRecord> m_runs;
     QString m_gpuKey = QStringLiteral("measured");
     std::optional<double> m_measuredFma, m_measuredDram;
@@ -159,7 +145,6 @@ private:
     };
     std::optional<Live> m_live;
     bool m_showWorklog = false;
-    QString m_selectedRunId;
 
     QList<Roof> m_roofs;
     mutable QList<ChartPoint> m_points; // run points' tooltips are written on demand
@@ -176,8 +161,6 @@ private:
     QList<PointLabel> m_labels;
     QList<QCPItemText *> m_ridgeLabels;
     bool m_placing = false;
-    bool m_printing = false;
-    class ChartInteraction *m_interaction = nullptr;
 };
 
 } // namespace gemmscope

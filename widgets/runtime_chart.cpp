@@ -34,7 +34,6 @@ constexpr double kLogSpan = 20;
 // Beyond this many bars a label (and a failure mark) per bar is unreadable and, in a 50,000-run
 // session, took most of a minute to lay out and draw: every stride-th bar is labelled instead.
 constexpr int kMaxLabelledBars = 400;
-const QSize kPrintSize(1200, 800);
 
 // View combo entries, in order.
 enum ViewEntry { ViewMs, ViewTflops, ViewSpeedup };
@@ -62,14 +61,10 @@ QString measuredGpuName(const QList<RunRecord> &runs)
 } // namespace
 
 RuntimeChart::RuntimeChart(QWidget *parent)
-    : QWidget(parent), m_plot(new QCustomPlot(this)), m_groupCombo(new QComboBox(this)),
-      m_viewCombo(new QComboBox(this)), m_logCheck(new QCheckBox(tr("Log scale"), this))
+    : PlotChart(parent), m_groupCombo(new QComboBox(this)), m_viewCombo(new QComboBox(this)),
+      m_logCheck(new QCheckBox(tr("Log scale"), this))
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    auto *controls = new QHBoxLayout;
-    controls->setContentsMargins(2, 0, 2, 0);
+    QHBoxLayout *controls = layOutControlsAbovePlot(QStringLiteral("runtimePlot"));
     m_groupCombo->setObjectName(QStringLiteral("runtimeGroupCombo"));
     m_groupCombo->setToolTip(tr("Which runs to plot: one GPU and problem size at a time keeps the bars "
                                 "comparable; \"All runs\" mixes them (a log scale then)."));
@@ -81,22 +76,13 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     controls->addWidget(m_groupCombo, 1);
     controls->addWidget(m_viewCombo);
     controls->addWidget(m_logCheck);
-    layout->addLayout(controls);
-    layout->addWidget(m_plot, 1);
-    m_plot->setObjectName(QStringLiteral("runtimePlot"));
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(
-        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold)));
     placeLegendBelow(m_plot);
-    // Title, legend columns (and tick rotation) for the plot's width at every replot: the plot gets
-    // its size after this widget does.
-    connect(m_plot, &QCustomPlot::beforeReplot, this, &RuntimeChart::fitToWidth);
     m_plot->xAxis->setTickLabelFont(QFont(font().family(), 8));
-    m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
-        return ChartInteraction::Hit{runIdAt(pixel), tooltipAt(pixel)};
-    });
-    m_interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) { fillContextMenu(menu); });
-    connect(m_interaction, &ChartInteraction::clicked, this, &RuntimeChart::runClicked);
+    connectInteraction(
+        [this](const QPointF &pixel) {
+            return ChartInteraction::Hit{runIdAt(pixel), tooltipAt(pixel)};
+        },
+        [this](QMenu &menu) { fillContextMenu(menu); });
     // Value labels that would overprint a neighbour hide (the tooltip still gives the value).
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
         if (!m_valueLabels.isEmpty() && hideOverlapping(m_plot, m_valueLabels))
@@ -120,10 +106,7 @@ RuntimeChart::RuntimeChart(QWidget *parent)
 
 void RuntimeChart::fillContextMenu(QMenu &menu)
 {
-    QAction *legend = menu.addAction(tr("Show legend"));
-    legend->setCheckable(true);
-    legend->setChecked(m_legendWanted);
-    connect(legend, &QAction::toggled, this, &RuntimeChart::setLegendVisible);
+    addLegendToggle(menu);
     QAction *log = menu.addAction(tr("Log scale"));
     log->setCheckable(true);
     log->setChecked(m_logScale);
@@ -148,18 +131,6 @@ void RuntimeChart::setGroupFilter(const QString &groupKey)
     m_groupKey = groupKey;
     syncControls();
     rebuild();
-}
-
-void RuntimeChart::setLegendVisible(bool on)
-{
-    m_legendWanted = on;
-    fitToWidth();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-bool RuntimeChart::legendShown() const
-{
-    return m_plot->legend->visible();
 }
 
 QList<RunRecord> RuntimeChart::plottedRuns() const
@@ -205,13 +176,6 @@ void RuntimeChart::syncControls()
     m_logCheck->setChecked(m_logScale);
 }
 
-void RuntimeChart::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
-    fitToWidth();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
 void RuntimeChart::fitToWidth()
 {
     fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted || m_printing);
@@ -232,14 +196,6 @@ void RuntimeChart::setRuns(const QList<RunRecord> &runs)
 {
     m_runs = runs;
     updateGroupCombo();
-    rebuild();
-}
-
-void RuntimeChart::setSelectedRun(const QString &runId)
-{
-    if (runId == m_selectedRunId)
-        return;
-    m_selectedRunId = runId;
     rebuild();
 }
 
@@ -268,15 +224,9 @@ void RuntimeChart::setMode(Mode mode)
     rebuild();
 }
 
-std::optional<QString> RuntimeChart::exportTo(const QString &path)
+QString RuntimeChart::viewName() const
 {
-    // The print layout: a fixed size, the full title, the legend, no selection outline, no hover hint.
-    m_printing = true;
-    rebuild();
-    const std::optional<QString> error = exportPlotAt(m_plot, path, kPrintSize, [this] { fitToWidth(); });
-    m_printing = false;
-    rebuild();
-    return error;
+    return m_mode == Mode::Speedup ? tr("the speedup chart") : tr("the runtime chart");
 }
 
 void RuntimeChart::rebuild()

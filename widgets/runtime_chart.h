@@ -3,6 +3,7 @@
 // worklog's published T4 speedups over the naive kernel with this GPU's measured ones.
 #pragma once
 
+#include "plot_chart.h"
 #include "run_record.h"
 #include "runtime_series.h"
 
@@ -23,38 +24,32 @@ class QResizeEvent;
 
 namespace gemmscope {
 
-class RuntimeChart : public QWidget {
+class RuntimeChart : public PlotChart {
     Q_OBJECT
 public:
     enum class Mode { Runtime, Speedup };
 
     explicit RuntimeChart(QWidget *parent = nullptr);
 
-    void setRuns(const QList<RunRecord> &runs);
-    void setSelectedRun(const QString &runId); // empty clears the highlight
+    void setRuns(const QList<RunRecord> &runs) override;
     void setValueMode(RuntimeValue mode);
     void setLogScale(bool on);
     void setMode(Mode mode);
     // Which runs are plotted: one GPU + problem size group (RunGroup::key()), or every run for an
     // empty key. Until this is called the chart follows the latest measured group.
     void setGroupFilter(const QString &groupKey);
-    void setLegendVisible(bool on); // shown only where the plot is wide enough even when on
 
     Mode mode() const { return m_mode; }
     RuntimeValue valueMode() const { return m_valueMode; }
     bool logScale() const { return m_logScale; }
-    QString selectedRun() const { return m_selectedRunId; }
     QString groupFilter() const { return m_groupKey; } // empty: every run
-    bool legendShown() const;
     QComboBox *groupCombo() const { return m_groupCombo; }
     QComboBox *viewCombo() const { return m_viewCombo; } // Runtime ms / TFLOP/s / Speedup vs naive
     QCheckBox *logCheck() const { return m_logCheck; }
 
-    // Writes the chart as .png, .pdf or .svg; the error sentence, or nullopt on success.
-    std::optional<QString> exportTo(const QString &path);
+    QString viewName() const override; // "the runtime chart" or "the speedup chart", by mode
 
     // What is drawn, for the window and the tests.
-    QCustomPlot *customPlot() const { return m_plot; }
     const QList<RuntimeSlot> &runtimeSlotList() const { return m_slots; }
     const QList<SpeedupRow> &speedupRows() const { return m_speedups; }
     QList<QCPBars *> runBars() const { return m_runBars; }        // runtime mode, one per stage group
@@ -70,20 +65,12 @@ public:
     QString tooltipAt(const QPointF &pixel) const;
     // The pixel at the centre of a run's bar (or marker), for tests and keyboard navigation.
     std::optional<QPointF> pixelOfRun(const QString &runId) const;
-    QString fullTitle() const { return m_fullTitle; }
-    class ChartInteraction *interaction() const { return m_interaction; }
-
-signals:
-    void runClicked(const QString &runId);
-
-protected:
-    void resizeEvent(QResizeEvent *event) override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     void updateGroupCombo();
     void syncControls();
-    void fitToWidth(); // elided title, tick label orientation and legend visibility for this width
+    void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
     QList<RunRecord> plottedRuns() const;
     void fillContextMenu(QMenu &menu);
     void buildRuntime();
@@ -91,17 +78,13 @@ private:
     void configureValueAxis(double lowest, double highest, const QString &label);
     int slotIndexAt(const QPointF &pixel) const;
 
-    QCustomPlot *m_plot;
     QComboBox *m_groupCombo;
     QComboBox *m_viewCombo;
     QCheckBox *m_logCheck;
-    QString m_fullTitle;
     QString m_groupKey;
     bool m_groupChosen = false; // the user (or a caller) picked a group: stop following the latest
     bool m_logChosen = false;   // the user picked the scale: stop choosing it from the data
-    bool m_legendWanted = true;
     QList<RunRecord> m_runs;
-    QString m_selectedRunId;
     RuntimeValue m_valueMode = RuntimeValue::Milliseconds;
     bool m_logScale = false;
     Mode m_mode = Mode::Runtime;
@@ -116,8 +99,6 @@ private:
     QCPBars *m_publishedBars = nullptr;
     QCPBars *m_measuredBars = nullptr;
     QList<QCPItemText *> m_valueLabels; // speedup values, measured first (they win a collision)
-    bool m_printing = false;
-    class ChartInteraction *m_interaction = nullptr;
 };
 
 } // namespace gemmscope

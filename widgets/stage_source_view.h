@@ -4,6 +4,7 @@
 #pragma once
 
 #include "access_model.h"
+#include "run_view.h"
 
 #include "stage_catalog.h"
 
@@ -17,13 +18,14 @@ class QStackedWidget;
 
 namespace gemmscope {
 
-class StageSourceView : public QWidget {
+class StageSourceView : public QWidget, public RunView {
     Q_OBJECT
 
 public:
     enum class Mode { Source, Diff };
 
     explicit StageSourceView(QWidget *parent = nullptr);
+    QString viewName() const override { return tr("the stage source"); }
 
     void setStage(StageId id);
     StageId stage() const { return m_stage; }

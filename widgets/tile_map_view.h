@@ -6,6 +6,7 @@
 
 #include "mapping_model.h"
 #include "mapping_tile_geometry.h"
+#include "run_view.h"
 
 #include <QImage>
 #include <QWidget>
@@ -15,7 +16,7 @@ class QToolButton;
 
 namespace gemmscope {
 
-class TileMapView : public QWidget {
+class TileMapView : public QWidget, public RunView {
     Q_OBJECT
 
 public:
@@ -44,7 +45,8 @@ public:
 
     // PNG, SVG or PDF by the extension, from the print layout (fixed size, title, key; the whole
     // tile at zoom 1); an error sentence on failure.
-    std::optional<QString> exportTo(const QString &path);
+    std::optional<QString> exportTo(const QString &path) override;
+    QString viewName() const override { return tr("the tile map"); }
     static constexpr QSize kPrintSize{1000, 760};
 
     // Zoom (1 = the whole tile fits; wheel or +/-) and pan (drag), about a widget point.

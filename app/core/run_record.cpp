@@ -107,7 +107,7 @@ RunRecord recordOfRequest(const protocol::RunJob &request)
     RunRecord r;
     r.runId = request.id;
     r.stage = request.stage;
-    r.params = paramsOf(request.params);
+    r.params = paramsOf(request.params.value_or(ParamValues{}));
     r.m = request.size.m;
     r.n = request.size.n;
     r.k = request.size.k;

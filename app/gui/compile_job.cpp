@@ -1,5 +1,6 @@
 #include "compile_job.h"
 
+#include "requests.h"
 #include "runner_locator.h"
 
 #include <QJsonDocument>
@@ -42,19 +43,13 @@ bool CompileJob::start(StageId stage, const ParamValues &params, const ProblemSi
         return false;
     }
     m_stageTitle = QString::fromStdString(info.title);
-    const bool disassemble = m_kind == Kind::Disassemble;
-    QJsonObject request{
-        {QStringLiteral("type"), disassemble ? QStringLiteral("disassemble") : QStringLiteral("compile")},
-        {QStringLiteral("id"), QStringLiteral("compile")},
-        {QStringLiteral("stage"), QString::fromStdString(info.key)},
-        {QStringLiteral("arch"), arch}};
-    QJsonObject p;
-    for (const auto &[name, value] : params)
-        p.insert(QString::fromStdString(name), value);
-    request.insert(QStringLiteral("params"), p);
-    request.insert(QStringLiteral("size"), QJsonObject{{QStringLiteral("m"), qint64(size.m)},
-                                                       {QStringLiteral("n"), qint64(size.n)},
-                                                       {QStringLiteral("k"), qint64(size.k)}});
+    // The one request id of this one-shot runner.
+    const QString id = QStringLiteral("compile");
+    const protocol::KernelRequest kernel{
+        .id = id, .stage = QString::fromStdString(info.key), .params = params, .arch = arch, .size = size};
+    const QJsonObject request = m_kind == Kind::Disassemble
+                                    ? protocol::toJson(protocol::DisassembleJob{kernel})
+                                    : protocol::toJson(protocol::CompileJob{kernel});
     m_buffer.clear();
     m_answered = false;
     m_process = new QProcess(this);
@@ -78,20 +73,24 @@ void CompileJob::readLines()
     for (int nl = m_buffer.indexOf('\n'); nl >= 0 && !m_answered; nl = m_buffer.indexOf('\n')) {
         const QJsonObject event = QJsonDocument::fromJson(m_buffer.left(nl)).object();
         m_buffer.remove(0, nl + 1);
-        if (event.value(QStringLiteral("id")).toString() != QLatin1String("compile"))
+        if (protocol::eventIdOf(event) != QLatin1String("compile"))
             continue;
-        const QString kind = event.value(QStringLiteral("event")).toString();
-        if (kind == QLatin1String(m_kind == Kind::Disassemble ? "disassembly" : "compiled")) {
+        const std::optional<protocol::EventType> type = protocol::eventTypeOf(event);
+        if (m_kind == Kind::Disassemble && type == protocol::EventType::Disassembly) {
+            protocol::fromJson(event, m_disassembly);
             releaseProcess(); // answered: the job is over, a new one may start while the runner exits
-            emit finished(event, m_kind == Kind::Disassemble
-                                     ? tr("%1 for %2")
-                                           .arg(event.value(QStringLiteral("kernel")).toString(),
-                                                event.value(QStringLiteral("arch")).toString())
-                                     : summary(event));
-        } else if (kind == QLatin1String("error")) {
+            emit finished(m_disassembly.kernel,
+                          tr("%1 for %2").arg(m_disassembly.kernel, m_disassembly.arch));
+        } else if (m_kind == Kind::Compile && type == protocol::EventType::Compiled) {
+            protocol::CompiledInfo compiled;
+            protocol::fromJson(event, compiled);
             releaseProcess();
-            emit failed(tr("%1 did not compile: %2")
-                            .arg(m_stageTitle, event.value(QStringLiteral("message")).toString()));
+            emit finished(compiled.kernel, summary(compiled));
+        } else if (type == protocol::EventType::Error) {
+            protocol::ErrorEvent error;
+            protocol::fromJson(event, error);
+            releaseProcess();
+            emit failed(tr("%1 did not compile: %2").arg(m_stageTitle, error.message));
         }
     }
 }
@@ -125,26 +124,22 @@ void CompileJob::processEnded()
     emit failed(tr("The runner ended without compiling (%1).").arg(why));
 }
 
-QString CompileJob::summary(const QJsonObject &c)
+QString CompileJob::summary(const protocol::CompiledInfo &c)
 {
-    const int spillStores = c.value(QStringLiteral("spill_store_bytes")).toInt();
-    const int spillLoads = c.value(QStringLiteral("spill_load_bytes")).toInt();
-    const QString spills = spillStores + spillLoads == 0
-                               ? tr("no spills")
-                               : tr("spills %1 B stored, %2 B loaded").arg(spillStores).arg(spillLoads);
+    const QString spills =
+        c.spillStoreBytes + c.spillLoadBytes == 0
+            ? tr("no spills")
+            : tr("spills %1 B stored, %2 B loaded").arg(c.spillStoreBytes).arg(c.spillLoadBytes);
     QString text = tr("%1: %2 registers per thread, %3, %4 B shared memory per block")
-                       .arg(c.value(QStringLiteral("arch")).toString())
-                       .arg(c.value(QStringLiteral("registers")).toInt())
+                       .arg(c.arch)
+                       .arg(c.registers)
                        .arg(spills)
-                       .arg(c.value(QStringLiteral("static_smem_bytes")).toInt());
-    const QJsonObject occupancy = c.value(QStringLiteral("occupancy")).toObject();
-    if (!occupancy.isEmpty())
+                       .arg(c.staticSmemBytes);
+    if (c.occupancy)
         text += tr("; %1 blocks per SM, %2 % occupancy (limited by %3)")
-                    .arg(occupancy.value(QStringLiteral("blocks_per_sm")).toInt())
-                    .arg(occupancy.value(QStringLiteral("fraction")).toDouble() * 100, 0, 'f', 0)
-                    .arg(occupancy.value(QStringLiteral("limiter"))
-                             .toString()
-                             .replace(QLatin1Char('_'), QLatin1Char(' ')));
+                    .arg(c.occupancy->blocksPerSm)
+                    .arg(c.occupancy->fraction * 100, 0, 'f', 0)
+                    .arg(QString(c.occupancy->limiter).replace(QLatin1Char('_'), QLatin1Char(' ')));
     else
         text += tr("; no occupancy: GemmScope has no datasheet for this architecture");
     return text;

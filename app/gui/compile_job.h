@@ -4,9 +4,9 @@
 // queued runs. Registers, spills, shared memory and occupancy come back in the `compiled` event.
 #pragma once
 
+#include "events.h"
 #include "stage_catalog.h"
 
-#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 
@@ -32,11 +32,14 @@ public:
 
     // "sm_90: 56 registers, no spills, 4096 B shared memory per block; 4 blocks of 256 threads per SM
     // (50 % occupancy, limited by registers)".
-    static QString summary(const QJsonObject &compiled);
+    static QString summary(const protocol::CompiledInfo &compiled);
+    // The last disassembly's PTX and SASS (Kind::Disassemble, after finished()).
+    const protocol::DisassemblyEvent &disassembly() const { return m_disassembly; }
 
 signals:
-    // `summary`: summary() of a compile; "kernel for arch" of a disassembly.
-    void finished(const QJsonObject &event, const QString &summary);
+    // `kernel`: the kernel's name expression; `summary`: summary() of a compile, "kernel for arch"
+    // of a disassembly.
+    void finished(const QString &kernel, const QString &summary);
     void failed(const QString &message);
 
 private:
@@ -49,6 +52,7 @@ private:
     QByteArray m_buffer;
     bool m_answered = false;
     QString m_stageTitle;
+    protocol::DisassemblyEvent m_disassembly;
 };
 
 } // namespace gemmscope

@@ -18,6 +18,7 @@
 #include "roofline_chart.h"
 #include "run_controller.h"
 #include "run_selection.h"
+#include "run_view.h"
 #include "runner_client.h"
 #include "runtime_chart.h"
 #include "session.h"
@@ -316,6 +317,12 @@ void MainWindow::buildViews()
     m_mainSplitter->setChildrenCollapsible(false);
     setCentralWidget(m_mainSplitter);
 
+    for (RunView *view :
+         QList<RunView *>{m_runtimeChart, m_rooflineChart, m_tileMap, m_mappingText, m_coalescing,
+                          m_bankConflicts, m_accessCheck, m_stageSource, m_machineCode})
+        addView(view);
+    m_viewsBuilt = true;
+
     m_focusedView = m_runtimeChart;
     for (QWidget *view : exportableViews())
         new FocusTracker(view, &m_focusedView);
@@ -486,14 +493,12 @@ void MainWindow::buildActions()
     // The SASS tab: the same compile-only runner, asked for the machine code (-lineinfo). It follows
     // the configuration while the tab is shown; the Disassemble button asks again.
     m_disassembleJob = new CompileJob(CompileJob::Kind::Disassemble, this);
-    connect(m_disassembleJob, &CompileJob::finished, this,
-            [this](const QJsonObject &event, const QString &title) {
-                m_machineCode->setMachineCode(title, event.value(QStringLiteral("ptx")).toString(),
-                                              event.value(QStringLiteral("sass")).toString(),
-                                              event.value(QStringLiteral("sass_unavailable")).toString());
-                if (m_disassemblePending)
-                    disassembleCurrent();
-            });
+    connect(m_disassembleJob, &CompileJob::finished, this, [this](const QString &, const QString &title) {
+        const protocol::DisassemblyEvent &code = m_disassembleJob->disassembly();
+        m_machineCode->setMachineCode(title, code.ptx, code.sass.value_or(QString()), code.sassUnavailable);
+        if (m_disassemblePending)
+            disassembleCurrent();
+    });
     connect(m_disassembleJob, &CompileJob::failed, this, [this](const QString &message) {
         m_machineCode->setMessage(message);
         if (m_disassemblePending)
@@ -508,15 +513,13 @@ void MainWindow::buildActions()
         if (m_mappingTabs->currentWidget() == m_machineCode)
             disassembleCurrent();
     });
-    connect(m_compileJob, &CompileJob::finished, this,
-            [this](const QJsonObject &compiled, const QString &summary) {
-                const QString text =
-                    tr("Compiled %1 — %2").arg(compiled.value(QStringLiteral("kernel")).toString(), summary);
-                statusBar()->showMessage(text, 20000);
-                m_lastCompile = text;
-                updateRunActions();
-                emit compileFinished(text);
-            });
+    connect(m_compileJob, &CompileJob::finished, this, [this](const QString &kernel, const QString &summary) {
+        const QString text = tr("Compiled %1 — %2").arg(kernel, summary);
+        statusBar()->showMessage(text, 20000);
+        m_lastCompile = text;
+        updateRunActions();
+        emit compileFinished(text);
+    });
     connect(m_compileJob, &CompileJob::failed, this, [this](const QString &message) {
         statusBar()->showMessage(message, 20000);
         m_lastCompile = message;
@@ -588,10 +591,36 @@ void MainWindow::buildActions()
     });
 }
 
+void MainWindow::addView(RunView *view)
+{
+    if (!view || m_views.contains(view))
+        return;
+    m_views.append(view);
+    if (m_viewsBuilt) // the window's own views get theirs, per pane, at the end of buildViews()
+        new FocusTracker(view->viewWidget(), &m_focusedView);
+}
+
+RunView *MainWindow::runViewOf(QWidget *widget) const
+{
+    for (RunView *view : m_views)
+        if (view->viewWidget() == widget)
+            return view;
+    return nullptr;
+}
+
+// The registered views as the window exports and names them: the tile map and the mapping summary
+// share one pane (m_mappingStack), which stands for whichever of them is shown.
 QList<QWidget *> MainWindow::exportableViews() const
 {
-    return {m_runtimeChart,  m_rooflineChart, m_mappingStack, m_coalescing,
-            m_bankConflicts, m_accessCheck,   m_stageSource,  m_machineCode};
+    QList<QWidget *> out;
+    for (RunView *view : m_views) {
+        QWidget *widget = view->viewWidget();
+        if (m_mappingStack->indexOf(widget) >= 0)
+            widget = m_mappingStack;
+        if (!out.contains(widget))
+            out.append(widget);
+    }
+    return out;
 }
 
 QWidget *MainWindow::viewOfTab(int index) const
@@ -617,25 +646,12 @@ QWidget *MainWindow::viewContaining(QWidget *widget) const
 
 QString MainWindow::viewName(QWidget *view) const
 {
-    if (view == m_runtimeChart)
-        return m_runtimeChart->mode() == RuntimeChart::Mode::Speedup ? tr("the speedup chart")
-                                                                     : tr("the runtime chart");
-    if (view == m_rooflineChart)
-        return tr("the roofline");
-    if (view == m_mappingStack)
-        return m_mappingStack->currentWidget() == m_tileMap ? tr("the tile map") : tr("the mapping summary");
-    if (view == m_coalescing)
-        return tr("the coalescing frame");
-    if (view == m_bankConflicts)
-        return tr("the bank-conflict view");
-    if (view == m_accessCheck)
-        return tr("the counters table");
-    if (view == m_stageSource)
-        return tr("the stage source");
-    if (view == m_machineCode)
-        return tr("the SASS view");
     if (view == m_table)
         return tr("the results table");
+    if (view == m_mappingStack)
+        view = m_mappingStack->currentWidget();
+    if (const RunView *runView = runViewOf(view))
+        return runView->viewName();
     return tr("the view");
 }
 
@@ -841,11 +857,9 @@ void MainWindow::onPreliminaryMedian(const QString &id, double medianMs, int tim
 
 void MainWindow::selectRun(const QString &runId)
 {
-    m_runtimeChart->setSelectedRun(runId);
-    m_rooflineChart->setSelectedRun(runId);
     const RunRecord *run = m_session->find(runId);
-    m_mappingText->setSelectedRun(run ? std::optional<RunRecord>(*run) : std::nullopt);
-    m_accessCheck->setRun(run ? std::optional<RunRecord>(*run) : std::nullopt);
+    for (RunView *view : m_views)
+        view->setSelectedRun(runId, run);
     const int sourceRow = m_model->rowOf(runId);
     if (sourceRow >= 0) {
         const QModelIndex index = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
@@ -873,14 +887,14 @@ void MainWindow::applyMeasuredCeilings()
 
 void MainWindow::refreshViews()
 {
-    m_runtimeChart->setRuns(m_session->runs());
-    m_rooflineChart->setRuns(m_session->runs());
+    const QList<RunRecord> runs = m_session->runs();
+    for (RunView *view : m_views)
+        view->setRuns(runs);
     if (!m_selection->runId().isEmpty()) {
-        m_runtimeChart->setSelectedRun(m_selection->runId());
-        m_rooflineChart->setSelectedRun(m_selection->runId());
         // The selected run may just have finished (queued -> ok): its counters arrive now.
         const RunRecord *run = m_session->find(m_selection->runId());
-        m_accessCheck->setRun(run ? std::optional<RunRecord>(*run) : std::nullopt);
+        for (RunView *view : m_views)
+            view->setSelectedRun(m_selection->runId(), run);
     }
     fitResultsColumns();
 }
@@ -1061,20 +1075,12 @@ void MainWindow::importBenchDialog()
 
 std::optional<QString> MainWindow::exportView(QWidget *view, const QString &path)
 {
-    // Each chart exports itself (vector output where it can); anything else is rendered.
-    if (view == m_runtimeChart)
-        return m_runtimeChart->exportTo(path);
-    if (view == m_rooflineChart)
-        return m_rooflineChart->exportTo(path);
-    if (view == m_mappingStack && m_mappingStack->currentWidget() == m_tileMap)
-        return m_tileMap->exportTo(path);
-    if (view == m_coalescing)
-        return m_coalescing->exportTo(path);
-    if (view == m_bankConflicts)
-        return m_bankConflicts->exportTo(path);
-    if (view == m_accessCheck)
-        return m_accessCheck->exportTo(path);
-    return exportWidget(view == m_mappingStack ? m_mappingStack->currentWidget() : view, path);
+    // Each view exports itself (the charts and diagrams in their print layout, vector output where
+    // they can); anything else is rendered.
+    QWidget *shown = view == m_mappingStack ? m_mappingStack->currentWidget() : view;
+    if (RunView *runView = runViewOf(shown))
+        return runView->exportTo(path);
+    return exportWidget(shown, path);
 }
 
 bool MainWindow::exportTo(const QString &path, QString *error)

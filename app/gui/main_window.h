@@ -31,6 +31,7 @@ class ResultsModel;
 class RunSelection;
 class RooflineChart;
 class RunController;
+class RunView;
 class TileMapView;
 class CoalescingView;
 class BankConflictView;
@@ -74,7 +75,12 @@ public:
     QWidget *exportTarget() const;                      // the view Ctrl+E writes (the one last clicked)
     QString exportDialogTitle() const;                  // "Export the coalescing frame"
     QString viewName(QWidget *view) const;              // "the roofline", "the bank-conflict view"
-    QWidget *currentMappingView() const;                // the view on the mapping pane's current tab
+    // Registers a view: from now on it gets the session's runs and the selected run, and Export
+    // writes it through RunView::exportTo when it is the view last clicked. Every chart and
+    // diagram of the window is registered once, in buildViews().
+    void addView(RunView *view);
+    const QList<RunView *> &views() const { return m_views; }
+    QWidget *currentMappingView() const; // the view on the mapping pane's current tab
     // Shows only `pane` (a chart, the mapping tabs or the results table); nullptr restores.
     void setMaximisedView(QWidget *pane);
     QWidget *maximisedView() const { return m_maximisedPane; }
@@ -120,6 +126,7 @@ private:
     std::optional<QString> exportView(QWidget *view, const QString &path);
     QList<QWidget *> exportableViews() const;
     QWidget *viewOfTab(int index) const;
+    RunView *runViewOf(QWidget *widget) const; // the registered view that is `widget`
     QWidget *viewContaining(QWidget *widget) const;
     QWidget *paneOf(QWidget *view) const;
     void openDialog();
@@ -155,6 +162,8 @@ private:
     BankConflictView *m_bankConflicts = nullptr;
     AccessCheckView *m_accessCheck = nullptr; // the selected run's access counters against the model
     StageSourceView *m_stageSource = nullptr; // the stage's CUDA file, or its diff from the previous one
+    QList<RunView *> m_views;                 // every view, fed and exported through RunView
+    bool m_viewsBuilt = false;                // later views get their own focus tracker
     QPointer<QWidget> m_focusedView;          // what Export writes for .png/.pdf/.svg
     QTableView *m_table = nullptr;
     QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr,

@@ -65,6 +65,11 @@ void ModelSummaryView::setSelectedRun(const std::optional<RunRecord> &run)
     refresh();
 }
 
+QString ModelSummaryView::viewName() const
+{
+    return m_kind == Kind::Mapping ? tr("the mapping summary") : tr("the roofline summary");
+}
+
 QString ModelSummaryView::text() const
 {
     QTextDocument doc;

@@ -5,6 +5,7 @@
 
 #include "run_record.h"
 #include "run_request.h"
+#include "run_view.h"
 
 #include <QFrame>
 #include <optional>
@@ -13,7 +14,7 @@ class QLabel;
 
 namespace gemmscope {
 
-class ModelSummaryView : public QFrame {
+class ModelSummaryView : public QFrame, public RunView {
     Q_OBJECT
 public:
     enum class Kind { Roofline, Mapping };
@@ -21,6 +22,12 @@ public:
 
     void setConfig(const RunConfig &config);
     void setSelectedRun(const std::optional<RunRecord> &run);
+    void setSelectedRun(const QString &, const RunRecord *run) override
+    {
+        setSelectedRun(run ? std::optional<RunRecord>(*run) : std::nullopt);
+    }
+    // "the mapping summary" (it stands in for the tile map), "the roofline summary"
+    QString viewName() const override;
     QString text() const; // what is shown, as plain text (tests, export)
 
 private:

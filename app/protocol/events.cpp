@@ -107,6 +107,8 @@ void readCompiled(Reader &r, CompiledInfo &c)
     c.smemCarveout = r.optInt("smem_carveout");
     c.params = r.optParams("params");
     c.threadsPerBlock = r.optInt("threads_per_block");
+    c.compiledAhead = r.optBool("compiled_ahead");
+    c.compileWaitMs = r.optDouble("compile_wait_ms");
 }
 
 void readCounters(Reader &r, Counters &c)
@@ -210,6 +212,11 @@ bool fromJson(const QJsonObject &json, ProgressEvent &out, QString *error)
     return r.finish(error);
 }
 
+QJsonObject toJson(const GpuInfo &gpu)
+{
+    return gpuToJson(gpu);
+}
+
 QJsonObject toJson(const OccupancyInfo &o)
 {
     QJsonObject json{{QStringLiteral("blocks_per_sm"), o.blocksPerSm},
@@ -244,6 +251,8 @@ QJsonObject toJson(const CompiledInfo &c)
     if (c.params)
         json.insert(QStringLiteral("params"), paramsToJson(*c.params));
     putOpt(json, "threads_per_block", c.threadsPerBlock);
+    putOpt(json, "compiled_ahead", c.compiledAhead);
+    putOpt(json, "compile_wait_ms", c.compileWaitMs);
     json.insert(QStringLiteral("ptxas_log"), c.ptxasLog);
     return json;
 }

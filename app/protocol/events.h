@@ -60,6 +60,10 @@ struct CompiledInfo {
     std::optional<int> smemCarveout;        // when the run asked for one
     std::optional<ParamValues> params;      // a compile job's answer
     std::optional<int> threadsPerBlock;     // a compile job's answer
+    // Compile-ahead (docs/protocol.md): whether the kernel was compiled on the runner's compile pool
+    // before the job reached the GPU worker, and how long the GPU worker waited for it.
+    std::optional<bool> compiledAhead;
+    std::optional<double> compileWaitMs;
     friend bool operator==(const CompiledInfo &, const CompiledInfo &) = default;
 };
 
@@ -176,6 +180,7 @@ QJsonObject toJson(const CeilingsEvent &event);
 QJsonObject toJson(const OwnerMapEvent &event);
 QJsonObject toJson(const Counters &counters);
 QJsonObject toJson(const OccupancyInfo &occupancy);
+QJsonObject toJson(const GpuInfo &gpu); // the "gpu" object of ready, result and ceilings
 
 bool fromJson(const QJsonObject &json, ReadyEvent &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, DisassemblyEvent &out, QString *error = nullptr);

@@ -1,5 +1,6 @@
 #include "json_fields.h"
 
+#include <cmath>
 #include <limits>
 
 namespace gemmscope::protocol::detail {
@@ -14,14 +15,28 @@ QString Reader::string(const char *key)
     return optString(key).value_or(QString());
 }
 
-std::optional<QString> Reader::optString(const char *key)
+std::optional<QString> Reader::optString(const char *key, const char *what)
 {
     const QJsonValue v = m_json.value(QLatin1String(key));
     if (v.isUndefined() || v.isNull())
         return std::nullopt;
     if (!v.isString()) {
-        wrongType(key, "a string");
+        wrongType(key, what);
         return std::nullopt;
+    }
+    return v.toString();
+}
+
+QString Reader::requiredString(const char *key)
+{
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if (v.isUndefined()) {
+        fail(QStringLiteral("Field \"%1\" is missing.").arg(QLatin1String(key)));
+        return {};
+    }
+    if (!v.isString()) {
+        wrongType(key, "a string");
+        return {};
     }
     return v.toString();
 }
@@ -32,11 +47,12 @@ std::optional<long long> Reader::optInt64(const char *key)
     if (v.isUndefined() || v.isNull())
         return std::nullopt;
     const double d = v.toDouble();
-    if (!v.isDouble() || d != double(static_cast<long long>(d))) {
+    // Whole and within 2^53, where a JSON number is still exact (and the cast defined).
+    if (!v.isDouble() || !(std::abs(d) <= 9007199254740992.0) || d != std::floor(d)) {
         wrongType(key, "an integer");
         return std::nullopt;
     }
-    return v.toInteger();
+    return static_cast<long long>(d);
 }
 
 std::optional<int> Reader::optInt(const char *key)
@@ -49,6 +65,22 @@ std::optional<int> Reader::optInt(const char *key)
         return std::nullopt;
     }
     return int(*v);
+}
+
+std::optional<int> Reader::optIntInRange(const char *key, int min, int max)
+{
+    if (!has(key))
+        return std::nullopt;
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    const double d = v.toDouble();
+    if (!v.isDouble() || d != std::floor(d) || d < min || d > max) {
+        fail(QStringLiteral("Field \"%1\" must be a whole number from %2 to %3.")
+                 .arg(QLatin1String(key))
+                 .arg(min)
+                 .arg(max));
+        return std::nullopt;
+    }
+    return int(d);
 }
 
 std::optional<double> Reader::optDouble(const char *key)
@@ -101,13 +133,18 @@ std::optional<QJsonArray> Reader::optArray(const char *key)
 
 std::optional<ParamValues> Reader::optParams(const char *key)
 {
-    const std::optional<QJsonObject> object = optObject(key);
-    if (!object)
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
         return std::nullopt;
+    if (!v.isObject()) {
+        wrongType(key, "an object of integers");
+        return std::nullopt;
+    }
+    const QJsonObject object = v.toObject();
     ParamValues params;
-    for (auto it = object->begin(); it != object->end(); ++it) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
         const double d = it.value().toDouble();
-        if (!it.value().isDouble() || d != double(int(d))) {
+        if (!it.value().isDouble() || d != std::floor(d) || std::abs(d) > 1e9) {
             fail(QStringLiteral("Parameter %1 must be an integer.").arg(it.key()));
             continue;
         }
@@ -116,12 +153,22 @@ std::optional<ParamValues> Reader::optParams(const char *key)
     return params;
 }
 
-std::optional<ProblemSize> Reader::optSize(const char *key)
+std::optional<ProblemSize> Reader::optSize(const char *key, bool required)
 {
-    const std::optional<QJsonObject> object = optObject(key);
-    if (!object)
+    const QJsonValue v = m_json.value(QLatin1String(key));
+    if ((v.isUndefined() || v.isNull()) && !required)
         return std::nullopt;
-    Reader size(*object);
+    if (!v.isObject()) {
+        wrongType(key, "an object {\"m\":..,\"n\":..,\"k\":..}");
+        return std::nullopt;
+    }
+    const QJsonObject object = v.toObject();
+    for (const char *dim : {"m", "n", "k"})
+        if (!object.contains(QLatin1String(dim))) {
+            fail(QStringLiteral("Field \"%1.%2\" is missing.").arg(QLatin1String(key), QLatin1String(dim)));
+            return std::nullopt;
+        }
+    Reader size(object);
     ProblemSize out;
     out.m = size.optInt64("m").value_or(0);
     out.n = size.optInt64("n").value_or(0);

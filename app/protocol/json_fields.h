@@ -19,15 +19,21 @@ public:
     bool isNull(const char *key) const { return m_json.value(QLatin1String(key)).isNull(); }
 
     QString string(const char *key);
-    std::optional<QString> optString(const char *key);
+    // `what` completes "Field \"key\" must be ..." when the value is not a string.
+    std::optional<QString> optString(const char *key, const char *what = "a string");
+    // A field every request of its type carries: "Field \"key\" is missing." when absent.
+    QString requiredString(const char *key);
     std::optional<int> optInt(const char *key);
+    // Present (null included): a whole number from min to max, else one sentence giving the range.
+    std::optional<int> optIntInRange(const char *key, int min, int max);
     std::optional<long long> optInt64(const char *key);
     std::optional<double> optDouble(const char *key);      // absent or null: empty
     std::optional<bool> optBool(const char *key);          // absent or null: empty
     std::optional<QJsonObject> optObject(const char *key); // absent or null: empty
     std::optional<QJsonArray> optArray(const char *key);
     std::optional<ParamValues> optParams(const char *key);
-    std::optional<ProblemSize> optSize(const char *key);
+    // {"m":..,"n":..,"k":..} with all three; `required`: absent is an error too.
+    std::optional<ProblemSize> optSize(const char *key, bool required = false);
 
     void fail(const QString &message)
     {

@@ -10,6 +10,9 @@ using detail::Reader;
 
 namespace {
 
+// What "Field \"build\" must be ..." says when the build is not a string.
+constexpr const char *kBuildValues = "a string, \"release\" or \"scalar_shared\"";
+
 QJsonObject header(RequestType type, const QString &id)
 {
     QJsonObject json{{QStringLiteral("type"), requestTypeName(type)}};
@@ -25,6 +28,33 @@ bool checkType(Reader &r, const QJsonObject &json, RequestType type)
         return false;
     }
     return true;
+}
+
+QJsonObject kernelToJson(RequestType type, const KernelRequest &r)
+{
+    QJsonObject json = header(type, r.id);
+    json.insert(QStringLiteral("stage"), r.stage);
+    if (r.params)
+        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
+    putNonEmpty(json, "arch", r.arch);
+    if (r.size)
+        json.insert(QStringLiteral("size"), sizeToJson(*r.size));
+    putNonEmpty(json, "build", r.build);
+    return json;
+}
+
+bool kernelFromJson(const QJsonObject &json, RequestType type, KernelRequest &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, type);
+    out.id = r.string("id");
+    out.stage = r.requiredString("stage");
+    out.params = r.optParams("params");
+    out.arch = r.string("arch");
+    out.size = r.optSize("size");
+    out.build = r.optString("build", kBuildValues).value_or(QString());
+    return r.finish(error);
 }
 
 } // namespace
@@ -48,11 +78,21 @@ std::optional<RequestType> requestTypeOf(const QJsonObject &json)
     return requestTypeFromName(json.value(QStringLiteral("type")).toString());
 }
 
+RequestEnvelope envelopeOf(const QJsonObject &json)
+{
+    RequestEnvelope envelope;
+    envelope.typeName = json.value(QStringLiteral("type")).toString();
+    envelope.type = requestTypeFromName(envelope.typeName);
+    envelope.id = json.value(QStringLiteral("id")).toString();
+    return envelope;
+}
+
 QJsonObject toJson(const RunJob &r)
 {
     QJsonObject json = header(RequestType::Run, r.id);
     json.insert(QStringLiteral("stage"), r.stage);
-    json.insert(QStringLiteral("params"), paramsToJson(r.params));
+    if (r.params)
+        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
     json.insert(QStringLiteral("size"), sizeToJson(r.size));
     putOpt(json, "seed", r.seed);
     if (r.timing) {
@@ -79,17 +119,17 @@ bool fromJson(const QJsonObject &json, RunJob &out, QString *error)
     out = {};
     checkType(r, json, RequestType::Run);
     out.id = r.string("id");
-    out.stage = r.string("stage");
-    out.params = r.optParams("params").value_or(ParamValues{});
-    out.size = r.optSize("size").value_or(ProblemSize{});
-    out.seed = r.optInt("seed");
+    out.stage = r.requiredString("stage");
+    out.params = r.optParams("params");
+    out.size = r.optSize("size", true).value_or(ProblemSize{});
+    out.seed = r.optInt64("seed");
     if (const std::optional<QJsonObject> timing = r.optObject("timing")) {
         Reader t(*timing);
         TimingRequest tr;
-        tr.warmup = t.optInt("warmup");
-        tr.budgetMs = t.optInt("budget_ms");
-        tr.minReps = t.optInt("min_reps");
-        tr.maxReps = t.optInt("max_reps");
+        tr.warmup = t.optInt64("warmup");
+        tr.budgetMs = t.optDouble("budget_ms");
+        tr.minReps = t.optInt64("min_reps");
+        tr.maxReps = t.optInt64("max_reps");
         tr.flushL2 = t.optBool("flush_l2");
         QString timingError;
         if (!t.finish(&timingError))
@@ -98,43 +138,29 @@ bool fromJson(const QJsonObject &json, RunJob &out, QString *error)
     }
     out.verify = r.optBool("verify");
     out.counters = r.optBool("counters");
-    out.build = r.string("build");
-    out.maxBlocksPerSm = r.optInt("max_blocks_per_sm");
-    out.smemCarveout = r.optInt("smem_carveout");
+    out.build = r.optString("build", kBuildValues).value_or(QString());
+    out.maxBlocksPerSm = r.optIntInRange("max_blocks_per_sm", 1, 1024);
+    out.smemCarveout = r.optIntInRange("smem_carveout", 0, 100);
     out.testDamage = r.string("test_damage");
     return r.finish(error);
 }
 
 QJsonObject toJson(const CompileJob &r)
 {
-    QJsonObject json = header(RequestType::Compile, r.id);
-    json.insert(QStringLiteral("stage"), r.stage);
-    if (r.params)
-        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
-    putNonEmpty(json, "arch", r.arch);
-    if (r.size)
-        json.insert(QStringLiteral("size"), sizeToJson(*r.size));
-    return json;
+    return kernelToJson(RequestType::Compile, r);
 }
 
 bool fromJson(const QJsonObject &json, CompileJob &out, QString *error)
 {
-    Reader r(json);
-    out = {};
-    checkType(r, json, RequestType::Compile);
-    out.id = r.string("id");
-    out.stage = r.string("stage");
-    out.params = r.optParams("params");
-    out.arch = r.string("arch");
-    out.size = r.optSize("size");
-    return r.finish(error);
+    return kernelFromJson(json, RequestType::Compile, out, error);
 }
 
 QJsonObject toJson(const TraceOwnerJob &r)
 {
     QJsonObject json = header(RequestType::TraceOwner, r.id);
     json.insert(QStringLiteral("stage"), r.stage);
-    json.insert(QStringLiteral("params"), paramsToJson(r.params));
+    if (r.params)
+        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
     return json;
 }
 
@@ -144,36 +170,19 @@ bool fromJson(const QJsonObject &json, TraceOwnerJob &out, QString *error)
     out = {};
     checkType(r, json, RequestType::TraceOwner);
     out.id = r.string("id");
-    out.stage = r.string("stage");
-    out.params = r.optParams("params").value_or(ParamValues{});
+    out.stage = r.requiredString("stage");
+    out.params = r.optParams("params");
     return r.finish(error);
 }
 
 QJsonObject toJson(const DisassembleJob &r)
 {
-    QJsonObject json = header(RequestType::Disassemble, r.id);
-    json.insert(QStringLiteral("stage"), r.stage);
-    if (r.params)
-        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
-    putNonEmpty(json, "arch", r.arch);
-    if (r.size)
-        json.insert(QStringLiteral("size"), sizeToJson(*r.size));
-    putNonEmpty(json, "build", r.build);
-    return json;
+    return kernelToJson(RequestType::Disassemble, r);
 }
 
 bool fromJson(const QJsonObject &json, DisassembleJob &out, QString *error)
 {
-    Reader r(json);
-    out = {};
-    checkType(r, json, RequestType::Disassemble);
-    out.id = r.string("id");
-    out.stage = r.string("stage");
-    out.params = r.optParams("params");
-    out.arch = r.string("arch");
-    out.size = r.optSize("size");
-    out.build = r.string("build");
-    return r.finish(error);
+    return kernelFromJson(json, RequestType::Disassemble, out, error);
 }
 
 QJsonObject toJson(const CeilingsJob &r)

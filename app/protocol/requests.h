@@ -1,9 +1,12 @@
 // Typed requests of docs/protocol.md, each with one toJson and one fromJson. An optional member
 // that is empty is left out of the JSON, so the runner applies the documented default.
 //
-// fromJson is the client-side (and test) reading: it checks that each present field has the
-// documented JSON type and says which one does not in `error`; the runner's own checks (ranges,
-// the catalog's refusals) come after it.
+// fromJson is the one reading of a request, the runner's and the tests': it checks that each
+// required field is there and each present field has the documented JSON type (and range, where
+// docs/protocol.md gives one), and says in `error`, in one sentence, which is not; the runner
+// answers that sentence as a protocol_error. What needs the catalog or the GPU (the stage key,
+// the parameters' validity, the "arch" and "build" values, clamping the timing) the runner checks
+// after it.
 #pragma once
 
 #include "protocol.h"
@@ -16,50 +19,54 @@
 namespace gemmscope::protocol {
 
 // The `timing` object of a run request; every field optional (defaults 2, 1000, 5, 200, false).
+// The runner clamps the values to sane ranges rather than refusing them.
 struct TimingRequest {
-    std::optional<int> warmup, budgetMs, minReps, maxReps;
+    std::optional<long long> warmup;
+    std::optional<double> budgetMs;
+    std::optional<long long> minReps, maxReps;
     std::optional<bool> flushL2;
     friend bool operator==(const TimingRequest &, const TimingRequest &) = default;
 };
 
 struct RunJob {
     QString id;
-    QString stage; // catalog key
-    ParamValues params;
-    ProblemSize size;
-    std::optional<int> seed; // default 1
+    QString stage;                     // catalog key; required
+    std::optional<ParamValues> params; // default: the stage's defaults
+    ProblemSize size;                  // required
+    std::optional<long long> seed;     // default 1
     std::optional<TimingRequest> timing;
-    std::optional<bool> verify;   // default true
-    std::optional<bool> counters; // default false
-    QString build;                // "release" (empty: the default) or "scalar_shared"
-    std::optional<int> maxBlocksPerSm, smemCarveout;
-    QString testDamage; // test hook: "skip_launch" or "corrupt_element"
+    std::optional<bool> verify;        // default true
+    std::optional<bool> counters;      // default false
+    QString build;                     // "release" (empty: the default) or "scalar_shared"
+    std::optional<int> maxBlocksPerSm; // 1..1024
+    std::optional<int> smemCarveout;   // 0..100
+    QString testDamage;                // test hook: "skip_launch" or "corrupt_element"
     friend bool operator==(const RunJob &, const RunJob &) = default;
 };
 
-struct CompileJob {
+// What `compile` and `disassemble` name alike: one kernel of a stage, for an architecture.
+struct KernelRequest {
     QString id;
     QString stage;
     std::optional<ParamValues> params; // default: the stage's defaults
     QString arch;                      // "sm_90"; empty: the GPU's
-    std::optional<ProblemSize> size;
+    std::optional<ProblemSize> size;   // for the catalog's checks
+    QString build;                     // "release" (empty: the default) or "scalar_shared"
+    friend bool operator==(const KernelRequest &, const KernelRequest &) = default;
+};
+
+struct CompileJob : KernelRequest {
     friend bool operator==(const CompileJob &, const CompileJob &) = default;
 };
 
 struct TraceOwnerJob {
     QString id;
     QString stage;
-    ParamValues params;
+    std::optional<ParamValues> params; // default: the stage's defaults
     friend bool operator==(const TraceOwnerJob &, const TraceOwnerJob &) = default;
 };
 
-struct DisassembleJob {
-    QString id;
-    QString stage;
-    std::optional<ParamValues> params; // default: the stage's defaults
-    QString arch;                      // "sm_90"; empty: the GPU's
-    std::optional<ProblemSize> size;
-    QString build; // "release" (empty: the default) or "scalar_shared"
+struct DisassembleJob : KernelRequest {
     friend bool operator==(const DisassembleJob &, const DisassembleJob &) = default;
 };
 
@@ -107,5 +114,15 @@ QJsonObject sizeToJson(const ProblemSize &size);
 
 // The request's type, when `json` has a known one.
 std::optional<RequestType> requestTypeOf(const QJsonObject &json);
+
+// What every request line carries, read before its type is known (the runner's first look at a
+// line): `type` (empty when there is no "type" string), whether it is a known one, and `id`
+// (empty when there is no "id" string).
+struct RequestEnvelope {
+    QString typeName;
+    std::optional<RequestType> type;
+    QString id;
+};
+RequestEnvelope envelopeOf(const QJsonObject &json);
 
 } // namespace gemmscope::protocol

@@ -1,14 +1,8 @@
 #include "block_limit.h"
 
-#include "request_fields.h"
 #include "runner_error.h"
 
 namespace gemmscope::runner {
-
-int requestMaxBlocksPerSm(const QJsonObject &request)
-{
-    return optionalIntInRange(request, QStringLiteral("max_blocks_per_sm"), 1, 1024).value_or(0);
-}
 
 BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
                             int requested, int dynamicSmemBytes)
@@ -24,7 +18,7 @@ BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel
     // The runtime's own count of the kernel's static shared memory (not ptxas's log): the opt-in
     // limit applies to static plus dynamic.
     const int staticBytes = int(kernel.attributes().sharedSizeBytes) + dynamicSmemBytes;
-    const int maxPadding = device.smemPerBlockOptin - staticBytes;
+    const int maxPadding = device.spec.sharedMemPerBlockOptin - staticBytes;
     if (maxPadding > 0) {
         try {
             kernel.allowDynamicSmem(dynamicSmemBytes + maxPadding);
@@ -38,7 +32,7 @@ BlockLimit limitBlocksPerSm(const DeviceInfo &device, const LoadedKernel &kernel
                     .arg(requested)
                     .arg(maxPadding)
                     .arg(staticBytes)
-                    .arg(device.smemPerBlockOptin),
+                    .arg(device.spec.sharedMemPerBlockOptin),
                 error.log());
         }
     }

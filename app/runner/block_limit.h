@@ -7,8 +7,6 @@
 #include "gpu_device.h"
 #include "loaded_kernel.h"
 
-#include <QJsonObject>
-
 namespace gemmscope::runner {
 
 struct BlockLimit {
@@ -18,9 +16,6 @@ struct BlockLimit {
     int paddingBytes = 0;  // dynamic shared memory per launch
     bool binding() const { return paddingBytes > 0; }
 };
-
-// The request's "max_blocks_per_sm": 0 when absent; protocol_error unless an integer >= 1.
-int requestMaxBlocksPerSm(const QJsonObject &request);
 
 // The least padding that brings the kernel to at most `requested` blocks per SM (none when it
 // already fits). invalid_config when even the largest allowed padding leaves more blocks.

@@ -140,12 +140,12 @@ double measureFmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &dev
     program.mainSource = kFmaSource;
     program.withKernelHeaders = false;
     program.nameExpression = QStringLiteral("gemmscope_fma_peak");
-    program.arch = device.cc;
+    program.arch = device.cc();
     const LoadedKernel kernel(compiler.compile(program));
 
     // Fill every SM with as many blocks as fit, several waves deep.
     const int blocksPerSm = std::max(1, kernel.maxActiveBlocksPerSm(kThreadsPerBlock));
-    const int blocks = device.sms * blocksPerSm * 4;
+    const int blocks = device.spec.sms * blocksPerSm * 4;
     DeviceBuffer<float> out(size_t(blocks) * kThreadsPerBlock, "the FMA benchmark output");
     float *outPtr = out.get();
     int iterations = kIterations;
@@ -185,7 +185,7 @@ double measureDramBandwidthGBs(const DeviceInfo &device, JobContext &job)
 
 QString ceilingsCachePath(const QString &cacheDir, const DeviceInfo &device)
 {
-    QString id = device.uuid.isEmpty() ? device.name : device.uuid;
+    QString id = device.uuid.isEmpty() ? device.name() : device.uuid;
     for (QChar &ch : id)
         if (!ch.isLetterOrNumber() && ch != QLatin1Char('-'))
             ch = QLatin1Char('_');
@@ -213,7 +213,7 @@ void storeCeilings(const QString &path, const DeviceInfo &device, const Ceilings
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return; // not fatal: the numbers are still reported
-    QJsonObject o{{QStringLiteral("gpu"), deviceJson(device)},
+    QJsonObject o{{QStringLiteral("gpu"), protocol::toJson(gpuInfo(device))},
                   {QStringLiteral("fma_tflops"), c.fmaTflops},
                   {QStringLiteral("dram_gbs"), c.dramGBs},
                   {QStringLiteral("measured_at"), c.measuredAt}};

@@ -1,16 +1,16 @@
 // The `ceilings` job: the cached measurement, or a new one with `refresh`.
 #include "ceilings.h"
+#include "events.h"
 #include "job_context.h"
-#include "request_fields.h"
 #include "runner_state.h"
 
 #include <QDateTime>
 
 namespace gemmscope::runner {
 
-void runCeilingsJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, JobContext &job)
 {
-    const bool refresh = optionalBool(request, QStringLiteral("refresh"), false);
+    const bool refresh = request.refresh.value_or(false);
     const DeviceInfo &device = state.requireDevice();
     const QString path = ceilingsCachePath(state.cacheDir, device);
     std::optional<Ceilings> ceilings = refresh ? std::nullopt : loadCeilings(path);
@@ -37,21 +37,20 @@ void runCeilingsJob(RunnerState &state, const QJsonObject &request, JobContext &
         job.progress(QStringLiteral("tf32"), 1, 1);
         storeCeilings(path, device, *ceilings);
     }
-    QJsonObject event{{QStringLiteral("event"), QStringLiteral("ceilings")},
-                      {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
-                                                          {QStringLiteral("arch"), device.arch()},
-                                                          {QStringLiteral("uuid"), device.uuid}}},
-                      {QStringLiteral("fma_tflops"), ceilings->fmaTflops},
-                      {QStringLiteral("dram_gbs"), ceilings->dramGBs},
-                      {QStringLiteral("cached"), cached},
-                      {QStringLiteral("measured_at"), ceilings->measuredAt}};
+    protocol::CeilingsEvent event;
+    event.id = job.id();
+    event.gpu = gpuIdentity(device);
+    event.fmaTflops = ceilings->fmaTflops;
+    event.dramGbs = ceilings->dramGBs;
+    event.cached = cached;
+    event.measuredAt = ceilings->measuredAt;
     if (ceilings->tf32Tflops > 0) {
-        event.insert(QStringLiteral("tf32_tflops"), ceilings->tf32Tflops);
-        event.insert(QStringLiteral("tf32_kernel"), QString::fromLatin1(kTf32PeakKernel));
+        event.tf32Tflops = ceilings->tf32Tflops;
+        event.tf32Kernel = QString::fromLatin1(kTf32PeakKernel);
     } else if (!noTf32.isEmpty()) {
-        event.insert(QStringLiteral("tf32_unavailable"), noTf32);
+        event.tf32Unavailable = noTf32;
     }
-    job.send(event);
+    job.send(protocol::toJson(event));
 }
 
 } // namespace gemmscope::runner

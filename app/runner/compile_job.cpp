@@ -2,7 +2,7 @@
 #include "compiled_event.h"
 #include "job_context.h"
 #include "launch_config.h"
-#include "request_fields.h"
+#include "request_options.h"
 #include "runner_error.h"
 #include "runner_state.h"
 #include "stage_compile.h"
@@ -10,14 +10,12 @@
 
 namespace gemmscope::runner {
 
-CompileTarget compileTarget(RunnerState &state, const QJsonObject &request)
+CompileTarget compileTarget(const RunnerState &state, const protocol::KernelRequest &request)
 {
-    const StageInfo &stage = requireStage(requireString(request, QStringLiteral("stage")));
-    const ParamValues params = requestParams(stage, request);
-    const ProblemSize size = request.contains(QStringLiteral("size")) ? parseSize(request) : ProblemSize{};
-
+    const StageInfo &stage = requireStage(request.stage);
+    const ParamValues params = paramsOrDefaults(stage, request.params);
+    const QString &archText = request.arch;
     int arch = 0;
-    const QString archText = optionalString(request, QStringLiteral("arch"));
     if (!archText.isEmpty()) {
         arch = parseArch(archText);
         if (arch == 0)
@@ -25,19 +23,20 @@ CompileTarget compileTarget(RunnerState &state, const QJsonObject &request)
                 ErrorKind::ProtocolError,
                 QStringLiteral("Field \"arch\" must look like \"sm_90\", not \"%1\".").arg(archText));
     } else if (state.probe.device) {
-        arch = state.probe.device->cc;
+        arch = state.probe.device->cc();
     } else {
         throw RunnerError(ErrorKind::NoGpu,
                           QStringLiteral("The compile request names no \"arch\" and there is no "
                                          "GPU to take it from: ") +
                               state.probe.error);
     }
-    requestBuild(request); // "build": 5 is a protocol error before the catalog or NVRTC is asked
+    const StageBuild build = stageBuild(request.build); // before the catalog or NVRTC is asked
+    const ProblemSize size = request.size.value_or(ProblemSize{});
     requireValidConfig(stage, params, size, arch);
-    return CompileTarget{&stage, params, size, arch};
+    return CompileTarget{&stage, params, size, arch, build};
 }
 
-void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+void runCompileJob(RunnerState &state, const protocol::CompileJob &request, JobContext &job)
 {
     const CompileTarget target = compileTarget(state, request);
     const StageInfo &stage = *target.stage;
@@ -45,12 +44,12 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
     const ProblemSize &size = target.size;
     const int arch = target.arch;
 
-    CompiledKernel kernel = compileStage(state, stage, params, arch, requestBuild(request), job);
+    CompiledKernel kernel = compileStage(state, stage, params, arch, target.build, job);
     const LaunchGeometry geometry = launchGeometry(stage.id, params, size);
     const int threads = geometry.threadsPerBlock();
     std::optional<Occupancy> occupancy;
     QString occupancyNote;
-    if (state.probe.device && state.probe.device->cc == arch) {
+    if (state.probe.device && state.probe.device->cc() == arch) {
         const LoadedKernel loaded(kernel);
         if (geometry.dynamicSmemBytes > 0)
             loaded.allowDynamicSmem(geometry.dynamicSmemBytes);
@@ -58,7 +57,7 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
         state.compiler.storeIfComplete(kernel);
         requireLaunchable(kernel, threads,
                           loaded.maxActiveBlocksPerSm(threads, size_t(geometry.dynamicSmemBytes)),
-                          state.probe.device->name, {}, loaded.attributes().maxThreadsPerBlock);
+                          state.probe.device->name(), {}, loaded.attributes().maxThreadsPerBlock);
         occupancy = deviceOccupancy(*state.probe.device, loaded, threads, kernel.ptxas.registers,
                                     kernel.ptxas.staticSmemBytes, {}, geometry.dynamicSmemBytes);
     } else if (kernel.ptxas.found) {
@@ -82,7 +81,7 @@ void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &j
     if (!occupancyNote.isEmpty())
         event.insert(QStringLiteral("occupancy_note"), occupancyNote);
     event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
-    event.insert(QStringLiteral("params"), paramsToJson(params));
+    event.insert(QStringLiteral("params"), protocol::paramsToJson(params));
     event.insert(QStringLiteral("threads_per_block"), geometry.threadsPerBlock());
     job.send(event);
 }

@@ -26,8 +26,7 @@ QJsonObject occupancyJson(const Occupancy &o, const BlockLimit &limit)
 Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
                           int registers, int smemBytes, const BlockLimit &limit, int dynamicSmemBytes)
 {
-    Occupancy model =
-        computeOccupancy(specFromDevice(device), threadsPerBlock, registers, smemBytes + dynamicSmemBytes);
+    Occupancy model = computeOccupancy(device.spec, threadsPerBlock, registers, smemBytes + dynamicSmemBytes);
     int blocks = kernel.maxActiveBlocksPerSm(threadsPerBlock, size_t(dynamicSmemBytes));
     const int carveout = kernel.attributes().preferredShmemCarveout; // -1: the driver's choice
     if (blocks < model.blocksPerSm && carveout >= 0) {
@@ -61,7 +60,7 @@ Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, 
         model.limiter = OccupancyLimiter::Requested;
     }
     const int warpsPerBlock = (threadsPerBlock + 31) / 32;
-    model.maxWarps = device.maxThreadsPerSm / 32;
+    model.maxWarps = device.spec.maxThreadsPerSm / 32;
     model.activeWarps = blocks * warpsPerBlock;
     model.fraction = model.maxWarps > 0 ? double(model.activeWarps) / model.maxWarps : 0;
     return model;
@@ -124,7 +123,7 @@ void requireLaunchable(const CompiledKernel &kernel, int threadsPerBlock, std::o
 QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                            const std::optional<Occupancy> &occupancy, const BlockLimit &limit)
 {
-    return QJsonObject{{QStringLiteral("stage"), QString::fromStdString(stage.key)},
+    QJsonObject fields{{QStringLiteral("stage"), QString::fromStdString(stage.key)},
                        {QStringLiteral("kernel"), kernel.nameExpression},
                        {QStringLiteral("lowered_name"), kernel.loweredName},
                        {QStringLiteral("arch"), QStringLiteral("sm_%1").arg(kernel.arch)},
@@ -144,6 +143,11 @@ QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
                        {QStringLiteral("occupancy"), occupancy ? QJsonValue(occupancyJson(*occupancy, limit))
                                                                : QJsonValue(QJsonValue::Null)},
                        {QStringLiteral("ptxas_log"), kernel.log}};
+    if (kernel.waitMs >= 0) {
+        fields.insert(QStringLiteral("compiled_ahead"), kernel.compiledAhead);
+        fields.insert(QStringLiteral("compile_wait_ms"), kernel.waitMs);
+    }
+    return fields;
 }
 
 } // namespace gemmscope::runner

@@ -2,6 +2,7 @@
 // nvdisasm, where it is installed), both carrying source lines (-lineinfo). Like `compile` it
 // needs no GPU. The SASS is of exactly the CUBIN the runner would load, built with -lineinfo
 // (which changes no instruction; it only adds the line table).
+#include "events.h"
 #include "job_context.h"
 #include "runner_error.h"
 #include "runner_state.h"
@@ -68,28 +69,28 @@ Sass disassemble(const QByteArray &cubin)
 
 } // namespace
 
-void runDisassembleJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+void runDisassembleJob(RunnerState &state, const protocol::DisassembleJob &request, JobContext &job)
 {
     const CompileTarget target = compileTarget(state, request);
     const CompiledKernel kernel =
-        compileStage(state, *target.stage, target.params, target.arch, requestBuild(request), job, true);
-    QJsonObject event{{QStringLiteral("event"), QStringLiteral("disassembly")},
-                      {QStringLiteral("stage"), QString::fromStdString(target.stage->key)},
-                      {QStringLiteral("kernel"), kernel.nameExpression},
-                      {QStringLiteral("arch"), QStringLiteral("sm_%1").arg(target.arch)},
-                      {QStringLiteral("params"), paramsToJson(target.params)},
-                      {QStringLiteral("ptx"), QString::fromUtf8(kernel.ptx)}};
+        compileStage(state, *target.stage, target.params, target.arch, target.build, job, true);
+    protocol::DisassemblyEvent event;
+    event.id = job.id();
+    event.stage = QString::fromStdString(target.stage->key);
+    event.kernel = kernel.nameExpression;
+    event.arch = QStringLiteral("sm_%1").arg(target.arch);
+    event.params = target.params;
+    event.ptx = QString::fromUtf8(kernel.ptx);
     job.progress(QStringLiteral("disassemble"), 0, 1);
     const Sass sass = disassemble(kernel.cubin);
     job.progress(QStringLiteral("disassemble"), 1, 1);
     if (sass.text.isEmpty()) {
-        event.insert(QStringLiteral("sass"), QJsonValue(QJsonValue::Null));
-        event.insert(QStringLiteral("sass_unavailable"), sass.unavailable);
+        event.sassUnavailable = sass.unavailable; // "sass": null
     } else {
-        event.insert(QStringLiteral("sass"), sass.text);
-        event.insert(QStringLiteral("sass_tool"), sass.tool);
+        event.sass = sass.text;
+        event.sassTool = sass.tool;
     }
-    job.send(event);
+    job.send(protocol::toJson(event));
 }
 
 } // namespace gemmscope::runner

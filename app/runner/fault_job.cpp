@@ -20,7 +20,7 @@ extern "C" __global__ void gemmscope_fault(float *p)
 )cuda";
 }
 
-void runFaultJob(RunnerState &state, const QJsonObject &, JobContext &)
+void runFaultJob(RunnerState &state, const protocol::FaultJob &, JobContext &)
 {
     const DeviceInfo &device = state.requireDevice();
     NvrtcProgram program;
@@ -28,7 +28,7 @@ void runFaultJob(RunnerState &state, const QJsonObject &, JobContext &)
     program.mainSource = kFaultSource;
     program.withKernelHeaders = false;
     program.nameExpression = QStringLiteral("gemmscope_fault");
-    program.arch = device.cc;
+    program.arch = device.cc();
     const LoadedKernel kernel(state.compiler.compile(program));
     float *p = reinterpret_cast<float *>(0x100);
     void *args[] = {&p};

@@ -7,7 +7,7 @@
 #include "cuda_check.h"
 #include "job_context.h"
 #include "launch_config.h"
-#include "request_fields.h"
+#include "request_options.h"
 #include "runner_state.h"
 #include "smem_carveout.h"
 #include "stage_compile.h"
@@ -29,18 +29,18 @@ double toleranceFor(Precision precision)
 
 } // namespace
 
-void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext &job)
 {
-    const StageInfo &stage = requireStage(requireString(request, QStringLiteral("stage")));
-    const ParamValues params = stage.isLibrary ? ParamValues{} : requestParams(stage, request);
-    const ProblemSize size = parseSize(request);
-    const auto seed = std::uint64_t(optionalInt(request, QStringLiteral("seed"), 1));
-    const TimingOptions timing = parseTiming(request);
-    const bool verify = optionalBool(request, QStringLiteral("verify"), true);
-    const bool counters = optionalBool(request, QStringLiteral("counters"), false);
-    const int maxBlocksPerSm = requestMaxBlocksPerSm(request);
-    const int smemCarveout = requestSmemCarveout(request);
-    const StageBuild build = requestBuild(request); // a protocol error before any GPU question
+    const StageInfo &stage = requireStage(request.stage);
+    const ParamValues params = stage.isLibrary ? ParamValues{} : paramsOrDefaults(stage, request.params);
+    const ProblemSize size = request.size;
+    const auto seed = std::uint64_t(request.seed.value_or(1));
+    const TimingOptions timing = timingOptions(request.timing);
+    const bool verify = request.verify.value_or(true);
+    const bool counters = request.counters.value_or(false);
+    const int maxBlocksPerSm = request.maxBlocksPerSm.value_or(0);
+    const int smemCarveout = request.smemCarveout.value_or(-1);
+    const StageBuild build = stageBuild(request.build); // an invalid_config before any GPU question
     if ((maxBlocksPerSm > 0 || smemCarveout >= 0) && stage.isLibrary)
         throw RunnerError(
             ErrorKind::InvalidConfig,
@@ -50,7 +50,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
     // The catalog's refusal comes first: it needs no GPU and explains itself.
     requireValidConfig(stage, params, size, 0);
     const DeviceInfo &device = state.requireDevice();
-    requireValidConfig(stage, params, size, device.cc);
+    requireValidConfig(stage, params, size, device.cc());
 
     std::function<void()> launch;
     std::unique_ptr<LoadedKernel> kernel, transposeKernel;
@@ -61,7 +61,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         launch = [&ws, &stage] { ws.cublasGemm(stage.precision, ws.c()); };
     } else {
         const LaunchDims dims = launchDims(stage, params, size);
-        CompiledKernel compiledKernel = compileStage(state, stage, params, device.cc, build, job);
+        CompiledKernel compiledKernel = compileStage(state, stage, params, device.cc(), build, job);
         kernel = std::make_unique<LoadedKernel>(compiledKernel);
         // Registers and shared memory of the binary that runs, whether or not ptxas printed them
         // (issue 11: on a warm machine NVRTC can return an empty log); cached only now, complete.
@@ -73,7 +73,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         // file) is refused with its numbers before anything is launched.
         requireLaunchable(compiledKernel, dims.threads,
                           kernel->maxActiveBlocksPerSm(dims.threads, size_t(dims.dynamicSmemBytes)),
-                          device.name, {}, kernel->attributes().maxThreadsPerBlock);
+                          device.name(), {}, kernel->attributes().maxThreadsPerBlock);
         applySmemCarveout(*kernel, smemCarveout); // before occupancy: the split can change it
         const BlockLimit limit =
             limitBlocksPerSm(device, *kernel, dims.threads, maxBlocksPerSm, dims.dynamicSmemBytes);
@@ -123,7 +123,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         // Test hook (docs/protocol.md): damage the output the way a buggy kernel would, so the
         // tests can show that verification catches it — a skipped launch leaves the NaN poison,
         // a corrupted element gives a finite error.
-        const QString damage = request.value(QStringLiteral("test_damage")).toString();
+        const QString &damage = request.testDamage;
         if (damage != QStringLiteral("skip_launch"))
             launch();
         if (damage == QStringLiteral("corrupt_element"))
@@ -158,7 +158,7 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
 
     std::function<void()> flush;
     if (timing.flushL2)
-        flush = [&ws, &device] { ws.flushL2(device.l2Bytes); };
+        flush = [&ws, &device] { ws.flushL2(static_cast<long long>(device.spec.l2Bytes)); };
     const TimingStats stats = timeLaunches(launch, flush, timing, job);
 
     // A counter failure (permission, unsupported GPU) is part of the result, never its end.
@@ -174,22 +174,20 @@ void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job)
 
     QJsonObject result{{QStringLiteral("event"), QStringLiteral("result")},
                        {QStringLiteral("stage"), QString::fromStdString(stage.key)},
-                       {QStringLiteral("params"), paramsToJson(params)},
-                       {QStringLiteral("size"), sizeJson(size)},
+                       {QStringLiteral("params"), protocol::paramsToJson(params)},
+                       {QStringLiteral("size"), protocol::sizeToJson(size)},
                        {QStringLiteral("seed"), double(seed)},
-                       {QStringLiteral("gpu"), QJsonObject{{QStringLiteral("name"), device.name},
-                                                           {QStringLiteral("arch"), device.arch()},
-                                                           {QStringLiteral("uuid"), device.uuid}}},
+                       {QStringLiteral("gpu"), protocol::toJson(gpuIdentity(device))},
                        {QStringLiteral("timing"), timingJson(stats, timing)},
                        {QStringLiteral("tflops"), size.tflopsAt(stats.medianMs)},
                        {QStringLiteral("verify"), verifyJson},
-                       {QStringLiteral("sm_clock_mhz"), device.smClockMHz},
+                       {QStringLiteral("sm_clock_mhz"), int(device.spec.smClockMHz)},
                        {QStringLiteral("sm_clock_source"), QStringLiteral("nominal")},
                        {QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
     if (!stage.isLibrary) {
         result.insert(QStringLiteral("compiled"), compiled);
         result.insert(QStringLiteral("build"),
-                      request.value(QStringLiteral("build")).toString(QStringLiteral("release")));
+                      request.build.isEmpty() ? QStringLiteral("release") : request.build);
         // The launch settings that make this run differ from a plain one, echoed like the build.
         if (maxBlocksPerSm > 0)
             result.insert(QStringLiteral("max_blocks_per_sm"), maxBlocksPerSm);

@@ -78,65 +78,56 @@ DeviceProbe probeDevice()
         return probe;
     }
 
+    // The datasheet of this architecture underneath, the device's own figures over it.
     DeviceInfo d;
-    d.name = QString::fromUtf8(prop.name);
-    d.cc = prop.major * 10 + prop.minor;
-    d.sms = prop.multiProcessorCount;
-    d.smClockMHz = attribute(cudaDevAttrClockRate, 0) / 1000; // kHz
-    d.l2Bytes = attribute(cudaDevAttrL2CacheSize, 0);
+    GpuSpec &spec = d.spec;
+    if (const GpuSpec *known = findGpuForArch(prop.major * 10 + prop.minor))
+        spec = *known;
+    spec.key = "measured";
+    spec.name = prop.name;
+    spec.arch = prop.major * 10 + prop.minor;
+    spec.sms = prop.multiProcessorCount;
+    spec.smClockMHz = attribute(cudaDevAttrClockRate, 0) / 1000; // kHz
+    spec.l2Bytes = attribute(cudaDevAttrL2CacheSize, 0);
+    // An attribute the runtime does not answer (0) leaves the datasheet's value.
+    auto take = [](int &field, int queried) {
+        if (queried > 0)
+            field = queried;
+    };
+    take(spec.maxThreadsPerSm, attribute(cudaDevAttrMaxThreadsPerMultiProcessor, 0));
+    take(spec.maxBlocksPerSm, attribute(cudaDevAttrMaxBlocksPerMultiprocessor, 0));
+    take(spec.maxThreadsPerBlock, prop.maxThreadsPerBlock);
+    take(spec.registersPerSm, attribute(cudaDevAttrMaxRegistersPerMultiprocessor, 0));
+    take(spec.sharedMemPerSm, attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
+    take(spec.sharedMemPerBlockOptin, attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    take(spec.sharedMemReservedPerBlock, attribute(cudaDevAttrReservedSharedMemoryPerBlock, 0));
+    spec.source = "queried from the device";
     d.memBytes = static_cast<long long>(prop.totalGlobalMem);
-    d.smemPerBlockOptin = attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
-    d.smemPerSm = attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0);
-    d.reservedSmemPerBlock = attribute(cudaDevAttrReservedSharedMemoryPerBlock, 0);
-    d.maxThreadsPerSm = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, 0);
-    d.maxThreadsPerBlock = prop.maxThreadsPerBlock;
-    d.maxBlocksPerSm = attribute(cudaDevAttrMaxBlocksPerMultiprocessor, 0);
-    d.registersPerSm = attribute(cudaDevAttrMaxRegistersPerMultiprocessor, 0);
     d.uuid = uuidText(prop.uuid);
     probe.device = d;
     return probe;
 }
 
-QJsonObject deviceJson(const DeviceInfo &d)
+protocol::GpuInfo gpuIdentity(const DeviceInfo &d)
 {
-    return QJsonObject{{QStringLiteral("name"), d.name},
-                       {QStringLiteral("arch"), d.arch()},
-                       {QStringLiteral("cc"), d.cc},
-                       {QStringLiteral("sms"), d.sms},
-                       {QStringLiteral("sm_clock_mhz"), d.smClockMHz},
-                       {QStringLiteral("sm_clock_source"), QStringLiteral("nominal")},
-                       {QStringLiteral("l2_bytes"), double(d.l2Bytes)},
-                       {QStringLiteral("mem_bytes"), double(d.memBytes)},
-                       {QStringLiteral("smem_per_block_optin"), d.smemPerBlockOptin},
-                       {QStringLiteral("uuid"), d.uuid}};
+    protocol::GpuInfo gpu;
+    gpu.name = d.name();
+    gpu.arch = d.arch();
+    gpu.uuid = d.uuid;
+    return gpu;
 }
 
-GpuSpec specFromDevice(const DeviceInfo &d)
+protocol::GpuInfo gpuInfo(const DeviceInfo &d)
 {
-    GpuSpec spec;
-    if (const GpuSpec *known = findGpuForArch(d.cc))
-        spec = *known;
-    spec.key = QStringLiteral("measured").toStdString();
-    spec.name = d.name.toStdString();
-    spec.arch = d.cc;
-    spec.sms = d.sms;
-    spec.l2Bytes = double(d.l2Bytes);
-    if (d.maxThreadsPerSm > 0)
-        spec.maxThreadsPerSm = d.maxThreadsPerSm;
-    if (d.maxBlocksPerSm > 0)
-        spec.maxBlocksPerSm = d.maxBlocksPerSm;
-    if (d.maxThreadsPerBlock > 0)
-        spec.maxThreadsPerBlock = d.maxThreadsPerBlock;
-    if (d.registersPerSm > 0)
-        spec.registersPerSm = d.registersPerSm;
-    if (d.smemPerSm > 0)
-        spec.sharedMemPerSm = d.smemPerSm;
-    if (d.smemPerBlockOptin > 0)
-        spec.sharedMemPerBlockOptin = d.smemPerBlockOptin;
-    if (d.reservedSmemPerBlock > 0)
-        spec.sharedMemReservedPerBlock = d.reservedSmemPerBlock;
-    spec.source = "queried from the device";
-    return spec;
+    protocol::GpuInfo gpu = gpuIdentity(d);
+    gpu.cc = d.cc();
+    gpu.sms = d.spec.sms;
+    gpu.smClockMhz = int(d.spec.smClockMHz);
+    gpu.smClockSource = QStringLiteral("nominal");
+    gpu.l2Bytes = d.spec.l2Bytes;
+    gpu.memBytes = double(d.memBytes);
+    gpu.smemPerBlockOptin = d.spec.sharedMemPerBlockOptin;
+    return gpu;
 }
 
 int parseArch(const QString &arch)

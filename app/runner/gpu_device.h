@@ -2,30 +2,27 @@
 // sentence that says why there is none (no driver vs. no device).
 #pragma once
 
+#include "events.h"
 #include "gpu_specs.h"
 
-#include <QJsonObject>
 #include <QString>
 #include <optional>
 
 namespace gemmscope::runner {
 
+// What this GPU is: one GpuSpec (kernels/gpu_specs.h, the type the occupancy calculator and the
+// roofline use for every GPU) filled from the device — its name, compute capability, SMs, clock,
+// L2 and per-SM limits as the runtime reports them, the datasheet of its architecture for what the
+// runtime has no attribute for (register allocation unit, FP32 peak, DRAM bandwidth) — plus what
+// only a present device has.
 struct DeviceInfo {
-    QString name;
-    int cc = 0; // compute capability major*10+minor
-    int sms = 0;
-    int smClockMHz = 0; // nominal (cudaDevAttrClockRate); the runner cannot read the live clock
-    long long l2Bytes = 0;
+    GpuSpec spec; // key "measured"; smClockMHz: the nominal clock (cudaDevAttrClockRate), not live
     long long memBytes = 0;
-    int smemPerBlockOptin = 0;
-    int smemPerSm = 0;
-    int reservedSmemPerBlock = 0;
-    int maxThreadsPerSm = 0;
-    int maxThreadsPerBlock = 0;
-    int maxBlocksPerSm = 0;
-    int registersPerSm = 0;
     QString uuid; // "GPU-8c1f...": keys the ceilings cache
-    QString arch() const { return QStringLiteral("sm_%1").arg(cc); }
+
+    QString name() const { return QString::fromStdString(spec.name); }
+    int cc() const { return spec.arch; } // compute capability major*10+minor
+    QString arch() const { return QStringLiteral("sm_%1").arg(spec.arch); }
 };
 
 struct DeviceProbe {
@@ -36,10 +33,10 @@ struct DeviceProbe {
 // Selects device 0 and creates its context (first runtime call). Never throws.
 DeviceProbe probeDevice();
 
-QJsonObject deviceJson(const DeviceInfo &device);
-// The device's own limits in the occupancy calculator's terms (datasheet values where the
-// runtime has none, e.g. the register allocation unit).
-GpuSpec specFromDevice(const DeviceInfo &device);
+// The device as the protocol's "gpu" object: everything `ready` says of it, or (`identity`) the
+// name, arch and uuid a result or a ceilings measurement names.
+protocol::GpuInfo gpuInfo(const DeviceInfo &device);
+protocol::GpuInfo gpuIdentity(const DeviceInfo &device);
 
 // "sm_90" -> 90; 0 when the text is not of that form.
 int parseArch(const QString &arch);

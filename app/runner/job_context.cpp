@@ -5,6 +5,8 @@
 #include "runner_error.h"
 
 #include <QJsonValue>
+#include <algorithm>
+#include <limits>
 
 namespace gemmscope::runner {
 
@@ -23,19 +25,20 @@ void JobContext::send(QJsonObject event)
     m_sink.send(event);
 }
 
-void JobContext::progress(const QString &phase, long long done, long long total, const QJsonObject &extra)
+void JobContext::progress(const QString &phase, long long done, long long total,
+                          std::optional<double> preliminaryMedianMs)
 {
     const bool last = done >= total;
     if (m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kProgressIntervalMs && !last)
         return;
     m_sinceProgress.start();
-    QJsonObject event{{QStringLiteral("event"), QStringLiteral("progress")},
-                      {QStringLiteral("phase"), phase},
-                      {QStringLiteral("done"), double(done)},
-                      {QStringLiteral("total"), double(total)}};
-    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
-        event.insert(it.key(), it.value());
-    send(event);
+    protocol::ProgressEvent event;
+    event.id = m_id;
+    event.phase = phase;
+    event.done = int(std::min<long long>(done, std::numeric_limits<int>::max()));
+    event.total = int(std::min<long long>(total, std::numeric_limits<int>::max()));
+    event.preliminaryMedianMs = preliminaryMedianMs;
+    send(protocol::toJson(event));
 }
 
 void JobContext::checkCancelled() const

@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QString>
 #include <atomic>
+#include <optional>
 
 namespace gemmscope::runner {
 
@@ -16,8 +17,10 @@ public:
 
     const QString &id() const { return m_id; }
     void send(QJsonObject event); // adds "id"
-    // At most ~10 progress events a second; the last step of a phase is always sent.
-    void progress(const QString &phase, long long done, long long total, const QJsonObject &extra = {});
+    // At most ~10 progress events a second; the last step of a phase is always sent. A timing
+    // phase may carry the median of the repetitions so far.
+    void progress(const QString &phase, long long done, long long total,
+                  std::optional<double> preliminaryMedianMs = std::nullopt);
     // Throws RunnerError(cancelled) when a `cancel` request named this job.
     void checkCancelled() const;
 

@@ -76,14 +76,14 @@ TimingStats timeLaunches(const std::function<void()> &launch, const std::functio
             options.minReps, maxReps);
         // After ~100 ms of timing the median so far goes out with the progress (issue 10.7): the
         // window shows a number at once and refines it until the budget ends.
-        QJsonObject extra;
+        std::optional<double> preliminary;
         if (totalMs >= kPreliminaryAfterMs && times.size() >= 3) {
             std::vector<double> sorted = times;
             std::sort(sorted.begin(), sorted.end());
-            extra.insert(QStringLiteral("preliminary_median_ms"), percentile(sorted, 0.5));
+            preliminary = percentile(sorted, 0.5);
         }
         job.progress(QStringLiteral("timing"), (long long)times.size(),
-                     std::max<long long>(expected, times.size()), extra);
+                     std::max<long long>(expected, times.size()), preliminary);
     }
     return summarize(std::move(times));
 }

@@ -2,6 +2,7 @@
 // process with a status other than 0: after a device fault (3), because a sticky CUDA error
 // cannot be recovered inside this process.
 #include "cache_dir.h"
+#include "compile_ahead.h"
 #include "event_sink.h"
 #include "runner_service.h"
 
@@ -27,12 +28,30 @@ int main(int argc, char **argv)
                        "else the user cache directory)."),
         QStringLiteral("dir"));
     parser.addOption(cacheDir);
+    const QCommandLineOption compileThreads(
+        QStringLiteral("compile-threads"),
+        QStringLiteral("Threads that compile queued jobs' kernels ahead while the GPU runs earlier "
+                       "jobs; 0 compiles each kernel in its job (default: $GEMMSCOPE_COMPILE_THREADS, "
+                       "else the number of hardware threads)."),
+        QStringLiteral("n"));
+    parser.addOption(compileThreads);
     parser.process(app);
+    int threads = gemmscope::runner::CompileAhead::defaultThreads();
+    if (parser.isSet(compileThreads)) {
+        bool ok = false;
+        threads = parser.value(compileThreads).toInt(&ok);
+        if (!ok || threads < 0) {
+            std::fprintf(stderr,
+                         "gemmscope-runner: --compile-threads takes a whole number >= 0, not \"%s\"\n",
+                         qPrintable(parser.value(compileThreads)));
+            return 2;
+        }
+    }
 
     std::ios::sync_with_stdio(false);
     gemmscope::runner::StdoutEventSink sink(stdout);
-    gemmscope::runner::RunnerService service(gemmscope::runner::resolveCacheDir(parser.value(cacheDir)),
-                                             sink);
+    gemmscope::runner::RunnerService service(gemmscope::runner::resolveCacheDir(parser.value(cacheDir)), sink,
+                                             threads);
     const int code = service.serve(std::cin);
     std::fflush(stdout);
     std::fflush(stderr);

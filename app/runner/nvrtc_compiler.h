@@ -19,6 +19,7 @@ struct NvrtcProgram {
     bool archSpecific = false;     // sm_<arch>a: wgmma and the like, for that architecture alone
     QStringList extraOptions;      // e.g. "-DGEMMSCOPE_TRACE_OWNER=1"
     bool needPtx = false;          // a cached entry without its PTX is compiled again
+    friend bool operator==(const NvrtcProgram &, const NvrtcProgram &) = default;
 };
 
 struct CompiledKernel {
@@ -38,13 +39,20 @@ struct CompiledKernel {
     int arch = 0;
     bool cacheHit = false;
     double compileMs = 0; // 0 for a cache hit's compile; the time the lookup took otherwise
+    // Set by compileStage: compiled on the compile-ahead pool, and how long the job then waited
+    // for it (the whole compile when it was compiled in the job; -1: not through compileStage).
+    bool compiledAhead = false;
+    double waitMs = -1;
 };
 
 class NvrtcCompiler {
 public:
     explicit NvrtcCompiler(QString cacheDirectory);
 
-    // Throws RunnerError(compile_error) with the NVRTC log when the source does not compile. A
+    // Throws RunnerError(compile_error) with the NVRTC log when the source does not compile. Safe to
+    // call from several threads at once (NVRTC compiles separate programs concurrently; the cache
+    // writes each file through a temporary and a rename, so racing writers of one entry are
+    // harmless). A
     // result whose resources are known is cached; one without them is not (and a cached entry
     // without them is compiled again), so the cache never hands out a kernel with unknown registers.
     CompiledKernel compile(const NvrtcProgram &program) const;

@@ -3,6 +3,7 @@
 #include "job_context.h"
 #include "runner_error.h"
 #include "runner_state.h"
+#include "stage_compile.h"
 
 #include "events.h"
 #include "requests.h"
@@ -10,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QStringList>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -17,25 +19,24 @@ namespace gemmscope::runner {
 
 namespace {
 
-QJsonObject protocolError(const QJsonValue &id, const QString &message)
+QJsonObject protocolError(const QString &id, const QString &message)
 {
     protocol::ErrorEvent event;
-    event.id = id.isString() ? id.toString() : QString();
+    event.id = id;
     event.kind = ErrorKind::ProtocolError;
     event.message = message;
     return protocol::toJson(event);
 }
 
 // "run, compile, trace_owner, disassemble, ceilings, fault, cancel, quit": every request type the runner
-// knows.
+// knows, in the protocol table's order.
 QString knownRequestTypes()
 {
     QStringList names;
-    for (protocol::RequestType t :
-         {protocol::RequestType::Run, protocol::RequestType::Compile, protocol::RequestType::TraceOwner,
-          protocol::RequestType::Disassemble, protocol::RequestType::Ceilings, protocol::RequestType::Fault,
-          protocol::RequestType::Cancel, protocol::RequestType::Quit})
+    for (protocol::RequestType t : protocol::jobTypes())
         names << protocol::requestTypeName(t);
+    names << protocol::requestTypeName(protocol::RequestType::Cancel)
+          << protocol::requestTypeName(protocol::RequestType::Quit);
     return names.join(QStringLiteral(", "));
 }
 
@@ -46,9 +47,25 @@ QJsonObject cancelledEvent(const QString &id, const QString &message)
 
 } // namespace
 
-RunnerService::RunnerService(QString cacheDir, EventSink &sink)
-    : m_cacheDir(std::move(cacheDir)), m_sink(sink)
+RunnerService::RunnerService(QString cacheDir, EventSink &sink, int compileThreads)
+    : m_cacheDir(std::move(cacheDir)), m_sink(sink), m_compileThreads(compileThreads)
 {
+}
+
+void RunnerService::compileAhead(const QJsonObject &request, const QString &id)
+{
+    std::lock_guard lock(m_aheadMutex);
+    if (!m_ahead)
+        return;
+    if (const std::optional<NvrtcProgram> program = programAhead(*m_state, request))
+        m_ahead->submit(id, *program);
+}
+
+void RunnerService::abandonAhead(const QString &id)
+{
+    std::lock_guard lock(m_aheadMutex);
+    if (m_ahead)
+        m_ahead->abandon(id);
 }
 
 void RunnerService::handleLine(const QByteArray &raw)
@@ -70,31 +87,35 @@ void RunnerService::handleLine(const QByteArray &raw)
         return;
     }
     const QJsonObject request = doc.object();
-    const QJsonValue id = request.value(QStringLiteral("id"));
-    const QJsonValue typeValue = request.value(QStringLiteral("type"));
-    if (!typeValue.isString()) {
+    const protocol::RequestEnvelope envelope = protocol::envelopeOf(request);
+    const QString &id = envelope.id;
+    const QString &type = envelope.typeName;
+    const std::optional<protocol::RequestType> known = envelope.type;
+    if (type.isEmpty()) {
         m_sink.send(protocolError(id, QStringLiteral("The request has no \"type\" string.")));
         return;
     }
-    const QString type = typeValue.toString();
-    const std::optional<protocol::RequestType> known = protocol::requestTypeFromName(type);
 
     if (known == protocol::RequestType::Quit) {
         m_quit.store(true);
         // Queued jobs will not run; each still gets its answer so that no client waits forever.
-        for (const QueuedJob &job : m_queue.close(true))
+        for (const QueuedJob &job : m_queue.close(true)) {
+            abandonAhead(job.id);
             m_sink.send(
                 cancelledEvent(job.id, QStringLiteral("The runner was asked to quit before this job ran.")));
+        }
         return;
     }
-    if (!id.isString() || id.toString().isEmpty()) {
+    if (id.isEmpty()) {
         m_sink.send(protocolError({}, QStringLiteral("The \"%1\" request has no \"id\" string.").arg(type)));
         return;
     }
     if (known == protocol::RequestType::Cancel) {
         QueuedJob removed;
-        if (m_queue.cancel(id.toString(), &removed) == JobQueue::CancelOutcome::RemovedQueued)
+        if (m_queue.cancel(id, &removed) == JobQueue::CancelOutcome::RemovedQueued) {
+            abandonAhead(removed.id);
             m_sink.send(cancelledEvent(removed.id, QStringLiteral("The job was cancelled before it ran.")));
+        }
         // A running job answers itself when it sees the flag; an unknown id (already finished) needs
         // no answer: the client drops stale events by id.
         return;
@@ -104,7 +125,8 @@ void RunnerService::handleLine(const QByteArray &raw)
             id, QStringLiteral("Unknown request type \"%1\"; known: %2.").arg(type, knownRequestTypes())));
         return;
     }
-    m_queue.push(QueuedJob{id.toString(), request});
+    compileAhead(request, id); // before it is queued: the worker may take it at once
+    m_queue.push(QueuedJob{id, request});
 }
 
 LineRead readBoundedLine(std::istream &in, std::string &line, std::size_t maxBytes)
@@ -188,6 +210,19 @@ int RunnerService::serve(std::istream &in)
     RunnerState state(m_cacheDir);
     m_sink.send(state.readyEvent());
 
+    // NVRTC and the CUBIN cache are safe for separate programs on separate threads; the CUDA
+    // context work (load, launch) stays on this thread.
+    std::unique_ptr<CompileAhead> ahead;
+    if (m_compileThreads > 0) {
+        ahead = std::make_unique<CompileAhead>(
+            [&compiler = state.compiler](const NvrtcProgram &program) { return compiler.compile(program); },
+            m_compileThreads);
+        state.compileAhead = ahead.get();
+        std::lock_guard lock(m_aheadMutex);
+        m_ahead = ahead.get();
+        m_state = &state;
+    }
+
     std::thread reader([this, &in] { readLoop(in); });
     int exitCode = Finished;
     while (const std::optional<QueuedJob> job = m_queue.takeNext()) {
@@ -204,9 +239,17 @@ int RunnerService::serve(std::istream &in)
                 job->id, RunnerError(ErrorKind::LaunchError, QStringLiteral("Internal runner error: %1")
                                                                  .arg(QString::fromUtf8(error.what())))));
         }
+        if (ahead)
+            ahead->abandon(job->id); // a compile the job never took (it refused itself first)
         m_queue.finishRunning();
         if (exitCode == DeviceFaulted)
             break;
+    }
+    {
+        // The reader may still be running (a fault): from now on it compiles nothing ahead.
+        std::lock_guard lock(m_aheadMutex);
+        m_ahead = nullptr;
+        m_state = nullptr;
     }
     if (exitCode == DeviceFaulted)
         reader.detach(); // it may be blocked on stdin; the process ends right after this

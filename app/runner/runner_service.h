@@ -1,6 +1,8 @@
 // The runner's main loop (docs/protocol.md): a reader thread turns stdin lines into queued jobs
 // (`cancel` and `quit` act at once), the calling thread owns the CUDA context and runs the jobs
-// in order. Malformed lines get a protocol_error and the runner keeps serving.
+// in order. Malformed lines get a protocol_error and the runner keeps serving. While the GPU
+// worker runs one job, a pool of CPU threads compiles the kernels of the queued `run` and
+// `compile` jobs ahead (CompileAhead).
 #pragma once
 
 #include "event_sink.h"
@@ -10,6 +12,7 @@
 #include <QString>
 #include <cstddef>
 #include <istream>
+#include <mutex>
 #include <string>
 
 namespace gemmscope::runner {
@@ -26,7 +29,8 @@ LineRead readBoundedLine(std::istream &in, std::string &line, std::size_t maxByt
 
 class RunnerService {
 public:
-    RunnerService(QString cacheDir, EventSink &sink);
+    // `compileThreads`: the compile-ahead pool's size; 0 compiles each kernel in its job.
+    RunnerService(QString cacheDir, EventSink &sink, int compileThreads = 0);
 
     enum ExitCode { Finished = 0, DeviceFaulted = 3 };
     // Sends `ready`, serves until EOF or `quit` (0) or a device fault (3). After a fault the
@@ -40,10 +44,19 @@ public:
 private:
     void readLoop(std::istream &in);
 
+    // Hands a queued job's kernel to the compile-ahead pool; forgets a dropped job's.
+    void compileAhead(const QJsonObject &request, const QString &id);
+    void abandonAhead(const QString &id);
+
     QString m_cacheDir;
     EventSink &m_sink;
+    int m_compileThreads;
     JobQueue m_queue;
     std::atomic<bool> m_quit{false};
+    // Set by serve() while it runs (the reader thread reads them under the mutex).
+    std::mutex m_aheadMutex;
+    class CompileAhead *m_ahead = nullptr;
+    const struct RunnerState *m_state = nullptr;
 };
 
 } // namespace gemmscope::runner

@@ -4,6 +4,7 @@
 #include "requests.h"
 
 #include "job_context.h"
+#include "request_options.h"
 #include "runner_error.h"
 
 #include <QSysInfo>
@@ -28,19 +29,7 @@ QJsonObject RunnerState::readyEvent() const
     ready.cacheDir = cacheDir;
     ready.host = QSysInfo::machineHostName(); // so that results from several machines name theirs
     if (probe.device) {
-        const DeviceInfo &d = *probe.device;
-        protocol::GpuInfo gpu;
-        gpu.name = d.name;
-        gpu.arch = d.arch();
-        gpu.cc = d.cc;
-        gpu.sms = d.sms;
-        gpu.smClockMhz = d.smClockMHz;
-        gpu.smClockSource = QStringLiteral("nominal");
-        gpu.l2Bytes = double(d.l2Bytes);
-        gpu.memBytes = double(d.memBytes);
-        gpu.smemPerBlockOptin = d.smemPerBlockOptin;
-        gpu.uuid = d.uuid;
-        ready.gpu = gpu;
+        ready.gpu = gpuInfo(*probe.device);
     } else {
         ready.gpuErrorKind = protocol::errorKindName(ErrorKind::NoGpu);
         ready.gpuErrorMessage = probe.error;
@@ -54,24 +43,23 @@ void runJob(RunnerState &state, const QJsonObject &request, JobContext &job)
     const std::optional<RequestType> type = protocol::requestTypeOf(request);
     switch (type.value_or(RequestType::Quit)) {
     case RequestType::Compile:
-        return runCompileJob(state, request, job);
+        return runCompileJob(state, decodeRequest<protocol::CompileJob>(request), job);
     case RequestType::Run:
-        return runGemmJob(state, request, job);
+        return runGemmJob(state, decodeRequest<protocol::RunJob>(request), job);
     case RequestType::Ceilings:
-        return runCeilingsJob(state, request, job);
+        return runCeilingsJob(state, decodeRequest<protocol::CeilingsJob>(request), job);
     case RequestType::TraceOwner:
-        return runTraceOwnerJob(state, request, job);
+        return runTraceOwnerJob(state, decodeRequest<protocol::TraceOwnerJob>(request), job);
     case RequestType::Fault:
-        return runFaultJob(state, request, job);
+        return runFaultJob(state, decodeRequest<protocol::FaultJob>(request), job);
     case RequestType::Disassemble:
-        return runDisassembleJob(state, request, job);
+        return runDisassembleJob(state, decodeRequest<protocol::DisassembleJob>(request), job);
     case RequestType::Cancel:
     case RequestType::Quit:
         break;
     }
-    throw RunnerError(
-        ErrorKind::ProtocolError,
-        QStringLiteral("Unknown job type \"%1\".").arg(request.value(QStringLiteral("type")).toString()));
+    throw RunnerError(ErrorKind::ProtocolError,
+                      QStringLiteral("Unknown job type \"%1\".").arg(protocol::envelopeOf(request).typeName));
 }
 
 } // namespace gemmscope::runner

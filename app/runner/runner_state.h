@@ -2,9 +2,11 @@
 // compiler with its cache, and the GEMM workspace. Only the worker thread touches it.
 #pragma once
 
+#include "compile_ahead.h"
 #include "gemm_workspace.h"
 #include "gpu_device.h"
 #include "nvrtc_compiler.h"
+#include "requests.h"
 
 #include <QJsonObject>
 
@@ -19,21 +21,26 @@ struct RunnerState {
     DeviceProbe probe;
     NvrtcCompiler compiler;
     GemmWorkspace workspace;
+    // The pool compiling queued jobs' kernels ahead (owned by RunnerService::serve); null: every
+    // compile runs in its job (tests, or GEMMSCOPE_COMPILE_THREADS=0).
+    CompileAhead *compileAhead = nullptr;
 
     // The device, or RunnerError(no_gpu) with the probe's sentence.
     const DeviceInfo &requireDevice() const;
     QJsonObject readyEvent() const;
 };
 
-// The job handlers; each throws RunnerError and sends its own events through `job`.
-void runCompileJob(RunnerState &state, const QJsonObject &request, JobContext &job);
-void runGemmJob(RunnerState &state, const QJsonObject &request, JobContext &job);
-void runCeilingsJob(RunnerState &state, const QJsonObject &request, JobContext &job);
-void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext &job);
-void runFaultJob(RunnerState &state, const QJsonObject &request, JobContext &job);
-void runDisassembleJob(RunnerState &state, const QJsonObject &request, JobContext &job);
+// The job handlers, each on its typed request (app/protocol); each throws RunnerError and sends its
+// own events through `job`.
+void runCompileJob(RunnerState &state, const protocol::CompileJob &request, JobContext &job);
+void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext &job);
+void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, JobContext &job);
+void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request, JobContext &job);
+void runFaultJob(RunnerState &state, const protocol::FaultJob &request, JobContext &job);
+void runDisassembleJob(RunnerState &state, const protocol::DisassembleJob &request, JobContext &job);
 
-// Dispatches on "type"; an unknown type is a protocol_error.
+// Decodes the request through the codec by its "type" and runs its handler: a field the codec
+// refuses is a protocol_error with its sentence, an unknown type one too.
 void runJob(RunnerState &state, const QJsonObject &request, JobContext &job);
 
 } // namespace gemmscope::runner

@@ -6,15 +6,10 @@
 
 #include "loaded_kernel.h"
 
-#include <QJsonObject>
-
 namespace gemmscope::runner {
 
-// The request's "smem_carveout": -1 when absent (the driver decides); otherwise the percent of
-// the largest shared-memory share the kernel prefers, 0..100. protocol_error when out of range.
-int requestSmemCarveout(const QJsonObject &request);
-
-// States the preference on the kernel (no-op for -1).
+// States the preference on the kernel: `percent` of the largest shared-memory share, 0..100
+// (the request's "smem_carveout"); -1 (none asked for) leaves the driver's choice.
 void applySmemCarveout(const LoadedKernel &kernel, int percent);
 
 } // namespace gemmscope::runner

@@ -2,9 +2,7 @@
 
 #include "runner_error.h"
 
-#include <QJsonValue>
 #include <QStringList>
-#include <cmath>
 
 namespace gemmscope::runner {
 
@@ -17,27 +15,6 @@ const StageInfo &requireStage(const QString &key)
         known << QString::fromStdString(s.key);
     throw RunnerError(ErrorKind::InvalidConfig, QStringLiteral("Unknown stage \"%1\"; the catalog knows: %2.")
                                                     .arg(key, known.join(QStringLiteral(", "))));
-}
-
-ParamValues paramsFromJson(const QJsonObject &params)
-{
-    ParamValues values;
-    for (auto it = params.begin(); it != params.end(); ++it) {
-        const double v = it.value().toDouble(std::nan(""));
-        if (!it.value().isDouble() || v != std::floor(v) || std::abs(v) > 1e9)
-            throw RunnerError(ErrorKind::ProtocolError,
-                              QStringLiteral("Parameter %1 must be an integer.").arg(it.key()));
-        values[it.key().toStdString()] = int(v);
-    }
-    return values;
-}
-
-QJsonObject paramsToJson(const ParamValues &params)
-{
-    QJsonObject json;
-    for (const auto &[name, value] : params)
-        json.insert(QString::fromStdString(name), value);
-    return json;
 }
 
 void requireValidConfig(const StageInfo &stage, const ParamValues &params, const ProblemSize &size, int arch)
@@ -56,20 +33,14 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
     throw RunnerError(ErrorKind::InvalidConfig, reasons.join(QLatin1Char(' ')));
 }
 
-StageBuild requestBuild(const QJsonObject &request)
+StageBuild stageBuild(const QString &name)
 {
-    const QJsonValue value = request.value(QStringLiteral("build"));
-    if (!value.isUndefined() && !value.isNull() && !value.isString()) // "build": 5 is no build at all
-        throw RunnerError(
-            ErrorKind::ProtocolError,
-            QStringLiteral("Field \"build\" must be a string, \"release\" or \"scalar_shared\"."));
-    const QString build = value.toString(QStringLiteral("release"));
-    if (build == QStringLiteral("release"))
+    if (name.isEmpty() || name == QStringLiteral("release"))
         return StageBuild::Release;
-    if (build == QStringLiteral("scalar_shared"))
+    if (name == QStringLiteral("scalar_shared"))
         return StageBuild::ScalarShared;
     throw RunnerError(ErrorKind::InvalidConfig,
-                      QStringLiteral("Unknown build \"%1\"; known: release, scalar_shared.").arg(build));
+                      QStringLiteral("Unknown build \"%1\"; known: release, scalar_shared.").arg(name));
 }
 
 NvrtcProgram transposeProgram(int arch)

@@ -5,15 +5,12 @@
 #include "nvrtc_compiler.h"
 #include "stage_catalog.h"
 
-#include <QJsonObject>
+#include <QString>
 
 namespace gemmscope::runner {
 
 // The stage for a catalog key; RunnerError(invalid_config) naming the known keys otherwise.
 const StageInfo &requireStage(const QString &key);
-// {"BM":64,...} -> ParamValues; RunnerError(protocol_error) for a value that is not an integer.
-ParamValues paramsFromJson(const QJsonObject &params);
-QJsonObject paramsToJson(const ParamValues &params);
 // RunnerError(invalid_config) joining gemmscope::violations() when there are any, or when the
 // architecture is older than the stage needs.
 void requireValidConfig(const StageInfo &stage, const ParamValues &params, const ProblemSize &size, int arch);
@@ -26,9 +23,9 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
 //    into LDS.64/LDS.128), so hardware bank-conflict counters see the access model's accesses.
 enum class StageBuild { Release, TraceOwner, ScalarShared };
 
-// The build named by a request's "build" field ("release", "scalar_shared"); throws
+// The build a request's "build" names ("release" or empty: the default, "scalar_shared"); throws
 // RunnerError(invalid_config) for anything else.
-StageBuild requestBuild(const QJsonObject &request);
+StageBuild stageBuild(const QString &name);
 
 // `withLineInfo` adds -lineinfo (source lines in the PTX and SASS) and asks for the PTX: the
 // machine code a `disassemble` job shows. The code is the same; the cache entry is its own.

@@ -5,9 +5,10 @@
 #include "compiled_event.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
+#include "events.h"
 #include "job_context.h"
 #include "launch_config.h"
-#include "request_fields.h"
+#include "request_options.h"
 #include "runner_error.h"
 #include "runner_state.h"
 #include "stage_compile.h"
@@ -37,13 +38,13 @@ std::pair<int, int> blockTileShape(const StageInfo &stage, const ParamValues &pa
 
 } // namespace
 
-void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext &job)
+void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request, JobContext &job)
 {
-    const StageInfo &stage = requireStage(requireString(request, QStringLiteral("stage")));
+    const StageInfo &stage = requireStage(request.stage);
     if (stage.isLibrary)
         throw RunnerError(ErrorKind::InvalidConfig,
                           QStringLiteral("cuBLAS has no source GemmScope can trace; pick a ladder stage."));
-    const ParamValues params = requestParams(stage, request);
+    const ParamValues params = paramsOrDefaults(stage, request.params);
     requireValidConfig(stage, params, ProblemSize{}, 0);
     const auto [rows, cols] = blockTileShape(stage, params);
     const ProblemSize size{rows, cols, 2LL * paramValue(params, "BK", 8)};
@@ -51,7 +52,7 @@ void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext
     const DeviceInfo &device = state.requireDevice();
 
     const CompiledKernel compiled =
-        compileStage(state, stage, params, device.cc, StageBuild::TraceOwner, job);
+        compileStage(state, stage, params, device.cc(), StageBuild::TraceOwner, job);
     const LoadedKernel kernel(compiled);
     const LaunchDims dims = launchDims(stage, params, size);
     if (dims.grid.x * dims.grid.y != 1)
@@ -79,17 +80,17 @@ void runTraceOwnerJob(RunnerState &state, const QJsonObject &request, JobContext
     std::vector<float> host(mn);
     GEMMSCOPE_CUDA(cudaMemcpy(host.data(), cPtr, c.bytes(), cudaMemcpyDeviceToHost));
 
-    QJsonArray owners;
+    protocol::OwnerMapEvent event;
+    event.id = job.id();
+    event.stage = QString::fromStdString(stage.key);
+    event.params = params;
+    event.rows = rows;
+    event.cols = cols;
+    event.k = size.k;
+    event.threads = dims.threads;
     for (float v : host)
-        owners.append(std::isfinite(v) ? int(std::lround(v)) : -1);
-    job.send(QJsonObject{{QStringLiteral("event"), QStringLiteral("owner_map")},
-                         {QStringLiteral("stage"), QString::fromStdString(stage.key)},
-                         {QStringLiteral("params"), paramsToJson(params)},
-                         {QStringLiteral("rows"), rows},
-                         {QStringLiteral("cols"), cols},
-                         {QStringLiteral("k"), double(size.k)},
-                         {QStringLiteral("threads"), dims.threads},
-                         {QStringLiteral("owners"), owners}});
+        event.owners.append(std::isfinite(v) ? int(std::lround(v)) : -1);
+    job.send(protocol::toJson(event));
 }
 
 } // namespace gemmscope::runner

@@ -6,6 +6,7 @@
 // refusal, or at no_gpu); on a GPU machine only compile jobs are validated, never launched.
 #include "../support/fuzz_random.h"
 #include "job_context.h"
+#include "request_options.h"
 #include "runner_error.h"
 #include "runner_service.h"
 #include "runner_state.h"
@@ -227,9 +228,12 @@ private slots:
                 continue;
             JobContext job(sink, id);
             try {
-                if (type == QLatin1String("compile") || type == QLatin1String("disassemble")) {
+                if (type == QLatin1String("compile")) { // every check before NVRTC; the sample below compiles
                     ++compileChecked;
-                    compileTarget(state, request); // every check before NVRTC; the sample below compiles
+                    compileTarget(state, decodeRequest<protocol::CompileJob>(request));
+                } else if (type == QLatin1String("disassemble")) {
+                    ++compileChecked;
+                    compileTarget(state, decodeRequest<protocol::DisassembleJob>(request));
                 } else if (!gpu) {
                     ++jobsRun;
                     runJob(state, request, job); // ends at its first refusal or at no_gpu

@@ -226,13 +226,15 @@ private slots:
     {
         bool refused = false;
         try {
-            requestBuild(QJsonObject{{QStringLiteral("build"), QStringLiteral("fast")}});
+            stageBuild(QStringLiteral("fast"));
         } catch (const RunnerError &e) {
             refused =
                 e.kind() == ErrorKind::InvalidConfig && e.message().contains(QStringLiteral("scalar_shared"));
         }
         QVERIFY(refused);
-        QCOMPARE(requestBuild(QJsonObject{}), StageBuild::Release);
+        QCOMPARE(stageBuild(QString()), StageBuild::Release);
+        QCOMPARE(stageBuild(QStringLiteral("release")), StageBuild::Release);
+        QCOMPARE(stageBuild(QStringLiteral("scalar_shared")), StageBuild::ScalarShared);
     }
 
     void parsesPtxasLog_data()

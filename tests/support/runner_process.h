@@ -30,6 +30,14 @@ public:
 
     static QString program() { return qEnvironmentVariable("GEMMSCOPE_RUNNER"); }
 
+    // An environment variable for the runner (before start()), e.g. GEMMSCOPE_COMPILE_THREADS.
+    void setEnv(const QString &name, const QString &value)
+    {
+        QProcessEnvironment env = process.processEnvironment();
+        env.insert(name, value);
+        process.setProcessEnvironment(env);
+    }
+
     // Starts the runner and returns its `ready` event (empty on failure).
     QJsonObject start()
     {

@@ -1,0 +1,86 @@
+#include "plot_chart.h"
+
+#include "plot_export.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QMenu>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace gemmscope {
+
+PlotChart::PlotChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {}
+
+void PlotChart::setSelectedRun(const QString &runId)
+{
+    if (runId == m_selectedRunId)
+        return;
+    m_selectedRunId = runId;
+    rebuild();
+}
+
+void PlotChart::setLegendVisible(bool on)
+{
+    m_legendWanted = on;
+    fitToWidth();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool PlotChart::legendShown() const
+{
+    return m_plot->legend->visible();
+}
+
+std::optional<QString> PlotChart::exportTo(const QString &path)
+{
+    m_printing = true;
+    rebuild();
+    const std::optional<QString> error = exportPlotAt(m_plot, path, kPrintSize, [this] { fitToWidth(); });
+    m_printing = false;
+    rebuild();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    return error;
+}
+
+void PlotChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitToWidth();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotChart::addLegendToggle(QMenu &menu)
+{
+    QAction *legend = menu.addAction(tr("Show legend"));
+    legend->setCheckable(true);
+    legend->setChecked(m_legendWanted);
+    connect(legend, &QAction::toggled, this, &PlotChart::setLegendVisible);
+}
+
+QHBoxLayout *PlotChart::layOutControlsAbovePlot(const QString &plotName)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto *controls = new QHBoxLayout;
+    controls->setContentsMargins(2, 0, 2, 0);
+    layout->addLayout(controls);
+    layout->addWidget(m_plot, 1);
+    m_plot->setObjectName(plotName);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(
+        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold)));
+    return controls;
+}
+
+void PlotChart::connectInteraction(std::function<ChartInteraction::Hit(const QPointF &)> hitTest,
+                                   std::function<void(QMenu &)> menu)
+{
+    connect(m_plot, &QCustomPlot::beforeReplot, this, [this] { fitToWidth(); });
+    m_interaction = new ChartInteraction(m_plot, std::move(hitTest));
+    m_interaction->setMenuBuilder([menu = std::move(menu)](QMenu &m, const QPointF &) { menu(m); });
+    connect(m_interaction, &ChartInteraction::clicked, this, &PlotChart::runClicked);
+}
+
+} // namespace gemmscope

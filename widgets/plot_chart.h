@@ -1,0 +1,70 @@
+// What the run charts (runtime, roofline) share, written once (issue 9): the QCustomPlot, the
+// selected run, the legend the user asked for, the print layout Export renders, the "Show legend"
+// entry of the context menu and the refit on resize. Hit-testing, tooltips and the rest of the
+// context menu are ChartInteraction's; what is drawn is each chart's rebuild().
+#pragma once
+
+#include "chart_interaction.h"
+#include "run_view.h"
+
+#include <QSize>
+#include <QString>
+#include <QWidget>
+#include <functional>
+#include <optional>
+
+class QCustomPlot;
+class QHBoxLayout;
+class QMenu;
+class QResizeEvent;
+
+namespace gemmscope {
+
+class PlotChart : public QWidget, public RunView {
+    Q_OBJECT
+public:
+    explicit PlotChart(QWidget *parent = nullptr); // makes the plot first among its children
+
+    void setSelectedRun(const QString &runId); // empty clears the highlight
+    void setSelectedRun(const QString &runId, const RunRecord *) override { setSelectedRun(runId); }
+    QString selectedRun() const { return m_selectedRunId; }
+    void setLegendVisible(bool on); // shown only where the plot is wide enough even when on
+    bool legendShown() const;
+
+    // The print layout: a fixed size, the full title, the legend, no selection highlight, no hover
+    // hint; .png, .pdf or .svg. The error sentence, or nothing on success.
+    std::optional<QString> exportTo(const QString &path) override;
+    static constexpr QSize kPrintSize{1200, 800};
+
+    QCustomPlot *customPlot() const { return m_plot; }
+    QString fullTitle() const { return m_fullTitle; }
+    ChartInteraction *interaction() const { return m_interaction; }
+
+signals:
+    void runClicked(const QString &runId);
+
+protected:
+    // Draws everything again from the chart's data (and m_printing, m_selectedRunId).
+    virtual void rebuild() = 0;
+    // Elided title, legend visibility (m_legendWanted or printing) and tick labels for the width.
+    virtual void fitToWidth() = 0;
+    void resizeEvent(QResizeEvent *event) override;
+    void addLegendToggle(QMenu &menu); // the context menu's "Show legend"
+    // The chart's frame, from its constructor: a row of controls (returned, for the chart to fill)
+    // above the plot, which gets `plotName` and a bold title row.
+    QHBoxLayout *layOutControlsAbovePlot(const QString &plotName);
+    // Hit-testing and tooltips by `hitTest`, the chart's own context-menu entries by `menu`, a click
+    // on a run as runClicked, and fitToWidth() before every replot (the plot gets its size after
+    // this widget does).
+    void connectInteraction(std::function<ChartInteraction::Hit(const QPointF &)> hitTest,
+                            std::function<void(QMenu &)> menu);
+
+    QCustomPlot *m_plot;
+    ChartInteraction *m_interaction = nullptr;
+    QString m_fullTitle;
+    QString m_selectedRunId;
+    bool m_legendWanted = true;
+    bool m_printing = false; // while exportTo renders the print layout
+};
+
+} // namespace gemmscope

@@ -1,0 +1,40 @@
+// The one small interface through which the window feeds and exports its views (issue 9): every
+// chart and diagram implements it, MainWindow registers each once, and the session's runs, the
+// selected run and Export (Ctrl+E) reach the views only through it, as RenderDoc's panels are
+// fed. A view overrides what it shows: the runs, the selected run, its own export.
+#pragma once
+
+#include "run_record.h"
+
+#include <QList>
+#include <QString>
+#include <optional>
+
+class QWidget;
+
+namespace gemmscope {
+
+class RunView {
+public:
+    virtual ~RunView() = default;
+
+    // Every run of the session, again each time one is added, changed or removed.
+    virtual void setRuns(const QList<RunRecord> &runs) { (void)runs; }
+    // The selected run: its id (empty: none) and its record (nullptr while the session has none
+    // of that id). Sent when the selection changes, and after setRuns while a run is selected.
+    virtual void setSelectedRun(const QString &runId, const RunRecord *run)
+    {
+        (void)runId;
+        (void)run;
+    }
+    // Writes the view to `path` (.png, .pdf, .svg); the failure's sentence, or nothing. By
+    // default the widget as it is on screen; charts override it with their print layout.
+    virtual std::optional<QString> exportTo(const QString &path);
+    // How menus and messages name it: "the roofline", "the bank-conflict view".
+    virtual QString viewName() const = 0;
+
+    // The view's widget (every RunView is one).
+    QWidget *viewWidget();
+};
+
+} // namespace gemmscope
