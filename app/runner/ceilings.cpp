@@ -99,7 +99,7 @@ const char *tf32MmaPeakSource()
 
 QString tf32Unavailable(const DeviceInfo &device)
 {
-    if (device.cc < 80)
+    if (device.cc() < 80)
         return QStringLiteral("%1 has no TF32 tensor cores: they arrived with sm_80 (Ampere).")
             .arg(device.arch());
     return {};
@@ -112,11 +112,11 @@ double measureTf32MmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo 
     program.mainSource = kTf32Source;
     program.withKernelHeaders = false;
     program.nameExpression = QStringLiteral("gemmscope_tf32_mma_peak");
-    program.arch = device.cc;
+    program.arch = device.cc();
     const LoadedKernel kernel(compiler.compile(program));
 
     const int blocksPerSm = std::max(1, kernel.maxActiveBlocksPerSm(kThreadsPerBlock));
-    const int blocks = device.sms * blocksPerSm * 4;
+    const int blocks = device.spec.sms * blocksPerSm * 4;
     DeviceBuffer<float> out(size_t(blocks) * kThreadsPerBlock, "the TF32 benchmark output");
     float *outPtr = out.get();
     int iterations = kTf32Iterations;

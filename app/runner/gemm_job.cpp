@@ -90,7 +90,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         if (stage.transposedB) {
             // B transposed first, in every launch that is verified or timed: the stage's time is
             // the transpose and the GEMM together.
-            transposeKernel = std::make_unique<LoadedKernel>(compileTranspose(state, device.cc, job));
+            transposeKernel = std::make_unique<LoadedKernel>(compileTranspose(state, device.cc(), job));
             launch = [&ws, &kernel, &transposeKernel, dims, padding, &m, &n, &k] {
                 const float *a = ws.a(), *b = ws.b();
                 float *bt = ws.bTransposed(), *c = ws.c();

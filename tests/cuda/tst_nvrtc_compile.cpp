@@ -147,7 +147,7 @@ private slots:
         program.needPtx = true;
         const NvrtcCompiler compiler(m_cache.path());
         DeviceInfo device;
-        device.cc = arch;
+        device.spec.arch = arch;
         QCOMPARE(tf32Unavailable(device).isEmpty(), compiles);
         try {
             const CompiledKernel kernel = compiler.compile(program);
