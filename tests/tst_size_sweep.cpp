@@ -140,7 +140,7 @@ private slots:
         QVERIFY(bm > 0 && bn > 0);
         const ProblemSize size{4100, 3000, 512};
         QCOMPARE(launchBlocks(p->stage, p->params, size), ((4100 + bm - 1) / bm) * ((3000LL + bn - 1) / bn));
-        QCOMPARE(launchBlocks(StageId::CublasFp32, {}, size), 0LL); // no tile model for cuBLAS
+        QCOMPARE(launchBlocks(StageId::CublasFp32, {}, size), 0LL);              // no tile model for cuBLAS
         QCOMPARE(launchBlocks(p->stage, p->params, {70000, 70000, 70000}), 0LL); // refused
     }
 };

@@ -121,12 +121,13 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     QCPGraph *steps = m_plot->addGraph();
     steps->setName(tr("▽ last wave barely started (wave quantization)"));
     steps->setLineStyle(QCPGraph::lsNone);
-    steps->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QPen(QColor(0xd6, 0x27, 0x28), 1.5),
-                                           QBrush(Qt::NoBrush), 13));
+    steps->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted,
+                                           QPen(QColor(0xd6, 0x27, 0x28), 1.5), QBrush(Qt::NoBrush), 13));
     QCPGraph *refused = m_plot->addGraph();
     refused->setName(tr("× refused by the catalog (hover for why)"));
     refused->setLineStyle(QCPGraph::lsNone);
-    refused->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0x99, 0x99, 0x99), 1.5), QBrush(Qt::NoBrush), 8));
+    refused->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0x99, 0x99, 0x99), 1.5),
+                                             QBrush(Qt::NoBrush), 8));
     for (const SizeSweepPoint &p : summary.points) {
         if (p.run && p.waveStep) {
             steps->addData(sizeCoordinate(p.size), p.run->tflops);
@@ -150,7 +151,8 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     lines << tr("%1 of %2 runs answered%3. Hover a point for its numbers.")
                  .arg(summary.answered)
                  .arg(summary.valid)
-                 .arg(summary.gpus.isEmpty() ? QString() : tr(" on ") + summary.gpus.join(QStringLiteral(", ")));
+                 .arg(summary.gpus.isEmpty() ? QString()
+                                             : tr(" on ") + summary.gpus.join(QStringLiteral(", ")));
     if (!notes.isEmpty()) {
         lines << tr("▽ Wave quantization: a launch runs its thread blocks in waves of (SMs × resident blocks "
                     "per SM). Just past a whole number of waves the last wave holds only a few blocks, most "

@@ -29,7 +29,8 @@ namespace gemmscope {
 
 SizeSweepView::SizeSweepView(Session *session, QWidget *parent) : QWidget(parent), m_session(session)
 {
-    m_journalDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sweeps");
+    m_journalDir =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sweeps");
     buildForm();
     if (m_session)
         connect(m_session, &Session::sweepsChanged, this, &SizeSweepView::refreshSweepList);
@@ -50,7 +51,8 @@ void SizeSweepView::buildForm()
         item->setCheckState(byDefault ? Qt::Checked : Qt::Unchecked);
     }
     m_seriesList->setMaximumHeight(110);
-    m_seriesList->setToolTip(tr("The curves: presets (a stage with its tile parameters) and the cuBLAS baselines."));
+    m_seriesList->setToolTip(
+        tr("The curves: presets (a stage with its tile parameters) and the cuBLAS baselines."));
     m_shape = new QComboBox;
     m_shape->setObjectName(QStringLiteral("sizeSweepShape"));
     m_shape->addItem(tr("square (M = N = K)"));
@@ -160,9 +162,13 @@ void SizeSweepView::setJournalDirectory(const QString &dir)
     // Sweeps a crash left unfinished (the GUI killed before its autosave): offered for Resume.
     const JournalScan scan = loadUnfinishedJournals(*m_session, dir);
     refreshSweepList();
-    if (!scan.loaded.isEmpty())
-        m_status->setText(tr("%n unfinished sweep(s) found in %1: choose one and Resume.", nullptr,
-                             int(scan.loaded.size()))
+    int mine = 0;
+    for (const SweepData &s : m_session->sweeps())
+        mine += s.spec.kind == SweepKind::Sizes && scan.unfinished.contains(s.id);
+    if (mine > 0)
+        m_status->setText(tr("%n unfinished size sweep(s) found in %1 (the list beside Resume): Resume "
+                             "continues the shown one.",
+                             nullptr, mine)
                               .arg(dir));
 }
 
@@ -239,7 +245,8 @@ bool SizeSweepView::resume(QString *error)
     }
     SweepData sweep = *m_shown;
     // The journal may hold runs the session has not saved yet (the application was killed).
-    if (const auto journal = SweepJournal::read(m_journalDir + QLatin1Char('/') + sweep.id + QStringLiteral(".gsweep"));
+    if (const auto journal =
+            SweepJournal::read(m_journalDir + QLatin1Char('/') + sweep.id + QStringLiteral(".gsweep"));
         journal && journal->runs.size() > sweep.runs.size())
         sweep = *journal;
     if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {

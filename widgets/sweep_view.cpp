@@ -253,15 +253,14 @@ void SweepView::setJournalDirectory(const QString &dir)
     // the session, offered in the sweep list for Resume.
     const JournalScan scan = loadUnfinishedJournals(*m_session, dir);
     refreshSweepList();
-    if (!scan.loaded.isEmpty()) {
-        for (const SweepData &s : m_session->sweeps())
-            if (s.id == scan.loaded.front() && s.spec.kind == SweepKind::Grid)
-                showSweep(s);
+    int mine = 0;
+    for (const SweepData &s : m_session->sweeps())
+        mine += s.spec.kind == SweepKind::Grid && scan.unfinished.contains(s.id);
+    if (mine > 0)
         m_status->setText(tr("%n unfinished sweep(s) found in %1 (the list beside Resume): Resume continues "
                              "the shown one.",
-                             nullptr, int(scan.loaded.size()))
+                             nullptr, mine)
                               .arg(dir));
-    }
 }
 
 void SweepView::setRunnerTemplate(const QString &text, int count)

@@ -26,6 +26,7 @@ JournalScan loadUnfinishedJournals(Session &session, const QString &directory)
         const SweepPlan plan = planSweep(journal->spec);
         if (!plan.ok() || unfinishedPoints(plan, journal->runs).isEmpty())
             continue; // finished (or no longer plannable): nothing to offer
+        scan.unfinished << journal->id;
         const auto &sweeps = session.sweeps();
         const auto known = std::find_if(sweeps.begin(), sweeps.end(),
                                         [&](const SweepData &s) { return s.id == journal->id; });

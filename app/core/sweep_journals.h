@@ -13,8 +13,9 @@ namespace gemmscope {
 class Session;
 
 struct JournalScan {
-    QStringList loaded;   // ids of the sweeps put into (or brought up to date in) the session
-    QStringList problems; // journals that could not be read, or damaged lines skipped, as sentences
+    QStringList loaded;     // ids of the sweeps put into (or brought up to date in) the session
+    QStringList unfinished; // ids of every unfinished sweep the folder holds (loaded or already there)
+    QStringList problems;   // journals that could not be read, or damaged lines skipped, as sentences
 };
 
 JournalScan loadUnfinishedJournals(Session &session, const QString &directory);

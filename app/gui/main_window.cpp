@@ -21,8 +21,8 @@
 #include "runner_client.h"
 #include "runtime_chart.h"
 #include "session.h"
-#include "stage_source_view.h"
 #include "size_sweep_view.h"
+#include "stage_source_view.h"
 #include "sweep_view.h"
 #include "tile_map_view.h"
 
