@@ -29,10 +29,6 @@ SizeSweepChart::SizeSweepChart(QWidget *parent) : QWidget(parent)
     m_plot->setObjectName(QStringLiteral("sizeSweepPlot"));
     m_plot->setMinimumSize(320, 240);
     m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-    ticker->setLogBase(2);
-    ticker->setSubTickCount(0);
-    m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setNumberFormat(QStringLiteral("f"));
     m_plot->xAxis->setNumberPrecision(0);
     m_plot->yAxis->setLabel(tr("TFLOP/s"));
@@ -67,6 +63,10 @@ void SizeSweepChart::clear(const QString &message)
     m_plot->clearItems();
     m_plot->xAxis->setLabel(tr("problem size (largest dimension, log 2)"));
     m_plot->xAxis->setRange(256, 16384);
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    ticker->setLogBase(2);
+    ticker->setSubTickCount(0);
+    m_plot->xAxis->setTicker(ticker);
     m_plot->yAxis->setRange(0, 1);
     m_plot->legend->setVisible(false);
     m_note->setText(message);
@@ -119,12 +119,12 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     }
     // The marks: last wave barely started, and sizes the catalog refuses.
     QCPGraph *steps = m_plot->addGraph();
-    steps->setName(tr("▽ last wave barely started (wave quantization)"));
+    steps->setName(tr("last wave barely started (wave quantization, see below)"));
     steps->setLineStyle(QCPGraph::lsNone);
     steps->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted,
                                            QPen(QColor(0xd6, 0x27, 0x28), 1.5), QBrush(Qt::NoBrush), 13));
     QCPGraph *refused = m_plot->addGraph();
-    refused->setName(tr("× refused by the catalog (hover for why)"));
+    refused->setName(tr("refused by the catalog (hover for why)"));
     refused->setLineStyle(QCPGraph::lsNone);
     refused->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0x99, 0x99, 0x99), 1.5),
                                              QBrush(Qt::NoBrush), 8));
@@ -143,6 +143,13 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     if (lo > hi)
         lo = 256, hi = 16384;
     m_plot->xAxis->setRange(lo / 1.3, hi * 1.3);
+    // A labelled tick at every power of two (QCPAxisTickerLog would label every other one).
+    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+    for (double v = 1; v <= hi * 1.3; v *= 2)
+        if (v >= lo / 1.3)
+            ticks->addTick(v, v >= 1024 && std::fmod(v, 1024) == 0 ? QStringLiteral("%1K").arg(v / 1024)
+                                                                   : QString::number(v));
+    m_plot->xAxis->setTicker(ticks);
     m_plot->yAxis->setRange(top > 0 ? -0.03 * top : -0.03, top > 0 ? top * 1.1 : 1);
 
     // The note: what the marks mean, then each marked size.
