@@ -202,7 +202,8 @@ private slots:
                                  "256,512,1024x512x768,70000", "--budget-ms", "5", "--runner-template",
                                  QStringLiteral("FAKE_LOG=%1 python3 %2").arg(log, standIn), "--json", json});
         QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-        QVERIFY2(o.out.contains(QStringLiteral("1024x512x768")) && o.out.contains(QStringLiteral("worklog-8")),
+        QVERIFY2(o.out.contains(QStringLiteral("1024x512x768")) &&
+                     o.out.contains(QStringLiteral("worklog-8")),
                  qPrintable(o.out));
         QVERIFY2(o.out.contains(QStringLiteral("inv worklog-8 at 70000x70000x70000: ")), qPrintable(o.out));
         QFile f(json);
@@ -234,7 +235,8 @@ private slots:
         QCOMPARE(refused, 2);
         QFile l(log);
         QVERIFY(l.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(l.readAll()).split('\n', Qt::SkipEmptyParts).size(), 6); // refused never sent
+        QCOMPARE(QString::fromUtf8(l.readAll()).split('\n', Qt::SkipEmptyParts).size(),
+                 6); // refused never sent
         // A stage that is not in the catalog is refused before anything runs.
         const Outcome bad = bench({"--size-sweep", "--stages", "nope"});
         QCOMPARE(bad.exitCode, 1);
