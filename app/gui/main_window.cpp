@@ -936,11 +936,21 @@ void MainWindow::loadDefaultSession()
         statusBar()->showMessage(tr("The embedded reference data could not be loaded: %1").arg(error));
 }
 
+void MainWindow::rescanSweepJournals()
+{
+    // The default session or a recovered autosave replaced the session after the Sweep tab first
+    // looked: offer the unfinished journaled sweeps again (the session may lack them now).
+    m_sweepView->setJournalDirectory(m_sweepView->journalDirectory());
+    m_sizeSweepView->setJournalDirectory(m_sizeSweepView->journalDirectory());
+}
+
 void MainWindow::offerAutosaveRecovery()
 {
     const QString own = m_session->autosaveFile();
-    if (own.isEmpty())
+    if (own.isEmpty()) {
+        rescanSweepJournals();
         return;
+    }
     const QString directory = QFileInfo(own).absolutePath();
     // Autosaves, and the files they name, are read in a worker thread: a damaged or hostile one
     // (a FIFO, /dev/zero) must never hold up the window.
@@ -954,6 +964,7 @@ void MainWindow::offerAutosaveRecovery()
 
 void MainWindow::offerRecovered(const QList<AutosaveRecovery> &found)
 {
+    const auto rescan = qScopeGuard([this] { rescanSweepJournals(); }); // whatever the user chose
     QList<SessionData> recovered;
     QStringList problems;
     int unsaved = 0;

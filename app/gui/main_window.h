@@ -131,6 +131,7 @@ private:
     void restoreSettings();
     bool confirmDiscard();
     void offerRecovered(const QList<AutosaveRecovery> &found);
+    void rescanSweepJournals(); // offer unfinished journaled sweeps (after the session was replaced)
 
     Options m_options;
     std::unique_ptr<AutosaveSlot> m_autosaveSlot; // this instance's own autosave, locked while it runs
