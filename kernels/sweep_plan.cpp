@@ -63,8 +63,80 @@ const SweepCell *SweepPlan::cellAt(int xIndex, int yIndex) const
     return &cells[std::size_t(yIndex) * xValues.size() + std::size_t(xIndex)];
 }
 
+std::vector<ProblemSize> sizeSweepSizes(SizeShape shape, long long from, long long to, bool midpoints)
+{
+    std::vector<long long> largest;
+    for (long long p = 1; p <= to; p *= 2) {
+        if (p >= from)
+            largest.push_back(p);
+        if (midpoints && p >= 2 && p + p / 2 >= from && p + p / 2 <= to)
+            largest.push_back(p + p / 2);
+    }
+    std::sort(largest.begin(), largest.end());
+    std::vector<ProblemSize> out;
+    for (long long s : largest) {
+        if (shape == SizeShape::Square)
+            out.push_back({s, s, s});
+        else if (s % 4 == 0) // 8192:4096:6144 = 4:2:3, so M = s, N = s/2, K = 3s/4
+            out.push_back({s, s / 2, s / 4 * 3});
+    }
+    return out;
+}
+
+namespace {
+
+SweepPlan planSizeSweep(const SweepSpec &spec)
+{
+    SweepPlan plan;
+    plan.spec = spec;
+    if (spec.series.empty() || spec.sizes.empty()) {
+        plan.error = "A size sweep needs at least one stage and one size.";
+        return plan;
+    }
+    for (const SizeSeries &s : spec.series)
+        if (!findStage(s.stage.key())) {
+            plan.error = "There is no stage \"" + s.stage.str() + "\" in the catalog.";
+            return plan;
+        }
+    const std::size_t total = spec.series.size() * spec.sizes.size();
+    if (total > spec.maxPoints) {
+        plan.error = "This sweep has " + std::to_string(total) + " configurations, more than the " +
+                     std::to_string(spec.maxPoints) + " a sweep may have.";
+        return plan;
+    }
+    for (std::size_t i = 0; i < spec.sizes.size(); ++i)
+        plan.xValues.push_back(int(i));
+    for (std::size_t i = 0; i < spec.series.size(); ++i)
+        plan.yValues.push_back(int(i));
+    for (std::size_t yi = 0; yi < spec.series.size(); ++yi) {
+        for (std::size_t xi = 0; xi < spec.sizes.size(); ++xi) {
+            SweepCell cell;
+            cell.xIndex = cell.x = int(xi);
+            cell.yIndex = cell.y = int(yi);
+            SweepPoint point;
+            point.cell = int(plan.cells.size());
+            point.stage = spec.series[yi].stage;
+            point.size = spec.sizes[xi];
+            point.params = spec.series[yi].params;
+            point.invalid = violations(point.stage, point.params, point.size);
+            if (point.valid())
+                cell.validPoints = 1;
+            else
+                cell.invalidReason = point.invalid.front();
+            cell.points.push_back(int(plan.points.size()));
+            plan.points.push_back(std::move(point));
+            plan.cells.push_back(std::move(cell));
+        }
+    }
+    return plan;
+}
+
+} // namespace
+
 SweepPlan planSweep(const SweepSpec &spec)
 {
+    if (spec.kind == SweepKind::Sizes)
+        return planSizeSweep(spec);
     SweepPlan plan;
     plan.spec = spec;
     const StageInfo *stage = findStage(spec.stage.key());
@@ -130,6 +202,8 @@ SweepPlan planSweep(const SweepSpec &spec)
             for (std::size_t combo = 0; combo < perCell; ++combo) {
                 SweepPoint point;
                 point.cell = cellIndex;
+                point.stage = spec.stage;
+                point.size = spec.size;
                 point.params[xParam->name] = cell.x;
                 point.params[yParam->name] = cell.y;
                 std::size_t rem = combo;

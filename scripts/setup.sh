@@ -9,6 +9,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   libgl-dev xvfb xauth imagemagick fonts-dejavu-core
   python3 # the scripted stand-in runner in tst_runner_client, scripts/compare-counters.py
+  openssh-server openssh-client # tst_sweep_ssh: a sweep through `ssh {host} ...` to a test sshd
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -190,6 +190,59 @@ private slots:
             QVERIFY2(!line.contains("TM=12"), qPrintable(line)); // 32, 64, 128: no multiple of 12
     }
 
+    // --size-sweep on the stand-in: a table row per size, a column per series, the JSON with
+    // every point (a refused size carries the catalog's sentence and is never sent), cuBLAS as a
+    // series, and wave quantization from the runner's blocks per SM and SM count.
+    void sizeSweepRecordsJson()
+    {
+        const QString standIn = writeSweepStandIn(m_dir.path());
+        const QString json = m_dir.filePath(QStringLiteral("sizes.json"));
+        const QString log = m_dir.filePath(QStringLiteral("sizelog"));
+        const Outcome o = bench({"--size-sweep", "--stages", "worklog-8,cublas_fp32", "--sizes",
+                                 "256,512,1024x512x768,70000", "--budget-ms", "5", "--runner-template",
+                                 QStringLiteral("FAKE_LOG=%1 python3 %2").arg(log, standIn), "--json", json});
+        QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+        QVERIFY2(o.out.contains(QStringLiteral("1024x512x768")) &&
+                     o.out.contains(QStringLiteral("worklog-8")),
+                 qPrintable(o.out));
+        QVERIFY2(o.out.contains(QStringLiteral("inv worklog-8 at 70000x70000x70000: ")), qPrintable(o.out));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(doc.value("format").toString(), QStringLiteral("gemmscope-bench-size-sweep"));
+        const QJsonArray points = doc.value("points").toArray();
+        QCOMPARE(points.size(), 8);
+        int timed = 0, refused = 0;
+        for (const QJsonValue &v : points) {
+            const QJsonObject p = v.toObject();
+            if (p.contains("invalid")) {
+                ++refused;
+                QCOMPARE(p.value("size").toObject().value("m").toInt(), 70000);
+                QVERIFY(!p.value("invalid").toString().isEmpty());
+                continue;
+            }
+            QVERIFY2(p.value("tflops").toDouble() > 0, qPrintable(QJsonDocument(p).toJson()));
+            ++timed;
+            if (p.value("stage").toString() == QLatin1String("final")) {
+                const QJsonObject w = p.value("waves").toObject();
+                QCOMPARE(w.value("sms").toInt(), 132); // the stand-in's ready event, 1 block per SM
+                QCOMPARE(w.value("blocks_per_wave").toInt(), 132);
+                QVERIFY(w.value("blocks").toInt() > 0);
+                QCOMPARE(w.value("waves").toDouble(), w.value("blocks").toDouble() / 132.0);
+            }
+        }
+        QCOMPARE(timed, 6);
+        QCOMPARE(refused, 2);
+        QFile l(log);
+        QVERIFY(l.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(l.readAll()).split('\n', Qt::SkipEmptyParts).size(),
+                 6); // refused never sent
+        // A stage that is not in the catalog is refused before anything runs.
+        const Outcome bad = bench({"--size-sweep", "--stages", "nope"});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains(QStringLiteral("neither a preset nor a stage")), qPrintable(bad.err));
+    }
+
     void sweepRefusesAShellTemplate()
     {
         const Outcome o = bench({"--sweep", "--runner-template", "gemmscope-runner; rm -rf /tmp/x"});

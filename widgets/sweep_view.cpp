@@ -6,6 +6,7 @@
 #include "runner_command.h"
 #include "runner_locator.h"
 #include "session.h"
+#include "sweep_journals.h"
 #include "sweep_run.h"
 
 #include <QComboBox>
@@ -62,7 +63,7 @@ SweepView::SweepView(Session *session, QWidget *parent) : QWidget(parent), m_ses
     buildForm();
     if (m_session)
         connect(m_session, &Session::sweepsChanged, this, &SweepView::refreshSweepList);
-    refreshSweepList();
+    setJournalDirectory(m_journalDir);
     redraw();
 }
 
@@ -244,6 +245,22 @@ void SweepView::stageChanged()
 void SweepView::setJournalDirectory(const QString &dir)
 {
     m_journalDir = dir;
+    if (!m_session) {
+        refreshSweepList();
+        return;
+    }
+    // Sweeps a crash left unfinished (the GUI killed before its autosave held their runs): into
+    // the session, offered in the sweep list for Resume.
+    const JournalScan scan = loadUnfinishedJournals(*m_session, dir);
+    refreshSweepList();
+    int mine = 0;
+    for (const SweepData &s : m_session->sweeps())
+        mine += s.spec.kind == SweepKind::Grid && scan.unfinished.contains(s.id);
+    if (mine > 0)
+        m_status->setText(tr("%n unfinished sweep(s) found in %1 (the list beside Resume): Resume continues "
+                             "the shown one.",
+                             nullptr, mine)
+                              .arg(dir));
 }
 
 void SweepView::setRunnerTemplate(const QString &text, int count)
@@ -369,7 +386,7 @@ bool SweepView::launch(SweepData sweep, QString *error)
         return false;
     }
     if (m_session)
-        m_session->setSweep(m_run->sweep());
+        m_session->setSweep(m_run->sweep(), true);
     showSweep(m_run->sweep());
     m_progress->setVisible(true);
     m_status->setText(
@@ -416,7 +433,7 @@ void SweepView::onFinished(bool cancelled)
                           : tr("Finished in %1 s.").arg(m_run->wallSeconds(), 0, 'f', 1));
     m_run.release()->deleteLater(); // not from inside its own signal
     if (m_session)
-        m_session->setSweep(sweep);
+        m_session->setSweep(sweep, true);
     showSweep(sweep);
     m_progress->setVisible(false);
     m_startButton->setEnabled(true);
@@ -431,13 +448,17 @@ void SweepView::refreshSweepList()
     m_sweeps->clear();
     if (!m_session)
         return;
+    const SweepData *last = nullptr; // size sweeps have their own view (size_sweep_view.h)
     for (const SweepData &s : m_session->sweeps())
-        m_sweeps->addItem(s.title(), s.id);
+        if (s.spec.kind == SweepKind::Grid) {
+            m_sweeps->addItem(s.title(), s.id);
+            last = &s;
+        }
     const int index = m_sweeps->findData(m_shown ? m_shown->id : current);
     if (index >= 0)
         m_sweeps->setCurrentIndex(index);
-    if (!m_shown && !m_session->sweeps().isEmpty())
-        showSweep(m_session->sweeps().last());
+    if (!m_shown && last)
+        showSweep(*last);
 }
 
 bool SweepView::showRatio() const

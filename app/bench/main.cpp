@@ -15,6 +15,10 @@
 //                   [--window N] [--journal file.gsweep] [--json out.json]
 //                   (a parameter sweep on a pool of runners: docs/sweeps.md)
 //
+//   gemmscope-bench --size-sweep --stages worklog-8,cublas_fp32 [--sizes square|aspect|512,1024x512x768,...]
+//                   [--size-range 256-16384] [--powers-only] [--budget-ms 30] [runner options as --sweep]
+//                   (TFLOP/s against problem size, with wave quantization: docs/sweeps.md)
+//
 // Exit status: 0 every row ran; 1 a bad option or no runner; 2 no GPU; 3 some rows failed (the
 // table and the JSON still hold every row).
 #include "bench_table.h"
@@ -215,13 +219,30 @@ struct SweepOptions {
     QCommandLineOption byRatio{
         QStringLiteral("by-ratio"),
         QStringLiteral("Sweep: name the best cell by %% of cuBLAS on its own GPU, not TFLOP/s.")};
+    QCommandLineOption sizeSweep{
+        QStringLiteral("size-sweep"),
+        QStringLiteral(
+            "Run a problem-size sweep of --stages (presets or stage keys) instead of the ladder.")};
+    QCommandLineOption sizes{
+        QStringLiteral("sizes"),
+        QStringLiteral("Size sweep: square (default), aspect (the worklog's 8192:4096:6144 scaled), or a "
+                       "comma-separated list of N (square) and MxNxK."),
+        QStringLiteral("list"), QStringLiteral("square")};
+    QCommandLineOption sizeRange{
+        QStringLiteral("size-range"),
+        QStringLiteral("Size sweep: the largest dimension from-to (default 256-16384)."),
+        QStringLiteral("from-to"), QStringLiteral("256-16384")};
+    QCommandLineOption powersOnly{
+        QStringLiteral("powers-only"),
+        QStringLiteral("Size sweep: powers of two only (default: also the midpoints, 1.5 x each).")};
 };
 
 SweepOptions addSweepOptions(QCommandLineParser &parser)
 {
     SweepOptions o;
     parser.addOptions({o.sweep, o.stage, o.x, o.y, o.xValues, o.yValues, o.rest, o.fixed, o.runners,
-                       o.runnerTemplate, o.hosts, o.window, o.journal, o.byRatio});
+                       o.runnerTemplate, o.hosts, o.window, o.journal, o.byRatio, o.sizeSweep, o.sizes,
+                       o.sizeRange, o.powersOnly});
     return o;
 }
 
@@ -238,6 +259,37 @@ std::optional<std::vector<int>> intList(const QString &text, const QString &opti
         }
     }
     return values;
+}
+
+// The runners of --runner-template x --hosts x --runners; false (after printing why) on a bad template.
+bool addRunners(const QCommandLineParser &parser, const SweepOptions &o, int count, const QString &runnerPath,
+                QList<RunnerCommand> &out)
+{
+    QString error;
+    QStringList templates = parser.values(o.runnerTemplate);
+    if (templates.isEmpty())
+        templates << QStringLiteral("{runner}");
+    QStringList hosts = parser.value(o.hosts).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (hosts.isEmpty())
+        hosts << QString();
+    const QString runner = findRunner(runnerPath);
+    for (const QString &t : templates) {
+        for (const QString &host : hosts) {
+            for (int i = 0; i < count; ++i) {
+                RunnerTemplateValues values;
+                values.gpu = values.index = QString::number(i);
+                values.host = host.trimmed();
+                values.runner = runner;
+                const std::optional<RunnerCommand> c = parseRunnerTemplate(t, values, &error);
+                if (!c) {
+                    printError(QStringLiteral("--runner-template: ") + error);
+                    return false;
+                }
+                out << *c;
+            }
+        }
+    }
+    return true;
 }
 
 int sweepMain(const QCommandLineParser &parser, const SweepOptions &o, const QString &sizeText,
@@ -304,33 +356,96 @@ int sweepMain(const QCommandLineParser &parser, const SweepOptions &o, const QSt
         return 1;
     }
 
-    QStringList templates = parser.values(o.runnerTemplate);
-    if (templates.isEmpty())
-        templates << QStringLiteral("{runner}");
-    QStringList hosts = parser.value(o.hosts).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    if (hosts.isEmpty())
-        hosts << QString();
-    const QString runner = findRunner(runnerPath);
-    for (const QString &t : templates) {
-        for (const QString &host : hosts) {
-            for (int i = 0; i < *count; ++i) {
-                RunnerTemplateValues values;
-                values.gpu = values.index = QString::number(i);
-                values.host = host.trimmed();
-                values.runner = runner;
-                const std::optional<RunnerCommand> c = parseRunnerTemplate(t, values, &error);
-                if (!c) {
-                    printError(QStringLiteral("--runner-template: ") + error);
-                    return 1;
-                }
-                options.runners << *c;
-            }
-        }
-    }
+    if (!addRunners(parser, o, int(*count), runnerPath, options.runners))
+        return 1;
     options.window = int(*window);
     options.journalPath = parser.value(o.journal);
     options.jsonPath = jsonPath;
     options.byRatio = parser.isSet(o.byRatio);
+    return bench::runSweep(options);
+}
+
+// --size-sweep: the series from --stages (as the ladder reads them), the sizes from --sizes.
+int sizeSweepMain(const QCommandLineParser &parser, const SweepOptions &o, const QString &stagesText,
+                  const QString &budgetText, bool flushL2, const QString &jsonPath, const QString &runnerPath)
+{
+    QString error;
+    bench::SweepBenchOptions options;
+    SweepSpec &spec = options.spec;
+    spec.kind = SweepKind::Sizes;
+    for (const QString &raw : stagesText.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString key = raw.trimmed();
+        if (const Preset *p = findPreset(key.toStdString()))
+            spec.series.push_back({p->stage, p->params, p->key});
+        else if (const StageInfo *st = findStage(key.toStdString()))
+            spec.series.push_back({st->id, st->isLibrary ? ParamValues{} : defaultParams(st->id), st->key});
+        else {
+            printError(QStringLiteral("--stages: \"%1\" is neither a preset nor a stage key.").arg(key));
+            return 1;
+        }
+    }
+    if (spec.series.empty()) {
+        printError(QStringLiteral("--size-sweep needs --stages, e.g. --stages worklog-8,cublas_fp32."));
+        return 1;
+    }
+    const QString sizesText = parser.value(o.sizes).trimmed();
+    if (sizesText == QLatin1String("square") || sizesText == QLatin1String("aspect")) {
+        const auto range =
+            QRegularExpression(QStringLiteral("^(\\d+)-(\\d+)$")).match(parser.value(o.sizeRange).trimmed());
+        const long long from = range.hasMatch() ? range.captured(1).toLongLong() : 0;
+        const long long to = range.hasMatch() ? range.captured(2).toLongLong() : 0;
+        if (from < 1 || to < from || to > (1LL << 20)) {
+            printError(QStringLiteral("--size-range must look like 256-16384 (1 to 1048576), not \"%1\".")
+                           .arg(parser.value(o.sizeRange)));
+            return 1;
+        }
+        spec.sizes = sizeSweepSizes(sizesText == QLatin1String("square") ? SizeShape::Square
+                                                                         : SizeShape::WorklogAspect,
+                                    from, to, !parser.isSet(o.powersOnly));
+    } else {
+        for (const QString &part : sizesText.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const auto m =
+                QRegularExpression(QStringLiteral("^(\\d+)(?:x(\\d+)x(\\d+))?$")).match(part.trimmed());
+            if (!m.hasMatch()) {
+                printError(QStringLiteral("--sizes: \"%1\" is not N or MxNxK.").arg(part));
+                return 1;
+            }
+            const long long a = m.captured(1).toLongLong();
+            spec.sizes.push_back(m.captured(2).isEmpty() ? ProblemSize{a, a, a}
+                                                         : ProblemSize{a, m.captured(2).toLongLong(),
+                                                                       m.captured(3).toLongLong()});
+        }
+    }
+    if (spec.sizes.empty()) {
+        printError(QStringLiteral("--size-sweep has no sizes: check --sizes and --size-range."));
+        return 1;
+    }
+    spec.stage = spec.series.front().stage;
+    spec.size = spec.sizes.front();
+    const auto budget =
+        wholeNumber(budgetText, 0, 3600000, QStringLiteral("--budget-ms (milliseconds)"), &error);
+    const auto count = budget
+                           ? wholeNumber(parser.value(o.runners), 1, 64, QStringLiteral("--runners"), &error)
+                           : std::nullopt;
+    const auto window = count
+                            ? wholeNumber(parser.value(o.window), 0, 4096, QStringLiteral("--window"), &error)
+                            : std::nullopt;
+    if (!window) {
+        printError(error);
+        return 1;
+    }
+    spec.budgetMs = int(*budget);
+    spec.flushL2 = flushL2;
+    const SweepPlan plan = planSweep(spec);
+    if (!plan.ok()) {
+        printError(QString::fromStdString(plan.error));
+        return 1;
+    }
+    if (!addRunners(parser, o, int(*count), runnerPath, options.runners))
+        return 1;
+    options.window = int(*window);
+    options.journalPath = parser.value(o.journal);
+    options.jsonPath = jsonPath;
     return bench::runSweep(options);
 }
 
@@ -396,6 +511,10 @@ int main(int argc, char **argv)
                        warmupOpt, countersOpt, buildOpt, maxBlocksOpt, carveoutOpt, listJobsOpt});
     const SweepOptions sweepOpts = addSweepOptions(parser);
     parser.process(app);
+    if (parser.isSet(sweepOpts.sizeSweep))
+        return sizeSweepMain(parser, sweepOpts, parser.value(stagesOpt),
+                             parser.isSet(budgetOpt) ? parser.value(budgetOpt) : QStringLiteral("30"),
+                             parser.isSet(flushOpt), parser.value(jsonOpt), parser.value(runnerOpt));
     if (parser.isSet(sweepOpts.sweep))
         return sweepMain(parser, sweepOpts, parser.value(sizeOpt), parser.value(budgetOpt),
                          parser.isSet(flushOpt), parser.value(jsonOpt), parser.value(runnerOpt));

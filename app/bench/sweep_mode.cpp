@@ -1,5 +1,6 @@
 #include "sweep_mode.h"
 
+#include "size_sweep_summary.h"
 #include "sweep_run.h"
 #include "sweep_summary.h"
 
@@ -51,6 +52,32 @@ QString gridTable(const SweepPlan &plan, const SweepSummary &s)
             if (c.cell == s.bestCell)
                 v = QLatin1Char('*') + v;
             text += v.rightJustified(9);
+        }
+        text += QLatin1Char('\n');
+    }
+    return text;
+}
+
+// A size sweep: one row per size, one column per series (TFLOP/s; "inv" refused by the catalog,
+// "WRONG", a failure's kind, "-" not answered; "~" marks a size whose last wave barely started).
+QString sizeTable(const SweepPlan &plan, const SizeSweepSummary &s)
+{
+    QString text = QStringLiteral("size").leftJustified(18);
+    for (std::size_t i = 0; i < plan.spec.series.size(); ++i)
+        text += seriesLabel(plan, int(i)).rightJustified(14);
+    text += QLatin1Char('\n');
+    const std::size_t nSizes = plan.spec.sizes.size();
+    for (std::size_t zi = 0; zi < nSizes; ++zi) {
+        const ProblemSize &z = plan.spec.sizes[zi];
+        text += QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k).leftJustified(18);
+        for (std::size_t si = 0; si < plan.spec.series.size(); ++si) {
+            const SizeSweepPoint &p = s.points[int(si * nSizes + zi)];
+            const QString v = !p.invalidReason.isEmpty() ? QStringLiteral("inv")
+                              : p.run                    ? QString::number(p.run->tflops, 'f', 2)
+                              : p.failureKind == QLatin1String("wrong_result") ? QStringLiteral("WRONG")
+                              : !p.failureKind.isEmpty()                       ? p.failureKind.left(12)
+                                                                               : QStringLiteral("-");
+            text += (p.waveStep ? QStringLiteral("~") + v : v).rightJustified(14);
         }
         text += QLatin1Char('\n');
     }
@@ -148,7 +175,7 @@ int runSweep(const SweepBenchOptions &options)
     const SweepSummary summary = summarizeSweep(plan, runs, options.byRatio);
     int validAnswered = 0, failed = 0;
     for (const RunRecord &r : thisRun) {
-        if (r.stage == QLatin1String("cublas_fp32"))
+        if (plan.spec.kind == SweepKind::Grid && r.stage == QLatin1String("cublas_fp32"))
             continue;
         validAnswered += r.isOk() ? 1 : 0;
         failed += r.isOk() ? 0 : 1;
@@ -158,15 +185,34 @@ int runSweep(const SweepBenchOptions &options)
     const double perMinute = wall > 0 ? validAnswered / wall * 60.0 : 0;
     const double busyFraction = wall > 0 ? busy / (wall * runners) : 0;
 
-    out(QStringLiteral("\nTFLOP/s (* best, s spills, inv: refused by the catalog, WRONG: wrong result)\n"));
-    out(gridTable(plan, summary));
+    const bool sizes = plan.spec.kind == SweepKind::Sizes;
+    const SizeSweepSummary sizeSummary = sizes ? summarizeSizeSweep(plan, runs) : SizeSweepSummary{};
+    if (sizes) {
+        out(QStringLiteral("\nTFLOP/s (inv: refused by the catalog, WRONG: wrong result, ~: the last wave "
+                           "barely started, wave quantization)\n"));
+        out(sizeTable(plan, sizeSummary));
+        for (const QString &note : sizeSweepWaveNotes(plan, sizeSummary))
+            out(QStringLiteral("~ %1\n").arg(note));
+        for (const SizeSweepPoint &p : sizeSummary.points)
+            if (!p.invalidReason.isEmpty())
+                out(QStringLiteral("inv %1 at %2x%3x%4: %5\n")
+                        .arg(seriesLabel(plan, p.series))
+                        .arg(p.size.m)
+                        .arg(p.size.n)
+                        .arg(p.size.k)
+                        .arg(p.invalidReason));
+    } else {
+        out(QStringLiteral(
+            "\nTFLOP/s (* best, s spills, inv: refused by the catalog, WRONG: wrong result)\n"));
+        out(gridTable(plan, summary));
+    }
     for (const RunRecord &r : runs)
-        if (r.isOk() && r.stage == QLatin1String("cublas_fp32"))
+        if (!sizes && r.isOk() && r.stage == QLatin1String("cublas_fp32"))
             out(QStringLiteral("cuBLAS FP32 on %1 %2 (%3): %4 ms, %5 TFLOP/s\n")
                     .arg(r.host, r.gpuName, r.gpuUuid.left(12))
                     .arg(r.medianMs, 0, 'f', 3)
                     .arg(r.tflops, 0, 'f', 2));
-    if (summary.bestCell >= 0) {
+    if (!sizes && summary.bestCell >= 0) {
         const SweepCellSummary &b = summary.cells[summary.bestCell];
         out(QStringLiteral("Best: %1 %2 ms, %3 TFLOP/s%4 on %5 %6\n")
                 .arg(formatRunParams(*b.best))
@@ -188,8 +234,9 @@ int runSweep(const SweepBenchOptions &options)
             .arg(100.0 * busyFraction, 0, 'f', 1));
 
     if (!options.jsonPath.isEmpty()) {
-        QJsonObject doc = sweepCellsJson(plan, summary);
-        doc["format"] = QStringLiteral("gemmscope-bench-sweep");
+        QJsonObject doc = sizes ? sizeSweepJson(plan, sizeSummary) : sweepCellsJson(plan, summary);
+        doc["format"] =
+            sizes ? QStringLiteral("gemmscope-bench-size-sweep") : QStringLiteral("gemmscope-bench-sweep");
         doc["date"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
         doc["command"] = QCoreApplication::arguments().join(QLatin1Char(' '));
         QJsonArray runnerLabels;

@@ -90,6 +90,7 @@ void applyCompiled(RunRecord &record, const protocol::CompiledInfo &compiled)
     if (compiled.occupancy) {
         record.occupancy = compiled.occupancy->fraction;
         record.occupancyLimiter = compiled.occupancy->limiter;
+        record.blocksPerSm = compiled.occupancy->blocksPerSm;
     }
 }
 
@@ -236,19 +237,22 @@ QJsonObject toJson(const RunRecord &r)
     if (r.tolerance > 0)
         o["tolerance"] = r.tolerance;
     if (r.registers >= 0 || r.occupancy >= 0 || r.staticSmemBytes > 0) {
-        o["compiled"] = QJsonObject{
-            {"registers", r.registers},
-            {"spill_store_bytes", r.spillStoreBytes},
-            {"spill_load_bytes", r.spillLoadBytes},
-            {"static_smem_bytes", r.staticSmemBytes},
-            {"cache_hit", r.cacheHit},
-            {"occupancy", QJsonObject{{"fraction", r.occupancy}, {"limiter", r.occupancyLimiter}}}};
+        o["compiled"] = QJsonObject{{"registers", r.registers},
+                                    {"spill_store_bytes", r.spillStoreBytes},
+                                    {"spill_load_bytes", r.spillLoadBytes},
+                                    {"static_smem_bytes", r.staticSmemBytes},
+                                    {"cache_hit", r.cacheHit},
+                                    {"occupancy", QJsonObject{{"fraction", r.occupancy},
+                                                              {"limiter", r.occupancyLimiter},
+                                                              {"blocks_per_sm", r.blocksPerSm}}}};
     }
     if (r.status == RunStatus::Failed)
         o["error"] = QJsonObject{{"kind", r.errorKind}, {"message", r.errorMessage}, {"log", r.errorLog}};
     QJsonObject gpu{{"name", r.gpuName}, {"arch", r.gpuArch}};
     if (!r.gpuUuid.isEmpty())
         gpu["uuid"] = r.gpuUuid;
+    if (r.smCount > 0)
+        gpu["sms"] = r.smCount;
     o["gpu"] = gpu;
     if (!r.host.isEmpty())
         o["host"] = r.host;
@@ -322,6 +326,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.gpuName = gpu.value("name").toString();
     r.gpuArch = gpu.value("arch").toString();
     r.gpuUuid = gpu.value("uuid").toString();
+    r.smCount = gpu.value("sms").toInt();
     r.host = o.value("host").toString();
     r.smClockMHz = o.value("sm_clock_mhz").toInt();
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);

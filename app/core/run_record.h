@@ -43,6 +43,7 @@ struct RunRecord {
     int registers = -1, spillStoreBytes = 0, spillLoadBytes = 0, staticSmemBytes = 0;
     bool cacheHit = false;
     double occupancy = -1; // fraction of the SM's warps, -1 unknown
+    int blocksPerSm = 0;   // resident blocks per SM (the compiled event's occupancy), 0 unknown
     QString occupancyLimiter;
 
     // Failure (status == Failed): the protocol's kind and its sentence.
@@ -51,6 +52,7 @@ struct RunRecord {
     QString gpuName, gpuArch;
     QString gpuUuid; // the runner's GPU (result's gpu.uuid), so that ratios compare runs on one GPU
     QString host;    // the runner's machine (its `ready` event), empty where unknown
+    int smCount = 0; // SMs of the runner's GPU (its `ready` event), 0 unknown
     int smClockMHz = 0;
     QDateTime timestamp;
     // Hardware counters of a run that asked for them (docs/protocol.md, "counters"): the

@@ -67,6 +67,8 @@ void RunnerClient::stamp(RunRecord &record) const
         record.gpuArch = m_gpuArch;
     if (record.gpuUuid.isEmpty() && (record.gpuName.isEmpty() || record.gpuName == m_gpuName))
         record.gpuUuid = m_gpuUuid;
+    if (record.smCount <= 0 && record.gpuName == m_gpuName)
+        record.smCount = m_smCount;
 }
 
 RunnerClient::~RunnerClient()
@@ -436,6 +438,7 @@ void RunnerClient::handleReady(const QJsonObject &event)
     m_gpuName = ready.gpu ? ready.gpu->name : QString();
     m_gpuArch = ready.gpu ? ready.gpu->arch : QString();
     m_gpuUuid = ready.gpu ? ready.gpu->uuid : QString();
+    m_smCount = ready.gpu ? ready.gpu->sms.value_or(0) : 0;
     armWatchdog(); // start-up is over; the running job's silence is watched from dispatch on
     if (!ready.gpu) {
         QString why = ready.gpuErrorMessage;

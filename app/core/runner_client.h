@@ -117,6 +117,7 @@ private:
     RunnerCommand m_command;
     int m_window = 1;
     QString m_host, m_gpuName, m_gpuArch, m_gpuUuid; // from the runner's `ready`
+    int m_smCount = 0;
     QString m_unavailableReason;
     QProcess *m_process = nullptr;
     State m_state = State::Stopped;

@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include <QTimer>
+
 #include "file_read.h"
 #include "json_text.h"
 
@@ -227,7 +229,16 @@ SessionParse importBenchFile(const QString &path)
     return readFile(path, &importBenchJson);
 }
 
-Session::Session(QObject *parent) : QObject(parent) {}
+Session::Session(QObject *parent) : QObject(parent), m_sweepAutosave(new QTimer(this))
+{
+    m_sweepAutosave->setSingleShot(true);
+    m_sweepAutosave->setInterval(1000);
+    connect(m_sweepAutosave, &QTimer::timeout, this, [this] {
+        QString error;
+        if (!autosave(&error))
+            qWarning("GemmScope autosave failed: %s", qPrintable(error));
+    });
+}
 
 int Session::indexOf(const QString &runId) const
 {
@@ -370,7 +381,7 @@ QJsonObject ceilingsEntry(const QJsonObject &event, const QString &origin)
     return entry;
 }
 
-void Session::setSweep(const SweepData &sweep)
+void Session::setSweep(const SweepData &sweep, bool autosaveNow)
 {
     auto it = std::find_if(m_data.sweeps.begin(), m_data.sweeps.end(),
                            [&](const SweepData &s) { return s.id == sweep.id; });
@@ -380,6 +391,16 @@ void Session::setSweep(const SweepData &sweep)
         m_data.sweeps.append(sweep);
     setModified(true);
     emit sweepsChanged();
+    if (m_autosavePath.isEmpty())
+        return;
+    if (autosaveNow) {
+        m_sweepAutosave->stop();
+        QString error;
+        if (!autosave(&error))
+            qWarning("GemmScope autosave failed: %s", qPrintable(error));
+    } else if (!m_sweepAutosave->isActive()) {
+        m_sweepAutosave->start();
+    }
 }
 
 void Session::setCeilings(const QString &gpuName, const QJsonObject &entry)

@@ -17,6 +17,7 @@
 #include <optional>
 
 class QLockFile;
+class QTimer;
 
 namespace gemmscope {
 
@@ -114,8 +115,11 @@ public:
     void clear();
     // Stores the runner's measured ceilings for its GPU (kept in the session file).
     void setCeilings(const QString &gpuName, const QJsonObject &entry);
-    // Adds a sweep, or replaces the one with the same id (a sweep that ran on).
-    void setSweep(const SweepData &sweep);
+    // Adds a sweep, or replaces the one with the same id (a sweep that ran on), and autosaves: at
+    // once with `autosaveNow` (a sweep started, stopped or finished), else within a second (a
+    // sweep's progress: one autosave per second at most, however fast its runs answer; its
+    // journal holds every run in between).
+    void setSweep(const SweepData &sweep, bool autosaveNow = false);
     const QList<SweepData> &sweeps() const { return m_data.sweeps; }
 
     bool open(const QString &path, QString *error); // nothing changes when it fails
@@ -159,6 +163,7 @@ private:
     QString m_filePath;
     QString m_autosavePath;
     bool m_modified = false;
+    QTimer *m_sweepAutosave = nullptr; // the pending autosave of sweep progress
 };
 
 } // namespace gemmscope

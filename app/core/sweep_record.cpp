@@ -49,6 +49,17 @@ QJsonArray intsJson(const std::vector<int> &values)
 
 QString SweepData::title() const
 {
+    if (spec.kind == SweepKind::Sizes) {
+        QStringList names;
+        for (const SizeSeries &s : spec.series)
+            names << QString::fromStdString(s.label.empty() ? s.stage.str() : s.label);
+        const auto text = [](const ProblemSize &z) {
+            return QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
+        };
+        return QStringLiteral("sizes: %1; %2 … %3")
+            .arg(names.join(QStringLiteral(", ")), spec.sizes.empty() ? QString() : text(spec.sizes.front()),
+                 spec.sizes.empty() ? QString() : text(spec.sizes.back()));
+    }
     return QStringLiteral("%1: %2 x %3, %4x%5x%6")
         .arg(QString::fromStdString(spec.stage.str()), QString::fromStdString(spec.x.param),
              QString::fromStdString(spec.y.param))
@@ -64,8 +75,33 @@ QString newSweepId()
         .arg(QRandomGenerator::global()->bounded(0x1000, 0xFFFF), 0, 16);
 }
 
+static QJsonObject sizeJson(const ProblemSize &size)
+{
+    return QJsonObject{{"m", double(size.m)}, {"n", double(size.n)}, {"k", double(size.k)}};
+}
+
+static ProblemSize sizeFrom(const QJsonObject &o)
+{
+    return {qint64(o.value("m").toDouble()), qint64(o.value("n").toDouble()),
+            qint64(o.value("k").toDouble())};
+}
+
 QJsonObject sweepSpecToJson(const SweepSpec &spec)
 {
+    if (spec.kind == SweepKind::Sizes) {
+        QJsonArray series, sizes;
+        for (const SizeSeries &s : spec.series)
+            series.append(QJsonObject{{"stage", QString::fromStdString(s.stage.str())},
+                                      {"params", paramsJson(s.params)},
+                                      {"label", QString::fromStdString(s.label)}});
+        for (const ProblemSize &z : spec.sizes)
+            sizes.append(sizeJson(z));
+        return QJsonObject{{"kind", "sizes"},
+                           {"series", series},
+                           {"sizes", sizes},
+                           {"budget_ms", spec.budgetMs},
+                           {"flush_l2", spec.flushL2}};
+    }
     return QJsonObject{
         {"stage", QString::fromStdString(spec.stage.str())},
         {"x",
@@ -89,6 +125,34 @@ std::optional<SweepSpec> sweepSpecFromJson(const QJsonObject &json, QString *err
         return std::nullopt;
     };
     SweepSpec spec;
+    if (json.value("kind").toString() == QLatin1String("sizes")) {
+        spec.kind = SweepKind::Sizes;
+        for (const QJsonValue &v : json.value("series").toArray()) {
+            const QJsonObject o = v.toObject();
+            SizeSeries s;
+            const QString stage = o.value("stage").toString();
+            if (stage.isEmpty() || !findStage(stage.toStdString()))
+                return fail(QStringLiteral("the size sweep names no known stage (\"%1\")").arg(stage));
+            s.stage = StageId(stage.toStdString());
+            if (!paramsFrom(o.value("params"), s.params))
+                return fail(QStringLiteral("the size sweep's parameters of %1 are not numbers").arg(stage));
+            s.label = o.value("label").toString().toStdString();
+            spec.series.push_back(std::move(s));
+        }
+        for (const QJsonValue &v : json.value("sizes").toArray()) {
+            const ProblemSize z = sizeFrom(v.toObject());
+            if (z.m < 1 || z.n < 1 || z.k < 1)
+                return fail(QStringLiteral("the size sweep has a size that is not usable"));
+            spec.sizes.push_back(z);
+        }
+        if (spec.series.empty() || spec.sizes.empty())
+            return fail(QStringLiteral("the size sweep has no stage or no size"));
+        spec.stage = spec.series.front().stage;
+        spec.size = spec.sizes.front();
+        spec.budgetMs = json.value("budget_ms").toInt(30);
+        spec.flushL2 = json.value("flush_l2").toBool();
+        return spec;
+    }
     const QString stage = json.value("stage").toString();
     if (stage.isEmpty() || !findStage(stage.toStdString()))
         return fail(QStringLiteral("the sweep names no known stage (\"%1\")").arg(stage));
@@ -193,8 +257,7 @@ QList<int> unfinishedPoints(const SweepPlan &plan, const QList<RunRecord> &runs)
     QList<int> out;
     for (std::size_t i = 0; i < plan.points.size(); ++i) {
         const SweepPoint &p = plan.points[i];
-        if (p.valid() && !finished.contains(QString::fromStdString(
-                             sweepPointKey(plan.spec.stage, p.params, plan.spec.size))))
+        if (p.valid() && !finished.contains(QString::fromStdString(sweepPointKey(p.stage, p.params, p.size))))
             out << int(i);
     }
     return out;

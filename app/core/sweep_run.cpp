@@ -80,11 +80,14 @@ bool SweepRun::start(QString *error)
     }
     emit progressChanged(0, m_total, -1);
     for (int i = 0; i < int(m_runners.size()); ++i) {
-        // The baseline first: this GPU's 100 %.
-        const RunRequest baseline = baselineRequest();
-        const QString id = m_runners[std::size_t(i)].host->client()->submit(baseline);
-        m_sent.insert(id, {i, -1});
-        ++m_runners[std::size_t(i)].inFlight;
+        // The baseline first: this GPU's 100 %. A size sweep has none: cuBLAS is one of its
+        // series when the user asks for it, at every size.
+        if (m_sweep.spec.kind == SweepKind::Grid) {
+            const RunRequest baseline = baselineRequest();
+            const QString id = m_runners[std::size_t(i)].host->client()->submit(baseline);
+            m_sent.insert(id, {i, -1});
+            ++m_runners[std::size_t(i)].inFlight;
+        }
         fill(i);
     }
     finishIfDone();
@@ -95,9 +98,10 @@ RunRequest SweepRun::requestFor(int point) const
 {
     RunRequest r;
     r.tag = kSweepTag;
-    r.config.stage = m_sweep.spec.stage;
-    r.config.params = m_plan.points[std::size_t(point)].params;
-    r.config.size = m_sweep.spec.size;
+    const SweepPoint &p = m_plan.points[std::size_t(point)];
+    r.config.stage = p.stage;
+    r.config.params = p.params;
+    r.config.size = p.size;
     r.config.timing.budgetMs = m_sweep.spec.budgetMs;
     r.config.timing.flushL2 = m_sweep.spec.flushL2;
     r.config.timing.counters = false; // a sweep times; counters would double each point's GPU time

@@ -30,8 +30,8 @@ SweepSummary summarizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs,
             const SweepPoint &p = plan.points[std::size_t(i)];
             if (!p.valid())
                 continue;
-            const RunRecord *run = finished.value(
-                QString::fromStdString(sweepPointKey(plan.spec.stage, p.params, plan.spec.size)));
+            const RunRecord *run =
+                finished.value(QString::fromStdString(sweepPointKey(p.stage, p.params, p.size)));
             if (!run)
                 continue;
             ++c.answeredPoints;

@@ -22,6 +22,7 @@
 #include "runner_client.h"
 #include "runtime_chart.h"
 #include "session.h"
+#include "size_sweep_view.h"
 #include "stage_source_view.h"
 #include "sweep_view.h"
 #include "tile_map_view.h"
@@ -243,11 +244,22 @@ void MainWindow::buildViews()
         tr("PTX and SASS of the configured kernel, the hot loop and its instruction mix"));
     // Sweeps (issue 14): every configuration of two parameters on a heatmap; maximise the pane
     // (the corner button) for a larger one.
+    // Two modes in one tab: the parameter grid (heatmap) and problem sizes (TFLOP/s against size,
+    // wave quantization marked); both on the same runner pool and journal.
     m_sweepView = new SweepView(m_session);
     m_sweepView->setObjectName(QStringLiteral("sweepView"));
-    m_mappingTabs->addTab(m_sweepView, tr("Sweep"));
+    m_sizeSweepView = new SizeSweepView(m_session);
+    m_sizeSweepView->setObjectName(QStringLiteral("sizeSweepView"));
+    auto *sweepModes = new QTabWidget;
+    sweepModes->setObjectName(QStringLiteral("sweepModes"));
+    sweepModes->setDocumentMode(true);
+    sweepModes->addTab(m_sweepView, tr("Parameter grid"));
+    sweepModes->addTab(m_sizeSweepView, tr("Problem sizes"));
+    sweepModes->setTabToolTip(1, tr("TFLOP/s against problem size for chosen presets and cuBLAS"));
+    m_mappingTabs->addTab(sweepModes, tr("Sweep"));
     m_mappingTabs->setTabToolTip(m_mappingTabs->count() - 1,
-                                 tr("Every configuration of two parameters, timed on one or more runners"));
+                                 tr("Every configuration of two parameters, or every size, timed on one or "
+                                    "more runners"));
     // Every tab label visible: no scroll arrows; the pane's minimum width holds the whole bar and a
     // full warp of 32 lanes (the coalescing and bank diagrams' minimum).
     m_mappingTabs->setUsesScrollButtons(false);
@@ -938,11 +950,21 @@ void MainWindow::loadDefaultSession()
         statusBar()->showMessage(tr("The embedded reference data could not be loaded: %1").arg(error));
 }
 
+void MainWindow::rescanSweepJournals()
+{
+    // The default session or a recovered autosave replaced the session after the Sweep tab first
+    // looked: offer the unfinished journaled sweeps again (the session may lack them now).
+    m_sweepView->setJournalDirectory(m_sweepView->journalDirectory());
+    m_sizeSweepView->setJournalDirectory(m_sizeSweepView->journalDirectory());
+}
+
 void MainWindow::offerAutosaveRecovery()
 {
     const QString own = m_session->autosaveFile();
-    if (own.isEmpty())
+    if (own.isEmpty()) {
+        rescanSweepJournals();
         return;
+    }
     const QString directory = QFileInfo(own).absolutePath();
     // Autosaves, and the files they name, are read in a worker thread: a damaged or hostile one
     // (a FIFO, /dev/zero) must never hold up the window.
@@ -956,6 +978,7 @@ void MainWindow::offerAutosaveRecovery()
 
 void MainWindow::offerRecovered(const QList<AutosaveRecovery> &found)
 {
+    const auto rescan = qScopeGuard([this] { rescanSweepJournals(); }); // whatever the user chose
     QList<SessionData> recovered;
     QStringList problems;
     int unsaved = 0;

@@ -138,6 +138,7 @@ private:
     void restoreSettings();
     bool confirmDiscard();
     void offerRecovered(const QList<AutosaveRecovery> &found);
+    void rescanSweepJournals(); // offer unfinished journaled sweeps (after the session was replaced)
 
     Options m_options;
     std::unique_ptr<AutosaveSlot> m_autosaveSlot; // this instance's own autosave, locked while it runs
@@ -177,7 +178,8 @@ private:
     class CompileJob *m_disassembleJob = nullptr;
     bool m_disassemblePending = false;              // the configuration changed while a disassembly ran
     class MachineCodeView *m_machineCode = nullptr; // the "SASS" tab
-    class SweepView *m_sweepView = nullptr;         // the "Sweep" tab
+    class SweepView *m_sweepView = nullptr;         // the "Sweep" tab: parameter grid
+    class SizeSweepView *m_sizeSweepView = nullptr; // the "Sweep" tab: problem sizes
     QString m_compileArch = QStringLiteral("sm_90");
     QString m_lastCompile;
     bool m_showingConfig = false;

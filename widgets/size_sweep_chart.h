@@ -1,0 +1,55 @@
+// The size sweep's chart (issue 14 item 2): TFLOP/s against problem size, one curve per series
+// (a stage or preset, cuBLAS), on a log-2 size axis with a legend. A ▽ marks a size where the
+// kernel's last wave of thread blocks barely started (wave quantization: tiles / (SMs x resident
+// blocks per SM) just above a whole number), which is where such a curve steps down; the note
+// under the chart names each one ("8.05 waves: the last wave runs 7 of 132 SMs"). Sizes the
+// catalog refuses for a stage sit as grey × on the axis, their sentence on hover. Hover any point
+// for its numbers. Painted from a SweepPlan and its SizeSweepSummary; nothing here runs anything.
+#pragma once
+
+#include "size_sweep_summary.h"
+#include "sweep_plan.h"
+
+#include <QWidget>
+#include <optional>
+
+class QCustomPlot;
+class QLabel;
+
+namespace gemmscope {
+
+class ChartInteraction;
+
+class SizeSweepChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit SizeSweepChart(QWidget *parent = nullptr);
+
+    void setData(const SweepPlan &plan, const SizeSweepSummary &summary);
+    void clear(const QString &message);
+
+    // The point under a pixel of the plot (index into the summary's points, -1 none) and its tooltip.
+    std::pair<int, QString> pointAt(const QPointF &pixel) const;
+    std::optional<QPointF> pointPixel(int point) const; // where a point is drawn, if it is
+    QCustomPlot *plot() const { return m_plot; }
+    QString noteText() const;
+    int markedSteps() const { return m_marked; }
+    // .png/.pdf/.svg: the chart (plot_export); the note is part of the widget, not the image.
+    std::optional<QString> exportTo(const QString &path);
+
+    // The x coordinate of a size: its largest dimension (M for both the square and the worklog's shapes).
+    static double sizeCoordinate(const ProblemSize &size);
+
+private:
+    QString tooltip(int point) const;
+    std::optional<QPointF> coordinates(int point) const;
+
+    QCustomPlot *m_plot = nullptr;
+    QLabel *m_note = nullptr;
+    ChartInteraction *m_interaction = nullptr;
+    SweepPlan m_plan;
+    SizeSweepSummary m_summary;
+    int m_marked = 0;
+};
+
+} // namespace gemmscope

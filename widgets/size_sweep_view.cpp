@@ -1,0 +1,420 @@
+#include "size_sweep_view.h"
+
+#include "plot_export.h"
+#include "runner_command.h"
+#include "runner_locator.h"
+#include "session.h"
+#include "size_sweep_chart.h"
+#include "sweep_journals.h"
+#include "sweep_run.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+namespace gemmscope {
+
+SizeSweepView::SizeSweepView(Session *session, QWidget *parent) : QWidget(parent), m_session(session)
+{
+    m_journalDir =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sweeps");
+    buildForm();
+    if (m_session)
+        connect(m_session, &Session::sweepsChanged, this, &SizeSweepView::refreshSweepList);
+    setJournalDirectory(m_journalDir);
+}
+
+SizeSweepView::~SizeSweepView() = default; // the SweepRun stops its runners; its runs are journaled
+
+void SizeSweepView::buildForm()
+{
+    m_seriesList = new QListWidget;
+    m_seriesList->setObjectName(QStringLiteral("sizeSweepSeries"));
+    for (const Preset &p : presets()) {
+        auto *item = new QListWidgetItem(QString::fromStdString(p.key + " — " + p.title), m_seriesList);
+        item->setData(Qt::UserRole, QString::fromStdString(p.key));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        const bool byDefault = p.key == "worklog-8" || p.stage == StageId::CublasFp32;
+        item->setCheckState(byDefault ? Qt::Checked : Qt::Unchecked);
+    }
+    m_seriesList->setMaximumHeight(110);
+    m_seriesList->setToolTip(
+        tr("The curves: presets (a stage with its tile parameters) and the cuBLAS baselines."));
+    m_shape = new QComboBox;
+    m_shape->setObjectName(QStringLiteral("sizeSweepShape"));
+    m_shape->addItem(tr("square (M = N = K)"));
+    m_shape->addItem(tr("worklog's 8192:4096:6144, scaled"));
+    m_from = new QComboBox;
+    m_to = new QComboBox;
+    for (long long v = 64; v <= 32768; v *= 2) {
+        m_from->addItem(QString::number(v), v);
+        m_to->addItem(QString::number(v), v);
+    }
+    m_from->setCurrentText(QStringLiteral("256"));
+    m_to->setCurrentText(QStringLiteral("16384"));
+    m_midpoints = new QCheckBox(tr("and midpoints (1.5×)"));
+    m_midpoints->setChecked(true);
+    m_budget = new QSpinBox;
+    m_budget->setRange(1, 60000);
+    m_budget->setValue(30);
+    m_budget->setSuffix(tr(" ms"));
+    m_runners = new QLineEdit(QStringLiteral("{runner}"));
+    m_runners->setObjectName(QStringLiteral("sizeSweepRunnerTemplate"));
+    m_runners->setToolTip(tr("How each runner is started, as for a parameter sweep (docs/sweeps.md)."));
+    m_runnerCountBox = new QSpinBox;
+    m_runnerCountBox->setRange(1, 64);
+    m_runnerCountBox->setPrefix(QStringLiteral("× "));
+    m_startButton = new QPushButton(tr("Start"));
+    m_startButton->setObjectName(QStringLiteral("sizeSweepStart"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setEnabled(false);
+    m_resumeButton = new QPushButton(tr("Resume"));
+    m_resumeButton->setObjectName(QStringLiteral("sizeSweepResume"));
+    m_resumeButton->setToolTip(tr("Run the shown sweep's unfinished sizes"));
+    m_exportButton = new QPushButton(tr("Export…"));
+    m_sweeps = new QComboBox;
+    m_sweeps->setObjectName(QStringLiteral("sizeSweepList"));
+    m_sweeps->setMinimumContentsLength(18);
+    m_progress = new QProgressBar;
+    m_progress->setVisible(false);
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("sizeSweepStatus"));
+    m_status->setWordWrap(true);
+    m_chart = new SizeSweepChart;
+
+    auto *form = new QHBoxLayout;
+    form->addWidget(m_seriesList, 1);
+    auto *right = new QFormLayout;
+    auto *range = new QHBoxLayout;
+    range->addWidget(m_from);
+    range->addWidget(new QLabel(QStringLiteral("…")));
+    range->addWidget(m_to);
+    range->addWidget(m_midpoints);
+    range->addStretch();
+    right->addRow(tr("Shape"), m_shape);
+    right->addRow(tr("Largest dimension"), range);
+    auto *runnerRow = new QHBoxLayout;
+    runnerRow->addWidget(m_budget);
+    runnerRow->addWidget(m_runners, 1);
+    runnerRow->addWidget(m_runnerCountBox);
+    right->addRow(tr("Budget, runners"), runnerRow);
+    form->addLayout(right, 1);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_startButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_resumeButton);
+    buttons->addWidget(m_sweeps, 1);
+    buttons->addWidget(m_exportButton);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(m_chart, 1);
+
+    connect(m_startButton, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!start(&error))
+            m_status->setText(error);
+    });
+    connect(m_cancelButton, &QPushButton::clicked, this, &SizeSweepView::cancel);
+    connect(m_resumeButton, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!resume(&error))
+            m_status->setText(error);
+    });
+    connect(m_sweeps, &QComboBox::activated, this, [this](int index) {
+        const QString id = m_sweeps->itemData(index).toString();
+        if (m_session)
+            for (const SweepData &s : m_session->sweeps())
+                if (s.id == id)
+                    showSweep(s);
+    });
+    connect(m_exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export size sweep"), QString(),
+            exportFileFilter() + QStringLiteral(";;CSV points (*.csv);;JSON points (*.json)"));
+        if (path.isEmpty())
+            return;
+        if (const auto error = exportTo(path))
+            m_status->setText(*error);
+    });
+}
+
+void SizeSweepView::setJournalDirectory(const QString &dir)
+{
+    m_journalDir = dir;
+    if (!m_session)
+        return;
+    // Sweeps a crash left unfinished (the GUI killed before its autosave): offered for Resume.
+    const JournalScan scan = loadUnfinishedJournals(*m_session, dir);
+    refreshSweepList();
+    int mine = 0;
+    for (const SweepData &s : m_session->sweeps())
+        mine += s.spec.kind == SweepKind::Sizes && scan.unfinished.contains(s.id);
+    if (mine > 0)
+        m_status->setText(tr("%n unfinished size sweep(s) found in %1 (the list beside Resume): Resume "
+                             "continues the shown one.",
+                             nullptr, mine)
+                              .arg(dir));
+}
+
+void SizeSweepView::setRunnerTemplate(const QString &text, int count)
+{
+    m_runners->setText(text);
+    m_runnerCountBox->setValue(count);
+}
+
+void SizeSweepView::setSeries(const QStringList &keys)
+{
+    for (int i = 0; i < m_seriesList->count(); ++i) {
+        QListWidgetItem *item = m_seriesList->item(i);
+        item->setCheckState(keys.contains(item->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+QStringList SizeSweepView::checkedSeries() const
+{
+    QStringList keys;
+    for (int i = 0; i < m_seriesList->count(); ++i)
+        if (m_seriesList->item(i)->checkState() == Qt::Checked)
+            keys << m_seriesList->item(i)->data(Qt::UserRole).toString();
+    return keys;
+}
+
+void SizeSweepView::setSizes(SizeShape shape, long long from, long long to, bool midpoints)
+{
+    m_shape->setCurrentIndex(shape == SizeShape::Square ? 0 : 1);
+    m_from->setCurrentIndex(m_from->findData(from));
+    m_to->setCurrentIndex(m_to->findData(to));
+    m_midpoints->setChecked(midpoints);
+}
+
+SweepSpec SizeSweepView::spec() const
+{
+    SweepSpec spec;
+    spec.kind = SweepKind::Sizes;
+    for (const QString &key : checkedSeries())
+        if (const Preset *p = findPreset(key.toStdString()))
+            spec.series.push_back({p->stage, p->params, p->key});
+    spec.sizes = sizeSweepSizes(m_shape->currentIndex() == 0 ? SizeShape::Square : SizeShape::WorklogAspect,
+                                m_from->currentData().toLongLong(), m_to->currentData().toLongLong(),
+                                m_midpoints->isChecked());
+    if (!spec.series.empty())
+        spec.stage = spec.series.front().stage;
+    if (!spec.sizes.empty())
+        spec.size = spec.sizes.front();
+    spec.budgetMs = m_budget->value();
+    return spec;
+}
+
+bool SizeSweepView::start(QString *error)
+{
+    SweepData sweep;
+    sweep.id = newSweepId();
+    sweep.spec = spec();
+    sweep.created = QDateTime::currentDateTimeUtc();
+    const SweepPlan plan = planSweep(sweep.spec);
+    if (!plan.ok()) {
+        if (error)
+            *error = QString::fromStdString(plan.error);
+        return false;
+    }
+    return launch(sweep, error);
+}
+
+bool SizeSweepView::resume(QString *error)
+{
+    if (!m_shown) {
+        if (error)
+            *error = tr("No size sweep is shown to resume.");
+        return false;
+    }
+    SweepData sweep = *m_shown;
+    // The journal may hold runs the session has not saved yet (the application was killed).
+    if (const auto journal =
+            SweepJournal::read(m_journalDir + QLatin1Char('/') + sweep.id + QStringLiteral(".gsweep"));
+        journal && journal->runs.size() > sweep.runs.size())
+        sweep = *journal;
+    if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {
+        if (error)
+            *error = tr("Every size of this sweep has finished; nothing to resume.");
+        return false;
+    }
+    return launch(sweep, error);
+}
+
+bool SizeSweepView::launch(SweepData sweep, QString *error)
+{
+    if (isRunning()) {
+        if (error)
+            *error = tr("A size sweep is already running.");
+        return false;
+    }
+    const RunnerLocation location = locateRunner();
+    const auto commands = runnerCommandsPerGpu(m_runners->text(), m_runnerCountBox->value(),
+                                               location.found() ? location.path : QString(), error);
+    if (!commands)
+        return false;
+    SweepRun::Options options;
+    options.runners = *commands;
+    options.journalPath = m_journalDir + QLatin1Char('/') + sweep.id + QStringLiteral(".gsweep");
+    m_run = std::make_unique<SweepRun>(sweep, options);
+    connect(m_run.get(), &SweepRun::runAnswered, this, [this] {
+        if (!m_run)
+            return;
+        if (m_session)
+            m_session->setSweep(m_run->sweep());
+        showSweep(m_run->sweep());
+    });
+    connect(m_run.get(), &SweepRun::finished, this, &SizeSweepView::onFinished);
+    connect(m_run.get(), &SweepRun::journalError, m_status, &QLabel::setText);
+    connect(m_run.get(), &SweepRun::runnerStatusChanged, this,
+            [this](int runner, bool available, const QString &why) {
+                if (!available)
+                    m_status->setText(tr("Runner %1: %2").arg(runner + 1).arg(why));
+            });
+    connect(m_run.get(), &SweepRun::progressChanged, this, [this](int answered, int total, double eta) {
+        m_progress->setMaximum(std::max(1, total));
+        m_progress->setValue(answered);
+        m_progress->setFormat(eta >= 0 ? tr("%v / %m runs, about %1 s left").arg(eta, 0, 'f', 0)
+                                       : tr("%v / %m runs"));
+    });
+    if (!m_run->start(error)) {
+        m_run.reset();
+        return false;
+    }
+    if (m_session)
+        m_session->setSweep(m_run->sweep(), true);
+    showSweep(m_run->sweep());
+    m_progress->setVisible(true);
+    m_status->setText(
+        tr("Running %1 sizes × stages on %2 runner(s)…").arg(m_run->pointsToRun()).arg(m_run->runnerCount()));
+    m_startButton->setEnabled(false);
+    m_resumeButton->setEnabled(false);
+    m_cancelButton->setEnabled(true);
+    emit sweepStateChanged(true);
+    if (!m_run->isRunning())
+        onFinished(false);
+    return true;
+}
+
+void SizeSweepView::cancel()
+{
+    if (m_run)
+        m_run->cancel();
+}
+
+bool SizeSweepView::isRunning() const
+{
+    return m_run && m_run->isRunning();
+}
+
+void SizeSweepView::onFinished(bool cancelled)
+{
+    if (!m_run)
+        return;
+    const SweepData sweep = m_run->sweep();
+    const int left = int(unfinishedPoints(m_plan, sweep.runs).size());
+    m_status->setText(cancelled || left > 0
+                          ? tr("Stopped after %1 s: %2 runs not done yet (Resume continues).")
+                                .arg(m_run->wallSeconds(), 0, 'f', 1)
+                                .arg(left)
+                          : tr("Finished in %1 s.").arg(m_run->wallSeconds(), 0, 'f', 1));
+    m_run.release()->deleteLater(); // not from inside its own signal
+    if (m_session)
+        m_session->setSweep(sweep, true);
+    showSweep(sweep);
+    m_progress->setVisible(false);
+    m_startButton->setEnabled(true);
+    m_resumeButton->setEnabled(true);
+    m_cancelButton->setEnabled(false);
+    emit sweepStateChanged(false);
+}
+
+void SizeSweepView::refreshSweepList()
+{
+    m_sweeps->clear();
+    if (!m_session)
+        return;
+    const SweepData *last = nullptr;
+    for (const SweepData &s : m_session->sweeps())
+        if (s.spec.kind == SweepKind::Sizes) {
+            m_sweeps->addItem(s.title(), s.id);
+            last = &s;
+        }
+    if (m_shown) {
+        const int index = m_sweeps->findData(m_shown->id);
+        if (index >= 0)
+            m_sweeps->setCurrentIndex(index);
+    } else if (last) {
+        showSweep(*last);
+    }
+}
+
+void SizeSweepView::showSweep(const SweepData &sweep)
+{
+    if (!m_shown || m_shown->id != sweep.id || !(m_shown->spec == sweep.spec))
+        m_plan = planSweep(sweep.spec);
+    m_shown = sweep;
+    if (!isRunning()) { // the form says what the shown sweep is (Start then repeats it)
+        QStringList keys;
+        for (const SizeSeries &s : sweep.spec.series)
+            keys << QString::fromStdString(s.label);
+        setSeries(keys);
+        m_budget->setValue(sweep.spec.budgetMs);
+    }
+    const int index = m_sweeps->findData(sweep.id);
+    if (index >= 0)
+        m_sweeps->setCurrentIndex(index);
+    redraw();
+}
+
+void SizeSweepView::redraw()
+{
+    if (!m_shown || !m_plan.ok()) {
+        m_summary = {};
+        m_chart->clear(m_shown ? QString::fromStdString(m_plan.error)
+                               : tr("No size sweep yet: choose stages or presets and sizes, then Start."));
+        return;
+    }
+    m_summary = summarizeSizeSweep(m_plan, m_shown->runs);
+    m_chart->setData(m_plan, m_summary);
+}
+
+QString SizeSweepView::statusText() const
+{
+    return m_status->text();
+}
+
+std::optional<QString> SizeSweepView::exportTo(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
+        if (!m_shown)
+            return tr("There is no size sweep to export.");
+        const QByteArray bytes = suffix == QLatin1String("csv")
+                                     ? sizeSweepCsv(m_plan, m_summary).toUtf8()
+                                     : QJsonDocument(sizeSweepJson(m_plan, m_summary)).toJson();
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+            return tr("Could not write %1: %2.").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    return m_chart->exportTo(path);
+}
+
+} // namespace gemmscope

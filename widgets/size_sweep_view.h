@@ -1,0 +1,88 @@
+// The Sweep tab's problem-size mode (issue 14 item 2): choose stages or presets (and cuBLAS), a
+// shape (square, or the worklog's 8192:4096:6144 scaled), a range of sizes and a timing budget;
+// Start, Cancel and Resume a size sweep on the same runner pool and journal as a parameter sweep
+// (app/core/sweep_run.h: cells are (series, size), each journaled the moment it answers). The
+// chart (size_sweep_chart.h) shows TFLOP/s against size with wave quantization marked.
+#pragma once
+
+#include "size_sweep_summary.h"
+#include "sweep_record.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace gemmscope {
+
+class Session;
+class SizeSweepChart;
+class SweepRun;
+
+class SizeSweepView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SizeSweepView(Session *session, QWidget *parent = nullptr);
+    ~SizeSweepView() override;
+
+    void setJournalDirectory(const QString &dir);
+    QString journalDirectory() const { return m_journalDir; }
+    void setRunnerTemplate(const QString &text, int count = 1);
+
+    // The form: which series (preset or stage keys) are checked, the sizes.
+    void setSeries(const QStringList &keys);
+    QStringList checkedSeries() const;
+    void setSizes(SizeShape shape, long long from, long long to, bool midpoints);
+    SweepSpec spec() const;
+
+    bool start(QString *error = nullptr);
+    bool resume(QString *error = nullptr);
+    void cancel();
+    bool isRunning() const;
+
+    void showSweep(const SweepData &sweep);
+    const std::optional<SweepData> &shownSweep() const { return m_shown; }
+    const SizeSweepSummary &summary() const { return m_summary; }
+    SizeSweepChart *chart() const { return m_chart; }
+    QString statusText() const;
+    // .png/.pdf/.svg the chart, .csv/.json the points.
+    std::optional<QString> exportTo(const QString &path);
+
+signals:
+    void sweepStateChanged(bool running);
+
+private:
+    void buildForm();
+    void refreshSweepList();
+    void redraw();
+    void onFinished(bool cancelled);
+    bool launch(SweepData sweep, QString *error);
+
+    Session *m_session;
+    QString m_journalDir;
+    std::unique_ptr<SweepRun> m_run;
+    std::optional<SweepData> m_shown;
+    SweepPlan m_plan;
+    SizeSweepSummary m_summary;
+
+    QListWidget *m_seriesList = nullptr;
+    QComboBox *m_shape = nullptr, *m_from = nullptr, *m_to = nullptr, *m_sweeps = nullptr;
+    QCheckBox *m_midpoints = nullptr;
+    QSpinBox *m_budget = nullptr, *m_runnerCountBox = nullptr;
+    QLineEdit *m_runners = nullptr;
+    QPushButton *m_startButton = nullptr, *m_cancelButton = nullptr, *m_resumeButton = nullptr,
+                *m_exportButton = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    SizeSweepChart *m_chart = nullptr;
+};
+
+} // namespace gemmscope
