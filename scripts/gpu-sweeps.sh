@@ -43,6 +43,21 @@ for step in "${steps[@]}"; do
     echo "exit $?"; { echo "--- first (killed)"; cat /tmp/resume1.txt; echo "--- resumed"; cat /tmp/resume2.txt; } > "$out/resume.txt"
     grep -iE "resum|runner_crashed|restart|valid configurations" "$out/resume.txt" | head
     ;;
+  resume-bench)
+    # kill -9 of the bench itself mid-sweep (the throughput sweep), then the same command resumes.
+    j=/tmp/resume-bench.gsweep; rm -f "$j"; cache=$(mktemp -d)
+    GEMMSCOPE_CACHE_DIR=$cache "$bench" "${sweep[@]}" --journal "$j" > /tmp/rb1.txt 2>&1 &
+    b=$!; sleep 12; kill -9 "$b"; pkill -9 -f gemmscope-runner; echo "bench killed after $(wc -l < "$j") journal lines"
+    GEMMSCOPE_CACHE_DIR=$cache "$bench" "${sweep[@]}" --journal "$j" --json "$out/sweep-resumed.json" > /tmp/rb2.txt 2>&1
+    echo "exit $?"; { echo "--- first (killed)"; tail -3 /tmp/rb1.txt; echo "--- resumed"; grep -v "^\[" /tmp/rb2.txt; } > "$out/resume-bench.txt"
+    grep -iE "resum|valid configurations" "$out/resume-bench.txt"
+    ;;
+  size)
+    export GEMMSCOPE_CACHE_DIR=/tmp/gs-size
+    "$bench" --size-sweep --stages tf32-wgmma,fp32-tuned,worklog-8,cublas_fp32,cublas_tf32 --sizes square \
+      --size-range 256-8192 --budget-ms 30 --json "$out/size-sweep-square.json" > "$out/size-sweep-square.txt" 2>&1
+    grep -v "^\[" "$out/size-sweep-square.txt" | tail -25
+    ;;
   two-gpu)
     GEMMSCOPE_CACHE_DIR=$(mktemp -d) "$bench" "${sweep[@]}" --json "$out/sweep-2gpu-machine-1runner.json" \
       > "$out/sweep-2gpu-machine-1runner.txt" 2>&1
