@@ -180,8 +180,8 @@ std::string accessContextError(const KernelShape &shape, const AccessContext &ct
 {
     if (shape.layout == ThreadLayout::WgmmaWarpgroups && shape.loads == TileLoadScheme::NotModelled)
         return "The tiles of \"" + stageInfo(shape.stage).title +
-               "\" reach shared memory by TMA bulk copies and wgmma reads them through descriptors: no "
-               "thread issues a per-lane load, so there are no lane addresses to draw.";
+               "\" are read by wgmma through shared-memory descriptors, not by per-lane loads, and the "
+               "copies that fill them are not modelled yet: there are no lane addresses to draw.";
     if (shape.loads == TileLoadScheme::NotModelled)
         return "The memory accesses of \"" + stageInfo(shape.stage).title +
                "\" are not modelled yet: its loads use a scheme the access model does not describe.";

@@ -183,7 +183,7 @@ StageModel wgmmaWarpgroupModel(WgmmaModelOptions options)
         s.blockX = producerThreads + consumers * kWarpgroupThreads;
         s.blockY = 1;
         s.layout = ThreadLayout::WgmmaWarpgroups;
-        s.loads = TileLoadScheme::NotModelled; // TMA: whole tiles, no lane addresses
+        s.loads = TileLoadScheme::NotModelled; // whole tiles (TMA), no lane addresses
         s.buffers = t.stages;
         return s;
     };

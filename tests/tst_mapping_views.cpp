@@ -476,7 +476,28 @@ private slots:
         QVERIFY2(tip.contains(QStringLiteral("warpgroup 2, thread 26")) && tip.contains(QStringLiteral("d5")),
                  qPrintable(tip));
         const QString aTip = view.toolTipAt(g.cellRect(Operand::A, {3, 3}).center());
-        QVERIFY2(aTip.contains(QStringLiteral("TMA")), qPrintable(aTip));
+        QVERIFY2(aTip.contains(QStringLiteral("descriptor")), qPrintable(aTip));
+    }
+
+    // The catalog's wgmma_tf32 computes C transposed: warpgroup g owns 64 columns of C (all rows),
+    // so the colours change across columns, not rows, and the labels follow the transposed table.
+    void transposedWgmmaColoursColumns()
+    {
+        const StageInfo *stage = findStage("wgmma_tf32");
+        QVERIFY(stage);
+        const KernelShapeResult shape = kernelShape(stage->id, {{"BM", 64}, {"BN", 128}, {"STAGES", 3}});
+        QVERIFY(shape.shape);
+        TileMapView view;
+        view.resize(1000, 800);
+        view.setShape(*shape.shape);
+        QCOMPARE(view.keyWarpCount(), 2);
+        QCOMPARE(view.cellLabel(Operand::C, {9, 3}), QStringLiteral("t12 d5")); // D (3, 9)
+        const QImage img = rendered(view);
+        const TilePanelGeometry g = view.panelGeometry(0);
+        QCOMPARE(pixelAt(img, g.cellRect(Operand::C, {63, 0}).center()), warpColor(0));
+        QCOMPARE(pixelAt(img, g.cellRect(Operand::C, {0, 64}).center()), warpColor(1));
+        if (qEnvironmentVariableIsSet("GEMMSCOPE_TEST_IMAGES"))
+            img.save(qEnvironmentVariable("GEMMSCOPE_TEST_IMAGES") + QStringLiteral("/wgmma_tf32.png"));
     }
 };
 

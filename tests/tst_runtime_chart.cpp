@@ -389,6 +389,10 @@ private slots:
         QTest::newRow("past the worklog") << "fp32-tuned"
                                           << "pipelined"
                                           << "+tuned";
+        // A preset past the worklog without a name of its own: "+" and its stage's short label.
+        QTest::newRow("tensor cores") << "tf32-wgmma"
+                                      << "wgmma_tf32"
+                                      << "+wgmma";
         QTest::newRow("custom parameters") << ""
                                            << "coalesced"
                                            << "coal*";

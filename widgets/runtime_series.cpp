@@ -290,6 +290,10 @@ QString shortPresetLabel(const QString &presetKey)
             return label;
     if (presetKey.startsWith(QLatin1String("worklog-")))
         return presetKey.mid(8);
+    // Any other preset past the worklog: "+" and its stage's short label (tf32-wgmma: "+wgmma").
+    if (const Preset *preset = findPreset(presetKey.toStdString()))
+        if (const StageInfo &stage = stageInfo(preset->stage); stage.beyondSeeds)
+            return QLatin1Char('+') + QString::fromStdString(stage.shortLabel);
     return QString();
 }
 

@@ -164,8 +164,9 @@ QString TileMapView::noteText() const
                    : tr("C: warp holding the output (\"l5 c3\" = lane 5, register c3 when zoomed in); "
                         "A, B: warp whose cp.async copies the element");
     if (m_shape.layout == ThreadLayout::WgmmaWarpgroups)
-        return tr("C: warpgroup holding the output; zoomed in, \"t37 d5\" = thread 37 of the warpgroup, "
-                  "register d5 (PTX wgmma m64nNk8); A, B: filled by TMA, read by wgmma from shared memory");
+        return tr(
+            "C: warpgroup holding the output; zoomed in, \"t37 d5\" = thread 37 of the warpgroup, "
+            "register d5 (PTX wgmma m64nNk8); A, B: read by wgmma from shared memory through descriptors");
     return tr("C: warp that stores the output; A, B: warp that loads the element");
 }
 
@@ -319,8 +320,8 @@ QString TileMapView::toolTipAt(QPointF pos) const
         return threadName(ownerOf(s, cell.row, cell.col)) +
                QStringLiteral("\noutput (%1, %2) of the block tile").arg(cell.row).arg(cell.col);
     if (s.layout == ThreadLayout::WgmmaWarpgroups)
-        return QStringLiteral("%1 tile (%2, %3): filled by TMA (the copy engine, no thread loads it); wgmma "
-                              "reads it from shared memory")
+        return QStringLiteral("%1 tile (%2, %3): wgmma reads it from shared memory through a descriptor, no "
+                              "thread holds it in registers; the copies that fill it are not modelled yet")
             .arg(QString::fromStdString(operandName(op)))
             .arg(cell.row)
             .arg(cell.col);
