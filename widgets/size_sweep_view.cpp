@@ -3,6 +3,7 @@
 #include "plot_export.h"
 #include "runner_command.h"
 #include "runner_locator.h"
+#include "scrolling_column.h"
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "sweep_journals.h"
@@ -118,7 +119,7 @@ void SizeSweepView::buildForm()
     buttons->addWidget(m_resumeButton);
     buttons->addWidget(m_sweeps, 1);
     buttons->addWidget(m_exportButton);
-    auto *layout = new QVBoxLayout(this);
+    QVBoxLayout *layout = scrollingColumn(this);
     layout->addLayout(form);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);

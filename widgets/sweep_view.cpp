@@ -5,6 +5,7 @@
 #include "plot_theme.h"
 #include "runner_command.h"
 #include "runner_locator.h"
+#include "scrolling_column.h"
 #include "session.h"
 #include "sweep_journals.h"
 #include "sweep_run.h"
@@ -185,7 +186,7 @@ void SweepView::buildForm()
     buttons->addWidget(m_resumeButton);
     buttons->addWidget(m_sweeps, 1);
     buttons->addWidget(m_exportButton);
-    auto *layout = new QVBoxLayout(this);
+    QVBoxLayout *layout = scrollingColumn(this);
     layout->addLayout(form);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
