@@ -161,13 +161,7 @@ std::function<KernelShape(const ParamValues &)> registerTileMapping(TileLoadSche
 LoadTraffic blockTileTraffic(const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g)
 {
     const RegisterTile t(p);
-    const double blocks = double(g.gridX) * double(g.gridY); // ragged edge blocks load full tiles
-    const double steps = double(ceilDiv(size.k, t.bk));
-    LoadTraffic traffic;
-    traffic.loadBytes = blocks * steps * double(sizeof(float)) * double(t.bm + t.bn) * t.bk;
-    traffic.formula = "block tile: BM*BN / (2 (BM + BN)) = " + str(t.bm) + "*" + str(t.bn) + " / (2 (" +
-                      str(t.bm) + " + " + str(t.bn) + "))";
-    return traffic;
+    return blockTileLoads(t.bm, t.bn, t.bk, size, g);
 }
 
 // The model of a register-tiled stage; entries change what differs (constraints, ...).
@@ -392,17 +386,6 @@ int mmaThreads(const ParamValues &p)
     return (paramValue(p, "BM") / wm) * (paramValue(p, "BN") / wn) * kWarpSize;
 }
 
-// Global bytes of a launch whose blocks load a BM x BK tile of A and a BK x BN tile of B per step.
-LoadTraffic tensorTileTraffic(int bm, int bn, int bk, const ProblemSize &size, const LaunchGeometry &g)
-{
-    const double blocks = double(g.gridX) * double(g.gridY);
-    LoadTraffic traffic;
-    traffic.loadBytes = blocks * double(ceilDiv(size.k, bk)) * double(sizeof(float)) * double(bm + bn) * bk;
-    traffic.formula = "block tile: BM*BN / (2 (BM + BN)) = " + str(bm) + "*" + str(bn) + " / (2 (" + str(bm) +
-                      " + " + str(bn) + "))";
-    return traffic;
-}
-
 // Every thread issues the same whole number of 16-byte copies of each tile.
 void wholeCopies(const char *what, int floats, int threads, std::vector<std::string> &out)
 {
@@ -451,7 +434,7 @@ StageModel wgmmaTf32Model()
     };
     // The tiles' loads, plus the transpose's read of B (its write of BT is a store).
     m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
-        LoadTraffic traffic = tensorTileTraffic(paramValue(p, "BM"), paramValue(p, "BN"), kWgmmaBk, size, g);
+        LoadTraffic traffic = blockTileLoads(paramValue(p, "BM"), paramValue(p, "BN"), kWgmmaBk, size, g);
         traffic.loadBytes += double(size.k) * double(size.n) * double(sizeof(float));
         traffic.formula += " + B read once by the transpose";
         return traffic;

@@ -43,17 +43,10 @@ LaunchGeometry gridOver(int threads, int bm, int bn, const ProblemSize &size)
     return g;
 }
 
-// Every block reads a BM x BK tile of A and a BK x BN tile of B per step of the reduction.
 LoadTraffic tensorTileTraffic(const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g)
 {
     const TensorTile t(p);
-    const double blocks = double(g.gridX) * double(g.gridY);
-    const double steps = double(blocksFor(size.k, t.bk));
-    LoadTraffic traffic;
-    traffic.loadBytes = blocks * steps * 4.0 * double(t.bm + t.bn) * t.bk;
-    traffic.formula = "block tile: BM*BN / (2 (BM + BN)) = " + str(t.bm) + "*" + str(t.bn) + " / (2 (" +
-                      str(t.bm) + " + " + str(t.bn) + "))";
-    return traffic;
+    return blockTileLoads(t.bm, t.bn, t.bk, size, g);
 }
 
 void gridConstraint(int bm, const ProblemSize &size, std::vector<std::string> &out)
@@ -63,6 +56,17 @@ void gridConstraint(int bm, const ProblemSize &size, std::vector<std::string> &o
 }
 
 } // namespace
+
+LoadTraffic blockTileLoads(int bm, int bn, int bk, const ProblemSize &size, const LaunchGeometry &g)
+{
+    const double blocks = double(g.gridX) * double(g.gridY); // ragged edge blocks load full tiles
+    const double steps = double(blocksFor(size.k, bk));
+    LoadTraffic traffic;
+    traffic.loadBytes = blocks * steps * double(sizeof(float)) * double(bm + bn) * bk;
+    traffic.formula = "block tile: BM*BN / (2 (BM + BN)) = " + str(bm) + "*" + str(bn) + " / (2 (" + str(bm) +
+                      " + " + str(bn) + "))";
+    return traffic;
+}
 
 StageModel mmaWarpTileModel(MmaTileModelOptions options)
 {

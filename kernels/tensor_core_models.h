@@ -14,6 +14,10 @@
 
 namespace gemmscope {
 
+// Global bytes a launch's loads request when every block reads a BM x BK tile of A and a BK x BN
+// tile of B per step of the reduction (edge blocks load whole tiles), with the roofline's formula.
+LoadTraffic blockTileLoads(int bm, int bn, int bk, const ProblemSize &size, const LaunchGeometry &g);
+
 struct MmaTileModelOptions {
     int padA = 4; // As[BM][BK + padA]: rows 16 bytes apart in banks, so fragment reads are conflict-free
     int padB = 8; // Bs[BK][BN + padB]

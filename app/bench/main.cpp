@@ -292,6 +292,41 @@ bool addRunners(const QCommandLineParser &parser, const SweepOptions &o, int cou
     return true;
 }
 
+// What --sweep and --size-sweep share once their points are set: the budget, runners and window
+// options, the plan (refused with its sentence), the runners from their templates, and the run.
+int planAndRunSweep(const QCommandLineParser &parser, const SweepOptions &o, const QString &budgetText,
+                    bool flushL2, const QString &jsonPath, const QString &runnerPath,
+                    bench::SweepBenchOptions &options)
+{
+    QString error;
+    SweepSpec &spec = options.spec;
+    const auto budget =
+        wholeNumber(budgetText, 0, 3600000, QStringLiteral("--budget-ms (milliseconds)"), &error);
+    const auto count = budget
+                           ? wholeNumber(parser.value(o.runners), 1, 64, QStringLiteral("--runners"), &error)
+                           : std::nullopt;
+    const auto window = count
+                            ? wholeNumber(parser.value(o.window), 0, 4096, QStringLiteral("--window"), &error)
+                            : std::nullopt;
+    if (!window) {
+        printError(error);
+        return 1;
+    }
+    spec.budgetMs = int(*budget);
+    spec.flushL2 = flushL2;
+    const SweepPlan plan = planSweep(spec);
+    if (!plan.ok()) {
+        printError(QString::fromStdString(plan.error));
+        return 1;
+    }
+    if (!addRunners(parser, o, int(*count), runnerPath, options.runners))
+        return 1;
+    options.window = int(*window);
+    options.journalPath = parser.value(o.journal);
+    options.jsonPath = jsonPath;
+    return bench::runSweep(options);
+}
+
 int sweepMain(const QCommandLineParser &parser, const SweepOptions &o, const QString &sizeText,
               const QString &budgetText, bool flushL2, const QString &jsonPath, const QString &runnerPath)
 {
@@ -336,33 +371,8 @@ int sweepMain(const QCommandLineParser &parser, const SweepOptions &o, const QSt
         return 1;
     }
     spec.size = {m.captured(1).toLongLong(), m.captured(2).toLongLong(), m.captured(3).toLongLong()};
-    const auto budget =
-        wholeNumber(budgetText, 0, 3600000, QStringLiteral("--budget-ms (milliseconds)"), &error);
-    const auto count = budget
-                           ? wholeNumber(parser.value(o.runners), 1, 64, QStringLiteral("--runners"), &error)
-                           : std::nullopt;
-    const auto window = count
-                            ? wholeNumber(parser.value(o.window), 0, 4096, QStringLiteral("--window"), &error)
-                            : std::nullopt;
-    if (!window) {
-        printError(error);
-        return 1;
-    }
-    spec.budgetMs = int(*budget);
-    spec.flushL2 = flushL2;
-    const SweepPlan plan = planSweep(spec);
-    if (!plan.ok()) {
-        printError(QString::fromStdString(plan.error));
-        return 1;
-    }
-
-    if (!addRunners(parser, o, int(*count), runnerPath, options.runners))
-        return 1;
-    options.window = int(*window);
-    options.journalPath = parser.value(o.journal);
-    options.jsonPath = jsonPath;
     options.byRatio = parser.isSet(o.byRatio);
-    return bench::runSweep(options);
+    return planAndRunSweep(parser, o, budgetText, flushL2, jsonPath, runnerPath, options);
 }
 
 // --size-sweep: the series from --stages (as the ladder reads them), the sizes from --sizes.
@@ -422,31 +432,7 @@ int sizeSweepMain(const QCommandLineParser &parser, const SweepOptions &o, const
     }
     spec.stage = spec.series.front().stage;
     spec.size = spec.sizes.front();
-    const auto budget =
-        wholeNumber(budgetText, 0, 3600000, QStringLiteral("--budget-ms (milliseconds)"), &error);
-    const auto count = budget
-                           ? wholeNumber(parser.value(o.runners), 1, 64, QStringLiteral("--runners"), &error)
-                           : std::nullopt;
-    const auto window = count
-                            ? wholeNumber(parser.value(o.window), 0, 4096, QStringLiteral("--window"), &error)
-                            : std::nullopt;
-    if (!window) {
-        printError(error);
-        return 1;
-    }
-    spec.budgetMs = int(*budget);
-    spec.flushL2 = flushL2;
-    const SweepPlan plan = planSweep(spec);
-    if (!plan.ok()) {
-        printError(QString::fromStdString(plan.error));
-        return 1;
-    }
-    if (!addRunners(parser, o, int(*count), runnerPath, options.runners))
-        return 1;
-    options.window = int(*window);
-    options.journalPath = parser.value(o.journal);
-    options.jsonPath = jsonPath;
-    return bench::runSweep(options);
+    return planAndRunSweep(parser, o, budgetText, flushL2, jsonPath, runnerPath, options);
 }
 
 } // namespace
