@@ -4,6 +4,7 @@
 #include "events.h"
 #include "requests.h"
 
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -298,6 +299,126 @@ private slots:
         withTf32.insert(QStringLiteral("tf32_tflops"), QStringLiteral("fast"));
         QVERIFY(!fromJson(withTf32, e, &error));
         QVERIFY2(error.contains(QStringLiteral("tf32_tflops")), qPrintable(error));
+    }
+
+    // Each optional field of a result (and of its compiled part) survives decoding and encoding:
+    // present with its JSON type, null where the protocol sends null, absent where it was absent.
+    void resultFieldsRoundTrip_data()
+    {
+        QTest::addColumn<QString>("path"); // where the field goes: "key" or "compiled/key"
+        QTest::addColumn<QJsonValue>("value");
+        QTest::newRow("seed") << "seed" << QJsonValue(7);
+        QTest::newRow("build") << "build" << QJsonValue("debug");
+        QTest::newRow("max_blocks_per_sm") << "max_blocks_per_sm" << QJsonValue(2);
+        QTest::newRow("smem_carveout") << "smem_carveout" << QJsonValue(0);
+        QTest::newRow("sm_clock_mhz") << "sm_clock_mhz" << QJsonValue(1980);
+        QTest::newRow("sm_clock_source") << "sm_clock_source" << QJsonValue("nominal");
+        QTest::newRow("timestamp") << "timestamp" << QJsonValue("2026-11-30T22:12:30Z");
+        QTest::newRow("tflops") << "tflops" << QJsonValue(46.3);
+        QTest::newRow("compiled cache_hit") << "compiled/cache_hit" << QJsonValue(true);
+        QTest::newRow("compiled compiled_ahead") << "compiled/compiled_ahead" << QJsonValue(false);
+        QTest::newRow("compiled compile_wait_ms") << "compiled/compile_wait_ms" << QJsonValue(0.0275);
+        QTest::newRow("compiled smem_carveout") << "compiled/smem_carveout" << QJsonValue(100);
+        QTest::newRow("compiled cubin_bytes") << "compiled/cubin_bytes" << QJsonValue(68752);
+        QTest::newRow("compiled lowered_name")
+            << "compiled/lowered_name" << QJsonValue("_ZN9gemmscope5naiveEv");
+        QTest::newRow("compiled resources_source")
+            << "compiled/resources_source" << QJsonValue("cuda_runtime");
+        QTest::newRow("compiled resources_source null") << "compiled/resources_source" << QJsonValue();
+        QTest::newRow("compiled occupancy_note")
+            << "compiled/occupancy_note" << QJsonValue("Unknown: no report.");
+    }
+    void resultFieldsRoundTrip()
+    {
+        QFETCH(QString, path);
+        QFETCH(QJsonValue, value);
+        const QJsonObject compiled{{"stage", "naive"},          {"kernel", "gemmscope::naive"},
+                                   {"arch", "sm_90"},           {"cache_hit", false},
+                                   {"compile_ms", 1.5},         {"registers", 40},
+                                   {"spill_store_bytes", 0},    {"spill_load_bytes", 0},
+                                   {"stack_frame_bytes", 0},    {"static_smem_bytes", 0},
+                                   {"occupancy", QJsonValue()}, {"ptxas_log", ""}};
+        const QJsonObject base{
+            {"event", "result"},
+            {"id", "r1"},
+            {"stage", "naive"},
+            {"params", QJsonObject{}},
+            {"size", QJsonObject{{"m", 64}, {"n", 64}, {"k", 64}}},
+            {"gpu", QJsonObject{{"name", "NVIDIA H200"}, {"arch", "sm_90"}}},
+            {"timing", QJsonObject{{"median_ms", 1.0},
+                                   {"p20_ms", 0.9},
+                                   {"p80_ms", 1.1},
+                                   {"min_ms", 0.8},
+                                   {"count", 5},
+                                   {"warmup", 2},
+                                   {"budget_ms", 1000},
+                                   {"flush_l2", false}}},
+            {"verify",
+             QJsonObject{{"reference", "cublas_fp32_pedantic"}, {"skipped", true}, {"passed", QJsonValue()}}},
+            {"compiled", compiled}};
+        for (bool present : {false, true}) {
+            QJsonObject json = base;
+            if (present) {
+                if (path.startsWith(QLatin1String("compiled/"))) {
+                    QJsonObject c = compiled;
+                    c.insert(path.mid(9), value);
+                    json.insert("compiled", c);
+                } else {
+                    json.insert(path, value);
+                }
+            }
+            QString error;
+            const QJsonObject again = roundTrip<ResultEvent>(json, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QString where;
+            QVERIFY2(
+                sameJson(json, again, &where),
+                qPrintable(
+                    QStringLiteral("%1 %2: differs at %3").arg(path, present ? "present" : "absent", where)));
+            const QJsonObject holder =
+                path.startsWith(QLatin1String("compiled/")) ? again.value("compiled").toObject() : again;
+            const QString key = path.section(QLatin1Char('/'), -1);
+            if (key != QLatin1String("cache_hit")) // always sent: false when absent
+                QCOMPARE(holder.contains(key), present);
+            if (present)
+                QCOMPARE(holder.value(key).type(), value.type());
+        }
+    }
+
+    // Every result event recorded in docs/ (benches, sweeps) decodes and encodes back unchanged.
+    void recordedResultsRoundTrip()
+    {
+        QDirIterator it(QStringLiteral(GEMMSCOPE_SOURCE_DIR "/docs"), {QStringLiteral("*.json")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        int results = 0;
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QList<QJsonValue> pending{QJsonDocument::fromJson(file.readAll()).object()};
+            while (!pending.isEmpty()) {
+                const QJsonValue v = pending.takeLast();
+                if (v.isArray()) {
+                    for (const QJsonValue &item : v.toArray())
+                        pending.append(item);
+                    continue;
+                }
+                const QJsonObject o = v.toObject();
+                if (o.value("event").toString() != QLatin1String("result")) {
+                    for (const QJsonValue &child : o)
+                        if (child.isObject() || child.isArray())
+                            pending.append(child);
+                    continue;
+                }
+                QString error, where;
+                const QJsonObject again = roundTrip<ResultEvent>(o, &error);
+                QVERIFY2(error.isEmpty(), qPrintable(path + QStringLiteral(": ") + error));
+                QVERIFY2(sameJson(o, again, &where),
+                         qPrintable(QStringLiteral("%1 (%2): differs at %3").arg(path, eventIdOf(o), where)));
+                ++results;
+            }
+        }
+        QVERIFY2(results >= 1000, qPrintable(QString::number(results)));
     }
 
     void absentOptionalFieldsStayAbsent()

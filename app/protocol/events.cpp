@@ -109,6 +109,9 @@ void readCompiled(Reader &r, CompiledInfo &c)
     c.threadsPerBlock = r.optInt("threads_per_block");
     c.compiledAhead = r.optBool("compiled_ahead");
     c.compileWaitMs = r.optDouble("compile_wait_ms");
+    if (r.has("resources_source"))
+        c.resourcesSource = r.isNull("resources_source") ? QString() : r.string("resources_source");
+    c.occupancyNote = r.string("occupancy_note");
 }
 
 void readCounters(Reader &r, Counters &c)
@@ -253,6 +256,11 @@ QJsonObject toJson(const CompiledInfo &c)
     putOpt(json, "threads_per_block", c.threadsPerBlock);
     putOpt(json, "compiled_ahead", c.compiledAhead);
     putOpt(json, "compile_wait_ms", c.compileWaitMs);
+    if (c.resourcesSource)
+        json.insert(QStringLiteral("resources_source"), c.resourcesSource->isEmpty()
+                                                            ? QJsonValue(QJsonValue::Null)
+                                                            : QJsonValue(*c.resourcesSource));
+    putNonEmpty(json, "occupancy_note", c.occupancyNote);
     json.insert(QStringLiteral("ptxas_log"), c.ptxasLog);
     return json;
 }

@@ -64,6 +64,10 @@ struct CompiledInfo {
     // before the job reached the GPU worker, and how long the GPU worker waited for it.
     std::optional<bool> compiledAhead;
     std::optional<double> compileWaitMs;
+    // Where registers and shared memory come from: "ptxas", "cuda_runtime", or an empty string for
+    // null (unknown). Absent in runs recorded before the runner sent it.
+    std::optional<QString> resourcesSource;
+    QString occupancyNote; // why `occupancy` is null without a GPU and a ptxas report
     friend bool operator==(const CompiledInfo &, const CompiledInfo &) = default;
 };
 

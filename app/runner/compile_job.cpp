@@ -77,13 +77,12 @@ void runCompileJob(RunnerState &state, const protocol::CompileJob &request, JobC
                                        "GPU of sm_%1 has loaded it, so its registers are not known.")
                             .arg(arch);
     }
-    QJsonObject event = compiledFields(stage, kernel, occupancy);
-    if (!occupancyNote.isEmpty())
-        event.insert(QStringLiteral("occupancy_note"), occupancyNote);
-    event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
-    event.insert(QStringLiteral("params"), protocol::paramsToJson(params));
-    event.insert(QStringLiteral("threads_per_block"), geometry.threadsPerBlock());
-    job.send(event);
+    protocol::CompiledInfo event = compiledInfo(stage, kernel, occupancy);
+    event.id = job.id();
+    event.occupancyNote = occupancyNote;
+    event.params = params;
+    event.threadsPerBlock = geometry.threadsPerBlock();
+    job.send(protocol::toJson(event));
 }
 
 } // namespace gemmscope::runner

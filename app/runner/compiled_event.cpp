@@ -2,25 +2,25 @@
 
 #include "runner_error.h"
 
-#include <QJsonValue>
+#include <string_view>
 
 namespace gemmscope::runner {
 
-QJsonObject occupancyJson(const Occupancy &o, const BlockLimit &limit)
+protocol::OccupancyInfo occupancyInfo(const Occupancy &o, const BlockLimit &limit)
 {
-    QJsonObject json{
-        {QStringLiteral("blocks_per_sm"), o.blocksPerSm},
-        {QStringLiteral("active_warps"), o.activeWarps},
-        {QStringLiteral("max_warps"), o.maxWarps},
-        {QStringLiteral("fraction"), o.fraction},
-        {QStringLiteral("limiter"),
-         QString::fromLatin1(limiterName(o.limiter).data(), qsizetype(limiterName(o.limiter).size()))},
-        {QStringLiteral("explanation"), QString::fromStdString(o.explanation)}};
+    protocol::OccupancyInfo info;
+    info.blocksPerSm = o.blocksPerSm;
+    info.activeWarps = o.activeWarps;
+    info.maxWarps = o.maxWarps;
+    info.fraction = o.fraction;
+    const std::string_view limiter = limiterName(o.limiter);
+    info.limiter = QString::fromLatin1(limiter.data(), qsizetype(limiter.size()));
+    info.explanation = QString::fromStdString(o.explanation);
     if (limit.requested > 0) {
-        json.insert(QStringLiteral("requested_blocks_per_sm"), limit.requested);
-        json.insert(QStringLiteral("padding_smem_bytes"), limit.paddingBytes);
+        info.requestedBlocksPerSm = limit.requested;
+        info.paddingSmemBytes = limit.paddingBytes;
     }
-    return json;
+    return info;
 }
 
 Occupancy deviceOccupancy(const DeviceInfo &device, const LoadedKernel &kernel, int threadsPerBlock,
@@ -120,34 +120,33 @@ void requireLaunchable(const CompiledKernel &kernel, int threadsPerBlock, std::o
                           kernel.log);
 }
 
-QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
-                           const std::optional<Occupancy> &occupancy, const BlockLimit &limit)
+protocol::CompiledInfo compiledInfo(const StageInfo &stage, const CompiledKernel &kernel,
+                                    const std::optional<Occupancy> &occupancy, const BlockLimit &limit)
 {
-    QJsonObject fields{{QStringLiteral("stage"), QString::fromStdString(stage.key)},
-                       {QStringLiteral("kernel"), kernel.nameExpression},
-                       {QStringLiteral("lowered_name"), kernel.loweredName},
-                       {QStringLiteral("arch"), QStringLiteral("sm_%1").arg(kernel.arch)},
-                       {QStringLiteral("cache_hit"), kernel.cacheHit},
-                       {QStringLiteral("compile_ms"), kernel.compileMs},
-                       {QStringLiteral("cubin_bytes"), double(kernel.cubin.size())},
-                       {QStringLiteral("registers"), kernel.ptxas.found ? kernel.ptxas.registers : -1},
-                       // "ptxas" (its -v report), "cuda_runtime" (the loaded kernel's attributes) or
-                       // null: unknown (an empty NVRTC log in compile-only mode without a GPU).
-                       {QStringLiteral("resources_source"), kernel.resourcesSource.isEmpty()
-                                                                ? QJsonValue(QJsonValue::Null)
-                                                                : QJsonValue(kernel.resourcesSource)},
-                       {QStringLiteral("spill_store_bytes"), kernel.ptxas.spillStoreBytes},
-                       {QStringLiteral("spill_load_bytes"), kernel.ptxas.spillLoadBytes},
-                       {QStringLiteral("stack_frame_bytes"), kernel.ptxas.stackFrameBytes},
-                       {QStringLiteral("static_smem_bytes"), kernel.ptxas.staticSmemBytes},
-                       {QStringLiteral("occupancy"), occupancy ? QJsonValue(occupancyJson(*occupancy, limit))
-                                                               : QJsonValue(QJsonValue::Null)},
-                       {QStringLiteral("ptxas_log"), kernel.log}};
+    protocol::CompiledInfo info;
+    info.stage = QString::fromStdString(stage.key);
+    info.kernel = kernel.nameExpression;
+    info.loweredName = kernel.loweredName;
+    info.arch = QStringLiteral("sm_%1").arg(kernel.arch);
+    info.cacheHit = kernel.cacheHit;
+    info.compileMs = kernel.compileMs;
+    info.cubinBytes = double(kernel.cubin.size());
+    info.registers = kernel.ptxas.found ? kernel.ptxas.registers : -1;
+    // "ptxas" (its -v report), "cuda_runtime" (the loaded kernel's attributes) or empty, sent as
+    // null: unknown (an empty NVRTC log in compile-only mode without a GPU).
+    info.resourcesSource = kernel.resourcesSource;
+    info.spillStoreBytes = kernel.ptxas.spillStoreBytes;
+    info.spillLoadBytes = kernel.ptxas.spillLoadBytes;
+    info.stackFrameBytes = kernel.ptxas.stackFrameBytes;
+    info.staticSmemBytes = kernel.ptxas.staticSmemBytes;
+    if (occupancy)
+        info.occupancy = occupancyInfo(*occupancy, limit);
+    info.ptxasLog = kernel.log;
     if (kernel.waitMs >= 0) {
-        fields.insert(QStringLiteral("compiled_ahead"), kernel.compiledAhead);
-        fields.insert(QStringLiteral("compile_wait_ms"), kernel.waitMs);
+        info.compiledAhead = kernel.compiledAhead;
+        info.compileWaitMs = kernel.waitMs;
     }
-    return fields;
+    return info;
 }
 
 } // namespace gemmscope::runner

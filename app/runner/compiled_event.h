@@ -2,17 +2,18 @@
 #pragma once
 
 #include "block_limit.h"
+#include "events.h"
 #include "gpu_device.h"
 #include "loaded_kernel.h"
 #include "nvrtc_compiler.h"
 #include "stage_catalog.h"
 
-#include <QJsonObject>
 #include <optional>
 
 namespace gemmscope::runner {
 
-QJsonObject occupancyJson(const Occupancy &occupancy, const BlockLimit &limit = {});
+// The `occupancy` object of a `compiled` event; a requested limit adds its request and padding.
+protocol::OccupancyInfo occupancyInfo(const Occupancy &occupancy, const BlockLimit &limit = {});
 
 // Occupancy on the real device: blocks per SM from cudaOccupancyMaxActiveBlocksPerMultiprocessor,
 // the limiter and its explanation from the calculator run with the device's own limits. A binding
@@ -34,8 +35,8 @@ std::optional<Occupancy> modelOccupancy(int arch, int threadsPerBlock, int regis
 void requireLaunchable(const CompiledKernel &kernel, int threadsPerBlock, std::optional<int> blocksPerSm,
                        const QString &where, const QString &why = {}, int maxThreadsForKernel = 0);
 
-// Fields of the event without "event" and "id" (the result event embeds them as "compiled").
-QJsonObject compiledFields(const StageInfo &stage, const CompiledKernel &kernel,
-                           const std::optional<Occupancy> &occupancy, const BlockLimit &limit = {});
+// The event without its id (the result event embeds it as "compiled"; a job sets the id to send it).
+protocol::CompiledInfo compiledInfo(const StageInfo &stage, const CompiledKernel &kernel,
+                                    const std::optional<Occupancy> &occupancy, const BlockLimit &limit = {});
 
 } // namespace gemmscope::runner

@@ -1,6 +1,6 @@
 #include "counter_report.h"
 
-#include <QJsonValue>
+#include <optional>
 
 namespace gemmscope::runner {
 
@@ -19,22 +19,22 @@ const std::string kSharedLdInstructions = "smsp__inst_executed_op_shared_ld.sum"
 const std::string kSharedStWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 const std::string kSharedStInstructions = "smsp__inst_executed_op_shared_st.sum";
 
-QJsonValue ratio(double numerator, double denominator)
+std::optional<double> ratio(double numerator, double denominator)
 {
-    return denominator > 0 ? QJsonValue(numerator / denominator) : QJsonValue(QJsonValue::Null);
+    return denominator > 0 ? std::optional<double>(numerator / denominator) : std::nullopt;
 }
 
-QJsonObject accessJson(const CounterReading &reading)
+protocol::AccessCounters accessOf(const CounterReading &reading)
 {
     const auto per = [&reading](const std::string &num, const std::string &den) {
         return ratio(reading.value(num), reading.value(den));
     };
-    return QJsonObject{
-        {QStringLiteral("global_ld_sectors_per_request"), per(kGlobalLdSectors, kGlobalLdRequests)},
-        {QStringLiteral("global_st_sectors_per_request"), per(kGlobalStSectors, kGlobalStRequests)},
-        {QStringLiteral("shared_ld_wavefronts_per_request"), per(kSharedLdWavefronts, kSharedLdInstructions)},
-        {QStringLiteral("shared_st_wavefronts_per_request"),
-         per(kSharedStWavefronts, kSharedStInstructions)}};
+    protocol::AccessCounters access;
+    access.globalLdSectorsPerRequest = per(kGlobalLdSectors, kGlobalLdRequests);
+    access.globalStSectorsPerRequest = per(kGlobalStSectors, kGlobalStRequests);
+    access.sharedLdWavefrontsPerRequest = per(kSharedLdWavefronts, kSharedLdInstructions);
+    access.sharedStWavefrontsPerRequest = per(kSharedStWavefronts, kSharedStInstructions);
+    return access;
 }
 
 } // namespace
@@ -56,29 +56,31 @@ const std::vector<std::string> &counterMetrics()
     return metrics;
 }
 
-QJsonObject countersJson(const CounterReading &reading, const ProblemSize &size)
+protocol::Counters countersOf(const CounterReading &reading, const ProblemSize &size)
 {
+    protocol::Counters counters;
     const double read = reading.value(kDramRead), write = reading.value(kDramWrite);
     const double l2 = reading.value(kL2Bytes);
     const double flops = size.flops();
-    QJsonObject raw;
+    counters.dramReadBytes = read;
+    counters.dramWriteBytes = write;
+    counters.l2Bytes = l2;
+    counters.ffmaThreadInst = reading.value(kFfma);
+    counters.flops = flops;
+    counters.dramIntensity = ratio(flops, read + write);
+    counters.l2Intensity = ratio(flops, l2);
+    counters.kernels = reading.kernels;
+    counters.access = accessOf(reading);
     for (const auto &[name, value] : reading.values)
-        raw.insert(QString::fromStdString(name), value);
-    return QJsonObject{{QStringLiteral("dram_read_bytes"), read},
-                       {QStringLiteral("dram_write_bytes"), write},
-                       {QStringLiteral("l2_bytes"), l2},
-                       {QStringLiteral("ffma_thread_inst"), reading.value(kFfma)},
-                       {QStringLiteral("flops"), flops},
-                       {QStringLiteral("dram_intensity"), ratio(flops, read + write)},
-                       {QStringLiteral("l2_intensity"), ratio(flops, l2)},
-                       {QStringLiteral("kernels"), reading.kernels},
-                       {QStringLiteral("access"), accessJson(reading)},
-                       {QStringLiteral("metrics"), raw}};
+        counters.metrics.insert(QString::fromStdString(name), value);
+    return counters;
 }
 
-QJsonObject countersErrorJson(const QString &sentence)
+protocol::Counters countersError(const QString &sentence)
 {
-    return QJsonObject{{QStringLiteral("error"), sentence}};
+    protocol::Counters counters;
+    counters.error = sentence;
+    return counters;
 }
 
 } // namespace gemmscope::runner

@@ -4,9 +4,9 @@
 #pragma once
 
 #include "counter_profiler.h"
+#include "events.h"
 #include "stage_catalog.h"
 
-#include <QJsonObject>
 #include <string>
 #include <vector>
 
@@ -27,7 +27,7 @@ const std::vector<std::string> &counterMetrics();
 // count times two: a kernel that wastes FMAs on padding must not look more intense for it.
 // An intensity whose byte count is zero is null (nothing to divide by); so is an access ratio
 // whose kernel made no such access. The ratios are under "access".
-QJsonObject countersJson(const CounterReading &reading, const ProblemSize &size);
-QJsonObject countersErrorJson(const QString &sentence);
+protocol::Counters countersOf(const CounterReading &reading, const ProblemSize &size);
+protocol::Counters countersError(const QString &sentence);
 
 } // namespace gemmscope::runner

@@ -8,6 +8,7 @@
 #include "job_context.h"
 #include "launch_config.h"
 #include "request_options.h"
+#include "result_event.h"
 #include "runner_state.h"
 #include "smem_carveout.h"
 #include "stage_compile.h"
@@ -54,7 +55,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
 
     std::function<void()> launch;
     std::unique_ptr<LoadedKernel> kernel, transposeKernel;
-    QJsonObject compiled;
+    std::optional<protocol::CompiledInfo> compiled;
     GemmWorkspace &ws = state.workspace;
     int m = int(size.m), n = int(size.n), k = int(size.k);
     if (stage.isLibrary) {
@@ -80,12 +81,12 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         const Occupancy occupancy =
             deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
                             compiledKernel.ptxas.staticSmemBytes, limit, dims.dynamicSmemBytes);
-        compiled = compiledFields(stage, compiledKernel, occupancy, limit);
+        compiled = compiledInfo(stage, compiledKernel, occupancy, limit);
         if (smemCarveout >= 0) // what the runtime now holds for the kernel, not the request's echo
-            compiled.insert(QStringLiteral("smem_carveout"), kernel->attributes().preferredShmemCarveout);
-        QJsonObject event = compiled;
-        event.insert(QStringLiteral("event"), QStringLiteral("compiled"));
-        job.send(event);
+            compiled->smemCarveout = kernel->attributes().preferredShmemCarveout;
+        protocol::CompiledInfo event = *compiled;
+        event.id = job.id();
+        job.send(protocol::toJson(event));
         const size_t padding = size_t(dims.dynamicSmemBytes) + size_t(limit.paddingBytes);
         if (stage.transposedB) {
             // B transposed first, in every launch that is verified or timed: the stage's time is
@@ -116,7 +117,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         ws.bTransposed(); // allocated (or refused for memory) before anything is timed
     job.checkCancelled();
 
-    QJsonObject verifyJson{{QStringLiteral("reference"), QStringLiteral("cublas_fp32_pedantic")}};
+    protocol::VerifyResult verified = verifySkipped();
     if (verify) {
         job.progress(QStringLiteral("verify"), 0, 1);
         ws.poisonC();
@@ -147,12 +148,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
                 QJsonObject{{QStringLiteral("rel_error"), errorValue},
                             {QStringLiteral("tolerance"), tolerance},
                             {QStringLiteral("nan"), std::isnan(error)}});
-        verifyJson.insert(QStringLiteral("rel_error"), error);
-        verifyJson.insert(QStringLiteral("tolerance"), tolerance);
-        verifyJson.insert(QStringLiteral("passed"), true);
-    } else {
-        verifyJson.insert(QStringLiteral("skipped"), true);
-        verifyJson.insert(QStringLiteral("passed"), QJsonValue(QJsonValue::Null));
+        verified = verifyPassed(error, tolerance);
     }
     job.checkCancelled();
 
@@ -161,42 +157,30 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         flush = [&ws, &device] { ws.flushL2(static_cast<long long>(device.spec.l2Bytes)); };
     const TimingStats stats = timeLaunches(launch, flush, timing, job);
 
+    RunFacts facts;
+    facts.stage = &stage;
+    facts.params = params;
+    facts.size = size;
+    facts.seed = seed;
+    facts.gpu = gpuIdentity(device);
+    facts.smClockMhz = int(device.spec.smClockMHz);
+    facts.stats = stats;
+    facts.timing = timing;
+    facts.verify = verified;
+    facts.compiled = compiled;
+    facts.build = request.build;
+    facts.maxBlocksPerSm = maxBlocksPerSm;
+    facts.smemCarveout = smemCarveout;
     // A counter failure (permission, unsupported GPU) is part of the result, never its end.
-    QJsonObject countersObject;
     if (counters) {
         job.checkCancelled();
         job.progress(QStringLiteral("counters"), 0, 1);
         const CounterOutcome outcome = CounterProfiler(counterMetrics()).profile(launch);
         job.progress(QStringLiteral("counters"), 1, 1);
-        countersObject =
-            outcome.reading ? countersJson(*outcome.reading, size) : countersErrorJson(outcome.error);
+        facts.counters = outcome.reading ? countersOf(*outcome.reading, size) : countersError(outcome.error);
     }
-
-    QJsonObject result{{QStringLiteral("event"), QStringLiteral("result")},
-                       {QStringLiteral("stage"), QString::fromStdString(stage.key)},
-                       {QStringLiteral("params"), protocol::paramsToJson(params)},
-                       {QStringLiteral("size"), protocol::sizeToJson(size)},
-                       {QStringLiteral("seed"), double(seed)},
-                       {QStringLiteral("gpu"), protocol::toJson(gpuIdentity(device))},
-                       {QStringLiteral("timing"), timingJson(stats, timing)},
-                       {QStringLiteral("tflops"), size.tflopsAt(stats.medianMs)},
-                       {QStringLiteral("verify"), verifyJson},
-                       {QStringLiteral("sm_clock_mhz"), int(device.spec.smClockMHz)},
-                       {QStringLiteral("sm_clock_source"), QStringLiteral("nominal")},
-                       {QStringLiteral("timestamp"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
-    if (!stage.isLibrary) {
-        result.insert(QStringLiteral("compiled"), compiled);
-        result.insert(QStringLiteral("build"),
-                      request.build.isEmpty() ? QStringLiteral("release") : request.build);
-        // The launch settings that make this run differ from a plain one, echoed like the build.
-        if (maxBlocksPerSm > 0)
-            result.insert(QStringLiteral("max_blocks_per_sm"), maxBlocksPerSm);
-        if (smemCarveout >= 0)
-            result.insert(QStringLiteral("smem_carveout"), smemCarveout);
-    }
-    if (counters)
-        result.insert(QStringLiteral("counters"), countersObject);
-    job.send(result);
+    facts.finishedAt = QDateTime::currentDateTimeUtc();
+    job.send(protocol::toJson(resultEvent(facts)));
 }
 
 } // namespace gemmscope::runner

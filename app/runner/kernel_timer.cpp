@@ -88,12 +88,18 @@ TimingStats timeLaunches(const std::function<void()> &launch, const std::functio
     return summarize(std::move(times));
 }
 
-QJsonObject timingJson(const TimingStats &s, const TimingOptions &o)
+protocol::TimingResult timingResult(const TimingStats &s, const TimingOptions &o)
 {
-    return QJsonObject{{QStringLiteral("median_ms"), s.medianMs}, {QStringLiteral("p20_ms"), s.p20Ms},
-                       {QStringLiteral("p80_ms"), s.p80Ms},       {QStringLiteral("min_ms"), s.minMs},
-                       {QStringLiteral("count"), s.count},        {QStringLiteral("warmup"), o.warmup},
-                       {QStringLiteral("flush_l2"), o.flushL2},   {QStringLiteral("budget_ms"), o.budgetMs}};
+    protocol::TimingResult timing;
+    timing.medianMs = s.medianMs;
+    timing.p20Ms = s.p20Ms;
+    timing.p80Ms = s.p80Ms;
+    timing.minMs = s.minMs;
+    timing.count = s.count;
+    timing.warmup = o.warmup;
+    timing.budgetMs = o.budgetMs;
+    timing.flushL2 = o.flushL2;
+    return timing;
 }
 
 } // namespace gemmscope::runner

@@ -2,7 +2,8 @@
 // kernel-time budget or the repetition cap, at least the minimum; median, p20, p80 and min.
 #pragma once
 
-#include <QJsonObject>
+#include "events.h"
+
 #include <functional>
 #include <vector>
 
@@ -31,6 +32,7 @@ TimingStats summarize(std::vector<double> timesMs);
 TimingStats timeLaunches(const std::function<void()> &launch, const std::function<void()> &betweenReps,
                          const TimingOptions &options, JobContext &job);
 
-QJsonObject timingJson(const TimingStats &stats, const TimingOptions &options);
+// A result's `timing`: the statistics with the options they were measured under.
+protocol::TimingResult timingResult(const TimingStats &stats, const TimingOptions &options);
 
 } // namespace gemmscope::runner

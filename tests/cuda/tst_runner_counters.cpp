@@ -41,6 +41,16 @@ bool gpuPresent()
     return present;
 }
 
+// The `counters` object as the runner sends it: the typed report through the protocol's codec.
+QJsonObject countersJson(const CounterReading &reading, const ProblemSize &size)
+{
+    return protocol::toJson(countersOf(reading, size));
+}
+QJsonObject countersErrorJson(const QString &sentence)
+{
+    return protocol::toJson(countersError(sentence));
+}
+
 } // namespace
 
 class TestRunnerCounters : public QObject {
