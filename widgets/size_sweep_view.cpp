@@ -206,12 +206,8 @@ bool SizeSweepView::resume(QString *error)
             *error = tr("No size sweep is shown to resume.");
         return false;
     }
-    SweepData sweep = *m_shown;
-    // The journal may hold runs the session has not saved yet (the application was killed).
-    if (const auto journal =
-            SweepJournal::read(m_journalDir + QLatin1Char('/') + sweep.id + QStringLiteral(".gsweep"));
-        journal && journal->runs.size() > sweep.runs.size())
-        sweep = *journal;
+    const SweepData sweep = SweepRunControls::withJournaledRuns(
+        *m_shown, m_journalDir + QLatin1Char('/') + m_shown->id + QStringLiteral(".gsweep"));
     if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {
         if (error)
             *error = tr("Every size of this sweep has finished; nothing to resume.");

@@ -128,6 +128,14 @@ bool SweepRunControls::launch(const SweepData &sweep, const SweepRun::Options &o
     return true;
 }
 
+SweepData SweepRunControls::withJournaledRuns(const SweepData &sweep, const QString &journalPath)
+{
+    if (const auto journal = SweepJournal::read(journalPath);
+        journal && journal->runs.size() > sweep.runs.size())
+        return *journal;
+    return sweep;
+}
+
 void SweepRunControls::cancel()
 {
     if (m_run)

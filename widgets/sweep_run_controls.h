@@ -54,6 +54,10 @@ public:
     void cancel();
     bool isRunning() const;
 
+    // The sweep with the runs its journal holds beyond the session's (the application was killed
+    // before its autosave), for Resume.
+    static SweepData withJournaledRuns(const SweepData &sweep, const QString &journalPath);
+
     QLabel *status() const { return m_status; }
     QComboBox *sweepList() const { return m_sweeps; }
 

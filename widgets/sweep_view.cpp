@@ -292,11 +292,7 @@ bool SweepView::resume(QString *error)
             *error = tr("No sweep is shown to resume.");
         return false;
     }
-    SweepData sweep = *m_shown;
-    // The journal may hold runs the session has not saved yet (the application was killed).
-    if (const auto journal = SweepJournal::read(journalPathFor(sweep.id));
-        journal && journal->runs.size() > sweep.runs.size())
-        sweep = *journal;
+    const SweepData sweep = SweepRunControls::withJournaledRuns(*m_shown, journalPathFor(m_shown->id));
     if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {
         if (error)
             *error = tr("Every configuration of this sweep has finished; nothing to resume.");
