@@ -4,6 +4,7 @@
 // abandoned half-way (the application closed) lose no finished point, and resuming sends only the
 // unfinished ones. Also the runner command templates (runner_command.h).
 #include "runner_command.h"
+#include "support/small_sweep_spec.h"
 #include "support/sweep_stand_in.h"
 #include "sweep_run.h"
 
@@ -15,18 +16,6 @@
 using namespace gemmscope;
 
 namespace {
-
-SweepSpec smallSpec()
-{
-    SweepSpec spec;
-    spec.stage = StageId::Final;
-    spec.x = {"BM", {32, 64, 128, 256}};
-    spec.y = {"TM", {2, 4, 8, 12}};
-    spec.fixed = {{"BN", 64}, {"BK", 8}, {"TN", 4}};
-    spec.size = {512, 512, 512};
-    spec.budgetMs = 5;
-    return spec;
-}
 
 QSet<QString> validKeys(const SweepPlan &plan, QSet<QString> *invalid = nullptr)
 {
@@ -210,7 +199,7 @@ void TestSweepRun::shardsAcrossTwoRunners()
     const QString logA = m_dir.filePath("shard-a.log"), logB = m_dir.filePath("shard-b.log");
     SweepData sweep;
     sweep.id = newSweepId();
-    sweep.spec = smallSpec();
+    sweep.spec = smallSweepSpec();
     SweepRun::Options options;
     options.window = 3;
     options.watchdog = quickWatchdog();
@@ -279,7 +268,7 @@ void TestSweepRun::runnerKilledMidSweepLosesNothing()
     const QString log = m_dir.filePath("kill.log");
     SweepData sweep;
     sweep.id = newSweepId();
-    sweep.spec = smallSpec();
+    sweep.spec = smallSweepSpec();
     SweepRun::Options options;
     options.window = 4;
     options.watchdog = quickWatchdog();
@@ -318,7 +307,7 @@ void TestSweepRun::abandonedSweepResumesWithOnlyTheUnfinished()
     const QString firstLog = m_dir.filePath("resume-1.log"), secondLog = m_dir.filePath("resume-2.log");
     SweepData sweep;
     sweep.id = newSweepId();
-    sweep.spec = smallSpec();
+    sweep.spec = smallSweepSpec();
     SweepRun::Options options;
     options.window = 2;
     options.watchdog = quickWatchdog();
@@ -367,7 +356,7 @@ void TestSweepRun::journalSurvivesATornLastLine()
 {
     SweepData sweep;
     sweep.id = QStringLiteral("sweep-torn");
-    sweep.spec = smallSpec();
+    sweep.spec = smallSweepSpec();
     RunRecord r;
     r.runId = QStringLiteral("j1");
     r.stage = QStringLiteral("final");

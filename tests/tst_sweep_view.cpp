@@ -3,6 +3,7 @@
 // and a click on a cell hands its configuration to the window; a sweep started from the view on
 // a scripted stand-in runner finishes, lands in the session and in its journal.
 #include "session.h"
+#include "support/small_sweep_spec.h"
 #include "support/sweep_stand_in.h"
 #include "sweep_view.h"
 
@@ -16,24 +17,12 @@ using namespace gemmscope;
 
 namespace {
 
-SweepSpec smallSpec()
-{
-    SweepSpec spec;
-    spec.stage = StageId::Final;
-    spec.x = {"BM", {32, 64, 128, 256}};
-    spec.y = {"TM", {2, 4, 8, 12}};
-    spec.fixed = {{"BN", 64}, {"BK", 8}, {"TN", 4}};
-    spec.size = {512, 512, 512};
-    spec.budgetMs = 5;
-    return spec;
-}
-
 // A sweep whose runs answered as a GPU would: a baseline, and each valid point ok (BM = 128 wrong).
 SweepData recordedSweep()
 {
     SweepData sweep;
     sweep.id = QStringLiteral("sweep-test");
-    sweep.spec = smallSpec();
+    sweep.spec = smallSweepSpec();
     const SweepPlan plan = planSweep(sweep.spec);
     RunRecord base;
     base.runId = QStringLiteral("b");
@@ -188,7 +177,7 @@ void TestSweepView::sweepStartedFromTheViewFinishes()
     SweepView view(&session);
     view.setJournalDirectory(m_dir.filePath("journals"));
     view.setRunnerTemplate(QStringLiteral("python3 ") + script, 2);
-    view.setSpec(smallSpec());
+    view.setSpec(smallSweepSpec());
     QSignalSpy state(&view, &SweepView::sweepStateChanged);
     QString error;
     QVERIFY2(view.start(&error), qPrintable(error));

@@ -8,10 +8,10 @@
 #include "size_sweep_chart.h"
 #include "sweep_journals.h"
 #include "sweep_run.h"
+#include "sweep_run_controls.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -19,8 +19,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QSaveFile>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -78,22 +76,15 @@ void SizeSweepView::buildForm()
     m_runnerCountBox = new QSpinBox;
     m_runnerCountBox->setRange(1, 64);
     m_runnerCountBox->setPrefix(QStringLiteral("× "));
-    m_startButton = new QPushButton(tr("Start"));
-    m_startButton->setObjectName(QStringLiteral("sizeSweepStart"));
-    m_cancelButton = new QPushButton(tr("Cancel"));
-    m_cancelButton->setEnabled(false);
-    m_resumeButton = new QPushButton(tr("Resume"));
-    m_resumeButton->setObjectName(QStringLiteral("sizeSweepResume"));
-    m_resumeButton->setToolTip(tr("Run the shown sweep's unfinished sizes"));
-    m_exportButton = new QPushButton(tr("Export…"));
-    m_sweeps = new QComboBox;
-    m_sweeps->setObjectName(QStringLiteral("sizeSweepList"));
-    m_sweeps->setMinimumContentsLength(18);
-    m_progress = new QProgressBar;
-    m_progress->setVisible(false);
-    m_status = new QLabel;
-    m_status->setObjectName(QStringLiteral("sizeSweepStatus"));
-    m_status->setWordWrap(true);
+    m_controls = std::make_unique<SweepRunControls>(
+        m_session,
+        SweepRunControls::Words{QStringLiteral("sizeSweep"), tr("runs"),
+                                tr("Running %1 sizes × stages on %2 runner(s)…"),
+                                tr("Stopped after %1 s: %2 runs not done yet (Resume continues)."),
+                                tr("Run the shown sweep's unfinished sizes")},
+        this, [this](const SweepData &sweep) { showSweep(sweep); });
+    m_sweeps = m_controls->sweepList();
+    m_status = m_controls->status();
     m_chart = new SizeSweepChart;
 
     auto *form = new QHBoxLayout;
@@ -113,46 +104,17 @@ void SizeSweepView::buildForm()
     runnerRow->addWidget(m_runnerCountBox);
     right->addRow(tr("Budget, runners"), runnerRow);
     form->addLayout(right, 1);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_startButton);
-    buttons->addWidget(m_cancelButton);
-    buttons->addWidget(m_resumeButton);
-    buttons->addWidget(m_sweeps, 1);
-    buttons->addWidget(m_exportButton);
     QVBoxLayout *layout = scrollingColumn(this);
     layout->addLayout(form);
-    layout->addLayout(buttons);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_status);
+    m_controls->addTo(layout);
     layout->addWidget(m_chart, 1);
 
-    connect(m_startButton, &QPushButton::clicked, this, [this] {
-        QString error;
-        if (!start(&error))
-            m_status->setText(error);
-    });
-    connect(m_cancelButton, &QPushButton::clicked, this, &SizeSweepView::cancel);
-    connect(m_resumeButton, &QPushButton::clicked, this, [this] {
-        QString error;
-        if (!resume(&error))
-            m_status->setText(error);
-    });
-    connect(m_sweeps, &QComboBox::activated, this, [this](int index) {
-        const QString id = m_sweeps->itemData(index).toString();
-        if (m_session)
-            for (const SweepData &s : m_session->sweeps())
-                if (s.id == id)
-                    showSweep(s);
-    });
-    connect(m_exportButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export size sweep"), QString(),
-            exportFileFilter() + QStringLiteral(";;CSV points (*.csv);;JSON points (*.json)"));
-        if (path.isEmpty())
-            return;
-        if (const auto error = exportTo(path))
-            m_status->setText(*error);
-    });
+    m_controls->setActions([this](QString *error) { return start(error); },
+                           [this](QString *error) { return resume(error); });
+    m_controls->setExport(tr("Export size sweep"),
+                          exportFileFilter() + QStringLiteral(";;CSV points (*.csv);;JSON points (*.json)"),
+                          [this](const QString &path) { return exportTo(path); });
+    connect(m_controls.get(), &SweepRunControls::runningChanged, this, &SizeSweepView::sweepStateChanged);
 }
 
 void SizeSweepView::setJournalDirectory(const QString &dir)
@@ -244,12 +206,8 @@ bool SizeSweepView::resume(QString *error)
             *error = tr("No size sweep is shown to resume.");
         return false;
     }
-    SweepData sweep = *m_shown;
-    // The journal may hold runs the session has not saved yet (the application was killed).
-    if (const auto journal =
-            SweepJournal::read(m_journalDir + QLatin1Char('/') + sweep.id + QStringLiteral(".gsweep"));
-        journal && journal->runs.size() > sweep.runs.size())
-        sweep = *journal;
+    const SweepData sweep = SweepRunControls::withJournaledRuns(
+        *m_shown, m_journalDir + QLatin1Char('/') + m_shown->id + QStringLiteral(".gsweep"));
     if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {
         if (error)
             *error = tr("Every size of this sweep has finished; nothing to resume.");
@@ -273,77 +231,17 @@ bool SizeSweepView::launch(SweepData sweep, QString *error)
     SweepRun::Options options;
     options.runners = *commands;
     options.journalPath = m_journalDir + QLatin1Char('/') + sweep.id + QStringLiteral(".gsweep");
-    m_run = std::make_unique<SweepRun>(sweep, options);
-    connect(m_run.get(), &SweepRun::runAnswered, this, [this] {
-        if (!m_run)
-            return;
-        if (m_session)
-            m_session->setSweep(m_run->sweep());
-        showSweep(m_run->sweep());
-    });
-    connect(m_run.get(), &SweepRun::finished, this, &SizeSweepView::onFinished);
-    connect(m_run.get(), &SweepRun::journalError, m_status, &QLabel::setText);
-    connect(m_run.get(), &SweepRun::runnerStatusChanged, this,
-            [this](int runner, bool available, const QString &why) {
-                if (!available)
-                    m_status->setText(tr("Runner %1: %2").arg(runner + 1).arg(why));
-            });
-    connect(m_run.get(), &SweepRun::progressChanged, this, [this](int answered, int total, double eta) {
-        m_progress->setMaximum(std::max(1, total));
-        m_progress->setValue(answered);
-        m_progress->setFormat(eta >= 0 ? tr("%v / %m runs, about %1 s left").arg(eta, 0, 'f', 0)
-                                       : tr("%v / %m runs"));
-    });
-    if (!m_run->start(error)) {
-        m_run.reset();
-        return false;
-    }
-    if (m_session)
-        m_session->setSweep(m_run->sweep(), true);
-    showSweep(m_run->sweep());
-    m_progress->setVisible(true);
-    m_status->setText(
-        tr("Running %1 sizes × stages on %2 runner(s)…").arg(m_run->pointsToRun()).arg(m_run->runnerCount()));
-    m_startButton->setEnabled(false);
-    m_resumeButton->setEnabled(false);
-    m_cancelButton->setEnabled(true);
-    emit sweepStateChanged(true);
-    if (!m_run->isRunning())
-        onFinished(false);
-    return true;
+    return m_controls->launch(sweep, options, error);
 }
 
 void SizeSweepView::cancel()
 {
-    if (m_run)
-        m_run->cancel();
+    m_controls->cancel();
 }
 
 bool SizeSweepView::isRunning() const
 {
-    return m_run && m_run->isRunning();
-}
-
-void SizeSweepView::onFinished(bool cancelled)
-{
-    if (!m_run)
-        return;
-    const SweepData sweep = m_run->sweep();
-    const int left = int(unfinishedPoints(m_plan, sweep.runs).size());
-    m_status->setText(cancelled || left > 0
-                          ? tr("Stopped after %1 s: %2 runs not done yet (Resume continues).")
-                                .arg(m_run->wallSeconds(), 0, 'f', 1)
-                                .arg(left)
-                          : tr("Finished in %1 s.").arg(m_run->wallSeconds(), 0, 'f', 1));
-    m_run.release()->deleteLater(); // not from inside its own signal
-    if (m_session)
-        m_session->setSweep(sweep, true);
-    showSweep(sweep);
-    m_progress->setVisible(false);
-    m_startButton->setEnabled(true);
-    m_resumeButton->setEnabled(true);
-    m_cancelButton->setEnabled(false);
-    emit sweepStateChanged(false);
+    return m_controls->isRunning();
 }
 
 void SizeSweepView::refreshSweepList()

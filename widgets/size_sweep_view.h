@@ -17,15 +17,13 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 
 namespace gemmscope {
 
 class Session;
 class SizeSweepChart;
-class SweepRun;
+class SweepRunControls;
 
 class SizeSweepView : public QWidget {
     Q_OBJECT
@@ -63,12 +61,11 @@ private:
     void buildForm();
     void refreshSweepList();
     void redraw();
-    void onFinished(bool cancelled);
     bool launch(SweepData sweep, QString *error);
 
     Session *m_session;
     QString m_journalDir;
-    std::unique_ptr<SweepRun> m_run;
+    std::unique_ptr<SweepRunControls> m_controls; // Start / Cancel / Resume, progress, status, the run
     std::optional<SweepData> m_shown;
     SweepPlan m_plan;
     SizeSweepSummary m_summary;
@@ -78,9 +75,6 @@ private:
     QCheckBox *m_midpoints = nullptr;
     QSpinBox *m_budget = nullptr, *m_runnerCountBox = nullptr;
     QLineEdit *m_runners = nullptr;
-    QPushButton *m_startButton = nullptr, *m_cancelButton = nullptr, *m_resumeButton = nullptr,
-                *m_exportButton = nullptr;
-    QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     SizeSweepChart *m_chart = nullptr;
 };

@@ -9,19 +9,17 @@
 #include "session.h"
 #include "sweep_journals.h"
 #include "sweep_run.h"
+#include "sweep_run_controls.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSpinBox>
@@ -110,23 +108,15 @@ void SweepView::buildForm()
     m_metric->setObjectName(QStringLiteral("sweepMetric"));
     m_metric->addItem(tr("TFLOP/s"));
     m_metric->addItem(tr("% of cuBLAS (same GPU)"));
-    m_sweeps = new QComboBox;
-    m_sweeps->setObjectName(QStringLiteral("sweepList"));
-    m_sweeps->setMinimumContentsLength(18);
-    m_startButton = new QPushButton(tr("Start"));
-    m_startButton->setObjectName(QStringLiteral("sweepStart"));
-    m_cancelButton = new QPushButton(tr("Cancel"));
-    m_cancelButton->setObjectName(QStringLiteral("sweepCancel"));
-    m_resumeButton = new QPushButton(tr("Resume"));
-    m_resumeButton->setObjectName(QStringLiteral("sweepResume"));
-    m_resumeButton->setToolTip(tr("Run the shown sweep's unfinished configurations"));
-    m_exportButton = new QPushButton(tr("Export…"));
-    m_progress = new QProgressBar;
-    m_progress->setObjectName(QStringLiteral("sweepProgress"));
-    m_progress->setVisible(false);
-    m_status = new QLabel;
-    m_status->setObjectName(QStringLiteral("sweepStatus"));
-    m_status->setWordWrap(true);
+    m_controls = std::make_unique<SweepRunControls>(
+        m_session,
+        SweepRunControls::Words{QStringLiteral("sweep"), tr("configurations"),
+                                tr("Running %1 configurations on %2 runner(s)…"),
+                                tr("Stopped after %1 s: %2 configurations not run yet (Resume continues)."),
+                                tr("Run the shown sweep's unfinished configurations")},
+        this, [this](const SweepData &sweep) { showSweep(sweep); });
+    m_sweeps = m_controls->sweepList();
+    m_status = m_controls->status();
     m_best = new QLabel;
     m_best->setObjectName(QStringLiteral("sweepBest"));
     m_best->setWordWrap(true);
@@ -180,52 +170,22 @@ void SweepView::buildForm()
     right->addRow(tr("Show"), m_metric);
     form->addLayout(left);
     form->addLayout(right, 1);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_startButton);
-    buttons->addWidget(m_cancelButton);
-    buttons->addWidget(m_resumeButton);
-    buttons->addWidget(m_sweeps, 1);
-    buttons->addWidget(m_exportButton);
     QVBoxLayout *layout = scrollingColumn(this);
     layout->addLayout(form);
-    layout->addLayout(buttons);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_status);
+    m_controls->addTo(layout);
     layout->addWidget(m_plot, 1);
     layout->addWidget(m_best);
     layout->addWidget(m_legend);
 
     connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::stageChanged);
     connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::redraw);
-    connect(m_startButton, &QPushButton::clicked, this, [this] {
-        QString error;
-        if (!start(&error))
-            m_status->setText(error);
-    });
-    connect(m_cancelButton, &QPushButton::clicked, this, &SweepView::cancel);
-    connect(m_resumeButton, &QPushButton::clicked, this, [this] {
-        QString error;
-        if (!resume(&error))
-            m_status->setText(error);
-    });
-    connect(m_sweeps, &QComboBox::activated, this, [this](int index) {
-        const QString id = m_sweeps->itemData(index).toString();
-        if (m_session)
-            for (const SweepData &s : m_session->sweeps())
-                if (s.id == id)
-                    showSweep(s);
-    });
-    connect(m_exportButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export sweep"), QString(),
-            exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"));
-        if (path.isEmpty())
-            return;
-        if (const auto error = exportTo(path))
-            m_status->setText(*error);
-    });
+    m_controls->setActions([this](QString *error) { return start(error); },
+                           [this](QString *error) { return resume(error); });
+    m_controls->setExport(tr("Export sweep"),
+                          exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"),
+                          [this](const QString &path) { return exportTo(path); });
+    connect(m_controls.get(), &SweepRunControls::runningChanged, this, &SweepView::sweepStateChanged);
     stageChanged();
-    m_cancelButton->setEnabled(false);
 }
 
 void SweepView::stageChanged()
@@ -332,11 +292,7 @@ bool SweepView::resume(QString *error)
             *error = tr("No sweep is shown to resume.");
         return false;
     }
-    SweepData sweep = *m_shown;
-    // The journal may hold runs the session has not saved yet (the application was killed).
-    if (const auto journal = SweepJournal::read(journalPathFor(sweep.id));
-        journal && journal->runs.size() > sweep.runs.size())
-        sweep = *journal;
+    const SweepData sweep = SweepRunControls::withJournaledRuns(*m_shown, journalPathFor(m_shown->id));
     if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {
         if (error)
             *error = tr("Every configuration of this sweep has finished; nothing to resume.");
@@ -367,80 +323,17 @@ bool SweepView::launch(SweepData sweep, QString *error)
         if (!journal.create(options.journalPath, sweep, error))
             return false;
     }
-    m_run = std::make_unique<SweepRun>(sweep, options);
-    connect(m_run.get(), &SweepRun::runAnswered, this, &SweepView::onRunAnswered);
-    connect(m_run.get(), &SweepRun::finished, this, &SweepView::onFinished);
-    connect(m_run.get(), &SweepRun::journalError, m_status, &QLabel::setText);
-    connect(m_run.get(), &SweepRun::runnerStatusChanged, this,
-            [this](int runner, bool available, const QString &why) {
-                if (!available)
-                    m_status->setText(tr("Runner %1: %2").arg(runner + 1).arg(why));
-            });
-    connect(m_run.get(), &SweepRun::progressChanged, this, [this](int answered, int total, double eta) {
-        m_progress->setMaximum(std::max(1, total));
-        m_progress->setValue(answered);
-        m_progress->setFormat(eta >= 0 ? tr("%v / %m configurations, about %1 s left").arg(eta, 0, 'f', 0)
-                                       : tr("%v / %m configurations"));
-    });
-    if (!m_run->start(error)) {
-        m_run.reset();
-        return false;
-    }
-    if (m_session)
-        m_session->setSweep(m_run->sweep(), true);
-    showSweep(m_run->sweep());
-    m_progress->setVisible(true);
-    m_status->setText(
-        tr("Running %1 configurations on %2 runner(s)…").arg(m_run->pointsToRun()).arg(m_run->runnerCount()));
-    m_startButton->setEnabled(false);
-    m_resumeButton->setEnabled(false);
-    m_cancelButton->setEnabled(true);
-    emit sweepStateChanged(true);
-    if (!m_run->isRunning())
-        onFinished(false);
-    return true;
+    return m_controls->launch(sweep, options, error);
 }
 
 void SweepView::cancel()
 {
-    if (m_run)
-        m_run->cancel();
+    m_controls->cancel();
 }
 
 bool SweepView::isRunning() const
 {
-    return m_run && m_run->isRunning();
-}
-
-void SweepView::onRunAnswered()
-{
-    if (!m_run)
-        return;
-    if (m_session)
-        m_session->setSweep(m_run->sweep());
-    showSweep(m_run->sweep());
-}
-
-void SweepView::onFinished(bool cancelled)
-{
-    if (!m_run)
-        return;
-    const SweepData sweep = m_run->sweep();
-    const int left = int(unfinishedPoints(m_plan, sweep.runs).size());
-    m_status->setText(cancelled || left > 0
-                          ? tr("Stopped after %1 s: %2 configurations not run yet (Resume continues).")
-                                .arg(m_run->wallSeconds(), 0, 'f', 1)
-                                .arg(left)
-                          : tr("Finished in %1 s.").arg(m_run->wallSeconds(), 0, 'f', 1));
-    m_run.release()->deleteLater(); // not from inside its own signal
-    if (m_session)
-        m_session->setSweep(sweep, true);
-    showSweep(sweep);
-    m_progress->setVisible(false);
-    m_startButton->setEnabled(true);
-    m_resumeButton->setEnabled(true);
-    m_cancelButton->setEnabled(false);
-    emit sweepStateChanged(false);
+    return m_controls->isRunning();
 }
 
 void SweepView::refreshSweepList()

@@ -23,15 +23,13 @@ class QCPColorScale;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 
 namespace gemmscope {
 
 class ChartInteraction;
 class Session;
-class SweepRun;
+class SweepRunControls;
 
 class SweepView : public QWidget {
     Q_OBJECT
@@ -82,8 +80,6 @@ private:
     void stageChanged();
     void refreshSweepList();
     void redraw();
-    void onRunAnswered();
-    void onFinished(bool cancelled);
     bool launch(SweepData sweep, QString *error);
     QString cellTooltip(const SweepCellSummary &c) const;
     QString journalPathFor(const QString &id) const;
@@ -93,7 +89,7 @@ private:
     QString m_template = QStringLiteral("{runner}");
     int m_runnerCount = 1;
     RunConfig m_base;
-    std::unique_ptr<SweepRun> m_run;
+    std::unique_ptr<SweepRunControls> m_controls; // Start / Cancel / Resume, progress, status, the run
     std::optional<SweepData> m_shown;
     SweepPlan m_plan;
     SweepSummary m_summary;
@@ -102,9 +98,6 @@ private:
               *m_sweeps = nullptr;
     QLineEdit *m_size = nullptr, *m_runners = nullptr;
     QSpinBox *m_budget = nullptr, *m_runnerCountBox = nullptr;
-    QPushButton *m_startButton = nullptr, *m_cancelButton = nullptr, *m_resumeButton = nullptr,
-                *m_exportButton = nullptr;
-    QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr, *m_best = nullptr, *m_legend = nullptr;
     QCustomPlot *m_plot = nullptr;
     QCPColorMap *m_map = nullptr;
