@@ -3,6 +3,7 @@
 // machine recorded in docs/: the same names, types, presence and values. The inputs are the
 // recorded measurements (times, ptxas numbers, occupancy, raw CUPTI metrics); everything derived
 // from them (tflops, intensities, access ratios) is recomputed here. Needs no GPU.
+#include "../support/json_compare.h"
 #include "compiled_event.h"
 #include "counter_report.h"
 #include "result_event.h"
@@ -16,27 +17,6 @@ using namespace gemmscope;
 using namespace gemmscope::runner;
 
 namespace {
-
-// JSON equality with numbers compared by value (1980 and 1980.0 are one number).
-bool sameJson(const QJsonValue &a, const QJsonValue &b, QString *where, const QString &path = {})
-{
-    if (a.isDouble() && b.isDouble()) {
-        if (a.toDouble() == b.toDouble())
-            return true;
-    } else if (a.isObject() && b.isObject()) {
-        const QJsonObject oa = a.toObject(), ob = b.toObject();
-        QStringList keys = oa.keys() + ob.keys();
-        keys.removeDuplicates();
-        for (const QString &k : keys)
-            if (!sameJson(oa.value(k), ob.value(k), where, path + QLatin1Char('/') + k))
-                return false;
-        return true;
-    } else if (a == b) {
-        return true;
-    }
-    *where = path.isEmpty() ? QStringLiteral("/") : path;
-    return false;
-}
 
 OccupancyLimiter limiterNamed(const QString &name)
 {
