@@ -12,6 +12,8 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <algorithm>
+#include <initializer_list>
+#include <vector>
 
 namespace gemmscope::runner {
 
@@ -105,62 +107,67 @@ QString tf32Unavailable(const DeviceInfo &device)
     return {};
 }
 
-double measureTf32MmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)
+namespace {
+
+// A peak microbenchmark's run: its blocks and its best time. The kernel takes a buffer of one
+// float per thread first (the results, so that nothing is optimised away), then `moreArgs`; it
+// fills every SM with as many blocks as fit, several waves deep.
+struct PeakRun {
+    int blocks = 0;
+    double minMs = 0;
+};
+
+PeakRun runPeakKernel(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job,
+                      const QString &programName, const char *source, const QString &kernelName,
+                      const char *bufferName, std::initializer_list<void *> moreArgs)
 {
     NvrtcProgram program;
-    program.programName = QStringLiteral("tf32_mma_peak.cu");
-    program.mainSource = kTf32Source;
+    program.programName = programName;
+    program.mainSource = source;
     program.withKernelHeaders = false;
-    program.nameExpression = QStringLiteral("gemmscope_tf32_mma_peak");
+    program.nameExpression = kernelName;
     program.arch = device.cc();
     const LoadedKernel kernel(compiler.compile(program));
 
     const int blocksPerSm = std::max(1, kernel.maxActiveBlocksPerSm(kThreadsPerBlock));
     const int blocks = device.spec.sms * blocksPerSm * 4;
-    DeviceBuffer<float> out(size_t(blocks) * kThreadsPerBlock, "the TF32 benchmark output");
+    DeviceBuffer<float> out(size_t(blocks) * kThreadsPerBlock, bufferName);
     float *outPtr = out.get();
-    int iterations = kTf32Iterations;
-    void *args[] = {&outPtr, &iterations};
+    std::vector<void *> args{&outPtr};
+    args.insert(args.end(), moreArgs);
     TimingOptions options;
     options.warmup = 1;
     options.minReps = kRepetitions;
     options.maxReps = kRepetitions;
     options.budgetMs = 0;
-    const TimingStats stats =
-        timeLaunches([&] { kernel.launch(dim3(blocks), dim3(kThreadsPerBlock), args); }, {}, options, job);
-    const double warps = double(blocks) * kThreadsPerBlock / kWarpSize;
+    const TimingStats stats = timeLaunches(
+        [&] { kernel.launch(dim3(blocks), dim3(kThreadsPerBlock), args.data()); }, {}, options, job);
+    // The peak is the best the hardware did: interference on a shared machine only lowers it.
+    return {blocks, stats.minMs};
+}
+
+} // namespace
+
+double measureTf32MmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)
+{
+    int iterations = kTf32Iterations;
+    const PeakRun run =
+        runPeakKernel(compiler, device, job, QStringLiteral("tf32_mma_peak.cu"), kTf32Source,
+                      QStringLiteral("gemmscope_tf32_mma_peak"), "the TF32 benchmark output", {&iterations});
+    const double warps = double(run.blocks) * kThreadsPerBlock / kWarpSize;
     const double flops = kFlopsPerMma * kTf32Chains * double(kTf32Iterations) * warps;
-    return gemmscope::ProblemSize::tflopsOf(flops, stats.minMs);
+    return gemmscope::ProblemSize::tflopsOf(flops, run.minMs);
 }
 
 double measureFmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)
 {
-    NvrtcProgram program;
-    program.programName = QStringLiteral("fma_peak.cu");
-    program.mainSource = kFmaSource;
-    program.withKernelHeaders = false;
-    program.nameExpression = QStringLiteral("gemmscope_fma_peak");
-    program.arch = device.cc();
-    const LoadedKernel kernel(compiler.compile(program));
-
-    // Fill every SM with as many blocks as fit, several waves deep.
-    const int blocksPerSm = std::max(1, kernel.maxActiveBlocksPerSm(kThreadsPerBlock));
-    const int blocks = device.spec.sms * blocksPerSm * 4;
-    DeviceBuffer<float> out(size_t(blocks) * kThreadsPerBlock, "the FMA benchmark output");
-    float *outPtr = out.get();
     int iterations = kIterations;
     float b = 0.999999f, c = 1e-7f;
-    void *args[] = {&outPtr, &iterations, &b, &c};
-    TimingOptions options;
-    options.warmup = 1;
-    options.minReps = kRepetitions;
-    options.maxReps = kRepetitions;
-    options.budgetMs = 0;
-    const TimingStats stats =
-        timeLaunches([&] { kernel.launch(dim3(blocks), dim3(kThreadsPerBlock), args); }, {}, options, job);
-    const double flops = 2.0 * kChains * double(kIterations) * double(blocks) * kThreadsPerBlock;
-    // The peak is the best the hardware did: interference on a shared machine only lowers it.
-    return gemmscope::ProblemSize::tflopsOf(flops, stats.minMs);
+    const PeakRun run = runPeakKernel(compiler, device, job, QStringLiteral("fma_peak.cu"), kFmaSource,
+                                      QStringLiteral("gemmscope_fma_peak"), "the FMA benchmark output",
+                                      {&iterations, &b, &c});
+    const double flops = 2.0 * kChains * double(kIterations) * double(run.blocks) * kThreadsPerBlock;
+    return gemmscope::ProblemSize::tflopsOf(flops, run.minMs);
 }
 
 double measureDramBandwidthGBs(const DeviceInfo &device, JobContext &job)
