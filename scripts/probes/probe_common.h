@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <vector>
 
 #define CHECK(x)                                                                                             \
@@ -62,3 +63,43 @@ template <typename F> static double medianMs(F &&launch, int reps)
     cudaEventDestroy(b);
     return t[t.size() / 2];
 }
+
+// A, B (seeded uniform in [-1, 1]), C and cuBLAS FP32's C (the reference) on the device, for one
+// size. A probe's Buffers derives from it and adds how it launches its kernels.
+struct ProbeMatrices {
+    float *A = nullptr, *B = nullptr, *C = nullptr, *R = nullptr;
+    int M, N, K;
+    ProbeMatrices(int m, int n, int k) : M(m), N(n), K(k)
+    {
+        std::mt19937 gen(42);
+        std::uniform_real_distribution<float> d(-1.f, 1.f);
+        std::vector<float> a(size_t(m) * k), b(size_t(k) * n);
+        for (auto &x : a)
+            x = d(gen);
+        for (auto &x : b)
+            x = d(gen);
+        CHECK(cudaMalloc(&A, a.size() * 4));
+        CHECK(cudaMalloc(&B, b.size() * 4));
+        CHECK(cudaMalloc(&C, size_t(m) * n * 4));
+        CHECK(cudaMalloc(&R, size_t(m) * n * 4));
+        CHECK(cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
+        cublasGemm(A, B, R, m, n, k);
+        CHECK(cudaDeviceSynchronize());
+    }
+    ~ProbeMatrices() { cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(R); }
+    ProbeMatrices(const ProbeMatrices &) = delete;
+    ProbeMatrices &operator=(const ProbeMatrices &) = delete;
+    // C poisoned with NaN, `launch` run, the relative error of C against the reference.
+    template <typename F> double errorAfter(F &&launch)
+    {
+        CHECK(cudaMemset(C, 0xff, size_t(M) * N * 4));
+        launch();
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        std::vector<float> got(size_t(M) * N), want(size_t(M) * N);
+        CHECK(cudaMemcpy(got.data(), C, got.size() * 4, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(want.data(), R, want.size() * 4, cudaMemcpyDeviceToHost));
+        return relError(got, want);
+    }
+};

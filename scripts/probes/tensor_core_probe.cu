@@ -35,39 +35,13 @@ struct Config {
 
 static cublasHandle_t tf32Handle;
 
-struct Buffers {
-    float *A = nullptr, *B = nullptr, *C = nullptr, *R = nullptr, *BT = nullptr;
-    int M, N, K;
-    Buffers(int m, int n, int k) : M(m), N(n), K(k)
-    {
-        CHECK(cudaMalloc(&BT, size_t(k) * n * 4));
-        std::mt19937 gen(42);
-        std::uniform_real_distribution<float> d(-1.f, 1.f);
-        std::vector<float> a(size_t(m) * k), b(size_t(k) * n);
-        for (auto &x : a)
-            x = d(gen);
-        for (auto &x : b)
-            x = d(gen);
-        CHECK(cudaMalloc(&A, a.size() * 4));
-        CHECK(cudaMalloc(&B, b.size() * 4));
-        CHECK(cudaMalloc(&C, size_t(m) * n * 4));
-        CHECK(cudaMalloc(&R, size_t(m) * n * 4));
-        CHECK(cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
-        CHECK(cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
-        cublasGemm(A, B, R, m, n, k);
-        CHECK(cudaDeviceSynchronize());
-    }
-    ~Buffers() { cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(R), cudaFree(BT); }
+struct Buffers : ProbeMatrices {
+    float *BT = nullptr; // B transposed, for the kernels that read it
+    Buffers(int m, int n, int k) : ProbeMatrices(m, n, k) { CHECK(cudaMalloc(&BT, size_t(k) * n * 4)); }
+    ~Buffers() { cudaFree(BT); }
     double check(const Config &c)
     {
-        CHECK(cudaMemset(C, 0xff, size_t(M) * N * 4)); // NaN poison
-        launch(c);
-        CHECK(cudaGetLastError());
-        CHECK(cudaDeviceSynchronize());
-        std::vector<float> got(size_t(M) * N), want(size_t(M) * N);
-        CHECK(cudaMemcpy(got.data(), C, got.size() * 4, cudaMemcpyDeviceToHost));
-        CHECK(cudaMemcpy(want.data(), R, want.size() * 4, cudaMemcpyDeviceToHost));
-        return relError(got, want);
+        return errorAfter([&] { launch(c); });
     }
     void launch(const Config &c)
     {
