@@ -95,7 +95,8 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
             launch = [&ws, &kernel, &transposeKernel, dims, padding, &m, &n, &k] {
                 const float *a = ws.a(), *b = ws.b();
                 float *bt = ws.bTransposed(), *c = ws.c();
-                void *transposeArgs[] = {&b, &bt, &k, &n};
+                int ldBT = k;
+                void *transposeArgs[] = {&b, &bt, &k, &n, &ldBT};
                 transposeKernel->launch(dim3(unsigned((n + 31) / 32), unsigned((k + 31) / 32)), dim3(32, 8),
                                         transposeArgs, nullptr, 0);
                 const float *btIn = bt;

@@ -3,12 +3,14 @@
 // every timed launch, so the stage's time includes it. 32 x 32 tiles through shared memory
 // padded by one column, so that both the reads of B and the writes of BT are coalesced and the
 // column reads of the tile hit 32 different banks. Block 32 x 8, four elements per thread.
+// BT's rows are ldBT floats apart (K, or K rounded up to a multiple of 4 for a TMA tensor map, whose
+// row pitch must be a multiple of 16 bytes); the padding is never written nor read.
 #pragma once
 
 namespace gemmscope {
 
 __global__ void __launch_bounds__(256)
-    transpose_b(const float *__restrict__ B, float *__restrict__ BT, int K, int N)
+    transpose_b(const float *__restrict__ B, float *__restrict__ BT, int K, int N, int ldBT)
 {
     __shared__ float tile[32][33];
     const int n0 = blockIdx.x * 32, k0 = blockIdx.y * 32;
@@ -23,7 +25,7 @@ __global__ void __launch_bounds__(256)
     for (int i = 0; i < 32; i += 8) {
         const int n = n0 + threadIdx.y + i, k = k0 + threadIdx.x;
         if (n < N && k < K)
-            BT[static_cast<long long>(n) * K + k] = tile[threadIdx.x][threadIdx.y + i];
+            BT[static_cast<long long>(n) * ldBT + k] = tile[threadIdx.x][threadIdx.y + i];
     }
 }
 

@@ -3,11 +3,12 @@
 // process, so ratios are within one run. The product measures through gemmscope-bench; this
 // probe sweeps template parameters quickly with nvcc while tuning.
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/cuda -I scripts/probes \
-//        scripts/probes/tensor_core_probe.cu -lcublas -o tc_probe
+//        scripts/probes/tensor_core_probe.cu -lcublas -lcuda -o tc_probe
 //   ./tc_probe [--small|--big]   one JSON object per line; --small: the awkward sizes only (for
 //                                compute-sanitizer), --big: 4096^3 only (for ncu); PROBE_ONLY=name
 //                                keeps the configurations whose name contains it
 #include <cublas_v2.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -24,21 +25,52 @@
 #include "mma_tf32.cuh"
 #include "transpose.cuh"
 #include "wgmma_tf32.cuh"
+#include "wgmma_tma_tf32.cuh"
 #include "wgmma_ws_experiment.cuh" // scripts/probes: a negative result, kept to re-measure
+
+using TmaKernel = void (*)(const float *, const float *, float *, int, int, int, const gemmscope::TensorMap,
+                           const gemmscope::TensorMap);
 
 struct Config {
     std::string name;
     Kernel kernel;
     int bm, bn, threads, smemBytes;
-    bool transposeB = false; // the kernel reads B^T: transpose_b runs first, inside the timing
+    bool transposeB = false;       // the kernel reads B^T: transpose_b runs first, inside the timing
+    TmaKernel tmaKernel = nullptr; // reads A and BT through tensor maps (kernel is unused then)
 };
+
+// A row-major rows x cols FP32 matrix with rows `pitch` floats apart, read in boxes of
+// boxRows x 32 floats into 128-byte-swizzled shared tiles; what lies outside reads as zero.
+static gemmscope::TensorMap tileMap(const float *base, int rows, int cols, int pitch, int boxRows)
+{
+    static_assert(sizeof(CUtensorMap) == sizeof(gemmscope::TensorMap));
+    gemmscope::TensorMap map;
+    const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+    const cuuint64_t strides[1] = {cuuint64_t(pitch) * 4};
+    const cuuint32_t box[2] = {32, cuuint32_t(boxRows)}, elementStrides[2] = {1, 1};
+    const CUresult r = cuTensorMapEncodeTiled(
+        reinterpret_cast<CUtensorMap *>(&map), CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float *>(base),
+        dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        std::fprintf(stderr, "cuTensorMapEncodeTiled failed: %d\n", int(r));
+        std::exit(1);
+    }
+    return map;
+}
 
 static cublasHandle_t tf32Handle;
 
 struct Buffers : ProbeMatrices {
     float *BT = nullptr; // B transposed, for the kernels that read it
-    Buffers(int m, int n, int k) : ProbeMatrices(m, n, k) { CHECK(cudaMalloc(&BT, size_t(k) * n * 4)); }
-    ~Buffers() { cudaFree(BT); }
+    float *Ap = nullptr; // A with rows padded to a multiple of 4 floats (TMA, when K is not one)
+    int pitch;           // K rounded up to a multiple of 4
+    Buffers(int m, int n, int k) : ProbeMatrices(m, n, k), pitch((k + 3) / 4 * 4)
+    {
+        CHECK(cudaMalloc(&BT, size_t(pitch) * n * 4));
+        CHECK(cudaMalloc(&Ap, size_t(pitch) * m * 4));
+    }
+    ~Buffers() { cudaFree(BT), cudaFree(Ap); }
     double check(const Config &c)
     {
         return errorAfter([&] { launch(c); });
@@ -46,8 +78,16 @@ struct Buffers : ProbeMatrices {
     void launch(const Config &c)
     {
         dim3 grid((N + c.bn - 1) / c.bn, (M + c.bm - 1) / c.bm);
-        if (c.transposeB) {
-            gemmscope::transpose_b<<<dim3((N + 31) / 32, (K + 31) / 32), dim3(32, 8)>>>(B, BT, K, N);
+        if (c.tmaKernel) {
+            const bool padded = K % 4 != 0;
+            gemmscope::transpose_b<<<dim3((N + 31) / 32, (K + 31) / 32), dim3(32, 8)>>>(B, BT, K, N, pitch);
+            if (padded)
+                CHECK(cudaMemcpy2DAsync(Ap, pitch * 4, A, K * 4, K * 4, M, cudaMemcpyDeviceToDevice));
+            const float *a = padded ? Ap : A;
+            c.tmaKernel<<<grid, c.threads, c.smemBytes>>>(A, BT, C, M, N, K, tileMap(a, M, K, pitch, c.bm),
+                                                          tileMap(BT, N, K, pitch, c.bn));
+        } else if (c.transposeB) {
+            gemmscope::transpose_b<<<dim3((N + 31) / 32, (K + 31) / 32), dim3(32, 8)>>>(B, BT, K, N, K);
             c.kernel<<<grid, c.threads, c.smemBytes>>>(A, BT, C, M, N, K);
         } else {
             c.kernel<<<grid, c.threads, c.smemBytes>>>(A, B, C, M, N, K);
@@ -80,6 +120,13 @@ struct Buffers : ProbeMatrices {
             (ST * BM * 32 + ST * BN * 32 + ST * 32 * (BN + 4)) * 4 + 16 * ST + 1024                          \
     }
 
+#define TMA(BM, BN, ST)                                                                                      \
+    Config                                                                                                   \
+    {                                                                                                        \
+        "wgmma_tma<" #BM "," #BN "," #ST ">", nullptr, BM, BN, BN / 64 * 128 + 32,                           \
+            ST *(BM + BN) * 32 * 4 + 1024 + 16 * ST, true, gemmscope::wgmma_tma_tf32<BM, BN, ST>             \
+    }
+
 int main(int argc, char **argv)
 {
     CHECK(cudaSetDevice(0));
@@ -93,9 +140,17 @@ int main(int argc, char **argv)
         WG(128, 256, 3),
         WG(128, 128, 6),
         WS(256, 128, 3),
+        TMA(128, 256, 4),
+        TMA(256, 128, 4),
+        TMA(128, 128, 6),
+        TMA(256, 64, 5),
+        TMA(128, 256, 3),
     };
     for (Config &c : configs)
-        CHECK(cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, c.smemBytes));
+        CHECK(
+            c.tmaKernel
+                ? cudaFuncSetAttribute(c.tmaKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, c.smemBytes)
+                : cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, c.smemBytes));
     const int sizes[][3] = {
         {1000, 777, 333}, {1, 1, 1}, {129, 65, 37}, {8192, 4096, 6144}, {4096, 4096, 4096}};
     const bool small = argc > 1 && std::strcmp(argv[1], "--small") == 0;

@@ -8,30 +8,11 @@
 #define GEMMSCOPE_PRODUCER_REGS 0
 #define GEMMSCOPE_CONSUMER_REGS 0
 #endif
+#include "tma.cuh" // the mbarrier helpers
 #include "wgmma_tf32.cuh"
 
 namespace gemmscope {
 
-__device__ __forceinline__ unsigned sharedAddress(const void *p)
-{
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void barrierInit(unsigned long long *bar, unsigned count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(sharedAddress(bar)), "r"(count));
-}
-__device__ __forceinline__ void barrierArrive(unsigned long long *bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(sharedAddress(bar)) : "memory");
-}
-__device__ __forceinline__ void barrierWait(unsigned long long *bar, unsigned parity)
-{
-    asm volatile("{\n.reg .pred done;\nWAIT:\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-                 "@!done bra WAIT;\n}\n" ::"r"(sharedAddress(bar)),
-                 "r"(parity)
-                 : "memory");
-}
 // Producer warpgroup only (128 threads): named barrier 1, the block barrier 0 left alone.
 __device__ __forceinline__ void producerSync()
 {
@@ -40,7 +21,8 @@ __device__ __forceinline__ void producerSync()
 
 template <int BM, int BN, int STAGES>
 __global__ void __launch_bounds__(128 + BN / 64 * 128, 1)
-    wgmma_ws(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
+    wgmma_ws(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
+             int K)
 {
     constexpr int BK = 32, PRODUCERS = 128;
     constexpr int CONSUMERS = BN / 64 * 128;
@@ -53,10 +35,11 @@ __global__ void __launch_bounds__(128 + BN / 64 * 128, 1)
     static_assert(BM == 64 || BM == 128 || BM == 256, "wgmma's N is the block's rows: 64, 128 or 256");
 
     extern __shared__ __align__(16) float smemRaw[];
-    float *smem = reinterpret_cast<float *>((reinterpret_cast<unsigned long long>(smemRaw) + 1023) & ~1023ull);
-    float *tilesA = smem;                          // STAGES x [BM][32] swizzled
-    float *tilesBT = tilesA + STAGES * A_STAGE;    // STAGES x [BN][32] swizzled
-    float *stagingB = tilesBT + STAGES * BT_TILE;  // STAGES x [32][BN + 4]
+    float *smem =
+        reinterpret_cast<float *>((reinterpret_cast<unsigned long long>(smemRaw) + 1023) & ~1023ull);
+    float *tilesA = smem;                         // STAGES x [BM][32] swizzled
+    float *tilesBT = tilesA + STAGES * A_STAGE;   // STAGES x [BN][32] swizzled
+    float *stagingB = tilesBT + STAGES * BT_TILE; // STAGES x [32][BN + 4]
     unsigned long long *full = reinterpret_cast<unsigned long long *>(stagingB + STAGES * STAGING_STAGE);
     unsigned long long *empty = full + STAGES;
 
@@ -73,7 +56,7 @@ __global__ void __launch_bounds__(128 + BN / 64 * 128, 1)
     // Registers move from the producer, which holds addresses only, to the consumers' accumulators
     // (setmaxnreg, sm_90a): 128 x 40 + CONSUMERS x 232 fits the SM's 64 K for two consumer groups.
     if (tid < PRODUCERS) {
-        #if GEMMSCOPE_PRODUCER_REGS
+#if GEMMSCOPE_PRODUCER_REGS
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(GEMMSCOPE_PRODUCER_REGS));
 #endif
         const bool interior = blockRow + BM <= M && blockCol + BN <= N && N % 4 == 0 && K % 4 == 0;
@@ -106,8 +89,9 @@ __global__ void __launch_bounds__(128 + BN / 64 * 128, 1)
 #pragma unroll
             for (int l = 0; l < B_COPIES; ++l) {
                 const int idx = tid + l * PRODUCERS, n = idx % BN, k = (idx / BN) * 4;
-                const float4 v = make_float4(bs[k * STAGING_PITCH + n], bs[(k + 1) * STAGING_PITCH + n],
-                                             bs[(k + 2) * STAGING_PITCH + n], bs[(k + 3) * STAGING_PITCH + n]);
+                const float4 v =
+                    make_float4(bs[k * STAGING_PITCH + n], bs[(k + 1) * STAGING_PITCH + n],
+                                bs[(k + 2) * STAGING_PITCH + n], bs[(k + 3) * STAGING_PITCH + n]);
                 *reinterpret_cast<float4 *>(&bt[swizzled(n, k)]) = v;
             }
             fenceProxyAsync(); // A's copies and the transposed B reach the tensor core
@@ -130,7 +114,7 @@ __global__ void __launch_bounds__(128 + BN / 64 * 128, 1)
         return;
     }
 
-    #if GEMMSCOPE_PRODUCER_REGS
+#if GEMMSCOPE_PRODUCER_REGS
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(GEMMSCOPE_CONSUMER_REGS));
 #endif
     const int ctid = tid - PRODUCERS, lane = ctid % 32, warpInGroup = ctid / 32 % 4;
