@@ -38,7 +38,7 @@ int threadInWarpgroup(const KernelShape &s, const ThreadCoord &t)
 
 bool ownsOutputs(const KernelShape &s, int tid)
 {
-    return tid >= s.firstConsumerThread && tid < s.threads();
+    return tid >= s.firstConsumerThread && tid < s.firstConsumerThread + s.outputThreads();
 }
 
 } // namespace

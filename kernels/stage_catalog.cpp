@@ -462,6 +462,41 @@ StageModel wgmmaTf32Model()
     return m;
 }
 
+// wgmma_tma_tf32: wgmma_tf32's consumer warpgroups plus one producer warp after them, which issues
+// the TMA copies; the STAGES full / empty mbarriers (8 bytes each) follow the tiles.
+constexpr int kProducerWarpThreads = 32;
+int wgmmaTmaThreads(const ParamValues &p)
+{
+    return paramValue(p, "BN") / 64 * 128 + kProducerWarpThreads;
+}
+
+StageModel wgmmaTmaTf32Model()
+{
+    StageModel m = wgmmaTf32Model();
+    m.launch = [](const ParamValues &p, const ProblemSize &size) {
+        return tiledLaunch(wgmmaTmaThreads(p), 1, paramValue(p, "BM"), paramValue(p, "BN"), size);
+    };
+    m.dynamicSmem = [tiles = m.dynamicSmem](const ParamValues &p) {
+        return tiles(p) + 2 * paramValue(p, "STAGES") * 8;
+    };
+    m.constraints = {}; // the copy engine moves whole tiles: no per-thread copy rule
+    m.traffic = [tiles = m.traffic](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
+        LoadTraffic traffic = tiles(p, size, g);
+        if (size.k % 4 != 0) { // A copied into rows padded for the tensor map: read once more
+            traffic.loadBytes += double(size.m) * double(size.k) * double(sizeof(float));
+            traffic.formula += " + A read once to pad its rows (K not a multiple of 4)";
+        }
+        return traffic;
+    };
+    m.mapping = [shape = m.mapping](const ParamValues &p) {
+        KernelShape s = shape(p);
+        s.blockX = wgmmaTmaThreads(p);
+        s.consumerThreads = s.blockX - kProducerWarpThreads; // the producer warp owns no output
+        return s;
+    };
+    return m;
+}
+
 StageModel libraryModel()
 {
     StageModel m;
@@ -731,6 +766,37 @@ std::vector<StageInfo> buildStages()
         .model = wgmmaTf32Model(),
     });
     s.push_back({
+        .key = "wgmma_tma_tf32",
+        .title = "Tensor cores: Hopper wgmma fed by TMA",
+        .seedStep = "beyond the worklog (tensor cores)",
+        .summary = "The warpgroups of wgmma_tf32 stop copying: one producer thread has the Tensor Memory "
+                   "Accelerator copy each swizzled tile from a tensor map, and mbarriers hand full and "
+                   "empty stages between producer and consumers. Built for sm_90a: Hopper only.",
+        .sourceFile = "wgmma_tma_tf32.cuh",
+        .kernelName = "gemmscope::wgmma_tma_tf32",
+        .params = {choiceParam("BM", "Block tile rows (BM)",
+                               "Rows of C per block: the N of each wgmma.m64nNk8 (64, 128 or 256).",
+                               {64, 128, 256}, 256),
+                   choiceParam("BN", "Block tile columns (BN)",
+                               "Columns of C per block: 64 per consumer warpgroup of 128 threads.",
+                               {64, 128, 256}, 128),
+                   choiceParam("STAGES", "Pipeline stages (STAGES)",
+                               "Shared-memory tiles in flight: the copy engine fills every stage the "
+                               "consumers have released.",
+                               {2, 3, 4, 5, 6}, 4)},
+        .minArch = 90,
+        .minArchReason = "wgmma and TMA tensor copies exist on Hopper (sm_90a) alone",
+        .archSpecific = true,
+        .transposedB = true,
+        .tensorMaps = TensorMapOperands{.aBoxRowsParam = "BM", .btBoxRowsParam = "BN", .boxK = kWgmmaBk},
+        .precision = Precision::Tf32,
+        .derivedFrom = "wgmma_tf32",
+        .beyondSeeds = true,
+        .shortLabel = "tma",
+        .color = 0xc71585,
+        .model = wgmmaTmaTf32Model(),
+    });
+    s.push_back({
         .key = "cublas_fp32",
         .title = "cuBLAS SGEMM (FP32)",
         .seedStep = "baseline",
@@ -839,6 +905,13 @@ std::vector<Preset> buildPresets()
          "Tensor cores: Hopper wgmma TF32 (128x256, 4 stages)",
          StageId("wgmma_tf32"),
          {{"BM", 128}, {"BN", 256}, {"STAGES", 4}},
+         "beyond the seeds",
+         std::nullopt},
+        // Tuned on the H200 on 2026-12-01 (docs/benchmarks.md): the best of 5 shapes in the probe.
+        {"tf32-wgmma-tma",
+         "Tensor cores: Hopper wgmma fed by TMA (256x128, 4 stages)",
+         StageId("wgmma_tma_tf32"),
+         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}},
          "beyond the seeds",
          std::nullopt},
         {"cublas_fp32", "cuBLAS SGEMM, FP32 (pedantic)", StageId::CublasFp32, {}, "baseline", std::nullopt},

@@ -67,6 +67,16 @@ inline constexpr int kCuda13MinArch = 75;
 inline constexpr const char *kCuda13MinArchReason =
     "CUDA 13's NVRTC and cuBLAS build for nothing older than Turing (sm_75)";
 
+// The operands a TMA stage reads through tensor maps, which the runner encodes (128-byte swizzle,
+// FP32, zero fill outside the matrix) and passes after the kernel's usual arguments: A (M x K) in
+// boxes of boxK x <aBoxRowsParam> floats and BT (N x K, the stage is also `transposedB`) in boxes
+// of boxK x <btBoxRowsParam>. boxK x 4 bytes is one 128-byte swizzle row.
+struct TensorMapOperands {
+    std::string aBoxRowsParam;
+    std::string btBoxRowsParam;
+    int boxK = 32;
+};
+
 // A stage's catalog entry: everything the GUI, the runner, the models and the tests know about it.
 // Adding a stage is its .cuh, one entry in buildStages() (kernels/stage_catalog.cpp), its
 // preset(s) and its test rows: see CONTRIBUTING.md.
@@ -87,6 +97,9 @@ struct StageInfo {
     // gemmscope::transpose_b (transpose.cuh) before it in every launch it times or verifies, so
     // the stage's time includes the transpose. For instructions that read only K-major operands.
     bool transposedB = false;
+    // The kernel reads A and BT with TMA through tensor maps the runner builds (tma.cuh): its
+    // parameters are (A, BT, C, M, N, K, mapA, mapBT).
+    std::optional<TensorMapOperands> tensorMaps{};
     bool isLibrary = false; // cuBLAS baselines: no source, no NVRTC
     Precision precision = Precision::Fp32;
     // The stage whose source this one was written from, when it is not the one before it in the

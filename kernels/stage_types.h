@@ -149,6 +149,9 @@ struct KernelShape {
     // (a producer warpgroup) own no output.
     int wm = 0, wn = 0;
     int firstConsumerThread = 0;
+    // The threads from firstConsumerThread that own outputs; 0: all the rest. A producer warp
+    // after the consumers (wgmma_tma_tf32) owns none.
+    int consumerThreads = 0;
     // WgmmaWarpgroups computing C transposed (D = C^T: wgmma_tf32, whose K-major operands make
     // B^T the instruction's A): D's rows are columns of C and its columns rows of C, so wm counts
     // C columns per warpgroup and wn (the instruction's N) C rows.
@@ -160,7 +163,10 @@ struct KernelShape {
     int warps() const { return (threads() + kWarpSize - 1) / kWarpSize; }
     int outputsPerThread() const { return tm * tn; }
     // Threads that own outputs: all but a producer warpgroup.
-    int outputThreads() const { return threads() - firstConsumerThread; }
+    int outputThreads() const
+    {
+        return consumerThreads > 0 ? consumerThreads : threads() - firstConsumerThread;
+    }
     bool isTensorCore() const
     {
         return layout == ThreadLayout::MmaFragments || layout == ThreadLayout::WgmmaWarpgroups;

@@ -12,7 +12,9 @@
 #include "runner_state.h"
 #include "smem_carveout.h"
 #include "stage_compile.h"
+#include "stage_launch.h"
 #include "stage_program.h"
+#include "tensor_map.h"
 
 #include <QDateTime>
 #include <cmath>
@@ -57,7 +59,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     std::unique_ptr<LoadedKernel> kernel, transposeKernel;
     std::optional<protocol::CompiledInfo> compiled;
     GemmWorkspace &ws = state.workspace;
-    int m = int(size.m), n = int(size.n), k = int(size.k);
+    const int k = int(size.k);
     if (stage.isLibrary) {
         launch = [&ws, &stage] { ws.cublasGemm(stage.precision, ws.c()); };
     } else {
@@ -88,34 +90,18 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         event.id = job.id();
         job.send(protocol::toJson(event));
         const size_t padding = size_t(dims.dynamicSmemBytes) + size_t(limit.paddingBytes);
-        if (stage.transposedB) {
-            // B transposed first, in every launch that is verified or timed: the stage's time is
-            // the transpose and the GEMM together.
+        // B transposed first (and, for TMA, A padded) in every launch that is verified or timed:
+        // the stage's time is all of it.
+        if (stage.transposedB)
             transposeKernel = std::make_unique<LoadedKernel>(compileTranspose(state, device.cc(), job));
-            launch = [&ws, &kernel, &transposeKernel, dims, padding, &m, &n, &k] {
-                const float *a = ws.a(), *b = ws.b();
-                float *bt = ws.bTransposed(), *c = ws.c();
-                int ldBT = k;
-                void *transposeArgs[] = {&b, &bt, &k, &n, &ldBT};
-                transposeKernel->launch(dim3(unsigned((n + 31) / 32), unsigned((k + 31) / 32)), dim3(32, 8),
-                                        transposeArgs, nullptr, 0);
-                const float *btIn = bt;
-                void *args[] = {&a, &btIn, &c, &m, &n, &k};
-                kernel->launch(dims.grid, dims.block, args, nullptr, padding);
-            };
-        } else {
-            launch = [&ws, &kernel, dims, padding, &m, &n, &k] {
-                const float *a = ws.a(), *b = ws.b();
-                float *c = ws.c();
-                void *args[] = {&a, &b, &c, &m, &n, &k};
-                kernel->launch(dims.grid, dims.block, args, nullptr, padding);
-            };
-        }
+        launch = stageLaunch(ws, stage, params, *kernel, transposeKernel.get(), dims, padding);
     }
 
     ws.prepare(size, seed, job);
-    if (stage.transposedB)
-        ws.bTransposed(); // allocated (or refused for memory) before anything is timed
+    if (stage.transposedB) // allocated (or refused for memory) before anything is timed
+        ws.bTransposed(stage.tensorMaps ? tensorMapPitch(k) : k);
+    if (stage.tensorMaps && tensorMapPitch(k) != k)
+        ws.aPadded(tensorMapPitch(k));
     job.checkCancelled();
 
     protocol::VerifyResult verified = verifySkipped();

@@ -35,14 +35,23 @@ void GemmWorkspace::release()
     m_reference.reset();
     m_scratch.reset();
     m_bTransposed.reset();
+    m_aPadded.reset();
 }
 
-float *GemmWorkspace::bTransposed()
+float *GemmWorkspace::bTransposed(int pitch)
 {
-    const size_t kn = size_t(m_size.k) * size_t(m_size.n);
-    if (m_bTransposed.count() != kn)
-        m_bTransposed.allocate(kn, "B transposed (N x K)");
+    const size_t count = size_t(pitch) * size_t(m_size.n);
+    if (m_bTransposed.count() != count)
+        m_bTransposed.allocate(count, "B transposed (N x K)");
     return m_bTransposed.get();
+}
+
+float *GemmWorkspace::aPadded(int pitch)
+{
+    const size_t count = size_t(pitch) * size_t(m_size.m);
+    if (m_aPadded.count() != count)
+        m_aPadded.allocate(count, "A with padded rows (for the tensor map)");
+    return m_aPadded.get();
 }
 
 void GemmWorkspace::prepare(const ProblemSize &size, std::uint64_t seed, JobContext &job)

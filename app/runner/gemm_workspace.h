@@ -27,9 +27,13 @@ public:
     const float *a() const { return m_a.get(); }
     const float *b() const { return m_b.get(); }
     float *c() const { return m_c.get(); }
-    // Scratch for B transposed (N x K), allocated on first use for this size: the stages that read
-    // BT write it (transpose_b) inside every launch, so it holds nothing between launches.
-    float *bTransposed();
+    // Scratch for B transposed (N x K, rows `pitch` >= K floats apart), allocated on first use for
+    // this size: the stages that read BT write it (transpose_b) inside every launch, so it holds
+    // nothing between launches.
+    float *bTransposed(int pitch);
+    // Scratch for A with rows `pitch` floats apart (M x pitch), for a tensor map when K is not a
+    // multiple of 4; written inside every launch that needs it, like BT.
+    float *aPadded(int pitch);
     const ProblemSize &size() const { return m_size; }
 
     void poisonC(); // every byte 0xFF: a NaN in every element, so an unwritten element fails
@@ -47,7 +51,7 @@ private:
     ProblemSize m_size{0, 0, 0};
     std::uint64_t m_seed = 0;
     bool m_ready = false;
-    DeviceBuffer<float> m_a, m_b, m_c, m_reference, m_scratch, m_bTransposed;
+    DeviceBuffer<float> m_a, m_b, m_c, m_reference, m_scratch, m_bTransposed, m_aPadded;
     DeviceBuffer<unsigned char> m_flush;
     cublasHandle_t m_pedantic = nullptr;
     cublasHandle_t m_tf32 = nullptr;

@@ -13,6 +13,7 @@
 #include "runner_state.h"
 #include "stage_compile.h"
 #include "stage_program.h"
+#include "tensor_map.h"
 
 #include <QJsonArray>
 #include <cmath>
@@ -72,7 +73,12 @@ void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request
     const float *aPtr = a.get(), *bPtr = b.get();
     float *cPtr = c.get();
     int m = int(size.m), n = int(size.n), k = int(size.k);
-    void *args[] = {&aPtr, &bPtr, &cPtr, &m, &n, &k};
+    // A TMA stage takes tensor maps of A and BT too; the zero B stands in for BT (same size, and
+    // k = 2 x BK is a multiple of 4, so no row needs padding).
+    std::optional<OperandMaps> maps;
+    if (stage.tensorMaps)
+        maps = encodeOperandMaps(stage, params, aPtr, bPtr, size, tensorMapPitch(k));
+    void *args[] = {&aPtr, &bPtr, &cPtr, &m, &n, &k, maps ? &maps->a : nullptr, maps ? &maps->bt : nullptr};
     if (dims.dynamicSmemBytes > 0)
         kernel.allowDynamicSmem(dims.dynamicSmemBytes);
     kernel.launch(dims.grid, dims.block, args, nullptr, size_t(dims.dynamicSmemBytes));

@@ -101,6 +101,46 @@ private slots:
             0);
     }
 
+    // The TMA stage's ragged edges are the copy engine's zero fill and, when K is not a multiple of
+    // 4, a copy of A with padded rows: shapes beyond its preset, at sizes no tile divides.
+    void tmaShapesMatchCublas_data()
+    {
+        QTest::addColumn<int>("bm");
+        QTest::addColumn<int>("bn");
+        QTest::addColumn<int>("stages");
+        QTest::addColumn<qlonglong>("m");
+        QTest::addColumn<qlonglong>("n");
+        QTest::addColumn<qlonglong>("k");
+        QTest::newRow("64x64, 2 stages, 129x65x37") << 64 << 64 << 2 << 129LL << 65LL << 37LL;
+        QTest::newRow("128x256, 3 stages, 1000x777x333") << 128 << 256 << 3 << 1000LL << 777LL << 333LL;
+        QTest::newRow("256x64, 6 stages, 1000x777x333") << 256 << 64 << 6 << 1000LL << 777LL << 333LL;
+        QTest::newRow("64x256, 5 stages, 257x513x100") << 64 << 256 << 5 << 257LL << 513LL << 100LL;
+        QTest::newRow("128x128, 4 stages, 1x1x1") << 128 << 128 << 4 << 1LL << 1LL << 1LL;
+    }
+    void tmaShapesMatchCublas()
+    {
+        QFETCH(int, bm);
+        QFETCH(int, bn);
+        QFETCH(int, stages);
+        QFETCH(qlonglong, m);
+        QFETCH(qlonglong, n);
+        QFETCH(qlonglong, k);
+        const Preset shape{
+            "tma",  "tma",       StageId("wgmma_tma_tf32"), {{"BM", bm}, {"BN", bn}, {"STAGES", stages}},
+            "test", std::nullopt};
+        m_runner->send(runRequest(QStringLiteral("t"), shape, m, n, k));
+        const QJsonObject answer = m_runner->waitFor(QStringLiteral("t"), kFinal);
+        const QString message = answer.value(QStringLiteral("message")).toString();
+        if (answer.value(QStringLiteral("kind")).toString() == QStringLiteral("invalid_config") &&
+            message.contains(QStringLiteral("sm_90a")))
+            QSKIP(qPrintable(QStringLiteral("Not a Hopper GPU: ") + message));
+        QVERIFY2(answer.value(QStringLiteral("event")).toString() == QStringLiteral("result"),
+                 qPrintable(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+        const QJsonObject verify = answer.value(QStringLiteral("verify")).toObject();
+        QVERIFY(verify.value(QStringLiteral("passed")).toBool());
+        QVERIFY(verify.value(QStringLiteral("rel_error")).toDouble() <= 5e-3);
+    }
+
     // Verification must catch a wrong kernel: a launch that never wrote C (the NaN poison stays)
     // and one wrong element, each reported as wrong_result and never timed.
     void wrongResultsAreCaught_data()

@@ -1,0 +1,21 @@
+// One launch of a compiled stage on the workspace's matrices, as the `run` job verifies and times
+// it: the kernel alone, or for a `transposedB` stage B transposed first, and for a `tensorMaps`
+// stage (TMA) A copied into padded rows when K is not a multiple of 4 and the operands' tensor maps
+// passed after the usual arguments. All of it is inside the stage's time.
+#pragma once
+
+#include "gemm_workspace.h"
+#include "launch_config.h"
+#include "loaded_kernel.h"
+
+#include <functional>
+
+namespace gemmscope::runner {
+
+// `transpose` is required for a transposedB stage and ignored otherwise. The kernels and the
+// workspace must outlive the function; the workspace must be prepared before it is called.
+std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, const ParamValues &params,
+                                  const LoadedKernel &kernel, const LoadedKernel *transpose,
+                                  const LaunchDims &dims, size_t dynamicSmemBytes);
+
+} // namespace gemmscope::runner

@@ -1,0 +1,32 @@
+// Tensor maps for the stages that read their operands with TMA (StageInfo::tensorMaps): encoded on
+// the host by the driver's cuTensorMapEncodeTiled, reached through the runtime
+// (cudaGetDriverEntryPointByVersion), so the runner still does not link libcuda.
+#pragma once
+
+#include "stage_catalog.h"
+
+namespace gemmscope::runner {
+
+// The driver's CUtensorMap, passed by value as a kernel parameter (gemmscope::TensorMap in tma.cuh).
+struct alignas(128) TensorMapBytes {
+    unsigned char bytes[128] = {};
+};
+
+// Floats between rows of a matrix a tensor map reads: its row pitch must be a multiple of 16 bytes,
+// so K is rounded up to a multiple of 4 (the padding is never read: it lies outside the map).
+int tensorMapPitch(int k);
+
+// A row-major rows x cols FP32 matrix with rows `pitch` floats apart, copied in boxes of boxRows x
+// boxCols floats into 128-byte-swizzled shared tiles (boxCols x 4 must be 128); a box that runs past
+// the matrix arrives zero-filled. Throws launch_error with the driver's reason.
+TensorMapBytes encodeTileMap(const float *base, int rows, int cols, int pitch, int boxRows, int boxCols);
+
+// The two maps a `tensorMaps` stage takes after its usual arguments: A (M x K) in boxes of the
+// A-box parameter's rows, BT (N x K) in boxes of the BT-box parameter's rows, both K-major.
+struct OperandMaps {
+    TensorMapBytes a, bt;
+};
+OperandMaps encodeOperandMaps(const StageInfo &stage, const ParamValues &params, const float *a,
+                              const float *bt, const ProblemSize &size, int pitch);
+
+} // namespace gemmscope::runner
