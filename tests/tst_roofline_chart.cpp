@@ -182,7 +182,8 @@ private slots:
     void measuredTensorRoofBesideTheDatasheet()
     {
         RooflineChart chart;
-        chart.setMeasuredCeilings(64.2, 4100, QStringLiteral("NVIDIA H200"), 330);
+        chart.setMeasuredCeilings(64.2, 4100, QStringLiteral("NVIDIA H200"), 330,
+                                  QStringLiteral("mma.sync.m16n8k8.tf32"));
         QVERIFY(chart.setGpu("measured"));
         chart.setRuns({okRun("r1", "cublas_fp32", {}, 50)});
         QVERIFY(!roofNamed(chart, "mma.sync")); // no TF32 run: no TF32 roof squeezing the plot
@@ -212,6 +213,34 @@ private slots:
         chart.setMeasuredCeilings(64.2, 4100, QStringLiteral("NVIDIA H200"));
         QVERIFY(!roofNamed(chart, "mma.sync"));
         QVERIFY(roofNamed(chart, "H200 datasheet TF32"));
+    }
+
+    // On Hopper the runner measures the TF32 roof with wgmma: the roof, its legend entry and the
+    // run's tooltip say so, and a run below it is judged against it.
+    void wgmmaMeasuredTensorRoofNamesIt()
+    {
+        RooflineChart chart;
+        chart.setMeasuredCeilings(64.2, 4100, QStringLiteral("NVIDIA H200"), 470,
+                                  QStringLiteral("wgmma.m64n256k8.tf32"));
+        QVERIFY(chart.setGpu("measured"));
+        chart.setRuns({okRun("r1", "cublas_tf32", {}, 410)});
+        const auto *measured = roofNamed(chart, "TF32 tensor roof (wgmma, measured)");
+        QVERIFY(measured);
+        QVERIFY(!roofNamed(chart, "mma.sync"));
+        QCOMPARE(measured->peakTflops, 470.0);
+        QVERIFY2(measured->graph->name().contains(QStringLiteral("wgmma, measured")),
+                 qPrintable(measured->graph->name()));
+        const QString tip = chart.points().at(0).tooltip;
+        // 410 / 470 = 87.2 % at cuBLAS's compulsory intensity, far right of the ridge.
+        QVERIFY2(tip.contains(QStringLiteral("87.2% of the wgmma TF32, measured roof")), qPrintable(tip));
+        QVERIFY2(!tip.contains(QStringLiteral("mma.sync")), qPrintable(tip));
+
+        // A TF32 figure whose kernel is not named (a hand-edited session): "measured", no instruction.
+        chart.setMeasuredCeilings(64.2, 4100, QStringLiteral("NVIDIA H200"), 470);
+        QVERIFY(roofNamed(chart, "TF32 tensor roof (measured)"));
+        QVERIFY(!roofNamed(chart, "wgmma"));
+        QVERIFY2(chart.points().at(0).tooltip.contains(QStringLiteral("of the TF32, measured roof")),
+                 qPrintable(chart.points().at(0).tooltip));
     }
 
     void runAtPredictedIntensity()

@@ -115,6 +115,17 @@ QString roofPercentText(double tflops, double intensity, const QString &roofLabe
         .arg(roofLabel, formatTflops(roofline::roofAt(intensity, peak, bw)));
 }
 
+// The instruction a measured TF32 roof was measured with, from the ceilings event's tf32_kernel
+// ("wgmma.m64n256k8.tf32" -> "wgmma", "mma.sync.m16n8k8.tf32" -> "mma.sync"); a name of another
+// form as it is; empty when none was given.
+QString tf32Instruction(const QString &kernel)
+{
+    for (const QString &known : {QStringLiteral("wgmma"), QStringLiteral("mma.sync")})
+        if (kernel.startsWith(known + QLatin1Char('.')))
+            return known;
+    return kernel;
+}
+
 QString fmtIntensity(double ai)
 {
     return QString::number(ai, 'g', 4) + QStringLiteral(" FLOP/B");
@@ -267,7 +278,7 @@ bool RooflineChart::setGpu(const QString &key)
 }
 
 void RooflineChart::setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label,
-                                        double tf32Tflops)
+                                        double tf32Tflops, const QString &tf32Kernel)
 {
     if (fmaTflops <= 0 || dramGBs <= 0) {
         clearMeasuredCeilings();
@@ -275,12 +286,13 @@ void RooflineChart::setMeasuredCeilings(double fmaTflops, double dramGBs, const 
     }
     tf32Tflops = tf32Tflops > 0 ? tf32Tflops : 0;
     if (m_measuredFma == fmaTflops && m_measuredDram == dramGBs && m_measuredLabel == label &&
-        m_measuredTf32 == tf32Tflops)
+        m_measuredTf32 == tf32Tflops && m_measuredTf32Kernel == tf32Kernel)
         return; // the window says it again after every change of the session; nothing to redraw
     m_measuredFma = fmaTflops;
     m_measuredDram = dramGBs;
     m_measuredLabel = label;
     m_measuredTf32 = tf32Tflops;
+    m_measuredTf32Kernel = tf32Kernel;
     rebuild();
 }
 
@@ -292,6 +304,7 @@ void RooflineChart::clearMeasuredCeilings()
     m_measuredDram.reset();
     m_measuredLabel.clear();
     m_measuredTf32 = 0;
+    m_measuredTf32Kernel.clear();
     rebuild();
 }
 
@@ -372,7 +385,10 @@ std::optional<RooflineChart::ActiveRoof> RooflineChart::tensorMeasuredRoof() con
 {
     if (!measuredRoofShown() || m_measuredTf32 <= 0)
         return std::nullopt;
-    return ActiveRoof{QStringLiteral("mma.sync TF32, measured"), m_measuredTf32, *m_measuredDram};
+    const QString instruction = tf32Instruction(m_measuredTf32Kernel);
+    return ActiveRoof{(instruction.isEmpty() ? QString() : instruction + QLatin1Char(' ')) +
+                          QStringLiteral("TF32, measured"),
+                      m_measuredTf32, *m_measuredDram};
 }
 
 RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, double bandwidth,
@@ -441,11 +457,15 @@ void RooflineChart::rebuild()
         std::any_of(m_runs.cbegin(), m_runs.cend(),
                     [this](const RunRecord &r) { return usesTensorCores(r) && runIsOnChosenGpu(r); }) ||
         (m_live && stageInfo(m_live->stage).precision == Precision::Tf32);
-    // Measured with mma.sync: on Hopper that is part of what wgmma (and cuBLAS TF32) reach, so the
-    // label says what measured it, and the datasheet's TF32 roof stays drawn beside it.
-    if (const auto tensor = tensorMeasuredRoof(); tensorRun && tensor)
-        addRoof(QStringLiteral("TF32 tensor roof (mma.sync, measured)"), tensor->peakTflops,
-                tensor->bandwidthGBs, QPen(QColor(0x9467bd), 2), true);
+    // The label says what measured it: wgmma on Hopper, within a few % of the datasheet; mma.sync
+    // elsewhere (on a Hopper, from an older runner, it is ~65 % of what wgmma and cuBLAS TF32 reach).
+    // The datasheet's TF32 roof stays drawn beside it.
+    if (const auto tensor = tensorMeasuredRoof(); tensorRun && tensor) {
+        const QString instruction = tf32Instruction(m_measuredTf32Kernel);
+        addRoof(QStringLiteral("TF32 tensor roof (%1measured)")
+                    .arg(instruction.isEmpty() ? QString() : instruction + QStringLiteral(", ")),
+                tensor->peakTflops, tensor->bandwidthGBs, QPen(QColor(0x9467bd), 2), true);
+    }
     if (spec) {
         addRoof(upperKey(spec->key) + QStringLiteral(" datasheet FP32"), spec->fp32Tflops, spec->dramGBs,
                 QPen(QColor(0x1f, 0x77, 0xb4), 1.5, Qt::DashLine), false);
@@ -828,8 +848,8 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
 {
     if (!m_live)
         return;
-    // A TF32 stage is capped by the tensor cores' roof: the datasheet's (wgmma reaches it), else
-    // the mma.sync one measured here.
+    // A TF32 stage is capped by the tensor cores' roof: the datasheet's (what the hardware can do at
+    // best), else the one measured here (wgmma on Hopper, mma.sync elsewhere).
     std::optional<ActiveRoof> tensor;
     if (stageInfo(m_live->stage).precision == Precision::Tf32)
         tensor = tensorDatasheetRoof() ? tensorDatasheetRoof() : tensorMeasuredRoof();

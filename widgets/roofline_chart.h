@@ -67,9 +67,12 @@ public:
     QString gpu() const { return m_gpuKey; }
     static QStringList gpuKeys(); // the keys setGpu accepts, in menu order
 
-    // `tf32Tflops`: the TF32 tensor-core peak the runner measured with mma.sync (0: none); drawn as
-    // its own roof, labelled by what measured it, when a TF32 run or stage is on the chart.
-    void setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label, double tf32Tflops = 0);
+    // `tf32Tflops`: the TF32 tensor-core peak the runner measured (0: none), with `tf32Kernel` (the
+    // ceilings event's tf32_kernel: "wgmma.m64n256k8.tf32" on Hopper, "mma.sync.m16n8k8.tf32"
+    // elsewhere); drawn as its own roof, labelled by what measured it, when a TF32 run or stage is
+    // on the chart.
+    void setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label, double tf32Tflops = 0,
+                             const QString &tf32Kernel = {});
     void clearMeasuredCeilings();
     void setPredicted(StageId stage, const ParamValues &params, const ProblemSize &size);
     void clearPredicted();
@@ -125,7 +128,8 @@ private:
     void addLivePoint(const ActiveRoof &roof);
     std::optional<ActiveRoof> activeRoof() const;
     // The roofs a TF32 (tensor-core) run is judged against: the datasheet's TF32 peak (what the
-    // tensor cores can do, with wgmma on Hopper) and the mma.sync peak measured on this device.
+    // tensor cores can do, with wgmma on Hopper) and the peak measured on this device (with wgmma on
+    // Hopper, mma.sync elsewhere: the label names it).
     std::optional<ActiveRoof> tensorDatasheetRoof() const;
     std::optional<ActiveRoof> tensorMeasuredRoof() const;
     const GpuSpec *datasheetSpec() const;
@@ -137,6 +141,7 @@ private:
     QString m_gpuKey = QStringLiteral("measured");
     std::optional<double> m_measuredFma, m_measuredDram;
     double m_measuredTf32 = 0;
+    QString m_measuredTf32Kernel; // the ceilings event's tf32_kernel
     QString m_measuredLabel;
     struct Live {
         StageId stage;

@@ -27,7 +27,7 @@ struct MeasuredCeilings {
     QString measuredAt; // ISO date-time, as the runner wrote it
     bool recorded = false;
     double tf32Tflops = 0; // the TF32 tensor-core roof; 0 where none was measured
-    QString tf32Kernel;    // what measured it: "mma.sync.m16n8k8.tf32"
+    QString tf32Kernel;    // what measured it: "wgmma.m64n256k8.tf32" (Hopper), "mma.sync.m16n8k8.tf32"
 };
 
 class RunController : public QObject {

@@ -894,7 +894,7 @@ void MainWindow::applyMeasuredCeilings()
     m_rooflineChart->setMeasuredCeilings(
         c->fmaTflops, c->dramGbs,
         tr("%1, %2%3").arg(c->gpuName, c->measuredAt.left(10), c->recorded ? tr(" (recorded)") : QString()),
-        c->tf32Tflops);
+        c->tf32Tflops, c->tf32Kernel);
 }
 
 void MainWindow::refreshViews()

@@ -149,7 +149,8 @@ struct CeilingsEvent {
     bool cached = false;
     QString measuredAt;
     // Optional (absent from runners and caches before the TF32 roof): the TF32 tensor-core peak,
-    // what measured it ("mma.sync.m16n8k8.tf32"), or why the device has none.
+    // what measured it ("wgmma.m64n256k8.tf32" on Hopper, "mma.sync.m16n8k8.tf32" elsewhere), or
+    // why the device has none.
     std::optional<double> tf32Tflops;
     QString tf32Kernel, tf32Unavailable;
     friend bool operator==(const CeilingsEvent &, const CeilingsEvent &) = default;

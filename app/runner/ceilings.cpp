@@ -48,10 +48,11 @@ extern "C" __global__ void gemmscope_fma_peak(float *out, int iterations, float 
 
 constexpr int kRepetitions = 5;
 
-// TF32 tensor-core peak: every warp issues kTf32Chains independent mma.sync m16n8k8 per iteration
-// (independent accumulators, so the tensor pipe never waits on its own latency of ~16-32 cycles
-// while an SM sub-partition issues one every ~8), eight warps a block and blocks filling every
-// SM. asm volatile keeps every instruction; the data-dependent store keeps the results live.
+// TF32 tensor-core peak off Hopper (sm_80, 86, 89, 100, ...): every warp issues kTf32Chains
+// independent mma.sync m16n8k8 per iteration (independent accumulators, so the tensor pipe never
+// waits on its own latency of ~16-32 cycles while an SM sub-partition issues one every ~8), eight
+// warps a block and blocks filling every SM. asm volatile keeps every instruction; the
+// data-dependent store keeps the results live.
 constexpr int kTf32Chains = 8;
 constexpr int kTf32Iterations = 1 << 14;
 constexpr double kFlopsPerMma = 2.0 * 16 * 8 * 8;
@@ -92,11 +93,100 @@ extern "C" __global__ void gemmscope_tf32_mma_peak(float *out, int iterations)
 }
 )cuda";
 
+// TF32 tensor-core peak on Hopper (sm_90a): mma.sync reaches only ~65 % of it there, the rest
+// needs wgmma. Each of the block's two warpgroups issues groups of kWgmmaPerGroup back-to-back
+// wgmma.mma_async m64n256k8 (the widest N: the most work per instruction issued), both operands
+// read from shared memory through descriptors, and keeps one group in flight while the next is
+// issued (wait_group 1), as a GEMM main loop does; two warpgroups, as CUTLASS's consumers, keep
+// the tensor core busy while one waits. The tiles, the canonical 128-byte-swizzled K-major
+// layout of wgmma_tf32.cuh (A 64 x 32, B 256 x 32 floats, one swizzle row of 32 k each), are
+// written once; their values are arbitrary finite numbers in [0.5, 1) (varied bits, not zeros, so
+// that the tensor core draws the power real data makes it draw). 128 accumulators a thread allow
+// one block per SM; the data-dependent store keeps them live.
+constexpr int kWgmmaPerGroup = 4;
+constexpr int kWgmmaIterations = 1 << 12;
+constexpr int kWarpgroupsPerBlock = kThreadsPerBlock / 128;
+constexpr double kFlopsPerWgmma = 2.0 * 64 * 256 * 8;
+const char *const kTf32WgmmaSource = R"cuda(
+#include "wgmma_ops.cuh"
+
+extern "C" __global__ void __launch_bounds__(256, 1) gemmscope_tf32_wgmma_peak(float *out, int iterations)
+{
+    using namespace gemmscope;
+    constexpr int TILE_FLOATS = (64 + 256) * 32; // A [64][32], then B [256][32]
+    constexpr int WGMMA_PER_GROUP = 4;
+    // The swizzle is a function of the shared address: 1 KiB more, the base rounded up to 1 KiB.
+    __shared__ __align__(16) float raw[TILE_FLOATS + 256];
+    float *tiles = reinterpret_cast<float *>((reinterpret_cast<unsigned long long>(raw) + 1023) & ~1023ull);
+    for (int i = threadIdx.x; i < TILE_FLOATS; i += blockDim.x)
+        tiles[i] = __uint_as_float(0x3f000000u | ((unsigned(i) * 2654435761u) >> 9));
+    fenceProxyAsync(); // the threads' writes reach the tensor core (the async proxy)
+    __syncthreads();
+    const unsigned long long descA = swizzledTileDescriptor(tiles);
+    const unsigned long long descB = swizzledTileDescriptor(tiles + 64 * 32);
+
+    float d[128];
+    #pragma unroll
+    for (int r = 0; r < 128; ++r)
+        d[r] = 0.f;
+    for (int i = 0; i < iterations; ++i) {
+        fenceAccumulators(d);
+        wgmmaFence();
+        #pragma unroll
+        for (int kk = 0; kk < WGMMA_PER_GROUP; ++kk) // k advances 8 floats = 32 bytes = 2 in the address
+            wgmmaTf32<256>(d, descA + (kk % 4) * 2, descB + (kk % 4) * 2);
+        wgmmaCommit();
+        wgmmaWait<1>(); // the previous group is done; this one runs while the next is issued
+        fenceAccumulators(d);
+    }
+    wgmmaWait<0>();
+    fenceAccumulators(d);
+    float sum = 0.f;
+    #pragma unroll
+    for (int r = 0; r < 128; ++r)
+        sum += d[r];
+    if (sum == -1.2345f) // never true for these inputs, but the compiler cannot know
+        out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+)cuda";
+static_assert(kWgmmaPerGroup == 4 && kThreadsPerBlock == 256,
+              "the source above spells out four wgmma a group and two warpgroups a block");
+
+// How the runner builds a peak microbenchmark: its own source, no kernel headers unless it
+// includes one, for the device's real architecture.
+NvrtcProgram peakProgram(const QString &programName, const char *source, const QString &kernelName, int arch)
+{
+    NvrtcProgram program;
+    program.programName = programName;
+    program.mainSource = source;
+    program.withKernelHeaders = false;
+    program.nameExpression = kernelName;
+    program.arch = arch;
+    return program;
+}
+
+bool usesWgmma(int arch)
+{
+    return arch == 90; // wgmma exists on sm_90a alone: not on sm_100 (tcgen05) nor sm_89
+}
+
 } // namespace
 
-const char *tf32MmaPeakSource()
+const char *tf32PeakKernel(int arch)
 {
-    return kTf32Source;
+    return usesWgmma(arch) ? kTf32WgmmaPeakKernel : kTf32MmaPeakKernel;
+}
+
+NvrtcProgram tf32PeakProgram(int arch)
+{
+    if (!usesWgmma(arch))
+        return peakProgram(QStringLiteral("tf32_mma_peak.cu"), kTf32Source,
+                           QStringLiteral("gemmscope_tf32_mma_peak"), arch);
+    NvrtcProgram program = peakProgram(QStringLiteral("tf32_wgmma_peak.cu"), kTf32WgmmaSource,
+                                       QStringLiteral("gemmscope_tf32_wgmma_peak"), arch);
+    program.withKernelHeaders = true; // #include "wgmma_ops.cuh", the stages' wgmma helpers
+    program.archSpecific = true;      // sm_90a: wgmma
+    return program;
 }
 
 QString tf32Unavailable(const DeviceInfo &device)
@@ -105,6 +195,13 @@ QString tf32Unavailable(const DeviceInfo &device)
         return QStringLiteral("%1 has no TF32 tensor cores: they arrived with sm_80 (Ampere).")
             .arg(device.arch());
     return {};
+}
+
+bool tf32NeedsMeasuring(const Ceilings &cached, const DeviceInfo &device)
+{
+    if (!tf32Unavailable(device).isEmpty())
+        return false;
+    return cached.tf32Tflops <= 0 || cached.tf32Kernel != QLatin1String(tf32PeakKernel(device.cc()));
 }
 
 namespace {
@@ -118,15 +215,9 @@ struct PeakRun {
 };
 
 PeakRun runPeakKernel(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job,
-                      const QString &programName, const char *source, const QString &kernelName,
-                      const char *bufferName, std::initializer_list<void *> moreArgs)
+                      const NvrtcProgram &program, const char *bufferName,
+                      std::initializer_list<void *> moreArgs)
 {
-    NvrtcProgram program;
-    program.programName = programName;
-    program.mainSource = source;
-    program.withKernelHeaders = false;
-    program.nameExpression = kernelName;
-    program.arch = device.cc();
     const LoadedKernel kernel(compiler.compile(program));
 
     const int blocksPerSm = std::max(1, kernel.maxActiveBlocksPerSm(kThreadsPerBlock));
@@ -148,12 +239,20 @@ PeakRun runPeakKernel(const NvrtcCompiler &compiler, const DeviceInfo &device, J
 
 } // namespace
 
-double measureTf32MmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)
+double measureTf32PeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)
 {
+    const NvrtcProgram program = tf32PeakProgram(device.cc());
+    if (usesWgmma(device.cc())) {
+        int iterations = kWgmmaIterations;
+        const PeakRun run =
+            runPeakKernel(compiler, device, job, program, "the TF32 benchmark output", {&iterations});
+        const double warpgroups = double(run.blocks) * kWarpgroupsPerBlock;
+        const double flops = kFlopsPerWgmma * kWgmmaPerGroup * double(kWgmmaIterations) * warpgroups;
+        return gemmscope::ProblemSize::tflopsOf(flops, run.minMs);
+    }
     int iterations = kTf32Iterations;
     const PeakRun run =
-        runPeakKernel(compiler, device, job, QStringLiteral("tf32_mma_peak.cu"), kTf32Source,
-                      QStringLiteral("gemmscope_tf32_mma_peak"), "the TF32 benchmark output", {&iterations});
+        runPeakKernel(compiler, device, job, program, "the TF32 benchmark output", {&iterations});
     const double warps = double(run.blocks) * kThreadsPerBlock / kWarpSize;
     const double flops = kFlopsPerMma * kTf32Chains * double(kTf32Iterations) * warps;
     return gemmscope::ProblemSize::tflopsOf(flops, run.minMs);
@@ -163,9 +262,10 @@ double measureFmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &dev
 {
     int iterations = kIterations;
     float b = 0.999999f, c = 1e-7f;
-    const PeakRun run = runPeakKernel(compiler, device, job, QStringLiteral("fma_peak.cu"), kFmaSource,
-                                      QStringLiteral("gemmscope_fma_peak"), "the FMA benchmark output",
-                                      {&iterations, &b, &c});
+    const PeakRun run = runPeakKernel(compiler, device, job,
+                                      peakProgram(QStringLiteral("fma_peak.cu"), kFmaSource,
+                                                  QStringLiteral("gemmscope_fma_peak"), device.cc()),
+                                      "the FMA benchmark output", {&iterations, &b, &c});
     const double flops = 2.0 * kChains * double(kIterations) * double(run.blocks) * kThreadsPerBlock;
     return gemmscope::ProblemSize::tflopsOf(flops, run.minMs);
 }
@@ -209,9 +309,14 @@ std::optional<Ceilings> loadCeilings(const QString &path)
                o.value(QStringLiteral("dram_gbs")).toDouble(),
                o.value(QStringLiteral("measured_at")).toString(),
                o.value(QStringLiteral("tf32_tflops")).toDouble(), // absent in a file written before it
-               o.value(QStringLiteral("tf32_unavailable")).toString()};
+               o.value(QStringLiteral("tf32_unavailable")).toString(),
+               o.value(QStringLiteral("tf32_kernel")).toString()};
     if (!(c.fmaTflops > 0) || !(c.dramGBs > 0))
         return std::nullopt; // a corrupt or partial file: measure again
+    // A file written before the kernel's name was stored holds an mma.sync peak: the only kind
+    // measured then. On Hopper tf32NeedsMeasuring() then asks for the wgmma one.
+    if (c.tf32Tflops > 0 && c.tf32Kernel.isEmpty())
+        c.tf32Kernel = QString::fromLatin1(kTf32MmaPeakKernel);
     return c;
 }
 
@@ -224,8 +329,10 @@ void storeCeilings(const QString &path, const DeviceInfo &device, const Ceilings
                   {QStringLiteral("fma_tflops"), c.fmaTflops},
                   {QStringLiteral("dram_gbs"), c.dramGBs},
                   {QStringLiteral("measured_at"), c.measuredAt}};
-    if (c.tf32Tflops > 0)
+    if (c.tf32Tflops > 0) {
         o.insert(QStringLiteral("tf32_tflops"), c.tf32Tflops);
+        o.insert(QStringLiteral("tf32_kernel"), c.tf32Kernel);
+    }
     if (!c.tf32Unavailable.isEmpty())
         o.insert(QStringLiteral("tf32_unavailable"), c.tf32Unavailable);
     f.write(QJsonDocument(o).toJson());

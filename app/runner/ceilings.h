@@ -1,6 +1,6 @@
 // Measured roofline ceilings of the device: FP32 FMA peak, DRAM copy bandwidth and (sm_80 on) the
-// TF32 tensor-core peak of mma.sync, cached on disk per GPU UUID so that the (few-second)
-// measurement runs once per device.
+// TF32 tensor-core peak (wgmma on Hopper, mma.sync elsewhere), cached on disk per GPU UUID so
+// that the (few-second) measurement runs once per device.
 #pragma once
 
 #include "gpu_device.h"
@@ -17,25 +17,34 @@ struct Ceilings {
     double fmaTflops = 0;
     double dramGBs = 0;
     QString measuredAt; // ISO 8601 UTC
-    // TF32 tensor cores, measured with back-to-back mma.sync m16n8k8 (kTf32PeakKernel); 0 when not
+    // TF32 tensor cores, measured with tf32Kernel (tf32PeakKernel() of the device); 0 when not
     // measured, and then tf32Unavailable says why (sm_75 has no TF32).
     double tf32Tflops = 0;
     QString tf32Unavailable;
+    QString tf32Kernel; // what measured tf32Tflops: kTf32MmaPeakKernel or kTf32WgmmaPeakKernel
 };
 
-// What the TF32 roof was measured with, as the ceilings event names it. On Hopper mma.sync reaches
-// only part of the tensor cores' wgmma peak: the name keeps the roof honest.
-inline constexpr const char *kTf32PeakKernel = "mma.sync.m16n8k8.tf32";
-// The microbenchmark's CUDA source (extern "C" gemmscope_tf32_mma_peak), NVRTC-compilable for
-// sm_80 and later; tst_nvrtc_compile compiles it without a GPU.
-const char *tf32MmaPeakSource();
+// What the TF32 roof was measured with, as the ceilings event names it (tf32_kernel). On Hopper
+// mma.sync reaches only ~65 % of the tensor cores' peak (wgmma kernels and cuBLAS run above it),
+// so sm_90 measures with wgmma; every other TF32 device (sm_80, 86, 89, 100, ...) with mma.sync.
+inline constexpr const char *kTf32MmaPeakKernel = "mma.sync.m16n8k8.tf32";
+inline constexpr const char *kTf32WgmmaPeakKernel = "wgmma.m64n256k8.tf32";
+const char *tf32PeakKernel(int arch); // the name above that `arch` (90 = sm_90) measures with
+// The TF32 microbenchmark the runner compiles for `arch`: back-to-back wgmma m64n256k8 built for
+// sm_90a on sm_90, independent mma.sync m16n8k8 chains elsewhere. tst_nvrtc_compile compiles both
+// without a GPU (NVRTC refuses the mma.sync one for sm_75).
+NvrtcProgram tf32PeakProgram(int arch);
 // Why a device cannot run it (empty when it can): TF32 tensor cores arrived with sm_80.
 QString tf32Unavailable(const DeviceInfo &device);
+// Whether ceilings read from the cache lack a TF32 peak this device can measure, or hold one
+// measured with another kernel than the device's (a Hopper cache written with mma.sync before
+// the wgmma benchmark existed): the job then measures the TF32 peak again, only it.
+bool tf32NeedsMeasuring(const Ceilings &cached, const DeviceInfo &device);
 
 double measureFmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job);
-// TFLOP/s of dense TF32 mma.sync (2 x 16 x 8 x 8 FLOP per instruction); call only where
-// tf32Unavailable() is empty.
-double measureTf32MmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job);
+// TFLOP/s of dense TF32 with tf32PeakProgram(device.cc()); call only where tf32Unavailable() is
+// empty.
+double measureTf32PeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job);
 double measureDramBandwidthGBs(const DeviceInfo &device, JobContext &job);
 
 QString ceilingsCachePath(const QString &cacheDir, const DeviceInfo &device);

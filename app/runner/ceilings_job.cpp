@@ -23,17 +23,21 @@ void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, Jo
         job.progress(QStringLiteral("dram"), 1, 3);
         measured.dramGBs = measureDramBandwidthGBs(device, job);
         job.progress(QStringLiteral("tf32"), 2, 3);
-        if (noTf32.isEmpty())
-            measured.tf32Tflops = measureTf32MmaPeakTflops(state.compiler, device, job);
+        if (noTf32.isEmpty()) {
+            measured.tf32Tflops = measureTf32PeakTflops(state.compiler, device, job);
+            measured.tf32Kernel = QString::fromLatin1(tf32PeakKernel(device.cc()));
+        }
         measured.tf32Unavailable = noTf32;
         job.progress(QStringLiteral("tf32"), 3, 3);
         measured.measuredAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
         storeCeilings(path, device, measured);
         ceilings = measured;
-    } else if (ceilings->tf32Tflops <= 0 && noTf32.isEmpty()) {
-        // A cache written before the TF32 roof existed: measure only what it lacks, keep the rest.
+    } else if (tf32NeedsMeasuring(*ceilings, device)) {
+        // A cache written before the TF32 roof existed, or on Hopper before it was measured with
+        // wgmma (the mma.sync peak sits below real wgmma runs): measure only that, keep the rest.
         job.progress(QStringLiteral("tf32"), 0, 1);
-        ceilings->tf32Tflops = measureTf32MmaPeakTflops(state.compiler, device, job);
+        ceilings->tf32Tflops = measureTf32PeakTflops(state.compiler, device, job);
+        ceilings->tf32Kernel = QString::fromLatin1(tf32PeakKernel(device.cc()));
         job.progress(QStringLiteral("tf32"), 1, 1);
         storeCeilings(path, device, *ceilings);
     }
@@ -46,7 +50,7 @@ void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, Jo
     event.measuredAt = ceilings->measuredAt;
     if (ceilings->tf32Tflops > 0) {
         event.tf32Tflops = ceilings->tf32Tflops;
-        event.tf32Kernel = QString::fromLatin1(kTf32PeakKernel);
+        event.tf32Kernel = ceilings->tf32Kernel;
     } else if (!noTf32.isEmpty()) {
         event.tf32Unavailable = noTf32;
     }

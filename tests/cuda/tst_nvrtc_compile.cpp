@@ -124,39 +124,62 @@ private slots:
         }
     }
 
-    // The TF32 roof's microbenchmark builds where TF32 exists (sm_80, sm_90) and NVRTC refuses it for
-    // sm_75, which is why the runner skips it there with tf32Unavailable().
+    // The TF32 roof's microbenchmark builds where TF32 exists and NVRTC refuses it for sm_75, which
+    // is why the runner skips it there with tf32Unavailable(). sm_90 (Hopper) measures with wgmma,
+    // built for sm_90a; sm_80, 86, 89 and 100 (which has no wgmma) with mma.sync.
     void tf32PeakBenchmarkCompiles_data()
     {
         QTest::addColumn<int>("arch");
         QTest::addColumn<bool>("compiles");
-        QTest::newRow("sm_75") << 75 << false;
-        QTest::newRow("sm_80") << 80 << true;
-        QTest::newRow("sm_90") << 90 << true;
+        QTest::addColumn<QString>("kernel");
+        const QString mma = QString::fromLatin1(kTf32MmaPeakKernel);
+        QTest::newRow("sm_75") << 75 << false << mma;
+        QTest::newRow("sm_80") << 80 << true << mma;
+        QTest::newRow("sm_89") << 89 << true << mma;
+        QTest::newRow("sm_90") << 90 << true << QString::fromLatin1(kTf32WgmmaPeakKernel);
+        QTest::newRow("sm_100") << 100 << true << mma;
     }
     void tf32PeakBenchmarkCompiles()
     {
         QFETCH(int, arch);
         QFETCH(bool, compiles);
-        NvrtcProgram program;
-        program.programName = QStringLiteral("tf32_mma_peak.cu");
-        program.mainSource = tf32MmaPeakSource();
-        program.withKernelHeaders = false;
-        program.nameExpression = QStringLiteral("gemmscope_tf32_mma_peak");
-        program.arch = arch;
+        QFETCH(QString, kernel);
+        QCOMPARE(QString::fromLatin1(tf32PeakKernel(arch)), kernel);
+        NvrtcProgram program = tf32PeakProgram(arch);
+        QCOMPARE(program.arch, arch);
         program.needPtx = true;
         const NvrtcCompiler compiler(m_cache.path());
         DeviceInfo device;
         device.spec.arch = arch;
         QCOMPARE(tf32Unavailable(device).isEmpty(), compiles);
+        const bool wgmma = kernel == QLatin1String(kTf32WgmmaPeakKernel);
         try {
-            const CompiledKernel kernel = compiler.compile(program);
+            const CompiledKernel compiled = compiler.compile(program);
             QVERIFY2(compiles, "sm_75 has no TF32, yet the benchmark compiled");
-            // Eight independent mma.sync chains per iteration, every one kept (asm volatile); the
-            // compiler may unroll the loop (NVRTC 13: x4 plus a remainder of one), never drop one.
-            const qsizetype mmas = kernel.ptx.count("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
-            QVERIFY2(mmas >= 8 && mmas % 8 == 0, qPrintable(QString::number(mmas)));
-            QVERIFY(!kernel.ptxas.found || kernel.ptxas.spillStoreBytes == 0);
+            QVERIFY2(!compiled.ptxas.found || compiled.ptxas.spillStoreBytes == 0, qPrintable(compiled.log));
+            if (wgmma) {
+                // Built for sm_90a (wgmma exists there alone) from the stages' wgmma_ops.cuh; groups of
+                // four back-to-back m64n256k8, every one kept, however far the loop is unrolled.
+                QVERIFY(compiled.ptx.contains(".target sm_90a"));
+                const qsizetype wgmmas =
+                    compiled.ptx.count("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32");
+                QVERIFY2(wgmmas >= 4 && wgmmas % 4 == 0, qPrintable(QString::number(wgmmas)));
+                QVERIFY(compiled.ptx.contains("wgmma.wait_group.sync.aligned 1"));
+                QVERIFY(!compiled.ptx.contains("mma.sync"));
+                // ptxas serialises wgmma it cannot pipeline, and says so: that would halve the roof.
+                QVERIFY2(!compiled.log.contains(QStringLiteral("serialized")), qPrintable(compiled.log));
+                // 128 accumulators a thread: one block (two warpgroups) an SM, no more registers than
+                // two warpgroups may hold.
+                QVERIFY2(compiled.ptxas.registers > 128 && compiled.ptxas.registers <= 255,
+                         qPrintable(compiled.log));
+            } else {
+                // Eight independent mma.sync chains per iteration, every one kept (asm volatile); the
+                // compiler may unroll the loop (NVRTC 13: x4 plus a remainder of one), never drop one.
+                const qsizetype mmas =
+                    compiled.ptx.count("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+                QVERIFY2(mmas >= 8 && mmas % 8 == 0, qPrintable(QString::number(mmas)));
+                QVERIFY(!compiled.ptx.contains("wgmma"));
+            }
         } catch (const RunnerError &e) {
             QVERIFY2(!compiles, qPrintable(e.message() + QLatin1Char('\n') + e.log()));
         }

@@ -4,11 +4,17 @@
 // Without a GPU every test skips with the runner's own no_gpu sentence.
 #include "../support/runner_process.h"
 #include "access_model.h"
+#include "ceilings.h"
+#include "gpu_device.h"
+#include "gpu_specs.h"
 #include "mapping_model.h"
 #include "stage_catalog.h"
 
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QMap>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace gemmscope;
@@ -373,12 +379,82 @@ private slots:
             QVERIFY2(dram >= 3500 && dram <= 4800, qPrintable(QString::number(dram)));
         if (name.contains(QStringLiteral("H100")))
             QVERIFY2(dram >= 2500 && dram <= 3350, qPrintable(QString::number(dram)));
+        // The TF32 tensor roof, from sm_80 on: wgmma on Hopper (mma.sync there reaches only ~65 % of
+        // the tensor cores, below what wgmma kernels and cuBLAS run at), mma.sync elsewhere.
+        const int arch =
+            runner::parseArch(m_ready.value(QStringLiteral("gpu")).toObject().value("arch").toString());
+        const double tf32 = c.value(QStringLiteral("tf32_tflops")).toDouble();
+        const QString tf32Kernel = c.value(QStringLiteral("tf32_kernel")).toString();
+        qInfo("ceilings: TF32 %.1f TFLOP/s (%s)", tf32, qPrintable(tf32Kernel));
+        if (arch >= 80) {
+            QVERIFY2(tf32 > 0, qPrintable(c.value(QStringLiteral("tf32_unavailable")).toString()));
+            QCOMPARE(tf32Kernel, arch == 90 ? QStringLiteral("wgmma.m64n256k8.tf32")
+                                            : QStringLiteral("mma.sync.m16n8k8.tf32"));
+            // Never above the datasheet's dense TF32 peak of this architecture (5 % for boost clocks).
+            if (const GpuSpec *spec = findGpuForArch(arch); spec && spec->tf32Tflops > 0)
+                QVERIFY2(tf32 <= spec->tf32Tflops * 1.05, qPrintable(QString::number(tf32)));
+        } else {
+            QVERIFY(c.value(QStringLiteral("tf32_tflops")).isUndefined());
+            QVERIFY(!c.value(QStringLiteral("tf32_unavailable")).toString().isEmpty());
+        }
+        // H100/H200 SXM, 494.7 TFLOP/s dense TF32: the roof must sit above the ~410 TFLOP/s cuBLAS
+        // TF32 runs at on the H200, so at least 85 % of the datasheet (the mma.sync one was ~323).
+        if (arch == 90 && (name.contains(QStringLiteral("H200")) || name.contains(QStringLiteral("H100"))))
+            QVERIFY2(tf32 >= 0.85 * findGpu("h200")->tf32Tflops, qPrintable(QString::number(tf32)));
         // Asked again without refresh: the cached figures.
         m_runner->send(QJsonObject{{QStringLiteral("type"), QStringLiteral("ceilings")},
                                    {QStringLiteral("id"), QStringLiteral("y")}});
         const QJsonObject cached = m_runner->waitFor(QStringLiteral("y"), kFinal);
         QCOMPARE(cached.value(QStringLiteral("cached")).toBool(), true);
         QCOMPARE(cached.value(QStringLiteral("fma_tflops")).toDouble(), fma);
+        QCOMPARE(cached.value(QStringLiteral("tf32_tflops")).toDouble(), tf32);
+        QCOMPARE(cached.value(QStringLiteral("tf32_kernel")).toString(), tf32Kernel);
+    }
+
+    // A cache whose TF32 roof was measured with mma.sync (every cache written before the wgmma
+    // benchmark; this one names no kernel, as those did): on Hopper the runner measures the TF32
+    // roof again with wgmma and keeps the rest; elsewhere mma.sync is the kernel and it stands.
+    void mmaSyncCeilingsCacheIsRenewedOnHopper()
+    {
+        QTemporaryDir cacheDir;
+        QVERIFY(cacheDir.isValid());
+        const QJsonObject gpu = m_ready.value(QStringLiteral("gpu")).toObject();
+        runner::DeviceInfo device;
+        device.spec.name = gpu.value(QStringLiteral("name")).toString().toStdString();
+        device.uuid = gpu.value(QStringLiteral("uuid")).toString();
+        const int arch = runner::parseArch(gpu.value(QStringLiteral("arch")).toString());
+        if (arch < 80)
+            QSKIP("no TF32 tensor cores before sm_80");
+        QFile stale(runner::ceilingsCachePath(cacheDir.path(), device));
+        QVERIFY(stale.open(QIODevice::WriteOnly));
+        stale.write(QJsonDocument(QJsonObject{{"fma_tflops", 12.5},
+                                              {"dram_gbs", 1000.0},
+                                              {"measured_at", "2026-11-30T10:00:00Z"},
+                                              {"tf32_tflops", 3.25}})
+                        .toJson());
+        stale.close();
+
+        RunnerProcess fresh(cacheDir.path());
+        QCOMPARE(fresh.start().value(QStringLiteral("event")).toString(), QStringLiteral("ready"));
+        fresh.send(QJsonObject{{QStringLiteral("type"), QStringLiteral("ceilings")},
+                               {QStringLiteral("id"), QStringLiteral("c")}});
+        const QJsonObject c = fresh.waitFor(QStringLiteral("c"), kFinal);
+        QCOMPARE(c.value(QStringLiteral("event")).toString(), QStringLiteral("ceilings"));
+        QCOMPARE(c.value(QStringLiteral("cached")).toBool(), true);
+        QCOMPARE(c.value(QStringLiteral("fma_tflops")).toDouble(), 12.5); // kept: only TF32 is renewed
+        const double tf32 = c.value(QStringLiteral("tf32_tflops")).toDouble();
+        if (arch == 90) {
+            QCOMPARE(c.value(QStringLiteral("tf32_kernel")).toString(),
+                     QStringLiteral("wgmma.m64n256k8.tf32"));
+            QVERIFY2(tf32 > 3.25, qPrintable(QString::number(tf32)));
+            // The renewed figure went into the cache: asked again, nothing is measured.
+            QVERIFY(runner::loadCeilings(stale.fileName()));
+            QCOMPARE(runner::loadCeilings(stale.fileName())->tf32Tflops, tf32);
+        } else {
+            QCOMPARE(c.value(QStringLiteral("tf32_kernel")).toString(),
+                     QStringLiteral("mma.sync.m16n8k8.tf32"));
+            QCOMPARE(tf32, 3.25);
+        }
     }
 
     // Measured arithmetic intensity (the roofline's "measured" point): one extra launch profiled
