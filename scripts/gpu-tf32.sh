@@ -12,16 +12,16 @@ bench=$build/app/runner/gemmscope-bench
 export GEMMSCOPE_CACHE_DIR=/tmp/gemmscope-cache GEMMSCOPE_RUNNER=$PWD/$runner
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv | tee "$out/info.txt"
 echo "=== tests $(date -u +%T)"
-for t in tst_runner_gpu tst_owner_trace_gpu; do
-  QT_QPA_PLATFORM=offscreen "$build/tests/$t" 2>&1 | grep -E "FAIL|tf32|Totals" | tee -a "$out/gpu-tests.log"
+for t in tst_runner_gpu tst_owner_trace_gpu tst_runner_counters tst_runner_faults_gpu; do
+  QT_QPA_PLATFORM=offscreen "$build/tests/$t" 2>&1 | grep -E "FAIL|tf32|tma|ceilings|Totals" | tee -a "$out/gpu-tests.log"
 done
 echo "=== bench $(date -u +%T)"
 for size in 8192x4096x6144 4096x4096x4096; do
-  "$bench" --size "$size" --stages fp32-tuned,cublas_tf32,tf32-mma,tf32-wgmma \
+  "$bench" --size "$size" --stages fp32-tuned,cublas_tf32,tf32-mma,tf32-wgmma,tf32-wgmma-tma \
     --json "$out/bench-tf32-$size.json" 2>&1 | tee "$out/bench-tf32-$size.txt" | tail -7
 done
 echo "=== sanitizer $(date -u +%T)"
-"$bench" --list-jobs --stages tf32-mma,tf32-wgmma --size 1000x777x333 --budget-ms 1 --min-reps 1 --warmup 0 \
+"$bench" --list-jobs --stages tf32-mma,tf32-wgmma,tf32-wgmma-tma --size 1000x777x333 --budget-ms 1 --min-reps 1 --warmup 0 \
   > /tmp/tf32-jobs.jsonl
 for tool in memcheck racecheck; do
   compute-sanitizer --tool "$tool" --log-file "/tmp/san-$tool.txt" "$runner" < /tmp/tf32-jobs.jsonl \
