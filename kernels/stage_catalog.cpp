@@ -415,6 +415,22 @@ StageModel mmaTf32Model()
 
 // wgmma_tf32: BN / 64 warpgroups of 128 threads, BK fixed at 32 (one 128-byte swizzle row).
 constexpr int kWgmmaBk = 32;
+
+// A wgmma m64nBMk8 keeps its BM / 2 accumulators per thread in registers, and ptxas needs about 26
+// more around the instruction (it asks for 154 at BM = 256: "Insufficient registers ... C7602").
+// A block of `threads` gets 65536 / threads of them, in steps of 8, at most 255.
+void wgmmaRegisterConstraint(int bm, int threads, std::vector<std::string> &out)
+{
+    constexpr int kRegistersAroundWgmma = 26;
+    const int available = std::min(255, 65536 / std::max(threads, 1) / 8 * 8);
+    const int needed = bm / 2 + kRegistersAroundWgmma;
+    if (needed > available)
+        out.push_back("BM (" + str(bm) + ") gives each thread " + str(bm / 2) +
+                      " wgmma accumulators, about " + str(needed) +
+                      " registers with the instruction's own, but a block of " + str(threads) +
+                      " threads gets at most " + str(available) +
+                      " registers a thread (65536 / threads): lower BM or BN.");
+}
 StageModel wgmmaTf32Model()
 {
     StageModel m;
@@ -431,6 +447,7 @@ StageModel wgmmaTf32Model()
     m.constraints = [](const ParamValues &p, const ProblemSize &, std::vector<std::string> &out) {
         const int threads = paramValue(p, "BN") / 64 * 128;
         wholeCopies("A tile BM x 32", paramValue(p, "BM") * kWgmmaBk, threads, out);
+        wgmmaRegisterConstraint(paramValue(p, "BM"), threads, out);
     };
     // The tiles' loads, plus the transpose's read of B (its write of BT is a store).
     m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
@@ -479,7 +496,10 @@ StageModel wgmmaTmaTf32Model()
     m.dynamicSmem = [tiles = m.dynamicSmem](const ParamValues &p) {
         return tiles(p) + 2 * paramValue(p, "STAGES") * 8;
     };
-    m.constraints = {}; // the copy engine moves whole tiles: no per-thread copy rule
+    // The copy engine moves whole tiles: no per-thread copy rule, only the registers.
+    m.constraints = [](const ParamValues &p, const ProblemSize &, std::vector<std::string> &out) {
+        wgmmaRegisterConstraint(paramValue(p, "BM"), wgmmaTmaThreads(p), out);
+    };
     m.traffic = [tiles = m.traffic](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
         LoadTraffic traffic = tiles(p, size, g);
         if (size.k % 4 != 0) { // A copied into rows padded for the tensor map: read once more

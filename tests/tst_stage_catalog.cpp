@@ -177,6 +177,15 @@ private slots:
                "threads.";
         QTest::newRow("wgmma stages over shared memory")
             << "wgmma_tf32" << ParamValues{{"BM", 256}, {"BN", 128}, {"STAGES", 6}} << "295936 bytes";
+        // ptxas: "Insufficient registers (96) ... Try to compile with register target of 154" (H200 sweep).
+        QTest::newRow("wgmma accumulators over registers")
+            << "wgmma_tma_tf32" << ParamValues{{"BM", 256}, {"BN", 256}, {"STAGES", 2}}
+            << "a block of 544 threads gets at most 120 registers a thread";
+        QTest::newRow("wgmma (cp.async) accumulators over registers")
+            << "wgmma_tf32" << ParamValues{{"BM", 256}, {"BN", 256}, {"STAGES", 3}}
+            << "BM (256) gives each thread 128 wgmma accumulators, about 154 registers";
+        QTest::newRow("TMA stages over shared memory")
+            << "wgmma_tma_tf32" << ParamValues{{"BM", 256}, {"BN", 64}, {"STAGES", 6}} << "246880 bytes";
         QTest::newRow("missing parameter") << "smem_tiled" << ParamValues{{"TILE", 16}} << "PAD is missing";
         QTest::newRow("unknown parameter")
             << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}, {"BM", 4}} << "has no parameter BM";
@@ -211,6 +220,30 @@ private slots:
         QVERIFY(archViolation(mma, 100).empty());
         QCOMPARE(nvrtcArchitecture(mma, 90), std::string("sm_90"));
         QVERIFY(mma.precision == Precision::Tf32 && wgmma.precision == Precision::Tf32);
+        const StageInfo &tma = *findStage("wgmma_tma_tf32");
+        QVERIFY(archViolation(tma, 90).empty());
+        QVERIFY(QString::fromStdString(archViolation(tma, 89)).contains("TMA"));
+        QCOMPARE(nvrtcArchitecture(tma, 90), std::string("sm_90a"));
+    }
+
+    // The TMA stage's launch: consumer warpgroups plus one producer warp, the tiles, the 1 KiB
+    // alignment and two 8-byte mbarriers per stage; its tensor maps' boxes are BM and BN rows of 32.
+    void tmaStageLaunch()
+    {
+        const StageInfo &tma = *findStage("wgmma_tma_tf32");
+        QVERIFY(tma.transposedB && tma.archSpecific && tma.tensorMaps);
+        QCOMPARE(tma.tensorMaps->aBoxRowsParam, std::string("BM"));
+        QCOMPARE(tma.tensorMaps->btBoxRowsParam, std::string("BN"));
+        QCOMPARE(tma.tensorMaps->boxK * 4, 128); // one 128-byte swizzle row
+        const ParamValues p{{"BM", 256}, {"BN", 128}, {"STAGES", 4}};
+        const auto g = launchGeometry(tma.id, p, ProblemSize{1000, 777, 333});
+        QCOMPARE(g.blockX, 2 * 128 + 32);
+        QCOMPARE(g.gridX, 7); // 777 / 128 columns of C, rounded up
+        QCOMPARE(g.gridY, 4); // 1000 / 256 rows
+        QCOMPARE(g.dynamicSmemBytes, 4 * (256 + 128) * 128 + 1024 + 4 * 16);
+        const KernelShape s = tma.model.mapping(p);
+        QCOMPARE(s.outputThreads(), 256); // the producer warp owns nothing
+        QVERIFY(violations(tma.id, p, ProblemSize{1, 1, 1}).empty());
     }
 
     void badProblemSizes()
