@@ -601,8 +601,6 @@ void RooflineChart::addPointLabels()
 
 void RooflineChart::placePointLabels()
 {
-    if (m_placing)
-        return;
     struct State {
         Qt::Alignment align;
         bool visible;
@@ -658,11 +656,11 @@ void RooflineChart::placePointLabels()
     for (int i = 0; i < before.size(); ++i)
         changed = changed || before[i].align != after[i].align || before[i].visible != after[i].visible ||
                   before[i].text != after[i].text;
-    if (changed) {
-        m_placing = true;
-        m_plot->replot(QCustomPlot::rpImmediateRefresh);
-        m_placing = false;
-    }
+    // QCustomPlot ignores a replot asked for from inside afterReplot (it is still replotting), so
+    // the frame on screen would keep the labels where they were: queue one. That replot finds the
+    // labels placed and asks for none.
+    if (changed)
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 int RooflineChart::addRunPoints(const ActiveRoof &roof)

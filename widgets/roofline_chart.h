@@ -165,7 +165,6 @@ private:
     };
     QList<PointLabel> m_labels;
     QList<QCPItemText *> m_ridgeLabels;
-    bool m_placing = false;
 };
 
 } // namespace gemmscope

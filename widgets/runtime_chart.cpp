@@ -83,10 +83,11 @@ RuntimeChart::RuntimeChart(QWidget *parent)
             return ChartInteraction::Hit{runIdAt(pixel), tooltipAt(pixel)};
         },
         [this](QMenu &menu) { fillContextMenu(menu); });
-    // Value labels that would overprint a neighbour hide (the tooltip still gives the value).
+    // Value labels that would overprint a neighbour hide (the tooltip still gives the value). A
+    // replot from inside afterReplot is ignored by QCustomPlot, so the new frame is queued.
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
         if (!m_valueLabels.isEmpty() && hideOverlapping(m_plot, m_valueLabels))
-            m_plot->replot(QCustomPlot::rpImmediateRefresh);
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
     });
     connect(m_groupCombo, &QComboBox::activated, this,
             [this](int index) { setGroupFilter(m_groupCombo->itemData(index).toString()); });

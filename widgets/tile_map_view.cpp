@@ -142,8 +142,9 @@ void TileMapView::setShowFragments(bool on)
 
 int TileMapView::keyWarpCount() const
 {
-    if (m_shape.layout == ThreadLayout::WgmmaWarpgroups)
-        return (m_shape.threads() + kWarpgroupThreads - 1) / kWarpgroupThreads;
+    if (m_shape.layout == ThreadLayout::WgmmaWarpgroups) // a producer warp after them owns nothing
+        return (m_shape.firstConsumerThread + m_shape.outputThreads() + kWarpgroupThreads - 1) /
+               kWarpgroupThreads;
     return m_shape.warps();
 }
 
@@ -592,9 +593,13 @@ void TileMapView::paintAll(QPainter &p, const QRectF &area, bool print) const
     p.setFont(small);
     p.setPen(palette().color(QPalette::WindowText));
     const bool groups = m_shape.layout == ThreadLayout::WgmmaWarpgroups;
-    const QString label = groups ? (m_shape.firstConsumerThread > 0 ? tr("warpgroup colour (0: producer):")
-                                                                    : tr("warpgroup colour:"))
-                                 : tr("warp colour:");
+    const bool trailingProducer =
+        groups && m_shape.firstConsumerThread + m_shape.outputThreads() < m_shape.threads();
+    const QString label = !groups                           ? tr("warp colour:")
+                          : m_shape.firstConsumerThread > 0 ? tr("warpgroup colour (0: producer):")
+                          : trailingProducer
+                              ? tr("warpgroup colour (the producer warp after them stores nothing):")
+                              : tr("warpgroup colour:");
     const double labelW = QFontMetricsF(small).horizontalAdvance(label) + 6;
     p.drawText(QRectF(key.left(), key.top(), labelW, key.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
     const int warps = std::max(1, keyWarpCount());
