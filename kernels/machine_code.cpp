@@ -83,7 +83,15 @@ std::string widthSuffix(std::string_view opcode)
     return "";
 }
 
-// The innermost loop by FFMA count among [target, branch] ranges.
+// The multiply-adds a GEMM's hot loop exists for: FFMA on the CUDA cores, HMMA (mma.sync) and
+// HGMMA (wgmma) on the tensor cores.
+bool isMathWork(const std::string &category)
+{
+    return category == "FFMA" || category == "HMMA" || category == "HGMMA";
+}
+
+// The innermost loop by multiply-add count among [target, branch] ranges (a wgmma kernel's spin
+// on an mbarrier is a loop too, but holds none).
 std::optional<LoopRange> hottestLoop(const MachineCode &code, const std::vector<LoopRange> &loops)
 {
     std::optional<LoopRange> best;
@@ -91,7 +99,7 @@ std::optional<LoopRange> hottestLoop(const MachineCode &code, const std::vector<
     for (const LoopRange &loop : loops) {
         int ffma = 0;
         for (int i = loop.first; i <= loop.last; ++i)
-            ffma += code.lines[size_t(i)].category == "FFMA";
+            ffma += isMathWork(code.lines[size_t(i)].category);
         // Ties go to the shorter (more inner) loop.
         if (ffma > bestCount ||
             (ffma == bestCount && best && loop.last - loop.first < best->last - best->first)) {
@@ -112,6 +120,16 @@ std::string instructionCategory(std::string_view opcode)
     if (ptx) {
         if (startsWith(opcode, "fma.") && contains(opcode, ".f32"))
             return "FFMA";
+        if (startsWith(opcode, "mma.sync"))
+            return "HMMA";
+        if (startsWith(opcode, "wgmma.mma_async"))
+            return "HGMMA";
+        if (startsWith(opcode, "ldmatrix"))
+            return "LDSM";
+        if (startsWith(opcode, "cp.async.bulk.tensor") && !contains(opcode, ".global.shared"))
+            return "UTMALDG"; // a TMA copy into shared memory (SASS UTMALDG)
+        if (startsWith(opcode, "mbarrier.") && !startsWith(opcode, "mbarrier.init"))
+            return "SYNCS"; // SASS SYNCS.ARRIVE / SYNCS.PHASECHK
         if (startsWith(opcode, "cp.async") && !contains(opcode, "commit") && !contains(opcode, "wait"))
             return "LDGSTS";
         if (startsWith(opcode, "ld.shared"))
@@ -129,8 +147,9 @@ std::string instructionCategory(std::string_view opcode)
     const std::string_view base = opcode.substr(0, opcode.find('.'));
     if (base == "FFMA")
         return "FFMA";
-    if (base == "LDGSTS")
-        return "LDGSTS";
+    if (base == "LDGSTS" || base == "HMMA" || base == "HGMMA" || base == "LDSM" || base == "UTMALDG" ||
+        base == "SYNCS")
+        return std::string(base);
     if (base == "LDS" || base == "STS" || base == "LDG" || base == "STG")
         return std::string(base) + widthSuffix(opcode);
     if (base == "BAR")

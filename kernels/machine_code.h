@@ -33,8 +33,8 @@ struct LoopRange {
 struct MachineCode {
     CodeLevel level = CodeLevel::Ptx;
     std::vector<CodeLine> lines;
-    // The loop with the most FFMAs: for a GEMM, the loop over k-tiles with the unrolled inner
-    // product. Empty when the code has no backward branch.
+    // The loop with the most multiply-adds (FFMA, HMMA, HGMMA): for a GEMM, the loop over k-tiles with the
+    // unrolled inner product. Empty when the code has no backward branch.
     std::optional<LoopRange> innerLoop;
 };
 
@@ -43,8 +43,10 @@ MachineCode parseSass(std::string_view sass); // nvdisasm or cuobjdump -sass tex
 
 // The class an opcode is counted in: "FFMA", "LDS", "LDS.64", "LDS.128", "STS", "STS.64",
 // "STS.128", "LDG", "LDG.64", "LDG.128", "STG", "STG.64", "STG.128", "LDGSTS" (cp.async),
-// "BAR", "other". PTX opcodes map to the SASS class they become (fma.rn.f32 -> FFMA,
-// ld.shared.v4.f32 -> LDS.128, cp.async.* -> LDGSTS).
+// "BAR", the tensor-core classes "HMMA" (mma.sync), "HGMMA" (wgmma), "LDSM" (ldmatrix),
+// "UTMALDG" (a TMA tensor copy) and "SYNCS" (mbarrier arrive / wait), and "other". PTX opcodes map
+// to the SASS class they become (fma.rn.f32 -> FFMA, ld.shared.v4.f32 -> LDS.128, cp.async.* ->
+// LDGSTS, cp.async.bulk.tensor.* -> UTMALDG).
 std::string instructionCategory(std::string_view opcode);
 
 // Instructions per category over the whole code, or over the inner loop only.

@@ -68,6 +68,29 @@ private slots:
                                                            << "other";
         QTest::newRow("ptx bar") << "bar.sync"
                                  << "BAR";
+        QTest::newRow("ptx mma.sync") << "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"
+                                      << "HMMA";
+        QTest::newRow("ptx wgmma") << "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32"
+                                   << "HGMMA";
+        QTest::newRow("ptx wgmma fence is not a multiply") << "wgmma.fence.sync.aligned"
+                                                           << "other";
+        QTest::newRow("ptx ldmatrix") << "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
+                                      << "LDSM";
+        QTest::newRow("ptx TMA load")
+            << "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+            << "UTMALDG";
+        QTest::newRow("ptx mbarrier wait") << "mbarrier.try_wait.parity.shared::cta.b64"
+                                           << "SYNCS";
+        QTest::newRow("ptx mbarrier init") << "mbarrier.init.shared::cta.b64"
+                                           << "other";
+        QTest::newRow("sass hgmma") << "HGMMA.64x256x8.F32.TF32"
+                                    << "HGMMA";
+        QTest::newRow("sass hmma") << "HMMA.1688.F32.TF32"
+                                   << "HMMA";
+        QTest::newRow("sass ldsm") << "LDSM.16.M88.4"
+                                   << "LDSM";
+        QTest::newRow("sass utmaldg") << "UTMALDG.2D"
+                                      << "UTMALDG";
     }
     void categories()
     {
@@ -97,6 +120,25 @@ private slots:
                 lines.insert(l.sourceLine);
             }
         QCOMPARE(lines, (QSet<int>{58, 64}));
+    }
+
+    // nvcc -ptx -lineinfo -arch=sm_90a of wgmma_tma_tf32<256, 128, 4> (CUDA 13.0): the hot loop is
+    // the consumers' k loop with its four wgmma m64n256k8 (BK 32 = 4 x k8), not the mbarrier spin
+    // inside it (a loop without a multiply); the producer's loop holds the two TMA copies.
+    void ptxOfTheTmaKernel()
+    {
+        const MachineCode code = parsePtx(readData("wgmma_tma_256x128x4_sm90a.ptx"));
+        QVERIFY(code.innerLoop.has_value());
+        const auto loop = instructionMix(code, true);
+        QCOMPARE(loop.at("HGMMA"), 4);
+        QVERIFY(loop.at("SYNCS") >= 2); // the wait on the full stage, the release of the empty one
+        QVERIFY(!loop.count("FFMA") && !loop.count("LDS") && !loop.count("BAR"));
+        const auto kernel = instructionMix(code, false);
+        QCOMPARE(kernel.at("UTMALDG"), 2); // A and BT, one copy each per k tile
+        QVERIFY(!kernel.count("LDGSTS") && !kernel.count("LDS.128"));
+        for (const CodeLine &l : code.lines)
+            if (l.category == "HGMMA")
+                QCOMPARE(QString::fromStdString(l.sourceFile), QStringLiteral("kernels/cuda/wgmma_ops.cuh"));
     }
 
     void sassWithLineInfo()

@@ -65,6 +65,22 @@ private slots:
         QVERIFY(view.shownText().isEmpty());
     }
 
+    // A tensor-core kernel's hot loop is summed up by what it is for (HGMMA) and what feeds it,
+    // not by FFMA per shared load.
+    void tensorCoreLoopSummary()
+    {
+        MachineCodeView view;
+        view.setMachineCode(QStringLiteral("gemmscope::wgmma_tma_tf32<256, 128, 4> for sm_90a"),
+                            readData("wgmma_tma_256x128x4_sm90a.ptx"), {}, QStringLiteral("No SASS here."));
+        view.setLevel(CodeLevel::Ptx);
+        QCOMPARE(view.mixCount(QStringLiteral("HGMMA"), true), 4);
+        const QString summary = view.summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("4 HGMMA (wgmma)")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("0 other shared loads")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("mbarrier operations")), qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("FFMA")), qPrintable(summary));
+    }
+
     void messageInsteadOfCode()
     {
         MachineCodeView view;

@@ -21,12 +21,13 @@ namespace {
 const QStringList &mixOrder()
 {
     static const QStringList order{
-        QStringLiteral("FFMA"),   QStringLiteral("LDS.128"), QStringLiteral("LDS.64"),
-        QStringLiteral("LDS"),    QStringLiteral("STS.128"), QStringLiteral("STS.64"),
-        QStringLiteral("STS"),    QStringLiteral("LDG.128"), QStringLiteral("LDG.64"),
-        QStringLiteral("LDG"),    QStringLiteral("LDGSTS"),  QStringLiteral("STG.128"),
-        QStringLiteral("STG.64"), QStringLiteral("STG"),     QStringLiteral("BAR"),
-        QStringLiteral("other")};
+        QStringLiteral("HGMMA"),   QStringLiteral("HMMA"),    QStringLiteral("FFMA"),
+        QStringLiteral("LDSM"),    QStringLiteral("LDS.128"), QStringLiteral("LDS.64"),
+        QStringLiteral("LDS"),     QStringLiteral("STS.128"), QStringLiteral("STS.64"),
+        QStringLiteral("STS"),     QStringLiteral("LDG.128"), QStringLiteral("LDG.64"),
+        QStringLiteral("LDG"),     QStringLiteral("UTMALDG"), QStringLiteral("LDGSTS"),
+        QStringLiteral("STG.128"), QStringLiteral("STG.64"),  QStringLiteral("STG"),
+        QStringLiteral("SYNCS"),   QStringLiteral("BAR"),     QStringLiteral("other")};
     return order;
 }
 
@@ -225,6 +226,30 @@ void MachineCodeView::fillMix(const MachineCode &code)
     if (!code.innerLoop) {
         m_summary->setText(
             QStringLiteral("%1: no loop found (a kernel without a backward branch).").arg(levelName));
+        return;
+    }
+    const int hgmma = countOf(loop, QStringLiteral("HGMMA")), hmma = countOf(loop, QStringLiteral("HMMA"));
+    if (hgmma + hmma > 0) { // a tensor-core loop: its instructions, what feeds them, how it waits
+        QStringList parts;
+        const auto add = [&](const QString &category, const QString &what, bool evenIfNone = false) {
+            if (const int n = countOf(loop, category); n > 0 || evenIfNone)
+                parts << QStringLiteral("%1 %2").arg(n).arg(what);
+        };
+        add(QStringLiteral("HGMMA"), QStringLiteral("HGMMA (wgmma)"));
+        add(QStringLiteral("HMMA"), QStringLiteral("HMMA (mma.sync)"));
+        add(QStringLiteral("LDSM"), QStringLiteral("LDSM (ldmatrix)"));
+        parts << QStringLiteral("%1 other shared loads")
+                     .arg(countOf(loop, QStringLiteral("LDS.128")) + countOf(loop, QStringLiteral("LDS.64")) +
+                          countOf(loop, QStringLiteral("LDS")));
+        add(QStringLiteral("UTMALDG"), QStringLiteral("TMA copies"));
+        add(QStringLiteral("LDGSTS"), QStringLiteral("cp.async copies"));
+        add(QStringLiteral("SYNCS"), QStringLiteral("mbarrier operations"));
+        add(QStringLiteral("BAR"), QStringLiteral("barrier(s)"), true);
+        m_summary->setText(QStringLiteral("%1 hot loop (lines %2-%3): %4.")
+                               .arg(levelName)
+                               .arg(code.innerLoop->first + 1)
+                               .arg(code.innerLoop->last + 1)
+                               .arg(parts.join(QStringLiteral(", "))));
         return;
     }
     const int ffma = countOf(loop, QStringLiteral("FFMA"));

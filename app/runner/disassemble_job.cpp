@@ -78,7 +78,7 @@ void runDisassembleJob(RunnerState &state, const protocol::DisassembleJob &reque
     event.id = job.id();
     event.stage = QString::fromStdString(target.stage->key);
     event.kernel = kernel.nameExpression;
-    event.arch = QStringLiteral("sm_%1").arg(target.arch);
+    event.arch = QString::fromStdString(nvrtcArchitecture(*target.stage, target.arch)); // sm_90a for wgmma
     event.params = target.params;
     event.ptx = QString::fromUtf8(kernel.ptx);
     job.progress(QStringLiteral("disassemble"), 0, 1);
