@@ -517,6 +517,21 @@ StageModel wgmmaTmaTf32Model()
     return m;
 }
 
+// The wgmma stages' block tile: BM rows of C are the instruction's N, BN columns of C are 64 per
+// (consumer) warpgroup, since each warpgroup computes 64 columns of C transposed.
+ParamSpec wgmmaRowsParam(int defaultValue)
+{
+    return choiceParam("BM", "Block tile rows (BM)",
+                       "Rows of C per block: the N of each wgmma.m64nNk8 (64, 128 or 256).", {64, 128, 256},
+                       defaultValue);
+}
+ParamSpec wgmmaColumnsParam(int defaultValue)
+{
+    return choiceParam("BN", "Block tile columns (BN)",
+                       "Columns of C per block: 64 per (consumer) warpgroup of 128 threads.", {64, 128, 256},
+                       defaultValue);
+}
+
 StageModel libraryModel()
 {
     StageModel m;
@@ -765,12 +780,7 @@ std::vector<StageInfo> buildStages()
                    "transposed first, inside the timed launch. Built for sm_90a: Hopper only.",
         .sourceFile = "wgmma_tf32.cuh",
         .kernelName = "gemmscope::wgmma_tf32",
-        .params = {choiceParam("BM", "Block tile rows (BM)",
-                               "Rows of C per block: the N of each wgmma.m64nNk8 (64, 128 or 256).",
-                               {64, 128, 256}, 128),
-                   choiceParam("BN", "Block tile columns (BN)",
-                               "Columns of C per block: 64 per warpgroup of 128 threads.", {64, 128, 256},
-                               256),
+        .params = {wgmmaRowsParam(128), wgmmaColumnsParam(256),
                    choiceParam("STAGES", "Pipeline stages (STAGES)",
                                "Shared-memory tiles in flight: the copy engine fills STAGES - 2 ahead.",
                                {3, 4, 5, 6}, 4)},
@@ -794,12 +804,7 @@ std::vector<StageInfo> buildStages()
                    "empty stages between producer and consumers. Built for sm_90a: Hopper only.",
         .sourceFile = "wgmma_tma_tf32.cuh",
         .kernelName = "gemmscope::wgmma_tma_tf32",
-        .params = {choiceParam("BM", "Block tile rows (BM)",
-                               "Rows of C per block: the N of each wgmma.m64nNk8 (64, 128 or 256).",
-                               {64, 128, 256}, 256),
-                   choiceParam("BN", "Block tile columns (BN)",
-                               "Columns of C per block: 64 per consumer warpgroup of 128 threads.",
-                               {64, 128, 256}, 128),
+        .params = {wgmmaRowsParam(256), wgmmaColumnsParam(128),
                    choiceParam("STAGES", "Pipeline stages (STAGES)",
                                "Shared-memory tiles in flight: the copy engine fills every stage the "
                                "consumers have released.",

@@ -3,6 +3,7 @@
 // fences and group waits, and wgmma.mma_async m64nNk8 TF32 for the three N the stages offer.
 // PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate Instructions".
 #pragma once
+#include "common.cuh"
 
 namespace gemmscope {
 
@@ -128,6 +129,51 @@ __device__ __forceinline__ void wgmmaTf32<256>(float (&d)[128], unsigned long lo
           "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]),
           "+f"(d[127])
         : "l"(a), "l"(b));
+}
+
+// One k tile of 32 for a warpgroup: D[64 x BM] += BT slice[64 x 32] . A tile^T[32 x BM], both
+// 128-byte-swizzled K-major tiles in shared memory, as four wgmma m64nBMk8 committed as one group.
+// Returns once the previous group is retired (one group stays in flight), so the caller may reuse
+// the previous tile's shared memory.
+template <int BM>
+__device__ __forceinline__ void multiplyTileAsync(float (&d)[BM / 2], const float *sliceBT,
+                                                  const float *tileA)
+{
+    const unsigned long long descA = swizzledTileDescriptor(sliceBT);
+    const unsigned long long descB = swizzledTileDescriptor(tileA);
+    fenceAccumulators(d);
+    wgmmaFence();
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) // k advances 8 floats = 32 bytes = 2 in the address field
+        wgmmaTf32<BM>(d, descA + kk * 2, descB + kk * 2);
+    wgmmaCommit();
+    wgmmaWait<1>();
+    fenceAccumulators(d);
+}
+
+// Stores a warpgroup's accumulators of D = C^T, the stages' layout (their K-major operands make
+// B^T the instruction's A): D's 64 rows are 64 columns of C from `col0`, its BM columns the
+// block's rows of C from `row0`. Warp w of the warpgroup holds D rows 16w + g and 16w + g + 8
+// (g = lane / 4, t = lane % 4); d[4j + 0..3] are D (g, 8j + 2t), (g, 8j + 2t + 1), (g + 8, 8j + 2t),
+// (g + 8, 8j + 2t + 1). Lanes with equal t store 8 consecutive columns of C: 32-byte segments.
+template <int BM>
+__device__ __forceinline__ void storeTransposedAccumulators(float *C, const float (&d)[BM / 2], int M, int N,
+                                                            int row0, int col0)
+{
+    const int lane = threadIdx.x % 32, warpInGroup = threadIdx.x / 32 % 4, g = lane / 4, t = lane % 4;
+    const int fragCol = col0 + warpInGroup * 16 + g;
+#pragma unroll
+    for (int j = 0; j < BM / 8; ++j)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const int col = fragCol + half * 8, row = row0 + j * 8 + 2 * t;
+            if (col < N) {
+                if (row < M)
+                    GEMMSCOPE_STORE_C(C[row * N + col], d[4 * j + 2 * half]);
+                if (row + 1 < M)
+                    GEMMSCOPE_STORE_C(C[(row + 1) * N + col], d[4 * j + 2 * half + 1]);
+            }
+        }
 }
 
 } // namespace gemmscope

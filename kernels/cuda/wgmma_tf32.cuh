@@ -20,8 +20,7 @@
 // BK = 32 floats is 128 bytes; its 16-byte chunk q sits at chunk q ^ (row % 8), in 1024-byte
 // atoms of 8 rows, so the tensor core's reads and the 16-byte cp.async writes are conflict-free.
 // D fragment (PTX ISA, "Register Fragments and Shared Memory Matrix Layouts", wgmma .f32
-// accumulator): warp w of the warpgroup holds rows 16w + g and 16w + g + 8 (g = lane / 4,
-// t = lane % 4); d[4j + 0..3] = (g, 8j + 2t), (g, 8j + 2t + 1), (g + 8, 8j + 2t), (g + 8, 8j + 2t + 1).
+// accumulator): see storeTransposedAccumulators in wgmma_ops.cuh.
 // The inputs are FP32 bit patterns the tensor core truncates to TF32, as in mma_tf32.
 #pragma once
 #include "async_copy.cuh"
@@ -50,8 +49,7 @@ __global__ void __launch_bounds__(BN / 64 * 128)
         reinterpret_cast<float *>((reinterpret_cast<unsigned long long>(smemRaw) + 1023) & ~1023ull);
     float *tilesA = smem, *tilesBT = smem + STAGES * A_STAGE; // STAGES x [BM][32], [BN][32]
 
-    const int tid = threadIdx.x, lane = tid % 32, warpInGroup = tid / 32 % 4;
-    const int g = lane / 4, t = lane % 4;
+    const int tid = threadIdx.x;
     const int groupCol = (tid / 128) * 64; // the warpgroup's 64 columns of the block
     const int blockRow = blockIdx.y * BM, blockCol = blockIdx.x * BN;
 
@@ -98,36 +96,15 @@ __global__ void __launch_bounds__(BN / 64 * 128)
         if (refill < numTiles)
             issueTile(refill % STAGES, refill * BK);
         commitAsyncCopies();
-        const unsigned long long descA =
-            swizzledTileDescriptor(tilesBT + (tile % STAGES) * B_STAGE + groupCol * BK);
-        const unsigned long long descB = swizzledTileDescriptor(tilesA + (tile % STAGES) * A_STAGE);
-        fenceAccumulators(d);
-        wgmmaFence();
-#pragma unroll
-        for (int kk = 0; kk < BK / 8; ++kk) // k advances 8 floats = 32 bytes = 2 in the address field
-            wgmmaTf32<BM>(d, descA + kk * 2, descB + kk * 2);
-        wgmmaCommit();
-        wgmmaWait<1>(); // the previous tile's wgmmas are done: its stage may be refilled
-        fenceAccumulators(d);
+        // The previous tile's wgmmas are retired on return: its stage may be refilled.
+        multiplyTileAsync<BM>(d, tilesBT + (tile % STAGES) * B_STAGE + groupCol * BK,
+                              tilesA + (tile % STAGES) * A_STAGE);
     }
     wgmmaWait<0>();
     fenceAccumulators(d);
     waitAsyncCopies<0>(); // no copy may outlive the block
 
-    // D row = column of C, D column = row of C. Lanes with equal t store 8 consecutive columns.
-    const int fragCol = blockCol + groupCol + warpInGroup * 16 + g;
-#pragma unroll
-    for (int j = 0; j < BM / 8; ++j)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            const int col = fragCol + half * 8, row = blockRow + j * 8 + 2 * t;
-            if (col < N) {
-                if (row < M)
-                    GEMMSCOPE_STORE_C(C[row * N + col], d[4 * j + 2 * half]);
-                if (row + 1 < M)
-                    GEMMSCOPE_STORE_C(C[(row + 1) * N + col], d[4 * j + 2 * half + 1]);
-            }
-        }
+    storeTransposedAccumulators<BM>(C, d, M, N, blockRow, blockCol + groupCol);
 }
 
 } // namespace gemmscope

@@ -79,44 +79,21 @@ __global__ void __launch_bounds__(BN / 64 * 128 + 32)
         return;
     }
 
-    const int lane = tid % 32, warpInGroup = tid / 32 % 4;
-    const int g = lane / 4, t = lane % 4;
     const int groupCol = warpgroup * 64; // the warpgroup's 64 columns of the block
 
     float d[BM / 2] = {};
     for (int tile = 0; tile < numTiles; ++tile) {
         const int s = tile % STAGES;
         barrierWait(&full[s], (tile / STAGES) & 1);
-        const unsigned long long descA = swizzledTileDescriptor(tilesBT + s * B_STAGE + groupCol * BK);
-        const unsigned long long descB = swizzledTileDescriptor(tilesA + s * A_STAGE);
-        fenceAccumulators(d);
-        wgmmaFence();
-#pragma unroll
-        for (int kk = 0; kk < BK / 8; ++kk) // k advances 8 floats = 32 bytes = 2 in the address field
-            wgmmaTf32<BM>(d, descA + kk * 2, descB + kk * 2);
-        wgmmaCommit();
-        wgmmaWait<1>(); // the previous tile's wgmmas are done: its stage may be refilled
-        fenceAccumulators(d);
+        // The previous tile's wgmmas are retired on return: its stage may be refilled.
+        multiplyTileAsync<BM>(d, tilesBT + s * B_STAGE + groupCol * BK, tilesA + s * A_STAGE);
         if (tile > 0 && tid % 128 == 0)
             barrierArrive(&empty[(tile - 1) % STAGES]);
     }
     wgmmaWait<0>();
     fenceAccumulators(d);
 
-    // D row = column of C, D column = row of C (as in wgmma_tf32).
-    const int fragCol = blockCol + groupCol + warpInGroup * 16 + g;
-#pragma unroll
-    for (int j = 0; j < BM / 8; ++j)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            const int col = fragCol + half * 8, row = blockRow + j * 8 + 2 * t;
-            if (col < N) {
-                if (row < M)
-                    GEMMSCOPE_STORE_C(C[row * N + col], d[4 * j + 2 * half]);
-                if (row + 1 < M)
-                    GEMMSCOPE_STORE_C(C[(row + 1) * N + col], d[4 * j + 2 * half + 1]);
-            }
-        }
+    storeTransposedAccumulators<BM>(C, d, M, N, blockRow, blockCol + groupCol);
 }
 
 } // namespace gemmscope

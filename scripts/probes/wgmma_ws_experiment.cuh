@@ -117,42 +117,19 @@ __global__ void __launch_bounds__(128 + BN / 64 * 128, 1)
 #if GEMMSCOPE_PRODUCER_REGS
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(GEMMSCOPE_CONSUMER_REGS));
 #endif
-    const int ctid = tid - PRODUCERS, lane = ctid % 32, warpInGroup = ctid / 32 % 4;
-    const int g = lane / 4, t = lane % 4;
+    const int ctid = tid - PRODUCERS;
     const int groupCol = (ctid / 128) * 64;
     float d[BM / 2] = {};
     for (int tile = 0; tile < numTiles; ++tile) {
         const int stage = tile % STAGES;
         barrierWait(&full[stage], (tile / STAGES) & 1);
-        const unsigned long long descA = swizzledTileDescriptor(tilesBT + stage * BT_TILE + groupCol * BK);
-        const unsigned long long descB = swizzledTileDescriptor(tilesA + stage * A_STAGE);
-        fenceAccumulators(d);
-        wgmmaFence();
-#pragma unroll
-        for (int kk = 0; kk < BK / 8; ++kk)
-            wgmmaTf32<BM>(d, descA + kk * 2, descB + kk * 2);
-        wgmmaCommit();
-        wgmmaWait<1>();
-        fenceAccumulators(d);
+        multiplyTileAsync<BM>(d, tilesBT + stage * BT_TILE + groupCol * BK, tilesA + stage * A_STAGE);
         if (tile >= 1)
             barrierArrive(&empty[(tile - 1) % STAGES]);
     }
     wgmmaWait<0>();
     fenceAccumulators(d);
-
-    const int fragCol = blockCol + groupCol + warpInGroup * 16 + g;
-#pragma unroll
-    for (int j = 0; j < BM / 8; ++j)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            const int col = fragCol + half * 8, row = blockRow + j * 8 + 2 * t;
-            if (col < N) {
-                if (row < M)
-                    GEMMSCOPE_STORE_C(C[row * N + col], d[4 * j + 2 * half]);
-                if (row + 1 < M)
-                    GEMMSCOPE_STORE_C(C[(row + 1) * N + col], d[4 * j + 2 * half + 1]);
-            }
-        }
+    storeTransposedAccumulators<BM>(C, d, M, N, blockRow, blockCol + groupCol);
 }
 
 } // namespace gemmscope
