@@ -156,7 +156,10 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     std::optional<double> readsKept;
     if (source.sharedLoads > 0 && readsIssued)
         readsKept = *readsIssued / double(source.sharedLoads);
-    const bool readsAsWritten = readsKept ? std::abs(*readsKept - 1.0) <= 0.01 : run->scalarSharedReads;
+    // The tensor-core stages' reads cannot be merged (ldmatrix already reads 16 bytes a lane; a
+    // lane's B words are rows apart; the transpose's reads are a column of its tile): as written.
+    const bool readsAsWritten =
+        readsKept ? std::abs(*readsKept - 1.0) <= 0.01 : run->scalarSharedReads || kernel.ldmatrixA || tma;
     const bool readsMerged = !readsAsWritten && (!readsKept || *readsKept < 1.0); // fewer, wider reads
 
     QList<Quantity> quantities{

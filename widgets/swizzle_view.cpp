@@ -195,7 +195,7 @@ void SwizzleView::paint(QPainter &p, const QRectF &area) const
         for (int slot = 0; slot < kSwizzleChunks; ++slot) {
             const QRectF c = cellRect(area, swizzled, 0, slot);
             p.drawText(QRectF(c.left(), atoms.top() + 16, c.width(), 16), Qt::AlignCenter,
-                       c.width() >= 34 ? tr("b%1–%2").arg(4 * slot).arg(4 * slot + 3)
+                       c.width() >= 50 ? tr("b%1–%2").arg(4 * slot).arg(4 * slot + 3)
                                        : QString::number(slot));
         }
         for (int r = 0; r < kSwizzleAtomRows; ++r) {
@@ -242,7 +242,8 @@ void SwizzleView::paint(QPainter &p, const QRectF &area) const
     const QRectF footer(inner.left(), inner.bottom() - kFooterHeight + 8, inner.width(), kFooterHeight - 8);
     p.drawText(footer, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                tr("A row is 32 floats = 128 bytes = 8 slots of 16 bytes; slot s holds banks 4s to 4s+3 "
-                  "(b0–3 …). Cell colour and label: the k chunk stored there (k%1 = floats %1–%2 of the "
+                  "(labelled b4s–4s+3 where there is room). Cell colour and label: the k chunk stored there "
+                  "(k%1 = floats %1–%2 of the "
                   "row). The swizzle puts chunk q of row r in slot q XOR (r mod 8). Outlined: the chunk "
                   "the tensor core reads for one k step of 8 rows; click a cell to outline its chunk.")
                    .arg(4 * m_chunk)
