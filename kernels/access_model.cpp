@@ -96,6 +96,7 @@ std::string loadLabel(const KernelShape &shape, Operand op, int instruction)
                ", pass " + to_string(instruction + 1) + " of " + to_string(count) + " (idx = tid + " +
                to_string(instruction) + " x " + to_string(shape.threads()) + ")";
     }
+    case TileLoadScheme::TmaSwizzled128:
     case TileLoadScheme::NotModelled:
         break;
     }
@@ -124,6 +125,30 @@ std::string colExpr(const KernelShape &shape)
     return shape.layout == ThreadLayout::Strided ? "tx + j*" + to_string(shape.blockX) : "tx*TN + j";
 }
 
+// mma_tf32's ldmatrix.x4 of m16 tile mi at k-step kk: lane l gives the address of row l % 16 of
+// the tile, floats 8 kk + (l / 16) * 4 .. + 3 (16 bytes), so lanes 0-7, 8-15, 16-23, 24-31 name
+// the rows of matrices 0..3 = a0 (rows 0-7, k 0-3), a1 (rows 8-15), a2 (rows 0-7, k 4-7), a3.
+SharedAccess ldmatrixRead(const KernelShape &shape, const AccessContext &ctx, int warp, int mi, int kk)
+{
+    SharedAccess a;
+    a.label =
+        "ldmatrix.x4 A fragments a0..a3 = As[warpRow + 16*mi + lane%16][8*kk + (lane/16)*4 ..+3], mi = " +
+        to_string(mi) + ", kk = " + to_string(kk);
+    a.operand = Operand::A;
+    a.warp = warp;
+    a.ldmatrixMatrices = 4;
+    a.lanes = lanesOf(
+        shape, warp,
+        [&](int tid) {
+            const ThreadCoord tc = threadCoord(shape, tid);
+            const int warpRow = (tc.warp / shape.warpsX()) * shape.warpTileRows();
+            return std::optional<TileCell>(
+                TileCell{warpRow + mi * kMmaM + tc.lane % 16, kk * kMmaK + (tc.lane / 16) * 4});
+        },
+        [&](TileCell c) { return sharedWord(shape, ctx, Operand::A, c); }, 4 * kFloatBytes);
+    return a;
+}
+
 // mma.sync's fragment reads from the padded row-major tiles, one 32-bit ld.shared per register, in
 // the kernel's order: for each k-step of 8 (kk), the A fragments of every m16 tile of the warp
 // tile (a0..a3), then the B fragments of every n8 tile (b0, b1). Lane l's word follows the PTX
@@ -138,6 +163,10 @@ void addFragmentReads(const KernelShape &shape, const AccessContext &ctx, int wa
         for (Operand op : {Operand::A, Operand::B}) {
             const int tiles = op == Operand::A ? mTiles : nTiles;
             for (int t = 0; t < tiles; ++t) {
+                if (op == Operand::A && shape.ldmatrixA) {
+                    add(ldmatrixRead(shape, ctx, warp, t, kk));
+                    continue;
+                }
                 for (int r = 0; r < mmaRegistersPerLane(op); ++r) {
                     SharedAccess a;
                     const std::string name = operandName(op);
@@ -253,6 +282,24 @@ void analyseShared(SharedAccess &access)
         access.distinctWordsPerBank[std::size_t(b)] = int(words[std::size_t(b)].size());
         access.conflictDegree = std::max(access.conflictDegree, int(words[std::size_t(b)].size()));
     }
+    if (access.ldmatrixMatrices > 0 && access.activeLanes > 0) {
+        // One matrix (8 lanes' rows, 128 bytes) per wavefront at best, more where its rows share a bank.
+        const int lanesPerMatrix = kWarpSize / access.ldmatrixMatrices;
+        access.conflictDegree = 0;
+        for (int m = 0; m < access.ldmatrixMatrices; ++m) {
+            std::array<std::set<long long>, kSharedBanks> matrixWords;
+            int most = 0;
+            for (int lane = m * lanesPerMatrix; lane < (m + 1) * lanesPerMatrix; ++lane) {
+                const LaneAccess &l = access.lanes[std::size_t(lane)];
+                for (long long w = l.address; l.active && w < l.address + l.bytes / kFloatBytes; ++w) {
+                    auto &bank = matrixWords[std::size_t(w % kSharedBanks)];
+                    bank.insert(w);
+                    most = std::max(most, int(bank.size()));
+                }
+            }
+            access.conflictDegree += most;
+        }
+    }
 }
 
 std::vector<GlobalAccess> globalAccesses(const KernelShape &shape, const AccessContext &ctx, int warp)
@@ -294,12 +341,14 @@ std::vector<GlobalAccess> globalAccesses(const KernelShape &shape, const AccessC
             a.instruction = (i * shape.tn + j) / width;
             a.lanes = lanesOf(
                 shape, warp,
-                [&](int tid) {
+                [&](int tid) -> std::optional<TileCell> {
+                    if (tid < shape.firstConsumerThread ||
+                        tid >= shape.firstConsumerThread + shape.outputThreads())
+                        return std::nullopt; // a producer warp stores nothing
                     const ThreadCoord t = threadCoord(shape, tid);
-                    return std::optional<TileCell>(TileCell{outputRow(shape, t, i), outputCol(shape, t, j)});
+                    return TileCell{outputRow(shape, t, i), outputCol(shape, t, j)};
                 },
-                [&](TileCell c) { return globalByteAddress(shape, ctx, Operand::C, c); },
-                kFloatBytes * width);
+                [&](TileCell c) { return globalByteAddress(shape, ctx, Operand::C, c); }, kFloatBytes *width);
             add(std::move(a));
         }
     }
@@ -310,7 +359,9 @@ std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessC
                                          bool allK)
 {
     std::vector<SharedAccess> out;
-    if (!shape.usesSharedMemory)
+    // TMA fills the tiles and wgmma reads them: no lane touches shared memory (tmaBoxes and
+    // tensorCoreChunkRead describe what happens instead).
+    if (!shape.usesSharedMemory || shape.loads == TileLoadScheme::TmaSwizzled128)
         return out;
     auto add = [&](SharedAccess a) {
         if (!anyActive(a.lanes))
@@ -437,6 +488,28 @@ AccessSummary summarizeBlock(const KernelShape &shape, const AccessContext &ctx)
     return s;
 }
 
+namespace {
+
+// transpose.cuh: 32 x 32 tiles, 8 warps of 32 x 8 threads, four rows each. Every warp issues 4
+// loads of B (a row of 32 floats: 128 contiguous bytes), 4 stores into tile[32][33] (a row: 32
+// banks), 4 reads of the tile (a column of the padded tile: banks (33 x + c) % 32, all 32) and 4
+// stores of BT (128 contiguous bytes).
+constexpr int kTransposeTile = 32, kTransposeInstructionsPerTile = 8 * 4;
+
+long long transposeTiles(const ProblemSize &size)
+{
+    return ((size.n + kTransposeTile - 1) / kTransposeTile) *
+           ((size.k + kTransposeTile - 1) / kTransposeTile);
+}
+
+bool hasTranspose(const KernelShape &shape)
+{
+    const StageInfo *info = findStage(shape.stage.str());
+    return info && info->transposedB;
+}
+
+} // namespace
+
 std::optional<KernelInstructionCounts> kernelInstructionCounts(const KernelShape &shape,
                                                                const ProblemSize &size)
 {
@@ -457,7 +530,102 @@ std::optional<KernelInstructionCounts> kernelInstructionCounts(const KernelShape
         shape.loads == TileLoadScheme::AsyncCopies || shape.loads == TileLoadScheme::AsyncCopiesVec4
             ? 0
             : block.sharedStores.requests * blocks * kSteps;
+    if (hasTranspose(shape)) {
+        const long long each = transposeTiles(size) * kTransposeInstructionsPerTile;
+        counts.transpose = {each, each, each, each};
+        counts.globalLoads += each;
+        counts.globalStores += each;
+        counts.sharedLoads += each;
+        counts.sharedStores += each;
+    }
     return counts;
+}
+
+std::optional<AccessSummary> summarizeLaunch(const KernelShape &shape, const ProblemSize &size)
+{
+    AccessContext ctx;
+    ctx.size = size;
+    if (!accessContextError(shape, ctx).empty())
+        return std::nullopt;
+    AccessSummary s = summarizeBlock(shape, ctx);
+    const long long blocks = (size.m / shape.bm) * (size.n / shape.bn);
+    const long long kSteps = size.k / shape.bk;
+    const auto scale = [](ClassSummary &c, long long times) {
+        c.requests *= times;
+        c.sectors *= times;
+        c.usefulBytes *= times;
+    };
+    for (ClassSummary *c : {&s.loadA, &s.loadB, &s.globalLoads, &s.sharedLoads, &s.sharedStores})
+        scale(*c, blocks * kSteps);
+    scale(s.storeC, blocks);
+    if (hasTranspose(shape)) {
+        const long long each = transposeTiles(size) * kTransposeInstructionsPerTile;
+        const long long rowBytes = kTransposeTile * kFloatBytes;
+        const auto add = [each](ClassSummary &c, long long sectorsEach, long long usefulEach) {
+            c.requests += each;
+            c.sectors += each * sectorsEach;
+            c.usefulBytes += each * usefulEach;
+        };
+        add(s.globalLoads, rowBytes / kSectorBytes, rowBytes);
+        add(s.loadB, rowBytes / kSectorBytes, rowBytes);
+        add(s.storeC, rowBytes / kSectorBytes, rowBytes); // BT's stores: the launch's other stores
+        add(s.sharedLoads, 1, 0);
+        add(s.sharedStores, 1, 0);
+    }
+    return s;
+}
+
+int swizzled128Chunk(int row, int chunk)
+{
+    return chunk ^ (row % kSwizzleAtomRows);
+}
+
+long long swizzled128Word(int row, int col)
+{
+    constexpr int floatsPerRow = kSwizzleRowBytes / kFloatBytes,
+                  floatsPerChunk = kSwizzleChunkBytes / kFloatBytes;
+    return (long long)row * floatsPerRow + swizzled128Chunk(row, col / floatsPerChunk) * floatsPerChunk +
+           col % floatsPerChunk;
+}
+
+std::array<std::array<int, kSwizzleChunks>, kSwizzleAtomRows> swizzle128Atom()
+{
+    std::array<std::array<int, kSwizzleChunks>, kSwizzleAtomRows> atom{};
+    for (int r = 0; r < kSwizzleAtomRows; ++r)
+        for (int q = 0; q < kSwizzleChunks; ++q)
+            atom[std::size_t(r)][std::size_t(swizzled128Chunk(r, q))] = q;
+    return atom;
+}
+
+std::vector<TmaBox> tmaBoxes(const KernelShape &shape, const AccessContext &ctx)
+{
+    if (shape.loads != TileLoadScheme::TmaSwizzled128)
+        return {};
+    const Origin o = originOf(shape, ctx);
+    const long long aStage = (long long)shape.bm * shape.bk * kFloatBytes;
+    const long long btStage = (long long)shape.bn * shape.bk * kFloatBytes;
+    // wgmma_tma_tf32.cuh: STAGES A tiles, then STAGES BT tiles, from the 1024-byte aligned base.
+    TmaBox a{Operand::A, "A", shape.bm, shape.bk, o.bRow, o.k0, o.buffer, o.buffer * aStage};
+    TmaBox bt{Operand::B, "BT", shape.bn, shape.bk,
+              o.bCol,     o.k0, o.buffer, shape.buffers * aStage + o.buffer * btStage};
+    return {a, bt};
+}
+
+SharedAccess tensorCoreChunkRead(int chunk, bool swizzled)
+{
+    SharedAccess a;
+    a.label = "tensor core reads k " + to_string(4 * chunk) + ".." + to_string(4 * chunk + 3) +
+              " of rows 0-7 (" + (swizzled ? "128-byte swizzle" : "no swizzle") + ")";
+    a.operand = Operand::A;
+    a.tensorCoreRead = true;
+    constexpr int wordsPerChunk = kSwizzleChunkBytes / kFloatBytes;
+    for (int i = 0; i < kWarpSize; ++i) {
+        const int row = i / wordsPerChunk, col = 4 * chunk + i % wordsPerChunk;
+        const long long word = swizzled ? swizzled128Word(row, col) : (long long)row * 32 + col;
+        a.lanes[std::size_t(i)] = LaneAccess{true, word, -1, kFloatBytes};
+    }
+    analyseShared(a);
+    return a;
 }
 
 } // namespace gemmscope

@@ -91,6 +91,14 @@ struct SharedAccess {
     // for wide accesses at least distinct words / 32: the number of wavefronts the access needs.
     // 1 = conflict-free for 4-byte accesses (4 for 32 distinct float4); 0 when no lane is active.
     int conflictDegree = 0;
+    // ldmatrix.x4: lanes 8i..8i+7 give the eight 16-byte rows of matrix i, and the hardware serves
+    // one matrix per wavefront at best, so conflictDegree is the sum over the four matrices of
+    // each one's most distinct words asked of one bank (4 when every matrix is conflict-free).
+    // 0: an ordinary per-lane access.
+    int ldmatrixMatrices = 0;
+    // Not a lane access: the 32 words (8 rows x 16 bytes) the tensor core fetches together when
+    // wgmma reads one k chunk of a swizzled tile through its descriptor; "lane" i is word i of it.
+    bool tensorCoreRead = false;
 };
 
 // Completes sectors / unique bytes (global) or banks / conflict degree (shared) from the lanes.
@@ -150,10 +158,63 @@ AccessSummary summarizeBlock(const KernelShape &shape, const AccessContext &ctx)
 // summary times the blocks (and, for the loads and shared accesses, the k-steps); empty otherwise.
 // Comparing the shared-load count with a binary's tells whether the compiler kept the source's
 // 4-byte reads (equal) or merged them into wider loads (fewer).
+// For a stage that transposes B first (StageInfo::transposedB: the wgmma stages) the counts include
+// the B transpose the runner launches inside the same timed launch (transpose.cuh): the counters
+// see both kernels. `transpose` holds its share.
+// TMA stages (TileLoadScheme::TmaSwizzled128): the tile copies are bulk tensor copies of the TMA
+// unit and wgmma reads shared memory through descriptors, neither through the LSU pipe the
+// counters below measure: the GEMM kernel issues 0 global loads and 0 shared loads and stores; only
+// its C stores (and the transpose's accesses) are counted.
 struct KernelInstructionCounts {
     long long globalLoads = 0, globalStores = 0, sharedLoads = 0, sharedStores = 0;
+    struct Share {
+        long long globalLoads = 0, globalStores = 0, sharedLoads = 0, sharedStores = 0;
+    } transpose;
 };
 std::optional<KernelInstructionCounts> kernelInstructionCounts(const KernelShape &shape,
                                                                const ProblemSize &size);
+
+// The launch's per-request ratios, comparable with the counters' kernel-wide ratios: the block's
+// requests and sectors (wavefronts) times the blocks and k-steps, plus the B transpose's where the
+// stage has one (its loads and stores are 128 contiguous bytes: 4 sectors; its shared reads and
+// writes are conflict-free: 1 wavefront). Empty where kernelInstructionCounts is.
+std::optional<AccessSummary> summarizeLaunch(const KernelShape &shape, const ProblemSize &size);
+
+// ---- TMA and the 128-byte swizzle (wgmma_tma_tf32) ----
+
+inline constexpr int kSwizzleRowBytes = 128;                                 // one row of a box: 32 floats
+inline constexpr int kSwizzleChunkBytes = 16;                                // the unit the swizzle moves
+inline constexpr int kSwizzleChunks = kSwizzleRowBytes / kSwizzleChunkBytes; // 8 per row
+inline constexpr int kSwizzleAtomRows = 8; // 8 rows x 128 B = a 1024-byte atom
+
+// The 16-byte chunk of its 128-byte row where chunk `chunk` (floats 4 chunk .. 4 chunk + 3) of row
+// `row` lands under CU_TENSOR_MAP_SWIZZLE_128B: chunk ^ (row % 8). Its own inverse.
+int swizzled128Chunk(int row, int chunk);
+// The float index of element (row, col) of a swizzled tile of 32-float rows (col < 32).
+long long swizzled128Word(int row, int col);
+// [row][slot]: the logical k chunk stored in 16-byte slot `slot` of row `row` of an atom (slot s
+// holds banks 4s .. 4s + 3 of the row's 128 bytes).
+std::array<std::array<int, kSwizzleChunks>, kSwizzleAtomRows> swizzle128Atom();
+
+// One TMA copy: a box of the A or BT tensor map copied into a stage of shared memory.
+struct TmaBox {
+    Operand operand = Operand::A; // A, or B for the transposed copy BT
+    std::string tensor;           // "A" or "BT"
+    int rows = 0, cols = 0;       // box extent in floats: BM (BN) rows x 32
+    long long firstRow = 0;       // the box's first row of the tensor (blockRow, or blockCol of BT)
+    long long firstCol = 0;       // its first column: k0
+    int stage = 0;                // which of the STAGES buffers it fills
+    long long sharedByte = 0;     // offset of the box in the block's (1024-byte aligned) tiles
+    int bytes() const { return rows * cols * kFloatBytes; }
+    int atoms() const { return rows / kSwizzleAtomRows; } // 1024-byte swizzle atoms
+};
+// The producer thread's two copies for the context's k tile, A first (empty for other loads).
+std::vector<TmaBox> tmaBoxes(const KernelShape &shape, const AccessContext &ctx);
+
+// The 8 rows' k chunk `chunk` (words 4 chunk .. 4 chunk + 3 of rows 0..7 of an atom), the unit
+// the tensor core fetches from a K-major tile, as one 32-word access: with the swizzle the rows'
+// chunks lie in 8 different 16-byte slots (all 32 banks once: 1 wavefront); without it they are
+// all in slot `chunk`, banks 4 chunk .. 4 chunk + 3 (8-way).
+SharedAccess tensorCoreChunkRead(int chunk, bool swizzled);
 
 } // namespace gemmscope

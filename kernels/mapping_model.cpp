@@ -248,6 +248,7 @@ int loadInstructionCount(const KernelShape &shape, Operand operand)
         const TileCell e = tileExtent(shape, operand);
         return ceilDiv(e.row * e.col / loadWidth(shape, operand), shape.threads());
     }
+    case TileLoadScheme::TmaSwizzled128: // the copy engine loads, no thread
     case TileLoadScheme::NotModelled:
         break;
     }
@@ -265,6 +266,7 @@ int loadWidth(const KernelShape &shape, Operand operand)
     case TileLoadScheme::OneElementPerThread:
     case TileLoadScheme::GuardedStrips:
     case TileLoadScheme::Cooperative:
+    case TileLoadScheme::TmaSwizzled128: // the copy engine loads, no thread
     case TileLoadScheme::NotModelled:
         break;
     }
@@ -302,6 +304,7 @@ std::optional<TileCell> loadedElement(const KernelShape &shape, Operand operand,
             return std::nullopt;
         return TileCell{idx / perRow, (idx % perRow) * w};
     }
+    case TileLoadScheme::TmaSwizzled128: // the copy engine loads, no thread
     case TileLoadScheme::NotModelled:
         break;
     }

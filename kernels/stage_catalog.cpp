@@ -400,7 +400,8 @@ void wholeCopies(const char *what, int floats, int threads, std::vector<std::str
 // C stored as float2 pairs), plus this kernel's rule that every thread copies whole 16-byte chunks.
 StageModel mmaTf32Model()
 {
-    StageModel m = mmaWarpTileModel({.padA = 4, .padB = 8, .dynamicShared = true, .storeWidth = 2});
+    StageModel m =
+        mmaWarpTileModel({.padA = 4, .padB = 8, .dynamicShared = true, .storeWidth = 2, .ldmatrixA = true});
     m.constraints = [shared = m.constraints](const ParamValues &p, const ProblemSize &size,
                                              std::vector<std::string> &out) {
         const std::size_t before = out.size();
@@ -512,6 +513,7 @@ StageModel wgmmaTmaTf32Model()
         KernelShape s = shape(p);
         s.blockX = wgmmaTmaThreads(p);
         s.consumerThreads = s.blockX - kProducerWarpThreads; // the producer warp owns no output
+        s.loads = TileLoadScheme::TmaSwizzled128;            // boxes of A and BT, 128-byte swizzle
         return s;
     };
     return m;

@@ -123,6 +123,12 @@ enum class TileLoadScheme {
     // The tensor-core stages' cp.async copies: both tiles 16 bytes (four floats) per copy, as
     // CooperativeVec4, into row-major shared tiles padded by padA / padB floats per row.
     AsyncCopiesVec4,
+    // wgmma_tma_tf32: no thread loads anything. Per k tile one producer thread has the Tensor
+    // Memory Accelerator copy a box of BM x 32 floats of A and one of BN x 32 of BT into the stage's
+    // tiles, each 128-byte row of a box stored with the 128-byte swizzle (16-byte chunk q of row r
+    // at chunk q ^ (r % 8)); wgmma reads the tiles through descriptors. access_model.h models the
+    // boxes and the swizzle, not lanes.
+    TmaSwizzled128,
     NotModelled, // the loads are not modelled yet: the access model says so, draws nothing
 };
 
@@ -143,6 +149,9 @@ struct KernelShape {
     bool transposedA = false;
     int padA = 0;
     int vectorWidth = 1;
+    // mma_tf32: A fragments read with ldmatrix.sync.m8n8.x4 (one 16-byte row address per lane, four
+    // 8x4 TF32 matrices per instruction) instead of one 32-bit ld.shared per register.
+    bool ldmatrixA = false;
     bool usesSharedMemory = true;
     // Tensor-core layouts: the warp tile (MmaFragments) or a consumer warpgroup's rows and columns
     // (WgmmaWarpgroups, wn = BN); 0 for the other layouts. The threads before firstConsumerThread

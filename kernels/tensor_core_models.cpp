@@ -123,6 +123,7 @@ StageModel mmaWarpTileModel(MmaTileModelOptions options)
         s.padA = options.padA;
         s.padB = options.padB;
         s.vectorWidth = options.storeWidth;
+        s.ldmatrixA = options.ldmatrixA;
         return s;
     };
     // STAGES buffers of As[BM][BK + padA] and Bs[BK][BN + padB], from the shape the mapping builds.

@@ -24,7 +24,8 @@ struct MmaTileModelOptions {
     // The STAGES pairs of tiles are `extern __shared__` (the runner passes the bytes and opts in
     // above 48 KiB); false: static __shared__ arrays.
     bool dynamicShared = true;
-    int storeWidth = 1; // floats per C store: 1, or 2 where the kernel stores c0,c1 as a float2
+    int storeWidth = 1;     // floats per C store: 1, or 2 where the kernel stores c0,c1 as a float2
+    bool ldmatrixA = false; // A fragments read with ldmatrix.x4 (mma_tf32) rather than 32-bit loads
 };
 
 // The mma.sync m16n8k8 TF32 kernel the lead writes: a 1-D block of (BM/WM) x (BN/WN) warps, warp w

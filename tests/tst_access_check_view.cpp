@@ -58,6 +58,24 @@ QJsonObject access(double globalLd, double globalSt, double sharedLd, double sha
                        {"shared_st_wavefronts_per_request", sharedSt}};
 }
 
+// A tensor-core run of `stage` with the given preset, measured at 1536^3 with `access` ratios and
+// the launch's `metrics` (CUPTI's instruction counts).
+RunRecord tensorRun(const QString &stage, const QString &preset, const QMap<QString, int> &params,
+                    const QJsonObject &access, const QJsonObject &metrics)
+{
+    RunRecord r;
+    r.runId = QStringLiteral("r9");
+    r.stage = stage;
+    r.presetKey = preset;
+    r.params = params;
+    r.m = r.n = r.k = 1536;
+    r.status = RunStatus::Ok;
+    r.medianMs = 1;
+    r.gpuName = QStringLiteral("NVIDIA H200");
+    test::setCounters(r, QJsonObject{{"dram_intensity", 100.0}, {"access", access}, {"metrics", metrics}});
+    return r;
+}
+
 } // namespace
 
 class TestAccessCheckView : public QObject {
@@ -234,6 +252,69 @@ private slots:
             QVERIFY(!view.exportTo(path));
             QVERIFY2(QFileInfo(path).size() > 1000, qPrintable(path));
         }
+    }
+    // wgmma_tma_tf32 (preset tf32-wgmma-tma) at 1536^3, counts worked out in tst_access_model: the
+    // kernel issues no LSU shared-memory instruction and no global load; what the counters see is
+    // the B transpose of the same launch (73,728 of each kind, 1 wavefront, 4 sectors) and the C
+    // stores (73,728, 4 sectors). The TMA copies and wgmma's reads are rows of their own, marked
+    // not observable, with the model's statement in words.
+    void tmaRunComparesWhatTheCountersSee()
+    {
+        const QMap<QString, int> params{{"BM", 256}, {"BN", 128}, {"STAGES", 4}};
+        const QJsonObject metrics{{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 73728.0},
+                                  {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 147456.0},
+                                  {"smsp__inst_executed_op_shared_ld.sum", 73728.0},
+                                  {"smsp__inst_executed_op_shared_st.sum", 73728.0}};
+        AccessCheckView view;
+        view.setRun(tensorRun(QStringLiteral("wgmma_tma_tf32"), QStringLiteral("tf32-wgmma-tma"), params,
+                              access(4.0, 4.0, 1.0, 1.0), metrics));
+        QCOMPARE(view.rows().size(), 10);
+        for (int i = 0; i < 8; ++i)
+            QVERIFY2(view.rows()[i].verdict == Verdict::Agrees, qPrintable(view.rows()[i].quantity));
+        QCOMPARE(view.rows()[2].model, 1.0);
+        QVERIFY2(view.rows()[2].note.contains(QStringLiteral("transpose")), qPrintable(view.rows()[2].note));
+        QCOMPARE(view.rows()[6].model, 73728.0);
+        QVERIFY(view.rows()[6].note.contains(QStringLiteral("TMA kernel's own: 0")));
+        for (int i : {8, 9}) {
+            QCOMPARE(view.rows()[i].verdict, Verdict::NotObservable);
+            QVERIFY(!view.rows()[i].measured);
+            QVERIFY(!view.rows()[i].modelText.isEmpty());
+        }
+        QVERIFY2(view.rows()[8].modelText.contains(QStringLiteral("256×32")),
+                 qPrintable(view.rows()[8].modelText));
+        QVERIFY(view.rows()[8].modelText.contains(QStringLiteral("48 KiB")));
+        QVERIFY(view.rows()[9].note.contains(QStringLiteral("descriptors")));
+        // A kernel that did issue shared loads of its own (twice the transpose's) disagrees.
+        QJsonObject extra = metrics;
+        extra.insert("smsp__inst_executed_op_shared_ld.sum", 2 * 73728.0);
+        view.setRun(tensorRun(QStringLiteral("wgmma_tma_tf32"), QStringLiteral("tf32-wgmma-tma"), params,
+                              access(4.0, 4.0, 1.0, 1.0), extra));
+        QCOMPARE(view.rows()[6].verdict, Verdict::Differs);
+    }
+
+    // mma_tf32 (preset tf32-mma): shared reads are ldmatrix.x4 (4 wavefronts) and 32-bit B reads (1),
+    // 4 + 16 per warp k-step: 32 / 20 = 1.6 (tst_access_model works it out). cp.async issues no
+    // store instruction, so the store ratio has no denominator: not observable, not "differs".
+    void mmaRunPredictsTheLdmatrixMix()
+    {
+        const QMap<QString, int> params{{"BM", 128}, {"BN", 128}, {"BK", 32},
+                                        {"WM", 64},  {"WN", 64},  {"STAGES", 3}};
+        QJsonObject measured = access(16.0, 8.0, 1.6, 0.0);
+        measured.insert("shared_st_wavefronts_per_request", QJsonValue::Null);
+        AccessCheckView view;
+        view.setRun(tensorRun(QStringLiteral("mma_tf32"), QStringLiteral("tf32-mma"), params, measured, {}));
+        QCOMPARE(view.rows().size(), 4);
+        QCOMPARE(view.rows()[2].model, 1.6);
+        QCOMPARE(view.rows()[2].verdict, Verdict::Agrees);
+        QVERIFY2(view.rows()[2].note.contains(QStringLiteral("4 ldmatrix.x4")),
+                 qPrintable(view.rows()[2].note));
+        QVERIFY(view.rows()[2].note.contains(QStringLiteral("32 / 20")));
+        QCOMPARE(view.rows()[3].verdict, Verdict::NotObservable);
+        QVERIFY(view.rows()[3].note.contains(QStringLiteral("cp.async")));
+        // Were ldmatrix's wavefronts not counted (only the B reads: 1.0), the row would disagree.
+        measured.insert("shared_ld_wavefronts_per_request", 1.0);
+        view.setRun(tensorRun(QStringLiteral("mma_tf32"), QStringLiteral("tf32-mma"), params, measured, {}));
+        QCOMPARE(view.rows()[2].verdict, Verdict::Differs);
     }
 };
 

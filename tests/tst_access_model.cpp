@@ -529,8 +529,146 @@ private slots:
         QCOMPARE(counts->sharedLoads, 96LL * 8 * 64 * 32); // 96 per warp, 8 warps, 64 blocks, 32 k-tiles
     }
 
+    // The 128-byte swizzle of an 8-row atom, by hand: row r stores its k chunk q (floats 4q..4q+3)
+    // in 16-byte slot q XOR r. Read as [row][slot] = the k chunk stored there (XOR is its own
+    // inverse, so the table is also slot of chunk):
+    void swizzleAtomByHand()
+    {
+        const int byHand[8][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6},
+                                  {2, 3, 0, 1, 6, 7, 4, 5}, {3, 2, 1, 0, 7, 6, 5, 4},
+                                  {4, 5, 6, 7, 0, 1, 2, 3}, {5, 4, 7, 6, 1, 0, 3, 2},
+                                  {6, 7, 4, 5, 2, 3, 0, 1}, {7, 6, 5, 4, 3, 2, 1, 0}};
+        const auto atom = swizzle128Atom();
+        for (int r = 0; r < 8; ++r)
+            for (int slot = 0; slot < 8; ++slot)
+                QCOMPARE(atom[std::size_t(r)][std::size_t(slot)], byHand[r][slot]);
+        // Element (3, 5): chunk 1 of row 3 -> slot 1 ^ 3 = 2: word 3*32 + 2*4 + 1 = 105.
+        QCOMPARE(swizzled128Word(3, 5), 105LL);
+        // Row 9 is row 1 of the second atom: chunk 0 -> slot 1: word 9*32 + 4 = 292.
+        QCOMPARE(swizzled128Word(9, 0), 292LL);
+        // Every k chunk of 8 rows covers the 8 slots once: 32 banks, 1 wavefront. Unswizzled, the
+        // rows are 128 bytes (32 banks) apart, so chunk q of all 8 sits in banks 4q..4q+3: 8-way.
+        for (int q = 0; q < 8; ++q) {
+            const SharedAccess on = tensorCoreChunkRead(q, true), off = tensorCoreChunkRead(q, false);
+            QVERIFY(on.tensorCoreRead);
+            QCOMPARE(on.conflictDegree, 1);
+            QCOMPARE(off.conflictDegree, 8);
+            QCOMPARE(off.distinctWordsPerBank[std::size_t(4 * q)], 8);
+        }
+    }
+
+    // mma_tf32 as the preset tf32-mma builds it (BM = BN = 128, BK = 32, WM = WN = 64: 2 x 2 = 4
+    // warps, each 4 m16 tiles x 8 n8 tiles). Per warp and k-step of 8 (4 per tile of BK = 32):
+    //   A: 4 ldmatrix.x4, one per m16 tile. Matrix i's eight 16-byte rows start 36 floats apart
+    //      (BK + 4): banks 4r .. 4r + 3 for r = 0..7, all 32 once: 1 wavefront per matrix, 4 each.
+    //   B: 8 n8 tiles x (b0, b1) = 16 32-bit reads; lane (g, t) reads word (kk + t) * 136 + 8 ni + g,
+    //      bank 8t + g (136 = 8 mod 32): all 32 once, 1 wavefront each.
+    //   -> 20 instructions, 4 x 4 + 16 x 1 = 32 wavefronts: 1.6 wavefronts per instruction.
+    // Per block and tile: 4 warps x 4 k-steps x 20 = 320 reads. At 1536^3: 12 x 12 = 144 blocks,
+    // 48 tiles: 320 x 144 x 48 = 2,211,840 shared read instructions.
+    void mmaTf32PresetWavefrontsByHand()
+    {
+        const Preset *p = findPreset("tf32-mma");
+        QVERIFY(p);
+        const KernelShape s = *kernelShape(p->stage, p->params).shape;
+        QVERIFY(s.ldmatrixA);
+        AccessContext ctx;
+        ctx.size = ProblemSize{1536, 1536, 1536};
+        const AccessSummary block = summarizeBlock(s, ctx);
+        QCOMPARE(block.sharedLoads.requests, 320LL);
+        QCOMPARE(block.sharedLoads.sectors, 512LL);
+        QCOMPARE(block.sharedLoads.perRequest(), 1.6);
+        const auto counts = kernelInstructionCounts(s, ctx.size);
+        QVERIFY(counts);
+        QCOMPARE(counts->sharedLoads, 2211840LL);
+        QCOMPARE(counts->sharedStores, 0LL); // cp.async: no STS
+        QCOMPARE(counts->transpose.sharedLoads, 0LL);
+        const auto launch = summarizeLaunch(s, ctx.size);
+        QVERIFY(launch);
+        QCOMPARE(launch->sharedLoads.perRequest(), 1.6);
+        // The first read is the ldmatrix of mi 0: lane 17 names row 1, floats 4..7: word 36 + 4.
+        const SharedAccess first = fragmentRead(s, "ldmatrix.x4");
+        QCOMPARE(first.ldmatrixMatrices, 4);
+        QCOMPARE(first.lanes[17].address, 40LL);
+        QCOMPARE(first.lanes[17].bytes, 16);
+        QCOMPARE(first.conflictDegree, 4);
+    }
+
+    // Without the +4 padding (rows 32 floats apart) every row of a matrix sits in the same four
+    // banks: 8 rows -> 8 wavefronts per matrix, 32 for the ldmatrix.x4.
+    void unpaddedLdmatrixConflicts()
+    {
+        MmaTileModelOptions options;
+        options.padA = 0;
+        options.ldmatrixA = true;
+        const KernelShape s = mmaWarpTileModel(options).mapping(
+            {{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"STAGES", 3}});
+        QCOMPARE(fragmentRead(s, "ldmatrix.x4").conflictDegree, 32);
+    }
+
+    // wgmma_tma_tf32 as the preset tf32-wgmma-tma builds it (BM = 256, BN = 128, STAGES = 4): the
+    // boxes of block (3, 2) at k-step 5 (stage 5 % 4 = 1), and the launch's predicted counters.
+    void tmaBoxesAndLaunchCountsByHand()
+    {
+        const Preset *p = findPreset("tf32-wgmma-tma");
+        QVERIFY(p);
+        const KernelShape s = *kernelShape(p->stage, p->params).shape;
+        QCOMPARE(s.loads, TileLoadScheme::TmaSwizzled128);
+        const AccessContext ctx = interiorContext();
+        QCOMPARE(QString::fromStdString(accessContextError(s, ctx)), QString());
+        const std::vector<TmaBox> boxes = tmaBoxes(s, ctx);
+        QCOMPARE(boxes.size(), std::size_t(2));
+        // A: rows 2 x 256 = 512.., k 5 x 32 = 160..; stage 1 of the A tiles at 256 x 32 x 4 = 32 KiB.
+        QCOMPARE(boxes[0].tensor, std::string("A"));
+        QCOMPARE(boxes[0].rows, 256);
+        QCOMPARE(boxes[0].cols, 32);
+        QCOMPARE(boxes[0].firstRow, 512LL);
+        QCOMPARE(boxes[0].firstCol, 160LL);
+        QCOMPARE(boxes[0].stage, 1);
+        QCOMPARE(boxes[0].sharedByte, 32768LL);
+        QCOMPARE(boxes[0].bytes(), 32768);
+        QCOMPARE(boxes[0].atoms(), 32);
+        // BT: rows 3 x 128 = 384..; after the 4 A tiles (128 KiB), stage 1 of 16 KiB BT tiles.
+        QCOMPARE(boxes[1].tensor, std::string("BT"));
+        QCOMPARE(boxes[1].firstRow, 384LL);
+        QCOMPARE(boxes[1].sharedByte, 4 * 32768LL + 16384);
+        // No lane touches shared memory; no lane loads from global memory.
+        for (int w = 0; w < s.warps(); ++w) {
+            QVERIFY(sharedAccesses(s, ctx, w, true).empty());
+            for (const GlobalAccess &g : globalAccesses(s, ctx, w))
+                QCOMPARE(g.kind, AccessKind::Store);
+        }
+        // C stores: consumer warps store BM/2 = 128 times; lanes (g, t) write columns g (8
+        // contiguous floats, 32-byte aligned) of rows 2t: 4 rows x 32 bytes = 4 sectors, all used.
+        // The producer warp (warp 8) stores nothing.
+        const std::vector<GlobalAccess> stores = globalAccesses(s, ctx, 0);
+        QCOMPARE(stores.size(), std::size_t(128));
+        for (const GlobalAccess &g : stores) {
+            QCOMPARE(g.sectorsPerRequest(), 4);
+            QCOMPARE(g.efficiency(), 1.0);
+        }
+        QVERIFY(globalAccesses(s, ctx, 8).empty());
+        // At 1536^3: 6 x 12 = 72 blocks x 8 consumer warps x 128 = 73,728 C stores. The B transpose
+        // of the same launch: 48 x 48 tiles x 32 instructions = 73,728 of each kind. So the shared
+        // loads and stores the counters see are the transpose's alone; the GEMM kernel adds 0.
+        const auto counts = kernelInstructionCounts(s, ProblemSize{1536, 1536, 1536});
+        QVERIFY(counts);
+        QCOMPARE(counts->transpose.sharedLoads, 73728LL);
+        QCOMPARE(counts->sharedLoads, 73728LL);
+        QCOMPARE(counts->sharedStores, 73728LL);
+        QCOMPARE(counts->globalLoads, 73728LL);
+        QCOMPARE(counts->globalStores, 2 * 73728LL);
+        const auto launch = summarizeLaunch(s, ProblemSize{1536, 1536, 1536});
+        QVERIFY(launch);
+        QCOMPARE(launch->sharedLoads.perRequest(), 1.0);
+        QCOMPARE(launch->sharedStores.perRequest(), 1.0);
+        QCOMPARE(launch->globalLoads.perRequest(), 4.0);
+        QCOMPARE(launch->storeC.perRequest(), 4.0);
+    }
+
     void wgmmaTilesHaveNoLaneAddresses()
     {
+        // wgmmaWarpgroupModel's loads are not modelled (only the catalog's TMA stage is).
         const KernelShape s =
             wgmmaWarpgroupModel().mapping({{"BM", 128}, {"BN", 128}, {"BK", 32}, {"STAGES", 4}});
         const std::string why = accessContextError(s, AccessContext{});

@@ -34,6 +34,8 @@ QString verdictHtml(AccessCheckView::Verdict v)
         return QStringLiteral("<span style='color:#777'>not compared</span>");
     case AccessCheckView::Verdict::NoAccess:
         return QStringLiteral("<span style='color:#777'>no such access</span>");
+    case AccessCheckView::Verdict::NotObservable:
+        return QStringLiteral("<span style='color:#777'>not observable by these counters</span>");
     }
     return {};
 }
@@ -109,6 +111,7 @@ struct Quantity {
     double model = 0;
     std::optional<double> measured;
     bool isCount = false, sharedRead = false, sharedStore = false;
+    QString note = {}; // where the model's value comes from, when it is not the plain lane accesses
 };
 
 } // namespace
@@ -132,7 +135,15 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     const bool exact = accessContextError(*shape.shape, context).empty();
     if (!exact)
         context.size = roundedUpToTiles(*shape.shape, context.size);
-    const AccessSummary model = summarizeBlock(*shape.shape, context);
+    // Where every block is full, the launch's own totals: the same ratios as one block for the
+    // kernel alone, and they include the B transpose a wgmma stage runs in the same launch.
+    const AccessSummary model =
+        exact ? *summarizeLaunch(*shape.shape, context.size) : summarizeBlock(*shape.shape, context);
+    const KernelShape &kernel = *shape.shape;
+    const bool tma = kernel.loads == TileLoadScheme::TmaSwizzled128;
+    const bool transposes = findStage(run->stage.toStdString())->transposedB;
+    const bool asyncStores =
+        kernel.loads == TileLoadScheme::AsyncCopies || kernel.loads == TileLoadScheme::AsyncCopiesVec4;
 
     // Whole-launch instruction counts (exact when every block is full) tell whether the binary
     // issues the source's 4-byte shared reads or fewer, wider ones the compiler merged them into.
@@ -145,7 +156,10 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     std::optional<double> readsKept;
     if (source.sharedLoads > 0 && readsIssued)
         readsKept = *readsIssued / double(source.sharedLoads);
-    const bool readsAsWritten = readsKept ? std::abs(*readsKept - 1.0) <= 0.01 : run->scalarSharedReads;
+    // The tensor-core stages' reads cannot be merged (ldmatrix already reads 16 bytes a lane; a
+    // lane's B words are rows apart; the transpose's reads are a column of its tile): as written.
+    const bool readsAsWritten =
+        readsKept ? std::abs(*readsKept - 1.0) <= 0.01 : run->scalarSharedReads || kernel.ldmatrixA || tma;
     const bool readsMerged = !readsAsWritten && (!readsKept || *readsKept < 1.0); // fewer, wider reads
 
     QList<Quantity> quantities{
@@ -158,6 +172,23 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         {tr("Shared stores: wavefronts per instruction"), model.sharedStores.perRequest(),
          access.sharedStWavefrontsPerRequest, false, false, true},
     };
+    const QString transposeOnly = tr("all from the B transpose run in the same launch (transpose.cuh); the "
+                                     "TMA kernel itself issues none");
+    if (tma) {
+        quantities[0].note = tr("the B transpose's loads alone: TMA copies are not LSU requests");
+        quantities[1].note = tr("C stores from registers, and the B transpose's stores of BT");
+        quantities[2].note = transposeOnly;
+        quantities[3].note = transposeOnly;
+    } else if (kernel.ldmatrixA) {
+        // Per warp and k-step of 8: WM/16 ldmatrix.x4 of 4 wavefronts, 2 WN/8 B reads of 1.
+        const int ldmatrix = kernel.wm / 16, bReads = 2 * (kernel.wn / 8);
+        quantities[2].note = tr("%1 ldmatrix.x4 × 4 wavefronts + %2 32-bit B reads × 1 per warp k-step = "
+                                "%3 / %4")
+                                 .arg(ldmatrix)
+                                 .arg(bReads)
+                                 .arg(4 * ldmatrix + bReads)
+                                 .arg(ldmatrix + bReads);
+    }
     if (counts && readsIssued) { // runs recorded before the counts were read have no rows for them
         quantities.append({tr("Global load requests (whole launch)"), double(source.globalLoads),
                            counters.metric(QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")),
@@ -169,6 +200,14 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
             {tr("Shared read instructions"), double(source.sharedLoads), readsIssued, true, true});
         quantities.append({tr("Shared store instructions"), double(source.sharedStores),
                            counters.metric(QStringLiteral("smsp__inst_executed_op_shared_st.sum")), true});
+        if (transposes)
+            for (int i = quantities.size() - 4; i < quantities.size(); ++i)
+                quantities[i].note =
+                    tma && i >= quantities.size() - 2
+                        ? tr("the B transpose's %1; the TMA kernel's own: 0")
+                              .arg(QLocale(QLocale::English).toString(source.transpose.sharedLoads))
+                        : tr("includes the B transpose's %1")
+                              .arg(QLocale(QLocale::English).toString(source.transpose.globalLoads));
     }
     m_rows.clear();
     for (const Quantity &q : quantities) {
@@ -177,8 +216,13 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         row.model = q.model;
         row.measured = q.measured;
         row.isCount = q.isCount;
+        row.note = q.note;
         if (q.model == 0 && (!row.measured || *row.measured == 0)) {
             row.verdict = Verdict::NoAccess;
+        } else if (!row.measured && q.sharedStore && asyncStores) {
+            row.verdict = Verdict::NotObservable;
+            row.note = tr("cp.async writes the tiles without a store instruction (LDGSTS): no shared store "
+                          "to divide by; the model gives its bank use");
         } else if (!row.measured) {
             row.verdict = Verdict::Differs;
             row.note = tr("the model expects this access; the kernel made none");
@@ -203,6 +247,29 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
                               "(docs/gpu-verification.md)");
         }
         m_rows.append(row);
+    }
+    if (tma) {
+        // What the TMA stage does instead of lane accesses: stated, and said to be out of reach.
+        const std::vector<TmaBox> boxes = tmaBoxes(kernel, context);
+        Row copies;
+        copies.quantity = tr("TMA tile copies (per k tile)");
+        copies.modelText = tr("A %1×%2 + BT %3×%4 floats, %5 KiB, 128-byte swizzle")
+                               .arg(boxes[0].rows)
+                               .arg(boxes[0].cols)
+                               .arg(boxes[1].rows)
+                               .arg(boxes[1].cols)
+                               .arg((boxes[0].bytes() + boxes[1].bytes()) / 1024);
+        copies.verdict = Verdict::NotObservable;
+        copies.note = tr("bulk tensor copies of the TMA unit are not LSU requests: none of the counters "
+                         "read here counts them (the tile map's traffic model gives their bytes)");
+        m_rows.append(copies);
+        Row reads;
+        reads.quantity = tr("Tensor-core reads of the tiles (wgmma)");
+        reads.modelText = tr("1 wavefront per 8-row k chunk (swizzled: all 32 banks once)");
+        reads.verdict = Verdict::NotObservable;
+        reads.note = tr("wgmma reads shared memory through descriptors, outside the LSU pipe: not in the "
+                        "shared-memory counters above (the Bank conflicts tab draws the swizzle)");
+        m_rows.append(reads);
     }
     m_headline =
         tr("Run %1: %2 %3 at %4 on %5, %6 build")
@@ -245,7 +312,9 @@ void AccessCheckView::render()
                                    : number(v);
             };
             const QString measured = row.measured ? format(*row.measured) : QStringLiteral("—");
-            const QString model = row.model > 0 ? format(row.model) : QStringLiteral("—");
+            const QString model = !row.modelText.isEmpty() ? row.modelText.toHtmlEscaped()
+                                  : row.model > 0          ? format(row.model)
+                                                           : QStringLiteral("—");
             QString verdict = verdictHtml(row.verdict);
             if (!row.note.isEmpty())
                 verdict += QStringLiteral("<br><small>%1</small>").arg(row.note.toHtmlEscaped());

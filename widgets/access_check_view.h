@@ -24,14 +24,17 @@ class AccessCheckView : public QWidget, public RunView {
 public:
     static constexpr double kTolerance = 0.05; // the one docs/gpu-verification.md states
 
-    enum class Verdict { Agrees, Differs, NotCompared, NoAccess };
+    // NotObservable: the access happens, but outside what the counters measure (TMA copies and
+    // wgmma's shared-memory reads bypass the LSU pipe; cp.async issues no store instruction).
+    enum class Verdict { Agrees, Differs, NotCompared, NoAccess, NotObservable };
     struct Row {
         QString quantity;               // "Global loads: sectors per request"
         double model = 0;               // 0 when the stage makes no such access
         bool isCount = false;           // a whole-launch instruction count, not a per-request ratio
         std::optional<double> measured; // empty when the kernel made none
         Verdict verdict = Verdict::NotCompared;
-        QString note; // why, when the verdict is not plain agreement
+        QString note;      // why, when the verdict is not plain agreement
+        QString modelText; // the model's statement where it is not a number ("2 boxes, 48 KiB")
     };
 
     explicit AccessCheckView(QWidget *parent = nullptr);

@@ -3,9 +3,11 @@
 #include "chart_interaction.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "swizzle_view.h"
 
 #include <QComboBox>
 #include <QPainter>
+#include <QSet>
 #include <QVBoxLayout>
 
 namespace gemmscope {
@@ -43,8 +45,21 @@ BankConflictView::BankConflictView(QWidget *parent) : QWidget(parent)
     new ChartInteraction(m_canvas, [this](const QPointF &pos) {
         return ChartInteraction::Hit{QString(), tooltipAt(pos)};
     });
+    m_swizzle = new SwizzleView(this);
+    m_swizzle->setObjectName(QStringLiteral("swizzleView"));
+    m_swizzle->hide();
+    // The outlined chunk and the bank diagram below follow each other.
+    connect(m_swizzle, &SwizzleView::highlightedChunkChanged, this, [this](int chunk) {
+        if (count() > chunk && m_accesses[std::size_t(chunk)].tensorCoreRead)
+            setCurrentIndex(chunk);
+    });
+    connect(this, &BankConflictView::currentIndexChanged, this, [this](int index) {
+        if (m_swizzle->isVisible() && index >= 0 && index < kSwizzleChunks)
+            m_swizzle->setHighlightedChunk(index);
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_swizzle);
     layout->addWidget(m_picker);
     layout->addWidget(m_canvas, 1);
 }
@@ -68,7 +83,22 @@ void BankConflictView::setAccesses(const std::vector<SharedAccess> &accesses)
 
 void BankConflictView::setStage(const KernelShape &shape, const AccessContext &context, int warp)
 {
-    setAccesses(sharedAccesses(shape, context, warp));
+    const bool tma = shape.loads == TileLoadScheme::TmaSwizzled128;
+    m_swizzle->setVisible(tma);
+    if (!tma) {
+        setAccesses(sharedAccesses(shape, context, warp));
+        return;
+    }
+    // No lane reads or writes the tiles: show what the tensor core asks of the banks instead, each
+    // k chunk of an atom's 8 rows (entries 0..7, the swizzle view's outline), then chunk 0 unswizzled.
+    m_swizzle->setShape(shape, context);
+    std::vector<SharedAccess> reads;
+    for (int chunk = 0; chunk < kSwizzleChunks; ++chunk)
+        reads.push_back(tensorCoreChunkRead(chunk, true));
+    reads.push_back(tensorCoreChunkRead(0, false));
+    setAccesses(reads);
+    setComparePair(0, kSwizzleChunks);
+    m_swizzle->setHighlightedChunk(0);
 }
 
 void BankConflictView::setCurrentIndex(int index)
@@ -120,15 +150,22 @@ void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAcc
     // The model is of the source's 4-byte reads; say so where the compiler may differ, so that a
     // profiler's numbers for the release build (LDS.128) are not read as the model being wrong.
     double lanesTop = inner.top() + 28;
+    const QString loadNote =
+        a->tensorCoreRead
+            ? tr("Not lanes: the 32 words the tensor core fetches for 4 k of 8 rows (box i = row i/4, float "
+                 "i%4), read by wgmma through a descriptor, outside the LSU pipe.")
+        : a->ldmatrixMatrices > 0
+            ? tr("ldmatrix.x4: lane l names a 16-byte row (box = its first word); lanes 8i..8i+7 are matrix "
+                 "i, one matrix (128 bytes) per wavefront, so 4 wavefronts at best.")
+            : tr("As the source writes it (one 4-byte read per lane); the release build may merge a "
+                 "thread's neighbouring reads into 16-byte LDS.128, served differently.");
     if (a->kind == AccessKind::Load) {
         QFont note = font();
         note.setPointSizeF(note.pointSizeF() * 0.8);
         p.setFont(note);
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(QRectF(inner.left(), inner.top() + 20, inner.width(), 16),
-                   Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("As the source writes it (one 4-byte read per lane); the release build may merge a "
-                      "thread's neighbouring reads into 16-byte LDS.128, served differently."));
+                   Qt::AlignLeft | Qt::AlignVCenter, loadNote);
         p.setFont(font());
         p.setPen(text);
         lanesTop += 14;
@@ -152,13 +189,34 @@ void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAcc
             p.drawText(box, Qt::AlignCenter, QString::number(l));
         }
     }
+    // Whether a bank is asked for more words than it serves in one wavefront: for ldmatrix, more
+    // than one word by one matrix (its 4 matrices take a wavefront each anyway).
+    std::array<bool, kSharedBanks> conflicted{};
+    for (int b = 0; b < kSharedBanks; ++b)
+        conflicted[std::size_t(b)] = a->distinctWordsPerBank[std::size_t(b)] > 1;
+    if (a->ldmatrixMatrices > 0) {
+        conflicted.fill(false);
+        const int lanesPerMatrix = kWarpSize / a->ldmatrixMatrices;
+        for (int m = 0; m < a->ldmatrixMatrices; ++m) {
+            std::array<QSet<long long>, kSharedBanks> words;
+            for (int l = m * lanesPerMatrix; l < (m + 1) * lanesPerMatrix; ++l) {
+                const LaneAccess &lane = a->lanes[std::size_t(l)];
+                for (long long w = lane.address; lane.active && w < lane.address + lane.bytes / kFloatBytes;
+                     ++w) {
+                    words[std::size_t(w % kSharedBanks)].insert(w);
+                    if (words[std::size_t(w % kSharedBanks)].size() > 1)
+                        conflicted[std::size_t(w % kSharedBanks)] = true;
+                }
+            }
+        }
+    }
     // Lines lane -> bank; red where the bank serves more than one word.
     p.setRenderHint(QPainter::Antialiasing, true);
     for (int l = 0; l < kWarpSize; ++l) {
         const int bank = a->bankOfLane[std::size_t(l)];
         if (bank < 0)
             continue;
-        const bool conflict = a->distinctWordsPerBank[std::size_t(bank)] > 1;
+        const bool conflict = conflicted[std::size_t(bank)];
         QColor c = conflict ? conflictColor() : warpColor(a->warp);
         c.setAlpha(160);
         p.setPen(QPen(c, 1));
@@ -172,7 +230,7 @@ void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAcc
         const int words = a->distinctWordsPerBank[std::size_t(b)];
         const double h = barSpace * std::clamp(double(words) / scale, 0.0, 1.0);
         const QRectF bar(banks.left() + b * colW + 1, barsBottom - h, colW - 2, h);
-        p.fillRect(bar, words > 1 ? conflictColor() : QColor(0x2c, 0xa0, 0x2c));
+        p.fillRect(bar, conflicted[std::size_t(b)] ? conflictColor() : QColor(0x2c, 0xa0, 0x2c));
         p.setPen(QPen(palette().color(QPalette::Mid), 0));
         p.drawRect(QRectF(banks.left() + b * colW + 1, barTop, colW - 2, barSpace));
         p.setPen(text);
@@ -187,10 +245,15 @@ void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAcc
         p.drawLine(QPointF(banks.left(), y), QPointF(banks.right(), y));
     }
     p.setPen(text);
-    p.drawText(QRectF(inner.left(), barTop - 18, inner.width(), 16), Qt::AlignLeft,
-               tr("banks: bar = distinct 4-byte words asked of the bank (full height = %1); the tallest is "
-                  "the degree")
-                   .arg(scale));
+    p.drawText(
+        QRectF(inner.left(), barTop - 18, inner.width(), 16), Qt::AlignLeft,
+        a->ldmatrixMatrices > 0
+            ? tr("banks: bar = distinct words asked of the bank by all 4 matrices (full height = %1); "
+                 "red: one matrix asks it for 2 or more")
+                  .arg(scale)
+            : tr("banks: bar = distinct 4-byte words asked of the bank (full height = %1); the tallest "
+                 "is the degree")
+                  .arg(scale));
     if (withNote && !m_note.isEmpty()) {
         p.setFont(small);
         p.drawText(QRectF(inner.left(), barsBottom + 16, inner.width(), inner.bottom() - barsBottom),
@@ -262,6 +325,14 @@ QString BankConflictView::tooltipAt(const QPointF &pos) const
         const LaneAccess &l = a->lanes[std::size_t(column)];
         if (!l.active)
             return tr("lane %1: inactive").arg(column);
+        if (a->tensorCoreRead)
+            return tr("word %1 of the tensor core's fetch (row %2, float %3 of the chunk) is word %4 of the "
+                      "tile → bank %5 (%4 mod 32)")
+                .arg(column)
+                .arg(column / 4)
+                .arg(column % 4)
+                .arg(l.address)
+                .arg(a->bankOfLane[std::size_t(column)]);
         return tr("lane %1 = thread %2 asks for word %3 → bank %4 (%3 mod 32)")
             .arg(column)
             .arg(l.thread)

@@ -13,6 +13,8 @@ class QComboBox;
 
 namespace gemmscope {
 
+class SwizzleView;
+
 class BankConflictView : public QWidget, public RunView {
     Q_OBJECT
 
@@ -22,7 +24,10 @@ public:
     // Any list of accesses: a stage's (see setStage) or the guide's column / row demo.
     void setAccesses(const std::vector<SharedAccess> &accesses);
     // Every shared-memory access of `warp` for one k-step (fills, then inner-loop reads at k = 0).
+    // A TMA stage has none: the view shows its boxes and swizzle atom (swizzleView()) above the
+    // tensor core's k-chunk reads, swizzled, and the unswizzled read for comparison.
     void setStage(const KernelShape &shape, const AccessContext &context, int warp);
+    SwizzleView *swizzleView() const { return m_swizzle; }
 
     int count() const { return int(m_accesses.size()); }
     int currentIndex() const { return m_current; }
@@ -65,6 +70,7 @@ private:
     void paintOne(QPainter &p, const QRectF &area, const SharedAccess &a, bool withNote) const;
     QComboBox *m_picker = nullptr;
     QWidget *m_canvas = nullptr;
+    SwizzleView *m_swizzle = nullptr;
 };
 
 } // namespace gemmscope

@@ -161,8 +161,15 @@ int main(int argc, char **argv)
         QStringLiteral("screenshot"),
         QStringLiteral("With --measure-ui-stall: save the main window as PNG after the ladder."),
         QStringLiteral("file.png"));
-    parser.addOptions(
-        {importOption, saveOption, renderOption, outOption, stallOption, sizeOption, screenshotOption});
+    // For screenshots and demonstrations: open on a preset and a tab of the mapping pane.
+    const QCommandLineOption presetOption(
+        QStringLiteral("preset"), QStringLiteral("Start with this preset configured (tf32-wgmma-tma)."),
+        QStringLiteral("KEY"));
+    const QCommandLineOption tabOption(
+        QStringLiteral("tab"), QStringLiteral("Start on this tab of the mapping pane (\"Bank conflicts\")."),
+        QStringLiteral("TITLE"));
+    parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption,
+                       screenshotOption, presetOption, tabOption});
     parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open."),
                                  QStringLiteral("[session]"));
     parser.process(app);
@@ -192,6 +199,10 @@ int main(int argc, char **argv)
     } else {
         window.loadDefaultSession(); // a user without a GPU sees the published numbers at once
     }
+    if (parser.isSet(presetOption) && !window.parameterPanel()->applyPreset(parser.value(presetOption)))
+        QTextStream(stderr) << "gemmscope: no preset " << parser.value(presetOption) << '\n';
+    if (parser.isSet(tabOption) && !window.showMappingTab(parser.value(tabOption)))
+        QTextStream(stderr) << "gemmscope: no tab " << parser.value(tabOption) << '\n';
     window.show();
     QTimer::singleShot(0, &window, &MainWindow::offerAutosaveRecovery);
     return app.exec();

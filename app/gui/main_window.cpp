@@ -368,6 +368,17 @@ void MainWindow::buildViews()
     showConfig(m_panel->config());
 }
 
+bool MainWindow::showMappingTab(const QString &title)
+{
+    for (int tab = 0; tab < m_mappingTabs->count(); ++tab)
+        if (m_mappingTabs->tabText(tab).remove(QLatin1Char('&')) == title &&
+            m_mappingTabs->isTabEnabled(tab)) {
+            m_mappingTabs->setCurrentIndex(tab);
+            return true;
+        }
+    return false;
+}
+
 void MainWindow::showConfig(const RunConfig &config)
 {
     m_showingConfig = true;
@@ -395,6 +406,10 @@ void MainWindow::showConfig(const RunConfig &config)
                  "— "
                  "every thread reads its whole row of A and column of B from global memory, 0.25 FLOP/B. "
                  "Tiling (step 1) fixes the reuse; step 3 then fixes a load that really wastes sectors.")
+        : shape.shape && shape.shape->loads == TileLoadScheme::TmaSwizzled128
+            ? tr("Only the C stores are lane accesses here: no lane loads A or B. Per k tile one producer "
+                 "thread has the TMA unit copy a box of A and one of BT into shared memory (the Bank "
+                 "conflicts tab shows the boxes and their 128-byte swizzle).")
             : QString());
     if (shape.shape) {
         m_tileMap->setShape(*shape.shape);

@@ -80,7 +80,8 @@ public:
     // diagram of the window is registered once, in buildViews().
     void addView(RunView *view);
     const QList<RunView *> &views() const { return m_views; }
-    QWidget *currentMappingView() const; // the view on the mapping pane's current tab
+    QWidget *currentMappingView() const;       // the view on the mapping pane's current tab
+    bool showMappingTab(const QString &title); // "Bank conflicts"; false when there is no such tab
     // Shows only `pane` (a chart, the mapping tabs or the results table); nullptr restores.
     void setMaximisedView(QWidget *pane);
     QWidget *maximisedView() const { return m_maximisedPane; }

@@ -1,9 +1,15 @@
 // The runner's hardware-counter report (the `counters` object of a result, docs/protocol.md) and
 // the profiler's behaviour where it cannot read counters. Runs without a GPU; tests/cuda/
-// tst_runner_gpu.cpp checks real counter values on one.
+// tst_runner_gpu.cpp checks real counter values on one, and tensorCoreSharedMemoryMatchesTheModel
+// here runs the tensor-core presets through gemmscope-runner ($GEMMSCOPE_RUNNER) on a GPU.
+#include "../support/runner_process.h"
+#include "access_model.h"
 #include "counter_profiler.h"
 #include "counter_report.h"
+#include "gpu_device.h"
+#include "mapping_model.h"
 #include "runner_error.h"
+#include "stage_catalog.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -198,6 +204,122 @@ private slots:
         QVERIFY(!outcome.reading);
         QVERIFY(!outcome.error.isEmpty());
         qInfo("empty launch: %s", qPrintable(outcome.error));
+    }
+    // The tensor-core stages' shared-memory behaviour against the access model, at 1536^3 (every
+    // tile divides it), release build, through the real runner (GEMMSCOPE_RUNNER):
+    //  tf32-mma: shared reads are 4 ldmatrix.x4 (4 wavefronts each: four 8x16-byte matrices,
+    //    conflict-free with the +4 padding) and 16 32-bit B reads (1 each) per warp k-step, so
+    //    wavefronts / shared ld instructions = 32 / 20 = 1.6 (tst_access_model works it out). Nsight
+    //    counts LDSM among the shared loads; if this GPU's counters did not, the ratio would be the
+    //    B reads' 1.0 and the instruction count 80 % of the model's: the failure message says so.
+    //  tf32-wgmma-tma (sm_90 only): the kernel issues no LSU shared-memory instruction (TMA writes
+    //    the tiles, wgmma reads them through descriptors); the launch's shared loads and stores are
+    //    the B transpose's alone (73,728 each). A few more are allowed for mbarrier operations, should
+    //    a GPU count them there: at most one per warp and k tile.
+    void tensorCoreSharedMemoryMatchesTheModel_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("tf32-mma") << QStringLiteral("tf32-mma");
+        QTest::newRow("tf32-wgmma-tma") << QStringLiteral("tf32-wgmma-tma");
+    }
+    void tensorCoreSharedMemoryMatchesTheModel()
+    {
+        QFETCH(QString, preset);
+        if (!gpuPresent())
+            QSKIP("no GPU: the tensor-core counters need one");
+        if (RunnerProcess::program().isEmpty())
+            QSKIP("GEMMSCOPE_RUNNER does not name gemmscope-runner");
+        const Preset *p = findPreset(preset.toStdString());
+        QVERIFY(p);
+        RunnerProcess runner;
+        const QJsonObject ready = runner.start();
+        QCOMPARE(ready.value(QStringLiteral("event")).toString(), QStringLiteral("ready"));
+        const int arch = runner::parseArch(
+            ready.value(QStringLiteral("gpu")).toObject().value(QStringLiteral("arch")).toString());
+        if (arch < stageInfo(p->stage).minArch || (stageInfo(p->stage).archSpecific && arch != 90))
+            QSKIP(qPrintable(QStringLiteral("%1 needs sm_%2 (this GPU: sm_%3)")
+                                 .arg(preset)
+                                 .arg(stageInfo(p->stage).minArch)
+                                 .arg(arch)));
+        constexpr long long side = 1536;
+        QJsonObject params;
+        for (const auto &[k, v] : p->params)
+            params.insert(QString::fromStdString(k), v);
+        runner.send(
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("run")},
+                        {QStringLiteral("id"), QStringLiteral("t")},
+                        {QStringLiteral("stage"), QString::fromStdString(stageInfo(p->stage).key)},
+                        {QStringLiteral("params"), params},
+                        {QStringLiteral("size"),
+                         QJsonObject{{"m", double(side)}, {"n", double(side)}, {"k", double(side)}}},
+                        {QStringLiteral("timing"),
+                         QJsonObject{{"warmup", 1}, {"budget_ms", 0}, {"min_reps", 2}, {"max_reps", 2}}},
+                        {QStringLiteral("counters"), true}});
+        const QJsonObject answer =
+            runner.waitFor(QStringLiteral("t"), {QStringLiteral("result"), QStringLiteral("error")});
+        QVERIFY2(answer.value(QStringLiteral("event")).toString() == QStringLiteral("result"),
+                 qPrintable(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+        const QJsonObject counters = answer.value(QStringLiteral("counters")).toObject();
+        if (counters.value(QStringLiteral("error")).isString())
+            QSKIP(qPrintable(QStringLiteral("counters unavailable: ") +
+                             counters.value(QStringLiteral("error")).toString()));
+        const QJsonObject metrics = counters.value(QStringLiteral("metrics")).toObject();
+        const double ldInst =
+            metrics.value(QStringLiteral("smsp__inst_executed_op_shared_ld.sum")).toDouble(-1);
+        const double stInst =
+            metrics.value(QStringLiteral("smsp__inst_executed_op_shared_st.sum")).toDouble(-1);
+        const double ldWavefronts =
+            metrics.value(QStringLiteral("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"))
+                .toDouble(-1);
+
+        const KernelShape shape = *kernelShape(p->stage, p->params).shape;
+        const ProblemSize size{side, side, side};
+        const std::optional<KernelInstructionCounts> counts = kernelInstructionCounts(shape, size);
+        const std::optional<AccessSummary> launch = summarizeLaunch(shape, size);
+        QVERIFY(counts && launch);
+        qInfo(
+            "%s: shared ld %.0f (model %lld), st %.0f (model %lld), ld wavefronts %.0f (model %lld, %.3f per "
+            "instruction; measured %.3f)",
+            qPrintable(preset), ldInst, counts->sharedLoads, stInst, counts->sharedStores, ldWavefronts,
+            launch->sharedLoads.sectors, launch->sharedLoads.perRequest(),
+            ldInst > 0 ? ldWavefronts / ldInst : 0.0);
+        if (shape.loads == TileLoadScheme::TmaSwizzled128) {
+            // The kernel's own share is 0: what remains is the transpose's, plus at most one
+            // instruction per warp and k tile (mbarrier waits, if counted as shared accesses).
+            const double blocks = double(side / shape.bm) * double(side / shape.bn);
+            const double slack = blocks * shape.warps() * double(side / shape.bk);
+            const double transpose = double(counts->transpose.sharedLoads);
+            QVERIFY2(ldInst >= transpose && ldInst <= transpose + slack,
+                     qPrintable(QStringLiteral("shared ld instructions %1: the transpose issues %2, the TMA "
+                                               "kernel should add none (at most %3 for barriers)")
+                                    .arg(ldInst)
+                                    .arg(transpose)
+                                    .arg(slack)));
+            QVERIFY2(stInst >= transpose && stInst <= transpose + slack,
+                     qPrintable(QStringLiteral("shared st instructions %1: the transpose issues %2, the TMA "
+                                               "kernel should add none (at most %3 for barriers)")
+                                    .arg(stInst)
+                                    .arg(transpose)
+                                    .arg(slack)));
+            return;
+        }
+        const double predicted = launch->sharedLoads.perRequest();
+        QCOMPARE(predicted, 1.6);
+        const double measured = ldInst > 0 ? ldWavefronts / ldInst : 0.0;
+        QVERIFY2(
+            std::abs(measured - predicted) <= 0.10 * predicted,
+            qPrintable(QStringLiteral("shared ld wavefronts per instruction: model %1 (ldmatrix.x4 x 4 + "
+                                      "32-bit B reads x 1), measured %2 = %3 / %4; 1.0 with %5 % of the "
+                                      "model's instructions would mean the counters leave LDSM out")
+                           .arg(predicted)
+                           .arg(measured)
+                           .arg(ldWavefronts)
+                           .arg(ldInst)
+                           .arg(100.0 * ldInst / double(counts->sharedLoads), 0, 'f', 1)));
+        QVERIFY2(
+            std::abs(ldInst - double(counts->sharedLoads)) <= 0.01 * double(counts->sharedLoads),
+            qPrintable(
+                QStringLiteral("shared ld instructions %1, model %2").arg(ldInst).arg(counts->sharedLoads)));
     }
 };
 
