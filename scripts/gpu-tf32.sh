@@ -12,8 +12,8 @@ bench=$build/app/runner/gemmscope-bench
 export GEMMSCOPE_CACHE_DIR=/tmp/gemmscope-cache GEMMSCOPE_RUNNER=$PWD/$runner
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv | tee "$out/info.txt"
 echo "=== tests $(date -u +%T)"
-for t in tst_runner_gpu tst_owner_trace_gpu tst_runner_counters tst_runner_faults_gpu; do
-  QT_QPA_PLATFORM=offscreen "$build/tests/$t" 2>&1 | grep -E "FAIL|tf32|tma|ceilings|Totals" | tee -a "$out/gpu-tests.log"
+for t in tst_runner_gpu tst_owner_trace_gpu tst_runner_counters tst_runner_faults_gpu tst_main_window_gpu; do
+  QT_QPA_PLATFORM=offscreen "$build/tests/$t" 2>&1 | grep -E "FAIL|QINFO|tma|Totals" | tee -a "$out/gpu-tests.log"
 done
 echo "=== bench $(date -u +%T)"
 for size in 8192x4096x6144 4096x4096x4096; do
@@ -34,5 +34,6 @@ echo "=== sass $(date -u +%T)"
 for f in "$GEMMSCOPE_CACHE_DIR"/cubin/*; do
   sass=$(cuobjdump -sass "$f" 2>/dev/null) || continue
   name=$(echo "$sass" | grep -m1 -o 'Function : [^ ]*')
-  echo "$name HMMA=$(echo "$sass" | grep -c HMMA) HGMMA=$(echo "$sass" | grep -c HGMMA) LDSM=$(echo "$sass" | grep -c LDSM)"
+  echo "$name HMMA=$(echo "$sass" | grep -c HMMA) HGMMA=$(echo "$sass" | grep -c HGMMA) LDSM=$(echo "$sass" | grep -c LDSM) UTMALDG=$(echo "$sass" | grep -c UTMALDG)"
+  case "$name" in *wgmma_tma_tf32*) echo "$sass" > "$out/wgmma_tma.sass" ;; esac
 done | grep -E "mma|wgmma" | sort -u | tee "$out/sass-counts.txt"
