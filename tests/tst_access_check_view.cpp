@@ -303,18 +303,35 @@ private slots:
         measured.insert("shared_st_wavefronts_per_request", QJsonValue::Null);
         AccessCheckView view;
         view.setRun(tensorRun(QStringLiteral("mma_tf32"), QStringLiteral("tf32-mma"), params, measured, {}));
-        QCOMPARE(view.rows().size(), 4);
+        // What the H200 measured at 1536^3 (2026-12-01): the wavefronts as modelled (3,538,944),
+        // the instruction counter 1.40 x the issued LDSM + LDS, so the ratio reads 1.145.
+        measured.insert("shared_ld_wavefronts_per_request", 1.145);
+        const QJsonObject metrics{{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 0.0},
+                                  {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 0.0},
+                                  {"smsp__inst_executed_op_shared_ld.sum", 3096576.0},
+                                  {"smsp__inst_executed_op_shared_st.sum", 0.0},
+                                  {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 3544840.0}};
+        view.setRun(
+            tensorRun(QStringLiteral("mma_tf32"), QStringLiteral("tf32-mma"), params, measured, metrics));
+        QCOMPARE(view.rows().size(), 9);
         QCOMPARE(view.rows()[2].model, 1.6);
-        QCOMPARE(view.rows()[2].verdict, Verdict::Agrees);
+        QCOMPARE(view.rows()[2].verdict, Verdict::NotCompared); // the counter's LDSM count is not known
         QVERIFY2(view.rows()[2].note.contains(QStringLiteral("4 ldmatrix.x4")),
                  qPrintable(view.rows()[2].note));
         QVERIFY(view.rows()[2].note.contains(QStringLiteral("32 / 20")));
         QCOMPARE(view.rows()[3].verdict, Verdict::NotObservable);
         QVERIFY(view.rows()[3].note.contains(QStringLiteral("cp.async")));
-        // Were ldmatrix's wavefronts not counted (only the B reads: 1.0), the row would disagree.
-        measured.insert("shared_ld_wavefronts_per_request", 1.0);
-        view.setRun(tensorRun(QStringLiteral("mma_tf32"), QStringLiteral("tf32-mma"), params, measured, {}));
-        QCOMPARE(view.rows()[2].verdict, Verdict::Differs);
+        QCOMPARE(view.rows()[6].verdict, Verdict::NotCompared);
+        const auto &total = view.rows()[8];
+        QVERIFY(total.quantity.contains(QStringLiteral("wavefronts")));
+        QCOMPARE(total.model, 3538944.0); // 144 blocks x 48 k tiles x 4 warps x 4 k-steps x 32
+        QCOMPARE(total.verdict, Verdict::Agrees);
+        // Were the reads 2-way conflicted, the total would double and disagree.
+        QJsonObject conflicted = metrics;
+        conflicted.insert("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 2 * 3538944.0);
+        view.setRun(
+            tensorRun(QStringLiteral("mma_tf32"), QStringLiteral("tf32-mma"), params, measured, conflicted));
+        QCOMPARE(view.rows()[8].verdict, Verdict::Differs);
     }
 };
 

@@ -111,8 +111,17 @@ struct Quantity {
     double model = 0;
     std::optional<double> measured;
     bool isCount = false, sharedRead = false, sharedStore = false;
-    QString note = {}; // where the model's value comes from, when it is not the plain lane accesses
+    QString note = {};          // where the model's value comes from, when it is not the plain lane accesses
+    bool notComparable = false; // the counter does not count what the model does: shown, not judged
 };
+
+// ldmatrix stages: on the H200 (2026-12-01, docs/benchmarks.md) smsp__inst_executed_op_shared_ld
+// counted 1.40 x the shared-load instructions the kernel issues (4 LDSM.x4 + 16 LDS per warp and
+// k-step), while the wavefronts matched the model within 0.2 %: the instruction counter's view of
+// LDSM is not known, so ratios over it are not a bank check; the wavefront total is.
+const char *const kLdmatrixCounting =
+    "the counter's count of shared-load instructions is not the issued LDSM + LDS (H200: 1.40 x), so "
+    "this is not the bank check: the wavefront total below is";
 
 } // namespace
 
@@ -183,11 +192,13 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         // Per warp and k-step of 8: WM/16 ldmatrix.x4 of 4 wavefronts, 2 WN/8 B reads of 1.
         const int ldmatrix = kernel.wm / 16, bReads = 2 * (kernel.wn / 8);
         quantities[2].note = tr("%1 ldmatrix.x4 × 4 wavefronts + %2 32-bit B reads × 1 per warp k-step = "
-                                "%3 / %4")
+                                "%3 / %4; %5")
                                  .arg(ldmatrix)
                                  .arg(bReads)
                                  .arg(4 * ldmatrix + bReads)
-                                 .arg(ldmatrix + bReads);
+                                 .arg(ldmatrix + bReads)
+                                 .arg(tr(kLdmatrixCounting));
+        quantities[2].notComparable = true;
     }
     if (counts && readsIssued) { // runs recorded before the counts were read have no rows for them
         quantities.append({tr("Global load requests (whole launch)"), double(source.globalLoads),
@@ -200,6 +211,10 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
             {tr("Shared read instructions"), double(source.sharedLoads), readsIssued, true, true});
         quantities.append({tr("Shared store instructions"), double(source.sharedStores),
                            counters.metric(QStringLiteral("smsp__inst_executed_op_shared_st.sum")), true});
+        if (kernel.ldmatrixA) {
+            quantities[quantities.size() - 2].note = tr(kLdmatrixCounting);
+            quantities[quantities.size() - 2].notComparable = true;
+        }
         if (transposes)
             for (int i = quantities.size() - 4; i < quantities.size(); ++i)
                 quantities[i].note =
@@ -209,6 +224,12 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
                         : tr("includes the B transpose's %1")
                               .arg(QLocale(QLocale::English).toString(source.transpose.globalLoads));
     }
+    // The bank behaviour as a total, where the per-instruction ratio cannot carry it (ldmatrix).
+    if (kernel.ldmatrixA && exact)
+        quantities.append(
+            {tr("Shared read wavefronts (whole launch)"), double(model.sharedLoads.sectors),
+             counters.metric(QStringLiteral("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")), true,
+             false, false, tr("the bank check: ldmatrix.x4 and B reads conflict-free (padded rows)")});
     m_rows.clear();
     for (const Quantity &q : quantities) {
         Row row;
@@ -229,6 +250,8 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         } else if (!exact) {
             row.verdict = Verdict::NotCompared;
             row.note = tr("edge blocks: see above");
+        } else if (q.notComparable) {
+            row.verdict = Verdict::NotCompared;
         } else if (q.sharedRead && readsMerged) {
             // Not the accesses the model describes: say how far from them the binary is.
             row.verdict = Verdict::NotCompared;
