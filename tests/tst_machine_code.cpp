@@ -141,6 +141,22 @@ private slots:
                 QCOMPARE(QString::fromStdString(l.sourceFile), QStringLiteral("kernels/cuda/wgmma_ops.cuh"));
     }
 
+    // cuobjdump -sass (H200 machine, 2026-12-01; encodings stripped) of the runner's CUBIN of the same
+    // kernel: the consumers' loop has the four HGMMA.64x256x8 and two SYNCS (the try-wait on the
+    // full stage, the arrive on the empty one); the two UTMALDG.2D are the producer's, outside it.
+    void sassOfTheTmaKernel()
+    {
+        const MachineCode code = parseSass(readData("wgmma_tma_256x128x4_sm90a.sass"));
+        QVERIFY(code.innerLoop.has_value());
+        const auto loop = instructionMix(code, true);
+        QCOMPARE(loop.at("HGMMA"), 4);
+        QCOMPARE(loop.at("SYNCS"), 2);
+        QVERIFY(!loop.count("UTMALDG") && !loop.count("LDS") && !loop.count("BAR"));
+        const auto kernel = instructionMix(code, false);
+        QCOMPARE(kernel.at("UTMALDG"), 2);
+        QVERIFY(!kernel.count("LDGSTS") && !kernel.count("LDS.128") && !kernel.count("HMMA"));
+    }
+
     void sassWithLineInfo()
     {
         // Hand-written in nvdisasm -g's format: a loop from 0x0020 back-branched at 0x0060.

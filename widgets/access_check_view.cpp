@@ -116,12 +116,16 @@ struct Quantity {
 };
 
 // ldmatrix stages: on the H200 (2026-12-01, docs/benchmarks.md) smsp__inst_executed_op_shared_ld
-// counted 1.40 x the shared-load instructions the kernel issues (4 LDSM.x4 + 16 LDS per warp and
-// k-step), while the wavefronts matched the model within 0.2 %: the instruction counter's view of
-// LDSM is not known, so ratios over it are not a bank check; the wavefront total is.
+// read 1.40 x the kernel's LDSM + LDS (28 per warp and k-step, not 4 + 16), while the wavefronts
+// matched the model within 0.2 %. The k loop's SASS also holds 144 `@!PT LDS RZ, [RZ]`
+// placeholders ptxas puts among the cp.async copies (predicate never true: no data, no wavefront),
+// which an issued-instruction counter counts: consistent with the 32 extra per warp and k tile,
+// though not proven instruction by instruction. Ratios over that count are no bank check; the
+// wavefront total is.
 const char *const kLdmatrixCounting =
-    "the counter's count of shared-load instructions is not the issued LDSM + LDS (H200: 1.40 x), so "
-    "this is not the bank check: the wavefront total below is";
+    "the instruction counter reads 1.40 x the LDSM + LDS issued (H200), likely ptxas's never-true "
+    "\"@!PT LDS RZ, [RZ]\" placeholders beside the cp.async copies, so this is not the bank check: "
+    "the wavefront total below is";
 
 } // namespace
 
