@@ -18,7 +18,11 @@
 // 32 x BM floats of A and 32 x BN of BT) and passes them after the usual arguments; A and BT are
 // passed too but read only through the maps. The copy engine zero-fills boxes that run past M, N
 // or K, so ragged edges need no code here. A map's row pitch must be a multiple of 16 bytes: when
-// K is not a multiple of 4 the runner gives the maps copies of A and BT with rows padded to one.
+// K is not a multiple of 4 the runner maps a copy of A with rows padded to one, and writes BT with
+// that row pitch.
+//
+// One thread per consumer warpgroup releases a stage: wgmma is a warpgroup-wide operation, so when
+// that thread's wait says the group is done, all four warps' share of it has read shared memory.
 #pragma once
 #include "common.cuh"
 #include "tma.cuh"
