@@ -94,15 +94,15 @@ extern "C" __global__ void gemmscope_tf32_mma_peak(float *out, int iterations)
 )cuda";
 
 // TF32 tensor-core peak on Hopper (sm_90a): mma.sync reaches only ~65 % of it there, the rest
-// needs wgmma. Each of the block's two warpgroups issues groups of kWgmmaPerGroup back-to-back
-// wgmma.mma_async m64n256k8 (the widest N: the most work per instruction issued), both operands
-// read from shared memory through descriptors, and keeps one group in flight while the next is
-// issued (wait_group 1), as a GEMM main loop does; two warpgroups, as CUTLASS's consumers, keep
-// the tensor core busy while one waits. The tiles, the canonical 128-byte-swizzled K-major
-// layout of wgmma_tf32.cuh (A 64 x 32, B 256 x 32 floats, one swizzle row of 32 k each), are
-// written once; their values are arbitrary finite numbers in [0.5, 1) (varied bits, not zeros, so
-// that the tensor core draws the power real data makes it draw). 128 accumulators a thread allow
-// one block per SM; the data-dependent store keeps them live.
+// needs wgmma. Each of the block's two warpgroups runs the stages' k-tile step (multiplyTileAsync in
+// wgmma_ops.cuh): groups of kWgmmaPerGroup back-to-back wgmma.mma_async m64n256k8 (the widest N: the most
+// work per instruction issued), both operands read from shared memory through descriptors, and keeps one
+// group in flight while the next is issued (wait_group 1), as a GEMM main loop does; two warpgroups, as
+// CUTLASS's consumers, keep the tensor core busy while one waits. The tiles, the canonical 128-byte-swizzled
+// K-major layout of wgmma_tf32.cuh (A 64 x 32, B 256 x 32 floats, one swizzle row of 32 k each), are written
+// once; their values are arbitrary finite numbers in [0.5, 1) (varied bits, not zeros, so that the tensor
+// core draws the power real data makes it draw). 128 accumulators a thread allow one block per SM; the
+// data-dependent store keeps them live.
 constexpr int kWgmmaPerGroup = 4;
 constexpr int kWgmmaIterations = 1 << 12;
 constexpr int kWarpgroupsPerBlock = kThreadsPerBlock / 128;
@@ -114,7 +114,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) gemmscope_tf32_wgmma_peak(f
 {
     using namespace gemmscope;
     constexpr int TILE_FLOATS = (64 + 256) * 32; // A [64][32], then B [256][32]
-    constexpr int WGMMA_PER_GROUP = 4;
     // The swizzle is a function of the shared address: 1 KiB more, the base rounded up to 1 KiB.
     __shared__ __align__(16) float raw[TILE_FLOATS + 256];
     float *tiles = reinterpret_cast<float *>((reinterpret_cast<unsigned long long>(raw) + 1023) & ~1023ull);
@@ -122,23 +121,14 @@ extern "C" __global__ void __launch_bounds__(256, 1) gemmscope_tf32_wgmma_peak(f
         tiles[i] = __uint_as_float(0x3f000000u | ((unsigned(i) * 2654435761u) >> 9));
     fenceProxyAsync(); // the threads' writes reach the tensor core (the async proxy)
     __syncthreads();
-    const unsigned long long descA = swizzledTileDescriptor(tiles);
-    const unsigned long long descB = swizzledTileDescriptor(tiles + 64 * 32);
-
     float d[128];
     #pragma unroll
     for (int r = 0; r < 128; ++r)
         d[r] = 0.f;
-    for (int i = 0; i < iterations; ++i) {
-        fenceAccumulators(d);
-        wgmmaFence();
-        #pragma unroll
-        for (int kk = 0; kk < WGMMA_PER_GROUP; ++kk) // k advances 8 floats = 32 bytes = 2 in the address
-            wgmmaTf32<256>(d, descA + (kk % 4) * 2, descB + (kk % 4) * 2);
-        wgmmaCommit();
-        wgmmaWait<1>(); // the previous group is done; this one runs while the next is issued
-        fenceAccumulators(d);
-    }
+    // The stages' own k-tile step: four wgmma m64n256k8 a group, one group in flight while the
+    // next is issued.
+    for (int i = 0; i < iterations; ++i)
+        multiplyTileAsync<256>(d, tiles, tiles + 64 * 32);
     wgmmaWait<0>();
     fenceAccumulators(d);
     float sum = 0.f;
@@ -150,7 +140,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) gemmscope_tf32_wgmma_peak(f
 }
 )cuda";
 static_assert(kWgmmaPerGroup == 4 && kThreadsPerBlock == 256,
-              "the source above spells out four wgmma a group and two warpgroups a block");
+              "multiplyTileAsync issues four wgmma a group (a 32-deep k tile), and the source above has two "
+              "warpgroups a block");
 
 // How the runner builds a peak microbenchmark: its own source, no kernel headers unless it
 // includes one, for the device's real architecture.

@@ -14,7 +14,6 @@
 #include "stage_compile.h"
 #include "stage_launch.h"
 #include "stage_program.h"
-#include "tensor_map.h"
 
 #include <QDateTime>
 #include <cmath>
@@ -59,7 +58,6 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     std::unique_ptr<LoadedKernel> kernel, transposeKernel;
     std::optional<protocol::CompiledInfo> compiled;
     GemmWorkspace &ws = state.workspace;
-    const int k = int(size.k);
     if (stage.isLibrary) {
         launch = [&ws, &stage] { ws.cublasGemm(stage.precision, ws.c()); };
     } else {
@@ -98,10 +96,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     }
 
     ws.prepare(size, seed, job);
-    if (stage.transposedB) // allocated (or refused for memory) before anything is timed
-        ws.bTransposed(stage.tensorMaps ? tensorMapPitch(k) : k);
-    if (stage.tensorMaps && tensorMapPitch(k) != k)
-        ws.aPadded(tensorMapPitch(k));
+    allocateStageScratch(ws, stage); // BT, padded A: refused for memory before anything is timed
     job.checkCancelled();
 
     protocol::VerifyResult verified = verifySkipped();

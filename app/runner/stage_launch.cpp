@@ -19,39 +19,46 @@ void launchTranspose(const LoadedKernel &transpose, const float *b, float *bt, i
 
 } // namespace
 
+int operandPitch(const StageInfo &stage, int k)
+{
+    return stage.tensorMaps ? tensorMapPitch(k) : k;
+}
+
+void allocateStageScratch(GemmWorkspace &ws, const StageInfo &stage)
+{
+    const int k = int(ws.size().k), pitch = operandPitch(stage, k);
+    if (stage.transposedB)
+        ws.bTransposed(pitch);
+    if (stage.tensorMaps && pitch != k)
+        ws.aPadded(pitch);
+}
+
 std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, const ParamValues &params,
                                   const LoadedKernel &kernel, const LoadedKernel *transpose,
                                   const LaunchDims &dims, size_t dynamicSmemBytes)
 {
-    if (!stage.transposedB)
-        return [&ws, &kernel, dims, dynamicSmemBytes] {
-            const float *a = ws.a(), *b = ws.b();
-            float *c = ws.c();
-            int m = int(ws.size().m), n = int(ws.size().n), k = int(ws.size().k);
-            void *args[] = {&a, &b, &c, &m, &n, &k};
-            kernel.launch(dims.grid, dims.block, args, nullptr, dynamicSmemBytes);
-        };
-    if (!stage.tensorMaps)
-        return [&ws, &kernel, transpose, dims, dynamicSmemBytes] {
-            const float *a = ws.a(), *b = ws.b();
-            float *c = ws.c();
-            int m = int(ws.size().m), n = int(ws.size().n), k = int(ws.size().k);
-            float *bt = ws.bTransposed(k);
-            launchTranspose(*transpose, b, bt, k, n, k);
-            const float *btIn = bt;
-            void *args[] = {&a, &btIn, &c, &m, &n, &k};
-            kernel.launch(dims.grid, dims.block, args, nullptr, dynamicSmemBytes);
-        };
-    // The maps name the buffers' addresses: encoded at the first launch (the workspace is ready by
-    // then) and kept, since the buffers stay put for the job.
+    // A tensor map names the buffers' addresses: encoded at the first launch (the workspace is
+    // ready by then) and kept, since the buffers stay put for the job.
     auto maps = std::make_shared<std::optional<OperandMaps>>();
     return [&ws, &stage, params, &kernel, transpose, dims, dynamicSmemBytes, maps] {
         const ProblemSize size = ws.size();
         int m = int(size.m), n = int(size.n), k = int(size.k);
-        const int pitch = tensorMapPitch(k);
         const float *a = ws.a(), *b = ws.b();
-        float *c = ws.c(), *bt = ws.bTransposed(pitch);
+        float *c = ws.c();
+        if (!stage.transposedB) {
+            void *args[] = {&a, &b, &c, &m, &n, &k};
+            kernel.launch(dims.grid, dims.block, args, nullptr, dynamicSmemBytes);
+            return;
+        }
+        const int pitch = operandPitch(stage, k);
+        float *bt = ws.bTransposed(pitch);
         launchTranspose(*transpose, b, bt, k, n, pitch);
+        const float *btIn = bt;
+        if (!stage.tensorMaps) {
+            void *args[] = {&a, &btIn, &c, &m, &n, &k};
+            kernel.launch(dims.grid, dims.block, args, nullptr, dynamicSmemBytes);
+            return;
+        }
         const float *mapped = a;
         if (pitch != k) { // a tensor map's rows must be 16-byte multiples apart
             float *padded = ws.aPadded(pitch);
@@ -62,7 +69,6 @@ std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, con
         }
         if (!*maps)
             *maps = encodeOperandMaps(stage, params, mapped, bt, size, pitch);
-        const float *btIn = bt;
         void *args[] = {&a, &btIn, &c, &m, &n, &k, &(*maps)->a, &(*maps)->bt};
         kernel.launch(dims.grid, dims.block, args, nullptr, dynamicSmemBytes);
     };

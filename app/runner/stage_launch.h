@@ -12,6 +12,14 @@
 
 namespace gemmscope::runner {
 
+// Floats between the rows of the BT (and padded A) scratch the stage's launches write: K, or K
+// rounded up to a multiple of 4 for a tensor map (tensorMapPitch).
+int operandPitch(const StageInfo &stage, int k);
+
+// Allocates the scratch the stage's launches write (BT, padded A) for the workspace's size, so that
+// a refusal for memory comes before anything is timed. The workspace must be prepared.
+void allocateStageScratch(GemmWorkspace &ws, const StageInfo &stage);
+
 // `transpose` is required for a transposedB stage and ignored otherwise. The kernels and the
 // workspace must outlive the function; the workspace must be prepared before it is called.
 std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, const ParamValues &params,
