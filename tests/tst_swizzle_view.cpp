@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QImage>
 #include <QPainter>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -119,11 +120,31 @@ private slots:
         QCOMPARE(view.currentIndex(), 2);
         view.setCurrentIndex(8);
         QCOMPARE(view.currentAccess()->conflictDegree, 8);
+        QCOMPARE(view.swizzleView()->highlightedChunk(), 0); // the unswizzled read is chunk 0's
+        QCOMPARE(view.currentIndex(), 8);
         QVERIFY(view.showingPair());
         QVERIFY(view.degreeText().contains(QStringLiteral("8-way")));
         // Rendered whole, nothing is empty: the swizzle view and the bank diagram both paint.
         const QImage whole = view.grab().toImage();
         QVERIFY(!whole.isNull());
+        // The export shows what the view shows: the atoms' chunk colours above the bank diagram.
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("bank.png"));
+        QVERIFY(!view.exportTo(png));
+        const QImage exported(png);
+        if (qEnvironmentVariableIsSet("GEMMSCOPE_TEST_IMAGES"))
+            exported.save(qEnvironmentVariable("GEMMSCOPE_TEST_IMAGES") +
+                          QStringLiteral("/bank_tma_export.png"));
+        QVERIFY(exported.height() > exported.width() / 2 + 200); // taller than the plain 1100 x 560
+        QSet<QRgb> chunkColours;
+        for (int chunk = 0; chunk < kSwizzleChunks; ++chunk)
+            chunkColours.insert(SwizzleView::chunkColor(chunk).rgb());
+        QSet<QRgb> seen;
+        for (int y = 0; y < exported.height(); y += 2)
+            for (int x = 0; x < exported.width(); x += 2)
+                if (const QRgb c = exported.pixelColor(x, y).rgb(); chunkColours.contains(c))
+                    seen.insert(c);
+        QCOMPARE(seen.size(), int(kSwizzleChunks));
         const Preset *mma = findPreset("tf32-mma");
         view.setStage(*kernelShape(mma->stage, mma->params).shape, AccessContext{}, 0);
         QVERIFY(!view.swizzleView()->isVisible());

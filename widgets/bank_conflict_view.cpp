@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QPainter>
 #include <QSet>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 namespace gemmscope {
@@ -53,9 +54,13 @@ BankConflictView::BankConflictView(QWidget *parent) : QWidget(parent)
         if (count() > chunk && m_accesses[std::size_t(chunk)].tensorCoreRead)
             setCurrentIndex(chunk);
     });
+    // Entry kSwizzleChunks is chunk 0 read unswizzled: the atoms outline chunk 0 for it. The
+    // blocker keeps the outline's own signal from moving the bank diagram back to entry 0.
     connect(this, &BankConflictView::currentIndexChanged, this, [this](int index) {
-        if (m_swizzle->isVisible() && index >= 0 && index < kSwizzleChunks)
-            m_swizzle->setHighlightedChunk(index);
+        if (!m_swizzle->isHidden() && index >= 0 && index <= kSwizzleChunks) {
+            const QSignalBlocker quiet(m_swizzle);
+            m_swizzle->setHighlightedChunk(index < kSwizzleChunks ? index : 0);
+        }
     });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -383,9 +388,19 @@ QString BankConflictView::printTitle() const
 
 std::optional<QString> BankConflictView::exportTo(const QString &path)
 {
-    return exportPainted(path, QSize(1100, 560), printTitle(), [&](QPainter &p, const QRectF &page) {
-        paintAccess(p, paintPrintTitle(p, page, printTitle()));
-    });
+    // A TMA stage's view shows its copies and the swizzle above the bank diagram: so does the
+    // export (isHidden, not isVisible: a view exported headless was never shown).
+    const bool swizzle = !m_swizzle->isHidden();
+    const double swizzleHeight = swizzle ? m_swizzle->minimumHeight() : 0;
+    return exportPainted(
+        path, QSize(1100, 560 + int(swizzleHeight)), printTitle(), [&](QPainter &p, const QRectF &page) {
+            QRectF body = paintPrintTitle(p, page, printTitle());
+            if (swizzle) {
+                m_swizzle->paint(p, QRectF(body.topLeft(), QSizeF(body.width(), swizzleHeight)));
+                body.setTop(body.top() + swizzleHeight);
+            }
+            paintAccess(p, body);
+        });
 }
 
 } // namespace gemmscope
