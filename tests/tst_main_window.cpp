@@ -51,17 +51,28 @@ private slots:
             .startRunner = false, .restoreSettings = false, .autosavePath = m_dir.filePath("autosave.json")};
     }
 
-    void buildsWithAllViewsVisible()
+    // Each workspace shows its own views at a readable size; the Ladder is the first.
+    void buildsWithEveryWorkspacesViewsVisible()
     {
         MainWindow window(options());
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        for (const char *name : {"runtimeChart", "rooflineView", "mappingView", "resultsTable"}) {
-            auto *view = window.findChild<QWidget *>(name);
-            QVERIFY2(view, name);
-            QVERIFY2(view->isVisible(), name);
-            QVERIFY2(view->width() > 100 && view->height() > 100, name);
+        QCOMPARE(window.workspaces()->current(), Workspace::Ladder);
+        const QList<QPair<Workspace, QStringList>> expected{
+            {Workspace::Ladder, {"runtimeChart", "rooflineView", "resultsTable"}},
+            {Workspace::Kernel, {"mappingView", "mappingTabs", "parameterPanel"}},
+            {Workspace::Counters, {"accessCheckView", "counterRunList"}},
+            {Workspace::Sweep, {"sweepModes", "parameterPanel"}}};
+        for (const auto &[workspace, names] : expected) {
+            window.workspaces()->setCurrent(workspace);
+            QApplication::processEvents();
+            for (const QString &name : names) {
+                auto *view = window.findChild<QWidget *>(name);
+                QVERIFY2(view, qPrintable(name));
+                QVERIFY2(view->isVisible(), qPrintable(name));
+                QVERIFY2(view->width() > 100 && view->height() > 100, qPrintable(name));
+            }
         }
         QVERIFY(window.findChild<QSplitter *>("chartSplitter"));
         QVERIFY(window.runnerStatus().contains("Running is off"));
@@ -165,11 +176,9 @@ private slots:
         auto *check = window.findChild<AccessCheckView *>("accessCheckView");
         auto *tabs = window.findChild<QTabWidget *>("mappingTabs");
         QVERIFY(check && tabs);
-        bool hasTab = false;
-        for (int i = 0; i < tabs->count(); ++i)
-            hasTab = hasTab ||
-                     (tabs->tabText(i) == QStringLiteral("Counters") && tabs->widget(i)->isAncestorOf(check));
-        QVERIFY(hasTab);
+        QVERIFY(window.workspaces()->page(Workspace::Counters)->isAncestorOf(check));
+        QVERIFY(window.showView(QStringLiteral("Counters")));
+        QCOMPARE(window.workspaces()->current(), Workspace::Counters);
         QVERIFY(check->headline().startsWith(QStringLiteral("Select a run")));
 
         QString recordedStep3;
@@ -282,30 +291,40 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.size(), size); // the window's minimum fits the screen
-        for (const char *name :
-             {"runtimeChart", "rooflineView", "mappingTabs", "resultsTable", "parameterPanel"}) {
-            auto *view = window.findChild<QWidget *>(name);
-            QVERIFY2(view && view->isVisible(), name);
-            QVERIFY2(view->width() >= view->minimumSizeHint().width() ||
-                         view->width() >= view->minimumWidth(),
-                     name);
-            QVERIFY2(view->width() >= view->minimumWidth() && view->height() >= view->minimumHeight(), name);
+        for (Workspace workspace : kWorkspaces) {
+            window.workspaces()->setCurrent(workspace);
+            QApplication::processEvents();
+            for (const char *name : {"runtimeChart", "rooflineView", "mappingTabs", "resultsTable",
+                                     "parameterPanel", "accessCheckView", "sweepModes"}) {
+                auto *view = window.findChild<QWidget *>(name);
+                QVERIFY2(view, name);
+                if (!view->isVisible())
+                    continue; // another workspace's
+                QVERIFY2(view->width() >= view->minimumSizeHint().width() ||
+                             view->width() >= view->minimumWidth(),
+                         name);
+                QVERIFY2(view->width() >= view->minimumWidth() && view->height() >= view->minimumHeight(),
+                         name);
+            }
+            auto *panel = window.parameterPanel();
+            QVERIFY(!panel->isVisible() || panel->width() >= panel->minimumSizeHint().width()); // nothing cut
+            for (QCustomPlot *plot : window.findChildren<QCustomPlot *>()) {
+                if (!plot->isVisible() || (plot->objectName() != QLatin1String("runtimePlot") &&
+                                           plot->objectName() != QLatin1String("rooflinePlot")))
+                    continue;
+                plot->replot(QCustomPlot::rpImmediateRefresh);
+                const QString full = plot->objectName() == QLatin1String("runtimePlot")
+                                         ? window.findChild<RuntimeChart *>()->fullTitle()
+                                         : window.findChild<RooflineChart *>()->fullTitle();
+                QCOMPARE(shownTitle(plot), full);
+                QVERIFY(plot->legend->visible());
+            }
         }
-        auto *panel = window.parameterPanel();
-        QVERIFY(panel->width() >= panel->minimumSizeHint().width()); // nothing cut at its right edge
+        QVERIFY(window.showView(QStringLiteral("Kernel")));
+        QApplication::processEvents();
         auto *tabs = window.findChild<QTabWidget *>("mappingTabs");
         QVERIFY(tabs->width() >= 520); // 32 lanes of the access diagrams
         QVERIFY(tabs->tabBar()->sizeHint().width() <= tabs->tabBar()->width());
-        for (QCustomPlot *plot : window.findChildren<QCustomPlot *>()) {
-            if (!plot->isVisible())
-                continue;
-            plot->replot(QCustomPlot::rpImmediateRefresh);
-            const QString full = plot->objectName() == QLatin1String("runtimePlot")
-                                     ? window.findChild<RuntimeChart *>()->fullTitle()
-                                     : window.findChild<RooflineChart *>()->fullTitle();
-            QCOMPARE(shownTitle(plot), full);
-            QVERIFY(plot->legend->visible());
-        }
         // The coalescing diagram shows 32 lanes without a horizontal scroll bar.
         tabs->setCurrentIndex(1);
         QApplication::processEvents();
@@ -364,7 +383,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto *tabs = window.findChild<QTabWidget *>("mappingTabs");
-        tabs->setCurrentIndex(1);
+        QVERIFY(window.showView(QStringLiteral("Coalescing")));
+        QCOMPARE(tabs->currentIndex(), 1);
         QApplication::processEvents();
         auto *coalescing = window.findChild<CoalescingView *>("coalescingView");
         QTest::mouseClick(coalescing, Qt::LeftButton, {}, QPoint(10, coalescing->height() - 10));

@@ -62,6 +62,19 @@ QRectF lanesRowOf(const QRectF &area)
     return QRectF(inner.left(), inner.top() + 28, inner.width(), 22);
 }
 
+// Compare mode's two halves: side by side where each still gets a readable warp of 32 lanes (the
+// two verdicts then sit at one height, above the fold), else one above the other.
+constexpr double kSideBySideMinWidth = 940;
+std::pair<QRectF, QRectF> compareHalves(const QRectF &area)
+{
+    if (area.width() >= kSideBySideMinWidth) {
+        const QRectF left(area.left(), area.top(), area.width() / 2, area.height());
+        return {left, QRectF(left.right(), area.top(), area.width() - left.width(), area.height())};
+    }
+    const QRectF top(area.left(), area.top(), area.width(), area.height() / 2);
+    return {top, QRectF(area.left(), top.bottom(), area.width(), area.height() - top.height())};
+}
+
 // "25%", "12.5%": a decimal only where the share is not a whole percent.
 QString percent(double v)
 {
@@ -279,10 +292,8 @@ QString CoalescingView::tooltipAt(const QPointF &pos) const
     const QRectF area(QPointF(0, 0), QSizeF(m_canvas->size()));
     QList<QPair<QRectF, const GlobalAccess *>> halves;
     if (m_compare) {
-        const QRectF top(area.left(), area.top(), area.width(), area.height() / 2);
-        halves << qMakePair(top, mine)
-               << qMakePair(QRectF(area.left(), top.bottom(), area.width(), area.height() - top.height()),
-                            compareAccess(m_frame));
+        const auto [first, second] = compareHalves(area);
+        halves << qMakePair(first, mine) << qMakePair(second, compareAccess(m_frame));
     } else {
         halves << qMakePair(area, mine);
     }
@@ -547,9 +558,9 @@ void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) cons
         paintOne(p, area, a, header, footer);
         return;
     }
-    // Compare mode: this configuration on top, the compared one's matching instruction below.
-    const QRectF top(area.left(), area.top(), area.width(), area.height() / 2);
-    const QRectF below(area.left(), top.bottom(), area.width(), area.height() - top.height());
+    // Compare mode: this configuration first (left, or on top in a narrow pane), the compared
+    // one's matching instruction beside or below it.
+    const auto [top, below] = compareHalves(area);
     paintOne(p, top, a, (m_caption.isEmpty() ? QString() : m_caption + QStringLiteral(": ")) + header,
              tr("%1 sectors per request, %2 of fetched bytes used.")
                  .arg(a.sectorsPerRequest())
@@ -560,9 +571,12 @@ void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) cons
                  tr("%1 sectors per request, %2 of fetched bytes used%3\n%4")
                      .arg(c->sectorsPerRequest())
                      .arg(percent(c->efficiency()))
-                     .arg(differs ? tr(" — differs from the configuration above (%1 sectors)")
+                     .arg(differs ? tr(" — differs from %1 (%2 sectors)")
+                                        .arg(below.top() > top.top() ? tr("the configuration above")
+                                                                     : tr("the configuration on the left"))
                                         .arg(a.sectorsPerRequest())
-                                  : tr(" — the same as above"))
+                          : below.top() > top.top() ? tr(" — the same as above")
+                                                    : tr(" — the same as on the left"))
                      .arg(legend));
     } else {
         p.save();
@@ -572,7 +586,10 @@ void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) cons
         p.restore();
     }
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
-    p.drawLine(QPointF(area.left(), top.bottom()), QPointF(area.right(), top.bottom()));
+    if (below.top() > top.top())
+        p.drawLine(QPointF(area.left(), top.bottom()), QPointF(area.right(), top.bottom()));
+    else
+        p.drawLine(QPointF(top.right(), area.top()), QPointF(top.right(), area.bottom()));
 }
 
 QString CoalescingView::printTitle(int frame) const

@@ -49,15 +49,24 @@ int render(const QString &file, const QString &outDir)
 // Runs the ladder through the real window (results land in its table and charts) while a 5 ms
 // timer measures the UI thread's longest stall. Optionally saves a screenshot of the window and
 // the session of the ladder's runs afterwards (how docs/ gets its GPU screenshot).
-int measureUiStall(QApplication &app, long long n, const QString &screenshotPath, const QString &sessionPath)
+int measureUiStall(QApplication &app, long long n, const QString &screenshotPath, const QString &sessionPath,
+                   const QString &preloadPath)
 {
     MainWindow window(MainWindow::Options{
-        .startRunner = true, .restoreSettings = false, .autosavePath = QStringLiteral("/dev/null")});
+        .startRunner = true, .restoreSettings = false, .autosavePath = {}, .autosave = false});
+    if (!preloadPath.isEmpty()) { // a big session loaded first: the stall with its runs in every view
+        QString error;
+        if (!window.openSession(preloadPath, &error)) {
+            QTextStream(stderr) << "gemmscope: " << error << '\n';
+            return 1;
+        }
+    }
     window.setAttribute(Qt::WA_DontShowOnScreen);
     window.resize(1600, 1000);
     window.show();
     UiStallMeter meter;
     int exitCode = 0;
+    QStringList ladder; // the ladder's run ids: a preloaded session's runs are not counted
     RunnerClient *client = window.runnerClient();
     QObject::connect(client, &RunnerClient::runnerStatusChanged, &window,
                      [&](bool available, const QString &why) {
@@ -68,17 +77,21 @@ int measureUiStall(QApplication &app, long long n, const QString &screenshotPath
                              return;
                          }
                          meter.start();
-                         window.runLadder({n, n, n});
+                         ladder = window.runLadder({n, n, n});
                      });
     QObject::connect(&window, &MainWindow::ladderFinished, &app, [&] {
         meter.stop();
         int ok = 0, failed = 0;
-        for (const RunRecord &r : window.session()->runs())
-            (r.isOk() ? ok : failed)++;
+        for (const QString &id : std::as_const(ladder))
+            if (const RunRecord *r = window.session()->find(id))
+                (r->isOk() ? ok : failed)++;
         QTextStream(stdout) << QStringLiteral(
-                                   "ui-stall: runs ok=%1 failed=%2 size=%3 samples=%4 max_ms=%5 p99_ms=%6\n")
+                                   "ui-stall: runs ok=%1 failed=%2 size=%3 session_runs=%4 samples=%5 "
+                                   "max_ms=%6 p99_ms=%7\n")
                                    .arg(ok)
                                    .arg(failed)
+                                   .arg(n)
+                                   .arg(window.session()->runs().size())
                                    .arg(n)
                                    .arg(meter.samples())
                                    .arg(meter.maxStallMs(), 0, 'f', 2)
@@ -161,15 +174,24 @@ int main(int argc, char **argv)
         QStringLiteral("screenshot"),
         QStringLiteral("With --measure-ui-stall: save the main window as PNG after the ladder."),
         QStringLiteral("file.png"));
-    // For screenshots and demonstrations: open on a preset and a tab of the mapping pane.
+    const QCommandLineOption preloadOption(
+        QStringLiteral("preload"),
+        QStringLiteral("With --measure-ui-stall: open this session first (a big one: the stall at scale)."),
+        QStringLiteral("session.json"));
+    // For screenshots and demonstrations: open on a preset, a workspace or a tab of the Kernel one.
     const QCommandLineOption presetOption(
         QStringLiteral("preset"), QStringLiteral("Start with this preset configured (tf32-wgmma-tma)."),
         QStringLiteral("KEY"));
     const QCommandLineOption tabOption(
-        QStringLiteral("tab"), QStringLiteral("Start on this tab of the mapping pane (\"Bank conflicts\")."),
+        QStringLiteral("tab"),
+        QStringLiteral("Start on this workspace or Kernel tab (\"Counters\", \"Bank conflicts\")."),
         QStringLiteral("TITLE"));
+    const QCommandLineOption workspaceOption(
+        QStringLiteral("workspace"),
+        QStringLiteral("Start on this workspace: ladder, kernel, counters or sweep."),
+        QStringLiteral("NAME"));
     parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption,
-                       screenshotOption, presetOption, tabOption});
+                       screenshotOption, presetOption, tabOption, workspaceOption, preloadOption});
     parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open."),
                                  QStringLiteral("[session]"));
     parser.process(app);
@@ -185,7 +207,8 @@ int main(int argc, char **argv)
             QTextStream(stderr) << "gemmscope: --size needs a positive integer\n";
             return 2;
         }
-        return measureUiStall(app, n, parser.value(screenshotOption), parser.value(saveOption));
+        return measureUiStall(app, n, parser.value(screenshotOption), parser.value(saveOption),
+                              parser.value(preloadOption));
     }
 
     MainWindow window;
@@ -201,7 +224,9 @@ int main(int argc, char **argv)
     }
     if (parser.isSet(presetOption) && !window.parameterPanel()->applyPreset(parser.value(presetOption)))
         QTextStream(stderr) << "gemmscope: no preset " << parser.value(presetOption) << '\n';
-    if (parser.isSet(tabOption) && !window.showMappingTab(parser.value(tabOption)))
+    if (parser.isSet(workspaceOption) && !window.showView(parser.value(workspaceOption)))
+        QTextStream(stderr) << "gemmscope: no workspace " << parser.value(workspaceOption) << '\n';
+    if (parser.isSet(tabOption) && !window.showView(parser.value(tabOption)))
         QTextStream(stderr) << "gemmscope: no tab " << parser.value(tabOption) << '\n';
     window.show();
     QTimer::singleShot(0, &window, &MainWindow::offerAutosaveRecovery);

@@ -1,46 +1,51 @@
-// The GemmScope main window: parameter panel on the left; on the right the runtime chart, the
-// roofline and the mapping diagram (tabs: tile map, coalescing, bank conflicts, the stage's CUDA
-// source) side by side above the results table, all visible at once.
-// Owns the session, its table model, the shared selected run and the runner (in its thread).
+// The GemmScope main window: it composes. The views are arranged in workspaces (Ladder, Kernel,
+// Counters, Sweep: workspaces.h), fed and exported through one registry (view_registry.h); the
+// File menu's session work is SessionActions, Compile and the SASS tab are CompileActions, and
+// what the configured stage shows before anything runs is StagePresenter. The window owns the
+// session, its table model, the shared selection and the run controller (the runner in its thread).
 #pragma once
 
 #include "run_record.h"
 #include "run_request.h"
+#include "workspaces.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
-#include <QPointer>
 #include <QSize>
 #include <memory>
 
 class QAction;
 class QLabel;
-class QMenu;
 class QProgressBar;
 class QSortFilterProxyModel;
-class QSplitter;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
 
 namespace gemmscope {
 
-class ModelSummaryView;
-class ParameterPanel;
-class ResultsModel;
-class RunSelection;
-class RooflineChart;
-class RunController;
-class RunView;
-class TileMapView;
-class CoalescingView;
-class BankConflictView;
 class AccessCheckView;
 class AutosaveSlot;
-struct AutosaveRecovery;
+class BankConflictView;
+class CoalescingView;
+class CompileActions;
+class MachineCodeView;
+class ModelSummaryView;
+class NoticeBar;
+class ParameterPanel;
+class ResultsModel;
+class RooflineChart;
+class RunController;
+class RunSelection;
+class RunView;
 class RuntimeChart;
 class Session;
+class SessionActions;
+class SizeSweepView;
+class StagePresenter;
 class StageSourceView;
+class SweepView;
+class TileMapView;
+class ViewRegistry;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -60,15 +65,15 @@ public:
     ParameterPanel *parameterPanel() const { return m_panel; }
     RunSelection *selection() const { return m_selection; }
     QTableView *resultsView() const { return m_table; }
-    QAction *action(const QString &objectName) const; // "actionRun", "actionSave", ...
+    Workspaces *workspaces() const { return m_workspaces; }
+    QAction *action(const QString &objectName) const; // "actionRun", "actionWorkspaceKernel", ...
     bool runnerAvailable() const { return m_runnerAvailable; }
     QString runnerStatus() const { return m_runnerReason; }
     class RunnerClient *runnerClient() const;
 
     // Loads the embedded published/recorded data when nothing else is open (first start, no GPU).
     void loadDefaultSession();
-    // Offers the unsaved runs of every autosave whose instance has ended, and says what could not
-    // be recovered (asks with a dialog); called by main(). The files are read off the UI thread.
+    // Offers the unsaved runs of every autosave whose instance has ended (read off the UI thread).
     void offerAutosaveRecovery();
     bool openSession(const QString &path, QString *error);
     bool exportTo(const QString &path, QString *error); // results (.csv/.json) or the focused view
@@ -76,21 +81,22 @@ public:
     QString exportDialogTitle() const;                  // "Export the coalescing frame"
     QString viewName(QWidget *view) const;              // "the roofline", "the bank-conflict view"
     // Registers a view: from now on it gets the session's runs and the selected run, and Export
-    // writes it through RunView::exportTo when it is the view last clicked. Every chart and
-    // diagram of the window is registered once, in buildViews().
+    // writes it through RunView::exportTo when it is the view last clicked.
     void addView(RunView *view);
-    const QList<RunView *> &views() const { return m_views; }
-    QWidget *currentMappingView() const;       // the view on the mapping pane's current tab
-    bool showMappingTab(const QString &title); // "Bank conflicts"; false when there is no such tab
-    // Shows only `pane` (a chart, the mapping tabs or the results table); nullptr restores.
+    const QList<RunView *> &views() const;
+    QWidget *currentMappingView() const; // the view on the Kernel workspace's current tab
+    // Shows the workspace or Kernel tab of that title ("Counters", "Bank conflicts"); false if none.
+    bool showView(const QString &title);
+    // Shows only `pane` (a chart, the results table, a workspace); nullptr restores.
     void setMaximisedView(QWidget *pane);
-    QWidget *maximisedView() const { return m_maximisedPane; }
-    // Every chart and diagram as png+svg+pdf. A valid printSize renders each view at that size
-    // (headless reports) instead of its size in the window.
+    QWidget *maximisedView() const;
+    // Every chart and diagram as png+svg+pdf, from their print layouts.
     QStringList exportViews(const QString &directory, QString *error, const QSize &printSize = {});
 
-    QString lastCompile() const { return m_lastCompile; } // the last Compile's summary or reason
-    QString compileArch() const { return m_compileArch; }
+    QString lastCompile() const;
+    QString compileArch() const;
+    QString noticeText() const;          // the session notice shown now (its description), or empty
+    QString autosaveWarningText() const; // the autosave problem shown now, or empty
 
 public slots:
     void runCurrent();
@@ -100,6 +106,8 @@ public slots:
     void cancelRuns();
     // What the runner said about itself (connected to RunnerClient::runnerStatusChanged).
     void showRunnerStatus(bool available, const QString &reason);
+    // The autosave could not be written (empty: it works again): said where the user sees it.
+    void showAutosaveProblem(const QString &sentence);
 
 signals:
     void ladderFinished();
@@ -110,36 +118,21 @@ protected:
 
 private:
     void buildViews();
+    void buildKernelTabs();
     void buildActions();
-    void updateRecentMenu();
+    void connectSession();
     void updateRunActions();
     void updateTitle();
-    void fitResultsColumns();
-    void applyFirstStartLayout(); // no saved geometry: 90% of the screen, equal chart panes
-
+    void applyFirstStartLayout();
+    void onWorkspaceChanged(Workspace workspace);
     void onRunFinished(const RunRecord &record);
-    void onProgress(const QString &id, const QString &phase, int done, int total);
-    void onPreliminaryMedian(const QString &id, double medianMs, int timedSoFar);
     void selectRun(const QString &runId);
-    void refreshViews();
     void applyMeasuredCeilings();
     void showConfig(const RunConfig &config);
-    std::optional<QString> exportView(QWidget *view, const QString &path);
-    QList<QWidget *> exportableViews() const;
-    QWidget *viewOfTab(int index) const;
-    RunView *runViewOf(QWidget *widget) const; // the registered view that is `widget`
-    QWidget *viewContaining(QWidget *widget) const;
-    QWidget *paneOf(QWidget *view) const;
-    void openDialog();
-    bool saveSession();
-    bool saveSessionAs();
     void exportDialog();
-    void importBenchDialog();
     void saveSettings() const;
     void restoreSettings();
-    bool confirmDiscard();
-    void offerRecovered(const QList<AutosaveRecovery> &found);
-    void rescanSweepJournals(); // offer unfinished journaled sweeps (after the session was replaced)
+    void rescanSweepJournals();
 
     Options m_options;
     std::unique_ptr<AutosaveSlot> m_autosaveSlot; // this instance's own autosave, locked while it runs
@@ -148,6 +141,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     RunSelection *m_selection;
     RunController *m_runs = nullptr; // run orchestration (runner, queued records, ceilings)
+    ViewRegistry *m_registry;
     bool m_runnerAvailable = false;
     QString m_runnerReason;
 
@@ -157,33 +151,24 @@ private:
     TileMapView *m_tileMap = nullptr;
     ModelSummaryView *m_mappingText = nullptr; // stands in where no mapping can be drawn (cuBLAS, invalid)
     QStackedWidget *m_mappingStack = nullptr;
-    // "Tile map" (m_mappingStack), "Coalescing", "Bank conflicts", "Counters" (m_accessCheck),
-    // "Source" (m_stageSource)
-    QTabWidget *m_mappingTabs = nullptr;
+    QTabWidget *m_kernelTabs = nullptr; // Tile map, Coalescing, Bank conflicts, Source, SASS
     CoalescingView *m_coalescing = nullptr;
     BankConflictView *m_bankConflicts = nullptr;
-    AccessCheckView *m_accessCheck = nullptr; // the selected run's access counters against the model
-    StageSourceView *m_stageSource = nullptr; // the stage's CUDA file, or its diff from the previous one
-    QList<RunView *> m_views;                 // every view, fed and exported through RunView
-    bool m_viewsBuilt = false;                // later views get their own focus tracker
-    QPointer<QWidget> m_focusedView;          // what Export writes for .png/.pdf/.svg
-    QTableView *m_table = nullptr;
-    QSplitter *m_mainSplitter = nullptr, *m_rightSplitter = nullptr, *m_chartSplitter = nullptr,
-              *m_bottomSplitter = nullptr;
-    QPointer<QWidget> m_maximisedPane;
-    QLabel *m_runnerLabel = nullptr;
-    QLabel *m_jobLabel = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QMenu *m_recentMenu = nullptr;
-    class CompileJob *m_compileJob = nullptr;
-    class CompileJob *m_disassembleJob = nullptr;
-    bool m_disassemblePending = false;              // the configuration changed while a disassembly ran
-    class MachineCodeView *m_machineCode = nullptr; // the "SASS" tab
-    class SweepView *m_sweepView = nullptr;         // the "Sweep" tab: parameter grid
-    class SizeSweepView *m_sizeSweepView = nullptr; // the "Sweep" tab: problem sizes
-    QString m_compileArch = QStringLiteral("sm_90");
-    QString m_lastCompile;
-    bool m_showingConfig = false;
+    AccessCheckView *m_accessCheck = nullptr;
+    StageSourceView *m_stageSource = nullptr;
+    MachineCodeView *m_machineCode = nullptr;
+    QTabWidget *m_sweepModes = nullptr;
+    SweepView *m_sweepView = nullptr;
+    SizeSweepView *m_sizeSweepView = nullptr;
+    class ResultsTables *m_tables = nullptr;
+    QTableView *m_table = nullptr; // the Ladder's, every column
+    Workspaces *m_workspaces = nullptr;
+    NoticeBar *m_sessionNotice = nullptr;
+    NoticeBar *m_autosaveNotice = nullptr;
+    SessionActions *m_sessionActions = nullptr;
+    CompileActions *m_compileActions = nullptr;
+    StagePresenter *m_presenter = nullptr;
+    class RunStatusBar *m_status = nullptr;
 };
 
 } // namespace gemmscope

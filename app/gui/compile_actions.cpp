@@ -1,0 +1,138 @@
+#include "compile_actions.h"
+
+#include "compile_job.h"
+#include "machine_code_view.h"
+#include "stage_catalog.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QMenu>
+#include <QWidget>
+
+namespace gemmscope {
+
+namespace {
+
+QString stageTitle(StageId stage)
+{
+    return QString::fromStdString(stageInfo(stage).title);
+}
+
+} // namespace
+
+CompileActions::CompileActions(std::function<Configured()> configured, MachineCodeView *machineCode,
+                               QWidget *window)
+    : QObject(window), m_configured(std::move(configured)), m_machineCode(machineCode),
+      m_compileJob(new CompileJob(CompileJob::Kind::Compile, this)),
+      m_disassembleJob(new CompileJob(CompileJob::Kind::Disassemble, this)),
+      m_compile(new QAction(tr("&Compile"), window)), m_archMenu(new QMenu(tr("Compile &For"), window))
+{
+    m_compile->setObjectName(QStringLiteral("actionCompile"));
+    m_compile->setShortcut(QKeySequence(tr("Ctrl+B")));
+    m_compile->setShortcutContext(Qt::WindowShortcut);
+    window->addAction(m_compile);
+    connect(m_compile, &QAction::triggered, this, &CompileActions::compile);
+
+    m_archMenu->setObjectName(QStringLiteral("compileArchMenu"));
+    auto *archGroup = new QActionGroup(this);
+    for (const auto &[arch, label] :
+         {std::pair{"sm_75", "T4 (sm_75)"}, std::pair{"sm_80", "A100 (sm_80)"},
+          std::pair{"sm_90", "H100 / H200 (sm_90)"}, std::pair{"sm_100", "B200 (sm_100)"}}) {
+        QAction *a = m_archMenu->addAction(QString::fromLatin1(label));
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(arch));
+        a->setChecked(m_arch == QLatin1String(arch));
+        archGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, a] {
+            m_arch = a->data().toString();
+            updateState();
+        });
+    }
+
+    connect(m_compileJob, &CompileJob::finished, this, [this](const QString &kernel, const QString &summary) {
+        m_lastCompile = tr("Compiled %1 — %2").arg(kernel, summary);
+        emit message(m_lastCompile, 20000);
+        updateState();
+        emit compileFinished(m_lastCompile);
+    });
+    connect(m_compileJob, &CompileJob::failed, this, [this](const QString &text) {
+        m_lastCompile = text;
+        emit message(text, 20000);
+        updateState();
+        emit compileFinished(text);
+    });
+    connect(m_disassembleJob, &CompileJob::finished, this, [this](const QString &, const QString &title) {
+        const protocol::DisassemblyEvent &code = m_disassembleJob->disassembly();
+        m_machineCode->setMachineCode(title, code.ptx, code.sass.value_or(QString()), code.sassUnavailable);
+        if (m_disassemblePending)
+            disassemble();
+    });
+    connect(m_disassembleJob, &CompileJob::failed, this, [this](const QString &text) {
+        m_machineCode->setMessage(text);
+        if (m_disassemblePending)
+            disassemble();
+    });
+    connect(m_machineCode, &MachineCodeView::refreshRequested, this, &CompileActions::disassemble);
+}
+
+bool CompileActions::isCompiling() const
+{
+    return m_compileJob->isRunning();
+}
+
+void CompileActions::compile()
+{
+    const Configured c = m_configured();
+    QString whyNot;
+    if (!c.valid) {
+        whyNot = c.whyInvalid;
+    } else if (m_compileJob->start(c.config.stage, c.config.params, c.config.size, m_arch, &whyNot)) {
+        emit message(tr("Compiling %1 for %2…").arg(stageTitle(c.config.stage), m_arch), 0);
+        updateState();
+        return;
+    }
+    emit message(tr("Cannot compile: %1").arg(whyNot), 10000);
+    emit compileFinished(tr("Cannot compile: %1").arg(whyNot));
+}
+
+void CompileActions::disassemble()
+{
+    if (m_disassembleJob->isRunning()) {
+        m_disassemblePending = true;
+        return;
+    }
+    m_disassemblePending = false;
+    const Configured c = m_configured();
+    if (!c.valid) {
+        m_machineCode->setMessage(tr("Nothing to disassemble: %1").arg(c.whyInvalid));
+        return;
+    }
+    QString whyNot;
+    if (m_disassembleJob->start(c.config.stage, c.config.params, c.config.size, m_arch, &whyNot))
+        m_machineCode->setLoading(tr("%1 for %2").arg(stageTitle(c.config.stage), m_arch));
+    else
+        m_machineCode->setMessage(whyNot);
+}
+
+void CompileActions::updateState()
+{
+    const Configured c = m_configured();
+    const bool library = stageInfo(c.config.stage).isLibrary;
+    const bool compiling = isCompiling();
+    const bool enabled = !library && c.valid && !compiling;
+    const QString text =
+        enabled
+            ? tr("Compile the configured stage for %1 with NVRTC, no GPU needed: registers, spills, shared "
+                 "memory, occupancy (Ctrl+B)")
+                  .arg(m_arch)
+            : tr("Compile is off: %1")
+                  .arg(library ? tr("%1 is a library call, there is no kernel of GemmScope's to compile.")
+                                     .arg(stageTitle(c.config.stage))
+                       : compiling ? tr("a compile is running.")
+                                   : c.whyInvalid);
+    m_compile->setEnabled(enabled);
+    m_compile->setToolTip(text);
+    m_compile->setStatusTip(text);
+}
+
+} // namespace gemmscope

@@ -1,0 +1,61 @@
+// Compile (Ctrl+B) and the SASS tab's disassembly: the configured stage compiled by NVRTC for the
+// architecture chosen in Run > Compile For, through the runner's compile-only mode — no GPU needed.
+// One disassembly at a time; a configuration change meanwhile is taken up when it ends, so a
+// slider drag never piles jobs up.
+#pragma once
+
+#include "run_request.h"
+
+#include <QObject>
+#include <QString>
+#include <functional>
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace gemmscope {
+
+class CompileJob;
+class MachineCodeView;
+
+class CompileActions : public QObject {
+    Q_OBJECT
+public:
+    // `config`: the configuration to compile (the panel's) and whether it is valid, with the
+    // reason when it is not. `machineCode`: the SASS tab, filled by disassemble().
+    struct Configured {
+        RunConfig config;
+        bool valid = true;
+        QString whyInvalid;
+    };
+    CompileActions(std::function<Configured()> configured, MachineCodeView *machineCode, QWidget *window);
+
+    QAction *compileAction() const { return m_compile; }
+    QMenu *archMenu() const { return m_archMenu; }
+    QString arch() const { return m_arch; }
+    QString lastCompile() const { return m_lastCompile; }
+    bool isCompiling() const;
+
+    void compile();     // Ctrl+B
+    void disassemble(); // the SASS tab, for the configuration now
+    // Enables Compile or says why it is off (tooltip and status tip).
+    void updateState();
+
+signals:
+    void message(const QString &text, int timeoutMs); // for the status bar
+    void compileFinished(const QString &summary);     // or the reason it failed
+
+private:
+    std::function<Configured()> m_configured;
+    MachineCodeView *m_machineCode;
+    CompileJob *m_compileJob;
+    CompileJob *m_disassembleJob;
+    bool m_disassemblePending = false;
+    QAction *m_compile;
+    QMenu *m_archMenu;
+    QString m_arch = QStringLiteral("sm_90");
+    QString m_lastCompile;
+};
+
+} // namespace gemmscope

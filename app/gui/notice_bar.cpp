@@ -1,0 +1,60 @@
+#include "notice_bar.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStyle>
+#include <QToolButton>
+
+namespace gemmscope {
+
+NoticeBar::NoticeBar(Kind kind, QWidget *parent)
+    : QFrame(parent), m_label(new QLabel), m_close(new QToolButton)
+{
+    setFrameShape(QFrame::StyledPanel);
+    setAutoFillBackground(true);
+    QPalette p = palette();
+    // Pale yellow for a warning, pale blue for information: readable in light and dark themes'
+    // default text colour because the text colour is set with them.
+    p.setColor(QPalette::Window, kind == Kind::Warning ? QColor(0xff, 0xf3, 0xcd) : QColor(0xe7, 0xf1, 0xfb));
+    p.setColor(QPalette::WindowText, QColor(0x1f, 0x1f, 0x1f));
+    setPalette(p);
+    auto *icon = new QLabel;
+    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize);
+    icon->setPixmap(style()
+                        ->standardIcon(kind == Kind::Warning ? QStyle::SP_MessageBoxWarning
+                                                             : QStyle::SP_MessageBoxInformation)
+                        .pixmap(size, size));
+    m_label->setTextFormat(Qt::PlainText); // a description from a file is never markup
+    m_label->setWordWrap(true);
+    m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_close->setAutoRaise(true);
+    m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    m_close->setToolTip(tr("Hide this notice"));
+    connect(m_close, &QToolButton::clicked, this, &QWidget::hide);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 4, 4, 4);
+    layout->addWidget(icon, 0, Qt::AlignTop);
+    layout->addWidget(m_label, 1);
+    layout->addWidget(m_close, 0, Qt::AlignTop);
+    setVisible(false);
+}
+
+void NoticeBar::show(const QString &text)
+{
+    m_label->setText(text);
+    setToolTip(QString());
+    setVisible(!text.isEmpty());
+}
+
+void NoticeBar::clear()
+{
+    m_label->clear();
+    setVisible(false);
+}
+
+QString NoticeBar::text() const
+{
+    return isVisibleTo(parentWidget()) ? m_label->text() : QString();
+}
+
+} // namespace gemmscope

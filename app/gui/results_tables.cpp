@@ -1,0 +1,78 @@
+#include "results_tables.h"
+
+#include "results_model.h"
+#include "run_selection.h"
+
+#include <QHeaderView>
+#include <QTableView>
+
+namespace gemmscope {
+
+namespace {
+
+QTableView *makeTable(QAbstractItemModel *model, const char *name)
+{
+    auto *table = new QTableView;
+    table->setObjectName(QLatin1String(name));
+    table->setModel(model);
+    table->setSortingEnabled(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->verticalHeader()->setVisible(false);
+    table->setTextElideMode(Qt::ElideRight); // only text columns are capped; their tooltips hold all of it
+    table->setWordWrap(false);
+    table->setMinimumSize(260, 140);
+    // One line of text a row: the default row height leaves a ten-run table two thirds empty.
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+    return table;
+}
+
+} // namespace
+
+ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *selection, QObject *parent)
+    : QObject(parent), m_full(makeTable(sortedModel, "resultsTable")),
+      m_runList(makeTable(sortedModel, "counterRunList"))
+{
+    for (int column = 0; column < ResultsModel::ColumnCount; ++column)
+        m_runList->setColumnHidden(
+            column, column != ResultsModel::StageColumn && column != ResultsModel::ParametersColumn &&
+                        column != ResultsModel::MedianColumn && column != ResultsModel::OriginColumn);
+    for (QTableView *table : {m_full, m_runList})
+        connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, selection,
+                [selection](const QModelIndex &current) {
+                    if (current.isValid())
+                        selection->select(current.data(ResultsModel::RunIdRole).toString());
+                });
+}
+
+void ResultsTables::fitColumns()
+{
+    // Every column as wide as its contents; the text columns (stage, parameters, status) capped at
+    // a third of the table, so that one long status does not push the numbers out of sight.
+    for (QTableView *table : {m_full, m_runList}) {
+        QHeaderView *header = table->horizontalHeader();
+        const int cap = std::max(260, table->viewport()->width() / 3);
+        for (int column = 0; column < header->count(); ++column) {
+            if (table->isColumnHidden(column))
+                continue;
+            table->resizeColumnToContents(column);
+            if (column == ResultsModel::StageColumn || column == ResultsModel::StatusColumn)
+                header->resizeSection(column, std::min(header->sectionSize(column), cap));
+        }
+    }
+}
+
+void ResultsTables::showRow(int row)
+{
+    for (QTableView *table : {m_full, m_runList}) {
+        const QModelIndex index = table->model()->index(row, 0);
+        if (table->currentIndex().row() != row) {
+            table->setCurrentIndex(index);
+            table->scrollTo(index);
+        }
+    }
+}
+
+} // namespace gemmscope

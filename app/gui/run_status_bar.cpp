@@ -1,0 +1,61 @@
+#include "run_status_bar.h"
+
+#include "run_controller.h"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QStatusBar>
+
+namespace gemmscope {
+
+RunStatusBar::RunStatusBar(RunController *runs, QStatusBar *bar)
+    : QObject(bar), m_runnerLabel(new QLabel), m_jobLabel(new QLabel), m_progress(new QProgressBar)
+{
+    m_runnerLabel->setObjectName(QStringLiteral("runnerStatusLabel"));
+    m_runnerLabel->setTextFormat(Qt::PlainText); // the runner's own words, never markup
+    m_runnerLabel->setMinimumWidth(1);           // never widens the window; the tooltip has the whole text
+    m_runnerLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_jobLabel->setTextFormat(Qt::PlainText);
+    m_progress->setMaximumWidth(160);
+    m_progress->setVisible(false);
+    bar->addWidget(m_runnerLabel, 1);
+    bar->addPermanentWidget(m_jobLabel);
+    bar->addPermanentWidget(m_progress);
+
+    connect(runs, &RunController::progress, this,
+            [this](const QString &id, const QString &phase, int done, int total) {
+                m_jobLabel->setText(tr("%1: %2").arg(id, phase));
+                m_progress->setVisible(true);
+                m_progress->setRange(0, std::max(total, 1));
+                m_progress->setValue(done);
+            });
+    // RunController puts the preliminary median into the run's row too (marked preliminary).
+    connect(runs, &RunController::preliminaryMedian, this, [this](const QString &id, double ms, int timed) {
+        m_jobLabel->setText(tr("%1: %2 ms preliminary median of %3 repetitions, refining to the budget")
+                                .arg(id)
+                                .arg(ms, 0, 'f', 3)
+                                .arg(timed));
+    });
+    connect(runs, &RunController::runStarted, this,
+            [this](const QString &id) { m_jobLabel->setText(tr("Running %1").arg(id)); });
+    connect(runs, &RunController::idle, this, [this] {
+        m_jobLabel->clear();
+        m_progress->setVisible(false);
+    });
+}
+
+void RunStatusBar::showRunner(bool available, const QString &reason)
+{
+    m_runnerText = available ? tr("Runner ready on %1").arg(reason) : tr("Running is off: %1").arg(reason);
+    // The status bar holds one readable sentence (the runner's first); the tooltip has all of it.
+    QString shortText = m_runnerText;
+    const int cut = shortText.indexOf(QLatin1String(" ("));
+    if (!available && cut > 0)
+        shortText = shortText.left(cut) + QLatin1Char('.');
+    if (!available)
+        shortText += tr(" Compile (Ctrl+B) still works.");
+    m_runnerLabel->setText(shortText);
+    m_runnerLabel->setToolTip(m_runnerText);
+}
+
+} // namespace gemmscope

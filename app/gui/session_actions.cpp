@@ -1,0 +1,212 @@
+#include "session_actions.h"
+
+#include "recent_files.h"
+#include "session.h"
+
+#include <QAction>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScopeGuard>
+#include <QWidget>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace gemmscope {
+
+SessionActions::SessionActions(Session *session, QWidget *window)
+    : QObject(window), m_session(session), m_window(window)
+{
+    const auto make = [window](const char *name, const QString &text, const QKeySequence &shortcut) {
+        auto *action = new QAction(text, window);
+        action->setObjectName(QLatin1String(name));
+        action->setShortcut(shortcut);
+        action->setShortcutContext(Qt::WindowShortcut);
+        window->addAction(action);
+        return action;
+    };
+    m_open = make("actionOpen", tr("&Open…"), QKeySequence::Open);
+    m_save = make("actionSave", tr("&Save"), QKeySequence::Save);
+    m_saveAs = make("actionSaveAs", tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")));
+    m_importBench = make("actionImportBench", tr("&Import Bench JSON…"), {});
+    m_open->setToolTip(tr("Open a saved session (Ctrl+O)"));
+    m_importBench->setToolTip(tr("Add the runs of a gemmscope-bench --json file to this session"));
+    connect(m_open, &QAction::triggered, this, [this] {
+        if (!confirmDiscard())
+            return;
+        const QString path = QFileDialog::getOpenFileName(m_window, tr("Open session"), QString(),
+                                                          tr("GemmScope sessions (*.json);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !open(path, &error))
+            warn(m_window, tr("Open session"), error);
+    });
+    connect(m_save, &QAction::triggered, this, &SessionActions::save);
+    connect(m_saveAs, &QAction::triggered, this, &SessionActions::saveAs);
+    connect(m_importBench, &QAction::triggered, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(m_window, tr("Import bench JSON"), QString(),
+                                         tr("gemmscope-bench output (*.json);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !m_session->importBench(path, &error))
+            warn(m_window, tr("Import bench JSON"), error);
+    });
+    m_recentMenu = new QMenu(tr("Open &Recent"), window);
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    updateRecentMenu();
+}
+
+void SessionActions::warn(QWidget *parent, const QString &title, const QString &text)
+{
+    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Ok, parent);
+    box.setTextFormat(Qt::PlainText); // file names and file contents are shown as written
+    box.exec();
+}
+
+void SessionActions::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = RecentFiles::list();
+    for (const QString &path : files) {
+        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName());
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] {
+            if (!confirmDiscard())
+                return;
+            QString error;
+            if (!open(path, &error))
+                warn(m_window, tr("Open session"), error);
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+bool SessionActions::open(const QString &path, QString *error)
+{
+    if (!m_session->open(path, error))
+        return false;
+    RecentFiles::add(path);
+    updateRecentMenu();
+    return true;
+}
+
+bool SessionActions::save()
+{
+    if (m_session->filePath().isEmpty())
+        return saveAs();
+    QString error;
+    if (!m_session->save(&error)) {
+        warn(m_window, tr("Save session"), error);
+        return false;
+    }
+    return true;
+}
+
+bool SessionActions::saveAs()
+{
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Save session as"), QString(),
+                                                      tr("GemmScope sessions (*.json)"));
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!m_session->saveAs(path, &error)) {
+        warn(m_window, tr("Save session"), error);
+        return false;
+    }
+    RecentFiles::add(path);
+    updateRecentMenu();
+    return true;
+}
+
+bool SessionActions::confirmDiscard()
+{
+    if (!m_session->isModified())
+        return true;
+    const auto answer = QMessageBox::question(m_window, tr("Unsaved runs"),
+                                              tr("The session has unsaved changes. Save them first?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+bool SessionActions::confirmClose()
+{
+    // Measured runs are in the autosave already; ask only when a named file would lose them, or
+    // when the autosave cannot be written and the runs are kept nowhere else.
+    if (!m_session->isModified())
+        return true;
+    const bool keptNowhere = m_session->autosaveFile().isEmpty() || !m_autosaveProblem.isEmpty();
+    if (!m_session->filePath().isEmpty() || keptNowhere)
+        return confirmDiscard();
+    return true;
+}
+
+void SessionActions::offerAutosaveRecovery(std::function<void()> afterwards)
+{
+    const QString own = m_session->autosaveFile();
+    if (own.isEmpty()) {
+        afterwards();
+        return;
+    }
+    const QString directory = QFileInfo(own).absolutePath();
+    // Autosaves, and the files they name, are read in a worker thread: a damaged or hostile one
+    // (a FIFO, /dev/zero) must never hold up the window.
+    auto *watcher = new QFutureWatcher<QList<AutosaveRecovery>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, afterwards] {
+        watcher->deleteLater();
+        const auto done = qScopeGuard(afterwards); // whatever the user chose
+        offerRecovered(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([directory, own] { return AutosaveSlot::orphans(directory, own); }));
+}
+
+void SessionActions::offerRecovered(const QList<AutosaveRecovery> &found)
+{
+    QList<SessionData> recovered;
+    QStringList problems;
+    int unsaved = 0;
+    for (const AutosaveRecovery &r : found) {
+        if (r.data && r.unsavedRuns > 0) {
+            recovered << *r.data;
+            unsaved += r.unsavedRuns;
+        }
+        problems << r.problems;
+    }
+    if (unsaved == 0 && problems.isEmpty())
+        return;
+    QMessageBox box(m_window);
+    box.setWindowTitle(tr("Recover runs"));
+    box.setIcon(unsaved > 0 ? QMessageBox::Question : QMessageBox::Warning);
+    box.setTextFormat(Qt::PlainText); // autosaves are files: their text is never markup
+    box.setText(unsaved > 0
+                    ? tr("%n run(s) measured in an earlier GemmScope session were not saved to a file. "
+                         "Recover them?",
+                         nullptr, unsaved)
+                    : tr("An earlier GemmScope session left an autosave that could not be recovered."));
+    if (!problems.isEmpty()) {
+        box.setInformativeText(tr("Not everything could be recovered; see the details. Damaged autosaves are "
+                                  "kept beside the others with the suffix .damaged."));
+        box.setDetailedText(problems.join(QLatin1Char('\n')));
+    }
+    QPushButton *recover = unsaved > 0 ? box.addButton(tr("Recover"), QMessageBox::AcceptRole) : nullptr;
+    QPushButton *discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    QPushButton *later = box.addButton(tr("Ask again next time"), QMessageBox::RejectRole);
+    box.setDefaultButton(recover ? recover : later);
+    box.setEscapeButton(later);
+    box.exec();
+    if (box.clickedButton() != recover && box.clickedButton() != discard)
+        return; // kept for the next start
+    if (box.clickedButton() == recover)
+        m_session->adoptRecovered(recovered); // in this instance's autosave before the old ones go
+    for (const AutosaveRecovery &r : found) {
+        if (!r.damaged)
+            Session::discardAutosave(r.path);
+        else
+            QFile::rename(r.path, r.path + QStringLiteral(".damaged"));
+    }
+}
+
+} // namespace gemmscope

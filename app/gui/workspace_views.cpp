@@ -1,0 +1,106 @@
+#include "workspace_views.h"
+
+#include "access_check_view.h"
+#include "bank_conflict_view.h"
+#include "coalescing_view.h"
+#include "machine_code_view.h"
+#include "model_summary_view.h"
+#include "size_sweep_view.h"
+#include "stage_source_view.h"
+#include "sweep_view.h"
+#include "tile_map_view.h"
+
+#include <QCoreApplication>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStackedWidget>
+#include <QTabWidget>
+
+namespace gemmscope {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("KernelTabs", text);
+}
+
+template <typename View> View *named(View *view, const char *name)
+{
+    view->setObjectName(QLatin1String(name));
+    return view;
+}
+
+QScrollArea *scrolled(QWidget *view)
+{
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(view);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    return scroll;
+}
+
+} // namespace
+
+KernelTabs KernelTabs::build()
+{
+    KernelTabs k{};
+    k.tileMap = named(new TileMapView, "tileMapView");
+    k.mappingText = new ModelSummaryView(ModelSummaryView::Kind::Mapping);
+    k.mappingStack = named(new QStackedWidget, "mappingView");
+    k.mappingStack->addWidget(k.tileMap);
+    k.mappingStack->addWidget(k.mappingText);
+    k.coalescing = named(new CoalescingView, "coalescingView");
+    k.bankConflicts = named(new BankConflictView, "bankConflictView");
+    k.source = named(new StageSourceView, "stageSourceView");
+    k.machineCode = named(new MachineCodeView, "machineCodeView");
+    k.tabs = named(new QTabWidget, "mappingTabs");
+    k.tabs->setDocumentMode(true);
+    k.tabs->addTab(k.mappingStack, tr("Tile map"));
+    k.tabs->addTab(scrolled(k.coalescing), tr("Coalescing"));
+    k.tabs->addTab(scrolled(k.bankConflicts), tr("Bank conflicts"));
+    k.tabs->addTab(k.source, tr("Source"));
+    k.tabs->addTab(k.machineCode, tr("SASS"));
+    k.tabs->setTabToolTip(0, tr("Which thread of which warp owns, loads and stores what"));
+    k.tabs->setTabToolTip(1, tr("Each warp instruction's 32 addresses and the 32-byte sectors they touch"));
+    k.tabs->setTabToolTip(2, tr("Shared-memory banks each warp instruction touches, and its conflicts"));
+    k.tabs->setTabToolTip(3, tr("The stage's CUDA source, and its diff from the stage it was written from"));
+    k.tabs->setTabToolTip(4,
+                          tr("PTX and SASS of the configured kernel, the hot loop and its instruction mix"));
+    return k;
+}
+
+SweepTabs SweepTabs::build(Session *session)
+{
+    SweepTabs s{};
+    s.grid = named(new SweepView(session), "sweepView");
+    s.sizes = named(new SizeSweepView(session), "sizeSweepView");
+    s.tabs = named(new QTabWidget, "sweepModes");
+    s.tabs->setDocumentMode(true);
+    s.tabs->addTab(s.grid, tr("Parameter grid"));
+    s.tabs->addTab(s.sizes, tr("Problem sizes"));
+    s.tabs->setTabToolTip(0, tr("Every configuration of two parameters of a stage, on a heatmap"));
+    s.tabs->setTabToolTip(1, tr("TFLOP/s against problem size for chosen presets and cuBLAS"));
+    return s;
+}
+
+CountersPane CountersPane::build()
+{
+    CountersPane c{};
+    c.counters = named(new AccessCheckView, "accessCheckView");
+    c.pane = scrolled(c.counters);
+    return c;
+}
+
+QScrollArea *inVerticalScrollArea(QWidget *view, const char *name)
+{
+    auto *scroll = named(new QScrollArea, name);
+    scroll->setWidget(view);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(view->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth());
+    return scroll;
+}
+
+} // namespace gemmscope

@@ -1,0 +1,58 @@
+// The views each workspace holds, built and named in one place (the window only wires them):
+// the Kernel workspace's diagrams of the configured stage, one tab each — the tile map (or, where
+// none can be drawn, the model's summary), coalescing, bank conflicts, the CUDA source and the
+// machine code; the Sweep workspace's parameter grid and problem sizes; the Counters view. The
+// access diagrams and the counters scroll in a narrow pane instead of being cut.
+#pragma once
+
+class QScrollArea;
+class QStackedWidget;
+class QTabWidget;
+class QWidget;
+
+namespace gemmscope {
+
+class AccessCheckView;
+class BankConflictView;
+class CoalescingView;
+class MachineCodeView;
+class ModelSummaryView;
+class Session;
+class SizeSweepView;
+class SweepView;
+class StageSourceView;
+class TileMapView;
+
+struct KernelTabs {
+    QTabWidget *tabs;
+    QStackedWidget *mappingStack; // the tile map, or the summary standing in for it
+    TileMapView *tileMap;
+    ModelSummaryView *mappingText;
+    CoalescingView *coalescing;
+    BankConflictView *bankConflicts;
+    StageSourceView *source;
+    MachineCodeView *machineCode;
+
+    static KernelTabs build();
+};
+
+struct SweepTabs {
+    QTabWidget *tabs;
+    SweepView *grid;
+    SizeSweepView *sizes;
+
+    static SweepTabs build(Session *session);
+};
+
+struct CountersPane {
+    QScrollArea *pane;
+    AccessCheckView *counters;
+
+    static CountersPane build();
+};
+
+// `view` in a scroll area that never scrolls sideways and is never narrower than the view's own
+// minimum (the parameter panel: it would be cut at its right edge).
+QScrollArea *inVerticalScrollArea(QWidget *view, const char *name);
+
+} // namespace gemmscope

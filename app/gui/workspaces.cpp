@@ -1,0 +1,268 @@
+#include "workspaces.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QDataStream>
+#include <QHBoxLayout>
+#include <QIODevice>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+
+namespace gemmscope {
+
+namespace {
+
+constexpr quint32 kStateMagic = 0x67735731; // "gsW1": the workspace state's own format
+constexpr int kStateVersion = 1;
+
+int indexOf(Workspace workspace)
+{
+    return int(workspace);
+}
+
+QSplitter *splitter(Qt::Orientation orientation, const char *name)
+{
+    auto *s = new QSplitter(orientation);
+    s->setObjectName(QLatin1String(name));
+    s->setChildrenCollapsible(false);
+    return s;
+}
+
+} // namespace
+
+Workspaces::Workspaces(const WorkspaceViews &views, QWidget *parent)
+    : QWidget(parent), m_views(views), m_mainSplitter(splitter(Qt::Horizontal, "mainSplitter")),
+      m_pages(new QStackedWidget), m_ladderSplitter(splitter(Qt::Vertical, "ladderSplitter")),
+      m_chartSplitter(splitter(Qt::Horizontal, "chartSplitter")),
+      m_countersSplitter(splitter(Qt::Horizontal, "countersSplitter"))
+{
+    m_pages->setObjectName(QStringLiteral("workspacePages"));
+
+    // Ladder: the two charts side by side in equal shares (their size hints — legend, combo
+    // widths — must not decide the split; the policy first, setStretchFactor() writes into it),
+    // over the results table at the full width, so that every column is whole.
+    for (QWidget *chart : {views.runtimeChart, views.roofline}) {
+        chart->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
+        m_chartSplitter->addWidget(chart);
+    }
+    m_chartSplitter->setStretchFactor(0, 1);
+    m_chartSplitter->setStretchFactor(1, 1);
+    m_ladderSplitter->addWidget(m_chartSplitter);
+    m_ladderSplitter->addWidget(views.resultsTable);
+    m_ladderSplitter->setStretchFactor(0, 3);
+    m_ladderSplitter->setStretchFactor(1, 2);
+
+    // Counters: pick a run on the left, read its counters on the right.
+    m_countersSplitter->addWidget(views.runList);
+    m_countersSplitter->addWidget(views.counters);
+    m_countersSplitter->setStretchFactor(0, 2);
+    m_countersSplitter->setStretchFactor(1, 3);
+
+    for (Workspace w : kWorkspaces) {
+        QWidget *page = w == Workspace::Ladder     ? static_cast<QWidget *>(m_ladderSplitter)
+                        : w == Workspace::Kernel   ? static_cast<QWidget *>(views.kernelTabs)
+                        : w == Workspace::Counters ? static_cast<QWidget *>(m_countersSplitter)
+                                                   : views.sweeps;
+        page->setProperty("workspace", key(w));
+        m_pages->addWidget(page);
+    }
+
+    m_mainSplitter->addWidget(views.panel);
+    m_mainSplitter->addWidget(m_pages);
+    m_mainSplitter->setStretchFactor(1, 1);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_mainSplitter);
+    applyPanelVisibility();
+}
+
+QString Workspaces::title(Workspace workspace)
+{
+    switch (workspace) {
+    case Workspace::Ladder:
+        return tr("Ladder");
+    case Workspace::Kernel:
+        return tr("Kernel");
+    case Workspace::Counters:
+        return tr("Counters");
+    case Workspace::Sweep:
+        return tr("Sweep");
+    }
+    return {};
+}
+
+QString Workspaces::description(Workspace workspace)
+{
+    switch (workspace) {
+    case Workspace::Ladder:
+        return tr("Every run: runtimes against cuBLAS and the worklog, the roofline, the results table");
+    case Workspace::Kernel:
+        return tr("The configured kernel: which thread owns and loads what, coalescing, bank conflicts, "
+                  "source, SASS");
+    case Workspace::Counters:
+        return tr("The selected run's hardware counters against the access model");
+    case Workspace::Sweep:
+        return tr("A stage's parameter space as a heatmap, and TFLOP/s against problem size");
+    }
+    return {};
+}
+
+void Workspaces::addActionsTo(QWidget *window)
+{
+    auto *group = new QActionGroup(this);
+    int number = 1;
+    for (Workspace w : kWorkspaces) {
+        auto *a = new QAction(title(w), window);
+        a->setObjectName(QStringLiteral("actionWorkspace") + title(w));
+        a->setShortcut(QKeySequence(tr("Ctrl+%1").arg(number++)));
+        a->setShortcutContext(Qt::WindowShortcut);
+        a->setCheckable(true);
+        a->setChecked(w == m_current);
+        a->setToolTip(tr("%1 (%2)").arg(description(w), a->shortcut().toString(QKeySequence::NativeText)));
+        a->setStatusTip(a->toolTip());
+        group->addAction(a);
+        window->addAction(a);
+        connect(a, &QAction::triggered, this, [this, w] { setCurrent(w); });
+        connect(this, &Workspaces::currentChanged, a, [a, w](Workspace now) { a->setChecked(now == w); });
+    }
+    auto *panel = new QAction(tr("Show &Parameter Panel"), window);
+    panel->setObjectName(QStringLiteral("actionShowPanel"));
+    panel->setShortcut(QKeySequence(tr("Alt+0")));
+    panel->setShortcutContext(Qt::WindowShortcut);
+    panel->setCheckable(true);
+    panel->setChecked(panelShown());
+    panel->setToolTip(tr("Show or hide the stage and parameter panel in this workspace (Alt+0)"));
+    window->addAction(panel);
+    connect(panel, &QAction::triggered, this, &Workspaces::setPanelShown);
+    connect(this, &Workspaces::panelShownChanged, panel, &QAction::setChecked);
+}
+
+QString Workspaces::key(Workspace workspace)
+{
+    return title(workspace).toLower();
+}
+
+void Workspaces::setCurrent(Workspace workspace)
+{
+    if (m_maximised && workspaceOf(m_maximised) != workspace)
+        setMaximised(nullptr);
+    const bool changed = workspace != m_current;
+    m_current = workspace;
+    m_pages->setCurrentIndex(indexOf(workspace));
+    applyPanelVisibility();
+    if (changed)
+        emit currentChanged(workspace);
+}
+
+QWidget *Workspaces::page(Workspace workspace) const
+{
+    return m_pages->widget(indexOf(workspace));
+}
+
+Workspace Workspaces::workspaceOf(const QWidget *widget) const
+{
+    for (Workspace w : kWorkspaces) {
+        const QWidget *p = page(w);
+        if (widget && (p == widget || p->isAncestorOf(widget)))
+            return w;
+    }
+    return m_current;
+}
+
+bool Workspaces::panelShown() const
+{
+    return m_panelShown[std::size_t(indexOf(m_current))];
+}
+
+void Workspaces::setPanelShown(bool shown)
+{
+    if (m_maximised)
+        setMaximised(nullptr);
+    m_panelShown[std::size_t(indexOf(m_current))] = shown;
+    applyPanelVisibility();
+}
+
+void Workspaces::applyPanelVisibility()
+{
+    m_views.panel->setVisible(panelShown() && !m_maximised);
+    emit panelShownChanged(panelShown());
+}
+
+void Workspaces::setMaximised(QWidget *pane)
+{
+    if (pane == m_maximised)
+        return;
+    m_maximised = pane;
+    if (pane && workspaceOf(pane) != m_current) {
+        m_current = workspaceOf(pane);
+        m_pages->setCurrentIndex(indexOf(m_current));
+        emit currentChanged(m_current);
+    }
+    // Within the Ladder a chart or the table alone; elsewhere the page is the pane.
+    const QList<QWidget *> ladderPanes{m_views.runtimeChart, m_views.roofline, m_views.resultsTable};
+    const bool ladderPane = ladderPanes.contains(pane);
+    for (QWidget *p : ladderPanes)
+        p->setVisible(!ladderPane || p == pane);
+    m_chartSplitter->setVisible(!ladderPane || pane != m_views.resultsTable);
+    applyPanelVisibility();
+    emit maximisedChanged(pane);
+}
+
+QWidget *Workspaces::paneOf(const QWidget *view) const
+{
+    for (QWidget *p : {m_views.runtimeChart, m_views.roofline, m_views.resultsTable})
+        if (view && (p == view || p->isAncestorOf(view)))
+            return p;
+    return page(view ? workspaceOf(view) : m_current);
+}
+
+void Workspaces::applyFirstStartSizes(const QSize &size)
+{
+    // The panel at the width its contents ask for (it does not scroll sideways).
+    const int panelWidth = std::max(m_views.panel->minimumWidth(), std::min(size.width() / 5, 400));
+    m_mainSplitter->setSizes({panelWidth, std::max(600, size.width() - panelWidth)});
+    const int width = m_pages->width() > 0 ? m_pages->width() : size.width();
+    m_chartSplitter->setSizes({width / 2, width / 2});
+    // Charts get three fifths of the height; the table shows ~10 rows in the rest.
+    m_ladderSplitter->setSizes({size.height() * 3 / 5, size.height() * 2 / 5});
+    m_countersSplitter->setSizes({width * 2 / 5, width * 3 / 5});
+}
+
+QByteArray Workspaces::saveState() const
+{
+    QByteArray state;
+    QDataStream out(&state, QIODevice::WriteOnly);
+    out << kStateMagic << qint32(kStateVersion) << qint32(indexOf(m_current));
+    for (bool shown : m_panelShown)
+        out << shown;
+    for (const QSplitter *s : {m_mainSplitter, m_ladderSplitter, m_chartSplitter, m_countersSplitter})
+        out << s->saveState();
+    return state;
+}
+
+bool Workspaces::restoreState(const QByteArray &state)
+{
+    QDataStream in(state);
+    quint32 magic = 0;
+    qint32 version = 0, current = 0;
+    in >> magic >> version >> current;
+    std::array<bool, 4> shown{};
+    for (bool &s : shown)
+        in >> s;
+    std::array<QByteArray, 4> splitters;
+    for (QByteArray &s : splitters)
+        in >> s;
+    if (in.status() != QDataStream::Ok || magic != kStateMagic || version != kStateVersion || current < 0 ||
+        current >= int(kWorkspaces.size()))
+        return false;
+    m_panelShown = shown;
+    int i = 0;
+    for (QSplitter *s : {m_mainSplitter, m_ladderSplitter, m_chartSplitter, m_countersSplitter})
+        s->restoreState(splitters[std::size_t(i++)]);
+    setCurrent(kWorkspaces[std::size_t(current)]);
+    applyPanelVisibility();
+    return true;
+}
+
+} // namespace gemmscope

@@ -1,0 +1,283 @@
+// The window's workspaces (issue 19) with the whole H200 ladder loaded: switching by shortcut,
+// one selection across them, the panel where it serves, every view readable at the three common
+// screen sizes, the session's description as a plain-text notice, and the Help menu.
+#include "access_check_view.h"
+#include "coalescing_view.h"
+#include "help_dialog.h"
+#include "main_window.h"
+#include "mapping_model.h"
+#include "parameter_panel.h"
+#include "results_model.h"
+#include "roofline_chart.h"
+#include "run_selection.h"
+#include "runtime_chart.h"
+#include "session.h"
+#include "tile_map_view.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QSplitter>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace gemmscope;
+
+namespace {
+
+const QString kFullLadder = QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json");
+
+QString recordedRunOf(const Session &session, const QString &preset)
+{
+    for (const RunRecord &run : session.runs())
+        if (run.presetKey == preset && run.isOk())
+            return run.runId;
+    return {};
+}
+
+} // namespace
+
+class TestWorkspaces : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("GemmScopeTests");
+        QCoreApplication::setApplicationName("tst_workspaces");
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(QFileInfo::exists(kFullLadder), qPrintable(kFullLadder));
+    }
+
+    MainWindow::Options options() const
+    {
+        return {
+            .startRunner = false, .restoreSettings = false, .autosavePath = m_dir.filePath("autosave.json")};
+    }
+
+    // A new window's diagrams show the panel's configuration before anything is changed.
+    void kernelViewsShowThePanelsFirstConfiguration()
+    {
+        MainWindow window(options());
+        const RunConfig config = window.parameterPanel()->config();
+        auto *tileMap = window.findChild<TileMapView *>("tileMapView");
+        QVERIFY(tileMap);
+        const KernelShapeResult expected = kernelShape(config.stage, config.params);
+        QVERIFY(expected.shape);
+        QCOMPARE(tileMap->shape().bm, expected.shape->bm);
+        QCOMPARE(tileMap->shape().threads(), expected.shape->threads());
+        QVERIFY(tileMap->shape().threads() > 1);
+        QVERIFY(window.findChild<CoalescingView *>()->caption().contains(
+            QString::fromStdString(stageInfo(config.stage).title)));
+    }
+
+    void eachWorkspaceHasAShortcut()
+    {
+        MainWindow window(options());
+        int number = 1;
+        for (Workspace workspace : kWorkspaces) {
+            QAction *a = window.action(QStringLiteral("actionWorkspace") + Workspaces::title(workspace));
+            QVERIFY2(a, qPrintable(Workspaces::title(workspace)));
+            QCOMPARE(a->shortcut(), QKeySequence(QStringLiteral("Ctrl+%1").arg(number++)));
+            a->trigger();
+            QCOMPARE(window.workspaces()->current(), workspace);
+            QVERIFY(a->isChecked());
+        }
+        QVERIFY(window.showView(QStringLiteral("ladder")));
+        QCOMPARE(window.workspaces()->current(), Workspace::Ladder);
+        QVERIFY(!window.showView(QStringLiteral("no such view")));
+    }
+
+    // The selected run and the configured stage follow from one workspace to the next.
+    void oneSelectionAcrossWorkspaces()
+    {
+        MainWindow window(options());
+        QString error;
+        QVERIFY2(window.openSession(kFullLadder, &error), qPrintable(error));
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString step3 = recordedRunOf(*window.session(), QStringLiteral("worklog-3"));
+        QVERIFY(!step3.isEmpty());
+        window.resultsView()->setCurrentIndex(window.resultsView()->model()->index(0, 0));
+        window.selection()->select(step3);
+        window.workspaces()->setCurrent(Workspace::Counters);
+        auto *runList = window.findChild<QTableView *>("counterRunList");
+        QVERIFY(runList && runList->isVisible());
+        QCOMPARE(runList->currentIndex().data(ResultsModel::RunIdRole).toString(), step3);
+        auto *counters = window.findChild<AccessCheckView *>("accessCheckView");
+        QVERIFY2(counters->headline().contains(step3), qPrintable(counters->headline()));
+        // Choosing in the Counters workspace's list selects in the Ladder's table too.
+        const QModelIndex other = runList->model()->index(2, 0);
+        runList->setCurrentIndex(other);
+        const QString otherId = other.data(ResultsModel::RunIdRole).toString();
+        QCOMPARE(window.selection()->runId(), otherId);
+        QCOMPARE(window.resultsView()->currentIndex().data(ResultsModel::RunIdRole).toString(), otherId);
+        // The configuration is the panel's in every workspace.
+        QVERIFY(window.parameterPanel()->applyPreset("worklog-5b"));
+        window.workspaces()->setCurrent(Workspace::Kernel);
+        QVERIFY(window.parameterPanel()->isVisible());
+        QCOMPARE(window.parameterPanel()->config().stage, StageId::DoubleBuffered);
+    }
+
+    // The panel sits beside the workspaces it serves; Alt+0 shows or hides it in each.
+    void panelWhereItServes()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QAction *toggle = window.action(QStringLiteral("actionShowPanel"));
+        QVERIFY(toggle);
+        QCOMPARE(toggle->shortcut(), QKeySequence(QStringLiteral("Alt+0")));
+        QVERIFY(!window.parameterPanel()->isVisible()); // Ladder: the charts take the width
+        QVERIFY(!toggle->isChecked());
+        toggle->trigger();
+        QVERIFY(window.parameterPanel()->isVisible());
+        window.workspaces()->setCurrent(Workspace::Kernel);
+        QVERIFY(window.parameterPanel()->isVisible());
+        QVERIFY(toggle->isChecked());
+        window.workspaces()->setCurrent(Workspace::Counters);
+        QVERIFY(!window.parameterPanel()->isVisible());
+        // Each workspace keeps its own choice across a restart.
+        const QByteArray state = window.workspaces()->saveState();
+        MainWindow second(options());
+        QVERIFY(second.workspaces()->restoreState(state));
+        QCOMPARE(second.workspaces()->current(), Workspace::Counters);
+        second.workspaces()->setCurrent(Workspace::Ladder);
+        QVERIFY(second.workspaces()->panelShown());
+        QVERIFY(!second.workspaces()->restoreState(QByteArray("not a state")));
+    }
+
+    void maximiseHidesThePanelAndTheOtherPanes()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.workspaces()->setCurrent(Workspace::Kernel);
+        QVERIFY(window.parameterPanel()->isVisible());
+        window.action(QStringLiteral("actionMaximiseView"))->trigger();
+        QVERIFY(window.maximisedView());
+        QVERIFY(!window.parameterPanel()->isVisible());
+        window.action(QStringLiteral("actionMaximiseView"))->trigger();
+        QVERIFY(!window.maximisedView());
+        QVERIFY(window.parameterPanel()->isVisible());
+    }
+
+    void fullLadderReadable_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1440x900") << QSize(1440, 900);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    // With all 23 presets and the published T4 rows loaded: every chart keeps at least half its
+    // height for the plot, and no number in the results table is cut.
+    void fullLadderReadable()
+    {
+        QFETCH(QSize, size);
+        MainWindow window(options());
+        QString error;
+        QVERIFY2(window.openSession(kFullLadder, &error), qPrintable(error));
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QApplication::processEvents();
+        for (QCustomPlot *plot : window.findChildren<QCustomPlot *>()) {
+            if (!plot->isVisible())
+                continue;
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const int plotHeight = plot->axisRect()->rect().height();
+            QVERIFY2(plotHeight * 2 >= plot->height(), qPrintable(QStringLiteral("%1: plot %2 of %3 px")
+                                                                      .arg(plot->objectName())
+                                                                      .arg(plotHeight)
+                                                                      .arg(plot->height())));
+        }
+        QTableView *table = window.resultsView();
+        QVERIFY(table->isVisible());
+        for (int column : {int(ResultsModel::MedianColumn), int(ResultsModel::TflopsColumn),
+                           int(ResultsModel::PercentOfCublasColumn), int(ResultsModel::RelErrorColumn),
+                           int(ResultsModel::RegistersColumn), int(ResultsModel::SmemColumn),
+                           int(ResultsModel::OccupancyColumn), int(ResultsModel::SizeColumn),
+                           int(ResultsModel::ParametersColumn)}) {
+            const int needed = std::max(static_cast<QAbstractItemView *>(table)->sizeHintForColumn(column),
+                                        table->horizontalHeader()->sectionSizeHint(column));
+            QVERIFY2(table->horizontalHeader()->sectionSize(column) >= needed,
+                     qPrintable(QStringLiteral("column %1: %2 px for %3")
+                                    .arg(column)
+                                    .arg(table->horizontalHeader()->sectionSize(column))
+                                    .arg(needed)));
+        }
+    }
+
+    // A session's description is shown when it opens, as written (it comes from a file).
+    void sessionDescriptionIsAPlainTextNotice()
+    {
+        QFile file(kFullLadder);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject session = QJsonDocument::fromJson(file.readAll()).object();
+        const QString hostile =
+            QStringLiteral("Ladder <b>bold</b> <img src=\"/nonexistent/x.png\"> &amp; more");
+        session[QStringLiteral("description")] = hostile;
+        const QString path = m_dir.filePath("described.json");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(session).toJson());
+        out.close();
+        MainWindow window(options());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openSession(path, &error), qPrintable(error));
+        QCOMPARE(window.noticeText(), hostile);
+        auto *notice = window.findChild<QWidget *>("sessionNotice");
+        QVERIFY(notice && notice->isVisible());
+        for (auto *label : notice->findChildren<QLabel *>())
+            QVERIFY(label->textFormat() == Qt::PlainText || label->text().isEmpty());
+    }
+
+    // The autosave's trouble is said in the window, and closing then asks before runs are lost.
+    void autosaveProblemIsShown()
+    {
+        MainWindow window(options());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.autosaveWarningText().isEmpty());
+        window.showAutosaveProblem(
+            QStringLiteral("The autosave could not be written: No space left on device."));
+        QVERIFY(window.autosaveWarningText().contains(QStringLiteral("No space left on device")));
+        QVERIFY(window.autosaveWarningText().contains(QStringLiteral("Save As")));
+        window.showAutosaveProblem(QString());
+        QVERIFY(window.autosaveWarningText().isEmpty());
+    }
+
+    void runOffSaysWhyOnce()
+    {
+        MainWindow window(options());
+        const QString tip = window.action(QStringLiteral("actionRun"))->toolTip();
+        QVERIFY2(tip.contains(QStringLiteral("Running is off")), qPrintable(tip));
+        QCOMPARE(tip.count(QStringLiteral("off:")), 1);
+    }
+
+    void helpMenuListsTheShortcuts()
+    {
+        MainWindow window(options());
+        QVERIFY(window.action(QStringLiteral("actionReadingGuide")));
+        QAction *shortcuts = window.action(QStringLiteral("actionShortcuts"));
+        QVERIFY(shortcuts);
+        const QString html = shortcutsHtml(window.actions());
+        for (const char *expected : {"Run Ladder", "Ctrl+Shift+R", "Ladder", "Ctrl+1", "Sweep", "Ctrl+4",
+                                     "Show Parameter Panel", "Alt+0", "Export"})
+            QVERIFY2(html.contains(QLatin1String(expected)), expected);
+        QVERIFY(readingGuideHtml().contains(QStringLiteral("Counters")));
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestWorkspaces)
+#include "tst_workspaces.moc"
