@@ -122,6 +122,23 @@ private slots:
         QCOMPARE(window.parameterPanel()->config().stage, StageId::DoubleBuffered);
     }
 
+    // The Counters page compares something on its first visit: a run with counters and a model.
+    void countersOpenOnARunWithAModel()
+    {
+        MainWindow window(options());
+        QString error;
+        QVERIFY2(window.openSession(kFullLadder, &error), qPrintable(error));
+        QVERIFY(window.selection()->runId().isEmpty());
+        window.workspaces()->setCurrent(Workspace::Counters);
+        const RunRecord *run = window.session()->find(window.selection()->runId());
+        QVERIFY(run);
+        QCOMPARE(run->presetKey, QStringLiteral("worklog-3"));
+        auto *counters = window.findChild<AccessCheckView *>("accessCheckView");
+        QVERIFY2(!counters->headline().startsWith(QStringLiteral("Select a run")),
+                 qPrintable(counters->headline()));
+        QVERIFY(!counters->rows().isEmpty());
+    }
+
     // The panel sits beside the workspaces it serves; Alt+0 shows or hides it in each.
     void panelWhereItServes()
     {

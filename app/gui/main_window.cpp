@@ -17,6 +17,7 @@
 #include "results_table_proxy.h"
 #include "results_tables.h"
 #include "roofline_chart.h"
+#include "run_choice.h"
 #include "run_controller.h"
 #include "run_selection.h"
 #include "run_status_bar.h"
@@ -322,6 +323,9 @@ void MainWindow::onWorkspaceChanged(Workspace workspace)
         m_registry->setFocused(main);
     if (workspace == Workspace::Kernel && m_kernelTabs->currentWidget() == m_machineCode)
         disassembleCurrent();
+    // The Counters page never opens on "select a run" when the session has one to compare.
+    if (workspace == Workspace::Counters && !m_session->find(m_selection->runId()))
+        m_selection->select(runToExplain(*m_session));
 }
 
 QAction *MainWindow::action(const QString &objectName) const

@@ -39,6 +39,8 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
         m_runList->setColumnHidden(
             column, column != ResultsModel::StageColumn && column != ResultsModel::ParametersColumn &&
                         column != ResultsModel::MedianColumn && column != ResultsModel::OriginColumn);
+    // The time right after the stage: the list is narrow, and the time is what tells runs apart.
+    m_runList->horizontalHeader()->moveSection(ResultsModel::MedianColumn, 1);
     for (QTableView *table : {m_full, m_runList})
         connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, selection,
                 [selection](const QModelIndex &current) {
