@@ -245,29 +245,16 @@ void MainWindow::buildActions()
             disassembleCurrent();
     });
 
-    QAction *maximise = make("actionMaximiseView", tr("&Maximise View"), QKeySequence(tr("Ctrl+M")), [this] {
-        setMaximisedView(maximisedView() ? nullptr : m_workspaces->paneOf(exportTarget()));
-    });
-    maximise->setCheckable(true);
-    maximise->setToolTip(tr("Show only the view you last clicked; again to bring the others back (Ctrl+M)"));
-    make("actionResetLayout", tr("&Reset Layout"), {}, [this] {
-        setMaximisedView(nullptr);
-        applyFirstStartLayout();
-    })->setToolTip(tr("Put every view back where GemmScope first placed it"));
-    connect(m_workspaces, &Workspaces::maximisedChanged, this, [this, maximise](QWidget *pane) {
-        maximise->setChecked(pane != nullptr);
-        maximise->setText(pane ? tr("Restore &Arrangement") : tr("&Maximise View"));
+    // Ctrl+M maximises the view clicked last; Reset Layout starts from the first-start shares.
+    m_workspaces->addActionsTo(this, [this] { return exportTarget(); });
+    connect(m_workspaces, &Workspaces::layoutResetRequested, this, &MainWindow::applyFirstStartLayout);
+    connect(m_workspaces, &Workspaces::maximisedChanged, this, [this](QWidget *pane) {
         if (pane)
             statusBar()->showMessage(
                 tr("Showing only %1; Ctrl+M brings the other views back.").arg(viewName(exportTarget())),
                 6000);
     });
-
-    m_workspaces->addActionsTo(this);
-    make("actionShortcuts", tr("&Keyboard Shortcuts"), QKeySequence(tr("Ctrl+/")),
-         [this] { showHelpDialog(this, tr("Keyboard shortcuts"), shortcutsHtml(actions())); });
-    make("actionReadingGuide", tr("&How to Read This Window"), QKeySequence::HelpContents,
-         [this] { showHelpDialog(this, tr("How to read this window"), readingGuideHtml()); });
+    addHelpActions(this);
     // Every chart's and diagram's context menu offers the same two window actions.
     ChartInteraction::addCommonMenuEntries([this](QMenu &menu, QWidget *surface) {
         QWidget *view = m_registry->viewContaining(surface);

@@ -3,6 +3,7 @@
 #include "results_model.h"
 #include "run_selection.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QTableView>
 
@@ -42,11 +43,21 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     // The time right after the stage: the list is narrow, and the time is what tells runs apart.
     m_runList->horizontalHeader()->moveSection(ResultsModel::MedianColumn, 1);
     for (QTableView *table : {m_full, m_runList})
+        table->installEventFilter(this); // shown: fitted to its real width
+    for (QTableView *table : {m_full, m_runList})
         connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, selection,
                 [selection](const QModelIndex &current) {
                     if (current.isValid())
                         selection->select(current.data(ResultsModel::RunIdRole).toString());
                 });
+}
+
+bool ResultsTables::eventFilter(QObject *watched, QEvent *event)
+{
+    // Columns fitted before the table was laid out were capped by its then tiny width.
+    if (event->type() == QEvent::Show)
+        fitColumns();
+    return QObject::eventFilter(watched, event);
 }
 
 void ResultsTables::fitColumns()

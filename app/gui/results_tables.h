@@ -25,6 +25,8 @@ public:
     void showRow(int row); // the selected run's row, made current and scrolled to in both
 
 private:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
     QTableView *m_full;
     QTableView *m_runList;
 };

@@ -108,7 +108,7 @@ QString Workspaces::description(Workspace workspace)
     return {};
 }
 
-void Workspaces::addActionsTo(QWidget *window)
+void Workspaces::addActionsTo(QWidget *window, std::function<QWidget *()> focused)
 {
     auto *group = new QActionGroup(this);
     int number = 1;
@@ -136,6 +136,28 @@ void Workspaces::addActionsTo(QWidget *window)
     window->addAction(panel);
     connect(panel, &QAction::triggered, this, &Workspaces::setPanelShown);
     connect(this, &Workspaces::panelShownChanged, panel, &QAction::setChecked);
+
+    auto *maximise = new QAction(tr("&Maximise View"), window);
+    maximise->setObjectName(QStringLiteral("actionMaximiseView"));
+    maximise->setShortcut(QKeySequence(tr("Ctrl+M")));
+    maximise->setShortcutContext(Qt::WindowShortcut);
+    maximise->setCheckable(true);
+    maximise->setToolTip(tr("Show only the view you last clicked; again to bring the others back (Ctrl+M)"));
+    window->addAction(maximise);
+    connect(maximise, &QAction::triggered, this,
+            [this, focused] { setMaximised(m_maximised ? nullptr : paneOf(focused())); });
+    connect(this, &Workspaces::maximisedChanged, maximise, [maximise](QWidget *pane) {
+        maximise->setChecked(pane != nullptr);
+        maximise->setText(pane ? tr("Restore &Arrangement") : tr("&Maximise View"));
+    });
+    auto *reset = new QAction(tr("&Reset Layout"), window);
+    reset->setObjectName(QStringLiteral("actionResetLayout"));
+    reset->setToolTip(tr("Put every view back where GemmScope first placed it"));
+    window->addAction(reset);
+    connect(reset, &QAction::triggered, this, [this] {
+        setMaximised(nullptr);
+        emit layoutResetRequested();
+    });
 }
 
 QString Workspaces::key(Workspace workspace)

@@ -14,6 +14,7 @@
 #include <QPointer>
 #include <QWidget>
 #include <array>
+#include <functional>
 
 class QSplitter;
 class QStackedWidget;
@@ -63,8 +64,9 @@ public:
     QWidget *paneOf(const QWidget *view) const;
 
     // The actions that switch workspaces ("actionWorkspaceLadder", Ctrl+1 … Ctrl+4, checked for
-    // the current one) and "actionShowPanel" (Alt+0), added to `window`.
-    void addActionsTo(QWidget *window);
+    // the current one), "actionShowPanel" (Alt+0), "actionMaximiseView" (Ctrl+M: the pane of the
+    // view `focused` names) and "actionResetLayout", added to `window`.
+    void addActionsTo(QWidget *window, std::function<QWidget *()> focused);
 
     // Splitter shares for a window of `size` that has no saved arrangement.
     void applyFirstStartSizes(const QSize &size);
@@ -75,6 +77,7 @@ signals:
     void currentChanged(gemmscope::Workspace workspace);
     void panelShownChanged(bool shown);
     void maximisedChanged(QWidget *pane);
+    void layoutResetRequested(); // Reset Layout: the window applies its first-start sizes
 
 private:
     void applyPanelVisibility();
