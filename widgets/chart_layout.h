@@ -3,6 +3,7 @@
 // log ticks, and labels placed where they overlap nothing.
 #pragma once
 
+#include <QLineF>
 #include <QList>
 #include <QPointer>
 #include <QRectF>
@@ -73,12 +74,19 @@ QString shownTitle(QCustomPlot *plot);
 // its preferred side first, then the others; a label with no free place is hidden (its tooltip
 // still names it). `obstacles` are pixel rects (markers, fixed texts). Call after the axes are laid
 // out (a replot). Returns the number of labels that had to hide.
+// `lines` (roofs, in pixels) are obstacles too. A label with a `leader` line may sit farther out,
+// joined to its marker by that line, where nothing is free beside the marker (a cluster).
 struct PlacedLabel {
     QCPItemText *item = nullptr;
     QPointF anchor; // the marker's pixel centre
     double markerRadius = 5;
+    QCPItemLine *leader = nullptr; // hidden unless the label sits away from its marker
 };
-int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles);
+int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles,
+                const QList<QLineF> &lines = {});
+
+// Whether a line segment passes through (or ends inside) a rect.
+bool segmentCrossesRect(const QLineF &segment, const QRectF &rect);
 
 // Hides every label that would overlap one before it in the list (priority order) or leave the
 // axis rect; returns whether any visibility changed.
