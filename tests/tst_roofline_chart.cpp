@@ -509,6 +509,9 @@ private slots:
             diamonds += graph->dataCount();
         }
         QVERIFY2(diamonds >= 16, qPrintable(QString::number(diamonds)));
+        if (const QString shot = test::shotPath(QStringLiteral("roofline-export.png"));
+            !shot.isEmpty() && size == QSize(620, 390))
+            QVERIFY(!chart.exportTo(shot));
     }
 
     // The SVG export keeps the roofs inside the axes: SVG has no clipping of its own here, so a roof

@@ -530,6 +530,9 @@ private slots:
                     QVERIFY2(
                         !bar.adjusted(0.5, 0.5, -0.5, -0.5).intersects(labels[i]),
                         qPrintable(what + QStringLiteral(": label \"%1\" over a bar").arg(labelNames[i])));
+            if (const QString shot = test::shotPath(QStringLiteral("runtime-%1-export.png").arg(what));
+                !shot.isEmpty() && size == QSize(620, 390))
+                QVERIFY(!chart.exportTo(shot));
         }
     }
 

@@ -114,7 +114,7 @@ void placeLegendBeside(QCustomPlot *plot, const QFont &font)
     legend->setIconSize(18, 11);
     legend->setRowSpacing(2);
     legend->setColumnSpacing(10);
-    legend->setMargins(QMargins(6, 2, 2, 2));
+    legend->setMargins(QMargins(6, 2, 10, 2));
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
     takeLegendOut(plot);

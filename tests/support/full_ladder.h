@@ -93,4 +93,11 @@ inline void saveShot(QWidget *widget, const QString &name)
     widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
 }
 
+// The path for an export to be looked at ($GEMMSCOPE_SHOTS_DIR/<name>), empty when none is wanted.
+inline QString shotPath(const QString &name)
+{
+    const QString dir = qEnvironmentVariable("GEMMSCOPE_SHOTS_DIR");
+    return dir.isEmpty() ? QString() : QDir(dir).filePath(name);
+}
+
 } // namespace gemmscope::test
