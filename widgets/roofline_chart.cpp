@@ -586,7 +586,7 @@ void RooflineChart::addLegendKey()
                    marker(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60),
                                           QColor(0xa0, 0xa0, 0xa0), 8)));
     if (has(PointKind::RunMeasured))
-        addKeyItem(m_plot, QStringLiteral("run at its measured AI\n(DRAM counters), dotted\nto the model's"),
+        addKeyItem(m_plot, QStringLiteral("measured AI (counters),\ndotted to the model's"),
                    marker(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(0x40, 0x40, 0x40), 1.2),
                                           QColor(0xa0, 0xa0, 0xa0), 9)));
     if (m_selectedGraph)
