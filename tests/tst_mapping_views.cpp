@@ -159,6 +159,32 @@ private slots:
         const auto error = view.exportTo(path);
         QVERIFY2(!error, error ? qPrintable(*error) : "");
         QVERIFY(QFileInfo(path).size() > 1000);
+        QCOMPARE(view.selectedThread(), 5); // the view keeps its selection
+    }
+
+    // Issue 19: the export is the print layout, not the inspection state: the thread clicked on
+    // screen (its outputs in the selection colour, the other warps faded) is left out, so the
+    // export with a thread selected equals the export without one.
+    void tileMapExportLeavesOutTheClickedThread()
+    {
+        QTemporaryDir dir;
+        TileMapView view;
+        view.resize(600, 500);
+        view.setShape(shapeOf(StageId::Coarsened, tiles64));
+        const QString plain = dir.filePath(QStringLiteral("plain.png"));
+        QVERIFY(!view.exportTo(plain));
+        view.setSelectedThread(5);
+        const QString clicked = dir.filePath(QStringLiteral("clicked.png"));
+        QVERIFY(!view.exportTo(clicked));
+        const QImage a(plain), b(clicked);
+        QVERIFY(!a.isNull() && a.size() == b.size());
+        QVERIFY2(a == b, "the export shows the clicked thread");
+        const QColor selection = TileMapView::selectionColor();
+        int selectionPixels = 0;
+        for (int y = 0; y < b.height(); y += 2)
+            for (int x = 0; x < b.width(); x += 2)
+                selectionPixels += QColor(b.pixel(x, y)) == selection;
+        QVERIFY2(selectionPixels < 50, qPrintable(QString::number(selectionPixels)));
     }
 
     // 192x192 in a pane-sized view: too small for threads, so each warp's outputs are outlined

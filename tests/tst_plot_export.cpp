@@ -1,5 +1,6 @@
 // Exports must write real files of the format the extension names (checked by magic bytes),
 // for plots and for plain widgets, and refuse bad targets with a sentence instead of failing silently.
+#include "chart_layout.h"
 #include "plot_export.h"
 
 #include <QLabel>
@@ -101,6 +102,50 @@ private slots:
         QVERIFY(!exportPlot(&plot, path));
         const QImage image(path);
         QCOMPARE(image.size(), plot.size() * 2);
+    }
+
+    // Issue 19: "__restrict__" lost its underscores in PNG exports. QCustomPlot clips a legend
+    // entry to its own rect, exactly the text's height; at the PNG's 2x the underscores, drawn at
+    // the bottom of that height, fell outside it. The rows under the entry's baseline must hold ink.
+    void pngKeepsUnderscores_data()
+    {
+        QTest::addColumn<bool>("beside");
+        QTest::newRow("legend below") << false;
+        QTest::newRow("legend beside") << true;
+    }
+    void pngKeepsUnderscores()
+    {
+        QFETCH(bool, beside);
+        QCustomPlot plot;
+        fillPlot(plot);
+        plot.graph(0)->setName(QStringLiteral("__restrict__"));
+        plot.addGraph()->setName(QStringLiteral("next row"));
+        plot.plotLayout()->insertRow(0); // the charts' title row, which fitTitleAndLegend fills
+        plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, QString()));
+        if (beside)
+            placeLegendBeside(&plot, plot.font());
+        else
+            placeLegendBelow(&plot);
+        fitTitleAndLegend(&plot, QString(), true);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("underscores.png"));
+        QVERIFY(!exportPlot(&plot, path, plot.size()));
+        QImage image(path);
+        QVERIFY(!image.isNull());
+        // The entry's text, at the export's scale: ink in the rows below its baseline.
+        QCPAbstractLegendItem *item = plot.legend->item(0);
+        const QFontMetrics metrics(plot.legend->font());
+        const double scale = double(image.width()) / plot.width();
+        const int left = int((item->rect().left() + plot.legend->iconSize().width()) * scale);
+        const int right = int(item->rect().right() * scale);
+        const int baseline = int((item->rect().top() + metrics.ascent()) * scale);
+        const int bottom = int((item->rect().top() + metrics.height() + 2) * scale);
+        int ink = 0;
+        for (int y = baseline + 1; y <= bottom && y < image.height(); ++y)
+            for (int x = left; x <= right; ++x)
+                ink += qGray(image.pixel(x, y)) < 128;
+        QVERIFY2(ink >= 10, qPrintable(QStringLiteral("%1 dark pixels under the baseline").arg(ink)));
     }
 
     void refusesUnknownExtension_data()

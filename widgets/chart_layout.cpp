@@ -87,6 +87,137 @@ void placeLegendBelow(QCustomPlot *plot)
 
 namespace {
 
+// The legend gives every entry room below its text: QCustomPlot clips an entry to its own rect, and
+// a rect exactly the text's height cuts the rows under the baseline (the underscores of
+// `__restrict__`) once the picture is scaled for a PNG export.
+constexpr int kLegendItemBottomRoom = 3;
+
+void takeLegendOut(QCustomPlot *plot)
+{
+    QCPLegend *legend = plot->legend;
+    if (QCPLayoutInset *inset = plot->axisRect()->insetLayout(); inset->elements(false).contains(legend))
+        inset->take(legend);
+    plot->axisRect()->insetLayout()->simplify();
+    if (auto *grid = qobject_cast<QCPLayoutGrid *>(legend->layout())) {
+        grid->take(legend);
+        grid->simplify();
+    }
+}
+
+} // namespace
+
+void placeLegendBeside(QCustomPlot *plot, const QFont &font)
+{
+    QCPLegend *legend = plot->legend;
+    legend->setVisible(true);
+    legend->setFont(font);
+    legend->setIconSize(18, 11);
+    legend->setRowSpacing(2);
+    legend->setColumnSpacing(10);
+    legend->setMargins(QMargins(6, 2, 10, 2));
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    takeLegendOut(plot);
+    // [axis rect | column], the column holding the legend on top of an empty stretch, so the legend
+    // keeps its own height and the axis rect every pixel of the row.
+    QCPLayoutGrid *grid = plot->plotLayout();
+    QCPAxisRect *rect = plot->axisRect();
+    int row = 0;
+    for (; row < grid->rowCount(); ++row)
+        if (grid->element(row, 0) == rect)
+            break;
+    grid->take(rect);
+    auto *side = new QCPLayoutGrid;
+    grid->addElement(row, 0, side);
+    side->addElement(0, 0, rect);
+    auto *column = new QCPLayoutGrid;
+    side->addElement(0, 1, column);
+    side->setColumnStretchFactor(1, 0.001);
+    side->setColumnSpacing(0);
+    column->addElement(0, 0, legend);
+    column->addElement(1, 0, new QCPLayoutElement(plot));
+    column->setRowStretchFactor(0, 0.001);
+    column->setRowSpacing(0);
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    legend->setWrap(0);
+    legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    legend->setProperty("gemmscopeBeside", true);
+}
+
+bool legendIsBeside(const QCustomPlot *plot)
+{
+    return plot->legend->property("gemmscopeBeside").toBool();
+}
+
+KeyLegendItem::KeyLegendItem(QCPLegend *legend, const QString &text, IconPainter icon)
+    : QCPAbstractLegendItem(legend), m_text(text), m_icon(std::move(icon))
+{
+}
+
+void KeyLegendItem::draw(QCPPainter *painter)
+{
+    painter->setFont(mFont);
+    painter->setPen(QPen(mTextColor));
+    const QSize iconSize = mParentLegend->iconSize();
+    const QFontMetrics metrics(mFont);
+    const QRect textRect = metrics.boundingRect(0, 0, 0, iconSize.height(), Qt::TextDontClip, m_text);
+    const QRect iconRect(mRect.topLeft() + QPoint(0, std::max(0, (metrics.height() - iconSize.height()) / 2)),
+                         iconSize);
+    painter->drawText(mRect.x() + iconSize.width() + mParentLegend->iconTextPadding(), mRect.y(),
+                      textRect.width(), std::max(textRect.height(), iconSize.height()), Qt::TextDontClip,
+                      m_text);
+    painter->save();
+    painter->setClipRect(iconRect);
+    if (m_icon)
+        m_icon(painter, QRectF(iconRect));
+    painter->restore();
+}
+
+QSize KeyLegendItem::minimumOuterSizeHint() const
+{
+    const QFontMetrics metrics(mFont);
+    const QSize iconSize = mParentLegend->iconSize();
+    const QRect textRect = metrics.boundingRect(0, 0, 0, iconSize.height(), Qt::TextDontClip, m_text);
+    return QSize(iconSize.width() + mParentLegend->iconTextPadding() + textRect.width() + mMargins.left() +
+                     mMargins.right(),
+                 std::max(textRect.height(), iconSize.height()) + mMargins.top() + mMargins.bottom());
+}
+
+KeyLegendItem *addKeyItem(QCustomPlot *plot, const QString &text, KeyLegendItem::IconPainter icon)
+{
+    auto *item = new KeyLegendItem(plot->legend, text, std::move(icon));
+    plot->legend->addItem(item);
+    return item;
+}
+
+KeyLegendItem::IconPainter stripesIcon(const QList<QColor> &colors, Qt::BrushStyle style)
+{
+    return [colors, style](QCPPainter *p, const QRectF &icon) {
+        const QRectF box = icon.adjusted(0.5, 1.5, -0.5, -1.5);
+        const double w = box.width() / std::max<qsizetype>(1, colors.size());
+        for (int i = 0; i < colors.size(); ++i) {
+            const QRectF stripe(box.left() + i * w, box.top(), w, box.height());
+            p->fillRect(stripe, style == Qt::SolidPattern ? colors[i].lighter(115) : QColor(Qt::white));
+            if (style != Qt::SolidPattern)
+                p->fillRect(stripe, QBrush(colors[i], style));
+        }
+        p->setPen(QPen(QColor(0x50, 0x50, 0x50), 1));
+        p->setBrush(Qt::NoBrush);
+        p->drawRect(box);
+    };
+}
+
+QString legendItemText(QCPAbstractLegendItem *item)
+{
+    if (auto *key = qobject_cast<KeyLegendItem *>(item))
+        return key->text();
+    if (auto *plottable = qobject_cast<QCPPlottableLegendItem *>(item))
+        return plottable->plottable()->name();
+    return QString();
+}
+
+namespace {
+
 QCPTextElement *titleElement(QCustomPlot *plot)
 {
     return qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0));
@@ -130,13 +261,21 @@ void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendW
     legend->setVisible(legendWanted && legend->itemCount() > 0);
     if (legend->itemCount() == 0)
         return;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem *item = legend->item(i))
+            item->setMargins(QMargins(0, 0, 0, kLegendItemBottomRoom));
+    if (legendIsBeside(plot)) {
+        legend->setWrap(0);
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+        return;
+    }
     // As many columns as fit, each as wide as its own widest entry.
     QList<int> widths;
     const QFontMetrics metrics(legend->font());
     const int extra = legend->iconSize().width() + legend->iconTextPadding() + 12;
     for (int i = 0; i < legend->itemCount(); ++i) {
-        auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
-        widths << (item ? metrics.horizontalAdvance(item->plottable()->name()) : 120) + extra;
+        const QString text = legendItemText(legend->item(i));
+        widths << (text.isEmpty() ? 120 : metrics.horizontalAdvance(text)) + extra;
     }
     const int available = plot->viewport().width() - 16;
     int columns = 1;
@@ -204,7 +343,20 @@ bool hideOverlapping(QCustomPlot *plot, const QList<QCPItemText *> &labels)
     return changed;
 }
 
-int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles)
+bool segmentCrossesRect(const QLineF &segment, const QRectF &rect)
+{
+    if (rect.contains(segment.p1()) || rect.contains(segment.p2()))
+        return true;
+    const QList<QLineF> edges{
+        QLineF(rect.topLeft(), rect.topRight()), QLineF(rect.topRight(), rect.bottomRight()),
+        QLineF(rect.bottomRight(), rect.bottomLeft()), QLineF(rect.bottomLeft(), rect.topLeft())};
+    return std::any_of(edges.cbegin(), edges.cend(), [&](const QLineF &edge) {
+        return segment.intersects(edge, nullptr) == QLineF::BoundedIntersection;
+    });
+}
+
+int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles,
+                const QList<QLineF> &lines)
 {
     const QRectF bounds = QRectF(plot->axisRect()->rect()).adjusted(2, 2, -2, -2);
     for (const PlacedLabel &l : labels)
@@ -222,24 +374,72 @@ int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRect
                             {Qt::AlignRight | Qt::AlignBottom, QMargins(0, 0, 6, 4)},
                             {Qt::AlignLeft | Qt::AlignTop, QMargins(6, 4, 0, 0)},
                             {Qt::AlignRight | Qt::AlignTop, QMargins(0, 4, 6, 0)}};
+    QList<QLineF> leaders; // drawn so far: a later label does not sit on one
+    QList<QRectF> labelRects;
+    const auto clearAt = [&](const QRectF &rect, const QRectF &own) {
+        const QRectF inner = rect.adjusted(1, 1, -1, -1);
+        return bounds.contains(rect) &&
+               std::none_of(obstacles.cbegin(), obstacles.cend(),
+                            [&](const QRectF &o) { return o != own && o.intersects(inner); }) &&
+               std::none_of(lines.cbegin(), lines.cend(),
+                            [&](const QLineF &line) { return segmentCrossesRect(line, inner); }) &&
+               std::none_of(leaders.cbegin(), leaders.cend(),
+                            [&](const QLineF &line) { return segmentCrossesRect(line, inner); });
+    };
     int hidden = 0;
     for (const PlacedLabel &l : labels) {
+        const QRectF own(l.anchor - QPointF(l.markerRadius, l.markerRadius),
+                         QSizeF(2 * l.markerRadius, 2 * l.markerRadius));
+        l.item->position->setPixelPosition(l.anchor);
+        if (l.leader)
+            l.leader->setVisible(false);
         bool placed = false;
         for (const Side &side : sides) {
             l.item->setPositionAlignment(side.align);
             l.item->setPadding(side.pad);
             const QRectF rect = labelRect(l.item);
-            const QRectF own(l.anchor - QPointF(l.markerRadius, l.markerRadius),
-                             QSizeF(2 * l.markerRadius, 2 * l.markerRadius));
-            const bool clear = bounds.contains(rect) &&
-                               std::none_of(obstacles.cbegin(), obstacles.cend(), [&](const QRectF &o) {
-                                   return o != own && o.intersects(rect.adjusted(1, 1, -1, -1));
-                               });
-            if (clear) {
-                obstacles << rect.adjusted(side.pad.left(), side.pad.top(), -side.pad.right(),
-                                           -side.pad.bottom());
+            if (clearAt(rect, own)) {
+                obstacles << rect; // its padding too: no other label between it and its marker
+                labelRects << rect;
                 placed = true;
                 break;
+            }
+        }
+        // Nothing free beside the marker: farther out on rings around it, joined by the leader.
+        if (!placed && l.leader) {
+            l.item->setPadding(QMargins(1, 0, 1, 0));
+            l.item->setPositionAlignment(Qt::AlignCenter);
+            const QRectF probe = labelRect(l.item);
+            for (double distance = 14; !placed && distance <= 260; distance += 12) {
+                for (int step = 0; step < 16 && !placed; ++step) {
+                    // Up and right first: the roofs are above the points, the sparse side.
+                    const double angle = (-45 + step * 22.5) * M_PI / 180;
+                    const QPointF centre =
+                        l.anchor + QPointF(std::cos(angle) * (distance + probe.width() / 2),
+                                           std::sin(angle) * (distance + probe.height() / 2));
+                    const QRectF rect(centre - QPointF(probe.width() / 2, probe.height() / 2), probe.size());
+                    // The leader from the marker's edge to the label's nearest point.
+                    const QPointF to(std::clamp(l.anchor.x(), rect.left(), rect.right()),
+                                     std::clamp(l.anchor.y(), rect.top(), rect.bottom()));
+                    QLineF leader(l.anchor, to);
+                    if (leader.length() > l.markerRadius)
+                        leader.setP1(leader.pointAt(l.markerRadius / leader.length()));
+                    // A leader may pass a marker of the cluster it leaves, never a label.
+                    const bool leaderFree =
+                        std::none_of(labelRects.cbegin(), labelRects.cend(), [&](const QRectF &o) {
+                            return segmentCrossesRect(leader, o.adjusted(1, 1, -1, -1));
+                        });
+                    if (!leaderFree || !clearAt(rect, own))
+                        continue;
+                    l.item->position->setPixelPosition(centre);
+                    l.leader->start->setPixelPosition(leader.p1());
+                    l.leader->end->setPixelPosition(leader.p2());
+                    l.leader->setVisible(true);
+                    obstacles << rect;
+                    labelRects << rect;
+                    leaders << leader;
+                    placed = true;
+                }
             }
         }
         l.item->setVisible(placed);

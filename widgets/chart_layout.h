@@ -3,11 +3,13 @@
 // log ticks, and labels placed where they overlap nothing.
 #pragma once
 
+#include <QLineF>
 #include <QList>
 #include <QPointer>
 #include <QRectF>
 #include <QString>
 #include <Qt>
+#include <functional>
 #include <qcustomplot.h>
 
 namespace gemmscope {
@@ -31,6 +33,35 @@ void useLogTicks125(QCPAxis *axis);
 // Moves the legend out of the axis rect into a row below it (compact font, wraps into columns).
 void placeLegendBelow(QCustomPlot *plot);
 
+// Moves the legend out of the axis rect into a column on its right, at the top, one entry a row,
+// at the widget's (the application's) font: the plot keeps its height whatever the entry count.
+void placeLegendBeside(QCustomPlot *plot, const QFont &font);
+bool legendIsBeside(const QCustomPlot *plot);
+
+// A legend entry drawn by a function rather than by a plottable: a group of stages (its colours
+// side by side), a hatch, a marker. Its text may hold line breaks.
+class KeyLegendItem : public QCPAbstractLegendItem {
+    Q_OBJECT
+public:
+    using IconPainter = std::function<void(QCPPainter *, const QRectF &)>;
+    KeyLegendItem(QCPLegend *legend, const QString &text, IconPainter icon);
+    QString text() const { return m_text; }
+
+protected:
+    void draw(QCPPainter *painter) override;
+    QSize minimumOuterSizeHint() const override;
+
+private:
+    QString m_text;
+    IconPainter m_icon;
+};
+// Adds a KeyLegendItem to the plot's legend; returns it.
+KeyLegendItem *addKeyItem(QCustomPlot *plot, const QString &text, KeyLegendItem::IconPainter icon);
+// Icons: colours as stripes side by side (a group of stages), optionally hatched.
+KeyLegendItem::IconPainter stripesIcon(const QList<QColor> &colors, Qt::BrushStyle style = Qt::SolidPattern);
+// The text of a legend entry of either kind (a plottable's name or a KeyLegendItem's text).
+QString legendItemText(QCPAbstractLegendItem *item);
+
 // Fits a chart to its width: the full title, on two lines where one is too narrow (split at the
 // last ", " or ": " that fits), never elided while two lines hold it; the legend's columns.
 // `printing` keeps everything regardless of width.
@@ -43,12 +74,19 @@ QString shownTitle(QCustomPlot *plot);
 // its preferred side first, then the others; a label with no free place is hidden (its tooltip
 // still names it). `obstacles` are pixel rects (markers, fixed texts). Call after the axes are laid
 // out (a replot). Returns the number of labels that had to hide.
+// `lines` (roofs, in pixels) are obstacles too. A label with a `leader` line may sit farther out,
+// joined to its marker by that line, where nothing is free beside the marker (a cluster).
 struct PlacedLabel {
     QCPItemText *item = nullptr;
     QPointF anchor; // the marker's pixel centre
     double markerRadius = 5;
+    QCPItemLine *leader = nullptr; // hidden unless the label sits away from its marker
 };
-int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles);
+int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles,
+                const QList<QLineF> &lines = {});
+
+// Whether a line segment passes through (or ends inside) a rect.
+bool segmentCrossesRect(const QLineF &segment, const QRectF &rect);
 
 // Hides every label that would overlap one before it in the list (priority order) or leave the
 // axis rect; returns whether any visibility changed.

@@ -10,7 +10,13 @@
 
 namespace gemmscope {
 
-PlotChart::PlotChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {}
+PlotChart::PlotChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+{
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (m_printing)
+            m_printAxisRect = m_plot->axisRect()->rect();
+    });
+}
 
 void PlotChart::setSelectedRun(const QString &runId)
 {

@@ -7,6 +7,7 @@
 #include "chart_interaction.h"
 #include "run_view.h"
 
+#include <QRect>
 #include <QSize>
 #include <QString>
 #include <QWidget>
@@ -37,6 +38,7 @@ public:
     static constexpr QSize kPrintSize{1200, 800};
 
     QCustomPlot *customPlot() const { return m_plot; }
+    QRect printAxisRect() const { return m_printAxisRect; } // where the last export drew the axes
     QString fullTitle() const { return m_fullTitle; }
     ChartInteraction *interaction() const { return m_interaction; }
 
@@ -65,6 +67,7 @@ protected:
     QString m_selectedRunId;
     bool m_legendWanted = true;
     bool m_printing = false; // while exportTo renders the print layout
+    QRect m_printAxisRect;
 };
 
 } // namespace gemmscope

@@ -40,7 +40,7 @@ constexpr double kViewMaxIntensity = 2000;
 constexpr double kViewMinTflops = 0.1;
 constexpr double kRoofHeadroom = 1.3; // the top of the view over the highest roof
 // Points closer than this (pixels) sit on each other: they share one label ("6,7").
-constexpr double kLabelMergePx = 6;
+constexpr double kLabelMergePx = 9;
 const QString kMeasuredKey = QStringLiteral("measured");
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
@@ -187,7 +187,7 @@ RooflineChart::RooflineChart(QWidget *parent)
     }
     m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
     m_plot->yAxis->setLabel(QStringLiteral("TFLOP/s"));
-    placeLegendBelow(m_plot);
+    placeLegendBeside(m_plot, font());
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connectInteraction(
         [this](const QPointF &pixel) {
@@ -401,14 +401,15 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     roof.measured = measured;
     const double ridge = roofline::ridgeIntensity(peak, bandwidth);
     roof.graph = m_plot->addGraph();
-    // The legend entry is compact (the ridge label and tooltips carry the rest).
+    // The legend entry: what the roof is on one line, its numbers on the next (the legend sits
+    // beside the plot, where width is dear).
     QString legendName = label;
-    legendName.replace(QStringLiteral(" datasheet"), QString())
-        .replace(QStringLiteral("tensor cores"), QStringLiteral("tensor"))
+    legendName.replace(QStringLiteral(" tensor cores"), QString())
+        .replace(QStringLiteral("TF32 tensor roof ("), QStringLiteral("TF32 ("))
         .replace(QStringLiteral("(the worklog's GPU)"), QStringLiteral("(worklog)"))
         .replace(QStringLiteral("measured on NVIDIA "), QStringLiteral("measured "))
         .replace(QStringLiteral(" (recorded)"), QStringLiteral(", recorded"));
-    roof.graph->setName(QStringLiteral("%1: %2, %3 TB/s")
+    roof.graph->setName(QStringLiteral("%1\n%2, %3 TB/s")
                             .arg(legendName, formatTflops(peak))
                             .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1));
     roof.graph->setPen(pen);
@@ -424,6 +425,12 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     roof.ridge->updatePosition();
     auto *text = new QCPItemText(m_plot);
     text->position->setCoords(ridge, peak); // placed beside the dot where nothing else is
+    auto *leader = new QCPItemLine(m_plot);
+    leader->setPen(QPen(pen.color(), 0.8));
+    leader->setVisible(false);
+    text->setProperty("leader", QVariant::fromValue<QObject *>(leader));
+    text->setProperty("ridgeKey", ridge);
+    text->setProperty("ridgeValue", peak);
     text->setBrush(QColor(255, 255, 255, 200));
     m_ridgeLabels.append(text);
     text->setText(QStringLiteral("ridge %1").arg(fmtIntensity(ridge)));
@@ -443,7 +450,9 @@ void RooflineChart::rebuild()
     m_labels.clear();
     m_ridgeLabels.clear();
     m_liveGraph = nullptr;
+    m_selectedGraph = nullptr;
     m_countersNote = nullptr;
+    m_plot->legend->clearItems(); // the key entries that belong to no plottable
 
     const GpuSpec *spec = datasheetSpec();
     const bool measuredRoof = measuredRoofShown();
@@ -523,16 +532,37 @@ void RooflineChart::rebuild()
         xMax = std::max(xMax, 2 * roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
         yMax = std::max(yMax, kRoofHeadroom * r.peakTflops);
     }
+    double lowest = 0;
     for (const ChartPoint &p : std::as_const(m_points)) {
         xMin = std::min(xMin, p.intensity / 2);
         xMax = std::max(xMax, p.intensity * 2);
         if (p.tflops > 0) {
-            yMin = std::min(yMin, p.tflops / 2);
+            lowest = lowest > 0 ? std::min(lowest, p.tflops) : p.tflops;
             yMax = std::max(yMax, p.tflops * kRoofHeadroom);
         }
     }
+    // With runs, the view starts at the decade under the slowest one's half: the H200's ladder
+    // (5 TFLOP/s and up) gets the height that 0.1-1 TFLOP/s would waste, to label its clusters.
+    if (lowest > 0)
+        yMin = std::min(std::max(yMin, std::pow(10.0, std::floor(std::log10(lowest / 2)))), lowest / 2);
     m_plot->xAxis->setRange(xMin, xMax);
     m_plot->yAxis->setRange(yMin, yMax);
+    if (m_printing) {
+        // SVG has no clipping here: a roof drawn from 0.001 to 100000 FLOP/B ran far past the axes
+        // in the file. The print layout draws each roof only inside the view.
+        for (const Roof &r : std::as_const(m_roofs)) {
+            const double ridge = roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs);
+            const double start = std::max(xMin, yMin / roofline::bandwidthBound(1, r.bandwidthGBs));
+            QVector<double> keys{start}, values{roofline::roofAt(start, r.peakTflops, r.bandwidthGBs)};
+            if (ridge > start && ridge < xMax) {
+                keys << ridge;
+                values << r.peakTflops;
+            }
+            keys << xMax;
+            values << roofline::roofAt(xMax, r.peakTflops, r.bandwidthGBs);
+            r.graph->setData(keys, values, true);
+        }
+    }
     addPointLabels();
     syncControls();
     fitToWidth();
@@ -544,42 +574,33 @@ void RooflineChart::rebuild()
 // the measured intensity, the selection ring.
 void RooflineChart::addLegendKey()
 {
-    const auto keyGraph = [this](const QString &name) {
-        QCPGraph *graph = m_plot->addGraph();
-        graph->setName(name);
-        graph->setLineStyle(QCPGraph::lsNone);
-        return graph;
+    const auto has = [this](PointKind kind) {
+        return std::any_of(m_points.cbegin(), m_points.cend(),
+                           [kind](const ChartPoint &p) { return p.kind == kind; });
     };
-    const bool anyRun = std::any_of(m_points.cbegin(), m_points.cend(),
-                                    [](const ChartPoint &p) { return p.kind == PointKind::RunPredicted; });
-    if (anyRun)
-        keyGraph(QStringLiteral("run, predicted AI (colour: stage)"))
-            ->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60),
-                                              QColor(0xa0, 0xa0, 0xa0), 8));
-    if (std::any_of(m_points.cbegin(), m_points.cend(),
-                    [](const ChartPoint &p) { return p.kind == PointKind::RunMeasured; })) {
-        QCPGraph *join = keyGraph(QStringLiteral("predicted \u2192 measured AI"));
-        join->setLineStyle(QCPGraph::lsLine);
-        join->setPen(QPen(QColor(0x60, 0x60, 0x60), 1, Qt::DotLine));
-    }
-    if (!m_roofs.isEmpty())
-        keyGraph(QStringLiteral("ridge: the roof turns flat"))
-            ->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x40, 0x40, 0x40),
-                                              QColor(0x40, 0x40, 0x40), 6));
-    if (!m_printing && !m_selectedRunId.isEmpty() &&
-        std::any_of(m_points.cbegin(), m_points.cend(),
-                    [this](const ChartPoint &p) { return p.runId == m_selectedRunId; }))
-        keyGraph(QStringLiteral("selected run"))
-            ->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 12));
+    const auto marker = [](QCPScatterStyle style) {
+        return [style](QCPPainter *p, const QRectF &icon) { style.drawShape(p, icon.center()); };
+    };
+    if (has(PointKind::RunPredicted))
+        addKeyItem(m_plot, QStringLiteral("run at the model's AI\n(colour: stage)"),
+                   marker(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60),
+                                          QColor(0xa0, 0xa0, 0xa0), 8)));
+    if (has(PointKind::RunMeasured))
+        addKeyItem(m_plot, QStringLiteral("measured AI (counters),\ndotted to the model's"),
+                   marker(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(0x40, 0x40, 0x40), 1.2),
+                                          QColor(0xa0, 0xa0, 0xa0), 9)));
+    if (m_selectedGraph)
+        addKeyItem(m_plot, QStringLiteral("selected run"),
+                   marker(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 11)));
 }
 
 void RooflineChart::addPointLabels()
 {
     // One label per place: points that sit on each other (same intensity, nearly the same
-    // throughput) share it. Placed in pixels by placePointLabels after the axes are laid out.
+    // throughput) share it. Placed in pixels by placePointLabels after the axes are laid out. The
+    // measured diamonds are labelled too: several stages measure the same ~330 FLOP/B.
     for (const ChartPoint &p : std::as_const(m_points)) {
-        if (p.label.isEmpty() || (p.kind != PointKind::RunPredicted && p.kind != PointKind::WorklogT4))
+        if (p.label.isEmpty() || p.kind == PointKind::Live)
             continue;
         auto near = std::find_if(m_labels.begin(), m_labels.end(), [&](const PointLabel &l) {
             return l.kind == p.kind && std::abs(std::log10(l.intensity / p.intensity)) < 1e-3 &&
@@ -588,10 +609,13 @@ void RooflineChart::addPointLabels()
         if (near == m_labels.end()) {
             auto *item = new QCPItemText(m_plot);
             item->position->setCoords(p.intensity, p.tflops);
-            item->setColor(p.kind == PointKind::RunPredicted ? QColor(0x30, 0x30, 0x30) : kWorklogColor);
-            item->setFont(QFont(font().family(), 7));
+            item->setColor(p.kind == PointKind::WorklogT4 ? kWorklogColor : QColor(0x20, 0x20, 0x20));
+            item->setFont(QFont(font().family(), 8));
             item->setText(p.label);
-            m_labels.append({p.kind, p.intensity, p.tflops, {p.label}, item});
+            auto *leader = new QCPItemLine(m_plot);
+            leader->setPen(QPen(QColor(0x80, 0x80, 0x80), 0.8));
+            leader->setVisible(false);
+            m_labels.append({p.kind, p.intensity, p.tflops, {p.label}, item, leader});
         } else if (!near->texts.contains(p.label)) {
             near->texts.append(p.label);
             near->item->setText(near->texts.join(QLatin1Char(',')));
@@ -599,34 +623,78 @@ void RooflineChart::addPointLabels()
     }
 }
 
+QList<QRectF> RooflineChart::markerRects() const
+{
+    QList<QRectF> rects;
+    for (int i = 0; i < m_plot->graphCount(); ++i) {
+        QCPGraph *graph = m_plot->graph(i);
+        const QCPScatterStyle style = graph->scatterStyle();
+        if (!graph->visible() || style.isNone() || graph->lineStyle() != QCPGraph::lsNone)
+            continue;
+        const double r = style.size() / 2 + style.pen().widthF() / 2 + 0.5;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+            const QPointF at(m_plot->xAxis->coordToPixel(it->key), m_plot->yAxis->coordToPixel(it->value));
+            rects << QRectF(at - QPointF(r, r), QSizeF(2 * r, 2 * r));
+        }
+    }
+    for (const Roof &roof : m_roofs)
+        if (roof.ridge) {
+            const QPointF at = roof.ridge->position->pixelPosition();
+            rects << QRectF(at - QPointF(3.5, 3.5), QSizeF(7, 7));
+        }
+    return rects;
+}
+
+QList<QLineF> RooflineChart::roofSegments() const
+{
+    QList<QLineF> segments;
+    for (const Roof &roof : m_roofs) {
+        QPointF previous;
+        bool first = true;
+        for (auto it = roof.graph->data()->constBegin(); it != roof.graph->data()->constEnd(); ++it) {
+            const QPointF at(m_plot->xAxis->coordToPixel(it->key), m_plot->yAxis->coordToPixel(it->value));
+            if (!first)
+                segments << QLineF(previous, at);
+            previous = at;
+            first = false;
+        }
+    }
+    return segments;
+}
+
 void RooflineChart::placePointLabels()
 {
     struct State {
-        Qt::Alignment align;
+        QPointF at;
         bool visible;
         QString text;
     };
-    QList<State> before;
-    for (const PointLabel &l : std::as_const(m_labels))
-        before << State{l.item->positionAlignment(), l.item->visible(), l.item->text()};
-    for (QCPItemText *ridge : std::as_const(m_ridgeLabels))
-        before << State{ridge->positionAlignment(), ridge->visible(), ridge->text()};
-    // Clusters closer than a few pixels at this zoom share one label too.
-    QList<PlacedLabel> labels;
-    QList<QRectF> obstacles;
-    for (QCPItemText *ridge : std::as_const(m_ridgeLabels)) {
-        const QPointF at(m_plot->xAxis->coordToPixel(ridge->position->key()),
-                         m_plot->yAxis->coordToPixel(ridge->position->value()));
-        labels << PlacedLabel{ridge, at, 4};
-    }
-    for (const ChartPoint &p : std::as_const(m_points))
-        if (p.kind == PointKind::RunMeasured || p.kind == PointKind::Live)
-            obstacles << QRectF(m_plot->xAxis->coordToPixel(p.intensity) - 6,
-                                m_plot->yAxis->coordToPixel(p.tflops) - 6, 12, 12);
+    const auto state = [this] {
+        QList<State> states;
+        for (const PointLabel &l : std::as_const(m_labels))
+            states << State{l.item->position->pixelPosition(), l.item->visible(), l.item->text()};
+        for (QCPItemText *ridge : std::as_const(m_ridgeLabels))
+            states << State{ridge->position->pixelPosition(), ridge->visible(), ridge->text()};
+        return states;
+    };
+    const QList<State> before = state();
+    // Every marker, the rings included, is an obstacle; every roof line too (a label struck
+    // through by a roof cannot be read).
+    QList<QRectF> obstacles = markerRects();
     if (m_countersNote)
         obstacles << labelRect(m_countersNote);
-    QList<QPointF> anchors;
+    QList<PlacedLabel> labels;
+    for (QCPItemText *ridge : std::as_const(m_ridgeLabels)) {
+        ridge->position->setCoords(ridge->property("ridgeKey").toDouble(),
+                                   ridge->property("ridgeValue").toDouble());
+        const QPointF at(m_plot->xAxis->coordToPixel(ridge->position->key()),
+                         m_plot->yAxis->coordToPixel(ridge->position->value()));
+        labels << PlacedLabel{ridge, at, 4,
+                              qobject_cast<QCPItemLine *>(ridge->property("leader").value<QObject *>())};
+    }
+    // Clusters closer than a few pixels at this zoom share one label too.
     for (const PointLabel &l : std::as_const(m_labels)) {
+        l.item->position->setCoords(l.intensity, l.tflops);
         const QPointF at(m_plot->xAxis->coordToPixel(l.intensity), m_plot->yAxis->coordToPixel(l.tflops));
         const auto same = std::find_if(labels.begin(), labels.end(), [&](const PlacedLabel &o) {
             return o.item != l.item && !m_ridgeLabels.contains(o.item) &&
@@ -640,22 +708,18 @@ void RooflineChart::placePointLabels()
                     texts << t;
             same->item->setText(texts.join(QLatin1Char(',')));
             l.item->setVisible(false);
-            obstacles << QRectF(at - QPointF(5, 5), QSizeF(10, 10));
+            l.leader->setVisible(false);
             continue;
         }
         l.item->setText(l.texts.join(QLatin1Char(',')));
-        labels << PlacedLabel{l.item, at, 5};
+        labels << PlacedLabel{l.item, at, 5, l.leader};
     }
-    placeLabels(m_plot, labels, obstacles);
-    QList<State> after;
-    for (const PointLabel &l : std::as_const(m_labels))
-        after << State{l.item->positionAlignment(), l.item->visible(), l.item->text()};
-    for (QCPItemText *ridge : std::as_const(m_ridgeLabels))
-        after << State{ridge->positionAlignment(), ridge->visible(), ridge->text()};
+    placeLabels(m_plot, labels, obstacles, roofSegments());
+    const QList<State> after = state();
     bool changed = false;
     for (int i = 0; i < before.size(); ++i)
-        changed = changed || before[i].align != after[i].align || before[i].visible != after[i].visible ||
-                  before[i].text != after[i].text;
+        changed = changed || QLineF(before[i].at, after[i].at).length() > 0.5 ||
+                  before[i].visible != after[i].visible || before[i].text != after[i].text;
     // QCustomPlot ignores a replot asked for from inside afterReplot (it is still replotting), so
     // the frame on screen would keep the labels where they were: queue one. That replot finds the
     // labels placed and asks for none.
@@ -670,7 +734,7 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
     int drawn = 0;
     QCPGraph *publishedGraph = nullptr;
     QMap<QString, QCPGraph *> byStage;
-    QCPGraph *measuredGraph = nullptr;
+    QMap<QString, QCPGraph *> measuredByStage;
     QCPGraph *selectedGraph = nullptr;
     JoinSegments *joins = nullptr;
     // Points closer than ~0.1 % on both log axes are one marker (a pixel is ~0.5 %): in a long
@@ -774,20 +838,26 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
         m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
 
         if (measured) {
-            if (!measuredGraph) {
-                measuredGraph = m_plot->addGraph();
-                measuredGraph->setName(QStringLiteral("run, measured AI (counters)"));
-                measuredGraph->setLineStyle(QCPGraph::lsNone);
-                measuredGraph->setScatterStyle(
-                    QCPScatterStyle(QCPScatterStyle::ssDiamond, Qt::black, QColor(0xff, 0xd7, 0x00), 9));
+            // In the stage's colour (as its predicted disc and its bar in the runtime chart), so a
+            // diamond is told from its neighbours without hovering.
+            QCPGraph *&diamonds = measuredByStage[run.stage];
+            if (!diamonds) {
+                diamonds = m_plot->addGraph();
+                diamonds->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured AI"));
+                diamonds->removeFromLegend(); // one key entry explains the diamonds
+                diamonds->setLineStyle(QCPGraph::lsNone);
+                const QColor color = stageColor(run.stage);
+                diamonds->setScatterStyle(
+                    QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160), 1.2), color, 9));
             }
-            if (*measured > 0 && firstMarker(measuredGraph, *measured, tflops))
-                measuredGraph->addData(*measured, tflops);
+            if (*measured > 0 && firstMarker(diamonds, *measured, tflops))
+                diamonds->addData(*measured, tflops);
             if (!joins)
                 joins = new JoinSegments(m_plot);
             joins->add(predicted, *measured, tflops, stageColor(run.stage));
             m_runTips.insert(int(m_points.size()), tip);
-            m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, QString()});
+            m_points.append(
+                {PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, shortRunLabel(run)});
         }
         if (!m_printing && !m_selectedRunId.isEmpty() && run.runId == m_selectedRunId) {
             selectedGraph = m_plot->addGraph();
@@ -796,6 +866,7 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
             selectedGraph->setScatterStyle(
                 QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 16));
             selectedGraph->addData(predicted, tflops);
+            m_selectedGraph = selectedGraph;
         }
     }
     if (anyRun && !anyCounters) {

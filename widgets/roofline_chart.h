@@ -20,6 +20,7 @@ class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QCPGraph;
+class QCPItemLine;
 class QCPItemText;
 class QCPItemTracer;
 class QMenu;
@@ -88,6 +89,11 @@ public:
     const QList<ChartPoint> &points() const;       // with every tooltip written
     std::optional<QPointF> predictedPoint() const; // (intensity, TFLOP/s) of the live hollow point
     QCPItemText *countersNote() const { return m_countersNote; } // nullptr when counter data exists
+
+    // In pixels, after a replot: every marker drawn (run discs and diamonds, ridge dots, the
+    // selection ring, the current-settings circle) and every roof's segments, for the layout tests.
+    QList<QRectF> markerRects() const;
+    QList<QLineF> roofSegments() const;
 
     QString runIdAt(const QPointF &pixel) const;
     QString tooltipAt(const QPointF &pixel) const;
@@ -162,9 +168,11 @@ private:
         double intensity, tflops;
         QStringList texts;
         QCPItemText *item;
+        QCPItemLine *leader; // to the marker, when the label had to sit away from it
     };
     QList<PointLabel> m_labels;
     QList<QCPItemText *> m_ridgeLabels;
+    QCPGraph *m_selectedGraph = nullptr; // the selection ring
 };
 
 } // namespace gemmscope

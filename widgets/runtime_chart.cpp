@@ -17,6 +17,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
 
 namespace gemmscope {
@@ -24,7 +25,7 @@ namespace gemmscope {
 namespace {
 
 constexpr double kBarWidth = 0.7;
-constexpr double kSpeedupBarWidth = 0.38;
+constexpr double kSpeedupBarWidth = 0.42;
 const QColor kPublishedColor(0x7f, 0x7f, 0x7f);
 const QColor kMeasuredColor(0x1f, 0x77, 0xb4);
 const QColor kSelectionColor(0x10, 0x10, 0x10);
@@ -76,7 +77,12 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     controls->addWidget(m_groupCombo, 1);
     controls->addWidget(m_viewCombo);
     controls->addWidget(m_logCheck);
-    placeLegendBelow(m_plot);
+    placeLegendBeside(m_plot, font());
+    // Bars lie along the left axis, in ladder order from the top; values run along the bottom.
+    m_plot->yAxis->setRangeReversed(true);
+    m_plot->yAxis->setTickLabelFont(QFont(font().family(), 8));
+    m_plot->yAxis->setSubTicks(false);
+    m_plot->yAxis->grid()->setVisible(false);
     m_plot->xAxis->setTickLabelFont(QFont(font().family(), 8));
     connectInteraction(
         [this](const QPointF &pixel) {
@@ -86,7 +92,7 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     // Value labels that would overprint a neighbour hide (the tooltip still gives the value). A
     // replot from inside afterReplot is ignored by QCustomPlot, so the new frame is queued.
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
-        if (!m_valueLabels.isEmpty() && hideOverlapping(m_plot, m_valueLabels))
+        if (hideCrowdedLabels())
             m_plot->replot(QCustomPlot::rpQueuedReplot);
     });
     connect(m_groupCombo, &QComboBox::activated, this,
@@ -180,17 +186,90 @@ void RuntimeChart::syncControls()
 void RuntimeChart::fitToWidth()
 {
     fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted || m_printing);
-    // One horizontal label per bar while they fit; vertical (still one per bar) when they do not.
-    const int count = m_mode == Mode::Runtime ? int(m_slots.size()) : int(m_speedups.size());
-    if (count == 0)
+    setKeyTicks();
+    fitValueRange();
+}
+
+void RuntimeChart::setKeyTicks()
+{
+    auto ticker = m_plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker)
         return;
-    const QFontMetrics metrics(m_plot->xAxis->tickLabelFont());
-    int widest = 0;
-    if (auto ticker = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>())
-        for (const QString &text : ticker->ticks())
-            widest = std::max(widest, metrics.horizontalAdvance(text));
-    const double perBar = double(std::max(100, m_plot->viewport().width() - 70)) / count;
-    m_plot->xAxis->setTickLabelRotation(perBar < widest + 6 ? -90 : 0);
+    // Every row named while rows are as tall as a label; every n-th where they are not (the
+    // tooltip names the others). The axis rect has its height from the last layout.
+    const int count = int(m_keyLabels.size());
+    const double rowPx = count > 0 ? double(m_plot->axisRect()->height()) / count : 0;
+    const int labelPx = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
+    int stride = rowPx > 0 ? std::max(1, int(std::ceil((labelPx - 1) / rowPx))) : 1;
+    stride = std::max<int>(stride, int((count + kMaxLabelledBars - 1) / kMaxLabelledBars));
+    if (stride == m_tickStride && ticker->ticks().size() == (count + stride - 1) / stride)
+        return;
+    m_tickStride = stride;
+    ticker->clear();
+    for (int i = 0; i < count; i += stride)
+        ticker->addTick(i, m_keyLabels[i]);
+}
+
+QCPAxis *RuntimeChart::keyAxis() const
+{
+    return m_plot->yAxis;
+}
+
+QCPAxis *RuntimeChart::valueAxis() const
+{
+    return m_plot->xAxis;
+}
+
+QList<QRectF> RuntimeChart::barRects() const
+{
+    QList<QRectF> rects;
+    QCPAxis *key = keyAxis(), *value = valueAxis();
+    const double base =
+        value->scaleType() == QCPAxis::stLogarithmic ? m_plot->axisRect()->left() : value->coordToPixel(0);
+    for (int i = 0; i < m_plot->plottableCount(); ++i) {
+        auto *bars = qobject_cast<QCPBars *>(m_plot->plottable(i));
+        if (!bars || !bars->visible())
+            continue;
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+            const double top = key->coordToPixel(it->key - bars->width() / 2);
+            const double bottom = key->coordToPixel(it->key + bars->width() / 2);
+            const double end = value->coordToPixel(it->value);
+            rects << QRectF(QPointF(std::min(base, end), std::min(top, bottom)),
+                            QPointF(std::max(base, end), std::max(top, bottom)));
+        }
+    }
+    return rects;
+}
+
+bool RuntimeChart::hideCrowdedLabels()
+{
+    if (m_valueLabels.isEmpty())
+        return false;
+    // A value label never sits over another label or over a bar (the speedup chart's neighbouring
+    // bar, a row too low for its text): it hides, and the tooltip still gives the value.
+    const QRectF bounds = QRectF(m_plot->axisRect()->rect()).adjusted(-1, -3, 1, 3);
+    const QList<QRectF> bars = barRects();
+    QList<QRectF> kept;
+    for (QCPItemText *marker : std::as_const(m_failureMarkers))
+        if (marker->visible())
+            kept << labelRect(marker);
+    bool changed = false;
+    for (int i = 0; i < m_valueLabels.size(); ++i) {
+        QCPItemText *label = m_valueLabels[i];
+        const QRectF rect = labelRect(label);
+        const QRectF inner = rect.adjusted(0.5, 0.5, -0.5, -0.5);
+        const auto hits = [&](const QRectF &r) { return r.intersects(inner); };
+        // Where only every n-th row is named, only its values are shown: a value beside no name
+        // would be read as the named row's.
+        const bool named = m_tickStride <= 1 || m_valueLabelRows.value(i) % m_tickStride == 0;
+        const bool free = named && bounds.contains(rect) && std::none_of(kept.cbegin(), kept.cend(), hits) &&
+                          std::none_of(bars.cbegin(), bars.cend(), hits);
+        changed = changed || label->visible() != free;
+        label->setVisible(free);
+        if (free)
+            kept << rect;
+    }
+    return changed;
 }
 
 void RuntimeChart::setRuns(const QList<RunRecord> &runs)
@@ -234,6 +313,7 @@ void RuntimeChart::rebuild()
 {
     m_plot->clearItems(); // first: tracers point at the graphs cleared next
     m_plot->clearPlottables();
+    m_plot->legend->clearItems(); // the key entries that belong to no plottable
     m_runBars.clear();
     m_whiskers.clear();
     m_failureMarkers.clear();
@@ -242,19 +322,23 @@ void RuntimeChart::rebuild()
     m_publishedBars = nullptr;
     m_measuredBars = nullptr;
     m_valueLabels.clear();
+    m_valueLabelRows.clear();
     m_slots.clear();
     m_speedups.clear();
+    m_keyLabels.clear();
+    m_tickStride = 0;
     if (!m_logChosen) {
-        // Log only when groups are mixed and far apart; one group reads best on a linear axis.
-        const QList<RunRecord> runs = plottedRuns();
+        // Log once the plotted values spread more than kLogSpan: on a linear axis the H200's 0.36 ms
+        // cuBLAS TF32 bar is a pixel beside the naive kernel's 25 ms (and the T4's 956 ms).
+        const QList<RuntimeSlot> shown =
+            m_mode == Mode::Runtime ? runtimeSlots(plottedRuns(), m_valueMode) : QList<RuntimeSlot>();
         double lo = 0, hi = 0;
-        for (const RunRecord &run : runs)
-            if (run.status == RunStatus::Ok && run.medianMs > 0) {
-                lo = lo > 0 ? std::min(lo, run.medianMs) : run.medianMs;
-                hi = std::max(hi, run.medianMs);
+        for (const RuntimeSlot &slot : shown)
+            if (slot.plotted && slot.value > 0) {
+                lo = lo > 0 ? std::min(lo, slot.value) : slot.value;
+                hi = std::max(hi, slot.value);
             }
-        const bool mixed = runGroups(runs).size() > 1;
-        m_logScale = m_mode == Mode::Runtime && mixed && lo > 0 && hi / lo > kLogSpan;
+        m_logScale = m_mode == Mode::Runtime && lo > 0 && hi / lo > kLogSpan;
     }
     if (m_mode == Mode::Runtime)
         buildRuntime();
@@ -267,19 +351,59 @@ void RuntimeChart::rebuild()
 
 void RuntimeChart::configureValueAxis(double lowest, double highest, const QString &label)
 {
-    QCPAxis *y = m_plot->yAxis;
-    y->setLabel(label);
+    QCPAxis *axis = valueAxis();
+    m_lowest = lowest;
+    m_highest = highest;
+    // The scale is named on the axis: a log axis read as linear halves every difference.
+    axis->setLabel(m_logScale ? label + QStringLiteral(" (log scale)") : label);
     if (m_logScale) {
-        useLogTicks125(y);
-        const double lo = lowest > 0 ? lowest / 2 : 0.1;
-        y->setRange(lo, std::max(highest * 2, lo * 10));
+        useLogTicks125(axis);
     } else {
-        y->setScaleType(QCPAxis::stLinear);
-        y->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        y->setNumberFormat(QStringLiteral("g"));
-        y->setRange(0, highest > 0 ? highest * 1.15 : 1);
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        axis->setNumberFormat(QStringLiteral("g"));
+    }
+    fitValueRange();
+}
+
+void RuntimeChart::fitValueRange()
+{
+    // The axis ends where the longest bar's label ends (at this width), so no label is cut off.
+    int widest = 0;
+    const QFontMetrics metrics(QFont(font().family(), 8));
+    for (QCPItemText *label : std::as_const(m_valueLabels))
+        if (label->position->value() >= 0 && label->position->typeX() == QCPItemPosition::ptPlotCoords &&
+            label->position->key() >= m_highest * 0.5)
+            widest = std::max(widest, metrics.horizontalAdvance(label->text()) + 8);
+    const double width = std::max(60, m_plot->axisRect()->width());
+    const double share = std::clamp(1.0 - widest / width, 0.5, 0.95); // of the axis left for the bars
+    QCPAxis *axis = valueAxis();
+    if (m_logScale) {
+        const double lo = m_lowest > 0 ? m_lowest / 1.6 : 0.1;
+        const double hi = std::max(m_highest, lo * 2);
+        axis->setRange(lo, lo * std::pow(hi / lo, 1.0 / share) * 1.05);
+    } else {
+        axis->setRange(0, m_highest > 0 ? m_highest / share * 1.03 : 1);
     }
 }
+
+namespace {
+
+QCPItemText *barValueLabel(QCustomPlot *plot, double key, double value, const QString &text,
+                           const QColor &color, const QFont &font)
+{
+    auto *label = new QCPItemText(plot);
+    label->position->setAxes(plot->xAxis, plot->yAxis);
+    label->position->setCoords(value, key);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    label->setPadding(QMargins(3, 0, 1, 0));
+    label->setText(text);
+    label->setColor(color);
+    label->setFont(font);
+    return label;
+}
+
+} // namespace
 
 void RuntimeChart::buildRuntime()
 {
@@ -291,43 +415,30 @@ void RuntimeChart::buildRuntime()
     m_fullTitle = runGroupList.size() == 1 ? QStringLiteral("%1: %2").arg(what, runGroupList.first().label())
                                            : QStringLiteral("%1 per run").arg(what);
 
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setLabel(m_printing
-                                ? QStringLiteral("worklog step / preset (+: past the worklog)")
-                                : QStringLiteral("step / preset (+: past the worklog; hover for names)"));
-    m_plot->xAxis->setRange(-0.6, std::max<qsizetype>(m_slots.size(), 1) - 0.4);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    m_plot->yAxis->setLabel(QString());
+    m_plot->yAxis->setRange(-0.5, std::max<qsizetype>(m_slots.size(), 1) - 0.5);
 
-    if (m_slots.isEmpty()) {
-        auto *hint = new QCPItemText(m_plot);
-        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
-        hint->position->setCoords(0.5, 0.5);
-        hint->setText(QStringLiteral("No runs yet: run a stage or load a session."));
-        hint->setColor(Qt::gray);
-        configureValueAxis(0, 0, QString());
-        return;
-    }
-
-    // One QCPBars per stage (and per published/measured origin) so the legend names stages.
     QMap<QString, QCPBars *> groups;
     double lowest = 0, highest = 0;
     const qsizetype stride = (m_slots.size() + kMaxLabelledBars - 1) / kMaxLabelledBars;
+    const QFont valueFont(font().family(), 8);
     for (int i = 0; i < m_slots.size(); ++i) {
         const RuntimeSlot &slot = m_slots[i];
-        if (i % stride == 0)
-            ticker->addTick(i, slot.label);
+        m_keyLabels << slot.label;
         if (!slot.plotted && stride > 1)
             continue; // no room for a mark per failure: the table lists them
         if (!slot.plotted) {
             auto *marker = new QCPItemText(m_plot);
-            marker->position->setTypeX(QCPItemPosition::ptPlotCoords);
-            marker->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-            marker->position->setCoords(i, 1.0);
-            marker->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-            marker->setText(QStringLiteral("\u2715\n%1").arg(slot.failure));
+            marker->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+            marker->position->setTypeY(QCPItemPosition::ptPlotCoords);
+            marker->position->setAxes(m_plot->xAxis, m_plot->yAxis);
+            marker->position->setCoords(0.0, i);
+            marker->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            marker->setPadding(QMargins(4, 0, 2, 0));
+            marker->setText(QStringLiteral("\u2715 %1: no time").arg(slot.failure));
             marker->setColor(wrongResultColor());
-            marker->setFont(QFont(font().family(), 9, QFont::Bold));
-            marker->setClipToAxisRect(false);
+            marker->setFont(QFont(font().family(), 8, QFont::Bold));
             m_failureMarkers.append(marker);
             continue;
         }
@@ -335,18 +446,19 @@ void RuntimeChart::buildRuntime()
         const QString groupKey = slot.run.stage + (published ? QStringLiteral("|worklog") : QString());
         QCPBars *bars = groups.value(groupKey);
         if (!bars) {
-            bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+            bars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
             bars->setName(stageTitle(slot.run.stage) +
                           (published ? QStringLiteral(" (T4, worklog)") : QString()));
+            bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
             bars->setWidth(kBarWidth);
             const QColor color = stageColor(slot.run.stage);
             bars->setPen(QPen(color.darker(130)));
             bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
-            auto *whisker = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+            auto *whisker = new QCPErrorBars(m_plot->yAxis, m_plot->xAxis);
             whisker->removeFromLegend();
             whisker->setDataPlottable(bars);
             whisker->setPen(QPen(Qt::black, 1));
-            whisker->setWhiskerWidth(8);
+            whisker->setWhiskerWidth(6);
             groups.insert(groupKey, bars);
             m_runBars.append(bars);
             m_whiskers.append(whisker);
@@ -355,18 +467,25 @@ void RuntimeChart::buildRuntime()
         m_whiskers[m_runBars.indexOf(bars)]->addData(slot.value - slot.low, slot.high - slot.value);
         lowest = lowest > 0 ? std::min(lowest, slot.low) : slot.low;
         highest = std::max(highest, slot.high);
+        if (i % stride == 0) {
+            m_valueLabelRows << i;
+            m_valueLabels << barValueLabel(
+                m_plot, i, std::max(slot.value, slot.high),
+                m_valueMode == RuntimeValue::Milliseconds ? formatMs(slot.value) : formatTflops(slot.value),
+                QColor(0x20, 0x20, 0x20), valueFont);
+        }
         if (!m_printing && slot.run.runId == m_selectedRunId && !m_selectedRunId.isEmpty()) {
-            m_selectionBar = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+            m_selectionBar = new QCPBars(m_plot->yAxis, m_plot->xAxis);
             m_selectionBar->setName(QStringLiteral("selected"));
             m_selectionBar->removeFromLegend();
-            m_selectionBar->setWidth(kBarWidth + 0.08);
+            m_selectionBar->setWidth(kBarWidth + 0.12);
             m_selectionBar->setBrush(Qt::NoBrush);
             m_selectionBar->setPen(QPen(kSelectionColor, 2.5));
             m_selectionBar->addData(i, slot.value);
         }
     }
     for (QCPItemText *marker : std::as_const(m_failureMarkers))
-        if (!m_printing && m_slots[int(marker->position->key())].run.runId == m_selectedRunId &&
+        if (!m_printing && m_slots[int(marker->position->value())].run.runId == m_selectedRunId &&
             !m_selectedRunId.isEmpty())
             marker->setPen(QPen(kSelectionColor, 2));
 
@@ -376,52 +495,79 @@ void RuntimeChart::buildRuntime()
                 ? cublas->medianMs
                 : (cublas->tflops > 0 ? cublas->tflops : tflopsAt(*cublas, cublas->medianMs));
         m_referenceLine = new QCPItemStraightLine(m_plot);
-        m_referenceLine->point1->setCoords(0, value);
-        m_referenceLine->point2->setCoords(1, value);
+        m_referenceLine->point1->setAxes(m_plot->xAxis, m_plot->yAxis);
+        m_referenceLine->point2->setAxes(m_plot->xAxis, m_plot->yAxis);
+        m_referenceLine->point1->setCoords(value, 0);
+        m_referenceLine->point2->setCoords(value, 1);
         m_referenceLine->setPen(QPen(stageColor(QStringLiteral("cublas_fp32")), 1.5, Qt::DashLine));
-        // At the right end, above the line: over the cuBLAS bars, the shortest ones, not the tall
-        // naive bars on the left.
-        auto *label = new QCPItemText(m_plot);
-        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(0.995, value);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->setFont(QFont(font().family(), 8));
-        label->setBrush(QColor(255, 255, 255, 200));
-        label->setPadding(QMargins(2, 0, 2, 1));
-        label->setText(
-            QStringLiteral("cuBLAS FP32 %1")
+        m_referenceLine->setProperty(
+            "referenceText",
+            QStringLiteral("cuBLAS FP32: %1")
                 .arg(m_valueMode == RuntimeValue::Milliseconds ? formatMs(value) : formatTflops(value)));
-        label->setColor(stageColor(QStringLiteral("cublas_fp32")));
         lowest = lowest > 0 ? std::min(lowest, value) : value;
         highest = std::max(highest, value);
     }
-    // Legend entries for what is not a stage's bars: the whiskers, the cuBLAS line, the failure mark.
-    const auto keyGraph = [this](const QString &name, const QPen &pen) {
-        QCPGraph *graph = m_plot->addGraph();
-        graph->setName(name);
-        graph->setPen(pen);
-        return graph;
-    };
-    if (!m_runBars.isEmpty())
-        keyGraph(QStringLiteral("whisker: p20–p80"), QPen(Qt::black, 1))
-            ->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle, 0));
-    if (m_referenceLine)
-        keyGraph(QStringLiteral("cuBLAS FP32 (same GPU, size)"),
-                 QPen(stageColor(QStringLiteral("cublas_fp32")), 1.5, Qt::DashLine));
-    if (!m_failureMarkers.isEmpty())
-        keyGraph(QStringLiteral("\u2715 failed: no time"), QPen(wrongResultColor(), 2));
-    if (std::any_of(m_runBars.cbegin(), m_runBars.cend(),
-                    [](QCPBars *b) { return b->brush().style() == Qt::BDiagPattern; })) {
-        auto *hatch = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-        hatch->setName(QStringLiteral("hatched: published"));
-        hatch->setBrush(QBrush(Qt::darkGray, Qt::BDiagPattern));
-        hatch->setPen(QPen(Qt::darkGray));
-    }
+    addLegendKey();
     configureValueAxis(lowest, highest,
                        m_valueMode == RuntimeValue::Milliseconds
                            ? QStringLiteral("median ms, whiskers p20–p80")
-                           : QStringLiteral("TFLOP/s at the median, whiskers at p80-p20 times"));
+                           : QStringLiteral("TFLOP/s at the median, whiskers at p80–p20 times"));
+}
+
+// The legend: the ladder's groups (each with its stages' colours), the published hatch, the
+// whiskers, the cuBLAS line and the failure mark — a handful of entries whatever the run count.
+void RuntimeChart::addLegendKey()
+{
+    QMap<LadderGroup, QList<QColor>> groupColors;
+    bool hatched = false;
+    for (const RuntimeSlot &slot : std::as_const(m_slots)) {
+        if (!slot.plotted)
+            continue;
+        if (slot.run.origin == QLatin1String("worklog")) {
+            hatched = true;
+            continue;
+        }
+        QList<QColor> &colors = groupColors[ladderGroupOf(slot.run.stage)];
+        const QColor color = stageColor(slot.run.stage);
+        if (!colors.contains(color))
+            colors << color;
+    }
+    for (auto it = groupColors.cbegin(); it != groupColors.cend(); ++it)
+        addKeyItem(m_plot, ladderGroupName(it.key()), stripesIcon(it.value()));
+    if (hatched)
+        addKeyItem(m_plot, QStringLiteral("T4, published (worklog)"),
+                   stripesIcon({QColor(0x70, 0x70, 0x70)}, Qt::BDiagPattern));
+    if (!m_runBars.isEmpty())
+        addKeyItem(m_plot, QStringLiteral("whisker: p20–p80"), [](QCPPainter *p, const QRectF &icon) {
+            const double y = icon.center().y();
+            p->setPen(QPen(Qt::black, 1));
+            p->drawLine(QPointF(icon.left() + 2, y), QPointF(icon.right() - 2, y));
+            p->drawLine(QPointF(icon.left() + 2, icon.top() + 2),
+                        QPointF(icon.left() + 2, icon.bottom() - 2));
+            p->drawLine(QPointF(icon.right() - 2, icon.top() + 2),
+                        QPointF(icon.right() - 2, icon.bottom() - 2));
+        });
+    if (m_referenceLine) {
+        const QPen pen = m_referenceLine->pen();
+        addKeyItem(m_plot, m_referenceLine->property("referenceText").toString(),
+                   [pen](QCPPainter *p, const QRectF &icon) {
+                       p->setPen(pen);
+                       p->drawLine(QPointF(icon.center().x(), icon.top()),
+                                   QPointF(icon.center().x(), icon.bottom()));
+                   });
+    }
+    if (!m_failureMarkers.isEmpty())
+        addKeyItem(m_plot, QStringLiteral("\u2715 failed: no time"), [](QCPPainter *p, const QRectF &icon) {
+            p->setPen(QPen(wrongResultColor(), 2));
+            p->drawLine(icon.center() + QPointF(-4, -4), icon.center() + QPointF(4, 4));
+            p->drawLine(icon.center() + QPointF(-4, 4), icon.center() + QPointF(4, -4));
+        });
+    if (!m_printing && m_selectionBar)
+        addKeyItem(m_plot, QStringLiteral("selected run"), [](QCPPainter *p, const QRectF &icon) {
+            p->setPen(QPen(kSelectionColor, 2));
+            p->setBrush(Qt::NoBrush);
+            p->drawRect(icon.adjusted(2, 2, -2, -2));
+        });
 }
 
 void RuntimeChart::buildSpeedup()
@@ -437,75 +583,58 @@ void RuntimeChart::buildSpeedup()
             measuredWhat = g.label();
     m_fullTitle = QStringLiteral("Speedup over naive: T4 (worklog) vs %1").arg(measuredWhat);
 
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setLabel(QStringLiteral("worklog step (same parameters as its preset)"));
-    m_plot->xAxis->setRange(-0.6, std::max<qsizetype>(m_speedups.size(), 1) - 0.4);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    m_plot->yAxis->setLabel(QStringLiteral("worklog step"));
+    m_plot->yAxis->setRange(-0.5, std::max<qsizetype>(m_speedups.size(), 1) - 0.5);
 
-    auto *group = new QCPBarsGroup(m_plot);
-    m_publishedBars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    // One row a step: the worklog's T4 speedup as a wide pale bar, this GPU's as a narrow one on
+    // it, and one label right of the longer of the two (never over a bar).
+    m_publishedBars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
     m_publishedBars->setName(QStringLiteral("T4, published in the worklog"));
-    m_publishedBars->setBrush(QBrush(kPublishedColor.lighter(150)));
-    m_publishedBars->setPen(QPen(kPublishedColor.darker(120)));
-    m_measuredBars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_publishedBars->setBrush(QBrush(kPublishedColor.lighter(160)));
+    m_publishedBars->setPen(QPen(kPublishedColor));
+    m_publishedBars->setWidth(kBarWidth + 0.1);
+    m_measuredBars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
     m_measuredBars->setName(gpu.isEmpty() ? QStringLiteral("this GPU, measured")
                                           : gpu + QStringLiteral(", measured"));
     m_measuredBars->setBrush(QBrush(kMeasuredColor.lighter(130)));
     m_measuredBars->setPen(QPen(kMeasuredColor.darker(120)));
-    for (QCPBars *bars : {m_publishedBars, m_measuredBars}) {
-        bars->setWidth(kSpeedupBarWidth);
-        bars->setBarsGroup(group);
-    }
+    m_measuredBars->setWidth(kSpeedupBarWidth);
 
     double lowest = 0, highest = 0;
-    auto addValueLabel = [&](double key, double value, const QString &text, const QColor &color) {
-        auto *label = new QCPItemText(m_plot);
-        label->position->setCoords(key, value);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setText(text);
-        label->setColor(color);
-        label->setFont(QFont(font().family(), 8));
-        label->setPadding(QMargins(0, 0, 0, 1));
-        return label;
-    };
-    QList<QCPItemText *> publishedLabels, measuredLabels;
+    const QFont valueFont(font().family(), 8);
+    QList<QCPItemText *> rowLabels;
     for (int i = 0; i < m_speedups.size(); ++i) {
         const SpeedupRow &row = m_speedups[i];
-        ticker->addTick(i, shortPresetLabel(row.presetKey).isEmpty() ? row.label
-                                                                     : shortPresetLabel(row.presetKey));
+        m_keyLabels << (shortPresetLabel(row.presetKey).isEmpty() ? row.label
+                                                                  : shortPresetLabel(row.presetKey));
         m_publishedBars->addData(i, row.publishedSpeedup);
-        publishedLabels << addValueLabel(i - kSpeedupBarWidth / 2, row.publishedSpeedup,
-                                         speedupText(row.publishedSpeedup), kPublishedColor.darker(150));
         lowest = lowest > 0 ? std::min(lowest, row.publishedSpeedup) : row.publishedSpeedup;
         highest = std::max(highest, row.publishedSpeedup);
+        double end = row.publishedSpeedup;
+        QString text = QStringLiteral("not run");
         if (row.measuredSpeedup) {
             m_measuredBars->addData(i, *row.measuredSpeedup);
-            measuredLabels << addValueLabel(i + kSpeedupBarWidth / 2, *row.measuredSpeedup,
-                                            speedupText(*row.measuredSpeedup), kMeasuredColor.darker(150));
             lowest = std::min(lowest, *row.measuredSpeedup);
             highest = std::max(highest, *row.measuredSpeedup);
-        } else {
-            auto *missing = new QCPItemText(m_plot);
-            missing->position->setTypeX(QCPItemPosition::ptPlotCoords);
-            missing->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-            missing->position->setCoords(i + kSpeedupBarWidth / 2, 0.98);
-            missing->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-            missing->setText(QStringLiteral("not run"));
-            missing->setColor(Qt::gray);
-            missing->setFont(QFont(font().family(), 7));
+            end = std::max(end, *row.measuredSpeedup);
+            text = speedupText(*row.measuredSpeedup);
         }
+        m_valueLabelRows << i;
+        rowLabels << barValueLabel(m_plot, i, end,
+                                   QStringLiteral("%1  (T4 %2)").arg(text, speedupText(row.publishedSpeedup)),
+                                   kMeasuredColor.darker(160), valueFont);
         if (!m_printing && !row.measuredRunId.isEmpty() && row.measuredRunId == m_selectedRunId &&
             row.measuredSpeedup) {
-            m_selectionBar = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+            m_selectionBar = new QCPBars(m_plot->yAxis, m_plot->xAxis);
             m_selectionBar->removeFromLegend();
-            m_selectionBar->setWidth(kSpeedupBarWidth);
+            m_selectionBar->setWidth(kSpeedupBarWidth + 0.08);
             m_selectionBar->setBrush(Qt::NoBrush);
             m_selectionBar->setPen(QPen(kSelectionColor, 2.5));
-            m_selectionBar->addData(i + kSpeedupBarWidth / 2, *row.measuredSpeedup);
+            m_selectionBar->addData(i, *row.measuredSpeedup);
         }
     }
-    // The measured values first: where two would overprint, the published one gives way.
-    m_valueLabels = measuredLabels + publishedLabels;
+    m_valueLabels = rowLabels;
     configureValueAxis(lowest, highest, QStringLiteral("speedup over step 0 (naive), x"));
     if (m_speedups.isEmpty()) {
         auto *hint = new QCPItemText(m_plot);
@@ -520,7 +649,7 @@ int RuntimeChart::slotIndexAt(const QPointF &pixel) const
 {
     if (!m_plot->axisRect()->rect().contains(pixel.toPoint()))
         return -1;
-    const double key = m_plot->xAxis->pixelToCoord(pixel.x());
+    const double key = keyAxis()->pixelToCoord(pixel.y());
     const int index = qRound(key);
     const int count = m_mode == Mode::Runtime ? int(m_slots.size()) : int(m_speedups.size());
     if (index < 0 || index >= count || std::abs(key - index) > 0.45)
@@ -535,9 +664,8 @@ QString RuntimeChart::runIdAt(const QPointF &pixel) const
         return QString();
     if (m_mode == Mode::Runtime)
         return m_slots[index].run.origin == QLatin1String("worklog") ? QString() : m_slots[index].run.runId;
-    // In the speedup panel only the measured (right-hand) bar belongs to a run.
-    const double key = m_plot->xAxis->pixelToCoord(pixel.x());
-    return key >= index && m_speedups[index].measuredSpeedup ? m_speedups[index].measuredRunId : QString();
+    // In the speedup panel a row is its measured run.
+    return m_speedups[index].measuredSpeedup ? m_speedups[index].measuredRunId : QString();
 }
 
 QString RuntimeChart::tooltipAt(const QPointF &pixel) const
@@ -580,20 +708,17 @@ QString RuntimeChart::tooltipAt(const QPointF &pixel) const
 std::optional<QPointF> RuntimeChart::pixelOfRun(const QString &runId) const
 {
     const QCPAxisRect *rect = m_plot->axisRect();
+    // Just inside the bar's start: every bar, however short, covers it.
+    const double x = rect->left() + 4;
     if (m_mode == Mode::Runtime) {
-        for (int i = 0; i < m_slots.size(); ++i) {
-            if (m_slots[i].run.runId != runId)
-                continue;
-            const double y =
-                m_slots[i].plotted ? m_plot->yAxis->coordToPixel(m_slots[i].value) : rect->bottom() - 5;
-            return QPointF(m_plot->xAxis->coordToPixel(i),
-                           std::clamp<double>(y + 3, rect->top(), rect->bottom() - 2));
-        }
+        for (int i = 0; i < m_slots.size(); ++i)
+            if (m_slots[i].run.runId == runId)
+                return QPointF(x, keyAxis()->coordToPixel(i));
         return std::nullopt;
     }
     for (int i = 0; i < m_speedups.size(); ++i)
         if (m_speedups[i].measuredRunId == runId && m_speedups[i].measuredSpeedup)
-            return QPointF(m_plot->xAxis->coordToPixel(i + kSpeedupBarWidth / 2), rect->bottom() - 3);
+            return QPointF(x, keyAxis()->coordToPixel(i));
     return std::nullopt;
 }
 

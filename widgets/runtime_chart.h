@@ -1,6 +1,8 @@
-// The runtime chart: one bar per run in ladder order with p20-p80 whiskers, cuBLAS FP32 as a
-// reference line, failed runs marked (never drawn as a time); and a second mode comparing the
-// worklog's published T4 speedups over the naive kernel with this GPU's measured ones.
+// The runtime chart: one horizontal bar per run in ladder order (top to bottom, each named on the
+// left axis, its value at its end) with p20-p80 whiskers, cuBLAS FP32 as a reference line, failed
+// runs marked (never drawn as a time), a log value axis when the values spread more than 20x; and a
+// second mode comparing the worklog's published T4 speedups over the naive kernel with this GPU's
+// measured ones. The legend, beside the plot, names the ladder's groups, not every stage.
 #pragma once
 
 #include "plot_chart.h"
@@ -14,6 +16,7 @@
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
+class QCPAxis;
 class QCPBars;
 class QCPErrorBars;
 class QCPItemStraightLine;
@@ -59,6 +62,11 @@ public:
     QCPItemStraightLine *referenceLine() const { return m_referenceLine; }
     QCPBars *publishedSpeedupBars() const { return m_publishedBars; } // speedup mode
     QCPBars *measuredSpeedupBars() const { return m_measuredBars; }
+    // The bars lie along the key axis (left, ladder order from the top); values on the value axis.
+    QCPAxis *keyAxis() const;
+    QCPAxis *valueAxis() const;
+    // The pixel rects of every bar drawn (after a replot), for the layout tests.
+    QList<QRectF> barRects() const;
 
     // The run under a pixel of the plot (empty if none), and the tooltip shown there.
     QString runIdAt(const QPointF &pixel) const;
@@ -77,6 +85,10 @@ private:
     void buildSpeedup();
     void configureValueAxis(double lowest, double highest, const QString &label);
     int slotIndexAt(const QPointF &pixel) const;
+    void addLegendKey();
+    void setKeyTicks();       // one tick label per bar, or per n-th bar where rows are lower than a label
+    void fitValueRange();     // room right of the longest bar for its label, at this width
+    bool hideCrowdedLabels(); // after a replot: value labels over another label or a bar hide
 
     QComboBox *m_groupCombo;
     QComboBox *m_viewCombo;
@@ -98,7 +110,12 @@ private:
     QCPItemStraightLine *m_referenceLine = nullptr;
     QCPBars *m_publishedBars = nullptr;
     QCPBars *m_measuredBars = nullptr;
-    QList<QCPItemText *> m_valueLabels; // speedup values, measured first (they win a collision)
+    QList<QCPItemText *> m_valueLabels; // bar values (speedup: measured first, they win a collision)
+    QList<int> m_valueLabelRows;        // the row of each value label
+    QStringList m_keyLabels;            // the key axis' label of each row
+    double m_lowest = 0, m_highest = 0; // what the value axis must show
+    QString m_valueLabelBase;           // its title, before "(log scale)"
+    int m_tickStride = 1;
 };
 
 } // namespace gemmscope

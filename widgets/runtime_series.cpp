@@ -309,4 +309,31 @@ QString shortRunLabel(const RunRecord &run)
     return run.stage.left(8);
 }
 
+LadderGroup ladderGroupOf(const QString &stageKey)
+{
+    const StageInfo *stage = findStage(stageKey.toStdString());
+    if (!stage)
+        return LadderGroup::BeyondWorklog;
+    if (stage->isLibrary)
+        return LadderGroup::Baselines;
+    if (stage->precision == Precision::Tf32)
+        return LadderGroup::TensorCores;
+    return stage->beyondSeeds ? LadderGroup::BeyondWorklog : LadderGroup::WorklogSteps;
+}
+
+QString ladderGroupName(LadderGroup group)
+{
+    switch (group) {
+    case LadderGroup::WorklogSteps:
+        return QStringLiteral("worklog steps (G: guide)");
+    case LadderGroup::BeyondWorklog:
+        return QStringLiteral("+ beyond the worklog");
+    case LadderGroup::TensorCores:
+        return QStringLiteral("+ tensor cores (TF32)");
+    case LadderGroup::Baselines:
+        return QStringLiteral("cuBLAS baselines");
+    }
+    return QString();
+}
+
 } // namespace gemmscope

@@ -85,6 +85,13 @@ QList<RunRecord> runsInGroup(const QList<RunRecord> &runs, const RunGroup &group
 QString shortRunLabel(const RunRecord &run);
 QString shortPresetLabel(const QString &presetKey); // empty for an unknown preset
 
+// Where a stage sits on the ladder, for the charts' grouped legends: the worklog's steps (and the
+// guide's variants of them), the stages past the worklog on CUDA cores, the tensor-core stages,
+// the cuBLAS baselines. Unknown stages count as past the worklog.
+enum class LadderGroup { WorklogSteps, BeyondWorklog, TensorCores, Baselines };
+LadderGroup ladderGroupOf(const QString &stageKey);
+QString ladderGroupName(LadderGroup group); // "worklog steps", "beyond the worklog", ...
+
 // Human text for the protocol's error kinds: "wrong_result" -> "wrong result".
 QString failureLabel(const RunRecord &run);
 

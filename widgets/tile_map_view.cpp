@@ -16,6 +16,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 #include <climits>
+#include <utility>
 
 namespace gemmscope {
 
@@ -707,9 +708,15 @@ bool TileMapView::event(QEvent *event)
 
 std::optional<QString> TileMapView::exportTo(const QString &path)
 {
-    return exportPainted(path, kPrintSize, printTitle(), [&](QPainter &p, const QRectF &page) {
-        paintAll(p, paintPrintTitle(p, page, printTitle()).adjusted(8, 0, -8, -4), true);
-    });
+    // The print layout is the map itself: the thread clicked on screen (black outputs, faded warps,
+    // outlined rows and columns) is an inspection state, not part of the picture, and stays here.
+    const int selected = std::exchange(m_selected, -1);
+    const std::optional<QString> error =
+        exportPainted(path, kPrintSize, printTitle(), [&](QPainter &p, const QRectF &page) {
+            paintAll(p, paintPrintTitle(p, page, printTitle()).adjusted(8, 0, -8, -4), true);
+        });
+    m_selected = selected;
+    return error;
 }
 
 } // namespace gemmscope
