@@ -357,10 +357,10 @@ private slots:
         }
     }
 
-    // Every result event recorded in docs/ (benches, sweeps) decodes and encodes back unchanged.
+    // Every result event recorded in tests/data/recorded/ (benches, sweeps, sessions) decodes and encodes back unchanged.
     void recordedResultsRoundTrip()
     {
-        QDirIterator it(QStringLiteral(GEMMSCOPE_SOURCE_DIR "/docs"), {QStringLiteral("*.json")}, QDir::Files,
+        QDirIterator it(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded"), {QStringLiteral("*.json")}, QDir::Files,
                         QDirIterator::Subdirectories);
         int results = 0;
         while (it.hasNext()) {
