@@ -145,10 +145,9 @@ private slots:
         QTest::addColumn<QJsonObject>("recorded");
         // The TF32 and FP32 final benches (resources_source), one with counters and their access
         // ratios (cuBLAS and GemmScope kernels), and a sweep's runs (compile-ahead fields).
-        const QStringList benches{
-            QStringLiteral("tf32-2026-11-30/final/bench-tf32-4096x4096x4096.json"),
-            QStringLiteral("fp32-final-2026-11-30/bench-final-4096x4096x4096.json"),
-            QStringLiteral("bench-h200-2026-11-30-counters.json")};
+        const QStringList benches{QStringLiteral("tf32-2026-11-30/final/bench-tf32-4096x4096x4096.json"),
+                                  QStringLiteral("fp32-final-2026-11-30/bench-final-4096x4096x4096.json"),
+                                  QStringLiteral("bench-h200-2026-11-30-counters.json")};
         int rows = 0;
         for (const QString &path : benches) {
             const QJsonArray recorded = readJson(path).value("rows").toArray();
