@@ -1,43 +1,18 @@
 // gemmscope-bench's command line (issue 11, defect 12): every bad value is refused with a sentence
 // and a nonzero status before anything runs, a run with failed rows ends nonzero, and a runner of
-// another protocol version is named by what it sent. Driven against a scripted stand-in runner.
-#include "support/sweep_stand_in.h"
+// another protocol version is named by what it sent. Driven against the scripted stand-in runner
+// (tests/support/stand_in_runner.py), whose behaviour the bench's environment chooses.
+#include "support/stand_in_runner.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
-
-// Answers `ready` (protocol from MODE), ceilings with an error, cuBLAS with a result and every
-// other run with an error when MODE is "fail", a result otherwise.
-const char *kScript = R"PY(
-import json, sys
-MODE = "@MODE@"
-def out(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-out({"event": "ready", "protocol": 1.5 if MODE == "protocol" else 1, "runner": "fake",
-     "gpu": {"name": "Fake GPU", "arch": "sm_90", "sms": 4}})
-for line in sys.stdin:
-    req = json.loads(line)
-    t = req.get("type")
-    if t == "quit":
-        break
-    if t == "ceilings":
-        out({"event": "error", "id": req["id"], "kind": "launch_error", "message": "no ceilings here"})
-        continue
-    if MODE == "fail" and req.get("stage") != "cublas_fp32":
-        out({"event": "error", "id": req["id"], "kind": "out_of_resources", "message": "too many registers"})
-        continue
-    out({"event": "result", "id": req["id"], "stage": req["stage"], "params": req.get("params", {}),
-         "size": req["size"], "timing": {"median_ms": 1.0, "p20_ms": 0.9, "p80_ms": 1.1, "count": 5},
-         "tflops": 1.0, "verify": {"rel_error": 1e-7, "tolerance": 1e-5, "passed": True}})
-)PY";
 
 struct Outcome {
     int exitCode = -1;
@@ -54,7 +29,8 @@ private slots:
         m_bench = qEnvironmentVariable("GEMMSCOPE_BENCH");
         if (m_bench.isEmpty() || !QFile::exists(m_bench))
             QSKIP("gemmscope-bench is not built (no CUDA Toolkit): GEMMSCOPE_BENCH is not set");
-        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+        m_standIn = gemmscope::test::standInRunnerPath();
+        if (m_standIn.isEmpty())
             QSKIP("python3 is needed for the scripted stand-in runner");
         QVERIFY(m_dir.isValid());
     }
@@ -95,7 +71,9 @@ private slots:
 
     void failedRowsEndNonzero()
     {
-        const Outcome o = bench({"--runner", script("fail"), "--stages", "worklog-3", "--size", "64x64x64"});
+        // Every run but cuBLAS's fails; ceilings fail too (the stand-in has none).
+        const Outcome o = bench({"--runner", m_standIn, "--stages", "worklog-3", "--size", "64x64x64"},
+                                {{"FAKE_FAIL_KIND", "out_of_resources"}});
         QCOMPARE(o.exitCode, 3);
         QVERIFY2(o.err.contains(QStringLiteral("1 of 2 rows failed")), qPrintable(o.err));
         QVERIFY(o.out.contains(QStringLiteral("worklog-3")));
@@ -105,15 +83,15 @@ private slots:
     {
         const QString json = m_dir.filePath(QStringLiteral("bench.json"));
         const Outcome o =
-            bench({"--runner", script("ok"), "--stages", "worklog-3", "--size", "64x64x64", "--json", json});
+            bench({"--runner", m_standIn, "--stages", "worklog-3", "--size", "64x64x64", "--json", json});
         QCOMPARE(o.exitCode, 0);
         QVERIFY(QFile::exists(json));
     }
 
     void protocolVersionSaysWhatWasReceived()
     {
-        const Outcome o =
-            bench({"--runner", script("protocol"), "--stages", "worklog-3", "--size", "64x64x64"});
+        const Outcome o = bench({"--runner", m_standIn, "--stages", "worklog-3", "--size", "64x64x64"},
+                                {{"FAKE_PROTOCOL", "1.5"}});
         QVERIFY(o.exitCode != 0);
         QVERIFY2(o.err.contains(QStringLiteral("speaks protocol 1.5;")), qPrintable(o.err));
     }
@@ -123,7 +101,6 @@ private slots:
     // valid configuration run once on one of them, no refused one sent.
     void sweepOnTwoRunnersRecordsJson()
     {
-        const QString standIn = writeSweepStandIn(m_dir.path());
         const QString json = m_dir.filePath(QStringLiteral("sweep.json"));
         const QString logs = m_dir.filePath(QStringLiteral("sweeplog"));
         const Outcome o =
@@ -151,7 +128,7 @@ private slots:
                    "--runner-template",
                    QStringLiteral("FAKE_GPU_UUID=GPU-{gpu} FAKE_HOST=host{gpu} FAKE_DELAY_S=0.02 "
                                   "FAKE_LOG=%1{gpu} python3 %2")
-                       .arg(logs, standIn),
+                       .arg(logs, m_standIn),
                    "--json",
                    json});
         QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
@@ -195,12 +172,12 @@ private slots:
     // series, and wave quantization from the runner's blocks per SM and SM count.
     void sizeSweepRecordsJson()
     {
-        const QString standIn = writeSweepStandIn(m_dir.path());
         const QString json = m_dir.filePath(QStringLiteral("sizes.json"));
         const QString log = m_dir.filePath(QStringLiteral("sizelog"));
-        const Outcome o = bench({"--size-sweep", "--stages", "worklog-8,cublas_fp32", "--sizes",
-                                 "256,512,1024x512x768,70000", "--budget-ms", "5", "--runner-template",
-                                 QStringLiteral("FAKE_LOG=%1 python3 %2").arg(log, standIn), "--json", json});
+        const Outcome o =
+            bench({"--size-sweep", "--stages", "worklog-8,cublas_fp32", "--sizes",
+                   "256,512,1024x512x768,70000", "--budget-ms", "5", "--runner-template",
+                   QStringLiteral("FAKE_LOG=%1 python3 %2").arg(log, m_standIn), "--json", json});
         QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
         QVERIFY2(o.out.contains(QStringLiteral("1024x512x768")) &&
                      o.out.contains(QStringLiteral("worklog-8")),
@@ -251,9 +228,14 @@ private slots:
     }
 
 private:
-    Outcome bench(const QStringList &args)
+    // gemmscope-bench with `args`, its environment (and so its runner's) extended by `environment`.
+    Outcome bench(const QStringList &args, const QMap<QString, QString> &environment = {})
     {
         QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (auto it = environment.cbegin(); it != environment.cend(); ++it)
+            env.insert(it.key(), it.value());
+        p.setProcessEnvironment(env);
         p.start(m_bench, args);
         Outcome o;
         if (!p.waitForFinished(60000)) {
@@ -267,20 +249,8 @@ private:
         o.err = QString::fromUtf8(p.readAllStandardError());
         return o;
     }
-    QString script(const QString &mode)
-    {
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        const QString path = m_dir.filePath(QStringLiteral("runner-") + mode);
-        QFile f(path);
-        if (f.open(QIODevice::WriteOnly)) {
-            f.write(QStringLiteral("#!%1\n").arg(python).toUtf8());
-            f.write(QByteArray(kScript).replace("@MODE@", mode.toUtf8()));
-            f.close();
-            f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        }
-        return path;
-    }
     QString m_bench;
+    QString m_standIn; // tests/support/stand_in_runner.py
     QTemporaryDir m_dir;
 };
 

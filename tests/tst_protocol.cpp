@@ -357,11 +357,12 @@ private slots:
         }
     }
 
-    // Every result event recorded in docs/ (benches, sweeps) decodes and encodes back unchanged.
+    // Every result event recorded in tests/data/recorded/ (benches, sweeps, sessions) decodes and encodes
+    // back unchanged.
     void recordedResultsRoundTrip()
     {
-        QDirIterator it(QStringLiteral(GEMMSCOPE_SOURCE_DIR "/docs"), {QStringLiteral("*.json")}, QDir::Files,
-                        QDirIterator::Subdirectories);
+        QDirIterator it(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded"), {QStringLiteral("*.json")},
+                        QDir::Files, QDirIterator::Subdirectories);
         int results = 0;
         while (it.hasNext()) {
             const QString path = it.next();

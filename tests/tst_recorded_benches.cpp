@@ -1,5 +1,5 @@
-// Golden input: every benchmark the project recorded on its GPU machine (docs/*.json,
-// docs/launch-experiments-*/) imports as a session, and what the views read from each run — times,
+// Golden input: every benchmark the project recorded on its GPU machine (tests/data/recorded/,
+// bench-*.json at any depth) imports as a session, and what the views read from each run — times,
 // verification, the compiled kernel, the typed counters — is what the file says, row by row.
 #include "session.h"
 
@@ -19,16 +19,16 @@ private slots:
     void importsAsRecorded_data()
     {
         QTest::addColumn<QString>("path");
-        QDirIterator it(QStringLiteral(GEMMSCOPE_SOURCE_DIR "/docs"), {QStringLiteral("bench-*.json")},
+        QDirIterator it(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded"), {QStringLiteral("bench-*.json")},
                         QDir::Files, QDirIterator::Subdirectories);
         int files = 0;
         while (it.hasNext()) {
             const QString path = it.next();
-            QTest::newRow(qPrintable(QDir(QStringLiteral(GEMMSCOPE_SOURCE_DIR)).relativeFilePath(path)))
+            QTest::newRow(qPrintable(QDir(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR)).relativeFilePath(path)))
                 << path;
             ++files;
         }
-        QVERIFY2(files >= 9, "the recorded benchmarks are missing from docs/");
+        QVERIFY2(files >= 9, "the recorded benchmarks are missing from tests/data/recorded/");
     }
     void importsAsRecorded()
     {

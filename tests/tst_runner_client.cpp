@@ -3,11 +3,10 @@
 // gemmscope-runner where it is built (the no-GPU path on CI).
 #include "pending_runs.h"
 #include "runner_client.h"
+#include "support/stand_in_runner.h"
 
 #include <QFile>
 #include <QSignalSpy>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -25,34 +24,16 @@ RunRequest request(const QString &id, const QString &tag)
     return r;
 }
 
-// A stand-in for gemmscope-runner speaking protocol v1: "ready" with a GPU, each run answered
-// after a short delay with progress and a result, "fault" answered with device_fault and exit 3.
-const char *kFakeRunner = R"PY(
-import json, sys, time
-def out(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-out({"event": "ready", "protocol": 1, "runner": "fake", "gpu": {"name": "Fake GPU", "arch": "sm_90", "sms": 4}})
-for line in sys.stdin:
-    req = json.loads(line)
-    t = req.get("type")
-    if t == "quit":
-        break
-    if t == "fault":
-        out({"event": "error", "id": req["id"], "kind": "device_fault", "message": "An illegal memory access was encountered."})
-        sys.exit(3)
-    if t == "run":
-        out({"event": "compiled", "id": req["id"], "stage": req["stage"], "registers": 40, "static_smem_bytes": 4096,
-             "occupancy": {"fraction": 0.5, "limiter": "registers"}})
-        for i in range(3):
-            time.sleep(0.1)
-            out({"event": "progress", "id": req["id"], "phase": "timing", "done": i + 1, "total": 3,
-                 "preliminary_median_ms": 1.0 + 0.01 * i})
-        out({"event": "result", "id": req["id"], "stage": req["stage"], "params": req["params"], "size": req["size"],
-             "gpu": {"name": "Fake GPU", "arch": "sm_90"},
-             "timing": {"median_ms": 1.0, "p20_ms": 0.9, "p80_ms": 1.1, "min_ms": 0.8, "count": 5},
-             "tflops": 0.03, "verify": {"rel_error": 1e-7, "tolerance": 1e-5, "passed": True},
-             "compiled": {"registers": 40}, "timestamp": "2026-01-01T00:00:00Z"})
-)PY";
+// The stand-in runner (tests/support/stand_in_runner.py) as a GPU job looks: each run sends
+// `compiled`, then three timing progress events 0.1 s apart, then a result of 1.0 ms and 40
+// registers; a `fault` request is answered with device_fault and exit status 3.
+RunnerCommand standInLikeAJob()
+{
+    return test::standInRunner({{"FAKE_MEDIAN_MS", "1.0"},
+                                {"FAKE_REGISTERS", "40"},
+                                {"FAKE_PROGRESS", "3"},
+                                {"FAKE_DELAY_S", "0.3"}});
+}
 
 } // namespace
 
@@ -153,10 +134,10 @@ private slots:
 
     void newInteractiveRequestReplacesQueuedOnes()
     {
-        const QString runner = fakeRunner();
-        if (runner.isEmpty())
+        if (test::standInRunnerPath().isEmpty())
             QSKIP("python3 is needed for the scripted stand-in runner");
-        RunnerClient client(runner);
+        RunnerClient client;
+        client.setCommand(standInLikeAJob());
         QSignalSpy status(&client, &RunnerClient::runnerStatusChanged);
         QSignalSpy started(&client, &RunnerClient::runStarted);
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
@@ -193,10 +174,10 @@ private slots:
 
     void deviceFaultRestartsRunnerAndQueueGoesOn()
     {
-        const QString runner = fakeRunner();
-        if (runner.isEmpty())
+        if (test::standInRunnerPath().isEmpty())
             QSKIP("python3 is needed for the scripted stand-in runner");
-        RunnerClient client(runner);
+        RunnerClient client;
+        client.setCommand(standInLikeAJob());
         QSignalSpy status(&client, &RunnerClient::runnerStatusChanged);
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
@@ -216,10 +197,10 @@ private slots:
 
     void cancelDropsQueuedJob()
     {
-        const QString runner = fakeRunner();
-        if (runner.isEmpty())
+        if (test::standInRunnerPath().isEmpty())
             QSKIP("python3 is needed for the scripted stand-in runner");
-        RunnerClient client(runner);
+        RunnerClient client;
+        client.setCommand(standInLikeAJob());
         QSignalSpy started(&client, &RunnerClient::runStarted);
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
@@ -255,26 +236,6 @@ private slots:
         QCOMPARE(r.errorKind, QStringLiteral("no_gpu"));
         QVERIFY(!r.errorMessage.isEmpty());
     }
-
-private:
-    QString fakeRunner()
-    {
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            return {};
-        const QString path = m_dir.filePath(QStringLiteral("fake-runner"));
-        if (!QFile::exists(path)) {
-            QFile f(path);
-            if (!f.open(QIODevice::WriteOnly))
-                return {};
-            f.write(QStringLiteral("#!%1\n").arg(python).toUtf8());
-            f.write(kFakeRunner);
-            f.close();
-            f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        }
-        return path;
-    }
-    QTemporaryDir m_dir;
 };
 
 QTEST_GUILESS_MAIN(TestRunnerClient)

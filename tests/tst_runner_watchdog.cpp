@@ -1,13 +1,13 @@
 // RunnerClient against runners that misbehave (issue 11): one that never says `ready`, hangs in a
 // job, ignores a cancel, is killed by a signal, writes a line without end, or speaks a protocol
 // version that is not an integer. Each time the job ends with a kind of its own, the runner is
-// restarted and the queue goes on. The runners are scripted stand-ins (python3), as in
-// tst_runner_client.cpp.
+// restarted and the queue goes on. The runner is the scripted stand-in
+// (tests/support/stand_in_runner.py), as in tst_runner_client.cpp.
 #include "runner_client.h"
+#include "support/stand_in_runner.h"
 
 #include <QFile>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -15,8 +15,8 @@ using namespace gemmscope;
 
 namespace {
 
-// How the scripted runner misbehaves on a run, chosen by the request's seed (the protocol's request
-// types are typed; the seed reaches the runner as it is).
+// How the stand-in misbehaves on a run, chosen by the request's seed (the protocol's request types
+// are typed; the seed reaches the runner as it is).
 enum Misbehaviour { Answer = 1, Hang = 101, SigKill = 102, EndlessLine = 103 };
 
 RunRequest request(Misbehaviour how = Answer, int budgetMs = 100)
@@ -31,53 +31,6 @@ RunRequest request(Misbehaviour how = Answer, int budgetMs = 100)
     return r;
 }
 
-// MODE and STATE are filled in per test. STATE counts the starts, so "first" modes misbehave once.
-const char *kScript = R"PY(
-import json, os, signal, sys, time
-MODE = "@MODE@"
-STATE = "@STATE@"
-def out(o):
-    sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-starts = 0
-try:
-    starts = int(open(STATE).read())
-except Exception:
-    pass
-open(STATE, "w").write(str(starts + 1))
-if MODE == "silent_first_start" and starts == 0:
-    time.sleep(3600)
-protocol = 1
-if MODE == "protocol_fraction":
-    protocol = 1.5
-if MODE == "protocol_string":
-    protocol = "1"
-out({"event": "ready", "protocol": protocol, "runner": "fake", "gpu": {"name": "Fake GPU", "arch": "sm_90", "sms": 4}})
-for line in sys.stdin:
-    req = json.loads(line)
-    t = req.get("type")
-    if t == "quit":
-        break
-    if t in ("cancel", "ceilings"):
-        continue
-    seed = req.get("seed", 1)
-    if seed == 101:
-        time.sleep(3600)
-    if seed == 102:
-        os.kill(os.getpid(), signal.SIGKILL)
-    if seed == 103:
-        n = int(os.environ.get("FAKE_LINE_BYTES", "0")) or (64 * 1024 * 1024 + 1)
-        chunk = "x" * (1 << 20)
-        while n > 0:
-            sys.stdout.write(chunk[:min(n, len(chunk))]); n -= len(chunk)
-        sys.stdout.flush()
-        time.sleep(3600)
-    out({"event": "result", "id": req["id"], "stage": req["stage"], "params": req["params"], "size": req["size"],
-         "gpu": {"name": "Fake GPU", "arch": "sm_90"},
-         "timing": {"median_ms": 1.0, "p20_ms": 0.9, "p80_ms": 1.1, "min_ms": 0.8, "count": 5},
-         "tflops": 0.03, "verify": {"rel_error": 1e-7, "tolerance": 1e-5, "passed": True},
-         "compiled": {"registers": 40}, "timestamp": "2026-01-01T00:00:00Z"})
-)PY";
-
 } // namespace
 
 class TestRunnerWatchdog : public QObject {
@@ -87,14 +40,15 @@ private slots:
     {
         qRegisterMetaType<RunRecord>();
         QVERIFY(m_dir.isValid());
-        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+        if (test::standInRunnerPath().isEmpty())
             QSKIP("python3 is needed for the scripted stand-in runners");
     }
 
     // Defect 4: a runner that never sent `ready` left every job queued forever.
     void startupTimeoutRestartsTheRunner()
     {
-        RunnerClient client(script(QStringLiteral("silent_first_start")));
+        RunnerClient client;
+        client.setCommand(standIn({{"FAKE_SILENT_STARTS", "1"}})); // the first start never says ready
         client.setWatchdog({.startupMs = 1000, .silenceMarginMs = 60000, .cancelGraceMs = 1000});
         QSignalSpy status(&client, &RunnerClient::runnerStatusChanged);
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
@@ -110,7 +64,8 @@ private slots:
     // Defect 4: a job whose runner goes silent beyond its budget plus the margin.
     void silentJobTimesOutAndQueueGoesOn()
     {
-        RunnerClient client(script(QStringLiteral("normal")));
+        RunnerClient client;
+        client.setCommand(standIn());
         client.setWatchdog({.startupMs = 10000, .silenceMarginMs = 1000, .cancelGraceMs = 1000});
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
@@ -131,7 +86,8 @@ private slots:
     // Defect 4: Cancel of a hung job only sent the protocol cancel, which a hung runner never reads.
     void cancelOfHungJobKillsTheRunner()
     {
-        RunnerClient client(script(QStringLiteral("normal")));
+        RunnerClient client;
+        client.setCommand(standIn());
         client.setWatchdog({.startupMs = 10000, .silenceMarginMs = 600000, .cancelGraceMs = 500});
         QSignalSpy started(&client, &RunnerClient::runStarted);
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
@@ -152,7 +108,8 @@ private slots:
     // Defect 4: a runner killed by a signal (kill -9, the OOM killer) is not a device fault.
     void killedRunnerIsNotADeviceFault()
     {
-        RunnerClient client(script(QStringLiteral("normal")));
+        RunnerClient client;
+        client.setCommand(standIn());
         QSignalSpy results(&client, &RunnerClient::resultAvailable);
         QSignalSpy failed(&client, &RunnerClient::runFailed);
         const QString killed = client.submit(request(SigKill));
@@ -178,8 +135,8 @@ private slots:
     {
         QFETCH(qlonglong, capBytes);
         QFETCH(qlonglong, lineBytes);
-        qputenv("FAKE_LINE_BYTES", QByteArray::number(lineBytes));
-        RunnerClient client(script(QStringLiteral("normal")));
+        RunnerClient client;
+        client.setCommand(standIn({{"FAKE_LINE_BYTES", QString::number(lineBytes)}}));
         RunnerClient::Watchdog limits;
         if (capBytes > 0)
             limits.maxLineBytes = capBytes;
@@ -196,24 +153,24 @@ private slots:
                  qPrintable(record.errorMessage));
         QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 15000);
         QCOMPARE(results[0][0].value<RunRecord>().runId, after);
-        qunsetenv("FAKE_LINE_BYTES");
     }
 
     // Defect 12: protocol 1.5 or "1" was reported as "protocol 0".
     void protocolVersionSaysWhatWasReceived_data()
     {
-        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("version"); // what the stand-in's ready says, as JSON text
         QTest::addColumn<QString>("said");
-        QTest::newRow("1.5") << "protocol_fraction"
+        QTest::newRow("1.5") << "1.5"
                              << "speaks protocol 1.5,";
-        QTest::newRow("\"1\"") << "protocol_string"
+        QTest::newRow("\"1\"") << "\"1\""
                                << "speaks protocol \"1\",";
     }
     void protocolVersionSaysWhatWasReceived()
     {
-        QFETCH(QString, mode);
+        QFETCH(QString, version);
         QFETCH(QString, said);
-        RunnerClient client(script(mode));
+        RunnerClient client;
+        client.setCommand(standIn({{"FAKE_PROTOCOL", version}}));
         QSignalSpy status(&client, &RunnerClient::runnerStatusChanged);
         client.start();
         QTRY_COMPARE_WITH_TIMEOUT(status.count(), 1, 10000);
@@ -222,20 +179,12 @@ private slots:
     }
 
 private:
-    // A stand-in runner for `mode`, with a fresh start counter.
-    QString script(const QString &mode)
+    // The stand-in with `environment` and a fresh start counter (FAKE_STARTS, read by starts()).
+    RunnerCommand standIn(QMap<QString, QString> environment = {})
     {
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        const QString path = m_dir.filePath(QStringLiteral("runner-%1-%2").arg(mode).arg(++m_scripts));
-        m_state = path + QStringLiteral(".starts");
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            return {};
-        f.write(QStringLiteral("#!%1\n").arg(python).toUtf8());
-        f.write(QByteArray(kScript).replace("@MODE@", mode.toUtf8()).replace("@STATE@", m_state.toUtf8()));
-        f.close();
-        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        return path;
+        m_state = m_dir.filePath(QStringLiteral("runner-%1.starts").arg(++m_scripts));
+        environment.insert(QStringLiteral("FAKE_STARTS"), m_state);
+        return test::standInRunner(environment);
     }
     int starts() const
     {

@@ -7,7 +7,7 @@
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
-#include "support/sweep_stand_in.h"
+#include "support/stand_in_runner.h"
 #include "sweep_view.h"
 
 #include <QJsonDocument>
@@ -165,7 +165,7 @@ private slots:
 
     void sizeSweepStartedFromTheViewFinishes()
     {
-        const QString script = writeSweepStandIn(m_dir.path());
+        const QString script = test::standInRunnerPath();
         if (script.isEmpty())
             QSKIP("python3 is needed for the scripted stand-in runner");
         Session session;
@@ -257,7 +257,7 @@ private slots:
         QCOMPARE(parsed.data->sweeps.size(), 2);
 
         // Resume continues the size sweep with only its unfinished cells.
-        const QString script = writeSweepStandIn(m_dir.path());
+        const QString script = test::standInRunnerPath();
         if (script.isEmpty())
             return;
         sizeView.setRunnerTemplate(

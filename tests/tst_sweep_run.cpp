@@ -1,11 +1,11 @@
-// SweepRun against scripted stand-in runners (tests/support/sweep_stand_in.h): the points of a sweep
+// SweepRun against scripted stand-in runners (tests/support/stand_in_runner.h): the points of a sweep
 // are sharded across two runners with each valid point run exactly once and no invalid one sent;
 // each GPU gets its own cuBLAS baseline; a runner killed with SIGKILL mid-sweep and a sweep
 // abandoned half-way (the application closed) lose no finished point, and resuming sends only the
 // unfinished ones. Also the runner command templates (runner_command.h).
 #include "runner_command.h"
 #include "support/small_sweep_spec.h"
-#include "support/sweep_stand_in.h"
+#include "support/stand_in_runner.h"
 #include "sweep_run.h"
 
 #include <QSet>
@@ -37,16 +37,6 @@ QStringList readLines(const QString &path)
         return {};
     QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     return lines;
-}
-
-RunnerCommand standIn(const QString &script, const QMap<QString, QString> &env)
-{
-    RunnerCommand c;
-    c.program = QStringLiteral("python3");
-    c.arguments = {script};
-    c.environment = env;
-    c.label = QStringLiteral("stand-in");
-    return c;
 }
 
 RunnerClient::Watchdog quickWatchdog()
@@ -81,7 +71,7 @@ private:
 void TestSweepRun::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    m_script = writeSweepStandIn(m_dir.path());
+    m_script = test::standInRunnerPath();
 }
 
 void TestSweepRun::templatesSplitAndFillSafely_data()
@@ -204,15 +194,15 @@ void TestSweepRun::shardsAcrossTwoRunners()
     options.window = 3;
     options.watchdog = quickWatchdog();
     options.journalPath = m_dir.filePath("shard.gsweep");
-    options.runners << standIn(m_script, {{"FAKE_LOG", logA},
-                                          {"FAKE_GPU_UUID", "GPU-a"},
-                                          {"FAKE_HOST", "hostA"},
-                                          {"FAKE_DELAY_S", "0.02"}})
-                    << standIn(m_script, {{"FAKE_LOG", logB},
-                                          {"FAKE_GPU_UUID", "GPU-b"},
-                                          {"FAKE_HOST", "hostB"},
-                                          {"FAKE_DELAY_S", "0.02"},
-                                          {"FAKE_SLOWDOWN", "2"}});
+    options.runners << test::standInRunner({{"FAKE_LOG", logA},
+                                            {"FAKE_GPU_UUID", "GPU-a"},
+                                            {"FAKE_HOST", "hostA"},
+                                            {"FAKE_DELAY_S", "0.02"}})
+                    << test::standInRunner({{"FAKE_LOG", logB},
+                                            {"FAKE_GPU_UUID", "GPU-b"},
+                                            {"FAKE_HOST", "hostB"},
+                                            {"FAKE_DELAY_S", "0.02"},
+                                            {"FAKE_SLOWDOWN", "2"}});
     SweepRun run(sweep, options);
     QSignalSpy finished(&run, &SweepRun::finished);
     QString error;
@@ -273,8 +263,8 @@ void TestSweepRun::runnerKilledMidSweepLosesNothing()
     options.window = 4;
     options.watchdog = quickWatchdog();
     options.journalPath = m_dir.filePath("kill.gsweep");
-    options.runners << standIn(
-        m_script, {{"FAKE_LOG", log}, {"FAKE_DIE_AFTER", "4"}, {"FAKE_STATE", m_dir.filePath("kill.state")}});
+    options.runners << test::standInRunner(
+        {{"FAKE_LOG", log}, {"FAKE_DIE_AFTER", "4"}, {"FAKE_STATE", m_dir.filePath("kill.state")}});
     SweepRun run(sweep, options);
     QSignalSpy finished(&run, &SweepRun::finished);
     QSignalSpy answered(&run, &SweepRun::runAnswered);
@@ -312,7 +302,7 @@ void TestSweepRun::abandonedSweepResumesWithOnlyTheUnfinished()
     options.window = 2;
     options.watchdog = quickWatchdog();
     options.journalPath = journalPath;
-    options.runners << standIn(m_script, {{"FAKE_LOG", firstLog}, {"FAKE_DELAY_S", "0.1"}});
+    options.runners << test::standInRunner({{"FAKE_LOG", firstLog}, {"FAKE_DELAY_S", "0.1"}});
     int finishedBefore = 0;
     {
         // The application closes half-way: the SweepRun (and its runner) goes away mid-sweep.
@@ -334,7 +324,7 @@ void TestSweepRun::abandonedSweepResumesWithOnlyTheUnfinished()
     QVERIFY(!left.isEmpty());
 
     // Restarting resumes: only the unfinished points reach the runner.
-    options.runners = {standIn(m_script, {{"FAKE_LOG", secondLog}})};
+    options.runners = {test::standInRunner({{"FAKE_LOG", secondLog}})};
     SweepRun resumed(*saved, options);
     QSignalSpy finished(&resumed, &SweepRun::finished);
     QVERIFY2(resumed.start(&error), qPrintable(error));

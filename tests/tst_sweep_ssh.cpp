@@ -8,7 +8,7 @@
 // Cannot hang: every wait has a timeout, ssh runs in batch mode with a connect timeout, and sshd
 // is killed in cleanup.
 #include "runner_command.h"
-#include "support/sweep_stand_in.h"
+#include "support/stand_in_runner.h"
 #include "sweep_run.h"
 
 #include <QDir>
@@ -102,7 +102,7 @@ void TestSweepSsh::initTestCase()
                 qPrintable(QStringLiteral("%1 is missing: install openssh-client (scripts/setup.sh) to test "
                                           "the ssh template")
                                .arg(QLatin1String(tool))));
-    m_script = writeSweepStandIn(m_dir.path());
+    m_script = test::standInRunnerPath();
     if (m_script.isEmpty())
         QSKIP("python3 is needed for the scripted stand-in runner");
     QVERIFY(m_dir.isValid());

@@ -4,7 +4,7 @@
 // a scripted stand-in runner finishes, lands in the session and in its journal.
 #include "session.h"
 #include "support/small_sweep_spec.h"
-#include "support/sweep_stand_in.h"
+#include "support/stand_in_runner.h"
 #include "sweep_view.h"
 
 #include <QMouseEvent>
@@ -170,7 +170,7 @@ void TestSweepView::clickLoadsTheCellsConfiguration()
 
 void TestSweepView::sweepStartedFromTheViewFinishes()
 {
-    const QString script = writeSweepStandIn(m_dir.path());
+    const QString script = test::standInRunnerPath();
     if (script.isEmpty())
         QSKIP("python3 is needed for the scripted stand-in runner");
     Session session;

@@ -4,7 +4,6 @@
 #include "runner_locator.h"
 
 #include <QJsonDocument>
-#include <QProcessEnvironment>
 #include <QRandomGenerator>
 #include <QSysInfo>
 #include <algorithm>
@@ -25,9 +24,9 @@ RunnerClient::RunnerClient(QString runnerPath, QObject *parent)
     // of the application that append to the same session.
     m_jobPrefix = QString::number(QRandomGenerator::global()->bounded(0x1000, 0xFFFF), 16);
     // Children: they follow the client into its thread.
-    m_watchdog = new QTimer(this);
-    m_watchdog->setSingleShot(true);
-    connect(m_watchdog, &QTimer::timeout, this, &RunnerClient::watchdogFired);
+    m_transport = new RunnerTransport(this);
+    connect(m_transport, &RunnerTransport::eventReceived, this, &RunnerClient::handleEvent);
+    connect(m_transport, &RunnerTransport::ended, this, &RunnerClient::runnerEnded);
     m_cancelTimer = new QTimer(this);
     m_cancelTimer->setSingleShot(true);
     connect(m_cancelTimer, &QTimer::timeout, this, &RunnerClient::cancelGraceExpired);
@@ -36,7 +35,7 @@ RunnerClient::RunnerClient(QString runnerPath, QObject *parent)
 void RunnerClient::setWatchdog(const Watchdog &watchdog)
 {
     m_limits = watchdog;
-    m_stdoutLines = LineBuffer(watchdog.maxLineBytes);
+    m_transport->setMaxLineBytes(watchdog.maxLineBytes);
 }
 
 void RunnerClient::setCommand(const RunnerCommand &command)
@@ -73,11 +72,7 @@ void RunnerClient::stamp(RunRecord &record) const
 
 RunnerClient::~RunnerClient()
 {
-    if (m_process && m_process->state() != QProcess::NotRunning) {
-        m_process->disconnect(this);
-        m_process->kill();
-        m_process->waitForFinished(1000);
-    }
+    m_transport->disconnect(this); // its destructor kills a runner still running
 }
 
 QString RunnerClient::submit(RunRequest request)
@@ -128,54 +123,29 @@ void RunnerClient::start()
 
 void RunnerClient::startProcess()
 {
-    if (!m_process) {
-        m_process = new QProcess(this);
-        m_process->setProcessChannelMode(QProcess::SeparateChannels);
-        connect(m_process, &QProcess::readyReadStandardOutput, this, &RunnerClient::readOutput);
-        connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-            m_stderrTail.append(m_process->readAllStandardError());
-            if (m_stderrTail.size() > 4096)
-                m_stderrTail = m_stderrTail.right(4096);
-        });
-        connect(m_process, &QProcess::finished, this, &RunnerClient::processFinished);
-        connect(m_process, &QProcess::errorOccurred, this, &RunnerClient::processError);
-    }
     m_state = State::Starting;
-    m_stdoutLines.clear();
-    m_stderrTail.clear();
-    m_killKind.reset();
-    m_killMessage.clear();
-    armWatchdog(); // a runner that never says `ready` is killed and restarted
-    if (!m_command.isEmpty()) {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (auto it = m_command.environment.cbegin(); it != m_command.environment.cend(); ++it)
-            env.insert(it.key(), it.value());
-        m_process->setProcessEnvironment(env);
-        m_process->start(m_command.program, m_command.arguments);
-    } else {
-        m_process->start(m_runnerPath, {});
+    RunnerCommand command = m_command;
+    if (command.isEmpty()) {
+        command.program = m_runnerPath;
+        command.label = m_runnerPath;
     }
+    m_transport->start(command);
+    armWatchdog(); // a runner that never says `ready` is killed and restarted
 }
 
 void RunnerClient::shutdown()
 {
-    if (!m_process || m_process->state() == QProcess::NotRunning) {
+    if (!m_transport->isRunning()) {
         m_state = State::Stopped;
         return;
     }
     m_state = State::ShuttingDown;
-    m_watchdog->stop();
     m_cancelTimer->stop();
     for (const RunRequest &r : m_queue.takeAll())
         failJob(r, protocol::ErrorKind::Cancelled, tr("The run was cancelled because GemmScope is closing."));
     for (const InFlight &job : m_inFlight)
         send(protocol::toJson(protocol::CancelRequest{job.request.jobId}));
-    send(protocol::toJson(protocol::QuitRequest{}));
-    m_process->closeWriteChannel();
-    if (!m_process->waitForFinished(kQuitGraceMs)) {
-        m_process->kill();
-        m_process->waitForFinished(1000);
-    }
+    m_transport->stop(kQuitGraceMs); // quit, then kill after the grace period
     m_state = State::Stopped;
 }
 
@@ -211,9 +181,7 @@ void RunnerClient::cancelInThread(const QString &jobId)
 
 void RunnerClient::send(const QJsonObject &object)
 {
-    if (!m_process || m_process->state() != QProcess::Running)
-        return;
-    m_process->write(QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n');
+    m_transport->send(object);
 }
 
 void RunnerClient::dispatchNext()
@@ -253,31 +221,21 @@ void RunnerClient::finishJob(const QString &jobId)
 void RunnerClient::armWatchdog()
 {
     if (m_state == State::Starting) {
-        m_watchdog->start(m_limits.startupMs);
+        m_transport->watchSilence(
+            m_limits.startupMs, protocol::ErrorKind::RunnerTimeout,
+            tr("The runner did not report that it was ready within %1 s, so it was stopped.")
+                .arg(m_limits.startupMs / 1000.0));
     } else if (m_state == State::Ready && !m_inFlight.isEmpty()) {
         const qint64 budget = std::max(0, m_inFlight.front().request.config.timing.budgetMs);
-        m_watchdog->start(int(std::min<qint64>(INT_MAX, budget + m_limits.silenceMarginMs)));
+        m_transport->watchSilence(int(std::min<qint64>(INT_MAX, budget + m_limits.silenceMarginMs)),
+                                  protocol::ErrorKind::RunnerTimeout,
+                                  tr("The runner sent nothing for %1 s, longer than the run's timing budget "
+                                     "(%2 s) plus a margin of %3 s, so it was stopped.")
+                                      .arg((budget + m_limits.silenceMarginMs) / 1000.0)
+                                      .arg(budget / 1000.0)
+                                      .arg(m_limits.silenceMarginMs / 1000.0));
     } else {
-        m_watchdog->stop();
-    }
-}
-
-void RunnerClient::watchdogFired()
-{
-    if (!m_process || m_process->state() == QProcess::NotRunning || m_killKind)
-        return;
-    if (m_state == State::Starting) {
-        killRunner(protocol::ErrorKind::RunnerTimeout,
-                   tr("The runner did not report that it was ready within %1 s, so it was stopped.")
-                       .arg(m_limits.startupMs / 1000.0));
-    } else if (m_state == State::Ready && !m_inFlight.isEmpty()) {
-        const int budget = std::max(0, m_inFlight.front().request.config.timing.budgetMs);
-        killRunner(protocol::ErrorKind::RunnerTimeout,
-                   tr("The runner sent nothing for %1 s, longer than the run's timing budget (%2 s) plus a "
-                      "margin of %3 s, so it was stopped.")
-                       .arg((budget + m_limits.silenceMarginMs) / 1000.0)
-                       .arg(budget / 1000.0)
-                       .arg(m_limits.silenceMarginMs / 1000.0));
+        m_transport->stopWatching();
     }
 }
 
@@ -285,56 +243,10 @@ void RunnerClient::cancelGraceExpired()
 {
     const bool stillThere = std::any_of(m_cancelledJobs.cbegin(), m_cancelledJobs.cend(),
                                         [this](const QString &id) { return inFlight(id) != nullptr; });
-    if (stillThere && !m_killKind)
-        killRunner(protocol::ErrorKind::Cancelled,
-                   tr("The run was cancelled; the runner did not stop within %1 s, so it was stopped.")
-                       .arg(m_limits.cancelGraceMs / 1000.0));
-}
-
-void RunnerClient::killRunner(protocol::ErrorKind kind, const QString &message)
-{
-    m_killKind = kind;
-    m_killMessage = message;
-    m_watchdog->stop();
-    m_cancelTimer->stop();
-    if (m_process)
-        m_process->kill(); // processFinished fails the running job with this kind, then restarts
-}
-
-void RunnerClient::readOutput()
-{
-    if (!m_process)
-        return;
-    const QByteArray bytes = m_process->readAllStandardOutput();
-    if (m_killKind || m_state == State::Unavailable)
-        return; // being stopped: nothing it says counts any more
-    m_stdoutLines.append(bytes);
-    if (!bytes.isEmpty())
-        armWatchdog(); // output is a sign of life
-    while (const std::optional<QByteArray> line = m_stdoutLines.takeLine()) {
-        handleLine(*line);
-        if (m_killKind || m_state == State::Unavailable)
-            return;
-    }
-    if (m_stdoutLines.overflowed())
-        killRunner(protocol::ErrorKind::ProtocolError,
-                   tr("The runner wrote a line longer than %1 MiB, which no protocol event is, so it was "
-                      "stopped.")
-                       .arg(m_stdoutLines.maxLineBytes() / (1024.0 * 1024.0)));
-}
-
-void RunnerClient::handleLine(const QByteArray &raw)
-{
-    const QByteArray line = raw.trimmed();
-    if (line.isEmpty())
-        return;
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
-    if (!doc.isObject()) {
-        qWarning("gemmscope-runner wrote a line that is not a JSON object: %s", line.left(200).constData());
-        return;
-    }
-    handleEvent(doc.object());
+    if (stillThere) // the first kill wins: one the watchdog made stays the runner's end
+        m_transport->kill(protocol::ErrorKind::Cancelled,
+                          tr("The run was cancelled; the runner did not stop within %1 s, so it was stopped.")
+                              .arg(m_limits.cancelGraceMs / 1000.0));
 }
 
 void RunnerClient::handleEvent(const QJsonObject &event)
@@ -421,14 +333,12 @@ void RunnerClient::handleReady(const QJsonObject &event)
     // The version as it came: 1.5 or "1" is named as such, not as whatever a conversion made of it.
     if (exactInt(event.value(QStringLiteral("protocol"))) != protocol::kVersion) {
         m_state = State::Unavailable;
-        m_watchdog->stop();
         m_unavailableReason = tr("runner unavailable: it speaks protocol %1, this GemmScope speaks %2")
                                   .arg(describeJsonValue(event.value(QStringLiteral("protocol"))))
                                   .arg(protocol::kVersion);
         emit runnerStatusChanged(false, m_unavailableReason);
         failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
-        m_process->disconnect(this);
-        m_process->kill();
+        m_transport->abandon();
         return;
     }
     m_state = State::Ready;
@@ -458,41 +368,29 @@ void RunnerClient::handleReady(const QJsonObject &event)
     dispatchNext();
 }
 
-void RunnerClient::processFinished(int exitCode, QProcess::ExitStatus status)
+void RunnerClient::runnerEnded(const RunnerEnd &end)
 {
-    // What the runner wrote before it ended still counts, a last unterminated line included, unless
-    // the client stopped it (then nothing it said is trusted).
-    readOutput();
-    const QByteArray rest = m_stdoutLines.takeRest();
-    if (!m_killKind && m_state != State::Unavailable)
-        handleLine(rest);
-    m_watchdog->stop();
     m_cancelTimer->stop();
-    const std::optional<protocol::ErrorKind> killKind = std::exchange(m_killKind, std::nullopt);
-    const QString killMessage = std::exchange(m_killMessage, {});
+    if (end.startFailed) {
+        m_state = State::Unavailable;
+        m_unavailableReason = tr("runner unavailable: %1").arg(end.message);
+        emit runnerStatusChanged(false, m_unavailableReason);
+        for (const InFlight &job : std::exchange(m_inFlight, {}))
+            failJob(job.request, protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
+        m_cancelledJobs.clear();
+        failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
+        return;
+    }
     if (m_state == State::ShuttingDown || m_state == State::Stopped || m_state == State::Unavailable)
         return;
-    const bool fault = !killKind && status == QProcess::NormalExit && exitCode == kDeviceFaultExitCode;
-    // A device fault is the GPU's; a runner killed by a signal, or ending otherwise, is not.
-    const protocol::ErrorKind kind = killKind ? *killKind
-                                     : fault  ? protocol::ErrorKind::DeviceFault
-                                              : protocol::ErrorKind::RunnerCrashed;
-    QString why = killKind ? killMessage
-                  : fault  ? tr("The GPU reported a fault (%1).")
-                                .arg(m_faultMessage.isEmpty() ? tr("sticky CUDA error") : m_faultMessage)
-                  : status == QProcess::CrashExit
-                      ? tr("The runner crashed or was killed (by a signal).")
-                      : tr("The runner exited unexpectedly with status %1.").arg(exitCode);
-    const QString stderrText = QString::fromUtf8(m_stderrTail).trimmed();
-    if (!killKind && !fault && !stderrText.isEmpty())
-        why += tr(" Its last words: %1").arg(stderrText.right(300));
+    const bool fault = end.kind == protocol::ErrorKind::DeviceFault;
     // The oldest job in flight was running (unless the fault already answered it); the ones sent
     // after it never started and go to the new runner, unless they were cancelled meanwhile.
     QList<InFlight> sent = std::exchange(m_inFlight, {});
     const QStringList cancelled = std::exchange(m_cancelledJobs, {});
     if (!sent.isEmpty() && !(fault && !m_faultMessage.isEmpty())) {
         const RunRequest running = sent.takeFirst().request;
-        failJob(running, kind, why + tr(" The runner was restarted."));
+        failJob(running, end.kind, end.message + tr(" The runner was restarted."));
     }
     QList<RunRequest> notStarted;
     for (const InFlight &job : sent) {
@@ -506,30 +404,14 @@ void RunnerClient::processFinished(int exitCode, QProcess::ExitStatus status)
     m_state = State::Stopped;
     if (++m_consecutiveRestarts > kMaxConsecutiveRestarts) {
         m_state = State::Unavailable;
-        m_unavailableReason =
-            tr("runner unavailable: it stopped %1 times in a row (%2)").arg(m_consecutiveRestarts).arg(why);
+        m_unavailableReason = tr("runner unavailable: it stopped %1 times in a row (%2)")
+                                  .arg(m_consecutiveRestarts)
+                                  .arg(end.message);
         emit runnerStatusChanged(false, m_unavailableReason);
         failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
         return;
     }
     startProcess();
-}
-
-void RunnerClient::processError(QProcess::ProcessError error)
-{
-    if (error != QProcess::FailedToStart)
-        return; // crashes arrive through finished()
-    m_state = State::Unavailable;
-    m_watchdog->stop();
-    m_cancelTimer->stop();
-    m_unavailableReason =
-        tr("runner unavailable: %1 could not be started (%2)")
-            .arg(m_command.isEmpty() ? m_runnerPath : m_command.label, m_process->errorString());
-    emit runnerStatusChanged(false, m_unavailableReason);
-    for (const InFlight &job : std::exchange(m_inFlight, {}))
-        failJob(job.request, protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
-    m_cancelledJobs.clear();
-    failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
 }
 
 void RunnerClient::failJob(const RunRequest &request, protocol::ErrorKind kind, const QString &message)

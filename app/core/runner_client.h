@@ -13,19 +13,19 @@
 // output for longer than the running job's own budget plus a margin, kills the runner and fails
 // the job with runner_timeout; a cancelled job that does not end within a grace period is ended
 // the same way (kind cancelled). Output is read linearly, a line at most kMaxLineBytes long: a
-// longer one is a protocol_error that restarts the runner.
+// longer one is a protocol_error that restarts the runner. The process, its lines, the watchdog's
+// timer and the mapping of how a runner ended to a kind are RunnerTransport's (runner_transport.h).
 #pragma once
 
-#include "line_buffer.h"
 #include "pending_runs.h"
 #include "run_record.h"
 #include "runner_command.h"
+#include "runner_transport.h"
 
 #include <QAtomicInt>
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QObject>
-#include <QProcess>
 #include <QThread>
 #include <QTimer>
 #include <memory>
@@ -44,10 +44,10 @@ public:
     void cancel(const QString &jobId); // queued: dropped (runFailed kind cancelled); running: protocol cancel
     void cancelAll();
 
-    static constexpr int kDeviceFaultExitCode = 3;
+    static constexpr int kDeviceFaultExitCode = RunnerTransport::kDeviceFaultExitCode;
     static constexpr int kProgressIntervalMs = 100; // progress signals at most this often per job
     static constexpr int kMaxConsecutiveRestarts = 3;
-    static constexpr qsizetype kMaxLineBytes = 64LL * 1024 * 1024;
+    static constexpr qsizetype kMaxLineBytes = RunnerTransport::kMaxLineBytes;
 
     // Watchdog limits; the defaults suit a GPU machine, tests shorten them. Call before start().
     struct Watchdog {
@@ -87,12 +87,9 @@ private:
     void enqueue(const RunRequest &request);
     void cancelInThread(const QString &jobId);
     void startProcess();
-    void readOutput();
-    void handleLine(const QByteArray &line);
     void handleEvent(const QJsonObject &event);
     void handleReady(const QJsonObject &event);
-    void processFinished(int exitCode, QProcess::ExitStatus status);
-    void processError(QProcess::ProcessError error);
+    void runnerEnded(const RunnerEnd &end);
     void dispatchNext();
     void finishJob(const QString &jobId);
     struct InFlight {
@@ -106,10 +103,7 @@ private:
     void failAllQueued(protocol::ErrorKind kind, const QString &message);
     void send(const QJsonObject &object);
     void armWatchdog();
-    void watchdogFired();
     void cancelGraceExpired();
-    // Kills the runner; processFinished then fails the running job with this kind and sentence.
-    void killRunner(protocol::ErrorKind kind, const QString &message);
 
     enum class State { Stopped, Starting, Ready, Unavailable, ShuttingDown };
 
@@ -119,20 +113,15 @@ private:
     QString m_host, m_gpuName, m_gpuArch, m_gpuUuid; // from the runner's `ready`
     int m_smCount = 0;
     QString m_unavailableReason;
-    QProcess *m_process = nullptr;
+    RunnerTransport *m_transport; // the runner process, its lines and its watchdog
     State m_state = State::Stopped;
     PendingRuns m_queue;
     QList<InFlight> m_inFlight; // sent, not yet answered, in the order sent (the first one runs)
     QElapsedTimer m_sinceProgress;
     Watchdog m_limits;
-    QTimer *m_watchdog = nullptr;                  // start-up, then silence of the running job
-    QTimer *m_cancelTimer = nullptr;               // a cancelled running job's grace period
-    QStringList m_cancelledJobs;                   // jobs in flight a cancel was sent for
-    std::optional<protocol::ErrorKind> m_killKind; // why the client killed the runner
-    QString m_killMessage;
-    LineBuffer m_stdoutLines{kMaxLineBytes};
-    QByteArray m_stderrTail;
-    QString m_faultMessage; // the device_fault event's sentence, kept until the process exits
+    QTimer *m_cancelTimer = nullptr; // a cancelled running job's grace period
+    QStringList m_cancelledJobs;     // jobs in flight a cancel was sent for
+    QString m_faultMessage;          // the device_fault event's sentence, kept until the process exits
     int m_consecutiveRestarts = 0;
     QAtomicInt m_nextJob{0};
     QString m_jobPrefix;

@@ -2,26 +2,17 @@
 
 #include "requests.h"
 #include "runner_locator.h"
-
-#include <QJsonDocument>
-#include <QProcess>
+#include "runner_transport.h"
 
 namespace gemmscope {
 
 CompileJob::CompileJob(Kind kind, QObject *parent) : QObject(parent), m_kind(kind) {}
 
-CompileJob::~CompileJob()
-{
-    if (m_process) {
-        m_process->disconnect(this);
-        m_process->kill();
-        m_process->waitForFinished(1000);
-    }
-}
+CompileJob::~CompileJob() = default; // the runner, a child, is killed with its transport
 
 bool CompileJob::isRunning() const
 {
-    return m_process && m_process->state() != QProcess::NotRunning;
+    return m_runner && m_runner->isRunning();
 }
 
 bool CompileJob::start(StageId stage, const ParamValues &params, const ProblemSize &size, const QString &arch,
@@ -50,78 +41,65 @@ bool CompileJob::start(StageId stage, const ParamValues &params, const ProblemSi
     const QJsonObject request = m_kind == Kind::Disassemble
                                     ? protocol::toJson(protocol::DisassembleJob{kernel})
                                     : protocol::toJson(protocol::CompileJob{kernel});
-    m_buffer.clear();
-    m_answered = false;
-    m_process = new QProcess(this);
-    m_process->setProcessChannelMode(QProcess::SeparateChannels);
-    connect(m_process, &QProcess::readyReadStandardOutput, this, &CompileJob::readLines);
-    connect(m_process, &QProcess::finished, this, &CompileJob::processEnded);
-    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            processEnded();
-    });
-    m_process->start(runner.path, {});
+    m_runner = new RunnerTransport(this);
+    connect(m_runner, &RunnerTransport::eventReceived, this, &CompileJob::handleEvent);
+    connect(m_runner, &RunnerTransport::ended, this, &CompileJob::runnerEnded);
+    RunnerCommand command;
+    command.program = command.label = runner.path;
+    m_runner->start(command);
+    if (!m_runner) // it could not start, and said so in failed()
+        return true;
+    m_runner->watchSilence(
+        kSilenceLimitMs, protocol::ErrorKind::RunnerTimeout,
+        tr("The runner sent nothing for %1 s, so it was stopped.").arg(kSilenceLimitMs / 1000));
     // EOF after the request: the runner answers it, then exits (docs/protocol.md).
-    m_process->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
-    m_process->closeWriteChannel();
+    m_runner->send(request);
+    m_runner->closeInput();
     return true;
 }
 
-void CompileJob::readLines()
+void CompileJob::handleEvent(const QJsonObject &event)
 {
-    m_buffer += m_process->readAllStandardOutput();
-    for (int nl = m_buffer.indexOf('\n'); nl >= 0 && !m_answered; nl = m_buffer.indexOf('\n')) {
-        const QJsonObject event = QJsonDocument::fromJson(m_buffer.left(nl)).object();
-        m_buffer.remove(0, nl + 1);
-        if (protocol::eventIdOf(event) != QLatin1String("compile"))
-            continue;
-        const std::optional<protocol::EventType> type = protocol::eventTypeOf(event);
-        if (m_kind == Kind::Disassemble && type == protocol::EventType::Disassembly) {
-            protocol::fromJson(event, m_disassembly);
-            releaseProcess(); // answered: the job is over, a new one may start while the runner exits
-            emit finished(m_disassembly.kernel,
-                          tr("%1 for %2").arg(m_disassembly.kernel, m_disassembly.arch));
-        } else if (m_kind == Kind::Compile && type == protocol::EventType::Compiled) {
-            protocol::CompiledInfo compiled;
-            protocol::fromJson(event, compiled);
-            releaseProcess();
-            emit finished(compiled.kernel, summary(compiled));
-        } else if (type == protocol::EventType::Error) {
-            protocol::ErrorEvent error;
-            protocol::fromJson(event, error);
-            releaseProcess();
-            emit failed(tr("%1 did not compile: %2").arg(m_stageTitle, error.message));
-        }
+    if (!m_runner || protocol::eventIdOf(event) != QLatin1String("compile"))
+        return;
+    const std::optional<protocol::EventType> type = protocol::eventTypeOf(event);
+    if (m_kind == Kind::Disassemble && type == protocol::EventType::Disassembly) {
+        protocol::fromJson(event, m_disassembly);
+        releaseRunner(); // answered: the job is over, a new one may start while the runner exits
+        emit finished(m_disassembly.kernel, tr("%1 for %2").arg(m_disassembly.kernel, m_disassembly.arch));
+    } else if (m_kind == Kind::Compile && type == protocol::EventType::Compiled) {
+        protocol::CompiledInfo compiled;
+        protocol::fromJson(event, compiled);
+        releaseRunner();
+        emit finished(compiled.kernel, summary(compiled));
+    } else if (type == protocol::EventType::Error) {
+        protocol::ErrorEvent error;
+        protocol::fromJson(event, error);
+        releaseRunner();
+        emit failed(tr("%1 did not compile: %2").arg(m_stageTitle, error.message));
     }
 }
 
-void CompileJob::releaseProcess()
+void CompileJob::releaseRunner()
 {
-    m_answered = true;
-    QProcess *process = m_process;
-    m_process = nullptr;
-    process->disconnect(this);
+    RunnerTransport *runner = m_runner;
+    m_runner = nullptr;
+    runner->disconnect(this);
+    runner->stopWatching();
     // The runner exits by itself after answering (EOF on its stdin); it is deleted when it has.
-    if (process->state() == QProcess::NotRunning)
-        process->deleteLater();
+    if (runner->isRunning())
+        connect(runner, &RunnerTransport::ended, runner, &QObject::deleteLater);
     else
-        connect(process, &QProcess::finished, process, &QObject::deleteLater);
+        runner->deleteLater();
 }
 
-void CompileJob::processEnded()
+void CompileJob::runnerEnded(const RunnerEnd &end)
 {
-    if (!m_process)
+    if (!m_runner) // answered before it ended: released then
         return;
-    readLines();
-    if (!m_process) // the answer was in the last output: released there
-        return;
-    const QString why = m_process->error() == QProcess::FailedToStart
-                            ? m_process->errorString()
-                            : tr("exit code %1").arg(m_process->exitCode());
-    m_answered = true;
-    m_process->deleteLater();
-    m_process = nullptr;
-    emit failed(tr("The runner ended without compiling (%1).").arg(why));
+    m_runner->deleteLater();
+    m_runner = nullptr;
+    emit failed(tr("The runner ended without compiling. %1").arg(end.message));
 }
 
 QString CompileJob::summary(const protocol::CompiledInfo &c)

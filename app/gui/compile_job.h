@@ -10,9 +10,10 @@
 #include <QObject>
 #include <QPointer>
 
-class QProcess;
-
 namespace gemmscope {
+
+class RunnerTransport;
+struct RunnerEnd;
 
 class CompileJob : public QObject {
     Q_OBJECT
@@ -43,14 +44,16 @@ signals:
     void failed(const QString &message);
 
 private:
-    void readLines();
-    void processEnded();
-    void releaseProcess(); // after the answer: the job is over, the exiting runner cleans up itself
+    // How long a compile may keep the runner silent before it is stopped (NVRTC and nvdisasm take
+    // seconds; a hung one must not keep "A compile is already running" forever).
+    static constexpr int kSilenceLimitMs = 120000;
+
+    void handleEvent(const QJsonObject &event);
+    void runnerEnded(const RunnerEnd &end);
+    void releaseRunner(); // after the answer: the job is over, the exiting runner cleans up itself
 
     Kind m_kind;
-    QPointer<QProcess> m_process;
-    QByteArray m_buffer;
-    bool m_answered = false;
+    QPointer<RunnerTransport> m_runner;
     QString m_stageTitle;
     protocol::DisassemblyEvent m_disassembly;
 };

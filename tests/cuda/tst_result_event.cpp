@@ -1,6 +1,6 @@
 // The runner's `result` event, built the way the `run` job builds it (compiledInfo, countersOf,
 // verifyPassed, resultEvent, then the protocol's codec), is field for field the event the GPU
-// machine recorded in docs/: the same names, types, presence and values. The inputs are the
+// machine recorded in tests/data/recorded/: the same names, types, presence and values. The inputs are the
 // recorded measurements (times, ptxas numbers, occupancy, raw CUPTI metrics); everything derived
 // from them (tflops, intensities, access ratios) is recomputed here. Needs no GPU.
 #include "../support/json_compare.h"
@@ -128,7 +128,7 @@ QJsonObject resultAsTheJobBuildsIt(const QJsonObject &recorded)
 
 QJsonObject readJson(const QString &relativePath)
 {
-    QFile file(QStringLiteral(GEMMSCOPE_SOURCE_DIR "/") + relativePath);
+    QFile file(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/") + relativePath);
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QJsonDocument::fromJson(file.readAll()).object();
@@ -145,10 +145,9 @@ private slots:
         QTest::addColumn<QJsonObject>("recorded");
         // The TF32 and FP32 final benches (resources_source), one with counters and their access
         // ratios (cuBLAS and GemmScope kernels), and a sweep's runs (compile-ahead fields).
-        const QStringList benches{
-            QStringLiteral("docs/tf32-2026-11-30/final/bench-tf32-4096x4096x4096.json"),
-            QStringLiteral("docs/fp32-final-2026-11-30/bench-final-4096x4096x4096.json"),
-            QStringLiteral("docs/bench-h200-2026-11-30-counters.json")};
+        const QStringList benches{QStringLiteral("tf32-2026-11-30/final/bench-tf32-4096x4096x4096.json"),
+                                  QStringLiteral("fp32-final-2026-11-30/bench-final-4096x4096x4096.json"),
+                                  QStringLiteral("bench-h200-2026-11-30-counters.json")};
         int rows = 0;
         for (const QString &path : benches) {
             const QJsonArray recorded = readJson(path).value("rows").toArray();
@@ -161,7 +160,7 @@ private slots:
                 ++rows;
             }
         }
-        const QString sweep = QStringLiteral("docs/sweeps-2026-11-30/sweep-1gpu.json");
+        const QString sweep = QStringLiteral("sweeps-2026-11-30/sweep-1gpu.json");
         const QJsonArray cells = readJson(sweep).value("cells").toArray();
         QVERIFY2(!cells.isEmpty(), qPrintable(sweep));
         for (qsizetype i = 0; i < cells.size(); ++i) {

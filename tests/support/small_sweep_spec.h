@@ -1,5 +1,5 @@
 // Test helper: the small 4 x 4 parameter sweep (BM x TM of the final stage at 512^3) that the
-// SweepRun and Sweep view tests run on stand-in runners (sweep_stand_in.h): one shared spec, so
+// SweepRun and Sweep view tests run on stand-in runners (stand_in_runner.h): one shared spec, so
 // both test the same sweep.
 #pragma once
 

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""The tests' one stand-in for gemmscope-runner: speaks protocol v1 on stdin/stdout (docs/protocol.md)
+without a GPU. Used through tests/support/stand_in_runner.h by every test that needs a runner that
+is not the real one (RunnerClient, its watchdog, gemmscope-bench, the sweeps and their views).
+
+It says `ready` (a GPU of 132 SMs), answers each `run` with a `result` and `quit` ends it. The rest
+of its behaviour comes from the environment, so that one file serves every test:
+
+  FAKE_GPU_NAME, FAKE_GPU_UUID, FAKE_HOST   what `ready` and each result say (defaults below;
+                  an empty FAKE_HOST names no host)
+  FAKE_PROTOCOL   the protocol version `ready` says, as JSON text (default 1; 1.5 or "1" for the
+                  version checks)
+  FAKE_STARTS     a file counting this runner's starts (the test reads it)
+  FAKE_SILENT_STARTS  the first N starts (by FAKE_STARTS) never say `ready`: a hung start-up
+  FAKE_LOG        every run request is appended here, one line "stage|BM=.. BN=..", so a test can
+                  tell exactly which configurations reached a runner
+  FAKE_DELAY_S    seconds each run takes (default 0)
+  FAKE_PROGRESS   N > 0: each run first sends `compiled`, then N timing `progress` events (with a
+                  preliminary median) spread over FAKE_DELAY_S, then its result
+  FAKE_MEDIAN_MS  every run's median (default: a fixed function of the configuration's parameters,
+                  so runs of one configuration on two stand-ins agree)
+  FAKE_SLOWDOWN   multiplies every median (a slower GPU)
+  FAKE_REGISTERS  every kernel's registers (default: 128 where TM*TN >= 32, else 64)
+  FAKE_FAIL_KIND  every run of a stage other than cuBLAS FP32 ends with an error of this kind
+  FAKE_DIE_AFTER  after this many results over all its starts (FAKE_STATE counts them), the
+                  runner kills itself with SIGKILL while the next run is in its hands: kill -9
+  FAKE_STATE      a file that counts results across restarts (needed with FAKE_DIE_AFTER)
+  FAKE_LINE_BYTES the length of the endless line of seed 103 (default 64 MiB + 1)
+
+A run's seed picks a misbehaviour: 101 hangs, 102 is killed by SIGKILL, 103 writes a line without
+end and hangs. Parameters TM*TN >= 64 "spill"; BM = 256 gives a wrong result. A `fault` request is
+a device fault (error device_fault, exit status 3); `ceilings` is answered with an error (no
+ceilings here); `cancel` is ignored, as a runner busy in a job would.
+"""
+import json
+import os
+import signal
+import sys
+import time
+
+env = os.environ.get
+
+
+def out(o):
+    sys.stdout.write(json.dumps(o) + "\n")
+    sys.stdout.flush()
+
+
+def read_count(path):
+    try:
+        return int(open(path).read())
+    except Exception:
+        return 0
+
+
+starts_file = env("FAKE_STARTS")
+if starts_file:
+    starts = read_count(starts_file)
+    open(starts_file, "w").write(str(starts + 1))
+    if starts < int(env("FAKE_SILENT_STARTS", "0")):
+        time.sleep(3600)
+
+gpu = {"name": env("FAKE_GPU_NAME", "Fake GPU"), "arch": "sm_90", "uuid": env("FAKE_GPU_UUID", "GPU-fake-0")}
+host = env("FAKE_HOST", "fakehost")
+state = env("FAKE_STATE")
+die_after = int(env("FAKE_DIE_AFTER", "0"))
+delay_s = float(env("FAKE_DELAY_S", "0"))
+progress_steps = int(env("FAKE_PROGRESS", "0"))
+fail_kind = env("FAKE_FAIL_KIND")
+
+out({"event": "ready", "protocol": json.loads(env("FAKE_PROTOCOL", "1")), "runner": "stand-in", "nvrtc": "13.0",
+     "host": host, "gpu": dict(gpu, sms=132, cc=90)})
+
+
+def endless_line():
+    n = int(env("FAKE_LINE_BYTES", "0")) or (64 * 1024 * 1024 + 1)
+    chunk = "x" * (1 << 20)
+    while n > 0:
+        sys.stdout.write(chunk[:min(n, len(chunk))])
+        n -= len(chunk)
+    sys.stdout.flush()
+    time.sleep(3600)
+
+
+def median_of(stage, p):
+    slow = float(env("FAKE_SLOWDOWN", "1"))
+    if env("FAKE_MEDIAN_MS"):
+        return float(env("FAKE_MEDIAN_MS")) * slow
+    if stage == "cublas_fp32":
+        return 1.0 * slow
+    spread = (p.get("BM", 0) * 7 + p.get("BN", 0) * 3 + p.get("BK", 0) + p.get("TM", 0) * 5 + p.get("TN", 0) * 11) % 17
+    return (1.0 + spread / 10.0) * slow
+
+
+def compiled_of(stage, p):
+    tm, tn = p.get("TM", 1), p.get("TN", 1)
+    registers = int(env("FAKE_REGISTERS", "0")) or (128 if tm * tn >= 32 else 64)
+    return {"stage": stage, "kernel": "k", "arch": "sm_90", "cache_hit": False, "compile_ms": 1.0,
+            "registers": registers, "spill_store_bytes": 16 if tm * tn >= 64 else 0,
+            "spill_load_bytes": 16 if tm * tn >= 64 else 0, "stack_frame_bytes": 0, "static_smem_bytes": 4096,
+            "occupancy": {"blocks_per_sm": 1, "active_warps": 8, "max_warps": 64, "fraction": 0.125,
+                          "limiter": "registers" if tm * tn >= 32 else "shared_memory"}}
+
+
+def run(req):
+    p = req.get("params", {})
+    stage = req["stage"]
+    seed = req.get("seed", 1)
+    if seed == 101:
+        time.sleep(3600)
+    if seed == 102:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if seed == 103:
+        endless_line()
+    if env("FAKE_LOG"):
+        with open(env("FAKE_LOG"), "a") as f:
+            f.write(stage + "|" + " ".join("%s=%d" % (k, p[k]) for k in sorted(p)) + "\n")
+    if die_after and state and read_count(state) == die_after:
+        open(state, "w").write(str(die_after + 1))
+        os.kill(os.getpid(), signal.SIGKILL)
+    median = median_of(stage, p)
+    compiled = compiled_of(stage, p) if stage != "cublas_fp32" else None
+    if progress_steps > 0:
+        if compiled:
+            out(dict(compiled, event="compiled", id=req["id"]))
+        for i in range(progress_steps):
+            time.sleep(delay_s / progress_steps)
+            out({"event": "progress", "id": req["id"], "phase": "timing", "done": i + 1, "total": progress_steps,
+                 "preliminary_median_ms": median + 0.01 * i})
+    else:
+        time.sleep(delay_s)
+    if state:
+        results = read_count(state)  # before open(..., "w") empties the file
+        open(state, "w").write(str(results + 1))
+    if fail_kind and stage != "cublas_fp32":
+        out({"event": "error", "id": req["id"], "kind": fail_kind, "message": "The stand-in fails this stage."})
+        return
+    if p.get("BM") == 256:
+        out({"event": "error", "id": req["id"], "kind": "wrong_result", "message": "C differs from cuBLAS.",
+             "rel_error": 0.5, "tolerance": 1e-5, "nan": False})
+        return
+    s = req["size"]
+    flops = 2.0 * s["m"] * s["n"] * s["k"]
+    ev = {"event": "result", "id": req["id"], "stage": stage, "params": p, "size": s, "gpu": gpu,
+          "timing": {"median_ms": median, "p20_ms": median * 0.99, "p80_ms": median * 1.01, "min_ms": median * 0.98,
+                     "count": 20, "warmup": 2},
+          "tflops": flops / (median * 1e-3) / 1e12,
+          "verify": {"reference": "cublas_fp32_pedantic", "rel_error": 1e-7, "tolerance": 1e-5, "passed": True},
+          "timestamp": "2026-12-01T00:00:00Z"}
+    if compiled:
+        ev["compiled"] = compiled
+    out(ev)
+
+
+for line in sys.stdin:
+    req = json.loads(line)
+    t = req.get("type")
+    if t == "quit":
+        break
+    if t == "fault":
+        out({"event": "error", "id": req["id"], "kind": "device_fault",
+             "message": "An illegal memory access was encountered."})
+        sys.exit(3)
+    if t == "ceilings":
+        out({"event": "error", "id": req["id"], "kind": "launch_error", "message": "no ceilings here"})
+    elif t == "run":
+        run(req)
