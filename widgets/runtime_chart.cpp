@@ -197,17 +197,28 @@ void RuntimeChart::setKeyTicks()
         return;
     // Every row named while rows are as tall as a label; every n-th where they are not (the
     // tooltip names the others). The axis rect has its height from the last layout.
+    // Full names ("8 __restrict__ and #pragma unroll") where the widest takes at most a third of
+    // the chart (the print layout, a wide window); the short ones, explained by the legend's
+    // groups and the tooltips, elsewhere.
+    const QFontMetrics metrics(m_plot->yAxis->tickLabelFont());
+    int widestLong = 0;
+    for (const QString &label : std::as_const(m_keyLongLabels))
+        widestLong = std::max(widestLong, metrics.horizontalAdvance(label));
+    const bool useLong = m_keyLongLabels.size() == m_keyLabels.size() && widestLong * 3 <= m_plot->width();
+    const QStringList &labels = useLong ? m_keyLongLabels : m_keyLabels;
     const int count = int(m_keyLabels.size());
     const double rowPx = count > 0 ? double(m_plot->axisRect()->height()) / count : 0;
     const int labelPx = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
     int stride = rowPx > 0 ? std::max(1, int(std::ceil((labelPx - 1) / rowPx))) : 1;
     stride = std::max<int>(stride, int((count + kMaxLabelledBars - 1) / kMaxLabelledBars));
-    if (stride == m_tickStride && ticker->ticks().size() == (count + stride - 1) / stride)
+    if (stride == m_tickStride && useLong == m_tickLong &&
+        ticker->ticks().size() == (count + stride - 1) / stride)
         return;
     m_tickStride = stride;
+    m_tickLong = useLong;
     ticker->clear();
     for (int i = 0; i < count; i += stride)
-        ticker->addTick(i, m_keyLabels[i]);
+        ticker->addTick(i, labels[i]);
 }
 
 QCPAxis *RuntimeChart::keyAxis() const
@@ -326,6 +337,7 @@ void RuntimeChart::rebuild()
     m_slots.clear();
     m_speedups.clear();
     m_keyLabels.clear();
+    m_keyLongLabels.clear();
     m_tickStride = 0;
     if (!m_logChosen) {
         // Log once the plotted values spread more than kLogSpan: on a linear axis the H200's 0.36 ms
@@ -426,6 +438,10 @@ void RuntimeChart::buildRuntime()
     for (int i = 0; i < m_slots.size(); ++i) {
         const RuntimeSlot &slot = m_slots[i];
         m_keyLabels << slot.label;
+        const StageInfo *stage = findStage(slot.run.stage.toStdString());
+        m_keyLongLabels << (stage ? QStringLiteral("%1  %2").arg(slot.label,
+                                                                 QString::fromStdString(stage->title))
+                                  : slot.label);
         if (!slot.plotted && stride > 1)
             continue; // no room for a mark per failure: the table lists them
         if (!slot.plotted) {
@@ -608,6 +624,7 @@ void RuntimeChart::buildSpeedup()
         const SpeedupRow &row = m_speedups[i];
         m_keyLabels << (shortPresetLabel(row.presetKey).isEmpty() ? row.label
                                                                   : shortPresetLabel(row.presetKey));
+        m_keyLongLabels << (row.title.isEmpty() ? row.label : row.title);
         m_publishedBars->addData(i, row.publishedSpeedup);
         lowest = lowest > 0 ? std::min(lowest, row.publishedSpeedup) : row.publishedSpeedup;
         highest = std::max(highest, row.publishedSpeedup);

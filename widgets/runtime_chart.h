@@ -113,6 +113,8 @@ private:
     QList<QCPItemText *> m_valueLabels; // bar values (speedup: measured first, they win a collision)
     QList<int> m_valueLabelRows;        // the row of each value label
     QStringList m_keyLabels;            // the key axis' label of each row
+    QStringList m_keyLongLabels;        // the same with the stage's name, where there is room
+    bool m_tickLong = false;
     double m_lowest = 0, m_highest = 0; // what the value axis must show
     QString m_valueLabelBase;           // its title, before "(log scale)"
     int m_tickStride = 1;
