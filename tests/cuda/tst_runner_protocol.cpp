@@ -88,6 +88,34 @@ private slots:
         QCOMPARE(runner.process.exitCode(), 0);
     }
 
+    // The TMA stage holds its tiles in dynamic shared memory (the catalog's 197696 B at 256x128x4)
+    // and is built for sm_90a: the compiled event says both, and its occupancy accounts for the
+    // shared memory, which allows one block of 288 threads per SM (as its 168 registers do).
+    void compileJobReportsDynamicSharedMemoryAndTheBuiltArch()
+    {
+        RunnerProcess runner(m_cache.path());
+        QVERIFY(!runner.start().isEmpty());
+        runner.send(compileRequest(QStringLiteral("tma"), "tf32-wgmma-tma", QStringLiteral("sm_90")));
+        const QJsonObject compiled =
+            runner.waitFor(QStringLiteral("tma"), {QStringLiteral("compiled"), QStringLiteral("error")});
+        QCOMPARE(compiled.value(QStringLiteral("event")).toString(), QStringLiteral("compiled"));
+        QCOMPARE(compiled.value(QStringLiteral("arch")).toString(), QStringLiteral("sm_90a"));
+        const Preset *p = findPreset("tf32-wgmma-tma");
+        const int dynamicBytes = launchGeometry(p->stage, p->params, ProblemSize{}).dynamicSmemBytes;
+        QCOMPARE(dynamicBytes, 197696);
+        QCOMPARE(compiled.value(QStringLiteral("dynamic_smem_bytes")).toInt(), dynamicBytes);
+        QVERIFY(compiled.value(QStringLiteral("static_smem_bytes")).toInt() +
+                    compiled.value(QStringLiteral("dynamic_smem_bytes")).toInt() >=
+                193 * 1024);
+        const QJsonObject occupancy = compiled.value(QStringLiteral("occupancy")).toObject();
+        QCOMPARE(occupancy.value(QStringLiteral("blocks_per_sm")).toInt(), 1);
+        QCOMPARE(occupancy.value(QStringLiteral("limiter")).toString(), QStringLiteral("shared_memory"));
+        QVERIFY2(occupancy.value(QStringLiteral("explanation"))
+                     .toString()
+                     .contains(QStringLiteral("197696 bytes")),
+                 qPrintable(occupancy.value(QStringLiteral("explanation")).toString()));
+    }
+
     // With "counters" the runner must still answer no_gpu cleanly (CUPTI is only ever touched on a
     // GPU, after a good run); on a GPU the result carries a counters object, values or a sentence.
     // The Source tab's machine code: PTX always (NVRTC), SASS where nvdisasm is installed (the GPU
