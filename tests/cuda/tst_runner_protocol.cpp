@@ -1,6 +1,7 @@
 // gemmscope-runner over its protocol (docs/protocol.md), as the GUI and the benchmark drive it.
 // Runs with or without a GPU: compile jobs need none; a run job answers no_gpu or a result.
 #include "../support/runner_process.h"
+#include "gpu_device.h"
 #include "machine_code.h"
 #include "stage_catalog.h"
 
@@ -8,6 +9,7 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cuda_runtime_api.h>
 
 using namespace gemmscope;
 
@@ -61,6 +63,30 @@ private slots:
             QVERIFY(gpu.value(QStringLiteral("sms")).toInt() > 0);
             QVERIFY(gpu.value(QStringLiteral("arch")).toString().startsWith(QStringLiteral("sm_")));
         }
+    }
+
+    // A machine without libcuda.so.1 is told its driver is missing, and not, in the same breath,
+    // that it is "insufficient" (the runtime's name for both a missing and an old driver).
+    void missingDriverIsNotCalledInsufficient()
+    {
+        const QString missing = runner::noGpuSentence(cudaErrorInsufficientDriver, false);
+        QVERIFY2(missing.contains(QStringLiteral("No CUDA driver is installed")), qPrintable(missing));
+        QVERIFY2(!missing.contains(QStringLiteral("insufficient"), Qt::CaseInsensitive), qPrintable(missing));
+        QCOMPARE(runner::noGpuSentence(cudaErrorStubLibrary, false), missing);
+        // An old driver is one: that sentence keeps the runtime's words.
+        const QString old = runner::noGpuSentence(cudaErrorInsufficientDriver, true);
+        QVERIFY2(old.contains(QStringLiteral("older than")) &&
+                     !old.contains(QStringLiteral("No CUDA driver")),
+                 qPrintable(old));
+
+        // And as the runner says it at start-up, where this machine has no driver.
+        RunnerProcess runner(m_cache.path());
+        const QJsonObject ready = runner.start();
+        const QString why =
+            ready.value(QStringLiteral("gpu_error")).toObject().value(QStringLiteral("message")).toString();
+        if (!why.contains(QStringLiteral("No CUDA driver")))
+            QSKIP("This machine has a CUDA driver: the start-up sentence is another one.");
+        QVERIFY2(!why.contains(QStringLiteral("insufficient"), Qt::CaseInsensitive), qPrintable(why));
     }
 
     void compileJobAnswersCompiled()
