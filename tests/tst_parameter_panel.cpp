@@ -92,6 +92,13 @@ private slots:
         QVERIFY2(panel.fieldNote("size").contains(QStringLiteral("M, N and K must each be at least 1")),
                  qPrintable(panel.fieldNote("size")));
         QVERIFY(panel.findChild<QLabel *>("note_size")->isVisible());
+        // A size sentence that names no dimension still goes there, and not under a parameter.
+        panel.setProblemSize({999999, 4096, 6144});
+        const QString tooLarge = panel.violationText();
+        QVERIFY2(tooLarge.startsWith(QStringLiteral("Each matrix must have fewer than 2^31 elements")),
+                 qPrintable(tooLarge));
+        QCOMPARE(panel.fieldNote("size"), tooLarge);
+        QVERIFY(panel.fieldNote("BM").isEmpty());
     }
 
     // A value typed past a spin box's range is refused, but never silently: the field says its

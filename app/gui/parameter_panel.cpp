@@ -419,21 +419,20 @@ void ParameterPanel::buildParamRows()
                                  .arg(row.spin->minimum())
                                  .arg(row.spin->maximum())
                                  .arg(legal.join(QStringLiteral(", "))));
-        row.note = noteLabel(QStringLiteral("note_%1").arg(row.name));
-        // The field: slider and spin box on one line, its note under them.
-        auto *field = new QWidget;
-        auto *fieldLayout = new QVBoxLayout(field);
-        fieldLayout->setContentsMargins(0, 0, 0, 0);
-        fieldLayout->setSpacing(2);
-        auto *lineLayout = new QHBoxLayout;
+        auto *line = new QWidget;
+        auto *lineLayout = new QHBoxLayout(line);
+        lineLayout->setContentsMargins(0, 0, 0, 0);
         lineLayout->addWidget(row.slider, 1);
         lineLayout->addWidget(row.spin);
-        fieldLayout->addLayout(lineLayout);
-        fieldLayout->addWidget(row.note);
         auto *label = new QLabel(QString::fromStdString(spec.label));
         label->setToolTip(QString::fromStdString(spec.help));
-        field->setToolTip(QString::fromStdString(spec.help));
-        m_paramForm->addRow(label, field);
+        line->setToolTip(QString::fromStdString(spec.help));
+        m_paramForm->addRow(label, line);
+        // The field's note: a row of its own under it, as wide as the panel (the field column is
+        // too narrow for a sentence).
+        row.note = noteLabel(QStringLiteral("note_%1").arg(row.name));
+        m_paramForm->addRow(row.note);
+        m_paramForm->setRowVisible(row.note, false);
         const QString name = row.name;
         const QList<int> values = row.values;
         connect(row.slider, &QSlider::valueChanged, this, [this, name, values](int index) {
@@ -543,23 +542,32 @@ void ParameterPanel::updateFieldNotes()
     QStringList fields{QStringLiteral("M"), QStringLiteral("N"), QStringLiteral("K")};
     for (const ParamRow &row : m_paramRows)
         fields << row.name;
+    // A sentence the worklog's ordinary size does not give is about the problem size, whether or
+    // not it names M, N or K ("Each matrix must have fewer than 2^31 elements (A is ...)").
+    const std::vector<std::string> withOrdinarySize =
+        m_config.size == ProblemSize{} ? m_violations
+                                       : violations(m_config.stage, m_config.params, ProblemSize{});
     QHash<QString, QStringList> byField;
+    QStringList sizeLines;
+    if (!m_sizeLimitNote.isEmpty())
+        sizeLines << m_sizeLimitNote;
     for (const std::string &v : m_violations) {
         const QString sentence = QString::fromStdString(v);
-        if (const QString field = fieldNamed(sentence, fields); !field.isEmpty())
+        const QString field = fieldNamed(sentence, fields);
+        if (std::find(withOrdinarySize.begin(), withOrdinarySize.end(), v) == withOrdinarySize.end() ||
+            field == QLatin1String("M") || field == QLatin1String("N") || field == QLatin1String("K"))
+            sizeLines << sentence;
+        else if (!field.isEmpty())
             byField[field] << sentence;
     }
     for (const ParamRow &row : m_paramRows) {
         QStringList lines;
         if (!row.limitNote.isEmpty())
             lines << row.limitNote;
-        showNote(row.note, lines + byField.value(row.name));
+        lines += byField.value(row.name);
+        showNote(row.note, lines);
+        m_paramForm->setRowVisible(row.note, !lines.isEmpty());
     }
-    QStringList sizeLines;
-    if (!m_sizeLimitNote.isEmpty())
-        sizeLines << m_sizeLimitNote;
-    for (const char *dimension : {"M", "N", "K"})
-        sizeLines += byField.value(QLatin1String(dimension));
     showNote(m_sizeNote, sizeLines);
     showNote(m_budgetNote, m_budgetLimitNote.isEmpty() ? QStringList{} : QStringList{m_budgetLimitNote});
 }
