@@ -137,6 +137,7 @@ Occupancy computeOccupancy(const GpuSpec &gpu, int threadsPerBlock, int register
     struct Limit {
         OccupancyLimiter what;
         int blocks;
+        double share = 0; // of the SM's resource one block takes (registers, shared memory)
     };
     // Order matters only for ties: the first listed resource is named as the limiter. Threads
     // come first: when the SM is full of warps, no resource is to blame.
@@ -144,6 +145,7 @@ Occupancy computeOccupancy(const GpuSpec &gpu, int threadsPerBlock, int register
     limits.push_back({OccupancyLimiter::Threads, o.maxWarps / warpsPerBlock});
     if (registersPerThread > 0) {
         int byRegs = 0;
+        double share = 1;
         if (registersPerThread <= gpu.maxRegistersPerThread) {
             // Registers are allocated per warp, rounded up to the allocation unit, and each of the
             // SM's four sub-partitions holds a quarter of the register file.
@@ -151,45 +153,61 @@ Occupancy computeOccupancy(const GpuSpec &gpu, int threadsPerBlock, int register
                                 gpu.registerAllocUnit * gpu.registerAllocUnit;
             const int warpsPerPartition = (gpu.registersPerSm / 4) / perWarp;
             byRegs = (warpsPerPartition * 4) / warpsPerBlock;
+            share = double(perWarp) * warpsPerBlock / gpu.registersPerSm;
         }
-        limits.push_back({OccupancyLimiter::Registers, byRegs});
+        limits.push_back({OccupancyLimiter::Registers, byRegs, share});
     }
     if (smemPerBlock > 0) {
         // Allocated in 128-byte granules, plus the runtime's per-block reservation.
         const int granule = 128;
         const int smem = (smemPerBlock + gpu.sharedMemReservedPerBlock + granule - 1) / granule * granule;
         const int bySmem = smemPerBlock > gpu.sharedMemPerBlockOptin ? 0 : gpu.sharedMemPerSm / smem;
-        limits.push_back({OccupancyLimiter::SharedMemory, bySmem});
+        limits.push_back({OccupancyLimiter::SharedMemory, bySmem, double(smem) / gpu.sharedMemPerSm});
     }
     limits.push_back({OccupancyLimiter::Blocks, gpu.maxBlocksPerSm});
 
     const auto best = std::min_element(limits.begin(), limits.end(),
                                        [](const Limit &a, const Limit &b) { return a.blocks < b.blocks; });
     o.blocksPerSm = best->blocks;
-    o.limiter = best->what;
     o.activeWarps = o.blocksPerSm * warpsPerBlock;
     o.fraction = o.maxWarps ? double(o.activeWarps) / o.maxWarps : 0;
 
-    std::string why;
-    switch (o.limiter) {
-    case OccupancyLimiter::Registers:
-        why = "registers (" + std::to_string(registersPerThread) + " per thread)";
-        break;
-    case OccupancyLimiter::SharedMemory:
-        why = "shared memory (" + std::to_string(smemPerBlock) + " bytes per block)";
-        break;
-    case OccupancyLimiter::Threads:
-        why = "threads per SM (" + std::to_string(gpu.maxThreadsPerSm) + ")";
-        break;
-    case OccupancyLimiter::Blocks:
-        why = "blocks per SM (" + std::to_string(gpu.maxBlocksPerSm) + ")";
-        break;
-    case OccupancyLimiter::Requested: // set by the runner, never by the calculator
-    case OccupancyLimiter::None:
-        break;
-    }
+    // Every resource that allows no more blocks than the limit binds; naming one alone would hide
+    // the other (wgmma_tma_tf32: 193 KiB of shared memory and 168 registers both allow one block).
+    // The one a block takes the larger share of is named first: it would still bind if the other
+    // were freed. Full warps (threads) bind alone, as above.
+    std::vector<Limit> binding;
+    if (best->what == OccupancyLimiter::Threads)
+        binding.push_back(*best);
+    else
+        for (const Limit &l : limits)
+            if (l.blocks == best->blocks)
+                binding.push_back(l);
+    std::stable_sort(binding.begin(), binding.end(),
+                     [](const Limit &a, const Limit &b) { return a.share > b.share; });
+    o.limiter = binding.front().what;
+
+    const auto why = [&](OccupancyLimiter limiter) -> std::string {
+        switch (limiter) {
+        case OccupancyLimiter::Registers:
+            return "registers (" + std::to_string(registersPerThread) + " per thread)";
+        case OccupancyLimiter::SharedMemory:
+            return "shared memory (" + std::to_string(smemPerBlock) + " bytes per block)";
+        case OccupancyLimiter::Threads:
+            return "threads per SM (" + std::to_string(gpu.maxThreadsPerSm) + ")";
+        case OccupancyLimiter::Blocks:
+            return "blocks per SM (" + std::to_string(gpu.maxBlocksPerSm) + ")";
+        case OccupancyLimiter::Requested: // set by the runner, never by the calculator
+        case OccupancyLimiter::None:
+            break;
+        }
+        return {};
+    };
+    std::string reasons;
+    for (size_t i = 0; i < binding.size(); ++i)
+        reasons += (i == 0 ? "" : i + 1 == binding.size() ? " and " : ", ") + why(binding[i].what);
     o.explanation = std::to_string(o.blocksPerSm) + " block(s) of " + std::to_string(threadsPerBlock) +
-                    " threads per SM on " + gpu.name + ", limited by " + why;
+                    " threads per SM on " + gpu.name + ", limited by " + reasons;
     return o;
 }
 

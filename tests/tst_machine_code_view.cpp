@@ -2,8 +2,10 @@
 // loop's mix in the table and the summary, PTX instead (with the reason) when there is no SASS.
 #include "machine_code_view.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTest>
 
 using namespace gemmscope;
@@ -52,6 +54,9 @@ private slots:
         QVERIFY(spy.last().at(1).toInt() > 0);
     }
 
+    // Without SASS (no nvdisasm, or it failed) the pane is never empty: the PTX stands in, SASS
+    // cannot be chosen, and a line says why and that the PTX is shown instead (issue 19: choosing
+    // SASS left an empty pane under a message promising the PTX).
     void withoutSassThePtxAndTheReason()
     {
         MachineCodeView view;
@@ -59,10 +64,32 @@ private slots:
         view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {}, why);
         QCOMPARE(view.level(), CodeLevel::Ptx);
         QCOMPARE(view.mixCount(QStringLiteral("FFMA"), true), 128);
+        QVERIFY(view.sassNote().startsWith(why));
+        QVERIFY(view.sassNote().contains(QStringLiteral("The PTX is shown instead.")));
         view.setLevel(CodeLevel::Sass);
-        QVERIFY(!view.code());
-        QCOMPARE(view.summaryText(), why);
-        QVERIFY(view.shownText().isEmpty());
+        QCOMPARE(view.level(), CodeLevel::Ptx);
+        QVERIFY(view.code());
+        QVERIFY(view.shownText().contains(QStringLiteral("fma.rn.f32")));
+        QVERIFY(view.summaryText().contains(QStringLiteral("PTX hot loop")));
+        auto *combo = view.findChild<QComboBox *>();
+        QVERIFY(combo);
+        auto *model = qobject_cast<QStandardItemModel *>(combo->model());
+        QVERIFY(model && !model->item(1)->isEnabled());
+        QCOMPARE(model->item(1)->toolTip(), view.sassNote());
+
+        // nvdisasm failed: its sentence, and the same promise kept.
+        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {},
+                            QStringLiteral("No SASS: nvdisasm failed (bad cubin)."));
+        QCOMPARE(view.sassNote(),
+                 QStringLiteral("No SASS: nvdisasm failed (bad cubin). The PTX is shown instead."));
+        QVERIFY(!view.shownText().isEmpty());
+
+        // SASS again: chosen, the line gone.
+        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"),
+                            readData("pipelined_128x128x16_8x16_sm90.sass"), {});
+        QCOMPARE(view.level(), CodeLevel::Sass);
+        QVERIFY(view.sassNote().isEmpty());
+        QVERIFY(model->item(1)->isEnabled());
     }
 
     // A tensor-core kernel's hot loop is summed up by what it is for (HGMMA) and what feeds it,

@@ -63,6 +63,24 @@ private slots:
         QVERIFY(!o.explanation.empty());
     }
 
+    // wgmma_tma_tf32 256x128x4 (issue 19): 197696 B of dynamic shared memory and 168 registers
+    // each allow one block of 288 threads. Both bind; shared memory, of which the block takes 85 %
+    // of the SM (registers: 74 %), is named first, and the sentence names both.
+    void tiedLimitsAreAllNamed()
+    {
+        const auto o = computeOccupancy(*findGpu("h200"), 288, 168, 197696);
+        QCOMPARE(o.blocksPerSm, 1);
+        QCOMPARE(o.limiter, OccupancyLimiter::SharedMemory);
+        QCOMPARE(
+            QString::fromStdString(o.explanation),
+            QStringLiteral("1 block(s) of 288 threads per SM on NVIDIA H200 SXM, limited by shared memory "
+                           "(197696 bytes per block) and registers (168 per thread)"));
+        // Without the shared memory, registers alone.
+        const auto alone = computeOccupancy(*findGpu("h200"), 288, 168, 0);
+        QCOMPARE(alone.limiter, OccupancyLimiter::Registers);
+        QVERIFY(!QString::fromStdString(alone.explanation).contains(QStringLiteral("shared memory")));
+    }
+
     void unknownRegistersLeaveRegisterLimitOut()
     {
         const auto o = computeOccupancy(*findGpu("h200"), 256, 0, 0);

@@ -54,6 +54,100 @@ private slots:
         QCOMPARE(validity.count(), 2);
     }
 
+    // A catalog sentence also sits beside the field it names first, not only in the list under the
+    // parameters (issue 19): the one about BM under BM's slider, the one about M, N, K under them.
+    void violationAppearsBesideItsField()
+    {
+        ParameterPanel panel;
+        panel.show();
+        QVERIFY(panel.applyPreset("worklog-3"));
+        auto *bmNote = panel.findChild<QLabel *>("note_BM");
+        auto *tmNote = panel.findChild<QLabel *>("note_TM");
+        QVERIFY(bmNote && tmNote);
+        QVERIFY(bmNote->isHidden() && panel.fieldNote("BM").isEmpty());
+
+        panel.findChild<QSpinBox *>("spin_BM")->setValue(100);
+        const QString sentence = panel.violationText();
+        QVERIFY(sentence.startsWith(QStringLiteral("BM (100) must be one of")));
+        QCOMPARE(panel.fieldNote("BM"), sentence);
+        QVERIFY(bmNote->isVisible());
+        QVERIFY(tmNote->isHidden());
+        panel.findChild<QSpinBox *>("spin_BM")->setValue(64);
+        QVERIFY(panel.fieldNote("BM").isEmpty());
+        QVERIFY(bmNote->isHidden());
+
+        // A rule between two fields, beside the one it names first: BM must be a multiple of TM.
+        panel.setParam("TM", 3);
+        const auto expected = violations(StageId::Coalesced, panel.config().params, panel.config().size);
+        QVERIFY(!expected.empty());
+        const QString first = QString::fromStdString(expected.front());
+        QVERIFY2(first.startsWith(QStringLiteral("BM (64) must be a multiple of TM (3)")), qPrintable(first));
+        QVERIFY2(panel.fieldNote("BM").contains(first), qPrintable(panel.fieldNote("BM")));
+        QVERIFY(!panel.fieldNote("TM").contains(first));
+
+        // The problem size's sentences under M, N and K.
+        QVERIFY(panel.applyPreset("worklog-3"));
+        panel.setProblemSize({0, 64, 64});
+        QVERIFY(!panel.isValid());
+        QVERIFY2(panel.fieldNote("size").contains(QStringLiteral("M, N and K must each be at least 1")),
+                 qPrintable(panel.fieldNote("size")));
+        QVERIFY(panel.findChild<QLabel *>("note_size")->isVisible());
+        // A size sentence that names no dimension still goes there, and not under a parameter.
+        panel.setProblemSize({999999, 4096, 6144});
+        const QString tooLarge = panel.violationText();
+        QVERIFY2(tooLarge.startsWith(QStringLiteral("Each matrix must have fewer than 2^31 elements")),
+                 qPrintable(tooLarge));
+        QCOMPARE(panel.fieldNote("size"), tooLarge);
+        QVERIFY(panel.fieldNote("BM").isEmpty());
+    }
+
+    // A value typed past a spin box's range is refused, but never silently: the field says its
+    // limit (issue 19: a typed 999 in BM, capped at 256, silently stayed 99).
+    void typedValuePastTheLimitSaysTheLimit()
+    {
+        ParameterPanel panel;
+        panel.show();
+        QVERIFY(panel.applyPreset("worklog-3"));
+        auto *spin = panel.findChild<QSpinBox *>("spin_BM");
+        QVERIFY(spin);
+        QCOMPARE(spin->maximum(), 256);
+        spin->setFocus();
+        spin->selectAll();
+        QTest::keyClicks(spin, QStringLiteral("999"));
+        QVERIFY(spin->value() <= 256);
+        QVERIFY2(panel.fieldNote("BM").contains(QStringLiteral("BM is at most 256: 999 was not taken.")),
+                 qPrintable(panel.fieldNote("BM")));
+        QVERIFY(panel.findChild<QLabel *>("note_BM")->isVisible());
+        // A value taken ends it.
+        spin->setValue(64);
+        QVERIFY2(panel.fieldNote("BM").isEmpty(), qPrintable(panel.fieldNote("BM")));
+
+        // Below the minimum: said when editing ends, and the previous value stays.
+        spin->selectAll();
+        QTest::keyClicks(spin, QStringLiteral("4"));
+        QTest::keyClick(spin, Qt::Key_Return);
+        QCOMPARE(spin->value(), 64);
+        QVERIFY2(panel.fieldNote("BM").contains(QStringLiteral("BM is at least 16: 4 was not taken.")),
+                 qPrintable(panel.fieldNote("BM")));
+
+        // The problem size and the time budget too.
+        auto *m = panel.findChild<QSpinBox *>("spin_M");
+        QVERIFY(m);
+        m->setFocus();
+        m->selectAll();
+        QTest::keyClicks(m, QStringLiteral("9999999"));
+        QVERIFY2(
+            panel.fieldNote("size").contains(QStringLiteral("M is at most 1048576: 9999999 was not taken.")),
+            qPrintable(panel.fieldNote("size")));
+        auto *budget = panel.findChild<QSpinBox *>("spin_budget");
+        QVERIFY(budget);
+        budget->setFocus();
+        budget->selectAll();
+        QTest::keyClicks(budget, QStringLiteral("999999"));
+        QVERIFY2(panel.fieldNote("budget").contains(QStringLiteral("Time budget is at most 60000 ms")),
+                 qPrintable(panel.fieldNote("budget")));
+    }
+
     void invalidSizeIsRefusedToo()
     {
         ParameterPanel panel;

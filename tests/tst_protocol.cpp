@@ -292,6 +292,8 @@ private slots:
         QTest::newRow("compiled compile_wait_ms") << "compiled/compile_wait_ms" << QJsonValue(0.0275);
         QTest::newRow("compiled smem_carveout") << "compiled/smem_carveout" << QJsonValue(100);
         QTest::newRow("compiled cubin_bytes") << "compiled/cubin_bytes" << QJsonValue(68752);
+        // wgmma_tma_tf32 at 256 x 128 x 4 stages: the tiles, 1 KiB of alignment and 8 mbarriers.
+        QTest::newRow("compiled dynamic_smem_bytes") << "compiled/dynamic_smem_bytes" << QJsonValue(197696);
         QTest::newRow("compiled lowered_name")
             << "compiled/lowered_name" << QJsonValue("_ZN9gemmscope5naiveEv");
         QTest::newRow("compiled resources_source")

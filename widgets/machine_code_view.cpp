@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTableWidget>
 #include <QTextBlock>
 #include <QVBoxLayout>
@@ -97,9 +98,16 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
 
+    m_sassNote = new QLabel;
+    m_sassNote->setObjectName(QStringLiteral("sassNote"));
+    m_sassNote->setWordWrap(true);
+    m_sassNote->setTextFormat(Qt::PlainText);
+    m_sassNote->hide();
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_header);
     layout->addLayout(top);
+    layout->addWidget(m_sassNote);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
     layout->addWidget(m_lineInfo);
@@ -118,11 +126,24 @@ void MachineCodeView::setMachineCode(const QString &title, const QString &ptx, c
     m_ptx = parsePtx(ptx.toStdString());
     m_hasSass = !sass.isEmpty();
     m_sass = m_hasSass ? parseSass(sass.toStdString()) : MachineCode{CodeLevel::Sass, {}, std::nullopt};
-    m_sassUnavailable = sassUnavailable;
     m_hasCode = true;
     m_header->setText(title);
     m_message->clear();
     m_message->hide();
+    // Without SASS the PTX stands in, and the SASS entry cannot be chosen (its tooltip says why):
+    // choosing it would leave the pane empty.
+    QString why = sassUnavailable.trimmed();
+    if (why.isEmpty())
+        why = QStringLiteral("No SASS came with this compile.");
+    if (!why.contains(QLatin1String("PTX is shown instead")))
+        why += QStringLiteral(" The PTX is shown instead.");
+    m_sassNote->setText(why);
+    m_sassNote->setVisible(!m_hasSass);
+    if (auto *model = qobject_cast<QStandardItemModel *>(m_levelCombo->model()))
+        if (QStandardItem *sassItem = model->item(1)) {
+            sassItem->setEnabled(m_hasSass);
+            sassItem->setToolTip(m_hasSass ? QString() : why);
+        }
     // SASS is what runs: show it when there is some.
     const QSignalBlocker block(m_levelCombo);
     m_levelCombo->setCurrentIndex(m_hasSass ? 1 : 0);
@@ -139,6 +160,7 @@ void MachineCodeView::setLoading(const QString &what)
 void MachineCodeView::setMessage(const QString &sentence)
 {
     m_hasCode = false;
+    m_sassNote->hide();
     m_editor->clear();
     m_mix->setRowCount(0);
     m_summary->clear();
@@ -154,6 +176,8 @@ CodeLevel MachineCodeView::level() const
 
 void MachineCodeView::setLevel(CodeLevel level)
 {
+    if (level == CodeLevel::Sass && m_hasCode && !m_hasSass)
+        return; // the PTX stands in, as the note says
     m_levelCombo->setCurrentIndex(level == CodeLevel::Sass ? 1 : 0);
 }
 
@@ -165,6 +189,11 @@ QString MachineCodeView::shownText() const
 QString MachineCodeView::summaryText() const
 {
     return m_summary->text();
+}
+
+QString MachineCodeView::sassNote() const
+{
+    return m_sassNote->isHidden() ? QString() : m_sassNote->text();
 }
 
 QString MachineCodeView::message() const
@@ -193,13 +222,13 @@ void MachineCodeView::showLevel()
 {
     if (!m_hasCode)
         return;
-    const MachineCode *shown = code();
-    if (!shown) {
-        m_editor->clear();
-        m_mix->setRowCount(0);
-        m_summary->setText(m_sassUnavailable);
-        return;
+    if (level() == CodeLevel::Sass && !m_hasSass) { // never left showing nothing
+        const QSignalBlocker block(m_levelCombo);
+        m_levelCombo->setCurrentIndex(0);
     }
+    const MachineCode *shown = code();
+    if (!shown)
+        return;
     m_editor->setPlainText(joinText(*shown));
     fillMix(*shown);
     highlightLoop(*shown);

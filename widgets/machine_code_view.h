@@ -26,7 +26,8 @@ public:
     QString viewName() const override { return tr("the SASS view"); }
 
     // `title` names the kernel ("gemmscope::pipelined<128, 256, 16, 8, 16, 1> for sm_90").
-    // `sass` empty: `sassUnavailable` says why and only the PTX is offered.
+    // `sass` empty: only the PTX is offered (SASS cannot be chosen), and a line above it says why
+    // (`sassUnavailable`) and that the PTX is shown instead: the pane is never empty.
     void setMachineCode(const QString &title, const QString &ptx, const QString &sass,
                         const QString &sassUnavailable);
     void setLoading(const QString &what);     // "Compiling ... for sm_90"
@@ -38,6 +39,7 @@ public:
     QString shownText() const;
     QString summaryText() const;
     QString message() const;
+    QString sassNote() const;        // why there is no SASS, while the PTX stands in; empty otherwise
     const MachineCode *code() const; // the level on screen; nullptr while there is none
     int mixCount(const QString &category, bool innerLoop) const; // from the table on screen
 
@@ -55,7 +57,6 @@ private:
     MachineCode m_ptx, m_sass;
     bool m_hasCode = false;
     bool m_hasSass = false;
-    QString m_sassUnavailable;
     QLabel *m_header;
     QComboBox *m_levelCombo;
     QPushButton *m_refresh;
@@ -64,6 +65,7 @@ private:
     QLabel *m_lineInfo;
     QTableWidget *m_mix;
     QLabel *m_message;
+    QLabel *m_sassNote;
 };
 
 } // namespace gemmscope

@@ -102,22 +102,56 @@ void CompileJob::runnerEnded(const RunnerEnd &end)
     emit failed(tr("The runner ended without compiling. %1").arg(end.message));
 }
 
+QString CompileJob::builtArchitecture(StageId stage, const QString &arch)
+{
+    const StageInfo &info = stageInfo(stage);
+    bool ok = false;
+    const int number = arch.startsWith(QLatin1String("sm_")) ? arch.mid(3).toInt(&ok) : 0;
+    if (!ok || info.isLibrary)
+        return arch;
+    return QString::fromStdString(nvrtcArchitecture(info, number));
+}
+
+QString CompileJob::smemText(int staticBytes, int dynamicBytes)
+{
+    const int total = staticBytes + dynamicBytes;
+    const QString amount = total < 1024 ? tr("%1 B").arg(total) : tr("%1 KiB").arg(total / 1024.0, 0, 'f', 1);
+    if (dynamicBytes <= 0)
+        return total < 1024 ? amount : tr("%1 (%2 B)").arg(amount).arg(total);
+    return tr("%1 (%2 B static + %3 B dynamic)").arg(amount).arg(staticBytes).arg(dynamicBytes);
+}
+
+QString CompileJob::limiterText(const protocol::OccupancyInfo &occupancy)
+{
+    // The calculator's sentence names every resource that binds ("shared memory (197696 bytes per
+    // block) and registers (168 per thread)"): quote it rather than the one `limiter` word.
+    static const QString by = QStringLiteral(", limited by ");
+    const bool calculators =
+        occupancy.limiter != QLatin1String("none") && occupancy.limiter != QLatin1String("requested");
+    if (const qsizetype at = occupancy.explanation.lastIndexOf(by); calculators && at >= 0)
+        return tr("limited by %1").arg(occupancy.explanation.mid(at + by.size()));
+    if (occupancy.limiter == QLatin1String("none"))
+        return tr("as the CUDA runtime computes it");
+    return tr("limited by %1").arg(QString(occupancy.limiter).replace(QLatin1Char('_'), QLatin1Char(' ')));
+}
+
 QString CompileJob::summary(const protocol::CompiledInfo &c)
 {
     const QString spills =
         c.spillStoreBytes + c.spillLoadBytes == 0
             ? tr("no spills")
             : tr("spills %1 B stored, %2 B loaded").arg(c.spillStoreBytes).arg(c.spillLoadBytes);
-    QString text = tr("%1: %2 registers per thread, %3, %4 B shared memory per block")
+    // The architecture as built: "sm_90a" for the stages that use wgmma and TMA.
+    QString text = tr("%1: %2 registers per thread, %3, %4 shared memory per block")
                        .arg(c.arch)
                        .arg(c.registers)
-                       .arg(spills)
-                       .arg(c.staticSmemBytes);
+                       .arg(spills, smemText(c.staticSmemBytes, c.dynamicSmemBytes));
     if (c.occupancy)
-        text += tr("; %1 blocks per SM, %2 % occupancy (limited by %3)")
-                    .arg(c.occupancy->blocksPerSm)
+        text += tr("; %n block(s) per SM, %1 % occupancy (%2)", nullptr, c.occupancy->blocksPerSm)
                     .arg(c.occupancy->fraction * 100, 0, 'f', 0)
-                    .arg(QString(c.occupancy->limiter).replace(QLatin1Char('_'), QLatin1Char(' ')));
+                    .arg(limiterText(*c.occupancy));
+    else if (!c.occupancyNote.isEmpty())
+        text += QStringLiteral("; ") + c.occupancyNote;
     else
         text += tr("; no occupancy: GemmScope has no datasheet for this architecture");
     return text;

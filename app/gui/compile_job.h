@@ -31,9 +31,18 @@ public:
                QString *whyNot);
     bool isRunning() const;
 
-    // "sm_90: 56 registers, no spills, 4096 B shared memory per block; 4 blocks of 256 threads per SM
-    // (50 % occupancy, limited by registers)".
+    // "sm_90a: 168 registers per thread, no spills, 193.1 KiB (0 B static + 197696 B dynamic) shared
+    // memory per block; 1 block(s) per SM, 14 % occupancy (limited by shared memory (197696 bytes
+    // per block) and registers (168 per thread))": the architecture built, all the shared memory a
+    // block holds, and every resource that limits the blocks per SM.
     static QString summary(const protocol::CompiledInfo &compiled);
+    // The architecture a compile for `arch` ("sm_90") builds for `stage`: "sm_90a" for the stages
+    // that use Hopper's wgmma and TMA, `arch` itself for the others (for window texts).
+    static QString builtArchitecture(StageId stage, const QString &arch);
+    // "4.0 KiB (4096 B)", "193.1 KiB (0 B static + 197696 B dynamic)", "512 B".
+    static QString smemText(int staticBytes, int dynamicBytes);
+    // "limited by shared memory (197696 bytes per block) and registers (168 per thread)".
+    static QString limiterText(const protocol::OccupancyInfo &occupancy);
     // The last disassembly's PTX and SASS (Kind::Disassemble, after finished()).
     const protocol::DisassemblyEvent &disassembly() const { return m_disassembly; }
 

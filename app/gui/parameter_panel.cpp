@@ -1,6 +1,10 @@
 #include "parameter_panel.h"
 
+#include "limit_spin_box.h"
+
 #include <QCoreApplication>
+#include <QHash>
+#include <QRegularExpression>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -41,16 +45,51 @@ int nearestIndex(const QList<int> &values, int value)
     return best;
 }
 
-QSpinBox *sizeSpin()
+LimitSpinBox *sizeSpin(const char *name)
 {
-    // A wide range so that a typed value is never silently clamped or refused: the catalog's
-    // constraints say what is wrong with it (at least 1; fewer than 2^31 elements per matrix).
-    auto *spin = new QSpinBox;
+    // A wide range so that a typed value is rarely refused: the catalog's constraints say what is
+    // wrong with it (at least 1; fewer than 2^31 elements per matrix). Past the range the spin box
+    // says its limit beside the field.
+    auto *spin = new LimitSpinBox(QString::fromLatin1(name));
+    spin->setObjectName(QStringLiteral("spin_%1").arg(QLatin1String(name)));
     spin->setRange(0, 1 << 20);
     spin->setAccelerated(true);
     spin->setToolTip(QCoreApplication::translate(
         "ParameterPanel", "1 to 1048576; each matrix must have fewer than 2^31 elements (32-bit indexing)."));
     return spin;
+}
+
+// The red line under a field: hidden while it has nothing to say.
+QLabel *noteLabel(const QString &objectName)
+{
+    auto *label = new QLabel;
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    label->setStyleSheet(QStringLiteral("color: #c62828;"));
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->hide();
+    return label;
+}
+
+// The field a catalog sentence is about: the first of `fields` it names as a word. The catalog's
+// sentences open with their subject ("BM (100) must be a multiple of TM (3)", "M (70000) needs
+// more than 65535 blocks") or end with the fix ("raise BK or BM"); "" when none is named.
+QString fieldNamed(const QString &sentence, const QStringList &fields)
+{
+    static const QRegularExpression word(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*"));
+    for (auto it = word.globalMatch(sentence); it.hasNext();) {
+        const QString w = it.next().captured();
+        if (fields.contains(w))
+            return w;
+    }
+    return {};
+}
+
+void showNote(QLabel *label, const QStringList &lines)
+{
+    label->setText(lines.join(QLatin1Char('\n')));
+    label->setVisible(!lines.isEmpty());
 }
 
 } // namespace
@@ -137,9 +176,10 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     for (const auto &[name, size] : sizePresets())
         m_sizeCombo->addItem(name);
     m_sizeCombo->addItem(tr("Custom"));
-    m_mSpin = sizeSpin();
-    m_nSpin = sizeSpin();
-    m_kSpin = sizeSpin();
+    m_mSpin = sizeSpin("M");
+    m_nSpin = sizeSpin("N");
+    m_kSpin = sizeSpin("K");
+    m_sizeNote = noteLabel(QStringLiteral("note_size"));
     auto *mnk = new QHBoxLayout;
     for (auto [label, spin] : {std::pair{"M", m_mSpin}, {"N", m_nSpin}, {"K", m_kSpin}}) {
         mnk->addWidget(new QLabel(QString::fromLatin1(label)));
@@ -148,12 +188,15 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_sizeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     sizeLayout->addRow(tr("Preset"), m_sizeCombo);
     sizeLayout->addRow(mnk);
+    sizeLayout->addRow(m_sizeNote);
     layout->addWidget(sizeGroup);
 
     // Measurement: timing, counters, the build and launch experiments.
     auto *timingGroup = new QGroupBox(tr("Measurement"));
     auto *timingLayout = new QFormLayout(timingGroup);
-    m_budgetSpin = new QSpinBox;
+    m_budgetSpin = new LimitSpinBox(tr("Time budget"));
+    m_budgetSpin->setObjectName(QStringLiteral("spin_budget"));
+    m_budgetNote = noteLabel(QStringLiteral("note_budget"));
     m_budgetSpin->setRange(10, 60000);
     m_budgetSpin->setSingleStep(100);
     m_budgetSpin->setSuffix(tr(" ms"));
@@ -162,6 +205,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_flushCheck = new QCheckBox(tr("Flush L2 between repetitions"));
     m_flushCheck->setToolTip(tr("Overwrites a buffer twice the L2's size before every timed launch."));
     timingLayout->addRow(tr("Time budget"), m_budgetSpin);
+    timingLayout->addRow(m_budgetNote);
     timingLayout->addRow(m_flushCheck);
     m_countersCheck = new QCheckBox(tr("Hardware counters (roofline)"));
     m_countersCheck->setObjectName(QStringLiteral("countersCheck"));
@@ -218,13 +262,30 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         if (!m_syncing && index >= 0 && index < presets.size())
             setProblemSize(presets[index].second);
     });
-    for (QSpinBox *spin : {m_mSpin, m_nSpin, m_kSpin})
+    for (LimitSpinBox *spin : {m_mSpin, m_nSpin, m_kSpin}) {
+        connect(spin, &LimitSpinBox::limitHit, this, [this](const QString &sentence) {
+            m_sizeLimitNote = sentence;
+            updateFieldNotes();
+        });
+        connect(spin, &LimitSpinBox::limitCleared, this, [this] {
+            m_sizeLimitNote.clear();
+            updateFieldNotes();
+        });
         connect(spin, &QSpinBox::valueChanged, this, [this] {
             if (m_syncing)
                 return;
             m_config.size = {m_mSpin->value(), m_nSpin->value(), m_kSpin->value()};
             configEdited();
         });
+    }
+    connect(m_budgetSpin, &LimitSpinBox::limitHit, this, [this](const QString &sentence) {
+        m_budgetLimitNote = sentence;
+        updateFieldNotes();
+    });
+    connect(m_budgetSpin, &LimitSpinBox::limitCleared, this, [this] {
+        m_budgetLimitNote.clear();
+        updateFieldNotes();
+    });
     connect(m_budgetSpin, &QSpinBox::valueChanged, this, [this](int v) {
         if (m_syncing)
             return;
@@ -343,7 +404,7 @@ void ParameterPanel::buildParamRows()
         row.slider->setObjectName(QStringLiteral("slider_%1").arg(row.name));
         row.slider->setRange(0, int(row.values.size()) - 1);
         row.slider->setPageStep(1);
-        row.spin = new QSpinBox;
+        row.spin = new LimitSpinBox(row.name);
         row.spin->setObjectName(QStringLiteral("spin_%1").arg(row.name));
         // The spin box accepts any value in range so a user can type one the catalog refuses and
         // read why; the slider steps only through legal ones.
@@ -367,12 +428,25 @@ void ParameterPanel::buildParamRows()
         label->setToolTip(QString::fromStdString(spec.help));
         line->setToolTip(QString::fromStdString(spec.help));
         m_paramForm->addRow(label, line);
+        // The field's note: a row of its own under it, as wide as the panel (the field column is
+        // too narrow for a sentence).
+        row.note = noteLabel(QStringLiteral("note_%1").arg(row.name));
+        m_paramForm->addRow(row.note);
+        m_paramForm->setRowVisible(row.note, false);
         const QString name = row.name;
         const QList<int> values = row.values;
         connect(row.slider, &QSlider::valueChanged, this, [this, name, values](int index) {
             if (!m_syncing && index >= 0 && index < values.size())
                 setParam(name, values[index]);
         });
+        const auto setLimitNote = [this, name](const QString &sentence) {
+            for (ParamRow &r : m_paramRows)
+                if (r.name == name)
+                    r.limitNote = sentence;
+            updateFieldNotes();
+        };
+        connect(row.spin, &LimitSpinBox::limitHit, this, setLimitNote);
+        connect(row.spin, &LimitSpinBox::limitCleared, this, [setLimitNote] { setLimitNote({}); });
         connect(row.spin, &QSpinBox::valueChanged, this, [this, name](int value) {
             if (!m_syncing)
                 setParam(name, value);
@@ -453,6 +527,7 @@ void ParameterPanel::updateValidation()
     m_violations = violations(m_config.stage, m_config.params, m_config.size);
     m_violationLabel->setText(violationText());
     m_violationLabel->setVisible(true); // reserved space, empty while nothing is refused
+    updateFieldNotes();
     m_runButton->setEnabled(isValid() && m_runnerAvailable);
     // A disabled Run button says why, in its tooltip.
     m_runButton->setToolTip(!m_runnerAvailable ? m_runnerReason
@@ -460,6 +535,53 @@ void ParameterPanel::updateValidation()
                                                : tr("Run the configured stage (Ctrl+R)"));
     if (wasValid != isValid())
         emit validityChanged(isValid());
+}
+
+void ParameterPanel::updateFieldNotes()
+{
+    QStringList fields{QStringLiteral("M"), QStringLiteral("N"), QStringLiteral("K")};
+    for (const ParamRow &row : m_paramRows)
+        fields << row.name;
+    // A sentence the worklog's ordinary size does not give is about the problem size, whether or
+    // not it names M, N or K ("Each matrix must have fewer than 2^31 elements (A is ...)").
+    const std::vector<std::string> withOrdinarySize =
+        m_config.size == ProblemSize{} ? m_violations
+                                       : violations(m_config.stage, m_config.params, ProblemSize{});
+    QHash<QString, QStringList> byField;
+    QStringList sizeLines;
+    if (!m_sizeLimitNote.isEmpty())
+        sizeLines << m_sizeLimitNote;
+    for (const std::string &v : m_violations) {
+        const QString sentence = QString::fromStdString(v);
+        const QString field = fieldNamed(sentence, fields);
+        if (std::find(withOrdinarySize.begin(), withOrdinarySize.end(), v) == withOrdinarySize.end() ||
+            field == QLatin1String("M") || field == QLatin1String("N") || field == QLatin1String("K"))
+            sizeLines << sentence;
+        else if (!field.isEmpty())
+            byField[field] << sentence;
+    }
+    for (const ParamRow &row : m_paramRows) {
+        QStringList lines;
+        if (!row.limitNote.isEmpty())
+            lines << row.limitNote;
+        lines += byField.value(row.name);
+        showNote(row.note, lines);
+        m_paramForm->setRowVisible(row.note, !lines.isEmpty());
+    }
+    showNote(m_sizeNote, sizeLines);
+    showNote(m_budgetNote, m_budgetLimitNote.isEmpty() ? QStringList{} : QStringList{m_budgetLimitNote});
+}
+
+QString ParameterPanel::fieldNote(const QString &field) const
+{
+    if (field == QLatin1String("size"))
+        return m_sizeNote->text();
+    if (field == QLatin1String("budget"))
+        return m_budgetNote->text();
+    for (const ParamRow &row : m_paramRows)
+        if (row.name == field)
+            return row.note->text();
+    return {};
 }
 
 } // namespace gemmscope

@@ -1,7 +1,9 @@
 // The left-hand panel: stage picker (the ladder in order, with the seed step each stage
 // reproduces), one slider + spin box per tile parameter from the catalog, presets one click away,
-// problem size and timing options. Validates live with gemmscope::violations(): the sentences sit
-// next to the controls and Run is disabled while there are any.
+// problem size and timing options. Validates live with gemmscope::violations(): each sentence sits
+// beside the field it names first (BM, TM, M...) as well as in the list under the parameters, and
+// Run is disabled while there are any. A value typed outside a spin box's range is refused with a
+// sentence beside the field ("BM is at most 256: 999 was not taken."), never silently.
 #pragma once
 
 #include "run_request.h"
@@ -19,6 +21,8 @@ class QSpinBox;
 
 namespace gemmscope {
 
+class LimitSpinBox;
+
 class ParameterPanel : public QWidget {
     Q_OBJECT
 public:
@@ -27,6 +31,9 @@ public:
     RunConfig config() const { return m_config; }
     bool isValid() const { return m_violations.empty(); }
     QString violationText() const; // the sentences shown, one per line; empty when valid
+    // The line beside a field: its refused value's limit and the violations that name it first.
+    // `field` is a parameter ("BM"), "size" (M, N, K) or "budget". Empty when there is none.
+    QString fieldNote(const QString &field) const;
 
     void setConfig(const RunConfig &config);
     bool applyPreset(const QString &presetKey); // false for an unknown key
@@ -47,6 +54,7 @@ private:
     void syncControlsFromConfig();
     void configEdited(); // after any control changed m_config
     void updateValidation();
+    void updateFieldNotes();
 
     RunConfig m_config;
     std::vector<std::string> m_violations;
@@ -63,12 +71,18 @@ private:
         QString name;
         QList<int> values; // the legal values the slider steps through
         QSlider *slider;
-        QSpinBox *spin;
+        LimitSpinBox *spin;
+        QLabel *note;      // beside the field: limitNote, then the violations naming it
+        QString limitNote; // the last refused value's sentence, until a value is taken
     };
     QList<ParamRow> m_paramRows;
     QComboBox *m_sizeCombo;
-    QSpinBox *m_mSpin, *m_nSpin, *m_kSpin;
-    QSpinBox *m_budgetSpin;
+    LimitSpinBox *m_mSpin, *m_nSpin, *m_kSpin;
+    QLabel *m_sizeNote;
+    QString m_sizeLimitNote;
+    LimitSpinBox *m_budgetSpin;
+    QLabel *m_budgetNote;
+    QString m_budgetLimitNote;
     QCheckBox *m_flushCheck;
     QCheckBox *m_countersCheck;
     QCheckBox *m_scalarReadsCheck;

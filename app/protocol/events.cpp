@@ -102,6 +102,7 @@ void readCompiled(Reader &r, CompiledInfo &c)
     c.spillLoadBytes = r.optInt("spill_load_bytes").value_or(0);
     c.stackFrameBytes = r.optInt("stack_frame_bytes").value_or(0);
     c.staticSmemBytes = r.optInt("static_smem_bytes").value_or(0);
+    c.dynamicSmemBytes = r.optInt("dynamic_smem_bytes").value_or(0);
     if (const auto occupancy = r.optObject("occupancy"))
         c.occupancy = occupancyFromJson(r, *occupancy);
     c.smemCarveout = r.optInt("smem_carveout");
@@ -248,6 +249,8 @@ QJsonObject toJson(const CompiledInfo &c)
     json.insert(QStringLiteral("spill_load_bytes"), c.spillLoadBytes);
     json.insert(QStringLiteral("stack_frame_bytes"), c.stackFrameBytes);
     json.insert(QStringLiteral("static_smem_bytes"), c.staticSmemBytes);
+    if (c.dynamicSmemBytes > 0)
+        json.insert(QStringLiteral("dynamic_smem_bytes"), c.dynamicSmemBytes);
     json.insert(QStringLiteral("occupancy"),
                 c.occupancy ? QJsonValue(toJson(*c.occupancy)) : QJsonValue(QJsonValue::Null));
     putOpt(json, "smem_carveout", c.smemCarveout);

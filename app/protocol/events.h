@@ -56,6 +56,10 @@ struct CompiledInfo {
     double compileMs = 0;
     std::optional<double> cubinBytes;
     int registers = -1, spillStoreBytes = 0, spillLoadBytes = 0, stackFrameBytes = 0, staticSmemBytes = 0;
+    // The stage's own dynamic (extern __shared__) bytes per block, without a max_blocks_per_sm
+    // padding; 0 for a kernel without (sent only when > 0). Shared memory per block is the sum.
+    int dynamicSmemBytes = 0;
+    int smemBytes() const { return staticSmemBytes + dynamicSmemBytes; }
     std::optional<OccupancyInfo> occupancy; // null in compile-only mode without a datasheet spec
     std::optional<int> smemCarveout;        // when the run asked for one
     std::optional<ParamValues> params;      // a compile job's answer

@@ -77,7 +77,7 @@ void runCompileJob(RunnerState &state, const protocol::CompileJob &request, JobC
                                        "GPU of sm_%1 has loaded it, so its registers are not known.")
                             .arg(arch);
     }
-    protocol::CompiledInfo event = compiledInfo(stage, kernel, occupancy);
+    protocol::CompiledInfo event = compiledInfo(stage, kernel, occupancy, {}, geometry.dynamicSmemBytes);
     event.id = job.id();
     event.occupancyNote = occupancyNote;
     event.params = params;

@@ -77,9 +77,10 @@ std::optional<Occupancy> modelOccupancy(int arch, int threadsPerBlock, int regis
 void requireLaunchable(const CompiledKernel &kernel, int threadsPerBlock, std::optional<int> blocksPerSm,
                        const QString &where, const QString &why, int maxThreadsForKernel)
 {
-    const QString head = QStringLiteral("%1 compiles for sm_%2 but cannot launch: ")
+    const QString head = QStringLiteral("%1 compiles for sm_%2%3 but cannot launch: ")
                              .arg(kernel.nameExpression)
-                             .arg(kernel.arch);
+                             .arg(kernel.arch)
+                             .arg(kernel.archSpecific ? QStringLiteral("a") : QString());
     const int registers = kernel.ptxas.found ? kernel.ptxas.registers : -1;
     if (registers > 0 && threadsPerBlock > 0) {
         const long long warps = (threadsPerBlock + 31) / 32;
@@ -121,13 +122,14 @@ void requireLaunchable(const CompiledKernel &kernel, int threadsPerBlock, std::o
 }
 
 protocol::CompiledInfo compiledInfo(const StageInfo &stage, const CompiledKernel &kernel,
-                                    const std::optional<Occupancy> &occupancy, const BlockLimit &limit)
+                                    const std::optional<Occupancy> &occupancy, const BlockLimit &limit,
+                                    int dynamicSmemBytes)
 {
     protocol::CompiledInfo info;
     info.stage = QString::fromStdString(stage.key);
     info.kernel = kernel.nameExpression;
     info.loweredName = kernel.loweredName;
-    info.arch = QStringLiteral("sm_%1").arg(kernel.arch);
+    info.arch = QString::fromStdString(nvrtcArchitecture(stage, kernel.arch)); // "sm_90a" for wgmma
     info.cacheHit = kernel.cacheHit;
     info.compileMs = kernel.compileMs;
     info.cubinBytes = double(kernel.cubin.size());
@@ -139,6 +141,7 @@ protocol::CompiledInfo compiledInfo(const StageInfo &stage, const CompiledKernel
     info.spillLoadBytes = kernel.ptxas.spillLoadBytes;
     info.stackFrameBytes = kernel.ptxas.stackFrameBytes;
     info.staticSmemBytes = kernel.ptxas.staticSmemBytes;
+    info.dynamicSmemBytes = dynamicSmemBytes;
     if (occupancy)
         info.occupancy = occupancyInfo(*occupancy, limit);
     info.ptxasLog = kernel.log;

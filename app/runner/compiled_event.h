@@ -36,7 +36,11 @@ void requireLaunchable(const CompiledKernel &kernel, int threadsPerBlock, std::o
                        const QString &where, const QString &why = {}, int maxThreadsForKernel = 0);
 
 // The event without its id (the result event embeds it as "compiled"; a job sets the id to send it).
+// `arch` names the architecture actually built (sm_90a for an architecture-specific stage), and
+// `dynamicSmemBytes` is the stage's own dynamic shared memory per block (the catalog's, what the
+// launch passes without any padding): with the static bytes, the shared memory a block holds.
 protocol::CompiledInfo compiledInfo(const StageInfo &stage, const CompiledKernel &kernel,
-                                    const std::optional<Occupancy> &occupancy, const BlockLimit &limit = {});
+                                    const std::optional<Occupancy> &occupancy, const BlockLimit &limit = {},
+                                    int dynamicSmemBytes = 0);
 
 } // namespace gemmscope::runner

@@ -81,7 +81,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         const Occupancy occupancy =
             deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
                             compiledKernel.ptxas.staticSmemBytes, limit, dims.dynamicSmemBytes);
-        compiled = compiledInfo(stage, compiledKernel, occupancy, limit);
+        compiled = compiledInfo(stage, compiledKernel, occupancy, limit, dims.dynamicSmemBytes);
         if (smemCarveout >= 0) // what the runtime now holds for the kernel, not the request's echo
             compiled->smemCarveout = kernel->attributes().preferredShmemCarveout;
         protocol::CompiledInfo event = *compiled;

@@ -27,18 +27,21 @@ int attribute(cudaDeviceAttr attr, int device)
     return value;
 }
 
-QString noGpuSentence(cudaError_t error)
+} // namespace
+
+QString noGpuSentence(int cudaError, bool driverLibraryFound)
 {
+    const auto error = cudaError_t(cudaError);
     const QString detail =
         QStringLiteral(" (%1: %2)")
             .arg(QString::fromUtf8(cudaGetErrorName(error)), QString::fromUtf8(cudaGetErrorString(error)));
     if (error == cudaErrorInsufficientDriver || error == cudaErrorStubLibrary) {
         // The runtime reports "insufficient driver" both when libcuda is missing and when it is too
-        // old; telling them apart is worth one dlopen (the runner does not link libcuda).
-        if (!QLibrary(QStringLiteral("cuda"), 1).load())
-            return QStringLiteral("No CUDA driver is installed on this machine (libcuda.so.1 was not found); "
-                                  "GPU runs are unavailable, compile-only mode works.") +
-                   detail;
+        // old; probeDevice tells them apart with one dlopen (the runner does not link libcuda). Its
+        // words would contradict "missing", so they are left out here.
+        if (!driverLibraryFound)
+            return QStringLiteral("No CUDA driver is installed on this machine (libcuda.so.1 was not found): "
+                                  "GPU runs are unavailable; compiling works without one.");
         return QStringLiteral(
                    "The installed CUDA driver is older than the CUDA %1.%2 runtime the runner was built "
                    "with; update the NVIDIA driver to run on the GPU.")
@@ -56,8 +59,6 @@ QString noGpuSentence(cudaError_t error)
     return QStringLiteral("The CUDA runtime could not initialise a GPU.") + detail;
 }
 
-} // namespace
-
 DeviceProbe probeDevice()
 {
     DeviceProbe probe;
@@ -74,7 +75,8 @@ DeviceProbe probeDevice()
         error = cudaGetDeviceProperties(&prop, 0);
     if (error != cudaSuccess) {
         (void)cudaGetLastError();
-        probe.error = noGpuSentence(error);
+        const bool driverQuestion = error == cudaErrorInsufficientDriver || error == cudaErrorStubLibrary;
+        probe.error = noGpuSentence(error, !driverQuestion || QLibrary(QStringLiteral("cuda"), 1).load());
         return probe;
     }
 

@@ -30,6 +30,12 @@ struct DeviceProbe {
     QString error; // set when there is no device: why, in one sentence
 };
 
+// Why the CUDA runtime found no GPU: `cudaError` is the cudaError_t it returned, and
+// `driverLibraryFound` whether libcuda.so.1 can be loaded. The runtime reports a missing driver as
+// cudaErrorInsufficientDriver ("CUDA driver version is insufficient"); a driver that is not there
+// is called missing, never also insufficient, so the runtime's own words are left out then.
+QString noGpuSentence(int cudaError, bool driverLibraryFound);
+
 // Selects device 0 and creates its context (first runtime call). Never throws.
 DeviceProbe probeDevice();
 

@@ -111,6 +111,7 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
     CompiledKernel out;
     out.nameExpression = program.nameExpression;
     out.arch = program.arch;
+    out.archSpecific = program.archSpecific;
 
     const QString key = cacheKey(program);
     out.cacheKey = key;
@@ -134,6 +135,7 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
         out = CompiledKernel{};
         out.nameExpression = program.nameExpression;
         out.arch = program.arch;
+        out.archSpecific = program.archSpecific;
         out.cacheKey = key;
     }
 

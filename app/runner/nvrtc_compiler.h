@@ -37,6 +37,7 @@ struct CompiledKernel {
     // log for a kernel it compiled before (issue 11): the loaded kernel is then the only source.
     QString resourcesSource;
     int arch = 0;
+    bool archSpecific = false; // built for sm_<arch>a
     bool cacheHit = false;
     double compileMs = 0; // 0 for a cache hit's compile; the time the lookup took otherwise
     // Set by compileStage: compiled on the compile-ahead pool, and how long the job then waited

@@ -1,6 +1,7 @@
 // gemmscope-runner over its protocol (docs/protocol.md), as the GUI and the benchmark drive it.
 // Runs with or without a GPU: compile jobs need none; a run job answers no_gpu or a result.
 #include "../support/runner_process.h"
+#include "gpu_device.h"
 #include "machine_code.h"
 #include "stage_catalog.h"
 
@@ -8,6 +9,7 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cuda_runtime_api.h>
 
 using namespace gemmscope;
 
@@ -63,6 +65,30 @@ private slots:
         }
     }
 
+    // A machine without libcuda.so.1 is told its driver is missing, and not, in the same breath,
+    // that it is "insufficient" (the runtime's name for both a missing and an old driver).
+    void missingDriverIsNotCalledInsufficient()
+    {
+        const QString missing = runner::noGpuSentence(cudaErrorInsufficientDriver, false);
+        QVERIFY2(missing.contains(QStringLiteral("No CUDA driver is installed")), qPrintable(missing));
+        QVERIFY2(!missing.contains(QStringLiteral("insufficient"), Qt::CaseInsensitive), qPrintable(missing));
+        QCOMPARE(runner::noGpuSentence(cudaErrorStubLibrary, false), missing);
+        // An old driver is one: that sentence keeps the runtime's words.
+        const QString old = runner::noGpuSentence(cudaErrorInsufficientDriver, true);
+        QVERIFY2(old.contains(QStringLiteral("older than")) &&
+                     !old.contains(QStringLiteral("No CUDA driver")),
+                 qPrintable(old));
+
+        // And as the runner says it at start-up, where this machine has no driver.
+        RunnerProcess runner(m_cache.path());
+        const QJsonObject ready = runner.start();
+        const QString why =
+            ready.value(QStringLiteral("gpu_error")).toObject().value(QStringLiteral("message")).toString();
+        if (!why.contains(QStringLiteral("No CUDA driver")))
+            QSKIP("This machine has a CUDA driver: the start-up sentence is another one.");
+        QVERIFY2(!why.contains(QStringLiteral("insufficient"), Qt::CaseInsensitive), qPrintable(why));
+    }
+
     void compileJobAnswersCompiled()
     {
         RunnerProcess runner(m_cache.path());
@@ -86,6 +112,34 @@ private slots:
         QVERIFY(runner.process.waitForFinished(30000));
         QCOMPARE(runner.process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(runner.process.exitCode(), 0);
+    }
+
+    // The TMA stage holds its tiles in dynamic shared memory (the catalog's 197696 B at 256x128x4)
+    // and is built for sm_90a: the compiled event says both, and its occupancy accounts for the
+    // shared memory, which allows one block of 288 threads per SM (as its 168 registers do).
+    void compileJobReportsDynamicSharedMemoryAndTheBuiltArch()
+    {
+        RunnerProcess runner(m_cache.path());
+        QVERIFY(!runner.start().isEmpty());
+        runner.send(compileRequest(QStringLiteral("tma"), "tf32-wgmma-tma", QStringLiteral("sm_90")));
+        const QJsonObject compiled =
+            runner.waitFor(QStringLiteral("tma"), {QStringLiteral("compiled"), QStringLiteral("error")});
+        QCOMPARE(compiled.value(QStringLiteral("event")).toString(), QStringLiteral("compiled"));
+        QCOMPARE(compiled.value(QStringLiteral("arch")).toString(), QStringLiteral("sm_90a"));
+        const Preset *p = findPreset("tf32-wgmma-tma");
+        const int dynamicBytes = launchGeometry(p->stage, p->params, ProblemSize{}).dynamicSmemBytes;
+        QCOMPARE(dynamicBytes, 197696);
+        QCOMPARE(compiled.value(QStringLiteral("dynamic_smem_bytes")).toInt(), dynamicBytes);
+        QVERIFY(compiled.value(QStringLiteral("static_smem_bytes")).toInt() +
+                    compiled.value(QStringLiteral("dynamic_smem_bytes")).toInt() >=
+                193 * 1024);
+        const QJsonObject occupancy = compiled.value(QStringLiteral("occupancy")).toObject();
+        QCOMPARE(occupancy.value(QStringLiteral("blocks_per_sm")).toInt(), 1);
+        QCOMPARE(occupancy.value(QStringLiteral("limiter")).toString(), QStringLiteral("shared_memory"));
+        QVERIFY2(occupancy.value(QStringLiteral("explanation"))
+                     .toString()
+                     .contains(QStringLiteral("197696 bytes")),
+                 qPrintable(occupancy.value(QStringLiteral("explanation")).toString()));
     }
 
     // With "counters" the runner must still answer no_gpu cleanly (CUPTI is only ever touched on a
