@@ -103,8 +103,8 @@ std::optional<QString> refuseOutput(const QString &path, const WriteOptions &opt
             .arg(path);
     for (const QString &input : options.inputs)
         if (!input.isEmpty() && sameFile(path, input))
-            return QObject::tr("%1 is also this command's input (%2); writing it would destroy what is being "
-                               "read. Give another file.")
+            return QObject::tr("%1 is also one of the files being read (%2); writing over it would destroy "
+                               "it. Choose another file.")
                 .arg(path, input);
     const QString target = targetOf(path, options);
     const QString folder = folderOf(target);
