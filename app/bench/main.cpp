@@ -19,10 +19,12 @@
 //                   [--size-range 256-16384] [--powers-only] [--budget-ms 30] [runner options as --sweep]
 //                   (TFLOP/s against problem size, with wave quantization: docs/sweeps.md)
 //
-// Exit status: 0 every row ran; 1 a bad option or no runner; 2 no GPU; 3 some rows failed (the
-// table and the JSON still hold every row).
+// Exit status: 0 every row ran; 1 a bad option, no runner or the JSON could not be written (an
+// existing file is then left as it was); 2 no GPU; 3 some rows failed (the table and the JSON
+// still hold every row).
 #include "bench_table.h"
 #include "events.h"
+#include "file_write.h"
 #include "requests.h"
 #include "runner_session.h"
 #include "stage_catalog.h"
@@ -37,7 +39,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -321,6 +322,15 @@ int planAndRunSweep(const QCommandLineParser &parser, const SweepOptions &o, con
     }
     if (!addRunners(parser, o, int(*count), runnerPath, options.runners))
         return 1;
+    // Outputs are checked before an hour of measuring: not a device, pipe or socket, and the JSON
+    // never the journal it resumes from (--json F --journal F replaced the journal).
+    if (!jsonPath.isEmpty()) {
+        if (const auto refused =
+                refuseOutput(jsonPath, {.followSymlinks = true, .inputs = {parser.value(o.journal)}})) {
+            printError(QStringLiteral("--json: ") + *refused);
+            return 1;
+        }
+    }
     options.window = int(*window);
     options.journalPath = parser.value(o.journal);
     options.jsonPath = jsonPath;
@@ -590,6 +600,13 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (parser.isSet(jsonOpt)) { // before anything runs: not onto a device, a pipe or a folder
+        if (const auto refused = refuseOutput(parser.value(jsonOpt))) {
+            printError(QStringLiteral("--json: ") + *refused);
+            return 1;
+        }
+    }
+
     RunnerSession runner(findRunner(parser.value(runnerOpt)));
     if (!runner.start(&error)) {
         printError(error);
@@ -693,9 +710,10 @@ int main(int argc, char **argv)
             {QStringLiteral("size"), protocol::sizeToJson(size)},
             {QStringLiteral("ceilings"), ceilings},
             {QStringLiteral("rows"), jsonRows}};
-        QSaveFile f(parser.value(jsonOpt));
-        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(doc).toJson()) < 0 || !f.commit()) {
-            printError(QStringLiteral("Could not write %1: %2").arg(parser.value(jsonOpt), f.errorString()));
+        // Replaced whole or left as it was (a full disk never leaves half a file), exit status 1.
+        if (const FileWrite written = writeFileAtomically(parser.value(jsonOpt), QJsonDocument(doc).toJson());
+            !written) {
+            printError(written.error);
             return 1;
         }
         print(QStringLiteral("Wrote %1\n").arg(parser.value(jsonOpt)));
