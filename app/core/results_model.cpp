@@ -1,5 +1,7 @@
 #include "results_model.h"
 
+#include "csv_field.h"
+
 #include "plain_text.h"
 #include "stage_catalog.h"
 
@@ -287,22 +289,15 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
 
 QByteArray ResultsModel::toCsv() const
 {
-    const auto quote = [](QString text) {
-        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
-            text.contains(QLatin1Char('\n')))
-            text = QLatin1Char('"') + text.replace(QLatin1String("\""), QLatin1String("\"\"")) +
-                   QLatin1Char('"');
-        return text;
-    };
     QStringList lines;
     QStringList header{QStringLiteral("run_id")};
     for (int c = 0; c < ColumnCount; ++c)
-        header << quote(headerData(c, Qt::Horizontal).toString());
+        header << csvField(headerData(c, Qt::Horizontal).toString());
     lines << header.join(QLatin1Char(','));
     for (int row = 0; row < rowCount(); ++row) {
-        QStringList cells{quote(m_session->runs().at(row).runId)};
+        QStringList cells{csvField(m_session->runs().at(row).runId)};
         for (int c = 0; c < ColumnCount; ++c)
-            cells << quote(data(index(row, c)).toString());
+            cells << csvField(data(index(row, c)).toString());
         lines << cells.join(QLatin1Char(','));
     }
     return (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();
