@@ -81,6 +81,15 @@ private slots:
         QTest::newRow("build 5") << QStringList{"--build", "5"} << "--build";
         QTest::newRow("stage") << QStringList{"--stages", "no_such"} << "neither a preset";
         QTest::newRow("blocks per SM") << QStringList{"--max-blocks-per-sm", "-2"} << "--max-blocks-per-sm";
+        // Issue 21: a number too large for an int is out of range, with the limit.
+        QTest::newRow("blocks per SM 2^31")
+            << QStringList{"--max-blocks-per-sm", "2147483648"} << "is out of range (max 2147483647)";
+        QTest::newRow("sweep x value 2^33") << QStringList{"--sweep", "--x-values", "64,8589934592"}
+                                            << "--x-values: 8589934592 is out of range";
+        QTest::newRow("sweep fixed -2^31-1")
+            << QStringList{"--sweep", "--fixed", "BK=-2147483649"} << "is out of range (min -2147483648)";
+        QTest::newRow("sweep x value word")
+            << QStringList{"--sweep", "--x-values", "64,abc"} << "whole numbers";
     }
     void badOptionsAreRefusedBeforeAnythingRuns()
     {

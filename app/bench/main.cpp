@@ -247,17 +247,37 @@ SweepOptions addSweepOptions(QCommandLineParser &parser)
     return o;
 }
 
+// A whole number that fits an int; a number too large for one is "out of range", not "not a number".
+std::optional<int> intValue(const QString &text, const QString &option, QString *error)
+{
+    const QString trimmed = text.trimmed();
+    bool ok = false;
+    const int value = trimmed.toInt(&ok);
+    if (ok)
+        return value;
+    static const QRegularExpression digits(QStringLiteral("^[+-]?\\d+$"));
+    if (digits.match(trimmed).hasMatch())
+        *error = QStringLiteral("%1: %2 is out of range (%3).")
+                     .arg(option, trimmed,
+                          trimmed.startsWith(QLatin1Char('-'))
+                              ? QStringLiteral("min %1").arg(std::numeric_limits<int>::min())
+                              : QStringLiteral("max %1").arg(std::numeric_limits<int>::max()));
+    return std::nullopt;
+}
+
 std::optional<std::vector<int>> intList(const QString &text, const QString &option, QString *error)
 {
     std::vector<int> values;
     for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        values.push_back(part.trimmed().toInt(&ok));
-        if (!ok) {
-            *error =
-                QStringLiteral("%1 takes whole numbers separated by commas, not \"%2\".").arg(option, text);
+        error->clear();
+        const std::optional<int> value = intValue(part, option, error);
+        if (!value) {
+            if (error->isEmpty())
+                *error = QStringLiteral("%1 takes whole numbers separated by commas, not \"%2\".")
+                             .arg(option, text);
             return std::nullopt;
         }
+        values.push_back(*value);
     }
     return values;
 }
@@ -366,14 +386,17 @@ int sweepMain(const QCommandLineParser &parser, const SweepOptions &o, const QSt
     spec.rest = parser.value(o.rest) == QLatin1String("best") ? SweepRest::BestOverRest : SweepRest::Fixed;
     for (const QString &pair : parser.value(o.fixed).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const QStringList kv = pair.split(QLatin1Char('='));
-        bool ok = kv.size() == 2;
-        const int value = ok ? kv[1].trimmed().toInt(&ok) : 0;
-        if (!ok) {
-            printError(
-                QStringLiteral("--fixed takes NAME=value pairs separated by commas, not \"%1\".").arg(pair));
+        const std::optional<int> value =
+            kv.size() == 2 ? intValue(kv[1], QStringLiteral("--fixed ") + kv[0].trimmed(), &error)
+                           : std::nullopt;
+        if (!value) {
+            printError(!error.isEmpty()
+                           ? error
+                           : QStringLiteral("--fixed takes NAME=value pairs separated by commas, not \"%1\".")
+                                 .arg(pair));
             return 1;
         }
-        spec.fixed[kv[0].trimmed().toStdString()] = value;
+        spec.fixed[kv[0].trimmed().toStdString()] = *value;
     }
     const auto m = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)x(\\d+)$")).match(sizeText);
     if (!m.hasMatch()) {
@@ -576,12 +599,15 @@ int main(int argc, char **argv)
     options.counters = parser.isSet(countersOpt);
     options.build = parser.value(buildOpt);
     if (parser.isSet(maxBlocksOpt)) {
-        bool ok = false;
-        options.maxBlocksPerSm = parser.value(maxBlocksOpt).toInt(&ok);
-        if (!ok || options.maxBlocksPerSm < 1) {
-            printError(QStringLiteral("--max-blocks-per-sm must be a whole number of at least 1."));
+        const std::optional<int> value =
+            intValue(parser.value(maxBlocksOpt), QStringLiteral("--max-blocks-per-sm"), &error);
+        if (!value || *value < 1) {
+            printError(!value && !error.isEmpty()
+                           ? error
+                           : QStringLiteral("--max-blocks-per-sm must be a whole number of at least 1."));
             return 1;
         }
+        options.maxBlocksPerSm = *value;
     }
     if (parser.isSet(carveoutOpt)) {
         bool ok = false;
