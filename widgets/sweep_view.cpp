@@ -119,6 +119,7 @@ void SweepView::buildForm()
     m_status = m_controls->status();
     m_best = new QLabel;
     m_best->setObjectName(QStringLiteral("sweepBest"));
+    m_best->setTextFormat(Qt::PlainText); // host and GPU names come from files: an <img> would be loaded
     m_best->setWordWrap(true);
     m_best->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_best->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);

@@ -234,9 +234,10 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
                     .arg(refusal));
         if (index.column() == PercentOfCublasColumn)
             if (const RunRecord *ref = cublasReference(r))
-                return tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin and GPU.")
-                    .arg(ref->runId)
-                    .arg(ref->medianMs, 0, 'f', 3);
+                return plainTextAsHtml(
+                    tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin and GPU.")
+                        .arg(ref->runId) // from the file: never markup
+                        .arg(ref->medianMs, 0, 'f', 3));
         if (index.column() == OriginColumn && r.origin != QLatin1String("measured"))
             return r.origin == QLatin1String("worklog")
                        ? tr("Published in the worklog (T4), not measured here.")
