@@ -80,6 +80,19 @@ private slots:
         checkSaveOnFullDisk(QDir(mount).filePath(QStringLiteral("day.json")), [&] { fillUp(mount); });
     }
 
+    // One page left and a session under 16 KiB: QSaveFile wrote 4 KiB, renamed it over the old
+    // session and returned true (QTBUG-75077, issue 21's "Wrote 4 runs", exit 0).
+    void saveWithOnePageLeftKeepsTheOldFile()
+    {
+        const QString mount = m_dir->filePath(QStringLiteral("small"));
+        QVERIFY(QDir().mkpath(mount));
+        SmallFileSystem fs(mount, QStringLiteral("64k"));
+        if (!fs.mounted())
+            QSKIP("mounting a tmpfs needs root (saveOnAFullDiskKeepsTheOldFile covers this path)");
+        checkSaveOnFullDisk(
+            QDir(mount).filePath(QStringLiteral("day.json")), [&] { fillUp(mount, 4096); }, 10);
+    }
+
     void failingAutosaveIsReportedAndRetried()
     {
         Session session;
@@ -230,7 +243,8 @@ private slots:
     }
 
 private:
-    template <typename MakeFull> void checkSaveOnFullDisk(const QString &path, MakeFull makeFull)
+    template <typename MakeFull>
+    void checkSaveOnFullDisk(const QString &path, MakeFull makeFull, int runs = 30)
     {
         Session session;
         session.addOrUpdate(measuredRun(QStringLiteral("r1")));
@@ -238,8 +252,12 @@ private:
         QVERIFY2(session.saveAs(path, &error), qPrintable(error));
         const QByteArray old = readAll(path);
         QVERIFY(!old.isEmpty());
-        for (int i = 2; i < 30; ++i)
+        for (int i = 2; i < runs; ++i)
             session.addOrUpdate(measuredRun(QStringLiteral("r%1").arg(i)));
+        if (runs == 10) { // the QTBUG-75077 case: more than the free page, less than QSaveFile's buffer
+            const qsizetype bytes = serializeSession(session.data()).size();
+            QVERIFY2(bytes > 4096 && bytes < 16384, qPrintable(QString::number(bytes)));
+        }
         makeFull();
         QVERIFY(!session.save(&error));
         QVERIFY2(error.contains(QStringLiteral("the disk is full")), qPrintable(error));

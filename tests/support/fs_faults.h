@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 
 #include <cstring>
 #include <sys/socket.h>
@@ -64,15 +65,21 @@ private:
     bool m_mounted = false;
 };
 
-// Fills the file system holding `dir` until a write fails (a tmpfs of a few KiB: quick).
-inline void fillUp(const QString &dir)
+// Fills the file system holding `dir` until a write fails (a tmpfs of a few KiB: quick), then
+// frees `keepFree` bytes again. One free 4 KiB page is the case of QTBUG-75077: a file smaller
+// than QSaveFile's 16 KiB buffer is written by the unchecked flush in commit(), which wrote one
+// page, renamed the cut file over the old one and reported success.
+inline void fillUp(const QString &dir, qint64 keepFree = 0)
 {
     QFile filler(QDir(dir).filePath(QStringLiteral("filler")));
-    if (!filler.open(QIODevice::WriteOnly))
+    if (!filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
         return;
     const QByteArray block(4096, 'x');
-    while (filler.write(block) == block.size() && filler.flush()) {
+    while (filler.write(block) == block.size()) {
     }
+    filler.close();
+    if (keepFree > 0)
+        filler.resize(std::max<qint64>(0, filler.size() - keepFree));
 }
 
 inline bool makeFifo(const QString &path)
