@@ -94,6 +94,21 @@ const GpuSpec *findGpu(std::string_view key)
     return nullptr;
 }
 
+std::optional<int> parseSmArch(std::string_view text)
+{
+    constexpr std::string_view prefix = "sm_";
+    if (text.size() < prefix.size() + 2 || text.size() > prefix.size() + 3 || text.substr(0, 3) != prefix ||
+        text[3] == '0')
+        return std::nullopt;
+    int value = 0;
+    for (const char c : text.substr(3)) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
 const GpuSpec *findGpuForArch(int arch)
 {
     // Prefer the newest part of that architecture (H200 over H100 for sm_90).

@@ -2,6 +2,7 @@
 // Plain C++20: the runner uses it in compile-only mode, the roofline and the panel without a GPU.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,10 @@ struct GpuSpec {
 const std::vector<GpuSpec> &knownGpus();      // T4, A100, H100, H200, B200
 const GpuSpec *findGpu(std::string_view key); // by key ("h200")
 const GpuSpec *findGpuForArch(int arch); // the newest known part of this compute capability (H200 for sm_90)
+// "sm_90" -> 90, strictly: "sm_" and 2 or 3 digits without a leading zero, nothing before or
+// after ("sm_ 90", "sm_90\0x", "sm_090", " sm_90", "sm_90a" are refused: nullopt). Every place
+// that reads an architecture from a request or a file uses this one reading.
+std::optional<int> parseSmArch(std::string_view text);
 
 // Requested: the run asked for fewer blocks per SM than fit (the runner pads shared memory).
 enum class OccupancyLimiter { Threads, Registers, SharedMemory, Blocks, Requested, None };

@@ -2,6 +2,7 @@
 // and a nonzero status before anything runs, a run with failed rows ends nonzero, and a runner of
 // another protocol version is named by what it sent. Driven against the scripted stand-in runner
 // (tests/support/stand_in_runner.py), whose behaviour the bench's environment chooses.
+#include "support/fs_faults.h"
 #include "support/stand_in_runner.h"
 
 #include <QFile>
@@ -56,6 +57,15 @@ private slots:
         QTest::newRow("build 5") << QStringList{"--build", "5"} << "--build";
         QTest::newRow("stage") << QStringList{"--stages", "no_such"} << "neither a preset";
         QTest::newRow("blocks per SM") << QStringList{"--max-blocks-per-sm", "-2"} << "--max-blocks-per-sm";
+        // Issue 21: a number too large for an int is out of range, with the limit.
+        QTest::newRow("blocks per SM 2^31")
+            << QStringList{"--max-blocks-per-sm", "2147483648"} << "is out of range (max 2147483647)";
+        QTest::newRow("sweep x value 2^33") << QStringList{"--sweep", "--x-values", "64,8589934592"}
+                                            << "--x-values: 8589934592 is out of range";
+        QTest::newRow("sweep fixed -2^31-1")
+            << QStringList{"--sweep", "--fixed", "BK=-2147483649"} << "is out of range (min -2147483648)";
+        QTest::newRow("sweep x value word")
+            << QStringList{"--sweep", "--x-values", "64,abc"} << "whole numbers";
     }
     void badOptionsAreRefusedBeforeAnythingRuns()
     {
@@ -86,6 +96,74 @@ private slots:
             bench({"--runner", m_standIn, "--stages", "worklog-3", "--size", "64x64x64", "--json", json});
         QCOMPARE(o.exitCode, 0);
         QVERIFY(QFile::exists(json));
+    }
+
+    // A full disk (issue 21): the JSON is written whole or not at all, the old file is kept
+    // byte-identical and the exit status is not 0 (before: "Wrote", exit 0, 4 KiB of invalid JSON).
+    void jsonOnAFullDiskKeepsTheOldFile()
+    {
+        const QString json = m_dir.filePath(QStringLiteral("full.json"));
+        const QByteArray old = writeOld(json);
+        const Outcome o =
+            bench({"--runner", m_standIn, "--stages", "worklog-3", "--size", "64x64x64", "--json", json},
+                  {{"GEMMSCOPE_TEST_DISK_FULL_AFTER_BYTES", "512"}});
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains(QStringLiteral("the disk is full")), qPrintable(o.err));
+        QVERIFY2(!o.out.contains(QStringLiteral("Wrote")), qPrintable(o.out));
+        QCOMPARE(readAll(json), old);
+    }
+
+    void jsonOnAFullFileSystemKeepsTheOldFile()
+    {
+        const QString mount = m_dir.filePath(QStringLiteral("small"));
+        QVERIFY(QDir().mkpath(mount));
+        gemmscope::testing::SmallFileSystem fs(mount, QStringLiteral("64k"));
+        if (!fs.mounted())
+            QSKIP("mounting a tmpfs needs root (jsonOnAFullDiskKeepsTheOldFile covers this path)");
+        const QString json = QDir(mount).filePath(QStringLiteral("bench.json"));
+        const QByteArray old = writeOld(json);
+        gemmscope::testing::fillUp(mount);
+        const Outcome o =
+            bench({"--runner", m_standIn, "--stages", "worklog-3", "--size", "64x64x64", "--json", json});
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains(QStringLiteral("the disk is full")), qPrintable(o.err));
+        QCOMPARE(readAll(json), old);
+    }
+
+    // --json onto a pipe, a device node or a socket is refused before anything runs, and the node
+    // stays (as root the device was replaced by a regular file: the system's null device, broken).
+    void jsonOntoASpecialFileIsRefused_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("fifo") << "fifo";
+        QTest::newRow("device") << "device";
+    }
+    void jsonOntoASpecialFileIsRefused()
+    {
+        QFETCH(QString, kind);
+        const QString node = m_dir.filePath(QStringLiteral("node-") + kind);
+        if (kind == QLatin1String("fifo") ? !gemmscope::testing::makeFifo(node)
+                                          : !gemmscope::testing::makeNullDevice(node))
+            QSKIP("mknod needs root");
+        const mode_t type = gemmscope::testing::fileType(node);
+        const Outcome o = bench({"--runner", "/nonexistent/gemmscope-runner", "--json", node});
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains(QStringLiteral("not a regular file")), qPrintable(o.err));
+        QVERIFY2(!o.err.contains(QStringLiteral("Could not start")), qPrintable(o.err)); // refused first
+        QCOMPARE(gemmscope::testing::fileType(node), type);
+        QFile::remove(node);
+    }
+
+    // --json F --journal F: the JSON would replace the journal the sweep resumes from.
+    void sweepJsonOverItsJournalIsRefused()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("both.gsweep"));
+        const QByteArray old = writeOld(file);
+        const Outcome o = bench({"--sweep", "--x-values", "64", "--y-values", "64", "--runner",
+                                 "/nonexistent/gemmscope-runner", "--json", file, "--journal", file});
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains(QStringLiteral("files being read")), qPrintable(o.err));
+        QCOMPARE(readAll(file), old);
     }
 
     void protocolVersionSaysWhatWasReceived()
@@ -248,6 +326,19 @@ private:
         o.out = QString::fromUtf8(p.readAllStandardOutput());
         o.err = QString::fromUtf8(p.readAllStandardError());
         return o;
+    }
+    static QByteArray writeOld(const QString &path)
+    {
+        const QByteArray old = QByteArray("{\"format\": \"an earlier result\"}\n").repeated(100);
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(old);
+        return old;
+    }
+    static QByteArray readAll(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
     }
     QString m_bench;
     QString m_standIn; // tests/support/stand_in_runner.py

@@ -26,6 +26,36 @@ private slots:
         QVERIFY(qAbs(h->sms * 128 * 2 * h->smClockMHz / 1e6 - h->fp32Tflops) < 0.1);
     }
 
+    // Issue 21: "sm_ 90" and "sm_90\0..." were read as sm_90 (QString::toInt skips blanks).
+    void architectureStringsParseStrictly_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("arch"); // 0: refused
+        QTest::newRow("sm_90") << QByteArray("sm_90") << 90;
+        QTest::newRow("sm_75") << QByteArray("sm_75") << 75;
+        QTest::newRow("sm_100") << QByteArray("sm_100") << 100;
+        QTest::newRow("blank inside") << QByteArray("sm_ 90") << 0;
+        QTest::newRow("blank after") << QByteArray("sm_90 ") << 0;
+        QTest::newRow("blank before") << QByteArray(" sm_90") << 0;
+        QTest::newRow("NUL and more") << QByteArray("sm_90\0garbage", 13) << 0;
+        QTest::newRow("leading zero") << QByteArray("sm_090") << 0;
+        QTest::newRow("sign") << QByteArray("sm_+90") << 0;
+        QTest::newRow("suffix") << QByteArray("sm_90a") << 0;
+        QTest::newRow("one digit") << QByteArray("sm_9") << 0;
+        QTest::newRow("too long") << QByteArray("sm_9000") << 0;
+        QTest::newRow("INT_MAX") << QByteArray("sm_2147483647") << 0;
+        QTest::newRow("upper case") << QByteArray("SM_90") << 0;
+        QTest::newRow("empty") << QByteArray() << 0;
+    }
+    void architectureStringsParseStrictly()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, arch);
+        const std::optional<int> parsed =
+            parseSmArch(std::string_view(text.constData(), size_t(text.size())));
+        QCOMPARE(parsed.value_or(0), arch);
+    }
+
     void cases_data()
     {
         QTest::addColumn<QString>("gpu");

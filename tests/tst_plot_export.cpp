@@ -1,12 +1,14 @@
 // Exports must write real files of the format the extension names (checked by magic bytes),
 // for plots and for plain widgets, and refuse bad targets with a sentence instead of failing silently.
 #include "chart_layout.h"
+#include "file_write.h"
 #include "plot_export.h"
 
 #include <QLabel>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
+#include <sys/stat.h>
 
 using namespace gemmscope;
 
@@ -191,6 +193,50 @@ private slots:
         QVERIFY(error);
         QVERIFY2(error->startsWith(QStringLiteral("Cannot export to")), qPrintable(*error));
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("taken.svg"))).isDir());
+    }
+
+    // Issue 21: an export replaces the file whole or leaves it as it was; a full disk (injected
+    // here; tst_file_write mounts a real one) keeps the old picture byte-identical.
+    void fullDiskKeepsTheOldPicture_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("png") << "chart.png";
+        QTest::newRow("pdf") << "chart.pdf";
+        QTest::newRow("svg") << "chart.svg";
+    }
+    void fullDiskKeepsTheOldPicture()
+    {
+        QFETCH(QString, name);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(name);
+        const QByteArray old("an earlier export");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(old);
+        }
+        QCustomPlot plot;
+        gemmscope::simulateFullDiskAfter(16);
+        const auto error = exportPlot(&plot, path);
+        gemmscope::simulateFullDiskAfter(-1);
+        QVERIFY(error);
+        QVERIFY2(error->contains(QStringLiteral("the disk is full")), qPrintable(*error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), old);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1); // no temporary left
+    }
+
+    void aPipeIsRefusedAndKept()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("chart.png"));
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        QLabel label(QStringLiteral("x"));
+        const auto error = exportWidget(&label, path); // returns at once: never blocks on the pipe
+        QVERIFY(error);
+        QVERIFY2(error->contains(QStringLiteral("not a regular file")), qPrintable(*error));
+        QVERIFY(QFileInfo(path).exists() && !QFileInfo(path).isFile());
     }
 };
 

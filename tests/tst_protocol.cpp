@@ -235,10 +235,26 @@ private slots:
         QTest::newRow("build not a string")
             << QByteArray(R"({"type":"run","id":"a","stage":"naive","size":{"m":1,"n":1,"k":1},"build":5})")
             << "Field \"build\" must be a string, \"release\" or \"scalar_shared\".";
+        // Issue 21: a whole number too large is out of range, with the limit, not "not an integer".
         QTest::newRow("seed past 2^53")
             << QByteArray(
                    R"({"type":"run","id":"a","stage":"naive","size":{"m":1,"n":1,"k":1},"seed":1e300})")
-            << "Field \"seed\" must be an integer.";
+            << "Field \"seed\" is out of range (max 9007199254740992).";
+        QTest::newRow("parameter INT_MAX")
+            << QByteArray(
+                   R"({"type":"run","id":"a","stage":"naive","params":{"BM":2147483647},"size":{"m":1,"n":1,"k":1}})")
+            << "Parameter BM is out of range (max 1000000000).";
+        QTest::newRow("parameter -INT_MAX")
+            << QByteArray(
+                   R"({"type":"run","id":"a","stage":"naive","params":{"BM":-2147483648},"size":{"m":1,"n":1,"k":1}})")
+            << "Parameter BM is out of range (min -1000000000).";
+        QTest::newRow("parameter half")
+            << QByteArray(
+                   R"({"type":"run","id":"a","stage":"naive","params":{"BM":2.5},"size":{"m":1,"n":1,"k":1}})")
+            << "Parameter BM must be an integer.";
+        QTest::newRow("size past 2^53")
+            << QByteArray(R"({"type":"run","id":"a","stage":"naive","size":{"m":1e20,"n":1,"k":1}})")
+            << "In \"size\": Field \"m\" is out of range (max 9007199254740992).";
     }
     void typedReadNamesTheWrongField()
     {

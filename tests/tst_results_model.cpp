@@ -1,6 +1,9 @@
 // The results table: model consistency under QAbstractItemModelTester, the cells' content
 // (% of cuBLAS from the matching baseline, failure marking) and numeric sorting.
 #include "app_resources.h"
+#include "csv_field.h"
+#include "file_write.h"
+#include "results_export.h"
 #include "results_model.h"
 #include "results_table_proxy.h"
 #include "session.h"
@@ -8,6 +11,7 @@
 #include <QAbstractItemModelTester>
 #include <QBrush>
 #include <QSortFilterProxyModel>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -210,6 +214,71 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].startsWith("run_id,Stage,"));
         QVERIFY(lines[2].contains("\"launch_error: Too many resources, requested 1024 threads\""));
+    }
+
+    // Issue 21: a cell a spreadsheet would run as a formula (from a file's run id, GPU name or
+    // error message) is written with a leading apostrophe; a negative number stays a number.
+    void csvCellsNeverRunAsFormulas()
+    {
+        RunRecord hostile = run("=HYPERLINK(\"http://x\",\"y\")", "final", 0);
+        hostile.status = RunStatus::Failed;
+        hostile.errorKind = QStringLiteral("@SUM(A1:A9)");
+        hostile.errorMessage = QStringLiteral("x");
+        RunRecord plus = run("+cmd|' /C calc'!A0", "naive", 3.0);
+        plus.gpuName = QStringLiteral("-2+3");
+        RunRecord tab = run("\tTAB", "naive", 4.0);
+        m_session->addOrUpdate(hostile);
+        m_session->addOrUpdate(plus);
+        m_session->addOrUpdate(tab);
+        const QString csv = QString::fromUtf8(m_model->toCsv());
+        for (const QString &line : csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts).mid(1)) {
+            for (QString cell : line.split(QLatin1Char(','))) { // no cell of these holds a comma unquoted
+                if (cell.startsWith(QLatin1Char('"')))
+                    cell = cell.mid(1);
+                QVERIFY2(cell.isEmpty() || !QStringLiteral("=+@\t\r").contains(cell.front()),
+                         qPrintable(line));
+                if (cell.startsWith(QLatin1Char('-'))) {
+                    bool number = false;
+                    cell.toDouble(&number);
+                    QVERIFY2(number, qPrintable(line));
+                }
+            }
+        }
+        QVERIFY2(csv.contains(QStringLiteral("\"'=HYPERLINK(")), qPrintable(csv));
+        QVERIFY2(csv.contains(QStringLiteral("'+cmd|")), qPrintable(csv));
+        QCOMPARE(csvField(QStringLiteral("-1.5")), QStringLiteral("-1.5"));
+        QCOMPARE(csvField(QStringLiteral("-x")), QStringLiteral("'-x"));
+        QCOMPARE(csvField(QStringLiteral("\rx")), QStringLiteral("\"'\rx\""));
+    }
+
+    // File > Export .csv / .json: whole or not at all (a full disk keeps the earlier export).
+    void exportOnAFullDiskKeepsTheOldFile_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("csv") << "results.csv";
+        QTest::newRow("json") << "results.json";
+    }
+    void exportOnAFullDiskKeepsTheOldFile()
+    {
+        QFETCH(QString, name);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(name);
+        for (int i = 0; i < 50; ++i)
+            m_session->addOrUpdate(run(QStringLiteral("r%1").arg(i), "naive", 3.0));
+        QVERIFY(isResultsExport(path));
+        QCOMPARE(exportResults(path, *m_model, *m_session), std::nullopt);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray old = f.readAll();
+        f.close();
+        m_session->addOrUpdate(run(QStringLiteral("new"), "naive", 3.0));
+        simulateFullDiskAfter(100);
+        const std::optional<QString> error = exportResults(path, *m_model, *m_session);
+        simulateFullDiskAfter(-1);
+        QVERIFY(error);
+        QVERIFY2(error->contains(QStringLiteral("the disk is full")), qPrintable(*error));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), old);
     }
 
 private:

@@ -1,5 +1,8 @@
 #include "plot_export.h"
 
+#include "file_write.h"
+
+#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -7,6 +10,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QTemporaryDir>
 #include <QWidget>
 #include <functional>
 #include <qcustomplot.h>
@@ -28,9 +32,9 @@ QSize exportSize(const QWidget *widget)
     return size;
 }
 
-// Checks the extension and opens the target for writing, so that "no such folder" and
-// "permission denied" are reported before anything is rendered.
-std::optional<QString> openTarget(const QString &path, QFile &file, std::optional<ExportFormat> &format)
+// Checks the extension and the target, so that "no such folder", a device or a pipe in its place
+// are reported before anything is rendered.
+std::optional<QString> checkTarget(const QString &path, std::optional<ExportFormat> &format)
 {
     format = exportFormatForPath(path);
     if (!format) {
@@ -46,26 +50,22 @@ std::optional<QString> openTarget(const QString &path, QFile &file, std::optiona
     if (!dir.exists())
         return QStringLiteral("Cannot export to \"%1\": the folder \"%2\" does not exist.")
             .arg(path, dir.absolutePath());
-    file.setFileName(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return QStringLiteral("Cannot export to \"%1\": %2.").arg(path, file.errorString());
+    if (const auto refused = refuseOutput(path))
+        return QStringLiteral("Cannot export to \"%1\": %2").arg(path, *refused);
     return std::nullopt;
 }
 
-std::optional<QString> finish(QFile &file, bool rendered, const QString &path)
+// The picture is rendered into memory first; the file is then replaced whole, or left as it was.
+std::optional<QString> finish(const QBuffer &buffer, bool rendered, const QString &path)
 {
-    if (!rendered || file.error() != QFileDevice::NoError) {
-        const QString reason =
-            file.error() != QFileDevice::NoError ? file.errorString() : QStringLiteral("rendering failed");
-        file.close();
-        file.remove(); // never leave a truncated picture behind
-        return QStringLiteral("Could not write \"%1\": %2.").arg(path, reason);
-    }
-    file.close();
+    if (!rendered)
+        return QStringLiteral("Could not write \"%1\": rendering failed.").arg(path);
+    if (const FileWrite written = writeFileAtomically(path, buffer.data()); !written)
+        return written.error;
     return std::nullopt;
 }
 
-bool writeSvg(QFile &file, const QSize &size, const QString &title,
+bool writeSvg(QIODevice &file, const QSize &size, const QString &title,
               const std::function<void(QPainter &)> &draw)
 {
     QSvgGenerator generator;
@@ -104,10 +104,11 @@ std::optional<QString> exportPlot(QCustomPlot *plot, const QString &path, QSize 
 {
     if (!plot)
         return QStringLiteral("Cannot export to \"%1\": there is no chart to export.").arg(path);
-    QFile file;
     std::optional<ExportFormat> format;
-    if (auto error = openTarget(path, file, format))
+    if (auto error = checkTarget(path, format))
         return error;
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     const QSize size = requested.isValid() ? requested : exportSize(plot);
     bool rendered = false;
     switch (*format) {
@@ -116,16 +117,20 @@ std::optional<QString> exportPlot(QCustomPlot *plot, const QString &path, QSize 
         rendered = !pixmap.isNull() && pixmap.save(&file, "PNG");
         break;
     }
-    case ExportFormat::Pdf:
-        // savePdf opens the file itself (through QPdfWriter): release our handle first.
-        file.close();
-        rendered = plot->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic,
+    case ExportFormat::Pdf: {
+        // savePdf writes a file itself (through QPdfWriter): into a private scratch folder, so
+        // the target is still replaced whole or not at all.
+        QTemporaryDir scratch;
+        const QString pdf = scratch.filePath(QStringLiteral("chart.pdf"));
+        rendered = scratch.isValid() &&
+                   plot->savePdf(pdf, size.width(), size.height(), QCP::epNoCosmetic,
                                  QStringLiteral("GemmScope"), QFileInfo(path).completeBaseName());
-        if (!rendered) {
-            file.remove();
+        QFile written(pdf);
+        if (!rendered || !written.open(QIODevice::ReadOnly))
             return QStringLiteral("Could not write \"%1\": the PDF writer failed.").arg(path);
-        }
-        return std::nullopt;
+        file.buffer() = written.readAll();
+        break;
+    }
     case ExportFormat::Svg:
         rendered = writeSvg(file, size, QFileInfo(path).completeBaseName(), [&](QPainter &painter) {
             plot->toPainter(static_cast<QCPPainter *>(&painter), size.width(), size.height());
@@ -171,10 +176,11 @@ QRectF paintPrintTitle(QPainter &p, const QRectF &page, const QString &title)
 std::optional<QString> exportPainted(const QString &path, QSize size, const QString &title,
                                      const std::function<void(QPainter &, const QRectF &)> &paint)
 {
-    QFile file;
     std::optional<ExportFormat> format;
-    if (auto error = openTarget(path, file, format))
+    if (auto error = checkTarget(path, format))
         return error;
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     const QRectF page(QPointF(0, 0), QSizeF(size));
     const auto draw = [&](QPainter &p) {
         p.fillRect(page, Qt::white);
@@ -217,10 +223,11 @@ std::optional<QString> exportWidget(QWidget *widget, const QString &path)
 {
     if (!widget)
         return QStringLiteral("Cannot export to \"%1\": there is no diagram to export.").arg(path);
-    QFile file;
     std::optional<ExportFormat> format;
-    if (auto error = openTarget(path, file, format))
+    if (auto error = checkTarget(path, format))
         return error;
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     const QSize size = exportSize(widget);
     if (widget->size() != size)
         widget->resize(size); // lay out a never-shown widget at a sensible size first

@@ -36,6 +36,7 @@ SizeSweepChart::SizeSweepChart(QWidget *parent) : QWidget(parent)
     placeLegendBelow(m_plot);
     m_note = new QLabel;
     m_note->setObjectName(QStringLiteral("sizeSweepNote"));
+    m_note->setTextFormat(Qt::PlainText); // host and GPU names come from files and runners
     m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *layout = new QVBoxLayout(this);

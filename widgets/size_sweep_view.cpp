@@ -1,5 +1,6 @@
 #include "size_sweep_view.h"
 
+#include "file_write.h"
 #include "plot_export.h"
 #include "runner_command.h"
 #include "runner_locator.h"
@@ -19,7 +20,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QVBoxLayout>
@@ -308,9 +308,8 @@ std::optional<QString> SizeSweepView::exportTo(const QString &path)
         const QByteArray bytes = suffix == QLatin1String("csv")
                                      ? sizeSweepCsv(m_plan, m_summary).toUtf8()
                                      : QJsonDocument(sizeSweepJson(m_plan, m_summary)).toJson();
-        QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-            return tr("Could not write %1: %2.").arg(path, f.errorString());
+        if (const FileWrite written = writeFileAtomically(path, bytes); !written)
+            return written.error; // the file is replaced whole or left as it was
         return std::nullopt;
     }
     return m_chart->exportTo(path);

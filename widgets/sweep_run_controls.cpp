@@ -33,6 +33,7 @@ SweepRunControls::SweepRunControls(Session *session, const Words &words, QWidget
     m_progress->setObjectName(p + QStringLiteral("Progress"));
     m_progress->setVisible(false);
     m_status = new QLabel;
+    m_status->setTextFormat(Qt::PlainText); // runner and journal errors: their text is data
     m_status->setObjectName(p + QStringLiteral("Status"));
     m_status->setWordWrap(true);
 

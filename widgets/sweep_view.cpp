@@ -1,6 +1,7 @@
 #include "sweep_view.h"
 
 #include "chart_interaction.h"
+#include "file_write.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 #include "runner_command.h"
@@ -21,7 +22,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QVBoxLayout>
@@ -119,6 +119,7 @@ void SweepView::buildForm()
     m_status = m_controls->status();
     m_best = new QLabel;
     m_best->setObjectName(QStringLiteral("sweepBest"));
+    m_best->setTextFormat(Qt::PlainText); // host and GPU names come from files: an <img> would be loaded
     m_best->setWordWrap(true);
     m_best->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_best->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
@@ -593,9 +594,8 @@ std::optional<QString> SweepView::exportTo(const QString &path)
         const QByteArray bytes = suffix == QLatin1String("csv")
                                      ? sweepCellsCsv(m_plan, m_summary).toUtf8()
                                      : QJsonDocument(sweepCellsJson(m_plan, m_summary)).toJson();
-        QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-            return tr("Could not write %1: %2.").arg(path, f.errorString());
+        if (const FileWrite written = writeFileAtomically(path, bytes); !written)
+            return written.error; // the file is replaced whole or left as it was
         return std::nullopt;
     }
     return exportPlot(m_plot, path);

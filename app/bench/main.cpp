@@ -19,10 +19,12 @@
 //                   [--size-range 256-16384] [--powers-only] [--budget-ms 30] [runner options as --sweep]
 //                   (TFLOP/s against problem size, with wave quantization: docs/sweeps.md)
 //
-// Exit status: 0 every row ran; 1 a bad option or no runner; 2 no GPU; 3 some rows failed (the
-// table and the JSON still hold every row).
+// Exit status: 0 every row ran; 1 a bad option, no runner or the JSON could not be written (an
+// existing file is then left as it was); 2 no GPU; 3 some rows failed (the table and the JSON
+// still hold every row).
 #include "bench_table.h"
 #include "events.h"
+#include "file_write.h"
 #include "requests.h"
 #include "runner_session.h"
 #include "stage_catalog.h"
@@ -37,7 +39,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -246,17 +247,37 @@ SweepOptions addSweepOptions(QCommandLineParser &parser)
     return o;
 }
 
+// A whole number that fits an int; a number too large for one is "out of range", not "not a number".
+std::optional<int> intValue(const QString &text, const QString &option, QString *error)
+{
+    const QString trimmed = text.trimmed();
+    bool ok = false;
+    const int value = trimmed.toInt(&ok);
+    if (ok)
+        return value;
+    static const QRegularExpression digits(QStringLiteral("^[+-]?\\d+$"));
+    if (digits.match(trimmed).hasMatch())
+        *error = QStringLiteral("%1: %2 is out of range (%3).")
+                     .arg(option, trimmed,
+                          trimmed.startsWith(QLatin1Char('-'))
+                              ? QStringLiteral("min %1").arg(std::numeric_limits<int>::min())
+                              : QStringLiteral("max %1").arg(std::numeric_limits<int>::max()));
+    return std::nullopt;
+}
+
 std::optional<std::vector<int>> intList(const QString &text, const QString &option, QString *error)
 {
     std::vector<int> values;
     for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        values.push_back(part.trimmed().toInt(&ok));
-        if (!ok) {
-            *error =
-                QStringLiteral("%1 takes whole numbers separated by commas, not \"%2\".").arg(option, text);
+        error->clear();
+        const std::optional<int> value = intValue(part, option, error);
+        if (!value) {
+            if (error->isEmpty())
+                *error = QStringLiteral("%1 takes whole numbers separated by commas, not \"%2\".")
+                             .arg(option, text);
             return std::nullopt;
         }
+        values.push_back(*value);
     }
     return values;
 }
@@ -321,6 +342,15 @@ int planAndRunSweep(const QCommandLineParser &parser, const SweepOptions &o, con
     }
     if (!addRunners(parser, o, int(*count), runnerPath, options.runners))
         return 1;
+    // Outputs are checked before an hour of measuring: not a device, pipe or socket, and the JSON
+    // never the journal it resumes from (--json F --journal F replaced the journal).
+    if (!jsonPath.isEmpty()) {
+        if (const auto refused =
+                refuseOutput(jsonPath, {.followSymlinks = true, .inputs = {parser.value(o.journal)}})) {
+            printError(QStringLiteral("--json: ") + *refused);
+            return 1;
+        }
+    }
     options.window = int(*window);
     options.journalPath = parser.value(o.journal);
     options.jsonPath = jsonPath;
@@ -356,14 +386,17 @@ int sweepMain(const QCommandLineParser &parser, const SweepOptions &o, const QSt
     spec.rest = parser.value(o.rest) == QLatin1String("best") ? SweepRest::BestOverRest : SweepRest::Fixed;
     for (const QString &pair : parser.value(o.fixed).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const QStringList kv = pair.split(QLatin1Char('='));
-        bool ok = kv.size() == 2;
-        const int value = ok ? kv[1].trimmed().toInt(&ok) : 0;
-        if (!ok) {
-            printError(
-                QStringLiteral("--fixed takes NAME=value pairs separated by commas, not \"%1\".").arg(pair));
+        const std::optional<int> value =
+            kv.size() == 2 ? intValue(kv[1], QStringLiteral("--fixed ") + kv[0].trimmed(), &error)
+                           : std::nullopt;
+        if (!value) {
+            printError(!error.isEmpty()
+                           ? error
+                           : QStringLiteral("--fixed takes NAME=value pairs separated by commas, not \"%1\".")
+                                 .arg(pair));
             return 1;
         }
-        spec.fixed[kv[0].trimmed().toStdString()] = value;
+        spec.fixed[kv[0].trimmed().toStdString()] = *value;
     }
     const auto m = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)x(\\d+)$")).match(sizeText);
     if (!m.hasMatch()) {
@@ -566,12 +599,15 @@ int main(int argc, char **argv)
     options.counters = parser.isSet(countersOpt);
     options.build = parser.value(buildOpt);
     if (parser.isSet(maxBlocksOpt)) {
-        bool ok = false;
-        options.maxBlocksPerSm = parser.value(maxBlocksOpt).toInt(&ok);
-        if (!ok || options.maxBlocksPerSm < 1) {
-            printError(QStringLiteral("--max-blocks-per-sm must be a whole number of at least 1."));
+        const std::optional<int> value =
+            intValue(parser.value(maxBlocksOpt), QStringLiteral("--max-blocks-per-sm"), &error);
+        if (!value || *value < 1) {
+            printError(!value && !error.isEmpty()
+                           ? error
+                           : QStringLiteral("--max-blocks-per-sm must be a whole number of at least 1."));
             return 1;
         }
+        options.maxBlocksPerSm = *value;
     }
     if (parser.isSet(carveoutOpt)) {
         bool ok = false;
@@ -588,6 +624,13 @@ int main(int argc, char **argv)
                                         .toJson(QJsonDocument::Compact)) +
                   QLatin1Char('\n'));
         return 0;
+    }
+
+    if (parser.isSet(jsonOpt)) { // before anything runs: not onto a device, a pipe or a folder
+        if (const auto refused = refuseOutput(parser.value(jsonOpt))) {
+            printError(QStringLiteral("--json: ") + *refused);
+            return 1;
+        }
     }
 
     RunnerSession runner(findRunner(parser.value(runnerOpt)));
@@ -693,9 +736,10 @@ int main(int argc, char **argv)
             {QStringLiteral("size"), protocol::sizeToJson(size)},
             {QStringLiteral("ceilings"), ceilings},
             {QStringLiteral("rows"), jsonRows}};
-        QSaveFile f(parser.value(jsonOpt));
-        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(doc).toJson()) < 0 || !f.commit()) {
-            printError(QStringLiteral("Could not write %1: %2").arg(parser.value(jsonOpt), f.errorString()));
+        // Replaced whole or left as it was (a full disk never leaves half a file), exit status 1.
+        if (const FileWrite written = writeFileAtomically(parser.value(jsonOpt), QJsonDocument(doc).toJson());
+            !written) {
+            printError(written.error);
             return 1;
         }
         print(QStringLiteral("Wrote %1\n").arg(parser.value(jsonOpt)));

@@ -1,5 +1,6 @@
 #include "sweep_mode.h"
 
+#include "file_write.h"
 #include "size_sweep_summary.h"
 #include "sweep_run.h"
 #include "sweep_summary.h"
@@ -10,7 +11,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QTemporaryDir>
 #include <cstdio>
 
@@ -258,9 +258,11 @@ int runSweep(const SweepBenchOptions &options)
         for (const RunRecord &r : runs)
             all.append(toJson(r));
         doc["runs"] = all;
-        QSaveFile f(options.jsonPath);
-        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(doc).toJson()) < 0 || !f.commit()) {
-            err(QStringLiteral("Could not write %1: %2").arg(options.jsonPath, f.errorString()));
+        // Never over the journal this sweep reads and appends to; whole or not at all.
+        if (const FileWrite written = writeFileAtomically(options.jsonPath, QJsonDocument(doc).toJson(),
+                                                          {.followSymlinks = true, .inputs = {journal}});
+            !written) {
+            err(written.error + QStringLiteral(" The runs are in the journal %1.").arg(journal));
             return 1;
         }
         out(QStringLiteral("Wrote %1\n").arg(options.jsonPath));

@@ -3,6 +3,10 @@
 // text as HTML when it merely looks like markup: a crafted session's `<img src=...>` or `<h1>`
 // would be drawn. Escaped, with line breaks as <br> and spaces kept (white-space: pre, so a line
 // never wraps, as plain text does not), it is shown verbatim.
+//
+// The rule for every widget (tst_plain_text_sinks walks them all with a hostile session): a QLabel
+// that shows such text is Qt::PlainText; a tooltip, an item's Qt::ToolTipRole or a rich-text label
+// that includes it takes it through plainTextAsHtml (charts: plainTooltip, the same function).
 #pragma once
 
 #include <QString>

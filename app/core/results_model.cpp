@@ -1,5 +1,7 @@
 #include "results_model.h"
 
+#include "csv_field.h"
+
 #include "plain_text.h"
 #include "stage_catalog.h"
 
@@ -232,9 +234,10 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
                     .arg(refusal));
         if (index.column() == PercentOfCublasColumn)
             if (const RunRecord *ref = cublasReference(r))
-                return tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin and GPU.")
-                    .arg(ref->runId)
-                    .arg(ref->medianMs, 0, 'f', 3);
+                return plainTextAsHtml(
+                    tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin and GPU.")
+                        .arg(ref->runId) // from the file: never markup
+                        .arg(ref->medianMs, 0, 'f', 3));
         if (index.column() == OriginColumn && r.origin != QLatin1String("measured"))
             return r.origin == QLatin1String("worklog")
                        ? tr("Published in the worklog (T4), not measured here.")
@@ -287,22 +290,15 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
 
 QByteArray ResultsModel::toCsv() const
 {
-    const auto quote = [](QString text) {
-        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
-            text.contains(QLatin1Char('\n')))
-            text = QLatin1Char('"') + text.replace(QLatin1String("\""), QLatin1String("\"\"")) +
-                   QLatin1Char('"');
-        return text;
-    };
     QStringList lines;
     QStringList header{QStringLiteral("run_id")};
     for (int c = 0; c < ColumnCount; ++c)
-        header << quote(headerData(c, Qt::Horizontal).toString());
+        header << csvField(headerData(c, Qt::Horizontal).toString());
     lines << header.join(QLatin1Char(','));
     for (int row = 0; row < rowCount(); ++row) {
-        QStringList cells{quote(m_session->runs().at(row).runId)};
+        QStringList cells{csvField(m_session->runs().at(row).runId)};
         for (int c = 0; c < ColumnCount; ++c)
-            cells << quote(data(index(row, c)).toString());
+            cells << csvField(data(index(row, c)).toString());
         lines << cells.join(QLatin1Char(','));
     }
     return (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();

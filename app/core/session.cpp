@@ -3,6 +3,7 @@
 #include <QTimer>
 
 #include "file_read.h"
+#include "file_write.h"
 #include "json_text.h"
 
 #include <QCoreApplication>
@@ -13,7 +14,6 @@
 #include <QJsonDocument>
 #include <QLockFile>
 #include <QRandomGenerator>
-#include <QSaveFile>
 #include <QSet>
 #include <QStandardPaths>
 #include <algorithm>
@@ -136,22 +136,14 @@ QByteArray serializeSession(const SessionData &data, const QString &savedFile)
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
-bool writeSessionFile(const QString &path, const SessionData &data, QString *error, const QString &savedFile)
+bool writeSessionFile(const QString &path, const SessionData &data, QString *error, const QString &savedFile,
+                      const WriteOptions &options)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QObject::tr("Could not write %1: %2.").arg(path, file.errorString());
-        return false;
-    }
-    file.write(serializeSession(data, savedFile));
-    if (!file.commit()) {
-        if (error)
-            *error = QObject::tr("Could not write %1: %2.").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    const FileWrite written = writeFileAtomically(path, serializeSession(data, savedFile), options);
+    if (!written && error)
+        *error = written.error;
+    return written.ok;
 }
 
 SessionParse importBenchJson(const QByteArray &bytes)
@@ -229,15 +221,16 @@ SessionParse importBenchFile(const QString &path)
     return readFile(path, &importBenchJson);
 }
 
-Session::Session(QObject *parent) : QObject(parent), m_sweepAutosave(new QTimer(this))
+Session::Session(QObject *parent)
+    : QObject(parent), m_sweepAutosave(new QTimer(this)), m_autosaveRetry(new QTimer(this))
 {
     m_sweepAutosave->setSingleShot(true);
     m_sweepAutosave->setInterval(1000);
-    connect(m_sweepAutosave, &QTimer::timeout, this, [this] {
-        QString error;
-        if (!autosave(&error))
-            qWarning("GemmScope autosave failed: %s", qPrintable(error));
-    });
+    connect(m_sweepAutosave, &QTimer::timeout, this, &Session::autosaveReported);
+    // A full disk may be freed while nothing changes: try again now and then, not only at changes.
+    m_autosaveRetry->setSingleShot(true);
+    m_autosaveRetry->setInterval(30000);
+    connect(m_autosaveRetry, &QTimer::timeout, this, &Session::autosaveReported);
 }
 
 int Session::indexOf(const QString &runId) const
@@ -266,11 +259,10 @@ void Session::addOrUpdate(const RunRecord &record)
         emit runAdded(int(m_data.runs.size() - 1));
     }
     setModified(true);
-    if (record.status == RunStatus::Ok || record.status == RunStatus::Failed) {
-        QString error;
-        if (!autosave(&error))
-            qWarning("GemmScope autosave failed: %s", qPrintable(error));
-    }
+    if (record.status == RunStatus::Ok || record.status == RunStatus::Failed)
+        autosaveReported();
+    else
+        changed();
 }
 
 void Session::removeRun(const QString &runId)
@@ -282,6 +274,7 @@ void Session::removeRun(const QString &runId)
     m_data.runs.removeAt(i);
     emit runRemoved(i);
     setModified(true);
+    changed();
 }
 
 void Session::replace(const SessionData &data, const QString &filePath)
@@ -289,6 +282,7 @@ void Session::replace(const SessionData &data, const QString &filePath)
     emit aboutToReset();
     m_data = data;
     m_filePath = filePath;
+    m_importedFiles.clear();
     emit reset();
     emit ceilingsChanged();
     emit sweepsChanged();
@@ -325,7 +319,8 @@ bool Session::save(QString *error)
 
 bool Session::saveAs(const QString &path, QString *error)
 {
-    if (!writeSessionFile(path, m_data, error))
+    // A bench file this session imported is never saved over (`--import-bench X --save X`).
+    if (!writeSessionFile(path, m_data, error, {}, {.followSymlinks = true, .inputs = m_importedFiles}))
         return false;
     const QString absolute = QFileInfo(path).absoluteFilePath();
     if (absolute != m_filePath) {
@@ -364,7 +359,9 @@ bool Session::importBench(const QString &path, QString *error)
         m_data.title = parsed.data->title;
     if (m_data.description.isEmpty())
         m_data.description = parsed.data->description;
+    m_importedFiles << QFileInfo(path).absoluteFilePath();
     setModified(true);
+    changed();
     return true;
 }
 
@@ -395,9 +392,7 @@ void Session::setSweep(const SweepData &sweep, bool autosaveNow)
         return;
     if (autosaveNow) {
         m_sweepAutosave->stop();
-        QString error;
-        if (!autosave(&error))
-            qWarning("GemmScope autosave failed: %s", qPrintable(error));
+        autosaveReported();
     } else if (!m_sweepAutosave->isActive()) {
         m_sweepAutosave->start();
     }
@@ -410,6 +405,7 @@ void Session::setCeilings(const QString &gpuName, const QJsonObject &entry)
     m_data.ceilings.insert(gpuName, entry);
     setModified(true);
     emit ceilingsChanged();
+    changed();
 }
 
 bool Session::loadDefault(QString *error, const QString &path)
@@ -429,11 +425,73 @@ QString Session::autosavePath()
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("autosave.json");
 }
 
-bool Session::autosave(QString *error) const
+bool Session::autosave(QString *error)
 {
     if (m_autosavePath.isEmpty())
         return true;
-    return writeSessionFile(m_autosavePath, m_data, error, m_filePath);
+    // The autosave lives in GemmScope's own data folder: a link planted at its name is replaced,
+    // never written through.
+    QString why;
+    if (writeSessionFile(m_autosavePath, m_data, &why, m_filePath, {.followSymlinks = false, .inputs = {}})) {
+        m_autosaveRetry->stop();
+        if (!m_autosaveError.isEmpty()) {
+            m_autosaveError.clear();
+            emit autosaveRestored();
+        }
+        return true;
+    }
+    const QString message = tr("The autosave failed, so the runs measured since the session was last saved "
+                               "are kept only in this window. %1 GemmScope tries again at every change; "
+                               "save the session to another disk to keep them.")
+                                .arg(why);
+    if (message != m_autosaveError) {
+        m_autosaveError = message;
+        emit autosaveFailed(message);
+    }
+    m_autosaveRetry->start();
+    if (error)
+        *error = why;
+    return false;
+}
+
+void Session::autosaveReported()
+{
+    QString error;
+    if (!autosave(&error))
+        qWarning("GemmScope autosave failed: %s", qPrintable(error));
+}
+
+void Session::changed()
+{
+    if (!m_autosaveError.isEmpty() && !m_autosavePath.isEmpty())
+        autosaveReported();
+}
+
+void Session::setAutosaveUnavailable(const QString &reason)
+{
+    m_autosavePath.clear();
+    const QString message = tr("There is no autosave (%1), so runs are kept only in this window until the "
+                               "session is saved.")
+                                .arg(reason);
+    if (message != m_autosaveError) {
+        m_autosaveError = message;
+        emit autosaveFailed(message);
+    }
+}
+
+bool Session::runsSavedNowhere() const
+{
+    if (!m_modified || (!m_autosavePath.isEmpty() && m_autosaveError.isEmpty()))
+        return false;
+    const auto measured = [](const RunRecord &r) {
+        return r.origin == QLatin1String("measured") &&
+               (r.status == RunStatus::Ok || r.status == RunStatus::Failed);
+    };
+    if (std::any_of(m_data.runs.begin(), m_data.runs.end(), measured))
+        return true;
+    return std::any_of(m_data.sweeps.begin(), m_data.sweeps.end(), [&](const SweepData &s) {
+        return std::any_of(s.runs.begin(), s.runs.end(), measured);
+    });
 }
 
 namespace {
@@ -568,9 +626,7 @@ void Session::adoptRecovered(const QList<SessionData> &recovered)
     }
     replace(merged, {});
     setModified(true);
-    QString error;
-    if (!autosave(&error))
-        qWarning("GemmScope autosave failed: %s", qPrintable(error));
+    autosaveReported();
 }
 
 QString AutosaveSlot::defaultDirectory()
@@ -590,7 +646,7 @@ AutosaveSlot::AutosaveSlot(const QString &directory)
             dir.filePath(QStringLiteral("autosave-%1-%2.json")
                              .arg(QCoreApplication::applicationPid())
                              .arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0')));
-        if (QFileInfo::exists(path))
+        if (QFileInfo::exists(path) || QFileInfo(path).isSymLink()) // a dangling link is taken too
             continue;
         auto lock = std::make_unique<QLockFile>(path + QStringLiteral(".lock"));
         if (lock->tryLock(0)) {

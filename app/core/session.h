@@ -2,9 +2,11 @@
 // {"format":"gemmscope-session","version":1,...}. Files are parsed completely into a
 // SessionData before anything replaces the open session, so a corrupt, truncated or
 // unknown-version file is refused with a sentence and never half-loaded. Every finished run is
-// autosaved (atomically, through QSaveFile) so no result is lost.
+// autosaved (atomically, through writeFileAtomically) so no result is lost; when the autosave
+// cannot be written the session says so (autosaveFailed) and tries again at the next change.
 #pragma once
 
+#include "file_write.h"
 #include "run_record.h"
 #include "sweep_record.h"
 
@@ -48,8 +50,9 @@ struct SessionParse {
 SessionParse parseSessionJson(const QByteArray &bytes);
 SessionParse readSessionFile(const QString &path);
 QByteArray serializeSession(const SessionData &data, const QString &savedFile = {});
+// Through writeFileAtomically: the file is replaced whole or left as it was, with the reason.
 bool writeSessionFile(const QString &path, const SessionData &data, QString *error,
-                      const QString &savedFile = {});
+                      const QString &savedFile = {}, const WriteOptions &options = {});
 
 // What an autosave holds that its saved file (if any) lacks, and what of it could not be read.
 // Recovery is lenient where loading is not: a run that cannot be read is left out and named in
@@ -134,7 +137,9 @@ public:
     // read. It never opens anything but a regular file of bounded size.
     static QString defaultSessionPath() { return QStringLiteral(":/gemmscope/default_session.json"); }
     static QString autosavePath(); // the single autosave older GemmScopes shared (recovered, never written)
-    bool autosave(QString *error = nullptr) const;
+    // Writes the autosave now (never through a link planted at its name). A failure is also
+    // reported through autosaveFailed and retried at every later change and every 30 s.
+    bool autosave(QString *error = nullptr);
     static AutosaveRecovery recoverableAutosave(const QString &autosaveFile);
     static void discardAutosave(const QString &autosaveFile);
     void setAutosavePath(const QString &path) { m_autosavePath = path; }
@@ -142,6 +147,15 @@ public:
     // Takes recovered autosaves as the open session: the first one's data, the others' runs
     // appended (ids kept unique); marked modified and autosaved at once.
     void adoptRecovered(const QList<SessionData> &recovered);
+
+    // Whether the user is at risk: measured runs that neither a saved file nor a current autosave
+    // holds (the autosave failed, could not be set up, or there is none). The window asks before
+    // closing while this is true.
+    bool runsSavedNowhere() const;
+    // Why the last autosave failed (the sentence autosaveFailed carried); empty while it works.
+    QString autosaveError() const { return m_autosaveError; }
+    // The window could not set up an autosave at all (AutosaveSlot::error()): reported as a failure.
+    void setAutosaveUnavailable(const QString &reason);
 
 signals:
     void ceilingsChanged();
@@ -156,14 +170,24 @@ signals:
     void reset();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString &path);
+    // The autosave could not be written: a sentence for the window to show where the user sees
+    // it (the runs since the last save are kept nowhere until it works again). Emitted when it
+    // starts failing and when the reason changes, not at every retry.
+    void autosaveFailed(const QString &message);
+    void autosaveRestored(); // a later autosave worked: the runs are safe again
 
 private:
     void setModified(bool modified);
+    void changed();          // the data changed: retry a failing autosave
+    void autosaveReported(); // autosave(), its failure on qWarning (the signal says it too)
     SessionData m_data;
     QString m_filePath;
     QString m_autosavePath;
     bool m_modified = false;
     QTimer *m_sweepAutosave = nullptr; // the pending autosave of sweep progress
+    QTimer *m_autosaveRetry = nullptr; // while the autosave fails
+    QString m_autosaveError;           // empty while the autosave works
+    QStringList m_importedFiles;       // bench files this session read: never saved over
 };
 
 } // namespace gemmscope

@@ -1,5 +1,7 @@
 #include "size_sweep_summary.h"
 
+#include "csv_field.h"
+
 #include "sweep_record.h"
 
 #include <QJsonArray>
@@ -71,21 +73,14 @@ QString sizeSweepCsv(const SweepPlan &plan, const SizeSweepSummary &summary)
 {
     QStringList lines{QStringLiteral("series,stage,m,n,k,status,median_ms,tflops,pct_of_cublas,blocks,"
                                      "blocks_per_sm,sms,waves,wave_step,host,gpu,reason")};
-    auto field = [](QString text) {
-        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
-            text.contains(QLatin1Char('\n')))
-            text =
-                QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-        return text;
-    };
     for (const SizeSweepPoint &p : summary.points) {
         const SizeSeries &series = plan.spec.series[std::size_t(p.series)];
-        QStringList row{field(seriesLabel(plan, p.series)), QString::fromStdString(series.stage.str()),
+        QStringList row{csvField(seriesLabel(plan, p.series)), QString::fromStdString(series.stage.str()),
                         QString::number(p.size.m), QString::number(p.size.n), QString::number(p.size.k)};
-        row << (!p.invalidReason.isEmpty() ? QStringLiteral("invalid")
-                : p.run                    ? QStringLiteral("ok")
-                : p.failureKind.isEmpty()  ? QStringLiteral("pending")
-                                           : p.failureKind);
+        row << csvField(!p.invalidReason.isEmpty() ? QStringLiteral("invalid")
+                        : p.run                    ? QStringLiteral("ok")
+                        : p.failureKind.isEmpty()  ? QStringLiteral("pending")
+                                                   : p.failureKind);
         if (p.run) {
             row << QString::number(p.run->medianMs, 'g', 6) << QString::number(p.run->tflops, 'f', 3)
                 << (p.pctOfCublas ? QString::number(*p.pctOfCublas, 'f', 1) : QString());
@@ -98,8 +93,8 @@ QString sizeSweepCsv(const SweepPlan &plan, const SizeSweepSummary &summary)
                 << (p.waveStep ? QStringLiteral("yes") : QStringLiteral("no"));
         else
             row << QString() << QString() << QString() << QString() << QString();
-        row << field(p.run ? p.run->host : QString()) << field(p.run ? p.run->gpuName : QString())
-            << field(!p.invalidReason.isEmpty() ? p.invalidReason : p.failureMessage);
+        row << csvField(p.run ? p.run->host : QString()) << csvField(p.run ? p.run->gpuName : QString())
+            << csvField(!p.invalidReason.isEmpty() ? p.invalidReason : p.failureMessage);
         lines << row.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -1,5 +1,7 @@
 #include "sweep_summary.h"
 
+#include "csv_field.h"
+
 #include "sweep_record.h"
 
 #include <QJsonArray>
@@ -98,13 +100,6 @@ QString sweepCellsCsv(const SweepPlan &plan, const SweepSummary &summary)
            << QStringLiteral("limiter") << QStringLiteral("host") << QStringLiteral("gpu")
            << QStringLiteral("answered") << QStringLiteral("valid") << QStringLiteral("wrong_results")
            << QStringLiteral("reason");
-    auto field = [](QString text) {
-        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) ||
-            text.contains(QLatin1Char('\n')))
-            text =
-                QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-        return text;
-    };
     QStringList lines{header.join(QLatin1Char(','))};
     for (const SweepCellSummary &c : summary.cells) {
         QStringList row{QString::number(c.x), QString::number(c.y)};
@@ -112,7 +107,7 @@ QString sweepCellsCsv(const SweepPlan &plan, const SweepSummary &summary)
                                : c.best                ? QStringLiteral("ok")
                                : c.answeredPoints == 0 ? QStringLiteral("pending")
                                                        : c.failureKind;
-        row << status;
+        row << csvField(status);
         for (const QString &n : paramNames)
             row << (c.best ? QString::number(c.best->params.value(n)) : QString());
         if (c.best) {
@@ -121,13 +116,13 @@ QString sweepCellsCsv(const SweepPlan &plan, const SweepSummary &summary)
                 << QString::number(c.best->registers)
                 << QString::number(c.best->spillStoreBytes + c.best->spillLoadBytes)
                 << (c.best->occupancy >= 0 ? QString::number(c.best->occupancy, 'f', 3) : QString())
-                << c.best->occupancyLimiter << field(c.best->host) << field(c.best->gpuName);
+                << csvField(c.best->occupancyLimiter) << csvField(c.best->host) << csvField(c.best->gpuName);
         } else {
             for (int i = 0; i < 9; ++i)
                 row << QString();
         }
         row << QString::number(c.answeredPoints) << QString::number(c.validPoints)
-            << QString::number(c.wrongResults) << field(c.invalid() ? c.invalidReason : c.failureMessage);
+            << QString::number(c.wrongResults) << csvField(c.invalid() ? c.invalidReason : c.failureMessage);
         lines << row.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

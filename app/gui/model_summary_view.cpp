@@ -14,8 +14,8 @@ namespace {
 // The GPU to evaluate the model on: the selected run's, else the H200 the project measures on.
 const GpuSpec &specFor(const std::optional<RunRecord> &run)
 {
-    if (run && run->gpuArch.startsWith(QLatin1String("sm_")))
-        if (const GpuSpec *spec = findGpuForArch(run->gpuArch.mid(3).toInt()))
+    if (const std::optional<int> arch = run ? parseSmArch(run->gpuArch.toStdString()) : std::nullopt)
+        if (const GpuSpec *spec = findGpuForArch(*arch))
             return *spec;
     if (const GpuSpec *h200 = findGpu("h200"))
         return *h200;

@@ -10,6 +10,11 @@ void Reader::wrongType(const char *key, const char *what)
     fail(QStringLiteral("Field \"%1\" must be %2.").arg(QLatin1String(key), QLatin1String(what)));
 }
 
+void Reader::outOfRange(const char *key, const QString &limit)
+{
+    fail(QStringLiteral("Field \"%1\" is out of range (%2).").arg(QLatin1String(key), limit));
+}
+
 QString Reader::string(const char *key)
 {
     return optString(key).value_or(QString());
@@ -47,9 +52,16 @@ std::optional<long long> Reader::optInt64(const char *key)
     if (v.isUndefined() || v.isNull())
         return std::nullopt;
     const double d = v.toDouble();
-    // Whole and within 2^53, where a JSON number is still exact (and the cast defined).
-    if (!v.isDouble() || !(std::abs(d) <= 9007199254740992.0) || d != std::floor(d)) {
+    if (!v.isDouble() || d != std::floor(d)) {
         wrongType(key, "an integer");
+        return std::nullopt;
+    }
+    // Within 2^53, where a JSON number is still exact (and the cast defined). A whole number past
+    // it is an integer, only too large: said so, with the limit.
+    constexpr double kExact = 9007199254740992.0;
+    if (!(std::abs(d) <= kExact)) {
+        outOfRange(key,
+                   d > 0 ? QStringLiteral("max 9007199254740992") : QStringLiteral("min -9007199254740992"));
         return std::nullopt;
     }
     return static_cast<long long>(d);
@@ -61,7 +73,8 @@ std::optional<int> Reader::optInt(const char *key)
     if (!v)
         return std::nullopt;
     if (*v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max()) {
-        wrongType(key, "a 32-bit integer");
+        outOfRange(key, *v > 0 ? QStringLiteral("max %1").arg(std::numeric_limits<int>::max())
+                               : QStringLiteral("min %1").arg(std::numeric_limits<int>::min()));
         return std::nullopt;
     }
     return int(*v);
@@ -144,8 +157,14 @@ std::optional<ParamValues> Reader::optParams(const char *key)
     ParamValues params;
     for (auto it = object.begin(); it != object.end(); ++it) {
         const double d = it.value().toDouble();
-        if (!it.value().isDouble() || d != std::floor(d) || std::abs(d) > 1e9) {
+        if (!it.value().isDouble() || d != std::floor(d)) {
             fail(QStringLiteral("Parameter %1 must be an integer.").arg(it.key()));
+            continue;
+        }
+        if (std::abs(d) > 1e9) { // whole, but no tile parameter is that large (and int holds it)
+            fail(QStringLiteral("Parameter %1 is out of range (%2).")
+                     .arg(it.key(),
+                          d > 0 ? QStringLiteral("max 1000000000") : QStringLiteral("min -1000000000")));
             continue;
         }
         params[it.key().toStdString()] = int(d);

@@ -50,6 +50,7 @@ public:
 
 private:
     void wrongType(const char *key, const char *what);
+    void outOfRange(const char *key, const QString &limit); // "Field \"x\" is out of range (max N)."
     const QJsonObject &m_json;
     QString m_error;
 };

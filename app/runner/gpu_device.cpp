@@ -134,11 +134,7 @@ protocol::GpuInfo gpuInfo(const DeviceInfo &d)
 
 int parseArch(const QString &arch)
 {
-    if (!arch.startsWith(QStringLiteral("sm_")))
-        return 0;
-    bool ok = false;
-    const int value = arch.mid(3).toInt(&ok);
-    return ok && value > 0 ? value : 0;
+    return parseSmArch(arch.toStdString()).value_or(0); // toStdString keeps an embedded NUL: refused
 }
 
 } // namespace gemmscope::runner

@@ -44,7 +44,7 @@ DeviceProbe probeDevice();
 protocol::GpuInfo gpuInfo(const DeviceInfo &device);
 protocol::GpuInfo gpuIdentity(const DeviceInfo &device);
 
-// "sm_90" -> 90; 0 when the text is not of that form.
+// "sm_90" -> 90; 0 when the text is not exactly of that form (parseSmArch).
 int parseArch(const QString &arch);
 
 } // namespace gemmscope::runner

@@ -1,0 +1,44 @@
+// Writing a file the programs produce (sessions, the autosave, bench JSON, results CSV/JSON, chart
+// exports): the target is replaced completely and durably, or left exactly as it was and the
+// reason comes back as a sentence. The bytes go to a temporary file in the target's folder; every
+// write, the fsync and the close are checked before it is renamed over the target (QSaveFile
+// commits after an unchecked final flush and loses the file on a full disk: QTBUG-75077).
+// Devices, pipes, sockets and folders are refused as targets, and so are the program's own inputs.
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace gemmscope {
+
+struct WriteOptions {
+    // A file the user named may be a link: the file it points to is replaced, as editors do. A
+    // file the program creates in its own data folder (the autosave) never follows a link: a
+    // link planted at its name is replaced by the file, its target is never touched.
+    bool followSymlinks = true;
+    // The command's own inputs (a bench file being imported, a sweep's journal): refused as the
+    // target, whether named by the same path, another path or a link.
+    QStringList inputs;
+};
+
+struct FileWrite {
+    bool ok = false;
+    QString error; // a sentence naming the file and saying whether it was left unchanged
+    explicit operator bool() const { return ok; }
+};
+
+// The check writeFileAtomically makes before it writes anything: nullopt when `path` can be
+// written to, else why not. For commands that should refuse an output before an hour of work.
+std::optional<QString> refuseOutput(const QString &path, const WriteOptions &options = {});
+
+FileWrite writeFileAtomically(const QString &path, const QByteArray &bytes, const WriteOptions &options = {});
+
+// Tests only: make every later write fail with "no space left on device" once `bytes` bytes of
+// the file are written (-1 turns it off). The environment variable
+// GEMMSCOPE_TEST_DISK_FULL_AFTER_BYTES does the same for a whole process (command-line tests that
+// cannot mount a full file system).
+void simulateFullDiskAfter(qint64 bytes);
+
+} // namespace gemmscope
