@@ -87,7 +87,10 @@ void CompileActions::compile()
     if (!c.valid) {
         whyNot = c.whyInvalid;
     } else if (m_compileJob->start(c.config.stage, c.config.params, c.config.size, m_arch, &whyNot)) {
-        emit message(tr("Compiling %1 for %2…").arg(stageTitle(c.config.stage), m_arch), 0);
+        emit message(
+            tr("Compiling %1 for %2…")
+                .arg(stageTitle(c.config.stage), CompileJob::builtArchitecture(c.config.stage, m_arch)),
+            0);
         updateState();
         return;
     }
@@ -109,7 +112,9 @@ void CompileActions::disassemble()
     }
     QString whyNot;
     if (m_disassembleJob->start(c.config.stage, c.config.params, c.config.size, m_arch, &whyNot))
-        m_machineCode->setLoading(tr("%1 for %2").arg(stageTitle(c.config.stage), m_arch));
+        m_machineCode->setLoading(
+            tr("%1 for %2")
+                .arg(stageTitle(c.config.stage), CompileJob::builtArchitecture(c.config.stage, m_arch)));
     else
         m_machineCode->setMessage(whyNot);
 }

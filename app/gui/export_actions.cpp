@@ -1,49 +1,23 @@
 #include "export_actions.h"
 
 #include "plot_export.h"
+#include "results_export.h"
 #include "results_model.h"
 #include "session.h"
 #include "view_registry.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QSaveFile>
 #include <optional>
 
 namespace gemmscope {
 
-namespace {
-
-std::optional<QString> writeResults(const Session &session, const ResultsModel &model, const QString &path)
-{
-    const bool csv = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
-    QByteArray bytes;
-    if (csv) {
-        bytes = model.toCsv();
-    } else {
-        QJsonArray runs;
-        for (const RunRecord &r : session.runs())
-            runs.append(toJson(r));
-        bytes = QJsonDocument(runs).toJson(QJsonDocument::Indented);
-    }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.flush() ||
-        !file.commit())
-        return QObject::tr("Could not write %1: %2.").arg(path, file.errorString());
-    return std::nullopt;
-}
-
-} // namespace
-
 bool exportResultsOrView(const Session &session, const ResultsModel &model, const ViewRegistry &registry,
                          QWidget *view, const QString &path, QString *error)
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
     std::optional<QString> failure;
-    if (suffix == QLatin1String("csv") || suffix == QLatin1String("json"))
-        failure = writeResults(session, model, path);
+    if (isResultsExport(path))
+        failure = exportResults(path, model, session); // replaced whole or left as it was
     else if (!exportFormatForPath(path))
         failure =
             QObject::tr("GemmScope exports .png, .pdf, .svg (the view you last clicked) and .csv, .json "

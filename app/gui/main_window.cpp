@@ -87,8 +87,13 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     buildWindowMenus(this);
     m_status = new RunStatusBar(m_runs, statusBar());
     connectSession();
-    if (m_autosaveSlot && !m_autosaveSlot->isValid())
+    // The autosave's trouble is said where the user looks, and closing then asks (session_actions).
+    connect(m_session, &Session::autosaveFailed, this, &MainWindow::showAutosaveProblem);
+    connect(m_session, &Session::autosaveRestored, this, [this] { showAutosaveProblem(QString()); });
+    if (m_autosaveSlot && !m_autosaveSlot->isValid()) {
+        m_session->setAutosaveUnavailable(m_autosaveSlot->error());
         showAutosaveProblem(tr("GemmScope cannot keep an autosave: %1").arg(m_autosaveSlot->error()));
+    }
     if (options.startRunner) {
         m_runnerReason = tr("Starting the runner…");
         m_runs->startRunner();

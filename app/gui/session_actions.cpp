@@ -124,8 +124,12 @@ bool SessionActions::confirmDiscard()
 {
     if (!m_session->isModified())
         return true;
-    const auto answer = QMessageBox::question(m_window, tr("Unsaved runs"),
-                                              tr("The session has unsaved changes. Save them first?"),
+    const QString text =
+        m_session->runsSavedNowhere()
+            ? tr("The measured runs of this session exist only in this window: they are in no "
+                 "saved file and the autosave could not be written. Save them first?")
+            : tr("The session has unsaved changes. Save them first?");
+    const auto answer = QMessageBox::question(m_window, tr("Unsaved runs"), text,
                                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
@@ -138,7 +142,8 @@ bool SessionActions::confirmClose()
     // when the autosave cannot be written and the runs are kept nowhere else.
     if (!m_session->isModified())
         return true;
-    const bool keptNowhere = m_session->autosaveFile().isEmpty() || !m_autosaveProblem.isEmpty();
+    m_session->autosave(); // a sweep's pending autosave first: it may be all that keeps its runs
+    const bool keptNowhere = m_session->runsSavedNowhere() || !m_autosaveProblem.isEmpty();
     if (!m_session->filePath().isEmpty() || keptNowhere)
         return confirmDiscard();
     return true;
