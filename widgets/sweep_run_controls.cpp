@@ -1,5 +1,7 @@
 #include "sweep_run_controls.h"
 
+#include "plain_text.h"
+#include "runner_locator.h"
 #include "session.h"
 
 #include <QComboBox>
@@ -35,6 +37,12 @@ SweepRunControls::SweepRunControls(Session *session, const Words &words, QWidget
     m_status = new QLabel;
     m_status->setObjectName(p + QStringLiteral("Status"));
     m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText); // runner messages and paths: data, never markup
+    m_blockedLabel = new QLabel;
+    m_blockedLabel->setObjectName(p + QStringLiteral("StartOff"));
+    m_blockedLabel->setWordWrap(true);
+    m_blockedLabel->setTextFormat(Qt::PlainText);
+    m_blockedLabel->setVisible(false);
 
     connect(m_cancelButton, &QPushButton::clicked, this, &SweepRunControls::cancel);
     connect(m_sweeps, &QComboBox::activated, this, [this](int index) {
@@ -86,6 +94,7 @@ void SweepRunControls::addTo(QVBoxLayout *layout)
     buttons->addWidget(m_sweeps, 1);
     buttons->addWidget(m_exportButton);
     layout->addLayout(buttons);
+    layout->addWidget(m_blockedLabel);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
 }
@@ -136,6 +145,20 @@ SweepData SweepRunControls::withJournaledRuns(const SweepData &sweep, const QStr
     return sweep;
 }
 
+QString SweepRunControls::runnerMissingReason(const QString &runnerTemplate)
+{
+    if (!runnerTemplate.contains(QLatin1String("{runner}")))
+        return {}; // ssh, srun or a script: whether it answers is for the run to find out
+    const RunnerLocation location = locateRunner();
+    if (location.found())
+        return {};
+    return tr("Start is off: there is no GPU runner on this machine (%1). A recorded sweep can still be "
+              "shown: choose it in the list above. To measure, run GemmScope where gemmscope-runner is "
+              "built for an NVIDIA GPU, or give a runner template that reaches one (ssh HOST "
+              "gemmscope-runner).")
+        .arg(location.whyNot);
+}
+
 void SweepRunControls::cancel()
 {
     if (m_run)
@@ -164,11 +187,29 @@ void SweepRunControls::onFinished(bool cancelled)
 
 void SweepRunControls::setRunning(bool running)
 {
+    m_running = running;
     m_progress->setVisible(running);
-    m_startButton->setEnabled(!running);
-    m_resumeButton->setEnabled(!running);
-    m_cancelButton->setEnabled(running);
+    updateButtons();
     emit runningChanged(running);
+}
+
+void SweepRunControls::setStartBlocked(const QString &why)
+{
+    m_blocked = why;
+    m_blockedLabel->setText(why);
+    m_blockedLabel->setVisible(!why.isEmpty());
+    updateButtons();
+}
+
+void SweepRunControls::updateButtons()
+{
+    const bool may = !m_running && m_blocked.isEmpty();
+    m_startButton->setEnabled(may);
+    m_resumeButton->setEnabled(may);
+    m_cancelButton->setEnabled(m_running);
+    // A disabled button still shows its tooltip: the reason, escaped (it may quote a path).
+    m_startButton->setToolTip(m_blocked.isEmpty() ? QString() : plainTextAsHtml(m_blocked));
+    m_resumeButton->setToolTip(m_blocked.isEmpty() ? m_words.resumeTip : plainTextAsHtml(m_blocked));
 }
 
 } // namespace gemmscope

@@ -1,0 +1,55 @@
+#include "sweep_page_layout.h"
+
+#include <QBoxLayout>
+#include <QFrame>
+#include <QScrollArea>
+#include <QWidget>
+#include <algorithm>
+
+namespace gemmscope {
+
+namespace {
+
+constexpr int kSideMinWidth = 290, kSideMaxWidth = 360;
+
+} // namespace
+
+SweepPage makeSweepPage(QWidget *owner)
+{
+    SweepPage page;
+    auto *column = new QWidget;
+    page.sideLayout = new QVBoxLayout(column);
+    page.sideLayout->setContentsMargins(4, 4, 4, 4);
+    page.side = new QScrollArea;
+    page.side->setFrameShape(QFrame::NoFrame);
+    page.side->setWidgetResizable(true);
+    page.side->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    page.side->setWidget(column);
+    page.mainLayout = new QVBoxLayout;
+    page.mainLayout->setContentsMargins(0, 0, 0, 0);
+    page.columns = new QBoxLayout(QBoxLayout::LeftToRight, owner);
+    page.columns->setContentsMargins(2, 2, 2, 2);
+    page.columns->addWidget(page.side);
+    page.columns->addLayout(page.mainLayout, 1);
+    page.arrange(owner->size());
+    return page;
+}
+
+void SweepPage::arrange(const QSize &size)
+{
+    const bool sideBySide = size.width() >= kSideBySideMinWidth;
+    columns->setDirection(sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    if (sideBySide) {
+        side->setMinimumWidth(kSideMinWidth);
+        side->setMaximumWidth(kSideMaxWidth);
+        side->setMaximumHeight(QWIDGETSIZE_MAX);
+        side->setMinimumHeight(0);
+    } else { // a narrow pane: the controls above, at most ~45 % of the height (they scroll)
+        side->setMinimumWidth(0);
+        side->setMaximumWidth(QWIDGETSIZE_MAX);
+        side->setMaximumHeight(std::max(160, size.height() * 45 / 100));
+        side->setMinimumHeight(std::min(160, size.height() / 3));
+    }
+}
+
+} // namespace gemmscope
