@@ -37,6 +37,10 @@ SizeSweepChart::SizeSweepChart(QWidget *parent) : QWidget(parent)
     m_plot->legend->setVisible(true);
     m_plot->setAutoAddPlottableToLegend(false); // setData adds the first kLegendSeries itself
     placeLegendBelow(m_plot);
+    // The legend at the application's font size, rows apart (placeLegendBelow's compact 7 pt rows
+    // overprint each other and clip underscores).
+    m_plot->legend->setFont(font());
+    m_plot->legend->setRowSpacing(1);
     connect(m_plot, &QCustomPlot::beforeReplot, this, &SizeSweepChart::fitLegend);
     m_note = new QLabel;
     m_note->setObjectName(QStringLiteral("sizeSweepNote"));
@@ -105,16 +109,31 @@ void SizeSweepChart::fitLegend()
     QCPLegend *legend = m_plot->legend;
     if (!legend->visible() || legend->itemCount() == 0)
         return;
-    // One pass over the (at most kLegendSeries + 3) entries: columns as wide as the widest.
+    // The entries' widths (at most kLegendSeries + 3 of them, so trying every column count is a
+    // constant cost); each item keeps room below its text, where an underscore is drawn.
     const QFontMetrics metrics(legend->font());
-    int widest = 0;
+    const int extra = legend->iconSize().width() + legend->iconTextPadding() + 12;
+    QList<int> widths;
     for (int i = 0; i < legend->itemCount(); ++i)
-        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
-            widest = std::max(widest, metrics.horizontalAdvance(item->plottable()->name()));
-    const int entry =
-        widest + legend->iconSize().width() + legend->iconTextPadding() + 12 + legend->columnSpacing();
-    const int columns =
-        std::clamp((m_plot->viewport().width() - 16) / std::max(1, entry), 1, legend->itemCount());
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i))) {
+            widths << metrics.horizontalAdvance(item->plottable()->name()) + extra;
+            item->setMargins(QMargins(0, 0, 0, 2));
+        }
+    const int available = m_plot->viewport().width() - 16;
+    int columns = 1;
+    for (int c = int(widths.size()); c > 1; --c) {
+        int total = 0;
+        for (int col = 0; col < c; ++col) {
+            int widest = 0;
+            for (int i = col; i < widths.size(); i += c)
+                widest = std::max(widest, widths[i]);
+            total += widest + legend->columnSpacing();
+        }
+        if (total <= available) {
+            columns = c;
+            break;
+        }
+    }
     if (legend->wrap() != columns) {
         legend->setWrap(columns);
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
@@ -319,7 +338,10 @@ std::optional<QString> SizeSweepChart::exportTo(const QString &path, const QStri
     if (!showsPlot())
         return tr("There is no size sweep to export: the problem-size plot shows none yet (choose one in "
                   "its list, or run one).");
-    return exportSweepPlot(m_plot, path, title, m_note->text(), [this] { fitLegend(); });
+    QString note = m_note->text(); // on paper nothing can be hovered
+    note.remove(tr(" Hover a point for its numbers."));
+    note.replace(tr(" (hover a ▽, or export the points as CSV)"), QString());
+    return exportSweepPlot(m_plot, path, title, note, [this] { fitLegend(); });
 }
 
 } // namespace gemmscope

@@ -3,6 +3,7 @@
 #include <QBoxLayout>
 #include <QFrame>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QWidget>
 #include <algorithm>
 
@@ -40,8 +41,13 @@ void SweepPage::arrange(const QSize &size)
     const bool sideBySide = size.width() >= kSideBySideMinWidth;
     columns->setDirection(sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
     if (sideBySide) {
-        side->setMinimumWidth(kSideMinWidth);
-        side->setMaximumWidth(kSideMaxWidth);
+        // As wide as the column's widgets need (the scroll area never scrolls sideways), within
+        // bounds that leave the chart most of the page.
+        const int needed =
+            side->widget()->minimumSizeHint().width() + side->verticalScrollBar()->sizeHint().width();
+        const int width = std::clamp(needed, kSideMinWidth, std::max(kSideMinWidth, size.width() * 2 / 5));
+        side->setMinimumWidth(width);
+        side->setMaximumWidth(std::max(width, kSideMaxWidth));
         side->setMaximumHeight(QWIDGETSIZE_MAX);
         side->setMinimumHeight(0);
     } else { // a narrow pane: the controls above, at most ~45 % of the height (they scroll)

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace gemmscope {
@@ -30,7 +31,9 @@ SweepRunControls::SweepRunControls(Session *session, const Words &words, QWidget
     m_exportButton = new QPushButton(tr("Export…"));
     m_sweeps = new QComboBox;
     m_sweeps->setObjectName(p + QStringLiteral("List"));
-    m_sweeps->setMinimumContentsLength(18);
+    m_sweeps->setMinimumContentsLength(12);
+    m_sweeps->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_sweeps->setToolTip(tr("The session's sweeps: choose one to show it (Resume continues the shown one)"));
     m_progress = new QProgressBar;
     m_progress->setObjectName(p + QStringLiteral("Progress"));
     m_progress->setVisible(false);
@@ -44,6 +47,13 @@ SweepRunControls::SweepRunControls(Session *session, const Words &words, QWidget
     m_blockedLabel->setTextFormat(Qt::PlainText);
     m_blockedLabel->setVisible(false);
 
+    m_showTimer = new QTimer(this);
+    m_showTimer->setSingleShot(true);
+    m_showTimer->setInterval(kShowIntervalMs);
+    connect(m_showTimer, &QTimer::timeout, this, [this] {
+        if (m_run)
+            m_show(m_run->sweep());
+    });
     connect(m_cancelButton, &QPushButton::clicked, this, &SweepRunControls::cancel);
     connect(m_sweeps, &QComboBox::activated, this, [this](int index) {
         const QString id = m_sweeps->itemData(index).toString();
@@ -87,13 +97,20 @@ void SweepRunControls::setExport(const QString &title, const QString &filter,
 
 void SweepRunControls::addTo(QVBoxLayout *layout)
 {
+    // The buttons in one row, the session's sweeps below: the controls sit in a narrow column
+    // beside the chart (sweep_page_layout.h).
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_startButton);
     buttons->addWidget(m_cancelButton);
     buttons->addWidget(m_resumeButton);
-    buttons->addWidget(m_sweeps, 1);
     buttons->addWidget(m_exportButton);
     layout->addLayout(buttons);
+    auto *list = new QHBoxLayout;
+    auto *listLabel = new QLabel(tr("Shown"));
+    listLabel->setBuddy(m_sweeps);
+    list->addWidget(listLabel);
+    list->addWidget(m_sweeps, 1);
+    layout->addLayout(list);
     layout->addWidget(m_blockedLabel);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
@@ -107,7 +124,10 @@ bool SweepRunControls::launch(const SweepData &sweep, const SweepRun::Options &o
             return;
         if (m_session)
             m_session->setSweep(m_run->sweep());
-        m_show(m_run->sweep());
+        // The chart is drawn again at most every kShowIntervalMs, not once per answer: a redraw
+        // costs time linear in the sweep, so one per answer would grow with its square.
+        if (!m_showTimer->isActive())
+            m_showTimer->start();
     });
     connect(m_run.get(), &SweepRun::finished, this, &SweepRunControls::onFinished);
     connect(m_run.get(), &SweepRun::journalError, m_status, &QLabel::setText);
@@ -174,6 +194,7 @@ void SweepRunControls::onFinished(bool cancelled)
 {
     if (!m_run)
         return;
+    m_showTimer->stop(); // the finished sweep is shown below
     const SweepData sweep = m_run->sweep();
     const int left = int(unfinishedPoints(planSweep(sweep.spec), sweep.runs).size());
     m_status->setText(cancelled || left > 0 ? m_words.stopped.arg(m_run->wallSeconds(), 0, 'f', 1).arg(left)

@@ -18,6 +18,7 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QTimer;
 class QVBoxLayout;
 class QWidget;
 
@@ -88,6 +89,8 @@ private:
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_blockedLabel = nullptr; // why Start is off
+    static constexpr int kShowIntervalMs = 250;
+    QTimer *m_showTimer = nullptr; // pending redraw of the running sweep
     QString m_blocked;
     bool m_running = false;
 };

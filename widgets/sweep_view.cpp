@@ -59,7 +59,7 @@ QString marksText()
     return QObject::tr(
         "Each cell: the value, then its marks — s: spills registers · reg / smem / thr / blk: "
         "what limits occupancy · ✗: wrong result · grey hatched: refused by the catalog (hover "
-        "for why) · light grey: not run yet · ★: best.");
+        "for why) · light grey: not run yet, or failed (hover for why) · ★: best.");
 }
 
 } // namespace
@@ -534,6 +534,8 @@ void SweepView::redraw()
         }
         if (c.wrongResults > 0)
             marks << QStringLiteral("✗");
+        else if (!c.best && c.failures > 0)
+            value = tr("failed"); // out of resources, a launch error...: hover for the sentence
         if (c.cell == m_summary.bestCell)
             value = QStringLiteral("★") + value;
         const QString text =
