@@ -320,8 +320,11 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
     grid.setRunnerTemplate(QStringLiteral("ssh gpu-host gemmscope-runner"));
     QVERIFY(grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
     QVERIFY(grid.startOffReason().isEmpty());
-    // The window's own reason (the runner said there is no GPU) turns it off with that sentence.
+    // The window's own reason (its runner said there is no GPU) holds back the local runner only.
     grid.setRunningOff(QStringLiteral("the runner found no NVIDIA GPU."));
+    QVERIFY(grid.startOffReason().isEmpty());
+    const ScopedEnv someRunner("GEMMSCOPE_RUNNER", QCoreApplication::applicationFilePath().toLocal8Bit());
+    grid.setRunnerTemplate(QStringLiteral("{runner}"));
     QVERIFY(!grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
     QVERIFY(grid.startOffReason().contains(QStringLiteral("no NVIDIA GPU")));
 }

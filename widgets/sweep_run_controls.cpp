@@ -5,6 +5,7 @@
 #include "session.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -51,8 +52,14 @@ SweepRunControls::SweepRunControls(Session *session, const Words &words, QWidget
     m_showTimer->setSingleShot(true);
     m_showTimer->setInterval(kShowIntervalMs);
     connect(m_showTimer, &QTimer::timeout, this, [this] {
-        if (m_run)
-            m_show(m_run->sweep());
+        if (!m_run)
+            return;
+        QElapsedTimer took;
+        took.start();
+        m_show(m_run->sweep());
+        // A large sweep takes longer to draw: wait four times that long before the next redraw,
+        // so that drawing never takes more than a fifth of the UI thread.
+        m_showTimer->setInterval(std::max<int>(kShowIntervalMs, int(4 * took.elapsed())));
     });
     connect(m_cancelButton, &QPushButton::clicked, this, &SweepRunControls::cancel);
     connect(m_sweeps, &QComboBox::activated, this, [this](int index) {
@@ -124,8 +131,9 @@ bool SweepRunControls::launch(const SweepData &sweep, const SweepRun::Options &o
             return;
         if (m_session)
             m_session->setSweep(m_run->sweep());
-        // The chart is drawn again at most every kShowIntervalMs, not once per answer: a redraw
-        // costs time linear in the sweep, so one per answer would grow with its square.
+        // The chart is drawn again at most every kShowIntervalMs (longer for a sweep that takes
+        // long to draw), not once per answer: a redraw costs time linear in the sweep, so one per
+        // answer would grow with its square.
         if (!m_showTimer->isActive())
             m_showTimer->start();
     });
