@@ -12,6 +12,7 @@
 #include "support/sweep_stand_in.h"
 #include "sweep_view.h"
 
+#include <QApplication>
 #include <QImage>
 #include <QLabel>
 #include <QMouseEvent>
@@ -290,6 +291,12 @@ void TestSweepView::emptyStateIsTextNotAColourMap()
     QVERIFY2(sizes.chart()->emptyText().contains(QStringLiteral("size sweep")),
              qPrintable(sizes.chart()->emptyText()));
     QVERIFY(sizes.exportTo(m_dir.filePath("empty-sizes.svg")));
+    if (const QString shots = qEnvironmentVariable("GEMMSCOPE_SHOT_DIR"); !shots.isEmpty()) {
+        grid.grab().save(shots + "/sweep_view-empty.png"); // to look at (not a check)
+        sizes.resize(600, 700); // a narrow pane: the controls above the chart
+        QApplication::processEvents();
+        sizes.grab().save(shots + "/size_sweep_view-empty-narrow.png");
+    }
 }
 
 void TestSweepView::startIsOffWithItsReasonWithoutARunner()

@@ -162,7 +162,7 @@ void SizeSweepView::setJournalDirectory(const QString &dir)
     for (const SweepData &s : m_session->sweeps())
         mine += s.spec.kind == SweepKind::Sizes && scan.unfinished.contains(s.id);
     if (mine > 0)
-        m_status->setText(tr("%n unfinished size sweep(s) found in %1 (the list beside Resume): Resume "
+        m_status->setText(tr("%n unfinished size sweep(s) found in %1 (the Shown list): Resume "
                              "continues the shown one.",
                              nullptr, mine)
                               .arg(dir));
@@ -351,7 +351,7 @@ QString SizeSweepView::emptyText() const
               "thread blocks leaves most SMs idle (wave quantization).\n\n"
               "To run one: check the series and choose the sizes on the left, then Start (it needs "
               "gemmscope-runner and an NVIDIA GPU, here or reached by the runner template).\n\n"
-              "To look at a recorded one: choose it in the list beside Resume, or open a session that "
+              "To look at a recorded one: choose it in the Shown list, or open a session that "
               "holds size sweeps (File > Open). The default session carries one measured on an H200.");
 }
 

@@ -273,7 +273,7 @@ void SweepView::setJournalDirectory(const QString &dir)
     for (const SweepData &s : m_session->sweeps())
         mine += s.spec.kind == SweepKind::Grid && scan.unfinished.contains(s.id);
     if (mine > 0)
-        m_status->setText(tr("%n unfinished sweep(s) found in %1 (the list beside Resume): Resume continues "
+        m_status->setText(tr("%n unfinished sweep(s) found in %1 (the Shown list): Resume continues "
                              "the shown one.",
                              nullptr, mine)
                               .arg(dir));
@@ -611,7 +611,7 @@ QString SweepView::emptyText() const
               "which spill registers, which the catalog refuses.\n\n"
               "To run one: choose a stage and its two parameters on the left, then Start (it needs "
               "gemmscope-runner and an NVIDIA GPU, here or reached by the runner template).\n\n"
-              "To look at a recorded one: choose it in the list beside Resume, or open a session that "
+              "To look at a recorded one: choose it in the Shown list, or open a session that "
               "holds sweeps (File > Open). The default session carries one measured on an H200.");
 }
 
