@@ -29,7 +29,7 @@ SizeSweepChart::SizeSweepChart(QWidget *parent) : QWidget(parent)
 {
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("sizeSweepPlot"));
-    m_plot->setMinimumSize(320, 240);
+    m_plot->setMinimumSize(240, 140); // small: the window's minimum is every tab's
     m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
     m_plot->xAxis->setNumberFormat(QStringLiteral("f"));
     m_plot->xAxis->setNumberPrecision(0);

@@ -54,7 +54,7 @@ void SweepPage::arrange(const QSize &size)
         side->setMinimumWidth(0);
         side->setMaximumWidth(QWIDGETSIZE_MAX);
         side->setMaximumHeight(std::max(160, size.height() * 45 / 100));
-        side->setMinimumHeight(std::min(160, size.height() / 3));
+        side->setMinimumHeight(90);
     }
     // Now, not at the next event loop pass: the owner's layout already placed its children for
     // this size with the old direction (a grab or export before then would show that).

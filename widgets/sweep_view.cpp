@@ -161,7 +161,7 @@ void SweepView::buildForm()
 
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("sweepHeatmap"));
-    m_plot->setMinimumSize(300, 220);
+    m_plot->setMinimumSize(240, 140); // small: the window's minimum is every tab's
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_scale = new QCPColorScale(m_plot);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
