@@ -43,7 +43,10 @@ void SizeSweepView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     m_page.arrange(size());
-    m_seriesList->setMaximumHeight(width() >= SweepPage::kSideBySideMinWidth ? 260 : 110);
+    // Beside the chart the list of series can show a third of the presets' rows at once.
+    const bool sideBySide = width() >= SweepPage::kSideBySideMinWidth;
+    m_seriesList->setMinimumHeight(sideBySide ? std::min(300, height() / 3) : 60);
+    m_seriesList->setMaximumHeight(sideBySide ? 300 : 110);
 }
 
 SizeSweepView::~SizeSweepView() = default; // the SweepRun stops its runners; its runs are journaled
@@ -115,9 +118,10 @@ void SizeSweepView::buildForm()
     right->addRow(tr("Runners"), runnerRow);
     m_page = makeSweepPage(this);
     m_page.sideLayout->addWidget(new QLabel(tr("Series")));
-    m_page.sideLayout->addWidget(m_seriesList, 1);
+    m_page.sideLayout->addWidget(m_seriesList);
     m_page.sideLayout->addLayout(right);
     m_controls->addTo(m_page.sideLayout);
+    m_page.sideLayout->addStretch(1); // spare height below the controls, not between them
     m_page.mainLayout->addWidget(m_chart, 1);
 
     m_controls->setActions([this](QString *error) { return start(error); },
