@@ -7,9 +7,12 @@
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
+#include "support/many_series_sweep.h"
 #include "support/stand_in_runner.h"
 #include "sweep_view.h"
 
+#include <QApplication>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -77,6 +80,28 @@ SweepData recordedSizeSweep(int answered = 1000)
         sweep.runs << r;
     }
     return sweep;
+}
+
+const QString kDefaultSession =
+    QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/../../resources/default_session.json");
+
+// Whether an axis' labelled ticks stand apart: each label's centre is further from the next one's
+// than half their widths together (plus a few pixels).
+bool tickLabelsApart(QCPAxis *axis)
+{
+    const QFontMetrics metrics(axis->tickLabelFont());
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    for (int i = 1; i < ticks.size() && i < labels.size(); ++i) {
+        const double gap = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+        const double needed =
+            axis->orientation() == Qt::Horizontal
+                ? (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2.0
+                : metrics.height();
+        if (gap < needed + 4)
+            return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -268,6 +293,74 @@ private slots:
         QFile log(m_dir.filePath("resume.log"));
         QVERIFY(log.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(log.readAll()).split('\n', Qt::SkipEmptyParts).size(), 18 - 5);
+    }
+
+    // Issue 19: in the Sweep workspace (about 980x650 beside the parameter panel at 1280x800,
+    // 1140x750 at 1440x900, 1600x900 at 1920x1080) each chart's plot area keeps at least half the
+    // view's height, and the size axis' labels stand apart (a 50 px strip with overlapping ticks
+    // before).
+    void plotsKeepHalfTheViewAtWorkspaceSizes()
+    {
+        Session session;
+        SizeSweepView sizes(&session);
+        SweepView grid(&session);
+        QString error;
+        QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
+        QVERIFY(sizes.shownSweep() && grid.shownSweep());
+        for (const QSize &workspace : {QSize(980, 650), QSize(1140, 750), QSize(1600, 900)}) {
+            for (QWidget *view : {static_cast<QWidget *>(&sizes), static_cast<QWidget *>(&grid)}) {
+                view->resize(workspace);
+                view->show();
+            }
+            QApplication::processEvents();
+            QCustomPlot *sizePlot = sizes.chart()->plot();
+            sizePlot->replot(QCustomPlot::rpImmediateRefresh);
+            grid.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            const int sizeHeight = sizePlot->axisRect()->rect().height();
+            const int gridHeight = grid.plot()->axisRect()->rect().height();
+            QVERIFY2(
+                sizeHeight >= workspace.height() / 2,
+                qPrintable(QStringLiteral("size plot %1 px of %2").arg(sizeHeight).arg(workspace.height())));
+            QVERIFY2(
+                gridHeight >= workspace.height() / 2,
+                qPrintable(QStringLiteral("heatmap %1 px of %2").arg(gridHeight).arg(workspace.height())));
+            QVERIFY(tickLabelsApart(sizePlot->xAxis));
+            QVERIFY(tickLabelsApart(sizePlot->yAxis));
+            if (const QString shots = qEnvironmentVariable("GEMMSCOPE_SHOT_DIR"); !shots.isEmpty()) {
+                const QString at = QStringLiteral("%1x%2").arg(workspace.width()).arg(workspace.height());
+                sizes.grab().save(shots + QStringLiteral("/size_sweep_view-%1.png").arg(at));
+                grid.grab().save(shots + QStringLiteral("/sweep_view-%1.png").arg(at));
+            }
+        }
+    }
+
+    // Issue 21 item 5: a size sweep of 10,000 series renders in time linear in the series. A
+    // functional check with a generous bound (it takes about 0.6 s here, and took more than five
+    // minutes when the legend was laid out again per series); bench_size_sweep_render measures.
+    void tenThousandSeriesRender()
+    {
+        const SweepData sweep = manySeriesSizeSweep(10000);
+        Session session;
+        SizeSweepView view(&session);
+        view.resize(1600, 900);
+        view.show();
+        QElapsedTimer timer;
+        timer.start();
+        session.setSweep(sweep);
+        view.chart()->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const qint64 ms = timer.elapsed();
+        qInfo("10,000 series (%lld runs): shown and drawn in %lld ms",
+              static_cast<long long>(sweep.runs.size()), static_cast<long long>(ms));
+        QCOMPARE(view.summary().points.size(), 20000);
+        QVERIFY(view.summary().answered > 10000);
+        QVERIFY(view.chart()->plot()->graphCount() >= 10000);
+        // The legend names the first series and one "… more" entry, not 10,000 rows.
+        QCPLegend *legend = view.chart()->plot()->legend;
+        int entries = 0; // the grid's cells, less the empty ones its columns leave
+        for (int i = 0; i < legend->itemCount(); ++i)
+            entries += legend->item(i) != nullptr;
+        QVERIFY2(entries <= SizeSweepChart::kLegendSeries + 3, qPrintable(QString::number(entries)));
+        QVERIFY2(ms < 60000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
     }
 
 private:

@@ -1,13 +1,22 @@
 // The Sweep view offscreen: a sweep in the session is drawn as a heatmap, exports to real PNG,
 // PDF, SVG, CSV and JSON files, says the catalog's sentence on a refused cell, names the best cell,
 // and a click on a cell hands its configuration to the window; a sweep started from the view on
-// a scripted stand-in runner finishes, lands in the session and in its journal.
+// a scripted stand-in runner finishes, lands in the session and in its journal. And (issue 19) the
+// embedded default session's recorded H200 sweeps are shown on first open, the empty state is
+// text, Start without a runner is off with its reason, Export writes the print layout, a clicked
+// cell says what it loaded, and text from files is plain text in every label.
 #include "session.h"
+#include "size_sweep_chart.h"
+#include "size_sweep_view.h"
 #include "support/small_sweep_spec.h"
 #include "support/stand_in_runner.h"
 #include "sweep_view.h"
 
+#include <QApplication>
+#include <QImage>
+#include <QLabel>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -63,6 +72,23 @@ SweepData recordedSweep()
     return sweep;
 }
 
+// The embedded default session (resources/default_session.json, the file compiled into the
+// application) read from the source tree.
+const QString kDefaultSession =
+    QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/../../resources/default_session.json");
+
+// Sets an environment variable for a scope.
+struct ScopedEnv {
+    QByteArray name, old;
+    bool had;
+    ScopedEnv(const char *n, const QByteArray &value)
+        : name(n), old(qgetenv(n)), had(qEnvironmentVariableIsSet(n))
+    {
+        qputenv(n, value);
+    }
+    ~ScopedEnv() { had ? qputenv(name, old) : qunsetenv(name); }
+};
+
 } // namespace
 
 class TestSweepView : public QObject {
@@ -72,6 +98,12 @@ private slots:
     void hoverExplainsRefusedCells();
     void clickLoadsTheCellsConfiguration();
     void sweepStartedFromTheViewFinishes();
+    void embeddedSessionShowsRecordedSweepsOnFirstOpen();
+    void emptyStateIsTextNotAColourMap();
+    void startIsOffWithItsReasonWithoutARunner();
+    void exportWritesThePrintLayout();
+    void cellClickSaysWhatItLoaded();
+    void textFromFilesIsPlainInEveryLabel();
 
 private:
     QTemporaryDir m_dir;
@@ -192,6 +224,221 @@ void TestSweepView::sweepStartedFromTheViewFinishes()
     // Nothing left to resume.
     QVERIFY(!view.resume(&error));
     QVERIFY2(error.contains(QStringLiteral("nothing to resume")), qPrintable(error));
+}
+
+void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
+{
+    // As the window does: the views first, then the default session.
+    Session session;
+    SweepView grid(&session);
+    SizeSweepView sizes(&session);
+    QVERIFY(!grid.shownSweep() && !sizes.shownSweep());
+    QString error;
+    QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
+    QCOMPARE(session.sweeps().size(), 2);
+    // The parameter sweep: the recorded TM x TN slice, every accepted configuration answered.
+    QVERIFY(grid.shownSweep());
+    QCOMPARE(grid.shownSweep()->spec.kind, SweepKind::Grid);
+    QVERIFY(grid.summary().validPoints > 10);
+    QCOMPARE(grid.summary().answeredPoints, grid.summary().validPoints);
+    QVERIFY(grid.summary().bestCell >= 0);
+    const SweepCellSummary &best = grid.summary().cells[grid.summary().bestCell];
+    QCOMPARE(formatRunParams(*best.best), QStringLiteral("BM=128 BN=128 BK=24 TM=4 TN=16"));
+    QVERIFY(best.pctOfCublas); // the recorded cuBLAS baseline of the same runner session
+    // Where and when it was measured, on first open.
+    grid.resize(980, 650);
+    grid.show();
+    const QLabel *summary = grid.findChild<QLabel *>(QStringLiteral("sweepBest"));
+    QVERIFY(summary && summary->isVisible());
+    QVERIFY2(summary->text().contains(QStringLiteral("vm: NVIDIA H200")) &&
+                 summary->text().contains(QStringLiteral("2026-11-30")),
+             qPrintable(summary->text()));
+    QVERIFY(grid.plot()->isVisible());
+    // The size sweep: 5 series x 11 sizes, all answered, the wave steps marked.
+    QVERIFY(sizes.shownSweep());
+    QCOMPARE(sizes.shownSweep()->spec.kind, SweepKind::Sizes);
+    QCOMPARE(sizes.summary().answered, 55);
+    QVERIFY(sizes.chart()->markedSteps() > 0);
+    QVERIFY(sizes.chart()->plot()->graphCount() >= 5);
+    QVERIFY2(sizes.chart()->noteText().contains(QStringLiteral("2026-11-30")),
+             qPrintable(sizes.chart()->noteText()));
+}
+
+void TestSweepView::emptyStateIsTextNotAColourMap()
+{
+    Session session;
+    SweepView grid(&session);
+    grid.resize(980, 650);
+    grid.show();
+    QVERIFY(!grid.shownSweep());
+    // No colour map at all: the chart's place holds a sentence on what a sweep is and how to get one.
+    QVERIFY(!grid.plot()->isVisible());
+    QVERIFY(!grid.showsHeatmap());
+    const QLabel *empty = grid.findChild<QLabel *>(QStringLiteral("sweepEmpty"));
+    QVERIFY(empty && empty->isVisible());
+    for (const char *words : {"parameter sweep", "Start", "recorded"})
+        QVERIFY2(empty->text().contains(QLatin1String(words)), words);
+    // Nothing to export: a sentence, not a screen grab of buttons.
+    const auto error = grid.exportTo(m_dir.filePath("empty.png"));
+    QVERIFY(error);
+    QVERIFY(!QFileInfo::exists(m_dir.filePath("empty.png")));
+
+    SizeSweepView sizes(&session);
+    sizes.resize(980, 650);
+    sizes.show();
+    QVERIFY(!sizes.chart()->plot()->isVisible());
+    QVERIFY(!sizes.chart()->showsPlot());
+    QVERIFY2(sizes.chart()->emptyText().contains(QStringLiteral("size sweep")),
+             qPrintable(sizes.chart()->emptyText()));
+    QVERIFY(sizes.exportTo(m_dir.filePath("empty-sizes.svg")));
+    if (const QString shots = qEnvironmentVariable("GEMMSCOPE_SHOT_DIR"); !shots.isEmpty()) {
+        grid.grab().save(shots + "/sweep_view-empty.png"); // to look at (not a check)
+        sizes.resize(600, 700); // a narrow pane: the controls above the chart
+        QApplication::processEvents();
+        sizes.grab().save(shots + "/size_sweep_view-empty-narrow.png");
+    }
+}
+
+void TestSweepView::startIsOffWithItsReasonWithoutARunner()
+{
+    const ScopedEnv noRunner("GEMMSCOPE_RUNNER", "/nonexistent/gemmscope-runner");
+    Session session;
+    SweepView grid(&session);
+    SizeSweepView sizes(&session);
+    for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizes)}) {
+        view->resize(980, 650);
+        view->show();
+        const QString prefix = view == &grid ? QStringLiteral("sweep") : QStringLiteral("sizeSweep");
+        auto *start = view->findChild<QPushButton *>(prefix + QStringLiteral("Start"));
+        QVERIFY(start);
+        QVERIFY(!start->isEnabled());
+        QVERIFY2(start->toolTip().contains(QStringLiteral("no GPU runner")), qPrintable(start->toolTip()));
+        auto *why = view->findChild<QLabel *>(prefix + QStringLiteral("StartOff"));
+        QVERIFY(why && why->isVisible());
+        QVERIFY2(why->text().contains(QStringLiteral("/nonexistent/gemmscope-runner")),
+                 qPrintable(why->text()));
+        QVERIFY(!view->findChild<QPushButton *>(prefix + QStringLiteral("Resume"))->isEnabled());
+    }
+    QString error;
+    QVERIFY(!grid.start(&error));
+    QVERIFY2(error.startsWith(QStringLiteral("Start is off")) && !error.contains(QStringLiteral("()")),
+             qPrintable(error));
+    // A template that does not need a local runner (ssh, a script) turns it on again.
+    grid.setRunnerTemplate(QStringLiteral("ssh gpu-host gemmscope-runner"));
+    QVERIFY(grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
+    QVERIFY(grid.startOffReason().isEmpty());
+    // The window's own reason (its runner said there is no GPU) holds back the local runner only.
+    grid.setRunningOff(QStringLiteral("the runner found no NVIDIA GPU."));
+    QVERIFY(grid.startOffReason().isEmpty());
+    const ScopedEnv someRunner("GEMMSCOPE_RUNNER", QCoreApplication::applicationFilePath().toLocal8Bit());
+    grid.setRunnerTemplate(QStringLiteral("{runner}"));
+    QVERIFY(!grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
+    QVERIFY(grid.startOffReason().contains(QStringLiteral("no NVIDIA GPU")));
+}
+
+void TestSweepView::exportWritesThePrintLayout()
+{
+    Session session;
+    SweepView grid(&session);
+    SizeSweepView sizes(&session);
+    QString error;
+    QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
+    for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizes)}) {
+        view->resize(700, 500); // the print layout does not depend on the window
+        view->show();
+    }
+    // Both are RunViews, which the window registers and exports (Ctrl+E).
+    const QList<RunView *> views{&grid, &sizes};
+    for (RunView *view : views) {
+        QVERIFY(!view->viewName().isEmpty());
+        const QString base =
+            m_dir.filePath(view == views.first() ? QStringLiteral("heatmap") : QStringLiteral("sizes"));
+        for (const char *suffix : {".png", ".svg", ".pdf"}) {
+            const QString path = base + QLatin1String(suffix);
+            const auto failure = view->exportTo(path);
+            QVERIFY2(!failure, qPrintable(failure.value_or(QString())));
+            QVERIFY2(QFileInfo(path).size() > 2000, qPrintable(path));
+        }
+        // The PNG is the print layout (1200x800 at 2x), not the widget as it is on screen.
+        const QImage png(base + QStringLiteral(".png"));
+        QCOMPARE(png.size(), QSize(2400, 1600));
+        QFile svg(base + QStringLiteral(".svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(svg.readAll());
+        const QString title =
+            view == views.first() ? QStringLiteral("Sweep: ") : QStringLiteral("Problem sizes");
+        QVERIFY2(text.contains(title), qPrintable(title));
+        QVERIFY(text.contains(QStringLiteral("measured on vm: NVIDIA H200")));
+        QFile pdf(base + QStringLiteral(".pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-");
+        if (const QString shots = qEnvironmentVariable("GEMMSCOPE_SHOT_DIR"); !shots.isEmpty())
+            QFile::copy(base + QStringLiteral(".png"),
+                        shots + QLatin1Char('/') + QFileInfo(base).fileName() + QStringLiteral("-print.png"));
+    }
+    // The chart on screen is back as it was: no title or footer rows left in its layout.
+    QCOMPARE(grid.plot()->plotLayout()->rowCount(), 1);
+}
+
+void TestSweepView::cellClickSaysWhatItLoaded()
+{
+    Session session;
+    SweepView view(&session);
+    QString error;
+    QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
+    RunConfig panel; // the panel's configuration: another size and budget than the sweep's
+    panel.stage = StageId::Final;
+    panel.size = {8192, 4096, 6144};
+    panel.timing.budgetMs = 1000;
+    view.setBaseConfig(panel);
+    view.resize(980, 650);
+    view.show();
+    view.plot()->replot();
+    QVERIFY(view.loadedText().isEmpty());
+    QSignalSpy chosen(&view, &SweepView::configurationChosen);
+    const QPoint at = view.cellCenter(view.summary().bestCell).toPoint();
+    QTest::mousePress(view.plot(), Qt::LeftButton, {}, at);
+    QTest::mouseRelease(view.plot(), Qt::LeftButton, {}, at);
+    QCOMPARE(chosen.size(), 1);
+    const QString loaded = view.loadedText();
+    QVERIFY2(loaded.startsWith(
+                 QStringLiteral("Loaded final BM=128 BN=128 BK=24 TM=4 TN=16 at 4096³, budget 30 ms")),
+             qPrintable(loaded));
+    QVERIFY2(loaded.contains(QStringLiteral("size 8192x4096x6144")) &&
+                 loaded.contains(QStringLiteral("1000 ms")),
+             qPrintable(loaded));
+    QVERIFY(view.findChild<QLabel *>(QStringLiteral("sweepLoaded"))->isVisible());
+}
+
+void TestSweepView::textFromFilesIsPlainInEveryLabel()
+{
+    // A host name that is markup: an <img> that would block the UI thread if it were rendered.
+    const QString hostile = QStringLiteral("<img src=\"/dev/zero\"><b>node</b>");
+    SweepData grid = recordedSweep();
+    for (RunRecord &r : grid.runs)
+        r.host = hostile;
+    SweepData sizes;
+    sizes.id = QStringLiteral("sizes-hostile");
+    sizes.spec.kind = SweepKind::Sizes;
+    sizes.spec.series = {{StageId::CublasFp32, {}, "cublas_fp32"}};
+    sizes.spec.sizes = {{1024, 1024, 1024}};
+    RunRecord r = grid.runs.first(); // the cuBLAS baseline at 512: re-sized
+    r.m = r.n = r.k = 1024;
+    sizes.runs << r;
+    Session session;
+    SweepView gridView(&session);
+    SizeSweepView sizeView(&session);
+    session.setSweep(grid);
+    session.setSweep(sizes);
+    QVERIFY(gridView.shownSweep() && sizeView.shownSweep());
+    int seen = 0;
+    for (QWidget *view : {static_cast<QWidget *>(&gridView), static_cast<QWidget *>(&sizeView)})
+        for (const QLabel *label : view->findChildren<QLabel *>())
+            if (label->text().contains(QStringLiteral("<img"))) {
+                ++seen;
+                QVERIFY2(label->textFormat() == Qt::PlainText, qPrintable(label->objectName()));
+            }
+    QVERIFY(seen >= 2); // the heatmap's summary and the size chart's note name the host
 }
 
 QTEST_MAIN(TestSweepView)

@@ -4,8 +4,10 @@
 #include "chart_layout.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "sweep_print_layout.h"
 
 #include <QLabel>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <cmath>
 #include <qcustomplot.h>
@@ -27,21 +29,37 @@ SizeSweepChart::SizeSweepChart(QWidget *parent) : QWidget(parent)
 {
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("sizeSweepPlot"));
-    m_plot->setMinimumSize(320, 240);
+    m_plot->setMinimumSize(240, 140); // small: the window's minimum is every tab's
     m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
     m_plot->xAxis->setNumberFormat(QStringLiteral("f"));
     m_plot->xAxis->setNumberPrecision(0);
     m_plot->yAxis->setLabel(tr("TFLOP/s"));
     m_plot->legend->setVisible(true);
+    m_plot->setAutoAddPlottableToLegend(false); // setData adds the first kLegendSeries itself
     placeLegendBelow(m_plot);
+    // The legend at the application's font size, rows apart (placeLegendBelow's compact 7 pt rows
+    // overprint each other and clip underscores).
+    m_plot->legend->setFont(font());
+    m_plot->legend->setRowSpacing(1);
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &SizeSweepChart::fitLegend);
     m_note = new QLabel;
     m_note->setObjectName(QStringLiteral("sizeSweepNote"));
     m_note->setTextFormat(Qt::PlainText); // host and GPU names come from files and runners
     m_note->setWordWrap(true);
+    m_note->setTextFormat(Qt::PlainText); // host and GPU names come from files: data, never markup
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_empty = new QLabel;
+    m_empty->setObjectName(QStringLiteral("sizeSweepEmpty"));
+    m_empty->setWordWrap(true);
+    m_empty->setTextFormat(Qt::PlainText);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setMargin(24);
+    m_canvas = new QStackedWidget;
+    m_canvas->addWidget(m_empty);
+    m_canvas->addWidget(m_plot);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_canvas, 1);
     layout->addWidget(m_note);
     m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
         const auto [point, tip] = pointAt(pixel);
@@ -70,8 +88,57 @@ void SizeSweepChart::clear(const QString &message)
     m_plot->xAxis->setTicker(ticker);
     m_plot->yAxis->setRange(0, 1);
     m_plot->legend->setVisible(false);
-    m_note->setText(message);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    // Text in the plot's place: empty axes would look like a measurement of nothing.
+    m_empty->setText(message);
+    m_canvas->setCurrentWidget(m_empty);
+    m_note->clear();
+    m_note->setVisible(false);
+}
+
+bool SizeSweepChart::showsPlot() const
+{
+    return m_canvas->currentWidget() == m_plot;
+}
+
+QString SizeSweepChart::emptyText() const
+{
+    return m_empty->text();
+}
+
+void SizeSweepChart::fitLegend()
+{
+    QCPLegend *legend = m_plot->legend;
+    if (!legend->visible() || legend->itemCount() == 0)
+        return;
+    // The entries' widths (at most kLegendSeries + 3 of them, so trying every column count is a
+    // constant cost); each item keeps room below its text, where an underscore is drawn.
+    const QFontMetrics metrics(legend->font());
+    const int extra = legend->iconSize().width() + legend->iconTextPadding() + 12;
+    QList<int> widths;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i))) {
+            widths << metrics.horizontalAdvance(item->plottable()->name()) + extra;
+            item->setMargins(QMargins(0, 0, 0, 2));
+        }
+    const int available = m_plot->viewport().width() - 16;
+    int columns = 1;
+    for (int c = int(widths.size()); c > 1; --c) {
+        int total = 0;
+        for (int col = 0; col < c; ++col) {
+            int widest = 0;
+            for (int i = col; i < widths.size(); i += c)
+                widest = std::max(widest, widths[i]);
+            total += widest + legend->columnSpacing();
+        }
+        if (total <= available) {
+            columns = c;
+            break;
+        }
+    }
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
 }
 
 std::optional<QPointF> SizeSweepChart::coordinates(int point) const
@@ -86,7 +153,8 @@ std::optional<QPointF> SizeSweepChart::coordinates(int point) const
     return std::nullopt;
 }
 
-void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summary)
+void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summary,
+                             const QString &provenance)
 {
     m_plan = plan;
     m_summary = summary;
@@ -94,6 +162,8 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     m_plot->clearGraphs();
     m_plot->clearItems();
     m_plot->legend->setVisible(true);
+    m_canvas->setCurrentWidget(m_plot);
+    m_note->setVisible(true);
     const bool square = std::all_of(plan.spec.sizes.begin(), plan.spec.sizes.end(),
                                     [](const ProblemSize &z) { return z.m == z.n && z.n == z.k; });
     m_plot->xAxis->setLabel(square ? tr("problem size M = N = K (log 2)")
@@ -104,19 +174,33 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
         hi = std::max(hi, sizeCoordinate(z));
     }
     QHash<QString, int> stageUses; // two presets of one stage: same colour, another dash pattern
-    for (std::size_t si = 0; si < plan.spec.series.size(); ++si) {
+    const std::size_t seriesCount = plan.spec.series.size();
+    QList<QCPGraph *> graphs;
+    graphs.reserve(qsizetype(seriesCount));
+    for (std::size_t si = 0; si < seriesCount; ++si) {
         const QString stage = QString::fromStdString(plan.spec.series[si].stage.str());
         QCPGraph *g = m_plot->addGraph();
         g->setName(seriesLabel(plan, int(si)));
         const int use = stageUses[stage]++;
         const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
-        g->setPen(QPen(stageColor(stage), 2, styles[use % 4]));
+        g->setPen(QPen(stageColor(stage), seriesCount > std::size_t(kLegendSeries) ? 1 : 2, styles[use % 4]));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
-        for (const SizeSweepPoint &p : summary.points)
-            if (p.series == int(si) && p.run) {
-                g->addData(sizeCoordinate(p.size), p.run->tflops);
-                top = std::max(top, p.run->tflops);
-            }
+        if (si < std::size_t(kLegendSeries))
+            g->addToLegend();
+        graphs << g;
+    }
+    // One pass over the points (series-major), each to its series' curve: linear in the points.
+    for (const SizeSweepPoint &p : summary.points)
+        if (p.run && p.series >= 0 && p.series < graphs.size()) {
+            graphs[p.series]->addData(sizeCoordinate(p.size), p.run->tflops);
+            top = std::max(top, p.run->tflops);
+        }
+    if (seriesCount > std::size_t(kLegendSeries)) { // one entry for the curves the legend leaves out
+        QCPGraph *more = m_plot->addGraph();
+        more->setName(
+            tr("… and %L1 more series (hover a curve for its name)").arg(seriesCount - kLegendSeries));
+        more->setPen(QPen(QColor(0x88, 0x88, 0x88), 1, Qt::DotLine));
+        more->addToLegend();
     }
     // The marks: last wave barely started, and sizes the catalog refuses.
     QCPGraph *steps = m_plot->addGraph();
@@ -129,18 +213,24 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     refused->setLineStyle(QCPGraph::lsNone);
     refused->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0x99, 0x99, 0x99), 1.5),
                                              QBrush(Qt::NoBrush), 8));
+    // Collected, then added at once (one sort): added one by one out of key order, each point
+    // would shift the ones after it.
+    QVector<double> stepKeys, stepValues, refusedKeys;
     for (const SizeSweepPoint &p : summary.points) {
         if (p.run && p.waveStep) {
-            steps->addData(sizeCoordinate(p.size), p.run->tflops);
+            stepKeys << sizeCoordinate(p.size);
+            stepValues << p.run->tflops;
             ++m_marked;
         }
         if (!p.invalidReason.isEmpty())
-            refused->addData(sizeCoordinate(p.size), 0);
+            refusedKeys << sizeCoordinate(p.size);
     }
-    if (steps->dataCount() == 0)
-        steps->removeFromLegend();
-    if (refused->dataCount() == 0)
-        refused->removeFromLegend();
+    steps->addData(stepKeys, stepValues);
+    refused->addData(refusedKeys, QVector<double>(refusedKeys.size(), 0.0));
+    if (steps->dataCount() > 0)
+        steps->addToLegend();
+    if (refused->dataCount() > 0)
+        refused->addToLegend();
     if (lo > hi)
         lo = 256, hi = 16384;
     m_plot->xAxis->setRange(lo / 1.3, hi * 1.3);
@@ -159,14 +249,18 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     lines << tr("%1 of %2 runs answered%3. Hover a point for its numbers.")
                  .arg(summary.answered)
                  .arg(summary.valid)
-                 .arg(summary.gpus.isEmpty() ? QString()
-                                             : tr(" on ") + summary.gpus.join(QStringLiteral(", ")));
+                 .arg(!provenance.isEmpty()    ? QStringLiteral(", ") + provenance
+                      : summary.gpus.isEmpty() ? QString()
+                                               : tr(" on ") + summary.gpus.join(QStringLiteral(", ")));
     if (!notes.isEmpty()) {
         lines << tr("▽ Wave quantization: a launch runs its thread blocks in waves of (SMs × resident blocks "
                     "per SM). Just past a whole number of waves the last wave holds only a few blocks, most "
                     "SMs idle through it, and TFLOP/s steps down:");
-        for (const QString &n : notes)
-            lines << QStringLiteral("   ▽ ") + n;
+        for (qsizetype i = 0; i < std::min<qsizetype>(notes.size(), kNotedSteps); ++i)
+            lines << QStringLiteral("   ▽ ") + notes[i];
+        if (notes.size() > kNotedSteps)
+            lines << tr("   … and %L1 more marked sizes (hover a ▽, or export the points as CSV)")
+                         .arg(notes.size() - kNotedSteps);
     } else if (summary.answered > 0) {
         lines << tr("No size ends with a nearly empty last wave (▽ would mark it: waves = tiles / (SMs × "
                     "resident blocks per SM) just above a whole number). cuBLAS has no tile count to model.");
@@ -240,9 +334,15 @@ std::pair<int, QString> SizeSweepChart::pointAt(const QPointF &pixel) const
     return {best, best >= 0 ? tooltip(best) : QString()};
 }
 
-std::optional<QString> SizeSweepChart::exportTo(const QString &path)
+std::optional<QString> SizeSweepChart::exportTo(const QString &path, const QString &title)
 {
-    return exportPlot(m_plot, path);
+    if (!showsPlot())
+        return tr("There is no size sweep to export: the problem-size plot shows none yet (choose one in "
+                  "its list, or run one).");
+    QString note = m_note->text(); // on paper nothing can be hovered
+    note.remove(tr(" Hover a point for its numbers."));
+    note.replace(tr(" (hover a ▽, or export the points as CSV)"), QString());
+    return exportSweepPlot(m_plot, path, title, note, [this] { fitLegend(); });
 }
 
 } // namespace gemmscope

@@ -15,6 +15,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QStackedWidget;
 
 namespace gemmscope {
 
@@ -25,8 +26,13 @@ class SizeSweepChart : public QWidget {
 public:
     explicit SizeSweepChart(QWidget *parent = nullptr);
 
-    void setData(const SweepPlan &plan, const SizeSweepSummary &summary);
-    void clear(const QString &message);
+    static constexpr int kLegendSeries = 24, kNotedSteps = 8;
+
+    // `provenance`: where and when the runs were measured (sweepProvenance), for the note.
+    void setData(const SweepPlan &plan, const SizeSweepSummary &summary, const QString &provenance = {});
+    void clear(const QString &message); // the message stands in the plot's place
+    bool showsPlot() const;
+    QString emptyText() const;
 
     // The point under a pixel of the plot (index into the summary's points, -1 none) and its tooltip.
     std::pair<int, QString> pointAt(const QPointF &pixel) const;
@@ -34,18 +40,22 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     QString noteText() const;
     int markedSteps() const { return m_marked; }
-    // .png/.pdf/.svg: the chart (plot_export); the note is part of the widget, not the image.
-    std::optional<QString> exportTo(const QString &path);
+    // .png/.pdf/.svg: the chart's print layout (sweep_print_layout.h): `title` above, the legend,
+    // the note (what the marks mean, where and when it was measured) below.
+    std::optional<QString> exportTo(const QString &path, const QString &title);
 
     // The x coordinate of a size: its largest dimension (M for both the square and the worklog's shapes).
     static double sizeCoordinate(const ProblemSize &size);
 
 private:
+    void fitLegend(); // as many legend columns as the plot's width holds
     QString tooltip(int point) const;
     std::optional<QPointF> coordinates(int point) const;
 
     QCustomPlot *m_plot = nullptr;
     QLabel *m_note = nullptr;
+    QLabel *m_empty = nullptr;
+    QStackedWidget *m_canvas = nullptr;
     ChartInteraction *m_interaction = nullptr;
     SweepPlan m_plan;
     SizeSweepSummary m_summary;

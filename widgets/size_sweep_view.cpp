@@ -4,12 +4,12 @@
 #include "plot_export.h"
 #include "runner_command.h"
 #include "runner_locator.h"
-#include "scrolling_column.h"
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "sweep_journals.h"
 #include "sweep_run.h"
 #include "sweep_run_controls.h"
+#include "sweep_summary.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -34,6 +34,19 @@ SizeSweepView::SizeSweepView(Session *session, QWidget *parent) : QWidget(parent
     if (m_session)
         connect(m_session, &Session::sweepsChanged, this, &SizeSweepView::refreshSweepList);
     setJournalDirectory(m_journalDir);
+    updateStartState();
+    if (!m_shown)
+        redraw();
+}
+
+void SizeSweepView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    m_page.arrange(size());
+    // Beside the chart the list of series can show a third of the presets' rows at once.
+    const bool sideBySide = width() >= SweepPage::kSideBySideMinWidth;
+    m_seriesList->setMinimumHeight(sideBySide ? std::min(300, height() / 3) : 60);
+    m_seriesList->setMaximumHeight(sideBySide ? 300 : 110);
 }
 
 SizeSweepView::~SizeSweepView() = default; // the SweepRun stops its runners; its runs are journaled
@@ -87,27 +100,29 @@ void SizeSweepView::buildForm()
     m_status = m_controls->status();
     m_chart = new SizeSweepChart;
 
-    auto *form = new QHBoxLayout;
-    form->addWidget(m_seriesList, 1);
+    // The form and the run controls in a column beside the chart (above it in a narrow pane).
     auto *right = new QFormLayout;
+    right->setRowWrapPolicy(QFormLayout::WrapLongRows);
     auto *range = new QHBoxLayout;
     range->addWidget(m_from);
     range->addWidget(new QLabel(QStringLiteral("…")));
     range->addWidget(m_to);
-    range->addWidget(m_midpoints);
     range->addStretch();
     right->addRow(tr("Shape"), m_shape);
     right->addRow(tr("Largest dimension"), range);
+    right->addRow(QString(), m_midpoints);
     auto *runnerRow = new QHBoxLayout;
-    runnerRow->addWidget(m_budget);
     runnerRow->addWidget(m_runners, 1);
     runnerRow->addWidget(m_runnerCountBox);
-    right->addRow(tr("Budget, runners"), runnerRow);
-    form->addLayout(right, 1);
-    QVBoxLayout *layout = scrollingColumn(this);
-    layout->addLayout(form);
-    m_controls->addTo(layout);
-    layout->addWidget(m_chart, 1);
+    right->addRow(tr("Budget"), m_budget);
+    right->addRow(tr("Runners"), runnerRow);
+    m_page = makeSweepPage(this);
+    m_page.sideLayout->addWidget(new QLabel(tr("Series")));
+    m_page.sideLayout->addWidget(m_seriesList);
+    m_page.sideLayout->addLayout(right);
+    m_controls->addTo(m_page.sideLayout);
+    m_page.sideLayout->addStretch(1); // spare height below the controls, not between them
+    m_page.mainLayout->addWidget(m_chart, 1);
 
     m_controls->setActions([this](QString *error) { return start(error); },
                            [this](QString *error) { return resume(error); });
@@ -115,6 +130,28 @@ void SizeSweepView::buildForm()
                           exportFileFilter() + QStringLiteral(";;CSV points (*.csv);;JSON points (*.json)"),
                           [this](const QString &path) { return exportTo(path); });
     connect(m_controls.get(), &SweepRunControls::runningChanged, this, &SizeSweepView::sweepStateChanged);
+    connect(m_runners, &QLineEdit::textChanged, this, &SizeSweepView::updateStartState);
+}
+
+void SizeSweepView::setRunningOff(const QString &why)
+{
+    m_runningOff = why;
+    updateStartState();
+}
+
+QString SizeSweepView::startOffReason() const
+{
+    return m_controls->startBlockedReason();
+}
+
+void SizeSweepView::updateStartState()
+{
+    QString why = SweepRunControls::runnerMissingReason(m_runners->text());
+    // The window's reason is about the runner on this machine: a template that reaches another
+    // one (ssh, srun) is not held back by it.
+    if (why.isEmpty() && !m_runningOff.isEmpty() && m_runners->text().contains(QLatin1String("{runner}")))
+        why = tr("Start is off: %1").arg(m_runningOff);
+    m_controls->setStartBlocked(why);
 }
 
 void SizeSweepView::setJournalDirectory(const QString &dir)
@@ -129,7 +166,7 @@ void SizeSweepView::setJournalDirectory(const QString &dir)
     for (const SweepData &s : m_session->sweeps())
         mine += s.spec.kind == SweepKind::Sizes && scan.unfinished.contains(s.id);
     if (mine > 0)
-        m_status->setText(tr("%n unfinished size sweep(s) found in %1 (the list beside Resume): Resume "
+        m_status->setText(tr("%n unfinished size sweep(s) found in %1 (the Shown list): Resume "
                              "continues the shown one.",
                              nullptr, mine)
                               .arg(dir));
@@ -186,6 +223,11 @@ SweepSpec SizeSweepView::spec() const
 
 bool SizeSweepView::start(QString *error)
 {
+    if (const QString off = startOffReason(); !off.isEmpty()) {
+        if (error)
+            *error = off;
+        return false;
+    }
     SweepData sweep;
     sweep.id = newSweepId();
     sweep.spec = spec();
@@ -201,6 +243,11 @@ bool SizeSweepView::start(QString *error)
 
 bool SizeSweepView::resume(QString *error)
 {
+    if (const QString off = startOffReason(); !off.isEmpty()) {
+        if (error)
+            *error = off;
+        return false;
+    }
     if (!m_shown) {
         if (error)
             *error = tr("No size sweep is shown to resume.");
@@ -247,20 +294,25 @@ bool SizeSweepView::isRunning() const
 void SizeSweepView::refreshSweepList()
 {
     m_sweeps->clear();
-    if (!m_session)
-        return;
-    const SweepData *last = nullptr;
-    for (const SweepData &s : m_session->sweeps())
-        if (s.spec.kind == SweepKind::Sizes) {
-            m_sweeps->addItem(s.title(), s.id);
-            last = &s;
-        }
-    if (m_shown) {
-        const int index = m_sweeps->findData(m_shown->id);
-        if (index >= 0)
-            m_sweeps->setCurrentIndex(index);
-    } else if (last) {
+    const SweepData *last = nullptr, *same = nullptr;
+    if (m_session)
+        for (const SweepData &s : m_session->sweeps())
+            if (s.spec.kind == SweepKind::Sizes) {
+                m_sweeps->addItem(s.title(), s.id);
+                last = &s;
+                if (m_shown && s.id == m_shown->id)
+                    same = &s;
+            }
+    if (m_shown && (isRunning() || (same && same->runs.size() == m_shown->runs.size()))) {
+        m_sweeps->setCurrentIndex(m_sweeps->findData(m_shown->id));
+    } else if (same) { // it ran on elsewhere (a journal read back): show its runs
+        showSweep(*same);
+    } else if (last) { // first open, or another session: its latest size sweep
         showSweep(*last);
+    } else if (m_shown) { // the session that held it was replaced by one without size sweeps
+        m_shown.reset();
+        m_plan = {};
+        redraw();
     }
 }
 
@@ -286,12 +338,25 @@ void SizeSweepView::redraw()
 {
     if (!m_shown || !m_plan.ok()) {
         m_summary = {};
-        m_chart->clear(m_shown ? QString::fromStdString(m_plan.error)
-                               : tr("No size sweep yet: choose stages or presets and sizes, then Start."));
+        m_chart->clear(emptyText());
         return;
     }
     m_summary = summarizeSizeSweep(m_plan, m_shown->runs);
-    m_chart->setData(m_plan, m_summary);
+    m_chart->setData(m_plan, m_summary, sweepProvenance(m_shown->runs));
+}
+
+QString SizeSweepView::emptyText() const
+{
+    if (m_shown && !m_plan.ok())
+        return tr("This size sweep cannot be drawn: %1").arg(QString::fromStdString(m_plan.error));
+    return tr("No size sweep to show yet.\n\n"
+              "A size sweep times chosen presets (and cuBLAS) at a range of problem sizes and plots TFLOP/s "
+              "against size: where each kernel reaches its plateau, and the sizes where the last wave of "
+              "thread blocks leaves most SMs idle (wave quantization).\n\n"
+              "To run one: check the series and choose the sizes on the left, then Start (it needs "
+              "gemmscope-runner and an NVIDIA GPU, here or reached by the runner template).\n\n"
+              "To look at a recorded one: choose it in the Shown list, or open a session that "
+              "holds size sweeps (File > Open). The default session carries one measured on an H200.");
 }
 
 QString SizeSweepView::statusText() const
@@ -302,9 +367,10 @@ QString SizeSweepView::statusText() const
 std::optional<QString> SizeSweepView::exportTo(const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    if (!m_shown || !m_plan.ok())
+        return tr("There is no size sweep to export: %1 shows none yet (choose one in its list, or run one).")
+            .arg(viewName());
     if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
-        if (!m_shown)
-            return tr("There is no size sweep to export.");
         const QByteArray bytes = suffix == QLatin1String("csv")
                                      ? sizeSweepCsv(m_plan, m_summary).toUtf8()
                                      : QJsonDocument(sizeSweepJson(m_plan, m_summary)).toJson();
@@ -312,7 +378,20 @@ std::optional<QString> SizeSweepView::exportTo(const QString &path)
             return written.error; // the file is replaced whole or left as it was
         return std::nullopt;
     }
-    return m_chart->exportTo(path);
+    const auto text = [](const ProblemSize &z) {
+        return z.m == z.n && z.n == z.k ? QString::number(z.m) + QStringLiteral("³")
+                                        : QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
+    };
+    const SweepSpec &spec = m_plan.spec;
+    const int count = int(spec.series.size());
+    QStringList names;
+    for (int i = 0; i < std::min(count, 6); ++i)
+        names << seriesLabel(m_plan, i);
+    if (count > 6)
+        names << tr("%L1 more").arg(count - 6);
+    return m_chart->exportTo(
+        path, tr("Problem sizes: TFLOP/s against size, %1 … %2 — %3")
+                  .arg(text(spec.sizes.front()), text(spec.sizes.back()), names.join(QStringLiteral(", "))));
 }
 
 } // namespace gemmscope

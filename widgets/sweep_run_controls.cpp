@@ -1,13 +1,17 @@
 #include "sweep_run_controls.h"
 
+#include "plain_text.h"
+#include "runner_locator.h"
 #include "session.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace gemmscope {
@@ -28,7 +32,9 @@ SweepRunControls::SweepRunControls(Session *session, const Words &words, QWidget
     m_exportButton = new QPushButton(tr("Export…"));
     m_sweeps = new QComboBox;
     m_sweeps->setObjectName(p + QStringLiteral("List"));
-    m_sweeps->setMinimumContentsLength(18);
+    m_sweeps->setMinimumContentsLength(12);
+    m_sweeps->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_sweeps->setToolTip(tr("The session's sweeps: choose one to show it (Resume continues the shown one)"));
     m_progress = new QProgressBar;
     m_progress->setObjectName(p + QStringLiteral("Progress"));
     m_progress->setVisible(false);
@@ -36,7 +42,26 @@ SweepRunControls::SweepRunControls(Session *session, const Words &words, QWidget
     m_status->setTextFormat(Qt::PlainText); // runner and journal errors: their text is data
     m_status->setObjectName(p + QStringLiteral("Status"));
     m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText); // runner messages and paths: data, never markup
+    m_blockedLabel = new QLabel;
+    m_blockedLabel->setObjectName(p + QStringLiteral("StartOff"));
+    m_blockedLabel->setWordWrap(true);
+    m_blockedLabel->setTextFormat(Qt::PlainText);
+    m_blockedLabel->setVisible(false);
 
+    m_showTimer = new QTimer(this);
+    m_showTimer->setSingleShot(true);
+    m_showTimer->setInterval(kShowIntervalMs);
+    connect(m_showTimer, &QTimer::timeout, this, [this] {
+        if (!m_run)
+            return;
+        QElapsedTimer took;
+        took.start();
+        m_show(m_run->sweep());
+        // A large sweep takes longer to draw: wait four times that long before the next redraw,
+        // so that drawing never takes more than a fifth of the UI thread.
+        m_showTimer->setInterval(std::max<int>(kShowIntervalMs, int(4 * took.elapsed())));
+    });
     connect(m_cancelButton, &QPushButton::clicked, this, &SweepRunControls::cancel);
     connect(m_sweeps, &QComboBox::activated, this, [this](int index) {
         const QString id = m_sweeps->itemData(index).toString();
@@ -80,13 +105,21 @@ void SweepRunControls::setExport(const QString &title, const QString &filter,
 
 void SweepRunControls::addTo(QVBoxLayout *layout)
 {
+    // The buttons in one row, the session's sweeps below: the controls sit in a narrow column
+    // beside the chart (sweep_page_layout.h).
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_startButton);
     buttons->addWidget(m_cancelButton);
     buttons->addWidget(m_resumeButton);
-    buttons->addWidget(m_sweeps, 1);
     buttons->addWidget(m_exportButton);
     layout->addLayout(buttons);
+    auto *list = new QHBoxLayout;
+    auto *listLabel = new QLabel(tr("Shown"));
+    listLabel->setBuddy(m_sweeps);
+    list->addWidget(listLabel);
+    list->addWidget(m_sweeps, 1);
+    layout->addLayout(list);
+    layout->addWidget(m_blockedLabel);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
 }
@@ -99,7 +132,11 @@ bool SweepRunControls::launch(const SweepData &sweep, const SweepRun::Options &o
             return;
         if (m_session)
             m_session->setSweep(m_run->sweep());
-        m_show(m_run->sweep());
+        // The chart is drawn again at most every kShowIntervalMs (longer for a sweep that takes
+        // long to draw), not once per answer: a redraw costs time linear in the sweep, so one per
+        // answer would grow with its square.
+        if (!m_showTimer->isActive())
+            m_showTimer->start();
     });
     connect(m_run.get(), &SweepRun::finished, this, &SweepRunControls::onFinished);
     connect(m_run.get(), &SweepRun::journalError, m_status, &QLabel::setText);
@@ -137,6 +174,20 @@ SweepData SweepRunControls::withJournaledRuns(const SweepData &sweep, const QStr
     return sweep;
 }
 
+QString SweepRunControls::runnerMissingReason(const QString &runnerTemplate)
+{
+    if (!runnerTemplate.contains(QLatin1String("{runner}")))
+        return {}; // ssh, srun or a script: whether it answers is for the run to find out
+    const RunnerLocation location = locateRunner();
+    if (location.found())
+        return {};
+    return tr("Start is off: there is no GPU runner on this machine (%1). A recorded sweep can still be "
+              "shown: choose it in the Shown list. To measure, run GemmScope where gemmscope-runner is "
+              "built for an NVIDIA GPU, or give a runner template that reaches one (ssh HOST "
+              "gemmscope-runner).")
+        .arg(location.whyNot);
+}
+
 void SweepRunControls::cancel()
 {
     if (m_run)
@@ -152,6 +203,7 @@ void SweepRunControls::onFinished(bool cancelled)
 {
     if (!m_run)
         return;
+    m_showTimer->stop(); // the finished sweep is shown below
     const SweepData sweep = m_run->sweep();
     const int left = int(unfinishedPoints(planSweep(sweep.spec), sweep.runs).size());
     m_status->setText(cancelled || left > 0 ? m_words.stopped.arg(m_run->wallSeconds(), 0, 'f', 1).arg(left)
@@ -165,11 +217,29 @@ void SweepRunControls::onFinished(bool cancelled)
 
 void SweepRunControls::setRunning(bool running)
 {
+    m_running = running;
     m_progress->setVisible(running);
-    m_startButton->setEnabled(!running);
-    m_resumeButton->setEnabled(!running);
-    m_cancelButton->setEnabled(running);
+    updateButtons();
     emit runningChanged(running);
+}
+
+void SweepRunControls::setStartBlocked(const QString &why)
+{
+    m_blocked = why;
+    m_blockedLabel->setText(why);
+    m_blockedLabel->setVisible(!why.isEmpty());
+    updateButtons();
+}
+
+void SweepRunControls::updateButtons()
+{
+    const bool may = !m_running && m_blocked.isEmpty();
+    m_startButton->setEnabled(may);
+    m_resumeButton->setEnabled(may);
+    m_cancelButton->setEnabled(m_running);
+    // A disabled button still shows its tooltip: the reason, escaped (it may quote a path).
+    m_startButton->setToolTip(m_blocked.isEmpty() ? QString() : plainTextAsHtml(m_blocked));
+    m_resumeButton->setToolTip(m_blocked.isEmpty() ? m_words.resumeTip : plainTextAsHtml(m_blocked));
 }
 
 } // namespace gemmscope

@@ -18,6 +18,7 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QTimer;
 class QVBoxLayout;
 class QWidget;
 
@@ -48,6 +49,11 @@ public:
                    std::function<std::optional<QString>(const QString &path)> exportTo);
     // The buttons and the sweep list in a row, then the progress bar and the status line.
     void addTo(QVBoxLayout *layout);
+    // Why Start and Resume are off (no runner to start, say), shown beside them and as their
+    // tooltip; empty: they are on (while nothing runs).
+    void setStartBlocked(const QString &why);
+    QString startBlockedReason() const { return m_blocked; }
+    QPushButton *startButton() const { return m_startButton; }
 
     // Starts a run of the sweep; false (and why in error) when it could not start.
     bool launch(const SweepData &sweep, const SweepRun::Options &options, QString *error);
@@ -57,6 +63,9 @@ public:
     // The sweep with the runs its journal holds beyond the session's (the application was killed
     // before its autosave), for Resume.
     static SweepData withJournaledRuns(const SweepData &sweep, const QString &journalPath);
+    // Why a sweep cannot start from this runner template: it names {runner} and there is no
+    // gemmscope-runner here (a machine without the CUDA build). Empty: it may start.
+    static QString runnerMissingReason(const QString &runnerTemplate);
 
     QLabel *status() const { return m_status; }
     QComboBox *sweepList() const { return m_sweeps; }
@@ -67,6 +76,7 @@ signals:
 private:
     void onFinished(bool cancelled);
     void setRunning(bool running);
+    void updateButtons();
 
     Session *m_session;
     Words m_words;
@@ -78,6 +88,11 @@ private:
     QComboBox *m_sweeps = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_blockedLabel = nullptr; // why Start is off
+    static constexpr int kShowIntervalMs = 250;
+    QTimer *m_showTimer = nullptr; // pending redraw of the running sweep
+    QString m_blocked;
+    bool m_running = false;
 };
 
 } // namespace gemmscope

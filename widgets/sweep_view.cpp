@@ -6,9 +6,9 @@
 #include "plot_theme.h"
 #include "runner_command.h"
 #include "runner_locator.h"
-#include "scrolling_column.h"
 #include "session.h"
 #include "sweep_journals.h"
+#include "sweep_print_layout.h"
 #include "sweep_run.h"
 #include "sweep_run_controls.h"
 
@@ -23,6 +23,7 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -53,6 +54,14 @@ std::optional<ProblemSize> parseSize(const QString &text)
     return ProblemSize{m.captured(1).toLongLong(), m.captured(2).toLongLong(), m.captured(3).toLongLong()};
 }
 
+QString marksText()
+{
+    return QObject::tr(
+        "Each cell: the value, then its marks — s: spills registers · reg / smem / thr / blk: "
+        "what limits occupancy · ✗: wrong result · grey hatched: refused by the catalog (hover "
+        "for why) · light grey: not run yet, or failed (hover for why) · ★: best.");
+}
+
 } // namespace
 
 SweepView::SweepView(Session *session, QWidget *parent) : QWidget(parent), m_session(session)
@@ -63,7 +72,14 @@ SweepView::SweepView(Session *session, QWidget *parent) : QWidget(parent), m_ses
     if (m_session)
         connect(m_session, &Session::sweepsChanged, this, &SweepView::refreshSweepList);
     setJournalDirectory(m_journalDir);
+    updateStartState();
     redraw();
+}
+
+void SweepView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    m_page.arrange(size());
 }
 
 SweepView::~SweepView() = default; // the SweepRun stops its runners; its runs are journaled
@@ -121,19 +137,32 @@ void SweepView::buildForm()
     m_best->setObjectName(QStringLiteral("sweepBest"));
     m_best->setTextFormat(Qt::PlainText); // host and GPU names come from files: an <img> would be loaded
     m_best->setWordWrap(true);
+    m_best->setTextFormat(Qt::PlainText); // host and GPU names come from files: data, never markup
     m_best->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_best->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     m_best->setMinimumHeight(2 * m_best->fontMetrics().lineSpacing() + 4); // the sweep line and the best line
-    m_legend =
-        new QLabel(tr("Each cell: the value, then its marks — s: spills registers · reg / smem / thr / blk: "
-                      "what limits occupancy · ✗: wrong result · grey hatched: refused by the catalog "
-                      "(hover for why) · light grey: not run yet · ★: best. Click a cell to load it."));
+    m_legend = new QLabel(marksText() + QLatin1Char(' ') +
+                          tr("Click a cell to load it into the parameter panel (the line under the heatmap "
+                             "says what it loaded)."));
     m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::PlainText);
     m_legend->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_loaded = new QLabel;
+    m_loaded->setObjectName(QStringLiteral("sweepLoaded"));
+    m_loaded->setWordWrap(true);
+    m_loaded->setTextFormat(Qt::PlainText);
+    m_loaded->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_loaded->setVisible(false);
+    m_empty = new QLabel;
+    m_empty->setObjectName(QStringLiteral("sweepEmpty"));
+    m_empty->setWordWrap(true);
+    m_empty->setTextFormat(Qt::PlainText); // it may quote the plan's sentence
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setMargin(24);
 
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("sweepHeatmap"));
-    m_plot->setMinimumSize(300, 220);
+    m_plot->setMinimumSize(240, 140); // small: the window's minimum is every tab's
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_scale = new QCPColorScale(m_plot);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
@@ -150,33 +179,37 @@ void SweepView::buildForm()
     connect(m_interaction, &ChartInteraction::clicked, this,
             [this](const QString &id) { clickCell(id.toInt()); });
 
-    auto *form = new QHBoxLayout;
-    auto *left = new QFormLayout;
-    left->addRow(tr("Stage"), m_stage);
+    // The form and the run controls in a column beside the heatmap (above it in a narrow pane).
+    auto *form = new QFormLayout;
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    form->addRow(tr("Stage"), m_stage);
     auto *axes = new QHBoxLayout;
-    axes->addWidget(m_x);
+    axes->addWidget(m_x, 1);
     axes->addWidget(new QLabel(QStringLiteral("×")));
-    axes->addWidget(m_y);
-    left->addRow(tr("Axes (x × y)"), axes);
-    left->addRow(tr("Other parameters"), m_rest);
-    auto *right = new QFormLayout;
+    axes->addWidget(m_y, 1);
+    form->addRow(tr("Axes (x × y)"), axes);
+    form->addRow(tr("Other parameters"), m_rest);
     auto *sizeRow = new QHBoxLayout;
-    sizeRow->addWidget(m_size);
+    sizeRow->addWidget(m_size, 1);
     sizeRow->addWidget(m_budget);
-    right->addRow(tr("Size, budget"), sizeRow);
+    form->addRow(tr("Size, budget"), sizeRow);
     auto *runnerRow = new QHBoxLayout;
     runnerRow->addWidget(m_runners, 1);
     runnerRow->addWidget(m_runnerCountBox);
-    right->addRow(tr("Runners"), runnerRow);
-    right->addRow(tr("Show"), m_metric);
-    form->addLayout(left);
-    form->addLayout(right, 1);
-    QVBoxLayout *layout = scrollingColumn(this);
-    layout->addLayout(form);
-    m_controls->addTo(layout);
-    layout->addWidget(m_plot, 1);
-    layout->addWidget(m_best);
-    layout->addWidget(m_legend);
+    form->addRow(tr("Runners"), runnerRow);
+    form->addRow(tr("Show"), m_metric);
+    m_page = makeSweepPage(this);
+    m_page.sideLayout->addLayout(form);
+    m_controls->addTo(m_page.sideLayout);
+    m_page.sideLayout->addWidget(m_legend);
+    m_page.sideLayout->addStretch(1);
+    m_canvas = new QStackedWidget;
+    m_canvas->setObjectName(QStringLiteral("sweepCanvas"));
+    m_canvas->addWidget(m_empty);
+    m_canvas->addWidget(m_plot);
+    m_page.mainLayout->addWidget(m_canvas, 1);
+    m_page.mainLayout->addWidget(m_best);
+    m_page.mainLayout->addWidget(m_loaded);
 
     connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::stageChanged);
     connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::redraw);
@@ -186,7 +219,29 @@ void SweepView::buildForm()
                           exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"),
                           [this](const QString &path) { return exportTo(path); });
     connect(m_controls.get(), &SweepRunControls::runningChanged, this, &SweepView::sweepStateChanged);
+    connect(m_runners, &QLineEdit::textChanged, this, &SweepView::updateStartState);
     stageChanged();
+}
+
+void SweepView::setRunningOff(const QString &why)
+{
+    m_runningOff = why;
+    updateStartState();
+}
+
+QString SweepView::startOffReason() const
+{
+    return m_controls->startBlockedReason();
+}
+
+void SweepView::updateStartState()
+{
+    QString why = SweepRunControls::runnerMissingReason(m_runners->text());
+    // The window's reason is about the runner on this machine: a template that reaches another
+    // one (ssh, srun) is not held back by it.
+    if (why.isEmpty() && !m_runningOff.isEmpty() && m_runners->text().contains(QLatin1String("{runner}")))
+        why = tr("Start is off: %1").arg(m_runningOff);
+    m_controls->setStartBlocked(why);
 }
 
 void SweepView::stageChanged()
@@ -219,7 +274,7 @@ void SweepView::setJournalDirectory(const QString &dir)
     for (const SweepData &s : m_session->sweeps())
         mine += s.spec.kind == SweepKind::Grid && scan.unfinished.contains(s.id);
     if (mine > 0)
-        m_status->setText(tr("%n unfinished sweep(s) found in %1 (the list beside Resume): Resume continues "
+        m_status->setText(tr("%n unfinished sweep(s) found in %1 (the Shown list): Resume continues "
                              "the shown one.",
                              nullptr, mine)
                               .arg(dir));
@@ -229,7 +284,7 @@ void SweepView::setRunnerTemplate(const QString &text, int count)
 {
     m_template = text;
     m_runnerCount = count;
-    m_runners->setText(text);
+    m_runners->setText(text); // re-checks Start
     m_runnerCountBox->setValue(count);
 }
 
@@ -274,6 +329,11 @@ QString SweepView::journalPathFor(const QString &id) const
 
 bool SweepView::start(QString *error)
 {
+    if (const QString off = startOffReason(); !off.isEmpty()) {
+        if (error)
+            *error = off;
+        return false;
+    }
     if (!parseSize(m_size->text())) {
         if (error)
             *error = tr("The size must look like 4096x4096x4096.");
@@ -288,6 +348,11 @@ bool SweepView::start(QString *error)
 
 bool SweepView::resume(QString *error)
 {
+    if (const QString off = startOffReason(); !off.isEmpty()) {
+        if (error)
+            *error = off;
+        return false;
+    }
     if (!m_shown) {
         if (error)
             *error = tr("No sweep is shown to resume.");
@@ -339,21 +404,28 @@ bool SweepView::isRunning() const
 
 void SweepView::refreshSweepList()
 {
-    const QString current = m_sweeps->currentData().toString();
     m_sweeps->clear();
-    if (!m_session)
-        return;
-    const SweepData *last = nullptr; // size sweeps have their own view (size_sweep_view.h)
-    for (const SweepData &s : m_session->sweeps())
-        if (s.spec.kind == SweepKind::Grid) {
-            m_sweeps->addItem(s.title(), s.id);
-            last = &s;
-        }
-    const int index = m_sweeps->findData(m_shown ? m_shown->id : current);
-    if (index >= 0)
-        m_sweeps->setCurrentIndex(index);
-    if (!m_shown && last)
+    const SweepData *last = nullptr, *same = nullptr; // size sweeps have their own view (size_sweep_view.h)
+    if (m_session)
+        for (const SweepData &s : m_session->sweeps())
+            if (s.spec.kind == SweepKind::Grid) {
+                m_sweeps->addItem(s.title(), s.id);
+                last = &s;
+                if (m_shown && s.id == m_shown->id)
+                    same = &s;
+            }
+    if (m_shown && (isRunning() || (same && same->runs.size() == m_shown->runs.size()))) {
+        m_sweeps->setCurrentIndex(m_sweeps->findData(m_shown->id));
+    } else if (same) { // it ran on elsewhere (a journal read back): show its runs
+        showSweep(*same);
+    } else if (last) { // first open, or another session: its latest sweep
         showSweep(*last);
+    } else if (m_shown) { // the session that held it was replaced by one without sweeps
+        m_shown.reset();
+        m_plan = {};
+        m_loaded->setVisible(false);
+        redraw();
+    }
 }
 
 bool SweepView::showRatio() const
@@ -405,13 +477,17 @@ void SweepView::redraw()
 {
     m_plot->clearItems();
     if (!m_shown || !m_plan.ok()) {
+        // Text in the chart's place: an empty colour map with 0-5 axes would look like data.
         m_summary = {};
         m_map->data()->setSize(1, 1);
-        m_best->setText(m_shown ? QString::fromStdString(m_plan.error)
-                                : tr("No sweep yet: choose a stage and two parameters, then Start."));
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        m_empty->setText(emptyText());
+        m_canvas->setCurrentWidget(m_empty);
+        m_best->clear();
+        m_best->setVisible(false);
         return;
     }
+    m_canvas->setCurrentWidget(m_plot);
+    m_best->setVisible(true);
     const bool ratio = showRatio();
     m_summary = summarizeSweep(m_plan, m_shown->runs, ratio);
     const int nx = int(m_plan.xValues.size()), ny = int(m_plan.yValues.size());
@@ -461,6 +537,8 @@ void SweepView::redraw()
         }
         if (c.wrongResults > 0)
             marks << QStringLiteral("✗");
+        else if (!c.best && c.failures > 0)
+            value = tr("failed"); // out of resources, a launch error...: hover for the sentence
         if (c.cell == m_summary.bestCell)
             value = QStringLiteral("★") + value;
         const QString text =
@@ -501,15 +579,41 @@ void SweepView::redraw()
                                        p.erase(m_plan.spec.y.param);
                                        return p;
                                    }()));
-    m_best->setText(QStringLiteral("%1 (%2) — %3 of %4 configurations answered%5.\n%6")
-                        .arg(m_shown->title(), rest)
-                        .arg(m_summary.answeredPoints)
-                        .arg(m_summary.validPoints)
-                        .arg(m_summary.gpus.isEmpty()
-                                 ? QString()
-                                 : tr(", on ") + m_summary.gpus.join(QStringLiteral(", ")))
-                        .arg(bestText()));
+    m_restText = rest;
+    m_best->setText(summaryText());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SweepView::summaryText() const
+{
+    if (!m_shown)
+        return {};
+    const QString provenance = sweepProvenance(m_shown->runs);
+    return QStringLiteral("%1 (%2) — %3 of %4 configurations answered%5.\n%6")
+        .arg(m_shown->title(), m_restText)
+        .arg(m_summary.answeredPoints)
+        .arg(m_summary.validPoints)
+        .arg(provenance.isEmpty() ? QString() : QStringLiteral(", ") + provenance)
+        .arg(bestText());
+}
+
+bool SweepView::showsHeatmap() const
+{
+    return m_canvas->currentWidget() == m_plot;
+}
+
+QString SweepView::emptyText() const
+{
+    if (m_shown && !m_plan.ok())
+        return tr("This sweep cannot be drawn: %1").arg(QString::fromStdString(m_plan.error));
+    return tr("No sweep to show yet.\n\n"
+              "A parameter sweep times every configuration of two of a stage's parameters (BM × BN, say) at "
+              "one problem size and draws TFLOP/s as a heatmap: which tile shapes are fast on this GPU, "
+              "which spill registers, which the catalog refuses.\n\n"
+              "To run one: choose a stage and its two parameters on the left, then Start (it needs "
+              "gemmscope-runner and an NVIDIA GPU, here or reached by the runner template).\n\n"
+              "To look at a recorded one: choose it in the Shown list, or open a session that "
+              "holds sweeps (File > Open). The default session carries one measured on an H200.");
 }
 
 QString SweepView::cellTooltip(const SweepCellSummary &c) const
@@ -582,15 +686,62 @@ void SweepView::clickCell(int index)
     config.params = c.best
                         ? paramValuesOf(*c.best)
                         : m_plan.points[std::size_t(m_plan.cells[std::size_t(index)].points.front())].params;
+    const RunConfig before = m_base; // the panel's, until the click replaces it
     emit configurationChosen(config);
+    // Never silently: the line says what was loaded, the sweep's size and budget included, and
+    // what of the panel's they replaced.
+    const auto sizeText = [](const ProblemSize &z) {
+        return z.m == z.n && z.n == z.k ? QString::number(z.m) + QStringLiteral("³")
+                                        : QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
+    };
+    QStringList replaced;
+    if (!(before.size.m == config.size.m && before.size.n == config.size.n && before.size.k == config.size.k))
+        replaced << tr("size %1").arg(sizeText(before.size));
+    if (before.timing.budgetMs != config.timing.budgetMs)
+        replaced << tr("budget %1 ms").arg(before.timing.budgetMs);
+    QString text = tr("Loaded %1 %2 at %3, budget %4 ms, from the sweep")
+                       .arg(QString::fromStdString(config.stage.str()),
+                            QString::fromStdString(formatParams(config.params)), sizeText(config.size))
+                       .arg(config.timing.budgetMs);
+    if (c.best)
+        text += tr(" (%1 TFLOP/s there)").arg(c.best->tflops, 0, 'f', 2);
+    else if (c.invalid())
+        text += tr(" (refused by the catalog: the other views say why)");
+    else
+        text += tr(" (not measured in this sweep)");
+    if (!replaced.isEmpty())
+        text += tr("; the panel had %1.").arg(replaced.join(tr(" and ")));
+    else
+        text += QLatin1Char('.');
+    m_loaded->setText(text);
+    m_loaded->setVisible(true);
+}
+
+QString SweepView::loadedText() const
+{
+    return m_loaded->isVisible() ? m_loaded->text() : QString();
+}
+
+QString SweepView::printTitle() const
+{
+    if (!m_shown)
+        return {};
+    return tr("Sweep: %1, %2 × %3 at %4x%5x%6 (%7) — %8")
+        .arg(QString::fromStdString(stageInfo(m_plan.spec.stage).title),
+             QString::fromStdString(m_plan.spec.x.param), QString::fromStdString(m_plan.spec.y.param))
+        .arg(m_plan.spec.size.m)
+        .arg(m_plan.spec.size.n)
+        .arg(m_plan.spec.size.k)
+        .arg(m_restText, showRatio() ? tr("% of cuBLAS FP32 on the same GPU") : tr("TFLOP/s"));
 }
 
 std::optional<QString> SweepView::exportTo(const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    if (!m_shown || !m_plan.ok())
+        return tr("There is no sweep to export: %1 shows none yet (choose one in its list, or run one).")
+            .arg(viewName());
     if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
-        if (!m_shown)
-            return tr("There is no sweep to export.");
         const QByteArray bytes = suffix == QLatin1String("csv")
                                      ? sweepCellsCsv(m_plan, m_summary).toUtf8()
                                      : QJsonDocument(sweepCellsJson(m_plan, m_summary)).toJson();
@@ -598,7 +749,9 @@ std::optional<QString> SweepView::exportTo(const QString &path)
             return written.error; // the file is replaced whole or left as it was
         return std::nullopt;
     }
-    return exportPlot(m_plot, path);
+    // The print layout: title, heatmap with its colour scale, then what the marks mean and the
+    // summary (where and when it was measured, the best cell).
+    return exportSweepPlot(m_plot, path, printTitle(), marksText() + QLatin1Char('\n') + summaryText());
 }
 
 } // namespace gemmscope

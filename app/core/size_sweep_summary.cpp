@@ -3,6 +3,7 @@
 #include "csv_field.h"
 
 #include "sweep_record.h"
+#include "sweep_summary.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -20,7 +21,9 @@ QString seriesLabel(const SweepPlan &plan, int series)
 SizeSweepSummary summarizeSizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs)
 {
     SizeSweepSummary s;
+    s.points.reserve(qsizetype(plan.cells.size()));
     const QHash<QString, const RunRecord *> finished = finishedRunsByKey(runs);
+    const CublasBaselines baselines(runs); // linear: no scan of every run per point
     QSet<QString> gpus;
     for (const SweepCell &cell : plan.cells) {
         const SweepPoint &p = plan.points[std::size_t(cell.points.front())];
@@ -37,7 +40,7 @@ SizeSweepSummary summarizeSizeSweep(const SweepPlan &plan, const QList<RunRecord
                 gpus.insert(run->host + QStringLiteral(": ") + run->gpuName);
                 if (run->isOk()) {
                     out.run = *run;
-                    if (const auto base = cublasMsOnSameGpu(runs, *run); base && run->medianMs > 0)
+                    if (const auto base = baselines.msFor(*run); base && run->medianMs > 0)
                         out.pctOfCublas = 100.0 * *base / run->medianMs;
                     out.waves = waveQuantization(launchBlocks(p.stage, p.params, p.size), run->smCount,
                                                  run->blocksPerSm);

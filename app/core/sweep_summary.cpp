@@ -5,14 +5,75 @@
 #include "sweep_record.h"
 
 #include <QJsonArray>
+#include <QObject>
 #include <QSet>
 
 namespace gemmscope {
+
+namespace {
+
+QString baselineKey(const QString &gpu, qint64 m, qint64 n, qint64 k)
+{
+    return QStringLiteral("%1|%2x%3x%4").arg(gpu).arg(m).arg(n).arg(k);
+}
+
+} // namespace
+
+CublasBaselines::CublasBaselines(const QList<RunRecord> &runs)
+{
+    // In order, so the latest run of a GPU and size wins, as cublasMsOnSameGpu's backward scan.
+    for (const RunRecord &r : runs)
+        if (r.isOk() && r.stage == QLatin1String("cublas_fp32") && r.medianMs > 0)
+            m_ms.insert(baselineKey(gpuIdentity(r), r.m, r.n, r.k), r.medianMs);
+}
+
+std::optional<double> CublasBaselines::msFor(const RunRecord &run) const
+{
+    const auto it = m_ms.constFind(baselineKey(gpuIdentity(run), run.m, run.n, run.k));
+    return it == m_ms.constEnd() ? std::nullopt : std::optional<double>(*it);
+}
+
+QString sweepProvenance(const QList<RunRecord> &runs)
+{
+    QSet<QString> seen;
+    QStringList gpus;
+    QDateTime first, last;
+    for (const RunRecord &r : runs) {
+        if (r.gpuName.isEmpty())
+            continue;
+        const QString gpu = r.host.isEmpty() ? r.gpuName : r.host + QStringLiteral(": ") + r.gpuName;
+        if (!seen.contains(gpu)) {
+            seen.insert(gpu);
+            gpus << gpu;
+        }
+        if (r.timestamp.isValid()) {
+            if (!first.isValid() || r.timestamp < first)
+                first = r.timestamp;
+            if (!last.isValid() || r.timestamp > last)
+                last = r.timestamp;
+        }
+    }
+    if (gpus.isEmpty())
+        return {};
+    const QString shown = gpus.size() <= 3 ? gpus.join(QStringLiteral(", "))
+                                           : QObject::tr("%1 and %2 more GPUs")
+                                                 .arg(gpus.mid(0, 3).join(QStringLiteral(", ")))
+                                                 .arg(gpus.size() - 3);
+    if (!first.isValid())
+        return QObject::tr("measured on %1").arg(shown);
+    const QDateTime a = first.toUTC(), b = last.toUTC();
+    const QString minute = QStringLiteral("yyyy-MM-dd HH:mm");
+    QString when = a.toString(minute);
+    if (b.toString(minute) != when)
+        when += QStringLiteral("–") + b.toString(a.date() == b.date() ? QStringLiteral("HH:mm") : minute);
+    return QObject::tr("measured on %1, %2 UTC").arg(shown, when);
+}
 
 SweepSummary summarizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs, bool byRatio)
 {
     SweepSummary s;
     const QHash<QString, const RunRecord *> finished = finishedRunsByKey(runs);
+    const CublasBaselines baselines(runs);
     QSet<QString> gpus;
     for (const RunRecord &r : runs)
         if (!r.gpuName.isEmpty())
@@ -47,7 +108,7 @@ SweepSummary summarizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs,
                 }
                 continue;
             }
-            const std::optional<double> base = cublasMsOnSameGpu(runs, *run);
+            const std::optional<double> base = baselines.msFor(*run);
             const std::optional<double> pct = base && run->medianMs > 0
                                                   ? std::optional<double>(100.0 * *base / run->medianMs)
                                                   : std::nullopt;

@@ -7,6 +7,7 @@
 #include "run_record.h"
 #include "sweep_plan.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QVector>
@@ -33,6 +34,23 @@ struct SweepSummary {
     int validPoints = 0, answeredPoints = 0;
     QStringList gpus; // every GPU the sweep ran on, as "host: name"
 };
+
+// The cuBLAS FP32 baseline of each GPU and size, indexed once: what cublasMsOnSameGpu (sweep_record.h)
+// answers for one run by scanning every run, in constant time per run, so that a summary of n runs
+// takes time linear in n (a 10,000-series size sweep, issue 21 item 5).
+class CublasBaselines {
+public:
+    explicit CublasBaselines(const QList<RunRecord> &runs);
+    // The median of the latest successful cuBLAS FP32 run at the run's size on the run's GPU.
+    std::optional<double> msFor(const RunRecord &run) const;
+
+private:
+    QHash<QString, double> m_ms; // gpuIdentity + size -> median ms
+};
+
+// Where and when a sweep's runs were measured, for the views' summary line and print layouts:
+// "measured on vm: NVIDIA H200, 2026-11-30 22:35–22:36 UTC". Empty when no run says.
+QString sweepProvenance(const QList<RunRecord> &runs);
 
 // `byRatio`: choose the best cell by % of cuBLAS on its own GPU (a sweep on unlike GPUs) instead
 // of by TFLOP/s.
