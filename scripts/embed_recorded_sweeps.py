@@ -2,7 +2,7 @@
 """Puts two recorded H200 sweeps into the embedded default session (resources/default_session.json),
 so that the Sweep views show real data on a machine without a GPU (issue 19 item 3).
 
-Both come from the recorded runs in docs/sweeps-2026-11-30/ (gemmscope-bench on an NVIDIA H200,
+Both come from the recorded runs in tests/data/recorded/sweeps-2026-11-30/ (gemmscope-bench on an NVIDIA H200,
 host "vm", 2026-11-30), copied run for run with the runner's verbatim event ("raw") left out:
 
 - the parameter sweep is a TM x TN slice of sweep-1gpu.json (final stage, 4096^3, BM x BN with the
@@ -18,8 +18,8 @@ import json
 import sys
 
 SESSION = "resources/default_session.json"
-GRID = "docs/sweeps-2026-11-30/sweep-1gpu.json"
-SIZES = "docs/sweeps-2026-11-30/size-sweep-square.json"
+GRID = "tests/data/recorded/sweeps-2026-11-30/sweep-1gpu.json"
+SIZES = "tests/data/recorded/sweeps-2026-11-30/size-sweep-square.json"
 SLICE = {"BM": 128, "BN": 128, "BK": 24}
 SLICE_VALUES = [1, 2, 4, 8, 16]  # TM and TN values of the recorded sweep
 
@@ -47,7 +47,7 @@ def main():
                   "runs": [stripped(r) for r in sizes["runs"]]}
     session["sweeps"] = [grid_sweep, size_sweep]
     note = (" Sweep tab: two sweeps recorded with gemmscope-bench on the same kind of GPU (NVIDIA H200, host "
-            "\"vm\", 2026-11-30; raw files docs/sweeps-2026-11-30/): the final stage's TM x TN at BM=128 "
+            "\"vm\", 2026-11-30; raw files tests/data/recorded/sweeps-2026-11-30/): the final stage's TM x TN at BM=128 "
             "BN=128 BK=24, 4096x4096x4096 (a slice of sweep-1gpu.json, every accepted configuration of it "
             "recorded), and TFLOP/s against size for five series, 256 to 8192 (size-sweep-square.json).")
     if "Sweep tab:" not in session["description"]:

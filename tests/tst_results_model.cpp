@@ -143,6 +143,33 @@ private slots:
         }
     }
 
+    // Shared memory per block counts the dynamic bytes the launch passes: the TMA stage's 193 KiB
+    // of stages (its static shared memory is 0), and the static bytes of the seeds' kernels.
+    void sharedMemoryIncludesDynamic()
+    {
+        QString error;
+        QVERIFY2(m_session->open(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+        bool sawTma = false, sawStep3 = false;
+        for (int row = 0; row < m_model->rowCount(); ++row) {
+            const RunRecord &r = m_session->runs()[row];
+            const QModelIndex smem = m_model->index(row, ResultsModel::SmemColumn);
+            if (r.stage == QStringLiteral("wgmma_tma_tf32")) {
+                sawTma = true;
+                QCOMPARE(r.staticSmemBytes, 0);
+                QVERIFY2(smem.data(ResultsModel::SortRole).toInt() >= 193 * 1024,
+                         qPrintable(smem.data().toString()));
+                QVERIFY(smem.data(Qt::ToolTipRole).toString().contains(QStringLiteral("dynamic")));
+            }
+            if (r.presetKey == QStringLiteral("worklog-3")) {
+                sawStep3 = true;
+                QCOMPARE(smem.data(ResultsModel::SortRole).toInt(), r.staticSmemBytes); // no dynamic memory
+            }
+        }
+        QVERIFY(sawTma && sawStep3);
+    }
+
     void failedRunsAreMarked()
     {
         RunRecord failed = run("f", "final", 0);

@@ -12,6 +12,7 @@
 #include "run_selection.h"
 #include "runtime_chart.h"
 #include "session.h"
+#include "sweep_view.h"
 #include "tile_map_view.h"
 
 #include <QAction>
@@ -269,6 +270,35 @@ private slots:
         QVERIFY(window.autosaveWarningText().contains(QStringLiteral("Save As")));
         window.showAutosaveProblem(QString());
         QVERIFY(window.autosaveWarningText().isEmpty());
+    }
+
+    // Without a GPU the Sweep workspace opens on the recorded H200 sweeps; Ctrl+E there writes the
+    // heatmap's print layout, and the headless render writes both sweeps.
+    void sweepWorkspaceExportsTheHeatmap()
+    {
+        MainWindow window(options());
+        window.loadDefaultSession();
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.workspaces()->setCurrent(Workspace::Sweep);
+        auto *grid = window.findChild<SweepView *>("sweepView");
+        QVERIFY(grid && grid->shownSweep());
+        QCOMPARE(window.exportTarget(), static_cast<QWidget *>(grid));
+        QVERIFY2(window.exportDialogTitle().contains(QStringLiteral("sweep")),
+                 qPrintable(window.exportDialogTitle()));
+        QString error;
+        const QString svg = m_dir.filePath("heatmap.svg");
+        QVERIFY2(window.exportTo(svg, &error), qPrintable(error));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("measured on"));
+        const QStringList written = window.exportViews(m_dir.filePath("all"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const char *name : {"sweep.png", "sizes.svg", "runtime.pdf", "counters.png"})
+            QVERIFY2(std::any_of(written.cbegin(), written.cend(),
+                                 [name](const QString &path) { return path.endsWith(QLatin1String(name)); }),
+                     name);
     }
 
     void runOffSaysWhyOnce()

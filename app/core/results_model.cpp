@@ -23,6 +23,21 @@ QString failureText(const RunRecord &r)
     return QStringLiteral("%1: %2").arg(r.errorKind, r.errorMessage);
 }
 
+// Shared memory per block: the static bytes ptxas reported and the dynamic bytes the launch passes
+// (the catalog's launch model, the runner's own: 193 KiB for the TMA stage, whose static is 0).
+int dynamicSmemBytes(const RunRecord &r)
+{
+    const StageInfo *stage = findStage(r.stage.toStdString());
+    if (!stage || stage->isLibrary)
+        return 0;
+    return launchGeometry(stage->id, paramValuesOf(r), {r.m, r.n, r.k}).dynamicSmemBytes;
+}
+
+int smemBytes(const RunRecord &r)
+{
+    return r.registers >= 0 || r.staticSmemBytes > 0 ? r.staticSmemBytes + dynamicSmemBytes(r) : 0;
+}
+
 QString cublasKey(const RunRecord &r)
 {
     return QStringLiteral("%1x%2x%3|%4|%5").arg(r.m).arg(r.n).arg(r.k).arg(r.origin, r.gpuName);
@@ -149,8 +164,7 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case RegistersColumn:
         return r.registers >= 0 ? QString::number(r.registers) : QString();
     case SmemColumn:
-        return r.staticSmemBytes > 0 ? QStringLiteral("%1 KiB").arg(r.staticSmemBytes / 1024.0, 0, 'f', 1)
-                                     : QString();
+        return smemBytes(r) > 0 ? QStringLiteral("%1 KiB").arg(smemBytes(r) / 1024.0, 0, 'f', 1) : QString();
     case OccupancyColumn:
         if (r.occupancy < 0)
             return QString();
@@ -197,7 +211,7 @@ QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
     case RegistersColumn:
         return r.registers;
     case SmemColumn:
-        return r.staticSmemBytes;
+        return smemBytes(r);
     case OccupancyColumn:
         return r.occupancy;
     case TimeColumn:
@@ -238,6 +252,10 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
                     tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin and GPU.")
                         .arg(ref->runId) // from the file: never markup
                         .arg(ref->medianMs, 0, 'f', 3));
+        if (index.column() == SmemColumn && smemBytes(r) > 0)
+            return tr("%1 B static (ptxas) + %2 B dynamic (the launch) per block")
+                .arg(r.staticSmemBytes)
+                .arg(dynamicSmemBytes(r));
         if (index.column() == OriginColumn && r.origin != QLatin1String("measured"))
             return r.origin == QLatin1String("worklog")
                        ? tr("Published in the worklog (T4), not measured here.")

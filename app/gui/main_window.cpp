@@ -162,10 +162,14 @@ void MainWindow::buildViews()
     layout->addWidget(m_workspaces, 1);
     setCentralWidget(central);
     connect(m_workspaces, &Workspaces::currentChanged, this, &MainWindow::onWorkspaceChanged);
+    connect(m_sweepModes, &QTabWidget::currentChanged, this,
+            [this] { m_registry->setFocused(m_sweepModes->currentWidget()); });
 
     for (RunView *view : QList<RunView *>{m_runtimeChart, m_rooflineChart, m_coalescing, m_bankConflicts,
                                           m_accessCheck, m_stageSource, m_machineCode})
         m_registry->add(view);
+    m_registry->add(m_sweepView); // Ctrl+E on the Sweep workspace writes the heatmap's print layout
+    m_registry->add(m_sizeSweepView);
     m_registry->add(m_tileMap, m_mappingStack); // the pane shows the map or, where none, its summary
     m_registry->add(m_mappingText, m_mappingStack);
     m_registry->addExportOnly(m_table, tr("the results table"));
@@ -423,6 +427,9 @@ void MainWindow::updateRunActions()
           tr("Cancel the queued and running runs (Esc)"), m_runnerReason);
     m_compileActions->updateState();
     m_panel->setRunEnabledByRunner(m_runnerAvailable, m_runnerReason);
+    // Sweeps on this machine's runner are off with the same reason (ssh/srun templates stay on).
+    m_sweepView->setRunningOff(m_runnerAvailable ? QString() : m_runnerReason);
+    m_sizeSweepView->setRunningOff(m_runnerAvailable ? QString() : m_runnerReason);
 }
 
 void MainWindow::compileCurrent()
@@ -577,6 +584,15 @@ QStringList MainWindow::exportViews(const QString &directory, QString *error, co
                                       {QStringLiteral("bank"), m_bankConflicts},
                                       {QStringLiteral("counters"), m_accessCheck}},
                                      directory, error);
+    if (!error->isEmpty())
+        return written;
+    // The sweeps the session holds (an empty view has nothing to print and refuses to).
+    QList<QPair<QString, QWidget *>> sweeps;
+    if (m_sweepView->shownSweep())
+        sweeps.append({QStringLiteral("sweep"), m_sweepView});
+    if (m_sizeSweepView->shownSweep())
+        sweeps.append({QStringLiteral("sizes"), m_sizeSweepView});
+    written += exportEach(*m_registry, sweeps, directory, error);
     if (!error->isEmpty())
         return written;
     // The runtime chart's second mode: measured speedups against the worklog's published ones.
