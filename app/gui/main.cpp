@@ -92,7 +92,6 @@ int measureUiStall(QApplication &app, long long n, const QString &screenshotPath
                                    .arg(failed)
                                    .arg(n)
                                    .arg(window.session()->runs().size())
-                                   .arg(n)
                                    .arg(meter.samples())
                                    .arg(meter.maxStallMs(), 0, 'f', 2)
                                    .arg(meter.percentileStallMs(0.99), 0, 'f', 2);
