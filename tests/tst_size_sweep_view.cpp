@@ -8,6 +8,7 @@
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
 #include "support/sweep_stand_in.h"
+#include "sweep_journals.h"
 #include "sweep_view.h"
 
 #include <QJsonDocument>
@@ -188,7 +189,10 @@ private slots:
             QCOMPARE(r.host, QStringLiteral("fakehost"));
             QCOMPARE(r.smCount, 132); // from the stand-in's ready event
         }
-        const auto journal = SweepJournal::read(view.journalDirectory() + "/" + sweep.id + ".gsweep", &error);
+        // Finished: its journal (named by its plan) was archived once the session held it.
+        const auto journal = SweepJournal::read(journalArchiveDirectory(view.journalDirectory()) + "/" +
+                                                    sweepJournalFileName(sweep.spec),
+                                                &error);
         QVERIFY2(journal, qPrintable(error));
         QCOMPARE(journal->runs.size(), sweep.runs.size());
         QCOMPARE(view.summary().answered, int(sweep.runs.size()));
@@ -239,7 +243,7 @@ private slots:
         gridView.setJournalDirectory(dir);
         SizeSweepView sizeView(&session);
         sizeView.setJournalDirectory(dir);
-        QCOMPARE(session.sweeps().size(), 2);
+        QTRY_COMPARE(session.sweeps().size(), 2); // the folder is read in a worker thread
         QVERIFY(gridView.shownSweep());
         QCOMPARE(gridView.shownSweep()->id, grid.id);
         QCOMPARE(gridView.summary().answeredPoints, 1); // its finished cell

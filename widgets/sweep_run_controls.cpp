@@ -93,7 +93,7 @@ void SweepRunControls::addTo(QVBoxLayout *layout)
 bool SweepRunControls::launch(const SweepData &sweep, const SweepRun::Options &options, QString *error)
 {
     m_run = std::make_unique<SweepRun>(sweep, options);
-    connect(m_run.get(), &SweepRun::runAnswered, this, [this] {
+    connect(m_run.get(), &SweepRun::sweepChanged, this, [this] { // a few times a second, not per run
         if (!m_run)
             return;
         if (m_session)
@@ -131,7 +131,7 @@ bool SweepRunControls::launch(const SweepData &sweep, const SweepRun::Options &o
 SweepData SweepRunControls::withJournaledRuns(const SweepData &sweep, const QString &journalPath)
 {
     if (const auto journal = SweepJournal::read(journalPath);
-        journal && journal->runs.size() > sweep.runs.size())
+        journal && journal->id == sweep.id && journal->runs.size() > sweep.runs.size())
         return *journal;
     return sweep;
 }

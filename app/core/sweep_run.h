@@ -7,7 +7,9 @@
 //
 // Every answered run is written to the sweep's journal (fsync'ed) before anything else happens
 // with it, so cancel, a runner fault, closing the application or kill -9 lose no finished point;
-// start() on a sweep that already has runs sends only the points without a finished run.
+// start() on a sweep that already has runs sends only the points without a finished run. The
+// journal is locked (sweep_journals.h) from start() to the end: one writer per journal. A journal
+// that cannot take another run (full disk, its size limit) stops the sweep with a sentence.
 // QtCore only: the GUI's Sweep view and gemmscope-bench --sweep both drive this.
 #pragma once
 
@@ -16,13 +18,16 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QLockFile>
 #include <QObject>
+#include <QTimer>
 #include <QVector>
 #include <memory>
 
 namespace gemmscope {
 
 inline const QString kSweepTag = QStringLiteral("sweep");
+inline constexpr int kSweepChangedMs = 200;
 
 class SweepRun : public QObject {
     Q_OBJECT
@@ -33,6 +38,10 @@ public:
         QString journalPath;          // empty: runs are not journaled (tests, throwaway sweeps)
         std::optional<RunnerClient::Watchdog> watchdog;
         int attemptsPerPoint = 2; // a point whose runner crashed under it is sent again once
+        // Non-empty (the GUI's journal folder): a journal there holding another sweep of the same
+        // plan is set aside into this folder first, and the journal of a sweep that finished
+        // every point is moved here after finished() (its sweep is then in the session).
+        QString archiveDirectory;
     };
 
     SweepRun(SweepData sweep, Options options, QObject *parent = nullptr);
@@ -56,6 +65,9 @@ public:
 signals:
     // After the run is in the sweep (and its journal). `point` is the plan's index, -1 for a baseline.
     void runAnswered(const gemmscope::RunRecord &run, int point);
+    // The sweep has new runs: at most every kSweepChangedMs while it runs, and once before
+    // finished(). For views that redraw the whole sweep (once per run would be quadratic).
+    void sweepChanged();
     void progressChanged(int answered, int total, double etaSeconds);
     void runnerStatusChanged(int runner, bool available, const QString &reason);
     void journalError(const QString &message);
@@ -71,16 +83,20 @@ private:
         int runner = -1;
         int point = -1; // -1: the runner's cuBLAS baseline
     };
+    bool openJournal(QString &why);
     RunRequest requestFor(int point) const;
     RunRequest baselineRequest() const;
     void fill(int runner);
     void onAnswered(int runner, const RunRecord &run);
     void finishIfDone();
+    void noteChange();
 
     SweepData m_sweep;
     Options m_options;
     SweepPlan m_plan;
     SweepJournal m_journal;
+    std::unique_ptr<QLockFile> m_journalLock;
+    QTimer *m_changeTimer = nullptr;
     std::vector<Runner> m_runners;
     QList<int> m_todo;
     QHash<int, int> m_attempts;
