@@ -14,6 +14,7 @@
 
 #include <QDir>
 #include <QLockFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -332,10 +333,10 @@ private slots:
     {
         RunnerTemplateValues values;
         values.host = QStringLiteral("node-1");
+        values.runner = QStringLiteral("/opt/gemmscope-runner");
         QString error;
         QVERIFY(!parseRunnerTemplate(QStringLiteral("{runner}"), values, &error));
         QVERIFY2(error.contains(QStringLiteral("has no {host}")), qPrintable(error));
-        values.runner = QStringLiteral("/opt/gemmscope-runner");
         QVERIFY(parseRunnerTemplate(QStringLiteral("ssh {host} gemmscope-runner"), values, &error));
         QVERIFY(!runnerCommandsPerGpu(QStringLiteral("{runner}"), kMaxRunnersPerSweep + 1,
                                       QStringLiteral("/opt/r"), &error));
@@ -348,6 +349,54 @@ private slots:
         QVERIFY(!run.start(&error));
         QVERIFY2(error.contains(QStringLiteral("would start 257 runners")), qPrintable(error));
         QCOMPARE(run.runnerCount(), 0); // none was started
+    }
+
+    // The bench: the same sweep with its values in another order resumes its journal (it was
+    // "another sweep"); --hosts with a template without {host} and --json onto the journal are
+    // refused before anything starts.
+    void benchRecognisesTheSameSweepAndRefusesBadPools()
+    {
+        const QString bench = qEnvironmentVariable("GEMMSCOPE_BENCH");
+        if (bench.isEmpty() || m_script.isEmpty())
+            QSKIP("gemmscope-bench (GEMMSCOPE_BENCH) and python3 are needed");
+        const QString journal = m_dir.filePath("bench.gsweep");
+        const auto run = [&](const QString &xValues, const QStringList &more) {
+            QProcess p;
+            p.start(bench, QStringList{"--sweep", "--stage", "final", "--x", "BM", "--y", "TM", "--x-values",
+                                       xValues, "--y-values", "2,4", "--fixed", "BN=64,BK=8,TN=4", "--size",
+                                       "256x256x256", "--budget-ms", "5", "--journal", journal} +
+                               more);
+            if (!p.waitForFinished(60000))
+                p.kill();
+            p.waitForFinished();
+            return std::make_pair(p.exitCode(),
+                                  QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError()));
+        };
+        const QStringList standInRunner{"--runner-template", QStringLiteral("python3 ") + m_script};
+        const auto first = run(QStringLiteral("64,128"), standInRunner);
+        QVERIFY2(first.first == 0, qPrintable(first.second));
+        const auto again = run(QStringLiteral("128,64,64"), standInRunner);
+        QVERIFY2(again.second.contains(QStringLiteral("Resuming")) &&
+                     !again.second.contains(QStringLiteral("holds another sweep")),
+                 qPrintable(again.second));
+        QVERIFY2(again.first == 0, qPrintable(again.second));
+
+        QStringList hosts;
+        for (int i = 0; i < 100; ++i)
+            hosts << QStringLiteral("node-%1").arg(i);
+        const auto local = run(QStringLiteral("64"), {"--hosts", hosts.join(QLatin1Char(','))});
+        QCOMPARE(local.first, 1);
+        QVERIFY2(local.second.contains(QStringLiteral("has no {host}")), qPrintable(local.second));
+        const auto tooMany =
+            run(QStringLiteral("64"), {"--hosts", hosts.join(QLatin1Char(',')), "--runners", "3",
+                                       "--runner-template", QStringLiteral("ssh {host} gemmscope-runner")});
+        QCOMPARE(tooMany.first, 1);
+        QVERIFY2(tooMany.second.contains(QStringLiteral("would start 300 runners")),
+                 qPrintable(tooMany.second));
+        const auto onto = run(QStringLiteral("64"), standInRunner + QStringList{"--json", journal});
+        QCOMPARE(onto.first, 1);
+        QVERIFY2(onto.second.contains(QStringLiteral("name the same file")), qPrintable(onto.second));
+        QVERIFY(SweepJournal::read(journal)); // still the journal
     }
 
 private:

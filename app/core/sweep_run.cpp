@@ -16,7 +16,7 @@ SweepRun::SweepRun(SweepData sweep, Options options, QObject *parent)
     m_changeTimer = new QTimer(this);
     m_changeTimer->setSingleShot(true);
     m_changeTimer->setInterval(kSweepChangedMs);
-    connect(m_changeTimer, &QTimer::timeout, this, &SweepRun::sweepChanged);
+    connect(m_changeTimer, &QTimer::timeout, this, &SweepRun::emitChange);
 }
 
 SweepRun::~SweepRun()
@@ -265,8 +265,27 @@ void SweepRun::finishIfDone()
 
 void SweepRun::noteChange()
 {
-    if (!m_changeTimer->isActive())
+    m_changePending = true;
+    if (!m_changeTimer->isActive() && !m_measuringChange)
         m_changeTimer->start();
+}
+
+void SweepRun::emitChange()
+{
+    // Whoever redraws the whole sweep on this gets at most a fifth of the time: the next signal
+    // waits four times as long as the receivers took, the replots they queued included (a zero
+    // timer queued after them fires once they are done). A redraw grows with the sweep.
+    m_changePending = false;
+    m_measuringChange = true;
+    QElapsedTimer took;
+    took.start();
+    emit sweepChanged();
+    QTimer::singleShot(0, this, [this, took] {
+        m_measuringChange = false;
+        m_changeTimer->setInterval(int(std::max<qint64>(kSweepChangedMs, 4 * took.elapsed())));
+        if (m_changePending && m_running)
+            m_changeTimer->start();
+    });
 }
 
 } // namespace gemmscope

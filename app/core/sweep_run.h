@@ -65,8 +65,9 @@ public:
 signals:
     // After the run is in the sweep (and its journal). `point` is the plan's index, -1 for a baseline.
     void runAnswered(const gemmscope::RunRecord &run, int point);
-    // The sweep has new runs: at most every kSweepChangedMs while it runs, and once before
-    // finished(). For views that redraw the whole sweep (once per run would be quadratic).
+    // The sweep has new runs: at most every kSweepChangedMs (or four times as long as its
+    // receivers took the last time) while it runs, and once before finished(). For views that
+    // redraw the whole sweep: once per run would be quadratic.
     void sweepChanged();
     void progressChanged(int answered, int total, double etaSeconds);
     void runnerStatusChanged(int runner, bool available, const QString &reason);
@@ -90,6 +91,7 @@ private:
     void onAnswered(int runner, const RunRecord &run);
     void finishIfDone();
     void noteChange();
+    void emitChange();
 
     SweepData m_sweep;
     Options m_options;
@@ -97,6 +99,7 @@ private:
     SweepJournal m_journal;
     std::unique_ptr<QLockFile> m_journalLock;
     QTimer *m_changeTimer = nullptr;
+    bool m_changePending = false, m_measuringChange = false;
     std::vector<Runner> m_runners;
     QList<int> m_todo;
     QHash<int, int> m_attempts;
