@@ -7,6 +7,7 @@
 //                                                       window does), and when the scan is done
 //                                                       (then a fresh process opens it again: the
 //                                                       next start)
+//   bench_journals big [repeats=20]                     one unfinished journal of 20,000 x repeats runs
 //   bench_journals resume [sizes=2000]                 a half-done 2-series size sweep resumed on
 //                                                       the scripted stand-in runner: through the
 //                                                       size view (the GUI path) and through SweepRun
@@ -29,6 +30,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
+#include <sys/resource.h>
 
 using namespace gemmscope;
 
@@ -202,6 +204,41 @@ int startBench(int journals, int runs)
     return 0;
 }
 
+// One large unfinished journal: every point of a 10,000-size sweep answered `repeats` times, but
+// one. The window's thread, the time until it is offered, and (from /usr/bin/time) the memory.
+int bigBench(int repeats)
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("sweeps"));
+    QDir().mkpath(folder);
+    const SweepSpec spec = sizeSpec(10000);
+    const QString path = QDir(folder).filePath(QStringLiteral("sweep-big.gsweep"));
+    {
+        SweepData big = sweepWith(QStringLiteral("sweep-big"), spec, 20000);
+        big.runs.removeLast(); // unfinished: one point left
+        const QList<RunRecord> once = big.runs;
+        for (int r = 1; r < repeats; ++r)
+            big.runs += once;
+        writeJournal(path, big);
+        std::printf("big: one unfinished journal of %d runs (%.0f MB)\n", int(big.runs.size()),
+                    double(QFileInfo(path).size()) / 1e6);
+        std::fflush(stdout);
+    }
+    if (qEnvironmentVariableIsSet("BENCH_JOURNALS_KEEP")) { // for `read`
+        QFile::copy(path, qEnvironmentVariable("BENCH_JOURNALS_KEEP"));
+        return 0;
+    }
+    // Opened by a fresh process, so that its peak memory is the start's alone.
+    QProcess next;
+    next.setProcessChannelMode(QProcess::ForwardedChannels);
+    next.start(QCoreApplication::applicationFilePath(), {QStringLiteral("open"), folder});
+    next.waitForFinished(-1);
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    std::printf("  peak memory of that start: %.2f GB\n", double(usage.ru_maxrss) / 1e6);
+    return 0;
+}
+
 int resumeBench(int sizeCount)
 {
     QTemporaryDir dir;
@@ -279,8 +316,18 @@ int main(int argc, char **argv)
         openFolder(args.value(2), "next start");
         return 0;
     }
+    if (args.value(1) == QLatin1String("read")) { // one journal read, on this thread
+        QElapsedTimer clock;
+        clock.start();
+        const auto journal = SweepJournal::read(args.value(2));
+        std::printf("  read %d runs in %.2f s\n", journal ? int(journal->runs.size()) : -1,
+                    clock.elapsed() / 1000.0);
+        return 0;
+    }
+    if (args.value(1) == QLatin1String("big"))
+        return bigBench(number(2, 20));
     if (args.value(1) == QLatin1String("resume"))
         return resumeBench(number(2, 2000));
-    std::printf("usage: bench_journals start [journals] [runs] | resume [sizes]\n");
+    std::printf("usage: bench_journals start [journals] [runs] | big [repeats] | resume [sizes]\n");
     return 2;
 }

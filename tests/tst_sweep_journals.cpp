@@ -18,6 +18,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -302,6 +304,47 @@ private slots:
         QVERIFY2(read, qPrintable(error));
         QCOMPARE(int(read->runs.size()), written); // every line before the limit is whole
         QCOMPARE(kMaxJournalBytes, 512LL * 1024 * 1024);
+    }
+
+    // A journal write that fails (an injected "disk full": RLIMIT_FSIZE just past the journal's
+    // size) stops the sweep with the sentence; every run the journal holds is whole.
+    void journalWriteFailureStopsTheSweep()
+    {
+        if (m_script.isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        const QString path = m_dir.filePath("full.gsweep");
+        SweepRun::Options options;
+        options.journalPath = path;
+        options.window = 1;
+        options.runners << standIn(m_script, {{"FAKE_DELAY_S", "0.05"}});
+        SweepRun run(smallSweep(QStringLiteral("sweep-full"), 0), options);
+        QSignalSpy answered(&run, &SweepRun::runAnswered);
+        QSignalSpy errors(&run, &SweepRun::journalError);
+        QSignalSpy finished(&run, &SweepRun::finished);
+        QString error;
+        QVERIFY2(run.start(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(answered.size() >= 2, 30000);
+        rlimit old{};
+        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &old), 0);
+        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit full = old;
+        full.rlim_cur = rlim_t(QFileInfo(path).size() + 16);
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &full), 0);
+        const bool ended = finished.wait(30000);
+        ::setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, previous);
+        QVERIFY(ended);
+        QVERIFY(!errors.isEmpty());
+        QVERIFY2(errors.first().first().toString().contains(
+                     QStringLiteral("Could not write to the sweep journal")),
+                 qPrintable(errors.first().first().toString()));
+        QCOMPARE(finished.first().first().toBool(), true); // stopped, not run on unjournaled
+        QVERIFY(!unfinishedPoints(run.plan(), run.sweep().runs).isEmpty());
+        QStringList problems;
+        const auto journal = SweepJournal::read(path, &error, &problems);
+        QVERIFY2(journal, qPrintable(error));
+        QVERIFY(journal->runs.size() >= 2);
+        QVERIFY(journal->runs.size() < run.sweep().runs.size());
     }
 
     // A FIFO, a device or a symlink at a journal's name: refused at once, never followed.
