@@ -93,7 +93,7 @@ void SweepRunControls::addTo(QVBoxLayout *layout)
 bool SweepRunControls::launch(const SweepData &sweep, const SweepRun::Options &options, QString *error)
 {
     m_run = std::make_unique<SweepRun>(sweep, options);
-    connect(m_run.get(), &SweepRun::sweepChanged, this, [this] { // a few times a second, not per run
+    connect(m_run.get(), &SweepRun::runAnswered, this, [this] {
         if (!m_run)
             return;
         if (m_session)

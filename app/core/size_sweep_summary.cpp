@@ -19,7 +19,6 @@ SizeSweepSummary summarizeSizeSweep(const SweepPlan &plan, const QList<RunRecord
 {
     SizeSweepSummary s;
     const QHash<QString, const RunRecord *> finished = finishedRunsByKey(runs);
-    const CublasBaselines baselines(runs);
     QSet<QString> gpus;
     for (const SweepCell &cell : plan.cells) {
         const SweepPoint &p = plan.points[std::size_t(cell.points.front())];
@@ -36,7 +35,7 @@ SizeSweepSummary summarizeSizeSweep(const SweepPlan &plan, const QList<RunRecord
                 gpus.insert(run->host + QStringLiteral(": ") + run->gpuName);
                 if (run->isOk()) {
                     out.run = *run;
-                    if (const auto base = baselines.msFor(*run); base && run->medianMs > 0)
+                    if (const auto base = cublasMsOnSameGpu(runs, *run); base && run->medianMs > 0)
                         out.pctOfCublas = 100.0 * *base / run->medianMs;
                     out.waves = waveQuantization(launchBlocks(p.stage, p.params, p.size), run->smCount,
                                                  run->blocksPerSm);

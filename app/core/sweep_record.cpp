@@ -357,24 +357,6 @@ QString megabytes(qint64 bytes)
 
 } // namespace
 
-CublasBaselines::CublasBaselines(const QList<RunRecord> &runs)
-{
-    for (const RunRecord &r : runs) // in order: the latest one of each size and GPU stays
-        if (r.isOk() && r.stage == QLatin1String("cublas_fp32") && r.medianMs > 0)
-            m_ms.insert(key(r), r.medianMs);
-}
-
-QString CublasBaselines::key(const RunRecord &run)
-{
-    return QStringLiteral("%1x%2x%3|").arg(run.m).arg(run.n).arg(run.k) + gpuIdentity(run);
-}
-
-std::optional<double> CublasBaselines::msFor(const RunRecord &run) const
-{
-    const auto it = m_ms.constFind(key(run));
-    return it == m_ms.constEnd() ? std::nullopt : std::optional<double>(*it);
-}
-
 bool SweepJournal::open(const QString &path, bool truncate, QString *error)
 {
     m_file.close();

@@ -63,18 +63,6 @@ QString gpuIdentity(const RunRecord &run);
 // The median of the latest successful cuBLAS FP32 run at `size` on the same GPU as `run`.
 std::optional<double> cublasMsOnSameGpu(const QList<RunRecord> &runs, const RunRecord &run);
 
-// The same answer for many runs: indexed once (linear), then each lookup in constant time. A
-// summary asking cublasMsOnSameGpu for every point scanned every run per point (quadratic).
-class CublasBaselines {
-public:
-    explicit CublasBaselines(const QList<RunRecord> &runs);
-    std::optional<double> msFor(const RunRecord &run) const;
-
-private:
-    static QString key(const RunRecord &run);
-    QHash<QString, double> m_ms;
-};
-
 // A journal holds at most this much: every journal written can be read again (file_read.h's
 // limit), and a runaway sweep cannot fill the disk. 20,000 runs take about 40 MB.
 inline constexpr qint64 kMaxJournalBytes = 512LL * 1024 * 1024;

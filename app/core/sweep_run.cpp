@@ -13,10 +13,6 @@ SweepRun::SweepRun(SweepData sweep, Options options, QObject *parent)
     : QObject(parent), m_sweep(std::move(sweep)), m_options(std::move(options))
 {
     qRegisterMetaType<gemmscope::RunRecord>();
-    m_changeTimer = new QTimer(this);
-    m_changeTimer->setSingleShot(true);
-    m_changeTimer->setInterval(kSweepChangedMs);
-    connect(m_changeTimer, &QTimer::timeout, this, &SweepRun::emitChange);
 }
 
 SweepRun::~SweepRun()
@@ -180,7 +176,6 @@ void SweepRun::onAnswered(int runner, const RunRecord &run)
 
     // Into the sweep and onto the disk first: from here on the run cannot be lost.
     m_sweep.runs.append(run);
-    noteChange();
     bool journalFailed = false;
     if (m_journal.isOpen()) {
         QString why;
@@ -248,8 +243,6 @@ void SweepRun::finishIfDone()
         return;
     m_running = false;
     m_journal.close();
-    m_changeTimer->stop();
-    emit sweepChanged();
     const bool stopped = m_cancelled || allDead;
     emit finished(stopped);
     // Every point answered: the sweep is in its session now (finished() put it there), so its
@@ -261,31 +254,6 @@ void SweepRun::finishIfDone()
             emit journalError(why);
     }
     m_journalLock.reset();
-}
-
-void SweepRun::noteChange()
-{
-    m_changePending = true;
-    if (!m_changeTimer->isActive() && !m_measuringChange)
-        m_changeTimer->start();
-}
-
-void SweepRun::emitChange()
-{
-    // Whoever redraws the whole sweep on this gets at most a fifth of the time: the next signal
-    // waits four times as long as the receivers took, the replots they queued included (a zero
-    // timer queued after them fires once they are done). A redraw grows with the sweep.
-    m_changePending = false;
-    m_measuringChange = true;
-    QElapsedTimer took;
-    took.start();
-    emit sweepChanged();
-    QTimer::singleShot(0, this, [this, took] {
-        m_measuringChange = false;
-        m_changeTimer->setInterval(int(std::max<qint64>(kSweepChangedMs, 4 * took.elapsed())));
-        if (m_changePending && m_running)
-            m_changeTimer->start();
-    });
 }
 
 } // namespace gemmscope

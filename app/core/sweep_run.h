@@ -20,14 +20,12 @@
 #include <QHash>
 #include <QLockFile>
 #include <QObject>
-#include <QTimer>
 #include <QVector>
 #include <memory>
 
 namespace gemmscope {
 
 inline const QString kSweepTag = QStringLiteral("sweep");
-inline constexpr int kSweepChangedMs = 200;
 
 class SweepRun : public QObject {
     Q_OBJECT
@@ -65,10 +63,6 @@ public:
 signals:
     // After the run is in the sweep (and its journal). `point` is the plan's index, -1 for a baseline.
     void runAnswered(const gemmscope::RunRecord &run, int point);
-    // The sweep has new runs: at most every kSweepChangedMs (or four times as long as its
-    // receivers took the last time) while it runs, and once before finished(). For views that
-    // redraw the whole sweep: once per run would be quadratic.
-    void sweepChanged();
     void progressChanged(int answered, int total, double etaSeconds);
     void runnerStatusChanged(int runner, bool available, const QString &reason);
     void journalError(const QString &message);
@@ -90,16 +84,12 @@ private:
     void fill(int runner);
     void onAnswered(int runner, const RunRecord &run);
     void finishIfDone();
-    void noteChange();
-    void emitChange();
 
     SweepData m_sweep;
     Options m_options;
     SweepPlan m_plan;
     SweepJournal m_journal;
     std::unique_ptr<QLockFile> m_journalLock;
-    QTimer *m_changeTimer = nullptr;
-    bool m_changePending = false, m_measuringChange = false;
     std::vector<Runner> m_runners;
     QList<int> m_todo;
     QHash<int, int> m_attempts;

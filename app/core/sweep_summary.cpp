@@ -11,7 +11,6 @@ SweepSummary summarizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs,
 {
     SweepSummary s;
     const QHash<QString, const RunRecord *> finished = finishedRunsByKey(runs);
-    const CublasBaselines baselines(runs);
     QSet<QString> gpus;
     for (const RunRecord &r : runs)
         if (!r.gpuName.isEmpty())
@@ -46,7 +45,7 @@ SweepSummary summarizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs,
                 }
                 continue;
             }
-            const std::optional<double> base = baselines.msFor(*run);
+            const std::optional<double> base = cublasMsOnSameGpu(runs, *run);
             const std::optional<double> pct = base && run->medianMs > 0
                                                   ? std::optional<double>(100.0 * *base / run->medianMs)
                                                   : std::nullopt;
