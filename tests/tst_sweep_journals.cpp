@@ -7,7 +7,6 @@
 #include "session.h"
 #include "size_sweep_view.h"
 #include "support/small_sweep_spec.h"
-#include "support/sweep_stand_in.h"
 #include "sweep_journals.h"
 #include "sweep_run.h"
 #include "sweep_view.h"
@@ -22,6 +21,22 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+
+// The scripted stand-in runner: the one of tests/support/stand_in_runner.h where that branch is
+// merged, else the script sweep_stand_in.h writes (both answer the same FAKE_* variables).
+#if __has_include("support/stand_in_runner.h")
+#include "support/stand_in_runner.h"
+static QString standInScript(const QString &)
+{
+    return gemmscope::test::standInRunnerPath();
+}
+#else
+#include "support/sweep_stand_in.h"
+static QString standInScript(const QString &dir)
+{
+    return writeSweepStandIn(dir);
+}
+#endif
 
 using namespace gemmscope;
 
@@ -91,7 +106,7 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
-        m_script = writeSweepStandIn(m_dir.path());
+        m_script = standInScript(m_dir.path());
     }
 
     // Item 4: --x-values 128,64 and 64,128 are one sweep, and one journal.
