@@ -64,7 +64,7 @@ QString gpuIdentity(const RunRecord &run);
 std::optional<double> cublasMsOnSameGpu(const QList<RunRecord> &runs, const RunRecord &run);
 
 // A journal holds at most this much: every journal written can be read again (file_read.h's
-// limit), and a runaway sweep cannot fill the disk. 20,000 runs take about 40 MB.
+// limit), and a runaway sweep cannot fill the disk. 20,000 runs take about 24 MB.
 inline constexpr qint64 kMaxJournalBytes = 512LL * 1024 * 1024;
 
 class SweepJournal {
