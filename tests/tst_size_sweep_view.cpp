@@ -9,6 +9,7 @@
 #include "size_sweep_view.h"
 #include "support/many_series_sweep.h"
 #include "support/stand_in_runner.h"
+#include "sweep_journals.h"
 #include "sweep_view.h"
 
 #include <QApplication>
@@ -213,7 +214,10 @@ private slots:
             QCOMPARE(r.host, QStringLiteral("fakehost"));
             QCOMPARE(r.smCount, 132); // from the stand-in's ready event
         }
-        const auto journal = SweepJournal::read(view.journalDirectory() + "/" + sweep.id + ".gsweep", &error);
+        // Finished: its journal (named by its plan) was archived once the session held it.
+        const auto journal = SweepJournal::read(journalArchiveDirectory(view.journalDirectory()) + "/" +
+                                                    sweepJournalFileName(sweep.spec),
+                                                &error);
         QVERIFY2(journal, qPrintable(error));
         QCOMPARE(journal->runs.size(), sweep.runs.size());
         QCOMPARE(view.summary().answered, int(sweep.runs.size()));
@@ -264,7 +268,7 @@ private slots:
         gridView.setJournalDirectory(dir);
         SizeSweepView sizeView(&session);
         sizeView.setJournalDirectory(dir);
-        QCOMPARE(session.sweeps().size(), 2);
+        QTRY_COMPARE(session.sweeps().size(), 2); // the folder is read in a worker thread
         QVERIFY(gridView.shownSweep());
         QCOMPARE(gridView.shownSweep()->id, grid.id);
         QCOMPARE(gridView.summary().answeredPoints, 1); // its finished cell

@@ -10,6 +10,7 @@
 #include "size_sweep_view.h"
 #include "support/small_sweep_spec.h"
 #include "support/stand_in_runner.h"
+#include "sweep_journals.h"
 #include "sweep_view.h"
 
 #include <QApplication>
@@ -217,7 +218,9 @@ void TestSweepView::sweepStartedFromTheViewFinishes()
     QCOMPARE(session.sweeps().size(), 1);
     const SweepData &sweep = session.sweeps().first();
     QVERIFY(unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty());
-    const auto journal = SweepJournal::read(view.journalDirectory() + "/" + sweep.id + ".gsweep", &error);
+    // Finished: its journal (named by its plan) was archived once the session held it.
+    const auto journal = SweepJournal::read(
+        journalArchiveDirectory(view.journalDirectory()) + "/" + sweepJournalFileName(sweep.spec), &error);
     QVERIFY2(journal, qPrintable(error));
     QCOMPARE(journal->runs.size(), sweep.runs.size());
     QVERIFY(view.summary().bestCell >= 0);

@@ -160,16 +160,21 @@ void SizeSweepView::setJournalDirectory(const QString &dir)
     if (!m_session)
         return;
     // Sweeps a crash left unfinished (the GUI killed before its autosave): offered for Resume.
-    const JournalScan scan = loadUnfinishedJournals(*m_session, dir);
-    refreshSweepList();
-    int mine = 0;
-    for (const SweepData &s : m_session->sweeps())
-        mine += s.spec.kind == SweepKind::Sizes && scan.unfinished.contains(s.id);
-    if (mine > 0)
-        m_status->setText(tr("%n unfinished size sweep(s) found in %1 (the Shown list): Resume "
-                             "continues the shown one.",
-                             nullptr, mine)
-                              .arg(dir));
+    // The folder is read once, off this thread.
+    SweepJournalFolder::of(dir)->whenScanned(this, [this, dir](const JournalFolderScan &found) {
+        if (m_journalDir != dir)
+            return; // another folder was chosen meanwhile
+        const JournalScan scan = applyJournalScan(*m_session, found);
+        refreshSweepList();
+        int mine = 0;
+        for (const SweepData &s : m_session->sweeps())
+            mine += s.spec.kind == SweepKind::Sizes && scan.unfinished.contains(s.id);
+        if (mine > 0)
+            m_status->setText(tr("%n unfinished size sweep(s) found in %1 (the Shown list): Resume "
+                                 "continues the shown one.",
+                                 nullptr, mine)
+                                  .arg(dir));
+    });
 }
 
 void SizeSweepView::setRunnerTemplate(const QString &text, int count)
@@ -254,7 +259,7 @@ bool SizeSweepView::resume(QString *error)
         return false;
     }
     const SweepData sweep = SweepRunControls::withJournaledRuns(
-        *m_shown, m_journalDir + QLatin1Char('/') + m_shown->id + QStringLiteral(".gsweep"));
+        *m_shown, SweepJournalFolder::of(m_journalDir)->journalPathFor(*m_shown));
     if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {
         if (error)
             *error = tr("Every size of this sweep has finished; nothing to resume.");
@@ -277,7 +282,8 @@ bool SizeSweepView::launch(SweepData sweep, QString *error)
         return false;
     SweepRun::Options options;
     options.runners = *commands;
-    options.journalPath = m_journalDir + QLatin1Char('/') + sweep.id + QStringLiteral(".gsweep");
+    options.journalPath = SweepJournalFolder::of(m_journalDir)->journalPathFor(sweep); // never from its id
+    options.archiveDirectory = SweepJournalFolder::of(m_journalDir)->archiveDirectory();
     return m_controls->launch(sweep, options, error);
 }
 

@@ -169,7 +169,7 @@ bool SweepRunControls::launch(const SweepData &sweep, const SweepRun::Options &o
 SweepData SweepRunControls::withJournaledRuns(const SweepData &sweep, const QString &journalPath)
 {
     if (const auto journal = SweepJournal::read(journalPath);
-        journal && journal->runs.size() > sweep.runs.size())
+        journal && journal->id == sweep.id && journal->runs.size() > sweep.runs.size())
         return *journal;
     return sweep;
 }

@@ -267,17 +267,21 @@ void SweepView::setJournalDirectory(const QString &dir)
         return;
     }
     // Sweeps a crash left unfinished (the GUI killed before its autosave held their runs): into
-    // the session, offered in the sweep list for Resume.
-    const JournalScan scan = loadUnfinishedJournals(*m_session, dir);
-    refreshSweepList();
-    int mine = 0;
-    for (const SweepData &s : m_session->sweeps())
-        mine += s.spec.kind == SweepKind::Grid && scan.unfinished.contains(s.id);
-    if (mine > 0)
-        m_status->setText(tr("%n unfinished sweep(s) found in %1 (the Shown list): Resume continues "
-                             "the shown one.",
-                             nullptr, mine)
-                              .arg(dir));
+    // the session, offered in the sweep list for Resume. The folder is read once, off this thread.
+    SweepJournalFolder::of(dir)->whenScanned(this, [this, dir](const JournalFolderScan &found) {
+        if (m_journalDir != dir)
+            return; // another folder was chosen meanwhile
+        const JournalScan scan = applyJournalScan(*m_session, found);
+        refreshSweepList();
+        int mine = 0;
+        for (const SweepData &s : m_session->sweeps())
+            mine += s.spec.kind == SweepKind::Grid && scan.unfinished.contains(s.id);
+        if (mine > 0)
+            m_status->setText(tr("%n unfinished sweep(s) found in %1 (the Shown list): Resume "
+                                 "continues the shown one.",
+                                 nullptr, mine)
+                                  .arg(dir));
+    });
 }
 
 void SweepView::setRunnerTemplate(const QString &text, int count)
@@ -322,9 +326,9 @@ SweepSpec SweepView::spec() const
     return spec;
 }
 
-QString SweepView::journalPathFor(const QString &id) const
+QString SweepView::journalPathFor(const SweepData &sweep) const
 {
-    return m_journalDir + QLatin1Char('/') + id + QStringLiteral(".gsweep");
+    return SweepJournalFolder::of(m_journalDir)->journalPathFor(sweep); // never from the sweep's id
 }
 
 bool SweepView::start(QString *error)
@@ -358,7 +362,7 @@ bool SweepView::resume(QString *error)
             *error = tr("No sweep is shown to resume.");
         return false;
     }
-    const SweepData sweep = SweepRunControls::withJournaledRuns(*m_shown, journalPathFor(m_shown->id));
+    const SweepData sweep = SweepRunControls::withJournaledRuns(*m_shown, journalPathFor(*m_shown));
     if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {
         if (error)
             *error = tr("Every configuration of this sweep has finished; nothing to resume.");
@@ -383,12 +387,8 @@ bool SweepView::launch(SweepData sweep, QString *error)
         return false;
     SweepRun::Options options;
     options.runners = *commands;
-    options.journalPath = journalPathFor(sweep.id);
-    if (!QFile::exists(options.journalPath)) {
-        SweepJournal journal; // the runs it has so far, before any new one
-        if (!journal.create(options.journalPath, sweep, error))
-            return false;
-    }
+    options.journalPath = journalPathFor(sweep); // created (with its runs so far) and locked by the run
+    options.archiveDirectory = SweepJournalFolder::of(m_journalDir)->archiveDirectory();
     return m_controls->launch(sweep, options, error);
 }
 

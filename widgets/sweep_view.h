@@ -104,7 +104,7 @@ private:
     void redraw();
     bool launch(SweepData sweep, QString *error);
     QString cellTooltip(const SweepCellSummary &c) const;
-    QString journalPathFor(const QString &id) const;
+    QString journalPathFor(const SweepData &sweep) const;
 
     Session *m_session;
     QString m_journalDir;

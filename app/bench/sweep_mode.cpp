@@ -95,6 +95,18 @@ int runSweep(const SweepBenchOptions &options)
     const QString journal = !options.journalPath.isEmpty() ? options.journalPath
                             : !options.jsonPath.isEmpty()  ? options.jsonPath + QStringLiteral(".gsweep")
                                                            : scratch.filePath(QStringLiteral("sweep.gsweep"));
+    if (const std::optional<QString> problem = runnerPoolProblem(options.runners.size())) {
+        err(*problem);
+        return 1;
+    }
+    if (!options.jsonPath.isEmpty() &&
+        QFileInfo(options.jsonPath).absoluteFilePath() == QFileInfo(journal).absoluteFilePath()) {
+        err(QStringLiteral(
+                "--json and --journal name the same file (%1): the JSON would replace the journal. "
+                "Give them different names.")
+                .arg(journal));
+        return 1;
+    }
     if (QFileInfo::exists(journal)) {
         QString error;
         QStringList problems;
@@ -105,7 +117,7 @@ int runSweep(const SweepBenchOptions &options)
         }
         for (const QString &p : problems)
             err(p);
-        if (!(saved->spec == options.spec)) {
+        if (!isSameSweep(saved->spec, options.spec)) { // the same values in another order are the same sweep
             err(QStringLiteral("%1 holds another sweep (%2); give another --journal to start this one.")
                     .arg(journal, saved->title()));
             return 1;

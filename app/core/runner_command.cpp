@@ -153,6 +153,13 @@ std::optional<RunnerCommand> parseRunnerTemplate(const QString &templateText,
         why = QStringLiteral("The runner template names no program to start.");
         return std::nullopt;
     }
+    if (!values.host.isEmpty() && !templateText.contains(QStringLiteral("{host}"))) {
+        why = QStringLiteral("A host (\"%1\") was given, but the runner template has no {host}: its runner "
+                             "would start on this machine, not on %1. Put {host} where the host goes, e.g. "
+                             "'ssh {host} gemmscope-runner'.")
+                  .arg(values.host);
+        return std::nullopt;
+    }
     for (QString &w : words)
         if (!substitute(w, values, &why))
             return std::nullopt;
@@ -169,10 +176,25 @@ std::optional<RunnerCommand> parseRunnerTemplate(const QString &templateText,
     return command;
 }
 
+std::optional<QString> runnerPoolProblem(qsizetype runners)
+{
+    if (runners <= kMaxRunnersPerSweep)
+        return std::nullopt;
+    return QStringLiteral("The sweep would start %1 runners; GemmScope starts at most %2 per sweep (runner "
+                          "templates x hosts x runners per host). Use fewer hosts or runners per host.")
+        .arg(runners)
+        .arg(kMaxRunnersPerSweep);
+}
+
 std::optional<QList<RunnerCommand>> runnerCommandsPerGpu(const QString &templateText, int count,
                                                          const QString &runnerPath, QString *error)
 {
     QList<RunnerCommand> commands;
+    if (count > kMaxRunnersPerSweep) {
+        if (error)
+            *error = *runnerPoolProblem(count);
+        return std::nullopt;
+    }
     for (int i = 0; i < count; ++i) {
         RunnerTemplateValues values;
         values.gpu = values.index = QString::number(i);

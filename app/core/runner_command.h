@@ -11,7 +11,8 @@
 // replaced inside a word *after* it is split, so a value can never add words. The command is
 // started directly (QProcess, no shell): ; | & < > ` $ outside quotes are refused with a sentence,
 // because a shell would have given them a meaning this does not. {host} must look like a host name
-// ([user@]name, letters, digits, . - _ :), never like an option. Note for ssh: the remote side hands
+// ([user@]name, letters, digits, . - _ :), never like an option, and a host given to a template
+// without {host} is refused (the runner would start on this machine). Note for ssh: the remote side hands
 // the words after the host to the remote user's shell, as ssh always does.
 #pragma once
 
@@ -44,6 +45,13 @@ struct RunnerTemplateValues {
 std::optional<RunnerCommand> parseRunnerTemplate(const QString &templateText,
                                                  const RunnerTemplateValues &values,
                                                  QString *error = nullptr);
+
+// The most runners one sweep starts: each is a process (and, remotely, a connection) with its own
+// thread here; templates x hosts x runners per host past this is refused with a sentence.
+inline constexpr int kMaxRunnersPerSweep = 256;
+
+// Why this pool of runners is not started (too many), or nothing.
+std::optional<QString> runnerPoolProblem(qsizetype runners);
 
 // The same template once per GPU: `count` commands with {gpu} = {index} = 0 .. count-1.
 std::optional<QList<RunnerCommand>> runnerCommandsPerGpu(const QString &templateText, int count,

@@ -1,12 +1,17 @@
 #include "sweep_record.h"
 
-#include "file_read.h"
-
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace gemmscope {
@@ -115,6 +120,42 @@ QJsonObject sweepSpecToJson(const SweepSpec &spec)
         {"budget_ms", spec.budgetMs},
         {"flush_l2", spec.flushL2},
     };
+}
+
+SweepSpec canonicalSweepSpec(SweepSpec spec)
+{
+    const auto sortUnique = [](auto &values, auto less) {
+        std::sort(values.begin(), values.end(), less);
+        values.erase(std::unique(values.begin(), values.end()), values.end());
+    };
+    sortUnique(spec.x.values, std::less<int>());
+    sortUnique(spec.y.values, std::less<int>());
+    sortUnique(spec.sizes, [](const ProblemSize &a, const ProblemSize &b) {
+        return std::tie(a.m, a.n, a.k) < std::tie(b.m, b.n, b.k);
+    });
+    sortUnique(spec.series, [](const SizeSeries &a, const SizeSeries &b) {
+        return std::make_tuple(a.label, a.stage.str(), a.params) <
+               std::make_tuple(b.label, b.stage.str(), b.params);
+    });
+    if (spec.kind == SweepKind::Sizes) { // these mirror the first series and size
+        if (!spec.series.empty())
+            spec.stage = spec.series.front().stage;
+        if (!spec.sizes.empty())
+            spec.size = spec.sizes.front();
+    }
+    return spec;
+}
+
+bool isSameSweep(const SweepSpec &a, const SweepSpec &b)
+{
+    return canonicalSweepSpec(a) == canonicalSweepSpec(b);
+}
+
+QString sweepSpecHash(const SweepSpec &spec)
+{
+    const QByteArray text =
+        QJsonDocument(sweepSpecToJson(canonicalSweepSpec(spec))).toJson(QJsonDocument::Compact);
+    return QString::fromLatin1(QCryptographicHash::hash(text, QCryptographicHash::Sha256).toHex().left(24));
 }
 
 std::optional<SweepSpec> sweepSpecFromJson(const QJsonObject &json, QString *error)
@@ -278,39 +319,86 @@ std::optional<double> cublasMsOnSameGpu(const QList<RunRecord> &runs, const RunR
     return std::nullopt;
 }
 
-bool SweepJournal::create(const QString &path, const SweepData &sweep, QString *error)
+namespace {
+
+QString strerrorText()
+{
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+// Opens `path` without following a symlink at its name and only if it is (or becomes) a regular
+// file: a FIFO or a device planted at a journal's name is neither blocked on nor written into.
+int openJournalFd(const QString &path, int flags, QString *why)
+{
+    const QByteArray native = QFile::encodeName(path);
+    const int fd = ::open(native.constData(), flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0644);
+    if (fd < 0) {
+        *why = errno == ELOOP   ? QStringLiteral("it is a symbolic link, which GemmScope does not follow")
+               : errno == ENXIO ? QStringLiteral("it is not a regular file (a pipe or a device)")
+                                : strerrorText();
+        return -1;
+    }
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        ::close(fd);
+        *why = QStringLiteral("it is not a regular file (a folder, a pipe or a device)");
+        return -1;
+    }
+    const int fl = ::fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        ::fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+QString megabytes(qint64 bytes)
+{
+    return QString::number(double(bytes) / (1024.0 * 1024.0), 'f', 0);
+}
+
+} // namespace
+
+bool SweepJournal::open(const QString &path, bool truncate, QString *error)
 {
     m_file.close();
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    m_file.setFileName(path);
-    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    m_full = false;
+    m_path = path;
+    QString why;
+    const int fd = openJournalFd(path, O_WRONLY | O_CREAT | O_APPEND | (truncate ? O_TRUNC : 0), &why);
+    if (fd < 0 || !m_file.open(fd, QIODevice::WriteOnly | QIODevice::Append, QFileDevice::AutoCloseHandle)) {
+        if (fd >= 0) {
+            why = m_file.errorString();
+            ::close(fd);
+        }
         if (error)
-            *error =
-                QStringLiteral("Could not write the sweep journal %1: %2.").arg(path, m_file.errorString());
+            *error = QStringLiteral("Could not write the sweep journal %1: %2.").arg(path, why);
         return false;
     }
+    return true;
+}
+
+bool SweepJournal::create(const QString &path, const SweepData &sweep, QString *error)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    if (!open(path, true, error))
+        return false;
     SweepData header = sweep;
     header.runs.clear();
-    if (!writeLine(
-            QJsonObject{{"format", kJournalFormat}, {"version", kJournalVersion}, {"sweep", toJson(header)}},
-            error))
-        return false;
+    // The header and the runs the sweep already has, forced to the disk once (an fsync per line
+    // made resuming a 2,000-run sweep wait ~10 s before its first new run).
+    QByteArray text =
+        QJsonDocument(
+            QJsonObject{{"format", kJournalFormat}, {"version", kJournalVersion}, {"sweep", toJson(header)}})
+            .toJson(QJsonDocument::Compact) +
+        '\n';
     for (const RunRecord &r : sweep.runs)
-        if (!append(r, error))
-            return false;
-    return true;
+        text += QJsonDocument(QJsonObject{{"run", toJson(r)}}).toJson(QJsonDocument::Compact) + '\n';
+    return writeText(text, error);
 }
 
 bool SweepJournal::openForAppend(const QString &path, QString *error)
 {
-    m_file.close();
-    m_file.setFileName(path);
-    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Append)) {
-        if (error)
-            *error = QStringLiteral("Could not append to the sweep journal %1: %2.")
-                         .arg(path, m_file.errorString());
+    if (!open(path, false, error))
         return false;
-    }
     // A crash may have left a line without its end: start on a fresh line.
     if (m_file.size() > 0)
         m_file.write("\n");
@@ -324,70 +412,112 @@ bool SweepJournal::append(const RunRecord &run, QString *error)
 
 bool SweepJournal::writeLine(const QJsonObject &object, QString *error)
 {
-    const QByteArray line = QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+    return writeText(QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n', error);
+}
+
+bool SweepJournal::writeText(const QByteArray &line, QString *error)
+{
+    if (m_file.isOpen() && m_file.size() + line.size() > m_maxBytes) {
+        m_full = true;
+        if (error)
+            *error = QStringLiteral("The sweep journal %1 reached its limit of %2 MiB, so the sweep stopped "
+                                    "there; every run it holds is kept. Start the rest as a smaller sweep.")
+                         .arg(m_path, megabytes(m_maxBytes));
+        return false;
+    }
     if (!m_file.isOpen() || m_file.write(line) != line.size() || !m_file.flush() ||
         ::fsync(m_file.handle()) != 0) {
         if (error)
             *error = QStringLiteral("Could not write to the sweep journal %1: %2.")
-                         .arg(m_file.fileName(), m_file.errorString());
+                         .arg(m_path, m_file.errorString());
         return false;
     }
     return true;
 }
 
-std::optional<SweepData> SweepJournal::read(const QString &path, QString *error, QStringList *problems)
+namespace {
+
+// Reads a journal line by line; `headerOnly` stops after the header.
+std::optional<SweepData> readJournal(const QString &path, bool headerOnly, QString *error,
+                                     QStringList *problems)
 {
-    const FileBytes file = readRegularFile(path);
-    if (!file.bytes) {
+    const QString name = QFileInfo(path).fileName();
+    const auto fail = [&](const QString &why) -> std::optional<SweepData> {
         if (error)
-            *error = file.error;
+            *error = why;
         return std::nullopt;
+    };
+    QString why;
+    const int fd = openJournalFd(path, O_RDONLY, &why);
+    if (fd < 0)
+        return fail(QStringLiteral("Could not read the sweep journal %1: %2.").arg(path, why));
+    QFile file;
+    if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        return fail(QStringLiteral("Could not read the sweep journal %1: %2.").arg(path, file.errorString()));
     }
-    const QList<QByteArray> lines = file.bytes->split('\n');
+    if (file.size() > kMaxJournalBytes)
+        return fail(
+            QStringLiteral("The sweep journal %1 is %2 MiB; GemmScope reads journals of at most %3 MiB.")
+                .arg(path, megabytes(file.size()), megabytes(kMaxJournalBytes)));
     std::optional<SweepData> sweep;
     int lineNumber = 0;
-    for (const QByteArray &raw : lines) {
+    qint64 total = 0;
+    while (!file.atEnd()) {
+        const QByteArray line = file.readLine().trimmed();
         ++lineNumber;
-        const QByteArray line = raw.trimmed();
+        total = file.pos();
+        if (file.error() != QFileDevice::NoError)
+            return fail(
+                QStringLiteral("Could not read the sweep journal %1: %2.").arg(path, file.errorString()));
+        if (total > kMaxJournalBytes)
+            return fail(QStringLiteral("The sweep journal %1 grew past %2 MiB while it was read.")
+                            .arg(path, megabytes(kMaxJournalBytes)));
         if (line.isEmpty())
             continue;
         const QJsonDocument doc = QJsonDocument::fromJson(line);
         if (!sweep) {
             const QJsonObject header = doc.object();
             if (header.value("format").toString() != kJournalFormat ||
-                header.value("version").toInt() != kJournalVersion) {
-                if (error)
-                    *error = QStringLiteral("%1 is not a GemmScope sweep journal (version %2).")
-                                 .arg(QFileInfo(path).fileName())
-                                 .arg(kJournalVersion);
-                return std::nullopt;
-            }
-            QString why;
-            sweep = sweepFromJson(header.value("sweep").toObject(), &why);
-            if (!sweep) {
-                if (error)
-                    *error =
-                        QStringLiteral("%1 has a damaged header: %2.").arg(QFileInfo(path).fileName(), why);
-                return std::nullopt;
-            }
+                header.value("version").toInt() != kJournalVersion)
+                return fail(QStringLiteral("%1 is not a GemmScope sweep journal (version %2).")
+                                .arg(name)
+                                .arg(kJournalVersion));
+            QString bad;
+            sweep = sweepFromJson(header.value("sweep").toObject(), &bad);
+            if (!sweep)
+                return fail(QStringLiteral("%1 has a damaged header: %2.").arg(name, bad));
+            if (headerOnly)
+                return sweep;
             continue;
         }
-        QString why;
+        QString bad;
         const std::optional<RunRecord> run =
-            doc.isObject() ? fromJson(doc.object().value("run").toObject(), &why) : std::nullopt;
+            doc.isObject() ? fromJson(doc.object().value("run").toObject(), &bad) : std::nullopt;
         if (!run) {
             if (problems)
                 *problems << QStringLiteral("Line %1 of %2 could not be read (%3); it was skipped.")
                                  .arg(lineNumber)
-                                 .arg(QFileInfo(path).fileName(),
-                                      why.isEmpty() ? QStringLiteral("cut short") : why);
+                                 .arg(name, bad.isEmpty() ? QStringLiteral("cut short") : bad);
             continue;
         }
         sweep->runs.append(*run);
     }
-    if (!sweep && error)
-        *error = QStringLiteral("%1 is empty.").arg(QFileInfo(path).fileName());
+    if (!sweep)
+        return fail(QStringLiteral("%1 is empty.").arg(name));
     return sweep;
+}
+
+} // namespace
+
+std::optional<SweepData> SweepJournal::read(const QString &path, QString *error, QStringList *problems)
+{
+    return readJournal(path, false, error, problems);
+}
+
+std::optional<SweepData> SweepJournal::readHeader(const QString &path, QString *error)
+{
+    return readJournal(path, true, error, nullptr);
 }
 
 } // namespace gemmscope

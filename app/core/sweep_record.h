@@ -32,6 +32,14 @@ struct SweepData {
 QString newSweepId();
 
 QJsonObject sweepSpecToJson(const SweepSpec &spec);
+
+// The sweep as its identity: axis values, sizes and series sorted and without repeats, so that
+// `--x-values 128,64` and `64,128` (or the same sizes listed in another order) are one sweep.
+SweepSpec canonicalSweepSpec(SweepSpec spec);
+bool isSameSweep(const SweepSpec &a, const SweepSpec &b);
+// A hash of the canonical spec (24 hex digits): what a journal's file name is made of. An id read
+// from a file never becomes part of a path.
+QString sweepSpecHash(const SweepSpec &spec);
 std::optional<SweepSpec> sweepSpecFromJson(const QJsonObject &json, QString *error = nullptr);
 QJsonObject toJson(const SweepData &sweep);
 std::optional<SweepData> sweepFromJson(const QJsonObject &json, QString *error = nullptr);
@@ -55,26 +63,42 @@ QString gpuIdentity(const RunRecord &run);
 // The median of the latest successful cuBLAS FP32 run at `size` on the same GPU as `run`.
 std::optional<double> cublasMsOnSameGpu(const QList<RunRecord> &runs, const RunRecord &run);
 
+// A journal holds at most this much: every journal written can be read again (file_read.h's
+// limit), and a runaway sweep cannot fill the disk. 20,000 runs take about 24 MB.
+inline constexpr qint64 kMaxJournalBytes = 512LL * 1024 * 1024;
+
 class SweepJournal {
 public:
+    // Tests lower the limit; kMaxJournalBytes otherwise.
+    void setMaxBytes(qint64 bytes) { m_maxBytes = bytes; }
     // Creates (or replaces) the journal at `path` with the sweep's header and the runs it already has.
     bool create(const QString &path, const SweepData &sweep, QString *error = nullptr);
     // Opens an existing journal for appending.
     bool openForAppend(const QString &path, QString *error = nullptr);
     bool isOpen() const { return m_file.isOpen(); }
-    QString path() const { return m_file.fileName(); }
-    // Writes one run and forces it to the disk before returning.
+    QString path() const { return m_path; }
+    // Writes one run and forces it to the disk before returning. A run that would take the journal
+    // past its limit is not written (false, with a sentence naming the limit).
     bool append(const RunRecord &run, QString *error = nullptr);
+    bool isFull() const { return m_full; }
     void close() { m_file.close(); }
 
-    // Reads a journal. A damaged line (a crash cut it short) is skipped and named in `problems`;
-    // a file without a readable header is refused.
+    // Reads a journal, line by line (memory: its runs and one line). A damaged line (a crash cut
+    // it short) is skipped and named in `problems`; a file without a readable header, a special
+    // file (FIFO, device) or one over kMaxJournalBytes is refused.
     static std::optional<SweepData> read(const QString &path, QString *error = nullptr,
                                          QStringList *problems = nullptr);
+    // Only the header (the sweep without runs): cheap, for listing journals.
+    static std::optional<SweepData> readHeader(const QString &path, QString *error = nullptr);
 
 private:
+    bool open(const QString &path, bool truncate, QString *error);
     bool writeLine(const QJsonObject &object, QString *error);
+    bool writeText(const QByteArray &lines, QString *error); // whole lines, then one fsync
     QFile m_file;
+    QString m_path;
+    qint64 m_maxBytes = kMaxJournalBytes;
+    bool m_full = false;
 };
 
 } // namespace gemmscope

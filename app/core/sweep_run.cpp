@@ -1,7 +1,10 @@
 #include "sweep_run.h"
 
 #include "runner_locator.h"
+#include "sweep_journals.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QThread>
 
 namespace gemmscope {
@@ -19,6 +22,8 @@ SweepRun::~SweepRun()
         if (r.host)
             r.host->client()->disconnect(this);
     m_runners.clear(); // each RunnerHost quits its runner
+    m_journal.close();
+    m_journalLock.reset(); // after the journal's last line
 }
 
 bool SweepRun::start(QString *error)
@@ -34,13 +39,12 @@ bool SweepRun::start(QString *error)
         why = QString::fromStdString(m_plan.error);
         return false;
     }
-    if (!m_options.journalPath.isEmpty()) {
-        const bool ok = QFile::exists(m_options.journalPath)
-                            ? m_journal.openForAppend(m_options.journalPath, &why)
-                            : m_journal.create(m_options.journalPath, m_sweep, &why);
-        if (!ok)
-            return false;
+    if (const std::optional<QString> problem = runnerPoolProblem(m_options.runners.size())) {
+        why = *problem;
+        return false;
     }
+    if (!m_options.journalPath.isEmpty() && !openJournal(why))
+        return false;
     QList<RunnerCommand> commands = m_options.runners;
     if (commands.isEmpty()) {
         const RunnerLocation location = locateRunner();
@@ -91,6 +95,32 @@ bool SweepRun::start(QString *error)
         fill(i);
     }
     finishIfDone();
+    return true;
+}
+
+bool SweepRun::openJournal(QString &why)
+{
+    const QString &path = m_options.journalPath;
+    QDir().mkpath(QFileInfo(path).absolutePath()); // the lock lives beside the journal
+    m_journalLock = lockSweepJournal(path, &why);
+    if (!m_journalLock)
+        return false;
+    bool exists = QFileInfo::exists(path) || QFileInfo(path).isSymLink();
+    if (exists && !m_options.archiveDirectory.isEmpty()) {
+        // Another run of the same plan (its own id) is set aside whole, never appended to.
+        const std::optional<SweepData> header = SweepJournal::readHeader(path);
+        if (header && header->id != m_sweep.id) {
+            if (archiveSweepJournal(path, m_options.archiveDirectory, &why).isEmpty()) {
+                m_journalLock.reset();
+                return false;
+            }
+            exists = false;
+        }
+    }
+    if (!(exists ? m_journal.openForAppend(path, &why) : m_journal.create(path, m_sweep, &why))) {
+        m_journalLock.reset();
+        return false;
+    }
     return true;
 }
 
@@ -146,10 +176,15 @@ void SweepRun::onAnswered(int runner, const RunRecord &run)
 
     // Into the sweep and onto the disk first: from here on the run cannot be lost.
     m_sweep.runs.append(run);
+    bool journalFailed = false;
     if (m_journal.isOpen()) {
         QString why;
-        if (!m_journal.append(run, &why))
+        if (!m_journal.append(run, &why)) {
+            // What cannot be journaled could be lost to kill -9: no further point is sent.
+            journalFailed = true;
+            m_journal.close();
             emit journalError(why);
+        }
     }
     if (sent.point >= 0)
         ++m_answered;
@@ -169,6 +204,10 @@ void SweepRun::onAnswered(int runner, const RunRecord &run)
     }
     emit runAnswered(run, sent.point);
     emit progressChanged(m_answered, m_total, etaSeconds());
+    if (journalFailed) {
+        cancel();
+        return;
+    }
     for (int i = 0; i < int(m_runners.size()); ++i)
         fill((runner + i) % int(m_runners.size()));
     finishIfDone();
@@ -204,7 +243,17 @@ void SweepRun::finishIfDone()
         return;
     m_running = false;
     m_journal.close();
-    emit finished(m_cancelled || allDead);
+    const bool stopped = m_cancelled || allDead;
+    emit finished(stopped);
+    // Every point answered: the sweep is in its session now (finished() put it there), so its
+    // journal is set aside and no later start reads it again.
+    if (!stopped && !m_options.archiveDirectory.isEmpty() && !m_options.journalPath.isEmpty() &&
+        unfinishedPoints(m_plan, m_sweep.runs).isEmpty()) {
+        QString why;
+        if (archiveSweepJournal(m_options.journalPath, m_options.archiveDirectory, &why).isEmpty())
+            emit journalError(why);
+    }
+    m_journalLock.reset();
 }
 
 } // namespace gemmscope

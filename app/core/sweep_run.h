@@ -7,7 +7,9 @@
 //
 // Every answered run is written to the sweep's journal (fsync'ed) before anything else happens
 // with it, so cancel, a runner fault, closing the application or kill -9 lose no finished point;
-// start() on a sweep that already has runs sends only the points without a finished run.
+// start() on a sweep that already has runs sends only the points without a finished run. The
+// journal is locked (sweep_journals.h) from start() to the end: one writer per journal. A journal
+// that cannot take another run (full disk, its size limit) stops the sweep with a sentence.
 // QtCore only: the GUI's Sweep view and gemmscope-bench --sweep both drive this.
 #pragma once
 
@@ -16,6 +18,7 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QLockFile>
 #include <QObject>
 #include <QVector>
 #include <memory>
@@ -33,6 +36,10 @@ public:
         QString journalPath;          // empty: runs are not journaled (tests, throwaway sweeps)
         std::optional<RunnerClient::Watchdog> watchdog;
         int attemptsPerPoint = 2; // a point whose runner crashed under it is sent again once
+        // Non-empty (the GUI's journal folder): a journal there holding another sweep of the same
+        // plan is set aside into this folder first, and the journal of a sweep that finished
+        // every point is moved here after finished() (its sweep is then in the session).
+        QString archiveDirectory;
     };
 
     SweepRun(SweepData sweep, Options options, QObject *parent = nullptr);
@@ -71,6 +78,7 @@ private:
         int runner = -1;
         int point = -1; // -1: the runner's cuBLAS baseline
     };
+    bool openJournal(QString &why);
     RunRequest requestFor(int point) const;
     RunRequest baselineRequest() const;
     void fill(int runner);
@@ -81,6 +89,7 @@ private:
     Options m_options;
     SweepPlan m_plan;
     SweepJournal m_journal;
+    std::unique_ptr<QLockFile> m_journalLock;
     std::vector<Runner> m_runners;
     QList<int> m_todo;
     QHash<int, int> m_attempts;

@@ -2,10 +2,23 @@
 
 namespace gemmscope::runner {
 
+bool JobQueue::hasRoomFor(qint64 bytes) const
+{
+    std::lock_guard lock(m_mutex);
+    return m_queued.empty() || m_queuedBytes + bytes <= kMaxQueuedRequestBytes;
+}
+
+qint64 JobQueue::queuedBytes() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_queuedBytes;
+}
+
 void JobQueue::push(QueuedJob job)
 {
     {
         std::lock_guard lock(m_mutex);
+        m_queuedBytes += job.requestBytes;
         m_queued.push_back(std::move(job));
     }
     m_changed.notify_one();
@@ -19,6 +32,7 @@ std::optional<QueuedJob> JobQueue::takeNext()
         return std::nullopt;
     m_running = std::move(m_queued.front());
     m_queued.pop_front();
+    m_queuedBytes -= m_running->requestBytes;
     return m_running;
 }
 
@@ -37,6 +51,7 @@ JobQueue::CancelOutcome JobQueue::cancel(const QString &id, QueuedJob *removed)
     }
     for (auto it = m_queued.begin(); it != m_queued.end(); ++it)
         if (it->id == id) {
+            m_queuedBytes -= it->requestBytes;
             if (removed)
                 *removed = std::move(*it);
             m_queued.erase(it);
@@ -55,6 +70,7 @@ std::vector<QueuedJob> JobQueue::close(bool dropQueued)
             dropped.assign(std::make_move_iterator(m_queued.begin()),
                            std::make_move_iterator(m_queued.end()));
             m_queued.clear();
+            m_queuedBytes = 0;
         }
     }
     m_changed.notify_all();

@@ -125,8 +125,18 @@ void RunnerService::handleLine(const QByteArray &raw)
             id, QStringLiteral("Unknown request type \"%1\"; known: %2.").arg(type, knownRequestTypes())));
         return;
     }
+    if (!m_queue.hasRoomFor(line.size())) {
+        m_sink.send(protocolError(
+            id,
+            QStringLiteral("The runner already holds %1 MiB of requests that have not run yet (at most %2 "
+                           "MiB), so this one (%3 MiB) was refused; send more as jobs finish.")
+                .arg(double(m_queue.queuedBytes()) / (1024 * 1024), 0, 'f', 1)
+                .arg(kMaxQueuedRequestBytes / (1024 * 1024))
+                .arg(double(line.size()) / (1024 * 1024), 0, 'f', 1)));
+        return;
+    }
     compileAhead(request, id); // before it is queued: the worker may take it at once
-    m_queue.push(QueuedJob{id, request});
+    m_queue.push(QueuedJob{id, request, line.size()});
 }
 
 LineRead readBoundedLine(std::istream &in, std::string &line, std::size_t maxBytes)
