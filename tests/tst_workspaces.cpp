@@ -19,6 +19,7 @@
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -255,6 +256,26 @@ private slots:
         QVERIFY(notice && notice->isVisible());
         for (auto *label : notice->findChildren<QLabel *>())
             QVERIFY(label->textFormat() == Qt::PlainText || label->text().isEmpty());
+    }
+
+    // A long description starts folded to its first sentence, whole behind "Show all".
+    void longDescriptionStartsFolded()
+    {
+        MainWindow window(options());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.loadDefaultSession();
+        const QString full = window.session()->data().description;
+        QVERIFY(full.size() > 160);
+        QCOMPARE(window.noticeText(), full);
+        auto *notice = window.findChild<QWidget *>("sessionNotice");
+        auto *label = notice->findChild<QLabel *>("noticeText");
+        auto *more = notice->findChild<QToolButton *>("noticeMore");
+        QVERIFY(label && more && more->isVisible());
+        QVERIFY(!label->text().isEmpty() && label->text().size() < 200);
+        QVERIFY(full.startsWith(label->text().chopped(2)));
+        more->click();
+        QCOMPARE(label->text(), full);
     }
 
     // The autosave's trouble is said in the window, and closing then asks before runs are lost.

@@ -98,7 +98,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
         m_runnerReason = tr("Starting the runner…");
         m_runs->startRunner();
     } else {
-        m_runnerReason = tr("Running is off: this window was started without a runner.");
+        m_runnerWhy = tr("this window was started without a runner.");
+        m_runnerReason = tr("Running is off: %1").arg(m_runnerWhy);
     }
     m_status->showRunner(false, m_runnerReason);
     updateRunActions();
@@ -428,8 +429,8 @@ void MainWindow::updateRunActions()
     m_compileActions->updateState();
     m_panel->setRunEnabledByRunner(m_runnerAvailable, m_runnerReason);
     // Sweeps on this machine's runner are off with the same reason (ssh/srun templates stay on).
-    m_sweepView->setRunningOff(m_runnerAvailable ? QString() : m_runnerReason);
-    m_sizeSweepView->setRunningOff(m_runnerAvailable ? QString() : m_runnerReason);
+    m_sweepView->setRunningOff(m_runnerAvailable ? QString() : m_runnerWhy);
+    m_sizeSweepView->setRunningOff(m_runnerAvailable ? QString() : m_runnerWhy);
 }
 
 void MainWindow::compileCurrent()
@@ -455,6 +456,7 @@ void MainWindow::updateTitle()
 void MainWindow::showRunnerStatus(bool available, const QString &reason)
 {
     m_runnerAvailable = available;
+    m_runnerWhy = reason;
     m_status->showRunner(available, reason);
     m_runnerReason = m_status->runnerText();
     updateRunActions();

@@ -143,7 +143,8 @@ private:
     RunController *m_runs = nullptr; // run orchestration (runner, queued records, ceilings)
     ViewRegistry *m_registry;
     bool m_runnerAvailable = false;
-    QString m_runnerReason;
+    QString m_runnerReason; // "Runner ready on …" / "Running is off: …", as the status bar says it
+    QString m_runnerWhy;    // the runner's own sentence, without that prefix
 
     ParameterPanel *m_panel = nullptr;
     RuntimeChart *m_runtimeChart = nullptr;

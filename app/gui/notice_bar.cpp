@@ -1,5 +1,7 @@
 #include "notice_bar.h"
 
+#include "plain_text.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStyle>
@@ -7,8 +9,21 @@
 
 namespace gemmscope {
 
+namespace {
+
+constexpr int kShortLength = 160; // longer texts start folded to their first sentence
+
+QString firstSentence(const QString &text)
+{
+    const int end = text.indexOf(QLatin1String(". "));
+    const QString first = end > 0 && end < kShortLength ? text.left(end + 1) : text.left(kShortLength);
+    return first + QStringLiteral(" …");
+}
+
+} // namespace
+
 NoticeBar::NoticeBar(Kind kind, QWidget *parent)
-    : QFrame(parent), m_label(new QLabel), m_close(new QToolButton)
+    : QFrame(parent), m_label(new QLabel), m_more(new QToolButton), m_close(new QToolButton)
 {
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
@@ -24,6 +39,7 @@ NoticeBar::NoticeBar(Kind kind, QWidget *parent)
                         ->standardIcon(kind == Kind::Warning ? QStyle::SP_MessageBoxWarning
                                                              : QStyle::SP_MessageBoxInformation)
                         .pixmap(size, size));
+    m_label->setObjectName(QStringLiteral("noticeText"));
     m_label->setTextFormat(Qt::PlainText); // a description from a file is never markup
     m_label->setWordWrap(true);
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -31,30 +47,49 @@ NoticeBar::NoticeBar(Kind kind, QWidget *parent)
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     m_close->setToolTip(tr("Hide this notice"));
     connect(m_close, &QToolButton::clicked, this, &QWidget::hide);
+    m_more->setAutoRaise(true);
+    m_more->setObjectName(QStringLiteral("noticeMore"));
+    connect(m_more, &QToolButton::clicked, this, [this] {
+        m_expanded = !m_expanded;
+        updateShown();
+    });
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 4, 4);
     layout->addWidget(icon, 0, Qt::AlignTop);
     layout->addWidget(m_label, 1);
+    layout->addWidget(m_more, 0, Qt::AlignTop);
     layout->addWidget(m_close, 0, Qt::AlignTop);
     setVisible(false);
 }
 
 void NoticeBar::show(const QString &text)
 {
-    m_label->setText(text);
-    setToolTip(QString());
+    m_text = text;
+    m_expanded = false;
+    updateShown();
     setVisible(!text.isEmpty());
+}
+
+void NoticeBar::updateShown()
+{
+    const bool longText = m_text.size() > kShortLength;
+    m_label->setText(longText && !m_expanded ? firstSentence(m_text) : m_text);
+    m_label->setToolTip(longText && !m_expanded ? plainTextAsHtml(m_text)
+                                                : QString()); // file text: never markup
+    m_more->setVisible(longText);
+    m_more->setText(m_expanded ? tr("Show less") : tr("Show all"));
 }
 
 void NoticeBar::clear()
 {
+    m_text.clear();
     m_label->clear();
     setVisible(false);
 }
 
 QString NoticeBar::text() const
 {
-    return isVisibleTo(parentWidget()) ? m_label->text() : QString();
+    return isVisibleTo(parentWidget()) ? m_text : QString();
 }
 
 } // namespace gemmscope

@@ -17,13 +17,21 @@ public:
     enum class Kind { Information, Warning };
     explicit NoticeBar(Kind kind, QWidget *parent = nullptr);
 
-    void show(const QString &text); // and keeps it until dismissed or cleared
+    // Shows `text` until dismissed or cleared. A long one shows its first sentence and a "Show all"
+    // button: a session's description can run to a paragraph, and the notice must not push the
+    // workspace down by five lines.
+    void show(const QString &text);
     void clear();
-    QString text() const;
+    QString text() const; // the whole text while shown, empty when hidden
 
 private:
+    void updateShown();
+
     QLabel *m_label;
+    QToolButton *m_more;
     QToolButton *m_close;
+    QString m_text;
+    bool m_expanded = false;
 };
 
 } // namespace gemmscope

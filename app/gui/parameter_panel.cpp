@@ -143,9 +143,12 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         item->setToolTip(tr("%1\n%2 — source: %3")
                              .arg(text, QString::fromStdString(p.key), QString::fromStdString(p.source)));
     }
-    m_presetList->setMinimumHeight(120);
+    m_presetList->setMinimumHeight(160);
     m_presetList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_presetList->setTextElideMode(Qt::ElideMiddle); // "Step 6: double buf…(T4: 123.21 ms)"
+    // Whole names, wrapped: a name cut in the middle ("Step 1: shared-memor… 16") loses its meaning.
+    m_presetList->setWordWrap(true);
+    m_presetList->setTextElideMode(Qt::ElideNone);
+    m_presetList->setResizeMode(QListView::Adjust);
     presetLayout->addWidget(m_presetList);
     layout->addWidget(presetBox, 1);
 

@@ -17,6 +17,8 @@ QTableView *makeTable(QAbstractItemModel *model, const char *name)
     table->setObjectName(QLatin1String(name));
     table->setModel(model);
     table->setSortingEnabled(true);
+    // The ladder's order, naive first (a header's default indicator is descending: reversed).
+    table->sortByColumn(ResultsModel::StageColumn, Qt::AscendingOrder);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -42,6 +44,9 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
                         column != ResultsModel::MedianColumn && column != ResultsModel::OriginColumn);
     // The time right after the stage: the list is narrow, and the time is what tells runs apart.
     m_runList->horizontalHeader()->moveSection(ResultsModel::MedianColumn, 1);
+    // Where a number comes from (measured here, recorded, published for the T4) beside the stage:
+    // a published T4 time next to an H200 one must not read as the same GPU's.
+    m_full->horizontalHeader()->moveSection(ResultsModel::OriginColumn, 1);
     for (QTableView *table : {m_full, m_runList})
         table->installEventFilter(this); // shown: fitted to its real width
     for (QTableView *table : {m_full, m_runList})

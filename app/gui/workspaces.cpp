@@ -56,8 +56,8 @@ Workspaces::Workspaces(const WorkspaceViews &views, QWidget *parent)
     // Counters: pick a run on the left, read its counters on the right.
     m_countersSplitter->addWidget(views.runList);
     m_countersSplitter->addWidget(views.counters);
-    m_countersSplitter->setStretchFactor(0, 2);
-    m_countersSplitter->setStretchFactor(1, 3);
+    m_countersSplitter->setStretchFactor(0, 1);
+    m_countersSplitter->setStretchFactor(1, 1);
 
     for (Workspace w : kWorkspaces) {
         QWidget *page = w == Workspace::Ladder     ? static_cast<QWidget *>(m_ladderSplitter)
@@ -248,7 +248,7 @@ void Workspaces::applyFirstStartSizes(const QSize &size)
     m_chartSplitter->setSizes({width / 2, width / 2});
     // Charts get three fifths of the height; the table shows ~10 rows in the rest.
     m_ladderSplitter->setSizes({size.height() * 3 / 5, size.height() * 2 / 5});
-    m_countersSplitter->setSizes({width * 2 / 5, width * 3 / 5});
+    m_countersSplitter->setSizes({width / 2, width / 2});
 }
 
 QByteArray Workspaces::saveState() const
