@@ -293,10 +293,9 @@ void MainWindow::connectSession()
         m_sessionNotice->show(m_session->data().description);
     });
     for (auto signal : {&Session::runAdded, &Session::runChanged, &Session::runRemoved})
-        connect(m_session, signal, this, [this] {
-            m_registry->scheduleRefresh();
-            m_tables->fitColumns();
-        });
+        connect(m_session, signal, m_registry, &ViewRegistry::scheduleRefresh);
+    // New rows may need wider columns; a changing median (progress) never does.
+    connect(m_session, &Session::runAdded, m_tables, &ResultsTables::scheduleFit);
     connect(m_session, &Session::ceilingsChanged, this, &MainWindow::applyMeasuredCeilings);
     connect(m_session, &Session::runAdded, this, &MainWindow::applyMeasuredCeilings);
     connect(m_session, &Session::runChanged, this, &MainWindow::applyMeasuredCeilings); // a run finished

@@ -6,6 +6,7 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QTableView>
+#include <QTimer>
 
 namespace gemmscope {
 
@@ -26,6 +27,9 @@ QTableView *makeTable(QAbstractItemModel *model, const char *name)
     table->verticalHeader()->setVisible(false);
     table->setTextElideMode(Qt::ElideRight); // only text columns are capped; their tooltips hold all of it
     table->setWordWrap(false);
+    // Fitting a column reads at most this many rows: a 10,000-run session must not format every
+    // cell of every column each time a run arrives.
+    table->horizontalHeader()->setResizeContentsPrecision(200);
     table->setMinimumSize(260, 140);
     // One line of text a row: the default row height leaves a ten-run table two thirds empty.
     table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
@@ -80,6 +84,17 @@ void ResultsTables::fitColumns()
                 header->resizeSection(column, std::min(header->sectionSize(column), cap));
         }
     }
+}
+
+void ResultsTables::scheduleFit()
+{
+    if (m_fitQueued)
+        return;
+    m_fitQueued = true;
+    QTimer::singleShot(0, this, [this] {
+        m_fitQueued = false;
+        fitColumns();
+    });
 }
 
 void ResultsTables::showRow(int row)

@@ -22,6 +22,7 @@ public:
     QTableView *runList() const { return m_runList; }
 
     void fitColumns();
+    void scheduleFit();    // fitColumns() once the event loop turns: one fit for a burst of new runs
     void showRow(int row); // the selected run's row, made current and scrolled to in both
 
 private:
@@ -29,6 +30,7 @@ private:
 
     QTableView *m_full;
     QTableView *m_runList;
+    bool m_fitQueued = false;
 };
 
 } // namespace gemmscope

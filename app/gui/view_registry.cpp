@@ -5,6 +5,7 @@
 #include "run_view.h"
 #include "session.h"
 
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QTimer>
 #include <QWidget>
@@ -96,10 +97,15 @@ void ViewRegistry::scheduleRefresh()
     if (m_refreshQueued)
         return;
     m_refreshQueued = true;
-    QTimer::singleShot(0, this, [this] {
+    // Paced: the next refresh waits four times as long as the last one took, so that a big session
+    // (every view redraws all its runs) leaves the event loop at least four fifths of its time while
+    // runs stream in; a small one refreshes at once.
+    QTimer::singleShot(int(std::min<qint64>(4 * m_lastRefreshMs, 1000)), this, [this] {
         if (!m_refreshQueued)
             return; // refreshNow() came first
         m_refreshQueued = false;
+        QElapsedTimer took;
+        took.start();
         const QList<RunRecord> &runs = m_session->runs();
         for (RunView *view : m_views) {
             if (isShown(view)) {
@@ -109,6 +115,7 @@ void ViewRegistry::scheduleRefresh()
                 m_stale.insert(view);
             }
         }
+        m_lastRefreshMs = took.elapsed();
     });
 }
 

@@ -66,6 +66,7 @@ private:
     QList<QPair<QWidget *, QString>> m_exportOnly;
     QSet<RunView *> m_stale; // changed runs not yet shown to these views
     bool m_refreshQueued = false;
+    qint64 m_lastRefreshMs = 0; // how long the last paced refresh took
     QPointer<QWidget> m_focused;
 };
 
