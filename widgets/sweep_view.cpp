@@ -168,6 +168,8 @@ void SweepView::buildForm()
     m_plot->plotLayout()->addElement(0, 1, m_scale);
     m_map->setColorScale(m_scale);
     QCPColorGradient gradient(QCPColorGradient::gpThermal);
+    // Thermal ends in white, the plot's own background: the best cell would read as an empty one.
+    gradient.setColorStopAt(1.0, QColor(0xff, 0xe6, 0x80));
     m_map->setGradient(gradient);
     m_map->setInterpolate(false);
     m_plot->xAxis->grid()->setVisible(false);
