@@ -261,7 +261,8 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
             row.verdict = Verdict::NotCompared;
             row.note = readsKept
                            ? tr("the binary issued %1 % of the source's 4-byte reads: the compiler merged "
-                                "them into wider loads (LDS.64/LDS.128); tick \"Shared reads as written\"")
+                                "them into wider loads (LDS.64/LDS.128); tick \"Shared reads as written\" "
+                                "(parameter panel, Alt+0)")
                                  .arg(*readsKept * 100, 0, 'f', 1)
                            : tr("release build: reads may be merged into LDS.128; tick \"Shared reads as "
                                 "written\"");

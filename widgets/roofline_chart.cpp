@@ -582,7 +582,8 @@ void RooflineChart::addLegendKey()
         return [style](QCPPainter *p, const QRectF &icon) { style.drawShape(p, icon.center()); };
     };
     if (has(PointKind::RunPredicted))
-        addKeyItem(m_plot, QStringLiteral("run at the model's AI\n(colour: stage)"),
+        addKeyItem(m_plot,
+                   QStringLiteral("run at the model's AI (colour:\nstage; above a roof: caches helped)"),
                    marker(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60),
                                           QColor(0xa0, 0xa0, 0xa0), 8)));
     if (has(PointKind::RunMeasured))

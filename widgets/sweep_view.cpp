@@ -296,7 +296,13 @@ void SweepView::setRunnerTemplate(const QString &text, int count)
 
 void SweepView::setBaseConfig(const RunConfig &config)
 {
+    // The panel's stage becomes the form's when the panel changes stage: "fixed (panel values)"
+    // must mean the stage the panel shows. A recorded sweep on the heatmap stays as it is.
+    const bool stageChanged = config.stage != m_base.stage;
     m_base = config;
+    if (const int index = m_stage->findData(QString::fromStdString(config.stage.str()));
+        stageChanged && index >= 0)
+        m_stage->setCurrentIndex(index);
 }
 
 void SweepView::setSpec(const SweepSpec &spec)
