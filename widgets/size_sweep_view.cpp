@@ -146,12 +146,7 @@ QString SizeSweepView::startOffReason() const
 
 void SizeSweepView::updateStartState()
 {
-    QString why = SweepRunControls::runnerMissingReason(m_runners->text());
-    // The window's reason is about the runner on this machine: a template that reaches another
-    // one (ssh, srun) is not held back by it.
-    if (why.isEmpty() && !m_runningOff.isEmpty() && m_runners->text().contains(QLatin1String("{runner}")))
-        why = tr("Start is off: %1").arg(m_runningOff);
-    m_controls->setStartBlocked(why);
+    m_controls->setStartBlocked(SweepRunControls::startOffReason(m_runners->text(), m_runningOff));
 }
 
 void SizeSweepView::setJournalDirectory(const QString &dir)

@@ -174,6 +174,14 @@ SweepData SweepRunControls::withJournaledRuns(const SweepData &sweep, const QStr
     return sweep;
 }
 
+QString SweepRunControls::startOffReason(const QString &runnerTemplate, const QString &runningOff)
+{
+    QString why = runnerMissingReason(runnerTemplate);
+    if (why.isEmpty() && !runningOff.isEmpty() && runnerTemplate.contains(QLatin1String("{runner}")))
+        why = tr("Start is off: %1").arg(runningOff);
+    return why;
+}
+
 QString SweepRunControls::runnerMissingReason(const QString &runnerTemplate)
 {
     if (!runnerTemplate.contains(QLatin1String("{runner}")))

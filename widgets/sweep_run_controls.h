@@ -66,6 +66,10 @@ public:
     // Why a sweep cannot start from this runner template: it names {runner} and there is no
     // gemmscope-runner here (a machine without the CUDA build). Empty: it may start.
     static QString runnerMissingReason(const QString &runnerTemplate);
+    // Why Start is off for this template: no runner for {runner}, or the window's reason for
+    // running nothing on this machine (`runningOff`, empty when it can). A template that reaches
+    // another machine (ssh, srun) is not held back by the window's reason.
+    static QString startOffReason(const QString &runnerTemplate, const QString &runningOff);
 
     QLabel *status() const { return m_status; }
     QComboBox *sweepList() const { return m_sweeps; }

@@ -1,5 +1,7 @@
 #include "help_dialog.h"
 
+#include "window_action.h"
+
 #include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -80,23 +82,17 @@ void showHelpDialog(QWidget *window, const QString &title, const QString &html)
 
 void addHelpActions(QWidget *window)
 {
-    const auto add = [window](const char *name, const QString &text, const QKeySequence &shortcut) {
-        auto *action = new QAction(text, window);
-        action->setObjectName(QLatin1String(name));
-        action->setShortcut(shortcut);
-        action->setShortcutContext(Qt::WindowShortcut);
-        window->addAction(action);
-        return action;
-    };
-    QObject::connect(
-        add("actionReadingGuide", QObject::tr("&How to Read This Window"), QKeySequence::HelpContents),
-        &QAction::triggered, window,
-        [window] { showHelpDialog(window, QObject::tr("How to read this window"), readingGuideHtml()); });
-    QObject::connect(
-        add("actionShortcuts", QObject::tr("&Keyboard Shortcuts"), QKeySequence(QObject::tr("Ctrl+/"))),
-        &QAction::triggered, window, [window] {
-            showHelpDialog(window, QObject::tr("Keyboard shortcuts"), shortcutsHtml(window->actions()));
-        });
+    QObject::connect(addWindowAction(window, "actionReadingGuide", QObject::tr("&How to Read This Window"),
+                                     QKeySequence::HelpContents),
+                     &QAction::triggered, window, [window] {
+                         showHelpDialog(window, QObject::tr("How to read this window"), readingGuideHtml());
+                     });
+    QObject::connect(addWindowAction(window, "actionShortcuts", QObject::tr("&Keyboard Shortcuts"),
+                                     QKeySequence(QObject::tr("Ctrl+/"))),
+                     &QAction::triggered, window, [window] {
+                         showHelpDialog(window, QObject::tr("Keyboard shortcuts"),
+                                        shortcutsHtml(window->actions()));
+                     });
 }
 
 } // namespace gemmscope

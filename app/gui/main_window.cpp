@@ -31,6 +31,7 @@
 #include "sweep_view.h"
 #include "tile_map_view.h"
 #include "view_registry.h"
+#include "window_action.h"
 #include "window_menus.h"
 #include "workspace_views.h"
 
@@ -226,13 +227,8 @@ void MainWindow::buildKernelTabs()
 void MainWindow::buildActions()
 {
     const auto make = [this](const char *name, const QString &text, const QKeySequence &shortcut, auto slot) {
-        auto *action = new QAction(text, this);
-        action->setObjectName(QLatin1String(name));
-        if (!shortcut.isEmpty())
-            action->setShortcut(shortcut);
-        action->setShortcutContext(Qt::WindowShortcut);
+        QAction *action = addWindowAction(this, name, text, shortcut);
         connect(action, &QAction::triggered, this, slot);
-        addAction(action);
         return action;
     };
     m_sessionActions = new SessionActions(m_session, this);

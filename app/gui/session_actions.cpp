@@ -2,6 +2,7 @@
 
 #include "recent_files.h"
 #include "session.h"
+#include "window_action.h"
 
 #include <QAction>
 #include <QFile>
@@ -20,18 +21,10 @@ namespace gemmscope {
 SessionActions::SessionActions(Session *session, QWidget *window)
     : QObject(window), m_session(session), m_window(window)
 {
-    const auto make = [window](const char *name, const QString &text, const QKeySequence &shortcut) {
-        auto *action = new QAction(text, window);
-        action->setObjectName(QLatin1String(name));
-        action->setShortcut(shortcut);
-        action->setShortcutContext(Qt::WindowShortcut);
-        window->addAction(action);
-        return action;
-    };
-    m_open = make("actionOpen", tr("&Open…"), QKeySequence::Open);
-    m_save = make("actionSave", tr("&Save"), QKeySequence::Save);
-    m_saveAs = make("actionSaveAs", tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")));
-    m_importBench = make("actionImportBench", tr("&Import Bench JSON…"), {});
+    m_open = addWindowAction(window, "actionOpen", tr("&Open…"), QKeySequence::Open);
+    m_save = addWindowAction(window, "actionSave", tr("&Save"), QKeySequence::Save);
+    m_saveAs = addWindowAction(window, "actionSaveAs", tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")));
+    m_importBench = addWindowAction(window, "actionImportBench", tr("&Import Bench JSON…"), {});
     m_open->setToolTip(tr("Open a saved session (Ctrl+O)"));
     m_importBench->setToolTip(tr("Add the runs of a gemmscope-bench --json file to this session"));
     connect(m_open, &QAction::triggered, this, [this] {

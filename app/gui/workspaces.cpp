@@ -1,5 +1,7 @@
 #include "workspaces.h"
 
+#include "window_action.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QDataStream>
@@ -113,47 +115,37 @@ void Workspaces::addActionsTo(QWidget *window, std::function<QWidget *()> focuse
     auto *group = new QActionGroup(this);
     int number = 1;
     for (Workspace w : kWorkspaces) {
-        auto *a = new QAction(title(w), window);
-        a->setObjectName(QStringLiteral("actionWorkspace") + title(w));
-        a->setShortcut(QKeySequence(tr("Ctrl+%1").arg(number++)));
-        a->setShortcutContext(Qt::WindowShortcut);
+        const QByteArray name = (QStringLiteral("actionWorkspace") + title(w)).toLatin1();
+        QAction *a =
+            addWindowAction(window, name.constData(), title(w), QKeySequence(tr("Ctrl+%1").arg(number++)));
         a->setCheckable(true);
         a->setChecked(w == m_current);
         a->setToolTip(tr("%1 (%2)").arg(description(w), a->shortcut().toString(QKeySequence::NativeText)));
         a->setStatusTip(a->toolTip());
         group->addAction(a);
-        window->addAction(a);
         connect(a, &QAction::triggered, this, [this, w] { setCurrent(w); });
         connect(this, &Workspaces::currentChanged, a, [a, w](Workspace now) { a->setChecked(now == w); });
     }
-    auto *panel = new QAction(tr("Show &Parameter Panel"), window);
-    panel->setObjectName(QStringLiteral("actionShowPanel"));
-    panel->setShortcut(QKeySequence(tr("Alt+0")));
-    panel->setShortcutContext(Qt::WindowShortcut);
+    QAction *panel =
+        addWindowAction(window, "actionShowPanel", tr("Show &Parameter Panel"), QKeySequence(tr("Alt+0")));
     panel->setCheckable(true);
     panel->setChecked(panelShown());
     panel->setToolTip(tr("Show or hide the stage and parameter panel in this workspace (Alt+0)"));
-    window->addAction(panel);
     connect(panel, &QAction::triggered, this, &Workspaces::setPanelShown);
     connect(this, &Workspaces::panelShownChanged, panel, &QAction::setChecked);
 
-    auto *maximise = new QAction(tr("&Maximise View"), window);
-    maximise->setObjectName(QStringLiteral("actionMaximiseView"));
-    maximise->setShortcut(QKeySequence(tr("Ctrl+M")));
-    maximise->setShortcutContext(Qt::WindowShortcut);
+    QAction *maximise =
+        addWindowAction(window, "actionMaximiseView", tr("&Maximise View"), QKeySequence(tr("Ctrl+M")));
     maximise->setCheckable(true);
     maximise->setToolTip(tr("Show only the view you last clicked; again to bring the others back (Ctrl+M)"));
-    window->addAction(maximise);
     connect(maximise, &QAction::triggered, this,
             [this, focused] { setMaximised(m_maximised ? nullptr : paneOf(focused())); });
     connect(this, &Workspaces::maximisedChanged, maximise, [maximise](QWidget *pane) {
         maximise->setChecked(pane != nullptr);
         maximise->setText(pane ? tr("Restore &Arrangement") : tr("&Maximise View"));
     });
-    auto *reset = new QAction(tr("&Reset Layout"), window);
-    reset->setObjectName(QStringLiteral("actionResetLayout"));
+    QAction *reset = addWindowAction(window, "actionResetLayout", tr("&Reset Layout"));
     reset->setToolTip(tr("Put every view back where GemmScope first placed it"));
-    window->addAction(reset);
     connect(reset, &QAction::triggered, this, [this] {
         setMaximised(nullptr);
         emit layoutResetRequested();
