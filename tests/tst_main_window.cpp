@@ -8,6 +8,7 @@
 #include "machine_code_view.h"
 #include "main_window.h"
 #include "parameter_panel.h"
+#include "plain_text.h"
 #include "results_model.h"
 #include "roofline_chart.h"
 #include "run_selection.h"
@@ -119,7 +120,8 @@ private slots:
         window.showRunnerStatus(false, "No CUDA driver is installed on this machine.");
         QVERIFY(!run->isEnabled());
         QVERIFY(window.runnerStatus().contains("No CUDA driver"));
-        QCOMPARE(window.findChild<QLabel *>("runnerStatusLabel")->toolTip(), window.runnerStatus());
+        QCOMPARE(window.findChild<QLabel *>("runnerStatusLabel")->toolTip(),
+                 plainTextAsHtml(window.runnerStatus()));
     }
 
     // The mapping pane's Source tab follows the panel's stage and stays open for cuBLAS (which
@@ -582,7 +584,8 @@ private slots:
         auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mappingTabs"));
         auto *view = window.findChild<MachineCodeView *>(QStringLiteral("machineCodeView"));
         QVERIFY(tabs && view);
-        tabs->setCurrentWidget(view);
+        QVERIFY(window.showView(QStringLiteral("SASS"))); // the Kernel workspace's SASS tab, shown
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget *>(view));
         QTRY_VERIFY_WITH_TIMEOUT(view->code() != nullptr, 120000);
         QCOMPARE(view->mixCount(QStringLiteral("FFMA"), true), 2048);
         QVERIFY(view->summaryText().contains(QStringLiteral("FFMA per shared load")));

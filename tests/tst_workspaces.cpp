@@ -18,9 +18,10 @@
 #include <QAction>
 #include <QHeaderView>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
-#include <QToolButton>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -322,12 +323,38 @@ private slots:
                      name);
     }
 
+    // A stage without an access model sends the Kernel workspace from Coalescing to the tile map,
+    // which says why (Qt 6 would move to the next enabled tab, the source); and a tab changing out
+    // of sight never becomes what Ctrl+E writes.
+    void unmodelledStageFallsBackToTheTileMap()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.showView(QStringLiteral("Coalescing")));
+        auto *tabs = window.findChild<QTabWidget *>("mappingTabs");
+        window.parameterPanel()->setStage(StageId::CublasFp32);
+        QCOMPARE(tabs->currentWidget(), window.findChild<QWidget *>("mappingView"));
+        QVERIFY(window.showView(QStringLiteral("Coalescing")) == false); // off for cuBLAS
+        QVERIFY(window.parameterPanel()->applyPreset("worklog-3"));
+        QVERIFY(window.showView(QStringLiteral("Bank conflicts")));
+        window.workspaces()->setCurrent(Workspace::Sweep);
+        QWidget *sweepTarget = window.exportTarget();
+        window.parameterPanel()->setStage(StageId::CublasFp32); // the Kernel tab changes, unseen
+        QCOMPARE(window.exportTarget(), sweepTarget);
+        QCOMPARE(window.workspaces()->current(), Workspace::Sweep);
+    }
+
     void runOffSaysWhyOnce()
     {
         MainWindow window(options());
         const QString tip = window.action(QStringLiteral("actionRun"))->toolTip();
         QVERIFY2(tip.contains(QStringLiteral("Running is off")), qPrintable(tip));
         QCOMPARE(tip.count(QStringLiteral("off:")), 1);
+        auto *label = window.findChild<QLabel *>("runnerStatusLabel");
+        QVERIFY(label);
+        QCOMPARE(label->text().count(QStringLiteral("off:")), 1); // the status bar says it once too
     }
 
     void helpMenuListsTheShortcuts()

@@ -87,6 +87,8 @@ void CompileActions::compile()
     if (!c.valid) {
         whyNot = c.whyInvalid;
     } else if (m_compileJob->start(c.config.stage, c.config.params, c.config.size, m_arch, &whyNot)) {
+        if (!m_compileJob->isRunning())
+            return; // it failed while starting and said so (failed())
         emit message(
             tr("Compiling %1 for %2…")
                 .arg(stageTitle(c.config.stage), CompileJob::builtArchitecture(c.config.stage, m_arch)),
@@ -111,12 +113,14 @@ void CompileActions::disassemble()
         return;
     }
     QString whyNot;
-    if (m_disassembleJob->start(c.config.stage, c.config.params, c.config.size, m_arch, &whyNot))
-        m_machineCode->setLoading(
-            tr("%1 for %2")
-                .arg(stageTitle(c.config.stage), CompileJob::builtArchitecture(c.config.stage, m_arch)));
-    else
+    if (m_disassembleJob->start(c.config.stage, c.config.params, c.config.size, m_arch, &whyNot)) {
+        if (m_disassembleJob->isRunning()) // else it failed while starting and said so (failed())
+            m_machineCode->setLoading(
+                tr("%1 for %2")
+                    .arg(stageTitle(c.config.stage), CompileJob::builtArchitecture(c.config.stage, m_arch)));
+    } else {
         m_machineCode->setMessage(whyNot);
+    }
 }
 
 void CompileActions::updateState()

@@ -59,7 +59,8 @@ QString readingGuideHtml()
         "and the problem size; a refused configuration says why beside the field. <b>Run</b> (Ctrl+R) "
         "needs a GPU; <b>Compile</b> (Ctrl+B) does not. Every action that is off says why in its "
         "tooltip. <b>Export</b> (Ctrl+E) writes the view you clicked last as PNG, PDF or SVG, or the "
-        "results as CSV or JSON; <b>Maximise</b> (Ctrl+M) shows that view alone.</p>"
+        "results as CSV or JSON; <b>Maximise</b> (Ctrl+M) shows that view alone (in the Ladder) or its "
+        "workspace without the panel.</p>"
         "<p>Measured numbers come from the runner on your GPU; <i>published</i> ones are the worklog's "
         "own T4 figures, and <i>recorded</i> ones were measured earlier (on the GPU they name).</p>");
 }

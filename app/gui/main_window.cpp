@@ -12,6 +12,7 @@
 #include "model_summary_view.h"
 #include "notice_bar.h"
 #include "parameter_panel.h"
+#include "plain_text.h"
 #include "plot_export.h"
 #include "results_model.h"
 #include "results_table_proxy.h"
@@ -91,19 +92,13 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     // The autosave's trouble is said where the user looks, and closing then asks (session_actions).
     connect(m_session, &Session::autosaveFailed, this, &MainWindow::showAutosaveProblem);
     connect(m_session, &Session::autosaveRestored, this, [this] { showAutosaveProblem(QString()); });
-    if (m_autosaveSlot && !m_autosaveSlot->isValid()) {
-        m_session->setAutosaveUnavailable(m_autosaveSlot->error());
-        showAutosaveProblem(tr("GemmScope cannot keep an autosave: %1").arg(m_autosaveSlot->error()));
-    }
-    if (options.startRunner) {
-        m_runnerReason = tr("Starting the runner…");
+    if (m_autosaveSlot && !m_autosaveSlot->isValid())
+        m_session->setAutosaveUnavailable(m_autosaveSlot->error()); // said through autosaveFailed
+    // Off until the runner says it is ready; the one sentence is built by the status bar.
+    showRunnerStatus(false, options.startRunner ? tr("the runner is starting.")
+                                                : tr("this window was started without a runner."));
+    if (options.startRunner)
         m_runs->startRunner();
-    } else {
-        m_runnerWhy = tr("this window was started without a runner.");
-        m_runnerReason = tr("Running is off: %1").arg(m_runnerWhy);
-    }
-    m_status->showRunner(false, m_runnerReason);
-    updateRunActions();
     if (options.restoreSettings)
         restoreSettings();
     onWorkspaceChanged(m_workspaces->current());
@@ -164,8 +159,10 @@ void MainWindow::buildViews()
     layout->addWidget(m_workspaces, 1);
     setCentralWidget(central);
     connect(m_workspaces, &Workspaces::currentChanged, this, &MainWindow::onWorkspaceChanged);
-    connect(m_sweepModes, &QTabWidget::currentChanged, this,
-            [this] { m_registry->setFocused(m_sweepModes->currentWidget()); });
+    connect(m_sweepModes, &QTabWidget::currentChanged, this, [this] {
+        if (m_workspaces->current() == Workspace::Sweep) // not a tab that changed out of sight
+            m_registry->setFocused(m_sweepModes->currentWidget());
+    });
 
     for (RunView *view : QList<RunView *>{m_runtimeChart, m_rooflineChart, m_coalescing, m_bankConflicts,
                                           m_accessCheck, m_stageSource, m_machineCode})
@@ -218,6 +215,8 @@ void MainWindow::buildKernelTabs()
     m_machineCode = k.machineCode;
     // Choosing a tab is choosing its view (what Ctrl+E writes); the SASS tab compiles when shown.
     connect(m_kernelTabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_workspaces->current() != Workspace::Kernel)
+            return; // a tab that changed out of sight (a stage without a model) is chosen by no one
         m_registry->setFocused(m_registry->viewContaining(currentMappingView()));
         if (m_kernelTabs->currentWidget() == m_machineCode)
             disassembleCurrent();
@@ -262,27 +261,36 @@ void MainWindow::buildActions()
     });
     addHelpActions(this);
     // Every chart's and diagram's context menu offers the same two window actions.
-    ChartInteraction::addCommonMenuEntries([this](QMenu &menu, QWidget *surface) {
-        QWidget *view = m_registry->viewContaining(surface);
-        if (!view || !isAncestorOf(view))
-            return;
-        menu.addAction(tr("Export %1…").arg(viewName(view)), this, [this, view] {
-            m_registry->setFocused(view);
-            exportDialog();
+    // The list of menu entries is global (every chart's): a window that is gone answers nothing.
+    ChartInteraction::addCommonMenuEntries(
+        [window = QPointer<MainWindow>(this)](QMenu &menu, QWidget *surface) {
+            if (!window)
+                return;
+            window->addViewMenuEntries(menu, surface);
         });
-        QAction *max = menu.addAction(
-            maximisedView() ? tr("Restore the arrangement") : tr("Maximise this view"), this, [this, view] {
-                m_registry->setFocused(view);
-                setMaximisedView(maximisedView() ? nullptr : m_workspaces->paneOf(view));
-            });
-        max->setShortcut(QKeySequence(tr("Ctrl+M")));
+}
+
+void MainWindow::addViewMenuEntries(QMenu &menu, QWidget *surface)
+{
+    QWidget *view = m_registry->viewContaining(surface);
+    if (!view || !isAncestorOf(view))
+        return;
+    menu.addAction(tr("Export %1…").arg(viewName(view)), this, [this, view] {
+        m_registry->setFocused(view);
+        exportDialog();
     });
+    QAction *max = menu.addAction(
+        maximisedView() ? tr("Restore the arrangement") : tr("Maximise this view"), this, [this, view] {
+            m_registry->setFocused(view);
+            setMaximisedView(maximisedView() ? nullptr : m_workspaces->paneOf(view));
+        });
+    max->setShortcut(QKeySequence(tr("Ctrl+M")));
 }
 
 void MainWindow::connectSession()
 {
-    // A new session is shown at once, whole; a run's changes reach the shown views once per turn
-    // of the event loop and the others when their workspace is shown.
+    // A new session is shown at once, whole; a run's changes reach the shown views with the next
+    // paced refresh (view_registry.h) and the others when their workspace is shown.
     connect(m_session, &Session::reset, this, [this] {
         m_registry->refreshNow();
         m_tables->fitColumns();
@@ -290,8 +298,9 @@ void MainWindow::connectSession()
     });
     for (auto signal : {&Session::runAdded, &Session::runChanged, &Session::runRemoved})
         connect(m_session, signal, m_registry, &ViewRegistry::scheduleRefresh);
-    // New rows may need wider columns; a changing median (progress) never does.
+    // New rows and finished runs may need wider columns; a preliminary median (progress) does not.
     connect(m_session, &Session::runAdded, m_tables, &ResultsTables::scheduleFit);
+    connect(m_runs, &RunController::runFinished, m_tables, &ResultsTables::scheduleFit);
     connect(m_session, &Session::ceilingsChanged, this, &MainWindow::applyMeasuredCeilings);
     connect(m_session, &Session::runAdded, this, &MainWindow::applyMeasuredCeilings);
     connect(m_session, &Session::runChanged, this, &MainWindow::applyMeasuredCeilings); // a run finished
@@ -408,8 +417,8 @@ void MainWindow::updateRunActions()
     // (statusTip) when the pointer is on it. m_runnerReason already says "Running is off: …".
     const auto state = [](QAction *a, bool enabled, const QString &does, const QString &whyNot) {
         a->setEnabled(enabled);
-        a->setToolTip(enabled ? does : whyNot);
-        a->setStatusTip(a->toolTip());
+        a->setStatusTip(enabled ? does : whyNot);
+        a->setToolTip(plainTextAsHtml(a->statusTip())); // the runner's words, never markup
     };
     const QString invalid =
         m_panel->isValid()
@@ -519,7 +528,8 @@ void MainWindow::applyFirstStartLayout()
     } else {
         resize(1500, 900);
     }
-    m_workspaces->applyFirstStartSizes(m_workspaces->size().isEmpty() ? size() : m_workspaces->size());
+    m_workspaces->applyFirstStartSizes(
+        size()); // before the first show the workspaces have no size of their own
 }
 
 void MainWindow::loadDefaultSession()
@@ -564,6 +574,7 @@ QString MainWindow::exportDialogTitle() const
 
 bool MainWindow::exportTo(const QString &path, QString *error)
 {
+    m_registry->refreshNow(); // a paced refresh or a stale view must not be what is written
     QWidget *view = exportTarget() == m_table ? m_runtimeChart : exportTarget(); // the table: CSV/JSON
     return exportResultsOrView(*m_session, *m_model, *m_registry, view, path, error);
 }
@@ -572,6 +583,7 @@ QStringList MainWindow::exportViews(const QString &directory, QString *error, co
 {
     // Every view from its print layout (fixed size, full title, legend): the same pictures as
     // Ctrl+E writes, whatever the window's size.
+    error->clear();
     m_registry->refreshNow();
     QStringList written = exportEach(*m_registry,
                                      {{QStringLiteral("runtime"), m_runtimeChart},

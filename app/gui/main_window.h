@@ -14,8 +14,7 @@
 #include <memory>
 
 class QAction;
-class QLabel;
-class QProgressBar;
+class QMenu;
 class QSortFilterProxyModel;
 class QStackedWidget;
 class QTabWidget;
@@ -104,7 +103,7 @@ public slots:
     void disassembleCurrent(); // the SASS tab: PTX and SASS of the configuration, no GPU needed
     QStringList runLadder(const ProblemSize &size);
     void cancelRuns();
-    // What the runner said about itself (connected to RunnerClient::runnerStatusChanged).
+    // What the runner said about itself (RunController::runnerStatusChanged).
     void showRunnerStatus(bool available, const QString &reason);
     // The autosave could not be written (empty: it works again): said where the user sees it.
     void showAutosaveProblem(const QString &sentence);
@@ -120,6 +119,7 @@ private:
     void buildViews();
     void buildKernelTabs();
     void buildActions();
+    void addViewMenuEntries(QMenu &menu, QWidget *surface); // a chart's context menu: export, maximise
     void connectSession();
     void updateRunActions();
     void updateTitle();

@@ -63,16 +63,21 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
 
 bool ResultsTables::eventFilter(QObject *watched, QEvent *event)
 {
-    // Columns fitted before the table was laid out were capped by its then tiny width.
-    if (event->type() == QEvent::Show)
+    // Columns fitted before the table was laid out were capped by its then tiny width; once it
+    // has been shown at a width, the user's own column widths stay.
+    if (auto *table = qobject_cast<QTableView *>(watched);
+        event->type() == QEvent::Show && table && !table->property("fittedShown").toBool()) {
+        table->setProperty("fittedShown", true);
         fitColumns();
+    }
     return QObject::eventFilter(watched, event);
 }
 
 void ResultsTables::fitColumns()
 {
-    // Every column as wide as its contents; the text columns (stage, parameters, status) capped at
-    // a third of the table, so that one long status does not push the numbers out of sight.
+    // Every column as wide as its contents; the stage and status columns capped at a third of the
+    // table, so that one long status does not push the numbers out of sight (the parameters are
+    // never cut: the BK that tells two rows apart is at their end).
     for (QTableView *table : {m_full, m_runList}) {
         QHeaderView *header = table->horizontalHeader();
         const int cap = std::max(260, table->viewport()->width() / 3);

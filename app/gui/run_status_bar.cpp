@@ -1,5 +1,6 @@
 #include "run_status_bar.h"
 
+#include "plain_text.h"
 #include "run_controller.h"
 
 #include <QLabel>
@@ -55,7 +56,7 @@ void RunStatusBar::showRunner(bool available, const QString &reason)
     if (!available)
         shortText += tr(" Compile (Ctrl+B) still works.");
     m_runnerLabel->setText(shortText);
-    m_runnerLabel->setToolTip(m_runnerText);
+    m_runnerLabel->setToolTip(plainTextAsHtml(m_runnerText)); // the runner's words, never markup
 }
 
 } // namespace gemmscope

@@ -1,5 +1,6 @@
 #include "session_actions.h"
 
+#include "plain_text.h"
 #include "recent_files.h"
 #include "session.h"
 #include "window_action.h"
@@ -64,7 +65,7 @@ void SessionActions::updateRecentMenu()
     const QStringList files = RecentFiles::list();
     for (const QString &path : files) {
         QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName());
-        a->setToolTip(path);
+        a->setToolTip(plainTextAsHtml(path)); // a file name is never markup
         connect(a, &QAction::triggered, this, [this, path] {
             if (!confirmDiscard())
                 return;

@@ -88,6 +88,12 @@ void StagePresenter::enableAccessTabs(const RunConfig &config, bool modelled)
     // The Source tab stays where it is: it shows the stage's file even for refused parameters.
     QTabWidget *tabs = m_views.kernelTabs;
     const StageInfo &stage = stageInfo(config.stage);
+    // Qt 6 moves the current tab itself when it is disabled (to the next one: the source); the
+    // tile map is the tab that says why there is nothing to draw, so go there first.
+    const auto *current = qobject_cast<QScrollArea *>(tabs->currentWidget());
+    if (!modelled && current &&
+        (current->widget() == m_views.coalescing || current->widget() == m_views.bankConflicts))
+        tabs->setCurrentWidget(m_views.mappingStack);
     for (int tab = 0; tab < tabs->count(); ++tab) {
         const auto *scroll = qobject_cast<QScrollArea *>(tabs->widget(tab));
         if (!scroll || (scroll->widget() != m_views.coalescing && scroll->widget() != m_views.bankConflicts))
@@ -98,8 +104,6 @@ void StagePresenter::enableAccessTabs(const RunConfig &config, bool modelled)
                                                 .arg(QString::fromStdString(stage.title),
                                                      stage.isLibrary ? tr("a closed-source library")
                                                                      : tr("its parameters are refused")));
-        if (!modelled && tabs->currentIndex() == tab)
-            tabs->setCurrentWidget(m_views.mappingStack);
     }
 }
 

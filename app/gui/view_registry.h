@@ -1,8 +1,9 @@
 // Every view of the window, fed and exported through one interface (RunView): the session's runs
 // and the selected run reach the views only here, and Export (Ctrl+E) writes the view the user
 // last clicked. Views in a workspace that is not shown are brought up to date when it is shown,
-// and one refresh serves every session change of an event-loop turn (a finished run changes the
-// session several times; the nine views were refilled for each).
+// and one paced refresh serves every session change until it runs (a finished run changes the
+// session several times; the nine views were refilled for each): the next waits four times as
+// long as the last took, at most a second.
 #pragma once
 
 #include "run_record.h"

@@ -138,8 +138,15 @@ void Workspaces::addActionsTo(QWidget *window, std::function<QWidget *()> focuse
         addWindowAction(window, "actionMaximiseView", tr("&Maximise View"), QKeySequence(tr("Ctrl+M")));
     maximise->setCheckable(true);
     maximise->setToolTip(tr("Show only the view you last clicked; again to bring the others back (Ctrl+M)"));
-    connect(maximise, &QAction::triggered, this,
-            [this, focused] { setMaximised(m_maximised ? nullptr : paneOf(focused())); });
+    connect(maximise, &QAction::triggered, this, [this, focused] {
+        // The view clicked last, when it is in this workspace; else this workspace's page (never a
+        // jump to another workspace).
+        QWidget *view = focused();
+        setMaximised(m_maximised ? nullptr
+                     : view && workspaceOf(view) == m_current && page(m_current)->isAncestorOf(view)
+                         ? paneOf(view)
+                         : page(m_current));
+    });
     connect(this, &Workspaces::maximisedChanged, maximise, [maximise](QWidget *pane) {
         maximise->setChecked(pane != nullptr);
         maximise->setText(pane ? tr("Restore &Arrangement") : tr("&Maximise View"));
