@@ -296,7 +296,7 @@ void TestSweepView::emptyStateIsTextNotAColourMap()
     QVERIFY(sizes.exportTo(m_dir.filePath("empty-sizes.svg")));
     if (const QString shots = qEnvironmentVariable("GEMMSCOPE_SHOT_DIR"); !shots.isEmpty()) {
         grid.grab().save(shots + "/sweep_view-empty.png"); // to look at (not a check)
-        sizes.resize(600, 700); // a narrow pane: the controls above the chart
+        sizes.resize(600, 700);                            // a narrow pane: the controls above the chart
         QApplication::processEvents();
         sizes.grab().save(shots + "/size_sweep_view-empty-narrow.png");
     }
