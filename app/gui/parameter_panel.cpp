@@ -1,6 +1,7 @@
 #include "parameter_panel.h"
 
 #include "limit_spin_box.h"
+#include "plain_text.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -533,7 +534,8 @@ void ParameterPanel::updateValidation()
     updateFieldNotes();
     m_runButton->setEnabled(isValid() && m_runnerAvailable);
     // A disabled Run button says why, in its tooltip.
-    m_runButton->setToolTip(!m_runnerAvailable ? m_runnerReason
+    // The runner's words are never markup (plain_text.h).
+    m_runButton->setToolTip(!m_runnerAvailable ? plainTextAsHtml(m_runnerReason)
                             : !isValid()       ? tr("Not runnable: %1").arg(violationText())
                                                : tr("Run the configured stage (Ctrl+R)"));
     if (wasValid != isValid())
