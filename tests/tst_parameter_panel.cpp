@@ -1,6 +1,7 @@
 // ParameterPanel: live validation with the catalog's sentences, Run disabled while invalid,
 // presets applied in one click, and configurationChanged for the model-driven views.
 #include "parameter_panel.h"
+#include "plain_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -164,7 +165,13 @@ private slots:
         auto *runButton = panel.findChild<QPushButton *>("runButton");
         panel.setRunEnabledByRunner(false, "No CUDA driver is installed on this machine.");
         QVERIFY(!runButton->isEnabled());
-        QCOMPARE(runButton->toolTip(), QStringLiteral("No CUDA driver is installed on this machine."));
+        QCOMPARE(runButton->toolTip(),
+                 plainTextAsHtml(QStringLiteral("No CUDA driver is installed on this machine.")));
+        // The runner's words are shown as written, never as markup.
+        panel.setRunEnabledByRunner(false, QStringLiteral("GPU <b>x</b> <img src=\"/nonexistent\">"));
+        QVERIFY2(runButton->toolTip().contains(QStringLiteral("&lt;b&gt;")),
+                 qPrintable(runButton->toolTip()));
+        QVERIFY(!runButton->toolTip().contains(QStringLiteral("<img")));
         panel.setRunEnabledByRunner(true, {});
         QVERIFY(runButton->isEnabled());
     }
