@@ -31,8 +31,6 @@ public:
     };
     CompileActions(std::function<Configured()> configured, MachineCodeView *machineCode, QWidget *window);
 
-    QAction *compileAction() const { return m_compile; }
-    QMenu *archMenu() const { return m_archMenu; }
     QString arch() const { return m_arch; }
     QString lastCompile() const { return m_lastCompile; }
     bool isCompiling() const;

@@ -21,14 +21,9 @@ class SessionActions : public QObject {
     Q_OBJECT
 public:
     // `window`: the parent of dialogs. The actions are created here, named "actionOpen",
-    // "actionSave", "actionSaveAs", "actionImportBench", and added to `window`.
+    // "actionSave", "actionSaveAs", "actionImportBench" (the menu "recentMenu"), and added to
+    // `window`, where the menus find them by name (window_menus.cpp).
     SessionActions(Session *session, QWidget *window);
-
-    QAction *openAction() const { return m_open; }
-    QAction *saveAction() const { return m_save; }
-    QAction *saveAsAction() const { return m_saveAs; }
-    QAction *importBenchAction() const { return m_importBench; }
-    QMenu *recentMenu() const { return m_recentMenu; }
 
     bool open(const QString &path, QString *error); // and remembers it in Open Recent
     bool save();

@@ -134,10 +134,7 @@ QWidget *ViewRegistry::focused() const
 
 void ViewRegistry::setFocused(QWidget *view)
 {
-    if (view == m_focused)
-        return;
     m_focused = view;
-    emit focusedChanged(view);
 }
 
 RunView *ViewRegistry::runViewOf(const QWidget *widget) const

@@ -51,9 +51,6 @@ public:
     // Writes `view` (or what its stand-in shows) to `path`: the failure's sentence, or nothing.
     std::optional<QString> exportView(QWidget *view, const QString &path) const;
 
-signals:
-    void focusedChanged(QWidget *view);
-
 private:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void track(QWidget *exportAs);
