@@ -9,6 +9,7 @@
 #include "size_sweep_view.h"
 #include "support/many_series_sweep.h"
 #include "support/stand_in_runner.h"
+#include "support/sweep_point_run.h"
 #include "sweep_journals.h"
 #include "sweep_view.h"
 
@@ -60,12 +61,7 @@ SweepData recordedSizeSweep(int answered = 1000)
             continue;
         RunRecord r;
         r.runId = QStringLiteral("s%1").arg(++n);
-        r.stage = QString::fromStdString(p.stage.str());
-        for (const auto &[name, value] : p.params)
-            r.params.insert(QString::fromStdString(name), value);
-        r.m = p.size.m;
-        r.n = p.size.n;
-        r.k = p.size.k;
+        test::setPointConfiguration(r, p);
         r.status = RunStatus::Ok;
         r.origin = QStringLiteral("measured");
         const double peak = r.stage == QLatin1String("cublas_fp32") ? 50 : 35;

@@ -7,6 +7,7 @@
 #include "session.h"
 #include "size_sweep_view.h"
 #include "support/small_sweep_spec.h"
+#include "support/sweep_point_run.h"
 #include "sweep_journals.h"
 #include "sweep_run.h"
 #include "sweep_view.h"
@@ -37,12 +38,7 @@ RunRecord finishedRun(const SweepPoint &p, int n)
 {
     RunRecord r;
     r.runId = QStringLiteral("run-%1").arg(n);
-    r.stage = QString::fromStdString(p.stage.str());
-    for (const auto &[name, value] : p.params)
-        r.params.insert(QString::fromStdString(name), value);
-    r.m = p.size.m;
-    r.n = p.size.n;
-    r.k = p.size.k;
+    test::setPointConfiguration(r, p);
     r.status = RunStatus::Ok;
     r.origin = QStringLiteral("measured");
     r.medianMs = 1.0 + n % 7;

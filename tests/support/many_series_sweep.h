@@ -5,6 +5,7 @@
 #pragma once
 
 #include "stage_catalog.h"
+#include "sweep_point_run.h"
 #include "sweep_record.h"
 
 inline gemmscope::SweepData manySeriesSizeSweep(int series)
@@ -53,12 +54,7 @@ inline gemmscope::SweepData manySeriesSizeSweep(int series)
             continue;
         RunRecord r = base;
         r.runId = QStringLiteral("r%1").arg(++n);
-        r.stage = QString::fromStdString(p.stage.str());
-        for (const auto &[name, value] : p.params)
-            r.params.insert(QString::fromStdString(name), value);
-        r.m = p.size.m;
-        r.n = p.size.n;
-        r.k = p.size.k;
+        test::setPointConfiguration(r, p);
         r.tflops = 10.0 + (n % 97) * 0.3;
         r.medianMs = p.size.tflopsAt(1.0) / r.tflops;
         r.blocksPerSm = 1;
