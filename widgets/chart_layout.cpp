@@ -278,22 +278,25 @@ void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendW
         widths << (text.isEmpty() ? 120 : metrics.horizontalAdvance(text)) + extra;
     }
     const int available = plot->viewport().width() - 16;
-    int columns = 1;
+    const int columns = legendColumnsThatFit(widths, available, legend->columnSpacing());
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+}
+
+int legendColumnsThatFit(const QList<int> &widths, int available, int columnSpacing)
+{
     for (int c = int(widths.size()); c > 1; --c) {
         int total = 0;
         for (int col = 0; col < c; ++col) {
             int widest = 0;
             for (int i = col; i < widths.size(); i += c)
                 widest = std::max(widest, widths[i]);
-            total += widest + legend->columnSpacing();
+            total += widest + columnSpacing;
         }
-        if (total <= available) {
-            columns = c;
-            break;
-        }
+        if (total <= available)
+            return c;
     }
-    legend->setWrap(columns);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    return 1;
 }
 
 QString shownTitle(QCustomPlot *plot)

@@ -61,6 +61,9 @@ KeyLegendItem *addKeyItem(QCustomPlot *plot, const QString &text, KeyLegendItem:
 KeyLegendItem::IconPainter stripesIcon(const QList<QColor> &colors, Qt::BrushStyle style = Qt::SolidPattern);
 // The text of a legend entry of either kind (a plottable's name or a KeyLegendItem's text).
 QString legendItemText(QCPAbstractLegendItem *item);
+// The most columns a legend of entries `widths` wide (in order, filled column by column) can have
+// within `available` pixels, each column as wide as its widest entry; at least 1.
+int legendColumnsThatFit(const QList<int> &widths, int available, int columnSpacing);
 
 // Fits a chart to its width: the full title, on two lines where one is too narrow (split at the
 // last ", " or ": " that fits), never elided while two lines hold it; the legend's columns.

@@ -121,20 +121,7 @@ void SizeSweepChart::fitLegend()
             item->setMargins(QMargins(0, 0, 0, 2));
         }
     const int available = m_plot->viewport().width() - 16;
-    int columns = 1;
-    for (int c = int(widths.size()); c > 1; --c) {
-        int total = 0;
-        for (int col = 0; col < c; ++col) {
-            int widest = 0;
-            for (int i = col; i < widths.size(); i += c)
-                widest = std::max(widest, widths[i]);
-            total += widest + legend->columnSpacing();
-        }
-        if (total <= available) {
-            columns = c;
-            break;
-        }
-    }
+    const int columns = legendColumnsThatFit(widths, available, legend->columnSpacing());
     if (legend->wrap() != columns) {
         legend->setWrap(columns);
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
