@@ -4,6 +4,7 @@
 // stay absent when written again.
 #pragma once
 
+#include "conditions.h"
 #include "protocol.h"
 #include "stage_types.h"
 
@@ -84,6 +85,16 @@ struct TimingResult {
     friend bool operator==(const TimingResult &, const TimingResult &) = default;
 };
 
+// A result's `baseline` (a run with "baseline": true): the cuBLAS call of the stage's precision,
+// timed interleaved with the stage (alternating launches), so that a drift of clock or temperature
+// falls on both and their ratio holds.
+struct BaselineResult {
+    QString stage; // "cublas_fp32" or "cublas_tf32"
+    TimingResult timing;
+    RunConditions conditions;
+    friend bool operator==(const BaselineResult &, const BaselineResult &) = default;
+};
+
 struct VerifyResult {
     QString reference;
     std::optional<double> relError, tolerance;
@@ -130,7 +141,9 @@ struct ResultEvent {
     std::optional<int> maxBlocksPerSm, smemCarveout;
     std::optional<double> smClockMhz;
     QString smClockSource, timestamp;
-    std::optional<Counters> counters; // when the run asked for counters
+    std::optional<Counters> counters;        // when the run asked for counters
+    std::optional<RunConditions> conditions; // absent in results recorded before issue 22
+    std::optional<BaselineResult> baseline;  // when the run asked for one
     friend bool operator==(const ResultEvent &, const ResultEvent &) = default;
 };
 
