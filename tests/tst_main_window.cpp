@@ -21,9 +21,11 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabBar>
@@ -541,6 +543,39 @@ private slots:
         QVERIFY(!window.maximisedView());
         QVERIFY(window.findChild<RuntimeChart *>()->isVisible());
         QVERIFY(window.findChild<QTableView *>("resultsTable")->isVisible());
+    }
+
+    // The arrangement is kept from one run of GemmScope to the next (window_settings.cpp): the
+    // workspace shown and its panel, the Kernel and Sweep tabs, the results table's column order.
+    void arrangementIsKeptBetweenRuns()
+    {
+        QSettings().clear(); // the test settings of an earlier run
+        MainWindow::Options keep = options();
+        keep.restoreSettings = true;
+        {
+            MainWindow window(keep);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.showView(QStringLiteral("Source")));
+            window.workspaces()->setPanelShown(false);
+            window.findChild<QTabWidget *>("sweepModes")->setCurrentIndex(1);
+            QHeaderView *header = window.resultsView()->horizontalHeader();
+            header->moveSection(header->visualIndex(ResultsModel::MedianColumn), 0);
+            QCOMPARE(header->visualIndex(ResultsModel::MedianColumn), 0);
+            QVERIFY(window.close()); // saves the arrangement
+        }
+        MainWindow again(keep);
+        QCOMPARE(again.workspaces()->current(), Workspace::Kernel);
+        QVERIFY(!again.workspaces()->panelShown());
+        auto *kernelTabs = again.findChild<QTabWidget *>("mappingTabs");
+        QCOMPARE(kernelTabs->tabText(kernelTabs->currentIndex()), QStringLiteral("Source"));
+        QCOMPARE(again.findChild<QTabWidget *>("sweepModes")->currentIndex(), 1);
+        QCOMPARE(again.resultsView()->horizontalHeader()->visualIndex(ResultsModel::MedianColumn), 0);
+        // Without saved settings the window starts as on a first start.
+        QSettings().clear();
+        MainWindow fresh(keep);
+        QCOMPARE(fresh.workspaces()->current(), Workspace::Ladder);
+        QCOMPARE(fresh.findChild<QTabWidget *>("mappingTabs")->currentIndex(), 0);
     }
 
     // Ctrl+B compiles without a GPU (the runner's compile-only mode) and reports registers and

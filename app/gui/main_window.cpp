@@ -117,7 +117,7 @@ void MainWindow::connectViews()
 // The actions are made in the order the Help page's shortcut table lists them.
 void MainWindow::buildActions()
 {
-    m_sessionActions = new SessionActions(m_session, this);
+    m_sessionActions = new SessionActions(m_session, this, m_views.autosaveNotice);
     m_exports = new ExportActions(m_views, m_session, m_model, m_registry, this);
     connect(addWindowAction(this, "actionQuit", tr("&Quit"), QKeySequence(tr("Ctrl+Q"))), &QAction::triggered,
             this, &QWidget::close);
@@ -264,13 +264,6 @@ void MainWindow::updateTitle()
 void MainWindow::showAutosaveProblem(const QString &sentence)
 {
     m_sessionActions->setAutosaveProblem(sentence);
-    if (sentence.isEmpty())
-        m_views.autosaveNotice->clear();
-    else
-        m_views.autosaveNotice->show(
-            tr("%1 Runs measured from now on are kept only in this window until the autosave "
-               "works again or you save the session (File > Save As, Ctrl+Shift+S).")
-                .arg(sentence));
 }
 
 void MainWindow::loadDefaultSession()
