@@ -1,7 +1,6 @@
 #include "main_window.h"
 
 #include "app_resources.h"
-#include "chart_interaction.h"
 #include "compile_actions.h"
 #include "export_actions.h"
 #include "help_dialog.h"
@@ -21,6 +20,7 @@
 #include "size_sweep_view.h"
 #include "stage_presenter.h"
 #include "sweep_view.h"
+#include "view_context_menu.h"
 #include "view_registry.h"
 #include "window_action.h"
 #include "window_menus.h"
@@ -29,8 +29,6 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QFileInfo>
-#include <QMenu>
-#include <QPointer>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -151,31 +149,7 @@ void MainWindow::buildActions()
                 6000);
     });
     addHelpActions(this);
-    // Every chart's and diagram's context menu offers the same two window actions.
-    // The list of menu entries is global (every chart's): a window that is gone answers nothing.
-    ChartInteraction::addCommonMenuEntries(
-        [window = QPointer<MainWindow>(this)](QMenu &menu, QWidget *surface) {
-            if (!window)
-                return;
-            window->addViewMenuEntries(menu, surface);
-        });
-}
-
-void MainWindow::addViewMenuEntries(QMenu &menu, QWidget *surface)
-{
-    QWidget *view = m_registry->viewContaining(surface);
-    if (!view || !isAncestorOf(view))
-        return;
-    menu.addAction(tr("Export %1…").arg(viewName(view)), this, [this, view] {
-        m_registry->setFocused(view);
-        m_exports->showDialog();
-    });
-    QAction *max = menu.addAction(
-        maximisedView() ? tr("Restore the arrangement") : tr("Maximise this view"), this, [this, view] {
-            m_registry->setFocused(view);
-            setMaximisedView(maximisedView() ? nullptr : m_views.workspaces->paneOf(view));
-        });
-    max->setShortcut(QKeySequence(tr("Ctrl+M")));
+    addViewContextMenu(this, m_registry, m_views.workspaces, [this] { m_exports->showDialog(); });
 }
 
 void MainWindow::connectSession()
@@ -301,86 +275,107 @@ RunnerClient *MainWindow::runnerClient() const
 {
     return m_runs->client();
 }
+
 QAction *MainWindow::action(const QString &objectName) const
 {
     return findChild<QAction *>(objectName);
 }
+
 bool MainWindow::runnerAvailable() const
 {
     return m_runActions->runnerAvailable();
 }
+
 QString MainWindow::runnerStatus() const
 {
     return m_runActions->runnerStatus();
 }
+
 void MainWindow::addView(RunView *view)
 {
     m_registry->add(view);
 }
+
 const QList<RunView *> &MainWindow::views() const
 {
     return m_registry->views();
 }
+
 QString MainWindow::lastCompile() const
 {
     return m_compileActions->lastCompile();
 }
+
 QString MainWindow::compileArch() const
 {
     return m_compileActions->arch();
 }
+
 QString MainWindow::noticeText() const
 {
     return m_views.sessionNotice->text();
 }
+
 QString MainWindow::autosaveWarningText() const
 {
     return m_views.autosaveNotice->text();
 }
+
 bool MainWindow::openSession(const QString &path, QString *error)
 {
     return m_sessionActions->open(path, error);
 }
+
 QWidget *MainWindow::exportTarget() const
 {
     return m_exports->target();
 }
+
 QString MainWindow::viewName(QWidget *view) const
 {
     return m_registry->viewName(view);
 }
+
 QString MainWindow::exportDialogTitle() const
 {
     return m_exports->dialogTitle();
 }
+
 bool MainWindow::exportTo(const QString &path, QString *error)
 {
     return m_exports->exportTo(path, error);
 }
+
 QStringList MainWindow::exportViews(const QString &directory, QString *error, const QSize &)
 {
     return m_exports->exportEveryView(directory, error);
 }
+
 void MainWindow::runCurrent()
 {
     m_runActions->runCurrent();
 }
+
 QStringList MainWindow::runLadder(const ProblemSize &size)
 {
     return m_runActions->runLadder(size);
 }
+
 void MainWindow::cancelRuns()
 {
     m_runActions->cancel();
 }
+
 void MainWindow::compileCurrent()
 {
     m_compileActions->compile();
 }
+
 void MainWindow::disassembleCurrent()
 {
     m_compileActions->disassemble();
 }
+
 void MainWindow::showRunnerStatus(bool available, const QString &reason)
 {
     m_runActions->showRunnerStatus(available, reason);

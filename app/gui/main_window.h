@@ -1,11 +1,12 @@
-// The GemmScope main window: it composes. The views are built and placed by WindowLayout
-// (window_layout.h) in the workspaces (Ladder, Kernel, Counters, Sweep: workspaces.h) and fed
-// through one registry (view_registry.h); each job is its own unit — the File menu's session work
-// (SessionActions), Run/Run Ladder/Cancel and the runner's state (RunActions), Export
-// (ExportActions), Compile and the SASS tab (CompileActions), what the configured stage shows before
-// anything runs (StagePresenter), the menus (window_menus.h), the saved arrangement
-// (window_settings.h). The window owns the session, its table model, the shared selection and the
-// run controller (the runner in its thread), and wires the units to them.
+// The GemmScope main window: it composes. WindowLayout (window_layout.h) builds the views and
+// places them in the workspaces (Ladder, Kernel, Counters, Sweep: workspaces.h); one registry feeds
+// and exports them (view_registry.h). Each job is its own unit: the File menu's session work
+// (SessionActions), Run, Run Ladder, Cancel and the runner's state (RunActions), Export
+// (ExportActions), Compile and the SASS tab (CompileActions), what the configured stage shows
+// before anything runs (StagePresenter), the menus (window_menus.h), the views' context menu
+// (view_context_menu.h), the saved arrangement (window_settings.h). The window owns the session,
+// its table model, the shared selection and the run controller (the runner in its thread), and
+// wires the units to them and to each other.
 #pragma once
 
 #include "run_record.h"
@@ -17,7 +18,6 @@
 #include <memory>
 
 class QAction;
-class QMenu;
 class QSortFilterProxyModel;
 
 namespace gemmscope {
@@ -108,7 +108,6 @@ protected:
 private:
     void connectViews();
     void buildActions();
-    void addViewMenuEntries(QMenu &menu, QWidget *surface); // a chart's context menu: export, maximise
     void connectSession();
     void updateTitle();
     void onWorkspaceChanged(Workspace workspace);
