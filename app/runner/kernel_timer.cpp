@@ -33,9 +33,12 @@ public:
 
 constexpr double kPreliminaryAfterMs = 100; // timing before the first preliminary median is sent
 constexpr qint64 kTelemetryEveryMs = 20;    // NVML reads while timing: enough for a 1 s power window
-// Burst: an idle GPU is one whose clocks nothing holds down and whose power (NVML's 1 s average on
-// Hopper) is below half its limit; waited for at most this long, then the result says it was not.
-constexpr double kIdlePowerShare = 0.5;
+// Burst: an idle GPU is one whose clocks nothing holds down, whose power (NVML's 1 s average on
+// Hopper) is below half its limit and whose SM clock, probed, is back near its boost clock — on an
+// H200 the clock stays ~15 % low for a while after a power-capped run although NVML no longer
+// names a reason (measured 2026-12-01: 1680 MHz at the start of the next run, boost 1980 MHz).
+// Waited for at most kCooldownLimitMs, then the result says it was not.
+constexpr double kIdlePowerShare = 0.5, kRecoveredClockShare = 0.95;
 constexpr qint64 kCooldownLimitMs = 5000;
 // Sustained: at least this long at load, then until the SM clock moves less than 1 % over the
 // last three readings 200 ms apart; at most the limit.
@@ -69,13 +72,19 @@ bool idle(const TelemetryReading &r, std::optional<double> powerLimitW)
     return !r.powerW || !powerLimitW || *r.powerW <= kIdlePowerShare * *powerLimitW;
 }
 
-// Burst: waits until the GPU is idle; whether it became so, and how long the wait took.
-std::pair<bool, double> coolDown(const GpuTelemetry &telemetry, JobContext &job)
+bool clockRecovered(const TimingProbes &probes)
+{
+    return !probes.clock || probes.maxClockMhz <= 0 ||
+           probes.clock->measureMhz() >= kRecoveredClockShare * probes.maxClockMhz;
+}
+
+// Burst: waits until the GPU is idle and its clock recovered; whether it did, and how long it took.
+std::pair<bool, double> coolDown(const GpuTelemetry &telemetry, const TimingProbes &probes, JobContext &job)
 {
     QElapsedTimer waited;
     waited.start();
     const std::optional<double> limit = telemetry.powerLimitW();
-    while (!idle(telemetry.read(), limit)) {
+    while (!idle(telemetry.read(), limit) || !clockRecovered(probes)) {
         if (waited.elapsed() >= kCooldownLimitMs)
             return {false, double(waited.elapsed())};
         job.checkCancelled();
@@ -164,7 +173,7 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
     std::optional<double> cooldownMs, loadWarmupMs;
     bool cooled = true;
     if (options.regime == TimingRegime::Burst && telemetry) {
-        const auto [idleNow, waitedMs] = coolDown(*telemetry, job);
+        const auto [idleNow, waitedMs] = coolDown(*telemetry, probes, job);
         cooled = idleNow;
         cooldownMs = waitedMs;
     } else if (options.regime == TimingRegime::Sustained) {

@@ -40,6 +40,7 @@ struct TimingStats {
 struct TimingProbes {
     ClockProbe *clock = nullptr;
     const GpuTelemetry *telemetry = nullptr;
+    double maxClockMhz = 0; // the device's boost clock (cudaDevAttrClockRate): what a cool GPU reaches
 };
 
 struct TimedLaunch {

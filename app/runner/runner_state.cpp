@@ -29,7 +29,7 @@ TimingProbes RunnerState::timingProbes(JobContext &job)
         m_clockProbe = std::make_unique<ClockProbe>(compiler, device.cc());
         job.checkCancelled();
     }
-    return {m_clockProbe.get(), m_telemetry.get()};
+    return {m_clockProbe.get(), m_telemetry.get(), double(device.spec.smClockMHz)};
 }
 
 QJsonObject RunnerState::readyEvent() const
