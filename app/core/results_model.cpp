@@ -40,7 +40,9 @@ int smemBytes(const RunRecord &r)
 
 QString cublasKey(const RunRecord &r)
 {
-    return QStringLiteral("%1x%2x%3|%4|%5").arg(r.m).arg(r.n).arg(r.k).arg(r.origin, r.gpuName);
+    // Ratios compare only results of one regime (issue 22): a burst run against a burst cuBLAS run.
+    const QString regime = r.conditions ? r.conditions->regime : QString();
+    return QStringLiteral("%1x%2x%3|%4|%5|%6").arg(r.m).arg(r.n).arg(r.k).arg(r.origin, r.gpuName, regime);
 }
 
 } // namespace
@@ -159,6 +161,10 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
         if (const auto p = percentOfCublas(r))
             return QStringLiteral("%1 %").arg(*p, 0, 'f', 1);
         return QString();
+    case ClockColumn:
+        return ok && r.conditions ? clockText(r.conditions) : QString();
+    case TrustColumn:
+        return ok ? trustOf(r).word : QString();
     case RelErrorColumn:
         return r.relError ? QString::number(*r.relError, 'e', 1) : QString();
     case RegistersColumn:
@@ -206,6 +212,10 @@ QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
         return ok ? r.tflops : -1.0;
     case PercentOfCublasColumn:
         return percentOfCublas(r).value_or(-1.0);
+    case ClockColumn:
+        return r.conditions && r.conditions->smClockMedianMhz ? *r.conditions->smClockMedianMhz : -1.0;
+    case TrustColumn:
+        return ok ? int(trustOf(r).level) : int(TrustLevel::Published) + 1;
     case RelErrorColumn:
         return r.relError.value_or(missing);
     case RegistersColumn:
@@ -241,6 +251,9 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         // is escaped so that it reads as written.
         if (failed)
             return plainTextAsHtml(failureText(r));
+        // Before the catalog's refusal: these columns say how the number was measured.
+        if ((index.column() == TrustColumn || index.column() == ClockColumn) && r.isOk())
+            return trustOf(r).reason; // plain sentences of numbers and fixed words
         if (const QString refusal = catalogRefusal(r); !refusal.isEmpty()) // e.g. a zero tile from a file
             return plainTextAsHtml(
                 tr("Kept as it was read, but not modelled (the roofline and the access check leave it "
@@ -262,7 +275,8 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
                        : tr("Recorded earlier with gemmscope-bench, not measured here.");
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() >= MedianColumn && index.column() <= OccupancyColumn)
+        if (index.column() >= MedianColumn && index.column() <= OccupancyColumn &&
+            index.column() != TrustColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -286,6 +300,10 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("TFLOP/s");
     case PercentOfCublasColumn:
         return tr("% of cuBLAS FP32");
+    case ClockColumn:
+        return tr("SM clock");
+    case TrustColumn:
+        return tr("Trust");
     case RelErrorColumn:
         return tr("Rel. error");
     case RegistersColumn:

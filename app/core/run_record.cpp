@@ -40,6 +40,17 @@ QMap<QString, int> paramsOf(const ParamValues &values)
 }
 
 // Counters as a session or an export stores them: in the runner's event kept as `raw`.
+// Conditions as a session stores them: in the runner's event kept as `raw`. Damaged ones read as
+// unknown (the trust mark then says so), never as a failure of the whole session.
+std::optional<protocol::RunConditions> conditionsOfRaw(const QJsonObject &raw)
+{
+    const QJsonValue value = raw.value(QStringLiteral("conditions"));
+    protocol::RunConditions conditions;
+    if (!value.isObject() || !protocol::fromJson(value.toObject(), conditions))
+        return std::nullopt;
+    return conditions;
+}
+
 std::optional<protocol::Counters> countersOfRaw(const QJsonObject &raw)
 {
     const QJsonValue value = raw.value(QStringLiteral("counters"));
@@ -158,6 +169,7 @@ RunRecord fromResultEvent(const QJsonObject &event)
     if (!r.timestamp.isValid())
         r.timestamp = QDateTime::currentDateTimeUtc();
     r.counters = e.counters;
+    r.conditions = e.conditions;
     // A result without a positive, finite median is no time at all: kept as a failed run with its
     // reason, so that a session holding it still loads (fromJson refuses an ok run without one).
     if (!(r.medianMs > 0 && std::isfinite(r.medianMs) && std::isfinite(r.tflops))) {
@@ -332,6 +344,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
     r.raw = o.value("raw").toObject();
     r.counters = countersOfRaw(r.raw);
+    r.conditions = conditionsOfRaw(r.raw);
     return r;
 }
 

@@ -58,6 +58,9 @@ struct RunRecord {
     // Hardware counters of a run that asked for them (docs/protocol.md, "counters"): the
     // readings, or the sentence why they could not be read. Empty when the run had none.
     std::optional<protocol::Counters> counters;
+    // How steady the GPU was while the run was timed (docs/protocol.md, "Conditions"): the measured
+    // SM clock, noise, throttling, regime. Empty for runs recorded before it was measured.
+    std::optional<protocol::RunConditions> conditions;
     // While it runs: the median of the repetitions timed so far (progress events), preliminary.
     std::optional<double> preliminaryMedianMs;
     QJsonObject raw; // the runner's event as received, kept for export; views read the typed fields

@@ -1,5 +1,7 @@
 #include "trust_mark.h"
 
+#include "run_record.h"
+
 namespace gemmscope {
 
 namespace {
@@ -108,6 +110,11 @@ TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bo
     if (!c.telemetryUnavailable.isEmpty())
         steady += QStringLiteral("; no power or temperature readings");
     return {TrustLevel::Steady, QStringLiteral("steady"), steady + QLatin1Char('.')};
+}
+
+TrustMark trustOf(const RunRecord &run)
+{
+    return trustMark(run.conditions, run.origin == QLatin1String("worklog"));
 }
 
 bool comparable(const std::optional<protocol::RunConditions> &a,

@@ -10,6 +10,8 @@
 
 namespace gemmscope {
 
+struct RunRecord;
+
 enum class TrustLevel {
     Steady,    // counted samples at one clock, noise within the target
     Throttled, // samples left out for a low clock, or a thermal/hardware limit, or no cool-down
@@ -30,6 +32,9 @@ TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bo
 // same regime; `why` (optional) says what stands in the way.
 bool comparable(const std::optional<protocol::RunConditions> &a,
                 const std::optional<protocol::RunConditions> &b, QString *why = nullptr);
+
+// A run's mark: from its measured conditions, or "published" for the worklog's numbers.
+TrustMark trustOf(const RunRecord &run);
 
 // "1980 MHz" or "1605-1980 MHz" (min-median), "-" when the clock was not measured.
 QString clockText(const std::optional<protocol::RunConditions> &conditions);
