@@ -17,6 +17,7 @@
 // Uses only API that predates the fixes, so the same file measures the code before them.
 #include "session.h"
 #include "size_sweep_view.h"
+#include "sweep_controller.h"
 #include "sweep_record.h"
 #include "sweep_run.h"
 #include "sweep_view.h"
@@ -162,8 +163,10 @@ void openFolder(const QString &folder, const char *what)
     QElapsedTimer clock;
     clock.start();
     Session session;
-    SweepView grid(&session);
-    SizeSweepView sizes(&session);
+    SweepController gridSweeps(&session, SweepKind::Grid);
+    SweepView grid(&gridSweeps);
+    SweepController sizesSweeps(&session, SweepKind::Sizes);
+    SizeSweepView sizes(&sizesSweeps);
     grid.setJournalDirectory(folder);
     sizes.setJournalDirectory(folder);
     grid.setJournalDirectory(folder);
@@ -265,7 +268,8 @@ int resumeBench(int sizeCount)
     { // The GUI path: the size view, its session, its chart.
         Session session;
         session.setSweep(half);
-        SizeSweepView view(&session);
+        SweepController viewSweeps(&session, SweepKind::Sizes);
+        SizeSweepView view(&viewSweeps);
         view.resize(1200, 800);
         view.show();
         view.setJournalDirectory(dir.filePath(QStringLiteral("gui")));

@@ -8,6 +8,7 @@
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
 #include "support/many_series_sweep.h"
+#include "sweep_controller.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -31,7 +32,8 @@ int main(int argc, char **argv)
     for (int n : counts) {
         const SweepData sweep = manySeriesSizeSweep(n);
         Session session;
-        auto view = std::make_unique<SizeSweepView>(&session);
+        SweepController sizeSweeps(&session, SweepKind::Sizes);
+        auto view = std::make_unique<SizeSweepView>(&sizeSweeps);
         view->resize(1600, 900);
         view->show();
         QApplication::processEvents();

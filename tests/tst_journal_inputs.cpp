@@ -8,6 +8,7 @@
 #include "size_sweep_summary.h"
 #include "size_sweep_view.h"
 #include "support/json_fuzzer.h"
+#include "sweep_controller.h"
 #include "sweep_journals.h"
 #include "sweep_summary.h"
 #include "sweep_view.h"
@@ -235,8 +236,10 @@ private slots:
         QElapsedTimer timer;
         timer.start();
         Session session;
-        SweepView grid(&session);
-        SizeSweepView sizes(&session);
+        SweepController gridSweeps(&session, SweepKind::Grid);
+        SweepView grid(&gridSweeps);
+        SweepController sizesSweeps(&session, SweepKind::Sizes);
+        SizeSweepView sizes(&sizesSweeps);
         grid.setJournalDirectory(m_dir.filePath("views"));
         sizes.setJournalDirectory(m_dir.filePath("views"));
         grid.resize(800, 600);

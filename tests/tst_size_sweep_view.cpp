@@ -10,6 +10,7 @@
 #include "support/many_series_sweep.h"
 #include "support/stand_in_runner.h"
 #include "support/sweep_point_run.h"
+#include "sweep_controller.h"
 #include "sweep_journals.h"
 #include "sweep_view.h"
 
@@ -115,7 +116,8 @@ private slots:
     void drawsCurvesWithWaveMarksAndExports()
     {
         Session session;
-        SizeSweepView view(&session);
+        SweepController viewSweeps(&session, SweepKind::Sizes);
+        SizeSweepView view(&viewSweeps);
         view.setJournalDirectory(m_dir.filePath("none"));
         view.resize(1000, 720);
         view.show();
@@ -191,7 +193,8 @@ private slots:
         if (script.isEmpty())
             QSKIP("python3 is needed for the scripted stand-in runner");
         Session session;
-        SizeSweepView view(&session);
+        SweepController viewSweeps(&session, SweepKind::Sizes);
+        SizeSweepView view(&viewSweeps);
         view.setJournalDirectory(m_dir.filePath("size-journals"));
         view.setRunnerTemplate(QStringLiteral("python3 ") + script, 2);
         view.setSeries({QStringLiteral("worklog-8"), QStringLiteral("cublas_fp32")});
@@ -260,9 +263,11 @@ private slots:
         Session session;
         const QString autosave = m_dir.filePath("autosave.json");
         session.setAutosavePath(autosave);
-        SweepView gridView(&session);
+        SweepController gridViewSweeps(&session, SweepKind::Grid);
+        SweepView gridView(&gridViewSweeps);
         gridView.setJournalDirectory(dir);
-        SizeSweepView sizeView(&session);
+        SweepController sizeViewSweeps(&session, SweepKind::Sizes);
+        SizeSweepView sizeView(&sizeViewSweeps);
         sizeView.setJournalDirectory(dir);
         QTRY_COMPARE(session.sweeps().size(), 2); // the folder is read in a worker thread
         QVERIFY(gridView.shownSweep());
@@ -302,8 +307,10 @@ private slots:
     void plotsKeepHalfTheViewAtWorkspaceSizes()
     {
         Session session;
-        SizeSweepView sizes(&session);
-        SweepView grid(&session);
+        SweepController sizesSweeps(&session, SweepKind::Sizes);
+        SizeSweepView sizes(&sizesSweeps);
+        SweepController gridSweeps(&session, SweepKind::Grid);
+        SweepView grid(&gridSweeps);
         QString error;
         QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
         QVERIFY(sizes.shownSweep() && grid.shownSweep());
@@ -341,7 +348,8 @@ private slots:
     {
         const SweepData sweep = manySeriesSizeSweep(10000);
         Session session;
-        SizeSweepView view(&session);
+        SweepController viewSweeps(&session, SweepKind::Sizes);
+        SizeSweepView view(&viewSweeps);
         view.resize(1600, 900);
         view.show();
         QElapsedTimer timer;

@@ -8,6 +8,7 @@
 #include "size_sweep_view.h"
 #include "support/small_sweep_spec.h"
 #include "support/sweep_point_run.h"
+#include "sweep_controller.h"
 #include "sweep_journals.h"
 #include "sweep_run.h"
 #include "sweep_view.h"
@@ -137,7 +138,8 @@ private slots:
         Session session;
         SweepData sweep = smallSweep(QStringLiteral("../../../escaped"), 3);
         session.setSweep(sweep);
-        SweepView view(&session);
+        SweepController viewSweeps(&session, SweepKind::Grid);
+        SweepView view(&viewSweeps);
         view.setJournalDirectory(journals);
         view.setRunnerTemplate(QStringLiteral("python3 ") + m_script, 1);
         view.showSweep(sweep);
@@ -240,8 +242,10 @@ private slots:
         journal.close();
 
         Session session;
-        SweepView grid(&session);
-        SizeSweepView sizes(&session);
+        SweepController gridSweeps(&session, SweepKind::Grid);
+        SweepView grid(&gridSweeps);
+        SweepController sizesSweeps(&session, SweepKind::Sizes);
+        SizeSweepView sizes(&sizesSweeps);
         // What the window does: both views, then again after it recovered an autosave.
         grid.setJournalDirectory(dir);
         sizes.setJournalDirectory(dir);

@@ -10,6 +10,7 @@
 #include "size_sweep_view.h"
 #include "support/small_sweep_spec.h"
 #include "support/stand_in_runner.h"
+#include "sweep_controller.h"
 #include "sweep_journals.h"
 #include "sweep_view.h"
 
@@ -113,7 +114,8 @@ private:
 void TestSweepView::drawsTheSessionsSweepAndExports()
 {
     Session session;
-    SweepView view(&session);
+    SweepController viewSweeps(&session, SweepKind::Grid);
+    SweepView view(&viewSweeps);
     view.resize(900, 650);
     view.show();
     session.setSweep(recordedSweep());
@@ -158,7 +160,8 @@ void TestSweepView::drawsTheSessionsSweepAndExports()
 void TestSweepView::hoverExplainsRefusedCells()
 {
     Session session;
-    SweepView view(&session);
+    SweepController viewSweeps(&session, SweepKind::Grid);
+    SweepView view(&viewSweeps);
     view.resize(900, 650);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view) || true);
@@ -184,7 +187,8 @@ void TestSweepView::hoverExplainsRefusedCells()
 void TestSweepView::clickLoadsTheCellsConfiguration()
 {
     Session session;
-    SweepView view(&session);
+    SweepController viewSweeps(&session, SweepKind::Grid);
+    SweepView view(&viewSweeps);
     view.resize(900, 650);
     view.show();
     session.setSweep(recordedSweep());
@@ -207,7 +211,8 @@ void TestSweepView::sweepStartedFromTheViewFinishes()
     if (script.isEmpty())
         QSKIP("python3 is needed for the scripted stand-in runner");
     Session session;
-    SweepView view(&session);
+    SweepController viewSweeps(&session, SweepKind::Grid);
+    SweepView view(&viewSweeps);
     view.setJournalDirectory(m_dir.filePath("journals"));
     view.setRunnerTemplate(QStringLiteral("python3 ") + script, 2);
     view.setSpec(smallSweepSpec());
@@ -233,8 +238,10 @@ void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
 {
     // As the window does: the views first, then the default session.
     Session session;
-    SweepView grid(&session);
-    SizeSweepView sizes(&session);
+    SweepController gridSweeps(&session, SweepKind::Grid);
+    SweepView grid(&gridSweeps);
+    SweepController sizesSweeps(&session, SweepKind::Sizes);
+    SizeSweepView sizes(&sizesSweeps);
     QVERIFY(!grid.shownSweep() && !sizes.shownSweep());
     QString error;
     QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
@@ -270,7 +277,8 @@ void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
 void TestSweepView::emptyStateIsTextNotAColourMap()
 {
     Session session;
-    SweepView grid(&session);
+    SweepController gridSweeps(&session, SweepKind::Grid);
+    SweepView grid(&gridSweeps);
     grid.resize(980, 650);
     grid.show();
     QVERIFY(!grid.shownSweep());
@@ -286,7 +294,9 @@ void TestSweepView::emptyStateIsTextNotAColourMap()
     QVERIFY(error);
     QVERIFY(!QFileInfo::exists(m_dir.filePath("empty.png")));
 
-    SizeSweepView sizes(&session);
+    SweepController sizesSweeps(&session, SweepKind::Sizes);
+
+    SizeSweepView sizes(&sizesSweeps);
     sizes.resize(980, 650);
     sizes.show();
     QVERIFY(!sizes.chart()->plot()->isVisible());
@@ -306,8 +316,10 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
 {
     const ScopedEnv noRunner("GEMMSCOPE_RUNNER", "/nonexistent/gemmscope-runner");
     Session session;
-    SweepView grid(&session);
-    SizeSweepView sizes(&session);
+    SweepController gridSweeps(&session, SweepKind::Grid);
+    SweepView grid(&gridSweeps);
+    SweepController sizesSweeps(&session, SweepKind::Sizes);
+    SizeSweepView sizes(&sizesSweeps);
     for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizes)}) {
         view->resize(980, 650);
         view->show();
@@ -342,8 +354,10 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
 void TestSweepView::exportWritesThePrintLayout()
 {
     Session session;
-    SweepView grid(&session);
-    SizeSweepView sizes(&session);
+    SweepController gridSweeps(&session, SweepKind::Grid);
+    SweepView grid(&gridSweeps);
+    SweepController sizesSweeps(&session, SweepKind::Sizes);
+    SizeSweepView sizes(&sizesSweeps);
     QString error;
     QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
     for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizes)}) {
@@ -386,7 +400,8 @@ void TestSweepView::exportWritesThePrintLayout()
 void TestSweepView::cellClickSaysWhatItLoaded()
 {
     Session session;
-    SweepView view(&session);
+    SweepController viewSweeps(&session, SweepKind::Grid);
+    SweepView view(&viewSweeps);
     QString error;
     QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
     RunConfig panel; // the panel's configuration: another size and budget than the sweep's
@@ -429,8 +444,10 @@ void TestSweepView::textFromFilesIsPlainInEveryLabel()
     r.m = r.n = r.k = 1024;
     sizes.runs << r;
     Session session;
-    SweepView gridView(&session);
-    SizeSweepView sizeView(&session);
+    SweepController gridViewSweeps(&session, SweepKind::Grid);
+    SweepView gridView(&gridViewSweeps);
+    SweepController sizeViewSweeps(&session, SweepKind::Sizes);
+    SizeSweepView sizeView(&sizeViewSweeps);
     session.setSweep(grid);
     session.setSweep(sizes);
     QVERIFY(gridView.shownSweep() && sizeView.shownSweep());
