@@ -17,7 +17,7 @@
 // Uses only API that predates the fixes, so the same file measures the code before them.
 #include "session.h"
 #include "size_sweep_view.h"
-#include "sweep_controller.h"
+#include "support/controlled_sweep_views.h"
 #include "sweep_record.h"
 #include "sweep_run.h"
 #include "sweep_view.h"
@@ -163,10 +163,8 @@ void openFolder(const QString &folder, const char *what)
     QElapsedTimer clock;
     clock.start();
     Session session;
-    SweepController gridSweeps(&session, SweepKind::Grid);
-    SweepView grid(&gridSweeps);
-    SweepController sizesSweeps(&session, SweepKind::Sizes);
-    SizeSweepView sizes(&sizesSweeps);
+    test::ControlledSweepView grid(&session);
+    test::ControlledSizeSweepView sizes(&session);
     grid.setJournalDirectory(folder);
     sizes.setJournalDirectory(folder);
     grid.setJournalDirectory(folder);
@@ -268,8 +266,7 @@ int resumeBench(int sizeCount)
     { // The GUI path: the size view, its session, its chart.
         Session session;
         session.setSweep(half);
-        SweepController viewSweeps(&session, SweepKind::Sizes);
-        SizeSweepView view(&viewSweeps);
+        test::ControlledSizeSweepView view(&session);
         view.resize(1200, 800);
         view.show();
         view.setJournalDirectory(dir.filePath(QStringLiteral("gui")));

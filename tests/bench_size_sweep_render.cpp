@@ -7,8 +7,8 @@
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "support/many_series_sweep.h"
-#include "sweep_controller.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -32,8 +32,7 @@ int main(int argc, char **argv)
     for (int n : counts) {
         const SweepData sweep = manySeriesSizeSweep(n);
         Session session;
-        SweepController sizeSweeps(&session, SweepKind::Sizes);
-        auto view = std::make_unique<SizeSweepView>(&sizeSweeps);
+        auto view = std::make_unique<test::ControlledSizeSweepView>(&session);
         view->resize(1600, 900);
         view->show();
         QApplication::processEvents();

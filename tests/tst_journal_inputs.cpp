@@ -7,8 +7,8 @@
 #include "session.h"
 #include "size_sweep_summary.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "support/json_fuzzer.h"
-#include "sweep_controller.h"
 #include "sweep_journals.h"
 #include "sweep_summary.h"
 #include "sweep_view.h"
@@ -236,10 +236,8 @@ private slots:
         QElapsedTimer timer;
         timer.start();
         Session session;
-        SweepController gridSweeps(&session, SweepKind::Grid);
-        SweepView grid(&gridSweeps);
-        SweepController sizesSweeps(&session, SweepKind::Sizes);
-        SizeSweepView sizes(&sizesSweeps);
+        test::ControlledSweepView grid(&session);
+        test::ControlledSizeSweepView sizes(&session);
         grid.setJournalDirectory(m_dir.filePath("views"));
         sizes.setJournalDirectory(m_dir.filePath("views"));
         grid.resize(800, 600);

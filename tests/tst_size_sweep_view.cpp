@@ -7,10 +7,10 @@
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "support/many_series_sweep.h"
 #include "support/stand_in_runner.h"
 #include "support/sweep_point_run.h"
-#include "sweep_controller.h"
 #include "sweep_journals.h"
 #include "sweep_view.h"
 
@@ -116,8 +116,7 @@ private slots:
     void drawsCurvesWithWaveMarksAndExports()
     {
         Session session;
-        SweepController viewSweeps(&session, SweepKind::Sizes);
-        SizeSweepView view(&viewSweeps);
+        test::ControlledSizeSweepView view(&session);
         view.setJournalDirectory(m_dir.filePath("none"));
         view.resize(1000, 720);
         view.show();
@@ -193,8 +192,7 @@ private slots:
         if (script.isEmpty())
             QSKIP("python3 is needed for the scripted stand-in runner");
         Session session;
-        SweepController viewSweeps(&session, SweepKind::Sizes);
-        SizeSweepView view(&viewSweeps);
+        test::ControlledSizeSweepView view(&session);
         view.setJournalDirectory(m_dir.filePath("size-journals"));
         view.setRunnerTemplate(QStringLiteral("python3 ") + script, 2);
         view.setSeries({QStringLiteral("worklog-8"), QStringLiteral("cublas_fp32")});
@@ -263,11 +261,9 @@ private slots:
         Session session;
         const QString autosave = m_dir.filePath("autosave.json");
         session.setAutosavePath(autosave);
-        SweepController gridViewSweeps(&session, SweepKind::Grid);
-        SweepView gridView(&gridViewSweeps);
+        test::ControlledSweepView gridView(&session);
         gridView.setJournalDirectory(dir);
-        SweepController sizeViewSweeps(&session, SweepKind::Sizes);
-        SizeSweepView sizeView(&sizeViewSweeps);
+        test::ControlledSizeSweepView sizeView(&session);
         sizeView.setJournalDirectory(dir);
         QTRY_COMPARE(session.sweeps().size(), 2); // the folder is read in a worker thread
         QVERIFY(gridView.shownSweep());
@@ -307,10 +303,8 @@ private slots:
     void plotsKeepHalfTheViewAtWorkspaceSizes()
     {
         Session session;
-        SweepController sizesSweeps(&session, SweepKind::Sizes);
-        SizeSweepView sizes(&sizesSweeps);
-        SweepController gridSweeps(&session, SweepKind::Grid);
-        SweepView grid(&gridSweeps);
+        test::ControlledSizeSweepView sizes(&session);
+        test::ControlledSweepView grid(&session);
         QString error;
         QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
         QVERIFY(sizes.shownSweep() && grid.shownSweep());
@@ -348,8 +342,7 @@ private slots:
     {
         const SweepData sweep = manySeriesSizeSweep(10000);
         Session session;
-        SweepController viewSweeps(&session, SweepKind::Sizes);
-        SizeSweepView view(&viewSweeps);
+        test::ControlledSizeSweepView view(&session);
         view.resize(1600, 900);
         view.show();
         QElapsedTimer timer;

@@ -6,6 +6,7 @@
 // with its sentence; and Resume continues a sweep a crash left in the journal folder with only its
 // unfinished points.
 #include "session.h"
+#include "support/scoped_env.h"
 #include "support/small_sweep_spec.h"
 #include "support/stand_in_runner.h"
 #include "support/sweep_point_run.h"
@@ -21,18 +22,6 @@
 using namespace gemmscope;
 
 namespace {
-
-// Sets an environment variable for a scope.
-struct ScopedEnv {
-    QByteArray name, old;
-    bool had;
-    ScopedEnv(const char *n, const QByteArray &value)
-        : name(n), old(qgetenv(n)), had(qEnvironmentVariableIsSet(n))
-    {
-        qputenv(n, value);
-    }
-    ~ScopedEnv() { had ? qputenv(name, old) : qunsetenv(name); }
-};
 
 QStringList readLines(const QString &path)
 {
@@ -68,6 +57,20 @@ struct Heard {
     }
 };
 
+// A session and its parameter-sweep controller, journaling in `dir`, its runners started from
+// `runners` (`count` of them), heard from the start.
+struct GridSweeps {
+    Session session;
+    SweepController control{&session, SweepKind::Grid};
+    Heard heard{control};
+
+    GridSweeps(const QString &dir, const QString &runners, int count)
+    {
+        control.setJournalDirectory(dir);
+        control.setRunners(runners, count);
+    }
+};
+
 } // namespace
 
 class TestSweepController : public QObject {
@@ -96,7 +99,7 @@ void TestSweepController::initTestCase()
 
 void TestSweepController::refusesWhatCannotRunWithASentence()
 {
-    const ScopedEnv noRunner("GEMMSCOPE_RUNNER", "/nonexistent/gemmscope-runner");
+    const test::ScopedEnv noRunner("GEMMSCOPE_RUNNER", "/nonexistent/gemmscope-runner");
     Session session;
     SweepController grid(&session, SweepKind::Grid);
     grid.setJournalDirectory(folder("refused"));
@@ -119,7 +122,8 @@ void TestSweepController::refusesWhatCannotRunWithASentence()
     grid.setRunningOff(QStringLiteral("the runner found no NVIDIA GPU."));
     QVERIFY(grid.startOffReason().isEmpty());
     {
-        const ScopedEnv someRunner("GEMMSCOPE_RUNNER", QCoreApplication::applicationFilePath().toLocal8Bit());
+        const test::ScopedEnv someRunner("GEMMSCOPE_RUNNER",
+                                         QCoreApplication::applicationFilePath().toLocal8Bit());
         grid.setRunners(QStringLiteral("{runner}"), 1);
         QCOMPARE(grid.startOffReason(), QStringLiteral("Start is off: the runner found no NVIDIA GPU."));
         grid.setRunningOff(QString());
@@ -167,12 +171,9 @@ void TestSweepController::runsToCompletionIntoTheSessionAndItsJournal()
 {
     if (m_script.isEmpty())
         QSKIP("python3 is needed for the scripted stand-in runner");
-    Session session;
-    SweepController grid(&session, SweepKind::Grid);
     const QString dir = folder("complete");
-    grid.setJournalDirectory(dir);
-    grid.setRunners(QStringLiteral("python3 ") + m_script, 2);
-    Heard heard(grid);
+    GridSweeps sweeps(dir, QStringLiteral("python3 ") + m_script, 2);
+    auto &[session, grid, heard] = sweeps;
     QString error;
     QVERIFY2(grid.start(smallSweepSpec(), &error), qPrintable(error));
     QVERIFY(grid.isRunning());
@@ -214,12 +215,9 @@ void TestSweepController::cancelStopsAndKeepsTheRuns()
 {
     if (m_script.isEmpty())
         QSKIP("python3 is needed for the scripted stand-in runner");
-    Session session;
-    SweepController grid(&session, SweepKind::Grid);
     const QString dir = folder("cancel");
-    grid.setJournalDirectory(dir);
-    grid.setRunners(QStringLiteral("FAKE_DELAY_S=0.2 python3 ") + m_script, 1);
-    Heard heard(grid);
+    GridSweeps sweeps(dir, QStringLiteral("FAKE_DELAY_S=0.2 python3 ") + m_script, 1);
+    auto &[session, grid, heard] = sweeps;
     QString error;
     QVERIFY2(grid.start(smallSweepSpec(), &error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(heard.answers >= 2, 30000); // the baseline and a point
@@ -244,14 +242,12 @@ void TestSweepController::runnerThatDiesMidSweepLosesNothing()
 {
     if (m_script.isEmpty())
         QSKIP("python3 is needed for the scripted stand-in runner");
-    Session session;
-    SweepController grid(&session, SweepKind::Grid);
-    grid.setJournalDirectory(folder("killed"));
     const QString log = folder("killed.log");
-    grid.setRunners(QStringLiteral("FAKE_LOG=%1 FAKE_DIE_AFTER=4 FAKE_STATE=%2 python3 %3")
-                        .arg(log, folder("killed.state"), m_script),
-                    1);
-    Heard heard(grid);
+    GridSweeps sweeps(folder("killed"),
+                      QStringLiteral("FAKE_LOG=%1 FAKE_DIE_AFTER=4 FAKE_STATE=%2 python3 %3")
+                          .arg(log, folder("killed.state"), m_script),
+                      1);
+    auto &[session, grid, heard] = sweeps;
     QString error;
     QVERIFY2(grid.start(smallSweepSpec(), &error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(!grid.isRunning(), 60000);

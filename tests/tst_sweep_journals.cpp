@@ -6,9 +6,9 @@
 #include "runner_command.h"
 #include "session.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "support/small_sweep_spec.h"
 #include "support/sweep_point_run.h"
-#include "sweep_controller.h"
 #include "sweep_journals.h"
 #include "sweep_run.h"
 #include "sweep_view.h"
@@ -138,8 +138,7 @@ private slots:
         Session session;
         SweepData sweep = smallSweep(QStringLiteral("../../../escaped"), 3);
         session.setSweep(sweep);
-        SweepController viewSweeps(&session, SweepKind::Grid);
-        SweepView view(&viewSweeps);
+        test::ControlledSweepView view(&session);
         view.setJournalDirectory(journals);
         view.setRunnerTemplate(QStringLiteral("python3 ") + m_script, 1);
         view.showSweep(sweep);
@@ -242,10 +241,8 @@ private slots:
         journal.close();
 
         Session session;
-        SweepController gridSweeps(&session, SweepKind::Grid);
-        SweepView grid(&gridSweeps);
-        SweepController sizesSweeps(&session, SweepKind::Sizes);
-        SizeSweepView sizes(&sizesSweeps);
+        test::ControlledSweepView grid(&session);
+        test::ControlledSizeSweepView sizes(&session);
         // What the window does: both views, then again after it recovered an autosave.
         grid.setJournalDirectory(dir);
         sizes.setJournalDirectory(dir);

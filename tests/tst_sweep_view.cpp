@@ -8,9 +8,10 @@
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
+#include "support/scoped_env.h"
 #include "support/small_sweep_spec.h"
 #include "support/stand_in_runner.h"
-#include "sweep_controller.h"
 #include "sweep_journals.h"
 #include "sweep_view.h"
 
@@ -79,18 +80,6 @@ SweepData recordedSweep()
 const QString kDefaultSession =
     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/../../resources/default_session.json");
 
-// Sets an environment variable for a scope.
-struct ScopedEnv {
-    QByteArray name, old;
-    bool had;
-    ScopedEnv(const char *n, const QByteArray &value)
-        : name(n), old(qgetenv(n)), had(qEnvironmentVariableIsSet(n))
-    {
-        qputenv(n, value);
-    }
-    ~ScopedEnv() { had ? qputenv(name, old) : qunsetenv(name); }
-};
-
 } // namespace
 
 class TestSweepView : public QObject {
@@ -114,8 +103,7 @@ private:
 void TestSweepView::drawsTheSessionsSweepAndExports()
 {
     Session session;
-    SweepController viewSweeps(&session, SweepKind::Grid);
-    SweepView view(&viewSweeps);
+    test::ControlledSweepView view(&session);
     view.resize(900, 650);
     view.show();
     session.setSweep(recordedSweep());
@@ -160,8 +148,7 @@ void TestSweepView::drawsTheSessionsSweepAndExports()
 void TestSweepView::hoverExplainsRefusedCells()
 {
     Session session;
-    SweepController viewSweeps(&session, SweepKind::Grid);
-    SweepView view(&viewSweeps);
+    test::ControlledSweepView view(&session);
     view.resize(900, 650);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view) || true);
@@ -187,8 +174,7 @@ void TestSweepView::hoverExplainsRefusedCells()
 void TestSweepView::clickLoadsTheCellsConfiguration()
 {
     Session session;
-    SweepController viewSweeps(&session, SweepKind::Grid);
-    SweepView view(&viewSweeps);
+    test::ControlledSweepView view(&session);
     view.resize(900, 650);
     view.show();
     session.setSweep(recordedSweep());
@@ -211,8 +197,7 @@ void TestSweepView::sweepStartedFromTheViewFinishes()
     if (script.isEmpty())
         QSKIP("python3 is needed for the scripted stand-in runner");
     Session session;
-    SweepController viewSweeps(&session, SweepKind::Grid);
-    SweepView view(&viewSweeps);
+    test::ControlledSweepView view(&session);
     view.setJournalDirectory(m_dir.filePath("journals"));
     view.setRunnerTemplate(QStringLiteral("python3 ") + script, 2);
     view.setSpec(smallSweepSpec());
@@ -238,10 +223,8 @@ void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
 {
     // As the window does: the views first, then the default session.
     Session session;
-    SweepController gridSweeps(&session, SweepKind::Grid);
-    SweepView grid(&gridSweeps);
-    SweepController sizesSweeps(&session, SweepKind::Sizes);
-    SizeSweepView sizes(&sizesSweeps);
+    test::ControlledSweepView grid(&session);
+    test::ControlledSizeSweepView sizes(&session);
     QVERIFY(!grid.shownSweep() && !sizes.shownSweep());
     QString error;
     QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
@@ -277,8 +260,7 @@ void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
 void TestSweepView::emptyStateIsTextNotAColourMap()
 {
     Session session;
-    SweepController gridSweeps(&session, SweepKind::Grid);
-    SweepView grid(&gridSweeps);
+    test::ControlledSweepView grid(&session);
     grid.resize(980, 650);
     grid.show();
     QVERIFY(!grid.shownSweep());
@@ -294,9 +276,7 @@ void TestSweepView::emptyStateIsTextNotAColourMap()
     QVERIFY(error);
     QVERIFY(!QFileInfo::exists(m_dir.filePath("empty.png")));
 
-    SweepController sizesSweeps(&session, SweepKind::Sizes);
-
-    SizeSweepView sizes(&sizesSweeps);
+    test::ControlledSizeSweepView sizes(&session);
     sizes.resize(980, 650);
     sizes.show();
     QVERIFY(!sizes.chart()->plot()->isVisible());
@@ -314,12 +294,10 @@ void TestSweepView::emptyStateIsTextNotAColourMap()
 
 void TestSweepView::startIsOffWithItsReasonWithoutARunner()
 {
-    const ScopedEnv noRunner("GEMMSCOPE_RUNNER", "/nonexistent/gemmscope-runner");
+    const test::ScopedEnv noRunner("GEMMSCOPE_RUNNER", "/nonexistent/gemmscope-runner");
     Session session;
-    SweepController gridSweeps(&session, SweepKind::Grid);
-    SweepView grid(&gridSweeps);
-    SweepController sizesSweeps(&session, SweepKind::Sizes);
-    SizeSweepView sizes(&sizesSweeps);
+    test::ControlledSweepView grid(&session);
+    test::ControlledSizeSweepView sizes(&session);
     for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizes)}) {
         view->resize(980, 650);
         view->show();
@@ -345,7 +323,7 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
     // The window's own reason (its runner said there is no GPU) holds back the local runner only.
     grid.setRunningOff(QStringLiteral("the runner found no NVIDIA GPU."));
     QVERIFY(grid.startOffReason().isEmpty());
-    const ScopedEnv someRunner("GEMMSCOPE_RUNNER", QCoreApplication::applicationFilePath().toLocal8Bit());
+    const test::ScopedEnv someRunner("GEMMSCOPE_RUNNER", QCoreApplication::applicationFilePath().toLocal8Bit());
     grid.setRunnerTemplate(QStringLiteral("{runner}"));
     QVERIFY(!grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
     QVERIFY(grid.startOffReason().contains(QStringLiteral("no NVIDIA GPU")));
@@ -354,10 +332,8 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
 void TestSweepView::exportWritesThePrintLayout()
 {
     Session session;
-    SweepController gridSweeps(&session, SweepKind::Grid);
-    SweepView grid(&gridSweeps);
-    SweepController sizesSweeps(&session, SweepKind::Sizes);
-    SizeSweepView sizes(&sizesSweeps);
+    test::ControlledSweepView grid(&session);
+    test::ControlledSizeSweepView sizes(&session);
     QString error;
     QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
     for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizes)}) {
@@ -400,8 +376,7 @@ void TestSweepView::exportWritesThePrintLayout()
 void TestSweepView::cellClickSaysWhatItLoaded()
 {
     Session session;
-    SweepController viewSweeps(&session, SweepKind::Grid);
-    SweepView view(&viewSweeps);
+    test::ControlledSweepView view(&session);
     QString error;
     QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
     RunConfig panel; // the panel's configuration: another size and budget than the sweep's
@@ -444,10 +419,8 @@ void TestSweepView::textFromFilesIsPlainInEveryLabel()
     r.m = r.n = r.k = 1024;
     sizes.runs << r;
     Session session;
-    SweepController gridViewSweeps(&session, SweepKind::Grid);
-    SweepView gridView(&gridViewSweeps);
-    SweepController sizeViewSweeps(&session, SweepKind::Sizes);
-    SizeSweepView sizeView(&sizeViewSweeps);
+    test::ControlledSweepView gridView(&session);
+    test::ControlledSizeSweepView sizeView(&session);
     session.setSweep(grid);
     session.setSweep(sizes);
     QVERIFY(gridView.shownSweep() && sizeView.shownSweep());
