@@ -13,8 +13,7 @@ SweepViewBase::SweepViewBase(SweepControl *control, const SweepRunPanel::Words &
     : QWidget(parent), m_control(control)
 {
     m_page = makeSweepPage(this);
-    m_panel = new SweepRunPanel(control, words, this);
-    m_panel->setParent(this);
+    m_panel = std::make_unique<SweepRunPanel>(control, words, this);
     m_showTimer = new QTimer(this);
     m_showTimer->setSingleShot(true);
     m_showTimer->setInterval(kShowIntervalMs);
@@ -23,10 +22,9 @@ SweepViewBase::SweepViewBase(SweepControl *control, const SweepRunPanel::Words &
 
 SweepViewBase::~SweepViewBase()
 {
-    if (m_control)
+    if (m_control) // the window's: it may outlive the view
         m_control->disconnect(this);
-    delete m_panel;
-    m_panel = nullptr;
+    m_panel.reset(); // lets go of the control before its widgets go with this view's children
 }
 
 void SweepViewBase::follow()
@@ -38,9 +36,9 @@ void SweepViewBase::follow()
                 m_panel->setStatus(error);
         };
     };
-    connect(m_panel, &SweepRunPanel::startClicked, this, report(&SweepViewBase::start));
-    connect(m_panel, &SweepRunPanel::resumeClicked, this, report(&SweepViewBase::resume));
-    connect(m_panel, &SweepRunPanel::sweepChosen, this, [this](const QString &id) {
+    connect(m_panel.get(), &SweepRunPanel::startClicked, this, report(&SweepViewBase::start));
+    connect(m_panel.get(), &SweepRunPanel::resumeClicked, this, report(&SweepViewBase::resume));
+    connect(m_panel.get(), &SweepRunPanel::sweepChosen, this, [this](const QString &id) {
         if (const Session *session = m_control->session())
             for (const SweepData &s : session->sweeps())
                 if (s.id == id)

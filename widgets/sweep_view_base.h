@@ -18,6 +18,7 @@
 
 #include <QPointer>
 #include <QWidget>
+#include <memory>
 #include <optional>
 
 class QTimer;
@@ -72,7 +73,7 @@ protected:
     virtual void redraw() = 0;
 
     SweepPage m_page;
-    SweepRunPanel *m_panel = nullptr;
+    std::unique_ptr<SweepRunPanel> m_panel; // its widgets are this view's children once laid out
 
 private:
     void refreshSweepList();
