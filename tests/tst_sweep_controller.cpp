@@ -1,9 +1,10 @@
 // SweepController (app/core/sweep_controller.h) with no widget, on the stand-in runner
 // (tests/support/stand_in_runner.h), as the Sweep views drive it: what cannot run is refused with
 // a sentence (no runner, a plan the catalog refuses, nothing to resume); a sweep runs to completion
-// into the session (there from its start) and its journal, which is archived; Cancel stops it with
-// its runs kept; a runner that dies mid-sweep loses nothing, one that never starts stops the sweep
-// with its sentence; and Resume continues a sweep a crash left in the journal folder with only its
+// into the session (there from its start) and its journal, which is archived; a second controller
+// may not write a running sweep's journal (its lock); Cancel stops a sweep with its runs kept; a
+// runner that dies mid-sweep loses nothing, one that never starts stops the sweep with its
+// sentence; and Resume continues a sweep a crash left in the journal folder with only its
 // unfinished points.
 #include "session.h"
 #include "support/scoped_env.h"
@@ -221,6 +222,15 @@ void TestSweepController::cancelStopsAndKeepsTheRuns()
     QString error;
     QVERIFY2(grid.start(smallSweepSpec(), &error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(heard.answers >= 2, 30000); // the baseline and a point
+    // Another window's controller on the same folder may not write the running sweep's journal.
+    SweepController other(&session, SweepKind::Grid);
+    other.setJournalDirectory(dir);
+    other.setRunners(grid.runnerTemplate(), 1);
+    const SweepData running = *grid.runningSweep();
+    QVERIFY(!other.resume(&running, &error));
+    QVERIFY2(error.contains(QStringLiteral("being resumed in another window of this GemmScope")),
+             qPrintable(error));
+    QVERIFY(!other.isRunning());
     grid.cancel();
     QTRY_VERIFY_WITH_TIMEOUT(!grid.isRunning(), 30000);
     QCOMPARE(heard.running, (QList<bool>{true, false}));
