@@ -323,7 +323,8 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
     // The window's own reason (its runner said there is no GPU) holds back the local runner only.
     grid.setRunningOff(QStringLiteral("the runner found no NVIDIA GPU."));
     QVERIFY(grid.startOffReason().isEmpty());
-    const test::ScopedEnv someRunner("GEMMSCOPE_RUNNER", QCoreApplication::applicationFilePath().toLocal8Bit());
+    const test::ScopedEnv someRunner("GEMMSCOPE_RUNNER",
+                                     QCoreApplication::applicationFilePath().toLocal8Bit());
     grid.setRunnerTemplate(QStringLiteral("{runner}"));
     QVERIFY(!grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
     QVERIFY(grid.startOffReason().contains(QStringLiteral("no NVIDIA GPU")));
