@@ -7,6 +7,7 @@
 #include "session.h"
 #include "size_sweep_summary.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "support/json_fuzzer.h"
 #include "sweep_journals.h"
 #include "sweep_summary.h"
@@ -235,8 +236,8 @@ private slots:
         QElapsedTimer timer;
         timer.start();
         Session session;
-        SweepView grid(&session);
-        SizeSweepView sizes(&session);
+        test::ControlledSweepView grid(&session);
+        test::ControlledSizeSweepView sizes(&session);
         grid.setJournalDirectory(m_dir.filePath("views"));
         sizes.setJournalDirectory(m_dir.filePath("views"));
         grid.resize(800, 600);
