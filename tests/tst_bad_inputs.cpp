@@ -16,6 +16,7 @@
 #include "session.h"
 #include "stage_catalog.h"
 #include "support/json_fuzzer.h"
+#include "support/stored_ceilings.h"
 #include "traffic_model.h"
 
 #include <QElapsedTimer>
@@ -79,8 +80,7 @@ QJsonObject validSession()
 {
     SessionData data;
     data.title = QStringLiteral("seed");
-    data.ceilings = QJsonObject{
-        {"NVIDIA H200", QJsonObject{{"fma_tflops", 60.0}, {"dram_gbs", 4200.0}, {"origin", "measured"}}}};
+    data.ceilings.insert("NVIDIA H200", test::storedCeilings(60.0, 4200.0, "measured"));
     RunRecord a = fromResultEvent(resultEvent("a", "worklog-3", "coalesced"));
     RunRecord b = fromResultEvent(resultEvent("b", "worklog-1", "smem_tiled"));
     b.params = {{"TILE", 16}, {"PAD", 0}};

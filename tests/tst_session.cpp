@@ -373,10 +373,10 @@ private slots:
         QString why;
         QVERIFY2(session.importBench(benchPath, &why), qPrintable(why));
         QCOMPARE(changed.count(), 1);
-        const QJsonObject entry = session.data().ceilings.value("NVIDIA H200").toObject();
-        QCOMPARE(entry.value("fma_tflops").toDouble(), 65.3);
-        QCOMPARE(entry.value("dram_gbs").toDouble(), 4228.0);
-        QCOMPARE(entry.value("origin").toString(), QStringLiteral("recorded"));
+        const StoredCeilings entry = session.data().ceilings.value("NVIDIA H200");
+        QCOMPARE(entry.fmaTflops, 65.3);
+        QCOMPARE(entry.dramGbs, 4228.0);
+        QCOMPARE(entry.origin, QStringLiteral("recorded"));
 
         const QString sessionPath = m_dir->filePath("with-ceilings.json");
         QVERIFY2(session.saveAs(sessionPath, &why), qPrintable(why));
@@ -389,8 +389,8 @@ private slots:
         QSignalSpy again(&reopened, &Session::ceilingsChanged);
         reopened.setCeilings("NVIDIA H200", entry);
         QCOMPARE(again.count(), 0);
-        QJsonObject measured = entry;
-        measured["origin"] = "measured";
+        StoredCeilings measured = entry;
+        measured.origin = "measured";
         reopened.setCeilings("NVIDIA H200", measured);
         QCOMPARE(again.count(), 1);
         QVERIFY(reopened.isModified());

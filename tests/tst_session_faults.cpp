@@ -6,6 +6,7 @@
 #include "file_write.h"
 #include "session.h"
 #include "support/fs_faults.h"
+#include "support/stored_ceilings.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -118,7 +119,7 @@ private slots:
         QCOMPARE(failed.count(), 1); // said once, not at every run
 
         simulateFullDiskAfter(-1);
-        session.setCeilings(QStringLiteral("NVIDIA H200"), QJsonObject{{"fma_tflops", 60.0}}); // any change
+        session.setCeilings(QStringLiteral("NVIDIA H200"), test::storedCeilings(60.0, 0, {})); // any change
         QCOMPARE(restored.count(), 1);
         QVERIFY(session.autosaveError().isEmpty());
         QVERIFY(!session.runsSavedNowhere());

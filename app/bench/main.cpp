@@ -22,6 +22,7 @@
 // Exit status: 0 every row ran; 1 a bad option, no runner or the JSON could not be written (an
 // existing file is then left as it was); 2 no GPU; 3 some rows failed (the table and the JSON
 // still hold every row).
+#include "bench_file.h"
 #include "bench_table.h"
 #include "events.h"
 #include "file_write.h"
@@ -719,25 +720,16 @@ int main(int argc, char **argv)
     print(QStringLiteral("\n") + bench::formatTable(rows, cublasMs, peak, cublasTf32Ms));
 
     if (parser.isSet(jsonOpt)) {
-        QJsonArray jsonRows;
+        BenchFile bench;
+        bench.date = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+        bench.command = QCoreApplication::arguments().join(QLatin1Char(' '));
+        bench.gpu = protocol::toJson(*ready.gpu);
+        bench.size = size;
+        bench.ceilingsEvent = ceilings;
         for (const BenchRow &r : rows)
-            jsonRows.append(
-                QJsonObject{{QStringLiteral("preset"),
-                             r.preset.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.preset)},
-                            {QStringLiteral("stage"), r.stage},
-                            {QStringLiteral("params"), r.params},
-                            {QStringLiteral("event"), r.event}});
-        const QJsonObject doc{
-            {QStringLiteral("format"), QStringLiteral("gemmscope-bench")},
-            {QStringLiteral("version"), 1},
-            {QStringLiteral("date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
-            {QStringLiteral("command"), QCoreApplication::arguments().join(QLatin1Char(' '))},
-            {QStringLiteral("gpu"), runner.ready().value(QStringLiteral("gpu"))},
-            {QStringLiteral("size"), protocol::sizeToJson(size)},
-            {QStringLiteral("ceilings"), ceilings},
-            {QStringLiteral("rows"), jsonRows}};
+            bench.rows.append({r.preset, r.stage, r.params, r.event, {}, {}, {}});
         // Replaced whole or left as it was (a full disk never leaves half a file), exit status 1.
-        if (const FileWrite written = writeFileAtomically(parser.value(jsonOpt), QJsonDocument(doc).toJson());
+        if (const FileWrite written = writeFileAtomically(parser.value(jsonOpt), serializeBench(bench));
             !written) {
             printError(written.error);
             return 1;

@@ -39,15 +39,24 @@ QMap<QString, int> paramsOf(const ParamValues &values)
     return params;
 }
 
-// Counters as a session or an export stores them: in the runner's event kept as `raw`.
-std::optional<protocol::Counters> countersOfRaw(const QJsonObject &raw)
+// What a session's run keeps only in the runner's event it stores (`raw`): its counters and its
+// warmup, decoded once when the session is read.
+void applyStoredEvent(RunRecord &record)
 {
-    const QJsonValue value = raw.value(QStringLiteral("counters"));
-    if (!value.isObject())
-        return std::nullopt;
-    protocol::Counters counters;
-    protocol::fromJson(value.toObject(), counters);
-    return counters;
+    protocol::ResultEvent stored;
+    protocol::fromJson(record.raw, stored); // an error event, or none: nothing of it is a result's
+    record.counters = stored.counters;
+    record.warmup = stored.timing.warmup;
+}
+
+// A session's `compiled` object: the fields of a `compiled` event a record keeps.
+void applyStoredCompiled(RunRecord &record, const QJsonObject &compiled)
+{
+    if (compiled.isEmpty())
+        return;
+    protocol::CompiledInfo typed;
+    protocol::fromJson(compiled, typed);
+    applyCompiled(record, typed);
 }
 
 } // namespace
@@ -94,15 +103,6 @@ void applyCompiled(RunRecord &record, const protocol::CompiledInfo &compiled)
     }
 }
 
-void applyCompiled(RunRecord &record, const QJsonObject &compiled)
-{
-    if (compiled.isEmpty())
-        return;
-    protocol::CompiledInfo typed;
-    protocol::fromJson(compiled, typed);
-    applyCompiled(record, typed);
-}
-
 RunRecord recordOfRequest(const protocol::RunJob &request)
 {
     RunRecord r;
@@ -124,7 +124,12 @@ RunRecord recordOfRequest(const protocol::RunJob &request)
 RunRecord fromResultEvent(const QJsonObject &event)
 {
     protocol::ResultEvent e;
-    protocol::fromJson(event, e); // a field of another type reads as absent: the checks below decide
+    protocol::fromJson(event, e); // a field of another type reads as absent: the checks decide
+    return fromResultEvent(e, event);
+}
+
+RunRecord fromResultEvent(const protocol::ResultEvent &e, const QJsonObject &event)
+{
     RunRecord r;
     r.runId = e.id;
     r.stage = e.stage;
@@ -142,6 +147,7 @@ RunRecord fromResultEvent(const QJsonObject &event)
     r.p80Ms = e.timing.p80Ms;
     r.minMs = e.timing.minMs;
     r.count = e.timing.count;
+    r.warmup = e.timing.warmup;
     r.flushL2 = e.timing.flushL2;
     r.tflops = e.tflops.value_or(0);
     if (r.tflops <= 0 && r.medianMs > 0) // older runners: derive it from the time
@@ -190,7 +196,11 @@ RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request)
     protocol::fromJson(typedRequest, job);
     protocol::ErrorEvent e;
     protocol::fromJson(event, e);
+    return fromErrorEvent(e, job, event);
+}
 
+RunRecord fromErrorEvent(const protocol::ErrorEvent &e, const protocol::RunJob &job, const QJsonObject &event)
+{
     RunRecord r = recordOfRequest(job);
     if (!e.id.isEmpty())
         r.runId = e.id;
@@ -312,7 +322,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     if (o.contains("rel_error"))
         r.relError = o.value("rel_error").toDouble();
     r.tolerance = o.value("tolerance").toDouble();
-    applyCompiled(r, o.value("compiled").toObject());
+    applyStoredCompiled(r, o.value("compiled").toObject());
     const QJsonObject err = o.value("error").toObject();
     r.errorKind = err.value("kind").toString();
     r.errorMessage = err.value("message").toString();
@@ -331,7 +341,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.smClockMHz = o.value("sm_clock_mhz").toInt();
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
     r.raw = o.value("raw").toObject();
-    r.counters = countersOfRaw(r.raw);
+    applyStoredEvent(r);
     return r;
 }
 

@@ -60,7 +60,13 @@ struct RunRecord {
     std::optional<protocol::Counters> counters;
     // While it runs: the median of the repetitions timed so far (progress events), preliminary.
     std::optional<double> preliminaryMedianMs;
-    QJsonObject raw; // the runner's event as received, kept for export; views read the typed fields
+    // Untimed launches before the timed ones (the result's timing.warmup); empty where unknown.
+    std::optional<int> warmup;
+    // The runner's event as received. Written and read by the session codec only, never decoded
+    // again past it: a session must round-trip the fields a record does not type (a newer runner's
+    // fields, the ptxas log, the timing budget) so that a load and a save lose nothing, and exports
+    // hand it on whole. Every field a view shows is typed above.
+    QJsonObject raw;
 
     bool isOk() const { return status == RunStatus::Ok; }
     // The kernel as the ladder defines it: release build, launched as the stage launches it (no
@@ -83,16 +89,21 @@ std::optional<RunStatus> runStatusFromName(const QString &name);
 // a model (traffic, mapping, access), which would otherwise divide by its zero tile.
 QString catalogRefusal(const RunRecord &run);
 
-// Runner events -> records. `runId` is the client's job id; the event's own fields fill the rest.
-// `request` (the run request as sent, in protocol shape; "type" may be left out) supplies stage,
-// params and size when an error event lacks them.
+// Runner events -> records, from the typed events of the protocol codec (protocol::decodeEvent).
+// `runId` is the event's job id; the event's own fields fill the rest. `request` (the run as
+// sent) supplies stage, params and size, which an error event lacks. `received`: the event as it
+// came, kept as `raw`.
+RunRecord fromResultEvent(const protocol::ResultEvent &event, const QJsonObject &received);
+RunRecord fromErrorEvent(const protocol::ErrorEvent &event, const protocol::RunJob &request,
+                         const QJsonObject &received);
+// The same from the JSON of an event (a bench file's rows): decoded through the codec first.
+// `request` in protocol shape ("type" may be left out).
 RunRecord fromResultEvent(const QJsonObject &event);
 RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request = {});
 // The record of a run request not yet answered: its identity (stage, params, size, build and
 // launch settings) as the request asks for them, status Queued.
 RunRecord recordOfRequest(const protocol::RunJob &request);
-// Copies the fields of a `compiled` object (registers, smem, occupancy...) into `record`.
-void applyCompiled(RunRecord &record, const QJsonObject &compiled);
+// Copies the fields of a `compiled` event (registers, smem, occupancy...) into `record`.
 void applyCompiled(RunRecord &record, const protocol::CompiledInfo &compiled);
 
 // Session persistence. fromJson refuses an object that lacks the fields a record needs and says

@@ -139,7 +139,7 @@ double gpuKernelSeconds(const QList<RunRecord> &runs)
     for (const RunRecord &r : runs) {
         if (!r.isOk() || r.medianMs <= 0)
             continue;
-        const int warmup = r.raw.value("timing").toObject().value("warmup").toInt(2);
+        const int warmup = r.warmup.value_or(2);
         seconds += (r.count + warmup + 1) * r.medianMs / 1000.0;
     }
     return seconds;
