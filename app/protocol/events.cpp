@@ -197,6 +197,18 @@ QJsonValue protocolVersionValue(const QJsonObject &ready)
     return ready.value(QStringLiteral("protocol"));
 }
 
+void setEventId(QJsonObject &event, const QString &id)
+{
+    event.insert(QStringLiteral("id"), id);
+}
+
+QJsonObject wrongResultFields(std::optional<double> relError, double tolerance, bool nan)
+{
+    return QJsonObject{{QStringLiteral("rel_error"), orNull(relError)},
+                       {QStringLiteral("tolerance"), tolerance},
+                       {QStringLiteral("nan"), nan}};
+}
+
 QJsonObject toJson(const ReadyEvent &e)
 {
     QJsonObject json = header(EventType::Ready, {});

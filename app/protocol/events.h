@@ -215,5 +215,9 @@ using Event = std::variant<ReadyEvent, CompiledInfo, ProgressEvent, ResultEvent,
 std::optional<Event> decodeEvent(const QJsonObject &json, QString *error = nullptr);
 // `ready`'s "protocol" value as received (1, 1.5, "1", missing): a refusal names what came.
 QJsonValue protocolVersionValue(const QJsonObject &ready);
+// For the runner, which builds an event before it knows the job: sets its id; and the fields a
+// wrong_result error adds (its relative error, null when not finite, the tolerance, NaN in C).
+void setEventId(QJsonObject &event, const QString &id);
+QJsonObject wrongResultFields(std::optional<double> relError, double tolerance, bool nan);
 
 } // namespace gemmscope::protocol
