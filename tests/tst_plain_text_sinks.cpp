@@ -43,7 +43,7 @@ RunRecord hostileRun(const QString &id, const QString &stage, const ProblemSize 
 {
     RunRecord r;
     r.runId = hostile(id);
-    r.stage = stage;
+    r.stage = stageIdOf(stage);
     r.presetKey = hostile(QStringLiteral("preset"));
     if (const StageInfo *s = findStage(stage.toStdString()); s && !s->isLibrary)
         for (const auto &[name, value] : defaultParams(s->id))

@@ -14,7 +14,7 @@ RunRecord finishedRun(const QString &id, const QString &gpu)
 {
     RunRecord r;
     r.runId = id;
-    r.stage = QStringLiteral("coalesced");
+    r.stage = stageIdOf(QStringLiteral("coalesced"));
     r.m = r.n = r.k = 1024;
     r.status = RunStatus::Ok;
     r.medianMs = 1;

@@ -22,7 +22,7 @@ RunRecord measuredRun(const QString &id)
 {
     RunRecord r;
     r.runId = id;
-    r.stage = QStringLiteral("coalesced");
+    r.stage = stageIdOf(QStringLiteral("coalesced"));
     r.presetKey = QStringLiteral("worklog-3");
     r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
     r.m = r.n = r.k = 1024;

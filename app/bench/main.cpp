@@ -71,6 +71,7 @@ void printError(const QString &text)
 // Preset keys and stage keys, in the order given; cuBLAS FP32 is moved first (the 100% line).
 std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *error)
 {
+    const QString cublasFp32 = QString::fromStdString(StageId::CublasFp32.str());
     QStringList keys;
     if (list.isEmpty()) {
         // The worklog's ladder, then the FP32 stages past it.
@@ -78,14 +79,13 @@ std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *
             if (const QString key = QString::fromStdString(p.key);
                 key.startsWith(QStringLiteral("worklog-")) || key.startsWith(QStringLiteral("fp32-")))
                 keys << key;
-        keys << QStringLiteral("cublas_fp32") << QStringLiteral("cublas_tf32");
+        keys << cublasFp32 << QString::fromStdString(StageId::CublasTf32.str());
     } else {
         keys = list.split(QLatin1Char(','), Qt::SkipEmptyParts);
     }
-    if (!keys.contains(QStringLiteral("cublas_fp32")))
-        keys.prepend(QStringLiteral("cublas_fp32")); // the percentages need it
-    keys.removeAll(QStringLiteral("cublas_fp32"));
-    keys.prepend(QStringLiteral("cublas_fp32"));
+    // cuBLAS FP32 first: the percentages need it.
+    keys.removeAll(cublasFp32);
+    keys.prepend(cublasFp32);
 
     std::vector<Target> targets;
     for (const QString &raw : keys) {

@@ -107,7 +107,7 @@ RunRecord recordOfRequest(const protocol::RunJob &request)
 {
     RunRecord r;
     r.runId = request.id;
-    r.stage = request.stage;
+    r.stage = stageIdOf(request.stage);
     r.params = paramsOf(request.params.value_or(ParamValues{}));
     r.m = request.size.m;
     r.n = request.size.n;
@@ -132,7 +132,7 @@ RunRecord fromResultEvent(const protocol::ResultEvent &e, const QJsonObject &eve
 {
     RunRecord r;
     r.runId = e.id;
-    r.stage = e.stage;
+    r.stage = stageIdOf(e.stage);
     r.params = paramsOf(e.params);
     r.m = e.size.m;
     r.n = e.size.n;
@@ -224,7 +224,7 @@ QJsonObject toJson(const RunRecord &r)
 {
     QJsonObject o;
     o["run_id"] = r.runId;
-    o["stage"] = r.stage;
+    o["stage"] = r.stageKey();
     if (!r.presetKey.isEmpty())
         o["preset"] = r.presetKey;
     o["params"] = paramsToJson(r.params);
@@ -286,8 +286,8 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.runId = o.value("run_id").toString();
     if (r.runId.isEmpty())
         return fail(QStringLiteral("a run has no run_id"));
-    r.stage = o.value("stage").toString();
-    if (r.stage.isEmpty())
+    r.stage = stageIdOf(o.value("stage").toString());
+    if (r.stage.key().empty())
         return fail(QStringLiteral("run %1 has no stage").arg(r.runId));
     const auto status = runStatusFromName(o.value("status").toString());
     if (!status)
@@ -355,9 +355,9 @@ ParamValues paramValuesOf(const RunRecord &run)
 
 QString catalogRefusal(const RunRecord &run)
 {
-    const StageInfo *stage = findStage(run.stage.toStdString());
+    const StageInfo *stage = findStage(run.stage.key());
     if (!stage)
-        return QStringLiteral("The catalog has no stage \"%1\".").arg(run.stage);
+        return QStringLiteral("The catalog has no stage \"%1\".").arg(run.stageKey());
     const std::vector<std::string> reasons =
         violations(stage->id, paramValuesOf(run), ProblemSize{run.m, run.n, run.k});
     QStringList text;

@@ -17,9 +17,23 @@ namespace gemmscope {
 
 enum class RunStatus { Queued, Running, Ok, Failed };
 
+// A stage's key as text and back: how a session, a bench row or a view names a StageId.
+inline QString stageKeyText(const StageId &stage)
+{
+    return QString::fromLatin1(stage.key().data(), qsizetype(stage.key().size()));
+}
+inline StageId stageIdOf(const QString &key)
+{
+    const QByteArray latin1 = key.toLatin1();
+    return StageId(std::string_view(latin1.constData(), std::size_t(latin1.size())));
+}
+
 struct RunRecord {
-    QString runId;     // unique within a session ("r17"); stable across save/load
-    QString stage;     // catalog key: "coalesced", "cublas_fp32"
+    QString runId; // unique within a session ("r17"); stable across save/load
+    // The catalog stage or cuBLAS baseline it ran (StageId::CublasFp32); empty (no key) until set.
+    // A run read from a file may name a stage the catalog lacks: kept by its key (the first
+    // StageId::kMaxKeyLength characters) and refused by catalogRefusal().
+    StageId stage{std::string_view{}};
     QString presetKey; // "worklog-3" when started from a preset, else empty
     QMap<QString, int> params;
     long long m = 0, n = 0, k = 0;
@@ -68,6 +82,7 @@ struct RunRecord {
     // hand it on whole. Every field a view shows is typed above.
     QJsonObject raw;
 
+    QString stageKey() const { return stageKeyText(stage); } // "coalesced", as files and views name it
     bool isOk() const { return status == RunStatus::Ok; }
     // The kernel as the ladder defines it: release build, launched as the stage launches it (no
     // launch experiment). Comparisons with the worklog's published steps use only these.

@@ -194,9 +194,9 @@ SessionParse importBenchJson(const QByteArray &bytes)
         RunRecord record = benchRow.result
                                ? fromResultEvent(*benchRow.result, benchRow.event)
                                : fromErrorEvent(*benchRow.error, benchRow.request, benchRow.event);
-        if (record.stage.isEmpty())
-            record.stage = benchRow.stage;
-        if (record.stage.isEmpty() || record.m <= 0 || record.n <= 0 || record.k <= 0)
+        if (record.stage.key().empty())
+            record.stage = stageIdOf(benchRow.stage);
+        if (record.stage.key().empty() || record.m <= 0 || record.n <= 0 || record.k <= 0)
             return refuse(QObject::tr("Row %1 names no stage or size.").arg(row));
         record.runId = QStringLiteral("bench-%1").arg(row);
         record.presetKey = benchRow.preset;

@@ -23,7 +23,7 @@ CublasBaselines::CublasBaselines(const QList<RunRecord> &runs)
 {
     // In order, so the latest run of a GPU and size wins, as cublasMsOnSameGpu's backward scan.
     for (const RunRecord &r : runs)
-        if (r.isOk() && r.stage == QLatin1String("cublas_fp32") && r.medianMs > 0)
+        if (r.isOk() && r.stage == StageId::CublasFp32 && r.medianMs > 0)
             m_ms.insert(baselineKey(gpuIdentity(r), r.m, r.n, r.k), r.medianMs);
 }
 
