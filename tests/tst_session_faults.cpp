@@ -73,11 +73,8 @@ private slots:
     // The same on a real full file system, where the test may mount one (root, as CI runs).
     void saveOnAFullFileSystemKeepsTheOldFile()
     {
-        const QString mount = m_dir->filePath(QStringLiteral("small"));
-        QVERIFY(QDir().mkpath(mount));
-        SmallFileSystem fs(mount, QStringLiteral("64k"));
-        if (!fs.mounted())
-            QSKIP("mounting a tmpfs needs root (saveOnAFullDiskKeepsTheOldFile covers this path)");
+        GEMMSCOPE_SMALL_FILE_SYSTEM_OR_SKIP(fs, m_dir->path(), "saveOnAFullDiskKeepsTheOldFile");
+        const QString mount = fs.path();
         checkSaveOnFullDisk(QDir(mount).filePath(QStringLiteral("day.json")), [&] { fillUp(mount); });
     }
 
@@ -85,11 +82,8 @@ private slots:
     // session and returned true (QTBUG-75077, issue 21's "Wrote 4 runs", exit 0).
     void saveWithOnePageLeftKeepsTheOldFile()
     {
-        const QString mount = m_dir->filePath(QStringLiteral("small"));
-        QVERIFY(QDir().mkpath(mount));
-        SmallFileSystem fs(mount, QStringLiteral("64k"));
-        if (!fs.mounted())
-            QSKIP("mounting a tmpfs needs root (saveOnAFullDiskKeepsTheOldFile covers this path)");
+        GEMMSCOPE_SMALL_FILE_SYSTEM_OR_SKIP(fs, m_dir->path(), "saveOnAFullDiskKeepsTheOldFile");
+        const QString mount = fs.path();
         checkSaveOnFullDisk(
             QDir(mount).filePath(QStringLiteral("day.json")), [&] { fillUp(mount, 4096); }, 10);
     }
