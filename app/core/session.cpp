@@ -58,10 +58,9 @@ QJsonObject ceilingsToJson(const QMap<QString, StoredCeilings> &ceilings)
     QJsonObject json;
     for (auto it = ceilings.begin(); it != ceilings.end(); ++it) {
         const StoredCeilings &c = it.value();
-        QJsonObject o{{"fma_tflops", c.fmaTflops},
-                      {"dram_gbs", c.dramGbs},
-                      {"measured_at", c.measuredAt},
-                      {"origin", c.origin}};
+        QJsonObject o{{"fma_tflops", c.fmaTflops}, {"dram_gbs", c.dramGbs}, {"origin", c.origin}};
+        if (!c.measuredAt.isEmpty())
+            o.insert("measured_at", c.measuredAt);
         if (c.tf32Tflops)
             o.insert("tf32_tflops", *c.tf32Tflops);
         if (!c.tf32Kernel.isEmpty())
