@@ -17,22 +17,23 @@ namespace gemmscope {
 
 enum class RunStatus { Queued, Running, Ok, Failed };
 
-// A stage's key as text and back: how a session, a bench row or a view names a StageId.
+// A stage's key as text and back: how a session, a bench row or a view names a StageId. UTF-8, so
+// that a file naming a stage the catalog lacks keeps its name (up to StageId::kMaxKeyLength bytes).
 inline QString stageKeyText(const StageId &stage)
 {
-    return QString::fromLatin1(stage.key().data(), qsizetype(stage.key().size()));
+    return QString::fromUtf8(stage.key().data(), qsizetype(stage.key().size()));
 }
 inline StageId stageIdOf(const QString &key)
 {
-    const QByteArray latin1 = key.toLatin1();
-    return StageId(std::string_view(latin1.constData(), std::size_t(latin1.size())));
+    const QByteArray utf8 = key.toUtf8();
+    return StageId(std::string_view(utf8.constData(), std::size_t(utf8.size())));
 }
 
 struct RunRecord {
     QString runId; // unique within a session ("r17"); stable across save/load
     // The catalog stage or cuBLAS baseline it ran (StageId::CublasFp32); empty (no key) until set.
     // A run read from a file may name a stage the catalog lacks: kept by its key (the first
-    // StageId::kMaxKeyLength characters) and refused by catalogRefusal().
+    // StageId::kMaxKeyLength bytes of UTF-8) and refused by catalogRefusal().
     StageId stage{std::string_view{}};
     QString presetKey; // "worklog-3" when started from a preset, else empty
     QMap<QString, int> params;
