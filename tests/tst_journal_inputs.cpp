@@ -29,7 +29,7 @@ RunRecord seedRun(const QString &id, const std::string &stage, const ParamValues
 {
     RunRecord r;
     r.runId = id;
-    r.stage = QString::fromStdString(stage);
+    r.stage = StageId(stage);
     for (const auto &[name, value] : params)
         r.params.insert(QString::fromStdString(name), value);
     r.m = size.m;

@@ -23,7 +23,7 @@ RunRecord run(const QString &id, const QString &stage, double ms, long long n = 
 {
     RunRecord r;
     r.runId = id;
-    r.stage = stage;
+    r.stage = stageIdOf(stage);
     r.m = r.n = r.k = n;
     r.status = RunStatus::Ok;
     r.origin = origin;
@@ -207,7 +207,7 @@ private slots:
         for (int row = 0; row < m_model->rowCount(); ++row) {
             const RunRecord &r = m_session->runs()[row];
             const QModelIndex smem = m_model->index(row, ResultsModel::SmemColumn);
-            if (r.stage == QStringLiteral("wgmma_tma_tf32")) {
+            if (r.stageKey() == QStringLiteral("wgmma_tma_tf32")) {
                 sawTma = true;
                 QCOMPARE(r.staticSmemBytes, 0);
                 QVERIFY2(smem.data(ResultsModel::SortRole).toInt() >= 193 * 1024,

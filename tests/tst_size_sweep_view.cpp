@@ -65,7 +65,7 @@ SweepData recordedSizeSweep(int answered = 1000)
         test::setPointConfiguration(r, p);
         r.status = RunStatus::Ok;
         r.origin = QStringLiteral("measured");
-        const double peak = r.stage == QLatin1String("cublas_fp32") ? 50 : 35;
+        const double peak = r.stage == StageId::CublasFp32 ? 50 : 35;
         r.tflops = peak * double(p.size.m) / double(p.size.m + 1024); // rises with size
         r.medianMs = 2.0 * double(p.size.m) * double(p.size.n) * double(p.size.k) / (r.tflops * 1e9);
         r.count = 10;
@@ -73,7 +73,7 @@ SweepData recordedSizeSweep(int answered = 1000)
         r.gpuUuid = QStringLiteral("GPU-1");
         r.host = QStringLiteral("node");
         r.smCount = smsForAStepAt1024();
-        if (r.stage != QLatin1String("cublas_fp32"))
+        if (r.stage != StageId::CublasFp32)
             r.blocksPerSm = 1;
         sweep.runs << r;
     }
@@ -242,7 +242,7 @@ private slots:
         const SweepPlan plan = planSweep(grid.spec);
         RunRecord done;
         done.runId = QStringLiteral("g1");
-        done.stage = QStringLiteral("final");
+        done.stage = stageIdOf(QStringLiteral("final"));
         for (const auto &[name, value] : plan.points.front().params)
             done.params.insert(QString::fromStdString(name), value);
         done.m = done.n = done.k = 512;

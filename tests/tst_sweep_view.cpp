@@ -38,7 +38,7 @@ SweepData recordedSweep()
     const SweepPlan plan = planSweep(sweep.spec);
     RunRecord base;
     base.runId = QStringLiteral("b");
-    base.stage = QStringLiteral("cublas_fp32");
+    base.stage = stageIdOf(QStringLiteral("cublas_fp32"));
     base.m = base.n = base.k = 512;
     base.status = RunStatus::Ok;
     base.origin = QStringLiteral("measured");
@@ -55,7 +55,7 @@ SweepData recordedSweep()
             continue;
         RunRecord r = base;
         r.runId = QStringLiteral("p%1").arg(++n);
-        r.stage = QStringLiteral("final");
+        r.stage = stageIdOf(QStringLiteral("final"));
         for (const auto &[name, value] : p.params)
             r.params.insert(QString::fromStdString(name), value);
         if (p.params.at("BM") == 128) {

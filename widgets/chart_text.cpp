@@ -46,8 +46,8 @@ QString formatRunSize(const RunRecord &run)
 
 QString runTitle(const RunRecord &run)
 {
-    const StageInfo *stage = findStage(run.stage.toStdString());
-    QString title = stage ? QString::fromStdString(stage->title) : run.stage;
+    const StageInfo *stage = findStage(run.stage.key());
+    QString title = stage ? QString::fromStdString(stage->title) : run.stageKey();
     if (!run.presetKey.isEmpty())
         title += QStringLiteral(" (%1)").arg(run.presetKey);
     if (run.origin == QLatin1String("worklog"))

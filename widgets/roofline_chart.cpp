@@ -104,7 +104,7 @@ double plottedIntensity(const TrafficEstimate &t)
 
 bool usesTensorCores(const RunRecord &run)
 {
-    const StageInfo *stage = findStage(run.stage.toStdString());
+    const StageInfo *stage = findStage(run.stage.key());
     return stage && stage->precision == Precision::Tf32;
 }
 
@@ -773,11 +773,11 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
         const bool published = run.origin == QLatin1String("worklog");
         if (run.status != RunStatus::Ok || (published && !onT4) || !onChosenGpu(run))
             continue;
-        const StageInfo *stage = findStage(run.stage.toStdString());
+        const StageInfo *stage = findStage(run.stage.key());
         const double tflops = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
         if (!stage || tflops <= 0)
             continue;
-        QString configKey = run.stage + QLatin1Char('|') + run.sizeText();
+        QString configKey = run.stageKey() + QLatin1Char('|') + run.sizeText();
         for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
             configKey += QLatin1Char('|') + it.key() + QLatin1Char('=') + QString::number(it.value());
         auto config = modelled.find(configKey);
@@ -823,14 +823,14 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
             continue;
         }
 
-        QCPGraph *&graph = byStage[run.stage];
+        QCPGraph *&graph = byStage[run.stageKey()];
         if (!graph) {
             graph = m_plot->addGraph();
             graph->setName(QString::fromStdString(stage->title));
             graph
                 ->removeFromLegend(); // one key entry explains the discs; the colours match the runtime chart
             graph->setLineStyle(QCPGraph::lsNone);
-            const QColor color = stageColor(run.stage);
+            const QColor color = stageColor(run.stageKey());
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
         }
         if (firstMarker(graph, predicted, tflops))
@@ -841,13 +841,13 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
         if (measured) {
             // In the stage's colour (as its predicted disc and its bar in the runtime chart), so a
             // diamond is told from its neighbours without hovering.
-            QCPGraph *&diamonds = measuredByStage[run.stage];
+            QCPGraph *&diamonds = measuredByStage[run.stageKey()];
             if (!diamonds) {
                 diamonds = m_plot->addGraph();
                 diamonds->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured AI"));
                 diamonds->removeFromLegend(); // one key entry explains the diamonds
                 diamonds->setLineStyle(QCPGraph::lsNone);
-                const QColor color = stageColor(run.stage);
+                const QColor color = stageColor(run.stageKey());
                 diamonds->setScatterStyle(
                     QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160), 1.2), color, 9));
             }
@@ -855,7 +855,7 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
                 diamonds->addData(*measured, tflops);
             if (!joins)
                 joins = new JoinSegments(m_plot);
-            joins->add(predicted, *measured, tflops, stageColor(run.stage));
+            joins->add(predicted, *measured, tflops, stageColor(run.stageKey()));
             m_runTips.insert(int(m_points.size()), tip);
             m_points.append(
                 {PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, shortRunLabel(run)});

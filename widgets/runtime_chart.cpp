@@ -438,7 +438,7 @@ void RuntimeChart::buildRuntime()
     for (int i = 0; i < m_slots.size(); ++i) {
         const RuntimeSlot &slot = m_slots[i];
         m_keyLabels << slot.label;
-        const StageInfo *stage = findStage(slot.run.stage.toStdString());
+        const StageInfo *stage = findStage(slot.run.stage.key());
         m_keyLongLabels << (stage ? QStringLiteral("%1  %2").arg(slot.label,
                                                                  QString::fromStdString(stage->title))
                                   : slot.label);
@@ -459,15 +459,15 @@ void RuntimeChart::buildRuntime()
             continue;
         }
         const bool published = slot.run.origin == QLatin1String("worklog");
-        const QString groupKey = slot.run.stage + (published ? QStringLiteral("|worklog") : QString());
+        const QString groupKey = slot.run.stageKey() + (published ? QStringLiteral("|worklog") : QString());
         QCPBars *bars = groups.value(groupKey);
         if (!bars) {
             bars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
-            bars->setName(stageTitle(slot.run.stage) +
+            bars->setName(stageTitle(slot.run.stageKey()) +
                           (published ? QStringLiteral(" (T4, worklog)") : QString()));
             bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
             bars->setWidth(kBarWidth);
-            const QColor color = stageColor(slot.run.stage);
+            const QColor color = stageColor(slot.run.stageKey());
             bars->setPen(QPen(color.darker(130)));
             bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
             auto *whisker = new QCPErrorBars(m_plot->yAxis, m_plot->xAxis);
@@ -515,7 +515,7 @@ void RuntimeChart::buildRuntime()
         m_referenceLine->point2->setAxes(m_plot->xAxis, m_plot->yAxis);
         m_referenceLine->point1->setCoords(value, 0);
         m_referenceLine->point2->setCoords(value, 1);
-        m_referenceLine->setPen(QPen(stageColor(QStringLiteral("cublas_fp32")), 1.5, Qt::DashLine));
+        m_referenceLine->setPen(QPen(stageColor(stageKeyText(StageId::CublasFp32)), 1.5, Qt::DashLine));
         m_referenceLine->setProperty(
             "referenceText",
             QStringLiteral("cuBLAS FP32: %1")
@@ -543,8 +543,8 @@ void RuntimeChart::addLegendKey()
             hatched = true;
             continue;
         }
-        QList<QColor> &colors = groupColors[ladderGroupOf(slot.run.stage)];
-        const QColor color = stageColor(slot.run.stage);
+        QList<QColor> &colors = groupColors[ladderGroupOf(slot.run.stageKey())];
+        const QColor color = stageColor(slot.run.stageKey());
         if (!colors.contains(color))
             colors << color;
     }
@@ -699,7 +699,7 @@ QString RuntimeChart::tooltipAt(const QPointF &pixel) const
                         .arg(100.0 * cublas->medianMs / slot.run.medianMs, 0, 'f', 1)
                         .arg(formatMs(cublas->medianMs));
         // A tensor-core stage is measured against the tensor-core library too.
-        const StageInfo *stage = findStage(slot.run.stage.toStdString());
+        const StageInfo *stage = findStage(slot.run.stage.key());
         if (const auto tf32 = cublasTf32Reference(plottedRuns());
             tf32 && stage && stage->precision == Precision::Tf32 && slot.plotted && slot.run.medianMs > 0 &&
             tf32->runId != slot.run.runId)

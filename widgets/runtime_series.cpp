@@ -79,7 +79,7 @@ QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs)
     std::vector<std::pair<std::pair<int, int>, qsizetype>> keyed;
     keyed.reserve(size_t(runs.size()));
     for (qsizetype i = 0; i < runs.size(); ++i)
-        keyed.push_back({{stageRank(runs[i].stage), presetRank(runs[i].presetKey)}, i});
+        keyed.push_back({{stageRank(runs[i].stageKey()), presetRank(runs[i].presetKey)}, i});
     std::stable_sort(keyed.begin(), keyed.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
     QList<RunRecord> ordered;
@@ -142,7 +142,7 @@ std::optional<RunRecord> cublasFp32Reference(const QList<RunRecord> &runs)
 {
     std::optional<RunRecord> best;
     for (const RunRecord &run : runs)
-        if (run.stage == QLatin1String("cublas_fp32") && isUsableTime(run) && !isPublished(run))
+        if (run.stage == StageId::CublasFp32 && isUsableTime(run) && !isPublished(run))
             if (!best || laterOrEqual(run, *best))
                 best = run;
     return best;
@@ -152,7 +152,7 @@ std::optional<RunRecord> cublasTf32Reference(const QList<RunRecord> &runs)
 {
     std::optional<RunRecord> best;
     for (const RunRecord &run : runs)
-        if (run.stage == QLatin1String("cublas_tf32") && isUsableTime(run) && !isPublished(run))
+        if (run.stage == StageId::CublasTf32 && isUsableTime(run) && !isPublished(run))
             if (!best || laterOrEqual(run, *best))
                 best = run;
     return best;
@@ -283,8 +283,8 @@ QString shortPresetLabel(const QString &presetKey)
         {QStringLiteral("fp32-pipelined"), QStringLiteral("+pipe")},
         {QStringLiteral("fp32-async"), QStringLiteral("+async")},
         {QStringLiteral("fp32-tuned"), QStringLiteral("+tuned")},
-        {QStringLiteral("cublas_fp32"), QStringLiteral("cuBLAS")},
-        {QStringLiteral("cublas_tf32"), QStringLiteral("TF32")}};
+        {stageKeyText(StageId::CublasFp32), QStringLiteral("cuBLAS")},
+        {stageKeyText(StageId::CublasTf32), QStringLiteral("TF32")}};
     for (const auto &[key, label] : named)
         if (presetKey == key)
             return label;
@@ -302,11 +302,11 @@ QString shortRunLabel(const RunRecord &run)
     // A star: not the preset as the ladder runs it (other parameters, build or launch).
     if (const QString preset = shortPresetLabel(run.presetKey); !preset.isEmpty())
         return run.isPlainLaunch() ? preset : preset + QLatin1Char('*');
-    if (const StageInfo *stage = findStage(run.stage.toStdString())) {
+    if (const StageInfo *stage = findStage(run.stage.key())) {
         const QString label = QString::fromStdString(stage->shortLabel);
         return stage->isLibrary ? label : label + QLatin1Char('*');
     }
-    return run.stage.left(8);
+    return run.stageKey().left(8);
 }
 
 LadderGroup ladderGroupOf(const QString &stageKey)

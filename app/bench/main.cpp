@@ -26,6 +26,7 @@
 // Exit status: 0 every row ran; 1 a bad option, no runner or the JSON could not be written (an
 // existing file is then left as it was); 2 no GPU; 3 some rows failed (the table and the JSON
 // still hold every row).
+#include "bench_file.h"
 #include "bench_table.h"
 #include "events.h"
 #include "file_write.h"
@@ -75,6 +76,7 @@ void printError(const QString &text)
 // Preset keys and stage keys, in the order given; cuBLAS FP32 is moved first (the 100% line).
 std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *error)
 {
+    const QString cublasFp32 = QString::fromStdString(StageId::CublasFp32.str());
     QStringList keys;
     if (list.isEmpty()) {
         // The worklog's ladder, then the FP32 stages past it.
@@ -82,14 +84,13 @@ std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *
             if (const QString key = QString::fromStdString(p.key);
                 key.startsWith(QStringLiteral("worklog-")) || key.startsWith(QStringLiteral("fp32-")))
                 keys << key;
-        keys << QStringLiteral("cublas_fp32") << QStringLiteral("cublas_tf32");
+        keys << cublasFp32 << QString::fromStdString(StageId::CublasTf32.str());
     } else {
         keys = list.split(QLatin1Char(','), Qt::SkipEmptyParts);
     }
-    if (!keys.contains(QStringLiteral("cublas_fp32")))
-        keys.prepend(QStringLiteral("cublas_fp32")); // the percentages need it
-    keys.removeAll(QStringLiteral("cublas_fp32"));
-    keys.prepend(QStringLiteral("cublas_fp32"));
+    // cuBLAS FP32 first: the percentages need it.
+    keys.removeAll(cublasFp32);
+    keys.prepend(cublasFp32);
 
     std::vector<Target> targets;
     for (const QString &raw : keys) {
@@ -775,25 +776,16 @@ int main(int argc, char **argv)
     print(QStringLiteral("\n") + bench::formatTable(rows, cublasMs, peak, cublasTf32Ms));
 
     if (parser.isSet(jsonOpt)) {
-        QJsonArray jsonRows;
+        BenchFile bench;
+        bench.date = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+        bench.command = QCoreApplication::arguments().join(QLatin1Char(' '));
+        bench.gpu = protocol::toJson(*ready.gpu);
+        bench.size = size;
+        bench.ceilingsEvent = ceilings;
         for (const BenchRow &r : rows)
-            jsonRows.append(
-                QJsonObject{{QStringLiteral("preset"),
-                             r.preset.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.preset)},
-                            {QStringLiteral("stage"), r.stage},
-                            {QStringLiteral("params"), r.params},
-                            {QStringLiteral("event"), r.event}});
-        const QJsonObject doc{
-            {QStringLiteral("format"), QStringLiteral("gemmscope-bench")},
-            {QStringLiteral("version"), 1},
-            {QStringLiteral("date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
-            {QStringLiteral("command"), QCoreApplication::arguments().join(QLatin1Char(' '))},
-            {QStringLiteral("gpu"), runner.ready().value(QStringLiteral("gpu"))},
-            {QStringLiteral("size"), protocol::sizeToJson(size)},
-            {QStringLiteral("ceilings"), ceilings},
-            {QStringLiteral("rows"), jsonRows}};
+            bench.rows.append({r.preset, r.stage, r.params, r.event, {}, {}, {}});
         // Replaced whole or left as it was (a full disk never leaves half a file), exit status 1.
-        if (const FileWrite written = writeFileAtomically(parser.value(jsonOpt), QJsonDocument(doc).toJson());
+        if (const FileWrite written = writeFileAtomically(parser.value(jsonOpt), serializeBench(bench));
             !written) {
             printError(written.error);
             return 1;

@@ -27,7 +27,7 @@ QString failureText(const RunRecord &r)
 // (the catalog's launch model, the runner's own: 193 KiB for the TMA stage, whose static is 0).
 int dynamicSmemBytes(const RunRecord &r)
 {
-    const StageInfo *stage = findStage(r.stage.toStdString());
+    const StageInfo *stage = findStage(r.stage.key());
     if (!stage || stage->isLibrary)
         return 0;
     return launchGeometry(stage->id, paramValuesOf(r), {r.m, r.n, r.k}).dynamicSmemBytes;
@@ -99,14 +99,14 @@ const RunRecord *ResultsModel::cublasReference(const RunRecord &record) const
     if (!m_cublasRowsValid) {
         m_cublasRows.clear();
         for (qsizetype i = 0; i < runs.size(); ++i)
-            if (runs[i].stage == QLatin1String("cublas_fp32") && runs[i].isOk())
+            if (runs[i].stage == StageId::CublasFp32 && runs[i].isOk())
                 m_cublasRows[cublasKey(runs[i])].append(i);
         m_cublasRowsValid = true;
     }
     const RunRecord *best = nullptr;
     qint64 bestDistance = 0;
     for (const qsizetype row : m_cublasRows.value(cublasKey(record))) {
-        if (row >= runs.size() || runs[row].stage != QLatin1String("cublas_fp32"))
+        if (row >= runs.size() || runs[row].stage != StageId::CublasFp32)
             continue; // a change whose signal has not arrived yet
         const RunRecord &c = runs[row];
         const qint64 distance = (c.timestamp.isValid() && record.timestamp.isValid())
@@ -135,7 +135,7 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     const bool ok = r.isOk();
     switch (column) {
     case StageColumn:
-        return stageTitle(r.stage);
+        return stageTitle(r.stageKey());
     case ParametersColumn:
         return formatRunParams(r);
     case SizeColumn:
@@ -200,7 +200,7 @@ QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
     case StageColumn: {
         const auto &all = stages();
         for (size_t i = 0; i < all.size(); ++i)
-            if (QString::fromStdString(all[i].key) == r.stage)
+            if (all[i].id == r.stage)
                 return int(i);
         return int(all.size());
     }

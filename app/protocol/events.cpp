@@ -154,6 +154,61 @@ QString eventIdOf(const QJsonObject &json)
     return json.value(QStringLiteral("id")).toString();
 }
 
+namespace {
+template <typename T> Event decodeAs(const QJsonObject &json, QString *error)
+{
+    T event;
+    fromJson(json, event, error);
+    return event;
+}
+} // namespace
+
+std::optional<Event> decodeEvent(const QJsonObject &json, QString *error)
+{
+    const std::optional<EventType> type = eventTypeOf(json);
+    if (!type) {
+        if (error)
+            *error = QStringLiteral("The event has no known type.");
+        return std::nullopt;
+    }
+    switch (*type) {
+    case EventType::Ready:
+        return decodeAs<ReadyEvent>(json, error);
+    case EventType::Compiled:
+        return decodeAs<CompiledInfo>(json, error);
+    case EventType::Progress:
+        return decodeAs<ProgressEvent>(json, error);
+    case EventType::Result:
+        return decodeAs<ResultEvent>(json, error);
+    case EventType::Error:
+        return decodeAs<ErrorEvent>(json, error);
+    case EventType::Ceilings:
+        return decodeAs<CeilingsEvent>(json, error);
+    case EventType::OwnerMap:
+        return decodeAs<OwnerMapEvent>(json, error);
+    case EventType::Disassembly:
+        return decodeAs<DisassemblyEvent>(json, error);
+    }
+    return std::nullopt;
+}
+
+QJsonValue protocolVersionValue(const QJsonObject &ready)
+{
+    return ready.value(QStringLiteral("protocol"));
+}
+
+void setEventId(QJsonObject &event, const QString &id)
+{
+    event.insert(QStringLiteral("id"), id);
+}
+
+QJsonObject wrongResultFields(std::optional<double> relError, double tolerance, bool nan)
+{
+    return QJsonObject{{QStringLiteral("rel_error"), orNull(relError)},
+                       {QStringLiteral("tolerance"), tolerance},
+                       {QStringLiteral("nan"), nan}};
+}
+
 QJsonObject toJson(const ReadyEvent &e)
 {
     QJsonObject json = header(EventType::Ready, {});

@@ -13,6 +13,7 @@
 #include <QMap>
 #include <QString>
 #include <optional>
+#include <variant>
 
 namespace gemmscope::protocol {
 
@@ -217,5 +218,19 @@ bool fromJson(const QJsonObject &json, Counters &out, QString *error = nullptr);
 // The event's type, when `json` has a known one; its job id, empty when it has none (or null).
 std::optional<EventType> eventTypeOf(const QJsonObject &json);
 QString eventIdOf(const QJsonObject &json);
+
+// One runner line as a typed event: decoded once (RunnerClient's thread, the bench), so that
+// nothing past the codec reads the JSON again.
+using Event = std::variant<ReadyEvent, CompiledInfo, ProgressEvent, ResultEvent, ErrorEvent, CeilingsEvent,
+                           OwnerMapEvent, DisassemblyEvent>;
+// The event of `json`'s type; empty for an unknown type. A field of another type reads as absent
+// and the first one is named in `error` (the event is returned all the same).
+std::optional<Event> decodeEvent(const QJsonObject &json, QString *error = nullptr);
+// `ready`'s "protocol" value as received (1, 1.5, "1", missing): a refusal names what came.
+QJsonValue protocolVersionValue(const QJsonObject &ready);
+// For the runner, which builds an event before it knows the job: sets its id; and the fields a
+// wrong_result error adds (its relative error, null when not finite, the tolerance, NaN in C).
+void setEventId(QJsonObject &event, const QString &id);
+QJsonObject wrongResultFields(std::optional<double> relError, double tolerance, bool nan);
 
 } // namespace gemmscope::protocol

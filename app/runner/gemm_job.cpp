@@ -130,7 +130,6 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         const double error = ws.relativeErrorOfC();
         const double tolerance = toleranceFor(stage.precision);
         job.progress(QStringLiteral("verify"), 1, 1);
-        const QJsonValue errorValue = std::isfinite(error) ? QJsonValue(error) : QJsonValue(QJsonValue::Null);
         if (!(error <= tolerance)) // NaN compares false: it never passes
             throw RunnerError(
                 ErrorKind::WrongResult,
@@ -142,9 +141,9 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
                           .arg(error, 0, 'g', 3)
                           .arg(tolerance, 0, 'g', 3),
                 {},
-                QJsonObject{{QStringLiteral("rel_error"), errorValue},
-                            {QStringLiteral("tolerance"), tolerance},
-                            {QStringLiteral("nan"), std::isnan(error)}});
+                protocol::wrongResultFields(std::isfinite(error) ? std::optional<double>(error)
+                                                                 : std::nullopt,
+                                            tolerance, std::isnan(error)));
         verified = verifyPassed(error, tolerance);
     }
     job.checkCancelled();
