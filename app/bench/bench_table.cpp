@@ -62,9 +62,9 @@ QString tf32Cell(const BenchRow &row, double median, double cublasTf32Ms)
 
 // The row's ratio against its own interleaved cuBLAS call (issue 22): "93.1%i". The baseline is
 // of the stage's precision, so it fills the matching column; the other stays as the run-wide one.
-std::optional<QString> interleavedCell(const protocol::ResultEvent &e, const QString &baselineStage)
+std::optional<QString> interleavedCell(const protocol::ResultEvent &e, StageId baselineStage)
 {
-    if (!e.baseline || e.baseline->stage != baselineStage || e.timing.medianMs <= 0)
+    if (!e.baseline || e.baseline->stage.toStdString() != baselineStage.key() || e.timing.medianMs <= 0)
         return std::nullopt;
     return number(100 * e.baseline->timing.medianMs / e.timing.medianMs, 1) + QStringLiteral("%i");
 }
@@ -109,7 +109,7 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bo
         QStringLiteral("%1 (%2-%3)")
             .arg(number(median, 3), number(e.timing.p20Ms, 3), number(e.timing.p80Ms, 3)),
         number(tflops, 2),
-        interleavedCell(e, QStringLiteral("cublas_fp32"))
+        interleavedCell(e, StageId::CublasFp32)
             .value_or(cublasMs > 0 && median > 0 ? number(100 * cublasMs / median, 1) + QStringLiteral("%")
                                                  : QStringLiteral("-")),
         peakTflops > 0 ? number(100 * tflops / peakTflops, 1) + QStringLiteral("%") : QStringLiteral("-"),
@@ -124,7 +124,7 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bo
         cells.insert(7, dramIntensityCell(e));
     if (cublasTf32Ms > 0 || e.baseline)
         cells.insert(
-            6, interleavedCell(e, QStringLiteral("cublas_tf32"))
+            6, interleavedCell(e, StageId::CublasTf32)
                    .value_or(cublasTf32Ms > 0 ? tf32Cell(row, median, cublasTf32Ms) : QStringLiteral("-")));
     return cells;
 }

@@ -28,8 +28,7 @@ namespace {
 // TF32 tensor-core path, FP32 stages against its FP32 SGEMM).
 const StageInfo &baselineFor(const StageInfo &stage)
 {
-    return requireStage(stage.precision == Precision::Tf32 ? QStringLiteral("cublas_tf32")
-                                                           : QStringLiteral("cublas_fp32"));
+    return stageInfo(stage.precision == Precision::Tf32 ? StageId::CublasTf32 : StageId::CublasFp32);
 }
 
 double toleranceFor(Precision precision)
