@@ -12,6 +12,8 @@
 
 #include "access_model.h"
 
+#include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,7 +34,12 @@ struct BankPicture {
 struct CounterNotes {
     // Where the model's per-request value comes from when it is not the lanes' own accesses, for
     // the rows global loads, global stores, shared reads and shared stores; empty: the lanes'.
-    std::string globalLoads, globalStores, sharedReads, sharedStores;
+    std::array<std::string, 4> perRequest;
+    bool explainsPerRequest() const
+    {
+        return std::any_of(perRequest.begin(), perRequest.end(),
+                           [](const std::string &n) { return !n.empty(); });
+    }
     // The kernel's own shared reads stay as the source writes them (nothing for ptxas to merge).
     bool sharedReadsAsWritten = false;
     // Set when the kernel itself makes no shared access, so that a launch's shared instruction

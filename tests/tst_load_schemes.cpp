@@ -94,6 +94,7 @@ private slots:
         QCOMPARE(QString::fromStdString(tmaNotes.unobserved[0].model),
                  QStringLiteral("A 256×32 + BT 128×32 floats, 48 KiB, 128-byte swizzle"));
         QVERIFY(tmaNotes.sharedReadsAsWritten);
+        QVERIFY(tmaNotes.explainsPerRequest());
 
         const KernelShape coalesced = test::shapeOf("coalesced", "BM=64 BN=64 BK=8 TM=4 TN=4");
         const BankPicture lanes = loadSchemeOf(coalesced).bankPicture(coalesced, AccessContext{}, 1);
@@ -101,7 +102,7 @@ private slots:
         QVERIFY(!lanes.comparePair);
         QCOMPARE(int(lanes.accesses.size()), int(sharedAccesses(coalesced, AccessContext{}, 1).size()));
         const CounterNotes none = loadSchemeOf(coalesced).counterNotes(coalesced, AccessContext{});
-        QVERIFY(none.unobserved.empty() && none.sharedStoresUncounted.empty() && none.globalLoads.empty());
+        QVERIFY(none.unobserved.empty() && none.sharedStoresUncounted.empty() && !none.explainsPerRequest());
 
         const KernelShape copies = test::shapeOf("async_pipelined", "BM=128 BN=256 BK=8 TM=8 TN=16 STAGES=3");
         QVERIFY(!loadSchemeOf(copies).counterNotes(copies, AccessContext{}).sharedStoresUncounted.empty());

@@ -13,9 +13,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>
-#include <algorithm>
 #include <cmath>
-#include <iterator>
 
 namespace gemmscope {
 
@@ -189,13 +187,9 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         {tr("Shared stores: wavefronts per instruction"), model.sharedStores.perRequest(),
          access.sharedStWavefrontsPerRequest, false, false, true},
     };
-    const std::string *ratioNotes[] = {&notes.globalLoads, &notes.globalStores, &notes.sharedReads,
-                                       &notes.sharedStores};
-    const bool schemeNotes = std::any_of(std::begin(ratioNotes), std::end(ratioNotes),
-                                         [](const std::string *n) { return !n->empty(); });
-    if (schemeNotes) {
+    if (notes.explainsPerRequest()) {
         for (int i = 0; i < 4; ++i)
-            quantities[i].note = text(*ratioNotes[i]);
+            quantities[i].note = text(notes.perRequest[std::size_t(i)]);
     } else if (kernel.ldmatrixA) {
         // Per warp and k-step of 8: WM/16 ldmatrix.x4 of 4 wavefronts, 2 WN/8 B reads of 1.
         const int ldmatrix = kernel.wm / 16, bReads = 2 * (kernel.wn / 8);

@@ -57,10 +57,9 @@ public:
         const std::string transposeOnly =
             "all from the B transpose run in the same launch (transpose.cuh); the "
             "TMA kernel itself issues none";
-        notes.globalLoads = "the B transpose's loads alone: TMA copies are not LSU requests";
-        notes.globalStores = "C stores from registers, and the B transpose's stores of BT";
-        notes.sharedReads = transposeOnly;
-        notes.sharedStores = transposeOnly;
+        notes.perRequest = {"the B transpose's loads alone: TMA copies are not LSU requests",
+                            "C stores from registers, and the B transpose's stores of BT", transposeOnly,
+                            transposeOnly};
         notes.sharedReadsAsWritten = true;
         notes.kernelOwnSharedCount = "the TMA kernel's own: 0";
         const std::vector<TmaBox> boxes = tileCopies(shape, ctx);
