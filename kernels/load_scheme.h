@@ -4,7 +4,7 @@
 // the views' hooks are data (accesses to list, sentences), which widgets/ renders.
 //
 // A KernelShape names its scheme by TileLoadScheme; loadScheme() finds the object. Each scheme is
-// one file in kernels/load_schemes/ and one line in kernels/load_schemes/registry.cpp.
+// one file in kernels/load_schemes/ and two lines in kernels/load_schemes/registry.cpp.
 // mapping_model.h (loadInstructionCount, loadWidth, loadedElement) and access_model.h (labels,
 // refusals, shared accesses, instruction counts, tmaBoxes) ask the scheme; nothing else switches on
 // TileLoadScheme.

@@ -1,7 +1,7 @@
 // The cooperative family of load schemes: the block's linear thread id strides through each tile,
-// `width` floats per instruction,
-//   for (idx = tid; idx < rows*cols/width; idx += threads) { r = idx / (cols/width); c = (idx %
-//   (cols/width))*width; }
+// `width` floats per instruction:
+//   for (idx = tid; idx < rows*cols/width; idx += threads)
+//       r = idx / (cols/width), c = (idx % (cols/width))*width;
 // as loads into registers then stores (Cooperative, CooperativeVec4: cooperative_loads.cpp) or as
 // cp.async copies (AsyncCopies, AsyncCopiesVec4: async_copies.cpp).
 #pragma once
