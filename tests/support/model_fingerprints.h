@@ -51,7 +51,12 @@ inline void putShape(std::ostream &o, const KernelShape &s)
       << s.blockY << ' ' << s.padB << ' ' << s.buffers << ' ' << s.transposedA << ' ' << s.padA << ' '
       << s.vectorWidth << ' ' << s.ldmatrixA << ' ' << s.usesSharedMemory << ' ' << s.wm << ' ' << s.wn << ' '
       << s.firstConsumerThread << ' ' << s.consumerThreads << ' ' << s.transposedD << ' ' << int(s.layout)
-      << ' ' << int(s.loads);
+      << ' ';
+    // NotModelled by name: a scheme added before it (CONTRIBUTING.md) moves its number.
+    if (s.loads == TileLoadScheme::NotModelled)
+        o << "not modelled";
+    else
+        o << int(s.loads);
 }
 
 // Which tile element every thread loads at every instruction, with the counts and widths.
