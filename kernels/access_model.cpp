@@ -1,5 +1,6 @@
 #include "access_model.h"
 
+#include "load_scheme.h"
 #include "mma_fragments.h"
 
 #include <algorithm>
@@ -15,20 +16,9 @@ using std::to_string;
 // A tile cell of `operand` for a lane, or nothing when the lane sits out this instruction.
 using LaneCell = std::function<std::optional<TileCell>(int tid)>;
 
-struct Origin {
-    long long bRow, bCol, k0;
-    int buffer;
-};
-
-Origin originOf(const KernelShape &shape, const AccessContext &ctx)
-{
-    return {ctx.blockRow * shape.bm, ctx.blockCol * shape.bn, ctx.kStep * shape.bk,
-            int(ctx.kStep % shape.buffers)};
-}
-
 long long globalByteAddress(const KernelShape &shape, const AccessContext &ctx, Operand op, TileCell c)
 {
-    const Origin o = originOf(shape, ctx);
+    const TileOrigin o = tileOrigin(shape, ctx);
     const long long n = ctx.size.n, k = ctx.size.k;
     switch (op) {
     case Operand::A:
@@ -43,7 +33,7 @@ long long globalByteAddress(const KernelShape &shape, const AccessContext &ctx, 
 
 long long sharedWord(const KernelShape &shape, const AccessContext &ctx, Operand op, TileCell c)
 {
-    const int buffer = originOf(shape, ctx).buffer;
+    const int buffer = tileOrigin(shape, ctx).buffer;
     if (op == Operand::A && shape.transposedA) // tileAT[k][m]: A's (row, k) at k * (BM + padA) + row
         return (long long)buffer * shape.sharedRowsA() * shape.sharedRowA() +
                (long long)c.col * shape.sharedRowA() + c.row;
@@ -70,37 +60,6 @@ WarpLanes lanesOf(const KernelShape &shape, int warp, const LaneCell &cellOf,
 bool anyActive(const WarpLanes &lanes)
 {
     return std::any_of(lanes.begin(), lanes.end(), [](const LaneAccess &l) { return l.active; });
-}
-
-std::string loadLabel(const KernelShape &shape, Operand op, int instruction)
-{
-    const std::string name = operandName(op);
-    const int count = loadInstructionCount(shape, op);
-    switch (shape.loads) {
-    case TileLoadScheme::OneElementPerThread:
-        if (!shape.usesSharedMemory)
-            return op == Operand::A ? "load A[row*K + k]" : "load B[k*N + col]";
-        return "load " + name + " into tile" + name + "[ty][tx]";
-    case TileLoadScheme::GuardedStrips:
-        return op == Operand::A ? "load A into tileA[ty*TM + i][tx] (tx < BK), i = " + to_string(instruction)
-                                : "load B into tileB[ty][tx*TN + j] (ty < BK), j = " + to_string(instruction);
-    case TileLoadScheme::Cooperative:
-        return "load " + name + ", pass " + to_string(instruction + 1) + " of " + to_string(count) +
-               " (idx = tid + " + to_string(instruction) + " x " + to_string(shape.threads()) + ")";
-    case TileLoadScheme::CooperativeVec4:
-    case TileLoadScheme::AsyncCopies:
-    case TileLoadScheme::AsyncCopiesVec4: {
-        const bool copy = shape.loads != TileLoadScheme::CooperativeVec4;
-        const int width = loadWidth(shape, op);
-        return std::string(copy ? "cp.async " : "load ") + name + (width == 4 ? " float4" : " float") +
-               ", pass " + to_string(instruction + 1) + " of " + to_string(count) + " (idx = tid + " +
-               to_string(instruction) + " x " + to_string(shape.threads()) + ")";
-    }
-    case TileLoadScheme::TmaSwizzled128:
-    case TileLoadScheme::NotModelled:
-        break;
-    }
-    return "load " + name;
 }
 
 std::string rowExpr(const KernelShape &shape)
@@ -205,15 +164,16 @@ ProblemSize roundedUpToTiles(const KernelShape &shape, const ProblemSize &size)
     return ProblemSize{roundUp(size.m, shape.bm), roundUp(size.n, shape.bn), roundUp(size.k, shape.bk)};
 }
 
+TileOrigin tileOrigin(const KernelShape &shape, const AccessContext &ctx)
+{
+    return {ctx.blockRow * shape.bm, ctx.blockCol * shape.bn, ctx.kStep * shape.bk,
+            int(ctx.kStep % shape.buffers)};
+}
+
 std::string accessContextError(const KernelShape &shape, const AccessContext &ctx)
 {
-    if (shape.layout == ThreadLayout::WgmmaWarpgroups && shape.loads == TileLoadScheme::NotModelled)
-        return "The tiles of \"" + stageInfo(shape.stage).title +
-               "\" are read by wgmma through shared-memory descriptors, not by per-lane loads, and the "
-               "copies that fill them are not modelled yet: there are no lane addresses to draw.";
-    if (shape.loads == TileLoadScheme::NotModelled)
-        return "The memory accesses of \"" + stageInfo(shape.stage).title +
-               "\" are not modelled yet: its loads use a scheme the access model does not describe.";
+    if (std::string reason = loadSchemeOf(shape).notModelledReason(shape); !reason.empty())
+        return reason;
     const ProblemSize &s = ctx.size;
     auto notMultiple = [](const char *what, long long v, const char *tile, int t) {
         return std::string(what) + " (" + to_string(v) + ") must be a multiple of " + tile + " (" +
@@ -314,7 +274,7 @@ std::vector<GlobalAccess> globalAccesses(const KernelShape &shape, const AccessC
     for (Operand op : {Operand::A, Operand::B}) {
         for (int i = 0; i < loadInstructionCount(shape, op); ++i) {
             GlobalAccess a;
-            a.label = loadLabel(shape, op, i);
+            a.label = loadSchemeOf(shape).instructionLabel(shape, op, i);
             a.operand = op;
             a.kind = AccessKind::Load;
             a.warp = warp;
@@ -359,9 +319,9 @@ std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessC
                                          bool allK)
 {
     std::vector<SharedAccess> out;
-    // TMA fills the tiles and wgmma reads them: no lane touches shared memory (tmaBoxes and
-    // tensorCoreChunkRead describe what happens instead).
-    if (!shape.usesSharedMemory || shape.loads == TileLoadScheme::TmaSwizzled128)
+    // A copy engine may fill the tiles and the tensor core read them (TMA and wgmma): then no lane
+    // touches shared memory (tmaBoxes and tensorCoreChunkRead describe what happens instead).
+    if (!shape.usesSharedMemory || !loadSchemeOf(shape).lanesAccessSharedTiles())
         return out;
     auto add = [&](SharedAccess a) {
         if (!anyActive(a.lanes))
@@ -379,8 +339,8 @@ std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessC
         for (int i = 0; i < loadInstructionCount(shape, op); ++i) {
             for (int q = 0; q < (scatter ? width : 1); ++q) {
                 SharedAccess a;
-                a.label =
-                    "store tile" + operandName(op) + (scatter ? "T" : "") + ": " + loadLabel(shape, op, i);
+                a.label = "store tile" + operandName(op) + (scatter ? "T" : "") + ": " +
+                          loadSchemeOf(shape).instructionLabel(shape, op, i);
                 if (scatter && width > 1)
                     a.label += ", float " + to_string(q);
                 a.operand = op;
@@ -527,9 +487,7 @@ std::optional<KernelInstructionCounts> kernelInstructionCounts(const KernelShape
     // cp.async writes shared memory from the copy engine (LDGSTS): no STS instruction is issued,
     // which is what the hardware's shared-store count sees (measured 0 on the H200, 2026-11-30).
     counts.sharedStores =
-        shape.loads == TileLoadScheme::AsyncCopies || shape.loads == TileLoadScheme::AsyncCopiesVec4
-            ? 0
-            : block.sharedStores.requests * blocks * kSteps;
+        loadSchemeOf(shape).tileStoresAreInstructions() ? block.sharedStores.requests * blocks * kSteps : 0;
     if (hasTranspose(shape)) {
         const long long each = transposeTiles(size) * kTransposeInstructionsPerTile;
         counts.transpose = {each, each, each, each};
@@ -599,16 +557,7 @@ std::array<std::array<int, kSwizzleChunks>, kSwizzleAtomRows> swizzle128Atom()
 
 std::vector<TmaBox> tmaBoxes(const KernelShape &shape, const AccessContext &ctx)
 {
-    if (shape.loads != TileLoadScheme::TmaSwizzled128)
-        return {};
-    const Origin o = originOf(shape, ctx);
-    const long long aStage = (long long)shape.bm * shape.bk * kFloatBytes;
-    const long long btStage = (long long)shape.bn * shape.bk * kFloatBytes;
-    // wgmma_tma_tf32.cuh: STAGES A tiles, then STAGES BT tiles, from the 1024-byte aligned base.
-    TmaBox a{Operand::A, "A", shape.bm, shape.bk, o.bRow, o.k0, o.buffer, o.buffer * aStage};
-    TmaBox bt{Operand::B, "BT", shape.bn, shape.bk,
-              o.bCol,     o.k0, o.buffer, shape.buffers * aStage + o.buffer * btStage};
-    return {a, bt};
+    return loadSchemeOf(shape).tileCopies(shape, ctx);
 }
 
 SharedAccess tensorCoreChunkRead(int chunk, bool swizzled)

@@ -39,6 +39,14 @@ struct AccessContext {
     long long kStep = 0;    // k0 = kStep * BK (for double buffering it also picks the buffer)
 };
 
+// Where the context's block tile starts in C (bRow, bCol), where its k tile starts (k0) and which of
+// the shape's shared buffers that k tile fills.
+struct TileOrigin {
+    long long bRow = 0, bCol = 0, k0 = 0;
+    int buffer = 0;
+};
+TileOrigin tileOrigin(const KernelShape &shape, const AccessContext &ctx);
+
 // Empty when the model's assumptions hold for this shape and context; otherwise one sentence
 // ("K (1000) must be a multiple of BK (16) for the access model ...", or that the stage's loads
 // are not modelled yet).
@@ -161,9 +169,9 @@ AccessSummary summarizeBlock(const KernelShape &shape, const AccessContext &ctx)
 // For a stage that transposes B first (StageInfo::transposedB: the wgmma stages) the counts include
 // the B transpose the runner launches inside the same timed launch (transpose.cuh): the counters
 // see both kernels. `transpose` holds its share.
-// TMA stages (TileLoadScheme::TmaSwizzled128): the tile copies are bulk tensor copies of the TMA
-// unit and wgmma reads shared memory through descriptors, neither through the LSU pipe the
-// counters below measure: the GEMM kernel issues 0 global loads and 0 shared loads and stores; only
+// TMA stages (TileLoadScheme::TmaSwizzled128, load_schemes/tma_swizzled128.cpp): the tile copies are bulk
+// tensor copies of the TMA unit and wgmma reads shared memory through descriptors, neither through the LSU
+// pipe the counters below measure: the GEMM kernel issues 0 global loads and 0 shared loads and stores; only
 // its C stores (and the transpose's accesses) are counted.
 struct KernelInstructionCounts {
     long long globalLoads = 0, globalStores = 0, sharedLoads = 0, sharedStores = 0;
@@ -208,7 +216,8 @@ struct TmaBox {
     int bytes() const { return rows * cols * kFloatBytes; }
     int atoms() const { return rows / kSwizzleAtomRows; } // 1024-byte swizzle atoms
 };
-// The producer thread's two copies for the context's k tile, A first (empty for other loads).
+// The copy engine's boxes for the context's k tile, as the shape's load scheme issues them: for TMA
+// the producer thread's two copies, A first; empty for the schemes whose lanes load.
 std::vector<TmaBox> tmaBoxes(const KernelShape &shape, const AccessContext &ctx);
 
 // The 8 rows' k chunk `chunk` (words 4 chunk .. 4 chunk + 3 of rows 0..7 of an atom), the unit

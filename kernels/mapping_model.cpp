@@ -1,5 +1,6 @@
 #include "mapping_model.h"
 
+#include "load_scheme.h"
 #include "mma_fragments.h"
 
 #include <algorithm>
@@ -8,11 +9,6 @@
 namespace gemmscope {
 
 namespace {
-
-int ceilDiv(int a, int b)
-{
-    return (a + b - 1) / b;
-}
 
 // Tensor-core layouts: where a thread's warp tile (mma) or warpgroup slab (wgmma) starts.
 int mmaWarpRow(const KernelShape &s, const ThreadCoord &t)
@@ -232,83 +228,22 @@ TileCell tileExtent(const KernelShape &shape, Operand operand)
     return {shape.bm, shape.bn};
 }
 
+// The loads are the shape's load scheme's (load_scheme.h); C is never loaded.
 int loadInstructionCount(const KernelShape &shape, Operand operand)
 {
-    if (operand == Operand::C)
-        return 0;
-    switch (shape.loads) {
-    case TileLoadScheme::OneElementPerThread:
-        return 1;
-    case TileLoadScheme::GuardedStrips:
-        return operand == Operand::A ? shape.tm : shape.tn;
-    case TileLoadScheme::Cooperative:
-    case TileLoadScheme::CooperativeVec4:
-    case TileLoadScheme::AsyncCopies:
-    case TileLoadScheme::AsyncCopiesVec4: {
-        const TileCell e = tileExtent(shape, operand);
-        return ceilDiv(e.row * e.col / loadWidth(shape, operand), shape.threads());
-    }
-    case TileLoadScheme::TmaSwizzled128: // the copy engine loads, no thread
-    case TileLoadScheme::NotModelled:
-        break;
-    }
-    return 0;
+    return operand == Operand::C ? 0 : loadSchemeOf(shape).instructionCount(shape, operand);
 }
 
 int loadWidth(const KernelShape &shape, Operand operand)
 {
-    switch (shape.loads) {
-    case TileLoadScheme::CooperativeVec4:
-    case TileLoadScheme::AsyncCopiesVec4:
-        return operand == Operand::C ? 1 : 4;
-    case TileLoadScheme::AsyncCopies:
-        return operand == Operand::B ? 4 : 1;
-    case TileLoadScheme::OneElementPerThread:
-    case TileLoadScheme::GuardedStrips:
-    case TileLoadScheme::Cooperative:
-    case TileLoadScheme::TmaSwizzled128: // the copy engine loads, no thread
-    case TileLoadScheme::NotModelled:
-        break;
-    }
-    return 1;
+    return operand == Operand::C ? 1 : loadSchemeOf(shape).width(shape, operand);
 }
 
 std::optional<TileCell> loadedElement(const KernelShape &shape, Operand operand, int instruction, int tid)
 {
     if (operand == Operand::C || instruction < 0 || instruction >= loadInstructionCount(shape, operand))
         return std::nullopt;
-    const ThreadCoord t = threadCoord(shape, tid);
-    switch (shape.loads) {
-    case TileLoadScheme::OneElementPerThread:
-        // naive: A[row][k], B[k][col]; smem_tiled: tileA[ty][tx] = A(row, t*TILE+tx),
-        // tileB[ty][tx] = B(t*TILE+ty, col).
-        if (shape.usesSharedMemory)
-            return TileCell{t.ty, t.tx};
-        return operand == Operand::A ? TileCell{t.ty, 0} : TileCell{0, t.tx};
-    case TileLoadScheme::GuardedStrips:
-        // if (tx < BK) tileA[ty*TM + i][tx]; if (ty < BK) tileB[ty][tx*TN + j]
-        if (operand == Operand::A)
-            return t.tx < shape.bk ? std::optional<TileCell>(TileCell{t.ty * shape.tm + instruction, t.tx})
-                                   : std::nullopt;
-        return t.ty < shape.bk ? std::optional<TileCell>(TileCell{t.ty, t.tx * shape.tn + instruction})
-                               : std::nullopt;
-    case TileLoadScheme::Cooperative:
-    case TileLoadScheme::CooperativeVec4:
-    case TileLoadScheme::AsyncCopies:
-    case TileLoadScheme::AsyncCopiesVec4: {
-        // for (i = tid; i < rows*cols/w; i += numThreads) { r = i / (cols/w); c = (i % (cols/w))*w; }
-        const TileCell e = tileExtent(shape, operand);
-        const int w = loadWidth(shape, operand), perRow = e.col / w;
-        const int idx = tid + instruction * shape.threads();
-        if (idx >= e.row * perRow)
-            return std::nullopt;
-        return TileCell{idx / perRow, (idx % perRow) * w};
-    }
-    case TileLoadScheme::TmaSwizzled128: // the copy engine loads, no thread
-    case TileLoadScheme::NotModelled:
-        break;
-    }
-    return std::nullopt;
+    return loadSchemeOf(shape).element(shape, operand, instruction, threadCoord(shape, tid));
 }
 
 std::vector<TileLoad> tileLoadsOf(const KernelShape &shape, int tid)

@@ -80,6 +80,7 @@ std::vector<int> ownerMap(const KernelShape &shape);
 // Tile dimensions of an operand: A is BM x BK, B is BK x BN, C is BM x BN.
 TileCell tileExtent(const KernelShape &shape, Operand operand);
 
+// The loads below are the shape's load scheme's (load_scheme.h: one object per TileLoadScheme).
 // How many global load instructions a thread executes per k-step for the A or B tile
 // (unrolled loop iterations, counting those a guard switches off).
 int loadInstructionCount(const KernelShape &shape, Operand operand);

@@ -1,5 +1,7 @@
 #include "stage_notes.h"
 
+#include "load_scheme.h"
+
 #include <algorithm>
 #include <map>
 
@@ -41,17 +43,6 @@ const std::map<std::string, StageNotes, std::less<>> &notesByStage()
     return notes;
 }
 
-// A load scheme's note, whichever stage uses it. The one lookup on TileLoadScheme here: it becomes
-// a trait of the scheme once load schemes are objects (issue 20, item 5).
-std::string schemeCoalescingNote(TileLoadScheme scheme)
-{
-    if (scheme == TileLoadScheme::TmaSwizzled128)
-        return "Only the C stores are lane accesses here: no lane loads A or B. Per k tile one "
-               "producer thread has the TMA unit copy a box of A and one of BT into shared memory "
-               "(the Bank conflicts tab shows the boxes and their 128-byte swizzle).";
-    return {};
-}
-
 } // namespace
 
 const StageNotes &stageNotes(StageId id)
@@ -73,7 +64,7 @@ std::string coalescingNote(StageId id, const KernelShape *shape)
 {
     if (const std::string &own = stageNotes(id).coalescingNote; !own.empty())
         return own;
-    return shape ? schemeCoalescingNote(shape->loads) : std::string();
+    return shape ? loadSchemeOf(*shape).coalescingNote() : std::string(); // e.g. TMA: lanes load nothing
 }
 
 } // namespace gemmscope

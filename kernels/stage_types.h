@@ -129,8 +129,11 @@ enum class TileLoadScheme {
     // at chunk q ^ (r % 8)); wgmma reads the tiles through descriptors. access_model.h models the
     // boxes and the swizzle, not lanes.
     TmaSwizzled128,
-    NotModelled, // the loads are not modelled yet: the access model says so, draws nothing
+    NotModelled, // the loads are not modelled yet: the access model says so, draws nothing (keep it last)
 };
+// Each value's object (mapping, access model, what the views draw) is a LoadScheme registered in
+// kernels/load_schemes/registry.cpp; the models ask it rather than switch on the value.
+inline constexpr int kTileLoadSchemeCount = int(TileLoadScheme::NotModelled) + 1;
 
 enum class Operand { A, B, C };
 

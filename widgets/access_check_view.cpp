@@ -4,6 +4,7 @@
 #include <QTextDocument>
 
 #include "access_model.h"
+#include "load_scheme.h"
 #include "mapping_model.h"
 #include "plot_export.h"
 #include "stage_catalog.h"
@@ -154,10 +155,10 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     const AccessSummary model =
         exact ? *summarizeLaunch(*shape.shape, context.size) : summarizeBlock(*shape.shape, context);
     const KernelShape &kernel = *shape.shape;
-    const bool tma = kernel.loads == TileLoadScheme::TmaSwizzled128;
+    // What the stage's load scheme says beside the numbers (TMA: copies and reads no counter sees).
+    const CounterNotes notes = loadSchemeOf(kernel).counterNotes(kernel, context);
+    const auto text = [](const std::string &s) { return QString::fromStdString(s); };
     const bool transposes = findStage(run->stage.key())->transposedB;
-    const bool asyncStores =
-        kernel.loads == TileLoadScheme::AsyncCopies || kernel.loads == TileLoadScheme::AsyncCopiesVec4;
 
     // Whole-launch instruction counts (exact when every block is full) tell whether the binary
     // issues the source's 4-byte shared reads or fewer, wider ones the compiler merged them into.
@@ -173,7 +174,8 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     // The tensor-core stages' reads cannot be merged (ldmatrix already reads 16 bytes a lane; a
     // lane's B words are rows apart; the transpose's reads are a column of its tile): as written.
     const bool readsAsWritten =
-        readsKept ? std::abs(*readsKept - 1.0) <= 0.01 : run->scalarSharedReads || kernel.ldmatrixA || tma;
+        readsKept ? std::abs(*readsKept - 1.0) <= 0.01
+                  : run->scalarSharedReads || kernel.ldmatrixA || notes.sharedReadsAsWritten;
     const bool readsMerged = !readsAsWritten && (!readsKept || *readsKept < 1.0); // fewer, wider reads
 
     QList<Quantity> quantities{
@@ -186,13 +188,9 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         {tr("Shared stores: wavefronts per instruction"), model.sharedStores.perRequest(),
          access.sharedStWavefrontsPerRequest, false, false, true},
     };
-    const QString transposeOnly = tr("all from the B transpose run in the same launch (transpose.cuh); the "
-                                     "TMA kernel itself issues none");
-    if (tma) {
-        quantities[0].note = tr("the B transpose's loads alone: TMA copies are not LSU requests");
-        quantities[1].note = tr("C stores from registers, and the B transpose's stores of BT");
-        quantities[2].note = transposeOnly;
-        quantities[3].note = transposeOnly;
+    if (notes.explainsPerRequest()) {
+        for (int i = 0; i < 4; ++i)
+            quantities[i].note = text(notes.perRequest[std::size_t(i)]);
     } else if (kernel.ldmatrixA) {
         // Per warp and k-step of 8: WM/16 ldmatrix.x4 of 4 wavefronts, 2 WN/8 B reads of 1.
         const int ldmatrix = kernel.wm / 16, bReads = 2 * (kernel.wn / 8);
@@ -223,9 +221,10 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         if (transposes)
             for (int i = quantities.size() - 4; i < quantities.size(); ++i)
                 quantities[i].note =
-                    tma && i >= quantities.size() - 2
-                        ? tr("the B transpose's %1; the TMA kernel's own: 0")
-                              .arg(QLocale(QLocale::English).toString(source.transpose.sharedLoads))
+                    !notes.kernelOwnSharedCount.empty() && i >= quantities.size() - 2
+                        ? tr("the B transpose's %1; %2")
+                              .arg(QLocale(QLocale::English).toString(source.transpose.sharedLoads),
+                                   text(notes.kernelOwnSharedCount))
                         : tr("includes the B transpose's %1")
                               .arg(QLocale(QLocale::English).toString(source.transpose.globalLoads));
     }
@@ -245,10 +244,9 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         row.note = q.note;
         if (q.model == 0 && (!row.measured || *row.measured == 0)) {
             row.verdict = Verdict::NoAccess;
-        } else if (!row.measured && q.sharedStore && asyncStores) {
+        } else if (!row.measured && q.sharedStore && !notes.sharedStoresUncounted.empty()) {
             row.verdict = Verdict::NotObservable;
-            row.note = tr("cp.async writes the tiles without a store instruction (LDGSTS): no shared store "
-                          "to divide by; the model gives its bank use");
+            row.note = text(notes.sharedStoresUncounted);
         } else if (!row.measured) {
             row.verdict = Verdict::Differs;
             row.note = tr("the model expects this access; the kernel made none");
@@ -277,28 +275,15 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         }
         m_rows.append(row);
     }
-    if (tma) {
-        // What the TMA stage does instead of lane accesses: stated, and said to be out of reach.
-        const std::vector<TmaBox> boxes = tmaBoxes(kernel, context);
-        Row copies;
-        copies.quantity = tr("TMA tile copies (per k tile)");
-        copies.modelText = tr("A %1×%2 + BT %3×%4 floats, %5 KiB, 128-byte swizzle")
-                               .arg(boxes[0].rows)
-                               .arg(boxes[0].cols)
-                               .arg(boxes[1].rows)
-                               .arg(boxes[1].cols)
-                               .arg((boxes[0].bytes() + boxes[1].bytes()) / 1024);
-        copies.verdict = Verdict::NotObservable;
-        copies.note = tr("bulk tensor copies of the TMA unit are not LSU requests: none of the counters "
-                         "read here counts them (the tile map's traffic model gives their bytes)");
-        m_rows.append(copies);
-        Row reads;
-        reads.quantity = tr("Tensor-core reads of the tiles (wgmma)");
-        reads.modelText = tr("1 wavefront per 8-row k chunk (swizzled: all 32 banks once)");
-        reads.verdict = Verdict::NotObservable;
-        reads.note = tr("wgmma reads shared memory through descriptors, outside the LSU pipe: not in the "
-                        "shared-memory counters above (the Bank conflicts tab draws the swizzle)");
-        m_rows.append(reads);
+    // What the scheme does that no counter sees (TMA: its copies and the tensor core's reads): stated,
+    // and said to be out of reach.
+    for (const CounterNotes::Row &unobserved : notes.unobserved) {
+        Row row;
+        row.quantity = text(unobserved.quantity);
+        row.modelText = text(unobserved.model);
+        row.verdict = Verdict::NotObservable;
+        row.note = text(unobserved.note);
+        m_rows.append(row);
     }
     m_headline = tr("Run %1: %2 %3 at %4 on %5, %6 build")
                      .arg(run->runId, run->presetKey.isEmpty() ? run->stageKey() : run->presetKey,

@@ -1,6 +1,7 @@
 #include "bank_conflict_view.h"
 
 #include "chart_interaction.h"
+#include "load_scheme.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 #include "swizzle_view.h"
@@ -88,22 +89,17 @@ void BankConflictView::setAccesses(const std::vector<SharedAccess> &accesses)
 
 void BankConflictView::setStage(const KernelShape &shape, const AccessContext &context, int warp)
 {
-    const bool tma = shape.loads == TileLoadScheme::TmaSwizzled128;
-    m_swizzle->setVisible(tma);
-    if (!tma) {
-        setAccesses(sharedAccesses(shape, context, warp));
-        return;
-    }
-    // No lane reads or writes the tiles: show what the tensor core asks of the banks instead, each
-    // k chunk of an atom's 8 rows (entries 0..7, the swizzle view's outline), then chunk 0 unswizzled.
-    m_swizzle->setShape(shape, context);
-    std::vector<SharedAccess> reads;
-    for (int chunk = 0; chunk < kSwizzleChunks; ++chunk)
-        reads.push_back(tensorCoreChunkRead(chunk, true));
-    reads.push_back(tensorCoreChunkRead(0, false));
-    setAccesses(reads);
-    setComparePair(0, kSwizzleChunks);
-    m_swizzle->setHighlightedChunk(0);
+    // The stage's load scheme says what to list: the lanes' accesses, or (TMA) the tensor core's
+    // k-chunk reads under the swizzle view.
+    const BankPicture picture = loadSchemeOf(shape).bankPicture(shape, context, warp);
+    m_swizzle->setVisible(picture.swizzleAtoms);
+    if (picture.swizzleAtoms)
+        m_swizzle->setShape(shape, context);
+    setAccesses(picture.accesses);
+    if (picture.comparePair)
+        setComparePair(picture.comparePair->first, picture.comparePair->second);
+    if (picture.swizzleAtoms)
+        m_swizzle->setHighlightedChunk(0);
 }
 
 void BankConflictView::setCurrentIndex(int index)

@@ -1,6 +1,7 @@
 #include "tile_map_view.h"
 
 #include "chart_interaction.h"
+#include "load_scheme.h"
 #include "mapping_loaders.h"
 #include "mma_fragments.h"
 #include "plot_export.h"
@@ -43,8 +44,9 @@ constexpr double kWarpOutlineCellPx = 4; // below this cell size warps are outli
 
 bool isRegisterTiled(const KernelShape &s)
 {
-    // Tensor-core layouts have no contiguous/strided counterpart to compare with.
-    return s.loads != TileLoadScheme::OneElementPerThread && !s.isTensorCore();
+    // One output per thread has no micro-tile to lay out; tensor-core layouts have no
+    // contiguous/strided counterpart to compare with.
+    return !loadSchemeOf(s).onePerThread() && !s.isTensorCore();
 }
 
 // What a colour stands for: the warp, or for wgmma the warpgroup (its unit of work).

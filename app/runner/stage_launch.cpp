@@ -1,7 +1,6 @@
 #include "stage_launch.h"
 
 #include "cuda_check.h"
-#include "tensor_map.h"
 
 #include <memory>
 #include <optional>
@@ -18,6 +17,17 @@ void launchTranspose(const LoadedKernel &transpose, const float *b, float *bt, i
 }
 
 } // namespace
+
+StageKernelArgs::StageKernelArgs(const float *a, const float *b, float *c, const ProblemSize &size,
+                                 const OperandMaps *maps)
+    : m_a(a), m_b(b), m_c(c), m_m(int(size.m)), m_n(int(size.n)), m_k(int(size.k))
+{
+    // The kernel reads as many entries as it has parameters: without maps theirs stay empty. The
+    // launch only reads the maps (they are passed by value).
+    auto *mapA = maps ? const_cast<TensorMapBytes *>(&maps->a) : nullptr;
+    auto *mapBT = maps ? const_cast<TensorMapBytes *>(&maps->bt) : nullptr;
+    m_args = {&m_a, &m_b, &m_c, &m_m, &m_n, &m_k, mapA, mapBT};
+}
 
 int operandPitch(const StageInfo &stage, int k)
 {
@@ -42,35 +52,32 @@ std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, con
     auto maps = std::make_shared<std::optional<OperandMaps>>();
     return [&ws, &stage, params, &kernel, transpose, dims, dynamicSmemBytes, maps] {
         const ProblemSize size = ws.size();
-        int m = int(size.m), n = int(size.n), k = int(size.k);
+        const int m = int(size.m), n = int(size.n), k = int(size.k);
         const float *a = ws.a(), *b = ws.b();
         float *c = ws.c();
-        if (!stage.transposedB) {
-            void *args[] = {&a, &b, &c, &m, &n, &k};
-            kernel.launch(dims.grid, dims.block, args, nullptr, dynamicSmemBytes);
-            return;
+        const float *bOperand = b; // BT for a transposedB stage
+        const OperandMaps *operandMaps = nullptr;
+        if (stage.transposedB) {
+            const int pitch = operandPitch(stage, k);
+            float *bt = ws.bTransposed(pitch);
+            launchTranspose(*transpose, b, bt, k, n, pitch);
+            bOperand = bt;
+            if (stage.tensorMaps) {
+                const float *mapped = a;
+                if (pitch != k) { // a tensor map's rows must be 16-byte multiples apart
+                    float *padded = ws.aPadded(pitch);
+                    GEMMSCOPE_CUDA(cudaMemcpy2DAsync(padded, size_t(pitch) * sizeof(float), a,
+                                                     size_t(k) * sizeof(float), size_t(k) * sizeof(float),
+                                                     size_t(m), cudaMemcpyDeviceToDevice));
+                    mapped = padded;
+                }
+                if (!*maps)
+                    *maps = encodeOperandMaps(stage, params, mapped, bt, size, pitch);
+                operandMaps = &**maps;
+            }
         }
-        const int pitch = operandPitch(stage, k);
-        float *bt = ws.bTransposed(pitch);
-        launchTranspose(*transpose, b, bt, k, n, pitch);
-        const float *btIn = bt;
-        if (!stage.tensorMaps) {
-            void *args[] = {&a, &btIn, &c, &m, &n, &k};
-            kernel.launch(dims.grid, dims.block, args, nullptr, dynamicSmemBytes);
-            return;
-        }
-        const float *mapped = a;
-        if (pitch != k) { // a tensor map's rows must be 16-byte multiples apart
-            float *padded = ws.aPadded(pitch);
-            GEMMSCOPE_CUDA(cudaMemcpy2DAsync(padded, size_t(pitch) * sizeof(float), a,
-                                             size_t(k) * sizeof(float), size_t(k) * sizeof(float), size_t(m),
-                                             cudaMemcpyDeviceToDevice));
-            mapped = padded;
-        }
-        if (!*maps)
-            *maps = encodeOperandMaps(stage, params, mapped, bt, size, pitch);
-        void *args[] = {&a, &btIn, &c, &m, &n, &k, &(*maps)->a, &(*maps)->bt};
-        kernel.launch(dims.grid, dims.block, args, nullptr, dynamicSmemBytes);
+        StageKernelArgs args(a, bOperand, c, size, operandMaps);
+        kernel.launch(dims.grid, dims.block, args.args(), nullptr, dynamicSmemBytes);
     };
 }
 

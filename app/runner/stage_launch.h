@@ -7,10 +7,31 @@
 #include "gemm_workspace.h"
 #include "launch_config.h"
 #include "loaded_kernel.h"
+#include "tensor_map.h"
 
+#include <array>
 #include <functional>
 
 namespace gemmscope::runner {
+
+// A stage kernel's arguments in its signature's order, as cudaLaunchKernel takes them (args()):
+// (A, B, C, M, N, K), with BT in B's place for a transposedB stage, then for a tensorMaps stage its
+// two tensor maps (mapA, mapBT). The one place the list is built: the `run` job's launches and the
+// `trace_owner` job use it. It holds the values the pointers point at; `maps` must outlive it.
+class StageKernelArgs {
+public:
+    StageKernelArgs(const float *a, const float *b, float *c, const ProblemSize &size,
+                    const OperandMaps *maps = nullptr);
+    StageKernelArgs(const StageKernelArgs &) = delete;
+    StageKernelArgs &operator=(const StageKernelArgs &) = delete;
+    void **args() { return m_args.data(); }
+
+private:
+    const float *m_a, *m_b;
+    float *m_c;
+    int m_m, m_n, m_k;
+    std::array<void *, 8> m_args{};
+};
 
 // Floats between the rows of the BT (and padded A) scratch the stage's launches write: K, or K
 // rounded up to a multiple of 4 for a tensor map (tensorMapPitch).

@@ -12,6 +12,7 @@
 #include "runner_error.h"
 #include "runner_state.h"
 #include "stage_compile.h"
+#include "stage_launch.h"
 #include "stage_program.h"
 #include "tensor_map.h"
 
@@ -70,21 +71,18 @@ void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request
     GEMMSCOPE_CUDA(cudaMemset(a.get(), 0, a.bytes()));
     GEMMSCOPE_CUDA(cudaMemset(b.get(), 0, b.bytes()));
     GEMMSCOPE_CUDA(cudaMemset(c.get(), 0xFF, c.bytes())); // NaN: "nobody stored here"
-    const float *aPtr = a.get(), *bPtr = b.get();
-    float *cPtr = c.get();
-    int m = int(size.m), n = int(size.n), k = int(size.k);
     // A TMA stage takes tensor maps of A and BT too; the zero B stands in for BT (same size, and
     // k = 2 x BK is a multiple of 4, so no row needs padding).
     std::optional<OperandMaps> maps;
     if (stage.tensorMaps)
-        maps = encodeOperandMaps(stage, params, aPtr, bPtr, size, tensorMapPitch(k));
-    void *args[] = {&aPtr, &bPtr, &cPtr, &m, &n, &k, maps ? &maps->a : nullptr, maps ? &maps->bt : nullptr};
+        maps = encodeOperandMaps(stage, params, a.get(), b.get(), size, tensorMapPitch(int(size.k)));
+    StageKernelArgs args(a.get(), b.get(), c.get(), size, maps ? &*maps : nullptr);
     if (dims.dynamicSmemBytes > 0)
         kernel.allowDynamicSmem(dims.dynamicSmemBytes);
-    kernel.launch(dims.grid, dims.block, args, nullptr, size_t(dims.dynamicSmemBytes));
+    kernel.launch(dims.grid, dims.block, args.args(), nullptr, size_t(dims.dynamicSmemBytes));
     GEMMSCOPE_CUDA(cudaDeviceSynchronize());
     std::vector<float> host(mn);
-    GEMMSCOPE_CUDA(cudaMemcpy(host.data(), cPtr, c.bytes(), cudaMemcpyDeviceToHost));
+    GEMMSCOPE_CUDA(cudaMemcpy(host.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost));
 
     protocol::OwnerMapEvent event;
     event.id = job.id();
