@@ -50,7 +50,8 @@ struct NotAField {
     const char *why;
 };
 const NotAField kNotFields[] = {
-    {"app/gui/main_window.cpp", "counters", "the Counters workspace's view name"},
+    {"app/gui/export_actions.cpp", "counters",
+     "the Counters workspace's view name (--render-session's file)"},
 };
 
 bool isCodec(const QString &path)

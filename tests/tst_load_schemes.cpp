@@ -114,12 +114,15 @@ private slots:
     // A stage without a coalescing note of its own gets its scheme's; one with its own keeps it.
     void coalescingNotesFromTheScheme()
     {
-        QCOMPARE(stageNotes(StageId("wgmma_tma_tf32")).coalescingNote,
+        const KernelShape tma = test::shapeOf("wgmma_tma_tf32", "BM=256 BN=128 STAGES=4");
+        QCOMPARE(coalescingNote(StageId("wgmma_tma_tf32"), &tma),
                  loadScheme(TileLoadScheme::TmaSwizzled128).coalescingNote());
-        QVERIFY(!stageNotes(StageId("wgmma_tma_tf32")).coalescingNote.empty());
-        QVERIFY(stageNotes(StageId::Naive).coalescingNote.rfind("Why the worklog still calls this slow", 0) ==
+        QVERIFY(!coalescingNote(StageId("wgmma_tma_tf32"), &tma).empty());
+        QVERIFY(
+            stageNotes(StageId("wgmma_tma_tf32")).coalescingNote.empty()); // the stage has none of its own
+        QVERIFY(coalescingNote(StageId::Naive, nullptr).rfind("Why the worklog still calls this slow", 0) ==
                 0);
-        QVERIFY(stageNotes(StageId::Coalesced).coalescingNote.empty());
+        QVERIFY(coalescingNote(StageId::Coalesced, nullptr).empty());
         QVERIFY(stageNotes(StageId::SmemTiled).bankPaddingDemo);
     }
 };
