@@ -9,6 +9,7 @@
 #include "run_record.h"
 #include "runtime_series.h"
 
+#include <QHash>
 #include <QList>
 #include <QWidget>
 #include <optional>
@@ -35,6 +36,11 @@ public:
     explicit RuntimeChart(QWidget *parent = nullptr);
 
     void setRuns(const QList<RunRecord> &runs) override;
+    // In the runtime view a run's bar (or mark) is inserted, updated or removed in place: the other
+    // runs' bars, whiskers and the texts stay; the speedup view is computed again (a row a step).
+    void runAdded(const QList<RunRecord> &runs, qsizetype index) override;
+    void runChanged(const QList<RunRecord> &runs, qsizetype index) override;
+    void runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId) override;
     void setValueMode(RuntimeValue mode);
     void setLogScale(bool on);
     void setMode(Mode mode);
@@ -76,6 +82,23 @@ public:
 
 private:
     void rebuild() override;
+    void showSelection() override;
+    bool inPlace() const; // whether a change of one run is drawn in place (the runtime view, on screen)
+    bool isPlotted(const RunRecord &run) const;        // in the chosen GPU/size group
+    bool groupsChangeWith(const RunRecord &run) const; // the group selector (or the followed group) changes
+    bool wantsLogScale() const;
+    static QString longLabel(const RuntimeSlot &slot);
+    void addSlotMarks(int row); // the bar and whisker, or the failure mark, of m_slots[row]
+    void removeSlotMarks(int row);
+    void shiftRows(int from, int by);
+    void updateReference();
+    void updateSelectionMarks();
+    void updateValueAxis();
+    void placeValueLabels(); // a value beside each named row, from a pool of labels
+    void afterSlotsChanged(const RunRecord &run);
+    double barBasePixel() const; // where every bar starts
+    QRectF barRect(double key, double value, double width, double base) const;
+    QList<QRectF> barRectsInRows(int first, int last) const;
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
@@ -97,6 +120,7 @@ private:
     bool m_groupChosen = false; // the user (or a caller) picked a group: stop following the latest
     bool m_logChosen = false;   // the user picked the scale: stop choosing it from the data
     QList<RunRecord> m_runs;
+    QList<RunGroup> m_groups; // the selector's, from the last updateGroupCombo
     RuntimeValue m_valueMode = RuntimeValue::Milliseconds;
     bool m_logScale = false;
     Mode m_mode = Mode::Runtime;
@@ -105,6 +129,9 @@ private:
     QList<SpeedupRow> m_speedups;
     QList<QCPBars *> m_runBars;
     QList<QCPErrorBars *> m_whiskers;
+    QHash<QString, QCPBars *> m_barsByGroup; // stage, "|worklog" for published rows
+    bool m_markFailures = true;              // a mark per failed run (not in sessions of thousands)
+    QList<QCPItemText *> m_labelPool;        // value labels to reuse; those not in use are hidden
     QCPBars *m_selectionBar = nullptr;
     QList<QCPItemText *> m_failureMarkers;
     QCPItemStraightLine *m_referenceLine = nullptr;
@@ -115,6 +142,9 @@ private:
     QStringList m_keyLabels;            // the key axis' label of each row
     QStringList m_keyLongLabels;        // the same with the stage's name, where there is room
     bool m_tickLong = false;
+    int m_widestLong = -1;             // the widest of m_keyLongLabels in pixels; -1: to measure
+    QHash<QString, int> m_labelWidths; // by name
+    int longLabelWidth(const QString &label);
     double m_lowest = 0, m_highest = 0; // what the value axis must show
     QString m_valueLabelBase;           // its title, before "(log scale)"
     int m_tickStride = 1;

@@ -79,7 +79,7 @@ QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs)
     std::vector<std::pair<std::pair<int, int>, qsizetype>> keyed;
     keyed.reserve(size_t(runs.size()));
     for (qsizetype i = 0; i < runs.size(); ++i)
-        keyed.push_back({{stageRank(runs[i].stage), presetRank(runs[i].presetKey)}, i});
+        keyed.push_back({ladderRank(runs[i]), i});
     std::stable_sort(keyed.begin(), keyed.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
     QList<RunRecord> ordered;
@@ -87,6 +87,11 @@ QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs)
     for (const auto &entry : keyed)
         ordered.append(runs[entry.second]);
     return ordered;
+}
+
+std::pair<int, int> ladderRank(const RunRecord &run)
+{
+    return {stageRank(run.stage), presetRank(run.presetKey)};
 }
 
 double tflopsAt(const RunRecord &run, double ms)
@@ -113,28 +118,32 @@ QString failureLabel(const RunRecord &run)
     return text;
 }
 
+RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode)
+{
+    RuntimeSlot slot;
+    slot.run = run;
+    slot.label = shortRunLabel(run); // the full name is in the tooltip
+    slot.plotted = isUsableTime(run);
+    if (!slot.plotted) {
+        slot.failure = run.status == RunStatus::Ok ? QStringLiteral("no time") : failureLabel(run);
+    } else if (mode == RuntimeValue::Milliseconds) {
+        slot.value = run.medianMs;
+        slot.low = run.p20Ms > 0 ? run.p20Ms : run.medianMs;
+        slot.high = run.p80Ms > 0 ? run.p80Ms : run.medianMs;
+    } else {
+        slot.value = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
+        // The slow end of the time range is the low end of the throughput range.
+        slot.low = run.p80Ms > 0 ? tflopsAt(run, run.p80Ms) : slot.value;
+        slot.high = run.p20Ms > 0 ? tflopsAt(run, run.p20Ms) : slot.value;
+    }
+    return slot;
+}
+
 QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode)
 {
     QList<RuntimeSlot> result;
-    for (const RunRecord &run : ladderOrdered(runs)) {
-        RuntimeSlot slot;
-        slot.run = run;
-        slot.label = shortRunLabel(run); // the full name is in the tooltip
-        slot.plotted = isUsableTime(run);
-        if (!slot.plotted) {
-            slot.failure = run.status == RunStatus::Ok ? QStringLiteral("no time") : failureLabel(run);
-        } else if (mode == RuntimeValue::Milliseconds) {
-            slot.value = run.medianMs;
-            slot.low = run.p20Ms > 0 ? run.p20Ms : run.medianMs;
-            slot.high = run.p80Ms > 0 ? run.p80Ms : run.medianMs;
-        } else {
-            slot.value = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
-            // The slow end of the time range is the low end of the throughput range.
-            slot.low = run.p80Ms > 0 ? tflopsAt(run, run.p80Ms) : slot.value;
-            slot.high = run.p20Ms > 0 ? tflopsAt(run, run.p20Ms) : slot.value;
-        }
-        result.append(slot);
-    }
+    for (const RunRecord &run : ladderOrdered(runs))
+        result.append(runtimeSlotOf(run, mode));
     return result;
 }
 

@@ -9,6 +9,7 @@
 #include <QList>
 #include <QString>
 #include <optional>
+#include <utility>
 
 namespace gemmscope {
 
@@ -33,12 +34,15 @@ int presetRank(const QString &presetKey);
 
 // Stable sort of runs by ladder rank; runs of equal rank keep their time order.
 QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs);
+// A run's place on the ladder as ladderOrdered sorts: (stage rank, preset rank).
+std::pair<int, int> ladderRank(const RunRecord &run);
 
 // The run's throughput when it took `ms`: from the problem size, or scaled from its tflops field
 // when the size is missing.
 double tflopsAt(const RunRecord &run, double ms);
 
 QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode);
+RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode); // one run's slot, the same way
 
 // The latest successful cuBLAS FP32 run that is not a published (worklog) figure.
 std::optional<RunRecord> cublasFp32Reference(const QList<RunRecord> &runs);
