@@ -91,6 +91,60 @@ void layOut(RuntimeChart &chart)
     chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
 }
 
+// Whether `chart`, changed run by run, shows what a chart given `runs` at once shows: the rows, each
+// bar with its whisker, the failure marks, the cuBLAS line, the axis and the legend.
+bool sameAsGivenAll(const RuntimeChart &chart, const QList<RunRecord> &runs)
+{
+    RuntimeChart fresh;
+    fresh.setRuns(runs);
+    const auto rows = [](const RuntimeChart &c) {
+        QStringList out;
+        for (const RuntimeSlot &slot : c.runtimeSlotList())
+            out << slot.run.runId + (slot.plotted ? QString() : QStringLiteral(" ") + slot.failure);
+        return out;
+    };
+    const auto marks = [](const RuntimeChart &c) {
+        QMap<QString, QStringList> out; // by bar name: "key value -err +err"
+        for (int b = 0; b < c.runBars().size(); ++b) {
+            QCPBars *bars = c.runBars()[b];
+            QCPErrorBars *whisker = c.whiskers()[b];
+            if (whisker->dataCount() != bars->dataCount())
+                return QMap<QString, QStringList>{{QStringLiteral("whiskers out of step"), {}}};
+            for (int i = 0; i < bars->dataCount(); ++i)
+                out[bars->name()] << QStringLiteral("%1 %2 -%3 +%4")
+                                         .arg(bars->data()->at(i)->key)
+                                         .arg(bars->data()->at(i)->value)
+                                         .arg(whisker->data()->at(i).errorMinus)
+                                         .arg(whisker->data()->at(i).errorPlus);
+        }
+        for (QCPItemText *marker : c.failureMarkers())
+            out[QStringLiteral("failures")]
+                << QStringLiteral("%1 %2").arg(marker->position->value()).arg(marker->text());
+        if (c.referenceLine())
+            out[QStringLiteral("reference")] << QString::number(c.referenceLine()->point1->coords().x());
+        out[QStringLiteral("value axis")] << c.valueAxis()->label();
+        out[QStringLiteral("key range")]
+            << QStringLiteral("%1 %2").arg(c.keyAxis()->range().lower).arg(c.keyAxis()->range().upper);
+        QCPLegend *legend = c.customPlot()->legend;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            out[QStringLiteral("legend")] << legendItemText(legend->item(i));
+        return out;
+    };
+    bool same = true;
+    if (rows(chart) != rows(fresh)) {
+        qWarning() << "rows" << rows(chart) << "given all:" << rows(fresh);
+        same = false;
+    }
+    const auto mine = marks(chart), theirs = marks(fresh);
+    for (const QString &key :
+         QSet<QString>(mine.keyBegin(), mine.keyEnd()) | QSet<QString>(theirs.keyBegin(), theirs.keyEnd()))
+        if (mine.value(key) != theirs.value(key)) {
+            qWarning() << key << mine.value(key) << "given all:" << theirs.value(key);
+            same = false;
+        }
+    return same;
+}
+
 } // namespace
 
 class TstRuntimeChart : public QObject {
@@ -534,6 +588,71 @@ private slots:
                 !shot.isEmpty() && size == QSize(620, 390))
                 QVERIFY(!chart.exportTo(shot));
         }
+    }
+
+    // Issue 19 (views update incrementally): a run that arrives, starts, finishes and goes away
+    // changes its own row. The other bars and whiskers stay the same objects, the chart is never
+    // drawn again from all its runs, and after every step it shows what a chart given all the runs
+    // at once shows.
+    void aRunChangesOnlyItsOwnRow_data()
+    {
+        QTest::addColumn<QString>("templateId");
+        QTest::newRow("mid-ladder (rows below move)") << QStringLiteral("12e7-10");
+        QTest::newRow("cuBLAS FP32 (the reference moves)") << QStringLiteral("12e7-22");
+    }
+    void aRunChangesOnlyItsOwnRow()
+    {
+        QFETCH(QString, templateId);
+        QList<RunRecord> runs = test::loadFullLadder().runs;
+        RuntimeChart chart;
+        chart.setRuns(runs);
+        layOut(chart);
+        const int rebuilds = chart.rebuildCount();
+        const QList<QCPBars *> bars = chart.runBars();
+        const QList<QCPErrorBars *> whiskers = chart.whiskers();
+        RunRecord finished;
+        for (const RunRecord &run : runs)
+            if (run.runId == templateId)
+                finished = run;
+        QVERIFY(!finished.runId.isEmpty());
+        finished.runId = QStringLiteral("new");
+        finished.medianMs *= 0.8; // its own value: the reference line and the axis follow it
+        finished.p20Ms *= 0.8;
+        finished.p80Ms *= 0.8;
+        RunRecord queued = finished;
+        queued.status = RunStatus::Queued;
+        queued.medianMs = queued.p20Ms = queued.p80Ms = 0;
+        queued.tflops = 0;
+        queued.gpuName.clear(); // not measured yet: it belongs to every group
+
+        runs.append(queued);
+        chart.runAdded(runs, runs.size() - 1);
+        QVERIFY(sameAsGivenAll(chart, runs));
+        RunRecord running = queued;
+        running.status = RunStatus::Running;
+        runs.last() = running;
+        chart.runChanged(runs, runs.size() - 1);
+        running.preliminaryMedianMs = finished.medianMs;
+        runs.last() = running;
+        chart.runChanged(runs, runs.size() - 1);
+        QVERIFY(sameAsGivenAll(chart, runs));
+        runs.last() = finished;
+        chart.runChanged(runs, runs.size() - 1);
+        QVERIFY(sameAsGivenAll(chart, runs));
+        chart.setSelectedRun(QStringLiteral("new"));
+        QVERIFY(chart.selectionBar());
+        QCOMPARE(chart.selectionBar()->data()->at(0)->value, finished.medianMs);
+
+        QCOMPARE(chart.rebuildCount(), rebuilds);
+        QCOMPARE(chart.runBars(), bars); // its stage has bars already: no new plottable
+        QCOMPARE(chart.whiskers(), whiskers);
+
+        runs.removeLast();
+        chart.runRemoved(runs, runs.size(), QStringLiteral("new"));
+        QVERIFY(sameAsGivenAll(chart, runs));
+        QVERIFY(!chart.selectionBar());
+        QCOMPARE(chart.rebuildCount(), rebuilds);
+        chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh); // draws what it holds
     }
 
     void exportsEveryFormat()
