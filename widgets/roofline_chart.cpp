@@ -59,7 +59,14 @@ QString upperKey(const std::string &key)
 class RooflineJoins : public QCPAbstractItem {
 public:
     explicit RooflineJoins(QCustomPlot *plot) : QCPAbstractItem(plot) {}
-    void add(double x1, double x2, double y, const QColor &color) { m_segments.append({x1, x2, y, color}); }
+    void add(double x1, double x2, double y, const QColor &color)
+    {
+        // A segment already held (to within 0.1 % on the log axes, as the markers) is not held twice:
+        // a 10,000-run session repeats a few configurations, and each replot drew them all.
+        const auto quantised = [](double v) { return qint64(std::llround(std::log10(v) * 2000)); };
+        if (m_held.insert({quantised(x1), quantised(x2), quantised(y), color.rgba()}).second)
+            m_segments.append({x1, x2, y, color});
+    }
     double selectTest(const QPointF &, bool, QVariant *) const override { return -1; } // never selectable
 
 protected:
@@ -87,6 +94,7 @@ private:
         QColor color;
     };
     QList<Segment> m_segments;
+    std::set<std::tuple<qint64, qint64, qint64, QRgb>> m_held;
 };
 
 namespace {
@@ -448,6 +456,7 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
 void RooflineChart::rebuild()
 {
     ++m_rebuilds;
+    m_lastPlacement.clear();
     m_plot->clearItems(); // first: tracers point at the graphs cleared next
     m_plot->clearPlottables();
     m_roofs.clear();
@@ -645,9 +654,11 @@ void RooflineChart::addPointLabels(qsizetype from)
             leader->setPen(QPen(QColor(0x80, 0x80, 0x80), 0.8));
             leader->setVisible(false);
             m_labels.append({p.kind, p.intensity, p.tflops, {p.label}, item, leader});
+            m_lastPlacement.clear();
         } else if (!near->texts.contains(p.label)) {
             near->texts.append(p.label);
             near->item->setText(near->texts.join(QLatin1Char(',')));
+            m_lastPlacement.clear();
         }
     }
 }
@@ -693,6 +704,29 @@ QList<QLineF> RooflineChart::roofSegments() const
 
 void RooflineChart::placePointLabels()
 {
+    // Placing is the costliest part of a replot; where the axes, the labels and the markers are as
+    // they were when the labels were last placed (a run arrived on a spot already drawn, a repaint),
+    // they stay where they are.
+    qsizetype markers = 0;
+    for (int i = 0; i < m_plot->graphCount(); ++i)
+        markers += m_plot->graph(i)->dataCount();
+    QStringList placement{QString::number(m_labels.size()), QString::number(markers)};
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis})
+        placement << QString::number(axis->range().lower, 'g', 12)
+                  << QString::number(axis->range().upper, 'g', 12);
+    const QRect rect = m_plot->axisRect()->rect();
+    placement
+        << QStringLiteral("%1 %2 %3 %4").arg(rect.x()).arg(rect.y()).arg(rect.width()).arg(rect.height());
+    for (int i = 0; i < m_plot->graphCount(); ++i)
+        if (!m_plot->graph(i)->data()->isEmpty() &&
+            m_plot->graph(i)->dataCount() < 3) { // the live point, the ring
+            const auto it = m_plot->graph(i)->data()->constBegin();
+            placement << QString::number(it->key, 'g', 12) << QString::number(it->value, 'g', 12);
+        }
+    const QString key = placement.join(QLatin1Char(' '));
+    if (key == m_lastPlacement)
+        return;
+    m_lastPlacement = key;
     struct State {
         QPointF at;
         bool visible;

@@ -196,6 +196,7 @@ private:
         QCPItemLine *leader; // to the marker, when the label had to sit away from it
     };
     QList<PointLabel> m_labels;
+    QString m_lastPlacement; // what the labels were last placed for (placePointLabels)
     // What the last rebuild drew the runs with, kept so that a run arriving adds only its points.
     struct Modelled {
         bool refused = true;

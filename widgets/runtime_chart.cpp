@@ -846,8 +846,7 @@ void RuntimeChart::afterSlotsChanged(const RunRecord &run)
         updateReference();
     updateSelectionMarks();
     updateValueAxis();
-    m_plot->legend->clearItems(); // every entry is a key item here (the bars are named on the axis)
-    addLegendKey();
+    refreshLegend();
     m_tickStride = 0; // the rows moved: their names too
     fitToWidth();
     requestReplot();
@@ -861,18 +860,42 @@ void RuntimeChart::showSelection()
     }
     const bool hadBar = m_selectionBar;
     updateSelectionMarks();
-    if (hadBar != bool(m_selectionBar)) {
-        m_plot->legend->clearItems();
-        addLegendKey();
-    }
+    if (hadBar != bool(m_selectionBar))
+        refreshLegend();
     requestReplot();
+}
+
+void RuntimeChart::refreshLegend()
+{
+    // Laid out again only when an entry changes: new entries are measured again at the replot, a
+    // millisecond at every run.
+    if (legendLook() == m_legendLook)
+        return;
+    m_plot->legend->clearItems(); // every entry is a key item here (the bars are named on the axis)
+    addLegendKey();
+}
+
+QString RuntimeChart::legendLook() const
+{
+    QStringList look;
+    for (const LegendEntry &entry : legendEntries())
+        look << entry.text + QLatin1Char('|') + entry.look;
+    return look.join(QLatin1Char('\n'));
 }
 
 // The legend: the ladder's groups (each with its stages' colours), the published hatch, the
 // whiskers, the cuBLAS line and the failure mark — a handful of entries whatever the run count.
 void RuntimeChart::addLegendKey()
 {
-    // From the bars, one plottable a stage (not from every run: a run arriving redoes the legend).
+    for (const LegendEntry &entry : legendEntries())
+        addKeyItem(m_plot, entry.text, entry.icon);
+    m_legendLook = legendLook();
+}
+
+QList<RuntimeChart::LegendEntry> RuntimeChart::legendEntries() const
+{
+    QList<LegendEntry> entries;
+    // From the bars, one plottable a stage (not from every run: a run arriving looks at the legend).
     QMap<LadderGroup, QList<QPair<int, QColor>>> stagesOf;
     bool hatched = false, anyBar = false;
     for (QCPBars *bars : std::as_const(m_runBars)) {
@@ -886,51 +909,61 @@ void RuntimeChart::addLegendKey()
         const QString stage = bars->property("stage").toString();
         stagesOf[ladderGroupOf(stage)] << qMakePair(stageRank(stage), stageColor(stage));
     }
-    QMap<LadderGroup, QList<QColor>> groupColors;
     for (auto it = stagesOf.begin(); it != stagesOf.end(); ++it) {
         std::stable_sort(it->begin(), it->end(),
                          [](const auto &a, const auto &b) { return a.first < b.first; });
-        QList<QColor> &colors = groupColors[it.key()];
+        QList<QColor> colors;
+        QStringList names;
         for (const auto &[rank, color] : std::as_const(*it))
-            if (!colors.contains(color))
+            if (!colors.contains(color)) {
                 colors << color;
+                names << color.name();
+            }
+        entries << LegendEntry{ladderGroupName(it.key()), stripesIcon(colors), names.join(QLatin1Char(' '))};
     }
-    for (auto it = groupColors.cbegin(); it != groupColors.cend(); ++it)
-        addKeyItem(m_plot, ladderGroupName(it.key()), stripesIcon(it.value()));
     if (hatched)
-        addKeyItem(m_plot, QStringLiteral("T4, published (worklog)"),
-                   stripesIcon({QColor(0x70, 0x70, 0x70)}, Qt::BDiagPattern));
+        entries << LegendEntry{QStringLiteral("T4, published (worklog)"),
+                               stripesIcon({QColor(0x70, 0x70, 0x70)}, Qt::BDiagPattern), QString()};
     if (anyBar)
-        addKeyItem(m_plot, QStringLiteral("whisker: p20–p80"), [](QCPPainter *p, const QRectF &icon) {
-            const double y = icon.center().y();
-            p->setPen(QPen(Qt::black, 1));
-            p->drawLine(QPointF(icon.left() + 2, y), QPointF(icon.right() - 2, y));
-            p->drawLine(QPointF(icon.left() + 2, icon.top() + 2),
-                        QPointF(icon.left() + 2, icon.bottom() - 2));
-            p->drawLine(QPointF(icon.right() - 2, icon.top() + 2),
-                        QPointF(icon.right() - 2, icon.bottom() - 2));
-        });
+        entries << LegendEntry{QStringLiteral("whisker: p20–p80"),
+                               [](QCPPainter *p, const QRectF &icon) {
+                                   const double y = icon.center().y();
+                                   p->setPen(QPen(Qt::black, 1));
+                                   p->drawLine(QPointF(icon.left() + 2, y), QPointF(icon.right() - 2, y));
+                                   p->drawLine(QPointF(icon.left() + 2, icon.top() + 2),
+                                               QPointF(icon.left() + 2, icon.bottom() - 2));
+                                   p->drawLine(QPointF(icon.right() - 2, icon.top() + 2),
+                                               QPointF(icon.right() - 2, icon.bottom() - 2));
+                               },
+                               QString()};
     if (m_referenceLine) {
         const QPen pen = m_referenceLine->pen();
-        addKeyItem(m_plot, m_referenceLine->property("referenceText").toString(),
-                   [pen](QCPPainter *p, const QRectF &icon) {
-                       p->setPen(pen);
-                       p->drawLine(QPointF(icon.center().x(), icon.top()),
-                                   QPointF(icon.center().x(), icon.bottom()));
-                   });
+        entries << LegendEntry{m_referenceLine->property("referenceText").toString(),
+                               [pen](QCPPainter *p, const QRectF &icon) {
+                                   p->setPen(pen);
+                                   p->drawLine(QPointF(icon.center().x(), icon.top()),
+                                               QPointF(icon.center().x(), icon.bottom()));
+                               },
+                               QString()};
     }
     if (!m_failureMarkers.isEmpty())
-        addKeyItem(m_plot, QStringLiteral("\u2715 failed: no time"), [](QCPPainter *p, const QRectF &icon) {
-            p->setPen(QPen(wrongResultColor(), 2));
-            p->drawLine(icon.center() + QPointF(-4, -4), icon.center() + QPointF(4, 4));
-            p->drawLine(icon.center() + QPointF(-4, 4), icon.center() + QPointF(4, -4));
-        });
+        entries << LegendEntry{
+            QStringLiteral("\u2715 failed: no time"),
+            [](QCPPainter *p, const QRectF &icon) {
+                p->setPen(QPen(wrongResultColor(), 2));
+                p->drawLine(icon.center() + QPointF(-4, -4), icon.center() + QPointF(4, 4));
+                p->drawLine(icon.center() + QPointF(-4, 4), icon.center() + QPointF(4, -4));
+            },
+            QString()};
     if (!m_printing && m_selectionBar)
-        addKeyItem(m_plot, QStringLiteral("selected run"), [](QCPPainter *p, const QRectF &icon) {
-            p->setPen(QPen(kSelectionColor, 2));
-            p->setBrush(Qt::NoBrush);
-            p->drawRect(icon.adjusted(2, 2, -2, -2));
-        });
+        entries << LegendEntry{QStringLiteral("selected run"),
+                               [](QCPPainter *p, const QRectF &icon) {
+                                   p->setPen(QPen(kSelectionColor, 2));
+                                   p->setBrush(Qt::NoBrush);
+                                   p->drawRect(icon.adjusted(2, 2, -2, -2));
+                               },
+                               QString()};
+    return entries;
 }
 
 void RuntimeChart::buildSpeedup()

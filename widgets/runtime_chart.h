@@ -5,6 +5,7 @@
 // measured ones. The legend, beside the plot, names the ladder's groups, not every stage.
 #pragma once
 
+#include "chart_layout.h"
 #include "plot_chart.h"
 #include "run_record.h"
 #include "runtime_series.h"
@@ -109,6 +110,14 @@ private:
     void configureValueAxis(double lowest, double highest, const QString &label);
     int slotIndexAt(const QPointF &pixel) const;
     void addLegendKey();
+    void refreshLegend(); // its entries again, where one changed
+    struct LegendEntry {
+        QString text;
+        KeyLegendItem::IconPainter icon;
+        QString look; // what the icon shows, to tell whether an entry changed
+    };
+    QList<LegendEntry> legendEntries() const;
+    QString legendLook() const;
     void setKeyTicks();       // one tick label per bar, or per n-th bar where rows are lower than a label
     void fitValueRange();     // room right of the longest bar for its label, at this width
     bool hideCrowdedLabels(); // after a replot: value labels over another label or a bar hide
@@ -148,6 +157,7 @@ private:
     double m_lowest = 0, m_highest = 0; // what the value axis must show
     QString m_valueLabelBase;           // its title, before "(log scale)"
     int m_tickStride = 1;
+    QString m_legendLook; // what the legend shows (legendLook())
 };
 
 } // namespace gemmscope
