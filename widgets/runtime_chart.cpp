@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <qcustomplot.h>
 
 namespace gemmscope {
@@ -392,7 +393,7 @@ void RuntimeChart::rebuild()
     m_widestLong = -1;
     m_tickStride = 0;
     if (m_mode == Mode::Runtime)
-        m_slots = runtimeSlots(plottedRuns(), m_valueMode);
+        m_slots.assign(runtimeSlots(plottedRuns(), m_valueMode));
     if (!m_logChosen)
         m_logScale = wantsLogScale();
     if (m_mode == Mode::Runtime)
@@ -411,8 +412,8 @@ bool RuntimeChart::wantsLogScale() const
     if (m_mode != Mode::Runtime)
         return false;
     double lo = 0, hi = 0;
-    for (const RuntimeSlot &slot : m_slots)
-        if (slot.plotted && slot.value > 0) {
+    for (qsizetype row = 0; row < m_slots.size(); ++row)
+        if (const RuntimeSlot &slot = m_slots[row]; slot.plotted && slot.value > 0) {
             lo = lo > 0 ? std::min(lo, slot.value) : slot.value;
             hi = std::max(hi, slot.value);
         }
@@ -497,6 +498,40 @@ void RuntimeChart::buildRuntime()
     updateSelectionMarks();
     updateValueAxis();
     addLegendKey();
+}
+
+void RuntimeSlotRows::insert(qsizetype row, RuntimeSlot slot)
+{
+    m_store.append(std::move(slot));
+    m_rows.insert(row, m_store.size() - 1);
+}
+
+void RuntimeSlotRows::removeAt(qsizetype row)
+{
+    m_store[m_rows[row]] = RuntimeSlot{}; // its place stays, empty, until the next rebuild
+    m_rows.removeAt(row);
+}
+
+void RuntimeSlotRows::clear()
+{
+    m_store.clear();
+    m_rows.clear();
+}
+
+void RuntimeSlotRows::assign(QList<RuntimeSlot> ladder)
+{
+    m_store = std::move(ladder);
+    m_rows.resize(m_store.size());
+    std::iota(m_rows.begin(), m_rows.end(), 0);
+}
+
+QList<RuntimeSlot> RuntimeSlotRows::toList() const
+{
+    QList<RuntimeSlot> list;
+    list.reserve(m_rows.size());
+    for (const qsizetype at : m_rows)
+        list << m_store[at];
+    return list;
 }
 
 QString RuntimeChart::longLabel(const RuntimeSlot &slot)
@@ -594,9 +629,9 @@ void RuntimeChart::updateReference()
 {
     // The latest cuBLAS FP32 run of the plotted ones (the few cuBLAS runs, not every run, are copied).
     QList<RunRecord> cublasRuns;
-    for (const RuntimeSlot &slot : std::as_const(m_slots))
-        if (slot.run.stage == QLatin1String("cublas_fp32"))
-            cublasRuns << slot.run;
+    for (qsizetype row = 0; row < m_slots.size(); ++row)
+        if (m_slots[row].run.stage == QLatin1String("cublas_fp32"))
+            cublasRuns << m_slots[row].run;
     const std::optional<RunRecord> cublas = cublasFp32Reference(cublasRuns);
     if (!cublas) {
         if (m_referenceLine)
@@ -651,8 +686,8 @@ void RuntimeChart::updateSelectionMarks()
 void RuntimeChart::updateValueAxis()
 {
     double lowest = 0, highest = 0;
-    for (const RuntimeSlot &slot : std::as_const(m_slots))
-        if (slot.plotted) {
+    for (qsizetype row = 0; row < m_slots.size(); ++row)
+        if (const RuntimeSlot &slot = m_slots[row]; slot.plotted) {
             lowest = lowest > 0 ? std::min(lowest, slot.low) : slot.low;
             highest = std::max(highest, slot.high);
         }
@@ -720,10 +755,15 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
     // the session adds at its end.
     const RunRecord &run = runs[index];
     const std::pair<int, int> rank = ladderRank(run);
-    const auto at = std::upper_bound(
-        m_slots.cbegin(), m_slots.cend(), rank,
-        [](const std::pair<int, int> &r, const RuntimeSlot &slot) { return r < ladderRank(slot.run); });
-    const int row = int(at - m_slots.cbegin());
+    qsizetype low = 0, high = m_slots.size(); // the first row of a higher rank
+    while (low < high) {
+        const qsizetype middle = (low + high) / 2;
+        if (rank < ladderRank(m_slots[middle].run))
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    const int row = int(low);
     if (index != runs.size() - 1 || (m_slots.size() + 1 <= kMaxLabelledBars) != m_markFailures) {
         rebuild(); // inserted before other runs of its rank, or failures get marks no longer
         return;
