@@ -221,6 +221,31 @@ private slots:
         QCOMPARE(ids, (QStringList{"c", "d", "b", "a"}));
     }
 
+    void worklogStepsInTheWorklogsOrder()
+    {
+        // Step 6 runs the step-3 kernel (192x192 tiles) but comes after 5b (issue 19's review); the
+        // guide's variants follow step 1, a stage's own settings its last step, the stages past the
+        // worklog step 8, the tensor cores cuBLAS FP32.
+        const QList<RunRecord> runs{okRun("tf32", "mma_tf32", "tf32-mma", 1, 1, 1),
+                                    okRun("own3", "coalesced", "", 1, 1, 1),
+                                    okRun("s6", "coalesced", "worklog-6", 1, 1, 1),
+                                    okRun("vec", "vectorized", "fp32-vectorized", 1, 1, 1),
+                                    okRun("s4", "double_buffered", "worklog-4", 1, 1, 1),
+                                    okRun("cublas", "cublas_fp32", "", 1, 1, 1),
+                                    okRun("s8", "final", "worklog-8", 1, 1, 1),
+                                    okRun("s3", "coalesced", "worklog-3", 1, 1, 1),
+                                    okRun("g32", "smem_tiled", "guide-32", 1, 1, 1),
+                                    okRun("own4", "double_buffered", "", 1, 1, 1),
+                                    okRun("s5b", "double_buffered", "worklog-5b", 1, 1, 1),
+                                    okRun("s1", "smem_tiled", "worklog-1", 1, 1, 1),
+                                    okRun("s2", "coarsened", "worklog-2", 1, 1, 1)};
+        QStringList ids;
+        for (const RunRecord &r : ladderOrdered(runs))
+            ids << r.runId;
+        QCOMPARE(ids, (QStringList{"s1", "g32", "s2", "s3", "s4", "s5b", "own4", "s6", "own3", "s8", "vec",
+                                   "cublas", "tf32"}));
+    }
+
     void throughputWithoutProblemSizeScalesFromTheMedian()
     {
         RunRecord r = okRun("x", "naive", "", 10, 9, 12);

@@ -800,10 +800,12 @@ void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
     }
     RuntimeSlot slot = runtimeSlotOf(run, m_valueMode);
     const RuntimeSlot &old = m_slots[row];
+    // Queued to running, a preliminary median: where failures get no mark (thousands of runs) or
+    // the mark says the same, nothing drawn changes.
     const bool sameMarks = old.plotted == slot.plotted && old.value == slot.value && old.low == slot.low &&
-                           old.high == slot.high && old.failure == slot.failure &&
+                           old.high == slot.high && (old.failure == slot.failure || !m_markFailures) &&
                            old.run.origin == slot.run.origin && old.label == slot.label;
-    if (sameMarks) { // a preliminary median, a status text: nothing drawn changes
+    if (sameMarks) {
         m_slots[row] = std::move(slot);
         return;
     }

@@ -2,6 +2,8 @@
 
 #include "stage_catalog.h"
 
+#include <QHash>
+
 #include <algorithm>
 #include <vector>
 
@@ -89,9 +91,49 @@ QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs)
     return ordered;
 }
 
+namespace {
+
+bool isWorklogStep(const Preset &preset)
+{
+    return preset.key.rfind("worklog-", 0) == 0;
+}
+
+// For each stage, the preset rank its runs follow when they are not a worklog step: the last
+// worklog step that runs its kernel, else the one its predecessor in the catalog follows (-1 before
+// any).
+const QHash<QString, int> &stageAnchors()
+{
+    static const QHash<QString, int> anchors = [] {
+        QHash<QString, int> out;
+        int anchor = -1;
+        for (const StageInfo &stage : stages()) {
+            int own = -1;
+            for (std::size_t i = 0; i < presets().size(); ++i)
+                if (presets()[i].stage == stage.id && isWorklogStep(presets()[i]))
+                    own = std::max(own, int(i));
+            anchor = own >= 0 ? own : anchor;
+            out.insert(QString::fromStdString(stage.key), anchor);
+        }
+        return out;
+    }();
+    return anchors;
+}
+
+} // namespace
+
 std::pair<int, int> ladderRank(const RunRecord &run)
 {
-    return {stageRank(run.stage), presetRank(run.presetKey)};
+    const int stageCount = int(stages().size());
+    const int presetCount = int(presets().size());
+    const int stage = stageRank(run.stage);
+    const int group = stage / std::max(1, stageCount); // CUDA cores, cuBLAS FP32, TF32, cuBLAS TF32, unknown
+    const int catalogIndex = stage % std::max(1, stageCount);
+    const int preset = presetRank(run.presetKey); // presetCount: none; presetCount + 1: unknown
+    const bool step = preset < presetCount && isWorklogStep(presets()[std::size_t(preset)]);
+    const int anchor = step ? preset : stageAnchors().value(run.stage, -1);
+    // After the step it follows: its stage in catalog order, then its preset (own settings last).
+    const int after = step ? 0 : 1 + catalogIndex * (presetCount + 2) + preset;
+    return {group * (presetCount + 1) + anchor + 1, after};
 }
 
 double tflopsAt(const RunRecord &run, double ms)
