@@ -95,6 +95,7 @@ void layOut(RuntimeChart &chart)
 // bar with its whisker, the failure marks, the cuBLAS line, the axis and the legend.
 bool sameAsGivenAll(const RuntimeChart &chart, const QList<RunRecord> &runs)
 {
+    QCoreApplication::processEvents(); // what depends on every row follows once the event loop turns
     RuntimeChart fresh;
     fresh.setRuns(runs);
     const auto rows = [](const RuntimeChart &c) {

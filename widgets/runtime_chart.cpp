@@ -15,12 +15,14 @@
 #include <QMap>
 #include <QMenu>
 #include <QSignalBlocker>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <qcustomplot.h>
+#include <utility>
 
 namespace gemmscope {
 
@@ -192,6 +194,10 @@ void RuntimeChart::fitToWidth()
     setKeyTicks();
     placeValueLabels();
     fitValueRange();
+    // Crowded value labels hide before the frame is drawn, where the axes are laid out already:
+    // found only after it, they cost a second replot each time a run arrived.
+    if (m_mode == Mode::Runtime && m_plot->axisRect()->width() > 0)
+        hideCrowdedLabels();
 }
 
 int RuntimeChart::longLabelWidth(const QString &label)
@@ -372,6 +378,7 @@ QString RuntimeChart::viewName() const
 void RuntimeChart::rebuild()
 {
     ++m_rebuilds;
+    m_settleDue = m_referenceDue = false;
     m_plot->clearItems(); // first: tracers point at the graphs cleared next
     m_plot->clearPlottables();
     m_plot->legend->clearItems(); // the key entries that belong to no plottable
@@ -775,7 +782,7 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
     if (m_widestLong >= 0)
         m_widestLong = std::max(m_widestLong, longLabelWidth(m_keyLongLabels[row]));
     addSlotMarks(row);
-    afterSlotsChanged(run);
+    settleLater(run);
 }
 
 void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
@@ -817,7 +824,7 @@ void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
         m_widestLong = -1;
     }
     addSlotMarks(row);
-    afterSlotsChanged(run);
+    settleLater(run);
 }
 
 void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId)
@@ -851,7 +858,7 @@ void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, con
     m_keyLongLabels.removeAt(row);
     m_widestLong = -1;
     shiftRows(row + 1, -1);
-    afterSlotsChanged(run);
+    settleLater(run);
 }
 
 bool RuntimeChart::isPlotted(const RunRecord &run) const
@@ -878,13 +885,27 @@ bool RuntimeChart::groupsChangeWith(const RunRecord &run) const
            key != m_groupKey;
 }
 
-void RuntimeChart::afterSlotsChanged(const RunRecord &run)
+void RuntimeChart::settleLater(const RunRecord &run)
 {
+    // What depends on every row (the scale, the axis, the legend, the names) once for all the changes
+    // of one turn of the event loop: a ladder queues its 23 runs at once, a sweep hundreds.
+    m_referenceDue = m_referenceDue || run.stage == QLatin1String("cublas_fp32");
+    if (std::exchange(m_settleDue, true))
+        return;
+    QTimer::singleShot(0, this, [this] {
+        if (m_settleDue) // not drawn again from all runs meanwhile
+            settle();
+    });
+}
+
+void RuntimeChart::settle()
+{
+    m_settleDue = false;
     if (!m_logChosen && wantsLogScale() != m_logScale) {
         rebuild();
         return;
     }
-    if (run.stage == QLatin1String("cublas_fp32"))
+    if (std::exchange(m_referenceDue, false))
         updateReference();
     updateSelectionMarks();
     updateValueAxis();

@@ -57,6 +57,7 @@ public:
     void setRuns(const QList<RunRecord> &runs) override;
     // In the runtime view a run's bar (or mark) is inserted, updated or removed in place: the other
     // runs' bars, whiskers and the texts stay; the speedup view is computed again (a row a step).
+    // What depends on every row (scale, axis, legend, row names) follows once the event loop turns.
     void runAdded(const QList<RunRecord> &runs, qsizetype index) override;
     void runChanged(const QList<RunRecord> &runs, qsizetype index) override;
     void runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId) override;
@@ -113,8 +114,9 @@ private:
     void updateReference();
     void updateSelectionMarks();
     void updateValueAxis();
-    void placeValueLabels(); // a value beside each named row, from a pool of labels
-    void afterSlotsChanged(const RunRecord &run);
+    void placeValueLabels();                // a value beside each named row, from a pool of labels
+    void settleLater(const RunRecord &run); // settle() once the event loop turns
+    void settle();
     double barBasePixel() const; // where every bar starts
     QRectF barRect(double key, double value, double width, double base) const;
     QList<QRectF> barRectsInRows(int first, int last) const;
@@ -156,9 +158,10 @@ private:
     QList<SpeedupRow> m_speedups;
     QList<QCPBars *> m_runBars;
     QList<QCPErrorBars *> m_whiskers;
-    QHash<QString, QCPBars *> m_barsByGroup; // stage, "|worklog" for published rows
-    bool m_markFailures = true;              // a mark per failed run (not in sessions of thousands)
-    QList<QCPItemText *> m_labelPool;        // value labels to reuse; those not in use are hidden
+    QHash<QString, QCPBars *> m_barsByGroup;          // stage, "|worklog" for published rows
+    bool m_settleDue = false, m_referenceDue = false; // rows changed in place: settle() queued
+    bool m_markFailures = true;                       // a mark per failed run (not in sessions of thousands)
+    QList<QCPItemText *> m_labelPool;                 // value labels to reuse; those not in use are hidden
     QCPBars *m_selectionBar = nullptr;
     QList<QCPItemText *> m_failureMarkers;
     QCPItemStraightLine *m_referenceLine = nullptr;
