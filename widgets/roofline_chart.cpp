@@ -41,6 +41,9 @@ constexpr double kViewMinTflops = 0.1;
 constexpr double kRoofHeadroom = 1.3; // the top of the view over the highest roof
 // Points closer than this (pixels) sit on each other: they share one label ("6,7").
 constexpr double kLabelMergePx = 9;
+// More places than this get no label of their own (a sweep of thousands of configurations): no plot
+// holds more, and each one was placed against all the others at every replot. Hover names them.
+constexpr qsizetype kMaxPointLabels = 150;
 const QString kMeasuredKey = QStringLiteral("measured");
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
@@ -645,6 +648,8 @@ void RooflineChart::addPointLabels(qsizetype from)
                    std::abs(std::log10(l.tflops / p.tflops)) < 0.01;
         });
         if (near == m_labels.end()) {
+            if (m_labels.size() >= kMaxPointLabels)
+                continue;
             auto *item = new QCPItemText(m_plot);
             item->position->setCoords(p.intensity, p.tflops);
             item->setColor(p.kind == PointKind::WorklogT4 ? kWorklogColor : QColor(0x20, 0x20, 0x20));
