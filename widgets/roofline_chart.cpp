@@ -637,11 +637,15 @@ void RooflineChart::addLegendKey()
 void RooflineChart::addPointLabels(qsizetype from)
 {
     // One label per place: points that sit on each other (same intensity, nearly the same
-    // throughput) share it. Placed in pixels by placePointLabels after the axes are laid out. The
-    // measured diamonds are labelled too: several stages measure the same ~330 FLOP/B.
+    // throughput) share it. Placed in pixels by placePointLabels after the axes are laid out. A run
+    // with counters is labelled once, at its measured diamond (the measurement; its disc is the
+    // dotted line's other end): two labels per run made the full ladder unreadable at 1280x800.
     for (qsizetype i = from; i < m_points.size(); ++i) {
         const ChartPoint &p = m_points[i];
         if (p.label.isEmpty() || p.kind == PointKind::Live)
+            continue;
+        if (p.kind == PointKind::RunPredicted && i + 1 < m_points.size() &&
+            m_points[i + 1].kind == PointKind::RunMeasured && m_points[i + 1].runId == p.runId)
             continue;
         auto near = std::find_if(m_labels.begin(), m_labels.end(), [&](const PointLabel &l) {
             return l.kind == p.kind && std::abs(std::log10(l.intensity / p.intensity)) < 1e-3 &&
