@@ -999,8 +999,11 @@ void RooflineChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, co
 void RooflineChart::addRunInPlace(qsizetype index)
 {
     const RunRecord &run = m_runs[index];
-    if (usesTensorCores(run) && !m_drawn.tensorRoofs && runIsOnChosenGpu(run)) {
-        rebuild(); // the tensor cores' roofs come in with the first TF32 run
+    if ((usesTensorCores(run) && !m_drawn.tensorRoofs && runIsOnChosenGpu(run)) ||
+        (run.origin == QLatin1String("worklog") && run.status == RunStatus::Ok)) {
+        // The tensor cores' roofs come in with the first TF32 run; a published worklog row changes
+        // the title and replaces the worklog overlay on the T4 roof.
+        rebuild();
         return;
     }
     const qsizetype before = m_points.size();
