@@ -17,6 +17,7 @@
 // Uses only API that predates the fixes, so the same file measures the code before them.
 #include "session.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "sweep_record.h"
 #include "sweep_run.h"
 #include "sweep_view.h"
@@ -162,8 +163,8 @@ void openFolder(const QString &folder, const char *what)
     QElapsedTimer clock;
     clock.start();
     Session session;
-    SweepView grid(&session);
-    SizeSweepView sizes(&session);
+    test::ControlledSweepView grid(&session);
+    test::ControlledSizeSweepView sizes(&session);
     grid.setJournalDirectory(folder);
     sizes.setJournalDirectory(folder);
     grid.setJournalDirectory(folder);
@@ -265,7 +266,7 @@ int resumeBench(int sizeCount)
     { // The GUI path: the size view, its session, its chart.
         Session session;
         session.setSweep(half);
-        SizeSweepView view(&session);
+        test::ControlledSizeSweepView view(&session);
         view.resize(1200, 800);
         view.show();
         view.setJournalDirectory(dir.filePath(QStringLiteral("gui")));

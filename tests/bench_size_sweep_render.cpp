@@ -7,6 +7,7 @@
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "support/many_series_sweep.h"
 
 #include <QApplication>
@@ -31,7 +32,7 @@ int main(int argc, char **argv)
     for (int n : counts) {
         const SweepData sweep = manySeriesSizeSweep(n);
         Session session;
-        auto view = std::make_unique<SizeSweepView>(&session);
+        auto view = std::make_unique<test::ControlledSizeSweepView>(&session);
         view->resize(1600, 900);
         view->show();
         QApplication::processEvents();

@@ -20,7 +20,7 @@ RunRecord step3Run(const QJsonObject &access, long long side = 1536, bool scalar
 {
     RunRecord r;
     r.runId = QStringLiteral("r7");
-    r.stage = QStringLiteral("coalesced");
+    r.stage = stageIdOf(QStringLiteral("coalesced"));
     r.presetKey = QStringLiteral("worklog-3");
     r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
     r.m = r.n = r.k = side;
@@ -65,7 +65,7 @@ RunRecord tensorRun(const QString &stage, const QString &preset, const QMap<QStr
 {
     RunRecord r;
     r.runId = QStringLiteral("r9");
-    r.stage = stage;
+    r.stage = stageIdOf(stage);
     r.presetKey = preset;
     r.params = params;
     r.m = r.n = r.k = 1536;
@@ -185,7 +185,7 @@ private slots:
                                            {"global_st_sectors_per_request", 4.0},
                                            {"shared_ld_wavefronts_per_request", QJsonValue::Null},
                                            {"shared_st_wavefronts_per_request", QJsonValue::Null}});
-        r.stage = QStringLiteral("naive");
+        r.stage = stageIdOf(QStringLiteral("naive"));
         r.presetKey = QStringLiteral("worklog-0");
         r.params = {{"BX", 16}, {"BY", 16}};
         AccessCheckView view;
@@ -203,7 +203,7 @@ private slots:
         QVERIFY(view.headline().startsWith(QStringLiteral("Select a run")));
 
         RunRecord cublas = step3Run(access(1, 1, 1, 1));
-        cublas.stage = QStringLiteral("cublas_fp32");
+        cublas.stage = stageIdOf(QStringLiteral("cublas_fp32"));
         view.setRun(cublas);
         QVERIFY(view.headline().contains(QStringLiteral("cuBLAS")));
         QVERIFY(view.rows().isEmpty());

@@ -33,7 +33,7 @@ RunRecord measuredRun(const QString &id)
 {
     RunRecord r;
     r.runId = id;
-    r.stage = QStringLiteral("coalesced");
+    r.stage = stageIdOf(QStringLiteral("coalesced"));
     r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
     r.m = r.n = r.k = 512;
     r.status = RunStatus::Ok;

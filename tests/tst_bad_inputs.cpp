@@ -16,6 +16,7 @@
 #include "session.h"
 #include "stage_catalog.h"
 #include "support/json_fuzzer.h"
+#include "support/stored_ceilings.h"
 #include "traffic_model.h"
 
 #include <QElapsedTimer>
@@ -79,8 +80,7 @@ QJsonObject validSession()
 {
     SessionData data;
     data.title = QStringLiteral("seed");
-    data.ceilings = QJsonObject{
-        {"NVIDIA H200", QJsonObject{{"fma_tflops", 60.0}, {"dram_gbs", 4200.0}, {"origin", "measured"}}}};
+    data.ceilings.insert("NVIDIA H200", test::storedCeilings(60.0, 4200.0, "measured"));
     RunRecord a = fromResultEvent(resultEvent("a", "worklog-3", "coalesced"));
     RunRecord b = fromResultEvent(resultEvent("b", "worklog-1", "smem_tiled"));
     b.params = {{"TILE", 16}, {"PAD", 0}};
@@ -132,7 +132,7 @@ const QStringList kFailureKinds{"invalid_config", "compile_error",  "out_of_reso
 // Everything a loaded run must satisfy, and the models must survive it.
 QString checkRun(const RunRecord &r)
 {
-    if (r.runId.isEmpty() || r.stage.isEmpty())
+    if (r.runId.isEmpty() || r.stageKey().isEmpty())
         return QStringLiteral("a run without id or stage was accepted");
     if (r.m <= 0 || r.n <= 0 || r.k <= 0)
         return QStringLiteral("run %1 with a non-positive size was accepted").arg(r.runId);
@@ -140,7 +140,7 @@ QString checkRun(const RunRecord &r)
         return QStringLiteral("ok run %1 without a positive median was accepted").arg(r.runId);
     if (r.status == RunStatus::Failed && (r.errorKind.isEmpty() || r.errorMessage.isEmpty()))
         return QStringLiteral("failed run %1 without kind or sentence").arg(r.runId);
-    const StageInfo *stage = findStage(r.stage.toStdString());
+    const StageInfo *stage = findStage(r.stage.key());
     if (stage && catalogRefusal(r).isEmpty()) { // only then may a model see it
         const ParamValues p = paramValuesOf(r);
         const ProblemSize size{r.m, r.n, r.k};
@@ -156,7 +156,7 @@ QString checkRun(const RunRecord &r)
                                            : QString();
             // The access model of a configuration once: it walks every lane of a block.
             static QSet<QString> summarized;
-            const QString key = r.stage + QString::fromStdString(formatParams(p));
+            const QString key = r.stageKey() + QString::fromStdString(formatParams(p));
             if (!summarized.contains(key)) {
                 summarized.insert(key);
                 AccessContext context;
@@ -235,7 +235,7 @@ private slots:
                 // Whatever the client keeps, a session keeps: the autosave must load again.
                 if (record.runId.isEmpty())
                     record.runId = QStringLiteral("r");
-                if (record.stage.isEmpty() || record.m <= 0 || record.n <= 0 || record.k <= 0)
+                if (record.stageKey().isEmpty() || record.m <= 0 || record.n <= 0 || record.k <= 0)
                     continue; // such a run is refused by import and never reaches a session
                 QString why;
                 QVERIFY2(fromJson(toJson(record), &why),

@@ -115,11 +115,8 @@ private slots:
 
     void jsonOnAFullFileSystemKeepsTheOldFile()
     {
-        const QString mount = m_dir.filePath(QStringLiteral("small"));
-        QVERIFY(QDir().mkpath(mount));
-        gemmscope::testing::SmallFileSystem fs(mount, QStringLiteral("64k"));
-        if (!fs.mounted())
-            QSKIP("mounting a tmpfs needs root (jsonOnAFullDiskKeepsTheOldFile covers this path)");
+        GEMMSCOPE_SMALL_FILE_SYSTEM_OR_SKIP(fs, m_dir.path(), "jsonOnAFullDiskKeepsTheOldFile");
+        const QString mount = fs.path();
         const QString json = QDir(mount).filePath(QStringLiteral("bench.json"));
         const QByteArray old = writeOld(json);
         gemmscope::testing::fillUp(mount);

@@ -70,11 +70,8 @@ private slots:
 
     void fullFileSystemLeavesTheOldFile()
     {
-        const QString mount = m_dir->filePath(QStringLiteral("small"));
-        QVERIFY(QDir().mkpath(mount));
-        SmallFileSystem fs(mount, QStringLiteral("64k"));
-        if (!fs.mounted())
-            QSKIP("mounting a tmpfs needs root (injectedFullDiskLeavesTheOldFile covers this path)");
+        GEMMSCOPE_SMALL_FILE_SYSTEM_OR_SKIP(fs, m_dir->path(), "injectedFullDiskLeavesTheOldFile");
+        const QString mount = fs.path();
         const QString path = QDir(mount).filePath(QStringLiteral("a.json"));
         writePlain(path, kOld);
         const FileWrite w = writeFileAtomically(path, QByteArray(200000, 'n'));

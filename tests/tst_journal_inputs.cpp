@@ -7,6 +7,7 @@
 #include "session.h"
 #include "size_sweep_summary.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "support/json_fuzzer.h"
 #include "sweep_journals.h"
 #include "sweep_summary.h"
@@ -28,7 +29,7 @@ RunRecord seedRun(const QString &id, const std::string &stage, const ParamValues
 {
     RunRecord r;
     r.runId = id;
-    r.stage = QString::fromStdString(stage);
+    r.stage = StageId(stage);
     for (const auto &[name, value] : params)
         r.params.insert(QString::fromStdString(name), value);
     r.m = size.m;
@@ -235,8 +236,8 @@ private slots:
         QElapsedTimer timer;
         timer.start();
         Session session;
-        SweepView grid(&session);
-        SizeSweepView sizes(&session);
+        test::ControlledSweepView grid(&session);
+        test::ControlledSizeSweepView sizes(&session);
         grid.setJournalDirectory(m_dir.filePath("views"));
         sizes.setJournalDirectory(m_dir.filePath("views"));
         grid.resize(800, 600);

@@ -3,6 +3,7 @@
 #include "access_check_view.h"
 #include "app_resources.h"
 #include "bank_conflict_view.h"
+#include "chart_interaction.h"
 #include "chart_layout.h"
 #include "coalescing_view.h"
 #include "machine_code_view.h"
@@ -21,9 +22,12 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabBar>
@@ -541,6 +545,77 @@ private slots:
         QVERIFY(!window.maximisedView());
         QVERIFY(window.findChild<RuntimeChart *>()->isVisible());
         QVERIFY(window.findChild<QTableView *>("resultsTable")->isVisible());
+    }
+
+    // A chart's context menu ends with the window's two entries, named for that chart: export it,
+    // maximise it (or restore the arrangement once maximised). A window that is gone adds nothing.
+    void contextMenuExportsAndMaximisesTheView()
+    {
+        const auto entries = [](ChartInteraction *interaction) {
+            QMenu menu;
+            interaction->populateMenu(menu, QPointF(5, 5));
+            QStringList texts;
+            for (QAction *a : menu.actions())
+                texts << a->text();
+            return texts;
+        };
+        auto window = std::make_unique<MainWindow>(options());
+        window->resize(1280, 800);
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        auto *roofline = window->findChild<RooflineChart *>();
+        QStringList texts = entries(roofline->interaction());
+        QVERIFY2(texts.contains(QStringLiteral("Export the roofline…")), qPrintable(texts.join('|')));
+        QVERIFY(texts.contains(QStringLiteral("Maximise this view")));
+        QCOMPARE(texts.count(QStringLiteral("Maximise this view")), 1);
+
+        QMenu menu;
+        roofline->interaction()->populateMenu(menu, QPointF(5, 5));
+        for (QAction *a : menu.actions())
+            if (a->text() == QStringLiteral("Maximise this view"))
+                a->trigger();
+        QCOMPARE(window->maximisedView(), static_cast<QWidget *>(roofline));
+        QCOMPARE(window->exportTarget(), static_cast<QWidget *>(roofline));
+        QVERIFY(entries(roofline->interaction()).contains(QStringLiteral("Restore the arrangement")));
+
+        // The entries of a closed window are not offered by a chart of another window.
+        window.reset();
+        MainWindow other(options());
+        const QStringList otherTexts = entries(other.findChild<RooflineChart *>()->interaction());
+        QCOMPARE(otherTexts.count(QStringLiteral("Maximise this view")), 1);
+    }
+
+    // The arrangement is kept from one run of GemmScope to the next (window_settings.cpp): the
+    // workspace shown and its panel, the Kernel and Sweep tabs, the results table's column order.
+    void arrangementIsKeptBetweenRuns()
+    {
+        QSettings().clear(); // the test settings of an earlier run
+        MainWindow::Options keep = options();
+        keep.restoreSettings = true;
+        {
+            MainWindow window(keep);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.showView(QStringLiteral("Source")));
+            window.workspaces()->setPanelShown(false);
+            window.findChild<QTabWidget *>("sweepModes")->setCurrentIndex(1);
+            QHeaderView *header = window.resultsView()->horizontalHeader();
+            header->moveSection(header->visualIndex(ResultsModel::MedianColumn), 0);
+            QCOMPARE(header->visualIndex(ResultsModel::MedianColumn), 0);
+            QVERIFY(window.close()); // saves the arrangement
+        }
+        MainWindow again(keep);
+        QCOMPARE(again.workspaces()->current(), Workspace::Kernel);
+        QVERIFY(!again.workspaces()->panelShown());
+        auto *kernelTabs = again.findChild<QTabWidget *>("mappingTabs");
+        QCOMPARE(kernelTabs->tabText(kernelTabs->currentIndex()), QStringLiteral("Source"));
+        QCOMPARE(again.findChild<QTabWidget *>("sweepModes")->currentIndex(), 1);
+        QCOMPARE(again.resultsView()->horizontalHeader()->visualIndex(ResultsModel::MedianColumn), 0);
+        // Without saved settings the window starts as on a first start.
+        QSettings().clear();
+        MainWindow fresh(keep);
+        QCOMPARE(fresh.workspaces()->current(), Workspace::Ladder);
+        QCOMPARE(fresh.findChild<QTabWidget *>("mappingTabs")->currentIndex(), 0);
     }
 
     // Ctrl+B compiles without a GPU (the runner's compile-only mode) and reports registers and

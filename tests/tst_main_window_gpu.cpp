@@ -86,7 +86,7 @@ private slots:
         QVERIFY(window->action("actionRun")->isEnabled());
         const RunRecord r = runAndWait(*window);
         QVERIFY2(r.status == RunStatus::Ok, qPrintable(r.errorKind + ": " + r.errorMessage));
-        QCOMPARE(r.stage, QStringLiteral("coalesced"));
+        QCOMPARE(r.stageKey(), QStringLiteral("coalesced"));
         QVERIFY(r.medianMs > 0);
         QVERIFY(r.relError && *r.relError <= r.tolerance);
         QVERIFY(!r.gpuName.isEmpty());

@@ -23,7 +23,7 @@ RunRecord craftedRun(const QString &id, RunStatus status = RunStatus::Ok)
 {
     RunRecord r;
     r.runId = id + kMarkup;
-    r.stage = QStringLiteral("coalesced");
+    r.stage = stageIdOf(QStringLiteral("coalesced"));
     r.presetKey = QStringLiteral("<b>worklog-3</b>");
     r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
     r.m = r.n = r.k = 1024;

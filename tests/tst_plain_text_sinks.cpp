@@ -9,6 +9,7 @@
 #include "session.h"
 #include "stage_catalog.h"
 #include "support/small_sweep_spec.h"
+#include "support/stored_ceilings.h"
 #include "sweep_plan.h"
 
 #include <QAbstractItemView>
@@ -42,7 +43,7 @@ RunRecord hostileRun(const QString &id, const QString &stage, const ProblemSize 
 {
     RunRecord r;
     r.runId = hostile(id);
-    r.stage = stage;
+    r.stage = stageIdOf(stage);
     r.presetKey = hostile(QStringLiteral("preset"));
     if (const StageInfo *s = findStage(stage.toStdString()); s && !s->isLibrary)
         for (const auto &[name, value] : defaultParams(s->id))
@@ -134,8 +135,7 @@ SessionData hostileSession()
               << hostileRun(QStringLiteral("ok"), QStringLiteral("coalesced"), size, RunStatus::Ok)
               << hostileRun(QStringLiteral("final"), QStringLiteral("final"), size, RunStatus::Ok)
               << hostileRun(QStringLiteral("failed"), QStringLiteral("naive"), size, RunStatus::Failed);
-    data.ceilings.insert(hostile(QStringLiteral("gpu")),
-                         QJsonObject{{"fma_tflops", 60.0}, {"dram_gbs", 4000.0}, {"origin", "measured"}});
+    data.ceilings.insert(hostile(QStringLiteral("gpu")), test::storedCeilings(60.0, 4000.0, "measured"));
     data.sweeps << hostileGridSweep() << hostileSizeSweep();
     return data;
 }

@@ -317,6 +317,86 @@ private slots:
         QTest::newRow("compiled resources_source null") << "compiled/resources_source" << QJsonValue();
         QTest::newRow("compiled occupancy_note")
             << "compiled/occupancy_note" << QJsonValue("Unknown: no report.");
+        // Issue 22: how steady the GPU was, and an interleaved cuBLAS baseline.
+        const QJsonObject conditions{{"regime", "burst"},
+                                     {"samples", 57},
+                                     {"throttled_samples", 3},
+                                     {"noise_pct", 0.31},
+                                     {"max_noise_pct", 0.5},
+                                     {"throttle_threshold_pct", 90},
+                                     {"stopped_by", "noise"},
+                                     {"sm_clock_start_mhz", 1980},
+                                     {"sm_clock_min_mhz", 1605.5},
+                                     {"sm_clock_median_mhz", 1975},
+                                     {"power_max_w", 699.2},
+                                     {"power_limit_w", 700},
+                                     {"throttle_reasons", QJsonArray{"power_cap"}},
+                                     {"temperature_start_c", 41},
+                                     {"temperature_end_c", 47},
+                                     {"cooldown_ms", 120.5}};
+        QTest::newRow("conditions") << "conditions" << QJsonValue(conditions);
+        QJsonObject sustained = conditions;
+        sustained.insert("regime", "sustained");
+        sustained.remove("cooldown_ms");
+        sustained.insert("load_warmup_ms", 2200);
+        sustained.insert("all_throttled", true);
+        sustained.insert("cooled", false);
+        QTest::newRow("conditions sustained") << "conditions" << QJsonValue(sustained);
+        QJsonObject noTelemetry{{"regime", "burst"},
+                                {"samples", 5},
+                                {"throttled_samples", 0},
+                                {"max_noise_pct", 0.5},
+                                {"throttle_threshold_pct", 0},
+                                {"stopped_by", "budget"},
+                                {"throttle_reasons", QJsonArray{}},
+                                {"telemetry_unavailable", "No NVML here."}};
+        QTest::newRow("conditions without telemetry") << "conditions" << QJsonValue(noTelemetry);
+        QTest::newRow("baseline") << "baseline"
+                                  << QJsonValue(QJsonObject{{"stage", "cublas_tf32"},
+                                                            {"timing", QJsonObject{{"median_ms", 0.31},
+                                                                                   {"p20_ms", 0.30},
+                                                                                   {"p80_ms", 0.32},
+                                                                                   {"min_ms", 0.29},
+                                                                                   {"count", 40},
+                                                                                   {"warmup", 2},
+                                                                                   {"budget_ms", 1000},
+                                                                                   {"flush_l2", false}}},
+                                                            {"conditions", conditions}});
+    }
+
+    void damagedConditionsAreRefusedByName_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("regime") << "regime" << QJsonValue("warm") << "\"regime\"";
+        QTest::newRow("stopped_by") << "stopped_by" << QJsonValue("boredom") << "\"stopped_by\"";
+        QTest::newRow("more throttled than samples")
+            << "throttled_samples" << QJsonValue(9) << "\"throttled_samples\"";
+        QTest::newRow("negative samples") << "samples" << QJsonValue(-1) << "\"samples\"";
+        QTest::newRow("reasons not strings")
+            << "throttle_reasons" << QJsonValue(QJsonArray{1}) << "\"throttle_reasons\"";
+        QTest::newRow("noise a string") << "noise_pct" << QJsonValue("low") << "\"noise_pct\"";
+    }
+    void damagedConditionsAreRefusedByName()
+    {
+        QFETCH(QString, key);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, mentions);
+        QJsonObject conditions{{"regime", "burst"},
+                               {"samples", 5},
+                               {"throttled_samples", 0},
+                               {"max_noise_pct", 0.5},
+                               {"throttle_threshold_pct", 90},
+                               {"stopped_by", "noise"}};
+        conditions.insert(key, value);
+        const QJsonObject result{
+            {"event", "result"}, {"id", "r1"}, {"stage", "naive"}, {"conditions", conditions}};
+        ResultEvent e;
+        QString error;
+        QVERIFY(!fromJson(result, e, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("In \"conditions\": ")) && error.contains(mentions),
+                 qPrintable(error));
     }
     void resultFieldsRoundTrip()
     {

@@ -48,7 +48,7 @@ private slots:
             const QJsonObject row = rows[i].toObject();
             const QJsonObject event = row.value("event").toObject();
             const RunRecord &run = runs[i];
-            QCOMPARE(run.stage, row.value("stage").toString());
+            QCOMPARE(run.stageKey(), row.value("stage").toString());
             QCOMPARE(run.origin, QStringLiteral("recorded"));
             if (event.value("event").toString() != QLatin1String("result")) {
                 QCOMPARE(run.status, RunStatus::Failed);

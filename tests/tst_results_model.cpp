@@ -23,7 +23,7 @@ RunRecord run(const QString &id, const QString &stage, double ms, long long n = 
 {
     RunRecord r;
     r.runId = id;
-    r.stage = stage;
+    r.stage = stageIdOf(stage);
     r.m = r.n = r.k = n;
     r.status = RunStatus::Ok;
     r.origin = origin;
@@ -143,6 +143,58 @@ private slots:
         }
     }
 
+    // Issue 22: the measured clock and the trust mark, with the reason on hover; a ratio never
+    // mixes a burst run with a sustained cuBLAS run.
+    void trustAndClockColumnsAndRatiosOfOneRegime()
+    {
+        protocol::RunConditions burst;
+        burst.regime = QStringLiteral("burst");
+        burst.samples = 80;
+        burst.throttledSamples = 12;
+        burst.noisePct = 0.3;
+        burst.maxNoisePct = 0.5;
+        burst.throttleThresholdPct = 90;
+        burst.stoppedBy = QStringLiteral("budget");
+        burst.smClockStartMhz = 1980;
+        burst.smClockMinMhz = 1605;
+        burst.smClockMedianMhz = 1980;
+        burst.throttleReasons = {QStringLiteral("power_cap")};
+        protocol::RunConditions sustained = burst;
+        sustained.regime = QStringLiteral("sustained");
+        sustained.throttledSamples = 0;
+        RunRecord x = run("x", "coalesced", 4.0);
+        x.conditions = burst;
+        RunRecord cublasSustained = run("c", "cublas_fp32", 1.0);
+        cublasSustained.conditions = sustained;
+        m_session->addOrUpdate(cublasSustained);
+        m_session->addOrUpdate(x);
+        const int row = m_model->rowOf("x");
+        QCOMPARE(m_model->index(row, ResultsModel::TrustColumn).data().toString(),
+                 QStringLiteral("throttled"));
+        QCOMPARE(m_model->index(row, ResultsModel::ClockColumn).data().toString(),
+                 QStringLiteral("1605-1980 MHz"));
+        QVERIFY(m_model->index(row, ResultsModel::TrustColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("Throttled: 12 of 80 samples")));
+        QVERIFY2(!m_model->percentOfCublas(m_session->runs().last()),
+                 "a burst run against a sustained baseline");
+        RunRecord cublasBurst = run("c2", "cublas_fp32", 1.0);
+        cublasBurst.conditions = burst;
+        m_session->addOrUpdate(cublasBurst);
+        QCOMPARE(m_model->index(row, ResultsModel::PercentOfCublasColumn).data().toString(),
+                 QStringLiteral("25.0 %"));
+        // A run recorded before conditions existed, and a published one, say what they are.
+        m_session->addOrUpdate(run("old", "naive", 9.0));
+        QCOMPARE(m_model->index(m_model->rowOf("old"), ResultsModel::TrustColumn).data().toString(),
+                 QStringLiteral("unknown"));
+        QCOMPARE(m_model->index(m_model->rowOf("old"), ResultsModel::ClockColumn).data().toString(),
+                 QString());
+        m_session->addOrUpdate(run("t4", "naive", 9.0, 1024, "worklog"));
+        QCOMPARE(m_model->index(m_model->rowOf("t4"), ResultsModel::TrustColumn).data().toString(),
+                 QStringLiteral("published"));
+    }
+
     // Shared memory per block counts the dynamic bytes the launch passes: the TMA stage's 193 KiB
     // of stages (its static shared memory is 0), and the static bytes of the seeds' kernels.
     void sharedMemoryIncludesDynamic()
@@ -155,7 +207,7 @@ private slots:
         for (int row = 0; row < m_model->rowCount(); ++row) {
             const RunRecord &r = m_session->runs()[row];
             const QModelIndex smem = m_model->index(row, ResultsModel::SmemColumn);
-            if (r.stage == QStringLiteral("wgmma_tma_tf32")) {
+            if (r.stageKey() == QStringLiteral("wgmma_tma_tf32")) {
                 sawTma = true;
                 QCOMPARE(r.staticSmemBytes, 0);
                 QVERIFY2(smem.data(ResultsModel::SortRole).toInt() >= 193 * 1024,

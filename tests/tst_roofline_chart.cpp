@@ -29,7 +29,7 @@ RunRecord okRun(const QString &id, const QString &stage, const QMap<QString, int
 {
     RunRecord r;
     r.runId = id;
-    r.stage = stage;
+    r.stage = stageIdOf(stage);
     r.params = params;
     r.m = 8192;
     r.n = 4096;
@@ -603,7 +603,7 @@ private slots:
                 continue;
             const QColor brush = graph->scatterStyle().brush().color();
             QVERIFY2(std::any_of(ladder.runs.cbegin(), ladder.runs.cend(),
-                                 [&](const RunRecord &r) { return stageColor(r.stage) == brush; }),
+                                 [&](const RunRecord &r) { return stageColor(r.stageKey()) == brush; }),
                      qPrintable(brush.name()));
             diamonds += graph->dataCount();
         }

@@ -2,6 +2,7 @@
 // picks the measured roof of the most recent run's GPU from the session's ceilings.
 #include "run_controller.h"
 #include "session.h"
+#include "support/stored_ceilings.h"
 
 #include <QtTest>
 
@@ -13,7 +14,7 @@ RunRecord finishedRun(const QString &id, const QString &gpu)
 {
     RunRecord r;
     r.runId = id;
-    r.stage = QStringLiteral("coalesced");
+    r.stage = stageIdOf(QStringLiteral("coalesced"));
     r.m = r.n = r.k = 1024;
     r.status = RunStatus::Ok;
     r.medianMs = 1;
@@ -50,10 +51,7 @@ private slots:
         session.addOrUpdate(finishedRun(QStringLiteral("b"), QStringLiteral("Tesla T4")));
         QVERIFY(!runs.measuredCeilings()); // no ceilings stored yet
         session.setCeilings(QStringLiteral("NVIDIA H200"),
-                            QJsonObject{{"fma_tflops", 64.2},
-                                        {"dram_gbs", 4100.0},
-                                        {"measured_at", "2026-11-29T23:00:00Z"},
-                                        {"origin", "recorded"}});
+                            test::storedCeilings(64.2, 4100.0, "recorded", "2026-11-29T23:00:00Z"));
         std::optional<MeasuredCeilings> c = runs.measuredCeilings();
         QVERIFY(c); // the T4 run has none: the H200's are the latest that exist
         QCOMPARE(c->gpuName, QStringLiteral("NVIDIA H200"));
@@ -61,10 +59,8 @@ private slots:
         QCOMPARE(c->dramGbs, 4100.0);
         QCOMPARE(c->measuredAt.left(10), QStringLiteral("2026-11-29"));
         QVERIFY(c->recorded);
-        session.setCeilings(QStringLiteral("Tesla T4"), QJsonObject{{"fma_tflops", 8.1},
-                                                                    {"dram_gbs", 300.0},
-                                                                    {"measured_at", "2026-11-30T10:00:00Z"},
-                                                                    {"origin", "measured"}});
+        session.setCeilings(QStringLiteral("Tesla T4"),
+                            test::storedCeilings(8.1, 300.0, "measured", "2026-11-30T10:00:00Z"));
         c = runs.measuredCeilings();
         QCOMPARE(c->gpuName, QStringLiteral("Tesla T4"));
         QVERIFY(!c->recorded);
@@ -80,7 +76,9 @@ private slots:
                                 {"fma_tflops", 64.2},   {"dram_gbs", 4100.0},
                                 {"cached", false},      {"measured_at", "2026-12-01T10:00:00Z"},
                                 {"tf32_tflops", 330.0}, {"tf32_kernel", "mma.sync.m16n8k8.tf32"}};
-        session.setCeilings(QStringLiteral("NVIDIA H200"), ceilingsEntry(event, QStringLiteral("measured")));
+        protocol::CeilingsEvent typed;
+        QVERIFY(protocol::fromJson(event, typed));
+        session.setCeilings(QStringLiteral("NVIDIA H200"), ceilingsEntry(typed, QStringLiteral("measured")));
         const std::optional<MeasuredCeilings> c = runs.measuredCeilings();
         QVERIFY(c);
         QCOMPARE(c->tf32Tflops, 330.0);

@@ -129,7 +129,7 @@ private slots:
         const RunRecord record = failed[0][0].value<RunRecord>();
         QCOMPARE(record.errorKind, QStringLiteral("runner_unavailable"));
         QCOMPARE(record.status, RunStatus::Failed);
-        QCOMPARE(record.stage, QStringLiteral("coalesced"));
+        QCOMPARE(record.stageKey(), QStringLiteral("coalesced"));
     }
 
     void newInteractiveRequestReplacesQueuedOnes()

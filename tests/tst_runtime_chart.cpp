@@ -22,7 +22,7 @@ RunRecord okRun(const QString &id, const QString &stage, const QString &preset, 
 {
     RunRecord r;
     r.runId = id;
-    r.stage = stage;
+    r.stage = stageIdOf(stage);
     r.presetKey = preset;
     r.m = 8192;
     r.n = 4096;
@@ -42,7 +42,7 @@ RunRecord failedRun(const QString &id, const QString &stage)
 {
     RunRecord r;
     r.runId = id;
-    r.stage = stage;
+    r.stage = stageIdOf(stage);
     r.status = RunStatus::Failed;
     r.origin = QStringLiteral("measured");
     r.errorKind = QStringLiteral("wrong_result");
@@ -168,7 +168,7 @@ private slots:
         chart.setRuns(sampleRuns());
         QStringList stages;
         for (const RuntimeSlot &slot : chart.runtimeSlotList())
-            stages << slot.run.stage;
+            stages << slot.run.stageKey();
         QStringList expected;
         for (const StageInfo &s : gemmscope::stages()) // the catalog's order, whatever it is
             if (QString key = QString::fromStdString(s.key); stages.contains(key))

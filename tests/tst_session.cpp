@@ -21,7 +21,7 @@ RunRecord okRun(const QString &id, double ms)
 {
     RunRecord r;
     r.runId = id;
-    r.stage = QStringLiteral("coalesced");
+    r.stage = stageIdOf(QStringLiteral("coalesced"));
     r.presetKey = QStringLiteral("worklog-3");
     r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
     r.m = 1024, r.n = 2048, r.k = 512;
@@ -335,7 +335,7 @@ private slots:
         const RunRecord &failed = session.runs()[1];
         QCOMPARE(failed.status, RunStatus::Failed);
         QCOMPARE(failed.errorKind, QStringLiteral("compile_error"));
-        QCOMPARE(failed.stage, QStringLiteral("final"));
+        QCOMPARE(failed.stageKey(), QStringLiteral("final"));
         QCOMPARE(failed.k, 2048LL); // from the bench's size: error events carry none
         QCOMPARE(failed.gpuName, QStringLiteral("NVIDIA H200"));
         // Importing the same bench again keeps run ids unique.
@@ -373,10 +373,10 @@ private slots:
         QString why;
         QVERIFY2(session.importBench(benchPath, &why), qPrintable(why));
         QCOMPARE(changed.count(), 1);
-        const QJsonObject entry = session.data().ceilings.value("NVIDIA H200").toObject();
-        QCOMPARE(entry.value("fma_tflops").toDouble(), 65.3);
-        QCOMPARE(entry.value("dram_gbs").toDouble(), 4228.0);
-        QCOMPARE(entry.value("origin").toString(), QStringLiteral("recorded"));
+        const StoredCeilings entry = session.data().ceilings.value("NVIDIA H200");
+        QCOMPARE(entry.fmaTflops, 65.3);
+        QCOMPARE(entry.dramGbs, 4228.0);
+        QCOMPARE(entry.origin, QStringLiteral("recorded"));
 
         const QString sessionPath = m_dir->filePath("with-ceilings.json");
         QVERIFY2(session.saveAs(sessionPath, &why), qPrintable(why));
@@ -389,8 +389,8 @@ private slots:
         QSignalSpy again(&reopened, &Session::ceilingsChanged);
         reopened.setCeilings("NVIDIA H200", entry);
         QCOMPARE(again.count(), 0);
-        QJsonObject measured = entry;
-        measured["origin"] = "measured";
+        StoredCeilings measured = entry;
+        measured.origin = "measured";
         reopened.setCeilings("NVIDIA H200", measured);
         QCOMPARE(again.count(), 1);
         QVERIFY(reopened.isModified());
@@ -411,7 +411,7 @@ private slots:
         for (const RunRecord &r : session.runs()) {
             const Preset *preset = findPreset(r.presetKey.toStdString());
             QVERIFY2(preset, qPrintable(r.presetKey));
-            QCOMPARE(r.stage.toStdString(), stageInfo(preset->stage).key);
+            QCOMPARE(r.stage.str(), stageInfo(preset->stage).key);
             QCOMPARE(ProblemSize({r.m, r.n, r.k}), ProblemSize{});
             ParamValues params;
             for (auto it = r.params.begin(); it != r.params.end(); ++it)

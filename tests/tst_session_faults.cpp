@@ -6,6 +6,7 @@
 #include "file_write.h"
 #include "session.h"
 #include "support/fs_faults.h"
+#include "support/stored_ceilings.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -21,7 +22,7 @@ RunRecord measuredRun(const QString &id)
 {
     RunRecord r;
     r.runId = id;
-    r.stage = QStringLiteral("coalesced");
+    r.stage = stageIdOf(QStringLiteral("coalesced"));
     r.presetKey = QStringLiteral("worklog-3");
     r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
     r.m = r.n = r.k = 1024;
@@ -72,11 +73,8 @@ private slots:
     // The same on a real full file system, where the test may mount one (root, as CI runs).
     void saveOnAFullFileSystemKeepsTheOldFile()
     {
-        const QString mount = m_dir->filePath(QStringLiteral("small"));
-        QVERIFY(QDir().mkpath(mount));
-        SmallFileSystem fs(mount, QStringLiteral("64k"));
-        if (!fs.mounted())
-            QSKIP("mounting a tmpfs needs root (saveOnAFullDiskKeepsTheOldFile covers this path)");
+        GEMMSCOPE_SMALL_FILE_SYSTEM_OR_SKIP(fs, m_dir->path(), "saveOnAFullDiskKeepsTheOldFile");
+        const QString mount = fs.path();
         checkSaveOnFullDisk(QDir(mount).filePath(QStringLiteral("day.json")), [&] { fillUp(mount); });
     }
 
@@ -84,11 +82,8 @@ private slots:
     // session and returned true (QTBUG-75077, issue 21's "Wrote 4 runs", exit 0).
     void saveWithOnePageLeftKeepsTheOldFile()
     {
-        const QString mount = m_dir->filePath(QStringLiteral("small"));
-        QVERIFY(QDir().mkpath(mount));
-        SmallFileSystem fs(mount, QStringLiteral("64k"));
-        if (!fs.mounted())
-            QSKIP("mounting a tmpfs needs root (saveOnAFullDiskKeepsTheOldFile covers this path)");
+        GEMMSCOPE_SMALL_FILE_SYSTEM_OR_SKIP(fs, m_dir->path(), "saveOnAFullDiskKeepsTheOldFile");
+        const QString mount = fs.path();
         checkSaveOnFullDisk(
             QDir(mount).filePath(QStringLiteral("day.json")), [&] { fillUp(mount, 4096); }, 10);
     }
@@ -118,7 +113,7 @@ private slots:
         QCOMPARE(failed.count(), 1); // said once, not at every run
 
         simulateFullDiskAfter(-1);
-        session.setCeilings(QStringLiteral("NVIDIA H200"), QJsonObject{{"fma_tflops", 60.0}}); // any change
+        session.setCeilings(QStringLiteral("NVIDIA H200"), test::storedCeilings(60.0, 0, {})); // any change
         QCOMPARE(restored.count(), 1);
         QVERIFY(session.autosaveError().isEmpty());
         QVERIFY(!session.runsSavedNowhere());

@@ -7,6 +7,7 @@
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "support/many_series_sweep.h"
 #include "support/stand_in_runner.h"
 #include "support/sweep_point_run.h"
@@ -64,7 +65,7 @@ SweepData recordedSizeSweep(int answered = 1000)
         test::setPointConfiguration(r, p);
         r.status = RunStatus::Ok;
         r.origin = QStringLiteral("measured");
-        const double peak = r.stage == QLatin1String("cublas_fp32") ? 50 : 35;
+        const double peak = r.stage == StageId::CublasFp32 ? 50 : 35;
         r.tflops = peak * double(p.size.m) / double(p.size.m + 1024); // rises with size
         r.medianMs = 2.0 * double(p.size.m) * double(p.size.n) * double(p.size.k) / (r.tflops * 1e9);
         r.count = 10;
@@ -72,7 +73,7 @@ SweepData recordedSizeSweep(int answered = 1000)
         r.gpuUuid = QStringLiteral("GPU-1");
         r.host = QStringLiteral("node");
         r.smCount = smsForAStepAt1024();
-        if (r.stage != QLatin1String("cublas_fp32"))
+        if (r.stage != StageId::CublasFp32)
             r.blocksPerSm = 1;
         sweep.runs << r;
     }
@@ -115,7 +116,7 @@ private slots:
     void drawsCurvesWithWaveMarksAndExports()
     {
         Session session;
-        SizeSweepView view(&session);
+        test::ControlledSizeSweepView view(&session);
         view.setJournalDirectory(m_dir.filePath("none"));
         view.resize(1000, 720);
         view.show();
@@ -191,7 +192,7 @@ private slots:
         if (script.isEmpty())
             QSKIP("python3 is needed for the scripted stand-in runner");
         Session session;
-        SizeSweepView view(&session);
+        test::ControlledSizeSweepView view(&session);
         view.setJournalDirectory(m_dir.filePath("size-journals"));
         view.setRunnerTemplate(QStringLiteral("python3 ") + script, 2);
         view.setSeries({QStringLiteral("worklog-8"), QStringLiteral("cublas_fp32")});
@@ -241,7 +242,7 @@ private slots:
         const SweepPlan plan = planSweep(grid.spec);
         RunRecord done;
         done.runId = QStringLiteral("g1");
-        done.stage = QStringLiteral("final");
+        done.stage = stageIdOf(QStringLiteral("final"));
         for (const auto &[name, value] : plan.points.front().params)
             done.params.insert(QString::fromStdString(name), value);
         done.m = done.n = done.k = 512;
@@ -260,9 +261,9 @@ private slots:
         Session session;
         const QString autosave = m_dir.filePath("autosave.json");
         session.setAutosavePath(autosave);
-        SweepView gridView(&session);
+        test::ControlledSweepView gridView(&session);
         gridView.setJournalDirectory(dir);
-        SizeSweepView sizeView(&session);
+        test::ControlledSizeSweepView sizeView(&session);
         sizeView.setJournalDirectory(dir);
         QTRY_COMPARE(session.sweeps().size(), 2); // the folder is read in a worker thread
         QVERIFY(gridView.shownSweep());
@@ -302,8 +303,8 @@ private slots:
     void plotsKeepHalfTheViewAtWorkspaceSizes()
     {
         Session session;
-        SizeSweepView sizes(&session);
-        SweepView grid(&session);
+        test::ControlledSizeSweepView sizes(&session);
+        test::ControlledSweepView grid(&session);
         QString error;
         QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
         QVERIFY(sizes.shownSweep() && grid.shownSweep());
@@ -341,7 +342,7 @@ private slots:
     {
         const SweepData sweep = manySeriesSizeSweep(10000);
         Session session;
-        SizeSweepView view(&session);
+        test::ControlledSizeSweepView view(&session);
         view.resize(1600, 900);
         view.show();
         QElapsedTimer timer;

@@ -6,6 +6,7 @@
 #include "runner_command.h"
 #include "session.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
 #include "support/small_sweep_spec.h"
 #include "support/sweep_point_run.h"
 #include "sweep_journals.h"
@@ -137,7 +138,7 @@ private slots:
         Session session;
         SweepData sweep = smallSweep(QStringLiteral("../../../escaped"), 3);
         session.setSweep(sweep);
-        SweepView view(&session);
+        test::ControlledSweepView view(&session);
         view.setJournalDirectory(journals);
         view.setRunnerTemplate(QStringLiteral("python3 ") + m_script, 1);
         view.showSweep(sweep);
@@ -240,8 +241,8 @@ private slots:
         journal.close();
 
         Session session;
-        SweepView grid(&session);
-        SizeSweepView sizes(&session);
+        test::ControlledSweepView grid(&session);
+        test::ControlledSizeSweepView sizes(&session);
         // What the window does: both views, then again after it recovered an autosave.
         grid.setJournalDirectory(dir);
         sizes.setJournalDirectory(dir);

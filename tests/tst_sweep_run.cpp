@@ -234,7 +234,7 @@ void TestSweepRun::shardsAcrossTwoRunners()
         QVERIFY(r.host == QLatin1String("hostA") || r.host == QLatin1String("hostB"));
         QCOMPARE(r.gpuUuid,
                  r.host == QLatin1String("hostA") ? QStringLiteral("GPU-a") : QStringLiteral("GPU-b"));
-        if (r.isOk() && r.stage != QLatin1String("cublas_fp32")) {
+        if (r.isOk() && r.stage != StageId::CublasFp32) {
             const std::optional<double> base = cublasMsOnSameGpu(run.sweep().runs, r);
             QVERIFY(base);
             QCOMPARE(*base, r.host == QLatin1String("hostA") ? 1.0 : 2.0);
@@ -349,7 +349,7 @@ void TestSweepRun::journalSurvivesATornLastLine()
     sweep.spec = smallSweepSpec();
     RunRecord r;
     r.runId = QStringLiteral("j1");
-    r.stage = QStringLiteral("final");
+    r.stage = stageIdOf(QStringLiteral("final"));
     r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
     r.m = r.n = r.k = 512;
     r.status = RunStatus::Ok;

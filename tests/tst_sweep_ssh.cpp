@@ -195,7 +195,7 @@ void TestSweepSsh::sweepRunsThroughSsh()
         QVERIFY2(r.isOk(), qPrintable(r.errorKind + QStringLiteral(": ") + r.errorMessage));
         QCOMPARE(r.host, QStringLiteral("127.0.0.1")); // the result names the host it ran on
         QCOMPARE(r.gpuName, QStringLiteral("Fake GPU"));
-        timed += r.stage == QLatin1String("final");
+        timed += r.stageKey() == QLatin1String("final");
     }
     QCOMPARE(timed, int(plan.validPointCount()));
     QFile remote(log);

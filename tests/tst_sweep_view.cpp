@@ -8,6 +8,8 @@
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
+#include "support/controlled_sweep_views.h"
+#include "support/scoped_env.h"
 #include "support/small_sweep_spec.h"
 #include "support/stand_in_runner.h"
 #include "sweep_journals.h"
@@ -36,7 +38,7 @@ SweepData recordedSweep()
     const SweepPlan plan = planSweep(sweep.spec);
     RunRecord base;
     base.runId = QStringLiteral("b");
-    base.stage = QStringLiteral("cublas_fp32");
+    base.stage = stageIdOf(QStringLiteral("cublas_fp32"));
     base.m = base.n = base.k = 512;
     base.status = RunStatus::Ok;
     base.origin = QStringLiteral("measured");
@@ -53,7 +55,7 @@ SweepData recordedSweep()
             continue;
         RunRecord r = base;
         r.runId = QStringLiteral("p%1").arg(++n);
-        r.stage = QStringLiteral("final");
+        r.stage = stageIdOf(QStringLiteral("final"));
         for (const auto &[name, value] : p.params)
             r.params.insert(QString::fromStdString(name), value);
         if (p.params.at("BM") == 128) {
@@ -78,18 +80,6 @@ SweepData recordedSweep()
 const QString kDefaultSession =
     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/../../resources/default_session.json");
 
-// Sets an environment variable for a scope.
-struct ScopedEnv {
-    QByteArray name, old;
-    bool had;
-    ScopedEnv(const char *n, const QByteArray &value)
-        : name(n), old(qgetenv(n)), had(qEnvironmentVariableIsSet(n))
-    {
-        qputenv(n, value);
-    }
-    ~ScopedEnv() { had ? qputenv(name, old) : qunsetenv(name); }
-};
-
 } // namespace
 
 class TestSweepView : public QObject {
@@ -113,7 +103,7 @@ private:
 void TestSweepView::drawsTheSessionsSweepAndExports()
 {
     Session session;
-    SweepView view(&session);
+    test::ControlledSweepView view(&session);
     view.resize(900, 650);
     view.show();
     session.setSweep(recordedSweep());
@@ -158,7 +148,7 @@ void TestSweepView::drawsTheSessionsSweepAndExports()
 void TestSweepView::hoverExplainsRefusedCells()
 {
     Session session;
-    SweepView view(&session);
+    test::ControlledSweepView view(&session);
     view.resize(900, 650);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view) || true);
@@ -184,7 +174,7 @@ void TestSweepView::hoverExplainsRefusedCells()
 void TestSweepView::clickLoadsTheCellsConfiguration()
 {
     Session session;
-    SweepView view(&session);
+    test::ControlledSweepView view(&session);
     view.resize(900, 650);
     view.show();
     session.setSweep(recordedSweep());
@@ -207,7 +197,7 @@ void TestSweepView::sweepStartedFromTheViewFinishes()
     if (script.isEmpty())
         QSKIP("python3 is needed for the scripted stand-in runner");
     Session session;
-    SweepView view(&session);
+    test::ControlledSweepView view(&session);
     view.setJournalDirectory(m_dir.filePath("journals"));
     view.setRunnerTemplate(QStringLiteral("python3 ") + script, 2);
     view.setSpec(smallSweepSpec());
@@ -233,8 +223,8 @@ void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
 {
     // As the window does: the views first, then the default session.
     Session session;
-    SweepView grid(&session);
-    SizeSweepView sizes(&session);
+    test::ControlledSweepView grid(&session);
+    test::ControlledSizeSweepView sizes(&session);
     QVERIFY(!grid.shownSweep() && !sizes.shownSweep());
     QString error;
     QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
@@ -270,7 +260,7 @@ void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
 void TestSweepView::emptyStateIsTextNotAColourMap()
 {
     Session session;
-    SweepView grid(&session);
+    test::ControlledSweepView grid(&session);
     grid.resize(980, 650);
     grid.show();
     QVERIFY(!grid.shownSweep());
@@ -286,7 +276,7 @@ void TestSweepView::emptyStateIsTextNotAColourMap()
     QVERIFY(error);
     QVERIFY(!QFileInfo::exists(m_dir.filePath("empty.png")));
 
-    SizeSweepView sizes(&session);
+    test::ControlledSizeSweepView sizes(&session);
     sizes.resize(980, 650);
     sizes.show();
     QVERIFY(!sizes.chart()->plot()->isVisible());
@@ -304,10 +294,10 @@ void TestSweepView::emptyStateIsTextNotAColourMap()
 
 void TestSweepView::startIsOffWithItsReasonWithoutARunner()
 {
-    const ScopedEnv noRunner("GEMMSCOPE_RUNNER", "/nonexistent/gemmscope-runner");
+    const test::ScopedEnv noRunner("GEMMSCOPE_RUNNER", "/nonexistent/gemmscope-runner");
     Session session;
-    SweepView grid(&session);
-    SizeSweepView sizes(&session);
+    test::ControlledSweepView grid(&session);
+    test::ControlledSizeSweepView sizes(&session);
     for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizes)}) {
         view->resize(980, 650);
         view->show();
@@ -333,7 +323,8 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
     // The window's own reason (its runner said there is no GPU) holds back the local runner only.
     grid.setRunningOff(QStringLiteral("the runner found no NVIDIA GPU."));
     QVERIFY(grid.startOffReason().isEmpty());
-    const ScopedEnv someRunner("GEMMSCOPE_RUNNER", QCoreApplication::applicationFilePath().toLocal8Bit());
+    const test::ScopedEnv someRunner("GEMMSCOPE_RUNNER",
+                                     QCoreApplication::applicationFilePath().toLocal8Bit());
     grid.setRunnerTemplate(QStringLiteral("{runner}"));
     QVERIFY(!grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
     QVERIFY(grid.startOffReason().contains(QStringLiteral("no NVIDIA GPU")));
@@ -342,8 +333,8 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
 void TestSweepView::exportWritesThePrintLayout()
 {
     Session session;
-    SweepView grid(&session);
-    SizeSweepView sizes(&session);
+    test::ControlledSweepView grid(&session);
+    test::ControlledSizeSweepView sizes(&session);
     QString error;
     QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
     for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizes)}) {
@@ -386,7 +377,7 @@ void TestSweepView::exportWritesThePrintLayout()
 void TestSweepView::cellClickSaysWhatItLoaded()
 {
     Session session;
-    SweepView view(&session);
+    test::ControlledSweepView view(&session);
     QString error;
     QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
     RunConfig panel; // the panel's configuration: another size and budget than the sweep's
@@ -429,8 +420,8 @@ void TestSweepView::textFromFilesIsPlainInEveryLabel()
     r.m = r.n = r.k = 1024;
     sizes.runs << r;
     Session session;
-    SweepView gridView(&session);
-    SizeSweepView sizeView(&session);
+    test::ControlledSweepView gridView(&session);
+    test::ControlledSizeSweepView sizeView(&session);
     session.setSweep(grid);
     session.setSweep(sizes);
     QVERIFY(gridView.shownSweep() && sizeView.shownSweep());

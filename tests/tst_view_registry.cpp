@@ -45,7 +45,7 @@ RunRecord run(const QString &id, RunStatus status)
 {
     RunRecord r;
     r.runId = id;
-    r.stage = QStringLiteral("naive");
+    r.stage = StageId::Naive;
     r.status = status;
     return r;
 }

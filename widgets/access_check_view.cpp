@@ -76,9 +76,10 @@ QString reasonWithoutComparison(const std::optional<RunRecord> &run)
     if (!run)
         return AccessCheckView::tr("Select a run to compare the access model with the hardware counters it "
                                    "measured (counters are on by default in the Measurement settings).");
-    const StageInfo *stage = findStage(run->stage.toStdString());
+    const StageInfo *stage = findStage(run->stage.key());
     if (!stage || stage->isLibrary)
-        return AccessCheckView::tr("%1 has no access model: cuBLAS chooses its own kernels.").arg(run->stage);
+        return AccessCheckView::tr("%1 has no access model: cuBLAS chooses its own kernels.")
+            .arg(run->stageKey());
     if (!run->isOk())
         return AccessCheckView::tr("Run %1 did not finish, so there are no counters to compare.")
             .arg(run->runId);
@@ -136,7 +137,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     const protocol::Counters &counters = *run->counters;
     const protocol::AccessCounters &access = *counters.access;
 
-    const KernelShapeResult shape = kernelShape(findStage(run->stage.toStdString())->id, paramValuesOf(*run));
+    const KernelShapeResult shape = kernelShape(findStage(run->stage.key())->id, paramValuesOf(*run));
     if (!shape.shape)
         return showMessage(
             tr("No access model for these parameters: %1").arg(QString::fromStdString(shape.error)));
@@ -154,7 +155,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         exact ? *summarizeLaunch(*shape.shape, context.size) : summarizeBlock(*shape.shape, context);
     const KernelShape &kernel = *shape.shape;
     const bool tma = kernel.loads == TileLoadScheme::TmaSwizzled128;
-    const bool transposes = findStage(run->stage.toStdString())->transposedB;
+    const bool transposes = findStage(run->stage.key())->transposedB;
     const bool asyncStores =
         kernel.loads == TileLoadScheme::AsyncCopies || kernel.loads == TileLoadScheme::AsyncCopiesVec4;
 
@@ -299,10 +300,10 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
                         "shared-memory counters above (the Bank conflicts tab draws the swizzle)");
         m_rows.append(reads);
     }
-    m_headline =
-        tr("Run %1: %2 %3 at %4 on %5, %6 build")
-            .arg(run->runId, run->presetKey.isEmpty() ? run->stage : run->presetKey, formatRunParams(*run),
-                 run->sizeText(), run->gpuName, run->scalarSharedReads ? tr("scalar-shared") : tr("release"));
+    m_headline = tr("Run %1: %2 %3 at %4 on %5, %6 build")
+                     .arg(run->runId, run->presetKey.isEmpty() ? run->stageKey() : run->presetKey,
+                          formatRunParams(*run), run->sizeText(), run->gpuName,
+                          run->scalarSharedReads ? tr("scalar-shared") : tr("release"));
     if (!exact)
         // Once for the table, with what would make the comparison possible.
         m_headline +=

@@ -1,5 +1,7 @@
 #include "chart_text.h"
 
+#include "trust_mark.h"
+
 #include "plain_text.h"
 #include "stage_catalog.h"
 
@@ -44,8 +46,8 @@ QString formatRunSize(const RunRecord &run)
 
 QString runTitle(const RunRecord &run)
 {
-    const StageInfo *stage = findStage(run.stage.toStdString());
-    QString title = stage ? QString::fromStdString(stage->title) : run.stage;
+    const StageInfo *stage = findStage(run.stage.key());
+    QString title = stage ? QString::fromStdString(stage->title) : run.stageKey();
     if (!run.presetKey.isEmpty())
         title += QStringLiteral(" (%1)").arg(run.presetKey);
     if (run.origin == QLatin1String("worklog"))
@@ -74,6 +76,7 @@ QString runTooltip(const RunRecord &run)
                          .arg(formatMs(run.medianMs), formatMs(run.p20Ms), formatMs(run.p80Ms))
                          .arg(run.count);
         lines << formatTflops(run.tflops);
+        lines << trustOf(run).reason; // how steady the GPU was (issue 22), or why that is unknown
         if (run.relError)
             lines << QStringLiteral("relative error %1 (tolerance %2)")
                          .arg(*run.relError, 0, 'g', 2)

@@ -119,7 +119,7 @@ double plottedIntensity(const TrafficEstimate &t)
 
 bool usesTensorCores(const RunRecord &run)
 {
-    const StageInfo *stage = findStage(run.stage.toStdString());
+    const StageInfo *stage = findStage(run.stage.key());
     return stage && stage->precision == Precision::Tf32;
 }
 
@@ -834,12 +834,12 @@ bool RooflineChart::addRunPoint(qsizetype index)
         if (!*it)
             return false;
     }
-    const StageInfo *stage = findStage(run.stage.toStdString());
+    const StageInfo *stage = findStage(run.stage.key());
     const double tflops = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
     if (!stage || tflops <= 0)
         return false;
     // The catalog's verdict and the traffic model once per configuration, not once per run.
-    QString configKey = run.stage + QLatin1Char('|') + run.sizeText();
+    QString configKey = run.stageKey() + QLatin1Char('|') + run.sizeText();
     for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
         configKey += QLatin1Char('|') + it.key() + QLatin1Char('=') + QString::number(it.value());
     auto config = d.modelled.find(configKey);
@@ -891,13 +891,13 @@ bool RooflineChart::addRunPoint(qsizetype index)
         return true;
     }
 
-    QCPGraph *&graph = d.byStage[run.stage];
+    QCPGraph *&graph = d.byStage[run.stageKey()];
     if (!graph) {
         graph = m_plot->addGraph();
         graph->setName(QString::fromStdString(stage->title));
         graph->removeFromLegend(); // one key entry explains the discs; the colours match the runtime chart
         graph->setLineStyle(QCPGraph::lsNone);
-        const QColor color = stageColor(run.stage);
+        const QColor color = stageColor(run.stageKey());
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
     }
     if (firstMarker(graph, predicted, tflops))
@@ -909,13 +909,13 @@ bool RooflineChart::addRunPoint(qsizetype index)
     if (measured) {
         // In the stage's colour (as its predicted disc and its bar in the runtime chart), so a
         // diamond is told from its neighbours without hovering.
-        QCPGraph *&diamonds = d.measuredByStage[run.stage];
+        QCPGraph *&diamonds = d.measuredByStage[run.stageKey()];
         if (!diamonds) {
             diamonds = m_plot->addGraph();
             diamonds->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured AI"));
             diamonds->removeFromLegend(); // one key entry explains the diamonds
             diamonds->setLineStyle(QCPGraph::lsNone);
-            const QColor color = stageColor(run.stage);
+            const QColor color = stageColor(run.stageKey());
             diamonds->setScatterStyle(
                 QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160), 1.2), color, 9));
         }
@@ -923,7 +923,7 @@ bool RooflineChart::addRunPoint(qsizetype index)
             diamonds->addData(*measured, tflops);
         if (!d.joins)
             d.joins = new RooflineJoins(m_plot);
-        d.joins->add(predicted, *measured, tflops, stageColor(run.stage));
+        d.joins->add(predicted, *measured, tflops, stageColor(run.stageKey()));
         m_runTips.insert(int(m_points.size()), tip);
         m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, shortRunLabel(run)});
         d.anyMeasured = true;

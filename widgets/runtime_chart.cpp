@@ -543,7 +543,7 @@ QList<RuntimeSlot> RuntimeSlotRows::toList() const
 
 QString RuntimeChart::longLabel(const RuntimeSlot &slot)
 {
-    const StageInfo *stage = findStage(slot.run.stage.toStdString());
+    const StageInfo *stage = findStage(slot.run.stage.key());
     return stage ? QStringLiteral("%1  %2").arg(slot.label, QString::fromStdString(stage->title))
                  : slot.label;
 }
@@ -569,18 +569,18 @@ void RuntimeChart::addSlotMarks(int row)
         return;
     }
     const bool published = slot.run.origin == QLatin1String("worklog");
-    const QString groupKey = slot.run.stage + (published ? QStringLiteral("|worklog") : QString());
+    const QString groupKey = slot.run.stageKey() + (published ? QStringLiteral("|worklog") : QString());
     QCPBars *bars = m_barsByGroup.value(groupKey);
     if (!bars) {
         bars = new RowBars(m_plot->yAxis, m_plot->xAxis);
-        bars->setName(stageTitle(slot.run.stage) +
+        bars->setName(stageTitle(slot.run.stageKey()) +
                       (published ? QStringLiteral(" (T4, worklog)") : QString()));
         bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
         bars->setWidth(kBarWidth);
-        const QColor color = stageColor(slot.run.stage);
+        const QColor color = stageColor(slot.run.stageKey());
         bars->setPen(QPen(color.darker(130)));
         bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
-        bars->setProperty("stage", slot.run.stage);
+        bars->setProperty("stage", slot.run.stageKey());
         bars->setProperty("published", published);
         auto *whisker = new RowWhiskers(m_plot->yAxis, m_plot->xAxis);
         whisker->removeFromLegend();
@@ -637,7 +637,7 @@ void RuntimeChart::updateReference()
     // The latest cuBLAS FP32 run of the plotted ones (the few cuBLAS runs, not every run, are copied).
     QList<RunRecord> cublasRuns;
     for (qsizetype row = 0; row < m_slots.size(); ++row)
-        if (m_slots[row].run.stage == QLatin1String("cublas_fp32"))
+        if (m_slots[row].run.stage == StageId::CublasFp32)
             cublasRuns << m_slots[row].run;
     const std::optional<RunRecord> cublas = cublasFp32Reference(cublasRuns);
     if (!cublas) {
@@ -653,7 +653,7 @@ void RuntimeChart::updateReference()
         m_referenceLine = new QCPItemStraightLine(m_plot);
         m_referenceLine->point1->setAxes(m_plot->xAxis, m_plot->yAxis);
         m_referenceLine->point2->setAxes(m_plot->xAxis, m_plot->yAxis);
-        m_referenceLine->setPen(QPen(stageColor(QStringLiteral("cublas_fp32")), 1.5, Qt::DashLine));
+        m_referenceLine->setPen(QPen(stageColor(stageKeyText(StageId::CublasFp32)), 1.5, Qt::DashLine));
     }
     m_referenceLine->point1->setCoords(value, 0);
     m_referenceLine->point2->setCoords(value, 1);
@@ -889,7 +889,7 @@ void RuntimeChart::settleLater(const RunRecord &run)
 {
     // What depends on every row (the scale, the axis, the legend, the names) once for all the changes
     // of one turn of the event loop: a ladder queues its 23 runs at once, a sweep hundreds.
-    m_referenceDue = m_referenceDue || run.stage == QLatin1String("cublas_fp32");
+    m_referenceDue = m_referenceDue || run.stage == StageId::CublasFp32;
     if (std::exchange(m_settleDue, true))
         return;
     QTimer::singleShot(0, this, [this] {
@@ -1142,7 +1142,7 @@ QString RuntimeChart::tooltipAt(const QPointF &pixel) const
                         .arg(100.0 * cublas->medianMs / slot.run.medianMs, 0, 'f', 1)
                         .arg(formatMs(cublas->medianMs));
         // A tensor-core stage is measured against the tensor-core library too.
-        const StageInfo *stage = findStage(slot.run.stage.toStdString());
+        const StageInfo *stage = findStage(slot.run.stage.key());
         if (const auto tf32 = cublasTf32Reference(plottedRuns());
             tf32 && stage && stage->precision == Precision::Tf32 && slot.plotted && slot.run.medianMs > 0 &&
             tf32->runId != slot.run.runId)

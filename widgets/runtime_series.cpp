@@ -125,12 +125,12 @@ std::pair<int, int> ladderRank(const RunRecord &run)
 {
     const int stageCount = int(stages().size());
     const int presetCount = int(presets().size());
-    const int stage = stageRank(run.stage);
+    const int stage = stageRank(run.stageKey());
     const int group = stage / std::max(1, stageCount); // CUDA cores, cuBLAS FP32, TF32, cuBLAS TF32, unknown
     const int catalogIndex = stage % std::max(1, stageCount);
     const int preset = presetRank(run.presetKey); // presetCount: none; presetCount + 1: unknown
     const bool step = preset < presetCount && isWorklogStep(presets()[std::size_t(preset)]);
-    const int anchor = step ? preset : stageAnchors().value(run.stage, -1);
+    const int anchor = step ? preset : stageAnchors().value(run.stageKey(), -1);
     // After the step it follows: its stage in catalog order, then its preset (own settings last).
     const int after = step ? 0 : 1 + catalogIndex * (presetCount + 2) + preset;
     return {group * (presetCount + 1) + anchor + 1, after};
@@ -193,7 +193,7 @@ std::optional<RunRecord> cublasFp32Reference(const QList<RunRecord> &runs)
 {
     std::optional<RunRecord> best;
     for (const RunRecord &run : runs)
-        if (run.stage == QLatin1String("cublas_fp32") && isUsableTime(run) && !isPublished(run))
+        if (run.stage == StageId::CublasFp32 && isUsableTime(run) && !isPublished(run))
             if (!best || laterOrEqual(run, *best))
                 best = run;
     return best;
@@ -203,7 +203,7 @@ std::optional<RunRecord> cublasTf32Reference(const QList<RunRecord> &runs)
 {
     std::optional<RunRecord> best;
     for (const RunRecord &run : runs)
-        if (run.stage == QLatin1String("cublas_tf32") && isUsableTime(run) && !isPublished(run))
+        if (run.stage == StageId::CublasTf32 && isUsableTime(run) && !isPublished(run))
             if (!best || laterOrEqual(run, *best))
                 best = run;
     return best;
@@ -334,8 +334,8 @@ QString shortPresetLabel(const QString &presetKey)
         {QStringLiteral("fp32-pipelined"), QStringLiteral("+pipe")},
         {QStringLiteral("fp32-async"), QStringLiteral("+async")},
         {QStringLiteral("fp32-tuned"), QStringLiteral("+tuned")},
-        {QStringLiteral("cublas_fp32"), QStringLiteral("cuBLAS")},
-        {QStringLiteral("cublas_tf32"), QStringLiteral("TF32")}};
+        {stageKeyText(StageId::CublasFp32), QStringLiteral("cuBLAS")},
+        {stageKeyText(StageId::CublasTf32), QStringLiteral("TF32")}};
     for (const auto &[key, label] : named)
         if (presetKey == key)
             return label;
@@ -353,11 +353,11 @@ QString shortRunLabel(const RunRecord &run)
     // A star: not the preset as the ladder runs it (other parameters, build or launch).
     if (const QString preset = shortPresetLabel(run.presetKey); !preset.isEmpty())
         return run.isPlainLaunch() ? preset : preset + QLatin1Char('*');
-    if (const StageInfo *stage = findStage(run.stage.toStdString())) {
+    if (const StageInfo *stage = findStage(run.stage.key())) {
         const QString label = QString::fromStdString(stage->shortLabel);
         return stage->isLibrary ? label : label + QLatin1Char('*');
     }
-    return run.stage.left(8);
+    return run.stageKey().left(8);
 }
 
 LadderGroup ladderGroupOf(const QString &stageKey)

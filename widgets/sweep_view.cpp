@@ -4,17 +4,9 @@
 #include "file_write.h"
 #include "plot_export.h"
 #include "plot_theme.h"
-#include "runner_command.h"
-#include "runner_locator.h"
-#include "session.h"
-#include "sweep_journals.h"
 #include "sweep_print_layout.h"
-#include "sweep_run.h"
-#include "sweep_run_controls.h"
 
 #include <QComboBox>
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -24,7 +16,6 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -64,25 +55,20 @@ QString marksText()
 
 } // namespace
 
-SweepView::SweepView(Session *session, QWidget *parent) : QWidget(parent), m_session(session)
+SweepView::SweepView(SweepControl *control, QWidget *parent)
+    : SweepViewBase(control,
+                    {QStringLiteral("sweep"), tr("configurations"),
+                     tr("Run the shown sweep's unfinished configurations"),
+                     tr("How each runner is started: {runner} (this machine), CUDA_VISIBLE_DEVICES={gpu} "
+                        "{runner}, ssh HOST gemmscope-runner, srun --gres=gpu:1 gemmscope-runner. No shell: "
+                        "see docs/sweeps.md.")},
+                    parent)
 {
-    m_journalDir =
-        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sweeps");
     buildForm();
-    if (m_session)
-        connect(m_session, &Session::sweepsChanged, this, &SweepView::refreshSweepList);
-    setJournalDirectory(m_journalDir);
-    updateStartState();
-    redraw();
+    follow();
 }
 
-void SweepView::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
-    m_page.arrange(size());
-}
-
-SweepView::~SweepView() = default; // the SweepRun stops its runners; its runs are journaled
+SweepView::~SweepView() = default; // a running sweep runs on in the control
 
 void SweepView::buildForm()
 {
@@ -110,29 +96,10 @@ void SweepView::buildForm()
     m_budget->setRange(1, 60000);
     m_budget->setValue(30);
     m_budget->setSuffix(tr(" ms"));
-    m_runners = new QLineEdit(m_template);
-    m_runners->setObjectName(QStringLiteral("sweepRunnerTemplate"));
-    m_runners->setToolTip(
-        tr("How each runner is started: {runner} (this machine), CUDA_VISIBLE_DEVICES={gpu} "
-           "{runner}, ssh HOST gemmscope-runner, srun --gres=gpu:1 gemmscope-runner. No shell: "
-           "see docs/sweeps.md."));
-    m_runnerCountBox = new QSpinBox;
-    m_runnerCountBox->setRange(1, 64);
-    m_runnerCountBox->setPrefix(QStringLiteral("× "));
-    m_runnerCountBox->setToolTip(tr("Runners started from the template, {gpu} = 0, 1, ..."));
     m_metric = new QComboBox;
     m_metric->setObjectName(QStringLiteral("sweepMetric"));
     m_metric->addItem(tr("TFLOP/s"));
     m_metric->addItem(tr("% of cuBLAS (same GPU)"));
-    m_controls = std::make_unique<SweepRunControls>(
-        m_session,
-        SweepRunControls::Words{QStringLiteral("sweep"), tr("configurations"),
-                                tr("Running %1 configurations on %2 runner(s)…"),
-                                tr("Stopped after %1 s: %2 configurations not run yet (Resume continues)."),
-                                tr("Run the shown sweep's unfinished configurations")},
-        this, [this](const SweepData &sweep) { showSweep(sweep); });
-    m_sweeps = m_controls->sweepList();
-    m_status = m_controls->status();
     m_best = new QLabel;
     m_best->setObjectName(QStringLiteral("sweepBest"));
     m_best->setTextFormat(Qt::PlainText); // host and GPU names come from files: an <img> would be loaded
@@ -195,14 +162,10 @@ void SweepView::buildForm()
     sizeRow->addWidget(m_size, 1);
     sizeRow->addWidget(m_budget);
     form->addRow(tr("Size, budget"), sizeRow);
-    auto *runnerRow = new QHBoxLayout;
-    runnerRow->addWidget(m_runners, 1);
-    runnerRow->addWidget(m_runnerCountBox);
-    form->addRow(tr("Runners"), runnerRow);
+    m_panel->addRunnersRow(form);
     form->addRow(tr("Show"), m_metric);
-    m_page = makeSweepPage(this);
     m_page.sideLayout->addLayout(form);
-    m_controls->addTo(m_page.sideLayout);
+    m_panel->addTo(m_page.sideLayout);
     m_page.sideLayout->addWidget(m_legend);
     m_page.sideLayout->addStretch(1);
     m_canvas = new QStackedWidget;
@@ -215,30 +178,10 @@ void SweepView::buildForm()
 
     connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::stageChanged);
     connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::redraw);
-    m_controls->setActions([this](QString *error) { return start(error); },
-                           [this](QString *error) { return resume(error); });
-    m_controls->setExport(tr("Export sweep"),
-                          exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"),
-                          [this](const QString &path) { return exportTo(path); });
-    connect(m_controls.get(), &SweepRunControls::runningChanged, this, &SweepView::sweepStateChanged);
-    connect(m_runners, &QLineEdit::textChanged, this, &SweepView::updateStartState);
+    m_panel->setExport(tr("Export sweep"),
+                       exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"),
+                       [this](const QString &path) { return exportTo(path); });
     stageChanged();
-}
-
-void SweepView::setRunningOff(const QString &why)
-{
-    m_runningOff = why;
-    updateStartState();
-}
-
-QString SweepView::startOffReason() const
-{
-    return m_controls->startBlockedReason();
-}
-
-void SweepView::updateStartState()
-{
-    m_controls->setStartBlocked(SweepRunControls::startOffReason(m_runners->text(), m_runningOff));
 }
 
 void SweepView::stageChanged()
@@ -254,39 +197,6 @@ void SweepView::stageChanged()
     }
     m_x->setCurrentIndex(0);
     m_y->setCurrentIndex(1);
-}
-
-void SweepView::setJournalDirectory(const QString &dir)
-{
-    m_journalDir = dir;
-    if (!m_session) {
-        refreshSweepList();
-        return;
-    }
-    // Sweeps a crash left unfinished (the GUI killed before its autosave held their runs): into
-    // the session, offered in the sweep list for Resume. The folder is read once, off this thread.
-    SweepJournalFolder::of(dir)->whenScanned(this, [this, dir](const JournalFolderScan &found) {
-        if (m_journalDir != dir)
-            return; // another folder was chosen meanwhile
-        const JournalScan scan = applyJournalScan(*m_session, found);
-        refreshSweepList();
-        int mine = 0;
-        for (const SweepData &s : m_session->sweeps())
-            mine += s.spec.kind == SweepKind::Grid && scan.unfinished.contains(s.id);
-        if (mine > 0)
-            m_status->setText(tr("%n unfinished sweep(s) found in %1 (the Shown list): Resume "
-                                 "continues the shown one.",
-                                 nullptr, mine)
-                                  .arg(dir));
-    });
-}
-
-void SweepView::setRunnerTemplate(const QString &text, int count)
-{
-    m_template = text;
-    m_runnerCount = count;
-    m_runners->setText(text); // re-checks Start
-    m_runnerCountBox->setValue(count);
 }
 
 void SweepView::setBaseConfig(const RunConfig &config)
@@ -329,106 +239,13 @@ SweepSpec SweepView::spec() const
     return spec;
 }
 
-QString SweepView::journalPathFor(const SweepData &sweep) const
+std::optional<SweepSpec> SweepView::formSpec(QString *error) const
 {
-    return SweepJournalFolder::of(m_journalDir)->journalPathFor(sweep); // never from the sweep's id
-}
-
-bool SweepView::start(QString *error)
-{
-    if (const QString off = startOffReason(); !off.isEmpty()) {
-        if (error)
-            *error = off;
-        return false;
-    }
     if (!parseSize(m_size->text())) {
-        if (error)
-            *error = tr("The size must look like 4096x4096x4096.");
-        return false;
+        *error = tr("The size must look like 4096x4096x4096.");
+        return std::nullopt;
     }
-    SweepData sweep;
-    sweep.id = newSweepId();
-    sweep.spec = spec();
-    sweep.created = QDateTime::currentDateTimeUtc();
-    return launch(sweep, error);
-}
-
-bool SweepView::resume(QString *error)
-{
-    if (const QString off = startOffReason(); !off.isEmpty()) {
-        if (error)
-            *error = off;
-        return false;
-    }
-    if (!m_shown) {
-        if (error)
-            *error = tr("No sweep is shown to resume.");
-        return false;
-    }
-    const SweepData sweep = SweepRunControls::withJournaledRuns(*m_shown, journalPathFor(*m_shown));
-    if (unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty()) {
-        if (error)
-            *error = tr("Every configuration of this sweep has finished; nothing to resume.");
-        return false;
-    }
-    return launch(sweep, error);
-}
-
-bool SweepView::launch(SweepData sweep, QString *error)
-{
-    if (isRunning()) {
-        if (error)
-            *error = tr("A sweep is already running.");
-        return false;
-    }
-    m_template = m_runners->text();
-    m_runnerCount = m_runnerCountBox->value();
-    const RunnerLocation location = locateRunner();
-    const auto commands =
-        runnerCommandsPerGpu(m_template, m_runnerCount, location.found() ? location.path : QString(), error);
-    if (!commands)
-        return false;
-    SweepRun::Options options;
-    options.runners = *commands;
-    options.journalPath = journalPathFor(sweep); // created (with its runs so far) and locked by the run
-    options.archiveDirectory = SweepJournalFolder::of(m_journalDir)->archiveDirectory();
-    return m_controls->launch(sweep, options, error);
-}
-
-void SweepView::cancel()
-{
-    m_controls->cancel();
-}
-
-bool SweepView::isRunning() const
-{
-    return m_controls->isRunning();
-}
-
-void SweepView::refreshSweepList()
-{
-    m_sweeps->clear();
-    const SweepData *last = nullptr, *same = nullptr; // size sweeps have their own view (size_sweep_view.h)
-    if (m_session)
-        for (const SweepData &s : m_session->sweeps())
-            if (s.spec.kind == SweepKind::Grid) {
-                m_sweeps->addItem(s.title(), s.id);
-                last = &s;
-                if (m_shown && s.id == m_shown->id)
-                    same = &s;
-            }
-    if (m_shown && (isRunning() || (same && same->runs.size() == m_shown->runs.size()))) {
-        m_sweeps->setCurrentIndex(m_sweeps->findData(m_shown->id));
-    } else if (same) { // it ran on elsewhere (a journal read back): show its runs
-        showSweep(*same);
-    } else if (last) { // first open, or another session: its latest sweep
-        showSweep(*last);
-    } else if (m_shown) { // the session that held it was replaced by one without sweeps
-        m_shown.reset();
-        m_plan = {};
-        m_loaded->setVisible(false);
-        redraw();
-    }
+    return spec();
 }
 
 bool SweepView::showRatio() const
@@ -441,26 +258,17 @@ void SweepView::setShowRatio(bool ratio)
     m_metric->setCurrentIndex(ratio ? 1 : 0);
 }
 
-void SweepView::showSweep(const SweepData &sweep)
+void SweepView::setForm(const SweepData &sweep)
 {
-    if (!m_shown || m_shown->id != sweep.id || !(m_shown->spec == sweep.spec))
-        m_plan = planSweep(sweep.spec);
-    m_shown = sweep;
-    if (!isRunning()) { // the form says what the shown sweep is (Start then repeats it)
-        const QSignalBlocker block(m_stage);
-        m_stage->setCurrentIndex(m_stage->findData(QString::fromStdString(sweep.spec.stage.str())));
-        stageChanged();
-        m_x->setCurrentText(QString::fromStdString(sweep.spec.x.param));
-        m_y->setCurrentText(QString::fromStdString(sweep.spec.y.param));
-        m_rest->setCurrentIndex(sweep.spec.rest == SweepRest::BestOverRest ? 1 : 0);
-        m_size->setText(
-            QStringLiteral("%1x%2x%3").arg(sweep.spec.size.m).arg(sweep.spec.size.n).arg(sweep.spec.size.k));
-        m_budget->setValue(sweep.spec.budgetMs);
-    }
-    const int index = m_sweeps->findData(sweep.id);
-    if (index >= 0)
-        m_sweeps->setCurrentIndex(index);
-    redraw();
+    const QSignalBlocker block(m_stage);
+    m_stage->setCurrentIndex(m_stage->findData(QString::fromStdString(sweep.spec.stage.str())));
+    stageChanged();
+    m_x->setCurrentText(QString::fromStdString(sweep.spec.x.param));
+    m_y->setCurrentText(QString::fromStdString(sweep.spec.y.param));
+    m_rest->setCurrentIndex(sweep.spec.rest == SweepRest::BestOverRest ? 1 : 0);
+    m_size->setText(
+        QStringLiteral("%1x%2x%3").arg(sweep.spec.size.m).arg(sweep.spec.size.n).arg(sweep.spec.size.k));
+    m_budget->setValue(sweep.spec.budgetMs);
 }
 
 QString SweepView::bestText() const
@@ -479,7 +287,9 @@ QString SweepView::bestText() const
 void SweepView::redraw()
 {
     m_plot->clearItems();
-    if (!m_shown || !m_plan.ok()) {
+    if (!shownSweep())
+        m_loaded->setVisible(false); // it spoke of a sweep no longer shown
+    if (!shownSweep() || !plan().ok()) {
         // Text in the chart's place: an empty colour map with 0-5 axes would look like data.
         m_summary = {};
         m_map->data()->setSize(1, 1);
@@ -492,8 +302,8 @@ void SweepView::redraw()
     m_canvas->setCurrentWidget(m_plot);
     m_best->setVisible(true);
     const bool ratio = showRatio();
-    m_summary = summarizeSweep(m_plan, m_shown->runs, ratio);
-    const int nx = int(m_plan.xValues.size()), ny = int(m_plan.yValues.size());
+    m_summary = summarizeSweep(plan(), shownSweep()->runs, ratio);
+    const int nx = int(plan().xValues.size()), ny = int(plan().yValues.size());
     m_map->data()->setSize(nx, ny);
     m_map->data()->setRange(QCPRange(0, nx - 1), QCPRange(0, ny - 1));
     double lo = 1e300, hi = -1e300;
@@ -509,7 +319,7 @@ void SweepView::redraw()
     if (hi - lo < 1e-9)
         lo = hi - 1;
     for (const SweepCellSummary &c : m_summary.cells) {
-        const SweepCell &cell = m_plan.cells[std::size_t(c.cell)];
+        const SweepCell &cell = plan().cells[std::size_t(c.cell)];
         const double v = c.best ? (ratio ? c.pctOfCublas.value_or(0) : c.best->tflops) : lo;
         m_map->data()->setCell(cell.xIndex, cell.yIndex, v);
         if (!c.best) { // invalid, not run, or failed: a grey cell over the colour (hatched: refused)
@@ -567,19 +377,19 @@ void SweepView::redraw()
             t->addTick(double(i), QString::number(values[i]));
         return t;
     };
-    m_plot->xAxis->setTicker(ticks(m_plan.xValues));
-    m_plot->yAxis->setTicker(ticks(m_plan.yValues));
-    m_plot->xAxis->setLabel(QString::fromStdString(m_plan.spec.x.param));
-    m_plot->yAxis->setLabel(QString::fromStdString(m_plan.spec.y.param));
+    m_plot->xAxis->setTicker(ticks(plan().xValues));
+    m_plot->yAxis->setTicker(ticks(plan().yValues));
+    m_plot->xAxis->setLabel(QString::fromStdString(plan().spec.x.param));
+    m_plot->yAxis->setLabel(QString::fromStdString(plan().spec.y.param));
     m_plot->xAxis->setRange(-0.5, nx - 0.5);
     m_plot->yAxis->setRange(-0.5, ny - 0.5);
-    const QString rest = m_plan.spec.rest == SweepRest::BestOverRest
+    const QString rest = plan().spec.rest == SweepRest::BestOverRest
                              ? tr("best over the rest")
                              : QString::fromStdString(
-                                   formatParams(planSweep(m_plan.spec).points.empty() ? ParamValues{} : [&] {
-                                       ParamValues p = m_plan.points.front().params;
-                                       p.erase(m_plan.spec.x.param);
-                                       p.erase(m_plan.spec.y.param);
+                                   formatParams(planSweep(plan().spec).points.empty() ? ParamValues{} : [&] {
+                                       ParamValues p = plan().points.front().params;
+                                       p.erase(plan().spec.x.param);
+                                       p.erase(plan().spec.y.param);
                                        return p;
                                    }()));
     m_restText = rest;
@@ -589,11 +399,11 @@ void SweepView::redraw()
 
 QString SweepView::summaryText() const
 {
-    if (!m_shown)
+    if (!shownSweep())
         return {};
-    const QString provenance = sweepProvenance(m_shown->runs);
+    const QString provenance = sweepProvenance(shownSweep()->runs);
     return QStringLiteral("%1 (%2) — %3 of %4 configurations answered%5.\n%6")
-        .arg(m_shown->title(), m_restText)
+        .arg(shownSweep()->title(), m_restText)
         .arg(m_summary.answeredPoints)
         .arg(m_summary.validPoints)
         .arg(provenance.isEmpty() ? QString() : QStringLiteral(", ") + provenance)
@@ -607,8 +417,8 @@ bool SweepView::showsHeatmap() const
 
 QString SweepView::emptyText() const
 {
-    if (m_shown && !m_plan.ok())
-        return tr("This sweep cannot be drawn: %1").arg(QString::fromStdString(m_plan.error));
+    if (shownSweep() && !plan().ok())
+        return tr("This sweep cannot be drawn: %1").arg(QString::fromStdString(plan().error));
     return tr("No sweep to show yet.\n\n"
               "A parameter sweep times every configuration of two of a stage's parameters (BM × BN, say) at "
               "one problem size and draws TFLOP/s as a heatmap: which tile shapes are fast on this GPU, "
@@ -622,9 +432,9 @@ QString SweepView::emptyText() const
 QString SweepView::cellTooltip(const SweepCellSummary &c) const
 {
     const QString where = QStringLiteral("%1 = %2, %3 = %4")
-                              .arg(QString::fromStdString(m_plan.spec.x.param))
+                              .arg(QString::fromStdString(plan().spec.x.param))
                               .arg(c.x)
-                              .arg(QString::fromStdString(m_plan.spec.y.param))
+                              .arg(QString::fromStdString(plan().spec.y.param))
                               .arg(c.y);
     if (c.invalid())
         return where + QStringLiteral("\n") +
@@ -659,36 +469,36 @@ QString SweepView::cellTooltip(const SweepCellSummary &c) const
 
 std::pair<int, QString> SweepView::cellAt(const QPointF &pixel) const
 {
-    if (!m_shown || !m_plan.ok() || !m_plot->axisRect()->rect().contains(pixel.toPoint()))
+    if (!shownSweep() || !plan().ok() || !m_plot->axisRect()->rect().contains(pixel.toPoint()))
         return {-1, {}};
     const int xi = int(std::lround(m_plot->xAxis->pixelToCoord(pixel.x())));
     const int yi = int(std::lround(m_plot->yAxis->pixelToCoord(pixel.y())));
-    const SweepCell *cell = m_plan.cellAt(xi, yi);
+    const SweepCell *cell = plan().cellAt(xi, yi);
     if (!cell)
         return {-1, {}};
-    const int index = int(cell - m_plan.cells.data());
+    const int index = int(cell - plan().cells.data());
     return {index, cellTooltip(m_summary.cells[index])};
 }
 
 QPointF SweepView::cellCenter(int cell) const
 {
-    const SweepCell &c = m_plan.cells[std::size_t(cell)];
+    const SweepCell &c = plan().cells[std::size_t(cell)];
     return {m_plot->xAxis->coordToPixel(c.xIndex), m_plot->yAxis->coordToPixel(c.yIndex)};
 }
 
 void SweepView::clickCell(int index)
 {
-    if (!m_shown || index < 0 || index >= m_summary.cells.size())
+    if (!shownSweep() || index < 0 || index >= m_summary.cells.size())
         return;
     const SweepCellSummary &c = m_summary.cells[index];
     RunConfig config;
-    config.stage = m_plan.spec.stage;
-    config.size = m_plan.spec.size;
-    config.timing.budgetMs = m_plan.spec.budgetMs;
+    config.stage = plan().spec.stage;
+    config.size = plan().spec.size;
+    config.timing.budgetMs = plan().spec.budgetMs;
     // The best configuration of the cell, or (refused, not run) its first one: the views then say why.
     config.params = c.best
                         ? paramValuesOf(*c.best)
-                        : m_plan.points[std::size_t(m_plan.cells[std::size_t(index)].points.front())].params;
+                        : plan().points[std::size_t(plan().cells[std::size_t(index)].points.front())].params;
     const RunConfig before = m_base; // the panel's, until the click replaces it
     emit configurationChosen(config);
     // Never silently: the line says what was loaded, the sweep's size and budget included, and
@@ -727,27 +537,27 @@ QString SweepView::loadedText() const
 
 QString SweepView::printTitle() const
 {
-    if (!m_shown)
+    if (!shownSweep())
         return {};
     return tr("Sweep: %1, %2 × %3 at %4x%5x%6 (%7) — %8")
-        .arg(QString::fromStdString(stageInfo(m_plan.spec.stage).title),
-             QString::fromStdString(m_plan.spec.x.param), QString::fromStdString(m_plan.spec.y.param))
-        .arg(m_plan.spec.size.m)
-        .arg(m_plan.spec.size.n)
-        .arg(m_plan.spec.size.k)
+        .arg(QString::fromStdString(stageInfo(plan().spec.stage).title),
+             QString::fromStdString(plan().spec.x.param), QString::fromStdString(plan().spec.y.param))
+        .arg(plan().spec.size.m)
+        .arg(plan().spec.size.n)
+        .arg(plan().spec.size.k)
         .arg(m_restText, showRatio() ? tr("% of cuBLAS FP32 on the same GPU") : tr("TFLOP/s"));
 }
 
 std::optional<QString> SweepView::exportTo(const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (!m_shown || !m_plan.ok())
+    if (!shownSweep() || !plan().ok())
         return tr("There is no sweep to export: %1 shows none yet (choose one in its list, or run one).")
             .arg(viewName());
     if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
         const QByteArray bytes = suffix == QLatin1String("csv")
-                                     ? sweepCellsCsv(m_plan, m_summary).toUtf8()
-                                     : QJsonDocument(sweepCellsJson(m_plan, m_summary)).toJson();
+                                     ? sweepCellsCsv(plan(), m_summary).toUtf8()
+                                     : QJsonDocument(sweepCellsJson(plan(), m_summary)).toJson();
         if (const FileWrite written = writeFileAtomically(path, bytes); !written)
             return written.error; // the file is replaced whole or left as it was
         return std::nullopt;

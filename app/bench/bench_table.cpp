@@ -2,6 +2,7 @@
 
 #include "events.h"
 #include "stage_catalog.h"
+#include "trust_mark.h"
 
 #include <QJsonArray>
 #include <algorithm>
@@ -35,6 +36,15 @@ std::optional<protocol::Counters> countersOf(const BenchRow &row)
     return result.counters;
 }
 
+bool anyInterleaved(const std::vector<BenchRow> &rows)
+{
+    return std::any_of(rows.begin(), rows.end(), [](const BenchRow &r) {
+        protocol::ResultEvent e;
+        return protocol::eventTypeOf(r.event) == protocol::EventType::Result &&
+               protocol::fromJson(r.event, e) && e.baseline.has_value();
+    });
+}
+
 bool anyCounters(const std::vector<BenchRow> &rows)
 {
     return std::any_of(rows.begin(), rows.end(), [](const BenchRow &r) { return countersOf(r).has_value(); });
@@ -48,6 +58,22 @@ QString tf32Cell(const BenchRow &row, double median, double cublasTf32Ms)
     if (!stage || stage->precision != Precision::Tf32 || median <= 0)
         return QStringLiteral("-");
     return number(100 * cublasTf32Ms / median, 1) + QStringLiteral("%");
+}
+
+// The row's ratio against its own interleaved cuBLAS call (issue 22): "93.1%i". The baseline is
+// of the stage's precision, so it fills the matching column; the other stays as the run-wide one.
+std::optional<QString> interleavedCell(const protocol::ResultEvent &e, const QString &baselineStage)
+{
+    if (!e.baseline || e.baseline->stage != baselineStage || e.timing.medianMs <= 0)
+        return std::nullopt;
+    return number(100 * e.baseline->timing.medianMs / e.timing.medianMs, 1) + QStringLiteral("%i");
+}
+
+QString noiseCell(const protocol::ResultEvent &e)
+{
+    if (!e.conditions || !e.conditions->noisePct)
+        return QStringLiteral("-");
+    return number(*e.conditions->noisePct, 2) + QStringLiteral("%");
 }
 
 QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bool counters,
@@ -76,24 +102,30 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bo
                 QStringLiteral("%1% (%2)")
                     .arg(number(100 * e.compiled->occupancy->fraction, 0), e.compiled->occupancy->limiter);
     }
-    QStringList cells{preset,
-                      row.stage,
-                      row.params,
-                      QStringLiteral("%1 (%2-%3)")
-                          .arg(number(median, 3), number(e.timing.p20Ms, 3), number(e.timing.p80Ms, 3)),
-                      number(tflops, 2),
-                      cublasMs > 0 && median > 0 ? number(100 * cublasMs / median, 1) + QStringLiteral("%")
-                                                 : QStringLiteral("-"),
-                      peakTflops > 0 ? number(100 * tflops / peakTflops, 1) + QStringLiteral("%")
-                                     : QStringLiteral("-"),
-                      e.verify.relError ? QString::number(*e.verify.relError, 'e', 2) : QStringLiteral("-"),
-                      regs,
-                      spills,
-                      occupancy};
+    QStringList cells{
+        preset,
+        row.stage,
+        row.params,
+        QStringLiteral("%1 (%2-%3)")
+            .arg(number(median, 3), number(e.timing.p20Ms, 3), number(e.timing.p80Ms, 3)),
+        number(tflops, 2),
+        interleavedCell(e, QStringLiteral("cublas_fp32"))
+            .value_or(cublasMs > 0 && median > 0 ? number(100 * cublasMs / median, 1) + QStringLiteral("%")
+                                                 : QStringLiteral("-")),
+        peakTflops > 0 ? number(100 * tflops / peakTflops, 1) + QStringLiteral("%") : QStringLiteral("-"),
+        e.verify.relError ? QString::number(*e.verify.relError, 'e', 2) : QStringLiteral("-"),
+        regs,
+        spills,
+        occupancy,
+        clockText(e.conditions),
+        noiseCell(e),
+        trustMark(e.conditions).word};
     if (counters)
         cells.insert(7, dramIntensityCell(e));
-    if (cublasTf32Ms > 0)
-        cells.insert(6, tf32Cell(row, median, cublasTf32Ms));
+    if (cublasTf32Ms > 0 || e.baseline)
+        cells.insert(
+            6, interleavedCell(e, QStringLiteral("cublas_tf32"))
+                   .value_or(cublasTf32Ms > 0 ? tf32Cell(row, median, cublasTf32Ms) : QStringLiteral("-")));
     return cells;
 }
 
@@ -107,16 +139,24 @@ QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double p
                              QStringLiteral("TFLOP/s"),     QStringLiteral("% cuBLAS"),
                              QStringLiteral("% FP32 peak"), QStringLiteral("rel error"),
                              QStringLiteral("regs"),        QStringLiteral("spills st/ld"),
-                             QStringLiteral("occupancy")};
+                             QStringLiteral("occupancy"),   QStringLiteral("SM clock"),
+                             QStringLiteral("noise"),       QStringLiteral("trust")};
     const bool counters = anyCounters(rows);
+    const bool interleaved = anyInterleaved(rows);
+    // With an interleaved TF32 baseline the column is there even without a cuBLAS TF32 row.
+    const bool tf32Column = cublasTf32Ms > 0 || interleaved;
     QStringList columns = header;
     if (counters)
         columns.insert(7, QStringLiteral("DRAM FLOP/B"));
-    if (cublasTf32Ms > 0)
+    if (tf32Column)
         columns.insert(6, QStringLiteral("% cuBLAS TF32"));
     std::vector<QStringList> table{columns};
-    for (const BenchRow &row : rows)
-        table.push_back(cellsFor(row, cublasMs, peakTflops, counters, cublasTf32Ms));
+    for (const BenchRow &row : rows) {
+        QStringList cells = cellsFor(row, cublasMs, peakTflops, counters, cublasTf32Ms);
+        if (tf32Column && cells.size() == columns.size() - 1) // a row without a TF32 cell of its own
+            cells.insert(6, QStringLiteral("-"));
+        table.push_back(cells);
+    }
     std::vector<qsizetype> widths(columns.size(), 0);
     for (const QStringList &cells : table)
         if (cells.size() == columns.size()) // error rows span the rest of the line
@@ -128,6 +168,20 @@ QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double p
         for (int i = 0; i < cells.size(); ++i)
             padded << (i + 1 < cells.size() ? cells[i].leftJustified(widths[i]) : cells[i]);
         out += padded.join(QStringLiteral("  ")) + QLatin1Char('\n');
+    }
+    if (interleaved)
+        out +=
+            QStringLiteral("\n%i: against the row's own cuBLAS call, timed interleaved with it (one launch "
+                           "each in turn); other percentages: against the cuBLAS row of this run.\n");
+    // A result that is not steady says why under the table: its number is not comparable.
+    for (const BenchRow &row : rows) {
+        protocol::ResultEvent e;
+        if (protocol::eventTypeOf(row.event) != protocol::EventType::Result ||
+            !protocol::fromJson(row.event, e))
+            continue;
+        const TrustMark mark = trustMark(e.conditions);
+        if (mark.level == TrustLevel::Throttled || mark.level == TrustLevel::Noisy)
+            out += QStringLiteral("%1: %2\n").arg(row.preset.isEmpty() ? row.stage : row.preset, mark.reason);
     }
     // Counters fail for the whole session alike (permission, device): one sentence is enough.
     for (const BenchRow &row : rows) {

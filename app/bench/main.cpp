@@ -8,6 +8,10 @@
 //                   running them)
 //                   [--max-blocks-per-sm N]   (pad each block's shared memory so at most N share an SM)
 //                   [--smem-carveout P]   (prefer P % of the largest shared-memory share; the rest is L1)
+//                   [--regime burst|sustained] [--max-noise 0.5] [--throttle-threshold 90] [--no-baseline]
+//                   (how the GPU is held while timing, when timing stops, which samples count; each
+//                   GemmScope stage is timed interleaved with its cuBLAS call unless --no-baseline:
+//                   docs/protocol.md, "Conditions")
 //
 //   gemmscope-bench --sweep --stage final --x BM --y BN [--x-values 64,128] [--y-values ...]
 //                   [--rest fixed|best] [--fixed BK=16,TM=8,TN=8] [--size 4096x4096x4096] [--budget-ms 30]
@@ -22,6 +26,7 @@
 // Exit status: 0 every row ran; 1 a bad option, no runner or the JSON could not be written (an
 // existing file is then left as it was); 2 no GPU; 3 some rows failed (the table and the JSON
 // still hold every row).
+#include "bench_file.h"
 #include "bench_table.h"
 #include "events.h"
 #include "file_write.h"
@@ -29,6 +34,7 @@
 #include "runner_session.h"
 #include "stage_catalog.h"
 #include "sweep_mode.h"
+#include "timing_series.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -70,6 +76,7 @@ void printError(const QString &text)
 // Preset keys and stage keys, in the order given; cuBLAS FP32 is moved first (the 100% line).
 std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *error)
 {
+    const QString cublasFp32 = QString::fromStdString(StageId::CublasFp32.str());
     QStringList keys;
     if (list.isEmpty()) {
         // The worklog's ladder, then the FP32 stages past it.
@@ -77,14 +84,13 @@ std::optional<std::vector<Target>> resolveTargets(const QString &list, QString *
             if (const QString key = QString::fromStdString(p.key);
                 key.startsWith(QStringLiteral("worklog-")) || key.startsWith(QStringLiteral("fp32-")))
                 keys << key;
-        keys << QStringLiteral("cublas_fp32") << QStringLiteral("cublas_tf32");
+        keys << cublasFp32 << QString::fromStdString(StageId::CublasTf32.str());
     } else {
         keys = list.split(QLatin1Char(','), Qt::SkipEmptyParts);
     }
-    if (!keys.contains(QStringLiteral("cublas_fp32")))
-        keys.prepend(QStringLiteral("cublas_fp32")); // the percentages need it
-    keys.removeAll(QStringLiteral("cublas_fp32"));
-    keys.prepend(QStringLiteral("cublas_fp32"));
+    // cuBLAS FP32 first: the percentages need it.
+    keys.removeAll(cublasFp32);
+    keys.prepend(cublasFp32);
 
     std::vector<Target> targets;
     for (const QString &raw : keys) {
@@ -110,6 +116,7 @@ struct JobOptions {
     QString build;
     int maxBlocksPerSm = 0; // 0: no limit
     int smemCarveout = -1;  // -1: the driver's choice
+    bool baseline = true;   // GemmScope's kernels timed interleaved with their cuBLAS call
 };
 
 // One `run` request of the protocol for a target.
@@ -126,6 +133,8 @@ QJsonObject runJob(const QString &id, const Target &t, const JobOptions &options
         job.counters = true;
     // Build, block limit and carve-out concern GemmScope's kernels; cuBLAS stays the untouched baseline.
     const StageInfo *stage = findStage(t.stage.toStdString());
+    if (stage && !stage->isLibrary && options.baseline)
+        job.baseline = true;
     if (stage && !stage->isLibrary) {
         if (options.build != QStringLiteral("release"))
             job.build = options.build;
@@ -526,8 +535,31 @@ int main(int argc, char **argv)
         QStringLiteral("list-jobs"),
         QStringLiteral("Print the runner's run requests (JSON lines) instead of running them, e.g. to feed "
                        "gemmscope-runner under compute-sanitizer or ncu."));
+    const QCommandLineOption regimeOpt(
+        QStringLiteral("regime"),
+        QStringLiteral(
+            "burst (default: each stage from an idle, cool GPU) or sustained (after running at load "
+            "until the clock settles, as a long GEMM workload sees it)."),
+        QStringLiteral("regime"), QStringLiteral("burst"));
+    const QCommandLineOption maxNoiseOpt(
+        QStringLiteral("max-noise"),
+        QStringLiteral(
+            "Stop timing once the samples' relative noise is at most P percent (above 0, at most 50)."),
+        QStringLiteral("P"), QStringLiteral("0.5"));
+    const QCommandLineOption thresholdOpt(
+        QStringLiteral("throttle-threshold"),
+        QStringLiteral(
+            "Leave out samples whose SM clock is below P percent of the starting clock (0-100; 0 keeps "
+            "all)."),
+        QStringLiteral("P"), QStringLiteral("90"));
+    const QCommandLineOption noBaselineOpt(
+        QStringLiteral("no-baseline"),
+        QStringLiteral(
+            "Do not time each GemmScope stage interleaved with its cuBLAS call (the percentages then "
+            "come from the separate cuBLAS rows)."));
     parser.addOptions({sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt,
-                       warmupOpt, countersOpt, buildOpt, maxBlocksOpt, carveoutOpt, listJobsOpt});
+                       warmupOpt, countersOpt, buildOpt, maxBlocksOpt, carveoutOpt, listJobsOpt, regimeOpt,
+                       maxNoiseOpt, thresholdOpt, noBaselineOpt});
     const SweepOptions sweepOpts = addSweepOptions(parser);
     parser.process(app);
     if (parser.isSet(sweepOpts.sizeSweep))
@@ -588,8 +620,29 @@ int main(int argc, char **argv)
         printError(error);
         return 1;
     }
+    const QString regime = parser.value(regimeOpt);
+    if (regime != QStringLiteral("burst") && regime != QStringLiteral("sustained")) {
+        printError(QStringLiteral("--regime must be burst or sustained, not \"%1\".").arg(regime));
+        return 1;
+    }
+    NoiseCriterion criterion;
+    bool noiseOk = false, thresholdOk = false;
+    criterion.maxNoisePct = parser.value(maxNoiseOpt).toDouble(&noiseOk);
+    criterion.throttleThresholdPct = parser.value(thresholdOpt).toDouble(&thresholdOk);
+    if (!noiseOk || !thresholdOk) {
+        printError(QStringLiteral("--max-noise and --throttle-threshold are percentages, e.g. 0.5 and 90."));
+        return 1;
+    }
+    if (const std::string why = checkNoiseCriterion(criterion); !why.empty()) {
+        printError(QString::fromStdString(why));
+        return 1;
+    }
 
     JobOptions options;
+    options.timing.regime = regime;
+    options.timing.maxNoisePct = criterion.maxNoisePct;
+    options.timing.throttleThresholdPct = criterion.throttleThresholdPct;
+    options.baseline = !parser.isSet(noBaselineOpt);
     options.size = size;
     options.timing.budgetMs = int(*budgetMs);
     options.timing.flushL2 = parser.isSet(flushOpt);
@@ -644,15 +697,19 @@ int main(int argc, char **argv)
         printError(QStringLiteral("No GPU: %1").arg(ready.gpuErrorMessage));
         return 2;
     }
-    print(QStringLiteral("GPU: %1 (%2), size %3, budget %4 ms per stage%5\n")
-              .arg(ready.gpu->name, ready.gpu->arch, parser.value(sizeOpt), parser.value(budgetOpt),
+    print(QStringLiteral("GPU: %1 (%2), size %3, %4 regime, budget %5 ms per stage, noise target %6 %, "
+                         "throttle threshold %7 %%8\n")
+              .arg(ready.gpu->name, ready.gpu->arch, parser.value(sizeOpt), regime, parser.value(budgetOpt),
+                   QString::number(criterion.maxNoisePct), QString::number(criterion.throttleThresholdPct),
                    (parser.isSet(flushOpt) ? QStringLiteral(", L2 flushed") : QString()) +
                        (options.maxBlocksPerSm > 0
                             ? QStringLiteral(", at most %1 block(s) per SM").arg(options.maxBlocksPerSm)
                             : QString()) +
                        (options.smemCarveout >= 0
                             ? QStringLiteral(", shared-memory carve-out %1 %").arg(options.smemCarveout)
-                            : QString())));
+                            : QString()) +
+                       (options.baseline ? QStringLiteral(", each stage interleaved with its cuBLAS call")
+                                         : QString())));
 
     const QJsonObject ceilings =
         runner.request(protocol::toJson(protocol::CeilingsJob{QStringLiteral("ceilings"), std::nullopt}));
@@ -719,25 +776,16 @@ int main(int argc, char **argv)
     print(QStringLiteral("\n") + bench::formatTable(rows, cublasMs, peak, cublasTf32Ms));
 
     if (parser.isSet(jsonOpt)) {
-        QJsonArray jsonRows;
+        BenchFile bench;
+        bench.date = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+        bench.command = QCoreApplication::arguments().join(QLatin1Char(' '));
+        bench.gpu = protocol::toJson(*ready.gpu);
+        bench.size = size;
+        bench.ceilingsEvent = ceilings;
         for (const BenchRow &r : rows)
-            jsonRows.append(
-                QJsonObject{{QStringLiteral("preset"),
-                             r.preset.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.preset)},
-                            {QStringLiteral("stage"), r.stage},
-                            {QStringLiteral("params"), r.params},
-                            {QStringLiteral("event"), r.event}});
-        const QJsonObject doc{
-            {QStringLiteral("format"), QStringLiteral("gemmscope-bench")},
-            {QStringLiteral("version"), 1},
-            {QStringLiteral("date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
-            {QStringLiteral("command"), QCoreApplication::arguments().join(QLatin1Char(' '))},
-            {QStringLiteral("gpu"), runner.ready().value(QStringLiteral("gpu"))},
-            {QStringLiteral("size"), protocol::sizeToJson(size)},
-            {QStringLiteral("ceilings"), ceilings},
-            {QStringLiteral("rows"), jsonRows}};
+            bench.rows.append({r.preset, r.stage, r.params, r.event, {}, {}, {}});
         // Replaced whole or left as it was (a full disk never leaves half a file), exit status 1.
-        if (const FileWrite written = writeFileAtomically(parser.value(jsonOpt), QJsonDocument(doc).toJson());
+        if (const FileWrite written = writeFileAtomically(parser.value(jsonOpt), serializeBench(bench));
             !written) {
             printError(written.error);
             return 1;

@@ -44,7 +44,7 @@ bool RunnerSession::start(QString *error)
         if (protocol::eventTypeOf(*event) == protocol::EventType::Ready) {
             m_transport.stopWatching();
             m_ready = *event;
-            const QJsonValue version = event->value(QStringLiteral("protocol"));
+            const QJsonValue version = protocol::protocolVersionValue(*event);
             if (!version.isDouble() || version.toDouble() != protocol::kVersion) {
                 // Say what came: 1.5 or "1" is not "protocol 0".
                 *error = QStringLiteral("%1 speaks protocol %2; gemmscope-bench knows %3.")

@@ -181,7 +181,7 @@ int runSweep(const SweepBenchOptions &options)
     const SweepSummary summary = summarizeSweep(plan, runs, options.byRatio);
     int validAnswered = 0, failed = 0;
     for (const RunRecord &r : thisRun) {
-        if (plan.spec.kind == SweepKind::Grid && r.stage == QLatin1String("cublas_fp32"))
+        if (plan.spec.kind == SweepKind::Grid && r.stage == StageId::CublasFp32)
             continue;
         validAnswered += r.isOk() ? 1 : 0;
         failed += r.isOk() ? 0 : 1;
@@ -213,7 +213,7 @@ int runSweep(const SweepBenchOptions &options)
         out(gridTable(plan, summary));
     }
     for (const RunRecord &r : runs)
-        if (!sizes && r.isOk() && r.stage == QLatin1String("cublas_fp32"))
+        if (!sizes && r.isOk() && r.stage == StageId::CublasFp32)
             out(QStringLiteral("cuBLAS FP32 on %1 %2 (%3): %4 ms, %5 TFLOP/s\n")
                     .arg(r.host, r.gpuName, r.gpuUuid.left(12))
                     .arg(r.medianMs, 0, 'f', 3)

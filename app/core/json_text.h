@@ -46,4 +46,22 @@ inline std::optional<int> exactInt(const QJsonValue &value)
     return int(d);
 }
 
+// A file's bytes as one JSON object (a session, a bench file), or the sentence why they are not.
+inline std::optional<QJsonObject> parseJsonObject(const QByteArray &bytes, QString *error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = QObject::tr("The file is not valid JSON (%1 at byte %2); it may be truncated or corrupt.")
+                     .arg(parseError.errorString())
+                     .arg(parseError.offset);
+        return std::nullopt;
+    }
+    if (!doc.isObject()) {
+        *error = QObject::tr("The file holds JSON but not a GemmScope object.");
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
 } // namespace gemmscope

@@ -27,7 +27,7 @@ QString failureText(const RunRecord &r)
 // (the catalog's launch model, the runner's own: 193 KiB for the TMA stage, whose static is 0).
 int dynamicSmemBytes(const RunRecord &r)
 {
-    const StageInfo *stage = findStage(r.stage.toStdString());
+    const StageInfo *stage = findStage(r.stage.key());
     if (!stage || stage->isLibrary)
         return 0;
     return launchGeometry(stage->id, paramValuesOf(r), {r.m, r.n, r.k}).dynamicSmemBytes;
@@ -40,7 +40,9 @@ int smemBytes(const RunRecord &r)
 
 QString cublasKey(const RunRecord &r)
 {
-    return QStringLiteral("%1x%2x%3|%4|%5").arg(r.m).arg(r.n).arg(r.k).arg(r.origin, r.gpuName);
+    // Ratios compare only results of one regime (issue 22): a burst run against a burst cuBLAS run.
+    const QString regime = r.conditions ? r.conditions->regime : QString();
+    return QStringLiteral("%1x%2x%3|%4|%5|%6").arg(r.m).arg(r.n).arg(r.k).arg(r.origin, r.gpuName, regime);
 }
 
 } // namespace
@@ -63,7 +65,7 @@ ResultsModel::ResultsModel(Session *session, QObject *parent)
     // A cuBLAS run changes the % of cuBLAS of the other rows; another run only its own row (telling
     // every row of a 10,000-run session took the table milliseconds per run).
     const auto isReference = [this](int row) {
-        return m_session->runs().at(row).stage == QLatin1String("cublas_fp32");
+        return m_session->runs().at(row).stage == StageId::CublasFp32;
     };
     connect(session, &Session::runAdded, this, [this, isReference](int row) {
         m_cublasRowsValid = false;
@@ -103,14 +105,14 @@ const RunRecord *ResultsModel::cublasReference(const RunRecord &record) const
     if (!m_cublasRowsValid) {
         m_cublasRows.clear();
         for (qsizetype i = 0; i < runs.size(); ++i)
-            if (runs[i].stage == QLatin1String("cublas_fp32") && runs[i].isOk())
+            if (runs[i].stage == StageId::CublasFp32 && runs[i].isOk())
                 m_cublasRows[cublasKey(runs[i])].append(i);
         m_cublasRowsValid = true;
     }
     const RunRecord *best = nullptr;
     qint64 bestDistance = 0;
     for (const qsizetype row : m_cublasRows.value(cublasKey(record))) {
-        if (row >= runs.size() || runs[row].stage != QLatin1String("cublas_fp32"))
+        if (row >= runs.size() || runs[row].stage != StageId::CublasFp32)
             continue; // a change whose signal has not arrived yet
         const RunRecord &c = runs[row];
         const qint64 distance = (c.timestamp.isValid() && record.timestamp.isValid())
@@ -139,7 +141,7 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     const bool ok = r.isOk();
     switch (column) {
     case StageColumn:
-        return stageTitle(r.stage);
+        return stageTitle(r.stageKey());
     case ParametersColumn:
         return formatRunParams(r);
     case SizeColumn:
@@ -165,6 +167,10 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
         if (const auto p = percentOfCublas(r))
             return QStringLiteral("%1 %").arg(*p, 0, 'f', 1);
         return QString();
+    case ClockColumn:
+        return ok && r.conditions ? clockText(r.conditions) : QString();
+    case TrustColumn:
+        return ok ? trustOf(r).word : QString();
     case RelErrorColumn:
         return r.relError ? QString::number(*r.relError, 'e', 1) : QString();
     case RegistersColumn:
@@ -200,7 +206,7 @@ QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
     case StageColumn: {
         const auto &all = stages();
         for (size_t i = 0; i < all.size(); ++i)
-            if (QString::fromStdString(all[i].key) == r.stage)
+            if (all[i].id == r.stage)
                 return int(i);
         return int(all.size());
     }
@@ -212,6 +218,10 @@ QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
         return ok ? r.tflops : -1.0;
     case PercentOfCublasColumn:
         return percentOfCublas(r).value_or(-1.0);
+    case ClockColumn:
+        return r.conditions && r.conditions->smClockMedianMhz ? *r.conditions->smClockMedianMhz : -1.0;
+    case TrustColumn:
+        return ok ? int(trustOf(r).level) : int(TrustLevel::Published) + 1;
     case RelErrorColumn:
         return r.relError.value_or(missing);
     case RegistersColumn:
@@ -247,6 +257,9 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         // is escaped so that it reads as written.
         if (failed)
             return plainTextAsHtml(failureText(r));
+        // Before the catalog's refusal: these columns say how the number was measured.
+        if ((index.column() == TrustColumn || index.column() == ClockColumn) && r.isOk())
+            return trustOf(r).reason; // plain sentences of numbers and fixed words
         if (const QString refusal = catalogRefusal(r); !refusal.isEmpty()) // e.g. a zero tile from a file
             return plainTextAsHtml(
                 tr("Kept as it was read, but not modelled (the roofline and the access check leave it "
@@ -268,7 +281,8 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
                        : tr("Recorded earlier with gemmscope-bench, not measured here.");
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() >= MedianColumn && index.column() <= OccupancyColumn)
+        if (index.column() >= MedianColumn && index.column() <= OccupancyColumn &&
+            index.column() != TrustColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -292,6 +306,10 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("TFLOP/s");
     case PercentOfCublasColumn:
         return tr("% of cuBLAS FP32");
+    case ClockColumn:
+        return tr("SM clock");
+    case TrustColumn:
+        return tr("Trust");
     case RelErrorColumn:
         return tr("Rel. error");
     case RegistersColumn:

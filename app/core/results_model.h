@@ -3,6 +3,7 @@
 #pragma once
 
 #include "session.h"
+#include "trust_mark.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -19,6 +20,8 @@ public:
         MedianColumn, // "30.10 ms (30.00–30.30)"
         TflopsColumn,
         PercentOfCublasColumn,
+        ClockColumn, // the SM clock measured while timing: "1980 MHz", "1605-1980 MHz"
+        TrustColumn, // "steady", "throttled", "noisy", "unknown", "published" (tooltip: why)
         RelErrorColumn,
         RegistersColumn,
         SmemColumn,

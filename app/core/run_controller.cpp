@@ -25,10 +25,8 @@ void RunController::startRunner(const QString &runnerPath)
     connect(c, &RunnerClient::runnerStatusChanged, this, &RunController::runnerStatusChanged);
     connect(c, &RunnerClient::resultAvailable, this, &RunController::onResult);
     connect(c, &RunnerClient::runFailed, this, &RunController::onFailed);
-    connect(c, &RunnerClient::ceilingsAvailable, this, [this](const QJsonObject &event) {
-        protocol::CeilingsEvent ceilings;
-        protocol::fromJson(event, ceilings);
-        m_session->setCeilings(ceilings.gpu.name, ceilingsEntry(event, QStringLiteral("measured")));
+    connect(c, &RunnerClient::ceilingsAvailable, this, [this](const protocol::CeilingsEvent &ceilings) {
+        m_session->setCeilings(ceilings.gpu.name, ceilingsEntry(ceilings, QStringLiteral("measured")));
     });
     connect(c, &RunnerClient::jobsReplaced, this, [this](const QStringList &ids) {
         for (const QString &id : ids)
@@ -135,22 +133,20 @@ void RunController::onFailed(const RunRecord &record)
 
 std::optional<MeasuredCeilings> RunController::measuredCeilings() const
 {
-    const QJsonObject &ceilings = m_session->data().ceilings;
+    const QMap<QString, StoredCeilings> &ceilings = m_session->data().ceilings;
     const QList<RunRecord> &runs = m_session->runs();
     for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
-        const QJsonObject entry = ceilings.value(it->gpuName).toObject();
-        if (entry.isEmpty())
+        const auto stored = ceilings.constFind(it->gpuName);
+        if (stored == ceilings.constEnd())
             continue;
-        protocol::CeilingsEvent stored;    // a session entry has the ceilings event's fields plus "origin"
-        protocol::fromJson(entry, stored); // no "event" field: the check of the type fails, the fields read
         MeasuredCeilings c;
         c.gpuName = it->gpuName;
-        c.fmaTflops = stored.fmaTflops;
-        c.dramGbs = stored.dramGbs;
-        c.measuredAt = stored.measuredAt;
-        c.recorded = entry.value(QStringLiteral("origin")).toString() == QStringLiteral("recorded");
-        c.tf32Tflops = stored.tf32Tflops.value_or(0);
-        c.tf32Kernel = stored.tf32Kernel;
+        c.fmaTflops = stored->fmaTflops;
+        c.dramGbs = stored->dramGbs;
+        c.measuredAt = stored->measuredAt;
+        c.recorded = stored->isRecorded();
+        c.tf32Tflops = stored->tf32Tflops.value_or(0);
+        c.tf32Kernel = stored->tf32Kernel;
         return c;
     }
     return std::nullopt;

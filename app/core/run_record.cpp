@@ -39,15 +39,26 @@ QMap<QString, int> paramsOf(const ParamValues &values)
     return params;
 }
 
-// Counters as a session or an export stores them: in the runner's event kept as `raw`.
-std::optional<protocol::Counters> countersOfRaw(const QJsonObject &raw)
+// What a session's run keeps only in the runner's event it stores (`raw`): its counters, its
+// warmup and its conditions, decoded once when the session is read. Damaged conditions read as
+// unknown (the trust mark then says so), never as a failure of the whole session.
+void applyStoredEvent(RunRecord &record)
 {
-    const QJsonValue value = raw.value(QStringLiteral("counters"));
-    if (!value.isObject())
-        return std::nullopt;
-    protocol::Counters counters;
-    protocol::fromJson(value.toObject(), counters);
-    return counters;
+    protocol::ResultEvent stored;
+    protocol::fromJson(record.raw, stored); // an error event, or none: nothing of it is a result's
+    record.counters = stored.counters;
+    record.warmup = stored.timing.warmup;
+    record.conditions = stored.conditions;
+}
+
+// A session's `compiled` object: the fields of a `compiled` event a record keeps.
+void applyStoredCompiled(RunRecord &record, const QJsonObject &compiled)
+{
+    if (compiled.isEmpty())
+        return;
+    protocol::CompiledInfo typed;
+    protocol::fromJson(compiled, typed);
+    applyCompiled(record, typed);
 }
 
 } // namespace
@@ -94,20 +105,11 @@ void applyCompiled(RunRecord &record, const protocol::CompiledInfo &compiled)
     }
 }
 
-void applyCompiled(RunRecord &record, const QJsonObject &compiled)
-{
-    if (compiled.isEmpty())
-        return;
-    protocol::CompiledInfo typed;
-    protocol::fromJson(compiled, typed);
-    applyCompiled(record, typed);
-}
-
 RunRecord recordOfRequest(const protocol::RunJob &request)
 {
     RunRecord r;
     r.runId = request.id;
-    r.stage = request.stage;
+    r.stage = stageIdOf(request.stage);
     r.params = paramsOf(request.params.value_or(ParamValues{}));
     r.m = request.size.m;
     r.n = request.size.n;
@@ -124,10 +126,15 @@ RunRecord recordOfRequest(const protocol::RunJob &request)
 RunRecord fromResultEvent(const QJsonObject &event)
 {
     protocol::ResultEvent e;
-    protocol::fromJson(event, e); // a field of another type reads as absent: the checks below decide
+    protocol::fromJson(event, e); // a field of another type reads as absent: the checks decide
+    return fromResultEvent(e, event);
+}
+
+RunRecord fromResultEvent(const protocol::ResultEvent &e, const QJsonObject &event)
+{
     RunRecord r;
     r.runId = e.id;
-    r.stage = e.stage;
+    r.stage = stageIdOf(e.stage);
     r.params = paramsOf(e.params);
     r.m = e.size.m;
     r.n = e.size.n;
@@ -142,6 +149,7 @@ RunRecord fromResultEvent(const QJsonObject &event)
     r.p80Ms = e.timing.p80Ms;
     r.minMs = e.timing.minMs;
     r.count = e.timing.count;
+    r.warmup = e.timing.warmup;
     r.flushL2 = e.timing.flushL2;
     r.tflops = e.tflops.value_or(0);
     if (r.tflops <= 0 && r.medianMs > 0) // older runners: derive it from the time
@@ -158,6 +166,7 @@ RunRecord fromResultEvent(const QJsonObject &event)
     if (!r.timestamp.isValid())
         r.timestamp = QDateTime::currentDateTimeUtc();
     r.counters = e.counters;
+    r.conditions = e.conditions;
     // A result without a positive, finite median is no time at all: kept as a failed run with its
     // reason, so that a session holding it still loads (fromJson refuses an ok run without one).
     if (!(r.medianMs > 0 && std::isfinite(r.medianMs) && std::isfinite(r.tflops))) {
@@ -190,7 +199,11 @@ RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request)
     protocol::fromJson(typedRequest, job);
     protocol::ErrorEvent e;
     protocol::fromJson(event, e);
+    return fromErrorEvent(e, job, event);
+}
 
+RunRecord fromErrorEvent(const protocol::ErrorEvent &e, const protocol::RunJob &job, const QJsonObject &event)
+{
     RunRecord r = recordOfRequest(job);
     if (!e.id.isEmpty())
         r.runId = e.id;
@@ -214,7 +227,7 @@ QJsonObject toJson(const RunRecord &r)
 {
     QJsonObject o;
     o["run_id"] = r.runId;
-    o["stage"] = r.stage;
+    o["stage"] = r.stageKey();
     if (!r.presetKey.isEmpty())
         o["preset"] = r.presetKey;
     o["params"] = paramsToJson(r.params);
@@ -276,8 +289,8 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.runId = o.value("run_id").toString();
     if (r.runId.isEmpty())
         return fail(QStringLiteral("a run has no run_id"));
-    r.stage = o.value("stage").toString();
-    if (r.stage.isEmpty())
+    r.stage = stageIdOf(o.value("stage").toString());
+    if (r.stage.key().empty())
         return fail(QStringLiteral("run %1 has no stage").arg(r.runId));
     const auto status = runStatusFromName(o.value("status").toString());
     if (!status)
@@ -312,7 +325,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     if (o.contains("rel_error"))
         r.relError = o.value("rel_error").toDouble();
     r.tolerance = o.value("tolerance").toDouble();
-    applyCompiled(r, o.value("compiled").toObject());
+    applyStoredCompiled(r, o.value("compiled").toObject());
     const QJsonObject err = o.value("error").toObject();
     r.errorKind = err.value("kind").toString();
     r.errorMessage = err.value("message").toString();
@@ -331,7 +344,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.smClockMHz = o.value("sm_clock_mhz").toInt();
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
     r.raw = o.value("raw").toObject();
-    r.counters = countersOfRaw(r.raw);
+    applyStoredEvent(r);
     return r;
 }
 
@@ -345,9 +358,9 @@ ParamValues paramValuesOf(const RunRecord &run)
 
 QString catalogRefusal(const RunRecord &run)
 {
-    const StageInfo *stage = findStage(run.stage.toStdString());
+    const StageInfo *stage = findStage(run.stage.key());
     if (!stage)
-        return QStringLiteral("The catalog has no stage \"%1\".").arg(run.stage);
+        return QStringLiteral("The catalog has no stage \"%1\".").arg(run.stageKey());
     const std::vector<std::string> reasons =
         violations(stage->id, paramValuesOf(run), ProblemSize{run.m, run.n, run.k});
     QStringList text;

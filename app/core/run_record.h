@@ -17,9 +17,24 @@ namespace gemmscope {
 
 enum class RunStatus { Queued, Running, Ok, Failed };
 
+// A stage's key as text and back: how a session, a bench row or a view names a StageId. UTF-8, so
+// that a file naming a stage the catalog lacks keeps its name (up to StageId::kMaxKeyLength bytes).
+inline QString stageKeyText(const StageId &stage)
+{
+    return QString::fromUtf8(stage.key().data(), qsizetype(stage.key().size()));
+}
+inline StageId stageIdOf(const QString &key)
+{
+    const QByteArray utf8 = key.toUtf8();
+    return StageId(std::string_view(utf8.constData(), std::size_t(utf8.size())));
+}
+
 struct RunRecord {
-    QString runId;     // unique within a session ("r17"); stable across save/load
-    QString stage;     // catalog key: "coalesced", "cublas_fp32"
+    QString runId; // unique within a session ("r17"); stable across save/load
+    // The catalog stage or cuBLAS baseline it ran (StageId::CublasFp32); empty (no key) until set.
+    // A run read from a file may name a stage the catalog lacks: kept by its key (the first
+    // StageId::kMaxKeyLength bytes of UTF-8) and refused by catalogRefusal().
+    StageId stage{std::string_view{}};
     QString presetKey; // "worklog-3" when started from a preset, else empty
     QMap<QString, int> params;
     long long m = 0, n = 0, k = 0;
@@ -58,10 +73,20 @@ struct RunRecord {
     // Hardware counters of a run that asked for them (docs/protocol.md, "counters"): the
     // readings, or the sentence why they could not be read. Empty when the run had none.
     std::optional<protocol::Counters> counters;
+    // How steady the GPU was while the run was timed (docs/protocol.md, "Conditions"): the measured
+    // SM clock, noise, throttling, regime. Empty for runs recorded before it was measured.
+    std::optional<protocol::RunConditions> conditions;
     // While it runs: the median of the repetitions timed so far (progress events), preliminary.
     std::optional<double> preliminaryMedianMs;
-    QJsonObject raw; // the runner's event as received, kept for export; views read the typed fields
+    // Untimed launches before the timed ones (the result's timing.warmup); empty where unknown.
+    std::optional<int> warmup;
+    // The runner's event as received. Written and read by the session codec only, never decoded
+    // again past it: a session must round-trip the fields a record does not type (a newer runner's
+    // fields, the ptxas log, the timing budget) so that a load and a save lose nothing, and exports
+    // hand it on whole. Every field a view shows is typed above.
+    QJsonObject raw;
 
+    QString stageKey() const { return stageKeyText(stage); } // "coalesced", as files and views name it
     bool isOk() const { return status == RunStatus::Ok; }
     // The kernel as the ladder defines it: release build, launched as the stage launches it (no
     // launch experiment). Comparisons with the worklog's published steps use only these.
@@ -83,16 +108,21 @@ std::optional<RunStatus> runStatusFromName(const QString &name);
 // a model (traffic, mapping, access), which would otherwise divide by its zero tile.
 QString catalogRefusal(const RunRecord &run);
 
-// Runner events -> records. `runId` is the client's job id; the event's own fields fill the rest.
-// `request` (the run request as sent, in protocol shape; "type" may be left out) supplies stage,
-// params and size when an error event lacks them.
+// Runner events -> records, from the typed events of the protocol codec (protocol::decodeEvent).
+// `runId` is the event's job id; the event's own fields fill the rest. `request` (the run as
+// sent) supplies stage, params and size, which an error event lacks. `received`: the event as it
+// came, kept as `raw`.
+RunRecord fromResultEvent(const protocol::ResultEvent &event, const QJsonObject &received);
+RunRecord fromErrorEvent(const protocol::ErrorEvent &event, const protocol::RunJob &request,
+                         const QJsonObject &received);
+// The same from the JSON of an event (a bench file's rows): decoded through the codec first.
+// `request` in protocol shape ("type" may be left out).
 RunRecord fromResultEvent(const QJsonObject &event);
 RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request = {});
 // The record of a run request not yet answered: its identity (stage, params, size, build and
 // launch settings) as the request asks for them, status Queued.
 RunRecord recordOfRequest(const protocol::RunJob &request);
-// Copies the fields of a `compiled` object (registers, smem, occupancy...) into `record`.
-void applyCompiled(RunRecord &record, const QJsonObject &compiled);
+// Copies the fields of a `compiled` event (registers, smem, occupancy...) into `record`.
 void applyCompiled(RunRecord &record, const protocol::CompiledInfo &compiled);
 
 // Session persistence. fromJson refuses an object that lacks the fields a record needs and says

@@ -13,6 +13,9 @@ protocol::RunJob RunRequest::toRunJob() const
     protocol::TimingRequest timing;
     timing.budgetMs = config.timing.budgetMs;
     timing.flushL2 = config.timing.flushL2;
+    timing.regime = config.timing.regime;
+    timing.maxNoisePct = config.timing.maxNoisePct;
+    timing.throttleThresholdPct = config.timing.throttleThresholdPct;
     job.timing = timing;
     job.counters = config.timing.counters;
     if (!stageInfo(config.stage).isLibrary) { // cuBLAS has one build and chooses its own launch

@@ -25,6 +25,12 @@ struct TimingOptions {
     // of the SM's L1/shared SRAM in percent (-1: the driver's choice).
     int maxBlocksPerSm = 0;
     int smemCarveout = -1;
+    // How the GPU is held and when timing stops (docs/protocol.md, "Conditions"): "burst" from an
+    // idle GPU or "sustained" at load; stop at this relative noise; leave out samples whose SM
+    // clock fell below this share of the starting clock.
+    QString regime = QStringLiteral("burst");
+    double maxNoisePct = 0.5;
+    double throttleThresholdPct = 90;
     friend bool operator==(const TimingOptions &, const TimingOptions &) = default;
 };
 

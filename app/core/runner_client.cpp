@@ -14,12 +14,23 @@ namespace gemmscope {
 
 namespace {
 constexpr int kQuitGraceMs = 3000;
+
+// The run a request asked for, as a failed run's record names it (a fault request names none).
+protocol::RunJob runOf(const RunRequest &request)
+{
+    if (request.type != protocol::RequestType::Fault)
+        return request.toRunJob();
+    protocol::RunJob job;
+    job.id = request.jobId;
+    return job;
+}
 } // namespace
 
 RunnerClient::RunnerClient(QString runnerPath, QObject *parent)
     : QObject(parent), m_runnerPath(std::move(runnerPath))
 {
     qRegisterMetaType<gemmscope::RunRecord>();
+    qRegisterMetaType<gemmscope::protocol::CeilingsEvent>();
     // Job ids double as run ids in sessions: a per-client prefix keeps them unique across restarts
     // of the application that append to the same session.
     m_jobPrefix = QString::number(QRandomGenerator::global()->bounded(0x1000, 0xFFFF), 16);
@@ -249,92 +260,97 @@ void RunnerClient::cancelGraceExpired()
                               .arg(m_limits.cancelGraceMs / 1000.0));
 }
 
-void RunnerClient::handleEvent(const QJsonObject &event)
+void RunnerClient::handleEvent(const QJsonObject &json)
 {
-    using protocol::EventType;
-    const std::optional<EventType> type = protocol::eventTypeOf(event);
-    if (type == EventType::Ready) {
-        handleReady(event);
+    using namespace protocol;
+    const std::optional<Event> event = decodeEvent(json); // a field of another type reads as absent
+    if (!event)
+        return; // an unknown event type: a newer runner's, ignored
+    if (const auto *ready = std::get_if<ReadyEvent>(&*event)) {
+        handleReady(*ready, protocolVersionValue(json));
         return;
     }
-    if (type == EventType::Ceilings) {
-        emit ceilingsAvailable(event);
+    if (const auto *ceilings = std::get_if<CeilingsEvent>(&*event)) {
+        emit ceilingsAvailable(*ceilings);
         return;
     }
-    const QString id = protocol::eventIdOf(event);
-    // Events of a job that is no longer in flight (cancelled and replaced) are stale: drop them.
-    InFlight *job = inFlight(id);
-    const bool isCurrent = job != nullptr;
-    if (type == EventType::Progress) {
-        if (!isCurrent)
+    if (const auto *result = std::get_if<ResultEvent>(&*event))
+        handleResult(*result, json);
+    else if (const auto *error = std::get_if<ErrorEvent>(&*event))
+        handleError(*error, json);
+    else if (const auto *p = std::get_if<ProgressEvent>(&*event)) {
+        // Events of a job that is no longer in flight (cancelled and replaced) are stale: drop them.
+        if (!inFlight(p->id))
             return;
-        protocol::ProgressEvent p;
-        protocol::fromJson(event, p);
-        if (p.preliminaryMedianMs)
-            emit preliminaryMedian(id, *p.preliminaryMedianMs, p.done); // not throttled: few, and the point
-        const bool last = p.total > 0 && p.done >= p.total;
+        if (p->preliminaryMedianMs) // not throttled: few, and the point
+            emit preliminaryMedian(p->id, *p->preliminaryMedianMs, p->done);
+        const bool last = p->total > 0 && p->done >= p->total;
         if (!last && m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kProgressIntervalMs)
             return;
         m_sinceProgress.start();
-        emit progress(id, p.phase, p.done, p.total);
-    } else if (type == EventType::Compiled) {
-        if (isCurrent) {
-            job->compiled = event;
-            emit progress(id, protocol::eventTypeName(EventType::Compiled), 1, 1);
+        emit progress(p->id, p->phase, p->done, p->total);
+    } else if (const auto *compiled = std::get_if<CompiledInfo>(&*event)) {
+        if (InFlight *job = inFlight(compiled->id)) {
+            job->compiled = *compiled;
+            emit progress(compiled->id, eventTypeName(EventType::Compiled), 1, 1);
         }
-    } else if (type == EventType::Result) {
-        if (!isCurrent)
-            return;
-        RunRecord record = fromResultEvent(event);
-        record.runId = id;
-        record.presetKey = job->request.config.presetKey;
-        stamp(record);
-        if (record.isOk())
-            emit resultAvailable(record);
-        else
-            emit runFailed(record);
-        finishJob(id);
-    } else if (type == EventType::Error) {
-        if (id.isEmpty() || !isCurrent) {
-            protocol::ErrorEvent error;
-            protocol::fromJson(event, error);
-            if (id.isEmpty())
-                qWarning("gemmscope-runner: %s", qPrintable(error.message));
-            return;
-        }
-        RunRecord record = fromErrorEvent(event, job->request.toProtocolJson());
-        record.presetKey = job->request.config.presetKey;
-        if (record.registers < 0)
-            applyCompiled(record, job->compiled);
-        stamp(record);
-        const bool deviceFault =
-            record.errorKind == protocol::errorKindName(protocol::ErrorKind::DeviceFault);
-        if (deviceFault) {
-            // The runner exits with status 3 next; the restart happens in processFinished.
-            m_faultMessage = record.errorMessage;
-            record.errorMessage += tr(" The runner was restarted.");
-        }
-        emit runFailed(record);
-        if (deviceFault) {
-            m_inFlight.removeIf([&](const InFlight &j) { return j.request.jobId == id; });
-            m_cancelledJobs.removeAll(id);
-            m_cancelTimer->stop();
-            armWatchdog();
-            return;
-        }
-        finishJob(id);
     }
 }
 
-void RunnerClient::handleReady(const QJsonObject &event)
+void RunnerClient::handleResult(const protocol::ResultEvent &result, const QJsonObject &json)
 {
-    protocol::ReadyEvent ready;
-    protocol::fromJson(event, ready);
+    const InFlight *job = inFlight(result.id);
+    if (!job)
+        return; // stale
+    RunRecord record = fromResultEvent(result, json);
+    record.runId = result.id;
+    record.presetKey = job->request.config.presetKey;
+    stamp(record);
+    if (record.isOk())
+        emit resultAvailable(record);
+    else
+        emit runFailed(record);
+    finishJob(result.id);
+}
+
+void RunnerClient::handleError(const protocol::ErrorEvent &error, const QJsonObject &json)
+{
+    const QString id = error.id;
+    const InFlight *job = inFlight(id);
+    if (id.isEmpty() || !job) {
+        if (id.isEmpty())
+            qWarning("gemmscope-runner: %s", qPrintable(error.message));
+        return;
+    }
+    RunRecord record = fromErrorEvent(error, runOf(job->request), json);
+    record.presetKey = job->request.config.presetKey;
+    if (record.registers < 0 && job->compiled)
+        applyCompiled(record, *job->compiled);
+    stamp(record);
+    const bool deviceFault = error.kind == protocol::ErrorKind::DeviceFault;
+    if (deviceFault) {
+        // The runner exits with status 3 next; the restart happens in processFinished.
+        m_faultMessage = record.errorMessage;
+        record.errorMessage += tr(" The runner was restarted.");
+    }
+    emit runFailed(record);
+    if (deviceFault) {
+        m_inFlight.removeIf([&](const InFlight &j) { return j.request.jobId == id; });
+        m_cancelledJobs.removeAll(id);
+        m_cancelTimer->stop();
+        armWatchdog();
+        return;
+    }
+    finishJob(id);
+}
+
+void RunnerClient::handleReady(const protocol::ReadyEvent &ready, const QJsonValue &version)
+{
     // The version as it came: 1.5 or "1" is named as such, not as whatever a conversion made of it.
-    if (exactInt(event.value(QStringLiteral("protocol"))) != protocol::kVersion) {
+    if (exactInt(version) != protocol::kVersion) {
         m_state = State::Unavailable;
         m_unavailableReason = tr("runner unavailable: it speaks protocol %1, this GemmScope speaks %2")
-                                  .arg(describeJsonValue(event.value(QStringLiteral("protocol"))))
+                                  .arg(describeJsonValue(version))
                                   .arg(protocol::kVersion);
         emit runnerStatusChanged(false, m_unavailableReason);
         failAllQueued(protocol::ErrorKind::RunnerUnavailable, m_unavailableReason);
@@ -420,7 +436,7 @@ void RunnerClient::failJob(const RunRequest &request, protocol::ErrorKind kind, 
     event.id = request.jobId;
     event.kind = kind;
     event.message = message;
-    RunRecord record = fromErrorEvent(protocol::toJson(event), request.toProtocolJson());
+    RunRecord record = fromErrorEvent(event, runOf(request), protocol::toJson(event));
     record.presetKey = request.config.presetKey;
     stamp(record);
     emit runFailed(record);

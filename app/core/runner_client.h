@@ -81,20 +81,23 @@ signals:
     void idle(); // the queue is empty and nothing runs
     // The runner's `ceilings` event (FMA peak, DRAM bandwidth; from its on-disk cache after the
     // first time), asked for once per runner start on a GPU.
-    void ceilingsAvailable(const QJsonObject &ceilingsEvent);
+    void ceilingsAvailable(const gemmscope::protocol::CeilingsEvent &ceilings);
 
 private:
     void enqueue(const RunRequest &request);
     void cancelInThread(const QString &jobId);
     void startProcess();
-    void handleEvent(const QJsonObject &event);
-    void handleReady(const QJsonObject &event);
+    // A runner line: decoded here, once, by the protocol codec; only typed values leave the thread.
+    void handleEvent(const QJsonObject &json);
+    void handleReady(const protocol::ReadyEvent &ready, const QJsonValue &version);
+    void handleResult(const protocol::ResultEvent &result, const QJsonObject &json);
+    void handleError(const protocol::ErrorEvent &error, const QJsonObject &json);
     void runnerEnded(const RunnerEnd &end);
     void dispatchNext();
     void finishJob(const QString &jobId);
     struct InFlight {
         RunRequest request;
-        QJsonObject compiled;
+        std::optional<protocol::CompiledInfo> compiled; // its `compiled` event, once it came
     };
     InFlight *inFlight(const QString &jobId);
     // Stamps the runner's host and GPU on a record whose event did not name them (errors).
@@ -146,3 +149,5 @@ private:
 };
 
 } // namespace gemmscope
+
+Q_DECLARE_METATYPE(gemmscope::protocol::CeilingsEvent)

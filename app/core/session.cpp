@@ -2,6 +2,7 @@
 
 #include <QTimer>
 
+#include "bench_file.h"
 #include "file_read.h"
 #include "file_write.h"
 #include "json_text.h"
@@ -23,28 +24,50 @@ namespace gemmscope {
 namespace {
 
 const QLatin1String kSessionFormat("gemmscope-session");
-const QLatin1String kBenchFormat("gemmscope-bench");
 
 SessionParse refuse(const QString &why)
 {
     return {std::nullopt, why};
 }
 
-std::optional<QJsonObject> parseObject(const QByteArray &bytes, QString *error)
+// The file's "ceilings": by GPU name, each entry the ceilings event's figures plus its origin.
+// Read leniently, as before they were typed: a figure of another type reads as 0 (no roof), an
+// entry that is no object is left out.
+QMap<QString, StoredCeilings> ceilingsFromJson(const QJsonObject &json)
 {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        *error = QObject::tr("The file is not valid JSON (%1 at byte %2); it may be truncated or corrupt.")
-                     .arg(parseError.errorString())
-                     .arg(parseError.offset);
-        return std::nullopt;
+    QMap<QString, StoredCeilings> out;
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        const QJsonObject o = it.value().toObject();
+        if (o.isEmpty())
+            continue;
+        StoredCeilings c;
+        c.fmaTflops = o.value("fma_tflops").toDouble();
+        c.dramGbs = o.value("dram_gbs").toDouble();
+        c.measuredAt = o.value("measured_at").toString();
+        c.origin = o.value("origin").toString();
+        if (o.value("tf32_tflops").isDouble())
+            c.tf32Tflops = o.value("tf32_tflops").toDouble();
+        c.tf32Kernel = o.value("tf32_kernel").toString();
+        out.insert(it.key(), c);
     }
-    if (!doc.isObject()) {
-        *error = QObject::tr("The file holds JSON but not a GemmScope object.");
-        return std::nullopt;
+    return out;
+}
+
+QJsonObject ceilingsToJson(const QMap<QString, StoredCeilings> &ceilings)
+{
+    QJsonObject json;
+    for (auto it = ceilings.begin(); it != ceilings.end(); ++it) {
+        const StoredCeilings &c = it.value();
+        QJsonObject o{{"fma_tflops", c.fmaTflops}, {"dram_gbs", c.dramGbs}, {"origin", c.origin}};
+        if (!c.measuredAt.isEmpty())
+            o.insert("measured_at", c.measuredAt);
+        if (c.tf32Tflops)
+            o.insert("tf32_tflops", *c.tf32Tflops);
+        if (!c.tf32Kernel.isEmpty())
+            o.insert("tf32_kernel", c.tf32Kernel);
+        json.insert(it.key(), o);
     }
-    return doc.object();
+    return json;
 }
 
 SessionParse readFile(const QString &path, SessionParse (*parse)(const QByteArray &))
@@ -64,7 +87,7 @@ SessionParse readFile(const QString &path, SessionParse (*parse)(const QByteArra
 SessionParse parseSessionJson(const QByteArray &bytes)
 {
     QString error;
-    const auto root = parseObject(bytes, &error);
+    const auto root = parseJsonObject(bytes, &error);
     if (!root)
         return refuse(error);
     if (root->value("format").toString() != kSessionFormat)
@@ -80,7 +103,7 @@ SessionParse parseSessionJson(const QByteArray &bytes)
     data.title = root->value("title").toString();
     data.description = root->value("description").toString();
     data.created = QDateTime::fromString(root->value("created").toString(), Qt::ISODate);
-    data.ceilings = root->value("ceilings").toObject();
+    data.ceilings = ceilingsFromJson(root->value("ceilings").toObject());
     QSet<QString> ids;
     for (const QJsonValue &value : root->value("runs").toArray()) {
         QString why;
@@ -124,7 +147,7 @@ QByteArray serializeSession(const SessionData &data, const QString &savedFile)
                                      .toString(Qt::ISODate)},
                      {"runs", runs}};
     if (!data.ceilings.isEmpty())
-        root["ceilings"] = data.ceilings;
+        root["ceilings"] = ceilingsToJson(data.ceilings);
     if (!data.sweeps.isEmpty()) {
         QJsonArray sweeps;
         for (const SweepData &sweep : data.sweeps)
@@ -148,24 +171,13 @@ bool writeSessionFile(const QString &path, const SessionData &data, QString *err
 
 SessionParse importBenchJson(const QByteArray &bytes)
 {
-    QString error;
-    const auto root = parseObject(bytes, &error);
-    if (!root)
-        return refuse(error);
-    if (root->value("format").toString() != kBenchFormat)
-        return refuse(QObject::tr("It is not a GemmScope bench file (format \"%1\").")
-                          .arg(root->value("format").toString()));
-    if (exactInt(root->value("version")) != 1)
-        return refuse(QObject::tr("It has bench format version %1; this GemmScope reads version 1.")
-                          .arg(describeJsonValue(root->value("version"))));
-    if (!root->value("rows").isArray())
-        return refuse(QObject::tr("It has no rows."));
+    const BenchParse parsed = parseBench(bytes);
+    if (!parsed.file)
+        return refuse(parsed.error);
+    const BenchFile &bench = *parsed.file;
     SessionData data;
-    // The bench writes the runner's `ready` GPU object; older files may carry just a name.
-    const QJsonValue gpuValue = root->value("gpu");
-    const QString gpu =
-        gpuValue.isObject() ? gpuValue.toObject().value("name").toString() : gpuValue.toString();
-    const QString date = root->value("date").toString();
+    const QString &gpu = bench.gpuName;
+    const QString &date = bench.date;
     data.title = QObject::tr("Recorded bench run%1%2")
                      .arg(gpu.isEmpty() ? QString() : QStringLiteral(", ") + gpu,
                           date.isEmpty() ? QString() : QStringLiteral(", ") + date);
@@ -173,38 +185,24 @@ SessionParse importBenchJson(const QByteArray &bytes)
                            .arg(date.isEmpty() ? QString() : QObject::tr(" on %1").arg(date),
                                 gpu.isEmpty() ? QObject::tr("an unnamed GPU") : gpu);
     data.created = QDateTime::fromString(date, Qt::ISODate);
-    const QJsonObject benchCeilings = root->value("ceilings").toObject();
-    if (!gpu.isEmpty() && benchCeilings.value("event").toString() == QLatin1String("ceilings"))
-        data.ceilings.insert(gpu, ceilingsEntry(benchCeilings, QStringLiteral("recorded")));
-    const QJsonObject benchSize = root->value("size").toObject();
+    if (!gpu.isEmpty() && bench.ceilings)
+        data.ceilings.insert(gpu, ceilingsEntry(*bench.ceilings, QStringLiteral("recorded")));
     int row = 0;
-    for (const QJsonValue &value : root->value("rows").toArray()) {
+    for (const BenchFileRow &benchRow : bench.rows) {
         ++row;
-        const QJsonObject rowObject = value.toObject();
-        const QJsonObject event = rowObject.value("event").toObject();
-        const QString kind = event.value("event").toString();
-        // What was asked for, in protocol request shape, for events that do not repeat it.
-        QJsonObject request{{"id", event.value("id")},
-                            {"stage", rowObject.value("stage")},
-                            {"params", rowObject.value("params")},
-                            {"size", event.contains("size") ? event.value("size") : QJsonValue(benchSize)}};
-        RunRecord record;
-        if (kind == QLatin1String("result"))
-            record = fromResultEvent(event);
-        else if (kind == QLatin1String("error"))
-            record = fromErrorEvent(event, request);
-        else
-            return refuse(QObject::tr("Row %1 has no runner result or error event.").arg(row));
-        if (record.stage.isEmpty())
-            record.stage = rowObject.value("stage").toString();
-        if (record.stage.isEmpty() || record.m <= 0 || record.n <= 0 || record.k <= 0)
+        RunRecord record = benchRow.result
+                               ? fromResultEvent(*benchRow.result, benchRow.event)
+                               : fromErrorEvent(*benchRow.error, benchRow.request, benchRow.event);
+        if (record.stage.key().empty())
+            record.stage = stageIdOf(benchRow.stage);
+        if (record.stage.key().empty() || record.m <= 0 || record.n <= 0 || record.k <= 0)
             return refuse(QObject::tr("Row %1 names no stage or size.").arg(row));
         record.runId = QStringLiteral("bench-%1").arg(row);
-        record.presetKey = rowObject.value("preset").toString();
+        record.presetKey = benchRow.preset;
         record.origin = QStringLiteral("recorded");
         if (record.gpuName.isEmpty())
             record.gpuName = gpu;
-        if (date.size() && kind == QLatin1String("error"))
+        if (date.size() && benchRow.error)
             record.timestamp = QDateTime::fromString(date, Qt::ISODate);
         // Whatever import accepts, a session load must accept: the record must survive its own
         // round trip, or the first save and every autosave after it would be refused.
@@ -365,17 +363,17 @@ bool Session::importBench(const QString &path, QString *error)
     return true;
 }
 
-QJsonObject ceilingsEntry(const QJsonObject &event, const QString &origin)
+StoredCeilings ceilingsEntry(const protocol::CeilingsEvent &event, const QString &origin)
 {
-    QJsonObject entry{{"fma_tflops", event.value("fma_tflops")},
-                      {"dram_gbs", event.value("dram_gbs")},
-                      {"measured_at", event.value("measured_at")},
-                      {"origin", origin}};
+    StoredCeilings c;
+    c.fmaTflops = event.fmaTflops;
+    c.dramGbs = event.dramGbs;
+    c.measuredAt = event.measuredAt;
+    c.origin = origin;
     // The TF32 tensor roof, where the runner measured one (sm_80 on; absent from older events).
-    for (const char *key : {"tf32_tflops", "tf32_kernel"})
-        if (event.contains(QLatin1String(key)))
-            entry.insert(QLatin1String(key), event.value(QLatin1String(key)));
-    return entry;
+    c.tf32Tflops = event.tf32Tflops;
+    c.tf32Kernel = event.tf32Kernel;
+    return c;
 }
 
 void Session::setSweep(const SweepData &sweep, bool autosaveNow)
@@ -398,9 +396,9 @@ void Session::setSweep(const SweepData &sweep, bool autosaveNow)
     }
 }
 
-void Session::setCeilings(const QString &gpuName, const QJsonObject &entry)
+void Session::setCeilings(const QString &gpuName, const StoredCeilings &entry)
 {
-    if (gpuName.isEmpty() || m_data.ceilings.value(gpuName).toObject() == entry)
+    if (gpuName.isEmpty() || (m_data.ceilings.contains(gpuName) && m_data.ceilings.value(gpuName) == entry))
         return;
     m_data.ceilings.insert(gpuName, entry);
     setModified(true);
@@ -531,7 +529,7 @@ AutosaveRecovery Session::recoverableAutosave(const QString &autosaveFile)
         return out;
     }
     QString error;
-    const auto root = parseObject(*file.bytes, &error);
+    const auto root = parseJsonObject(*file.bytes, &error);
     if (!root) {
         out.problems << QObject::tr("The autosave %1 could not be recovered: %2").arg(name, error);
         out.damaged = true;
@@ -554,7 +552,7 @@ AutosaveRecovery Session::recoverableAutosave(const QString &autosaveFile)
     data.title = root->value("title").toString();
     data.description = root->value("description").toString();
     data.created = QDateTime::fromString(root->value("created").toString(), Qt::ISODate);
-    data.ceilings = root->value("ceilings").toObject();
+    data.ceilings = ceilingsFromJson(root->value("ceilings").toObject());
     QSet<QString> ids;
     int index = 0;
     for (const QJsonValue &value : root->value("runs").toArray()) {

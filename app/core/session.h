@@ -12,6 +12,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -25,21 +26,31 @@ namespace gemmscope {
 
 inline constexpr int kSessionFormatVersion = 1;
 
+// One GPU's roofline ceilings as a session keeps them, from the runner's `ceilings` event.
+struct StoredCeilings {
+    double fmaTflops = 0, dramGbs = 0;
+    QString measuredAt;               // ISO date-time, as the runner wrote it
+    QString origin;                   // "measured" (this session's runner) or "recorded" (a bench file)
+    std::optional<double> tf32Tflops; // the TF32 tensor-core roof, where the runner measured one
+    QString tf32Kernel;               // what measured it ("mma.sync.m16n8k8.tf32")
+    bool isRecorded() const { return origin == QLatin1String("recorded"); }
+    friend bool operator==(const StoredCeilings &, const StoredCeilings &) = default;
+};
+
 struct SessionData {
     QList<RunRecord> runs;
     QString title;
     QString description; // where the runs come from, e.g. "The worklog's published T4 runtimes"
     QDateTime created;
-    // Roofline ceilings the runner measured, by GPU name: {"NVIDIA H200": {"fma_tflops": 65.3,
-    // "dram_gbs": 4228, "measured_at": "...", "origin": "measured" | "recorded"}}.
-    QJsonObject ceilings;
+    // Roofline ceilings the runner measured, by GPU name ("ceilings" in the file).
+    QMap<QString, StoredCeilings> ceilings;
     // Parameter sweeps (sweep_record.h), each with every run it answered; "sweeps" in the file,
     // left out when there are none (files without it load as before).
     QList<SweepData> sweeps;
 };
 
 // The ceilings entry for one GPU from a runner `ceilings` event, ready for SessionData::ceilings.
-QJsonObject ceilingsEntry(const QJsonObject &ceilingsEvent, const QString &origin);
+StoredCeilings ceilingsEntry(const protocol::CeilingsEvent &event, const QString &origin);
 
 // A parse result: data, or the sentence that says why the file was refused.
 struct SessionParse {
@@ -117,7 +128,7 @@ public:
     void replace(const SessionData &data, const QString &filePath); // a whole new session
     void clear();
     // Stores the runner's measured ceilings for its GPU (kept in the session file).
-    void setCeilings(const QString &gpuName, const QJsonObject &entry);
+    void setCeilings(const QString &gpuName, const StoredCeilings &entry);
     // Adds a sweep, or replaces the one with the same id (a sweep that ran on), and autosaves: at
     // once with `autosaveNow` (a sweep started, stopped or finished), else within a second (a
     // sweep's progress: one autosave per second at most, however fast its runs answer; its

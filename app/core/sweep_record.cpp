@@ -279,8 +279,8 @@ bool isFinishedRun(const RunRecord &run)
 
 QString sweepRunKey(const RunRecord &run)
 {
-    return QString::fromStdString(sweepPointKey(StageId(run.stage.toStdString()), paramValuesOf(run),
-                                                ProblemSize{run.m, run.n, run.k}));
+    return QString::fromStdString(
+        sweepPointKey(run.stage, paramValuesOf(run), ProblemSize{run.m, run.n, run.k}));
 }
 
 QHash<QString, const RunRecord *> finishedRunsByKey(const QList<RunRecord> &runs)
@@ -313,7 +313,7 @@ std::optional<double> cublasMsOnSameGpu(const QList<RunRecord> &runs, const RunR
 {
     const QString gpu = gpuIdentity(run);
     for (auto it = runs.crbegin(); it != runs.crend(); ++it)
-        if (it->isOk() && it->stage == QLatin1String("cublas_fp32") && it->m == run.m && it->n == run.n &&
+        if (it->isOk() && it->stage == StageId::CublasFp32 && it->m == run.m && it->n == run.n &&
             it->k == run.k && gpuIdentity(*it) == gpu && it->medianMs > 0)
             return it->medianMs;
     return std::nullopt;

@@ -10,7 +10,8 @@
 // start() on a sweep that already has runs sends only the points without a finished run. The
 // journal is locked (sweep_journals.h) from start() to the end: one writer per journal. A journal
 // that cannot take another run (full disk, its size limit) stops the sweep with a sentence.
-// QtCore only: the GUI's Sweep view and gemmscope-bench --sweep both drive this.
+// QtCore only: the GUI's SweepController (sweep_controller.h) and gemmscope-bench --sweep both
+// drive this.
 #pragma once
 
 #include "runner_client.h"

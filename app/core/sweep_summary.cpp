@@ -23,7 +23,7 @@ CublasBaselines::CublasBaselines(const QList<RunRecord> &runs)
 {
     // In order, so the latest run of a GPU and size wins, as cublasMsOnSameGpu's backward scan.
     for (const RunRecord &r : runs)
-        if (r.isOk() && r.stage == QLatin1String("cublas_fp32") && r.medianMs > 0)
+        if (r.isOk() && r.stage == StageId::CublasFp32 && r.medianMs > 0)
             m_ms.insert(baselineKey(gpuIdentity(r), r.m, r.n, r.k), r.medianMs);
 }
 
@@ -139,7 +139,7 @@ double gpuKernelSeconds(const QList<RunRecord> &runs)
     for (const RunRecord &r : runs) {
         if (!r.isOk() || r.medianMs <= 0)
             continue;
-        const int warmup = r.raw.value("timing").toObject().value("warmup").toInt(2);
+        const int warmup = r.warmup.value_or(2);
         seconds += (r.count + warmup + 1) * r.medianMs / 1000.0;
     }
     return seconds;

@@ -62,7 +62,13 @@ QString readingGuideHtml()
         "results as CSV or JSON; <b>Maximise</b> (Ctrl+M) shows that view alone (in the Ladder) or its "
         "workspace without the panel.</p>"
         "<p>Measured numbers come from the runner on your GPU; <i>published</i> ones are the worklog's "
-        "own T4 figures, and <i>recorded</i> ones were measured earlier (on the GPU they name).</p>");
+        "own T4 figures, and <i>recorded</i> ones were measured earlier (on the GPU they name).</p>"
+        "<p>Every measured run says how steady the GPU was: the table's <b>SM clock</b> is the clock the "
+        "SMs counted while it was timed, and <b>Trust</b> reads <i>steady</i>, <i>throttled</i> (samples "
+        "left out because the clock fell, e.g. at the power cap) or <i>noisy</i> (the samples' noise "
+        "stayed above the target); hover it for the reason. The panel's <b>Regime</b> chooses between a "
+        "burst from an idle GPU and a sustained run at load; % of cuBLAS compares runs of one regime "
+        "only.</p>");
 }
 
 void showHelpDialog(QWidget *window, const QString &title, const QString &html)

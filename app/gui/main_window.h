@@ -1,49 +1,38 @@
-// The GemmScope main window: it composes. The views are arranged in workspaces (Ladder, Kernel,
-// Counters, Sweep: workspaces.h), fed and exported through one registry (view_registry.h); the
-// File menu's session work is SessionActions, Compile and the SASS tab are CompileActions, and
-// what the configured stage shows before anything runs is StagePresenter. The window owns the
-// session, its table model, the shared selection and the run controller (the runner in its thread).
+// The GemmScope main window: it composes. WindowLayout (window_layout.h) builds the views and
+// places them in the workspaces (Ladder, Kernel, Counters, Sweep: workspaces.h); one registry feeds
+// and exports them (view_registry.h). Each job is its own unit: the File menu's session work
+// (SessionActions), Run, Run Ladder, Cancel and the runner's state (RunActions), Export
+// (ExportActions), Compile and the SASS tab (CompileActions), what the configured stage shows
+// before anything runs (StagePresenter), the menus (window_menus.h), the views' context menu
+// (view_context_menu.h), the saved arrangement (window_settings.h). The window owns the session,
+// its table model, the shared selection and the run controller (the runner in its thread), and
+// wires the units to them and to each other.
 #pragma once
 
 #include "run_record.h"
 #include "run_request.h"
-#include "workspaces.h"
+#include "window_layout.h"
 
 #include <QMainWindow>
 #include <QSize>
 #include <memory>
 
 class QAction;
-class QMenu;
 class QSortFilterProxyModel;
-class QStackedWidget;
-class QTabWidget;
-class QTableView;
 
 namespace gemmscope {
 
-class AccessCheckView;
 class AutosaveSlot;
-class BankConflictView;
-class CoalescingView;
 class CompileActions;
-class MachineCodeView;
-class ModelSummaryView;
-class NoticeBar;
-class ParameterPanel;
+class ExportActions;
 class ResultsModel;
-class RooflineChart;
+class RunActions;
 class RunController;
 class RunSelection;
 class RunView;
-class RuntimeChart;
 class Session;
 class SessionActions;
-class SizeSweepView;
 class StagePresenter;
-class StageSourceView;
-class SweepView;
-class TileMapView;
 class ViewRegistry;
 
 class MainWindow : public QMainWindow {
@@ -61,13 +50,13 @@ public:
 
     Session *session() const { return m_session; }
     ResultsModel *resultsModel() const { return m_model; }
-    ParameterPanel *parameterPanel() const { return m_panel; }
+    ParameterPanel *parameterPanel() const { return m_views.panel; }
     RunSelection *selection() const { return m_selection; }
-    QTableView *resultsView() const { return m_table; }
-    Workspaces *workspaces() const { return m_workspaces; }
+    QTableView *resultsView() const { return m_views.resultsTable(); }
+    Workspaces *workspaces() const { return m_views.workspaces; }
     QAction *action(const QString &objectName) const; // "actionRun", "actionWorkspaceKernel", ...
-    bool runnerAvailable() const { return m_runnerAvailable; }
-    QString runnerStatus() const { return m_runnerReason; }
+    bool runnerAvailable() const;
+    QString runnerStatus() const; // "Runner ready on …" / "Running is off: …", as the status bar says it
     class RunnerClient *runnerClient() const;
 
     // Loads the embedded published/recorded data when nothing else is open (first start, no GPU).
@@ -83,12 +72,13 @@ public:
     // writes it through RunView::exportTo when it is the view last clicked.
     void addView(RunView *view);
     const QList<RunView *> &views() const;
-    QWidget *currentMappingView() const; // the view on the Kernel workspace's current tab
+    // The view on the Kernel workspace's current tab.
+    QWidget *currentMappingView() const { return m_views.currentKernelView(); }
     // Shows the workspace or Kernel tab of that title ("Counters", "Bank conflicts"); false if none.
-    bool showView(const QString &title);
+    bool showView(const QString &title) { return m_views.showView(title); }
     // Shows only `pane` (a chart, the results table, a workspace); nullptr restores.
-    void setMaximisedView(QWidget *pane);
-    QWidget *maximisedView() const;
+    void setMaximisedView(QWidget *pane) { m_views.workspaces->setMaximised(pane); }
+    QWidget *maximisedView() const { return m_views.workspaces->maximised(); }
     // Every chart and diagram as png+svg+pdf, from their print layouts.
     QStringList exportViews(const QString &directory, QString *error, const QSize &printSize = {});
 
@@ -116,23 +106,15 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void buildViews();
-    void buildKernelTabs();
+    void connectViews();
     void buildActions();
-    void addViewMenuEntries(QMenu &menu, QWidget *surface); // a chart's context menu: export, maximise
     void connectSession();
-    void updateRunActions();
     void updateTitle();
-    void applyFirstStartLayout();
     void onWorkspaceChanged(Workspace workspace);
     void onRunFinished(const RunRecord &record);
     void selectRun(const QString &runId);
     void applyMeasuredCeilings();
     void showConfig(const RunConfig &config);
-    void exportDialog();
-    void saveSettings() const;
-    void restoreSettings();
-    void rescanSweepJournals();
 
     Options m_options;
     std::unique_ptr<AutosaveSlot> m_autosaveSlot; // this instance's own autosave, locked while it runs
@@ -142,34 +124,12 @@ private:
     RunSelection *m_selection;
     RunController *m_runs = nullptr; // run orchestration (runner, queued records, ceilings)
     ViewRegistry *m_registry;
-    bool m_runnerAvailable = false;
-    QString m_runnerReason; // "Runner ready on …" / "Running is off: …", as the status bar says it
-    QString m_runnerWhy;    // the runner's own sentence, without that prefix
-
-    ParameterPanel *m_panel = nullptr;
-    RuntimeChart *m_runtimeChart = nullptr;
-    RooflineChart *m_rooflineChart = nullptr;
-    TileMapView *m_tileMap = nullptr;
-    ModelSummaryView *m_mappingText = nullptr; // stands in where no mapping can be drawn (cuBLAS, invalid)
-    QStackedWidget *m_mappingStack = nullptr;
-    QTabWidget *m_kernelTabs = nullptr; // Tile map, Coalescing, Bank conflicts, Source, SASS
-    CoalescingView *m_coalescing = nullptr;
-    BankConflictView *m_bankConflicts = nullptr;
-    AccessCheckView *m_accessCheck = nullptr;
-    StageSourceView *m_stageSource = nullptr;
-    MachineCodeView *m_machineCode = nullptr;
-    QTabWidget *m_sweepModes = nullptr;
-    SweepView *m_sweepView = nullptr;
-    SizeSweepView *m_sizeSweepView = nullptr;
-    class ResultsTables *m_tables = nullptr;
-    QTableView *m_table = nullptr; // the Ladder's, every column
-    Workspaces *m_workspaces = nullptr;
-    NoticeBar *m_sessionNotice = nullptr;
-    NoticeBar *m_autosaveNotice = nullptr;
+    WindowLayout m_views;
     SessionActions *m_sessionActions = nullptr;
+    ExportActions *m_exports = nullptr;
+    RunActions *m_runActions = nullptr;
     CompileActions *m_compileActions = nullptr;
     StagePresenter *m_presenter = nullptr;
-    class RunStatusBar *m_status = nullptr;
 };
 
 } // namespace gemmscope

@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QHash>
 #include <QRegularExpression>
+#include <algorithm>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -210,6 +211,34 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_flushCheck->setToolTip(tr("Overwrites a buffer twice the L2's size before every timed launch."));
     timingLayout->addRow(tr("Time budget"), m_budgetSpin);
     timingLayout->addRow(m_budgetNote);
+    // How steady the GPU must be (issue 22): choices, not free numbers, so nothing out of range
+    // can be asked; the runner refuses such values from elsewhere with its sentence.
+    m_regimeCombo = new QComboBox;
+    m_regimeCombo->setObjectName(QStringLiteral("regimeCombo"));
+    m_regimeCombo->addItem(tr("Burst (idle GPU)"), QStringLiteral("burst"));
+    m_regimeCombo->addItem(tr("Sustained (at load)"), QStringLiteral("sustained"));
+    m_regimeCombo->setToolTip(
+        tr("Burst: each run starts from an idle, cool GPU and stops when the clock drops — what one launch "
+           "costs. Sustained: the kernel runs at load until the clock settles first — what a long GEMM "
+           "workload sees, at the power cap if it reaches it. Ratios compare runs of one regime only."));
+    timingLayout->addRow(tr("Regime"), m_regimeCombo);
+    m_noiseCombo = new QComboBox;
+    m_noiseCombo->setObjectName(QStringLiteral("noiseCombo"));
+    for (double pct : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0})
+        m_noiseCombo->addItem(tr("%1 %").arg(pct), pct);
+    m_noiseCombo->setToolTip(tr("Timing stops once the relative noise (standard deviation over mean) of at "
+                                "least 10 samples is this low, or at the time budget. A result whose noise "
+                                "stays above it is marked noisy."));
+    timingLayout->addRow(tr("Noise target"), m_noiseCombo);
+    m_thresholdCombo = new QComboBox;
+    m_thresholdCombo->setObjectName(QStringLiteral("thresholdCombo"));
+    m_thresholdCombo->addItem(tr("Keep every sample"), 0.0);
+    for (double pct : {75.0, 80.0, 90.0, 95.0})
+        m_thresholdCombo->addItem(tr("Below %1 % of the start clock").arg(pct), pct);
+    m_thresholdCombo->setToolTip(tr("Samples whose measured SM clock fell below this share of the clock at "
+                                    "the start are left out of the median and counted (the trust mark says "
+                                    "how many)."));
+    timingLayout->addRow(tr("Leave out"), m_thresholdCombo);
     timingLayout->addRow(m_flushCheck);
     m_countersCheck = new QCheckBox(tr("Hardware counters (roofline)"));
     m_countersCheck->setObjectName(QStringLiteral("countersCheck"));
@@ -294,6 +323,24 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         if (m_syncing)
             return;
         m_config.timing.budgetMs = v;
+        configEdited();
+    });
+    connect(m_regimeCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_syncing || index < 0)
+            return;
+        m_config.timing.regime = m_regimeCombo->itemData(index).toString();
+        configEdited();
+    });
+    connect(m_noiseCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_syncing || index < 0)
+            return;
+        m_config.timing.maxNoisePct = m_noiseCombo->itemData(index).toDouble();
+        configEdited();
+    });
+    connect(m_thresholdCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_syncing || index < 0)
+            return;
+        m_config.timing.throttleThresholdPct = m_thresholdCombo->itemData(index).toDouble();
         configEdited();
     });
     connect(m_flushCheck, &QCheckBox::toggled, this, [this](bool on) {
@@ -493,6 +540,10 @@ void ParameterPanel::syncControlsFromConfig()
     m_kSpin->setValue(int(m_config.size.k));
     m_budgetSpin->setValue(m_config.timing.budgetMs);
     m_flushCheck->setChecked(m_config.timing.flushL2);
+    m_regimeCombo->setCurrentIndex(std::max(0, m_regimeCombo->findData(m_config.timing.regime)));
+    m_noiseCombo->setCurrentIndex(std::max(0, m_noiseCombo->findData(m_config.timing.maxNoisePct)));
+    m_thresholdCombo->setCurrentIndex(
+        std::max(0, m_thresholdCombo->findData(m_config.timing.throttleThresholdPct)));
     m_countersCheck->setChecked(m_config.timing.counters);
     m_scalarReadsCheck->setChecked(m_config.timing.scalarSharedReads);
     // A value no item offers (a config set in code) still shows: as a new item.

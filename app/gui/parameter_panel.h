@@ -88,6 +88,7 @@ private:
     QCheckBox *m_scalarReadsCheck;
     QComboBox *m_blocksPerSmCombo; // launch experiments: item data = TimingOptions value
     QComboBox *m_carveoutCombo;
+    QComboBox *m_regimeCombo, *m_noiseCombo, *m_thresholdCombo;
     QLabel *m_violationLabel;
     QPushButton *m_runButton;
 };

@@ -8,7 +8,7 @@ namespace gemmscope {
 QString runToExplain(const Session &session)
 {
     const auto modelledWithCounters = [](const RunRecord &run) {
-        const StageInfo *stage = findStage(run.stage.toStdString());
+        const StageInfo *stage = findStage(run.stage.key());
         return run.isOk() && run.counters && !run.counters->hasError() && run.counters->access && stage &&
                kernelShape(stage->id, paramValuesOf(run)).shape.has_value();
     };

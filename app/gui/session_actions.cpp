@@ -1,5 +1,6 @@
 #include "session_actions.h"
 
+#include "notice_bar.h"
 #include "plain_text.h"
 #include "recent_files.h"
 #include "session.h"
@@ -19,8 +20,8 @@
 
 namespace gemmscope {
 
-SessionActions::SessionActions(Session *session, QWidget *window)
-    : QObject(window), m_session(session), m_window(window)
+SessionActions::SessionActions(Session *session, QWidget *window, NoticeBar *autosaveNotice)
+    : QObject(window), m_session(session), m_window(window), m_autosaveNotice(autosaveNotice)
 {
     m_open = addWindowAction(window, "actionOpen", tr("&Open…"), QKeySequence::Open);
     m_save = addWindowAction(window, "actionSave", tr("&Save"), QKeySequence::Save);
@@ -50,6 +51,18 @@ SessionActions::SessionActions(Session *session, QWidget *window)
     m_recentMenu = new QMenu(tr("Open &Recent"), window);
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     updateRecentMenu();
+}
+
+void SessionActions::setAutosaveProblem(const QString &sentence)
+{
+    m_autosaveProblem = sentence;
+    if (sentence.isEmpty())
+        m_autosaveNotice->clear();
+    else
+        m_autosaveNotice->show(
+            tr("%1 Runs measured from now on are kept only in this window until the autosave "
+               "works again or you save the session (File > Save As, Ctrl+Shift+S).")
+                .arg(sentence));
 }
 
 void SessionActions::warn(QWidget *parent, const QString &title, const QString &text)

@@ -1,7 +1,7 @@
 // The File menu's work on sessions: Open, Open Recent, Save, Save As, Import Bench JSON, the
-// question before unsaved runs are dropped, and the offer to recover the runs of a GemmScope that
-// ended without saving them (autosaves read off the UI thread). Messages quoting a file are shown
-// as plain text, never markup.
+// question before unsaved runs are dropped, the notice while the autosave cannot be written, and
+// the offer to recover the runs of a GemmScope that ended without saving them (autosaves read off
+// the UI thread). Messages quoting a file are shown as plain text, never markup.
 #pragma once
 
 #include <QList>
@@ -14,6 +14,7 @@ class QWidget;
 
 namespace gemmscope {
 
+class NoticeBar;
 class Session;
 struct AutosaveRecovery;
 
@@ -22,8 +23,9 @@ class SessionActions : public QObject {
 public:
     // `window`: the parent of dialogs. The actions are created here, named "actionOpen",
     // "actionSave", "actionSaveAs", "actionImportBench" (the menu "recentMenu"), and added to
-    // `window`, where the menus find them by name (window_menus.cpp).
-    SessionActions(Session *session, QWidget *window);
+    // `window`, where the menus find them by name (window_menus.cpp). `autosaveNotice`: where the
+    // autosave's trouble is said.
+    SessionActions(Session *session, QWidget *window, NoticeBar *autosaveNotice);
 
     bool open(const QString &path, QString *error); // and remembers it in Open Recent
     bool save();
@@ -34,8 +36,9 @@ public:
     // True when the window may close: a named file with unsaved changes asks first, and so do runs
     // that are saved nowhere (no file and no working autosave).
     bool confirmClose();
-    // Why the autosave cannot be written now (empty: it works); confirmClose() asks while it fails.
-    void setAutosaveProblem(const QString &sentence) { m_autosaveProblem = sentence; }
+    // Why the autosave cannot be written now (empty: it works): shown in the notice, with what it
+    // means for the runs measured from now on; confirmClose() asks while it fails.
+    void setAutosaveProblem(const QString &sentence);
 
     // Offers the unsaved runs of every autosave whose instance has ended; `afterwards` runs
     // whatever the user chose (the window rescans the sweep journals then).
@@ -51,6 +54,7 @@ private:
     QWidget *m_window;
     QAction *m_open, *m_save, *m_saveAs, *m_importBench;
     QMenu *m_recentMenu;
+    NoticeBar *m_autosaveNotice;
     QString m_autosaveProblem;
 };
 

@@ -22,7 +22,7 @@ QStringList renderSession(const QString &sessionFile, const QString &outDir, QSt
     const QString explained = runToExplain(*window.session());
     window.selection()->select(explained);
     if (const RunRecord *run = window.session()->find(explained))
-        if (const StageInfo *stage = findStage(run->stage.toStdString())) {
+        if (const StageInfo *stage = findStage(run->stage.key())) {
             RunConfig config = window.parameterPanel()->config();
             config.stage = stage->id;
             config.params = paramValuesOf(*run);

@@ -16,7 +16,17 @@
 
 namespace gemmscope {
 
-StagePresenter::StagePresenter(const Views &views, QObject *parent) : QObject(parent), m_views(views) {}
+StagePresenter::StagePresenter(RooflineChart *roofline, const KernelTabs &kernel, QObject *parent)
+    : QObject(parent), m_roofline(roofline), m_views(kernel)
+{
+    // The Source tab follows the Coalescing view's instruction: its line is highlighted.
+    connect(m_views.coalescing, &CoalescingView::frameChanged, this, [this] {
+        if (m_presenting)
+            return; // a new configuration opens the Source tab on the stage's own file
+        if (const GlobalAccess *a = m_views.coalescing->currentAccess())
+            m_views.source->highlightAccess(a->operand, a->kind);
+    });
+}
 
 void StagePresenter::present(const RunConfig &config)
 {
@@ -24,9 +34,9 @@ void StagePresenter::present(const RunConfig &config)
     const auto done = qScopeGuard([this] { m_presenting = false; });
     const StageInfo &stage = stageInfo(config.stage);
     if (violations(config.stage, config.params, config.size).empty())
-        m_views.roofline->setPredicted(config.stage, config.params, config.size);
+        m_roofline->setPredicted(config.stage, config.params, config.size);
     else
-        m_views.roofline->clearPredicted();
+        m_roofline->clearPredicted();
     m_views.mappingText->setConfig(config);
     m_views.source->setStage(config.stage); // every stage has something to say, cuBLAS included
     const KernelShapeResult shape = kernelShape(config.stage, config.params);
@@ -36,7 +46,8 @@ void StagePresenter::present(const RunConfig &config)
     m_views.tileMap->setCaption(caption);
     m_views.coalescing->setCaption(caption);
     m_views.bankConflicts->setCaption(caption);
-    m_views.coalescing->setNote(QString::fromStdString(stageNotes(config.stage).coalescingNote));
+    m_views.coalescing->setNote(
+        QString::fromStdString(coalescingNote(config.stage, shape.shape ? &*shape.shape : nullptr)));
     if (shape.shape) {
         m_views.tileMap->setShape(*shape.shape);
         m_views.mappingStack->setCurrentWidget(m_views.tileMap);
@@ -46,47 +57,37 @@ void StagePresenter::present(const RunConfig &config)
         m_views.coalescing->setShape(*shape.shape, context);
         m_views.bankConflicts->setStage(*shape.shape, context, 0);
         m_views.bankConflicts->setNote(QString());
-        if (stageNotes(config.stage).bankPaddingDemo)
-            presentBankDemo(config, *shape.shape, context);
+        if (const std::optional<BankPaddingDemo> &demo = stageNotes(config.stage).bankPaddingDemo)
+            presentBankDemo(*demo, config, *shape.shape, context);
     } else {
         m_views.mappingStack->setCurrentWidget(m_views.mappingText);
     }
     enableAccessTabs(config, shape.shape.has_value());
 }
 
-void StagePresenter::presentBankDemo(const RunConfig &config, const KernelShape &shape,
-                                     const AccessContext &context)
+void StagePresenter::presentBankDemo(const BankPaddingDemo &demo, const RunConfig &config,
+                                     const KernelShape &shape, const AccessContext &context)
 {
     // The guide's point, next to this kernel's own accesses: its reads are conflict-free padded or
     // not, so show the column read the guide's +1 padding is for.
-    const int tile = config.params.count("TILE") ? config.params.at("TILE") : 32;
+    const int tile = paramValue(config.params, demo.tileParam, demo.fallbackTile);
     std::vector<SharedAccess> accesses = sharedAccesses(shape, context, 0);
     for (int pad : {0, 1}) {
-        SharedAccess demo = columnAccess(tile, pad);
-        demo.label =
-            pad == 0 ? tr("the guide's column read tile[tx][0], unpadded (not in this kernel)").toStdString()
-                     : tr("the same column read with the guide's +1 padding").toStdString();
-        accesses.push_back(demo);
+        SharedAccess read = columnAccess(tile, pad);
+        read.label = pad == 0 ? demo.unpaddedLabel : demo.paddedLabel;
+        accesses.push_back(read);
     }
     m_views.bankConflicts->setAccesses(accesses);
     // Either of the guide's two reads shows both, one above the other.
     m_views.bankConflicts->setComparePair(int(accesses.size()) - 2, int(accesses.size()) - 1);
-    m_views.bankConflicts->setNote(
-        tr("This kernel reads tileA[ty][k] (one word for the whole row of lanes: a broadcast) and "
-           "tileB[k][tx] "
-           "(along a row): conflict-free with or without padding. The +1 padding of the guide's variant is "
-           "for "
-           "a column read, tile[tx][k]: unpadded, lanes %1 words apart all hit one bank (%2-way); padded, "
-           "every lane has its own bank. The last two entries of the list show both, one above the other.")
-            .arg(tile)
-            .arg(std::min(tile, 32)));
+    m_views.bankConflicts->setNote(QString::fromStdString(demo.note(tile)));
 }
 
 void StagePresenter::enableAccessTabs(const RunConfig &config, bool modelled)
 {
     // cuBLAS and refused settings have no modelled accesses: only the tile map tab explains why.
     // The Source tab stays where it is: it shows the stage's file even for refused parameters.
-    QTabWidget *tabs = m_views.kernelTabs;
+    QTabWidget *tabs = m_views.tabs;
     const StageInfo &stage = stageInfo(config.stage);
     // Qt 6 moves the current tab itself when it is disabled (to the next one: the source); the
     // tile map is the tab that says why there is nothing to draw, so go there first.

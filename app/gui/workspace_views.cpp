@@ -7,6 +7,7 @@
 #include "model_summary_view.h"
 #include "size_sweep_view.h"
 #include "stage_source_view.h"
+#include "sweep_controller.h"
 #include "sweep_view.h"
 #include "tile_map_view.h"
 
@@ -73,9 +74,12 @@ KernelTabs KernelTabs::build()
 SweepTabs SweepTabs::build(Session *session)
 {
     SweepTabs s{};
-    s.grid = named(new SweepView(session), "sweepView");
-    s.sizes = named(new SizeSweepView(session), "sizeSweepView");
     s.tabs = named(new QTabWidget, "sweepModes");
+    // Children of the tabs, made after them: deleted after the views, which let go of them first.
+    s.gridSweeps = new SweepController(session, SweepKind::Grid, s.tabs);
+    s.sizeSweeps = new SweepController(session, SweepKind::Sizes, s.tabs);
+    s.grid = named(new SweepView(s.gridSweeps), "sweepView");
+    s.sizes = named(new SizeSweepView(s.sizeSweeps), "sizeSweepView");
     s.tabs->setDocumentMode(true);
     s.tabs->addTab(s.grid, tr("Parameter grid"));
     s.tabs->addTab(s.sizes, tr("Problem sizes"));

@@ -1,7 +1,8 @@
 // The views each workspace holds, built and named in one place (the window only wires them):
 // the Kernel workspace's diagrams of the configured stage, one tab each — the tile map (or, where
 // none can be drawn, the model's summary), coalescing, bank conflicts, the CUDA source and the
-// machine code; the Sweep workspace's parameter grid and problem sizes; the Counters view. The
+// machine code; the Sweep workspace's parameter grid and problem sizes, each with the controller
+// that runs its sweeps (app/core/sweep_controller.h; the tab widget owns it); the Counters view. The
 // access diagrams and the counters scroll in a narrow pane instead of being cut.
 #pragma once
 
@@ -19,6 +20,7 @@ class MachineCodeView;
 class ModelSummaryView;
 class Session;
 class SizeSweepView;
+class SweepController;
 class SweepView;
 class StageSourceView;
 class TileMapView;
@@ -40,6 +42,8 @@ struct SweepTabs {
     QTabWidget *tabs;
     SweepView *grid;
     SizeSweepView *sizes;
+    SweepController *gridSweeps; // what grid shows and commands
+    SweepController *sizeSweeps; // what sizes shows and commands
 
     static SweepTabs build(Session *session);
 };

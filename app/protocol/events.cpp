@@ -154,6 +154,61 @@ QString eventIdOf(const QJsonObject &json)
     return json.value(QStringLiteral("id")).toString();
 }
 
+namespace {
+template <typename T> Event decodeAs(const QJsonObject &json, QString *error)
+{
+    T event;
+    fromJson(json, event, error);
+    return event;
+}
+} // namespace
+
+std::optional<Event> decodeEvent(const QJsonObject &json, QString *error)
+{
+    const std::optional<EventType> type = eventTypeOf(json);
+    if (!type) {
+        if (error)
+            *error = QStringLiteral("The event has no known type.");
+        return std::nullopt;
+    }
+    switch (*type) {
+    case EventType::Ready:
+        return decodeAs<ReadyEvent>(json, error);
+    case EventType::Compiled:
+        return decodeAs<CompiledInfo>(json, error);
+    case EventType::Progress:
+        return decodeAs<ProgressEvent>(json, error);
+    case EventType::Result:
+        return decodeAs<ResultEvent>(json, error);
+    case EventType::Error:
+        return decodeAs<ErrorEvent>(json, error);
+    case EventType::Ceilings:
+        return decodeAs<CeilingsEvent>(json, error);
+    case EventType::OwnerMap:
+        return decodeAs<OwnerMapEvent>(json, error);
+    case EventType::Disassembly:
+        return decodeAs<DisassemblyEvent>(json, error);
+    }
+    return std::nullopt;
+}
+
+QJsonValue protocolVersionValue(const QJsonObject &ready)
+{
+    return ready.value(QStringLiteral("protocol"));
+}
+
+void setEventId(QJsonObject &event, const QString &id)
+{
+    event.insert(QStringLiteral("id"), id);
+}
+
+QJsonObject wrongResultFields(std::optional<double> relError, double tolerance, bool nan)
+{
+    return QJsonObject{{QStringLiteral("rel_error"), orNull(relError)},
+                       {QStringLiteral("tolerance"), tolerance},
+                       {QStringLiteral("nan"), nan}};
+}
+
 QJsonObject toJson(const ReadyEvent &e)
 {
     QJsonObject json = header(EventType::Ready, {});
@@ -314,6 +369,43 @@ bool fromJson(const QJsonObject &json, Counters &out, QString *error)
     return r.finish(error);
 }
 
+namespace {
+
+QJsonObject timingToJson(const TimingResult &t)
+{
+    QJsonObject timing{{QStringLiteral("median_ms"), t.medianMs}, {QStringLiteral("p20_ms"), t.p20Ms},
+                       {QStringLiteral("p80_ms"), t.p80Ms},       {QStringLiteral("min_ms"), t.minMs},
+                       {QStringLiteral("count"), t.count},        {QStringLiteral("flush_l2"), t.flushL2}};
+    putOpt(timing, "warmup", t.warmup);
+    putOpt(timing, "budget_ms", t.budgetMs);
+    return timing;
+}
+
+void readTiming(Reader &t, TimingResult &out)
+{
+    out.medianMs = t.optDouble("median_ms").value_or(0);
+    out.p20Ms = t.optDouble("p20_ms").value_or(0);
+    out.p80Ms = t.optDouble("p80_ms").value_or(0);
+    out.minMs = t.optDouble("min_ms").value_or(0);
+    out.count = t.optInt("count").value_or(0);
+    out.warmup = t.optInt("warmup");
+    out.budgetMs = t.optDouble("budget_ms");
+    out.flushL2 = t.optBool("flush_l2").value_or(false);
+}
+
+std::optional<RunConditions> readConditions(Reader &parent, const QJsonObject &object, const char *key)
+{
+    RunConditions conditions;
+    QString error;
+    if (!fromJson(object, conditions, &error)) {
+        parent.fail(QStringLiteral("In \"%1\": %2").arg(QLatin1String(key), error));
+        return std::nullopt;
+    }
+    return conditions;
+}
+
+} // namespace
+
 QJsonObject toJson(const ResultEvent &e)
 {
     QJsonObject json = header(EventType::Result, e.id);
@@ -322,13 +414,7 @@ QJsonObject toJson(const ResultEvent &e)
     json.insert(QStringLiteral("size"), sizeToJson(e.size));
     putOpt(json, "seed", e.seed);
     json.insert(QStringLiteral("gpu"), gpuToJson(e.gpu));
-    QJsonObject timing{
-        {QStringLiteral("median_ms"), e.timing.medianMs}, {QStringLiteral("p20_ms"), e.timing.p20Ms},
-        {QStringLiteral("p80_ms"), e.timing.p80Ms},       {QStringLiteral("min_ms"), e.timing.minMs},
-        {QStringLiteral("count"), e.timing.count},        {QStringLiteral("flush_l2"), e.timing.flushL2}};
-    putOpt(timing, "warmup", e.timing.warmup);
-    putOpt(timing, "budget_ms", e.timing.budgetMs);
-    json.insert(QStringLiteral("timing"), timing);
+    json.insert(QStringLiteral("timing"), timingToJson(e.timing));
     putOpt(json, "tflops", e.tflops);
     QJsonObject verify{{QStringLiteral("reference"), e.verify.reference}};
     putOpt(verify, "rel_error", e.verify.relError);
@@ -348,6 +434,13 @@ QJsonObject toJson(const ResultEvent &e)
     putNonEmpty(json, "timestamp", e.timestamp);
     if (e.counters)
         json.insert(QStringLiteral("counters"), toJson(*e.counters));
+    if (e.conditions)
+        json.insert(QStringLiteral("conditions"), toJson(*e.conditions));
+    if (e.baseline)
+        json.insert(QStringLiteral("baseline"),
+                    QJsonObject{{QStringLiteral("stage"), e.baseline->stage},
+                                {QStringLiteral("timing"), timingToJson(e.baseline->timing)},
+                                {QStringLiteral("conditions"), toJson(e.baseline->conditions)}});
     return json;
 }
 
@@ -364,16 +457,7 @@ bool fromJson(const QJsonObject &json, ResultEvent &out, QString *error)
     if (const auto gpu = r.optObject("gpu"))
         out.gpu = gpuFromJson(r, *gpu);
     if (const auto timing = r.optObject("timing"))
-        nested(r, *timing, "timing", [&](Reader &t) {
-            out.timing.medianMs = t.optDouble("median_ms").value_or(0);
-            out.timing.p20Ms = t.optDouble("p20_ms").value_or(0);
-            out.timing.p80Ms = t.optDouble("p80_ms").value_or(0);
-            out.timing.minMs = t.optDouble("min_ms").value_or(0);
-            out.timing.count = t.optInt("count").value_or(0);
-            out.timing.warmup = t.optInt("warmup");
-            out.timing.budgetMs = t.optDouble("budget_ms");
-            out.timing.flushL2 = t.optBool("flush_l2").value_or(false);
-        });
+        nested(r, *timing, "timing", [&](Reader &t) { readTiming(t, out.timing); });
     out.tflops = r.optDouble("tflops");
     if (const auto verify = r.optObject("verify"))
         nested(r, *verify, "verify", [&](Reader &v) {
@@ -399,6 +483,18 @@ bool fromJson(const QJsonObject &json, ResultEvent &out, QString *error)
         nested(r, *counters, "counters", [&](Reader &cr) { readCounters(cr, c); });
         out.counters = c;
     }
+    if (const auto conditions = r.optObject("conditions"))
+        out.conditions = readConditions(r, *conditions, "conditions");
+    if (const auto baseline = r.optObject("baseline"))
+        nested(r, *baseline, "baseline", [&](Reader &b) {
+            BaselineResult result;
+            result.stage = b.requiredString("stage");
+            if (const auto timing = b.optObject("timing"))
+                nested(b, *timing, "timing", [&](Reader &t) { readTiming(t, result.timing); });
+            if (const auto conditions = b.optObject("conditions"))
+                result.conditions = readConditions(b, *conditions, "conditions").value_or(RunConditions{});
+            out.baseline = result;
+        });
     return r.finish(error);
 }
 

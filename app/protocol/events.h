@@ -4,6 +4,7 @@
 // stay absent when written again.
 #pragma once
 
+#include "conditions.h"
 #include "protocol.h"
 #include "stage_types.h"
 
@@ -12,6 +13,7 @@
 #include <QMap>
 #include <QString>
 #include <optional>
+#include <variant>
 
 namespace gemmscope::protocol {
 
@@ -84,6 +86,16 @@ struct TimingResult {
     friend bool operator==(const TimingResult &, const TimingResult &) = default;
 };
 
+// A result's `baseline` (a run with "baseline": true): the cuBLAS call of the stage's precision,
+// timed interleaved with the stage (alternating launches), so that a drift of clock or temperature
+// falls on both and their ratio holds.
+struct BaselineResult {
+    QString stage; // "cublas_fp32" or "cublas_tf32"
+    TimingResult timing;
+    RunConditions conditions;
+    friend bool operator==(const BaselineResult &, const BaselineResult &) = default;
+};
+
 struct VerifyResult {
     QString reference;
     std::optional<double> relError, tolerance;
@@ -130,7 +142,9 @@ struct ResultEvent {
     std::optional<int> maxBlocksPerSm, smemCarveout;
     std::optional<double> smClockMhz;
     QString smClockSource, timestamp;
-    std::optional<Counters> counters; // when the run asked for counters
+    std::optional<Counters> counters;        // when the run asked for counters
+    std::optional<RunConditions> conditions; // absent in results recorded before issue 22
+    std::optional<BaselineResult> baseline;  // when the run asked for one
     friend bool operator==(const ResultEvent &, const ResultEvent &) = default;
 };
 
@@ -204,5 +218,19 @@ bool fromJson(const QJsonObject &json, Counters &out, QString *error = nullptr);
 // The event's type, when `json` has a known one; its job id, empty when it has none (or null).
 std::optional<EventType> eventTypeOf(const QJsonObject &json);
 QString eventIdOf(const QJsonObject &json);
+
+// One runner line as a typed event: decoded once (RunnerClient's thread, the bench), so that
+// nothing past the codec reads the JSON again.
+using Event = std::variant<ReadyEvent, CompiledInfo, ProgressEvent, ResultEvent, ErrorEvent, CeilingsEvent,
+                           OwnerMapEvent, DisassemblyEvent>;
+// The event of `json`'s type; empty for an unknown type. A field of another type reads as absent
+// and the first one is named in `error` (the event is returned all the same).
+std::optional<Event> decodeEvent(const QJsonObject &json, QString *error = nullptr);
+// `ready`'s "protocol" value as received (1, 1.5, "1", missing): a refusal names what came.
+QJsonValue protocolVersionValue(const QJsonObject &ready);
+// For the runner, which builds an event before it knows the job: sets its id; and the fields a
+// wrong_result error adds (its relative error, null when not finite, the tolerance, NaN in C).
+void setEventId(QJsonObject &event, const QString &id);
+QJsonObject wrongResultFields(std::optional<double> relError, double tolerance, bool nan);
 
 } // namespace gemmscope::protocol

@@ -12,6 +12,7 @@ namespace {
 
 // What "Field \"build\" must be ..." says when the build is not a string.
 constexpr const char *kBuildValues = "a string, \"release\" or \"scalar_shared\"";
+constexpr const char *kRegimeValues = "a string, \"burst\" or \"sustained\"";
 
 QJsonObject header(RequestType type, const QString &id)
 {
@@ -102,6 +103,9 @@ QJsonObject toJson(const RunJob &r)
         putOpt(timing, "min_reps", r.timing->minReps);
         putOpt(timing, "max_reps", r.timing->maxReps);
         putOpt(timing, "flush_l2", r.timing->flushL2);
+        putNonEmpty(timing, "regime", r.timing->regime);
+        putOpt(timing, "max_noise_pct", r.timing->maxNoisePct);
+        putOpt(timing, "throttle_threshold_pct", r.timing->throttleThresholdPct);
         json.insert(QStringLiteral("timing"), timing);
     }
     putOpt(json, "verify", r.verify);
@@ -109,6 +113,7 @@ QJsonObject toJson(const RunJob &r)
     putNonEmpty(json, "build", r.build);
     putOpt(json, "max_blocks_per_sm", r.maxBlocksPerSm);
     putOpt(json, "smem_carveout", r.smemCarveout);
+    putOpt(json, "baseline", r.baseline);
     putNonEmpty(json, "test_damage", r.testDamage);
     return json;
 }
@@ -131,6 +136,9 @@ bool fromJson(const QJsonObject &json, RunJob &out, QString *error)
         tr.minReps = t.optInt64("min_reps");
         tr.maxReps = t.optInt64("max_reps");
         tr.flushL2 = t.optBool("flush_l2");
+        tr.regime = t.optString("regime", kRegimeValues).value_or(QString());
+        tr.maxNoisePct = t.optDouble("max_noise_pct");
+        tr.throttleThresholdPct = t.optDouble("throttle_threshold_pct");
         QString timingError;
         if (!t.finish(&timingError))
             r.fail(QStringLiteral("In \"timing\": ") + timingError);
@@ -141,6 +149,7 @@ bool fromJson(const QJsonObject &json, RunJob &out, QString *error)
     out.build = r.optString("build", kBuildValues).value_or(QString());
     out.maxBlocksPerSm = r.optIntInRange("max_blocks_per_sm", 1, 1024);
     out.smemCarveout = r.optIntInRange("smem_carveout", 0, 100);
+    out.baseline = r.optBool("baseline");
     out.testDamage = r.string("test_damage");
     return r.finish(error);
 }

@@ -25,6 +25,12 @@ struct TimingRequest {
     std::optional<double> budgetMs;
     std::optional<long long> minReps, maxReps;
     std::optional<bool> flushL2;
+    // Issue 22 (docs/protocol.md, "conditions"): "burst" (the default: from an idle GPU) or
+    // "sustained" (after running at load until the clock settles); stop once the samples' relative
+    // noise is at or below max_noise_pct (default 0.5); leave out samples whose SM clock is below
+    // throttle_threshold_pct of the starting clock (default 90; 0 keeps every sample).
+    QString regime;
+    std::optional<double> maxNoisePct, throttleThresholdPct;
     friend bool operator==(const TimingRequest &, const TimingRequest &) = default;
 };
 
@@ -40,6 +46,7 @@ struct RunJob {
     QString build;                     // "release" (empty: the default) or "scalar_shared"
     std::optional<int> maxBlocksPerSm; // 1..1024
     std::optional<int> smemCarveout;   // 0..100
+    std::optional<bool> baseline;      // also time the stage's cuBLAS call, interleaved (result's baseline)
     QString testDamage;                // test hook: "skip_launch" or "corrupt_element"
     friend bool operator==(const RunJob &, const RunJob &) = default;
 };

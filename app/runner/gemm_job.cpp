@@ -24,6 +24,14 @@ namespace gemmscope::runner {
 
 namespace {
 
+// The cuBLAS call a stage is compared with: the same precision (TF32 stages against cuBLAS's
+// TF32 tensor-core path, FP32 stages against its FP32 SGEMM).
+const StageInfo &baselineFor(const StageInfo &stage)
+{
+    return requireStage(stage.precision == Precision::Tf32 ? QStringLiteral("cublas_tf32")
+                                                           : QStringLiteral("cublas_fp32"));
+}
+
 double toleranceFor(Precision precision)
 {
     return precision == Precision::Tf32 ? 5e-3 : 1e-5;
@@ -42,12 +50,19 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     const bool counters = request.counters.value_or(false);
     const int maxBlocksPerSm = request.maxBlocksPerSm.value_or(0);
     const int smemCarveout = request.smemCarveout.value_or(-1);
+    const bool baseline = request.baseline.value_or(false);
     const StageBuild build = stageBuild(request.build); // an invalid_config before any GPU question
     if ((maxBlocksPerSm > 0 || smemCarveout >= 0) && stage.isLibrary)
         throw RunnerError(
             ErrorKind::InvalidConfig,
             QStringLiteral("\"max_blocks_per_sm\" and \"smem_carveout\" apply to GemmScope's own "
                            "kernels; cuBLAS chooses its own launch."));
+
+    if (baseline && stage.isLibrary)
+        throw RunnerError(ErrorKind::InvalidConfig,
+                          QStringLiteral("\"baseline\" times a GemmScope kernel against cuBLAS; %1 is cuBLAS "
+                                         "itself.")
+                              .arg(QString::fromStdString(stage.key)));
 
     // The catalog's refusal comes first: it needs no GPU and explains itself.
     requireValidConfig(stage, params, size, 0);
@@ -115,7 +130,6 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         const double error = ws.relativeErrorOfC();
         const double tolerance = toleranceFor(stage.precision);
         job.progress(QStringLiteral("verify"), 1, 1);
-        const QJsonValue errorValue = std::isfinite(error) ? QJsonValue(error) : QJsonValue(QJsonValue::Null);
         if (!(error <= tolerance)) // NaN compares false: it never passes
             throw RunnerError(
                 ErrorKind::WrongResult,
@@ -127,9 +141,9 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
                           .arg(error, 0, 'g', 3)
                           .arg(tolerance, 0, 'g', 3),
                 {},
-                QJsonObject{{QStringLiteral("rel_error"), errorValue},
-                            {QStringLiteral("tolerance"), tolerance},
-                            {QStringLiteral("nan"), std::isnan(error)}});
+                protocol::wrongResultFields(std::isfinite(error) ? std::optional<double>(error)
+                                                                 : std::nullopt,
+                                            tolerance, std::isnan(error)));
         verified = verifyPassed(error, tolerance);
     }
     job.checkCancelled();
@@ -137,7 +151,13 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     std::function<void()> flush;
     if (timing.flushL2)
         flush = [&ws, &device] { ws.flushL2(static_cast<long long>(device.spec.l2Bytes)); };
-    const TimingStats stats = timeLaunches(launch, flush, timing, job);
+    std::vector<std::function<void()>> launches{launch};
+    const StageInfo *baselineStage = baseline ? &baselineFor(stage) : nullptr;
+    if (baselineStage)
+        launches.push_back([&ws, baselineStage] { ws.cublasGemm(baselineStage->precision, ws.c()); });
+    const std::vector<TimedLaunch> timed =
+        timeInterleaved(launches, flush, timing, job, state.timingProbes(job));
+    const TimingStats stats = timed.front().stats;
 
     RunFacts facts;
     facts.stage = &stage;
@@ -148,6 +168,11 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     facts.smClockMhz = int(device.spec.smClockMHz);
     facts.stats = stats;
     facts.timing = timing;
+    facts.conditions = timed.front().conditions;
+    if (baselineStage)
+        facts.baseline =
+            protocol::BaselineResult{QString::fromStdString(baselineStage->key),
+                                     timingResult(timed.back().stats, timing), timed.back().conditions};
     facts.verify = verified;
     facts.compiled = compiled;
     facts.build = request.build;

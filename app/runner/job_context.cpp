@@ -21,7 +21,7 @@ JobContext::JobContext(EventSink &sink, QString id, const std::atomic<bool> *can
 
 void JobContext::send(QJsonObject event)
 {
-    event.insert(QStringLiteral("id"), m_id);
+    protocol::setEventId(event, m_id);
     m_sink.send(event);
 }
 

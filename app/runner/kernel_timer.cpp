@@ -2,9 +2,13 @@
 
 #include "statistics.h"
 
+#include "clock_probe.h"
 #include "cuda_check.h"
+#include "gpu_telemetry.h"
 #include "job_context.h"
 
+#include <QElapsedTimer>
+#include <QThread>
 #include <algorithm>
 #include <cmath>
 
@@ -27,6 +31,122 @@ public:
     cudaEvent_t start = nullptr, stop = nullptr;
 };
 
+constexpr double kPreliminaryAfterMs = 100; // timing before the first preliminary median is sent
+constexpr qint64 kTelemetryEveryMs = 20;    // NVML reads while timing: enough for a 1 s power window
+// Burst: an idle GPU is one whose clocks nothing holds down, whose power (NVML's 1 s average on
+// Hopper) is below half its limit and whose SM clock, probed, is back near its boost clock — on an
+// H200 the clock stays ~15 % low for a while after a power-capped run although NVML no longer
+// names a reason (measured 2026-12-01: 1680 MHz at the start of the next run, boost 1980 MHz).
+// Waited for at most kCooldownLimitMs, then the result says it was not.
+constexpr double kIdlePowerShare = 0.5, kRecoveredClockShare = 0.95;
+constexpr qint64 kCooldownLimitMs = 5000;
+// Sustained: at least this long at load, then until the SM clock moves less than 1 % over the
+// last three readings 200 ms apart; at most the limit.
+constexpr qint64 kLoadWarmupMinMs = 1000, kLoadWarmupLimitMs = 10000, kLoadClockEveryMs = 200;
+constexpr double kSettledClockShare = 0.01;
+
+// What NVML said over the timed samples.
+struct TelemetryLog {
+    std::optional<double> powerMaxW;
+    unsigned long long reasons = 0;
+    std::optional<int> temperatureStartC, temperatureEndC;
+
+    void add(const TelemetryReading &r)
+    {
+        if (r.powerW)
+            powerMaxW = std::max(powerMaxW.value_or(0), *r.powerW);
+        if (r.reasons)
+            reasons |= *r.reasons;
+        if (r.temperatureC) {
+            if (!temperatureStartC)
+                temperatureStartC = r.temperatureC;
+            temperatureEndC = r.temperatureC;
+        }
+    }
+};
+
+bool idle(const TelemetryReading &r, std::optional<double> powerLimitW)
+{
+    if (r.reasons && holdsClockDown(*r.reasons))
+        return false;
+    return !r.powerW || !powerLimitW || *r.powerW <= kIdlePowerShare * *powerLimitW;
+}
+
+bool clockRecovered(const TimingProbes &probes)
+{
+    return !probes.clock || probes.maxClockMhz <= 0 ||
+           probes.clock->measureMhz() >= kRecoveredClockShare * probes.maxClockMhz;
+}
+
+// Burst: waits until the GPU is idle and its clock recovered; whether it did, and how long it took.
+std::pair<bool, double> coolDown(const GpuTelemetry &telemetry, const TimingProbes &probes, JobContext &job)
+{
+    QElapsedTimer waited;
+    waited.start();
+    const std::optional<double> limit = telemetry.powerLimitW();
+    while (!idle(telemetry.read(), limit) || !clockRecovered(probes)) {
+        if (waited.elapsed() >= kCooldownLimitMs)
+            return {false, double(waited.elapsed())};
+        job.checkCancelled();
+        job.progress(QStringLiteral("cooldown"), waited.elapsed(), kCooldownLimitMs);
+        QThread::msleep(25);
+    }
+    return {true, double(waited.nsecsElapsed()) / 1e6};
+}
+
+// Sustained: runs the launches until the clock settles; how long that took.
+double warmUnderLoad(const std::vector<std::function<void()>> &launches, ClockProbe *clock, JobContext &job)
+{
+    QElapsedTimer atLoad, sinceReading;
+    atLoad.start();
+    sinceReading.start();
+    std::vector<double> clocks;
+    while (atLoad.elapsed() < kLoadWarmupLimitMs) {
+        for (const auto &launch : launches)
+            launch();
+        GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+        job.checkCancelled();
+        job.progress(QStringLiteral("load_warmup"), atLoad.elapsed(), kLoadWarmupLimitMs);
+        if (sinceReading.elapsed() < kLoadClockEveryMs)
+            continue;
+        sinceReading.restart();
+        if (!clock) { // nothing to watch: the minimum at load
+            if (atLoad.elapsed() >= 2 * kLoadWarmupMinMs)
+                break;
+            continue;
+        }
+        clocks.push_back(clock->measureMhz());
+        if (atLoad.elapsed() < kLoadWarmupMinMs || clocks.size() < 3)
+            continue;
+        const auto last = clocks.end() - 3;
+        const auto [lo, hi] = std::minmax_element(last, clocks.end());
+        if (*hi > 0 && (*hi - *lo) / *hi < kSettledClockShare)
+            break;
+    }
+    return double(atLoad.nsecsElapsed()) / 1e6;
+}
+
+protocol::RunConditions conditionsOf(const SampleSummary &s, const TimingOptions &o, const char *stoppedBy)
+{
+    protocol::RunConditions c;
+    c.regime = o.regime == TimingRegime::Sustained ? QStringLiteral("sustained") : QStringLiteral("burst");
+    c.samples = s.samples;
+    c.throttledSamples = s.allThrottled ? s.samples : s.throttled;
+    c.allThrottled = s.allThrottled;
+    if (s.noisePct >= 0)
+        c.noisePct = s.noisePct;
+    c.maxNoisePct = o.noise.maxNoisePct;
+    c.throttleThresholdPct = o.noise.throttleThresholdPct;
+    c.stoppedBy = QString::fromLatin1(stoppedBy);
+    if (s.clockStartMhz > 0)
+        c.smClockStartMhz = s.clockStartMhz;
+    if (s.clockMinMhz > 0) {
+        c.smClockMinMhz = s.clockMinMhz;
+        c.smClockMedianMhz = s.clockMedianMhz;
+    }
+    return c;
+}
+
 } // namespace
 
 TimingStats summarize(std::vector<double> timesMs)
@@ -43,49 +163,136 @@ TimingStats summarize(std::vector<double> timesMs)
     return s;
 }
 
-constexpr double kPreliminaryAfterMs = 100; // timing before the first preliminary median is sent
+std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>> &launches,
+                                         const std::function<void()> &betweenReps,
+                                         const TimingOptions &options, JobContext &job,
+                                         const TimingProbes &probes)
+{
+    const GpuTelemetry *telemetry =
+        probes.telemetry && probes.telemetry->available() ? probes.telemetry : nullptr;
+    std::optional<double> cooldownMs, loadWarmupMs;
+    bool cooled = true;
+    if (options.regime == TimingRegime::Burst && telemetry) {
+        const auto [idleNow, waitedMs] = coolDown(*telemetry, probes, job);
+        cooled = idleNow;
+        cooldownMs = waitedMs;
+    } else if (options.regime == TimingRegime::Sustained) {
+        loadWarmupMs = warmUnderLoad(launches, probes.clock, job);
+    }
+    for (int i = 0; i < options.warmup; ++i) {
+        for (const auto &launch : launches)
+            launch();
+        GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+        job.checkCancelled();
+    }
+
+    TelemetryLog log;
+    if (telemetry)
+        log.add(telemetry->read());
+    const double startClockMhz = probes.clock ? probes.clock->measureMhz() : 0;
+    std::vector<TimingSeries> series(launches.size(),
+                                     TimingSeries(startClockMhz, options.noise.throttleThresholdPct));
+    EventPair events;
+    double totalMs = 0;
+    const int maxReps = std::max(options.maxReps, options.minReps);
+    QElapsedTimer sinceTelemetry, sincePreliminary;
+    sinceTelemetry.start();
+    const char *stoppedBy = "max_reps";
+    while (true) {
+        const int reps = series.front().samples();
+        if (reps >= maxReps)
+            break;
+        if (reps >= options.minReps) {
+            if (totalMs >= options.budgetMs) {
+                stoppedBy = "budget";
+                break;
+            }
+            if (options.stopOnNoise && std::all_of(series.begin(), series.end(), [&](const TimingSeries &s) {
+                    return s.noiseTargetMet(options.noise);
+                })) {
+                stoppedBy = "noise";
+                break;
+            }
+        }
+        bool clockDropped = false;
+        for (size_t i = 0; i < launches.size(); ++i) {
+            job.checkCancelled();
+            if (betweenReps)
+                betweenReps();
+            GEMMSCOPE_CUDA(cudaEventRecord(events.start));
+            launches[i]();
+            GEMMSCOPE_CUDA(cudaEventRecord(events.stop));
+            double clockMhz = 0;
+            if (probes.clock) { // behind the stop event: never inside the timed region
+                probes.clock->enqueue();
+                clockMhz = probes.clock->readMhz();
+            }
+            GEMMSCOPE_CUDA(cudaEventSynchronize(events.stop)); // a kernel fault surfaces here
+            float ms = 0;
+            GEMMSCOPE_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
+            series[i].add({ms, clockMhz});
+            clockDropped = clockDropped || series[i].isThrottled({ms, clockMhz});
+            totalMs += ms;
+        }
+        // Burst: once the clock falls below the threshold the GPU has left its burst (a power cap
+        // or heat, within a second of tensor-core load on an H200); later samples would all be
+        // left out, so timing ends with the samples before, when there are enough of them.
+        if (options.regime == TimingRegime::Burst && clockDropped &&
+            std::all_of(series.begin(), series.end(),
+                        [&](const TimingSeries &s) { return s.kept() >= options.noise.minSamples; })) {
+            stoppedBy = "clock_drop";
+            break;
+        }
+        if (telemetry && sinceTelemetry.elapsed() >= kTelemetryEveryMs) {
+            log.add(telemetry->read());
+            sinceTelemetry.restart();
+        }
+        // The total is an estimate (noise or the budget may end first): enough for a progress bar.
+        const int done = series.front().samples();
+        const long long expected = std::clamp<long long>(
+            totalMs > 0 ? (long long)std::ceil(options.budgetMs / (totalMs / double(done))) : maxReps,
+            options.minReps, maxReps);
+        // After ~100 ms of timing the median so far goes out with the progress (issue 10.7): the
+        // window shows a number at once and refines it until timing ends.
+        std::optional<double> preliminary;
+        if (totalMs >= kPreliminaryAfterMs && done >= 3 &&
+            (!sincePreliminary.isValid() || sincePreliminary.elapsed() >= 100)) {
+            preliminary = series.front().summary().medianMs;
+            sincePreliminary.start();
+        }
+        job.progress(QStringLiteral("timing"), done, std::max<long long>(expected, done), preliminary);
+    }
+    if (telemetry)
+        log.add(telemetry->read());
+
+    std::vector<TimedLaunch> answers;
+    for (const TimingSeries &s : series) {
+        const SampleSummary summary = s.summary();
+        TimedLaunch answer;
+        answer.stats = {summary.medianMs, summary.p20Ms, summary.p80Ms, summary.minMs,
+                        summary.allThrottled ? summary.samples : summary.kept};
+        answer.conditions = conditionsOf(summary, options, stoppedBy);
+        answer.conditions.cooldownMs = cooldownMs;
+        answer.conditions.cooled = cooled;
+        answer.conditions.loadWarmupMs = loadWarmupMs;
+        if (telemetry) {
+            answer.conditions.powerMaxW = log.powerMaxW;
+            answer.conditions.powerLimitW = telemetry->powerLimitW();
+            answer.conditions.throttleReasons = throttleReasonNames(log.reasons);
+            answer.conditions.temperatureStartC = log.temperatureStartC;
+            answer.conditions.temperatureEndC = log.temperatureEndC;
+        } else if (probes.telemetry) {
+            answer.conditions.telemetryUnavailable = probes.telemetry->unavailableReason();
+        }
+        answers.push_back(answer);
+    }
+    return answers;
+}
 
 TimingStats timeLaunches(const std::function<void()> &launch, const std::function<void()> &betweenReps,
                          const TimingOptions &options, JobContext &job)
 {
-    for (int i = 0; i < options.warmup; ++i) {
-        launch();
-        GEMMSCOPE_CUDA(cudaDeviceSynchronize());
-        job.checkCancelled();
-    }
-    EventPair events;
-    std::vector<double> times;
-    double totalMs = 0;
-    const int maxReps = std::max(options.maxReps, options.minReps);
-    while (int(times.size()) < maxReps &&
-           (int(times.size()) < options.minReps || totalMs < options.budgetMs)) {
-        job.checkCancelled();
-        if (betweenReps)
-            betweenReps();
-        GEMMSCOPE_CUDA(cudaEventRecord(events.start));
-        launch();
-        GEMMSCOPE_CUDA(cudaEventRecord(events.stop));
-        GEMMSCOPE_CUDA(cudaEventSynchronize(events.stop)); // a kernel fault surfaces here
-        float ms = 0;
-        GEMMSCOPE_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
-        times.push_back(ms);
-        totalMs += ms;
-        // The total is an estimate (the budget may end first): enough for a progress bar.
-        const long long expected = std::clamp<long long>(
-            totalMs > 0 ? (long long)std::ceil(options.budgetMs / (totalMs / double(times.size()))) : maxReps,
-            options.minReps, maxReps);
-        // After ~100 ms of timing the median so far goes out with the progress (issue 10.7): the
-        // window shows a number at once and refines it until the budget ends.
-        std::optional<double> preliminary;
-        if (totalMs >= kPreliminaryAfterMs && times.size() >= 3) {
-            std::vector<double> sorted = times;
-            std::sort(sorted.begin(), sorted.end());
-            preliminary = percentile(sorted, 0.5);
-        }
-        job.progress(QStringLiteral("timing"), (long long)times.size(),
-                     std::max<long long>(expected, times.size()), preliminary);
-    }
-    return summarize(std::move(times));
+    return timeInterleaved({launch}, betweenReps, options, job, {}).front().stats;
 }
 
 protocol::TimingResult timingResult(const TimingStats &s, const TimingOptions &o)

@@ -14,6 +14,18 @@ TimingOptions timingOptions(const std::optional<protocol::TimingRequest> &timing
     o.minReps = int(std::clamp<long long>(timing->minReps.value_or(o.minReps), 1, 100000));
     o.maxReps = int(std::clamp<long long>(timing->maxReps.value_or(o.maxReps), 1, 100000));
     o.flushL2 = timing->flushL2.value_or(o.flushL2);
+    // The noise criterion is refused rather than clamped: a target of 0 would time for the whole
+    // budget while seeming to ask for precision, and a threshold above 100 % drops every sample.
+    if (timing->regime == QStringLiteral("sustained"))
+        o.regime = TimingRegime::Sustained;
+    else if (!timing->regime.isEmpty() && timing->regime != QStringLiteral("burst"))
+        throw RunnerError(
+            ErrorKind::InvalidConfig,
+            QStringLiteral("Unknown timing regime \"%1\"; known: burst, sustained.").arg(timing->regime));
+    o.noise.maxNoisePct = timing->maxNoisePct.value_or(o.noise.maxNoisePct);
+    o.noise.throttleThresholdPct = timing->throttleThresholdPct.value_or(o.noise.throttleThresholdPct);
+    if (const std::string why = checkNoiseCriterion(o.noise); !why.empty())
+        throw RunnerError(ErrorKind::InvalidConfig, QString::fromStdString(why));
     return o;
 }
 

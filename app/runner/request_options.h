@@ -24,7 +24,8 @@ template <typename Request> Request decodeRequest(const QJsonObject &json)
 }
 
 // The request's timing with the documented defaults, each value clamped to a range the runner
-// can honour (warm-up 0..1000, budget 0..1 h, repetitions 1..100000) rather than refused.
+// can honour (warm-up 0..1000, budget 0..1 h, repetitions 1..100000) rather than refused; an
+// unknown regime or a noise criterion out of its range is an invalid_config with its sentence.
 TimingOptions timingOptions(const std::optional<protocol::TimingRequest> &timing);
 
 // The request's parameters, or the stage's defaults when it names none.

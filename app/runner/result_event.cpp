@@ -44,6 +44,8 @@ protocol::ResultEvent resultEvent(const RunFacts &facts)
             result.smemCarveout = facts.smemCarveout;
     }
     result.counters = facts.counters;
+    result.conditions = facts.conditions;
+    result.baseline = facts.baseline;
     return result;
 }
 

@@ -22,6 +22,8 @@ struct RunFacts {
     int smClockMhz = 0;    // the datasheet's clock (sm_clock_source "nominal")
     TimingStats stats;
     TimingOptions timing;
+    std::optional<protocol::RunConditions> conditions; // empty where nothing was measured
+    std::optional<protocol::BaselineResult> baseline;  // when the run asked for one
     protocol::VerifyResult verify;
     std::optional<protocol::CompiledInfo> compiled; // GemmScope's kernels; cuBLAS has none
     QString build;                                  // the request's; empty: "release"

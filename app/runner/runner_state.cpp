@@ -20,6 +20,18 @@ const DeviceInfo &RunnerState::requireDevice() const
     return *probe.device;
 }
 
+TimingProbes RunnerState::timingProbes(JobContext &job)
+{
+    const DeviceInfo &device = requireDevice();
+    if (!m_telemetry)
+        m_telemetry = std::make_unique<GpuTelemetry>(device.uuid);
+    if (!m_clockProbe) {
+        m_clockProbe = std::make_unique<ClockProbe>(compiler, device.cc());
+        job.checkCancelled();
+    }
+    return {m_clockProbe.get(), m_telemetry.get(), double(device.spec.smClockMHz)};
+}
+
 QJsonObject RunnerState::readyEvent() const
 {
     protocol::ReadyEvent ready;

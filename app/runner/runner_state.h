@@ -2,13 +2,17 @@
 // compiler with its cache, and the GEMM workspace. Only the worker thread touches it.
 #pragma once
 
+#include "clock_probe.h"
 #include "compile_ahead.h"
 #include "gemm_workspace.h"
 #include "gpu_device.h"
+#include "gpu_telemetry.h"
+#include "kernel_timer.h"
 #include "nvrtc_compiler.h"
 #include "requests.h"
 
 #include <QJsonObject>
+#include <memory>
 
 namespace gemmscope::runner {
 
@@ -27,6 +31,15 @@ struct RunnerState {
 
     // The device, or RunnerError(no_gpu) with the probe's sentence.
     const DeviceInfo &requireDevice() const;
+    // What measures a timed result's conditions (kernel_timer.h), made on first use: the clock
+    // probe (compiled once for the device) and NVML (opened once; it may say why it cannot be).
+    TimingProbes timingProbes(JobContext &job);
+
+private:
+    std::unique_ptr<ClockProbe> m_clockProbe;
+    std::unique_ptr<GpuTelemetry> m_telemetry;
+
+public:
     QJsonObject readyEvent() const;
 };
 

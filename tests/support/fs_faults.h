@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -54,6 +55,7 @@ public:
     SmallFileSystem(const SmallFileSystem &) = delete;
     SmallFileSystem &operator=(const SmallFileSystem &) = delete;
     bool mounted() const { return m_mounted; }
+    QString path() const { return m_dir; }
     bool remountReadOnly()
     {
         return m_mounted && runQuietly(QStringLiteral("mount"),
@@ -64,6 +66,25 @@ private:
     QString m_dir;
     bool m_mounted = false;
 };
+
+// `<parent>/small`, made: where a test mounts its small file system.
+inline QString smallMountPoint(const QString &parent)
+{
+    const QString path = QDir(parent).filePath(QStringLiteral("small"));
+    QDir().mkpath(path);
+    return path;
+}
+
+// The set-up every full-file-system test shares: a 64 KiB tmpfs mounted on `<parent>/small` and
+// held in `fs` until the test ends; where this user may not mount, the test skips and names
+// `twin`, the test that covers the same path with an injected failure. (A macro: QSKIP returns
+// from the test function.)
+#define GEMMSCOPE_SMALL_FILE_SYSTEM_OR_SKIP(fs, parent, twin)                                                \
+    gemmscope::testing::SmallFileSystem fs(gemmscope::testing::smallMountPoint(parent),                      \
+                                           QStringLiteral("64k"));                                           \
+    QVERIFY(QFileInfo(fs.path()).isDir());                                                                   \
+    if (!fs.mounted())                                                                                       \
+    QSKIP("mounting a tmpfs needs root (" twin " covers this path)")
 
 // Fills the file system holding `dir` until a write fails (a tmpfs of a few KiB: quick), then
 // frees `keepFree` bytes again. One free 4 KiB page is the case of QTBUG-75077: a file smaller

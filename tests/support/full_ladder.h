@@ -41,13 +41,12 @@ inline FullLadder loadFullLadder()
         if (run.origin == QLatin1String("worklog"))
             ladder.runs << run;
     ladder.runs << session.runs();
-    const QJsonObject c = session.data().ceilings.value(QStringLiteral("NVIDIA H200")).toObject();
-    ladder.fmaTflops = c.value(QStringLiteral("fma_tflops")).toDouble();
-    ladder.dramGBs = c.value(QStringLiteral("dram_gbs")).toDouble();
-    ladder.tf32Tflops = c.value(QStringLiteral("tf32_tflops")).toDouble();
-    ladder.tf32Kernel = c.value(QStringLiteral("tf32_kernel")).toString();
-    ladder.ceilingsLabel =
-        QStringLiteral("NVIDIA H200, %1").arg(c.value(QStringLiteral("measured_at")).toString().left(10));
+    const StoredCeilings c = session.data().ceilings.value(QStringLiteral("NVIDIA H200"));
+    ladder.fmaTflops = c.fmaTflops;
+    ladder.dramGBs = c.dramGbs;
+    ladder.tf32Tflops = c.tf32Tflops.value_or(0);
+    ladder.tf32Kernel = c.tf32Kernel;
+    ladder.ceilingsLabel = QStringLiteral("NVIDIA H200, %1").arg(c.measuredAt.left(10));
     return ladder;
 }
 

@@ -40,7 +40,7 @@ inline gemmscope::SweepData manySeriesSizeSweep(int series)
     for (const ProblemSize &z : spec.sizes) {
         RunRecord r = base;
         r.runId = QStringLiteral("cublas-%1").arg(z.m);
-        r.stage = QStringLiteral("cublas_fp32");
+        r.stage = stageIdOf(QStringLiteral("cublas_fp32"));
         r.m = z.m;
         r.n = z.n;
         r.k = z.k;

@@ -9,7 +9,7 @@ namespace gemmscope::test {
 
 inline void setPointConfiguration(RunRecord &run, const SweepPoint &point)
 {
-    run.stage = QString::fromStdString(point.stage.str());
+    run.stage = point.stage;
     for (const auto &[name, value] : point.params)
         run.params.insert(QString::fromStdString(name), value);
     run.m = point.size.m;

@@ -1,0 +1,137 @@
+#include "trust_mark.h"
+
+#include "run_record.h"
+
+namespace gemmscope {
+
+namespace {
+
+QString percent(double value)
+{
+    return QString::number(value, 'f', value < 10 ? 2 : 1) + QStringLiteral(" %");
+}
+
+QString mhz(double value)
+{
+    return QString::number(value, 'f', 0);
+}
+
+bool hardLimit(const QStringList &reasons)
+{
+    return reasons.contains(QStringLiteral("thermal")) || reasons.contains(QStringLiteral("hw_slowdown")) ||
+           reasons.contains(QStringLiteral("power_brake"));
+}
+
+// "power cap, thermal": NVML's reasons in words.
+QString reasonWords(const QStringList &reasons)
+{
+    QStringList words;
+    for (const QString &r : reasons)
+        words << (r == QStringLiteral("power_cap")     ? QStringLiteral("power cap")
+                  : r == QStringLiteral("hw_slowdown") ? QStringLiteral("hardware slowdown")
+                  : r == QStringLiteral("power_brake") ? QStringLiteral("power brake")
+                                                       : r);
+    return words.join(QStringLiteral(", "));
+}
+
+QString noiseClause(const protocol::RunConditions &c, int counted)
+{
+    if (!c.noisePct)
+        return QStringLiteral("noise unknown over %1 samples").arg(counted);
+    return QStringLiteral("%1 noise over %2 samples").arg(percent(*c.noisePct)).arg(counted);
+}
+
+} // namespace
+
+QString clockText(const std::optional<protocol::RunConditions> &c)
+{
+    if (!c || !c->smClockMedianMhz)
+        return QStringLiteral("-");
+    const double lo = c->smClockMinMhz.value_or(*c->smClockMedianMhz), median = *c->smClockMedianMhz;
+    if (median - lo < 0.5)
+        return mhz(median) + QStringLiteral(" MHz");
+    return QStringLiteral("%1-%2 MHz").arg(mhz(lo), mhz(median));
+}
+
+TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bool published)
+{
+    if (published)
+        return {
+            TrustLevel::Published, QStringLiteral("published"),
+            QStringLiteral("Published by the worklog on its own GPU; conditions unknown, so it is compared "
+                           "by ratio only.")};
+    if (!conditions)
+        return {TrustLevel::Unknown, QStringLiteral("unknown"),
+                QStringLiteral("Recorded before GemmScope measured clocks, power and noise: conditions "
+                               "unknown.")};
+    const protocol::RunConditions &c = *conditions;
+    const int counted = c.allThrottled ? c.samples : c.samples - c.throttledSamples;
+    const QString regime = c.regime.isEmpty() ? QStringLiteral("burst") : c.regime;
+    const QString limits = reasonWords(c.throttleReasons);
+    // A burst that ended when the clock fell (stopped_by "clock_drop") left out only the sample that
+    // showed the fall: the samples counted all ran at the burst clock.
+    const bool burstEnded =
+        c.stoppedBy == QStringLiteral("clock_drop") && c.throttledSamples <= 1 && !c.allThrottled;
+    const int leftOut = burstEnded ? 0 : c.throttledSamples;
+    if (c.allThrottled || leftOut > 0 || hardLimit(c.throttleReasons) || !c.cooled) {
+        QString why;
+        if (c.allThrottled)
+            why = QStringLiteral("every one of %1 samples ran below %2 of the starting clock")
+                      .arg(c.samples)
+                      .arg(percent(c.throttleThresholdPct));
+        else if (c.throttledSamples > 0)
+            why = QStringLiteral("%1 of %2 samples ran below %3 of the starting clock and are left out")
+                      .arg(c.throttledSamples)
+                      .arg(c.samples)
+                      .arg(percent(c.throttleThresholdPct));
+        else if (!c.cooled)
+            why = QStringLiteral("the GPU had not cooled down when timing began");
+        else
+            why = QStringLiteral("the driver lowered the clock");
+        if (!limits.isEmpty())
+            why += QStringLiteral(" (%1)").arg(limits);
+        return {TrustLevel::Throttled, QStringLiteral("throttled"),
+                QStringLiteral("Throttled: %1; SM clock %2, %3, %4.")
+                    .arg(why, clockText(conditions), noiseClause(c, counted), regime)};
+    }
+    if (c.noisePct && c.maxNoisePct > 0 && *c.noisePct > c.maxNoisePct)
+        return {TrustLevel::Noisy, QStringLiteral("noisy"),
+                QStringLiteral("Noisy: %1 over %2 samples, above the %3 target; SM clock %4, %5.")
+                    .arg(percent(*c.noisePct))
+                    .arg(counted)
+                    .arg(percent(c.maxNoisePct), clockText(conditions), regime)};
+    QString steady =
+        QStringLiteral("Steady: %1 at %2, %3").arg(noiseClause(c, counted), clockText(conditions), regime);
+    if (burstEnded)
+        steady += QStringLiteral("; the burst ended when the clock fell%1, and timing with it")
+                      .arg(limits.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(limits));
+    else if (!limits.isEmpty())
+        steady += QStringLiteral(" (%1 reached, clock held)").arg(limits);
+    if (!c.telemetryUnavailable.isEmpty())
+        steady += QStringLiteral("; no power or temperature readings");
+    return {TrustLevel::Steady, QStringLiteral("steady"), steady + QLatin1Char('.')};
+}
+
+TrustMark trustOf(const RunRecord &run)
+{
+    return trustMark(run.conditions, run.origin == QLatin1String("worklog"));
+}
+
+bool comparable(const std::optional<protocol::RunConditions> &a,
+                const std::optional<protocol::RunConditions> &b, QString *why)
+{
+    const auto say = [why](const QString &text) {
+        if (why)
+            *why = text;
+        return false;
+    };
+    if (!a || !b)
+        return say(QStringLiteral("conditions unknown"));
+    if (trustMark(a).level != TrustLevel::Steady || trustMark(b).level != TrustLevel::Steady)
+        return say(QStringLiteral("not both steady"));
+    if (a->regime != b->regime)
+        return say(QStringLiteral("%1 against %2").arg(a->regime, b->regime));
+    return true;
+}
+
+} // namespace gemmscope

@@ -1,0 +1,58 @@
+#include "window_settings.h"
+
+#include "results_tables.h"
+#include "window_layout.h"
+
+#include <QGuiApplication>
+#include <QHeaderView>
+#include <QMainWindow>
+#include <QScreen>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTableView>
+
+namespace gemmscope {
+
+void saveWindowSettings(const QMainWindow &window, const WindowLayout &views)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), window.saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), window.saveState());
+    settings.setValue(QStringLiteral("workspaces/state"), views.workspaces->saveState());
+    settings.setValue(QStringLiteral("workspaces/kernelTab"), views.kernel.tabs->currentIndex());
+    settings.setValue(QStringLiteral("workspaces/sweepTab"), views.sweeps.tabs->currentIndex());
+    settings.setValue(QStringLiteral("window/resultsHeader"),
+                      views.resultsTable()->horizontalHeader()->saveState());
+}
+
+void restoreWindowSettings(QMainWindow *window, const WindowLayout &views)
+{
+    QSettings settings;
+    if (!window->restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        applyFirstStartLayout(window, views.workspaces);
+        return;
+    }
+    window->restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    // Arrangements saved before the workspaces (one window of splitters) do not fit them: those
+    // start from the first-start layout.
+    if (!views.workspaces->restoreState(settings.value(QStringLiteral("workspaces/state")).toByteArray()))
+        applyFirstStartLayout(window, views.workspaces);
+    views.kernel.tabs->setCurrentIndex(settings.value(QStringLiteral("workspaces/kernelTab"), 0).toInt());
+    views.sweeps.tabs->setCurrentIndex(settings.value(QStringLiteral("workspaces/sweepTab"), 0).toInt());
+    views.resultsTable()->horizontalHeader()->restoreState(
+        settings.value(QStringLiteral("window/resultsHeader")).toByteArray());
+}
+
+void applyFirstStartLayout(QMainWindow *window, Workspaces *workspaces)
+{
+    if (const QScreen *screen = QGuiApplication::primaryScreen()) {
+        const QRect available = screen->availableGeometry();
+        window->resize((available.size() * 0.9).expandedTo(window->minimumSize()));
+        window->move(available.center() - window->rect().center());
+    } else {
+        window->resize(1500, 900);
+    }
+    workspaces->applyFirstStartSizes(window->size()); // before the first show they have no size of their own
+}
+
+} // namespace gemmscope

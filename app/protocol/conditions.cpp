@@ -1,0 +1,98 @@
+#include "conditions.h"
+
+#include "json_fields.h"
+
+#include <QJsonArray>
+
+namespace gemmscope::protocol {
+
+using detail::putNonEmpty;
+using detail::putOpt;
+using detail::Reader;
+
+namespace {
+
+const char *const kRegimes[] = {"burst", "sustained"};
+const char *const kStoppedBy[] = {"noise", "budget", "max_reps", "clock_drop"};
+
+template <size_t N> bool isOneOf(const QString &value, const char *const (&names)[N])
+{
+    for (const char *name : names)
+        if (value == QLatin1String(name))
+            return true;
+    return false;
+}
+
+} // namespace
+
+QJsonObject toJson(const RunConditions &c)
+{
+    QJsonObject json{{QStringLiteral("regime"), c.regime},
+                     {QStringLiteral("samples"), c.samples},
+                     {QStringLiteral("throttled_samples"), c.throttledSamples},
+                     {QStringLiteral("max_noise_pct"), c.maxNoisePct},
+                     {QStringLiteral("throttle_threshold_pct"), c.throttleThresholdPct},
+                     {QStringLiteral("stopped_by"), c.stoppedBy}};
+    if (c.allThrottled)
+        json.insert(QStringLiteral("all_throttled"), true);
+    putOpt(json, "noise_pct", c.noisePct);
+    putOpt(json, "sm_clock_start_mhz", c.smClockStartMhz);
+    putOpt(json, "sm_clock_min_mhz", c.smClockMinMhz);
+    putOpt(json, "sm_clock_median_mhz", c.smClockMedianMhz);
+    putOpt(json, "power_max_w", c.powerMaxW);
+    putOpt(json, "power_limit_w", c.powerLimitW);
+    json.insert(QStringLiteral("throttle_reasons"), QJsonArray::fromStringList(c.throttleReasons));
+    putOpt(json, "temperature_start_c", c.temperatureStartC);
+    putOpt(json, "temperature_end_c", c.temperatureEndC);
+    putNonEmpty(json, "telemetry_unavailable", c.telemetryUnavailable);
+    putOpt(json, "cooldown_ms", c.cooldownMs);
+    putOpt(json, "load_warmup_ms", c.loadWarmupMs);
+    if (!c.cooled)
+        json.insert(QStringLiteral("cooled"), false);
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, RunConditions &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    out.regime = r.string("regime");
+    if (!isOneOf(out.regime, kRegimes))
+        r.fail(QStringLiteral("Field \"regime\" must be \"burst\" or \"sustained\"."));
+    out.samples = r.optInt("samples").value_or(0);
+    out.throttledSamples = r.optInt("throttled_samples").value_or(0);
+    if (out.samples < 0 || out.throttledSamples < 0 || out.throttledSamples > out.samples)
+        r.fail(QStringLiteral("Fields \"samples\" and \"throttled_samples\" must be counts, the second "
+                              "at most the first."));
+    out.allThrottled = r.optBool("all_throttled").value_or(false);
+    out.noisePct = r.optDouble("noise_pct");
+    out.maxNoisePct = r.optDouble("max_noise_pct").value_or(0);
+    out.throttleThresholdPct = r.optDouble("throttle_threshold_pct").value_or(0);
+    out.stoppedBy = r.string("stopped_by");
+    if (!out.stoppedBy.isEmpty() && !isOneOf(out.stoppedBy, kStoppedBy))
+        r.fail(QStringLiteral("Field \"stopped_by\" must be \"noise\", \"budget\", \"max_reps\" or "
+                              "\"clock_drop\"."));
+    out.smClockStartMhz = r.optDouble("sm_clock_start_mhz");
+    out.smClockMinMhz = r.optDouble("sm_clock_min_mhz");
+    out.smClockMedianMhz = r.optDouble("sm_clock_median_mhz");
+    out.powerMaxW = r.optDouble("power_max_w");
+    out.powerLimitW = r.optDouble("power_limit_w");
+    if (const auto reasons = r.optArray("throttle_reasons")) {
+        for (const QJsonValue &reason : *reasons) {
+            if (!reason.isString()) {
+                r.fail(QStringLiteral("Field \"throttle_reasons\" must be a list of strings."));
+                break;
+            }
+            out.throttleReasons << reason.toString();
+        }
+    }
+    out.temperatureStartC = r.optInt("temperature_start_c");
+    out.temperatureEndC = r.optInt("temperature_end_c");
+    out.telemetryUnavailable = r.string("telemetry_unavailable");
+    out.cooldownMs = r.optDouble("cooldown_ms");
+    out.loadWarmupMs = r.optDouble("load_warmup_ms");
+    out.cooled = r.optBool("cooled").value_or(true);
+    return r.finish(error);
+}
+
+} // namespace gemmscope::protocol

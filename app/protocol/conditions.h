@@ -1,0 +1,39 @@
+// How steady the GPU was while a result was timed (docs/protocol.md, "conditions"; issue 22): the
+// regime, which samples counted and why timing stopped, the SM clock the SMs counted, and what the
+// driver said of power, temperature and clock limits. A result without it was recorded before the
+// runner measured conditions (or published elsewhere): its conditions are unknown.
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace gemmscope::protocol {
+
+struct RunConditions {
+    QString regime;                        // "burst" or "sustained"
+    int samples = 0, throttledSamples = 0; // every sample timed; those left out (clock too low)
+    bool allThrottled = false;             // every sample was below the threshold: all of them counted
+    std::optional<double> noisePct;        // relative standard deviation of the samples counted
+    double maxNoisePct = 0, throttleThresholdPct = 0;
+    // "noise" (the target was met), "budget", "max_reps", or "clock_drop" (burst: the clock fell
+    // below the threshold after enough samples; the one that showed it is left out)
+    QString stoppedBy;
+    // Measured by the clock probe (clock64 over %globaltimer); empty where it could not run.
+    std::optional<double> smClockStartMhz, smClockMinMhz, smClockMedianMhz;
+    // NVML, over the timed samples; empty (and telemetryUnavailable set) without NVML.
+    std::optional<double> powerMaxW, powerLimitW;
+    QStringList throttleReasons; // "power_cap", "thermal", "hw_slowdown", "power_brake"
+    std::optional<int> temperatureStartC, temperatureEndC;
+    QString telemetryUnavailable;
+    // Time spent before timing: waiting for an idle GPU (burst), running at load (sustained).
+    std::optional<double> cooldownMs, loadWarmupMs;
+    bool cooled = true; // burst: the GPU was idle and unthrottled before timing began
+    friend bool operator==(const RunConditions &, const RunConditions &) = default;
+};
+
+QJsonObject toJson(const RunConditions &conditions);
+bool fromJson(const QJsonObject &json, RunConditions &out, QString *error = nullptr);
+
+} // namespace gemmscope::protocol

@@ -1,0 +1,210 @@
+// Issue 20, "decode once": a protocol field name is spelled only in app/protocol (the codec) and in
+// the file codecs that store the runner's events (session, bench). This test reads the tree: the
+// field names are taken from the codec's own source (app/protocol's events, requests and field
+// readers), never from a copy here, and every C++ file under app/, widgets/ and kernels/ outside
+// those codecs is searched for one of them used as a JSON key.
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSet>
+#include <QtTest>
+
+namespace {
+
+QString sourceRoot()
+{
+    return QDir(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/../..")).canonicalPath();
+}
+
+QString readSource(const QString &relative)
+{
+    QFile file(QDir(sourceRoot()).filePath(relative));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll());
+}
+
+// The codec and the file codecs: where a field name belongs. Paths relative to the source root;
+// one ending in '/' is a folder.
+struct Codec {
+    const char *path;
+    const char *why;
+};
+const Codec kCodecs[] = {
+    {"app/protocol/", "the protocol's one codec"},
+    {"app/core/run_record.cpp", "the session file: a run"},
+    {"app/core/session.cpp", "the session file"},
+    {"app/core/sweep_record.cpp", "the session file: a sweep"},
+    {"app/core/bench_file.cpp", "the bench file"},
+    {"app/core/sweep_summary.cpp", "the bench's sweep file (--sweep --json)"},
+    {"app/core/size_sweep_summary.cpp", "the bench's size-sweep file (--size-sweep --json)"},
+    {"app/runner/ceilings.cpp", "the runner's ceilings cache file, read back by the runner only"},
+    {"app/runner/nvrtc_compiler.cpp", "the runner's CUBIN cache info file, read back by the runner only"},
+};
+
+// A word the protocol uses as a field that is, in this file, something else.
+struct NotAField {
+    const char *path;
+    const char *name;
+    const char *why;
+};
+const NotAField kNotFields[] = {
+    {"app/gui/main_window.cpp", "counters", "the Counters workspace's view name"},
+};
+
+bool isCodec(const QString &path)
+{
+    for (const Codec &c : kCodecs) {
+        const QString codec = QString::fromLatin1(c.path);
+        if (codec.endsWith(QLatin1Char('/')) ? path.startsWith(codec) : path == codec)
+            return true;
+    }
+    return false;
+}
+
+bool isNotAField(const QString &path, const QString &name)
+{
+    for (const NotAField &n : kNotFields)
+        if (path == QLatin1String(n.path) && name == QLatin1String(n.name))
+            return true;
+    return false;
+}
+
+// The field names the codec reads and writes: every "snake_case" string literal in its sources.
+// (Its other literals are sentences, with spaces and capitals.)
+QSet<QString> protocolFieldNames()
+{
+    QSet<QString> names;
+    static const QRegularExpression literal(QStringLiteral("\"([a-z][a-z0-9_]*)\""));
+    for (const char *file :
+         {"app/protocol/events.cpp", "app/protocol/requests.cpp", "app/protocol/json_fields.cpp"})
+        for (const QRegularExpressionMatch &m : literal.globalMatch(readSource(QString::fromLatin1(file))))
+            names.insert(m.captured(1));
+    return names;
+}
+
+// The line without its // comment (a "//" inside a string or character literal is code).
+QString withoutComment(const QString &line)
+{
+    QChar quote;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (!quote.isNull()) {
+            if (c == QLatin1Char('\\'))
+                ++i;
+            else if (c == quote)
+                quote = QChar();
+        } else if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
+            quote = c;
+        } else if (c == QLatin1Char('/') && i + 1 < line.size() && line[i + 1] == QLatin1Char('/')) {
+            return line.left(i);
+        }
+    }
+    return line;
+}
+
+// The names `code` uses as JSON keys: the argument of value/contains/insert/remove/take, a
+// subscript, or the first of a {key, value} pair (a brace after a name is a constructor call:
+// QCommandLineOption stage{"stage", ...} is an option, not a key). Bare or in QStringLiteral,
+// QLatin1String and the like.
+QStringList keysUsedIn(const QString &code)
+{
+    static const QString name =
+        QStringLiteral("(?:Q\\w*(?:String|Literal)\\w*\\(\\s*)?\"([a-z][a-z0-9_]*)\"\\s*\\)?");
+    static const QRegularExpression accessor(
+        QStringLiteral("(?:\\.|->)(?:value|contains|insert|remove|take)\\(\\s*") + name);
+    static const QRegularExpression subscript(QStringLiteral("\\[\\s*") + name + QStringLiteral("\\s*\\]"));
+    static const QRegularExpression pair(QStringLiteral("(?<![\\w>])\\{\\s*") + name +
+                                         QStringLiteral("\\s*,"));
+    QStringList keys;
+    for (const QRegularExpression *re : {&accessor, &subscript, &pair})
+        for (const QRegularExpressionMatch &m : re->globalMatch(code))
+            keys << m.captured(1);
+    return keys;
+}
+
+} // namespace
+
+class TstFieldSpelling : public QObject {
+    Q_OBJECT
+
+private slots:
+    void theCodecDefinesTheNames()
+    {
+        const QSet<QString> names = protocolFieldNames();
+        // Read from the codec, not listed here: a few it must have found, or nothing is checked.
+        QVERIFY2(names.size() > 50, qPrintable(QStringLiteral("only %1 names read from app/protocol in %2")
+                                                   .arg(names.size())
+                                                   .arg(sourceRoot())));
+        for (const char *sample : {"median_ms", "dram_intensity", "tf32_tflops", "event"})
+            QVERIFY2(names.contains(QLatin1String(sample)), sample);
+    }
+
+    void findsKeyUses_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QStringList>("keys");
+        QTest::newRow("value") << QString(
+                                      "r.raw.value(\"timing\").toObject().value(QStringLiteral(\"warmup\"))")
+                               << QStringList{"timing", "warmup"};
+        QTest::newRow("through a pointer")
+            << QString("event->value(QStringLiteral(\"protocol\"))") << QStringList{"protocol"};
+        QTest::newRow("subscript") << QString("o[\"median_ms\"] = run.medianMs;") << QStringList{"median_ms"};
+        QTest::newRow("pair") << QString("QJsonObject{{QStringLiteral(\"rel_error\"), e}, {\"nan\", n}}")
+                              << QStringList{"rel_error", "nan"};
+        QTest::newRow("an option") << QString(
+                                          "QCommandLineOption stage{QStringLiteral(\"stage\"), tr(\"..\")};")
+                                   << QStringList{};
+        QTest::newRow("a comparison")
+            << QString("if (limiter == QLatin1String(\"registers\"))") << QStringList{};
+        QTest::newRow("a comment") << withoutComment("f(x); // o.value(\"median_ms\")") << QStringList{};
+        QTest::newRow("a string") << withoutComment("o.value(\"http://x\"); o.value(\"median_ms\")")
+                                  << QStringList{"median_ms"};
+    }
+
+    void findsKeyUses()
+    {
+        QFETCH(QString, code);
+        QFETCH(QStringList, keys);
+        QCOMPARE(keysUsedIn(code), keys);
+    }
+
+    void noFieldNameOutsideTheCodecs()
+    {
+        const QSet<QString> names = protocolFieldNames();
+        const QDir root(sourceRoot());
+        QStringList found;
+        int files = 0;
+        for (const char *folder : {"app", "widgets", "kernels"}) {
+            QDirIterator it(root.filePath(QString::fromLatin1(folder)),
+                            {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = root.relativeFilePath(it.next());
+                if (isCodec(path))
+                    continue;
+                ++files;
+                const QStringList lines = readSource(path).split(QLatin1Char('\n'));
+                for (qsizetype i = 0; i < lines.size(); ++i)
+                    for (const QString &key : keysUsedIn(withoutComment(lines[i])))
+                        if (names.contains(key) && !isNotAField(path, key))
+                            found << QStringLiteral("%1:%2 spells the protocol field \"%3\"")
+                                         .arg(path)
+                                         .arg(i + 1)
+                                         .arg(key);
+            }
+        }
+        QVERIFY2(
+            files > 100,
+            qPrintable(QStringLiteral("only %1 source files found under %2").arg(files).arg(root.path())));
+        QVERIFY2(
+            found.isEmpty(),
+            qPrintable(QStringLiteral("Decode and encode these through app/protocol's codec (or a session or "
+                                      "bench file codec) instead:\n") +
+                       found.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TstFieldSpelling)
+#include "tst_field_spelling.moc"

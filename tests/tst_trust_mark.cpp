@@ -1,0 +1,143 @@
+// The trust mark (app/core/trust_mark.h): one word and a sentence from a result's conditions.
+#include "trust_mark.h"
+
+#include <QTest>
+
+using namespace gemmscope;
+using protocol::RunConditions;
+
+namespace {
+
+RunConditions steadyBurst()
+{
+    RunConditions c;
+    c.regime = QStringLiteral("burst");
+    c.samples = 40;
+    c.noisePct = 0.21;
+    c.maxNoisePct = 0.5;
+    c.throttleThresholdPct = 90;
+    c.stoppedBy = QStringLiteral("noise");
+    c.smClockStartMhz = 1980;
+    c.smClockMinMhz = 1980;
+    c.smClockMedianMhz = 1980;
+    return c;
+}
+
+} // namespace
+
+class TestTrustMark : public QObject {
+    Q_OBJECT
+private slots:
+    void steady()
+    {
+        const TrustMark m = trustMark(steadyBurst());
+        QCOMPARE(m.level, TrustLevel::Steady);
+        QCOMPARE(m.word, QStringLiteral("steady"));
+        QCOMPARE(m.reason, QStringLiteral("Steady: 0.21 % noise over 40 samples at 1980 MHz, burst."));
+    }
+
+    void samplesLeftOutMakeItThrottled()
+    {
+        RunConditions c = steadyBurst();
+        c.throttledSamples = 12;
+        c.samples = 80;
+        c.smClockMinMhz = 1605;
+        c.throttleReasons = {QStringLiteral("power_cap")};
+        const TrustMark m = trustMark(c);
+        QCOMPARE(m.level, TrustLevel::Throttled);
+        QCOMPARE(m.reason,
+                 QStringLiteral("Throttled: 12 of 80 samples ran below 90.0 % of the starting clock and "
+                                "are left out (power cap); SM clock 1605-1980 MHz, 0.21 % noise over "
+                                "68 samples, burst."));
+    }
+
+    void thermalLimitOrNoCooldownIsThrottledEvenWithoutSamplesLeftOut()
+    {
+        RunConditions hot = steadyBurst();
+        hot.throttleReasons = {QStringLiteral("thermal")};
+        QCOMPARE(trustMark(hot).level, TrustLevel::Throttled);
+        QVERIFY(trustMark(hot).reason.contains(QStringLiteral("thermal")));
+        RunConditions warm = steadyBurst();
+        warm.cooled = false;
+        QCOMPARE(trustMark(warm).level, TrustLevel::Throttled);
+        QVERIFY(trustMark(warm).reason.contains(QStringLiteral("had not cooled down")));
+    }
+
+    void aBurstEndedByTheClockIsSteadyOverItsSamples()
+    {
+        RunConditions c = steadyBurst();
+        c.stoppedBy = QStringLiteral("clock_drop");
+        c.samples = 24;
+        c.throttledSamples = 1;
+        c.throttleReasons = {QStringLiteral("power_cap")};
+        const TrustMark m = trustMark(c);
+        QCOMPARE(m.level, TrustLevel::Steady);
+        QVERIFY2(m.reason.contains(QStringLiteral("over 23 samples")), qPrintable(m.reason));
+        QVERIFY2(m.reason.contains(QStringLiteral("the burst ended when the clock fell (power cap)")),
+                 qPrintable(m.reason));
+        // More than the one sample that showed the fall: throttled.
+        c.throttledSamples = 5;
+        QCOMPARE(trustMark(c).level, TrustLevel::Throttled);
+    }
+
+    void sustainedAtThePowerCapWithAHeldClockIsSteady()
+    {
+        RunConditions c = steadyBurst();
+        c.regime = QStringLiteral("sustained");
+        c.smClockMinMhz = c.smClockMedianMhz = 1605;
+        c.throttleReasons = {QStringLiteral("power_cap")};
+        const TrustMark m = trustMark(c);
+        QCOMPARE(m.level, TrustLevel::Steady);
+        QVERIFY2(m.reason.contains(QStringLiteral("power cap reached, clock held")), qPrintable(m.reason));
+        QVERIFY(m.reason.contains(QStringLiteral("sustained")));
+    }
+
+    void noiseAboveTheTargetIsNoisy()
+    {
+        RunConditions c = steadyBurst();
+        c.noisePct = 2.3;
+        c.samples = 200;
+        c.stoppedBy = QStringLiteral("budget");
+        const TrustMark m = trustMark(c);
+        QCOMPARE(m.level, TrustLevel::Noisy);
+        QVERIFY2(
+            m.reason.startsWith(QStringLiteral("Noisy: 2.30 % over 200 samples, above the 0.50 % target")),
+            qPrintable(m.reason));
+    }
+
+    void unknownAndPublished()
+    {
+        QCOMPARE(trustMark(std::nullopt).level, TrustLevel::Unknown);
+        QVERIFY(trustMark(std::nullopt).reason.contains(QStringLiteral("conditions unknown")));
+        const TrustMark published = trustMark(std::nullopt, true);
+        QCOMPARE(published.word, QStringLiteral("published"));
+        QVERIFY(published.reason.contains(QStringLiteral("conditions unknown")));
+    }
+
+    void comparableOnlySameRegimeAndSteady()
+    {
+        RunConditions sustained = steadyBurst();
+        sustained.regime = QStringLiteral("sustained");
+        QString why;
+        QVERIFY(comparable(steadyBurst(), steadyBurst(), &why));
+        QVERIFY(!comparable(steadyBurst(), sustained, &why));
+        QCOMPARE(why, QStringLiteral("burst against sustained"));
+        RunConditions noisy = steadyBurst();
+        noisy.noisePct = 3;
+        QVERIFY(!comparable(steadyBurst(), noisy, &why));
+        QVERIFY(!comparable(steadyBurst(), std::nullopt, &why));
+        QCOMPARE(why, QStringLiteral("conditions unknown"));
+    }
+
+    void clockText()
+    {
+        QCOMPARE(gemmscope::clockText(steadyBurst()), QStringLiteral("1980 MHz"));
+        RunConditions c = steadyBurst();
+        c.smClockMinMhz = 1605.4;
+        QCOMPARE(gemmscope::clockText(c), QStringLiteral("1605-1980 MHz"));
+        QCOMPARE(gemmscope::clockText(std::nullopt), QStringLiteral("-"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTrustMark)
+#include "tst_trust_mark.moc"

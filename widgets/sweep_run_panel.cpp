@@ -1,0 +1,172 @@
+#include "sweep_run_panel.h"
+
+#include "plain_text.h"
+#include "sweep_control.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace gemmscope {
+
+namespace {
+
+QLabel *plainLabel(const QString &name)
+{
+    auto *label = new QLabel;
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText); // runner messages and paths: data, never markup
+    return label;
+}
+
+} // namespace
+
+SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget *owner)
+    : m_control(control), m_words(words), m_owner(owner)
+{
+    // Parentless until laid out, as the views' own widgets are (the tab order follows).
+    const QString &p = m_words.namePrefix;
+    m_runners = new QLineEdit(m_control->runnerTemplate());
+    m_runners->setObjectName(p + QStringLiteral("RunnerTemplate"));
+    m_runners->setToolTip(m_words.runnersTip);
+    m_runnerCount = new QSpinBox;
+    m_runnerCount->setRange(1, 64);
+    m_runnerCount->setValue(m_control->runnerCount());
+    m_runnerCount->setPrefix(QStringLiteral("× "));
+    m_runnerCount->setToolTip(tr("Runners started from the template, {gpu} = 0, 1, ..."));
+    m_startButton = new QPushButton(tr("Start"));
+    m_startButton->setObjectName(p + QStringLiteral("Start"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setObjectName(p + QStringLiteral("Cancel"));
+    m_resumeButton = new QPushButton(tr("Resume"));
+    m_resumeButton->setObjectName(p + QStringLiteral("Resume"));
+    m_exportButton = new QPushButton(tr("Export…"));
+    m_sweeps = new QComboBox;
+    m_sweeps->setObjectName(p + QStringLiteral("List"));
+    m_sweeps->setMinimumContentsLength(12);
+    m_sweeps->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_sweeps->setToolTip(tr("The session's sweeps: choose one to show it (Resume continues the shown one)"));
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(p + QStringLiteral("Progress"));
+    m_progress->setVisible(false);
+    m_status = plainLabel(p + QStringLiteral("Status"));
+    m_status->setText(m_control->status()); // journals found before the view was made
+    m_blockedLabel = plainLabel(p + QStringLiteral("StartOff"));
+    m_blockedLabel->setVisible(false);
+
+    const auto setRunners = [this] { m_control->setRunners(m_runners->text(), m_runnerCount->value()); };
+    connect(m_runners, &QLineEdit::textChanged, this, setRunners);
+    connect(m_runnerCount, &QSpinBox::valueChanged, this, setRunners);
+    connect(m_startButton, &QPushButton::clicked, this, &SweepRunPanel::startClicked);
+    connect(m_resumeButton, &QPushButton::clicked, this, &SweepRunPanel::resumeClicked);
+    connect(m_cancelButton, &QPushButton::clicked, m_control.data(), &SweepControl::cancel);
+    connect(m_sweeps, &QComboBox::activated, this,
+            [this](int index) { emit sweepChosen(m_sweeps->itemData(index).toString()); });
+    connect(m_control.data(), &SweepControl::startOffChanged, this, &SweepRunPanel::updateButtons);
+    connect(m_control.data(), &SweepControl::runningChanged, this, &SweepRunPanel::setRunning);
+    connect(m_control.data(), &SweepControl::statusChanged, m_status, &QLabel::setText);
+    connect(m_control.data(), &SweepControl::progressChanged, this,
+            [this](int answered, int total, double eta) {
+                m_progress->setMaximum(std::max(1, total));
+                m_progress->setValue(answered);
+                m_progress->setFormat(
+                    eta >= 0 ? tr("%v / %m %1, about %2 s left").arg(m_words.unit).arg(eta, 0, 'f', 0)
+                             : tr("%v / %m %1").arg(m_words.unit));
+            });
+    setRunning(m_control->isRunning());
+}
+
+SweepRunPanel::~SweepRunPanel()
+{
+    if (m_control) // it may outlive the view
+        m_control->disconnect(this);
+}
+
+void SweepRunPanel::addRunnersRow(QFormLayout *form)
+{
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_runners, 1);
+    row->addWidget(m_runnerCount);
+    form->addRow(tr("Runners"), row);
+}
+
+void SweepRunPanel::addTo(QVBoxLayout *layout)
+{
+    // The buttons in one row, the session's sweeps below: the panel sits in a narrow column
+    // beside the chart (sweep_page_layout.h).
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_startButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_resumeButton);
+    buttons->addWidget(m_exportButton);
+    layout->addLayout(buttons);
+    auto *list = new QHBoxLayout;
+    auto *listLabel = new QLabel(tr("Shown"));
+    listLabel->setBuddy(m_sweeps);
+    list->addWidget(listLabel);
+    list->addWidget(m_sweeps, 1);
+    layout->addLayout(list);
+    layout->addWidget(m_blockedLabel);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+}
+
+void SweepRunPanel::setExport(const QString &title, const QString &filter,
+                              std::function<std::optional<QString>(const QString &path)> exportTo)
+{
+    connect(m_exportButton, &QPushButton::clicked, this, [this, title, filter, exportTo] {
+        const QString path = QFileDialog::getSaveFileName(m_owner, title, QString(), filter);
+        if (path.isEmpty())
+            return;
+        if (const auto error = exportTo(path))
+            m_status->setText(*error);
+    });
+}
+
+void SweepRunPanel::setRunnerTemplate(const QString &text, int count)
+{
+    m_runners->setText(text);
+    m_runnerCount->setValue(count);
+    m_control->setRunners(text, count); // again: the same text may find another runner now
+}
+
+void SweepRunPanel::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+QString SweepRunPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void SweepRunPanel::setRunning(bool running)
+{
+    m_progress->setVisible(running);
+    updateButtons();
+}
+
+void SweepRunPanel::updateButtons()
+{
+    const QString blocked = m_control->startOffReason();
+    const bool running = m_control->isRunning();
+    m_blockedLabel->setText(blocked);
+    m_blockedLabel->setVisible(!blocked.isEmpty());
+    const bool may = !running && blocked.isEmpty();
+    m_startButton->setEnabled(may);
+    m_resumeButton->setEnabled(may);
+    m_cancelButton->setEnabled(running);
+    // A disabled button still shows its tooltip: the reason, escaped (it may quote a path).
+    m_startButton->setToolTip(blocked.isEmpty() ? QString() : plainTextAsHtml(blocked));
+    m_resumeButton->setToolTip(blocked.isEmpty() ? m_words.resumeTip : plainTextAsHtml(blocked));
+}
+
+} // namespace gemmscope

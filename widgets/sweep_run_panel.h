@@ -1,0 +1,77 @@
+// The run panel that both Sweep views show (sweep_view_base.h): the runner template and count,
+// Start, Cancel, Resume and Export…, the list of the session's sweeps, why Start is off, the
+// progress bar (with its ETA) and the status line. It shows what the view's SweepControl
+// (app/core/sweep_control.h) says and hands it the runner template; what Start, Resume, Export and
+// choosing a sweep do is the view's (the signals below).
+#pragma once
+
+#include "sweep_control.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <functional>
+#include <optional>
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QVBoxLayout;
+class QWidget;
+
+namespace gemmscope {
+
+class SweepRunPanel : public QObject {
+    Q_OBJECT
+public:
+    struct Words {
+        QString namePrefix; // object names: <prefix>Start, <prefix>Status, <prefix>RunnerTemplate...
+        QString unit;       // the progress bar's "%v / %m <unit>"
+        QString resumeTip;  // the Resume button's tooltip
+        QString runnersTip; // the runner template's tooltip
+    };
+
+    // owner: the view (the export dialog's parent). The widgets stay parentless until laid out.
+    SweepRunPanel(SweepControl *control, const Words &words, QWidget *owner);
+    ~SweepRunPanel() override;
+
+    // "Runners": the template and the count, as a row of the view's form.
+    void addRunnersRow(QFormLayout *form);
+    // The buttons in a row, the sweep list, why Start is off, the progress bar, the status line.
+    void addTo(QVBoxLayout *layout);
+    // What Export… writes to (an error goes to the status line).
+    void setExport(const QString &title, const QString &filter,
+                   std::function<std::optional<QString>(const QString &path)> exportTo);
+
+    void setRunnerTemplate(const QString &text, int count);
+    void setStatus(const QString &text);
+    QString statusText() const;
+    QComboBox *sweepList() const { return m_sweeps; }
+
+signals:
+    void startClicked();
+    void resumeClicked();
+    void sweepChosen(const QString &id);
+
+private:
+    void updateButtons();
+    void setRunning(bool running);
+
+    QPointer<SweepControl> m_control;
+    Words m_words;
+    QWidget *m_owner;
+    QLineEdit *m_runners = nullptr;
+    QSpinBox *m_runnerCount = nullptr;
+    QPushButton *m_startButton = nullptr, *m_cancelButton = nullptr, *m_resumeButton = nullptr,
+                *m_exportButton = nullptr;
+    QComboBox *m_sweeps = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_blockedLabel = nullptr; // why Start is off
+};
+
+} // namespace gemmscope

@@ -1,0 +1,182 @@
+#include "sweep_view_base.h"
+
+#include "session.h"
+#include "sweep_control.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QTimer>
+
+namespace gemmscope {
+
+SweepViewBase::SweepViewBase(SweepControl *control, const SweepRunPanel::Words &words, QWidget *parent)
+    : QWidget(parent), m_control(control)
+{
+    m_page = makeSweepPage(this);
+    m_panel = std::make_unique<SweepRunPanel>(control, words, this);
+    m_showTimer = new QTimer(this);
+    m_showTimer->setSingleShot(true);
+    m_showTimer->setInterval(kShowIntervalMs);
+    connect(m_showTimer, &QTimer::timeout, this, &SweepViewBase::showRunning);
+}
+
+SweepViewBase::~SweepViewBase()
+{
+    if (m_control) // the window's: it may outlive the view
+        m_control->disconnect(this);
+    m_panel.reset(); // lets go of the control before its widgets go with this view's children
+}
+
+void SweepViewBase::follow()
+{
+    const auto report = [this](bool (SweepViewBase::*command)(QString *)) {
+        return [this, command] {
+            QString error;
+            if (!(this->*command)(&error))
+                m_panel->setStatus(error);
+        };
+    };
+    connect(m_panel.get(), &SweepRunPanel::startClicked, this, report(&SweepViewBase::start));
+    connect(m_panel.get(), &SweepRunPanel::resumeClicked, this, report(&SweepViewBase::resume));
+    connect(m_panel.get(), &SweepRunPanel::sweepChosen, this, [this](const QString &id) {
+        if (const Session *session = m_control->session())
+            for (const SweepData &s : session->sweeps())
+                if (s.id == id)
+                    showSweep(s);
+    });
+    connect(m_control.data(), &SweepControl::runningSweepChanged, this, [this] {
+        if (!m_showTimer->isActive())
+            m_showTimer->start();
+    });
+    connect(m_control.data(), &SweepControl::runningChanged, this, [this](bool running) {
+        if (const SweepData *sweep = m_control->runningSweep(); running && sweep)
+            showSweep(*sweep);
+        emit sweepStateChanged(running);
+    });
+    connect(m_control.data(), &SweepControl::sweepEnded, this, [this](const SweepData &sweep) {
+        m_showTimer->stop(); // the finished sweep is shown now
+        showSweep(sweep);
+    });
+    if (Session *session = m_control->session())
+        connect(session, &Session::sweepsChanged, this, &SweepViewBase::refreshSweepList);
+    refreshSweepList();
+    if (!m_shown)
+        redraw(); // the empty state
+}
+
+void SweepViewBase::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    m_page.arrange(size());
+}
+
+void SweepViewBase::setJournalDirectory(const QString &dir)
+{
+    m_control->setJournalDirectory(dir);
+}
+
+QString SweepViewBase::journalDirectory() const
+{
+    return m_control->journalDirectory();
+}
+
+void SweepViewBase::setRunnerTemplate(const QString &text, int count)
+{
+    m_panel->setRunnerTemplate(text, count);
+}
+
+void SweepViewBase::setRunningOff(const QString &why)
+{
+    m_control->setRunningOff(why);
+}
+
+QString SweepViewBase::startOffReason() const
+{
+    return m_control->startOffReason();
+}
+
+bool SweepViewBase::start(QString *error)
+{
+    QString sink;
+    QString &why = error ? *error : sink;
+    if (const QString off = m_control->startOffReason(); !off.isEmpty()) {
+        why = off; // before the form's own complaints: they would not help
+        return false;
+    }
+    const std::optional<SweepSpec> spec = formSpec(&why);
+    return spec && m_control->start(*spec, &why);
+}
+
+bool SweepViewBase::resume(QString *error)
+{
+    return m_control->resume(m_shown ? &*m_shown : nullptr, error);
+}
+
+void SweepViewBase::cancel()
+{
+    m_control->cancel();
+}
+
+bool SweepViewBase::isRunning() const
+{
+    return m_control->isRunning();
+}
+
+QString SweepViewBase::statusText() const
+{
+    return m_panel->statusText();
+}
+
+void SweepViewBase::refreshSweepList()
+{
+    QComboBox *list = m_panel->sweepList();
+    list->clear();
+    const SweepData *last = nullptr, *same = nullptr; // the other kind has its own view
+    if (const Session *session = m_control->session())
+        for (const SweepData &s : session->sweeps())
+            if (s.spec.kind == m_control->kind()) {
+                list->addItem(s.title(), s.id);
+                last = &s;
+                if (m_shown && s.id == m_shown->id)
+                    same = &s;
+            }
+    if (m_shown && (isRunning() || (same && same->runs.size() == m_shown->runs.size()))) {
+        list->setCurrentIndex(list->findData(m_shown->id));
+    } else if (same) { // it ran on elsewhere (a journal read back): show its runs
+        showSweep(*same);
+    } else if (last) { // first open, or another session: its latest sweep
+        showSweep(*last);
+    } else if (m_shown) { // the session that held it was replaced by one without sweeps of this kind
+        m_shown.reset();
+        m_plan = {};
+        redraw();
+    }
+}
+
+void SweepViewBase::showSweep(const SweepData &sweep)
+{
+    if (!m_shown || m_shown->id != sweep.id || !(m_shown->spec == sweep.spec))
+        m_plan = planSweep(sweep.spec);
+    m_shown = sweep;
+    if (!isRunning())
+        setForm(sweep);
+    QComboBox *list = m_panel->sweepList();
+    if (const int index = list->findData(sweep.id); index >= 0)
+        list->setCurrentIndex(index);
+    redraw();
+}
+
+void SweepViewBase::showRunning()
+{
+    const SweepData *sweep = m_control->runningSweep();
+    if (!sweep)
+        return;
+    QElapsedTimer took;
+    took.start();
+    showSweep(*sweep);
+    // A large sweep takes longer to draw: wait four times that long before the next redraw, so
+    // that drawing never takes more than a fifth of the UI thread.
+    m_showTimer->setInterval(std::max<int>(kShowIntervalMs, int(4 * took.elapsed())));
+}
+
+} // namespace gemmscope
