@@ -176,6 +176,15 @@ int main(int argc, char **argv)
         window.workspaces()->setCurrent(workspace);
         QApplication::processEvents();
         const QString key = Workspaces::key(workspace);
+        // How often each chart was drawn again from all its runs meanwhile (0: only in place).
+        const auto rebuilds = [&window] {
+            QStringList counts;
+            for (RunView *view : window.views())
+                if (auto *chart = dynamic_cast<PlotChart *>(view))
+                    counts << QString::number(chart->rebuildCount());
+            return counts;
+        };
+        const QStringList rebuildsBefore = rebuilds();
         app.note(noteSlow);
         const Stall arrive = measure(100 * 20 + 1500, [&] { // the paced refreshes too
             for (int i = 0; i < 20; ++i)
@@ -224,6 +233,9 @@ int main(int argc, char **argv)
                                    .arg(life.maxMs, 0, 'f', 1)
                                    .arg(life.p99Ms, 0, 'f', 1);
         app.note(false);
+        QTextStream(stdout) << QStringLiteral("    charts' full rebuilds before / after: %1 / %2\n")
+                                   .arg(rebuildsBefore.join(QLatin1Char(' ')),
+                                        rebuilds().join(QLatin1Char(' ')));
         app.report();
     }
     return 0;

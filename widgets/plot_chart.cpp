@@ -59,8 +59,11 @@ void PlotChart::resizeEvent(QResizeEvent *event)
 
 void PlotChart::adoptRuns(QList<RunRecord> &own, const QList<RunRecord> &runs)
 {
-    own = runs;
-    own.detach();
+    // Room to grow: a list that outgrows its capacity moves every record (tens of milliseconds at
+    // 10,000 runs), so that happens at the rare doubling, not soon after a session is opened.
+    own.clear();
+    own.reserve(runs.size() + runs.size() / 2 + 256);
+    own.append(runs);
 }
 
 bool PlotChart::followRuns(QList<RunRecord> &own, const QList<RunRecord> &runs, RunChange change,

@@ -527,7 +527,10 @@ void RuntimeSlotRows::clear()
 
 void RuntimeSlotRows::assign(QList<RuntimeSlot> ladder)
 {
-    m_store = std::move(ladder);
+    m_store.clear();
+    m_store.reserve(ladder.size() + ladder.size() / 2 + 256); // room for the runs that arrive
+    m_store.append(std::move(ladder));
+    m_rows.reserve(m_store.capacity());
     m_rows.resize(m_store.size());
     std::iota(m_rows.begin(), m_rows.end(), 0);
 }
