@@ -1,8 +1,14 @@
 // Benchmark (not a CTest test): how long the window's UI thread stalls while runs arrive in a
-// session of N runs, per workspace: 20 runs, one every 100 ms (a ladder's pace at small sizes),
-// measured as --measure-ui-stall does (a 5 ms timer's longest gap and its 99th percentile).
-//   build/tests/bench_window_refresh [N]     (default 10000; the runs repeat the H200 ladder)
+// session of N runs, per workspace, measured as --measure-ui-stall does (a 5 ms timer's longest
+// gap and its 99th percentile). Two scenarios per workspace:
+//   arrive — 20 finished runs, one every 100 ms (a ladder's pace at small sizes);
+//   ladder — a ladder's life as the runner reports it: 23 queued runs added at once, then each in
+//            turn marked running, given a preliminary median 50 ms later and finished 50 ms after.
+//   build/tests/bench_window_refresh [N] [workspace]  (N: 10000 by default, the runs repeat the H200
+//                                                      ladder; workspace: ladder, kernel, ... or all)
 #include "main_window.h"
+#include "plot_chart.h"
+#include "run_view.h"
 #include "session.h"
 #include "stall_meter.h"
 
@@ -13,17 +19,102 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
+#include <ctime>
+#include <qcustomplot.h>
 
 using namespace gemmscope;
+
+namespace {
+
+// Notes every event the UI thread took longer than 4 ms to handle, by receiver class and event
+// type, with the CPU time the thread spent in it (on a shared machine the wall time includes other
+// processes' turns): where the stalls the meter sees come from (printed with GEMMSCOPE_BENCH_SLOW=1).
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (m_depth++ > 0 || !m_noting) {
+            const bool result = QApplication::notify(receiver, event);
+            --m_depth;
+            return result;
+        }
+        QElapsedTimer took;
+        took.start();
+        const double cpuBefore = threadCpuMs();
+        const QString what = QStringLiteral("%1 %2 %3")
+                                 .arg(QString::fromLatin1(receiver->metaObject()->className()))
+                                 .arg(receiver->objectName())
+                                 .arg(int(event->type()));
+        const bool result = QApplication::notify(receiver, event);
+        --m_depth;
+        if (const double ms = took.nsecsElapsed() / 1e6; ms > 4) {
+            Slow &slow = m_slow[what];
+            slow.count += 1;
+            slow.longestMs = std::max(slow.longestMs, ms);
+            slow.longestCpuMs = std::max(slow.longestCpuMs, threadCpuMs() - cpuBefore);
+        }
+        return result;
+    }
+    void note(bool on) { m_noting = on; }
+    void report()
+    {
+        for (auto it = m_slow.cbegin(); it != m_slow.cend(); ++it)
+            QTextStream(stdout) << QStringLiteral("    slow: %1 x%2, longest %3 ms (%4 ms of CPU)\n")
+                                       .arg(it.key())
+                                       .arg(it->count)
+                                       .arg(it->longestMs, 0, 'f', 1)
+                                       .arg(it->longestCpuMs, 0, 'f', 1);
+        m_slow.clear();
+    }
+
+private:
+    int m_depth = 0;
+    bool m_noting = false;
+    struct Slow {
+        int count = 0;
+        double longestMs = 0, longestCpuMs = 0; // wall time (what the user waits) and the thread's CPU
+    };
+    QMap<QString, Slow> m_slow;
+    static double threadCpuMs()
+    {
+        timespec t{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+    }
+};
+
+struct Stall {
+    double maxMs = 0, p99Ms = 0;
+};
+
+// Runs the event loop for `totalMs` while `schedule` has queued its session changes, and returns the
+// stall measured meanwhile.
+template <typename Schedule> Stall measure(int totalMs, Schedule schedule)
+{
+    UiStallMeter meter;
+    meter.start();
+    QEventLoop loop;
+    schedule();
+    QTimer::singleShot(totalMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    meter.stop();
+    return {meter.maxStallMs(), meter.percentileStallMs(0.99)};
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
+    const bool noteSlow = qEnvironmentVariableIntValue("GEMMSCOPE_BENCH_SLOW") == 1;
     const int count = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 10000;
+    const QString only = argc > 2 ? QString::fromLatin1(argv[2]) : QStringLiteral("all");
     QFile source(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"));
     if (!source.open(QIODevice::ReadOnly))
         return 1;
@@ -55,27 +146,97 @@ int main(int argc, char **argv)
     window.show();
     QApplication::processEvents();
     QTextStream(stdout) << QStringLiteral("open+show %1 runs: %2 ms\n").arg(count).arg(clock.elapsed());
-    const RunRecord templateRun = window.session()->runs().first();
+    // The recorded ladder, one run of each stage: what a ladder run adds.
+    QList<RunRecord> ladderRuns;
+    for (int i = 0; i < std::min<int>(count, int(ladder.size())); ++i)
+        ladderRuns << window.session()->runs().at(i);
+    Session *s = window.session();
+    // What one refill costs each view, and one replot each chart: where a stall comes from.
+    for (RunView *view : window.views()) {
+        QElapsedTimer took;
+        took.start();
+        view->setRuns(s->runs());
+        const qint64 fill = took.nsecsElapsed();
+        qint64 replot = -1;
+        if (auto *chart = dynamic_cast<PlotChart *>(view)) {
+            took.start();
+            chart->customPlot()->replot();
+            replot = took.nsecsElapsed();
+        }
+        QTextStream(stdout) << QStringLiteral("  %1: setRuns %2 ms%3\n")
+                                   .arg(view->viewName())
+                                   .arg(fill / 1e6, 0, 'f', 2)
+                                   .arg(replot < 0
+                                            ? QString()
+                                            : QStringLiteral(", replot %1 ms").arg(replot / 1e6, 0, 'f', 2));
+    }
     for (Workspace workspace : kWorkspaces) {
+        if (only != QLatin1String("all") && only != Workspaces::key(workspace))
+            continue;
         window.workspaces()->setCurrent(workspace);
         QApplication::processEvents();
-        UiStallMeter meter;
-        meter.start();
-        QEventLoop loop;
-        for (int i = 0; i < 20; ++i)
-            QTimer::singleShot(100 * i, &window, [&, i] {
-                RunRecord run = templateRun;
-                run.runId = QStringLiteral("new-%1-%2").arg(Workspaces::key(workspace)).arg(i);
-                window.session()->addOrUpdate(run);
+        const QString key = Workspaces::key(workspace);
+        // How often each chart was drawn again from all its runs meanwhile (0: only in place).
+        const auto rebuilds = [&window] {
+            QStringList counts;
+            for (RunView *view : window.views())
+                if (auto *chart = dynamic_cast<PlotChart *>(view))
+                    counts << QString::number(chart->rebuildCount());
+            return counts;
+        };
+        const QStringList rebuildsBefore = rebuilds();
+        app.note(noteSlow);
+        const Stall arrive = measure(100 * 20 + 1500, [&] { // the paced refreshes too
+            for (int i = 0; i < 20; ++i)
+                QTimer::singleShot(100 * i, &window, [&, i] {
+                    RunRecord run = ladderRuns.first();
+                    run.runId = QStringLiteral("new-%1-%2").arg(key).arg(i);
+                    s->addOrUpdate(run);
+                });
+        });
+        const Stall life = measure(100 * int(ladderRuns.size()) + 1500, [&] {
+            QTimer::singleShot(0, &window, [&] {
+                for (int i = 0; i < ladderRuns.size(); ++i) {
+                    RunRecord queued = ladderRuns[i];
+                    queued.runId = QStringLiteral("ladder-%1-%2").arg(key).arg(i);
+                    queued.status = RunStatus::Queued;
+                    queued.medianMs = 0;
+                    queued.tflops = 0;
+                    s->addOrUpdate(queued);
+                }
             });
-        QTimer::singleShot(100 * 20 + 1500, &loop, &QEventLoop::quit); // the paced refreshes too
-        loop.exec();
-        meter.stop();
-        QTextStream(stdout) << QStringLiteral("%1: 20 runs arriving in %2 runs: max stall %3 ms, p99 %4 ms\n")
+            for (int i = 0; i < ladderRuns.size(); ++i) {
+                const QString id = QStringLiteral("ladder-%1-%2").arg(key).arg(i);
+                QTimer::singleShot(100 * i + 1, &window, [s, id] {
+                    RunRecord running = *s->find(id);
+                    running.status = RunStatus::Running;
+                    s->addOrUpdate(running);
+                });
+                QTimer::singleShot(100 * i + 50, &window, [s, id, ms = ladderRuns[i].medianMs] {
+                    RunRecord running = *s->find(id);
+                    running.preliminaryMedianMs = ms;
+                    s->addOrUpdate(running);
+                });
+                QTimer::singleShot(100 * i + 99, &window, [s, id, finished = ladderRuns[i]] {
+                    RunRecord done = finished;
+                    done.runId = id;
+                    s->addOrUpdate(done);
+                });
+            }
+        });
+        QTextStream(stdout) << QStringLiteral("%1, %2 runs: 20 arriving max %3 / p99 %4 ms; a ladder's life "
+                                              "max %5 / p99 %6 ms\n")
                                    .arg(Workspaces::title(workspace))
                                    .arg(count)
-                                   .arg(meter.maxStallMs(), 0, 'f', 1)
-                                   .arg(meter.percentileStallMs(0.99), 0, 'f', 1);
+                                   .arg(arrive.maxMs, 0, 'f', 1)
+                                   .arg(arrive.p99Ms, 0, 'f', 1)
+                                   .arg(life.maxMs, 0, 'f', 1)
+                                   .arg(life.p99Ms, 0, 'f', 1);
+        app.note(false);
+        QTextStream(stdout) << QStringLiteral("    charts' full rebuilds before / after: %1 / %2\n")
+                                   .arg(rebuildsBefore.join(QLatin1Char(' ')),
+                                        rebuilds().join(QLatin1Char(' ')));
+        app.report();
     }
     return 0;
 }

@@ -70,6 +70,37 @@ double graphValueAt(QCPGraph *graph, double key)
     return -1;
 }
 
+// Everything a roofline shows of its runs, as text: each point, each marker, each label's text,
+// the title, the legend, the view.
+QStringList drawnRuns(const RooflineChart &chart)
+{
+    QStringList out;
+    for (const RooflineChart::ChartPoint &p : chart.points())
+        out << QStringLiteral("point %1 %2 %3 %4 %5 %6")
+                   .arg(int(p.kind))
+                   .arg(p.runId)
+                   .arg(p.intensity)
+                   .arg(p.tflops)
+                   .arg(p.label, p.tooltip);
+    QCustomPlot *plot = chart.customPlot();
+    for (int i = 0; i < plot->graphCount(); ++i)
+        for (auto it = plot->graph(i)->data()->constBegin(); it != plot->graph(i)->data()->constEnd(); ++it)
+            out << QStringLiteral("marker %1 %2 %3").arg(plot->graph(i)->name()).arg(it->key).arg(it->value);
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))
+            out << QStringLiteral("text %1").arg(text->text());
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        out << QStringLiteral("legend %1").arg(legendItemText(plot->legend->item(i)));
+    out << chart.fullTitle()
+        << QStringLiteral("view %1 %2 %3 %4")
+               .arg(plot->xAxis->range().lower)
+               .arg(plot->xAxis->range().upper)
+               .arg(plot->yAxis->range().lower)
+               .arg(plot->yAxis->range().upper);
+    out.sort();
+    return out;
+}
+
 } // namespace
 
 class TstRooflineChart : public QObject {
@@ -418,6 +449,74 @@ private slots:
     // a marker, a roof line, the selection or the current-settings circle; the measured markers wear
     // their stage's colour; the plot keeps half the height and the legend is legible.
     void readableWithTheFullLadder_data() { test::addLadderSizes(); }
+    // Issue 19 (views update incrementally): a run that finishes adds its own points, a slider tick
+    // moves the live point and a new selection moves the ring. Nothing is drawn again from all the
+    // runs, the other plottables stay the same objects, and the chart shows what a chart given
+    // everything at once shows.
+    void aFinishedRunAddsOnlyItsOwnPoints()
+    {
+        const test::FullLadder ladder = test::loadFullLadder();
+        QList<RunRecord> runs = ladder.runs;
+        const Preset *current = findPreset("worklog-8");
+        QVERIFY(current);
+        const ProblemSize size{4096, 4096, 4096};
+        const auto setUp = [&](RooflineChart &chart) {
+            chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel,
+                                      ladder.tf32Tflops, ladder.tf32Kernel);
+            chart.setPredicted(current->stage, current->params, size);
+            chart.setSelectedRun(QStringLiteral("12e7-4"));
+        };
+        RooflineChart chart;
+        setUp(chart);
+        chart.setRuns(runs);
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        const int rebuilds = chart.rebuildCount();
+        QList<QCPAbstractPlottable *> plottables;
+        for (int i = 0; i < chart.customPlot()->plottableCount(); ++i)
+            plottables << chart.customPlot()->plottable(i);
+
+        RunRecord finished; // the warp-tiled stage again, faster: a new marker of an existing stage
+        for (const RunRecord &run : runs)
+            if (run.runId == QLatin1String("12e7-15"))
+                finished = run;
+        QVERIFY(!finished.runId.isEmpty());
+        finished.runId = QStringLiteral("new");
+        finished.tflops *= 1.1;
+        RunRecord queued = finished;
+        queued.status = RunStatus::Queued;
+        queued.tflops = 0;
+        runs.append(queued);
+        chart.runAdded(runs, runs.size() - 1);
+        runs.last() = finished;
+        chart.runChanged(runs, runs.size() - 1);
+        chart.setSelectedRun(QStringLiteral("new"));
+        const Preset *next = findPreset("fp32-warptiled");
+        QVERIFY(next);
+        chart.setPredicted(next->stage, next->params, size); // a slider tick
+
+        QCOMPARE(chart.rebuildCount(), rebuilds);
+        QList<QCPAbstractPlottable *> now;
+        for (int i = 0; i < chart.customPlot()->plottableCount(); ++i)
+            now << chart.customPlot()->plottable(i);
+        QCOMPARE(now, plottables);
+        RooflineChart fresh;
+        setUp(fresh);
+        fresh.setPredicted(next->stage, next->params, size);
+        fresh.setSelectedRun(QStringLiteral("new"));
+        fresh.setRuns(runs);
+        fresh.resize(chart.size());
+        fresh.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+        for (RooflineChart *c : {&chart, &fresh}) // the labels are placed (and merged) after a replot
+            for (int i = 0; i < 2; ++i)
+                c->customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCOMPARE(drawnRuns(chart), drawnRuns(fresh));
+        QVERIFY(chart.pixelOfRun(QStringLiteral("new")));
+    }
+
     void readableWithTheFullLadder()
     {
         QFETCH(QSize, size);

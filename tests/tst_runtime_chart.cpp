@@ -91,6 +91,61 @@ void layOut(RuntimeChart &chart)
     chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
 }
 
+// Whether `chart`, changed run by run, shows what a chart given `runs` at once shows: the rows, each
+// bar with its whisker, the failure marks, the cuBLAS line, the axis and the legend.
+bool sameAsGivenAll(const RuntimeChart &chart, const QList<RunRecord> &runs)
+{
+    QCoreApplication::processEvents(); // what depends on every row follows once the event loop turns
+    RuntimeChart fresh;
+    fresh.setRuns(runs);
+    const auto rows = [](const RuntimeChart &c) {
+        QStringList out;
+        for (const RuntimeSlot &slot : c.runtimeSlotList())
+            out << slot.run.runId + (slot.plotted ? QString() : QStringLiteral(" ") + slot.failure);
+        return out;
+    };
+    const auto marks = [](const RuntimeChart &c) {
+        QMap<QString, QStringList> out; // by bar name: "key value -err +err"
+        for (int b = 0; b < c.runBars().size(); ++b) {
+            QCPBars *bars = c.runBars()[b];
+            QCPErrorBars *whisker = c.whiskers()[b];
+            if (whisker->dataCount() != bars->dataCount())
+                return QMap<QString, QStringList>{{QStringLiteral("whiskers out of step"), {}}};
+            for (int i = 0; i < bars->dataCount(); ++i)
+                out[bars->name()] << QStringLiteral("%1 %2 -%3 +%4")
+                                         .arg(bars->data()->at(i)->key)
+                                         .arg(bars->data()->at(i)->value)
+                                         .arg(whisker->data()->at(i).errorMinus)
+                                         .arg(whisker->data()->at(i).errorPlus);
+        }
+        for (QCPItemText *marker : c.failureMarkers())
+            out[QStringLiteral("failures")]
+                << QStringLiteral("%1 %2").arg(marker->position->value()).arg(marker->text());
+        if (c.referenceLine())
+            out[QStringLiteral("reference")] << QString::number(c.referenceLine()->point1->coords().x());
+        out[QStringLiteral("value axis")] << c.valueAxis()->label();
+        out[QStringLiteral("key range")]
+            << QStringLiteral("%1 %2").arg(c.keyAxis()->range().lower).arg(c.keyAxis()->range().upper);
+        QCPLegend *legend = c.customPlot()->legend;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            out[QStringLiteral("legend")] << legendItemText(legend->item(i));
+        return out;
+    };
+    bool same = true;
+    if (rows(chart) != rows(fresh)) {
+        qWarning() << "rows" << rows(chart) << "given all:" << rows(fresh);
+        same = false;
+    }
+    const auto mine = marks(chart), theirs = marks(fresh);
+    for (const QString &key :
+         QSet<QString>(mine.keyBegin(), mine.keyEnd()) | QSet<QString>(theirs.keyBegin(), theirs.keyEnd()))
+        if (mine.value(key) != theirs.value(key)) {
+            qWarning() << key << mine.value(key) << "given all:" << theirs.value(key);
+            same = false;
+        }
+    return same;
+}
+
 } // namespace
 
 class TstRuntimeChart : public QObject {
@@ -165,6 +220,31 @@ private slots:
         for (const RunRecord &r : ladderOrdered(runs))
             ids << r.runId;
         QCOMPARE(ids, (QStringList{"c", "d", "b", "a"}));
+    }
+
+    void worklogStepsInTheWorklogsOrder()
+    {
+        // Step 6 runs the step-3 kernel (192x192 tiles) but comes after 5b (issue 19's review); the
+        // guide's variants follow step 1, a stage's own settings its last step, the stages past the
+        // worklog step 8, the tensor cores cuBLAS FP32.
+        const QList<RunRecord> runs{okRun("tf32", "mma_tf32", "tf32-mma", 1, 1, 1),
+                                    okRun("own3", "coalesced", "", 1, 1, 1),
+                                    okRun("s6", "coalesced", "worklog-6", 1, 1, 1),
+                                    okRun("vec", "vectorized", "fp32-vectorized", 1, 1, 1),
+                                    okRun("s4", "double_buffered", "worklog-4", 1, 1, 1),
+                                    okRun("cublas", "cublas_fp32", "", 1, 1, 1),
+                                    okRun("s8", "final", "worklog-8", 1, 1, 1),
+                                    okRun("s3", "coalesced", "worklog-3", 1, 1, 1),
+                                    okRun("g32", "smem_tiled", "guide-32", 1, 1, 1),
+                                    okRun("own4", "double_buffered", "", 1, 1, 1),
+                                    okRun("s5b", "double_buffered", "worklog-5b", 1, 1, 1),
+                                    okRun("s1", "smem_tiled", "worklog-1", 1, 1, 1),
+                                    okRun("s2", "coarsened", "worklog-2", 1, 1, 1)};
+        QStringList ids;
+        for (const RunRecord &r : ladderOrdered(runs))
+            ids << r.runId;
+        QCOMPARE(ids, (QStringList{"s1", "g32", "s2", "s3", "s4", "s5b", "own4", "s6", "own3", "s8", "vec",
+                                   "cublas", "tf32"}));
     }
 
     void throughputWithoutProblemSizeScalesFromTheMedian()
@@ -534,6 +614,71 @@ private slots:
                 !shot.isEmpty() && size == QSize(620, 390))
                 QVERIFY(!chart.exportTo(shot));
         }
+    }
+
+    // Issue 19 (views update incrementally): a run that arrives, starts, finishes and goes away
+    // changes its own row. The other bars and whiskers stay the same objects, the chart is never
+    // drawn again from all its runs, and after every step it shows what a chart given all the runs
+    // at once shows.
+    void aRunChangesOnlyItsOwnRow_data()
+    {
+        QTest::addColumn<QString>("templateId");
+        QTest::newRow("mid-ladder (rows below move)") << QStringLiteral("12e7-10");
+        QTest::newRow("cuBLAS FP32 (the reference moves)") << QStringLiteral("12e7-22");
+    }
+    void aRunChangesOnlyItsOwnRow()
+    {
+        QFETCH(QString, templateId);
+        QList<RunRecord> runs = test::loadFullLadder().runs;
+        RuntimeChart chart;
+        chart.setRuns(runs);
+        layOut(chart);
+        const int rebuilds = chart.rebuildCount();
+        const QList<QCPBars *> bars = chart.runBars();
+        const QList<QCPErrorBars *> whiskers = chart.whiskers();
+        RunRecord finished;
+        for (const RunRecord &run : runs)
+            if (run.runId == templateId)
+                finished = run;
+        QVERIFY(!finished.runId.isEmpty());
+        finished.runId = QStringLiteral("new");
+        finished.medianMs *= 0.8; // its own value: the reference line and the axis follow it
+        finished.p20Ms *= 0.8;
+        finished.p80Ms *= 0.8;
+        RunRecord queued = finished;
+        queued.status = RunStatus::Queued;
+        queued.medianMs = queued.p20Ms = queued.p80Ms = 0;
+        queued.tflops = 0;
+        queued.gpuName.clear(); // not measured yet: it belongs to every group
+
+        runs.append(queued);
+        chart.runAdded(runs, runs.size() - 1);
+        QVERIFY(sameAsGivenAll(chart, runs));
+        RunRecord running = queued;
+        running.status = RunStatus::Running;
+        runs.last() = running;
+        chart.runChanged(runs, runs.size() - 1);
+        running.preliminaryMedianMs = finished.medianMs;
+        runs.last() = running;
+        chart.runChanged(runs, runs.size() - 1);
+        QVERIFY(sameAsGivenAll(chart, runs));
+        runs.last() = finished;
+        chart.runChanged(runs, runs.size() - 1);
+        QVERIFY(sameAsGivenAll(chart, runs));
+        chart.setSelectedRun(QStringLiteral("new"));
+        QVERIFY(chart.selectionBar());
+        QCOMPARE(chart.selectionBar()->data()->at(0)->value, finished.medianMs);
+
+        QCOMPARE(chart.rebuildCount(), rebuilds);
+        QCOMPARE(chart.runBars(), bars); // its stage has bars already: no new plottable
+        QCOMPARE(chart.whiskers(), whiskers);
+
+        runs.removeLast();
+        chart.runRemoved(runs, runs.size(), QStringLiteral("new"));
+        QVERIFY(sameAsGivenAll(chart, runs));
+        QVERIFY(!chart.selectionBar());
+        QCOMPARE(chart.rebuildCount(), rebuilds);
+        chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh); // draws what it holds
     }
 
     void exportsEveryFormat()

@@ -182,9 +182,22 @@ private slots:
         window.action(QStringLiteral("actionMaximiseView"))->trigger();
         QVERIFY(window.maximisedView());
         QVERIFY(!window.parameterPanel()->isVisible());
+        // A maximised pane is as the user left it after a restart (issue 19's review).
+        const QByteArray state = window.workspaces()->saveState();
+        MainWindow second(options());
+        second.resize(1280, 800);
+        second.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&second));
+        QVERIFY(second.workspaces()->restoreState(state));
+        QCOMPARE(second.workspaces()->current(), Workspace::Kernel);
+        QCOMPARE(second.workspaces()->maximised(), second.workspaces()->page(Workspace::Kernel));
+        QVERIFY(!second.parameterPanel()->isVisible());
         window.action(QStringLiteral("actionMaximiseView"))->trigger();
         QVERIFY(!window.maximisedView());
         QVERIFY(window.parameterPanel()->isVisible());
+        QVERIFY(second.workspaces()->restoreState(window.workspaces()->saveState()));
+        QVERIFY(!second.workspaces()->maximised());
+        QVERIFY(second.parameterPanel()->isVisible());
     }
 
     void fullLadderReadable_data()

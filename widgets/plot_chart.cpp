@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+#include <utility>
 
 namespace gemmscope {
 
@@ -23,7 +24,7 @@ void PlotChart::setSelectedRun(const QString &runId)
     if (runId == m_selectedRunId)
         return;
     m_selectedRunId = runId;
-    rebuild();
+    showSelection();
 }
 
 void PlotChart::setLegendVisible(bool on)
@@ -53,6 +54,56 @@ void PlotChart::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     fitToWidth();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotChart::adoptRuns(QList<RunRecord> &own, const QList<RunRecord> &runs)
+{
+    // Room to grow: a list that outgrows its capacity moves every record (tens of milliseconds at
+    // 10,000 runs), so that happens at the rare doubling, not soon after a session is opened.
+    own.clear();
+    own.reserve(runs.size() + runs.size() / 2 + 256);
+    own.append(runs);
+}
+
+bool PlotChart::followRuns(QList<RunRecord> &own, const QList<RunRecord> &runs, RunChange change,
+                           qsizetype index)
+{
+    const qsizetype before = change == RunChange::Added     ? runs.size() - 1
+                             : change == RunChange::Removed ? runs.size() + 1
+                                                            : runs.size();
+    if (own.size() != before || index < 0 || index > runs.size() ||
+        (change != RunChange::Removed && index >= runs.size())) {
+        adoptRuns(own, runs);
+        return false;
+    }
+    switch (change) {
+    case RunChange::Added:
+        own.insert(index, runs[index]);
+        break;
+    case RunChange::Changed:
+        own[index] = runs[index];
+        break;
+    case RunChange::Removed:
+        own.removeAt(index);
+        break;
+    }
+    return true;
+}
+
+void PlotChart::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (std::exchange(m_replotWhenShown, false))
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotChart::requestReplot()
+{
+    if (!isVisible()) {
+        m_replotWhenShown = true;
+        return;
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -18,6 +18,7 @@ class QCustomPlot;
 class QHBoxLayout;
 class QMenu;
 class QResizeEvent;
+class QShowEvent;
 
 namespace gemmscope {
 
@@ -41,6 +42,9 @@ public:
     QRect printAxisRect() const { return m_printAxisRect; } // where the last export drew the axes
     QString fullTitle() const { return m_fullTitle; }
     ChartInteraction *interaction() const { return m_interaction; }
+    // How many times the chart was drawn again from all its runs: a run added, changed or removed
+    // (RunView::runAdded...) and a new selection update their own marks instead (the tests count).
+    int rebuildCount() const { return m_rebuilds; }
 
 signals:
     void runClicked(const QString &runId);
@@ -48,9 +52,15 @@ signals:
 protected:
     // Draws everything again from the chart's data (and m_printing, m_selectedRunId).
     virtual void rebuild() = 0;
+    // The selected run changed (m_selectedRunId): by default everything is drawn again.
+    virtual void showSelection() { rebuild(); }
     // Elided title, legend visibility (m_legendWanted or printing) and tick labels for the width.
     virtual void fitToWidth() = 0;
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    // One queued replot (QCustomPlot coalesces them into one a frame); while the chart is not
+    // shown (another workspace), none until it is.
+    void requestReplot();
     void addLegendToggle(QMenu &menu); // the context menu's "Show legend"
     // The chart's frame, from its constructor: a row of controls (returned, for the chart to fill)
     // above the plot, which gets `plotName` and a bold title row.
@@ -58,6 +68,14 @@ protected:
     // Hit-testing and tooltips by `hitTest`, the chart's own context-menu entries by `menu`, a click
     // on a run as runClicked, and fitToWidth() before every replot (the plot gets its size after
     // this widget does).
+    // A chart's own copy of the session's runs. Never shared with the session's list: a list shared
+    // with the session made every change of one run copy all 10,000 (Qt's copy-on-write). adopt()
+    // takes a whole list (a deep copy); follow() applies one change. follow() answers false, having
+    // adopted `runs` whole, when the copy was not one change behind (the caller then redraws all).
+    enum class RunChange { Added, Changed, Removed };
+    static void adoptRuns(QList<RunRecord> &own, const QList<RunRecord> &runs);
+    static bool followRuns(QList<RunRecord> &own, const QList<RunRecord> &runs, RunChange change,
+                           qsizetype index);
     void connectInteraction(std::function<ChartInteraction::Hit(const QPointF &)> hitTest,
                             std::function<void(QMenu &)> menu);
 
@@ -67,6 +85,8 @@ protected:
     QString m_selectedRunId;
     bool m_legendWanted = true;
     bool m_printing = false; // while exportTo renders the print layout
+    int m_rebuilds = 0;      // each chart's rebuild() counts itself
+    bool m_replotWhenShown = false;
     QRect m_printAxisRect;
 };
 

@@ -41,6 +41,9 @@ constexpr double kViewMinTflops = 0.1;
 constexpr double kRoofHeadroom = 1.3; // the top of the view over the highest roof
 // Points closer than this (pixels) sit on each other: they share one label ("6,7").
 constexpr double kLabelMergePx = 9;
+// More places than this get no label of their own (a sweep of thousands of configurations): no plot
+// holds more, and each one was placed against all the others at every replot. Hover names them.
+constexpr qsizetype kMaxPointLabels = 150;
 const QString kMeasuredKey = QStringLiteral("measured");
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
@@ -51,13 +54,22 @@ QString upperKey(const std::string &key)
     return QString::fromStdString(key).toUpper();
 }
 
+} // namespace
+
 // The dotted joins from each run's predicted to its measured intensity, as one item: a QCPItemLine
 // per run made a 50,000-run session take a minute (each item a QObject, and clearing n items is
 // O(n^2) in QCustomPlot). Drawn in plot coordinates, clipped to the axis rect like any item.
-class JoinSegments : public QCPAbstractItem {
+class RooflineJoins : public QCPAbstractItem {
 public:
-    explicit JoinSegments(QCustomPlot *plot) : QCPAbstractItem(plot) {}
-    void add(double x1, double x2, double y, const QColor &color) { m_segments.append({x1, x2, y, color}); }
+    explicit RooflineJoins(QCustomPlot *plot) : QCPAbstractItem(plot) {}
+    void add(double x1, double x2, double y, const QColor &color)
+    {
+        // A segment already held (to within 0.1 % on the log axes, as the markers) is not held twice:
+        // a 10,000-run session repeats a few configurations, and each replot drew them all.
+        const auto quantised = [](double v) { return qint64(std::llround(std::log10(v) * 2000)); };
+        if (m_held.insert({quantised(x1), quantised(x2), quantised(y), color.rgba()}).second)
+            m_segments.append({x1, x2, y, color});
+    }
     double selectTest(const QPointF &, bool, QVariant *) const override { return -1; } // never selectable
 
 protected:
@@ -85,7 +97,10 @@ private:
         QColor color;
     };
     QList<Segment> m_segments;
+    std::set<std::tuple<qint64, qint64, qint64, QRgb>> m_held;
 };
+
+namespace {
 
 ProblemSize sizeOf(const RunRecord &run)
 {
@@ -263,7 +278,7 @@ QStringList RooflineChart::gpuKeys()
 
 void RooflineChart::setRuns(const QList<RunRecord> &runs)
 {
-    m_runs = runs;
+    adoptRuns(m_runs, runs);
     rebuild();
 }
 
@@ -311,7 +326,8 @@ void RooflineChart::clearMeasuredCeilings()
 void RooflineChart::setPredicted(StageId stage, const ParamValues &params, const ProblemSize &size)
 {
     m_live = Live{stage, params, size};
-    rebuild();
+    if (!moveLivePoint())
+        rebuild();
 }
 
 void RooflineChart::clearPredicted()
@@ -442,6 +458,8 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
 
 void RooflineChart::rebuild()
 {
+    ++m_rebuilds;
+    m_lastPlacement.clear();
     m_plot->clearItems(); // first: tracers point at the graphs cleared next
     m_plot->clearPlottables();
     m_roofs.clear();
@@ -462,10 +480,13 @@ void RooflineChart::rebuild()
                 *m_measuredFma, *m_measuredDram, QPen(kMeasuredRoofColor, 2), true);
     // The TF32 roofs only where a TF32 run or stage is on the chart: at ~5x the FP32 peak they would
     // squeeze every CUDA-core run into the bottom of the plot.
-    const bool tensorRun =
-        std::any_of(m_runs.cbegin(), m_runs.cend(),
-                    [this](const RunRecord &r) { return usesTensorCores(r) && runIsOnChosenGpu(r); }) ||
-        (m_live && stageInfo(m_live->stage).precision == Precision::Tf32);
+    m_drawn = DrawnRuns{};
+    m_drawn.spec = spec;
+    m_drawn.tensorRuns = std::any_of(m_runs.cbegin(), m_runs.cend(), [this](const RunRecord &r) {
+        return usesTensorCores(r) && runIsOnChosenGpu(r);
+    });
+    const bool tensorRun = m_drawn.tensorRuns || liveUsesTensorCores();
+    m_drawn.tensorRoofs = tensorRun;
     // The label says what measured it: wgmma on Hopper, within a few % of the datasheet; mma.sync
     // elsewhere (on a Hopper, from an older runner, it is ~65 % of what wgmma and cuBLAS TF32 reach).
     // The datasheet's TF32 roof stays drawn beside it.
@@ -489,33 +510,16 @@ void RooflineChart::rebuild()
                     QPen(kWorklogColor, 1, Qt::DashLine), false);
 
     const std::optional<ActiveRoof> roof = activeRoof();
-    const int drawn = addRunPoints(roof.value_or(ActiveRoof{}));
+    addRunPoints(roof.value_or(ActiveRoof{}));
     // On the T4 roof the session's published rows are the worklog's steps: the overlay would repeat them.
-    const bool publishedDrawn = std::any_of(m_points.cbegin(), m_points.cend(), [](const ChartPoint &p) {
-        return p.kind == PointKind::WorklogT4;
-    });
-    if (m_showWorklog && !publishedDrawn)
+    m_drawn.published = std::any_of(m_points.cbegin(), m_points.cend(),
+                                    [](const ChartPoint &p) { return p.kind == PointKind::WorklogT4; });
+    if (m_showWorklog && !m_drawn.published)
         addWorklogPoints();
     addLivePoint(roof.value_or(ActiveRoof{}));
+    updateSelectionRing();
     addLegendKey();
-
-    // The title names what is drawn: the GPU, and how many of its runs.
-    const QString gpuName =
-        spec ? QString::fromStdString(spec->name)
-             : (m_measuredLabel.isEmpty() ? QStringLiteral("no GPU chosen") : m_measuredLabel);
-    QString what;
-    if (publishedDrawn && drawn > 0)
-        what = QStringLiteral("%n published worklog run(s)")
-                   .replace(QStringLiteral("%n"), QString::number(drawn));
-    else if (drawn > 0)
-        what = QStringLiteral("%1 run%2 measured on it")
-                   .arg(drawn)
-                   .arg(drawn == 1 ? QString() : QStringLiteral("s"));
-    else
-        what = QStringLiteral("no run measured on it");
-    if (m_showWorklog && !publishedDrawn)
-        what += QStringLiteral(", worklog T4 steps");
-    m_fullTitle = QStringLiteral("Roofline: %1 — %2").arg(gpuName, what);
+    updateTitle();
 
     if (m_roofs.isEmpty()) {
         auto *hint = new QCPItemText(m_plot);
@@ -525,8 +529,64 @@ void RooflineChart::rebuild()
         hint->setColor(Qt::gray);
     }
 
-    // Ranges: 0.1..2000 FLOP/B and 0.1 TFLOP/s up to a little over the highest roof, widened only
-    // for points outside (a margin of a factor 2 around them).
+    const auto [x, y] = defaultView();
+    const double xMin = x.lower, xMax = x.upper, yMin = y.lower;
+    m_plot->xAxis->setRange(x);
+    m_plot->yAxis->setRange(y);
+    if (m_printing) {
+        // SVG has no clipping here: a roof drawn from 0.001 to 100000 FLOP/B ran far past the axes
+        // in the file. The print layout draws each roof only inside the view.
+        for (const Roof &r : std::as_const(m_roofs)) {
+            const double ridge = roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs);
+            const double start = std::max(xMin, yMin / roofline::bandwidthBound(1, r.bandwidthGBs));
+            QVector<double> keys{start}, values{roofline::roofAt(start, r.peakTflops, r.bandwidthGBs)};
+            if (ridge > start && ridge < xMax) {
+                keys << ridge;
+                values << r.peakTflops;
+            }
+            keys << xMax;
+            values << roofline::roofAt(xMax, r.peakTflops, r.bandwidthGBs);
+            r.graph->setData(keys, values, true);
+        }
+    }
+    addPointLabels(0);
+    syncControls();
+    fitToWidth();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool RooflineChart::liveUsesTensorCores() const
+{
+    return m_live && stageInfo(m_live->stage).precision == Precision::Tf32;
+}
+
+void RooflineChart::updateTitle()
+{
+    // The title names what is drawn: the GPU, and how many of its runs.
+    const GpuSpec *spec = m_drawn.spec;
+    const int drawn = m_drawn.count;
+    const QString gpuName =
+        spec ? QString::fromStdString(spec->name)
+             : (m_measuredLabel.isEmpty() ? QStringLiteral("no GPU chosen") : m_measuredLabel);
+    QString what;
+    if (m_drawn.published && drawn > 0)
+        what = QStringLiteral("%n published worklog run(s)")
+                   .replace(QStringLiteral("%n"), QString::number(drawn));
+    else if (drawn > 0)
+        what = QStringLiteral("%1 run%2 measured on it")
+                   .arg(drawn)
+                   .arg(drawn == 1 ? QString() : QStringLiteral("s"));
+    else
+        what = QStringLiteral("no run measured on it");
+    if (m_showWorklog && !m_drawn.published)
+        what += QStringLiteral(", worklog T4 steps");
+    m_fullTitle = QStringLiteral("Roofline: %1 — %2").arg(gpuName, what);
+}
+
+std::pair<QCPRange, QCPRange> RooflineChart::defaultView() const
+{
+    // 0.1..2000 FLOP/B and 0.1 TFLOP/s up to a little over the highest roof, widened only for points
+    // outside (a margin of a factor 2 around them).
     double xMin = kViewMinIntensity, xMax = kViewMaxIntensity, yMin = kViewMinTflops, yMax = 10;
     for (const Roof &r : std::as_const(m_roofs)) {
         xMax = std::max(xMax, 2 * roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
@@ -545,28 +605,7 @@ void RooflineChart::rebuild()
     // (5 TFLOP/s and up) gets the height that 0.1-1 TFLOP/s would waste, to label its clusters.
     if (lowest > 0)
         yMin = std::min(std::max(yMin, std::pow(10.0, std::floor(std::log10(lowest / 2)))), lowest / 2);
-    m_plot->xAxis->setRange(xMin, xMax);
-    m_plot->yAxis->setRange(yMin, yMax);
-    if (m_printing) {
-        // SVG has no clipping here: a roof drawn from 0.001 to 100000 FLOP/B ran far past the axes
-        // in the file. The print layout draws each roof only inside the view.
-        for (const Roof &r : std::as_const(m_roofs)) {
-            const double ridge = roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs);
-            const double start = std::max(xMin, yMin / roofline::bandwidthBound(1, r.bandwidthGBs));
-            QVector<double> keys{start}, values{roofline::roofAt(start, r.peakTflops, r.bandwidthGBs)};
-            if (ridge > start && ridge < xMax) {
-                keys << ridge;
-                values << r.peakTflops;
-            }
-            keys << xMax;
-            values << roofline::roofAt(xMax, r.peakTflops, r.bandwidthGBs);
-            r.graph->setData(keys, values, true);
-        }
-    }
-    addPointLabels();
-    syncControls();
-    fitToWidth();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    return {QCPRange(xMin, xMax), QCPRange(yMin, yMax)};
 }
 
 // Legend entries for what has no graph of its own: one entry for every run's disc (the colour is the
@@ -595,19 +634,26 @@ void RooflineChart::addLegendKey()
                    marker(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 11)));
 }
 
-void RooflineChart::addPointLabels()
+void RooflineChart::addPointLabels(qsizetype from)
 {
     // One label per place: points that sit on each other (same intensity, nearly the same
-    // throughput) share it. Placed in pixels by placePointLabels after the axes are laid out. The
-    // measured diamonds are labelled too: several stages measure the same ~330 FLOP/B.
-    for (const ChartPoint &p : std::as_const(m_points)) {
+    // throughput) share it. Placed in pixels by placePointLabels after the axes are laid out. A run
+    // with counters is labelled once, at its measured diamond (the measurement; its disc is the
+    // dotted line's other end): two labels per run made the full ladder unreadable at 1280x800.
+    for (qsizetype i = from; i < m_points.size(); ++i) {
+        const ChartPoint &p = m_points[i];
         if (p.label.isEmpty() || p.kind == PointKind::Live)
+            continue;
+        if (p.kind == PointKind::RunPredicted && i + 1 < m_points.size() &&
+            m_points[i + 1].kind == PointKind::RunMeasured && m_points[i + 1].runId == p.runId)
             continue;
         auto near = std::find_if(m_labels.begin(), m_labels.end(), [&](const PointLabel &l) {
             return l.kind == p.kind && std::abs(std::log10(l.intensity / p.intensity)) < 1e-3 &&
                    std::abs(std::log10(l.tflops / p.tflops)) < 0.01;
         });
         if (near == m_labels.end()) {
+            if (m_labels.size() >= kMaxPointLabels)
+                continue;
             auto *item = new QCPItemText(m_plot);
             item->position->setCoords(p.intensity, p.tflops);
             item->setColor(p.kind == PointKind::WorklogT4 ? kWorklogColor : QColor(0x20, 0x20, 0x20));
@@ -617,9 +663,11 @@ void RooflineChart::addPointLabels()
             leader->setPen(QPen(QColor(0x80, 0x80, 0x80), 0.8));
             leader->setVisible(false);
             m_labels.append({p.kind, p.intensity, p.tflops, {p.label}, item, leader});
+            m_lastPlacement.clear();
         } else if (!near->texts.contains(p.label)) {
             near->texts.append(p.label);
             near->item->setText(near->texts.join(QLatin1Char(',')));
+            m_lastPlacement.clear();
         }
     }
 }
@@ -665,6 +713,29 @@ QList<QLineF> RooflineChart::roofSegments() const
 
 void RooflineChart::placePointLabels()
 {
+    // Placing is the costliest part of a replot; where the axes, the labels and the markers are as
+    // they were when the labels were last placed (a run arrived on a spot already drawn, a repaint),
+    // they stay where they are.
+    qsizetype markers = 0;
+    for (int i = 0; i < m_plot->graphCount(); ++i)
+        markers += m_plot->graph(i)->dataCount();
+    QStringList placement{QString::number(m_labels.size()), QString::number(markers)};
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis})
+        placement << QString::number(axis->range().lower, 'g', 12)
+                  << QString::number(axis->range().upper, 'g', 12);
+    const QRect rect = m_plot->axisRect()->rect();
+    placement
+        << QStringLiteral("%1 %2 %3 %4").arg(rect.x()).arg(rect.y()).arg(rect.width()).arg(rect.height());
+    for (int i = 0; i < m_plot->graphCount(); ++i)
+        if (!m_plot->graph(i)->data()->isEmpty() &&
+            m_plot->graph(i)->dataCount() < 3) { // the live point, the ring
+            const auto it = m_plot->graph(i)->data()->constBegin();
+            placement << QString::number(it->key, 'g', 12) << QString::number(it->value, 'g', 12);
+        }
+    const QString key = placement.join(QLatin1Char(' '));
+    if (key == m_lastPlacement)
+        return;
+    m_lastPlacement = key;
     struct State {
         QPointF at;
         bool visible;
@@ -728,149 +799,12 @@ void RooflineChart::placePointLabels()
         m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-int RooflineChart::addRunPoints(const ActiveRoof &roof)
+void RooflineChart::addRunPoints(const ActiveRoof &roof)
 {
-    const GpuSpec *spec = datasheetSpec();
-    const bool onT4 = spec && spec->key == "t4";
-    int drawn = 0;
-    QCPGraph *publishedGraph = nullptr;
-    QMap<QString, QCPGraph *> byStage;
-    QMap<QString, QCPGraph *> measuredByStage;
-    QCPGraph *selectedGraph = nullptr;
-    JoinSegments *joins = nullptr;
-    // Points closer than ~0.1 % on both log axes are one marker (a pixel is ~0.5 %): in a long
-    // session many runs of one configuration fall on the same spot, and each marker costs a
-    // drawn ellipse in every replot and export. Every run stays in m_points for hover and click.
-    std::set<std::tuple<QCPGraph *, qint64, qint64>> markers;
-    const auto firstMarker = [&markers](QCPGraph *graph, double x, double y) {
-        return markers
-            .insert({graph, qint64(std::llround(std::log10(x) * 2000)),
-                     qint64(std::llround(std::log10(y) * 2000))})
-            .second;
-    };
-    bool anyCounters = false;
-    bool anyRun = false;
-    // The catalog's verdict and the traffic model once per configuration, not once per run.
-    struct Modelled {
-        bool refused = true;
-        TrafficEstimate traffic;
-        QString formula;
-    };
-    QHash<QString, Modelled> modelled;
-    // The chosen GPU once, and each device name's answer once: not per run.
-    const GpuSpec *chosen = datasheetSpec();
-    QHash<QString, bool> onChosen;
-    const auto onChosenGpu = [&](const RunRecord &run) {
-        if (!chosen || run.gpuName.isEmpty())
-            return true; // a run that does not name its device is drawn on any roof
-        auto it = onChosen.find(run.gpuName);
-        if (it == onChosen.end())
-            it = onChosen.insert(run.gpuName, deviceIs(run.gpuName, *chosen));
-        return *it;
-    };
-    for (const RunRecord &run : std::as_const(m_runs)) {
-        // Only runs measured on the chosen GPU; the worklog's published rows belong on the T4 roof.
-        const bool published = run.origin == QLatin1String("worklog");
-        if (run.status != RunStatus::Ok || (published && !onT4) || !onChosenGpu(run))
-            continue;
-        const StageInfo *stage = findStage(run.stage.key());
-        const double tflops = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
-        if (!stage || tflops <= 0)
-            continue;
-        QString configKey = run.stageKey() + QLatin1Char('|') + run.sizeText();
-        for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
-            configKey += QLatin1Char('|') + it.key() + QLatin1Char('=') + QString::number(it.value());
-        auto config = modelled.find(configKey);
-        if (config == modelled.end()) {
-            Modelled m;
-            // A run from a file the catalog refuses (a zero tile, an overflowing size) is listed
-            // in the table with its reason but never given to the traffic model.
-            m.refused = !catalogRefusal(run).isEmpty();
-            if (!m.refused) {
-                m.traffic = estimateTraffic(stage->id, paramValuesOf(run), sizeOf(run));
-                m.formula = QString::fromStdString(m.traffic.formula);
-            }
-            config = modelled.insert(configKey, m);
-        }
-        if (config->refused)
-            continue;
-        anyRun = true;
-        const TrafficEstimate &traffic = config->traffic;
-        const double predicted = plottedIntensity(traffic);
-        if (predicted <= 0)
-            continue;
-        const std::optional<double> measured = measuredIntensity(run);
-        anyCounters = anyCounters || measured.has_value();
-        m_tipRoof = roof;
-        const RunTip tip{
-            qsizetype(&run - m_runs.constData()), predicted, config->formula, measured, tflops, published,
-            stage->precision == Precision::Tf32};
-        const QString tooltip; // written when shown: runTooltip()
-        ++drawn;
-        if (published) {
-            if (!publishedGraph) {
-                publishedGraph = m_plot->addGraph();
-                publishedGraph->setName(QStringLiteral("T4, published (worklog)"));
-                publishedGraph->setLineStyle(QCPGraph::lsNone);
-                publishedGraph->setScatterStyle(
-                    QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
-            }
-            if (firstMarker(publishedGraph, predicted, tflops))
-                publishedGraph->addData(predicted, tflops);
-            m_runTips.insert(int(m_points.size()), tip);
-            m_points.append(
-                {PointKind::WorklogT4, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
-            continue;
-        }
-
-        QCPGraph *&graph = byStage[run.stageKey()];
-        if (!graph) {
-            graph = m_plot->addGraph();
-            graph->setName(QString::fromStdString(stage->title));
-            graph
-                ->removeFromLegend(); // one key entry explains the discs; the colours match the runtime chart
-            graph->setLineStyle(QCPGraph::lsNone);
-            const QColor color = stageColor(run.stageKey());
-            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
-        }
-        if (firstMarker(graph, predicted, tflops))
-            graph->addData(predicted, tflops);
-        m_runTips.insert(int(m_points.size()), tip);
-        m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
-
-        if (measured) {
-            // In the stage's colour (as its predicted disc and its bar in the runtime chart), so a
-            // diamond is told from its neighbours without hovering.
-            QCPGraph *&diamonds = measuredByStage[run.stageKey()];
-            if (!diamonds) {
-                diamonds = m_plot->addGraph();
-                diamonds->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured AI"));
-                diamonds->removeFromLegend(); // one key entry explains the diamonds
-                diamonds->setLineStyle(QCPGraph::lsNone);
-                const QColor color = stageColor(run.stageKey());
-                diamonds->setScatterStyle(
-                    QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160), 1.2), color, 9));
-            }
-            if (*measured > 0 && firstMarker(diamonds, *measured, tflops))
-                diamonds->addData(*measured, tflops);
-            if (!joins)
-                joins = new JoinSegments(m_plot);
-            joins->add(predicted, *measured, tflops, stageColor(run.stageKey()));
-            m_runTips.insert(int(m_points.size()), tip);
-            m_points.append(
-                {PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, shortRunLabel(run)});
-        }
-        if (!m_printing && !m_selectedRunId.isEmpty() && run.runId == m_selectedRunId) {
-            selectedGraph = m_plot->addGraph();
-            selectedGraph->removeFromLegend();
-            selectedGraph->setLineStyle(QCPGraph::lsNone);
-            selectedGraph->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 16));
-            selectedGraph->addData(predicted, tflops);
-            m_selectedGraph = selectedGraph;
-        }
-    }
-    if (anyRun && !anyCounters) {
+    m_tipRoof = roof;
+    for (qsizetype i = 0; i < m_runs.size(); ++i)
+        addRunPoint(i);
+    if (m_drawn.anyRun && !m_drawn.anyCounters) {
         m_countersNote = new QCPItemText(m_plot);
         m_countersNote->position->setType(QCPItemPosition::ptAxisRectRatio);
         m_countersNote->position->setCoords(0.99, 0.99);
@@ -881,7 +815,237 @@ int RooflineChart::addRunPoints(const ActiveRoof &roof)
         m_countersNote->setColor(Qt::darkGray);
         m_countersNote->setFont(QFont(font().family(), 8));
     }
-    return drawn;
+}
+
+bool RooflineChart::addRunPoint(qsizetype index)
+{
+    const RunRecord &run = m_runs[index];
+    DrawnRuns &d = m_drawn;
+    const bool onT4 = d.spec && d.spec->key == "t4";
+    // Only runs measured on the chosen GPU; the worklog's published rows belong on the T4 roof.
+    const bool published = run.origin == QLatin1String("worklog");
+    if (run.status != RunStatus::Ok || (published && !onT4))
+        return false;
+    // The chosen GPU's answer once per device name, not per run.
+    if (d.spec && !run.gpuName.isEmpty()) {
+        auto it = d.onChosen.find(run.gpuName);
+        if (it == d.onChosen.end())
+            it = d.onChosen.insert(run.gpuName, deviceIs(run.gpuName, *d.spec));
+        if (!*it)
+            return false;
+    }
+    const StageInfo *stage = findStage(run.stage.key());
+    const double tflops = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
+    if (!stage || tflops <= 0)
+        return false;
+    // The catalog's verdict and the traffic model once per configuration, not once per run.
+    QString configKey = run.stageKey() + QLatin1Char('|') + run.sizeText();
+    for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
+        configKey += QLatin1Char('|') + it.key() + QLatin1Char('=') + QString::number(it.value());
+    auto config = d.modelled.find(configKey);
+    if (config == d.modelled.end()) {
+        Modelled m;
+        // A run from a file the catalog refuses (a zero tile, an overflowing size) is listed in the
+        // table with its reason but never given to the traffic model.
+        m.refused = !catalogRefusal(run).isEmpty();
+        if (!m.refused) {
+            m.traffic = estimateTraffic(stage->id, paramValuesOf(run), sizeOf(run));
+            m.formula = QString::fromStdString(m.traffic.formula);
+        }
+        config = d.modelled.insert(configKey, m);
+    }
+    if (config->refused)
+        return false;
+    d.anyRun = true;
+    const double predicted = plottedIntensity(config->traffic);
+    if (predicted <= 0)
+        return false;
+    const std::optional<double> measured = measuredIntensity(run);
+    d.anyCounters = d.anyCounters || measured.has_value();
+    const RunTip tip{
+        index, predicted, config->formula, measured, tflops, published, stage->precision == Precision::Tf32};
+    const QString tooltip; // written when shown: runTooltip()
+    ++d.count;
+    d.ids.insert(run.runId);
+    // Points closer than ~0.1 % on both log axes are one marker (a pixel is ~0.5 %): in a long
+    // session many runs of one configuration fall on the same spot, and each marker costs a drawn
+    // ellipse in every replot and export. Every run stays in m_points for hover and click.
+    const auto firstMarker = [&d](QCPGraph *graph, double x, double y) {
+        return d.markers
+            .insert({graph, qint64(std::llround(std::log10(x) * 2000)),
+                     qint64(std::llround(std::log10(y) * 2000))})
+            .second;
+    };
+    if (published) {
+        if (!d.publishedGraph) {
+            d.publishedGraph = m_plot->addGraph();
+            d.publishedGraph->setName(QStringLiteral("T4, published (worklog)"));
+            d.publishedGraph->setLineStyle(QCPGraph::lsNone);
+            d.publishedGraph->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
+        }
+        if (firstMarker(d.publishedGraph, predicted, tflops))
+            d.publishedGraph->addData(predicted, tflops);
+        m_runTips.insert(int(m_points.size()), tip);
+        m_points.append({PointKind::WorklogT4, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
+        return true;
+    }
+
+    QCPGraph *&graph = d.byStage[run.stageKey()];
+    if (!graph) {
+        graph = m_plot->addGraph();
+        graph->setName(QString::fromStdString(stage->title));
+        graph->removeFromLegend(); // one key entry explains the discs; the colours match the runtime chart
+        graph->setLineStyle(QCPGraph::lsNone);
+        const QColor color = stageColor(run.stageKey());
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
+    }
+    if (firstMarker(graph, predicted, tflops))
+        graph->addData(predicted, tflops);
+    m_runTips.insert(int(m_points.size()), tip);
+    m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
+    d.anyPredicted = true;
+
+    if (measured) {
+        // In the stage's colour (as its predicted disc and its bar in the runtime chart), so a
+        // diamond is told from its neighbours without hovering.
+        QCPGraph *&diamonds = d.measuredByStage[run.stageKey()];
+        if (!diamonds) {
+            diamonds = m_plot->addGraph();
+            diamonds->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured AI"));
+            diamonds->removeFromLegend(); // one key entry explains the diamonds
+            diamonds->setLineStyle(QCPGraph::lsNone);
+            const QColor color = stageColor(run.stageKey());
+            diamonds->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160), 1.2), color, 9));
+        }
+        if (*measured > 0 && firstMarker(diamonds, *measured, tflops))
+            diamonds->addData(*measured, tflops);
+        if (!d.joins)
+            d.joins = new RooflineJoins(m_plot);
+        d.joins->add(predicted, *measured, tflops, stageColor(run.stageKey()));
+        m_runTips.insert(int(m_points.size()), tip);
+        m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, shortRunLabel(run)});
+        d.anyMeasured = true;
+    }
+    return true;
+}
+
+void RooflineChart::updateSelectionRing()
+{
+    const ChartPoint *selected = nullptr;
+    if (!m_printing && !m_selectedRunId.isEmpty())
+        for (const ChartPoint &p : std::as_const(m_points))
+            if (p.kind == PointKind::RunPredicted && p.runId == m_selectedRunId) {
+                selected = &p;
+                break;
+            }
+    if (!selected) {
+        if (m_selectedGraph)
+            m_plot->removeGraph(m_selectedGraph);
+        m_selectedGraph = nullptr;
+        return;
+    }
+    if (!m_selectedGraph) {
+        m_selectedGraph = m_plot->addGraph();
+        m_selectedGraph->removeFromLegend();
+        m_selectedGraph->setLineStyle(QCPGraph::lsNone);
+        m_selectedGraph->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 16));
+    }
+    m_selectedGraph->data()->clear();
+    m_selectedGraph->addData(selected->intensity, selected->tflops);
+}
+
+bool RooflineChart::inPlace() const
+{
+    // A change the marks of one run can show: the roofs, the legend, the counters note and the title's
+    // GPU stay as they are (anything else draws the chart again).
+    return !m_printing && datasheetSpec() == m_drawn.spec;
+}
+
+void RooflineChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
+{
+    if (!followRuns(m_runs, runs, RunChange::Added, index) || index != runs.size() - 1 ||
+        !inPlace()) { // the session adds at its end
+        rebuild();
+        return;
+    }
+    addRunInPlace(index);
+}
+
+void RooflineChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
+{
+    const bool followed = followRuns(m_runs, runs, RunChange::Changed, index);
+    if (!followed || m_drawn.ids.contains(runs[index].runId) || !inPlace()) {
+        rebuild(); // a drawn run moves (it was measured again)
+        return;
+    }
+    addRunInPlace(index); // a queued or running run that finished, or one still not drawn
+}
+
+void RooflineChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId)
+{
+    if (!followRuns(m_runs, runs, RunChange::Removed, index) || m_drawn.ids.contains(runId) || !inPlace()) {
+        rebuild();
+        return;
+    }
+    // A run never drawn (cancelled while queued): only the later runs' places in m_runs move.
+    for (RunTip &tip : m_runTips)
+        if (tip.run > index)
+            --tip.run;
+}
+
+void RooflineChart::addRunInPlace(qsizetype index)
+{
+    const RunRecord &run = m_runs[index];
+    if ((usesTensorCores(run) && !m_drawn.tensorRoofs && runIsOnChosenGpu(run)) ||
+        (run.origin == QLatin1String("worklog") && run.status == RunStatus::Ok)) {
+        // The tensor cores' roofs come in with the first TF32 run; a published worklog row changes
+        // the title and replaces the worklog overlay on the T4 roof.
+        rebuild();
+        return;
+    }
+    const qsizetype before = m_points.size();
+    const auto kinds = [this] {
+        return std::tuple(m_drawn.anyRun && !m_drawn.anyCounters, m_drawn.anyPredicted, m_drawn.anyMeasured);
+    };
+    const auto kindsBefore = kinds();
+    const bool drawn = addRunPoint(index);
+    // A first point of a kind brings a legend entry; the first counters take the note away.
+    if (kinds() != kindsBefore) {
+        rebuild();
+        return;
+    }
+    if (!drawn)
+        return;
+    m_drawn.tensorRuns = m_drawn.tensorRuns || (usesTensorCores(run) && runIsOnChosenGpu(run));
+    addPointLabels(before);
+    if (run.runId == m_selectedRunId)
+        updateSelectionRing();
+    updateTitle();
+    // The view the user zoomed or panned to stays, unless the new point lies outside it.
+    const QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
+    for (qsizetype i = before; i < m_points.size(); ++i)
+        if (!x.contains(m_points[i].intensity) || !y.contains(m_points[i].tflops)) {
+            const auto [defaultX, defaultY] = defaultView();
+            m_plot->xAxis->setRange(defaultX);
+            m_plot->yAxis->setRange(defaultY);
+            break;
+        }
+    fitToWidth();
+    requestReplot();
+}
+
+void RooflineChart::showSelection()
+{
+    const bool hadRing = m_selectedGraph;
+    updateSelectionRing();
+    if (m_printing || hadRing != bool(m_selectedGraph)) {
+        rebuild(); // the legend's "selected run" entry comes or goes
+        return;
+    }
+    requestReplot();
 }
 
 void RooflineChart::addWorklogPoints()
@@ -914,10 +1078,10 @@ void RooflineChart::addWorklogPoints()
     }
 }
 
-void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
+std::optional<RooflineChart::ChartPoint> RooflineChart::livePoint(const ActiveRoof &fp32Roof) const
 {
     if (!m_live)
-        return;
+        return std::nullopt;
     // A TF32 stage is capped by the tensor cores' roof: the datasheet's (what the hardware can do at
     // best), else the one measured here (wgmma on Hopper, mma.sync elsewhere).
     std::optional<ActiveRoof> tensor;
@@ -927,16 +1091,10 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
     const TrafficEstimate traffic = estimateTraffic(m_live->stage, m_live->params, m_live->size);
     const double ai = plottedIntensity(traffic);
     if (ai <= 0)
-        return;
+        return std::nullopt;
     // Without a run the model predicts only where the roof caps this configuration.
     const double attainable =
         roof.peakTflops > 0 ? roofline::roofAt(ai, roof.peakTflops, roof.bandwidthGBs) : 1.0;
-    m_liveGraph = m_plot->addGraph();
-    m_liveGraph->setName(QStringLiteral("current settings (not run)"));
-    m_liveGraph->setLineStyle(QCPGraph::lsNone);
-    m_liveGraph->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
-    m_liveGraph->addData(ai, attainable);
     QStringList lines{QStringLiteral("%1, current settings (not run)")
                           .arg(QString::fromStdString(stageInfo(m_live->stage).title)),
                       QString::fromStdString(formatParams(m_live->params)),
@@ -944,7 +1102,46 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
                           .arg(fmtIntensity(ai), QString::fromStdString(traffic.formula))};
     if (roof.peakTflops > 0)
         lines << QStringLiteral("attainable under the %1 roof: %2").arg(roof.label, formatGflops(attainable));
-    m_points.append({PointKind::Live, QString(), ai, attainable, lines.join(QLatin1Char('\n')), QString()});
+    return ChartPoint{PointKind::Live, QString(), ai, attainable, lines.join(QLatin1Char('\n')), QString()};
+}
+
+void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
+{
+    const std::optional<ChartPoint> live = livePoint(fp32Roof);
+    if (!live)
+        return;
+    m_liveGraph = m_plot->addGraph();
+    m_liveGraph->setName(QStringLiteral("current settings (not run)"));
+    m_liveGraph->setLineStyle(QCPGraph::lsNone);
+    m_liveGraph->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
+    m_liveGraph->addData(live->intensity, live->tflops);
+    m_points.append(*live);
+}
+
+bool RooflineChart::moveLivePoint()
+{
+    // A slider tick moves the hollow circle and nothing else; false where more changes (it appears
+    // or goes, or a TF32 stage brings the tensor cores' roofs).
+    if (m_printing || !m_liveGraph || (m_drawn.tensorRuns || liveUsesTensorCores()) != m_drawn.tensorRoofs)
+        return false;
+    const std::optional<ChartPoint> live = livePoint(activeRoof().value_or(ActiveRoof{}));
+    if (!live)
+        return false;
+    m_liveGraph->data()->clear();
+    m_liveGraph->addData(live->intensity, live->tflops);
+    for (qsizetype i = m_points.size() - 1; i >= 0; --i)
+        if (m_points[i].kind == PointKind::Live) {
+            m_points[i] = *live;
+            break;
+        }
+    if (!m_plot->xAxis->range().contains(live->intensity) || !m_plot->yAxis->range().contains(live->tflops)) {
+        const auto [x, y] = defaultView();
+        m_plot->xAxis->setRange(x);
+        m_plot->yAxis->setRange(y);
+    }
+    requestReplot();
+    return true;
 }
 
 std::optional<QPointF> RooflineChart::predictedPoint() const

@@ -9,17 +9,23 @@
 #include "plot_chart.h"
 #include "run_record.h"
 #include "stage_catalog.h"
+#include "traffic_model.h"
 
 #include <QHash>
 #include <QList>
 #include <QPointF>
+#include <QSet>
 #include <QWidget>
 #include <optional>
+#include <set>
+#include <tuple>
+#include <utility>
 
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QCPGraph;
+class QCPRange;
 class QCPItemLine;
 class QCPItemText;
 class QCPItemTracer;
@@ -28,6 +34,8 @@ class QMouseEvent;
 class QResizeEvent;
 
 namespace gemmscope {
+
+class RooflineJoins; // the dotted joins of every run, one item
 
 // The DRAM intensity the runner measured with hardware counters (raw["counters"]["dram_intensity"]),
 // or nullopt when the run carries none.
@@ -62,6 +70,12 @@ public:
     explicit RooflineChart(QWidget *parent = nullptr);
 
     void setRuns(const QList<RunRecord> &runs) override;
+    // A run that finishes adds its own points (its disc, diamond, join and label); the other runs'
+    // marks, the roofs and the texts stay. What changes more (a drawn run measured again, the first
+    // TF32 run, another GPU) draws the chart again.
+    void runAdded(const QList<RunRecord> &runs, qsizetype index) override;
+    void runChanged(const QList<RunRecord> &runs, qsizetype index) override;
+    void runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId) override;
     // "t4", "a100", "h100", "h200", "b200" (case-insensitive) or "measured" (the datasheet of the GPU
     // the ceilings were measured on). Returns false, changing nothing, for an unknown key.
     bool setGpu(const QString &key);
@@ -103,8 +117,9 @@ private:
     void fitToWidth() override;
     void syncControls();
     void fillContextMenu(QMenu &menu);
-    // Short step labels beside the run points; points that sit on each other share one ("6,7").
-    void addPointLabels();
+    // Short step labels beside the run points from m_points[from] on; points that sit on each other
+    // share one ("6,7").
+    void addPointLabels(qsizetype from);
     void placePointLabels(); // collision-free, in pixels, after each replot
     void addLegendKey();
     bool measuredRoofShown() const; // measured ceilings exist and belong to the chosen GPU
@@ -128,10 +143,20 @@ private:
     QString runTooltip(const RunTip &tip) const;
     const ChartPoint &pointWithTooltip(int index) const;
     void rebuild() override;
+    void showSelection() override;
+    bool inPlace() const;
+    void addRunInPlace(qsizetype index);
+    void updateSelectionRing();
+    void updateTitle();
+    bool liveUsesTensorCores() const;
+    std::pair<QCPRange, QCPRange> defaultView() const; // the view "Reset view" returns to
     Roof addRoof(const QString &label, double peak, double bandwidth, const QPen &pen, bool measured);
-    int addRunPoints(const ActiveRoof &roof); // the number of runs drawn
+    void addRunPoints(const ActiveRoof &roof);
+    bool addRunPoint(qsizetype index); // the points of m_runs[index]: whether it is drawn
     void addWorklogPoints();
+    std::optional<ChartPoint> livePoint(const ActiveRoof &roof) const;
     void addLivePoint(const ActiveRoof &roof);
+    bool moveLivePoint();
     std::optional<ActiveRoof> activeRoof() const;
     // The roofs a TF32 (tensor-core) run is judged against: the datasheet's TF32 peak (what the
     // tensor cores can do, with wgmma on Hopper) and the peak measured on this device (with wgmma on
@@ -171,6 +196,29 @@ private:
         QCPItemLine *leader; // to the marker, when the label had to sit away from it
     };
     QList<PointLabel> m_labels;
+    QString m_lastPlacement; // what the labels were last placed for (placePointLabels)
+    // What the last rebuild drew the runs with, kept so that a run arriving adds only its points.
+    struct Modelled {
+        bool refused = true;
+        TrafficEstimate traffic;
+        QString formula;
+    };
+    struct DrawnRuns {
+        const GpuSpec *spec = nullptr; // the chosen datasheet
+        bool tensorRuns = false;       // a TF32 run on the chosen GPU
+        bool tensorRoofs = false;      // the TF32 roofs are drawn (a TF32 run or the live stage)
+        bool published = false;        // the session's published worklog rows are drawn
+        int count = 0;                 // runs drawn
+        bool anyRun = false, anyCounters = false, anyPredicted = false, anyMeasured = false;
+        QSet<QString> ids; // of the runs drawn
+        QCPGraph *publishedGraph = nullptr;
+        QHash<QString, QCPGraph *> byStage, measuredByStage;
+        RooflineJoins *joins = nullptr;
+        std::set<std::tuple<QCPGraph *, qint64, qint64>> markers; // one marker per place and graph
+        QHash<QString, Modelled> modelled;                        // by configuration
+        QHash<QString, bool> onChosen;                            // by device name
+    };
+    DrawnRuns m_drawn;
     QList<QCPItemText *> m_ridgeLabels;
     QCPGraph *m_selectedGraph = nullptr; // the selection ring
 };

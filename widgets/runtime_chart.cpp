@@ -2,6 +2,7 @@
 
 #include "chart_interaction.h"
 #include "chart_layout.h"
+#include "chart_row_bars.h"
 #include "chart_text.h"
 #include "plot_export.h"
 #include "plot_theme.h"
@@ -14,11 +15,14 @@
 #include <QMap>
 #include <QMenu>
 #include <QSignalBlocker>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <qcustomplot.h>
+#include <utility>
 
 namespace gemmscope {
 
@@ -153,6 +157,7 @@ QList<RunRecord> RuntimeChart::plottedRuns() const
 void RuntimeChart::updateGroupCombo()
 {
     const QList<RunGroup> groups = runGroups(m_runs);
+    m_groups = groups;
     const bool known = std::any_of(groups.cbegin(), groups.cend(),
                                    [this](const RunGroup &g) { return g.key() == m_groupKey; });
     if (!m_groupChosen || (!m_groupKey.isEmpty() && !known)) {
@@ -187,7 +192,21 @@ void RuntimeChart::fitToWidth()
 {
     fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted || m_printing);
     setKeyTicks();
+    placeValueLabels();
     fitValueRange();
+    // Crowded value labels hide before the frame is drawn, where the axes are laid out already:
+    // found only after it, they cost a second replot each time a run arrived.
+    if (m_mode == Mode::Runtime && m_plot->axisRect()->width() > 0)
+        hideCrowdedLabels();
+}
+
+int RuntimeChart::longLabelWidth(const QString &label)
+{
+    auto it = m_labelWidths.constFind(label);
+    if (it == m_labelWidths.cend())
+        it = m_labelWidths.insert(label,
+                                  QFontMetrics(m_plot->yAxis->tickLabelFont()).horizontalAdvance(label));
+    return *it;
 }
 
 void RuntimeChart::setKeyTicks()
@@ -200,11 +219,12 @@ void RuntimeChart::setKeyTicks()
     // Full names ("8 __restrict__ and #pragma unroll") where the widest takes at most a third of
     // the chart (the print layout, a wide window); the short ones, explained by the legend's
     // groups and the tooltips, elsewhere.
-    const QFontMetrics metrics(m_plot->yAxis->tickLabelFont());
-    int widestLong = 0;
-    for (const QString &label : std::as_const(m_keyLongLabels))
-        widestLong = std::max(widestLong, metrics.horizontalAdvance(label));
-    const bool useLong = m_keyLongLabels.size() == m_keyLabels.size() && widestLong * 3 <= m_plot->width();
+    if (m_widestLong < 0) { // measured once per distinct name: 10,000 names took 30 ms a replot
+        m_widestLong = 0;
+        for (const QString &label : std::as_const(m_keyLongLabels))
+            m_widestLong = std::max(m_widestLong, longLabelWidth(label));
+    }
+    const bool useLong = m_keyLongLabels.size() == m_keyLabels.size() && m_widestLong * 3 <= m_plot->width();
     const QStringList &labels = useLong ? m_keyLongLabels : m_keyLabels;
     const int count = int(m_keyLabels.size());
     const double rowPx = count > 0 ? double(m_plot->axisRect()->height()) / count : 0;
@@ -231,23 +251,47 @@ QCPAxis *RuntimeChart::valueAxis() const
     return m_plot->xAxis;
 }
 
+double RuntimeChart::barBasePixel() const
+{
+    return valueAxis()->scaleType() == QCPAxis::stLogarithmic ? m_plot->axisRect()->left()
+                                                              : valueAxis()->coordToPixel(0);
+}
+
+QRectF RuntimeChart::barRect(double key, double value, double width, double base) const
+{
+    QCPAxis *keys = keyAxis(), *values = valueAxis();
+    const double top = keys->coordToPixel(key - width / 2);
+    const double bottom = keys->coordToPixel(key + width / 2);
+    const double end = values->coordToPixel(value);
+    return QRectF(QPointF(std::min(base, end), std::min(top, bottom)),
+                  QPointF(std::max(base, end), std::max(top, bottom)));
+}
+
 QList<QRectF> RuntimeChart::barRects() const
 {
     QList<QRectF> rects;
-    QCPAxis *key = keyAxis(), *value = valueAxis();
-    const double base =
-        value->scaleType() == QCPAxis::stLogarithmic ? m_plot->axisRect()->left() : value->coordToPixel(0);
+    const double base = barBasePixel();
     for (int i = 0; i < m_plot->plottableCount(); ++i) {
         auto *bars = qobject_cast<QCPBars *>(m_plot->plottable(i));
         if (!bars || !bars->visible())
             continue;
-        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
-            const double top = key->coordToPixel(it->key - bars->width() / 2);
-            const double bottom = key->coordToPixel(it->key + bars->width() / 2);
-            const double end = value->coordToPixel(it->value);
-            rects << QRectF(QPointF(std::min(base, end), std::min(top, bottom)),
-                            QPointF(std::max(base, end), std::max(top, bottom)));
-        }
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+            rects << barRect(it->key, it->value, bars->width(), base);
+    }
+    return rects;
+}
+
+QList<QRectF> RuntimeChart::barRectsInRows(int first, int last) const
+{
+    QList<QRectF> rects;
+    const double base = barBasePixel();
+    for (int row = std::max(0, first); row <= last && row < m_slots.size(); ++row)
+        if (m_slots[row].plotted)
+            rects << barRect(row, m_slots[row].value, kBarWidth, base);
+    if (m_selectionBar && !m_selectionBar->data()->isEmpty()) {
+        const auto it = m_selectionBar->data()->constBegin();
+        if (it->key >= first && it->key <= last)
+            rects << barRect(it->key, it->value, m_selectionBar->width(), base);
     }
     return rects;
 }
@@ -259,7 +303,15 @@ bool RuntimeChart::hideCrowdedLabels()
     // A value label never sits over another label or over a bar (the speedup chart's neighbouring
     // bar, a row too low for its text): it hides, and the tooltip still gives the value.
     const QRectF bounds = QRectF(m_plot->axisRect()->rect()).adjusted(-1, -3, 1, 3);
-    const QList<QRectF> bars = barRects();
+    // The speedup chart's few bars all; the runtime chart's, only those in the rows a label spans
+    // (every label against 10,000 bars took longer than the replot).
+    const QList<QRectF> allBars = m_mode == Mode::Runtime ? QList<QRectF>() : barRects();
+    const auto barsNear = [&](const QRectF &rect) {
+        if (m_mode != Mode::Runtime)
+            return allBars;
+        const double a = keyAxis()->pixelToCoord(rect.top()), b = keyAxis()->pixelToCoord(rect.bottom());
+        return barRectsInRows(int(std::floor(std::min(a, b))) - 1, int(std::ceil(std::max(a, b))) + 1);
+    };
     QList<QRectF> kept;
     for (QCPItemText *marker : std::as_const(m_failureMarkers))
         if (marker->visible())
@@ -273,8 +325,11 @@ bool RuntimeChart::hideCrowdedLabels()
         // Where only every n-th row is named, only its values are shown: a value beside no name
         // would be read as the named row's.
         const bool named = m_tickStride <= 1 || m_valueLabelRows.value(i) % m_tickStride == 0;
-        const bool free = named && bounds.contains(rect) && std::none_of(kept.cbegin(), kept.cend(), hits) &&
-                          std::none_of(bars.cbegin(), bars.cend(), hits);
+        bool free = named && bounds.contains(rect) && std::none_of(kept.cbegin(), kept.cend(), hits);
+        if (free) {
+            const QList<QRectF> bars = barsNear(rect);
+            free = std::none_of(bars.cbegin(), bars.cend(), hits);
+        }
         changed = changed || label->visible() != free;
         label->setVisible(free);
         if (free)
@@ -285,7 +340,7 @@ bool RuntimeChart::hideCrowdedLabels()
 
 void RuntimeChart::setRuns(const QList<RunRecord> &runs)
 {
-    m_runs = runs;
+    adoptRuns(m_runs, runs);
     updateGroupCombo();
     rebuild();
 }
@@ -322,11 +377,14 @@ QString RuntimeChart::viewName() const
 
 void RuntimeChart::rebuild()
 {
+    ++m_rebuilds;
+    m_settleDue = m_referenceDue = false;
     m_plot->clearItems(); // first: tracers point at the graphs cleared next
     m_plot->clearPlottables();
     m_plot->legend->clearItems(); // the key entries that belong to no plottable
     m_runBars.clear();
     m_whiskers.clear();
+    m_barsByGroup.clear();
     m_failureMarkers.clear();
     m_selectionBar = nullptr;
     m_referenceLine = nullptr;
@@ -334,24 +392,17 @@ void RuntimeChart::rebuild()
     m_measuredBars = nullptr;
     m_valueLabels.clear();
     m_valueLabelRows.clear();
+    m_labelPool.clear();
     m_slots.clear();
     m_speedups.clear();
     m_keyLabels.clear();
     m_keyLongLabels.clear();
+    m_widestLong = -1;
     m_tickStride = 0;
-    if (!m_logChosen) {
-        // Log once the plotted values spread more than kLogSpan: on a linear axis the H200's 0.36 ms
-        // cuBLAS TF32 bar is a pixel beside the naive kernel's 25 ms (and the T4's 956 ms).
-        const QList<RuntimeSlot> shown =
-            m_mode == Mode::Runtime ? runtimeSlots(plottedRuns(), m_valueMode) : QList<RuntimeSlot>();
-        double lo = 0, hi = 0;
-        for (const RuntimeSlot &slot : shown)
-            if (slot.plotted && slot.value > 0) {
-                lo = lo > 0 ? std::min(lo, slot.value) : slot.value;
-                hi = std::max(hi, slot.value);
-            }
-        m_logScale = m_mode == Mode::Runtime && lo > 0 && hi / lo > kLogSpan;
-    }
+    if (m_mode == Mode::Runtime)
+        m_slots.assign(runtimeSlots(plottedRuns(), m_valueMode));
+    if (!m_logChosen)
+        m_logScale = wantsLogScale();
     if (m_mode == Mode::Runtime)
         buildRuntime();
     else
@@ -359,6 +410,21 @@ void RuntimeChart::rebuild()
     syncControls();
     fitToWidth();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool RuntimeChart::wantsLogScale() const
+{
+    // Log once the plotted values spread more than kLogSpan: on a linear axis the H200's 0.36 ms
+    // cuBLAS TF32 bar is a pixel beside the naive kernel's 25 ms (and the T4's 956 ms).
+    if (m_mode != Mode::Runtime)
+        return false;
+    double lo = 0, hi = 0;
+    for (qsizetype row = 0; row < m_slots.size(); ++row)
+        if (const RuntimeSlot &slot = m_slots[row]; slot.plotted && slot.value > 0) {
+            lo = lo > 0 ? std::min(lo, slot.value) : slot.value;
+            hi = std::max(hi, slot.value);
+        }
+    return lo > 0 && hi / lo > kLogSpan;
 }
 
 void RuntimeChart::configureValueAxis(double lowest, double highest, const QString &label)
@@ -369,8 +435,9 @@ void RuntimeChart::configureValueAxis(double lowest, double highest, const QStri
     // The scale is named on the axis: a log axis read as linear halves every difference.
     axis->setLabel(m_logScale ? label + QStringLiteral(" (log scale)") : label);
     if (m_logScale) {
-        useLogTicks125(axis);
-    } else {
+        if (axis->scaleType() != QCPAxis::stLogarithmic || !axis->ticker().dynamicCast<LogTicker125>())
+            useLogTicks125(axis);
+    } else if (axis->scaleType() != QCPAxis::stLinear || axis->ticker().dynamicCast<QCPAxisTickerLog>()) {
         axis->setScaleType(QCPAxis::stLinear);
         axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
         axis->setNumberFormat(QStringLiteral("g"));
@@ -420,7 +487,6 @@ QCPItemText *barValueLabel(QCustomPlot *plot, double key, double value, const QS
 void RuntimeChart::buildRuntime()
 {
     const QList<RunRecord> runs = plottedRuns();
-    m_slots = runtimeSlots(runs, m_valueMode);
     const QString what =
         m_valueMode == RuntimeValue::Milliseconds ? QStringLiteral("Runtime") : QStringLiteral("Throughput");
     const QList<RunGroup> runGroupList = runGroups(runs);
@@ -429,161 +495,541 @@ void RuntimeChart::buildRuntime()
 
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->yAxis->setLabel(QString());
-    m_plot->yAxis->setRange(-0.5, std::max<qsizetype>(m_slots.size(), 1) - 0.5);
-
-    QMap<QString, QCPBars *> groups;
-    double lowest = 0, highest = 0;
-    const qsizetype stride = (m_slots.size() + kMaxLabelledBars - 1) / kMaxLabelledBars;
-    const QFont valueFont(font().family(), 8);
+    m_markFailures = m_slots.size() <= kMaxLabelledBars;
     for (int i = 0; i < m_slots.size(); ++i) {
-        const RuntimeSlot &slot = m_slots[i];
-        m_keyLabels << slot.label;
-        const StageInfo *stage = findStage(slot.run.stage.key());
-        m_keyLongLabels << (stage ? QStringLiteral("%1  %2").arg(slot.label,
-                                                                 QString::fromStdString(stage->title))
-                                  : slot.label);
-        if (!slot.plotted && stride > 1)
-            continue; // no room for a mark per failure: the table lists them
-        if (!slot.plotted) {
-            auto *marker = new QCPItemText(m_plot);
-            marker->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-            marker->position->setTypeY(QCPItemPosition::ptPlotCoords);
-            marker->position->setAxes(m_plot->xAxis, m_plot->yAxis);
-            marker->position->setCoords(0.0, i);
-            marker->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-            marker->setPadding(QMargins(4, 0, 2, 0));
-            marker->setText(QStringLiteral("\u2715 %1: no time").arg(slot.failure));
-            marker->setColor(wrongResultColor());
-            marker->setFont(QFont(font().family(), 8, QFont::Bold));
-            m_failureMarkers.append(marker);
+        m_keyLabels << m_slots[i].label;
+        m_keyLongLabels << longLabel(m_slots[i]);
+        addSlotMarks(i);
+    }
+    updateReference();
+    updateSelectionMarks();
+    updateValueAxis();
+    addLegendKey();
+}
+
+void RuntimeSlotRows::insert(qsizetype row, RuntimeSlot slot)
+{
+    m_store.append(std::move(slot));
+    m_rows.insert(row, m_store.size() - 1);
+}
+
+void RuntimeSlotRows::removeAt(qsizetype row)
+{
+    m_store[m_rows[row]] = RuntimeSlot{}; // its place stays, empty, until the next rebuild
+    m_rows.removeAt(row);
+}
+
+void RuntimeSlotRows::clear()
+{
+    m_store.clear();
+    m_rows.clear();
+}
+
+void RuntimeSlotRows::assign(QList<RuntimeSlot> ladder)
+{
+    m_store.clear();
+    m_store.reserve(ladder.size() + ladder.size() / 2 + 256); // room for the runs that arrive
+    m_store.append(std::move(ladder));
+    m_rows.reserve(m_store.capacity());
+    m_rows.resize(m_store.size());
+    std::iota(m_rows.begin(), m_rows.end(), 0);
+}
+
+QList<RuntimeSlot> RuntimeSlotRows::toList() const
+{
+    QList<RuntimeSlot> list;
+    list.reserve(m_rows.size());
+    for (const qsizetype at : m_rows)
+        list << m_store[at];
+    return list;
+}
+
+QString RuntimeChart::longLabel(const RuntimeSlot &slot)
+{
+    const StageInfo *stage = findStage(slot.run.stage.key());
+    return stage ? QStringLiteral("%1  %2").arg(slot.label, QString::fromStdString(stage->title))
+                 : slot.label;
+}
+
+void RuntimeChart::addSlotMarks(int row)
+{
+    const RuntimeSlot &slot = m_slots[row];
+    if (!slot.plotted) {
+        if (!m_markFailures)
+            return; // no room for a mark per failure: the table lists them
+        auto *marker = new QCPItemText(m_plot);
+        marker->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        marker->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        marker->position->setAxes(m_plot->xAxis, m_plot->yAxis);
+        marker->position->setCoords(0.0, row);
+        marker->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        marker->setPadding(QMargins(4, 0, 2, 0));
+        marker->setText(QStringLiteral("\u2715 %1: no time").arg(slot.failure));
+        marker->setColor(wrongResultColor());
+        marker->setFont(QFont(font().family(), 8, QFont::Bold));
+        marker->setProperty("runId", slot.run.runId);
+        m_failureMarkers.append(marker);
+        return;
+    }
+    const bool published = slot.run.origin == QLatin1String("worklog");
+    const QString groupKey = slot.run.stageKey() + (published ? QStringLiteral("|worklog") : QString());
+    QCPBars *bars = m_barsByGroup.value(groupKey);
+    if (!bars) {
+        bars = new RowBars(m_plot->yAxis, m_plot->xAxis);
+        bars->setName(stageTitle(slot.run.stageKey()) +
+                      (published ? QStringLiteral(" (T4, worklog)") : QString()));
+        bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
+        bars->setWidth(kBarWidth);
+        const QColor color = stageColor(slot.run.stageKey());
+        bars->setPen(QPen(color.darker(130)));
+        bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
+        bars->setProperty("stage", slot.run.stageKey());
+        bars->setProperty("published", published);
+        auto *whisker = new RowWhiskers(m_plot->yAxis, m_plot->xAxis);
+        whisker->removeFromLegend();
+        whisker->setDataPlottable(bars);
+        whisker->setPen(QPen(Qt::black, 1));
+        whisker->setWhiskerWidth(6);
+        m_barsByGroup.insert(groupKey, bars);
+        m_runBars.append(bars);
+        m_whiskers.append(whisker);
+    }
+    bars->addData(row, slot.value);
+    // The whiskers are kept by index, parallel to the bars' data.
+    const qsizetype at = bars->data()->findBegin(row, false) - bars->data()->constBegin();
+    m_whiskers[m_runBars.indexOf(bars)]->data()->insert(
+        at, QCPErrorBarsData(slot.value - slot.low, slot.high - slot.value));
+}
+
+void RuntimeChart::removeSlotMarks(int row)
+{
+    const RuntimeSlot &slot = m_slots[row];
+    if (!slot.plotted) {
+        for (qsizetype i = 0; i < m_failureMarkers.size(); ++i)
+            if (qRound(m_failureMarkers[i]->position->value()) == row) {
+                m_plot->removeItem(m_failureMarkers.takeAt(i));
+                break;
+            }
+        return;
+    }
+    for (qsizetype b = 0; b < m_runBars.size(); ++b) {
+        QCPBars *bars = m_runBars[b];
+        const auto it = bars->data()->findBegin(row, false);
+        if (it == bars->data()->constEnd() || it->key != row)
             continue;
-        }
-        const bool published = slot.run.origin == QLatin1String("worklog");
-        const QString groupKey = slot.run.stageKey() + (published ? QStringLiteral("|worklog") : QString());
-        QCPBars *bars = groups.value(groupKey);
-        if (!bars) {
-            bars = new QCPBars(m_plot->yAxis, m_plot->xAxis);
-            bars->setName(stageTitle(slot.run.stageKey()) +
-                          (published ? QStringLiteral(" (T4, worklog)") : QString()));
-            bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
-            bars->setWidth(kBarWidth);
-            const QColor color = stageColor(slot.run.stageKey());
-            bars->setPen(QPen(color.darker(130)));
-            bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
-            auto *whisker = new QCPErrorBars(m_plot->yAxis, m_plot->xAxis);
-            whisker->removeFromLegend();
-            whisker->setDataPlottable(bars);
-            whisker->setPen(QPen(Qt::black, 1));
-            whisker->setWhiskerWidth(6);
-            groups.insert(groupKey, bars);
-            m_runBars.append(bars);
-            m_whiskers.append(whisker);
-        }
-        bars->addData(i, slot.value);
-        m_whiskers[m_runBars.indexOf(bars)]->addData(slot.value - slot.low, slot.high - slot.value);
-        lowest = lowest > 0 ? std::min(lowest, slot.low) : slot.low;
-        highest = std::max(highest, slot.high);
-        if (i % stride == 0) {
-            m_valueLabelRows << i;
-            m_valueLabels << barValueLabel(
-                m_plot, i, std::max(slot.value, slot.high),
-                m_valueMode == RuntimeValue::Milliseconds ? formatMs(slot.value) : formatTflops(slot.value),
-                QColor(0x20, 0x20, 0x20), valueFont);
-        }
-        if (!m_printing && slot.run.runId == m_selectedRunId && !m_selectedRunId.isEmpty()) {
+        m_whiskers[b]->data()->remove(it - bars->data()->constBegin());
+        bars->data()->remove(row);
+        return;
+    }
+}
+
+void RuntimeChart::shiftRows(int from, int by)
+{
+    // A run inserted into (or taken from) the ladder order moves the rows under it.
+    for (QCPBars *bars : std::as_const(m_runBars))
+        for (auto it = bars->data()->begin(); it != bars->data()->end(); ++it)
+            if (it->key >= from)
+                it->key += by;
+    for (QCPItemText *marker : std::as_const(m_failureMarkers))
+        if (const double row = marker->position->value(); row >= from)
+            marker->position->setCoords(0.0, row + by);
+}
+
+void RuntimeChart::updateReference()
+{
+    // The latest cuBLAS FP32 run of the plotted ones (the few cuBLAS runs, not every run, are copied).
+    QList<RunRecord> cublasRuns;
+    for (qsizetype row = 0; row < m_slots.size(); ++row)
+        if (m_slots[row].run.stage == StageId::CublasFp32)
+            cublasRuns << m_slots[row].run;
+    const std::optional<RunRecord> cublas = cublasFp32Reference(cublasRuns);
+    if (!cublas) {
+        if (m_referenceLine)
+            m_plot->removeItem(m_referenceLine);
+        m_referenceLine = nullptr;
+        return;
+    }
+    const double value = m_valueMode == RuntimeValue::Milliseconds
+                             ? cublas->medianMs
+                             : (cublas->tflops > 0 ? cublas->tflops : tflopsAt(*cublas, cublas->medianMs));
+    if (!m_referenceLine) {
+        m_referenceLine = new QCPItemStraightLine(m_plot);
+        m_referenceLine->point1->setAxes(m_plot->xAxis, m_plot->yAxis);
+        m_referenceLine->point2->setAxes(m_plot->xAxis, m_plot->yAxis);
+        m_referenceLine->setPen(QPen(stageColor(stageKeyText(StageId::CublasFp32)), 1.5, Qt::DashLine));
+    }
+    m_referenceLine->point1->setCoords(value, 0);
+    m_referenceLine->point2->setCoords(value, 1);
+    m_referenceLine->setProperty(
+        "referenceText",
+        QStringLiteral("cuBLAS FP32: %1")
+            .arg(m_valueMode == RuntimeValue::Milliseconds ? formatMs(value) : formatTflops(value)));
+}
+
+void RuntimeChart::updateSelectionMarks()
+{
+    int selected = -1;
+    if (!m_printing && !m_selectedRunId.isEmpty())
+        for (int i = 0; i < m_slots.size() && selected < 0; ++i)
+            if (m_slots[i].run.runId == m_selectedRunId)
+                selected = i;
+    if (selected >= 0 && m_slots[selected].plotted) {
+        if (!m_selectionBar) {
             m_selectionBar = new QCPBars(m_plot->yAxis, m_plot->xAxis);
             m_selectionBar->setName(QStringLiteral("selected"));
             m_selectionBar->removeFromLegend();
             m_selectionBar->setWidth(kBarWidth + 0.12);
             m_selectionBar->setBrush(Qt::NoBrush);
             m_selectionBar->setPen(QPen(kSelectionColor, 2.5));
-            m_selectionBar->addData(i, slot.value);
         }
+        m_selectionBar->data()->clear();
+        m_selectionBar->addData(selected, m_slots[selected].value);
+    } else if (m_selectionBar) {
+        m_plot->removePlottable(m_selectionBar);
+        m_selectionBar = nullptr;
     }
     for (QCPItemText *marker : std::as_const(m_failureMarkers))
-        if (!m_printing && m_slots[int(marker->position->value())].run.runId == m_selectedRunId &&
-            !m_selectedRunId.isEmpty())
-            marker->setPen(QPen(kSelectionColor, 2));
+        marker->setPen(qRound(marker->position->value()) == selected ? QPen(kSelectionColor, 2)
+                                                                     : QPen(Qt::NoPen));
+}
 
-    if (const std::optional<RunRecord> cublas = cublasFp32Reference(runs)) {
-        const double value =
-            m_valueMode == RuntimeValue::Milliseconds
-                ? cublas->medianMs
-                : (cublas->tflops > 0 ? cublas->tflops : tflopsAt(*cublas, cublas->medianMs));
-        m_referenceLine = new QCPItemStraightLine(m_plot);
-        m_referenceLine->point1->setAxes(m_plot->xAxis, m_plot->yAxis);
-        m_referenceLine->point2->setAxes(m_plot->xAxis, m_plot->yAxis);
-        m_referenceLine->point1->setCoords(value, 0);
-        m_referenceLine->point2->setCoords(value, 1);
-        m_referenceLine->setPen(QPen(stageColor(stageKeyText(StageId::CublasFp32)), 1.5, Qt::DashLine));
-        m_referenceLine->setProperty(
-            "referenceText",
-            QStringLiteral("cuBLAS FP32: %1")
-                .arg(m_valueMode == RuntimeValue::Milliseconds ? formatMs(value) : formatTflops(value)));
+void RuntimeChart::updateValueAxis()
+{
+    double lowest = 0, highest = 0;
+    for (qsizetype row = 0; row < m_slots.size(); ++row)
+        if (const RuntimeSlot &slot = m_slots[row]; slot.plotted) {
+            lowest = lowest > 0 ? std::min(lowest, slot.low) : slot.low;
+            highest = std::max(highest, slot.high);
+        }
+    if (m_referenceLine) {
+        const double value = m_referenceLine->point1->coords().x();
         lowest = lowest > 0 ? std::min(lowest, value) : value;
         highest = std::max(highest, value);
     }
-    addLegendKey();
+    m_plot->yAxis->setRange(-0.5, std::max<qsizetype>(m_slots.size(), 1) - 0.5);
     configureValueAxis(lowest, highest,
                        m_valueMode == RuntimeValue::Milliseconds
                            ? QStringLiteral("median ms, whiskers p20–p80")
                            : QStringLiteral("TFLOP/s at the median, whiskers at p80–p20 times"));
 }
 
+void RuntimeChart::placeValueLabels()
+{
+    if (m_mode != Mode::Runtime)
+        return;
+    // A value beside every named row (setKeyTicks): a value beside no name would be read as the
+    // named row's. Labels are reused: a run arriving moves a few texts, it creates none.
+    const int stride =
+        std::max({1, m_tickStride, int((m_slots.size() + kMaxLabelledBars - 1) / kMaxLabelledBars)});
+    const QFont valueFont(font().family(), 8);
+    qsizetype used = 0;
+    m_valueLabels.clear();
+    m_valueLabelRows.clear();
+    for (int row = 0; row < m_slots.size(); row += stride) {
+        const RuntimeSlot &slot = m_slots[row];
+        if (!slot.plotted)
+            continue;
+        const QString text =
+            m_valueMode == RuntimeValue::Milliseconds ? formatMs(slot.value) : formatTflops(slot.value);
+        const double end = std::max(slot.value, slot.high);
+        if (used == m_labelPool.size())
+            m_labelPool << barValueLabel(m_plot, row, end, text, QColor(0x20, 0x20, 0x20), valueFont);
+        QCPItemText *label = m_labelPool[used++];
+        if (label->text() != text || label->position->coords() != QPointF(end, row)) {
+            label->setText(text);
+            label->position->setCoords(end, row);
+            label->setVisible(true); // hideCrowdedLabels decides after the replot
+        }
+        m_valueLabels << label;
+        m_valueLabelRows << row;
+    }
+    for (qsizetype i = used; i < m_labelPool.size(); ++i)
+        m_labelPool[i]->setVisible(false);
+}
+
+bool RuntimeChart::inPlace() const
+{
+    return m_mode == Mode::Runtime && !m_printing;
+}
+
+void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
+{
+    if (!followRuns(m_runs, runs, RunChange::Added, index) || !inPlace() || groupsChangeWith(runs[index])) {
+        updateGroupCombo();
+        rebuild();
+        return;
+    }
+    if (!isPlotted(runs[index]))
+        return;
+    // After every run of its rank or a lower one: runs of one rank keep the session's order, and
+    // the session adds at its end.
+    const RunRecord &run = runs[index];
+    const std::pair<int, int> rank = ladderRank(run);
+    qsizetype low = 0, high = m_slots.size(); // the first row of a higher rank
+    while (low < high) {
+        const qsizetype middle = (low + high) / 2;
+        if (rank < ladderRank(m_slots[middle].run))
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    const int row = int(low);
+    if (index != runs.size() - 1 || (m_slots.size() + 1 <= kMaxLabelledBars) != m_markFailures) {
+        rebuild(); // inserted before other runs of its rank, or failures get marks no longer
+        return;
+    }
+    shiftRows(row, 1);
+    m_slots.insert(row, runtimeSlotOf(run, m_valueMode));
+    m_keyLabels.insert(row, m_slots[row].label);
+    m_keyLongLabels.insert(row, longLabel(m_slots[row]));
+    if (m_widestLong >= 0)
+        m_widestLong = std::max(m_widestLong, longLabelWidth(m_keyLongLabels[row]));
+    addSlotMarks(row);
+    settleLater(run);
+}
+
+void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
+{
+    const bool followed = followRuns(m_runs, runs, RunChange::Changed, index);
+    const RunRecord &run = runs[index];
+    if (!followed || !inPlace() || groupsChangeWith(run)) {
+        updateGroupCombo();
+        rebuild();
+        return;
+    }
+    int row = -1;
+    for (int i = 0; i < m_slots.size() && row < 0; ++i)
+        if (m_slots[i].run.runId == run.runId)
+            row = i;
+    const bool plotted = isPlotted(run);
+    if (row < 0 && !plotted)
+        return; // not in the chosen group before or after
+    if (row < 0 || !plotted || ladderRank(m_slots[row].run) != ladderRank(run)) {
+        rebuild(); // it joins or leaves the chosen group, or moves on the ladder
+        return;
+    }
+    RuntimeSlot slot = runtimeSlotOf(run, m_valueMode);
+    const RuntimeSlot &old = m_slots[row];
+    // Queued to running, a preliminary median: where failures get no mark (thousands of runs) or
+    // the mark says the same, nothing drawn changes.
+    const bool sameMarks = old.plotted == slot.plotted && old.value == slot.value && old.low == slot.low &&
+                           old.high == slot.high && (old.failure == slot.failure || !m_markFailures) &&
+                           old.run.origin == slot.run.origin && old.label == slot.label;
+    if (sameMarks) {
+        m_slots[row] = std::move(slot);
+        return;
+    }
+    removeSlotMarks(row);
+    m_slots[row] = std::move(slot);
+    m_keyLabels[row] = m_slots[row].label;
+    if (const QString longName = longLabel(m_slots[row]); longName != m_keyLongLabels[row]) {
+        m_keyLongLabels[row] = longName;
+        m_widestLong = -1;
+    }
+    addSlotMarks(row);
+    settleLater(run);
+}
+
+void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId)
+{
+    if (!followRuns(m_runs, runs, RunChange::Removed, index) || !inPlace()) {
+        updateGroupCombo();
+        rebuild();
+        return;
+    }
+    int row = -1;
+    for (int i = 0; i < m_slots.size() && row < 0; ++i)
+        if (m_slots[i].run.runId == runId)
+            row = i;
+    if (row < 0)
+        return;
+    const RunRecord run = m_slots[row].run;
+    const RunGroup group = runGroupOf(run);
+    const bool lastOfGroup =
+        !group.gpu.isEmpty() && group.m > 0 &&
+        std::none_of(m_runs.cbegin(), m_runs.cend(), [&](const RunRecord &r) {
+            return r.gpuName == group.gpu && r.m == group.m && r.n == group.n && r.k == group.k;
+        });
+    if (lastOfGroup || groupsChangeWith(run) || (m_slots.size() - 1 <= kMaxLabelledBars) != m_markFailures) {
+        updateGroupCombo();
+        rebuild();
+        return;
+    }
+    removeSlotMarks(row);
+    m_slots.removeAt(row);
+    m_keyLabels.removeAt(row);
+    m_keyLongLabels.removeAt(row);
+    m_widestLong = -1;
+    shiftRows(row + 1, -1);
+    settleLater(run);
+}
+
+bool RuntimeChart::isPlotted(const RunRecord &run) const
+{
+    if (m_groupKey.isEmpty())
+        return true;
+    for (const RunGroup &group : std::as_const(m_groups))
+        if (group.key() == m_groupKey)
+            return inGroup(run, group);
+    return true;
+}
+
+bool RuntimeChart::groupsChangeWith(const RunRecord &run) const
+{
+    // A new GPU or size (the selector lists it), or one run less of one; a run of another group
+    // while the chart follows the latest: the whole chart changes.
+    const RunGroup group = runGroupOf(run);
+    if (group.gpu.isEmpty() || group.m <= 0)
+        return false; // belongs to every group
+    const QString key = group.key();
+    if (std::none_of(m_groups.cbegin(), m_groups.cend(), [&](const RunGroup &g) { return g.key() == key; }))
+        return true;
+    return !m_groupChosen && m_groups.size() > 1 && run.origin != QLatin1String("worklog") &&
+           key != m_groupKey;
+}
+
+void RuntimeChart::settleLater(const RunRecord &run)
+{
+    // What depends on every row (the scale, the axis, the legend, the names) once for all the changes
+    // of one turn of the event loop: a ladder queues its 23 runs at once, a sweep hundreds.
+    m_referenceDue = m_referenceDue || run.stage == StageId::CublasFp32;
+    if (std::exchange(m_settleDue, true))
+        return;
+    QTimer::singleShot(0, this, [this] {
+        if (m_settleDue) // not drawn again from all runs meanwhile
+            settle();
+    });
+}
+
+void RuntimeChart::settle()
+{
+    m_settleDue = false;
+    if (!m_logChosen && wantsLogScale() != m_logScale) {
+        rebuild();
+        return;
+    }
+    if (std::exchange(m_referenceDue, false))
+        updateReference();
+    updateSelectionMarks();
+    updateValueAxis();
+    refreshLegend();
+    m_tickStride = 0; // the rows moved: their names too
+    fitToWidth();
+    requestReplot();
+}
+
+void RuntimeChart::showSelection()
+{
+    if (!inPlace()) {
+        rebuild();
+        return;
+    }
+    const bool hadBar = m_selectionBar;
+    updateSelectionMarks();
+    if (hadBar != bool(m_selectionBar))
+        refreshLegend();
+    requestReplot();
+}
+
+void RuntimeChart::refreshLegend()
+{
+    // Laid out again only when an entry changes: new entries are measured again at the replot, a
+    // millisecond at every run.
+    if (legendLook() == m_legendLook)
+        return;
+    m_plot->legend->clearItems(); // every entry is a key item here (the bars are named on the axis)
+    addLegendKey();
+}
+
+QString RuntimeChart::legendLook() const
+{
+    QStringList look;
+    for (const LegendEntry &entry : legendEntries())
+        look << entry.text + QLatin1Char('|') + entry.look;
+    return look.join(QLatin1Char('\n'));
+}
+
 // The legend: the ladder's groups (each with its stages' colours), the published hatch, the
 // whiskers, the cuBLAS line and the failure mark — a handful of entries whatever the run count.
 void RuntimeChart::addLegendKey()
 {
-    QMap<LadderGroup, QList<QColor>> groupColors;
-    bool hatched = false;
-    for (const RuntimeSlot &slot : std::as_const(m_slots)) {
-        if (!slot.plotted)
+    for (const LegendEntry &entry : legendEntries())
+        addKeyItem(m_plot, entry.text, entry.icon);
+    m_legendLook = legendLook();
+}
+
+QList<RuntimeChart::LegendEntry> RuntimeChart::legendEntries() const
+{
+    QList<LegendEntry> entries;
+    // From the bars, one plottable a stage (not from every run: a run arriving looks at the legend).
+    QMap<LadderGroup, QList<QPair<int, QColor>>> stagesOf;
+    bool hatched = false, anyBar = false;
+    for (QCPBars *bars : std::as_const(m_runBars)) {
+        if (bars->dataCount() == 0)
             continue;
-        if (slot.run.origin == QLatin1String("worklog")) {
+        anyBar = true;
+        if (bars->property("published").toBool()) {
             hatched = true;
             continue;
         }
-        QList<QColor> &colors = groupColors[ladderGroupOf(slot.run.stageKey())];
-        const QColor color = stageColor(slot.run.stageKey());
-        if (!colors.contains(color))
-            colors << color;
+        const QString stage = bars->property("stage").toString();
+        stagesOf[ladderGroupOf(stage)] << qMakePair(stageRank(stage), stageColor(stage));
     }
-    for (auto it = groupColors.cbegin(); it != groupColors.cend(); ++it)
-        addKeyItem(m_plot, ladderGroupName(it.key()), stripesIcon(it.value()));
+    for (auto it = stagesOf.begin(); it != stagesOf.end(); ++it) {
+        std::stable_sort(it->begin(), it->end(),
+                         [](const auto &a, const auto &b) { return a.first < b.first; });
+        QList<QColor> colors;
+        QStringList names;
+        for (const auto &[rank, color] : std::as_const(*it))
+            if (!colors.contains(color)) {
+                colors << color;
+                names << color.name();
+            }
+        entries << LegendEntry{ladderGroupName(it.key()), stripesIcon(colors), names.join(QLatin1Char(' '))};
+    }
     if (hatched)
-        addKeyItem(m_plot, QStringLiteral("T4, published (worklog)"),
-                   stripesIcon({QColor(0x70, 0x70, 0x70)}, Qt::BDiagPattern));
-    if (!m_runBars.isEmpty())
-        addKeyItem(m_plot, QStringLiteral("whisker: p20–p80"), [](QCPPainter *p, const QRectF &icon) {
-            const double y = icon.center().y();
-            p->setPen(QPen(Qt::black, 1));
-            p->drawLine(QPointF(icon.left() + 2, y), QPointF(icon.right() - 2, y));
-            p->drawLine(QPointF(icon.left() + 2, icon.top() + 2),
-                        QPointF(icon.left() + 2, icon.bottom() - 2));
-            p->drawLine(QPointF(icon.right() - 2, icon.top() + 2),
-                        QPointF(icon.right() - 2, icon.bottom() - 2));
-        });
+        entries << LegendEntry{QStringLiteral("T4, published (worklog)"),
+                               stripesIcon({QColor(0x70, 0x70, 0x70)}, Qt::BDiagPattern), QString()};
+    if (anyBar)
+        entries << LegendEntry{QStringLiteral("whisker: p20–p80"),
+                               [](QCPPainter *p, const QRectF &icon) {
+                                   const double y = icon.center().y();
+                                   p->setPen(QPen(Qt::black, 1));
+                                   p->drawLine(QPointF(icon.left() + 2, y), QPointF(icon.right() - 2, y));
+                                   p->drawLine(QPointF(icon.left() + 2, icon.top() + 2),
+                                               QPointF(icon.left() + 2, icon.bottom() - 2));
+                                   p->drawLine(QPointF(icon.right() - 2, icon.top() + 2),
+                                               QPointF(icon.right() - 2, icon.bottom() - 2));
+                               },
+                               QString()};
     if (m_referenceLine) {
         const QPen pen = m_referenceLine->pen();
-        addKeyItem(m_plot, m_referenceLine->property("referenceText").toString(),
-                   [pen](QCPPainter *p, const QRectF &icon) {
-                       p->setPen(pen);
-                       p->drawLine(QPointF(icon.center().x(), icon.top()),
-                                   QPointF(icon.center().x(), icon.bottom()));
-                   });
+        entries << LegendEntry{m_referenceLine->property("referenceText").toString(),
+                               [pen](QCPPainter *p, const QRectF &icon) {
+                                   p->setPen(pen);
+                                   p->drawLine(QPointF(icon.center().x(), icon.top()),
+                                               QPointF(icon.center().x(), icon.bottom()));
+                               },
+                               QString()};
     }
     if (!m_failureMarkers.isEmpty())
-        addKeyItem(m_plot, QStringLiteral("\u2715 failed: no time"), [](QCPPainter *p, const QRectF &icon) {
-            p->setPen(QPen(wrongResultColor(), 2));
-            p->drawLine(icon.center() + QPointF(-4, -4), icon.center() + QPointF(4, 4));
-            p->drawLine(icon.center() + QPointF(-4, 4), icon.center() + QPointF(4, -4));
-        });
+        entries << LegendEntry{
+            QStringLiteral("\u2715 failed: no time"),
+            [](QCPPainter *p, const QRectF &icon) {
+                p->setPen(QPen(wrongResultColor(), 2));
+                p->drawLine(icon.center() + QPointF(-4, -4), icon.center() + QPointF(4, 4));
+                p->drawLine(icon.center() + QPointF(-4, 4), icon.center() + QPointF(4, -4));
+            },
+            QString()};
     if (!m_printing && m_selectionBar)
-        addKeyItem(m_plot, QStringLiteral("selected run"), [](QCPPainter *p, const QRectF &icon) {
-            p->setPen(QPen(kSelectionColor, 2));
-            p->setBrush(Qt::NoBrush);
-            p->drawRect(icon.adjusted(2, 2, -2, -2));
-        });
+        entries << LegendEntry{QStringLiteral("selected run"),
+                               [](QCPPainter *p, const QRectF &icon) {
+                                   p->setPen(QPen(kSelectionColor, 2));
+                                   p->setBrush(Qt::NoBrush);
+                                   p->drawRect(icon.adjusted(2, 2, -2, -2));
+                               },
+                               QString()};
+    return entries;
 }
 
 void RuntimeChart::buildSpeedup()

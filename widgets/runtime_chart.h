@@ -5,10 +5,12 @@
 // measured ones. The legend, beside the plot, names the ladder's groups, not every stage.
 #pragma once
 
+#include "chart_layout.h"
 #include "plot_chart.h"
 #include "run_record.h"
 #include "runtime_series.h"
 
+#include <QHash>
 #include <QList>
 #include <QWidget>
 #include <optional>
@@ -27,6 +29,24 @@ class QResizeEvent;
 
 namespace gemmscope {
 
+// The runtime view's rows in ladder order. The slots stay where they were stored and the rows
+// index them: inserting a row among 10,000 moved 10,000 run records, half a millisecond a run.
+class RuntimeSlotRows {
+public:
+    qsizetype size() const { return m_rows.size(); }
+    const RuntimeSlot &operator[](qsizetype row) const { return m_store[m_rows[row]]; }
+    RuntimeSlot &operator[](qsizetype row) { return m_store[m_rows[row]]; }
+    void insert(qsizetype row, RuntimeSlot slot);
+    void removeAt(qsizetype row);
+    void clear();
+    void assign(QList<RuntimeSlot> ladder); // in ladder order
+    QList<RuntimeSlot> toList() const;
+
+private:
+    QList<RuntimeSlot> m_store;
+    QList<qsizetype> m_rows; // row -> index in m_store
+};
+
 class RuntimeChart : public PlotChart {
     Q_OBJECT
 public:
@@ -35,6 +55,12 @@ public:
     explicit RuntimeChart(QWidget *parent = nullptr);
 
     void setRuns(const QList<RunRecord> &runs) override;
+    // In the runtime view a run's bar (or mark) is inserted, updated or removed in place: the other
+    // runs' bars, whiskers and the texts stay; the speedup view is computed again (a row a step).
+    // What depends on every row (scale, axis, legend, row names) follows once the event loop turns.
+    void runAdded(const QList<RunRecord> &runs, qsizetype index) override;
+    void runChanged(const QList<RunRecord> &runs, qsizetype index) override;
+    void runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId) override;
     void setValueMode(RuntimeValue mode);
     void setLogScale(bool on);
     void setMode(Mode mode);
@@ -53,7 +79,7 @@ public:
     QString viewName() const override; // "the runtime chart" or "the speedup chart", by mode
 
     // What is drawn, for the window and the tests.
-    const QList<RuntimeSlot> &runtimeSlotList() const { return m_slots; }
+    QList<RuntimeSlot> runtimeSlotList() const { return m_slots.toList(); } // in row order
     const QList<SpeedupRow> &speedupRows() const { return m_speedups; }
     QList<QCPBars *> runBars() const { return m_runBars; }        // runtime mode, one per stage group
     QList<QCPErrorBars *> whiskers() const { return m_whiskers; } // parallel to runBars()
@@ -76,6 +102,24 @@ public:
 
 private:
     void rebuild() override;
+    void showSelection() override;
+    bool inPlace() const; // whether a change of one run is drawn in place (the runtime view, on screen)
+    bool isPlotted(const RunRecord &run) const;        // in the chosen GPU/size group
+    bool groupsChangeWith(const RunRecord &run) const; // the group selector (or the followed group) changes
+    bool wantsLogScale() const;
+    static QString longLabel(const RuntimeSlot &slot);
+    void addSlotMarks(int row); // the bar and whisker, or the failure mark, of m_slots[row]
+    void removeSlotMarks(int row);
+    void shiftRows(int from, int by);
+    void updateReference();
+    void updateSelectionMarks();
+    void updateValueAxis();
+    void placeValueLabels();                // a value beside each named row, from a pool of labels
+    void settleLater(const RunRecord &run); // settle() once the event loop turns
+    void settle();
+    double barBasePixel() const; // where every bar starts
+    QRectF barRect(double key, double value, double width, double base) const;
+    QList<QRectF> barRectsInRows(int first, int last) const;
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
@@ -86,6 +130,14 @@ private:
     void configureValueAxis(double lowest, double highest, const QString &label);
     int slotIndexAt(const QPointF &pixel) const;
     void addLegendKey();
+    void refreshLegend(); // its entries again, where one changed
+    struct LegendEntry {
+        QString text;
+        KeyLegendItem::IconPainter icon;
+        QString look; // what the icon shows, to tell whether an entry changed
+    };
+    QList<LegendEntry> legendEntries() const;
+    QString legendLook() const;
     void setKeyTicks();       // one tick label per bar, or per n-th bar where rows are lower than a label
     void fitValueRange();     // room right of the longest bar for its label, at this width
     bool hideCrowdedLabels(); // after a replot: value labels over another label or a bar hide
@@ -97,14 +149,19 @@ private:
     bool m_groupChosen = false; // the user (or a caller) picked a group: stop following the latest
     bool m_logChosen = false;   // the user picked the scale: stop choosing it from the data
     QList<RunRecord> m_runs;
+    QList<RunGroup> m_groups; // the selector's, from the last updateGroupCombo
     RuntimeValue m_valueMode = RuntimeValue::Milliseconds;
     bool m_logScale = false;
     Mode m_mode = Mode::Runtime;
 
-    QList<RuntimeSlot> m_slots;
+    RuntimeSlotRows m_slots;
     QList<SpeedupRow> m_speedups;
     QList<QCPBars *> m_runBars;
     QList<QCPErrorBars *> m_whiskers;
+    QHash<QString, QCPBars *> m_barsByGroup;          // stage, "|worklog" for published rows
+    bool m_settleDue = false, m_referenceDue = false; // rows changed in place: settle() queued
+    bool m_markFailures = true;                       // a mark per failed run (not in sessions of thousands)
+    QList<QCPItemText *> m_labelPool;                 // value labels to reuse; those not in use are hidden
     QCPBars *m_selectionBar = nullptr;
     QList<QCPItemText *> m_failureMarkers;
     QCPItemStraightLine *m_referenceLine = nullptr;
@@ -115,9 +172,13 @@ private:
     QStringList m_keyLabels;            // the key axis' label of each row
     QStringList m_keyLongLabels;        // the same with the stage's name, where there is room
     bool m_tickLong = false;
+    int m_widestLong = -1;             // the widest of m_keyLongLabels in pixels; -1: to measure
+    QHash<QString, int> m_labelWidths; // by name
+    int longLabelWidth(const QString &label);
     double m_lowest = 0, m_highest = 0; // what the value axis must show
     QString m_valueLabelBase;           // its title, before "(log scale)"
     int m_tickStride = 1;
+    QString m_legendLook; // what the legend shows (legendLook())
 };
 
 } // namespace gemmscope

@@ -2,6 +2,8 @@
 
 #include "stage_catalog.h"
 
+#include <QHash>
+
 #include <algorithm>
 #include <vector>
 
@@ -79,7 +81,7 @@ QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs)
     std::vector<std::pair<std::pair<int, int>, qsizetype>> keyed;
     keyed.reserve(size_t(runs.size()));
     for (qsizetype i = 0; i < runs.size(); ++i)
-        keyed.push_back({{stageRank(runs[i].stageKey()), presetRank(runs[i].presetKey)}, i});
+        keyed.push_back({ladderRank(runs[i]), i});
     std::stable_sort(keyed.begin(), keyed.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
     QList<RunRecord> ordered;
@@ -87,6 +89,51 @@ QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs)
     for (const auto &entry : keyed)
         ordered.append(runs[entry.second]);
     return ordered;
+}
+
+namespace {
+
+bool isWorklogStep(const Preset &preset)
+{
+    return preset.key.rfind("worklog-", 0) == 0;
+}
+
+// For each stage, the preset rank its runs follow when they are not a worklog step: the last
+// worklog step that runs its kernel, else the one its predecessor in the catalog follows (-1 before
+// any).
+const QHash<QString, int> &stageAnchors()
+{
+    static const QHash<QString, int> anchors = [] {
+        QHash<QString, int> out;
+        int anchor = -1;
+        for (const StageInfo &stage : stages()) {
+            int own = -1;
+            for (std::size_t i = 0; i < presets().size(); ++i)
+                if (presets()[i].stage == stage.id && isWorklogStep(presets()[i]))
+                    own = std::max(own, int(i));
+            anchor = own >= 0 ? own : anchor;
+            out.insert(QString::fromStdString(stage.key), anchor);
+        }
+        return out;
+    }();
+    return anchors;
+}
+
+} // namespace
+
+std::pair<int, int> ladderRank(const RunRecord &run)
+{
+    const int stageCount = int(stages().size());
+    const int presetCount = int(presets().size());
+    const int stage = stageRank(run.stageKey());
+    const int group = stage / std::max(1, stageCount); // CUDA cores, cuBLAS FP32, TF32, cuBLAS TF32, unknown
+    const int catalogIndex = stage % std::max(1, stageCount);
+    const int preset = presetRank(run.presetKey); // presetCount: none; presetCount + 1: unknown
+    const bool step = preset < presetCount && isWorklogStep(presets()[std::size_t(preset)]);
+    const int anchor = step ? preset : stageAnchors().value(run.stageKey(), -1);
+    // After the step it follows: its stage in catalog order, then its preset (own settings last).
+    const int after = step ? 0 : 1 + catalogIndex * (presetCount + 2) + preset;
+    return {group * (presetCount + 1) + anchor + 1, after};
 }
 
 double tflopsAt(const RunRecord &run, double ms)
@@ -113,28 +160,32 @@ QString failureLabel(const RunRecord &run)
     return text;
 }
 
+RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode)
+{
+    RuntimeSlot slot;
+    slot.run = run;
+    slot.label = shortRunLabel(run); // the full name is in the tooltip
+    slot.plotted = isUsableTime(run);
+    if (!slot.plotted) {
+        slot.failure = run.status == RunStatus::Ok ? QStringLiteral("no time") : failureLabel(run);
+    } else if (mode == RuntimeValue::Milliseconds) {
+        slot.value = run.medianMs;
+        slot.low = run.p20Ms > 0 ? run.p20Ms : run.medianMs;
+        slot.high = run.p80Ms > 0 ? run.p80Ms : run.medianMs;
+    } else {
+        slot.value = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
+        // The slow end of the time range is the low end of the throughput range.
+        slot.low = run.p80Ms > 0 ? tflopsAt(run, run.p80Ms) : slot.value;
+        slot.high = run.p20Ms > 0 ? tflopsAt(run, run.p20Ms) : slot.value;
+    }
+    return slot;
+}
+
 QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode)
 {
     QList<RuntimeSlot> result;
-    for (const RunRecord &run : ladderOrdered(runs)) {
-        RuntimeSlot slot;
-        slot.run = run;
-        slot.label = shortRunLabel(run); // the full name is in the tooltip
-        slot.plotted = isUsableTime(run);
-        if (!slot.plotted) {
-            slot.failure = run.status == RunStatus::Ok ? QStringLiteral("no time") : failureLabel(run);
-        } else if (mode == RuntimeValue::Milliseconds) {
-            slot.value = run.medianMs;
-            slot.low = run.p20Ms > 0 ? run.p20Ms : run.medianMs;
-            slot.high = run.p80Ms > 0 ? run.p80Ms : run.medianMs;
-        } else {
-            slot.value = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
-            // The slow end of the time range is the low end of the throughput range.
-            slot.low = run.p80Ms > 0 ? tflopsAt(run, run.p80Ms) : slot.value;
-            slot.high = run.p20Ms > 0 ? tflopsAt(run, run.p20Ms) : slot.value;
-        }
-        result.append(slot);
-    }
+    for (const RunRecord &run : ladderOrdered(runs))
+        result.append(runtimeSlotOf(run, mode));
     return result;
 }
 

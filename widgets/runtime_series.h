@@ -9,6 +9,7 @@
 #include <QList>
 #include <QString>
 #include <optional>
+#include <utility>
 
 namespace gemmscope {
 
@@ -25,20 +26,26 @@ struct RuntimeSlot {
     QString failure; // for a run not plotted: "wrong result", "compile error", ...
 };
 
-// Ladder rank of a run: catalog stage order first (the TF32 stages moved beside cuBLAS TF32, after
-// cuBLAS FP32), then preset order (runs without a preset after the presets of their stage).
-// Unknown stages sort last.
+// A stage's rank: catalog order, the TF32 stages moved beside cuBLAS TF32 (after cuBLAS FP32).
+// Unknown stages sort last. A preset's rank: its place in the catalog's presets.
 int stageRank(const QString &stageKey);
 int presetRank(const QString &presetKey);
 
 // Stable sort of runs by ladder rank; runs of equal rank keep their time order.
 QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs);
+// A run's place on the ladder, as ladderOrdered sorts. Within each group of stages (CUDA cores,
+// cuBLAS FP32, tensor cores, cuBLAS TF32) the worklog's steps come in the worklog's order (step 6,
+// which runs the step-3 kernel on 192x192 tiles, after 5b); every other run follows the last step
+// of its stage (or of the stages before it in the catalog), in catalog order: the guide's variants
+// after step 1, a stage's own settings after its presets, the stages past the worklog after step 8.
+std::pair<int, int> ladderRank(const RunRecord &run);
 
 // The run's throughput when it took `ms`: from the problem size, or scaled from its tflops field
 // when the size is missing.
 double tflopsAt(const RunRecord &run, double ms);
 
 QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode);
+RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode); // one run's slot, the same way
 
 // The latest successful cuBLAS FP32 run that is not a published (worklog) figure.
 std::optional<RunRecord> cublasFp32Reference(const QList<RunRecord> &runs);

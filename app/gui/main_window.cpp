@@ -154,15 +154,13 @@ void MainWindow::buildActions()
 
 void MainWindow::connectSession()
 {
-    // A new session is shown at once, whole; a run's changes reach the shown views with the next
-    // paced refresh (view_registry.h) and the others when their workspace is shown.
+    // A new session is shown at once, whole; each run's changes reach the views as that change
+    // (the registry listens to the session itself: view_registry.h).
     connect(m_session, &Session::reset, this, [this] {
         m_registry->refreshNow();
         m_views.tables->fitColumns();
         m_views.sessionNotice->show(m_session->data().description);
     });
-    for (auto signal : {&Session::runAdded, &Session::runChanged, &Session::runRemoved})
-        connect(m_session, signal, m_registry, &ViewRegistry::scheduleRefresh);
     // New rows and finished runs may need wider columns; a preliminary median (progress) does not.
     connect(m_session, &Session::runAdded, m_views.tables, &ResultsTables::scheduleFit);
     connect(m_runs, &RunController::runFinished, m_views.tables, &ResultsTables::scheduleFit);

@@ -4,7 +4,10 @@
 // are as wide as their contents and the table scrolls sideways instead.
 #pragma once
 
+#include <QList>
 #include <QObject>
+#include <QPersistentModelIndex>
+#include <QSet>
 
 class QAbstractItemModel;
 class QTableView;
@@ -22,7 +25,9 @@ public:
     QTableView *runList() const { return m_runList; }
 
     void fitColumns();
-    void scheduleFit();    // fitColumns() once the event loop turns: one fit for a burst of new runs
+    // Once the event loop turns: the columns widened where the rows that came or changed since need
+    // it (fitColumns() after a reset or a burst of rows).
+    void scheduleFit();
     void showRow(int row); // the selected run's row, made current and scrolled to in both
 
 private:
@@ -31,6 +36,9 @@ private:
     QTableView *m_full;
     QTableView *m_runList;
     bool m_fitQueued = false;
+    bool m_wholeFitDue = false;
+    QList<QPersistentModelIndex> m_changedRows; // since the last fit, at most 51
+    QSet<int> m_changedColumns;                 // changed in (nearly) every row since the last fit
 };
 
 } // namespace gemmscope

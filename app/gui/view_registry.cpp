@@ -5,16 +5,40 @@
 #include "run_view.h"
 #include "session.h"
 
-#include <QElapsedTimer>
 #include <QEvent>
-#include <QTimer>
 #include <QWidget>
+#include <utility>
 
 namespace gemmscope {
 
 ViewRegistry::ViewRegistry(Session *session, RunSelection *selection, QObject *parent)
     : QObject(parent), m_session(session), m_selection(selection)
 {
+    connect(session, &Session::runAdded, this, [this](int index) {
+        const QList<RunRecord> &runs = m_session->runs();
+        forward([&](RunView *view) { view->runAdded(runs, index); }, runs[index].runId);
+    });
+    connect(session, &Session::runChanged, this, [this](int index) {
+        const QList<RunRecord> &runs = m_session->runs();
+        forward([&](RunView *view) { view->runChanged(runs, index); }, runs[index].runId);
+    });
+    connect(session, &Session::runAboutToBeRemoved, this,
+            [this](int index) { m_removing = m_session->runs()[index].runId; });
+    connect(session, &Session::runRemoved, this, [this](int index) {
+        const QString id = std::exchange(m_removing, QString());
+        forward([&](RunView *view) { view->runRemoved(m_session->runs(), index, id); }, id);
+    });
+}
+
+void ViewRegistry::forward(const std::function<void(RunView *)> &change, const QString &runId)
+{
+    for (RunView *view : std::as_const(m_views))
+        change(view);
+    if (const QString selected = m_selection->runId(); !selected.isEmpty() && selected == runId) {
+        const RunRecord *run = m_session->find(selected);
+        for (RunView *view : std::as_const(m_views))
+            view->setSelectedRun(selected, run);
+    }
 }
 
 void ViewRegistry::add(RunView *view, QWidget *exportAs)
@@ -23,7 +47,6 @@ void ViewRegistry::add(RunView *view, QWidget *exportAs)
         return;
     m_views.append(view);
     QWidget *widget = view->viewWidget();
-    widget->installEventFilter(this); // Show: a stale view catches up
     if (exportAs && exportAs != widget)
         m_standIns.append(qMakePair(widget, exportAs));
     track(exportAs ? exportAs : widget);
@@ -56,23 +79,10 @@ bool ViewRegistry::eventFilter(QObject *watched, QEvent *event)
         if (auto *child = qobject_cast<QWidget *>(static_cast<QChildEvent *>(event)->child()))
             child->installEventFilter(this);
         break;
-    case QEvent::Show:
-        if (RunView *view = runViewOf(qobject_cast<QWidget *>(watched)); view && m_stale.contains(view)) {
-            m_stale.remove(view);
-            feed(view, m_session->runs());
-        }
-        break;
     default:
         break;
     }
     return false;
-}
-
-bool ViewRegistry::isShown(RunView *view) const
-{
-    // Without a shown window (headless rendering, tests) every view is kept up to date.
-    QWidget *widget = view->viewWidget();
-    return !widget->window()->isVisible() || widget->isVisible();
 }
 
 void ViewRegistry::feed(RunView *view, const QList<RunRecord> &runs)
@@ -85,38 +95,9 @@ void ViewRegistry::feed(RunView *view, const QList<RunRecord> &runs)
 
 void ViewRegistry::refreshNow()
 {
-    m_refreshQueued = false;
-    m_stale.clear();
     const QList<RunRecord> &runs = m_session->runs();
-    for (RunView *view : m_views)
+    for (RunView *view : std::as_const(m_views))
         feed(view, runs);
-}
-
-void ViewRegistry::scheduleRefresh()
-{
-    if (m_refreshQueued)
-        return;
-    m_refreshQueued = true;
-    // Paced: the next refresh waits four times as long as the last one took, so that a big session
-    // (every view redraws all its runs) leaves the event loop at least four fifths of its time while
-    // runs stream in; a small one refreshes at once.
-    QTimer::singleShot(int(std::min<qint64>(4 * m_lastRefreshMs, 1000)), this, [this] {
-        if (!m_refreshQueued)
-            return; // refreshNow() came first
-        m_refreshQueued = false;
-        QElapsedTimer took;
-        took.start();
-        const QList<RunRecord> &runs = m_session->runs();
-        for (RunView *view : m_views) {
-            if (isShown(view)) {
-                m_stale.remove(view);
-                feed(view, runs);
-            } else {
-                m_stale.insert(view);
-            }
-        }
-        m_lastRefreshMs = took.elapsed();
-    });
 }
 
 void ViewRegistry::refreshSelection()

@@ -16,7 +16,7 @@ namespace gemmscope {
 namespace {
 
 constexpr quint32 kStateMagic = 0x67735731; // "gsW1": the workspace state's own format
-constexpr int kStateVersion = 1;
+constexpr int kStateVersion = 2;            // 2: the maximised pane (1 is read as "none maximised")
 
 int indexOf(Workspace workspace)
 {
@@ -259,7 +259,17 @@ QByteArray Workspaces::saveState() const
         out << shown;
     for (const QSplitter *s : {m_mainSplitter, m_ladderSplitter, m_chartSplitter, m_countersSplitter})
         out << s->saveState();
+    out << qint32(maximisablePanes().indexOf(m_maximised.data())); // -1: none
     return state;
+}
+
+QList<QWidget *> Workspaces::maximisablePanes() const
+{
+    // What Ctrl+M shows alone (paneOf): a Ladder chart, the results table, or a workspace's page.
+    QList<QWidget *> panes{m_views.runtimeChart, m_views.roofline, m_views.resultsTable};
+    for (Workspace w : kWorkspaces)
+        panes << page(w);
+    return panes;
 }
 
 bool Workspaces::restoreState(const QByteArray &state)
@@ -274,14 +284,19 @@ bool Workspaces::restoreState(const QByteArray &state)
     std::array<QByteArray, 4> splitters;
     for (QByteArray &s : splitters)
         in >> s;
-    if (in.status() != QDataStream::Ok || magic != kStateMagic || version != kStateVersion || current < 0 ||
-        current >= int(kWorkspaces.size()))
+    qint32 maximised = -1;
+    if (version >= 2)
+        in >> maximised;
+    if (in.status() != QDataStream::Ok || magic != kStateMagic || version < 1 || version > kStateVersion ||
+        current < 0 || current >= int(kWorkspaces.size()) || maximised < -1 ||
+        maximised >= maximisablePanes().size())
         return false;
     m_panelShown = shown;
     int i = 0;
     for (QSplitter *s : {m_mainSplitter, m_ladderSplitter, m_chartSplitter, m_countersSplitter})
         s->restoreState(splitters[std::size_t(i++)]);
     setCurrent(kWorkspaces[std::size_t(current)]);
+    setMaximised(maximised >= 0 ? maximisablePanes()[maximised] : nullptr); // as the user left it
     applyPanelVisibility();
     return true;
 }

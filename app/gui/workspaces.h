@@ -70,6 +70,7 @@ public:
 
     // Splitter shares for a window of `size` that has no saved arrangement.
     void applyFirstStartSizes(const QSize &size);
+    // The current workspace, each one's panel choice, the splitters and the maximised pane.
     QByteArray saveState() const;
     bool restoreState(const QByteArray &state); // false (and nothing changed) for an unreadable state
 
@@ -81,6 +82,7 @@ signals:
 
 private:
     void applyPanelVisibility();
+    QList<QWidget *> maximisablePanes() const; // in saveState's order
 
     WorkspaceViews m_views;
     QSplitter *m_mainSplitter;     // panel | pages

@@ -1,0 +1,90 @@
+// The registry hands each view the change of one run as that change (issue 19: views update
+// incrementally): a run added, changed or removed reaches every view once, at once, with its index
+// and id, without the whole list again; the views that show the selected run get its new record
+// when it is the one that changed; a new session (refreshNow) gives every view all the runs.
+#include "run_selection.h"
+#include "run_view.h"
+#include "session.h"
+#include "view_registry.h"
+
+#include <QWidget>
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+// A view that notes what it was given.
+class NotingView : public QWidget, public RunView {
+public:
+    QStringList calls;
+    void setRuns(const QList<RunRecord> &runs) override
+    {
+        calls << QStringLiteral("setRuns %1").arg(runs.size());
+    }
+    void runAdded(const QList<RunRecord> &runs, qsizetype index) override
+    {
+        calls << QStringLiteral("added %1 of %2").arg(runs[index].runId).arg(runs.size());
+    }
+    void runChanged(const QList<RunRecord> &runs, qsizetype index) override
+    {
+        calls << QStringLiteral("changed %1 %2").arg(runs[index].runId).arg(int(runs[index].status));
+    }
+    void runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId) override
+    {
+        calls << QStringLiteral("removed %1 at %2, %3 left").arg(runId).arg(index).arg(runs.size());
+    }
+    void setSelectedRun(const QString &runId, const RunRecord *run) override
+    {
+        calls << QStringLiteral("selected %1 %2").arg(runId).arg(run ? int(run->status) : -1);
+    }
+    QString viewName() const override { return QStringLiteral("the noting view"); }
+};
+
+RunRecord run(const QString &id, RunStatus status)
+{
+    RunRecord r;
+    r.runId = id;
+    r.stage = StageId::Naive;
+    r.status = status;
+    return r;
+}
+
+} // namespace
+
+class TstViewRegistry : public QObject {
+    Q_OBJECT
+
+private slots:
+    void eachChangeReachesTheViewsAsThatChange()
+    {
+        Session session;
+        RunSelection selection;
+        ViewRegistry registry(&session, &selection);
+        session.addOrUpdate(run(QStringLiteral("a"), RunStatus::Ok));
+        NotingView view;
+        registry.add(&view);
+        QCOMPARE(view.calls, QStringList{QStringLiteral("setRuns 1")}); // registered: all the runs once
+        view.calls.clear();
+
+        session.addOrUpdate(run(QStringLiteral("b"), RunStatus::Queued));
+        session.addOrUpdate(run(QStringLiteral("b"), RunStatus::Running));
+        selection.select(QStringLiteral("b"));
+        registry.refreshSelection();
+        session.addOrUpdate(run(QStringLiteral("b"), RunStatus::Ok)); // the selected run finishes
+        session.removeRun(QStringLiteral("a"));
+        QCOMPARE(view.calls,
+                 (QStringList{QStringLiteral("added b of 2"), QStringLiteral("changed b 1"),
+                              QStringLiteral("selected b 1"), QStringLiteral("changed b 2"),
+                              QStringLiteral("selected b 2"), QStringLiteral("removed a at 0, 1 left")}));
+        view.calls.clear();
+        QTest::qWait(50); // nothing more comes later: no refill of every view afterwards
+        QVERIFY2(view.calls.isEmpty(), qPrintable(view.calls.join(QStringLiteral("; "))));
+
+        registry.refreshNow(); // a new session: every run, then the selected one
+        QCOMPARE(view.calls, (QStringList{QStringLiteral("setRuns 1"), QStringLiteral("selected b 2")}));
+    }
+};
+
+QTEST_MAIN(TstViewRegistry)
+#include "tst_view_registry.moc"
