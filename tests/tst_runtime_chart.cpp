@@ -162,6 +162,37 @@ private slots:
         QCOMPARE(chart.runtimeSlotList().size(), 5);
     }
 
+    // Issue 22: a run whose number is not comparable says so beside it; a steady one does not.
+    void marksRunsThatAreNotComparable()
+    {
+        QList<RunRecord> runs = sampleRuns();
+        protocol::RunConditions steady;
+        steady.regime = QStringLiteral("burst");
+        steady.samples = 20;
+        steady.noisePct = 0.2;
+        steady.maxNoisePct = 0.5;
+        steady.throttleThresholdPct = 90;
+        steady.stoppedBy = QStringLiteral("noise");
+        protocol::RunConditions noisy = steady;
+        noisy.noisePct = 2.5;
+        noisy.stoppedBy = QStringLiteral("budget");
+        runs[1].conditions = noisy;  // r3, worklog-3
+        runs[4].conditions = steady; // r2, worklog-2
+        RuntimeChart chart;
+        chart.resize(900, 600);
+        chart.setRuns(runs);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.findChild<QCustomPlot *>();
+        QVERIFY(plot);
+        QStringList texts;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)); text && text->visible())
+                texts << text->text();
+        QVERIFY2(texts.contains(QStringLiteral("30.1 ms · noisy")), qPrintable(texts.join(" | ")));
+        QVERIFY2(texts.contains(QStringLiteral("31.5 ms")), qPrintable(texts.join(" | ")));
+    }
+
     void ordersRunsByTheLadder()
     {
         RuntimeChart chart;

@@ -57,6 +57,18 @@ QString runTitle(const RunRecord &run)
     return title;
 }
 
+QString comparabilityMark(const RunRecord &run)
+{
+    if (!run.isOk() || !run.conditions)
+        return {};
+    const TrustMark mark = trustOf(run);
+    if (mark.level == TrustLevel::Throttled || mark.level == TrustLevel::Noisy)
+        return QStringLiteral(" · ") + mark.word;
+    if (run.conditions->regime == QLatin1String("sustained"))
+        return QStringLiteral(" · sustained");
+    return {};
+}
+
 QString runTooltip(const RunRecord &run)
 {
     QStringList lines{runTitle(run)};

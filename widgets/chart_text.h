@@ -16,6 +16,10 @@ QString runTitle(const RunRecord &run);      // "Coalesced cooperative loads (wo
 
 // A multi-line tooltip with everything measured about a run (or why it failed).
 QString runTooltip(const RunRecord &run);
+// What a chart adds to a run's label when its number is not comparable with a steady burst run
+// (issue 22): " · noisy", " · throttled", " · sustained"; empty otherwise (unknown conditions —
+// recorded or published runs — say so on hover, not on every label).
+QString comparabilityMark(const RunRecord &run);
 
 // Plain text (run ids, GPU names, messages: anything a session file can say) as the rich text
 // QToolTip shows verbatim: escaped, line breaks kept, so `<img>` or `<h1>` from a crafted file is

@@ -903,7 +903,8 @@ bool RooflineChart::addRunPoint(qsizetype index)
     if (firstMarker(graph, predicted, tflops))
         graph->addData(predicted, tflops);
     m_runTips.insert(int(m_points.size()), tip);
-    m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
+    m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip,
+                     shortRunLabel(run) + comparabilityMark(run)});
     d.anyPredicted = true;
 
     if (measured) {
@@ -925,7 +926,8 @@ bool RooflineChart::addRunPoint(qsizetype index)
             d.joins = new RooflineJoins(m_plot);
         d.joins->add(predicted, *measured, tflops, stageColor(run.stageKey()));
         m_runTips.insert(int(m_points.size()), tip);
-        m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip, shortRunLabel(run)});
+        m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip,
+                         shortRunLabel(run) + comparabilityMark(run)});
         d.anyMeasured = true;
     }
     return true;

@@ -729,8 +729,10 @@ void RuntimeChart::placeValueLabels()
         const RuntimeSlot &slot = m_slots[row];
         if (!slot.plotted)
             continue;
+        // A run not comparable with a steady burst says so beside its number (issue 22).
         const QString text =
-            m_valueMode == RuntimeValue::Milliseconds ? formatMs(slot.value) : formatTflops(slot.value);
+            (m_valueMode == RuntimeValue::Milliseconds ? formatMs(slot.value) : formatTflops(slot.value)) +
+            comparabilityMark(slot.run);
         const double end = std::max(slot.value, slot.high);
         if (used == m_labelPool.size())
             m_labelPool << barValueLabel(m_plot, row, end, text, QColor(0x20, 0x20, 0x20), valueFont);
