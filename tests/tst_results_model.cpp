@@ -172,7 +172,7 @@ private slots:
         QCOMPARE(m_model->index(row, ResultsModel::TrustColumn).data().toString(),
                  QStringLiteral("throttled"));
         QCOMPARE(m_model->index(row, ResultsModel::ClockColumn).data().toString(),
-                 QStringLiteral("1605-1980 MHz"));
+                 QStringLiteral("1605–1980 MHz"));
         QVERIFY(m_model->index(row, ResultsModel::TrustColumn)
                     .data(Qt::ToolTipRole)
                     .toString()

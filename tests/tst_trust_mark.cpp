@@ -47,7 +47,7 @@ private slots:
         QCOMPARE(m.level, TrustLevel::Throttled);
         QCOMPARE(m.reason,
                  QStringLiteral("Throttled: 12 of 80 samples ran below 90.0 % of the starting clock and "
-                                "are left out (power cap); SM clock 1605-1980 MHz, 0.21 % noise over "
+                                "are left out (power cap); SM clock 1605–1980 MHz, 0.21 % noise over "
                                 "68 samples, burst."));
     }
 
@@ -134,7 +134,7 @@ private slots:
         QCOMPARE(gemmscope::clockText(steadyBurst()), QStringLiteral("1980 MHz"));
         RunConditions c = steadyBurst();
         c.smClockMinMhz = 1605.4;
-        QCOMPARE(gemmscope::clockText(c), QStringLiteral("1605-1980 MHz"));
+        QCOMPARE(gemmscope::clockText(c), QStringLiteral("1605–1980 MHz"));
         QCOMPARE(gemmscope::clockText(std::nullopt), QStringLiteral("-"));
     }
 };

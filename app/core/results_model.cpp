@@ -268,9 +268,11 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         if (index.column() == PercentOfCublasColumn)
             if (const RunRecord *ref = cublasReference(r))
                 return plainTextAsHtml(
-                    tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin and GPU.")
+                    tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin, GPU and regime. The "
+                       "baseline's own trust: %3")
                         .arg(ref->runId) // from the file: never markup
-                        .arg(ref->medianMs, 0, 'f', 3));
+                        .arg(ref->medianMs, 0, 'f', 3)
+                        .arg(trustOf(*ref).reason));
         if (index.column() == SmemColumn && smemBytes(r) > 0)
             return tr("%1 B static (ptxas) + %2 B dynamic (the launch) per block")
                 .arg(r.staticSmemBytes)
@@ -291,6 +293,19 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
 
 QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        if (section == TrustColumn)
+            return tr(
+                "Whether this time can be compared with another: steady (counted samples at one clock, "
+                "noise within the target), throttled (samples left out because the SM clock fell, e.g. "
+                "at the power cap), noisy (the noise stayed above the target), unknown (recorded before "
+                "it was measured), published (the worklog's own T4 number). Hover a cell for its "
+                "reason.");
+        if (section == ClockColumn)
+            return tr(
+                "The SM clock the SMs counted while the run was timed (lowest–median over its samples), "
+                "not the nominal clock.");
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {

@@ -50,7 +50,7 @@ QString clockText(const std::optional<protocol::RunConditions> &c)
     const double lo = c->smClockMinMhz.value_or(*c->smClockMedianMhz), median = *c->smClockMedianMhz;
     if (median - lo < 0.5)
         return mhz(median) + QStringLiteral(" MHz");
-    return QStringLiteral("%1-%2 MHz").arg(mhz(lo), mhz(median));
+    return QStringLiteral("%1–%2 MHz").arg(mhz(lo), mhz(median)); // en dash, as the table's p20–p80
 }
 
 TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bool published)

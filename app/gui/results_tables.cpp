@@ -53,6 +53,10 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     // Where a number comes from (measured here, recorded, published for the T4) beside the stage:
     // a published T4 time next to an H200 one must not read as the same GPU's.
     m_full->horizontalHeader()->moveSection(ResultsModel::OriginColumn, 1);
+    // Whether a time can be compared (issue 22) right after the time, visible without scrolling.
+    QHeaderView *header = m_full->horizontalHeader();
+    header->moveSection(header->visualIndex(ResultsModel::TrustColumn),
+                        header->visualIndex(ResultsModel::MedianColumn) + 1);
     for (QTableView *table : {m_full, m_runList})
         table->installEventFilter(this); // shown: fitted to its real width
     // What scheduleFit fits: the rows that came or changed (every row after a reset).
