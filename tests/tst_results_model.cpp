@@ -7,6 +7,7 @@
 #include "results_model.h"
 #include "results_table_proxy.h"
 #include "session.h"
+#include "support/run_conditions.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
@@ -147,17 +148,12 @@ private slots:
     // mixes a burst run with a sustained cuBLAS run.
     void trustAndClockColumnsAndRatiosOfOneRegime()
     {
-        protocol::RunConditions burst;
-        burst.regime = QStringLiteral("burst");
+        protocol::RunConditions burst = test::steadyBurst();
         burst.samples = 80;
         burst.throttledSamples = 12;
         burst.noisePct = 0.3;
-        burst.maxNoisePct = 0.5;
-        burst.throttleThresholdPct = 90;
         burst.stoppedBy = QStringLiteral("budget");
-        burst.smClockStartMhz = 1980;
         burst.smClockMinMhz = 1605;
-        burst.smClockMedianMhz = 1980;
         burst.throttleReasons = {QStringLiteral("power_cap")};
         protocol::RunConditions sustained = burst;
         sustained.regime = QStringLiteral("sustained");

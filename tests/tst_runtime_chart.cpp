@@ -5,6 +5,7 @@
 #include "runtime_chart.h"
 #include "stage_catalog.h"
 #include "support/full_ladder.h"
+#include "support/run_conditions.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -166,13 +167,7 @@ private slots:
     void marksRunsThatAreNotComparable()
     {
         QList<RunRecord> runs = sampleRuns();
-        protocol::RunConditions steady;
-        steady.regime = QStringLiteral("burst");
-        steady.samples = 20;
-        steady.noisePct = 0.2;
-        steady.maxNoisePct = 0.5;
-        steady.throttleThresholdPct = 90;
-        steady.stoppedBy = QStringLiteral("noise");
+        const protocol::RunConditions steady = test::steadyBurst();
         protocol::RunConditions noisy = steady;
         noisy.noisePct = 2.5;
         noisy.stoppedBy = QStringLiteral("budget");

@@ -1,4 +1,5 @@
 // The trust mark (app/core/trust_mark.h): one word and a sentence from a result's conditions.
+#include "support/run_conditions.h"
 #include "trust_mark.h"
 
 #include <QTest>
@@ -6,24 +7,7 @@
 using namespace gemmscope;
 using protocol::RunConditions;
 
-namespace {
-
-RunConditions steadyBurst()
-{
-    RunConditions c;
-    c.regime = QStringLiteral("burst");
-    c.samples = 40;
-    c.noisePct = 0.21;
-    c.maxNoisePct = 0.5;
-    c.throttleThresholdPct = 90;
-    c.stoppedBy = QStringLiteral("noise");
-    c.smClockStartMhz = 1980;
-    c.smClockMinMhz = 1980;
-    c.smClockMedianMhz = 1980;
-    return c;
-}
-
-} // namespace
+using gemmscope::test::steadyBurst;
 
 class TestTrustMark : public QObject {
     Q_OBJECT
