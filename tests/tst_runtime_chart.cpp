@@ -184,7 +184,7 @@ private slots:
         for (int i = 0; i < plot->itemCount(); ++i)
             if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)); text && text->visible())
                 texts << text->text();
-        QVERIFY2(texts.contains(QStringLiteral("30.1 ms · noisy")), qPrintable(texts.join(" | ")));
+        QVERIFY2(texts.contains(QStringLiteral("30.1 ms (noisy)")), qPrintable(texts.join(" | ")));
         QVERIFY2(texts.contains(QStringLiteral("31.5 ms")), qPrintable(texts.join(" | ")));
     }
 

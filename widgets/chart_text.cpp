@@ -63,9 +63,9 @@ QString comparabilityMark(const RunRecord &run)
         return {};
     const TrustMark mark = trustOf(run);
     if (mark.level == TrustLevel::Throttled || mark.level == TrustLevel::Noisy)
-        return QStringLiteral(" · ") + mark.word;
+        return QStringLiteral(" (%1)").arg(mark.word);
     if (run.conditions->regime == QLatin1String("sustained"))
-        return QStringLiteral(" · sustained");
+        return QStringLiteral(" (sustained)");
     return {};
 }
 

@@ -1014,12 +1014,12 @@ QList<RuntimeChart::LegendEntry> RuntimeChart::legendEntries() const
                                },
                                QString()};
     }
-    // Issue 22: what " · noisy" beside a number means, whenever one is there.
+    // Issue 22: what " (noisy)" beside a number means, whenever one is there.
     bool anyMarked = false;
     for (qsizetype row = 0; m_mode == Mode::Runtime && row < m_slots.size() && !anyMarked; ++row)
         anyMarked = m_slots[row].plotted && !comparabilityMark(m_slots[row].run).isEmpty();
     if (anyMarked)
-        entries << LegendEntry{QStringLiteral("\u00b7 noisy, throttled or sustained run"),
+        entries << LegendEntry{QStringLiteral("(noisy) etc.: not steady"),
                                [](QCPPainter *p, const QRectF &icon) {
                                    p->setPen(Qt::NoPen);
                                    p->setBrush(QColor(0x20, 0x20, 0x20));

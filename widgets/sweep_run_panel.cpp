@@ -96,6 +96,11 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
     row->addWidget(m_runners, 1);
     row->addWidget(m_runnerCount);
     form->addRow(tr("Runners"), row);
+    // The template's placeholders, where a new user reads the field (the tooltip has examples).
+    QLabel *placeholders = plainLabel(m_words.namePrefix + QStringLiteral("RunnerPlaceholders"));
+    placeholders->setText(tr("{runner}: this machine's gemmscope-runner; {gpu}: 0, 1, … one per runner"));
+    placeholders->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    form->addRow(QString(), placeholders);
 }
 
 void SweepRunPanel::addTo(QVBoxLayout *layout)

@@ -66,7 +66,9 @@ QString readingGuideHtml()
         "<p>Every measured run says how steady the GPU was: the table's <b>SM clock</b> is the clock the "
         "SMs counted while it was timed, and <b>Trust</b> reads <i>steady</i>, <i>throttled</i> (samples "
         "left out because the clock fell, e.g. at the power cap) or <i>noisy</i> (the samples' noise "
-        "stayed above the target); hover it for the reason. The panel's <b>Regime</b> chooses between a "
+        "stayed above the target); hover it for the reason; the charts add <i>(noisy)</i>, "
+        "<i>(throttled)</i> or <i>(sustained)</i> to such a run's label. The panel's <b>Regime</b> chooses "
+        "between a "
         "burst from an idle GPU and a sustained run at load; % of cuBLAS compares runs of one regime "
         "only.</p>");
 }
