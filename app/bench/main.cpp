@@ -9,6 +9,7 @@
 //                   [--max-blocks-per-sm N]   (pad each block's shared memory so at most N share an SM)
 //                   [--smem-carveout P]   (prefer P % of the largest shared-memory share; the rest is L1)
 //                   [--regime burst|sustained] [--max-noise 0.5] [--throttle-threshold 90] [--no-baseline]
+//                   [--tf32-rounding rna|truncate]
 //                   (how the GPU is held while timing, when timing stops, which samples count; each
 //                   GemmScope stage is timed interleaved with its cuBLAS call unless --no-baseline:
 //                   docs/protocol.md, "Conditions")
@@ -117,6 +118,7 @@ struct JobOptions {
     int maxBlocksPerSm = 0; // 0: no limit
     int smemCarveout = -1;  // -1: the driver's choice
     bool baseline = true;   // GemmScope's kernels timed interleaved with their cuBLAS call
+    QString tf32Rounding;   // empty: the runner's default (rna); "truncate"
 };
 
 // One `run` request of the protocol for a target.
@@ -135,6 +137,8 @@ QJsonObject runJob(const QString &id, const Target &t, const JobOptions &options
     const StageInfo *stage = findStage(t.stage.toStdString());
     if (stage && !stage->isLibrary && options.baseline)
         job.baseline = true;
+    if (stage && !stage->isLibrary && stage->precision == Precision::Tf32)
+        job.tf32Rounding = options.tf32Rounding;
     if (stage && !stage->isLibrary) {
         if (options.build != QStringLiteral("release"))
             job.build = options.build;
@@ -557,9 +561,16 @@ int main(int argc, char **argv)
         QStringLiteral(
             "Do not time each GemmScope stage interleaved with its cuBLAS call (the percentages then "
             "come from the separate cuBLAS rows)."));
+    const QCommandLineOption roundingOpt(
+        QStringLiteral("tf32-rounding"),
+        QStringLiteral(
+            "How GemmScope's TF32 stages make TF32 of their inputs: rna (default: rounded to nearest "
+            "in a pre-pass inside the timed launch, as cuBLAS does) or truncate (the tensor core "
+            "drops the low bits)."),
+        QStringLiteral("mode"), QStringLiteral("rna"));
     parser.addOptions({sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt,
                        warmupOpt, countersOpt, buildOpt, maxBlocksOpt, carveoutOpt, listJobsOpt, regimeOpt,
-                       maxNoiseOpt, thresholdOpt, noBaselineOpt});
+                       maxNoiseOpt, thresholdOpt, noBaselineOpt, roundingOpt});
     const SweepOptions sweepOpts = addSweepOptions(parser);
     parser.process(app);
     if (parser.isSet(sweepOpts.sizeSweep))
@@ -643,6 +654,12 @@ int main(int argc, char **argv)
     options.timing.maxNoisePct = criterion.maxNoisePct;
     options.timing.throttleThresholdPct = criterion.throttleThresholdPct;
     options.baseline = !parser.isSet(noBaselineOpt);
+    options.tf32Rounding = parser.value(roundingOpt);
+    if (options.tf32Rounding != QStringLiteral("rna") && options.tf32Rounding != QStringLiteral("truncate")) {
+        printError(
+            QStringLiteral("--tf32-rounding must be rna or truncate, not \"%1\".").arg(options.tf32Rounding));
+        return 1;
+    }
     options.size = size;
     options.timing.budgetMs = int(*budgetMs);
     options.timing.flushL2 = parser.isSet(flushOpt);

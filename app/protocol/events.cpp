@@ -427,6 +427,7 @@ QJsonObject toJson(const ResultEvent &e)
     if (e.compiled)
         json.insert(QStringLiteral("compiled"), toJson(*e.compiled));
     putNonEmpty(json, "build", e.build);
+    putNonEmpty(json, "tf32_rounding", e.tf32Rounding);
     putOpt(json, "max_blocks_per_sm", e.maxBlocksPerSm);
     putOpt(json, "smem_carveout", e.smemCarveout);
     putOpt(json, "sm_clock_mhz", e.smClockMhz);
@@ -473,6 +474,7 @@ bool fromJson(const QJsonObject &json, ResultEvent &out, QString *error)
         out.compiled = c;
     }
     out.build = r.string("build");
+    out.tf32Rounding = r.string("tf32_rounding");
     out.maxBlocksPerSm = r.optInt("max_blocks_per_sm");
     out.smemCarveout = r.optInt("smem_carveout");
     out.smClockMhz = r.optDouble("sm_clock_mhz");

@@ -139,6 +139,7 @@ struct ResultEvent {
     VerifyResult verify;
     std::optional<CompiledInfo> compiled; // GemmScope's kernels, not cuBLAS
     QString build;                        // echoed for GemmScope's kernels
+    QString tf32Rounding;                 // TF32 stages: "rna" or "truncate" (how inputs became TF32)
     std::optional<int> maxBlocksPerSm, smemCarveout;
     std::optional<double> smClockMhz;
     QString smClockSource, timestamp;

@@ -12,6 +12,7 @@ namespace {
 
 // What "Field \"build\" must be ..." says when the build is not a string.
 constexpr const char *kBuildValues = "a string, \"release\" or \"scalar_shared\"";
+constexpr const char *kTf32RoundingValues = "a string, \"rna\" or \"truncate\"";
 constexpr const char *kRegimeValues = "a string, \"burst\" or \"sustained\"";
 
 QJsonObject header(RequestType type, const QString &id)
@@ -114,6 +115,7 @@ QJsonObject toJson(const RunJob &r)
     putOpt(json, "max_blocks_per_sm", r.maxBlocksPerSm);
     putOpt(json, "smem_carveout", r.smemCarveout);
     putOpt(json, "baseline", r.baseline);
+    putNonEmpty(json, "tf32_rounding", r.tf32Rounding);
     putNonEmpty(json, "test_damage", r.testDamage);
     return json;
 }
@@ -150,6 +152,7 @@ bool fromJson(const QJsonObject &json, RunJob &out, QString *error)
     out.maxBlocksPerSm = r.optIntInRange("max_blocks_per_sm", 1, 1024);
     out.smemCarveout = r.optIntInRange("smem_carveout", 0, 100);
     out.baseline = r.optBool("baseline");
+    out.tf32Rounding = r.optString("tf32_rounding", kTf32RoundingValues).value_or(QString());
     out.testDamage = r.string("test_damage");
     return r.finish(error);
 }

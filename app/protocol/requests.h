@@ -47,6 +47,7 @@ struct RunJob {
     std::optional<int> maxBlocksPerSm; // 1..1024
     std::optional<int> smemCarveout;   // 0..100
     std::optional<bool> baseline;      // also time the stage's cuBLAS call, interleaved (result's baseline)
+    QString tf32Rounding;              // TF32 stages: "rna" (empty: the default) or "truncate"
     QString testDamage;                // test hook: "skip_launch" or "corrupt_element"
     friend bool operator==(const RunJob &, const RunJob &) = default;
 };

@@ -14,6 +14,7 @@
 #include "stage_compile.h"
 #include "stage_launch.h"
 #include "stage_program.h"
+#include "tf32_rounding.h"
 
 #include <QDateTime>
 #include <cmath>
@@ -56,6 +57,21 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
             ErrorKind::InvalidConfig,
             QStringLiteral("\"max_blocks_per_sm\" and \"smem_carveout\" apply to GemmScope's own "
                            "kernels; cuBLAS chooses its own launch."));
+
+    // TF32 inputs: rounded to nearest (the default, as cuBLAS's TF32 path) or truncated by the
+    // tensor core. Only a GemmScope TF32 stage has the choice.
+    const QString &rounding = request.tf32Rounding;
+    if (!rounding.isEmpty() && rounding != QStringLiteral("rna") && rounding != QStringLiteral("truncate"))
+        throw RunnerError(
+            ErrorKind::InvalidConfig,
+            QStringLiteral("Unknown TF32 rounding \"%1\"; known: rna, truncate.").arg(rounding));
+    if (!rounding.isEmpty() && (stage.isLibrary || stage.precision != Precision::Tf32))
+        throw RunnerError(
+            ErrorKind::InvalidConfig,
+            QStringLiteral("\"tf32_rounding\" applies to GemmScope's TF32 stages; %1 is not one.")
+                .arg(QString::fromStdString(stage.key)));
+    const bool roundTf32 =
+        !stage.isLibrary && stage.precision == Precision::Tf32 && rounding != QStringLiteral("truncate");
 
     if (baseline && stage.isLibrary)
         throw RunnerError(ErrorKind::InvalidConfig,
@@ -111,6 +127,26 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
 
     ws.prepare(size, seed, job);
     allocateStageScratch(ws, stage); // BT, padded A: refused for memory before anything is timed
+    // The rounded copies are what the stage reads (ws.a(), ws.b()) for the whole job; every
+    // launch writes them first, inside its timed region. Off again however the job ends.
+    struct RoundedInputs {
+        GemmWorkspace &ws;
+        ~RoundedInputs() { ws.useRoundedInputs(false); }
+    } roundedInputsOff{ws};
+    std::unique_ptr<Tf32Rounder> rounder;
+    // What the counters profile: the stage's own kernels, never the rounding pre-pass (its copies
+    // are written by then), so that measured traffic stays the stage's.
+    const std::function<void()> profiledLaunch = launch;
+    if (roundTf32) {
+        rounder = std::make_unique<Tf32Rounder>(state.compiler, device.cc());
+        float *aRounded = ws.roundedA(), *bRounded = ws.roundedB();
+        ws.useRoundedInputs(true);
+        launch = [&ws, stageLaunchOnly = launch, &rounder, aRounded, bRounded, size] {
+            rounder->round(ws.originalA(), aRounded, size.m * size.k);
+            rounder->round(ws.originalB(), bRounded, size.k * size.n);
+            stageLaunchOnly();
+        };
+    }
     job.checkCancelled();
 
     protocol::VerifyResult verified = verifySkipped();
@@ -175,13 +211,15 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     facts.verify = verified;
     facts.compiled = compiled;
     facts.build = request.build;
+    if (!stage.isLibrary && stage.precision == Precision::Tf32)
+        facts.tf32Rounding = roundTf32 ? QStringLiteral("rna") : QStringLiteral("truncate");
     facts.maxBlocksPerSm = maxBlocksPerSm;
     facts.smemCarveout = smemCarveout;
     // A counter failure (permission, unsupported GPU) is part of the result, never its end.
     if (counters) {
         job.checkCancelled();
         job.progress(QStringLiteral("counters"), 0, 1);
-        const CounterOutcome outcome = CounterProfiler(counterMetrics()).profile(launch);
+        const CounterOutcome outcome = CounterProfiler(counterMetrics()).profile(profiledLaunch);
         job.progress(QStringLiteral("counters"), 1, 1);
         facts.counters = outcome.reading ? countersOf(*outcome.reading, size) : countersError(outcome.error);
     }

@@ -36,6 +36,25 @@ void GemmWorkspace::release()
     m_scratch.reset();
     m_bTransposed.reset();
     m_aPadded.reset();
+    m_aRounded.reset();
+    m_bRounded.reset();
+    m_rounded = false;
+}
+
+float *GemmWorkspace::roundedA()
+{
+    const size_t count = size_t(m_size.m) * size_t(m_size.k);
+    if (m_aRounded.count() != count)
+        m_aRounded.allocate(count, "A rounded to TF32");
+    return m_aRounded.get();
+}
+
+float *GemmWorkspace::roundedB()
+{
+    const size_t count = size_t(m_size.k) * size_t(m_size.n);
+    if (m_bRounded.count() != count)
+        m_bRounded.allocate(count, "B rounded to TF32");
+    return m_bRounded.get();
 }
 
 float *GemmWorkspace::bTransposed(int pitch)

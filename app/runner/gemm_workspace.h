@@ -24,8 +24,16 @@ public:
     // and `reference`. Throws out_of_memory with a sentence when the matrices do not fit.
     void prepare(const ProblemSize &size, std::uint64_t seed, JobContext &job);
 
-    const float *a() const { return m_a.get(); }
-    const float *b() const { return m_b.get(); }
+    // The inputs a launch reads: A and B, or their TF32-rounded copies while roundedInputs is on.
+    const float *a() const { return m_rounded ? m_aRounded.get() : m_a.get(); }
+    const float *b() const { return m_rounded ? m_bRounded.get() : m_b.get(); }
+    // Copies of A and B rounded to nearest TF32, written by the launches of a TF32 stage
+    // (tf32_rounding.h): allocated here for this size; a() and b() name them while `on`.
+    float *roundedA();
+    float *roundedB();
+    void useRoundedInputs(bool on) { m_rounded = on; }
+    const float *originalA() const { return m_a.get(); }
+    const float *originalB() const { return m_b.get(); }
     float *c() const { return m_c.get(); }
     // Scratch for B transposed (N x K, rows `pitch` >= K floats apart), allocated on first use for
     // this size: the stages that read BT write it (transpose_b) inside every launch, so it holds
@@ -51,7 +59,9 @@ private:
     ProblemSize m_size{0, 0, 0};
     std::uint64_t m_seed = 0;
     bool m_ready = false;
-    DeviceBuffer<float> m_a, m_b, m_c, m_reference, m_scratch, m_bTransposed, m_aPadded;
+    DeviceBuffer<float> m_a, m_b, m_c, m_reference, m_scratch, m_bTransposed, m_aPadded, m_aRounded,
+        m_bRounded;
+    bool m_rounded = false;
     DeviceBuffer<unsigned char> m_flush;
     cublasHandle_t m_pedantic = nullptr;
     cublasHandle_t m_tf32 = nullptr;

@@ -38,6 +38,7 @@ protocol::ResultEvent resultEvent(const RunFacts &facts)
     if (!stage.isLibrary) {
         result.compiled = facts.compiled;
         result.build = facts.build.isEmpty() ? QStringLiteral("release") : facts.build;
+        result.tf32Rounding = facts.tf32Rounding;
         if (facts.maxBlocksPerSm > 0)
             result.maxBlocksPerSm = facts.maxBlocksPerSm;
         if (facts.smemCarveout >= 0)

@@ -27,6 +27,7 @@ struct RunFacts {
     protocol::VerifyResult verify;
     std::optional<protocol::CompiledInfo> compiled; // GemmScope's kernels; cuBLAS has none
     QString build;                                  // the request's; empty: "release"
+    QString tf32Rounding;                           // TF32 stages: "rna" or "truncate"; else empty
     int maxBlocksPerSm = 0;                         // 0: not asked for
     int smemCarveout = -1;                          // -1: not asked for
     std::optional<protocol::Counters> counters;     // when the run asked for counters

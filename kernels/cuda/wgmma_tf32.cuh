@@ -21,7 +21,8 @@
 // atoms of 8 rows, so the tensor core's reads and the 16-byte cp.async writes are conflict-free.
 // D fragment (PTX ISA, "Register Fragments and Shared Memory Matrix Layouts", wgmma .f32
 // accumulator): see storeTransposedAccumulators in wgmma_ops.cuh.
-// The inputs are FP32 bit patterns the tensor core truncates to TF32, as in mma_tf32.
+// The inputs are FP32 bit patterns the tensor core truncates to TF32, as in mma_tf32 (which says
+// why the runner rounds them to nearest first by default).
 #pragma once
 #include "async_copy.cuh"
 #include "wgmma_ops.cuh"

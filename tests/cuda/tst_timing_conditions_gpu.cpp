@@ -113,6 +113,42 @@ private slots:
               100 * cublasMs / stageMs);
     }
 
+    // Item 5: rounded to nearest, the TMA stage's error is cuBLAS TF32's (2.6e-4 at 4096^3 on the
+    // H200); truncated, it is larger (7.0e-4).
+    void tf32RoundingMatchesCublas()
+    {
+        const QJsonObject tma{{"BM", 256}, {"BN", 128}, {"STAGES", 4}};
+        QJsonObject rna = run("rna", "wgmma_tma_tf32", kSquare4096, {{"budget_ms", 50}}, tma);
+        m_runner->send(rna);
+        const QJsonObject rounded = m_runner->waitFor("rna", kFinal, 120000);
+        QJsonObject truncate = run("tr", "wgmma_tma_tf32", kSquare4096, {{"budget_ms", 50}}, tma);
+        truncate.insert("tf32_rounding", "truncate");
+        m_runner->send(truncate);
+        const QJsonObject truncated = m_runner->waitFor("tr", kFinal, 120000);
+        m_runner->send(run("cb", "cublas_tf32", kSquare4096, {{"budget_ms", 50}}));
+        const QJsonObject cublas = m_runner->waitFor("cb", kFinal, 120000);
+        for (const QJsonObject &r : {rounded, truncated, cublas})
+            QVERIFY2(r.value("event").toString() == QStringLiteral("result"), compact(r).constData());
+        QCOMPARE(rounded.value("tf32_rounding").toString(), QStringLiteral("rna"));
+        QCOMPARE(truncated.value("tf32_rounding").toString(), QStringLiteral("truncate"));
+        const auto error = [](const QJsonObject &r) {
+            return r.value("verify").toObject().value("rel_error").toDouble();
+        };
+        qInfo("relative error: rna %.3g, truncate %.3g, cuBLAS TF32 %.3g; times %.4f / %.4f / %.4f ms",
+              error(rounded), error(truncated), error(cublas),
+              rounded.value("timing").toObject().value("median_ms").toDouble(),
+              truncated.value("timing").toObject().value("median_ms").toDouble(),
+              cublas.value("timing").toObject().value("median_ms").toDouble());
+        QVERIFY(error(rounded) < 0.8 * error(truncated));
+        QVERIFY(error(rounded) < 1.25 * error(cublas) && error(rounded) > 0.8 * error(cublas));
+        // An FP32 stage has nothing to round: refused with its sentence.
+        QJsonObject fp32 = run("f", "coalesced", QJsonObject{{"m", 64}, {"n", 64}, {"k", 64}}, {});
+        fp32.insert("tf32_rounding", "rna");
+        m_runner->send(fp32);
+        QCOMPARE(m_runner->waitFor("f", kFinal, 60000).value("kind").toString(),
+                 QStringLiteral("invalid_config"));
+    }
+
     void badCriterionIsRefusedBeforeAnyLaunch_data()
     {
         QTest::addColumn<QJsonObject>("timing");

@@ -1,0 +1,29 @@
+// TF32 inputs rounded to nearest (issue 22, item 5): cuBLAS's TF32 path matches inputs rounded to
+// nearest TF32 (relative error 2.6e-4 at 4096^3 on the H200), while a tensor core fed raw FP32
+// bits truncates them (7.0e-4). A TF32 stage's launch therefore first rounds A and B into copies
+// with cvt.rna.tf32.f32 — inside the timed launch, as cuBLAS pays for it too — unless the run asks
+// for "truncate" (docs/protocol.md, "tf32_rounding").
+#pragma once
+
+#include "device_buffer.h"
+#include "loaded_kernel.h"
+
+#include <memory>
+
+namespace gemmscope::runner {
+
+class NvrtcCompiler;
+
+class Tf32Rounder {
+public:
+    // Compiles (or takes from the cache) the rounding kernel for sm_<arch> (80 or later).
+    Tf32Rounder(const NvrtcCompiler &compiler, int arch);
+    // Enqueues out[i] = round_to_nearest_tf32(in[i]) for `count` floats on the default stream.
+    void round(const float *in, float *out, long long count) const;
+
+private:
+    std::unique_ptr<LoadedKernel> m_kernel;
+    int m_blocks = 0;
+};
+
+} // namespace gemmscope::runner
