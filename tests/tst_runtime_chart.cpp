@@ -318,7 +318,8 @@ private slots:
             QCOMPARE(whisker->dataCount(), bars->dataCount());
             for (int i = 0; i < bars->dataCount(); ++i) {
                 const auto bar = bars->data()->at(i);
-                const RunRecord &run = chart.runtimeSlotList()[int(bar->key)].run;
+                const RunRecord run =
+                    chart.runtimeSlotList()[int(bar->key)].run; // a copy: the list is a temporary
                 const auto err = whisker->data()->at(i);
                 const double low = tflopsMode ? tflopsOf(run, run.p80Ms) : run.p20Ms;
                 const double high = tflopsMode ? tflopsOf(run, run.p20Ms) : run.p80Ms;
