@@ -143,19 +143,6 @@ static_assert(kWgmmaPerGroup == 4 && kThreadsPerBlock == 256,
               "multiplyTileAsync issues four wgmma a group (a 32-deep k tile), and the source above has two "
               "warpgroups a block");
 
-// How the runner builds a peak microbenchmark: its own source, no kernel headers unless it
-// includes one, for the device's real architecture.
-NvrtcProgram peakProgram(const QString &programName, const char *source, const QString &kernelName, int arch)
-{
-    NvrtcProgram program;
-    program.programName = programName;
-    program.mainSource = source;
-    program.withKernelHeaders = false;
-    program.nameExpression = kernelName;
-    program.arch = arch;
-    return program;
-}
-
 bool usesWgmma(int arch)
 {
     return arch == 90; // wgmma exists on sm_90a alone: not on sm_100 (tcgen05) nor sm_89
@@ -171,10 +158,10 @@ const char *tf32PeakKernel(int arch)
 NvrtcProgram tf32PeakProgram(int arch)
 {
     if (!usesWgmma(arch))
-        return peakProgram(QStringLiteral("tf32_mma_peak.cu"), kTf32Source,
-                           QStringLiteral("gemmscope_tf32_mma_peak"), arch);
-    NvrtcProgram program = peakProgram(QStringLiteral("tf32_wgmma_peak.cu"), kTf32WgmmaSource,
-                                       QStringLiteral("gemmscope_tf32_wgmma_peak"), arch);
+        return standaloneProgram(QStringLiteral("tf32_mma_peak.cu"), kTf32Source,
+                                 QStringLiteral("gemmscope_tf32_mma_peak"), arch);
+    NvrtcProgram program = standaloneProgram(QStringLiteral("tf32_wgmma_peak.cu"), kTf32WgmmaSource,
+                                             QStringLiteral("gemmscope_tf32_wgmma_peak"), arch);
     program.withKernelHeaders = true; // #include "wgmma_ops.cuh", the stages' wgmma helpers
     program.archSpecific = true;      // sm_90a: wgmma
     return program;
@@ -254,8 +241,8 @@ double measureFmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &dev
     int iterations = kIterations;
     float b = 0.999999f, c = 1e-7f;
     const PeakRun run = runPeakKernel(compiler, device, job,
-                                      peakProgram(QStringLiteral("fma_peak.cu"), kFmaSource,
-                                                  QStringLiteral("gemmscope_fma_peak"), device.cc()),
+                                      standaloneProgram(QStringLiteral("fma_peak.cu"), kFmaSource,
+                                                        QStringLiteral("gemmscope_fma_peak"), device.cc()),
                                       "the FMA benchmark output", {&iterations, &b, &c});
     const double flops = 2.0 * kChains * double(kIterations) * double(run.blocks) * kThreadsPerBlock;
     return gemmscope::ProblemSize::tflopsOf(flops, run.minMs);

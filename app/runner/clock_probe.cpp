@@ -33,13 +33,8 @@ extern "C" __global__ void gemmscope_clock_probe(unsigned long long *out)
 
 ClockProbe::ClockProbe(const NvrtcCompiler &compiler, int arch)
 {
-    NvrtcProgram program;
-    program.programName = QStringLiteral("clock_probe.cu");
-    program.mainSource = kClockProbeSource;
-    program.withKernelHeaders = false;
-    program.nameExpression = QStringLiteral("gemmscope_clock_probe");
-    program.arch = arch;
-    m_kernel = std::make_unique<LoadedKernel>(compiler.compile(program));
+    m_kernel = std::make_unique<LoadedKernel>(compiler.compile(standaloneProgram(
+        QStringLiteral("clock_probe.cu"), kClockProbeSource, QStringLiteral("gemmscope_clock_probe"), arch)));
     m_device.allocate(2, "the clock probe's reading");
     GEMMSCOPE_CUDA(cudaMallocHost(reinterpret_cast<void **>(&m_host), 2 * sizeof(unsigned long long)));
 }

@@ -223,4 +223,16 @@ void NvrtcCompiler::storeIfComplete(const CompiledKernel &kernel) const
                                                resourcesInfo(kernel)});
 }
 
+NvrtcProgram standaloneProgram(const QString &programName, const char *source, const QString &kernelName,
+                               int arch)
+{
+    NvrtcProgram program;
+    program.programName = programName;
+    program.mainSource = source;
+    program.withKernelHeaders = false;
+    program.nameExpression = kernelName;
+    program.arch = arch;
+    return program;
+}
+
 } // namespace gemmscope::runner

@@ -22,6 +22,11 @@ struct NvrtcProgram {
     friend bool operator==(const NvrtcProgram &, const NvrtcProgram &) = default;
 };
 
+// A runner-owned kernel outside the catalog (a peak microbenchmark, the clock probe, the TF32
+// rounding pass): its own source, no kernel headers, for the device's real architecture.
+NvrtcProgram standaloneProgram(const QString &programName, const char *source, const QString &kernelName,
+                               int arch);
+
 struct CompiledKernel {
     QString nameExpression;
     QString cacheKey;    // where the cache keeps it (NvrtcCompiler::cacheKey)

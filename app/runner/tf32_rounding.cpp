@@ -36,13 +36,8 @@ constexpr int kThreads = 256;
 
 Tf32Rounder::Tf32Rounder(const NvrtcCompiler &compiler, int arch)
 {
-    NvrtcProgram program;
-    program.programName = QStringLiteral("round_tf32.cu");
-    program.mainSource = kRoundSource;
-    program.withKernelHeaders = false;
-    program.nameExpression = QStringLiteral("gemmscope_round_tf32");
-    program.arch = arch;
-    m_kernel = std::make_unique<LoadedKernel>(compiler.compile(program));
+    m_kernel = std::make_unique<LoadedKernel>(compiler.compile(standaloneProgram(
+        QStringLiteral("round_tf32.cu"), kRoundSource, QStringLiteral("gemmscope_round_tf32"), arch)));
     int device = 0, sms = 0;
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
