@@ -110,6 +110,9 @@ private slots:
                 case RequestType::Ceilings:
                     again = roundTrip<CeilingsJob>(json, &error);
                     break;
+                case RequestType::Profile:
+                    again = roundTrip<ProfileJob>(json, &error);
+                    break;
                 case RequestType::Fault:
                     again = roundTrip<FaultJob>(json, &error);
                     break;
@@ -147,6 +150,9 @@ private slots:
                 case EventType::Disassembly:
                     again = roundTrip<DisassemblyEvent>(json, &error);
                     break;
+                case EventType::Profile:
+                    again = roundTrip<ProfileEvent>(json, &error);
+                    break;
                 }
             } else if (json.keys() == QStringList{QStringLiteral("counters")}) {
                 const QJsonObject counters = roundTrip<Counters>(json.value("counters").toObject(), &error);
@@ -164,12 +170,12 @@ private slots:
         }
         for (RequestType t :
              {RequestType::Run, RequestType::Compile, RequestType::TraceOwner, RequestType::Ceilings,
-              RequestType::Fault, RequestType::Cancel, RequestType::Quit})
+              RequestType::Profile, RequestType::Fault, RequestType::Cancel, RequestType::Quit})
             QVERIFY2(requests.contains(t),
                      qPrintable(requestTypeName(t) + QStringLiteral(" has no example")));
         for (EventType t :
              {EventType::Ready, EventType::Compiled, EventType::Progress, EventType::Result, EventType::Error,
-              EventType::Ceilings, EventType::OwnerMap, EventType::Disassembly})
+              EventType::Ceilings, EventType::OwnerMap, EventType::Disassembly, EventType::Profile})
             QVERIFY2(events.contains(t), qPrintable(eventTypeName(t) + QStringLiteral(" has no example")));
     }
 
@@ -180,7 +186,7 @@ private slots:
             QCOMPARE(requestTypeFromName(requestTypeName(t)), std::optional<RequestType>(t));
         }
         QVERIFY(!isJob(RequestType::Cancel) && !isJob(RequestType::Quit));
-        QCOMPARE(jobTypes().size(), 6);
+        QCOMPARE(jobTypes().size(), 7);
         QCOMPARE(errorKindName(ErrorKind::DeviceFault), QStringLiteral("device_fault"));
         QCOMPARE(errorKindFromName(QStringLiteral("wrong_result")),
                  std::optional<ErrorKind>(ErrorKind::WrongResult));
@@ -264,6 +270,46 @@ private slots:
         QString error;
         QVERIFY(!fromJson(QJsonDocument::fromJson(json).object(), job, &error));
         QCOMPARE(error, expected);
+    }
+
+    // Issue 23: a profile request names its parts and sampling period within the documented sets.
+    void profileRequestRefusesWhatItCannotDo_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        const QByteArray head =
+            R"({"type":"profile","id":"p","stage":"final","size":{"m":64,"n":64,"k":64},)";
+        QTest::newRow("unknown part") << head + R"("parts":["stalls","time"]})"
+                                      << "Field \"parts\" must list only stalls, instructions, limiters.";
+        QTest::newRow("period too short") << head + R"("sampling_period":4})"
+                                          << "Field \"sampling_period\" must be a whole number from 5 to 31.";
+        QTest::newRow("period too long") << head + R"("sampling_period":32})"
+                                         << "Field \"sampling_period\" must be a whole number from 5 to 31.";
+        QTest::newRow("no size") << QByteArray(R"({"type":"profile","id":"p","stage":"final"})")
+                                 << "Field \"size\" must be an object {\"m\":..,\"n\":..,\"k\":..}.";
+    }
+    void profileRequestRefusesWhatItCannotDo()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        ProfileJob job;
+        QString error;
+        QVERIFY(!fromJson(QJsonDocument::fromJson(json).object(), job, &error));
+        QCOMPARE(error, expected);
+    }
+
+    void profileEventNamesAStallCountThatIsNotANumber()
+    {
+        const QByteArray line =
+            R"({"event":"profile","id":"p","stage":"final","instructions":[{"function":"f","pc":16,"stalls":{"barrier":"<b>9</b>"}}]})";
+        ProfileEvent event;
+        QString error;
+        QVERIFY(!fromJson(QJsonDocument::fromJson(line).object(), event, &error));
+        QCOMPARE(error,
+                 QStringLiteral(
+                     "In \"instructions\": Field \"stalls\" must hold only numbers (\"barrier\" does not)."));
+        QCOMPARE(event.instructions.size(), 1);
+        QVERIFY(event.instructions.first().stalls.isEmpty());
     }
 
     void ceilingsTf32IsOptional()

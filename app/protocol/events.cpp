@@ -142,7 +142,37 @@ void readCounters(Reader &r, Counters &c)
                 c.metrics.insert(it.key(), it.value().toDouble());
 }
 
+QJsonObject numbersToJson(const QMap<QString, double> &numbers)
+{
+    QJsonObject json;
+    for (auto it = numbers.begin(); it != numbers.end(); ++it)
+        json.insert(it.key(), it.value());
+    return json;
+}
+
+// A {"name": number} object; a value of another type is named in the reader's error.
+QMap<QString, double> numbersFromJson(Reader &r, const QJsonObject &object, const char *key)
+{
+    QMap<QString, double> numbers;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (it.value().isDouble())
+            numbers.insert(it.key(), it.value().toDouble());
+        else
+            r.fail(QStringLiteral("Field \"%1\" must hold only numbers (\"%2\" does not).")
+                       .arg(QLatin1String(key), it.key()));
+    }
+    return numbers;
+}
+
 } // namespace
+
+double ProfileInstruction::samples() const
+{
+    double total = 0;
+    for (const double n : stalls)
+        total += n;
+    return total;
+}
 
 std::optional<EventType> eventTypeOf(const QJsonObject &json)
 {
@@ -188,6 +218,8 @@ std::optional<Event> decodeEvent(const QJsonObject &json, QString *error)
         return decodeAs<OwnerMapEvent>(json, error);
     case EventType::Disassembly:
         return decodeAs<DisassemblyEvent>(json, error);
+    case EventType::Profile:
+        return decodeAs<ProfileEvent>(json, error);
     }
     return std::nullopt;
 }
@@ -630,6 +662,94 @@ bool fromJson(const QJsonObject &json, DisassemblyEvent &out, QString *error)
     out.sass = r.optString("sass");
     out.sassTool = r.string("sass_tool");
     out.sassUnavailable = r.string("sass_unavailable");
+    return r.finish(error);
+}
+
+QJsonObject toJson(const ProfileEvent &e)
+{
+    QJsonObject json = header(EventType::Profile, e.id);
+    json.insert(QStringLiteral("stage"), e.stage);
+    json.insert(QStringLiteral("params"), paramsToJson(e.params));
+    json.insert(QStringLiteral("size"), sizeToJson(e.size));
+    json.insert(QStringLiteral("gpu"), gpuToJson(e.gpu));
+    putNonEmpty(json, "arch", e.arch);
+    putNonEmpty(json, "build", e.build);
+    putNonEmpty(json, "tf32_rounding", e.tf32Rounding);
+    putOpt(json, "sampling_period", e.samplingPeriod);
+    putOpt(json, "total_samples", e.totalSamples);
+    putOpt(json, "dropped_samples", e.droppedSamples);
+    if (e.samplingBufferFull)
+        json.insert(QStringLiteral("sampling_buffer_full"), true);
+    QJsonArray instructions;
+    for (const ProfileInstruction &i : e.instructions) {
+        QJsonObject o{{QStringLiteral("function"), i.function}, {QStringLiteral("pc"), i.pc}};
+        putNonEmpty(o, "sass", i.sass);
+        putNonEmpty(o, "file", i.file);
+        if (i.line > 0)
+            o.insert(QStringLiteral("line"), i.line);
+        if (!i.stalls.isEmpty())
+            o.insert(QStringLiteral("stalls"), numbersToJson(i.stalls));
+        if (!i.metrics.isEmpty())
+            o.insert(QStringLiteral("metrics"), numbersToJson(i.metrics));
+        instructions.append(o);
+    }
+    json.insert(QStringLiteral("instructions"), instructions);
+    if (!e.limiters.isEmpty())
+        json.insert(QStringLiteral("limiters"), numbersToJson(e.limiters));
+    putNonEmpty(json, "stalls_error", e.stallsError);
+    putNonEmpty(json, "instructions_error", e.instructionsError);
+    putNonEmpty(json, "limiters_error", e.limitersError);
+    putOpt(json, "duration_ms", e.durationMs);
+    putNonEmpty(json, "timestamp", e.timestamp);
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, ProfileEvent &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, EventType::Profile);
+    out.id = r.string("id");
+    out.stage = r.string("stage");
+    out.params = r.optParams("params").value_or(ParamValues{});
+    out.size = r.optSize("size").value_or(ProblemSize{0, 0, 0});
+    if (const auto gpu = r.optObject("gpu"))
+        out.gpu = gpuFromJson(r, *gpu);
+    out.arch = r.string("arch");
+    out.build = r.string("build");
+    out.tf32Rounding = r.string("tf32_rounding");
+    out.samplingPeriod = r.optInt("sampling_period");
+    out.totalSamples = r.optDouble("total_samples");
+    out.droppedSamples = r.optDouble("dropped_samples");
+    out.samplingBufferFull = r.optBool("sampling_buffer_full").value_or(false);
+    if (const auto instructions = r.optArray("instructions")) {
+        for (const QJsonValue &value : *instructions) {
+            if (!value.isObject()) {
+                r.fail(QStringLiteral("Field \"instructions\" must hold only objects."));
+                break;
+            }
+            ProfileInstruction i;
+            nested(r, value.toObject(), "instructions", [&](Reader &ir) {
+                i.function = ir.string("function");
+                i.pc = ir.optInt64("pc").value_or(0);
+                i.sass = ir.string("sass");
+                i.file = ir.string("file");
+                i.line = ir.optInt("line").value_or(0);
+                if (const auto stalls = ir.optObject("stalls"))
+                    i.stalls = numbersFromJson(ir, *stalls, "stalls");
+                if (const auto metrics = ir.optObject("metrics"))
+                    i.metrics = numbersFromJson(ir, *metrics, "metrics");
+            });
+            out.instructions.append(i);
+        }
+    }
+    if (const auto limiters = r.optObject("limiters"))
+        out.limiters = numbersFromJson(r, *limiters, "limiters");
+    out.stallsError = r.string("stalls_error");
+    out.instructionsError = r.string("instructions_error");
+    out.limitersError = r.string("limiters_error");
+    out.durationMs = r.optDouble("duration_ms");
+    out.timestamp = r.string("timestamp");
     return r.finish(error);
 }
 

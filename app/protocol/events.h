@@ -194,6 +194,46 @@ struct DisassemblyEvent {
     friend bool operator==(const DisassemblyEvent &, const DisassemblyEvent &) = default;
 };
 
+// One SASS instruction of a `profile` answer: where it is (function, byte offset; the CUDA source
+// line where the kernel was built with -lineinfo), its text, the PC samples that found a warp on
+// it by stall reason ("long_scoreboard", "selected", ...: CUPTI's smsp__pcsamp_warps_issue_stalled_*
+// names without that prefix), and CUPTI's SASS metrics for it ("inst_executed",
+// "sectors_mem_global", ...: smsp__sass_* without that prefix).
+struct ProfileInstruction {
+    QString function; // demangled
+    long long pc = 0; // byte offset in the function
+    QString sass;     // "LDS.128 R4, [R2+0x10]"; empty where no disassembly was available
+    QString file;     // source file name without directory; empty where the CUBIN has no line table
+    int line = 0;     // 0: unknown
+    QMap<QString, double> stalls;
+    QMap<QString, double> metrics;
+    double samples() const; // over every stall reason
+    std::optional<double> metric(const QString &name) const
+    {
+        const auto it = metrics.constFind(name);
+        return it == metrics.constEnd() ? std::nullopt : std::optional<double>(*it);
+    }
+    friend bool operator==(const ProfileInstruction &, const ProfileInstruction &) = default;
+};
+
+// A `profile` job's answer. Each part may fail alone: its *Error says why in a sentence and the
+// other parts stand. Never a timing: a profile does not replace or alter a timed result.
+struct ProfileEvent {
+    QString id, stage, build, tf32Rounding, arch;
+    ParamValues params;
+    ProblemSize size;
+    GpuInfo gpu;
+    std::optional<int> samplingPeriod;                  // 2^period SM cycles between samples
+    std::optional<double> totalSamples, droppedSamples; // as CUPTI counts them
+    bool samplingBufferFull = false;
+    QList<ProfileInstruction> instructions;
+    QMap<QString, double> limiters; // kernel-wide range-profiler metrics by their CUPTI names
+    QString stallsError, instructionsError, limitersError;
+    std::optional<double> durationMs;
+    QString timestamp;
+    friend bool operator==(const ProfileEvent &, const ProfileEvent &) = default;
+};
+
 QJsonObject toJson(const ReadyEvent &event);
 QJsonObject toJson(const DisassemblyEvent &event);
 QJsonObject toJson(const ProgressEvent &event);
@@ -202,6 +242,7 @@ QJsonObject toJson(const ResultEvent &event);
 QJsonObject toJson(const ErrorEvent &event);
 QJsonObject toJson(const CeilingsEvent &event);
 QJsonObject toJson(const OwnerMapEvent &event);
+QJsonObject toJson(const ProfileEvent &event);
 QJsonObject toJson(const Counters &counters);
 QJsonObject toJson(const OccupancyInfo &occupancy);
 QJsonObject toJson(const GpuInfo &gpu); // the "gpu" object of ready, result and ceilings
@@ -214,6 +255,7 @@ bool fromJson(const QJsonObject &json, ResultEvent &out, QString *error = nullpt
 bool fromJson(const QJsonObject &json, ErrorEvent &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, CeilingsEvent &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, OwnerMapEvent &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, ProfileEvent &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, Counters &out, QString *error = nullptr);
 
 // The event's type, when `json` has a known one; its job id, empty when it has none (or null).
@@ -223,7 +265,7 @@ QString eventIdOf(const QJsonObject &json);
 // One runner line as a typed event: decoded once (RunnerClient's thread, the bench), so that
 // nothing past the codec reads the JSON again.
 using Event = std::variant<ReadyEvent, CompiledInfo, ProgressEvent, ResultEvent, ErrorEvent, CeilingsEvent,
-                           OwnerMapEvent, DisassemblyEvent>;
+                           OwnerMapEvent, DisassemblyEvent, ProfileEvent>;
 // The event of `json`'s type; empty for an unknown type. A field of another type reads as absent
 // and the first one is named in `error` (the event is returned all the same).
 std::optional<Event> decodeEvent(const QJsonObject &json, QString *error = nullptr);

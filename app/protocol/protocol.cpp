@@ -13,18 +13,19 @@ struct RequestTypeEntry {
     bool job;
 };
 
-constexpr std::array<RequestTypeEntry, 8> kRequestTypes{{
+constexpr std::array<RequestTypeEntry, 9> kRequestTypes{{
     {RequestType::Run, "run", true},
     {RequestType::Compile, "compile", true},
     {RequestType::TraceOwner, "trace_owner", true},
     {RequestType::Disassemble, "disassemble", true},
     {RequestType::Ceilings, "ceilings", true},
+    {RequestType::Profile, "profile", true},
     {RequestType::Fault, "fault", true},
     {RequestType::Cancel, "cancel", false},
     {RequestType::Quit, "quit", false},
 }};
 
-constexpr std::array<std::pair<EventType, const char *>, 8> kEventTypes{{
+constexpr std::array<std::pair<EventType, const char *>, 9> kEventTypes{{
     {EventType::Ready, "ready"},
     {EventType::Compiled, "compiled"},
     {EventType::Progress, "progress"},
@@ -33,6 +34,7 @@ constexpr std::array<std::pair<EventType, const char *>, 8> kEventTypes{{
     {EventType::Ceilings, "ceilings"},
     {EventType::OwnerMap, "owner_map"},
     {EventType::Disassembly, "disassembly"},
+    {EventType::Profile, "profile"},
 }};
 
 constexpr std::array<std::pair<ErrorKind, const char *>, 13> kErrorKinds{{

@@ -13,14 +13,14 @@ namespace gemmscope::protocol {
 // optional fields do not. Clients refuse a runner that speaks another version.
 inline constexpr int kVersion = 1;
 
-enum class RequestType { Run, Compile, TraceOwner, Disassemble, Ceilings, Fault, Cancel, Quit };
+enum class RequestType { Run, Compile, TraceOwner, Disassemble, Ceilings, Profile, Fault, Cancel, Quit };
 QString requestTypeName(RequestType type); // "run", "trace_owner", ...
 std::optional<RequestType> requestTypeFromName(const QString &name);
 // Jobs carry an id, queue and run one at a time; cancel and quit act at once.
 bool isJob(RequestType type);
 const QList<RequestType> &jobTypes(); // in the order docs/protocol.md lists them
 
-enum class EventType { Ready, Compiled, Progress, Result, Error, Ceilings, OwnerMap, Disassembly };
+enum class EventType { Ready, Compiled, Progress, Result, Error, Ceilings, OwnerMap, Disassembly, Profile };
 QString eventTypeName(EventType type); // "ready", "owner_map", ...
 std::optional<EventType> eventTypeFromName(const QString &name);
 

@@ -214,6 +214,57 @@ bool fromJson(const QJsonObject &json, CeilingsJob &out, QString *error)
     return r.finish(error);
 }
 
+QJsonObject toJson(const ProfileJob &r)
+{
+    QJsonObject json = header(RequestType::Profile, r.id);
+    json.insert(QStringLiteral("stage"), r.stage);
+    if (r.params)
+        json.insert(QStringLiteral("params"), paramsToJson(*r.params));
+    json.insert(QStringLiteral("size"), sizeToJson(r.size));
+    putOpt(json, "seed", r.seed);
+    putNonEmpty(json, "build", r.build);
+    putNonEmpty(json, "tf32_rounding", r.tf32Rounding);
+    if (!r.parts.isEmpty())
+        json.insert(QStringLiteral("parts"), QJsonArray::fromStringList(r.parts));
+    putOpt(json, "sampling_period", r.samplingPeriod);
+    return json;
+}
+
+bool fromJson(const QJsonObject &json, ProfileJob &out, QString *error)
+{
+    Reader r(json);
+    out = {};
+    checkType(r, json, RequestType::Profile);
+    out.id = r.string("id");
+    out.stage = r.requiredString("stage");
+    out.params = r.optParams("params");
+    out.size = r.optSize("size", true).value_or(ProblemSize{});
+    out.seed = r.optInt64("seed");
+    out.build = r.optString("build", kBuildValues).value_or(QString());
+    out.tf32Rounding = r.optString("tf32_rounding", kTf32RoundingValues).value_or(QString());
+    if (const std::optional<QJsonArray> parts = r.optArray("parts")) {
+        for (const QJsonValue &part : *parts) {
+            const QString name = part.toString();
+            if (!profilePartNames().contains(name)) {
+                r.fail(QStringLiteral("Field \"parts\" must list only %1.")
+                           .arg(profilePartNames().join(QStringLiteral(", "))));
+                break;
+            }
+            if (!out.parts.contains(name))
+                out.parts << name;
+        }
+    }
+    out.samplingPeriod = r.optIntInRange("sampling_period", 5, 31);
+    return r.finish(error);
+}
+
+const QStringList &profilePartNames()
+{
+    static const QStringList names{QStringLiteral("stalls"), QStringLiteral("instructions"),
+                                   QStringLiteral("limiters")};
+    return names;
+}
+
 QJsonObject toJson(const FaultJob &r)
 {
     return header(RequestType::Fault, r.id);

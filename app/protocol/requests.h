@@ -14,6 +14,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace gemmscope::protocol {
@@ -84,6 +85,25 @@ struct CeilingsJob {
     friend bool operator==(const CeilingsJob &, const CeilingsJob &) = default;
 };
 
+// Issue 23 (docs/protocol.md, "profile"): one configuration sampled and measured per instruction,
+// never timed. `parts` names what to collect ("stalls", "instructions", "limiters"; empty: all);
+// `samplingPeriod` is CUPTI's: a sample every 2^period SM cycles (5..31; empty: the runner's).
+struct ProfileJob {
+    QString id;
+    QString stage;
+    std::optional<ParamValues> params;
+    ProblemSize size; // required
+    std::optional<long long> seed;
+    QString build;        // as for `run`
+    QString tf32Rounding; // as for `run`
+    QStringList parts;
+    std::optional<int> samplingPeriod;
+    friend bool operator==(const ProfileJob &, const ProfileJob &) = default;
+};
+
+// "stalls", "instructions", "limiters": what a profile job may collect, in that order.
+const QStringList &profilePartNames();
+
 struct FaultJob {
     QString id;
     friend bool operator==(const FaultJob &, const FaultJob &) = default;
@@ -103,6 +123,7 @@ QJsonObject toJson(const CompileJob &request);
 QJsonObject toJson(const TraceOwnerJob &request);
 QJsonObject toJson(const DisassembleJob &request);
 QJsonObject toJson(const CeilingsJob &request);
+QJsonObject toJson(const ProfileJob &request);
 QJsonObject toJson(const FaultJob &request);
 QJsonObject toJson(const CancelRequest &request);
 QJsonObject toJson(const QuitRequest &request);
@@ -112,6 +133,7 @@ bool fromJson(const QJsonObject &json, CompileJob &out, QString *error = nullptr
 bool fromJson(const QJsonObject &json, TraceOwnerJob &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, DisassembleJob &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, CeilingsJob &out, QString *error = nullptr);
+bool fromJson(const QJsonObject &json, ProfileJob &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, FaultJob &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, CancelRequest &out, QString *error = nullptr);
 bool fromJson(const QJsonObject &json, QuitRequest &out, QString *error = nullptr);
