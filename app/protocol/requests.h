@@ -101,8 +101,14 @@ struct ProfileJob {
     friend bool operator==(const ProfileJob &, const ProfileJob &) = default;
 };
 
-// "stalls", "instructions", "limiters": what a profile job may collect, in that order.
+// "stalls", "instructions", "limiters": what a profile job may collect, in that order (also the
+// names of its progress phases).
+enum class ProfilePart { Stalls, Instructions, Limiters };
 const QStringList &profilePartNames();
+inline QString profilePartName(ProfilePart part)
+{
+    return profilePartNames().at(int(part));
+}
 
 struct FaultJob {
     QString id;

@@ -1,6 +1,7 @@
 #include "counter_profiler.h"
 
 #include "cuda_check.h"
+#include "cupti_support.h"
 
 #include <cuda.h> // types only: the runner does not link libcuda
 #include <cudaTypedefs.h>
@@ -26,138 +27,6 @@ constexpr size_t kMaxKernels = 64;
 // With kernel replay CUPTI runs every pass inside the launch, so the first Stop says "all
 // submitted"; the loop only guards against a CUPTI that asks for the launch again.
 constexpr int kMaxLaunches = 8;
-
-// CUPTI's parameter structs: zeroed, with structSize set (CUPTI's version check of the struct).
-template <typename Params> Params cuptiParams(size_t structSize)
-{
-    Params params{};
-    params.structSize = structSize;
-    return params;
-}
-
-// Why the counters could not be read, as the sentence the result will carry.
-struct CounterFailure {
-    QString sentence;
-};
-
-QString resultName(CUptiResult result)
-{
-    const char *name = nullptr;
-    if (cuptiGetResultString(result, &name) == CUPTI_SUCCESS && name)
-        return QString::fromUtf8(name);
-    return QStringLiteral("CUPTI error %1").arg(int(result));
-}
-
-QString cuptiSentence(CUptiResult result, const char *call)
-{
-    const QString where = QStringLiteral("%1 returned %2").arg(QString::fromUtf8(call), resultName(result));
-    switch (result) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        return QStringLiteral(
-                   "Hardware counters need a permission this user does not have: run the runner as "
-                   "root, or allow every user to read GPU performance counters (NVIDIA driver "
-                   "option NVreg_RestrictProfilingToAdminUsers=0; see "
-                   "https://developer.nvidia.com/CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) (%1).")
-            .arg(where);
-    case CUPTI_ERROR_HARDWARE_BUSY:
-        return QStringLiteral("The GPU's performance counters are held by another profiler (Nsight Compute, "
-                              "Nsight Systems, DCGM, ...); close it to read counters (%1).")
-            .arg(where);
-    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-        return QStringLiteral("Another profiling tool is attached to the runner process, so CUPTI cannot "
-                              "read counters for GemmScope (%1).")
-            .arg(where);
-    case CUPTI_ERROR_INVALID_METRIC_NAME:
-        return QStringLiteral("CUPTI does not know one of the requested metrics on this GPU (%1).")
-            .arg(where);
-    case CUPTI_ERROR_NOT_SUPPORTED:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_INVALID_CHIP_NAME:
-        return QStringLiteral(
-                   "CUPTI cannot read hardware counters on this GPU in its current configuration (%1).")
-            .arg(where);
-    default:
-        break;
-    }
-    const char *message = nullptr;
-    QString detail;
-    if (cuptiGetErrorMessage(result, &message) == CUPTI_SUCCESS && message)
-        detail = QString::fromUtf8(message).trimmed();
-    QString sentence = QStringLiteral("CUPTI could not read the hardware counters (%1").arg(where);
-    if (!detail.isEmpty() && detail != resultName(result))
-        sentence += QStringLiteral(": ") + detail;
-    return sentence + QStringLiteral(").");
-}
-
-void check(CUptiResult result, const char *call)
-{
-    if (result != CUPTI_SUCCESS)
-        throw CounterFailure{cuptiSentence(result, call)};
-}
-
-// A driver function through the runtime, so that the runner needs no libcuda link (see the header).
-template <typename Function> Function driverFunction(const char *symbol, unsigned int cudaVersion)
-{
-    void *function = nullptr;
-    cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-    const cudaError_t error =
-        cudaGetDriverEntryPointByVersion(symbol, &function, cudaVersion, cudaEnableDefault, &status);
-    if (error != cudaSuccess || status != cudaDriverEntryPointSuccess || !function) {
-        (void)cudaGetLastError();
-        throw CounterFailure{
-            QStringLiteral("The CUDA driver does not provide %1, which the counter profiler needs (%2).")
-                .arg(QString::fromUtf8(symbol),
-                     error != cudaSuccess ? QString::fromUtf8(cudaGetErrorName(error))
-                                          : QStringLiteral("entry point query status %1").arg(int(status)))};
-    }
-    return reinterpret_cast<Function>(function);
-}
-
-// The Profiler Host API in libcupti opens libnvperf_host.so by its bare name when profiling
-// starts, which finds it only through the loader's search path. Loading it first from the
-// directory libcupti itself came from (the same toolkit) makes that lookup succeed wherever the
-// toolkit is not in ld.so.cache; the loader then matches the bare name to the loaded library.
-// Failure is ignored: CUPTI then names its own error.
-void preloadNvperfHost()
-{
-    static const bool once = [] {
-        Dl_info info{};
-        if (dladdr(reinterpret_cast<void *>(&cuptiGetResultString), &info) == 0 || !info.dli_fname)
-            return false;
-        const QString path = QFileInfo(QString::fromLocal8Bit(info.dli_fname)).absolutePath() +
-                             QStringLiteral("/libnvperf_host.so");
-        return dlopen(QFile::encodeName(path).constData(), RTLD_NOW | RTLD_GLOBAL) != nullptr;
-    }();
-    (void)once;
-}
-
-struct CurrentDevice {
-    CUcontext context = nullptr;
-    CUdevice device = 0;
-};
-
-CurrentDevice currentDevice()
-{
-    GEMMSCOPE_CUDA(cudaFree(nullptr)); // makes the device's primary context current on this thread
-    // cuCtxGetDevice changed its signature in CUDA 13: ask for the 2.0 one explicitly.
-    const auto getCurrent = driverFunction<PFN_cuCtxGetCurrent_v4000>("cuCtxGetCurrent", 4000);
-    const auto getDevice = driverFunction<PFN_cuCtxGetDevice_v2000>("cuCtxGetDevice", 2000);
-    CurrentDevice current;
-    if (getCurrent(&current.context) != CUDA_SUCCESS || !current.context)
-        throw CounterFailure{QStringLiteral("No CUDA context is current, so CUPTI has nothing to profile.")};
-    CUdevice_v1 device = 0;
-    if (getDevice(&device) != CUDA_SUCCESS)
-        throw CounterFailure{QStringLiteral("cuCtxGetDevice failed for the runner's context.")};
-    current.device = device;
-    return current;
-}
 
 void requireProfilingSupport(CUdevice device)
 {
@@ -186,9 +55,9 @@ void requireProfilingSupport(CUdevice device)
         why << QStringLiteral("profiling is not supported under WSL");
     if (why.isEmpty())
         why << QStringLiteral("CUPTI did not say why");
-    throw CounterFailure{QStringLiteral("CUPTI cannot read hardware counters on this GPU: %1 "
-                                        "(cuptiProfilerDeviceSupported).")
-                             .arg(why.join(QStringLiteral("; ")))};
+    throw CuptiFailure{QStringLiteral("CUPTI cannot read hardware counters on this GPU: %1 "
+                                      "(cuptiProfilerDeviceSupported).")
+                           .arg(why.join(QStringLiteral("; ")))};
 }
 
 // Everything CUPTI holds for one profile() call, released in reverse order however it ends.
@@ -358,20 +227,19 @@ CounterReading readCounters(const std::vector<std::string> &metricNames, const s
         allPassesSubmitted = stop.isAllPassSubmitted != 0;
     }
     if (!allPassesSubmitted)
-        throw CounterFailure{QStringLiteral("CUPTI still asked for more passes after %1 launches; the "
-                                            "counters were not read.")
-                                 .arg(kMaxLaunches)};
+        throw CuptiFailure{QStringLiteral("CUPTI still asked for more passes after %1 launches; the "
+                                          "counters were not read.")
+                               .arg(kMaxLaunches)};
 
     auto decode =
         cuptiParams<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     decode.pRangeProfilerObject = session.rangeProfiler;
     check(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData");
     if (decode.numOfRangeDropped > 0)
-        throw CounterFailure{
-            QStringLiteral("The launch ran more than %1 kernels, so CUPTI dropped %2 of them "
-                           "and the totals would be incomplete.")
-                .arg(kMaxKernels)
-                .arg(decode.numOfRangeDropped)};
+        throw CuptiFailure{QStringLiteral("The launch ran more than %1 kernels, so CUPTI dropped %2 of them "
+                                          "and the totals would be incomplete.")
+                               .arg(kMaxKernels)
+                               .arg(decode.numOfRangeDropped)};
 
     auto info = cuptiParams<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
         CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
@@ -379,9 +247,8 @@ CounterReading readCounters(const std::vector<std::string> &metricNames, const s
     info.counterDataImageSize = counterData.size();
     check(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
     if (info.numTotalRanges == 0)
-        throw CounterFailure{
-            QStringLiteral("CUPTI recorded no kernel for the launch, so there are no counter "
-                           "values (cuptiRangeProfilerGetCounterDataInfo).")};
+        throw CuptiFailure{QStringLiteral("CUPTI recorded no kernel for the launch, so there are no counter "
+                                          "values (cuptiRangeProfilerGetCounterDataInfo).")};
 
     CounterReading reading;
     for (const std::string &name : metricNames)
@@ -400,6 +267,7 @@ CounterReading readCounters(const std::vector<std::string> &metricNames, const s
         check(cuptiProfilerHostEvaluateToGpuValues(&evaluate), "cuptiProfilerHostEvaluateToGpuValues");
         for (size_t i = 0; i < values.size(); ++i)
             reading.values[i].second += values[i];
+        reading.perKernel.push_back(values);
     }
     reading.kernels = int(info.numTotalRanges);
     return reading;
@@ -421,8 +289,9 @@ CounterOutcome CounterProfiler::profile(const std::function<void()> &launch) con
 {
     try {
         return CounterOutcome{readCounters(m_metrics, launch), {}};
-    } catch (const CounterFailure &failure) {
-        return CounterOutcome{std::nullopt, failure.sentence};
+    } catch (const CuptiFailure &failure) {
+        return CounterOutcome{std::nullopt, failure.sentence,
+                              failure.result == CUPTI_ERROR_INVALID_METRIC_NAME};
     }
 }
 

@@ -25,13 +25,17 @@ struct CounterReading {
     // The requested metrics in request order, each summed over every kernel of the launch.
     std::vector<std::pair<std::string, double>> values;
     int kernels = 0; // ranges CUPTI recorded (one per kernel launched)
+    // Each kernel's values in request order: a percentage must be weighted, not summed, over
+    // kernels (the profile's limiters; docs/protocol.md "Profile").
+    std::vector<std::vector<double>> perKernel;
 
     double value(const std::string &metric) const; // 0 when absent
 };
 
 struct CounterOutcome {
     std::optional<CounterReading> reading;
-    QString error; // set when reading is empty: a sentence with the CUPTI error name
+    QString error;              // set when reading is empty: a sentence with the CUPTI error name
+    bool unknownMetric = false; // the error is CUPTI not knowing one of the metrics on this GPU
 };
 
 class CounterProfiler {

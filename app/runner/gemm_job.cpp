@@ -14,6 +14,7 @@
 #include "stage_compile.h"
 #include "stage_launch.h"
 #include "stage_program.h"
+#include "stage_setup.h"
 #include "tf32_rounding.h"
 
 #include <QDateTime>
@@ -60,18 +61,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
 
     // TF32 inputs: rounded to nearest (the default, as cuBLAS's TF32 path) or truncated by the
     // tensor core. Only a GemmScope TF32 stage has the choice.
-    const QString &rounding = request.tf32Rounding;
-    if (!rounding.isEmpty() && rounding != QStringLiteral("rna") && rounding != QStringLiteral("truncate"))
-        throw RunnerError(
-            ErrorKind::InvalidConfig,
-            QStringLiteral("Unknown TF32 rounding \"%1\"; known: rna, truncate.").arg(rounding));
-    if (!rounding.isEmpty() && (stage.isLibrary || stage.precision != Precision::Tf32))
-        throw RunnerError(
-            ErrorKind::InvalidConfig,
-            QStringLiteral("\"tf32_rounding\" applies to GemmScope's TF32 stages; %1 is not one.")
-                .arg(QString::fromStdString(stage.key)));
-    const bool roundTf32 =
-        !stage.isLibrary && stage.precision == Precision::Tf32 && rounding != QStringLiteral("truncate");
+    const bool roundTf32 = roundsTf32Inputs(stage, request.tf32Rounding);
 
     if (baseline && stage.isLibrary)
         throw RunnerError(ErrorKind::InvalidConfig,
@@ -84,46 +74,11 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     const DeviceInfo &device = state.requireDevice();
     requireValidConfig(stage, params, size, device.cc());
 
-    std::function<void()> launch;
-    std::unique_ptr<LoadedKernel> kernel, transposeKernel;
-    std::optional<protocol::CompiledInfo> compiled;
     GemmWorkspace &ws = state.workspace;
-    if (stage.isLibrary) {
-        launch = [&ws, &stage] { ws.cublasGemm(stage.precision, ws.c()); };
-    } else {
-        const LaunchDims dims = launchDims(stage, params, size);
-        CompiledKernel compiledKernel = compileStage(state, stage, params, device.cc(), build, job);
-        kernel = std::make_unique<LoadedKernel>(compiledKernel);
-        // Registers and shared memory of the binary that runs, whether or not ptxas printed them
-        // (issue 11: on a warm machine NVRTC can return an empty log); cached only now, complete.
-        kernel->takeResourcesInto(compiledKernel);
-        state.compiler.storeIfComplete(compiledKernel);
-        if (dims.dynamicSmemBytes > 0)
-            kernel->allowDynamicSmem(dims.dynamicSmemBytes);
-        // A configuration that compiles but cannot launch (registers x threads above the register
-        // file) is refused with its numbers before anything is launched.
-        requireLaunchable(compiledKernel, dims.threads,
-                          kernel->maxActiveBlocksPerSm(dims.threads, size_t(dims.dynamicSmemBytes)),
-                          device.name(), {}, kernel->attributes().maxThreadsPerBlock);
-        applySmemCarveout(*kernel, smemCarveout); // before occupancy: the split can change it
-        const BlockLimit limit =
-            limitBlocksPerSm(device, *kernel, dims.threads, maxBlocksPerSm, dims.dynamicSmemBytes);
-        const Occupancy occupancy =
-            deviceOccupancy(device, *kernel, dims.threads, compiledKernel.ptxas.registers,
-                            compiledKernel.ptxas.staticSmemBytes, limit, dims.dynamicSmemBytes);
-        compiled = compiledInfo(stage, compiledKernel, occupancy, limit, dims.dynamicSmemBytes);
-        if (smemCarveout >= 0) // what the runtime now holds for the kernel, not the request's echo
-            compiled->smemCarveout = kernel->attributes().preferredShmemCarveout;
-        protocol::CompiledInfo event = *compiled;
-        event.id = job.id();
-        job.send(protocol::toJson(event));
-        const size_t padding = size_t(dims.dynamicSmemBytes) + size_t(limit.paddingBytes);
-        // B transposed first (and, for TMA, A padded) in every launch that is verified or timed:
-        // the stage's time is all of it.
-        if (stage.transposedB)
-            transposeKernel = std::make_unique<LoadedKernel>(compileTranspose(state, device.cc(), job));
-        launch = stageLaunch(ws, stage, params, *kernel, transposeKernel.get(), dims, padding);
-    }
+    PreparedStage prepared =
+        prepareStage(state, stage, params, size, device, {build, maxBlocksPerSm, smemCarveout, false}, job);
+    std::function<void()> launch = prepared.launch;
+    const std::optional<protocol::CompiledInfo> &compiled = prepared.compiled;
 
     ws.prepare(size, seed, job);
     allocateStageScratch(ws, stage); // BT, padded A: refused for memory before anything is timed

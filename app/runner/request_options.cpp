@@ -34,4 +34,18 @@ ParamValues paramsOrDefaults(const StageInfo &stage, const std::optional<ParamVa
     return params ? *params : defaultParams(stage.id);
 }
 
+bool roundsTf32Inputs(const StageInfo &stage, const QString &rounding)
+{
+    if (!rounding.isEmpty() && rounding != QStringLiteral("rna") && rounding != QStringLiteral("truncate"))
+        throw RunnerError(
+            ErrorKind::InvalidConfig,
+            QStringLiteral("Unknown TF32 rounding \"%1\"; known: rna, truncate.").arg(rounding));
+    if (!rounding.isEmpty() && (stage.isLibrary || stage.precision != Precision::Tf32))
+        throw RunnerError(
+            ErrorKind::InvalidConfig,
+            QStringLiteral("\"tf32_rounding\" applies to GemmScope's TF32 stages; %1 is not one.")
+                .arg(QString::fromStdString(stage.key)));
+    return !stage.isLibrary && stage.precision == Precision::Tf32 && rounding != QStringLiteral("truncate");
+}
+
 } // namespace gemmscope::runner

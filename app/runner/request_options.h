@@ -31,4 +31,9 @@ TimingOptions timingOptions(const std::optional<protocol::TimingRequest> &timing
 // The request's parameters, or the stage's defaults when it names none.
 ParamValues paramsOrDefaults(const StageInfo &stage, const std::optional<ParamValues> &params);
 
+// Whether a job's TF32 inputs are rounded to nearest ("rna", the default for GemmScope's TF32
+// stages) rather than truncated ("truncate"); invalid_config for another value, or for a value on
+// a stage that is not one of GemmScope's TF32 stages.
+bool roundsTf32Inputs(const StageInfo &stage, const QString &rounding);
+
 } // namespace gemmscope::runner

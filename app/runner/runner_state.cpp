@@ -66,6 +66,8 @@ void runJob(RunnerState &state, const QJsonObject &request, JobContext &job)
         return runFaultJob(state, decodeRequest<protocol::FaultJob>(request), job);
     case RequestType::Disassemble:
         return runDisassembleJob(state, decodeRequest<protocol::DisassembleJob>(request), job);
+    case RequestType::Profile:
+        return runProfileJob(state, decodeRequest<protocol::ProfileJob>(request), job);
     case RequestType::Cancel:
     case RequestType::Quit:
         break;

@@ -51,6 +51,7 @@ void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, Jo
 void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request, JobContext &job);
 void runFaultJob(RunnerState &state, const protocol::FaultJob &request, JobContext &job);
 void runDisassembleJob(RunnerState &state, const protocol::DisassembleJob &request, JobContext &job);
+void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobContext &job);
 
 // Decodes the request through the codec by its "type" and runs its handler: a field the codec
 // refuses is a protocol_error with its sentence, an unknown type one too.
