@@ -104,12 +104,6 @@ instructionAt(QMap<QPair<QString, long long>, protocol::ProfileInstruction> &byP
 
 void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobContext &job)
 {
-    // CUPTI's PC sampling and SASS metrics do not come back cleanly for a second profile in the
-    // same process (on the H200 the second gave no PC records and SetConfig ran out of memory), and
-    // a profiled kernel that faults must not end the runner: each profile runs in a fresh runner
-    // process of its own, which this one waits for and relays.
-    if (!profilesInThisProcess())
-        return relayProfileFromChild(state, request, job);
     QElapsedTimer elapsed;
     elapsed.start();
     const StageInfo &stage = requireStage(request.stage);
@@ -121,6 +115,13 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
     const QStringList parts = request.parts.isEmpty() ? protocol::profilePartNames() : request.parts;
 
     requireValidConfig(stage, params, size, 0);
+    // CUPTI's PC sampling and SASS metrics do not come back cleanly for a second profile in the
+    // same process (on the H200 the second gave no PC records and SetConfig ran out of memory), and
+    // a profiled kernel that faults must not end the runner: each profile runs in a fresh runner
+    // process of its own, which this one waits for and relays. A request the catalog refuses is
+    // answered here, at once; the child checks the GPU.
+    if (!profilesInThisProcess())
+        return relayProfileFromChild(state, request, job);
     const DeviceInfo &device = state.requireDevice();
     requireValidConfig(stage, params, size, device.cc());
 

@@ -21,8 +21,13 @@ constexpr char kInProcess[] = "GEMMSCOPE_PROFILE_IN_PROCESS";
 // long is stuck (a hung kernel or driver) and is killed.
 constexpr int kSilenceLimitMs = 600000;
 
+// The runner itself; tests name another program (GEMMSCOPE_PROFILE_CHILD) to see how a child
+// that crashes or ends without an answer is reported.
 QString childProgram()
 {
+    const QString override = qEnvironmentVariable("GEMMSCOPE_PROFILE_CHILD");
+    if (!override.isEmpty())
+        return override;
     const QString self = QCoreApplication::applicationFilePath();
     return self.isEmpty() ? QStringLiteral("/proc/self/exe") : self;
 }
