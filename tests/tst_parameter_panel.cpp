@@ -265,6 +265,34 @@ private slots:
         QVERIFY(!check->isChecked());
     }
 
+    // Issue 22: TF32 inputs rounded to nearest by default; "truncated" reaches the request for
+    // GemmScope's TF32 stages only, and the choice is offered only where it applies.
+    void tf32InputsChoiceDrivesTheRequest()
+    {
+        ParameterPanel panel;
+        auto *combo = panel.findChild<QComboBox *>("tf32InputsCombo");
+        QVERIFY(combo);
+        QVERIFY(panel.applyPreset(QStringLiteral("tf32-wgmma-tma")));
+        QVERIFY(combo->isEnabled());
+        QCOMPARE(combo->currentData().toBool(), false);
+        RunRequest request;
+        request.config = panel.config();
+        QVERIFY(!request.toProtocolJson().contains("tf32_rounding")); // the runner's default: rna
+        combo->setCurrentIndex(combo->findData(true));
+        QVERIFY(panel.config().timing.truncateTf32);
+        request.config = panel.config();
+        QCOMPARE(request.toProtocolJson().value("tf32_rounding").toString(), QStringLiteral("truncate"));
+
+        // An FP32 stage and cuBLAS: the choice is off, says why, and never reaches the request.
+        for (const char *preset : {"worklog-8", "cublas_tf32"}) {
+            QVERIFY(panel.applyPreset(QString::fromLatin1(preset)));
+            QVERIFY(!combo->isEnabled());
+            QVERIFY(combo->toolTip().contains(QStringLiteral("not one")));
+            request.config = panel.config();
+            QVERIFY(!request.toProtocolJson().contains("tf32_rounding"));
+        }
+    }
+
     // Launch experiments: the combos set the measuring options, the request carries them for
     // GemmScope's kernels and never for cuBLAS, and a preset keeps them.
     void launchExperimentsDriveTheRequest()

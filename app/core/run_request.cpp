@@ -25,6 +25,8 @@ protocol::RunJob RunRequest::toRunJob() const
             job.maxBlocksPerSm = config.timing.maxBlocksPerSm;
         if (config.timing.smemCarveout >= 0)
             job.smemCarveout = config.timing.smemCarveout;
+        if (config.timing.truncateTf32 && stageInfo(config.stage).precision == Precision::Tf32)
+            job.tf32Rounding = QStringLiteral("truncate");
     }
     return job;
 }

@@ -31,6 +31,10 @@ struct TimingOptions {
     QString regime = QStringLiteral("burst");
     double maxNoisePct = 0.5;
     double throttleThresholdPct = 90;
+    // GemmScope's TF32 stages: feed the tensor cores raw FP32 bits (truncated to TF32) instead of
+    // inputs rounded to nearest TF32 as cuBLAS's TF32 path does (the default; docs/protocol.md
+    // "tf32_rounding"). Other stages ignore it.
+    bool truncateTf32 = false;
     friend bool operator==(const TimingOptions &, const TimingOptions &) = default;
 };
 

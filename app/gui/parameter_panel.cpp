@@ -255,6 +255,12 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         "which the access model does not describe; with this on, the Counters tab compares like with "
         "like. Slower than the release build."));
     timingLayout->addRow(m_scalarReadsCheck);
+    // TF32 inputs (issue 22): rounded to nearest as cuBLAS's TF32 path does, or truncated.
+    m_tf32InputsCombo = new QComboBox;
+    m_tf32InputsCombo->setObjectName(QStringLiteral("tf32InputsCombo"));
+    m_tf32InputsCombo->addItem(tr("Rounded to nearest (as cuBLAS)"), false);
+    m_tf32InputsCombo->addItem(tr("Truncated (raw FP32 bits)"), true);
+    timingLayout->addRow(tr("TF32 inputs"), m_tf32InputsCombo);
 
     // Launch experiments: the same kernel with fewer blocks beside it, or another L1/shared split.
     m_blocksPerSmCombo = new QComboBox;
@@ -365,6 +371,12 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         if (m_syncing || index < 0)
             return;
         m_config.timing.smemCarveout = m_carveoutCombo->itemData(index).toInt();
+        configEdited();
+    });
+    connect(m_tf32InputsCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_syncing || index < 0)
+            return;
+        m_config.timing.truncateTf32 = m_tf32InputsCombo->itemData(index).toBool();
         configEdited();
     });
     connect(m_scalarReadsCheck, &QCheckBox::toggled, this, [this](bool on) {
@@ -546,6 +558,19 @@ void ParameterPanel::syncControlsFromConfig()
         std::max(0, m_thresholdCombo->findData(m_config.timing.throttleThresholdPct)));
     m_countersCheck->setChecked(m_config.timing.counters);
     m_scalarReadsCheck->setChecked(m_config.timing.scalarSharedReads);
+    m_tf32InputsCombo->setCurrentIndex(m_config.timing.truncateTf32 ? 1 : 0);
+    const StageInfo &shown = stageInfo(m_config.stage);
+    const bool tf32Stage = !shown.isLibrary && shown.precision == Precision::Tf32;
+    m_tf32InputsCombo->setEnabled(tf32Stage);
+    m_tf32InputsCombo->setToolTip(
+        tf32Stage
+            ? tr("Rounded: A and B are rounded to nearest TF32 (cvt.rna) in a pre-pass inside every timed "
+                 "launch, as cuBLAS's TF32 path rounds (relative error 2.6e-4 at 4096^3, like cuBLAS). "
+                 "Truncated: the tensor cores read the raw FP32 bits and drop the low ones (7e-4), "
+                 "without the pre-pass.")
+            : tr("Only GemmScope's TF32 tensor-core stages choose how their inputs become TF32; %1 is "
+                 "not one.")
+                  .arg(QString::fromStdString(shown.key)));
     // A value no item offers (a config set in code) still shows: as a new item.
     const auto selectData = [](QComboBox *combo, int value, const QString &text) {
         int index = combo->findData(value);

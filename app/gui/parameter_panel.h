@@ -89,6 +89,7 @@ private:
     QComboBox *m_blocksPerSmCombo; // launch experiments: item data = TimingOptions value
     QComboBox *m_carveoutCombo;
     QComboBox *m_regimeCombo, *m_noiseCombo, *m_thresholdCombo;
+    QComboBox *m_tf32InputsCombo; // item data: TimingOptions::truncateTf32
     QLabel *m_violationLabel;
     QPushButton *m_runButton;
 };
