@@ -10,32 +10,42 @@ namespace gemmscope::runner {
 
 namespace {
 
-// Every pass starts kL2PassShift float4s (64 KiB) further on, wrapping at the end: no thread reads
-// in one pass what it read in the one before, so no compiler can keep a load out of the loop and no
-// L1 could serve it even if ld.global.cg were ignored. Four independent sums keep the adds off the
-// loads' critical path; the data-dependent store keeps every load.
+// Every thread loads `perThread` float4s a pass (a multiple of 4), float4 start + i * stride of the
+// buffer (stride: all threads): the buffer is exactly perThread x stride float4s, so no load needs a
+// bounds check, and four loads go out back to back before their sums wait for them. Every pass
+// starts 4096 float4s (64 KiB) further on, wrapping at the end: no thread reads in one pass what it
+// read in the one before, so no compiler can keep a load out of the loop and no L1 could serve it
+// even if ld.global.cg were ignored. Four sums keep the adds off the loads' critical path; the
+// data-dependent store keeps every load.
 constexpr int kL2PassShift = 4096;
+constexpr int kL2Batch = 4;
 const char *const kL2Source = R"cuda(
-extern "C" __global__ void gemmscope_l2_bandwidth(float *out, const float4 *data, int n4, int passes)
+extern "C" __global__ void gemmscope_l2_bandwidth(float *out, const float4 *data, int perThread, int passes)
 {
     const int stride = gridDim.x * blockDim.x;
+    const int n4 = perThread * stride;
     const int start = blockIdx.x * blockDim.x + threadIdx.x;
     float a = 0.f, b = 0.f, c = 0.f, d = 0.f;
     int shift = 0;
     for (int p = 0; p < passes; ++p) {
-        #pragma unroll 4
-        for (int i = start; i < n4; i += stride) {
-            int index = i + shift;
-            if (index >= n4)
-                index -= n4;
-            float x, y, z, w;
-            asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
-                         : "=f"(x), "=f"(y), "=f"(z), "=f"(w)
-                         : "l"(data + index));
-            a += x;
-            b += y;
-            c += z;
-            d += w;
+        for (int i = 0; i < perThread; i += 4) {
+            float4 v[4];
+            #pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                int index = start + (i + u) * stride + shift;
+                if (index >= n4)
+                    index -= n4;
+                asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
+                             : "=f"(v[u].x), "=f"(v[u].y), "=f"(v[u].z), "=f"(v[u].w)
+                             : "l"(data + index));
+            }
+            #pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                a += v[u].x;
+                b += v[u].y;
+                c += v[u].z;
+                d += v[u].w;
+            }
         }
         shift += 4096;
         if (shift >= n4)
@@ -105,27 +115,29 @@ NvrtcProgram sharedBandwidthProgram(int arch)
                              QStringLiteral("gemmscope_shared_bandwidth"), arch);
 }
 
-size_t l2BenchmarkBytes(double l2Bytes)
+int l2LoadsPerThread(double l2Bytes, long long threads)
 {
-    if (!(l2Bytes > 0))
-        return size_t(2) << 20;
-    return std::max<size_t>(16, size_t(l2Bytes / 3) / 16 * 16);
+    const double target = l2Bytes > 0 ? l2Bytes / 3 : double(size_t(2) << 20);
+    const long long loads = threads > 0 ? (long long)(target / 16.0 / double(threads)) : 0;
+    return int(std::max<long long>(kL2Batch, loads / kL2Batch * kL2Batch));
 }
 
 double measureL2BandwidthGBs(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)
 {
-    const size_t bytes = l2BenchmarkBytes(device.spec.l2Bytes);
+    static_assert(kL2PassShift == 4096 && kL2Batch == 4,
+                  "the kernel's source shifts each pass by 4096 float4 "
+                  "and loads four at a time");
+    // One wave: every block resident at once, each thread's loads spread over the whole launch.
+    const PeakKernel kernel(compiler, device, l2BandwidthProgram(device.cc()), 1);
+    int perThread = l2LoadsPerThread(device.spec.l2Bytes, kernel.threads());
+    const size_t bytes = size_t(perThread) * size_t(kernel.threads()) * 16;
     DeviceBuffer<unsigned char> buffer(bytes, "the L2 benchmark buffer");
-    GEMMSCOPE_CUDA(cudaMemset(buffer.get(), 0x3c, bytes)); // finite floats (1.15), not zeros
+    GEMMSCOPE_CUDA(cudaMemset(buffer.get(), 0x3c, bytes)); // finite floats (0.0115), not zeros
     const void *data = buffer.get();
-    int n4 = int(bytes / 16);
     int passes = std::max(1, int(kL2BytesPerLaunch / double(bytes)));
-    static_assert(kL2PassShift == 4096, "the kernel's source shifts each pass by 4096 float4");
-    // One wave: every block resident at once, each thread's loads spread over the whole launch. The
-    // warm-up launch brings the buffer into L2; the timed ones read it from there.
-    const PeakRun run = runPeakKernel(compiler, device, job, l2BandwidthProgram(device.cc()),
-                                      "the L2 benchmark output", {&data, &n4, &passes}, 1);
-    return double(passes) * double(n4) * 16.0 / (run.minMs * 1e-3) / 1e9;
+    // The warm-up launch brings the buffer into L2; the timed ones read it from there.
+    const double ms = kernel.bestMs(job, "the L2 benchmark output", {&data, &perThread, &passes});
+    return double(passes) * double(bytes) / (ms * 1e-3) / 1e9;
 }
 
 double measureSharedBandwidthGBs(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)

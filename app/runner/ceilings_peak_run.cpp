@@ -3,22 +3,24 @@
 #include "device_buffer.h"
 #include "job_context.h"
 #include "kernel_timer.h"
-#include "loaded_kernel.h"
 
 #include <algorithm>
 #include <vector>
 
 namespace gemmscope::runner {
 
-PeakRun runPeakKernel(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job,
-                      const NvrtcProgram &program, const char *bufferName,
-                      std::initializer_list<void *> moreArgs, int waves)
+PeakKernel::PeakKernel(const NvrtcCompiler &compiler, const DeviceInfo &device, const NvrtcProgram &program,
+                       int waves)
+    : m_kernel(compiler.compile(program))
 {
-    const LoadedKernel kernel(compiler.compile(program));
+    const int blocksPerSm = std::max(1, m_kernel.maxActiveBlocksPerSm(kPeakThreadsPerBlock));
+    m_blocks = device.spec.sms * blocksPerSm * std::max(1, waves);
+}
 
-    const int blocksPerSm = std::max(1, kernel.maxActiveBlocksPerSm(kPeakThreadsPerBlock));
-    const int blocks = device.spec.sms * blocksPerSm * std::max(1, waves);
-    DeviceBuffer<float> out(size_t(blocks) * kPeakThreadsPerBlock, bufferName);
+double PeakKernel::bestMs(JobContext &job, const char *bufferName,
+                          std::initializer_list<void *> moreArgs) const
+{
+    DeviceBuffer<float> out(size_t(threads()), bufferName);
     float *outPtr = out.get();
     std::vector<void *> args{&outPtr};
     args.insert(args.end(), moreArgs);
@@ -28,9 +30,17 @@ PeakRun runPeakKernel(const NvrtcCompiler &compiler, const DeviceInfo &device, J
     options.maxReps = kPeakRepetitions;
     options.budgetMs = 0;
     const TimingStats stats = timeLaunches(
-        [&] { kernel.launch(dim3(blocks), dim3(kPeakThreadsPerBlock), args.data()); }, {}, options, job);
+        [&] { m_kernel.launch(dim3(m_blocks), dim3(kPeakThreadsPerBlock), args.data()); }, {}, options, job);
     // The peak is the best the hardware did: interference on a shared machine only lowers it.
-    return {blocks, stats.minMs};
+    return stats.minMs;
+}
+
+PeakRun runPeakKernel(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job,
+                      const NvrtcProgram &program, const char *bufferName,
+                      std::initializer_list<void *> moreArgs, int waves)
+{
+    const PeakKernel kernel(compiler, device, program, waves);
+    return {kernel.blocks(), kernel.bestMs(job, bufferName, moreArgs)};
 }
 
 } // namespace gemmscope::runner
