@@ -519,9 +519,10 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     roof.graph->setPen(pen);
     if (level) {
         // Its diagonal alone: right of the ridge it would lie on the compute roof drawn already.
-        roof.graph->setName(QStringLiteral("%1 roof (measured)\n%2 TB/s, up to the compute roof")
+        roof.graph->setName(QStringLiteral("%1 roof (measured)\n%2 TB/s, ridge %3")
                                 .arg(levelName(*level))
-                                .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1));
+                                .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1)
+                                .arg(fmtIntensity(ridge)));
         roof.graph->setData({kRoofMinIntensity, ridge},
                             {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak}, true);
     } else {
@@ -546,8 +547,15 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     text->setProperty("ridgeValue", peak);
     text->setBrush(QColor(255, 255, 255, 200));
     m_ridgeLabels.append(text);
-    text->setText(level ? QStringLiteral("%1 ridge %2").arg(levelName(*level), fmtIntensity(ridge))
-                        : QStringLiteral("ridge %1").arg(fmtIntensity(ridge)));
+    if (level) {
+        // A level's label names its line beside the line itself, where it runs through the view's
+        // empty left part (placeLevelLabels), not at its ridge among the compute roofs' own ridges;
+        // short, as the lines lie close together (the legend gives the bandwidth and the ridge).
+        text->setProperty("levelBandwidth", bandwidth);
+        text->setText(levelName(*level));
+    } else {
+        text->setText(QStringLiteral("ridge %1").arg(fmtIntensity(ridge)));
+    }
     text->setColor(pen.color());
     text->setFont(QFont(font().family(), 8));
     m_roofs.append(roof);
@@ -888,8 +896,11 @@ void RooflineChart::placePointLabels()
     QList<QRectF> obstacles = markerRects();
     if (m_countersNote)
         obstacles << labelRect(m_countersNote);
+    placeLevelLabels(obstacles);
     QList<PlacedLabel> labels;
     for (QCPItemText *ridge : std::as_const(m_ridgeLabels)) {
+        if (ridge->property("levelBandwidth").toDouble() > 0)
+            continue; // placed above, beside its line
         ridge->position->setCoords(ridge->property("ridgeKey").toDouble(),
                                    ridge->property("ridgeValue").toDouble());
         const QPointF at(m_plot->xAxis->coordToPixel(ridge->position->key()),
@@ -930,6 +941,54 @@ void RooflineChart::placePointLabels()
     // labels placed and asks for none.
     if (changed)
         m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RooflineChart::placeLevelLabels(QList<QRectF> &obstacles)
+{
+    // Each level's name just above and left of its diagonal (the side no run reaches), else just
+    // below and right of it, at the first height (from the view's middle outwards, in log scale) where
+    // it crosses no roof, marker or label; hidden where none is free (the legend names the line).
+    const QList<QLineF> roofs = roofSegments();
+    const QRectF bounds = QRectF(m_plot->axisRect()->rect()).adjusted(2, 2, -2, -2);
+    const QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
+    const auto clear = [&](const QRectF &rect) {
+        const QRectF inner = rect.adjusted(1, 1, -1, -1);
+        return bounds.contains(rect) &&
+               std::none_of(obstacles.cbegin(), obstacles.cend(),
+                            [&](const QRectF &o) { return o.intersects(inner); }) &&
+               std::none_of(roofs.cbegin(), roofs.cend(),
+                            [&](const QLineF &line) { return segmentCrossesRect(line, inner); });
+    };
+    for (QCPItemText *label : std::as_const(m_ridgeLabels)) {
+        const double bandwidth = label->property("levelBandwidth").toDouble();
+        if (!(bandwidth > 0))
+            continue;
+        const double peak = label->property("ridgeValue").toDouble();
+        const double top = std::log10(std::min(y.upper, peak)), bottom = std::log10(y.lower);
+        label->setPadding(QMargins(1, 0, 1, 0));
+        bool placed = false;
+        for (double fraction : {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9}) {
+            const double value = std::pow(10.0, bottom + fraction * (top - bottom));
+            const double key = value / roofline::bandwidthBound(1, bandwidth);
+            if (!x.contains(key))
+                continue;
+            const QPointF at(m_plot->xAxis->coordToPixel(key), m_plot->yAxis->coordToPixel(value));
+            for (const auto &[align, offset] : {std::pair(Qt::AlignRight | Qt::AlignBottom, QPointF(-2, -2)),
+                                                std::pair(Qt::AlignLeft | Qt::AlignTop, QPointF(2, 2))}) {
+                label->setPositionAlignment(align);
+                label->position->setPixelPosition(at + offset);
+                if (clear(labelRect(label))) {
+                    placed = true;
+                    break;
+                }
+            }
+            if (placed)
+                break;
+        }
+        label->setVisible(placed);
+        if (placed)
+            obstacles << labelRect(label);
+    }
 }
 
 void RooflineChart::addRunPoints(const ActiveRoof &roof)

@@ -145,7 +145,8 @@ private:
     // Short step labels beside the run points from m_points[from] on; points that sit on each other
     // share one ("6,7").
     void addPointLabels(qsizetype from);
-    void placePointLabels(); // collision-free, in pixels, after each replot
+    void placePointLabels();                         // collision-free, in pixels, after each replot
+    void placeLevelLabels(QList<QRectF> &obstacles); // beside their lines; adds where they went
     void addLegendKey();
     bool measuredRoofShown() const; // measured ceilings exist and belong to the chosen GPU
     bool runIsOnChosenGpu(const RunRecord &run) const;
