@@ -1,5 +1,6 @@
 #include "counter_report.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace gemmscope::runner {
@@ -73,10 +74,17 @@ protocol::Counters countersOf(const CounterReading &reading, const ProblemSize &
     counters.flops = flops;
     counters.dramIntensity = ratio(flops, read + write);
     counters.l2Intensity = ratio(flops, l2);
-    const double l1 = reading.value(kL1Bytes), shared = reading.value(kSharedBytes);
-    counters.l1Bytes = l1;
-    counters.sharedBytes = shared;
-    counters.l1Intensity = ratio(flops, l1 + shared);
+    // Only from a reading that has them: one recorded before they were read re-encodes as it was.
+    const auto has = [&reading](const std::string &metric) {
+        return std::any_of(reading.values.cbegin(), reading.values.cend(),
+                           [&metric](const auto &value) { return value.first == metric; });
+    };
+    if (has(kL1Bytes) || has(kSharedBytes)) {
+        const double l1 = reading.value(kL1Bytes), shared = reading.value(kSharedBytes);
+        counters.l1Bytes = l1;
+        counters.sharedBytes = shared;
+        counters.l1Intensity = ratio(flops, l1 + shared);
+    }
     counters.kernels = reading.kernels;
     counters.access = accessOf(reading);
     for (const auto &[name, value] : reading.values)

@@ -101,8 +101,15 @@ private slots:
         CounterReading naive = reading(1e9, 1e8, 4e10, 1e9);
         naive.values.emplace_back(kL1, 2.0e11);
         QCOMPARE(countersJson(naive, size).value(QStringLiteral("l1_intensity")).toDouble(), flops / 2.0e11);
-        // Neither: null, not infinity.
-        QVERIFY(countersJson(reading(1, 1, 1, 1), size).value(QStringLiteral("l1_intensity")).isNull());
+        // Neither moved a byte: null, not infinity.
+        CounterReading none = reading(1, 1, 1, 1);
+        none.values.emplace_back(kL1, 0.0);
+        none.values.emplace_back(kShared, 0.0);
+        QVERIFY(countersJson(none, size).value(QStringLiteral("l1_intensity")).isNull());
+        // A reading without them (recorded before they were read): absent, not 0 bytes.
+        const QJsonObject before = countersJson(reading(1, 1, 1, 1), size);
+        for (const char *field : {"l1_bytes", "shared_bytes", "l1_intensity"})
+            QVERIFY2(!before.contains(QLatin1String(field)), field);
         // Through the protocol's codec and back, the typed report is the same.
         protocol::Counters typed;
         QVERIFY(protocol::fromJson(c, typed));
