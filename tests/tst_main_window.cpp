@@ -602,6 +602,7 @@ private slots:
             QHeaderView *header = window.resultsView()->horizontalHeader();
             header->moveSection(header->visualIndex(ResultsModel::MedianColumn), 0);
             QCOMPARE(header->visualIndex(ResultsModel::MedianColumn), 0);
+            window.findChild<RooflineChart *>()->setLevelShown(MemoryLevel::L2, false);
             QVERIFY(window.close()); // saves the arrangement
         }
         MainWindow again(keep);
@@ -611,11 +612,15 @@ private slots:
         QCOMPARE(kernelTabs->tabText(kernelTabs->currentIndex()), QStringLiteral("Source"));
         QCOMPARE(again.findChild<QTabWidget *>("sweepModes")->currentIndex(), 1);
         QCOMPARE(again.resultsView()->horizontalHeader()->visualIndex(ResultsModel::MedianColumn), 0);
+        QVERIFY(
+            !again.findChild<RooflineChart *>()->levelShown(MemoryLevel::L2)); // the hierarchical roofline's
+        QVERIFY(again.findChild<RooflineChart *>()->levelShown(MemoryLevel::L1Shared));
         // Without saved settings the window starts as on a first start.
         QSettings().clear();
         MainWindow fresh(keep);
         QCOMPARE(fresh.workspaces()->current(), Workspace::Ladder);
         QCOMPARE(fresh.findChild<QTabWidget *>("mappingTabs")->currentIndex(), 0);
+        QVERIFY(fresh.findChild<RooflineChart *>()->levelShown(MemoryLevel::L2));
     }
 
     // Ctrl+B compiles without a GPU (the runner's compile-only mode) and reports registers and

@@ -335,6 +335,67 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("tf32_tflops")), qPrintable(error));
     }
 
+    // The hierarchical roofline's L2 and shared-memory bandwidths: absent from older runners and
+    // caches (read as "not measured", written back without them), kept exactly when present.
+    void ceilingsMemoryLevelsAreOptional()
+    {
+        const QJsonObject old{{"event", "ceilings"},  {"id", "x"},
+                              {"fma_tflops", 64.2},   {"dram_gbs", 4100.0},
+                              {"cached", true},       {"measured_at", "2026-11-29"},
+                              {"tf32_tflops", 470.0}, {"tf32_kernel", "wgmma.m64n256k8.tf32"}};
+        CeilingsEvent e;
+        QString error;
+        QVERIFY2(fromJson(old, e, &error), qPrintable(error));
+        QVERIFY(!e.l2Gbs && !e.sharedGbs);
+        QVERIFY(!toJson(e).contains(QStringLiteral("l2_gbs")) &&
+                !toJson(e).contains(QStringLiteral("shared_gbs")));
+        QJsonObject levels = old;
+        levels.insert(QStringLiteral("l2_gbs"), 10250.5);
+        levels.insert(QStringLiteral("shared_gbs"), 33100.25);
+        QVERIFY2(fromJson(levels, e, &error), qPrintable(error));
+        QCOMPARE(e.l2Gbs, std::optional<double>(10250.5));
+        QCOMPARE(e.sharedGbs, std::optional<double>(33100.25));
+        QCOMPARE(toJson(e).value(QStringLiteral("l2_gbs")).toDouble(), 10250.5);
+        QCOMPARE(toJson(e).value(QStringLiteral("shared_gbs")).toDouble(), 33100.25);
+        levels.insert(QStringLiteral("shared_gbs"), QStringLiteral("fast"));
+        QVERIFY(!fromJson(levels, e, &error));
+        QVERIFY2(error.contains(QStringLiteral("shared_gbs")), qPrintable(error));
+    }
+
+    // A run's L1 and shared bytes and its L1/shared intensity: counters recorded before them stay
+    // valid and are written back as they were; new ones round-trip, null intensity included.
+    void countersL1SharedLevelIsOptional()
+    {
+        const QJsonObject old{{"dram_read_bytes", 3.1e9}, {"dram_write_bytes", 2.4e8},
+                              {"l2_bytes", 5.5e10},       {"ffma_thread_inst", 4.5e11},
+                              {"flops", 9.06e11},         {"dram_intensity", 270.9},
+                              {"l2_intensity", 16.5},     {"kernels", 1},
+                              {"metrics", QJsonObject{}}};
+        Counters c;
+        QString error;
+        QVERIFY2(fromJson(old, c, &error), qPrintable(error));
+        QVERIFY(!c.l1Bytes && !c.sharedBytes && !c.l1Intensity);
+        QCOMPARE(toJson(c), old);
+        QJsonObject levels = old;
+        levels.insert(QStringLiteral("l1_bytes"), 6.0e10);
+        levels.insert(QStringLiteral("shared_bytes"), 9.0e11);
+        levels.insert(QStringLiteral("l1_intensity"), 0.943);
+        QVERIFY2(fromJson(levels, c, &error), qPrintable(error));
+        QCOMPARE(c.l1Bytes, std::optional<double>(6.0e10));
+        QCOMPARE(c.sharedBytes, std::optional<double>(9.0e11));
+        QCOMPARE(c.l1Intensity, std::optional<double>(0.943));
+        QCOMPARE(toJson(c), levels);
+        levels.insert(QStringLiteral("l1_bytes"), 0.0); // nothing moved at the level: null intensity
+        levels.insert(QStringLiteral("shared_bytes"), 0.0);
+        levels.insert(QStringLiteral("l1_intensity"), QJsonValue::Null);
+        QVERIFY2(fromJson(levels, c, &error), qPrintable(error));
+        QVERIFY(!c.l1Intensity);
+        QCOMPARE(toJson(c), levels);
+        levels.insert(QStringLiteral("l1_intensity"), QStringLiteral("high"));
+        QVERIFY(!fromJson(levels, c, &error));
+        QVERIFY2(error.contains(QStringLiteral("l1_intensity")), qPrintable(error));
+    }
+
     // Each optional field of a result (and of its compiled part) survives decoding and encoding:
     // present with its JSON type, null where the protocol sends null, absent where it was absent.
     void resultFieldsRoundTrip_data()

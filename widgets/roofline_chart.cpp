@@ -48,6 +48,27 @@ const QString kMeasuredKey = QStringLiteral("measured");
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
 const QColor kLiveColor(0xe3, 0x1a, 0x1c);
+// The memory levels' roofs: colours no stage and no other roof uses.
+const QColor kL2RoofColor(0xd9, 0x5f, 0x02);
+const QColor kL1SharedRoofColor(0x1b, 0x9e, 0x77);
+
+QString levelName(MemoryLevel level)
+{
+    return level == MemoryLevel::L2 ? QStringLiteral("L2") : QStringLiteral("L1/shared");
+}
+
+QColor levelColor(MemoryLevel level)
+{
+    return level == MemoryLevel::L2 ? kL2RoofColor : kL1SharedRoofColor;
+}
+
+// Each level's run marker: the DRAM one is the diamond; L2 a triangle, L1/shared one upside down.
+QCPScatterStyle::ScatterShape levelShape(MemoryLevel level)
+{
+    return level == MemoryLevel::L2 ? QCPScatterStyle::ssTriangle : QCPScatterStyle::ssTriangleInverted;
+}
+
+constexpr MemoryLevel kLevels[] = {MemoryLevel::L2, MemoryLevel::L1Shared};
 
 QString upperKey(const std::string &key)
 {
@@ -173,6 +194,17 @@ std::optional<double> measuredIntensity(const RunRecord &run)
     return run.counters->dramIntensity;
 }
 
+std::optional<double> measuredIntensity(const RunRecord &run, MemoryLevel level)
+{
+    if (!run.counters)
+        return std::nullopt;
+    const std::optional<double> ai =
+        level == MemoryLevel::L2 ? run.counters->l2Intensity : run.counters->l1Intensity;
+    if (!ai || !(*ai > 0))
+        return std::nullopt;
+    return ai;
+}
+
 QString countersUnavailableReason(const QList<RunRecord> &runs)
 {
     for (const RunRecord &run : runs)
@@ -183,7 +215,9 @@ QString countersUnavailableReason(const QList<RunRecord> &runs)
 
 RooflineChart::RooflineChart(QWidget *parent)
     : PlotChart(parent), m_gpuCombo(new QComboBox(this)),
-      m_worklogCheck(new QCheckBox(tr("Worklog T4 steps"), this))
+      m_worklogCheck(new QCheckBox(tr("Worklog T4 steps"), this)), m_levelChecks{
+                                                                       new QCheckBox(tr("L2"), this),
+                                                                       new QCheckBox(tr("L1/shared"), this)}
 {
     QHBoxLayout *controls = layOutControlsAbovePlot(QStringLiteral("rooflinePlot"));
     m_gpuCombo->setObjectName(QStringLiteral("rooflineGpuCombo"));
@@ -195,6 +229,18 @@ RooflineChart::RooflineChart(QWidget *parent)
     m_worklogCheck->setToolTip(tr("Show the worklog's published T4 steps on the T4 roof."));
     controls->addWidget(m_gpuCombo);
     controls->addWidget(m_worklogCheck);
+    // The levels' toggles appear only where their bandwidth was measured (syncControls).
+    for (MemoryLevel level : kLevels) {
+        QCheckBox *check = m_levelChecks[int(level)];
+        check->setObjectName(level == MemoryLevel::L2 ? QStringLiteral("rooflineL2Check")
+                                                      : QStringLiteral("rooflineL1SharedCheck"));
+        check->setToolTip(tr("Show the %1 roof (its bandwidth measured on this GPU) and each run's %1 "
+                             "arithmetic intensity from hardware counters.")
+                              .arg(levelName(level)));
+        check->setVisible(false);
+        controls->addWidget(check);
+        connect(check, &QCheckBox::toggled, this, [this, level](bool on) { setLevelShown(level, on); });
+    }
     controls->addStretch(1);
     for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
         useLogTicks125(axis);
@@ -226,6 +272,14 @@ void RooflineChart::fillContextMenu(QMenu &menu)
     worklog->setCheckable(true);
     worklog->setChecked(m_showWorklog);
     connect(worklog, &QAction::toggled, this, &RooflineChart::setShowWorklogT4);
+    for (MemoryLevel level : kLevels) {
+        if (!levelAvailable(level))
+            continue;
+        QAction *toggle = menu.addAction(tr("%1 roof and intensities").arg(levelName(level)));
+        toggle->setCheckable(true);
+        toggle->setChecked(levelShown(level));
+        connect(toggle, &QAction::toggled, this, [this, level](bool on) { setLevelShown(level, on); });
+    }
     QAction *reset = menu.addAction(tr("Reset view"));
     connect(reset, &QAction::triggered, this, [this] { rebuild(); });
     QMenu *gpus = menu.addMenu(tr("GPU"));
@@ -256,6 +310,12 @@ void RooflineChart::syncControls()
                                                ? tr("Auto (%1)").arg(upperKey(spec->key))
                                                : tr("Auto"));
     m_worklogCheck->setChecked(m_showWorklog);
+    for (MemoryLevel level : kLevels) {
+        QCheckBox *check = m_levelChecks[int(level)];
+        const QSignalBlocker blockLevel(check);
+        check->setChecked(levelShown(level));
+        check->setVisible(levelAvailable(level));
+    }
     // On the T4 the session's published rows are drawn already: the overlay would repeat them.
     const GpuSpec *chosen = datasheetSpec();
     const bool publishedShown = chosen && chosen->key == "t4" &&
@@ -293,16 +353,22 @@ bool RooflineChart::setGpu(const QString &key)
 }
 
 void RooflineChart::setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label,
-                                        double tf32Tflops, const QString &tf32Kernel)
+                                        double tf32Tflops, const QString &tf32Kernel, double l2GBs,
+                                        double sharedGBs)
 {
     if (fmaTflops <= 0 || dramGBs <= 0) {
         clearMeasuredCeilings();
         return;
     }
     tf32Tflops = tf32Tflops > 0 ? tf32Tflops : 0;
+    l2GBs = l2GBs > 0 ? l2GBs : 0;
+    sharedGBs = sharedGBs > 0 ? sharedGBs : 0;
     if (m_measuredFma == fmaTflops && m_measuredDram == dramGBs && m_measuredLabel == label &&
-        m_measuredTf32 == tf32Tflops && m_measuredTf32Kernel == tf32Kernel)
+        m_measuredTf32 == tf32Tflops && m_measuredTf32Kernel == tf32Kernel && m_measuredL2 == l2GBs &&
+        m_measuredShared == sharedGBs)
         return; // the window says it again after every change of the session; nothing to redraw
+    m_measuredL2 = l2GBs;
+    m_measuredShared = sharedGBs;
     m_measuredFma = fmaTflops;
     m_measuredDram = dramGBs;
     m_measuredLabel = label;
@@ -320,7 +386,28 @@ void RooflineChart::clearMeasuredCeilings()
     m_measuredLabel.clear();
     m_measuredTf32 = 0;
     m_measuredTf32Kernel.clear();
+    m_measuredL2 = 0;
+    m_measuredShared = 0;
     rebuild();
+}
+
+double RooflineChart::levelBandwidth(MemoryLevel level) const
+{
+    return level == MemoryLevel::L2 ? m_measuredL2 : m_measuredShared;
+}
+
+bool RooflineChart::levelAvailable(MemoryLevel level) const
+{
+    return measuredRoofShown() && levelBandwidth(level) > 0;
+}
+
+void RooflineChart::setLevelShown(MemoryLevel level, bool on)
+{
+    if (m_levelShown[int(level)] == on)
+        return;
+    m_levelShown[int(level)] = on;
+    rebuild();
+    emit levelsChanged();
 }
 
 void RooflineChart::setPredicted(StageId stage, const ParamValues &params, const ProblemSize &size)
@@ -408,13 +495,14 @@ std::optional<RooflineChart::ActiveRoof> RooflineChart::tensorMeasuredRoof() con
 }
 
 RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, double bandwidth,
-                                           const QPen &pen, bool measured)
+                                           const QPen &pen, bool measured, std::optional<MemoryLevel> level)
 {
     Roof roof;
     roof.label = label;
     roof.peakTflops = peak;
     roof.bandwidthGBs = bandwidth;
     roof.measured = measured;
+    roof.level = level;
     const double ridge = roofline::ridgeIntensity(peak, bandwidth);
     roof.graph = m_plot->addGraph();
     // The legend entry: what the roof is on one line, its numbers on the next (the legend sits
@@ -429,8 +517,18 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
                             .arg(legendName, formatTflops(peak))
                             .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1));
     roof.graph->setPen(pen);
-    roof.graph->setData({kRoofMinIntensity, ridge, kRoofMaxIntensity},
-                        {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak, peak}, true);
+    if (level) {
+        // Its diagonal alone: right of the ridge it would lie on the compute roof drawn already.
+        roof.graph->setName(QStringLiteral("%1 roof (measured)\n%2 TB/s, ridge %3")
+                                .arg(levelName(*level))
+                                .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1)
+                                .arg(fmtIntensity(ridge)));
+        roof.graph->setData({kRoofMinIntensity, ridge},
+                            {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak}, true);
+    } else {
+        roof.graph->setData({kRoofMinIntensity, ridge, kRoofMaxIntensity},
+                            {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak, peak}, true);
+    }
     roof.ridge = new QCPItemTracer(m_plot);
     roof.ridge->setGraph(roof.graph);
     roof.ridge->setGraphKey(ridge);
@@ -449,11 +547,34 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     text->setProperty("ridgeValue", peak);
     text->setBrush(QColor(255, 255, 255, 200));
     m_ridgeLabels.append(text);
-    text->setText(QStringLiteral("ridge %1").arg(fmtIntensity(ridge)));
+    if (level) {
+        // A level's label names its line beside the line itself, where it runs through the view's
+        // empty left part (placeLevelLabels), not at its ridge among the compute roofs' own ridges;
+        // short, as the lines lie close together (the legend gives the bandwidth and the ridge).
+        text->setProperty("levelBandwidth", bandwidth);
+        text->setText(levelName(*level));
+    } else {
+        text->setText(QStringLiteral("ridge %1").arg(fmtIntensity(ridge)));
+    }
     text->setColor(pen.color());
     text->setFont(QFont(font().family(), 8));
     m_roofs.append(roof);
     return roof;
+}
+
+void RooflineChart::addLevelRoofs(bool tensorRoofs)
+{
+    // Each level's bandwidth up to the highest compute roof measured here (the TF32 one where it is
+    // drawn): what a kernel could reach if that level alone limited it.
+    double peak = m_measuredFma.value_or(0);
+    if (const auto tensor = tensorMeasuredRoof(); tensorRoofs && tensor)
+        peak = std::max(peak, tensor->peakTflops);
+    if (!(peak > 0))
+        return;
+    for (MemoryLevel level : kLevels)
+        if (levelDrawn(level))
+            addRoof(QStringLiteral("%1 roof, measured").arg(levelName(level)), peak, levelBandwidth(level),
+                    QPen(levelColor(level), 1.6), true, level);
 }
 
 void RooflineChart::rebuild()
@@ -503,6 +624,11 @@ void RooflineChart::rebuild()
             addRoof(upperKey(spec->key) + QStringLiteral(" datasheet TF32 tensor cores"), spec->tf32Tflops,
                     spec->dramGBs, QPen(QColor(0x9467bd), 1.5, Qt::DashDotLine), false);
     }
+    addLevelRoofs(tensorRun);
+    m_plot->xAxis->setLabel(
+        std::any_of(m_roofs.cbegin(), m_roofs.cend(), [](const Roof &r) { return r.level; })
+            ? QStringLiteral("arithmetic intensity (FLOP/byte of DRAM, L2 or L1/shared traffic)")
+            : QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
     const bool onT4 = spec && spec->key == "t4";
     if (m_showWorklog && !onT4)
         if (const GpuSpec *t4 = findGpu("t4"))
@@ -540,6 +666,16 @@ void RooflineChart::rebuild()
             const double ridge = roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs);
             const double start = std::max(xMin, yMin / roofline::bandwidthBound(1, r.bandwidthGBs));
             QVector<double> keys{start}, values{roofline::roofAt(start, r.peakTflops, r.bandwidthGBs)};
+            if (r.level) { // a level's diagonal ends at its ridge
+                const double end = std::min(ridge, xMax);
+                if (end > start)
+                    r.graph->setData({start, end},
+                                     {values.first(), roofline::roofAt(end, r.peakTflops, r.bandwidthGBs)},
+                                     true);
+                else
+                    r.graph->data()->clear(); // all of it left of or below the view
+                continue;
+            }
             if (ridge > start && ridge < xMax) {
                 keys << ridge;
                 values << r.peakTflops;
@@ -629,6 +765,11 @@ void RooflineChart::addLegendKey()
         addKeyItem(m_plot, QStringLiteral("measured AI (counters),\ndotted to the model's"),
                    marker(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(0x40, 0x40, 0x40), 1.2),
                                           QColor(0xa0, 0xa0, 0xa0), 9)));
+    for (MemoryLevel level : kLevels)
+        if (has(level == MemoryLevel::L2 ? PointKind::RunMeasuredL2 : PointKind::RunMeasuredL1Shared))
+            addKeyItem(m_plot, QStringLiteral("measured %1 AI (counters)").arg(levelName(level)),
+                       marker(QCPScatterStyle(levelShape(level), QPen(QColor(0x40, 0x40, 0x40), 1.2),
+                                              QColor(0xa0, 0xa0, 0xa0), 8)));
     if (m_selectedGraph)
         addKeyItem(m_plot, QStringLiteral("selected run"),
                    marker(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 11)));
@@ -755,8 +896,11 @@ void RooflineChart::placePointLabels()
     QList<QRectF> obstacles = markerRects();
     if (m_countersNote)
         obstacles << labelRect(m_countersNote);
+    placeLevelLabels(obstacles);
     QList<PlacedLabel> labels;
     for (QCPItemText *ridge : std::as_const(m_ridgeLabels)) {
+        if (ridge->property("levelBandwidth").toDouble() > 0)
+            continue; // placed above, beside its line
         ridge->position->setCoords(ridge->property("ridgeKey").toDouble(),
                                    ridge->property("ridgeValue").toDouble());
         const QPointF at(m_plot->xAxis->coordToPixel(ridge->position->key()),
@@ -797,6 +941,54 @@ void RooflineChart::placePointLabels()
     // labels placed and asks for none.
     if (changed)
         m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RooflineChart::placeLevelLabels(QList<QRectF> &obstacles)
+{
+    // Each level's name just above and left of its diagonal (the side no run reaches), else just
+    // below and right of it, at the first height (from the view's middle outwards, in log scale) where
+    // it crosses no roof, marker or label; hidden where none is free (the legend names the line).
+    const QList<QLineF> roofs = roofSegments();
+    const QRectF bounds = QRectF(m_plot->axisRect()->rect()).adjusted(2, 2, -2, -2);
+    const QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
+    const auto clear = [&](const QRectF &rect) {
+        const QRectF inner = rect.adjusted(1, 1, -1, -1);
+        return bounds.contains(rect) &&
+               std::none_of(obstacles.cbegin(), obstacles.cend(),
+                            [&](const QRectF &o) { return o.intersects(inner); }) &&
+               std::none_of(roofs.cbegin(), roofs.cend(),
+                            [&](const QLineF &line) { return segmentCrossesRect(line, inner); });
+    };
+    for (QCPItemText *label : std::as_const(m_ridgeLabels)) {
+        const double bandwidth = label->property("levelBandwidth").toDouble();
+        if (!(bandwidth > 0))
+            continue;
+        const double peak = label->property("ridgeValue").toDouble();
+        const double top = std::log10(std::min(y.upper, peak)), bottom = std::log10(y.lower);
+        label->setPadding(QMargins(1, 0, 1, 0));
+        bool placed = false;
+        for (double fraction : {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9}) {
+            const double value = std::pow(10.0, bottom + fraction * (top - bottom));
+            const double key = value / roofline::bandwidthBound(1, bandwidth);
+            if (!x.contains(key))
+                continue;
+            const QPointF at(m_plot->xAxis->coordToPixel(key), m_plot->yAxis->coordToPixel(value));
+            for (const auto &[align, offset] : {std::pair(Qt::AlignRight | Qt::AlignBottom, QPointF(-2, -2)),
+                                                std::pair(Qt::AlignLeft | Qt::AlignTop, QPointF(2, 2))}) {
+                label->setPositionAlignment(align);
+                label->position->setPixelPosition(at + offset);
+                if (clear(labelRect(label))) {
+                    placed = true;
+                    break;
+                }
+            }
+            if (placed)
+                break;
+        }
+        label->setVisible(placed);
+        if (placed)
+            obstacles << labelRect(label);
+    }
 }
 
 void RooflineChart::addRunPoints(const ActiveRoof &roof)
@@ -862,8 +1054,13 @@ bool RooflineChart::addRunPoint(qsizetype index)
         return false;
     const std::optional<double> measured = measuredIntensity(run);
     d.anyCounters = d.anyCounters || measured.has_value();
-    const RunTip tip{
-        index, predicted, config->formula, measured, tflops, published, stage->precision == Precision::Tf32};
+    RunTip tip{
+        index, predicted, config->formula, measured, tflops, published, stage->precision == Precision::Tf32,
+        {},    {}};
+    if (!published && levelDrawn(MemoryLevel::L2))
+        tip.l2 = measuredIntensity(run, MemoryLevel::L2);
+    if (!published && levelDrawn(MemoryLevel::L1Shared))
+        tip.l1Shared = measuredIntensity(run, MemoryLevel::L1Shared);
     const QString tooltip; // written when shown: runTooltip()
     ++d.count;
     d.ids.insert(run.runId);
@@ -929,6 +1126,30 @@ bool RooflineChart::addRunPoint(qsizetype index)
         m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip,
                          shortRunLabel(run) + comparabilityMark(run)});
         d.anyMeasured = true;
+    }
+    // One marker a level, in the stage's colour, the shape telling the level; unlabelled (the run's
+    // label sits at its DRAM point; hover names it).
+    for (MemoryLevel level : kLevels) {
+        const std::optional<double> ai = level == MemoryLevel::L2 ? tip.l2 : tip.l1Shared;
+        if (!ai)
+            continue;
+        QCPGraph *&markers = (level == MemoryLevel::L2 ? d.l2ByStage : d.l1SharedByStage)[run.stageKey()];
+        if (!markers) {
+            markers = m_plot->addGraph();
+            markers->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured ") +
+                             levelName(level) + QStringLiteral(" AI"));
+            markers->removeFromLegend(); // one key entry explains each level's markers
+            markers->setLineStyle(QCPGraph::lsNone);
+            const QColor color = stageColor(run.stageKey());
+            markers->setScatterStyle(
+                QCPScatterStyle(levelShape(level), QPen(color.darker(160), 1.2), color, 8));
+        }
+        if (firstMarker(markers, *ai, tflops))
+            markers->addData(*ai, tflops);
+        m_runTips.insert(int(m_points.size()), tip);
+        m_points.append({level == MemoryLevel::L2 ? PointKind::RunMeasuredL2 : PointKind::RunMeasuredL1Shared,
+                         run.runId, *ai, tflops, tooltip, QString()});
+        (level == MemoryLevel::L2 ? d.anyL2 : d.anyL1Shared) = true;
     }
     return true;
 }
@@ -1010,7 +1231,8 @@ void RooflineChart::addRunInPlace(qsizetype index)
     }
     const qsizetype before = m_points.size();
     const auto kinds = [this] {
-        return std::tuple(m_drawn.anyRun && !m_drawn.anyCounters, m_drawn.anyPredicted, m_drawn.anyMeasured);
+        return std::tuple(m_drawn.anyRun && !m_drawn.anyCounters, m_drawn.anyPredicted, m_drawn.anyMeasured,
+                          m_drawn.anyL2, m_drawn.anyL1Shared);
     };
     const auto kindsBefore = kinds();
     const bool drawn = addRunPoint(index);
@@ -1164,6 +1386,10 @@ QString RooflineChart::runTooltip(const RunTip &tip) const
     lines << (tip.measured
                   ? QStringLiteral("AI measured: %1 (DRAM counters)").arg(fmtIntensity(*tip.measured))
                   : QStringLiteral("AI measured: hardware counters not available"));
+    for (MemoryLevel level : kLevels)
+        if (const std::optional<double> ai = level == MemoryLevel::L2 ? tip.l2 : tip.l1Shared)
+            lines << QStringLiteral("AI measured at %1: %2 (counters)")
+                         .arg(levelName(level), fmtIntensity(*ai));
     lines << QStringLiteral("achieved %1 (%2)").arg(formatGflops(tip.tflops), formatMs(run.medianMs));
     const double intensity = tip.measured.value_or(tip.predicted);
     // A TF32 run is judged against the tensor cores' roofs, never the FP32 one it can pass.
@@ -1178,6 +1404,16 @@ QString RooflineChart::runTooltip(const RunTip &tip) const
     if (!tip.tensor && m_tipRoof.peakTflops > 0)
         lines << roofPercentText(tip.tflops, intensity, m_tipRoof.label, m_tipRoof.peakTflops,
                                  m_tipRoof.bandwidthGBs);
+    // At each level, against that level's roof capped by the compute roof the run is judged by.
+    const double levelPeak =
+        tip.tensor ? (measuredTf32 ? measuredTf32->peakTflops : 0) : m_measuredFma.value_or(0);
+    for (MemoryLevel level : kLevels)
+        if (const std::optional<double> ai = level == MemoryLevel::L2 ? tip.l2 : tip.l1Shared;
+            ai && levelPeak > 0)
+            lines << roofPercentText(tip.tflops, *ai, levelName(level) + QStringLiteral(", measured"),
+                                     levelPeak, levelBandwidth(level))
+                         .replace(QStringLiteral("at this intensity"),
+                                  QStringLiteral("at its %1 intensity").arg(levelName(level)));
     if (tip.tensor && !datasheetTf32 && !measuredTf32)
         lines << QStringLiteral("no TF32 roof for this GPU: measure its ceilings (sm_80 or newer)");
     if (tip.published)

@@ -3,6 +3,8 @@
 // achieved throughput and *predicted* intensity (the traffic model), the counter-measured
 // intensity where the runner collected it, a live hollow point for the current slider settings,
 // and optionally the worklog's published T4 steps on the T4 roof.
+// Hierarchical (issue 23): where the L2 and shared-memory bandwidths were measured, their roofs too,
+// and each run with counters at its measured L2 and L1/shared intensity, each level toggled.
 #pragma once
 
 #include "gpu_specs.h"
@@ -45,6 +47,13 @@ std::optional<double> measuredIntensity(const RunRecord &run);
 // it gave one (raw["counters"]["error"]), else a generic sentence.
 QString countersUnavailableReason(const QList<RunRecord> &runs);
 
+// The memory levels below DRAM the hierarchical roofline can show (DRAM is always drawn).
+enum class MemoryLevel { L2, L1Shared };
+
+// A run's counter-measured intensity at a level (raw counters' l2_intensity, l1_intensity), or
+// nullopt when the run carries none.
+std::optional<double> measuredIntensity(const RunRecord &run, MemoryLevel level);
+
 class RooflineChart : public PlotChart {
     Q_OBJECT
 public:
@@ -56,8 +65,11 @@ public:
         bool measured = false;
         QCPGraph *graph = nullptr;
         QCPItemTracer *ridge = nullptr; // sits at (peak / bandwidth, peak)
+        // A memory level's roof: only its diagonal, up to where it meets the highest compute roof
+        // (the compute roof itself is drawn once, with the DRAM roof). Empty: a DRAM roof.
+        std::optional<MemoryLevel> level;
     };
-    enum class PointKind { RunPredicted, RunMeasured, WorklogT4, Live };
+    enum class PointKind { RunPredicted, RunMeasured, WorklogT4, Live, RunMeasuredL2, RunMeasuredL1Shared };
     struct ChartPoint {
         PointKind kind;
         QString runId;        // empty for worklog and live points
@@ -86,8 +98,10 @@ public:
     // ceilings event's tf32_kernel: "wgmma.m64n256k8.tf32" on Hopper, "mma.sync.m16n8k8.tf32"
     // elsewhere); drawn as its own roof, labelled by what measured it, when a TF32 run or stage is
     // on the chart.
+    // `l2GBs`, `sharedGBs`: the L2 and shared-memory read bandwidths the runner measured (0: none);
+    // each draws its level's roof and its runs' markers while the level is shown.
     void setMeasuredCeilings(double fmaTflops, double dramGBs, const QString &label, double tf32Tflops = 0,
-                             const QString &tf32Kernel = {});
+                             const QString &tf32Kernel = {}, double l2GBs = 0, double sharedGBs = 0);
     void clearMeasuredCeilings();
     void setPredicted(StageId stage, const ParamValues &params, const ProblemSize &size);
     void clearPredicted();
@@ -95,6 +109,14 @@ public:
     bool showWorklogT4() const { return m_showWorklog; }
     QComboBox *gpuCombo() const { return m_gpuCombo; }
     QCheckBox *worklogCheck() const { return m_worklogCheck; }
+    // A level is available where its bandwidth was measured on the GPU whose roofs are drawn; it is
+    // drawn (roof and markers) when also shown. Shown by default; the choice outlives ceilings that
+    // come and go (the window may keep it in its settings: levelsChanged).
+    bool levelAvailable(MemoryLevel level) const;
+    bool levelShown(MemoryLevel level) const { return m_levelShown[int(level)]; }
+    bool levelDrawn(MemoryLevel level) const { return levelAvailable(level) && levelShown(level); }
+    void setLevelShown(MemoryLevel level, bool on);
+    QCheckBox *levelCheck(MemoryLevel level) const { return m_levelChecks[int(level)]; }
 
     QString viewName() const override { return tr("the roofline"); }
 
@@ -113,6 +135,9 @@ public:
     QString tooltipAt(const QPointF &pixel) const;
     std::optional<QPointF> pixelOfRun(const QString &runId) const;
 
+signals:
+    void levelsChanged(); // setLevelShown changed what is shown
+
 private:
     void fitToWidth() override;
     void syncControls();
@@ -120,7 +145,8 @@ private:
     // Short step labels beside the run points from m_points[from] on; points that sit on each other
     // share one ("6,7").
     void addPointLabels(qsizetype from);
-    void placePointLabels(); // collision-free, in pixels, after each replot
+    void placePointLabels();                         // collision-free, in pixels, after each replot
+    void placeLevelLabels(QList<QRectF> &obstacles); // beside their lines; adds where they went
     void addLegendKey();
     bool measuredRoofShown() const; // measured ceilings exist and belong to the chosen GPU
     bool runIsOnChosenGpu(const RunRecord &run) const;
@@ -137,8 +163,9 @@ private:
         QString formula;
         std::optional<double> measured;
         double tflops = 0;
-        bool published = false; // a worklog row on the T4 roof
-        bool tensor = false;    // a TF32 stage: judged against the TF32 roofs
+        bool published = false;             // a worklog row on the T4 roof
+        bool tensor = false;                // a TF32 stage: judged against the TF32 roofs
+        std::optional<double> l2, l1Shared; // the levels' measured intensities, where drawn
     };
     QString runTooltip(const RunTip &tip) const;
     const ChartPoint &pointWithTooltip(int index) const;
@@ -150,7 +177,10 @@ private:
     void updateTitle();
     bool liveUsesTensorCores() const;
     std::pair<QCPRange, QCPRange> defaultView() const; // the view "Reset view" returns to
-    Roof addRoof(const QString &label, double peak, double bandwidth, const QPen &pen, bool measured);
+    Roof addRoof(const QString &label, double peak, double bandwidth, const QPen &pen, bool measured,
+                 std::optional<MemoryLevel> level = std::nullopt);
+    void addLevelRoofs(bool tensorRoofs);
+    double levelBandwidth(MemoryLevel level) const;
     void addRunPoints(const ActiveRoof &roof);
     bool addRunPoint(qsizetype index); // the points of m_runs[index]: whether it is drawn
     void addWorklogPoints();
@@ -168,6 +198,9 @@ private:
 
     QComboBox *m_gpuCombo;
     QCheckBox *m_worklogCheck;
+    QCheckBox *m_levelChecks[2];
+    bool m_levelShown[2] = {true, true};
+    double m_measuredL2 = 0, m_measuredShared = 0; // GB/s; 0: not measured
     QList<RunRecord> m_runs;
     QString m_gpuKey = QStringLiteral("measured");
     std::optional<double> m_measuredFma, m_measuredDram;
@@ -210,6 +243,8 @@ private:
         bool published = false;        // the session's published worklog rows are drawn
         int count = 0;                 // runs drawn
         bool anyRun = false, anyCounters = false, anyPredicted = false, anyMeasured = false;
+        bool anyL2 = false, anyL1Shared = false; // a marker of that level drawn
+        QHash<QString, QCPGraph *> l2ByStage, l1SharedByStage;
         QSet<QString> ids; // of the runs drawn
         QCPGraph *publishedGraph = nullptr;
         QHash<QString, QCPGraph *> byStage, measuredByStage;

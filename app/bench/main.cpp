@@ -745,6 +745,10 @@ int main(int argc, char **argv)
                       .arg(c.tf32Kernel.isEmpty() ? QStringLiteral("measured") : c.tf32Kernel));
         else if (!c.tf32Unavailable.isEmpty())
             print(QStringLiteral("Ceilings: no TF32 roof: %1\n").arg(c.tf32Unavailable));
+        if (c.l2Gbs && c.sharedGbs)
+            print(QStringLiteral("Ceilings: L2 %1 GB/s, shared memory %2 GB/s (read)\n")
+                      .arg(*c.l2Gbs, 0, 'f', 0)
+                      .arg(*c.sharedGbs, 0, 'f', 0));
     } else {
         protocol::ErrorEvent failure;
         protocol::fromJson(ceilings, failure);

@@ -147,6 +147,8 @@ std::optional<MeasuredCeilings> RunController::measuredCeilings() const
         c.recorded = stored->isRecorded();
         c.tf32Tflops = stored->tf32Tflops.value_or(0);
         c.tf32Kernel = stored->tf32Kernel;
+        c.l2Gbs = stored->l2Gbs.value_or(0);
+        c.sharedGbs = stored->sharedGbs.value_or(0);
         return c;
     }
     return std::nullopt;

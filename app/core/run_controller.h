@@ -28,6 +28,7 @@ struct MeasuredCeilings {
     bool recorded = false;
     double tf32Tflops = 0; // the TF32 tensor-core roof; 0 where none was measured
     QString tf32Kernel;    // what measured it: "wgmma.m64n256k8.tf32" (Hopper), "mma.sync.m16n8k8.tf32"
+    double l2Gbs = 0, sharedGbs = 0; // the L2 and L1/shared read bandwidths; 0 where not measured
 };
 
 class RunController : public QObject {

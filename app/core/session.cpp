@@ -48,6 +48,10 @@ QMap<QString, StoredCeilings> ceilingsFromJson(const QJsonObject &json)
         if (o.value("tf32_tflops").isDouble())
             c.tf32Tflops = o.value("tf32_tflops").toDouble();
         c.tf32Kernel = o.value("tf32_kernel").toString();
+        if (o.value("l2_gbs").isDouble() && o.value("shared_gbs").isDouble()) {
+            c.l2Gbs = o.value("l2_gbs").toDouble();
+            c.sharedGbs = o.value("shared_gbs").toDouble();
+        }
         out.insert(it.key(), c);
     }
     return out;
@@ -65,6 +69,10 @@ QJsonObject ceilingsToJson(const QMap<QString, StoredCeilings> &ceilings)
             o.insert("tf32_tflops", *c.tf32Tflops);
         if (!c.tf32Kernel.isEmpty())
             o.insert("tf32_kernel", c.tf32Kernel);
+        if (c.l2Gbs && c.sharedGbs) {
+            o.insert("l2_gbs", *c.l2Gbs);
+            o.insert("shared_gbs", *c.sharedGbs);
+        }
         json.insert(it.key(), o);
     }
     return json;
@@ -373,6 +381,8 @@ StoredCeilings ceilingsEntry(const protocol::CeilingsEvent &event, const QString
     // The TF32 tensor roof, where the runner measured one (sm_80 on; absent from older events).
     c.tf32Tflops = event.tf32Tflops;
     c.tf32Kernel = event.tf32Kernel;
+    c.l2Gbs = event.l2Gbs; // the memory levels' roofs (absent from older events)
+    c.sharedGbs = event.sharedGbs;
     return c;
 }
 

@@ -33,6 +33,8 @@ struct StoredCeilings {
     QString origin;                   // "measured" (this session's runner) or "recorded" (a bench file)
     std::optional<double> tf32Tflops; // the TF32 tensor-core roof, where the runner measured one
     QString tf32Kernel;               // what measured it ("mma.sync.m16n8k8.tf32")
+    // The L2 and L1/shared roofs (GB/s read), where the runner measured them.
+    std::optional<double> l2Gbs, sharedGbs;
     bool isRecorded() const { return origin == QLatin1String("recorded"); }
     friend bool operator==(const StoredCeilings &, const StoredCeilings &) = default;
 };

@@ -220,7 +220,7 @@ void MainWindow::applyMeasuredCeilings()
     m_views.roofline->setMeasuredCeilings(
         c->fmaTflops, c->dramGbs,
         tr("%1, %2%3").arg(c->gpuName, c->measuredAt.left(10), c->recorded ? tr(" (recorded)") : QString()),
-        c->tf32Tflops, c->tf32Kernel);
+        c->tf32Tflops, c->tf32Kernel, c->l2Gbs, c->sharedGbs);
 }
 
 void MainWindow::updateTitle()

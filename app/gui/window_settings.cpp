@@ -1,6 +1,7 @@
 #include "window_settings.h"
 
 #include "results_tables.h"
+#include "roofline_chart.h"
 #include "window_layout.h"
 
 #include <QGuiApplication>
@@ -23,11 +24,19 @@ void saveWindowSettings(const QMainWindow &window, const WindowLayout &views)
     settings.setValue(QStringLiteral("workspaces/sweepTab"), views.sweeps.tabs->currentIndex());
     settings.setValue(QStringLiteral("window/resultsHeader"),
                       views.resultsTable()->horizontalHeader()->saveState());
+    settings.setValue(QStringLiteral("roofline/l2Shown"), views.roofline->levelShown(MemoryLevel::L2));
+    settings.setValue(QStringLiteral("roofline/l1SharedShown"),
+                      views.roofline->levelShown(MemoryLevel::L1Shared));
 }
 
 void restoreWindowSettings(QMainWindow *window, const WindowLayout &views)
 {
     QSettings settings;
+    // The roofline's memory levels the user hid stay hidden (shown by default).
+    views.roofline->setLevelShown(MemoryLevel::L2,
+                                  settings.value(QStringLiteral("roofline/l2Shown"), true).toBool());
+    views.roofline->setLevelShown(MemoryLevel::L1Shared,
+                                  settings.value(QStringLiteral("roofline/l1SharedShown"), true).toBool());
     if (!window->restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
         applyFirstStartLayout(window, views.workspaces);
         return;

@@ -125,6 +125,9 @@ void readCounters(Reader &r, Counters &c)
     c.flops = r.optDouble("flops");
     c.dramIntensity = r.optDouble("dram_intensity");
     c.l2Intensity = r.optDouble("l2_intensity");
+    c.l1Bytes = r.optDouble("l1_bytes");
+    c.sharedBytes = r.optDouble("shared_bytes");
+    c.l1Intensity = r.optDouble("l1_intensity");
     c.kernels = r.optInt("kernels");
     if (const auto access = r.optObject("access"); access && !access->isEmpty()) {
         AccessCounters a;
@@ -376,6 +379,12 @@ QJsonObject toJson(const Counters &c)
                      {QStringLiteral("flops"), orNull(c.flops)},
                      {QStringLiteral("dram_intensity"), orNull(c.dramIntensity)},
                      {QStringLiteral("l2_intensity"), orNull(c.l2Intensity)}};
+    // Runs recorded before these were read have neither bytes: nothing written for them.
+    if (c.l1Bytes || c.sharedBytes) {
+        json.insert(QStringLiteral("l1_bytes"), orNull(c.l1Bytes));
+        json.insert(QStringLiteral("shared_bytes"), orNull(c.sharedBytes));
+        json.insert(QStringLiteral("l1_intensity"), orNull(c.l1Intensity));
+    }
     putOpt(json, "kernels", c.kernels);
     if (c.access)
         json.insert(QStringLiteral("access"), QJsonObject{{QStringLiteral("global_ld_sectors_per_request"),
@@ -579,6 +588,8 @@ QJsonObject toJson(const CeilingsEvent &e)
         json.insert(QStringLiteral("tf32_tflops"), *e.tf32Tflops);
     putNonEmpty(json, "tf32_kernel", e.tf32Kernel);
     putNonEmpty(json, "tf32_unavailable", e.tf32Unavailable);
+    putOpt(json, "l2_gbs", e.l2Gbs);
+    putOpt(json, "shared_gbs", e.sharedGbs);
     return json;
 }
 
@@ -597,6 +608,8 @@ bool fromJson(const QJsonObject &json, CeilingsEvent &out, QString *error)
     out.tf32Tflops = r.optDouble("tf32_tflops");
     out.tf32Kernel = r.string("tf32_kernel");
     out.tf32Unavailable = r.string("tf32_unavailable");
+    out.l2Gbs = r.optDouble("l2_gbs");
+    out.sharedGbs = r.optDouble("shared_gbs");
     return r.finish(error);
 }
 

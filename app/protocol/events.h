@@ -116,6 +116,10 @@ struct Counters {
     QString error; // non-empty: no readings, this sentence says why
     std::optional<double> dramReadBytes, dramWriteBytes, l2Bytes, ffmaThreadInst, flops;
     std::optional<double> dramIntensity, l2Intensity; // null when the denominator was 0
+    // Absent in runs recorded before the hierarchical roofline: bytes through L1 (global and local,
+    // l1tex__t_bytes.sum) and shared memory (sm__sass_data_bytes_mem_shared.sum), and the FLOPs per
+    // byte of both together (null when both were 0).
+    std::optional<double> l1Bytes, sharedBytes, l1Intensity;
     std::optional<int> kernels;
     std::optional<AccessCounters> access; // absent in runs recorded before it was read
     QMap<QString, double> metrics;        // raw CUPTI values by metric name
@@ -172,6 +176,9 @@ struct CeilingsEvent {
     // why the device has none.
     std::optional<double> tf32Tflops;
     QString tf32Kernel, tf32Unavailable;
+    // Optional (absent from runners and caches before the hierarchical roofline): the L2 and
+    // shared-memory read bandwidths in GB/s, the roofline's L2 and L1/shared roofs.
+    std::optional<double> l2Gbs, sharedGbs;
     friend bool operator==(const CeilingsEvent &, const CeilingsEvent &) = default;
 };
 

@@ -1,5 +1,8 @@
 #include "ceilings.h"
 
+#include "ceilings_memory.h"
+#include "ceilings_peak_run.h"
+
 #include "stage_types.h"
 
 #include "cuda_check.h"
@@ -22,7 +25,7 @@ namespace {
 // Eight independent FMA chains per thread hide the FMA latency (ILP) even at low occupancy; the
 // data-dependent store keeps the compiler from removing the loop.
 constexpr int kChains = 8;
-constexpr int kThreadsPerBlock = 256;
+constexpr int kThreadsPerBlock = kPeakThreadsPerBlock;
 constexpr int kIterations = 1 << 16;
 const char *const kFmaSource = R"cuda(
 extern "C" __global__ void gemmscope_fma_peak(float *out, int iterations, float b, float c)
@@ -46,7 +49,7 @@ extern "C" __global__ void gemmscope_fma_peak(float *out, int iterations, float 
 }
 )cuda";
 
-constexpr int kRepetitions = 5;
+constexpr int kRepetitions = kPeakRepetitions;
 
 // TF32 tensor-core peak off Hopper (sm_80, 86, 89, 100, ...): every warp issues kTf32Chains
 // independent mma.sync m16n8k8 per iteration (independent accumulators, so the tensor pipe never
@@ -182,40 +185,11 @@ bool tf32NeedsMeasuring(const Ceilings &cached, const DeviceInfo &device)
     return cached.tf32Tflops <= 0 || cached.tf32Kernel != QLatin1String(tf32PeakKernel(device.cc()));
 }
 
-namespace {
-
-// A peak microbenchmark's run: its blocks and its best time. The kernel takes a buffer of one
-// float per thread first (the results, so that nothing is optimised away), then `moreArgs`; it
-// fills every SM with as many blocks as fit, several waves deep.
-struct PeakRun {
-    int blocks = 0;
-    double minMs = 0;
-};
-
-PeakRun runPeakKernel(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job,
-                      const NvrtcProgram &program, const char *bufferName,
-                      std::initializer_list<void *> moreArgs)
+bool memoryLevelsNeedMeasuring(const Ceilings &cached)
 {
-    const LoadedKernel kernel(compiler.compile(program));
-
-    const int blocksPerSm = std::max(1, kernel.maxActiveBlocksPerSm(kThreadsPerBlock));
-    const int blocks = device.spec.sms * blocksPerSm * 4;
-    DeviceBuffer<float> out(size_t(blocks) * kThreadsPerBlock, bufferName);
-    float *outPtr = out.get();
-    std::vector<void *> args{&outPtr};
-    args.insert(args.end(), moreArgs);
-    TimingOptions options;
-    options.warmup = 1;
-    options.minReps = kRepetitions;
-    options.maxReps = kRepetitions;
-    options.budgetMs = 0;
-    const TimingStats stats = timeLaunches(
-        [&] { kernel.launch(dim3(blocks), dim3(kThreadsPerBlock), args.data()); }, {}, options, job);
-    // The peak is the best the hardware did: interference on a shared machine only lowers it.
-    return {blocks, stats.minMs};
+    return !(cached.l2GBs > 0) || !(cached.sharedGBs > 0) ||
+           cached.memoryBenchmark != QLatin1String(kMemoryBenchmark);
 }
-
-} // namespace
 
 double measureTf32PeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job)
 {
@@ -288,7 +262,10 @@ std::optional<Ceilings> loadCeilings(const QString &path)
                o.value(QStringLiteral("measured_at")).toString(),
                o.value(QStringLiteral("tf32_tflops")).toDouble(), // absent in a file written before it
                o.value(QStringLiteral("tf32_unavailable")).toString(),
-               o.value(QStringLiteral("tf32_kernel")).toString()};
+               o.value(QStringLiteral("tf32_kernel")).toString(),
+               // absent in a file written before the memory levels: memoryLevelsNeedMeasuring()
+               o.value(QStringLiteral("l2_gbs")).toDouble(), o.value(QStringLiteral("shared_gbs")).toDouble(),
+               o.value(QStringLiteral("memory_benchmark")).toString()};
     if (!(c.fmaTflops > 0) || !(c.dramGBs > 0))
         return std::nullopt; // a corrupt or partial file: measure again
     // A file written before the kernel's name was stored holds an mma.sync peak: the only kind
@@ -313,6 +290,11 @@ void storeCeilings(const QString &path, const DeviceInfo &device, const Ceilings
     }
     if (!c.tf32Unavailable.isEmpty())
         o.insert(QStringLiteral("tf32_unavailable"), c.tf32Unavailable);
+    if (c.l2GBs > 0 && c.sharedGBs > 0) {
+        o.insert(QStringLiteral("l2_gbs"), c.l2GBs);
+        o.insert(QStringLiteral("shared_gbs"), c.sharedGBs);
+        o.insert(QStringLiteral("memory_benchmark"), c.memoryBenchmark);
+    }
     f.write(QJsonDocument(o).toJson());
     f.commit();
 }

@@ -1,6 +1,7 @@
-// Measured roofline ceilings of the device: FP32 FMA peak, DRAM copy bandwidth and (sm_80 on) the
-// TF32 tensor-core peak (wgmma on Hopper, mma.sync elsewhere), cached on disk per GPU UUID so
-// that the (few-second) measurement runs once per device.
+// Measured roofline ceilings of the device: FP32 FMA peak, DRAM copy bandwidth, (sm_80 on) the
+// TF32 tensor-core peak (wgmma on Hopper, mma.sync elsewhere) and the L2 and shared-memory read
+// bandwidths (ceilings_memory.h), cached on disk per GPU UUID so that the (few-second) measurement
+// runs once per device.
 #pragma once
 
 #include "gpu_device.h"
@@ -22,6 +23,11 @@ struct Ceilings {
     double tf32Tflops = 0;
     QString tf32Unavailable;
     QString tf32Kernel; // what measured tf32Tflops: kTf32MmaPeakKernel or kTf32WgmmaPeakKernel
+    // The memory levels below DRAM, GB/s read; 0 when not measured (a cache written before them).
+    // memoryBenchmark: kMemoryBenchmark of the runner that measured them.
+    double l2GBs = 0;
+    double sharedGBs = 0;
+    QString memoryBenchmark;
 };
 
 // What the TF32 roof was measured with, as the ceilings event names it (tf32_kernel). On Hopper
@@ -40,6 +46,9 @@ QString tf32Unavailable(const DeviceInfo &device);
 // measured with another kernel than the device's (a Hopper cache written with mma.sync before
 // the wgmma benchmark existed): the job then measures the TF32 peak again, only it.
 bool tf32NeedsMeasuring(const Ceilings &cached, const DeviceInfo &device);
+// Whether ceilings read from the cache lack the L2 or shared-memory bandwidth, or hold figures of
+// another benchmark than this runner's (kMemoryBenchmark): the job then measures those two again.
+bool memoryLevelsNeedMeasuring(const Ceilings &cached);
 
 double measureFmaPeakTflops(const NvrtcCompiler &compiler, const DeviceInfo &device, JobContext &job);
 // TFLOP/s of dense TF32 with tf32PeakProgram(device.cc()); call only where tf32Unavailable() is

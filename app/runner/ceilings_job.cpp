@@ -1,5 +1,6 @@
 // The `ceilings` job: the cached measurement, or a new one with `refresh`.
 #include "ceilings.h"
+#include "ceilings_memory.h"
 #include "events.h"
 #include "job_context.h"
 #include "runner_state.h"
@@ -7,6 +8,22 @@
 #include <QDateTime>
 
 namespace gemmscope::runner {
+
+namespace {
+
+// The L2 and shared-memory bandwidths, as progress phases `l2` and `shared` from `done` of `total`.
+void measureMemoryLevels(RunnerState &state, const DeviceInfo &device, JobContext &job, Ceilings &ceilings,
+                         int done, int total)
+{
+    job.progress(QStringLiteral("l2"), done, total);
+    ceilings.l2GBs = measureL2BandwidthGBs(state.compiler, device, job);
+    job.progress(QStringLiteral("shared"), done + 1, total);
+    ceilings.sharedGBs = measureSharedBandwidthGBs(state.compiler, device, job);
+    ceilings.memoryBenchmark = QString::fromLatin1(kMemoryBenchmark);
+    job.progress(QStringLiteral("shared"), done + 2, total);
+}
+
+} // namespace
 
 void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, JobContext &job)
 {
@@ -18,28 +35,38 @@ void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, Jo
     const QString noTf32 = tf32Unavailable(device);
     if (!ceilings) {
         Ceilings measured;
-        job.progress(QStringLiteral("fma"), 0, 3);
+        job.progress(QStringLiteral("fma"), 0, 5);
         measured.fmaTflops = measureFmaPeakTflops(state.compiler, device, job);
-        job.progress(QStringLiteral("dram"), 1, 3);
+        job.progress(QStringLiteral("dram"), 1, 5);
         measured.dramGBs = measureDramBandwidthGBs(device, job);
-        job.progress(QStringLiteral("tf32"), 2, 3);
+        job.progress(QStringLiteral("tf32"), 2, 5);
         if (noTf32.isEmpty()) {
             measured.tf32Tflops = measureTf32PeakTflops(state.compiler, device, job);
             measured.tf32Kernel = QString::fromLatin1(tf32PeakKernel(device.cc()));
         }
         measured.tf32Unavailable = noTf32;
-        job.progress(QStringLiteral("tf32"), 3, 3);
+        measureMemoryLevels(state, device, job, measured, 3, 5);
         measured.measuredAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
         storeCeilings(path, device, measured);
         ceilings = measured;
-    } else if (tf32NeedsMeasuring(*ceilings, device)) {
+    } else {
         // A cache written before the TF32 roof existed, or on Hopper before it was measured with
-        // wgmma (the mma.sync peak sits below real wgmma runs): measure only that, keep the rest.
-        job.progress(QStringLiteral("tf32"), 0, 1);
-        ceilings->tf32Tflops = measureTf32PeakTflops(state.compiler, device, job);
-        ceilings->tf32Kernel = QString::fromLatin1(tf32PeakKernel(device.cc()));
-        job.progress(QStringLiteral("tf32"), 1, 1);
-        storeCeilings(path, device, *ceilings);
+        // wgmma (the mma.sync peak sits below real wgmma runs), or before the L2 and shared-memory
+        // roofs (or by another version of their benchmarks): measure only what is missing, keep
+        // the rest.
+        const bool tf32 = tf32NeedsMeasuring(*ceilings, device);
+        const bool memory = memoryLevelsNeedMeasuring(*ceilings);
+        const int total = (tf32 ? 1 : 0) + (memory ? 2 : 0);
+        if (tf32) {
+            job.progress(QStringLiteral("tf32"), 0, total);
+            ceilings->tf32Tflops = measureTf32PeakTflops(state.compiler, device, job);
+            ceilings->tf32Kernel = QString::fromLatin1(tf32PeakKernel(device.cc()));
+            job.progress(QStringLiteral("tf32"), 1, total);
+        }
+        if (memory)
+            measureMemoryLevels(state, device, job, *ceilings, tf32 ? 1 : 0, total);
+        if (tf32 || memory)
+            storeCeilings(path, device, *ceilings);
     }
     protocol::CeilingsEvent event;
     event.id = job.id();
@@ -53,6 +80,10 @@ void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, Jo
         event.tf32Kernel = ceilings->tf32Kernel;
     } else if (!noTf32.isEmpty()) {
         event.tf32Unavailable = noTf32;
+    }
+    if (ceilings->l2GBs > 0 && ceilings->sharedGBs > 0) {
+        event.l2Gbs = ceilings->l2GBs;
+        event.sharedGbs = ceilings->sharedGBs;
     }
     job.send(protocol::toJson(event));
 }

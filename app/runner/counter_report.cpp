@@ -1,5 +1,6 @@
 #include "counter_report.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace gemmscope::runner {
@@ -18,6 +19,8 @@ const std::string kSharedLdWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_sha
 const std::string kSharedLdInstructions = "smsp__inst_executed_op_shared_ld.sum";
 const std::string kSharedStWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 const std::string kSharedStInstructions = "smsp__inst_executed_op_shared_st.sum";
+const std::string kL1Bytes = "l1tex__t_bytes.sum";
+const std::string kSharedBytes = "sm__sass_data_bytes_mem_shared.sum";
 
 std::optional<double> ratio(double numerator, double denominator)
 {
@@ -52,7 +55,9 @@ const std::vector<std::string> &counterMetrics()
                                                   kSharedLdWavefronts,
                                                   kSharedLdInstructions,
                                                   kSharedStWavefronts,
-                                                  kSharedStInstructions};
+                                                  kSharedStInstructions,
+                                                  kL1Bytes,
+                                                  kSharedBytes};
     return metrics;
 }
 
@@ -69,6 +74,17 @@ protocol::Counters countersOf(const CounterReading &reading, const ProblemSize &
     counters.flops = flops;
     counters.dramIntensity = ratio(flops, read + write);
     counters.l2Intensity = ratio(flops, l2);
+    // Only from a reading that has them: one recorded before they were read re-encodes as it was.
+    const auto has = [&reading](const std::string &metric) {
+        return std::any_of(reading.values.cbegin(), reading.values.cend(),
+                           [&metric](const auto &value) { return value.first == metric; });
+    };
+    if (has(kL1Bytes) || has(kSharedBytes)) {
+        const double l1 = reading.value(kL1Bytes), shared = reading.value(kSharedBytes);
+        counters.l1Bytes = l1;
+        counters.sharedBytes = shared;
+        counters.l1Intensity = ratio(flops, l1 + shared);
+    }
     counters.kernels = reading.kernels;
     counters.access = accessOf(reading);
     for (const auto &[name, value] : reading.values)

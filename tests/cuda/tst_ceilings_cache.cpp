@@ -1,6 +1,7 @@
 // The ceilings cache (one JSON file per GPU): what it keeps, and when the runner measures the TF32
 // roof again instead of trusting it — without a GPU (the measurement itself is tst_runner_gpu's).
 #include "ceilings.h"
+#include "ceilings_memory.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -121,6 +122,76 @@ private slots:
         QCOMPARE(loaded->tf32Tflops, 0.0);
         QVERIFY(loaded->tf32Kernel.isEmpty());
         QCOMPARE(loaded->tf32Unavailable, t4.tf32Unavailable);
+    }
+
+    // The hierarchical roofline's L2 and shared-memory bandwidths are kept with the benchmark that
+    // measured them; a cache of this runner's benchmark is trusted as it is.
+    void roundTripKeepsTheMemoryLevels()
+    {
+        const DeviceInfo hopper = deviceOfArch(90);
+        const QString path = m_dir.filePath(QStringLiteral("levels.json"));
+        Ceilings c = measuredWith(kTf32WgmmaPeakKernel, 471.5);
+        c.l2GBs = 10250.5;
+        c.sharedGBs = 33100.25;
+        c.memoryBenchmark = QString::fromLatin1(kMemoryBenchmark);
+        storeCeilings(path, hopper, c);
+        const std::optional<Ceilings> loaded = loadCeilings(path);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->l2GBs, 10250.5);
+        QCOMPARE(loaded->sharedGBs, 33100.25);
+        QCOMPARE(loaded->memoryBenchmark, QString::fromLatin1(kMemoryBenchmark));
+        QVERIFY(!memoryLevelsNeedMeasuring(*loaded));
+        QVERIFY(!tf32NeedsMeasuring(*loaded, hopper));
+    }
+
+    // A cache file from before the memory levels (no l2_gbs, shared_gbs, memory_benchmark) still
+    // loads with every figure it has; only the two levels are to be measured.
+    void fileWithoutMemoryLevelsLoads()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("before-levels.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(QJsonObject{{"fma_tflops", 64.2},
+                                          {"dram_gbs", 4100.0},
+                                          {"measured_at", "2026-12-01T10:00:00Z"},
+                                          {"tf32_tflops", 471.5},
+                                          {"tf32_kernel", kTf32WgmmaPeakKernel}})
+                    .toJson());
+        f.close();
+        const std::optional<Ceilings> loaded = loadCeilings(path);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->fmaTflops, 64.2);
+        QCOMPARE(loaded->tf32Tflops, 471.5);
+        QCOMPARE(loaded->l2GBs, 0.0);
+        QCOMPARE(loaded->sharedGBs, 0.0);
+        QVERIFY(memoryLevelsNeedMeasuring(*loaded));
+        QVERIFY(!tf32NeedsMeasuring(*loaded, deviceOfArch(90)));
+        // Stored without them, a file names no level (nothing to mistake for a measurement).
+        storeCeilings(path, deviceOfArch(90), *loaded);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject written = QJsonDocument::fromJson(f.readAll()).object();
+        QVERIFY(!written.contains(QStringLiteral("l2_gbs")));
+        QVERIFY(!written.contains(QStringLiteral("shared_gbs")));
+        QVERIFY(!written.contains(QStringLiteral("memory_benchmark")));
+    }
+
+    // Figures of another version of the benchmarks (or of none), or only one of the two: measured
+    // again, never shown beside this runner's as if they were the same measurement.
+    void otherMemoryBenchmarkIsMeasuredAgain()
+    {
+        Ceilings c = measuredWith(kTf32WgmmaPeakKernel, 471.5);
+        c.l2GBs = 10250;
+        c.sharedGBs = 33100;
+        c.memoryBenchmark = QString::fromLatin1(kMemoryBenchmark);
+        QVERIFY(!memoryLevelsNeedMeasuring(c));
+        Ceilings other = c;
+        other.memoryBenchmark = QStringLiteral("l2:ld.global.v4.f32;v0");
+        QVERIFY(memoryLevelsNeedMeasuring(other));
+        other.memoryBenchmark.clear();
+        QVERIFY(memoryLevelsNeedMeasuring(other));
+        Ceilings half = c;
+        half.sharedGBs = 0;
+        QVERIFY(memoryLevelsNeedMeasuring(half));
     }
 
 private:

@@ -23,6 +23,8 @@ namespace {
 
 const std::string kRead = "dram__bytes_read.sum", kWrite = "dram__bytes_write.sum", kL2 = "lts__t_bytes.sum",
                   kFfma = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum";
+// The hierarchical roofline's L1/shared level (both names checked on the H200 with ncu --query-metrics).
+const std::string kL1 = "l1tex__t_bytes.sum", kShared = "sm__sass_data_bytes_mem_shared.sum";
 
 // Numerator and denominator of each access ratio, in the report's order.
 const std::vector<std::pair<std::string, std::string>> kAccessRatios{
@@ -67,13 +69,52 @@ private slots:
     {
         // The names the report reads must be the ones the profiler is asked for.
         const std::vector<std::string> &metrics = counterMetrics();
-        for (const std::string &name : {kRead, kWrite, kL2, kFfma})
+        for (const std::string &name : {kRead, kWrite, kL2, kFfma, kL1, kShared})
             QVERIFY2(std::find(metrics.begin(), metrics.end(), name) != metrics.end(), name.c_str());
         for (const auto &[num, den] : kAccessRatios) {
             QVERIFY2(std::find(metrics.begin(), metrics.end(), num) != metrics.end(), num.c_str());
             QVERIFY2(std::find(metrics.begin(), metrics.end(), den) != metrics.end(), den.c_str());
         }
-        QCOMPARE(metrics.size(), size_t(12));
+        QCOMPARE(metrics.size(), size_t(14));
+    }
+
+    // The L1/shared intensity divides the nominal FLOPs by the L1 (global, local) and shared bytes
+    // together: one SRAM, one roof. Null where neither moved a byte.
+    void reportDerivesTheL1SharedIntensity()
+    {
+        CounterReading r = reading(3.1e9, 2.4e8, 5.5e10, 4.5e11);
+        r.values.emplace_back(kL1, 6.0e10);
+        r.values.emplace_back(kShared, 9.0e11);
+        const ProblemSize size{7680, 7680, 7680};
+        const double flops = 2.0 * 7680.0 * 7680.0 * 7680.0;
+        const QJsonObject c = countersJson(r, size);
+        QCOMPARE(c.value(QStringLiteral("l1_bytes")).toDouble(), 6.0e10);
+        QCOMPARE(c.value(QStringLiteral("shared_bytes")).toDouble(), 9.0e11);
+        QCOMPARE(c.value(QStringLiteral("l1_intensity")).toDouble(), flops / (6.0e10 + 9.0e11));
+        // Beside the L2 and DRAM ones, unchanged.
+        QCOMPARE(c.value(QStringLiteral("l2_intensity")).toDouble(), flops / 5.5e10);
+        QCOMPARE(c.value(QStringLiteral("dram_intensity")).toDouble(), flops / (3.1e9 + 2.4e8));
+        const QJsonObject raw = c.value(QStringLiteral("metrics")).toObject();
+        QCOMPARE(raw.value(QString::fromStdString(kL1)).toDouble(), 6.0e10);
+        QCOMPARE(raw.value(QString::fromStdString(kShared)).toDouble(), 9.0e11);
+        // Only global traffic (the naive kernel): the L1 bytes alone.
+        CounterReading naive = reading(1e9, 1e8, 4e10, 1e9);
+        naive.values.emplace_back(kL1, 2.0e11);
+        QCOMPARE(countersJson(naive, size).value(QStringLiteral("l1_intensity")).toDouble(), flops / 2.0e11);
+        // Neither moved a byte: null, not infinity.
+        CounterReading none = reading(1, 1, 1, 1);
+        none.values.emplace_back(kL1, 0.0);
+        none.values.emplace_back(kShared, 0.0);
+        QVERIFY(countersJson(none, size).value(QStringLiteral("l1_intensity")).isNull());
+        // A reading without them (recorded before they were read): absent, not 0 bytes.
+        const QJsonObject before = countersJson(reading(1, 1, 1, 1), size);
+        for (const char *field : {"l1_bytes", "shared_bytes", "l1_intensity"})
+            QVERIFY2(!before.contains(QLatin1String(field)), field);
+        // Through the protocol's codec and back, the typed report is the same.
+        protocol::Counters typed;
+        QVERIFY(protocol::fromJson(c, typed));
+        QCOMPARE(typed, countersOf(r, size));
+        QCOMPARE(*typed.l1Intensity, flops / (6.0e10 + 9.0e11));
     }
 
     // The access model's quantities as kernel-wide ratios, under the model's own names (the
