@@ -10,6 +10,7 @@ of its behaviour comes from the environment, so that one file serves every test:
                   an empty FAKE_HOST names no host)
   FAKE_PROTOCOL   the protocol version `ready` says, as JSON text (default 1; 1.5 or "1" for the
                   version checks)
+  FAKE_NO_GPU     `ready` says there is no GPU (gpu_error no_gpu)
   FAKE_STARTS     a file counting this runner's starts (the test reads it)
   FAKE_SILENT_STARTS  the first N starts (by FAKE_STARTS) never say `ready`: a hung start-up
   FAKE_LOG        every run request is appended here, one line "stage|BM=.. BN=..", so a test can
@@ -32,7 +33,7 @@ end and hangs.
 
 A `profile` request (issue 23) is answered like the real runner's: `compiled` (not for cuBLAS),
 `progress` in the phases compile, stalls, instructions, limiters, then one canned `profile` event
-of three instructions of the stage (cuBLAS's without source lines and per-instruction metrics),
+of seven instructions on seven lines of the stage (cuBLAS's without source lines and per-instruction metrics),
 whose sample counts are a fixed function of the configuration. Its seed picks the same
 misbehaviours as a run's (101 hangs, 102 is killed mid-profile: the crash hook); and
   FAKE_PROFILE_FAIL_KIND  every profile ends with an error of this kind (e.g. launch_error)
@@ -77,8 +78,13 @@ delay_s = float(env("FAKE_DELAY_S", "0"))
 progress_steps = int(env("FAKE_PROGRESS", "0"))
 fail_kind = env("FAKE_FAIL_KIND")
 
-out({"event": "ready", "protocol": json.loads(env("FAKE_PROTOCOL", "1")), "runner": "stand-in", "nvrtc": "13.0",
-     "host": host, "gpu": dict(gpu, sms=132, cc=90)})
+if env("FAKE_NO_GPU"):
+    out({"event": "ready", "protocol": json.loads(env("FAKE_PROTOCOL", "1")), "runner": "stand-in", "nvrtc": "13.0",
+         "host": host, "gpu": None,
+         "gpu_error": {"kind": "no_gpu", "message": "No CUDA driver is installed on this machine."}})
+else:
+    out({"event": "ready", "protocol": json.loads(env("FAKE_PROTOCOL", "1")), "runner": "stand-in", "nvrtc": "13.0",
+         "host": host, "gpu": dict(gpu, sms=132, cc=90)})
 
 
 def endless_line():
@@ -196,6 +202,9 @@ def profile(req):
             (512, "LDG.E R4, [R2.64]", 30, {"long_scoreboard": 120 * scale, "barrier": 30 * scale},
              {"inst_executed": 512, "sectors_mem_global": 2048, "sectors_mem_global_ideal": 2048,
               "inst_executed_op_global_ld": 512})]
+    # Seven lines in all, so that a "top 5" has something to leave out; the last ones are cold.
+    rows += [(2048 + 16 * n, "IADD3 R%d, R%d, 0x1, RZ" % (n, n), 50 + n, {"wait": (7 - n) * scale},
+              {"inst_executed": 64}) for n in range(4)]
     instructions = []
     for pc, sass, line, stalls, metrics in rows:
         ins = {"function": fn, "pc": pc, "sass": sass, "stalls": stalls}
