@@ -73,7 +73,7 @@ QJsonObject sessionJson(const QJsonValue &profiles = QJsonValue::Undefined)
 
 QJsonObject entryOf(const protocol::ProfileEvent &p)
 {
-    return toJson(StoredProfile{p, QStringLiteral("measured")});
+    return toJson(StoredProfile{p, QStringLiteral("measured"), {}});
 }
 
 } // namespace
@@ -136,12 +136,51 @@ private slots:
         QVERIFY(parsed.data->notices.isEmpty());
         // ... and one without profiles is written without the key, as before.
         QVERIFY(!QJsonDocument::fromJson(serializeSession(*parsed.data)).object().contains("profiles"));
-        // The embedded default session of this tree loads too.
+    }
+
+    // Issue 23 item 5: without a GPU the embedded session shows every profile view: recorded H200
+    // profiles of the five presets at 4096^3, each with its cuBLAS baseline, read without a notice.
+    void embeddedSessionCarriesRecordedProfiles_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("baseline");
+        QTest::newRow("worklog-2") << "worklog-2"
+                                   << "cublas_fp32";
+        QTest::newRow("worklog-3") << "worklog-3"
+                                   << "cublas_fp32";
+        QTest::newRow("worklog-8") << "worklog-8"
+                                   << "cublas_fp32";
+        QTest::newRow("fp32-tuned") << "fp32-tuned"
+                                    << "cublas_fp32";
+        QTest::newRow("tf32-wgmma-tma") << "tf32-wgmma-tma"
+                                        << "cublas_tf32";
+    }
+    void embeddedSessionCarriesRecordedProfiles()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, baseline);
         const QString embedded =
             QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/../../resources/default_session.json");
-        const SessionParse def = readSessionFile(embedded);
-        QVERIFY2(def.data, qPrintable(def.error));
-        QVERIFY(def.data->notices.isEmpty());
+        Session session;
+        QString error;
+        QVERIFY2(session.loadDefault(&error, embedded), qPrintable(error));
+        QVERIFY2(session.notices().isEmpty(), qPrintable(session.notices().join('\n')));
+        const StoredProfile *profile = session.profileForConfig(configOf(preset), kH200);
+        QVERIFY2(profile, "no recorded profile of this preset at 4096^3 on the H200");
+        QVERIFY(profile->isRecorded());
+        QVERIFY(profile->event.totalSamples.value_or(0) > 0);
+        QVERIFY(!profile->event.limiters.isEmpty());
+        const bool hasLines =
+            std::any_of(profile->event.instructions.begin(), profile->event.instructions.end(),
+                        [](const protocol::ProfileInstruction &i) { return i.line > 0; });
+        QVERIFY(hasLines); // built with -lineinfo: the Source tab's columns
+        const StoredProfile *cublas = session.baselineProfileFor(profile->event);
+        QVERIFY(cublas);
+        QCOMPARE(cublas->event.stage, baseline);
+        // Saved again, the embedded profiles come back unchanged.
+        const SessionParse again = parseSessionJson(serializeSession(session.data()));
+        QVERIFY2(again.data, qPrintable(again.error));
+        QCOMPARE(again.data->profiles, session.profiles());
     }
 
     void damagedProfileIsSkippedWithANotice_data()

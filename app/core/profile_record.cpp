@@ -2,6 +2,7 @@
 
 #include "run_record.h"
 
+#include <QJsonDocument>
 #include <QObject>
 
 namespace gemmscope {
@@ -97,6 +98,18 @@ QJsonObject toJson(const StoredProfile &profile)
     return QJsonObject{{"origin", profile.origin}, {"event", protocol::toJson(profile.event)}};
 }
 
+StoredProfile withJson(StoredProfile profile)
+{
+    profile.json =
+        std::make_shared<const QByteArray>(QJsonDocument(toJson(profile)).toJson(QJsonDocument::Compact));
+    return profile;
+}
+
+QByteArray compactJson(const StoredProfile &profile)
+{
+    return profile.json ? *profile.json : QJsonDocument(toJson(profile)).toJson(QJsonDocument::Compact);
+}
+
 std::optional<StoredProfile> storedProfileFromJson(const QJsonValue &value, QString *error)
 {
     const auto fail = [&](const QString &why) -> std::optional<StoredProfile> {
@@ -121,6 +134,8 @@ std::optional<StoredProfile> storedProfileFromJson(const QJsonValue &value, QStr
     profile.origin = entry.value("origin").toString();
     if (profile.origin.isEmpty())
         profile.origin = QStringLiteral("recorded");
+    // The entry as it came (a newer runner's fields included: a load and a save lose nothing), once.
+    profile.json = std::make_shared<const QByteArray>(QJsonDocument(entry).toJson(QJsonDocument::Compact));
     return profile;
 }
 

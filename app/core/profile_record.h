@@ -12,6 +12,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <memory>
 #include <optional>
 
 namespace gemmscope {
@@ -21,9 +22,23 @@ struct RunRecord;
 struct StoredProfile {
     protocol::ProfileEvent event;
     QString origin; // "measured" (this session's runner) or "recorded" (embedded, a bench file)
+    // The entry as compact JSON, made once (withJson, or as read from a file: then with any field a
+    // newer runner added, so that a load and a save lose nothing): a profile holds thousands of
+    // instructions and the session is serialized at every autosave; re-encoding the embedded H200
+    // profiles each time took ~150 ms of the UI thread. Empty: encoded when needed. Not part of the
+    // value (operator==).
+    std::shared_ptr<const QByteArray> json;
     bool isRecorded() const { return origin == QLatin1String("recorded"); }
-    friend bool operator==(const StoredProfile &, const StoredProfile &) = default;
+    friend bool operator==(const StoredProfile &a, const StoredProfile &b)
+    {
+        return a.event == b.event && a.origin == b.origin;
+    }
 };
+
+// `profile` with its compact JSON made now.
+StoredProfile withJson(StoredProfile profile);
+// The session file's entry (toJson) as compact JSON: the one made once, where there is one.
+QByteArray compactJson(const StoredProfile &profile);
 
 // The configuration a profile sampled. Normalised, so that a request's defaults and a runner's
 // echo of them compare equal: the build is "release" unless "scalar_shared" (cuBLAS: none), the TF32
