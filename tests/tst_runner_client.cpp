@@ -225,7 +225,7 @@ private slots:
         QCOMPARE(event.stage, QStringLiteral("coalesced"));
         QCOMPARE(event.size, (ProblemSize{4096, 4096, 4096}));
         QCOMPARE(event.gpu.name, QStringLiteral("Fake GPU"));
-        QCOMPARE(event.instructions.size(), 3);
+        QCOMPARE(event.instructions.size(), 7);
         QCOMPARE(event.instructions[0].file, QStringLiteral("coalesced.cuh"));
         QVERIFY(event.instructions[0].samples() > 0);
         QVERIFY(event.limiters.contains("sm__warps_active.avg.pct_of_peak_sustained_active"));
@@ -277,6 +277,57 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(profileFailures.count(), 1, 10000);
         QCOMPARE(profileFailures[0][1].toString(), QStringLiteral("launch_error"));
         QCOMPARE(profileFailures[0][2].toString(), QStringLiteral("The stand-in cannot profile here."));
+        QCOMPARE(failed.count(), 0);
+    }
+
+    // Esc cancels profiles as it cancels runs: the queued one at once, the running one through the
+    // runner (this stand-in ignores cancel, so the grace period ends it); a hung profile is ended
+    // by the watchdog. Each comes back as profileFailed with its kind, never as a run.
+    void hungProfileIsCancelledOrTimedOut_data()
+    {
+        QTest::addColumn<bool>("cancel");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("cancelled") << true << "cancelled";
+        QTest::newRow("timed out") << false << "runner_timeout";
+    }
+    void hungProfileIsCancelledOrTimedOut()
+    {
+        QFETCH(bool, cancel);
+        QFETCH(QString, kind);
+        if (test::standInRunnerPath().isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        RunnerClient client;
+        client.setCommand(test::standInRunner());
+        RunnerClient::Watchdog limits;
+        limits.silenceMarginMs = cancel ? 600000 : 300;
+        limits.cancelGraceMs = 300;
+        client.setWatchdog(limits);
+        QSignalSpy started(&client, &RunnerClient::runStarted);
+        QSignalSpy profileFailures(&client, &RunnerClient::profileFailed);
+        QSignalSpy profiles(&client, &RunnerClient::profileAvailable);
+        QSignalSpy failed(&client, &RunnerClient::runFailed);
+        RunRequest hung = profileRequest(request({}, kInteractiveTag).config);
+        hung.seed = 101; // the stand-in hangs at "stalls"
+        hung.config.timing.budgetMs = 100;
+        const QString hungId = client.submit(hung);
+        const QString queuedId = client.submit(profileRequest(request({}, kInteractiveTag).config));
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
+        if (cancel) {
+            client.cancelAll();
+            QTRY_COMPARE_WITH_TIMEOUT(profileFailures.count(), 2, 10000);
+            QCOMPARE(profileFailures[0][0].toString(), queuedId);
+            QCOMPARE(profileFailures[0][1].toString(), kind);
+            QCOMPARE(profileFailures[0][2].toString(),
+                     QStringLiteral("The profile was cancelled before it started."));
+            QCOMPARE(profileFailures[1][0].toString(), hungId);
+        } else {
+            QTRY_COMPARE_WITH_TIMEOUT(profileFailures.count(), 1, 10000);
+            QCOMPARE(profileFailures[0][0].toString(), hungId);
+            QTRY_COMPARE_WITH_TIMEOUT(profiles.count(), 1, 10000); // the next one, on the restarted runner
+            QCOMPARE(profiles[0][0].value<protocol::ProfileEvent>().id, queuedId);
+        }
+        QCOMPARE(profileFailures.last()[1].toString(), kind);
+        QVERIFY(!profileFailures.last()[2].toString().isEmpty());
         QCOMPARE(failed.count(), 0);
     }
 

@@ -288,6 +288,39 @@ private slots:
         QVERIFY(!session.profileForRun(run));
     }
 
+    // What the views show: the selected run's profile, else the panel's configuration (the runner's
+    // GPU first, then any), each with its baseline.
+    void shownProfilesFollowRunThenConfiguration()
+    {
+        Session session;
+        session.addProfile(profileOf("fp32-tuned", {4096, 4096, 4096}, QStringLiteral("NVIDIA B200")));
+        session.addProfile(profileOf("fp32-tuned"));
+        session.addProfile(profileOf("cublas_fp32"));
+        session.addProfile(profileOf("worklog-3"));
+        RunRecord run;
+        run.stage = stageIdOf("coalesced");
+        for (const auto &[name, value] : findPreset("worklog-3")->params)
+            run.params.insert(QString::fromStdString(name), value);
+        run.m = run.n = run.k = 4096;
+        run.gpuName = kH200;
+        Session::ShownProfiles shown = session.shownProfiles(&run, configOf("fp32-tuned"), kH200);
+        QVERIFY(shown.ofSelectedRun);
+        QCOMPARE(shown.profile->event.stage, QStringLiteral("coalesced"));
+        QCOMPARE(shown.baseline->event.stage, QStringLiteral("cublas_fp32"));
+        run.m = 1024; // a run without a profile: the panel's configuration, on the runner's GPU
+        shown = session.shownProfiles(&run, configOf("fp32-tuned"), kH200);
+        QVERIFY(!shown.ofSelectedRun);
+        QCOMPARE(shown.profile->event.gpu.name, kH200);
+        QVERIFY(shown.baseline);
+        shown = session.shownProfiles(nullptr, configOf("fp32-tuned"), QStringLiteral("NVIDIA B200"));
+        QCOMPARE(shown.profile->event.gpu.name, QStringLiteral("NVIDIA B200"));
+        QVERIFY(!shown.baseline);                                           // no cuBLAS profile on the B200
+        shown = session.shownProfiles(nullptr, configOf("fp32-tuned"), {}); // no runner: the newest
+        QCOMPARE(shown.profile->event.gpu.name, kH200);
+        shown = session.shownProfiles(nullptr, configOf("worklog-8"), kH200);
+        QVERIFY(!shown.profile && !shown.baseline);
+    }
+
     void keyNormalisesTheRunnersEcho()
     {
         protocol::ProfileEvent echoed = profileOf("tf32-wgmma-tma");

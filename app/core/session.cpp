@@ -489,6 +489,21 @@ const StoredProfile *Session::baselineProfileFor(const protocol::ProfileEvent &p
     return findProfile(key);
 }
 
+Session::ShownProfiles Session::shownProfiles(const RunRecord *selectedRun, const RunConfig &config,
+                                              const QString &gpuName) const
+{
+    ShownProfiles shown;
+    if (selectedRun && (shown.profile = profileForRun(*selectedRun)))
+        shown.ofSelectedRun = true;
+    else if (!gpuName.isEmpty() && (shown.profile = profileForConfig(config, gpuName)))
+        ;
+    else
+        shown.profile = profileForConfig(config);
+    if (shown.profile)
+        shown.baseline = baselineProfileFor(shown.profile->event);
+    return shown;
+}
+
 void Session::setCeilings(const QString &gpuName, const StoredCeilings &entry)
 {
     if (gpuName.isEmpty() || (m_data.ceilings.contains(gpuName) && m_data.ceilings.value(gpuName) == entry))

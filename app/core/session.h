@@ -157,6 +157,18 @@ public:
     // "Why not cuBLAS?": the cuBLAS profile of the same precision at the same size on the same GPU
     // as `profile` (a cuBLAS profile is its own baseline), or nullptr.
     const StoredProfile *baselineProfileFor(const protocol::ProfileEvent &profile) const;
+    // What the profile views show (issue 23): the selected run's profile where the session has one
+    // (`selectedRun` may be null), else the profile of the panel's configuration on `gpuName` (the
+    // runner's), else on any GPU; and its cuBLAS baseline. The pointers stay valid until the next
+    // profileAdded or profilesChanged: ask again then (views keep a copy, which is cheap: the
+    // instruction list is implicitly shared).
+    struct ShownProfiles {
+        const StoredProfile *profile = nullptr;
+        const StoredProfile *baseline = nullptr;
+        bool ofSelectedRun = false; // else of the panel's configuration
+    };
+    ShownProfiles shownProfiles(const RunRecord *selectedRun, const RunConfig &config,
+                                const QString &gpuName) const;
     // What the last open or load left out (SessionData::notices).
     QStringList notices() const { return m_data.notices; }
 
