@@ -17,6 +17,8 @@ Run from the repository root; it rewrites the session's "sweeps" and keeps every
 import json
 import sys
 
+from embed_recorded_profiles import write_session  # profiles one per line, the rest indented
+
 SESSION = "resources/default_session.json"
 GRID = "tests/data/recorded/sweeps-2026-11-30/sweep-1gpu.json"
 SIZES = "tests/data/recorded/sweeps-2026-11-30/size-sweep-square.json"
@@ -52,8 +54,7 @@ def main():
             "recorded), and TFLOP/s against size for five series, 256 to 8192 (size-sweep-square.json).")
     if "Sweep tab:" not in session["description"]:
         session["description"] += note
-    with open(SESSION, "w") as f:
-        f.write(json.dumps(session, indent=1, sort_keys=True) + "\n")
+    write_session(SESSION, session)
     print(f"{SESSION}: parameter sweep {len(slice_runs)} runs, size sweep {len(size_sweep['runs'])} runs",
           file=sys.stderr)
 

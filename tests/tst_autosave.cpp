@@ -372,6 +372,43 @@ private slots:
         QCOMPARE(Session::recoverableAutosave(own).unsavedRuns, 2);
     }
 
+    // Issue 23: an autosave whose only unsaved measurement is a profile is offered too, and
+    // recovering it brings the profile back.
+    void windowRecoversUnsavedProfiles()
+    {
+        const QString orphan = m_dir->filePath(QStringLiteral("autosave-profiles.json"));
+        {
+            Session crashed;
+            crashed.setAutosavePath(orphan);
+            protocol::ProfileEvent profile;
+            profile.stage = QStringLiteral("final");
+            profile.size = {512, 512, 512};
+            profile.gpu.name = QStringLiteral("NVIDIA H200");
+            crashed.addProfile(profile); // autosaved at once
+        }
+        QVERIFY(QFile::exists(orphan));
+        const QString own = m_dir->filePath(QStringLiteral("autosave-own-profiles.json"));
+        MainWindow window(
+            MainWindow::Options{.startRunner = false, .restoreSettings = false, .autosavePath = own});
+        QString boxText;
+        QTimer clicker;
+        connect(&clicker, &QTimer::timeout, this, [&] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box)
+                return;
+            boxText = box->text();
+            for (QAbstractButton *button : box->buttons())
+                if (button->text() == QStringLiteral("Recover"))
+                    button->click();
+        });
+        clicker.start(20);
+        window.offerAutosaveRecovery();
+        QTRY_VERIFY_WITH_TIMEOUT(!boxText.isEmpty(), 10000);
+        QVERIFY2(boxText.startsWith(QStringLiteral("1 profile(s) measured")), qPrintable(boxText));
+        QTRY_COMPARE(window.session()->profiles().size(), 1);
+        QVERIFY(!QFile::exists(orphan));
+    }
+
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
 };

@@ -302,6 +302,76 @@ private slots:
         QVERIFY2(o.err.contains(QStringLiteral("outside quotes")), qPrintable(o.err));
     }
 
+    // Issue 23: --profile profiles each stage and its cuBLAS baseline, prints the figures (top 5
+    // stall reasons and source lines, limiters) and writes the runner's profile events as JSON.
+    void profilePrintsEachStageAndItsBaseline()
+    {
+        const QString json = m_dir.filePath(QStringLiteral("profile.json"));
+        const Outcome o = bench({"--profile", "--runner", m_standIn, "--stages", "worklog-3,tf32-wgmma-tma",
+                                 "--size", "4096x4096x4096", "--sampling-period", "12", "--json", json});
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        for (const char *says :
+             {"[1/4] profiling worklog-3", "[2/4] profiling tf32-wgmma-tma", "[3/4] profiling cublas_fp32",
+              "[4/4] profiling cublas_tf32",
+              "worklog-3 at 4096x4096x4096 on Fake GPU: 1840.2 ms, 21632 samples", "one every 2^12 cycles",
+              "Top stall reasons:", "mio_throttle                   36.1 %", "coalesced.cuh:41",
+              "49.3 %  mio_throttle", "sm__warps_active.avg.pct_of_peak_sustained_active",
+              "No source lines (the kernel has no line table)", "cuBLAS's are not instrumented"})
+            QVERIFY2(o.out.contains(QLatin1String(says)), says);
+        // Top 5: of seven lines (and six reasons) the two coldest lines and the rarest reason are left out.
+        QVERIFY(o.out.contains(QStringLiteral("coalesced.cuh:51")));
+        QVERIFY(!o.out.contains(QStringLiteral("coalesced.cuh:52")));
+        QVERIFY(!o.out.contains(QStringLiteral("    wait ")));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(root["format"].toString(), QStringLiteral("gemmscope-bench"));
+        const QJsonArray profiles = root["profiles"].toArray();
+        QCOMPARE(profiles.size(), 4);
+        QCOMPARE(profiles[0].toObject()["event"].toString(), QStringLiteral("profile"));
+        QCOMPARE(profiles[0].toObject()["sampling_period"].toInt(), 12);
+        QCOMPARE(profiles[3].toObject()["stage"].toString(), QStringLiteral("cublas_tf32"));
+        QVERIFY(root["rows"].toArray().isEmpty()); // nothing was timed
+    }
+
+    void profileFailuresSayWhyAndEndNonzero_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("environment"); // NAME=value
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("unknown stage") << QStringList{"--stages", "no_such"} << "" << 1
+                                       << "--stages: \"no_such\" is neither a preset nor a stage key.";
+        QTest::newRow("no stages") << QStringList{} << "" << 1 << "--profile needs --stages";
+        QTest::newRow("bad period") << QStringList{"--stages", "worklog-3", "--sampling-period", "40"} << ""
+                                    << 1 << "--sampling-period must be a whole number from 5 to 31";
+        QTest::newRow("no GPU") << QStringList{"--stages", "worklog-3"} << "FAKE_NO_GPU=1" << 2
+                                << "No GPU: No CUDA driver is installed on this machine.";
+        QTest::newRow("runner error")
+            << QStringList{"--stages", "worklog-3"} << "FAKE_PROFILE_FAIL_KIND=launch_error" << 3
+            << "worklog-3 could not be profiled (launch_error): The stand-in cannot "
+               "profile here.";
+        QTest::newRow("killed mid-profile")
+            << QStringList{"--stages", "worklog-3"} << "FAKE_PROFILE_CRASH=coalesced" << 3
+            << "worklog-3 could not be profiled (runner_crashed)";
+    }
+    void profileFailuresSayWhyAndEndNonzero()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, environment);
+        QFETCH(int, exitCode);
+        QFETCH(QString, says);
+        QMap<QString, QString> env;
+        if (!environment.isEmpty())
+            env.insert(environment.section('=', 0, 0), environment.section('=', 1));
+        const Outcome o =
+            bench(QStringList{"--profile", "--runner", m_standIn, "--size", "512x512x512"} + args, env);
+        QCOMPARE(o.exitCode, exitCode);
+        QVERIFY2(o.err.contains(says), qPrintable(o.err));
+        if (environment.startsWith("FAKE_PROFILE_CRASH")) // the baseline ran on the restarted runner
+            QVERIFY2(o.out.contains("cublas_fp32 at 512x512x512 on Fake GPU"), qPrintable(o.out));
+    }
+
 private:
     // gemmscope-bench with `args`, its environment (and so its runner's) extended by `environment`.
     Outcome bench(const QStringList &args, const QMap<QString, QString> &environment = {})

@@ -6,6 +6,7 @@
 #include "chart_interaction.h"
 #include "chart_layout.h"
 #include "coalescing_view.h"
+#include "help_dialog.h"
 #include "machine_code_view.h"
 #include "main_window.h"
 #include "parameter_panel.h"
@@ -18,6 +19,7 @@
 #include "session.h"
 #include "session_render.h"
 #include "stage_source_view.h"
+#include "support/stand_in_runner.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -30,10 +32,12 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -90,6 +94,7 @@ private slots:
         QTest::newRow("run") << "actionRun" << QKeySequence("Ctrl+R");
         QTest::newRow("ladder") << "actionRunLadder" << QKeySequence("Ctrl+Shift+R");
         QTest::newRow("cancel") << "actionCancel" << QKeySequence(Qt::Key_Escape);
+        QTest::newRow("profile") << "actionProfile" << QKeySequence("Ctrl+P");
         QTest::newRow("open") << "actionOpen" << QKeySequence("Ctrl+O");
         QTest::newRow("save") << "actionSave" << QKeySequence("Ctrl+S");
         QTest::newRow("save as") << "actionSaveAs" << QKeySequence("Ctrl+Shift+S");
@@ -126,6 +131,85 @@ private slots:
         QVERIFY(window.runnerStatus().contains("No CUDA driver"));
         QCOMPARE(window.findChild<QLabel *>("runnerStatusLabel")->toolTip(),
                  plainTextAsHtml(window.runnerStatus()));
+    }
+
+    // Issue 23: Profile (Ctrl+P) is in the Run menu, on the toolbar and in the Help's shortcut list;
+    // it is off without a runner with a GPU or for a refused configuration, and says why.
+    void profileFollowsValidityAndRunner()
+    {
+        MainWindow window(options());
+        QAction *profile = window.action("actionProfile");
+        QVERIFY(profile);
+        QVERIFY(!profile->isEnabled());
+        QVERIFY2(
+            profile->statusTip().startsWith("Profiling is off: this window was started without a runner"),
+            qPrintable(profile->statusTip()));
+        QCOMPARE(profile->toolTip(), plainTextAsHtml(profile->statusTip()));
+        window.showRunnerStatus(false, "No CUDA driver is installed on this machine.");
+        QCOMPARE(profile->statusTip(),
+                 QStringLiteral("Profiling is off: No CUDA driver is installed on this machine."));
+        window.showRunnerStatus(true, "Test GPU (sm_90, 1 SMs)");
+        QVERIFY(profile->isEnabled());
+        QVERIFY(profile->statusTip().contains("cuBLAS at the same size"));
+        window.parameterPanel()->applyPreset("worklog-3");
+        auto *spin = window.parameterPanel()->findChild<QSpinBox *>("spin_BM");
+        spin->setValue(100);
+        QVERIFY(!profile->isEnabled());
+        QVERIFY2(profile->statusTip().startsWith("Profile is off: "), qPrintable(profile->statusTip()));
+        spin->setValue(64);
+        QVERIFY(profile->isEnabled());
+        // Where the user finds it.
+        QMenu *runMenu = nullptr;
+        for (QMenu *menu : window.findChildren<QMenu *>())
+            if (menu->title() == QStringLiteral("&Run"))
+                runMenu = menu;
+        QVERIFY(runMenu && runMenu->actions().contains(profile));
+        auto *toolbar = window.findChild<QToolBar *>("runToolBar");
+        QVERIFY(toolbar && toolbar->actions().contains(profile));
+        QVERIFY(shortcutsHtml(window.actions()).contains(QStringLiteral("Profile")));
+    }
+
+    // Issue 23 end to end on the stand-in runner: Profile stores the configuration's profile and
+    // cuBLAS's at that size, adds no run, and says so in the status bar; a damaged profile in a
+    // session file is left out with a notice.
+    void profileActionStoresProfilesNotRuns()
+    {
+        if (test::standInRunnerPath().isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        const QByteArray previous = qgetenv("GEMMSCOPE_RUNNER");
+        qputenv("GEMMSCOPE_RUNNER", test::standInRunnerPath().toLocal8Bit());
+        MainWindow::Options o = options();
+        o.startRunner = true;
+        MainWindow window(o);
+        QAction *profile = window.action("actionProfile");
+        QTRY_VERIFY_WITH_TIMEOUT(profile->isEnabled(), 10000); // the runner is located when it starts
+        qputenv("GEMMSCOPE_RUNNER", previous);
+        window.parameterPanel()->applyPreset("worklog-3");
+        window.parameterPanel()->setProblemSize(ProblemSize{512, 512, 512});
+        const int runs = int(window.session()->runs().size());
+        profile->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->profiles().size(), 2, 15000);
+        QCOMPARE(int(window.session()->runs().size()), runs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().startsWith("Profiled cublas_fp32"),
+                                 5000);
+        QVERIFY(window.session()->profileForConfig(window.parameterPanel()->config(), "Fake GPU"));
+    }
+
+    void damagedProfileInASessionFileIsNoticed()
+    {
+        const QString file = m_dir.filePath("damaged-profile.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(R"({"format":"gemmscope-session","version":1,"runs":[],"description":"Runs.",)"
+                R"("profiles":[{"origin":"measured","event":{"event":"profile","stage":"final"}}]})");
+        f.close();
+        MainWindow window(options());
+        QString error;
+        QVERIFY2(window.openSession(file, &error), qPrintable(error));
+        QVERIFY(window.session()->profiles().isEmpty());
+        QVERIFY2(window.noticeText().startsWith("damaged-profile.json: Profile 1 of the file was left out"),
+                 qPrintable(window.noticeText()));
+        QVERIFY(window.noticeText().endsWith("Runs."));
     }
 
     // The mapping pane's Source tab follows the panel's stage and stays open for cuBLAS (which

@@ -195,6 +195,142 @@ private slots:
         QCOMPARE(status.count(), 2); // ready, then ready again from the restarted runner
     }
 
+    // Issue 23: a profile job goes out as the protocol's `profile` request, its progress phases
+    // come through, and its answer arrives typed (profileAvailable), never as a run record.
+    void profileIsDecodedAndRouted()
+    {
+        if (test::standInRunnerPath().isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        RunnerClient client;
+        client.setCommand(test::standInRunner({{"FAKE_DELAY_S", "0.2"}}));
+        QSignalSpy profiles(&client, &RunnerClient::profileAvailable);
+        QSignalSpy profileFailures(&client, &RunnerClient::profileFailed);
+        QSignalSpy results(&client, &RunnerClient::resultAvailable);
+        QSignalSpy failed(&client, &RunnerClient::runFailed);
+        QSignalSpy progress(&client, &RunnerClient::progress);
+        QSignalSpy gpu(&client, &RunnerClient::runnerGpu);
+        RunConfig config = request({}, kInteractiveTag).config;
+        config.size = {4096, 4096, 4096};
+        RunRequest profile = profileRequest(config);
+        QCOMPARE(profile.toProtocolJson()["type"].toString(), QStringLiteral("profile"));
+        const QString id = client.submit(profile);
+        // An interactive run after it does not replace the queued profile.
+        client.submit(request({}, kInteractiveTag));
+        QTRY_COMPARE_WITH_TIMEOUT(profiles.count(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 10000);
+        QCOMPARE(profileFailures.count(), 0);
+        QCOMPARE(failed.count(), 0);
+        const auto event = profiles[0][0].value<protocol::ProfileEvent>();
+        QCOMPARE(event.id, id);
+        QCOMPARE(event.stage, QStringLiteral("coalesced"));
+        QCOMPARE(event.size, (ProblemSize{4096, 4096, 4096}));
+        QCOMPARE(event.gpu.name, QStringLiteral("Fake GPU"));
+        QCOMPARE(event.instructions.size(), 7);
+        QCOMPARE(event.instructions[0].file, QStringLiteral("coalesced.cuh"));
+        QVERIFY(event.instructions[0].samples() > 0);
+        QVERIFY(event.limiters.contains("sm__warps_active.avg.pct_of_peak_sustained_active"));
+        QCOMPARE(results[0][0].value<RunRecord>().stageKey(), QStringLiteral("coalesced")); // the run's
+        QStringList phases;
+        for (const auto &args : progress)
+            if (args[0].toString() == id)
+                phases << args[1].toString();
+        QVERIFY2(phases.contains("compiled") && phases.contains("limiters"), qPrintable(phases.join(",")));
+        QCOMPARE(gpu.count(), 1);
+        QCOMPARE(gpu[0][0].toString(), QStringLiteral("Fake GPU"));
+    }
+
+    // Issue 23, item 7: a runner killed mid-profile fails that profile with its kind and a
+    // sentence (no run record), is restarted, and the next profile is answered.
+    void runnerKilledMidProfileFailsItWithASentence()
+    {
+        if (test::standInRunnerPath().isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        RunnerClient client;
+        client.setCommand(test::standInRunner());
+        QSignalSpy profiles(&client, &RunnerClient::profileAvailable);
+        QSignalSpy profileFailures(&client, &RunnerClient::profileFailed);
+        QSignalSpy failed(&client, &RunnerClient::runFailed);
+        RunRequest killed = profileRequest(request({}, kInteractiveTag).config);
+        killed.seed = 102; // the stand-in's crash hook: SIGKILL at the "stalls" phase
+        const QString killedId = client.submit(killed);
+        const QString nextId = client.submit(profileRequest(request({}, kInteractiveTag).config));
+        QTRY_COMPARE_WITH_TIMEOUT(profiles.count(), 1, 15000);
+        QCOMPARE(profileFailures.count(), 1);
+        QCOMPARE(profileFailures[0][0].toString(), killedId);
+        QCOMPARE(profileFailures[0][1].toString(), QStringLiteral("runner_crashed"));
+        const QString sentence = profileFailures[0][2].toString();
+        QVERIFY2(sentence.contains("restarted"), qPrintable(sentence));
+        QCOMPARE(profiles[0][0].value<protocol::ProfileEvent>().id, nextId);
+        QCOMPARE(failed.count(), 0); // no run record for either
+    }
+
+    // A runner error for a profile (no permission for counters, say) comes with its kind.
+    void profileErrorKeepsItsKindAndSentence()
+    {
+        if (test::standInRunnerPath().isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        RunnerClient client;
+        client.setCommand(test::standInRunner({{"FAKE_PROFILE_FAIL_KIND", "launch_error"}}));
+        QSignalSpy profileFailures(&client, &RunnerClient::profileFailed);
+        QSignalSpy failed(&client, &RunnerClient::runFailed);
+        client.submit(profileRequest(request({}, kInteractiveTag).config));
+        QTRY_COMPARE_WITH_TIMEOUT(profileFailures.count(), 1, 10000);
+        QCOMPARE(profileFailures[0][1].toString(), QStringLiteral("launch_error"));
+        QCOMPARE(profileFailures[0][2].toString(), QStringLiteral("The stand-in cannot profile here."));
+        QCOMPARE(failed.count(), 0);
+    }
+
+    // Esc cancels profiles as it cancels runs: the queued one at once, the running one through the
+    // runner (this stand-in ignores cancel, so the grace period ends it); a hung profile is ended
+    // by the watchdog. Each comes back as profileFailed with its kind, never as a run.
+    void hungProfileIsCancelledOrTimedOut_data()
+    {
+        QTest::addColumn<bool>("cancel");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("cancelled") << true << "cancelled";
+        QTest::newRow("timed out") << false << "runner_timeout";
+    }
+    void hungProfileIsCancelledOrTimedOut()
+    {
+        QFETCH(bool, cancel);
+        QFETCH(QString, kind);
+        if (test::standInRunnerPath().isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        RunnerClient client;
+        client.setCommand(test::standInRunner());
+        RunnerClient::Watchdog limits;
+        limits.silenceMarginMs = cancel ? 600000 : 300;
+        limits.cancelGraceMs = 300;
+        client.setWatchdog(limits);
+        QSignalSpy started(&client, &RunnerClient::runStarted);
+        QSignalSpy profileFailures(&client, &RunnerClient::profileFailed);
+        QSignalSpy profiles(&client, &RunnerClient::profileAvailable);
+        QSignalSpy failed(&client, &RunnerClient::runFailed);
+        RunRequest hung = profileRequest(request({}, kInteractiveTag).config);
+        hung.seed = 101; // the stand-in hangs at "stalls"
+        hung.config.timing.budgetMs = 100;
+        const QString hungId = client.submit(hung);
+        const QString queuedId = client.submit(profileRequest(request({}, kInteractiveTag).config));
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
+        if (cancel) {
+            client.cancelAll();
+            QTRY_COMPARE_WITH_TIMEOUT(profileFailures.count(), 2, 10000);
+            QCOMPARE(profileFailures[0][0].toString(), queuedId);
+            QCOMPARE(profileFailures[0][1].toString(), kind);
+            QCOMPARE(profileFailures[0][2].toString(),
+                     QStringLiteral("The profile was cancelled before it started."));
+            QCOMPARE(profileFailures[1][0].toString(), hungId);
+        } else {
+            QTRY_COMPARE_WITH_TIMEOUT(profileFailures.count(), 1, 10000);
+            QCOMPARE(profileFailures[0][0].toString(), hungId);
+            QTRY_COMPARE_WITH_TIMEOUT(profiles.count(), 1, 10000); // the next one, on the restarted runner
+            QCOMPARE(profiles[0][0].value<protocol::ProfileEvent>().id, queuedId);
+        }
+        QCOMPARE(profileFailures.last()[1].toString(), kind);
+        QVERIFY(!profileFailures.last()[2].toString().isEmpty());
+        QCOMPARE(failed.count(), 0);
+    }
+
     void cancelDropsQueuedJob()
     {
         if (test::standInRunnerPath().isEmpty())

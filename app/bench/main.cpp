@@ -20,6 +20,11 @@
 //                   [--window N] [--journal file.gsweep] [--json out.json]
 //                   (a parameter sweep on a pool of runners: docs/sweeps.md)
 //
+//   gemmscope-bench --profile --stages fp32-tuned,tf32-wgmma-tma [--size 4096x4096x4096]
+//                   [--sampling-period 10] [--build ...] [--tf32-rounding ...] [--json out.json]
+//                   (issue 23: each stage and its cuBLAS baseline profiled with the runner's `profile`
+//                   job: stall reasons, hot source lines, limiters; docs/protocol.md, "Profile")
+//
 //   gemmscope-bench --size-sweep --stages worklog-8,cublas_fp32 [--sizes square|aspect|512,1024x512x768,...]
 //                   [--size-range 256-16384] [--powers-only] [--budget-ms 30] [runner options as --sweep]
 //                   (TFLOP/s against problem size, with wave quantization: docs/sweeps.md)
@@ -31,6 +36,7 @@
 #include "bench_table.h"
 #include "events.h"
 #include "file_write.h"
+#include "profile_mode.h"
 #include "requests.h"
 #include "runner_session.h"
 #include "stage_catalog.h"
@@ -568,9 +574,20 @@ int main(int argc, char **argv)
             "in a pre-pass inside the timed launch, as cuBLAS does) or truncate (the tensor core "
             "drops the low bits)."),
         QStringLiteral("mode"), QStringLiteral("rna"));
-    parser.addOptions({sizeOpt, stagesOpt, budgetOpt, flushOpt, jsonOpt, seedOpt, runnerOpt, minRepsOpt,
-                       warmupOpt, countersOpt, buildOpt, maxBlocksOpt, carveoutOpt, listJobsOpt, regimeOpt,
-                       maxNoiseOpt, thresholdOpt, noBaselineOpt, roundingOpt});
+    const QCommandLineOption profileOpt(
+        QStringLiteral("profile"),
+        QStringLiteral("Profile --stages (and the cuBLAS stage of each one's precision) at --size instead of "
+                       "timing them: duration, samples, the top 5 stall reasons and source lines, the "
+                       "limiters; --json writes the runner's profile events. Needs permission to read GPU "
+                       "performance counters."));
+    const QCommandLineOption periodOpt(
+        QStringLiteral("sampling-period"),
+        QStringLiteral("Profile: one PC sample every 2^N SM cycles (5-31; default: the runner's)."),
+        QStringLiteral("N"));
+    parser.addOptions({sizeOpt,     stagesOpt,   budgetOpt, flushOpt,    jsonOpt,      seedOpt,
+                       runnerOpt,   minRepsOpt,  warmupOpt, countersOpt, buildOpt,     maxBlocksOpt,
+                       carveoutOpt, listJobsOpt, regimeOpt, maxNoiseOpt, thresholdOpt, noBaselineOpt,
+                       roundingOpt, profileOpt,  periodOpt});
     const SweepOptions sweepOpts = addSweepOptions(parser);
     parser.process(app);
     if (parser.isSet(sweepOpts.sizeSweep))
@@ -625,6 +642,63 @@ int main(int argc, char **argv)
         printError(QStringLiteral("--build must be release or scalar_shared, not \"%1\".")
                        .arg(parser.value(buildOpt)));
         return 1;
+    }
+    if (parser.isSet(profileOpt)) {
+        bench::ProfileBenchOptions po;
+        po.size = size;
+        po.seed = int(*seed);
+        po.build = parser.value(buildOpt);
+        po.tf32Rounding = parser.value(roundingOpt);
+        if (po.tf32Rounding != QStringLiteral("rna") && po.tf32Rounding != QStringLiteral("truncate")) {
+            printError(
+                QStringLiteral("--tf32-rounding must be rna or truncate, not \"%1\".").arg(po.tf32Rounding));
+            return 1;
+        }
+        if (parser.isSet(periodOpt)) {
+            const auto period =
+                wholeNumber(parser.value(periodOpt), 5, 31, QStringLiteral("--sampling-period"), &error);
+            if (!period) {
+                printError(error);
+                return 1;
+            }
+            po.samplingPeriod = int(*period);
+        }
+        po.jsonPath = parser.value(jsonOpt);
+        po.command = QCoreApplication::arguments().join(QLatin1Char(' '));
+        const auto profiled = bench::profileTargets(parser.value(stagesOpt), &error);
+        if (!profiled) {
+            printError(error);
+            return 1;
+        }
+        if (parser.isSet(listJobsOpt)) {
+            int n = 0;
+            for (const bench::ProfileTarget &t : *profiled)
+                print(
+                    QString::fromUtf8(QJsonDocument(bench::profileJob(QStringLiteral("p%1").arg(++n), t, po))
+                                          .toJson(QJsonDocument::Compact)) +
+                    QLatin1Char('\n'));
+            return 0;
+        }
+        if (!po.jsonPath.isEmpty()) {
+            if (const auto refused = refuseOutput(po.jsonPath)) {
+                printError(QStringLiteral("--json: ") + *refused);
+                return 1;
+            }
+        }
+        RunnerSession runner(findRunner(parser.value(runnerOpt)));
+        if (!runner.start(&error)) {
+            printError(error);
+            return 1;
+        }
+        protocol::ReadyEvent ready;
+        protocol::fromJson(runner.ready(), ready);
+        if (!ready.gpu) {
+            printError(QStringLiteral("No GPU: %1").arg(ready.gpuErrorMessage));
+            return 2;
+        }
+        print(QStringLiteral("GPU: %1 (%2), profiling at %3\n")
+                  .arg(ready.gpu->name, ready.gpu->arch, parser.value(sizeOpt)));
+        return bench::runProfiles(runner, protocol::toJson(*ready.gpu), *profiled, po);
     }
     const auto targets = resolveTargets(parser.value(stagesOpt), &error);
     if (!targets) {

@@ -94,7 +94,7 @@ QJsonObject RunnerSession::request(const QJsonObject &job,
         const std::optional<EventType> kind = protocol::eventTypeOf(*event);
         const bool final = kind == EventType::Result || kind == EventType::Error ||
                            kind == EventType::Ceilings || kind == EventType::OwnerMap ||
-                           kind == EventType::Disassembly ||
+                           kind == EventType::Disassembly || kind == EventType::Profile ||
                            (kind == EventType::Compiled && type == protocol::RequestType::Compile);
         if (final) {
             m_transport.stopWatching();

@@ -24,8 +24,8 @@ public:
     bool running() const { return m_transport.isRunning(); }
     const QJsonObject &ready() const { return m_ready; }
 
-    // Sends one job and returns its final event (result, error, ceilings, owner_map, or compiled
-    // for a compile job). Other events of the job go to `onEvent`. A runner that dies first gives
+    // Sends one job and returns its final event (result, error, ceilings, owner_map, profile, or
+    // compiled for a compile job). Other events of the job go to `onEvent`. A runner that dies first gives
     // an error of the kind the transport gives its end (runner_crashed, runner_timeout, ...).
     QJsonObject request(const QJsonObject &job, const std::function<void(const QJsonObject &)> &onEvent = {});
 

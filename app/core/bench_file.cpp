@@ -51,6 +51,12 @@ QByteArray serializeBench(const BenchFile &bench)
                     {"rows", rows}};
     if (bench.size)
         doc.insert("size", protocol::sizeToJson(*bench.size));
+    if (!bench.profileEvents.isEmpty()) {
+        QJsonArray profiles;
+        for (const QJsonObject &event : bench.profileEvents)
+            profiles.append(event);
+        doc.insert("profiles", profiles);
+    }
     return QJsonDocument(doc).toJson();
 }
 
@@ -104,6 +110,21 @@ BenchParse parseBench(const QByteArray &bytes)
             return refuse(QObject::tr("Row %1 has no runner result or error event.").arg(number));
         r.request = requestOf(row, r.event, size);
         bench.rows.append(r);
+    }
+    if (root->contains("profiles") && !root->value("profiles").isArray())
+        return refuse(QObject::tr("Its profiles are not a list."));
+    number = 0;
+    for (const QJsonValue &value : root->value("profiles").toArray()) {
+        ++number;
+        protocol::ProfileEvent profile;
+        QString why;
+        if (!protocol::fromJson(value.toObject(), profile, &why) || profile.stage.isEmpty() ||
+            profile.size.m <= 0 || profile.size.n <= 0 || profile.size.k <= 0)
+            return refuse(QObject::tr("Profile %1 is not a runner profile event%2.")
+                              .arg(number)
+                              .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+        bench.profileEvents.append(value.toObject());
+        bench.profiles.append(profile);
     }
     return {bench, {}};
 }

@@ -45,6 +45,11 @@ struct BenchFile {
     QJsonObject ceilingsEvent;
     std::optional<protocol::CeilingsEvent> ceilings;
     QList<BenchFileRow> rows;
+    // gemmscope-bench --profile (issue 23): the runner's `profile` events as received ("profiles",
+    // left out when there are none); read: each decoded (a damaged one refuses the file, as a
+    // damaged row does).
+    QList<QJsonObject> profileEvents;
+    QList<protocol::ProfileEvent> profiles;
 };
 
 QByteArray serializeBench(const BenchFile &bench);

@@ -1,5 +1,6 @@
 #include "run_controller.h"
 
+#include "profile_controller.h"
 #include "run_record.h"
 #include "runner_client.h"
 #include "session.h"
@@ -8,7 +9,10 @@
 
 namespace gemmscope {
 
-RunController::RunController(Session *session, QObject *parent) : QObject(parent), m_session(session) {}
+RunController::RunController(Session *session, QObject *parent)
+    : QObject(parent), m_session(session), m_profiles(new ProfileController(session, this))
+{
+}
 
 RunController::~RunController()
 {
@@ -32,7 +36,12 @@ void RunController::startRunner(const QString &runnerPath)
         for (const QString &id : ids)
             m_session->removeRun(id);
     });
-    connect(c, &RunnerClient::progress, this, &RunController::progress);
+    m_profiles->attach(c);
+    connect(c, &RunnerClient::progress, this,
+            [this](const QString &id, const QString &phase, int done, int total) {
+                if (!m_profiles->isPending(id)) // a profile's progress is the ProfileController's
+                    emit progress(id, phase, done, total);
+            });
     connect(c, &RunnerClient::preliminaryMedian, this,
             [this](const QString &id, double medianMs, int timedSoFar) {
                 // Into the run's row (marked preliminary) at most a few times a second.
@@ -47,6 +56,8 @@ void RunController::startRunner(const QString &runnerPath)
                 emit preliminaryMedian(id, medianMs, timedSoFar);
             });
     connect(c, &RunnerClient::runStarted, this, [this](const QString &id) {
+        if (m_profiles->isPending(id))
+            return; // a profile, not a run
         if (const RunRecord *r = m_session->find(id)) {
             RunRecord running = *r;
             running.status = RunStatus::Running;

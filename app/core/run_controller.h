@@ -15,6 +15,7 @@
 
 namespace gemmscope {
 
+class ProfileController;
 class RunnerClient;
 class RunnerHost;
 class Session;
@@ -43,6 +44,9 @@ public:
     void startRunner(const QString &runnerPath = {});
     RunnerClient *client() const;
     bool hasRunner() const { return m_host != nullptr; }
+    // Profiles (issue 23) on the same runner: the Profile action's controller. Its jobs' progress
+    // and start come from it, not from this controller's progress()/runStarted().
+    ProfileController *profiles() const { return m_profiles; }
 
     // Queues one interactive run (a slider drag replaces queued ones) and adds its queued record;
     // the job id, empty without a runner.
@@ -72,6 +76,7 @@ private:
 
     Session *m_session;
     RunnerHost *m_host = nullptr;
+    ProfileController *m_profiles;
     QStringList m_pendingLadder;
     QElapsedTimer m_preliminaryThrottle;
 };

@@ -31,10 +31,30 @@ protocol::RunJob RunRequest::toRunJob() const
     return job;
 }
 
+protocol::ProfileJob RunRequest::toProfileJob() const
+{
+    protocol::ProfileJob job;
+    job.id = jobId;
+    job.stage = QString::fromStdString(stageInfo(config.stage).key);
+    job.params = config.params;
+    job.size = config.size;
+    job.seed = seed;
+    const StageInfo &stage = stageInfo(config.stage);
+    if (!stage.isLibrary && config.timing.scalarSharedReads)
+        job.build = QStringLiteral("scalar_shared");
+    if (!stage.isLibrary && stage.precision == Precision::Tf32)
+        job.tf32Rounding = profile.tf32Rounding;
+    job.parts = profile.parts;
+    job.samplingPeriod = profile.samplingPeriod;
+    return job;
+}
+
 QJsonObject RunRequest::toProtocolJson() const
 {
     if (type == protocol::RequestType::Fault)
         return protocol::toJson(protocol::FaultJob{jobId});
+    if (type == protocol::RequestType::Profile)
+        return protocol::toJson(toProfileJob());
     return protocol::toJson(toRunJob());
 }
 
@@ -52,6 +72,16 @@ QList<RunRequest> ladderRequests(const ProblemSize &size, const TimingOptions &t
         requests.append(request);
     }
     return requests;
+}
+
+RunRequest profileRequest(const RunConfig &config, const ProfileOptions &options)
+{
+    RunRequest request;
+    request.tag = kProfileTag;
+    request.type = protocol::RequestType::Profile;
+    request.config = config;
+    request.profile = options;
+    return request;
 }
 
 } // namespace gemmscope

@@ -7,6 +7,8 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
+#include <optional>
 
 namespace gemmscope {
 
@@ -51,20 +53,37 @@ struct RunConfig {
 // not pile up runs); ladder requests always run.
 inline const QString kInteractiveTag = QStringLiteral("interactive");
 inline const QString kLadderTag = QStringLiteral("ladder");
+// A profile (issue 23) is never replaced by a slider drag, nor does it replace a queued run.
+inline const QString kProfileTag = QStringLiteral("profile");
+
+// What a `profile` job collects (docs/protocol.md, "Profile"): every part by default.
+struct ProfileOptions {
+    QStringList parts;                 // "stalls", "instructions", "limiters"; empty: all
+    std::optional<int> samplingPeriod; // CUPTI's 2^period cycles; empty: the runner's
+    QString tf32Rounding;              // TF32 stages: "rna" or "truncate"; empty: the runner's (rna)
+    friend bool operator==(const ProfileOptions &, const ProfileOptions &) = default;
+};
 
 struct RunRequest {
     QString jobId; // assigned by RunnerClient::submit
     QString tag = kInteractiveTag;
-    protocol::RequestType type = protocol::RequestType::Run; // or Fault (test hook)
+    protocol::RequestType type = protocol::RequestType::Run; // or Profile, or Fault (test hook)
     RunConfig config;
     int seed = 1;
+    ProfileOptions profile; // type Profile only
 
-    protocol::RunJob toRunJob() const;  // what a `run` request asks for
-    QJsonObject toProtocolJson() const; // one line of docs/protocol.md
+    bool isProfile() const { return type == protocol::RequestType::Profile; }
+    protocol::RunJob toRunJob() const;         // what a `run` request asks for
+    protocol::ProfileJob toProfileJob() const; // the same configuration as a `profile` request
+    QJsonObject toProtocolJson() const;        // one line of docs/protocol.md
 };
 
 // The whole ladder at one size: every stage's presets in catalog order (worklog steps, guide,
 // baselines), as ladder-tagged requests.
 QList<RunRequest> ladderRequests(const ProblemSize &size, const TimingOptions &timing);
+
+// A profile request of `config` (tagged kProfileTag); the timing options that matter to a profile
+// are its build (scalar shared reads) and its budget, which bounds the watchdog's patience.
+RunRequest profileRequest(const RunConfig &config, const ProfileOptions &options = {});
 
 } // namespace gemmscope

@@ -15,6 +15,13 @@ namespace gemmscope {
 namespace {
 constexpr int kQuitGraceMs = 3000;
 
+// "run" or "profile": what a sentence about a request calls it.
+QString cancelledBeforeStart(const RunRequest &request)
+{
+    return request.isProfile() ? RunnerClient::tr("The profile was cancelled before it started.")
+                               : RunnerClient::tr("The run was cancelled before it started.");
+}
+
 // The run a request asked for, as a failed run's record names it (a fault request names none).
 protocol::RunJob runOf(const RunRequest &request)
 {
@@ -31,6 +38,7 @@ RunnerClient::RunnerClient(QString runnerPath, QObject *parent)
 {
     qRegisterMetaType<gemmscope::RunRecord>();
     qRegisterMetaType<gemmscope::protocol::CeilingsEvent>();
+    qRegisterMetaType<gemmscope::protocol::ProfileEvent>();
     // Job ids double as run ids in sessions: a per-client prefix keeps them unique across restarts
     // of the application that append to the same session.
     m_jobPrefix = QString::number(QRandomGenerator::global()->bounded(0x1000, 0xFFFF), 16);
@@ -106,7 +114,7 @@ void RunnerClient::cancelAll()
         this,
         [this] {
             for (const RunRequest &r : m_queue.takeAll())
-                failJob(r, protocol::ErrorKind::Cancelled, tr("The run was cancelled before it started."));
+                failJob(r, protocol::ErrorKind::Cancelled, cancelledBeforeStart(r));
             const QList<InFlight> sent = m_inFlight;
             for (const InFlight &job : sent)
                 cancelInThread(job.request.jobId);
@@ -176,7 +184,7 @@ void RunnerClient::enqueue(const RunRequest &request)
 void RunnerClient::cancelInThread(const QString &jobId)
 {
     if (auto removed = m_queue.remove(jobId)) {
-        failJob(*removed, protocol::ErrorKind::Cancelled, tr("The run was cancelled before it started."));
+        failJob(*removed, protocol::ErrorKind::Cancelled, cancelledBeforeStart(*removed));
         if (m_inFlight.isEmpty() && m_queue.isEmpty())
             emit idle();
         return;
@@ -274,7 +282,9 @@ void RunnerClient::handleEvent(const QJsonObject &json)
         emit ceilingsAvailable(*ceilings);
         return;
     }
-    if (const auto *result = std::get_if<ResultEvent>(&*event))
+    if (const auto *profile = std::get_if<ProfileEvent>(&*event))
+        handleProfile(*profile);
+    else if (const auto *result = std::get_if<ResultEvent>(&*event))
         handleResult(*result, json);
     else if (const auto *error = std::get_if<ErrorEvent>(&*event))
         handleError(*error, json);
@@ -313,6 +323,21 @@ void RunnerClient::handleResult(const protocol::ResultEvent &result, const QJson
     finishJob(result.id);
 }
 
+void RunnerClient::handleProfile(const protocol::ProfileEvent &profile)
+{
+    const InFlight *job = inFlight(profile.id);
+    if (!job || !job->request.isProfile())
+        return; // stale, or not a profile job's (a runner that answers the wrong job)
+    protocol::ProfileEvent stamped = profile;
+    if (stamped.gpu.name.isEmpty()) {
+        stamped.gpu.name = m_gpuName;
+        if (stamped.gpu.arch.isEmpty())
+            stamped.gpu.arch = m_gpuArch;
+    }
+    emit profileAvailable(stamped);
+    finishJob(profile.id);
+}
+
 void RunnerClient::handleError(const protocol::ErrorEvent &error, const QJsonObject &json)
 {
     const QString id = error.id;
@@ -320,6 +345,24 @@ void RunnerClient::handleError(const protocol::ErrorEvent &error, const QJsonObj
     if (id.isEmpty() || !job) {
         if (id.isEmpty())
             qWarning("gemmscope-runner: %s", qPrintable(error.message));
+        return;
+    }
+    if (job->request.isProfile()) {
+        const bool deviceFault = error.kind == protocol::ErrorKind::DeviceFault;
+        QString message = error.message;
+        if (deviceFault) { // the runner exits with status 3 next; runnerEnded restarts it
+            m_faultMessage = message;
+            message += tr(" The runner was restarted.");
+        }
+        emit profileFailed(id, protocol::errorKindName(error.kind), message);
+        if (deviceFault) {
+            m_inFlight.removeIf([&](const InFlight &j) { return j.request.jobId == id; });
+            m_cancelledJobs.removeAll(id);
+            m_cancelTimer->stop();
+            armWatchdog();
+            return;
+        }
+        finishJob(id);
         return;
     }
     RunRecord record = fromErrorEvent(error, runOf(job->request), json);
@@ -365,6 +408,7 @@ void RunnerClient::handleReady(const protocol::ReadyEvent &ready, const QJsonVal
     m_gpuArch = ready.gpu ? ready.gpu->arch : QString();
     m_gpuUuid = ready.gpu ? ready.gpu->uuid : QString();
     m_smCount = ready.gpu ? ready.gpu->sms.value_or(0) : 0;
+    emit runnerGpu(m_gpuName, m_gpuArch);
     armWatchdog(); // start-up is over; the running job's silence is watched from dispatch on
     if (!ready.gpu) {
         QString why = ready.gpuErrorMessage;
@@ -411,8 +455,7 @@ void RunnerClient::runnerEnded(const RunnerEnd &end)
     QList<RunRequest> notStarted;
     for (const InFlight &job : sent) {
         if (cancelled.contains(job.request.jobId))
-            failJob(job.request, protocol::ErrorKind::Cancelled,
-                    tr("The run was cancelled before it started."));
+            failJob(job.request, protocol::ErrorKind::Cancelled, cancelledBeforeStart(job.request));
         else
             notStarted << job.request;
     }
@@ -432,6 +475,10 @@ void RunnerClient::runnerEnded(const RunnerEnd &end)
 
 void RunnerClient::failJob(const RunRequest &request, protocol::ErrorKind kind, const QString &message)
 {
+    if (request.isProfile()) { // a profile is no run: it leaves no record behind
+        emit profileFailed(request.jobId, protocol::errorKindName(kind), message);
+        return;
+    }
     protocol::ErrorEvent event;
     event.id = request.jobId;
     event.kind = kind;

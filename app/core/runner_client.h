@@ -18,6 +18,7 @@
 #pragma once
 
 #include "pending_runs.h"
+#include "profile_record.h"
 #include "run_record.h"
 #include "runner_command.h"
 #include "runner_transport.h"
@@ -82,6 +83,14 @@ signals:
     // The runner's `ceilings` event (FMA peak, DRAM bandwidth; from its on-disk cache after the
     // first time), asked for once per runner start on a GPU.
     void ceilingsAvailable(const gemmscope::protocol::CeilingsEvent &ceilings);
+    // The GPU the runner said it has in its `ready` (empty name: none), at every (re)start.
+    void runnerGpu(const QString &name, const QString &arch);
+    // A profile job (RunRequest::isProfile) answered with its `profile` event, typed; stamped
+    // with the runner's GPU where the event names none. A profile never makes a RunRecord: its
+    // failures (an error event, a runner that crashed, hung or is missing, a cancel) come as
+    // profileFailed with the protocol's kind name ("runner_crashed") and a sentence.
+    void profileAvailable(const gemmscope::protocol::ProfileEvent &profile);
+    void profileFailed(const QString &jobId, const QString &kind, const QString &message);
 
 private:
     void enqueue(const RunRequest &request);
@@ -92,6 +101,7 @@ private:
     void handleReady(const protocol::ReadyEvent &ready, const QJsonValue &version);
     void handleResult(const protocol::ResultEvent &result, const QJsonObject &json);
     void handleError(const protocol::ErrorEvent &error, const QJsonObject &json);
+    void handleProfile(const protocol::ProfileEvent &profile);
     void runnerEnded(const RunnerEnd &end);
     void dispatchNext();
     void finishJob(const QString &jobId);

@@ -78,6 +78,28 @@ QJsonObject ceilingsToJson(const QMap<QString, StoredCeilings> &ceilings)
     return json;
 }
 
+// The file's "profiles", leniently: a profile is an addition to the session, so a damaged entry
+// (or a list that is none) is left out and named in `data.notices`, and the rest loads.
+void readProfiles(const QJsonObject &root, const QString &where, SessionData &data)
+{
+    const QJsonValue list = root.value("profiles");
+    if (list.isUndefined() || list.isNull())
+        return;
+    if (!list.isArray()) {
+        data.notices << QObject::tr("The profiles of %1 were left out: they are not a list.").arg(where);
+        return;
+    }
+    int index = 0;
+    for (const QJsonValue &value : list.toArray()) {
+        ++index;
+        QString why;
+        if (const std::optional<StoredProfile> profile = storedProfileFromJson(value, &why))
+            data.profiles.append(*profile);
+        else
+            data.notices << QObject::tr("Profile %1 of %2 was left out: %3.").arg(index).arg(where, why);
+    }
+}
+
 SessionParse readFile(const QString &path, SessionParse (*parse)(const QByteArray &))
 {
     // Only a regular file of bounded size: a pipe or a device named here never blocks or floods.
@@ -87,6 +109,9 @@ SessionParse readFile(const QString &path, SessionParse (*parse)(const QByteArra
     SessionParse parsed = parse(*file.bytes);
     if (!parsed.data)
         parsed.error = QObject::tr("%1 was not loaded. %2").arg(QFileInfo(path).fileName(), parsed.error);
+    else
+        for (QString &notice : parsed.data->notices)
+            notice = QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), notice);
     return parsed;
 }
 
@@ -133,6 +158,7 @@ SessionParse parseSessionJson(const QByteArray &bytes)
             return refuse(QObject::tr("Its list of sweeps is damaged: %1.").arg(why));
         data.sweeps.append(*sweep);
     }
+    readProfiles(*root, QObject::tr("the file"), data);
     return {data, {}};
 }
 
@@ -164,7 +190,21 @@ QByteArray serializeSession(const SessionData &data, const QString &savedFile)
     }
     if (!savedFile.isEmpty())
         root["saved_file"] = savedFile; // the autosave remembers which file it shadows
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    QByteArray text = QJsonDocument(root).toJson(QJsonDocument::Indented);
+    if (data.profiles.isEmpty())
+        return text;
+    // "profiles" last, one compact line each, from the JSON each profile keeps (StoredProfile::json):
+    // indenting and re-encoding thousands of instructions at every autosave cost the UI ~150 ms.
+    // `text` ends with the last member's line and "}\n".
+    Q_ASSERT(text.endsWith("\n}\n"));
+    text.chop(3);
+    text += ",\n    \"profiles\": [\n";
+    for (qsizetype i = 0; i < data.profiles.size(); ++i) {
+        text += "        " + compactJson(data.profiles[i]);
+        text += i + 1 < data.profiles.size() ? ",\n" : "\n";
+    }
+    text += "    ]\n}\n";
+    return text;
 }
 
 bool writeSessionFile(const QString &path, const SessionData &data, QString *error, const QString &savedFile,
@@ -218,6 +258,11 @@ SessionParse importBenchJson(const QByteArray &bytes)
         if (!fromJson(toJson(record), &why))
             return refuse(QObject::tr("Row %1 cannot be kept in a session: %2.").arg(row).arg(why));
         data.runs.append(record);
+    }
+    for (protocol::ProfileEvent profile : bench.profiles) {
+        if (profile.gpu.name.isEmpty())
+            profile.gpu.name = gpu;
+        data.profiles.append(withJson({profile, QStringLiteral("recorded"), {}}));
     }
     return {data, {}};
 }
@@ -292,6 +337,7 @@ void Session::replace(const SessionData &data, const QString &filePath)
     emit reset();
     emit ceilingsChanged();
     emit sweepsChanged();
+    emit profilesChanged();
     emit filePathChanged(m_filePath);
     setModified(false);
 }
@@ -361,6 +407,8 @@ bool Session::importBench(const QString &path, QString *error)
         m_data.ceilings.insert(it.key(), it.value());
     if (!parsed.data->ceilings.isEmpty())
         emit ceilingsChanged();
+    for (const StoredProfile &profile : std::as_const(parsed.data->profiles))
+        storeProfile(profile);
     if (m_data.title.isEmpty())
         m_data.title = parsed.data->title;
     if (m_data.description.isEmpty())
@@ -404,6 +452,66 @@ void Session::setSweep(const SweepData &sweep, bool autosaveNow)
     } else if (!m_sweepAutosave->isActive()) {
         m_sweepAutosave->start();
     }
+}
+
+int Session::storeProfile(const StoredProfile &profile)
+{
+    const ProfileKey key = profileKeyOf(profile.event);
+    for (int i = 0; i < m_data.profiles.size(); ++i) {
+        if (profileKeyOf(m_data.profiles[i].event) == key) {
+            m_data.profiles[i] = profile;
+            emit profileAdded(i);
+            return i;
+        }
+    }
+    m_data.profiles.append(profile);
+    emit profileAdded(int(m_data.profiles.size() - 1));
+    return int(m_data.profiles.size() - 1);
+}
+
+void Session::addProfile(const protocol::ProfileEvent &profile, const QString &origin)
+{
+    storeProfile(withJson({profile, origin, {}}));
+    setModified(true);
+    autosaveReported(); // a finished measurement: never lost
+}
+
+const StoredProfile *Session::findProfile(const ProfileKey &key) const
+{
+    return gemmscope::findProfile(m_data.profiles, key);
+}
+
+const StoredProfile *Session::profileForRun(const RunRecord &run) const
+{
+    return findProfile(profileKeyOf(run));
+}
+
+const StoredProfile *Session::profileForConfig(const RunConfig &config, const QString &gpuName) const
+{
+    return findProfile(profileKeyOf(config, gpuName));
+}
+
+const StoredProfile *Session::baselineProfileFor(const protocol::ProfileEvent &profile) const
+{
+    ProfileKey key = baselineKeyOf(profileKeyOf(profile));
+    if (key.gpuName.isEmpty())
+        return nullptr; // "the same GPU" needs one
+    return findProfile(key);
+}
+
+Session::ShownProfiles Session::shownProfiles(const RunRecord *selectedRun, const RunConfig &config,
+                                              const QString &gpuName) const
+{
+    ShownProfiles shown;
+    if (selectedRun && (shown.profile = profileForRun(*selectedRun)))
+        shown.ofSelectedRun = true;
+    else if (!gpuName.isEmpty() && (shown.profile = profileForConfig(config, gpuName)))
+        ;
+    else
+        shown.profile = profileForConfig(config);
+    if (shown.profile)
+        shown.baseline = baselineProfileFor(shown.profile->event);
+    return shown;
 }
 
 void Session::setCeilings(const QString &gpuName, const StoredCeilings &entry)
@@ -497,6 +605,9 @@ bool Session::runsSavedNowhere() const
     };
     if (std::any_of(m_data.runs.begin(), m_data.runs.end(), measured))
         return true;
+    if (std::any_of(m_data.profiles.begin(), m_data.profiles.end(),
+                    [](const StoredProfile &p) { return !p.isRecorded(); }))
+        return true;
     return std::any_of(m_data.sweeps.begin(), m_data.sweeps.end(), [&](const SweepData &s) {
         return std::any_of(s.runs.begin(), s.runs.end(), measured);
     });
@@ -504,8 +615,15 @@ bool Session::runsSavedNowhere() const
 
 namespace {
 
-// The saved file's run ids, or why they could not be read (then every measured run is unsaved).
-QSet<QString> savedRunIds(const QString &savedFile, QStringList *problems)
+// A profile as the autosave and its saved file are compared: its configuration and when it ran.
+QString profileIdentity(const StoredProfile &profile)
+{
+    return QString::fromUtf8(QJsonDocument(toJson(profile)).toJson(QJsonDocument::Compact));
+}
+
+// The saved file's run ids, or why they could not be read (then every measured run is unsaved);
+// its profiles' identities in `profiles`.
+QSet<QString> savedRunIds(const QString &savedFile, QStringList *problems, QSet<QString> *profiles)
 {
     QSet<QString> ids;
     if (savedFile.isEmpty())
@@ -520,6 +638,8 @@ QSet<QString> savedRunIds(const QString &savedFile, QStringList *problems)
     }
     for (const RunRecord &r : saved.data->runs)
         ids.insert(r.runId);
+    for (const StoredProfile &p : saved.data->profiles)
+        profiles->insert(profileIdentity(p));
     return ids;
 }
 
@@ -589,7 +709,14 @@ AutosaveRecovery Session::recoverableAutosave(const QString &autosaveFile)
     }
     // Only finished runs this machine measured are worth recovering: the embedded data (recorded,
     // published) comes back anyway and is never counted, nor is a run that was only queued.
-    const QSet<QString> saved = savedRunIds(root->value("saved_file").toString(), &out.problems);
+    readProfiles(*root, QObject::tr("the autosave %1").arg(name), data);
+    out.problems += std::exchange(data.notices, {});
+    QSet<QString> savedProfiles;
+    const QSet<QString> saved =
+        savedRunIds(root->value("saved_file").toString(), &out.problems, &savedProfiles);
+    for (const StoredProfile &p : std::as_const(data.profiles))
+        if (!p.isRecorded() && !savedProfiles.contains(profileIdentity(p)))
+            ++out.unsavedProfiles;
     for (const RunRecord &r : std::as_const(data.runs))
         if (r.origin == QLatin1String("measured") &&
             (r.status == RunStatus::Ok || r.status == RunStatus::Failed) && !saved.contains(r.runId))
@@ -631,6 +758,9 @@ void Session::adoptRecovered(const QList<SessionData> &recovered)
         for (auto it = recovered[i].ceilings.begin(); it != recovered[i].ceilings.end(); ++it)
             if (!merged.ceilings.contains(it.key()))
                 merged.ceilings.insert(it.key(), it.value());
+        for (const StoredProfile &p : recovered[i].profiles)
+            if (!merged.profiles.contains(p))
+                merged.profiles.append(p);
     }
     replace(merged, {});
     setModified(true);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "file_write.h"
+#include "profile_record.h"
 #include "run_record.h"
 #include "sweep_record.h"
 
@@ -49,6 +50,12 @@ struct SessionData {
     // Parameter sweeps (sweep_record.h), each with every run it answered; "sweeps" in the file,
     // left out when there are none (files without it load as before).
     QList<SweepData> sweeps;
+    // Profiles (issue 23, profile_record.h): each runner `profile` event with its origin;
+    // "profiles" in the file, left out when there are none (files without it load as before).
+    QList<StoredProfile> profiles;
+    // What reading the file left out, one sentence each (a damaged profile entry is skipped, the
+    // rest of the session loads). Not saved; the window shows them when the session opens.
+    QStringList notices;
 };
 
 // The ceilings entry for one GPU from a runner `ceilings` event, ready for SessionData::ceilings.
@@ -74,10 +81,11 @@ struct AutosaveRecovery {
     QString path;                     // the autosave file
     std::optional<SessionData> data;  // its session without the runs that could not be read
     int unsavedRuns = 0;              // measured runs its saved file lacks: what recovering gains
+    int unsavedProfiles = 0;          // measured profiles its saved file lacks
     QStringList problems;             // what could not be recovered and why, one sentence each
     bool damaged = false;             // the autosave itself, or a run in it, could not be read
     std::shared_ptr<QLockFile> claim; // held while it is offered, so no other instance offers it too
-    bool worthOffering() const { return unsavedRuns > 0 || !problems.isEmpty(); }
+    bool worthOffering() const { return unsavedRuns > 0 || unsavedProfiles > 0 || !problems.isEmpty(); }
 };
 
 // One running instance's own autosave, `<directory>/autosave-<pid>-<n>.json`, held with a
@@ -138,6 +146,34 @@ public:
     void setSweep(const SweepData &sweep, bool autosaveNow = false);
     const QList<SweepData> &sweeps() const { return m_data.sweeps; }
 
+    // Profiles (issue 23). addProfile stores the runner's `profile` event (a newer profile of the same
+    // configuration replaces the older one), announces it with profileAdded and autosaves at once.
+    void addProfile(const protocol::ProfileEvent &profile,
+                    const QString &origin = QStringLiteral("measured"));
+    const QList<StoredProfile> &profiles() const { return m_data.profiles; }
+    // The newest profile of a configuration: `key` as profileKeyOf makes it (an empty GPU: any).
+    const StoredProfile *findProfile(const ProfileKey &key) const;
+    const StoredProfile *profileForRun(const RunRecord &run) const; // the run's configuration, its GPU
+    // The panel's configuration on `gpuName` (empty: on any GPU, the newest).
+    const StoredProfile *profileForConfig(const RunConfig &config, const QString &gpuName = {}) const;
+    // "Why not cuBLAS?": the cuBLAS profile of the same precision at the same size on the same GPU
+    // as `profile` (a cuBLAS profile is its own baseline), or nullptr.
+    const StoredProfile *baselineProfileFor(const protocol::ProfileEvent &profile) const;
+    // What the profile views show (issue 23): the selected run's profile where the session has one
+    // (`selectedRun` may be null), else the profile of the panel's configuration on `gpuName` (the
+    // runner's), else on any GPU; and its cuBLAS baseline. The pointers stay valid until the next
+    // profileAdded or profilesChanged: ask again then (views keep a copy, which is cheap: the
+    // instruction list is implicitly shared).
+    struct ShownProfiles {
+        const StoredProfile *profile = nullptr;
+        const StoredProfile *baseline = nullptr;
+        bool ofSelectedRun = false; // else of the panel's configuration
+    };
+    ShownProfiles shownProfiles(const RunRecord *selectedRun, const RunConfig &config,
+                                const QString &gpuName) const;
+    // What the last open or load left out (SessionData::notices).
+    QStringList notices() const { return m_data.notices; }
+
     bool open(const QString &path, QString *error); // nothing changes when it fails
     bool save(QString *error);                      // to filePath()
     bool saveAs(const QString &path, QString *error);
@@ -173,6 +209,10 @@ public:
 signals:
     void ceilingsChanged();
     void sweepsChanged();
+    // A profile was stored at `index` of profiles() (new, or replacing the older profile of the same
+    // configuration there); profilesChanged: the whole list changed (a session opened).
+    void profileAdded(int index);
+    void profilesChanged();
     // The about-to signals let item models bracket the change (beginInsertRows...).
     void runAboutToBeAdded(int index);
     void runAdded(int index);
@@ -193,6 +233,7 @@ private:
     void setModified(bool modified);
     void changed();          // the data changed: retry a failing autosave
     void autosaveReported(); // autosave(), its failure on qWarning (the signal says it too)
+    int storeProfile(const StoredProfile &profile); // replaces the same configuration's; its index
     SessionData m_data;
     QString m_filePath;
     QString m_autosavePath;

@@ -159,7 +159,10 @@ void MainWindow::connectSession()
     connect(m_session, &Session::reset, this, [this] {
         m_registry->refreshNow();
         m_views.tables->fitColumns();
-        m_views.sessionNotice->show(m_session->data().description);
+        // What the file left out (a damaged profile) first, then what the session is about.
+        m_views.sessionNotice->show((m_session->notices() + QStringList{m_session->data().description})
+                                        .join(QLatin1Char(' '))
+                                        .trimmed());
     });
     // New rows and finished runs may need wider columns; a preliminary median (progress) does not.
     connect(m_session, &Session::runAdded, m_views.tables, &ResultsTables::scheduleFit);

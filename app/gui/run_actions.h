@@ -1,7 +1,9 @@
-// Run (Ctrl+R), Run Ladder (Ctrl+Shift+R) and Cancel Runs (Esc): the parameter panel's
-// configuration sent to the run controller, and each action on, or off with the reason in its
-// tooltip and status tip — the runner's sentence ("Running is off: …", as the status bar says it)
-// or the panel's refusal. Also the status bar's runner sentence and job progress (RunStatusBar).
+// Run (Ctrl+R), Run Ladder (Ctrl+Shift+R), Profile (Ctrl+P) and Cancel (Esc): the parameter
+// panel's configuration sent to the run controller (a profile to its ProfileController: the
+// configuration and, where the session lacks it, cuBLAS of its precision at its size), and each
+// action on, or off with the reason in its tooltip and status tip — the runner's sentence ("Running
+// is off: …", as the status bar says it) or the panel's refusal. Also the status bar's runner
+// sentence and job progress (RunStatusBar), and what became of each profile.
 #pragma once
 
 #include "run_request.h"
@@ -23,7 +25,8 @@ class RunStatusBar;
 class RunActions : public QObject {
     Q_OBJECT
 public:
-    // The actions are named "actionRun", "actionRunLadder", "actionCancel" and added to `window`;
+    // The actions are named "actionRun", "actionRunLadder", "actionProfile", "actionCancel" and added
+    // to `window`;
     // the panel's Run button and its validity drive them too.
     RunActions(RunController *runs, ParameterPanel *panel, RunSelection *selection, QMainWindow *window);
 
@@ -32,6 +35,9 @@ public:
 
     void runCurrent(); // the panel's configuration, selected once it is queued
     QStringList runLadder(const ProblemSize &size);
+    // Profiles the panel's configuration (and its cuBLAS baseline where the session has none); the
+    // job ids, empty when profiling is off.
+    QStringList profileCurrent();
     void cancel();
     // What the runner said about itself (RunController::runnerStatusChanged).
     void showRunnerStatus(bool available, const QString &reason);
@@ -48,7 +54,9 @@ private:
     ParameterPanel *m_panel;
     RunSelection *m_selection;
     RunStatusBar *m_statusBar;
-    QAction *m_run, *m_runLadder, *m_cancel;
+    void showProfileOutcome(const QString &what, const QString &sentence);
+
+    QAction *m_run, *m_runLadder, *m_profile, *m_cancel;
     bool m_available = false;
     QString m_status; // as the status bar says it
     QString m_why;    // the runner's own sentence, without that prefix

@@ -1,6 +1,7 @@
 #include "run_status_bar.h"
 
 #include "plain_text.h"
+#include "profile_controller.h"
 #include "run_controller.h"
 
 #include <QLabel>
@@ -39,6 +40,17 @@ RunStatusBar::RunStatusBar(RunController *runs, QStatusBar *bar)
     });
     connect(runs, &RunController::runStarted, this,
             [this](const QString &id) { m_jobLabel->setText(tr("Running %1").arg(id)); });
+    // A profile's phases (compile, stalls, instructions, limiters) as it goes, named by what it profiles.
+    connect(
+        runs->profiles(), &ProfileController::profileStarted, this,
+        [this](const QString &, const QString &what) { m_jobLabel->setText(tr("Profiling %1").arg(what)); });
+    connect(runs->profiles(), &ProfileController::progress, this,
+            [this](const QString &, const QString &what, const QString &phase, int done, int total) {
+                m_jobLabel->setText(tr("Profiling %1: %2").arg(what, phase));
+                m_progress->setVisible(true);
+                m_progress->setRange(0, std::max(total, 1));
+                m_progress->setValue(done);
+            });
     connect(runs, &RunController::idle, this, [this] {
         m_jobLabel->clear();
         m_progress->setVisible(false);

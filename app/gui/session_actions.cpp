@@ -179,31 +179,40 @@ void SessionActions::offerRecovered(const QList<AutosaveRecovery> &found)
 {
     QList<SessionData> recovered;
     QStringList problems;
-    int unsaved = 0;
+    int unsaved = 0, unsavedProfiles = 0;
     for (const AutosaveRecovery &r : found) {
-        if (r.data && r.unsavedRuns > 0) {
+        if (r.data && (r.unsavedRuns > 0 || r.unsavedProfiles > 0)) {
             recovered << *r.data;
             unsaved += r.unsavedRuns;
+            unsavedProfiles += r.unsavedProfiles;
         }
         problems << r.problems;
     }
-    if (unsaved == 0 && problems.isEmpty())
+    // A measured profile is worth recovering as a run is (issue 23); the question names both.
+    const QString profilesToo =
+        unsavedProfiles > 0 ? tr(" (and %n profile(s))", nullptr, unsavedProfiles) : QString();
+    const bool worthIt = unsaved > 0 || unsavedProfiles > 0;
+    if (!worthIt && problems.isEmpty())
         return;
     QMessageBox box(m_window);
     box.setWindowTitle(tr("Recover runs"));
-    box.setIcon(unsaved > 0 ? QMessageBox::Question : QMessageBox::Warning);
+    box.setIcon(worthIt ? QMessageBox::Question : QMessageBox::Warning);
     box.setTextFormat(Qt::PlainText); // autosaves are files: their text is never markup
-    box.setText(unsaved > 0
-                    ? tr("%n run(s) measured in an earlier GemmScope session were not saved to a file. "
+    box.setText(
+        unsaved > 0 ? tr("%n run(s)%1 measured in an earlier GemmScope session were not saved to a file. "
                          "Recover them?",
                          nullptr, unsaved)
-                    : tr("An earlier GemmScope session left an autosave that could not be recovered."));
+                          .arg(profilesToo)
+        : worthIt ? tr("%n profile(s) measured in an earlier GemmScope session were not saved to a file. "
+                       "Recover them?",
+                       nullptr, unsavedProfiles)
+                  : tr("An earlier GemmScope session left an autosave that could not be recovered."));
     if (!problems.isEmpty()) {
         box.setInformativeText(tr("Not everything could be recovered; see the details. Damaged autosaves are "
                                   "kept beside the others with the suffix .damaged."));
         box.setDetailedText(problems.join(QLatin1Char('\n')));
     }
-    QPushButton *recover = unsaved > 0 ? box.addButton(tr("Recover"), QMessageBox::AcceptRole) : nullptr;
+    QPushButton *recover = worthIt ? box.addButton(tr("Recover"), QMessageBox::AcceptRole) : nullptr;
     QPushButton *discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
     QPushButton *later = box.addButton(tr("Ask again next time"), QMessageBox::RejectRole);
     box.setDefaultButton(recover ? recover : later);

@@ -27,7 +27,8 @@ const MenuLayout kMenus[] = {
      {"actionWorkspaceLadder", "actionWorkspaceKernel", "actionWorkspaceCounters", "actionWorkspaceSweep",
       "-", "actionShowPanel", "actionMaximiseView", "actionResetLayout"}},
     {QT_TRANSLATE_NOOP("WindowMenus", "&Run"),
-     {"actionRun", "actionRunLadder", "actionCancel", "-", "actionCompile", "@compileArchMenu"}},
+     {"actionRun", "actionRunLadder", "actionProfile", "actionCancel", "-", "actionCompile",
+      "@compileArchMenu"}},
     {QT_TRANSLATE_NOOP("WindowMenus", "&Help"), {"actionReadingGuide", "actionShortcuts"}},
 };
 
@@ -39,6 +40,7 @@ const std::initializer_list<const char *> kToolBar{"actionWorkspaceLadder",
                                                    "-",
                                                    "actionRun",
                                                    "actionRunLadder",
+                                                   "actionProfile",
                                                    "actionCancel",
                                                    "actionCompile",
                                                    "-",

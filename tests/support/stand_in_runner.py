@@ -10,6 +10,7 @@ of its behaviour comes from the environment, so that one file serves every test:
                   an empty FAKE_HOST names no host)
   FAKE_PROTOCOL   the protocol version `ready` says, as JSON text (default 1; 1.5 or "1" for the
                   version checks)
+  FAKE_NO_GPU     `ready` says there is no GPU (gpu_error no_gpu)
   FAKE_STARTS     a file counting this runner's starts (the test reads it)
   FAKE_SILENT_STARTS  the first N starts (by FAKE_STARTS) never say `ready`: a hung start-up
   FAKE_LOG        every run request is appended here, one line "stage|BM=.. BN=..", so a test can
@@ -28,7 +29,16 @@ of its behaviour comes from the environment, so that one file serves every test:
   FAKE_LINE_BYTES the length of the endless line of seed 103 (default 64 MiB + 1)
 
 A run's seed picks a misbehaviour: 101 hangs, 102 is killed by SIGKILL, 103 writes a line without
-end and hangs. Parameters TM*TN >= 64 "spill"; BM = 256 gives a wrong result. A `fault` request is
+end and hangs.
+
+A `profile` request (issue 23) is answered like the real runner's: `compiled` (not for cuBLAS),
+`progress` in the phases compile, stalls, instructions, limiters, then one canned `profile` event
+of seven instructions on seven lines of the stage (cuBLAS's without source lines and per-instruction metrics),
+whose sample counts are a fixed function of the configuration. Its seed picks the same
+misbehaviours as a run's (101 hangs, 102 is killed mid-profile: the crash hook); and
+  FAKE_PROFILE_FAIL_KIND  every profile ends with an error of this kind (e.g. launch_error)
+  FAKE_PROFILE_CRASH      the profile of this stage key is killed (SIGKILL) mid-profile, at "stalls"
+  FAKE_PROFILE_LOG        every profile request is appended here, one line "stage|WxHxK" Parameters TM*TN >= 64 "spill"; BM = 256 gives a wrong result. A `fault` request is
 a device fault (error device_fault, exit status 3); `ceilings` is answered with an error (no
 ceilings here); `cancel` is ignored, as a runner busy in a job would.
 """
@@ -68,8 +78,13 @@ delay_s = float(env("FAKE_DELAY_S", "0"))
 progress_steps = int(env("FAKE_PROGRESS", "0"))
 fail_kind = env("FAKE_FAIL_KIND")
 
-out({"event": "ready", "protocol": json.loads(env("FAKE_PROTOCOL", "1")), "runner": "stand-in", "nvrtc": "13.0",
-     "host": host, "gpu": dict(gpu, sms=132, cc=90)})
+if env("FAKE_NO_GPU"):
+    out({"event": "ready", "protocol": json.loads(env("FAKE_PROTOCOL", "1")), "runner": "stand-in", "nvrtc": "13.0",
+         "host": host, "gpu": None,
+         "gpu_error": {"kind": "no_gpu", "message": "No CUDA driver is installed on this machine."}})
+else:
+    out({"event": "ready", "protocol": json.loads(env("FAKE_PROTOCOL", "1")), "runner": "stand-in", "nvrtc": "13.0",
+         "host": host, "gpu": dict(gpu, sms=132, cc=90)})
 
 
 def endless_line():
@@ -152,6 +167,66 @@ def run(req):
     out(ev)
 
 
+def profile(req):
+    p = req.get("params", {})
+    stage = req["stage"]
+    seed = req.get("seed", 1)
+    s = req["size"]
+    if env("FAKE_PROFILE_LOG"):
+        with open(env("FAKE_PROFILE_LOG"), "a") as f:
+            f.write("%s|%dx%dx%d\n" % (stage, s["m"], s["n"], s["k"]))
+    library = stage.startswith("cublas")
+    if not library:
+        out(dict(compiled_of(stage, p), event="compiled", id=req["id"]))
+    phases = ["compile", "stalls", "instructions", "limiters"]
+    for i, phase in enumerate(phases):
+        if (seed == 102 or env("FAKE_PROFILE_CRASH") == stage) and phase == "stalls":
+            os.kill(os.getpid(), signal.SIGKILL)  # killed mid-profile
+        if seed == 101 and phase == "stalls":
+            time.sleep(3600)
+        time.sleep(delay_s / len(phases))
+        out({"event": "progress", "id": req["id"], "phase": phase, "done": i + 1, "total": len(phases)})
+    if env("FAKE_PROFILE_FAIL_KIND"):
+        out({"event": "error", "id": req["id"], "kind": env("FAKE_PROFILE_FAIL_KIND"),
+             "message": "The stand-in cannot profile here."})
+        return
+    scale = 1 + int(median_of(stage, p) * 10)
+    fn = ("sm90_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8_stage3_ffma_kernel" if library
+          else "gemmscope::%s_kernel<%s>" % (stage, ", ".join(str(p[k]) for k in sorted(p))))
+    rows = [(1648, "LDS.128 R24, [R3+0x10]", 41, {"mio_throttle": 300 * scale, "not_selected": 100 * scale,
+                                                  "selected": 10 * scale},
+             {"inst_executed": 4096, "l1tex_pipe_lsu_wavefronts_mem_shared": 16384,
+              "l1tex_pipe_lsu_wavefronts_mem_shared_ideal": 4096, "inst_executed_op_shared_ld": 4096}),
+            (1664, "FFMA R40, R24, R8, R40", 43, {"math_pipe_throttle": 200 * scale, "selected": 50 * scale},
+             {"inst_executed": 65536}),
+            (512, "LDG.E R4, [R2.64]", 30, {"long_scoreboard": 120 * scale, "barrier": 30 * scale},
+             {"inst_executed": 512, "sectors_mem_global": 2048, "sectors_mem_global_ideal": 2048,
+              "inst_executed_op_global_ld": 512})]
+    # Seven lines in all, so that a "top 5" has something to leave out; the last ones are cold.
+    rows += [(2048 + 16 * n, "IADD3 R%d, R%d, 0x1, RZ" % (n, n), 50 + n, {"wait": (7 - n) * scale},
+              {"inst_executed": 64}) for n in range(4)]
+    instructions = []
+    for pc, sass, line, stalls, metrics in rows:
+        ins = {"function": fn, "pc": pc, "sass": sass, "stalls": stalls}
+        if not library:
+            ins.update({"file": stage + ".cuh", "line": line, "metrics": metrics})
+        instructions.append(ins)
+    total = sum(sum(i["stalls"].values()) for i in instructions)
+    ev = {"event": "profile", "id": req["id"], "stage": stage, "params": p, "size": s, "gpu": gpu, "arch": "sm_90",
+          "sampling_period": req.get("sampling_period", 10), "total_samples": total, "dropped_samples": 0,
+          "instructions": instructions,
+          "limiters": {"sm__warps_active.avg.pct_of_peak_sustained_active": 40.0 if library else 24.6,
+                       "sm__inst_issued.avg.pct_of_peak_sustained_active": 80.0 if library else 71.2},
+          "duration_ms": 1840.2, "timestamp": "2026-12-01T21:10:00Z"}
+    if not library:
+        ev["build"] = req.get("build", "release")
+    else:
+        ev["instructions_error"] = "Per-instruction metrics need GemmScope's own kernels: cuBLAS's are not instrumented."
+    if req.get("tf32_rounding"):
+        ev["tf32_rounding"] = req["tf32_rounding"]
+    out(ev)
+
+
 for line in sys.stdin:
     req = json.loads(line)
     t = req.get("type")
@@ -165,3 +240,5 @@ for line in sys.stdin:
         out({"event": "error", "id": req["id"], "kind": "launch_error", "message": "no ceilings here"})
     elif t == "run":
         run(req)
+    elif t == "profile":
+        profile(req)

@@ -1,0 +1,197 @@
+#include "profile_mode.h"
+
+#include "bench_file.h"
+#include "events.h"
+#include "file_write.h"
+#include "profile_summary.h"
+#include "requests.h"
+#include "stage_catalog.h"
+
+#include <QDateTime>
+#include <QLocale>
+#include <cstdio>
+
+namespace gemmscope::bench {
+
+namespace {
+
+constexpr int kTop = 5; // stall reasons and source lines printed per stage
+
+void print(const QString &text)
+{
+    std::fputs(text.toLocal8Bit().constData(), stdout);
+    std::fflush(stdout);
+}
+
+void printError(const QString &text)
+{
+    std::fputs((text + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
+}
+
+QString sizeText(const ProblemSize &s)
+{
+    return QStringLiteral("%1x%2x%3").arg(s.m).arg(s.n).arg(s.k);
+}
+
+QString percent(double share)
+{
+    return QStringLiteral("%1 %").arg(share * 100.0, 5, 'f', 1);
+}
+
+// The figures of one profile, as the bench prints them.
+QString describe(const ProfileTarget &target, const protocol::ProfileEvent &p)
+{
+    const QLocale c = QLocale::c();
+    QString text = QStringLiteral("  %1 at %2 on %3: ").arg(target.label, sizeText(p.size), p.gpu.name);
+    text += p.durationMs ? QStringLiteral("%1 ms").arg(*p.durationMs, 0, 'f', 1)
+                         : QStringLiteral("duration unknown");
+    const double total = totalSamples(p);
+    text += QStringLiteral(", %1 samples").arg(c.toString(total, 'f', 0));
+    if (p.droppedSamples && *p.droppedSamples > 0)
+        text += QStringLiteral(" (%1 dropped)").arg(c.toString(*p.droppedSamples, 'f', 0));
+    if (p.samplingPeriod)
+        text += QStringLiteral(", one every 2^%1 cycles").arg(*p.samplingPeriod);
+    text += QLatin1Char('\n');
+    if (p.samplingBufferFull)
+        text += QStringLiteral("  The sampling buffer overflowed: samples were lost, the shares may lean.\n");
+    if (!p.stallsError.isEmpty())
+        text += QStringLiteral("  Stall sampling: %1\n").arg(p.stallsError);
+    const QList<StallShare> reasons = stallShares(p);
+    if (!reasons.isEmpty()) {
+        text += QStringLiteral("  Top stall reasons:\n");
+        for (qsizetype i = 0; i < std::min<qsizetype>(kTop, reasons.size()); ++i)
+            text += QStringLiteral("    %1  %2\n").arg(reasons[i].reason, -28).arg(percent(reasons[i].share));
+        const QList<SampledLine> lines = sampledLines(p);
+        const bool anyLine =
+            std::any_of(lines.begin(), lines.end(), [](const SampledLine &l) { return l.line > 0; });
+        text += anyLine
+                    ? QStringLiteral("  Top source lines (samples, share, top reason):\n")
+                    : QStringLiteral("  No source lines (the kernel has no line table); top instructions:\n");
+        for (qsizetype i = 0; i < std::min<qsizetype>(kTop, lines.size()); ++i)
+            text += QStringLiteral("    %1  %2  %3  %4\n")
+                        .arg(lines[i].where(), -36)
+                        .arg(c.toString(lines[i].samples, 'f', 0), 12)
+                        .arg(percent(lines[i].share))
+                        .arg(lines[i].topReason);
+    }
+    if (!p.instructionsError.isEmpty())
+        text += QStringLiteral("  Per-instruction metrics: %1\n").arg(p.instructionsError);
+    if (!p.limiters.isEmpty()) {
+        text += QStringLiteral("  Limiters:\n");
+        for (auto it = p.limiters.cbegin(); it != p.limiters.cend(); ++it)
+            text += QStringLiteral("    %1  %2\n").arg(it.key(), -60).arg(it.value(), 0, 'g', 6);
+    }
+    if (!p.limitersError.isEmpty())
+        text += QStringLiteral("  Limiters: %1\n").arg(p.limitersError);
+    return text;
+}
+
+} // namespace
+
+std::optional<QList<ProfileTarget>> profileTargets(const QString &list, QString *error)
+{
+    QList<ProfileTarget> targets;
+    QStringList baselines;
+    for (const QString &raw : list.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString key = raw.trimmed();
+        ProfileTarget t{key, {}, {}};
+        if (const Preset *p = findPreset(key.toStdString())) {
+            t.stage = QString::fromStdString(stageInfo(p->stage).key);
+            t.params = p->params;
+        } else if (const StageInfo *s = findStage(key.toStdString())) {
+            t.stage = key;
+            t.params = s->isLibrary ? ParamValues{} : defaultParams(s->id);
+        } else {
+            *error = QStringLiteral("--stages: \"%1\" is neither a preset nor a stage key.").arg(key);
+            return std::nullopt;
+        }
+        const StageInfo &info = stageInfo(StageId(t.stage.toStdString()));
+        const QString baseline = QString::fromStdString(
+            (info.precision == Precision::Tf32 ? StageId::CublasTf32 : StageId::CublasFp32).str());
+        if (!baselines.contains(baseline))
+            baselines << baseline;
+        targets << t;
+    }
+    if (targets.isEmpty()) {
+        *error = QStringLiteral("--profile needs --stages, e.g. --stages fp32-tuned,tf32-wgmma-tma.");
+        return std::nullopt;
+    }
+    for (const QString &baseline : baselines) // after the stages, unless listed among them
+        if (std::none_of(targets.begin(), targets.end(),
+                         [&](const ProfileTarget &t) { return t.stage == baseline; }))
+            targets << ProfileTarget{baseline, baseline, {}};
+    return targets;
+}
+
+QJsonObject profileJob(const QString &id, const ProfileTarget &target, const ProfileBenchOptions &options)
+{
+    protocol::ProfileJob job;
+    job.id = id;
+    job.stage = target.stage;
+    job.params = target.params;
+    job.size = options.size;
+    job.seed = options.seed;
+    const StageInfo *stage = findStage(target.stage.toStdString());
+    if (stage && !stage->isLibrary) { // cuBLAS has one build and no rounding choice
+        if (options.build == QLatin1String("scalar_shared"))
+            job.build = options.build;
+        if (stage->precision == Precision::Tf32)
+            job.tf32Rounding = options.tf32Rounding;
+    }
+    job.samplingPeriod = options.samplingPeriod;
+    return protocol::toJson(job);
+}
+
+int runProfiles(RunnerSession &runner, const QJsonObject &gpu, const QList<ProfileTarget> &targets,
+                const ProfileBenchOptions &options)
+{
+    BenchFile bench;
+    bench.date = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    bench.command = options.command;
+    bench.gpu = gpu;
+    bench.size = options.size;
+    int failed = 0, n = 0;
+    for (const ProfileTarget &t : targets) {
+        ++n;
+        print(QStringLiteral("[%1/%2] profiling %3 ...\n").arg(n).arg(targets.size()).arg(t.label));
+        QString error;
+        if (!runner.running() && !runner.start(&error)) {
+            printError(QStringLiteral("Could not restart the runner: ") + error);
+            ++failed;
+            continue;
+        }
+        const QJsonObject event = runner.request(profileJob(QStringLiteral("p%1").arg(n), t, options));
+        const std::optional<protocol::Event> decoded = protocol::decodeEvent(event);
+        if (const auto *profile = decoded ? std::get_if<protocol::ProfileEvent>(&*decoded) : nullptr) {
+            print(describe(t, *profile));
+            bench.profileEvents.append(event);
+            if (!profile->stallsError.isEmpty() && !profile->instructionsError.isEmpty() &&
+                !profile->limitersError.isEmpty())
+                ++failed; // nothing could be collected
+            continue;
+        }
+        ++failed;
+        protocol::ErrorEvent failure;
+        protocol::fromJson(event, failure);
+        printError(QStringLiteral("  %1 could not be profiled (%2): %3")
+                       .arg(t.label, protocol::errorKindName(failure.kind), failure.message));
+        if (failure.kind == protocol::ErrorKind::DeviceFault)
+            printError(QStringLiteral("  device fault: the runner exits; restarting it for the next stage."));
+    }
+    if (!options.jsonPath.isEmpty()) {
+        // Replaced whole or left as it was (a full disk never leaves half a file), exit status 1.
+        if (const FileWrite written = writeFileAtomically(options.jsonPath, serializeBench(bench));
+            !written) {
+            printError(written.error);
+            return 1;
+        }
+        print(QStringLiteral("Wrote %1\n").arg(options.jsonPath));
+    }
+    if (failed > 0) {
+        printError(QStringLiteral("%1 of %2 stages could not be profiled.").arg(failed).arg(targets.size()));
+        return 3;
+    }
+    return 0;
+}
+
+} // namespace gemmscope::bench
