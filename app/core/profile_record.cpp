@@ -39,12 +39,12 @@ ProfileKey profileKeyOf(const protocol::ProfileEvent &event)
 
 ProfileKey profileKeyOf(const RunConfig &config, const QString &gpuName, const QString &tf32Rounding)
 {
-    ProfileKey key{stageKeyText(config.stage),
-                   config.params,
-                   config.size,
-                   gpuName,
+    ProfileKey key{stageKeyText(config.stage), config.params, config.size, gpuName,
                    config.timing.scalarSharedReads ? QString(kScalarShared) : QString(),
-                   tf32Rounding};
+                   // The panel's choice where the caller names none (the request does the same).
+                   !tf32Rounding.isEmpty()      ? tf32Rounding
+                   : config.timing.truncateTf32 ? QStringLiteral("truncate")
+                                                : QString()};
     normalise(key);
     return key;
 }

@@ -43,7 +43,9 @@ protocol::ProfileJob RunRequest::toProfileJob() const
     if (!stage.isLibrary && config.timing.scalarSharedReads)
         job.build = QStringLiteral("scalar_shared");
     if (!stage.isLibrary && stage.precision == Precision::Tf32)
-        job.tf32Rounding = profile.tf32Rounding;
+        job.tf32Rounding = !profile.tf32Rounding.isEmpty() ? profile.tf32Rounding
+                           : config.timing.truncateTf32    ? QStringLiteral("truncate")
+                                                           : QString();
     job.parts = profile.parts;
     job.samplingPeriod = profile.samplingPeriod;
     return job;
