@@ -43,10 +43,9 @@ std::optional<double> metricOf(const ProfileInstruction &i, const char *name)
     return value ? usableCount(*value) : std::nullopt;
 }
 
-QString percent(double share)
+QString percent(double share) // shareText without its " %"
 {
-    const double p = 100.0 * share;
-    return p >= 9.95 || p == 0 ? QString::number(p, 'f', 0) : QString::number(p, 'f', 1);
+    return shareText(share).chopped(2);
 }
 
 QString topText(const QList<ReasonShare> &reasons, int count)
@@ -84,6 +83,15 @@ QString number(double value, int decimals = 1)
 }
 
 } // namespace
+
+QString shareText(double share)
+{
+    const double p = 100.0 * (std::isfinite(share) ? share : 0.0);
+    if (p > 0 && p < 0.05)
+        return QStringLiteral("<0.1 %");
+    return (p >= 9.95 || p == 0 ? QString::number(p, 'f', 0) : QString::number(p, 'f', 1)) +
+           QStringLiteral(" %");
+}
 
 std::optional<double> usableCount(double value)
 {
@@ -406,12 +414,31 @@ ModelFigures modelFigures(const KernelShape &shape, const ProblemSize &size)
     f.storeC = figure(s.storeC);
     f.sharedLoads = figure(s.sharedLoads);
     f.sharedStores = figure(s.sharedStores);
+    // Each tile's reads apart (their conflicts differ: a column read against a row read), over
+    // every warp of the block at k = 0 (a change of k rotates the banks, the degree stays).
+    long long requests[2] = {0, 0}, wavefronts[2] = {0, 0};
+    const int warps = std::max(1, shape.blockX * shape.blockY / kWarpSize);
+    for (int warp = 0; warp < warps; ++warp)
+        for (const SharedAccess &a : sharedAccesses(shape, ctx, warp))
+            if (a.kind == AccessKind::Load && a.activeLanes > 0 && a.operand != Operand::C) {
+                const int i = a.operand == Operand::A ? 0 : 1;
+                ++requests[i];
+                wavefronts[i] += a.conflictDegree;
+            }
+    if (requests[0] > 0)
+        f.sharedLoadsA = double(wavefronts[0]) / double(requests[0]);
+    if (requests[1] > 0)
+        f.sharedLoadsB = double(wavefronts[1]) / double(requests[1]);
     return f;
 }
 
 std::optional<ModelComparison> modelFor(const MemoryInstruction &m, const ModelFigures &model)
 {
     if (m.space == MemorySpace::Shared) {
+        if (m.direction == MemoryDirection::Load && m.operand == Operand::A && model.sharedLoadsA)
+            return ModelComparison{*model.sharedLoadsA, QStringLiteral("the model's reads of the A tile")};
+        if (m.direction == MemoryDirection::Load && m.operand == Operand::B && model.sharedLoadsB)
+            return ModelComparison{*model.sharedLoadsB, QStringLiteral("the model's reads of the B tile")};
         const auto &figure = m.direction == MemoryDirection::Load ? model.sharedLoads : model.sharedStores;
         if (!figure)
             return std::nullopt;
@@ -502,20 +529,20 @@ struct LimiterSpec {
 
 constexpr LimiterSpec kPercentLimiters[] = {
     {"sm__warps_active.avg.pct_of_peak_sustained_active", "Achieved occupancy",
-     "more resident warps to hide latency with", LimiterGroup::Occupancy},
+     "%1 keeps more warps resident to hide latency with", LimiterGroup::Occupancy},
     {"sm__inst_issued.avg.pct_of_peak_sustained_active", "Issue slots used",
-     "its schedulers issue an instruction in more of their cycles", LimiterGroup::Occupancy},
+     "%1's schedulers issue an instruction in more of their cycles", LimiterGroup::Occupancy},
     {"sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "FMA pipe busy",
-     "its FP32 multiply-add pipe is busy for more of the time", LimiterGroup::Pipes},
+     "%1 keeps its FP32 multiply-add pipe busy for more of the time", LimiterGroup::Pipes},
     {"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", "Tensor pipe busy",
-     "its tensor cores are busy for more of the time", LimiterGroup::Pipes},
+     "%1 keeps the tensor cores busy for more of the time", LimiterGroup::Pipes},
     {"sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active", "Shared pipe busy (FP16 + tensor)",
-     "the pipe FP16 and tensor instructions share is busy for more of the time", LimiterGroup::Pipes},
+     "%1 keeps the pipe FP16 and tensor instructions share busy for more of the time", LimiterGroup::Pipes},
     {"l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/shared throughput",
-     "it moves more through L1 and shared memory", LimiterGroup::Memory},
-    {"lts__throughput.avg.pct_of_peak_sustained_elapsed", "L2 throughput", "it moves more through L2",
+     "%1 moves more through L1 and shared memory", LimiterGroup::Memory},
+    {"lts__throughput.avg.pct_of_peak_sustained_elapsed", "L2 throughput", "%1 moves more through L2",
      LimiterGroup::Memory},
-    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput", "it moves more through DRAM",
+    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput", "%1 moves more through DRAM",
      LimiterGroup::Memory},
 };
 
@@ -523,11 +550,11 @@ struct MixSpec {
     const char *metric, *label;
 };
 constexpr MixSpec kMix[] = {
-    {"smsp__inst_executed_pipe_fma.sum", "FMA pipe"},
-    {"smsp__inst_executed_pipe_tensor.sum", "Tensor pipe"},
-    {"smsp__inst_executed_pipe_alu.sum", "ALU pipe (integer, logic)"},
-    {"smsp__inst_executed_pipe_lsu.sum", "Load/store pipe"},
-    {"smsp__inst_executed_pipe_uniform.sum", "Uniform pipe"},
+    {"smsp__inst_executed_pipe_fma.sum", "FMA-pipe instructions"},
+    {"smsp__inst_executed_pipe_tensor.sum", "Tensor-pipe instructions"},
+    {"smsp__inst_executed_pipe_alu.sum", "ALU-pipe instructions (integer, logic)"},
+    {"smsp__inst_executed_pipe_lsu.sum", "Load/store-pipe instructions"},
+    {"smsp__inst_executed_pipe_uniform.sum", "Uniform-pipe instructions"},
     {"smsp__sass_inst_executed_op_shared.sum", "Shared-memory instructions"},
     {"smsp__sass_inst_executed_op_global.sum", "Global-memory instructions"},
 };
@@ -620,16 +647,20 @@ BaselineComparison compareWithBaseline(const ProfileEvent &candidate, const Prof
                     .arg(largest->label, pct(a), candidateName, pct(b), baselineName, points);
         else if (largest->group == LimiterGroup::Mix)
             c.largestDifference =
-                QStringLiteral("The largest difference: %1 make %2 of %3's instructions against "
-                               "%4 of %5's (%6 points).")
-                    .arg(largest->label.toLower(), pct(a), candidateName, pct(b), baselineName, points);
+                QStringLiteral("The largest difference: %1 are %2 of %3's instructions against %4 "
+                               "of %5's (%6 points).")
+                    .arg(largest->label, pct(a), candidateName, pct(b), baselineName, points);
         else {
+            // "Issue slots used" reads "issue slots used" mid-sentence; "FMA", "L2", "DRAM" stay.
+            QString label = largest->label;
+            if (label.size() > 1 && label.at(1).isLower())
+                label[0] = label.at(0).toLower();
             const QString &ahead = a > b ? candidateName : baselineName;
             c.largestDifference =
-                QStringLiteral("The largest difference: %1, %2 for %3 against %4 for %5 (%6 "
-                               "points): %7 %8.")
-                    .arg(largest->label.toLower(), pct(a), candidateName, pct(b), baselineName, points, ahead,
-                         largest->meaning);
+                QStringLiteral("The largest difference is in %1: %2 for %3 against %4 for %5 (%6 "
+                               "points): %7.")
+                    .arg(label, pct(a), candidateName, pct(b), baselineName, points,
+                         largest->meaning.arg(ahead));
         }
         const auto all = limiter(candidate, "smsp__inst_executed.sum");
         const auto base = limiter(baseline, "smsp__inst_executed.sum");

@@ -21,6 +21,8 @@ namespace gemmscope {
 
 // A sample count or metric as the analysis uses it: finite and >= 0, else nothing.
 std::optional<double> usableCount(double value);
+// A share in [0, 1] as the views print it: "48 %", "3.8 %", "<0.1 %" (a few samples), "0 %".
+QString shareText(double share);
 
 struct ReasonShare {
     QString key;        // "mio_throttle"
@@ -118,8 +120,9 @@ std::optional<Operand> operandOfSourceLine(const QString &lineText);
 // The access model's figures for one configuration (one interior block, every warp), per class of
 // access; empty members where the model has no such access.
 struct ModelFigures {
-    std::optional<double> loadA, loadB, storeC;      // sectors per request
-    std::optional<double> sharedLoads, sharedStores; // wavefronts per request
+    std::optional<double> loadA, loadB, storeC;       // sectors per request
+    std::optional<double> sharedLoads, sharedStores;  // wavefronts per request, A and B together
+    std::optional<double> sharedLoadsA, sharedLoadsB; // the inner loop's reads of each tile
     QString whyNone; // the model's sentence where it cannot describe the stage (then all empty)
 };
 ModelFigures modelFigures(const KernelShape &shape, const ProblemSize &size);

@@ -1,0 +1,106 @@
+// The Counters workspace's per-instruction memory table, offscreen: the empty state, the rows of a
+// profile worst first with a verdict each, sorting, the model's column where a stage has a model
+// (and not where it has none), error sentences and hostile values.
+#include "memory_instruction_view.h"
+#include "support/kernel_shapes.h"
+#include "support/profile_fixtures.h"
+#include "support/view_shots.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace gemmscope;
+
+class TestMemoryInstructionView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void emptyState()
+    {
+        MemoryInstructionView view;
+        QVERIFY(view.headline().startsWith(QLatin1String("No profile of this configuration yet")));
+        view.setNoProfileText(
+            QStringLiteral("Profile this configuration (Ctrl+Shift+P) to fill this table."));
+        QCOMPARE(view.headline(),
+                 QStringLiteral("Profile this configuration (Ctrl+Shift+P) to fill this table."));
+        QVERIFY(view.table()->isHidden());
+        QCOMPARE(view.rowCount(), 0);
+        QVERIFY(!test::renderShot(&view, QSize(640, 400), QStringLiteral("memory_table_empty")).isEmpty());
+    }
+
+    void rowsWorstFirstWithModel()
+    {
+        MemoryInstructionView view;
+        const protocol::ProfileEvent p = test::coalescedShapedProfile();
+        const ModelFigures model =
+            modelFigures(test::shapeOf("coalesced", "BM=64 BN=64 BK=8 TM=4 TN=4"), {4096, 4096, 4096});
+        QSignalSpy selected(&view, &MemoryInstructionView::instructionSelected);
+        view.setProfile(&p, model);
+        // 2 LDG, 2 STS, 4 LDS, 1 LDS.128, 1 STG.
+        QCOMPARE(view.rowCount(), 10);
+        QVERIFY(view.headline().contains(QLatin1String("8 at their ideal, 2 above it")));
+        // Worst first: the C store at 4x its ideal sectors, then the LDS.128 at 2x its wavefronts.
+        QCOMPARE(view.rowAt(0)->measured.opcode(), QStringLiteral("STG.E"));
+        QCOMPARE(view.rowAt(0)->measured.verdict, MemoryVerdict::Excess);
+        QCOMPARE(view.rowAt(1)->measured.opcode(), QStringLiteral("LDS.128"));
+        QVERIFY(view.detailText().contains(
+            QLatin1String("4x the ideal sectors (16.0 per request, ideal 4.0): uncoalesced")));
+        // The model says 16 sectors per C store for step 3 (tst_access_model): shown beside it.
+        QVERIFY(view.rowAt(0)->model);
+        QCOMPARE(view.rowAt(0)->model->perRequest, 16.0);
+        QVERIFY(!view.table()->isColumnHidden(MemoryInstructionsModel::Model));
+        QVERIFY(!selected.isEmpty());
+        QCOMPARE(selected.last().at(0).value<MemorySpace>(), MemorySpace::Global);
+
+        // Sorting by executions, then by line.
+        view.table()->sortByColumn(MemoryInstructionsModel::Executions, Qt::DescendingOrder);
+        for (int r = 1; r < view.rowCount(); ++r)
+            QVERIFY(view.rowAt(r - 1)->measured.executions >= view.rowAt(r)->measured.executions);
+        view.table()->sortByColumn(MemoryInstructionsModel::Line, Qt::AscendingOrder);
+        QCOMPARE(view.rowAt(0)->measured.instruction->file, QStringLiteral("coalesced.cuh"));
+        view.selectRow(view.rowCount() - 1);
+        QVERIFY(view.detailText().contains(QLatin1String("cooperative_load.cuh")));
+        view.table()->sortByColumn(MemoryInstructionsModel::Verdict, Qt::DescendingOrder);
+        QVERIFY(!test::renderShot(&view, QSize(700, 420), QStringLiteral("memory_table")).isEmpty());
+    }
+
+    void measuredStandsAloneWithoutModel()
+    {
+        MemoryInstructionView view;
+        const protocol::ProfileEvent p = test::loadProfileFixture(QStringLiteral("probe_sgemm_h200.json"));
+        view.setProfile(&p);
+        QCOMPARE(view.rowCount(), 69);
+        QVERIFY(view.table()->isColumnHidden(MemoryInstructionsModel::Model));
+        QVERIFY(view.headline().contains(QLatin1String("no access model")));
+        QVERIFY(view.headline().contains(QLatin1String("69 at their ideal, 0 above it")));
+    }
+
+    void errorsAndHostileValues()
+    {
+        MemoryInstructionView view;
+        protocol::ProfileEvent p = test::handMadeProfile();
+        p.stage = QStringLiteral("<h1>stage</h1>");
+        p.instructionsError = QStringLiteral("CUPTI SASS metrics: <b>not supported</b>.");
+        p.instructions[2].metrics.insert(QStringLiteral("sectors_mem_global"),
+                                         std::numeric_limits<double>::infinity());
+        p.instructions[0].metrics.insert(QStringLiteral("inst_executed"), 1e300);
+        view.setProfile(&p);
+        QVERIFY(view.headline().contains(QLatin1String("<h1>stage</h1>")));
+        QVERIFY(view.headline().contains(QLatin1String("<b>not supported</b>")));
+        QCOMPARE(view.findChild<QLabel *>(QStringLiteral("memoryHeadline"))->textFormat(), Qt::PlainText);
+        for (int r = 0; r < view.rowCount(); ++r)
+            view.selectRow(r);
+        // Only the error: no rows, the sentence stands.
+        protocol::ProfileEvent failed;
+        failed.instructionsError = QStringLiteral("Per-instruction metrics need GemmScope's own kernels.");
+        view.setProfile(&failed);
+        QCOMPARE(view.rowCount(), 0);
+        QVERIFY(view.headline().contains(failed.instructionsError));
+        QVERIFY(view.table()->isHidden());
+    }
+};
+
+QTEST_MAIN(TestMemoryInstructionView)
+#include "tst_memory_instruction_view.moc"
