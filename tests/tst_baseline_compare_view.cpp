@@ -73,6 +73,22 @@ private slots:
                  .isEmpty());
     }
 
+    void recordedFp32TunedAgainstCublas()
+    {
+        BaselineCompareView view;
+        const protocol::ProfileEvent tuned =
+            test::loadProfileFixture(QStringLiteral("profile-fp32-tuned.stalls-limiters.json"));
+        const protocol::ProfileEvent cublas =
+            test::loadProfileFixture(QStringLiteral("profile-cublas_fp32.stalls-limiters.json"));
+        view.setProfile(&tuned, QStringLiteral("fp32-tuned"));
+        view.setBaseline(&cublas);
+        QVERIFY(view.headline().startsWith(QLatin1String("The largest difference is in issue slots used")));
+        QVERIFY(view.notes().isEmpty());
+        QVERIFY(!test::renderShot(&view, QSize(640, view.heightForWidth(640)),
+                                  QStringLiteral("why_not_cublas_fp32_tuned"))
+                     .isEmpty());
+    }
+
     void hostileValues()
     {
         BaselineCompareView view;

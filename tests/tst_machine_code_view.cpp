@@ -61,6 +61,28 @@ protocol::ProfileEvent profileOfSass(const QString &sass, bool sameBinary = true
     return p;
 }
 
+// nvdisasm-style text of a profile's own instructions ("/*0240*/ LDS ... ;" under "//## File"
+// lines): the recorded profile carries the SASS of the binary it sampled.
+QString sassOfProfile(const protocol::ProfileEvent &p, const QString &function)
+{
+    QStringList lines{QStringLiteral("\t.text.kernel:")};
+    QString file;
+    int line = 0;
+    for (const protocol::ProfileInstruction &i : p.instructions) {
+        if (i.function != function)
+            continue;
+        if (i.file != file || i.line != line) {
+            file = i.file;
+            line = i.line;
+            lines << QStringLiteral("\t//## File \"%1\", line %2").arg(file).arg(line);
+        }
+        lines << QStringLiteral("        /*%1*/                   %2 ;")
+                     .arg(i.pc, 4, 16, QLatin1Char('0'))
+                     .arg(i.sass);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 } // namespace
 
 class TestMachineCodeView : public QObject {
@@ -116,6 +138,24 @@ private slots:
         view.setProfile(nullptr);
         QVERIFY(view.breakdownBar()->isHidden());
         QVERIFY(view.hotInstructions()->isHidden());
+    }
+
+    // The recorded H200 profile of step 3 on the SASS it sampled: every sampled instruction gets
+    // its heat.
+    void recordedProfileOfStep3()
+    {
+        const protocol::ProfileEvent p = test::loadProfileFixture(QStringLiteral("profile-worklog-3.json"));
+        const QString function = mainFunction(p);
+        MachineCodeView view;
+        view.setMachineCode(function, QStringLiteral("// ptx"), sassOfProfile(p, function), {});
+        view.setProfile(&p);
+        int sampled = 0;
+        for (const protocol::ProfileInstruction &i : p.instructions)
+            sampled += i.samples() > 0;
+        QCOMPARE(view.editor()->lineHeat().size(), sampled);
+        QVERIFY(view.profileText().startsWith(
+            QLatin1String("Profile of coalesced at 4096x4096x4096 on NVIDIA H200.")));
+        QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("sass_view_worklog3")).isEmpty());
     }
 
     // A profile before any disassembly: the table stands alone; hostile values do not break it.

@@ -66,6 +66,21 @@ private slots:
         QVERIFY(!test::renderShot(&view, QSize(700, 420), QStringLiteral("memory_table")).isEmpty());
     }
 
+    // Step 2 on the H200: the B loads at 16 sectors per request and the B tile's fill at 4
+    // wavefronts lead the table, each beside the model's same figure.
+    void recordedStep2()
+    {
+        MemoryInstructionView view;
+        const protocol::ProfileEvent p = test::loadProfileFixture(QStringLiteral("profile-worklog-2.json"));
+        view.setProfile(&p, modelFigures(test::shapeOf("coarsened", "BM=64 BN=64 BK=8 TM=4 TN=4"), p.size));
+        QVERIFY(view.rowCount() > 20);
+        const MemoryRow *worst = view.rowAt(0);
+        QCOMPARE(worst->measured.verdict, MemoryVerdict::Excess);
+        QVERIFY(worst->model);
+        QCOMPARE(*worst->measured.perRequest, worst->model->perRequest);
+        QVERIFY(!test::renderShot(&view, QSize(700, 460), QStringLiteral("memory_table_worklog2")).isEmpty());
+    }
+
     void measuredStandsAloneWithoutModel()
     {
         MemoryInstructionView view;

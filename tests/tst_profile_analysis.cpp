@@ -408,6 +408,134 @@ private slots:
         QVERIFY(empty.largestDifference.isEmpty());
     }
 
+    // ---- the lead's recorded H200 profiles (tests/data/profile/profile-*.json, 4096^3) ----
+
+    // Step 2's B loads: 16 sectors per request against an ideal of 4, as the model says (issue 23:
+    // "the measured sectors per request of step 2's B load and step 3's equal the model's"); its A
+    // loads 2 = ideal. The B loads' line is loadOrZero's body (common.cuh:30): the tile store their
+    // register goes to (coarsened.cuh:33, tileB) names the matrix.
+    void recordedStep2LoadsAgainstTheModel()
+    {
+        const protocol::ProfileEvent p = loadProfileFixture(QStringLiteral("profile-worklog-2.json"));
+        const ModelFigures model = modelFigures(shapeOf("coarsened", "BM=64 BN=64 BK=8 TM=4 TN=4"), p.size);
+        int bLoads = 0, aLoads = 0, bStores = 0;
+        for (const MemoryInstruction &m : memoryInstructions(p)) {
+            if (m.space == MemorySpace::Global && m.direction == MemoryDirection::Load) {
+                QVERIFY2(m.operand, qPrintable(m.instruction->sass));
+                const auto figure = modelFor(m, model);
+                QVERIFY(figure);
+                QCOMPARE(*m.perRequest, figure->perRequest); // measured = model, per operand
+                if (*m.operand == Operand::B) {
+                    ++bLoads;
+                    QCOMPARE(m.instruction->file, QStringLiteral("common.cuh"));
+                    QCOMPARE(*m.perRequest, 16.0);
+                    QCOMPARE(
+                        m.verdictText,
+                        QStringLiteral("4x the ideal sectors (16.0 per request, ideal 4.0): uncoalesced"));
+                } else {
+                    ++aLoads;
+                    QCOMPARE(*m.perRequest, 2.0);
+                    QCOMPARE(m.verdict, MemoryVerdict::Ideal);
+                }
+            }
+            // The B tile's fill: 4 wavefronts for an ideal 1, the model's 4-way (tst_access_model).
+            if (m.space == MemorySpace::Shared && m.direction == MemoryDirection::Store &&
+                m.operand == Operand::B) {
+                ++bStores;
+                QCOMPARE(m.verdictText,
+                         QStringLiteral(
+                             "4x the ideal wavefronts (4.0 per request, ideal 1.0): 4-way bank conflict"));
+                QCOMPARE(modelFor(m, model)->perRequest, 4.0);
+            }
+        }
+        QCOMPARE(bLoads, 4);
+        QCOMPARE(aLoads, 4);
+        QCOMPARE(bStores, 4);
+        const auto b = measuredClass(p, MemorySpace::Global, MemoryDirection::Load, Operand::B);
+        QVERIFY(b);
+        QCOMPARE(b->perRequest, 16.0);
+        QCOMPARE(b->where, QStringLiteral("common.cuh:30"));
+    }
+
+    void recordedStep3LoadsAreCoalesced()
+    {
+        const protocol::ProfileEvent p = loadProfileFixture(QStringLiteral("profile-worklog-3.json"));
+        const ModelFigures model = modelFigures(shapeOf("coalesced", "BM=64 BN=64 BK=8 TM=4 TN=4"), p.size);
+        for (const Operand operand : {Operand::A, Operand::B}) {
+            const auto loads = measuredClass(p, MemorySpace::Global, MemoryDirection::Load, operand);
+            QVERIFY(loads);
+            QCOMPARE(loads->perRequest, 4.0); // step 3: 4 sectors for A and B, the model's 4
+            QCOMPARE(loads->idealPerRequest, std::optional<double>(4.0));
+        }
+        QCOMPARE(*model.loadB, 4.0);
+        // The C stores: 16 sectors per request against an ideal 4, the model's 16.
+        const auto stores = measuredClass(p, MemorySpace::Global, MemoryDirection::Store, Operand::C);
+        QVERIFY(stores);
+        QCOMPARE(stores->perRequest, 16.0);
+        QCOMPARE(*model.storeC, 16.0);
+    }
+
+    // Folding the recorded profiles (sums taken with python from the same files): every sample of
+    // GemmScope's own kernels has a line; the wgmma stage's B transpose has none.
+    void recordedProfilesFold()
+    {
+        const protocol::ProfileEvent w2 = loadProfileFixture(QStringLiteral("profile-worklog-2.json"));
+        double unattributed = -1;
+        QList<LineProfile> lines = foldOntoLines(w2, &unattributed);
+        QCOMPARE(unattributed, 0.0);
+        QCOMPARE(stallBreakdown(w2).totalSamples, 805534.0);
+        QCOMPARE(lines[0].file + QLatin1Char(':') + QString::number(lines[0].line),
+                 QStringLiteral("coarsened.cuh:41"));
+        QCOMPARE(lines[0].samples, 200850.0);
+        QCOMPARE(lines[0].instructions, 8);
+        QCOMPARE(stallBreakdown(w2).reasons.first().key, QStringLiteral("barrier"));
+
+        const protocol::ProfileEvent w3 = loadProfileFixture(QStringLiteral("profile-worklog-3.json"));
+        lines = foldOntoLines(w3);
+        QCOMPARE(lines[0].file + QLatin1Char(':') + QString::number(lines[0].line),
+                 QStringLiteral("cooperative_load.cuh:22"));
+        QCOMPARE(lines[0].samples, 271870.0);
+        QCOMPARE(stallBreakdown(w3).reasons.first().key, QStringLiteral("long_scoreboard"));
+
+        const protocol::ProfileEvent tma = loadProfileFixture(QStringLiteral("profile-tf32-wgmma-tma.json"));
+        lines = foldOntoLines(tma, &unattributed);
+        QCOMPARE(unattributed, 72529.0); // the transpose kernel's samples
+        QCOMPARE(lines[0].file + QLatin1Char(':') + QString::number(lines[0].line),
+                 QStringLiteral("wgmma_ops.cuh:35"));
+        QCOMPARE(lines[0].samples, 235884.0);
+        QVERIFY(mainFunction(tma).contains(QLatin1String("wgmma_tma_tf32<256, 128, 4>")));
+        QCOMPARE(stallBreakdown(tma).totalSamples, 633427.0);
+    }
+
+    // fp32-tuned against cuBLAS SGEMM, both measured on the H200 at 4096^3.
+    void recordedWhyNotCublas()
+    {
+        const protocol::ProfileEvent tuned =
+            loadProfileFixture(QStringLiteral("profile-fp32-tuned.stalls-limiters.json"));
+        const protocol::ProfileEvent cublas =
+            loadProfileFixture(QStringLiteral("profile-cublas_fp32.stalls-limiters.json"));
+        const BaselineComparison c =
+            compareWithBaseline(tuned, cublas, QStringLiteral("fp32-tuned"), QStringLiteral("cuBLAS"));
+        QVERIFY(c.rows.size() > 12);
+        QVERIFY(c.candidateNotes.isEmpty() && c.baselineNotes.isEmpty());
+        // Issue slots 79.3 % against 89.6 % (10.4 points) lead L2 throughput (8.7 against 17.8: 9.0)
+        // and the FMA pipe (72.2 against 79.3): what Nsight Compute showed by hand (issue 23).
+        QCOMPARE(c.largestDifference,
+                 QStringLiteral(
+                     "The largest difference is in issue slots used: 79 % for fp32-tuned against 90 % for "
+                     "cuBLAS (10 points): cuBLAS's schedulers issue an instruction in more of their cycles. "
+                     "fp32-tuned executes 0.97x the warp instructions of cuBLAS."));
+        QCOMPARE(c.rows[0].label, QStringLiteral("Achieved occupancy"));
+        QVERIFY(qAbs(*c.rows[0].candidate - 12.4986) < 1e-3); // both at 8 warps per SM of 64
+        QVERIFY(qAbs(*c.rows[0].baseline - 12.4997) < 1e-3);
+        QStringList stalls;
+        for (const LimiterRow &r : c.rows)
+            if (r.group == LimiterGroup::Stalls)
+                stalls << r.key;
+        QCOMPARE(stalls, (QStringList{"stall:selected", "stall:not_selected", "stall:dispatch_stall",
+                                      "stall:short_scoreboard", "stall:no_instructions"}));
+    }
+
     void hostileValuesAreNotCounts()
     {
         const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -137,6 +137,27 @@ private slots:
             !test::renderShot(&view, QSize(1000, 640), QStringLiteral("source_view_no_profile")).isEmpty());
     }
 
+    // The recorded H200 profile of step 3 (worklog-3): the heat lands on coalesced.cuh's lines, the
+    // hottest line of all is the B tile's fill in cooperative_load.cuh, waiting on global loads.
+    void recordedProfileOfStep3()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Coalesced);
+        const protocol::ProfileEvent profile =
+            test::loadProfileFixture(QStringLiteral("profile-worklog-3.json"));
+        view.setProfile(&profile);
+        QCOMPARE(view.hotLines()->rowAt(0)->where, QStringLiteral("cooperative_load.cuh:22"));
+        QVERIFY(view.hotLines()->rowAt(0)->reasons.startsWith(
+            QLatin1String("waiting for a global/local memory load")));
+        QVERIFY(view.editor()->lineHeat().contains(34)); // coalesced.cuh:35, the inner product
+        QCOMPARE(view.breakdownBar()->segments().first().key, QStringLiteral("long_scoreboard"));
+        QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("source_view_worklog3")).isEmpty());
+        emit view.hotLines()->rowActivated(*view.hotLines()->rowAt(0));
+        QCOMPARE(view.currentFile(), QStringLiteral("cooperative_load.cuh"));
+        QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("source_view_worklog3_cooperative"))
+                     .isEmpty());
+    }
+
     // A part that failed says so in its own place; text from the file stays text; unusable counts
     // draw nothing and break nothing; another stage drops the profile.
     void errorsAndHostileValues()

@@ -342,8 +342,63 @@ void judge(MemoryInstruction &m)
     }
 }
 
+namespace {
+
+QString withoutPredicate(const QString &sass)
+{
+    const QString t = sass.trimmed();
+    return t.startsWith(QLatin1Char('@')) ? t.section(QLatin1Char(' '), 1).trimmed() : t;
+}
+
+// The operands of a SASS instruction: "STS [R40+0x8], R17" -> ["[R40+0x8]", "R17"].
+QStringList operandsOf(const QString &sass)
+{
+    QString body = withoutPredicate(sass).section(QLatin1Char(' '), 1);
+    if (const qsizetype semi = body.indexOf(QLatin1Char(';')); semi >= 0)
+        body.truncate(semi);
+    QStringList ops;
+    for (const QString &op : body.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        ops << op.trimmed();
+    return ops;
+}
+
+// Which matrix a global load reads when its own line does not say (loadOrZero's body in
+// common.cuh serves both): the shared store that writes its register into a tile, a few
+// instructions on, names the tile on its line ("tileB[ty][tx * TN + j] = loadOrZero(...)").
+std::optional<Operand> operandByDataflow(const QList<const ProfileInstruction *> &function, qsizetype at)
+{
+    const QStringList ops = operandsOf(function[at]->sass);
+    if (ops.isEmpty() || !ops.first().startsWith(QLatin1Char('R')))
+        return std::nullopt;
+    const QString reg = ops.first();
+    for (qsizetype i = at + 1; i < function.size() && i <= at + 64; ++i) {
+        const ProfileInstruction &next = *function[i];
+        const QString op = withoutPredicate(next.sass).section(QLatin1Char(' '), 0, 0);
+        const QStringList nextOps = operandsOf(next.sass);
+        if (op.startsWith(QLatin1String("STS")) && !nextOps.isEmpty() && nextOps.last() == reg)
+            return operandOfSourceLine(sourceLineText(next.file, next.line));
+        if (!op.startsWith(QLatin1String("ST")) && !nextOps.isEmpty() && nextOps.first() == reg)
+            return std::nullopt; // the register is written again before any store reads it
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 QList<MemoryInstruction> memoryInstructions(const ProfileEvent &profile)
 {
+    // Each function's instructions in program order, for the dataflow look-ahead.
+    QHash<QString, QList<const ProfileInstruction *>> byFunction;
+    for (const ProfileInstruction &i : profile.instructions)
+        byFunction[i.function].append(&i);
+    QHash<const ProfileInstruction *, QPair<QString, qsizetype>> position;
+    for (auto it = byFunction.begin(); it != byFunction.end(); ++it) {
+        std::stable_sort(
+            it->begin(), it->end(),
+            [](const ProfileInstruction *a, const ProfileInstruction *b) { return a->pc < b->pc; });
+        for (qsizetype k = 0; k < it->size(); ++k)
+            position.insert(it->at(k), {it.key(), k});
+    }
     QList<MemoryInstruction> list;
     for (const ProfileInstruction &i : profile.instructions) {
         const double globalLd = metricOf(i, "inst_executed_op_global_ld").value_or(0);
@@ -385,6 +440,10 @@ QList<MemoryInstruction> memoryInstructions(const ProfileEvent &profile)
                 m.idealPerRequest = *ideal / m.executions;
         }
         m.operand = operandOfSourceLine(sourceLineText(i.file, i.line));
+        if (!m.operand && global && m.direction == MemoryDirection::Load) {
+            const auto [function, at] = position.value(&i);
+            m.operand = operandByDataflow(byFunction.value(function), at);
+        }
         judge(m);
         list.append(m);
     }
@@ -414,21 +473,26 @@ ModelFigures modelFigures(const KernelShape &shape, const ProblemSize &size)
     f.storeC = figure(s.storeC);
     f.sharedLoads = figure(s.sharedLoads);
     f.sharedStores = figure(s.sharedStores);
-    // Each tile's reads apart (their conflicts differ: a column read against a row read), over
-    // every warp of the block at k = 0 (a change of k rotates the banks, the degree stays).
-    long long requests[2] = {0, 0}, wavefronts[2] = {0, 0};
+    // Each tile's reads and fills apart (their conflicts differ: a column read against a row read),
+    // over every warp of the block at k = 0 (a change of k rotates the banks, the degree stays).
+    long long requests[2][2] = {}, wavefronts[2][2] = {}; // [load, store][A, B]
     const int warps = std::max(1, shape.blockX * shape.blockY / kWarpSize);
     for (int warp = 0; warp < warps; ++warp)
         for (const SharedAccess &a : sharedAccesses(shape, ctx, warp))
-            if (a.kind == AccessKind::Load && a.activeLanes > 0 && a.operand != Operand::C) {
-                const int i = a.operand == Operand::A ? 0 : 1;
-                ++requests[i];
-                wavefronts[i] += a.conflictDegree;
+            if (a.activeLanes > 0 && a.operand != Operand::C) {
+                const int kind = a.kind == AccessKind::Load ? 0 : 1, op = a.operand == Operand::A ? 0 : 1;
+                ++requests[kind][op];
+                wavefronts[kind][op] += a.conflictDegree;
             }
-    if (requests[0] > 0)
-        f.sharedLoadsA = double(wavefronts[0]) / double(requests[0]);
-    if (requests[1] > 0)
-        f.sharedLoadsB = double(wavefronts[1]) / double(requests[1]);
+    const auto ratio = [&](int kind, int op) {
+        return requests[kind][op] > 0
+                   ? std::optional<double>(double(wavefronts[kind][op]) / double(requests[kind][op]))
+                   : std::nullopt;
+    };
+    f.sharedLoadsA = ratio(0, 0);
+    f.sharedLoadsB = ratio(0, 1);
+    f.sharedStoresA = ratio(1, 0);
+    f.sharedStoresB = ratio(1, 1);
     return f;
 }
 
@@ -439,12 +503,16 @@ std::optional<ModelComparison> modelFor(const MemoryInstruction &m, const ModelF
             return ModelComparison{*model.sharedLoadsA, QStringLiteral("the model's reads of the A tile")};
         if (m.direction == MemoryDirection::Load && m.operand == Operand::B && model.sharedLoadsB)
             return ModelComparison{*model.sharedLoadsB, QStringLiteral("the model's reads of the B tile")};
+        if (m.direction == MemoryDirection::Store && m.operand == Operand::A && model.sharedStoresA)
+            return ModelComparison{*model.sharedStoresA, QStringLiteral("the model's fills of the A tile")};
+        if (m.direction == MemoryDirection::Store && m.operand == Operand::B && model.sharedStoresB)
+            return ModelComparison{*model.sharedStoresB, QStringLiteral("the model's fills of the B tile")};
         const auto &figure = m.direction == MemoryDirection::Load ? model.sharedLoads : model.sharedStores;
         if (!figure)
             return std::nullopt;
         return ModelComparison{*figure, m.direction == MemoryDirection::Load
                                             ? QStringLiteral("the model's shared loads")
-                                            : QStringLiteral("the model's shared stores")};
+                                            : QStringLiteral("the model's shared stores, A and B together")};
     }
     if (m.direction == MemoryDirection::Store)
         return model.storeC
@@ -499,6 +567,49 @@ std::optional<MeasuredClass> measuredClass(const ProfileEvent &profile, MemorySp
     }
     c.where = where.join(QStringLiteral(", "));
     return c;
+}
+
+QString measuredBesideModel(const ProfileEvent &profile, MemorySpace space, MemoryDirection direction,
+                            std::optional<Operand> operand, std::optional<double> model)
+{
+    const bool global = space == MemorySpace::Global;
+    const QString unit = global ? QStringLiteral("sectors") : QStringLiteral("wavefronts");
+    QString what = QStringLiteral("%1 %2").arg(global ? QStringLiteral("global") : QStringLiteral("shared"),
+                                               direction == MemoryDirection::Load ? QStringLiteral("loads")
+                                                                                  : QStringLiteral("stores"));
+    if (operand)
+        what += QStringLiteral(" of %1").arg(operand == Operand::A   ? QLatin1Char('A')
+                                             : operand == Operand::B ? QLatin1Char('B')
+                                                                     : QLatin1Char('C'));
+    auto measured = measuredClass(profile, space, direction, operand);
+    QString scope = what;
+    if (!measured && operand) {
+        measured = measuredClass(profile, space, direction, std::nullopt);
+        scope =
+            QStringLiteral("every %1 %2: the source lines do not say which matrix")
+                .arg(global ? QStringLiteral("global") : QStringLiteral("shared"),
+                     direction == MemoryDirection::Load ? QStringLiteral("load") : QStringLiteral("store"));
+    }
+    const QString gpu = profile.gpu.name.isEmpty() ? QStringLiteral("the GPU") : profile.gpu.name;
+    const QString modelText =
+        model ? QStringLiteral(" The model: %1 for this instruction.").arg(number(*model)) : QString();
+    if (!measured) {
+        if (!profile.instructionsError.isEmpty())
+            return QStringLiteral("Measured: none (%1)%2")
+                .arg(profile.instructionsError,
+                     modelText.isEmpty() ? QString() : QLatin1Char(' ') + modelText.trimmed());
+        return QStringLiteral("Measured: the profile has no %1 with memory metrics.%2").arg(what, modelText);
+    }
+    QString text = QStringLiteral("Measured on %1 (%2; %3): %4 %5 per request")
+                       .arg(gpu, scope, measured->where, number(measured->perRequest), unit);
+    if (measured->idealPerRequest)
+        text += QStringLiteral(" (ideal %1)").arg(number(*measured->idealPerRequest));
+    text += QLatin1Char('.');
+    if (model && std::abs(measured->perRequest - *model) > kIdealTolerance * std::max(*model, 1e-9))
+        text += QStringLiteral(" The model: %1 for this instruction — they differ.").arg(number(*model));
+    else
+        text += modelText;
+    return text;
 }
 
 // ---- "Why not cuBLAS?" ----

@@ -100,11 +100,13 @@ struct MemoryInstruction {
     std::optional<double> perRequest;      // sectors (global) or wavefronts (shared) per request
     std::optional<double> idealPerRequest; // the same, ideal
     MemoryVerdict verdict = MemoryVerdict::NotJudged;
-    QString verdictText;            // "4.0 sectors per request = ideal: coalesced"
-    QString reason;                 // why, in a sentence
-    std::optional<Operand> operand; // A, B or C where the source line says which matrix (tile)
-    QString opcode() const;         // "LDG.E.128" from the SASS; else from the metrics ("global load")
-    QString kindText() const;       // "global load", "shared store"
+    QString verdictText; // "4.0 sectors per request = ideal: coalesced"
+    QString reason;      // why, in a sentence
+    // A, B or C where the source line says which matrix (tile); for a global load whose line does
+    // not (loadOrZero's body), the line of the shared store that writes its register into a tile.
+    std::optional<Operand> operand;
+    QString opcode() const;   // "LDG.E.128" from the SASS; else from the metrics ("global load")
+    QString kindText() const; // "global load", "shared store"
 };
 
 // The instructions that move global or shared memory (by their metrics, else their opcode), in
@@ -120,9 +122,10 @@ std::optional<Operand> operandOfSourceLine(const QString &lineText);
 // The access model's figures for one configuration (one interior block, every warp), per class of
 // access; empty members where the model has no such access.
 struct ModelFigures {
-    std::optional<double> loadA, loadB, storeC;       // sectors per request
-    std::optional<double> sharedLoads, sharedStores;  // wavefronts per request, A and B together
-    std::optional<double> sharedLoadsA, sharedLoadsB; // the inner loop's reads of each tile
+    std::optional<double> loadA, loadB, storeC;         // sectors per request
+    std::optional<double> sharedLoads, sharedStores;    // wavefronts per request, A and B together
+    std::optional<double> sharedLoadsA, sharedLoadsB;   // the inner loop's reads of each tile
+    std::optional<double> sharedStoresA, sharedStoresB; // the fills of each tile
     QString whyNone; // the model's sentence where it cannot describe the stage (then all empty)
 };
 ModelFigures modelFigures(const KernelShape &shape, const ProblemSize &size);
@@ -148,6 +151,14 @@ struct MeasuredClass {
 };
 std::optional<MeasuredClass> measuredClass(const protocol::ProfileEvent &profile, MemorySpace space,
                                            MemoryDirection direction, std::optional<Operand> operand);
+
+// The sentence the coalescing and bank views put under their diagram: the measured figure of the
+// class of the instruction they show (an operand's global loads, a tile's shared reads), beside
+// the model's figure for it (`model`, empty: none). Falls back to every operand's instructions
+// where the source lines do not say which matrix; says why where the profile has no figure.
+QString measuredBesideModel(const protocol::ProfileEvent &profile, MemorySpace space,
+                            MemoryDirection direction, std::optional<Operand> operand,
+                            std::optional<double> model);
 
 // ---- "Why not cuBLAS?" ----
 
