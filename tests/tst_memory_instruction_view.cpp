@@ -41,18 +41,22 @@ private slots:
         // 2 LDG, 2 STS, 4 LDS, 1 LDS.128, 1 STG.
         QCOMPARE(view.rowCount(), 10);
         QVERIFY(view.headline().contains(QLatin1String("8 at their ideal, 2 above it")));
-        // Worst first: the C store at 4x its ideal sectors, then the LDS.128 at 2x its wavefronts.
-        QCOMPARE(view.rowAt(0)->measured.opcode(), QStringLiteral("STG.E"));
-        QCOMPARE(view.rowAt(0)->measured.verdict, MemoryVerdict::Excess);
-        QCOMPARE(view.rowAt(1)->measured.opcode(), QStringLiteral("LDS.128"));
+        // Worst first, by the wavefronts (sectors) over the ideal in the launch: the LDS.128 at 2x
+        // (4 x 4,194,304 over), then the C store at 4x (12 x 262,144 over).
+        QCOMPARE(view.rowAt(0)->measured.opcode(), QStringLiteral("LDS.128"));
+        QCOMPARE(view.rowAt(0)->measured.excess(), 4.0 * 4194304);
+        QCOMPARE(view.rowAt(1)->measured.opcode(), QStringLiteral("STG.E"));
+        QCOMPARE(view.rowAt(1)->measured.verdict, MemoryVerdict::Excess);
         QVERIFY(view.detailText().contains(
-            QLatin1String("4x the ideal sectors (16.0 per request, ideal 4.0): uncoalesced")));
+            QLatin1String("2x the ideal wavefronts (8.0 per request, ideal 4.0): 2-way bank conflict")));
+        QVERIFY(
+            view.detailText().contains(QLatin1String("16,777,216 wavefronts over the ideal in the launch.")));
         // The model says 16 sectors per C store for step 3 (tst_access_model): shown beside it.
-        QVERIFY(view.rowAt(0)->model);
-        QCOMPARE(view.rowAt(0)->model->perRequest, 16.0);
+        QVERIFY(view.rowAt(1)->model);
+        QCOMPARE(view.rowAt(1)->model->perRequest, 16.0);
         QVERIFY(!view.table()->isColumnHidden(MemoryInstructionsModel::Model));
         QVERIFY(!selected.isEmpty());
-        QCOMPARE(selected.last().at(0).value<MemorySpace>(), MemorySpace::Global);
+        QCOMPARE(selected.last().at(0).value<MemorySpace>(), MemorySpace::Shared); // the LDS.128, selected
 
         // Sorting by executions, then by line.
         view.table()->sortByColumn(MemoryInstructionsModel::Executions, Qt::DescendingOrder);
@@ -66,8 +70,8 @@ private slots:
         QVERIFY(!test::renderShot(&view, QSize(700, 420), QStringLiteral("memory_table")).isEmpty());
     }
 
-    // Step 2 on the H200: the B loads at 16 sectors per request and the B tile's fill at 4
-    // wavefronts lead the table, each beside the model's same figure.
+    // Step 2 on the H200: the B loads at 16 sectors per request lead the table, beside the model's
+    // same figure.
     void recordedStep2()
     {
         MemoryInstructionView view;
@@ -76,6 +80,8 @@ private slots:
         QVERIFY(view.rowCount() > 20);
         const MemoryRow *worst = view.rowAt(0);
         QCOMPARE(worst->measured.verdict, MemoryVerdict::Excess);
+        QCOMPARE(worst->measured.operand, std::optional<Operand>(Operand::B)); // 12 x 8,388,608 sectors over
+        QVERIFY(worst->measured.opcode().startsWith(QLatin1String("LDG")));
         QVERIFY(worst->model);
         QCOMPARE(*worst->measured.perRequest, worst->model->perRequest);
         QVERIFY(!test::renderShot(&view, QSize(700, 460), QStringLiteral("memory_table_worklog2")).isEmpty());

@@ -109,6 +109,14 @@ void CodeHeatEdit::paintMargin(QPaintEvent *event)
             const auto it = m_heat.constFind(block.blockNumber());
             if (it != m_heat.constEnd()) {
                 p.fillRect(QRect(0, top, kStrip, bottom - top), heatColor(it->heat, base));
+                // Lines under 0.1 % of the samples get the faint strip alone: their labels would
+                // bury the few hot lines in noise (the tooltip still has them).
+                if (it->share < 0.001) {
+                    block = block.next();
+                    top = bottom;
+                    bottom = top + qRound(blockBoundingRect(block).height());
+                    continue;
+                }
                 QColor label = text;
                 if (it->heat < 0.02)
                     label.setAlphaF(0.6f);

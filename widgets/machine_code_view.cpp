@@ -436,6 +436,14 @@ void MachineCodeView::applyProfile()
         hotspotRowsOfInstructions(heat, functions.size() > 1 ? QString() : mainFunction(p)));
     m_hotInstructions->setVisible(!p.instructions.isEmpty());
     applyHeat();
+    // Open at the hottest instruction: that is what the reader came for.
+    const auto &lineHeat = m_editor->lineHeat();
+    int hottest = -1;
+    for (auto it = lineHeat.constBegin(); it != lineHeat.constEnd(); ++it)
+        if (hottest < 0 || it->share > lineHeat.value(hottest).share)
+            hottest = it.key();
+    if (hottest >= 0)
+        m_editor->scrollToLine(hottest);
 }
 
 void MachineCodeView::applyHeat()

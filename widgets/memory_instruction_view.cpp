@@ -107,7 +107,7 @@ void MemoryInstructionView::setProfile(const protocol::ProfileEvent *profile,
     m_headline->setText(text);
     m_table->setVisible(!rows.isEmpty());
     m_table->setColumnHidden(MemoryInstructionsModel::Model, !model || !model->whyNone.isEmpty());
-    // The worst first: the rows furthest above their ideal.
+    // The worst first: the rows that move the most sectors (wavefronts) over their ideal.
     m_table->sortByColumn(MemoryInstructionsModel::Verdict, Qt::DescendingOrder);
     m_table->resizeColumnsToContents();
     if (!rows.isEmpty())
@@ -159,6 +159,10 @@ void MemoryInstructionView::showDetail()
                        .arg(i.sass.isEmpty() ? m.kindText() : i.sass, m.kindText(),
                             i.line > 0 ? QStringLiteral(", %1:%2").arg(i.file).arg(i.line) : QString(),
                             m.verdictText, m.reason);
+    if (m.excess() > 0)
+        text += tr(" %1 %2 over the ideal in the launch.")
+                    .arg(QLocale().toString(m.excess(), 'f', 0),
+                         m.space == MemorySpace::Global ? tr("sectors") : tr("wavefronts"));
     if (row->model)
         text += tr(" Model: %1 per request (%2)%3.")
                     .arg(QString::number(row->model->perRequest, 'f', 1), row->model->what,

@@ -258,6 +258,13 @@ QString MemoryInstruction::opcode() const
     return kindText();
 }
 
+double MemoryInstruction::excess() const
+{
+    if (!perRequest || !idealPerRequest || executions <= 0)
+        return 0.0;
+    return std::max(0.0, (*perRequest - *idealPerRequest) * executions);
+}
+
 QString MemoryInstruction::kindText() const
 {
     return QStringLiteral("%1 %2").arg(

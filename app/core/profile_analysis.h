@@ -105,7 +105,10 @@ struct MemoryInstruction {
     // A, B or C where the source line says which matrix (tile); for a global load whose line does
     // not (loadOrZero's body), the line of the shared store that writes its register into a tile.
     std::optional<Operand> operand;
-    QString opcode() const;   // "LDG.E.128" from the SASS; else from the metrics ("global load")
+    QString opcode() const; // "LDG.E.128" from the SASS; else from the metrics ("global load")
+    // Sectors (wavefronts) over the ideal, summed over the launch: what the excess costs (Nsight
+    // Compute's "excessive sectors"); 0 at or under the ideal, or without figures.
+    double excess() const;
     QString kindText() const; // "global load", "shared store"
 };
 

@@ -264,6 +264,10 @@ QVariant MemoryInstructionsModel::data(const QModelIndex &index, int role) const
                               .arg(i.sass.isEmpty() ? m.kindText() : i.sass, hex(i.pc),
                                    line.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(line)),
                           m.verdictText, m.reason};
+        if (m.excess() > 0)
+            lines << tr("%1 %2 over the ideal in the launch.")
+                         .arg(QLocale().toString(m.excess(), 'f', 0),
+                              m.space == MemorySpace::Global ? tr("sectors") : tr("wavefronts"));
         if (row.model)
             lines << tr("Model: %1 per request (%2).")
                          .arg(QString::number(row.model->perRequest, 'f', 1), row.model->what);
@@ -287,10 +291,8 @@ QVariant MemoryInstructionsModel::data(const QModelIndex &index, int role) const
             return !global && m.perRequest ? QVariant(*m.perRequest) : QVariant(-1.0);
         case Model:
             return row.model ? QVariant(row.model->perRequest) : QVariant(-1.0);
-        case Verdict: // the worst first when sorted descending: by how far above the ideal
-            return m.perRequest && m.idealPerRequest && *m.idealPerRequest > 0
-                       ? *m.perRequest / *m.idealPerRequest
-                       : 0.0;
+        case Verdict: // the worst first when sorted descending: the most sectors (wavefronts) over the ideal
+            return m.excess();
         case ColumnCount:
             break;
         }
