@@ -87,6 +87,9 @@ private slots:
         QVERIFY(!test::renderShot(&view, QSize(640, view.heightForWidth(640)),
                                   QStringLiteral("why_not_cublas_fp32_tuned"))
                      .isEmpty());
+        QVERIFY(!test::renderShot(&view, QSize(520, view.heightForWidth(520)),
+                                  QStringLiteral("why_not_cublas_pane"))
+                     .isEmpty());
     }
 
     void hostileValues()

@@ -85,6 +85,9 @@ private slots:
         QVERIFY(worst->model);
         QCOMPARE(*worst->measured.perRequest, worst->model->perRequest);
         QVERIFY(!test::renderShot(&view, QSize(700, 460), QStringLiteral("memory_table_worklog2")).isEmpty());
+        // The Counters pane's half of a 1280x800 window.
+        QVERIFY(!test::renderShot(&view, QSize(560, 600), QStringLiteral("memory_table_worklog2_pane"))
+                     .isEmpty());
     }
 
     void measuredStandsAloneWithoutModel()
