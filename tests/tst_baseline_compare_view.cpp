@@ -6,6 +6,7 @@
 #include "support/view_shots.h"
 
 #include <QLabel>
+#include <QScrollArea>
 #include <QTest>
 
 using namespace gemmscope;
@@ -90,6 +91,25 @@ private slots:
         QVERIFY(!test::renderShot(&view, QSize(520, view.heightForWidth(520)),
                                   QStringLiteral("why_not_cublas_pane"))
                      .isEmpty());
+    }
+
+    // In the Counters tab the view sits in a scroll area shorter than its bars: it keeps their
+    // height and the area scrolls, rather than squeezing the last rows out.
+    void scrollsInAShortPane()
+    {
+        QScrollArea area;
+        area.setWidgetResizable(true);
+        auto *view = new BaselineCompareView;
+        area.setWidget(view);
+        const protocol::ProfileEvent mine = test::coalescedShapedProfile();
+        const protocol::ProfileEvent cublas = test::cublasShapedProfile();
+        view->setProfile(&mine, QStringLiteral("coalesced"));
+        view->setBaseline(&cublas);
+        area.resize(520, 300);
+        area.show();
+        QCoreApplication::processEvents();
+        QVERIFY(view->height() >= view->heightForWidth(view->width()));
+        QVERIFY(view->height() > 300);
     }
 
     void hostileValues()
