@@ -1,12 +1,19 @@
 // The machine-code view on recorded compiler output: SASS chosen when there is some, the hot
 // loop's mix in the table and the summary, PTX instead (with the reason) when there is no SASS.
+#include "code_heat_edit.h"
 #include "machine_code_view.h"
+#include "profile_analysis.h"
+#include "profile_hotspot_table.h"
+#include "stall_breakdown_bar.h"
+#include "support/profile_fixtures.h"
+#include "support/view_shots.h"
 
 #include <QComboBox>
 #include <QFile>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTest>
+#include <QTextBlock>
 
 using namespace gemmscope;
 
@@ -20,11 +27,151 @@ QString readData(const char *name)
     return QString::fromUtf8(f.readAll());
 }
 
+// A profile of the recorded pipelined SASS: its instructions at their offsets with their own text,
+// the hot loop's FFMAs hot (not selected, issuing), its LDS.128 waiting on the MIO queue, the rest
+// cold. Hand-made on the real offsets, not a measurement.
+protocol::ProfileEvent profileOfSass(const QString &sass, bool sameBinary = true)
+{
+    protocol::ProfileEvent p;
+    p.stage = QStringLiteral("pipelined");
+    p.size = {4096, 4096, 4096};
+    p.gpu.name = QStringLiteral("NVIDIA H200");
+    int n = 0;
+    for (const QString &line : sass.split(QLatin1Char('\n'))) {
+        const auto offset = sassLineOffset(line);
+        if (!offset)
+            continue;
+        QString text = line.section(QStringLiteral("*/"), 1).section(QLatin1Char(';'), 0, 0).trimmed();
+        const QString op = (text.startsWith(QLatin1Char('@')) ? text.section(QLatin1Char(' '), 1) : text)
+                               .section(QLatin1Char(' '), 0, 0);
+        QMap<QString, double> stalls;
+        if (op == QLatin1String("FFMA"))
+            stalls = {{"not_selected", 900.0 + (n % 7) * 40}, {"selected", 600}, {"wait", 150}};
+        else if (op.startsWith(QLatin1String("LDS")))
+            stalls = {{"mio_throttle", 2200}, {"short_scoreboard", 300}};
+        else if (n % 5 == 0)
+            stalls = {{"selected", 20}};
+        if (!sameBinary)
+            text = QStringLiteral("NOP");
+        p.instructions.append(
+            test::instruction(QStringLiteral("gemmscope::pipelined<128, 128, 16, 8, 16, 1>"), *offset, text,
+                              QStringLiteral("pipelined.cuh"), 60, stalls));
+        ++n;
+    }
+    return p;
+}
+
+// nvdisasm-style text of a profile's own instructions ("/*0240*/ LDS ... ;" under "//## File"
+// lines): the recorded profile carries the SASS of the binary it sampled.
+QString sassOfProfile(const protocol::ProfileEvent &p, const QString &function)
+{
+    QStringList lines{QStringLiteral("\t.text.kernel:")};
+    QString file;
+    int line = 0;
+    for (const protocol::ProfileInstruction &i : p.instructions) {
+        if (i.function != function)
+            continue;
+        if (i.file != file || i.line != line) {
+            file = i.file;
+            line = i.line;
+            lines << QStringLiteral("\t//## File \"%1\", line %2").arg(file).arg(line);
+        }
+        lines << QStringLiteral("        /*%1*/                   %2 ;")
+                     .arg(i.pc, 4, 16, QLatin1Char('0'))
+                     .arg(i.sass);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 } // namespace
 
 class TestMachineCodeView : public QObject {
     Q_OBJECT
 private slots:
+    // A profile of the shown configuration: the SASS lines get heat by offset, the bar and the
+    // sortable table of hot instructions appear; without one they do not; another binary's
+    // profile puts no heat on the lines (and says why) while its table stands.
+    void profileHeatOnTheSass()
+    {
+        MachineCodeView view;
+        QVERIFY(view.breakdownBar()->isHidden());
+        QVERIFY(view.profileText().startsWith(QLatin1String("No profile")));
+        const QString sass = readData("pipelined_128x128x16_8x16_sm90.sass");
+        view.setMachineCode(QStringLiteral("gemmscope::pipelined<128, 128, 16, 8, 16, 1> for sm_90"),
+                            readData("warptiled_64x64x8_4x4_sm90.ptx"), sass, {});
+        QCOMPARE(view.editor()->marginWidth(), 0);
+        const protocol::ProfileEvent profile = profileOfSass(sass);
+        view.setProfile(&profile);
+        QVERIFY(!view.breakdownBar()->isHidden());
+        QCOMPARE(view.breakdownBar()->segments().first().key, QStringLiteral("not_selected"));
+        const auto &heat = view.editor()->lineHeat();
+        QVERIFY(heat.size() > 2000); // every FFMA and LDS of the kernel, at least
+        const MachineCode *code = view.code();
+        int ffmaHot = 0;
+        for (auto it = heat.constBegin(); it != heat.constEnd(); ++it) {
+            QVERIFY(code->lines[size_t(it.key())].isInstruction);
+            ffmaHot += code->lines[size_t(it.key())].opcode == "FFMA" && it->heat > 0.5;
+        }
+        QVERIFY(ffmaHot > 1000);
+        ProfileHotspotTable *table = view.hotInstructions();
+        QVERIFY(!table->isHidden());
+        QCOMPARE(table->rowCount(), profile.instructions.size());
+        QVERIFY(table->rowAt(0)->detail.startsWith(QLatin1String("LDS"))); // 2500 samples each: the hottest
+        table->sortByColumn(ProfileHotspotModel::Where, Qt::AscendingOrder);
+        QCOMPARE(table->rowAt(0)->pc, 0LL);
+        emit table->rowActivated(*table->rowAt(5));
+        QCOMPARE(sassLineOffset(view.editor()->textCursor().block().text()),
+                 std::optional<long long>(table->rowAt(5)->pc));
+
+        view.setLevel(CodeLevel::Ptx); // PTX has no offsets: no heat, and the line says where it is
+        QCOMPARE(view.editor()->marginWidth(), 0);
+        QVERIFY(view.profileText().contains(QLatin1String("shown on the SASS")));
+        view.setLevel(CodeLevel::Sass);
+        QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("sass_view_profile")).isEmpty());
+
+        const protocol::ProfileEvent other = profileOfSass(sass, false);
+        view.setProfile(&other);
+        QCOMPARE(view.editor()->marginWidth(), 0);
+        QVERIFY(view.profileText().contains(QLatin1String("not the profiled binary")));
+        QCOMPARE(view.hotInstructions()->rowCount(), other.instructions.size());
+
+        view.setProfile(nullptr);
+        QVERIFY(view.breakdownBar()->isHidden());
+        QVERIFY(view.hotInstructions()->isHidden());
+    }
+
+    // The recorded H200 profile of step 3 on the SASS it sampled: every sampled instruction gets
+    // its heat.
+    void recordedProfileOfStep3()
+    {
+        const protocol::ProfileEvent p = test::loadProfileFixture(QStringLiteral("profile-worklog-3.json"));
+        const QString function = mainFunction(p);
+        MachineCodeView view;
+        view.setMachineCode(function, QStringLiteral("// ptx"), sassOfProfile(p, function), {});
+        view.setProfile(&p);
+        int sampled = 0;
+        for (const protocol::ProfileInstruction &i : p.instructions)
+            sampled += i.samples() > 0;
+        QCOMPARE(view.editor()->lineHeat().size(), sampled);
+        QVERIFY(view.profileText().startsWith(
+            QLatin1String("Profile of coalesced at 4096x4096x4096 on NVIDIA H200.")));
+        QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("sass_view_worklog3")).isEmpty());
+    }
+
+    // A profile before any disassembly: the table stands alone; hostile values do not break it.
+    void profileWithoutCodeAndHostileValues()
+    {
+        MachineCodeView view;
+        protocol::ProfileEvent p = test::handMadeProfile();
+        p.instructions[0].sass = QStringLiteral("<b>LDS</b> R1");
+        p.stallsError = QStringLiteral("Sampling failed: CUPTI_ERROR_<i>X</i>.");
+        view.setProfile(&p);
+        QVERIFY(view.breakdownBar()->message().contains(QLatin1String("CUPTI_ERROR_<i>X</i>")));
+        QCOMPARE(view.hotInstructions()->rowCount(), p.instructions.size()); // two kernels: all rows, named
+        QVERIFY(
+            !test::renderShot(&view, QSize(900, 600), QStringLiteral("sass_view_profile_only")).isEmpty());
+    }
+
     void sassFirstWithTheHotLoopsMix()
     {
         MachineCodeView view;

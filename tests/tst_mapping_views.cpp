@@ -4,9 +4,11 @@
 #include "bank_conflict_view.h"
 #include "coalescing_view.h"
 #include "plot_theme.h"
+#include "support/profile_fixtures.h"
 #include "tensor_core_models.h"
 #include "tile_map_view.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -55,6 +57,57 @@ class TestMappingViews : public QObject {
     Q_OBJECT
 
 private slots:
+    // With a profile of the configuration, the coalescing and bank views put the measured figure of
+    // the shown instruction's class under the diagram, beside the model's (issue 23 item 2).
+    void measuredFigureBesideTheModel()
+    {
+        CoalescingView view;
+        view.setShape(shapeOf(StageId::Coalesced, tiles64), AccessContext{});
+        QVERIFY(view.measuredText().isEmpty());
+        const protocol::ProfileEvent profile = test::coalescedShapedProfile();
+        view.setProfile(&profile);
+        // Frame 0 loads A. The profile's loads sit in loadOrZero (common.cuh:30), which names no
+        // matrix; the tile store their register goes to does (cooperative_load.cuh:18, tileA).
+        QCOMPARE(view.currentAccess()->operand, Operand::A);
+        QCOMPARE(view.measuredText(),
+                 QStringLiteral(
+                     "Measured on NVIDIA H200 (global loads of A; common.cuh:30): 4.0 sectors per request "
+                     "(ideal 4.0). The model: 4.0 for this instruction."));
+        // Without that store every global load stands in, and the sentence says so.
+        protocol::ProfileEvent unknown = profile;
+        unknown.instructions[2].sass.clear();
+        unknown.instructions[3].sass.clear();
+        view.setProfile(&unknown);
+        QCOMPARE(
+            view.measuredText(),
+            QStringLiteral("Measured on NVIDIA H200 (every global load: the source lines do not say which "
+                           "matrix; common.cuh:30): 4.0 sectors per request (ideal 4.0). The model: 4.0 for "
+                           "this instruction."));
+        view.setProfile(&profile);
+        while (view.currentAccess()->operand != Operand::C)
+            view.step();
+        // Step 3's C stores: 16 sectors per request in the model and in the (hand-made) profile.
+        QCOMPARE(
+            view.measuredText(),
+            QStringLiteral("Measured on NVIDIA H200 (global stores of C; coalesced.cuh:45): 16.0 sectors per "
+                           "request (ideal 4.0). The model: 16.0 for this instruction."));
+        view.setProfile(nullptr);
+        QVERIFY(view.measuredText().isEmpty());
+
+        BankConflictView bank;
+        bank.setStage(shapeOf(StageId::Coalesced, tiles64), AccessContext{}, 0);
+        bank.setProfile(&profile);
+        QVERIFY2(bank.measuredText().startsWith(QLatin1String("Measured on NVIDIA H200 (shared ")),
+                 qPrintable(bank.measuredText()));
+        QVERIFY(bank.measuredText().contains(QLatin1String("wavefronts per request")));
+        protocol::ProfileEvent failed;
+        failed.instructionsError = QStringLiteral("SASS metrics: <b>unsupported</b>.");
+        bank.setProfile(&failed);
+        QVERIFY(bank.measuredText().startsWith(
+            QLatin1String("Measured: none (SASS metrics: <b>unsupported</b>.)")));
+        QCOMPARE(bank.findChild<QLabel *>(QStringLiteral("bankMeasured"))->textFormat(), Qt::PlainText);
+    }
+
     void selectedThreadCellsAreHighlighted_data()
     {
         QTest::addColumn<QString>("stage");

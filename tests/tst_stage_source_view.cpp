@@ -1,10 +1,16 @@
 // The Source tab, offscreen: a stage's text is exactly the embedded file, the diff marks and tints
 // what changed from the previous stage, and stages without a source say why in a sentence.
+#include "code_heat_edit.h"
 #include "kernel_sources.h"
+#include "profile_hotspot_table.h"
 #include "source_diff.h"
 #include "stage_source_view.h"
+#include "stall_breakdown_bar.h"
+#include "support/profile_fixtures.h"
+#include "support/view_shots.h"
 
 #include <QDir>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QRadioButton>
 #include <QTextBlock>
@@ -51,6 +57,132 @@ class TstStageSourceView : public QObject {
     Q_OBJECT
 
 private slots:
+
+    // Without a profile the tab reads as before: no margin, no bar, no table, one line saying how
+    // to get a profile.
+    void noProfileIsAnEmptyState()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Coalesced);
+        view.setNoProfileText(
+            QStringLiteral("Profile this configuration (Ctrl+Shift+P) to see its hot lines."));
+        QCOMPARE(view.profileText(),
+                 QStringLiteral("Profile this configuration (Ctrl+Shift+P) to see its hot lines."));
+        QVERIFY(view.breakdownBar()->isHidden());
+        QVERIFY(view.hotLines()->isHidden());
+        QCOMPARE(view.editor()->marginWidth(), 0);
+    }
+
+    // With a profile of the stage: the sampled lines of the file on screen get a heat margin (the
+    // hottest at full heat), the bar names the reasons, the table lists every line hottest first
+    // and sorts; a click on a line of another file opens that file.
+    void profileColumnsAppearAndSort()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Coalesced);
+        const protocol::ProfileEvent profile = test::coalescedShapedProfile();
+        view.setProfile(&profile);
+        QVERIFY(view.hasProfile());
+        QVERIFY(view.profileText().contains(QLatin1String("NVIDIA H200")));
+        QVERIFY(!view.breakdownBar()->isHidden());
+        QVERIFY(view.editor()->marginWidth() > 0);
+        const auto &heat = view.editor()->lineHeat();
+        QVERIFY(heat.contains(34)); // line 35, the inner product: the hottest line
+        QCOMPARE(heat.value(34).heat, 1.0);
+        QVERIFY(heat.value(34).label.contains(QLatin1String("Not selected")));
+        QVERIFY(heat.contains(29) && heat.value(29).label.contains(QLatin1String("MIO throttle"))); // line 30
+        QVERIFY(!heat.contains(17)); // cooperative_load.cuh:18 is not in this file
+        QVERIFY(heat.value(29).tooltip.contains(QLatin1String("shared-memory/MIO queue full")));
+
+        ProfileHotspotTable *table = view.hotLines();
+        QVERIFY(!table->isHidden());
+        QCOMPARE(table->rowCount(),
+                 10); // coalesced.cuh 23 25 30 32 35 37 45, common.cuh 30, cooperative 18 22
+        QCOMPARE(table->rowAt(0)->where, QStringLiteral("coalesced.cuh:35"));
+        for (int r = 1; r < table->rowCount(); ++r)
+            QVERIFY(table->rowAt(r - 1)->share >= table->rowAt(r)->share);
+        table->sortByColumn(ProfileHotspotModel::Where, Qt::AscendingOrder);
+        QCOMPARE(table->rowAt(0)->where, QStringLiteral("coalesced.cuh:23"));
+        table->sortByColumn(ProfileHotspotModel::Share, Qt::AscendingOrder);
+        QVERIFY(table->rowAt(0)->share <= table->rowAt(table->rowCount() - 1)->share);
+
+        std::optional<HotspotRow> other;
+        for (int r = 0; r < table->rowCount() && !other; ++r)
+            if (table->rowAt(r)->file == QLatin1String("cooperative_load.cuh"))
+                other = *table->rowAt(r);
+        QVERIFY(other);
+        const QString firstShown = table->rowAt(0)->where;
+        emit table->rowActivated(*other);
+        QCOMPARE(view.currentFile(), QStringLiteral("cooperative_load.cuh"));
+        QCOMPARE(view.editor()->textCursor().blockNumber(), other->line - 1);
+        QVERIFY(view.editor()->lineHeat().contains(other->line - 1)); // its heat follows the file
+        QCOMPARE(table->rowAt(0)->where, firstShown);                 // the user's sort stays
+
+        view.setMode(StageSourceView::Mode::Diff);
+        QCOMPARE(view.editor()->marginWidth(), 0); // diff lines are not the compiled file's lines
+
+        const QString png = test::renderShot(&view, QSize(1000, 640), QStringLiteral("source_view_profile"));
+        QVERIFY(!png.isEmpty());
+    }
+
+    void profileShotAtWindowSize()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Coalesced);
+        const protocol::ProfileEvent profile = test::coalescedShapedProfile();
+        view.setProfile(&profile);
+        QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("source_view_profile")).isEmpty());
+        view.setProfile(nullptr);
+        QVERIFY(
+            !test::renderShot(&view, QSize(1000, 640), QStringLiteral("source_view_no_profile")).isEmpty());
+    }
+
+    // The recorded H200 profile of step 3 (worklog-3): the heat lands on coalesced.cuh's lines, the
+    // hottest line of all is the B tile's fill in cooperative_load.cuh, waiting on global loads.
+    void recordedProfileOfStep3()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Coalesced);
+        const protocol::ProfileEvent profile =
+            test::loadProfileFixture(QStringLiteral("profile-worklog-3.json"));
+        view.setProfile(&profile);
+        QCOMPARE(view.hotLines()->rowAt(0)->where, QStringLiteral("cooperative_load.cuh:22"));
+        QVERIFY(view.hotLines()->rowAt(0)->reasons.startsWith(
+            QLatin1String("waiting for a global/local memory load")));
+        QVERIFY(view.editor()->lineHeat().contains(34)); // coalesced.cuh:35, the inner product
+        QCOMPARE(view.breakdownBar()->segments().first().key, QStringLiteral("long_scoreboard"));
+        QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("source_view_worklog3")).isEmpty());
+        emit view.hotLines()->rowActivated(*view.hotLines()->rowAt(0));
+        QCOMPARE(view.currentFile(), QStringLiteral("cooperative_load.cuh"));
+        QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("source_view_worklog3_cooperative"))
+                     .isEmpty());
+    }
+
+    // A part that failed says so in its own place; text from the file stays text; unusable counts
+    // draw nothing and break nothing; another stage drops the profile.
+    void errorsAndHostileValues()
+    {
+        StageSourceView view;
+        view.setStage(StageId::Coalesced);
+        protocol::ProfileEvent profile = test::coalescedShapedProfile();
+        profile.stage = QStringLiteral("<h1>big</h1>");
+        profile.stallsError = QStringLiteral("CUPTI could not sample: <b>ERR_NVGPUCTRPERM</b>.");
+        profile.instructions[0].stalls.insert(QStringLiteral("wait"),
+                                              std::numeric_limits<double>::quiet_NaN());
+        profile.instructions[1].stalls.insert(QStringLiteral("wait"), -1e300);
+        profile.instructions[2].line = -7;
+        profile.instructions[3].file = QStringLiteral("<img src=x>");
+        view.setProfile(&profile);
+        QVERIFY(view.profileText().contains(QLatin1String("<h1>big</h1>")));
+        QCOMPARE(view.findChild<QLabel *>(QStringLiteral("sourceProfileLabel"))->textFormat(), Qt::PlainText);
+        QVERIFY(view.breakdownBar()->message().contains(QLatin1String("ERR_NVGPUCTRPERM")));
+        QVERIFY(view.breakdownBar()->segments().isEmpty());
+        QVERIFY(!test::renderShot(&view, QSize(900, 600), QStringLiteral("source_view_error")).isEmpty());
+
+        view.setStage(StageId::Strided);
+        QVERIFY(!view.hasProfile());
+        QVERIFY(view.breakdownBar()->isHidden());
+    }
     // The Source tab shows the included files too, and highlights the line of the instruction the
     // Coalescing view shows, in whichever file it is (step 3's loads live in cooperative_load.cuh).
     void includedFilesAndTheCurrentInstruction()

@@ -1,5 +1,7 @@
 #include "bank_conflict_view.h"
 
+#include "profile_analysis.h"
+
 #include "chart_interaction.h"
 #include "load_scheme.h"
 #include "plot_export.h"
@@ -7,6 +9,7 @@
 #include "swizzle_view.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QPainter>
 #include <QSet>
 #include <QSignalBlocker>
@@ -68,6 +71,43 @@ BankConflictView::BankConflictView(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_swizzle);
     layout->addWidget(m_picker);
     layout->addWidget(m_canvas, 1);
+    m_measured = new QLabel(this);
+    m_measured->setObjectName(QStringLiteral("bankMeasured"));
+    m_measured->setTextFormat(Qt::PlainText); // names and errors from the profile are data
+    m_measured->setWordWrap(true);
+    m_measured->hide();
+    layout->addWidget(m_measured);
+    connect(this, &BankConflictView::currentIndexChanged, this, [this] { updateMeasured(); });
+}
+
+void BankConflictView::setProfile(const protocol::ProfileEvent *profile)
+{
+    if (profile)
+        m_profile = *profile;
+    else
+        m_profile.reset();
+    updateMeasured();
+}
+
+QString BankConflictView::measuredText() const
+{
+    return m_measured->isHidden() ? QString() : m_measured->text();
+}
+
+void BankConflictView::updateMeasured()
+{
+    const SharedAccess *a = currentAccess();
+    // The tensor core's descriptor reads (wgmma) bypass the LSU pipe the metrics count.
+    if (!m_profile || !a || a->tensorCoreRead) {
+        m_measured->hide();
+        return;
+    }
+    m_measured->setText(
+        measuredBesideModel(*m_profile, MemorySpace::Shared,
+                            a->kind == AccessKind::Load ? MemoryDirection::Load : MemoryDirection::Store,
+                            a->operand == Operand::C ? std::nullopt : std::optional<Operand>(a->operand),
+                            double(a->conflictDegree)));
+    m_measured->show();
 }
 
 void BankConflictView::setAccesses(const std::vector<SharedAccess> &accesses)

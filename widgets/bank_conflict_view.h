@@ -4,12 +4,14 @@
 #pragma once
 
 #include "access_model.h"
+#include "events.h"
 #include "run_view.h"
 
 #include <QWidget>
 #include <optional>
 
 class QComboBox;
+class QLabel;
 
 namespace gemmscope {
 
@@ -53,6 +55,11 @@ public:
     // Paints the current access into `area` (the canvas uses it too).
     void paintAccess(QPainter &p, const QRectF &area) const;
 
+    // A profile of the configuration shown (issue 23; nullptr: none): under the diagram, the measured
+    // wavefronts per request of the current access's class beside the model's degree.
+    void setProfile(const protocol::ProfileEvent *profile);
+    QString measuredText() const; // empty without a profile
+
     static QColor conflictColor();
     // The tooltip at a canvas position: a lane (its word and bank) or a bank (the words asked of it).
     QString tooltipAt(const QPointF &canvasPos) const;
@@ -71,6 +78,9 @@ private:
     QComboBox *m_picker = nullptr;
     QWidget *m_canvas = nullptr;
     SwizzleView *m_swizzle = nullptr;
+    std::optional<protocol::ProfileEvent> m_profile;
+    QLabel *m_measured = nullptr;
+    void updateMeasured();
 };
 
 } // namespace gemmscope

@@ -4,6 +4,7 @@
 #include "mapping_model.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "profile_analysis.h"
 #include "stage_catalog.h"
 
 #include <QComboBox>
@@ -157,7 +158,41 @@ CoalescingView::CoalescingView(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
     layout->addWidget(m_canvas, 1);
+    m_measured = new QLabel(this);
+    m_measured->setObjectName(QStringLiteral("coalescingMeasured"));
+    m_measured->setTextFormat(Qt::PlainText); // names and errors from the profile are data
+    m_measured->setWordWrap(true);
+    m_measured->hide();
+    layout->addWidget(m_measured);
     setFramesPerSecond(m_fps);
+}
+
+void CoalescingView::setProfile(const protocol::ProfileEvent *profile)
+{
+    if (profile)
+        m_profile = *profile;
+    else
+        m_profile.reset();
+    updateMeasured();
+}
+
+QString CoalescingView::measuredText() const
+{
+    return m_measured->isHidden() ? QString() : m_measured->text();
+}
+
+void CoalescingView::updateMeasured()
+{
+    const GlobalAccess *a = currentAccess();
+    if (!m_profile || !a) {
+        m_measured->hide();
+        return;
+    }
+    m_measured->setText(
+        measuredBesideModel(*m_profile, MemorySpace::Global,
+                            a->kind == AccessKind::Load ? MemoryDirection::Load : MemoryDirection::Store,
+                            a->operand, double(a->sectorsPerRequest())));
+    m_measured->show();
 }
 
 void CoalescingView::setShape(const KernelShape &shape, const AccessContext &context)
@@ -427,6 +462,7 @@ void CoalescingView::setFrame(int frame)
 {
     m_frame = std::clamp(frame, 0, std::max(0, frameCount() - 1));
     m_canvas->update();
+    updateMeasured();
     emit frameChanged(m_frame);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "access_model.h"
+#include "events.h"
 #include "run_view.h"
 
 #include <QWidget>
@@ -83,6 +84,10 @@ public:
     // A sentence under the diagram for the stage (the naive kernel's).
     void setNote(const QString &note);
     QString note() const { return m_note; }
+    // A profile of the configuration shown (issue 23; nullptr: none): under the diagram, the measured
+    // sectors per request of the current instruction's class beside the model's figure.
+    void setProfile(const protocol::ProfileEvent *profile);
+    QString measuredText() const; // empty without a profile
 
 public slots:
     void play();
@@ -122,6 +127,9 @@ private:
     QSpinBox *m_warpBox = nullptr;
     QComboBox *m_speedBox = nullptr;
     QWidget *m_canvas = nullptr;
+    std::optional<protocol::ProfileEvent> m_profile;
+    QLabel *m_measured = nullptr;
+    void updateMeasured();
 };
 
 } // namespace gemmscope

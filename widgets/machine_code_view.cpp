@@ -1,18 +1,27 @@
 #include "machine_code_view.h"
 
+#include "code_heat_edit.h"
+#include "profile_analysis.h"
+#include "profile_hotspot_table.h"
+#include "stall_breakdown_bar.h"
+#include "stall_reasons.h"
+
 #include <QComboBox>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSet>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableWidget>
 #include <QTextBlock>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace gemmscope {
 
@@ -71,7 +80,7 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
-    m_editor = new QPlainTextEdit;
+    m_editor = new CodeHeatEdit;
     m_editor->setReadOnly(true);
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -92,9 +101,35 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     m_message->setTextFormat(Qt::PlainText);
     m_message->setAlignment(Qt::AlignCenter);
 
+    m_noProfileText =
+        QStringLiteral("No profile of this configuration yet: profile it to see which instructions "
+                       "its time goes to.");
+    m_profileLabel = new QLabel;
+    m_profileLabel->setObjectName(QStringLiteral("sassProfileLabel"));
+    m_profileLabel->setTextFormat(Qt::PlainText);
+    m_profileLabel->setWordWrap(true);
+    m_breakdown = new StallBreakdownBar;
+    m_hotInstructions = new ProfileHotspotTable;
+    m_hotInstructions->setObjectName(QStringLiteral("sassHotInstructions"));
+    connect(m_hotInstructions, &ProfileHotspotTable::rowActivated, this, [this](const HotspotRow &row) {
+        // The instruction's line in the SASS on screen, found by its offset.
+        const MachineCode *shown = code();
+        if (!shown || shown->level != CodeLevel::Sass || row.pc < 0)
+            return;
+        for (size_t i = 0; i < shown->lines.size(); ++i)
+            if (sassLineOffset(QString::fromStdString(shown->lines[i].text)) == row.pc) {
+                m_editor->scrollToLine(int(i));
+                return;
+            }
+    });
+    auto *bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(m_mix);
+    bottom->addWidget(m_hotInstructions);
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 3);
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(m_editor);
-    split->addWidget(m_mix);
+    split->addWidget(bottom);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
 
@@ -109,6 +144,8 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     layout->addLayout(top);
     layout->addWidget(m_sassNote);
     layout->addWidget(m_summary);
+    layout->addWidget(m_profileLabel);
+    layout->addWidget(m_breakdown);
     layout->addWidget(split, 1);
     layout->addWidget(m_lineInfo);
     layout->addWidget(m_message);
@@ -118,6 +155,7 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     connect(m_editor, &QPlainTextEdit::cursorPositionChanged, this, &MachineCodeView::reportCursorLine);
     setMessage(
         QStringLiteral("Press Disassemble to compile the current configuration and read its PTX and SASS."));
+    applyProfile();
 }
 
 void MachineCodeView::setMachineCode(const QString &title, const QString &ptx, const QString &sass,
@@ -162,6 +200,7 @@ void MachineCodeView::setMessage(const QString &sentence)
     m_hasCode = false;
     m_sassNote->hide();
     m_editor->clear();
+    m_editor->setLineHeat({});
     m_mix->setRowCount(0);
     m_summary->clear();
     m_lineInfo->clear();
@@ -232,6 +271,7 @@ void MachineCodeView::showLevel()
     m_editor->setPlainText(joinText(*shown));
     fillMix(*shown);
     highlightLoop(*shown);
+    applyHeat();
 }
 
 void MachineCodeView::fillMix(const MachineCode &code)
@@ -345,6 +385,145 @@ void MachineCodeView::reportCursorLine()
                   .arg(QString::fromStdString(l.opcode), QString::fromStdString(l.category)));
     if (l.sourceLine > 0)
         emit sourceLineRequested(file, l.sourceLine);
+}
+
+void MachineCodeView::setProfile(const protocol::ProfileEvent *profile)
+{
+    if (profile)
+        m_profile = *profile;
+    else
+        m_profile.reset();
+    applyProfile();
+}
+
+void MachineCodeView::setNoProfileText(const QString &sentence)
+{
+    m_noProfileText = sentence;
+    applyProfile();
+}
+
+QString MachineCodeView::profileText() const
+{
+    return m_profileLabel->text();
+}
+
+void MachineCodeView::applyProfile()
+{
+    if (!m_profile) {
+        m_profileLabel->setText(m_noProfileText);
+        m_breakdown->hide();
+        m_hotInstructions->setRows({});
+        m_hotInstructions->hide();
+        m_editor->setLineHeat({});
+        return;
+    }
+    const protocol::ProfileEvent &p = *m_profile;
+    const StallBreakdown breakdown = stallBreakdown(p);
+    if (!p.stallsError.isEmpty())
+        m_breakdown->setMessage(QStringLiteral("No stall samples: %1").arg(p.stallsError));
+    else
+        m_breakdown->setBreakdown(breakdown,
+                                  QStringLiteral("Where the time goes: %1 PC samples over the kernel")
+                                      .arg(QLocale().toString(breakdown.totalSamples, 'f', 0)));
+    m_breakdown->show();
+    // Every instruction of the profile when it covers several kernels (a transpose launched with
+    // the GEMM), each named; else the kernel's alone.
+    QSet<QString> functions;
+    for (const protocol::ProfileInstruction &i : p.instructions)
+        functions.insert(i.function);
+    const QList<InstructionHeat> heat = instructionHeat(p);
+    m_hotInstructions->setRows(
+        hotspotRowsOfInstructions(heat, functions.size() > 1 ? QString() : mainFunction(p)));
+    m_hotInstructions->setVisible(!p.instructions.isEmpty());
+    applyHeat();
+    // Open at the hottest instruction: that is what the reader came for.
+    const auto &lineHeat = m_editor->lineHeat();
+    int hottest = -1;
+    for (auto it = lineHeat.constBegin(); it != lineHeat.constEnd(); ++it)
+        if (hottest < 0 || it->share > lineHeat.value(hottest).share)
+            hottest = it.key();
+    if (hottest >= 0)
+        m_editor->scrollToLine(hottest);
+}
+
+void MachineCodeView::applyHeat()
+{
+    m_heatNote.clear();
+    QHash<int, CodeHeatEdit::LineHeat> lineHeat;
+    const MachineCode *shown = code();
+    if (m_profile && shown && shown->level == CodeLevel::Sass) {
+        const QString function = mainFunction(*m_profile);
+        QHash<long long, const InstructionHeat *> byOffset;
+        const QList<InstructionHeat> heat = instructionHeat(*m_profile);
+        double hottest = 0;
+        for (const InstructionHeat &h : heat)
+            if (h.instruction->function == function) {
+                byOffset.insert(h.instruction->pc, &h);
+                hottest = std::max(hottest, h.share);
+            }
+        int matched = 0, differing = 0;
+        for (size_t line = 0; line < shown->lines.size(); ++line) {
+            const CodeLine &l = shown->lines[line];
+            if (!l.isInstruction)
+                continue;
+            const auto offset = sassLineOffset(QString::fromStdString(l.text));
+            const InstructionHeat *h = offset ? byOffset.value(*offset) : nullptr;
+            if (!h)
+                continue;
+            // The profiled binary and the disassembly shown must be the same code: compare opcodes.
+            QString sass = h->instruction->sass.trimmed();
+            if (sass.startsWith(QLatin1Char('@')))
+                sass = sass.section(QLatin1Char(' '), 1).trimmed();
+            if (!sass.isEmpty() && sass.section(QLatin1Char(' '), 0, 0) != QString::fromStdString(l.opcode))
+                ++differing;
+            ++matched;
+            if (h->samples <= 0)
+                continue;
+            CodeHeatEdit::LineHeat lh;
+            lh.share = h->share;
+            lh.heat = hottest > 0 ? h->share / hottest : 0.0;
+            const QString share = shareText(h->share);
+            lh.label = h->reasons.isEmpty()
+                           ? share
+                           : QStringLiteral("%1 %2").arg(share, stallReason(h->reasons.first().key).label);
+            QStringList tip{QStringLiteral("%1: %2 % of the kernel's samples")
+                                .arg(h->instruction->sass.isEmpty() ? QString::fromStdString(l.opcode)
+                                                                    : h->instruction->sass)
+                                .arg(QString::number(100.0 * h->share, 'f', 1))};
+            for (const ReasonShare &r : h->reasons)
+                tip << QStringLiteral("  %1 %  %2")
+                           .arg(QString::number(100.0 * r.share, 'f', 1), stallReason(r.key).words);
+            lh.tooltip = tip.join(QLatin1Char('\n'));
+            lineHeat.insert(int(line), lh);
+        }
+        if (matched == 0)
+            m_heatNote =
+                QStringLiteral(" No instruction of the SASS shown has the profiled kernel's offsets: press "
+                               "Disassemble for this configuration to see its heat.");
+        else if (differing * 10 > matched) {
+            m_heatNote =
+                QStringLiteral(" The SASS shown is not the profiled binary (%1 of %2 instructions differ): "
+                               "its heat is not shown; the table below stands.")
+                    .arg(differing)
+                    .arg(matched);
+            lineHeat.clear();
+        }
+    }
+    m_editor->setLineHeat(lineHeat);
+    if (m_profile) {
+        const protocol::ProfileEvent &p = *m_profile;
+        QString text = QStringLiteral("Profile of %1 at %2x%3x%4 on %5.")
+                           .arg(p.stage.isEmpty() ? QStringLiteral("this configuration") : p.stage)
+                           .arg(p.size.m)
+                           .arg(p.size.n)
+                           .arg(p.size.k)
+                           .arg(p.gpu.name.isEmpty() ? QStringLiteral("an unnamed GPU") : p.gpu.name);
+        if (shown && shown->level == CodeLevel::Ptx)
+            text += QStringLiteral(" Its heat is shown on the SASS (PTX has no offsets to match).");
+        if (p.samplingBufferFull)
+            text += QStringLiteral(" The sampling buffer overflowed: some samples were lost.");
+        m_profileLabel->setText(text + m_heatNote);
+    }
 }
 
 } // namespace gemmscope

@@ -5,10 +5,12 @@
 // `disassembly` event; the view itself runs nothing.
 #pragma once
 
+#include "events.h"
 #include "machine_code.h"
 #include "run_view.h"
 
 #include <QWidget>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -17,6 +19,10 @@ class QPushButton;
 class QTableWidget;
 
 namespace gemmscope {
+
+class CodeHeatEdit;
+class ProfileHotspotTable;
+class StallBreakdownBar;
 
 class MachineCodeView : public QWidget, public RunView {
     Q_OBJECT
@@ -43,6 +49,18 @@ public:
     const MachineCode *code() const; // the level on screen; nullptr while there is none
     int mixCount(const QString &category, bool innerLoop) const; // from the table on screen
 
+    // The profile of the configuration shown (issue 23), or nullptr: with one, the SASS lines of the
+    // profiled kernel get a heat margin by their offset, a "where the time goes" bar heads the code
+    // and a sortable table lists the hottest instructions (from the profile itself, so it stands
+    // even before a disassembly). The view keeps its own copy.
+    void setProfile(const protocol::ProfileEvent *profile);
+    bool hasProfile() const { return m_profile.has_value(); }
+    void setNoProfileText(const QString &sentence);
+    QString profileText() const; // the line over the bar: the profile, a mismatch, or the empty state
+    StallBreakdownBar *breakdownBar() const { return m_breakdown; }
+    ProfileHotspotTable *hotInstructions() const { return m_hotInstructions; }
+    CodeHeatEdit *editor() const { return m_editor; }
+
 signals:
     // The cursor is on an instruction with a known source line (the Source tab can show it).
     void sourceLineRequested(const QString &file, int line);
@@ -60,12 +78,21 @@ private:
     QLabel *m_header;
     QComboBox *m_levelCombo;
     QPushButton *m_refresh;
-    QPlainTextEdit *m_editor;
+    CodeHeatEdit *m_editor;
     QLabel *m_summary;
     QLabel *m_lineInfo;
     QTableWidget *m_mix;
     QLabel *m_message;
     QLabel *m_sassNote;
+
+    void applyProfile();
+    void applyHeat(); // the shown SASS lines' heat, by offset
+    std::optional<protocol::ProfileEvent> m_profile;
+    QString m_noProfileText;
+    QString m_heatNote; // why the shown code has no heat, when it has none
+    QLabel *m_profileLabel;
+    StallBreakdownBar *m_breakdown;
+    ProfileHotspotTable *m_hotInstructions;
 };
 
 } // namespace gemmscope

@@ -1,16 +1,23 @@
 #include "stage_source_view.h"
 
+#include "code_heat_edit.h"
 #include "kernel_sources.h"
+#include "profile_analysis.h"
+#include "profile_hotspot_table.h"
 #include "source_diff.h"
+#include "stall_breakdown_bar.h"
+#include "stall_reasons.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -98,7 +105,11 @@ QColor tinted(const QColor &base, const QColor &hue)
 StageSourceView::StageSourceView(QWidget *parent)
     : QWidget(parent), m_header(new QLabel), m_sourceButton(new QRadioButton(tr("Source"))),
       m_diffButton(new QRadioButton(tr("Diff from previous stage"))), m_stack(new QStackedWidget),
-      m_editor(new QPlainTextEdit), m_message(new QLabel)
+      m_editor(new CodeHeatEdit), m_message(new QLabel),
+      m_noProfileText(
+          tr("No profile of this configuration yet: profile it to see which lines its time goes to.")),
+      m_profileLabel(new QLabel), m_breakdown(new StallBreakdownBar), m_hotLines(new ProfileHotspotTable),
+      m_split(new QSplitter(Qt::Vertical))
 {
     m_header->setObjectName(QStringLiteral("sourceHeader"));
     m_header->setWordWrap(true);
@@ -140,17 +151,36 @@ StageSourceView::StageSourceView(QWidget *parent)
     modes->addWidget(m_diffButton);
     modes->addWidget(m_fileCombo);
     modes->addStretch(1);
+    m_profileLabel->setObjectName(QStringLiteral("sourceProfileLabel"));
+    m_profileLabel->setTextFormat(Qt::PlainText); // stage names and errors from files are data
+    m_profileLabel->setWordWrap(true);
+    m_hotLines->setObjectName(QStringLiteral("sourceHotLines"));
+    connect(m_hotLines, &ProfileHotspotTable::rowActivated, this,
+            [this](const HotspotRow &row) { showHotLine(row.file, row.line); });
+    m_split->setObjectName(QStringLiteral("sourceProfileSplit"));
+    m_split->setChildrenCollapsible(false);
+    m_split->addWidget(m_stack);
+    m_split->addWidget(m_hotLines);
+    m_split->setStretchFactor(0, 3);
+    m_split->setStretchFactor(1, 1);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(modes);
     layout->addWidget(m_header);
-    layout->addWidget(m_stack, 1);
+    layout->addWidget(m_profileLabel);
+    layout->addWidget(m_breakdown);
+    layout->addWidget(m_split, 1);
     setStage(m_stage); // fills the file list too
+    applyProfile();
 }
 
 void StageSourceView::setStage(StageId id)
 {
     const bool changed = id != m_stage || m_files.isEmpty();
+    const bool dropProfile = id != m_stage && m_profile;
+    if (dropProfile)
+        m_profile.reset(); // another stage's lines: its profile does not apply
     m_stage = id;
     const StageInfo &info = stageInfo(id);
     m_files = info.sourceFile.empty() ? QStringList{} : filesOfStage(info.sourceFile);
@@ -166,6 +196,8 @@ void StageSourceView::setStage(StageId id)
     }
     m_fileCombo->setEnabled(m_files.size() > 1);
     refresh();
+    if (dropProfile)
+        applyProfile();
 }
 
 void StageSourceView::setCurrentFile(const QString &name)
@@ -310,6 +342,7 @@ void StageSourceView::showMessage(const QString &header, const QString &message)
     m_header->setText(header);
     m_message->setText(message);
     m_editor->clear();
+    m_editor->setLineHeat({});
     m_stack->setCurrentWidget(m_message);
 }
 
@@ -329,6 +362,7 @@ void StageSourceView::showSource(const StageInfo &info, std::string_view text)
     m_editor->setPlainText(source);
     m_stack->setCurrentWidget(m_editor);
     applyHighlight();
+    applyHeat();
 }
 
 void StageSourceView::showDiff(const StageInfo &info, std::string_view text, const StageInfo &previous,
@@ -362,6 +396,7 @@ void StageSourceView::showDiff(const StageInfo &info, std::string_view text, con
     cursor.endEditBlock();
     m_editor->moveCursor(QTextCursor::Start);
     m_editor->setExtraSelections({});
+    m_editor->setLineHeat({}); // diff lines are not the compiled file's lines
 
     m_header->setText(tr("%1: diff from %2 (%3), %4 lines added, %5 removed.%6")
                           .arg(QString::fromStdString(info.sourceFile),
@@ -371,6 +406,119 @@ void StageSourceView::showDiff(const StageInfo &info, std::string_view text, con
                           .arg(removedCount)
                           .arg(includesSentence(fromView(text))));
     m_stack->setCurrentWidget(m_editor);
+}
+
+void StageSourceView::setProfile(const protocol::ProfileEvent *profile)
+{
+    if (profile)
+        m_profile = *profile;
+    else
+        m_profile.reset();
+    applyProfile();
+}
+
+void StageSourceView::setNoProfileText(const QString &sentence)
+{
+    m_noProfileText = sentence;
+    applyProfile();
+}
+
+QString StageSourceView::profileText() const
+{
+    return m_profileLabel->text();
+}
+
+void StageSourceView::applyProfile()
+{
+    if (!m_profile) {
+        m_profileLabel->setText(m_noProfileText);
+        m_breakdown->hide();
+        m_hotLines->hide();
+        m_hotLines->setRows({});
+        m_editor->setLineHeat({});
+        return;
+    }
+    const protocol::ProfileEvent &p = *m_profile;
+    const StallBreakdown breakdown = stallBreakdown(p);
+    double unattributed = 0;
+    const QList<LineProfile> lines = foldOntoLines(p, &unattributed);
+    QString text = tr("Profile of %1 at %2x%3x%4 on %5")
+                       .arg(p.stage.isEmpty() ? tr("this configuration") : p.stage)
+                       .arg(p.size.m)
+                       .arg(p.size.n)
+                       .arg(p.size.k)
+                       .arg(p.gpu.name.isEmpty() ? tr("an unnamed GPU") : p.gpu.name);
+    if (p.samplingPeriod)
+        text += tr(", a sample every 2^%1 cycles").arg(*p.samplingPeriod);
+    text += QLatin1Char('.');
+    if (p.samplingBufferFull)
+        text += tr(" The sampling buffer overflowed: some samples were lost.");
+    if (breakdown.totalSamples > 0 && unattributed > 0)
+        text += tr(" %1 % of the samples fall on instructions without a source line.")
+                    .arg(QString::number(100.0 * unattributed / breakdown.totalSamples, 'f', 1));
+    m_profileLabel->setText(text);
+    if (!p.stallsError.isEmpty())
+        m_breakdown->setMessage(tr("No stall samples: %1").arg(p.stallsError));
+    else
+        m_breakdown->setBreakdown(breakdown, tr("Where the time goes: %1 PC samples over the kernel")
+                                                 .arg(QLocale().toString(breakdown.totalSamples, 'f', 0)));
+    m_breakdown->show();
+    m_hotLines->setRows(hotspotRowsOfLines(lines));
+    m_hotLines->setVisible(!lines.isEmpty());
+    applyHeat();
+    // Open at the file's hottest line (unless the Coalescing view's instruction is highlighted).
+    if (m_highlightLine == 0)
+        for (const LineProfile &l : lines)
+            if (l.file == m_file && l.line > 0 && l.samples > 0) {
+                m_editor->scrollToLine(l.line - 1);
+                break;
+            }
+}
+
+void StageSourceView::applyHeat()
+{
+    if (!m_profile) {
+        m_editor->setLineHeat({});
+        return;
+    }
+    const QList<LineProfile> lines = foldOntoLines(*m_profile);
+    // The margin of the file on screen (Source mode), hotter as its share nears the hottest line's.
+    QHash<int, CodeHeatEdit::LineHeat> heat;
+    const double hottest = lines.isEmpty() ? 0.0 : lines.first().share;
+    if (m_mode == Mode::Source && m_stack->currentWidget() == m_editor) {
+        for (const LineProfile &l : lines) {
+            if (l.file != m_file || l.line <= 0 || l.samples <= 0)
+                continue;
+            CodeHeatEdit::LineHeat h;
+            h.share = l.share;
+            h.heat = hottest > 0 ? l.share / hottest : 0.0;
+            const QString share = shareText(l.share);
+            h.label = l.reasons.isEmpty()
+                          ? share
+                          : QStringLiteral("%1 %2").arg(share, stallReason(l.reasons.first().key).label);
+            h.reasonColor = l.reasons.isEmpty() ? 0x888888 : stallReasonColor(l.reasons.first().key);
+            QStringList tip{tr("Line %1: %2 % of the kernel's samples, %3 SASS instruction(s)")
+                                .arg(l.line)
+                                .arg(QString::number(100.0 * l.share, 'f', 1))
+                                .arg(l.instructions)};
+            for (const ReasonShare &r : l.reasons)
+                tip << QStringLiteral("  %1 %  %2")
+                           .arg(QString::number(100.0 * r.share, 'f', 1), stallReason(r.key).words);
+            h.tooltip = tip.join(QLatin1Char('\n'));
+            heat.insert(l.line - 1, h);
+        }
+    }
+    m_editor->setLineHeat(heat);
+}
+
+void StageSourceView::showHotLine(const QString &file, int line)
+{
+    if (line <= 0)
+        return;
+    if (m_files.contains(file) && (file != m_file || m_mode != Mode::Source))
+        setCurrentFile(file);
+    if (file == m_file && m_mode == Mode::Source)
+        m_editor->scrollToLine(line - 1);
 }
 
 } // namespace gemmscope

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "access_model.h"
+#include "events.h"
 #include "run_view.h"
 
 #include "stage_catalog.h"
@@ -15,8 +16,13 @@ class QPlainTextEdit;
 class QRadioButton;
 class QComboBox;
 class QStackedWidget;
+class QSplitter;
 
 namespace gemmscope {
+
+class CodeHeatEdit;
+class ProfileHotspotTable;
+class StallBreakdownBar;
 
 class StageSourceView : public QWidget, public RunView {
     Q_OBJECT
@@ -51,6 +57,19 @@ public:
     int highlightedLine() const { return m_highlightLine; } // 1-based; 0 when none
     QString highlightedFile() const { return m_highlightLine > 0 ? m_file : QString(); }
 
+    // The profile of the configuration shown (issue 23), or nullptr for none: with one, each sampled
+    // line gets a heat margin (share, first stall reason), a "where the time goes" bar heads the
+    // file and a sortable table lists the hottest lines (a click shows the line). The view keeps
+    // its own copy. A change of stage drops it (a profile is never shown against another source).
+    void setProfile(const protocol::ProfileEvent *profile);
+    bool hasProfile() const { return m_profile.has_value(); }
+    // What the profile line says without a profile ("Profile this configuration (Ctrl+P) to ...").
+    void setNoProfileText(const QString &sentence);
+    QString profileText() const; // the line above the bar: the profile, its error, or the empty state
+    StallBreakdownBar *breakdownBar() const { return m_breakdown; }
+    ProfileHotspotTable *hotLines() const { return m_hotLines; }
+    CodeHeatEdit *editor() const { return m_editor; }
+
 signals:
     void modeChanged(Mode mode);
 
@@ -68,7 +87,7 @@ private:
     QRadioButton *m_sourceButton;
     QRadioButton *m_diffButton;
     QStackedWidget *m_stack;
-    QPlainTextEdit *m_editor;
+    CodeHeatEdit *m_editor;
     QLabel *m_message;
     QComboBox *m_fileCombo;
     QStringList m_files;
@@ -76,6 +95,16 @@ private:
     int m_highlightLine = 0;
     void showFile(const QString &name);
     void applyHighlight();
+    void applyProfile(); // the bar, the table and the current file's heat
+    void applyHeat();    // the current file's heat alone (a change of file keeps the table's sort)
+    void showHotLine(const QString &file, int line);
+
+    std::optional<protocol::ProfileEvent> m_profile;
+    QString m_noProfileText;
+    QLabel *m_profileLabel;
+    StallBreakdownBar *m_breakdown;
+    ProfileHotspotTable *m_hotLines;
+    QSplitter *m_split;
 };
 
 } // namespace gemmscope

@@ -2,8 +2,10 @@
 
 #include "access_check_view.h"
 #include "bank_conflict_view.h"
+#include "baseline_compare_view.h"
 #include "coalescing_view.h"
 #include "machine_code_view.h"
+#include "memory_instruction_view.h"
 #include "model_summary_view.h"
 #include "notice_bar.h"
 #include "parameter_panel.h"
@@ -69,8 +71,9 @@ WindowLayout WindowLayout::build(QMainWindow *window, Session *session, QAbstrac
 
 void WindowLayout::registerViews(ViewRegistry *registry) const
 {
-    for (RunView *view : QList<RunView *>{runtimeChart, roofline, kernel.coalescing, kernel.bankConflicts,
-                                          counters.counters, kernel.source, kernel.machineCode})
+    for (RunView *view :
+         QList<RunView *>{runtimeChart, roofline, kernel.coalescing, kernel.bankConflicts, counters.counters,
+                          counters.memory, counters.whyNotCublas, kernel.source, kernel.machineCode})
         registry->add(view);
     registry->add(sweeps.grid); // Ctrl+E on the Sweep workspace writes the heatmap's print layout
     registry->add(sweeps.sizes);

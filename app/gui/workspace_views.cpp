@@ -2,8 +2,10 @@
 
 #include "access_check_view.h"
 #include "bank_conflict_view.h"
+#include "baseline_compare_view.h"
 #include "coalescing_view.h"
 #include "machine_code_view.h"
+#include "memory_instruction_view.h"
 #include "model_summary_view.h"
 #include "size_sweep_view.h"
 #include "stage_source_view.h"
@@ -92,7 +94,16 @@ CountersPane CountersPane::build()
 {
     CountersPane c{};
     c.counters = named(new AccessCheckView, "accessCheckView");
-    c.pane = scrolled(c.counters);
+    c.memory = named(new MemoryInstructionView, "memoryInstructionView");
+    c.whyNotCublas = named(new BaselineCompareView, "baselineCompareView");
+    c.pane = named(new QTabWidget, "countersTabs");
+    c.pane->setDocumentMode(true);
+    c.pane->addTab(scrolled(c.counters), tr("Counters"));
+    c.pane->addTab(c.memory, tr("Memory per instruction"));
+    c.pane->addTab(scrolled(c.whyNotCublas), tr("Why not cuBLAS?"));
+    c.pane->setTabToolTip(0, tr("The selected run's hardware counters against the access model"));
+    c.pane->setTabToolTip(1, tr("From a profile: each global and shared load and store against its ideal"));
+    c.pane->setTabToolTip(2, tr("From two profiles: where this configuration and cuBLAS differ"));
     return c;
 }
 

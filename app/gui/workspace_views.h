@@ -15,8 +15,10 @@ namespace gemmscope {
 
 class AccessCheckView;
 class BankConflictView;
+class BaselineCompareView;
 class CoalescingView;
 class MachineCodeView;
+class MemoryInstructionView;
 class ModelSummaryView;
 class Session;
 class SizeSweepView;
@@ -48,9 +50,13 @@ struct SweepTabs {
     static SweepTabs build(Session *session);
 };
 
+// The Counters workspace's right side: the selected run's counters against the model, the
+// profile's memory instructions one by one, and "Why not cuBLAS?" (issue 23), one tab each.
 struct CountersPane {
-    QScrollArea *pane;
+    QTabWidget *pane;
     AccessCheckView *counters;
+    MemoryInstructionView *memory;
+    BaselineCompareView *whyNotCublas;
 
     static CountersPane build();
 };

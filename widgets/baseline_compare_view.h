@@ -1,0 +1,62 @@
+// "Why not cuBLAS?" (issue 23 item 4): for a profile of the selected configuration and one of
+// cuBLAS at the same size on the same GPU, paired bars of the kernel-wide limiters — achieved
+// occupancy, issue-slot use, pipe use, L1/L2/DRAM throughput as % of peak, the top stall reasons'
+// shares and the instruction mix — under a sentence naming the largest difference. Without one of
+// the two profiles (or with two that cannot be compared) it says what to profile instead; a part
+// that failed shows its error sentence beside what stands.
+#pragma once
+
+#include "events.h"
+#include "profile_analysis.h"
+#include "run_view.h"
+
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+
+namespace gemmscope {
+
+class BaselineCompareView : public QWidget, public RunView {
+    Q_OBJECT
+
+public:
+    explicit BaselineCompareView(QWidget *parent = nullptr);
+
+    // The selected configuration's profile and its name in the sentence ("fp32-tuned"); nullptr: none.
+    void setProfile(const protocol::ProfileEvent *profile, const QString &name = {});
+    // cuBLAS's profile at the same size on the same GPU (cublas_fp32, or cublas_tf32 for TF32
+    // stages); nullptr: none yet.
+    void setBaseline(const protocol::ProfileEvent *baseline, const QString &name = QStringLiteral("cuBLAS"));
+    void setNoProfileText(const QString &sentence);  // "Profile this configuration (Ctrl+...) to compare"
+    void setNoBaselineText(const QString &sentence); // overrides "No cuBLAS profile at MxNxK ... yet"
+
+    QString headline() const; // the sentence over the bars (or the empty state)
+    QString notes() const;    // the parts that failed, per profile
+    const QList<LimiterRow> &rows() const { return m_comparison.rows; }
+    bool comparing() const { return !m_comparison.rows.isEmpty(); }
+
+    QSize sizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+    QString viewName() const override { return tr("the Why-not-cuBLAS view"); }
+
+    static QColor candidateColor();
+    static QColor baselineColor();
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    void refresh();
+    int barsTop() const;
+
+    std::optional<protocol::ProfileEvent> m_profile, m_baseline;
+    QString m_name, m_baselineName = QStringLiteral("cuBLAS");
+    QString m_noProfileText, m_noBaselineText;
+    BaselineComparison m_comparison;
+    QLabel *m_headline;
+    QLabel *m_notes;
+};
+
+} // namespace gemmscope

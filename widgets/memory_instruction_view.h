@@ -1,0 +1,58 @@
+// The Counters workspace's per-instruction memory table (issue 23 item 2): every global and shared
+// load and store of a profile — its executions, sectors per request (global) or wavefronts per
+// request (shared) against CUPTI's ideal, the access model's figure where the stage has one, and
+// a verdict per row; sortable, the worst first by default. The selected row's verdict and reason
+// read in full under the table. Measured columns never need a model.
+#pragma once
+
+#include "events.h"
+#include "profile_tables.h"
+#include "run_view.h"
+
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace gemmscope {
+
+class MemoryInstructionView : public QWidget, public RunView {
+    Q_OBJECT
+
+public:
+    explicit MemoryInstructionView(QWidget *parent = nullptr);
+
+    // The profile to show (nullptr: none; the view keeps a copy) and, where the configuration's
+    // stage has an access model, its figures (app/core/profile_analysis.h modelFigures()).
+    void setProfile(const protocol::ProfileEvent *profile,
+                    const std::optional<ModelFigures> &model = std::nullopt);
+    void setNoProfileText(const QString &sentence);
+
+    QString headline() const;   // the sentence over the table: a summary, an error or the empty state
+    QString detailText() const; // the selected row's verdict and reason
+    int rowCount() const;
+    const MemoryRow *rowAt(int viewRow) const; // in the order shown
+    QTableView *table() const { return m_table; }
+    void selectRow(int viewRow);
+
+    QString viewName() const override { return tr("the memory instruction table"); }
+
+signals:
+    // The selected instruction (for the coalescing and bank views' measured figure).
+    void instructionSelected(MemorySpace space, MemoryDirection direction, std::optional<Operand> operand);
+
+private:
+    void showDetail();
+
+    std::optional<protocol::ProfileEvent> m_profile;
+    QString m_noProfileText;
+    QLabel *m_headline;
+    QLabel *m_detail;
+    QTableView *m_table;
+    MemoryInstructionsModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+};
+
+} // namespace gemmscope
