@@ -6,6 +6,7 @@
 #include "help_dialog.h"
 #include "notice_bar.h"
 #include "parameter_panel.h"
+#include "profile_presenter.h"
 #include "results_model.h"
 #include "results_table_proxy.h"
 #include "results_tables.h"
@@ -57,6 +58,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_views = WindowLayout::build(this, m_session, m_proxy, m_selection);
     m_views.registerViews(m_registry);
     m_presenter = new StagePresenter(m_views.roofline, m_views.kernel, this);
+    m_profilePresenter =
+        new ProfilePresenter(m_session, m_selection, m_views.panel, m_runs->profiles(), m_views, this);
     connectViews();
     buildActions();
     buildWindowMenus(this);
@@ -80,6 +83,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
+    delete m_profilePresenter; // it reads m_runs' profile controller
+    m_profilePresenter = nullptr;
     delete m_runs; // stops the runner thread before the session it reports into goes away
     m_runs = nullptr;
 }
@@ -110,6 +115,7 @@ void MainWindow::connectViews()
     sweep->setBaseConfig(panel->config());
     connect(sweep, &SweepView::configurationChosen, panel, &ParameterPanel::setConfig);
     m_presenter->present(panel->config()); // the panel's first configuration, before any change
+    m_profilePresenter->show();
 }
 
 // The actions are made in the order the Help page's shortcut table lists them.
@@ -193,6 +199,7 @@ void MainWindow::onWorkspaceChanged(Workspace workspace)
 void MainWindow::showConfig(const RunConfig &config)
 {
     m_presenter->present(config);
+    m_profilePresenter->show(); // after present(): a new stage clears the Source view's profile
     m_runActions->updateState();
 }
 

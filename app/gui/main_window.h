@@ -130,6 +130,7 @@ private:
     RunActions *m_runActions = nullptr;
     CompileActions *m_compileActions = nullptr;
     StagePresenter *m_presenter = nullptr;
+    class ProfilePresenter *m_profilePresenter = nullptr; // the profile views' data (issue 23)
 };
 
 } // namespace gemmscope
