@@ -112,7 +112,14 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
     const auto seed = std::uint64_t(request.seed.value_or(1));
     const StageBuild build = stageBuild(request.build);
     const bool roundTf32 = roundsTf32Inputs(stage, request.tf32Rounding);
-    const QStringList parts = request.parts.isEmpty() ? protocol::profilePartNames() : request.parts;
+    QStringList parts = request.parts.isEmpty() ? protocol::profilePartNames() : request.parts;
+    // On the H200 (CUDA 13.0, driver 580) a SASS-metrics session in a process where PC sampling
+    // never ran ends the process inside CUPTI; after one PC-sampling pass it works. So the
+    // instructions part brings the stalls part with it (and its samples come with the answer).
+    const QString stalls = protocol::profilePartName(protocol::ProfilePart::Stalls);
+    if (parts.contains(protocol::profilePartName(protocol::ProfilePart::Instructions)) &&
+        !parts.contains(stalls))
+        parts.prepend(stalls);
 
     requireValidConfig(stage, params, size, 0);
     // CUPTI's PC sampling and SASS metrics do not come back cleanly for a second profile in the
