@@ -123,13 +123,17 @@ bool WindowLayout::showView(const QString &title) const
             workspaces->setCurrent(w);
             return true;
         }
-    for (int tab = 0; tab < kernel.tabs->count(); ++tab)
-        if (kernel.tabs->tabText(tab).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) == 0 &&
-            kernel.tabs->isTabEnabled(tab)) {
-            workspaces->setCurrent(Workspace::Kernel);
-            kernel.tabs->setCurrentIndex(tab);
-            return true;
-        }
+    // A tab of the Kernel workspace or of the Counters workspace's right side ("Why not cuBLAS?").
+    const std::pair<Workspace, QTabWidget *> tabSets[] = {{Workspace::Kernel, kernel.tabs},
+                                                          {Workspace::Counters, counters.pane}};
+    for (const auto &[workspace, tabs] : tabSets)
+        for (int tab = 0; tab < tabs->count(); ++tab)
+            if (tabs->tabText(tab).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) == 0 &&
+                tabs->isTabEnabled(tab)) {
+                workspaces->setCurrent(workspace);
+                tabs->setCurrentIndex(tab);
+                return true;
+            }
     return false;
 }
 
