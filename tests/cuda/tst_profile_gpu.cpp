@@ -10,6 +10,7 @@
 #include "mapping_model.h"
 #include "stage_catalog.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -100,21 +101,26 @@ private slots:
         QCOMPARE(listing.value(QStringLiteral("event")).toString(), QStringLiteral("disassembly"));
         const MachineCode sass = parseSass(listing.value(QStringLiteral("sass")).toString().toStdString());
         QVERIFY(sass.innerLoop);
-        QSet<int> loopLines;
-        for (int i = sass.innerLoop->first; i <= sass.innerLoop->last; ++i)
-            if (sass.lines[size_t(i)].sourceLine > 0)
-                loopLines.insert(sass.lines[size_t(i)].sourceLine);
+        // Lines as file:line: the kernel's headers have lines of the same numbers.
+        QSet<QString> loopLines;
+        for (int i = sass.innerLoop->first; i <= sass.innerLoop->last; ++i) {
+            const CodeLine &line = sass.lines[size_t(i)];
+            if (line.sourceLine > 0)
+                loopLines.insert(QStringLiteral("%1:%2")
+                                     .arg(QFileInfo(QString::fromStdString(line.sourceFile)).fileName())
+                                     .arg(line.sourceLine));
+        }
         QVERIFY(!loopLines.isEmpty());
 
-        QMap<int, double> samplesByLine;
+        QMap<QString, double> samplesByLine;
         double all = 0;
         for (const protocol::ProfileInstruction &i : profile.instructions) {
             QVERIFY2(i.line > 0, qPrintable(QStringLiteral("no source line for pc %1").arg(i.pc)));
             QVERIFY(!i.sass.isEmpty());
-            samplesByLine[i.line] += i.samples();
+            samplesByLine[QStringLiteral("%1:%2").arg(i.file).arg(i.line)] += i.samples();
             all += i.samples();
         }
-        QList<QPair<double, int>> hottest;
+        QList<QPair<double, QString>> hottest;
         for (auto it = samplesByLine.begin(); it != samplesByLine.end(); ++it)
             hottest.append({it.value(), it.key()});
         std::sort(hottest.begin(), hottest.end(), std::greater<>());
@@ -122,9 +128,9 @@ private slots:
         for (const auto &[samples, line] : hottest)
             if (loopLines.contains(line))
                 inLoop += samples;
-        qInfo("fp32-tuned 4096^3: %.0f samples (period %d), %.1f %% in the k loop's lines; hottest line %d "
+        qInfo("fp32-tuned 4096^3: %.0f samples (period %d), %.1f %% in the k loop's lines; hottest line %s "
               "(%.1f %%), profile %.0f ms",
-              all, profile.samplingPeriod.value_or(0), 100 * inLoop / all, hottest.first().second,
+              all, profile.samplingPeriod.value_or(0), 100 * inLoop / all, qPrintable(hottest.first().second),
               100 * hottest.first().first / all, profile.durationMs.value_or(0));
         for (int i = 0; i < std::min<int>(3, int(hottest.size())); ++i)
             QVERIFY2(loopLines.contains(hottest[i].second),
