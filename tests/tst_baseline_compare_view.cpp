@@ -56,9 +56,10 @@ private slots:
         // instructions (37 % against 78 %: 41 points) or any other row of the two hand-made profiles.
         QCOMPARE(
             view.headline(),
-            QStringLiteral("The largest difference is in FMA pipe busy: 41 % for coalesced against 84 % for "
-                           "cuBLAS (43 points): cuBLAS keeps its FP32 multiply-add pipe busy for more of the "
-                           "time. coalesced executes 1.32x the warp instructions of cuBLAS."));
+            QStringLiteral(
+                "The largest difference is in FMA pipe busy: 41 % for coalesced against 84 % for "
+                "cuBLAS (43 percentage points): cuBLAS keeps its FP32 multiply-add pipe busy for more of the "
+                "time. coalesced executes 1.32x the warp instructions of cuBLAS."));
         QVERIFY(view.headline().contains(
             QLatin1String("coalesced executes 1.32x the warp instructions of cuBLAS.")));
         QVERIFY(view.notes().contains(QLatin1String("cuBLAS: CUPTI does not know sm__pipe_tensor")));

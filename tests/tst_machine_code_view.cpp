@@ -158,6 +158,35 @@ private slots:
         QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("sass_view_worklog3")).isEmpty());
     }
 
+    // Without nvdisasm (a toolkit without it, as Debian's), the profile's own instructions stand in
+    // for the SASS, so that the heat has lines: never the PTX beside SASS offsets.
+    void withoutNvdisasmTheProfileListsTheSass()
+    {
+        const protocol::ProfileEvent p = test::loadProfileFixture(QStringLiteral("profile-worklog-3.json"));
+        MachineCodeView view;
+        const QString why = QStringLiteral("No SASS: nvdisasm is not installed with this CUDA Toolkit.");
+        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {}, why);
+        QCOMPARE(view.level(), CodeLevel::Ptx);
+        view.setProfile(&p);
+        QCOMPARE(view.level(), CodeLevel::Sass);
+        QVERIFY2(view.sassNote().startsWith(why) &&
+                     view.sassNote().contains(QLatin1String("profile's own record")),
+                 qPrintable(view.sassNote()));
+        int sampled = 0;
+        for (const protocol::ProfileInstruction &i : p.instructions)
+            sampled += i.samples() > 0;
+        QCOMPARE(view.editor()->lineHeat().size(), sampled);
+        QVERIFY(view.shownText().contains(QLatin1String("LDG.E")));
+        QVERIFY(view.shownText().contains(QLatin1String("//## File \"coalesced.cuh\"")));
+        QVERIFY(!view.profileText().contains(QLatin1String("PTX has no offsets")));
+        QVERIFY(
+            !test::renderShot(&view, QSize(1000, 640), QStringLiteral("sass_view_from_profile")).isEmpty());
+        // No profile: the PTX again, with nvdisasm's reason.
+        view.setProfile(nullptr);
+        QCOMPARE(view.level(), CodeLevel::Ptx);
+        QVERIFY(view.sassNote().contains(QLatin1String("The PTX is shown instead.")));
+    }
+
     // A profile before any disassembly: the table stands alone; hostile values do not break it.
     void profileWithoutCodeAndHostileValues()
     {

@@ -389,7 +389,8 @@ private slots:
         QCOMPARE(c.largestDifference,
                  QStringLiteral(
                      "The largest difference: ready, another warp issued (a sign of enough parallelism) "
-                     "takes 10 % of fp32-tuned's samples against 70 % of cuBLAS's (60 points). fp32-tuned "
+                     "takes 10 % of fp32-tuned's samples against 70 % of cuBLAS's (60 percentage points). "
+                     "fp32-tuned "
                      "executes 1.30x the warp instructions of cuBLAS."));
         QCOMPARE(c.baselineNotes, cublas.limitersError);
         // Without cuBLAS's samples the stall rows have one side: the limiters decide, in words.
@@ -399,7 +400,8 @@ private slots:
         QCOMPARE(limiters.largestDifference,
                  QStringLiteral(
                      "The largest difference is in issue slots used: 71 % for fp32-tuned against 92 % for "
-                     "cuBLAS (21 points): cuBLAS's schedulers issue an instruction in more of their cycles. "
+                     "cuBLAS (21 percentage points): cuBLAS's schedulers issue an instruction in more of "
+                     "their cycles. "
                      "fp32-tuned executes 1.30x the warp instructions of cuBLAS."));
         // Nothing to compare: no sentence, no crash.
         const BaselineComparison empty =
@@ -523,7 +525,8 @@ private slots:
         QCOMPARE(c.largestDifference,
                  QStringLiteral(
                      "The largest difference is in issue slots used: 79 % for fp32-tuned against 90 % for "
-                     "cuBLAS (10 points): cuBLAS's schedulers issue an instruction in more of their cycles. "
+                     "cuBLAS (10 percentage points): cuBLAS's schedulers issue an instruction in more of "
+                     "their cycles. "
                      "fp32-tuned executes 0.97x the warp instructions of cuBLAS."));
         QCOMPARE(c.rows[0].label, QStringLiteral("Achieved occupancy"));
         QVERIFY(qAbs(*c.rows[0].candidate - 12.4986) < 1e-3); // both at 8 warps per SM of 64

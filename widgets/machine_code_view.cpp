@@ -163,6 +163,8 @@ void MachineCodeView::setMachineCode(const QString &title, const QString &ptx, c
 {
     m_ptx = parsePtx(ptx.toStdString());
     m_hasSass = !sass.isEmpty();
+    m_nvdisasmSass = m_hasSass;
+    m_sassUnavailable = sassUnavailable;
     m_sass = m_hasSass ? parseSass(sass.toStdString()) : MachineCode{CodeLevel::Sass, {}, std::nullopt};
     m_hasCode = true;
     m_header->setText(title);
@@ -183,6 +185,61 @@ void MachineCodeView::setMachineCode(const QString &title, const QString &ptx, c
             sassItem->setToolTip(m_hasSass ? QString() : why);
         }
     // SASS is what runs: show it when there is some.
+    const QSignalBlocker block(m_levelCombo);
+    m_levelCombo->setCurrentIndex(m_hasSass ? 1 : 0);
+    showLevel();
+    adoptProfileListing();
+}
+
+void MachineCodeView::adoptProfileListing()
+{
+    if (!m_hasCode || m_nvdisasmSass)
+        return;
+    // The profiled kernel's instructions in offset order, written as nvdisasm -g writes them, so
+    // that the SASS reader, the offsets and the source lines work as for nvdisasm's own listing.
+    QString listing;
+    if (m_profile) {
+        const QString function = mainFunction(*m_profile);
+        QMap<long long, const protocol::ProfileInstruction *> byOffset;
+        for (const protocol::ProfileInstruction &i : m_profile->instructions)
+            if (i.function == function && !i.sass.trimmed().isEmpty())
+                byOffset.insert(i.pc, &i);
+        QString file;
+        int line = 0;
+        for (const protocol::ProfileInstruction *i : byOffset) {
+            if (i->line > 0 && (i->file != file || i->line != line)) {
+                file = i->file;
+                line = i->line;
+                listing += QStringLiteral("        //## File \"%1\", line %2\n").arg(file).arg(line);
+            }
+            // One instruction per line whatever the recorded text holds.
+            const QString text = i->sass.simplified();
+            listing += QStringLiteral("        /*%1*/                   %2 ;\n")
+                           .arg(QString::number(i->pc, 16).rightJustified(4, QLatin1Char('0')), text);
+        }
+    }
+    const bool fromProfile = !listing.isEmpty();
+    m_hasSass = fromProfile;
+    m_sass = fromProfile ? parseSass(listing.toStdString()) : MachineCode{CodeLevel::Sass, {}, std::nullopt};
+    QString why = m_sassUnavailable.trimmed();
+    if (fromProfile) {
+        why = QStringLiteral(
+                  "%1 The SASS shown is the profile's own record of the kernel: the instructions that "
+                  "ran, with their offsets and source lines, without branch labels.")
+                  .arg(why.section(QStringLiteral(" The PTX is shown instead."), 0, 0));
+    } else {
+        if (why.isEmpty())
+            why = QStringLiteral("No SASS came with this compile.");
+        if (!why.contains(QLatin1String("PTX is shown instead")))
+            why += QStringLiteral(" The PTX is shown instead.");
+    }
+    m_sassNote->setText(why.trimmed());
+    m_sassNote->setVisible(!m_nvdisasmSass);
+    if (auto *model = qobject_cast<QStandardItemModel *>(m_levelCombo->model()))
+        if (QStandardItem *sassItem = model->item(1)) {
+            sassItem->setEnabled(m_hasSass);
+            sassItem->setToolTip(m_hasSass ? QString() : why);
+        }
     const QSignalBlocker block(m_levelCombo);
     m_levelCombo->setCurrentIndex(m_hasSass ? 1 : 0);
     showLevel();
@@ -393,6 +450,7 @@ void MachineCodeView::setProfile(const protocol::ProfileEvent *profile)
         m_profile = *profile;
     else
         m_profile.reset();
+    adoptProfileListing(); // before the heat: it may give the heat its lines
     applyProfile();
 }
 

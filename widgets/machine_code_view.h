@@ -68,6 +68,9 @@ signals:
 
 private:
     void showLevel();
+    // Without nvdisasm's SASS, the profile's own instructions (text, offset, source line) stand in
+    // for the profiled kernel's SASS, so that its heat has lines to sit on.
+    void adoptProfileListing();
     void fillMix(const MachineCode &code);
     void highlightLoop(const MachineCode &code);
     void reportCursorLine();
@@ -75,6 +78,8 @@ private:
     MachineCode m_ptx, m_sass;
     bool m_hasCode = false;
     bool m_hasSass = false;
+    bool m_nvdisasmSass = false; // m_sass came from nvdisasm (else from the profile, or none)
+    QString m_sassUnavailable;   // why nvdisasm gave none
     QLabel *m_header;
     QComboBox *m_levelCombo;
     QPushButton *m_refresh;

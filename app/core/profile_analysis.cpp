@@ -654,7 +654,7 @@ constexpr LimiterSpec kPercentLimiters[] = {
      "%1 keeps its FP32 multiply-add pipe busy for more of the time", LimiterGroup::Pipes},
     {"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", "Tensor pipe busy",
      "%1 keeps the tensor cores busy for more of the time", LimiterGroup::Pipes},
-    {"sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active", "Shared pipe busy (FP16 + tensor)",
+    {"sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active", "FP16 and tensor (shared) pipe busy",
      "%1 keeps the pipe FP16 and tensor instructions share busy for more of the time", LimiterGroup::Pipes},
     {"l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/shared throughput",
      "%1 moves more through L1 and shared memory", LimiterGroup::Memory},
@@ -761,12 +761,12 @@ BaselineComparison compareWithBaseline(const ProfileEvent &candidate, const Prof
         if (largest->group == LimiterGroup::Stalls)
             c.largestDifference =
                 QStringLiteral("The largest difference: %1 takes %2 of %3's samples against %4 of "
-                               "%5's (%6 points).")
+                               "%5's (%6 percentage points).")
                     .arg(largest->label, pct(a), candidateName, pct(b), baselineName, points);
         else if (largest->group == LimiterGroup::Mix)
             c.largestDifference =
                 QStringLiteral("The largest difference: %1 are %2 of %3's instructions against %4 "
-                               "of %5's (%6 points).")
+                               "of %5's (%6 percentage points).")
                     .arg(largest->label, pct(a), candidateName, pct(b), baselineName, points);
         else {
             // "Issue slots used" reads "issue slots used" mid-sentence; "FMA", "L2", "DRAM" stay.
@@ -776,7 +776,7 @@ BaselineComparison compareWithBaseline(const ProfileEvent &candidate, const Prof
             const QString &ahead = a > b ? candidateName : baselineName;
             c.largestDifference =
                 QStringLiteral("The largest difference is in %1: %2 for %3 against %4 for %5 (%6 "
-                               "points): %7.")
+                               "percentage points): %7.")
                     .arg(label, pct(a), candidateName, pct(b), baselineName, points,
                          largest->meaning.arg(ahead));
         }

@@ -73,7 +73,11 @@ void ProfilePresenter::show()
     }
     m_views.counters.memory->setProfile(profile, model);
     m_views.counters.whyNotCublas->setProfile(profile, profile ? nameOf(*profile) : QString());
-    m_views.counters.whyNotCublas->setBaseline(shown.baseline ? &shown.baseline->event : nullptr);
+    // "cuBLAS FP32" or "cuBLAS TF32": which library path the stage is held against.
+    const protocol::ProfileEvent *baseline = shown.baseline ? &shown.baseline->event : nullptr;
+    const StageInfo *library = baseline ? findStage(baseline->stage.toStdString()) : nullptr;
+    m_views.counters.whyNotCublas->setBaseline(
+        baseline, library && library->precision == Precision::Tf32 ? tr("cuBLAS TF32") : tr("cuBLAS FP32"));
 }
 
 } // namespace gemmscope
