@@ -14,6 +14,7 @@ namespace gemmscope {
 
 namespace {
 constexpr int kStrip = 6;
+constexpr int kChip = 8;        // the first reason's colour, as in the where-the-time-goes bar
 constexpr int kLabelChars = 20; // "48 % Short scoreboard" (longer labels are elided)
 } // namespace
 
@@ -64,17 +65,38 @@ void CodeHeatEdit::setLineHeat(const QHash<int, LineHeat> &heat)
     m_margin->update();
 }
 
-int CodeHeatEdit::marginWidth() const
+int CodeHeatEdit::heatWidth() const
 {
     if (m_heat.isEmpty())
         return 0;
-    return kStrip + 6 + fontMetrics().horizontalAdvance(QLatin1Char('0')) * kLabelChars;
+    // The strip, the first reason's colour chip (the bar's colour for it), the share and reason.
+    return kStrip + 4 + kChip + 4 + fontMetrics().horizontalAdvance(QLatin1Char('0')) * kLabelChars;
+}
+
+int CodeHeatEdit::numberWidth() const
+{
+    if (!m_lineNumbers)
+        return 0;
+    const int digits = int(QString::number(std::max(1, blockCount())).size());
+    return 8 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * std::max(3, digits);
+}
+
+int CodeHeatEdit::marginWidth() const
+{
+    return heatWidth() + numberWidth();
+}
+
+void CodeHeatEdit::setLineNumbers(bool on)
+{
+    m_lineNumbers = on;
+    updateMargins();
+    m_margin->update();
 }
 
 void CodeHeatEdit::updateMargins()
 {
     setViewportMargins(marginWidth(), 0, 0, 0);
-    m_margin->setVisible(!m_heat.isEmpty());
+    m_margin->setVisible(marginWidth() > 0);
     const QRect cr = contentsRect();
     m_margin->setGeometry(QRect(cr.left(), cr.top(), marginWidth(), cr.height()));
 }
@@ -104,11 +126,19 @@ void CodeHeatEdit::paintMargin(QPaintEvent *event)
     int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
     int bottom = top + qRound(blockBoundingRect(block).height());
     const QColor text = palette().color(QPalette::WindowText);
+    const int numbers = numberWidth(), heatLeft = numbers;
+    QColor numberPen = text;
+    numberPen.setAlphaF(0.5f);
     while (block.isValid() && top <= event->rect().bottom()) {
         if (block.isVisible() && bottom >= event->rect().top()) {
+            if (numbers > 0) {
+                p.setPen(numberPen);
+                p.drawText(QRect(0, top, numbers - 6, bottom - top), Qt::AlignRight | Qt::AlignVCenter,
+                           QString::number(block.blockNumber() + 1));
+            }
             const auto it = m_heat.constFind(block.blockNumber());
             if (it != m_heat.constEnd()) {
-                p.fillRect(QRect(0, top, kStrip, bottom - top), heatColor(it->heat, base));
+                p.fillRect(QRect(heatLeft, top, kStrip, bottom - top), heatColor(it->heat, base));
                 // Lines under 0.1 % of the samples get the faint strip alone: their labels would
                 // bury the few hot lines in noise (the tooltip still has them).
                 if (it->share < 0.001) {
@@ -117,14 +147,17 @@ void CodeHeatEdit::paintMargin(QPaintEvent *event)
                     bottom = top + qRound(blockBoundingRect(block).height());
                     continue;
                 }
+                const int chipTop = top + std::max(0, (bottom - top - kChip) / 2);
+                p.fillRect(QRect(heatLeft + kStrip + 4, chipTop, kChip, std::min(kChip, bottom - top)),
+                           QColor::fromRgb(QRgb(it->reasonColor)));
                 QColor label = text;
                 if (it->heat < 0.02)
                     label.setAlphaF(0.6f);
                 p.setPen(label);
-                p.drawText(
-                    QRect(kStrip + 4, top, m_margin->width() - kStrip - 6, bottom - top),
-                    Qt::AlignLeft | Qt::AlignVCenter,
-                    fontMetrics().elidedText(it->label, Qt::ElideRight, m_margin->width() - kStrip - 6));
+                const int textLeft = heatLeft + kStrip + 4 + kChip + 4;
+                const int textWidth = m_margin->width() - textLeft - 2;
+                p.drawText(QRect(textLeft, top, textWidth, bottom - top), Qt::AlignLeft | Qt::AlignVCenter,
+                           fontMetrics().elidedText(it->label, Qt::ElideRight, textWidth));
             }
         }
         block = block.next();

@@ -27,6 +27,9 @@ public:
     void setLineHeat(const QHash<int, LineHeat> &heat);
     const QHash<int, LineHeat> &lineHeat() const { return m_heat; }
     int marginWidth() const;
+    // Source line numbers in the margin (the Source tab: the hot-lines table names "file:line").
+    void setLineNumbers(bool on);
+    bool lineNumbers() const { return m_lineNumbers; }
     QString marginTooltipAt(int y) const; // the tooltip of the line at viewport height y
     void scrollToLine(int block);         // puts the cursor there and centres it
 
@@ -41,8 +44,12 @@ private:
     void paintMargin(QPaintEvent *event);
     void updateMargins();
 
+    int numberWidth() const; // the line numbers' part of the margin; 0 without them
+    int heatWidth() const;   // the heat's part; 0 without heat
+
     QWidget *m_margin;
     QHash<int, LineHeat> m_heat;
+    bool m_lineNumbers = false;
 };
 
 } // namespace gemmscope

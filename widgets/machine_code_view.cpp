@@ -552,6 +552,8 @@ void MachineCodeView::applyHeat()
                 tip << QStringLiteral("  %1 %  %2")
                            .arg(QString::number(100.0 * r.share, 'f', 1), stallReason(r.key).words);
             lh.tooltip = tip.join(QLatin1Char('\n'));
+            if (!h->reasons.isEmpty())
+                lh.reasonColor = stallReasonColor(h->reasons.first().key);
             lineHeat.insert(int(line), lh);
         }
         if (matched == 0)

@@ -129,6 +129,7 @@ StageSourceView::StageSourceView(QWidget *parent)
             setMode(Mode::Diff);
     });
 
+    m_editor->setLineNumbers(true); // the hot-lines table and the SASS tab name lines by number
     m_editor->setObjectName(QStringLiteral("sourceText"));
     m_editor->setReadOnly(true);
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap); // code keeps its columns; scroll sideways
@@ -263,6 +264,7 @@ void StageSourceView::setMode(Mode mode)
     if (mode == m_mode)
         return;
     m_mode = mode;
+    m_editor->setLineNumbers(mode == Mode::Source); // a diff's lines are not the file's
     // Programmatic changes keep the buttons in step (their toggled() lands back here, a no-op).
     (mode == Mode::Source ? m_sourceButton : m_diffButton)->setChecked(true);
     refresh();
