@@ -148,6 +148,7 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
         const Tf32Rounder rounder(state.compiler, device.cc());
         rounder.round(ws.originalA(), ws.roundedA(), size.m * size.k);
         rounder.round(ws.originalB(), ws.roundedB(), size.k * size.n);
+        GEMMSCOPE_CUDA(cudaDeviceSynchronize()); // before the rounder's module is unloaded
         ws.useRoundedInputs(true);
     }
     job.checkCancelled();
