@@ -3,7 +3,7 @@
 #include "bench_file.h"
 #include "events.h"
 #include "file_write.h"
-#include "profile_summary.h"
+#include "profile_analysis.h"
 #include "requests.h"
 #include "stage_catalog.h"
 
@@ -38,6 +38,33 @@ QString percent(double share)
     return QStringLiteral("%1 %").arg(share * 100.0, 5, 'f', 1);
 }
 
+// A row of the bench's hot list: a source line (the views' folding, profile_analysis.h), or an
+// instruction of a kernel without a line table (cuBLAS, the B transpose).
+struct HotRow {
+    QString where; // "final.cuh:41", or "pc 0x0670 LDS.128 ..."
+    double samples = 0, share = 0;
+    QString topReason;
+};
+
+QList<HotRow> hotRows(const protocol::ProfileEvent &p)
+{
+    QList<HotRow> rows;
+    for (const LineProfile &l : foldOntoLines(p))
+        rows.append({QStringLiteral("%1:%2").arg(l.file).arg(l.line), l.samples, l.share,
+                     l.reasons.isEmpty() ? QString() : l.reasons.first().key});
+    for (const InstructionHeat &h : instructionHeat(p)) {
+        if (h.instruction->line > 0 || h.samples <= 0)
+            continue;
+        QString where = QStringLiteral("pc 0x%1").arg(h.instruction->pc, 4, 16, QLatin1Char('0'));
+        if (!h.instruction->sass.isEmpty())
+            where += QLatin1Char(' ') + h.instruction->sass;
+        rows.append({where, h.samples, h.share, h.reasons.isEmpty() ? QString() : h.reasons.first().key});
+    }
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const HotRow &a, const HotRow &b) { return a.samples > b.samples; });
+    return rows;
+}
+
 // The figures of one profile, as the bench prints them.
 QString describe(const ProfileTarget &target, const protocol::ProfileEvent &p)
 {
@@ -45,7 +72,9 @@ QString describe(const ProfileTarget &target, const protocol::ProfileEvent &p)
     QString text = QStringLiteral("  %1 at %2 on %3: ").arg(target.label, sizeText(p.size), p.gpu.name);
     text += p.durationMs ? QStringLiteral("%1 ms").arg(*p.durationMs, 0, 'f', 1)
                          : QStringLiteral("duration unknown");
-    const double total = totalSamples(p);
+    const StallBreakdown breakdown = stallBreakdown(p);
+    // CUPTI's count where the event has it (it includes samples of no instruction of the kernel).
+    const double total = p.totalSamples.value_or(breakdown.totalSamples);
     text += QStringLiteral(", %1 samples").arg(c.toString(total, 'f', 0));
     if (p.droppedSamples && *p.droppedSamples > 0)
         text += QStringLiteral(" (%1 dropped)").arg(c.toString(*p.droppedSamples, 'f', 0));
@@ -56,20 +85,20 @@ QString describe(const ProfileTarget &target, const protocol::ProfileEvent &p)
         text += QStringLiteral("  The sampling buffer overflowed: samples were lost, the shares may lean.\n");
     if (!p.stallsError.isEmpty())
         text += QStringLiteral("  Stall sampling: %1\n").arg(p.stallsError);
-    const QList<StallShare> reasons = stallShares(p);
+    const QList<ReasonShare> &reasons = breakdown.reasons;
     if (!reasons.isEmpty()) {
         text += QStringLiteral("  Top stall reasons:\n");
         for (qsizetype i = 0; i < std::min<qsizetype>(kTop, reasons.size()); ++i)
-            text += QStringLiteral("    %1  %2\n").arg(reasons[i].reason, -28).arg(percent(reasons[i].share));
-        const QList<SampledLine> lines = sampledLines(p);
-        const bool anyLine =
-            std::any_of(lines.begin(), lines.end(), [](const SampledLine &l) { return l.line > 0; });
+            text += QStringLiteral("    %1  %2\n").arg(reasons[i].key, -28).arg(percent(reasons[i].share));
+        const QList<HotRow> lines = hotRows(p);
+        const bool anyLine = std::any_of(p.instructions.begin(), p.instructions.end(),
+                                         [](const protocol::ProfileInstruction &i) { return i.line > 0; });
         text += anyLine
                     ? QStringLiteral("  Top source lines (samples, share, top reason):\n")
                     : QStringLiteral("  No source lines (the kernel has no line table); top instructions:\n");
         for (qsizetype i = 0; i < std::min<qsizetype>(kTop, lines.size()); ++i)
             text += QStringLiteral("    %1  %2  %3  %4\n")
-                        .arg(lines[i].where(), -36)
+                        .arg(lines[i].where, -36)
                         .arg(c.toString(lines[i].samples, 'f', 0), 12)
                         .arg(percent(lines[i].share))
                         .arg(lines[i].topReason);
