@@ -16,8 +16,13 @@ constexpr int kShortLength = 160; // longer texts start folded to their first se
 QString firstSentence(const QString &text)
 {
     const int end = text.indexOf(QLatin1String(". "));
-    const QString first = end > 0 && end < kShortLength ? text.left(end + 1) : text.left(kShortLength);
-    return first + QStringLiteral(" …");
+    if (end > 0 && end < kShortLength)
+        return text.left(end + 1) + QStringLiteral(" …");
+    // No short first sentence: fold at the last space before the limit, never inside a word or a
+    // number ("at M=8 …" read as a value).
+    const int space = text.lastIndexOf(QLatin1Char(' '), kShortLength);
+    const int cut = space > kShortLength / 2 ? space : kShortLength;
+    return text.left(cut).trimmed() + QStringLiteral(" …");
 }
 
 } // namespace
