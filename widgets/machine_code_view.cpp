@@ -164,6 +164,7 @@ void MachineCodeView::setMachineCode(const QString &title, const QString &ptx, c
     m_ptx = parsePtx(ptx.toStdString());
     m_hasSass = !sass.isEmpty();
     m_nvdisasmSass = m_hasSass;
+    m_sassFromProfile = false;
     m_sassUnavailable = sassUnavailable;
     m_sass = m_hasSass ? parseSass(sass.toStdString()) : MachineCode{CodeLevel::Sass, {}, std::nullopt};
     m_hasCode = true;
@@ -193,7 +194,9 @@ void MachineCodeView::setMachineCode(const QString &title, const QString &ptx, c
 
 void MachineCodeView::adoptProfileListing()
 {
-    if (!m_hasCode || m_nvdisasmSass)
+    // Nothing to adopt and nothing adopted before: leave the code on screen as it is (a slider
+    // tick passes here with no profile, and re-showing the listing would cost it milliseconds).
+    if (!m_hasCode || m_nvdisasmSass || (!m_profile && !m_sassFromProfile))
         return;
     // The profiled kernel's instructions in offset order, written as nvdisasm -g writes them, so
     // that the SASS reader, the offsets and the source lines work as for nvdisasm's own listing.
@@ -219,6 +222,7 @@ void MachineCodeView::adoptProfileListing()
         }
     }
     const bool fromProfile = !listing.isEmpty();
+    m_sassFromProfile = fromProfile;
     m_hasSass = fromProfile;
     m_sass = fromProfile ? parseSass(listing.toStdString()) : MachineCode{CodeLevel::Sass, {}, std::nullopt};
     QString why = m_sassUnavailable.trimmed();

@@ -78,8 +78,9 @@ private:
     MachineCode m_ptx, m_sass;
     bool m_hasCode = false;
     bool m_hasSass = false;
-    bool m_nvdisasmSass = false; // m_sass came from nvdisasm (else from the profile, or none)
-    QString m_sassUnavailable;   // why nvdisasm gave none
+    bool m_nvdisasmSass = false;    // m_sass came from nvdisasm (else from the profile, or none)
+    bool m_sassFromProfile = false; // m_sass is the profile's listing
+    QString m_sassUnavailable;      // why nvdisasm gave none
     QLabel *m_header;
     QComboBox *m_levelCombo;
     QPushButton *m_refresh;
