@@ -4,6 +4,7 @@
 
 #include "clock_probe.h"
 #include "cuda_check.h"
+#include "event_pair.h"
 #include "gpu_telemetry.h"
 #include "job_context.h"
 
@@ -15,21 +16,6 @@
 namespace gemmscope::runner {
 
 namespace {
-
-class EventPair {
-public:
-    EventPair()
-    {
-        GEMMSCOPE_CUDA(cudaEventCreate(&start));
-        GEMMSCOPE_CUDA(cudaEventCreate(&stop));
-    }
-    ~EventPair()
-    {
-        cudaEventDestroy(start);
-        cudaEventDestroy(stop);
-    }
-    cudaEvent_t start = nullptr, stop = nullptr;
-};
 
 constexpr double kPreliminaryAfterMs = 100; // timing before the first preliminary median is sent
 constexpr qint64 kTelemetryEveryMs = 20;    // NVML reads while timing: enough for a 1 s power window

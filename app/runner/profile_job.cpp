@@ -5,6 +5,7 @@
 // never replaces or alters a timed result. A part that fails says why; the others stand.
 #include "cuda_check.h"
 #include "cupti_support.h"
+#include "event_pair.h"
 #include "gpu_device.h"
 #include "job_context.h"
 #include "pc_sampler.h"
@@ -75,17 +76,13 @@ SourceLine sourceLineOf(const QByteArray &cubin, const std::string &function, st
 // One launch timed with events, to choose the sampling period.
 double launchMs(const std::function<void()> &launch)
 {
-    cudaEvent_t start = nullptr, stop = nullptr;
-    GEMMSCOPE_CUDA(cudaEventCreate(&start));
-    GEMMSCOPE_CUDA(cudaEventCreate(&stop));
-    GEMMSCOPE_CUDA(cudaEventRecord(start));
+    const EventPair events;
+    GEMMSCOPE_CUDA(cudaEventRecord(events.start));
     launch();
-    GEMMSCOPE_CUDA(cudaEventRecord(stop));
-    GEMMSCOPE_CUDA(cudaEventSynchronize(stop));
+    GEMMSCOPE_CUDA(cudaEventRecord(events.stop));
+    GEMMSCOPE_CUDA(cudaEventSynchronize(events.stop));
     float ms = 0;
-    GEMMSCOPE_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    (void)cudaEventDestroy(start);
-    (void)cudaEventDestroy(stop);
+    GEMMSCOPE_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
     return double(ms);
 }
 
