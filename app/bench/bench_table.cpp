@@ -60,13 +60,18 @@ QString tf32Cell(const BenchRow &row, double median, double cublasTf32Ms)
     return number(100 * cublasTf32Ms / median, 1) + QStringLiteral("%");
 }
 
-// The row's ratio against its own interleaved cuBLAS call (issue 22): "93.1%i". The baseline is
-// of the stage's precision, so it fills the matching column; the other stays as the run-wide one.
+// The row's ratio against its own interleaved cuBLAS call (issue 22): "93.1%i", the median of the
+// per-round ratios where the result has them (older results: the ratio of the two medians). The
+// baseline is of the stage's precision, so it fills the matching column; the other stays as the
+// run-wide one.
 std::optional<QString> interleavedCell(const protocol::ResultEvent &e, StageId baselineStage)
 {
     if (!e.baseline || e.baseline->stage.toStdString() != baselineStage.key() || e.timing.medianMs <= 0)
         return std::nullopt;
-    return number(100 * e.baseline->timing.medianMs / e.timing.medianMs, 1) + QStringLiteral("%i");
+    const auto &paired = e.baseline->pairedRatio;
+    const double ratio =
+        paired && paired->median > 0 ? paired->median : e.baseline->timing.medianMs / e.timing.medianMs;
+    return number(100 * ratio, 1) + QStringLiteral("%i");
 }
 
 QString noiseCell(const protocol::ResultEvent &e)
@@ -172,7 +177,9 @@ QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double p
     if (interleaved)
         out +=
             QStringLiteral("\n%i: against the row's own cuBLAS call, timed interleaved with it (one launch "
-                           "each in turn); other percentages: against the cuBLAS row of this run.\n");
+                           "each in turn), the median of the\n    per-round ratios (a clock drift both "
+                           "launches of a round share "
+                           "cancels in them); other percentages: against the cuBLAS row of this run.\n");
     // A result that is not steady says why under the table: its number is not comparable.
     for (const BenchRow &row : rows) {
         protocol::ResultEvent e;

@@ -478,11 +478,20 @@ QJsonObject toJson(const ResultEvent &e)
         json.insert(QStringLiteral("counters"), toJson(*e.counters));
     if (e.conditions)
         json.insert(QStringLiteral("conditions"), toJson(*e.conditions));
-    if (e.baseline)
-        json.insert(QStringLiteral("baseline"),
-                    QJsonObject{{QStringLiteral("stage"), e.baseline->stage},
-                                {QStringLiteral("timing"), timingToJson(e.baseline->timing)},
-                                {QStringLiteral("conditions"), toJson(e.baseline->conditions)}});
+    if (e.baseline) {
+        QJsonObject baseline{{QStringLiteral("stage"), e.baseline->stage},
+                             {QStringLiteral("timing"), timingToJson(e.baseline->timing)},
+                             {QStringLiteral("conditions"), toJson(e.baseline->conditions)}};
+        if (const auto &paired = e.baseline->pairedRatio) {
+            QJsonObject ratio{{QStringLiteral("median"), paired->median},
+                              {QStringLiteral("p20"), paired->p20},
+                              {QStringLiteral("p80"), paired->p80},
+                              {QStringLiteral("pairs"), paired->pairs}};
+            putOpt(ratio, "noise_pct", paired->noisePct);
+            baseline.insert(QStringLiteral("paired_ratio"), ratio);
+        }
+        json.insert(QStringLiteral("baseline"), baseline);
+    }
     return json;
 }
 
@@ -536,6 +545,16 @@ bool fromJson(const QJsonObject &json, ResultEvent &out, QString *error)
                 nested(b, *timing, "timing", [&](Reader &t) { readTiming(t, result.timing); });
             if (const auto conditions = b.optObject("conditions"))
                 result.conditions = readConditions(b, *conditions, "conditions").value_or(RunConditions{});
+            if (const auto paired = b.optObject("paired_ratio"))
+                nested(b, *paired, "paired_ratio", [&](Reader &p) {
+                    PairedRatioResult ratio;
+                    ratio.median = p.optDouble("median").value_or(0);
+                    ratio.p20 = p.optDouble("p20").value_or(0);
+                    ratio.p80 = p.optDouble("p80").value_or(0);
+                    ratio.pairs = p.optInt("pairs").value_or(0);
+                    ratio.noisePct = p.optDouble("noise_pct");
+                    result.pairedRatio = ratio;
+                });
             out.baseline = result;
         });
     return r.finish(error);

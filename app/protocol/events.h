@@ -89,10 +89,22 @@ struct TimingResult {
 // A result's `baseline` (a run with "baseline": true): the cuBLAS call of the stage's precision,
 // timed interleaved with the stage (alternating launches), so that a drift of clock or temperature
 // falls on both and their ratio holds.
+// The baseline's `paired_ratio`: per round, the cuBLAS call's time over the stage's (0.9: the stage
+// runs at 90 % of cuBLAS's speed), over the rounds where neither sample was throttled. Both
+// launches of a round see nearly the same clock, so the drift they share cancels in each ratio:
+// the figure "% of cuBLAS" should come from (kernels/paired_ratio.h).
+struct PairedRatioResult {
+    double median = 0, p20 = 0, p80 = 0;
+    int pairs = 0;
+    std::optional<double> noisePct; // relative standard deviation of the ratios; absent below two
+    friend bool operator==(const PairedRatioResult &, const PairedRatioResult &) = default;
+};
+
 struct BaselineResult {
     QString stage; // "cublas_fp32" or "cublas_tf32"
     TimingResult timing;
     RunConditions conditions;
+    std::optional<PairedRatioResult> pairedRatio; // absent in results recorded before it
     friend bool operator==(const BaselineResult &, const BaselineResult &) = default;
 };
 

@@ -86,7 +86,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     // launch writes them first, inside its timed region. Off again however the job ends.
     struct RoundedInputs {
         GemmWorkspace &ws;
-        ~RoundedInputs() { ws.useRoundedInputs(false); }
+        ~RoundedInputs() { ws.useTf32Inputs({}); }
     } roundedInputsOff{ws};
     std::unique_ptr<Tf32Rounder> rounder;
     // What the counters profile: the stage's own kernels, never the rounding pre-pass (its copies
@@ -94,11 +94,10 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     const std::function<void()> profiledLaunch = launch;
     if (roundTf32) {
         rounder = std::make_unique<Tf32Rounder>(state.compiler, device.cc());
-        float *aRounded = ws.roundedA(), *bRounded = ws.roundedB();
-        ws.useRoundedInputs(true);
-        launch = [&ws, stageLaunchOnly = launch, &rounder, aRounded, bRounded, size] {
-            rounder->round(ws.originalA(), aRounded, size.m * size.k);
-            rounder->round(ws.originalB(), bRounded, size.k * size.n);
+        const Tf32Inputs inputs = roundedTf32Inputs(stage);
+        ws.useTf32Inputs(inputs);
+        launch = [&ws, stageLaunchOnly = launch, &rounder, inputs] {
+            rounder->roundInputs(ws, inputs);
             stageLaunchOnly();
         };
     }
@@ -159,10 +158,16 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     facts.stats = stats;
     facts.timing = timing;
     facts.conditions = timed.front().conditions;
-    if (baselineStage)
-        facts.baseline =
-            protocol::BaselineResult{QString::fromStdString(baselineStage->key),
-                                     timingResult(timed.back().stats, timing), timed.back().conditions};
+    if (baselineStage) {
+        facts.baseline = protocol::BaselineResult{QString::fromStdString(baselineStage->key),
+                                                  timingResult(timed.back().stats, timing),
+                                                  timed.back().conditions,
+                                                  {}};
+        if (const auto &paired = timed.back().pairedWithFirst; paired && paired->pairs > 0)
+            facts.baseline->pairedRatio = protocol::PairedRatioResult{
+                paired->median, paired->p20, paired->p80, paired->pairs,
+                paired->noisePct >= 0 ? std::optional<double>(paired->noisePct) : std::nullopt};
+    }
     facts.verify = verified;
     facts.compiled = compiled;
     facts.build = request.build;

@@ -38,7 +38,7 @@ void GemmWorkspace::release()
     m_aPadded.reset();
     m_aRounded.reset();
     m_bRounded.reset();
-    m_rounded = false;
+    m_tf32Inputs = {};
 }
 
 float *GemmWorkspace::roundedA()

@@ -13,6 +13,13 @@ namespace gemmscope::runner {
 
 class JobContext;
 
+// What a TF32 stage's launches read (issue 22): A and B as generated, or copies rounded to nearest
+// TF32 — B either as its own rounded copy or rounded by the stage's B transpose as it writes BT,
+// which saves a pass over B (tf32_rounding.h says who writes which).
+struct Tf32Inputs {
+    bool roundedA = false, roundedB = false, bRoundedInTranspose = false;
+};
+
 class GemmWorkspace {
 public:
     GemmWorkspace() = default;
@@ -24,14 +31,15 @@ public:
     // and `reference`. Throws out_of_memory with a sentence when the matrices do not fit.
     void prepare(const ProblemSize &size, std::uint64_t seed, JobContext &job);
 
-    // The inputs a launch reads: A and B, or their TF32-rounded copies while roundedInputs is on.
-    const float *a() const { return m_rounded ? m_aRounded.get() : m_a.get(); }
-    const float *b() const { return m_rounded ? m_bRounded.get() : m_b.get(); }
+    // The inputs a launch reads: A and B, or their TF32-rounded copies as tf32Inputs() says.
+    const float *a() const { return m_tf32Inputs.roundedA ? m_aRounded.get() : m_a.get(); }
+    const float *b() const { return m_tf32Inputs.roundedB ? m_bRounded.get() : m_b.get(); }
     // Copies of A and B rounded to nearest TF32, written by the launches of a TF32 stage
-    // (tf32_rounding.h): allocated here for this size; a() and b() name them while `on`.
+    // (tf32_rounding.h): allocated here for this size; a() and b() name them while in use.
     float *roundedA();
     float *roundedB();
-    void useRoundedInputs(bool on) { m_rounded = on; }
+    void useTf32Inputs(const Tf32Inputs &inputs) { m_tf32Inputs = inputs; }
+    const Tf32Inputs &tf32Inputs() const { return m_tf32Inputs; }
     const float *originalA() const { return m_a.get(); }
     const float *originalB() const { return m_b.get(); }
     float *c() const { return m_c.get(); }
@@ -61,7 +69,7 @@ private:
     bool m_ready = false;
     DeviceBuffer<float> m_a, m_b, m_c, m_reference, m_scratch, m_bTransposed, m_aPadded, m_aRounded,
         m_bRounded;
-    bool m_rounded = false;
+    Tf32Inputs m_tf32Inputs;
     DeviceBuffer<unsigned char> m_flush;
     cublasHandle_t m_pedantic = nullptr;
     cublasHandle_t m_tf32 = nullptr;

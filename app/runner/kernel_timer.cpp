@@ -178,6 +178,14 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
     const double startClockMhz = probes.clock ? probes.clock->measureMhz() : 0;
     std::vector<TimingSeries> series(launches.size(),
                                      TimingSeries(startClockMhz, options.noise.throttleThresholdPct));
+    std::vector<PairedRatio> pairs(launches.size()); // [i]: launch i against launch 0; [0] unused
+    const auto pairsSteady = [&] {
+        return launches.size() > 1 && std::all_of(pairs.begin() + 1, pairs.end(), [&](const PairedRatio &p) {
+                   const double noise = p.noisePct();
+                   return p.pairs() >= options.noise.minSamples && noise >= 0 &&
+                          noise <= options.noise.maxNoisePct;
+               });
+    };
     EventPair events;
     double totalMs = 0;
     const int maxReps = std::max(options.maxReps, options.minReps);
@@ -193,14 +201,16 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
                 stoppedBy = "budget";
                 break;
             }
-            if (options.stopOnNoise && std::all_of(series.begin(), series.end(), [&](const TimingSeries &s) {
-                    return s.noiseTargetMet(options.noise);
-                })) {
+            if (options.stopOnNoise &&
+                (pairsSteady() || std::all_of(series.begin(), series.end(), [&](const TimingSeries &s) {
+                     return s.noiseTargetMet(options.noise);
+                 }))) {
                 stoppedBy = "noise";
                 break;
             }
         }
         bool clockDropped = false;
+        std::vector<TimedSample> round(launches.size());
         for (size_t i = 0; i < launches.size(); ++i) {
             job.checkCancelled();
             if (betweenReps)
@@ -216,10 +226,14 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
             GEMMSCOPE_CUDA(cudaEventSynchronize(events.stop)); // a kernel fault surfaces here
             float ms = 0;
             GEMMSCOPE_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
-            series[i].add({ms, clockMhz});
-            clockDropped = clockDropped || series[i].isThrottled({ms, clockMhz});
+            round[i] = {ms, clockMhz};
+            series[i].add(round[i]);
+            clockDropped = clockDropped || series[i].isThrottled(round[i]);
             totalMs += ms;
         }
+        for (size_t i = 1; i < launches.size(); ++i)
+            pairs[i].add(round[0].ms, round[i].ms,
+                         !series[0].isThrottled(round[0]) && !series[i].isThrottled(round[i]));
         // Burst: once the clock falls below the threshold the GPU has left its burst (a power cap
         // or heat, within a second of tensor-core load on an H200); later samples would all be
         // left out, so timing ends with the samples before, when there are enough of them.
@@ -252,8 +266,8 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
         log.add(telemetry->read());
 
     std::vector<TimedLaunch> answers;
-    for (const TimingSeries &s : series) {
-        const SampleSummary summary = s.summary();
+    for (size_t i = 0; i < series.size(); ++i) {
+        const SampleSummary summary = series[i].summary();
         TimedLaunch answer;
         answer.stats = {summary.medianMs, summary.p20Ms, summary.p80Ms, summary.minMs,
                         summary.allThrottled ? summary.samples : summary.kept};
@@ -270,6 +284,8 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
         } else if (probes.telemetry) {
             answer.conditions.telemetryUnavailable = probes.telemetry->unavailableReason();
         }
+        if (i > 0)
+            answer.pairedWithFirst = pairs[i].summary();
         answers.push_back(answer);
     }
     return answers;

@@ -2,11 +2,14 @@
 // requested regime, warm-up launches first, then repetitions until the samples' noise meets its
 // target, the kernel-time budget ends or the repetition cap is reached (at least the minimum).
 // With probes, each sample's SM clock is measured and samples below the throttle threshold are
-// left out; with a second launch (a baseline), the two are timed alternately, one launch each.
+// left out; with a second launch (a baseline), the two are timed alternately, one launch each, and
+// timing may also stop once the per-round ratio of the two meets the noise target (the figure a
+// comparison needs; each series alone may stay noisier under a wandering clock).
 #pragma once
 
 #include "conditions.h"
 #include "events.h"
+#include "paired_ratio.h"
 #include "timing_series.h"
 
 #include <functional>
@@ -46,6 +49,8 @@ struct TimingProbes {
 struct TimedLaunch {
     TimingStats stats;
     protocol::RunConditions conditions;
+    // For every launch after the first (a baseline): its time over the first launch's, round by round.
+    std::optional<PairedRatioSummary> pairedWithFirst;
 };
 
 // Median, p20 and p80 (kernels/statistics.h's percentile), min and count of the times.

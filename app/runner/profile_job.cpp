@@ -139,14 +139,14 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
     allocateStageScratch(ws, stage);
     struct RoundedInputs {
         GemmWorkspace &ws;
-        ~RoundedInputs() { ws.useRoundedInputs(false); }
+        ~RoundedInputs() { ws.useTf32Inputs({}); }
     } roundedInputsOff{ws};
     if (roundTf32) { // the stage reads the rounded copies, as in a run; the pre-pass is not profiled
         const Tf32Rounder rounder(state.compiler, device.cc());
-        rounder.round(ws.originalA(), ws.roundedA(), size.m * size.k);
-        rounder.round(ws.originalB(), ws.roundedB(), size.k * size.n);
+        const Tf32Inputs inputs = roundedTf32Inputs(stage);
+        rounder.roundInputs(ws, inputs);
         GEMMSCOPE_CUDA(cudaDeviceSynchronize()); // before the rounder's module is unloaded
-        ws.useRoundedInputs(true);
+        ws.useTf32Inputs(inputs);
     }
     job.checkCancelled();
     prepared.launch(); // warm: module loaded, caches and clocks as in any later launch

@@ -9,10 +9,13 @@ namespace gemmscope::runner {
 
 namespace {
 
-// B (K x N) -> BT (N x K, rows ldBT apart) with gemmscope::transpose_b: 32 x 32 tiles, 32 x 8 threads.
-void launchTranspose(const LoadedKernel &transpose, const float *b, float *bt, int k, int n, int ldBT)
+// B (K x N) -> BT (N x K, rows ldBT apart) with gemmscope::transpose_b: 32 x 32 tiles, 32 x 8
+// threads; each element rounded to nearest TF32 on the way when `roundTf32`.
+void launchTranspose(const LoadedKernel &transpose, const float *b, float *bt, int k, int n, int ldBT,
+                     bool roundTf32)
 {
-    void *args[] = {&b, &bt, &k, &n, &ldBT};
+    int round = roundTf32 ? 1 : 0;
+    void *args[] = {&b, &bt, &k, &n, &ldBT, &round};
     transpose.launch(dim3(unsigned((n + 31) / 32), unsigned((k + 31) / 32)), dim3(32, 8), args, nullptr, 0);
 }
 
@@ -60,7 +63,7 @@ std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, con
         if (stage.transposedB) {
             const int pitch = operandPitch(stage, k);
             float *bt = ws.bTransposed(pitch);
-            launchTranspose(*transpose, b, bt, k, n, pitch);
+            launchTranspose(*transpose, b, bt, k, n, pitch, ws.tf32Inputs().bRoundedInTranspose);
             bOperand = bt;
             if (stage.tensorMaps) {
                 const float *mapped = a;

@@ -44,6 +44,20 @@ Tf32Rounder::Tf32Rounder(const NvrtcCompiler &compiler, int arch)
     m_blocks = std::max(1, sms) * std::max(1, m_kernel->maxActiveBlocksPerSm(kThreads));
 }
 
+Tf32Inputs roundedTf32Inputs(const StageInfo &stage)
+{
+    return {.roundedA = true, .roundedB = !stage.transposedB, .bRoundedInTranspose = stage.transposedB};
+}
+
+void Tf32Rounder::roundInputs(GemmWorkspace &ws, const Tf32Inputs &inputs) const
+{
+    const ProblemSize &size = ws.size();
+    if (inputs.roundedA)
+        round(ws.originalA(), ws.roundedA(), size.m * size.k);
+    if (inputs.roundedB)
+        round(ws.originalB(), ws.roundedB(), size.k * size.n);
+}
+
 void Tf32Rounder::round(const float *in, float *out, long long count) const
 {
     void *args[] = {&in, &out, &count};

@@ -80,14 +80,14 @@ struct Buffers : ProbeMatrices {
         dim3 grid((N + c.bn - 1) / c.bn, (M + c.bm - 1) / c.bm);
         if (c.tmaKernel) {
             const bool padded = K % 4 != 0;
-            gemmscope::transpose_b<<<dim3((N + 31) / 32, (K + 31) / 32), dim3(32, 8)>>>(B, BT, K, N, pitch);
+            gemmscope::transpose_b<<<dim3((N + 31) / 32, (K + 31) / 32), dim3(32, 8)>>>(B, BT, K, N, pitch, 0);
             if (padded)
                 CHECK(cudaMemcpy2DAsync(Ap, pitch * 4, A, K * 4, K * 4, M, cudaMemcpyDeviceToDevice));
             const float *a = padded ? Ap : A;
             c.tmaKernel<<<grid, c.threads, c.smemBytes>>>(A, BT, C, M, N, K, tileMap(a, M, K, pitch, c.bm),
                                                           tileMap(BT, N, K, pitch, c.bn));
         } else if (c.transposeB) {
-            gemmscope::transpose_b<<<dim3((N + 31) / 32, (K + 31) / 32), dim3(32, 8)>>>(B, BT, K, N, K);
+            gemmscope::transpose_b<<<dim3((N + 31) / 32, (K + 31) / 32), dim3(32, 8)>>>(B, BT, K, N, K, 0);
             c.kernel<<<grid, c.threads, c.smemBytes>>>(A, BT, C, M, N, K);
         } else {
             c.kernel<<<grid, c.threads, c.smemBytes>>>(A, B, C, M, N, K);
