@@ -378,6 +378,7 @@ private slots:
     {
         MainWindow window(options());
         QVERIFY(window.action(QStringLiteral("actionReadingGuide")));
+        QVERIFY(window.action(QStringLiteral("actionGlossary")));
         QAction *shortcuts = window.action(QStringLiteral("actionShortcuts"));
         QVERIFY(shortcuts);
         const QString html = shortcutsHtml(window.actions());

@@ -1,5 +1,7 @@
 #include "help_dialog.h"
 
+#include "glossary.h"
+
 #include "window_action.h"
 
 #include <QAction>
@@ -99,6 +101,8 @@ void addHelpActions(QWidget *window)
                      &QAction::triggered, window, [window] {
                          showHelpDialog(window, QObject::tr("How to read this window"), readingGuideHtml());
                      });
+    QObject::connect(addWindowAction(window, "actionGlossary", QObject::tr("&Glossary")), &QAction::triggered,
+                     window, [window] { showHelpDialog(window, QObject::tr("Glossary"), glossaryHtml()); });
     QObject::connect(addWindowAction(window, "actionShortcuts", QObject::tr("&Keyboard Shortcuts"),
                                      QKeySequence(QObject::tr("Ctrl+/"))),
                      &QAction::triggered, window, [window] {

@@ -15,8 +15,8 @@ namespace gemmscope {
 QString shortcutsHtml(const QList<QAction *> &actions);
 // The guide to the window, as HTML.
 QString readingGuideHtml();
-// Help > How to Read This Window (F1) and Help > Keyboard Shortcuts (Ctrl+/), added to `window`
-// as "actionReadingGuide" and "actionShortcuts".
+// Help > How to Read This Window (F1), Help > Glossary and Help > Keyboard Shortcuts (Ctrl+/),
+// added to `window` as "actionReadingGuide", "actionGlossary" and "actionShortcuts".
 void addHelpActions(QWidget *window);
 // Shows `html` in a dialog titled `title` (non-modal, closes with Esc).
 void showHelpDialog(QWidget *window, const QString &title, const QString &html);

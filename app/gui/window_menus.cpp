@@ -29,7 +29,7 @@ const MenuLayout kMenus[] = {
     {QT_TRANSLATE_NOOP("WindowMenus", "&Run"),
      {"actionRun", "actionRunLadder", "actionProfile", "actionCancel", "-", "actionCompile",
       "@compileArchMenu"}},
-    {QT_TRANSLATE_NOOP("WindowMenus", "&Help"), {"actionReadingGuide", "actionShortcuts"}},
+    {QT_TRANSLATE_NOOP("WindowMenus", "&Help"), {"actionReadingGuide", "actionGlossary", "actionShortcuts"}},
 };
 
 // One bar: the workspaces first (as Qt Creator's modes), then the run actions and the layout's.

@@ -1,0 +1,62 @@
+// Help > Glossary (app/gui/glossary.h): every word a new user stumbled on in the window (the
+// review of 2026-12-01) has an entry, the page is sorted, and its text is shown as text.
+#include "glossary.h"
+
+#include <QTest>
+#include <QTextDocument>
+
+using namespace gemmscope;
+
+class TestGlossary : public QObject {
+    Q_OBJECT
+private slots:
+    void everyWordTheWindowUsesIsExplained_data()
+    {
+        QTest::addColumn<QString>("word");
+        for (const char *word :
+             {"AI",           "p20–p80",       "Ridge",       "Above a roof", "sectors per request",
+              "wavefront",    "CUPTI",         "SASS",        "PTX",          "LDS",
+              "FFMA",         "Burst",         "sustained",   "T4",           "Worklog",
+              "guide",        "Blocks per SM", "L1 / shared", "Swizzle",      "Trust",
+              "TF32",         "Occupancy",     "% of cuBLAS", "Auto",         "Stage codes",
+              "Stall reason", "wgmma",         "TMA"})
+            QTest::newRow(word) << QString::fromUtf8(word);
+    }
+
+    void everyWordTheWindowUsesIsExplained()
+    {
+        QFETCH(QString, word);
+        bool found = false;
+        for (const GlossaryEntry &e : glossary())
+            found = found || e.term.contains(word, Qt::CaseInsensitive);
+        QVERIFY2(found, qPrintable(word + QStringLiteral(" has no glossary entry")));
+    }
+
+    void entriesAreSortedAndComplete()
+    {
+        const QList<GlossaryEntry> &entries = glossary();
+        QVERIFY(entries.size() >= 20);
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            QVERIFY2(!entries[i].meaning.isEmpty() && !entries[i].where.isEmpty(),
+                     qPrintable(entries[i].term));
+            QVERIFY2(entries[i].meaning.endsWith(QLatin1Char('.')), qPrintable(entries[i].term));
+            if (i > 0)
+                QVERIFY2(QString::compare(entries[i - 1].term, entries[i].term, Qt::CaseInsensitive) < 0,
+                         qPrintable(entries[i].term));
+        }
+    }
+
+    void pageShowsEveryTermAsText()
+    {
+        QTextDocument page;
+        page.setHtml(glossaryHtml());
+        const QString text = page.toPlainText();
+        for (const GlossaryEntry &e : glossary()) {
+            QVERIFY2(text.contains(e.term), qPrintable(e.term)); // "%" and "/" survive as text
+            QVERIFY2(text.contains(e.meaning.left(40)), qPrintable(e.term));
+        }
+    }
+};
+
+QTEST_MAIN(TestGlossary)
+#include "tst_glossary.moc"
