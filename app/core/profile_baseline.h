@@ -1,0 +1,34 @@
+// "Why not cuBLAS?": a profile's limiters (occupancy, issue slots, pipes, memory throughput, top
+// stall reasons, instruction mix) beside its cuBLAS baseline's, with a sentence naming the largest
+// difference.
+#pragma once
+
+#include "profile_values.h"
+
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace gemmscope {
+
+enum class LimiterGroup { Occupancy, Pipes, Memory, Stalls, Mix };
+
+struct LimiterRow {
+    QString key;   // the CUPTI metric, "stall:<reason>" or "mix:<pipe>"
+    QString label; // "Achieved occupancy"
+    LimiterGroup group = LimiterGroup::Occupancy;
+    std::optional<double> candidate, baseline; // % (0..100 for the views; a file may say more)
+    QString meaning;                           // what a higher value says, for the sentence and tooltips
+};
+
+struct BaselineComparison {
+    QList<LimiterRow> rows;                // in the groups' order
+    QString largestDifference;             // a sentence naming it; empty when no row has both values
+    QString candidateNotes, baselineNotes; // the parts that failed (their error sentences)
+};
+BaselineComparison compareWithBaseline(const protocol::ProfileEvent &candidate,
+                                       const protocol::ProfileEvent &baseline, const QString &candidateName,
+                                       const QString &baselineName);
+QString limiterGroupTitle(LimiterGroup group);
+
+} // namespace gemmscope
