@@ -53,12 +53,7 @@ private slots:
         QVERIFY(m_cache.isValid());
         m_runner = std::make_unique<RunnerProcess>(m_cache.path()); // a cache of its own: measured here
         m_ready = m_runner->start();
-        QCOMPARE(m_ready.value(QStringLiteral("event")).toString(), QStringLiteral("ready"));
-        if (m_ready.value(QStringLiteral("gpu")).isNull())
-            QSKIP(qPrintable(QStringLiteral("no GPU: ") + m_ready.value(QStringLiteral("gpu_error"))
-                                                              .toObject()
-                                                              .value(QStringLiteral("message"))
-                                                              .toString()));
+        GEMMSCOPE_REQUIRE_GPU_RUNNER(m_ready);
     }
 
     // The test: the L2 roof lies between the DRAM and the shared roofs. Each figure is

@@ -63,12 +63,7 @@ private slots:
     {
         QVERIFY2(!RunnerProcess::program().isEmpty(), "GEMMSCOPE_RUNNER must name gemmscope-runner");
         startRunner();
-        QCOMPARE(m_ready.value(QStringLiteral("event")).toString(), QStringLiteral("ready"));
-        if (m_ready.value(QStringLiteral("gpu")).isNull())
-            QSKIP(qPrintable(QStringLiteral("no GPU: ") + m_ready.value(QStringLiteral("gpu_error"))
-                                                              .toObject()
-                                                              .value(QStringLiteral("message"))
-                                                              .toString()));
+        GEMMSCOPE_REQUIRE_GPU_RUNNER(m_ready);
     }
     void init()
     {

@@ -41,9 +41,7 @@ private slots:
         QVERIFY2(!RunnerProcess::program().isEmpty(), "GEMMSCOPE_RUNNER must name gemmscope-runner");
         m_runner = std::make_unique<RunnerProcess>();
         m_ready = m_runner->start();
-        QCOMPARE(m_ready.value("event").toString(), QStringLiteral("ready"));
-        if (m_ready.value("gpu").isNull())
-            QSKIP(qPrintable("no GPU: " + m_ready.value("gpu_error").toObject().value("message").toString()));
+        GEMMSCOPE_REQUIRE_GPU_RUNNER(m_ready);
     }
 
     void burstResultCarriesItsConditions()

@@ -89,3 +89,22 @@ public:
     QProcess process;
     QList<QJsonObject> skipped;
 };
+
+// The runner's sentence for why it has no GPU ("no GPU: No CUDA driver ..."), or empty when its
+// `ready` event names a GPU.
+inline QString noGpuReason(const QJsonObject &ready)
+{
+    if (!ready.value(QStringLiteral("gpu")).isNull())
+        return {};
+    return QStringLiteral("no GPU: ") +
+           ready.value(QStringLiteral("gpu_error")).toObject().value(QStringLiteral("message")).toString();
+}
+
+// The start of a GPU test class's initTestCase, once for all of them: `ready` must be the runner's
+// ready event; without a GPU the whole class skips with the runner's own sentence.
+#define GEMMSCOPE_REQUIRE_GPU_RUNNER(ready)                                                                  \
+    do {                                                                                                     \
+        QCOMPARE((ready).value(QStringLiteral("event")).toString(), QStringLiteral("ready"));                \
+        if (const QString why = noGpuReason(ready); !why.isEmpty())                                          \
+            QSKIP(qPrintable(why));                                                                          \
+    } while (false)
