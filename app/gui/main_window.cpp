@@ -142,7 +142,14 @@ void MainWindow::buildActions()
         m_compileActions->updateState();
         m_views.sweeps.grid->setRunningOff(whyOff);
         m_views.sweeps.sizes->setRunningOff(whyOff);
+        m_profilePresenter->setProfilingOff(whyOff);
     });
+    // The empty panes' "Open the Default Session" buttons (profiles, sweeps).
+    connect(m_profilePresenter, &ProfilePresenter::defaultSessionRequested, this,
+            &MainWindow::openDefaultSession);
+    for (SweepViewBase *sweepView : {static_cast<SweepViewBase *>(m_views.sweeps.grid),
+                                     static_cast<SweepViewBase *>(m_views.sweeps.sizes)})
+        connect(sweepView, &SweepViewBase::defaultSessionRequested, this, &MainWindow::openDefaultSession);
 
     // Ctrl+M maximises the view clicked last; Reset Layout starts from the first-start shares.
     m_views.workspaces->addActionsTo(this, [this] { return exportTarget(); });
@@ -253,6 +260,12 @@ void MainWindow::loadDefaultSession()
     QString error;
     if (!m_session->loadDefault(&error))
         statusBar()->showMessage(tr("The embedded reference data could not be loaded: %1").arg(error));
+}
+
+void MainWindow::openDefaultSession()
+{
+    if (m_sessionActions->confirmDiscard()) // unsaved runs are asked about first, as File > Open does
+        loadDefaultSession();
 }
 
 void MainWindow::offerAutosaveRecovery()
