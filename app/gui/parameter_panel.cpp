@@ -217,8 +217,9 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_violationLabel->setWordWrap(true);
     m_violationLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
     m_violationLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Room for two lines always: a refusal appearing must not move the sliders.
-    m_violationLabel->setMinimumHeight(2 * m_violationLabel->fontMetrics().lineSpacing() + 4);
+    // Room for one line always: a refusal appearing must not move the sliders, and two empty
+    // lines read as a gap in the group (review item 10).
+    m_violationLabel->setMinimumHeight(m_violationLabel->fontMetrics().lineSpacing() + 2);
     m_violationLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     paramGroupLayout->addWidget(m_violationLabel);
     layout->addWidget(paramGroup);

@@ -78,25 +78,24 @@ void ProfilePresenter::showEmptyStates()
     } else if (!m_session->profiles().isEmpty()) {
         const QString held = profiledStages(m_session->profiles());
         memory = tr("No profile of this run's configuration in this session, and this window cannot "
-                    "profile: %1 This session holds profiles of %2: select one of their runs to read its "
-                    "memory instructions.")
-                     .arg(m_profilingOff, held);
+                    "profile (running is off: the status bar says why). This session holds profiles of "
+                    "%1: select one of their runs to read its memory instructions.")
+                     .arg(held);
         whyNot = tr("No profile of this run's configuration in this session, and this window cannot "
-                    "profile: %1 This session holds profiles of %2: select one of their runs to compare "
-                    "it with cuBLAS.")
-                     .arg(m_profilingOff, held);
+                    "profile (running is off: the status bar says why). This session holds profiles of "
+                    "%1: select one of their runs to compare it with cuBLAS.")
+                     .arg(held);
         source = tr("No profile of this configuration in this session (profiles held: %1); this window "
                     "cannot profile.")
                      .arg(held);
     } else {
-        memory = tr("This session holds no profile, and this window cannot profile: %1 The default session "
-                    "holds profiles recorded on an NVIDIA H200: open it to read each memory instruction's "
-                    "sectors and wavefronts per request against the ideal.")
-                     .arg(m_profilingOff);
-        whyNot = tr("This session holds no profile, and this window cannot profile: %1 The default session "
-                    "holds profiles recorded on an NVIDIA H200, with cuBLAS at the same size: open it to "
-                    "see why a stage is slower than cuBLAS.")
-                     .arg(m_profilingOff);
+        memory = tr("This session holds no profile, and this window cannot profile (running is off: the "
+                    "status bar says why). The default session holds profiles recorded on an NVIDIA H200: "
+                    "open it to read each memory instruction's sectors and wavefronts per request against "
+                    "the ideal.");
+        whyNot = tr("This session holds no profile, and this window cannot profile (running is off: the "
+                    "status bar says why). The default session holds profiles recorded on an NVIDIA H200, "
+                    "with cuBLAS at the same size: open it to see why a stage is slower than cuBLAS.");
         source = tr("This session holds no profile and this window cannot profile; the default session "
                     "holds H200 profiles (the Counters tabs open it).");
         offer = tr("Open the Default Session (H200 Profiles)");
