@@ -133,6 +133,13 @@ private slots:
         QVERIFY(!offer->isVisible());
         auto *sizes = window.findChild<SizeSweepView *>();
         QVERIFY(sizes && sizes->shownSweep());
+        // The recorded sweep's stage is not the panel's: the form says whose values it holds.
+        QVERIFY(grid->shownSweep()->spec.stage != window.parameterPanel()->config().stage);
+        auto *rest = grid->findChild<QComboBox *>(QStringLiteral("sweepRest"));
+        QCOMPARE(rest->itemText(0), QStringLiteral("fixed (the stage's defaults)"));
+        QVERIFY(grid->findChild<QLabel *>(QStringLiteral("sweepOrigin"))
+                    ->text()
+                    .contains(QStringLiteral("not the parameter panel's")));
     }
 
     // No raw "{runner}" anywhere a user reads the Sweep pages; the line under the buttons says what

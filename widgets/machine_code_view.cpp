@@ -153,6 +153,8 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     m_mix->setHorizontalHeaderLabels(
         {QStringLiteral("Class"), QStringLiteral("Hot loop"), QStringLiteral("Kernel")});
     m_mix->verticalHeader()->hide();
+    m_mix->verticalHeader()->setDefaultSectionSize(fontMetrics().height() +
+                                                   6); // compact: every class in view
     m_mix->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_mix->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_mix->setObjectName(QStringLiteral("sassMix"));
@@ -508,7 +510,6 @@ void MachineCodeView::fitMixHeight()
     for (int r = 0; r < m_mix->rowCount(); ++r)
         height += m_mix->rowHeight(r);
     m_mix->setMinimumHeight(std::min(height, 16 * m_mix->verticalHeader()->defaultSectionSize()));
-    m_mix->setMaximumWidth(m_mix->horizontalHeader()->length() + 2 * m_mix->frameWidth() + 24);
 }
 
 void MachineCodeView::highlightLoop(const MachineCode &code)

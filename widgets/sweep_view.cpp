@@ -230,8 +230,17 @@ void SweepView::setBaseConfig(const RunConfig &config)
 void SweepView::updateRestText()
 {
     // The panel's values apply only to the panel's stage (spec()); another stage keeps its defaults.
-    const bool panels = m_base.stage.str() == m_stage->currentData().toString().toStdString();
+    const std::string formStage = m_stage->currentData().toString().toStdString();
+    const bool panels = m_base.stage.str() == formStage;
     m_rest->setItemText(0, panels ? tr("fixed (the panel's values)") : tr("fixed (the stage's defaults)"));
+    // Where the form's stage, size and budget come from (issue 19 item 6).
+    const QString own = tr("Size and budget are the sweep's own: a short budget per configuration keeps a "
+                           "sweep of dozens of them short, where the panel's budget is for one careful run.");
+    m_origin->setText(
+        panels ? tr("The stage follows the parameter panel's (choose another here to sweep it). %1").arg(own)
+               : tr("The stage is the shown sweep's or your choice here, not the parameter "
+                    "panel's (%1); choosing a stage in the panel brings it here. %2")
+                     .arg(QString::fromStdString(m_base.stage.str()), own));
 }
 
 void SweepView::setSpec(const SweepSpec &spec)
@@ -244,6 +253,7 @@ void SweepView::setSpec(const SweepSpec &spec)
     m_budget->setValue(spec.budgetMs);
     m_base.stage = spec.stage;
     m_base.params = spec.fixed;
+    updateRestText();
 }
 
 SweepSpec SweepView::spec() const
@@ -293,6 +303,7 @@ void SweepView::setForm(const SweepData &sweep)
     m_size->setText(
         QStringLiteral("%1x%2x%3").arg(sweep.spec.size.m).arg(sweep.spec.size.n).arg(sweep.spec.size.k));
     m_budget->setValue(sweep.spec.budgetMs);
+    updateRestText(); // the stage changed under the blocker
 }
 
 QString SweepView::bestText() const
