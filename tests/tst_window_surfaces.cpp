@@ -16,6 +16,7 @@
 #include "tile_map_view.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
@@ -104,6 +105,12 @@ private slots:
         auto *memory = window.findChild<MemoryInstructionView *>();
         QVERIFY(memory->emptyState()->text().contains(QStringLiteral("Run > Profile (Ctrl+P)")));
         QVERIFY(memory->emptyState()->offer().isEmpty());
+        // The default session is also one File menu entry away.
+        QAction *openDefault = window.action(QStringLiteral("actionOpenDefaultSession"));
+        QVERIFY(openDefault);
+        openDefault->trigger();
+        QVERIFY(!window.session()->profiles().isEmpty());
+        QVERIFY(!window.session()->sweeps().isEmpty());
     }
 
     // The Sweep workspace of a session without sweeps: the text stays, a button shows the default

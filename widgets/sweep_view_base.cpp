@@ -83,8 +83,8 @@ QString SweepViewBase::recordedSweepHint(const QString &what) const
     if (sessionHasSweeps())
         return tr("To look at a recorded one: choose it in the Shown list on the left.");
     return tr("To look at a recorded one: this session holds no %1. The default session carries one "
-              "measured on an NVIDIA H200: the button below opens it (or File > Open a session that "
-              "holds one).")
+              "measured on an NVIDIA H200: the button below opens it (as File > Open Default Session "
+              "does).")
         .arg(what);
 }
 

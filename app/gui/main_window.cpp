@@ -122,6 +122,11 @@ void MainWindow::connectViews()
 void MainWindow::buildActions()
 {
     m_sessionActions = new SessionActions(m_session, this, m_views.autosaveNotice);
+    // What the empty panes' buttons open, in the File menu too.
+    QAction *openDefault = addWindowAction(this, "actionOpenDefaultSession", tr("Open &Default Session"));
+    openDefault->setToolTip(tr("The session GemmScope ships: the worklog's published T4 runtimes and a "
+                               "recorded H200 ladder with its sweeps and profiles"));
+    connect(openDefault, &QAction::triggered, this, &MainWindow::openDefaultSession);
     m_exports = new ExportActions(m_views, m_session, m_model, m_registry, this);
     connect(addWindowAction(this, "actionQuit", tr("&Quit"), QKeySequence(tr("Ctrl+Q"))), &QAction::triggered,
             this, &QWidget::close);

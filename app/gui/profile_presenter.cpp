@@ -97,7 +97,7 @@ void ProfilePresenter::showEmptyStates()
                     "status bar says why). The default session holds profiles recorded on an NVIDIA H200, "
                     "with cuBLAS at the same size: open it to see why a stage is slower than cuBLAS.");
         source = tr("This session holds no profile and this window cannot profile; the default session "
-                    "holds H200 profiles (the Counters tabs open it).");
+                    "holds H200 profiles (File > Open Default Session).");
         offer = tr("Open the Default Session (H200 Profiles)");
     }
     const QString offerTip =
