@@ -119,7 +119,7 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
     QLabel *placeholders = plainLabel(m_words.namePrefix + QStringLiteral("RunnerPlaceholders"));
     placeholders->setText(tr("Empty: this machine's runner. Another machine: ssh HOST gemmscope-runner (a "
                              "{gpu} in the command counts 0, 1, … one per runner)."));
-    placeholders->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    placeholders->setForegroundRole(QPalette::PlaceholderText); // quieter than a label, still readable
     form->addRow(QString(), placeholders);
 }
 
@@ -200,7 +200,7 @@ void SweepRunPanel::updateButtons()
     const bool windowOff = !m_runningOff.isEmpty() && blocked.contains(m_runningOff);
     m_blockedLabel->setText(
         windowOff
-            ? tr("Start needs a GPU: this machine has none this window can use (the status bar says why). "
+            ? tr("Start needs this machine's runner on a GPU, and running is off (the status bar says why). "
                  "To sweep on another machine, put ssh HOST gemmscope-runner under Runners; to look "
                  "at a recorded sweep, choose it in the Shown list.")
             : blocked);

@@ -27,7 +27,8 @@ QString nameOf(const protocol::ProfileEvent &profile)
     return profile.stage;
 }
 
-// "coalesced, final (8192x4096x6144)": the configurations this session holds profiles of.
+// "worklog-3, fp32-tuned, cublas_fp32": the configurations this session holds profiles of (preset
+// keys where a preset matches, else the stage).
 QString profiledStages(const QList<StoredProfile> &profiles)
 {
     QStringList names;
