@@ -616,7 +616,8 @@ std::vector<StageInfo> buildStages()
         .title = "Coalesced cooperative loads",
         .seedStep = "worklog steps 3 and 6",
         .summary = "Threads stride through each tile by linear id, so neighbouring lanes load neighbouring "
-                   "addresses. At 192x192 this is step 6 (double buffering removed).",
+                   "addresses. Worklog step 6 is this stage again with 192x192 tiles: step 5b's Double "
+                   "buffering taken back out.",
         .sourceFile = "coalesced.cuh",
         .kernelName = "gemmscope::coalesced",
         .params = registerTileParams(),

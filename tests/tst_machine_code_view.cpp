@@ -10,8 +10,11 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardItemModel>
+#include <QTableWidget>
 #include <QTest>
 #include <QTextBlock>
 
@@ -291,6 +294,52 @@ private slots:
         view.setMessage(QStringLiteral("cuBLAS has no source to disassemble."));
         QCOMPARE(view.message(), QStringLiteral("cuBLAS has no source to disassemble."));
         QVERIFY(!view.code());
+    }
+
+    // PTX on screen is named as PTX (issue 19 item 5): the class table writes the PTX instruction
+    // with the SASS class it becomes, the 128-bit share is "in the PTX" with a sentence on what the
+    // compiler may merge, the grey shading has a key, the table is tall enough for every class,
+    // and the line under the code waits for the user to choose an instruction.
+    void ptxIsNamedAsPtx()
+    {
+        MachineCodeView view;
+        QSignalSpy title(&view, &MachineCodeView::levelNameChanged);
+        view.resize(1000, 800);
+        view.show();
+        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {},
+                            QStringLiteral("No SASS: nvdisasm is not installed."));
+        QCOMPARE(view.levelName(), QStringLiteral("PTX"));
+        QCOMPARE(title.size(), 1);
+        auto *mix = view.findChild<QTableWidget *>(QStringLiteral("sassMix"));
+        QVERIFY(mix && mix->rowCount() > 3);
+        QStringList names;
+        for (int r = 0; r < mix->rowCount(); ++r) {
+            names << mix->item(r, 0)->text();
+            QVERIFY2(!mix->item(r, 0)->toolTip().isEmpty(), qPrintable(mix->item(r, 0)->text()));
+        }
+        QVERIFY2(names.contains(QStringLiteral("fma.rn.f32 (→ FFMA)")), qPrintable(names.join(", ")));
+        QVERIFY(view.mixCount(QStringLiteral("FFMA"), true) > 0); // counted by class still
+        QVERIFY2(view.summaryText().contains(QStringLiteral("128-bit in the PTX")),
+                 qPrintable(view.summaryText()));
+        // Every class row in view: the table is at least as tall as its rows.
+        int rows = mix->horizontalHeader()->height();
+        for (int r = 0; r < mix->rowCount(); ++r)
+            rows += mix->rowHeight(r);
+        QVERIFY2(mix->height() >= rows, qPrintable(QStringLiteral("%1 < %2").arg(mix->height()).arg(rows)));
+        auto *key = view.findChild<QLabel *>(QStringLiteral("sassLoopKey"));
+        QVERIFY(key && key->isVisible() && key->text().contains(QStringLiteral("hot loop")));
+        // Opened at the hot loop by the view: no "selected" line yet; the user's click brings it.
+        QVERIFY(view.lineInfo().isEmpty());
+        int chosen = view.code()->innerLoop->last; // an instruction the view did not open at
+        while (chosen > view.code()->innerLoop->first && !view.code()->lines[size_t(chosen)].isInstruction)
+            --chosen;
+        view.editor()->setTextCursor(QTextCursor(view.editor()->document()->findBlockByNumber(chosen)));
+        QVERIFY2(view.lineInfo().startsWith(QStringLiteral("At the cursor")), qPrintable(view.lineInfo()));
+
+        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"),
+                            readData("pipelined_128x128x16_8x16_sm90.sass"), {});
+        QCOMPARE(view.levelName(), QStringLiteral("SASS"));
+        QVERIFY(view.summaryText().contains(QStringLiteral("% of them 128-bit)")));
     }
 };
 

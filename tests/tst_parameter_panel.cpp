@@ -5,6 +5,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -330,6 +331,39 @@ private slots:
         config.timing.maxBlocksPerSm = 5;
         panel.setConfig(config);
         QCOMPARE(blocks->currentData().toInt(), 5);
+    }
+
+    // The panel read by someone new to it (issue 19 item 6, review item 10): the T4 times say whose
+    // they are and never break inside, the size is the next run's, the stage box shows its whole
+    // entry on hover, and the measurement rows' names explain themselves on hover.
+    void panelWordsExplainThemselves()
+    {
+        ParameterPanel panel;
+        auto *t4 = panel.findChild<QLabel *>(QStringLiteral("presetT4Note"));
+        QVERIFY(t4 && t4->text().contains(QStringLiteral("published in the worklog")));
+        auto *list = panel.findChild<QListWidget *>(QStringLiteral("presetList"));
+        for (int i = 0; i < list->count(); ++i) {
+            const QString text = list->item(i)->text();
+            const qsizetype at = text.indexOf(QStringLiteral("(T4:"));
+            if (at < 0)
+                continue;
+            QVERIFY2(!text.mid(at).contains(QLatin1Char(' ')), qPrintable(text)); // no break inside
+            QVERIFY(list->item(i)->toolTip().contains(QStringLiteral("published in the worklog")));
+        }
+        auto *size = panel.findChild<QGroupBox *>(QStringLiteral("sizeGroup"));
+        QVERIFY(size && size->title().contains(QStringLiteral("next run")));
+        auto *stage = panel.findChild<QComboBox *>(QStringLiteral("stageCombo"));
+        QCOMPARE(stage->toolTip(), stage->currentText());
+        auto *form = panel.findChild<QComboBox *>(QStringLiteral("regimeCombo"))->parentWidget();
+        for (const QString &name : {QStringLiteral("Regime"), QStringLiteral("Leave out"),
+                                    QStringLiteral("Blocks per SM"), QStringLiteral("L1 / shared")}) {
+            const QLabel *label = nullptr;
+            for (const QLabel *l : form->findChildren<QLabel *>())
+                if (l->text() == name)
+                    label = l;
+            QVERIFY2(label && !label->toolTip().isEmpty(), qPrintable(name));
+        }
+        QVERIFY(!panel.findChild<QCheckBox *>(QStringLiteral("scalarReadsCheck"))->toolTip().isEmpty());
     }
 };
 

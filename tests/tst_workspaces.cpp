@@ -154,6 +154,9 @@ private slots:
         QCOMPARE(toggle->shortcut(), QKeySequence(QStringLiteral("Alt+0")));
         QVERIFY(!window.parameterPanel()->isVisible()); // Ladder: the charts take the width
         QVERIFY(!toggle->isChecked());
+        // Named after what it toggles, so that pressed reads as "shown" (review item 15).
+        QVERIFY(toggle->isCheckable());
+        QCOMPARE(toggle->text().remove(QLatin1Char('&')), QStringLiteral("Parameter Panel"));
         toggle->trigger();
         QVERIFY(window.parameterPanel()->isVisible());
         window.workspaces()->setCurrent(Workspace::Kernel);
@@ -383,7 +386,7 @@ private slots:
         QVERIFY(shortcuts);
         const QString html = shortcutsHtml(window.actions());
         for (const char *expected : {"Run Ladder", "Ctrl+Shift+R", "Ladder", "Ctrl+1", "Sweep", "Ctrl+4",
-                                     "Show Parameter Panel", "Alt+0", "Export"})
+                                     "Parameter Panel", "Alt+0", "Export"})
             QVERIFY2(html.contains(QLatin1String(expected)), expected);
         QVERIFY(readingGuideHtml().contains(QStringLiteral("Counters")));
     }

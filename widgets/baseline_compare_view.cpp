@@ -1,5 +1,7 @@
 #include "baseline_compare_view.h"
 
+#include "empty_state.h"
+
 #include <QLabel>
 #include <QPainter>
 #include <QVBoxLayout>
@@ -36,7 +38,7 @@ QString sizeText(const ProblemSize &s)
 
 BaselineCompareView::BaselineCompareView(QWidget *parent)
     : QWidget(parent), m_noProfileText(tr("Profile this configuration to compare it with cuBLAS.")),
-      m_headline(new QLabel), m_notes(new QLabel)
+      m_empty(new EmptyState), m_headline(new QLabel), m_notes(new QLabel)
 {
     setObjectName(QStringLiteral("baselineCompareView"));
     m_headline->setObjectName(QStringLiteral("baselineHeadline"));
@@ -50,6 +52,7 @@ BaselineCompareView::BaselineCompareView(QWidget *parent)
     m_notes->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(kMargin, kMargin, kMargin, kMargin);
+    layout->addWidget(m_empty);
     layout->addWidget(m_headline);
     layout->addWidget(m_notes);
     layout->addStretch(1); // the bars are painted under the labels
@@ -144,6 +147,11 @@ void BaselineCompareView::refresh()
     }
     m_notes->setText(notes.join(QLatin1Char('\n')));
     m_notes->setVisible(!notes.isEmpty());
+    // Nothing to compare: the sentence in the look every empty pane has (empty_state.h), not bold.
+    const bool empty = m_comparison.rows.isEmpty();
+    m_empty->setText(m_headline->text());
+    m_empty->setVisible(empty);
+    m_headline->setVisible(!empty);
     updateGeometry();
     update();
 }
@@ -160,6 +168,10 @@ int BaselineCompareView::barsTop() const
 int BaselineCompareView::heightForWidth(int width) const
 {
     const int w = std::max(width, 200) - 2 * kMargin;
+    if (m_comparison.rows.isEmpty()) {
+        const int empty = m_empty->heightForWidth(w);
+        return kMargin + (empty > 0 ? empty : m_empty->sizeHint().height()) + kMargin;
+    }
     int h = kMargin + m_headline->heightForWidth(w) + 6;
     if (!m_notes->isHidden())
         h += m_notes->heightForWidth(w) + 6;

@@ -17,6 +17,8 @@ class QLabel;
 
 namespace gemmscope {
 
+class EmptyState;
+
 class BaselineCompareView : public QWidget, public RunView {
     Q_OBJECT
 
@@ -31,6 +33,9 @@ public:
     void setNoProfileText(const QString &sentence);  // "Profile this configuration (Ctrl+...) to compare"
     void setNoBaselineText(const QString &sentence); // overrides "No cuBLAS profile at MxNxK ... yet"
 
+    // What shows instead of the bars while there is nothing to compare: the sentence and, where
+    // one is offered, its button (empty_state.h).
+    EmptyState *emptyState() const { return m_empty; }
     QString headline() const; // the sentence over the bars (or the empty state)
     QString notes() const;    // the parts that failed, per profile
     const QList<LimiterRow> &rows() const { return m_comparison.rows; }
@@ -55,6 +60,7 @@ private:
     QString m_name, m_baselineName = QStringLiteral("cuBLAS");
     QString m_noProfileText, m_noBaselineText;
     BaselineComparison m_comparison;
+    EmptyState *m_empty;
     QLabel *m_headline;
     QLabel *m_notes;
 };

@@ -41,6 +41,61 @@ const QStringList &mixOrder()
     return order;
 }
 
+// The PTX that each SASS class comes from: in a PTX listing the table names what is written
+// there, with the SASS the compiler turns it into (the classes are counted by that).
+QString ptxName(const QString &category)
+{
+    static const QHash<QString, QString> names{
+        {QStringLiteral("HGMMA"), QStringLiteral("wgmma.mma_async")},
+        {QStringLiteral("HMMA"), QStringLiteral("mma.sync")},
+        {QStringLiteral("FFMA"), QStringLiteral("fma.rn.f32")},
+        {QStringLiteral("LDSM"), QStringLiteral("ldmatrix")},
+        {QStringLiteral("LDS.128"), QStringLiteral("ld.shared.v4")},
+        {QStringLiteral("LDS.64"), QStringLiteral("ld.shared.v2")},
+        {QStringLiteral("LDS"), QStringLiteral("ld.shared")},
+        {QStringLiteral("STS.128"), QStringLiteral("st.shared.v4")},
+        {QStringLiteral("STS.64"), QStringLiteral("st.shared.v2")},
+        {QStringLiteral("STS"), QStringLiteral("st.shared")},
+        {QStringLiteral("LDG.128"), QStringLiteral("ld.global.v4")},
+        {QStringLiteral("LDG.64"), QStringLiteral("ld.global.v2")},
+        {QStringLiteral("LDG"), QStringLiteral("ld.global")},
+        {QStringLiteral("UTMALDG"), QStringLiteral("cp.async.bulk.tensor")},
+        {QStringLiteral("LDGSTS"), QStringLiteral("cp.async")},
+        {QStringLiteral("STG.128"), QStringLiteral("st.global.v4")},
+        {QStringLiteral("STG.64"), QStringLiteral("st.global.v2")},
+        {QStringLiteral("STG"), QStringLiteral("st.global")},
+        {QStringLiteral("SYNCS"), QStringLiteral("mbarrier")},
+        {QStringLiteral("BAR"), QStringLiteral("bar.sync")}};
+    return names.value(category);
+}
+
+// What a class is, in words (the row's tooltip).
+QString classMeaning(const QString &category)
+{
+    const QString base = category.section(QLatin1Char('.'), 0, 0);
+    const QString width =
+        category.contains(QLatin1String(".128"))  ? QStringLiteral(", 128 bits (4 floats) at once")
+        : category.contains(QLatin1String(".64")) ? QStringLiteral(", 64 bits (2 floats) at once")
+                                                  : QString();
+    static const QHash<QString, QString> words{
+        {QStringLiteral("HGMMA"), QStringLiteral("Hopper warpgroup matrix multiply-add on the tensor cores")},
+        {QStringLiteral("HMMA"), QStringLiteral("warp matrix multiply-add on the tensor cores")},
+        {QStringLiteral("FFMA"), QStringLiteral("fused multiply-add of floats: the GEMM's own work")},
+        {QStringLiteral("LDSM"), QStringLiteral("load of matrix fragments from shared memory")},
+        {QStringLiteral("LDS"), QStringLiteral("load from shared memory")},
+        {QStringLiteral("STS"), QStringLiteral("store to shared memory")},
+        {QStringLiteral("LDG"), QStringLiteral("load from global memory")},
+        {QStringLiteral("STG"), QStringLiteral("store to global memory")},
+        {QStringLiteral("UTMALDG"), QStringLiteral("TMA copy of a tile from global to shared memory")},
+        {QStringLiteral("LDGSTS"),
+         QStringLiteral("asynchronous copy from global to shared memory (cp.async)")},
+        {QStringLiteral("SYNCS"), QStringLiteral("mbarrier operation (waits for asynchronous copies)")},
+        {QStringLiteral("BAR"),
+         QStringLiteral("barrier: the block's threads wait for each other (__syncthreads)")},
+        {QStringLiteral("other"), QStringLiteral("address arithmetic, moves, branches and the rest")}};
+    return words.value(base) + width;
+}
+
 int countOf(const std::map<std::string, int> &mix, const QString &category)
 {
     const auto it = mix.find(category.toStdString());
@@ -87,15 +142,25 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     m_editor->setToolTip(
         QStringLiteral("The hot loop is shaded. Put the cursor on an instruction to see its source line."));
     m_lineInfo = new QLabel;
+    m_lineInfo->setObjectName(QStringLiteral("sassLineInfo"));
     m_lineInfo->setTextFormat(Qt::PlainText);
+    m_lineInfo->hide(); // until the user puts the cursor on an instruction
+    m_loopKey = new QLabel;
+    m_loopKey->setObjectName(QStringLiteral("sassLoopKey"));
+    m_loopKey->setTextFormat(Qt::PlainText);
+    m_loopKey->setWordWrap(true);
     m_mix = new QTableWidget(0, 3);
     m_mix->setHorizontalHeaderLabels(
         {QStringLiteral("Class"), QStringLiteral("Hot loop"), QStringLiteral("Kernel")});
     m_mix->verticalHeader()->hide();
+    m_mix->verticalHeader()->setDefaultSectionSize(fontMetrics().height() +
+                                                   6); // compact: every class in view
     m_mix->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_mix->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_mix->setToolTip(
-        QStringLiteral("Instructions per class. LDS/LDG/STS/STG by width; LDGSTS is cp.async."));
+    m_mix->setObjectName(QStringLiteral("sassMix"));
+    m_mix->setToolTip(QStringLiteral("Instructions per class, counted in the code shown above (hover a class "
+                                     "for what it is). LDS/LDG/STS/STG by width; LDGSTS is cp.async."));
+    m_mix->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_message = new QLabel;
     m_message->setWordWrap(true);
     m_message->setTextFormat(Qt::PlainText);
@@ -144,6 +209,7 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     layout->addLayout(top);
     layout->addWidget(m_sassNote);
     layout->addWidget(m_summary);
+    layout->addWidget(m_loopKey);
     layout->addWidget(m_profileLabel);
     layout->addWidget(m_breakdown);
     layout->addWidget(split, 1);
@@ -156,6 +222,19 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     setMessage(
         QStringLiteral("Press Disassemble to compile the current configuration and read its PTX and SASS."));
     applyProfile();
+    // The Kernel workspace's tab is titled after the level shown: WindowLayout::showView still
+    // finds it by either name.
+    setProperty("tabAliases", QStringList{QStringLiteral("SASS"), QStringLiteral("PTX")});
+}
+
+QString MachineCodeView::levelName() const
+{
+    return m_levelName;
+}
+
+QString MachineCodeView::lineInfo() const
+{
+    return m_lineInfo->isHidden() ? QString() : m_lineInfo->text();
 }
 
 void MachineCodeView::setMachineCode(const QString &title, const QString &ptx, const QString &sass,
@@ -313,7 +392,7 @@ const MachineCode *MachineCodeView::code() const
 int MachineCodeView::mixCount(const QString &category, bool innerLoop) const
 {
     for (int r = 0; r < m_mix->rowCount(); ++r)
-        if (m_mix->item(r, 0)->text() == category)
+        if (m_mix->item(r, 0)->data(Qt::UserRole).toString() == category)
             return m_mix->item(r, innerLoop ? 1 : 2)->text().toInt();
     return 0;
 }
@@ -329,7 +408,16 @@ void MachineCodeView::showLevel()
     const MachineCode *shown = code();
     if (!shown)
         return;
+    const QString name = shown->level == CodeLevel::Sass ? QStringLiteral("SASS") : QStringLiteral("PTX");
+    if (name != m_levelName) {
+        m_levelName = name;
+        emit levelNameChanged(name);
+    }
+    m_placingCursor = true; // new text: no line is chosen yet
     m_editor->setPlainText(joinText(*shown));
+    m_placingCursor = false;
+    m_lineInfo->clear();
+    m_lineInfo->hide();
     fillMix(*shown);
     highlightLoop(*shown);
     applyHeat();
@@ -346,12 +434,19 @@ void MachineCodeView::fillMix(const MachineCode &code)
             continue;
         const int row = m_mix->rowCount();
         m_mix->insertRow(row);
-        m_mix->setItem(row, 0, new QTableWidgetItem(category));
+        // In PTX the class reads as written there, with the SASS class it becomes.
+        const QString ptx = code.level == CodeLevel::Ptx ? ptxName(category) : QString();
+        auto *name =
+            new QTableWidgetItem(ptx.isEmpty() ? category : QStringLiteral("%1 (→ %2)").arg(ptx, category));
+        name->setData(Qt::UserRole, category);
+        name->setToolTip(classMeaning(category));
+        m_mix->setItem(row, 0, name);
         m_mix->setItem(row, 1, new QTableWidgetItem(QString::number(inLoop)));
         m_mix->setItem(row, 2, new QTableWidgetItem(QString::number(total)));
         for (int c : {1, 2})
             m_mix->item(row, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
+    fitMixHeight();
     const QString levelName = code.level == CodeLevel::Sass ? QStringLiteral("SASS") : QStringLiteral("PTX");
     if (!code.innerLoop) {
         m_summary->setText(
@@ -386,23 +481,41 @@ void MachineCodeView::fillMix(const MachineCode &code)
     const int lds128 = countOf(loop, QStringLiteral("LDS.128"));
     const int sharedLoads =
         lds128 + countOf(loop, QStringLiteral("LDS.64")) + countOf(loop, QStringLiteral("LDS"));
-    QString text = QStringLiteral("%1 hot loop (lines %2-%3): %4 FFMA, %5 shared loads")
+    const bool ptx = code.level == CodeLevel::Ptx;
+    QString text = QStringLiteral("%1 hot loop (lines %2-%3): %4 %5, %6 shared loads")
                        .arg(levelName)
                        .arg(code.innerLoop->first + 1)
                        .arg(code.innerLoop->last + 1)
                        .arg(ffma)
+                       .arg(ptx ? QStringLiteral("fma (FFMA)") : QStringLiteral("FFMA"))
                        .arg(sharedLoads);
     if (sharedLoads > 0)
-        text += QStringLiteral(" (%1 FFMA per shared load; %2 % of them 128-bit)")
+        text += QStringLiteral(" (%1 FFMA per shared load; %2 % of them 128-bit%3)")
                     .arg(double(ffma) / sharedLoads, 0, 'f', 1)
-                    .arg(100.0 * lds128 / sharedLoads, 0, 'f', 0);
+                    .arg(100.0 * lds128 / sharedLoads, 0, 'f', 0)
+                    .arg(ptx ? QStringLiteral(" in the PTX") : QString());
     text += QStringLiteral(", %1 barrier(s).").arg(countOf(loop, QStringLiteral("BAR")));
+    // The counts are the PTX's: the SASS the GPU runs may differ, and Counters measures that one.
+    if (ptx && sharedLoads > lds128)
+        text += QStringLiteral(" The compiler (ptxas) may merge neighbouring shared loads into wider "
+                               "LDS.64/LDS.128 in the SASS, which is what Counters measures.");
     m_summary->setText(text);
+}
+
+void MachineCodeView::fitMixHeight()
+{
+    // As tall as its rows (the header and a frame included): no scroll bar beside empty space.
+    m_mix->resizeColumnsToContents();
+    int height = m_mix->horizontalHeader()->sizeHint().height() + 2 * m_mix->frameWidth();
+    for (int r = 0; r < m_mix->rowCount(); ++r)
+        height += m_mix->rowHeight(r);
+    m_mix->setMinimumHeight(std::min(height, 16 * m_mix->verticalHeader()->defaultSectionSize()));
 }
 
 void MachineCodeView::highlightLoop(const MachineCode &code)
 {
     QList<QTextEdit::ExtraSelection> selections;
+    m_loopKey->clear();
     if (code.innerLoop) {
         QTextEdit::ExtraSelection loop;
         const QTextBlock first = m_editor->document()->findBlockByNumber(code.innerLoop->first);
@@ -412,14 +525,21 @@ void MachineCodeView::highlightLoop(const MachineCode &code)
         loop.cursor = cursor;
         loop.format.setBackground(palette().color(QPalette::AlternateBase).darker(108));
         selections << loop;
+        m_loopKey->setText(QStringLiteral("Shaded grey: the hot loop (lines %1-%2), the innermost loop the "
+                                          "kernel spends its time in; the class table counts it apart.")
+                               .arg(code.innerLoop->first + 1)
+                               .arg(code.innerLoop->last + 1));
         // Open at the loop's first instruction: that is what the reader came for.
         int line = code.innerLoop->first;
         while (line < code.innerLoop->last && !code.lines[size_t(line)].isInstruction)
             ++line;
         QTextCursor at(m_editor->document()->findBlockByNumber(line));
+        m_placingCursor = true; // the view placed the cursor, not the user
         m_editor->setTextCursor(at);
         m_editor->centerCursor();
+        m_placingCursor = false;
     }
+    m_loopKey->setVisible(!m_loopKey->text().isEmpty());
     m_editor->setExtraSelections(selections);
 }
 
@@ -429,20 +549,27 @@ void MachineCodeView::reportCursorLine()
     const int line = m_editor->textCursor().blockNumber();
     if (!shown || line < 0 || line >= int(shown->lines.size())) {
         m_lineInfo->clear();
+        m_lineInfo->hide();
         return;
     }
     const CodeLine &l = shown->lines[size_t(line)];
     if (!l.isInstruction) {
         m_lineInfo->clear();
+        m_lineInfo->hide();
         return;
     }
+    // The line under the code speaks only of a line the user put the cursor on (the view opening
+    // at the hot loop is no choice of theirs); the Source tab follows either way.
+    m_lineInfo->setVisible(!m_placingCursor);
     const QString file = QFileInfo(QString::fromStdString(l.sourceFile)).fileName();
     m_lineInfo->setText(
         l.sourceLine > 0
-            ? QStringLiteral("%1 (%2) from %3, line %4")
+            ? QStringLiteral("At the cursor (line %1): %2 (%3) from %4, line %5")
+                  .arg(line + 1)
                   .arg(QString::fromStdString(l.opcode), QString::fromStdString(l.category), file)
                   .arg(l.sourceLine)
-            : QStringLiteral("%1 (%2): no source line recorded")
+            : QStringLiteral("At the cursor (line %1): %2 (%3), no source line recorded")
+                  .arg(line + 1)
                   .arg(QString::fromStdString(l.opcode), QString::fromStdString(l.category)));
     if (l.sourceLine > 0)
         emit sourceLineRequested(file, l.sourceLine);

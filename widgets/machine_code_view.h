@@ -45,7 +45,11 @@ public:
     QString shownText() const;
     QString summaryText() const;
     QString message() const;
-    QString sassNote() const;        // why there is no SASS, while the PTX stands in; empty otherwise
+    QString sassNote() const; // why there is no SASS, while the PTX stands in; empty otherwise
+    // "SASS" or "PTX": what the pane shows now, for its tab's title (a pane of PTX called "SASS"
+    // misleads: issue 19 item 5). "SASS" before any code.
+    QString levelName() const;
+    QString lineInfo() const; // the line under the code: the instruction at the cursor, once one is chosen
     const MachineCode *code() const; // the level on screen; nullptr while there is none
     int mixCount(const QString &category, bool innerLoop) const; // from the table on screen
 
@@ -64,7 +68,8 @@ public:
 signals:
     // The cursor is on an instruction with a known source line (the Source tab can show it).
     void sourceLineRequested(const QString &file, int line);
-    void refreshRequested(); // the Disassemble button: compile the current configuration
+    void refreshRequested();                    // the Disassemble button: compile the current configuration
+    void levelNameChanged(const QString &name); // levelName() changed
 
 private:
     void showLevel();
@@ -72,6 +77,7 @@ private:
     // for the profiled kernel's SASS, so that its heat has lines to sit on.
     void adoptProfileListing();
     void fillMix(const MachineCode &code);
+    void fitMixHeight(); // every class row in view, no taller
     void highlightLoop(const MachineCode &code);
     void reportCursorLine();
 
@@ -90,6 +96,9 @@ private:
     QTableWidget *m_mix;
     QLabel *m_message;
     QLabel *m_sassNote;
+    QLabel *m_loopKey; // what the grey shading is
+    QString m_levelName = QStringLiteral("SASS");
+    bool m_placingCursor = false; // the view moves the cursor: the line under the code stays quiet
 
     void applyProfile();
     void applyHeat(); // the shown SASS lines' heat, by offset

@@ -1,5 +1,6 @@
 #include "memory_instruction_view.h"
 
+#include "empty_state.h"
 #include "profile_tables.h"
 
 #include <QHeaderView>
@@ -16,7 +17,7 @@ MemoryInstructionView::MemoryInstructionView(QWidget *parent)
     : QWidget(parent),
       m_noProfileText(tr("No profile of this configuration yet: profile it to read each memory instruction's "
                          "sectors and wavefronts per request against the ideal.")),
-      m_headline(new QLabel), m_detail(new QLabel), m_table(new QTableView),
+      m_empty(new EmptyState), m_headline(new QLabel), m_detail(new QLabel), m_table(new QTableView),
       m_model(new MemoryInstructionsModel(this)), m_proxy(new QSortFilterProxyModel(this))
 {
     setObjectName(QStringLiteral("memoryInstructionView"));
@@ -43,7 +44,8 @@ MemoryInstructionView::MemoryInstructionView(QWidget *parent)
             [this] { showDetail(); });
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setContentsMargins(8, 8, 8, 8); // as the Why-not-cuBLAS tab beside it
+    layout->addWidget(m_empty, 1);
     layout->addWidget(m_headline);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_detail);
@@ -53,6 +55,7 @@ MemoryInstructionView::MemoryInstructionView(QWidget *parent)
 void MemoryInstructionView::setNoProfileText(const QString &sentence)
 {
     m_noProfileText = sentence;
+    m_empty->setText(sentence);
     if (!m_profile)
         m_headline->setText(sentence);
 }
@@ -66,6 +69,11 @@ void MemoryInstructionView::setProfile(const protocol::ProfileEvent *profile,
         m_profile = *profile;
     else
         m_profile.reset();
+    // The empty state in the look every empty pane has (empty_state.h); headline() still says it.
+    m_empty->setText(m_noProfileText);
+    m_empty->setVisible(!m_profile);
+    m_headline->setVisible(m_profile.has_value());
+    m_detail->setVisible(m_profile.has_value());
     if (!m_profile) {
         m_headline->setText(m_noProfileText);
         m_table->hide();

@@ -18,6 +18,8 @@ class QTableView;
 
 namespace gemmscope {
 
+class EmptyState;
+
 class MemoryInstructionView : public QWidget, public RunView {
     Q_OBJECT
 
@@ -29,6 +31,8 @@ public:
     void setProfile(const protocol::ProfileEvent *profile,
                     const std::optional<ModelFigures> &model = std::nullopt);
     void setNoProfileText(const QString &sentence);
+    // What shows while there is no profile: the sentence and, where one is offered, its button.
+    EmptyState *emptyState() const { return m_empty; }
 
     QString headline() const;   // the sentence over the table: a summary, an error or the empty state
     QString detailText() const; // the selected row's verdict and reason
@@ -48,6 +52,7 @@ private:
 
     std::optional<protocol::ProfileEvent> m_profile;
     QString m_noProfileText;
+    EmptyState *m_empty;
     QLabel *m_headline;
     QLabel *m_detail;
     QTableView *m_table;

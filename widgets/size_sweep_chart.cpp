@@ -1,5 +1,7 @@
 #include "size_sweep_chart.h"
 
+#include "empty_state.h"
+
 #include "chart_interaction.h"
 #include "chart_layout.h"
 #include "plot_export.h"
@@ -7,6 +9,7 @@
 #include "sweep_print_layout.h"
 
 #include <QLabel>
+#include <QPushButton>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <cmath>
@@ -48,12 +51,10 @@ SizeSweepChart::SizeSweepChart(QWidget *parent) : QWidget(parent)
     m_note->setWordWrap(true);
     m_note->setTextFormat(Qt::PlainText); // host and GPU names come from files: data, never markup
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_empty = new QLabel;
-    m_empty->setObjectName(QStringLiteral("sizeSweepEmpty"));
-    m_empty->setWordWrap(true);
-    m_empty->setTextFormat(Qt::PlainText);
-    m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setMargin(24);
+    m_empty = new EmptyState; // the look every empty pane has
+    m_empty->setObjectName(QStringLiteral("sizeSweepEmptyState"));
+    m_empty->textLabel()->setObjectName(QStringLiteral("sizeSweepEmpty"));
+    m_empty->offerButton()->setObjectName(QStringLiteral("sizeSweepOpenDefault"));
     m_canvas = new QStackedWidget;
     m_canvas->addWidget(m_empty);
     m_canvas->addWidget(m_plot);

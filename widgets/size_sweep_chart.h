@@ -19,6 +19,8 @@ class QStackedWidget;
 
 namespace gemmscope {
 
+class EmptyState;
+
 class ChartInteraction;
 
 class SizeSweepChart : public QWidget {
@@ -33,6 +35,7 @@ public:
     void clear(const QString &message); // the message stands in the plot's place
     bool showsPlot() const;
     QString emptyText() const;
+    EmptyState *emptyState() const { return m_empty; } // shown in the plot's place by clear()
 
     // The point under a pixel of the plot (index into the summary's points, -1 none) and its tooltip.
     std::pair<int, QString> pointAt(const QPointF &pixel) const;
@@ -54,7 +57,7 @@ private:
 
     QCustomPlot *m_plot = nullptr;
     QLabel *m_note = nullptr;
-    QLabel *m_empty = nullptr;
+    EmptyState *m_empty = nullptr;
     QStackedWidget *m_canvas = nullptr;
     ChartInteraction *m_interaction = nullptr;
     SweepPlan m_plan;

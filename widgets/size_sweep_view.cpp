@@ -1,5 +1,7 @@
 #include "size_sweep_view.h"
 
+#include "empty_state.h"
+
 #include "file_write.h"
 #include "plot_export.h"
 #include "size_sweep_chart.h"
@@ -160,6 +162,7 @@ void SizeSweepView::redraw()
     if (!shownSweep() || !plan().ok()) {
         m_summary = {};
         m_chart->clear(emptyText());
+        offerDefaultSession(m_chart->emptyState());
         return;
     }
     m_summary = summarizeSizeSweep(plan(), shownSweep()->runs);
@@ -176,8 +179,8 @@ QString SizeSweepView::emptyText() const
               "thread blocks leaves most SMs idle (wave quantization).\n\n"
               "To run one: check the series and choose the sizes on the left, then Start (it needs "
               "gemmscope-runner and an NVIDIA GPU, here or reached by the runner template).\n\n"
-              "To look at a recorded one: choose it in the Shown list, or open a session that "
-              "holds size sweeps (File > Open). The default session carries one measured on an H200.");
+              "%1")
+        .arg(recordedSweepHint(tr("size sweep")));
 }
 
 std::optional<QString> SizeSweepView::exportTo(const QString &path)

@@ -27,6 +27,20 @@ QLabel *plainLabel(const QString &name)
     return label;
 }
 
+// The template "{runner}" (this machine's runner, the default) shows as an empty field whose
+// placeholder says so in words: a raw placeholder reads like a bug (issue 19, review item 12).
+const QString kLocalRunner = QStringLiteral("{runner}");
+
+QString shownTemplate(const QString &runnerTemplate)
+{
+    return runnerTemplate.trimmed() == kLocalRunner ? QString() : runnerTemplate;
+}
+
+QString templateOf(const QString &fieldText)
+{
+    return fieldText.trimmed().isEmpty() ? kLocalRunner : fieldText;
+}
+
 } // namespace
 
 SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget *owner)
@@ -34,14 +48,16 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
 {
     // Parentless until laid out, as the views' own widgets are (the tab order follows).
     const QString &p = m_words.namePrefix;
-    m_runners = new QLineEdit(m_control->runnerTemplate());
+    m_runners = new QLineEdit(shownTemplate(m_control->runnerTemplate()));
     m_runners->setObjectName(p + QStringLiteral("RunnerTemplate"));
+    m_runners->setPlaceholderText(tr("this machine's runner"));
     m_runners->setToolTip(m_words.runnersTip);
     m_runnerCount = new QSpinBox;
     m_runnerCount->setRange(1, 64);
     m_runnerCount->setValue(m_control->runnerCount());
-    m_runnerCount->setPrefix(QStringLiteral("× "));
-    m_runnerCount->setToolTip(tr("Runners started from the template, {gpu} = 0, 1, ..."));
+    m_runnerCount->setSuffix(tr(" runner(s)"));
+    m_runnerCount->setToolTip(tr("How many runners to start from the command, one per GPU; a {gpu} in the "
+                                 "command becomes 0, 1, ... for each."));
     m_startButton = new QPushButton(tr("Start"));
     m_startButton->setObjectName(p + QStringLiteral("Start"));
     m_cancelButton = new QPushButton(tr("Cancel"));
@@ -49,6 +65,7 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_resumeButton = new QPushButton(tr("Resume"));
     m_resumeButton->setObjectName(p + QStringLiteral("Resume"));
     m_exportButton = new QPushButton(tr("Export…"));
+    m_exportButton->setObjectName(p + QStringLiteral("Export"));
     m_sweeps = new QComboBox;
     m_sweeps->setObjectName(p + QStringLiteral("List"));
     m_sweeps->setMinimumContentsLength(12);
@@ -62,7 +79,9 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_blockedLabel = plainLabel(p + QStringLiteral("StartOff"));
     m_blockedLabel->setVisible(false);
 
-    const auto setRunners = [this] { m_control->setRunners(m_runners->text(), m_runnerCount->value()); };
+    const auto setRunners = [this] {
+        m_control->setRunners(templateOf(m_runners->text()), m_runnerCount->value());
+    };
     connect(m_runners, &QLineEdit::textChanged, this, setRunners);
     connect(m_runnerCount, &QSpinBox::valueChanged, this, setRunners);
     connect(m_startButton, &QPushButton::clicked, this, &SweepRunPanel::startClicked);
@@ -98,8 +117,9 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
     form->addRow(tr("Runners"), row);
     // The template's placeholders, where a new user reads the field (the tooltip has examples).
     QLabel *placeholders = plainLabel(m_words.namePrefix + QStringLiteral("RunnerPlaceholders"));
-    placeholders->setText(tr("{runner}: this machine's gemmscope-runner; {gpu}: 0, 1, … one per runner"));
-    placeholders->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    placeholders->setText(tr("Empty: this machine's runner. Another machine: ssh HOST gemmscope-runner (a "
+                             "{gpu} in the command counts 0, 1, … one per runner)."));
+    placeholders->setForegroundRole(QPalette::PlaceholderText); // quieter than a label, still readable
     form->addRow(QString(), placeholders);
 }
 
@@ -136,9 +156,21 @@ void SweepRunPanel::setExport(const QString &title, const QString &filter,
     });
 }
 
+void SweepRunPanel::setExportEnabled(bool enabled, const QString &whyNot)
+{
+    m_exportButton->setEnabled(enabled);
+    m_exportButton->setToolTip(enabled ? QString() : whyNot);
+}
+
+void SweepRunPanel::setRunningOff(const QString &why)
+{
+    m_runningOff = why;
+    updateButtons();
+}
+
 void SweepRunPanel::setRunnerTemplate(const QString &text, int count)
 {
-    m_runners->setText(text);
+    m_runners->setText(shownTemplate(text));
     m_runnerCount->setValue(count);
     m_control->setRunners(text, count); // again: the same text may find another runner now
 }
@@ -163,7 +195,15 @@ void SweepRunPanel::updateButtons()
 {
     const QString blocked = m_control->startOffReason();
     const bool running = m_control->isRunning();
-    m_blockedLabel->setText(blocked);
+    // Off because the window cannot run at all: the status bar says why already; say what Start
+    // needs instead (the button's tooltip keeps the full reason).
+    const bool windowOff = !m_runningOff.isEmpty() && blocked.contains(m_runningOff);
+    m_blockedLabel->setText(
+        windowOff
+            ? tr("Start needs this machine's runner on a GPU, and running is off (the status bar says why). "
+                 "To sweep on another machine, put ssh HOST gemmscope-runner under Runners; to look "
+                 "at a recorded sweep, choose it in the Shown list.")
+            : blocked);
     m_blockedLabel->setVisible(!blocked.isEmpty());
     const bool may = !running && blocked.isEmpty();
     m_startButton->setEnabled(may);

@@ -47,6 +47,11 @@ public:
     void setExport(const QString &title, const QString &filter,
                    std::function<std::optional<QString>(const QString &path)> exportTo);
 
+    // Export… is on only while there is something to export; off, its tooltip says why.
+    void setExportEnabled(bool enabled, const QString &whyNot);
+    // The window's reason it cannot run (SweepControl::setRunningOff): the status bar says it
+    // already, so the line under the buttons says what Start needs instead of repeating it.
+    void setRunningOff(const QString &why);
     void setRunnerTemplate(const QString &text, int count);
     void setStatus(const QString &text);
     QString statusText() const;
@@ -72,6 +77,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_blockedLabel = nullptr; // why Start is off
+    QString m_runningOff;
 };
 
 } // namespace gemmscope

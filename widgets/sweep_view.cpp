@@ -1,5 +1,7 @@
 #include "sweep_view.h"
 
+#include "empty_state.h"
+
 #include "chart_interaction.h"
 #include "file_write.h"
 #include "plot_export.h"
@@ -13,6 +15,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -48,9 +51,11 @@ std::optional<ProblemSize> parseSize(const QString &text)
 QString marksText()
 {
     return QObject::tr(
-        "Each cell: the value, then its marks — s: spills registers · reg / smem / thr / blk: "
-        "what limits occupancy · ✗: wrong result · grey hatched: refused by the catalog (hover "
-        "for why) · light grey: not run yet, or failed (hover for why) · ★: best.");
+        "Cell marks, after the value:\n"
+        "s — spills registers\n"
+        "reg / smem / thr / blk — what limits occupancy: registers, shared memory, threads or blocks per SM\n"
+        "✗ — wrong result    ★ — the best cell\n"
+        "Grey hatched: refused by the catalog; light grey: not run yet, or failed (hover a cell for why).");
 }
 
 } // namespace
@@ -83,7 +88,7 @@ void SweepView::buildForm()
     m_y->setObjectName(QStringLiteral("sweepY"));
     m_rest = new QComboBox;
     m_rest->setObjectName(QStringLiteral("sweepRest"));
-    m_rest->addItem(tr("fixed (panel values)"));
+    m_rest->addItem(tr("fixed (the panel's values)"));
     m_rest->addItem(tr("best over the rest"));
     m_rest->setToolTip(
         tr("Fixed: the other parameters keep the parameter panel's values. Best over the rest: every "
@@ -111,21 +116,28 @@ void SweepView::buildForm()
     m_legend = new QLabel(marksText() + QLatin1Char(' ') +
                           tr("Click a cell to load it into the parameter panel (the line under the heatmap "
                              "says what it loaded)."));
+    m_legend->setObjectName(QStringLiteral("sweepLegend"));
     m_legend->setWordWrap(true);
-    m_legend->setTextFormat(Qt::PlainText);
-    m_legend->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_legend->setTextFormat(Qt::PlainText); // the window's text colour: a key must be readable
+    // Where the form's values come from (issue 19 item 6): the stage follows the panel's, the size
+    // and budget are the sweep's own.
+    m_origin = new QLabel(
+        tr("The stage follows the parameter panel's (choose another here to sweep it). Size and budget "
+           "are the sweep's own: a short budget per configuration keeps a sweep of dozens of them "
+           "short, where the panel's budget is for one careful run."));
+    m_origin->setObjectName(QStringLiteral("sweepOrigin"));
+    m_origin->setWordWrap(true);
+    m_origin->setTextFormat(Qt::PlainText);
     m_loaded = new QLabel;
     m_loaded->setObjectName(QStringLiteral("sweepLoaded"));
     m_loaded->setWordWrap(true);
     m_loaded->setTextFormat(Qt::PlainText);
     m_loaded->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_loaded->setVisible(false);
-    m_empty = new QLabel;
-    m_empty->setObjectName(QStringLiteral("sweepEmpty"));
-    m_empty->setWordWrap(true);
-    m_empty->setTextFormat(Qt::PlainText); // it may quote the plan's sentence
-    m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setMargin(24);
+    m_empty = new EmptyState; // plain text: it may quote the plan's sentence
+    m_empty->setObjectName(QStringLiteral("sweepEmptyState"));
+    m_empty->textLabel()->setObjectName(QStringLiteral("sweepEmpty"));
+    m_empty->offerButton()->setObjectName(QStringLiteral("sweepOpenDefault"));
 
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("sweepHeatmap"));
@@ -165,6 +177,7 @@ void SweepView::buildForm()
     m_panel->addRunnersRow(form);
     form->addRow(tr("Show"), m_metric);
     m_page.sideLayout->addLayout(form);
+    m_page.sideLayout->addWidget(m_origin);
     m_panel->addTo(m_page.sideLayout);
     m_page.sideLayout->addWidget(m_legend);
     m_page.sideLayout->addStretch(1);
@@ -177,6 +190,7 @@ void SweepView::buildForm()
     m_page.mainLayout->addWidget(m_loaded);
 
     connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::stageChanged);
+    connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::updateRestText);
     connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::redraw);
     m_panel->setExport(tr("Export sweep"),
                        exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"),
@@ -201,13 +215,32 @@ void SweepView::stageChanged()
 
 void SweepView::setBaseConfig(const RunConfig &config)
 {
-    // The panel's stage becomes the form's when the panel changes stage: "fixed (panel values)"
-    // must mean the stage the panel shows. A recorded sweep on the heatmap stays as it is.
-    const bool stageChanged = config.stage != m_base.stage;
+    // The panel's stage becomes the form's when the panel changes stage, and the first time it
+    // comes (the form said "naive" beside a panel on "coalesced": review item 6): "fixed (the
+    // panel's values)" must mean the stage the panel shows. A recorded sweep on the heatmap stays.
+    const bool stageChanged = !m_hasBase || config.stage != m_base.stage;
     m_base = config;
+    m_hasBase = true;
     if (const int index = m_stage->findData(QString::fromStdString(config.stage.str()));
         stageChanged && index >= 0)
         m_stage->setCurrentIndex(index);
+    updateRestText();
+}
+
+void SweepView::updateRestText()
+{
+    // The panel's values apply only to the panel's stage (spec()); another stage keeps its defaults.
+    const std::string formStage = m_stage->currentData().toString().toStdString();
+    const bool panels = m_base.stage.str() == formStage;
+    m_rest->setItemText(0, panels ? tr("fixed (the panel's values)") : tr("fixed (the stage's defaults)"));
+    // Where the form's stage, size and budget come from (issue 19 item 6).
+    const QString own = tr("Size and budget are the sweep's own: a short budget per configuration keeps a "
+                           "sweep of dozens of them short, where the panel's budget is for one careful run.");
+    m_origin->setText(
+        panels ? tr("The stage follows the parameter panel's (choose another here to sweep it). %1").arg(own)
+               : tr("The stage is the shown sweep's or your choice here, not the parameter "
+                    "panel's (%1); choosing a stage in the panel brings it here. %2")
+                     .arg(QString::fromStdString(m_base.stage.str()), own));
 }
 
 void SweepView::setSpec(const SweepSpec &spec)
@@ -220,6 +253,7 @@ void SweepView::setSpec(const SweepSpec &spec)
     m_budget->setValue(spec.budgetMs);
     m_base.stage = spec.stage;
     m_base.params = spec.fixed;
+    updateRestText();
 }
 
 SweepSpec SweepView::spec() const
@@ -269,6 +303,7 @@ void SweepView::setForm(const SweepData &sweep)
     m_size->setText(
         QStringLiteral("%1x%2x%3").arg(sweep.spec.size.m).arg(sweep.spec.size.n).arg(sweep.spec.size.k));
     m_budget->setValue(sweep.spec.budgetMs);
+    updateRestText(); // the stage changed under the blocker
 }
 
 QString SweepView::bestText() const
@@ -294,6 +329,7 @@ void SweepView::redraw()
         m_summary = {};
         m_map->data()->setSize(1, 1);
         m_empty->setText(emptyText());
+        offerDefaultSession(m_empty);
         m_canvas->setCurrentWidget(m_empty);
         m_best->clear();
         m_best->setVisible(false);
@@ -425,8 +461,8 @@ QString SweepView::emptyText() const
               "which spill registers, which the catalog refuses.\n\n"
               "To run one: choose a stage and its two parameters on the left, then Start (it needs "
               "gemmscope-runner and an NVIDIA GPU, here or reached by the runner template).\n\n"
-              "To look at a recorded one: choose it in the Shown list, or open a session that "
-              "holds sweeps (File > Open). The default session carries one measured on an H200.");
+              "%1")
+        .arg(recordedSweepHint(tr("parameter sweep")));
 }
 
 QString SweepView::cellTooltip(const SweepCellSummary &c) const

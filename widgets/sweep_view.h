@@ -27,6 +27,8 @@ class QStackedWidget;
 
 namespace gemmscope {
 
+class EmptyState;
+
 class ChartInteraction;
 
 class SweepView : public SweepViewBase {
@@ -77,13 +79,16 @@ private:
     QString cellTooltip(const SweepCellSummary &c) const;
 
     RunConfig m_base;
-    QString m_restText; // "best over the rest", or the fixed parameters' values
+    bool m_hasBase = false; // the panel's configuration came once: its stage is the form's from then
+    void updateRestText();  // "fixed (the panel's values)" or "(the stage's defaults)"
+    QString m_restText;     // "best over the rest", or the fixed parameters' values
     SweepSummary m_summary;
 
     QComboBox *m_stage = nullptr, *m_x = nullptr, *m_y = nullptr, *m_rest = nullptr, *m_metric = nullptr;
     QLineEdit *m_size = nullptr;
     QSpinBox *m_budget = nullptr;
-    QLabel *m_best = nullptr, *m_legend = nullptr, *m_loaded = nullptr, *m_empty = nullptr;
+    QLabel *m_best = nullptr, *m_legend = nullptr, *m_loaded = nullptr, *m_origin = nullptr;
+    EmptyState *m_empty = nullptr;
     QStackedWidget *m_canvas = nullptr; // the empty state's text, or the heatmap
     QCustomPlot *m_plot = nullptr;
     QCPColorMap *m_map = nullptr;

@@ -1,5 +1,6 @@
 #include "sweep_view_base.h"
 
+#include "empty_state.h"
 #include "session.h"
 #include "sweep_control.h"
 
@@ -61,7 +62,40 @@ void SweepViewBase::follow()
         connect(session, &Session::sweepsChanged, this, &SweepViewBase::refreshSweepList);
     refreshSweepList();
     if (!m_shown)
-        redraw(); // the empty state
+        redrawAndUpdateExport(); // the empty state
+}
+
+void SweepViewBase::redrawAndUpdateExport()
+{
+    redraw();
+    m_panel->setExportEnabled(m_shown && m_plan.ok(),
+                              tr("Nothing to export yet: no sweep is shown (choose one in the Shown list, "
+                                 "or run one)."));
+}
+
+bool SweepViewBase::sessionHasSweeps() const
+{
+    return m_panel->sweepList()->count() > 0;
+}
+
+QString SweepViewBase::recordedSweepHint(const QString &what) const
+{
+    if (sessionHasSweeps())
+        return tr("To look at a recorded one: choose it in the Shown list on the left.");
+    return tr("To look at a recorded one: this session holds no %1. The default session carries one "
+              "measured on an NVIDIA H200: the button below opens it (as File > Open Default Session "
+              "does).")
+        .arg(what);
+}
+
+void SweepViewBase::offerDefaultSession(EmptyState *empty)
+{
+    empty->setOffer(sessionHasSweeps() ? QString() : tr("Open the Default Session (H200 Sweeps)"),
+                    tr("Replaces this session with the one GemmScope ships: published T4 runtimes, a "
+                       "recorded H200 ladder, sweeps and profiles (asks first if this session has "
+                       "unsaved changes)."));
+    connect(empty, &EmptyState::offerTaken, this, &SweepViewBase::defaultSessionRequested,
+            Qt::UniqueConnection);
 }
 
 void SweepViewBase::resizeEvent(QResizeEvent *event)
@@ -87,6 +121,7 @@ void SweepViewBase::setRunnerTemplate(const QString &text, int count)
 
 void SweepViewBase::setRunningOff(const QString &why)
 {
+    m_panel->setRunningOff(why); // first: the control's startOffChanged redraws the panel
     m_control->setRunningOff(why);
 }
 
@@ -149,7 +184,9 @@ void SweepViewBase::refreshSweepList()
     } else if (m_shown) { // the session that held it was replaced by one without sweeps of this kind
         m_shown.reset();
         m_plan = {};
-        redraw();
+        redrawAndUpdateExport();
+    } else if (!m_shown) { // still none: the empty state's words follow the Shown list
+        redrawAndUpdateExport();
     }
 }
 
@@ -163,7 +200,7 @@ void SweepViewBase::showSweep(const SweepData &sweep)
     QComboBox *list = m_panel->sweepList();
     if (const int index = list->findData(sweep.id); index >= 0)
         list->setCurrentIndex(index);
-    redraw();
+    redrawAndUpdateExport();
 }
 
 void SweepViewBase::showRunning()

@@ -25,6 +25,7 @@ class QTimer;
 
 namespace gemmscope {
 
+class EmptyState;
 class Session;
 class SweepViewBase : public QWidget, public RunView {
     Q_OBJECT
@@ -57,6 +58,8 @@ public:
 
 signals:
     void sweepStateChanged(bool running);
+    // The empty state's button: show the H200 sweeps recorded in the default session.
+    void defaultSessionRequested();
 
 protected:
     SweepViewBase(SweepControl *control, const SweepRunPanel::Words &words, QWidget *parent);
@@ -71,6 +74,12 @@ protected:
     virtual void setForm(const SweepData &sweep) = 0;
     // Draws shownSweep() (with plan()), or the empty state when there is none.
     virtual void redraw() = 0;
+    // Whether the session holds a sweep of this view's kind (its Shown list is not empty).
+    bool sessionHasSweeps() const;
+    // The empty state's last paragraph: where a recorded sweep of this kind can be looked at ("sweep"
+    // or "size sweep"); and its button, offered while the session holds none (the default session's).
+    QString recordedSweepHint(const QString &what) const;
+    void offerDefaultSession(EmptyState *empty);
 
     SweepPage m_page;
     std::unique_ptr<SweepRunPanel> m_panel; // its widgets are this view's children once laid out
@@ -78,6 +87,7 @@ protected:
 private:
     void refreshSweepList();
     void showRunning();
+    void redrawAndUpdateExport(); // redraw(), and Export on only while a sweep is drawn
 
     QPointer<SweepControl> m_control; // the window's: it may outlive the view, or not
     std::optional<SweepData> m_shown;

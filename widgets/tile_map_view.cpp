@@ -67,6 +67,12 @@ constexpr double kFragmentLabelCellPx = 26; // "l31 c3" fits a cell from here
 
 } // namespace
 
+QString TileMapView::sideButtonText(bool on)
+{
+    // The face says whether it is on: a pressed "Contiguous | strided" read as both at once.
+    return on ? tr("☑ Side by side: contiguous | strided") : tr("☐ Side by side: contiguous | strided");
+}
+
 TileMapView::TileMapView(QWidget *parent) : QWidget(parent)
 {
     setMouseTracking(true);
@@ -77,8 +83,8 @@ TileMapView::TileMapView(QWidget *parent) : QWidget(parent)
     });
     m_sideButton = new QToolButton(this);
     m_sideButton->setObjectName(QStringLiteral("sideBySideButton"));
-    m_sideButton->setText(tr("Contiguous | strided"));
     m_sideButton->setCheckable(true);
+    m_sideButton->setText(sideButtonText(false));
     m_sideButton->setToolTip(
         tr("The contiguous layout (steps 2-6) beside the strided one (steps 7-8) for the "
            "same tile parameters"));
@@ -180,6 +186,9 @@ void TileMapView::setSideBySide(bool on)
         const QSignalBlocker block(m_sideButton);
         m_sideButton->setChecked(on);
     }
+    m_sideButton->setText(sideButtonText(on));
+    m_sideButton->adjustSize();
+    m_sideButton->move(width() - m_sideButton->width() - 4, m_sideButton->y());
     m_sideBySide = on;
     update();
 }

@@ -103,6 +103,7 @@ private:
     QPointF m_dragFrom; // where a pan started (left button), or null
     bool m_dragged = false;
     QString m_caption;
+    static QString sideButtonText(bool on);
     ::QToolButton *m_sideButton = nullptr;     // "Contiguous | strided": the side-by-side switch
     ::QToolButton *m_fragmentButton = nullptr; // "A, B fragments" for mma.sync layouts
     bool m_fragments = true;

@@ -122,6 +122,11 @@ void MainWindow::connectViews()
 void MainWindow::buildActions()
 {
     m_sessionActions = new SessionActions(m_session, this, m_views.autosaveNotice);
+    // What the empty panes' buttons open, in the File menu too.
+    QAction *openDefault = addWindowAction(this, "actionOpenDefaultSession", tr("Open &Default Session"));
+    openDefault->setToolTip(tr("The session GemmScope ships: the worklog's published T4 runtimes and a "
+                               "recorded H200 ladder with its sweeps and profiles"));
+    connect(openDefault, &QAction::triggered, this, &MainWindow::openDefaultSession);
     m_exports = new ExportActions(m_views, m_session, m_model, m_registry, this);
     connect(addWindowAction(this, "actionQuit", tr("&Quit"), QKeySequence(tr("Ctrl+Q"))), &QAction::triggered,
             this, &QWidget::close);
@@ -142,7 +147,14 @@ void MainWindow::buildActions()
         m_compileActions->updateState();
         m_views.sweeps.grid->setRunningOff(whyOff);
         m_views.sweeps.sizes->setRunningOff(whyOff);
+        m_profilePresenter->setProfilingOff(whyOff);
     });
+    // The empty panes' "Open the Default Session" buttons (profiles, sweeps).
+    connect(m_profilePresenter, &ProfilePresenter::defaultSessionRequested, this,
+            &MainWindow::openDefaultSession);
+    for (SweepViewBase *sweepView : {static_cast<SweepViewBase *>(m_views.sweeps.grid),
+                                     static_cast<SweepViewBase *>(m_views.sweeps.sizes)})
+        connect(sweepView, &SweepViewBase::defaultSessionRequested, this, &MainWindow::openDefaultSession);
 
     // Ctrl+M maximises the view clicked last; Reset Layout starts from the first-start shares.
     m_views.workspaces->addActionsTo(this, [this] { return exportTarget(); });
@@ -253,6 +265,12 @@ void MainWindow::loadDefaultSession()
     QString error;
     if (!m_session->loadDefault(&error))
         statusBar()->showMessage(tr("The embedded reference data could not be loaded: %1").arg(error));
+}
+
+void MainWindow::openDefaultSession()
+{
+    if (m_sessionActions->confirmDiscard()) // unsaved runs are asked about first, as File > Open does
+        loadDefaultSession();
 }
 
 void MainWindow::offerAutosaveRecovery()

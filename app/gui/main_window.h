@@ -61,6 +61,8 @@ public:
 
     // Loads the embedded published/recorded data when nothing else is open (first start, no GPU).
     void loadDefaultSession();
+    // The same, asked for by the user (an empty pane's button): unsaved changes are asked about first.
+    void openDefaultSession();
     // Offers the unsaved runs of every autosave whose instance has ended (read off the UI thread).
     void offerAutosaveRecovery();
     bool openSession(const QString &path, QString *error);

@@ -19,6 +19,7 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStylePainter>
 #include <QVBoxLayout>
 
 namespace gemmscope {
@@ -94,6 +95,38 @@ void showNote(QLabel *label, const QStringList &lines)
     label->setVisible(!lines.isEmpty());
 }
 
+// A combo box whose closed face ends its text with "…" where it does not fit, instead of cutting
+// it off mid-word ("— worklog step:"); the popup is as wide as its longest entry.
+class ElidingComboBox : public QComboBox {
+public:
+    using QComboBox::QComboBox;
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QStylePainter painter(this);
+        QStyleOptionComboBox option;
+        initStyleOption(&option);
+        painter.drawComplexControl(QStyle::CC_ComboBox, option);
+        const QRect field =
+            style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this);
+        option.currentText = fontMetrics().elidedText(option.currentText, Qt::ElideRight, field.width());
+        painter.drawControl(QStyle::CE_ComboBoxLabel, option);
+    }
+    void showPopup() override
+    {
+        view()->setMinimumWidth(view()->sizeHintForColumn(0) + 2 * view()->frameWidth() + 24);
+        QComboBox::showPopup();
+    }
+};
+
+// Row labels say their field's tooltip too: the words are where the eye starts.
+void labelWithTip(QFormLayout *form, QWidget *field)
+{
+    if (QWidget *label = form->labelForField(field))
+        label->setToolTip(field->toolTip());
+}
+
 } // namespace
 
 QList<QPair<QString, ProblemSize>> ParameterPanel::sizePresets()
@@ -112,15 +145,17 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     // Stage picker.
     auto *stageBox = new QGroupBox(tr("Stage"));
     auto *stageLayout = new QVBoxLayout(stageBox);
-    m_stageCombo = new QComboBox;
+    m_stageCombo = new ElidingComboBox;
     m_stageCombo->setObjectName(QStringLiteral("stageCombo"));
     const auto &all = stages();
-    for (size_t i = 0; i < all.size(); ++i)
-        m_stageCombo->addItem(
+    for (size_t i = 0; i < all.size(); ++i) {
+        const QString text =
             QStringLiteral("%1. %2 — %3")
                 .arg(i)
-                .arg(QString::fromStdString(all[i].title), QString::fromStdString(all[i].seedStep)),
-            QString::fromStdString(all[i].key));
+                .arg(QString::fromStdString(all[i].title), QString::fromStdString(all[i].seedStep));
+        m_stageCombo->addItem(text, QString::fromStdString(all[i].key));
+        m_stageCombo->setItemData(int(i), text, Qt::ToolTipRole);
+    }
     // Combos as wide as the panel, not as their longest entry: the panel never scrolls sideways.
     m_stageCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_stageCombo->setMinimumContentsLength(16);
@@ -134,16 +169,32 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     // Presets: one click applies one.
     auto *presetBox = new QGroupBox(tr("Presets"));
     auto *presetLayout = new QVBoxLayout(presetBox);
+    // The times beside the presets are the worklog's, on its T4: published, not measured here.
+    auto *t4Note = new QLabel(tr("T4: the runtime published in the worklog (NVIDIA T4), for comparison."));
+    t4Note->setObjectName(QStringLiteral("presetT4Note"));
+    t4Note->setWordWrap(true);
+    t4Note->setForegroundRole(QPalette::PlaceholderText);
+    presetLayout->addWidget(t4Note);
     m_presetList = new QListWidget;
     m_presetList->setObjectName(QStringLiteral("presetList"));
+    constexpr QChar nbsp(0x00a0); // "(T4: 593.53 ms)" never breaks inside
     for (const Preset &p : presets()) {
         QString text = QString::fromStdString(p.title);
         if (p.worklogT4Ms)
-            text += tr("  (T4: %1 ms)").arg(*p.worklogT4Ms, 0, 'f', 2);
+            text += tr("  (T4: %1 ms)")
+                        .arg(*p.worklogT4Ms, 0, 'f', 2)
+                        .replace(QLatin1String(": "), QString(QLatin1Char(':')) + nbsp)
+                        .replace(QLatin1String(" ms"), nbsp + QStringLiteral("ms"));
         auto *item = new QListWidgetItem(text, m_presetList);
         item->setData(Qt::UserRole, QString::fromStdString(p.key));
-        item->setToolTip(tr("%1\n%2 — source: %3")
-                             .arg(text, QString::fromStdString(p.key), QString::fromStdString(p.source)));
+        item->setToolTip(
+            tr("%1\n%2 — source: %3%4")
+                .arg(QString::fromStdString(p.title), QString::fromStdString(p.key),
+                     QString::fromStdString(p.source),
+                     p.worklogT4Ms
+                         ? tr("\nT4: %1 ms, published in the worklog (measured on an NVIDIA T4, not here)")
+                               .arg(*p.worklogT4Ms, 0, 'f', 2)
+                         : QString()));
     }
     m_presetList->setMinimumHeight(160);
     m_presetList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -166,15 +217,18 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_violationLabel->setWordWrap(true);
     m_violationLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
     m_violationLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Room for two lines always: a refusal appearing must not move the sliders.
-    m_violationLabel->setMinimumHeight(2 * m_violationLabel->fontMetrics().lineSpacing() + 4);
+    // Room for one line always: a refusal appearing must not move the sliders, and two empty
+    // lines read as a gap in the group (review item 10).
+    m_violationLabel->setMinimumHeight(m_violationLabel->fontMetrics().lineSpacing() + 2);
     m_violationLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     paramGroupLayout->addWidget(m_violationLabel);
     layout->addWidget(paramGroup);
 
     // Problem size.
-    auto *sizeGroup = new QGroupBox(tr("Problem size: C = A B"));
-    sizeGroup->setToolTip(tr("C[M x N] = A[M x K] B[K x N]"));
+    auto *sizeGroup = new QGroupBox(tr("Problem size of the next run: C = A B"));
+    sizeGroup->setObjectName(QStringLiteral("sizeGroup"));
+    sizeGroup->setToolTip(tr("C[M x N] = A[M x K] B[K x N]. The size Run, Profile and Run Ladder use; the "
+                             "ladder's charts show the size of the runs they plot."));
     auto *sizeLayout = new QFormLayout(sizeGroup);
     m_sizeCombo = new QComboBox;
     m_sizeCombo->setObjectName(QStringLiteral("sizeCombo"));
@@ -210,6 +264,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_flushCheck = new QCheckBox(tr("Flush L2 between repetitions"));
     m_flushCheck->setToolTip(tr("Overwrites a buffer twice the L2's size before every timed launch."));
     timingLayout->addRow(tr("Time budget"), m_budgetSpin);
+    labelWithTip(timingLayout, m_budgetSpin);
     timingLayout->addRow(m_budgetNote);
     // How steady the GPU must be (issue 22): choices, not free numbers, so nothing out of range
     // can be asked; the runner refuses such values from elsewhere with its sentence.
@@ -222,6 +277,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
            "costs. Sustained: the kernel runs at load until the clock settles first — what a long GEMM "
            "workload sees, at the power cap if it reaches it. Ratios compare runs of one regime only."));
     timingLayout->addRow(tr("Regime"), m_regimeCombo);
+    labelWithTip(timingLayout, m_regimeCombo);
     m_noiseCombo = new QComboBox;
     m_noiseCombo->setObjectName(QStringLiteral("noiseCombo"));
     for (double pct : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0})
@@ -230,15 +286,18 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
                                 "least 10 samples is this low, or at the time budget. A result whose noise "
                                 "stays above it is marked noisy."));
     timingLayout->addRow(tr("Noise target"), m_noiseCombo);
+    labelWithTip(timingLayout, m_noiseCombo);
     m_thresholdCombo = new QComboBox;
     m_thresholdCombo->setObjectName(QStringLiteral("thresholdCombo"));
     m_thresholdCombo->addItem(tr("Keep every sample"), 0.0);
     for (double pct : {75.0, 80.0, 90.0, 95.0})
         m_thresholdCombo->addItem(tr("Below %1 % of the start clock").arg(pct), pct);
-    m_thresholdCombo->setToolTip(tr("Samples whose measured SM clock fell below this share of the clock at "
-                                    "the start are left out of the median and counted (the trust mark says "
-                                    "how many)."));
+    m_thresholdCombo->setToolTip(
+        tr("Leave out samples taken while the GPU ran slower: a sample whose measured "
+           "SM clock fell below this share of the clock at the start is left out of "
+           "the median and counted (the trust mark says how many)."));
     timingLayout->addRow(tr("Leave out"), m_thresholdCombo);
+    labelWithTip(timingLayout, m_thresholdCombo);
     timingLayout->addRow(m_flushCheck);
     m_countersCheck = new QCheckBox(tr("Hardware counters (roofline)"));
     m_countersCheck->setObjectName(QStringLiteral("countersCheck"));
@@ -260,7 +319,10 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_tf32InputsCombo->setObjectName(QStringLiteral("tf32InputsCombo"));
     m_tf32InputsCombo->addItem(tr("Rounded to nearest (as cuBLAS)"), false);
     m_tf32InputsCombo->addItem(tr("Truncated (raw FP32 bits)"), true);
+    m_tf32InputsCombo->setToolTip(tr("How the TF32 stages shorten each FP32 input to TF32's 10-bit mantissa: "
+                                     "rounded to nearest, as cuBLAS does, or cut off."));
     timingLayout->addRow(tr("TF32 inputs"), m_tf32InputsCombo);
+    labelWithTip(timingLayout, m_tf32InputsCombo);
 
     // Launch experiments: the same kernel with fewer blocks beside it, or another L1/shared split.
     m_blocksPerSmCombo = new QComboBox;
@@ -273,6 +335,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         tr("Gives each block shared memory it never uses, so that no more than this many blocks share an "
            "SM: how much does this kernel rely on other warps to hide its latency? (Not for cuBLAS.)"));
     timingLayout->addRow(tr("Blocks per SM"), m_blocksPerSmCombo);
+    labelWithTip(timingLayout, m_blocksPerSmCombo);
     m_carveoutCombo = new QComboBox;
     m_carveoutCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_carveoutCombo->setObjectName(QStringLiteral("carveoutCombo"));
@@ -284,6 +347,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         tr("The preferred split of the SM's 256 KB between L1 cache and shared memory. Less shared memory "
            "can hold blocks back; the occupancy column then names the carve-out. (Not for cuBLAS.)"));
     timingLayout->addRow(tr("L1 / shared"), m_carveoutCombo);
+    labelWithTip(timingLayout, m_carveoutCombo);
     layout->addWidget(timingGroup);
 
     m_runButton = new QPushButton(tr("Run"));
@@ -526,6 +590,7 @@ void ParameterPanel::syncControlsFromConfig()
             m_stageCombo->setCurrentIndex(i);
     const StageInfo &info = stageInfo(m_config.stage);
     m_stageSummary->setText(QString::fromStdString(info.summary));
+    m_stageCombo->setToolTip(m_stageCombo->currentText()); // the whole entry, where its face is cut
     for (ParamRow &row : m_paramRows) {
         const auto it = m_config.params.find(row.name.toStdString());
         const int value = it == m_config.params.end() ? 0 : it->second;

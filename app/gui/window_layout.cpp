@@ -128,7 +128,11 @@ bool WindowLayout::showView(const QString &title) const
                                                           {Workspace::Counters, counters.pane}};
     for (const auto &[workspace, tabs] : tabSets)
         for (int tab = 0; tab < tabs->count(); ++tab)
-            if (tabs->tabText(tab).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) == 0 &&
+            if ((tabs->tabText(tab).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) == 0 ||
+                 tabs->widget(tab)
+                     ->property("tabAliases")
+                     .toStringList()
+                     .contains(title, Qt::CaseInsensitive)) &&
                 tabs->isTabEnabled(tab)) {
                 workspaces->setCurrent(workspace);
                 tabs->setCurrentIndex(tab);

@@ -21,8 +21,8 @@ struct MenuLayout {
 
 const MenuLayout kMenus[] = {
     {QT_TRANSLATE_NOOP("WindowMenus", "&File"),
-     {"actionOpen", "@recentMenu", "actionSave", "actionSaveAs", "-", "actionImportBench", "actionExport",
-      "-", "actionQuit"}},
+     {"actionOpen", "@recentMenu", "actionOpenDefaultSession", "actionSave", "actionSaveAs", "-",
+      "actionImportBench", "actionExport", "-", "actionQuit"}},
     {QT_TRANSLATE_NOOP("WindowMenus", "&View"),
      {"actionWorkspaceLadder", "actionWorkspaceKernel", "actionWorkspaceCounters", "actionWorkspaceSweep",
       "-", "actionShowPanel", "actionMaximiseView", "actionResetLayout"}},

@@ -64,6 +64,11 @@ KernelTabs KernelTabs::build()
     k.tabs->addTab(scrolled(k.bankConflicts), tr("Bank conflicts"));
     k.tabs->addTab(k.source, tr("Source"));
     k.tabs->addTab(k.machineCode, tr("SASS"));
+    // "PTX" while the PTX stands in for SASS (no nvdisasm): the tab names what it shows.
+    QObject::connect(k.machineCode, &MachineCodeView::levelNameChanged, k.tabs,
+                     [tabs = k.tabs, view = k.machineCode](const QString &name) {
+                         tabs->setTabText(tabs->indexOf(view), name);
+                     });
     k.tabs->setTabToolTip(0, tr("Which thread of which warp owns, loads and stores what"));
     k.tabs->setTabToolTip(1, tr("Each warp instruction's 32 addresses and the 32-byte sectors they touch"));
     k.tabs->setTabToolTip(2, tr("Shared-memory banks each warp instruction touches, and its conflicts"));

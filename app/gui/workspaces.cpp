@@ -127,10 +127,13 @@ void Workspaces::addActionsTo(QWidget *window, std::function<QWidget *()> focuse
         connect(this, &Workspaces::currentChanged, a, [a, w](Workspace now) { a->setChecked(now == w); });
     }
     QAction *panel =
-        addWindowAction(window, "actionShowPanel", tr("Show &Parameter Panel"), QKeySequence(tr("Alt+0")));
+        addWindowAction(window, "actionShowPanel", tr("&Parameter Panel"), QKeySequence(tr("Alt+0")));
+    // A toggle named after what it toggles: pressed (checked) means the panel is shown. "Show …"
+    // pressed while the panel showed read as a command not yet done (issue 19, review item 15).
     panel->setCheckable(true);
     panel->setChecked(panelShown());
-    panel->setToolTip(tr("Show or hide the stage and parameter panel in this workspace (Alt+0)"));
+    panel->setToolTip(tr("The stage and parameter panel beside this workspace: pressed while it is shown; "
+                         "click (Alt+0) to show or hide it"));
     connect(panel, &QAction::triggered, this, &Workspaces::setPanelShown);
     connect(this, &Workspaces::panelShownChanged, panel, &QAction::setChecked);
 

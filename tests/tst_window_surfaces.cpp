@@ -1,0 +1,241 @@
+// The window's surfaces outside the Ladder's charts and tables (issue 19 items 3, 5, 6; the
+// review of session 27): an empty profile or sweep pane says what can be done here and offers the
+// default session's recorded data when this window cannot measure; Export is off while nothing is
+// shown; no raw "{runner}" placeholder and no repeat of the status bar; the SASS tab is titled PTX
+// while it shows PTX; the sweep's stage starts at the panel's; toggles show their state.
+#include "baseline_compare_view.h"
+#include "empty_state.h"
+#include "machine_code_view.h"
+#include "main_window.h"
+#include "memory_instruction_view.h"
+#include "parameter_panel.h"
+#include "session.h"
+#include "size_sweep_view.h"
+#include "support/scoped_env.h"
+#include "sweep_view.h"
+#include "tile_map_view.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+QString readData(const char *name)
+{
+    QFile f(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/") + QLatin1String(name));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing test data %s", name);
+    return QString::fromUtf8(f.readAll());
+}
+
+// Every text a user can read in `root` now: labels, line edits, buttons (shown ones only).
+QStringList shownTexts(const QWidget *root)
+{
+    QStringList texts;
+    for (const QLabel *label : root->findChildren<QLabel *>())
+        if (label->isVisibleTo(root->window()))
+            texts << label->text();
+    for (const QLineEdit *edit : root->findChildren<QLineEdit *>())
+        if (edit->isVisibleTo(root->window()))
+            texts << edit->text() << edit->placeholderText();
+    for (const QAbstractButton *button : root->findChildren<QAbstractButton *>())
+        if (button->isVisibleTo(root->window()))
+            texts << button->text();
+    return texts;
+}
+
+} // namespace
+
+class TestWindowSurfaces : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // Memory per instruction and Why not cuBLAS? in a session without profiles, in a window that
+    // cannot profile: they say so in the same look, in their own words, and offer the default
+    // session's H200 profiles; the button opens it and the offer goes.
+    void profilePanesOfferTheDefaultSessionWhenNothingCanProfile()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.runnerAvailable());
+        QVERIFY(window.session()->profiles().isEmpty());
+        auto *memory = window.findChild<MemoryInstructionView *>();
+        auto *whyNot = window.findChild<BaselineCompareView *>();
+        QVERIFY(memory && whyNot);
+        for (EmptyState *empty : {memory->emptyState(), whyNot->emptyState()}) {
+            QVERIFY(!empty->isHidden());
+            QVERIFY2(!empty->text().contains(QStringLiteral("Run > Profile")), qPrintable(empty->text()));
+            QVERIFY2(empty->text().contains(QStringLiteral("cannot profile")), qPrintable(empty->text()));
+            QCOMPARE(empty->offer(), QStringLiteral("Open the Default Session (H200 Profiles)"));
+        }
+        // Each in its tab's words: not "where its time goes, line by line" under Memory.
+        QVERIFY(memory->emptyState()->text().contains(QStringLiteral("memory instruction")));
+        QVERIFY(!memory->emptyState()->text().contains(QStringLiteral("line by line")));
+        QVERIFY(whyNot->emptyState()->text().contains(QStringLiteral("cuBLAS")));
+        // One look: neither empty state is bold, both sit at the top of their pane.
+        QVERIFY(!memory->emptyState()->textLabel()->font().bold());
+        QVERIFY(!whyNot->emptyState()->textLabel()->font().bold());
+
+        memory->emptyState()->offerButton()->click();
+        QVERIFY(!window.session()->profiles().isEmpty());
+        QVERIFY(memory->emptyState()->offer().isEmpty());
+        QVERIFY(whyNot->emptyState()->offer().isEmpty());
+    }
+
+    // With a runner the pane says how to profile and offers nothing else.
+    void profilePanesSayHowToProfileWhenARunnerCan()
+    {
+        MainWindow window(options());
+        window.showRunnerStatus(true, QStringLiteral("NVIDIA H200"));
+        auto *memory = window.findChild<MemoryInstructionView *>();
+        QVERIFY(memory->emptyState()->text().contains(QStringLiteral("Run > Profile (Ctrl+P)")));
+        QVERIFY(memory->emptyState()->offer().isEmpty());
+        // The default session is also one File menu entry away.
+        QAction *openDefault = window.action(QStringLiteral("actionOpenDefaultSession"));
+        QVERIFY(openDefault);
+        openDefault->trigger();
+        QVERIFY(!window.session()->profiles().isEmpty());
+        QVERIFY(!window.session()->sweeps().isEmpty());
+    }
+
+    // The Sweep workspace of a session without sweeps: the text stays, a button shows the default
+    // session's sweep, Export is off (its tooltip says why) until one is shown.
+    void sweepPanesOfferTheDefaultSessionAndExportWaits()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.showView(QStringLiteral("Sweep")));
+        auto *grid = window.findChild<SweepView *>();
+        QVERIFY(grid && !grid->shownSweep());
+        auto *offer = grid->findChild<QPushButton *>(QStringLiteral("sweepOpenDefault"));
+        QVERIFY(offer && offer->isVisible());
+        QVERIFY(
+            grid->findChild<QLabel *>(QStringLiteral("sweepEmpty"))->text().contains(QStringLiteral("H200")));
+        auto *exportButton = grid->findChild<QPushButton *>(QStringLiteral("sweepExport"));
+        QVERIFY(exportButton);
+        QVERIFY(!exportButton->isEnabled());
+        QVERIFY(exportButton->toolTip().contains(QStringLiteral("no sweep is shown")));
+
+        offer->click();
+        QVERIFY(grid->shownSweep());
+        QVERIFY(grid->showsHeatmap());
+        QVERIFY(exportButton->isEnabled());
+        QVERIFY(!offer->isVisible());
+        auto *sizes = window.findChild<SizeSweepView *>();
+        QVERIFY(sizes && sizes->shownSweep());
+        // The recorded sweep's stage is not the panel's: the form says whose values it holds.
+        QVERIFY(grid->shownSweep()->spec.stage != window.parameterPanel()->config().stage);
+        auto *rest = grid->findChild<QComboBox *>(QStringLiteral("sweepRest"));
+        QCOMPARE(rest->itemText(0), QStringLiteral("fixed (the stage's defaults)"));
+        QVERIFY(grid->findChild<QLabel *>(QStringLiteral("sweepOrigin"))
+                    ->text()
+                    .contains(QStringLiteral("not the parameter panel's")));
+    }
+
+    // No raw "{runner}" anywhere a user reads the Sweep pages; the line under the buttons says what
+    // Start needs instead of repeating the status bar's sentence.
+    void sweepPanesSpeakInWords()
+    {
+        // A runner that exists: Start is off for the window's reason alone.
+        const test::ScopedEnv someRunner("GEMMSCOPE_RUNNER",
+                                         QCoreApplication::applicationFilePath().toLocal8Bit());
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString why = QStringLiteral("No CUDA driver is installed on this machine.");
+        window.showRunnerStatus(false, why);
+        for (const char *page : {"Sweep"}) {
+            QVERIFY(window.showView(QLatin1String(page)));
+            for (QWidget *view : {static_cast<QWidget *>(window.findChild<SweepView *>()),
+                                  static_cast<QWidget *>(window.findChild<SizeSweepView *>())}) {
+                for (const QString &text : shownTexts(view))
+                    QVERIFY2(!text.contains(QStringLiteral("{runner}")), qPrintable(text));
+            }
+        }
+        auto *startOff =
+            window.findChild<SweepView *>()->findChild<QLabel *>(QStringLiteral("sweepStartOff"));
+        QVERIFY(startOff && startOff->isVisible());
+        QVERIFY2(!startOff->text().contains(why), qPrintable(startOff->text()));
+        QVERIFY2(startOff->text().contains(QStringLiteral("Start needs")), qPrintable(startOff->text()));
+        // The Start button's tooltip keeps the whole reason.
+        auto *start = window.findChild<SweepView *>()->findChild<QPushButton *>(QStringLiteral("sweepStart"));
+        QVERIFY(start && !start->isEnabled());
+        QVERIFY(start->toolTip().contains(QStringLiteral("No CUDA driver")));
+    }
+
+    // The sweep's form starts at the panel's stage (it said "naive" beside a panel on
+    // "coalesced") and says where its stage, size and budget come from.
+    void sweepStageStartsAtThePanels()
+    {
+        MainWindow window(options());
+        auto *stage = window.findChild<SweepView *>()->findChild<QComboBox *>(QStringLiteral("sweepStage"));
+        QVERIFY(stage);
+        QCOMPARE(stage->currentData().toString(),
+                 QString::fromStdString(window.parameterPanel()->config().stage.str()));
+        auto *origin = window.findChild<SweepView *>()->findChild<QLabel *>(QStringLiteral("sweepOrigin"));
+        QVERIFY(origin && origin->text().contains(QStringLiteral("parameter panel")));
+    }
+
+    // The SASS tab shows PTX without nvdisasm: its title says PTX, and View > SASS still finds it.
+    void machineCodeTabIsTitledAfterWhatItShows()
+    {
+        MainWindow window(options());
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mappingTabs"));
+        auto *code = window.findChild<MachineCodeView *>();
+        QVERIFY(tabs && code);
+        QCOMPARE(tabs->tabText(tabs->indexOf(code)), QStringLiteral("SASS"));
+        code->setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {},
+                             QStringLiteral("No SASS: nvdisasm is not installed."));
+        QCOMPARE(tabs->tabText(tabs->indexOf(code)), QStringLiteral("PTX"));
+        QVERIFY(window.showView(QStringLiteral("SASS")));
+        QCOMPARE(tabs->currentWidget(), code);
+        code->setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"),
+                             readData("pipelined_128x128x16_8x16_sm90.sass"), {});
+        QCOMPARE(tabs->tabText(tabs->indexOf(code)), QStringLiteral("SASS"));
+    }
+
+    // A toggle shows which state it is in.
+    void togglesShowTheirState()
+    {
+        TileMapView map;
+        auto *side = map.findChild<QToolButton *>(QStringLiteral("sideBySideButton"));
+        QVERIFY(side);
+        const QString off = side->text();
+        side->click();
+        QVERIFY(side->isChecked());
+        QVERIFY2(side->text() != off && side->text().startsWith(QStringLiteral("☑")),
+                 qPrintable(side->text()));
+        map.setSideBySide(false);
+        QCOMPARE(side->text(), off);
+        QVERIFY(off.startsWith(QStringLiteral("☐")));
+    }
+
+private:
+    MainWindow::Options options() const
+    {
+        return {
+            .startRunner = false, .restoreSettings = false, .autosavePath = m_dir.filePath("autosave.json")};
+    }
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestWindowSurfaces)
+#include "tst_window_surfaces.moc"

@@ -1,0 +1,56 @@
+#include "empty_state.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace gemmscope {
+
+EmptyState::EmptyState(QWidget *parent) : QWidget(parent), m_text(new QLabel), m_button(new QPushButton)
+{
+    setObjectName(QStringLiteral("emptyState"));
+    m_text->setObjectName(QStringLiteral("emptyStateText"));
+    m_text->setTextFormat(Qt::PlainText); // runner messages and stage names are data, never markup
+    m_text->setWordWrap(true);
+    m_text->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_button->setObjectName(QStringLiteral("emptyStateOffer"));
+    m_button->hide();
+    connect(m_button, &QPushButton::clicked, this, &EmptyState::offerTaken);
+
+    auto *buttonRow = new QHBoxLayout;
+    buttonRow->setContentsMargins(0, 0, 0, 0);
+    buttonRow->addWidget(m_button);
+    buttonRow->addStretch(1); // the button as wide as its words, under the sentence's start
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(10);
+    layout->addWidget(m_text);
+    layout->addLayout(buttonRow);
+    layout->addStretch(1); // top-aligned: the eye finds it where a filled pane's headline is
+}
+
+void EmptyState::setText(const QString &sentence)
+{
+    m_text->setText(sentence);
+}
+
+QString EmptyState::text() const
+{
+    return m_text->text();
+}
+
+void EmptyState::setOffer(const QString &buttonText, const QString &toolTip)
+{
+    m_button->setText(buttonText);
+    m_button->setToolTip(toolTip);
+    m_button->setVisible(!buttonText.isEmpty());
+}
+
+QString EmptyState::offer() const
+{
+    return m_button->isHidden() ? QString() : m_button->text();
+}
+
+} // namespace gemmscope

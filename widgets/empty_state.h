@@ -1,0 +1,36 @@
+// One look for a pane that has nothing to show (issue 19 item 3, review items 1 and 2): the
+// sentence at the top left in the pane's own font, word-wrapped and plain (it may quote a file or
+// a runner's message), and, where something can be done about it here, one button under it that
+// does it ("Open the default session"). The Counters tabs, the SASS tab and the Sweep pages use it,
+// so an empty pane reads the same everywhere.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+
+namespace gemmscope {
+
+class EmptyState : public QWidget {
+    Q_OBJECT
+public:
+    explicit EmptyState(QWidget *parent = nullptr);
+
+    void setText(const QString &sentence);
+    QString text() const;
+    // The button under the sentence (empty: none) and its tooltip.
+    void setOffer(const QString &buttonText, const QString &toolTip = {});
+    QString offer() const; // the button's text while it is shown, else empty
+    QPushButton *offerButton() const { return m_button; }
+    QLabel *textLabel() const { return m_text; }
+
+signals:
+    void offerTaken();
+
+private:
+    QLabel *m_text;
+    QPushButton *m_button;
+};
+
+} // namespace gemmscope
