@@ -215,10 +215,14 @@ private slots:
         const QStringList byMedian = runIdsInRowOrder(table);
         QVERIFY(byMedian != ladder);
         QCOMPARE(table->model()->index(0, RM::CodeColumn).data().toString(), QStringLiteral("TF32"));
+        // The run list shows the same rows: its header says so too.
+        QHeaderView *listHeader = window.findChild<QTableView *>("counterRunList")->horizontalHeader();
+        QCOMPARE(listHeader->sortIndicatorSection(), int(RM::MedianColumn));
         clickHeader(table, RM::MedianColumn);
         QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
         clickHeader(table, RM::MedianColumn);
         QCOMPARE(header->sortIndicatorSection(), -1);
+        QCOMPARE(listHeader->sortIndicatorSection(), -1);
         QCOMPARE(runIdsInRowOrder(table), ladder);
         // The code column's own order is the ladder's.
         clickHeader(table, RM::CodeColumn);

@@ -117,6 +117,16 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     m_runList.view->horizontalHeader()->moveSection(RM::MedianColumn, RM::ParametersColumn);
     for (Table *table : {&m_full, &m_runList})
         setUp(*table);
+    // One sorted model under both: a header that sorts it puts its arrow on the other one too,
+    // so that neither shows ladder order (no arrow) over rows sorted by a column.
+    for (auto [from, to] : {std::pair{&m_full, &m_runList}, std::pair{&m_runList, &m_full}}) {
+        QHeaderView *target = to->view->horizontalHeader();
+        connect(from->view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, target,
+                [target](int section, Qt::SortOrder order) {
+                    if (target->sortIndicatorSection() != section || target->sortIndicatorOrder() != order)
+                        target->setSortIndicator(section, order);
+                });
+    }
 
     // What scheduleFit fits: the rows that came or changed (every row after a reset).
     const auto noteRows = [this, sortedModel](int first, int last) {
