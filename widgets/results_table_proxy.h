@@ -4,9 +4,13 @@
 // in the charts' ladder order (ladderRank): the table and the charts list runs alike.
 #pragma once
 
+#include <QHash>
 #include <QSortFilterProxyModel>
+#include <utility>
 
 namespace gemmscope {
+
+struct RunRecord;
 
 class ResultsTableProxy : public QSortFilterProxyModel {
     Q_OBJECT
@@ -24,7 +28,10 @@ protected:
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
 private:
+    std::pair<int, int> rankOf(const RunRecord &run) const;
+
     bool m_ladderOrder = false;
+    mutable QHash<QString, std::pair<int, int>> m_ranks; // by stage and preset key
 };
 
 } // namespace gemmscope

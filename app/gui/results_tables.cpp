@@ -1,5 +1,6 @@
 #include "results_tables.h"
 
+#include "plain_text.h"
 #include "results_model.h"
 #include "run_selection.h"
 
@@ -371,10 +372,11 @@ void ResultsTables::layoutColumns(Table &table)
                       ? tr("%1 (%2 on every row)").arg(name, m_model->index(0, column).data().toString())
                       : name);
     }
-    table.columnsButton->setToolTip(
+    // The values come from the session file: never markup.
+    table.columnsButton->setToolTip(plainTextAsHtml(
         names.isEmpty() ? tr("Every column is shown. Click (or right-click a header) to choose columns.")
                         : tr("Hidden: %1. Click (or right-click a header) to show or hide columns.")
-                              .arg(names.join(QStringLiteral(", "))));
+                              .arg(names.join(QStringLiteral(", ")))));
     placeColumnsButton(table);
 }
 
@@ -416,7 +418,7 @@ void ResultsTables::showColumnMenu(Table &table, const QPoint &globalPos)
             name = tr("%1 — %2 on every row").arg(name, m_model->index(0, column).data().toString());
         else if (!table.choice.contains(column) && table.optional.contains(column))
             name = tr("%1 — shown where there is room").arg(name);
-        QAction *action = menu.addAction(name);
+        QAction *action = menu.addAction(name.replace(QLatin1Char('&'), QStringLiteral("&&"))); // no mnemonic
         action->setCheckable(true);
         action->setChecked(!table.view->isColumnHidden(column));
         connect(action, &QAction::toggled, this,
