@@ -145,7 +145,11 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
                 for (int column = topLeft.column(); column <= bottomRight.column(); ++column)
                     m_changedColumns.insert(column); // every row's % of cuBLAS: that column fitted
             });
-    connect(sortedModel, &QAbstractItemModel::modelReset, this, [this] { m_wholeFitDue = true; });
+    connect(sortedModel, &QAbstractItemModel::modelReset, this, [this] {
+        m_wholeFitDue = true;
+        m_uniform.clear();
+    });
+    connect(sortedModel, &QAbstractItemModel::rowsRemoved, this, [this] { m_uniform.clear(); });
     for (Table *table : {&m_full, &m_runList})
         connect(table->view->selectionModel(), &QItemSelectionModel::currentRowChanged, selection,
                 [selection](const QModelIndex &current) {
@@ -246,14 +250,19 @@ void ResultsTables::measure(Table &table)
         table.cellWidth[column] = static_cast<QAbstractItemView *>(view)->sizeHintForColumn(column);
     // One value on every row (every run of this session on one GPU, one size): such a column says
     // nothing a row needs, and is the first to give way.
+    // Read once for both tables (their shared columns) until the rows change: a 50,000-run session
+    // formats each cell of a column that is the same on every row.
     table.uniform.clear();
     const int rows = m_model->rowCount();
     for (const int column : std::as_const(table.optional)) {
-        bool same = true;
-        const QString first = rows > 0 ? m_model->index(0, column).data().toString() : QString();
-        for (int row = 1; row < rows && same; ++row)
-            same = m_model->index(row, column).data().toString() == first;
-        if (same)
+        if (!m_uniform.contains(column)) {
+            bool same = true;
+            const QString first = rows > 0 ? m_model->index(0, column).data().toString() : QString();
+            for (int row = 1; row < rows && same; ++row)
+                same = m_model->index(row, column).data().toString() == first;
+            m_uniform.insert(column, same);
+        }
+        if (m_uniform.value(column))
             table.uniform.insert(column);
     }
 }
@@ -476,6 +485,7 @@ void ResultsTables::restoreColumnChoices(const QSettings &settings)
 
 void ResultsTables::fitColumns()
 {
+    m_uniform.clear();
     m_changedRows.clear();
     m_changedColumns.clear();
     for (Table *table : {&m_full, &m_runList}) {
@@ -508,6 +518,14 @@ void ResultsTables::scheduleFit()
             fitColumns();
             return;
         }
+        // A new row with another value makes its column worth a place (in either table).
+        const QModelIndex first = m_model->index(0, 0);
+        for (const QPersistentModelIndex &row : std::as_const(rows))
+            if (row.isValid() && first.isValid())
+                for (auto it = m_uniform.begin(); it != m_uniform.end(); ++it)
+                    if (it.value() &&
+                        row.sibling(row.row(), it.key()).data() != first.sibling(0, it.key()).data())
+                        it.value() = false;
         for (Table *table : {&m_full, &m_runList}) {
             QTableView *view = table->view;
             if (!view->isVisible()) {
@@ -524,13 +542,7 @@ void ResultsTables::scheduleFit()
                             std::max(cells, view->sizeHintForIndex(row.sibling(row.row(), column)).width());
                 table->cellWidth[column] = cells;
             }
-            // A new row with another value makes its column worth a place.
-            const QModelIndex first = m_model->index(0, 0);
-            for (const QPersistentModelIndex &row : std::as_const(rows))
-                if (row.isValid() && first.isValid())
-                    for (const int column : std::as_const(table->optional))
-                        if (row.sibling(row.row(), column).data() != first.sibling(0, column).data())
-                            table->uniform.remove(column);
+            table->uniform.removeIf([this](int column) { return !m_uniform.value(column, true); });
             layoutColumns(*table);
         }
     });

@@ -85,6 +85,7 @@ private:
     bool m_wholeFitDue = false;
     QList<QPersistentModelIndex> m_changedRows; // since the last fit, at most 51
     QSet<int> m_changedColumns;                 // changed in (nearly) every row since the last fit
+    QHash<int, bool> m_uniform;                 // column: one value on every row (read when needed)
 };
 
 } // namespace gemmscope
