@@ -182,10 +182,16 @@ private slots:
                  QStringLiteral("25.0 %"));
         // A run recorded before conditions existed, and a published one, say what they are.
         m_session->addOrUpdate(run("old", "naive", 9.0));
+        // Not "unknown" on every row, which read like a verdict, nor an empty clock (review 8): the
+        // conditions were not recorded, and the tooltip says why.
         QCOMPARE(m_model->index(m_model->rowOf("old"), ResultsModel::TrustColumn).data().toString(),
-                 QStringLiteral("unknown"));
+                 QStringLiteral("not recorded"));
         QCOMPARE(m_model->index(m_model->rowOf("old"), ResultsModel::ClockColumn).data().toString(),
-                 QString());
+                 QStringLiteral("—"));
+        QVERIFY(m_model->index(m_model->rowOf("old"), ResultsModel::ClockColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("Not measured: Recorded before")));
         m_session->addOrUpdate(run("t4", "naive", 9.0, 1024, "worklog"));
         QCOMPARE(m_model->index(m_model->rowOf("t4"), ResultsModel::TrustColumn).data().toString(),
                  QStringLiteral("published"));
@@ -287,7 +293,7 @@ private slots:
         m_session->addOrUpdate(failed);
         const QList<QByteArray> lines = m_model->toCsv().trimmed().split('\n');
         QCOMPARE(lines.size(), 3);
-        QVERIFY(lines[0].startsWith("run_id,Stage,"));
+        QVERIFY(lines[0].startsWith("run_id,Code,Stage,"));
         QVERIFY(lines[2].contains("\"launch_error: Too many resources, requested 1024 threads\""));
     }
 

@@ -239,6 +239,14 @@ private slots:
                            int(ResultsModel::RegistersColumn), int(ResultsModel::SmemColumn),
                            int(ResultsModel::OccupancyColumn), int(ResultsModel::SizeColumn),
                            int(ResultsModel::ParametersColumn)}) {
+            // A column of what is often the same for a whole session gives way to the numbers at
+            // narrow widths, counted on the header's columns button (tst_results_tables).
+            if ((column == ResultsModel::RelErrorColumn || column == ResultsModel::SizeColumn) &&
+                table->isColumnHidden(column)) {
+                auto *button = table->horizontalHeader()->findChild<QToolButton *>("columnsButton");
+                QVERIFY(button && button->isVisible() && button->text().endsWith(QStringLiteral(" hidden")));
+                continue;
+            }
             const int needed = std::max(static_cast<QAbstractItemView *>(table)->sizeHintForColumn(column),
                                         table->horizontalHeader()->sectionSizeHint(column));
             QVERIFY2(table->horizontalHeader()->sectionSize(column) >= needed,

@@ -1,10 +1,16 @@
 // The results table's view of ResultsModel: sorting and filtering (QSortFilterProxyModel) plus the
-// colour of failed runs, which belongs to the widgets layer, not to the QtCore model.
+// colour of failed runs, which belongs to the widgets layer, not to the QtCore model. It also hands
+// the model the charts' names of runs (shortRunLabel) for its code column, and sorts that column
+// in the charts' ladder order (ladderRank): the table and the charts list runs alike.
 #pragma once
 
+#include <QHash>
 #include <QSortFilterProxyModel>
+#include <utility>
 
 namespace gemmscope {
+
+struct RunRecord;
 
 class ResultsTableProxy : public QSortFilterProxyModel {
     Q_OBJECT
@@ -12,6 +18,20 @@ class ResultsTableProxy : public QSortFilterProxyModel {
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    void setSourceModel(QAbstractItemModel *source) override;
+    // Column -1 (no header chosen, or a header's third click): the ladder's order, as the charts
+    // list the runs, without a sort indicator.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    bool inLadderOrder() const { return m_ladderOrder; }
+
+protected:
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
+
+private:
+    std::pair<int, int> rankOf(const RunRecord &run) const;
+
+    bool m_ladderOrder = false;
+    mutable QHash<QString, std::pair<int, int>> m_ranks; // by stage and preset key
 };
 
 } // namespace gemmscope

@@ -5,7 +5,9 @@
 #include "plain_text.h"
 #include "stage_catalog.h"
 
+#include <array>
 #include <cmath>
+#include <utility>
 
 namespace gemmscope {
 
@@ -136,16 +138,85 @@ std::optional<double> ResultsModel::percentOfCublas(const RunRecord &record) con
     return 100.0 * reference->medianMs / record.medianMs;
 }
 
+void ResultsModel::setRunCode(RunCode code)
+{
+    m_runCode = std::move(code);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, CodeColumn), index(rowCount() - 1, CodeColumn));
+}
+
+namespace {
+
+// The stable names of the columns in settings, in Column order.
+constexpr std::array<const char *, ResultsModel::ColumnCount> kColumnKeys{
+    "code",      "stage",        "parameters", "median",   "trust",   "tflops", "percentOfCublas",
+    "registers", "sharedMemory", "occupancy",  "relError", "smClock", "size",   "origin",
+    "gpu",       "time",         "status"};
+
+// "4096³" where the three sizes agree (the usual square problem), else "8192×4096×6144".
+QString compactSize(const RunRecord &r)
+{
+    if (r.m <= 0)
+        return QString();
+    if (r.m == r.n && r.n == r.k)
+        return QString::number(r.m) + QChar(0x00B3); // not arg(): it reads "%1³" as %13
+    return QStringLiteral("%1×%2×%3").arg(r.m).arg(r.n).arg(r.k);
+}
+
+// A cell that has nothing to say, told apart from a number at a glance (its tooltip says why).
+const QString kNothing = QStringLiteral("—");
+
+// Compiled resources (registers, shared memory, occupancy) are known once the stage compiled;
+// cuBLAS reports none of its own kernels'.
+bool resourcesKnown(const RunRecord &r)
+{
+    return r.registers >= 0;
+}
+
+} // namespace
+
+bool ResultsModel::isNumberColumn(int column)
+{
+    switch (column) {
+    case MedianColumn:
+    case TflopsColumn:
+    case PercentOfCublasColumn:
+    case RegistersColumn:
+    case SmemColumn:
+    case OccupancyColumn:
+    case RelErrorColumn:
+    case ClockColumn:
+        return true;
+    default:
+        return false;
+    }
+}
+
+QString ResultsModel::columnKey(int column)
+{
+    return column >= 0 && column < ColumnCount ? QLatin1String(kColumnKeys[std::size_t(column)]) : QString();
+}
+
+int ResultsModel::columnOfKey(const QString &key)
+{
+    for (int column = 0; column < ColumnCount; ++column)
+        if (key == QLatin1String(kColumnKeys[std::size_t(column)]))
+            return column;
+    return -1;
+}
+
 QVariant ResultsModel::display(const RunRecord &r, int column) const
 {
     const bool ok = r.isOk();
     switch (column) {
+    case CodeColumn:
+        return codeOf(r);
     case StageColumn:
         return stageTitle(r.stageKey());
     case ParametersColumn:
         return formatRunParams(r);
     case SizeColumn:
-        return r.sizeText();
+        return compactSize(r);
     case MedianColumn:
         // A running run shows the runner's median so far, marked as such, until its result.
         if (r.status == RunStatus::Running && r.preliminaryMedianMs)
@@ -166,20 +237,35 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case PercentOfCublasColumn:
         if (const auto p = percentOfCublas(r))
             return QStringLiteral("%1 %").arg(*p, 0, 'f', 1);
-        return QString();
+        return QString(); // no baseline: the tooltip says so
     case ClockColumn:
-        return ok && r.conditions ? clockText(r.conditions) : QString();
+        if (!ok)
+            return QString();
+        return r.conditions && r.conditions->smClockMedianMhz ? clockText(r.conditions) : kNothing;
     case TrustColumn:
-        return ok ? trustOf(r).word : QString();
+        if (!ok)
+            return QString();
+        // "unknown" on every row of an older session read like a verdict; it was never measured.
+        return trustOf(r).level == TrustLevel::Unknown ? tr("not recorded") : trustOf(r).word;
     case RelErrorColumn:
-        return r.relError ? QString::number(*r.relError, 'e', 1) : QString();
+        // A measured 0 (identical to the reference) is a result; a run never verified has none.
+        if (!r.relError)
+            return ok ? kNothing : QString();
+        return *r.relError == 0 ? QStringLiteral("0") : QString::number(*r.relError, 'e', 1);
     case RegistersColumn:
-        return r.registers >= 0 ? QString::number(r.registers) : QString();
-    case SmemColumn:
-        return smemBytes(r) > 0 ? QStringLiteral("%1 KiB").arg(smemBytes(r) / 1024.0, 0, 'f', 1) : QString();
+        if (resourcesKnown(r))
+            return QString::number(r.registers);
+        return ok ? kNothing : QString();
+    case SmemColumn: {
+        const int bytes = smemBytes(r);
+        if (bytes <= 0)
+            return resourcesKnown(r) ? QStringLiteral("0 B") : (ok ? kNothing : QString());
+        return bytes < 1024 ? QStringLiteral("%1 B").arg(bytes)
+                            : QStringLiteral("%1 KiB").arg(bytes / 1024.0, 0, 'f', 1);
+    }
     case OccupancyColumn:
         if (r.occupancy < 0)
-            return QString();
+            return ok ? kNothing : QString();
         return QStringLiteral("%1 %%2")
             .arg(r.occupancy * 100.0, 0, 'f', 0)
             .arg(r.occupancyLimiter.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(r.occupancyLimiter));
@@ -203,6 +289,7 @@ QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
     // Missing numbers sort after every real one.
     constexpr double missing = std::numeric_limits<double>::infinity();
     switch (column) {
+    case CodeColumn: // the widgets' proxy sorts it in ladder order (ladderRank); here: the stage's
     case StageColumn: {
         const auto &all = stages();
         for (size_t i = 0; i < all.size(); ++i)
@@ -237,6 +324,66 @@ QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
     }
 }
 
+QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
+{
+    switch (column) {
+    case CodeColumn:
+        if (const QString code = codeOf(r); !code.isEmpty())
+            return plainTextAsHtml( // a preset key from a file: never markup
+                code.endsWith(QLatin1Char('*'))
+                    ? tr("%1: how the charts label this run; * = not the preset as the ladder runs it (other "
+                         "parameters, build or launch).")
+                          .arg(code)
+                    : tr("%1: how the charts label this run (preset %2).").arg(code, r.presetKey));
+        return {};
+    case StageColumn: // the tables cut long names at the end: the whole name here
+        return plainTextAsHtml(stageTitle(r.stageKey()));
+    case ParametersColumn:
+        return plainTextAsHtml(formatRunParams(r));
+    case SizeColumn:
+        return r.m > 0 ? tr("M×N×K = %1").arg(r.sizeText()) : QVariant();
+    case PercentOfCublasColumn:
+        if (const RunRecord *ref = cublasReference(r))
+            return plainTextAsHtml(
+                tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin, GPU and regime. The "
+                   "baseline's own trust: %3")
+                    .arg(ref->runId) // from the file: never markup
+                    .arg(ref->medianMs, 0, 'f', 3)
+                    .arg(trustOf(*ref).reason));
+        return r.isOk() ? tr("No cuBLAS FP32 run of the same size, origin, GPU and regime to compare with.")
+                        : QVariant();
+    case RelErrorColumn:
+        if (!r.relError)
+            return r.isOk() ? tr("Not verified: the run carries no comparison with the reference.")
+                            : QVariant();
+        return *r.relError == 0
+                   ? tr("Verified: identical to the reference in every element (tolerance %1).")
+                         .arg(r.tolerance)
+                   : tr("Verified: largest relative error against the reference %1 (tolerance %2).")
+                         .arg(*r.relError)
+                         .arg(r.tolerance);
+    case RegistersColumn:
+    case SmemColumn:
+    case OccupancyColumn:
+        if (!resourcesKnown(r) && r.isOk())
+            return findStage(r.stage.key()) && findStage(r.stage.key())->isLibrary
+                       ? tr("cuBLAS does not report the resources of its own kernels.")
+                       : tr("Not recorded: the run carries no compile report.");
+        if (column == SmemColumn)
+            return tr("%1 B static (ptxas) + %2 B dynamic (the launch) per block")
+                .arg(r.staticSmemBytes)
+                .arg(dynamicSmemBytes(r));
+        return {};
+    case OriginColumn:
+        if (r.origin != QLatin1String("measured"))
+            return r.origin == QLatin1String("worklog")
+                       ? tr("Published in the worklog (T4), not measured here.")
+                       : tr("Recorded earlier with gemmscope-bench, not measured here.");
+        return {};
+    }
+    return {};
+}
+
 QVariant ResultsModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -258,6 +405,11 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         if (failed)
             return plainTextAsHtml(failureText(r));
         // Before the catalog's refusal: these columns say how the number was measured.
+        if (index.column() == ClockColumn && r.isOk() && !(r.conditions && r.conditions->smClockMedianMhz))
+            return r.smClockMHz > 0 ? tr("Not measured: %1 The runner reported only the nominal %2 MHz.")
+                                          .arg(trustOf(r).reason)
+                                          .arg(r.smClockMHz)
+                                    : tr("Not measured: %1").arg(trustOf(r).reason);
         if ((index.column() == TrustColumn || index.column() == ClockColumn) && r.isOk())
             return trustOf(r).reason; // plain sentences of numbers and fixed words
         if (const QString refusal = catalogRefusal(r); !refusal.isEmpty()) // e.g. a zero tile from a file
@@ -265,26 +417,9 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
                 tr("Kept as it was read, but not modelled (the roofline and the access check leave it "
                    "out): %1")
                     .arg(refusal));
-        if (index.column() == PercentOfCublasColumn)
-            if (const RunRecord *ref = cublasReference(r))
-                return plainTextAsHtml(
-                    tr("Compared with cuBLAS FP32 run %1 (%2 ms), same size, origin, GPU and regime. The "
-                       "baseline's own trust: %3")
-                        .arg(ref->runId) // from the file: never markup
-                        .arg(ref->medianMs, 0, 'f', 3)
-                        .arg(trustOf(*ref).reason));
-        if (index.column() == SmemColumn && smemBytes(r) > 0)
-            return tr("%1 B static (ptxas) + %2 B dynamic (the launch) per block")
-                .arg(r.staticSmemBytes)
-                .arg(dynamicSmemBytes(r));
-        if (index.column() == OriginColumn && r.origin != QLatin1String("measured"))
-            return r.origin == QLatin1String("worklog")
-                       ? tr("Published in the worklog (T4), not measured here.")
-                       : tr("Recorded earlier with gemmscope-bench, not measured here.");
-        return {};
+        return toolTip(r, index.column());
     case Qt::TextAlignmentRole:
-        if (index.column() >= MedianColumn && index.column() <= OccupancyColumn &&
-            index.column() != TrustColumn)
+        if (isNumberColumn(index.column()))
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -298,29 +433,49 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr(
                 "Whether this time can be compared with another: steady (counted samples at one clock, "
                 "noise within the target), throttled (samples left out because the SM clock fell, e.g. "
-                "at the power cap), noisy (the noise stayed above the target), unknown (recorded before "
-                "it was measured), published (the worklog's own T4 number). Hover a cell for its "
+                "at the power cap), noisy (the noise stayed above the target), not recorded (timed before "
+                "GemmScope measured these conditions), published (the worklog's own T4 number). Hover a cell "
+                "for its "
                 "reason.");
         if (section == ClockColumn)
             return tr(
                 "The SM clock the SMs counted while the run was timed (lowest–median over its samples), "
                 "not the nominal clock.");
+        if (section == CodeColumn)
+            return tr("The run's name in the runtime chart and the roofline: the worklog's step (0–8, 5a), "
+                      "G32 the guide's tiles, + a stage past the worklog, cuBLAS and TF32 the baselines.");
+        if (section == PercentOfCublasColumn)
+            return tr("Speed as a percentage of cuBLAS FP32's at the same size, origin, GPU and regime.");
+        if (section == RelErrorColumn)
+            return tr("Largest relative error against the reference; 0: identical; —: not verified.");
     }
+    // Titles aligned as their cells: text at the left, numbers at the right.
+    if (orientation == Qt::Horizontal && role == Qt::TextAlignmentRole)
+        return QVariant::fromValue((isNumberColumn(section) ? Qt::AlignRight : Qt::AlignLeft) |
+                                   Qt::AlignVCenter);
+    // A header's first click sorts the way one reads the column: fastest and best first.
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return int(section == TflopsColumn || section == PercentOfCublasColumn ||
+                           section == OccupancyColumn || section == TimeColumn
+                       ? Qt::DescendingOrder
+                       : Qt::AscendingOrder);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
+    case CodeColumn:
+        return tr("Code");
     case StageColumn:
         return tr("Stage");
     case ParametersColumn:
         return tr("Parameters");
     case SizeColumn:
-        return tr("Size (MxNxK)");
+        return tr("Size");
     case MedianColumn:
         return tr("Median (p20–p80)");
     case TflopsColumn:
         return tr("TFLOP/s");
     case PercentOfCublasColumn:
-        return tr("% of cuBLAS FP32");
+        return tr("% cuBLAS");
     case ClockColumn:
         return tr("SM clock");
     case TrustColumn:

@@ -7,27 +7,31 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <functional>
 
 namespace gemmscope {
 
 class ResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
+    // In the order the tables show them: what names the run, its time and whether it can be
+    // compared, the numbers, then what is often the same on every row (size, GPU, origin).
     enum Column {
+        CodeColumn, // the charts' name of the run: "0", "G32+1", "+vec4", "cuBLAS" (setRunCode)
         StageColumn,
         ParametersColumn,
-        SizeColumn,
         MedianColumn, // "30.10 ms (30.00–30.30)"
+        TrustColumn,  // "steady", "throttled", "noisy", "not recorded", "published" (tooltip: why)
         TflopsColumn,
         PercentOfCublasColumn,
-        ClockColumn, // the SM clock measured while timing: "1980 MHz", "1605-1980 MHz"
-        TrustColumn, // "steady", "throttled", "noisy", "unknown", "published" (tooltip: why)
-        RelErrorColumn,
         RegistersColumn,
         SmemColumn,
         OccupancyColumn,
-        GpuColumn,
+        RelErrorColumn, // "0" (verified, identical), "6.9e-04", "—" (not verified)
+        ClockColumn,    // the SM clock measured while timing: "1980 MHz", "1605-1980 MHz", "—"
+        SizeColumn,     // "4096³", "8192×4096×6144"
         OriginColumn,
+        GpuColumn,
         TimeColumn,
         StatusColumn, // "ok", or the failure's kind and sentence
         ColumnCount
@@ -42,6 +46,18 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     int rowOf(const QString &runId) const { return m_session->indexOf(runId); }
+    const RunRecord &runAt(int row) const { return m_session->runs().at(row); }
+    // A column's name for settings: stable across versions that add or move columns ("median").
+    static QString columnKey(int column);
+    static int columnOfKey(const QString &key); // -1 for an unknown key
+    static bool isNumberColumn(int column);     // right-aligned, title and cells
+
+    // How the charts name a run ("0", "G32+1", "+vec4*"): the mapping lives with the charts
+    // (widgets layer, shortRunLabel), which hand it down so that a chart's point and its row carry
+    // one name. Without it the code column is empty.
+    using RunCode = std::function<QString(const RunRecord &)>;
+    void setRunCode(RunCode code);
+    QString codeOf(const RunRecord &record) const { return m_runCode ? m_runCode(record) : QString(); }
     // The cuBLAS FP32 run `record` is compared with: same size, origin and GPU, nearest in time.
     const RunRecord *cublasReference(const RunRecord &record) const;
     std::optional<double> percentOfCublas(const RunRecord &record) const;
@@ -52,7 +68,9 @@ public:
 private:
     QVariant display(const RunRecord &r, int column) const;
     QVariant sortValue(const RunRecord &r, int column) const;
+    QVariant toolTip(const RunRecord &r, int column) const; // an Ok or queued run's cell
     Session *m_session;
+    RunCode m_runCode;
     // cuBLAS FP32 runs by size, origin and GPU (rows of the session), built when first needed
     // after a change: looking the reference up by scanning every run made sorting or sizing a
     // 50,000-run table quadratic.

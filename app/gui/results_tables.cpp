@@ -1,64 +1,134 @@
 #include "results_tables.h"
 
+#include "plain_text.h"
 #include "results_model.h"
 #include "run_selection.h"
 
+#include <QAction>
+#include <QContextMenuEvent>
 #include <QEvent>
 #include <QHeaderView>
+#include <QIdentityProxyModel>
+#include <QMenu>
 #include <QPersistentModelIndex>
+#include <QScrollBar>
+#include <QSettings>
+#include <QStyleOptionHeader>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
+#include <algorithm>
 #include <utility>
 
 namespace gemmscope {
 
 namespace {
 
+using RM = ResultsModel;
+
 QTableView *makeTable(QAbstractItemModel *model, const char *name)
 {
     auto *table = new QTableView;
     table->setObjectName(QLatin1String(name));
+    QHeaderView *header = table->horizontalHeader();
+    // The ladder's order (the charts'), without an arrow: no header sorts it. A header's first
+    // click sorts by it and shows the arrow, the second reverses, the third returns to the ladder.
+    header->setSortIndicator(-1, Qt::AscendingOrder);
+    header->setSortIndicatorClearable(true);
     table->setModel(model);
     table->setSortingEnabled(true);
-    // The ladder's order, naive first (a header's default indicator is descending: reversed).
-    table->sortByColumn(ResultsModel::StageColumn, Qt::AscendingOrder);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    table->horizontalHeader()->setStretchLastSection(true);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    // Room at the header's right end for the columns button, never under a column's title.
+    header->setStretchLastSection(false);
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
     table->verticalHeader()->setVisible(false);
-    table->setTextElideMode(Qt::ElideRight); // only text columns are capped; their tooltips hold all of it
+    table->setTextElideMode(Qt::ElideRight); // only text columns give way; their tooltips hold all of it
     table->setWordWrap(false);
     // Fitting a column reads at most this many rows: a 10,000-run session must not format every
     // cell of every column each time a run arrives.
-    table->horizontalHeader()->setResizeContentsPrecision(200);
+    header->setResizeContentsPrecision(200);
     table->setMinimumSize(260, 140);
     // One line of text a row: the default row height leaves a ten-run table two thirds empty.
     table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
     return table;
 }
 
+// The run list is narrow: its median column shows the median alone, the p20–p80 range in the
+// tooltip (the Ladder's table has room for both). Rows and roles are the sorted model's.
+class RunListModel : public QIdentityProxyModel {
+public:
+    using QIdentityProxyModel::QIdentityProxyModel;
+
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        const QVariant value = QIdentityProxyModel::data(index, role);
+        if (index.column() != RM::MedianColumn)
+            return value;
+        const QString text = QIdentityProxyModel::data(index, Qt::DisplayRole).toString();
+        const qsizetype range = text.indexOf(QStringLiteral(" ("));
+        const bool spread = range > 0 && text.contains(QChar(0x2013)); // "(p20–p80)", not "(published)"
+        if (role == Qt::DisplayRole && spread)
+            return text.left(range);
+        if (role == Qt::ToolTipRole && spread && !value.isValid())
+            return QObject::tr("Median %1, p20–p80 %2").arg(text.left(range), text.mid(range + 1));
+        return value;
+    }
+
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        if (orientation == Qt::Horizontal && section == RM::MedianColumn && role == Qt::DisplayRole)
+            return QObject::tr("Median");
+        return QIdentityProxyModel::headerData(section, orientation, role);
+    }
+};
+
+bool isTextColumn(int column)
+{
+    return column == RM::StageColumn || column == RM::ParametersColumn;
+}
+
+QString settingsKey(const QTableView *view, const char *what)
+{
+    return QStringLiteral("columns/%1/%2").arg(view->objectName(), QLatin1String(what));
+}
+
 } // namespace
 
 ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *selection, QObject *parent)
-    : QObject(parent), m_full(makeTable(sortedModel, "resultsTable")),
-      m_runList(makeTable(sortedModel, "counterRunList"))
+    : QObject(parent), m_model(sortedModel)
 {
-    for (int column = 0; column < ResultsModel::ColumnCount; ++column)
-        m_runList->setColumnHidden(
-            column, column != ResultsModel::StageColumn && column != ResultsModel::ParametersColumn &&
-                        column != ResultsModel::MedianColumn && column != ResultsModel::OriginColumn);
-    // The time right after the stage: the list is narrow, and the time is what tells runs apart.
-    m_runList->horizontalHeader()->moveSection(ResultsModel::MedianColumn, 1);
-    // Where a number comes from (measured here, recorded, published for the T4) beside the stage:
-    // a published T4 time next to an H200 one must not read as the same GPU's.
-    m_full->horizontalHeader()->moveSection(ResultsModel::OriginColumn, 1);
-    // Whether a time can be compared (issue 22) right after the time, visible without scrolling.
-    QHeaderView *header = m_full->horizontalHeader();
-    header->moveSection(header->visualIndex(ResultsModel::TrustColumn),
-                        header->visualIndex(ResultsModel::MedianColumn) + 1);
-    for (QTableView *table : {m_full, m_runList})
-        table->installEventFilter(this); // shown: fitted to its real width
+    m_full.view = makeTable(sortedModel, "resultsTable");
+    m_full.essential = {RM::CodeColumn,  RM::StageColumn,    RM::ParametersColumn,      RM::MedianColumn,
+                        RM::TrustColumn, RM::TflopsColumn,   RM::PercentOfCublasColumn, RM::RegistersColumn,
+                        RM::SmemColumn,  RM::OccupancyColumn};
+    // By use: a failure's sentence, whether the result was right, then what usually is the same
+    // for a whole session.
+    m_full.optional = {RM::StatusColumn, RM::RelErrorColumn, RM::SizeColumn, RM::OriginColumn,
+                       RM::GpuColumn,    RM::ClockColumn,    RM::TimeColumn};
+    m_full.textFirst = RM::ParametersColumn; // the BK that tells the `__restrict__` rows apart
+    m_runList.view = makeTable(new RunListModel(this), "counterRunList");
+    static_cast<QIdentityProxyModel *>(m_runList.view->model())->setSourceModel(sortedModel);
+    m_runList.essential = {RM::CodeColumn, RM::StageColumn, RM::MedianColumn, RM::ParametersColumn};
+    // A published T4 time next to an H200 one must not read as the same GPU's.
+    m_runList.optional = {RM::OriginColumn, RM::SizeColumn, RM::GpuColumn};
+    m_runList.textFirst = RM::StageColumn; // the code and the time tell its rows apart
+    // The list is narrow and the time is what tells runs apart: right after the stage.
+    m_runList.view->horizontalHeader()->moveSection(RM::MedianColumn, RM::ParametersColumn);
+    for (Table *table : {&m_full, &m_runList})
+        setUp(*table);
+    // One sorted model under both: a header that sorts it puts its arrow on the other one too,
+    // so that neither shows ladder order (no arrow) over rows sorted by a column.
+    for (auto [from, to] : {std::pair{&m_full, &m_runList}, std::pair{&m_runList, &m_full}}) {
+        QHeaderView *target = to->view->horizontalHeader();
+        connect(from->view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, target,
+                [target](int section, Qt::SortOrder order) {
+                    if (target->sortIndicatorSection() != section || target->sortIndicatorOrder() != order)
+                        target->setSortIndicator(section, order);
+                });
+    }
+
     // What scheduleFit fits: the rows that came or changed (every row after a reset).
     const auto noteRows = [this, sortedModel](int first, int last) {
         for (int row = first; row <= last && m_changedRows.size() <= 50; ++row)
@@ -75,52 +145,359 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
                 for (int column = topLeft.column(); column <= bottomRight.column(); ++column)
                     m_changedColumns.insert(column); // every row's % of cuBLAS: that column fitted
             });
-    connect(sortedModel, &QAbstractItemModel::modelReset, this, [this] { m_wholeFitDue = true; });
-    for (QTableView *table : {m_full, m_runList})
-        connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, selection,
+    connect(sortedModel, &QAbstractItemModel::modelReset, this, [this] {
+        m_wholeFitDue = true;
+        m_uniform.clear();
+    });
+    connect(sortedModel, &QAbstractItemModel::rowsRemoved, this, [this] { m_uniform.clear(); });
+    for (Table *table : {&m_full, &m_runList})
+        connect(table->view->selectionModel(), &QItemSelectionModel::currentRowChanged, selection,
                 [selection](const QModelIndex &current) {
                     if (current.isValid())
                         selection->select(current.data(ResultsModel::RunIdRole).toString());
                 });
 }
 
+void ResultsTables::setUp(Table &table)
+{
+    QTableView *view = table.view;
+    QHeaderView *header = view->horizontalHeader();
+    table.cellWidth = QList<int>(RM::ColumnCount, 0);
+    for (int column = 0; column < RM::ColumnCount; ++column)
+        view->setColumnHidden(column, !table.essential.contains(column));
+    table.columnsButton = new QToolButton(header);
+    table.columnsButton->setObjectName(QStringLiteral("columnsButton"));
+    table.columnsButton->setAutoRaise(true);
+    table.columnsButton->setFocusPolicy(Qt::NoFocus);
+    // One width whatever it counts: the columns are fitted beside it.
+    table.columnsButton->setText(tr("%n hidden", nullptr, RM::ColumnCount));
+    table.columnsButton->setFixedWidth(table.columnsButton->sizeHint().width());
+    connect(table.columnsButton, &QToolButton::clicked, this, [this, &table] {
+        showColumnMenu(table, table.columnsButton->mapToGlobal(QPoint(0, table.columnsButton->height())));
+    });
+    connect(header, &QHeaderView::customContextMenuRequested, this,
+            [this, &table, header](const QPoint &pos) { showColumnMenu(table, header->mapToGlobal(pos)); });
+    connect(header, &QHeaderView::sectionResized, this, [&table](int, int, int) {
+        if (!table.applying && table.view->isVisible()) // not a saved header state restored
+            table.userWidths = true; // dragged by the user: kept until "Fit columns to the table"
+    });
+    // No arrow (and no room kept for one in every title) while the rows are in the ladder's order.
+    header->setSortIndicatorShown(header->sortIndicatorSection() >= 0);
+    connect(header, &QHeaderView::sortIndicatorChanged, this, [this, &table, header](int section) {
+        header->setSortIndicatorShown(section >= 0);
+        queueLayout(table);
+    });
+    connect(header, &QHeaderView::geometriesChanged, this, [this, &table] { placeColumnsButton(table); });
+    view->installEventFilter(this); // shown or resized: fitted to its real width
+    placeColumnsButton(table);
+}
+
+ResultsTables::Table *ResultsTables::tableOf(const QTableView *view)
+{
+    return view == m_full.view ? &m_full : view == m_runList.view ? &m_runList : nullptr;
+}
+
+const ResultsTables::Table *ResultsTables::tableOf(const QTableView *view) const
+{
+    return view == m_full.view ? &m_full : view == m_runList.view ? &m_runList : nullptr;
+}
+
 bool ResultsTables::eventFilter(QObject *watched, QEvent *event)
 {
-    // Columns fitted before the table was laid out were capped by its then tiny width; once it
-    // has been shown at a width, the user's own column widths stay.
+    auto *view = qobject_cast<QTableView *>(watched);
+    Table *table = view ? tableOf(view) : nullptr;
+    if (!table)
+        return QObject::eventFilter(watched, event);
+    // Columns fitted before the table was laid out were capped by its then tiny width.
     // A table fitted while hidden (its workspace not shown) is fitted when shown.
-    if (auto *table = qobject_cast<QTableView *>(watched);
-        event->type() == QEvent::Show && table &&
-        (!table->property("fittedShown").toBool() || table->property("fitWhenShown").toBool())) {
-        table->setProperty("fittedShown", true);
-        fitColumns();
+    if (event->type() == QEvent::Show &&
+        (!view->property("fittedShown").toBool() || view->property("fitWhenShown").toBool())) {
+        view->setProperty("fittedShown", true);
+        view->setProperty("fitWhenShown", false);
+        measure(*table);
+        queueLayout(*table);
+    } else if (event->type() == QEvent::Resize && view->isVisible()) {
+        queueLayout(*table);
     }
     return QObject::eventFilter(watched, event);
 }
 
+int ResultsTables::width(const Table &table, int column) const
+{
+    // The title as Qt's header sizes it, but with room for the sort arrow only where it is drawn:
+    // Qt reserves it in every column, some 25 px each, the width of a whole column at 1280.
+    QHeaderView *header = table.view->horizontalHeader();
+    QStyleOptionHeader option;
+    option.initFrom(header);
+    option.section = column;
+    option.orientation = Qt::Horizontal;
+    option.text = table.view->model()->headerData(column, Qt::Horizontal).toString();
+    QFont font = header->font();
+    font.setBold(true); // as Qt sizes a title: it may be drawn bold (highlighted sections)
+    option.fontMetrics = QFontMetrics(font);
+    QSize title = header->style()->sizeFromContents(QStyle::CT_HeaderSection, &option, QSize(), header);
+    if (header->isSortIndicatorShown() && header->sortIndicatorSection() == column)
+        title.rwidth() +=
+            title.height() + header->style()->pixelMetric(QStyle::PM_HeaderMargin, &option, header);
+    return std::max(table.cellWidth[column], title.width());
+}
+
+void ResultsTables::measure(Table &table)
+{
+    QTableView *view = table.view;
+    // The cells only: the title's width depends on the sort arrow (width()).
+    for (int column = 0; column < RM::ColumnCount; ++column)
+        table.cellWidth[column] = static_cast<QAbstractItemView *>(view)->sizeHintForColumn(column);
+    // One value on every row (every run of this session on one GPU, one size): such a column says
+    // nothing a row needs, and is the first to give way.
+    // Read once for both tables (their shared columns) until the rows change: a 50,000-run session
+    // formats each cell of a column that is the same on every row.
+    table.uniform.clear();
+    const int rows = m_model->rowCount();
+    for (const int column : std::as_const(table.optional)) {
+        if (!m_uniform.contains(column)) {
+            bool same = true;
+            const QString first = rows > 0 ? m_model->index(0, column).data().toString() : QString();
+            for (int row = 1; row < rows && same; ++row)
+                same = m_model->index(row, column).data().toString() == first;
+            m_uniform.insert(column, same);
+        }
+        if (m_uniform.value(column))
+            table.uniform.insert(column);
+    }
+}
+
+int ResultsTables::textMinimum(const Table &table, int column) const
+{
+    // Enough for the start of a stage's name ("Double buffering", "Shared-memory t…") and of the
+    // parameters up to BK, the one that tells the `__restrict__` rows apart.
+    const QFontMetrics metrics = table.view->fontMetrics();
+    // Where the parameters are second (the run list, narrow), their start only: their tooltip.
+    const QString start = column == RM::StageColumn ? QStringLiteral("Shared-memory til…")
+                          : table.textFirst == RM::ParametersColumn
+                              ? QStringLiteral("BM=128 BN=128 BK=16 TM…")
+                              : QStringLiteral("BM=128 BN=…");
+    const int wanted = metrics.horizontalAdvance(start) + 12;
+    return std::min(width(table, column), wanted);
+}
+
+void ResultsTables::queueLayout(Table &table)
+{
+    if (table.layoutQueued)
+        return;
+    table.layoutQueued = true;
+    QTimer::singleShot(0, this, [this, &table] {
+        table.layoutQueued = false;
+        layoutColumns(table);
+    });
+}
+
+void ResultsTables::layoutColumns(Table &table)
+{
+    QTableView *view = table.view;
+    QHeaderView *header = view->horizontalHeader();
+    // The width the columns may take: the table's, less its frame, a vertical scroll bar where the
+    // rows need one, and the columns button.
+    const int scrollBar = view->verticalScrollBar()->sizeHint().width();
+    const int available = view->width() - 2 * view->frameWidth() - scrollBar - table.columnsButton->width();
+    const auto shownByChoice = [&table](int column) {
+        if (table.choice.contains(column))
+            return table.choice.value(column);
+        return table.essential.contains(column);
+    };
+    QList<int> shown;
+    int fixed = 0, textNeed = 0;
+    for (int column = 0; column < RM::ColumnCount; ++column) {
+        if (!shownByChoice(column))
+            continue;
+        shown << column;
+        (isTextColumn(column) ? textNeed : fixed) += width(table, column);
+    }
+    // The columns left to the width: those whose values differ between rows before those with
+    // one value on every row, each shown when it fits whole beside the text at its full width.
+    QList<int> candidates;
+    for (const bool uniform : {false, true})
+        for (const int column : std::as_const(table.optional))
+            if (!table.choice.contains(column) && table.uniform.contains(column) == uniform)
+                candidates << column;
+    int room = available - fixed - textNeed;
+    for (const int column : std::as_const(candidates)) {
+        if (width(table, column) <= room) {
+            shown << column;
+            room -= width(table, column);
+            fixed += width(table, column);
+        }
+    }
+    table.applying = true;
+    for (int column = 0; column < RM::ColumnCount; ++column)
+        view->setColumnHidden(column, !shown.contains(column));
+    if (!table.userWidths) {
+        // The text columns give way where the rest leaves too little: each keeps its start (the
+        // stage's first words, the parameters up to BK), then the first of them grows to whole
+        // (the ladder's parameters, which tell its rows apart; the run list's stage name), then the
+        // other; where even the starts do not fit, the other shrinks first, both to a floor.
+        const int textRoom = available - fixed;
+        const auto full = [&](int column) { return shown.contains(column) ? width(table, column) : 0; };
+        const auto start = [&](int column) {
+            return shown.contains(column) ? textMinimum(table, column) : 0;
+        };
+        const int first = table.textFirst;
+        const int second = first == RM::StageColumn ? RM::ParametersColumn : RM::StageColumn;
+        QHash<int, int> text{{first, start(first)}, {second, start(second)}};
+        int extra = textRoom - text[first] - text[second];
+        if (extra >= 0) {
+            const int more = std::min(full(first) - text[first], extra);
+            text[first] += more;
+            text[second] += std::min(full(second) - text[second], extra - more);
+        } else {
+            const int floor = view->fontMetrics().horizontalAdvance(QStringLiteral("Shared-m…")) + 12;
+            text[second] = std::max(std::min(text[second], floor), text[second] + extra);
+            extra = textRoom - text[first] - text[second];
+            if (extra < 0)
+                text[first] = std::max(std::min(text[first], floor), text[first] + extra);
+        }
+        for (const int column : std::as_const(shown)) {
+            int size = width(table, column);
+            if (isTextColumn(column))
+                size = text[column];
+            header->resizeSection(column, size);
+        }
+        // A text column last (the run list's parameters) runs on under the columns button: its
+        // title is at its left, and a cut text gains the button's width.
+        int last = -1;
+        for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
+            if (!header->isSectionHidden(header->logicalIndex(visual)))
+                last = header->logicalIndex(visual);
+        if (isTextColumn(last) && text[last] < full(last))
+            header->resizeSection(last, std::min(full(last), text[last] + table.columnsButton->width()));
+    }
+    table.applying = false;
+    const QString hidden = hiddenColumnsText(view);
+    table.columnsButton->setText(hidden.isEmpty() ? QStringLiteral("⋮") : hidden);
+    QStringList names;
+    for (const int column : hiddenColumns(view)) {
+        const QString name = m_model->headerData(column, Qt::Horizontal).toString();
+        names << (table.uniform.contains(column) && m_model->rowCount() > 0
+                      ? tr("%1 (%2 on every row)").arg(name, m_model->index(0, column).data().toString())
+                      : name);
+    }
+    // The values come from the session file: never markup.
+    table.columnsButton->setToolTip(plainTextAsHtml(
+        names.isEmpty() ? tr("Every column is shown. Click (or right-click a header) to choose columns.")
+                        : tr("Hidden: %1. Click (or right-click a header) to show or hide columns.")
+                              .arg(names.join(QStringLiteral(", ")))));
+    placeColumnsButton(table);
+}
+
+void ResultsTables::placeColumnsButton(Table &table)
+{
+    QHeaderView *header = table.view->horizontalHeader();
+    QToolButton *button = table.columnsButton;
+    const QSize size(button->width(), std::max(header->height(), 1));
+    button->setGeometry(header->width() - size.width(), 0, size.width(), size.height());
+    button->raise();
+}
+
+QList<int> ResultsTables::hiddenColumns(const QTableView *view) const
+{
+    QList<int> hidden;
+    for (int column = 0; column < RM::ColumnCount; ++column)
+        if (view->isColumnHidden(column))
+            hidden << column;
+    return hidden;
+}
+
+QString ResultsTables::hiddenColumnsText(const QTableView *view) const
+{
+    const qsizetype count = hiddenColumns(view).size();
+    return count == 0 ? QString() : tr("%n hidden", nullptr, int(count));
+}
+
+void ResultsTables::showColumnMenu(Table &table, const QPoint &globalPos)
+{
+    QMenu menu(table.view);
+    const QString hidden = hiddenColumnsText(table.view);
+    QAction *title =
+        menu.addAction(hidden.isEmpty() ? tr("Every column shown") : tr("Columns: %1").arg(hidden));
+    title->setEnabled(false);
+    menu.addSeparator();
+    for (int column = 0; column < RM::ColumnCount; ++column) {
+        QString name = m_model->headerData(column, Qt::Horizontal).toString();
+        if (table.uniform.contains(column) && m_model->rowCount() > 0)
+            name = tr("%1 — %2 on every row").arg(name, m_model->index(0, column).data().toString());
+        else if (!table.choice.contains(column) && table.optional.contains(column))
+            name = tr("%1 — shown where there is room").arg(name);
+        QAction *action = menu.addAction(name.replace(QLatin1Char('&'), QStringLiteral("&&"))); // no mnemonic
+        action->setCheckable(true);
+        action->setChecked(!table.view->isColumnHidden(column));
+        connect(action, &QAction::toggled, this,
+                [this, &table, column](bool on) { setColumnChoice(table.view, column, on); });
+    }
+    menu.addSeparator();
+    connect(menu.addAction(tr("Fit columns to the table (forget my choices)")), &QAction::triggered, this,
+            [this, &table] {
+                table.choice.clear();
+                table.userWidths = false;
+                measure(table);
+                layoutColumns(table);
+            });
+    menu.exec(globalPos);
+}
+
+void ResultsTables::setColumnChoice(QTableView *view, int column, std::optional<bool> shown)
+{
+    Table *table = tableOf(view);
+    if (!table || column < 0 || column >= RM::ColumnCount)
+        return;
+    if (shown)
+        table->choice.insert(column, *shown);
+    else
+        table->choice.remove(column);
+    layoutColumns(*table);
+}
+
+void ResultsTables::saveColumnChoices(QSettings &settings) const
+{
+    for (const Table *table : {&m_full, &m_runList}) {
+        QStringList shown, hidden;
+        for (auto it = table->choice.cbegin(); it != table->choice.cend(); ++it)
+            (it.value() ? shown : hidden) << RM::columnKey(it.key());
+        shown.sort();
+        hidden.sort();
+        settings.setValue(settingsKey(table->view, "shown"), shown);
+        settings.setValue(settingsKey(table->view, "hidden"), hidden);
+    }
+}
+
+void ResultsTables::restoreColumnChoices(const QSettings &settings)
+{
+    for (Table *table : {&m_full, &m_runList}) {
+        table->choice.clear();
+        for (const bool on : {true, false})
+            for (const QString &key :
+                 settings.value(settingsKey(table->view, on ? "shown" : "hidden")).toStringList())
+                if (const int column = RM::columnOfKey(key); column >= 0)
+                    table->choice.insert(column, on);
+        if (table->view->isVisible())
+            layoutColumns(*table);
+    }
+}
+
 void ResultsTables::fitColumns()
 {
+    m_uniform.clear();
     m_changedRows.clear();
     m_changedColumns.clear();
-    // Every column as wide as its contents; the stage and status columns capped at a third of the
-    // table, so that one long status does not push the numbers out of sight (the parameters are
-    // never cut: the BK that tells two rows apart is at their end).
-    for (QTableView *table : {m_full, m_runList}) {
+    for (Table *table : {&m_full, &m_runList}) {
+        QTableView *view = table->view;
         // A hidden table reads 200 rows a column to fit (Qt reads the rows on screen of a shown
         // one): in a 10,000-run session that was a tenth of the window's time while runs arrived.
-        const bool hidden = table->window()->isVisible() && !table->isVisible();
-        table->setProperty("fitWhenShown", hidden);
+        const bool hidden = view->window()->isVisible() && !view->isVisible();
+        view->setProperty("fitWhenShown", hidden);
         if (hidden)
             continue;
-        QHeaderView *header = table->horizontalHeader();
-        const int cap = std::max(260, table->viewport()->width() / 3);
-        for (int column = 0; column < header->count(); ++column) {
-            if (table->isColumnHidden(column))
-                continue;
-            table->resizeColumnToContents(column);
-            if (column == ResultsModel::StageColumn || column == ResultsModel::StatusColumn)
-                header->resizeSection(column, std::min(header->sectionSize(column), cap));
-        }
+        measure(*table);
+        layoutColumns(*table);
     }
 }
 
@@ -141,37 +518,39 @@ void ResultsTables::scheduleFit()
             fitColumns();
             return;
         }
-        for (QTableView *table : {m_full, m_runList}) {
-            if (!table->isVisible()) {
-                table->setProperty("fitWhenShown", true);
+        // A new row with another value makes its column worth a place (in either table).
+        const QModelIndex first = m_model->index(0, 0);
+        for (const QPersistentModelIndex &row : std::as_const(rows))
+            if (row.isValid() && first.isValid())
+                for (auto it = m_uniform.begin(); it != m_uniform.end(); ++it)
+                    if (it.value() &&
+                        row.sibling(row.row(), it.key()).data() != first.sibling(0, it.key()).data())
+                        it.value() = false;
+        for (Table *table : {&m_full, &m_runList}) {
+            QTableView *view = table->view;
+            if (!view->isVisible()) {
+                view->setProperty("fitWhenShown", true);
                 continue;
             }
-            QHeaderView *header = table->horizontalHeader();
-            const int cap = std::max(260, table->viewport()->width() / 3);
-            for (int column = 0; column < header->count(); ++column) {
-                if (table->isColumnHidden(column))
-                    continue;
-                int width = header->sectionSize(column);
-                if (columns.contains(column)) {
-                    table->resizeColumnToContents(column);
-                    width = header->sectionSize(column);
-                }
+            for (int column = 0; column < RM::ColumnCount; ++column) {
+                int cells = table->cellWidth[column];
+                if (columns.contains(column))
+                    cells = static_cast<QAbstractItemView *>(view)->sizeHintForColumn(column);
                 for (const QPersistentModelIndex &row : std::as_const(rows))
                     if (row.isValid())
-                        width =
-                            std::max(width, table->sizeHintForIndex(row.sibling(row.row(), column)).width());
-                if (column == ResultsModel::StageColumn || column == ResultsModel::StatusColumn)
-                    width = std::min(width, std::max(cap, header->sectionSize(column)));
-                if (width > header->sectionSize(column))
-                    header->resizeSection(column, width);
+                        cells =
+                            std::max(cells, view->sizeHintForIndex(row.sibling(row.row(), column)).width());
+                table->cellWidth[column] = cells;
             }
+            table->uniform.removeIf([this](int column) { return !m_uniform.value(column, true); });
+            layoutColumns(*table);
         }
     });
 }
 
 void ResultsTables::showRow(int row)
 {
-    for (QTableView *table : {m_full, m_runList}) {
+    for (QTableView *table : {m_full.view, m_runList.view}) {
         const QModelIndex index = table->model()->index(row, 0);
         if (table->currentIndex().row() != row) {
             table->setCurrentIndex(index);

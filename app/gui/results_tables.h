@@ -1,16 +1,27 @@
 // The results as tables: the Ladder's, with every column, and the Counters workspace's run list,
 // with the columns that tell runs apart. Both are views of one sorted model and follow the shared
-// selection; a row chosen in either selects its run everywhere. Numbers are never cut: columns
-// are as wide as their contents and the table scrolls sideways instead.
+// selection; a row chosen in either selects its run everywhere.
+//
+// Columns fit the table's width instead of scrolling sideways: the columns a reader needs (the
+// charts' code, the time and its trust, the numbers) are always as wide as their contents; the
+// stage name and the parameters give way (cut at their end, whole in the tooltip); the columns
+// that are often the same on every row (size, GPU, origin, time...) are shown where there is room,
+// those that differ between rows first. A column is never hidden without the header saying so: a
+// button at the header's right end counts the hidden columns ("3 hidden") and opens the same menu
+// as a right click on the header, where the user shows or hides any column (remembered).
 #pragma once
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QPersistentModelIndex>
 #include <QSet>
+#include <optional>
 
 class QAbstractItemModel;
+class QSettings;
 class QTableView;
+class QToolButton;
 
 namespace gemmscope {
 
@@ -21,8 +32,8 @@ class ResultsTables : public QObject {
 public:
     ResultsTables(QAbstractItemModel *sortedModel, RunSelection *selection, QObject *parent = nullptr);
 
-    QTableView *full() const { return m_full; }
-    QTableView *runList() const { return m_runList; }
+    QTableView *full() const { return m_full.view; }
+    QTableView *runList() const { return m_runList.view; }
 
     void fitColumns();
     // Once the event loop turns: the columns widened where the rows that came or changed since need
@@ -30,15 +41,51 @@ public:
     void scheduleFit();
     void showRow(int row); // the selected run's row, made current and scrolled to in both
 
-private:
-    bool eventFilter(QObject *watched, QEvent *event) override;
+    // The columns the user showed or hid from the header's menu, by the model's column keys.
+    void saveColumnChoices(QSettings &settings) const;
+    void restoreColumnChoices(const QSettings &settings);
+    // The user's choice for `column` of `table`: shown (true), hidden (false) or left to the width.
+    void setColumnChoice(QTableView *table, int column, std::optional<bool> shown);
+    // The columns `table` hides now, by the user or for want of width, and the header's count of
+    // them ("3 hidden"; empty when none is hidden).
+    QList<int> hiddenColumns(const QTableView *table) const;
+    QString hiddenColumnsText(const QTableView *table) const;
 
-    QTableView *m_full;
-    QTableView *m_runList;
+private:
+    struct Table {
+        QTableView *view = nullptr;
+        QToolButton *columnsButton = nullptr; // at the header's right end: "3 hidden", the menu
+        QList<int> essential;                 // always shown unless the user hides them
+        QList<int> optional;                  // shown where there is room, differing ones first
+        QHash<int, bool> choice;              // the user's: shown or hidden
+        int textFirst = -1;                   // the text column that grows to whole first
+        QList<int> cellWidth;                 // each column's width for its cells' whole contents
+        QSet<int> uniform;                    // columns with one value on every row
+        bool userWidths = false;              // the user dragged a column: widths stay theirs
+        bool applying = false;                // our own resizes, not the user's
+        bool layoutQueued = false;
+    };
+
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    Table *tableOf(const QTableView *view);
+    const Table *tableOf(const QTableView *view) const;
+    void setUp(Table &table);
+    void measure(Table &table); // needed widths and uniform columns, over the rows
+    void layoutColumns(Table &table);
+    void queueLayout(Table &table);
+    void showColumnMenu(Table &table, const QPoint &globalPos);
+    void placeColumnsButton(Table &table);
+    int textMinimum(const Table &table, int column) const;
+    int width(const Table &table, int column) const; // for its whole cells and title
+
+    QAbstractItemModel *m_model;
+    Table m_full;
+    Table m_runList;
     bool m_fitQueued = false;
     bool m_wholeFitDue = false;
     QList<QPersistentModelIndex> m_changedRows; // since the last fit, at most 51
     QSet<int> m_changedColumns;                 // changed in (nearly) every row since the last fit
+    QHash<int, bool> m_uniform;                 // column: one value on every row (read when needed)
 };
 
 } // namespace gemmscope

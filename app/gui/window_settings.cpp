@@ -24,6 +24,7 @@ void saveWindowSettings(const QMainWindow &window, const WindowLayout &views)
     settings.setValue(QStringLiteral("workspaces/sweepTab"), views.sweeps.tabs->currentIndex());
     settings.setValue(QStringLiteral("window/resultsHeader"),
                       views.resultsTable()->horizontalHeader()->saveState());
+    views.tables->saveColumnChoices(settings);
     settings.setValue(QStringLiteral("roofline/l2Shown"), views.roofline->levelShown(MemoryLevel::L2));
     settings.setValue(QStringLiteral("roofline/l1SharedShown"),
                       views.roofline->levelShown(MemoryLevel::L1Shared));
@@ -37,6 +38,7 @@ void restoreWindowSettings(QMainWindow *window, const WindowLayout &views)
                                   settings.value(QStringLiteral("roofline/l2Shown"), true).toBool());
     views.roofline->setLevelShown(MemoryLevel::L1Shared,
                                   settings.value(QStringLiteral("roofline/l1SharedShown"), true).toBool());
+    views.tables->restoreColumnChoices(settings);
     if (!window->restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
         applyFirstStartLayout(window, views.workspaces);
         return;

@@ -1,0 +1,327 @@
+// The Ladder's results table and the Counters run list with the whole 23-stage H200 ladder loaded
+// (review of session 27, items 4, 7, 8, 9, 17): at 1280x800, 1440x900 and 1920x1080 every number a
+// reader needs is whole and on screen without scrolling sideways, hidden columns are counted in
+// the header, each row carries the charts' code, the sort arrow shows only when a header sorts,
+// and the user's choice of columns survives a restart.
+#include "main_window.h"
+#include "results_model.h"
+#include "results_tables.h"
+#include "runtime_chart.h"
+#include "runtime_series.h"
+#include "session.h"
+#include "workspaces.h"
+
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QSettings>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QtTest>
+
+using namespace gemmscope;
+using RM = ResultsModel;
+
+namespace {
+
+const QString kFullLadder = QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json");
+
+// The width a column needs for its whole contents and title (what Qt's fit would give it).
+int neededWidth(QTableView *table, int column)
+{
+    return std::max(static_cast<QAbstractItemView *>(table)->sizeHintForColumn(column),
+                    table->horizontalHeader()->sectionSizeHint(column));
+}
+
+// Whole (not elided) and inside the viewport without scrolling sideways.
+QString columnProblem(QTableView *table, int column)
+{
+    QHeaderView *header = table->horizontalHeader();
+    const QString name = table->model()->headerData(column, Qt::Horizontal).toString();
+    if (table->isColumnHidden(column))
+        return QStringLiteral("%1 hidden").arg(name);
+    if (header->sectionSize(column) < neededWidth(table, column))
+        return QStringLiteral("%1 cut: %2 px for %3")
+            .arg(name)
+            .arg(header->sectionSize(column))
+            .arg(neededWidth(table, column));
+    const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
+    if (header->sectionViewportPosition(column) < 0 || right > table->viewport()->width())
+        return QStringLiteral("%1 off the viewport: ends at %2 of %3 px")
+            .arg(name)
+            .arg(right)
+            .arg(table->viewport()->width());
+    return {};
+}
+
+QStringList runIdsInRowOrder(QTableView *table)
+{
+    QStringList ids;
+    for (int row = 0; row < table->model()->rowCount(); ++row)
+        ids << table->model()->index(row, 0).data(RM::RunIdRole).toString();
+    return ids;
+}
+
+void clickHeader(QTableView *table, int column)
+{
+    QHeaderView *header = table->horizontalHeader();
+    const QPoint at(header->sectionViewportPosition(column) + header->sectionSize(column) / 2,
+                    header->height() / 2);
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
+}
+
+} // namespace
+
+class TestResultsTables : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("GemmScopeTests");
+        QCoreApplication::setApplicationName("tst_results_tables");
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(QFileInfo::exists(kFullLadder), qPrintable(kFullLadder));
+        QSettings().clear();
+    }
+
+    // The numbers a reader compares rows by are whole and on screen at each common screen size;
+    // a column left out for want of width is counted on the header's columns button, and every
+    // column that is shown is whole (only the stage name and the parameters give way, at their end).
+    void ladderNumbersWholeWithoutScrolling_data() { sizes_data(); }
+    void ladderNumbersWholeWithoutScrolling()
+    {
+        QFETCH(QSize, size);
+        MainWindow window(options());
+        openFullLadder(window, size);
+        QTableView *table = window.resultsView();
+        QVERIFY(table->isVisible());
+        for (const int column :
+             {RM::CodeColumn, RM::MedianColumn, RM::TrustColumn, RM::TflopsColumn, RM::PercentOfCublasColumn,
+              RM::RegistersColumn, RM::SmemColumn, RM::OccupancyColumn}) {
+            const QString problem = columnProblem(table, column);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        int hidden = 0;
+        for (int column = 0; column < RM::ColumnCount; ++column) {
+            if (table->isColumnHidden(column)) {
+                ++hidden;
+                continue;
+            }
+            if (column == RM::StageColumn || column == RM::ParametersColumn) {
+                // Cut at its end only, and never to nothing.
+                QCOMPARE(table->textElideMode(), Qt::ElideRight);
+                QVERIFY(table->horizontalHeader()->sectionSize(column) >= 80);
+                continue;
+            }
+            const QString problem = columnProblem(table, column);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+        auto *button = table->horizontalHeader()->findChild<QToolButton *>("columnsButton");
+        QVERIFY(button && button->isVisible());
+        QCOMPARE(button->text(), hidden == 0 ? QStringLiteral("⋮") : QStringLiteral("%1 hidden").arg(hidden));
+        // The button sits right of the last column, over no column's title.
+        int lastRight = 0;
+        for (int column = 0; column < RM::ColumnCount; ++column)
+            if (!table->isColumnHidden(column))
+                lastRight = std::max(lastRight, table->horizontalHeader()->sectionViewportPosition(column) +
+                                                    table->horizontalHeader()->sectionSize(column));
+        QVERIFY2(
+            button->geometry().left() >= lastRight,
+            qPrintable(QStringLiteral("button at %1, columns end at %2").arg(button->x()).arg(lastRight)));
+        // Room at 1920 for the rest of what differs between rows.
+        if (size.width() >= 1920)
+            QVERIFY(!table->isColumnHidden(RM::RelErrorColumn));
+    }
+
+    // The Counters run list: the code, the stage and the median readable at each size without
+    // scrolling sideways; a long stage name cut at its end, whole in its tooltip.
+    void runListReadable_data() { sizes_data(); }
+    void runListReadable()
+    {
+        QFETCH(QSize, size);
+        MainWindow window(options());
+        openFullLadder(window, size);
+        window.workspaces()->setCurrent(Workspace::Counters);
+        QApplication::processEvents();
+        QApplication::processEvents();
+        auto *list = window.findChild<QTableView *>("counterRunList");
+        QVERIFY(list && list->isVisible());
+        for (const int column : {RM::CodeColumn, RM::MedianColumn}) {
+            const QString problem = columnProblem(list, column);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        QVERIFY(!list->isColumnHidden(RM::StageColumn) && !list->isColumnHidden(RM::ParametersColumn));
+        QCOMPARE(list->horizontalScrollBar()->maximum(), 0);
+        QCOMPARE(list->textElideMode(), Qt::ElideRight);
+        for (int row = 0; row < list->model()->rowCount(); ++row) {
+            for (const int column : {RM::StageColumn, RM::ParametersColumn}) {
+                const QModelIndex cell = list->model()->index(row, column);
+                QVERIFY(!cell.data().toString().isEmpty() || column == RM::ParametersColumn);
+                QVERIFY2(cell.data(Qt::ToolTipRole).toString().contains(cell.data().toString()),
+                         qPrintable(cell.data().toString()));
+            }
+        }
+        QVERIFY2(list->horizontalHeader()->sectionSize(RM::StageColumn) >= 100,
+                 qPrintable(QStringLiteral("stage %1 px, parameters %2 px in a list %3 px wide")
+                                .arg(list->horizontalHeader()->sectionSize(RM::StageColumn))
+                                .arg(list->horizontalHeader()->sectionSize(RM::ParametersColumn))
+                                .arg(list->width())));
+    }
+
+    // Every row carries the name the runtime chart (and the roofline) gives its run, and rows of
+    // one stage are told apart by code and parameters.
+    void codeColumnMatchesTheCharts()
+    {
+        MainWindow window(options());
+        openFullLadder(window, QSize(1440, 900));
+        QHash<QString, QString> chartCode;
+        for (const RuntimeSlot &slot : window.findChild<RuntimeChart *>()->runtimeSlotList())
+            chartCode.insert(slot.run.runId, slot.label);
+        QTableView *table = window.resultsView();
+        QCOMPARE(table->model()->rowCount(), 23);
+        QCOMPARE(chartCode.size(), 23);
+        QSet<QString> identities;
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            const QString id = table->model()->index(row, 0).data(RM::RunIdRole).toString();
+            const QString code = table->model()->index(row, RM::CodeColumn).data().toString();
+            QVERIFY2(!code.isEmpty(), qPrintable(id));
+            QCOMPARE(code, chartCode.value(id));
+            identities.insert(table->model()->index(row, RM::StageColumn).data().toString() + '|' + code +
+                              '|' + table->model()->index(row, RM::ParametersColumn).data().toString());
+        }
+        QCOMPARE(identities.size(), 23);
+    }
+
+    // Rows start in the charts' ladder order with no sort arrow; a header click sorts and shows
+    // the arrow, the second reverses, the third returns to the ladder and hides the arrow.
+    void sortArrowOnlyWhenAHeaderSorts()
+    {
+        MainWindow window(options());
+        openFullLadder(window, QSize(1920, 1080));
+        QTableView *table = window.resultsView();
+        QHeaderView *header = table->horizontalHeader();
+        QStringList ladder;
+        for (const RunRecord &run : ladderOrdered(window.session()->runs()))
+            ladder << run.runId;
+        QCOMPARE(header->sortIndicatorSection(), -1);
+        QCOMPARE(runIdsInRowOrder(table), ladder);
+        clickHeader(table, RM::MedianColumn);
+        QCOMPARE(header->sortIndicatorSection(), int(RM::MedianColumn));
+        QVERIFY(header->isSortIndicatorShown());
+        QCOMPARE(header->sortIndicatorOrder(), Qt::AscendingOrder); // fastest first
+        const QStringList byMedian = runIdsInRowOrder(table);
+        QVERIFY(byMedian != ladder);
+        QCOMPARE(table->model()->index(0, RM::CodeColumn).data().toString(), QStringLiteral("TF32"));
+        // The run list shows the same rows: its header says so too.
+        QHeaderView *listHeader = window.findChild<QTableView *>("counterRunList")->horizontalHeader();
+        QCOMPARE(listHeader->sortIndicatorSection(), int(RM::MedianColumn));
+        clickHeader(table, RM::MedianColumn);
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        clickHeader(table, RM::MedianColumn);
+        QCOMPARE(header->sortIndicatorSection(), -1);
+        QCOMPARE(listHeader->sortIndicatorSection(), -1);
+        QCOMPARE(runIdsInRowOrder(table), ladder);
+        // The code column's own order is the ladder's.
+        clickHeader(table, RM::CodeColumn);
+        QCOMPARE(header->sortIndicatorSection(), int(RM::CodeColumn));
+        QCOMPARE(runIdsInRowOrder(table), ladder);
+    }
+
+    // Columns the user hides or shows from the header's menu stay so in the next window.
+    void hiddenColumnsSettingRoundTrips()
+    {
+        QSettings().clear();
+        MainWindow::Options keep = options();
+        keep.restoreSettings = true;
+        {
+            MainWindow window(keep);
+            openFullLadder(window, QSize(1440, 900));
+            ResultsTables *tables = window.findChild<ResultsTables *>();
+            QVERIFY(tables);
+            tables->setColumnChoice(window.resultsView(), RM::RegistersColumn, false);
+            tables->setColumnChoice(window.resultsView(), RM::TimeColumn, true);
+            QVERIFY(window.resultsView()->isColumnHidden(RM::RegistersColumn));
+            QVERIFY(!window.resultsView()->isColumnHidden(RM::TimeColumn));
+            QVERIFY(window.close());
+        }
+        MainWindow again(keep);
+        openFullLadder(again, QSize(1440, 900));
+        QTableView *table = again.resultsView();
+        QVERIFY(table->isColumnHidden(RM::RegistersColumn));
+        QVERIFY(!table->isColumnHidden(RM::TimeColumn));
+        auto *button = table->horizontalHeader()->findChild<QToolButton *>("columnsButton");
+        QVERIFY(button->text().endsWith(QStringLiteral(" hidden")));
+        QVERIFY(button->toolTip().contains(QStringLiteral("Registers")));
+        QSettings().clear();
+    }
+
+    // Cells that have nothing to say do not look like data (review item 8): the session's runs
+    // were timed before conditions were recorded, verified (rel. error 0 or measured), compiled.
+    void emptyCellsSayWhy()
+    {
+        MainWindow window(options());
+        openFullLadder(window, QSize(1920, 1080));
+        const ResultsModel *model = window.resultsModel();
+        bool sawZero = false, sawError = false;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const RunRecord &run = model->runAt(row);
+            const auto cell = [&](int column, int role = Qt::DisplayRole) {
+                return model->index(row, column).data(role).toString();
+            };
+            QCOMPARE(cell(RM::TrustColumn), QStringLiteral("not recorded"));
+            QVERIFY(!cell(RM::TrustColumn, Qt::ToolTipRole).isEmpty());
+            QCOMPARE(cell(RM::ClockColumn), QStringLiteral("—"));
+            QVERIFY(cell(RM::ClockColumn, Qt::ToolTipRole).contains(QStringLiteral("nominal 1980 MHz")));
+            QCOMPARE(cell(RM::SizeColumn), QStringLiteral("4096³"));
+            QVERIFY(run.relError.has_value());
+            if (*run.relError == 0) {
+                sawZero = true;
+                QCOMPARE(cell(RM::RelErrorColumn), QStringLiteral("0"));
+                QVERIFY(cell(RM::RelErrorColumn, Qt::ToolTipRole).startsWith(QStringLiteral("Verified")));
+            } else {
+                sawError = true;
+                QVERIFY(cell(RM::RelErrorColumn).contains(QStringLiteral("e-04")));
+            }
+            if (run.registers >= 0 && run.staticSmemBytes == 0 && run.stageKey() == QStringLiteral("naive"))
+                QCOMPARE(cell(RM::SmemColumn), QStringLiteral("0 B"));
+            if (run.registers < 0) // cuBLAS: no resources of its own
+                QCOMPARE(cell(RM::RegistersColumn), QStringLiteral("—"));
+        }
+        QVERIFY(sawZero && sawError);
+    }
+
+private:
+    static void sizes_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1440x900") << QSize(1440, 900);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+
+    MainWindow::Options options() const
+    {
+        return {
+            .startRunner = false, .restoreSettings = false, .autosavePath = m_dir.filePath("autosave.json")};
+    }
+
+    static void openFullLadder(MainWindow &window, const QSize &size)
+    {
+        QString error;
+        QVERIFY2(window.openSession(kFullLadder, &error), qPrintable(error));
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.workspaces()->setCurrent(Workspace::Ladder);
+        QApplication::processEvents();
+        QApplication::processEvents();
+    }
+
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestResultsTables)
+#include "tst_results_tables.moc"
