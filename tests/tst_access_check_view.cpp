@@ -93,6 +93,10 @@ private slots:
             QCOMPARE(view.rows()[i].verdict, Verdict::Agrees);
         }
         QVERIFY(view.headline().contains(QStringLiteral("worklog-3")));
+        // Named by the code the charts and the tables show, never by its internal id.
+        QVERIFY2(view.headline().startsWith(QStringLiteral("Run 3")) &&
+                     !view.headline().contains(QStringLiteral("r7")),
+                 qPrintable(view.headline()));
         QVERIFY(view.headline().contains(QStringLiteral("scalar-shared")));
     }
 

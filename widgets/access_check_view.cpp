@@ -7,6 +7,7 @@
 #include "load_scheme.h"
 #include "mapping_model.h"
 #include "plot_export.h"
+#include "runtime_series.h"
 #include "stage_catalog.h"
 
 #include <QJsonObject>
@@ -83,28 +84,28 @@ QString reasonWithoutComparison(const std::optional<RunRecord> &run)
             .arg(run->stageKey());
     if (!run->isOk())
         return AccessCheckView::tr("Run %1 did not finish, so there are no counters to compare.")
-            .arg(run->runId);
+            .arg(shortRunLabel(*run));
     if (const QString refusal = catalogRefusal(*run); !refusal.isEmpty()) // from a damaged file
-        return AccessCheckView::tr("Run %1 has no access model: %2").arg(run->runId, refusal);
+        return AccessCheckView::tr("Run %1 has no access model: %2").arg(shortRunLabel(*run), refusal);
     if (run->origin == QLatin1String("worklog"))
         return AccessCheckView::tr(
                    "Run %1 is a number published in the worklog (measured on its author's T4): "
                    "there never were counters to compare. Run the same preset on this GPU "
                    "with Hardware counters on (Measurement settings) to compare the model "
                    "with what the hardware did.")
-            .arg(run->runId);
+            .arg(shortRunLabel(*run));
     if (!run->counters)
         return AccessCheckView::tr(
                    "Run %1 was made without hardware counters. Turn them on in the Measurement "
                    "settings and run it again.")
-            .arg(run->runId);
+            .arg(shortRunLabel(*run));
     if (run->counters->hasError())
         return AccessCheckView::tr("Run %1 could not read hardware counters: %2")
-            .arg(run->runId, run->counters->error);
+            .arg(shortRunLabel(*run), run->counters->error);
     if (!run->counters->access)
         return AccessCheckView::tr("Run %1 was measured before GemmScope read access counters (it has the "
                                    "roofline's only). Run it again to compare.")
-            .arg(run->runId);
+            .arg(shortRunLabel(*run));
     return {};
 }
 
@@ -285,8 +286,9 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         row.note = text(unobserved.note);
         m_rows.append(row);
     }
+    // The run by the code the charts and tables show ("3", "+tuned"), not its id ("12e7-4").
     m_headline = tr("Run %1: %2 %3 at %4 on %5, %6 build")
-                     .arg(run->runId, run->presetKey.isEmpty() ? run->stageKey() : run->presetKey,
+                     .arg(shortRunLabel(*run), run->presetKey.isEmpty() ? run->stageKey() : run->presetKey,
                           formatRunParams(*run), run->sizeText(), run->gpuName,
                           run->scalarSharedReads ? tr("scalar-shared") : tr("release"));
     if (!exact)
