@@ -33,7 +33,8 @@ QString verdictHtml(AccessCheckView::Verdict v)
     case AccessCheckView::Verdict::Differs:
         return QStringLiteral("<span style='color:#d62728'>&#10007; differs</span>");
     case AccessCheckView::Verdict::NotCompared:
-        return QStringLiteral("<span style='color:#777'>not compared</span>");
+        // Marked, in amber: the numbers differ for a reason the note gives, not unflagged.
+        return QStringLiteral("<span style='color:#9a6700'>&#8800; not comparable</span>");
     case AccessCheckView::Verdict::NoAccess:
         return QStringLiteral("<span style='color:#777'>no such access</span>");
     case AccessCheckView::Verdict::NotObservable:
@@ -333,7 +334,7 @@ void AccessCheckView::render()
                                                            : QStringLiteral("—");
             QString verdict = verdictHtml(row.verdict);
             if (!row.note.isEmpty())
-                verdict += QStringLiteral("<br><small>%1</small>").arg(row.note.toHtmlEscaped());
+                verdict += QStringLiteral("<br>%1").arg(row.note.toHtmlEscaped()); // as large as the figures
             html += QStringLiteral(
                         "<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td><td>%4</td></tr>")
                         .arg(row.quantity.toHtmlEscaped(), model, measured, verdict);
