@@ -34,7 +34,21 @@ QVector<double> LogTicker125::createTickVector(double, const QCPRange &range)
     }
     // Nothing to name on an axis shorter than a 1-2-5 step: its two ends.
     if (ticks.size() < 2)
-        ticks = {range.lower, range.upper};
+        return {range.lower, range.upper};
+    // Where the axis runs on well past its last label (a runtime axis to 40 ms after "20"), a round
+    // value near its end is named too: an unlabelled stretch reads as if the scale stopped there.
+    const double minGapPx = m_axis && m_axis->orientation() == Qt::Vertical ? 28 : 48;
+    const auto pixelsBetween = [&](double a, double b) { return std::abs(std::log10(b / a)) * perDecade; };
+    if (pixelsBetween(ticks.last(), range.upper) >= minGapPx) {
+        const double decade = std::pow(10.0, std::floor(std::log10(range.upper)));
+        for (double m : {9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.5, 2.0, 1.5, 1.0}) {
+            const double v = m * decade;
+            if (v <= range.upper * 1.001 && v > ticks.last() && pixelsBetween(ticks.last(), v) >= minGapPx) {
+                ticks << v;
+                break;
+            }
+        }
+    }
     return ticks;
 }
 

@@ -6,6 +6,7 @@
 #include "chart_text.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "run_color.h"
 #include "stage_catalog.h"
 
 #include <QCheckBox>
@@ -29,6 +30,7 @@ namespace gemmscope {
 namespace {
 
 constexpr double kBarWidth = 0.7;
+constexpr int kValueLabelGapPx = 7; // from the end of a bar or its whisker to its value
 constexpr double kSpeedupBarWidth = 0.42;
 const QColor kPublishedColor(0x7f, 0x7f, 0x7f);
 const QColor kMeasuredColor(0x1f, 0x77, 0xb4);
@@ -281,6 +283,31 @@ QList<QRectF> RuntimeChart::barRects() const
     return rects;
 }
 
+QList<QRectF> RuntimeChart::whiskerRects() const
+{
+    QList<QRectF> rects;
+    QCPAxis *keys = keyAxis(), *values = valueAxis();
+    for (int b = 0; b < m_runBars.size() && b < m_whiskers.size(); ++b) {
+        const QCPErrorBars *whisker = m_whiskers[b];
+        if (!whisker->visible())
+            continue;
+        const double half = whisker->whiskerWidth() / 2 + whisker->pen().widthF() / 2;
+        int i = 0;
+        for (auto it = m_runBars[b]->data()->constBegin(); it != m_runBars[b]->data()->constEnd();
+             ++it, ++i) {
+            if (i >= whisker->dataCount())
+                break;
+            const QCPErrorBarsData e = whisker->data()->at(i);
+            const double low = values->coordToPixel(it->value - e.errorMinus);
+            const double high = values->coordToPixel(it->value + e.errorPlus);
+            const double y = keys->coordToPixel(it->key);
+            rects << QRectF(QPointF(std::min(low, high) - 0.5, y - half),
+                            QPointF(std::max(low, high) + 0.5, y + half));
+        }
+    }
+    return rects;
+}
+
 QList<QRectF> RuntimeChart::barRectsInRows(int first, int last) const
 {
     QList<QRectF> rects;
@@ -475,7 +502,9 @@ QCPItemText *barValueLabel(QCustomPlot *plot, double key, double value, const QS
     label->position->setAxes(plot->xAxis, plot->yAxis);
     label->position->setCoords(value, key);
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    label->setPadding(QMargins(3, 0, 1, 0));
+    // Clear of the whisker's end cap, which ends at the same value: at 3 px the cap and the first
+    // digit read as one glyph ("⊣0.508 ms").
+    label->setPadding(QMargins(kValueLabelGapPx, 0, 1, 0));
     label->setText(text);
     label->setColor(color);
     label->setFont(font);
@@ -547,6 +576,8 @@ QList<RuntimeSlot> RuntimeSlotRows::toList() const
 QString RuntimeChart::longLabel(const RuntimeSlot &slot)
 {
     const StageInfo *stage = findStage(slot.run.stage.key());
+    if (stage && stage->isLibrary && slot.label == shortPresetLabel(slot.run.presetKey))
+        return QString::fromStdString(stage->title); // "cuBLAS SGEMM (FP32)": its code says it again
     return stage ? QStringLiteral("%1  %2").arg(slot.label, QString::fromStdString(stage->title))
                  : slot.label;
 }
@@ -572,7 +603,11 @@ void RuntimeChart::addSlotMarks(int row)
         return;
     }
     const bool published = slot.run.origin == QLatin1String("worklog");
-    const QString groupKey = slot.run.stageKey() + (published ? QStringLiteral("|worklog") : QString());
+    // One QCPBars per stage and preset shade: a stage's presets lie next to each other on the ladder,
+    // and each bar wears its own shade of the stage's colour (run_color.h).
+    const int shade = presetShade(slot.run);
+    const QString groupKey = slot.run.stageKey() + QLatin1Char('#') + QString::number(shade) +
+                             (published ? QStringLiteral("|worklog") : QString());
     QCPBars *bars = m_barsByGroup.value(groupKey);
     if (!bars) {
         bars = new RowBars(m_plot->yAxis, m_plot->xAxis);
@@ -580,7 +615,7 @@ void RuntimeChart::addSlotMarks(int row)
                       (published ? QStringLiteral(" (T4, worklog)") : QString()));
         bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
         bars->setWidth(kBarWidth);
-        const QColor color = stageColor(slot.run.stageKey());
+        const QColor color = shadedStageColor(slot.run.stageKey(), shade);
         bars->setPen(QPen(color.darker(130)));
         bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
         bars->setProperty("stage", slot.run.stageKey());
