@@ -662,7 +662,22 @@ private slots:
         plot->replot(QCustomPlot::rpImmediateRefresh);
         plot->replot(QCustomPlot::rpImmediateRefresh);
 
-        const QList<QRectF> whiskers = chart.whiskerRects();
+        // Each whisker from its p20 to its p80 end, its caps' height.
+        QList<QRectF> whiskers;
+        for (int b = 0; b < chart.runBars().size(); ++b) {
+            const QCPBars *bars = chart.runBars()[b];
+            const QCPErrorBars *whisker = chart.whiskers()[b];
+            const double half = whisker->whiskerWidth() / 2 + whisker->pen().widthF() / 2;
+            for (int i = 0; i < bars->dataCount() && i < whisker->dataCount(); ++i) {
+                const auto bar = bars->data()->at(i);
+                const QCPErrorBarsData e = whisker->data()->at(i);
+                const double low = chart.valueAxis()->coordToPixel(bar->value - e.errorMinus);
+                const double high = chart.valueAxis()->coordToPixel(bar->value + e.errorPlus);
+                const double y = chart.keyAxis()->coordToPixel(bar->key);
+                whiskers << QRectF(QPointF(std::min(low, high) - 0.5, y - half),
+                                   QPointF(std::max(low, high) + 0.5, y + half));
+            }
+        }
         QVERIFY(whiskers.size() >= 20);
         for (int i = 0; i < plot->itemCount(); ++i) {
             auto *text = qobject_cast<QCPItemText *>(plot->item(i));

@@ -283,31 +283,6 @@ QList<QRectF> RuntimeChart::barRects() const
     return rects;
 }
 
-QList<QRectF> RuntimeChart::whiskerRects() const
-{
-    QList<QRectF> rects;
-    QCPAxis *keys = keyAxis(), *values = valueAxis();
-    for (int b = 0; b < m_runBars.size() && b < m_whiskers.size(); ++b) {
-        const QCPErrorBars *whisker = m_whiskers[b];
-        if (!whisker->visible())
-            continue;
-        const double half = whisker->whiskerWidth() / 2 + whisker->pen().widthF() / 2;
-        int i = 0;
-        for (auto it = m_runBars[b]->data()->constBegin(); it != m_runBars[b]->data()->constEnd();
-             ++it, ++i) {
-            if (i >= whisker->dataCount())
-                break;
-            const QCPErrorBarsData e = whisker->data()->at(i);
-            const double low = values->coordToPixel(it->value - e.errorMinus);
-            const double high = values->coordToPixel(it->value + e.errorPlus);
-            const double y = keys->coordToPixel(it->key);
-            rects << QRectF(QPointF(std::min(low, high) - 0.5, y - half),
-                            QPointF(std::max(low, high) + 0.5, y + half));
-        }
-    }
-    return rects;
-}
-
 QList<QRectF> RuntimeChart::barRectsInRows(int first, int last) const
 {
     QList<QRectF> rects;

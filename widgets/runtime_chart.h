@@ -93,8 +93,6 @@ public:
     QCPAxis *valueAxis() const;
     // The pixel rects of every bar drawn (after a replot), for the layout tests.
     QList<QRectF> barRects() const;
-    // The pixel rects of every whisker drawn (from its p20 to its p80 end, its caps' height).
-    QList<QRectF> whiskerRects() const;
 
     // The run under a pixel of the plot (empty if none), and the tooltip shown there.
     QString runIdAt(const QPointF &pixel) const;
