@@ -69,8 +69,12 @@ bool nearestIsOwn(const QRectF &rect, const QList<QPointF> &own, const QList<Mar
 bool leaderHitsOtherMarker(const QLineF &leader, const QList<QPointF> &own, const QList<Marker> &markers)
 {
     return std::any_of(markers.cbegin(), markers.cend(), [&](const Marker &m) {
-        // With a pixel of clearance: a leader grazing a marker reads as that marker's.
-        return !isOwn(m.centre(), own) && crosses(leader, m.rect.adjusted(-1.5, -1.5, 1.5, 1.5));
+        // With a pixel of clearance: a leader grazing a marker reads as that marker's. A marker
+        // drawn around the label's own (the current settings' circle on a ridge dot) cannot be
+        // left without crossing it.
+        const bool around =
+            std::any_of(own.cbegin(), own.cend(), [&](const QPointF &o) { return m.rect.contains(o); });
+        return !isOwn(m.centre(), own) && !around && crosses(leader, m.rect.adjusted(-1.5, -1.5, 1.5, 1.5));
     });
 }
 
