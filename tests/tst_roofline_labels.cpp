@@ -8,6 +8,7 @@
 // the plot's items), so the same checks run on the old placement and fail there.
 #include "chart_layout.h"
 #include "roofline_chart.h"
+#include "roofline_label_placer.h"
 #include "roofline_math.h"
 #include "support/full_ladder.h"
 
@@ -261,6 +262,43 @@ private slots:
                          qPrintable(
                              QStringLiteral("the leader of \"%1\" crosses \"%2\"").arg(owner->text, o.text)));
         }
+    }
+
+    // The placer's rules on their own: beside its marker where that is free, never nearer another
+    // marker, never across a line; nothing where every place breaks a rule.
+    void placerKeepsEachLabelByItsOwnMarker()
+    {
+        namespace rl = roofline_labels;
+        rl::Scene scene;
+        scene.bounds = QRectF(0, 0, 300, 200);
+        const auto marker = [](double x, double y) { return rl::Marker{QRectF(x - 5, y - 5, 10, 10)}; };
+        scene.markers = {marker(100, 100), marker(116, 100), marker(100, 60)};
+        scene.lines = {QLineF(0, 130, 300, 130)}; // a roof under them
+        const QList<rl::Request> requests{
+            {QSizeF(30, 12), {0}}, {QSizeF(30, 12), {1}}, {QSizeF(30, 12), {2}}};
+        const QList<rl::Placement> placed = rl::place(scene, requests);
+        QCOMPARE(placed.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(placed[i].placed);
+            QVERIFY(rl::nearestIsOwn(placed[i].rect, {scene.markers[i].centre()}, scene.markers));
+            QVERIFY(!segmentCrossesRect(scene.lines.first(), placed[i].rect));
+            for (const rl::Marker &m : scene.markers)
+                QVERIFY(!m.rect.intersects(placed[i].rect.adjusted(1, 1, -1, -1)));
+            for (int j = 0; j < i; ++j)
+                QVERIFY(!placed[j].rect.intersects(placed[i].rect));
+        }
+        // Boxed in by lines on every side, with no way out for a leader: left unplaced.
+        rl::Scene boxed;
+        boxed.bounds = scene.bounds;
+        boxed.markers = {marker(100, 100)};
+        boxed.lines = {QLineF(90, 90, 110, 90), QLineF(110, 90, 110, 110), QLineF(110, 110, 90, 110),
+                       QLineF(90, 110, 90, 90)};
+        const rl::Placement inBox = rl::place(boxed, {{QSizeF(30, 12), {0}}}).first();
+        QVERIFY2(!inBox.placed, qPrintable(QStringLiteral("%1,%2 %3 leader %4")
+                                               .arg(inBox.rect.x())
+                                               .arg(inBox.rect.y())
+                                               .arg(inBox.rect.width())
+                                               .arg(inBox.leader ? inBox.leader->length() : -1)));
     }
 
     // Measured roofs and the datasheet's are told apart at a glance: another colour and another

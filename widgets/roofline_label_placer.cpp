@@ -106,8 +106,9 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
             return bounds.contains(rect) &&
                    std::none_of(scene.markers.cbegin(), scene.markers.cend(),
                                 [&](const Marker &m) { return m.rect.intersects(inner); }) &&
+                   // Not even touching a line (its padding keeps the text a pixel off it).
                    std::none_of(scene.lines.cbegin(), scene.lines.cend(),
-                                [&](const QLineF &line) { return crosses(line, inner); }) &&
+                                [&](const QLineF &line) { return crosses(line, rect); }) &&
                    std::none_of(labels.cbegin(), labels.cend(),
                                 [&](const QRectF &l) { return l.adjusted(-1, -1, 1, 1).intersects(rect); }) &&
                    std::none_of(leaders.cbegin(), leaders.cend(),
