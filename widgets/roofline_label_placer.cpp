@@ -1,5 +1,7 @@
 #include "roofline_label_placer.h"
 
+#include <QHash>
+#include <QPoint>
 #include <algorithm>
 #include <cmath>
 
@@ -47,6 +49,44 @@ struct Candidate {
     std::optional<QLineF> leader;
 };
 
+// The markers by 24 px cell, so a candidate place is checked against its neighbours only: a long
+// session draws thousands of markers, and each label tries a thousand places.
+class MarkerGrid {
+public:
+    explicit MarkerGrid(const QList<Marker> &markers) : m_markers(markers)
+    {
+        for (int i = 0; i < markers.size(); ++i)
+            forCells(markers[i].rect, [&](const QPoint &cell) {
+                m_cells[cell] << i;
+                return false;
+            });
+    }
+    // Whether `test` holds for a marker whose rect may meet `area`.
+    template <typename Test> bool any(const QRectF &area, Test test) const
+    {
+        return forCells(area, [&](const QPoint &cell) {
+            const auto it = m_cells.constFind(cell);
+            return it != m_cells.cend() &&
+                   std::any_of(it->cbegin(), it->cend(), [&](int i) { return test(m_markers[i]); });
+        });
+    }
+
+private:
+    static constexpr double kCell = 24;
+    template <typename Visit> static bool forCells(const QRectF &area, Visit visit)
+    {
+        const int x0 = int(std::floor(area.left() / kCell)), x1 = int(std::floor(area.right() / kCell));
+        const int y0 = int(std::floor(area.top() / kCell)), y1 = int(std::floor(area.bottom() / kCell));
+        for (int x = x0; x <= x1; ++x)
+            for (int y = y0; y <= y1; ++y)
+                if (visit(QPoint(x, y)))
+                    return true;
+        return false;
+    }
+    const QList<Marker> &m_markers;
+    QHash<QPoint, QList<int>> m_cells;
+};
+
 } // namespace
 
 double distanceTo(const QRectF &rect, const QPointF &point)
@@ -81,6 +121,7 @@ bool leaderHitsOtherMarker(const QLineF &leader, const QList<QPointF> &own, cons
 QList<Placement> place(const Scene &scene, const QList<Request> &requests)
 {
     QList<Placement> result(requests.size());
+    const MarkerGrid grid(scene.markers);
     QList<QRectF> labels = scene.fixed;
     QList<QLineF> leaders;
     const QRectF bounds = scene.bounds.adjusted(2, 2, -2, -2);
@@ -104,8 +145,7 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
         const auto boxFree = [&](const QRectF &rect) {
             const QRectF inner = rect.adjusted(1, 1, -1, -1);
             return bounds.contains(rect) &&
-                   std::none_of(scene.markers.cbegin(), scene.markers.cend(),
-                                [&](const Marker &m) { return m.rect.intersects(inner); }) &&
+                   !grid.any(inner, [&](const Marker &m) { return m.rect.intersects(inner); }) &&
                    // Not even touching a line (its padding keeps the text a pixel off it).
                    std::none_of(scene.lines.cbegin(), scene.lines.cend(),
                                 [&](const QLineF &line) { return crosses(line, rect); }) &&
@@ -115,7 +155,10 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
                                 [&](const QLineF &line) { return crosses(line, inner); });
         };
         const auto leaderFree = [&](const QLineF &leader) {
-            return !leaderHitsOtherMarker(leader, own, scene.markers) &&
+            const QRectF span = QRectF(leader.p1(), leader.p2()).normalized().adjusted(-2, -2, 2, 2);
+            const bool hitsMarker =
+                grid.any(span, [&](const Marker &m) { return leaderHitsOtherMarker(leader, own, {m}); });
+            return !hitsMarker &&
                    std::none_of(scene.lines.cbegin(), scene.lines.cend(),
                                 [&](const QLineF &line) {
                                     return line.intersects(leader, nullptr) == QLineF::BoundedIntersection;
@@ -191,7 +234,17 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
             if (candidate.leader && !leaderFree(*candidate.leader))
                 return false;
             // Farther out, a leader says whose it is; still no other marker nearer the text.
-            return nearestIsOwn(candidate.rect, own, rivals, mustReadAsOwn ? 1.0 : 0.0);
+            const double margin = mustReadAsOwn ? 1.0 : 0.0;
+            if (request.ridge)
+                return nearestIsOwn(candidate.rect, own, rivals, margin);
+            // Only markers nearer than its own can break the rule: those in reach, from the grid.
+            double reach = std::numeric_limits<double>::infinity();
+            for (const QPointF &o : own)
+                reach = std::min(reach, distanceTo(candidate.rect, o));
+            reach += margin;
+            return !grid.any(candidate.rect.adjusted(-reach, -reach, reach, reach), [&](const Marker &m) {
+                return !isOwn(m.centre(), own) && distanceTo(candidate.rect, m.centre()) < reach;
+            });
         };
         std::optional<Candidate> chosen;
         for (const QList<Candidate> *list : {&beside, &away})
