@@ -275,10 +275,10 @@ void RooflineChart::placePointLabels()
         // The most crowded places first: they have the fewest free places around them.
         QList<int> order(clusters.size());
         std::iota(order.begin(), order.end(), 0);
-        QList<int> crowd(clusters.size(), 0);
+        QList<int> crowd(clusters.size(), 0); // the labelled places within 40 px
         for (int c = 0; c < clusters.size(); ++c)
-            for (const rl::Marker &m : std::as_const(scene.markers))
-                crowd[c] += QLineF(m.centre(), at[clusters[c].first()]).length() < 40;
+            for (const QPointF &other : std::as_const(at))
+                crowd[c] += QLineF(other, at[clusters[c].first()]).length() < 40;
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return crowd[a] > crowd[b]; });
         for (int c : order) {
             QList<int> &members = clusters[c];
@@ -315,7 +315,9 @@ void RooflineChart::placePointLabels()
         for (qsizetype i = ridgeEntries; i < entries.size(); ++i)
             if (!placed[i].placed)
                 unplaced << clusterOfEntry[i - ridgeEntries];
-        if (unplaced.isEmpty() || attempt >= 8)
+        // A long session (a sweep's hundreds of places) is placed once: each pass costs every
+        // label a thousand tries, and its unplaced places are named by hover anyway.
+        if (unplaced.isEmpty() || attempt >= (m_labels.size() > 40 ? 0 : 8))
             break;
         // Each unplaced place joins its nearest neighbour (if near and the list stays short).
         QList<int> gone;
