@@ -1190,7 +1190,8 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
     if (!live)
         return;
     m_liveGraph = m_plot->addGraph();
-    m_liveGraph->setName(QStringLiteral("current settings (not run)"));
+    // What the hollow circle is: the panel's settings as the model predicts them, not a run.
+    m_liveGraph->setName(QStringLiteral("the panel's settings,\npredicted (not run)"));
     m_liveGraph->setLineStyle(QCPGraph::lsNone);
     m_liveGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
