@@ -493,10 +493,10 @@ private slots:
                                       << "G32+1";
         QTest::newRow("cublas") << "cublas_fp32"
                                 << "cublas_fp32"
-                                << "cuBLAS";
+                                << "cuBLAS FP32";
         QTest::newRow("tf32") << "cublas_tf32"
                               << "cublas_tf32"
-                              << "TF32";
+                              << "cuBLAS TF32";
         QTest::newRow("past the worklog") << "fp32-tuned"
                                           << "pipelined"
                                           << "+tuned";
@@ -641,6 +641,111 @@ private slots:
                 !shot.isEmpty() && size == QSize(620, 390))
                 QVERIFY(!chart.exportTo(shot));
         }
+    }
+
+    // Issue 19, review of session 27: with the whole ladder the bars are told apart. No whisker runs
+    // into a value label (at least 3 px between a cap and its digits: "⊣0.508 ms" read as one
+    // glyph), both baselines say cuBLAS at every width, no two neighbouring bars share a colour
+    // (4, 5a, 5b were one cyan; +pipe, +tuned one teal), and a log axis that runs on past its last
+    // label names a value near its end.
+    void fullLadderBarsReadApart_data() { test::addLadderSizes(); }
+    void fullLadderBarsReadApart()
+    {
+        QFETCH(QSize, size);
+        const test::FullLadder ladder = test::loadFullLadder();
+        RuntimeChart chart;
+        chart.setRuns(ladder.runs);
+        chart.resize(size);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+
+        // Each whisker from its p20 to its p80 end, its caps' height.
+        QList<QRectF> whiskers;
+        for (int b = 0; b < chart.runBars().size(); ++b) {
+            const QCPBars *bars = chart.runBars()[b];
+            const QCPErrorBars *whisker = chart.whiskers()[b];
+            const double half = whisker->whiskerWidth() / 2 + whisker->pen().widthF() / 2;
+            for (int i = 0; i < bars->dataCount() && i < whisker->dataCount(); ++i) {
+                const auto bar = bars->data()->at(i);
+                const QCPErrorBarsData e = whisker->data()->at(i);
+                const double low = chart.valueAxis()->coordToPixel(bar->value - e.errorMinus);
+                const double high = chart.valueAxis()->coordToPixel(bar->value + e.errorPlus);
+                const double y = chart.keyAxis()->coordToPixel(bar->key);
+                whiskers << QRectF(QPointF(std::min(low, high) - 0.5, y - half),
+                                   QPointF(std::max(low, high) + 0.5, y + half));
+            }
+        }
+        QVERIFY(whiskers.size() >= 20);
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+            if (!text || !text->visible())
+                continue;
+            const QRectF glyphs = labelRect(text).marginsRemoved(QMarginsF(text->padding()));
+            for (const QRectF &w : whiskers)
+                QVERIFY2(!w.adjusted(-3, 0, 3, 0).intersects(glyphs),
+                         qPrintable(QStringLiteral("whisker %1,%2 %3x%4 runs into \"%5\" at %6,%7")
+                                        .arg(w.x())
+                                        .arg(w.y())
+                                        .arg(w.width())
+                                        .arg(w.height())
+                                        .arg(text->text())
+                                        .arg(glyphs.x())
+                                        .arg(glyphs.y())));
+        }
+
+        // Both cuBLAS rows say cuBLAS, whichever labels (short or long) the width chose.
+        auto ticker = chart.keyAxis()->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const QList<RuntimeSlot> ladderRows = chart.runtimeSlotList();
+        int baselines = 0;
+        for (int row = 0; row < ladderRows.size(); ++row) {
+            const StageInfo *stage = findStage(ladderRows[row].run.stage.key());
+            if (!stage || !stage->isLibrary)
+                continue;
+            ++baselines;
+            const QString name = ticker->ticks().value(row);
+            QVERIFY2(name.contains(QStringLiteral("cuBLAS")), qPrintable(name));
+            QVERIFY2(name.contains(stage->precision == Precision::Tf32 ? QStringLiteral("TF32")
+                                                                       : QStringLiteral("FP32")),
+                     qPrintable(name));
+        }
+        QCOMPARE(baselines, 2);
+
+        // Neighbouring bars differ in colour.
+        QMap<int, QColor> colorOfRow;
+        for (QCPBars *bars : chart.runBars())
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                colorOfRow.insert(int(std::lround(it->key)), bars->brush().color());
+        QCOMPARE(colorOfRow.size(), 23);
+        for (auto it = colorOfRow.cbegin(); std::next(it) != colorOfRow.cend(); ++it) {
+            const QColor a = it.value(), b = std::next(it).value();
+            const int distance =
+                std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+            QVERIFY2(distance >= 60, qPrintable(QStringLiteral("rows %1 (%2) and %3 (%4): %5 %6")
+                                                    .arg(it.key())
+                                                    .arg(ladderRows.value(it.key()).label)
+                                                    .arg(std::next(it).key())
+                                                    .arg(ladderRows.value(std::next(it).key()).label)
+                                                    .arg(a.name(), b.name())));
+        }
+
+        // The value axis: its last label no farther from the axis' end than a label's width.
+        QCPAxis *values = chart.valueAxis();
+        QCOMPARE(values->scaleType(), QCPAxis::stLogarithmic);
+        QVector<double> ticks;
+        QVector<QString> tickLabels;
+        values->ticker()->generate(values->range(), QLocale(), QLatin1Char('g'), 6, ticks, nullptr,
+                                   &tickLabels);
+        QVERIFY(!ticks.isEmpty());
+        const double gap =
+            std::abs(values->coordToPixel(values->range().upper) - values->coordToPixel(ticks.last()));
+        QVERIFY2(gap < 60, qPrintable(QStringLiteral("%1 px unlabelled after %2 (axis to %3)")
+                                          .arg(gap)
+                                          .arg(ticks.last())
+                                          .arg(values->range().upper)));
     }
 
     // Issue 19 (views update incrementally): a run that arrives, starts, finishes and goes away

@@ -34,7 +34,21 @@ QVector<double> LogTicker125::createTickVector(double, const QCPRange &range)
     }
     // Nothing to name on an axis shorter than a 1-2-5 step: its two ends.
     if (ticks.size() < 2)
-        ticks = {range.lower, range.upper};
+        return {range.lower, range.upper};
+    // Where the axis runs on well past its last label (a runtime axis to 40 ms after "20"), a round
+    // value near its end is named too: an unlabelled stretch reads as if the scale stopped there.
+    const double minGapPx = m_axis && m_axis->orientation() == Qt::Vertical ? 28 : 48;
+    const auto pixelsBetween = [&](double a, double b) { return std::abs(std::log10(b / a)) * perDecade; };
+    if (pixelsBetween(ticks.last(), range.upper) >= minGapPx) {
+        const double decade = std::pow(10.0, std::floor(std::log10(range.upper)));
+        for (double m : {9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.5, 2.0, 1.5, 1.0}) {
+            const double v = m * decade;
+            if (v <= range.upper * 1.001 && v > ticks.last() && pixelsBetween(ticks.last(), v) >= minGapPx) {
+                ticks << v;
+                break;
+            }
+        }
+    }
     return ticks;
 }
 
@@ -327,25 +341,6 @@ QRectF labelRect(QCPItemText *item)
     return QRectF(topLeft, size);
 }
 
-bool hideOverlapping(QCustomPlot *plot, const QList<QCPItemText *> &labels)
-{
-    const QRectF bounds = QRectF(plot->axisRect()->rect()).adjusted(-1, -30, 1, 1);
-    QList<QRectF> kept;
-    bool changed = false;
-    for (QCPItemText *label : labels) {
-        const QRectF rect = labelRect(label);
-        const bool free =
-            bounds.contains(rect) && std::none_of(kept.cbegin(), kept.cend(), [&](const QRectF &k) {
-                return k.intersects(rect.adjusted(-1, 0, 1, 0));
-            });
-        changed = changed || label->visible() != free;
-        label->setVisible(free);
-        if (free)
-            kept << rect;
-    }
-    return changed;
-}
-
 bool segmentCrossesRect(const QLineF &segment, const QRectF &rect)
 {
     if (rect.contains(segment.p1()) || rect.contains(segment.p2()))
@@ -356,99 +351,6 @@ bool segmentCrossesRect(const QLineF &segment, const QRectF &rect)
     return std::any_of(edges.cbegin(), edges.cend(), [&](const QLineF &edge) {
         return segment.intersects(edge, nullptr) == QLineF::BoundedIntersection;
     });
-}
-
-int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles,
-                const QList<QLineF> &lines)
-{
-    const QRectF bounds = QRectF(plot->axisRect()->rect()).adjusted(2, 2, -2, -2);
-    for (const PlacedLabel &l : labels)
-        obstacles << QRectF(l.anchor - QPointF(l.markerRadius, l.markerRadius),
-                            QSizeF(2 * l.markerRadius, 2 * l.markerRadius));
-    struct Side {
-        Qt::Alignment align;
-        QMargins pad;
-    };
-    const QList<Side> sides{{Qt::AlignLeft | Qt::AlignVCenter, QMargins(8, 0, 0, 0)},
-                            {Qt::AlignRight | Qt::AlignVCenter, QMargins(0, 0, 8, 0)},
-                            {Qt::AlignHCenter | Qt::AlignBottom, QMargins(0, 0, 0, 6)},
-                            {Qt::AlignHCenter | Qt::AlignTop, QMargins(0, 6, 0, 0)},
-                            {Qt::AlignLeft | Qt::AlignBottom, QMargins(6, 0, 0, 4)},
-                            {Qt::AlignRight | Qt::AlignBottom, QMargins(0, 0, 6, 4)},
-                            {Qt::AlignLeft | Qt::AlignTop, QMargins(6, 4, 0, 0)},
-                            {Qt::AlignRight | Qt::AlignTop, QMargins(0, 4, 6, 0)}};
-    QList<QLineF> leaders; // drawn so far: a later label does not sit on one
-    QList<QRectF> labelRects;
-    const auto clearAt = [&](const QRectF &rect, const QRectF &own) {
-        const QRectF inner = rect.adjusted(1, 1, -1, -1);
-        return bounds.contains(rect) &&
-               std::none_of(obstacles.cbegin(), obstacles.cend(),
-                            [&](const QRectF &o) { return o != own && o.intersects(inner); }) &&
-               std::none_of(lines.cbegin(), lines.cend(),
-                            [&](const QLineF &line) { return segmentCrossesRect(line, inner); }) &&
-               std::none_of(leaders.cbegin(), leaders.cend(),
-                            [&](const QLineF &line) { return segmentCrossesRect(line, inner); });
-    };
-    int hidden = 0;
-    for (const PlacedLabel &l : labels) {
-        const QRectF own(l.anchor - QPointF(l.markerRadius, l.markerRadius),
-                         QSizeF(2 * l.markerRadius, 2 * l.markerRadius));
-        l.item->position->setPixelPosition(l.anchor);
-        if (l.leader)
-            l.leader->setVisible(false);
-        bool placed = false;
-        for (const Side &side : sides) {
-            l.item->setPositionAlignment(side.align);
-            l.item->setPadding(side.pad);
-            const QRectF rect = labelRect(l.item);
-            if (clearAt(rect, own)) {
-                obstacles << rect; // its padding too: no other label between it and its marker
-                labelRects << rect;
-                placed = true;
-                break;
-            }
-        }
-        // Nothing free beside the marker: farther out on rings around it, joined by the leader.
-        if (!placed && l.leader) {
-            l.item->setPadding(QMargins(1, 0, 1, 0));
-            l.item->setPositionAlignment(Qt::AlignCenter);
-            const QRectF probe = labelRect(l.item);
-            for (double distance = 14; !placed && distance <= 260; distance += 12) {
-                for (int step = 0; step < 16 && !placed; ++step) {
-                    // Up and right first: the roofs are above the points, the sparse side.
-                    const double angle = (-45 + step * 22.5) * M_PI / 180;
-                    const QPointF centre =
-                        l.anchor + QPointF(std::cos(angle) * (distance + probe.width() / 2),
-                                           std::sin(angle) * (distance + probe.height() / 2));
-                    const QRectF rect(centre - QPointF(probe.width() / 2, probe.height() / 2), probe.size());
-                    // The leader from the marker's edge to the label's nearest point.
-                    const QPointF to(std::clamp(l.anchor.x(), rect.left(), rect.right()),
-                                     std::clamp(l.anchor.y(), rect.top(), rect.bottom()));
-                    QLineF leader(l.anchor, to);
-                    if (leader.length() > l.markerRadius)
-                        leader.setP1(leader.pointAt(l.markerRadius / leader.length()));
-                    // A leader may pass a marker of the cluster it leaves, never a label.
-                    const bool leaderFree =
-                        std::none_of(labelRects.cbegin(), labelRects.cend(), [&](const QRectF &o) {
-                            return segmentCrossesRect(leader, o.adjusted(1, 1, -1, -1));
-                        });
-                    if (!leaderFree || !clearAt(rect, own))
-                        continue;
-                    l.item->position->setPixelPosition(centre);
-                    l.leader->start->setPixelPosition(leader.p1());
-                    l.leader->end->setPixelPosition(leader.p2());
-                    l.leader->setVisible(true);
-                    obstacles << rect;
-                    labelRects << rect;
-                    leaders << leader;
-                    placed = true;
-                }
-            }
-        }
-        l.item->setVisible(placed);
-        hidden += !placed;
-    }
-    return hidden;
 }
 
 } // namespace gemmscope

@@ -1,6 +1,6 @@
 // Layout helpers shared by the QCustomPlot charts: the legend in its own row under the plot (so
 // it never covers data and is there at every width), titles that wrap instead of eliding, 1-2-5
-// log ticks, and labels placed where they overlap nothing.
+// log ticks, and the geometry of placed labels (the roofline's placement: roofline_label_placer.h).
 #pragma once
 
 #include <QLineF>
@@ -73,27 +73,8 @@ void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendW
 // The title text shown, with its line breaks as spaces (equal to the full title unless elided).
 QString shownTitle(QCustomPlot *plot);
 
-// Places text labels so that none overlaps another, a marker or the plot's edge: each label tries
-// its preferred side first, then the others; a label with no free place is hidden (its tooltip
-// still names it). `obstacles` are pixel rects (markers, fixed texts). Call after the axes are laid
-// out (a replot). Returns the number of labels that had to hide.
-// `lines` (roofs, in pixels) are obstacles too. A label with a `leader` line may sit farther out,
-// joined to its marker by that line, where nothing is free beside the marker (a cluster).
-struct PlacedLabel {
-    QCPItemText *item = nullptr;
-    QPointF anchor; // the marker's pixel centre
-    double markerRadius = 5;
-    QCPItemLine *leader = nullptr; // hidden unless the label sits away from its marker
-};
-int placeLabels(QCustomPlot *plot, const QList<PlacedLabel> &labels, QList<QRectF> obstacles,
-                const QList<QLineF> &lines = {});
-
 // Whether a line segment passes through (or ends inside) a rect.
 bool segmentCrossesRect(const QLineF &segment, const QRectF &rect);
-
-// Hides every label that would overlap one before it in the list (priority order) or leave the
-// axis rect; returns whether any visibility changed.
-bool hideOverlapping(QCustomPlot *plot, const QList<QCPItemText *> &labels);
 
 // The pixel rect a QCPItemText occupies at its current position (after a replot).
 QRectF labelRect(QCPItemText *item);

@@ -5,6 +5,7 @@
 #include "chart_text.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "roofline_joins.h"
 #include "roofline_math.h"
 #include "runtime_series.h"
 #include "traffic_model.h"
@@ -38,16 +39,19 @@ constexpr double kHitRadiusPx = 9;
 constexpr double kViewMinIntensity = 0.1;
 constexpr double kViewMaxIntensity = 2000;
 constexpr double kViewMinTflops = 0.1;
-constexpr double kRoofHeadroom = 1.3; // the top of the view over the highest roof
-// Points closer than this (pixels) sit on each other: they share one label ("6,7").
-constexpr double kLabelMergePx = 9;
-// More places than this get no label of their own (a sweep of thousands of configurations): no plot
-// holds more, and each one was placed against all the others at every replot. Hover names them.
-constexpr qsizetype kMaxPointLabels = 150;
+constexpr double kRoofHeadroom = 1.3;  // the top of the view over the highest roof
+constexpr double kLabelHeadroom = 1.4; // and with runs drawn, for their labels
+constexpr double kLabelRoomRight = 18; // the view's right end over the rightmost run's intensity
 const QString kMeasuredKey = QStringLiteral("measured");
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
 const QColor kLiveColor(0xe3, 0x1a, 0x1c);
+// The measured roofs are solid and dark (what this GPU did); the datasheet's thin, dashed and pale
+// (what NVIDIA states): the two FP32 roofs lie almost on each other on an H200, and alike they
+// read as one (issue 19).
+const QColor kTf32RoofColor(0x94, 0x67, 0xbd);
+const QColor kDatasheetFp32Color(0x8c, 0xa3, 0xbd);
+const QColor kDatasheetTf32Color(0xbd, 0xa9, 0xd3);
 // The memory levels' roofs: colours no stage and no other roof uses.
 const QColor kL2RoofColor(0xd9, 0x5f, 0x02);
 const QColor kL1SharedRoofColor(0x1b, 0x9e, 0x77);
@@ -76,50 +80,6 @@ QString upperKey(const std::string &key)
 }
 
 } // namespace
-
-// The dotted joins from each run's predicted to its measured intensity, as one item: a QCPItemLine
-// per run made a 50,000-run session take a minute (each item a QObject, and clearing n items is
-// O(n^2) in QCustomPlot). Drawn in plot coordinates, clipped to the axis rect like any item.
-class RooflineJoins : public QCPAbstractItem {
-public:
-    explicit RooflineJoins(QCustomPlot *plot) : QCPAbstractItem(plot) {}
-    void add(double x1, double x2, double y, const QColor &color)
-    {
-        // A segment already held (to within 0.1 % on the log axes, as the markers) is not held twice:
-        // a 10,000-run session repeats a few configurations, and each replot drew them all.
-        const auto quantised = [](double v) { return qint64(std::llround(std::log10(v) * 2000)); };
-        if (m_held.insert({quantised(x1), quantised(x2), quantised(y), color.rgba()}).second)
-            m_segments.append({x1, x2, y, color});
-    }
-    double selectTest(const QPointF &, bool, QVariant *) const override { return -1; } // never selectable
-
-protected:
-    void draw(QCPPainter *painter) override
-    {
-        QCPAxis *x = parentPlot()->xAxis, *y = parentPlot()->yAxis;
-        // Segments that land on the same pixels are drawn once: many runs of one configuration
-        // overlap exactly, and a dotted line is slow to stroke.
-        std::set<std::tuple<int, int, int, QRgb>> drawn;
-        for (const Segment &s : std::as_const(m_segments)) {
-            const QPointF a(x->coordToPixel(s.x1), y->coordToPixel(s.y)), b(x->coordToPixel(s.x2), a.y());
-            if (!std::isfinite(a.x()) || !std::isfinite(b.x()) || !std::isfinite(a.y()))
-                continue;
-            const auto key = std::tuple(qRound(a.x()), qRound(b.x()), qRound(a.y()), s.color.rgba());
-            if (!drawn.insert(key).second)
-                continue;
-            painter->setPen(QPen(s.color, 1, Qt::DotLine));
-            painter->drawLine(a, b);
-        }
-    }
-
-private:
-    struct Segment {
-        double x1, x2, y;
-        QColor color;
-    };
-    QList<Segment> m_segments;
-    std::set<std::tuple<qint64, qint64, qint64, QRgb>> m_held;
-};
 
 namespace {
 
@@ -215,8 +175,8 @@ QString countersUnavailableReason(const QList<RunRecord> &runs)
 
 RooflineChart::RooflineChart(QWidget *parent)
     : PlotChart(parent), m_gpuCombo(new QComboBox(this)),
-      m_worklogCheck(new QCheckBox(tr("Worklog T4 steps"), this)), m_levelChecks{
-                                                                       new QCheckBox(tr("L2"), this),
+      m_worklogCheck(new QCheckBox(tr("Worklog T4 steps"), this)),
+      m_modelCheck(new QCheckBox(tr("Model AI"), this)), m_levelChecks{new QCheckBox(tr("L2"), this),
                                                                        new QCheckBox(tr("L1/shared"), this)}
 {
     QHBoxLayout *controls = layOutControlsAbovePlot(QStringLiteral("rooflinePlot"));
@@ -227,8 +187,13 @@ RooflineChart::RooflineChart(QWidget *parent)
         m_gpuCombo->addItem(key == kMeasuredKey ? tr("Auto") : key.toUpper(), key);
     m_worklogCheck->setObjectName(QStringLiteral("rooflineWorklogCheck"));
     m_worklogCheck->setToolTip(tr("Show the worklog's published T4 steps on the T4 roof."));
+    m_modelCheck->setObjectName(QStringLiteral("rooflineModelCheck"));
+    m_modelCheck->setToolTip(tr("Also draw every run at the traffic model's predicted arithmetic intensity, "
+                                "dotted to the one its hardware counters measured. Off: each run once, at "
+                                "its measured intensity (the selected run's model point stays)."));
     controls->addWidget(m_gpuCombo);
     controls->addWidget(m_worklogCheck);
+    controls->addWidget(m_modelCheck);
     // The levels' toggles appear only where their bandwidth was measured (syncControls).
     for (MemoryLevel level : kLevels) {
         QCheckBox *check = m_levelChecks[int(level)];
@@ -262,6 +227,7 @@ RooflineChart::RooflineChart(QWidget *parent)
     connect(m_gpuCombo, &QComboBox::activated, this,
             [this](int index) { setGpu(m_gpuCombo->itemData(index).toString()); });
     connect(m_worklogCheck, &QCheckBox::toggled, this, &RooflineChart::setShowWorklogT4);
+    connect(m_modelCheck, &QCheckBox::toggled, this, &RooflineChart::setShowModelIntensity);
     rebuild();
 }
 
@@ -272,6 +238,12 @@ void RooflineChart::fillContextMenu(QMenu &menu)
     worklog->setCheckable(true);
     worklog->setChecked(m_showWorklog);
     connect(worklog, &QAction::toggled, this, &RooflineChart::setShowWorklogT4);
+    if (m_modelCheck->isVisible() || m_showModel) {
+        QAction *model = menu.addAction(tr("Model's intensity of every run"));
+        model->setCheckable(true);
+        model->setChecked(m_showModel);
+        connect(model, &QAction::toggled, this, &RooflineChart::setShowModelIntensity);
+    }
     for (MemoryLevel level : kLevels) {
         if (!levelAvailable(level))
             continue;
@@ -310,6 +282,11 @@ void RooflineChart::syncControls()
                                                ? tr("Auto (%1)").arg(upperKey(spec->key))
                                                : tr("Auto"));
     m_worklogCheck->setChecked(m_showWorklog);
+    {
+        const QSignalBlocker blockModel(m_modelCheck);
+        m_modelCheck->setChecked(m_showModel);
+        m_modelCheck->setVisible(m_drawn.anyMeasured); // nothing to hide or show without counters
+    }
     for (MemoryLevel level : kLevels) {
         QCheckBox *check = m_levelChecks[int(level)];
         const QSignalBlocker blockLevel(check);
@@ -423,6 +400,14 @@ void RooflineChart::clearPredicted()
     rebuild();
 }
 
+void RooflineChart::setShowModelIntensity(bool on)
+{
+    if (on == m_showModel)
+        return;
+    m_showModel = on;
+    rebuild();
+}
+
 void RooflineChart::setShowWorklogT4(bool on)
 {
     if (on == m_showWorklog)
@@ -517,6 +502,11 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
                             .arg(legendName, formatTflops(peak))
                             .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1));
     roof.graph->setPen(pen);
+    if (!measured) {
+        roof.graph->setLayer(QStringLiteral("grid")); // under the measured roofs and the runs
+        if (measuredRoofShown())
+            roof.graph->setName(roof.graph->name() + QStringLiteral("\nridge %1").arg(fmtIntensity(ridge)));
+    }
     if (level) {
         // Its diagonal alone: right of the ridge it would lie on the compute roof drawn already.
         roof.graph->setName(QStringLiteral("%1 roof (measured)\n%2 TB/s, ridge %3")
@@ -533,7 +523,7 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     roof.ridge->setGraph(roof.graph);
     roof.ridge->setGraphKey(ridge);
     roof.ridge->setStyle(QCPItemTracer::tsCircle);
-    roof.ridge->setSize(6);
+    roof.ridge->setSize(measured ? 6 : 4);
     roof.ridge->setPen(pen.color());
     roof.ridge->setBrush(pen.color());
     roof.ridge->updatePosition();
@@ -545,6 +535,9 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     text->setProperty("leader", QVariant::fromValue<QObject *>(leader));
     text->setProperty("ridgeKey", ridge);
     text->setProperty("ridgeValue", peak);
+    // A datasheet ridge beside a measured one is named in the legend: two ridge labels a few pixels
+    // apart (13.94 and 15.32 FLOP/B on an H200) crowded each other onto the roofs.
+    text->setProperty("labelled", measured || !measuredRoofShown());
     text->setBrush(QColor(255, 255, 255, 200));
     m_ridgeLabels.append(text);
     if (level) {
@@ -590,6 +583,8 @@ void RooflineChart::rebuild()
     m_ridgeLabels.clear();
     m_liveGraph = nullptr;
     m_selectedGraph = nullptr;
+    m_selectedModelGraph = nullptr;
+    m_layout.clear();
     m_countersNote = nullptr;
     m_plot->legend->clearItems(); // the key entries that belong to no plottable
 
@@ -615,14 +610,19 @@ void RooflineChart::rebuild()
         const QString instruction = tf32Instruction(m_measuredTf32Kernel);
         addRoof(QStringLiteral("TF32 tensor roof (%1measured)")
                     .arg(instruction.isEmpty() ? QString() : instruction + QStringLiteral(", ")),
-                tensor->peakTflops, tensor->bandwidthGBs, QPen(QColor(0x9467bd), 2), true);
+                tensor->peakTflops, tensor->bandwidthGBs, QPen(kTf32RoofColor, 2), true);
     }
     if (spec) {
         addRoof(upperKey(spec->key) + QStringLiteral(" datasheet FP32"), spec->fp32Tflops, spec->dramGBs,
-                QPen(QColor(0x1f, 0x77, 0xb4), 1.5, Qt::DashLine), false);
+                QPen(measuredRoof ? kDatasheetFp32Color : QColor(0x1f, 0x77, 0xb4), measuredRoof ? 1.2 : 1.5,
+                     Qt::DashLine),
+                false);
         if (tensorRun && spec->tf32Tflops > 0)
             addRoof(upperKey(spec->key) + QStringLiteral(" datasheet TF32 tensor cores"), spec->tf32Tflops,
-                    spec->dramGBs, QPen(QColor(0x9467bd), 1.5, Qt::DashDotLine), false);
+                    spec->dramGBs,
+                    QPen(measuredRoof ? kDatasheetTf32Color : kTf32RoofColor, measuredRoof ? 1.2 : 1.5,
+                         measuredRoof ? Qt::DashLine : Qt::DashDotLine),
+                    false);
     }
     addLevelRoofs(tensorRun);
     m_plot->xAxis->setLabel(
@@ -728,19 +728,38 @@ std::pair<QCPRange, QCPRange> RooflineChart::defaultView() const
         xMax = std::max(xMax, 2 * roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
         yMax = std::max(yMax, kRoofHeadroom * r.peakTflops);
     }
-    double lowest = 0;
-    for (const ChartPoint &p : std::as_const(m_points)) {
-        xMin = std::min(xMin, p.intensity / 2);
-        xMax = std::max(xMax, p.intensity * 2);
+    double lowest = 0, leftmost = 0;
+    for (qsizetype i = 0; i < m_points.size(); ++i) {
+        const ChartPoint &p = m_points[i];
+        if (hasMeasuredPoint(i) && !m_showModel)
+            continue; // not drawn (the selected run's disc may lie outside: its join runs off the edge)
+        leftmost = leftmost > 0 ? std::min(leftmost, p.intensity) : p.intensity;
+        // Room right of the rightmost runs for their labels: the fastest stages stand in a column
+        // there, each labelled beside it.
+        xMax = std::max(xMax, p.intensity * (p.kind == PointKind::Live ? 2 : kLabelRoomRight));
         if (p.tflops > 0) {
             lowest = lowest > 0 ? std::min(lowest, p.tflops) : p.tflops;
             yMax = std::max(yMax, p.tflops * kRoofHeadroom);
         }
     }
+    // With runs, room over the highest roof for the labels of the runs under it (the tensor-core
+    // stages sit a few pixels under the TF32 roof) and its ridge's name.
+    if (leftmost > 0)
+        yMax *= kLabelHeadroom;
     // With runs, the view starts at the decade under the slowest one's half: the H200's ladder
     // (5 TFLOP/s and up) gets the height that 0.1-1 TFLOP/s would waste, to label its clusters.
     if (lowest > 0)
         yMin = std::min(std::max(yMin, std::pow(10.0, std::floor(std::log10(lowest / 2)))), lowest / 2);
+    // And from the decade under both the leftmost run's half and a tenth of the lowest ridge (the
+    // diagonal stays long enough to read): each run drawn once at its measured intensity, the
+    // H200's ladder starts at 8 FLOP/B, and 0.1-1 FLOP/B took a quarter of the width.
+    if (leftmost > 0) {
+        double ridge = leftmost * 5;
+        for (const Roof &r : std::as_const(m_roofs))
+            ridge = std::min(ridge, roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
+        const double want = std::min(leftmost / 2, ridge / 10);
+        xMin = std::min(std::max(xMin, std::pow(10.0, std::floor(std::log10(want)))), leftmost / 2);
+    }
     return {QCPRange(xMin, xMax), QCPRange(yMin, yMax)};
 }
 
@@ -756,13 +775,17 @@ void RooflineChart::addLegendKey()
     const auto marker = [](QCPScatterStyle style) {
         return [style](QCPPainter *p, const QRectF &icon) { style.drawShape(p, icon.center()); };
     };
-    if (has(PointKind::RunPredicted))
+    if (m_drawn.anyPredicted)
         addKeyItem(m_plot,
-                   QStringLiteral("run at the model's AI (colour:\nstage; above a roof: caches helped)"),
+                   m_showModel || !m_drawn.anyMeasured
+                       ? QStringLiteral("run at the model's AI (colour:\nstage; above a roof: caches helped)")
+                       : QStringLiteral("run without counters,\nat the model's AI"),
                    marker(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60),
                                           QColor(0xa0, 0xa0, 0xa0), 8)));
     if (has(PointKind::RunMeasured))
-        addKeyItem(m_plot, QStringLiteral("measured AI (counters),\ndotted to the model's"),
+        addKeyItem(m_plot,
+                   m_showModel ? QStringLiteral("measured AI (counters),\ndotted to the model's")
+                               : QStringLiteral("run at its measured AI\n(counters; colour: stage)"),
                    marker(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(0x40, 0x40, 0x40), 1.2),
                                           QColor(0xa0, 0xa0, 0xa0), 9)));
     for (MemoryLevel level : kLevels)
@@ -773,222 +796,6 @@ void RooflineChart::addLegendKey()
     if (m_selectedGraph)
         addKeyItem(m_plot, QStringLiteral("selected run"),
                    marker(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 11)));
-}
-
-void RooflineChart::addPointLabels(qsizetype from)
-{
-    // One label per place: points that sit on each other (same intensity, nearly the same
-    // throughput) share it. Placed in pixels by placePointLabels after the axes are laid out. A run
-    // with counters is labelled once, at its measured diamond (the measurement; its disc is the
-    // dotted line's other end): two labels per run made the full ladder unreadable at 1280x800.
-    for (qsizetype i = from; i < m_points.size(); ++i) {
-        const ChartPoint &p = m_points[i];
-        if (p.label.isEmpty() || p.kind == PointKind::Live)
-            continue;
-        if (p.kind == PointKind::RunPredicted && i + 1 < m_points.size() &&
-            m_points[i + 1].kind == PointKind::RunMeasured && m_points[i + 1].runId == p.runId)
-            continue;
-        auto near = std::find_if(m_labels.begin(), m_labels.end(), [&](const PointLabel &l) {
-            return l.kind == p.kind && std::abs(std::log10(l.intensity / p.intensity)) < 1e-3 &&
-                   std::abs(std::log10(l.tflops / p.tflops)) < 0.01;
-        });
-        if (near == m_labels.end()) {
-            if (m_labels.size() >= kMaxPointLabels)
-                continue;
-            auto *item = new QCPItemText(m_plot);
-            item->position->setCoords(p.intensity, p.tflops);
-            item->setColor(p.kind == PointKind::WorklogT4 ? kWorklogColor : QColor(0x20, 0x20, 0x20));
-            item->setFont(QFont(font().family(), 8));
-            item->setText(p.label);
-            auto *leader = new QCPItemLine(m_plot);
-            leader->setPen(QPen(QColor(0x80, 0x80, 0x80), 0.8));
-            leader->setVisible(false);
-            m_labels.append({p.kind, p.intensity, p.tflops, {p.label}, item, leader});
-            m_lastPlacement.clear();
-        } else if (!near->texts.contains(p.label)) {
-            near->texts.append(p.label);
-            near->item->setText(near->texts.join(QLatin1Char(',')));
-            m_lastPlacement.clear();
-        }
-    }
-}
-
-QList<QRectF> RooflineChart::markerRects() const
-{
-    QList<QRectF> rects;
-    for (int i = 0; i < m_plot->graphCount(); ++i) {
-        QCPGraph *graph = m_plot->graph(i);
-        const QCPScatterStyle style = graph->scatterStyle();
-        if (!graph->visible() || style.isNone() || graph->lineStyle() != QCPGraph::lsNone)
-            continue;
-        const double r = style.size() / 2 + style.pen().widthF() / 2 + 0.5;
-        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
-            const QPointF at(m_plot->xAxis->coordToPixel(it->key), m_plot->yAxis->coordToPixel(it->value));
-            rects << QRectF(at - QPointF(r, r), QSizeF(2 * r, 2 * r));
-        }
-    }
-    for (const Roof &roof : m_roofs)
-        if (roof.ridge) {
-            const QPointF at = roof.ridge->position->pixelPosition();
-            rects << QRectF(at - QPointF(3.5, 3.5), QSizeF(7, 7));
-        }
-    return rects;
-}
-
-QList<QLineF> RooflineChart::roofSegments() const
-{
-    QList<QLineF> segments;
-    for (const Roof &roof : m_roofs) {
-        QPointF previous;
-        bool first = true;
-        for (auto it = roof.graph->data()->constBegin(); it != roof.graph->data()->constEnd(); ++it) {
-            const QPointF at(m_plot->xAxis->coordToPixel(it->key), m_plot->yAxis->coordToPixel(it->value));
-            if (!first)
-                segments << QLineF(previous, at);
-            previous = at;
-            first = false;
-        }
-    }
-    return segments;
-}
-
-void RooflineChart::placePointLabels()
-{
-    // Placing is the costliest part of a replot; where the axes, the labels and the markers are as
-    // they were when the labels were last placed (a run arrived on a spot already drawn, a repaint),
-    // they stay where they are.
-    qsizetype markers = 0;
-    for (int i = 0; i < m_plot->graphCount(); ++i)
-        markers += m_plot->graph(i)->dataCount();
-    QStringList placement{QString::number(m_labels.size()), QString::number(markers)};
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis})
-        placement << QString::number(axis->range().lower, 'g', 12)
-                  << QString::number(axis->range().upper, 'g', 12);
-    const QRect rect = m_plot->axisRect()->rect();
-    placement
-        << QStringLiteral("%1 %2 %3 %4").arg(rect.x()).arg(rect.y()).arg(rect.width()).arg(rect.height());
-    for (int i = 0; i < m_plot->graphCount(); ++i)
-        if (!m_plot->graph(i)->data()->isEmpty() &&
-            m_plot->graph(i)->dataCount() < 3) { // the live point, the ring
-            const auto it = m_plot->graph(i)->data()->constBegin();
-            placement << QString::number(it->key, 'g', 12) << QString::number(it->value, 'g', 12);
-        }
-    const QString key = placement.join(QLatin1Char(' '));
-    if (key == m_lastPlacement)
-        return;
-    m_lastPlacement = key;
-    struct State {
-        QPointF at;
-        bool visible;
-        QString text;
-    };
-    const auto state = [this] {
-        QList<State> states;
-        for (const PointLabel &l : std::as_const(m_labels))
-            states << State{l.item->position->pixelPosition(), l.item->visible(), l.item->text()};
-        for (QCPItemText *ridge : std::as_const(m_ridgeLabels))
-            states << State{ridge->position->pixelPosition(), ridge->visible(), ridge->text()};
-        return states;
-    };
-    const QList<State> before = state();
-    // Every marker, the rings included, is an obstacle; every roof line too (a label struck
-    // through by a roof cannot be read).
-    QList<QRectF> obstacles = markerRects();
-    if (m_countersNote)
-        obstacles << labelRect(m_countersNote);
-    placeLevelLabels(obstacles);
-    QList<PlacedLabel> labels;
-    for (QCPItemText *ridge : std::as_const(m_ridgeLabels)) {
-        if (ridge->property("levelBandwidth").toDouble() > 0)
-            continue; // placed above, beside its line
-        ridge->position->setCoords(ridge->property("ridgeKey").toDouble(),
-                                   ridge->property("ridgeValue").toDouble());
-        const QPointF at(m_plot->xAxis->coordToPixel(ridge->position->key()),
-                         m_plot->yAxis->coordToPixel(ridge->position->value()));
-        labels << PlacedLabel{ridge, at, 4,
-                              qobject_cast<QCPItemLine *>(ridge->property("leader").value<QObject *>())};
-    }
-    // Clusters closer than a few pixels at this zoom share one label too.
-    for (const PointLabel &l : std::as_const(m_labels)) {
-        l.item->position->setCoords(l.intensity, l.tflops);
-        const QPointF at(m_plot->xAxis->coordToPixel(l.intensity), m_plot->yAxis->coordToPixel(l.tflops));
-        const auto same = std::find_if(labels.begin(), labels.end(), [&](const PlacedLabel &o) {
-            return o.item != l.item && !m_ridgeLabels.contains(o.item) &&
-                   QLineF(o.anchor, at).length() < kLabelMergePx;
-        });
-        if (same != labels.end()) {
-            // Merge into the earlier label for this zoom: hide this one, extend that one's text.
-            QStringList texts = same->item->text().split(QLatin1Char(','));
-            for (const QString &t : l.texts)
-                if (!texts.contains(t))
-                    texts << t;
-            same->item->setText(texts.join(QLatin1Char(',')));
-            l.item->setVisible(false);
-            l.leader->setVisible(false);
-            continue;
-        }
-        l.item->setText(l.texts.join(QLatin1Char(',')));
-        labels << PlacedLabel{l.item, at, 5, l.leader};
-    }
-    placeLabels(m_plot, labels, obstacles, roofSegments());
-    const QList<State> after = state();
-    bool changed = false;
-    for (int i = 0; i < before.size(); ++i)
-        changed = changed || QLineF(before[i].at, after[i].at).length() > 0.5 ||
-                  before[i].visible != after[i].visible || before[i].text != after[i].text;
-    // QCustomPlot ignores a replot asked for from inside afterReplot (it is still replotting), so
-    // the frame on screen would keep the labels where they were: queue one. That replot finds the
-    // labels placed and asks for none.
-    if (changed)
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void RooflineChart::placeLevelLabels(QList<QRectF> &obstacles)
-{
-    // Each level's name just above and left of its diagonal (the side no run reaches), else just
-    // below and right of it, at the first height (from the view's middle outwards, in log scale) where
-    // it crosses no roof, marker or label; hidden where none is free (the legend names the line).
-    const QList<QLineF> roofs = roofSegments();
-    const QRectF bounds = QRectF(m_plot->axisRect()->rect()).adjusted(2, 2, -2, -2);
-    const QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
-    const auto clear = [&](const QRectF &rect) {
-        const QRectF inner = rect.adjusted(1, 1, -1, -1);
-        return bounds.contains(rect) &&
-               std::none_of(obstacles.cbegin(), obstacles.cend(),
-                            [&](const QRectF &o) { return o.intersects(inner); }) &&
-               std::none_of(roofs.cbegin(), roofs.cend(),
-                            [&](const QLineF &line) { return segmentCrossesRect(line, inner); });
-    };
-    for (QCPItemText *label : std::as_const(m_ridgeLabels)) {
-        const double bandwidth = label->property("levelBandwidth").toDouble();
-        if (!(bandwidth > 0))
-            continue;
-        const double peak = label->property("ridgeValue").toDouble();
-        const double top = std::log10(std::min(y.upper, peak)), bottom = std::log10(y.lower);
-        label->setPadding(QMargins(1, 0, 1, 0));
-        bool placed = false;
-        for (double fraction : {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9}) {
-            const double value = std::pow(10.0, bottom + fraction * (top - bottom));
-            const double key = value / roofline::bandwidthBound(1, bandwidth);
-            if (!x.contains(key))
-                continue;
-            const QPointF at(m_plot->xAxis->coordToPixel(key), m_plot->yAxis->coordToPixel(value));
-            for (const auto &[align, offset] : {std::pair(Qt::AlignRight | Qt::AlignBottom, QPointF(-2, -2)),
-                                                std::pair(Qt::AlignLeft | Qt::AlignTop, QPointF(2, 2))}) {
-                label->setPositionAlignment(align);
-                label->position->setPixelPosition(at + offset);
-                if (clear(labelRect(label))) {
-                    placed = true;
-                    break;
-                }
-            }
-            if (placed)
-                break;
-        }
-        label->setVisible(placed);
-        if (placed)
-            obstacles << labelRect(label);
-    }
 }
 
 void RooflineChart::addRunPoints(const ActiveRoof &roof)
@@ -1097,12 +904,14 @@ bool RooflineChart::addRunPoint(qsizetype index)
         const QColor color = stageColor(run.stageKey());
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
     }
-    if (firstMarker(graph, predicted, tflops))
+    // Each run once (issue 19): its disc only where counters measured nothing, or the model's
+    // intensities are asked for. The point stays in m_points (its tooltip, the table's selection).
+    if ((!measured || m_showModel) && firstMarker(graph, predicted, tflops))
         graph->addData(predicted, tflops);
     m_runTips.insert(int(m_points.size()), tip);
     m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip,
                      shortRunLabel(run) + comparabilityMark(run)});
-    d.anyPredicted = true;
+    d.anyPredicted = d.anyPredicted || !measured || m_showModel;
 
     if (measured) {
         // In the stage's colour (as its predicted disc and its bar in the runtime chart), so a
@@ -1119,8 +928,10 @@ bool RooflineChart::addRunPoint(qsizetype index)
         }
         if (*measured > 0 && firstMarker(diamonds, *measured, tflops))
             diamonds->addData(*measured, tflops);
-        if (!d.joins)
+        if (!d.joins) {
             d.joins = new RooflineJoins(m_plot);
+            d.joins->setShowAll(m_showModel);
+        }
         d.joins->add(predicted, *measured, tflops, stageColor(run.stageKey()));
         m_runTips.insert(int(m_points.size()), tip);
         m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip,
@@ -1156,17 +967,25 @@ bool RooflineChart::addRunPoint(qsizetype index)
 
 void RooflineChart::updateSelectionRing()
 {
-    const ChartPoint *selected = nullptr;
+    // The ring sits on the run's shown marker: its diamond where counters measured it (with the
+    // model's disc and the dotted join beside it while the model's intensities are hidden), else its
+    // disc.
+    qsizetype selected = -1;
     if (!m_printing && !m_selectedRunId.isEmpty())
-        for (const ChartPoint &p : std::as_const(m_points))
-            if (p.kind == PointKind::RunPredicted && p.runId == m_selectedRunId) {
-                selected = &p;
+        for (qsizetype i = 0; i < m_points.size(); ++i)
+            if (m_points[i].kind == PointKind::RunPredicted && m_points[i].runId == m_selectedRunId) {
+                selected = i;
                 break;
             }
-    if (!selected) {
+    if (selected < 0) {
         if (m_selectedGraph)
             m_plot->removeGraph(m_selectedGraph);
+        if (m_selectedModelGraph)
+            m_plot->removeGraph(m_selectedModelGraph);
         m_selectedGraph = nullptr;
+        m_selectedModelGraph = nullptr;
+        if (m_drawn.joins)
+            m_drawn.joins->setHighlighted(std::nullopt);
         return;
     }
     if (!m_selectedGraph) {
@@ -1175,9 +994,45 @@ void RooflineChart::updateSelectionRing()
         m_selectedGraph->setLineStyle(QCPGraph::lsNone);
         m_selectedGraph->setScatterStyle(
             QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 16));
+        m_selectedModelGraph = m_plot->addGraph();
+        m_selectedModelGraph->removeFromLegend();
+        m_selectedModelGraph->setName(QStringLiteral("the selected run at the model's AI"));
+        m_selectedModelGraph->setLineStyle(QCPGraph::lsNone);
     }
+    const ChartPoint &model = m_points[selected];
+    const bool diamond = hasMeasuredPoint(selected);
+    const ChartPoint &shown = diamond ? m_points[selected + 1] : model;
     m_selectedGraph->data()->clear();
-    m_selectedGraph->addData(selected->intensity, selected->tflops);
+    m_selectedGraph->addData(shown.intensity, shown.tflops);
+    m_selectedModelGraph->data()->clear();
+    const RunRecord *run = nullptr;
+    if (const auto tip = m_runTips.constFind(int(selected)); tip != m_runTips.cend())
+        run = &m_runs[tip->run];
+    if (diamond && !m_showModel && run) {
+        const QColor color = stageColor(run->stageKey());
+        m_selectedModelGraph->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
+        m_selectedModelGraph->addData(model.intensity, model.tflops);
+        if (m_drawn.joins)
+            m_drawn.joins->setHighlighted(std::tuple(model.intensity, shown.intensity, model.tflops, color));
+    } else if (m_drawn.joins) {
+        m_drawn.joins->setHighlighted(std::nullopt);
+    }
+}
+
+bool RooflineChart::hasMeasuredPoint(qsizetype index) const
+{
+    return m_points[index].kind == PointKind::RunPredicted && index + 1 < m_points.size() &&
+           m_points[index + 1].kind == PointKind::RunMeasured &&
+           m_points[index + 1].runId == m_points[index].runId;
+}
+
+bool RooflineChart::pointDrawn(qsizetype index) const
+{
+    // A run's disc is hidden behind its diamond's measurement unless the model is asked for or the
+    // run is selected.
+    return !hasMeasuredPoint(index) || m_showModel ||
+           (!m_printing && m_points[index].runId == m_selectedRunId);
 }
 
 bool RooflineChart::inPlace() const
@@ -1335,7 +1190,8 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
     if (!live)
         return;
     m_liveGraph = m_plot->addGraph();
-    m_liveGraph->setName(QStringLiteral("current settings (not run)"));
+    // What the hollow circle is: the panel's settings as the model predicts them, not a run.
+    m_liveGraph->setName(QStringLiteral("the panel's settings,\npredicted (not run)"));
     m_liveGraph->setLineStyle(QCPGraph::lsNone);
     m_liveGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
@@ -1442,6 +1298,8 @@ int RooflineChart::pointIndexAt(const QPointF &pixel) const
     int best = -1;
     double bestDistance = kHitRadiusPx;
     for (int i = 0; i < m_points.size(); ++i) {
+        if (!pointDrawn(i))
+            continue;
         const QPointF at(m_plot->xAxis->coordToPixel(m_points[i].intensity),
                          m_plot->yAxis->coordToPixel(m_points[i].tflops));
         const double distance = QLineF(at, pixel).length();
@@ -1467,9 +1325,12 @@ QString RooflineChart::tooltipAt(const QPointF &pixel) const
 
 std::optional<QPointF> RooflineChart::pixelOfRun(const QString &runId) const
 {
-    for (const ChartPoint &p : m_points)
-        if (p.kind == PointKind::RunPredicted && p.runId == runId)
+    // Where it is drawn: its diamond where counters measured it and its disc is hidden.
+    for (qsizetype i = 0; i < m_points.size(); ++i)
+        if (m_points[i].kind == PointKind::RunPredicted && m_points[i].runId == runId) {
+            const ChartPoint &p = pointDrawn(i) ? m_points[i] : m_points[i + 1];
             return QPointF(m_plot->xAxis->coordToPixel(p.intensity), m_plot->yAxis->coordToPixel(p.tflops));
+        }
     return std::nullopt;
 }
 

@@ -130,6 +130,25 @@ public:
     // selection ring, the current-settings circle) and every roof's segments, for the layout tests.
     QList<QRectF> markerRects() const;
     QList<QLineF> roofSegments() const;
+    QList<QLineF> joinSegments() const; // the dotted model-to-measured joins drawn
+    // Every text placed on the plot at the last placement: what it says, its box, the marker
+    // centres it names (a ridge's dot; one run's marker, or each of several too close to tell
+    // apart), and its leader where it sits away from them.
+    struct LabelLayout {
+        QString text;
+        QRectF rect;
+        QList<QPointF> anchors;
+        std::optional<QLineF> leader;
+        bool ridge = false;
+    };
+    const QList<LabelLayout> &labelLayout() const { return m_layout; }
+
+    // Each run is drawn once: at its measured intensity where counters exist, else at the model's.
+    // With this on, the model's intensity of every run too, dotted to the measured one; off, only
+    // the selected run's (issue 19: two markers a run doubled the clutter of the full ladder).
+    void setShowModelIntensity(bool on);
+    bool showModelIntensity() const { return m_showModel; }
+    QCheckBox *modelCheck() const { return m_modelCheck; }
 
     QString runIdAt(const QPointF &pixel) const;
     QString tooltipAt(const QPointF &pixel) const;
@@ -147,6 +166,8 @@ private:
     void addPointLabels(qsizetype from);
     void placePointLabels();                         // collision-free, in pixels, after each replot
     void placeLevelLabels(QList<QRectF> &obstacles); // beside their lines; adds where they went
+    bool hasMeasuredPoint(qsizetype index) const;    // m_points[index] is a disc whose diamond follows
+    bool pointDrawn(qsizetype index) const;          // its marker is on the plot (hover finds it)
     void addLegendKey();
     bool measuredRoofShown() const; // measured ceilings exist and belong to the chosen GPU
     bool runIsOnChosenGpu(const RunRecord &run) const;
@@ -198,6 +219,10 @@ private:
 
     QComboBox *m_gpuCombo;
     QCheckBox *m_worklogCheck;
+    QCheckBox *m_modelCheck;
+    bool m_showModel = false;
+    QList<LabelLayout> m_layout;
+    QCPGraph *m_selectedModelGraph = nullptr; // the selected run's model disc, where hidden otherwise
     QCheckBox *m_levelChecks[2];
     bool m_levelShown[2] = {true, true};
     double m_measuredL2 = 0, m_measuredShared = 0; // GB/s; 0: not measured

@@ -6,6 +6,7 @@
 #include "chart_text.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "run_color.h"
 #include "stage_catalog.h"
 
 #include <QCheckBox>
@@ -29,6 +30,7 @@ namespace gemmscope {
 namespace {
 
 constexpr double kBarWidth = 0.7;
+constexpr int kValueLabelGapPx = 7; // from the end of a bar or its whisker to its value
 constexpr double kSpeedupBarWidth = 0.42;
 const QColor kPublishedColor(0x7f, 0x7f, 0x7f);
 const QColor kMeasuredColor(0x1f, 0x77, 0xb4);
@@ -475,7 +477,9 @@ QCPItemText *barValueLabel(QCustomPlot *plot, double key, double value, const QS
     label->position->setAxes(plot->xAxis, plot->yAxis);
     label->position->setCoords(value, key);
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    label->setPadding(QMargins(3, 0, 1, 0));
+    // Clear of the whisker's end cap, which ends at the same value: at 3 px the cap and the first
+    // digit read as one glyph ("⊣0.508 ms").
+    label->setPadding(QMargins(kValueLabelGapPx, 0, 1, 0));
     label->setText(text);
     label->setColor(color);
     label->setFont(font);
@@ -547,6 +551,8 @@ QList<RuntimeSlot> RuntimeSlotRows::toList() const
 QString RuntimeChart::longLabel(const RuntimeSlot &slot)
 {
     const StageInfo *stage = findStage(slot.run.stage.key());
+    if (stage && stage->isLibrary && slot.label == shortPresetLabel(slot.run.presetKey))
+        return QString::fromStdString(stage->title); // "cuBLAS SGEMM (FP32)": its code says it again
     return stage ? QStringLiteral("%1  %2").arg(slot.label, QString::fromStdString(stage->title))
                  : slot.label;
 }
@@ -572,7 +578,11 @@ void RuntimeChart::addSlotMarks(int row)
         return;
     }
     const bool published = slot.run.origin == QLatin1String("worklog");
-    const QString groupKey = slot.run.stageKey() + (published ? QStringLiteral("|worklog") : QString());
+    // One QCPBars per stage and preset shade: a stage's presets lie next to each other on the ladder,
+    // and each bar wears its own shade of the stage's colour (run_color.h).
+    const int shade = presetShade(slot.run);
+    const QString groupKey = slot.run.stageKey() + QLatin1Char('#') + QString::number(shade) +
+                             (published ? QStringLiteral("|worklog") : QString());
     QCPBars *bars = m_barsByGroup.value(groupKey);
     if (!bars) {
         bars = new RowBars(m_plot->yAxis, m_plot->xAxis);
@@ -580,7 +590,7 @@ void RuntimeChart::addSlotMarks(int row)
                       (published ? QStringLiteral(" (T4, worklog)") : QString()));
         bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
         bars->setWidth(kBarWidth);
-        const QColor color = stageColor(slot.run.stageKey());
+        const QColor color = shadedStageColor(slot.run.stageKey(), shade);
         bars->setPen(QPen(color.darker(130)));
         bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
         bars->setProperty("stage", slot.run.stageKey());

@@ -334,8 +334,10 @@ QString shortPresetLabel(const QString &presetKey)
         {QStringLiteral("fp32-pipelined"), QStringLiteral("+pipe")},
         {QStringLiteral("fp32-async"), QStringLiteral("+async")},
         {QStringLiteral("fp32-tuned"), QStringLiteral("+tuned")},
-        {stageKeyText(StageId::CublasFp32), QStringLiteral("cuBLAS")},
-        {stageKeyText(StageId::CublasTf32), QStringLiteral("TF32")}};
+        // Both baselines say they are cuBLAS, and which precision: a bare "TF32" beside "+tma" read
+        // as another tensor-core stage of ours (issue 19).
+        {stageKeyText(StageId::CublasFp32), QStringLiteral("cuBLAS FP32")},
+        {stageKeyText(StageId::CublasTf32), QStringLiteral("cuBLAS TF32")}};
     for (const auto &[key, label] : named)
         if (presetKey == key)
             return label;

@@ -87,8 +87,8 @@ QList<RunGroup> runGroups(const QList<RunRecord> &runs);
 std::optional<RunGroup> latestGroup(const QList<RunRecord> &runs);
 QList<RunRecord> runsInGroup(const QList<RunRecord> &runs, const RunGroup &group);
 
-// A tick-sized name for a run: the worklog step ("0", "5a", "8/BK8"), "G32", "G32+1", "cuBLAS",
-// "TF32"; runs without a preset get a short stage name and "*" (custom parameters).
+// A tick-sized name for a run: the worklog step ("0", "5a", "8/BK8"), "G32", "G32+1", "cuBLAS FP32",
+// "cuBLAS TF32"; runs without a preset get a short stage name and "*" (custom parameters).
 QString shortRunLabel(const RunRecord &run);
 QString shortPresetLabel(const QString &presetKey); // empty for an unknown preset
 

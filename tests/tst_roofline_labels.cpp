@@ -1,0 +1,335 @@
+// The roofline's texts with the whole H200 ladder loaded (issue 19, review of session 27, items 3
+// and 13), at the sizes the Ladder workspace gives the chart: no label or leader on a roof, a
+// dotted join, a marker or another label; no leader through another run's marker; every label
+// nearer its own marker than any other (else it reads as that one's); ridge labels nearer their
+// own ridge than the other; a shared label names each run with its throughput; each run drawn once
+// (its disc only where selected); measured and datasheet roofs told apart by colour and stroke.
+// Written against what the chart showed before these rules (markerRects, roofSegments, points,
+// the plot's items), so the same checks run on the old placement and fail there.
+#include "chart_layout.h"
+#include "roofline_chart.h"
+#include "roofline_label_placer.h"
+#include "roofline_math.h"
+#include "support/full_ladder.h"
+
+#include <QCheckBox>
+#include <QRegularExpression>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace gemmscope;
+
+namespace {
+
+// The runs a label names: "3", "6,7", or one line a run ("8: 20.6\n7: 20.3").
+QStringList namesIn(const QString &text)
+{
+    QStringList names;
+    for (const QString &line : text.split(QLatin1Char('\n'))) {
+        const qsizetype colon = line.indexOf(QStringLiteral(": "));
+        for (const QString &part : (colon >= 0 ? line.left(colon) : line).split(QLatin1Char(',')))
+            names << part.trimmed();
+    }
+    return names;
+}
+
+double distanceTo(const QRectF &rect, const QPointF &p)
+{
+    const double dx = std::max({rect.left() - p.x(), 0.0, p.x() - rect.right()});
+    const double dy = std::max({rect.top() - p.y(), 0.0, p.y() - rect.bottom()});
+    return std::hypot(dx, dy);
+}
+
+bool near(const QPointF &a, const QPointF &b)
+{
+    return QLineF(a, b).length() <= 0.75;
+}
+
+QString rectText(const QRectF &r)
+{
+    return QStringLiteral("%1,%2 %3x%4")
+        .arg(r.x(), 0, 'f', 1)
+        .arg(r.y(), 0, 'f', 1)
+        .arg(r.width(), 0, 'f', 1)
+        .arg(r.height(), 0, 'f', 1);
+}
+
+int colourDistance(const QColor &a, const QColor &b)
+{
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+}
+
+} // namespace
+
+class TstRooflineLabels : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fullLadderLabelsReadAsTheirOwn_data()
+    {
+        // With each run once (the default), and with every run's model point asked for ("Model AI").
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("model");
+        for (const QSize size : {QSize(620, 390), QSize(700, 440), QSize(940, 530), QSize(480, 300)})
+            for (const bool model : {false, true})
+                QTest::addRow("%dx%d%s", size.width(), size.height(), model ? " model AI" : "")
+                    << size << model;
+    }
+    void fullLadderLabelsReadAsTheirOwn()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, model);
+        const test::FullLadder ladder = test::loadFullLadder();
+        RooflineChart chart;
+        chart.setRuns(ladder.runs);
+        chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel, ladder.tf32Tflops,
+                                  ladder.tf32Kernel);
+        const Preset *current = findPreset("worklog-8");
+        QVERIFY(current);
+        chart.setPredicted(current->stage, current->params, ProblemSize{4096, 4096, 4096});
+        QString selected;
+        for (const RunRecord &run : ladder.runs)
+            if (run.presetKey == QLatin1String("worklog-7") && run.origin != QLatin1String("worklog"))
+                selected = run.runId;
+        QVERIFY(!selected.isEmpty());
+        chart.setSelectedRun(selected);
+        if (model) {
+            QCheckBox *check = chart.findChild<QCheckBox *>(QStringLiteral("rooflineModelCheck"));
+            QVERIFY(check);
+            check->setChecked(true);
+        }
+        chart.resize(size);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        for (int i = 0; i < 3; ++i)
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+        test::saveShot(&chart, QStringLiteral("roofline-labels-%1x%2%3")
+                                   .arg(size.width())
+                                   .arg(size.height())
+                                   .arg(model ? QStringLiteral("-model") : QString()));
+
+        auto pixel = [plot](double x, double y) {
+            return QPointF(plot->xAxis->coordToPixel(x), plot->yAxis->coordToPixel(y));
+        };
+        const QList<RooflineChart::ChartPoint> points = chart.points();
+        const QList<QRectF> markers = chart.markerRects();
+        const QList<QLineF> roofs = chart.roofSegments();
+        QList<QPointF> centres;
+        for (const QRectF &m : markers)
+            centres << m.center();
+        const auto markerAt = [&](const QPointF &at) {
+            return std::any_of(centres.cbegin(), centres.cend(),
+                               [&](const QPointF &c) { return near(c, at); });
+        };
+
+        // Each run once: no disc at the model's intensity for a run measured with counters, but for the
+        // selected run; and the dotted joins only where both ends are drawn.
+        QList<QLineF> joins;
+        int discs = 0;
+        QPointF selectedModel;
+        for (const auto &p : points)
+            if (p.kind == RooflineChart::PointKind::RunPredicted && p.runId == selected)
+                selectedModel = pixel(p.intensity, p.tflops);
+        for (int i = 0; i + 1 < points.size(); ++i) {
+            const auto &p = points[i], &m = points[i + 1];
+            if (p.kind != RooflineChart::PointKind::RunPredicted ||
+                m.kind != RooflineChart::PointKind::RunMeasured || m.runId != p.runId)
+                continue;
+            const QPointF model = pixel(p.intensity, p.tflops);
+            if (!markerAt(model))
+                continue;
+            joins << QLineF(model, pixel(m.intensity, m.tflops));
+            if (p.runId != selected &&
+                !near(model, selectedModel)) { // another run of the selected's configuration
+                ++discs;
+                qWarning("%s (%s) drawn at the model's intensity too", qPrintable(p.runId),
+                         qPrintable(p.label));
+            }
+        }
+        if (model)
+            QVERIFY2(discs >= 20 && joins.size() >= 20, qPrintable(QString::number(discs)));
+        else
+            QVERIFY2(discs == 0,
+                     qPrintable(QStringLiteral("%1 runs drawn twice (disc and diamond)").arg(discs)));
+        QVERIFY2(model || (!joins.isEmpty() && joins.size() <= 2),
+                 qPrintable(QString::number(joins.size()))); // the selected run's
+
+        // The texts on the plot and the markers each names.
+        struct Label {
+            QString text;
+            QRectF rect;
+            QList<QPointF> own;
+            bool ridge;
+        };
+        QList<Label> labels;
+        QList<QPointF> ridges;
+        for (const RooflineChart::Roof &roof : chart.roofs())
+            if (roof.ridge)
+                ridges << roof.ridge->position->pixelPosition();
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+            if (!text || !text->visible() || text->position->type() != QCPItemPosition::ptPlotCoords)
+                continue;
+            Label label{text->text(), labelRect(text).marginsRemoved(QMarginsF(text->padding())), {}, false};
+            if (const auto ridge =
+                    QRegularExpression(QStringLiteral("^ridge ([0-9.]+) FLOP/B$")).match(label.text);
+                ridge.hasMatch()) {
+                label.ridge = true;
+                for (const RooflineChart::Roof &roof : chart.roofs())
+                    if (roof.ridge &&
+                        QString::number(roofline::ridgeIntensity(roof.peakTflops, roof.bandwidthGBs), 'g',
+                                        4) == ridge.captured(1))
+                        label.own << roof.ridge->position->pixelPosition();
+            } else {
+                const QStringList names = namesIn(label.text);
+                for (const auto &p : points)
+                    if (names.contains(p.label))
+                        label.own << pixel(p.intensity, p.tflops);
+            }
+            QVERIFY2(!label.own.isEmpty(),
+                     qPrintable(QStringLiteral("\"%1\" names nothing drawn").arg(label.text)));
+            labels << label;
+        }
+        // At 480x300 (the parameter panel shown) most clusters go unnamed, and with every run's model
+        // point asked for the rows of dotted joins leave few places free: the tooltip names them.
+        QVERIFY2(model || size == QSize(480, 300) || labels.size() >= 10,
+                 qPrintable(QString::number(labels.size())));
+        QList<QLineF> leaders;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto *line = qobject_cast<QCPItemLine *>(plot->item(i)); line && line->visible())
+                leaders << QLineF(line->start->pixelPosition(), line->end->pixelPosition());
+
+        for (const Label &l : labels) {
+            const QRectF inner = l.rect.adjusted(1, 1, -1, -1);
+            for (const QLineF &roof : roofs)
+                QVERIFY2(
+                    !segmentCrossesRect(roof, inner),
+                    qPrintable(QStringLiteral("a roof through \"%1\" at %2").arg(l.text, rectText(l.rect))));
+            for (const QLineF &join : joins)
+                QVERIFY2(!segmentCrossesRect(join, inner),
+                         qPrintable(QStringLiteral("a dotted join through \"%1\"").arg(l.text)));
+            for (const QRectF &m : markers)
+                QVERIFY2(!m.intersects(inner), qPrintable(QStringLiteral("\"%1\" at %2 on the marker at %3")
+                                                              .arg(l.text, rectText(l.rect), rectText(m))));
+            for (const Label &o : labels)
+                QVERIFY2(&o == &l || !o.rect.intersects(inner),
+                         qPrintable(QStringLiteral("\"%1\" on \"%2\"").arg(l.text, o.text)));
+            // Nearer its own marker than any other (a ridge label: than any other ridge).
+            double own = std::numeric_limits<double>::infinity();
+            for (const QPointF &o : l.own)
+                own = std::min(own, distanceTo(l.rect, o));
+            for (const QPointF &c : l.ridge ? ridges : centres) {
+                const bool mine =
+                    std::any_of(l.own.cbegin(), l.own.cend(), [&](const QPointF &o) { return near(o, c); });
+                QVERIFY2(mine || distanceTo(l.rect, c) >= own,
+                         qPrintable(QStringLiteral(
+                                        "\"%1\" at %2 is %3 px from the marker at %4,%5, %6 px from its own")
+                                        .arg(l.text, rectText(l.rect))
+                                        .arg(distanceTo(l.rect, c), 0, 'f', 1)
+                                        .arg(c.x(), 0, 'f', 0)
+                                        .arg(c.y(), 0, 'f', 0)
+                                        .arg(own, 0, 'f', 1)));
+            }
+            // A label shared by runs says how they differ: one line a run, with its throughput.
+            const QStringList names = namesIn(l.text);
+            if (!l.ridge && names.size() > 1)
+                QVERIFY2(QRegularExpression(QStringLiteral("^([^:\\n]+: [0-9.]+\\n)+[^:\\n]+: [0-9.]+$"))
+                             .match(l.text)
+                             .hasMatch(),
+                         qPrintable(QStringLiteral("\"%1\" does not say which run is which").arg(l.text)));
+        }
+        // Leaders: from their own marker, through no other marker, across no roof and no label.
+        for (const QLineF &leader : leaders) {
+            const auto owner = std::find_if(labels.cbegin(), labels.cend(), [&](const Label &l) {
+                return distanceTo(l.rect, leader.p2()) <= 1.5 || distanceTo(l.rect, leader.p1()) <= 1.5;
+            });
+            QVERIFY2(owner != labels.cend(), "a leader to no label");
+            for (const QLineF &roof : roofs)
+                QVERIFY2(roof.intersects(leader, nullptr) != QLineF::BoundedIntersection,
+                         qPrintable(QStringLiteral("the leader of \"%1\" crosses a roof").arg(owner->text)));
+            for (const QRectF &m : markers) {
+                // Its own, or drawn around its own (the current settings' circle on a ridge).
+                const bool mine = std::any_of(owner->own.cbegin(), owner->own.cend(), [&](const QPointF &o) {
+                    return near(o, m.center()) || m.contains(o);
+                });
+                QVERIFY2(mine || !segmentCrossesRect(leader, m.adjusted(0.5, 0.5, -0.5, -0.5)),
+                         qPrintable(QStringLiteral("the leader of \"%1\" passes the marker at %2")
+                                        .arg(owner->text, rectText(m))));
+            }
+            for (const Label &o : labels)
+                QVERIFY2(&o == &*owner || !segmentCrossesRect(leader, o.rect.adjusted(1, 1, -1, -1)),
+                         qPrintable(
+                             QStringLiteral("the leader of \"%1\" crosses \"%2\"").arg(owner->text, o.text)));
+        }
+    }
+
+    // The placer's rules on their own: beside its marker where that is free, never nearer another
+    // marker, never across a line; nothing where every place breaks a rule.
+    void placerKeepsEachLabelByItsOwnMarker()
+    {
+        namespace rl = roofline_labels;
+        rl::Scene scene;
+        scene.bounds = QRectF(0, 0, 300, 200);
+        const auto marker = [](double x, double y) { return rl::Marker{QRectF(x - 5, y - 5, 10, 10)}; };
+        scene.markers = {marker(100, 100), marker(116, 100), marker(100, 60)};
+        scene.lines = {QLineF(0, 130, 300, 130)}; // a roof under them
+        const QList<rl::Request> requests{
+            {QSizeF(30, 12), {0}}, {QSizeF(30, 12), {1}}, {QSizeF(30, 12), {2}}};
+        const QList<rl::Placement> placed = rl::place(scene, requests);
+        QCOMPARE(placed.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(placed[i].placed);
+            QVERIFY(rl::nearestIsOwn(placed[i].rect, {scene.markers[i].centre()}, scene.markers));
+            QVERIFY(!segmentCrossesRect(scene.lines.first(), placed[i].rect));
+            for (const rl::Marker &m : scene.markers)
+                QVERIFY(!m.rect.intersects(placed[i].rect.adjusted(1, 1, -1, -1)));
+            for (int j = 0; j < i; ++j)
+                QVERIFY(!placed[j].rect.intersects(placed[i].rect));
+        }
+        // Boxed in by lines on every side, with no way out for a leader: left unplaced.
+        rl::Scene boxed;
+        boxed.bounds = scene.bounds;
+        boxed.markers = {marker(100, 100)};
+        boxed.lines = {QLineF(90, 90, 110, 90), QLineF(110, 90, 110, 110), QLineF(110, 110, 90, 110),
+                       QLineF(90, 110, 90, 90)};
+        const rl::Placement inBox = rl::place(boxed, {{QSizeF(30, 12), {0}}}).first();
+        QVERIFY2(!inBox.placed, qPrintable(QStringLiteral("%1,%2 %3 leader %4")
+                                               .arg(inBox.rect.x())
+                                               .arg(inBox.rect.y())
+                                               .arg(inBox.rect.width())
+                                               .arg(inBox.leader ? inBox.leader->length() : -1)));
+    }
+
+    // Measured roofs and the datasheet's are told apart at a glance: another colour and another
+    // stroke, for FP32 and for TF32 (the two purple TF32 roofs read as one).
+    void measuredAndDatasheetRoofsDiffer()
+    {
+        const test::FullLadder ladder = test::loadFullLadder();
+        RooflineChart chart;
+        chart.setRuns(ladder.runs);
+        chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel, ladder.tf32Tflops,
+                                  ladder.tf32Kernel);
+        int pairs = 0;
+        for (const RooflineChart::Roof &measured : chart.roofs())
+            for (const RooflineChart::Roof &datasheet : chart.roofs()) {
+                if (!measured.measured || datasheet.measured || measured.level || datasheet.level)
+                    continue;
+                const bool tensor = measured.label.contains(QStringLiteral("TF32"));
+                if (tensor != datasheet.label.contains(QStringLiteral("TF32")))
+                    continue;
+                ++pairs;
+                const QPen a = measured.graph->pen(), b = datasheet.graph->pen();
+                QVERIFY2(colourDistance(a.color(), b.color()) >= 100,
+                         qPrintable(
+                             QStringLiteral("%1 %2 vs %3 %4")
+                                 .arg(measured.label, a.color().name(), datasheet.label, b.color().name())));
+                QVERIFY(a.style() != b.style());
+                QVERIFY(a.widthF() > b.widthF());
+            }
+        QCOMPARE(pairs, 2);
+    }
+};
+
+QTEST_MAIN(TstRooflineLabels)
+#include "tst_roofline_labels.moc"

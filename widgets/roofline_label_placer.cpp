@@ -1,0 +1,281 @@
+#include "roofline_label_placer.h"
+
+#include <QHash>
+#include <QPoint>
+#include <algorithm>
+#include <cmath>
+
+namespace gemmscope::roofline_labels {
+
+namespace {
+
+constexpr double kSamePlacePx = 0.75; // a ring around a marker is that marker's
+
+// Liang-Barsky: whether the segment passes through the rect (or ends in it).
+bool crosses(const QLineF &segment, const QRectF &rect)
+{
+    if (rect.isEmpty())
+        return false;
+    const double dx = segment.dx(), dy = segment.dy();
+    double t0 = 0, t1 = 1;
+    const auto clip = [&](double p, double q) {
+        if (p == 0)
+            return q >= 0;
+        const double t = q / p;
+        if (p < 0) {
+            if (t > t1)
+                return false;
+            t0 = std::max(t0, t);
+        } else {
+            if (t < t0)
+                return false;
+            t1 = std::min(t1, t);
+        }
+        return true;
+    };
+    const QPointF a = segment.p1();
+    return clip(-dx, a.x() - rect.left()) && clip(dx, rect.right() - a.x()) &&
+           clip(-dy, a.y() - rect.top()) && clip(dy, rect.bottom() - a.y()) && t0 <= t1;
+}
+
+// Squared distances: these run for every marker near every candidate place (hypot was a twentieth
+// of a 10,000-run session's render).
+double squaredDistanceTo(const QRectF &rect, const QPointF &point)
+{
+    const double dx = std::max({rect.left() - point.x(), 0.0, point.x() - rect.right()});
+    const double dy = std::max({rect.top() - point.y(), 0.0, point.y() - rect.bottom()});
+    return dx * dx + dy * dy;
+}
+
+bool isOwn(const QPointF &centre, const QList<QPointF> &own)
+{
+    return std::any_of(own.cbegin(), own.cend(), [&](const QPointF &o) {
+        const QPointF d = o - centre;
+        return QPointF::dotProduct(d, d) <= kSamePlacePx * kSamePlacePx;
+    });
+}
+
+struct Candidate {
+    QRectF rect;
+    std::optional<QLineF> leader;
+};
+
+// The markers by 24 px cell, so a candidate place is checked against its neighbours only: a long
+// session draws thousands of markers, and each label tries a thousand places.
+class MarkerGrid {
+public:
+    explicit MarkerGrid(const QList<Marker> &markers) : m_markers(markers)
+    {
+        for (int i = 0; i < markers.size(); ++i)
+            forCells(markers[i].rect, [&](const QPoint &cell) {
+                m_cells[cell] << i;
+                return false;
+            });
+    }
+    // Whether `test` holds for a marker whose rect may meet `area`.
+    template <typename Test> bool any(const QRectF &area, Test test) const
+    {
+        return forCells(area, [&](const QPoint &cell) {
+            const auto it = m_cells.constFind(cell);
+            return it != m_cells.cend() &&
+                   std::any_of(it->cbegin(), it->cend(), [&](int i) { return test(m_markers[i]); });
+        });
+    }
+
+private:
+    static constexpr double kCell = 24;
+    template <typename Visit> static bool forCells(const QRectF &area, Visit visit)
+    {
+        const int x0 = int(std::floor(area.left() / kCell)), x1 = int(std::floor(area.right() / kCell));
+        const int y0 = int(std::floor(area.top() / kCell)), y1 = int(std::floor(area.bottom() / kCell));
+        for (int x = x0; x <= x1; ++x)
+            for (int y = y0; y <= y1; ++y)
+                if (visit(QPoint(x, y)))
+                    return true;
+        return false;
+    }
+    const QList<Marker> &m_markers;
+    QHash<QPoint, QList<int>> m_cells;
+};
+
+} // namespace
+
+double distanceTo(const QRectF &rect, const QPointF &point)
+{
+    const double dx = std::max({rect.left() - point.x(), 0.0, point.x() - rect.right()});
+    const double dy = std::max({rect.top() - point.y(), 0.0, point.y() - rect.bottom()});
+    return std::hypot(dx, dy);
+}
+
+bool nearestIsOwn(const QRectF &rect, const QList<QPointF> &own, const QList<Marker> &markers, double margin)
+{
+    double nearestOwn = std::numeric_limits<double>::infinity();
+    for (const QPointF &o : own)
+        nearestOwn = std::min(nearestOwn, distanceTo(rect, o));
+    return std::none_of(markers.cbegin(), markers.cend(), [&](const Marker &m) {
+        return !isOwn(m.centre(), own) && distanceTo(rect, m.centre()) < nearestOwn + margin;
+    });
+}
+
+bool leaderHitsOtherMarker(const QLineF &leader, const QList<QPointF> &own, const QList<Marker> &markers)
+{
+    return std::any_of(markers.cbegin(), markers.cend(), [&](const Marker &m) {
+        // With a pixel of clearance: a leader grazing a marker reads as that marker's. A marker
+        // drawn around the label's own (the current settings' circle on a ridge dot) cannot be
+        // left without crossing it.
+        const bool around =
+            std::any_of(own.cbegin(), own.cend(), [&](const QPointF &o) { return m.rect.contains(o); });
+        return !isOwn(m.centre(), own) && !around && crosses(leader, m.rect.adjusted(-1.5, -1.5, 1.5, 1.5));
+    });
+}
+
+QList<Placement> place(const Scene &scene, const QList<Request> &requests)
+{
+    QList<Placement> result(requests.size());
+    const MarkerGrid grid(scene.markers);
+    QList<QRectF> labels = scene.fixed;
+    QList<QLineF> leaders;
+    const QRectF bounds = scene.bounds.adjusted(2, 2, -2, -2);
+
+    for (qsizetype r = 0; r < requests.size(); ++r) {
+        const Request &request = requests[r];
+        if (request.own.isEmpty())
+            continue;
+        QList<QPointF> own;
+        QRectF ownBox;
+        for (int index : request.own) {
+            own << scene.markers[index].centre();
+            ownBox = ownBox.isNull() ? scene.markers[index].rect : ownBox.united(scene.markers[index].rect);
+        }
+        // Rings drawn around an own marker (the selection) are part of what the label names.
+        for (const Marker &m : scene.markers)
+            if (isOwn(m.centre(), own))
+                ownBox = ownBox.united(m.rect);
+        const QSizeF size = request.size;
+
+        const auto boxFree = [&](const QRectF &rect) {
+            const QRectF inner = rect.adjusted(1, 1, -1, -1);
+            return bounds.contains(rect) &&
+                   !grid.any(inner, [&](const Marker &m) { return m.rect.intersects(inner); }) &&
+                   // Not even touching a line (its padding keeps the text a pixel off it).
+                   std::none_of(scene.lines.cbegin(), scene.lines.cend(),
+                                [&](const QLineF &line) { return crosses(line, rect); }) &&
+                   std::none_of(labels.cbegin(), labels.cend(),
+                                [&](const QRectF &l) { return l.adjusted(-1, -1, 1, 1).intersects(rect); }) &&
+                   std::none_of(leaders.cbegin(), leaders.cend(),
+                                [&](const QLineF &line) { return crosses(line, inner); });
+        };
+        const auto leaderFree = [&](const QLineF &leader) {
+            const QRectF span = QRectF(leader.p1(), leader.p2()).normalized().adjusted(-2, -2, 2, 2);
+            const bool hitsMarker =
+                grid.any(span, [&](const Marker &m) { return leaderHitsOtherMarker(leader, own, {m}); });
+            return !hitsMarker &&
+                   std::none_of(scene.lines.cbegin(), scene.lines.cend(),
+                                [&](const QLineF &line) {
+                                    return line.intersects(leader, nullptr) == QLineF::BoundedIntersection;
+                                }) &&
+                   std::none_of(
+                       labels.cbegin(), labels.cend(),
+                       [&](const QRectF &l) { return crosses(leader, l.adjusted(0.5, 0.5, -0.5, -0.5)); }) &&
+                   std::none_of(leaders.cbegin(), leaders.cend(), [&](const QLineF &other) {
+                       return other.intersects(leader, nullptr) == QLineF::BoundedIntersection;
+                   });
+        };
+
+        // Beside the markers: right, left, above, below, the corners; a little farther out next.
+        QList<Candidate> beside;
+        const QPointF c = ownBox.center();
+        const double w = size.width(), h = size.height();
+        for (double gap : {2.0, 5.0}) {
+            const double left = ownBox.left() - gap - w, right = ownBox.right() + gap;
+            const double top = ownBox.top() - gap - h, bottom = ownBox.bottom() + gap;
+            for (const QPointF &topLeft :
+                 {QPointF(right, c.y() - h / 2), QPointF(left, c.y() - h / 2), QPointF(c.x() - w / 2, top),
+                  QPointF(c.x() - w / 2, bottom), QPointF(right, top + h / 2), QPointF(right, bottom - h / 2),
+                  QPointF(left, top + h / 2), QPointF(left, bottom - h / 2), QPointF(right - 2, top),
+                  QPointF(left + 2, top), QPointF(right - 2, bottom), QPointF(left + 2, bottom)})
+                beside << Candidate{QRectF(topLeft, size), std::nullopt};
+            // Slid along the markers' sides, for a column or a row of neighbours.
+            for (double slide = 3; slide <= h; slide += 3)
+                for (double sign : {-1.0, 1.0}) {
+                    beside << Candidate{QRectF(QPointF(right, c.y() - h / 2 + sign * slide), size),
+                                        std::nullopt};
+                    beside << Candidate{QRectF(QPointF(left, c.y() - h / 2 + sign * slide), size),
+                                        std::nullopt};
+                }
+            for (double slide = 4; slide <= w / 2; slide += 4)
+                for (double sign : {-1.0, 1.0}) {
+                    beside << Candidate{QRectF(QPointF(c.x() - w / 2 + sign * slide, top), size),
+                                        std::nullopt};
+                    beside << Candidate{QRectF(QPointF(c.x() - w / 2 + sign * slide, bottom), size),
+                                        std::nullopt};
+                }
+        }
+        // Farther out on rings, up and right first (the sparse side: the roofs are above the runs
+        // and the slow runs left), joined by a leader from the markers' edge.
+        QList<Candidate> away;
+        if (request.leader)
+            for (double distance = 8; distance <= 260; distance += 6)
+                for (int step = 0; step < 24; ++step) {
+                    const double angle = (-45 + step * 15) * M_PI / 180;
+                    const QPointF centre =
+                        c + QPointF(std::cos(angle) * (distance + ownBox.width() / 2 + w / 2),
+                                    std::sin(angle) * (distance + ownBox.height() / 2 + h / 2));
+                    const QRectF rect(centre - QPointF(w / 2, h / 2), size);
+                    const QPointF to(std::clamp(c.x(), rect.left(), rect.right()),
+                                     std::clamp(c.y(), rect.top(), rect.bottom()));
+                    // From where the line leaves the markers' box.
+                    QLineF leader(c, to);
+                    const double inside = std::min(
+                        std::abs(leader.dx()) > 1e-9 ? ownBox.width() / 2 / std::abs(leader.dx()) : 1e9,
+                        std::abs(leader.dy()) > 1e-9 ? ownBox.height() / 2 / std::abs(leader.dy()) : 1e9);
+                    if (inside >= 1)
+                        continue;
+                    leader.setP1(leader.pointAt(inside));
+                    away << Candidate{rect, leader};
+                }
+
+        QList<Marker> rivals; // the markers a label must not read as naming
+        if (request.ridge)    // other labels check the grid
+            for (const Marker &m : scene.markers)
+                if (m.ridge)
+                    rivals << m;
+        const auto accept = [&](const Candidate &candidate, bool mustReadAsOwn) {
+            if (!boxFree(candidate.rect))
+                return false;
+            if (candidate.leader && !leaderFree(*candidate.leader))
+                return false;
+            // Farther out, a leader says whose it is; still no other marker nearer the text.
+            const double margin = mustReadAsOwn ? 1.0 : 0.0;
+            if (request.ridge)
+                return nearestIsOwn(candidate.rect, own, rivals, margin);
+            // Only markers nearer than its own can break the rule: those in reach, from the grid.
+            double reach = std::numeric_limits<double>::infinity();
+            for (const QPointF &o : own)
+                reach = std::min(reach, distanceTo(candidate.rect, o));
+            reach += margin;
+            return !grid.any(candidate.rect.adjusted(-reach, -reach, reach, reach), [&](const Marker &m) {
+                return squaredDistanceTo(candidate.rect, m.centre()) < reach * reach &&
+                       !isOwn(m.centre(), own);
+            });
+        };
+        std::optional<Candidate> chosen;
+        for (const QList<Candidate> *list : {&beside, &away})
+            for (const Candidate &candidate : *list)
+                if (!chosen && accept(candidate, true))
+                    chosen = candidate;
+        if (!chosen) // a hair closer, where a leader joins it to its own
+            for (const Candidate &candidate : away)
+                if (!chosen && accept(candidate, false))
+                    chosen = candidate;
+        if (!chosen)
+            continue;
+        result[r] = Placement{true, chosen->rect, chosen->leader};
+        labels << chosen->rect;
+        if (chosen->leader)
+            leaders << *chosen->leader;
+    }
+    return result;
+}
+
+} // namespace gemmscope::roofline_labels

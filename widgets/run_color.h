@@ -1,0 +1,22 @@
+// A run's colour in the charts: its stage's colour (the family: the worklog's steps, the stages
+// past it, the tensor cores, cuBLAS in greys), shaded by which of the stage's presets it ran. The
+// ladder puts a stage's presets next to each other (1, G32, G32+1; 4, 5a, 5b; +pipe, +tuned): in
+// the stage's colour alone they read as one long bar (issue 19).
+#pragma once
+
+#include "run_record.h"
+
+#include <QColor>
+#include <QString>
+
+namespace gemmscope {
+
+// 0 for a stage's first preset (and for runs with no preset), 1, 2, ... for the next ones, in
+// catalog order.
+int presetShade(const RunRecord &run);
+
+// The stage's colour, lighter or darker by presetShade: shade 0 is the stage's colour itself.
+QColor shadedStageColor(const QString &stageKey, int shade);
+QColor runColor(const RunRecord &run);
+
+} // namespace gemmscope
