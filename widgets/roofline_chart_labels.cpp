@@ -201,7 +201,12 @@ void RooflineChart::placePointLabels()
     const auto request = [&](QCPItemText *item, QCPItemLine *leader, const QList<QPointF> &anchors,
                              bool ridge) {
         item->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        item->setPadding(QMargins(1, 0, 1, 0));
+        // A list of several runs is framed as one box: its lines are rows of a small table, not
+        // labels of the markers they happen to sit beside (a new user read them so, 2026-12-02).
+        const bool list = item->text().contains(QLatin1Char('\n')) && !ridge;
+        item->setPadding(list ? QMargins(3, 2, 3, 2) : QMargins(1, 0, 1, 0));
+        item->setPen(list ? QPen(QColor(0x99, 0x99, 0x99)) : QPen(Qt::NoPen));
+        item->setBrush(list ? QBrush(QColor(255, 255, 255, 235)) : QBrush(Qt::NoBrush));
         QList<int> own;
         for (const QPointF &at : anchors)
             for (int m : markersAt(at))
