@@ -135,7 +135,7 @@ private slots:
         QCOMPARE(lines[0].reasons.at(1).key, QStringLiteral("selected"));
         QCOMPARE(lines[0].reasons.at(2).key, QStringLiteral("not_selected"));
         QCOMPARE(lines[0].topReasonsText(),
-                 QStringLiteral("shared-memory/MIO queue full 67 %; issuing 17 %"));
+                 QStringLiteral("67 % shared-memory/MIO queue full; 17 % issuing"));
         QCOMPARE(lines[1].line, 7);
         QCOMPARE(lines[1].samples, 30.0);
         QCOMPARE(lines[1].instructions, 2);

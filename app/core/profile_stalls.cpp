@@ -27,7 +27,8 @@ QString topText(const QList<ReasonShare> &reasons, int count)
     for (const ReasonShare &r : reasons) {
         if (parts.size() >= count || r.samples <= 0)
             break;
-        parts << QStringLiteral("%1 %2 %").arg(stallReason(r.key).words, percent(r.share));
+        // The share first: where a table cell is too narrow, the end of the words goes, never the number.
+        parts << QStringLiteral("%1 % %2").arg(percent(r.share), stallReason(r.key).words);
     }
     return parts.join(QStringLiteral("; "));
 }

@@ -42,7 +42,7 @@ struct LineProfile {
     QList<ReasonShare> reasons;                  // byReason sorted, most first; shares of this line's samples
     int instructions = 0;                        // SASS instructions of the profile on this line
     QList<long long> pcs;                        // their offsets, ascending
-    QString topReasonsText(int count = 2) const; // "shared-memory/MIO queue full 62 %, ..."
+    QString topReasonsText(int count = 2) const; // "62 % shared-memory/MIO queue full; ..."
 };
 
 // Folds the instructions onto their source lines: one entry per (file, line), hottest first
