@@ -172,9 +172,17 @@ private slots:
         QCOMPARE(view.level(), CodeLevel::Ptx);
         view.setProfile(&p);
         QCOMPARE(view.level(), CodeLevel::Sass);
-        QVERIFY2(view.sassNote().startsWith(why) &&
-                     view.sassNote().contains(QLatin1String("profile's own record")),
+        // What this SASS is, never "No SASS" above a SASS listing (a new user read a contradiction).
+        QVERIFY2(!view.sassNote().contains(QLatin1String("No SASS")) &&
+                     view.sassNote().contains(QLatin1String("profile's record")) &&
+                     view.sassNote().contains(QLatin1String("nvdisasm")),
                  qPrintable(view.sassNote()));
+        // Without branch labels no loop is found: the summary says why, the loop column counts nothing.
+        QVERIFY2(view.summaryText().contains(QLatin1String("no labels")), qPrintable(view.summaryText()));
+        auto *mix = view.findChild<QTableWidget *>();
+        QVERIFY(mix && mix->rowCount() > 0);
+        for (int row = 0; row < mix->rowCount(); ++row)
+            QCOMPARE(mix->item(row, 1)->text(), QStringLiteral("—"));
         int sampled = 0;
         for (const protocol::ProfileInstruction &i : p.instructions)
             sampled += i.samples() > 0;

@@ -306,10 +306,11 @@ void MachineCodeView::adoptProfileListing()
     m_sass = fromProfile ? parseSass(listing.toStdString()) : MachineCode{CodeLevel::Sass, {}, std::nullopt};
     QString why = m_sassUnavailable.trimmed();
     if (fromProfile) {
-        why = QStringLiteral(
-                  "%1 The SASS shown is the profile's own record of the kernel: the instructions that "
-                  "ran, with their offsets and source lines, without branch labels.")
-                  .arg(why.section(QStringLiteral(" The PTX is shown instead."), 0, 0));
+        // Not "No SASS: ..." above a SASS listing: say what this SASS is and what it lacks.
+        why = QStringLiteral("This SASS is the profile's record of the kernel (nvdisasm, which would "
+                             "disassemble the compile itself, is not installed here): the instructions "
+                             "that ran, with their offsets and source lines, but no branch labels, so "
+                             "the hot loop cannot be marked.");
     } else {
         if (why.isEmpty())
             why = QStringLiteral("No SASS came with this compile.");
@@ -441,7 +442,11 @@ void MachineCodeView::fillMix(const MachineCode &code)
         name->setData(Qt::UserRole, category);
         name->setToolTip(classMeaning(category));
         m_mix->setItem(row, 0, name);
-        m_mix->setItem(row, 1, new QTableWidgetItem(QString::number(inLoop)));
+        // Without a loop found the column has nothing to count: a dash, not a measured 0.
+        auto *loopCell = new QTableWidgetItem(code.innerLoop ? QString::number(inLoop) : QStringLiteral("—"));
+        if (!code.innerLoop)
+            loopCell->setToolTip(QStringLiteral("No loop was found in this listing."));
+        m_mix->setItem(row, 1, loopCell);
         m_mix->setItem(row, 2, new QTableWidgetItem(QString::number(total)));
         for (int c : {1, 2})
             m_mix->item(row, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -450,7 +455,10 @@ void MachineCodeView::fillMix(const MachineCode &code)
     const QString levelName = code.level == CodeLevel::Sass ? QStringLiteral("SASS") : QStringLiteral("PTX");
     if (!code.innerLoop) {
         m_summary->setText(
-            QStringLiteral("%1: no loop found (a kernel without a backward branch).").arg(levelName));
+            m_sassFromProfile && code.level == CodeLevel::Sass
+                ? QStringLiteral("SASS from the profile: its branches have no labels, so the hot loop is not "
+                                 "marked; the counts are over the whole kernel.")
+                : QStringLiteral("%1: no loop found (a kernel without a backward branch).").arg(levelName));
         return;
     }
     const int hgmma = countOf(loop, QStringLiteral("HGMMA")), hmma = countOf(loop, QStringLiteral("HMMA"));
