@@ -214,7 +214,7 @@ private slots:
         QCOMPARE(header->sortIndicatorOrder(), Qt::AscendingOrder); // fastest first
         const QStringList byMedian = runIdsInRowOrder(table);
         QVERIFY(byMedian != ladder);
-        QCOMPARE(table->model()->index(0, RM::CodeColumn).data().toString(), QStringLiteral("TF32"));
+        QCOMPARE(table->model()->index(0, RM::CodeColumn).data().toString(), QStringLiteral("cuBLAS TF32"));
         // The run list shows the same rows: its header says so too.
         QHeaderView *listHeader = window.findChild<QTableView *>("counterRunList")->horizontalHeader();
         QCOMPARE(listHeader->sortIndicatorSection(), int(RM::MedianColumn));

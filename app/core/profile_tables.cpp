@@ -285,10 +285,8 @@ QVariant MemoryInstructionsModel::data(const QModelIndex &index, int role) const
             return i.file + QStringLiteral(":%1").arg(i.line, 6, 10, QLatin1Char('0'));
         case Executions:
             return m.executions;
-        case Sectors:
-            return global && m.perRequest ? QVariant(*m.perRequest) : QVariant(-1.0);
-        case Wavefronts:
-            return !global && m.perRequest ? QVariant(*m.perRequest) : QVariant(-1.0);
+        case PerRequest:
+            return m.perRequest ? QVariant(*m.perRequest) : QVariant(-1.0);
         case Model:
             return row.model ? QVariant(row.model->perRequest) : QVariant(-1.0);
         case Verdict: // the worst first when sorted descending: the most sectors (wavefronts) over the ideal
@@ -300,12 +298,13 @@ QVariant MemoryInstructionsModel::data(const QModelIndex &index, int role) const
     }
     if (role != Qt::DisplayRole)
         return {};
-    const auto withIdeal = [&](bool mine) -> QString {
-        if (!mine || !m.perRequest)
+    const auto withIdeal = [&]() -> QString {
+        if (!m.perRequest)
             return {};
+        const QString unit = global ? tr("sect.") : tr("wavef.");
         return m.idealPerRequest
-                   ? QStringLiteral("%1 (%2)").arg(figure(m.perRequest), figure(m.idealPerRequest))
-                   : figure(m.perRequest);
+                   ? QStringLiteral("%1 %2 (%3)").arg(figure(m.perRequest), unit, figure(m.idealPerRequest))
+                   : QStringLiteral("%1 %2").arg(figure(m.perRequest), unit);
     };
     switch (Column(index.column())) {
     case Instruction:
@@ -314,10 +313,8 @@ QVariant MemoryInstructionsModel::data(const QModelIndex &index, int role) const
         return line;
     case Executions:
         return QLocale().toString(m.executions, 'f', 0);
-    case Sectors:
-        return withIdeal(global);
-    case Wavefronts:
-        return withIdeal(!global);
+    case PerRequest:
+        return withIdeal();
     case Model:
         return row.model ? QString::number(row.model->perRequest, 'f', 1) : QString();
     case Verdict:
@@ -334,10 +331,9 @@ QVariant MemoryInstructionsModel::headerData(int section, Qt::Orientation orient
         return {};
     if (role == Qt::ToolTipRole) {
         switch (Column(section)) {
-        case Sectors:
-            return tr("Global: 32-byte sectors per request, measured (ideal)");
-        case Wavefronts:
-            return tr("Shared: wavefronts per request, measured (ideal)");
+        case PerRequest:
+            return tr("Per request, measured (ideal): 32-byte sectors for a global access (sect.), "
+                      "wavefronts for a shared one (wavef.)");
         case Model:
             return tr("The access model's figure for this class of access, where the stage has one");
         case Executions:
@@ -355,10 +351,8 @@ QVariant MemoryInstructionsModel::headerData(int section, Qt::Orientation orient
         return tr("Line");
     case Executions:
         return tr("Executions");
-    case Sectors:
-        return tr("Sectors/req");
-    case Wavefronts:
-        return tr("Wavefr./req");
+    case PerRequest:
+        return tr("Per request");
     case Model:
         return tr("Model");
     case Verdict:

@@ -55,8 +55,9 @@ struct MemoryRow {
 class MemoryInstructionsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    // The verdict early: it is what a narrow pane must still show.
-    enum Column { Instruction, Line, Verdict, Sectors, Wavefronts, Model, Executions, ColumnCount };
+    // The verdict early: it is what a narrow pane must still show. Sectors (global) and wavefronts
+    // (shared) share one column, with the unit in the cell: an instruction has one or the other.
+    enum Column { Instruction, Line, Verdict, PerRequest, Model, Executions, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int VerdictRole = Qt::UserRole + 2; // MemoryVerdict as int
 

@@ -345,16 +345,28 @@ void ResultsTables::layoutColumns(Table &table)
         const int second = first == RM::StageColumn ? RM::ParametersColumn : RM::StageColumn;
         QHash<int, int> text{{first, start(first)}, {second, start(second)}};
         int extra = textRoom - text[first] - text[second];
+        // The floor a text column keeps: a stage name's first word; the run list's parameters (its
+        // last, least needed column, whole in their tooltip) may go down to their first one.
+        const int stageFloor = view->fontMetrics().horizontalAdvance(QStringLiteral("Shared-m…")) + 12;
+        const int floor = second == RM::ParametersColumn && first == RM::StageColumn
+                              ? view->fontMetrics().horizontalAdvance(QStringLiteral("BM=1…")) + 12
+                              : stageFloor;
         if (extra >= 0) {
             const int more = std::min(full(first) - text[first], extra);
             text[first] += more;
             text[second] += std::min(full(second) - text[second], extra - more);
+            // Still short of whole: the other gives up its start, down to the floor (the code
+            // column tells the rows apart too; longer codes such as "cuBLAS FP32" took the room).
+            const int give = std::min(full(first) - text[first], std::max(0, text[second] - floor));
+            if (give > 0 && shown.contains(second)) {
+                text[first] += give;
+                text[second] -= give;
+            }
         } else {
-            const int floor = view->fontMetrics().horizontalAdvance(QStringLiteral("Shared-m…")) + 12;
             text[second] = std::max(std::min(text[second], floor), text[second] + extra);
             extra = textRoom - text[first] - text[second];
             if (extra < 0)
-                text[first] = std::max(std::min(text[first], floor), text[first] + extra);
+                text[first] = std::max(std::min(text[first], stageFloor), text[first] + extra);
         }
         for (const int column : std::as_const(shown)) {
             int size = width(table, column);
