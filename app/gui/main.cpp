@@ -1,7 +1,6 @@
 // gemmscope: the desktop application, plus headless commands for scripts and CI.
 #include "main_window.h"
 #include "parameter_panel.h"
-#include "runner_client.h"
 #include "session.h"
 #include "session_render.h"
 #include "stall_meter.h"
@@ -54,6 +53,33 @@ int measureUiStall(QApplication &app, long long n, const QString &screenshotPath
 {
     MainWindow window(MainWindow::Options{
         .startRunner = true, .restoreSettings = false, .autosavePath = {}, .autosave = false});
+    UiStallMeter meter;
+    int exitCode = 0;
+    QStringList ladder; // the ladder's run ids: a preloaded session's runs are not counted
+    // The ladder starts once the runner is ready and the preloaded session is open, whichever comes
+    // last. The status comes from the window (relayed in this thread by its event loop), connected
+    // before the session opens: the runner client's own signal is queued from its thread and
+    // reaches only the connections made before it was sent, and the runner was ready while a
+    // 10,000-run session still loaded (2026-12-02: the measurement waited forever).
+    bool runnerReady = false, sessionReady = preloadPath.isEmpty(), started = false;
+    const auto startLadder = [&] {
+        if (!runnerReady || !sessionReady || started)
+            return;
+        started = true;
+        meter.start();
+        ladder = window.runLadder({n, n, n});
+    };
+    QObject::connect(&window, &MainWindow::runnerStatusChanged, &window,
+                     [&](bool available, const QString &why) {
+                         if (!available) {
+                             QTextStream(stderr) << "gemmscope: running is off: " << why << '\n';
+                             exitCode = 1;
+                             app.quit();
+                             return;
+                         }
+                         runnerReady = true;
+                         startLadder();
+                     });
     if (!preloadPath.isEmpty()) { // a big session loaded first: the stall with its runs in every view
         QString error;
         if (!window.openSession(preloadPath, &error)) {
@@ -64,21 +90,8 @@ int measureUiStall(QApplication &app, long long n, const QString &screenshotPath
     window.setAttribute(Qt::WA_DontShowOnScreen);
     window.resize(1600, 1000);
     window.show();
-    UiStallMeter meter;
-    int exitCode = 0;
-    QStringList ladder; // the ladder's run ids: a preloaded session's runs are not counted
-    RunnerClient *client = window.runnerClient();
-    QObject::connect(client, &RunnerClient::runnerStatusChanged, &window,
-                     [&](bool available, const QString &why) {
-                         if (!available) {
-                             QTextStream(stderr) << "gemmscope: running is off: " << why << '\n';
-                             exitCode = 1;
-                             app.quit();
-                             return;
-                         }
-                         meter.start();
-                         ladder = window.runLadder({n, n, n});
-                     });
+    sessionReady = true;
+    startLadder();
     QObject::connect(&window, &MainWindow::ladderFinished, &app, [&] {
         meter.stop();
         int ok = 0, failed = 0;

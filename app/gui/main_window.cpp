@@ -194,6 +194,7 @@ void MainWindow::connectSession()
 
     connect(m_runs, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunController::ladderFinished, this, &MainWindow::ladderFinished);
+    connect(m_runs, &RunController::runnerStatusChanged, this, &MainWindow::runnerStatusChanged);
 }
 
 void MainWindow::onWorkspaceChanged(Workspace workspace)

@@ -102,6 +102,9 @@ public slots:
 
 signals:
     void ladderFinished();
+    // The runner's status, in the window's thread and never before the event loop runs: a
+    // listener connected any time before app.exec() hears the first one.
+    void runnerStatusChanged(bool available, const QString &reason);
     void compileFinished(const QString &summary); // or the reason it failed
 
 protected:
