@@ -6,6 +6,7 @@
 #include "profile_hotspot_table.h"
 #include "stall_breakdown_bar.h"
 #include "support/profile_fixtures.h"
+#include "support/test_data.h"
 #include "support/view_shots.h"
 
 #include <QComboBox>
@@ -21,14 +22,6 @@
 using namespace gemmscope;
 
 namespace {
-
-QString readData(const char *name)
-{
-    QFile f(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/") + QLatin1String(name));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", name);
-    return QString::fromUtf8(f.readAll());
-}
 
 // A profile of the recorded pipelined SASS: its instructions at their offsets with their own text,
 // the hot loop's FFMAs hot (not selected, issuing), its LDS.128 waiting on the MIO queue, the rest
@@ -99,9 +92,9 @@ private slots:
         MachineCodeView view;
         QVERIFY(view.breakdownBar()->isHidden());
         QVERIFY(view.profileText().startsWith(QLatin1String("No profile")));
-        const QString sass = readData("pipelined_128x128x16_8x16_sm90.sass");
+        const QString sass = test::readTestData("pipelined_128x128x16_8x16_sm90.sass");
         view.setMachineCode(QStringLiteral("gemmscope::pipelined<128, 128, 16, 8, 16, 1> for sm_90"),
-                            readData("warptiled_64x64x8_4x4_sm90.ptx"), sass, {});
+                            test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"), sass, {});
         QCOMPARE(view.editor()->marginWidth(), 0);
         const protocol::ProfileEvent profile = profileOfSass(sass);
         view.setProfile(&profile);
@@ -168,7 +161,8 @@ private slots:
         const protocol::ProfileEvent p = test::loadProfileFixture(QStringLiteral("profile-worklog-3.json"));
         MachineCodeView view;
         const QString why = QStringLiteral("No SASS: nvdisasm is not installed with this CUDA Toolkit.");
-        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {}, why);
+        view.setMachineCode(QStringLiteral("k"), test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"), {},
+                            why);
         QCOMPARE(view.level(), CodeLevel::Ptx);
         view.setProfile(&p);
         QCOMPARE(view.level(), CodeLevel::Sass);
@@ -217,8 +211,8 @@ private slots:
         MachineCodeView view;
         view.resize(800, 600);
         view.setMachineCode(QStringLiteral("gemmscope::pipelined<128, 128, 16, 8, 16, 1> for sm_90"),
-                            readData("warptiled_64x64x8_4x4_sm90.ptx"),
-                            readData("pipelined_128x128x16_8x16_sm90.sass"), {});
+                            test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"),
+                            test::readTestData("pipelined_128x128x16_8x16_sm90.sass"), {});
         QCOMPARE(view.level(), CodeLevel::Sass);
         QVERIFY(view.code());
         // The tuned kernel: 16 x 8 x 16 FFMAs and 16 x 6 float4 fragment reads per k-tile.
@@ -248,7 +242,8 @@ private slots:
     {
         MachineCodeView view;
         const QString why = QStringLiteral("No SASS: nvdisasm is not installed with this CUDA Toolkit.");
-        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {}, why);
+        view.setMachineCode(QStringLiteral("k"), test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"), {},
+                            why);
         QCOMPARE(view.level(), CodeLevel::Ptx);
         QCOMPARE(view.mixCount(QStringLiteral("FFMA"), true), 128);
         QVERIFY(view.sassNote().startsWith(why));
@@ -265,15 +260,15 @@ private slots:
         QCOMPARE(model->item(1)->toolTip(), view.sassNote());
 
         // nvdisasm failed: its sentence, and the same promise kept.
-        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {},
+        view.setMachineCode(QStringLiteral("k"), test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"), {},
                             QStringLiteral("No SASS: nvdisasm failed (bad cubin)."));
         QCOMPARE(view.sassNote(),
                  QStringLiteral("No SASS: nvdisasm failed (bad cubin). The PTX is shown instead."));
         QVERIFY(!view.shownText().isEmpty());
 
         // SASS again: chosen, the line gone.
-        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"),
-                            readData("pipelined_128x128x16_8x16_sm90.sass"), {});
+        view.setMachineCode(QStringLiteral("k"), test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"),
+                            test::readTestData("pipelined_128x128x16_8x16_sm90.sass"), {});
         QCOMPARE(view.level(), CodeLevel::Sass);
         QVERIFY(view.sassNote().isEmpty());
         QVERIFY(model->item(1)->isEnabled());
@@ -285,7 +280,8 @@ private slots:
     {
         MachineCodeView view;
         view.setMachineCode(QStringLiteral("gemmscope::wgmma_tma_tf32<256, 128, 4> for sm_90a"),
-                            readData("wgmma_tma_256x128x4_sm90a.ptx"), {}, QStringLiteral("No SASS here."));
+                            test::readTestData("wgmma_tma_256x128x4_sm90a.ptx"), {},
+                            QStringLiteral("No SASS here."));
         view.setLevel(CodeLevel::Ptx);
         QCOMPARE(view.mixCount(QStringLiteral("HGMMA"), true), 4);
         const QString summary = view.summaryText();
@@ -314,7 +310,7 @@ private slots:
         QSignalSpy title(&view, &MachineCodeView::levelNameChanged);
         view.resize(1000, 800);
         view.show();
-        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {},
+        view.setMachineCode(QStringLiteral("k"), test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"), {},
                             QStringLiteral("No SASS: nvdisasm is not installed."));
         QCOMPARE(view.levelName(), QStringLiteral("PTX"));
         QCOMPARE(title.size(), 1);
@@ -344,8 +340,8 @@ private slots:
         view.editor()->setTextCursor(QTextCursor(view.editor()->document()->findBlockByNumber(chosen)));
         QVERIFY2(view.lineInfo().startsWith(QStringLiteral("At the cursor")), qPrintable(view.lineInfo()));
 
-        view.setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"),
-                            readData("pipelined_128x128x16_8x16_sm90.sass"), {});
+        view.setMachineCode(QStringLiteral("k"), test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"),
+                            test::readTestData("pipelined_128x128x16_8x16_sm90.sass"), {});
         QCOMPARE(view.levelName(), QStringLiteral("SASS"));
         QVERIFY(view.summaryText().contains(QStringLiteral("% of them 128-bit)")));
     }

@@ -7,7 +7,7 @@
 #include "roofline_chart.h"
 #include "roofline_math.h"
 #include "runtime_series.h"
-#include "support/full_ladder.h"
+#include "support/full_ladder_roofline.h"
 #include "support/run_counters.h"
 #include "traffic_model.h"
 
@@ -547,17 +547,7 @@ private slots:
         QFETCH(QSize, size);
         const test::FullLadder ladder = test::loadFullLadder();
         RooflineChart chart;
-        chart.setRuns(ladder.runs);
-        chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel, ladder.tf32Tflops,
-                                  ladder.tf32Kernel);
-        const Preset *current = findPreset("worklog-8");
-        QVERIFY(current);
-        chart.setPredicted(current->stage, current->params, ProblemSize{4096, 4096, 4096});
-        QString selected;
-        for (const RunRecord &run : ladder.runs)
-            if (run.presetKey == QLatin1String("worklog-7") && run.origin != QLatin1String("worklog"))
-                selected = run.runId;
-        chart.setSelectedRun(selected);
+        const QString selected = test::showFullLadder(chart, ladder);
         chart.resize(size);
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));

@@ -10,7 +10,7 @@
 #include "roofline_chart.h"
 #include "roofline_label_placer.h"
 #include "roofline_math.h"
-#include "support/full_ladder.h"
+#include "support/full_ladder_roofline.h"
 
 #include <QCheckBox>
 #include <QRegularExpression>
@@ -81,18 +81,8 @@ private slots:
         QFETCH(bool, model);
         const test::FullLadder ladder = test::loadFullLadder();
         RooflineChart chart;
-        chart.setRuns(ladder.runs);
-        chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel, ladder.tf32Tflops,
-                                  ladder.tf32Kernel);
-        const Preset *current = findPreset("worklog-8");
-        QVERIFY(current);
-        chart.setPredicted(current->stage, current->params, ProblemSize{4096, 4096, 4096});
-        QString selected;
-        for (const RunRecord &run : ladder.runs)
-            if (run.presetKey == QLatin1String("worklog-7") && run.origin != QLatin1String("worklog"))
-                selected = run.runId;
+        const QString selected = test::showFullLadder(chart, ladder);
         QVERIFY(!selected.isEmpty());
-        chart.setSelectedRun(selected);
         if (model) {
             QCheckBox *check = chart.findChild<QCheckBox *>(QStringLiteral("rooflineModelCheck"));
             QVERIFY(check);

@@ -12,6 +12,7 @@
 #include "session.h"
 #include "size_sweep_view.h"
 #include "support/scoped_env.h"
+#include "support/test_data.h"
 #include "sweep_view.h"
 #include "tile_map_view.h"
 
@@ -30,14 +31,6 @@
 using namespace gemmscope;
 
 namespace {
-
-QString readData(const char *name)
-{
-    QFile f(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/") + QLatin1String(name));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", name);
-    return QString::fromUtf8(f.readAll());
-}
 
 // Every text a user can read in `root` now: labels, line edits, buttons (shown ones only).
 QStringList shownTexts(const QWidget *root)
@@ -202,13 +195,13 @@ private slots:
         auto *code = window.findChild<MachineCodeView *>();
         QVERIFY(tabs && code);
         QCOMPARE(tabs->tabText(tabs->indexOf(code)), QStringLiteral("SASS"));
-        code->setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"), {},
+        code->setMachineCode(QStringLiteral("k"), test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"), {},
                              QStringLiteral("No SASS: nvdisasm is not installed."));
         QCOMPARE(tabs->tabText(tabs->indexOf(code)), QStringLiteral("PTX"));
         QVERIFY(window.showView(QStringLiteral("SASS")));
         QCOMPARE(tabs->currentWidget(), code);
-        code->setMachineCode(QStringLiteral("k"), readData("warptiled_64x64x8_4x4_sm90.ptx"),
-                             readData("pipelined_128x128x16_8x16_sm90.sass"), {});
+        code->setMachineCode(QStringLiteral("k"), test::readTestData("warptiled_64x64x8_4x4_sm90.ptx"),
+                             test::readTestData("pipelined_128x128x16_8x16_sm90.sass"), {});
         QCOMPARE(tabs->tabText(tabs->indexOf(code)), QStringLiteral("SASS"));
     }
 
