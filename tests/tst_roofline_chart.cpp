@@ -633,9 +633,7 @@ private slots:
     {
         const test::FullLadder ladder = test::loadFullLadder();
         RooflineChart chart;
-        chart.setRuns(ladder.runs);
-        chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel, ladder.tf32Tflops,
-                                  ladder.tf32Kernel);
+        test::showRunsUnderTheirCeilings(chart, ladder);
         chart.resize(620, 390);
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));

@@ -297,9 +297,7 @@ private slots:
     {
         const test::FullLadder ladder = test::loadFullLadder();
         RooflineChart chart;
-        chart.setRuns(ladder.runs);
-        chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel, ladder.tf32Tflops,
-                                  ladder.tf32Kernel);
+        test::showRunsUnderTheirCeilings(chart, ladder);
         int pairs = 0;
         for (const RooflineChart::Roof &measured : chart.roofs())
             for (const RooflineChart::Roof &datasheet : chart.roofs()) {

@@ -9,12 +9,18 @@
 
 namespace gemmscope::test {
 
-// The id of the selected run (empty if the ladder has no measured worklog-7: the caller checks).
-inline QString showFullLadder(RooflineChart &chart, const FullLadder &ladder)
+// The ladder's runs under the roofs measured with it.
+inline void showRunsUnderTheirCeilings(RooflineChart &chart, const FullLadder &ladder)
 {
     chart.setRuns(ladder.runs);
     chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel, ladder.tf32Tflops,
                               ladder.tf32Kernel);
+}
+
+// The id of the selected run (empty if the ladder has no measured worklog-7: the caller checks).
+inline QString showFullLadder(RooflineChart &chart, const FullLadder &ladder)
+{
+    showRunsUnderTheirCeilings(chart, ladder);
     if (const Preset *current = findPreset("worklog-8"))
         chart.setPredicted(current->stage, current->params, ProblemSize{4096, 4096, 4096});
     QString selected;
