@@ -6,6 +6,7 @@
 //            turn marked running, given a preliminary median 50 ms later and finished 50 ms after.
 //   build/tests/bench_window_refresh [N] [workspace]  (N: 10000 by default, the runs repeat the H200
 //                                                      ladder; workspace: ladder, kernel, ... or all)
+#include "event_timing_application.h"
 #include "main_window.h"
 #include "plot_chart.h"
 #include "run_view.h"
@@ -19,74 +20,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QMap>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
-#include <ctime>
 #include <qcustomplot.h>
 
 using namespace gemmscope;
 
 namespace {
-
-// Notes every event the UI thread took longer than 4 ms to handle, by receiver class and event
-// type, with the CPU time the thread spent in it (on a shared machine the wall time includes other
-// processes' turns): where the stalls the meter sees come from (printed with GEMMSCOPE_BENCH_SLOW=1).
-class TimedApplication : public QApplication {
-public:
-    using QApplication::QApplication;
-    bool notify(QObject *receiver, QEvent *event) override
-    {
-        if (m_depth++ > 0 || !m_noting) {
-            const bool result = QApplication::notify(receiver, event);
-            --m_depth;
-            return result;
-        }
-        QElapsedTimer took;
-        took.start();
-        const double cpuBefore = threadCpuMs();
-        const QString what = QStringLiteral("%1 %2 %3")
-                                 .arg(QString::fromLatin1(receiver->metaObject()->className()))
-                                 .arg(receiver->objectName())
-                                 .arg(int(event->type()));
-        const bool result = QApplication::notify(receiver, event);
-        --m_depth;
-        if (const double ms = took.nsecsElapsed() / 1e6; ms > 4) {
-            Slow &slow = m_slow[what];
-            slow.count += 1;
-            slow.longestMs = std::max(slow.longestMs, ms);
-            slow.longestCpuMs = std::max(slow.longestCpuMs, threadCpuMs() - cpuBefore);
-        }
-        return result;
-    }
-    void note(bool on) { m_noting = on; }
-    void report()
-    {
-        for (auto it = m_slow.cbegin(); it != m_slow.cend(); ++it)
-            QTextStream(stdout) << QStringLiteral("    slow: %1 x%2, longest %3 ms (%4 ms of CPU)\n")
-                                       .arg(it.key())
-                                       .arg(it->count)
-                                       .arg(it->longestMs, 0, 'f', 1)
-                                       .arg(it->longestCpuMs, 0, 'f', 1);
-        m_slow.clear();
-    }
-
-private:
-    int m_depth = 0;
-    bool m_noting = false;
-    struct Slow {
-        int count = 0;
-        double longestMs = 0, longestCpuMs = 0; // wall time (what the user waits) and the thread's CPU
-    };
-    QMap<QString, Slow> m_slow;
-    static double threadCpuMs()
-    {
-        timespec t{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-    }
-};
 
 struct Stall {
     double maxMs = 0, p99Ms = 0;
@@ -111,7 +52,7 @@ template <typename Schedule> Stall measure(int totalMs, Schedule schedule)
 int main(int argc, char **argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
-    TimedApplication app(argc, argv);
+    EventTimingApplication app(argc, argv);
     const bool noteSlow = qEnvironmentVariableIntValue("GEMMSCOPE_BENCH_SLOW") == 1;
     const int count = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 10000;
     const QString only = argc > 2 ? QString::fromLatin1(argv[2]) : QStringLiteral("all");
@@ -185,7 +126,8 @@ int main(int argc, char **argv)
             return counts;
         };
         const QStringList rebuildsBefore = rebuilds();
-        app.note(noteSlow);
+        if (noteSlow)
+            app.startNoting(4);
         const Stall arrive = measure(100 * 20 + 1500, [&] { // the paced refreshes too
             for (int i = 0; i < 20; ++i)
                 QTimer::singleShot(100 * i, &window, [&, i] {
@@ -232,11 +174,11 @@ int main(int argc, char **argv)
                                    .arg(arrive.p99Ms, 0, 'f', 1)
                                    .arg(life.maxMs, 0, 'f', 1)
                                    .arg(life.p99Ms, 0, 'f', 1);
-        app.note(false);
+        app.stopNoting();
         QTextStream(stdout) << QStringLiteral("    charts' full rebuilds before / after: %1 / %2\n")
                                    .arg(rebuildsBefore.join(QLatin1Char(' ')),
                                         rebuilds().join(QLatin1Char(' ')));
-        app.report();
+        QTextStream(stdout) << app.report();
     }
     return 0;
 }

@@ -136,6 +136,28 @@ private slots:
             QVERIFY(!table->isColumnHidden(RM::RelErrorColumn));
     }
 
+    // A session opened is fitted whole once; a ladder queued into it afterwards (fewer rows than a
+    // burst) is fitted by its own rows. Left due after the open, the first ladder run fitted a
+    // 10,000-run session whole again, reading every row: 18 ms of the UI thread (2026-12-02).
+    void rowsAddedAfterOpeningAreFittedAlone()
+    {
+        MainWindow window(options());
+        openFullLadder(window, QSize(1440, 900));
+        ResultsTables *tables = window.resultsTables();
+        const int wholeFits = tables->wholeFitCount();
+        QVERIFY(wholeFits > 0);
+        RunRecord queued = window.session()->runs().first();
+        queued.runId = QStringLiteral("queued-after-open");
+        queued.status = RunStatus::Queued;
+        window.session()->addOrUpdate(queued);
+        QApplication::processEvents();
+        QApplication::processEvents();
+        QCOMPARE(tables->wholeFitCount(), wholeFits);
+        // The row is fitted all the same: its code is whole.
+        const QString problem = columnProblem(window.resultsView(), RM::CodeColumn);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
     // The Counters run list: the code, the stage and the median readable at each size without
     // scrolling sideways; a long stage name cut at its end, whole in its tooltip.
     void runListReadable_data() { sizes_data(); }

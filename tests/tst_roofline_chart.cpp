@@ -72,6 +72,17 @@ double graphValueAt(QCPGraph *graph, double key)
 
 // Everything a roofline shows of its runs, as text: each point, each marker, each label's text,
 // the title, the legend, the view.
+// The key's entries (legend items that belong to no plottable), in order.
+QStringList keyTexts(const RooflineChart &chart)
+{
+    QStringList texts;
+    const QCPLegend *legend = chart.customPlot()->legend;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const auto *key = dynamic_cast<const KeyLegendItem *>(legend->item(i)))
+            texts << key->text();
+    return texts;
+}
+
 QStringList drawnRuns(const RooflineChart &chart)
 {
     QStringList out;
@@ -540,6 +551,47 @@ private slots:
                 c->customPlot()->replot(QCustomPlot::rpImmediateRefresh);
         QCOMPARE(drawnRuns(chart), drawnRuns(fresh));
         QVERIFY(chart.pixelOfRun(QStringLiteral("new")));
+    }
+
+    // A first run of a new kind (the first without counters among runs that had them, or the first
+    // with counters) changes the key and the counters note, not the points: drawn in place, where a
+    // full rebuild redrew a 10,000-run session's every point when a ladder's first run finished.
+    void aRunOfANewKindChangesOnlyTheKey_data()
+    {
+        QTest::addColumn<bool>("sessionHasCounters");
+        QTest::newRow("first run without counters") << true;
+        QTest::newRow("first run with counters") << false;
+    }
+    void aRunOfANewKindChangesOnlyTheKey()
+    {
+        QFETCH(bool, sessionHasCounters);
+        const auto withCounters = [](RunRecord run, bool counters) {
+            if (counters)
+                test::setCounters(run, QJsonObject{{QStringLiteral("dram_intensity"), 9.5}});
+            return run;
+        };
+        QList<RunRecord> runs{withCounters(okRun("r1", "coalesced", kTiles64, 13.7), sessionHasCounters),
+                              withCounters(okRun("r2", "coalesced", kTiles64, 14.1), sessionHasCounters)};
+        RooflineChart chart;
+        chart.setRuns(runs);
+        chart.resize(900, 600);
+        const int rebuilds = chart.rebuildCount();
+        QCOMPARE(bool(chart.countersNote()), !sessionHasCounters);
+
+        RunRecord queued = withCounters(okRun("r3", "coalesced", kTiles64, 13.9), !sessionHasCounters);
+        queued.status = RunStatus::Queued;
+        runs.append(queued);
+        chart.runAdded(runs, runs.size() - 1);
+        runs.last() = withCounters(okRun("r3", "coalesced", kTiles64, 13.9), !sessionHasCounters);
+        chart.runChanged(runs, runs.size() - 1);
+
+        QCOMPARE(chart.rebuildCount(), rebuilds);
+        RooflineChart fresh;
+        fresh.setRuns(runs);
+        fresh.resize(chart.size());
+        QCOMPARE(keyTexts(chart), keyTexts(fresh));
+        QCOMPARE(bool(chart.countersNote()), bool(fresh.countersNote()));
+        QCOMPARE(drawnRuns(chart), drawnRuns(fresh));
     }
 
     void readableWithTheFullLadder()

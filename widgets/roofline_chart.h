@@ -169,6 +169,8 @@ private:
     bool hasMeasuredPoint(qsizetype index) const;    // m_points[index] is a disc whose diamond follows
     bool pointDrawn(qsizetype index) const;          // its marker is on the plot (hover finds it)
     void addLegendKey();
+    void placeCountersNote();       // the note that no run has counters: there exactly while that is so
+    void refreshKey();              // the key and the counters note again, after a first point of a kind
     bool measuredRoofShown() const; // measured ceilings exist and belong to the chosen GPU
     bool runIsOnChosenGpu(const RunRecord &run) const;
     struct ActiveRoof {

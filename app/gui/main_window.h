@@ -53,6 +53,7 @@ public:
     ParameterPanel *parameterPanel() const { return m_views.panel; }
     RunSelection *selection() const { return m_selection; }
     QTableView *resultsView() const { return m_views.resultsTable(); }
+    ResultsTables *resultsTables() const { return m_views.tables; }
     Workspaces *workspaces() const { return m_views.workspaces; }
     QAction *action(const QString &objectName) const; // "actionRun", "actionWorkspaceKernel", ...
     bool runnerAvailable() const;

@@ -36,6 +36,7 @@ public:
     QTableView *runList() const { return m_runList.view; }
 
     void fitColumns();
+    int wholeFitCount() const { return m_wholeFits; } // fitColumns() so far: each reads every row
     // Once the event loop turns: the columns widened where the rows that came or changed since need
     // it (fitColumns() after a reset or a burst of rows).
     void scheduleFit();
@@ -83,6 +84,7 @@ private:
     Table m_runList;
     bool m_fitQueued = false;
     bool m_wholeFitDue = false;
+    int m_wholeFits = 0;
     QList<QPersistentModelIndex> m_changedRows; // since the last fit, at most 51
     QSet<int> m_changedColumns;                 // changed in (nearly) every row since the last fit
     QHash<int, bool> m_uniform;                 // column: one value on every row (read when needed)
