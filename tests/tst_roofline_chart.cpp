@@ -840,6 +840,29 @@ private slots:
         QVERIFY2(settled == fresh, "the frame on screen kept labels the placement had moved");
     }
 
+    // The labels are placed inside the replot that draws them (after the layout, before the
+    // drawing): a finished run costs one replot. Placed after it, every change of place queued a
+    // second one, and with the placement each was 10-14 ms of the UI thread (2026-12-02).
+    void oneReplotDrawsThePlacedLabels()
+    {
+        const test::FullLadder ladder = test::loadFullLadder();
+        RooflineChart chart;
+        chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel, ladder.tf32Tflops,
+                                  ladder.tf32Kernel);
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        int replots = 0;
+        connect(chart.customPlot(), &QCustomPlot::afterReplot, &chart, [&replots] { ++replots; });
+        chart.setRuns(ladder.runs); // new labels: placed for the first time
+        QTest::qWait(200);
+        QCOMPARE(replots, 1);
+        const QImage drawn = chart.customPlot()->grab().toImage();
+        chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY2(drawn == chart.customPlot()->grab().toImage(),
+                 "the first replot drew labels not yet placed");
+    }
+
     void clickEmitsRunIdAndExports()
     {
         RooflineChart chart;

@@ -164,7 +164,7 @@ private:
     // Short step labels beside the run points from m_points[from] on; points that sit on each other
     // share one ("6,7").
     void addPointLabels(qsizetype from);
-    void placePointLabels();                         // collision-free, in pixels, after each replot
+    void placePointLabels();                         // collision-free, in pixels, in each replot
     void placeLevelLabels(QList<QRectF> &obstacles); // beside their lines; adds where they went
     bool hasMeasuredPoint(qsizetype index) const;    // m_points[index] is a disc whose diamond follows
     bool pointDrawn(qsizetype index) const;          // its marker is on the plot (hover finds it)

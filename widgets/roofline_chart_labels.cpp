@@ -120,9 +120,10 @@ QList<QLineF> RooflineChart::roofSegments() const
 
 void RooflineChart::placePointLabels()
 {
-    // Placing is the costliest part of a replot; where the axes, the labels and the markers are as
-    // they were when the labels were last placed (a run arrived on a spot already drawn, a repaint),
-    // they stay where they are.
+    // Runs inside each replot, after the layout and before the drawing (afterLayout): what is
+    // placed here is what that replot draws. Placing is the costliest part of a replot; where the axes, the
+    // labels and the markers are as they were when the labels were last placed (a run arrived on a spot
+    // already drawn, a repaint), they stay where they are.
     qsizetype markers = 0;
     for (int i = 0; i < m_plot->graphCount(); ++i)
         markers += m_plot->graph(i)->dataCount();
@@ -143,21 +144,6 @@ void RooflineChart::placePointLabels()
     if (key == m_lastPlacement)
         return;
     m_lastPlacement = key;
-    struct State {
-        QPointF at;
-        bool visible;
-        QString text;
-    };
-    const auto state = [this] {
-        QList<State> states;
-        for (const PointLabel &l : std::as_const(m_labels))
-            states << State{l.item->position->pixelPosition(), l.item->visible(), l.item->text()};
-        for (QCPItemText *ridge : std::as_const(m_ridgeLabels))
-            states << State{ridge->position->pixelPosition(), ridge->visible(), ridge->text()};
-        return states;
-    };
-    const QList<State> before = state();
-
     namespace rl = roofline_labels;
     rl::Scene scene;
     scene.bounds = QRectF(m_plot->axisRect()->rect());
@@ -372,17 +358,6 @@ void RooflineChart::placePointLabels()
     for (QCPItemText *level : std::as_const(m_ridgeLabels))
         if (level->property("levelBandwidth").toDouble() > 0 && level->visible())
             m_layout << LabelLayout{level->text(), labelRect(level), {}, std::nullopt, true};
-
-    const QList<State> after = state();
-    bool changed = false;
-    for (int i = 0; i < before.size(); ++i)
-        changed = changed || QLineF(before[i].at, after[i].at).length() > 0.5 ||
-                  before[i].visible != after[i].visible || before[i].text != after[i].text;
-    // QCustomPlot ignores a replot asked for from inside afterReplot (it is still replotting), so
-    // the frame on screen would keep the labels where they were: queue one. That replot finds the
-    // labels placed and asks for none.
-    if (changed)
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QList<QLineF> RooflineChart::joinSegments() const

@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QPoint>
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace gemmscope::roofline_labels {
@@ -15,6 +16,12 @@ constexpr double kSamePlacePx = 0.75; // a ring around a marker is that marker's
 bool crosses(const QLineF &segment, const QRectF &rect)
 {
     if (rect.isEmpty())
+        return false;
+    // Most segments are nowhere near: their bounding boxes apart settles it.
+    if (std::max(segment.x1(), segment.x2()) < rect.left() ||
+        std::min(segment.x1(), segment.x2()) > rect.right() ||
+        std::max(segment.y1(), segment.y2()) < rect.top() ||
+        std::min(segment.y1(), segment.y2()) > rect.bottom())
         return false;
     const double dx = segment.dx(), dy = segment.dy();
     double t0 = 0, t1 = 1;
@@ -59,6 +66,17 @@ struct Candidate {
     QRectF rect;
     std::optional<QLineF> leader;
 };
+
+// The directions the farther places lie in, every 15 degrees from up-right (-45) clockwise: the
+// same for every label, so worked out once.
+const std::array<QPointF, 24> kRing = [] {
+    std::array<QPointF, 24> ring;
+    for (int step = 0; step < 24; ++step) {
+        const double angle = (-45 + step * 15) * M_PI / 180;
+        ring[step] = QPointF(std::cos(angle), std::sin(angle));
+    }
+    return ring;
+}();
 
 // The markers by 24 px cell, so a candidate place is checked against its neighbours only: a long
 // session draws thousands of markers, and each label tries a thousand places.
@@ -217,11 +235,13 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
         if (request.leader)
             for (double distance = 8; distance <= 260; distance += 6)
                 for (int step = 0; step < 24; ++step) {
-                    const double angle = (-45 + step * 15) * M_PI / 180;
                     const QPointF centre =
-                        c + QPointF(std::cos(angle) * (distance + ownBox.width() / 2 + w / 2),
-                                    std::sin(angle) * (distance + ownBox.height() / 2 + h / 2));
+                        c + QPointF(kRing[step].x() * (distance + ownBox.width() / 2 + w / 2),
+                                    kRing[step].y() * (distance + ownBox.height() / 2 + h / 2));
                     const QRectF rect(centre - QPointF(w / 2, h / 2), size);
+                    if (!bounds.contains(rect))
+                        continue; // never accepted (boxFree): not worth a leader
+
                     const QPointF to(std::clamp(c.x(), rect.left(), rect.right()),
                                      std::clamp(c.y(), rect.top(), rect.bottom()));
                     // From where the line leaves the markers' box.
