@@ -458,6 +458,11 @@ private slots:
                                 {"throttle_reasons", QJsonArray{}},
                                 {"telemetry_unavailable", "No NVML here."}};
         QTest::newRow("conditions without telemetry") << "conditions" << QJsonValue(noTelemetry);
+        QJsonObject bursts = conditions; // five bursts, each from an idle GPU; the fourth reported
+        bursts.insert("bursts", 5);
+        bursts.insert("chosen_burst", 3);
+        bursts.insert("burst_medians_ms", QJsonArray{0.357, 0.359, 0.382, 0.356, 0.36});
+        QTest::newRow("conditions of several bursts") << "conditions" << QJsonValue(bursts);
         QTest::newRow("baseline") << "baseline"
                                   << QJsonValue(QJsonObject{{"stage", "cublas_tf32"},
                                                             {"timing", QJsonObject{{"median_ms", 0.31},
@@ -484,6 +489,10 @@ private slots:
         QTest::newRow("reasons not strings")
             << "throttle_reasons" << QJsonValue(QJsonArray{1}) << "\"throttle_reasons\"";
         QTest::newRow("noise a string") << "noise_pct" << QJsonValue("low") << "\"noise_pct\"";
+        QTest::newRow("no bursts") << "bursts" << QJsonValue(0) << "\"bursts\"";
+        QTest::newRow("chosen burst not timed") << "chosen_burst" << QJsonValue(2) << "\"chosen_burst\"";
+        QTest::newRow("burst medians not times")
+            << "burst_medians_ms" << QJsonValue(QJsonArray{0.36, "slow"}) << "\"burst_medians_ms\"";
     }
     void damagedConditionsAreRefusedByName()
     {

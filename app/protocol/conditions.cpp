@@ -49,6 +49,14 @@ QJsonObject toJson(const RunConditions &c)
     putOpt(json, "load_warmup_ms", c.loadWarmupMs);
     if (!c.cooled)
         json.insert(QStringLiteral("cooled"), false);
+    if (c.bursts > 1) {
+        json.insert(QStringLiteral("bursts"), c.bursts);
+        json.insert(QStringLiteral("chosen_burst"), c.chosenBurst);
+        QJsonArray medians;
+        for (const double ms : c.burstMediansMs)
+            medians.append(ms);
+        json.insert(QStringLiteral("burst_medians_ms"), medians);
+    }
     return json;
 }
 
@@ -92,6 +100,21 @@ bool fromJson(const QJsonObject &json, RunConditions &out, QString *error)
     out.cooldownMs = r.optDouble("cooldown_ms");
     out.loadWarmupMs = r.optDouble("load_warmup_ms");
     out.cooled = r.optBool("cooled").value_or(true);
+    out.bursts = r.optInt("bursts").value_or(1);
+    out.chosenBurst = r.optInt("chosen_burst").value_or(0);
+    if (out.bursts < 1)
+        r.fail(QStringLiteral("Field \"bursts\" must be a count of at least 1."));
+    else if (out.chosenBurst < 0 || out.chosenBurst >= out.bursts)
+        r.fail(QStringLiteral("Field \"chosen_burst\" must name one of the bursts (0 to %1).")
+                   .arg(out.bursts - 1));
+    if (const auto medians = r.optArray("burst_medians_ms"))
+        for (const QJsonValue &ms : *medians) {
+            if (!ms.isDouble() || ms.toDouble() < 0) {
+                r.fail(QStringLiteral("Field \"burst_medians_ms\" must be a list of times in ms."));
+                break;
+            }
+            out.burstMediansMs << ms.toDouble();
+        }
     return r.finish(error);
 }
 

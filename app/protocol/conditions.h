@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -30,6 +31,11 @@ struct RunConditions {
     // Time spent before timing: waiting for an idle GPU (burst), running at load (sustained).
     std::optional<double> cooldownMs, loadWarmupMs;
     bool cooled = true; // burst: the GPU was idle and unthrottled before timing began
+    // Burst: how many bursts were timed (each from an idle GPU), which one the result reports (the
+    // one whose reference launch was fastest: docs/protocol.md) and each one's median, in order.
+    int bursts = 1;
+    int chosenBurst = 0;
+    QList<double> burstMediansMs; // empty for one burst
     friend bool operator==(const RunConditions &, const RunConditions &) = default;
 };
 

@@ -488,6 +488,12 @@ QJsonObject toJson(const ResultEvent &e)
                               {QStringLiteral("p80"), paired->p80},
                               {QStringLiteral("pairs"), paired->pairs}};
             putOpt(ratio, "noise_pct", paired->noisePct);
+            if (!paired->burstMedians.isEmpty()) {
+                QJsonArray medians;
+                for (const double median : paired->burstMedians)
+                    medians.append(median);
+                ratio.insert(QStringLiteral("burst_medians"), medians);
+            }
             baseline.insert(QStringLiteral("paired_ratio"), ratio);
         }
         json.insert(QStringLiteral("baseline"), baseline);
@@ -553,6 +559,14 @@ bool fromJson(const QJsonObject &json, ResultEvent &out, QString *error)
                     ratio.p80 = p.optDouble("p80").value_or(0);
                     ratio.pairs = p.optInt("pairs").value_or(0);
                     ratio.noisePct = p.optDouble("noise_pct");
+                    if (const auto medians = p.optArray("burst_medians"))
+                        for (const QJsonValue &median : *medians) {
+                            if (!median.isDouble() || median.toDouble() < 0) {
+                                p.fail(QStringLiteral("Field \"burst_medians\" must be a list of ratios."));
+                                break;
+                            }
+                            ratio.burstMedians << median.toDouble();
+                        }
                     result.pairedRatio = ratio;
                 });
             out.baseline = result;

@@ -107,6 +107,7 @@ QJsonObject toJson(const RunJob &r)
         putNonEmpty(timing, "regime", r.timing->regime);
         putOpt(timing, "max_noise_pct", r.timing->maxNoisePct);
         putOpt(timing, "throttle_threshold_pct", r.timing->throttleThresholdPct);
+        putOpt(timing, "bursts", r.timing->bursts);
         json.insert(QStringLiteral("timing"), timing);
     }
     putOpt(json, "verify", r.verify);
@@ -141,6 +142,7 @@ bool fromJson(const QJsonObject &json, RunJob &out, QString *error)
         tr.regime = t.optString("regime", kRegimeValues).value_or(QString());
         tr.maxNoisePct = t.optDouble("max_noise_pct");
         tr.throttleThresholdPct = t.optDouble("throttle_threshold_pct");
+        tr.bursts = t.optInt64("bursts");
         QString timingError;
         if (!t.finish(&timingError))
             r.fail(QStringLiteral("In \"timing\": ") + timingError);

@@ -32,6 +32,8 @@ struct TimingRequest {
     // throttle_threshold_pct of the starting clock (default 90; 0 keeps every sample).
     QString regime;
     std::optional<double> maxNoisePct, throttleThresholdPct;
+    // Burst only: time this many bursts, each from an idle GPU, and pool their samples (default 1).
+    std::optional<long long> bursts;
     friend bool operator==(const TimingRequest &, const TimingRequest &) = default;
 };
 

@@ -165,8 +165,13 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
                                                   {}};
         if (const auto &paired = timed.back().pairedWithFirst; paired && paired->pairs > 0)
             facts.baseline->pairedRatio = protocol::PairedRatioResult{
-                paired->median, paired->p20, paired->p80, paired->pairs,
-                paired->noisePct >= 0 ? std::optional<double>(paired->noisePct) : std::nullopt};
+                paired->median,
+                paired->p20,
+                paired->p80,
+                paired->pairs,
+                paired->noisePct >= 0 ? std::optional<double>(paired->noisePct) : std::nullopt,
+                QList<double>(timed.back().burstPairedMedians.begin(),
+                              timed.back().burstPairedMedians.end())};
     }
     facts.verify = verified;
     facts.compiled = compiled;

@@ -12,6 +12,7 @@
 #include <QThread>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace gemmscope::runner {
 
@@ -149,36 +150,27 @@ TimingStats summarize(std::vector<double> timesMs)
     return s;
 }
 
-std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>> &launches,
-                                         const std::function<void()> &betweenReps,
-                                         const TimingOptions &options, JobContext &job,
-                                         const TimingProbes &probes)
-{
-    const GpuTelemetry *telemetry =
-        probes.telemetry && probes.telemetry->available() ? probes.telemetry : nullptr;
-    std::optional<double> cooldownMs, loadWarmupMs;
-    bool cooled = true;
-    if (options.regime == TimingRegime::Burst && telemetry) {
-        const auto [idleNow, waitedMs] = coolDown(*telemetry, probes, job);
-        cooled = idleNow;
-        cooldownMs = waitedMs;
-    } else if (options.regime == TimingRegime::Sustained) {
-        loadWarmupMs = warmUnderLoad(launches, probes.clock, job);
-    }
-    for (int i = 0; i < options.warmup; ++i) {
-        for (const auto &launch : launches)
-            launch();
-        GEMMSCOPE_CUDA(cudaDeviceSynchronize());
-        job.checkCancelled();
-    }
+namespace {
 
+// One burst: its samples and pairs, what NVML said meanwhile, how it stopped and how long the GPU
+// took to become idle before it.
+struct Burst {
+    std::vector<TimingSeries> series;
+    std::vector<PairedRatio> pairs; // [i]: launch i against launch 0; [0] unused
     TelemetryLog log;
-    if (telemetry)
-        log.add(telemetry->read());
-    const double startClockMhz = probes.clock ? probes.clock->measureMhz() : 0;
-    std::vector<TimingSeries> series(launches.size(),
-                                     TimingSeries(startClockMhz, options.noise.throttleThresholdPct));
-    std::vector<PairedRatio> pairs(launches.size()); // [i]: launch i against launch 0; [0] unused
+    const char *stoppedBy = "max_reps";
+    std::optional<double> cooldownMs;
+    bool cooled = true;
+};
+
+// Times rounds of one launch each (interleaved) from a warmed-up GPU until a stopping rule.
+// `before` samples came in earlier bursts and `burstsLeft` more follow (the progress counts them).
+void timeBurst(const std::vector<std::function<void()>> &launches, const std::function<void()> &betweenReps,
+               const TimingOptions &options, JobContext &job, const TimingProbes &probes,
+               const GpuTelemetry *telemetry, Burst &burst, int before, int burstsLeft)
+{
+    std::vector<TimingSeries> &series = burst.series;
+    std::vector<PairedRatio> &pairs = burst.pairs;
     const auto pairsSteady = [&] {
         return launches.size() > 1 && std::all_of(pairs.begin() + 1, pairs.end(), [&](const PairedRatio &p) {
                    const double noise = p.noisePct();
@@ -198,21 +190,20 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
     const int maxReps = std::max(options.maxReps, options.minReps);
     QElapsedTimer sinceTelemetry, sincePreliminary;
     sinceTelemetry.start();
-    const char *stoppedBy = "max_reps";
     while (true) {
         const int reps = series.front().samples();
         if (reps >= maxReps)
             break;
         if (reps >= options.minReps) {
             if (totalMs >= options.budgetMs) {
-                stoppedBy = "budget";
+                burst.stoppedBy = "budget";
                 break;
             }
             if (options.stopOnNoise &&
                 (pairsSteady() || std::all_of(series.begin(), series.end(), [&](const TimingSeries &s) {
                      return s.noiseTargetMet(options.noise);
                  }))) {
-                stoppedBy = "noise";
+                burst.stoppedBy = "noise";
                 break;
             }
         }
@@ -248,11 +239,11 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
         if (options.regime == TimingRegime::Burst && clockDropped &&
             std::all_of(series.begin(), series.end(),
                         [&](const TimingSeries &s) { return s.kept() >= options.noise.minSamples; })) {
-            stoppedBy = "clock_drop";
+            burst.stoppedBy = "clock_drop";
             break;
         }
         if (telemetry && sinceTelemetry.elapsed() >= kTelemetryEveryMs) {
-            log.add(telemetry->read());
+            burst.log.add(telemetry->read());
             sinceTelemetry.restart();
         }
         // The total is an estimate (noise or the budget may end first): enough for a progress bar.
@@ -268,32 +259,101 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
             preliminary = series.front().summary().medianMs;
             sincePreliminary.start();
         }
-        job.progress(QStringLiteral("timing"), done, std::max<long long>(expected, done), preliminary);
+        const long long all = before + std::max<long long>(expected, done) * (1 + burstsLeft);
+        job.progress(QStringLiteral("timing"), before + done, all, preliminary);
     }
-    if (telemetry)
-        log.add(telemetry->read());
+}
+
+// Which burst a result reports: the one whose reference launch (the last: a baseline, else the
+// stage) had the lowest median. On an H200 cuBLAS's median is bimodal from burst to burst — whole
+// bursts at 0.353-0.361 ms or at 0.386-0.392 ms at 4096^3 TF32, the stage's within 1 %, at the same
+// probed clock (2026-12-02) — so a pooled or median burst kept moving "% of cuBLAS" by 3.5 points
+// between runs. Against cuBLAS at its best, the figure repeats (and never flatters the stage).
+size_t chosenBurst(const std::vector<Burst> &bursts)
+{
+    size_t chosen = 0;
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t b = 0; b < bursts.size(); ++b)
+        if (const double ms = bursts[b].series.back().summary().medianMs; ms > 0 && ms < best) {
+            best = ms;
+            chosen = b;
+        }
+    return chosen;
+}
+
+} // namespace
+
+std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>> &launches,
+                                         const std::function<void()> &betweenReps,
+                                         const TimingOptions &options, JobContext &job,
+                                         const TimingProbes &probes)
+{
+    const GpuTelemetry *telemetry =
+        probes.telemetry && probes.telemetry->available() ? probes.telemetry : nullptr;
+    const int burstCount = options.regime == TimingRegime::Burst ? std::max(1, options.bursts) : 1;
+    std::optional<double> loadWarmupMs;
+    if (options.regime == TimingRegime::Sustained)
+        loadWarmupMs = warmUnderLoad(launches, probes.clock, job);
+    std::vector<Burst> bursts;
+    int timedBefore = 0;
+    for (int b = 0; b < burstCount; ++b) {
+        Burst burst;
+        if (options.regime == TimingRegime::Burst && telemetry) {
+            const auto [idleNow, waitedMs] = coolDown(*telemetry, probes, job);
+            burst.cooled = idleNow;
+            burst.cooldownMs = waitedMs;
+        }
+        for (int i = 0; i < options.warmup; ++i) {
+            for (const auto &launch : launches)
+                launch();
+            GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+            job.checkCancelled();
+        }
+        if (telemetry)
+            burst.log.add(telemetry->read());
+        const double startClockMhz = probes.clock ? probes.clock->measureMhz() : 0;
+        burst.series.assign(launches.size(), TimingSeries(startClockMhz, options.noise.throttleThresholdPct));
+        burst.pairs.resize(launches.size());
+        timeBurst(launches, betweenReps, options, job, probes, telemetry, burst, timedBefore,
+                  burstCount - 1 - b);
+        if (telemetry)
+            burst.log.add(telemetry->read());
+        timedBefore += burst.series.front().samples();
+        bursts.push_back(std::move(burst));
+    }
+    const size_t chosen = chosenBurst(bursts);
+    const Burst &reported = bursts[chosen];
 
     std::vector<TimedLaunch> answers;
-    for (size_t i = 0; i < series.size(); ++i) {
-        const SampleSummary summary = series[i].summary();
+    for (size_t i = 0; i < launches.size(); ++i) {
+        const SampleSummary summary = reported.series[i].summary();
         TimedLaunch answer;
         answer.stats = {summary.medianMs, summary.p20Ms, summary.p80Ms, summary.minMs,
                         summary.allThrottled ? summary.samples : summary.kept};
-        answer.conditions = conditionsOf(summary, options, stoppedBy);
-        answer.conditions.cooldownMs = cooldownMs;
-        answer.conditions.cooled = cooled;
+        answer.conditions = conditionsOf(summary, options, reported.stoppedBy);
+        answer.conditions.cooldownMs = reported.cooldownMs;
+        answer.conditions.cooled = reported.cooled;
         answer.conditions.loadWarmupMs = loadWarmupMs;
         if (telemetry) {
-            answer.conditions.powerMaxW = log.powerMaxW;
+            answer.conditions.powerMaxW = reported.log.powerMaxW;
             answer.conditions.powerLimitW = telemetry->powerLimitW();
-            answer.conditions.throttleReasons = throttleReasonNames(log.reasons);
-            answer.conditions.temperatureStartC = log.temperatureStartC;
-            answer.conditions.temperatureEndC = log.temperatureEndC;
+            answer.conditions.throttleReasons = throttleReasonNames(reported.log.reasons);
+            answer.conditions.temperatureStartC = reported.log.temperatureStartC;
+            answer.conditions.temperatureEndC = reported.log.temperatureEndC;
         } else if (probes.telemetry) {
             answer.conditions.telemetryUnavailable = probes.telemetry->unavailableReason();
         }
+        if (burstCount > 1) {
+            answer.conditions.bursts = burstCount;
+            answer.conditions.chosenBurst = int(chosen);
+            for (const Burst &burst : bursts) {
+                answer.conditions.burstMediansMs << burst.series[i].summary().medianMs;
+                if (i > 0)
+                    answer.burstPairedMedians.push_back(burst.pairs[i].summary().median);
+            }
+        }
         if (i > 0)
-            answer.pairedWithFirst = pairs[i].summary();
+            answer.pairedWithFirst = reported.pairs[i].summary();
         answers.push_back(answer);
     }
     return answers;

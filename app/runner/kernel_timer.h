@@ -32,7 +32,12 @@ struct TimingOptions {
     TimingRegime regime = TimingRegime::Burst;
     NoiseCriterion noise;    // target 0.5 %, threshold 90 %, 10 samples
     bool stopOnNoise = true; // a peak microbenchmark takes its fixed repetitions
+    // Burst: this many bursts, each from an idle GPU with its own warm-up and stopping rules; the
+    // result is the burst whose reference launch (the baseline, else the stage) was fastest, the
+    // others' medians listed (kernel_timer.cpp, chosenBurst, says why).
+    int bursts = 1;
 };
+constexpr int kMaxBursts = 50;
 
 struct TimingStats {
     double medianMs = 0, p20Ms = 0, p80Ms = 0, minMs = 0;
@@ -51,6 +56,8 @@ struct TimedLaunch {
     protocol::RunConditions conditions;
     // For every launch after the first (a baseline): its time over the first launch's, round by round.
     std::optional<PairedRatioSummary> pairedWithFirst;
+    // Several bursts (a baseline): each burst's median paired ratio, in order.
+    std::vector<double> burstPairedMedians;
 };
 
 // Median, p20 and p80 (kernels/statistics.h's percentile), min and count of the times.

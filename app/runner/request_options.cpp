@@ -26,6 +26,20 @@ TimingOptions timingOptions(const std::optional<protocol::TimingRequest> &timing
     o.noise.throttleThresholdPct = timing->throttleThresholdPct.value_or(o.noise.throttleThresholdPct);
     if (const std::string why = checkNoiseCriterion(o.noise); !why.empty())
         throw RunnerError(ErrorKind::InvalidConfig, QString::fromStdString(why));
+    // Refused rather than clamped, as the noise criterion: each burst waits for an idle GPU (up to
+    // 5 s), and several bursts of a sustained run would be one long run.
+    if (const auto bursts = timing->bursts) {
+        if (*bursts < 1 || *bursts > kMaxBursts)
+            throw RunnerError(ErrorKind::InvalidConfig,
+                              QStringLiteral("\"bursts\" must be between 1 and %1; it was %2.")
+                                  .arg(kMaxBursts)
+                                  .arg(*bursts));
+        if (*bursts > 1 && o.regime != TimingRegime::Burst)
+            throw RunnerError(ErrorKind::InvalidConfig,
+                              QStringLiteral("\"bursts\" above 1 needs the burst regime: a sustained run "
+                                             "is one stretch at load."));
+        o.bursts = int(*bursts);
+    }
     return o;
 }
 

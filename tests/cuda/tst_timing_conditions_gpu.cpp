@@ -128,6 +128,50 @@ private slots:
               paired.value("noise_pct").toDouble());
     }
 
+    // Several bursts, each from an idle GPU: the result is the burst in which the cuBLAS baseline ran
+    // fastest, whole (its timing, conditions and paired ratio), and every burst's median is said, so
+    // the burst-to-burst spread is visible.
+    void bestOfSeveralBursts()
+    {
+        QJsonObject request = run("p", "wgmma_tma_tf32", kSquare4096, {{"budget_ms", 200}, {"bursts", 3}},
+                                  {{"BM", 256}, {"BN", 128}, {"STAGES", 4}});
+        request.insert("baseline", true);
+        m_runner->send(request);
+        const QJsonObject result = m_runner->waitFor("p", kFinal, 180000);
+        QVERIFY2(result.value("event").toString() == QStringLiteral("result"), compact(result).constData());
+        const QJsonObject c = result.value("conditions").toObject();
+        QCOMPARE(c.value("bursts").toInt(), 3);
+        const QJsonArray medians = c.value("burst_medians_ms").toArray();
+        QCOMPARE(medians.size(), 3);
+        const int chosen = c.value("chosen_burst").toInt(-1);
+        QVERIFY2(chosen >= 0 && chosen < 3, compact(c).constData());
+        // The stage's figures are the chosen burst's.
+        QCOMPARE(result.value("timing").toObject().value("median_ms").toDouble(), medians[chosen].toDouble());
+        QVERIFY2(c.value("samples").toInt() >= 10, compact(c).constData());
+        QVERIFY(c.value("cooldown_ms").toDouble() >= 0);
+        // The chosen burst is the one where cuBLAS was fastest.
+        const QJsonObject baseline = result.value("baseline").toObject();
+        const QJsonObject bc = baseline.value("conditions").toObject();
+        QCOMPARE(bc.value("chosen_burst").toInt(), chosen);
+        const QJsonArray cublas = bc.value("burst_medians_ms").toArray();
+        QCOMPARE(cublas.size(), 3);
+        const double cublasMs = baseline.value("timing").toObject().value("median_ms").toDouble();
+        QCOMPARE(cublasMs, cublas[chosen].toDouble());
+        for (const QJsonValue &ms : cublas)
+            QVERIFY2(cublasMs <= ms.toDouble(), compact(bc).constData());
+        const QJsonObject paired = baseline.value("paired_ratio").toObject();
+        const QJsonArray pairedMedians = paired.value("burst_medians").toArray();
+        QCOMPARE(pairedMedians.size(), 3);
+        QCOMPARE(paired.value("median").toDouble(), pairedMedians[chosen].toDouble());
+        QVERIFY(paired.value("pairs").toInt() >= 10);
+        qInfo("3 bursts: stage %s ms, cuBLAS TF32 %s ms, paired %s -> %.3f",
+              compact(QJsonObject{{"m", medians}}).constData(),
+              compact(QJsonObject{{"m", baseline.value("conditions").toObject().value("burst_medians_ms")}})
+                  .constData(),
+              compact(QJsonObject{{"m", paired.value("burst_medians")}}).constData(),
+              paired.value("median").toDouble());
+    }
+
     // Item 5: rounded to nearest, a TF32 stage's error is cuBLAS TF32's (2.6e-4 at 4096^3 on the
     // H200); truncated, it is larger (7.0e-4). The TMA and wgmma stages round B in their B transpose,
     // the mma.sync stage in a copy of its own: both ways must round.
@@ -187,6 +231,8 @@ private slots:
         QTest::newRow("noise 1e9") << QJsonObject{{"max_noise_pct", 1e9}};
         QTest::newRow("threshold 120") << QJsonObject{{"throttle_threshold_pct", 120}};
         QTest::newRow("regime") << QJsonObject{{"regime", "lukewarm"}};
+        QTest::newRow("bursts 0") << QJsonObject{{"bursts", 0}};
+        QTest::newRow("bursts sustained") << QJsonObject{{"regime", "sustained"}, {"bursts", 3}};
     }
     void badCriterionIsRefusedBeforeAnyLaunch()
     {

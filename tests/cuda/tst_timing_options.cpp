@@ -33,6 +33,44 @@ private slots:
         QCOMPARE(o.noise.throttleThresholdPct, 75.0);
     }
 
+    void severalBurstsOnlyInTheBurstRegime()
+    {
+        QCOMPARE(timingOptions(std::nullopt).bursts, 1);
+        protocol::TimingRequest t;
+        t.bursts = 5;
+        QCOMPARE(timingOptions(t).bursts, 5);
+        t.regime = QStringLiteral("sustained");
+        t.bursts = 1; // one stretch: what a sustained run is anyway
+        QCOMPARE(timingOptions(t).bursts, 1);
+    }
+
+    void badBurstsAreInvalidConfig_data()
+    {
+        QTest::addColumn<QString>("regime");
+        QTest::addColumn<long long>("bursts");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("zero") << QString() << 0LL << "between 1 and 50; it was 0";
+        QTest::newRow("negative") << QString() << -3LL << "between 1 and 50; it was -3";
+        QTest::newRow("huge") << QString() << 1000000000LL << "between 1 and 50; it was 1000000000";
+        QTest::newRow("sustained") << QStringLiteral("sustained") << 3LL << "needs the burst regime";
+    }
+    void badBurstsAreInvalidConfig()
+    {
+        QFETCH(QString, regime);
+        QFETCH(long long, bursts);
+        QFETCH(QString, mentions);
+        protocol::TimingRequest t;
+        t.regime = regime;
+        t.bursts = bursts;
+        try {
+            timingOptions(t);
+            QFAIL("accepted");
+        } catch (const RunnerError &e) {
+            QCOMPARE(e.kind(), ErrorKind::InvalidConfig);
+            QVERIFY2(e.message().contains(mentions), qPrintable(e.message()));
+        }
+    }
+
     void badValuesAreInvalidConfig_data()
     {
         QTest::addColumn<QString>("regime");
