@@ -1,6 +1,7 @@
 #include "plot_chart.h"
 
 #include "plot_export.h"
+#include "replot_queue.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -109,7 +110,7 @@ void PlotChart::requestReplot()
         m_replotWhenShown = true;
         return;
     }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    ReplotQueue::instance()->add(m_plot);
 }
 
 void PlotChart::addLegendToggle(QMenu &menu)
