@@ -552,10 +552,12 @@ void ResultsTables::scheduleFit()
                 int cells = table->cellWidth[column];
                 if (columns.contains(column))
                     cells = static_cast<QAbstractItemView *>(view)->sizeHintForColumn(column);
+                // As QTableView::sizeHintForColumn measures a cell: its hint and the grid line.
+                const int grid = view->showGrid() ? 1 : 0;
                 for (const QPersistentModelIndex &row : std::as_const(rows))
                     if (row.isValid())
-                        cells =
-                            std::max(cells, view->sizeHintForIndex(row.sibling(row.row(), column)).width());
+                        cells = std::max(
+                            cells, view->sizeHintForIndex(row.sibling(row.row(), column)).width() + grid);
                 table->cellWidth[column] = cells;
             }
             table->uniform.removeIf([this](int column) { return !m_uniform.value(column, true); });
