@@ -67,7 +67,7 @@ class TstRooflineLabels : public QObject {
 private slots:
     void fullLadderLabelsReadAsTheirOwn_data()
     {
-        // With each run once (the default), and with every run's model point asked for ("Model AI").
+        // With each run once (the default), and with every run's model point asked for ("Traffic model").
         QTest::addColumn<QSize>("size");
         QTest::addColumn<bool>("model");
         for (const QSize size : {QSize(620, 390), QSize(700, 440), QSize(940, 530), QSize(480, 300)})

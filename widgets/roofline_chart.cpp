@@ -176,8 +176,9 @@ QString countersUnavailableReason(const QList<RunRecord> &runs)
 RooflineChart::RooflineChart(QWidget *parent)
     : PlotChart(parent), m_gpuCombo(new QComboBox(this)),
       m_worklogCheck(new QCheckBox(tr("Worklog T4 steps"), this)),
-      m_modelCheck(new QCheckBox(tr("Model AI"), this)), m_levelChecks{new QCheckBox(tr("L2"), this),
-                                                                       new QCheckBox(tr("L1/shared"), this)}
+      m_modelCheck(new QCheckBox(tr("Traffic model"), this)), m_levelChecks{
+                                                                  new QCheckBox(tr("L2"), this),
+                                                                  new QCheckBox(tr("L1/shared"), this)}
 {
     QHBoxLayout *controls = layOutControlsAbovePlot(QStringLiteral("rooflinePlot"));
     m_gpuCombo->setObjectName(QStringLiteral("rooflineGpuCombo"));

@@ -21,10 +21,11 @@ QList<GlossaryEntry> entries()
             "divides by the bytes the hardware counters saw."),
          tr("Ladder: roofline")},
         {tr("Above a roof"),
-         tr("With Model AI ticked, a run drawn at the model's AI can sit above the DRAM roof when the caches "
+         tr("With \"Traffic model\" ticked, a run drawn at the model's AI can sit above the DRAM roof when "
+            "the caches "
             "served bytes the model counted as DRAM traffic: the caches helped. At its measured AI (the "
             "diamond) no run can be above its roof."),
-         tr("Ladder: roofline, Model AI")},
+         tr("Ladder: roofline, \"Traffic model\"")},
         {tr("Ridge"),
          tr("The intensity where a memory roof meets the compute roof: below it a kernel is limited by "
             "bandwidth, above it by arithmetic."),
