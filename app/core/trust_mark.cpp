@@ -2,6 +2,8 @@
 
 #include "run_record.h"
 
+#include <algorithm>
+
 namespace gemmscope {
 
 namespace {
@@ -66,7 +68,16 @@ TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bo
                                "unknown.")};
     const protocol::RunConditions &c = *conditions;
     const int counted = c.allThrottled ? c.samples : c.samples - c.throttledSamples;
-    const QString regime = c.regime.isEmpty() ? QStringLiteral("burst") : c.regime;
+    QString regime = c.regime.isEmpty() ? QStringLiteral("burst") : c.regime;
+    // Several bursts: the result is the best one's, and the spread of the others says how much one
+    // burst's figure moves (docs/protocol.md, "bursts").
+    if (c.bursts > 1 && !c.burstMediansMs.isEmpty()) {
+        const auto [lo, hi] = std::minmax_element(c.burstMediansMs.cbegin(), c.burstMediansMs.cend());
+        regime += QStringLiteral(", best of %1 bursts (their medians %2-%3 ms)")
+                      .arg(c.bursts)
+                      .arg(*lo, 0, 'g', 4)
+                      .arg(*hi, 0, 'g', 4);
+    }
     const QString limits = reasonWords(c.throttleReasons);
     // A burst that ended when the clock fell (stopped_by "clock_drop") left out only the sample that
     // showed the fall: the samples counted all ran at the burst clock.
