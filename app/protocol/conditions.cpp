@@ -107,14 +107,7 @@ bool fromJson(const QJsonObject &json, RunConditions &out, QString *error)
     else if (out.chosenBurst < 0 || out.chosenBurst >= out.bursts)
         r.fail(QStringLiteral("Field \"chosen_burst\" must name one of the bursts (0 to %1).")
                    .arg(out.bursts - 1));
-    if (const auto medians = r.optArray("burst_medians_ms"))
-        for (const QJsonValue &ms : *medians) {
-            if (!ms.isDouble() || ms.toDouble() < 0) {
-                r.fail(QStringLiteral("Field \"burst_medians_ms\" must be a list of times in ms."));
-                break;
-            }
-            out.burstMediansMs << ms.toDouble();
-        }
+    out.burstMediansMs = r.nonNegativeNumbers("burst_medians_ms", "times in ms");
     return r.finish(error);
 }
 

@@ -559,14 +559,7 @@ bool fromJson(const QJsonObject &json, ResultEvent &out, QString *error)
                     ratio.p80 = p.optDouble("p80").value_or(0);
                     ratio.pairs = p.optInt("pairs").value_or(0);
                     ratio.noisePct = p.optDouble("noise_pct");
-                    if (const auto medians = p.optArray("burst_medians"))
-                        for (const QJsonValue &median : *medians) {
-                            if (!median.isDouble() || median.toDouble() < 0) {
-                                p.fail(QStringLiteral("Field \"burst_medians\" must be a list of ratios."));
-                                break;
-                            }
-                            ratio.burstMedians << median.toDouble();
-                        }
+                    ratio.burstMedians = p.nonNegativeNumbers("burst_medians", "ratios");
                     result.pairedRatio = ratio;
                 });
             out.baseline = result;

@@ -144,6 +144,21 @@ std::optional<QJsonArray> Reader::optArray(const char *key)
     return v.toArray();
 }
 
+QList<double> Reader::nonNegativeNumbers(const char *key, const char *what)
+{
+    QList<double> numbers;
+    if (const auto array = optArray(key))
+        for (const QJsonValue &v : *array) {
+            if (!v.isDouble() || v.toDouble() < 0) {
+                fail(QStringLiteral("Field \"%1\" must be a list of %2.")
+                         .arg(QLatin1String(key), QLatin1String(what)));
+                return {};
+            }
+            numbers << v.toDouble();
+        }
+    return numbers;
+}
+
 std::optional<ParamValues> Reader::optParams(const char *key)
 {
     const QJsonValue v = m_json.value(QLatin1String(key));

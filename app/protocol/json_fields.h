@@ -31,6 +31,9 @@ public:
     std::optional<bool> optBool(const char *key);          // absent or null: empty
     std::optional<QJsonObject> optObject(const char *key); // absent or null: empty
     std::optional<QJsonArray> optArray(const char *key);
+    // A list of numbers, none negative (absent or null: empty); `what` completes "Field \"key\" must
+    // be a list of ..." otherwise.
+    QList<double> nonNegativeNumbers(const char *key, const char *what);
     std::optional<ParamValues> optParams(const char *key);
     // {"m":..,"n":..,"k":..} with all three; `required`: absent is an error too.
     std::optional<ProblemSize> optSize(const char *key, bool required = false);

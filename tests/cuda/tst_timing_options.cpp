@@ -7,6 +7,22 @@
 using namespace gemmscope;
 using namespace gemmscope::runner;
 
+namespace {
+
+// The request is refused as invalid_config with a sentence that names the value.
+void expectInvalidConfig(const protocol::TimingRequest &t, const QString &mentions)
+{
+    try {
+        timingOptions(t);
+        QFAIL("accepted");
+    } catch (const RunnerError &e) {
+        QCOMPARE(e.kind(), ErrorKind::InvalidConfig);
+        QVERIFY2(e.message().contains(mentions), qPrintable(e.message()));
+    }
+}
+
+} // namespace
+
 class TestTimingOptions : public QObject {
     Q_OBJECT
 private slots:
@@ -62,13 +78,7 @@ private slots:
         protocol::TimingRequest t;
         t.regime = regime;
         t.bursts = bursts;
-        try {
-            timingOptions(t);
-            QFAIL("accepted");
-        } catch (const RunnerError &e) {
-            QCOMPARE(e.kind(), ErrorKind::InvalidConfig);
-            QVERIFY2(e.message().contains(mentions), qPrintable(e.message()));
-        }
+        expectInvalidConfig(t, mentions);
     }
 
     void badValuesAreInvalidConfig_data()
@@ -93,13 +103,7 @@ private slots:
         t.regime = regime;
         t.maxNoisePct = noise;
         t.throttleThresholdPct = threshold;
-        try {
-            timingOptions(t);
-            QFAIL("accepted");
-        } catch (const RunnerError &e) {
-            QCOMPARE(e.kind(), ErrorKind::InvalidConfig);
-            QVERIFY2(e.message().contains(mentions), qPrintable(e.message()));
-        }
+        expectInvalidConfig(t, mentions);
     }
 };
 
