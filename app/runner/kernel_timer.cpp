@@ -27,6 +27,10 @@ constexpr qint64 kTelemetryEveryMs = 20;    // NVML reads while timing: enough f
 // Waited for at most kCooldownLimitMs, then the result says it was not.
 constexpr double kIdlePowerShare = 0.5, kRecoveredClockShare = 0.95;
 constexpr qint64 kCooldownLimitMs = 5000;
+// Several bursts start at least this far apart. cuBLAS's slow spells last a few hundred ms: five
+// bursts timed back to back (well under a second) were all slow or all fast together, runs seconds
+// apart were not (H200, 4096^3 TF32, 2026-12-02 04:15): spaced out, the best burst finds a fast one.
+constexpr qint64 kBurstSpacingMs = 1000;
 // Sustained: at least this long at load, then until the SM clock moves less than 1 % over the
 // last three readings 200 ms apart; at most the limit.
 constexpr qint64 kLoadWarmupMinMs = 1000, kLoadWarmupLimitMs = 10000, kLoadClockEveryMs = 200;
@@ -296,8 +300,14 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
         loadWarmupMs = warmUnderLoad(launches, probes.clock, job);
     std::vector<Burst> bursts;
     int timedBefore = 0;
+    QElapsedTimer sinceBurst;
     for (int b = 0; b < burstCount; ++b) {
         Burst burst;
+        while (b > 0 && sinceBurst.elapsed() < kBurstSpacingMs) {
+            job.checkCancelled();
+            QThread::msleep(25);
+        }
+        sinceBurst.start();
         if (options.regime == TimingRegime::Burst && telemetry) {
             const auto [idleNow, waitedMs] = coolDown(*telemetry, probes, job);
             burst.cooled = idleNow;
