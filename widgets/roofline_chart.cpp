@@ -1219,7 +1219,7 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
         return;
     m_liveGraph = m_plot->addGraph();
     // What the hollow circle is: the panel's settings as the model predicts them, not a run.
-    m_liveGraph->setName(QStringLiteral("the panel's settings,\npredicted (not run)"));
+    m_liveGraph->setName(QStringLiteral("parameter panel's settings\n(Alt+0): predicted, not run"));
     m_liveGraph->setLineStyle(QCPGraph::lsNone);
     m_liveGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
