@@ -231,6 +231,22 @@ private slots:
             QCOMPARE(combo->itemData(i).toString(), QString::fromStdString(stages()[i].key));
             QVERIFY(combo->itemText(i).contains(QString::fromStdString(stages()[i].seedStep)));
         }
+        // The closed face: the stage whole, its worklog step left to the popup and the description
+        // (at 1280x800 "3. Coalesced cooperative loads — worklog st…" was cut mid-word).
+        combo->setCurrentIndex(3);
+        const QString face = combo->itemData(3, Qt::UserRole + 1).toString();
+        QCOMPARE(face, QStringLiteral("3. ") + QString::fromStdString(stages()[3].title));
+        panel.resize(350, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QStyleOptionComboBox option;
+        option.initFrom(combo);
+        const QRect field =
+            combo->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo);
+        QVERIFY2(combo->fontMetrics().horizontalAdvance(face) <= field.width(),
+                 qPrintable(QStringLiteral("%1 px for %2 px")
+                                .arg(field.width())
+                                .arg(combo->fontMetrics().horizontalAdvance(face))));
         combo->setCurrentIndex(0);
         QCOMPARE(panel.config().stage, stages()[0].id);
         QCOMPARE(panel.config().params, defaultParams(stages()[0].id));

@@ -95,11 +95,19 @@ void showNote(QLabel *label, const QStringList &lines)
     label->setVisible(!lines.isEmpty());
 }
 
-// A combo box whose closed face ends its text with "…" where it does not fit, instead of cutting
-// it off mid-word ("— worklog step:"); the popup is as wide as its longest entry.
+// A combo box whose closed face shows an entry's short form (kFaceRole, where it has one: the
+// stage without its worklog step, which the description under it gives) and ends it with "…" where
+// even that does not fit, instead of cutting it off mid-word; the popup lists the entries whole, as
+// wide as the longest.
 class ElidingComboBox : public QComboBox {
 public:
     using QComboBox::QComboBox;
+    static constexpr int kFaceRole = Qt::UserRole + 1;
+    QString faceText() const
+    {
+        const QString face = currentData(kFaceRole).toString();
+        return face.isEmpty() ? currentText() : face;
+    }
 
 protected:
     void paintEvent(QPaintEvent *) override
@@ -110,7 +118,7 @@ protected:
         painter.drawComplexControl(QStyle::CC_ComboBox, option);
         const QRect field =
             style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this);
-        option.currentText = fontMetrics().elidedText(option.currentText, Qt::ElideRight, field.width());
+        option.currentText = fontMetrics().elidedText(faceText(), Qt::ElideRight, field.width());
         painter.drawControl(QStyle::CE_ComboBoxLabel, option);
     }
     void showPopup() override
@@ -149,12 +157,11 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_stageCombo->setObjectName(QStringLiteral("stageCombo"));
     const auto &all = stages();
     for (size_t i = 0; i < all.size(); ++i) {
-        const QString text =
-            QStringLiteral("%1. %2 — %3")
-                .arg(i)
-                .arg(QString::fromStdString(all[i].title), QString::fromStdString(all[i].seedStep));
+        const QString face = QStringLiteral("%1. %2").arg(i).arg(QString::fromStdString(all[i].title));
+        const QString text = QStringLiteral("%1 — %2").arg(face, QString::fromStdString(all[i].seedStep));
         m_stageCombo->addItem(text, QString::fromStdString(all[i].key));
         m_stageCombo->setItemData(int(i), text, Qt::ToolTipRole);
+        m_stageCombo->setItemData(int(i), face, ElidingComboBox::kFaceRole);
     }
     // Combos as wide as the panel, not as their longest entry: the panel never scrolls sideways.
     m_stageCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
