@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
@@ -250,6 +251,25 @@ private slots:
         combo->setCurrentIndex(0);
         QCOMPARE(panel.config().stage, stages()[0].id);
         QCOMPARE(panel.config().params, defaultParams(stages()[0].id));
+    }
+
+    // The sliders of a stage start and end together: every spin box beside them is as wide as the
+    // widest (BM to 256, BK to 64: three digits and two).
+    void slidersLineUp()
+    {
+        ParameterPanel panel;
+        QVERIFY(panel.applyPreset(QStringLiteral("worklog-3")));
+        panel.resize(350, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QList<QSlider *> sliders =
+            panel.findChildren<QSlider *>(QRegularExpression(QStringLiteral("^slider_")));
+        QVERIFY(sliders.size() >= 5);
+        for (QSlider *slider : sliders) {
+            QCOMPARE(slider->mapTo(&panel, QPoint(0, 0)).x(),
+                     sliders.first()->mapTo(&panel, QPoint(0, 0)).x());
+            QCOMPARE(slider->width(), sliders.first()->width());
+        }
     }
 
     void sizePresetsAndCustomSize()
