@@ -120,10 +120,10 @@ QList<QLineF> RooflineChart::roofSegments() const
 
 void RooflineChart::placePointLabels()
 {
-    // Runs inside each replot, after the layout and before the drawing (afterLayout): what is
-    // placed here is what that replot draws. Placing is the costliest part of a replot; where the axes, the
-    // labels and the markers are as they were when the labels were last placed (a run arrived on a spot
-    // already drawn, a repaint), they stay where they are.
+    // Runs inside each replot, after the layout and before the drawing (afterLayout): what is placed
+    // here is what that replot draws. Placing is the costliest part of a replot; where the axes, the
+    // labels and the markers are as they were when the labels were last placed (a run arrived on a
+    // spot already drawn, a repaint), they stay where they are.
     qsizetype markers = 0;
     for (int i = 0; i < m_plot->graphCount(); ++i)
         markers += m_plot->graph(i)->dataCount();

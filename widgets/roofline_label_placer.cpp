@@ -234,10 +234,10 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
         QList<Candidate> away;
         if (request.leader)
             for (double distance = 8; distance <= 260; distance += 6)
-                for (int step = 0; step < 24; ++step) {
+                for (const QPointF &direction : kRing) {
                     const QPointF centre =
-                        c + QPointF(kRing[step].x() * (distance + ownBox.width() / 2 + w / 2),
-                                    kRing[step].y() * (distance + ownBox.height() / 2 + h / 2));
+                        c + QPointF(direction.x() * (distance + ownBox.width() / 2 + w / 2),
+                                    direction.y() * (distance + ownBox.height() / 2 + h / 2));
                     const QRectF rect(centre - QPointF(w / 2, h / 2), size);
                     if (!bounds.contains(rect))
                         continue; // never accepted (boxFree): not worth a leader

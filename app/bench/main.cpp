@@ -555,8 +555,9 @@ int main(int argc, char **argv)
     const QCommandLineOption burstsOpt(
         QStringLiteral("bursts"),
         QStringLiteral("Burst regime: time each stage in N bursts, each from an idle GPU, and report the "
-                       "burst in which its cuBLAS call ran fastest (1-50, default 5): cuBLAS's figure varies "
-                       "by up to 10 % from burst to burst."),
+                       "burst in which its cuBLAS call ran fastest (1-%1, default 5): cuBLAS's figure varies "
+                       "by up to 10 % from burst to burst.")
+            .arg(protocol::kMaxBursts),
         QStringLiteral("N"), QStringLiteral("5"));
     const QCommandLineOption maxNoiseOpt(
         QStringLiteral("max-noise"),
@@ -731,8 +732,9 @@ int main(int argc, char **argv)
     }
     bool burstsOk = false;
     const int bursts = parser.value(burstsOpt).toInt(&burstsOk);
-    if (!burstsOk || bursts < 1 || bursts > 50) {
-        printError(QStringLiteral("--bursts must be a whole number from 1 to 50, not \"%1\".")
+    if (!burstsOk || bursts < 1 || bursts > protocol::kMaxBursts) {
+        printError(QStringLiteral("--bursts must be a whole number from 1 to %1, not \"%2\".")
+                       .arg(protocol::kMaxBursts)
                        .arg(parser.value(burstsOpt)));
         return 1;
     }

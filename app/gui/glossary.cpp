@@ -22,9 +22,8 @@ QList<GlossaryEntry> entries()
          tr("Ladder: roofline")},
         {tr("Above a roof"),
          tr("With \"Traffic model\" ticked, a run drawn at the model's AI can sit above the DRAM roof when "
-            "the caches "
-            "served bytes the model counted as DRAM traffic: the caches helped. At its measured AI (the "
-            "diamond) no run can be above its roof."),
+            "the caches served bytes the model counted as DRAM traffic: the caches helped. At its measured "
+            "AI (the diamond) no run can be above its roof."),
          tr("Ladder: roofline, \"Traffic model\"")},
         {tr("Ridge"),
          tr("The intensity where a memory roof meets the compute roof: below it a kernel is limited by "

@@ -52,10 +52,7 @@ QJsonObject toJson(const RunConditions &c)
     if (c.bursts > 1) {
         json.insert(QStringLiteral("bursts"), c.bursts);
         json.insert(QStringLiteral("chosen_burst"), c.chosenBurst);
-        QJsonArray medians;
-        for (const double ms : c.burstMediansMs)
-            medians.append(ms);
-        json.insert(QStringLiteral("burst_medians_ms"), medians);
+        json.insert(QStringLiteral("burst_medians_ms"), detail::numbersToJson(c.burstMediansMs));
     }
     return json;
 }

@@ -488,12 +488,8 @@ QJsonObject toJson(const ResultEvent &e)
                               {QStringLiteral("p80"), paired->p80},
                               {QStringLiteral("pairs"), paired->pairs}};
             putOpt(ratio, "noise_pct", paired->noisePct);
-            if (!paired->burstMedians.isEmpty()) {
-                QJsonArray medians;
-                for (const double median : paired->burstMedians)
-                    medians.append(median);
-                ratio.insert(QStringLiteral("burst_medians"), medians);
-            }
+            if (!paired->burstMedians.isEmpty())
+                ratio.insert(QStringLiteral("burst_medians"), detail::numbersToJson(paired->burstMedians));
             baseline.insert(QStringLiteral("paired_ratio"), ratio);
         }
         json.insert(QStringLiteral("baseline"), baseline);

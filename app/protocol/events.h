@@ -97,7 +97,7 @@ struct PairedRatioResult {
     double median = 0, p20 = 0, p80 = 0;
     int pairs = 0;
     std::optional<double> noisePct; // relative standard deviation of the ratios; absent below two
-    QList<double> burstMedians;     // burst regime, several bursts pooled: each one's median ratio
+    QList<double> burstMedians;     // several bursts (one of them reported): each one's median ratio
     friend bool operator==(const PairedRatioResult &, const PairedRatioResult &) = default;
 };
 

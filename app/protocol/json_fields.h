@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <optional>
 
@@ -68,6 +69,14 @@ inline void putNonEmpty(QJsonObject &json, const char *key, const QString &value
 {
     if (!value.isEmpty())
         json.insert(QLatin1String(key), value);
+}
+// A list of numbers as a JSON array (the reader's twin: Reader::nonNegativeNumbers).
+inline QJsonArray numbersToJson(const QList<double> &numbers)
+{
+    QJsonArray array;
+    for (const double number : numbers)
+        array.append(number);
+    return array;
 }
 // An empty optional writes null (fields the protocol always carries, null when unknown).
 inline QJsonValue orNull(const std::optional<double> &value)

@@ -32,10 +32,12 @@ struct TimingRequest {
     // throttle_threshold_pct of the starting clock (default 90; 0 keeps every sample).
     QString regime;
     std::optional<double> maxNoisePct, throttleThresholdPct;
-    // Burst only: time this many bursts, each from an idle GPU, and pool their samples (default 1).
+    // Burst only: time this many bursts (1 to kMaxBursts, default 1), each from an idle GPU, and
+    // report the one whose reference launch was fastest.
     std::optional<long long> bursts;
     friend bool operator==(const TimingRequest &, const TimingRequest &) = default;
 };
+constexpr int kMaxBursts = 50; // each burst may wait 5 s for an idle GPU
 
 struct RunJob {
     QString id;

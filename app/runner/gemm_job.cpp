@@ -170,8 +170,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
                 paired->p80,
                 paired->pairs,
                 paired->noisePct >= 0 ? std::optional<double>(paired->noisePct) : std::nullopt,
-                QList<double>(timed.back().burstPairedMedians.begin(),
-                              timed.back().burstPairedMedians.end())};
+                timed.back().burstPairedMedians};
     }
     facts.verify = verified;
     facts.compiled = compiled;

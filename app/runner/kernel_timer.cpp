@@ -359,7 +359,7 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
             for (const Burst &burst : bursts) {
                 answer.conditions.burstMediansMs << burst.series[i].summary().medianMs;
                 if (i > 0)
-                    answer.burstPairedMedians.push_back(burst.pairs[i].summary().median);
+                    answer.burstPairedMedians << burst.pairs[i].summary().median;
             }
         }
         if (i > 0)

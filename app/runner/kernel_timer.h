@@ -37,7 +37,6 @@ struct TimingOptions {
     // others' medians listed (kernel_timer.cpp, chosenBurst, says why).
     int bursts = 1;
 };
-constexpr int kMaxBursts = 50;
 
 struct TimingStats {
     double medianMs = 0, p20Ms = 0, p80Ms = 0, minMs = 0;
@@ -57,7 +56,7 @@ struct TimedLaunch {
     // For every launch after the first (a baseline): its time over the first launch's, round by round.
     std::optional<PairedRatioSummary> pairedWithFirst;
     // Several bursts (a baseline): each burst's median paired ratio, in order.
-    std::vector<double> burstPairedMedians;
+    QList<double> burstPairedMedians;
 };
 
 // Median, p20 and p80 (kernels/statistics.h's percentile), min and count of the times.

@@ -29,10 +29,10 @@ TimingOptions timingOptions(const std::optional<protocol::TimingRequest> &timing
     // Refused rather than clamped, as the noise criterion: each burst waits for an idle GPU (up to
     // 5 s), and several bursts of a sustained run would be one long run.
     if (const auto bursts = timing->bursts) {
-        if (*bursts < 1 || *bursts > kMaxBursts)
+        if (*bursts < 1 || *bursts > protocol::kMaxBursts)
             throw RunnerError(ErrorKind::InvalidConfig,
                               QStringLiteral("\"bursts\" must be between 1 and %1; it was %2.")
-                                  .arg(kMaxBursts)
+                                  .arg(protocol::kMaxBursts)
                                   .arg(*bursts));
         if (*bursts > 1 && o.regime != TimingRegime::Burst)
             throw RunnerError(ErrorKind::InvalidConfig,
