@@ -6,4 +6,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 cd "$root"
-QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure --timeout 900 "$@"
+# The tests run in parallel, one per core: each is its own process, with its own temp folders.
+QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure --timeout 900 --parallel "$(nproc)" "$@"

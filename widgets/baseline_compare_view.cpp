@@ -14,7 +14,7 @@ namespace {
 constexpr int kRowHeight = 30; // two bars of 11 px and the gap under them
 constexpr int kBarHeight = 11;
 constexpr int kGroupGap = 10;
-constexpr int kMargin = 8;
+constexpr int kBoxMargin = 8;
 
 QString valueText(const std::optional<double> &v)
 {
@@ -51,7 +51,7 @@ BaselineCompareView::BaselineCompareView(QWidget *parent)
     m_notes->setTextFormat(Qt::PlainText);
     m_notes->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(kMargin, kMargin, kMargin, kMargin);
+    layout->setContentsMargins(kBoxMargin, kBoxMargin, kBoxMargin, kBoxMargin);
     layout->addWidget(m_empty);
     layout->addWidget(m_headline);
     layout->addWidget(m_notes);
@@ -158,8 +158,8 @@ void BaselineCompareView::refresh()
 
 int BaselineCompareView::barsTop() const
 {
-    const int width = std::max(this->width(), 200) - 2 * kMargin;
-    int top = kMargin + m_headline->heightForWidth(width) + 6;
+    const int width = std::max(this->width(), 200) - 2 * kBoxMargin;
+    int top = kBoxMargin + m_headline->heightForWidth(width) + 6;
     if (!m_notes->isHidden())
         top += m_notes->heightForWidth(width) + 6;
     return top;
@@ -167,16 +167,16 @@ int BaselineCompareView::barsTop() const
 
 int BaselineCompareView::heightForWidth(int width) const
 {
-    const int w = std::max(width, 200) - 2 * kMargin;
+    const int w = std::max(width, 200) - 2 * kBoxMargin;
     if (m_comparison.rows.isEmpty()) {
         const int empty = m_empty->heightForWidth(w);
-        return kMargin + (empty > 0 ? empty : m_empty->sizeHint().height()) + kMargin;
+        return kBoxMargin + (empty > 0 ? empty : m_empty->sizeHint().height()) + kBoxMargin;
     }
-    int h = kMargin + m_headline->heightForWidth(w) + 6;
+    int h = kBoxMargin + m_headline->heightForWidth(w) + 6;
     if (!m_notes->isHidden())
         h += m_notes->heightForWidth(w) + 6;
     if (m_comparison.rows.isEmpty())
-        return h + kMargin;
+        return h + kBoxMargin;
     const int lineHeight = fontMetrics().height();
     h += lineHeight + 6; // the legend
     LimiterGroup group{};
@@ -188,7 +188,7 @@ int BaselineCompareView::heightForWidth(int width) const
         first = false;
         h += kRowHeight;
     }
-    return h + kMargin;
+    return h + kBoxMargin;
 }
 
 QSize BaselineCompareView::sizeHint() const
@@ -204,7 +204,7 @@ void BaselineCompareView::paintEvent(QPaintEvent *)
     p.setRenderHint(QPainter::Antialiasing);
     const QFontMetrics fm = fontMetrics();
     const QColor text = palette().color(QPalette::WindowText);
-    const int left = kMargin, right = width() - kMargin;
+    const int left = kBoxMargin, right = width() - kBoxMargin;
     const int labelWidth = std::clamp((right - left) * 2 / 5, 120, 300);
     const int valueWidth = fm.horizontalAdvance(QStringLiteral("not measured")) + 8;
     const int barLeft = left + labelWidth + 8, barRight = std::max(barLeft + 40, right - valueWidth);

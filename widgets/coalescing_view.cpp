@@ -55,11 +55,12 @@ private:
     CoalescingView *m_view;
 };
 
-constexpr double kMargin = 10;
+constexpr double kCoalescingMargin = 10;
 // Where paintOne puts the 32 lanes inside the area it paints.
 QRectF lanesRowOf(const QRectF &area)
 {
-    const QRectF inner = area.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const QRectF inner =
+        area.adjusted(kCoalescingMargin, kCoalescingMargin, -kCoalescingMargin, -kCoalescingMargin);
     return QRectF(inner.left(), inner.top() + 28, inner.width(), 22);
 }
 

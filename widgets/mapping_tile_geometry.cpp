@@ -9,7 +9,7 @@ namespace {
 constexpr double kTitleHeight = 22;
 constexpr double kGapCells = 1.0; // gap between tiles, in cells (at least kMinGapPx)
 constexpr double kMinGapPx = 6;
-constexpr double kMargin = 8;
+constexpr double kTileMargin = 8;
 constexpr double kTagPx = 16; // a strip left of A, above B and right of C for the tiles' names
 } // namespace
 
@@ -39,9 +39,9 @@ TilePanelGeometry layoutTilePanel(const KernelShape &shape, const QRectF &area)
 {
     TilePanelGeometry g;
     g.bounds = area;
-    g.title = QRectF(area.left() + kMargin, area.top(), area.width() - 2 * kMargin, kTitleHeight);
-    const QRectF body = area.adjusted(kMargin + kTagPx, kTitleHeight + kMargin / 2 + kTagPx,
-                                      -kMargin - kTagPx, -kMargin - kTitleHeight);
+    g.title = QRectF(area.left() + kTileMargin, area.top(), area.width() - 2 * kTileMargin, kTitleHeight);
+    const QRectF body = area.adjusted(kTileMargin + kTagPx, kTitleHeight + kTileMargin / 2 + kTagPx,
+                                      -kTileMargin - kTagPx, -kTileMargin - kTitleHeight);
     // Width holds BK + BN cells and a gap, height BK + BM cells and a gap.
     const double cellW = (body.width() - kMinGapPx) / (shape.bk + shape.bn + kGapCells);
     const double cellH = (body.height() - kMinGapPx) / (shape.bk + shape.bm + kGapCells);

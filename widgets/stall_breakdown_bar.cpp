@@ -13,7 +13,7 @@ namespace gemmscope {
 namespace {
 
 constexpr double kOtherBelow = 0.005; // reasons under half a percent share the "other" segment
-constexpr int kMargin = 4, kBarHeight = 18, kSwatch = 10, kGap = 14, kLineGap = 3;
+constexpr int kBarMargin = 4, kBarHeight = 18, kSwatch = 10, kGap = 14, kLineGap = 3;
 
 QString percentText(double share)
 {
@@ -77,20 +77,20 @@ StallBreakdownBar::Layout StallBreakdownBar::layoutFor(int width) const
 {
     Layout l;
     const QFontMetrics fm(font());
-    const int w = std::max(width - 2 * kMargin, 60);
-    double y = kMargin;
+    const int w = std::max(width - 2 * kBarMargin, 60);
+    double y = kBarMargin;
     if (!m_message.isEmpty() && m_segments.isEmpty()) {
         const QRect text = fm.boundingRect(QRect(0, 0, w, 10000), Qt::TextWordWrap, m_message);
-        l.title = QRectF(kMargin, y, w, text.height());
-        l.height = int(y + text.height() + kMargin);
+        l.title = QRectF(kBarMargin, y, w, text.height());
+        l.height = int(y + text.height() + kBarMargin);
         return l;
     }
     if (!m_title.isEmpty()) {
-        l.title = QRectF(kMargin, y, w, fm.height());
+        l.title = QRectF(kBarMargin, y, w, fm.height());
         y += fm.height() + kLineGap;
     }
-    l.bar = QRectF(kMargin, y, w, kBarHeight);
-    double x = kMargin;
+    l.bar = QRectF(kBarMargin, y, w, kBarHeight);
+    double x = kBarMargin;
     for (const Segment &s : m_segments) {
         const double sw = s.share * w;
         l.segmentRects.append(QRectF(x, y, sw, kBarHeight));
@@ -98,19 +98,19 @@ StallBreakdownBar::Layout StallBreakdownBar::layoutFor(int width) const
     }
     y += kBarHeight + kLineGap + 2;
     // The legend flows left to right, wrapping where an entry would not fit.
-    double lx = kMargin;
+    double lx = kBarMargin;
     const double rowHeight = std::max(fm.height(), kSwatch);
     for (const Segment &s : m_segments) {
         const double entry = kSwatch + 4 + fm.horizontalAdvance(s.legend);
-        if (lx > kMargin && lx + entry > kMargin + w) {
-            lx = kMargin;
+        if (lx > kBarMargin && lx + entry > kBarMargin + w) {
+            lx = kBarMargin;
             y += rowHeight + kLineGap;
         }
         l.legendRects.append(QRectF(lx, y, std::min(entry, double(w)), rowHeight));
         lx += entry + kGap;
     }
     y += rowHeight;
-    l.height = int(y + kMargin);
+    l.height = int(y + kBarMargin);
     return l;
 }
 

@@ -9,7 +9,7 @@ namespace gemmscope {
 
 namespace {
 
-constexpr double kMargin = 10;
+constexpr double kSwizzleMargin = 10;
 constexpr double kHeaderHeight = 126; // title, the two box lines, the shared-memory strip
 constexpr double kFooterHeight = 62;  // the legend under the atoms
 constexpr double kRowLabelWidth = 44;
@@ -59,7 +59,7 @@ QColor SwizzleView::chunkColor(int chunk)
 
 QRectF SwizzleView::atomsArea(const QRectF &area) const
 {
-    const QRectF inner = area.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const QRectF inner = area.adjusted(kSwizzleMargin, kSwizzleMargin, -kSwizzleMargin, -kSwizzleMargin);
     return QRectF(inner.left(), inner.top() + kHeaderHeight, inner.width(),
                   std::max(0.0, inner.height() - kHeaderHeight - kFooterHeight));
 }
@@ -105,7 +105,7 @@ void SwizzleView::paint(QPainter &p, const QRectF &area) const
     p.save();
     p.fillRect(area, palette().color(QPalette::Base));
     const QColor text = palette().color(QPalette::WindowText);
-    const QRectF inner = area.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const QRectF inner = area.adjusted(kSwizzleMargin, kSwizzleMargin, -kSwizzleMargin, -kSwizzleMargin);
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p.setPen(text);

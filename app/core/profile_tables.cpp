@@ -11,17 +11,12 @@ namespace gemmscope {
 
 namespace {
 
-QString percent(double share)
-{
-    return shareText(share);
-}
-
 QString reasonsTooltip(const QString &head, const QList<ReasonShare> &reasons, double samples)
 {
     QStringList lines{head, QStringLiteral("%1 samples").arg(QLocale().toString(samples, 'f', 0))};
     for (const ReasonShare &r : reasons)
         lines << QStringLiteral("  %1 — %2 (%3)")
-                     .arg(percent(r.share), stallReason(r.key).words, stallReason(r.key).label);
+                     .arg(shareText(r.share), stallReason(r.key).words, stallReason(r.key).label);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -62,7 +57,7 @@ QList<HotspotRow> hotspotRowsOfLines(const QList<LineProfile> &lines)
         r.reasons = l.topReasonsText();
         r.instructions = l.instructions;
         r.tooltip = reasonsTooltip(QStringLiteral("%1: %2 of the kernel's samples, %3 SASS instruction(s)")
-                                       .arg(r.where, percent(l.share))
+                                       .arg(r.where, shareText(l.share))
                                        .arg(l.instructions),
                                    l.reasons, l.samples);
         rows.append(r);
@@ -90,9 +85,9 @@ QList<HotspotRow> hotspotRowsOfInstructions(const QList<InstructionHeat> &heat, 
         r.reasons = h.topReasonsText();
         r.instructions = 1;
         const QString at = i.line > 0 ? QStringLiteral(" (%1:%2)").arg(i.file).arg(i.line) : QString();
-        r.tooltip = reasonsTooltip(
-            QStringLiteral("%1 %2%3: %4 of the kernel's samples").arg(r.where, i.sass, at, percent(h.share)),
-            h.reasons, h.samples);
+        r.tooltip = reasonsTooltip(QStringLiteral("%1 %2%3: %4 of the kernel's samples")
+                                       .arg(r.where, i.sass, at, shareText(h.share)),
+                                   h.reasons, h.samples);
         rows.append(r);
     }
     return rows;
@@ -154,7 +149,7 @@ QVariant ProfileHotspotModel::data(const QModelIndex &index, int role) const
     case Where:
         return r.where;
     case Share:
-        return percent(r.share);
+        return shareText(r.share);
     case Samples:
         return QLocale().toString(r.samples, 'f', 0);
     case Reasons:

@@ -8,7 +8,7 @@ namespace gemmscope {
 
 namespace {
 
-QString percent(double value)
+QString percentText(double value)
 {
     return QString::number(value, 'f', value < 10 ? 2 : 1) + QStringLiteral(" %");
 }
@@ -40,7 +40,7 @@ QString noiseClause(const protocol::RunConditions &c, int counted)
 {
     if (!c.noisePct)
         return QStringLiteral("noise unknown over %1 samples").arg(counted);
-    return QStringLiteral("%1 noise over %2 samples").arg(percent(*c.noisePct)).arg(counted);
+    return QStringLiteral("%1 noise over %2 samples").arg(percentText(*c.noisePct)).arg(counted);
 }
 
 } // namespace
@@ -89,12 +89,12 @@ TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bo
         if (c.allThrottled)
             why = QStringLiteral("every one of %1 samples ran below %2 of the starting clock")
                       .arg(c.samples)
-                      .arg(percent(c.throttleThresholdPct));
+                      .arg(percentText(c.throttleThresholdPct));
         else if (c.throttledSamples > 0)
             why = QStringLiteral("%1 of %2 samples ran below %3 of the starting clock and are left out")
                       .arg(c.throttledSamples)
                       .arg(c.samples)
-                      .arg(percent(c.throttleThresholdPct));
+                      .arg(percentText(c.throttleThresholdPct));
         else if (!c.cooled)
             why = QStringLiteral("the GPU had not cooled down when timing began");
         else
@@ -108,9 +108,9 @@ TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bo
     if (c.noisePct && c.maxNoisePct > 0 && *c.noisePct > c.maxNoisePct)
         return {TrustLevel::Noisy, QStringLiteral("noisy"),
                 QStringLiteral("Noisy: %1 over %2 samples, above the %3 target; SM clock %4, %5.")
-                    .arg(percent(*c.noisePct))
+                    .arg(percentText(*c.noisePct))
                     .arg(counted)
-                    .arg(percent(c.maxNoisePct), clockText(conditions), regime)};
+                    .arg(percentText(c.maxNoisePct), clockText(conditions), regime)};
     QString steady =
         QStringLiteral("Steady: %1 at %2, %3").arg(noiseClause(c, counted), clockText(conditions), regime);
     if (burstEnded)
