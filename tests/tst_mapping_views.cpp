@@ -8,10 +8,10 @@
 #include "tensor_core_models.h"
 #include "tile_map_view.h"
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QToolButton>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -474,8 +474,8 @@ private slots:
         view.resize(1000, 800);
         view.setShape(mmaShape()); // 2 x 2 warps of 32 x 32 warp tiles, 128 threads
         QCOMPARE(view.keyWarpCount(), 4);
-        QVERIFY(view.findChild<QToolButton *>(QStringLiteral("fragmentButton"))->isVisibleTo(&view));
-        QVERIFY(!view.findChild<QToolButton *>(QStringLiteral("sideBySideButton"))->isVisibleTo(&view));
+        QVERIFY(view.findChild<QCheckBox *>(QStringLiteral("fragmentButton"))->isVisibleTo(&view));
+        QVERIFY(!view.findChild<QCheckBox *>(QStringLiteral("sideBySideButton"))->isVisibleTo(&view));
         // Labels from the PTX tables: C (9, 5) of warp 0 is g 1 + 8, 2t + 1 with t 2: lane 6, c3;
         // A (9, 1) is a1 of lane 5; B (5, 1) is b1 of lane 5; C (40, 45) is warp 3, tile (0, 1), (8, 5):
         // g 0 + 8, 2t + 1 with t 2 -> lane 2, c3.
@@ -543,7 +543,7 @@ private slots:
         view.resize(1000, 800);
         view.setShape(wgmmaShape()); // a producer warpgroup, then two consumers of 64 rows
         QCOMPARE(view.keyWarpCount(), 3);
-        QVERIFY(!view.findChild<QToolButton *>(QStringLiteral("fragmentButton"))->isVisibleTo(&view));
+        QVERIFY(!view.findChild<QCheckBox *>(QStringLiteral("fragmentButton"))->isVisibleTo(&view));
         // (70, 13): consumer 1 = warpgroup 2, slab row 6, column group 1: thread 26, d5.
         QCOMPARE(view.cellLabel(Operand::C, {70, 13}), QStringLiteral("t26 d5"));
         QVERIFY(view.cellLabel(Operand::A, {0, 0}).isEmpty());

@@ -7,13 +7,13 @@
 #include "plot_export.h"
 #include "plot_theme.h"
 
+#include <QCheckBox>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QResizeEvent>
-#include <QToolButton>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <climits>
@@ -67,12 +67,6 @@ constexpr double kFragmentLabelCellPx = 26; // "l31 c3" fits a cell from here
 
 } // namespace
 
-QString TileMapView::sideButtonText(bool on)
-{
-    // The face says whether it is on: a pressed "Contiguous | strided" read as both at once.
-    return on ? tr("☑ Side by side: contiguous | strided") : tr("☐ Side by side: contiguous | strided");
-}
-
 TileMapView::TileMapView(QWidget *parent) : QWidget(parent)
 {
     setMouseTracking(true);
@@ -81,23 +75,21 @@ TileMapView::TileMapView(QWidget *parent) : QWidget(parent)
     auto *interaction = new ChartInteraction(this, [this](const QPointF &pos) {
         return ChartInteraction::Hit{QString(), toolTipAt(pos)};
     });
-    m_sideButton = new QToolButton(this);
+    m_sideButton = new QCheckBox(tr("Side by side: contiguous | strided"), this);
     m_sideButton->setObjectName(QStringLiteral("sideBySideButton"));
-    m_sideButton->setCheckable(true);
-    m_sideButton->setText(sideButtonText(false));
+    m_sideButton->setAutoFillBackground(true); // it sits over the drawing
     m_sideButton->setToolTip(
         tr("The contiguous layout (steps 2-6) beside the strided one (steps 7-8) for the "
            "same tile parameters"));
-    connect(m_sideButton, &QToolButton::toggled, this, &TileMapView::setSideBySide);
-    m_fragmentButton = new QToolButton(this);
+    connect(m_sideButton, &QCheckBox::toggled, this, &TileMapView::setSideBySide);
+    m_fragmentButton = new QCheckBox(tr("A, B: fragments"), this);
     m_fragmentButton->setObjectName(QStringLiteral("fragmentButton"));
-    m_fragmentButton->setText(tr("A, B: fragments"));
-    m_fragmentButton->setCheckable(true);
+    m_fragmentButton->setAutoFillBackground(true);
     m_fragmentButton->setChecked(m_fragments);
     m_fragmentButton->setToolTip(tr("On: the A and B tiles show which lane and register of the mma.sync "
                                     "m16n8k8 fragments holds each element. Off: which warp copies it in."));
     m_fragmentButton->setVisible(false);
-    connect(m_fragmentButton, &QToolButton::toggled, this, &TileMapView::setShowFragments);
+    connect(m_fragmentButton, &QCheckBox::toggled, this, &TileMapView::setShowFragments);
     interaction->setMenuBuilder([this](QMenu &menu, const QPointF &) {
         menu.addAction(tr("Zoom in (+)"), this, [this] { setZoom(m_zoom * 1.5); });
         menu.addAction(tr("Fit the whole tile (0)"), this, &TileMapView::resetZoom);
@@ -186,9 +178,6 @@ void TileMapView::setSideBySide(bool on)
         const QSignalBlocker block(m_sideButton);
         m_sideButton->setChecked(on);
     }
-    m_sideButton->setText(sideButtonText(on));
-    m_sideButton->adjustSize();
-    m_sideButton->move(width() - m_sideButton->width() - 4, m_sideButton->y());
     m_sideBySide = on;
     update();
 }

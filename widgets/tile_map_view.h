@@ -12,7 +12,7 @@
 #include <QWidget>
 #include <optional>
 
-class QToolButton;
+class QCheckBox;
 
 namespace gemmscope {
 
@@ -103,9 +103,10 @@ private:
     QPointF m_dragFrom; // where a pan started (left button), or null
     bool m_dragged = false;
     QString m_caption;
-    static QString sideButtonText(bool on);
-    ::QToolButton *m_sideButton = nullptr;     // "Contiguous | strided": the side-by-side switch
-    ::QToolButton *m_fragmentButton = nullptr; // "A, B fragments" for mma.sync layouts
+    // Switches are check boxes over the drawing: the box says whether each is on (a push button
+    // with "☐" in its text read as a button, not a switch: review of 2026-12-02).
+    ::QCheckBox *m_sideButton = nullptr;     // "Side by side: contiguous | strided"
+    ::QCheckBox *m_fragmentButton = nullptr; // "A, B: fragments" for mma.sync layouts
     bool m_fragments = true;
     void paintFragments(QPainter &p, const KernelShape &s, const TilePanelGeometry &g) const;
 };
