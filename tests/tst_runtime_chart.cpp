@@ -332,6 +332,46 @@ private slots:
         QCOMPARE(checked, 4);
     }
 
+    void whiskerReachesItsCapsUnbroken()
+    {
+        // The whisker is one line from its p20 to its p80 through the bar's end: QCustomPlot leaves a
+        // gap around a data point for its scatter symbol, which a bar has not, and a p80 a few pixels
+        // past the bar's end drew a cap floating beside it (review of 2026-12-02, +wgmma/+tma).
+        RuntimeChart chart;
+        chart.setRuns({okRun("r1", "naive", "worklog-0", 100.0, 99.0, 102.0),
+                       okRun("r2", "coalesced", "worklog-3", 40.0, 39.0, 42.0)});
+        chart.resize(900, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        const QImage image = plot->grab().toImage();
+        const double ratio = plot->devicePixelRatioF();
+        int checked = 0;
+        for (int b = 0; b < chart.runBars().size(); ++b) {
+            QCPBars *bars = chart.runBars()[b];
+            const QCPErrorBars *whisker = chart.whiskers()[b];
+            for (int i = 0; i < bars->dataCount(); ++i) {
+                const auto bar = bars->data()->at(i);
+                const double end = plot->xAxis->coordToPixel(bar->value);
+                const double cap = plot->xAxis->coordToPixel(bar->value + whisker->data()->at(i).errorPlus);
+                const int row = qRound(plot->yAxis->coordToPixel(bar->key));
+                QVERIFY2(cap - end > 6, qPrintable(QStringLiteral("cap %1 px past the end").arg(cap - end)));
+                for (int x = qCeil(end) + 1; x < cap - 1; ++x) {
+                    const QColor c = image.pixelColor(QPoint(qRound(x * ratio), qRound(row * ratio)));
+                    QVERIFY2(qGray(c.rgb()) < 128,
+                             qPrintable(QStringLiteral("bar %1: no whisker at x=%2 (end %3, cap %4)")
+                                            .arg(i)
+                                            .arg(x)
+                                            .arg(end)
+                                            .arg(cap)));
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(checked > 0);
+    }
+
     void cublasReferenceLine_data()
     {
         QTest::addColumn<bool>("tflopsMode");

@@ -600,6 +600,7 @@ void RuntimeChart::addSlotMarks(int row)
         whisker->setDataPlottable(bars);
         whisker->setPen(QPen(Qt::black, 1));
         whisker->setWhiskerWidth(6);
+        whisker->setSymbolGap(0); // a bar has no scatter symbol to leave room for at its end
         m_barsByGroup.insert(groupKey, bars);
         m_runBars.append(bars);
         m_whiskers.append(whisker);
