@@ -36,8 +36,12 @@ bool CompileJob::start(StageId stage, const ParamValues &params, const ProblemSi
     m_stageTitle = QString::fromStdString(info.title);
     // The one request id of this one-shot runner.
     const QString id = QStringLiteral("compile");
-    const protocol::KernelRequest kernel{
-        .id = id, .stage = QString::fromStdString(info.key), .params = params, .arch = arch, .size = size};
+    const protocol::KernelRequest kernel{.id = id,
+                                         .stage = QString::fromStdString(info.key),
+                                         .params = params,
+                                         .arch = arch,
+                                         .size = size,
+                                         .build = {}}; // the default build
     const QJsonObject request = m_kind == Kind::Disassemble
                                     ? protocol::toJson(protocol::DisassembleJob{kernel})
                                     : protocol::toJson(protocol::CompileJob{kernel});
