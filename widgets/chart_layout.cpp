@@ -266,8 +266,30 @@ QString wrappedTitle(const QString &full, const QFont &font, int width)
 
 } // namespace
 
+namespace {
+constexpr char kFullAxisTitle[] = "gemmscopeFullTitle";
+}
+
+void setBottomAxisTitle(QCustomPlot *plot, const QString &fullTitle)
+{
+    plot->xAxis->setProperty(kFullAxisTitle, fullTitle);
+    plot->xAxis->setLabel(fullTitle); // fitted at the next replot (fitTitleAndLegend)
+}
+
+QString fittedAxisTitle(const QString &fullTitle, const QFont &font, int axisWidth)
+{
+    const QFontMetrics metrics(font);
+    const qsizetype paren = fullTitle.indexOf(QStringLiteral(" ("));
+    if (axisWidth <= 0 || paren < 0 || metrics.horizontalAdvance(fullTitle) <= axisWidth)
+        return fullTitle;
+    return fullTitle.left(paren) + QLatin1Char('\n') + fullTitle.mid(paren + 1);
+}
+
 void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendWanted)
 {
+    if (const QString axisTitle = plot->xAxis->property(kFullAxisTitle).toString(); !axisTitle.isEmpty())
+        plot->xAxis->setLabel(
+            fittedAxisTitle(axisTitle, plot->xAxis->labelFont(), plot->axisRect()->width()));
     QCPTextElement *title = titleElement(plot);
     const int width = std::max(60, plot->viewport().width() - 16);
     title->setText(wrappedTitle(fullTitle, title->font(), width));
