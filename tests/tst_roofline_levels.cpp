@@ -145,7 +145,7 @@ private slots:
         QVERIFY(pointsOf(chart, RooflineChart::PointKind::RunMeasuredL1Shared).isEmpty());
         QCOMPARE(chart.points().size(), 2); // the run at the model's and at the DRAM intensity
         QCOMPARE(chart.customPlot()->xAxis->label(),
-                 QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
+                 QStringLiteral("arithmetic intensity, AI (FLOP/byte of DRAM traffic)"));
         QVERIFY(!chart.points().at(1).tooltip.contains(QStringLiteral("L2")));
         // The GPU whose roofs are drawn is not the one the levels were measured on: none either.
         chart.setMeasuredCeilings(kFma, kDram, QStringLiteral("NVIDIA H200"), 0, {}, kL2, kShared);
@@ -303,7 +303,7 @@ private slots:
         QVERIFY(!chart.levelCheck(MemoryLevel::L1Shared)->isChecked());
         QCOMPARE(changed.size(), 2);
         QCOMPARE(chart.customPlot()->xAxis->label(),
-                 QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
+                 QStringLiteral("arithmetic intensity, AI (FLOP/byte of DRAM traffic)"));
 
         // Shown again: as before.
         chart.setLevelShown(MemoryLevel::L2, true);

@@ -212,7 +212,7 @@ RooflineChart::RooflineChart(QWidget *parent)
         useLogTicks125(axis);
         axis->setTickLabelFont(QFont(font().family(), 8));
     }
-    setBottomAxisTitle(m_plot, QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
+    setBottomAxisTitle(m_plot, QStringLiteral("arithmetic intensity, AI (FLOP/byte of DRAM traffic)"));
     m_plot->yAxis->setLabel(QStringLiteral("TFLOP/s"));
     placeLegendBeside(m_plot, font());
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -629,10 +629,11 @@ void RooflineChart::rebuild()
                     false);
     }
     addLevelRoofs(tensorRun);
+    // "AI" named where the legend uses it ("run at its measured AI").
     setBottomAxisTitle(
         m_plot, std::any_of(m_roofs.cbegin(), m_roofs.cend(), [](const Roof &r) { return r.level; })
-                    ? QStringLiteral("arithmetic intensity (FLOP/byte of DRAM, L2 or L1/shared traffic)")
-                    : QStringLiteral("arithmetic intensity (FLOP/byte of DRAM traffic)"));
+                    ? QStringLiteral("arithmetic intensity, AI (FLOP/byte of DRAM, L2 or L1/shared traffic)")
+                    : QStringLiteral("arithmetic intensity, AI (FLOP/byte of DRAM traffic)"));
     const bool onT4 = spec && spec->key == "t4";
     if (m_showWorklog && !onT4)
         if (const GpuSpec *t4 = findGpu("t4"))

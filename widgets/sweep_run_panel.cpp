@@ -50,7 +50,7 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     const QString &p = m_words.namePrefix;
     m_runners = new QLineEdit(shownTemplate(m_control->runnerTemplate()));
     m_runners->setObjectName(p + QStringLiteral("RunnerTemplate"));
-    m_runners->setPlaceholderText(tr("this machine's runner"));
+    m_runners->setPlaceholderText(tr("this machine")); // short: the field is narrow (explained below it)
     m_runners->setToolTip(m_words.runnersTip);
     m_runnerCount = new QSpinBox;
     m_runnerCount->setRange(1, 64);
