@@ -21,6 +21,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QToolButton>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -91,6 +92,40 @@ private slots:
         QVERIFY(window.showView(QStringLiteral("ladder")));
         QCOMPARE(window.workspaces()->current(), Workspace::Ladder);
         QVERIFY(!window.showView(QStringLiteral("no such view")));
+    }
+
+    // The current workspace's button is marked as a tab (bold, a line under it), unlike a switch
+    // that is on: "Parameter Panel" pressed read as a second current workspace (review, 2026-12-02).
+    void theCurrentWorkspaceLooksUnlikeASwitchThatIsOn()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.workspaces()->setCurrent(Workspace::Kernel); // the panel is shown there: its switch on
+        auto *toolbar = window.findChild<QToolBar *>(QStringLiteral("runToolBar"));
+        QVERIFY(toolbar);
+        QWidget *kernel = toolbar->widgetForAction(window.action(QStringLiteral("actionWorkspaceKernel")));
+        QWidget *ladder = toolbar->widgetForAction(window.action(QStringLiteral("actionWorkspaceLadder")));
+        QWidget *panel = toolbar->widgetForAction(window.action(QStringLiteral("actionShowPanel")));
+        QVERIFY(kernel && ladder && panel);
+        QVERIFY(window.action(QStringLiteral("actionShowPanel"))->isChecked());
+        const QColor highlight = kernel->palette().color(QPalette::Highlight);
+        // The rows of highlight colour at a button's bottom.
+        const auto underlined = [&highlight](QWidget *button) {
+            const QImage image = button->grab().toImage();
+            int rows = 0;
+            for (int y = image.height() - 6; y < image.height(); ++y) {
+                int hits = 0;
+                for (int x = 0; x < image.width(); ++x)
+                    hits += image.pixelColor(x, y) == highlight;
+                rows += hits > image.width() / 2;
+            }
+            return rows;
+        };
+        QVERIFY2(underlined(kernel) >= 2, "the current workspace is not underlined");
+        QCOMPARE(underlined(ladder), 0);
+        QCOMPARE(underlined(panel), 0);
     }
 
     // The selected run and the configured stage follow from one workspace to the next.

@@ -81,6 +81,19 @@ void buildWindowMenus(QMainWindow *window)
     toolbar->setMovable(false);
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     fill(window, toolbar, kToolBar);
+    // The workspaces' buttons are tabs, not switches: the current one is marked as a tab is (bold,
+    // underlined), and looks unlike a switch that is on ("Parameter Panel" pressed read as a second
+    // current workspace: review of 2026-12-02).
+    for (QAction *action : toolbar->actions())
+        if (action->objectName().startsWith(QLatin1String("actionWorkspace")))
+            if (QWidget *button = toolbar->widgetForAction(action))
+                button->setProperty("workspaceTab", true);
+    toolbar->setStyleSheet(
+        QStringLiteral("QToolButton[workspaceTab=\"true\"] { border: none; padding: 3px 8px; }"
+                       "QToolButton[workspaceTab=\"true\"]:checked {"
+                       " font-weight: bold; border-bottom: 3px solid palette(highlight); }"
+                       "QToolButton[workspaceTab=\"true\"]:hover:!checked {"
+                       " border-bottom: 3px solid palette(mid); }"));
 }
 
 } // namespace gemmscope
