@@ -24,16 +24,20 @@ function(gemmscope_build_fast target set)
   endif()
 endfunction()
 
-# gemmscope_reuse_test_pch(test kind set libs...): the tests share one precompiled header per kind
-# (built once, not once per test executable). A kind is what the tests link: QTEST_MAIN depends on
-# whether Qt Widgets is linked, so a QtCore test cannot reuse a widget test's. The header is built
-# for a small executable of its own, as a test is (GCC refuses a header built with -fPIC, as a
-# library's is, in a file built with -fPIE).
-function(gemmscope_reuse_test_pch test kind set)
+# gemmscope_reuse_test_pch(test QTCORE|WIDGETS): the tests share one precompiled header per kind
+# (built once, not once per test executable): QTEST_MAIN depends on whether Qt Widgets is linked,
+# so a QtCore test cannot reuse a widget test's. The header is built for a small executable of its
+# own, as a test is (GCC refuses a header built with -fPIC, as a library's is, in a file built
+# with -fPIE), with a test's flags (one built without -Wpedantic is refused too).
+function(gemmscope_reuse_test_pch test set)
+  string(TOLOWER ${set} kind)
   set(pch gemmscope_test_pch_${kind})
   if(NOT TARGET ${pch})
     add_executable(${pch} ${PROJECT_SOURCE_DIR}/tests/support/pch_anchor.cpp)
-    target_link_libraries(${pch} PRIVATE Qt6::Test gemmscope_warnings ${ARGN}) # the same flags as a test
+    target_link_libraries(${pch} PRIVATE Qt6::Test gemmscope_warnings)
+    if(set STREQUAL "WIDGETS")
+      target_link_libraries(${pch} PRIVATE gemmscope_widgets) # QCustomPlot's headers and Qt Widgets
+    endif()
     target_precompile_headers(${pch} PRIVATE ${GEMMSCOPE_PCH_${set}} <QtTest>)
   endif()
   target_precompile_headers(${test} REUSE_FROM ${pch})
