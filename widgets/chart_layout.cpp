@@ -264,11 +264,9 @@ QString wrappedTitle(const QString &full, const QFont &font, int width)
     return metrics.elidedText(full, Qt::ElideRight, width);
 }
 
-} // namespace
+constexpr char kFullAxisTitle[] = "gemmscopeFullTitle"; // the axis's property: its whole title
 
-namespace {
-constexpr char kFullAxisTitle[] = "gemmscopeFullTitle";
-}
+} // namespace
 
 void setBottomAxisTitle(QCustomPlot *plot, const QString &fullTitle)
 {

@@ -44,7 +44,6 @@ constexpr double kLabelHeadroom = 1.4; // and with runs drawn, for their labels
 constexpr double kLabelRoomRight = 18; // the view's right end over the rightmost run's intensity
 const QString kMeasuredKey = QStringLiteral("measured");
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
-const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
 const QColor kLiveColor(0xe3, 0x1a, 0x1c);
 // The measured roofs are solid and dark (what this GPU did); the datasheet's thin, dashed and pale
 // (what NVIDIA states): the two FP32 roofs lie almost on each other on an H200, and alike they

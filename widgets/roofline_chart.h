@@ -13,6 +13,7 @@
 #include "stage_catalog.h"
 #include "traffic_model.h"
 
+#include <QColor>
 #include <QHash>
 #include <QList>
 #include <QPointF>
@@ -158,6 +159,8 @@ signals:
     void levelsChanged(); // setLevelShown changed what is shown
 
 private:
+    // The worklog's T4 (its roof, its published runs and their labels), in both source files.
+    static inline const QColor kWorklogColor{0x6d, 0x6d, 0x6d};
     void fitToWidth() override;
     void syncControls();
     void fillContextMenu(QMenu &menu);

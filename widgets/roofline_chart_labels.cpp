@@ -23,7 +23,6 @@ constexpr qsizetype kMaxPointLabels = 150;
 // Markers closer than this (pixels, centre to centre) cannot be told apart by where a label sits:
 // they share one label that names each of them with its throughput, top to bottom as they lie.
 constexpr double kLabelMergePx = 10;
-const QColor kWorklogLabelColor(0x6d, 0x6d, 0x6d);
 const QColor kLabelColor(0x20, 0x20, 0x20);
 
 QString tflopsText(double tflops)
@@ -67,7 +66,7 @@ void RooflineChart::addPointLabels(qsizetype from)
             continue;
         auto *item = new QCPItemText(m_plot);
         item->position->setCoords(p.intensity, p.tflops);
-        item->setColor(p.kind == PointKind::WorklogT4 ? kWorklogLabelColor : kLabelColor);
+        item->setColor(p.kind == PointKind::WorklogT4 ? kWorklogColor : kLabelColor);
         item->setFont(QFont(font().family(), 8));
         item->setText(p.label);
         item->setTextAlignment(Qt::AlignLeft);
