@@ -118,6 +118,42 @@ private slots:
         QCOMPARE(a.scalarSharedReads, false);
     }
 
+    // Runs are looked up by id through an index (a scan of 10,000 runs per progress update cost
+    // milliseconds): every change to the list — add, update, remove, a session opened or cleared —
+    // must leave each id naming its own row, and a removed or unknown id none.
+    void runIdsFindTheirRowsThroughEveryChange()
+    {
+        Session session;
+        for (const char *id : {"a", "b", "c", "d"})
+            session.addOrUpdate(okRun(id, 1.0));
+        QCOMPARE(session.indexOf("c"), 2);
+        session.addOrUpdate(okRun("c", 3.0)); // an update keeps its row
+        QCOMPARE(session.indexOf("c"), 2);
+        QCOMPARE(session.find("c")->medianMs, 3.0);
+        session.removeRun("a"); // the rows after it move up
+        QCOMPARE(session.indexOf("a"), -1);
+        QCOMPARE(session.find("a"), nullptr);
+        QCOMPARE(session.indexOf("b"), 0);
+        QCOMPARE(session.indexOf("d"), 2);
+        QCOMPARE(session.find("d")->runId, QStringLiteral("d"));
+        session.addOrUpdate(okRun("e", 1.0));
+        QCOMPARE(session.indexOf("e"), 3);
+        QCOMPARE(session.indexOf("nobody"), -1);
+        for (int i = 0; i < session.runs().size(); ++i)
+            QCOMPARE(session.indexOf(session.runs()[i].runId), i);
+
+        QString error;
+        const QString path = m_dir->filePath("ids.json");
+        QVERIFY2(session.saveAs(path, &error), qPrintable(error));
+        Session opened;
+        opened.addOrUpdate(okRun("stale", 1.0)); // forgotten when the file opens
+        QVERIFY2(opened.open(path, &error), qPrintable(error));
+        QCOMPARE(opened.indexOf("stale"), -1);
+        QCOMPARE(opened.indexOf("e"), 3);
+        opened.clear();
+        QCOMPARE(opened.indexOf("e"), -1);
+    }
+
     // The scalar-shared build is another kernel binary: a run says so from the runner's event to
     // the saved session and back, and its parameter text tells it apart from the release build.
     void scalarSharedBuildSurvivesEventAndSession()

@@ -229,11 +229,45 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
                                         std::nullopt};
                 }
         }
+        QList<Marker> rivals; // the markers a label must not read as naming
+        if (request.ridge)    // other labels check the grid
+            for (const Marker &m : scene.markers)
+                if (m.ridge)
+                    rivals << m;
+        // Whether nothing drawn is hit, and whether the text reads as its own markers' (with
+        // `margin` px to spare) — farther out, a leader says whose it is; still no other marker
+        // nearer the text.
+        const auto fits = [&](const Candidate &candidate) {
+            return boxFree(candidate.rect) && (!candidate.leader || leaderFree(*candidate.leader));
+        };
+        const auto readsAsOwn = [&](const Candidate &candidate, double margin) {
+            if (request.ridge)
+                return nearestIsOwn(candidate.rect, own, rivals, margin);
+            // Only markers nearer than its own can break the rule: those in reach, from the grid.
+            double reach = std::numeric_limits<double>::infinity();
+            for (const QPointF &o : own)
+                reach = std::min(reach, distanceTo(candidate.rect, o));
+            reach += margin;
+            return !grid.any(candidate.rect.adjusted(-reach, -reach, reach, reach), [&](const Marker &m) {
+                return squaredDistanceTo(candidate.rect, m.centre()) < reach * reach &&
+                       !isOwn(m.centre(), own);
+            });
+        };
+        // The first place that reads clearly as its own (beside, then farther out); failing that,
+        // the first farther out that is a hair closer to another marker, where a leader joins it to
+        // its own. One pass over the places serves both: the costly tests (what a place hits) are
+        // the same for each. Beside its markers a label mostly fits, so the farther places are
+        // only worked out when it does not.
+        std::optional<Candidate> chosen, closer;
+        for (const Candidate &candidate : std::as_const(beside))
+            if (fits(candidate) && readsAsOwn(candidate, 1.0)) {
+                chosen = candidate;
+                break;
+            }
         // Farther out on rings, up and right first (the sparse side: the roofs are above the runs
         // and the slow runs left), joined by a leader from the markers' edge.
-        QList<Candidate> away;
         if (request.leader)
-            for (double distance = 8; distance <= 260; distance += 6)
+            for (double distance = 8; distance <= 260 && !chosen; distance += 6)
                 for (const QPointF &direction : kRing) {
                     const QPointF centre =
                         c + QPointF(direction.x() * (distance + ownBox.width() / 2 + w / 2),
@@ -252,42 +286,18 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
                     if (inside >= 1)
                         continue;
                     leader.setP1(leader.pointAt(inside));
-                    away << Candidate{rect, leader};
+                    const Candidate candidate{rect, leader};
+                    if (!fits(candidate))
+                        continue;
+                    if (readsAsOwn(candidate, 1.0)) {
+                        chosen = candidate;
+                        break;
+                    }
+                    if (!closer && readsAsOwn(candidate, 0.0))
+                        closer = candidate;
                 }
-
-        QList<Marker> rivals; // the markers a label must not read as naming
-        if (request.ridge)    // other labels check the grid
-            for (const Marker &m : scene.markers)
-                if (m.ridge)
-                    rivals << m;
-        const auto accept = [&](const Candidate &candidate, bool mustReadAsOwn) {
-            if (!boxFree(candidate.rect))
-                return false;
-            if (candidate.leader && !leaderFree(*candidate.leader))
-                return false;
-            // Farther out, a leader says whose it is; still no other marker nearer the text.
-            const double margin = mustReadAsOwn ? 1.0 : 0.0;
-            if (request.ridge)
-                return nearestIsOwn(candidate.rect, own, rivals, margin);
-            // Only markers nearer than its own can break the rule: those in reach, from the grid.
-            double reach = std::numeric_limits<double>::infinity();
-            for (const QPointF &o : own)
-                reach = std::min(reach, distanceTo(candidate.rect, o));
-            reach += margin;
-            return !grid.any(candidate.rect.adjusted(-reach, -reach, reach, reach), [&](const Marker &m) {
-                return squaredDistanceTo(candidate.rect, m.centre()) < reach * reach &&
-                       !isOwn(m.centre(), own);
-            });
-        };
-        std::optional<Candidate> chosen;
-        for (const QList<Candidate> *list : {&beside, &away})
-            for (const Candidate &candidate : *list)
-                if (!chosen && accept(candidate, true))
-                    chosen = candidate;
-        if (!chosen) // a hair closer, where a leader joins it to its own
-            for (const Candidate &candidate : away)
-                if (!chosen && accept(candidate, false))
-                    chosen = candidate;
+        if (!chosen)
+            chosen = closer;
         if (!chosen)
             continue;
         result[r] = Placement{true, chosen->rect, chosen->leader};

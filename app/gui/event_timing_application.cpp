@@ -58,19 +58,24 @@ void EventTimingApplication::startNoting(double thresholdMs)
     m_noting = true;
 }
 
-QString EventTimingApplication::report(int limit) const
+QString EventTimingApplication::report(int limit, double minMs, double fromMs, double toMs) const
 {
-    QList<SlowEvent> slowest = m_slow;
-    std::sort(slowest.begin(), slowest.end(),
-              [](const SlowEvent &a, const SlowEvent &b) { return a.wallMs > b.wallMs; });
+    QList<SlowEvent> chosen;
+    for (const SlowEvent &e : m_slow)
+        if (e.wallMs > minMs && (toMs < 0 || (e.atMs + e.wallMs >= fromMs && e.atMs <= toMs)))
+            chosen.append(e);
+    if (limit >= 0) // the slowest first; a stall's events stay in the order they ran
+        std::sort(chosen.begin(), chosen.end(),
+                  [](const SlowEvent &a, const SlowEvent &b) { return a.wallMs > b.wallMs; });
     QString text;
     QTextStream out(&text);
-    for (qsizetype i = 0; i < std::min<qsizetype>(limit, slowest.size()); ++i)
+    const qsizetype count = limit >= 0 ? std::min<qsizetype>(limit, chosen.size()) : chosen.size();
+    for (qsizetype i = 0; i < count; ++i)
         out << QStringLiteral("  at %1 ms: %2 ms (%3 ms CPU) %4\n")
-                   .arg(slowest[i].atMs, 0, 'f', 1)
-                   .arg(slowest[i].wallMs, 0, 'f', 1)
-                   .arg(slowest[i].cpuMs, 0, 'f', 1)
-                   .arg(slowest[i].what);
+                   .arg(chosen[i].atMs, 0, 'f', 1)
+                   .arg(chosen[i].wallMs, 0, 'f', 1)
+                   .arg(chosen[i].cpuMs, 0, 'f', 1)
+                   .arg(chosen[i].what);
     return text;
 }
 

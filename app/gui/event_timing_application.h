@@ -29,9 +29,16 @@ public:
     const QList<SlowEvent> &slowEvents() const { return m_slow; }
     // One line per event, slowest first, at most `limit`:
     // "  at 412.3 ms: 31.9 ms (31.9 ms CPU) gemmscope::ResultsTables  MetaCall".
-    QString report(int limit = 20) const;
+    QString report(int limit = 20) const { return report(limit, m_thresholdMs, 0, -1); }
+    // The events over `minMs` that began between `fromMs` and `toMs` (to < 0: any time), in the
+    // order they ran: what filled one stall.
+    QString reportBetween(double fromMs, double toMs, double minMs) const
+    {
+        return report(-1, minMs, fromMs, toMs);
+    }
 
 private:
+    QString report(int limit, double minMs, double fromMs, double toMs) const;
     int m_depth = 0; // nested notify calls (an event loop inside an event) are counted in the outer one
     bool m_noting = false;
     double m_thresholdMs = 0;

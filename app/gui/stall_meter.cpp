@@ -16,6 +16,7 @@ UiStallMeter::UiStallMeter(int intervalMs, QObject *parent) : QObject(parent), m
 void UiStallMeter::start()
 {
     m_gapsMs.clear();
+    m_longestGapMs = m_longestEndMs = 0;
     m_clock.start();
     m_lastNs = 0;
     m_timer.start();
@@ -29,7 +30,12 @@ void UiStallMeter::stop()
 void UiStallMeter::tick()
 {
     const qint64 now = m_clock.nsecsElapsed();
-    m_gapsMs << std::max(0.0, double(now - m_lastNs) / 1e6 - m_intervalMs);
+    const double gapMs = double(now - m_lastNs) / 1e6;
+    m_gapsMs << std::max(0.0, gapMs - m_intervalMs);
+    if (gapMs > m_longestGapMs) {
+        m_longestGapMs = gapMs;
+        m_longestEndMs = double(now) / 1e6;
+    }
     m_lastNs = now;
 }
 

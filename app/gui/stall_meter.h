@@ -18,6 +18,9 @@ public:
     double maxStallMs() const;                // longest gap minus the interval
     double percentileStallMs(double p) const; // e.g. 0.99
     qsizetype samples() const { return m_gapsMs.size(); }
+    // When the longest gap began and ended, in ms since start(): which events filled it.
+    double longestGapStartMs() const { return m_longestEndMs - m_longestGapMs; }
+    double longestGapEndMs() const { return m_longestEndMs; }
 
 private:
     void tick();
@@ -26,6 +29,7 @@ private:
     QElapsedTimer m_clock;
     qint64 m_lastNs = 0;
     QList<double> m_gapsMs;
+    double m_longestGapMs = 0, m_longestEndMs = 0; // the whole gap, the interval included
 };
 
 } // namespace gemmscope
