@@ -154,6 +154,33 @@ private slots:
         QCOMPARE(opened.indexOf("e"), -1);
     }
 
+    // The Sweep workspace's "Add the Recorded H200 Sweeps": the default session's sweeps join this
+    // session, whose runs, file and title stay; asked again, none is added twice; a file that
+    // cannot be read says so and changes nothing.
+    void recordedSweepsJoinASessionWithoutReplacingIt()
+    {
+        initResources();
+        Session session;
+        session.addOrUpdate(okRun("mine", 1.0));
+        QString error;
+        const std::optional<QStringList> added = session.addRecordedSweeps(&error);
+        QVERIFY2(added, qPrintable(error));
+        QCOMPARE(added->size(), 2);
+        QCOMPARE(session.sweeps().size(), 2);
+        QCOMPARE(session.runs().size(), 1);
+        QCOMPARE(session.runs().first().runId, QStringLiteral("mine"));
+        QVERIFY(session.isModified());
+        const std::optional<QStringList> again = session.addRecordedSweeps(&error);
+        QVERIFY(again && again->isEmpty());
+        QCOMPARE(session.sweeps().size(), 2);
+
+        const QString broken = m_dir->filePath("broken.json");
+        writeFile(broken, "{ not json");
+        QVERIFY(!session.addRecordedSweeps(&error, broken));
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(session.sweeps().size(), 2);
+    }
+
     // The scalar-shared build is another kernel binary: a run says so from the runner's event to
     // the saved session and back, and its parameter text tells it apart from the release build.
     void scalarSharedBuildSurvivesEventAndSession()

@@ -106,18 +106,27 @@ private slots:
         QVERIFY(!window.session()->sweeps().isEmpty());
     }
 
-    // The Sweep workspace of a session without sweeps: the text stays, a button shows the default
-    // session's sweep, Export is off (its tooltip says why) until one is shown.
-    void sweepPanesOfferTheDefaultSessionAndExportWaits()
+    // The Sweep workspace of a session without sweeps (a ladder of one's own): the text stays, a
+    // button adds the default session's recorded sweeps to this session — its runs stay, nothing
+    // is replaced — and Export is off (its tooltip says why) until one is shown.
+    void sweepPanesOfferTheRecordedSweepsAndExportWaits()
     {
         MainWindow window(options());
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openSession(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+        const QList<RunRecord> ownRuns = window.session()->runs();
+        const QString ownFile = window.session()->filePath();
+        QVERIFY(window.session()->sweeps().isEmpty());
+        QVERIFY(!ownRuns.isEmpty());
         QVERIFY(window.showView(QStringLiteral("Sweep")));
         auto *grid = window.findChild<SweepView *>();
         QVERIFY(grid && !grid->shownSweep());
-        auto *offer = grid->findChild<QPushButton *>(QStringLiteral("sweepOpenDefault"));
+        auto *offer = grid->findChild<QPushButton *>(QStringLiteral("sweepAddRecorded"));
         QVERIFY(offer && offer->isVisible());
         QVERIFY(
             grid->findChild<QLabel *>(QStringLiteral("sweepEmpty"))->text().contains(QStringLiteral("H200")));
@@ -129,6 +138,13 @@ private slots:
         offer->click();
         QVERIFY(grid->shownSweep());
         QVERIFY(grid->showsHeatmap());
+        QCOMPARE(window.session()->runs().size(), ownRuns.size()); // the ladder stays, whole
+        QCOMPARE(window.session()->runs().first().runId, ownRuns.first().runId);
+        QCOMPARE(window.session()->filePath(), ownFile);
+        QCOMPARE(window.session()->sweeps().size(), 2); // a parameter sweep and a size sweep
+        QVERIFY(window.session()->isModified());        // File > Save keeps them
+        offer->click();                                 // hidden now; a second add adds nothing
+        QCOMPARE(window.session()->sweeps().size(), 2);
         QVERIFY(exportButton->isEnabled());
         QVERIFY(!offer->isVisible());
         auto *sizes = window.findChild<SizeSweepView *>();

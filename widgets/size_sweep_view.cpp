@@ -162,7 +162,7 @@ void SizeSweepView::redraw()
     if (!shownSweep() || !plan().ok()) {
         m_summary = {};
         m_chart->clear(emptyText());
-        offerDefaultSession(m_chart->emptyState());
+        offerRecordedSweeps(m_chart->emptyState());
         return;
     }
     m_summary = summarizeSizeSweep(plan(), shownSweep()->runs);

@@ -137,7 +137,7 @@ void SweepView::buildForm()
     m_empty = new EmptyState; // plain text: it may quote the plan's sentence
     m_empty->setObjectName(QStringLiteral("sweepEmptyState"));
     m_empty->textLabel()->setObjectName(QStringLiteral("sweepEmpty"));
-    m_empty->offerButton()->setObjectName(QStringLiteral("sweepOpenDefault"));
+    m_empty->offerButton()->setObjectName(QStringLiteral("sweepAddRecorded"));
 
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("sweepHeatmap"));
@@ -329,7 +329,7 @@ void SweepView::redraw()
         m_summary = {};
         m_map->data()->setSize(1, 1);
         m_empty->setText(emptyText());
-        offerDefaultSession(m_empty);
+        offerRecordedSweeps(m_empty);
         m_canvas->setCurrentWidget(m_empty);
         m_best->clear();
         m_best->setVisible(false);

@@ -82,19 +82,17 @@ QString SweepViewBase::recordedSweepHint(const QString &what) const
 {
     if (sessionHasSweeps())
         return tr("To look at a recorded one: choose it in the Shown list on the left.");
-    return tr("To look at a recorded one: this session holds no %1. The default session carries one "
-              "measured on an NVIDIA H200: the button below opens it (as File > Open Default Session "
-              "does).")
+    return tr("To look at a recorded one: this session holds no %1. GemmScope ships one measured on "
+              "an NVIDIA H200: the button below adds it to this session, whose runs stay as they are.")
         .arg(what);
 }
 
-void SweepViewBase::offerDefaultSession(EmptyState *empty)
+void SweepViewBase::offerRecordedSweeps(EmptyState *empty)
 {
-    empty->setOffer(sessionHasSweeps() ? QString() : tr("Open the Default Session (H200 Sweeps)"),
-                    tr("Replaces this session with the one GemmScope ships: published T4 runtimes, a "
-                       "recorded H200 ladder, sweeps and profiles (asks first if this session has "
-                       "unsaved changes)."));
-    connect(empty, &EmptyState::offerTaken, this, &SweepViewBase::defaultSessionRequested,
+    empty->setOffer(sessionHasSweeps() ? QString() : tr("Add the Recorded H200 Sweeps"),
+                    tr("Adds the parameter sweep and the size sweep measured on an NVIDIA H200 (from "
+                       "the session GemmScope ships) to this session; its runs stay as they are."));
+    connect(empty, &EmptyState::offerTaken, this, &SweepViewBase::recordedSweepsRequested,
             Qt::UniqueConnection);
 }
 

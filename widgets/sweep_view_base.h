@@ -58,8 +58,8 @@ public:
 
 signals:
     void sweepStateChanged(bool running);
-    // The empty state's button: show the H200 sweeps recorded in the default session.
-    void defaultSessionRequested();
+    // The empty state's button: add the H200 sweeps recorded in the default session to this one.
+    void recordedSweepsRequested();
 
 protected:
     SweepViewBase(SweepControl *control, const SweepRunPanel::Words &words, QWidget *parent);
@@ -79,7 +79,7 @@ protected:
     // The empty state's last paragraph: where a recorded sweep of this kind can be looked at ("sweep"
     // or "size sweep"); and its button, offered while the session holds none (the default session's).
     QString recordedSweepHint(const QString &what) const;
-    void offerDefaultSession(EmptyState *empty);
+    void offerRecordedSweeps(EmptyState *empty);
 
     SweepPage m_page;
     std::unique_ptr<SweepRunPanel> m_panel; // its widgets are this view's children once laid out

@@ -551,6 +551,26 @@ bool Session::loadDefault(QString *error, const QString &path)
     return true;
 }
 
+std::optional<QStringList> Session::addRecordedSweeps(QString *error, const QString &path)
+{
+    SessionParse parsed = readSessionFile(path);
+    if (!parsed.data) {
+        if (error)
+            *error = parsed.error;
+        return std::nullopt;
+    }
+    QStringList added;
+    for (const SweepData &sweep : std::as_const(parsed.data->sweeps)) {
+        const bool held = std::any_of(m_data.sweeps.cbegin(), m_data.sweeps.cend(),
+                                      [&](const SweepData &s) { return s.id == sweep.id; });
+        if (held)
+            continue; // added before: never twice, never over one that ran on
+        setSweep(sweep, true);
+        added << sweep.title();
+    }
+    return added;
+}
+
 QString Session::autosavePath()
 {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("autosave.json");

@@ -180,6 +180,11 @@ public:
     bool saveAs(const QString &path, QString *error);
     bool importBench(const QString &path, QString *error); // appends the bench's runs
     bool loadDefault(QString *error, const QString &path = defaultSessionPath());
+    // Adds the sweeps of the session at `path` (the default one: a parameter sweep and a size sweep
+    // measured on an NVIDIA H200) that this session lacks, keeping everything else: a session of
+    // one's own runs gets something to show on the Sweep workspace. Their titles, or std::nullopt
+    // with the file's problem in `error`.
+    std::optional<QStringList> addRecordedSweeps(QString *error, const QString &path = defaultSessionPath());
 
     // Autosave: every finished run lands in the autosave path (none by default; the window gives
     // each instance its own through AutosaveSlot). At start, recoverableAutosave() tells which

@@ -154,7 +154,7 @@ void MainWindow::buildActions()
             &MainWindow::openDefaultSession);
     for (SweepViewBase *sweepView : {static_cast<SweepViewBase *>(m_views.sweeps.grid),
                                      static_cast<SweepViewBase *>(m_views.sweeps.sizes)})
-        connect(sweepView, &SweepViewBase::defaultSessionRequested, this, &MainWindow::openDefaultSession);
+        connect(sweepView, &SweepViewBase::recordedSweepsRequested, this, &MainWindow::addRecordedSweeps);
 
     // Ctrl+M maximises the view clicked last; Reset Layout starts from the first-start shares.
     m_views.workspaces->addActionsTo(this, [this] { return exportTarget(); });
@@ -266,6 +266,22 @@ void MainWindow::loadDefaultSession()
     QString error;
     if (!m_session->loadDefault(&error))
         statusBar()->showMessage(tr("The embedded reference data could not be loaded: %1").arg(error));
+}
+
+void MainWindow::addRecordedSweeps()
+{
+    QString error;
+    const std::optional<QStringList> added = m_session->addRecordedSweeps(&error);
+    if (!added)
+        statusBar()->showMessage(tr("The recorded sweeps could not be read: %1").arg(error));
+    else if (added->isEmpty())
+        statusBar()->showMessage(tr("This session holds the recorded H200 sweeps already."), 6000);
+    else
+        statusBar()->showMessage(
+            tr("Added %n recorded H200 sweep(s) to this session: %1. File > Save keeps them.", nullptr,
+               int(added->size()))
+                .arg(added->join(QStringLiteral("; "))),
+            10000);
 }
 
 void MainWindow::openDefaultSession()

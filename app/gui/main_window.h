@@ -64,6 +64,7 @@ public:
     void loadDefaultSession();
     // The same, asked for by the user (an empty pane's button): unsaved changes are asked about first.
     void openDefaultSession();
+    void addRecordedSweeps(); // the default session's sweeps, into this one (the Sweep empty state)
     // Offers the unsaved runs of every autosave whose instance has ended (read off the UI thread).
     void offerAutosaveRecovery();
     bool openSession(const QString &path, QString *error);
