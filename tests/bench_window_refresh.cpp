@@ -75,7 +75,8 @@ int main(int argc, char **argv)
     out.write(QJsonDocument(session).toJson(QJsonDocument::Compact));
     out.close();
 
-    MainWindow window(MainWindow::Options{.startRunner = false, .restoreSettings = false, .autosave = false});
+    MainWindow window(MainWindow::Options{
+        .startRunner = false, .restoreSettings = false, .autosavePath = {}, .autosave = false});
     QString error;
     QElapsedTimer clock;
     clock.start();

@@ -1,5 +1,7 @@
 #include "chart_layout.h"
 
+#include <QHash>
+
 #include <cmath>
 
 namespace gemmscope {
@@ -341,11 +343,31 @@ QString shownTitle(QCustomPlot *plot)
     return text;
 }
 
+namespace {
+
+// The box a text takes in a font, measured once: the roofline's label placing asks for the same
+// few dozen texts in every pass of every replot, and measuring them was a quarter of its time in
+// a 10,000-run session (2026-12-02). Only the UI thread lays out charts.
+QSizeF textBox(const QFont &font, const QString &text)
+{
+    static QHash<QString, QSizeF> boxes;
+    const QString key = font.key() + QChar(0x1f) + text;
+    if (const auto it = boxes.constFind(key); it != boxes.cend())
+        return *it;
+    if (boxes.size() > 4096)
+        boxes.clear(); // a long session's changing texts never pile up
+    const QFontMetricsF metrics(font);
+    const QSizeF box = metrics.boundingRect(QRectF(0, 0, 10000, 10000), Qt::TextDontClip, text).size();
+    boxes.insert(key, box);
+    return box;
+}
+
+} // namespace
+
 QRectF labelRect(QCPItemText *item)
 {
     const QPointF anchor = item->position->pixelPosition();
-    const QFontMetricsF metrics(item->font());
-    const QRectF text = metrics.boundingRect(QRectF(0, 0, 10000, 10000), Qt::TextDontClip, item->text());
+    const QSizeF text = textBox(item->font(), item->text());
     const QMargins pad = item->padding();
     QSizeF size(text.width() + pad.left() + pad.right(), text.height() + pad.top() + pad.bottom());
     const Qt::Alignment align = item->positionAlignment();

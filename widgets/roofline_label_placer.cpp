@@ -1,10 +1,9 @@
 #include "roofline_label_placer.h"
 
-#include <QHash>
-#include <QPoint>
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
 
 namespace gemmscope::roofline_labels {
 
@@ -79,41 +78,60 @@ const std::array<QPointF, 24> kRing = [] {
 }();
 
 // The markers by 24 px cell, so a candidate place is checked against its neighbours only: a long
-// session draws thousands of markers, and each label tries a thousand places.
+// session draws thousands of markers, and each label tries a thousand places. The cells are one
+// flat array over the markers' extent (a hash of cells was a tenth of the placing).
 class MarkerGrid {
 public:
-    explicit MarkerGrid(const QList<Marker> &markers) : m_markers(markers)
+    // The cells cover the plot area and a margin around it; markers beyond (a point far off a
+    // zoomed view) are kept aside and tested with every area.
+    MarkerGrid(const QList<Marker> &markers, const QRectF &bounds) : m_markers(markers)
     {
-        for (int i = 0; i < markers.size(); ++i)
-            forCells(markers[i].rect, [&](const QPoint &cell) {
+        const QRectF covered = bounds.adjusted(-512, -512, 512, 512);
+        m_x0 = cellOf(covered.left());
+        m_y0 = cellOf(covered.top());
+        m_columns = std::max(0, cellOf(covered.right()) - m_x0 + 1);
+        m_rows = std::max(0, cellOf(covered.bottom()) - m_y0 + 1);
+        m_cells.resize(std::size_t(m_columns) * std::size_t(m_rows));
+        for (int i = 0; i < markers.size(); ++i) {
+            if (!covered.contains(markers[i].rect)) {
+                m_outside << i;
+                continue;
+            }
+            forCells(markers[i].rect, [&](std::size_t cell) {
                 m_cells[cell] << i;
                 return false;
             });
+        }
     }
     // Whether `test` holds for a marker whose rect may meet `area`.
     template <typename Test> bool any(const QRectF &area, Test test) const
     {
-        return forCells(area, [&](const QPoint &cell) {
-            const auto it = m_cells.constFind(cell);
-            return it != m_cells.cend() &&
-                   std::any_of(it->cbegin(), it->cend(), [&](int i) { return test(m_markers[i]); });
-        });
+        const auto anyOf = [&](const QList<int> &indices) {
+            return std::any_of(indices.cbegin(), indices.cend(), [&](int i) { return test(m_markers[i]); });
+        };
+        return anyOf(m_outside) || forCells(area, [&](std::size_t cell) { return anyOf(m_cells[cell]); });
     }
 
 private:
     static constexpr double kCell = 24;
-    template <typename Visit> static bool forCells(const QRectF &area, Visit visit)
+    static int cellOf(double pixel) { return int(std::clamp(std::floor(pixel / kCell), -1e6, 1e6)); }
+    // Visits the index of each cell `area` meets (none outside the markers' extent).
+    template <typename Visit> bool forCells(const QRectF &area, Visit visit) const
     {
-        const int x0 = int(std::floor(area.left() / kCell)), x1 = int(std::floor(area.right() / kCell));
-        const int y0 = int(std::floor(area.top() / kCell)), y1 = int(std::floor(area.bottom() / kCell));
+        const int x0 = std::max(m_x0, cellOf(area.left())),
+                  x1 = std::min(m_x0 + m_columns - 1, cellOf(area.right()));
+        const int y0 = std::max(m_y0, cellOf(area.top())),
+                  y1 = std::min(m_y0 + m_rows - 1, cellOf(area.bottom()));
         for (int x = x0; x <= x1; ++x)
             for (int y = y0; y <= y1; ++y)
-                if (visit(QPoint(x, y)))
+                if (visit(std::size_t(x - m_x0) * std::size_t(m_rows) + std::size_t(y - m_y0)))
                     return true;
         return false;
     }
     const QList<Marker> &m_markers;
-    QHash<QPoint, QList<int>> m_cells;
+    int m_x0 = 0, m_y0 = 0, m_columns = 0, m_rows = 0;
+    std::vector<QList<int>> m_cells;
+    QList<int> m_outside;
 };
 
 } // namespace
@@ -150,7 +168,7 @@ bool leaderHitsOtherMarker(const QLineF &leader, const QList<QPointF> &own, cons
 QList<Placement> place(const Scene &scene, const QList<Request> &requests)
 {
     QList<Placement> result(requests.size());
-    const MarkerGrid grid(scene.markers);
+    const MarkerGrid grid(scene.markers, scene.bounds);
     QList<QRectF> labels = scene.fixed;
     QList<QLineF> leaders;
     const QRectF bounds = scene.bounds.adjusted(2, 2, -2, -2);
