@@ -199,6 +199,13 @@ private slots:
         QVERIFY(stage);
         QCOMPARE(stage->currentData().toString(),
                  QString::fromStdString(window.parameterPanel()->config().stage.str()));
+        // Named as the parameter panel names it (its face: "3. Coalesced cooperative loads"), not by
+        // the key the review found there ("coalesced").
+        auto *panelStage = window.parameterPanel()->findChild<QComboBox *>(QStringLiteral("stageCombo"));
+        QVERIFY(panelStage);
+        QVERIFY2(panelStage->currentText().startsWith(stage->currentText()),
+                 qPrintable(stage->currentText() + QStringLiteral(" | ") + panelStage->currentText()));
+        QVERIFY(stage->currentText() != stage->currentData().toString());
         auto *origin = window.findChild<SweepView *>()->findChild<QLabel *>(QStringLiteral("sweepOrigin"));
         QVERIFY(origin && origin->text().contains(QStringLiteral("parameter panel")));
     }
