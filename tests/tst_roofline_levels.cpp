@@ -11,6 +11,7 @@
 #include "support/run_counters.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QMenu>
 #include <QRegularExpression>
@@ -265,6 +266,26 @@ private slots:
 
     // Toggling a level hides its roof and its markers (and only its own), from the checkbox, the
     // context menu or the setter; the checkbox follows; the window hears of it (levelsChanged).
+    // With the levels' switches in its row, in a pane as narrow as the H200 window gave it
+    // (1600x1000, 2026-12-02), the GPU choice still shows its whole text ("Auto (H200)", not "Auto (").
+    void gpuChoiceKeepsItsTextBesideTheLevelSwitches()
+    {
+        RooflineChart chart;    // shown before the runs came: the choice read "Auto" then
+        chart.resize(300, 380); // narrower than the row wants: the row gives way, not the GPU name
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setRuns({runWithCounters(QStringLiteral("r1"), 20, 8, 0.9)});
+        chart.setMeasuredCeilings(kFma, kDram, QStringLiteral("NVIDIA H200"), 0, {}, kL2, kShared);
+        QCoreApplication::processEvents();
+        auto *gpu = chart.findChild<QComboBox *>(QStringLiteral("rooflineGpuCombo"));
+        QVERIFY(gpu);
+        QVERIFY2(gpu->currentText().startsWith(QStringLiteral("Auto (")), qPrintable(gpu->currentText()));
+        QVERIFY(!chart.levelCheck(MemoryLevel::L2)->isHidden());
+        const int textWidth = gpu->fontMetrics().horizontalAdvance(gpu->currentText());
+        QVERIFY2(gpu->width() > textWidth + 20, // the text and the arrow
+                 qPrintable(QStringLiteral("%1 px for %2 px of text").arg(gpu->width()).arg(textWidth)));
+    }
+
     void togglingALevelHidesItsRoofAndMarkers()
     {
         RooflineChart chart;

@@ -185,6 +185,9 @@ RooflineChart::RooflineChart(QWidget *parent)
                               "datasheet of the GPU the latest run ran on."));
     for (const QString &key : gpuKeys())
         m_gpuCombo->addItem(key == kMeasuredKey ? tr("Auto") : key.toUpper(), key);
+    // Its size hint follows its texts ("Auto" becomes "Auto (H200)"); syncControls() keeps it
+    // at least that wide.
+    m_gpuCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_worklogCheck->setObjectName(QStringLiteral("rooflineWorklogCheck"));
     m_worklogCheck->setToolTip(tr("Show the worklog's published T4 steps on the T4 roof."));
     m_modelCheck->setObjectName(QStringLiteral("rooflineModelCheck"));
@@ -284,6 +287,10 @@ void RooflineChart::syncControls()
         m_gpuCombo->setItemText(autoIndex, m_gpuKey == kMeasuredKey && spec
                                                ? tr("Auto (%1)").arg(upperKey(spec->key))
                                                : tr("Auto"));
+    // Never narrower than its text: beside the counters' level switches it was squeezed to "Auto ("
+    // (H200 ladder with counters, window 1600x1000, 2026-12-02). QComboBox keeps the minimum it
+    // worked out for its first texts, so the minimum is set here.
+    m_gpuCombo->setMinimumWidth(m_gpuCombo->sizeHint().width());
     m_worklogCheck->setChecked(m_showWorklog);
     {
         const QSignalBlocker blockModel(m_modelCheck);
