@@ -79,7 +79,7 @@ const std::array<QPointF, 24> kRing = [] {
 
 // The markers by 24 px cell, so a candidate place is checked against its neighbours only: a long
 // session draws thousands of markers, and each label tries a thousand places. The cells are one
-// flat array over the markers' extent (a hash of cells was a tenth of the placing).
+// flat array over the plot area (a hash of cells was a tenth of the placing).
 class MarkerGrid {
 public:
     // The cells cover the plot area and a margin around it; markers beyond (a point far off a
@@ -115,7 +115,7 @@ public:
 private:
     static constexpr double kCell = 24;
     static int cellOf(double pixel) { return int(std::clamp(std::floor(pixel / kCell), -1e6, 1e6)); }
-    // Visits the index of each cell `area` meets (none outside the markers' extent).
+    // Visits the index of each cell `area` meets (none beyond the area the cells cover).
     template <typename Visit> bool forCells(const QRectF &area, Visit visit) const
     {
         const int x0 = std::max(m_x0, cellOf(area.left())),
