@@ -347,10 +347,11 @@ namespace {
 
 // The box a text takes in a font, measured once: the roofline's label placing asks for the same
 // few dozen texts in every pass of every replot, and measuring them was a quarter of its time in
-// a 10,000-run session (2026-12-02). Only the UI thread lays out charts.
+// a 10,000-run session (2026-12-02). One cache per thread: a chart rendered off the UI thread
+// keeps its own.
 QSizeF textBox(const QFont &font, const QString &text)
 {
-    static QHash<QString, QSizeF> boxes;
+    thread_local QHash<QString, QSizeF> boxes;
     const QString key = font.key() + QChar(0x1f) + text;
     if (const auto it = boxes.constFind(key); it != boxes.cend())
         return *it;

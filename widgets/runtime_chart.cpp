@@ -45,12 +45,6 @@ constexpr int kMaxLabelledBars = 400;
 // View combo entries, in order.
 enum ViewEntry { ViewMs, ViewTflops, ViewSpeedup };
 
-QString stageTitle(const QString &key)
-{
-    const StageInfo *stage = findStage(key.toStdString());
-    return stage ? QString::fromStdString(stage->title) : key;
-}
-
 QString speedupText(double s)
 {
     return QStringLiteral("x%1").arg(s, 0, 'f', s < 10 ? 2 : 1);
@@ -600,7 +594,7 @@ void RuntimeChart::addSlotMarks(int row)
     QCPBars *bars = m_barsByGroup.value(groupKey);
     if (!bars) {
         bars = new RowBars(m_plot->yAxis, m_plot->xAxis);
-        bars->setName(stageTitle(slot.run.stageKey()) +
+        bars->setName(stageTitleText(slot.run.stage) +
                       (published ? QStringLiteral(" (T4, worklog)") : QString()));
         bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
         bars->setWidth(kBarWidth);

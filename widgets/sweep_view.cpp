@@ -84,8 +84,7 @@ void SweepView::buildForm()
     const auto &all = stages();
     for (std::size_t i = 0; i < all.size(); ++i)
         if (!all[i].isLibrary && all[i].params.size() >= 2) {
-            m_stage->addItem(QStringLiteral("%1. %2").arg(i).arg(QString::fromStdString(all[i].title)),
-                             QString::fromStdString(all[i].key));
+            m_stage->addItem(stageListText(i), QString::fromStdString(all[i].key));
             m_stage->setItemData(m_stage->count() - 1, QString::fromStdString(all[i].key), Qt::ToolTipRole);
         }
     // As long as the form's other fields: a long title is cut, not the form widened.
@@ -236,12 +235,6 @@ void SweepView::setBaseConfig(const RunConfig &config)
     updateRestText();
 }
 
-QString SweepView::stageTitle(const StageId &stage)
-{
-    const StageInfo *info = findStage(stage.str());
-    return info ? QString::fromStdString(info->title) : QString::fromStdString(stage.str());
-}
-
 void SweepView::updateRestText()
 {
     // The panel's values apply only to the panel's stage (spec()); another stage keeps its defaults.
@@ -255,7 +248,7 @@ void SweepView::updateRestText()
         panels ? tr("The stage follows the parameter panel's (choose another here to sweep it). %1").arg(own)
                : tr("The stage is the shown sweep's or your choice here, not the parameter "
                     "panel's (%1); choosing a stage in the panel brings it here. %2")
-                     .arg(stageTitle(m_base.stage), own));
+                     .arg(stageTitleText(m_base.stage), own));
 }
 
 void SweepView::setSpec(const SweepSpec &spec)

@@ -80,9 +80,8 @@ private:
 
     RunConfig m_base;
     bool m_hasBase = false; // the panel's configuration came once: its stage is the form's from then
-    static QString stageTitle(const StageId &stage); // "Coalesced cooperative loads", as the panel says
-    void updateRestText(); // "fixed (the panel's values)" or "(the stage's defaults)"
-    QString m_restText;    // "best over the rest", or the fixed parameters' values
+    void updateRestText();  // "fixed (the panel's values)" or "(the stage's defaults)"
+    QString m_restText;     // "best over the rest", or the fixed parameters' values
     SweepSummary m_summary;
 
     QComboBox *m_stage = nullptr, *m_x = nullptr, *m_y = nullptr, *m_rest = nullptr, *m_metric = nullptr;

@@ -13,13 +13,6 @@ namespace gemmscope {
 
 namespace {
 
-QString stageTitle(const QString &key)
-{
-    if (const StageInfo *info = findStage(key.toStdString()))
-        return QString::fromStdString(info->title);
-    return key;
-}
-
 QString failureText(const RunRecord &r)
 {
     return QStringLiteral("%1: %2").arg(r.errorKind, r.errorMessage);
@@ -212,7 +205,7 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case CodeColumn:
         return codeOf(r);
     case StageColumn:
-        return stageTitle(r.stageKey());
+        return stageTitleText(r.stage);
     case ParametersColumn:
         return formatRunParams(r);
     case SizeColumn:
@@ -337,7 +330,7 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
                     : tr("%1: how the charts label this run (preset %2).").arg(code, r.presetKey));
         return {};
     case StageColumn: // the tables cut long names at the end: the whole name here
-        return plainTextAsHtml(stageTitle(r.stageKey()));
+        return plainTextAsHtml(stageTitleText(r.stage));
     case ParametersColumn:
         return plainTextAsHtml(formatRunParams(r));
     case SizeColumn:

@@ -23,6 +23,21 @@ inline QString stageKeyText(const StageId &stage)
 {
     return QString::fromUtf8(stage.key().data(), qsizetype(stage.key().size()));
 }
+// A stage as the parameter panel and the tables name it ("Coalesced cooperative loads"); its key
+// where the catalog does not know it (a file from a newer GemmScope).
+inline QString stageTitleText(const StageId &stage)
+{
+    const StageInfo *info = findStage(stage.key());
+    return info ? QString::fromStdString(info->title) : stageKeyText(stage);
+}
+// A stage in a list of the catalog's stages, numbered by its place in the catalog: "3. Coalesced
+// cooperative loads" (the parameter panel's stage list, the sweep form's).
+inline QString stageListText(std::size_t catalogIndex)
+{
+    return QStringLiteral("%1. %2")
+        .arg(catalogIndex)
+        .arg(QString::fromStdString(stages()[catalogIndex].title));
+}
 inline StageId stageIdOf(const QString &key)
 {
     const QByteArray utf8 = key.toUtf8();

@@ -1,7 +1,5 @@
 #include "sweep_record.h"
 
-#include "stage_catalog.h"
-
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
@@ -68,10 +66,9 @@ QString SweepData::title() const
                  spec.sizes.empty() ? QString() : text(spec.sizes.back()));
     }
     // The stage by its title, as the parameter panel and the tables name it (not its key).
-    const StageInfo *stage = findStage(spec.stage.str());
     return QStringLiteral("%1: %2 x %3, %4x%5x%6")
-        .arg(QString::fromStdString(stage ? stage->title : spec.stage.str()),
-             QString::fromStdString(spec.x.param), QString::fromStdString(spec.y.param))
+        .arg(stageTitleText(spec.stage), QString::fromStdString(spec.x.param),
+             QString::fromStdString(spec.y.param))
         .arg(spec.size.m)
         .arg(spec.size.n)
         .arg(spec.size.k);

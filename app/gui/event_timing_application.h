@@ -26,7 +26,6 @@ public:
     // Starts noting events slower than `thresholdMs` (forgetting earlier ones); stopNoting() ends it.
     void startNoting(double thresholdMs);
     void stopNoting() { m_noting = false; }
-    const QList<SlowEvent> &slowEvents() const { return m_slow; }
     // One line per event, slowest first, at most `limit`:
     // "  at 412.3 ms: 31.9 ms (31.9 ms CPU) gemmscope::ResultsTables  MetaCall".
     QString report(int limit = 20) const { return report(limit, m_thresholdMs, 0, -1); }

@@ -157,7 +157,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_stageCombo->setObjectName(QStringLiteral("stageCombo"));
     const auto &all = stages();
     for (size_t i = 0; i < all.size(); ++i) {
-        const QString face = QStringLiteral("%1. %2").arg(i).arg(QString::fromStdString(all[i].title));
+        const QString face = stageListText(i);
         const QString text = QStringLiteral("%1 — %2").arg(face, QString::fromStdString(all[i].seedStep));
         m_stageCombo->addItem(text, QString::fromStdString(all[i].key));
         m_stageCombo->setItemData(int(i), text, Qt::ToolTipRole);
