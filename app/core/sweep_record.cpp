@@ -65,9 +65,8 @@ QString SweepData::title() const
             .arg(names.join(QStringLiteral(", ")), spec.sizes.empty() ? QString() : text(spec.sizes.front()),
                  spec.sizes.empty() ? QString() : text(spec.sizes.back()));
     }
-    // The stage by its title, as the parameter panel and the tables name it (not its key).
     return QStringLiteral("%1: %2 x %3, %4x%5x%6")
-        .arg(stageTitleText(spec.stage), QString::fromStdString(spec.x.param),
+        .arg(QString::fromStdString(spec.stage.str()), QString::fromStdString(spec.x.param),
              QString::fromStdString(spec.y.param))
         .arg(spec.size.m)
         .arg(spec.size.n)
