@@ -62,6 +62,7 @@ private slots:
         link();
         QTRY_COMPARE(order.size(), 2);
         QCOMPARE(order, (QStringList{"timer", "replot"}));
+        QTRY_COMPARE(chained, 200); // the chain ends before its locals do
     }
 
     void aPlotDeletedWhileWaitingIsSkipped()
