@@ -13,6 +13,9 @@ namespace gemmscope {
 
 class RunController;
 
+// Shows `done` of `total` on `bar`, painted with the window's next paint, never inside the call.
+void showProgress(QProgressBar *bar, int done, int total);
+
 class RunStatusBar : public QObject {
     Q_OBJECT
 public:
