@@ -853,6 +853,56 @@ private slots:
         chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh); // draws what it holds
     }
 
+    // With thousands of thin rows a value label spans hundreds of them: it still never sits over
+    // a bar, checked against every bar drawn (the chart asks the rows' longest bar in the span).
+    void valueLabelsStayOffTheBarsOfThousandsOfRows()
+    {
+        const QList<RunRecord> ladder = test::loadFullLadder().runs;
+        QList<RunRecord> runs;
+        for (int copy = 0; copy < 100; ++copy)
+            for (RunRecord run : ladder) {
+                run.runId += QStringLiteral("-%1").arg(copy);
+                // Each stage's rows of unequal length: a label meets its neighbours' longer bars.
+                const double slower = 1 + 0.08 * ((copy * 7) % 10);
+                run.medianMs *= slower;
+                run.p20Ms *= slower;
+                run.p80Ms *= slower;
+                run.tflops /= slower;
+                runs << run;
+            }
+        RuntimeChart chart;
+        chart.setRuns(runs);
+        const QList<RuntimeSlot> rows = chart.runtimeSlotList();
+        chart.setSelectedRun(rows[rows.size() / 2].run.runId);
+        chart.resize(900, 700);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(rows.size() > 2000);
+        QVERIFY(chart.selectionBar());
+        const QList<QRectF> bars = chart.barRects(); // the selection's bar among them
+        int shown = 0, hidden = 0;
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+            if (!text || text->text().isEmpty())
+                continue;
+            if (!text->visible()) {
+                ++hidden;
+                continue;
+            }
+            ++shown;
+            const QRectF label = labelRect(text).adjusted(0.5, 0.5, -0.5, -0.5);
+            for (const QRectF &bar : std::as_const(bars))
+                QVERIFY2(!bar.intersects(label),
+                         qPrintable(QStringLiteral("\"%1\" over a bar").arg(text->text())));
+        }
+        // Some values beside the longest bars of their span show; the others hide.
+        QVERIFY2(shown > 0 && hidden > 0,
+                 qPrintable(QStringLiteral("%1 shown, %2 hidden").arg(shown).arg(hidden)));
+    }
+
     void exportsEveryFormat()
     {
         RuntimeChart chart;

@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <qcustomplot.h>
 #include <utility>
@@ -299,14 +300,14 @@ bool RuntimeChart::hideCrowdedLabels()
     // A value label never sits over another label or over a bar (the speedup chart's neighbouring
     // bar, a row too low for its text): it hides, and the tooltip still gives the value.
     const QRectF bounds = QRectF(m_plot->axisRect()->rect()).adjusted(-1, -3, 1, 3);
-    // The speedup chart's few bars all; the runtime chart's, only those in the rows a label spans
-    // (every label against 10,000 bars took longer than the replot).
+    // The speedup chart's few bars all; the runtime chart's through the rows a label spans (every
+    // label against 10,000 bars took longer than the replot).
     const QList<QRectF> allBars = m_mode == Mode::Runtime ? QList<QRectF>() : barRects();
-    const auto barsNear = [&](const QRectF &rect) {
-        if (m_mode != Mode::Runtime)
-            return allBars;
-        const double a = keyAxis()->pixelToCoord(rect.top()), b = keyAxis()->pixelToCoord(rect.bottom());
-        return barRectsInRows(int(std::floor(std::min(a, b))) - 1, int(std::ceil(std::max(a, b))) + 1);
+    const auto hitsBar = [&](const QRectF &inner) {
+        if (m_mode == Mode::Runtime)
+            return runtimeBarMeets(inner);
+        return std::any_of(allBars.cbegin(), allBars.cend(),
+                           [&](const QRectF &bar) { return bar.intersects(inner); });
     };
     QList<QRectF> kept;
     for (QCPItemText *marker : std::as_const(m_failureMarkers))
@@ -321,17 +322,55 @@ bool RuntimeChart::hideCrowdedLabels()
         // Where only every n-th row is named, only its values are shown: a value beside no name
         // would be read as the named row's.
         const bool named = m_tickStride <= 1 || m_valueLabelRows.value(i) % m_tickStride == 0;
-        bool free = named && bounds.contains(rect) && std::none_of(kept.cbegin(), kept.cend(), hits);
-        if (free) {
-            const QList<QRectF> bars = barsNear(rect);
-            free = std::none_of(bars.cbegin(), bars.cend(), hits);
-        }
+        const bool free = named && bounds.contains(rect) && std::none_of(kept.cbegin(), kept.cend(), hits) &&
+                          !hitsBar(inner);
         changed = changed || label->visible() != free;
         label->setVisible(free);
         if (free)
             kept << rect;
     }
     return changed;
+}
+
+bool RuntimeChart::runtimeBarMeets(const QRectF &rect) const
+{
+    // With 10,000 thin rows a label spans hundreds of them. Every bar starts at one base, so of the
+    // rows the rect spans wholly only the longest (or shortest) bar can reach it: found from the
+    // values, one pixel worked out, where measuring each bar (a logarithm each) for each label took
+    // a third of a replot (2026-12-02). The rows at the rect's top and bottom edges are measured as
+    // drawn, the selection's bar with them (its row's, a little taller: it reaches no farther).
+    const auto anyDrawn = [&](long long first, long long last) {
+        const QList<QRectF> bars = barRectsInRows(int(first), int(last));
+        return std::any_of(bars.cbegin(), bars.cend(),
+                           [&](const QRectF &bar) { return bar.intersects(rect); });
+    };
+    const double a = keyAxis()->pixelToCoord(rect.top()), b = keyAxis()->pixelToCoord(rect.bottom());
+    const double top = std::min(a, b), bottom = std::max(a, b);
+    const auto first = static_cast<long long>(std::floor(top)) - 1,
+               last = static_cast<long long>(std::ceil(bottom)) + 1;
+    // The rows whose whole bar lies within the rect's height.
+    const auto firstInside = std::max(0LL, static_cast<long long>(std::ceil(top + kBarWidth / 2 + 1e-9)));
+    const auto lastInside = std::min(static_cast<long long>(m_slots.size()) - 1,
+                                     static_cast<long long>(std::floor(bottom - kBarWidth / 2 - 1e-9)));
+    if (firstInside > lastInside)
+        return anyDrawn(first, last);
+    if (anyDrawn(first, firstInside - 1) || anyDrawn(lastInside + 1, last))
+        return true;
+    double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+    for (long long row = firstInside; row <= lastInside; ++row)
+        if (const RuntimeSlot &slot = m_slots[row]; slot.plotted) {
+            lowest = std::min(lowest, slot.value);
+            highest = std::max(highest, slot.value);
+        }
+    if (lowest > highest)
+        return false; // no bar drawn there
+    const double base = barBasePixel();
+    const double one = valueAxis()->coordToPixel(lowest), other = valueAxis()->coordToPixel(highest);
+    if (base <= rect.left())
+        return std::max(one, other) > rect.left();
+    if (base >= rect.right())
+        return std::min(one, other) < rect.right();
+    return anyDrawn(firstInside, lastInside); // a rect across the bars' base: rare, measured
 }
 
 void RuntimeChart::setRuns(const QList<RunRecord> &runs)

@@ -124,6 +124,7 @@ private:
     double barBasePixel() const; // where every bar starts
     QRectF barRect(double key, double value, double width, double base) const;
     QList<QRectF> barRectsInRows(int first, int last) const;
+    bool runtimeBarMeets(const QRectF &rect) const; // whether a bar of the runtime view meets `rect`
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
