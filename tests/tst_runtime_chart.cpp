@@ -96,7 +96,9 @@ void layOut(RuntimeChart &chart)
 // bar with its whisker, the failure marks, the cuBLAS line, the axis and the legend.
 bool sameAsGivenAll(const RuntimeChart &chart, const QList<RunRecord> &runs)
 {
-    QCoreApplication::processEvents(); // what depends on every row follows once the event loop turns
+    // What depends on every row follows in a later turn of the event loop.
+    if (!QTest::qWaitFor([&chart] { return !chart.settleDue(); }))
+        return false;
     RuntimeChart fresh;
     fresh.setRuns(runs);
     const auto rows = [](const RuntimeChart &c) {

@@ -1,7 +1,8 @@
 #include "replot_queue.h"
 
+#include "later_turn.h"
+
 #include <QCoreApplication>
-#include <QTimer>
 #include <qcustomplot.h>
 
 namespace gemmscope {
@@ -26,12 +27,7 @@ void ReplotQueue::post()
     if (m_posted || m_plots.isEmpty())
         return;
     m_posted = true;
-    // A timer, not a posted event: Qt delivers posted events that post more (a finished run's
-    // result, the runtime chart settling, the table fitting, each replot) back to back, and
-    // timers — animations, the stall meter — wait until the chain ends: 20-40 ms of posted work
-    // when a run finished in a 10,000-run session (2026-12-02). A timer due in a millisecond
-    // lets the timers due before it (and input) run first, between two charts' replots too.
-    QTimer::singleShot(1, Qt::PreciseTimer, this, &ReplotQueue::replotNext);
+    inALaterTurn(this, [this] { replotNext(); }); // timers due sooner and input first
 }
 
 void ReplotQueue::replotNext()

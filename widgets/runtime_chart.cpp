@@ -4,6 +4,7 @@
 #include "chart_layout.h"
 #include "chart_row_bars.h"
 #include "chart_text.h"
+#include "later_turn.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 #include "run_color.h"
@@ -278,10 +279,9 @@ QList<QRectF> RuntimeChart::barRects() const
     return rects;
 }
 
-QList<QRectF> RuntimeChart::barRectsInRows(int first, int last) const
+QList<QRectF> RuntimeChart::barRectsInRows(int first, int last, double base) const
 {
     QList<QRectF> rects;
-    const double base = barBasePixel();
     for (int row = std::max(0, first); row <= last && row < m_slots.size(); ++row)
         if (m_slots[row].plotted)
             rects << barRect(row, m_slots[row].value, kBarWidth, base);
@@ -303,9 +303,10 @@ bool RuntimeChart::hideCrowdedLabels()
     // The speedup chart's few bars all; the runtime chart's through the rows a label spans (every
     // label against 10,000 bars took longer than the replot).
     const QList<QRectF> allBars = m_mode == Mode::Runtime ? QList<QRectF>() : barRects();
+    const double base = barBasePixel();
     const auto hitsBar = [&](const QRectF &inner) {
         if (m_mode == Mode::Runtime)
-            return runtimeBarMeets(inner);
+            return runtimeBarMeets(inner, base);
         return std::any_of(allBars.cbegin(), allBars.cend(),
                            [&](const QRectF &bar) { return bar.intersects(inner); });
     };
@@ -332,7 +333,7 @@ bool RuntimeChart::hideCrowdedLabels()
     return changed;
 }
 
-bool RuntimeChart::runtimeBarMeets(const QRectF &rect) const
+bool RuntimeChart::runtimeBarMeets(const QRectF &rect, double base) const
 {
     // With 10,000 thin rows a label spans hundreds of them. Every bar starts at one base, so of the
     // rows the rect spans wholly only the longest (or shortest) bar can reach it: found from the
@@ -340,7 +341,7 @@ bool RuntimeChart::runtimeBarMeets(const QRectF &rect) const
     // a third of a replot (2026-12-02). The rows at the rect's top and bottom edges are measured as
     // drawn, the selection's bar with them (its row's, a little taller: it reaches no farther).
     const auto anyDrawn = [&](long long first, long long last) {
-        const QList<QRectF> bars = barRectsInRows(int(first), int(last));
+        const QList<QRectF> bars = barRectsInRows(int(first), int(last), base);
         return std::any_of(bars.cbegin(), bars.cend(),
                            [&](const QRectF &bar) { return bar.intersects(rect); });
     };
@@ -364,7 +365,6 @@ bool RuntimeChart::runtimeBarMeets(const QRectF &rect) const
         }
     if (lowest > highest)
         return false; // no bar drawn there
-    const double base = barBasePixel();
     const double one = valueAxis()->coordToPixel(lowest), other = valueAxis()->coordToPixel(highest);
     if (base <= rect.left())
         return std::max(one, other) > rect.left();
@@ -947,7 +947,7 @@ void RuntimeChart::settleLater(const RunRecord &run)
     m_referenceDue = m_referenceDue || run.stage == StageId::CublasFp32;
     if (std::exchange(m_settleDue, true))
         return;
-    QTimer::singleShot(0, this, [this] {
+    inALaterTurn(this, [this] {
         if (m_settleDue) // not drawn again from all runs meanwhile
             settle();
     });

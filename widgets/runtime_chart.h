@@ -84,6 +84,7 @@ public:
 
     // What is drawn, for the window and the tests.
     QList<RuntimeSlot> runtimeSlotList() const { return m_slots.toList(); } // in row order
+    bool settleDue() const { return m_settleDue; } // what depends on every row, in a later turn
     const QList<SpeedupRow> &speedupRows() const { return m_speedups; }
     QList<QCPBars *> runBars() const { return m_runBars; }        // runtime mode, one per stage group
     QList<QCPErrorBars *> whiskers() const { return m_whiskers; } // parallel to runBars()
@@ -123,8 +124,9 @@ private:
     void settle();
     double barBasePixel() const; // where every bar starts
     QRectF barRect(double key, double value, double width, double base) const;
-    QList<QRectF> barRectsInRows(int first, int last) const;
-    bool runtimeBarMeets(const QRectF &rect) const; // whether a bar of the runtime view meets `rect`
+    QList<QRectF> barRectsInRows(int first, int last, double base) const;
+    // Whether a bar of the runtime view (starting at pixel `base`) meets `rect`.
+    bool runtimeBarMeets(const QRectF &rect, double base) const;
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width

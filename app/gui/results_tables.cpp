@@ -1,5 +1,6 @@
 #include "results_tables.h"
 
+#include "later_turn.h"
 #include "plain_text.h"
 #include "results_model.h"
 #include "run_selection.h"
@@ -526,7 +527,7 @@ void ResultsTables::scheduleFit()
     if (m_fitQueued)
         return;
     m_fitQueued = true;
-    QTimer::singleShot(0, this, [this] {
+    inALaterTurn(this, [this] {
         m_fitQueued = false;
         // The rows that came or changed since the last fit widen their columns where they need
         // it: a fit over every column reads 200 rows each, 10-50 ms each time a run arrived in a
