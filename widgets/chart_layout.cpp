@@ -351,15 +351,16 @@ namespace {
 // keeps its own.
 QSizeF textBox(const QFont &font, const QString &text)
 {
-    thread_local QHash<QString, QSizeF> boxes;
-    const QString key = font.key() + QChar(0x1f) + text;
-    if (const auto it = boxes.constFind(key); it != boxes.cend())
+    // By font, then text (QFont::key() spelled the font out as a string at every call).
+    thread_local QHash<QFont, QHash<QString, QSizeF>> boxesByFont;
+    QHash<QString, QSizeF> &boxes = boxesByFont[font];
+    if (const auto it = boxes.constFind(text); it != boxes.cend())
         return *it;
     if (boxes.size() > 4096)
         boxes.clear(); // a long session's changing texts never pile up
     const QFontMetricsF metrics(font);
     const QSizeF box = metrics.boundingRect(QRectF(0, 0, 10000, 10000), Qt::TextDontClip, text).size();
-    boxes.insert(key, box);
+    boxes.insert(text, box);
     return box;
 }
 

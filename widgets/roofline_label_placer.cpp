@@ -153,16 +153,24 @@ bool nearestIsOwn(const QRectF &rect, const QList<QPointF> &own, const QList<Mar
     });
 }
 
+namespace {
+
+bool leaderHitsMarker(const QLineF &leader, const QList<QPointF> &own, const Marker &m)
+{
+    // With a pixel of clearance: a leader grazing a marker reads as that marker's. A marker drawn
+    // around the label's own (the current settings' circle on a ridge dot) cannot be left without
+    // crossing it.
+    const bool around =
+        std::any_of(own.cbegin(), own.cend(), [&](const QPointF &o) { return m.rect.contains(o); });
+    return !isOwn(m.centre(), own) && !around && crosses(leader, m.rect.adjusted(-1.5, -1.5, 1.5, 1.5));
+}
+
+} // namespace
+
 bool leaderHitsOtherMarker(const QLineF &leader, const QList<QPointF> &own, const QList<Marker> &markers)
 {
-    return std::any_of(markers.cbegin(), markers.cend(), [&](const Marker &m) {
-        // With a pixel of clearance: a leader grazing a marker reads as that marker's. A marker
-        // drawn around the label's own (the current settings' circle on a ridge dot) cannot be
-        // left without crossing it.
-        const bool around =
-            std::any_of(own.cbegin(), own.cend(), [&](const QPointF &o) { return m.rect.contains(o); });
-        return !isOwn(m.centre(), own) && !around && crosses(leader, m.rect.adjusted(-1.5, -1.5, 1.5, 1.5));
-    });
+    return std::any_of(markers.cbegin(), markers.cend(),
+                       [&](const Marker &m) { return leaderHitsMarker(leader, own, m); });
 }
 
 QList<Placement> place(const Scene &scene, const QList<Request> &requests)
@@ -204,7 +212,7 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
         const auto leaderFree = [&](const QLineF &leader) {
             const QRectF span = QRectF(leader.p1(), leader.p2()).normalized().adjusted(-2, -2, 2, 2);
             const bool hitsMarker =
-                grid.any(span, [&](const Marker &m) { return leaderHitsOtherMarker(leader, own, {m}); });
+                grid.any(span, [&](const Marker &m) { return leaderHitsMarker(leader, own, m); });
             return !hitsMarker &&
                    std::none_of(scene.lines.cbegin(), scene.lines.cend(),
                                 [&](const QLineF &line) {
