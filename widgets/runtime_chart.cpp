@@ -17,7 +17,6 @@
 #include <QMap>
 #include <QMenu>
 #include <QSignalBlocker>
-#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
