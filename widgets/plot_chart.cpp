@@ -1,7 +1,7 @@
 #include "plot_chart.h"
 
 #include "plot_export.h"
-#include "replot_queue.h"
+#include "turn_queue.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -110,7 +110,7 @@ void PlotChart::requestReplot()
         m_replotWhenShown = true;
         return;
     }
-    ReplotQueue::instance()->add(m_plot);
+    TurnQueue::instance()->addReplot(m_plot);
 }
 
 void PlotChart::addLegendToggle(QMenu &menu)

@@ -4,11 +4,11 @@
 #include "chart_layout.h"
 #include "chart_row_bars.h"
 #include "chart_text.h"
-#include "later_turn.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 #include "run_color.h"
 #include "stage_catalog.h"
+#include "turn_queue.h"
 
 #include <QCheckBox>
 #include <QComboBox>

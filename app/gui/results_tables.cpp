@@ -1,9 +1,9 @@
 #include "results_tables.h"
 
-#include "later_turn.h"
 #include "plain_text.h"
 #include "results_model.h"
 #include "run_selection.h"
+#include "turn_queue.h"
 
 #include <QAction>
 #include <QContextMenuEvent>
