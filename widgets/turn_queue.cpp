@@ -23,7 +23,10 @@ void TurnQueue::add(const QObject *owner, std::function<void()> work)
 
 void TurnQueue::addReplot(QCustomPlot *plot)
 {
-    if (std::none_of(m_pieces.cbegin(), m_pieces.cend(), [plot](const Piece &p) { return p.replot == plot; }))
+    // A waiting replot of this plot, still alive (a plot deleted meanwhile may leave its address to
+    // a new one, whose replot must not be taken for the old one's).
+    if (std::none_of(m_pieces.cbegin(), m_pieces.cend(),
+                     [plot](const Piece &p) { return p.replot == plot && p.owner; }))
         m_pieces.append({plot, plot, [plot] { plot->replot(); }});
     arm();
 }
