@@ -121,6 +121,10 @@ struct Preset {
     ParamValues params;
     std::string source;                // "worklog step 2" / "guide" / "baseline"
     std::optional<double> worklogT4Ms; // the worklog's published T4 runtime, where it has one
+    // What this step does to its stage, where its stage's title alone would misname it: step 5a
+    // runs the double-buffering kernel, but what the step changes is the tile size. Empty when the
+    // stage's title says it.
+    std::string change = {};
 };
 
 const std::vector<StageInfo> &stages();           // the ladder, in order

@@ -212,6 +212,33 @@ private slots:
         QVERIFY(window.noticeText().endsWith("Runs."));
     }
 
+    // A session measured at one size sets the next run's size to it, and says so; a session of
+    // several sizes leaves the panel as it was.
+    void theNextRunFollowsTheOpenedSessionsSize()
+    {
+        MainWindow window(options());
+        QCOMPARE(window.parameterPanel()->config().size.m, 8192); // the embedded session's size
+        QString error;
+        QVERIFY2(window.openSession(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+        const ProblemSize size = window.parameterPanel()->config().size;
+        QCOMPARE(QList<long long>({size.m, size.n, size.k}), QList<long long>({4096, 4096, 4096}));
+        QTRY_VERIFY2(window.statusBar()->currentMessage().contains("4096 x 4096 x 4096"),
+                     qPrintable(window.statusBar()->currentMessage()));
+
+        window.parameterPanel()->setProblemSize(ProblemSize{512, 512, 512});
+        RunRecord other = window.session()->runs().constFirst();
+        other.runId = QStringLiteral("other-size");
+        other.m = 2048;
+        window.session()->addOrUpdate(other);
+        QVERIFY(!window.session()->commonMeasuredSize());
+        const QString mixed = m_dir.filePath("two-sizes.json"); // never over the test data it opened
+        QVERIFY2(window.session()->saveAs(mixed, &error), qPrintable(error));
+        QVERIFY2(window.openSession(mixed, &error), qPrintable(error));
+        QCOMPARE(window.parameterPanel()->config().size.m, 512);
+    }
+
     // The mapping pane's Source tab follows the panel's stage and stays open for cuBLAS (which
     // closes the access tabs) so that it can say why there is no source.
     void sourceTabFollowsTheStage()

@@ -74,6 +74,36 @@ private slots:
             QStringLiteral("12.500 ms (preliminary)"));
     }
 
+    // Steps 4, 5a and 5b run one kernel: the stage column says what 5a and 5b change, as the preset
+    // list does ("larger tiles"), and only for the step's own parameters.
+    void worklogStepsNameWhatTheyChange()
+    {
+        Session session;
+        session.setAutosavePath({});
+        ResultsModel model(&session);
+        const auto stageCell = [&](const QString &id) {
+            return model.index(model.rowOf(id), ResultsModel::StageColumn).data().toString();
+        };
+        const auto fromPreset = [](const QString &id, const char *presetKey) {
+            const Preset *preset = findPreset(presetKey);
+            RunRecord r = run(id, QString::fromStdString(std::string(preset->stage.key())), 5.0);
+            r.presetKey = QLatin1String(presetKey);
+            for (const auto &[name, value] : preset->params)
+                r.params.insert(QString::fromStdString(name), value);
+            return r;
+        };
+        session.addOrUpdate(fromPreset(QStringLiteral("step4"), "worklog-4"));
+        session.addOrUpdate(fromPreset(QStringLiteral("step5a"), "worklog-5a"));
+        session.addOrUpdate(fromPreset(QStringLiteral("step6"), "worklog-6"));
+        RunRecord otherBk = fromPreset(QStringLiteral("step5a-bk16"), "worklog-5a");
+        otherBk.params[QStringLiteral("BK")] = 16;
+        session.addOrUpdate(otherBk);
+        QCOMPARE(stageCell(QStringLiteral("step4")), QStringLiteral("Double buffering"));
+        QCOMPARE(stageCell(QStringLiteral("step5a")), QStringLiteral("Double buffering: larger tiles"));
+        QCOMPARE(stageCell(QStringLiteral("step6")), QStringLiteral("Coalesced cooperative loads"));
+        QCOMPARE(stageCell(QStringLiteral("step5a-bk16")), QStringLiteral("Double buffering"));
+    }
+
     void init()
     {
         m_session = std::make_unique<Session>();

@@ -11,6 +11,7 @@
 #include "roofline_label_placer.h"
 #include "roofline_math.h"
 #include "support/full_ladder_roofline.h"
+#include "swatch_list_text.h"
 
 #include <QCheckBox>
 #include <QRegularExpression>
@@ -65,6 +66,36 @@ class TstRooflineLabels : public QObject {
     Q_OBJECT
 
 private slots:
+    // The swatches are drawn where the list's lines are, in their colours (QCPItemText::draw leaves
+    // the painter translated: drawn after it without restoring, they fell outside the plot).
+    void swatchesAreDrawnBesideTheirLines()
+    {
+        QCustomPlot plot;
+        plot.resize(300, 200);
+        plot.xAxis->setRange(0, 10);
+        plot.yAxis->setRange(0, 10);
+        auto *list = new SwatchListText(&plot);
+        list->setFont(QFont(QApplication::font().family(), 8));
+        list->setText(QStringLiteral("a: 1.0\nb: 2.0"));
+        list->setPadding(QMargins(2 + SwatchListText::kSwatchRoom, 2, 3, 2));
+        list->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        list->position->setType(QCPItemPosition::ptAbsolute);
+        list->position->setCoords(100, 60);
+        const QColor red(0xd6, 0x27, 0x28), blue(0x1f, 0x77, 0xb4);
+        list->setSwatches({SwatchListText::Swatch{red, true}, SwatchListText::Swatch{blue, false}});
+        list->setClipToAxisRect(false);
+        const QImage image = plot.toPixmap(300, 200, 1.0).toImage();
+        const QRectF box = labelRect(list);
+        const double lineHeight = (box.height() - 4) / 2;
+        const auto pixelAt = [&](int line) {
+            const QPoint at(int(box.left() + 2 + SwatchListText::kSwatchRoom / 2.0),
+                            int(box.top() + 2 + (line + 0.5) * lineHeight));
+            return image.pixelColor(at);
+        };
+        QCOMPARE(pixelAt(0), red);
+        QCOMPARE(pixelAt(1), blue);
+    }
+
     void fullLadderLabelsReadAsTheirOwn_data()
     {
         // With each run once (the default), and with every run's model point asked for ("Traffic model").
@@ -161,7 +192,27 @@ private slots:
             auto *text = qobject_cast<QCPItemText *>(plot->item(i));
             if (!text || !text->visible() || text->position->type() != QCPItemPosition::ptPlotCoords)
                 continue;
-            Label label{text->text(), labelRect(text).marginsRemoved(QMarginsF(text->padding())), {}, false};
+            // What is drawn: the text, and a list's swatches (a copy of each run's marker) left of it.
+            QMarginsF drawn(text->padding());
+            if (const auto *list = dynamic_cast<const SwatchListText *>(text);
+                list && !list->swatches().isEmpty())
+                drawn.setLeft(drawn.left() - SwatchListText::kSwatchRoom);
+            Label label{text->text(), labelRect(text).marginsRemoved(drawn), {}, false};
+            // A list names each run beside a copy of its marker, in its stage's colour.
+            if (const auto *list = dynamic_cast<const SwatchListText *>(text);
+                list && label.text.contains(QLatin1Char('\n'))) {
+                const QStringList lines = label.text.split(QLatin1Char('\n'));
+                QCOMPARE(list->swatches().size(), lines.size());
+                for (qsizetype line = 0; line < lines.size(); ++line) {
+                    const QString name = lines[line].section(QStringLiteral(": "), 0, 0);
+                    const auto named = std::find_if(points.cbegin(), points.cend(), [&](const auto &p) {
+                        return p.label == name && p.kind == RooflineChart::PointKind::RunMeasured;
+                    });
+                    QVERIFY2(named != points.cend() && list->swatches()[line] &&
+                                 list->swatches()[line]->color == named->color && named->color.isValid(),
+                             qPrintable(lines[line]));
+                }
+            }
             if (const auto ridge =
                     QRegularExpression(QStringLiteral("^ridge ([0-9.]+) FLOP/B$")).match(label.text);
                 ridge.hasMatch()) {

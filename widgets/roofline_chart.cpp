@@ -922,7 +922,8 @@ bool RooflineChart::addRunPoint(qsizetype index)
         if (firstMarker(d.publishedGraph, predicted, tflops))
             d.publishedGraph->addData(predicted, tflops);
         m_runTips.insert(int(m_points.size()), tip);
-        m_points.append({PointKind::WorklogT4, run.runId, predicted, tflops, tooltip, shortRunLabel(run)});
+        m_points.append(
+            {PointKind::WorklogT4, run.runId, predicted, tflops, tooltip, shortRunLabel(run), kWorklogColor});
         return true;
     }
 
@@ -941,7 +942,7 @@ bool RooflineChart::addRunPoint(qsizetype index)
         graph->addData(predicted, tflops);
     m_runTips.insert(int(m_points.size()), tip);
     m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip,
-                     shortRunLabel(run) + comparabilityMark(run)});
+                     shortRunLabel(run) + comparabilityMark(run), stageColor(run.stageKey())});
     d.anyPredicted = d.anyPredicted || !measured || m_showModel;
 
     if (measured) {
@@ -966,7 +967,7 @@ bool RooflineChart::addRunPoint(qsizetype index)
         d.joins->add(predicted, *measured, tflops, stageColor(run.stageKey()));
         m_runTips.insert(int(m_points.size()), tip);
         m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip,
-                         shortRunLabel(run) + comparabilityMark(run)});
+                         shortRunLabel(run) + comparabilityMark(run), stageColor(run.stageKey())});
         d.anyMeasured = true;
     }
     // One marker a level, in the stage's colour, the shape telling the level; unlabelled (the run's

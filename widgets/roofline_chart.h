@@ -38,7 +38,8 @@ class QResizeEvent;
 
 namespace gemmscope {
 
-class RooflineJoins; // the dotted joins of every run, one item
+class RooflineJoins;  // the dotted joins of every run, one item
+class SwatchListText; // a run's label, or a list of a crowd's runs with a swatch a line
 
 // The DRAM intensity the runner measured with hardware counters (raw["counters"]["dram_intensity"]),
 // or nullopt when the run carries none.
@@ -77,7 +78,8 @@ public:
         double intensity = 0; // FLOP/B
         double tflops = 0;
         QString tooltip;
-        QString label; // short step label ("3", "5a", "cuBLAS"); empty for the live point
+        QString label;  // short step label ("3", "5a", "cuBLAS"); empty for the live point
+        QColor color{}; // its marker's fill (the stage's colour), for the swatch a label list draws
     };
 
     explicit RooflineChart(QWidget *parent = nullptr);
@@ -255,8 +257,9 @@ private:
         PointKind kind;
         double intensity, tflops;
         QStringList texts;
-        QCPItemText *item;
-        QCPItemLine *leader; // to the marker, when the label had to sit away from it
+        SwatchListText *item; // a swatch a line where it names a crowd
+        QCPItemLine *leader;  // to the marker, when the label had to sit away from it
+        QColor color;         // its marker's fill
     };
     QList<PointLabel> m_labels;
     QString m_lastPlacement; // what the labels were last placed for (placePointLabels)

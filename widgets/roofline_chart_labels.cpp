@@ -6,6 +6,7 @@
 #include "roofline_joins.h"
 #include "roofline_label_placer.h"
 #include "roofline_math.h"
+#include "swatch_list_text.h"
 
 #include <QFontMetricsF>
 #include <algorithm>
@@ -64,7 +65,7 @@ void RooflineChart::addPointLabels(qsizetype from)
         }
         if (m_labels.size() >= kMaxPointLabels)
             continue;
-        auto *item = new QCPItemText(m_plot);
+        auto *item = new SwatchListText(m_plot);
         item->position->setCoords(p.intensity, p.tflops);
         item->setColor(p.kind == PointKind::WorklogT4 ? kWorklogColor : kLabelColor);
         item->setFont(QFont(font().family(), 8));
@@ -73,7 +74,7 @@ void RooflineChart::addPointLabels(qsizetype from)
         auto *leader = new QCPItemLine(m_plot);
         leader->setPen(QPen(QColor(0x70, 0x70, 0x70), 0.8));
         leader->setVisible(false);
-        m_labels.append({p.kind, p.intensity, p.tflops, {p.label}, item, leader});
+        m_labels.append({p.kind, p.intensity, p.tflops, {p.label}, item, leader, p.color});
         m_lastPlacement.clear();
     }
 }
@@ -189,7 +190,9 @@ void RooflineChart::placePointLabels()
         // A list of several runs is framed as one box: its lines are rows of a small table, not
         // labels of the markers they happen to sit beside (a new user read them so, 2026-12-02).
         const bool list = item->text().contains(QLatin1Char('\n')) && !ridge;
-        item->setPadding(list ? QMargins(3, 2, 3, 2) : QMargins(1, 0, 1, 0));
+        const auto *swatched = dynamic_cast<const SwatchListText *>(item);
+        const int swatchRoom = swatched && !swatched->swatches().isEmpty() ? SwatchListText::kSwatchRoom : 0;
+        item->setPadding(list ? QMargins(2 + swatchRoom, 2, 3, 2) : QMargins(1, 0, 1, 0));
         item->setPen(list ? QPen(QColor(0x99, 0x99, 0x99)) : QPen(Qt::NoPen));
         item->setBrush(list ? QBrush(QColor(255, 255, 255, 235)) : QBrush(Qt::NoBrush));
         QList<int> own;
@@ -232,6 +235,7 @@ void RooflineChart::placePointLabels()
     for (int i : byHeight) {
         m_labels[i].item->position->setCoords(m_labels[i].intensity, m_labels[i].tflops);
         m_labels[i].item->setText(m_labels[i].texts.join(QLatin1Char(','))); // until a group names it
+        m_labels[i].item->setSwatches({});
         m_labels[i].leader->setVisible(false);
         if (!plotArea.contains(at[i])) {
             m_labels[i].item->setVisible(false);
@@ -276,19 +280,29 @@ void RooflineChart::placePointLabels()
                 return at[a].y() != at[b].y() ? at[a].y() < at[b].y() : at[a].x() < at[b].x();
             });
             const PointLabel &first = m_labels[members.first()];
-            QCPItemText *item = first.item;
+            SwatchListText *item = first.item;
             QList<QPointF> anchors;
             // A list of several runs in a plot this low takes a point less (the Ladder workspace
-            // at 1280x800 leaves the plot ~270 px for a column of thirteen stages).
-            item->setFont(QFont(font().family(), members.size() > 2 && plotArea.height() < 320 ? 7 : 8));
+            // at 1280x800 leaves the plot ~330 px for a column of thirteen stages; with the swatches
+            // at 8 points two lists found no room there).
+            item->setFont(QFont(font().family(), members.size() > 2 && plotArea.height() < 360 ? 7 : 8));
             if (members.size() == 1) {
                 item->setText(first.texts.join(QLatin1Char(',')));
+                item->setSwatches({});
             } else {
+                // A line a run, each after a copy of its marker: the list is matched to the crowd
+                // by colour and order (top first). (A header line "run: TFLOP/s" cost the 1280x800
+                // Ladder three of its labels: the tooltip and the axis give the unit.)
                 QStringList lines;
-                for (int m : members)
-                    lines << QStringLiteral("%1: %2").arg(m_labels[m].texts.join(QLatin1Char(',')),
-                                                          tflopsText(m_labels[m].tflops));
+                QList<std::optional<SwatchListText::Swatch>> swatches;
+                for (int m : members) {
+                    const PointLabel &member = m_labels[m];
+                    lines << QStringLiteral("%1: %2").arg(member.texts.join(QLatin1Char(',')),
+                                                          tflopsText(member.tflops));
+                    swatches << SwatchListText::Swatch{member.color, member.kind == PointKind::RunMeasured};
+                }
                 item->setText(lines.join(QLatin1Char('\n')));
+                item->setSwatches(swatches);
             }
             for (int m : members) {
                 anchors << at[m];

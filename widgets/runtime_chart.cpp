@@ -599,8 +599,7 @@ QString RuntimeChart::longLabel(const RuntimeSlot &slot)
     const StageInfo *stage = findStage(slot.run.stage.key());
     if (stage && stage->isLibrary && slot.label == shortPresetLabel(slot.run.presetKey))
         return QString::fromStdString(stage->title); // "cuBLAS SGEMM (FP32)": its code says it again
-    return stage ? QStringLiteral("%1  %2").arg(slot.label, QString::fromStdString(stage->title))
-                 : slot.label;
+    return stage ? QStringLiteral("%1  %2").arg(slot.label, runStageTitleText(slot.run)) : slot.label;
 }
 
 void RuntimeChart::addSlotMarks(int row)

@@ -205,7 +205,7 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case CodeColumn:
         return codeOf(r);
     case StageColumn:
-        return stageTitleText(r.stage);
+        return runStageTitleText(r);
     case ParametersColumn:
         return formatRunParams(r);
     case SizeColumn:
@@ -330,7 +330,7 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
                     : tr("%1: how the charts label this run (preset %2).").arg(code, r.presetKey));
         return {};
     case StageColumn: // the tables cut long names at the end: the whole name here
-        return plainTextAsHtml(stageTitleText(r.stage));
+        return plainTextAsHtml(runStageTitleText(r));
     case ParametersColumn:
         return plainTextAsHtml(formatRunParams(r));
     case SizeColumn:

@@ -109,6 +109,22 @@ struct RunRecord {
     QString sizeText() const; // "8192x4096x6144"
 };
 
+// A run's stage as the tables and the runtime chart name it: the stage's title, and what its
+// worklog step changes where the title alone would misname the step ("Double buffering: larger
+// tiles" for step 5a, which the preset list calls "larger tiles"). Only for the preset's own
+// parameters: a run with other ones is the stage, not the step.
+inline QString runStageTitleText(const RunRecord &run)
+{
+    const QString title = stageTitleText(run.stage);
+    const Preset *preset = run.presetKey.isEmpty() ? nullptr : findPreset(run.presetKey.toStdString());
+    if (!preset || preset->change.empty() || preset->stage != run.stage)
+        return title;
+    for (const auto &[name, value] : preset->params)
+        if (run.params.value(QString::fromStdString(name), value - 1) != value)
+            return title;
+    return QStringLiteral("%1: %2").arg(title, QString::fromStdString(preset->change));
+}
+
 QString runStatusName(RunStatus s); // "queued", "running", "ok", "failed"
 // The run's parameters as the catalog and the models take them.
 ParamValues paramValuesOf(const RunRecord &run);

@@ -284,6 +284,19 @@ Session::Session(QObject *parent)
     connect(m_autosaveRetry, &QTimer::timeout, this, &Session::autosaveReported);
 }
 
+std::optional<ProblemSize> Session::commonMeasuredSize() const
+{
+    std::optional<ProblemSize> common;
+    for (const RunRecord &run : m_data.runs) {
+        if (!run.isOk() || run.origin == QLatin1String("worklog"))
+            continue;
+        if (common && (common->m != run.m || common->n != run.n || common->k != run.k))
+            return std::nullopt;
+        common = ProblemSize{run.m, run.n, run.k};
+    }
+    return common;
+}
+
 int Session::indexOf(const QString &runId) const
 {
     return m_runIndex.value(runId, -1);

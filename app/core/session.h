@@ -132,6 +132,10 @@ public:
     const RunRecord *find(const QString &runId) const;
     QString filePath() const { return m_filePath; }
     bool isModified() const { return m_modified; }
+    // The one problem size of every finished run measured on a GPU (this session's or recorded;
+    // not the worklog's published ones); empty when there is none or there are several. What the
+    // next run should use to compare with them.
+    std::optional<ProblemSize> commonMeasuredSize() const;
 
     // Adds a run, or replaces the run with the same id (a queued run that finished).
     void addOrUpdate(const RunRecord &record);

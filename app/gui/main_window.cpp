@@ -32,6 +32,7 @@
 #include <QFileInfo>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 
 namespace gemmscope {
 
@@ -181,6 +182,7 @@ void MainWindow::connectSession()
         m_views.sessionNotice->show((m_session->notices() + QStringList{m_session->data().description})
                                         .join(QLatin1Char(' '))
                                         .trimmed());
+        followSessionSize();
     });
     // New rows and finished runs may need wider columns; a preliminary median (progress) does not.
     connect(m_session, &Session::runAdded, m_views.tables, &ResultsTables::scheduleFit);
@@ -195,6 +197,26 @@ void MainWindow::connectSession()
     connect(m_runs, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunController::ladderFinished, this, &MainWindow::ladderFinished);
     connect(m_runs, &RunController::runnerStatusChanged, this, &MainWindow::runnerStatusChanged);
+}
+
+void MainWindow::followSessionSize()
+{
+    // A session measured at one size: the next run is measured at it too, so that the ladder's
+    // charts and tables compare it with them (a review found the panel at the worklog's size
+    // beside a session of 4096^3 runs). Said in the status bar: the panel never changes silently.
+    const std::optional<ProblemSize> size = m_session->commonMeasuredSize();
+    const ProblemSize current = m_views.panel->config().size;
+    if (!size || (size->m == current.m && size->n == current.n && size->k == current.k))
+        return;
+    m_views.panel->setProblemSize(*size);
+    // In a later turn: a session opened from the command line is opened before the window shows,
+    // and a message shown then was drawn over the runner's status when the window opened.
+    const QString message = tr("Problem size of the next run set to %1 x %2 x %3, the size this "
+                               "session's runs were measured at.")
+                                .arg(size->m)
+                                .arg(size->n)
+                                .arg(size->k);
+    QTimer::singleShot(0, this, [this, message] { statusBar()->showMessage(message, 10000); });
 }
 
 void MainWindow::onWorkspaceChanged(Workspace workspace)

@@ -116,6 +116,7 @@ private:
     void connectViews();
     void buildActions();
     void connectSession();
+    void followSessionSize(); // the panel's problem size to the opened session's
     void updateTitle();
     void onWorkspaceChanged(Workspace workspace);
     void onRunFinished(const RunRecord &record);

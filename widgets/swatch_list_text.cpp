@@ -1,0 +1,50 @@
+#include "swatch_list_text.h"
+
+#include "chart_layout.h"
+
+#include <QPainterPath>
+
+namespace gemmscope {
+
+void SwatchListText::draw(QCPPainter *painter)
+{
+    // QCPItemText::draw leaves the painter translated to the text's position: the swatches are in
+    // the plot's pixels.
+    painter->save();
+    QCPItemText::draw(painter);
+    painter->restore();
+    if (m_swatches.isEmpty() || !visible())
+        return;
+    // The lines as the text is laid out: the box less its padding, split evenly (one font, one
+    // line height); each swatch centred on its line, in the room the left padding leaves.
+    const QRectF box = labelRect(this);
+    const QMargins pad = padding();
+    const double top = box.top() + pad.top();
+    const double lineHeight = (box.height() - pad.top() - pad.bottom()) / double(m_swatches.size());
+    const double radius = std::min(3.0, lineHeight / 2 - 0.5);
+    const double x = box.left() + pad.left() - kSwatchRoom / 2.0;
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    for (qsizetype line = 0; line < m_swatches.size(); ++line) {
+        const std::optional<Swatch> &swatch = m_swatches[line];
+        if (!swatch)
+            continue;
+        const QPointF centre(x, top + (double(line) + 0.5) * lineHeight);
+        painter->setPen(QPen(swatch->color.darker(160), 1.0));
+        painter->setBrush(swatch->color);
+        if (swatch->diamond) {
+            QPainterPath diamond;
+            diamond.moveTo(centre + QPointF(0, -radius));
+            diamond.lineTo(centre + QPointF(radius, 0));
+            diamond.lineTo(centre + QPointF(0, radius));
+            diamond.lineTo(centre + QPointF(-radius, 0));
+            diamond.closeSubpath();
+            painter->drawPath(diamond);
+        } else {
+            painter->drawEllipse(centre, radius * 0.8, radius * 0.8);
+        }
+    }
+    painter->restore();
+}
+
+} // namespace gemmscope

@@ -1,0 +1,36 @@
+// A text item whose lines each name a marker of the plot: a small copy of that marker (its shape,
+// its colour) drawn before the line, so that a list of runs in a crowd is matched to the markers
+// by colour, not by hovering (issue 19: a new user could not tell which diamond a list line named).
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <optional>
+#include <qcustomplot.h>
+
+namespace gemmscope {
+
+class SwatchListText : public QCPItemText {
+public:
+    struct Swatch {
+        QColor color;
+        bool diamond = true; // else a disc
+    };
+    // Room at the left of every line for its swatch (px); add it to the item's left padding.
+    static constexpr int kSwatchRoom = 7;
+
+    using QCPItemText::QCPItemText;
+
+    // One entry per line of the text (none: a line without a swatch, e.g. the header); empty: a
+    // plain text. The item's left padding must leave kSwatchRoom for them.
+    void setSwatches(const QList<std::optional<Swatch>> &swatches) { m_swatches = swatches; }
+    const QList<std::optional<Swatch>> &swatches() const { return m_swatches; }
+
+protected:
+    void draw(QCPPainter *painter) override;
+
+private:
+    QList<std::optional<Swatch>> m_swatches;
+};
+
+} // namespace gemmscope
