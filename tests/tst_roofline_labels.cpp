@@ -208,8 +208,8 @@ private slots:
                     const auto named = std::find_if(points.cbegin(), points.cend(), [&](const auto &p) {
                         return p.label == name && p.kind == RooflineChart::PointKind::RunMeasured;
                     });
-                    QVERIFY2(named != points.cend() && list->swatches()[line] &&
-                                 list->swatches()[line]->color == named->color && named->color.isValid(),
+                    QVERIFY2(named != points.cend() && list->swatches()[line].color == named->color &&
+                                 named->color.isValid(),
                              qPrintable(lines[line]));
                 }
             }

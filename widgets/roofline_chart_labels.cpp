@@ -294,7 +294,7 @@ void RooflineChart::placePointLabels()
                 // by colour and order (top first). (A header line "run: TFLOP/s" cost the 1280x800
                 // Ladder three of its labels: the tooltip and the axis give the unit.)
                 QStringList lines;
-                QList<std::optional<SwatchListText::Swatch>> swatches;
+                QList<SwatchListText::Swatch> swatches;
                 for (int m : members) {
                     const PointLabel &member = m_labels[m];
                     lines << QStringLiteral("%1: %2").arg(member.texts.join(QLatin1Char(',')),

@@ -26,13 +26,11 @@ void SwatchListText::draw(QCPPainter *painter)
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, true);
     for (qsizetype line = 0; line < m_swatches.size(); ++line) {
-        const std::optional<Swatch> &swatch = m_swatches[line];
-        if (!swatch)
-            continue;
+        const Swatch &swatch = m_swatches[line];
         const QPointF centre(x, top + (double(line) + 0.5) * lineHeight);
-        painter->setPen(QPen(swatch->color.darker(160), 1.0));
-        painter->setBrush(swatch->color);
-        if (swatch->diamond) {
+        painter->setPen(QPen(swatch.color.darker(160), 1.0));
+        painter->setBrush(swatch.color);
+        if (swatch.diamond) {
             QPainterPath diamond;
             diamond.moveTo(centre + QPointF(0, -radius));
             diamond.lineTo(centre + QPointF(radius, 0));

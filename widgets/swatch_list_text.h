@@ -5,7 +5,6 @@
 
 #include <QColor>
 #include <QList>
-#include <optional>
 #include <qcustomplot.h>
 
 namespace gemmscope {
@@ -21,16 +20,16 @@ public:
 
     using QCPItemText::QCPItemText;
 
-    // One entry per line of the text (none: a line without a swatch, e.g. the header); empty: a
-    // plain text. The item's left padding must leave kSwatchRoom for them.
-    void setSwatches(const QList<std::optional<Swatch>> &swatches) { m_swatches = swatches; }
-    const QList<std::optional<Swatch>> &swatches() const { return m_swatches; }
+    // One per line of the text; empty: a plain text. The item's left padding must leave
+    // kSwatchRoom for them.
+    void setSwatches(const QList<Swatch> &swatches) { m_swatches = swatches; }
+    const QList<Swatch> &swatches() const { return m_swatches; }
 
 protected:
     void draw(QCPPainter *painter) override;
 
 private:
-    QList<std::optional<Swatch>> m_swatches;
+    QList<Swatch> m_swatches;
 };
 
 } // namespace gemmscope
