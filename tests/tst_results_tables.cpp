@@ -98,7 +98,7 @@ private slots:
         QTableView *table = window.resultsView();
         QVERIFY(table->isVisible());
         for (const int column :
-             {RM::CodeColumn, RM::MedianColumn, RM::TrustColumn, RM::TflopsColumn, RM::PercentOfCublasColumn,
+             {RM::CodeColumn, RM::MedianColumn, RM::TflopsColumn, RM::PercentOfCublasColumn,
               RM::RegistersColumn, RM::SmemColumn, RM::OccupancyColumn}) {
             const QString problem = columnProblem(table, column);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
@@ -173,7 +173,7 @@ private slots:
         QApplication::processEvents();
         QTableView *table = window.resultsView();
         for (const int column :
-             {RM::CodeColumn, RM::MedianColumn, RM::TrustColumn, RM::TflopsColumn, RM::PercentOfCublasColumn,
+             {RM::CodeColumn, RM::MedianColumn, RM::TflopsColumn, RM::PercentOfCublasColumn,
               RM::RegistersColumn, RM::SmemColumn, RM::OccupancyColumn}) {
             const QString problem = columnProblem(table, column);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));

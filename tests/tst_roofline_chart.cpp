@@ -6,6 +6,7 @@
 #include "plot_theme.h"
 #include "roofline_chart.h"
 #include "roofline_math.h"
+#include "run_color.h"
 #include "runtime_series.h"
 #include "support/full_ladder_roofline.h"
 #include "support/run_counters.h"
@@ -661,7 +662,8 @@ private slots:
                 QVERIFY2(!segmentCrossesRect(line, labels[i].adjusted(1, 1, -1, -1)),
                          qPrintable(QStringLiteral("roof line through \"%1\"").arg(labelNames[i])));
         }
-        // The measured-intensity markers wear their stage's colour.
+        // The measured-intensity markers wear their run's colour: the stage's, shaded by its preset
+        // as in the runtime chart.
         int diamonds = 0;
         for (int i = 0; i < plot->graphCount(); ++i) {
             QCPGraph *graph = plot->graph(i);
@@ -669,7 +671,7 @@ private slots:
                 continue;
             const QColor brush = graph->scatterStyle().brush().color();
             QVERIFY2(std::any_of(ladder.runs.cbegin(), ladder.runs.cend(),
-                                 [&](const RunRecord &r) { return stageColor(r.stageKey()) == brush; }),
+                                 [&](const RunRecord &r) { return runColor(r) == brush; }),
                      qPrintable(brush.name()));
             diamonds += graph->dataCount();
         }

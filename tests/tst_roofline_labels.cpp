@@ -82,7 +82,8 @@ private slots:
         list->position->setType(QCPItemPosition::ptAbsolute);
         list->position->setCoords(100, 60);
         const QColor red(0xd6, 0x27, 0x28), blue(0x1f, 0x77, 0xb4);
-        list->setSwatches({SwatchListText::Swatch{red, true}, SwatchListText::Swatch{blue, false}});
+        list->setSwatches({SwatchListText::Swatch{red, SwatchListText::Shape::Diamond},
+                           SwatchListText::Swatch{blue, SwatchListText::Shape::Disc}});
         list->setClipToAxisRect(false);
         const QImage image = plot.toPixmap(300, 200, 1.0).toImage();
         const QRectF box = labelRect(list);
@@ -94,6 +95,29 @@ private slots:
         };
         QCOMPARE(pixelAt(0), red);
         QCOMPARE(pixelAt(1), blue);
+    }
+
+    // A stage's presets (4, 5a, 5b; 8 and 8/BK8) are drawn in the runtime chart's shades of the
+    // stage's colour: in one colour the crowd at ~330 FLOP/B could not be told apart by its list.
+    void presetsOfAStageHaveTheirOwnShade()
+    {
+        const test::FullLadder ladder = test::loadFullLadder();
+        RooflineChart chart;
+        QVERIFY(!test::showFullLadder(chart, ladder).isEmpty());
+        QHash<QRgb, QString> labelOf;
+        int measured = 0;
+        for (const RooflineChart::ChartPoint &p : chart.points()) {
+            if (p.kind != RooflineChart::PointKind::RunMeasured)
+                continue;
+            ++measured;
+            const QString label = p.label.section(QLatin1Char(' '), 0, 0);
+            const QString known = labelOf.value(p.color.rgb(), label);
+            QVERIFY2(
+                known == label,
+                qPrintable(QStringLiteral("%1 and %2 in one colour %3").arg(known, label, p.color.name())));
+            labelOf.insert(p.color.rgb(), label);
+        }
+        QVERIFY2(measured >= 15, qPrintable(QString::number(measured)));
     }
 
     void fullLadderLabelsReadAsTheirOwn_data()
@@ -209,6 +233,7 @@ private slots:
                         return p.label == name && p.kind == RooflineChart::PointKind::RunMeasured;
                     });
                     QVERIFY2(named != points.cend() && list->swatches()[line].color == named->color &&
+                                 list->swatches()[line].shape == SwatchListText::Shape::Diamond &&
                                  named->color.isValid(),
                              qPrintable(lines[line]));
                 }

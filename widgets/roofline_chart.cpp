@@ -7,6 +7,7 @@
 #include "plot_theme.h"
 #include "roofline_joins.h"
 #include "roofline_math.h"
+#include "run_color.h"
 #include "runtime_series.h"
 #include "traffic_model.h"
 
@@ -927,13 +928,16 @@ bool RooflineChart::addRunPoint(qsizetype index)
         return true;
     }
 
-    QCPGraph *&graph = d.byStage[run.stageKey()];
+    // One graph a stage's preset, in the runtime chart's shade of the stage's colour: 5a and 5b, or
+    // 8 and 8/BK8, are told apart without hovering (issue 19).
+    const QColor color = runColor(run);
+    const QString colorKey = run.stageKey() + QLatin1Char('/') + color.name();
+    QCPGraph *&graph = d.byStage[colorKey];
     if (!graph) {
         graph = m_plot->addGraph();
         graph->setName(QString::fromStdString(stage->title));
         graph->removeFromLegend(); // one key entry explains the discs; the colours match the runtime chart
         graph->setLineStyle(QCPGraph::lsNone);
-        const QColor color = stageColor(run.stageKey());
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
     }
     // Each run once (issue 19): its disc only where counters measured nothing, or the model's
@@ -942,19 +946,18 @@ bool RooflineChart::addRunPoint(qsizetype index)
         graph->addData(predicted, tflops);
     m_runTips.insert(int(m_points.size()), tip);
     m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip,
-                     shortRunLabel(run) + comparabilityMark(run), stageColor(run.stageKey())});
+                     shortRunLabel(run) + comparabilityMark(run), color});
     d.anyPredicted = d.anyPredicted || !measured || m_showModel;
 
     if (measured) {
         // In the stage's colour (as its predicted disc and its bar in the runtime chart), so a
         // diamond is told from its neighbours without hovering.
-        QCPGraph *&diamonds = d.measuredByStage[run.stageKey()];
+        QCPGraph *&diamonds = d.measuredByStage[colorKey];
         if (!diamonds) {
             diamonds = m_plot->addGraph();
             diamonds->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured AI"));
             diamonds->removeFromLegend(); // one key entry explains the diamonds
             diamonds->setLineStyle(QCPGraph::lsNone);
-            const QColor color = stageColor(run.stageKey());
             diamonds->setScatterStyle(
                 QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160), 1.2), color, 9));
         }
@@ -964,10 +967,10 @@ bool RooflineChart::addRunPoint(qsizetype index)
             d.joins = new RooflineJoins(m_plot);
             d.joins->setShowAll(m_showModel);
         }
-        d.joins->add(predicted, *measured, tflops, stageColor(run.stageKey()));
+        d.joins->add(predicted, *measured, tflops, color);
         m_runTips.insert(int(m_points.size()), tip);
         m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip,
-                         shortRunLabel(run) + comparabilityMark(run), stageColor(run.stageKey())});
+                         shortRunLabel(run) + comparabilityMark(run), color});
         d.anyMeasured = true;
     }
     // One marker a level, in the stage's colour, the shape telling the level; unlabelled (the run's
@@ -976,14 +979,13 @@ bool RooflineChart::addRunPoint(qsizetype index)
         const std::optional<double> ai = level == MemoryLevel::L2 ? tip.l2 : tip.l1Shared;
         if (!ai)
             continue;
-        QCPGraph *&markers = (level == MemoryLevel::L2 ? d.l2ByStage : d.l1SharedByStage)[run.stageKey()];
+        QCPGraph *&markers = (level == MemoryLevel::L2 ? d.l2ByStage : d.l1SharedByStage)[colorKey];
         if (!markers) {
             markers = m_plot->addGraph();
             markers->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured ") +
                              levelName(level) + QStringLiteral(" AI"));
             markers->removeFromLegend(); // one key entry explains each level's markers
             markers->setLineStyle(QCPGraph::lsNone);
-            const QColor color = stageColor(run.stageKey());
             markers->setScatterStyle(
                 QCPScatterStyle(levelShape(level), QPen(color.darker(160), 1.2), color, 8));
         }
@@ -1041,7 +1043,7 @@ void RooflineChart::updateSelectionRing()
     if (const auto tip = m_runTips.constFind(int(selected)); tip != m_runTips.cend())
         run = &m_runs[tip->run];
     if (diamond && !m_showModel && run) {
-        const QColor color = stageColor(run->stageKey());
+        const QColor color = runColor(*run);
         m_selectedModelGraph->setScatterStyle(
             QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
         m_selectedModelGraph->addData(model.intensity, model.tflops);

@@ -276,11 +276,11 @@ private:
         bool published = false;        // the session's published worklog rows are drawn
         int count = 0;                 // runs drawn
         bool anyRun = false, anyCounters = false, anyPredicted = false, anyMeasured = false;
-        bool anyL2 = false, anyL1Shared = false; // a marker of that level drawn
-        QHash<QString, QCPGraph *> l2ByStage, l1SharedByStage;
-        QSet<QString> ids; // of the runs drawn
+        bool anyL2 = false, anyL1Shared = false;               // a marker of that level drawn
+        QHash<QString, QCPGraph *> l2ByStage, l1SharedByStage; // by stage and preset shade
+        QSet<QString> ids;                                     // of the runs drawn
         QCPGraph *publishedGraph = nullptr;
-        QHash<QString, QCPGraph *> byStage, measuredByStage;
+        QHash<QString, QCPGraph *> byStage, measuredByStage; // by stage and preset shade
         RooflineJoins *joins = nullptr;
         std::set<std::tuple<QCPGraph *, qint64, qint64>> markers; // one marker per place and graph
         QHash<QString, Modelled> modelled;                        // by configuration

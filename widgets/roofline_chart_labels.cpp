@@ -31,6 +31,19 @@ QString tflopsText(double tflops)
     return QString::number(tflops, 'f', tflops < 10 ? 2 : (tflops < 100 ? 1 : 0));
 }
 
+// A list line's swatch is a copy of the marker it names.
+SwatchListText::Shape swatchShape(RooflineChart::PointKind kind)
+{
+    switch (kind) {
+    case RooflineChart::PointKind::RunMeasured:
+        return SwatchListText::Shape::Diamond;
+    case RooflineChart::PointKind::WorklogT4:
+        return SwatchListText::Shape::Square;
+    default:
+        return SwatchListText::Shape::Disc;
+    }
+}
+
 } // namespace
 
 void RooflineChart::addPointLabels(qsizetype from)
@@ -299,7 +312,7 @@ void RooflineChart::placePointLabels()
                     const PointLabel &member = m_labels[m];
                     lines << QStringLiteral("%1: %2").arg(member.texts.join(QLatin1Char(',')),
                                                           tflopsText(member.tflops));
-                    swatches << SwatchListText::Swatch{member.color, member.kind == PointKind::RunMeasured};
+                    swatches << SwatchListText::Swatch{member.color, swatchShape(member.kind)};
                 }
                 item->setText(lines.join(QLatin1Char('\n')));
                 item->setSwatches(swatches);

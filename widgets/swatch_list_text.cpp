@@ -21,16 +21,18 @@ void SwatchListText::draw(QCPPainter *painter)
     const QMargins pad = padding();
     const double top = box.top() + pad.top();
     const double lineHeight = (box.height() - pad.top() - pad.bottom()) / double(m_swatches.size());
-    const double radius = std::min(3.0, lineHeight / 2 - 0.5);
+    // Nearly the marker's size (a 9 px diamond, an 8 px disc) while lines do not touch.
+    const double radius = std::min(4.0, lineHeight / 2 - 1.0);
     const double x = box.left() + pad.left() - kSwatchRoom / 2.0;
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, true);
     for (qsizetype line = 0; line < m_swatches.size(); ++line) {
         const Swatch &swatch = m_swatches[line];
         const QPointF centre(x, top + (double(line) + 0.5) * lineHeight);
-        painter->setPen(QPen(swatch.color.darker(160), 1.0));
-        painter->setBrush(swatch.color);
-        if (swatch.diamond) {
+        switch (swatch.shape) {
+        case Shape::Diamond: {
+            painter->setPen(QPen(swatch.color.darker(160), 1.0));
+            painter->setBrush(swatch.color);
             QPainterPath diamond;
             diamond.moveTo(centre + QPointF(0, -radius));
             diamond.lineTo(centre + QPointF(radius, 0));
@@ -38,8 +40,20 @@ void SwatchListText::draw(QCPPainter *painter)
             diamond.lineTo(centre + QPointF(-radius, 0));
             diamond.closeSubpath();
             painter->drawPath(diamond);
-        } else {
-            painter->drawEllipse(centre, radius * 0.8, radius * 0.8);
+            break;
+        }
+        case Shape::Disc:
+            painter->setPen(QPen(swatch.color.darker(120), 1.0));
+            painter->setBrush(swatch.color);
+            painter->drawEllipse(centre, radius * 0.85, radius * 0.85);
+            break;
+        case Shape::Square: {
+            painter->setPen(QPen(swatch.color, 1.5));
+            painter->setBrush(Qt::white);
+            const double half = radius * 0.8;
+            painter->drawRect(QRectF(centre - QPointF(half, half), centre + QPointF(half, half)));
+            break;
+        }
         }
     }
     painter->restore();

@@ -11,12 +11,15 @@ namespace gemmscope {
 
 class SwatchListText : public QCPItemText {
 public:
+    // The marker's shapes: a run at its measured intensity, a run at the model's, a published
+    // worklog row (a white square in the worklog's colour).
+    enum class Shape { Diamond, Disc, Square };
     struct Swatch {
         QColor color;
-        bool diamond = true; // else a disc
+        Shape shape = Shape::Diamond;
     };
     // Room at the left of every line for its swatch (px); add it to the item's left padding.
-    static constexpr int kSwatchRoom = 7;
+    static constexpr int kSwatchRoom = 9;
 
     using QCPItemText::QCPItemText;
 

@@ -474,7 +474,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     case TflopsColumn:
         return tr("TFLOP/s");
     case PercentOfCublasColumn:
-        return tr("% cuBLAS");
+        return tr("% cuBLAS FP32"); // of the FP32 baseline for every stage, the TF32 ones too
     case ClockColumn:
         return tr("SM clock");
     case TrustColumn:

@@ -101,13 +101,16 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     : QObject(parent), m_model(sortedModel)
 {
     m_full.view = makeTable(sortedModel, "resultsTable");
-    m_full.essential = {RM::CodeColumn,  RM::StageColumn,    RM::ParametersColumn,      RM::MedianColumn,
-                        RM::TrustColumn, RM::TflopsColumn,   RM::PercentOfCublasColumn, RM::RegistersColumn,
-                        RM::SmemColumn,  RM::OccupancyColumn};
-    // By use: a failure's sentence, whether the result was right, then what usually is the same
-    // for a whole session.
-    m_full.optional = {RM::StatusColumn, RM::RelErrorColumn, RM::SizeColumn, RM::OriginColumn,
-                       RM::GpuColumn,    RM::ClockColumn,    RM::TimeColumn};
+    m_full.essential = {RM::CodeColumn,      RM::StageColumn,  RM::ParametersColumn,
+                        RM::MedianColumn,    RM::TflopsColumn, RM::PercentOfCublasColumn,
+                        RM::RegistersColumn, RM::SmemColumn,   RM::OccupancyColumn};
+    // By use: how far a time can be trusted, a failure's sentence, whether the result was right,
+    // then what usually is the same for a whole session. Like every optional column, Trust comes
+    // first where its rows differ and last where one value fills it (a session timed before
+    // conditions were recorded says "not recorded" on every row: at 1280x800 that took the Stage
+    // column's room, review of 2026-12-03).
+    m_full.optional = {RM::TrustColumn,  RM::StatusColumn, RM::RelErrorColumn, RM::SizeColumn,
+                       RM::OriginColumn, RM::GpuColumn,    RM::ClockColumn,    RM::TimeColumn};
     m_full.textFirst = RM::ParametersColumn; // the BK that tells the `__restrict__` rows apart
     m_runList.view = makeTable(new RunListModel(this), "counterRunList");
     static_cast<QIdentityProxyModel *>(m_runList.view->model())->setSourceModel(sortedModel);
