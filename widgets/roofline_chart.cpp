@@ -44,6 +44,8 @@ constexpr double kRoofHeadroom = 1.3;  // the top of the view over the highest r
 constexpr double kLabelHeadroom = 1.4; // and with runs drawn, for their labels
 constexpr double kLabelRoomRight = 18; // the view's right end over the rightmost run's intensity
 const QString kMeasuredKey = QStringLiteral("measured");
+const char *const kWorklogCheckTip = "Show the worklog's published results: its steps as timed on a Tesla "
+                                     "T4, against the T4's roofs.";
 const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kLiveColor(0xe3, 0x1a, 0x1c);
 // The measured roofs are solid and dark (what this GPU did); the datasheet's thin, dashed and pale
@@ -175,7 +177,7 @@ QString countersUnavailableReason(const QList<RunRecord> &runs)
 
 RooflineChart::RooflineChart(QWidget *parent)
     : PlotChart(parent), m_gpuCombo(new QComboBox(this)),
-      m_worklogCheck(new QCheckBox(tr("Worklog T4 steps"), this)),
+      m_worklogCheck(new QCheckBox(tr("Worklog's T4 results"), this)),
       m_modelCheck(new QCheckBox(tr("Traffic model"), this)), m_levelChecks{
                                                                   new QCheckBox(tr("L2"), this),
                                                                   new QCheckBox(tr("L1/shared"), this)}
@@ -190,7 +192,7 @@ RooflineChart::RooflineChart(QWidget *parent)
     // at least that wide.
     m_gpuCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_worklogCheck->setObjectName(QStringLiteral("rooflineWorklogCheck"));
-    m_worklogCheck->setToolTip(tr("Show the worklog's published T4 steps on the T4 roof."));
+    m_worklogCheck->setToolTip(tr(kWorklogCheckTip));
     m_modelCheck->setObjectName(QStringLiteral("rooflineModelCheck"));
     m_modelCheck->setToolTip(tr("Also draw every run at the traffic model's predicted arithmetic intensity, "
                                 "dotted to the one its hardware counters measured. Off: each run once, at "
@@ -313,7 +315,7 @@ void RooflineChart::syncControls()
     m_worklogCheck->setEnabled(!publishedShown);
     m_worklogCheck->setToolTip(publishedShown
                                    ? tr("Off: the T4's published runs of this session are drawn already.")
-                                   : tr("Show the worklog's published T4 steps on the T4 roof."));
+                                   : tr(kWorklogCheckTip));
 }
 
 QStringList RooflineChart::gpuKeys()
@@ -713,9 +715,16 @@ void RooflineChart::updateTitle()
     // The title names what is drawn: the GPU, and how many of its runs.
     const GpuSpec *spec = m_drawn.spec;
     const int drawn = m_drawn.count;
-    const QString gpuName =
-        spec ? QString::fromStdString(spec->name)
-             : (m_measuredLabel.isEmpty() ? QStringLiteral("no GPU chosen") : m_measuredLabel);
+    QString gpuName = spec ? QString::fromStdString(spec->name)
+                           : (m_measuredLabel.isEmpty() ? QStringLiteral("no GPU chosen") : m_measuredLabel);
+    // The runs' own name for their GPU where they share one ("NVIDIA H200", as the runtime chart's
+    // title says, not the datasheet's "NVIDIA H200 SXM": the legend names the datasheet).
+    QStringList runGpus;
+    for (auto it = m_drawn.onChosen.cbegin(); it != m_drawn.onChosen.cend(); ++it)
+        if (it.value())
+            runGpus << it.key();
+    if (drawn > 0 && !m_drawn.published && runGpus.size() == 1)
+        gpuName = runGpus.first();
     QString what;
     if (m_drawn.published && drawn > 0)
         what = QStringLiteral("%n published worklog run(s)")
@@ -727,7 +736,7 @@ void RooflineChart::updateTitle()
     else
         what = QStringLiteral("no run measured on it");
     if (m_showWorklog && !m_drawn.published)
-        what += QStringLiteral(", worklog T4 steps");
+        what += QStringLiteral(", the worklog's T4 results");
     m_fullTitle = QStringLiteral("Roofline: %1 — %2").arg(gpuName, what);
 }
 

@@ -378,7 +378,7 @@ QString ladderGroupName(LadderGroup group)
 {
     switch (group) {
     case LadderGroup::WorklogSteps:
-        return QStringLiteral("worklog steps (G: guide)");
+        return QStringLiteral("worklog + guide (G32) steps");
     case LadderGroup::BeyondWorklog:
         return QStringLiteral("+ beyond the worklog");
     case LadderGroup::TensorCores:
