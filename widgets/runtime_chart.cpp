@@ -31,7 +31,8 @@ namespace gemmscope {
 namespace {
 
 constexpr double kBarWidth = 0.7;
-constexpr int kValueLabelGapPx = 7; // from the end of a bar or its whisker to its value
+constexpr double kRowRangePad = 0.3; // rows of room over the first and under the last
+constexpr int kValueLabelGapPx = 7;  // from the end of a bar or its whisker to its value
 constexpr double kSpeedupBarWidth = 0.42;
 const QColor kPublishedColor(0x7f, 0x7f, 0x7f);
 const QColor kMeasuredColor(0x1f, 0x77, 0xb4);
@@ -298,7 +299,8 @@ bool RuntimeChart::hideCrowdedLabels()
         return false;
     // A value label never sits over another label or over a bar (the speedup chart's neighbouring
     // bar, a row too low for its text): it hides, and the tooltip still gives the value.
-    const QRectF bounds = QRectF(m_plot->axisRect()->rect()).adjusted(-1, -3, 1, 3);
+    // Above the plot a little (no line there), never onto the axis line under it.
+    const QRectF bounds = QRectF(m_plot->axisRect()->rect()).adjusted(-1, -3, 1, -1);
     // The speedup chart's few bars all; the runtime chart's through the rows a label spans (every
     // label against 10,000 bars took longer than the replot).
     const QList<QRectF> allBars = m_mode == Mode::Runtime ? QList<QRectF>() : barRects();
@@ -760,7 +762,9 @@ void RuntimeChart::updateValueAxis()
         lowest = lowest > 0 ? std::min(lowest, value) : value;
         highest = std::max(highest, value);
     }
-    m_plot->yAxis->setRange(-0.5, std::max<qsizetype>(m_slots.size(), 1) - 0.5);
+    // A little more than the rows: a value label a pixel taller than its row stays off the axis
+    // line under the last one ("0.363 ms" stood on it at 1280x800).
+    m_plot->yAxis->setRange(-0.5 - kRowRangePad, std::max<qsizetype>(m_slots.size(), 1) - 0.5 + kRowRangePad);
     configureValueAxis(lowest, highest,
                        m_valueMode == RuntimeValue::Milliseconds
                            ? QStringLiteral("median ms, whiskers p20–p80")
@@ -1109,7 +1113,8 @@ void RuntimeChart::buildSpeedup()
 
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->yAxis->setLabel(QStringLiteral("worklog step"));
-    m_plot->yAxis->setRange(-0.5, std::max<qsizetype>(m_speedups.size(), 1) - 0.5);
+    m_plot->yAxis->setRange(-0.5 - kRowRangePad,
+                            std::max<qsizetype>(m_speedups.size(), 1) - 0.5 + kRowRangePad);
 
     // One row a step: the worklog's T4 speedup as a wide pale bar, this GPU's as a narrow one on
     // it, and one label right of the longer of the two (never over a bar).
