@@ -16,6 +16,7 @@
 #include "sweep_view.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QImage>
 #include <QLabel>
 #include <QMouseEvent>
@@ -247,6 +248,11 @@ void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
                  summary->text().contains(QStringLiteral("2026-11-30")),
              qPrintable(summary->text()));
     QVERIFY(grid.plot()->isVisible());
+    // The Shown list names the stage as the catalog does, not by its key ("final: TM x TN, ...").
+    const auto *list = grid.findChild<QComboBox *>(QStringLiteral("sweepList"));
+    QVERIFY(list);
+    QCOMPARE(list->currentText(), QStringLiteral("__restrict__ and #pragma unroll: TM × TN at 4096³"));
+    QCOMPARE(list->itemData(list->currentIndex(), Qt::ToolTipRole).toString(), list->currentText());
     // The size sweep: 5 series x 11 sizes, all answered, the wave steps marked.
     QVERIFY(sizes.shownSweep());
     QCOMPARE(sizes.shownSweep()->spec.kind, SweepKind::Sizes);

@@ -4,6 +4,7 @@
 #include "session.h"
 #include "sweep_control.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QTimer>
@@ -169,6 +170,8 @@ void SweepViewBase::refreshSweepList()
         for (const SweepData &s : session->sweeps())
             if (s.spec.kind == m_control->kind()) {
                 list->addItem(s.title(), s.id);
+                // A stage's name makes a long title: whole in the item's tooltip and the popup.
+                list->setItemData(list->count() - 1, s.title(), Qt::ToolTipRole);
                 last = &s;
                 if (m_shown && s.id == m_shown->id)
                     same = &s;
@@ -186,6 +189,7 @@ void SweepViewBase::refreshSweepList()
     } else if (!m_shown) { // still none: the empty state's words follow the Shown list
         redrawAndUpdateExport();
     }
+    list->view()->setMinimumWidth(list->view()->sizeHintForColumn(0) + 2 * list->view()->frameWidth());
 }
 
 void SweepViewBase::showSweep(const SweepData &sweep)

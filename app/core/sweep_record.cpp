@@ -1,5 +1,7 @@
 #include "sweep_record.h"
 
+#include "stage_catalog.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
@@ -54,23 +56,28 @@ QJsonArray intsJson(const std::vector<int> &values)
 
 QString SweepData::title() const
 {
+    // The stage as the catalog names it ("__restrict__ and #pragma unroll"), not by its key
+    // ("final"): the Shown list read as keys to a new user (review of 2026-12-02).
+    const auto stageName = [](const StageId &stage) {
+        const StageInfo *info = findStage(stage.str());
+        return QString::fromStdString(info ? info->title : stage.str());
+    };
+    const auto sizeText = [](const ProblemSize &z) {
+        return z.m == z.n && z.n == z.k ? QString::number(z.m) + QChar(0x00B3) // "4096³"
+                                        : QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
+    };
     if (spec.kind == SweepKind::Sizes) {
         QStringList names;
         for (const SizeSeries &s : spec.series)
-            names << QString::fromStdString(s.label.empty() ? s.stage.str() : s.label);
-        const auto text = [](const ProblemSize &z) {
-            return QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
-        };
-        return QStringLiteral("sizes: %1; %2 … %3")
-            .arg(names.join(QStringLiteral(", ")), spec.sizes.empty() ? QString() : text(spec.sizes.front()),
-                 spec.sizes.empty() ? QString() : text(spec.sizes.back()));
+            names << (s.label.empty() ? stageName(s.stage) : QString::fromStdString(s.label));
+        return QStringLiteral("Sizes of %1: %2 … %3")
+            .arg(names.join(QStringLiteral(", ")),
+                 spec.sizes.empty() ? QString() : sizeText(spec.sizes.front()),
+                 spec.sizes.empty() ? QString() : sizeText(spec.sizes.back()));
     }
-    return QStringLiteral("%1: %2 x %3, %4x%5x%6")
-        .arg(QString::fromStdString(spec.stage.str()), QString::fromStdString(spec.x.param),
-             QString::fromStdString(spec.y.param))
-        .arg(spec.size.m)
-        .arg(spec.size.n)
-        .arg(spec.size.k);
+    return QStringLiteral("%1: %2 × %3 at %4")
+        .arg(stageName(spec.stage), QString::fromStdString(spec.x.param),
+             QString::fromStdString(spec.y.param), sizeText(spec.size));
 }
 
 QString newSweepId()

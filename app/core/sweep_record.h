@@ -26,7 +26,7 @@ struct SweepData {
     SweepSpec spec;
     QDateTime created;
     QList<RunRecord> runs; // answered runs, in the order they answered
-    QString title() const; // "final: BM x BN, 4096x4096x4096"
+    QString title() const; // "__restrict__ and #pragma unroll: BM × BN at 4096³"
 };
 
 QString newSweepId();
