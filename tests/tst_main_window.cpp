@@ -224,8 +224,15 @@ private slots:
                  qPrintable(error));
         const ProblemSize size = window.parameterPanel()->config().size;
         QCOMPARE(QList<long long>({size.m, size.n, size.k}), QList<long long>({4096, 4096, 4096}));
-        QTRY_VERIFY2(window.statusBar()->currentMessage().contains("4096 x 4096 x 4096"),
-                     qPrintable(window.statusBar()->currentMessage()));
+        // Said beside the runner's state, which stays on screen (a status bar message hid it).
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto *note = window.statusBar()->findChild<QLabel *>(QStringLiteral("statusNoteLabel"));
+        const auto *runner = window.statusBar()->findChild<QLabel *>(QStringLiteral("runnerStatusLabel"));
+        QVERIFY(note && runner);
+        QTRY_VERIFY2(note->text().contains("4096 x 4096 x 4096"), qPrintable(note->text()));
+        QVERIFY(note->isVisible() && runner->isVisible() && !runner->text().isEmpty());
+        QVERIFY(window.statusBar()->currentMessage().isEmpty());
 
         window.parameterPanel()->setProblemSize(ProblemSize{512, 512, 512});
         RunRecord other = window.session()->runs().constFirst();

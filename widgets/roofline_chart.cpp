@@ -1237,8 +1237,10 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
     if (!live)
         return;
     m_liveGraph = m_plot->addGraph();
-    // What the hollow circle is: the panel's settings as the model predicts them, not a run.
-    m_liveGraph->setName(QStringLiteral("parameter panel's settings\n(Alt+0): predicted, not run"));
+    // What the hollow circle is: the panel's settings where the traffic model puts them (no reuse
+    // in the caches), at the roof's bound there, not a run. "Predicted" read as a forecast of the
+    // run's speed, which the run's own diamond contradicted (review of 2026-12-03).
+    m_liveGraph->setName(QStringLiteral("panel's settings (Alt+0),\nnot run: at the model's AI"));
     m_liveGraph->setLineStyle(QCPGraph::lsNone);
     m_liveGraph->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));

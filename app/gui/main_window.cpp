@@ -209,14 +209,18 @@ void MainWindow::followSessionSize()
     if (!size || (size->m == current.m && size->n == current.n && size->k == current.k))
         return;
     m_views.panel->setProblemSize(*size);
-    // In a later turn: a session opened from the command line is opened before the window shows,
-    // and a message shown then was drawn over the runner's status when the window opened.
+    // Beside the runner's state, not over it (a status bar message hid "Running is off: ..." for
+    // its 10 s, and the greyed Run buttons had no reason on screen: review of 2026-12-03). In a
+    // later turn: the session that the window opens with is opened before RunActions exists.
     const QString message = tr("Problem size of the next run set to %1 x %2 x %3, the size this "
                                "session's runs were measured at.")
                                 .arg(size->m)
                                 .arg(size->n)
                                 .arg(size->k);
-    QTimer::singleShot(0, this, [this, message] { statusBar()->showMessage(message, 10000); });
+    QTimer::singleShot(0, this, [this, message] {
+        if (m_runActions)
+            m_runActions->showNote(message);
+    });
 }
 
 void MainWindow::onWorkspaceChanged(Workspace workspace)

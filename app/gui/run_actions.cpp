@@ -124,4 +124,9 @@ void RunActions::updateState()
     emit stateChanged(m_available ? QString() : m_why);
 }
 
+void RunActions::showNote(const QString &text, int ms)
+{
+    m_statusBar->showNote(text, ms);
+}
+
 } // namespace gemmscope

@@ -41,6 +41,8 @@ public:
     void cancel();
     // What the runner said about itself (RunController::runnerStatusChanged).
     void showRunnerStatus(bool available, const QString &reason);
+    // A sentence in the status bar beside the runner's state, for `ms`.
+    void showNote(const QString &text, int ms = 10000);
     // Enables each action or says why it is off; then stateChanged.
     void updateState();
 

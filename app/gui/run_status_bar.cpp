@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QTimer>
 
 namespace gemmscope {
 
@@ -24,16 +25,24 @@ void showProgress(QProgressBar *bar, int done, int total)
 }
 
 RunStatusBar::RunStatusBar(RunController *runs, QStatusBar *bar)
-    : QObject(bar), m_runnerLabel(new QLabel), m_jobLabel(new QLabel), m_progress(new QProgressBar)
+    : QObject(bar), m_runnerLabel(new QLabel), m_noteLabel(new QLabel), m_noteTimer(new QTimer(this)),
+      m_jobLabel(new QLabel), m_progress(new QProgressBar)
 {
     m_runnerLabel->setObjectName(QStringLiteral("runnerStatusLabel"));
     m_runnerLabel->setTextFormat(Qt::PlainText); // the runner's own words, never markup
     m_runnerLabel->setMinimumWidth(1);           // never widens the window; the tooltip has the whole text
     m_runnerLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_noteLabel->setObjectName(QStringLiteral("statusNoteLabel"));
+    m_noteLabel->setTextFormat(Qt::PlainText); // may name a file's sizes: never markup
+    m_noteLabel->setMinimumWidth(1);
+    m_noteLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_noteTimer->setSingleShot(true);
+    connect(m_noteTimer, &QTimer::timeout, m_noteLabel, &QLabel::clear);
     m_jobLabel->setTextFormat(Qt::PlainText);
     m_progress->setMaximumWidth(160);
     m_progress->setVisible(false);
     bar->addWidget(m_runnerLabel, 1);
+    bar->addWidget(m_noteLabel, 1);
     bar->addPermanentWidget(m_jobLabel);
     bar->addPermanentWidget(m_progress);
 
@@ -78,6 +87,13 @@ void RunStatusBar::showRunner(bool available, const QString &reason)
         shortText += tr(" Compile (Ctrl+B) still works.");
     m_runnerLabel->setText(shortText);
     m_runnerLabel->setToolTip(plainTextAsHtml(m_runnerText)); // the runner's words, never markup
+}
+
+void RunStatusBar::showNote(const QString &text, int ms)
+{
+    m_noteLabel->setText(text);
+    m_noteLabel->setToolTip(plainTextAsHtml(text));
+    m_noteTimer->start(ms);
 }
 
 } // namespace gemmscope

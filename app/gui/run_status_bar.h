@@ -8,6 +8,7 @@
 class QLabel;
 class QProgressBar;
 class QStatusBar;
+class QTimer;
 
 namespace gemmscope {
 
@@ -24,9 +25,14 @@ public:
     // "Runner ready on …" or "Running is off: …" as shown; the status bar has its first sentence.
     void showRunner(bool available, const QString &reason);
     QString runnerText() const { return m_runnerText; }
+    // A sentence beside the runner's state for `ms` (what opening a session changed): unlike
+    // QStatusBar::showMessage it leaves the runner's state on screen.
+    void showNote(const QString &text, int ms);
 
 private:
     QLabel *m_runnerLabel;
+    QLabel *m_noteLabel;
+    QTimer *m_noteTimer;
     QLabel *m_jobLabel;
     QProgressBar *m_progress;
     QString m_runnerText;
