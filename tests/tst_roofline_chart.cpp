@@ -625,6 +625,28 @@ private slots:
         QString overlap = test::firstOverlap(legendRects, legendNames);
         QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
 
+        // A measured roof's peak divided by its bandwidth, as the legend gives them, is the ridge
+        // its label names (to their rounding: "4.3 TB/s" beside "ridge 15.32" did not divide).
+        QList<double> ridgesNamed; // as the ridge labels name them: four digits
+        for (const RooflineChart::Roof &roof : chart.roofs())
+            ridgesNamed << QString::number(roofline::ridgeIntensity(roof.peakTflops, roof.bandwidthGBs), 'g',
+                                           4)
+                               .toDouble();
+        int measuredRoofs = 0;
+        for (const QString &entry : std::as_const(legendNames)) {
+            const auto m =
+                QRegularExpression(QStringLiteral("^(measured|TF32).*\\n([0-9.]+) TFLOP/s, ([0-9.]+) TB/s"))
+                    .match(entry);
+            if (!m.hasMatch())
+                continue;
+            ++measuredRoofs;
+            const double ridge = m.captured(2).toDouble() / m.captured(3).toDouble();
+            QVERIFY2(std::any_of(ridgesNamed.cbegin(), ridgesNamed.cend(),
+                                 [ridge](double named) { return std::abs(named - ridge) <= 0.005 * named; }),
+                     qPrintable(QStringLiteral("%1 divides to %2").arg(entry).arg(ridge)));
+        }
+        QCOMPARE(measuredRoofs, 2); // FP32 and TF32
+
         // Every run point is named by a visible label on the plot.
         QList<QRectF> labels;
         QStringList labelNames;

@@ -309,7 +309,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
     m_footnote =
         tr("Model: one interior block, per warp instruction, from the stage's own addresses%1; the counts "
            "are "
-           "that block's times the grid. Measured: CUPTI over one whole launch. Agreement: within %2 %.")
+           "that block's times the grid. Measured: CUPTI over one whole launch. Agreement: within %2\u00a0%.")
             .arg(exact ? QString() : tr(" (the tiles do not divide this size, so edge blocks differ)"))
             .arg(kTolerance * 100, 0, 'f', 0);
     render();

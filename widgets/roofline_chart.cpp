@@ -124,6 +124,14 @@ QString tf32Instruction(const QString &kernel)
     return kernel;
 }
 
+// Three significant digits, as the peaks: the ridge (peak / bandwidth, four digits) is checked by
+// dividing the two, and "4.3 TB/s" against a ridge of 15.32 did not divide (review of 2026-12-03).
+QString fmtBandwidth(double gbPerS)
+{
+    const double tb = gbPerS / 1000;
+    return QString::number(tb, 'f', tb < 10 ? 2 : (tb < 100 ? 1 : 0)) + QStringLiteral(" TB/s");
+}
+
 QString fmtIntensity(double ai)
 {
     return QString::number(ai, 'g', 4) + QStringLiteral(" FLOP/B");
@@ -511,9 +519,8 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
         .replace(QStringLiteral("(the worklog's GPU)"), QStringLiteral("(worklog)"))
         .replace(QStringLiteral("measured on NVIDIA "), QStringLiteral("measured "))
         .replace(QStringLiteral(" (recorded)"), QStringLiteral(", recorded"));
-    roof.graph->setName(QStringLiteral("%1\n%2, %3 TB/s")
-                            .arg(legendName, formatTflops(peak))
-                            .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1));
+    roof.graph->setName(
+        QStringLiteral("%1\n%2, %3").arg(legendName, formatTflops(peak), fmtBandwidth(bandwidth)));
     roof.graph->setPen(pen);
     if (!measured) {
         roof.graph->setLayer(QStringLiteral("grid")); // under the measured roofs and the runs
@@ -522,10 +529,8 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     }
     if (level) {
         // Its diagonal alone: right of the ridge it would lie on the compute roof drawn already.
-        roof.graph->setName(QStringLiteral("%1 roof (measured)\n%2 TB/s, ridge %3")
-                                .arg(levelName(*level))
-                                .arg(bandwidth / 1000, 0, 'f', bandwidth < 1000 ? 2 : 1)
-                                .arg(fmtIntensity(ridge)));
+        roof.graph->setName(QStringLiteral("%1 roof (measured)\n%2, ridge %3")
+                                .arg(levelName(*level), fmtBandwidth(bandwidth), fmtIntensity(ridge)));
         roof.graph->setData({kRoofMinIntensity, ridge},
                             {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak}, true);
     } else {
