@@ -896,7 +896,7 @@ std::vector<Preset> buildPresets()
         {"worklog-8", "Step 8: __restrict__ + #pragma unroll", StageId::Final, tiles192, "worklog step 8",
          108.89},
         {"worklog-8-bk8", "Step 8 with BK = 8 (the worklog's H100/B200 variant)", StageId::Final, tiles192bk8,
-         "worklog, newer GPUs", std::nullopt},
+         "worklog, newer GPUs", std::nullopt, "BK = 8"},
         {"guide-32",
          "Guide: 32x32 tiles, no padding",
          StageId::SmemTiled,

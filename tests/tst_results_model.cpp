@@ -95,6 +95,8 @@ private slots:
         session.addOrUpdate(fromPreset(QStringLiteral("step4"), "worklog-4"));
         session.addOrUpdate(fromPreset(QStringLiteral("step5a"), "worklog-5a"));
         session.addOrUpdate(fromPreset(QStringLiteral("step6"), "worklog-6"));
+        session.addOrUpdate(fromPreset(QStringLiteral("step8"), "worklog-8"));
+        session.addOrUpdate(fromPreset(QStringLiteral("step8-bk8"), "worklog-8-bk8"));
         RunRecord otherBk = fromPreset(QStringLiteral("step5a-bk16"), "worklog-5a");
         otherBk.params[QStringLiteral("BK")] = 16;
         session.addOrUpdate(otherBk);
@@ -102,6 +104,10 @@ private slots:
         QCOMPARE(stageCell(QStringLiteral("step5a")), QStringLiteral("Double buffering: larger tiles"));
         QCOMPARE(stageCell(QStringLiteral("step6")), QStringLiteral("Coalesced cooperative loads"));
         QCOMPARE(stageCell(QStringLiteral("step5a-bk16")), QStringLiteral("Double buffering"));
+        // Step 8 and its BK = 8 variant: one stage, told apart by the change (review of 2026-12-03).
+        QCOMPARE(stageCell(QStringLiteral("step8")), QStringLiteral("__restrict__ and #pragma unroll"));
+        QCOMPARE(stageCell(QStringLiteral("step8-bk8")),
+                 QStringLiteral("__restrict__ and #pragma unroll: BK = 8"));
     }
 
     void init()
