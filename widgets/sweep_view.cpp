@@ -183,7 +183,8 @@ void SweepView::buildForm()
     sizeRow->addWidget(m_budget);
     form->addRow(tr("Size, budget"), sizeRow);
     m_panel->addRunnersRow(form);
-    form->addRow(tr("Show"), m_metric);
+    // Not "Show": beside the Shown list (which sweep) it read as the same choice (review of 2026-12-03).
+    form->addRow(tr("Colour by"), m_metric);
     m_page.sideLayout->addLayout(form);
     m_page.sideLayout->addWidget(m_origin);
     m_panel->addTo(m_page.sideLayout);

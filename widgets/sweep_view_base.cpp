@@ -84,7 +84,8 @@ QString SweepViewBase::recordedSweepHint(const QString &what) const
     if (sessionHasSweeps())
         return tr("To look at a recorded one: choose it in the Shown list on the left.");
     return tr("To look at a recorded one: this session holds no %1. GemmScope ships one measured on "
-              "an NVIDIA H200: the button below adds it to this session, whose runs stay as they are.")
+              "an NVIDIA H200, with a sweep of the other kind: the button below adds both to this "
+              "session, whose runs stay as they are.")
         .arg(what);
 }
 
