@@ -890,7 +890,7 @@ std::vector<Preset> buildPresets()
         {"worklog-5b", "Step 5b: larger tiles, 192x192 / 12x12", StageId::DoubleBuffered, tiles192,
          "worklog step 5", 136.86, "larger tiles"},
         {"worklog-6", "Step 6: double buffering removed, 192x192", StageId::Coalesced, tiles192,
-         "worklog step 6", 123.21},
+         "worklog step 6", 123.21, "double buffering removed"},
         {"worklog-7", "Step 7: strided thread layout, 192x192", StageId::Strided, tiles192, "worklog step 7",
          111.75},
         {"worklog-8", "Step 8: __restrict__ + #pragma unroll", StageId::Final, tiles192, "worklog step 8",

@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QHash>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMap>
 #include <QMenu>
 #include <QRegularExpression>
@@ -205,6 +206,10 @@ RooflineChart::RooflineChart(QWidget *parent)
     m_modelCheck->setToolTip(tr("Also draw every run at the traffic model's predicted arithmetic intensity, "
                                 "dotted to the one its hardware counters measured. Off: each run once, at "
                                 "its measured intensity (the selected run's model point stays)."));
+    // Named: alone, "Auto (H200)" did not say what it chooses (review of 2026-12-03).
+    auto *gpuLabel = new QLabel(tr("Roofs:"), this);
+    gpuLabel->setBuddy(m_gpuCombo);
+    controls->addWidget(gpuLabel);
     controls->addWidget(m_gpuCombo);
     controls->addWidget(m_worklogCheck);
     controls->addWidget(m_modelCheck);

@@ -222,7 +222,10 @@ void RuntimeChart::setKeyTicks()
         for (const QString &label : std::as_const(m_keyLongLabels))
             m_widestLong = std::max(m_widestLong, longLabelWidth(label));
     }
-    const bool useLong = m_keyLongLabels.size() == m_keyLabels.size() && m_widestLong * 3 <= m_plot->width();
+    // The viewport's width, not the widget's: an export lays the plot out at the print size in the
+    // same widget, and took the window's narrow choice with it.
+    const bool useLong =
+        m_keyLongLabels.size() == m_keyLabels.size() && m_widestLong * 3 <= m_plot->viewport().width();
     const QStringList &labels = useLong ? m_keyLongLabels : m_keyLabels;
     const int count = int(m_keyLabels.size());
     const double rowPx = count > 0 ? double(m_plot->axisRect()->height()) / count : 0;
