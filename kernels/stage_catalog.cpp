@@ -921,7 +921,7 @@ std::vector<Preset> buildPresets()
         // nvcc probe and 10 through the runner: 92.0 % of cuBLAS SGEMM at 8192x4096x6144 and 90.8 % at
         // 4096^3, each in one runner session.
         {"fp32-tuned", "Beyond: tuned for the H200 (pipelined 128x256, BK 16, 8x16)", StageId("pipelined"),
-         tuned, "beyond the seeds", std::nullopt},
+         tuned, "beyond the seeds", std::nullopt, "tuned"},
         {"tf32-mma",
          "Tensor cores: mma.sync TF32 (128x128, BK 32, 64x64 warps, 3 stages)",
          StageId("mma_tf32"),
