@@ -345,7 +345,7 @@ private slots:
             QVERIFY(run.relError.has_value());
             if (*run.relError == 0) {
                 sawZero = true;
-                QCOMPARE(cell(RM::RelErrorColumn), QStringLiteral("0"));
+                QCOMPARE(cell(RM::RelErrorColumn), QStringLiteral("0 (exact)"));
                 QVERIFY(cell(RM::RelErrorColumn, Qt::ToolTipRole).startsWith(QStringLiteral("Verified")));
             } else {
                 sawError = true;
