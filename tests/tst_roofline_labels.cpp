@@ -243,9 +243,8 @@ private slots:
                 ridge.hasMatch()) {
                 label.ridge = true;
                 for (const RooflineChart::Roof &roof : chart.roofs())
-                    if (roof.ridge &&
-                        QString::number(roofline::ridgeIntensity(roof.peakTflops, roof.bandwidthGBs), 'g',
-                                        4) == ridge.captured(1))
+                    if (const double at = roofline::ridgeIntensity(roof.peakTflops, roof.bandwidthGBs);
+                        roof.ridge && std::abs(ridge.captured(1).toDouble() - at) <= 0.005 * at)
                         label.own << roof.ridge->position->pixelPosition();
             } else {
                 const QStringList names = namesIn(label.text);

@@ -133,6 +133,13 @@ QString fmtBandwidth(double gbPerS)
     return QString::number(tb, 'f', tb < 10 ? 2 : (tb < 100 ? 1 : 0)) + QStringLiteral(" TB/s");
 }
 
+// A ridge to three significant digits, as the peak and the bandwidth it divides: "490 TFLOP/s,
+// 4.26 TB/s" beside "ridge 114.8" did not divide to what it named (review of 2026-12-03).
+QString fmtRidge(double ai)
+{
+    return QString::number(ai, 'f', ai < 10 ? 2 : (ai < 100 ? 1 : 0)) + QStringLiteral(" FLOP/B");
+}
+
 QString fmtIntensity(double ai)
 {
     return QString::number(ai, 'g', 4) + QStringLiteral(" FLOP/B");
@@ -530,12 +537,12 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
     if (!measured) {
         roof.graph->setLayer(QStringLiteral("grid")); // under the measured roofs and the runs
         if (measuredRoofShown())
-            roof.graph->setName(roof.graph->name() + QStringLiteral("\nridge %1").arg(fmtIntensity(ridge)));
+            roof.graph->setName(roof.graph->name() + QStringLiteral("\nridge %1").arg(fmtRidge(ridge)));
     }
     if (level) {
         // Its diagonal alone: right of the ridge it would lie on the compute roof drawn already.
         roof.graph->setName(QStringLiteral("%1 roof (measured)\n%2, ridge %3")
-                                .arg(levelName(*level), fmtBandwidth(bandwidth), fmtIntensity(ridge)));
+                                .arg(levelName(*level), fmtBandwidth(bandwidth), fmtRidge(ridge)));
         roof.graph->setData({kRoofMinIntensity, ridge},
                             {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak}, true);
     } else {
@@ -570,7 +577,7 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
         text->setProperty("levelBandwidth", bandwidth);
         text->setText(levelName(*level));
     } else {
-        text->setText(QStringLiteral("ridge %1").arg(fmtIntensity(ridge)));
+        text->setText(QStringLiteral("ridge %1").arg(fmtRidge(ridge)));
     }
     text->setColor(pen.color());
     text->setFont(QFont(font().family(), 8));
