@@ -490,6 +490,61 @@ private slots:
     // moves the live point and a new selection moves the ring. Nothing is drawn again from all the
     // runs, the other plottables stay the same objects, and the chart shows what a chart given
     // everything at once shows.
+    // The panel's settings are drawn as a hollow circle "not run" only while no drawn run ran them:
+    // beside the run's own diamond it contradicted it (the panel on step 3 put a circle on the FP32
+    // ridge at 4x the run's speed). A slider tick off and back on toggles it without a rebuild,
+    // and a run finishing with those settings takes it away.
+    void panelSettingsThatRanAreTheirRun()
+    {
+        const test::FullLadder ladder = test::loadFullLadder();
+        QList<RunRecord> runs = ladder.runs;
+        const ProblemSize size{4096, 4096, 4096};
+        const Preset *step3 = findPreset("worklog-3");
+        QVERIFY(step3);
+        RooflineChart chart;
+        chart.setMeasuredCeilings(ladder.fmaTflops, ladder.dramGBs, ladder.ceilingsLabel, ladder.tf32Tflops,
+                                  ladder.tf32Kernel);
+        chart.setRuns(runs);
+        chart.setPredicted(step3->stage, step3->params, size);
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const auto legendHasCircle = [&chart] {
+            QCPLegend *legend = chart.customPlot()->legend;
+            for (int i = 0; i < legend->itemCount(); ++i)
+                if (legendItemText(legend->item(i)).startsWith(QStringLiteral("panel's settings")))
+                    return true;
+            return false;
+        };
+        QVERIFY(!chart.predictedPoint());
+        QVERIFY(!legendHasCircle());
+
+        const int rebuilds = chart.rebuildCount();
+        ParamValues other = step3->params;
+        other["BK"] = 16; // not in the ladder
+        chart.setPredicted(step3->stage, other, size);
+        QVERIFY(chart.predictedPoint());
+        QVERIFY(legendHasCircle());
+        chart.setPredicted(step3->stage, step3->params, size);
+        QVERIFY(!chart.predictedPoint());
+        QCOMPARE(chart.rebuildCount(), rebuilds);
+
+        // A run of the other settings finishes: its circle gives way to it.
+        chart.setPredicted(step3->stage, other, size);
+        QVERIFY(chart.predictedPoint());
+        RunRecord ran;
+        for (const RunRecord &run : runs)
+            if (run.presetKey == QLatin1String("worklog-3"))
+                ran = run;
+        QVERIFY(!ran.runId.isEmpty());
+        ran.runId = QStringLiteral("bk16");
+        ran.params[QStringLiteral("BK")] = 16;
+        runs.append(ran);
+        chart.runAdded(runs, runs.size() - 1);
+        QVERIFY(!chart.predictedPoint());
+        QVERIFY(!legendHasCircle());
+    }
+
     void aFinishedRunAddsOnlyItsOwnPoints()
     {
         const test::FullLadder ladder = test::loadFullLadder();

@@ -1091,6 +1091,8 @@ bool RooflineChart::pointDrawn(qsizetype index) const
 {
     // A run's disc is hidden behind its diamond's measurement unless the model is asked for or the
     // run is selected.
+    if (m_points[index].kind == PointKind::Live)
+        return m_liveGraph && m_liveGraph->visible();
     return !hasMeasuredPoint(index) || m_showModel ||
            (!m_printing && m_points[index].runId == m_selectedRunId);
 }
@@ -1163,6 +1165,7 @@ void RooflineChart::addRunInPlace(qsizetype index)
         return;
     }
     m_drawn.tensorRuns = m_drawn.tensorRuns || (usesTensorCores(run) && runIsOnChosenGpu(run));
+    syncLiveShown(); // the panel's settings just ran: their circle gives way to the run
     addPointLabels(before);
     if (run.runId == m_selectedRunId)
         updateSelectionRing();
@@ -1248,6 +1251,19 @@ std::optional<RooflineChart::ChartPoint> RooflineChart::livePoint(const ActiveRo
     return ChartPoint{PointKind::Live, QString(), ai, attainable, lines.join(QLatin1Char('\n')), QString()};
 }
 
+bool RooflineChart::liveWasRun() const
+{
+    // As addRun keys a configuration: its stage, size and parameters.
+    if (!m_live)
+        return false;
+    QString key = stageKeyText(m_live->stage) + QLatin1Char('|') +
+                  QStringLiteral("%1x%2x%3").arg(m_live->size.m).arg(m_live->size.n).arg(m_live->size.k);
+    for (const auto &[name, value] : m_live->params)
+        key += QLatin1Char('|') + QString::fromStdString(name) + QLatin1Char('=') + QString::number(value);
+    const auto config = m_drawn.modelled.constFind(key);
+    return config != m_drawn.modelled.cend() && !config->refused;
+}
+
 void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
 {
     const std::optional<ChartPoint> live = livePoint(fp32Roof);
@@ -1263,6 +1279,26 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
     m_liveGraph->addData(live->intensity, live->tflops);
     m_points.append(*live);
+    syncLiveShown();
+}
+
+bool RooflineChart::syncLiveShown()
+{
+    // Settings that a drawn run ran are that run's marker: a circle "not run" at the model's AI
+    // beside the run's own diamond contradicted it (two reviews of 2026-12-03: the panel on step 3
+    // put a circle on the FP32 ridge, 4x the run's speed). Hidden, not removed: a slider tick off
+    // those settings shows it again without a rebuild.
+    if (!m_liveGraph)
+        return false;
+    const bool shown = !liveWasRun();
+    if (m_liveGraph->visible() == shown)
+        return false;
+    m_liveGraph->setVisible(shown);
+    if (shown)
+        m_liveGraph->addToLegend();
+    else
+        m_liveGraph->removeFromLegend();
+    return true;
 }
 
 bool RooflineChart::moveLivePoint()
@@ -1276,6 +1312,7 @@ bool RooflineChart::moveLivePoint()
         return false;
     m_liveGraph->data()->clear();
     m_liveGraph->addData(live->intensity, live->tflops);
+    syncLiveShown();
     for (qsizetype i = m_points.size() - 1; i >= 0; --i)
         if (m_points[i].kind == PointKind::Live) {
             m_points[i] = *live;
@@ -1292,7 +1329,7 @@ bool RooflineChart::moveLivePoint()
 
 std::optional<QPointF> RooflineChart::predictedPoint() const
 {
-    if (!m_liveGraph || m_liveGraph->data()->isEmpty())
+    if (!m_liveGraph || !m_liveGraph->visible() || m_liveGraph->data()->isEmpty())
         return std::nullopt;
     const auto it = m_liveGraph->data()->constBegin();
     return QPointF(it->key, it->value);

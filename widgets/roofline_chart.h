@@ -214,6 +214,8 @@ private:
     void addWorklogPoints();
     std::optional<ChartPoint> livePoint(const ActiveRoof &roof) const;
     void addLivePoint(const ActiveRoof &roof);
+    bool liveWasRun() const; // a drawn run has the panel's configuration
+    bool syncLiveShown();    // the circle hidden where liveWasRun; true where that changed
     bool moveLivePoint();
     std::optional<ActiveRoof> activeRoof() const;
     // The roofs a TF32 (tensor-core) run is judged against: the datasheet's TF32 peak (what the
