@@ -890,7 +890,7 @@ std::vector<Preset> buildPresets()
         {"worklog-5b", "Step 5b: larger tiles, 192x192 / 12x12", StageId::DoubleBuffered, tiles192,
          "worklog step 5", 136.86, "larger tiles"},
         {"worklog-6", "Step 6: double buffering removed, 192x192", StageId::Coalesced, tiles192,
-         "worklog step 6", 123.21, "double buffering removed"},
+         "worklog step 6", 123.21, "larger tiles"},
         {"worklog-7", "Step 7: strided thread layout, 192x192", StageId::Strided, tiles192, "worklog step 7",
          111.75},
         {"worklog-8", "Step 8: __restrict__ + #pragma unroll", StageId::Final, tiles192, "worklog step 8",
@@ -921,7 +921,7 @@ std::vector<Preset> buildPresets()
         // nvcc probe and 10 through the runner: 92.0 % of cuBLAS SGEMM at 8192x4096x6144 and 90.8 % at
         // 4096^3, each in one runner session.
         {"fp32-tuned", "Beyond: tuned for the H200 (pipelined 128x256, BK 16, 8x16)", StageId("pipelined"),
-         tuned, "beyond the seeds", std::nullopt, "tuned"},
+         tuned, "beyond the seeds", std::nullopt},
         {"tf32-mma",
          "Tensor cores: mma.sync TF32 (128x128, BK 32, 64x64 warps, 3 stages)",
          StageId("mma_tf32"),

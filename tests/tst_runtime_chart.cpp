@@ -690,6 +690,25 @@ private slots:
         }
     }
 
+    // The Ladder workspace at 1920x1080 gives the runtime chart half the width (~960 px): room to
+    // name each bar's stage beside its code. A step named by a longer change ("6  Coalesced
+    // cooperative loads: double buffering removed") left every bar with its code alone there.
+    void fullLadderNamesStagesAtHalfA1920Window()
+    {
+        const test::FullLadder ladder = test::loadFullLadder();
+        RuntimeChart chart;
+        chart.setRuns(ladder.runs);
+        chart.resize(950, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        const auto ticker = chart.customPlot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker && !ticker->ticks().isEmpty());
+        QVERIFY2(ticker->ticks().first().startsWith(QStringLiteral("0  Naive")),
+                 qPrintable(ticker->ticks().first()));
+    }
+
     // Issue 19, review of session 27: with the whole ladder the bars are told apart. No whisker runs
     // into a value label (at least 3 px between a cap and its digits: "⊣0.508 ms" read as one
     // glyph), both baselines say cuBLAS at every width, no two neighbouring bars share a colour
