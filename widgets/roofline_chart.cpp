@@ -125,8 +125,8 @@ QString tf32Instruction(const QString &kernel)
     return kernel;
 }
 
-// Three significant digits, as the peaks: the ridge (peak / bandwidth, four digits) is checked by
-// dividing the two, and "4.3 TB/s" against a ridge of 15.32 did not divide (review of 2026-12-03).
+// Three significant digits, as the peaks and the ridges: a reader checks a ridge by dividing the
+// two, and "4.3 TB/s" beside a ridge of 15.32 did not divide (review of 2026-12-03).
 QString fmtBandwidth(double gbPerS)
 {
     const double tb = gbPerS / 1000;
