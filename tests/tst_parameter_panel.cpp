@@ -386,6 +386,13 @@ private slots:
             QVERIFY2(!text.mid(at).contains(QLatin1Char(' ')), qPrintable(text)); // no break inside
             QVERIFY(list->item(i)->toolTip().contains(QStringLiteral("published in the worklog")));
         }
+        // A wrapped "(T4: ...)" line belongs to its preset: rows banded in a shade the eye sees.
+        QVERIFY(list->alternatingRowColors());
+        const QColor base = list->palette().color(QPalette::Base);
+        const QColor band = list->palette().color(QPalette::AlternateBase);
+        const int difference = std::abs(base.red() - band.red()) + std::abs(base.green() - band.green()) +
+                               std::abs(base.blue() - band.blue());
+        QVERIFY2(difference >= 30, qPrintable(band.name()));
         auto *size = panel.findChild<QGroupBox *>(QStringLiteral("sizeGroup"));
         QVERIFY(size && size->title().contains(QStringLiteral("next run")));
         auto *stage = panel.findChild<QComboBox *>(QStringLiteral("stageCombo"));

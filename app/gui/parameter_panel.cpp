@@ -209,6 +209,16 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     m_presetList->setWordWrap(true);
     m_presetList->setTextElideMode(Qt::ElideNone);
     m_presetList->setResizeMode(QListView::Adjust);
+    // Banded rows: a wrapped "(T4: 593.53 ms)" read as an item of its own (two reviews of 2026-12-03).
+    // The style's alternate base (#f7f7f7 on white) is too faint to band: a tenth of the highlight.
+    m_presetList->setAlternatingRowColors(true);
+    QPalette banded = m_presetList->palette();
+    const QColor base = banded.color(QPalette::Base), highlight = banded.color(QPalette::Highlight);
+    banded.setColor(QPalette::AlternateBase,
+                    QColor::fromRgbF(0.88f * base.redF() + 0.12f * highlight.redF(),
+                                     0.88f * base.greenF() + 0.12f * highlight.greenF(),
+                                     0.88f * base.blueF() + 0.12f * highlight.blueF()));
+    m_presetList->setPalette(banded);
     presetLayout->addWidget(m_presetList);
     layout->addWidget(presetBox, 1);
 
