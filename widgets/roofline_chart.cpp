@@ -125,6 +125,16 @@ QString tf32Instruction(const QString &kernel)
     return kernel;
 }
 
+// A configuration as the chart models it once: its stage, size and parameters (the runs of one,
+// and the panel's settings when they are one of them).
+QString configurationKey(const RunRecord &run)
+{
+    QString key = run.stageKey() + QLatin1Char('|') + run.sizeText();
+    for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
+        key += QLatin1Char('|') + it.key() + QLatin1Char('=') + QString::number(it.value());
+    return key;
+}
+
 // Three significant digits, as the peaks and the ridges: a reader checks a ridge by dividing the
 // two, and "4.3 TB/s" beside a ridge of 15.32 did not divide (review of 2026-12-03).
 QString fmtBandwidth(double gbPerS)
@@ -896,9 +906,7 @@ bool RooflineChart::addRunPoint(qsizetype index)
     if (!stage || tflops <= 0)
         return false;
     // The catalog's verdict and the traffic model once per configuration, not once per run.
-    QString configKey = run.stageKey() + QLatin1Char('|') + run.sizeText();
-    for (auto it = run.params.cbegin(); it != run.params.cend(); ++it)
-        configKey += QLatin1Char('|') + it.key() + QLatin1Char('=') + QString::number(it.value());
+    const QString configKey = configurationKey(run);
     auto config = d.modelled.find(configKey);
     if (config == d.modelled.end()) {
         Modelled m;
@@ -1253,14 +1261,17 @@ std::optional<RooflineChart::ChartPoint> RooflineChart::livePoint(const ActiveRo
 
 bool RooflineChart::liveWasRun() const
 {
-    // As addRun keys a configuration: its stage, size and parameters.
+    // Keyed as addRunPoint keys the runs it models.
     if (!m_live)
         return false;
-    QString key = stageKeyText(m_live->stage) + QLatin1Char('|') +
-                  QStringLiteral("%1x%2x%3").arg(m_live->size.m).arg(m_live->size.n).arg(m_live->size.k);
+    RunRecord live;
+    live.stage = m_live->stage;
+    live.m = m_live->size.m;
+    live.n = m_live->size.n;
+    live.k = m_live->size.k;
     for (const auto &[name, value] : m_live->params)
-        key += QLatin1Char('|') + QString::fromStdString(name) + QLatin1Char('=') + QString::number(value);
-    const auto config = m_drawn.modelled.constFind(key);
+        live.params.insert(QString::fromStdString(name), value);
+    const auto config = m_drawn.modelled.constFind(configurationKey(live));
     return config != m_drawn.modelled.cend() && !config->refused;
 }
 

@@ -197,10 +197,6 @@ std::optional<QString> SizeSweepView::exportTo(const QString &path)
             return written.error; // the file is replaced whole or left as it was
         return std::nullopt;
     }
-    const auto text = [](const ProblemSize &z) {
-        return z.m == z.n && z.n == z.k ? QString::number(z.m) + QStringLiteral("³")
-                                        : QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
-    };
     const SweepSpec &spec = plan().spec;
     const int count = int(spec.series.size());
     QStringList names;
@@ -208,9 +204,10 @@ std::optional<QString> SizeSweepView::exportTo(const QString &path)
         names << seriesLabel(plan(), i);
     if (count > 6)
         names << tr("%L1 more").arg(count - 6);
-    return m_chart->exportTo(
-        path, tr("Problem sizes: TFLOP/s against size, %1 … %2 — %3")
-                  .arg(text(spec.sizes.front()), text(spec.sizes.back()), names.join(QStringLiteral(", "))));
+    return m_chart->exportTo(path, tr("Problem sizes: TFLOP/s against size, %1 … %2 — %3")
+                                       .arg(squareOrFullSizeText(spec.sizes.front()),
+                                            squareOrFullSizeText(spec.sizes.back()),
+                                            names.join(QStringLiteral(", "))));
 }
 
 } // namespace gemmscope

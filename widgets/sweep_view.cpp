@@ -548,19 +548,16 @@ void SweepView::clickCell(int index)
     emit configurationChosen(config);
     // Never silently: the line says what was loaded, the sweep's size and budget included, and
     // what of the panel's they replaced.
-    const auto sizeText = [](const ProblemSize &z) {
-        return z.m == z.n && z.n == z.k ? QString::number(z.m) + QStringLiteral("³")
-                                        : QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
-    };
     QStringList replaced;
     if (!(before.size.m == config.size.m && before.size.n == config.size.n && before.size.k == config.size.k))
-        replaced << tr("size %1").arg(sizeText(before.size));
+        replaced << tr("size %1").arg(squareOrFullSizeText(before.size));
     if (before.timing.budgetMs != config.timing.budgetMs)
         replaced << tr("budget %1 ms").arg(before.timing.budgetMs);
-    QString text = tr("Loaded %1 %2 at %3, budget %4 ms, from the sweep")
-                       .arg(QString::fromStdString(config.stage.str()),
-                            QString::fromStdString(formatParams(config.params)), sizeText(config.size))
-                       .arg(config.timing.budgetMs);
+    QString text =
+        tr("Loaded %1 %2 at %3, budget %4 ms, from the sweep")
+            .arg(QString::fromStdString(config.stage.str()),
+                 QString::fromStdString(formatParams(config.params)), squareOrFullSizeText(config.size))
+            .arg(config.timing.budgetMs);
     if (c.best)
         text += tr(" (%1 TFLOP/s there)").arg(c.best->tflops, 0, 'f', 2);
     else if (c.invalid())

@@ -369,6 +369,12 @@ QString catalogRefusal(const RunRecord &run)
     return text.join(QLatin1Char(' '));
 }
 
+QString squareOrFullSizeText(const ProblemSize &z)
+{
+    return z.m == z.n && z.n == z.k ? QString::number(z.m) + QChar(0x00B3) // not arg(): "%1³" reads as %13
+                                    : QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
+}
+
 QString formatRunParams(const RunRecord &run)
 {
     QStringList parts;

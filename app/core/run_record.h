@@ -126,6 +126,8 @@ inline QString runStageTitleText(const RunRecord &run)
 }
 
 QString runStatusName(RunStatus s); // "queued", "running", "ok", "failed"
+// A problem size in a title or a sentence: "4096³" where the three agree, else "8192x4096x6144".
+QString squareOrFullSizeText(const ProblemSize &size);
 // The run's parameters as the catalog and the models take them.
 ParamValues paramValuesOf(const RunRecord &run);
 // "BM=64 BN=64 BK=8 TM=4 TN=4": the catalog's order (gemmscope::formatParams), not the map's;

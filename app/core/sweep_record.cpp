@@ -62,22 +62,18 @@ QString SweepData::title() const
         const StageInfo *info = findStage(stage.str());
         return QString::fromStdString(info ? info->title : stage.str());
     };
-    const auto sizeText = [](const ProblemSize &z) {
-        return z.m == z.n && z.n == z.k ? QString::number(z.m) + QChar(0x00B3) // "4096³"
-                                        : QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
-    };
     if (spec.kind == SweepKind::Sizes) {
         QStringList names;
         for (const SizeSeries &s : spec.series)
             names << (s.label.empty() ? stageName(s.stage) : QString::fromStdString(s.label));
         return QStringLiteral("Sizes of %1: %2 … %3")
             .arg(names.join(QStringLiteral(", ")),
-                 spec.sizes.empty() ? QString() : sizeText(spec.sizes.front()),
-                 spec.sizes.empty() ? QString() : sizeText(spec.sizes.back()));
+                 spec.sizes.empty() ? QString() : squareOrFullSizeText(spec.sizes.front()),
+                 spec.sizes.empty() ? QString() : squareOrFullSizeText(spec.sizes.back()));
     }
     return QStringLiteral("%1: %2 × %3 at %4")
         .arg(stageName(spec.stage), QString::fromStdString(spec.x.param),
-             QString::fromStdString(spec.y.param), sizeText(spec.size));
+             QString::fromStdString(spec.y.param), squareOrFullSizeText(spec.size));
 }
 
 QString newSweepId()
