@@ -889,7 +889,7 @@ std::vector<Preset> buildPresets()
          "worklog step 5", 169.00, "larger tiles"},
         {"worklog-5b", "Step 5b: larger tiles, 192x192 / 12x12", StageId::DoubleBuffered, tiles192,
          "worklog step 5", 136.86, "larger tiles"},
-        {"worklog-6", "Step 6: double buffering removed, 192x192", StageId::Coalesced, tiles192,
+        {"worklog-6", "Step 6: coalesced loads, 192x192 / 12x12", StageId::Coalesced, tiles192,
          "worklog step 6", 123.21, "larger tiles"},
         {"worklog-7", "Step 7: strided thread layout, 192x192", StageId::Strided, tiles192, "worklog step 7",
          111.75},

@@ -106,6 +106,12 @@ private slots:
         // "double buffering removed" made the runtime chart too narrow for long names at 1920).
         QCOMPARE(stageCell(QStringLiteral("step6")),
                  QStringLiteral("Coalesced cooperative loads: larger tiles"));
+        // The Presets list says it the same way (it read "double buffering removed" there while the
+        // tables said "coalesced": review of 2026-12-03).
+        const QString step6Preset = QString::fromStdString(findPreset("worklog-6")->title);
+        QVERIFY2(step6Preset.contains(QStringLiteral("coalesced loads")) &&
+                     !step6Preset.contains(QStringLiteral("double buffering")),
+                 qPrintable(step6Preset));
         QCOMPARE(stageCell(QStringLiteral("step5a-bk16")), QStringLiteral("Double buffering"));
         // Step 8 and its BK = 8 variant: one stage, told apart by the change (review of 2026-12-03).
         QCOMPARE(stageCell(QStringLiteral("step8")), QStringLiteral("__restrict__ and #pragma unroll"));

@@ -26,7 +26,9 @@ public:
 
     // NotObservable: the access happens, but outside what the counters measure (TMA copies and
     // wgmma's shared-memory reads bypass the LSU pipe; cp.async issues no store instruction).
-    enum class Verdict { Agrees, Differs, NotCompared, NoAccess, NotObservable };
+    // AboveModel: more than the model for a known cause the counter includes and the model does not
+    // (shared stores beside global loads: L1 contention), flagged in amber rather than called wrong.
+    enum class Verdict { Agrees, Differs, AboveModel, NotCompared, NoAccess, NotObservable };
     struct Row {
         QString quantity;               // "Global loads: sectors per request"
         double model = 0;               // 0 when the stage makes no such access
