@@ -307,9 +307,23 @@ private slots:
         // Leaders: from their own marker, through no other marker, across no roof and no label.
         for (const QLineF &leader : leaders) {
             const auto owner = std::find_if(labels.cbegin(), labels.cend(), [&](const Label &l) {
-                return distanceTo(l.rect, leader.p2()) <= 1.5 || distanceTo(l.rect, leader.p1()) <= 1.5;
+                // A leader ends at the text's padded box: 2 px off the text on a list's side.
+                return distanceTo(l.rect, leader.p2()) <= 2.5 || distanceTo(l.rect, leader.p1()) <= 2.5;
             });
-            QVERIFY2(owner != labels.cend(), "a leader to no label");
+            QString nearest;
+            for (const Label &l : labels)
+                nearest +=
+                    QStringLiteral(" \"%1\" %2 (%3 px)")
+                        .arg(l.text.left(12), rectText(l.rect))
+                        .arg(std::min(distanceTo(l.rect, leader.p2()), distanceTo(l.rect, leader.p1())), 0,
+                             'f', 1);
+            QVERIFY2(owner != labels.cend(),
+                     qPrintable(QStringLiteral("a leader %1,%2 - %3,%4 to no label:%5")
+                                    .arg(leader.x1())
+                                    .arg(leader.y1())
+                                    .arg(leader.x2())
+                                    .arg(leader.y2())
+                                    .arg(nearest)));
             for (const QLineF &roof : roofs)
                 QVERIFY2(roof.intersects(leader, nullptr) != QLineF::BoundedIntersection,
                          qPrintable(QStringLiteral("the leader of \"%1\" crosses a roof").arg(owner->text)));
@@ -364,6 +378,34 @@ private slots:
                                                .arg(inBox.rect.y())
                                                .arg(inBox.rect.width())
                                                .arg(inBox.leader ? inBox.leader->length() : -1)));
+    }
+
+    // A label level with another marker reads as that marker's even when its own is a little nearer:
+    // step 3's "3", above its diamond, stood beside step 2's at 1280x800 ("2 ◆ 3", review of
+    // 2026-12-03). Another marker must be twice as far as its own, unless a leader says whose it is.
+    void labelIsNotLevelWithANeighbour()
+    {
+        namespace rl = roofline_labels;
+        rl::Scene scene;
+        scene.bounds = QRectF(0, 0, 300, 200);
+        const auto marker = [](double x, double y) { return rl::Marker{QRectF(x - 4.5, y - 4.5, 9, 9)}; };
+        // Step 2 up left of step 3; a column of faster runs right of it, step 4 below left.
+        scene.markers = {marker(103, 101), marker(116, 110), marker(136, 104),
+                         marker(136, 112), marker(136, 120), marker(106, 123)};
+        const rl::Placement three = rl::place(scene, {{QSizeF(9, 14), {1}}}).first();
+        QVERIFY(three.placed);
+        // Beside it, others twice as far; or farther out, joined by a leader one sees, and nearer its own.
+        const double own = rl::distanceTo(three.rect, scene.markers[1].centre());
+        QVERIFY(!three.leader || three.leader->length() >= 5);
+        const double ratio = three.leader ? 1.0 : 2.0;
+        for (const int other : {0, 2, 3, 4, 5})
+            QVERIFY2(rl::distanceTo(three.rect, scene.markers[other].centre()) >= ratio * own,
+                     qPrintable(QStringLiteral("%1 px from marker %2, %3 px from its own, at %4,%5")
+                                    .arg(rl::distanceTo(three.rect, scene.markers[other].centre()))
+                                    .arg(other)
+                                    .arg(own)
+                                    .arg(three.rect.x())
+                                    .arg(three.rect.y())));
     }
 
     // Measured roofs and the datasheet's are told apart at a glance: another colour and another

@@ -10,6 +10,11 @@ namespace gemmscope::roofline_labels {
 namespace {
 
 constexpr double kSamePlacePx = 0.75; // a ring around a marker is that marker's
+// A run's label level with another marker reads as that one's even where its own is a pixel or two
+// nearer ("2 ◆ 3": step 3's label above its diamond, beside step 2's, at 1.5 times its own
+// distance): others must be twice as far as its own.
+constexpr double kOtherMarkerRatio = 2.0;
+constexpr double kShortestLeaderPx = 5;
 
 // Liang-Barsky: whether the segment passes through the rect (or ends in it).
 bool crosses(const QLineF &segment, const QRectF &rect)
@@ -266,6 +271,7 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
         const auto fits = [&](const Candidate &candidate) {
             return boxFree(candidate.rect) && (!candidate.leader || leaderFree(*candidate.leader));
         };
+        // Beside its marker, with no leader, a label needs others twice as far (kOtherMarkerRatio).
         const auto readsAsOwn = [&](const Candidate &candidate, double margin) {
             if (request.ridge)
                 return nearestIsOwn(candidate.rect, own, rivals, margin);
@@ -273,7 +279,7 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
             double reach = std::numeric_limits<double>::infinity();
             for (const QPointF &o : own)
                 reach = std::min(reach, distanceTo(candidate.rect, o));
-            reach += margin;
+            reach = reach * (candidate.leader ? 1.0 : kOtherMarkerRatio) + margin;
             return !grid.any(candidate.rect.adjusted(-reach, -reach, reach, reach), [&](const Marker &m) {
                 return squaredDistanceTo(candidate.rect, m.centre()) < reach * reach &&
                        !isOwn(m.centre(), own);
@@ -312,7 +318,11 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
                     if (inside >= 1)
                         continue;
                     leader.setP1(leader.pointAt(inside));
-                    const Candidate candidate{rect, leader};
+                    // A leader too short to see says nothing: such a place is beside its markers and
+                    // keeps their rule (kOtherMarkerRatio).
+                    const Candidate candidate{rect, leader.length() >= kShortestLeaderPx
+                                                        ? std::optional<QLineF>(leader)
+                                                        : std::nullopt};
                     if (!fits(candidate))
                         continue;
                     if (readsAsOwn(candidate, 1.0)) {
