@@ -711,7 +711,7 @@ std::vector<StageInfo> buildStages()
     });
     s.push_back({
         .key = "pipelined",
-        .title = "Pipelined: register prefetch, two shared buffers",
+        .title = "Register prefetch, two shared buffers",
         .seedStep = "beyond the worklog",
         .summary =
             "The next tile's global loads go out before the FFMAs on this one and land in registers, then "

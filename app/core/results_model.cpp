@@ -142,9 +142,9 @@ namespace {
 
 // The stable names of the columns in settings, in Column order.
 constexpr std::array<const char *, ResultsModel::ColumnCount> kColumnKeys{
-    "code",      "stage",        "parameters", "median",   "trust",   "tflops", "percentOfCublas",
-    "registers", "sharedMemory", "occupancy",  "relError", "smClock", "size",   "origin",
-    "gpu",       "time",         "status"};
+    "code",      "stage",        "parameters", "median",   "spread",  "trust", "tflops", "percentOfCublas",
+    "registers", "sharedMemory", "occupancy",  "relError", "smClock", "size",  "origin", "gpu",
+    "time",      "status"};
 
 // "4096³" where the three sizes agree (the usual square problem), else "8192×4096×6144".
 QString compactSize(const RunRecord &r)
@@ -161,6 +161,13 @@ const QString kNothing = QStringLiteral("—");
 
 // Compiled resources (registers, shared memory, occupancy) are known once the stage compiled;
 // cuBLAS reports none of its own kernels'.
+// A measured run's p20–p80 range: none for a published time (one number) or a run without samples.
+bool hasSpread(const RunRecord &r)
+{
+    return r.isOk() && r.origin != QLatin1String("worklog") && r.count > 0 && r.p80Ms > r.p20Ms &&
+           r.medianMs > 0;
+}
+
 bool resourcesKnown(const RunRecord &r)
 {
     return r.registers >= 0;
@@ -172,6 +179,7 @@ bool ResultsModel::isNumberColumn(int column)
 {
     switch (column) {
     case MedianColumn:
+    case SpreadColumn:
     case TflopsColumn:
     case PercentOfCublasColumn:
     case RegistersColumn:
@@ -219,12 +227,11 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
         // A published number has no spread: say where it comes from instead of a fake range.
         if (r.origin == QLatin1String("worklog"))
             return QStringLiteral("%1 ms (published)").arg(r.medianMs, 0, 'f', 3);
-        if (r.count <= 0 || r.p80Ms <= r.p20Ms)
-            return QStringLiteral("%1 ms").arg(r.medianMs, 0, 'f', 3);
-        return QStringLiteral("%1 ms (%2–%3)")
-            .arg(r.medianMs, 0, 'f', 3)
-            .arg(r.p20Ms, 0, 'f', 3)
-            .arg(r.p80Ms, 0, 'f', 3);
+        return QStringLiteral("%1 ms").arg(r.medianMs, 0, 'f', 3);
+    case SpreadColumn:
+        if (!hasSpread(r))
+            return QString(); // the tooltip says why
+        return QStringLiteral("%1–%2").arg(r.p20Ms, 0, 'f', 3).arg(r.p80Ms, 0, 'f', 3);
     case TflopsColumn:
         return ok ? QString::number(r.tflops, 'f', 2) : QString();
     case PercentOfCublasColumn:
@@ -296,6 +303,8 @@ QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
         return double(r.m) * double(r.n) * double(r.k);
     case MedianColumn:
         return ok ? r.medianMs : missing;
+    case SpreadColumn: // the widest relative spread last: how far a time can be trusted
+        return hasSpread(r) ? (r.p80Ms - r.p20Ms) / r.medianMs : missing;
     case TflopsColumn:
         return ok ? r.tflops : -1.0;
     case PercentOfCublasColumn:
@@ -337,6 +346,23 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
         return plainTextAsHtml(formatRunParams(r));
     case SizeColumn:
         return r.m > 0 ? tr("M×N×K = %1").arg(r.sizeText()) : QVariant();
+    case MedianColumn: // where the range's column gives way (1280x800, the Counters run list)
+        if (!hasSpread(r))
+            return {};
+        return tr("Median of %n timed samples; p20–p80 %1–%2 ms.", nullptr, r.count)
+            .arg(r.p20Ms, 0, 'f', 3)
+            .arg(r.p80Ms, 0, 'f', 3);
+    case SpreadColumn:
+        if (!r.isOk())
+            return {};
+        if (r.origin == QLatin1String("worklog"))
+            return tr("The worklog publishes one time a step: no spread.");
+        if (!hasSpread(r))
+            return tr("No spread recorded for this run.");
+        return tr("20th to 80th percentile of the %n timed samples, in ms (the runtime chart's whisker): "
+                  "%1 % of the median wide.",
+                  nullptr, r.count)
+            .arg(100 * (r.p80Ms - r.p20Ms) / r.medianMs, 0, 'f', 2);
     case PercentOfCublasColumn:
         if (const RunRecord *ref = cublasReference(r))
             return plainTextAsHtml(
@@ -472,7 +498,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     case SizeColumn:
         return tr("Size");
     case MedianColumn:
-        return tr("Median (p20–p80)");
+        return tr("Median");
+    case SpreadColumn:
+        return tr("p20–p80 (ms)");
     case TflopsColumn:
         return tr("TFLOP/s");
     case PercentOfCublasColumn:

@@ -20,7 +20,8 @@ public:
         CodeColumn, // the charts' name of the run: "0", "G32+1", "+vec4", "cuBLAS" (setRunCode)
         StageColumn,
         ParametersColumn,
-        MedianColumn, // "30.10 ms (30.00–30.30)"
+        MedianColumn, // "30.100 ms", "956.410 ms (published)"
+        SpreadColumn, // the p20–p80 range: "30.000–30.300"; its own column, to give way at 1280x800
         TrustColumn,  // "steady", "throttled", "noisy", "not recorded", "published" (tooltip: why)
         TflopsColumn,
         PercentOfCublasColumn,

@@ -9,7 +9,6 @@
 #include <QContextMenuEvent>
 #include <QEvent>
 #include <QHeaderView>
-#include <QIdentityProxyModel>
 #include <QMenu>
 #include <QPersistentModelIndex>
 #include <QScrollBar>
@@ -56,35 +55,6 @@ QTableView *makeTable(QAbstractItemModel *model, const char *name)
     return table;
 }
 
-// The run list is narrow: its median column shows the median alone, the p20–p80 range in the
-// tooltip (the Ladder's table has room for both). Rows and roles are the sorted model's.
-class RunListModel : public QIdentityProxyModel {
-public:
-    using QIdentityProxyModel::QIdentityProxyModel;
-
-    QVariant data(const QModelIndex &index, int role) const override
-    {
-        const QVariant value = QIdentityProxyModel::data(index, role);
-        if (index.column() != RM::MedianColumn)
-            return value;
-        const QString text = QIdentityProxyModel::data(index, Qt::DisplayRole).toString();
-        const qsizetype range = text.indexOf(QStringLiteral(" ("));
-        const bool spread = range > 0 && text.contains(QChar(0x2013)); // "(p20–p80)", not "(published)"
-        if (role == Qt::DisplayRole && spread)
-            return text.left(range);
-        if (role == Qt::ToolTipRole && spread && !value.isValid())
-            return QObject::tr("Median %1, p20–p80 %2").arg(text.left(range), text.mid(range + 1));
-        return value;
-    }
-
-    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
-    {
-        if (orientation == Qt::Horizontal && section == RM::MedianColumn && role == Qt::DisplayRole)
-            return QObject::tr("Median");
-        return QIdentityProxyModel::headerData(section, orientation, role);
-    }
-};
-
 bool isTextColumn(int column)
 {
     return column == RM::StageColumn || column == RM::ParametersColumn;
@@ -109,11 +79,13 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     // first where its rows differ and last where one value fills it (a session timed before
     // conditions were recorded says "not recorded" on every row: at 1280x800 that took the Stage
     // column's room, review of 2026-12-03).
-    m_full.optional = {RM::TrustColumn,  RM::StatusColumn, RM::RelErrorColumn, RM::SizeColumn,
-                       RM::OriginColumn, RM::GpuColumn,    RM::ClockColumn,    RM::TimeColumn};
+    // The p20–p80 range before them: the runtime chart's whiskers show it too, and at 1280x800 its
+    // room names the stages (the chart's bars carry codes only there).
+    m_full.optional = {RM::SpreadColumn,   RM::TrustColumn, RM::StatusColumn,
+                       RM::RelErrorColumn, RM::SizeColumn,  RM::OriginColumn,
+                       RM::GpuColumn,      RM::ClockColumn, RM::TimeColumn};
     m_full.textFirst = RM::ParametersColumn; // the BK that tells the `__restrict__` rows apart
-    m_runList.view = makeTable(new RunListModel(this), "counterRunList");
-    static_cast<QIdentityProxyModel *>(m_runList.view->model())->setSourceModel(sortedModel);
+    m_runList.view = makeTable(sortedModel, "counterRunList");
     m_runList.essential = {RM::CodeColumn, RM::StageColumn, RM::MedianColumn, RM::ParametersColumn};
     // A published T4 time next to an H200 one must not read as the same GPU's.
     m_runList.optional = {RM::OriginColumn, RM::SizeColumn, RM::GpuColumn};

@@ -1,5 +1,6 @@
 #include "window_settings.h"
 
+#include "results_model.h"
 #include "results_tables.h"
 #include "roofline_chart.h"
 #include "window_layout.h"
@@ -24,6 +25,7 @@ void saveWindowSettings(const QMainWindow &window, const WindowLayout &views)
     settings.setValue(QStringLiteral("workspaces/sweepTab"), views.sweeps.tabs->currentIndex());
     settings.setValue(QStringLiteral("window/resultsHeader"),
                       views.resultsTable()->horizontalHeader()->saveState());
+    settings.setValue(QStringLiteral("window/resultsHeaderColumns"), int(ResultsModel::ColumnCount));
     views.tables->saveColumnChoices(settings);
     settings.setValue(QStringLiteral("roofline/l2Shown"), views.roofline->levelShown(MemoryLevel::L2));
     settings.setValue(QStringLiteral("roofline/l1SharedShown"),
@@ -50,8 +52,11 @@ void restoreWindowSettings(QMainWindow *window, const WindowLayout &views)
         applyFirstStartLayout(window, views.workspaces);
     views.kernel.tabs->setCurrentIndex(settings.value(QStringLiteral("workspaces/kernelTab"), 0).toInt());
     views.sweeps.tabs->setCurrentIndex(settings.value(QStringLiteral("workspaces/sweepTab"), 0).toInt());
-    views.resultsTable()->horizontalHeader()->restoreState(
-        settings.value(QStringLiteral("window/resultsHeader")).toByteArray());
+    // A header saved with another set of columns (a version before the p20–p80 column) would put
+    // its orders and widths on the wrong ones: the table starts from its own.
+    if (settings.value(QStringLiteral("window/resultsHeaderColumns")).toInt() == ResultsModel::ColumnCount)
+        views.resultsTable()->horizontalHeader()->restoreState(
+            settings.value(QStringLiteral("window/resultsHeader")).toByteArray());
 }
 
 void applyFirstStartLayout(QMainWindow *window, Workspaces *workspaces)
