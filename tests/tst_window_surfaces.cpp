@@ -133,11 +133,24 @@ private slots:
         auto *exportButton = grid->findChild<QPushButton *>(QStringLiteral("sweepExport"));
         QVERIFY(exportButton);
         QVERIFY(!exportButton->isEnabled());
-        QVERIFY(exportButton->toolTip().contains(QStringLiteral("no sweep is shown")));
+        QVERIFY2(exportButton->toolTip().contains(QStringLiteral("holds no sweep")),
+                 qPrintable(exportButton->toolTip()));
+        // Where a recorded sweep is, with running off: the button, not an empty Shown list; and no key
+        // to the marks of a heatmap that is not drawn.
+        window.showRunnerStatus(false, QStringLiteral("No CUDA driver is installed on this machine."));
+        auto *startOff = grid->findChild<QLabel *>(QStringLiteral("sweepStartOff"));
+        QVERIFY(startOff && startOff->isVisible());
+        QVERIFY2(!startOff->text().contains(QStringLiteral("Shown list")) &&
+                     startOff->text().contains(QStringLiteral("button")),
+                 qPrintable(startOff->text()));
+        auto *marks = grid->findChild<QLabel *>(QStringLiteral("sweepLegend"));
+        QVERIFY(marks && !marks->isVisible());
 
         offer->click();
         QVERIFY(grid->shownSweep());
         QVERIFY(grid->showsHeatmap());
+        QVERIFY(marks->isVisible());
+        QVERIFY2(startOff->text().contains(QStringLiteral("Shown list")), qPrintable(startOff->text()));
         QCOMPARE(window.session()->runs().size(), ownRuns.size()); // the ladder stays, whole
         QCOMPARE(window.session()->runs().first().runId, ownRuns.first().runId);
         QCOMPARE(window.session()->filePath(), ownFile);

@@ -264,11 +264,11 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
             row.verdict = Verdict::NotCompared;
             row.note = readsKept
                            ? tr("the binary issued %1 % of the source's 4-byte reads: the compiler merged "
-                                "them into wider loads (LDS.64/LDS.128); tick \"Shared reads as written\" "
-                                "(parameter panel, Alt+0)")
+                                "them into wider loads (LDS.64/LDS.128); to compare, tick \"Shared reads as "
+                                "written\" in the parameter panel (Alt+0 shows it) and run again")
                                  .arg(*readsKept * 100, 0, 'f', 1)
-                           : tr("release build: reads may be merged into LDS.128; tick \"Shared reads as "
-                                "written\"");
+                           : tr("release build: reads may be merged into LDS.128; to compare, tick \"Shared "
+                                "reads as written\" in the parameter panel (Alt+0 shows it) and run again");
         } else if (std::abs(*row.measured - q.model) <= kTolerance * q.model) {
             row.verdict = Verdict::Agrees;
         } else {

@@ -71,6 +71,9 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_sweeps->setMinimumContentsLength(12);
     m_sweeps->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_sweeps->setToolTip(tr("The session's sweeps: choose one to show it (Resume continues the shown one)"));
+    // Start's note says where a recorded sweep is: the list once it holds one.
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(m_sweeps->model(), signal, this, [this] { updateButtons(); });
     m_progress = new QProgressBar;
     m_progress->setObjectName(p + QStringLiteral("Progress"));
     m_progress->setVisible(false);
@@ -198,12 +201,17 @@ void SweepRunPanel::updateButtons()
     // Off because the window cannot run at all: the status bar says why already; say what Start
     // needs instead (the button's tooltip keeps the full reason).
     const bool windowOff = !m_runningOff.isEmpty() && blocked.contains(m_runningOff);
+    // Where a recorded sweep is: in the Shown list, or (none in this session) behind the button
+    // beside the empty heatmap; "choose it in the Shown list" over an empty list sent users nowhere.
+    const QString recorded =
+        m_sweeps->count() > 0 ? tr("to look at a recorded sweep, choose it in the Shown list.")
+                              : tr("to look at a recorded one, add GemmScope's H200 sweeps with the button "
+                                   "on the right.");
     m_blockedLabel->setText(
-        windowOff
-            ? tr("Start needs this machine's runner on a GPU, and running is off (the status bar says why). "
-                 "To sweep on another machine, put ssh HOST gemmscope-runner under Runners; to look "
-                 "at a recorded sweep, choose it in the Shown list.")
-            : blocked);
+        windowOff ? tr("Start needs this machine's runner on a GPU, and running is off (the status bar says "
+                       "why). To sweep on another machine, put ssh HOST gemmscope-runner under Runners; %1")
+                        .arg(recorded)
+                  : blocked);
     m_blockedLabel->setVisible(!blocked.isEmpty());
     const bool may = !running && blocked.isEmpty();
     m_startButton->setEnabled(may);

@@ -342,10 +342,12 @@ void SweepView::redraw()
         m_canvas->setCurrentWidget(m_empty);
         m_best->clear();
         m_best->setVisible(false);
+        m_legend->setVisible(false); // the marks of a heatmap not drawn said nothing (review of 2026-12-03)
         return;
     }
     m_canvas->setCurrentWidget(m_plot);
     m_best->setVisible(true);
+    m_legend->setVisible(true);
     const bool ratio = showRatio();
     m_summary = summarizeSweep(plan(), shownSweep()->runs, ratio);
     const int nx = int(plan().xValues.size()), ny = int(plan().yValues.size());

@@ -70,8 +70,11 @@ void SweepViewBase::redrawAndUpdateExport()
 {
     redraw();
     m_panel->setExportEnabled(m_shown && m_plan.ok(),
-                              tr("Nothing to export yet: no sweep is shown (choose one in the Shown list, "
-                                 "or run one)."));
+                              sessionHasSweeps()
+                                  ? tr("Nothing to export yet: no sweep is shown (choose one in the Shown "
+                                       "list, or run one).")
+                                  : tr("Nothing to export yet: this session holds no sweep (add the recorded "
+                                       "H200 sweeps, or run one)."));
 }
 
 bool SweepViewBase::sessionHasSweeps() const

@@ -253,9 +253,8 @@ QString SweepController::runnerMissingReason(const QString &runnerTemplate)
     if (location.found())
         return {};
     return tr("Start is off: there is no GPU runner on this machine (%1). A recorded sweep can still be "
-              "shown: choose it in the Shown list. To measure, run GemmScope where gemmscope-runner is "
-              "built for an NVIDIA GPU, or give a runner template that reaches one (ssh HOST "
-              "gemmscope-runner).")
+              "shown. To measure, run GemmScope where gemmscope-runner is built for an NVIDIA GPU, or give "
+              "a runner template that reaches one (ssh HOST gemmscope-runner).")
         .arg(location.whyNot);
 }
 
