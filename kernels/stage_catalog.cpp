@@ -722,7 +722,7 @@ std::vector<StageInfo> buildStages()
         .params = pipelinedParams,
         .beyondSeeds = true,
         .shortLabel = "pipe",
-        .color = 0x00a087,
+        .color = 0x1a237e, // deep indigo: the teal it was read as 5b and the mma stage (tst_roofline_labels)
         .model = warpTileModel(WarpTileFeed::Prefetched),
     });
     s.push_back({

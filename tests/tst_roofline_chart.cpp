@@ -692,7 +692,7 @@ private slots:
         int measuredRoofs = 0;
         for (const QString &entry : std::as_const(legendNames)) {
             const auto m =
-                QRegularExpression(QStringLiteral("^(measured|TF32).*\\n([0-9.]+) TFLOP/s, ([0-9.]+) TB/s"))
+                QRegularExpression(QStringLiteral("^(FP32|TF32) \\(.*\\n([0-9.]+) TFLOP/s, ([0-9.]+) TB/s"))
                     .match(entry);
             if (!m.hasMatch())
                 continue;

@@ -10,12 +10,15 @@
 #include "roofline_chart.h"
 #include "roofline_label_placer.h"
 #include "roofline_math.h"
+#include "run_color.h"
 #include "support/full_ladder_roofline.h"
 #include "swatch_list_text.h"
 
 #include <QCheckBox>
 #include <QRegularExpression>
 #include <QtTest>
+#include <array>
+#include <cmath>
 #include <qcustomplot.h>
 
 using namespace gemmscope;
@@ -118,6 +121,40 @@ private slots:
             labelOf.insert(p.color.rgb(), label);
         }
         QVERIFY2(measured >= 15, qPrintable(QString::number(measured)));
+    }
+
+    // Runs of different stages are told apart by colour, not only the shades of one stage: the
+    // register-prefetch pipeline's teal lay 18 CIE76 units from the mma stage's green and 27 from
+    // step 5b's cyan, and +tuned read as 5a in the roofline's crowd (review of 2026-12-03).
+    void stagesAreToldApartByColour()
+    {
+        const auto lab = [](const QColor &c) {
+            const auto linear = [](double v) {
+                return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+            };
+            const double r = linear(c.redF()), g = linear(c.greenF()), b = linear(c.blueF());
+            const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+                         y = 0.2126 * r + 0.7152 * g + 0.0722 * b,
+                         z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+            const auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+            return std::array<double, 3>{116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+        };
+        const test::FullLadder ladder = test::loadFullLadder();
+        double closest = 1e9;
+        QString pair;
+        for (qsizetype i = 0; i < ladder.runs.size(); ++i)
+            for (qsizetype j = i + 1; j < ladder.runs.size(); ++j) {
+                const RunRecord &a = ladder.runs[i], &b = ladder.runs[j];
+                if (a.stageKey() == b.stageKey())
+                    continue; // a stage's presets are its shades
+                const auto p = lab(runColor(a)), q = lab(runColor(b));
+                const double distance = std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+                if (distance < closest) {
+                    closest = distance;
+                    pair = QStringLiteral("%1 and %2").arg(a.presetKey, b.presetKey);
+                }
+            }
+        QVERIFY2(closest >= 25, qPrintable(QStringLiteral("%1: %2 apart").arg(pair).arg(closest, 0, 'f', 1)));
     }
 
     void fullLadderLabelsReadAsTheirOwn_data()

@@ -523,7 +523,8 @@ std::optional<RooflineChart::ActiveRoof> RooflineChart::tensorMeasuredRoof() con
 }
 
 RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, double bandwidth,
-                                           const QPen &pen, bool measured, std::optional<MemoryLevel> level)
+                                           const QPen &pen, bool measured, std::optional<MemoryLevel> level,
+                                           const QString &legendTitle)
 {
     Roof roof;
     roof.label = label;
@@ -541,6 +542,8 @@ RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, do
         .replace(QStringLiteral("(the worklog's GPU)"), QStringLiteral("(worklog)"))
         .replace(QStringLiteral("measured on NVIDIA "), QStringLiteral("measured "))
         .replace(QStringLiteral(" (recorded)"), QStringLiteral(", recorded"));
+    if (!legendTitle.isEmpty())
+        legendName = legendTitle;
     roof.graph->setName(
         QStringLiteral("%1\n%2, %3").arg(legendName, formatTflops(peak), fmtBandwidth(bandwidth)));
     roof.graph->setPen(pen);
@@ -631,9 +634,12 @@ void RooflineChart::rebuild()
     const GpuSpec *spec = datasheetSpec();
     const bool measuredRoof = measuredRoofShown();
     if (measuredRoof)
-        addRoof(QStringLiteral("measured on %1")
+        // Named as the TF32 roof is, by what measured it: "measured H200, 2026-12-01" did not say
+        // which roof it was (review of 2026-12-03); the GPU and the date are in its tooltip.
+        addRoof(QStringLiteral("FP32 measured on %1")
                     .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel),
-                *m_measuredFma, *m_measuredDram, QPen(kMeasuredRoofColor, 2), true);
+                *m_measuredFma, *m_measuredDram, QPen(kMeasuredRoofColor, 2), true, std::nullopt,
+                QStringLiteral("FP32 (FFMA, measured)"));
     // The TF32 roofs only where a TF32 run or stage is on the chart: at ~5x the FP32 peak they would
     // squeeze every CUDA-core run into the bottom of the plot.
     m_drawn = DrawnRuns{};

@@ -205,8 +205,9 @@ private:
     void updateTitle();
     bool liveUsesTensorCores() const;
     std::pair<QCPRange, QCPRange> defaultView() const; // the view "Reset view" returns to
+    // `legendTitle`: the legend's first line where the label (tooltips: GPU, date) is too long for it.
     Roof addRoof(const QString &label, double peak, double bandwidth, const QPen &pen, bool measured,
-                 std::optional<MemoryLevel> level = std::nullopt);
+                 std::optional<MemoryLevel> level = std::nullopt, const QString &legendTitle = {});
     void addLevelRoofs(bool tensorRoofs);
     double levelBandwidth(MemoryLevel level) const;
     void addRunPoints(const ActiveRoof &roof);
