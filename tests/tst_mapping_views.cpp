@@ -185,6 +185,41 @@ private slots:
         QCOMPARE(view.panelCount(), 1);
     }
 
+    // In a wide, tall view (the Kernel workspace at 1920x1080) the warp key and the side-by-side
+    // switch sit right under the tiles, not at the widget's bottom 300 px below a square map
+    // (review of 2026-12-03); the switch is on the key's row, clear of its swatches, as wide as the
+    // tiles' right edge allows.
+    void keyAndSwitchSitUnderTheTiles()
+    {
+        TileMapView view;
+        view.resize(1150, 960);
+        view.setShape(shapeOf(StageId::Coalesced, tiles64));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const TilePanelGeometry g = view.panelGeometry(0);
+        QVERIFY2(g.c.right() < view.width() - 200, "the tiles fill the width: nothing to test");
+        auto *side = view.findChild<QCheckBox *>(QStringLiteral("sideBySideButton"));
+        QVERIFY(side && side->isVisible());
+        const QRect button = side->geometry();
+        QVERIFY2(button.top() > g.c.bottom() && button.bottom() < g.c.bottom() + 70,
+                 qPrintable(QStringLiteral("switch at y %1-%2, tiles end at %3")
+                                .arg(button.top())
+                                .arg(button.bottom())
+                                .arg(g.c.bottom())));
+        QVERIFY2(button.right() <= g.c.right() + 20, qPrintable(QString::number(button.right())));
+        // The key is drawn on that row: a warp colour under the tiles' left part, nothing at the bottom.
+        const QImage img = rendered(view);
+        const int keyY = button.center().y();
+        bool swatch = false;
+        for (int x = int(g.a.left()); x < button.left() && !swatch; ++x)
+            swatch = pixelAt(img, QPointF(x, keyY)) == warpColor(0);
+        QVERIFY(swatch);
+        // Side by side keeps both panels' tiles above the key.
+        side->click();
+        QCOMPARE(view.panelCount(), 2);
+        QVERIFY(side->geometry().top() > view.panelGeometry(1).c.bottom());
+    }
+
     void smallViewSamplesWithANote()
     {
         TileMapView view;

@@ -24,6 +24,11 @@ struct TilePanelGeometry {
 // The panel for `shape` inside `area`, cells square and as large as fit.
 TilePanelGeometry layoutTilePanel(const KernelShape &shape, const QRectF &area);
 
+// Under a panel's tiles: its margin and its note's row (the panel's bottom).
+inline constexpr double kTilePanelBottomPx = 8 + 22;
+// A panel made as tall as its tiles need keeps its cell size with this much more.
+inline constexpr double kTilePanelSlackPx = 8;
+
 // Below this cell size the map samples colours instead of showing every element.
 inline constexpr double kMinReadableCellPx = 2.0;
 

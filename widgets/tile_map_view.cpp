@@ -117,18 +117,83 @@ void TileMapView::setShape(const KernelShape &shape)
         m_sideBySide = false;
     if (m_selected >= shape.threads())
         m_selected = -1;
+    placeButtons(); // the key's row moves with the tiles' height
     update();
 }
 
 void TileMapView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
-    m_sideButton->adjustSize();
-    m_sideButton->move(width() - m_sideButton->width() - 4,
-                       height() - m_sideButton->height() - 1); // by the key
-    m_fragmentButton->adjustSize();
-    m_fragmentButton->move(width() - m_fragmentButton->width() - 4,
-                           height() - m_fragmentButton->height() - 1);
+    placeButtons();
+}
+
+void TileMapView::placeButtons()
+{
+    // On the key's row, after its swatches: what they switch is what the key explains. Right-aligned
+    // under the tiles where there is room, never over the swatches.
+    const QRectF area(0, 0, width(), height());
+    const QRectF key = keyRect(area);
+    const QRectF panels = panelsArea(area);
+    double tilesRight = 0;
+    for (int i = 0; i < panelCount(); ++i)
+        tilesRight = std::max(tilesRight, geometryIn(i, panels, false).c.right());
+    for (QCheckBox *button : {m_sideButton, m_fragmentButton}) {
+        button->adjustSize();
+        const double right = std::min(double(width()) - 4, tilesRight + 16);
+        const double x = std::max(keyEnd(key) + 16, right - button->width());
+        button->move(int(std::min(x, double(width() - button->width() - 4))),
+                     int(key.center().y() - button->height() / 2.0));
+    }
+}
+
+QRectF TileMapView::panelsArea(const QRectF &area) const
+{
+    const QRectF most(area.left(), area.top(), area.width(), area.height() - kKeyHeight);
+    // The tiles' bottom, the panel's margin and its note row under them (mapping_tile_geometry),
+    // and a gap's worth of slack so the cells keep their size in the shorter area.
+    const TilePanelGeometry g = layoutTilePanel(
+        panelShape(0), QRectF(most.left(), most.top(), most.width() / panelCount(), most.height()));
+    const double used = g.a.bottom() - most.top() + kTilePanelBottomPx + kTilePanelSlackPx;
+    return QRectF(most.left(), most.top(), most.width(), std::min(most.height(), used));
+}
+
+QFont TileMapView::keyFont() const
+{
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    return small;
+}
+
+QString TileMapView::keyLabel() const
+{
+    const bool groups = m_shape.layout == ThreadLayout::WgmmaWarpgroups;
+    const bool trailingProducer =
+        groups && m_shape.firstConsumerThread + m_shape.outputThreads() < m_shape.threads();
+    return !groups                           ? tr("warp colour:")
+           : m_shape.firstConsumerThread > 0 ? tr("warpgroup colour (0: producer):")
+           : trailingProducer ? tr("warpgroup colour (the producer warp after them stores nothing):")
+                              : tr("warpgroup colour:");
+}
+
+double TileMapView::keyEnd(const QRectF &key) const
+{
+    // As paintAll draws it: the label, a swatch a warp, then the notes that follow them.
+    const QFontMetricsF metrics(keyFont());
+    const double labelW = metrics.horizontalAdvance(keyLabel()) + 6;
+    const int warps = std::max(1, keyWarpCount());
+    const double sw = std::min(28.0, (key.width() - labelW) / warps);
+    double end = key.left() + labelW + warps * sw;
+    if (warps > 16)
+        end += 4 + metrics.horizontalAdvance(tr("(16 colours repeat)"));
+    if (fragmentsApply())
+        end += 12 + metrics.horizontalAdvance(tr("A, B register:")) + 6 + 4 * 40;
+    return end;
+}
+
+QRectF TileMapView::keyRect(const QRectF &area) const
+{
+    const QRectF panels = panelsArea(area);
+    return QRectF(area.left() + 8, panels.bottom() + 2, area.width() - 16, kKeyHeight - 4);
 }
 
 void TileMapView::setShowFragments(bool on)
@@ -138,6 +203,7 @@ void TileMapView::setShowFragments(bool on)
         m_fragmentButton->setChecked(on);
     }
     m_fragments = on;
+    placeButtons();
     update();
 }
 
@@ -179,6 +245,7 @@ void TileMapView::setSideBySide(bool on)
         m_sideButton->setChecked(on);
     }
     m_sideBySide = on;
+    placeButtons();
     update();
 }
 
@@ -208,7 +275,7 @@ KernelShape TileMapView::panelShape(int panel) const
 
 TilePanelGeometry TileMapView::panelGeometry(int panel) const
 {
-    return geometryIn(panel, QRectF(0, 0, width(), height() - kKeyHeight), true);
+    return geometryIn(panel, panelsArea(QRectF(0, 0, width(), height())), true);
 }
 
 TilePanelGeometry TileMapView::geometryIn(int panel, const QRectF &area, bool zoomed) const
@@ -237,7 +304,7 @@ void TileMapView::setZoom(double zoom, QPointF about)
     if (z == m_zoom)
         return;
     // Keep the point under `about` where it is.
-    const TilePanelGeometry unzoomed = geometryIn(0, QRectF(0, 0, width(), height() - kKeyHeight), false);
+    const TilePanelGeometry unzoomed = geometryIn(0, panelsArea(QRectF(0, 0, width(), height())), false);
     const QPointF origin(unzoomed.a.left(), unzoomed.b.top());
     if (about.isNull())
         about = unzoomed.c.center();
@@ -584,23 +651,15 @@ void TileMapView::paintFragments(QPainter &p, const KernelShape &s, const TilePa
 void TileMapView::paintAll(QPainter &p, const QRectF &area, bool print) const
 {
     p.fillRect(area, print ? QColor(Qt::white) : palette().color(QPalette::Base));
-    // The warp-colour key along the bottom: one swatch per warp of the block.
-    const QRectF key(area.left() + 8, area.bottom() - kKeyHeight + 2, area.width() - 16, kKeyHeight - 4);
-    const QRectF panels(area.left(), area.top(), area.width(), area.height() - kKeyHeight);
+    // The warp-colour key under the tiles: one swatch per warp of the block.
+    const QRectF key = keyRect(area);
+    const QRectF panels = panelsArea(area);
     for (int i = 0; i < panelCount(); ++i)
         paintPanel(p, i, geometryIn(i, panels, !print));
-    QFont small = p.font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFont small = keyFont();
     p.setFont(small);
     p.setPen(palette().color(QPalette::WindowText));
-    const bool groups = m_shape.layout == ThreadLayout::WgmmaWarpgroups;
-    const bool trailingProducer =
-        groups && m_shape.firstConsumerThread + m_shape.outputThreads() < m_shape.threads();
-    const QString label = !groups                           ? tr("warp colour:")
-                          : m_shape.firstConsumerThread > 0 ? tr("warpgroup colour (0: producer):")
-                          : trailingProducer
-                              ? tr("warpgroup colour (the producer warp after them stores nothing):")
-                              : tr("warpgroup colour:");
+    const QString label = keyLabel();
     const double labelW = QFontMetricsF(small).horizontalAdvance(label) + 6;
     p.drawText(QRectF(key.left(), key.top(), labelW, key.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
     const int warps = std::max(1, keyWarpCount());

@@ -93,6 +93,14 @@ private:
     void paintPanel(QPainter &p, int panel, const TilePanelGeometry &g) const;
     void paintAll(QPainter &p, const QRectF &area, bool print) const;
     TilePanelGeometry geometryIn(int panel, const QRectF &area, bool zoomed) const;
+    // The panels' area in `area`: as tall as their tiles need, the key right under it (at 1920 the
+    // key stood 300 px below a square map); `area` less the key's row where the tiles fill it.
+    QRectF panelsArea(const QRectF &area) const;
+    QRectF keyRect(const QRectF &area) const;
+    double keyEnd(const QRectF &key) const; // where the swatches (and their notes) end
+    QFont keyFont() const;
+    QString keyLabel() const;
+    void placeButtons();
     QImage tileImage(const KernelShape &shape, Operand operand) const;
 
     KernelShape m_shape;
