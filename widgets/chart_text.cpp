@@ -41,7 +41,7 @@ QString formatGflops(double tflops)
 
 QString formatRunSize(const RunRecord &run)
 {
-    return QStringLiteral("%1 x %2 x %3").arg(run.m).arg(run.n).arg(run.k);
+    return run.sizeText();
 }
 
 QString runTitle(const RunRecord &run)

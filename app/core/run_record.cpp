@@ -65,7 +65,7 @@ void applyStoredCompiled(RunRecord &record, const QJsonObject &compiled)
 
 QString RunRecord::sizeText() const
 {
-    return QStringLiteral("%1x%2x%3").arg(m).arg(n).arg(k);
+    return QStringLiteral("%1 x %2 x %3").arg(m).arg(n).arg(k); // as the chart titles and the status bar
 }
 
 QString runStatusName(RunStatus s)

@@ -106,7 +106,7 @@ struct RunRecord {
     // The kernel as the ladder defines it: release build, launched as the stage launches it (no
     // launch experiment). Comparisons with the worklog's published steps use only these.
     bool isPlainLaunch() const { return !scalarSharedReads && maxBlocksPerSm <= 0 && smemCarveout < 0; }
-    QString sizeText() const; // "8192x4096x6144"
+    QString sizeText() const; // "8192 x 4096 x 6144"
 };
 
 // A run's stage as the tables and the runtime chart name it: the stage's title, and what its
