@@ -143,7 +143,7 @@ void ResultsTables::setUp(Table &table)
         view->setColumnHidden(column, !table.essential.contains(column));
     table.columnsButton = new QToolButton(header);
     table.columnsButton->setObjectName(QStringLiteral("columnsButton"));
-    table.columnsButton->setAutoRaise(true);
+    table.columnsButton->setAutoRaise(false);
     table.columnsButton->setFocusPolicy(Qt::NoFocus);
     // One width whatever it counts: the columns are fitted beside it.
     table.columnsButton->setText(tr("%n hidden ▾", nullptr, RM::ColumnCount));
