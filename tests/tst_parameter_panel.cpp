@@ -2,6 +2,7 @@
 // presets applied in one click, and configurationChanged for the model-driven views.
 #include "parameter_panel.h"
 #include "plain_text.h"
+#include "preset_item_delegate.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -378,15 +379,26 @@ private slots:
         auto *t4 = panel.findChild<QLabel *>(QStringLiteral("presetT4Note"));
         QVERIFY(t4 && t4->text().contains(QStringLiteral("published in the worklog")));
         auto *list = panel.findChild<QListWidget *>(QStringLiteral("presetList"));
+        QVERIFY(qobject_cast<PresetItemDelegate *>(list->itemDelegate()));
+        int timed = 0;
+        const QFontMetrics metrics(list->font());
         for (int i = 0; i < list->count(); ++i) {
-            const QString text = list->item(i)->text();
-            const qsizetype at = text.indexOf(QStringLiteral("(T4:"));
-            if (at < 0)
+            const QString time = list->item(i)->data(PresetItemDelegate::TimeRole).toString();
+            // The time in a column of its own, beside the name's, never wrapped into the name.
+            QVERIFY2(!list->item(i)->text().contains(QStringLiteral("T4")),
+                     qPrintable(list->item(i)->text()));
+            if (time.isEmpty())
                 continue;
-            QVERIFY2(!text.mid(at).contains(QLatin1Char(' ')), qPrintable(text)); // no break inside
+            ++timed;
+            QVERIFY2(QRegularExpression(QStringLiteral("^T4 [0-9]+\\.[0-9]{2} ms$")).match(time).hasMatch(),
+                     qPrintable(time));
+            const auto [name, column] = PresetItemDelegate::columns(QRect(0, 0, 300, 60), metrics, time);
+            QVERIFY(!name.intersects(column) && name.width() > 150);
+            QVERIFY(metrics.horizontalAdvance(time) <= column.width());
             QVERIFY(list->item(i)->toolTip().contains(QStringLiteral("published in the worklog")));
         }
-        // A wrapped "(T4: ...)" line belongs to its preset: rows banded in a shade the eye sees.
+        QCOMPARE(timed, 10); // steps 0-8 with 5a and 5b
+        // A wrapped name belongs to its preset: rows banded in a shade the eye sees.
         QVERIFY(list->alternatingRowColors());
         const QColor base = list->palette().color(QPalette::Base);
         const QColor band = list->palette().color(QPalette::AlternateBase);

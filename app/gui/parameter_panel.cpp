@@ -2,6 +2,7 @@
 
 #include "limit_spin_box.h"
 #include "plain_text.h"
+#include "preset_item_delegate.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -184,16 +185,11 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     presetLayout->addWidget(t4Note);
     m_presetList = new QListWidget;
     m_presetList->setObjectName(QStringLiteral("presetList"));
-    constexpr QChar nbsp(0x00a0); // "(T4: 593.53 ms)" never breaks inside
     for (const Preset &p : presets()) {
-        QString text = QString::fromStdString(p.title);
-        if (p.worklogT4Ms)
-            text += tr("  (T4: %1 ms)")
-                        .arg(*p.worklogT4Ms, 0, 'f', 2)
-                        .replace(QLatin1String(": "), QString(QLatin1Char(':')) + nbsp)
-                        .replace(QLatin1String(" ms"), nbsp + QStringLiteral("ms"));
-        auto *item = new QListWidgetItem(text, m_presetList);
+        auto *item = new QListWidgetItem(QString::fromStdString(p.title), m_presetList);
         item->setData(Qt::UserRole, QString::fromStdString(p.key));
+        if (p.worklogT4Ms)
+            item->setData(PresetItemDelegate::TimeRole, tr("T4 %1 ms").arg(*p.worklogT4Ms, 0, 'f', 2));
         item->setToolTip(
             tr("%1\n%2 — source: %3%4")
                 .arg(QString::fromStdString(p.title), QString::fromStdString(p.key),
@@ -205,12 +201,15 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     }
     m_presetList->setMinimumHeight(160);
     m_presetList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Whole names, wrapped: a name cut in the middle ("Step 1: shared-memor… 16") loses its meaning.
+    // Whole names, wrapped in their column beside the T4 times' (PresetItemDelegate): a name cut in
+    // the middle ("Step 1: shared-memor… 16") loses its meaning.
+    m_presetList->setItemDelegate(new PresetItemDelegate(m_presetList));
     m_presetList->setWordWrap(true);
     m_presetList->setTextElideMode(Qt::ElideNone);
     m_presetList->setResizeMode(QListView::Adjust);
-    // Banded rows: a wrapped "(T4: 593.53 ms)" read as an item of its own (two reviews of 2026-12-03).
-    // The style's alternate base (#f7f7f7 on white) is too faint to band: a tenth of the highlight.
+    m_presetList->setUniformItemSizes(false);
+    // Banded rows: a wrapped name stays with its preset (two reviews of 2026-12-03). The style's
+    // alternate base (#f7f7f7 on white) is too faint to band: a tenth of the highlight.
     m_presetList->setAlternatingRowColors(true);
     QPalette banded = m_presetList->palette();
     const QColor base = banded.color(QPalette::Base), highlight = banded.color(QPalette::Highlight);
