@@ -128,8 +128,16 @@ private slots:
         QVERIFY(grid && !grid->shownSweep());
         auto *offer = grid->findChild<QPushButton *>(QStringLiteral("sweepAddRecorded"));
         QVERIFY(offer && offer->isVisible());
-        QVERIFY(
-            grid->findChild<QLabel *>(QStringLiteral("sweepEmpty"))->text().contains(QStringLiteral("H200")));
+        auto *emptyText = grid->findChild<QLabel *>(QStringLiteral("sweepEmpty"));
+        QVERIFY(emptyText->text().contains(QStringLiteral("H200")));
+        // Lines a reader can follow, however wide the pane (1,100 px at 1920x1080).
+        window.resize(1920, 1080);
+        QApplication::processEvents();
+        QVERIFY2(emptyText->width() <= emptyText->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 90 &&
+                     grid->width() > emptyText->width() + 300,
+                 qPrintable(QStringLiteral("%1 of %2 px").arg(emptyText->width()).arg(grid->width())));
+        window.resize(1280, 800);
+        QApplication::processEvents();
         auto *exportButton = grid->findChild<QPushButton *>(QStringLiteral("sweepExport"));
         QVERIFY(exportButton);
         QVERIFY(!exportButton->isEnabled());
