@@ -12,8 +12,8 @@ namespace {
 constexpr double kSamePlacePx = 0.75; // a ring around a marker is that marker's
 // A run's label level with another marker reads as that one's even where its own is a pixel or two
 // nearer ("2 ◆ 3": step 3's label above its diamond, beside step 2's, at 1.5 times its own
-// distance): others must be twice as far as its own.
-constexpr double kOtherMarkerRatio = 2.0;
+// distance, and at twice it at 1440x900): others must be 2.5 times as far as its own.
+constexpr double kOtherMarkerRatio = 2.5;
 constexpr double kShortestLeaderPx = 5;
 
 // Liang-Barsky: whether the segment passes through the rect (or ends in it).
@@ -271,7 +271,7 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
         const auto fits = [&](const Candidate &candidate) {
             return boxFree(candidate.rect) && (!candidate.leader || leaderFree(*candidate.leader));
         };
-        // Beside its marker, with no leader, a label needs others twice as far (kOtherMarkerRatio).
+        // Beside its marker, with no leader, a label needs others 2.5 times as far (kOtherMarkerRatio).
         const auto readsAsOwn = [&](const Candidate &candidate, double margin) {
             if (request.ridge)
                 return nearestIsOwn(candidate.rect, own, rivals, margin);
