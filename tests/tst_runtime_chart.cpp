@@ -165,6 +165,33 @@ private slots:
         QCOMPARE(chart.runtimeSlotList().size(), 5);
     }
 
+    // The group choice is as wide as its entries ask, not stretched across the chart ("All runs"
+    // took 730 px of a 1920 window, review of 2026-12-03), and a long group name is whole in it.
+    void groupChoiceIsAsWideAsItsEntries()
+    {
+        RuntimeChart chart;
+        chart.resize(960, 500);
+        chart.setRuns(sampleRuns());
+        layOut(chart);
+        auto *combo = chart.findChild<QComboBox *>(QStringLiteral("runtimeGroupCombo"));
+        QVERIFY(combo);
+        QVERIFY2(combo->width() < 300, qPrintable(QString::number(combo->width())));
+        QList<RunRecord> runs = sampleRuns();
+        RunRecord other = runs.first();
+        other.runId = QStringLiteral("elsewhere");
+        other.gpuName = QStringLiteral("NVIDIA GeForce RTX 4090 Laptop GPU");
+        other.m = other.n = other.k = 6144;
+        runs << other;
+        chart.setRuns(runs);
+        layOut(chart);
+        QVERIFY(combo->count() >= 3);
+        int widest = 0;
+        for (int i = 0; i < combo->count(); ++i)
+            widest = std::max(widest, combo->fontMetrics().horizontalAdvance(combo->itemText(i)));
+        QVERIFY2(combo->width() >= std::min(widest, combo->fontMetrics().horizontalAdvance(QString(40, 'x'))),
+                 qPrintable(QStringLiteral("%1 px for %2").arg(combo->width()).arg(widest)));
+    }
+
     // Issue 22: a run whose number is not comparable says so beside it; a steady one does not.
     void marksRunsThatAreNotComparable()
     {

@@ -76,9 +76,10 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     m_viewCombo->setObjectName(QStringLiteral("runtimeViewCombo"));
     m_viewCombo->addItems({tr("Runtime (ms)"), tr("TFLOP/s"), tr("Speedup vs naive")});
     m_logCheck->setObjectName(QStringLiteral("runtimeLogCheck"));
-    controls->addWidget(m_groupCombo, 1);
+    controls->addWidget(m_groupCombo);
     controls->addWidget(m_viewCombo);
     controls->addWidget(m_logCheck);
+    controls->addStretch(1);
     placeLegendBeside(m_plot, font());
     // Bars lie along the left axis, in ladder order from the top; values run along the bottom.
     m_plot->yAxis->setRangeReversed(true);
@@ -169,8 +170,15 @@ void RuntimeChart::updateGroupCombo()
     m_groupCombo->addItem(groups.size() > 1 ? tr("All runs (%1 GPU/size groups)").arg(groups.size())
                                             : tr("All runs"),
                           QString());
-    for (const RunGroup &group : groups)
+    qsizetype longest = 0;
+    for (const RunGroup &group : groups) {
         m_groupCombo->addItem(group.label(), group.key());
+        longest = std::max(longest, group.label().size());
+    }
+    // As wide as its longest entry asks (up to 40 characters), not stretched: "All runs" took 730 px
+    // of a 1920 window (review of 2026-12-03).
+    m_groupCombo->setMinimumContentsLength(
+        int(std::clamp<qsizetype>(std::max(longest, m_groupCombo->itemText(0).size()), 12, 40)));
     syncControls();
 }
 
