@@ -152,7 +152,8 @@ private slots:
         QCOMPARE(view.rows()[2].verdict, Verdict::NotCompared);
         QVERIFY2(view.rows()[2].note.contains(QStringLiteral("25.0 %")), qPrintable(view.rows()[2].note));
         QCOMPARE(view.rows()[6].verdict, Verdict::NotCompared); // the read count itself
-        QCOMPARE(view.rows()[7].verdict, Verdict::Agrees);      // the stores are the source's
+        QCOMPARE(view.rows()[6].note, QStringLiteral("the same merged reads as above")); // said once
+        QCOMPARE(view.rows()[7].verdict, Verdict::Agrees); // the stores are the source's
 
         // Counts that disagree with the model where no build explains it: a disagreement.
         QJsonObject odd = step3Metrics(1.0);

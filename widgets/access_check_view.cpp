@@ -239,6 +239,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
              counters.metric(QStringLiteral("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")), true,
              false, false, tr("the bank check: ldmatrix.x4 and B reads conflict-free (padded rows)")});
     m_rows.clear();
+    bool mergedSaid = false; // the merged reads' note given on a row already
     for (const Quantity &q : quantities) {
         Row row;
         row.quantity = q.label;
@@ -259,9 +260,14 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
             row.note = tr("edge blocks: see above");
         } else if (q.notComparable) {
             row.verdict = Verdict::NotCompared;
+        } else if (q.sharedRead && readsMerged && mergedSaid) {
+            // Said once, on the first such row (the same four lines twice, review of 2026-12-03).
+            row.verdict = Verdict::NotCompared;
+            row.note = tr("the same merged reads as above");
         } else if (q.sharedRead && readsMerged) {
             // Not the accesses the model describes: say how far from them the binary is.
             row.verdict = Verdict::NotCompared;
+            mergedSaid = true;
             row.note = readsKept
                            ? tr("the binary issued %1 % of the source's 4-byte reads: the compiler merged "
                                 "them into wider loads (LDS.64/LDS.128); to compare, tick \"Shared reads as "
