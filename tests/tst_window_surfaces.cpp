@@ -200,6 +200,14 @@ private slots:
                     QVERIFY2(!text.contains(QStringLiteral("{runner}")), qPrintable(text));
             }
         }
+        // The runner command on a line of its own, never broken at its hyphen.
+        auto *placeholders =
+            window.findChild<SweepView *>()->findChild<QLabel *>(QStringLiteral("sweepRunnerPlaceholders"));
+        QVERIFY(placeholders);
+        QVERIFY2(placeholders->text()
+                     .split(QLatin1Char('\n'))
+                     .contains(QStringLiteral("ssh HOST gemmscope-runner")),
+                 qPrintable(placeholders->text()));
         auto *startOff =
             window.findChild<SweepView *>()->findChild<QLabel *>(QStringLiteral("sweepStartOff"));
         QVERIFY(startOff && startOff->isVisible());

@@ -120,8 +120,11 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
     form->addRow(tr("Runners"), row);
     // The template's placeholders, where a new user reads the field (the tooltip has examples).
     QLabel *placeholders = plainLabel(m_words.namePrefix + QStringLiteral("RunnerPlaceholders"));
-    placeholders->setText(tr("Empty: this machine's runner. Another machine: ssh HOST gemmscope-runner (a "
-                             "{gpu} in the command counts 0, 1, … one per runner)."));
+    // The command on a line of its own: wrapped in a sentence it broke at its hyphen ("gemmscope-" /
+    // "runner", review of 2026-12-03).
+    placeholders->setText(tr("Empty: this machine's runner. On another machine:\n"
+                             "ssh HOST gemmscope-runner\n"
+                             "With several runners, {gpu} in the command becomes 0, 1, 2, … one GPU each."));
     placeholders->setForegroundRole(QPalette::PlaceholderText); // quieter than a label, still readable
     form->addRow(QString(), placeholders);
 }
