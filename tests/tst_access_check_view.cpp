@@ -177,6 +177,16 @@ private slots:
         QVERIFY(view.rows()[3].note.contains(QStringLiteral("contention")));
         QVERIFY2(view.rows()[3].note.contains(QStringLiteral("need 1.00")), qPrintable(view.rows()[3].note));
         QVERIFY2(!view.rows()[3].note.contains(QStringLiteral("docs/")), qPrintable(view.rows()[3].note));
+        // Painted in its own colour: blue, not the amber of "not comparable" nor the red of "differs".
+        view.resize(640, 360);
+        const QImage image = view.grab().toImage();
+        bool sawBlue = false;
+        for (int y = 0; y < image.height() && !sawBlue; ++y)
+            for (int x = 0; x < image.width() && !sawBlue; ++x) {
+                const QColor c = image.pixelColor(x, y);
+                sawBlue = c.blue() > 150 && c.red() < 60 && c.green() < 120;
+            }
+        QVERIFY(sawBlue);
         view.setRun(step3Run(access(4.0, 16.0, 2.0, 0.85)));
         QCOMPARE(view.rows()[3].verdict, Verdict::Differs);
     }

@@ -33,7 +33,9 @@ QString verdictHtml(AccessCheckView::Verdict v)
     case AccessCheckView::Verdict::Differs:
         return QStringLiteral("<span style='color:#d62728'>&#10007; differs</span>");
     case AccessCheckView::Verdict::AboveModel:
-        return QStringLiteral("<span style='color:#9a6700'>&#9650; above the model</span>");
+        // Blue: a known excess, told apart at a glance from the amber of "not comparable" (two
+        // reviews of 2026-12-03 read the two as one).
+        return QStringLiteral("<span style='color:#0a58ca'>&#9650; above the model</span>");
     case AccessCheckView::Verdict::NotCompared:
         // Marked, in amber: the numbers differ for a reason the note gives, not unflagged.
         return QStringLiteral("<span style='color:#9a6700'>&#8800; not comparable</span>");
@@ -284,8 +286,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
                 // the model at one block per SM; the excess comes with global-load traffic beside them.
                 row.verdict = Verdict::AboveModel;
                 row.note = tr("the addresses need %1 per instruction; the rest is L1 contention beside "
-                              "global loads, "
-                              "which this counter counts and the address model does not")
+                              "global loads, which this counter counts and the address model does not")
                                .arg(number(q.model));
             }
         }

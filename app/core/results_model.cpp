@@ -159,8 +159,6 @@ QString compactSize(const RunRecord &r)
 // A cell that has nothing to say, told apart from a number at a glance (its tooltip says why).
 const QString kNothing = QStringLiteral("—");
 
-// Compiled resources (registers, shared memory, occupancy) are known once the stage compiled;
-// cuBLAS reports none of its own kernels'.
 // A measured run's p20–p80 range: none for a published time (one number) or a run without samples.
 bool hasSpread(const RunRecord &r)
 {
@@ -168,6 +166,8 @@ bool hasSpread(const RunRecord &r)
            r.medianMs > 0;
 }
 
+// Compiled resources (registers, shared memory, occupancy) are known once the stage compiled;
+// cuBLAS reports none of its own kernels'.
 bool resourcesKnown(const RunRecord &r)
 {
     return r.registers >= 0;

@@ -87,9 +87,9 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     m_full.textFirst = RM::ParametersColumn; // the BK that tells the `__restrict__` rows apart
     m_runList.view = makeTable(sortedModel, "counterRunList");
     m_runList.essential = {RM::CodeColumn, RM::StageColumn, RM::MedianColumn, RM::ParametersColumn};
-    // A published T4 time next to an H200 one must not read as the same GPU's.
-    // Its speed first where there is room: at 1920 the list showed a Size and an Origin the same on
-    // every row and hid the TFLOP/s (review of 2026-12-03).
+    // Its speed first where there is room (at 1920 the list showed a Size and an Origin the same on
+    // every row and hid the TFLOP/s, review of 2026-12-03); then where it was measured: a published
+    // T4 time next to an H200 one must not read as the same GPU's.
     m_runList.optional = {RM::TflopsColumn, RM::OriginColumn, RM::SizeColumn, RM::GpuColumn};
     m_runList.textFirst = RM::StageColumn; // the code and the time tell its rows apart
     // The list is narrow and the time is what tells runs apart: right after the stage.
