@@ -814,7 +814,16 @@ std::pair<QCPRange, QCPRange> RooflineChart::defaultView() const
         const double want = std::min(leftmost / 2, ridge / 10);
         xMin = std::min(std::max(xMin, std::pow(10.0, std::floor(std::log10(want)))), leftmost / 2);
     }
-    return {QCPRange(xMin, xMax), QCPRange(yMin, yMax)};
+    // The view ends on a 1-2-5 value, as its ticks run: an axis ending at "6000" or "900" read as
+    // odd (three reviews of 2026-12-03).
+    const auto ceil125 = [](double v) {
+        const double decade = std::pow(10.0, std::floor(std::log10(v)));
+        for (const double m : {1.0, 2.0, 5.0})
+            if (m * decade >= v * (1 - 1e-9))
+                return m * decade;
+        return 10 * decade;
+    };
+    return {QCPRange(xMin, ceil125(xMax)), QCPRange(yMin, ceil125(yMax))};
 }
 
 // Legend entries for what has no graph of its own: one entry for every run's disc (the colour is the
