@@ -2,6 +2,7 @@
 
 #include "plain_text.h"
 #include "results_model.h"
+#include "run_list_delegate.h"
 #include "run_selection.h"
 #include "turn_queue.h"
 
@@ -86,7 +87,13 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
                        RM::GpuColumn,      RM::ClockColumn, RM::TimeColumn};
     m_full.textFirst = RM::ParametersColumn; // the BK that tells the `__restrict__` rows apart
     m_runList.view = makeTable(sortedModel, "counterRunList");
-    m_runList.essential = {RM::CodeColumn, RM::StageColumn, RM::MedianColumn, RM::ParametersColumn};
+    // The parameters under the stage's name, in its cell (RunListDelegate): beside it they were cut
+    // at 1280 and 1440. Their own column stays in the column menu.
+    m_runList.view->setItemDelegateForColumn(RM::StageColumn,
+                                             new RunListDelegate(RM::ParametersColumn, this));
+    m_runList.view->verticalHeader()->setDefaultSectionSize(
+        RunListDelegate::rowHeight(m_runList.view->fontMetrics()));
+    m_runList.essential = {RM::CodeColumn, RM::StageColumn, RM::MedianColumn};
     // Its speed first where there is room (at 1920 the list showed a Size and an Origin the same on
     // every row and hid the TFLOP/s, review of 2026-12-03); then where it was measured: a published
     // T4 time next to an H200 one must not read as the same GPU's.
