@@ -13,12 +13,14 @@
 #include "workspaces.h"
 
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QToolButton>
+#include <QToolTip>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -244,6 +246,32 @@ private slots:
                                     .arg(list->horizontalHeader()->sectionSize(RM::StageColumn))));
             QVERIFY(list->rowHeight(row) >= 2 * list->fontMetrics().height());
         }
+        // Its tooltip: both lines, or a failed run's reason (the model's), never the lines over it.
+        const auto tipAt = [&](int row) {
+            const QModelIndex cell = list->model()->index(row, RM::StageColumn);
+            QToolTip::hideText();
+            QHelpEvent help(QEvent::ToolTip, list->visualRect(cell).center(),
+                            list->viewport()->mapToGlobal(list->visualRect(cell).center()));
+            twoLines->helpEvent(&help, list, option, cell);
+            return QToolTip::text();
+        };
+        const QString first = tipAt(0);
+        QVERIFY2(first.contains(twoLines->lines(list->model()->index(0, RM::StageColumn))[1].toHtmlEscaped()),
+                 qPrintable(first));
+        RunRecord failed = window.session()->runs().first();
+        failed.runId = QStringLiteral("failed-for-the-tooltip");
+        failed.status = RunStatus::Failed;
+        failed.errorKind = QStringLiteral("launch");
+        failed.errorMessage = QStringLiteral("the kernel did not start");
+        window.session()->addOrUpdate(failed);
+        QApplication::processEvents();
+        int failedRow = -1;
+        for (int row = 0; row < list->model()->rowCount(); ++row)
+            if (list->model()->index(row, 0).data(RM::RunIdRole).toString() == failed.runId)
+                failedRow = row;
+        QVERIFY(failedRow >= 0);
+        QVERIFY2(tipAt(failedRow).contains(QStringLiteral("the kernel did not start")),
+                 qPrintable(tipAt(failedRow)));
 
         // Where a column more fits (the list dragged wider), it is the speed, not one of those the
         // same on every row: at 1920 a wide list showed Size and Origin and hid the TFLOP/s.

@@ -63,8 +63,11 @@ bool RunListDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view,
 {
     if (event->type() != QEvent::ToolTip || !index.isValid())
         return QStyledItemDelegate::helpEvent(event, view, option, index);
-    // Both lines whole; they come from a session file: never markup.
     const QStringList both = lines(index);
+    // A failed or refused run's cell says why (the model's tooltip): kept. Otherwise both lines
+    // whole; they come from a session file: never markup.
+    if (index.data(Qt::ToolTipRole).toString() != plainTextAsHtml(both[0]))
+        return QStyledItemDelegate::helpEvent(event, view, option, index);
     QToolTip::showText(event->globalPos(),
                        plainTextAsHtml(both[1].isEmpty() ? both[0] : both.join(QLatin1Char('\n'))), view);
     return true;
