@@ -4,9 +4,13 @@
 #include "file_write.h"
 #include "support/fs_faults.h"
 
+#include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 
 using namespace gemmscope;
 using namespace gemmscope::testing;
@@ -215,6 +219,84 @@ private slots:
         const FileWrite w = writeFileAtomically(m_dir->filePath(QStringLiteral("no/such/a.json")), "x");
         QVERIFY(!w.ok);
         QVERIFY2(w.error.contains(QStringLiteral("does not exist")), qPrintable(w.error));
+    }
+
+    // --save replaced a mode-0444 file, a user's "do not touch" mark.
+    void aReadOnlyFileIsRefusedUnlessConfirmed()
+    {
+        const QString path = m_dir->filePath(QStringLiteral("kept.json"));
+        writePlain(path, kOld);
+        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadGroup |
+                                                QFileDevice::ReadOther));
+        QVERIFY(isReadOnlyFile(path));
+        const FileWrite refused = writeFileAtomically(path, "new");
+        QVERIFY(!refused.ok);
+        QVERIFY2(refused.error.contains(QStringLiteral("read-only")), qPrintable(refused.error));
+        QCOMPARE(readAll(path), kOld);
+        const FileWrite confirmed = writeFileAtomically(path, "new", {.replaceReadOnly = true});
+        QVERIFY2(confirmed.ok, qPrintable(confirmed.error));
+        QCOMPARE(readAll(path), QByteArray("new"));
+    }
+
+    // A legal 239-byte name was refused as "File name too long": the temporary's was longer.
+    void theLongestNameFits_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("255 ASCII bytes") << QString(250, QLatin1Char('a')) + QStringLiteral(".json");
+        // 'é' is two bytes in UTF-8: 117 of them and ".json" are 239 bytes; the temporary's cut
+        // must not split one.
+        QTest::newRow("239 UTF-8 bytes") << QString(117, QChar(0xE9)) + QStringLiteral(".json");
+    }
+    void theLongestNameFits()
+    {
+        QFETCH(QString, name);
+        const QString path = m_dir->filePath(name);
+        const FileWrite w = writeFileAtomically(path, "x");
+        QVERIFY2(w.ok, qPrintable(w.error));
+        QCOMPARE(readAll(path), QByteArray("x"));
+        QCOMPARE(otherEntries(m_dir->path(), {name}), QStringList());
+    }
+
+    // A 4,085-character path was refused: the temporary's path passed PATH_MAX.
+    void theLongestPathFits()
+    {
+        QString folder = m_dir->path();
+        while (folder.size() < 4085 - 260)
+            folder += QLatin1Char('/') + QString(200, QLatin1Char('d'));
+        QVERIFY(QDir().mkpath(folder));
+        const QString path = folder + QLatin1Char('/') + QString(4085 - folder.size() - 1, QLatin1Char('f'));
+        QCOMPARE(path.size(), 4085);
+        const FileWrite w = writeFileAtomically(path, "x");
+        QVERIFY2(w.ok, qPrintable(w.error));
+        QCOMPARE(readAll(path), QByteArray("x"));
+    }
+
+    // A save killed mid-write (SIGKILL, a power cut) left ".name.<hex>.tmp", as large as the
+    // session, that nothing removed: the next write of that file removes the temporaries of
+    // writers that have ended, and never one still being written.
+    void temporariesOfEndedWritersAreRemoved()
+    {
+        QProcess ended;
+        ended.start(QStringLiteral("true"), {});
+        QVERIFY(ended.waitForFinished(30000));
+        const qint64 gone = ended.processId() > 0 ? ended.processId() : 999999;
+        const QString path = m_dir->filePath(QStringLiteral("s.json"));
+        const QString stale = m_dir->filePath(QStringLiteral(".s.json.%1-0badf00d.tmp").arg(gone));
+        const QString live = m_dir->filePath(
+            QStringLiteral(".s.json.%1-0000cafe.tmp").arg(QCoreApplication::applicationPid()));
+        const QString otherFile = m_dir->filePath(QStringLiteral(".t.json.%1-0badf00d.tmp").arg(gone));
+        for (const QString &temp : {stale, live, otherFile})
+            writePlain(temp, kOld);
+        if (::kill(pid_t(gone), 0) == 0)
+            QSKIP("the ended process's pid was taken again");
+        QVERIFY(writeFileAtomically(path, "x").ok);
+        QVERIFY(!QFileInfo::exists(stale));
+        QVERIFY(QFileInfo::exists(live));      // its writer is alive: being written now
+        QVERIFY(QFileInfo::exists(otherFile)); // another file's: its own next write removes it
+        // At a program's start, a folder of its own is cleared of them all.
+        QCOMPARE(removeInterruptedWritesIn(m_dir->path()), 1);
+        QVERIFY(!QFileInfo::exists(otherFile));
+        QVERIFY(QFileInfo::exists(live));
     }
 
 private:

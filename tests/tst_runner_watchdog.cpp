@@ -17,7 +17,7 @@ namespace {
 
 // How the stand-in misbehaves on a run, chosen by the request's seed (the protocol's request types
 // are typed; the seed reaches the runner as it is).
-enum Misbehaviour { Answer = 1, Hang = 101, SigKill = 102, EndlessLine = 103 };
+enum Misbehaviour { Answer = 1, Hang = 101, SigKill = 102, EndlessLine = 103, FaultWithoutExit = 104 };
 
 RunRequest request(Misbehaviour how = Answer, int budgetMs = 100)
 {
@@ -28,6 +28,13 @@ RunRequest request(Misbehaviour how = Answer, int budgetMs = 100)
     r.config.params = defaultParams(StageId::Coalesced);
     r.config.size = {256, 256, 256};
     r.config.timing.budgetMs = budgetMs;
+    return r;
+}
+
+RunRequest profile(Misbehaviour how)
+{
+    RunRequest r = profileRequest(request().config);
+    r.seed = how;
     return r;
 }
 
@@ -153,6 +160,54 @@ private slots:
                  qPrintable(record.errorMessage));
         QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 15000);
         QCOMPARE(results[0][0].value<RunRecord>().runId, after);
+    }
+
+    // A silent profile is timed by the protocol's limit for a profile child (plus the margin), not
+    // by the run's timing budget, and its sentence names the profile.
+    void silentProfileIsTimedAsAProfile()
+    {
+        RunnerClient client;
+        client.setCommand(standIn());
+        client.setWatchdog(
+            {.startupMs = 10000, .silenceMarginMs = 500, .cancelGraceMs = 1000, .profileSilenceMs = 1000});
+        QSignalSpy results(&client, &RunnerClient::resultAvailable);
+        QSignalSpy failed(&client, &RunnerClient::profileFailed);
+        const QString hung = client.submit(profile(Hang));
+        const QString after = client.submit(request());
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
+        QCOMPARE(failed[0][0].toString(), hung);
+        QCOMPARE(failed[0][1].toString(), QStringLiteral("runner_timeout"));
+        const QString message = failed[0][2].toString();
+        QVERIFY2(message.contains(QStringLiteral("sent nothing for 1.5 s while it profiled")),
+                 qPrintable(message));
+        QVERIFY2(!message.contains(QStringLiteral("budget")), qPrintable(message));
+        QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 15000);
+        QCOMPARE(results[0][0].value<RunRecord>().runId, after);
+    }
+
+    // A runner that reports a device fault must end (status 3); one that does not is stopped, so
+    // that what waits behind the profile is sent to a new runner instead of never.
+    void deviceFaultWithoutExitIsStoppedAndTheQueueGoesOn()
+    {
+        RunnerClient client;
+        client.setCommand(standIn());
+        client.setWatchdog({.startupMs = 10000,
+                            .silenceMarginMs = 600000,
+                            .cancelGraceMs = 1000,
+                            .profileSilenceMs = 600000,
+                            .faultExitMs = 1000});
+        QSignalSpy results(&client, &RunnerClient::resultAvailable);
+        QSignalSpy runFailed(&client, &RunnerClient::runFailed);
+        QSignalSpy failed(&client, &RunnerClient::profileFailed);
+        const QString faulted = client.submit(profile(FaultWithoutExit));
+        const QString after = client.submit(request());
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 15000);
+        QCOMPARE(failed[0][0].toString(), faulted);
+        QCOMPARE(failed[0][1].toString(), QStringLiteral("device_fault"));
+        QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 20000);
+        QCOMPARE(results[0][0].value<RunRecord>().runId, after);
+        QCOMPARE(runFailed.count(), 0); // the run waited; it never ran on the faulted runner
+        QCOMPARE(starts(), 2);
     }
 
     // Defect 12: protocol 1.5 or "1" was reported as "protocol 0".

@@ -12,7 +12,7 @@ namespace {
 
 const QLatin1String kBenchFormat("gemmscope-bench");
 
-BenchParse refuse(const QString &why)
+BenchParse refuseBench(const QString &why)
 {
     return {std::nullopt, why};
 }
@@ -65,16 +65,16 @@ BenchParse parseBench(const QByteArray &bytes)
     QString error;
     const auto root = parseJsonObject(bytes, &error);
     if (!root)
-        return refuse(error);
+        return refuseBench(error);
     if (root->value("format").toString() != kBenchFormat)
-        return refuse(QObject::tr("It is not a GemmScope bench file (format \"%1\").")
-                          .arg(root->value("format").toString()));
+        return refuseBench(QObject::tr("It is not a GemmScope bench file (format \"%1\").")
+                               .arg(root->value("format").toString()));
     if (exactInt(root->value("version")) != kBenchFormatVersion)
-        return refuse(QObject::tr("It has bench format version %1; this GemmScope reads version %2.")
-                          .arg(describeJsonValue(root->value("version")))
-                          .arg(kBenchFormatVersion));
+        return refuseBench(QObject::tr("It has bench format version %1; this GemmScope reads version %2.")
+                               .arg(describeJsonValue(root->value("version")))
+                               .arg(kBenchFormatVersion));
     if (!root->value("rows").isArray())
-        return refuse(QObject::tr("It has no rows."));
+        return refuseBench(QObject::tr("It has no rows."));
     BenchFile bench;
     bench.date = root->value("date").toString();
     bench.command = root->value("command").toString();
@@ -107,12 +107,12 @@ BenchParse parseBench(const QByteArray &bytes)
         else if (const auto *failure = event ? std::get_if<protocol::ErrorEvent>(&*event) : nullptr)
             r.error = *failure;
         else
-            return refuse(QObject::tr("Row %1 has no runner result or error event.").arg(number));
+            return refuseBench(QObject::tr("Row %1 has no runner result or error event.").arg(number));
         r.request = requestOf(row, r.event, size);
         bench.rows.append(r);
     }
     if (root->contains("profiles") && !root->value("profiles").isArray())
-        return refuse(QObject::tr("Its profiles are not a list."));
+        return refuseBench(QObject::tr("Its profiles are not a list."));
     number = 0;
     for (const QJsonValue &value : root->value("profiles").toArray()) {
         ++number;
@@ -120,9 +120,9 @@ BenchParse parseBench(const QByteArray &bytes)
         QString why;
         if (!protocol::fromJson(value.toObject(), profile, &why) || profile.stage.isEmpty() ||
             profile.size.m <= 0 || profile.size.n <= 0 || profile.size.k <= 0)
-            return refuse(QObject::tr("Profile %1 is not a runner profile event%2.")
-                              .arg(number)
-                              .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+            return refuseBench(QObject::tr("Profile %1 is not a runner profile event%2.")
+                                   .arg(number)
+                                   .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why));
         bench.profileEvents.append(value.toObject());
         bench.profiles.append(profile);
     }

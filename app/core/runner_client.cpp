@@ -143,6 +143,7 @@ void RunnerClient::start()
 void RunnerClient::startProcess()
 {
     m_state = State::Starting;
+    m_faultMessage.clear();
     RunnerCommand command = m_command;
     if (command.isEmpty()) {
         command.program = m_runnerPath;
@@ -205,8 +206,8 @@ void RunnerClient::send(const QJsonObject &object)
 
 void RunnerClient::dispatchNext()
 {
-    if (m_state != State::Ready)
-        return;
+    if (m_state != State::Ready || !m_faultMessage.isEmpty())
+        return; // after a device fault what waits goes to the next runner
     if (m_inFlight.isEmpty() && m_queue.isEmpty()) {
         emit idle();
         return;
@@ -215,10 +216,8 @@ void RunnerClient::dispatchNext()
         std::optional<RunRequest> next = m_queue.takeNext();
         if (!next)
             break;
-        if (m_inFlight.isEmpty()) {
-            m_faultMessage.clear();
+        if (m_inFlight.isEmpty())
             m_sinceProgress.invalidate();
-        }
         m_inFlight.append({*next, {}});
         send(next->toProtocolJson());
         armWatchdog();
@@ -244,6 +243,19 @@ void RunnerClient::armWatchdog()
             m_limits.startupMs, protocol::ErrorKind::RunnerTimeout,
             tr("The runner did not report that it was ready within %1 s, so it was stopped.")
                 .arg(m_limits.startupMs / 1000.0));
+    } else if (m_state == State::Ready && !m_faultMessage.isEmpty()) {
+        m_transport->watchSilence(m_limits.faultExitMs, protocol::ErrorKind::RunnerTimeout,
+                                  tr("The runner reported a device fault but did not end within %1 s, as it "
+                                     "must, so it was stopped.")
+                                      .arg(m_limits.faultExitMs / 1000.0));
+    } else if (m_state == State::Ready && !m_inFlight.isEmpty() && m_inFlight.front().request.isProfile()) {
+        const qint64 limit = qint64(m_limits.profileSilenceMs) + m_limits.silenceMarginMs;
+        m_transport->watchSilence(int(std::min<qint64>(INT_MAX, limit)), protocol::ErrorKind::RunnerTimeout,
+                                  tr("The runner sent nothing for %1 s while it profiled, longer than a "
+                                     "profile may be silent (%2 s) plus a margin of %3 s, so it was stopped.")
+                                      .arg(limit / 1000.0)
+                                      .arg(m_limits.profileSilenceMs / 1000.0)
+                                      .arg(m_limits.silenceMarginMs / 1000.0));
     } else if (m_state == State::Ready && !m_inFlight.isEmpty()) {
         const qint64 budget = std::max(0, m_inFlight.front().request.config.timing.budgetMs);
         m_transport->watchSilence(int(std::min<qint64>(INT_MAX, budget + m_limits.silenceMarginMs)),
@@ -443,12 +455,13 @@ void RunnerClient::runnerEnded(const RunnerEnd &end)
     }
     if (m_state == State::ShuttingDown || m_state == State::Stopped || m_state == State::Unavailable)
         return;
-    const bool fault = end.kind == protocol::ErrorKind::DeviceFault;
-    // The oldest job in flight was running (unless the fault already answered it); the ones sent
-    // after it never started and go to the new runner, unless they were cancelled meanwhile.
+    // The oldest job in flight was running, unless a device fault already answered it (then the
+    // runner was ending, by itself or by the watchdog); the ones sent after it never started and
+    // go to the new runner, unless they were cancelled meanwhile.
+    const bool faultAnswered = !m_faultMessage.isEmpty();
     QList<InFlight> sent = std::exchange(m_inFlight, {});
     const QStringList cancelled = std::exchange(m_cancelledJobs, {});
-    if (!sent.isEmpty() && !(fault && !m_faultMessage.isEmpty())) {
+    if (!sent.isEmpty() && !faultAnswered) {
         const RunRequest running = sent.takeFirst().request;
         failJob(running, end.kind, end.message + tr(" The runner was restarted."));
     }

@@ -55,6 +55,10 @@ public:
         int startupMs = 60000;        // until `ready`
         int silenceMarginMs = 120000; // silence allowed beyond the running job's budget_ms
         int cancelGraceMs = 5000;     // a cancelled running job must end within this
+        // A profile job's silence: the protocol's limit for its child, plus silenceMarginMs, so
+        // that the runner's own sentence about the child comes first.
+        int profileSilenceMs = protocol::kProfileSilenceLimitMs;
+        int faultExitMs = 10000; // a runner that reported a device fault must have ended by then
         qsizetype maxLineBytes = kMaxLineBytes;
     };
     void setWatchdog(const Watchdog &watchdog);
@@ -134,7 +138,9 @@ private:
     Watchdog m_limits;
     QTimer *m_cancelTimer = nullptr; // a cancelled running job's grace period
     QStringList m_cancelledJobs;     // jobs in flight a cancel was sent for
-    QString m_faultMessage;          // the device_fault event's sentence, kept until the process exits
+    // The device_fault event's sentence, kept until the process exits: while it is set nothing
+    // more is sent to this runner (the protocol says it ends), and it is watched to end.
+    QString m_faultMessage;
     int m_consecutiveRestarts = 0;
     QAtomicInt m_nextJob{0};
     QString m_jobPrefix;

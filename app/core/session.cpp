@@ -389,20 +389,22 @@ bool Session::open(const QString &path, QString *error)
     return true;
 }
 
-bool Session::save(QString *error)
+bool Session::save(QString *error, bool replaceReadOnly)
 {
     if (m_filePath.isEmpty() || m_filePath.startsWith(QLatin1Char(':'))) {
         if (error)
             *error = tr("The session has no file yet; use Save As.");
         return false;
     }
-    return saveAs(m_filePath, error);
+    return saveAs(m_filePath, error, replaceReadOnly);
 }
 
-bool Session::saveAs(const QString &path, QString *error)
+bool Session::saveAs(const QString &path, QString *error, bool replaceReadOnly)
 {
     // A bench file this session imported is never saved over (`--import-bench X --save X`).
-    if (!writeSessionFile(path, m_data, error, {}, {.followSymlinks = true, .inputs = m_importedFiles}))
+    if (!writeSessionFile(
+            path, m_data, error, {},
+            {.followSymlinks = true, .inputs = m_importedFiles, .replaceReadOnly = replaceReadOnly}))
         return false;
     const QString absolute = QFileInfo(path).absoluteFilePath();
     if (absolute != m_filePath) {
@@ -826,6 +828,7 @@ AutosaveSlot::AutosaveSlot(const QString &directory)
         m_error = QObject::tr("Could not create the autosave folder %1.").arg(directory);
         return;
     }
+    removeInterruptedWritesIn(directory); // an autosave of a window killed mid-write
     const QDir dir(directory);
     for (int attempt = 0; attempt < 16; ++attempt) {
         const QString path =

@@ -179,9 +179,10 @@ public:
     // What the last open or load left out (SessionData::notices).
     QStringList notices() const { return m_data.notices; }
 
-    bool open(const QString &path, QString *error); // nothing changes when it fails
-    bool save(QString *error);                      // to filePath()
-    bool saveAs(const QString &path, QString *error);
+    bool open(const QString &path, QString *error);          // nothing changes when it fails
+    bool save(QString *error, bool replaceReadOnly = false); // to filePath()
+    // A read-only file is refused with a sentence unless `replaceReadOnly` (the user confirmed).
+    bool saveAs(const QString &path, QString *error, bool replaceReadOnly = false);
     bool importBench(const QString &path, QString *error); // appends the bench's runs
     bool loadDefault(QString *error, const QString &path = defaultSessionPath());
     // Adds the sweeps of the session at `path` (the default one: a parameter sweep and a size sweep

@@ -1,5 +1,6 @@
 #include "session_actions.h"
 
+#include "file_write.h"
 #include "notice_bar.h"
 #include "plain_text.h"
 #include "recent_files.h"
@@ -7,6 +8,7 @@
 #include "window_action.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -23,6 +25,9 @@ namespace gemmscope {
 SessionActions::SessionActions(Session *session, QWidget *window, NoticeBar *autosaveNotice)
     : QObject(window), m_session(session), m_window(window), m_autosaveNotice(autosaveNotice)
 {
+    // A save of a recent session that was killed mid-write left its temporary beside it.
+    for (const QString &path : RecentFiles::list())
+        removeInterruptedWrites(path);
     m_open = addWindowAction(window, "actionOpen", tr("&Open…"), QKeySequence::Open);
     m_save = addWindowAction(window, "actionSave", tr("&Save"), QKeySequence::Save);
     m_saveAs = addWindowAction(window, "actionSaveAs", tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")));
@@ -103,8 +108,11 @@ bool SessionActions::save()
 {
     if (m_session->filePath().isEmpty())
         return saveAs();
+    bool replaceReadOnly = false;
+    if (!confirmReplacingReadOnly(m_session->filePath(), &replaceReadOnly))
+        return false;
     QString error;
-    if (!m_session->save(&error)) {
+    if (!m_session->save(&error, replaceReadOnly)) {
         warn(m_window, tr("Save session"), error);
         return false;
     }
@@ -117,14 +125,31 @@ bool SessionActions::saveAs()
                                                       tr("GemmScope sessions (*.json)"));
     if (path.isEmpty())
         return false;
+    bool replaceReadOnly = false;
+    if (!confirmReplacingReadOnly(path, &replaceReadOnly))
+        return false;
     QString error;
-    if (!m_session->saveAs(path, &error)) {
+    if (!m_session->saveAs(path, &error, replaceReadOnly)) {
         warn(m_window, tr("Save session"), error);
         return false;
     }
     RecentFiles::add(path);
     updateRecentMenu();
     return true;
+}
+
+bool SessionActions::confirmReplacingReadOnly(const QString &path, bool *replace)
+{
+    *replace = false;
+    if (!isReadOnlyFile(path))
+        return true;
+    const auto answer = QMessageBox::question(
+        m_window, tr("Replace a read-only file?"),
+        tr("%1 is read-only: someone marked it not to be changed. Replace it with this session anyway?")
+            .arg(QDir::toNativeSeparators(path)),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    *replace = answer == QMessageBox::Yes;
+    return *replace;
 }
 
 bool SessionActions::confirmDiscard()

@@ -47,6 +47,9 @@ public:
     static void warn(QWidget *parent, const QString &title, const QString &text); // plain text
 
 private:
+    // True when `path` may be written: not read-only, or the user said to replace it (then
+    // `replace` is set).
+    bool confirmReplacingReadOnly(const QString &path, bool *replace);
     void updateRecentMenu();
     void offerRecovered(const QList<AutosaveRecovery> &found);
 

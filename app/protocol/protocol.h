@@ -13,6 +13,21 @@ namespace gemmscope::protocol {
 // optional fields do not. Clients refuse a runner that speaks another version.
 inline constexpr int kVersion = 1;
 
+// The longest event line a client reads (and the longest a runner relays from its profile
+// child): a profile of a large kernel is a few MiB; a line past this is a broken or hostile writer.
+inline constexpr qsizetype kMaxEventLineBytes = 64LL * 1024 * 1024;
+
+// A `profile` job runs in a child process (docs/protocol.md "Profile"). One CUPTI pass of the
+// slowest stage at a large size takes seconds, so a child silent this long is stuck in a kernel or
+// the driver: the runner stops it and answers the job. A client waits this long plus its own
+// margin before it gives up on the runner, so the runner's sentence comes first.
+inline constexpr int kProfileSilenceLimitMs = 300000;
+// However much it says, a child that has not answered after this long is stopped too (one that
+// sends progress forever would otherwise never end without Cancel).
+inline constexpr int kProfileTimeLimitMs = 1800000;
+// After its answer the child exits; one still there after this long is stopped (its answer stands).
+inline constexpr int kProfileExitGraceMs = 5000;
+
 enum class RequestType { Run, Compile, TraceOwner, Disassemble, Ceilings, Profile, Fault, Cancel, Quit };
 QString requestTypeName(RequestType type); // "run", "trace_owner", ...
 std::optional<RequestType> requestTypeFromName(const QString &name);

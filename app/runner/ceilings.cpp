@@ -11,10 +11,13 @@
 #include "kernel_timer.h"
 #include "loaded_kernel.h"
 
+#include "file_read.h"
+#include "file_write.h"
+
 #include <QFile>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <algorithm>
+#include <cstdio>
 #include <initializer_list>
 #include <vector>
 
@@ -253,10 +256,12 @@ QString ceilingsCachePath(const QString &cacheDir, const DeviceInfo &device)
 
 std::optional<Ceilings> loadCeilings(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
+    // A regular file of a sane size only: a FIFO or device planted at the name must not block
+    // or flood the runner.
+    const FileBytes file = readRegularFile(path, 1024 * 1024);
+    if (!file.bytes)
         return std::nullopt;
-    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+    const QJsonObject o = QJsonDocument::fromJson(*file.bytes).object();
     Ceilings c{o.value(QStringLiteral("fma_tflops")).toDouble(),
                o.value(QStringLiteral("dram_gbs")).toDouble(),
                o.value(QStringLiteral("measured_at")).toString(),
@@ -277,9 +282,6 @@ std::optional<Ceilings> loadCeilings(const QString &path)
 
 void storeCeilings(const QString &path, const DeviceInfo &device, const Ceilings &c)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return; // not fatal: the numbers are still reported
     QJsonObject o{{QStringLiteral("gpu"), protocol::toJson(gpuInfo(device))},
                   {QStringLiteral("fma_tflops"), c.fmaTflops},
                   {QStringLiteral("dram_gbs"), c.dramGBs},
@@ -295,8 +297,13 @@ void storeCeilings(const QString &path, const DeviceInfo &device, const Ceilings
         o.insert(QStringLiteral("shared_gbs"), c.sharedGBs);
         o.insert(QStringLiteral("memory_benchmark"), c.memoryBenchmark);
     }
-    f.write(QJsonDocument(o).toJson());
-    f.commit();
+    // Whole or not at all (a torn file would read as no ceilings and be measured again, but
+    // is never written); a failure is not fatal: the numbers are still reported.
+    WriteOptions own;
+    own.followSymlinks = false; // the cache folder is the runner's own
+    if (const FileWrite written = writeFileAtomically(path, QJsonDocument(o).toJson(), own); !written)
+        std::fprintf(stderr, "gemmscope-runner: the ceilings were not cached: %s\n",
+                     qPrintable(written.error));
 }
 
 } // namespace gemmscope::runner

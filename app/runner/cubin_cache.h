@@ -2,6 +2,9 @@
 // resources (registers, shared memory: `info`), stored under a key that is the SHA-256 of
 // everything that determines the compile (see NvrtcCompiler).
 // Recompiling a 192x192 register-tiled kernel costs ~1 s; a slider drag revisits configurations.
+// Every file goes through the atomic write path, and the info file, written last, records each
+// part's size and SHA-256: an entry is used only when it is whole (a part cut short by a full
+// disk, or changed since, is removed and the kernel compiled again).
 #pragma once
 
 #include <QByteArray>
@@ -26,8 +29,10 @@ class CubinCache {
 public:
     explicit CubinCache(QString directory); // created on first store
     std::optional<CachedCubin> load(const QString &key) const;
-    // Failure to write is not an error for the job: the compile result is still used.
+    // Failure to write is not an error for the job: the compile result is still used, and no part
+    // of the failed entry is left behind.
     bool store(const QString &key, const CachedCubin &entry) const;
+    void remove(const QString &key) const;
     QString directory() const { return m_directory; }
 
 private:

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <utility>
 
 int main(int argc, char **argv)
 {
@@ -35,7 +36,41 @@ int main(int argc, char **argv)
                        "else the number of hardware threads)."),
         QStringLiteral("n"));
     parser.addOption(compileThreads);
+    // What a profile job's child process is and how long it may take: the protocol's limits by
+    // default; tests name a stand-in child and limits they can wait for.
+    const QCommandLineOption profileChild(
+        QStringLiteral("profile-child"),
+        QStringLiteral("The program a profile job starts as its child (default: this runner)."),
+        QStringLiteral("program"));
+    parser.addOption(profileChild);
+    const QCommandLineOption profileSilence(
+        QStringLiteral("profile-silence-ms"),
+        QStringLiteral("How long a profile child may say nothing before it is stopped (default: %1).")
+            .arg(gemmscope::protocol::kProfileSilenceLimitMs),
+        QStringLiteral("ms"));
+    parser.addOption(profileSilence);
+    const QCommandLineOption profileTime(
+        QStringLiteral("profile-time-limit-ms"),
+        QStringLiteral("How long a profile child may take to answer, however much it says (default: %1).")
+            .arg(gemmscope::protocol::kProfileTimeLimitMs),
+        QStringLiteral("ms"));
+    parser.addOption(profileTime);
     parser.process(app);
+    gemmscope::runner::ProfileChildOptions profiles;
+    profiles.program = parser.value(profileChild);
+    for (const auto &[option, limit] : {std::pair{&profileSilence, &profiles.silenceLimitMs},
+                                        std::pair{&profileTime, &profiles.timeLimitMs}}) {
+        if (!parser.isSet(*option))
+            continue;
+        bool ok = false;
+        *limit = parser.value(*option).toInt(&ok);
+        if (!ok || *limit <= 0) {
+            std::fprintf(stderr,
+                         "gemmscope-runner: --%s takes a whole number of milliseconds > 0, not \"%s\"\n",
+                         qPrintable(option->names().constFirst()), qPrintable(parser.value(*option)));
+            return 2;
+        }
+    }
     int threads = gemmscope::runner::CompileAhead::defaultThreads();
     if (parser.isSet(compileThreads)) {
         bool ok = false;
@@ -52,6 +87,7 @@ int main(int argc, char **argv)
     gemmscope::runner::StdoutEventSink sink(stdout);
     gemmscope::runner::RunnerService service(gemmscope::runner::resolveCacheDir(parser.value(cacheDir)), sink,
                                              threads);
+    service.setProfileChildOptions(profiles);
     const int code = service.serve(std::cin);
     std::fflush(stdout);
     std::fflush(stderr);

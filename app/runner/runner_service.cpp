@@ -218,6 +218,7 @@ int RunnerService::serve(std::istream &in)
 {
     // The context belongs to this thread: create it (device probe) before reading any request.
     RunnerState state(m_cacheDir);
+    state.profileChild = m_profileChild;
     m_sink.send(state.readyEvent());
 
     // NVRTC and the CUBIN cache are safe for separate programs on separate threads; the CUDA

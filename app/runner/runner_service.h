@@ -7,6 +7,7 @@
 
 #include "event_sink.h"
 #include "job_queue.h"
+#include "profile_process.h"
 
 #include <QByteArray>
 #include <QString>
@@ -32,6 +33,9 @@ public:
     // `compileThreads`: the compile-ahead pool's size; 0 compiles each kernel in its job.
     RunnerService(QString cacheDir, EventSink &sink, int compileThreads = 0);
 
+    // How profile jobs start and bound their child process. Before serve().
+    void setProfileChildOptions(const ProfileChildOptions &options) { m_profileChild = options; }
+
     enum ExitCode { Finished = 0, DeviceFaulted = 3 };
     // Sends `ready`, serves until EOF or `quit` (0) or a device fault (3). After a fault the
     // reader thread may still be blocked on `in`: the caller must end the process.
@@ -51,6 +55,7 @@ private:
     QString m_cacheDir;
     EventSink &m_sink;
     int m_compileThreads;
+    ProfileChildOptions m_profileChild;
     JobQueue m_queue;
     std::atomic<bool> m_quit{false};
     // Set by serve() while it runs (the reader thread reads them under the mutex).

@@ -9,6 +9,7 @@
 #include "gpu_telemetry.h"
 #include "kernel_timer.h"
 #include "nvrtc_compiler.h"
+#include "profile_process.h"
 #include "requests.h"
 
 #include <QJsonObject>
@@ -28,6 +29,8 @@ struct RunnerState {
     // The pool compiling queued jobs' kernels ahead (owned by RunnerService::serve); null: every
     // compile runs in its job (tests, or GEMMSCOPE_COMPILE_THREADS=0).
     CompileAhead *compileAhead = nullptr;
+    // How `profile` jobs start and bound their child (the runner's command line may change it).
+    ProfileChildOptions profileChild;
 
     // The device, or RunnerError(no_gpu) with the probe's sentence.
     const DeviceInfo &requireDevice() const;

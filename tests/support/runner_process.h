@@ -38,10 +38,11 @@ public:
         process.setProcessEnvironment(env);
     }
 
-    // Starts the runner and returns its `ready` event (empty on failure).
-    QJsonObject start()
+    // Starts the runner (with `arguments`, e.g. a stand-in profile child) and returns its `ready`
+    // event (empty on failure).
+    QJsonObject start(const QStringList &arguments = {})
     {
-        process.start(program(), {});
+        process.start(program(), arguments);
         if (!process.waitForStarted(10000))
             return {};
         return next(60000);

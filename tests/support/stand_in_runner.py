@@ -35,7 +35,8 @@ A `profile` request (issue 23) is answered like the real runner's: `compiled` (n
 `progress` in the phases compile, stalls, instructions, limiters, then one canned `profile` event
 of seven instructions on seven lines of the stage (cuBLAS's without source lines and per-instruction metrics),
 whose sample counts are a fixed function of the configuration. Its seed picks the same
-misbehaviours as a run's (101 hangs, 102 is killed mid-profile: the crash hook); and
+misbehaviours as a run's (101 hangs, 102 is killed mid-profile: the crash hook; 104 reports a
+device fault and then hangs instead of exiting, as an older runner's relay did); and
   FAKE_PROFILE_FAIL_KIND  every profile ends with an error of this kind (e.g. launch_error)
   FAKE_PROFILE_CRASH      the profile of this stage key is killed (SIGKILL) mid-profile, at "stalls"
   FAKE_PROFILE_LOG        every profile request is appended here, one line "stage|WxHxK" Parameters TM*TN >= 64 "spill"; BM = 256 gives a wrong result. A `fault` request is
@@ -183,6 +184,10 @@ def profile(req):
         if (seed == 102 or env("FAKE_PROFILE_CRASH") == stage) and phase == "stalls":
             os.kill(os.getpid(), signal.SIGKILL)  # killed mid-profile
         if seed == 101 and phase == "stalls":
+            time.sleep(3600)
+        if seed == 104 and phase == "stalls":
+            out({"event": "error", "id": req["id"], "kind": "device_fault",
+                 "message": "an illegal memory access was encountered"})
             time.sleep(3600)
         time.sleep(delay_s / len(phases))
         out({"event": "progress", "id": req["id"], "phase": phase, "done": i + 1, "total": len(phases)})

@@ -21,6 +21,8 @@ struct WriteOptions {
     // The command's own inputs (a bench file being imported, a sweep's journal): refused as the
     // target, whether named by the same path, another path or a link.
     QStringList inputs;
+    // A read-only file is a user's "do not touch": refused unless the user confirmed replacing it.
+    bool replaceReadOnly = false;
 };
 
 struct FileWrite {
@@ -33,7 +35,20 @@ struct FileWrite {
 // written to, else why not. For commands that should refuse an output before an hour of work.
 std::optional<QString> refuseOutput(const QString &path, const WriteOptions &options = {});
 
+// The bytes go to a temporary in the target's folder, named ".<name>.<pid>-<random>.tmp" and
+// never longer than the longest name the folder takes, so it fits wherever the target fits.
 FileWrite writeFileAtomically(const QString &path, const QByteArray &bytes, const WriteOptions &options = {});
+
+// True for a regular file that may not be written: no write permission at all, or none for this
+// user. What a window asks about before it replaces one.
+bool isReadOnlyFile(const QString &path);
+
+// Removes the temporaries a write of `path` left behind when its process ended mid-write (killed,
+// a power cut): every write does so for its own target first; a program calls it at start for the
+// files it writes. Returns how many were removed.
+int removeInterruptedWrites(const QString &path, const WriteOptions &options = {});
+// The same for every target in `folder` (a folder only GemmScope writes to, e.g. the autosaves').
+int removeInterruptedWritesIn(const QString &folder);
 
 // Tests only: make every later write fail with "no space left on device" once `bytes` bytes of
 // the file are written (-1 turns it off). The environment variable

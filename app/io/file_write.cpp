@@ -8,7 +8,9 @@
 
 #ifdef Q_OS_UNIX
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -94,6 +96,22 @@ void simulateFullDiskAfter(qint64 bytes)
     g_diskFullAfter.store(bytes < 0 ? -1 : bytes);
 }
 
+bool isReadOnlyFile(const QString &path)
+{
+#ifdef Q_OS_UNIX
+    // A file without any write permission is a user's "do not touch", even for root (whom
+    // access() would let write); one this user may not write is read-only to it too.
+    const QByteArray native = QFile::encodeName(path);
+    struct stat info {};
+    if (::stat(native.constData(), &info) != 0 || !S_ISREG(info.st_mode))
+        return false;
+    return (info.st_mode & 0222) == 0 || ::faccessat(AT_FDCWD, native.constData(), W_OK, AT_EACCESS) != 0;
+#else
+    const QFileInfo info(path);
+    return info.isFile() && !info.isWritable();
+#endif
+}
+
 std::optional<QString> refuseOutput(const QString &path, const WriteOptions &options)
 {
     if (path.isEmpty())
@@ -128,6 +146,10 @@ std::optional<QString> refuseOutput(const QString &path, const WriteOptions &opt
                        "as it is.")
                 .arg(path, what);
     }
+    if (!options.replaceReadOnly && isReadOnlyFile(target))
+        return QObject::tr("%1 is read-only, so GemmScope leaves it as it is; make it writable, or choose "
+                           "another file.")
+            .arg(path);
 #else
     const QFileInfo info(target);
     if (info.exists() && !info.isFile())
@@ -165,16 +187,114 @@ int writeAll(int fd, const QByteArray &bytes)
     return 0;
 }
 
+// The temporary's name: ".<target's name>.<pid>-<random>.tmp", the target's part cut (at a
+// character's boundary) so that the whole is never longer than the longest name the folder takes:
+// a temporary must fit wherever its target fits. The writer's pid lets a later write tell a
+// temporary whose writer died (removable) from one being written now.
+constexpr int kMaxNameBytes = 255; // NAME_MAX of every Linux file system GemmScope writes to
+QByteArray temporaryPrefix(const QString &target)
+{
+    QByteArray base = QFile::encodeName(QFileInfo(target).fileName());
+    const int room = kMaxNameBytes - 25; // '.' + '.' + pid (<= 10) + '-' + 8 hex + ".tmp"
+    if (base.size() > room) {
+        int cut = room;
+        while (cut > 0 && (quint8(base.at(cut)) & 0xC0) == 0x80)
+            --cut; // never inside a UTF-8 sequence
+        base.truncate(cut);
+    }
+    return '.' + base + '.';
+}
+
+QByteArray temporaryName(const QByteArray &prefix)
+{
+    return prefix + QByteArray::number(qint64(::getpid())) + '-' +
+           QByteArray::number(QRandomGenerator::global()->generate(), 16).rightJustified(8, '0') + ".tmp";
+}
+
+// The pid of a temporary of `prefix` named by `name`, or 0 when it is not one. The prefix "."
+// matches the temporaries of any target.
+qint64 temporaryWriter(const QByteArray &name, const QByteArray &prefix)
+{
+    if (!name.startsWith(prefix) || !name.endsWith(".tmp"))
+        return 0;
+    const QByteArray stem = name.chopped(4);
+    const qsizetype dot = stem.lastIndexOf('.');
+    if (dot + 1 < prefix.size())
+        return 0;
+    const QByteArray writer = stem.mid(dot + 1); // "<pid>-<8 hex>"
+    const qsizetype dash = writer.indexOf('-');
+    if (dash <= 0 || writer.size() - dash - 1 != 8)
+        return 0;
+    bool ok = false;
+    const qint64 pid = writer.left(dash).toLongLong(&ok);
+    return ok && pid > 0 ? pid : 0;
+}
+
+bool processIsGone(qint64 pid)
+{
+    return ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+}
+
+// Removes, in the folder open as `dirFd`, the temporaries of `prefix` whose writer has ended: a
+// save interrupted by SIGKILL or a power cut leaves one behind, as large as the file it wrote.
+int removeTemporariesOfEndedWriters(int dirFd, const QByteArray &prefix)
+{
+    const int dupFd = ::fcntl(dirFd, F_DUPFD_CLOEXEC, 0);
+    if (dupFd < 0)
+        return 0;
+    DIR *dir = ::fdopendir(dupFd);
+    if (!dir) {
+        ::close(dupFd);
+        return 0;
+    }
+    int removed = 0;
+    while (const dirent *entry = ::readdir(dir)) {
+        const QByteArray name(entry->d_name);
+        const qint64 pid = temporaryWriter(name, prefix);
+        if (pid == 0 || !processIsGone(pid))
+            continue;
+        struct stat info {};
+        if (::fstatat(dirFd, name.constData(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode) &&
+            ::unlinkat(dirFd, name.constData(), 0) == 0)
+            ++removed;
+    }
+    ::closedir(dir);
+    return removed;
+}
+
 } // namespace
+
+int removeInterruptedWrites(const QString &path, const WriteOptions &options)
+{
+    const QString target = targetOf(path, options);
+    const int dirFd =
+        ::open(QFile::encodeName(folderOf(target)).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd < 0)
+        return 0;
+    const int removed = removeTemporariesOfEndedWriters(dirFd, temporaryPrefix(target));
+    ::close(dirFd);
+    return removed;
+}
+
+int removeInterruptedWritesIn(const QString &folder)
+{
+    const int dirFd = ::open(QFile::encodeName(folder).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd < 0)
+        return 0;
+    const int removed = removeTemporariesOfEndedWriters(dirFd, QByteArrayLiteral("."));
+    ::close(dirFd);
+    return removed;
+}
 
 FileWrite writeFileAtomically(const QString &path, const QByteArray &bytes, const WriteOptions &options)
 {
     if (const auto refused = refuseOutput(path, options))
         return {false, *refused};
     const QString target = targetOf(path, options);
-    const QByteArray nativeTarget = QFile::encodeName(target);
+    const QString folder = folderOf(target);
+    const QByteArray targetName = QFile::encodeName(QFileInfo(target).fileName());
     struct stat old {};
-    const bool existed = ::lstat(nativeTarget.constData(), &old) == 0;
+    bool existed = false;
     const auto failed = [&](int error, const QString &step) {
         return FileWrite{false, QObject::tr("Could not write %1: %2 (%3). %4")
                                     .arg(path, reasonFor(error), step,
@@ -182,27 +302,39 @@ FileWrite writeFileAtomically(const QString &path, const QByteArray &bytes, cons
                                                  : QObject::tr("Nothing was written."))};
     };
 
-    // A fresh name in the same folder (rename() is atomic only within one file system), created
-    // exclusively and never through a link.
-    const QString folder = folderOf(target);
-    const QString base = QFileInfo(target).fileName();
+    // Everything happens relative to the folder, opened once: the temporary's path is then never
+    // longer than the target's (a target near PATH_MAX is written too), and every step acts in
+    // the same folder even if it is renamed meanwhile.
+    const int dirFd = ::open(QFile::encodeName(folder).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd < 0)
+        return failed(errno, QObject::tr("opening the folder %1").arg(folder));
+    existed = ::fstatat(dirFd, targetName.constData(), &old, AT_SYMLINK_NOFOLLOW) == 0;
+    const QByteArray prefix = temporaryPrefix(target);
+    removeTemporariesOfEndedWriters(dirFd, prefix);
+
+    // A fresh name (rename() is atomic only within one file system), created exclusively and
+    // never through a link.
     QByteArray temp;
     int fd = -1;
     for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
-        temp = QFile::encodeName(QDir(folder).filePath(
-            QStringLiteral(".%1.%2.tmp")
-                .arg(base.left(200))
-                .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'))));
-        fd = ::open(temp.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0666);
-        if (fd < 0 && errno != EEXIST)
-            return failed(errno, QObject::tr("creating a file in %1").arg(folder));
+        temp = temporaryName(prefix);
+        fd = ::openat(dirFd, temp.constData(),
+                      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0666);
+        if (fd < 0 && errno != EEXIST) {
+            const int error = errno;
+            ::close(dirFd);
+            return failed(error, QObject::tr("creating a file in %1").arg(folder));
+        }
     }
-    if (fd < 0)
+    if (fd < 0) {
+        ::close(dirFd);
         return failed(EEXIST, QObject::tr("creating a file in %1").arg(folder));
+    }
     const auto abandon = [&](int error, const QString &step) {
         if (fd >= 0)
             ::close(fd);
-        ::unlink(temp.constData());
+        ::unlinkat(dirFd, temp.constData(), 0);
+        ::close(dirFd);
         return failed(error, step);
     };
     if (existed && S_ISREG(old.st_mode))
@@ -215,18 +347,25 @@ FileWrite writeFileAtomically(const QString &path, const QByteArray &bytes, cons
     fd = -1;
     if (closed != 0)
         return abandon(errno, QObject::tr("closing"));
-    if (::rename(temp.constData(), nativeTarget.constData()) != 0)
+    if (::renameat(dirFd, temp.constData(), dirFd, targetName.constData()) != 0)
         return abandon(errno, QObject::tr("replacing the file"));
     // The rename itself is durable once the folder is: best effort, some file systems refuse.
-    const int dirFd = ::open(QFile::encodeName(folder).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirFd >= 0) {
-        ::fsync(dirFd);
-        ::close(dirFd);
-    }
+    ::fsync(dirFd);
+    ::close(dirFd);
     return {true, {}};
 }
 
 #else
+
+int removeInterruptedWrites(const QString &, const WriteOptions &)
+{
+    return 0; // QSaveFile's temporaries are its own
+}
+
+int removeInterruptedWritesIn(const QString &)
+{
+    return 0;
+}
 
 FileWrite writeFileAtomically(const QString &path, const QByteArray &bytes, const WriteOptions &options)
 {

@@ -5,7 +5,14 @@
 
 #include <QJsonDocument>
 #include <QProcessEnvironment>
+#include <algorithm>
 #include <utility>
+
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
 
 namespace gemmscope {
 
@@ -13,6 +20,19 @@ namespace {
 constexpr int kKilledWaitMs = 1000;     // a killed runner is gone within this
 constexpr qsizetype kStderrTail = 4096; // what is kept of a runner's stderr for its last words
 constexpr int kLastWordsChars = 300;    // what of it a sentence quotes
+
+#ifdef Q_OS_LINUX
+// Runs in the child between fork and exec: the kernel kills it when the thread that started it
+// ends, however that ends (SIGKILL included). A parent that was already gone before the prctl
+// took effect is noticed by the parent's pid changing.
+void endWithParent(pid_t parent)
+{
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent)
+        ::_exit(127);
+}
+#endif
+
 } // namespace
 
 RunnerTransport::RunnerTransport(QObject *parent) : QObject(parent)
@@ -83,6 +103,10 @@ void RunnerTransport::start(const RunnerCommand &command)
             env.insert(it.key(), it.value());
         m_process->setProcessEnvironment(env);
     }
+#ifdef Q_OS_LINUX
+    const pid_t parent = ::getpid();
+    m_process->setChildProcessModifier([parent] { endWithParent(parent); });
+#endif
     m_process->start(command.program, command.arguments);
 }
 
@@ -148,14 +172,16 @@ void RunnerTransport::watchdogFired()
     kill(m_watchKind, m_watchMessage);
 }
 
-bool RunnerTransport::waitForOutput()
+bool RunnerTransport::waitForOutput(int maxWaitMs)
 {
     if (!m_process)
         return false;
     if (m_process->state() == QProcess::NotRunning && m_process->bytesAvailable() == 0)
         return false;
     // A timer cannot fire while this blocks: wait at most until the watchdog's time is up.
-    const int wait = m_watchdog.isActive() ? m_watchdog.remainingTime() : -1;
+    int wait = m_watchdog.isActive() ? m_watchdog.remainingTime() : -1;
+    if (maxWaitMs >= 0)
+        wait = wait < 0 ? maxWaitMs : std::min(wait, maxWaitMs);
     if (m_process->waitForReadyRead(wait)) {
         readOutput(); // normally done already by the signal emitted inside waitForReadyRead
         return true;
@@ -227,6 +253,7 @@ void RunnerTransport::processFinished(int exitCode, QProcess::ExitStatus status)
     RunnerEnd end;
     end.exitCode = exitCode;
     end.killed = m_killKind.has_value();
+    end.crashed = !end.killed && status == QProcess::CrashExit;
     const bool fault = !end.killed && status == QProcess::NormalExit && exitCode == kDeviceFaultExitCode;
     // A device fault is the GPU's; a runner killed by a signal, or ending otherwise, is not.
     end.kind = end.killed ? *m_killKind

@@ -1,7 +1,9 @@
 // One gemmscope-runner process and the protocol's events it writes: the one place that starts a
 // runner, reads its lines (linearly, each at most maxLineBytes long), watches it for silence and
 // says, in the protocol's error kinds, how it ended. RunnerClient (GUI and sweeps), the bench's
-// RunnerSession and the GUI's CompileJob all talk to their runner through it.
+// RunnerSession, the GUI's CompileJob and the runner's own profile child all go through it.
+// A process it starts never outlives the thread that started it (PR_SET_PDEATHSIG on Linux): a
+// killed client leaves no runner holding a GPU context behind.
 //
 // Lines are decoded as JSON objects and handed out as eventReceived(); a line that is not one is
 // logged and skipped; a line longer than the cap kills the runner (protocol_error). The watchdog
@@ -37,6 +39,7 @@ struct RunnerEnd {
     QString message;          // one sentence (or two) a user understands
     bool startFailed = false; // it never ran (kind runner_unavailable)
     bool killed = false;      // by kill() or the watchdog
+    bool crashed = false;     // ended by a signal that kill() did not send
     int exitCode = 0;
 };
 
@@ -44,7 +47,7 @@ class RunnerTransport : public QObject {
     Q_OBJECT
 public:
     static constexpr int kDeviceFaultExitCode = 3;
-    static constexpr qsizetype kMaxLineBytes = 64LL * 1024 * 1024;
+    static constexpr qsizetype kMaxLineBytes = protocol::kMaxEventLineBytes;
 
     explicit RunnerTransport(QObject *parent = nullptr);
     ~RunnerTransport() override; // kills a runner still running
@@ -78,9 +81,10 @@ public:
     void stopWatching();
 
     // For synchronous clients: blocks until the runner writes (its events are emitted from here),
-    // ends (ended() is emitted from here) or the watchdog's time is up (then it is killed and has
-    // ended). False when it has ended.
-    bool waitForOutput();
+    // ends (ended() is emitted from here), the watchdog's time is up (then it is killed and has
+    // ended) or `maxWaitMs` passed (-1: no limit of its own), so that a client can look at its own
+    // clocks and at cancel between waits. False when it has ended.
+    bool waitForOutput(int maxWaitMs = -1);
 
 signals:
     void eventReceived(const QJsonObject &event);
