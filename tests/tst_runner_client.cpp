@@ -300,6 +300,7 @@ private slots:
         client.setCommand(test::standInRunner());
         RunnerClient::Watchdog limits;
         limits.silenceMarginMs = cancel ? 600000 : 300;
+        limits.profileSilenceMs = 100; // a profile is timed by the protocol's limit, not its budget
         limits.cancelGraceMs = 300;
         client.setWatchdog(limits);
         QSignalSpy started(&client, &RunnerClient::runStarted);
@@ -323,6 +324,8 @@ private slots:
         } else {
             QTRY_COMPARE_WITH_TIMEOUT(profileFailures.count(), 1, 10000);
             QCOMPARE(profileFailures[0][0].toString(), hungId);
+            QVERIFY2(profileFailures[0][2].toString().contains(QStringLiteral("while it profiled")),
+                     qPrintable(profileFailures[0][2].toString()));
             QTRY_COMPARE_WITH_TIMEOUT(profiles.count(), 1, 10000); // the next one, on the restarted runner
             QCOMPARE(profiles[0][0].value<protocol::ProfileEvent>().id, queuedId);
         }
