@@ -2,6 +2,7 @@
 // only when it is whole: a part cut short (a full disk, a crash of another writer) or changed
 // since is removed and compiled again, never loaded; a full disk leaves no part behind; a link
 // planted in the cache folder is replaced, never written through. Needs no GPU.
+#include "../support/fs_faults.h"
 #include "cubin_cache.h"
 #include "file_write.h"
 
@@ -13,6 +14,7 @@
 
 using namespace gemmscope;
 using namespace gemmscope::runner;
+using namespace gemmscope::testing;
 
 namespace {
 
@@ -123,6 +125,23 @@ private slots:
         simulateFullDiskAfter(-1);
         QVERIFY(!cache.load(kKey));
         QVERIFY2(filesIn(dir.path()).isEmpty(), qPrintable(filesIn(dir.path()).join(QLatin1Char(' '))));
+    }
+
+    // The same on a real file system that fills up (a 64 KiB tmpfs, as root): the entry's 25 KB
+    // fit once, not with a second key beside it; the second store fails whole and leaves nothing.
+    void aFullFileSystemLeavesNoPartBehind()
+    {
+        QTemporaryDir dir;
+        GEMMSCOPE_SMALL_FILE_SYSTEM_OR_SKIP(fs, dir.path(), "aFullDiskLeavesNoPartBehind");
+        const CubinCache cache(fs.path());
+        QVERIFY(cache.store(kKey, entry()));
+        fillUp(fs.path(), 8192); // room for the small parts, not for the CUBIN
+        const QString other = QStringLiteral("fedcba9876543210");
+        QVERIFY(!cache.store(other, entry()));
+        QVERIFY(!cache.load(other));
+        const QStringList left = filesIn(fs.path()).filter(other);
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
+        QVERIFY(cache.load(kKey)); // the whole entry beside it is untouched
     }
 
     // An older entry's info file must stop counting before its parts are replaced: a store that
