@@ -3,20 +3,36 @@
 #include "statistics.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 
 namespace gemmscope {
 
+namespace {
+
+// The shortest text that reads back as exactly `value`, written as printf's %g writes it (0.0001,
+// 1e+09): a stream's default six digits printed 100.0001 as "100", and the refusal then called
+// 100 % out of range.
+std::string exactly(double value)
+{
+    char text[64];
+    const std::to_chars_result end =
+        std::to_chars(text, text + sizeof text, value, std::chars_format::general);
+    return std::string(text, end.ptr);
+}
+
+} // namespace
+
 std::string checkNoiseCriterion(const NoiseCriterion &c)
 {
     std::ostringstream why;
     if (!(c.maxNoisePct > 0 && c.maxNoisePct <= 50))
-        why << "The noise target " << c.maxNoisePct
+        why << "The noise target " << exactly(c.maxNoisePct)
             << " % is out of range: give a relative noise above 0 % and at most 50 % (default 0.5 %); "
                "to time for the whole budget, give a large target and a budget.";
     else if (!(c.throttleThresholdPct >= 0 && c.throttleThresholdPct <= 100))
-        why << "The throttle threshold " << c.throttleThresholdPct
+        why << "The throttle threshold " << exactly(c.throttleThresholdPct)
             << " % is out of range: give a share of the starting SM clock from 0 % (keep every sample) "
                "to 100 % (default 90 %).";
     else if (c.minSamples < 2)

@@ -1,12 +1,13 @@
 // A session under environment faults (issue 21): saving over a session on a full disk leaves the
 // old file byte-identical and says why; an autosave that cannot be written is reported with a
-// sentence, retried at the next change, and the session says its runs are saved nowhere; a link
-// planted at the autosave's name is never followed; a bench file is never saved over by its own
-// import; pipes and devices are refused as session files.
+// sentence (once on stderr too), retried at the next change, and the session says its runs are
+// saved nowhere; a link planted at the autosave's name is never followed; a bench file is never
+// saved over by its own import; pipes and devices are refused as session files.
 #include "file_write.h"
 #include "session.h"
 #include "support/fs_faults.h"
 #include "support/stored_ceilings.h"
+#include "support/warning_count.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -120,6 +121,31 @@ private slots:
         const SessionParse back = readSessionFile(autosave);
         QVERIFY2(back.data, qPrintable(back.error));
         QCOMPARE(back.data->runs.size(), 3);
+    }
+
+    // The same failure, retried at every finished run and every 30 s, printed its line 45 times in
+    // 12 s: it is said once per failure, and again when a failure follows a recovery.
+    void aFailingAutosaveIsSaidOnceOnStderr()
+    {
+        Session session;
+        session.setAutosavePath(m_dir->filePath(QStringLiteral("autosave-1-0004.json")));
+        session.addOrUpdate(measuredRun(QStringLiteral("r0"))); // a good autosave first
+        const WarningCount warnings(QStringLiteral("autosave failed"));
+
+        simulateFullDiskAfter(1024);
+        for (int i = 1; i <= 45; ++i)
+            session.addOrUpdate(measuredRun(QStringLiteral("r%1").arg(i)));
+        QCOMPARE(warnings.lines().size(), 1);
+        QVERIFY2(warnings.lines().value(0).contains(QStringLiteral("the disk is full")),
+                 qPrintable(warnings.lines().value(0)));
+
+        simulateFullDiskAfter(-1);
+        session.addOrUpdate(measuredRun(QStringLiteral("r46"))); // it works again
+        QCOMPARE(warnings.lines().size(), 1);
+        simulateFullDiskAfter(1024);
+        for (int i = 47; i <= 60; ++i)
+            session.addOrUpdate(measuredRun(QStringLiteral("r%1").arg(i)));
+        QCOMPARE(warnings.lines().size(), 2); // a new failure after the recovery: said again
     }
 
     void readOnlyDataFolderIsReported()

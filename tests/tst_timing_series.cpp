@@ -122,6 +122,12 @@ private slots:
         QTest::newRow("noise NaN") << std::nan("") << 90.0 << "noise target nan %";
         QTest::newRow("threshold 101") << 0.5 << 101.0 << "threshold 101 %";
         QTest::newRow("threshold negative") << 0.5 << -5.0 << "threshold -5 %";
+        // Just past a bound, the value given is said as given: "100 % is out of range" would
+        // contradict the range the same sentence offers.
+        QTest::newRow("threshold 100.0001") << 0.5 << 100.0001 << "threshold 100.0001 %";
+        QTest::newRow("threshold -0.0001") << 0.5 << -0.0001 << "threshold -0.0001 %";
+        QTest::newRow("noise 50.0000001") << 50.0000001 << 90.0 << "noise target 50.0000001 %";
+        QTest::newRow("noise -1e-300") << -1e-300 << 90.0 << "noise target -1e-300 %";
     }
     void badCriteriaAreRefusedWithASentence()
     {
@@ -138,6 +144,21 @@ private slots:
         QVERIFY(checkNoiseCriterion(NoiseCriterion{}).empty());
         QVERIFY(checkNoiseCriterion({50, 100, 2}).empty());
         QVERIFY(checkNoiseCriterion({0.01, 0, 10}).empty());
+        QVERIFY(checkNoiseCriterion({1e-300, 100, 2}).empty()); // the bounds themselves are in range
+    }
+
+    void aRefusedValueNeverReadsAsOneInRange()
+    {
+        // Whatever is refused, the number printed is the number refused, never one rounded into the
+        // range: the sentence must not claim that 100 % or 50 % is out of range.
+        for (const double threshold : {std::nextafter(100.0, 200.0), 100.00000000001, 100.0001}) {
+            const QString why = QString::fromStdString(checkNoiseCriterion({0.5, threshold, 10}));
+            QVERIFY2(!why.contains(QLatin1String(" 100 % is out of range")), qPrintable(why));
+            QVERIFY2(!why.isEmpty(), "just above 100 % is refused");
+        }
+        const QString noise =
+            QString::fromStdString(checkNoiseCriterion({std::nextafter(50.0, 100.0), 90, 10}));
+        QVERIFY2(noise.contains(QLatin1String("noise target 50.00000000000001 %")), qPrintable(noise));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "recent_files.h"
 
+#include "settings_file.h"
+
 #include <QFileInfo>
 #include <QSettings>
 
@@ -11,6 +13,8 @@ const QString kKey = QStringLiteral("session/recentFiles");
 
 QStringList RecentFiles::list()
 {
+    if (SettingsFile *settings = SettingsFile::installed())
+        settings->refresh(); // the files another window opened since
     QStringList files;
     for (const QString &path : QSettings().value(kKey).toStringList())
         if (QFileInfo::exists(path))
@@ -21,6 +25,7 @@ QStringList RecentFiles::list()
 void RecentFiles::add(const QString &path)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    const SettingsChange change;
     QStringList files = QSettings().value(kKey).toStringList();
     files.removeAll(absolute);
     files.prepend(absolute);
@@ -31,6 +36,7 @@ void RecentFiles::add(const QString &path)
 
 void RecentFiles::clear()
 {
+    const SettingsChange change;
     QSettings().remove(kKey);
 }
 

@@ -1,4 +1,4 @@
-// The recent-files list, kept in QSettings so it survives restarts.
+// The recent-files list, kept in QSettings so it survives restarts (saved through SettingsFile).
 #pragma once
 
 #include <QStringList>

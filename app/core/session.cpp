@@ -611,6 +611,9 @@ bool Session::autosave(QString *error)
                                "save the session to another disk to keep them.")
                                 .arg(why);
     if (message != m_autosaveError) {
+        // Said once per failure, as the window's notice is: the retries at every change and every
+        // 30 s would otherwise print the same line a few times a second while runs arrive.
+        qWarning("GemmScope autosave failed: %s", qPrintable(why));
         m_autosaveError = message;
         emit autosaveFailed(message);
     }
@@ -622,9 +625,7 @@ bool Session::autosave(QString *error)
 
 void Session::autosaveReported()
 {
-    QString error;
-    if (!autosave(&error))
-        qWarning("GemmScope autosave failed: %s", qPrintable(error));
+    autosave(); // a failure is said by autosave() itself, once
 }
 
 void Session::changed()

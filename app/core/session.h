@@ -198,7 +198,8 @@ public:
     static QString defaultSessionPath() { return QStringLiteral(":/gemmscope/default_session.json"); }
     static QString autosavePath(); // the single autosave older GemmScopes shared (recovered, never written)
     // Writes the autosave now (never through a link planted at its name). A failure is also
-    // reported through autosaveFailed and retried at every later change and every 30 s.
+    // reported through autosaveFailed and on stderr (once, until it works again or fails for
+    // another reason) and retried at every later change and every 30 s.
     bool autosave(QString *error = nullptr);
     static AutosaveRecovery recoverableAutosave(const QString &autosaveFile);
     static void discardAutosave(const QString &autosaveFile);
@@ -243,7 +244,7 @@ signals:
 private:
     void setModified(bool modified);
     void changed();          // the data changed: retry a failing autosave
-    void autosaveReported(); // autosave(), its failure on qWarning (the signal says it too)
+    void autosaveReported(); // autosave() for a timer or a change: autosave() says a failure, once
     int storeProfile(const StoredProfile &profile); // replaces the same configuration's; its index
     void appendRun(const RunRecord &record);        // with its signals, and into the index
     void reindexRuns();

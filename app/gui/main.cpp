@@ -4,6 +4,7 @@
 #include "parameter_panel.h"
 #include "session.h"
 #include "session_render.h"
+#include "settings_file.h"
 #include "stall_meter.h"
 
 #include <QApplication>
@@ -228,6 +229,10 @@ int main(int argc, char **argv)
         return importBench(parser.value(importOption), parser.value(saveOption));
     if (parser.isSet(renderOption))
         return render(parser.value(renderOption), parser.value(outOption));
+    // The commands above keep no settings. The window's (and the stall measurement's recent files)
+    // go through a private copy: a link, a pipe or a huge file at the settings' name is left alone
+    // and the window starts on defaults, saying why.
+    const SettingsFile settings;
     if (parser.isSet(stallOption)) {
         bool ok = false;
         const long long n = parser.value(sizeOption).toLongLong(&ok);

@@ -18,6 +18,7 @@
 #include "runtime_chart.h"
 #include "session.h"
 #include "session_actions.h"
+#include "settings_file.h"
 #include "size_sweep_view.h"
 #include "stage_presenter.h"
 #include "sweep_view.h"
@@ -70,6 +71,11 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connect(m_session, &Session::autosaveRestored, this, [this] { showAutosaveProblem(QString()); });
     if (m_autosaveSlot && !m_autosaveSlot->isValid())
         m_session->setAutosaveUnavailable(m_autosaveSlot->error()); // said through autosaveFailed
+    // A settings file GemmScope leaves alone (a link, a pipe, too large) or cannot save: said once.
+    if (const SettingsFile *settings = SettingsFile::installed()) {
+        m_views.settingsNotice->show(settings->notice());
+        connect(settings, &SettingsFile::noticeChanged, m_views.settingsNotice, &NoticeBar::show);
+    }
     // Off until the runner says it is ready; the one sentence is built by the status bar.
     showRunnerStatus(false, options.startRunner ? tr("the runner is starting.")
                                                 : tr("this window was started without a runner."));
@@ -388,6 +394,11 @@ QString MainWindow::noticeText() const
 QString MainWindow::autosaveWarningText() const
 {
     return m_views.autosaveNotice->text();
+}
+
+QString MainWindow::settingsWarningText() const
+{
+    return m_views.settingsNotice->text();
 }
 
 bool MainWindow::openSession(const QString &path, QString *error)

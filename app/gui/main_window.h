@@ -90,6 +90,7 @@ public:
     QString compileArch() const;
     QString noticeText() const;          // the session notice shown now (its description), or empty
     QString autosaveWarningText() const; // the autosave problem shown now, or empty
+    QString settingsWarningText() const; // the settings file's problem shown now, or empty
 
 public slots:
     void runCurrent();

@@ -58,11 +58,14 @@ WindowLayout WindowLayout::build(QMainWindow *window, Session *session, QAbstrac
     v.sessionNotice->setObjectName(QStringLiteral("sessionNotice"));
     v.autosaveNotice = new NoticeBar(NoticeBar::Kind::Warning);
     v.autosaveNotice->setObjectName(QStringLiteral("autosaveNotice"));
+    v.settingsNotice = new NoticeBar(NoticeBar::Kind::Warning);
+    v.settingsNotice->setObjectName(QStringLiteral("settingsNotice"));
     auto *central = new QWidget;
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(v.autosaveNotice);
+    layout->addWidget(v.settingsNotice);
     layout->addWidget(v.sessionNotice);
     layout->addWidget(v.workspaces, 1);
     window->setCentralWidget(central);

@@ -1,7 +1,7 @@
 // The window's views, built once and placed: the parameter panel beside the workspaces (the
 // Ladder's charts over the full results table, the Kernel tabs, the Counters run list and counters,
-// the Sweep tabs), under the autosave and session notice bars. This unit builds, places and
-// registers the views and says which view each workspace is about; the window wires them to the
+// the Sweep tabs), under the autosave, settings and session notice bars. This unit builds, places
+// and registers the views and says which view each workspace is about; the window wires them to the
 // session, the selection and the actions (main_window.cpp).
 #pragma once
 
@@ -34,6 +34,7 @@ struct WindowLayout {
     Workspaces *workspaces = nullptr;
     NoticeBar *sessionNotice = nullptr;  // the session's description when it opens
     NoticeBar *autosaveNotice = nullptr; // why runs are not autosaved now
+    NoticeBar *settingsNotice = nullptr; // why the settings file is not read or not saved
 
     // Builds every view and makes the notices over the workspaces `window`'s central widget. The
     // tables show `sortedModel` and follow `selection`.

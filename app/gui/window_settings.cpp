@@ -3,6 +3,7 @@
 #include "results_model.h"
 #include "results_tables.h"
 #include "roofline_chart.h"
+#include "settings_file.h"
 #include "window_layout.h"
 
 #include <QGuiApplication>
@@ -17,6 +18,7 @@ namespace gemmscope {
 
 void saveWindowSettings(const QMainWindow &window, const WindowLayout &views)
 {
+    const SettingsChange change; // written to the settings file when this ends, never through a link
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), window.saveGeometry());
     settings.setValue(QStringLiteral("window/state"), window.saveState());
