@@ -9,7 +9,6 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QEvent>
 #include <QJsonObject>
 #include <optional>
 
@@ -153,8 +152,6 @@ private:
 
     void finish()
     {
-        // The transport's QProcess is deleted later; this thread has no event loop to do it.
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
         if (m_deviceFault)
             throw RunnerError(ErrorKind::DeviceFault, *m_deviceFault);
         if (m_sinceAnswer.isValid())
