@@ -8,6 +8,10 @@
 //                                                       (then a fresh process opens it again: the
 //                                                       next start)
 //   bench_journals big [repeats=20]                     one unfinished journal of 20,000 x repeats runs
+//   bench_journals quit [journals=4] [repeats=5]      that many unfinished journals of 20,000 x repeats
+//                                                       runs; a fresh process starts reading them as the
+//                                                       window does and quits after 1 s: how long it
+//                                                       lives on after its event loop ended
 //   bench_journals resume [sizes=2000]                 a half-done 2-series size sweep resumed on
 //                                                       the scripted stand-in runner: through the
 //                                                       size view (the GUI path) and through SweepRun
@@ -30,6 +34,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
+#include <memory>
 #include <sys/resource.h>
 
 // The scripted stand-in runner (tests/support/stand_in_runner.py).
@@ -246,6 +251,60 @@ int bigBench(int repeats)
     return 0;
 }
 
+// Starts the scan as the window does, quits the event loop after `delayMs` and prints how long the
+// process takes from there to the end of its application object (what a closed window waits for).
+int quitOpenFolder(int &argc, char **argv, const QString &folder, int delayMs)
+{
+    auto app = std::make_unique<QApplication>(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QElapsedTimer sinceQuit;
+    {
+        Session session;
+        test::ControlledSweepView grid(&session);
+        test::ControlledSizeSweepView sizes(&session);
+        grid.setJournalDirectory(folder);
+        sizes.setJournalDirectory(folder);
+        QTimer::singleShot(delayMs, app.get(), [&] {
+            sinceQuit.start();
+            QCoreApplication::quit();
+        });
+        app->exec();
+    }
+    app.reset();
+    std::printf("  quit %.1f s after the start: the process ended %.2f s after its event loop\n",
+                delayMs / 1000.0, sinceQuit.elapsed() / 1000.0);
+    return 0;
+}
+
+int quitBench(int journals, int repeats)
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("sweeps"));
+    QDir().mkpath(folder);
+    SweepData big = sweepWith(QStringLiteral("sweep-big"), sizeSpec(10000), 20000);
+    big.runs.removeLast(); // unfinished: the scan reads it whole, and every start does
+    const QList<RunRecord> once = big.runs;
+    for (int r = 1; r < repeats; ++r)
+        big.runs += once;
+    qint64 bytes = 0;
+    for (int j = 0; j < journals; ++j) {
+        const QString path = QDir(folder).filePath(QStringLiteral("sweep-big-%1.gsweep").arg(j));
+        writeJournal(path, big);
+        bytes += QFileInfo(path).size();
+    }
+    std::printf("quit: %d unfinished journals of %d runs (%.0f MB)\n", journals, int(big.runs.size()),
+                double(bytes) / 1e6);
+    std::fflush(stdout);
+    QProcess next;
+    next.setProcessChannelMode(QProcess::ForwardedChannels);
+    QElapsedTimer whole;
+    whole.start();
+    next.start(QCoreApplication::applicationFilePath(), {QStringLiteral("quit-open"), folder});
+    next.waitForFinished(-1);
+    std::printf("  that process ran %.2f s in all\n", whole.elapsed() / 1000.0);
+    return 0;
+}
+
 int resumeBench(int sizeCount)
 {
     QTemporaryDir dir;
@@ -313,6 +372,8 @@ int resumeBench(int sizeCount)
 
 int main(int argc, char **argv)
 {
+    if (argc > 2 && QByteArray(argv[1]) == "quit-open") // its own application object, timed to its end
+        return quitOpenFolder(argc, argv, QString::fromLocal8Bit(argv[2]), 1000);
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     const QStringList args = app.arguments();
@@ -333,8 +394,11 @@ int main(int argc, char **argv)
     }
     if (args.value(1) == QLatin1String("big"))
         return bigBench(number(2, 20));
+    if (args.value(1) == QLatin1String("quit"))
+        return quitBench(number(2, 4), number(3, 5));
     if (args.value(1) == QLatin1String("resume"))
         return resumeBench(number(2, 2000));
-    std::printf("usage: bench_journals start [journals] [runs] | big [repeats] | resume [sizes]\n");
+    std::printf("usage: bench_journals start [journals] [runs] | big [repeats] | quit [journals] [repeats] | "
+                "resume [sizes]\n");
     return 2;
 }

@@ -18,6 +18,8 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QThreadPool>
+#include <QTimer>
 #include <QtTest>
 #include <csignal>
 #include <sys/resource.h>
@@ -63,6 +65,28 @@ SweepData smallSweep(const QString &id, int answered)
         if (p.valid() && n < answered)
             sweep.runs << finishedRun(p, n++);
     return sweep;
+}
+
+// The small sweep finished, its runs repeated up to `lines` of journal: a long journal to read.
+SweepData longFinishedSweep(const QString &id, int lines)
+{
+    SweepData sweep = smallSweep(id, 1000);
+    const QList<RunRecord> once = sweep.runs;
+    while (sweep.runs.size() < lines)
+        sweep.runs += once;
+    return sweep;
+}
+
+// Each file of `dir` (journals, lock files) by name, with its bytes.
+QHash<QString, QByteArray> contentsOf(const QString &dir)
+{
+    QHash<QString, QByteArray> out;
+    for (const QString &name : QDir(dir).entryList(QDir::Files | QDir::System | QDir::Hidden)) {
+        QFile f(QDir(dir).filePath(name));
+        if (f.open(QIODevice::ReadOnly))
+            out.insert(name, f.readAll());
+    }
+    return out;
 }
 
 int validPoints(const SweepSpec &spec)
@@ -444,6 +468,91 @@ private slots:
         QVERIFY2(onto.second.contains(QStringLiteral("also one of the files being read")),
                  qPrintable(onto.second));
         QVERIFY(SweepJournal::read(journal)); // still the journal
+    }
+
+    // The scan asks whether to stop before each line of a journal and between journals; told to,
+    // it ends there: nothing half moved, the journal it was reading left where it was.
+    void folderScanStopsInsideAJournalAndBetweenThem()
+    {
+        const QString dir = m_dir.filePath("stops");
+        const QString archive = journalArchiveDirectory(dir);
+        QVERIFY(QDir().mkpath(dir));
+        constexpr int kLines = 2000;
+        SweepJournal journal;
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(journal.create(dir + QStringLiteral("/sweep-stops-%1.gsweep").arg(i),
+                                   longFinishedSweep(QStringLiteral("sweep-stops-%1").arg(i), kLines)));
+        journal.close();
+        const QHash<QString, QByteArray> written = contentsOf(dir);
+
+        // Told at the 10th line of the first journal: asked no more, nothing read whole or moved.
+        int asked = 0;
+        const JournalFolderScan inside = scanJournalFolder(dir, [&] { return ++asked >= 10; });
+        QVERIFY(inside.stopped);
+        QCOMPARE(asked, 10);
+        QCOMPARE(inside.journalsRead, 0);
+        QVERIFY(inside.archived.isEmpty() && inside.unfinished.isEmpty() && inside.problems.isEmpty());
+        QCOMPARE(contentsOf(dir), written);
+
+        // Told once the first journal is in the archive: it stops before the second.
+        const JournalFolderScan between = scanJournalFolder(dir, [&] { return !filesIn(archive).isEmpty(); });
+        QVERIFY(between.stopped);
+        QCOMPARE(between.journalsRead, 1);
+        QCOMPARE(between.archived.size(), 1);
+        QCOMPARE(filesIn(dir).size(), 2); // two journals, no lock file
+        const QString moved = filesIn(archive).value(0);
+        QCOMPARE(contentsOf(archive).value(moved), written.value(moved)); // whole
+
+        // Never told: asked before every line of the two left.
+        asked = 0;
+        const JournalFolderScan whole = scanJournalFolder(dir, [&] { return ++asked < 0; });
+        QVERIFY(!whole.stopped);
+        QCOMPARE(whole.journalsRead, 2);
+        QVERIFY2(asked >= 2 * kLines, qPrintable(QString::number(asked)));
+        QCOMPARE(filesIn(dir), QStringList());
+    }
+
+    // Closing the window quits the event loop; the application object then waits for its worker
+    // threads. A scan of a large folder must stop there, not keep the process alive until it has
+    // read the last journal (it lingered ~25 s). Last: it ends an event loop of the application.
+    void quittingStopsTheFolderScan()
+    {
+        const QString dir = m_dir.filePath("quit");
+        const QString archive = journalArchiveDirectory(dir);
+        QVERIFY(QDir().mkpath(dir));
+        constexpr int kJournals = 16;
+        SweepJournal journal;
+        for (int i = 0; i < kJournals; ++i) // finished: a scan that reads one moves it to the archive
+            QVERIFY(journal.create(dir + QStringLiteral("/sweep-quit-%1.gsweep").arg(i),
+                                   longFinishedSweep(QStringLiteral("sweep-quit-%1").arg(i), 3000)));
+        journal.close();
+        const QHash<QString, QByteArray> written = contentsOf(dir);
+
+        SweepJournalFolder *folder = SweepJournalFolder::of(dir);
+        int answered = 0;
+        folder->whenScanned(this, [&](const JournalFolderScan &) { ++answered; });
+        QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+        QCoreApplication::exec(); // quit() ends it as the last window's close does: aboutToQuit
+        QThreadPool::globalInstance()->waitForDone(); // what the application's destructor does
+        QCoreApplication::processEvents();
+        // Stopped before it had read them all (it reads them in about a second here): the rest wait
+        // in the folder for the next start, and a part of the folder is offered to no one.
+        const QHash<QString, QByteArray> left = contentsOf(dir);
+        QVERIFY2(!left.isEmpty(), "the scan read every journal after the application quit");
+        QCOMPARE(answered, 0);
+        QVERIFY(!folder->isScanned());
+        // Nothing lost or cut: each journal whole, in the folder or in the archive; no lock file.
+        QHash<QString, QByteArray> now = contentsOf(archive);
+        now.insert(left);
+        QCOMPARE(now, written);
+
+        // The next scan reads the folder whole and answers.
+        QTRY_VERIFY_WITH_TIMEOUT(!folder->isScanning(), 10000); // the stopped scan's end was heard
+        folder->rescan();
+        QTRY_VERIFY_WITH_TIMEOUT(answered == 1, 60000);
+        QVERIFY(!folder->scan().stopped);
+        QCOMPARE(filesIn(dir), QStringList());
+        QCOMPARE(filesIn(archive).size(), kJournals);
     }
 
 private:

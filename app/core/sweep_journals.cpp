@@ -77,7 +77,7 @@ QString archiveSweepJournal(const QString &journalPath, const QString &archiveDi
     return target;
 }
 
-JournalFolderScan scanJournalFolder(const QString &directory)
+JournalFolderScan scanJournalFolder(const QString &directory, const StopRequested &stop)
 {
     JournalFolderScan scan;
     if (directory.isEmpty())
@@ -87,12 +87,19 @@ JournalFolderScan scanJournalFolder(const QString &directory)
     // Regular files only: a FIFO, a device or a symlink planted in the folder is not read.
     const QFileInfoList entries =
         dir.entryInfoList({QStringLiteral("*.gsweep")}, QDir::Files | QDir::NoSymLinks, QDir::Time);
+    // Asked until it says stop, then no more: scan.stopped is the answer from there on.
+    const StopRequested stopHere = [&] { return scan.stopped = scan.stopped || stop(); };
     for (const QFileInfo &entry : entries) {
+        if (stop && stopHere())
+            break;
         const QString path = entry.absoluteFilePath();
         const QString name = entry.fileName();
         QString error;
         QStringList damaged;
-        std::optional<SweepData> journal = SweepJournal::read(path, &error, &damaged);
+        std::optional<SweepData> journal =
+            SweepJournal::read(path, &error, &damaged, stop ? stopHere : StopRequested());
+        if (scan.stopped)
+            break; // inside this journal, which was only read: it stays where it is, for the next start
         ++scan.journalsRead;
         scan.bytesRead += entry.size();
         if (!journal) {
@@ -165,11 +172,20 @@ JournalScan applyJournalScan(Session &session, const JournalFolderScan &scan)
     return out;
 }
 
+namespace {
+
+QHash<QString, QPointer<SweepJournalFolder>> &folders()
+{
+    static QHash<QString, QPointer<SweepJournalFolder>> all;
+    return all;
+}
+
+} // namespace
+
 SweepJournalFolder *SweepJournalFolder::of(const QString &directory)
 {
-    static QHash<QString, QPointer<SweepJournalFolder>> folders;
     const QString key = directory.isEmpty() ? QString() : QDir(directory).absolutePath();
-    QPointer<SweepJournalFolder> &folder = folders[key];
+    QPointer<SweepJournalFolder> &folder = folders()[key];
     if (!folder) {
         folder = new SweepJournalFolder(key);
         folder->setParent(QCoreApplication::instance());
@@ -177,7 +193,29 @@ SweepJournalFolder *SweepJournalFolder::of(const QString &directory)
     return folder;
 }
 
-SweepJournalFolder::SweepJournalFolder(const QString &directory) : m_directory(directory) {}
+SweepJournalFolder::SweepJournalFolder(const QString &directory) : m_directory(directory)
+{
+    // A scan's worker runs in the global thread pool, which the application object waits for when
+    // it is destroyed: a scan left running would keep the process alive after its window closed
+    // until the last journal was read. So the scans stop when the application quits its event
+    // loop, and again (for an application that never ran one) before that wait: post routines run
+    // first in QCoreApplication's destructor.
+    if (QCoreApplication *app = QCoreApplication::instance()) {
+        connect(app, &QCoreApplication::aboutToQuit, this, &SweepJournalFolder::stopScans);
+        static QPointer<QCoreApplication> hookedApp;
+        if (hookedApp != app) {
+            qAddPostRoutine(&SweepJournalFolder::stopScans);
+            hookedApp = app;
+        }
+    }
+}
+
+void SweepJournalFolder::stopScans()
+{
+    for (const QPointer<SweepJournalFolder> &folder : std::as_const(folders()))
+        if (folder && folder->m_stop)
+            folder->m_stop->store(true);
+}
 
 QString SweepJournalFolder::journalPathFor(const SweepData &sweep) const
 {
@@ -209,16 +247,24 @@ void SweepJournalFolder::rescan()
 void SweepJournalFolder::startScan()
 {
     m_scanning = true;
+    m_stop = std::make_shared<std::atomic_bool>(false);
     auto *watcher = new QFutureWatcher<JournalFolderScan>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
         watcher->deleteLater();
-        m_scan = watcher->result();
-        m_scanned = true;
+        JournalFolderScan scan = watcher->result();
         m_scanning = false;
+        m_stop.reset();
+        if (scan.stopped)
+            return; // a part of the folder: applied, it would hide the unfinished sweeps it missed
+        m_scan = std::move(scan);
+        m_scanned = true;
         emit scanned();
     });
     const QString directory = m_directory;
-    watcher->setFuture(QtConcurrent::run([directory] { return scanJournalFolder(directory); }));
+    const std::shared_ptr<std::atomic_bool> stop = m_stop;
+    watcher->setFuture(QtConcurrent::run([directory, stop] {
+        return scanJournalFolder(directory, [stop] { return stop->load(std::memory_order_relaxed); });
+    }));
 }
 
 } // namespace gemmscope

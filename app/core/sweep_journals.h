@@ -10,6 +10,9 @@
 //   on the UI thread. Unfinished sweeps are offered (put into the session) for Resume; finished
 //   journals are moved to `archive/` (their sweeps are in the session that ran them), so the next
 //   start reads only what is unfinished. Nothing is deleted.
+// - Quitting: the application's quit stops a scan under way at its next line (stopScans), so
+//   closing the window never waits for a large folder to be read. A stopped scan only read: every
+//   journal is where it was, or whole in the archive, and the next start reads the rest.
 #pragma once
 
 #include "sweep_record.h"
@@ -18,6 +21,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -56,11 +60,15 @@ struct JournalFolderScan {
     QStringList problems;            // unreadable journals, damaged lines skipped, as sentences
     int journalsRead = 0;
     qint64 bytesRead = 0;
+    // Asked to stop before it had read every journal: what it holds is a part, never applied.
+    bool stopped = false;
 };
 
 // Reads every journal in `directory` (not its archive) once; moves the finished ones that no
-// other process holds into the archive. Any thread: it touches no Session and no widget.
-JournalFolderScan scanJournalFolder(const QString &directory);
+// other process holds into the archive. Any thread: it touches no Session and no widget. `stop` is
+// asked before each line and between journals; once it says true the scan ends there (stopped),
+// with no journal half moved.
+JournalFolderScan scanJournalFolder(const QString &directory, const StopRequested &stop = {});
 
 // What applying a scan did to a session.
 struct JournalScan {
@@ -95,6 +103,12 @@ public:
     void whenScanned(QObject *context, std::function<void(const JournalFolderScan &)> apply);
     // Reads the folder again (in a worker thread): after something else wrote journals into it.
     void rescan();
+    bool isScanning() const { return m_scanning; }
+
+    // Stops the scan under way in every folder at its next line. The application quitting calls it
+    // (its aboutToQuit, and before the application object waits for its worker threads), so that
+    // the process ends at once. A stopped scan answers no one: whenScanned() waits for the next.
+    static void stopScans();
 
 signals:
     void scanned();
@@ -106,6 +120,7 @@ private:
     QString m_directory;
     JournalFolderScan m_scan;
     bool m_scanned = false, m_scanning = false;
+    std::shared_ptr<std::atomic_bool> m_stop; // the scan under way's: shared with its worker
 };
 
 } // namespace gemmscope

@@ -440,9 +440,9 @@ bool SweepJournal::writeText(const QByteArray &line, QString *error)
 
 namespace {
 
-// Reads a journal line by line; `headerOnly` stops after the header.
+// Reads a journal line by line; `headerOnly` stops after the header, `stop` wherever it says so.
 std::optional<SweepData> readJournal(const QString &path, bool headerOnly, QString *error,
-                                     QStringList *problems)
+                                     QStringList *problems, const StopRequested &stop)
 {
     const QString name = QFileInfo(path).fileName();
     const auto fail = [&](const QString &why) -> std::optional<SweepData> {
@@ -467,6 +467,10 @@ std::optional<SweepData> readJournal(const QString &path, bool headerOnly, QStri
     int lineNumber = 0;
     qint64 total = 0;
     while (!file.atEnd()) {
+        // Before each line: a line takes microseconds, so a stop is obeyed at once however long
+        // the journal is.
+        if (stop && stop())
+            return fail(QStringLiteral("Reading the sweep journal %1 was stopped.").arg(path));
         const QByteArray line = file.readLine().trimmed();
         ++lineNumber;
         total = file.pos();
@@ -513,14 +517,15 @@ std::optional<SweepData> readJournal(const QString &path, bool headerOnly, QStri
 
 } // namespace
 
-std::optional<SweepData> SweepJournal::read(const QString &path, QString *error, QStringList *problems)
+std::optional<SweepData> SweepJournal::read(const QString &path, QString *error, QStringList *problems,
+                                            const StopRequested &stop)
 {
-    return readJournal(path, false, error, problems);
+    return readJournal(path, false, error, problems, stop);
 }
 
 std::optional<SweepData> SweepJournal::readHeader(const QString &path, QString *error)
 {
-    return readJournal(path, true, error, nullptr);
+    return readJournal(path, true, error, nullptr, {});
 }
 
 } // namespace gemmscope

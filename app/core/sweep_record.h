@@ -17,6 +17,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <functional>
 #include <optional>
 
 namespace gemmscope {
@@ -63,6 +64,11 @@ QString gpuIdentity(const RunRecord &run);
 // The median of the latest successful cuBLAS FP32 run at `size` on the same GPU as `run`.
 std::optional<double> cublasMsOnSameGpu(const QList<RunRecord> &runs, const RunRecord &run);
 
+// Asked as a long read goes on (before each line of a journal, between the journals of a folder):
+// true stops the read there and drops what it had read. The application asks its scans to stop when
+// it quits, so that closing the window never waits for a large journal to be read. Empty: never.
+using StopRequested = std::function<bool()>;
+
 // A journal holds at most this much: every journal written can be read again (file_read.h's
 // limit), and a runaway sweep cannot fill the disk. 20,000 runs take about 24 MB.
 inline constexpr qint64 kMaxJournalBytes = 512LL * 1024 * 1024;
@@ -85,9 +91,10 @@ public:
 
     // Reads a journal, line by line (memory: its runs and one line). A damaged line (a crash cut
     // it short) is skipped and named in `problems`; a file without a readable header, a special
-    // file (FIFO, device) or one over kMaxJournalBytes is refused.
+    // file (FIFO, device) or one over kMaxJournalBytes is refused. `stop`, asked before each line,
+    // abandons the read (std::nullopt, with a sentence saying so); the file is only read.
     static std::optional<SweepData> read(const QString &path, QString *error = nullptr,
-                                         QStringList *problems = nullptr);
+                                         QStringList *problems = nullptr, const StopRequested &stop = {});
     // Only the header (the sweep without runs): cheap, for listing journals.
     static std::optional<SweepData> readHeader(const QString &path, QString *error = nullptr);
 
