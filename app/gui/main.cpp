@@ -1,6 +1,7 @@
 // gemmscope: the desktop application, plus headless commands for scripts and CI.
 #include "event_timing_application.h"
 #include "main_window.h"
+#include "open_stall.h"
 #include "parameter_panel.h"
 #include "session.h"
 #include "session_render.h"
@@ -144,7 +145,7 @@ int measureUiStall(EventTimingApplication &app, long long n, const QString &scre
 
 // The commands that never show a window run on the offscreen platform, so they work over ssh and
 // in CI without a display (QApplication aborts when it cannot reach one). The window itself, and
-// --measure-ui-stall where a display exists, keep the platform the user has.
+// --measure-ui-stall (--measure-open-stall) where a display exists, keep the platform the user has.
 void chooseHeadlessPlatform(int argc, char **argv)
 {
     if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
@@ -155,7 +156,8 @@ void chooseHeadlessPlatform(int argc, char **argv)
         const bool headless = arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
                               arg == "--version" || arg.startsWith("--import-bench") ||
                               arg.startsWith("--render-session");
-        if (headless || (!display && arg == "--measure-ui-stall")) {
+        if (headless ||
+            (!display && (arg == "--measure-ui-stall" || arg.startsWith("--measure-open-stall")))) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
             return;
         }
@@ -202,6 +204,11 @@ int main(int argc, char **argv)
         QStringLiteral("screenshot"),
         QStringLiteral("With --measure-ui-stall: save the main window as PNG after the ladder."),
         QStringLiteral("file.png"));
+    const QCommandLineOption openStallOption(
+        QStringLiteral("measure-open-stall"),
+        QStringLiteral("Open this session as File > Open does, show its first profile and print the UI "
+                       "thread's longest stall in ms."),
+        QStringLiteral("session.json"));
     const QCommandLineOption preloadOption(
         QStringLiteral("preload"),
         QStringLiteral("With --measure-ui-stall: open this session first (a big one: the stall at scale)."),
@@ -219,7 +226,8 @@ int main(int argc, char **argv)
         QStringLiteral("Start on this workspace: ladder, kernel, counters or sweep."),
         QStringLiteral("NAME"));
     parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption,
-                       screenshotOption, presetOption, tabOption, workspaceOption, preloadOption});
+                       screenshotOption, presetOption, tabOption, workspaceOption, preloadOption,
+                       openStallOption});
     parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open."),
                                  QStringLiteral("[session]"));
     parser.process(app);
@@ -228,6 +236,8 @@ int main(int argc, char **argv)
         return importBench(parser.value(importOption), parser.value(saveOption));
     if (parser.isSet(renderOption))
         return render(parser.value(renderOption), parser.value(outOption));
+    if (parser.isSet(openStallOption))
+        return measureOpenStall(app, parser.value(openStallOption));
     if (parser.isSet(stallOption)) {
         bool ok = false;
         const long long n = parser.value(sizeOption).toLongLong(&ok);
