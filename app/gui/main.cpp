@@ -26,10 +26,13 @@ int importBench(const QString &bench, const QString &out)
     Session session;
     session.setAutosavePath({}); // a command-line conversion leaves the user's autosave alone
     QString error;
-    if (!session.importBench(bench, &error) || !session.saveAs(out, &error)) {
+    QStringList notices; // what the bench left out (a profile past the limits)
+    if (!session.importBench(bench, &error, &notices) || !session.saveAs(out, &error)) {
         err << "gemmscope: " << error << '\n';
         return 1;
     }
+    for (const QString &notice : std::as_const(notices))
+        err << "gemmscope: " << notice << '\n';
     QTextStream(stdout) << "Wrote " << session.runs().size() << " runs to " << out << '\n';
     return 0;
 }
@@ -252,11 +255,13 @@ int main(int argc, char **argv)
     MainWindow window;
     const QStringList positional = parser.positionalArguments();
     if (!positional.isEmpty()) {
-        QString error;
-        if (!window.openSession(positional.first(), &error)) {
+        // Read off the UI thread, as File > Open does: the window shows while a large file is read.
+        window.openSessionInBackground(positional.first(), [&window](bool opened, const QString &error) {
+            if (opened || error.isEmpty())
+                return;
             QTextStream(stderr) << "gemmscope: " << error << '\n';
             window.loadDefaultSession();
-        }
+        });
     } else {
         window.loadDefaultSession(); // a user without a GPU sees the published numbers at once
     }
