@@ -37,6 +37,7 @@ const Codec kCodecs[] = {
     {"app/core/session.cpp", "the session file"},
     {"app/core/sweep_record.cpp", "the session file: a sweep"},
     {"app/core/profile_record.cpp", "the session file: a profile"},
+    {"app/core/profile_limits.cpp", "a profile event's size, checked in its JSON before it is decoded"},
     {"app/core/bench_file.cpp", "the bench file"},
     {"app/core/sweep_summary.cpp", "the bench's sweep file (--sweep --json)"},
     {"app/core/size_sweep_summary.cpp", "the bench's size-sweep file (--size-sweep --json)"},

@@ -7,6 +7,7 @@
 #include "session.h"
 #include "stage_catalog.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -73,7 +74,7 @@ QJsonObject sessionJson(const QJsonValue &profiles = QJsonValue::Undefined)
 
 QJsonObject entryOf(const protocol::ProfileEvent &p)
 {
-    return toJson(StoredProfile{p, QStringLiteral("measured"), {}});
+    return toJson(StoredProfile{p, QStringLiteral("measured"), {}, {}});
 }
 
 } // namespace
@@ -380,6 +381,54 @@ private slots:
         QVERIFY(session.profiles()[0].isRecorded());
         QCOMPARE(session.profiles()[0].event.gpu.name, kH200); // the bench's GPU
         QVERIFY(session.baselineProfileFor(session.profiles()[0].event));
+    }
+
+    // `gemmscope --import-bench` of a bench with many profiles grows with their number, not with
+    // its square: each profile was compared with every one imported before it (10,000 profiles:
+    // 22 s, four times 5,000's 6 s). Timed at N and 4N profiles, the best of three each: the time per
+    // profile at 4N must stay within a generous factor of that at N (it was 3.5x before).
+    void importOfManyProfilesGrowsLinearly()
+    {
+        const auto writeBench = [&](int count) {
+            BenchFile bench;
+            bench.gpuName = kH200;
+            bench.gpu = QJsonObject{{"name", kH200}};
+            for (int i = 0; i < count; ++i)
+                bench.profileEvents << protocol::toJson(
+                    profileOf("fp32-tuned", {64LL * (i + 1), 4096, 4096}));
+            const QString file = m_dir.filePath(QStringLiteral("bench-%1-profiles.json").arg(count));
+            QFile f(file);
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                qFatal("cannot write %s", qPrintable(file));
+            f.write(serializeBench(bench));
+            return file;
+        };
+        // What --import-bench does: import, then write the session (serialized here, not saved).
+        const auto msPerProfile = [&](int count) {
+            const QString file = writeBench(count);
+            double best = std::numeric_limits<double>::infinity();
+            for (int attempt = 0; attempt < 3; ++attempt) {
+                QElapsedTimer clock;
+                clock.start();
+                Session session;
+                QString error;
+                if (!session.importBench(file, &error))
+                    qFatal("%s", qPrintable(error));
+                if (session.profiles().size() != count || serializeSession(session.data()).isEmpty())
+                    qFatal("the import lost profiles");
+                best = std::min(best, double(clock.nsecsElapsed()) / 1e6 / count);
+            }
+            return best;
+        };
+        const int n = 1000;
+        const double small = msPerProfile(n), large = msPerProfile(4 * n);
+        qInfo("%d profiles: %.3f ms each; %d profiles: %.3f ms each", n, small, 4 * n, large);
+        QVERIFY2(large < 2.2 * std::max(small, 0.02),
+                 qPrintable(QStringLiteral("%1 ms per profile at %2 profiles, %3 ms at %4")
+                                .arg(large)
+                                .arg(4 * n)
+                                .arg(small)
+                                .arg(n)));
     }
 
 private:

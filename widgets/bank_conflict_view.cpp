@@ -1,6 +1,6 @@
 #include "bank_conflict_view.h"
 
-#include "profile_analysis.h"
+#include "profile_digest.h"
 
 #include "chart_interaction.h"
 #include "load_scheme.h"
@@ -82,10 +82,12 @@ BankConflictView::BankConflictView(QWidget *parent) : QWidget(parent)
 
 void BankConflictView::setProfile(const protocol::ProfileEvent *profile)
 {
-    if (profile)
-        m_profile = *profile;
-    else
-        m_profile.reset();
+    setProfileDigest(profile ? digestOf(*profile) : nullptr);
+}
+
+void BankConflictView::setProfileDigest(std::shared_ptr<const ProfileDigest> profile)
+{
+    m_profile = std::move(profile);
     updateMeasured();
 }
 
@@ -103,7 +105,7 @@ void BankConflictView::updateMeasured()
         return;
     }
     m_measured->setText(
-        measuredBesideModel(*m_profile, MemorySpace::Shared,
+        measuredBesideModel(m_profile->event, m_profile->memory, MemorySpace::Shared,
                             a->kind == AccessKind::Load ? MemoryDirection::Load : MemoryDirection::Store,
                             a->operand == Operand::C ? std::nullopt : std::optional<Operand>(a->operand),
                             double(a->conflictDegree)));

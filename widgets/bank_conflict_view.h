@@ -8,12 +8,15 @@
 #include "run_view.h"
 
 #include <QWidget>
+#include <memory>
 #include <optional>
 
 class QComboBox;
 class QLabel;
 
 namespace gemmscope {
+
+struct ProfileDigest;
 
 class SwizzleView;
 
@@ -58,6 +61,9 @@ public:
     // A profile of the configuration shown (issue 23; nullptr: none): under the diagram, the measured
     // wavefronts per request of the current access's class beside the model's degree.
     void setProfile(const protocol::ProfileEvent *profile);
+    // The same, folded already (profile_digest.h, shared): its memory instructions are not found
+    // again at every step of the diagram.
+    void setProfileDigest(std::shared_ptr<const ProfileDigest> profile);
     QString measuredText() const; // empty without a profile
 
     static QColor conflictColor();
@@ -78,7 +84,7 @@ private:
     QComboBox *m_picker = nullptr;
     QWidget *m_canvas = nullptr;
     SwizzleView *m_swizzle = nullptr;
-    std::optional<protocol::ProfileEvent> m_profile;
+    std::shared_ptr<const ProfileDigest> m_profile;
     QLabel *m_measured = nullptr;
     void updateMeasured();
 };

@@ -4,7 +4,7 @@
 #include "mapping_model.h"
 #include "plot_export.h"
 #include "plot_theme.h"
-#include "profile_analysis.h"
+#include "profile_digest.h"
 #include "stage_catalog.h"
 
 #include <QComboBox>
@@ -170,10 +170,12 @@ CoalescingView::CoalescingView(QWidget *parent) : QWidget(parent)
 
 void CoalescingView::setProfile(const protocol::ProfileEvent *profile)
 {
-    if (profile)
-        m_profile = *profile;
-    else
-        m_profile.reset();
+    setProfileDigest(profile ? digestOf(*profile) : nullptr);
+}
+
+void CoalescingView::setProfileDigest(std::shared_ptr<const ProfileDigest> profile)
+{
+    m_profile = std::move(profile);
     updateMeasured();
 }
 
@@ -190,7 +192,7 @@ void CoalescingView::updateMeasured()
         return;
     }
     m_measured->setText(
-        measuredBesideModel(*m_profile, MemorySpace::Global,
+        measuredBesideModel(m_profile->event, m_profile->memory, MemorySpace::Global,
                             a->kind == AccessKind::Load ? MemoryDirection::Load : MemoryDirection::Store,
                             a->operand, double(a->sectorsPerRequest())));
     m_measured->show();

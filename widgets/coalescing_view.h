@@ -9,6 +9,7 @@
 #include "run_view.h"
 
 #include <QWidget>
+#include <memory>
 #include <optional>
 
 class QTimer;
@@ -18,6 +19,8 @@ class QSpinBox;
 class QLabel;
 
 namespace gemmscope {
+
+struct ProfileDigest;
 
 class CoalescingView : public QWidget, public RunView {
     Q_OBJECT
@@ -87,6 +90,9 @@ public:
     // A profile of the configuration shown (issue 23; nullptr: none): under the diagram, the measured
     // sectors per request of the current instruction's class beside the model's figure.
     void setProfile(const protocol::ProfileEvent *profile);
+    // The same, folded already (profile_digest.h, shared): its memory instructions are not found
+    // again at every step of the diagram.
+    void setProfileDigest(std::shared_ptr<const ProfileDigest> profile);
     QString measuredText() const; // empty without a profile
 
 public slots:
@@ -127,7 +133,7 @@ private:
     QSpinBox *m_warpBox = nullptr;
     QComboBox *m_speedBox = nullptr;
     QWidget *m_canvas = nullptr;
-    std::optional<protocol::ProfileEvent> m_profile;
+    std::shared_ptr<const ProfileDigest> m_profile;
     QLabel *m_measured = nullptr;
     void updateMeasured();
 };

@@ -1,7 +1,7 @@
 #include "machine_code_view.h"
 
 #include "code_heat_edit.h"
-#include "profile_analysis.h"
+#include "profile_digest.h"
 #include "profile_hotspot_table.h"
 #include "stall_breakdown_bar.h"
 #include "stall_reasons.h"
@@ -281,9 +281,9 @@ void MachineCodeView::adoptProfileListing()
     // that the SASS reader, the offsets and the source lines work as for nvdisasm's own listing.
     QString listing;
     if (m_profile) {
-        const QString function = mainFunction(*m_profile);
+        const QString &function = m_profile->mainFunction;
         QMap<long long, const protocol::ProfileInstruction *> byOffset;
-        for (const protocol::ProfileInstruction &i : m_profile->instructions)
+        for (const protocol::ProfileInstruction &i : m_profile->event.instructions)
             if (i.function == function && !i.sass.trimmed().isEmpty())
                 byOffset.insert(i.pc, &i);
         QString file;
@@ -585,10 +585,14 @@ void MachineCodeView::reportCursorLine()
 
 void MachineCodeView::setProfile(const protocol::ProfileEvent *profile)
 {
-    if (profile)
-        m_profile = *profile;
-    else
-        m_profile.reset();
+    setProfileDigest(profile ? digestOf(*profile) : nullptr);
+}
+
+void MachineCodeView::setProfileDigest(std::shared_ptr<const ProfileDigest> profile)
+{
+    if (profile && profile == m_profile)
+        return;
+    m_profile = std::move(profile);
     adoptProfileListing(); // before the heat: it may give the heat its lines
     applyProfile();
 }
@@ -596,7 +600,8 @@ void MachineCodeView::setProfile(const protocol::ProfileEvent *profile)
 void MachineCodeView::setNoProfileText(const QString &sentence)
 {
     m_noProfileText = sentence;
-    applyProfile();
+    if (!m_profile) // with a profile the sentence waits: shown again, the table would be rebuilt
+        applyProfile();
 }
 
 QString MachineCodeView::profileText() const
@@ -614,8 +619,8 @@ void MachineCodeView::applyProfile()
         m_editor->setLineHeat({});
         return;
     }
-    const protocol::ProfileEvent &p = *m_profile;
-    const StallBreakdown breakdown = stallBreakdown(p);
+    const protocol::ProfileEvent &p = m_profile->event;
+    const StallBreakdown &breakdown = m_profile->breakdown;
     if (!p.stallsError.isEmpty())
         m_breakdown->setMessage(QStringLiteral("No stall samples: %1").arg(p.stallsError));
     else
@@ -624,13 +629,8 @@ void MachineCodeView::applyProfile()
                                       .arg(QLocale().toString(breakdown.totalSamples, 'f', 0)));
     m_breakdown->show();
     // Every instruction of the profile when it covers several kernels (a transpose launched with
-    // the GEMM), each named; else the kernel's alone.
-    QSet<QString> functions;
-    for (const protocol::ProfileInstruction &i : p.instructions)
-        functions.insert(i.function);
-    const QList<InstructionHeat> heat = instructionHeat(p);
-    m_hotInstructions->setRows(
-        hotspotRowsOfInstructions(heat, functions.size() > 1 ? QString() : mainFunction(p)));
+    // the GEMM), each named; else the kernel's alone (the digest chose).
+    m_hotInstructions->setRows(m_profile->instructionRows);
     m_hotInstructions->setVisible(!p.instructions.isEmpty());
     applyHeat();
     // Open at the hottest instruction: that is what the reader came for.
@@ -649,9 +649,9 @@ void MachineCodeView::applyHeat()
     QHash<int, CodeHeatEdit::LineHeat> lineHeat;
     const MachineCode *shown = code();
     if (m_profile && shown && shown->level == CodeLevel::Sass) {
-        const QString function = mainFunction(*m_profile);
+        const QString &function = m_profile->mainFunction;
         QHash<long long, const InstructionHeat *> byOffset;
-        const QList<InstructionHeat> heat = instructionHeat(*m_profile);
+        const QList<InstructionHeat> &heat = m_profile->heat;
         double hottest = 0;
         for (const InstructionHeat &h : heat)
             if (h.instruction->function == function) {
@@ -710,7 +710,7 @@ void MachineCodeView::applyHeat()
     }
     m_editor->setLineHeat(lineHeat);
     if (m_profile) {
-        const protocol::ProfileEvent &p = *m_profile;
+        const protocol::ProfileEvent &p = m_profile->event;
         QString text = QStringLiteral("Profile of %1 at %2x%3x%4 on %5.")
                            .arg(p.stage.isEmpty() ? QStringLiteral("this configuration") : p.stage)
                            .arg(p.size.m)

@@ -10,6 +10,7 @@
 #include "run_view.h"
 
 #include <QWidget>
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -22,6 +23,7 @@ namespace gemmscope {
 
 class CodeHeatEdit;
 class ProfileHotspotTable;
+struct ProfileDigest;
 class StallBreakdownBar;
 
 class MachineCodeView : public QWidget, public RunView {
@@ -58,7 +60,10 @@ public:
     // and a sortable table lists the hottest instructions (from the profile itself, so it stands
     // even before a disassembly). The view keeps its own copy.
     void setProfile(const protocol::ProfileEvent *profile);
-    bool hasProfile() const { return m_profile.has_value(); }
+    // The same, folded already (profile_digest.h, shared): what the window gives, so that showing a
+    // large profile never folds it on the UI thread. The profile shown already is not shown again.
+    void setProfileDigest(std::shared_ptr<const ProfileDigest> profile);
+    bool hasProfile() const { return m_profile != nullptr; }
     void setNoProfileText(const QString &sentence);
     QString profileText() const; // the line over the bar: the profile, a mismatch, or the empty state
     StallBreakdownBar *breakdownBar() const { return m_breakdown; }
@@ -102,7 +107,7 @@ private:
 
     void applyProfile();
     void applyHeat(); // the shown SASS lines' heat, by offset
-    std::optional<protocol::ProfileEvent> m_profile;
+    std::shared_ptr<const ProfileDigest> m_profile;
     QString m_noProfileText;
     QString m_heatNote; // why the shown code has no heat, when it has none
     QLabel *m_profileLabel;

@@ -1,6 +1,7 @@
 #include "memory_instruction_view.h"
 
 #include "empty_state.h"
+#include "profile_digest.h"
 #include "profile_tables.h"
 
 #include <QHeaderView>
@@ -63,27 +64,34 @@ void MemoryInstructionView::setNoProfileText(const QString &sentence)
 void MemoryInstructionView::setProfile(const protocol::ProfileEvent *profile,
                                        const std::optional<ModelFigures> &model)
 {
-    // Rows point into the copy: the model lets go of them first.
+    setProfileDigest(profile ? digestOf(*profile) : nullptr, model);
+}
+
+void MemoryInstructionView::setProfileDigest(std::shared_ptr<const ProfileDigest> profile,
+                                             const std::optional<ModelFigures> &model)
+{
+    if (profile && profile == m_profile && model == m_modelFigures)
+        return;
+    // Rows point into the digest: the model lets go of them first.
     m_model->setRows({});
-    if (profile)
-        m_profile = *profile;
-    else
-        m_profile.reset();
+    m_profile = std::move(profile);
+    m_modelFigures = model;
     // The empty state in the look every empty pane has (empty_state.h); headline() still says it.
     m_empty->setText(m_noProfileText);
     m_empty->setVisible(!m_profile);
-    m_headline->setVisible(m_profile.has_value());
-    m_detail->setVisible(m_profile.has_value());
+    m_headline->setVisible(m_profile != nullptr);
+    m_detail->setVisible(m_profile != nullptr);
     if (!m_profile) {
         m_headline->setText(m_noProfileText);
         m_table->hide();
         m_detail->clear();
         return;
     }
-    const protocol::ProfileEvent &p = *m_profile;
+    const protocol::ProfileEvent &p = m_profile->event;
     QList<MemoryRow> rows;
+    rows.reserve(m_profile->memory.size());
     int excess = 0, judged = 0;
-    for (const MemoryInstruction &m : memoryInstructions(p)) {
+    for (const MemoryInstruction &m : m_profile->memory) {
         rows.append({m, model ? modelFor(m, *model) : std::nullopt});
         excess += m.verdict == MemoryVerdict::Excess;
         judged += m.verdict == MemoryVerdict::Ideal || m.verdict == MemoryVerdict::Excess;

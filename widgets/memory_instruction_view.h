@@ -10,6 +10,7 @@
 #include "run_view.h"
 
 #include <QWidget>
+#include <memory>
 #include <optional>
 
 class QLabel;
@@ -19,6 +20,7 @@ class QTableView;
 namespace gemmscope {
 
 class EmptyState;
+struct ProfileDigest;
 
 class MemoryInstructionView : public QWidget, public RunView {
     Q_OBJECT
@@ -30,6 +32,10 @@ public:
     // stage has an access model, its figures (app/core/profile_analysis.h modelFigures()).
     void setProfile(const protocol::ProfileEvent *profile,
                     const std::optional<ModelFigures> &model = std::nullopt);
+    // The same, folded already (profile_digest.h, shared): what the window gives, so that showing a
+    // large profile never folds it on the UI thread. The same profile and model are not shown again.
+    void setProfileDigest(std::shared_ptr<const ProfileDigest> profile,
+                          const std::optional<ModelFigures> &model = std::nullopt);
     void setNoProfileText(const QString &sentence);
     // What shows while there is no profile: the sentence and, where one is offered, its button.
     EmptyState *emptyState() const { return m_empty; }
@@ -50,7 +56,8 @@ signals:
 private:
     void showDetail();
 
-    std::optional<protocol::ProfileEvent> m_profile;
+    std::shared_ptr<const ProfileDigest> m_profile;
+    std::optional<ModelFigures> m_modelFigures;
     QString m_noProfileText;
     EmptyState *m_empty;
     QLabel *m_headline;

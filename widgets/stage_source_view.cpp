@@ -2,7 +2,7 @@
 
 #include "code_heat_edit.h"
 #include "kernel_sources.h"
-#include "profile_analysis.h"
+#include "profile_digest.h"
 #include "profile_hotspot_table.h"
 #include "source_diff.h"
 #include "stall_breakdown_bar.h"
@@ -412,17 +412,22 @@ void StageSourceView::showDiff(const StageInfo &info, std::string_view text, con
 
 void StageSourceView::setProfile(const protocol::ProfileEvent *profile)
 {
-    if (profile)
-        m_profile = *profile;
-    else
-        m_profile.reset();
+    setProfileDigest(profile ? digestOf(*profile) : nullptr);
+}
+
+void StageSourceView::setProfileDigest(std::shared_ptr<const ProfileDigest> profile)
+{
+    if (profile && profile == m_profile)
+        return;
+    m_profile = std::move(profile);
     applyProfile();
 }
 
 void StageSourceView::setNoProfileText(const QString &sentence)
 {
     m_noProfileText = sentence;
-    applyProfile();
+    if (!m_profile) // with a profile the sentence waits: shown again, the table would be rebuilt
+        applyProfile();
 }
 
 QString StageSourceView::profileText() const
@@ -440,10 +445,10 @@ void StageSourceView::applyProfile()
         m_editor->setLineHeat({});
         return;
     }
-    const protocol::ProfileEvent &p = *m_profile;
-    const StallBreakdown breakdown = stallBreakdown(p);
-    double unattributed = 0;
-    const QList<LineProfile> lines = foldOntoLines(p, &unattributed);
+    const protocol::ProfileEvent &p = m_profile->event;
+    const StallBreakdown &breakdown = m_profile->breakdown;
+    const double unattributed = m_profile->unattributedSamples;
+    const QList<LineProfile> &lines = m_profile->lines;
     QString text = tr("Profile of %1 at %2x%3x%4 on %5")
                        .arg(p.stage.isEmpty() ? tr("this configuration") : p.stage)
                        .arg(p.size.m)
@@ -465,7 +470,7 @@ void StageSourceView::applyProfile()
         m_breakdown->setBreakdown(breakdown, tr("Where the time goes: %1 PC samples over the kernel")
                                                  .arg(QLocale().toString(breakdown.totalSamples, 'f', 0)));
     m_breakdown->show();
-    m_hotLines->setRows(hotspotRowsOfLines(lines));
+    m_hotLines->setRows(m_profile->lineRows);
     m_hotLines->setVisible(!lines.isEmpty());
     applyHeat();
     // Open at the file's hottest line (unless the Coalescing view's instruction is highlighted).
@@ -483,7 +488,7 @@ void StageSourceView::applyHeat()
         m_editor->setLineHeat({});
         return;
     }
-    const QList<LineProfile> lines = foldOntoLines(*m_profile);
+    const QList<LineProfile> &lines = m_profile->lines;
     // The margin of the file on screen (Source mode), hotter as its share nears the hottest line's.
     QHash<int, CodeHeatEdit::LineHeat> heat;
     const double hottest = lines.isEmpty() ? 0.0 : lines.first().share;

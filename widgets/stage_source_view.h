@@ -10,6 +10,7 @@
 #include "stage_catalog.h"
 
 #include <QWidget>
+#include <memory>
 
 class QLabel;
 class QPlainTextEdit;
@@ -22,6 +23,7 @@ namespace gemmscope {
 
 class CodeHeatEdit;
 class ProfileHotspotTable;
+struct ProfileDigest;
 class StallBreakdownBar;
 
 class StageSourceView : public QWidget, public RunView {
@@ -62,7 +64,10 @@ public:
     // file and a sortable table lists the hottest lines (a click shows the line). The view keeps
     // its own copy. A change of stage drops it (a profile is never shown against another source).
     void setProfile(const protocol::ProfileEvent *profile);
-    bool hasProfile() const { return m_profile.has_value(); }
+    // The same, folded already (profile_digest.h, shared): what the window gives, so that showing a
+    // large profile never folds it on the UI thread. The profile shown already is not shown again.
+    void setProfileDigest(std::shared_ptr<const ProfileDigest> profile);
+    bool hasProfile() const { return m_profile != nullptr; }
     // What the profile line says without a profile ("Profile this configuration (Ctrl+P) to ...").
     void setNoProfileText(const QString &sentence);
     QString profileText() const; // the line above the bar: the profile, its error, or the empty state
@@ -99,7 +104,7 @@ private:
     void applyHeat();    // the current file's heat alone (a change of file keeps the table's sort)
     void showHotLine(const QString &file, int line);
 
-    std::optional<protocol::ProfileEvent> m_profile;
+    std::shared_ptr<const ProfileDigest> m_profile;
     QString m_noProfileText;
     QLabel *m_profileLabel;
     StallBreakdownBar *m_breakdown;

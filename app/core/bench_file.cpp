@@ -1,6 +1,8 @@
 #include "bench_file.h"
 
 #include "json_text.h"
+#include "profile_limits.h"
+#include "profile_prescan.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -63,7 +65,8 @@ QByteArray serializeBench(const BenchFile &bench)
 BenchParse parseBench(const QByteArray &bytes)
 {
     QString error;
-    const auto root = parseJsonObject(bytes, &error);
+    const ProfilePrescan prescan = leaveOutOversizedProfiles(bytes); // before the parser sees them
+    const auto root = parseJsonObject(prescan.bytes, &error);
     if (!root)
         return refuseBench(error);
     if (root->value("format").toString() != kBenchFormat)
@@ -116,6 +119,15 @@ BenchParse parseBench(const QByteArray &bytes)
     number = 0;
     for (const QJsonValue &value : root->value("profiles").toArray()) {
         ++number;
+        // Bounded before it is decoded; the rows and the other profiles are imported all the same.
+        QString tooLarge = prescan.leftOut.value(number - 1);
+        if (tooLarge.isEmpty())
+            tooLarge = profileOverLimits(value.toObject());
+        if (!tooLarge.isEmpty()) {
+            bench.notices
+                << QObject::tr("Profile %1 was left out: %2.").arg(QString::number(number), tooLarge);
+            continue;
+        }
         protocol::ProfileEvent profile;
         QString why;
         if (!protocol::fromJson(value.toObject(), profile, &why) || profile.stage.isEmpty() ||

@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace gemmscope {
@@ -47,9 +48,10 @@ struct BenchFile {
     QList<BenchFileRow> rows;
     // gemmscope-bench --profile (issue 23): the runner's `profile` events as received ("profiles",
     // left out when there are none); read: each decoded (a damaged one refuses the file, as a
-    // damaged row does).
+    // damaged row does; one past profile_limits.h is left out and named in `notices`).
     QList<QJsonObject> profileEvents;
     QList<protocol::ProfileEvent> profiles;
+    QStringList notices; // read: what was left out, one sentence each
 };
 
 QByteArray serializeBench(const BenchFile &bench);

@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <QRegularExpression>
+#include <QSet>
 #include <algorithm>
 #include <cmath>
 
@@ -25,16 +26,32 @@ QString fileLine(const ProfileInstruction &i)
                : QString();
 }
 
-QString sourceLineText(const QString &file, int line)
-{
-    if (file.isEmpty() || line <= 0)
-        return {};
-    const std::string_view text = embeddedKernelSource(file.toStdString());
-    if (text.empty())
-        return {};
-    const QString all = QString::fromUtf8(text.data(), qsizetype(text.size()));
-    return all.section(QLatin1Char('\n'), line - 1, line - 1);
-}
+// The matrix each source line names (operandOfSourceLine), each embedded file split once and each
+// line read once: a large profile has thousands of memory instructions on far fewer lines.
+class LineOperands {
+public:
+    std::optional<Operand> of(const QString &file, int line)
+    {
+        if (file.isEmpty() || line <= 0)
+            return std::nullopt;
+        const QPair<QString, int> key{file, line};
+        if (const auto known = m_operands.constFind(key); known != m_operands.constEnd())
+            return *known;
+        auto lines = m_files.constFind(file);
+        if (lines == m_files.constEnd()) {
+            const std::string_view text = embeddedKernelSource(file.toStdString());
+            lines = m_files.insert(
+                file, QString::fromUtf8(text.data(), qsizetype(text.size())).split(QLatin1Char('\n')));
+        }
+        const std::optional<Operand> operand = operandOfSourceLine(lines->value(line - 1));
+        m_operands.insert(key, operand);
+        return operand;
+    }
+
+private:
+    QHash<QString, QStringList> m_files;
+    QHash<QPair<QString, int>, std::optional<Operand>> m_operands;
+};
 
 } // namespace
 
@@ -165,7 +182,8 @@ QStringList operandsOf(const QString &sass)
 // Which matrix a global load reads when its own line does not say (loadOrZero's body in
 // common.cuh serves both): the shared store that writes its register into a tile, a few
 // instructions on, names the tile on its line ("tileB[ty][tx * TN + j] = loadOrZero(...)").
-std::optional<Operand> operandByDataflow(const QList<const ProfileInstruction *> &function, qsizetype at)
+std::optional<Operand> operandByDataflow(const QList<const ProfileInstruction *> &function, qsizetype at,
+                                         LineOperands &lineOperands)
 {
     const QStringList ops = operandsOf(function[at]->sass);
     if (ops.isEmpty() || !ops.first().startsWith(QLatin1Char('R')))
@@ -176,7 +194,7 @@ std::optional<Operand> operandByDataflow(const QList<const ProfileInstruction *>
         const QString op = withoutPredicate(next.sass).section(QLatin1Char(' '), 0, 0);
         const QStringList nextOps = operandsOf(next.sass);
         if (op.startsWith(QLatin1String("STS")) && !nextOps.isEmpty() && nextOps.last() == reg)
-            return operandOfSourceLine(sourceLineText(next.file, next.line));
+            return lineOperands.of(next.file, next.line);
         if (!op.startsWith(QLatin1String("ST")) && !nextOps.isEmpty() && nextOps.first() == reg)
             return std::nullopt; // the register is written again before any store reads it
     }
@@ -200,6 +218,7 @@ QList<MemoryInstruction> memoryInstructions(const ProfileEvent &profile)
             position.insert(it->at(k), {it.key(), k});
     }
     QList<MemoryInstruction> list;
+    LineOperands lineOperands;
     for (const ProfileInstruction &i : profile.instructions) {
         const double globalLd = metricOf(i, "inst_executed_op_global_ld").value_or(0);
         const double globalSt = metricOf(i, "inst_executed_op_global_st").value_or(0);
@@ -239,10 +258,10 @@ QList<MemoryInstruction> memoryInstructions(const ProfileEvent &profile)
             if (ideal)
                 m.idealPerRequest = *ideal / m.executions;
         }
-        m.operand = operandOfSourceLine(sourceLineText(i.file, i.line));
+        m.operand = lineOperands.of(i.file, i.line);
         if (!m.operand && global && m.direction == MemoryDirection::Load) {
             const auto [function, at] = position.value(&i);
-            m.operand = operandByDataflow(byFunction.value(function), at);
+            m.operand = operandByDataflow(byFunction.value(function), at, lineOperands);
         }
         judge(m);
         list.append(m);
@@ -334,11 +353,18 @@ std::optional<ModelComparison> modelFor(const MemoryInstruction &m, const ModelF
 std::optional<MeasuredClass> measuredClass(const ProfileEvent &profile, MemorySpace space,
                                            MemoryDirection direction, std::optional<Operand> operand)
 {
+    return measuredClass(memoryInstructions(profile), space, direction, operand);
+}
+
+std::optional<MeasuredClass> measuredClass(const QList<MemoryInstruction> &memory, MemorySpace space,
+                                           MemoryDirection direction, std::optional<Operand> operand)
+{
     double count = 0, ideal = 0, executions = 0;
     bool anyIdeal = true;
     MeasuredClass c;
     QStringList where;
-    for (const MemoryInstruction &m : memoryInstructions(profile)) {
+    QSet<QString> named; // `where` as a set: a profile may have thousands of lines
+    for (const MemoryInstruction &m : memory) {
         if (m.space != space || m.direction != direction || (operand && m.operand != operand) ||
             !m.perRequest || m.executions <= 0)
             continue;
@@ -351,8 +377,10 @@ std::optional<MeasuredClass> measuredClass(const ProfileEvent &profile, MemorySp
             anyIdeal = false;
         const QString at = fileLine(*m.instruction);
         const QString label = at.isEmpty() ? m.opcode() : at;
-        if (!where.contains(label))
+        if (!named.contains(label)) {
+            named.insert(label);
             where << label;
+        }
     }
     if (c.instructions == 0 || executions <= 0)
         return std::nullopt;
@@ -372,6 +400,13 @@ std::optional<MeasuredClass> measuredClass(const ProfileEvent &profile, MemorySp
 QString measuredBesideModel(const ProfileEvent &profile, MemorySpace space, MemoryDirection direction,
                             std::optional<Operand> operand, std::optional<double> model)
 {
+    return measuredBesideModel(profile, memoryInstructions(profile), space, direction, operand, model);
+}
+
+QString measuredBesideModel(const ProfileEvent &profile, const QList<MemoryInstruction> &memory,
+                            MemorySpace space, MemoryDirection direction, std::optional<Operand> operand,
+                            std::optional<double> model)
+{
     const bool global = space == MemorySpace::Global;
     const QString unit = global ? QStringLiteral("sectors") : QStringLiteral("wavefronts");
     QString what = QStringLiteral("%1 %2").arg(global ? QStringLiteral("global") : QStringLiteral("shared"),
@@ -381,10 +416,10 @@ QString measuredBesideModel(const ProfileEvent &profile, MemorySpace space, Memo
         what += QStringLiteral(" of %1").arg(operand == Operand::A   ? QLatin1Char('A')
                                              : operand == Operand::B ? QLatin1Char('B')
                                                                      : QLatin1Char('C'));
-    auto measured = measuredClass(profile, space, direction, operand);
+    auto measured = measuredClass(memory, space, direction, operand);
     QString scope = what;
     if (!measured && operand) {
-        measured = measuredClass(profile, space, direction, std::nullopt);
+        measured = measuredClass(memory, space, direction, std::nullopt);
         scope =
             QStringLiteral("every %1 %2: the source lines do not say which matrix")
                 .arg(global ? QStringLiteral("global") : QStringLiteral("shared"),

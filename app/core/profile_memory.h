@@ -61,6 +61,7 @@ struct ModelFigures {
     std::optional<double> sharedLoadsA, sharedLoadsB;   // the inner loop's reads of each tile
     std::optional<double> sharedStoresA, sharedStoresB; // the fills of each tile
     QString whyNone; // the model's sentence where it cannot describe the stage (then all empty)
+    friend bool operator==(const ModelFigures &, const ModelFigures &) = default;
 };
 ModelFigures modelFigures(const KernelShape &shape, const ProblemSize &size);
 
@@ -85,6 +86,9 @@ struct MeasuredClass {
 };
 std::optional<MeasuredClass> measuredClass(const protocol::ProfileEvent &profile, MemorySpace space,
                                            MemoryDirection direction, std::optional<Operand> operand);
+// The same over `memory`, the profile's memoryInstructions() made once (ProfileDigest::memory).
+std::optional<MeasuredClass> measuredClass(const QList<MemoryInstruction> &memory, MemorySpace space,
+                                           MemoryDirection direction, std::optional<Operand> operand);
 
 // The sentence the coalescing and bank views put under their diagram: the measured figure of the
 // class of the instruction they show (an operand's global loads, a tile's shared reads), beside
@@ -92,6 +96,10 @@ std::optional<MeasuredClass> measuredClass(const protocol::ProfileEvent &profile
 // where the source lines do not say which matrix; says why where the profile has no figure.
 QString measuredBesideModel(const protocol::ProfileEvent &profile, MemorySpace space,
                             MemoryDirection direction, std::optional<Operand> operand,
+                            std::optional<double> model);
+// The same with the profile's memoryInstructions() made once (`memory`: ProfileDigest::memory).
+QString measuredBesideModel(const protocol::ProfileEvent &profile, const QList<MemoryInstruction> &memory,
+                            MemorySpace space, MemoryDirection direction, std::optional<Operand> operand,
                             std::optional<double> model);
 
 } // namespace gemmscope

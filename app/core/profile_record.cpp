@@ -1,7 +1,10 @@
 #include "profile_record.h"
 
+#include "profile_digest.h"
+#include "profile_limits.h"
 #include "run_record.h"
 
+#include <QHashFunctions>
 #include <QJsonDocument>
 #include <QObject>
 
@@ -61,6 +64,15 @@ ProfileKey profileKeyOf(const RunRecord &run)
     return key;
 }
 
+size_t qHash(const ProfileKey &key, size_t seed)
+{
+    seed = qHashMulti(seed, key.stage, key.size.m, key.size.n, key.size.k, key.gpuName, key.build,
+                      key.tf32Rounding);
+    for (const auto &[name, value] : key.params)
+        seed = qHashMulti(seed, QByteArrayView(name.data(), qsizetype(name.size())), value);
+    return seed;
+}
+
 bool profileMatches(const ProfileKey &key, const ProfileKey &wanted)
 {
     return key.stage == wanted.stage && key.params == wanted.params && key.size == wanted.size &&
@@ -102,6 +114,7 @@ StoredProfile withJson(StoredProfile profile)
 {
     profile.json =
         std::make_shared<const QByteArray>(QJsonDocument(toJson(profile)).toJson(QJsonDocument::Compact));
+    profile.digest = std::make_shared<ProfileDigestSlot>(); // a new event: its digest is to be made
     return profile;
 }
 
@@ -122,9 +135,13 @@ std::optional<StoredProfile> storedProfileFromJson(const QJsonValue &value, QStr
     const QJsonObject entry = value.toObject();
     if (!entry.value("event").isObject())
         return fail(QObject::tr("it holds no profile event"));
+    // Bounded before it is decoded: a profile past the limits never costs its decoding.
+    const QJsonObject event = entry.value("event").toObject();
+    if (const QString tooLarge = profileOverLimits(event); !tooLarge.isEmpty())
+        return fail(tooLarge);
     StoredProfile profile;
     QString why;
-    if (!protocol::fromJson(entry.value("event").toObject(), profile.event, &why))
+    if (!protocol::fromJson(event, profile.event, &why))
         return fail(why.isEmpty() ? QObject::tr("its profile event cannot be read") : why);
     if (profile.event.stage.isEmpty())
         return fail(QObject::tr("its profile names no stage"));
@@ -136,6 +153,7 @@ std::optional<StoredProfile> storedProfileFromJson(const QJsonValue &value, QStr
         profile.origin = QStringLiteral("recorded");
     // The entry as it came (a newer runner's fields included: a load and a save lose nothing), once.
     profile.json = std::make_shared<const QByteArray>(QJsonDocument(entry).toJson(QJsonDocument::Compact));
+    profile.digest = std::make_shared<ProfileDigestSlot>();
     return profile;
 }
 

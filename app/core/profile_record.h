@@ -17,6 +17,7 @@
 
 namespace gemmscope {
 
+class ProfileDigestSlot;
 struct RunRecord;
 
 struct StoredProfile {
@@ -28,6 +29,9 @@ struct StoredProfile {
     // profiles each time took ~150 ms of the UI thread. Empty: encoded when needed. Not part of the
     // value (operator==).
     std::shared_ptr<const QByteArray> json;
+    // Where the profile folded for the views is kept once made (profile_digest.h), shared by every
+    // copy: withJson and storedProfileFromJson give each profile one. Not part of the value.
+    std::shared_ptr<ProfileDigestSlot> digest;
     bool isRecorded() const { return origin == QLatin1String("recorded"); }
     friend bool operator==(const StoredProfile &a, const StoredProfile &b)
     {
@@ -35,7 +39,7 @@ struct StoredProfile {
     }
 };
 
-// `profile` with its compact JSON made now.
+// `profile` with its compact JSON made now, and a new slot for its digest.
 StoredProfile withJson(StoredProfile profile);
 // The session file's entry (toJson) as compact JSON: the one made once, where there is one.
 QByteArray compactJson(const StoredProfile &profile);
@@ -52,6 +56,8 @@ struct ProfileKey {
     QString tf32Rounding;
     friend bool operator==(const ProfileKey &, const ProfileKey &) = default;
 };
+// For a session's index of its profiles by configuration.
+size_t qHash(const ProfileKey &key, size_t seed = 0);
 
 ProfileKey profileKeyOf(const protocol::ProfileEvent &event);
 // The panel's configuration on `gpuName` (empty: any GPU); `tf32Rounding` empty: the default.

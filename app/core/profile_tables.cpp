@@ -251,10 +251,14 @@ QVariant MemoryInstructionsModel::data(const QModelIndex &index, int role) const
     const MemoryInstruction &m = row.measured;
     const protocol::ProfileInstruction &i = *m.instruction;
     const bool global = m.space == MemorySpace::Global;
-    const QString line = i.line > 0 ? QStringLiteral("%1:%2").arg(i.file).arg(i.line) : QString();
+    // Made only for the roles that show it: a sort asks for a number of every row many times.
+    const auto lineText = [&i] {
+        return i.line > 0 ? QStringLiteral("%1:%2").arg(i.file).arg(i.line) : QString();
+    };
     if (role == VerdictRole)
         return int(m.verdict);
     if (role == Qt::ToolTipRole) {
+        const QString line = lineText();
         QStringList lines{QStringLiteral("%1 at %2%3")
                               .arg(i.sass.isEmpty() ? m.kindText() : i.sass, hex(i.pc),
                                    line.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(line)),
@@ -305,7 +309,7 @@ QVariant MemoryInstructionsModel::data(const QModelIndex &index, int role) const
     case Instruction:
         return QStringLiteral("%1  %2").arg(hex(i.pc), m.opcode());
     case Line:
-        return line;
+        return lineText();
     case Executions:
         return QLocale().toString(m.executions, 'f', 0);
     case PerRequest:

@@ -6,6 +6,8 @@
 #include "file_read.h"
 #include "file_write.h"
 #include "json_text.h"
+#include "profile_digest.h"
+#include "profile_prescan.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -79,8 +81,10 @@ QJsonObject ceilingsToJson(const QMap<QString, StoredCeilings> &ceilings)
 }
 
 // The file's "profiles", leniently: a profile is an addition to the session, so a damaged entry
-// (or a list that is none) is left out and named in `data.notices`, and the rest loads.
-void readProfiles(const QJsonObject &root, const QString &where, SessionData &data)
+// (or a list that is none) is left out and named in `data.notices`, and the rest loads. `leftOut`:
+// the entries found too large before the file was parsed (ProfilePrescan), null in `root`.
+void readProfiles(const QJsonObject &root, const QString &where, SessionData &data,
+                  const QHash<qsizetype, QString> &leftOut)
 {
     const QJsonValue list = root.value("profiles");
     if (list.isUndefined() || list.isNull())
@@ -92,8 +96,11 @@ void readProfiles(const QJsonObject &root, const QString &where, SessionData &da
     int index = 0;
     for (const QJsonValue &value : list.toArray()) {
         ++index;
-        QString why;
-        if (const std::optional<StoredProfile> profile = storedProfileFromJson(value, &why))
+        QString why = leftOut.value(index - 1);
+        std::optional<StoredProfile> profile;
+        if (why.isEmpty())
+            profile = storedProfileFromJson(value, &why);
+        if (profile)
             data.profiles.append(*profile);
         else
             data.notices << QObject::tr("Profile %1 of %2 was left out: %3.").arg(index).arg(where, why);
@@ -120,7 +127,8 @@ SessionParse readFile(const QString &path, SessionParse (*parse)(const QByteArra
 SessionParse parseSessionJson(const QByteArray &bytes)
 {
     QString error;
-    const auto root = parseJsonObject(bytes, &error);
+    const ProfilePrescan prescan = leaveOutOversizedProfiles(bytes); // before the parser sees them
+    const auto root = parseJsonObject(prescan.bytes, &error);
     if (!root)
         return refuse(error);
     if (root->value("format").toString() != kSessionFormat)
@@ -158,13 +166,21 @@ SessionParse parseSessionJson(const QByteArray &bytes)
             return refuse(QObject::tr("Its list of sweeps is damaged: %1.").arg(why));
         data.sweeps.append(*sweep);
     }
-    readProfiles(*root, QObject::tr("the file"), data);
+    readProfiles(*root, QObject::tr("the file"), data, prescan.leftOut);
     return {data, {}};
 }
 
 SessionParse readSessionFile(const QString &path)
 {
     return readFile(path, &parseSessionJson);
+}
+
+SessionParse readSessionFileForViews(const QString &path)
+{
+    SessionParse parsed = readSessionFile(path);
+    if (parsed.data)
+        foldAhead(parsed.data->profiles);
+    return parsed;
 }
 
 QByteArray serializeSession(const SessionData &data, const QString &savedFile)
@@ -262,8 +278,9 @@ SessionParse importBenchJson(const QByteArray &bytes)
     for (protocol::ProfileEvent profile : bench.profiles) {
         if (profile.gpu.name.isEmpty())
             profile.gpu.name = gpu;
-        data.profiles.append(withJson({profile, QStringLiteral("recorded"), {}}));
+        data.profiles.append(withJson({profile, QStringLiteral("recorded"), {}, {}}));
     }
+    data.notices = bench.notices;
     return {data, {}};
 }
 
@@ -358,6 +375,8 @@ void Session::replace(const SessionData &data, const QString &filePath)
 {
     emit aboutToReset();
     m_data = data;
+    reindexProfiles();
+    ++m_revision;
     // Room to grow, taken now: the first run added to a list at its capacity (or still shared with
     // the file just read) copied all 10,000 records of a sweep-sized session, ~10 ms of a click.
     m_data.runs.reserve(m_data.runs.size() + m_data.runs.size() / 2 + 256);
@@ -416,7 +435,7 @@ bool Session::saveAs(const QString &path, QString *error, bool replaceReadOnly)
     return true;
 }
 
-bool Session::importBench(const QString &path, QString *error)
+bool Session::importBench(const QString &path, QString *error, QStringList *notices)
 {
     SessionParse parsed = importBenchFile(path);
     if (!parsed.data) {
@@ -424,8 +443,16 @@ bool Session::importBench(const QString &path, QString *error)
             *error = parsed.error;
         return false;
     }
+    addImported(*parsed.data, path);
+    if (notices)
+        *notices = parsed.data->notices;
+    return true;
+}
+
+void Session::addImported(const SessionData &bench, const QString &path)
+{
     const QString prefix = QFileInfo(path).completeBaseName();
-    for (RunRecord record : parsed.data->runs) {
+    for (RunRecord record : bench.runs) {
         // Keep ids unique when the same bench is imported twice or next to another one.
         QString id = QStringLiteral("%1-%2").arg(prefix, record.runId);
         for (int n = 2; indexOf(id) >= 0; ++n)
@@ -433,20 +460,21 @@ bool Session::importBench(const QString &path, QString *error)
         record.runId = id;
         appendRun(record);
     }
-    for (auto it = parsed.data->ceilings.begin(); it != parsed.data->ceilings.end(); ++it)
+    for (auto it = bench.ceilings.begin(); it != bench.ceilings.end(); ++it)
         m_data.ceilings.insert(it.key(), it.value());
-    if (!parsed.data->ceilings.isEmpty())
+    if (!bench.ceilings.isEmpty())
         emit ceilingsChanged();
-    for (const StoredProfile &profile : std::as_const(parsed.data->profiles))
-        storeProfile(profile);
+    for (const StoredProfile &profile : bench.profiles)
+        storeProfile(profile, false);
+    if (!bench.profiles.isEmpty())
+        emit profilesChanged();
     if (m_data.title.isEmpty())
-        m_data.title = parsed.data->title;
+        m_data.title = bench.title;
     if (m_data.description.isEmpty())
-        m_data.description = parsed.data->description;
+        m_data.description = bench.description;
     m_importedFiles << QFileInfo(path).absoluteFilePath();
     setModified(true);
     changed();
-    return true;
 }
 
 StoredCeilings ceilingsEntry(const protocol::CeilingsEvent &event, const QString &origin)
@@ -484,24 +512,37 @@ void Session::setSweep(const SweepData &sweep, bool autosaveNow)
     }
 }
 
-int Session::storeProfile(const StoredProfile &profile)
+int Session::storeProfile(const StoredProfile &profile, bool announce)
 {
     const ProfileKey key = profileKeyOf(profile.event);
-    for (int i = 0; i < m_data.profiles.size(); ++i) {
-        if (profileKeyOf(m_data.profiles[i].event) == key) {
-            m_data.profiles[i] = profile;
-            emit profileAdded(i);
-            return i;
-        }
+    int at = m_profileIndex.value(key, -1);
+    if (at >= 0) {
+        m_data.profiles[at] = profile;
+    } else {
+        at = int(m_data.profiles.size());
+        m_data.profiles.append(profile);
+        m_profileIndex.insert(key, at);
     }
-    m_data.profiles.append(profile);
-    emit profileAdded(int(m_data.profiles.size() - 1));
-    return int(m_data.profiles.size() - 1);
+    ++m_revision;
+    if (announce)
+        emit profileAdded(at);
+    return at;
+}
+
+void Session::reindexProfiles()
+{
+    m_profileIndex.clear();
+    m_profileIndex.reserve(m_data.profiles.size());
+    for (int i = 0; i < m_data.profiles.size(); ++i) {
+        const ProfileKey key = profileKeyOf(m_data.profiles[i].event);
+        if (!m_profileIndex.contains(key))
+            m_profileIndex.insert(key, i);
+    }
 }
 
 void Session::addProfile(const protocol::ProfileEvent &profile, const QString &origin)
 {
-    storeProfile(withJson({profile, origin, {}}));
+    storeProfile(withJson({profile, origin, {}, {}}));
     setModified(true);
     autosaveReported(); // a finished measurement: never lost
 }
@@ -710,7 +751,8 @@ AutosaveRecovery Session::recoverableAutosave(const QString &autosaveFile)
         return out;
     }
     QString error;
-    const auto root = parseJsonObject(*file.bytes, &error);
+    const ProfilePrescan prescan = leaveOutOversizedProfiles(*file.bytes);
+    const auto root = parseJsonObject(prescan.bytes, &error);
     if (!root) {
         out.problems << QObject::tr("The autosave %1 could not be recovered: %2").arg(name, error);
         out.damaged = true;
@@ -760,7 +802,7 @@ AutosaveRecovery Session::recoverableAutosave(const QString &autosaveFile)
     }
     // Only finished runs this machine measured are worth recovering: the embedded data (recorded,
     // published) comes back anyway and is never counted, nor is a run that was only queued.
-    readProfiles(*root, QObject::tr("the autosave %1").arg(name), data);
+    readProfiles(*root, QObject::tr("the autosave %1").arg(name), data, prescan.leftOut);
     out.problems += std::exchange(data.notices, {});
     QSet<QString> savedProfiles;
     const QSet<QString> saved =
@@ -878,6 +920,8 @@ QList<AutosaveRecovery> AutosaveSlot::orphans(const QString &directory, const QS
 
 void Session::setModified(bool modified)
 {
+    if (modified)
+        ++m_revision; // every change marks the session modified
     if (m_modified == modified)
         return;
     m_modified = modified;

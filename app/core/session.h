@@ -70,6 +70,10 @@ struct SessionParse {
 
 SessionParse parseSessionJson(const QByteArray &bytes);
 SessionParse readSessionFile(const QString &path);
+// readSessionFile, with its large profiles folded for the views (foldAhead): the work of opening a
+// session but showing it, for a worker thread, so that a large file never holds up the window
+// (SessionActions reads it so).
+SessionParse readSessionFileForViews(const QString &path);
 QByteArray serializeSession(const SessionData &data, const QString &savedFile = {});
 // Through writeFileAtomically: the file is replaced whole or left as it was, with the reason.
 bool writeSessionFile(const QString &path, const SessionData &data, QString *error,
@@ -178,12 +182,20 @@ public:
                                 const QString &gpuName) const;
     // What the last open or load left out (SessionData::notices).
     QStringList notices() const { return m_data.notices; }
+    // Counts every change of the session's data (a run, a profile, a sweep, a new session): whoever
+    // reads a file while the user goes on working compares it before replacing what changed since.
+    quint64 revision() const { return m_revision; }
 
     bool open(const QString &path, QString *error);          // nothing changes when it fails
     bool save(QString *error, bool replaceReadOnly = false); // to filePath()
     // A read-only file is refused with a sentence unless `replaceReadOnly` (the user confirmed).
     bool saveAs(const QString &path, QString *error, bool replaceReadOnly = false);
-    bool importBench(const QString &path, QString *error); // appends the bench's runs
+    // Appends the bench's runs and profiles; what it left out (a profile past the limits), one
+    // sentence each, in `notices`.
+    bool importBench(const QString &path, QString *error, QStringList *notices = nullptr);
+    // The same with the bench as importBenchFile read it (in a worker thread, where the window
+    // imports one); its notices are the caller's to show.
+    void addImported(const SessionData &bench, const QString &path);
     bool loadDefault(QString *error, const QString &path = defaultSessionPath());
     // Adds the sweeps of the session at `path` (the default one: a parameter sweep and a size sweep
     // measured on an NVIDIA H200) that this session lacks, keeping everything else: a session of
@@ -245,13 +257,20 @@ private:
     void setModified(bool modified);
     void changed();          // the data changed: retry a failing autosave
     void autosaveReported(); // autosave() for a timer or a change: autosave() says a failure, once
-    int storeProfile(const StoredProfile &profile); // replaces the same configuration's; its index
-    void appendRun(const RunRecord &record);        // with its signals, and into the index
+    // Replaces the same configuration's profile or appends it; its index.
+    // `announce`: profileAdded (an import of many announces them once, with profilesChanged).
+    int storeProfile(const StoredProfile &profile, bool announce = true);
+    void reindexProfiles();
+    void appendRun(const RunRecord &record); // with its signals, and into the index
     void reindexRuns();
     SessionData m_data;
     // Run id -> index in m_data.runs (the first, should a file repeat an id): a run's progress and
     // result each look their run up, and a scan of a 10,000-run session took a few ms each time.
     QHash<QString, int> m_runIndex;
+    // Profile key -> index in m_data.profiles (the first, should a file repeat one): an import of
+    // 10,000 profiles compared each with every one before it (22 s).
+    QHash<ProfileKey, int> m_profileIndex;
+    quint64 m_revision = 0;
     QString m_filePath;
     QString m_autosavePath;
     bool m_modified = false;

@@ -1,6 +1,7 @@
 // gemmscope: the desktop application, plus headless commands for scripts and CI.
 #include "event_timing_application.h"
 #include "main_window.h"
+#include "open_stall.h"
 #include "parameter_panel.h"
 #include "session.h"
 #include "session_render.h"
@@ -26,10 +27,13 @@ int importBench(const QString &bench, const QString &out)
     Session session;
     session.setAutosavePath({}); // a command-line conversion leaves the user's autosave alone
     QString error;
-    if (!session.importBench(bench, &error) || !session.saveAs(out, &error)) {
+    QStringList notices; // what the bench left out (a profile past the limits)
+    if (!session.importBench(bench, &error, &notices) || !session.saveAs(out, &error)) {
         err << "gemmscope: " << error << '\n';
         return 1;
     }
+    for (const QString &notice : std::as_const(notices))
+        err << "gemmscope: " << notice << '\n';
     QTextStream(stdout) << "Wrote " << session.runs().size() << " runs to " << out << '\n';
     return 0;
 }
@@ -145,7 +149,7 @@ int measureUiStall(EventTimingApplication &app, long long n, const QString &scre
 
 // The commands that never show a window run on the offscreen platform, so they work over ssh and
 // in CI without a display (QApplication aborts when it cannot reach one). The window itself, and
-// --measure-ui-stall where a display exists, keep the platform the user has.
+// --measure-ui-stall (--measure-open-stall) where a display exists, keep the platform the user has.
 void chooseHeadlessPlatform(int argc, char **argv)
 {
     if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
@@ -156,7 +160,8 @@ void chooseHeadlessPlatform(int argc, char **argv)
         const bool headless = arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
                               arg == "--version" || arg.startsWith("--import-bench") ||
                               arg.startsWith("--render-session");
-        if (headless || (!display && arg == "--measure-ui-stall")) {
+        if (headless ||
+            (!display && (arg == "--measure-ui-stall" || arg.startsWith("--measure-open-stall")))) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
             return;
         }
@@ -203,6 +208,11 @@ int main(int argc, char **argv)
         QStringLiteral("screenshot"),
         QStringLiteral("With --measure-ui-stall: save the main window as PNG after the ladder."),
         QStringLiteral("file.png"));
+    const QCommandLineOption openStallOption(
+        QStringLiteral("measure-open-stall"),
+        QStringLiteral("Open this session as File > Open does, show its first profile and print the UI "
+                       "thread's longest stall in ms."),
+        QStringLiteral("session.json"));
     const QCommandLineOption preloadOption(
         QStringLiteral("preload"),
         QStringLiteral("With --measure-ui-stall: open this session first (a big one: the stall at scale)."),
@@ -220,7 +230,8 @@ int main(int argc, char **argv)
         QStringLiteral("Start on this workspace: ladder, kernel, counters or sweep."),
         QStringLiteral("NAME"));
     parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption,
-                       screenshotOption, presetOption, tabOption, workspaceOption, preloadOption});
+                       screenshotOption, presetOption, tabOption, workspaceOption, preloadOption,
+                       openStallOption});
     parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open."),
                                  QStringLiteral("[session]"));
     parser.process(app);
@@ -233,6 +244,8 @@ int main(int argc, char **argv)
     // go through a private copy: a link, a pipe or a huge file at the settings' name is left alone
     // and the window starts on defaults, saying why.
     const SettingsFile settings;
+    if (parser.isSet(openStallOption))
+        return measureOpenStall(app, parser.value(openStallOption));
     if (parser.isSet(stallOption)) {
         bool ok = false;
         const long long n = parser.value(sizeOption).toLongLong(&ok);
@@ -247,11 +260,13 @@ int main(int argc, char **argv)
     MainWindow window;
     const QStringList positional = parser.positionalArguments();
     if (!positional.isEmpty()) {
-        QString error;
-        if (!window.openSession(positional.first(), &error)) {
+        // Read off the UI thread, as File > Open does: the window shows while a large file is read.
+        window.openSessionInBackground(positional.first(), [&window](bool opened, const QString &error) {
+            if (opened || error.isEmpty())
+                return;
             QTextStream(stderr) << "gemmscope: " << error << '\n';
             window.loadDefaultSession();
-        }
+        });
     } else {
         window.loadDefaultSession(); // a user without a GPU sees the published numbers at once
     }

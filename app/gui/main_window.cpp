@@ -129,6 +129,15 @@ void MainWindow::connectViews()
 void MainWindow::buildActions()
 {
     m_sessionActions = new SessionActions(m_session, this, m_views.autosaveNotice);
+    // While a file is read (a worker thread does it), the status bar says so: the window answers.
+    connect(m_sessionActions, &SessionActions::readingStarted, this, [this](const QString &path) {
+        statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    });
+    connect(m_sessionActions, &SessionActions::readingFinished, statusBar(), &QStatusBar::clearMessage);
+    // What an imported bench left out is said where an opened session's is.
+    connect(m_sessionActions, &SessionActions::notices, this, [this](const QStringList &sentences) {
+        m_views.sessionNotice->show(sentences.join(QLatin1Char(' ')));
+    });
     // What the empty panes' buttons open, in the File menu too.
     QAction *openDefault = addWindowAction(this, "actionOpenDefaultSession", tr("Open &Default Session"));
     openDefault->setToolTip(tr("The session GemmScope ships: the worklog's published T4 runtimes and a "
@@ -404,6 +413,12 @@ QString MainWindow::settingsWarningText() const
 bool MainWindow::openSession(const QString &path, QString *error)
 {
     return m_sessionActions->open(path, error);
+}
+
+void MainWindow::openSessionInBackground(const QString &path,
+                                         std::function<void(bool opened, const QString &error)> done)
+{
+    m_sessionActions->openInBackground(path, std::move(done));
 }
 
 QWidget *MainWindow::exportTarget() const

@@ -15,6 +15,7 @@
 
 #include <QMainWindow>
 #include <QSize>
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -67,7 +68,10 @@ public:
     void addRecordedSweeps(); // the default session's sweeps, into this one (the Sweep empty state)
     // Offers the unsaved runs of every autosave whose instance has ended (read off the UI thread).
     void offerAutosaveRecovery();
-    bool openSession(const QString &path, QString *error);
+    bool openSession(const QString &path, QString *error); // blocks: for scripts and tests
+    // As File > Open: read in a worker thread, then shown (SessionActions::openInBackground).
+    void openSessionInBackground(const QString &path,
+                                 std::function<void(bool opened, const QString &error)> done = {});
     bool exportTo(const QString &path, QString *error); // results (.csv/.json) or the focused view
     QWidget *exportTarget() const;                      // the view Ctrl+E writes (the one last clicked)
     QString exportDialogTitle() const;                  // "Export the coalescing frame"

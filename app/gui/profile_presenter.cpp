@@ -10,6 +10,7 @@
 #include "parameter_panel.h"
 #include "profile_analysis.h"
 #include "profile_controller.h"
+#include "profile_digest.h"
 #include "run_selection.h"
 #include "session.h"
 #include "stage_source_view.h"
@@ -18,6 +19,12 @@
 namespace gemmscope {
 
 namespace {
+
+// The stored profile's digest, made the first time it is shown (or by the worker that read it).
+std::shared_ptr<const ProfileDigest> digestOf(const StoredProfile *stored)
+{
+    return stored ? gemmscope::digestOf(*stored) : nullptr;
+}
 
 QString nameOf(const protocol::ProfileEvent &profile)
 {
@@ -118,12 +125,13 @@ void ProfilePresenter::show()
     const QString gpu = m_profiles ? m_profiles->gpuName() : QString();
     const RunConfig config = m_panel->config();
     // The Kernel workspace follows the panel's configuration.
+    // Each profile as the session folded it (its digest): showing it again costs the views nothing.
     const Session::ShownProfiles configured = m_session->shownProfiles(nullptr, config, gpu);
-    const protocol::ProfileEvent *ofConfig = configured.profile ? &configured.profile->event : nullptr;
-    m_views.kernel.source->setProfile(ofConfig);
-    m_views.kernel.machineCode->setProfile(ofConfig);
-    m_views.kernel.coalescing->setProfile(ofConfig);
-    m_views.kernel.bankConflicts->setProfile(ofConfig);
+    const std::shared_ptr<const ProfileDigest> ofConfig = digestOf(configured.profile);
+    m_views.kernel.source->setProfileDigest(ofConfig);
+    m_views.kernel.machineCode->setProfileDigest(ofConfig);
+    m_views.kernel.coalescing->setProfileDigest(ofConfig);
+    m_views.kernel.bankConflicts->setProfileDigest(ofConfig);
 
     // The Counters workspace follows the selected run (as its counters table does).
     const Session::ShownProfiles shown =
@@ -136,7 +144,7 @@ void ProfilePresenter::show()
             if (const auto shape = kernelShape(stage->id, profile->params).shape)
                 model = modelFigures(*shape, profile->size);
     }
-    m_views.counters.memory->setProfile(profile, model);
+    m_views.counters.memory->setProfileDigest(digestOf(shown.profile), model);
     m_views.counters.whyNotCublas->setProfile(profile, profile ? nameOf(*profile) : QString());
     // "cuBLAS FP32" or "cuBLAS TF32": which library path the stage is held against.
     const protocol::ProfileEvent *baseline = shown.baseline ? &shown.baseline->event : nullptr;

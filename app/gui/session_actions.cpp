@@ -39,9 +39,11 @@ SessionActions::SessionActions(Session *session, QWidget *window, NoticeBar *aut
             return;
         const QString path = QFileDialog::getOpenFileName(m_window, tr("Open session"), QString(),
                                                           tr("GemmScope sessions (*.json);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !open(path, &error))
-            warn(m_window, tr("Open session"), error);
+        if (!path.isEmpty())
+            openInBackground(path, [this](bool, const QString &error) {
+                if (!error.isEmpty())
+                    warn(m_window, tr("Open session"), error);
+            });
     });
     connect(m_save, &QAction::triggered, this, &SessionActions::save);
     connect(m_saveAs, &QAction::triggered, this, &SessionActions::saveAs);
@@ -49,9 +51,8 @@ SessionActions::SessionActions(Session *session, QWidget *window, NoticeBar *aut
         const QString path =
             QFileDialog::getOpenFileName(m_window, tr("Import bench JSON"), QString(),
                                          tr("gemmscope-bench output (*.json);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !m_session->importBench(path, &error))
-            warn(m_window, tr("Import bench JSON"), error);
+        if (!path.isEmpty())
+            importInBackground(path);
     });
     m_recentMenu = new QMenu(tr("Open &Recent"), window);
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
@@ -87,9 +88,10 @@ void SessionActions::updateRecentMenu()
         connect(a, &QAction::triggered, this, [this, path] {
             if (!confirmDiscard())
                 return;
-            QString error;
-            if (!open(path, &error))
-                warn(m_window, tr("Open session"), error);
+            openInBackground(path, [this](bool, const QString &error) {
+                if (!error.isEmpty())
+                    warn(m_window, tr("Open session"), error);
+            });
         });
     }
     m_recentMenu->setEnabled(!files.isEmpty());
@@ -102,6 +104,58 @@ bool SessionActions::open(const QString &path, QString *error)
     RecentFiles::add(path);
     updateRecentMenu();
     return true;
+}
+
+void SessionActions::openInBackground(const QString &path,
+                                      std::function<void(bool opened, const QString &error)> done)
+{
+    const quint64 ticket = ++m_openTicket;
+    const quint64 revision = m_session->revision();
+    emit readingStarted(path);
+    auto *watcher = new QFutureWatcher<SessionParse>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket, revision, path, done] {
+        watcher->deleteLater();
+        if (ticket != m_openTicket) { // a later open replaced this one: its file is shown instead
+            if (done)
+                done(false, {});
+            return;
+        }
+        const SessionParse parsed = watcher->result();
+        bool opened = false;
+        QString error;
+        // Runs that finished while the file was read are asked about, as before any open.
+        if (!parsed.data) {
+            error = parsed.error;
+        } else if (m_session->revision() == revision || !m_session->isModified() || confirmDiscard()) {
+            m_session->replace(*parsed.data, QFileInfo(path).absoluteFilePath());
+            RecentFiles::add(path);
+            updateRecentMenu();
+            opened = true;
+        }
+        emit readingFinished(path);
+        if (done)
+            done(opened, error);
+    });
+    watcher->setFuture(QtConcurrent::run([path] { return readSessionFileForViews(path); }));
+}
+
+void SessionActions::importInBackground(const QString &path)
+{
+    emit readingStarted(path);
+    auto *watcher = new QFutureWatcher<SessionParse>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        const SessionParse parsed = watcher->result();
+        emit readingFinished(path);
+        if (!parsed.data) {
+            warn(m_window, tr("Import bench JSON"), parsed.error);
+            return;
+        }
+        m_session->addImported(*parsed.data, path);
+        if (!parsed.data->notices.isEmpty())
+            emit notices(parsed.data->notices);
+    });
+    watcher->setFuture(QtConcurrent::run([path] { return importBenchFile(path); }));
 }
 
 bool SessionActions::save()

@@ -27,7 +27,14 @@ public:
     // autosave's trouble is said.
     SessionActions(Session *session, QWidget *window, NoticeBar *autosaveNotice);
 
-    bool open(const QString &path, QString *error); // and remembers it in Open Recent
+    bool open(const QString &path, QString *error); // and remembers it in Open Recent; blocks
+    // What File > Open and Open Recent do: the file is read, checked and its profiles folded in a
+    // worker thread, so that a large file never holds up the window; then it replaces the session
+    // and is remembered in Open Recent. `done` runs in this thread once it is open (true), or was
+    // refused (false and the sentence why: nothing changed), or was dropped (false, no sentence):
+    // a later open replaced it, or the user kept the changes made while it was read.
+    void openInBackground(const QString &path,
+                          std::function<void(bool opened, const QString &error)> done = {});
     bool save();
     bool saveAs();
     // True when the session's runs may be dropped: nothing unsaved, or the user saved or chose
@@ -46,6 +53,18 @@ public:
 
     static void warn(QWidget *parent, const QString &title, const QString &text); // plain text
 
+    // What Import Bench JSON does: the bench is read in a worker thread, then its runs and
+    // profiles are added to the session; what it left out is said through notices(), a file that
+    // cannot be read in a dialog.
+    void importInBackground(const QString &path);
+
+signals:
+    // A file is being read in a worker thread (opened or imported), and the read is over.
+    void readingStarted(const QString &path);
+    void readingFinished(const QString &path);
+    // What an imported file left out (a profile past the limits), one sentence each.
+    void notices(const QStringList &sentences);
+
 private:
     // True when `path` may be written: not read-only, or the user said to replace it (then
     // `replace` is set).
@@ -59,6 +78,7 @@ private:
     QMenu *m_recentMenu;
     NoticeBar *m_autosaveNotice;
     QString m_autosaveProblem;
+    quint64 m_openTicket = 0; // the latest openInBackground: an earlier one's file is dropped
 };
 
 } // namespace gemmscope

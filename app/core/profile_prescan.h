@@ -1,0 +1,25 @@
+// Profiles too large to read, found in a file's bytes before the file is parsed. Qt's JSON parser
+// builds every value of a document as an object in memory: a session holding a profile of 10^6
+// instructions (350 MB) took 2 GB and 15 s to parse before its profile could be refused. One pass
+// over the bytes counts the instructions of each entry of the top-level "profiles" list (a session's
+// or a bench file's) without building anything, and each entry past kMaxProfileInstructions is
+// replaced by `null` in the bytes handed to the parser; the caller says why it was left out.
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+
+namespace gemmscope {
+
+struct ProfilePrescan {
+    QByteArray bytes;                  // what to parse: the file, with each oversized profile entry null
+    QHash<qsizetype, QString> leftOut; // by index in "profiles" (0-based): why (profile_limits.h)
+};
+
+// Entries are found only where the file is a JSON object whose "profiles" member (spelled so) is a
+// list; anything the pass cannot follow (a file that is not JSON, or truncated) is handed on
+// unchanged, for the parser to refuse with its own sentence.
+ProfilePrescan leaveOutOversizedProfiles(const QByteArray &bytes);
+
+} // namespace gemmscope
