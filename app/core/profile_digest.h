@@ -54,12 +54,13 @@ private:
 // The stored profile's digest, made now where it has not been (and kept with it).
 std::shared_ptr<const ProfileDigest> digestOf(const StoredProfile &profile);
 
-// Folds the largest of `profiles` now, where a worker thread reads a session: those past a real
-// profile's size, largest first, up to a few of the largest GemmScope reads in all. Showing one of
-// them then folds nothing on the UI thread; a real profile left to its first show folds in tens of
-// milliseconds.
+// Folds the largest of `profiles` now, where a worker thread reads a session: those of real size
+// and more, largest first, up to two of the largest GemmScope reads in all (a digest of 50,000
+// instructions holds ~80 MB; a file of many large profiles is not folded whole). Showing one of
+// them then folds nothing on the UI thread; one left to its first show folds there once, a real
+// one in tens of milliseconds.
 void foldAhead(const QList<StoredProfile> &profiles);
 inline constexpr int kFoldAheadFromInstructions = 2000; // the embedded real ones: 300 to 3,500
-inline constexpr qsizetype kFoldAheadBudget = 200000;   // instructions folded ahead in all
+inline constexpr qsizetype kFoldAheadBudget = 100000;   // instructions folded ahead in all
 
 } // namespace gemmscope
