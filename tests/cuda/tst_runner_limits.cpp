@@ -3,9 +3,9 @@
 // with the reason (7), configurations that compile but cannot launch are refused with their
 // numbers in compile-only mode (6), and the CUBIN cache never hands out a kernel whose registers
 // are unknown (11). No GPU needed.
+#include "../support/runner_process.h"
 #include "cubin_cache.h"
 #include "nvrtc_compiler.h"
-#include "../support/runner_process.h"
 #include "runner_service.h"
 #include "stage_catalog.h"
 #include "stage_program.h"
