@@ -28,6 +28,20 @@ QString notUsed()
     return QObject::tr("this window uses default settings and does not save them.");
 }
 
+// What a refused settings file means for the user, first, and what to do about it, last: the
+// notice bar shows the start of one line.
+QString notReadNorSaved()
+{
+    return QObject::tr(
+        "Settings are not read or saved in this window (changes to its layout are lost when it "
+        "closes)");
+}
+
+QString toKeepSettings()
+{
+    return QObject::tr("Remove or rename it to keep settings again.");
+}
+
 QString notSavedFromNowOn()
 {
     return QObject::tr("the settings of this window are not saved from now on.");
@@ -66,8 +80,7 @@ Look lookAt(const QString &path)
     else
         what = QObject::tr("a special file");
     return {Kind::Refused,
-            QObject::tr("%1 is %2, not a regular file, so GemmScope neither reads nor replaces it")
-                .arg(path, what)};
+            QObject::tr("%1 is %2, not a regular file, so GemmScope leaves it as it is").arg(path, what)};
 }
 
 // Points QSettings' user and system folders at these, for both formats (on Unix they are one).
@@ -111,7 +124,8 @@ SettingsFile::SettingsFile(const QString &path, QObject *parent) : QObject(paren
 
     const Look look = lookAt(m_path);
     if (look.kind == Kind::Refused) {
-        refuse(look.refusal + QStringLiteral(": ") + notUsed());
+        refuse(notReadNorSaved() + QStringLiteral(": ") + look.refusal + QStringLiteral(". ") +
+               toKeepSettings());
         return;
     }
     if (look.kind == Kind::Missing)
@@ -120,7 +134,8 @@ SettingsFile::SettingsFile(const QString &path, QObject *parent) : QObject(paren
     // after the look above is refused without blocking, and a file over the cap is never read.
     const FileBytes read = readRegularFile(m_path, kMaxSettingsBytes);
     if (!read.bytes) {
-        refuse(read.error + QLatin1Char(' ') + tr("It is left as it is: %1").arg(notUsed()));
+        refuse(notReadNorSaved() + QStringLiteral(": ") + read.error + QLatin1Char(' ') +
+               tr("It is left as it is. %1").arg(toKeepSettings()));
         return;
     }
     m_realBytes = *read.bytes;
