@@ -472,9 +472,26 @@ void Session::setSweep(const SweepData &sweep, bool autosaveNow)
         m_data.sweeps.append(sweep);
     setModified(true);
     emit sweepsChanged();
+    autosaveSweeps(autosaveNow);
+}
+
+bool Session::addSweepRun(const QString &sweepId, const RunRecord &run)
+{
+    const auto it = std::find_if(m_data.sweeps.begin(), m_data.sweeps.end(),
+                                 [&](const SweepData &s) { return s.id == sweepId; });
+    if (it == m_data.sweeps.end())
+        return false;
+    it->runs.append(run);
+    setModified(true);
+    autosaveSweeps(false);
+    return true;
+}
+
+void Session::autosaveSweeps(bool now)
+{
     if (m_autosavePath.isEmpty())
         return;
-    if (autosaveNow) {
+    if (now) {
         m_sweepAutosave->stop();
         autosaveReported();
     } else if (!m_sweepAutosave->isActive()) {

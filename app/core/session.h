@@ -149,6 +149,11 @@ public:
     // sweep's progress: one autosave per second at most, however fast its runs answer; its
     // journal holds every run in between).
     void setSweep(const SweepData &sweep, bool autosaveNow = false);
+    // A running sweep's new answer: appended to the sweep with that id (false: the session holds
+    // none, as after another session was opened) and autosaved within a second, as setSweep does.
+    // Constant work, where setSweep would replace (and copy) every run the sweep has; no
+    // sweepsChanged either: the list of sweeps is the same.
+    bool addSweepRun(const QString &sweepId, const RunRecord &run);
     const QList<SweepData> &sweeps() const { return m_data.sweeps; }
 
     // Profiles (issue 23). addProfile stores the runner's `profile` event (a newer profile of the same
@@ -241,8 +246,9 @@ signals:
 
 private:
     void setModified(bool modified);
-    void changed();          // the data changed: retry a failing autosave
-    void autosaveReported(); // autosave(), its failure on qWarning (the signal says it too)
+    void changed();                // the data changed: retry a failing autosave
+    void autosaveReported();       // autosave(), its failure on qWarning (the signal says it too)
+    void autosaveSweeps(bool now); // at once, or within a second
     int storeProfile(const StoredProfile &profile); // replaces the same configuration's; its index
     void appendRun(const RunRecord &record);        // with its signals, and into the index
     void reindexRuns();
