@@ -18,6 +18,8 @@
 //                                                       alone (the bench's path); wall time and the
 //                                                       longest event-loop stall, of the start and
 //                                                       while it ran, and the slowest events
+//                                                       (BENCH_JOURNALS_AUTOSAVE=1: with the session's
+//                                                       autosave, as the window has it)
 //
 // Uses only API that predates the fixes, so the same file measures the code before them.
 #include "event_timing_application.h"
@@ -326,6 +328,8 @@ int resumeBench(int sizeCount)
 
     { // The GUI path: the size view, its session, its chart.
         Session session;
+        if (qEnvironmentVariableIsSet("BENCH_JOURNALS_AUTOSAVE")) // as the window has it: once a second
+            session.setAutosavePath(dir.filePath(QStringLiteral("autosave.json")));
         session.setSweep(half);
         test::ControlledSizeSweepView view(&session);
         view.resize(1200, 800);
