@@ -8,7 +8,7 @@
 //                                                       (then a fresh process opens it again: the
 //                                                       next start)
 //   bench_journals big [repeats=20]                     one unfinished journal of 20,000 x repeats runs
-//   bench_journals quit [journals=4] [repeats=5]      that many unfinished journals of 20,000 x repeats
+//   bench_journals quit [journals=4] [repeats=5]        that many unfinished journals of 20,000 x repeats
 //                                                       runs; a fresh process starts reading them as the
 //                                                       window does and quits after 1 s: how long it
 //                                                       lives on after its event loop ended
@@ -16,9 +16,13 @@
 //                                                       the scripted stand-in runner: through the
 //                                                       size view (the GUI path) and through SweepRun
 //                                                       alone (the bench's path); wall time and the
-//                                                       longest event-loop stall
+//                                                       longest event-loop stall, of the start and
+//                                                       while it ran, and the slowest events
+//                                                       (BENCH_JOURNALS_AUTOSAVE=1: with the session's
+//                                                       autosave, as the window has it)
 //
 // Uses only API that predates the fixes, so the same file measures the code before them.
+#include "event_timing_application.h"
 #include "session.h"
 #include "size_sweep_view.h"
 #include "support/controlled_sweep_views.h"
@@ -324,6 +328,8 @@ int resumeBench(int sizeCount)
 
     { // The GUI path: the size view, its session, its chart.
         Session session;
+        if (qEnvironmentVariableIsSet("BENCH_JOURNALS_AUTOSAVE")) // as the window has it: once a second
+            session.setAutosavePath(dir.filePath(QStringLiteral("autosave.json")));
         session.setSweep(half);
         test::ControlledSizeSweepView view(&session);
         view.resize(1200, 800);
@@ -339,10 +345,18 @@ int resumeBench(int sizeCount)
             std::printf("  GUI resume refused: %s\n", qPrintable(error));
             return 1;
         }
+        // The start (plan, journal of the runs so far) is once per sweep; what follows is per answer.
+        const qint64 startMs = clock.elapsed();
+        StallMeter running;
+        auto *app = static_cast<EventTimingApplication *>(QCoreApplication::instance());
+        app->startNoting(20);
         waitUntil([&] { return !view.isRunning(); }, 600000);
+        app->stopNoting();
         std::printf("  GUI (size view): %.2f s, longest event-loop stall %.2f s, %d runs in the session\n",
-                    clock.elapsed() / 1000.0, stall.maxMs() / 1000.0,
+                    clock.elapsed() / 1000.0, std::max(stall.maxMs(), startMs) / 1000.0,
                     int(session.sweeps().first().runs.size()));
+        std::printf("    the start took %.2f s; while it ran: longest stall %.2f s; its slowest events:\n%s",
+                    startMs / 1000.0, running.maxMs() / 1000.0, qPrintable(app->report(4)));
     }
     { // The bench's path: SweepRun alone.
         SweepRun::Options options;
@@ -374,7 +388,7 @@ int main(int argc, char **argv)
 {
     if (argc > 2 && QByteArray(argv[1]) == "quit-open") // its own application object, timed to its end
         return quitOpenFolder(argc, argv, QString::fromLocal8Bit(argv[2]), 1000);
-    QApplication app(argc, argv);
+    EventTimingApplication app(argc, argv); // names the events of a stall
     QStandardPaths::setTestModeEnabled(true);
     const QStringList args = app.arguments();
     const auto number = [&](int i, int fallback) { return args.size() > i ? args[i].toInt() : fallback; };

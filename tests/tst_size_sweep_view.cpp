@@ -8,7 +8,9 @@
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
 #include "support/controlled_sweep_views.h"
+#include "support/long_size_sweep.h"
 #include "support/many_series_sweep.h"
+#include "support/scripted_sweep_control.h"
 #include "support/stand_in_runner.h"
 #include "support/sweep_point_run.h"
 #include "sweep_journals.h"
@@ -17,6 +19,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -98,6 +101,46 @@ bool tickLabelsApart(QCPAxis *axis)
                 : metrics.height();
         if (gap < needed + 4)
             return false;
+    }
+    return true;
+}
+
+// Lets the view draw a running sweep (at its own pace) until it shows `answered` points; false
+// when it did not within 30 s.
+bool drawnUpTo(const SizeSweepView &view, int answered)
+{
+    const bool drawn = QTest::qWaitFor([&] { return view.summary().answered >= answered; }, 30000);
+    QApplication::processEvents(); // the replot it queued
+    return drawn;
+}
+
+// What two summaries of one plan say point by point (the numbers a chart, its tooltips and the
+// exports show).
+bool sameSummary(const SizeSweepSummary &a, const SizeSweepSummary &b, QString *why)
+{
+    if (a.answered != b.answered || a.valid != b.valid || a.gpus != b.gpus ||
+        a.points.size() != b.points.size()) {
+        *why = QStringLiteral("answered %1/%2, valid %3/%4, gpus %5/%6, points %7/%8")
+                   .arg(a.answered)
+                   .arg(b.answered)
+                   .arg(a.valid)
+                   .arg(b.valid)
+                   .arg(a.gpus.join(','), b.gpus.join(','))
+                   .arg(a.points.size())
+                   .arg(b.points.size());
+        return false;
+    }
+    for (qsizetype i = 0; i < a.points.size(); ++i) {
+        const SizeSweepPoint &p = a.points[i], &q = b.points[i];
+        const bool same = p.series == q.series && p.sizeIndex == q.sizeIndex &&
+                          p.invalidReason == q.invalidReason && p.run.has_value() == q.run.has_value() &&
+                          (!p.run || p.run->runId == q.run->runId) && p.pctOfCublas == q.pctOfCublas &&
+                          p.failureKind == q.failureKind && p.failureMessage == q.failureMessage &&
+                          p.waveStep == q.waveStep && p.waves.has_value() == q.waves.has_value();
+        if (!same) {
+            *why = QStringLiteral("point %1 differs").arg(i);
+            return false;
+        }
     }
     return true;
 }
@@ -362,6 +405,135 @@ private slots:
             entries += legend->item(i) != nullptr;
         QVERIFY2(entries <= SizeSweepChart::kLegendSeries + 3, qPrintable(QString::number(entries)));
         QVERIFY2(ms < 60000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+    }
+
+    // A running sweep is drawn from the runs answered since its last drawing; what it shows then
+    // is what drawing the sweep whole shows: every point, % of cuBLAS from a baseline that answered
+    // after its kernel's point, a configuration's failure, a runner's failure (its point runs again).
+    void runningSweepDrawnRunByRunShowsWhatAWholeDrawingShows()
+    {
+        const SweepData full = longSizeSweep(60);
+        QList<RunRecord> baselines, kernel;
+        for (const RunRecord &r : full.runs)
+            (r.stage == StageId::CublasFp32 ? baselines : kernel) << r;
+        SweepData started = full;
+        started.runs = baselines.mid(0, baselines.size() / 2); // the smaller sizes' baselines
+        QList<RunRecord> answers = kernel + baselines.mid(baselines.size() / 2); // theirs after
+        RunRecord crashed = answers[3]; // a runner's failure: its point waits for another answer
+        crashed.runId += QStringLiteral("-crashed");
+        crashed.status = RunStatus::Failed;
+        crashed.errorKind = QStringLiteral("runner_crashed");
+        answers.insert(3, crashed);
+        answers[10].status = RunStatus::Failed; // the configuration's own failure: finished
+        answers[10].errorKind = QStringLiteral("compile_error");
+        answers[10].errorMessage = QStringLiteral("ptxas: too many registers");
+
+        test::ScriptedSweepControl control(SweepKind::Sizes);
+        SizeSweepView view(&control);
+        view.resize(1000, 700);
+        view.show();
+        control.begin(started);
+        int answered = int(started.runs.size());
+        for (qsizetype i = 0; i < answers.size(); ++i) {
+            control.answer(answers[i]);
+            answered += isFinishedRun(answers[i]);
+            if (i % 7 == 6 || i + 1 == answers.size()) // drawn every few answers, as paced
+                QVERIFY(drawnUpTo(view, answered));
+        }
+        QVERIFY(control.isRunning()); // still the running sweep's drawings
+        SweepData whole = started;
+        whole.runs += answers;
+        const SizeSweepSummary expected = summarizeSizeSweep(planSweep(whole.spec), whole.runs);
+        QString why;
+        QVERIFY2(sameSummary(view.summary(), expected, &why), qPrintable(why));
+        // The largest size's kernel point answered before its baseline: its % of cuBLAS came later.
+        const auto largest = std::find_if(
+            view.summary().points.begin(), view.summary().points.end(),
+            [&](const SizeSweepPoint &p) { return p.run && p.run->runId == kernel.last().runId; });
+        QVERIFY(largest != view.summary().points.end() && largest->pctOfCublas.has_value());
+
+        // The same sweep drawn whole, in another view: the same curves, marks and note.
+        test::ScriptedSweepControl other(SweepKind::Sizes);
+        SizeSweepView wholeView(&other);
+        wholeView.showSweep(whole);
+        QCustomPlot *live = view.chart()->plot(), *drawn = wholeView.chart()->plot();
+        QCOMPARE(live->graphCount(), drawn->graphCount());
+        for (int g = 0; g < drawn->graphCount(); ++g) {
+            QCOMPARE(live->graph(g)->dataCount(), drawn->graph(g)->dataCount());
+            for (int i = 0; i < drawn->graph(g)->dataCount(); ++i) {
+                QCOMPARE(live->graph(g)->data()->at(i)->key, drawn->graph(g)->data()->at(i)->key);
+                QCOMPARE(live->graph(g)->data()->at(i)->value, drawn->graph(g)->data()->at(i)->value);
+            }
+        }
+        QCOMPARE(view.chart()->markedSteps(), wholeView.chart()->markedSteps());
+        QCOMPARE(view.chart()->noteText(), wholeView.chart()->noteText());
+        QCOMPARE(live->yAxis->range().upper, drawn->yAxis->range().upper);
+
+        // Its end brings its last answers (not drawn yet) the same way.
+        RunRecord last = full.runs.last(); // measured again, slower: its point moves
+        last.runId += QStringLiteral("-again");
+        last.tflops *= 0.9;
+        last.medianMs /= 0.9;
+        control.answer(last);
+        control.end();
+        whole.runs << last;
+        QVERIFY2(sameSummary(view.summary(), summarizeSizeSweep(planSweep(whole.spec), whole.runs), &why),
+                 qPrintable(why));
+        wholeView.showSweep(whole);
+        QCOMPARE(view.chart()->noteText(), wholeView.chart()->noteText());
+    }
+
+    // The event loop stalled longer the longer a running size sweep grew (0.2 s at 500 sizes, 0.8 s
+    // at 5,000): each drawing summarised, re-added and redrew every point. Now a drawing adds the
+    // points answered since the last one to the curves it keeps: the work of a drawing is counted
+    // in points here, not timed.
+    void runningSweepDrawingAddsOnlyTheNewPoints()
+    {
+        const SweepData full = longSizeSweep(2000);
+        SweepData started = full;
+        started.runs = full.runs.mid(0, full.runs.size() / 2);
+        test::ScriptedSweepControl control(SweepKind::Sizes);
+        SizeSweepView view(&control);
+        view.resize(1000, 700);
+        view.show();
+        control.begin(started);
+        QCustomPlot *plot = view.chart()->plot();
+        QList<QPointer<QCPGraph>> curves;
+        QList<const void *> data;
+        for (int g = 0; g < plot->graphCount(); ++g) {
+            curves << plot->graph(g);
+            data << plot->graph(g)->data().data();
+        }
+        const auto drawnPoints = [&] {
+            int points = 0;
+            for (const QPointer<QCPGraph> &g : curves)
+                points += g ? g->dataCount() : 0;
+            return points;
+        };
+        int answered = int(started.runs.size()), points = drawnPoints();
+        qsizetype next = started.runs.size();
+        for (int drawing = 0; drawing < 5; ++drawing) {
+            for (int a = 0; a < 10; ++a)
+                control.answer(full.runs.at(next++));
+            answered += 10;
+            QVERIFY(drawnUpTo(view, answered));
+            for (int g = 0; g < curves.size(); ++g) {
+                QVERIFY2(curves[g], "a drawing replaced the curves (it drew every point again)");
+                QCOMPARE(static_cast<const void *>(curves[g]->data().data()), data[g]);
+            }
+            const int now = drawnPoints();
+            QVERIFY2(now - points >= 10 && now - points <= 10 + 2, // a ▽ may come with a point
+                     qPrintable(QStringLiteral("%1 points drawn for 10 answers").arg(now - points)));
+            points = now;
+        }
+        QCOMPARE(view.summary().answered, answered);
+        // Its end draws the answers it had not drawn yet, and no other.
+        control.answer(full.runs.at(next++));
+        control.end();
+        QCOMPARE(view.summary().answered, answered + 1);
+        for (const QPointer<QCPGraph> &g : curves)
+            QVERIFY2(g, "the sweep's end drew every point again");
+        QCOMPARE(drawnPoints() - points, 1);
     }
 
 private:

@@ -84,6 +84,8 @@ private slots:
     void runnerThatDiesMidSweepLosesNothing();
     void runnerThatNeverStartsStopsTheSweep();
     void resumesFromTheJournalACrashLeft();
+    void sessionTakesEachAnswerAlone();
+    void sessionOpenedMidSweepGetsItBackWhole();
 
 private:
     QString folder(const char *name) const { return m_dir.filePath(QLatin1String(name)); }
@@ -364,6 +366,58 @@ void TestSweepController::resumesFromTheJournalACrashLeft()
     QVERIFY(unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty());
     QVERIFY(QFileInfo::exists(journalArchiveDirectory(dir) + QLatin1Char('/') +
                               sweepJournalFileName(crashed.spec)));
+}
+
+// The session takes each answer alone. Handed the whole sweep at every answer, it copied every run
+// the sweep had so far (the longer the sweep, the longer each answer held the event loop; a size
+// sweep of 5,000 sizes stalled it 0.8 s). Now it is handed the sweep whole when it starts and when
+// it ends; between, it holds every run answered so far, in order.
+void TestSweepController::sessionTakesEachAnswerAlone()
+{
+    if (m_script.isEmpty())
+        QSKIP("python3 is needed for the scripted stand-in runner");
+    GridSweeps sweeps(folder("alone"), QStringLiteral("python3 ") + m_script, 1);
+    auto &[session, grid, heard] = sweeps;
+    QSignalSpy handedWhole(&session, &Session::sweepsChanged);
+    int behind = 0; // answers after which the session's sweep was not the running one
+    connect(&grid, &SweepControl::runningSweepChanged, this, [&] {
+        const SweepData *running = grid.runningSweep();
+        if (!running || session.sweeps().size() != 1 || session.sweeps().first().id != running->id ||
+            session.sweeps().first().runs.size() != running->runs.size() ||
+            session.sweeps().first().runs.last().runId != running->runs.last().runId)
+            ++behind;
+    });
+    QString error;
+    QVERIFY2(grid.start(smallSweepSpec(), &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!grid.isRunning(), 30000);
+    QCOMPARE(heard.answers, validPoints(smallSweepSpec()) + 1); // and the runner's baseline
+    QCOMPARE(behind, 0);
+    QCOMPARE(handedWhole.count(), 2); // its start and its end
+    QCOMPARE(session.sweeps().first().runs.size(), heard.ended.first().runs.size());
+    QVERIFY(session.isModified()); // each answer reached the session (and its autosave)
+}
+
+// A session opened while a sweep runs lacks it: the next answer gives it the sweep whole.
+void TestSweepController::sessionOpenedMidSweepGetsItBackWhole()
+{
+    if (m_script.isEmpty())
+        QSKIP("python3 is needed for the scripted stand-in runner");
+    GridSweeps sweeps(folder("reopened"), QStringLiteral("python3 ") + m_script, 1);
+    auto &[session, grid, heard] = sweeps;
+    bool cleared = false;
+    connect(&grid, &SweepControl::runningSweepChanged, this, [&] {
+        if (!cleared && heard.answers == 2) { // File > New between two answers
+            cleared = true;
+            session.clear();
+        }
+    });
+    QString error;
+    QVERIFY2(grid.start(smallSweepSpec(), &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!grid.isRunning(), 30000);
+    QVERIFY(cleared);
+    QCOMPARE(session.sweeps().size(), 1);
+    QCOMPARE(session.sweeps().first().runs.size(), heard.ended.first().runs.size());
+    QVERIFY(unfinishedPoints(planSweep(smallSweepSpec()), session.sweeps().first().runs).isEmpty());
 }
 
 QTEST_MAIN(TestSweepController)

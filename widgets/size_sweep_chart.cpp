@@ -78,6 +78,11 @@ void SizeSweepChart::clear(const QString &message)
 {
     m_plan = {};
     m_summary = {};
+    m_provenance.clear();
+    m_curves.clear();
+    m_steps = m_refused = nullptr;
+    m_markedPoints.clear();
+    m_top = 0;
     m_marked = 0;
     m_plot->clearGraphs();
     m_plot->clearItems();
@@ -146,7 +151,13 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
 {
     m_plan = plan;
     m_summary = summary;
+    // Points of its own: a running sweep's summary changes point by point, and while the two
+    // shared them the first change would copy every point (at a drawing, not here at the start).
+    m_summary.points.detach();
+    m_provenance = provenance;
     m_marked = 0;
+    m_markedPoints.clear();
+    m_top = 0;
     m_plot->clearGraphs();
     m_plot->clearItems();
     m_plot->legend->setVisible(true);
@@ -156,15 +167,15 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
                                     [](const ProblemSize &z) { return z.m == z.n && z.n == z.k; });
     m_plot->xAxis->setLabel(square ? tr("problem size M = N = K (log 2)")
                                    : tr("problem size: largest dimension (log 2); hover for M x N x K"));
-    double lo = 1e300, hi = 0, top = 0;
+    double lo = 1e300, hi = 0;
     for (const ProblemSize &z : plan.spec.sizes) {
         lo = std::min(lo, sizeCoordinate(z));
         hi = std::max(hi, sizeCoordinate(z));
     }
     QHash<QString, int> stageUses; // two presets of one stage: same colour, another dash pattern
     const std::size_t seriesCount = plan.spec.series.size();
-    QList<QCPGraph *> graphs;
-    graphs.reserve(qsizetype(seriesCount));
+    m_curves.clear();
+    m_curves.reserve(qsizetype(seriesCount));
     for (std::size_t si = 0; si < seriesCount; ++si) {
         const QString stage = QString::fromStdString(plan.spec.series[si].stage.str());
         QCPGraph *g = m_plot->addGraph();
@@ -172,16 +183,17 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
         const int use = stageUses[stage]++;
         const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
         g->setPen(QPen(stageColor(stage), seriesCount > std::size_t(kLegendSeries) ? 1 : 2, styles[use % 4]));
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+        if (plan.spec.sizes.size() <= std::size_t(kSizesWithCircles))
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
         if (si < std::size_t(kLegendSeries))
             g->addToLegend();
-        graphs << g;
+        m_curves << g;
     }
     // One pass over the points (series-major), each to its series' curve: linear in the points.
     for (const SizeSweepPoint &p : summary.points)
-        if (p.run && p.series >= 0 && p.series < graphs.size()) {
-            graphs[p.series]->addData(sizeCoordinate(p.size), p.run->tflops);
-            top = std::max(top, p.run->tflops);
+        if (p.run && p.series >= 0 && p.series < m_curves.size()) {
+            m_curves[p.series]->addData(sizeCoordinate(p.size), p.run->tflops);
+            m_top = std::max(m_top, p.run->tflops);
         }
     if (seriesCount > std::size_t(kLegendSeries)) { // one entry for the curves the legend leaves out
         QCPGraph *more = m_plot->addGraph();
@@ -191,34 +203,36 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
         more->addToLegend();
     }
     // The marks: last wave barely started, and sizes the catalog refuses.
-    QCPGraph *steps = m_plot->addGraph();
-    steps->setName(tr("last wave barely started (wave quantization, see below)"));
-    steps->setLineStyle(QCPGraph::lsNone);
-    steps->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted,
-                                           QPen(QColor(0xd6, 0x27, 0x28), 1.5), QBrush(Qt::NoBrush), 13));
-    QCPGraph *refused = m_plot->addGraph();
-    refused->setName(tr("refused by the catalog (hover for why)"));
-    refused->setLineStyle(QCPGraph::lsNone);
-    refused->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0x99, 0x99, 0x99), 1.5),
-                                             QBrush(Qt::NoBrush), 8));
+    m_steps = m_plot->addGraph();
+    m_steps->setName(tr("last wave barely started (wave quantization, see below)"));
+    m_steps->setLineStyle(QCPGraph::lsNone);
+    m_steps->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted,
+                                             QPen(QColor(0xd6, 0x27, 0x28), 1.5), QBrush(Qt::NoBrush), 13));
+    m_refused = m_plot->addGraph();
+    m_refused->setName(tr("refused by the catalog (hover for why)"));
+    m_refused->setLineStyle(QCPGraph::lsNone);
+    m_refused->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0x99, 0x99, 0x99), 1.5),
+                                               QBrush(Qt::NoBrush), 8));
     // Collected, then added at once (one sort): added one by one out of key order, each point
     // would shift the ones after it.
     QVector<double> stepKeys, stepValues, refusedKeys;
-    for (const SizeSweepPoint &p : summary.points) {
+    for (int i = 0; i < summary.points.size(); ++i) {
+        const SizeSweepPoint &p = summary.points[i];
         if (p.run && p.waveStep) {
             stepKeys << sizeCoordinate(p.size);
             stepValues << p.run->tflops;
+            m_markedPoints << i;
             ++m_marked;
         }
         if (!p.invalidReason.isEmpty())
             refusedKeys << sizeCoordinate(p.size);
     }
-    steps->addData(stepKeys, stepValues);
-    refused->addData(refusedKeys, QVector<double>(refusedKeys.size(), 0.0));
-    if (steps->dataCount() > 0)
-        steps->addToLegend();
-    if (refused->dataCount() > 0)
-        refused->addToLegend();
+    m_steps->addData(stepKeys, stepValues);
+    m_refused->addData(refusedKeys, QVector<double>(refusedKeys.size(), 0.0));
+    if (m_steps->dataCount() > 0)
+        m_steps->addToLegend();
+    if (m_refused->dataCount() > 0)
+        m_refused->addToLegend();
     if (lo > hi)
         lo = 256, hi = 16384;
     m_plot->xAxis->setRange(lo / 1.3, hi * 1.3);
@@ -229,32 +243,88 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
             ticks->addTick(v, v >= 1024 && std::fmod(v, 1024) == 0 ? QStringLiteral("%1K").arg(v / 1024)
                                                                    : QString::number(v));
     m_plot->xAxis->setTicker(ticks);
-    m_plot->yAxis->setRange(top > 0 ? -0.03 * top : -0.03, top > 0 ? top * 1.1 : 1);
+    setTop(m_top);
+    writeNote();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
 
-    // The note: what the marks mean, then each marked size.
+bool SizeSweepChart::updatePoints(const SizeSweepSummary &summary, const QList<int> &changed,
+                                  const QString &provenance)
+{
+    if (!showsPlot() || summary.points.size() != m_summary.points.size())
+        return false;
+    // A point drawn before keeps its place (a new baseline changes its % of cuBLAS only); one that
+    // moved would have to be found among its curve's points: drawn whole instead (rare: a running
+    // sweep runs each point until it finishes, once).
+    for (const int i : changed) {
+        const SizeSweepPoint &was = m_summary.points[i], &now = summary.points[i];
+        if (was.run && !(now.run && now.run->tflops == was.run->tflops && now.waveStep == was.waveStep))
+            return false;
+    }
+    for (const int i : changed) {
+        const bool drawn = m_summary.points[i].run.has_value();
+        const SizeSweepPoint &now = (m_summary.points[i] = summary.points[i]);
+        if (drawn || !now.run || now.series < 0 || now.series >= m_curves.size())
+            continue;
+        // Sizes answer mostly in order: each lands at (or near) the end of its curve.
+        m_curves[now.series]->addData(sizeCoordinate(now.size), now.run->tflops);
+        m_top = std::max(m_top, now.run->tflops);
+        if (now.waveStep)
+            markStep(i);
+    }
+    m_summary.answered = summary.answered;
+    m_summary.valid = summary.valid;
+    m_summary.gpus = summary.gpus;
+    m_provenance = provenance;
+    setTop(m_top);
+    writeNote();
+    m_plot->replot(QCustomPlot::rpQueuedReplot); // at most once per turn of the event loop
+    return true;
+}
+
+void SizeSweepChart::markStep(int point)
+{
+    const SizeSweepPoint &p = m_summary.points[point];
+    m_steps->addData(sizeCoordinate(p.size), p.run->tflops);
+    m_markedPoints.insert(std::lower_bound(m_markedPoints.begin(), m_markedPoints.end(), point), point);
+    ++m_marked;
+    if (m_steps->dataCount() == 1) { // its legend entry, before the refused sizes' as setData has it
+        const bool refusedShown = m_refused->removeFromLegend();
+        m_steps->addToLegend();
+        if (refusedShown)
+            m_refused->addToLegend();
+    }
+}
+
+void SizeSweepChart::setTop(double top)
+{
+    m_plot->yAxis->setRange(top > 0 ? -0.03 * top : -0.03, top > 0 ? top * 1.1 : 1);
+}
+
+void SizeSweepChart::writeNote()
+{
+    // What the marks mean, then the first marked sizes: at most kNotedSteps, whatever the sweep's size.
     QStringList lines;
-    const QStringList notes = sizeSweepWaveNotes(plan, summary);
     lines << tr("%1 of %2 runs answered%3. Hover a point for its numbers.")
-                 .arg(summary.answered)
-                 .arg(summary.valid)
-                 .arg(!provenance.isEmpty()    ? QStringLiteral(", ") + provenance
-                      : summary.gpus.isEmpty() ? QString()
-                                               : tr(" on ") + summary.gpus.join(QStringLiteral(", ")));
-    if (!notes.isEmpty()) {
+                 .arg(m_summary.answered)
+                 .arg(m_summary.valid)
+                 .arg(!m_provenance.isEmpty()    ? QStringLiteral(", ") + m_provenance
+                      : m_summary.gpus.isEmpty() ? QString()
+                                                 : tr(" on ") + m_summary.gpus.join(QStringLiteral(", ")));
+    if (!m_markedPoints.isEmpty()) {
         lines << tr("▽ Wave quantization: a launch runs its thread blocks in waves of (SMs × resident blocks "
                     "per SM). Just past a whole number of waves the last wave holds only a few blocks, most "
                     "SMs idle through it, and TFLOP/s steps down:");
-        for (qsizetype i = 0; i < std::min<qsizetype>(notes.size(), kNotedSteps); ++i)
-            lines << QStringLiteral("   ▽ ") + notes[i];
-        if (notes.size() > kNotedSteps)
+        for (qsizetype i = 0; i < std::min<qsizetype>(m_markedPoints.size(), kNotedSteps); ++i)
+            lines << QStringLiteral("   ▽ ") + sizeSweepWaveNote(m_plan, m_summary.points[m_markedPoints[i]]);
+        if (m_markedPoints.size() > kNotedSteps)
             lines << tr("   … and %L1 more marked sizes (hover a ▽, or export the points as CSV)")
-                         .arg(notes.size() - kNotedSteps);
-    } else if (summary.answered > 0) {
+                         .arg(m_markedPoints.size() - kNotedSteps);
+    } else if (m_summary.answered > 0) {
         lines << tr("No size ends with a nearly empty last wave (▽ would mark it: waves = tiles / (SMs × "
                     "resident blocks per SM) just above a whole number). cuBLAS has no tile count to model.");
     }
     m_note->setText(lines.join(QLatin1Char('\n')));
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString SizeSweepChart::noteText() const

@@ -13,6 +13,7 @@
 #include <QWidget>
 #include <optional>
 
+class QCPGraph;
 class QCustomPlot;
 class QLabel;
 class QStackedWidget;
@@ -29,9 +30,16 @@ public:
     explicit SizeSweepChart(QWidget *parent = nullptr);
 
     static constexpr int kLegendSeries = 24, kNotedSteps = 8;
+    // A curve of more sizes than this is drawn as its line alone: its circles would overlap on any
+    // screen, and drawing thousands of them made each replot of a long sweep grow with it.
+    static constexpr int kSizesWithCircles = 400;
 
     // `provenance`: where and when the runs were measured (sweepProvenance), for the note.
     void setData(const SweepPlan &plan, const SizeSweepSummary &summary, const QString &provenance = {});
+    // The same plan's summary after more runs answered (a running sweep): only the `changed` points
+    // are drawn again, each added to its curve, so the work is the points', not the sweep's. False
+    // (nothing changed) where a drawn point moved (a run replaced): setData draws it whole then.
+    bool updatePoints(const SizeSweepSummary &summary, const QList<int> &changed, const QString &provenance);
     void clear(const QString &message); // the message stands in the plot's place
     bool showsPlot() const;
     QString emptyText() const;
@@ -51,7 +59,10 @@ public:
     static double sizeCoordinate(const ProblemSize &size);
 
 private:
-    void fitLegend(); // as many legend columns as the plot's width holds
+    void fitLegend();         // as many legend columns as the plot's width holds
+    void markStep(int point); // a ▽ at a drawn point whose last wave barely started
+    void setTop(double tflops);
+    void writeNote();
     QString tooltip(int point) const;
     std::optional<QPointF> coordinates(int point) const;
 
@@ -62,6 +73,11 @@ private:
     ChartInteraction *m_interaction = nullptr;
     SweepPlan m_plan;
     SizeSweepSummary m_summary;
+    QString m_provenance;
+    QList<QCPGraph *> m_curves; // one per series, in the plan's order
+    QCPGraph *m_steps = nullptr, *m_refused = nullptr;
+    QList<int> m_markedPoints; // the points under a ▽, in the summary's order (the note names the first)
+    double m_top = 0;          // the highest TFLOP/s drawn
     int m_marked = 0;
 };
 

@@ -160,13 +160,26 @@ void SizeSweepView::setForm(const SweepData &sweep)
 void SizeSweepView::redraw()
 {
     if (!shownSweep() || !plan().ok()) {
-        m_summary = {};
+        m_live = {};
         m_chart->clear(emptyText());
         offerRecordedSweeps(m_chart->emptyState());
         return;
     }
-    m_summary = summarizeSizeSweep(plan(), shownSweep()->runs);
-    m_chart->setData(plan(), m_summary, sweepProvenance(shownSweep()->runs));
+    m_live = LiveSizeSweepSummary(plan(), shownSweep()->runs);
+    m_chart->setData(plan(), m_live.summary(), m_live.provenance());
+}
+
+bool SizeSweepView::showAnswered(int firstNew)
+{
+    if (!m_chart->showsPlot())
+        return false;
+    // Each new run changes its own point (a cuBLAS baseline: the points at its size): the work is
+    // the new runs', not the sweep's.
+    QList<int> changed;
+    const QList<RunRecord> &runs = shownSweep()->runs;
+    for (qsizetype i = firstNew; i < runs.size(); ++i)
+        changed += m_live.add(runs.at(i));
+    return m_chart->updatePoints(m_live.summary(), changed, m_live.provenance());
 }
 
 QString SizeSweepView::emptyText() const
@@ -191,8 +204,8 @@ std::optional<QString> SizeSweepView::exportTo(const QString &path)
             .arg(viewName());
     if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
         const QByteArray bytes = suffix == QLatin1String("csv")
-                                     ? sizeSweepCsv(plan(), m_summary).toUtf8()
-                                     : QJsonDocument(sizeSweepJson(plan(), m_summary)).toJson();
+                                     ? sizeSweepCsv(plan(), summary()).toUtf8()
+                                     : QJsonDocument(sizeSweepJson(plan(), summary())).toJson();
         if (const FileWrite written = writeFileAtomically(path, bytes); !written)
             return written.error; // the file is replaced whole or left as it was
         return std::nullopt;

@@ -35,7 +35,7 @@ public:
     void setSizes(SizeShape shape, long long from, long long to, bool midpoints);
     SweepSpec spec() const;
 
-    const SizeSweepSummary &summary() const { return m_summary; }
+    const SizeSweepSummary &summary() const { return m_live.summary(); }
     SizeSweepChart *chart() const { return m_chart; }
     // .png/.pdf/.svg the chart's print layout, .csv/.json the points.
     std::optional<QString> exportTo(const QString &path) override;
@@ -45,12 +45,13 @@ protected:
     std::optional<SweepSpec> formSpec(QString *error) const override;
     void setForm(const SweepData &sweep) override;
     void redraw() override;
+    bool showAnswered(int firstNew) override;
 
 private:
     void buildForm();
     QString emptyText() const;
 
-    SizeSweepSummary m_summary;
+    LiveSizeSweepSummary m_live; // the shown sweep's summary, brought up to date run by run
 
     QListWidget *m_seriesList = nullptr;
     QComboBox *m_shape = nullptr, *m_from = nullptr, *m_to = nullptr;

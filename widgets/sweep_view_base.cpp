@@ -52,12 +52,13 @@ void SweepViewBase::follow()
     });
     connect(m_control.data(), &SweepControl::runningChanged, this, [this](bool running) {
         if (const SweepData *sweep = m_control->runningSweep(); running && sweep)
-            showSweep(*sweep);
+            showRunningSweep(*sweep);
         emit sweepStateChanged(running);
     });
     connect(m_control.data(), &SweepControl::sweepEnded, this, [this](const SweepData &sweep) {
-        m_showTimer->stop(); // the finished sweep is shown now
-        showSweep(sweep);
+        m_showTimer->stop(); // the finished sweep is shown now: its last runs, not all again
+        if (!showMoreRuns(sweep, RunsAppended::Check))
+            showSweep(sweep);
     });
     if (Session *session = m_control->session())
         connect(session, &Session::sweepsChanged, this, &SweepViewBase::refreshSweepList);
@@ -182,8 +183,9 @@ void SweepViewBase::refreshSweepList()
             }
     if (m_shown && (isRunning() || (same && same->runs.size() == m_shown->runs.size()))) {
         list->setCurrentIndex(list->findData(m_shown->id));
-    } else if (same) { // it ran on elsewhere (a journal read back): show its runs
-        showSweep(*same);
+    } else if (same) { // it ran on (its last answers, a journal read back): show its runs
+        if (!showMoreRuns(*same, RunsAppended::Check))
+            showSweep(*same);
     } else if (last) { // first open, or another session: its latest sweep
         showSweep(*last);
     } else if (m_shown) { // the session that held it was replaced by one without sweeps of this kind
@@ -201,12 +203,51 @@ void SweepViewBase::showSweep(const SweepData &sweep)
     if (!m_shown || m_shown->id != sweep.id || !(m_shown->spec == sweep.spec))
         m_plan = planSweep(sweep.spec);
     m_shown = sweep;
-    if (!isRunning())
-        setForm(sweep);
-    QComboBox *list = m_panel->sweepList();
-    if (const int index = list->findData(sweep.id); index >= 0)
-        list->setCurrentIndex(index);
+    showChosen();
     redrawAndUpdateExport();
+}
+
+void SweepViewBase::showChosen()
+{
+    if (!isRunning())
+        setForm(*m_shown);
+    QComboBox *list = m_panel->sweepList();
+    if (const int index = list->findData(m_shown->id); index >= 0)
+        list->setCurrentIndex(index);
+}
+
+bool SweepViewBase::showMoreRuns(const SweepData &sweep, RunsAppended appended)
+{
+    if (!m_shown || m_shown->id != sweep.id || m_shown->runs.size() > sweep.runs.size())
+        return false;
+    const qsizetype drawn = m_shown->runs.size();
+    if (appended == RunsAppended::Check) { // a comparison of ids, far cheaper than drawing them all
+        if (!(m_shown->spec == sweep.spec))
+            return false;
+        for (qsizetype i = 0; i < drawn; ++i)
+            if (m_shown->runs.at(i).runId != sweep.runs.at(i).runId)
+                return false;
+    }
+    for (qsizetype i = drawn; i < sweep.runs.size(); ++i)
+        m_shown->runs.append(sweep.runs.at(i));
+    if (appended == RunsAppended::Check)
+        showChosen(); // ended, or found in the session: the form and the list say which it is
+    if (!showAnswered(int(drawn)))
+        redrawAndUpdateExport();
+    return true;
+}
+
+bool SweepViewBase::showAnswered(int)
+{
+    return false;
+}
+
+void SweepViewBase::showRunningSweep(const SweepData &sweep)
+{
+    showSweep(sweep);
+    // Its runs apart from the running sweep's: each list then takes the new runs one by one (while
+    // they share one, the next run appended to either would copy every run the sweep has).
+    m_shown->runs.detach();
 }
 
 void SweepViewBase::showRunning()
@@ -216,7 +257,9 @@ void SweepViewBase::showRunning()
         return;
     QElapsedTimer took;
     took.start();
-    showSweep(*sweep);
+    // A running sweep only appends runs: the new ones are those past the shown.
+    if (!showMoreRuns(*sweep, RunsAppended::Known))
+        showRunningSweep(*sweep); // another sweep than the one shown: whole
     // A large sweep takes longer to draw: wait four times that long before the next redraw, so
     // that drawing never takes more than a fifth of the UI thread.
     m_showTimer->setInterval(std::max<int>(kShowIntervalMs, int(4 * took.elapsed())));

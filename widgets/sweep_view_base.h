@@ -6,8 +6,10 @@
 // (formSpec), the form for a shown sweep (setForm), and the drawing (redraw).
 //
 // While a sweep runs, its chart is drawn again at most every kShowIntervalMs (longer for a sweep
-// that takes long to draw), not once per answer: a redraw costs time linear in the sweep, so one
-// per answer would grow with its square.
+// that takes long to draw), not once per answer: a whole redraw costs time linear in the sweep, so
+// one per answer would grow with its square. The shown sweep takes only the runs answered since
+// the last drawing, and a view that can draw just those (showAnswered: the size view) does, so
+// that its work per drawing stays the same however long the sweep grows.
 #pragma once
 
 #include "run_view.h"
@@ -74,6 +76,9 @@ protected:
     virtual void setForm(const SweepData &sweep) = 0;
     // Draws shownSweep() (with plan()), or the empty state when there is none.
     virtual void redraw() = 0;
+    // The running sweep's runs from `firstNew` on were appended to shownSweep() since it was last
+    // drawn: draws what they change and says true, or false (nothing drawn) for a whole redraw().
+    virtual bool showAnswered(int firstNew);
     // Whether the session holds a sweep of this view's kind (its Shown list is not empty).
     bool sessionHasSweeps() const;
     // The empty state's last paragraph: where a recorded sweep of this kind can be looked at ("sweep"
@@ -87,6 +92,12 @@ protected:
 private:
     void refreshSweepList();
     void showRunning();
+    void showRunningSweep(const SweepData &sweep); // shown with runs of its own, not the run's
+    void showChosen();                             // the form and the Shown list for m_shown
+    // `sweep` is the shown one with runs appended (Known while it runs; Check compares the ids
+    // of those shown): appends them and draws what they change. False: not so, nothing done.
+    enum class RunsAppended { Known, Check };
+    bool showMoreRuns(const SweepData &sweep, RunsAppended appended);
     void redrawAndUpdateExport(); // redraw(), and Export on only while a sweep is drawn
 
     QPointer<SweepControl> m_control; // the window's: it may outlive the view, or not

@@ -13,12 +13,14 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLockFile>
 #include <QRandomGenerator>
 #include <QSet>
 #include <QStandardPaths>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace gemmscope {
@@ -294,11 +296,16 @@ Session::Session(QObject *parent)
 {
     m_sweepAutosave->setSingleShot(true);
     m_sweepAutosave->setInterval(1000);
-    connect(m_sweepAutosave, &QTimer::timeout, this, &Session::autosaveReported);
+    connect(m_sweepAutosave, &QTimer::timeout, this, &Session::autosaveInBackground);
     // A full disk may be freed while nothing changes: try again now and then, not only at changes.
     m_autosaveRetry->setSingleShot(true);
     m_autosaveRetry->setInterval(30000);
     connect(m_autosaveRetry, &QTimer::timeout, this, &Session::autosaveReported);
+}
+
+Session::~Session()
+{
+    m_backgroundAutosave.waitForFinished(); // its file whole before the application may end
 }
 
 std::optional<ProblemSize> Session::commonMeasuredSize() const
@@ -502,9 +509,26 @@ void Session::setSweep(const SweepData &sweep, bool autosaveNow)
         m_data.sweeps.append(sweep);
     setModified(true);
     emit sweepsChanged();
+    autosaveSweeps(autosaveNow);
+}
+
+bool Session::addSweepRun(const QString &sweepId, const RunRecord &run)
+{
+    const auto it = std::find_if(m_data.sweeps.begin(), m_data.sweeps.end(),
+                                 [&](const SweepData &s) { return s.id == sweepId; });
+    if (it == m_data.sweeps.end())
+        return false;
+    it->runs.append(run);
+    setModified(true);
+    autosaveSweeps(false);
+    return true;
+}
+
+void Session::autosaveSweeps(bool now)
+{
     if (m_autosavePath.isEmpty())
         return;
-    if (autosaveNow) {
+    if (now) {
         m_sweepAutosave->stop();
         autosaveReported();
     } else if (!m_sweepAutosave->isActive()) {
@@ -636,10 +660,52 @@ bool Session::autosave(QString *error)
 {
     if (m_autosavePath.isEmpty())
         return true;
+    m_backgroundAutosave.waitForFinished(); // its older copy must not replace this one
+    const quint64 write = ++m_autosaveWrites;
     // The autosave lives in GemmScope's own data folder: a link planted at its name is replaced,
     // never written through.
     QString why;
-    if (writeSessionFile(m_autosavePath, m_data, &why, m_filePath, {.followSymlinks = false, .inputs = {}})) {
+    if (!writeSessionFile(m_autosavePath, m_data, &why, m_filePath,
+                          {.followSymlinks = false, .inputs = {}}) &&
+        why.isEmpty())
+        why = tr("The autosave could not be written.");
+    return noteAutosave(write, why, error);
+}
+
+void Session::autosaveInBackground()
+{
+    if (m_autosavePath.isEmpty())
+        return;
+    if (m_backgroundAutosave.isRunning()) { // one at a time: the progress since, once it is written
+        m_sweepAutosave->start();
+        return;
+    }
+    const quint64 write = ++m_autosaveWrites;
+    // A copy is a few reference counts (the runs are shared until this session changes them): the
+    // worker turns it into JSON and writes it while this thread goes on.
+    const SessionData copy = m_data;
+    const QString path = m_autosavePath, savedFile = m_filePath;
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, write] {
+        watcher->deleteLater();
+        noteAutosave(write, watcher->result(), nullptr); // says a failure, once
+    });
+    m_backgroundAutosave = QtConcurrent::run([copy, path, savedFile] {
+        QString why;
+        if (!writeSessionFile(path, copy, &why, savedFile, {.followSymlinks = false, .inputs = {}}) &&
+            why.isEmpty())
+            why = QObject::tr("The autosave could not be written.");
+        return why;
+    });
+    watcher->setFuture(m_backgroundAutosave);
+}
+
+bool Session::noteAutosave(quint64 write, const QString &failure, QString *error)
+{
+    if (write < m_autosaveNoted)
+        return true; // a newer autosave was noted already: this one says nothing about now
+    m_autosaveNoted = write;
+    if (failure.isEmpty()) {
         m_autosaveRetry->stop();
         if (!m_autosaveError.isEmpty()) {
             m_autosaveError.clear();
@@ -650,17 +716,17 @@ bool Session::autosave(QString *error)
     const QString message = tr("The autosave failed, so the runs measured since the session was last saved "
                                "are kept only in this window. %1 GemmScope tries again at every change; "
                                "save the session to another disk to keep them.")
-                                .arg(why);
+                                .arg(failure);
     if (message != m_autosaveError) {
         // Said once per failure, as the window's notice is: the retries at every change and every
         // 30 s would otherwise print the same line a few times a second while runs arrive.
-        qWarning("GemmScope autosave failed: %s", qPrintable(why));
+        qWarning("GemmScope autosave failed: %s", qPrintable(failure));
         m_autosaveError = message;
         emit autosaveFailed(message);
     }
     m_autosaveRetry->start();
     if (error)
-        *error = why;
+        *error = failure;
     return false;
 }
 

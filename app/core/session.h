@@ -3,7 +3,10 @@
 // SessionData before anything replaces the open session, so a corrupt, truncated or
 // unknown-version file is refused with a sentence and never half-loaded. Every finished run is
 // autosaved (atomically, through writeFileAtomically) so no result is lost; when the autosave
-// cannot be written the session says so (autosaveFailed) and tries again at the next change.
+// cannot be written the session says so (autosaveFailed) and tries again at the next change. A
+// running sweep's progress is autosaved once a second in a worker thread, from a copy of the
+// session: written on this thread, a session of 10,000 sweep runs held the event loop ~0.7 s each
+// second (its journal holds every answered run meanwhile).
 #pragma once
 
 #include "file_write.h"
@@ -11,6 +14,7 @@
 #include "run_record.h"
 #include "sweep_record.h"
 
+#include <QFuture>
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -129,6 +133,7 @@ class Session : public QObject {
     Q_OBJECT
 public:
     explicit Session(QObject *parent = nullptr);
+    ~Session() override; // after the autosave a worker may be writing
 
     const QList<RunRecord> &runs() const { return m_data.runs; }
     const SessionData &data() const { return m_data; }
@@ -153,6 +158,11 @@ public:
     // sweep's progress: one autosave per second at most, however fast its runs answer; its
     // journal holds every run in between).
     void setSweep(const SweepData &sweep, bool autosaveNow = false);
+    // A running sweep's new answer: appended to the sweep with that id (false: the session holds
+    // none, as after another session was opened) and autosaved within a second, as setSweep does.
+    // Constant work, where setSweep would replace (and copy) every run the sweep has; no
+    // sweepsChanged either: the list of sweeps is the same.
+    bool addSweepRun(const QString &sweepId, const RunRecord &run);
     const QList<SweepData> &sweeps() const { return m_data.sweeps; }
 
     // Profiles (issue 23). addProfile stores the runner's `profile` event (a newer profile of the same
@@ -209,9 +219,10 @@ public:
     // read. It never opens anything but a regular file of bounded size.
     static QString defaultSessionPath() { return QStringLiteral(":/gemmscope/default_session.json"); }
     static QString autosavePath(); // the single autosave older GemmScopes shared (recovered, never written)
-    // Writes the autosave now (never through a link planted at its name). A failure is also
-    // reported through autosaveFailed and on stderr (once, until it works again or fails for
-    // another reason) and retried at every later change and every 30 s.
+    // Writes the autosave now (never through a link planted at its name), after the one a worker
+    // may be writing: an older copy never lands after a newer one. A failure is also reported
+    // through autosaveFailed and on stderr (once, until it works again or fails for another
+    // reason) and retried at every later change and every 30 s.
     bool autosave(QString *error = nullptr);
     static AutosaveRecovery recoverableAutosave(const QString &autosaveFile);
     static void discardAutosave(const QString &autosaveFile);
@@ -255,8 +266,13 @@ signals:
 
 private:
     void setModified(bool modified);
-    void changed();          // the data changed: retry a failing autosave
-    void autosaveReported(); // autosave() for a timer or a change: autosave() says a failure, once
+    void changed();                // the data changed: retry a failing autosave
+    void autosaveReported();       // autosave() for a timer or a change: autosave() says a failure, once
+    void autosaveSweeps(bool now); // at once, or within a second
+    void autosaveInBackground();   // sweep progress: a copy of the data, written by a worker
+    // The outcome of the autosave numbered `write` (numbered as they start): an older one than
+    // the last noted is stale and ignored.
+    bool noteAutosave(quint64 write, const QString &failure, QString *error);
     // Replaces the same configuration's profile or appends it; its index.
     // `announce`: profileAdded (an import of many announces them once, with profilesChanged).
     int storeProfile(const StoredProfile &profile, bool announce = true);
@@ -274,10 +290,12 @@ private:
     QString m_filePath;
     QString m_autosavePath;
     bool m_modified = false;
-    QTimer *m_sweepAutosave = nullptr; // the pending autosave of sweep progress
-    QTimer *m_autosaveRetry = nullptr; // while the autosave fails
-    QString m_autosaveError;           // empty while the autosave works
-    QStringList m_importedFiles;       // bench files this session read: never saved over
+    QTimer *m_sweepAutosave = nullptr;     // the pending autosave of sweep progress
+    QTimer *m_autosaveRetry = nullptr;     // while the autosave fails
+    QString m_autosaveError;               // empty while the autosave works
+    QFuture<QString> m_backgroundAutosave; // the worker's write: why it failed, empty when it worked
+    quint64 m_autosaveWrites = 0, m_autosaveNoted = 0;
+    QStringList m_importedFiles; // bench files this session read: never saved over
 };
 
 } // namespace gemmscope

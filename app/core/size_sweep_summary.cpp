@@ -20,12 +20,32 @@ QString seriesLabel(const SweepPlan &plan, int series)
 
 SizeSweepSummary summarizeSizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs)
 {
-    SizeSweepSummary s;
-    s.points.reserve(qsizetype(plan.cells.size()));
-    const QHash<QString, const RunRecord *> finished = finishedRunsByKey(runs);
-    const CublasBaselines baselines(runs); // linear: no scan of every run per point
-    QSet<QString> gpus;
+    return LiveSizeSweepSummary(plan, runs).summary();
+}
+
+namespace {
+
+QString sizeKey(long long m, long long n, long long k)
+{
+    return QStringLiteral("%1x%2x%3").arg(m).arg(n).arg(k);
+}
+
+QString gpuLabel(const RunRecord &run)
+{
+    return run.host + QStringLiteral(": ") + run.gpuName;
+}
+
+} // namespace
+
+LiveSizeSweepSummary::LiveSizeSweepSummary(const SweepPlan &plan, const QList<RunRecord> &runs)
+    : m_plan(plan), m_baselines(runs)
+{
+    const qsizetype count = qsizetype(plan.cells.size());
+    m_summary.points.reserve(count);
+    m_planPoint.reserve(count);
+    m_pointGpu.resize(count);
     for (const SweepCell &cell : plan.cells) {
+        const int index = int(m_summary.points.size());
         const SweepPoint &p = plan.points[std::size_t(cell.points.front())];
         SizeSweepPoint out;
         out.series = cell.yIndex;
@@ -33,29 +53,102 @@ SizeSweepSummary summarizeSizeSweep(const SweepPlan &plan, const QList<RunRecord
         out.size = p.size;
         out.invalidReason = QString::fromStdString(cell.invalidReason);
         if (p.valid()) {
-            ++s.valid;
-            if (const RunRecord *run =
-                    finished.value(QString::fromStdString(sweepPointKey(p.stage, p.params, p.size)))) {
-                ++s.answered;
-                gpus.insert(run->host + QStringLiteral(": ") + run->gpuName);
-                if (run->isOk()) {
-                    out.run = *run;
-                    if (const auto base = baselines.msFor(*run); base && run->medianMs > 0)
-                        out.pctOfCublas = 100.0 * *base / run->medianMs;
-                    out.waves = waveQuantization(launchBlocks(p.stage, p.params, p.size), run->smCount,
-                                                 run->blocksPerSm);
-                    out.waveStep = out.waves && out.waves->tailIsSmall();
-                } else {
-                    out.failureKind = run->errorKind;
-                    out.failureMessage = run->errorMessage;
-                }
-            }
+            ++m_summary.valid;
+            m_pointsOfKey[QString::fromStdString(sweepPointKey(p.stage, p.params, p.size))].append(index);
+            m_atSize[sizeKey(p.size.m, p.size.n, p.size.k)].append(index);
         }
-        s.points.push_back(out);
+        m_summary.points.push_back(out);
+        m_planPoint.push_back(cell.points.front());
     }
-    s.gpus = QStringList(gpus.begin(), gpus.end());
-    s.gpus.sort();
-    return s;
+    // Each point from the latest finished run of its key, against every baseline at once: linear
+    // in the runs (one baseline per point would scan every run).
+    const QHash<QString, const RunRecord *> finished = finishedRunsByKey(runs);
+    for (auto it = finished.constBegin(); it != finished.constEnd(); ++it)
+        for (const int point : m_pointsOfKey.value(it.key()))
+            take(point, **it);
+    for (const RunRecord &r : runs)
+        m_provenance.add(r);
+}
+
+QList<int> LiveSizeSweepSummary::add(const RunRecord &run)
+{
+    m_provenance.add(run);
+    QList<int> changed;
+    if (!isFinishedRun(run))
+        return changed;                         // its point runs again
+    const bool baseline = m_baselines.add(run); // first: a cuBLAS point is 100 % of itself
+    // Its point (two series of one configuration share it); then, for a baseline, the % of cuBLAS
+    // of the points at its size on its GPU: one per series.
+    const QList<int> points = m_pointsOfKey.value(sweepRunKey(run));
+    for (const int point : points) {
+        take(point, run);
+        changed << point;
+    }
+    if (baseline)
+        for (const int other : m_atSize.value(sizeKey(run.m, run.n, run.k)))
+            if (SizeSweepPoint &p = m_summary.points[other]; p.run && !points.contains(other)) {
+                setPercent(p);
+                changed << other;
+            }
+    return changed;
+}
+
+void LiveSizeSweepSummary::take(int point, const RunRecord &run)
+{
+    if (m_pointGpu[point].isEmpty())
+        ++m_summary.answered;
+    else
+        countGpu(m_pointGpu[point], -1); // a newer finished run of the point replaces it
+    m_pointGpu[point] = gpuLabel(run);
+    countGpu(m_pointGpu[point], +1);
+    SizeSweepPoint &out = m_summary.points[point];
+    out.run.reset();
+    out.pctOfCublas.reset();
+    out.waves.reset();
+    out.waveStep = false;
+    out.failureKind.clear();
+    out.failureMessage.clear();
+    if (run.isOk()) {
+        const SweepPoint &p = m_plan.points[std::size_t(m_planPoint[point])];
+        out.run = run;
+        setPercent(out);
+        out.waves = waveQuantization(launchBlocks(p.stage, p.params, p.size), run.smCount, run.blocksPerSm);
+        out.waveStep = out.waves && out.waves->tailIsSmall();
+    } else {
+        out.failureKind = run.errorKind;
+        out.failureMessage = run.errorMessage;
+    }
+}
+
+void LiveSizeSweepSummary::setPercent(SizeSweepPoint &point) const
+{
+    point.pctOfCublas.reset();
+    if (const auto base = m_baselines.msFor(*point.run); base && point.run->medianMs > 0)
+        point.pctOfCublas = 100.0 * *base / point.run->medianMs;
+}
+
+void LiveSizeSweepSummary::countGpu(const QString &label, int delta)
+{
+    int &points = m_gpuPoints[label];
+    const bool had = points > 0;
+    points += delta;
+    const bool has = points > 0;
+    if (!has)
+        m_gpuPoints.remove(label);
+    if (had != has) { // a GPU came or went (rare): the sorted list again
+        m_summary.gpus = m_gpuPoints.keys();
+        m_summary.gpus.sort();
+    }
+}
+
+QString sizeSweepWaveNote(const SweepPlan &plan, const SizeSweepPoint &p)
+{
+    return QStringLiteral("%1 at %2x%3x%4: %5")
+        .arg(seriesLabel(plan, p.series))
+        .arg(p.size.m)
+        .arg(p.size.n)
+        .arg(p.size.k)
+        .arg(QString::fromStdString(p.waves->sentence()));
 }
 
 QStringList sizeSweepWaveNotes(const SweepPlan &plan, const SizeSweepSummary &summary)
@@ -63,12 +156,7 @@ QStringList sizeSweepWaveNotes(const SweepPlan &plan, const SizeSweepSummary &su
     QStringList out;
     for (const SizeSweepPoint &p : summary.points)
         if (p.waveStep)
-            out << QStringLiteral("%1 at %2x%3x%4: %5")
-                       .arg(seriesLabel(plan, p.series))
-                       .arg(p.size.m)
-                       .arg(p.size.n)
-                       .arg(p.size.k)
-                       .arg(QString::fromStdString(p.waves->sentence()));
+            out << sizeSweepWaveNote(plan, p);
     return out;
 }
 

@@ -8,8 +8,10 @@
 
 #include "run_record.h"
 #include "sweep_plan.h"
+#include "sweep_summary.h"
 #include "wave_quantization.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -38,9 +40,40 @@ struct SizeSweepSummary {
 
 SizeSweepSummary summarizeSizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs);
 
+// The same summary kept up to date as a running sweep's runs answer (the size view while it runs):
+// a run changes its own point, and a cuBLAS baseline the % of cuBLAS of the points at its size, so
+// the work per run is bounded by the number of series, never by the number of sizes.
+class LiveSizeSweepSummary {
+public:
+    LiveSizeSweepSummary() = default;
+    LiveSizeSweepSummary(const SweepPlan &plan, const QList<RunRecord> &runs); // summarizeSizeSweep
+    const SizeSweepSummary &summary() const { return m_summary; }
+    QString provenance() const { return m_provenance.text(); } // sweepProvenance of every run
+    // A run answered after those it holds. The indices of the points it changed: none for a run
+    // that finished no point of the plan (cancelled, its runner gone).
+    QList<int> add(const RunRecord &run);
+
+private:
+    void take(int point, const RunRecord &run); // the point's finished run
+    void setPercent(SizeSweepPoint &point) const;
+    void countGpu(const QString &label, int delta);
+
+    SweepPlan m_plan;
+    SizeSweepSummary m_summary;
+    QVector<int> m_planPoint;                 // each summary point's point of the plan
+    QVector<QString> m_pointGpu;              // "host: name" of a point's finished run; empty: none
+    QHash<QString, QList<int>> m_pointsOfKey; // sweepPointKey -> its summary points (valid ones)
+    QHash<QString, QList<int>> m_atSize;      // "MxNxK" -> its summary points, one per series
+    QHash<QString, int> m_gpuPoints;          // "host: name" -> points whose finished run it measured
+    CublasBaselines m_baselines;
+    SweepProvenance m_provenance;
+};
+
 QString seriesLabel(const SweepPlan &plan, int series);
 
-// One line per marked size: "worklog-8 at 4224x4224x4224: 8.05 waves: the last wave runs 7 of 132 SMs ...".
+// "worklog-8 at 4224x4224x4224: 8.05 waves: the last wave runs 7 of 132 SMs ...", for a marked point.
+QString sizeSweepWaveNote(const SweepPlan &plan, const SizeSweepPoint &point);
+// One line per marked size.
 QStringList sizeSweepWaveNotes(const SweepPlan &plan, const SizeSweepSummary &summary);
 
 // One row per point: series, stage, size, status, TFLOP/s, % of cuBLAS, waves, ...

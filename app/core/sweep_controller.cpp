@@ -158,11 +158,14 @@ bool SweepController::launch(const SweepData &sweep, QString *error)
     options.journalPath = folder->journalPathFor(sweep);
     options.archiveDirectory = folder->archiveDirectory();
     m_run = std::make_unique<SweepRun>(sweep, options);
-    connect(m_run.get(), &SweepRun::runAnswered, this, [this] {
+    connect(m_run.get(), &SweepRun::runAnswered, this, [this](const RunRecord &run) {
         if (!m_run)
             return;
-        if (m_session)
-            m_session->setSweep(m_run->sweep()); // autosaved within a second
+        // The new run alone (autosaved within a second): handing the session the whole sweep
+        // again would copy every run it has at each answer. A session opened meanwhile lacks the
+        // sweep: it gets it whole, once.
+        if (m_session && !m_session->addSweepRun(m_run->sweep().id, run))
+            m_session->setSweep(m_run->sweep());
         emit runningSweepChanged();
     });
     connect(m_run.get(), &SweepRun::finished, this, [this](bool cancelled) {
@@ -186,8 +189,13 @@ bool SweepController::launch(const SweepData &sweep, QString *error)
         m_run.reset();
         return false;
     }
-    if (m_session)
-        m_session->setSweep(m_run->sweep(), true);
+    if (m_session) {
+        // The session's copy of the runs, apart from the run's from here on: each then takes the
+        // new runs one by one (sharing them, the first append would copy them all at an answer).
+        SweepData held = m_run->sweep();
+        held.runs.detach();
+        m_session->setSweep(held, true);
+    }
     setStatus(words().running.arg(m_run->pointsToRun()).arg(m_run->runnerCount()));
     emit runningChanged(true);
     if (m_endedInLaunch)

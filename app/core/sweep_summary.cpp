@@ -23,8 +23,15 @@ CublasBaselines::CublasBaselines(const QList<RunRecord> &runs)
 {
     // In order, so the latest run of a GPU and size wins, as cublasMsOnSameGpu's backward scan.
     for (const RunRecord &r : runs)
-        if (r.isOk() && r.stage == StageId::CublasFp32 && r.medianMs > 0)
-            m_ms.insert(baselineKey(gpuIdentity(r), r.m, r.n, r.k), r.medianMs);
+        add(r);
+}
+
+bool CublasBaselines::add(const RunRecord &r)
+{
+    if (!r.isOk() || r.stage != StageId::CublasFp32 || r.medianMs <= 0)
+        return false;
+    m_ms.insert(baselineKey(gpuIdentity(r), r.m, r.n, r.k), r.medianMs);
+    return true;
 }
 
 std::optional<double> CublasBaselines::msFor(const RunRecord &run) const
@@ -35,33 +42,40 @@ std::optional<double> CublasBaselines::msFor(const RunRecord &run) const
 
 QString sweepProvenance(const QList<RunRecord> &runs)
 {
-    QSet<QString> seen;
-    QStringList gpus;
-    QDateTime first, last;
-    for (const RunRecord &r : runs) {
-        if (r.gpuName.isEmpty())
-            continue;
-        const QString gpu = r.host.isEmpty() ? r.gpuName : r.host + QStringLiteral(": ") + r.gpuName;
-        if (!seen.contains(gpu)) {
-            seen.insert(gpu);
-            gpus << gpu;
-        }
-        if (r.timestamp.isValid()) {
-            if (!first.isValid() || r.timestamp < first)
-                first = r.timestamp;
-            if (!last.isValid() || r.timestamp > last)
-                last = r.timestamp;
-        }
+    SweepProvenance provenance;
+    for (const RunRecord &r : runs)
+        provenance.add(r);
+    return provenance.text();
+}
+
+void SweepProvenance::add(const RunRecord &r)
+{
+    if (r.gpuName.isEmpty())
+        return;
+    const QString gpu = r.host.isEmpty() ? r.gpuName : r.host + QStringLiteral(": ") + r.gpuName;
+    if (!m_seen.contains(gpu)) {
+        m_seen.insert(gpu);
+        m_gpus << gpu;
     }
-    if (gpus.isEmpty())
+    if (r.timestamp.isValid()) {
+        if (!m_first.isValid() || r.timestamp < m_first)
+            m_first = r.timestamp;
+        if (!m_last.isValid() || r.timestamp > m_last)
+            m_last = r.timestamp;
+    }
+}
+
+QString SweepProvenance::text() const
+{
+    if (m_gpus.isEmpty())
         return {};
-    const QString shown = gpus.size() <= 3 ? gpus.join(QStringLiteral(", "))
-                                           : QObject::tr("%1 and %2 more GPUs")
-                                                 .arg(gpus.mid(0, 3).join(QStringLiteral(", ")))
-                                                 .arg(gpus.size() - 3);
-    if (!first.isValid())
+    const QString shown = m_gpus.size() <= 3 ? m_gpus.join(QStringLiteral(", "))
+                                             : QObject::tr("%1 and %2 more GPUs")
+                                                   .arg(m_gpus.mid(0, 3).join(QStringLiteral(", ")))
+                                                   .arg(m_gpus.size() - 3);
+    if (!m_first.isValid())
         return QObject::tr("measured on %1").arg(shown);
-    const QDateTime a = first.toUTC(), b = last.toUTC();
+    const QDateTime a = m_first.toUTC(), b = m_last.toUTC();
     const QString minute = QStringLiteral("yyyy-MM-dd HH:mm");
     QString when = a.toString(minute);
     if (b.toString(minute) != when)

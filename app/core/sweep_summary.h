@@ -7,9 +7,12 @@
 #include "run_record.h"
 #include "sweep_plan.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <optional>
 
@@ -40,7 +43,11 @@ struct SweepSummary {
 // takes time linear in n (a 10,000-series size sweep, issue 21 item 5).
 class CublasBaselines {
 public:
+    CublasBaselines() = default;
     explicit CublasBaselines(const QList<RunRecord> &runs);
+    // A run answered after those it holds: true when it is a baseline (a successful cuBLAS FP32
+    // run), which then replaces the one of its GPU and size.
+    bool add(const RunRecord &run);
     // The median of the latest successful cuBLAS FP32 run at the run's size on the run's GPU.
     std::optional<double> msFor(const RunRecord &run) const;
 
@@ -51,6 +58,19 @@ private:
 // Where and when a sweep's runs were measured, for the views' summary line and print layouts:
 // "measured on vm: NVIDIA H200, 2026-11-30 22:35–22:36 UTC". Empty when no run says.
 QString sweepProvenance(const QList<RunRecord> &runs);
+
+// The same sentence, kept up to date one run at a time (a running sweep's view: constant work per
+// answered run, whatever the sweep's length).
+class SweepProvenance {
+public:
+    void add(const RunRecord &run);
+    QString text() const;
+
+private:
+    QStringList m_gpus; // in the order first seen
+    QSet<QString> m_seen;
+    QDateTime m_first, m_last;
+};
 
 // `byRatio`: choose the best cell by % of cuBLAS on its own GPU (a sweep on unlike GPUs) instead
 // of by TFLOP/s.
