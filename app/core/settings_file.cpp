@@ -66,19 +66,7 @@ Look lookAt(const QString &path)
     }
     if (S_ISREG(info.st_mode))
         return {Kind::Regular, {}};
-    QString what;
-    if (S_ISLNK(info.st_mode))
-        what = QObject::tr("a link");
-    else if (S_ISDIR(info.st_mode))
-        what = QObject::tr("a folder");
-    else if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode))
-        what = QObject::tr("a device");
-    else if (S_ISFIFO(info.st_mode))
-        what = QObject::tr("a named pipe");
-    else if (S_ISSOCK(info.st_mode))
-        what = QObject::tr("a socket");
-    else
-        what = QObject::tr("a special file");
+    const QString what = nonRegularFileKind(info.st_mode);
     return {Kind::Refused,
             QObject::tr("%1 is %2, not a regular file, so GemmScope leaves it as it is").arg(path, what)};
 }

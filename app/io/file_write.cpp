@@ -96,6 +96,28 @@ void simulateFullDiskAfter(qint64 bytes)
     g_diskFullAfter.store(bytes < 0 ? -1 : bytes);
 }
 
+QString nonRegularFileKind(unsigned mode)
+{
+#ifdef Q_OS_UNIX
+    if (S_ISREG(mode))
+        return {};
+    if (S_ISLNK(mode))
+        return QObject::tr("a link");
+    if (S_ISDIR(mode))
+        return QObject::tr("a folder");
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return QObject::tr("a device");
+    if (S_ISFIFO(mode))
+        return QObject::tr("a named pipe");
+    if (S_ISSOCK(mode))
+        return QObject::tr("a socket");
+    return QObject::tr("a special file");
+#else
+    Q_UNUSED(mode);
+    return {};
+#endif
+}
+
 bool isReadOnlyFile(const QString &path)
 {
 #ifdef Q_OS_UNIX
@@ -131,15 +153,8 @@ std::optional<QString> refuseOutput(const QString &path, const WriteOptions &opt
 #ifdef Q_OS_UNIX
     struct stat info {};
     if (::lstat(QFile::encodeName(target).constData(), &info) == 0) {
-        QString what;
-        if (S_ISDIR(info.st_mode))
-            what = QObject::tr("a folder");
-        else if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode))
-            what = QObject::tr("a device");
-        else if (S_ISFIFO(info.st_mode))
-            what = QObject::tr("a named pipe");
-        else if (S_ISSOCK(info.st_mode))
-            what = QObject::tr("a socket");
+        // A link here is one the write replaces (followSymlinks off): never written through.
+        const QString what = S_ISLNK(info.st_mode) ? QString() : nonRegularFileKind(info.st_mode);
         if (!what.isEmpty())
             return QObject::tr(
                        "%1 is %2, not a regular file; GemmScope writes only regular files and leaves it "

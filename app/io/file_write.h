@@ -39,6 +39,10 @@ std::optional<QString> refuseOutput(const QString &path, const WriteOptions &opt
 // never longer than the longest name the folder takes, so it fits wherever the target fits.
 FileWrite writeFileAtomically(const QString &path, const QByteArray &bytes, const WriteOptions &options = {});
 
+// What lstat's `mode` says a non-regular file is, as a user reads it ("a folder", "a device", "a
+// named pipe", ...); empty for a regular file.
+QString nonRegularFileKind(unsigned mode);
+
 // True for a regular file that may not be written: no write permission at all, or none for this
 // user. What a window asks about before it replaces one.
 bool isReadOnlyFile(const QString &path);
