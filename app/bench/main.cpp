@@ -285,10 +285,11 @@ struct SweepOptions {
 SweepOptions addSweepOptions(QCommandLineParser &parser)
 {
     SweepOptions o;
-    parser.addOptions({o.sweep, o.stage, o.x, o.y, o.xValues, o.yValues, o.rest, o.fixed, o.runners,
-                       o.runnerTemplate, o.hosts, o.window, o.journal, o.byRatio, o.sizeSweep, o.sizes,
-                       o.sizeRange, o.powersOnly, o.slurm, o.partition, o.gpusPerRunner, o.timeLimit,
-                       o.detach, o.sweepStatus});
+    parser.addOptions({o.sweep,         o.stage,     o.x,          o.y,          o.xValues,
+                       o.yValues,       o.rest,      o.fixed,      o.runners,    o.runnerTemplate,
+                       o.hosts,         o.window,    o.journal,    o.byRatio,    o.sizeSweep,
+                       o.sizes,         o.sizeRange, o.powersOnly, o.slurm,      o.partition,
+                       o.gpusPerRunner, o.timeLimit, o.detach,     o.sweepStatus});
     return o;
 }
 
@@ -405,8 +406,8 @@ int planAndRunSweep(const QCommandLineParser &parser, const SweepOptions &o, con
         return 1;
     }
     if (parser.isSet(o.slurm)) {
-        const auto gpus = wholeNumber(parser.value(o.gpusPerRunner), 0, 64, QStringLiteral("--gpus-per-runner"),
-                                      &error);
+        const auto gpus =
+            wholeNumber(parser.value(o.gpusPerRunner), 0, 64, QStringLiteral("--gpus-per-runner"), &error);
         if (!gpus) {
             printError(error);
             return 1;

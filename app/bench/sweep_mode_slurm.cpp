@@ -81,7 +81,8 @@ std::unique_ptr<QObject> cancelOnSignals(std::function<void()> cancel)
     QObject::connect(notifier, &QSocketNotifier::activated, owner.get(), [cancel = std::move(cancel)] {
         char byte;
         [[maybe_unused]] const ssize_t n = ::read(g_signalPipe[0], &byte, 1);
-        complain(QStringLiteral("Cancelling: the Slurm job is cancelled, every answered run is in the journal."));
+        complain(
+            QStringLiteral("Cancelling: the Slurm job is cancelled, every answered run is in the journal."));
         cancel();
     });
     struct sigaction action {};
@@ -127,9 +128,10 @@ int submitDetachedSweep(const SweepBenchOptions &options, int runners, const QSt
                                              "exec %1\n")
                                   .arg(words.join(QLatin1Char(' ')))
                                   .toUtf8();
-    QStringList args{QStringLiteral("--parsable"), QStringLiteral("--job-name=%1").arg(slurm.jobName),
-                     QStringLiteral("--ntasks=%1").arg(runners),
-                     QStringLiteral("--output=%1").arg(QDir(directory).filePath(QStringLiteral("slurm-%j.log")))};
+    QStringList args{
+        QStringLiteral("--parsable"), QStringLiteral("--job-name=%1").arg(slurm.jobName),
+        QStringLiteral("--ntasks=%1").arg(runners),
+        QStringLiteral("--output=%1").arg(QDir(directory).filePath(QStringLiteral("slurm-%j.log")))};
     if (!slurm.partition.isEmpty())
         args << QStringLiteral("--partition=%1").arg(slurm.partition);
     if (slurm.gpusPerRunner > 0)
@@ -154,7 +156,8 @@ int submitDetachedSweep(const SweepBenchOptions &options, int runners, const QSt
     bool numeric = false;
     jobId.toLongLong(&numeric);
     if (sbatch.exitStatus() != QProcess::NormalExit || sbatch.exitCode() != 0 || !numeric) {
-        complain(slurmFailureSentence(QStringLiteral("sbatch"), QString::fromLocal8Bit(sbatch.readAllStandardError())));
+        complain(slurmFailureSentence(QStringLiteral("sbatch"),
+                                      QString::fromLocal8Bit(sbatch.readAllStandardError())));
         return 1;
     }
     const QString journalPath = !options.journalPath.isEmpty()
@@ -183,7 +186,8 @@ int printSweepStatus(const QString &jobId, const QString &journalPath)
         if (!QFileInfo::exists(path)) {
             // Finished and merged: the GUI moved it into the archive.
             const QDir archive(journalArchiveDirectory(folder.path()));
-            const QStringList moved = archive.entryList({QStringLiteral("slurm-%1*.gsweep").arg(jobId)}, QDir::Files);
+            const QStringList moved =
+                archive.entryList({QStringLiteral("slurm-%1*.gsweep").arg(jobId)}, QDir::Files);
             if (!moved.isEmpty())
                 path = archive.filePath(moved.first());
         }

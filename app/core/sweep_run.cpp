@@ -88,16 +88,18 @@ void SweepRun::requestAllocation(const QList<RunnerCommand> &commands, int windo
         m_cancelled = true;
         finishIfDone();
     });
-    connect(m_allocation.get(), &SlurmAllocation::granted, this, [this, commands, window](const QString &job) {
-        if (!m_running || m_cancelled)
-            return;
-        QList<RunnerCommand> steps;
-        for (const RunnerCommand &c : commands)
-            steps << slurmStepCommand(c, job, *m_options.slurm);
-        emit schedulerStatusChanged(tr("Slurm job %1: %n runner(s) as job steps", nullptr, int(steps.size())).arg(job));
-        startRunners(steps, window);
-        finishIfDone();
-    });
+    connect(m_allocation.get(), &SlurmAllocation::granted, this,
+            [this, commands, window](const QString &job) {
+                if (!m_running || m_cancelled)
+                    return;
+                QList<RunnerCommand> steps;
+                for (const RunnerCommand &c : commands)
+                    steps << slurmStepCommand(c, job, *m_options.slurm);
+                emit schedulerStatusChanged(
+                    tr("Slurm job %1: %n runner(s) as job steps", nullptr, int(steps.size())).arg(job));
+                startRunners(steps, window);
+                finishIfDone();
+            });
     m_allocation->request(int(commands.size()));
 }
 

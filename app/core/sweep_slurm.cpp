@@ -65,7 +65,8 @@ RunnerCommand slurmStepCommand(const RunnerCommand &inner, const QString &jobId,
     step.arguments << QStringLiteral("--") << inner.program << inner.arguments;
     step.environment = inner.environment;
     step.host = inner.host;
-    step.label = QStringLiteral("Slurm job %1: %2").arg(jobId, inner.label.isEmpty() ? inner.program : inner.label);
+    step.label =
+        QStringLiteral("Slurm job %1: %2").arg(jobId, inner.label.isEmpty() ? inner.program : inner.label);
     return step;
 }
 
@@ -90,8 +91,10 @@ QString slurmFailureSentence(const QString &tool, const QString &output)
             errors << line.trimmed();
     if (errors.isEmpty() && !output.trimmed().isEmpty())
         errors << output.trimmed().split(QLatin1Char('\n')).last().trimmed();
-    const QString said = errors.join(QLatin1Char(' '));
-    const auto has = [&](const char *words) { return said.contains(QLatin1String(words), Qt::CaseInsensitive); };
+    const QString said = errors.join(QStringLiteral(" | "));
+    const auto has = [&](const char *words) {
+        return said.contains(QLatin1String(words), Qt::CaseInsensitive);
+    };
     QString cause;
     if (has("partition"))
         cause = QObject::tr("the partition does not exist on this cluster");
@@ -114,14 +117,15 @@ QString slurmFailureSentence(const QString &tool, const QString &output)
 
 std::optional<SlurmJobState> slurmJobState(const QString &jobId, int timeoutMs, QString *error)
 {
-    const ToolRun r = runTool(QStringLiteral("squeue"),
-                              {QStringLiteral("-h"), QStringLiteral("-j"), jobId, QStringLiteral("-o"),
-                               QStringLiteral("%T|%r")},
-                              timeoutMs);
+    const ToolRun r = runTool(
+        QStringLiteral("squeue"),
+        {QStringLiteral("-h"), QStringLiteral("-j"), jobId, QStringLiteral("-o"), QStringLiteral("%T|%r")},
+        timeoutMs);
     if (!r.started || r.exitCode != 0) {
         // squeue answers "Invalid job id specified" for a job the controller no longer knows.
         if (error && !(r.err.contains(QLatin1String("Invalid job id"))))
-            *error = r.started ? slurmFailureSentence(QStringLiteral("squeue"), r.err) : notFound(QStringLiteral("squeue"));
+            *error = r.started ? slurmFailureSentence(QStringLiteral("squeue"), r.err)
+                               : notFound(QStringLiteral("squeue"));
         return std::nullopt;
     }
     const QString line = r.out.trimmed();
@@ -137,7 +141,8 @@ bool cancelSlurmJob(const QString &jobId, QString *error)
     if (r.started && r.exitCode == 0)
         return true;
     if (error)
-        *error = r.started ? slurmFailureSentence(QStringLiteral("scancel"), r.err) : notFound(QStringLiteral("scancel"));
+        *error = r.started ? slurmFailureSentence(QStringLiteral("scancel"), r.err)
+                           : notFound(QStringLiteral("scancel"));
     return false;
 }
 
@@ -160,7 +165,8 @@ void SlurmAllocation::request(int runners)
         // Inside an allocation (a batch job, an salloc shell): its steps, as srun would.
         m_jobId = existing;
         m_done = true;
-        QMetaObject::invokeMethod(this, [this] { emit granted(m_jobId); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this] { emit granted(m_jobId); }, Qt::QueuedConnection);
         return;
     }
     m_own = true;
@@ -202,8 +208,8 @@ void SlurmAllocation::poll()
         if (!m_done && !line.isEmpty())
             emit waiting(m_jobId, line);
     });
-    m_squeue->start(QStringLiteral("squeue"),
-                    {QStringLiteral("-h"), QStringLiteral("-j"), m_jobId, QStringLiteral("-o"), QStringLiteral("%r")});
+    m_squeue->start(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-j"), m_jobId,
+                                               QStringLiteral("-o"), QStringLiteral("%r")});
 }
 
 void SlurmAllocation::sallocFinished(int exitCode, QProcess::ExitStatus status)

@@ -45,7 +45,8 @@ QString slurmFailureSentence(const QString &tool, const QString &output);
 struct SlurmJobState {
     QString state, reason;
 };
-std::optional<SlurmJobState> slurmJobState(const QString &jobId, int timeoutMs = 10000, QString *error = nullptr);
+std::optional<SlurmJobState> slurmJobState(const QString &jobId, int timeoutMs = 10000,
+                                           QString *error = nullptr);
 
 // `scancel ID`; false with Slurm's sentence when it refused. Synchronous, bounded.
 bool cancelSlurmJob(const QString &jobId, QString *error = nullptr);
