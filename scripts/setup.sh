@@ -10,6 +10,7 @@ packages=(
   libgl-dev xvfb xauth imagemagick fonts-dejavu-core
   python3 # the scripted stand-in runner in tst_runner_client, scripts/compare-counters.py
   openssh-server openssh-client # tst_sweep_ssh: a sweep through `ssh {host} ...` to a test sshd
+  slurmctld slurmd slurm-client munge # tst_sweep_slurm: a one-node Slurm cluster (scripts/slurm-local.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -3,6 +3,7 @@
 #include "plain_text.h"
 #include "sweep_control.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -58,6 +59,13 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_runnerCount->setSuffix(tr(" runner(s)"));
     m_runnerCount->setToolTip(tr("How many runners to start from the command, one per GPU; a {gpu} in the "
                                  "command becomes 0, 1, ... for each."));
+    m_slurm = new QCheckBox(tr("Slurm"));
+    m_slurm->setObjectName(p + QStringLiteral("Slurm"));
+    m_slurm->setChecked(m_control->slurm());
+    m_slurm->setToolTip(tr("Start the runners as Slurm job steps (srun) of one allocation, one GPU each: "
+                           "the command is what each step runs. While the job waits, the status line "
+                           "says why; Cancel cancels the job (scancel)."));
+    connect(m_slurm, &QCheckBox::toggled, m_control.data(), &SweepControl::setSlurm);
     m_startButton = new QPushButton(tr("Start"));
     m_startButton->setObjectName(p + QStringLiteral("Start"));
     m_cancelButton = new QPushButton(tr("Cancel"));
@@ -117,6 +125,7 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
     auto *row = new QHBoxLayout;
     row->addWidget(m_runners, 1);
     row->addWidget(m_runnerCount);
+    row->addWidget(m_slurm);
     form->addRow(tr("Runners"), row);
     // The template's placeholders, where a new user reads the field (the tooltip has examples).
     QLabel *placeholders = plainLabel(m_words.namePrefix + QStringLiteral("RunnerPlaceholders"));
@@ -124,7 +133,8 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
     // "runner", review of 2026-12-03).
     placeholders->setText(tr("Empty: this machine's runner. On another machine:\n"
                              "ssh HOST gemmscope-runner\n"
-                             "With several runners, {gpu} in the command becomes 0, 1, 2, … one GPU each."));
+                             "With several runners, {gpu} in the command becomes 0, 1, 2, … one GPU each.\n"
+                             "Slurm: each runner is a job step with a GPU of its own."));
     placeholders->setForegroundRole(QPalette::PlaceholderText); // quieter than a label, still readable
     form->addRow(QString(), placeholders);
 }

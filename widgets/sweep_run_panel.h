@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
@@ -71,6 +72,7 @@ private:
     QWidget *m_owner;
     QLineEdit *m_runners = nullptr;
     QSpinBox *m_runnerCount = nullptr;
+    QCheckBox *m_slurm = nullptr; // Runners: Slurm (job steps of one allocation)
     QPushButton *m_startButton = nullptr, *m_cancelButton = nullptr, *m_resumeButton = nullptr,
                 *m_exportButton = nullptr;
     QComboBox *m_sweeps = nullptr;

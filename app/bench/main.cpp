@@ -19,7 +19,9 @@
 //                   [--rest fixed|best] [--fixed BK=16,TM=8,TN=8] [--size 4096x4096x4096] [--budget-ms 30]
 //                   [--runners N] [--runner-template 'CUDA_VISIBLE_DEVICES={gpu} {runner}']...
 //                   [--window N] [--journal file.gsweep] [--json out.json]
+//                   [--slurm [--partition P] [--gpus-per-runner 1] [--time-limit T] [--detach]]
 //                   (a parameter sweep on a pool of runners: docs/sweeps.md)
+//   gemmscope-bench --sweep-status JOBID [--journal file.gsweep]   (a detached Slurm sweep's progress)
 //
 //   gemmscope-bench --profile --stages fp32-tuned,tf32-wgmma-tma [--size 4096x4096x4096]
 //                   [--sampling-period 10] [--build ...] [--tf32-rounding ...] [--json out.json]
@@ -256,14 +258,38 @@ struct SweepOptions {
     QCommandLineOption powersOnly{
         QStringLiteral("powers-only"),
         QStringLiteral("Size sweep: powers of two only (default: also the midpoints, 1.5 x each).")};
+    QCommandLineOption slurm{
+        QStringLiteral("slurm"),
+        QStringLiteral("Sweep: run the runners as steps of one Slurm allocation (--runners steps; the "
+                       "template is what each step runs; docs/sweeps.md).")};
+    QCommandLineOption partition{QStringLiteral("partition"),
+                                 QStringLiteral("Sweep with --slurm: the Slurm partition (default: the "
+                                                "cluster's default)."),
+                                 QStringLiteral("name")};
+    QCommandLineOption gpusPerRunner{
+        QStringLiteral("gpus-per-runner"),
+        QStringLiteral("Sweep with --slurm: GPUs of each step (--gres=gpu:N; 0 asks for none; default 1)."),
+        QStringLiteral("N"), QStringLiteral("1")};
+    QCommandLineOption timeLimit{QStringLiteral("time-limit"),
+                                 QStringLiteral("Sweep with --slurm: the job's time limit (Slurm's --time)."),
+                                 QStringLiteral("time")};
+    QCommandLineOption detach{
+        QStringLiteral("detach"),
+        QStringLiteral("Sweep with --slurm: submit the sweep as a batch job, print its id and return.")};
+    QCommandLineOption sweepStatus{
+        QStringLiteral("sweep-status"),
+        QStringLiteral("Print a detached sweep's Slurm state and its journal's progress."),
+        QStringLiteral("jobid")};
 };
 
 SweepOptions addSweepOptions(QCommandLineParser &parser)
 {
     SweepOptions o;
-    parser.addOptions({o.sweep, o.stage, o.x, o.y, o.xValues, o.yValues, o.rest, o.fixed, o.runners,
-                       o.runnerTemplate, o.hosts, o.window, o.journal, o.byRatio, o.sizeSweep, o.sizes,
-                       o.sizeRange, o.powersOnly});
+    parser.addOptions({o.sweep,         o.stage,     o.x,          o.y,          o.xValues,
+                       o.yValues,       o.rest,      o.fixed,      o.runners,    o.runnerTemplate,
+                       o.hosts,         o.window,    o.journal,    o.byRatio,    o.sizeSweep,
+                       o.sizes,         o.sizeRange, o.powersOnly, o.slurm,      o.partition,
+                       o.gpusPerRunner, o.timeLimit, o.detach,     o.sweepStatus});
     return o;
 }
 
@@ -374,6 +400,27 @@ int planAndRunSweep(const QCommandLineParser &parser, const SweepOptions &o, con
     options.window = int(*window);
     options.journalPath = parser.value(o.journal);
     options.jsonPath = jsonPath;
+    if (parser.isSet(o.detach) && !parser.isSet(o.slurm)) {
+        printError(QStringLiteral("--detach needs --slurm: only a Slurm batch job runs a sweep without "
+                                  "this process."));
+        return 1;
+    }
+    if (parser.isSet(o.slurm)) {
+        const auto gpus =
+            wholeNumber(parser.value(o.gpusPerRunner), 0, 64, QStringLiteral("--gpus-per-runner"), &error);
+        if (!gpus) {
+            printError(error);
+            return 1;
+        }
+        SlurmOptions slurm;
+        slurm.partition = parser.value(o.partition);
+        slurm.gpusPerRunner = int(*gpus);
+        slurm.timeLimit = parser.value(o.timeLimit);
+        options.slurm = slurm;
+        if (parser.isSet(o.detach))
+            return bench::submitDetachedSweep(options, int(options.runners.size()),
+                                              QCoreApplication::arguments().mid(1));
+    }
     return bench::runSweep(options);
 }
 
@@ -598,6 +645,8 @@ int main(int argc, char **argv)
                        roundingOpt, profileOpt,  periodOpt, burstsOpt});
     const SweepOptions sweepOpts = addSweepOptions(parser);
     parser.process(app);
+    if (parser.isSet(sweepOpts.sweepStatus))
+        return bench::printSweepStatus(parser.value(sweepOpts.sweepStatus), parser.value(sweepOpts.journal));
     if (parser.isSet(sweepOpts.sizeSweep))
         return sizeSweepMain(parser, sweepOpts, parser.value(stagesOpt),
                              parser.isSet(budgetOpt) ? parser.value(budgetOpt) : QStringLiteral("30"),

@@ -129,6 +129,7 @@ int runSweep(const SweepBenchOptions &options)
     runOptions.runners = options.runners;
     runOptions.window = options.window;
     runOptions.journalPath = journal;
+    runOptions.slurm = options.slurm;
     SweepRun run(sweep, runOptions);
     QString error;
     int lastPrinted = -1;
@@ -151,6 +152,13 @@ int runSweep(const SweepBenchOptions &options)
                                       available ? reason : QStringLiteral("unavailable: ") + reason));
                      });
     QObject::connect(&run, &SweepRun::journalError, [](const QString &m) { err(m); });
+    // A pending job says why it waits instead of looking hung; a refusal is Slurm's own words.
+    QString lastStatus;
+    QObject::connect(&run, &SweepRun::schedulerStatusChanged, [&](const QString &status) {
+        if (status != lastStatus)
+            out(QStringLiteral("%1\n").arg(lastStatus = status));
+    });
+    QObject::connect(&run, &SweepRun::schedulerFailed, [](const QString &m) { err(m); });
     bool cancelled = false;
     QObject::connect(&run, &SweepRun::finished, [&](bool c) {
         cancelled = c;
@@ -168,6 +176,8 @@ int runSweep(const SweepBenchOptions &options)
             .arg(plan.points.size())
             .arg(plan.validPointCount())
             .arg(plan.points.size() - plan.validPointCount()));
+    const std::unique_ptr<QObject> signals_ =
+        options.slurm ? cancelOnSignals([&run] { run.cancel(); }) : std::unique_ptr<QObject>();
     if (!run.start(&error)) {
         err(error);
         return 1;

@@ -31,6 +31,10 @@ public:
     virtual void setRunners(const QString &runnerTemplate, int count) = 0;
     virtual QString runnerTemplate() const = 0;
     virtual int runnerCount() const = 0;
+    // On: the runners are job steps of one Slurm allocation (one GPU each; the template is what
+    // each step runs), and the status line says while the job waits in the queue. Off by default.
+    virtual void setSlurm(bool on) { Q_UNUSED(on); }
+    virtual bool slurm() const { return false; }
     // The window's reason for running nothing on this machine (no GPU); empty: none.
     virtual void setRunningOff(const QString &why) = 0;
     // Why Start and Resume are off now (no runner for {runner}, the window's reason); empty: on.

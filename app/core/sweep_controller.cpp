@@ -79,6 +79,12 @@ void SweepController::setRunners(const QString &runnerTemplate, int count)
     updateStartOff();
 }
 
+void SweepController::setSlurm(bool on)
+{
+    m_slurm = on;
+    updateStartOff();
+}
+
 void SweepController::setRunningOff(const QString &why)
 {
     m_runningOff = why;
@@ -87,7 +93,8 @@ void SweepController::setRunningOff(const QString &why)
 
 void SweepController::updateStartOff()
 {
-    const QString why = startOffReason(m_template, m_runningOff);
+    // Through Slurm the runners run on the cluster's GPUs: this machine's having none stops nothing.
+    const QString why = startOffReason(m_template, m_slurm ? QString() : m_runningOff);
     if (why == m_startOff)
         return;
     m_startOff = why;
@@ -157,6 +164,11 @@ bool SweepController::launch(const SweepData &sweep, QString *error)
     // Created (with the runs so far) and locked by the run; named by the plan, never by the id.
     options.journalPath = folder->journalPathFor(sweep);
     options.archiveDirectory = folder->archiveDirectory();
+    if (m_slurm) {
+        SlurmOptions slurm;
+        slurm.gpusPerRunner = 1;
+        options.slurm = slurm;
+    }
     m_run = std::make_unique<SweepRun>(sweep, options);
     connect(m_run.get(), &SweepRun::runAnswered, this, [this](const RunRecord &run) {
         if (!m_run)
@@ -175,6 +187,9 @@ bool SweepController::launch(const SweepData &sweep, QString *error)
             onFinished(cancelled);
     });
     connect(m_run.get(), &SweepRun::journalError, this, &SweepController::setStatus);
+    // "waiting for Slurm: Priority (job 12)" instead of a sweep that looks hung; Slurm's refusal.
+    connect(m_run.get(), &SweepRun::schedulerStatusChanged, this, &SweepController::setStatus);
+    connect(m_run.get(), &SweepRun::schedulerFailed, this, &SweepController::setStatus);
     connect(m_run.get(), &SweepRun::runnerStatusChanged, this,
             [this](int runner, bool available, const QString &why) {
                 if (!available)

@@ -32,6 +32,8 @@ public:
     void setRunners(const QString &runnerTemplate, int count) override;
     QString runnerTemplate() const override { return m_template; }
     int runnerCount() const override { return m_runnerCount; }
+    void setSlurm(bool on) override;
+    bool slurm() const override { return m_slurm; }
     void setRunningOff(const QString &why) override;
     QString startOffReason() const override { return m_startOff; }
 
@@ -66,6 +68,7 @@ private:
     QString m_journalDir;
     QString m_template = QStringLiteral("{runner}");
     int m_runnerCount = 1;
+    bool m_slurm = false;
     QString m_runningOff, m_startOff, m_status;
     std::unique_ptr<SweepRun> m_run;
     bool m_launching = false;            // inside SweepRun::start()

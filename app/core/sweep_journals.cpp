@@ -126,7 +126,8 @@ JournalFolderScan scanJournalFolder(const QString &directory, const StopRequeste
             scan.problems << error;
             continue;
         }
-        scan.archived.append({journal->id, int(journal->runs.size()), archived});
+        scan.archived.append(
+            {journal->id, int(journal->runs.size()), archived, name.startsWith(QLatin1String("slurm-"))});
     }
     return scan;
 }
@@ -156,9 +157,10 @@ JournalScan applyJournalScan(Session &session, const JournalFolderScan &scan)
         out.loaded << found.sweep.id;
     }
     for (const ArchivedJournal &archived : scan.archived) {
-        // Rare: the application ended between a sweep's last run and the autosave that held it.
+        // Rare for a sweep the GUI ran (the application ended between its last run and the autosave
+        // that held it); the usual end of a detached one, which no session ran.
         const SweepData *known = sessionSweep(session, archived.id);
-        if (!known || known->runs.size() >= archived.runs)
+        if (known ? known->runs.size() >= archived.runs : !archived.detached)
             continue;
         QString error;
         const std::optional<SweepData> journal = SweepJournal::read(archived.path, &error);

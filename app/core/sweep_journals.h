@@ -53,6 +53,9 @@ struct ArchivedJournal {
     QString id;
     int runs = 0;
     QString path; // in the archive
+    // Written by a detached Slurm sweep (`slurm-<job id>.gsweep`, gemmscope-bench --detach): no
+    // session ran it, so applying the scan puts it into the session that opens it.
+    bool detached = false;
 };
 struct JournalFolderScan {
     QList<FoundJournal> unfinished;  // read whole: offered for Resume
@@ -78,7 +81,8 @@ struct JournalScan {
 };
 
 // Puts into the session each unfinished sweep whose journal holds runs the session lacks, and
-// brings up to date a session sweep whose finished journal (now archived) holds more runs. The
+// brings up to date a session sweep whose finished journal (now archived) holds more runs; a
+// finished detached sweep (ArchivedJournal::detached) is put into the session whole. The
 // UI thread's part: no journal is read here except such an archived one.
 JournalScan applyJournalScan(Session &session, const JournalFolderScan &scan);
 

@@ -18,10 +18,7 @@ SweepRun::SweepRun(SweepData sweep, Options options, QObject *parent)
 SweepRun::~SweepRun()
 {
     m_running = false;
-    for (Runner &r : m_runners)
-        if (r.host)
-            r.host->client()->disconnect(this);
-    m_runners.clear(); // each RunnerHost quits its runner
+    stopRunnersNow();
     m_journal.close();
     m_journalLock.reset(); // after the journal's last line
 }
@@ -68,6 +65,46 @@ bool SweepRun::start(QString *error)
     m_running = true;
     m_wall.start();
     m_runners.clear();
+    emit progressChanged(0, m_total, -1);
+    if (m_options.slurm) {
+        requestAllocation(commands, window);
+        return true;
+    }
+    startRunners(commands, window);
+    finishIfDone();
+    return true;
+}
+
+void SweepRun::requestAllocation(const QList<RunnerCommand> &commands, int window)
+{
+    m_allocation = std::make_unique<SlurmAllocation>(*m_options.slurm);
+    connect(m_allocation.get(), &SlurmAllocation::waiting, this,
+            [this](const QString &job, const QString &reason) {
+                emit schedulerStatusChanged(tr("waiting for Slurm: %1 (job %2)").arg(reason, job));
+            });
+    connect(m_allocation.get(), &SlurmAllocation::failed, this, [this](const QString &sentence) {
+        emit schedulerFailed(sentence);
+        m_todo.clear();
+        m_cancelled = true;
+        finishIfDone();
+    });
+    connect(m_allocation.get(), &SlurmAllocation::granted, this,
+            [this, commands, window](const QString &job) {
+                if (!m_running || m_cancelled)
+                    return;
+                QList<RunnerCommand> steps;
+                for (const RunnerCommand &c : commands)
+                    steps << slurmStepCommand(c, job, *m_options.slurm);
+                emit schedulerStatusChanged(
+                    tr("Slurm job %1: %n runner(s) as job steps", nullptr, int(steps.size())).arg(job));
+                startRunners(steps, window);
+                finishIfDone();
+            });
+    m_allocation->request(int(commands.size()));
+}
+
+void SweepRun::startRunners(const QList<RunnerCommand> &commands, int window)
+{
     m_runners.resize(std::size_t(commands.size()));
     for (int i = 0; i < commands.size(); ++i) {
         Runner &r = m_runners[std::size_t(i)];
@@ -82,7 +119,6 @@ bool SweepRun::start(QString *error)
                     emit runnerStatusChanged(i, available, reason);
                 });
     }
-    emit progressChanged(0, m_total, -1);
     for (int i = 0; i < int(m_runners.size()); ++i) {
         // The baseline first: this GPU's 100 %. A size sweep has none: cuBLAS is one of its
         // series when the user asks for it, at every size.
@@ -94,8 +130,20 @@ bool SweepRun::start(QString *error)
         }
         fill(i);
     }
-    finishIfDone();
-    return true;
+}
+
+// Ends every runner now, answered or not, and gives the Slurm allocation back: what they had not
+// answered is simply not in the journal, so that Resume sends it again.
+void SweepRun::stopRunnersNow()
+{
+    for (Runner &r : m_runners)
+        if (r.host)
+            r.host->client()->disconnect(this);
+    // The steps end with their job; the runners' hosts then find them gone at once.
+    if (m_allocation)
+        m_allocation->release();
+    m_runners.clear(); // each RunnerHost quits its runner
+    m_sent.clear();
 }
 
 bool SweepRun::openJournal(QString &why)
@@ -195,9 +243,11 @@ void SweepRun::onAnswered(int runner, const RunRecord &run)
     if (runnerGone)
         r.dead = true;
     // A point the runner (not the configuration) failed goes back for another runner or attempt.
+    // One its runner never started (the runner, or its node or Slurm step, is gone) was no
+    // attempt: it goes to the runners left however often that happens.
     if (sent.point >= 0 && !isFinishedRun(run) && !m_cancelled &&
         kind != protocol::errorKindName(protocol::ErrorKind::Cancelled) &&
-        ++m_attempts[sent.point] < m_options.attemptsPerPoint &&
+        (runnerGone || ++m_attempts[sent.point] < m_options.attemptsPerPoint) &&
         std::any_of(m_runners.begin(), m_runners.end(), [](const Runner &x) { return !x.dead; })) {
         m_todo.prepend(sent.point);
         --m_answered;
@@ -226,6 +276,11 @@ void SweepRun::cancel()
         return;
     m_cancelled = true;
     m_todo.clear();
+    if (m_allocation) {
+        // Slurm: nothing may keep a job in the queue or a step on a GPU after Cancel.
+        stopRunnersNow();
+        emit schedulerStatusChanged(tr("Slurm job cancelled"));
+    }
     for (Runner &r : m_runners)
         r.host->client()->cancelAll();
     finishIfDone();
@@ -243,6 +298,8 @@ void SweepRun::finishIfDone()
         return;
     m_running = false;
     m_journal.close();
+    if (m_allocation)
+        m_allocation->release(); // nothing of the sweep's stays in the queue
     const bool stopped = m_cancelled || allDead;
     emit finished(stopped);
     // Every point answered: the sweep is in its session now (finished() put it there), so its

@@ -16,6 +16,7 @@
 
 #include "runner_client.h"
 #include "sweep_record.h"
+#include "sweep_slurm.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -41,6 +42,9 @@ public:
         // plan is set aside into this folder first, and the journal of a sweep that finished
         // every point is moved here after finished() (its sweep is then in the session).
         QString archiveDirectory;
+        // Set: each runner is a job step of one Slurm allocation (sweep_slurm.h) asked for at
+        // start(); the runners' commands are what each step runs.
+        std::optional<SlurmOptions> slurm;
     };
 
     SweepRun(SweepData sweep, Options options, QObject *parent = nullptr);
@@ -60,6 +64,8 @@ public:
     double etaSeconds() const;
     int runnerCount() const { return int(m_runners.size()); }
     double wallSeconds() const { return m_wall.isValid() ? m_wall.elapsed() / 1000.0 : 0; }
+    // The Slurm job the runners are steps of; empty before it is known or without Slurm.
+    QString slurmJobId() const { return m_allocation ? m_allocation->jobId() : QString(); }
 
 signals:
     // After the run is in the sweep (and its journal). `point` is the plan's index, -1 for a baseline.
@@ -67,6 +73,12 @@ signals:
     void progressChanged(int answered, int total, double etaSeconds);
     void runnerStatusChanged(int runner, bool available, const QString &reason);
     void journalError(const QString &message);
+    // Where the scheduler has the sweep: "waiting for Slurm: Priority (job 12)", then "Slurm job
+    // 12: 4 runners as job steps". Only with Options::slurm.
+    void schedulerStatusChanged(const QString &status);
+    // Slurm refused or lost the allocation before a runner started: a sentence naming the cause
+    // in Slurm's own words; finished(true) follows, with every answered run in the journal.
+    void schedulerFailed(const QString &sentence);
     void finished(bool cancelled);
 
 private:
@@ -80,6 +92,9 @@ private:
         int point = -1; // -1: the runner's cuBLAS baseline
     };
     bool openJournal(QString &why);
+    void startRunners(const QList<RunnerCommand> &commands, int window);
+    void requestAllocation(const QList<RunnerCommand> &commands, int window);
+    void stopRunnersNow();
     RunRequest requestFor(int point) const;
     RunRequest baselineRequest() const;
     void fill(int runner);
@@ -92,6 +107,7 @@ private:
     SweepJournal m_journal;
     std::unique_ptr<QLockFile> m_journalLock;
     std::vector<Runner> m_runners;
+    std::unique_ptr<SlurmAllocation> m_allocation;
     QList<int> m_todo;
     QHash<int, int> m_attempts;
     QHash<QString, Sent> m_sent; // job id -> what it was
