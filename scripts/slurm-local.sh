@@ -108,6 +108,18 @@ up() {
             for i in $(seq 0 $((gpus - 1))); do echo "NodeName=$host Name=gpu File=/dev/nvidia$i"; done
         } >"$dir/gres.conf"
     fi
+    # On a cgroup v2 host slurmd's cgroup/v2 plugin asks systemd (over dbus) for a scope of its own;
+    # these daemons are not systemd's, so the plugin builds its hierarchy itself (without this,
+    # slurmd stops with "cannot create cgroup context for cgroup/v2").
+    if [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
+        printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\nCgroupAutomount=yes\n' >"$dir/cgroup.conf"
+        # Without systemd there is no system.slice for that scope to go in (seen on the GPU
+        # machine): made here, with the controllers the plugin enables below it.
+        if [ ! -d /sys/fs/cgroup/system.slice ]; then
+            mkdir /sys/fs/cgroup/system.slice
+            echo "+cpuset +cpu +memory" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+        fi
+    fi
     cat >"$dir/slurm.conf" <<EOF
 ClusterName=gs$(basename "$dir" | tr -cd 'a-z0-9' | tail -c 30)
 SlurmctldHost=$host(127.0.0.1)
