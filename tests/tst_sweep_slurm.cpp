@@ -8,7 +8,9 @@
 #include "session.h"
 #include "support/scoped_env.h"
 #include "support/slurm_cluster.h"
+#include "support/small_sweep_spec.h"
 #include "support/stand_in_runner.h"
+#include "sweep_controller.h"
 #include "sweep_journals.h"
 #include "sweep_run.h"
 
@@ -123,6 +125,7 @@ private slots:
     void badPartitionIsNamed();
     void clusterDownIsNamed();
     void wrongMungeKeyIsNamed();
+    void sweepWorkspaceAsksForAGpuPerStep();
     void cleanup();
     void cleanupTestCase();
 
@@ -496,6 +499,33 @@ void TestSweepSlurm::wrongMungeKeyIsNamed()
     QVERIFY2(sentence.contains(QStringLiteral("munge authentication failed")) &&
                  sentence.contains(QStringLiteral("Slurm said:")),
              qPrintable(sentence));
+}
+
+// The Sweep workspace's "Runners: Slurm" drives the same run through its controller: with the box
+// ticked each step asks for a GPU of its own, and this cluster, which has none, refuses it in
+// Slurm's words before any point is sent; nothing stays in the queue.
+void TestSweepSlurm::sweepWorkspaceAsksForAGpuPerStep()
+{
+    Session session;
+    SweepController grid(&session, SweepKind::Grid);
+    grid.setJournalDirectory(m_dir.filePath(QStringLiteral("workspace")));
+    grid.setRunners(QStringLiteral("python3 ") + test::standInRunnerPath(), 2);
+    grid.setSlurm(true);
+
+    QSignalSpy statuses(&grid, &SweepControl::statusChanged);
+    QString error;
+    QVERIFY2(grid.start(smallSweepSpec(), &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!grid.isRunning(), kSweepTimeoutMs);
+    QStringList said;
+    for (const QList<QVariant> &s : statuses)
+        said << s.first().toString();
+    const QString refusal = said.filter(QStringLiteral("salloc failed")).value(0);
+    QVERIFY2(refusal.contains(QStringLiteral("what a runner asks for (CPUs or GPUs)")) &&
+                 refusal.contains(QStringLiteral("Invalid generic resource (gres) specification")),
+             qPrintable(said.join(QLatin1Char('\n'))));
+    QVERIFY(queuedJobs().isEmpty());
+    QCOMPARE(session.sweeps().size(), 1); // kept, with nothing run: Resume sends every point
+    QCOMPARE(session.sweeps().first().runs.size(), 0);
 }
 
 void TestSweepSlurm::cleanup()
