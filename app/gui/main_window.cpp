@@ -441,9 +441,9 @@ bool MainWindow::exportTo(const QString &path, QString *error)
     return m_exports->exportTo(path, error);
 }
 
-QStringList MainWindow::exportViews(const QString &directory, QString *error, const QSize &)
+QStringList MainWindow::exportViews(const QString &directory, QString *error, const QStringList &leftOut)
 {
-    return m_exports->exportEveryView(directory, error);
+    return m_exports->exportEveryView(directory, error, leftOut);
 }
 
 void MainWindow::runCurrent()
