@@ -149,8 +149,11 @@ void ExportActions::showDialog()
     const QString filters =
         table ? tr("Results as CSV (*.csv);;Results as JSON (*.json)")
               : exportFileFilter() + tr(";;Results as CSV (*.csv);;Results as JSON (*.json)");
+    // The name says what the file holds: the session's results, or the view's picture.
     QString base = view->objectName();
     base.remove(QStringLiteral("View"));
+    if (table)
+        base = resultsExportBaseName(m_session->filePath());
     const QString path = QFileDialog::getSaveFileName(
         m_window, dialogTitle(), base + (table ? QStringLiteral(".csv") : QStringLiteral(".png")), filters);
     if (path.isEmpty())

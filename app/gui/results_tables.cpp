@@ -82,9 +82,17 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     // column's room, review of 2026-12-03).
     // The p20–p80 range before them: the runtime chart's whiskers show it too, and at 1280x800 its
     // room names the stages (the chart's bars carry codes only there).
-    m_full.optional = {RM::SpreadColumn,   RM::TrustColumn, RM::StatusColumn,
-                       RM::RelErrorColumn, RM::SizeColumn,  RM::OriginColumn,
-                       RM::GpuColumn,      RM::ClockColumn, RM::TimeColumn};
+    // The tensor-core stages against cuBLAS TF32 first: on their rows the ladder's last question.
+    m_full.optional = {RM::PercentOfCublasTf32Column,
+                       RM::SpreadColumn,
+                       RM::TrustColumn,
+                       RM::StatusColumn,
+                       RM::RelErrorColumn,
+                       RM::SizeColumn,
+                       RM::OriginColumn,
+                       RM::GpuColumn,
+                       RM::ClockColumn,
+                       RM::TimeColumn};
     m_full.textFirst = RM::ParametersColumn; // the BK that tells the `__restrict__` rows apart
     m_runList.view = makeTable(sortedModel, "counterRunList");
     // The parameters under the stage's name, in its cell (RunListDelegate): beside it they were cut
