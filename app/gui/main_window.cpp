@@ -151,7 +151,7 @@ void MainWindow::buildActions()
         [panel = m_views.panel] {
             return CompileActions::Configured{panel->config(), panel->isValid(), panel->violationText()};
         },
-        m_views.kernel.machineCode, this);
+        m_views.kernel.machineCode, m_views.kernel.compile, this);
     connect(m_compileActions, &CompileActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_compileActions, &CompileActions::compileFinished, this, &MainWindow::compileFinished);
     connect(m_views.panel, &ParameterPanel::configurationChanged, this, [this] {
