@@ -19,6 +19,25 @@ using namespace gemmscope;
 
 namespace {
 
+// One CSV line's cells, quotes taken off (RFC 4180: "" inside a quoted cell is one quote).
+QList<QByteArray> csvCells(const QByteArray &line)
+{
+    QList<QByteArray> cells{QByteArray()};
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+            cells.last() += line[++i];
+        else if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted)
+            cells << QByteArray();
+        else
+            cells.last() += c;
+    }
+    return cells;
+}
+
 RunRecord run(const QString &id, const QString &stage, double ms, long long n = 1024,
               const QString &origin = QStringLiteral("measured"), int minuteOffset = 0)
 {
@@ -348,10 +367,10 @@ private slots:
         failed.errorMessage = QStringLiteral("Too many resources, requested 1024 threads");
         m_session->addOrUpdate(run("a", "naive", 3.0));
         m_session->addOrUpdate(failed);
-        const QList<QByteArray> lines = m_model->toCsv().trimmed().split('\n');
+        const QList<QByteArray> lines = resultsCsv(*m_model).trimmed().split('\n');
         QCOMPARE(lines.size(), 3);
-        QVERIFY(lines[0].startsWith("run_id,Code,Stage,"));
-        QVERIFY(lines[2].contains("\"launch_error: Too many resources, requested 1024 threads\""));
+        QVERIFY(lines[0].startsWith("run_id,preset,stage,"));
+        QVERIFY(lines[2].contains(",launch_error,\"Too many resources, requested 1024 threads\""));
     }
 
     // Issue 21: a cell a spreadsheet would run as a formula (from a file's run id, GPU name or
@@ -368,7 +387,7 @@ private slots:
         m_session->addOrUpdate(hostile);
         m_session->addOrUpdate(plus);
         m_session->addOrUpdate(tab);
-        const QString csv = QString::fromUtf8(m_model->toCsv());
+        const QString csv = QString::fromUtf8(resultsCsv(*m_model));
         for (const QString &line : csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts).mid(1)) {
             for (QString cell : line.split(QLatin1Char(','))) { // no cell of these holds a comma unquoted
                 if (cell.startsWith(QLatin1Char('"')))
@@ -387,6 +406,84 @@ private slots:
         QCOMPARE(csvField(QStringLiteral("-1.5")), QStringLiteral("-1.5"));
         QCOMPARE(csvField(QStringLiteral("-x")), QStringLiteral("'-x"));
         QCOMPARE(csvField(QStringLiteral("\rx")), QStringLiteral("\"'\rx\""));
+    }
+
+    // The exported CSV holds numbers, the unit in the column's name: the full ladder's times,
+    // TFLOP/s and percentages read back as numbers equal to the runs', never "8.128 ms" or
+    // "14 % (registers)"; % of cuBLAS TF32 for the tensor-core stages alone.
+    void csvHoldsNumbersWithUnitsInTheHeader()
+    {
+        QString error;
+        QVERIFY2(m_session->open(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+        const QList<QByteArray> lines = resultsCsv(*m_model).trimmed().split('\n');
+        QCOMPARE(lines.size(), m_session->runs().size() + 1);
+        const QList<QByteArray> header = lines[0].split(',');
+        for (const char *name :
+             {"time_ms", "p20_ms", "p80_ms", "tflops", "pct_of_cublas_fp32", "pct_of_cublas_tf32",
+              "registers", "smem_static_bytes", "smem_dynamic_bytes", "occupancy_pct"})
+            QVERIFY2(header.contains(name), name);
+        const auto column = [&](const char *name) { return int(header.indexOf(name)); };
+        int tf32Rows = 0;
+        for (int row = 0; row < m_session->runs().size(); ++row) {
+            const RunRecord &r = m_session->runs()[row];
+            const QList<QByteArray> cells = csvCells(lines[row + 1]);
+            QCOMPARE(cells.size(), header.size());
+            bool ok = false;
+            QCOMPARE(cells[column("time_ms")].toDouble(&ok), r.medianMs);
+            QVERIFY2(ok, cells[column("time_ms")].constData());
+            QCOMPARE(cells[column("tflops")].toDouble(&ok), r.tflops);
+            QVERIFY(ok);
+            QCOMPARE(cells[column("preset")], r.presetKey.toUtf8()); // "fp32-tuned", not the chart's "+tuned"
+            if (r.occupancy >= 0) {
+                QCOMPARE(cells[column("occupancy_pct")].toDouble(&ok), 100.0 * r.occupancy);
+                QVERIFY(ok);
+            }
+            const QByteArray tf32 = cells[column("pct_of_cublas_tf32")];
+            const StageInfo *stage = findStage(r.stage.key());
+            if (stage->precision == Precision::Tf32) {
+                ++tf32Rows;
+                QVERIFY2(tf32.toDouble(&ok) > 0 && ok, tf32.constData());
+                QCOMPARE(m_model->index(row, ResultsModel::PercentOfCublasTf32Column).data().toString(),
+                         QStringLiteral("%1 %").arg(tf32.toDouble(), 0, 'f', 1));
+            } else {
+                QVERIFY2(tf32.isEmpty(), tf32.constData());
+                QVERIFY(
+                    m_model->index(row, ResultsModel::PercentOfCublasTf32Column).data().toString().isEmpty());
+            }
+            for (const QByteArray &cell : cells)
+                QVERIFY2(!cell.endsWith(" ms") && !cell.contains(" %"), lines[row + 1].constData());
+        }
+        QCOMPARE(tf32Rows, 4); // mma, wgmma, wgmma + TMA, and cuBLAS TF32 itself
+        QCOMPARE(resultsExportBaseName(QStringLiteral("/x/h200-full-ladder-4096.json")),
+                 QStringLiteral("h200-full-ladder-4096-results"));
+        QCOMPARE(resultsExportBaseName(QString()), QStringLiteral("session-results"));
+    }
+
+    // The Occupancy cell names the occupancy model's limiter, from all the shared memory a block
+    // holds: the TMA stage's 193 KiB of dynamic shared memory and its 168 registers both allow one
+    // block; shared memory takes the larger share of the SM. The recorded run says "registers"
+    // (its runner counted static shared memory only).
+    void occupancyNamesTheModelsLimiter()
+    {
+        QString error;
+        QVERIFY2(m_session->open(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+        bool sawTma = false;
+        for (int row = 0; row < m_model->rowCount(); ++row) {
+            const RunRecord &r = m_session->runs()[row];
+            const QString cell = m_model->index(row, ResultsModel::OccupancyColumn).data().toString();
+            if (r.presetKey == QLatin1String("tf32-wgmma-tma")) {
+                sawTma = true;
+                QCOMPARE(r.occupancyLimiter, QStringLiteral("registers"));
+                QCOMPARE(cell, QStringLiteral("14 % (shared memory)"));
+            }
+            if (r.presetKey == QLatin1String("fp32-tuned")) // 247 registers bind alone
+                QCOMPARE(cell, QStringLiteral("13 % (registers)"));
+        }
+        QVERIFY(sawTma);
     }
 
     // File > Export .csv / .json: whole or not at all (a full disk keeps the earlier export).

@@ -76,6 +76,19 @@ void clickHeader(QTableView *table, int column)
 
 } // namespace
 
+// The least a column takes: its widest cell or its bold title, with a few pixels of margin.
+static int columnWidthAtLeast(const QTableView *table, int column)
+{
+    QFont bold = table->horizontalHeader()->font();
+    bold.setBold(true);
+    int widest =
+        QFontMetrics(bold).horizontalAdvance(table->model()->headerData(column, Qt::Horizontal).toString());
+    for (int row = 0; row < table->model()->rowCount(); ++row)
+        widest = std::max(widest, table->fontMetrics().horizontalAdvance(
+                                      table->model()->index(row, column).data().toString()));
+    return widest + 16; // the cell's and the header's margins, a little less than Qt's
+}
+
 class TestResultsTables : public QObject {
     Q_OBJECT
 
@@ -127,15 +140,30 @@ private slots:
         QVERIFY(button && button->isVisible());
         QCOMPARE(button->text(),
                  hidden == 0 ? QStringLiteral("⋮") : QStringLiteral("%1 hidden ▾").arg(hidden));
-        // The button sits right of the last column, over no column's title.
-        int lastRight = 0;
-        for (int column = 0; column < RM::ColumnCount; ++column)
-            if (!table->isColumnHidden(column))
-                lastRight = std::max(lastRight, table->horizontalHeader()->sectionViewportPosition(column) +
-                                                    table->horizontalHeader()->sectionSize(column));
+        // The button sits over no column's title: the rows run on under it (its width once stood
+        // blank in every row while columns were hidden), the last title is drawn left of it.
+        QHeaderView *header = table->horizontalHeader();
+        int last = -1;
+        for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
+            if (!header->isSectionHidden(header->logicalIndex(visual)))
+                last = header->logicalIndex(visual);
+        QFont bold = header->font();
+        bold.setBold(true);
+        const int title =
+            QFontMetrics(bold).horizontalAdvance(table->model()->headerData(last, Qt::Horizontal).toString());
+        const int titleRoom = button->geometry().left() - header->sectionViewportPosition(last);
         QVERIFY2(
-            button->geometry().left() >= lastRight,
-            qPrintable(QStringLiteral("button at %1, columns end at %2").arg(button->x()).arg(lastRight)));
+            titleRoom >= title,
+            qPrintable(
+                QStringLiteral("%1 px left of the button for a title of %2 px").arg(titleRoom).arg(title)));
+        // And what is left of the table's width is narrower than any hidden column.
+        const int columnsEnd = header->sectionViewportPosition(last) + header->sectionSize(last);
+        const int blank = table->viewport()->width() - columnsEnd;
+        for (int column = 0; column < RM::ColumnCount; ++column)
+            if (table->isColumnHidden(column) && column != RM::PercentOfCublasTf32Column)
+                QVERIFY2(blank < columnWidthAtLeast(table, column),
+                         qPrintable(
+                             QStringLiteral("%1 px blank while column %2 is hidden").arg(blank).arg(column)));
         // Room at 1920 for the rest of what differs between rows.
         if (size.width() >= 1920)
             QVERIFY(!table->isColumnHidden(RM::RelErrorColumn));

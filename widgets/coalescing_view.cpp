@@ -484,15 +484,27 @@ void CoalescingView::paintOne(QPainter &p, const QRectF &area, const GlobalAcces
     // Lanes.
     const double laneW = inner.width() / kWarpSize;
     const QRectF lanesRow = lanesRowOf(area);
+    // The lane numbers in a font whose "31" fits a box with a pixel either side: in compare mode at
+    // 1440 the window's font ran lanes 10-31 into each other. Too narrow even at 6 pt: no numbers
+    // (the tooltip names each lane).
+    const QFont labelFont = p.font();
+    QFont laneFont = labelFont;
+    const double room = laneW - 4;
+    while (QFontMetricsF(laneFont).horizontalAdvance(QStringLiteral("31")) > room &&
+           laneFont.pointSizeF() > 6)
+        laneFont.setPointSizeF(laneFont.pointSizeF() - 0.5);
+    const bool numbered = QFontMetricsF(laneFont).horizontalAdvance(QStringLiteral("31")) <= room;
+    p.setFont(laneFont);
     for (int l = 0; l < kWarpSize; ++l) {
         const QRectF box(lanesRow.left() + l * laneW + 1, lanesRow.top(), laneW - 2, lanesRow.height());
         const bool active = a.lanes[std::size_t(l)].active;
         p.fillRect(box, active ? warpColor(a.warp) : wastedWordColor());
-        if (laneW >= 16) {
+        if (numbered) {
             p.setPen(active ? QColor(Qt::white) : text);
             p.drawText(box, Qt::AlignCenter, QString::number(l));
         }
     }
+    p.setFont(labelFont);
 
     // Memory strip: the touched sectors in address order, breaks where addresses jump.
     const std::vector<long long> &sectors = a.sectors;

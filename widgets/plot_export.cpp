@@ -1,5 +1,6 @@
 #include "plot_export.h"
 
+#include "clipping_svg_device.h"
 #include "file_write.h"
 
 #include <QBuffer>
@@ -74,8 +75,9 @@ bool writeSvg(QIODevice &file, const QSize &size, const QString &title,
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setTitle(title);
     generator.setDescription(QStringLiteral("Exported from GemmScope"));
-    QCPPainter painter; // QCPPainter so QCustomPlot keeps its antialiasing and pen modes
-    if (!painter.begin(&generator))
+    ClippingSvgDevice clipping(&generator); // the generator alone draws what the view clips
+    QCPPainter painter;                     // QCPPainter so QCustomPlot keeps its antialiasing and pen modes
+    if (!painter.begin(&clipping))
         return false;
     draw(painter);
     return painter.end();

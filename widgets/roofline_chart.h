@@ -174,6 +174,8 @@ private:
     bool hasMeasuredPoint(qsizetype index) const;    // m_points[index] is a disc whose diamond follows
     bool pointDrawn(qsizetype index) const;          // its marker is on the plot (hover finds it)
     void addLegendKey();
+    // The "measured intensity: hardware counters not available" note where no roof crosses it.
+    void placeCountersNoteClear(const QList<QLineF> &lines);
     void placeCountersNote();       // the note that no run has counters: there exactly while that is so
     void refreshKey();              // the key and the counters note again, after a first point of a kind
     bool measuredRoofShown() const; // measured ceilings exist and belong to the chosen GPU

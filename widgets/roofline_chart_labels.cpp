@@ -131,6 +131,39 @@ QList<QLineF> RooflineChart::roofSegments() const
     return segments;
 }
 
+void RooflineChart::placeCountersNoteClear(const QList<QLineF> &lines)
+{
+    // The note sits in the plot's lower right, under the flat roof; where the chart is narrow
+    // (1280x800) its lines reach left to the sloped roof at the bottom, and it moves to the upper
+    // left, above the slope, where no run can be (nothing is above its roof at the model's AI).
+    if (!m_countersNote)
+        return;
+    const auto crosses = [&lines](const QRectF &rect) {
+        return std::any_of(lines.cbegin(), lines.cend(), [&rect](const QLineF &line) {
+            if (rect.contains(line.p1()) || rect.contains(line.p2()))
+                return true;
+            const QLineF edges[] = {{rect.topLeft(), rect.topRight()},
+                                    {rect.topRight(), rect.bottomRight()},
+                                    {rect.bottomRight(), rect.bottomLeft()},
+                                    {rect.bottomLeft(), rect.topLeft()}};
+            return std::any_of(std::begin(edges), std::end(edges), [&line](const QLineF &edge) {
+                return line.intersects(edge, nullptr) == QLineF::BoundedIntersection;
+            });
+        });
+    };
+    const auto placeAt = [this](double x, double y, Qt::Alignment align) {
+        m_countersNote->position->setCoords(x, y);
+        m_countersNote->setPositionAlignment(align);
+        m_countersNote->setTextAlignment(align & Qt::AlignHorizontal_Mask);
+    };
+    placeAt(0.99, 0.99, Qt::AlignRight | Qt::AlignBottom);
+    if (!crosses(labelRect(m_countersNote)))
+        return;
+    placeAt(0.01, 0.01, Qt::AlignLeft | Qt::AlignTop);
+    if (crosses(labelRect(m_countersNote)))
+        placeAt(0.99, 0.99, Qt::AlignRight | Qt::AlignBottom); // neither is clear: where it was
+}
+
 void RooflineChart::placePointLabels()
 {
     // Runs inside each replot, after the layout and before the drawing (afterLayout): what is placed
@@ -170,6 +203,7 @@ void RooflineChart::placePointLabels()
     scene.lines = roofSegments();
     if (m_drawn.joins)
         scene.lines << m_drawn.joins->pixelSegments();
+    placeCountersNoteClear(scene.lines);
     // The levels' names first, beside their lines; then the notes are fixed texts.
     QList<QRectF> obstacles = markerRects();
     if (m_countersNote)

@@ -82,7 +82,7 @@ void SizeSweepChart::clear(const QString &message)
     m_curves.clear();
     m_steps = m_refused = nullptr;
     m_markedPoints.clear();
-    m_top = 0;
+    m_top = m_bottom = 0;
     m_marked = 0;
     m_plot->clearGraphs();
     m_plot->clearItems();
@@ -157,7 +157,7 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     m_provenance = provenance;
     m_marked = 0;
     m_markedPoints.clear();
-    m_top = 0;
+    m_top = m_bottom = 0;
     m_plot->clearGraphs();
     m_plot->clearItems();
     m_plot->legend->setVisible(true);
@@ -194,6 +194,8 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
         if (p.run && p.series >= 0 && p.series < m_curves.size()) {
             m_curves[p.series]->addData(sizeCoordinate(p.size), p.run->tflops);
             m_top = std::max(m_top, p.run->tflops);
+            if (p.run->tflops > 0)
+                m_bottom = m_bottom > 0 ? std::min(m_bottom, p.run->tflops) : p.run->tflops;
         }
     if (seriesCount > std::size_t(kLegendSeries)) { // one entry for the curves the legend leaves out
         QCPGraph *more = m_plot->addGraph();
@@ -269,6 +271,8 @@ bool SizeSweepChart::updatePoints(const SizeSweepSummary &summary, const QList<i
         // Sizes answer mostly in order: each lands at (or near) the end of its curve.
         m_curves[now.series]->addData(sizeCoordinate(now.size), now.run->tflops);
         m_top = std::max(m_top, now.run->tflops);
+        if (now.run->tflops > 0)
+            m_bottom = m_bottom > 0 ? std::min(m_bottom, now.run->tflops) : now.run->tflops;
         if (now.waveStep)
             markStep(i);
     }
@@ -298,7 +302,33 @@ void SizeSweepChart::markStep(int point)
 
 void SizeSweepChart::setTop(double top)
 {
-    m_plot->yAxis->setRange(top > 0 ? -0.03 * top : -0.03, top > 0 ? top * 1.1 : 1);
+    // Tensor-core curves at 400 TFLOP/s pressed the FP32 ones at 5-60 into the bottom tenth of a
+    // linear axis: where the curves span more than 10x, a log axis gives each its shape. The
+    // refused sizes' crosses sit on the axis either way (at its bottom on a log one).
+    QCPAxis *axis = m_plot->yAxis;
+    const bool log = top > 0 && m_bottom > 0 && top / m_bottom > kLogSpread;
+    if (log != (axis->scaleType() == QCPAxis::stLogarithmic)) {
+        axis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        if (log) {
+            QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+            ticker->setSubTickCount(8);
+            axis->setTicker(ticker);
+            axis->setNumberFormat(QStringLiteral("gb"));
+        } else {
+            axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+            axis->setNumberFormat(QStringLiteral("gb"));
+        }
+        axis->setLabel(log ? tr("TFLOP/s (log scale)") : tr("TFLOP/s"));
+    }
+    if (log)
+        axis->setRange(m_bottom / 1.6, top * 1.4);
+    else
+        axis->setRange(top > 0 ? -0.03 * top : -0.03, top > 0 ? top * 1.1 : 1);
+    if (m_refused) {
+        const double onAxis = log ? axis->range().lower * 1.05 : 0.0;
+        for (auto it = m_refused->data()->begin(); it != m_refused->data()->end(); ++it)
+            it->value = onAxis;
+    }
 }
 
 void SizeSweepChart::writeNote()

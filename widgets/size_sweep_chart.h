@@ -78,6 +78,8 @@ private:
     QCPGraph *m_steps = nullptr, *m_refused = nullptr;
     QList<int> m_markedPoints; // the points under a ▽, in the summary's order (the note names the first)
     double m_top = 0;          // the highest TFLOP/s drawn
+    double m_bottom = 0;       // the lowest TFLOP/s above 0 drawn (0: none)
+    static constexpr double kLogSpread = 10; // top / bottom past which the TFLOP/s axis is logarithmic
     int m_marked = 0;
 };
 

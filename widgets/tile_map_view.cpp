@@ -175,14 +175,28 @@ QString TileMapView::keyLabel() const
                               : tr("warpgroup colour:");
 }
 
+double TileMapView::swatchWidth(const QRectF &key) const
+{
+    const QFontMetricsF metrics(keyFont());
+    const int warps = std::max(1, keyWarpCount());
+    double notes = metrics.horizontalAdvance(keyLabel()) + 6;
+    if (warps > 16)
+        notes += 4 + metrics.horizontalAdvance(tr("(16 colours repeat)"));
+    if (fragmentsApply())
+        notes += 12 + metrics.horizontalAdvance(tr("A, B register:")) + 6 + 4 * 40;
+    for (const QCheckBox *button : {m_sideButton, m_fragmentButton}) // on the key's row, after it
+        if (!button->isHidden())
+            notes += 16 + button->sizeHint().width();
+    return std::max(4.0, std::min(28.0, (key.width() - notes) / warps));
+}
+
 double TileMapView::keyEnd(const QRectF &key) const
 {
     // As paintAll draws it: the label, a swatch a warp, then the notes that follow them.
     const QFontMetricsF metrics(keyFont());
     const double labelW = metrics.horizontalAdvance(keyLabel()) + 6;
     const int warps = std::max(1, keyWarpCount());
-    const double sw = std::min(28.0, (key.width() - labelW) / warps);
-    double end = key.left() + labelW + warps * sw;
+    double end = key.left() + labelW + warps * swatchWidth(key);
     if (warps > 16)
         end += 4 + metrics.horizontalAdvance(tr("(16 colours repeat)"));
     if (fragmentsApply())
@@ -663,7 +677,7 @@ void TileMapView::paintAll(QPainter &p, const QRectF &area, bool print) const
     const double labelW = QFontMetricsF(small).horizontalAdvance(label) + 6;
     p.drawText(QRectF(key.left(), key.top(), labelW, key.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
     const int warps = std::max(1, keyWarpCount());
-    const double sw = std::min(28.0, (key.width() - labelW) / warps);
+    const double sw = swatchWidth(key);
     for (int w = 0; w < warps; ++w) {
         const QRectF box(key.left() + labelW + w * sw, key.top() + 2, sw - 2, key.height() - 4);
         p.fillRect(box, warpColor(w));
@@ -674,8 +688,10 @@ void TileMapView::paintAll(QPainter &p, const QRectF &area, bool print) const
     }
     if (warps > 16) {
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QRectF(key.left() + labelW + warps * sw + 4, key.top(), 200, key.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, tr("(16 colours repeat)"));
+        const QString repeat = tr("(16 colours repeat)");
+        p.drawText(QRectF(key.left() + labelW + warps * sw + 4, key.top(),
+                          QFontMetricsF(small).horizontalAdvance(repeat) + 2, key.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, repeat);
     }
     if (fragmentsApply()) { // the A and B colours: the fragment registers
         double x = key.left() + labelW + warps * sw + 12;

@@ -98,6 +98,9 @@ private:
     QRectF panelsArea(const QRectF &area) const;
     QRectF keyRect(const QRectF &area) const;
     double keyEnd(const QRectF &key) const; // where the swatches (and their notes) end
+    // One warp's swatch: at most 28 px, narrower where the swatches and the notes after them would
+    // pass the key's right edge (24 warps cut "(16 colours repeat)" at 1440x900).
+    double swatchWidth(const QRectF &key) const;
     QFont keyFont() const;
     QString keyLabel() const;
     void placeButtons();

@@ -1,7 +1,6 @@
 #include "results_model.h"
 
-#include "csv_field.h"
-
+#include "occupancy_limiter.h"
 #include "plain_text.h"
 #include "stage_catalog.h"
 
@@ -18,26 +17,31 @@ QString failureText(const RunRecord &r)
     return QStringLiteral("%1: %2").arg(r.errorKind, r.errorMessage);
 }
 
-// Shared memory per block: the static bytes ptxas reported and the dynamic bytes the launch passes
-// (the catalog's launch model, the runner's own: 193 KiB for the TMA stage, whose static is 0).
-int dynamicSmemBytes(const RunRecord &r)
-{
-    const StageInfo *stage = findStage(r.stage.key());
-    if (!stage || stage->isLibrary)
-        return 0;
-    return launchGeometry(stage->id, paramValuesOf(r), {r.m, r.n, r.k}).dynamicSmemBytes;
-}
-
 int smemBytes(const RunRecord &r)
 {
-    return r.registers >= 0 || r.staticSmemBytes > 0 ? r.staticSmemBytes + dynamicSmemBytes(r) : 0;
+    return r.registers >= 0 || r.staticSmemBytes > 0 ? r.staticSmemBytes + launchDynamicSmemBytes(r) : 0;
 }
 
-QString cublasKey(const RunRecord &r)
+QString cublasKey(const RunRecord &r, StageId baseline)
 {
-    // Ratios compare only results of one regime (issue 22): a burst run against a burst cuBLAS run.
+    // Ratios compare only results of one regime: a burst run against a burst cuBLAS run.
     const QString regime = r.conditions ? r.conditions->regime : QString();
-    return QStringLiteral("%1x%2x%3|%4|%5|%6").arg(r.m).arg(r.n).arg(r.k).arg(r.origin, r.gpuName, regime);
+    return QStringLiteral("%1x%2x%3|%4|%5|%6|%7")
+        .arg(r.m)
+        .arg(r.n)
+        .arg(r.k)
+        .arg(r.origin, r.gpuName, regime, QString::fromStdString(stageInfo(baseline).key));
+}
+
+bool isBaseline(const RunRecord &r)
+{
+    return r.stage == StageId::CublasFp32 || r.stage == StageId::CublasTf32;
+}
+
+bool computesInTf32(const RunRecord &r)
+{
+    const StageInfo *stage = findStage(r.stage.key());
+    return stage && stage->precision == Precision::Tf32;
 }
 
 } // namespace
@@ -59,20 +63,20 @@ ResultsModel::ResultsModel(Session *session, QObject *parent)
     });
     // A cuBLAS run changes the % of cuBLAS of the other rows; another run only its own row (telling
     // every row of a 10,000-run session took the table milliseconds per run).
-    const auto isReference = [this](int row) {
-        return m_session->runs().at(row).stage == StageId::CublasFp32;
-    };
+    const auto isReference = [this](int row) { return isBaseline(m_session->runs().at(row)); };
     connect(session, &Session::runAdded, this, [this, isReference](int row) {
         m_cublasRowsValid = false;
         endInsertRows();
         if (isReference(row))
-            emit dataChanged(index(0, PercentOfCublasColumn), index(rowCount() - 1, PercentOfCublasColumn));
+            emit dataChanged(index(0, PercentOfCublasColumn),
+                             index(rowCount() - 1, PercentOfCublasTf32Column));
     });
     connect(session, &Session::runChanged, this, [this, isReference](int row) {
         m_cublasRowsValid = false;
         emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
         if (isReference(row))
-            emit dataChanged(index(0, PercentOfCublasColumn), index(rowCount() - 1, PercentOfCublasColumn));
+            emit dataChanged(index(0, PercentOfCublasColumn),
+                             index(rowCount() - 1, PercentOfCublasTf32Column));
     });
     connect(session, &Session::runAboutToBeRemoved, this, [this](int row) {
         m_cublasRowsValid = false;
@@ -94,20 +98,20 @@ int ResultsModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-const RunRecord *ResultsModel::cublasReference(const RunRecord &record) const
+const RunRecord *ResultsModel::cublasReference(const RunRecord &record, StageId baseline) const
 {
     const QList<RunRecord> &runs = m_session->runs();
     if (!m_cublasRowsValid) {
         m_cublasRows.clear();
         for (qsizetype i = 0; i < runs.size(); ++i)
-            if (runs[i].stage == StageId::CublasFp32 && runs[i].isOk())
-                m_cublasRows[cublasKey(runs[i])].append(i);
+            if (isBaseline(runs[i]) && runs[i].isOk())
+                m_cublasRows[cublasKey(runs[i], runs[i].stage)].append(i);
         m_cublasRowsValid = true;
     }
     const RunRecord *best = nullptr;
     qint64 bestDistance = 0;
-    for (const qsizetype row : m_cublasRows.value(cublasKey(record))) {
-        if (row >= runs.size() || runs[row].stage != StageId::CublasFp32)
+    for (const qsizetype row : m_cublasRows.value(cublasKey(record, baseline))) {
+        if (row >= runs.size() || runs[row].stage != baseline)
             continue; // a change whose signal has not arrived yet
         const RunRecord &c = runs[row];
         const qint64 distance = (c.timestamp.isValid() && record.timestamp.isValid())
@@ -131,6 +135,16 @@ std::optional<double> ResultsModel::percentOfCublas(const RunRecord &record) con
     return 100.0 * reference->medianMs / record.medianMs;
 }
 
+std::optional<double> ResultsModel::percentOfCublasTf32(const RunRecord &record) const
+{
+    if (!record.isOk() || record.medianMs <= 0 || !computesInTf32(record))
+        return std::nullopt;
+    const RunRecord *reference = cublasReference(record, StageId::CublasTf32);
+    if (!reference)
+        return std::nullopt;
+    return 100.0 * reference->medianMs / record.medianMs;
+}
+
 void ResultsModel::setRunCode(RunCode code)
 {
     m_runCode = std::move(code);
@@ -141,10 +155,25 @@ void ResultsModel::setRunCode(RunCode code)
 namespace {
 
 // The stable names of the columns in settings, in Column order.
-constexpr std::array<const char *, ResultsModel::ColumnCount> kColumnKeys{
-    "code",      "stage",        "parameters", "median",   "spread",  "trust", "tflops", "percentOfCublas",
-    "registers", "sharedMemory", "occupancy",  "relError", "smClock", "size",  "origin", "gpu",
-    "time",      "status"};
+constexpr std::array<const char *, ResultsModel::ColumnCount> kColumnKeys{"code",
+                                                                          "stage",
+                                                                          "parameters",
+                                                                          "median",
+                                                                          "spread",
+                                                                          "trust",
+                                                                          "tflops",
+                                                                          "percentOfCublas",
+                                                                          "percentOfCublasTf32",
+                                                                          "registers",
+                                                                          "sharedMemory",
+                                                                          "occupancy",
+                                                                          "relError",
+                                                                          "smClock",
+                                                                          "size",
+                                                                          "origin",
+                                                                          "gpu",
+                                                                          "time",
+                                                                          "status"};
 
 // "4096³" where the three sizes agree (the usual square problem), else "8192×4096×6144".
 QString compactSize(const RunRecord &r)
@@ -182,6 +211,7 @@ bool ResultsModel::isNumberColumn(int column)
     case SpreadColumn:
     case TflopsColumn:
     case PercentOfCublasColumn:
+    case PercentOfCublasTf32Column:
     case RegistersColumn:
     case SmemColumn:
     case OccupancyColumn:
@@ -238,6 +268,10 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
         if (const auto p = percentOfCublas(r))
             return QStringLiteral("%1 %").arg(*p, 0, 'f', 1);
         return QString(); // no baseline: the tooltip says so
+    case PercentOfCublasTf32Column:
+        if (const auto p = percentOfCublasTf32(r))
+            return QStringLiteral("%1 %").arg(*p, 0, 'f', 1);
+        return QString();
     case ClockColumn:
         if (!ok)
             return QString();
@@ -270,7 +304,8 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
             return ok ? kNothing : QString();
         return QStringLiteral("%1 %%2")
             .arg(r.occupancy * 100.0, 0, 'f', 0)
-            .arg(r.occupancyLimiter.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(r.occupancyLimiter));
+            .arg(occupancyLimiter(r).isEmpty() ? QString()
+                                               : QStringLiteral(" (%1)").arg(occupancyLimiter(r)));
     case GpuColumn:
         return r.gpuName;
     case OriginColumn:
@@ -309,6 +344,8 @@ QVariant ResultsModel::sortValue(const RunRecord &r, int column) const
         return ok ? r.tflops : -1.0;
     case PercentOfCublasColumn:
         return percentOfCublas(r).value_or(-1.0);
+    case PercentOfCublasTf32Column:
+        return percentOfCublasTf32(r).value_or(-1.0);
     case ClockColumn:
         return r.conditions && r.conditions->smClockMedianMhz ? *r.conditions->smClockMedianMhz : -1.0;
     case TrustColumn:
@@ -373,6 +410,16 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
                     .arg(trustOf(*ref).reason));
         return r.isOk() ? tr("No cuBLAS FP32 run of the same size, origin, GPU and regime to compare with.")
                         : QVariant();
+    case PercentOfCublasTf32Column:
+        if (!computesInTf32(r))
+            return r.isOk() ? tr("An FP32 stage: compared with cuBLAS FP32 only.") : QVariant();
+        if (const RunRecord *ref = cublasReference(r, StageId::CublasTf32))
+            return plainTextAsHtml(tr("Compared with cuBLAS TF32 run %1 (%2 ms), same size, origin, GPU and "
+                                      "regime: both on the tensor cores.")
+                                       .arg(ref->runId)
+                                       .arg(ref->medianMs, 0, 'f', 3));
+        return r.isOk() ? tr("No cuBLAS TF32 run of the same size, origin, GPU and regime to compare with.")
+                        : QVariant();
     case RelErrorColumn:
         if (!r.relError)
             return r.isOk() ? tr("Not verified: the run carries no comparison with the reference.")
@@ -397,7 +444,7 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
         if (column == SmemColumn)
             return tr("%1 B static (ptxas) + %2 B dynamic (the launch) per block")
                 .arg(r.staticSmemBytes)
-                .arg(dynamicSmemBytes(r));
+                .arg(launchDynamicSmemBytes(r));
         return {};
     case OriginColumn:
         if (r.origin != QLatin1String("measured"))
@@ -471,6 +518,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
                       "G32 the guide's tiles, + a stage past the worklog, cuBLAS and TF32 the baselines.");
         if (section == PercentOfCublasColumn)
             return tr("Speed as a percentage of cuBLAS FP32's at the same size, origin, GPU and regime.");
+        if (section == PercentOfCublasTf32Column)
+            return tr("For the tensor-core (TF32) stages: speed as a percentage of cuBLAS TF32's at the same "
+                      "size, origin, GPU and regime.");
         if (section == RelErrorColumn)
             return tr("Relative error of C against cuBLAS FP32 in pedantic mode (the norm of the difference "
                       "over the reference's); 0: bitwise identical; TF32 stages about 2.6e-4, as cuBLAS "
@@ -483,7 +533,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     // A header's first click sorts the way one reads the column: fastest and best first.
     if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
         return int(section == TflopsColumn || section == PercentOfCublasColumn ||
-                           section == OccupancyColumn || section == TimeColumn
+                           section == PercentOfCublasTf32Column || section == OccupancyColumn ||
+                           section == TimeColumn
                        ? Qt::DescendingOrder
                        : Qt::AscendingOrder);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
@@ -505,6 +556,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("TFLOP/s");
     case PercentOfCublasColumn:
         return tr("% cuBLAS FP32"); // of the FP32 baseline for every stage, the TF32 ones too
+    case PercentOfCublasTf32Column:
+        return tr("% cuBLAS TF32");
     case ClockColumn:
         return tr("SM clock");
     case TrustColumn:
@@ -527,22 +580,6 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Status");
     }
     return {};
-}
-
-QByteArray ResultsModel::toCsv() const
-{
-    QStringList lines;
-    QStringList header{QStringLiteral("run_id")};
-    for (int c = 0; c < ColumnCount; ++c)
-        header << csvField(headerData(c, Qt::Horizontal).toString());
-    lines << header.join(QLatin1Char(','));
-    for (int row = 0; row < rowCount(); ++row) {
-        QStringList cells{csvField(m_session->runs().at(row).runId)};
-        for (int c = 0; c < ColumnCount; ++c)
-            cells << csvField(data(index(row, c)).toString());
-        lines << cells.join(QLatin1Char(','));
-    }
-    return (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();
 }
 
 } // namespace gemmscope

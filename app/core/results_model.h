@@ -25,6 +25,7 @@ public:
         TrustColumn,  // "steady", "throttled", "noisy", "not recorded", "published" (tooltip: why)
         TflopsColumn,
         PercentOfCublasColumn,
+        PercentOfCublasTf32Column, // tensor-core stages against cuBLAS TF32; empty for FP32 stages
         RegistersColumn,
         SmemColumn,
         OccupancyColumn,
@@ -59,12 +60,13 @@ public:
     using RunCode = std::function<QString(const RunRecord &)>;
     void setRunCode(RunCode code);
     QString codeOf(const RunRecord &record) const { return m_runCode ? m_runCode(record) : QString(); }
-    // The cuBLAS FP32 run `record` is compared with: same size, origin and GPU, nearest in time.
-    const RunRecord *cublasReference(const RunRecord &record) const;
+    // The cuBLAS run `record` is compared with (FP32, or TF32 for the tensor-core stages): same
+    // size, origin, GPU and regime, nearest in time.
+    const RunRecord *cublasReference(const RunRecord &record, StageId baseline = StageId::CublasFp32) const;
     std::optional<double> percentOfCublas(const RunRecord &record) const;
-
-    // The table as CSV (every column, display text) and the runs as JSON.
-    QByteArray toCsv() const;
+    // Only for the stages that compute in TF32 (tensor cores, cuBLAS TF32): an FP32 kernel against
+    // tensor cores is not the comparison the ladder makes.
+    std::optional<double> percentOfCublasTf32(const RunRecord &record) const;
 
 private:
     QVariant display(const RunRecord &r, int column) const;

@@ -1,6 +1,7 @@
 #include "compile_actions.h"
 
 #include "compile_job.h"
+#include "compile_panel.h"
 #include "machine_code_view.h"
 #include "stage_catalog.h"
 
@@ -21,8 +22,8 @@ QString stageTitle(StageId stage)
 } // namespace
 
 CompileActions::CompileActions(std::function<Configured()> configured, MachineCodeView *machineCode,
-                               QWidget *window)
-    : QObject(window), m_configured(std::move(configured)), m_machineCode(machineCode),
+                               CompilePanel *report, QWidget *window)
+    : QObject(window), m_configured(std::move(configured)), m_machineCode(machineCode), m_report(report),
       m_compileJob(new CompileJob(CompileJob::Kind::Compile, this)),
       m_disassembleJob(new CompileJob(CompileJob::Kind::Disassemble, this)),
       m_compile(new QAction(tr("&Compile"), window)), m_archMenu(new QMenu(tr("Compile &For"), window))
@@ -49,15 +50,21 @@ CompileActions::CompileActions(std::function<Configured()> configured, MachineCo
         });
     }
 
+    // The report stays in the Compile tab; the status bar says only that the compile ended (the
+    // whole sentence was cut at the window's edge and gone after 20 s).
     connect(m_compileJob, &CompileJob::finished, this, [this](const QString &kernel, const QString &summary) {
         m_lastCompile = tr("Compiled %1 — %2").arg(kernel, summary);
-        emit message(m_lastCompile, 20000);
+        m_report->showCompiled(m_compiling, m_compileJob->compiled());
+        emit message(tr("Compiled: %n register(s) per thread (the Compile tab has the report)", nullptr,
+                        m_compileJob->compiled().registers),
+                     10000);
         updateState();
         emit compileFinished(m_lastCompile);
     });
     connect(m_compileJob, &CompileJob::failed, this, [this](const QString &text) {
         m_lastCompile = text;
-        emit message(text, 20000);
+        m_report->showMessage(text);
+        emit message(tr("The compile failed: the Compile tab says why."), 10000);
         updateState();
         emit compileFinished(text);
     });
@@ -89,13 +96,15 @@ void CompileActions::compile()
     } else if (m_compileJob->start(c.config.stage, c.config.params, c.config.size, m_arch, &whyNot)) {
         if (!m_compileJob->isRunning())
             return; // it failed while starting and said so (failed())
-        emit message(
-            tr("Compiling %1 for %2…")
-                .arg(stageTitle(c.config.stage), CompileJob::builtArchitecture(c.config.stage, m_arch)),
-            0);
+        m_compiling =
+            tr("%1 for %2")
+                .arg(stageTitle(c.config.stage), CompileJob::builtArchitecture(c.config.stage, m_arch));
+        m_report->showCompiling(m_compiling);
+        emit message(tr("Compiling %1…").arg(m_compiling), 0);
         updateState();
         return;
     }
+    m_report->showMessage(tr("Cannot compile: %1").arg(whyNot));
     emit message(tr("Cannot compile: %1").arg(whyNot), 10000);
     emit compileFinished(tr("Cannot compile: %1").arg(whyNot));
 }

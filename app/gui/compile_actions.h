@@ -17,19 +17,22 @@ class QWidget;
 namespace gemmscope {
 
 class CompileJob;
+class CompilePanel;
 class MachineCodeView;
 
 class CompileActions : public QObject {
     Q_OBJECT
 public:
     // `config`: the configuration to compile (the panel's) and whether it is valid, with the
-    // reason when it is not. `machineCode`: the SASS tab, filled by disassemble().
+    // reason when it is not. `machineCode`: the SASS tab, filled by disassemble(); `report`: the
+    // Compile tab, which shows each compile's report (the status bar only a short line).
     struct Configured {
         RunConfig config;
         bool valid = true;
         QString whyInvalid;
     };
-    CompileActions(std::function<Configured()> configured, MachineCodeView *machineCode, QWidget *window);
+    CompileActions(std::function<Configured()> configured, MachineCodeView *machineCode, CompilePanel *report,
+                   QWidget *window);
 
     QString arch() const { return m_arch; }
     QString lastCompile() const { return m_lastCompile; }
@@ -47,6 +50,8 @@ signals:
 private:
     std::function<Configured()> m_configured;
     MachineCodeView *m_machineCode;
+    CompilePanel *m_report;
+    QString m_compiling; // "Coalesced cooperative loads for sm_90": what the running compile builds
     CompileJob *m_compileJob;
     CompileJob *m_disassembleJob;
     bool m_disassemblePending = false;

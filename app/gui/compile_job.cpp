@@ -72,10 +72,10 @@ void CompileJob::handleEvent(const QJsonObject &event)
         releaseRunner(); // answered: the job is over, a new one may start while the runner exits
         emit finished(m_disassembly.kernel, tr("%1 for %2").arg(m_disassembly.kernel, m_disassembly.arch));
     } else if (m_kind == Kind::Compile && type == protocol::EventType::Compiled) {
-        protocol::CompiledInfo compiled;
-        protocol::fromJson(event, compiled);
+        m_compiled = {};
+        protocol::fromJson(event, m_compiled);
         releaseRunner();
-        emit finished(compiled.kernel, summary(compiled));
+        emit finished(m_compiled.kernel, summary(m_compiled));
     } else if (type == protocol::EventType::Error) {
         protocol::ErrorEvent error;
         protocol::fromJson(event, error);

@@ -43,6 +43,8 @@ public:
     static QString smemText(int staticBytes, int dynamicBytes);
     // "limited by shared memory (197696 bytes per block) and registers (168 per thread)".
     static QString limiterText(const protocol::OccupancyInfo &occupancy);
+    // The last compile's report (Kind::Compile, after finished()).
+    const protocol::CompiledInfo &compiled() const { return m_compiled; }
     // The last disassembly's PTX and SASS (Kind::Disassemble, after finished()).
     const protocol::DisassemblyEvent &disassembly() const { return m_disassembly; }
 
@@ -65,6 +67,7 @@ private:
     QPointer<RunnerTransport> m_runner;
     QString m_stageTitle;
     protocol::DisassemblyEvent m_disassembly;
+    protocol::CompiledInfo m_compiled;
 };
 
 } // namespace gemmscope

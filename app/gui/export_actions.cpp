@@ -104,20 +104,21 @@ bool ExportActions::exportTo(const QString &path, QString *error)
     return exportResultsOrView(*m_session, *m_model, *m_registry, view, path, error);
 }
 
-QStringList ExportActions::exportEveryView(const QString &directory, QString *error)
+QStringList ExportActions::exportEveryView(const QString &directory, QString *error,
+                                           const QStringList &leftOut)
 {
     // Every view from its print layout (fixed size, full title, legend): the same pictures as
     // Ctrl+E writes, whatever the window's size.
     error->clear();
     m_registry->refreshNow();
-    QStringList written = exportEach(*m_registry,
-                                     {{QStringLiteral("runtime"), m_views.runtimeChart},
-                                      {QStringLiteral("roofline"), m_views.roofline},
-                                      {QStringLiteral("mapping"), m_views.kernel.mappingStack},
-                                      {QStringLiteral("coalescing"), m_views.kernel.coalescing},
-                                      {QStringLiteral("bank"), m_views.kernel.bankConflicts},
-                                      {QStringLiteral("counters"), m_views.counters.counters}},
-                                     directory, error);
+    QList<QPair<QString, QWidget *>> pages = {{QStringLiteral("runtime"), m_views.runtimeChart},
+                                              {QStringLiteral("roofline"), m_views.roofline},
+                                              {QStringLiteral("mapping"), m_views.kernel.mappingStack},
+                                              {QStringLiteral("coalescing"), m_views.kernel.coalescing},
+                                              {QStringLiteral("bank"), m_views.kernel.bankConflicts},
+                                              {QStringLiteral("counters"), m_views.counters.counters}};
+    pages.removeIf([&leftOut](const auto &page) { return leftOut.contains(page.first); });
+    QStringList written = exportEach(*m_registry, pages, directory, error);
     if (!error->isEmpty())
         return written;
     // The sweeps the session holds (an empty view has nothing to print and refuses to).
@@ -148,8 +149,11 @@ void ExportActions::showDialog()
     const QString filters =
         table ? tr("Results as CSV (*.csv);;Results as JSON (*.json)")
               : exportFileFilter() + tr(";;Results as CSV (*.csv);;Results as JSON (*.json)");
+    // The name says what the file holds: the session's results, or the view's picture.
     QString base = view->objectName();
     base.remove(QStringLiteral("View"));
+    if (table)
+        base = resultsExportBaseName(m_session->filePath());
     const QString path = QFileDialog::getSaveFileName(
         m_window, dialogTitle(), base + (table ? QStringLiteral(".csv") : QStringLiteral(".png")), filters);
     if (path.isEmpty())

@@ -35,8 +35,9 @@ public:
     // Results (.csv/.json) or the target view (the results table's target: its CSV/JSON only).
     bool exportTo(const QString &path, QString *error);
     // Every chart and diagram as png+svg+pdf from its print layout, the sweeps the session holds
-    // and the runtime chart's speedup mode: the files written (on failure, the reason in `error`).
-    QStringList exportEveryView(const QString &directory, QString *error);
+    // and the runtime chart's speedup mode, but the pages `leftOut` names ("counters"): the files
+    // written (on failure, the reason in `error`).
+    QStringList exportEveryView(const QString &directory, QString *error, const QStringList &leftOut = {});
     void showDialog(); // Export… with the target's name, then a warning or a status message
 
 private:

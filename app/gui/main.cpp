@@ -41,13 +41,16 @@ int importBench(const QString &bench, const QString &out)
 int render(const QString &file, const QString &outDir)
 {
     QString error;
-    const QStringList written = renderSession(file, outDir, &error);
+    QStringList skipped; // pages with nothing true to show, and why
+    const QStringList written = renderSession(file, outDir, &error, &skipped);
     if (!error.isEmpty()) {
         QTextStream(stderr) << "gemmscope: " << error << '\n';
         return 1;
     }
     for (const QString &path : written)
         QTextStream(stdout) << path << '\n';
+    for (const QString &line : std::as_const(skipped))
+        QTextStream(stdout) << line << '\n';
     return 0;
 }
 

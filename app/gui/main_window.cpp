@@ -151,7 +151,7 @@ void MainWindow::buildActions()
         [panel = m_views.panel] {
             return CompileActions::Configured{panel->config(), panel->isValid(), panel->violationText()};
         },
-        m_views.kernel.machineCode, this);
+        m_views.kernel.machineCode, m_views.kernel.compile, this);
     connect(m_compileActions, &CompileActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_compileActions, &CompileActions::compileFinished, this, &MainWindow::compileFinished);
     connect(m_views.panel, &ParameterPanel::configurationChanged, this, [this] {
@@ -441,9 +441,9 @@ bool MainWindow::exportTo(const QString &path, QString *error)
     return m_exports->exportTo(path, error);
 }
 
-QStringList MainWindow::exportViews(const QString &directory, QString *error, const QSize &)
+QStringList MainWindow::exportViews(const QString &directory, QString *error, const QStringList &leftOut)
 {
-    return m_exports->exportEveryView(directory, error);
+    return m_exports->exportEveryView(directory, error, leftOut);
 }
 
 void MainWindow::runCurrent()

@@ -87,8 +87,9 @@ public:
     // Shows only `pane` (a chart, the results table, a workspace); nullptr restores.
     void setMaximisedView(QWidget *pane) { m_views.workspaces->setMaximised(pane); }
     QWidget *maximisedView() const { return m_views.workspaces->maximised(); }
-    // Every chart and diagram as png+svg+pdf, from their print layouts.
-    QStringList exportViews(const QString &directory, QString *error, const QSize &printSize = {});
+    // Every chart and diagram as png+svg+pdf, from their print layouts, but the pages `leftOut`
+    // names ("counters", "mapping").
+    QStringList exportViews(const QString &directory, QString *error, const QStringList &leftOut = {});
 
     QString lastCompile() const;
     QString compileArch() const;

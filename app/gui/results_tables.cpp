@@ -27,10 +27,34 @@ namespace {
 
 using RM = ResultsModel;
 
+// A header whose right end holds the columns button: a title there is drawn left of the button,
+// so the columns (and their rows) may run on under it instead of leaving its width blank in every
+// row of the table.
+class ButtonRoomHeader : public QHeaderView {
+public:
+    explicit ButtonRoomHeader(QWidget *parent) : QHeaderView(Qt::Horizontal, parent)
+    {
+        setSectionsClickable(true); // as the header QTableView makes itself
+        setHighlightSections(true);
+    }
+    QWidget *button = nullptr;
+
+protected:
+    void paintSection(QPainter *painter, const QRect &rect, int logicalIndex) const override
+    {
+        QRect room = rect;
+        if (button && button->isVisible())
+            room.setRight(std::min(rect.right(), button->x() - 1));
+        if (room.width() > 0)
+            QHeaderView::paintSection(painter, room, logicalIndex);
+    }
+};
+
 QTableView *makeTable(QAbstractItemModel *model, const char *name)
 {
     auto *table = new QTableView;
     table->setObjectName(QLatin1String(name));
+    table->setHorizontalHeader(new ButtonRoomHeader(table));
     QHeaderView *header = table->horizontalHeader();
     // The ladder's order (the charts'), without an arrow: no header sorts it. A header's first
     // click sorts by it and shows the arrow, the second reverses, the third returns to the ladder.
@@ -41,7 +65,7 @@ QTableView *makeTable(QAbstractItemModel *model, const char *name)
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);
     header->setSectionResizeMode(QHeaderView::Interactive);
-    // Room at the header's right end for the columns button, never under a column's title.
+    // The columns button at the header's right end, never over a column's title (ButtonRoomHeader).
     header->setStretchLastSection(false);
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     table->verticalHeader()->setVisible(false);
@@ -82,9 +106,17 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     // column's room, review of 2026-12-03).
     // The p20–p80 range before them: the runtime chart's whiskers show it too, and at 1280x800 its
     // room names the stages (the chart's bars carry codes only there).
-    m_full.optional = {RM::SpreadColumn,   RM::TrustColumn, RM::StatusColumn,
-                       RM::RelErrorColumn, RM::SizeColumn,  RM::OriginColumn,
-                       RM::GpuColumn,      RM::ClockColumn, RM::TimeColumn};
+    // The tensor-core stages against cuBLAS TF32 first: on their rows the ladder's last question.
+    m_full.optional = {RM::PercentOfCublasTf32Column,
+                       RM::SpreadColumn,
+                       RM::TrustColumn,
+                       RM::StatusColumn,
+                       RM::RelErrorColumn,
+                       RM::SizeColumn,
+                       RM::OriginColumn,
+                       RM::GpuColumn,
+                       RM::ClockColumn,
+                       RM::TimeColumn};
     m_full.textFirst = RM::ParametersColumn; // the BK that tells the `__restrict__` rows apart
     m_runList.view = makeTable(sortedModel, "counterRunList");
     // The parameters under the stage's name, in its cell (RunListDelegate): beside it they were cut
@@ -157,6 +189,7 @@ void ResultsTables::setUp(Table &table)
     // One width whatever it counts: the columns are fitted beside it.
     table.columnsButton->setText(tr("%n hidden ▾", nullptr, RM::ColumnCount));
     table.columnsButton->setFixedWidth(table.columnsButton->sizeHint().width());
+    static_cast<ButtonRoomHeader *>(header)->button = table.columnsButton;
     connect(table.columnsButton, &QToolButton::clicked, this, [this, &table] {
         showColumnMenu(table, table.columnsButton->mapToGlobal(QPoint(0, table.columnsButton->height())));
     });
@@ -209,6 +242,25 @@ bool ResultsTables::eventFilter(QObject *watched, QEvent *event)
 
 int ResultsTables::width(const Table &table, int column) const
 {
+    return std::max(table.cellWidth[column], titleWidth(table, column));
+}
+
+int ResultsTables::buttonNeed(const Table &table, const QList<int> &shown) const
+{
+    // The last in the header's (visual) order; a text title is at its column's left, clear of the
+    // button wherever the column is wide enough to be read at all.
+    const QHeaderView *header = table.view->horizontalHeader();
+    int last = -1;
+    for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
+        if (shown.contains(header->logicalIndex(visual)))
+            last = header->logicalIndex(visual);
+    if (last < 0 || isTextColumn(last))
+        return 0;
+    return std::max(0, titleWidth(table, last) + table.columnsButton->width() - width(table, last));
+}
+
+int ResultsTables::titleWidth(const Table &table, int column) const
+{
     // The title as Qt's header sizes it, but with room for the sort arrow only where it is drawn:
     // Qt reserves it in every column, some 25 px each, the width of a whole column at 1280.
     QHeaderView *header = table.view->horizontalHeader();
@@ -224,7 +276,7 @@ int ResultsTables::width(const Table &table, int column) const
     if (header->isSortIndicatorShown() && header->sortIndicatorSection() == column)
         title.rwidth() +=
             title.height() + header->style()->pixelMetric(QStyle::PM_HeaderMargin, &option, header);
-    return std::max(table.cellWidth[column], title.width());
+    return title.width();
 }
 
 void ResultsTables::measure(Table &table)
@@ -284,7 +336,8 @@ void ResultsTables::layoutColumns(Table &table)
     // The width the columns may take: the table's, less its frame, a vertical scroll bar where the
     // rows need one, and the columns button.
     const int scrollBar = view->verticalScrollBar()->sizeHint().width();
-    const int available = view->width() - 2 * view->frameWidth() - scrollBar - table.columnsButton->width();
+    const int whole = view->width() - 2 * view->frameWidth() - scrollBar;
+    const int available = whole - table.columnsButton->width();
     const auto shownByChoice = [&table](int column) {
         if (table.choice.contains(column))
             return table.choice.value(column);
@@ -313,6 +366,18 @@ void ResultsTables::layoutColumns(Table &table)
             fixed += width(table, column);
         }
     }
+    // Then the button's width: the rows run on under it, only the last title must stay clear of it
+    // (at 1280 its width stood blank in every row while columns were hidden).
+    for (const int column : std::as_const(candidates)) {
+        if (shown.contains(column))
+            continue;
+        QList<int> more = shown;
+        more << column;
+        if (fixed + width(table, column) + textNeed + buttonNeed(table, more) <= whole) {
+            shown = more;
+            fixed += width(table, column);
+        }
+    }
     table.applying = true;
     for (int column = 0; column < RM::ColumnCount; ++column)
         view->setColumnHidden(column, !shown.contains(column));
@@ -321,7 +386,7 @@ void ResultsTables::layoutColumns(Table &table)
         // stage's first words, the parameters up to BK), then the first of them grows to whole
         // (the ladder's parameters, which tell its rows apart; the run list's stage name), then the
         // other; where even the starts do not fit, the other shrinks first, both to a floor.
-        const int textRoom = available - fixed;
+        const int textRoom = whole - fixed - buttonNeed(table, shown);
         const auto full = [&](int column) { return shown.contains(column) ? width(table, column) : 0; };
         const auto start = [&](int column) {
             return shown.contains(column) ? textMinimum(table, column) : 0;
@@ -359,14 +424,19 @@ void ResultsTables::layoutColumns(Table &table)
                 size = text[column];
             header->resizeSection(column, size);
         }
-        // A text column last (the run list's parameters) runs on under the columns button: its
-        // title is at its left, and a cut text gains the button's width.
+        // The last column, a number's, keeps its title left of the button.
         int last = -1;
         for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
             if (!header->isSectionHidden(header->logicalIndex(visual)))
                 last = header->logicalIndex(visual);
-        if (isTextColumn(last) && text[last] < full(last))
-            header->resizeSection(last, std::min(full(last), text[last] + table.columnsButton->width()));
+        if (last >= 0 && !isTextColumn(last))
+            header->resizeSection(last, width(table, last) + buttonNeed(table, shown));
+        // What no hidden column fits in goes to the last column: no strip of empty rows.
+        int used = 0;
+        for (const int column : std::as_const(shown))
+            used += header->sectionSize(column);
+        if (last >= 0 && used < whole)
+            header->resizeSection(last, header->sectionSize(last) + whole - used);
     }
     table.applying = false;
     const QString hidden = hiddenColumnsText(view);

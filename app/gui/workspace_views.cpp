@@ -4,6 +4,7 @@
 #include "bank_conflict_view.h"
 #include "baseline_compare_view.h"
 #include "coalescing_view.h"
+#include "compile_panel.h"
 #include "machine_code_view.h"
 #include "memory_instruction_view.h"
 #include "model_summary_view.h"
@@ -57,6 +58,7 @@ KernelTabs KernelTabs::build()
     k.bankConflicts = named(new BankConflictView, "bankConflictView");
     k.source = named(new StageSourceView, "stageSourceView");
     k.machineCode = named(new MachineCodeView, "machineCodeView");
+    k.compile = new CompilePanel; // named "compilePanel" by itself
     k.tabs = named(new QTabWidget, "mappingTabs");
     k.tabs->setDocumentMode(true);
     k.tabs->addTab(k.mappingStack, tr("Tile map"));
@@ -64,6 +66,7 @@ KernelTabs KernelTabs::build()
     k.tabs->addTab(scrolled(k.bankConflicts), tr("Bank conflicts"));
     k.tabs->addTab(k.source, tr("Source"));
     k.tabs->addTab(k.machineCode, tr("SASS"));
+    k.tabs->addTab(k.compile, tr("Compile"));
     // "PTX" while the PTX stands in for SASS (no nvdisasm): the tab names what it shows.
     QObject::connect(k.machineCode, &MachineCodeView::levelNameChanged, k.tabs,
                      [tabs = k.tabs, view = k.machineCode](const QString &name) {
@@ -75,6 +78,8 @@ KernelTabs KernelTabs::build()
     k.tabs->setTabToolTip(3, tr("The stage's CUDA source, and its diff from the stage it was written from"));
     k.tabs->setTabToolTip(4,
                           tr("PTX and SASS of the configured kernel, the hot loop and its instruction mix"));
+    k.tabs->setTabToolTip(5, tr("The last compile (Ctrl+B): registers, spills, shared memory, occupancy and "
+                                "its limiter, the ptxas log"));
     return k;
 }
 

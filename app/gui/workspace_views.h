@@ -17,6 +17,7 @@ class AccessCheckView;
 class BankConflictView;
 class BaselineCompareView;
 class CoalescingView;
+class CompilePanel;
 class MachineCodeView;
 class MemoryInstructionView;
 class ModelSummaryView;
@@ -36,6 +37,7 @@ struct KernelTabs {
     BankConflictView *bankConflicts;
     StageSourceView *source;
     MachineCodeView *machineCode;
+    CompilePanel *compile; // the last compile's report (Ctrl+B)
 
     static KernelTabs build();
 };
