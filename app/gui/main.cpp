@@ -1,5 +1,6 @@
 // gemmscope: the desktop application, plus headless commands for scripts and CI.
 #include "event_timing_application.h"
+#include "file_open.h"
 #include "main_window.h"
 #include "open_stall.h"
 #include "parameter_panel.h"
@@ -24,10 +25,25 @@ int importBench(const QString &bench, const QString &out)
         err << "gemmscope: --import-bench needs --save FILE\n";
         return 2;
     }
+    QString error;
+    // Another GemmScope file is named as what it is, with where it opens.
+    const FileSniff sniff = sniffGemmScopeFile(bench, &error);
+    if (error.isEmpty() && sniff.kind != FileKind::Bench &&
+        (sniff.kind == FileKind::Session || sniff.kind == FileKind::ResultsExport ||
+         isSweepKind(sniff.kind))) {
+        err << "gemmscope: " << bench << " is " << describeFileKind(sniff.kind)
+            << (sniff.kind == FileKind::Session
+                    ? QStringLiteral("; open it directly: gemmscope %1").arg(bench)
+                    : QStringLiteral(", not a bench file; open it in the window: "
+                                     "gemmscope %1")
+                          .arg(bench))
+            << '\n';
+        return 1;
+    }
+    error.clear();
     Session session;
     session.setAutosavePath({}); // a command-line conversion leaves the user's autosave alone
-    QString error;
-    QStringList notices; // what the bench left out (a profile past the limits)
+    QStringList notices;         // what the bench left out (a profile past the limits)
     if (!session.importBench(bench, &error, &notices) || !session.saveAs(out, &error)) {
         err << "gemmscope: " << error << '\n';
         return 1;
@@ -232,8 +248,11 @@ int main(int argc, char **argv)
     parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption,
                        screenshotOption, presetOption, tabOption, workspaceOption, preloadOption,
                        openStallOption});
-    parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open."),
-                                 QStringLiteral("[session]"));
+    parser.addPositionalArgument(
+        QStringLiteral("files"),
+        QStringLiteral("Files to open: sessions, bench, sweep and size-sweep JSON, sweep journals "
+                       "(.gsweep), exported results."),
+        QStringLiteral("[files...]"));
     parser.process(app);
 
     if (parser.isSet(importOption))
@@ -260,12 +279,15 @@ int main(int argc, char **argv)
     MainWindow window;
     const QStringList positional = parser.positionalArguments();
     if (!positional.isEmpty()) {
-        // Read off the UI thread, as File > Open does: the window shows while a large file is read.
-        window.openSessionInBackground(positional.first(), [&window](bool opened, const QString &error) {
-            if (opened || error.isEmpty())
-                return;
-            QTextStream(stderr) << "gemmscope: " << error << '\n';
-            window.loadDefaultSession();
+        // Any file GemmScope writes, read off the UI thread as File > Open does: the window shows
+        // while a large file is read. Nothing opened (a damaged file): the published numbers, with
+        // the file's sentence in the window's notice (and on stderr, for scripts).
+        window.openFiles(positional, [&window](const QStringList &failures) {
+            for (const QString &failure : failures)
+                QTextStream(stderr) << "gemmscope: " << failure << '\n';
+            const Session *session = window.session();
+            if (session->runs().isEmpty() && session->sweeps().isEmpty())
+                window.loadDefaultSession();
         });
     } else {
         window.loadDefaultSession(); // a user without a GPU sees the published numbers at once
