@@ -1,6 +1,7 @@
 #include "file_kind.h"
 
 #include <QObject>
+#include <QRegularExpression>
 
 namespace gemmscope {
 
@@ -23,10 +24,15 @@ qsizetype skipString(const QByteArray &bytes, qsizetype i)
     return -1;
 }
 
-// The top-level "format" string of the JSON object that opens at `i`, scanning nested values by
-// their brackets only. Empty when the object has none (or ends before one is found).
-QString topLevelFormat(const QByteArray &bytes, qsizetype i)
+// The top-level "format" and "event" strings of the JSON object that opens at `i`, scanning nested
+// values by their brackets only. Empty when the object has none (or ends before one is found).
+struct TopLevel {
+    QString format, event;
+    bool closed = false; // the object ended: a format missing from it is missing from the file
+};
+TopLevel topLevelStrings(const QByteArray &bytes, qsizetype i)
 {
+    TopLevel found;
     int depth = 0;
     bool expectKey = false;
     QByteArray lastKey;
@@ -35,14 +41,18 @@ QString topLevelFormat(const QByteArray &bytes, qsizetype i)
         if (c == '"') {
             const qsizetype end = skipString(bytes, i);
             if (end < 0)
-                return {};
+                return found;
             const QByteArray text = bytes.mid(i + 1, end - i - 2);
             if (depth == 1 && expectKey) {
                 lastKey = text;
                 expectKey = false;
             } else if (depth == 1 && lastKey == "format") {
-                return QString::fromUtf8(text);
+                found.format = QString::fromUtf8(text);
+            } else if (depth == 1 && lastKey == "event") {
+                found.event = QString::fromUtf8(text);
             }
+            if (!found.format.isEmpty() && !found.event.isEmpty())
+                return found;
             i = end;
             continue;
         }
@@ -51,15 +61,17 @@ QString topLevelFormat(const QByteArray &bytes, qsizetype i)
             if (depth == 1)
                 expectKey = true;
         } else if (c == '}' || c == ']') {
-            if (--depth == 0)
-                return {};
+            if (--depth == 0) {
+                found.closed = true;
+                return found;
+            }
         } else if (c == ',' && depth == 1) {
             expectKey = true;
             lastKey.clear();
         }
         ++i;
     }
-    return {};
+    return found;
 }
 
 } // namespace
@@ -81,7 +93,20 @@ FileSniff sniffFileKind(const QByteArray &bytes)
         return {FileKind::ResultsExport, {}};
     if (bytes[i] != '{')
         return {FileKind::NotJson, {}};
-    const QString format = topLevelFormat(bytes, i);
+    TopLevel top = topLevelStrings(bytes, i);
+    if (top.format.isEmpty() && top.event == QLatin1String("profile"))
+        return {FileKind::Profile, {}};
+    if (top.format.isEmpty() && !top.closed) {
+        // Cut short before its format (Qt writes it after the cells of a sweep): named by the
+        // first format field anywhere, so that the refusal says what the file was.
+        static const QRegularExpression anyFormat(
+            QStringLiteral("\"format\"\\s*:\\s*\"(gemmscope-[a-z-]+)\""));
+        const QRegularExpressionMatch m = anyFormat.match(QString::fromUtf8(bytes.left(64 << 20)));
+        if (!m.hasMatch())
+            return {FileKind::NotJson, {}};
+        top.format = m.captured(1);
+    }
+    const QString &format = top.format;
     static const struct {
         const char *format;
         FileKind kind;
@@ -121,6 +146,8 @@ QString describeFileKind(FileKind kind)
         return QObject::tr("a sweep journal");
     case FileKind::ResultsExport:
         return QObject::tr("a results table exported from GemmScope");
+    case FileKind::Profile:
+        return QObject::tr("a recorded profile");
     case FileKind::OtherGemmScope:
         return QObject::tr("a GemmScope file of a format this version does not know");
     case FileKind::Image:

@@ -19,6 +19,7 @@ enum class FileKind {
     SizeSweepSummary, // {"format":"gemmscope-size-sweep"}: the size-sweep view's JSON export
     SweepJournal,     // {"format":"gemmscope-sweep"} then one run a line: a sweep's *.gsweep
     ResultsExport,    // a JSON list of runs: File > Export of the results table as .json
+    Profile,          // {"event":"profile"}: a runner's profile event as recorded (one a file)
     OtherGemmScope,   // a "gemmscope-..." format this GemmScope does not know (a newer one)
     Image,            // a PNG, SVG or PDF: a chart GemmScope exported
     NotGemmScope,     // JSON, but none of the above
@@ -30,7 +31,7 @@ struct FileSniff {
     QString format; // the "format" field as written, where there is one
 };
 
-// Reads only as far as the first JSON value's top-level "format" field (linear, no tree built):
+// Reads only as far as the first JSON value's top-level "format" (and "event") field (linear, no tree built):
 // cheap enough for a 100 MB session.
 FileSniff sniffFileKind(const QByteArray &bytes);
 

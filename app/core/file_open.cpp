@@ -1,7 +1,9 @@
 #include "file_open.h"
 
 #include "file_read.h"
+#include "json_text.h"
 #include "profile_digest.h"
+#include "profile_limits.h"
 #include "sweep_file.h"
 
 #include <QFileInfo>
@@ -36,6 +38,27 @@ SessionParse parseResultsExport(const QByteArray &bytes, const QString &name)
             return {std::nullopt, QObject::tr("Run %1 cannot be read: %2.").arg(i + 1).arg(why)};
         data.runs.append(*run);
     }
+    return {data, {}};
+}
+
+// A recorded profile (one runner `profile` event), bounded as a session's are, ready to add.
+SessionParse parseProfileEvent(const QByteArray &bytes)
+{
+    QString why;
+    const std::optional<QJsonObject> event = parseJsonObject(bytes, &why);
+    if (!event)
+        return {std::nullopt, why};
+    if (const QString tooLarge = profileOverLimits(*event); !tooLarge.isEmpty())
+        return {std::nullopt, QObject::tr("The profile was left out: %1.").arg(tooLarge)};
+    StoredProfile profile;
+    profile.origin = QStringLiteral("recorded");
+    if (!protocol::fromJson(*event, profile.event, &why) || profile.event.stage.isEmpty() ||
+        profile.event.size.m <= 0 || profile.event.size.n <= 0 || profile.event.size.k <= 0)
+        return {std::nullopt, QObject::tr("It is not a runner profile event%1.")
+                                  .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why)};
+    SessionData data;
+    data.profiles = {withJson(profile)};
+    foldAhead(data.profiles); // the views' work on it, here in the worker
     return {data, {}};
 }
 
@@ -101,6 +124,9 @@ OpenedFile readGemmScopeFile(const QString &path)
     case FileKind::ResultsExport:
         parsed = parseResultsExport(*file.bytes, name);
         break;
+    case FileKind::Profile:
+        parsed = parseProfileEvent(*file.bytes);
+        break;
     case FileKind::SweepJournal: // read line by line, as the Sweep workspace reads journals
         opened.sweep = SweepJournal::read(path, &why, &opened.notices);
         break;
@@ -119,8 +145,12 @@ OpenedFile readGemmScopeFile(const QString &path)
     } else if (!parsed.error.isEmpty()) {
         why = parsed.error;
     }
+    // The kind where it is one GemmScope opens (what was damaged); else `why` says what it is.
     if (!opened.ok())
-        opened.error = QObject::tr("%1 was not opened (%2). %3").arg(name, describeFileKind(sniff.kind), why);
+        opened.error =
+            unopenable(sniff).isEmpty()
+                ? QObject::tr("%1 was not opened (%2). %3").arg(name, describeFileKind(sniff.kind), why)
+                : QObject::tr("%1 was not opened. %2").arg(name, why);
     for (QString &notice : opened.notices)
         notice = QStringLiteral("%1: %2").arg(name, notice);
     if (opened.data)

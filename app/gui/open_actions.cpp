@@ -91,6 +91,9 @@ bool FileOpener::route(const OpenedFile &file, Asked asked, quint64 revision, QS
         if (said.isEmpty())
             return true; // the session's own notice is shown as it opens
         said << file.data->notices << file.data->description;
+    } else if (file.kind == FileKind::Profile) {
+        m_session->addImported(*file.data, file.path);
+        said << profileAttached(file.data->profiles.first(), name);
     } else {
         // A bench file, recorded profiles, an exported table: added, never replacing anything.
         m_session->addImported(*file.data, file.path);
@@ -103,6 +106,22 @@ bool FileOpener::route(const OpenedFile &file, Asked asked, quint64 revision, QS
     said << file.notices;
     emit notices(m_batchSaid + said); // beside the failures of the files opened with it
     return true;
+}
+
+QString FileOpener::profileAttached(const StoredProfile &profile, const QString &name) const
+{
+    // A profile belongs to the runs of the configuration it sampled: say which, or how to see it.
+    const protocol::ProfileEvent &p = profile.event;
+    const QString what =
+        tr("the profile of %1 at %2 x %3 x %4").arg(p.stage).arg(p.size.m).arg(p.size.n).arg(p.size.k);
+    const ProfileKey key = profileKeyOf(p);
+    for (const RunRecord &run : m_session->runs())
+        if (profileMatches(key, profileKeyOf(run)))
+            return tr("Added %1 from %2: it shows with run %3 of that configuration.")
+                .arg(what, name, run.runId);
+    return tr("Added %1 from %2. No run of this session has that configuration: configure it in the "
+              "panel (or run it) to see the profile.")
+        .arg(what, name);
 }
 
 bool FileOpener::openSweep(const SweepData &sweep, const QString &path, QString *error)

@@ -71,6 +71,7 @@ private:
     bool route(const OpenedFile &file, Asked asked, quint64 revision, QString *error);
     bool openSweep(const SweepData &sweep, const QString &path, QString *error);
     SweepInto askSweepInto(const QString &name);
+    QString profileAttached(const StoredProfile &profile, const QString &name) const;
     void openNext(); // the next of openAll's files
 
     Session *m_session;
