@@ -280,14 +280,10 @@ int main(int argc, char **argv)
     const QStringList positional = parser.positionalArguments();
     if (!positional.isEmpty()) {
         // Any file GemmScope writes, read off the UI thread as File > Open does: the window shows
-        // while a large file is read. Nothing opened (a damaged file): the published numbers, with
-        // the file's sentence in the window's notice (and on stderr, for scripts).
-        window.openFiles(positional, [&window](const QStringList &failures) {
+        // while a large file is read; a file that cannot be opened is said in the window.
+        window.openCommandLine(positional, [](const QStringList &failures) {
             for (const QString &failure : failures)
                 QTextStream(stderr) << "gemmscope: " << failure << '\n';
-            const Session *session = window.session();
-            if (session->runs().isEmpty() && session->sweeps().isEmpty())
-                window.loadDefaultSession();
         });
     } else {
         window.loadDefaultSession(); // a user without a GPU sees the published numbers at once

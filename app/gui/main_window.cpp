@@ -431,10 +431,16 @@ void MainWindow::openSessionInBackground(const QString &path,
     m_sessionActions->openInBackground(path, std::move(done));
 }
 
-void MainWindow::openFiles(const QStringList &paths,
-                           std::function<void(const QStringList &failures)> afterwards)
+void MainWindow::openCommandLine(const QStringList &paths,
+                                 std::function<void(const QStringList &failures)> failed)
 {
-    m_sessionActions->opener()->openAll(paths, FileOpener::Asked::CommandLine, std::move(afterwards));
+    m_sessionActions->opener()->openAll(paths, FileOpener::Asked::CommandLine,
+                                        [this, failed](const QStringList &failures) {
+                                            if (failed && !failures.isEmpty())
+                                                failed(failures);
+                                            if (m_session->runs().isEmpty() && m_session->sweeps().isEmpty())
+                                                loadDefaultSession();
+                                        });
 }
 
 QWidget *MainWindow::exportTarget() const

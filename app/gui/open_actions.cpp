@@ -88,7 +88,7 @@ bool FileOpener::route(const OpenedFile &file, Asked asked, quint64 revision, QS
     } else if (file.kind == FileKind::Session) {
         if (!m_actions->adoptSession(*file.data, file.path, revision, asked == Asked::Open))
             return false; // the user kept the runs it would have replaced
-        if (said.isEmpty())
+        if (said.isEmpty() && !m_queueBusy)
             return true; // the session's own notice is shown as it opens
         said << file.data->notices << file.data->description;
     } else if (file.kind == FileKind::Profile) {
@@ -104,7 +104,9 @@ bool FileOpener::route(const OpenedFile &file, Asked asked, quint64 revision, QS
                            .arg(name));
     }
     said << file.notices;
-    emit notices(m_batchSaid + said); // beside the failures of the files opened with it
+    if (m_queueBusy)
+        m_batchSaid << said; // said again, with the others', once the last file is open
+    emit notices(m_batchSaid.isEmpty() ? said : m_batchSaid);
     return true;
 }
 
@@ -193,8 +195,9 @@ void FileOpener::openNext()
 {
     if (m_queue.isEmpty()) {
         m_queueBusy = false;
+        const QStringList failures = std::exchange(m_batchFailures, {});
         if (auto afterwards = std::exchange(m_afterQueue, {}))
-            afterwards(m_batchSaid);
+            afterwards(failures);
         // What the files said, again: an opened session (or the default one) replaced the notice.
         if (!m_batchSaid.isEmpty())
             emit notices(std::exchange(m_batchSaid, {}));
@@ -205,6 +208,7 @@ void FileOpener::openNext()
     open(path, m_queueAsked, [this](bool, const QString &error) {
         if (!error.isEmpty()) {
             m_batchSaid << error;
+            m_batchFailures << error;
             emit notices(m_batchSaid);
         }
         openNext();

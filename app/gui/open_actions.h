@@ -82,7 +82,10 @@ private:
     Asked m_queueAsked = Asked::Drop;
     bool m_queueBusy = false;
     std::function<void(const QStringList &failures)> m_afterQueue;
-    QStringList m_batchSaid; // the failures of the files opened together, said until the last is open
+    // What the files opened together said (each opened, left out or refused), said again once the
+    // last is open: an opened session (or the default one) replaces the notice.
+    QStringList m_batchSaid;
+    QStringList m_batchFailures; // the sentences of those that were not opened
 };
 
 } // namespace gemmscope
