@@ -115,8 +115,11 @@ OpenedFile readGemmScopeFile(const QString &path)
     switch (sniff.kind) {
     case FileKind::Session:
         parsed = parseSessionJson(*file.bytes);
-        if (parsed.data)
+        if (parsed.data) {
             foldAhead(parsed.data->profiles); // the views' work on large profiles, here in the worker
+            // The room Session::replace keeps for new runs, made here: there it moved every record.
+            parsed.data->runs.reserve(parsed.data->runs.size() + parsed.data->runs.size() / 2 + 256);
+        }
         break;
     case FileKind::Bench:
         parsed = importBenchJson(*file.bytes);

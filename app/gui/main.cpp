@@ -3,6 +3,7 @@
 #include "file_open.h"
 #include "main_window.h"
 #include "open_stall.h"
+#include "open_timing.h"
 #include "parameter_panel.h"
 #include "session.h"
 #include "session_render.h"
@@ -176,8 +177,7 @@ void chooseHeadlessPlatform(int argc, char **argv)
         const bool headless = arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
                               arg == "--version" || arg.startsWith("--import-bench") ||
                               arg.startsWith("--render-session");
-        if (headless ||
-            (!display && (arg == "--measure-ui-stall" || arg.startsWith("--measure-open-stall")))) {
+        if (headless || (!display && (arg == "--measure-ui-stall" || arg.startsWith("--measure-open")))) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
             return;
         }
@@ -229,6 +229,12 @@ int main(int argc, char **argv)
         QStringLiteral("Open this session as File > Open does, show its first profile and print the UI "
                        "thread's longest stall in ms."),
         QStringLiteral("session.json"));
+    const QCommandLineOption openTimingOption(
+        QStringLiteral("measure-open"),
+        QStringLiteral("Open this file as the command line does and print when it was shown and first "
+                       "painted, the UI thread's longest stall, each workspace switch in ms and the peak "
+                       "memory."),
+        QStringLiteral("FILE"));
     const QCommandLineOption preloadOption(
         QStringLiteral("preload"),
         QStringLiteral("With --measure-ui-stall: open this session first (a big one: the stall at scale)."),
@@ -247,7 +253,7 @@ int main(int argc, char **argv)
         QStringLiteral("NAME"));
     parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption,
                        screenshotOption, presetOption, tabOption, workspaceOption, preloadOption,
-                       openStallOption});
+                       openStallOption, openTimingOption});
     parser.addPositionalArgument(
         QStringLiteral("files"),
         QStringLiteral("Files to open: sessions, bench, sweep and size-sweep JSON, sweep journals "
@@ -263,6 +269,8 @@ int main(int argc, char **argv)
     // go through a private copy: a link, a pipe or a huge file at the settings' name is left alone
     // and the window starts on defaults, saying why.
     const SettingsFile settings;
+    if (parser.isSet(openTimingOption))
+        return measureOpen(app, parser.value(openTimingOption));
     if (parser.isSet(openStallOption))
         return measureOpenStall(app, parser.value(openStallOption));
     if (parser.isSet(stallOption)) {

@@ -56,7 +56,7 @@ void FileOpener::open(const QString &path, Asked asked, std::function<void(bool,
     auto *watcher = new QFutureWatcher<OpenedFile>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [=, this] {
         watcher->deleteLater();
-        const OpenedFile file = watcher->result();
+        OpenedFile file = watcher->future().takeResult(); // moved: 10,000 runs are never copied here
         emit readingFinished(path);
         QString error;
         bool opened = false;
@@ -70,7 +70,7 @@ void FileOpener::open(const QString &path, Asked asked, std::function<void(bool,
     watcher->setFuture(QtConcurrent::run([path] { return readGemmScopeFile(path); }));
 }
 
-bool FileOpener::route(const OpenedFile &file, Asked asked, quint64 revision, QString *error)
+bool FileOpener::route(OpenedFile &file, Asked asked, quint64 revision, QString *error)
 {
     if (!file.ok()) {
         *error = file.error;
@@ -86,11 +86,12 @@ bool FileOpener::route(const OpenedFile &file, Asked asked, quint64 revision, QS
             return false;
         said << tr("Opened %1 (%2) on the Sweep workspace.").arg(name, describeFileKind(file.kind));
     } else if (file.kind == FileKind::Session) {
-        if (!m_actions->adoptSession(*file.data, file.path, revision, asked == Asked::Open))
+        const QStringList sessionSaid = file.data->notices + QStringList{file.data->description};
+        if (!m_actions->adoptSession(std::move(*file.data), file.path, revision, asked == Asked::Open))
             return false; // the user kept the runs it would have replaced
         if (said.isEmpty() && !m_queueBusy)
             return true; // the session's own notice is shown as it opens
-        said << file.data->notices << file.data->description;
+        said << sessionSaid;
     } else if (file.kind == FileKind::Profile) {
         m_session->addImported(*file.data, file.path);
         said << profileAttached(file.data->profiles.first(), name);

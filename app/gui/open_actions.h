@@ -68,7 +68,7 @@ protected:
 private:
     // Opens what was read; false with a sentence when it was refused, false without one when it
     // was dropped.
-    bool route(const OpenedFile &file, Asked asked, quint64 revision, QString *error);
+    bool route(OpenedFile &file, Asked asked, quint64 revision, QString *error); // takes its data
     bool openSweep(const SweepData &sweep, const QString &path, QString *error);
     SweepInto askSweepInto(const QString &name);
     QString profileAttached(const StoredProfile &profile, const QString &name) const;

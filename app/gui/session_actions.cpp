@@ -121,15 +121,14 @@ void SessionActions::openInBackground(const QString &path,
     m_opener->open(path, FileOpener::Asked::Open, std::move(done));
 }
 
-bool SessionActions::adoptSession(const SessionData &data, const QString &path, quint64 revision,
-                                  bool askedBefore)
+bool SessionActions::adoptSession(SessionData &&data, const QString &path, quint64 revision, bool askedBefore)
 {
     // Unsaved runs are asked about: before the read where the menu asked (then only the runs that
     // finished while the file was read), else now (a drop, the command line, Import Bench JSON).
     const bool askedAboutAll = askedBefore && m_session->revision() == revision;
     if (!askedAboutAll && m_session->isModified() && !confirmDiscard())
         return false;
-    m_session->replace(data, QFileInfo(path).absoluteFilePath());
+    m_session->replace(std::move(data), QFileInfo(path).absoluteFilePath());
     RecentFiles::add(path);
     updateRecentMenu();
     return true;

@@ -42,7 +42,7 @@ public:
     // Replaces the session with one read from `path` (FileOpener's reads): unsaved runs are asked
     // about unless the user was asked before the read began (`askedBefore`, at `revision`) and
     // nothing changed since. False: the user kept them, nothing changed.
-    bool adoptSession(const SessionData &data, const QString &path, quint64 revision, bool askedBefore);
+    bool adoptSession(SessionData &&data, const QString &path, quint64 revision, bool askedBefore);
     FileOpener *opener() const { return m_opener; }
     bool save();
     bool saveAs();
