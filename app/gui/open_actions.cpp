@@ -200,8 +200,13 @@ void FileOpener::openNext()
         if (auto afterwards = std::exchange(m_afterQueue, {}))
             afterwards(failures);
         // What the files said, again: an opened session (or the default one) replaced the notice.
-        if (!m_batchSaid.isEmpty())
-            emit notices(std::exchange(m_batchSaid, {}));
+        // A file that was not opened first: the notice shows its first sentence until expanded.
+        QStringList said = failures;
+        for (const QString &sentence : std::exchange(m_batchSaid, {}))
+            if (!failures.contains(sentence))
+                said << sentence;
+        if (!said.isEmpty())
+            emit notices(said);
         return;
     }
     m_queueBusy = true;
@@ -218,28 +223,29 @@ void FileOpener::openNext()
 
 void FileOpener::openDropped(const QMimeData *mime)
 {
-    QStringList files;
+    QStringList files, refused;
     for (const QUrl &url : mime->urls()) {
         if (!url.isLocalFile()) {
-            m_batchSaid << tr("%1 is not a file on this computer: GemmScope opens files (download it first).")
-                               .arg(url.toDisplayString());
+            refused << tr("%1 is not a file on this computer: GemmScope opens files (download it first).")
+                           .arg(url.toDisplayString());
             continue;
         }
         const QString path = url.toLocalFile();
         if (QFileInfo(path).isDir()) {
-            m_batchSaid << tr("%1 is a folder: drop the files in it (sessions, bench, sweep and journal "
-                              "files), not the folder.")
-                               .arg(QDir::toNativeSeparators(path));
+            refused << tr("%1 is a folder: drop the files in it (sessions, bench, sweep and journal "
+                          "files), not the folder.")
+                           .arg(QDir::toNativeSeparators(path));
             continue;
         }
         files << path;
     }
-    if (!m_batchSaid.isEmpty())
-        emit notices(m_batchSaid);
-    if (!files.isEmpty())
+    if (!refused.isEmpty())
+        emit notices(refused);
+    if (!files.isEmpty()) {
+        m_batchSaid << refused; // said again with the files' own sentences, once they are open
+        m_batchFailures << refused;
         openAll(files, Asked::Drop);
-    else
-        m_batchSaid.clear();
+    }
 }
 
 bool FileOpener::eventFilter(QObject *watched, QEvent *event)
