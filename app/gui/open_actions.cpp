@@ -150,7 +150,7 @@ bool FileOpener::openSweep(const SweepData &sweep, const QString &path, QString 
         data.description = tr("The sweep in %1.").arg(QDir::toNativeSeparators(path));
         data.created = sweep.created;
         data.sweeps = {sweep};
-        m_session->replace(data, {});
+        m_session->replace(std::move(data), {});
     } else {
         m_session->setSweep(sweep, true);
     }
