@@ -41,6 +41,7 @@ const Codec kCodecs[] = {
     {"app/core/bench_file.cpp", "the bench file"},
     {"app/core/sweep_summary.cpp", "the bench's sweep file (--sweep --json)"},
     {"app/core/size_sweep_summary.cpp", "the bench's size-sweep file (--size-sweep --json)"},
+    {"app/core/sweep_file.cpp", "the bench's sweep files and the Sweep views' exports, read back"},
     {"app/runner/ceilings.cpp", "the runner's ceilings cache file, read back by the runner only"},
     {"app/runner/nvrtc_compiler.cpp", "the runner's CUBIN cache info file, read back by the runner only"},
 };

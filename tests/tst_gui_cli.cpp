@@ -53,6 +53,28 @@ private slots:
         const QString err = QString::fromUtf8(gui.readAllStandardError());
         QVERIFY2(err.contains(QStringLiteral("running is off")), qPrintable(err));
     }
+
+    // --import-bench given a session names it and says how to open it; given a damaged bench, why.
+    void importBenchGivenASessionSaysToOpenIt()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString session =
+            QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json");
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), dir.path());
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(GEMMSCOPE_GUI),
+                  {QStringLiteral("--import-bench"), session, QStringLiteral("--save"),
+                   dir.filePath(QStringLiteral("out.json"))});
+        QVERIFY(gui.waitForFinished(60000));
+        QCOMPARE(gui.exitCode(), 1);
+        const QString err = QString::fromUtf8(gui.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("is a GemmScope session; open it directly: gemmscope ")),
+                 qPrintable(err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("out.json"))));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGuiCli)

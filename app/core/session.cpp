@@ -378,10 +378,12 @@ void Session::removeRun(const QString &runId)
     changed();
 }
 
-void Session::replace(const SessionData &data, const QString &filePath)
+void Session::replace(SessionData data, const QString &filePath)
 {
     emit aboutToReset();
-    m_data = data;
+    SessionData old = std::exchange(m_data, std::move(data));
+    if (old.runs.size() > 1000) // freed off the UI thread; its strings' counts are atomic
+        (void)QtConcurrent::run([old = std::move(old)] {});
     reindexProfiles();
     ++m_revision;
     // Room to grow, taken now: the first run added to a list at its capacity (or still shared with

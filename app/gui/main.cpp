@@ -1,7 +1,9 @@
 // gemmscope: the desktop application, plus headless commands for scripts and CI.
 #include "event_timing_application.h"
+#include "file_open.h"
 #include "main_window.h"
 #include "open_stall.h"
+#include "open_timing.h"
 #include "parameter_panel.h"
 #include "session.h"
 #include "session_render.h"
@@ -24,10 +26,25 @@ int importBench(const QString &bench, const QString &out)
         err << "gemmscope: --import-bench needs --save FILE\n";
         return 2;
     }
+    QString error;
+    // Another GemmScope file is named as what it is, with where it opens.
+    const FileSniff sniff = sniffGemmScopeFile(bench, &error);
+    if (error.isEmpty() && sniff.kind != FileKind::Bench &&
+        (sniff.kind == FileKind::Session || sniff.kind == FileKind::ResultsExport ||
+         isSweepKind(sniff.kind))) {
+        err << "gemmscope: " << bench << " is " << describeFileKind(sniff.kind)
+            << (sniff.kind == FileKind::Session
+                    ? QStringLiteral("; open it directly: gemmscope %1").arg(bench)
+                    : QStringLiteral(", not a bench file; open it in the window: "
+                                     "gemmscope %1")
+                          .arg(bench))
+            << '\n';
+        return 1;
+    }
+    error.clear();
     Session session;
     session.setAutosavePath({}); // a command-line conversion leaves the user's autosave alone
-    QString error;
-    QStringList notices; // what the bench left out (a profile past the limits)
+    QStringList notices;         // what the bench left out (a profile past the limits)
     if (!session.importBench(bench, &error, &notices) || !session.saveAs(out, &error)) {
         err << "gemmscope: " << error << '\n';
         return 1;
@@ -163,8 +180,7 @@ void chooseHeadlessPlatform(int argc, char **argv)
         const bool headless = arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
                               arg == "--version" || arg.startsWith("--import-bench") ||
                               arg.startsWith("--render-session");
-        if (headless ||
-            (!display && (arg == "--measure-ui-stall" || arg.startsWith("--measure-open-stall")))) {
+        if (headless || (!display && (arg == "--measure-ui-stall" || arg.startsWith("--measure-open")))) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
             return;
         }
@@ -216,6 +232,12 @@ int main(int argc, char **argv)
         QStringLiteral("Open this session as File > Open does, show its first profile and print the UI "
                        "thread's longest stall in ms."),
         QStringLiteral("session.json"));
+    const QCommandLineOption openTimingOption(
+        QStringLiteral("measure-open"),
+        QStringLiteral("Open this file as the command line does and print when it was shown and first "
+                       "painted, the UI thread's longest stall, each workspace switch in ms and the peak "
+                       "memory."),
+        QStringLiteral("FILE"));
     const QCommandLineOption preloadOption(
         QStringLiteral("preload"),
         QStringLiteral("With --measure-ui-stall: open this session first (a big one: the stall at scale)."),
@@ -234,9 +256,12 @@ int main(int argc, char **argv)
         QStringLiteral("NAME"));
     parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption,
                        screenshotOption, presetOption, tabOption, workspaceOption, preloadOption,
-                       openStallOption});
-    parser.addPositionalArgument(QStringLiteral("session"), QStringLiteral("A session file to open."),
-                                 QStringLiteral("[session]"));
+                       openStallOption, openTimingOption});
+    parser.addPositionalArgument(
+        QStringLiteral("files"),
+        QStringLiteral("Files to open: sessions, bench, sweep and size-sweep JSON, sweep journals "
+                       "(.gsweep), exported results."),
+        QStringLiteral("[files...]"));
     parser.process(app);
 
     if (parser.isSet(importOption))
@@ -247,6 +272,8 @@ int main(int argc, char **argv)
     // go through a private copy: a link, a pipe or a huge file at the settings' name is left alone
     // and the window starts on defaults, saying why.
     const SettingsFile settings;
+    if (parser.isSet(openTimingOption))
+        return measureOpen(app, parser.value(openTimingOption));
     if (parser.isSet(openStallOption))
         return measureOpenStall(app, parser.value(openStallOption));
     if (parser.isSet(stallOption)) {
@@ -263,12 +290,11 @@ int main(int argc, char **argv)
     MainWindow window;
     const QStringList positional = parser.positionalArguments();
     if (!positional.isEmpty()) {
-        // Read off the UI thread, as File > Open does: the window shows while a large file is read.
-        window.openSessionInBackground(positional.first(), [&window](bool opened, const QString &error) {
-            if (opened || error.isEmpty())
-                return;
-            QTextStream(stderr) << "gemmscope: " << error << '\n';
-            window.loadDefaultSession();
+        // Any file GemmScope writes, read off the UI thread as File > Open does: the window shows
+        // while a large file is read; a file that cannot be opened is said in the window.
+        window.openCommandLine(positional, [](const QStringList &failures) {
+            for (const QString &failure : failures)
+                QTextStream(stderr) << "gemmscope: " << failure << '\n';
         });
     } else {
         window.loadDefaultSession(); // a user without a GPU sees the published numbers at once

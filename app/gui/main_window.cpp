@@ -5,6 +5,7 @@
 #include "export_actions.h"
 #include "help_dialog.h"
 #include "notice_bar.h"
+#include "open_actions.h"
 #include "parameter_panel.h"
 #include "profile_presenter.h"
 #include "results_model.h"
@@ -137,6 +138,15 @@ void MainWindow::buildActions()
     // What an imported bench left out is said where an opened session's is.
     connect(m_sessionActions, &SessionActions::notices, this, [this](const QStringList &sentences) {
         m_views.sessionNotice->show(sentences.join(QLatin1Char(' ')));
+    });
+    // A sweep opened from a file is shown where it belongs (the grid's or the size curves' tab).
+    connect(m_sessionActions->opener(), &FileOpener::sweepOpened, this, [this](const SweepData &sweep) {
+        SweepViewBase *view = sweep.spec.kind == SweepKind::Sizes
+                                  ? static_cast<SweepViewBase *>(m_views.sweeps.sizes)
+                                  : static_cast<SweepViewBase *>(m_views.sweeps.grid);
+        m_views.workspaces->setCurrent(Workspace::Sweep);
+        m_views.sweeps.tabs->setCurrentWidget(view);
+        view->showSweep(sweep);
     });
     // What the empty panes' buttons open, in the File menu too.
     QAction *openDefault = addWindowAction(this, "actionOpenDefaultSession", tr("Open &Default Session"));
@@ -419,6 +429,18 @@ void MainWindow::openSessionInBackground(const QString &path,
                                          std::function<void(bool opened, const QString &error)> done)
 {
     m_sessionActions->openInBackground(path, std::move(done));
+}
+
+void MainWindow::openCommandLine(const QStringList &paths,
+                                 std::function<void(const QStringList &failures)> failed)
+{
+    m_sessionActions->opener()->openAll(paths, FileOpener::Asked::CommandLine,
+                                        [this, failed](const QStringList &failures) {
+                                            if (failed && !failures.isEmpty())
+                                                failed(failures);
+                                            if (m_session->runs().isEmpty() && m_session->sweeps().isEmpty())
+                                                loadDefaultSession();
+                                        });
 }
 
 QWidget *MainWindow::exportTarget() const

@@ -72,6 +72,12 @@ public:
     // As File > Open: read in a worker thread, then shown (SessionActions::openInBackground).
     void openSessionInBackground(const QString &path,
                                  std::function<void(bool opened, const QString &error)> done = {});
+    // What `gemmscope FILE...` does: any files GemmScope writes, each opened where it belongs
+    // (FileOpener, open_actions.h), one after the other; why one could not be opened is said in the
+    // window's notice (and through `failed`, for stderr). When none opened, the published numbers
+    // are shown, the sentences still in the notice.
+    void openCommandLine(const QStringList &paths,
+                         std::function<void(const QStringList &failures)> failed = {});
     bool exportTo(const QString &path, QString *error); // results (.csv/.json) or the focused view
     QWidget *exportTarget() const;                      // the view Ctrl+E writes (the one last clicked)
     QString exportDialogTitle() const;                  // "Export the coalescing frame"

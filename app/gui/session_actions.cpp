@@ -2,6 +2,7 @@
 
 #include "file_write.h"
 #include "notice_bar.h"
+#include "open_actions.h"
 #include "plain_text.h"
 #include "recent_files.h"
 #include "session.h"
@@ -23,8 +24,12 @@
 namespace gemmscope {
 
 SessionActions::SessionActions(Session *session, QWidget *window, NoticeBar *autosaveNotice)
-    : QObject(window), m_session(session), m_window(window), m_autosaveNotice(autosaveNotice)
+    : QObject(window), m_session(session), m_window(window), m_autosaveNotice(autosaveNotice),
+      m_opener(new FileOpener(session, this, window))
 {
+    connect(m_opener, &FileOpener::readingStarted, this, &SessionActions::readingStarted);
+    connect(m_opener, &FileOpener::readingFinished, this, &SessionActions::readingFinished);
+    connect(m_opener, &FileOpener::notices, this, &SessionActions::notices);
     // A save of a recent session that was killed mid-write left its temporary beside it.
     for (const QString &path : RecentFiles::list())
         removeInterruptedWrites(path);
@@ -32,13 +37,17 @@ SessionActions::SessionActions(Session *session, QWidget *window, NoticeBar *aut
     m_save = addWindowAction(window, "actionSave", tr("&Save"), QKeySequence::Save);
     m_saveAs = addWindowAction(window, "actionSaveAs", tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")));
     m_importBench = addWindowAction(window, "actionImportBench", tr("&Import Bench JSON…"), {});
-    m_open->setToolTip(tr("Open a saved session (Ctrl+O)"));
-    m_importBench->setToolTip(tr("Add the runs of a gemmscope-bench --json file to this session"));
+    m_open->setToolTip(tr("Open a session, a bench, sweep or size-sweep file, a sweep journal or "
+                          "exported results (Ctrl+O); files can be dropped on the window too"));
+    m_importBench->setToolTip(
+        tr("Add the runs (and profiles) of a gemmscope-bench --json file to this session"));
     connect(m_open, &QAction::triggered, this, [this] {
         if (!confirmDiscard())
             return;
-        const QString path = QFileDialog::getOpenFileName(m_window, tr("Open session"), QString(),
-                                                          tr("GemmScope sessions (*.json);;All files (*)"));
+        // Every file GemmScope writes; told apart by its content, not by this filter.
+        const QString path = QFileDialog::getOpenFileName(
+            m_window, tr("Open"), QString(),
+            tr("GemmScope files (*.json *.gsweep);;Sweep journals (*.gsweep);;All files (*)"));
         if (!path.isEmpty())
             openInBackground(path, [this](bool, const QString &error) {
                 if (!error.isEmpty())
@@ -109,53 +118,28 @@ bool SessionActions::open(const QString &path, QString *error)
 void SessionActions::openInBackground(const QString &path,
                                       std::function<void(bool opened, const QString &error)> done)
 {
-    const quint64 ticket = ++m_openTicket;
-    const quint64 revision = m_session->revision();
-    emit readingStarted(path);
-    auto *watcher = new QFutureWatcher<SessionParse>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket, revision, path, done] {
-        watcher->deleteLater();
-        if (ticket != m_openTicket) { // a later open replaced this one: its file is shown instead
-            if (done)
-                done(false, {});
-            return;
-        }
-        const SessionParse parsed = watcher->result();
-        bool opened = false;
-        QString error;
-        // Runs that finished while the file was read are asked about, as before any open.
-        if (!parsed.data) {
-            error = parsed.error;
-        } else if (m_session->revision() == revision || !m_session->isModified() || confirmDiscard()) {
-            m_session->replace(*parsed.data, QFileInfo(path).absoluteFilePath());
-            RecentFiles::add(path);
-            updateRecentMenu();
-            opened = true;
-        }
-        emit readingFinished(path);
-        if (done)
-            done(opened, error);
-    });
-    watcher->setFuture(QtConcurrent::run([path] { return readSessionFileForViews(path); }));
+    m_opener->open(path, FileOpener::Asked::Open, std::move(done));
+}
+
+bool SessionActions::adoptSession(SessionData &&data, const QString &path, quint64 revision, bool askedBefore)
+{
+    // Unsaved runs are asked about: before the read where the menu asked (then only the runs that
+    // finished while the file was read), else now (a drop, the command line, Import Bench JSON).
+    const bool askedAboutAll = askedBefore && m_session->revision() == revision;
+    if (!askedAboutAll && m_session->isModified() && !confirmDiscard())
+        return false;
+    m_session->replace(std::move(data), QFileInfo(path).absoluteFilePath());
+    RecentFiles::add(path);
+    updateRecentMenu();
+    return true;
 }
 
 void SessionActions::importInBackground(const QString &path)
 {
-    emit readingStarted(path);
-    auto *watcher = new QFutureWatcher<SessionParse>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
-        watcher->deleteLater();
-        const SessionParse parsed = watcher->result();
-        emit readingFinished(path);
-        if (!parsed.data) {
-            warn(m_window, tr("Import bench JSON"), parsed.error);
-            return;
-        }
-        m_session->addImported(*parsed.data, path);
-        if (!parsed.data->notices.isEmpty())
-            emit notices(parsed.data->notices);
+    m_opener->open(path, FileOpener::Asked::ImportBench, [this](bool, const QString &error) {
+        if (!error.isEmpty())
+            warn(m_window, tr("Import bench JSON"), error);
     });
-    watcher->setFuture(QtConcurrent::run([path] { return importBenchFile(path); }));
 }
 
 bool SessionActions::save()

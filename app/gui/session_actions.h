@@ -14,8 +14,10 @@ class QWidget;
 
 namespace gemmscope {
 
+class FileOpener;
 class NoticeBar;
 class Session;
+struct SessionData;
 struct AutosaveRecovery;
 
 class SessionActions : public QObject {
@@ -33,8 +35,15 @@ public:
     // and is remembered in Open Recent. `done` runs in this thread once it is open (true), or was
     // refused (false and the sentence why: nothing changed), or was dropped (false, no sentence):
     // a later open replaced it, or the user kept the changes made while it was read.
+    // Any file GemmScope writes opens so (FileOpener, open_actions.h): a session as above, a bench
+    // or sweep where it belongs.
     void openInBackground(const QString &path,
                           std::function<void(bool opened, const QString &error)> done = {});
+    // Replaces the session with one read from `path` (FileOpener's reads): unsaved runs are asked
+    // about unless the user was asked before the read began (`askedBefore`, at `revision`) and
+    // nothing changed since. False: the user kept them, nothing changed.
+    bool adoptSession(SessionData &&data, const QString &path, quint64 revision, bool askedBefore);
+    FileOpener *opener() const { return m_opener; }
     bool save();
     bool saveAs();
     // True when the session's runs may be dropped: nothing unsaved, or the user saved or chose
@@ -55,7 +64,7 @@ public:
 
     // What Import Bench JSON does: the bench is read in a worker thread, then its runs and
     // profiles are added to the session; what it left out is said through notices(), a file that
-    // cannot be read in a dialog.
+    // cannot be read in a dialog. Another GemmScope file is opened as what it is, and said so.
     void importInBackground(const QString &path);
 
 signals:
@@ -78,7 +87,7 @@ private:
     QMenu *m_recentMenu;
     NoticeBar *m_autosaveNotice;
     QString m_autosaveProblem;
-    quint64 m_openTicket = 0; // the latest openInBackground: an earlier one's file is dropped
+    FileOpener *m_opener; // every read of a file the user names
 };
 
 } // namespace gemmscope

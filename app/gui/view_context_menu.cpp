@@ -12,7 +12,7 @@ namespace gemmscope {
 
 namespace {
 
-QString tr(const char *text)
+QString menuTr(const char *text)
 {
     return QCoreApplication::translate("ViewContextMenu", text);
 }
@@ -30,18 +30,18 @@ void addViewContextMenu(QWidget *window, ViewRegistry *registry, Workspaces *wor
         QWidget *view = registry->viewContaining(surface);
         if (!view || !window->isAncestorOf(view))
             return;
-        menu.addAction(tr("Export %1…").arg(registry->viewName(view)), window,
+        menu.addAction(menuTr("Export %1…").arg(registry->viewName(view)), window,
                        [registry, view, exportDialog] {
                            registry->setFocused(view);
                            exportDialog();
                        });
         QAction *max = menu.addAction(
-            workspaces->maximised() ? tr("Restore the arrangement") : tr("Maximise this view"), window,
-            [registry, workspaces, view] {
+            workspaces->maximised() ? menuTr("Restore the arrangement") : menuTr("Maximise this view"),
+            window, [registry, workspaces, view] {
                 registry->setFocused(view);
                 workspaces->setMaximised(workspaces->maximised() ? nullptr : workspaces->paneOf(view));
             });
-        max->setShortcut(QKeySequence(tr("Ctrl+M")));
+        max->setShortcut(QKeySequence(menuTr("Ctrl+M")));
     });
 }
 

@@ -24,7 +24,7 @@ namespace gemmscope {
 
 namespace {
 
-QString tr(const char *text)
+QString tabTr(const char *text)
 {
     return QCoreApplication::translate("KernelTabs", text);
 }
@@ -61,24 +61,27 @@ KernelTabs KernelTabs::build()
     k.compile = new CompilePanel; // named "compilePanel" by itself
     k.tabs = named(new QTabWidget, "mappingTabs");
     k.tabs->setDocumentMode(true);
-    k.tabs->addTab(k.mappingStack, tr("Tile map"));
-    k.tabs->addTab(scrolled(k.coalescing), tr("Coalescing"));
-    k.tabs->addTab(scrolled(k.bankConflicts), tr("Bank conflicts"));
-    k.tabs->addTab(k.source, tr("Source"));
-    k.tabs->addTab(k.machineCode, tr("SASS"));
-    k.tabs->addTab(k.compile, tr("Compile"));
+    k.tabs->addTab(k.mappingStack, tabTr("Tile map"));
+    k.tabs->addTab(scrolled(k.coalescing), tabTr("Coalescing"));
+    k.tabs->addTab(scrolled(k.bankConflicts), tabTr("Bank conflicts"));
+    k.tabs->addTab(k.source, tabTr("Source"));
+    k.tabs->addTab(k.machineCode, tabTr("SASS"));
+    k.tabs->addTab(k.compile, tabTr("Compile"));
     // "PTX" while the PTX stands in for SASS (no nvdisasm): the tab names what it shows.
     QObject::connect(k.machineCode, &MachineCodeView::levelNameChanged, k.tabs,
                      [tabs = k.tabs, view = k.machineCode](const QString &name) {
                          tabs->setTabText(tabs->indexOf(view), name);
                      });
-    k.tabs->setTabToolTip(0, tr("Which thread of which warp owns, loads and stores what"));
-    k.tabs->setTabToolTip(1, tr("Each warp instruction's 32 addresses and the 32-byte sectors they touch"));
-    k.tabs->setTabToolTip(2, tr("Shared-memory banks each warp instruction touches, and its conflicts"));
-    k.tabs->setTabToolTip(3, tr("The stage's CUDA source, and its diff from the stage it was written from"));
-    k.tabs->setTabToolTip(4,
-                          tr("PTX and SASS of the configured kernel, the hot loop and its instruction mix"));
-    k.tabs->setTabToolTip(5, tr("The last compile (Ctrl+B): registers, spills, shared memory, occupancy and "
+    k.tabs->setTabToolTip(0, tabTr("Which thread of which warp owns, loads and stores what"));
+    k.tabs->setTabToolTip(1,
+                          tabTr("Each warp instruction's 32 addresses and the 32-byte sectors they touch"));
+    k.tabs->setTabToolTip(2, tabTr("Shared-memory banks each warp instruction touches, and its conflicts"));
+    k.tabs->setTabToolTip(3,
+                          tabTr("The stage's CUDA source, and its diff from the stage it was written from"));
+    k.tabs->setTabToolTip(
+        4, tabTr("PTX and SASS of the configured kernel, the hot loop and its instruction mix"));
+    k.tabs->setTabToolTip(5,
+                          tabTr("The last compile (Ctrl+B): registers, spills, shared memory, occupancy and "
                                 "its limiter, the ptxas log"));
     return k;
 }
@@ -93,10 +96,10 @@ SweepTabs SweepTabs::build(Session *session)
     s.grid = named(new SweepView(s.gridSweeps), "sweepView");
     s.sizes = named(new SizeSweepView(s.sizeSweeps), "sizeSweepView");
     s.tabs->setDocumentMode(true);
-    s.tabs->addTab(s.grid, tr("Parameter grid"));
-    s.tabs->addTab(s.sizes, tr("Problem sizes"));
-    s.tabs->setTabToolTip(0, tr("Every configuration of two parameters of a stage, on a heatmap"));
-    s.tabs->setTabToolTip(1, tr("TFLOP/s against problem size for chosen presets and cuBLAS"));
+    s.tabs->addTab(s.grid, tabTr("Parameter grid"));
+    s.tabs->addTab(s.sizes, tabTr("Problem sizes"));
+    s.tabs->setTabToolTip(0, tabTr("Every configuration of two parameters of a stage, on a heatmap"));
+    s.tabs->setTabToolTip(1, tabTr("TFLOP/s against problem size for chosen presets and cuBLAS"));
     return s;
 }
 
@@ -108,12 +111,13 @@ CountersPane CountersPane::build()
     c.whyNotCublas = named(new BaselineCompareView, "baselineCompareView");
     c.pane = named(new QTabWidget, "countersTabs");
     c.pane->setDocumentMode(true);
-    c.pane->addTab(scrolled(c.counters), tr("Counters"));
-    c.pane->addTab(c.memory, tr("Memory per instruction"));
-    c.pane->addTab(scrolled(c.whyNotCublas), tr("Why not cuBLAS?"));
-    c.pane->setTabToolTip(0, tr("The selected run's hardware counters against the access model"));
-    c.pane->setTabToolTip(1, tr("From a profile: each global and shared load and store against its ideal"));
-    c.pane->setTabToolTip(2, tr("From two profiles: where this configuration and cuBLAS differ"));
+    c.pane->addTab(scrolled(c.counters), tabTr("Counters"));
+    c.pane->addTab(c.memory, tabTr("Memory per instruction"));
+    c.pane->addTab(scrolled(c.whyNotCublas), tabTr("Why not cuBLAS?"));
+    c.pane->setTabToolTip(0, tabTr("The selected run's hardware counters against the access model"));
+    c.pane->setTabToolTip(1,
+                          tabTr("From a profile: each global and shared load and store against its ideal"));
+    c.pane->setTabToolTip(2, tabTr("From two profiles: where this configuration and cuBLAS differ"));
     return c;
 }
 
