@@ -56,17 +56,25 @@ class TestWindowSurfaces : public QObject {
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
-    // Memory per instruction and Why not cuBLAS? in a session without profiles, in a window that
-    // cannot profile: they say so in the same look, in their own words, and offer the default
-    // session's H200 profiles; the button opens it and the offer goes.
-    void profilePanesOfferTheDefaultSessionWhenNothingCanProfile()
+    // Memory per instruction and Why not cuBLAS? in a session of one's own without profiles, in a
+    // window that cannot profile: they say what they would show, that nothing can profile here, and
+    // offer the embedded example; the button shows the example's H200 profiles BESIDE the session
+    // (its runs, file and profiles untouched), each pane labelled as the example, and a session
+    // profile of its own would still win.
+    void profilePanesShowTheExampleBesideTheSession()
     {
         MainWindow window(options());
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!window.runnerAvailable());
+        QString error;
+        QVERIFY2(window.openSession(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
         QVERIFY(window.session()->profiles().isEmpty());
+        const QList<RunRecord> ownRuns = window.session()->runs();
+        const QString ownFile = window.session()->filePath();
         auto *memory = window.findChild<MemoryInstructionView *>();
         auto *whyNot = window.findChild<BaselineCompareView *>();
         QVERIFY(memory && whyNot);
@@ -74,30 +82,38 @@ private slots:
             QVERIFY(!empty->isHidden());
             QVERIFY2(!empty->text().contains(QStringLiteral("Run > Profile")), qPrintable(empty->text()));
             QVERIFY2(empty->text().contains(QStringLiteral("cannot profile")), qPrintable(empty->text()));
-            QCOMPARE(empty->offer(), QStringLiteral("Open the Default Session (H200 Profiles)"));
+            QCOMPARE(empty->offer(), QStringLiteral("Show the Embedded Example (H200)"));
+            QVERIFY(!empty->offerButton()->toolTip().contains(QStringLiteral("Replaces")));
         }
-        // Each in its tab's words: not "where its time goes, line by line" under Memory.
-        QVERIFY(memory->emptyState()->text().contains(QStringLiteral("memory instruction")));
-        QVERIFY(!memory->emptyState()->text().contains(QStringLiteral("line by line")));
-        QVERIFY(whyNot->emptyState()->text().contains(QStringLiteral("cuBLAS")));
-        // One look: neither empty state is bold, both sit at the top of their pane.
+        // Each says what it would show, in its own words.
+        QVERIFY(memory->emptyState()->text().contains(QStringLiteral("sectors or wavefronts")));
+        QVERIFY(whyNot->emptyState()->text().contains(QStringLiteral("estimated cost in time")));
         QVERIFY(!memory->emptyState()->textLabel()->font().bold());
         QVERIFY(!whyNot->emptyState()->textLabel()->font().bold());
 
-        memory->emptyState()->offerButton()->click();
-        QVERIFY(!window.session()->profiles().isEmpty());
-        QVERIFY(memory->emptyState()->offer().isEmpty());
-        QVERIFY(whyNot->emptyState()->offer().isEmpty());
+        whyNot->emptyState()->offerButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(whyNot->comparing(), 60000);
+        // Beside, never instead: the session is the user's still.
+        QVERIFY(window.session()->profiles().isEmpty());
+        QCOMPARE(window.session()->runs(), ownRuns);
+        QCOMPARE(window.session()->filePath(), ownFile);
+        for (const QString &note : {whyNot->referenceNote(), memory->referenceNote()})
+            QVERIFY2(note.startsWith(QStringLiteral("Embedded example (H200), not your session: ")),
+                     qPrintable(note));
+        QVERIFY2(whyNot->headline().startsWith(QStringLiteral("Estimated largest cost: ")),
+                 qPrintable(whyNot->headline()));
+        QVERIFY(!whyNot->costList().isEmpty());
+        QVERIFY(memory->emptyState()->isHidden());
     }
 
-    // With a runner the pane says how to profile and offers nothing else.
+    // With a runner the pane says how to profile, and the example is offered beside it.
     void profilePanesSayHowToProfileWhenARunnerCan()
     {
         MainWindow window(options());
         window.showRunnerStatus(true, QStringLiteral("NVIDIA H200"));
         auto *memory = window.findChild<MemoryInstructionView *>();
         QVERIFY(memory->emptyState()->text().contains(QStringLiteral("Run > Profile (Ctrl+P)")));
-        QVERIFY(memory->emptyState()->offer().isEmpty());
+        QCOMPARE(memory->emptyState()->offer(), QStringLiteral("Show the Embedded Example (H200)"));
         // The default session is also one File menu entry away.
         QAction *openDefault = window.action(QStringLiteral("actionOpenDefaultSession"));
         QVERIFY(openDefault);
