@@ -11,8 +11,10 @@
 #include "parameter_panel.h"
 #include "session.h"
 #include "size_sweep_view.h"
+#include "stage_source_view.h"
 #include "support/scoped_env.h"
 #include "support/test_data.h"
+#include "support/view_shots.h"
 #include "sweep_view.h"
 #include "tile_map_view.h"
 
@@ -73,7 +75,13 @@ private slots:
                      QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
                  qPrintable(error));
         QVERIFY(window.session()->profiles().isEmpty());
-        const QList<RunRecord> ownRuns = window.session()->runs();
+        const auto runIds = [&window] {
+            QStringList ids;
+            for (const RunRecord &r : window.session()->runs())
+                ids << r.runId;
+            return ids;
+        };
+        const QStringList ownRuns = runIds();
         const QString ownFile = window.session()->filePath();
         auto *memory = window.findChild<MemoryInstructionView *>();
         auto *whyNot = window.findChild<BaselineCompareView *>();
@@ -95,7 +103,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(whyNot->comparing(), 60000);
         // Beside, never instead: the session is the user's still.
         QVERIFY(window.session()->profiles().isEmpty());
-        QCOMPARE(window.session()->runs(), ownRuns);
+        QCOMPARE(runIds(), ownRuns);
+        QVERIFY(!window.session()->isModified());
         QCOMPARE(window.session()->filePath(), ownFile);
         for (const QString &note : {whyNot->referenceNote(), memory->referenceNote()})
             QVERIFY2(note.startsWith(QStringLiteral("Embedded example (H200), not your session: ")),
@@ -104,6 +113,29 @@ private slots:
                  qPrintable(whyNot->headline()));
         QVERIFY(!whyNot->costList().isEmpty());
         QVERIFY(memory->emptyState()->isHidden());
+        // The Source view takes the example's profile of the panel's stage only, under the same band;
+        // a stage the example lacks keeps its sentence (another stage's samples fit other lines).
+        auto *panel = window.findChild<ParameterPanel *>();
+        auto *source = window.findChild<StageSourceView *>();
+        QVERIFY(panel && source);
+        panel->setStage(StageId::Coalesced);
+        QTRY_VERIFY(source->hasProfile());
+        QVERIFY2(source->profileCaption().startsWith(
+                     QStringLiteral("Embedded example (H200), not your session: ")),
+                 qPrintable(source->profileCaption()));
+        panel->setStage(StageId::Naive);
+        QTRY_VERIFY(!source->hasProfile());
+        QVERIFY(source->profileCaption().isEmpty());
+        // For a person to look at (kept under $GEMMSCOPE_SHOT_DIR when set).
+        QVERIFY(window.showView(QStringLiteral("Why not cuBLAS?")));
+        for (const QSize size : {QSize(1280, 800), QSize(1440, 900), QSize(1920, 1080)})
+            QVERIFY(
+                !test::renderShot(&window, size,
+                                  QStringLiteral("why_example_%1x%2").arg(size.width()).arg(size.height()))
+                     .isEmpty());
+        QVERIFY(window.showView(QStringLiteral("Memory per instruction")));
+        QVERIFY(!test::renderShot(&window, QSize(1440, 900), QStringLiteral("memory_example_1440x900"))
+                     .isEmpty());
     }
 
     // With a runner the pane says how to profile, and the example is offered beside it.

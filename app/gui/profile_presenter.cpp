@@ -125,9 +125,12 @@ QString ProfilePresenter::exampleNote(const StoredProfile &shown, const QString 
     QString note =
         tr("Embedded example (H200), not your session: %1 at %2, recorded on %3.")
             .arg(nameOf(e), sizeText(e.size), e.gpu.name.isEmpty() ? tr("an NVIDIA H200") : e.gpu.name);
-    if (!wantedStage.isEmpty() && wantedStage != e.stage)
-        note += QLatin1Char(' ') + tr("The example has no profile of %1; its stages: %2.")
-                                       .arg(wantedStage, profiledStages(m_example));
+    if (!wantedStage.isEmpty() && wantedStage != e.stage) {
+        const StageInfo *wanted = findStage(wantedStage.toStdString());
+        note += QLatin1Char(' ') + tr("The example has no profile of \"%1\"; it holds %2.")
+                                       .arg(wanted ? QString::fromStdString(wanted->title) : wantedStage,
+                                            profiledStages(m_example));
+    }
     note +=
         QLatin1Char(' ') + tr("Your session holds no profile of this configuration: %1")
                                .arg(m_profilingOff.isEmpty() ? tr("Run > Profile (Ctrl+P) measures yours.")
