@@ -1,6 +1,7 @@
 // Help > Glossary (app/gui/glossary.h): every word a new user stumbled on in the window (the
 // review of 2026-12-01) has an entry, the page is sorted, and its text is shown as text.
 #include "glossary.h"
+#include "stall_reasons.h"
 
 #include <QTest>
 #include <QTextDocument>
@@ -30,6 +31,22 @@ private slots:
         for (const GlossaryEntry &e : glossary())
             found = found || e.term.contains(word, Qt::CaseInsensitive);
         QVERIFY2(found, qPrintable(word + QStringLiteral(" has no glossary entry")));
+    }
+
+    // Every stall reason under the name the profile views print, with CUPTI's counter.
+    void everyStallReasonByItsViewName()
+    {
+        for (const QString &key : knownStallReasonKeys()) {
+            const StallReason r = stallReason(key);
+            bool found = false;
+            for (const GlossaryEntry &e : glossary())
+                if (e.term == QStringLiteral("Stall reason: ") + r.name) {
+                    QVERIFY(e.meaning.contains(r.cuptiName()));
+                    QVERIFY(e.meaning.contains(r.nsightName));
+                    found = true;
+                }
+            QVERIFY2(found, qPrintable(key));
+        }
     }
 
     void entriesAreSortedAndComplete()

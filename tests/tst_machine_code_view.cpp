@@ -5,6 +5,7 @@
 #include "profile_analysis.h"
 #include "profile_hotspot_table.h"
 #include "stall_breakdown_bar.h"
+#include "stall_reasons.h"
 #include "support/profile_fixtures.h"
 #include "support/test_data.h"
 #include "support/view_shots.h"
@@ -107,6 +108,13 @@ private slots:
         for (auto it = heat.constBegin(); it != heat.constEnd(); ++it) {
             QVERIFY(code->lines[size_t(it.key())].isInstruction);
             ffmaHot += code->lines[size_t(it.key())].opcode == "FFMA" && it->heat > 0.5;
+            // The SASS gutter in the one vocabulary (stall_reasons.h), CUPTI's names in the tooltip.
+            const QString reason = it->label.section(QStringLiteral(" % "), 1);
+            bool named = false;
+            for (const QString &key : knownStallReasonKeys())
+                named = named || stallReasonName(key) == reason;
+            QVERIFY2(named, qPrintable(it->label));
+            QVERIFY(it->tooltip.contains(QLatin1String("(CUPTI: ")));
         }
         QVERIFY(ffmaHot > 1000);
         ProfileHotspotTable *table = view.hotInstructions();

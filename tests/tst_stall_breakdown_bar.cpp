@@ -20,12 +20,15 @@ private slots:
         bar.setBreakdown(stallBreakdown(test::handMadeProfile()), QStringLiteral("Where the time goes"));
         QCOMPARE(bar.segments().size(), 5);
         QCOMPARE(bar.segments()[0].key, QStringLiteral("mio_throttle"));
-        QCOMPARE(bar.segments()[0].legend, QStringLiteral("shared-memory/MIO queue full 40 %"));
+        QCOMPARE(bar.segments()[0].legend, QStringLiteral("shared queue 40 %"));
         QCOMPARE(bar.segments()[0].share, 0.4);
-        QCOMPARE(bar.segments()[4].legend, QStringLiteral("waiting at __syncthreads() 5.0 %"));
+        QCOMPARE(bar.segments()[4].legend, QStringLiteral("barrier 5.0 %"));
         bar.resize(600, bar.heightForWidth(600));
         const QString tip = bar.tooltipAt(QPoint(20, bar.height() / 2 - 4)); // the bar's first segment
-        QVERIFY2(tip.contains(QLatin1String("MIO throttle")), qPrintable(tip));
+        // CUPTI's and Nsight Compute's names in the tooltip, the view's name in the legend.
+        QVERIFY2(tip.contains(QLatin1String("CUPTI: smsp__pcsamp_warps_issue_stalled_mio_throttle")),
+                 qPrintable(tip));
+        QVERIFY(tip.contains(QLatin1String("Nsight Compute: MIO Throttle")));
         QVERIFY(tip.contains(QLatin1String("shared-memory instructions")));
     }
 

@@ -11,8 +11,10 @@
 #include "parameter_panel.h"
 #include "session.h"
 #include "size_sweep_view.h"
+#include "stage_source_view.h"
 #include "support/scoped_env.h"
 #include "support/test_data.h"
+#include "support/view_shots.h"
 #include "sweep_view.h"
 #include "tile_map_view.h"
 
@@ -56,17 +58,31 @@ class TestWindowSurfaces : public QObject {
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
-    // Memory per instruction and Why not cuBLAS? in a session without profiles, in a window that
-    // cannot profile: they say so in the same look, in their own words, and offer the default
-    // session's H200 profiles; the button opens it and the offer goes.
-    void profilePanesOfferTheDefaultSessionWhenNothingCanProfile()
+    // Memory per instruction and Why not cuBLAS? in a session of one's own without profiles, in a
+    // window that cannot profile: they say what they would show, that nothing can profile here, and
+    // offer the embedded example; the button shows the example's H200 profiles BESIDE the session
+    // (its runs, file and profiles untouched), each pane labelled as the example, and a session
+    // profile of its own would still win.
+    void profilePanesShowTheExampleBesideTheSession()
     {
         MainWindow window(options());
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!window.runnerAvailable());
+        QString error;
+        QVERIFY2(window.openSession(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
         QVERIFY(window.session()->profiles().isEmpty());
+        const auto runIds = [&window] {
+            QStringList ids;
+            for (const RunRecord &r : window.session()->runs())
+                ids << r.runId;
+            return ids;
+        };
+        const QStringList ownRuns = runIds();
+        const QString ownFile = window.session()->filePath();
         auto *memory = window.findChild<MemoryInstructionView *>();
         auto *whyNot = window.findChild<BaselineCompareView *>();
         QVERIFY(memory && whyNot);
@@ -74,30 +90,62 @@ private slots:
             QVERIFY(!empty->isHidden());
             QVERIFY2(!empty->text().contains(QStringLiteral("Run > Profile")), qPrintable(empty->text()));
             QVERIFY2(empty->text().contains(QStringLiteral("cannot profile")), qPrintable(empty->text()));
-            QCOMPARE(empty->offer(), QStringLiteral("Open the Default Session (H200 Profiles)"));
+            QCOMPARE(empty->offer(), QStringLiteral("Show the Embedded Example (H200)"));
+            QVERIFY(!empty->offerButton()->toolTip().contains(QStringLiteral("Replaces")));
         }
-        // Each in its tab's words: not "where its time goes, line by line" under Memory.
-        QVERIFY(memory->emptyState()->text().contains(QStringLiteral("memory instruction")));
-        QVERIFY(!memory->emptyState()->text().contains(QStringLiteral("line by line")));
-        QVERIFY(whyNot->emptyState()->text().contains(QStringLiteral("cuBLAS")));
-        // One look: neither empty state is bold, both sit at the top of their pane.
+        // Each says what it would show, in its own words.
+        QVERIFY(memory->emptyState()->text().contains(QStringLiteral("sectors or wavefronts")));
+        QVERIFY(whyNot->emptyState()->text().contains(QStringLiteral("estimated cost in time")));
         QVERIFY(!memory->emptyState()->textLabel()->font().bold());
         QVERIFY(!whyNot->emptyState()->textLabel()->font().bold());
 
-        memory->emptyState()->offerButton()->click();
-        QVERIFY(!window.session()->profiles().isEmpty());
-        QVERIFY(memory->emptyState()->offer().isEmpty());
-        QVERIFY(whyNot->emptyState()->offer().isEmpty());
+        whyNot->emptyState()->offerButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(whyNot->comparing(), 60000);
+        // Beside, never instead: the session is the user's still.
+        QVERIFY(window.session()->profiles().isEmpty());
+        QCOMPARE(runIds(), ownRuns);
+        QVERIFY(!window.session()->isModified());
+        QCOMPARE(window.session()->filePath(), ownFile);
+        for (const QString &note : {whyNot->referenceNote(), memory->referenceNote()})
+            QVERIFY2(note.startsWith(QStringLiteral("Embedded example (H200), not your session: ")),
+                     qPrintable(note));
+        QVERIFY2(whyNot->headline().startsWith(QStringLiteral("Estimated largest cost: ")),
+                 qPrintable(whyNot->headline()));
+        QVERIFY(!whyNot->costList().isEmpty());
+        QVERIFY(memory->emptyState()->isHidden());
+        // The Source view takes the example's profile of the panel's stage only, under the same band;
+        // a stage the example lacks keeps its sentence (another stage's samples fit other lines).
+        auto *panel = window.findChild<ParameterPanel *>();
+        auto *source = window.findChild<StageSourceView *>();
+        QVERIFY(panel && source);
+        panel->setStage(StageId::Coalesced);
+        QTRY_VERIFY(source->hasProfile());
+        QVERIFY2(source->profileCaption().startsWith(
+                     QStringLiteral("Embedded example (H200), not your session: ")),
+                 qPrintable(source->profileCaption()));
+        panel->setStage(StageId::Naive);
+        QTRY_VERIFY(!source->hasProfile());
+        QVERIFY(source->profileCaption().isEmpty());
+        // For a person to look at (kept under $GEMMSCOPE_SHOT_DIR when set).
+        QVERIFY(window.showView(QStringLiteral("Why not cuBLAS?")));
+        for (const QSize size : {QSize(1280, 800), QSize(1440, 900), QSize(1920, 1080)})
+            QVERIFY(
+                !test::renderShot(&window, size,
+                                  QStringLiteral("why_example_%1x%2").arg(size.width()).arg(size.height()))
+                     .isEmpty());
+        QVERIFY(window.showView(QStringLiteral("Memory per instruction")));
+        QVERIFY(!test::renderShot(&window, QSize(1440, 900), QStringLiteral("memory_example_1440x900"))
+                     .isEmpty());
     }
 
-    // With a runner the pane says how to profile and offers nothing else.
+    // With a runner the pane says how to profile, and the example is offered beside it.
     void profilePanesSayHowToProfileWhenARunnerCan()
     {
         MainWindow window(options());
         window.showRunnerStatus(true, QStringLiteral("NVIDIA H200"));
         auto *memory = window.findChild<MemoryInstructionView *>();
         QVERIFY(memory->emptyState()->text().contains(QStringLiteral("Run > Profile (Ctrl+P)")));
-        QVERIFY(memory->emptyState()->offer().isEmpty());
+        QCOMPARE(memory->emptyState()->offer(), QStringLiteral("Show the Embedded Example (H200)"));
         // The default session is also one File menu entry away.
         QAction *openDefault = window.action(QStringLiteral("actionOpenDefaultSession"));
         QVERIFY(openDefault);

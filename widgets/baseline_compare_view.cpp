@@ -2,6 +2,7 @@
 
 #include "empty_state.h"
 
+#include <QCoreApplication>
 #include <QLabel>
 #include <QPainter>
 #include <QVBoxLayout>
@@ -24,6 +25,29 @@ QString valueText(const std::optional<double> &v)
     return QString::number(x, 'f', std::abs(x) >= 9.95 || x == 0 ? 0 : 1) + QStringLiteral(" %");
 }
 
+// The ranked terms that cost the candidate time, one line each, at most five.
+QString costLines(const CostRanking &costs)
+{
+    QStringList lines;
+    for (const CostTerm &t : costs.terms) {
+        if (t.ms <= 0 || lines.size() >= 5)
+            break;
+        const QString amount =
+            costs.timesMeasured
+                ? QStringLiteral("about %1 (%2 of its time)").arg(durationText(t.ms), shareText(t.share))
+                : QStringLiteral("about %1 of its time").arg(shareText(t.share));
+        QString line =
+            QStringLiteral("%1. %2: %3 — %4").arg(lines.size() + 1).arg(t.name, amount, t.measured);
+        if (!t.where.isEmpty())
+            line += QStringLiteral(" — ") + t.where;
+        lines << line;
+    }
+    if (lines.isEmpty())
+        return {};
+    return QCoreApplication::translate("BaselineCompareView", "Estimated cost in time, costliest first:") +
+           QLatin1Char('\n') + lines.join(QLatin1Char('\n'));
+}
+
 bool sameShape(const protocol::ProfileEvent &a, const protocol::ProfileEvent &b)
 {
     return a.size == b.size && (a.gpu.name.isEmpty() || b.gpu.name.isEmpty() || a.gpu.name == b.gpu.name);
@@ -38,7 +62,8 @@ QString sizeText(const ProblemSize &s)
 
 BaselineCompareView::BaselineCompareView(QWidget *parent)
     : QWidget(parent), m_noProfileText(tr("Profile this configuration to compare it with cuBLAS.")),
-      m_empty(new EmptyState), m_headline(new QLabel), m_notes(new QLabel)
+      m_empty(new EmptyState), m_reference(makeReferenceNote()), m_headline(new QLabel), m_costs(new QLabel),
+      m_notes(new QLabel)
 {
     setObjectName(QStringLiteral("baselineCompareView"));
     m_headline->setObjectName(QStringLiteral("baselineHeadline"));
@@ -47,13 +72,23 @@ BaselineCompareView::BaselineCompareView(QWidget *parent)
     QFont bold = m_headline->font();
     bold.setBold(true);
     m_headline->setFont(bold);
+    m_costs->setObjectName(QStringLiteral("baselineCosts"));
+    m_costs->setTextFormat(Qt::PlainText);
+    m_costs->setWordWrap(true);
+    m_costs->setToolTip(
+        tr("Each difference turned into time, as an estimate: the idle time of the unit cuBLAS keeps "
+           "busiest (issue slots or a pipe) split by stall reason in proportion to the samples; extra "
+           "instructions at one per busy issue cycle; shared-memory bank conflicts at one extra wavefront "
+           "per SM per cycle. The terms overlap and do not add up to the difference in time."));
     m_notes->setObjectName(QStringLiteral("baselineNotes"));
     m_notes->setTextFormat(Qt::PlainText);
     m_notes->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(kBoxMargin, kBoxMargin, kBoxMargin, kBoxMargin);
+    layout->addWidget(m_reference);
     layout->addWidget(m_empty);
     layout->addWidget(m_headline);
+    layout->addWidget(m_costs);
     layout->addWidget(m_notes);
     layout->addStretch(1); // the bars are painted under the labels
     refresh();
@@ -106,6 +141,23 @@ QString BaselineCompareView::headline() const
     return m_headline->text();
 }
 
+void BaselineCompareView::setReferenceNote(const QString &sentence)
+{
+    setReferenceNoteText(m_reference, sentence);
+    updateGeometry();
+    update();
+}
+
+QString BaselineCompareView::referenceNote() const
+{
+    return m_reference->isHidden() ? QString() : m_reference->text();
+}
+
+QString BaselineCompareView::costList() const
+{
+    return m_costs->isHidden() ? QString() : m_costs->text();
+}
+
 QString BaselineCompareView::notes() const
 {
     return m_notes->isHidden() ? QString() : m_notes->text();
@@ -145,6 +197,8 @@ void BaselineCompareView::refresh()
         if (!m_comparison.baselineNotes.isEmpty())
             notes << QStringLiteral("%1: %2").arg(m_baselineName, m_comparison.baselineNotes);
     }
+    m_costs->setText(costLines(m_comparison.costs));
+    m_costs->setVisible(!m_comparison.rows.isEmpty() && !m_costs->text().isEmpty());
     m_notes->setText(notes.join(QLatin1Char('\n')));
     m_notes->setVisible(!notes.isEmpty());
     // Nothing to compare: the sentence in the look every empty pane has (empty_state.h), not bold.
@@ -156,13 +210,18 @@ void BaselineCompareView::refresh()
     update();
 }
 
+int BaselineCompareView::labelsHeight(int width) const
+{
+    int h = 0;
+    for (const QLabel *label : {m_reference, m_headline, m_costs, m_notes})
+        if (!label->isHidden())
+            h += label->heightForWidth(width) + 6;
+    return h;
+}
+
 int BaselineCompareView::barsTop() const
 {
-    const int width = std::max(this->width(), 200) - 2 * kBoxMargin;
-    int top = kBoxMargin + m_headline->heightForWidth(width) + 6;
-    if (!m_notes->isHidden())
-        top += m_notes->heightForWidth(width) + 6;
-    return top;
+    return kBoxMargin + labelsHeight(std::max(this->width(), 200) - 2 * kBoxMargin);
 }
 
 int BaselineCompareView::heightForWidth(int width) const
@@ -170,13 +229,9 @@ int BaselineCompareView::heightForWidth(int width) const
     const int w = std::max(width, 200) - 2 * kBoxMargin;
     if (m_comparison.rows.isEmpty()) {
         const int empty = m_empty->heightForWidth(w);
-        return kBoxMargin + (empty > 0 ? empty : m_empty->sizeHint().height()) + kBoxMargin;
+        return kBoxMargin + labelsHeight(w) + (empty > 0 ? empty : m_empty->sizeHint().height()) + kBoxMargin;
     }
-    int h = kBoxMargin + m_headline->heightForWidth(w) + 6;
-    if (!m_notes->isHidden())
-        h += m_notes->heightForWidth(w) + 6;
-    if (m_comparison.rows.isEmpty())
-        return h + kBoxMargin;
+    int h = kBoxMargin + labelsHeight(w);
     const int lineHeight = fontMetrics().height();
     h += lineHeight + 6; // the legend
     LimiterGroup group{};

@@ -32,12 +32,19 @@ public:
     void setBaseline(const protocol::ProfileEvent *baseline, const QString &name = QStringLiteral("cuBLAS"));
     void setNoProfileText(const QString &sentence);  // "Profile this configuration (Ctrl+...) to compare"
     void setNoBaselineText(const QString &sentence); // overrides "No cuBLAS profile at MxNxK ... yet"
+    // The band over the comparison when it is not of the user's session ("Embedded example
+    // (H200)..."); empty: none.
+    void setReferenceNote(const QString &sentence);
+    QString referenceNote() const;
 
     // What shows instead of the bars while there is nothing to compare: the sentence and, where
     // one is offered, its button (empty_state.h).
     EmptyState *emptyState() const { return m_empty; }
     QString headline() const; // the sentence over the bars (or the empty state)
-    QString notes() const;    // the parts that failed, per profile
+    // The differences by estimated cost, costliest first, one line each ("1. i-cache miss: about
+    // 0.37 ms (4.2 %) — 0.40 ms against 30 µs; ... — pipelined.cuh:113"); empty: none to show.
+    QString costList() const;
+    QString notes() const; // the parts that failed, per profile
     const QList<LimiterRow> &rows() const { return m_comparison.rows; }
     bool comparing() const { return !m_comparison.rows.isEmpty(); }
 
@@ -55,13 +62,16 @@ protected:
 private:
     void refresh();
     int barsTop() const;
+    int labelsHeight(int width) const; // the labels over the bars, as laid out at `width`
 
     std::optional<protocol::ProfileEvent> m_profile, m_baseline;
     QString m_name, m_baselineName = QStringLiteral("cuBLAS");
     QString m_noProfileText, m_noBaselineText;
     BaselineComparison m_comparison;
     EmptyState *m_empty;
+    QLabel *m_reference;
     QLabel *m_headline;
+    QLabel *m_costs;
     QLabel *m_notes;
 };
 

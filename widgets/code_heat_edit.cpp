@@ -1,6 +1,7 @@
 #include "code_heat_edit.h"
 
 #include "chart_text.h"
+#include "stall_reasons.h"
 
 #include <QHelpEvent>
 #include <QPaintEvent>
@@ -14,8 +15,10 @@ namespace gemmscope {
 
 namespace {
 constexpr int kStrip = 6;
-constexpr int kChip = 8;        // the first reason's colour, as in the where-the-time-goes bar
-constexpr int kLabelChars = 20; // "48 % Short scoreboard" (longer labels are elided)
+constexpr int kChip = 8; // the first reason's colour, as in the where-the-time-goes bar
+// "100 % " and a stall name of at most kStallNameMaxChars (stall_reasons.h), and one to spare
+// for the 2 px the text keeps from the margin's edge: every name is printed whole.
+constexpr int kLabelChars = 6 + kStallNameMaxChars + 1;
 } // namespace
 
 class CodeHeatMargin : public QWidget {
@@ -71,6 +74,15 @@ int CodeHeatEdit::heatWidth() const
         return 0;
     // The strip, the first reason's colour chip (the bar's colour for it), the share and reason.
     return kStrip + 4 + kChip + 4 + fontMetrics().horizontalAdvance(QLatin1Char('0')) * kLabelChars;
+}
+
+QString CodeHeatEdit::marginText(int block) const
+{
+    const auto it = m_heat.constFind(block);
+    if (it == m_heat.constEnd())
+        return {};
+    const int textLeft = numberWidth() + kStrip + 4 + kChip + 4;
+    return fontMetrics().elidedText(it->label, Qt::ElideRight, marginWidth() - textLeft - 2);
 }
 
 int CodeHeatEdit::numberWidth() const
@@ -155,9 +167,8 @@ void CodeHeatEdit::paintMargin(QPaintEvent *event)
                     label.setAlphaF(0.6f);
                 p.setPen(label);
                 const int textLeft = heatLeft + kStrip + 4 + kChip + 4;
-                const int textWidth = m_margin->width() - textLeft - 2;
-                p.drawText(QRect(textLeft, top, textWidth, bottom - top), Qt::AlignLeft | Qt::AlignVCenter,
-                           fontMetrics().elidedText(it->label, Qt::ElideRight, textWidth));
+                p.drawText(QRect(textLeft, top, marginWidth() - textLeft - 2, bottom - top),
+                           Qt::AlignLeft | Qt::AlignVCenter, marginText(block.blockNumber()));
             }
         }
         block = block.next();

@@ -31,6 +31,7 @@ public:
     void setLineNumbers(bool on);
     bool lineNumbers() const { return m_lineNumbers; }
     QString marginTooltipAt(int y) const; // the tooltip of the line at viewport height y
+    QString marginText(int block) const;  // the label as the margin prints it (elided where it must be)
     void scrollToLine(int block);         // puts the cursor there and centres it
 
     // The colour of the strip for a heat in [0, 1]: the base colour blended towards red.

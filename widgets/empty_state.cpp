@@ -56,4 +56,24 @@ QString EmptyState::offer() const
     return m_button->isHidden() ? QString() : m_button->text();
 }
 
+QLabel *makeReferenceNote(QWidget *parent)
+{
+    auto *note = new QLabel(parent);
+    note->setObjectName(QStringLiteral("referenceNote"));
+    note->setTextFormat(Qt::PlainText); // stage and GPU names come from a file
+    note->setWordWrap(true);
+    // A warm band with dark text in light and dark palettes alike.
+    note->setStyleSheet(QStringLiteral("QLabel#referenceNote { background: #fff3cd; color: #4d3800; "
+                                       "border: 1px solid #e0c060; border-radius: 3px; padding: 4px 6px; }"));
+    note->hide();
+    return note;
+}
+
+void setReferenceNoteText(QLabel *note, const QString &sentence)
+{
+    note->setText(sentence);
+    note->setToolTip(sentence);
+    note->setVisible(!sentence.isEmpty());
+}
+
 } // namespace gemmscope

@@ -33,4 +33,10 @@ private:
     QPushButton *m_button;
 };
 
+// The line over a pane that shows something other than the user's own data (the embedded
+// example's profiles beside a session that has none): plain text on a tinted band, so that it is
+// never taken for the user's measurement. Hidden while its text is empty.
+QLabel *makeReferenceNote(QWidget *parent = nullptr);
+void setReferenceNoteText(QLabel *note, const QString &sentence);
+
 } // namespace gemmscope

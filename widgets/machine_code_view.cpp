@@ -682,14 +682,14 @@ void MachineCodeView::applyHeat()
             const QString share = shareText(h->share);
             lh.label = h->reasons.isEmpty()
                            ? share
-                           : QStringLiteral("%1 %2").arg(share, stallReason(h->reasons.first().key).label);
+                           : QStringLiteral("%1 %2").arg(share, stallReasonName(h->reasons.first().key));
             QStringList tip{QStringLiteral("%1: %2 % of the kernel's samples")
                                 .arg(h->instruction->sass.isEmpty() ? QString::fromStdString(l.opcode)
                                                                     : h->instruction->sass)
                                 .arg(QString::number(100.0 * h->share, 'f', 1))};
             for (const ReasonShare &r : h->reasons)
                 tip << QStringLiteral("  %1 %  %2")
-                           .arg(QString::number(100.0 * r.share, 'f', 1), stallReason(r.key).words);
+                           .arg(QString::number(100.0 * r.share, 'f', 1), stallReasonWithCupti(r.key));
             lh.tooltip = tip.join(QLatin1Char('\n'));
             if (!h->reasons.isEmpty())
                 lh.reasonColor = stallReasonColor(h->reasons.first().key);

@@ -18,8 +18,9 @@ MemoryInstructionView::MemoryInstructionView(QWidget *parent)
     : QWidget(parent),
       m_noProfileText(tr("No profile of this configuration yet: profile it to read each memory instruction's "
                          "sectors and wavefronts per request against the ideal.")),
-      m_empty(new EmptyState), m_headline(new QLabel), m_detail(new QLabel), m_table(new QTableView),
-      m_model(new MemoryInstructionsModel(this)), m_proxy(new QSortFilterProxyModel(this))
+      m_empty(new EmptyState), m_reference(makeReferenceNote()), m_headline(new QLabel), m_detail(new QLabel),
+      m_table(new QTableView), m_model(new MemoryInstructionsModel(this)),
+      m_proxy(new QSortFilterProxyModel(this))
 {
     setObjectName(QStringLiteral("memoryInstructionView"));
     m_headline->setObjectName(QStringLiteral("memoryHeadline"));
@@ -46,11 +47,22 @@ MemoryInstructionView::MemoryInstructionView(QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8); // as the Why-not-cuBLAS tab beside it
+    layout->addWidget(m_reference);
     layout->addWidget(m_empty, 1);
     layout->addWidget(m_headline);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_detail);
     setProfile(nullptr);
+}
+
+void MemoryInstructionView::setReferenceNote(const QString &sentence)
+{
+    setReferenceNoteText(m_reference, sentence);
+}
+
+QString MemoryInstructionView::referenceNote() const
+{
+    return m_reference->isHidden() ? QString() : m_reference->text();
 }
 
 void MemoryInstructionView::setNoProfileText(const QString &sentence)

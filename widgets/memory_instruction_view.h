@@ -39,6 +39,10 @@ public:
     void setNoProfileText(const QString &sentence);
     // What shows while there is no profile: the sentence and, where one is offered, its button.
     EmptyState *emptyState() const { return m_empty; }
+    // The band over the table when the profile is not of the user's session ("Embedded example
+    // (H200)..."); empty: none.
+    void setReferenceNote(const QString &sentence);
+    QString referenceNote() const;
 
     QString headline() const;   // the sentence over the table: a summary, an error or the empty state
     QString detailText() const; // the selected row's verdict and reason
@@ -60,6 +64,7 @@ private:
     std::optional<ModelFigures> m_modelFigures;
     QString m_noProfileText;
     EmptyState *m_empty;
+    QLabel *m_reference;
     QLabel *m_headline;
     QLabel *m_detail;
     QTableView *m_table;

@@ -1,6 +1,7 @@
 #include "stage_source_view.h"
 
 #include "code_heat_edit.h"
+#include "empty_state.h"
 #include "kernel_sources.h"
 #include "profile_digest.h"
 #include "profile_hotspot_table.h"
@@ -169,6 +170,8 @@ StageSourceView::StageSourceView(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(modes);
     layout->addWidget(m_header);
+    m_profileCaption = makeReferenceNote();
+    layout->addWidget(m_profileCaption);
     layout->addWidget(m_profileLabel);
     layout->addWidget(m_breakdown);
     layout->addWidget(m_split, 1);
@@ -430,6 +433,16 @@ void StageSourceView::setNoProfileText(const QString &sentence)
         applyProfile();
 }
 
+void StageSourceView::setProfileCaption(const QString &sentence)
+{
+    setReferenceNoteText(m_profileCaption, sentence);
+}
+
+QString StageSourceView::profileCaption() const
+{
+    return m_profileCaption->isHidden() ? QString() : m_profileCaption->text();
+}
+
 QString StageSourceView::profileText() const
 {
     return m_profileLabel->text();
@@ -502,7 +515,7 @@ void StageSourceView::applyHeat()
             const QString share = shareText(l.share);
             h.label = l.reasons.isEmpty()
                           ? share
-                          : QStringLiteral("%1 %2").arg(share, stallReason(l.reasons.first().key).label);
+                          : QStringLiteral("%1 %2").arg(share, stallReasonName(l.reasons.first().key));
             h.reasonColor = l.reasons.isEmpty() ? 0x888888 : stallReasonColor(l.reasons.first().key);
             QStringList tip{tr("Line %1: %2 % of the kernel's samples, %3 SASS instruction(s)")
                                 .arg(l.line)
@@ -510,7 +523,7 @@ void StageSourceView::applyHeat()
                                 .arg(l.instructions)};
             for (const ReasonShare &r : l.reasons)
                 tip << QStringLiteral("  %1 %  %2")
-                           .arg(QString::number(100.0 * r.share, 'f', 1), stallReason(r.key).words);
+                           .arg(QString::number(100.0 * r.share, 'f', 1), stallReasonWithCupti(r.key));
             h.tooltip = tip.join(QLatin1Char('\n'));
             heat.insert(l.line - 1, h);
         }

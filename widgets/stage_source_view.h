@@ -71,6 +71,10 @@ public:
     // What the profile line says without a profile ("Profile this configuration (Ctrl+P) to ...").
     void setNoProfileText(const QString &sentence);
     QString profileText() const; // the line above the bar: the profile, its error, or the empty state
+    // The band over the profile line when the profile is not of the user's session (the embedded
+    // example, empty_state.h); empty: none.
+    void setProfileCaption(const QString &sentence);
+    QString profileCaption() const;
     StallBreakdownBar *breakdownBar() const { return m_breakdown; }
     ProfileHotspotTable *hotLines() const { return m_hotLines; }
     CodeHeatEdit *editor() const { return m_editor; }
@@ -107,6 +111,7 @@ private:
     std::shared_ptr<const ProfileDigest> m_profile;
     QString m_noProfileText;
     QLabel *m_profileLabel;
+    QLabel *m_profileCaption = nullptr;
     StallBreakdownBar *m_breakdown;
     ProfileHotspotTable *m_hotLines;
     QSplitter *m_split;

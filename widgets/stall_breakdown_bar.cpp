@@ -42,16 +42,14 @@ void StallBreakdownBar::setBreakdown(const StallBreakdown &breakdown, const QStr
         if (r.share < kOtherBelow) {
             other += r.share;
             ++otherCount;
-            otherNames << stallReason(r.key).words;
+            otherNames << stallReasonName(r.key);
             continue;
         }
-        const StallReason reason = stallReason(r.key);
-        m_segments.append({r.key, QStringLiteral("%1 %2").arg(reason.words, percentText(r.share)), r.share,
-                           stallReasonColor(r.key)});
-        m_tooltips.append(QStringLiteral("%1 (%2): %3 of the samples, %4 samples.\n%5")
-                              .arg(reason.words, reason.label, percentText(r.share))
-                              .arg(QLocale().toString(r.samples, 'f', 0))
-                              .arg(reason.sentence));
+        m_segments.append({r.key, QStringLiteral("%1 %2").arg(stallReasonName(r.key), percentText(r.share)),
+                           r.share, stallReasonColor(r.key)});
+        m_tooltips.append(
+            QStringLiteral("%1 of the samples, %2 samples.\n%3")
+                .arg(percentText(r.share), QLocale().toString(r.samples, 'f', 0), stallReasonTooltip(r.key)));
     }
     if (otherCount > 0) {
         m_segments.append({QString(), QStringLiteral("%1 other %2").arg(otherCount).arg(percentText(other)),

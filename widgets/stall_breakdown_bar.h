@@ -22,7 +22,7 @@ public:
 
     struct Segment {
         QString key;      // the reason, or empty for the "other" segment
-        QString legend;   // "shared-memory/MIO queue full 46 %"
+        QString legend;   // "shared queue 46 %": the name from stall_reasons.h
         double share = 0; // of the samples
         unsigned color = 0;
     };

@@ -92,6 +92,12 @@ QString notes(const ProfileEvent &p)
     return parts.join(QLatin1Char(' '));
 }
 
+void appendSentence(QString &text, const QString &sentence)
+{
+    if (!sentence.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + sentence;
+}
+
 QString pct(double v)
 {
     return QString::number(v, 'f', v >= 9.95 || v == 0 ? 0 : 1) + QStringLiteral(" %");
@@ -126,7 +132,7 @@ BaselineComparison compareWithBaseline(const ProfileEvent &candidate, const Prof
         return 0.0;
     };
     for (const QString &key : reasons)
-        c.rows.append({QStringLiteral("stall:") + key, stallReason(key).words, LimiterGroup::Stalls,
+        c.rows.append({QStringLiteral("stall:") + key, stallReasonName(key), LimiterGroup::Stalls,
                        shareIn(cs, key), shareIn(bs, key), QString()});
     for (const MixSpec &m : kMix) {
         LimiterRow row{QStringLiteral("mix:") + QString::fromLatin1(m.metric),
@@ -139,9 +145,17 @@ BaselineComparison compareWithBaseline(const ProfileEvent &candidate, const Prof
             c.rows.append(row);
     }
 
+    c.costs = rankCosts(candidate, baseline, candidateName, baselineName);
+    c.candidateNotes = notes(candidate);
+    c.baselineNotes = notes(baseline);
+    if (!c.costs.headline.isEmpty()) {
+        c.largestDifference = c.costs.headline;
+        appendSentence(c.largestDifference, c.costs.notes);
+        return c;
+    }
     const LimiterRow *largest = nullptr;
     for (const LimiterRow &row : std::as_const(c.rows))
-        if (row.candidate && row.baseline &&
+        if (row.candidate && row.baseline && row.group != LimiterGroup::Memory &&
             (!largest ||
              std::abs(*row.candidate - *row.baseline) > std::abs(*largest->candidate - *largest->baseline)))
             largest = &row;
@@ -177,8 +191,8 @@ BaselineComparison compareWithBaseline(const ProfileEvent &candidate, const Prof
                 QStringLiteral(" %1 executes %2x the warp instructions of %3.")
                     .arg(candidateName, QString::number(*all / *base, 'f', 2), baselineName);
     }
-    c.candidateNotes = notes(candidate);
-    c.baselineNotes = notes(baseline);
+    if (!c.largestDifference.isEmpty())
+        appendSentence(c.largestDifference, c.costs.notes);
     return c;
 }
 

@@ -1,8 +1,9 @@
 // "Why not cuBLAS?": a profile's limiters (occupancy, issue slots, pipes, memory throughput, top
-// stall reasons, instruction mix) beside its cuBLAS baseline's, with a sentence naming the largest
-// difference.
+// stall reasons, instruction mix) beside its cuBLAS baseline's, and the differences ranked by their
+// estimated cost in time (profile_cost.h) with a sentence naming the costliest.
 #pragma once
 
+#include "profile_cost.h"
 #include "profile_values.h"
 
 #include <QList>
@@ -22,8 +23,12 @@ struct LimiterRow {
 };
 
 struct BaselineComparison {
-    QList<LimiterRow> rows;                // in the groups' order
-    QString largestDifference;             // a sentence naming it; empty when no row has both values
+    QList<LimiterRow> rows; // in the groups' order
+    CostRanking costs;      // the differences by estimated cost in time, costliest first
+    // The sentence over the bars: the costliest term (costs.headline); where nothing can be costed
+    // (no bound unit measured), the largest difference of occupancy, issue, pipes, stalls or mix —
+    // never a throughput, which limits nothing far below its peak. Empty: nothing to compare.
+    QString largestDifference;
     QString candidateNotes, baselineNotes; // the parts that failed (their error sentences)
 };
 BaselineComparison compareWithBaseline(const protocol::ProfileEvent &candidate,

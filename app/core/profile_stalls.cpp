@@ -28,7 +28,7 @@ QString topText(const QList<ReasonShare> &reasons, int count)
         if (parts.size() >= count || r.samples <= 0)
             break;
         // The share first: where a table cell is too narrow, the end of the words goes, never the number.
-        parts << QStringLiteral("%1 % %2").arg(percent(r.share), stallReason(r.key).words);
+        parts << QStringLiteral("%1 % %2").arg(percent(r.share), stallReasonName(r.key));
     }
     return parts.join(QStringLiteral("; "));
 }
@@ -86,10 +86,10 @@ QString StallBreakdown::sentence() const
         return {};
     const ReasonShare &top = reasons.first();
     QString text = QStringLiteral("Most samples: %1 (%2 % of samples)")
-                       .arg(stallReason(top.key).words, percent(top.share));
+                       .arg(stallReasonName(top.key), percent(top.share));
     if (reasons.size() > 1) {
         const ReasonShare &next = reasons.at(1);
-        text += QStringLiteral(", then %1 (%2 %)").arg(stallReason(next.key).words, percent(next.share));
+        text += QStringLiteral(", then %1 (%2 %)").arg(stallReasonName(next.key), percent(next.share));
     }
     return text + QLatin1Char('.');
 }

@@ -15,8 +15,7 @@ QString reasonsTooltip(const QString &head, const QList<ReasonShare> &reasons, d
 {
     QStringList lines{head, QStringLiteral("%1 samples").arg(QLocale().toString(samples, 'f', 0))};
     for (const ReasonShare &r : reasons)
-        lines << QStringLiteral("  %1 — %2 (%3)")
-                     .arg(shareText(r.share), stallReason(r.key).words, stallReason(r.key).label);
+        lines << QStringLiteral("  %1 — %2").arg(shareText(r.share), stallReasonWithCupti(r.key));
     return lines.join(QLatin1Char('\n'));
 }
 

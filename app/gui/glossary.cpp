@@ -1,5 +1,7 @@
 #include "glossary.h"
 
+#include "stall_reasons.h"
+
 #include <QCoreApplication>
 #include <algorithm>
 
@@ -113,7 +115,8 @@ QList<GlossaryEntry> entries()
          tr("Counters; Profile (Ctrl+P)")},
         {tr("Stall reason"),
          tr("Why a sampled warp could not issue an instruction (waiting on memory, a barrier, a busy "
-            "pipe…). The profile views name each reason in words."),
+            "pipe…). Every profile view names a reason by the same short name, listed below as \"Stall "
+            "reason: <name>\"; its tooltip adds CUPTI's counter and Nsight Compute's name."),
          tr("Kernel: Source and SASS heat; Why not cuBLAS?")},
         {tr("Auto (GPU)"),
          tr("Whose roofs the roofline draws: Auto uses the ceilings measured on this GPU, else the "
@@ -121,6 +124,14 @@ QList<GlossaryEntry> entries()
             "be chosen."),
          tr("Ladder: roofline toolbar")},
     };
+    // One entry per stall reason, in the words the gutters, legend and tables print (one table:
+    // stall_reasons.h), with CUPTI's and Nsight Compute's names for a reader who knows those.
+    for (const QString &key : knownStallReasonKeys()) {
+        const StallReason r = stallReason(key);
+        list.append({tr("Stall reason: %1").arg(r.name),
+                     tr("%1 CUPTI: %2; Nsight Compute: %3.").arg(r.sentence, r.cuptiName(), r.nsightName),
+                     tr("Profile views: Source and SASS gutters, stall legend, hot lines, Why not cuBLAS?")});
+    }
     std::sort(list.begin(), list.end(), [](const GlossaryEntry &a, const GlossaryEntry &b) {
         return QString::compare(a.term, b.term, Qt::CaseInsensitive) < 0;
     });

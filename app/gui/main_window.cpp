@@ -175,9 +175,8 @@ void MainWindow::buildActions()
         m_views.sweeps.sizes->setRunningOff(whyOff);
         m_profilePresenter->setProfilingOff(whyOff);
     });
-    // The empty panes' "Open the Default Session" buttons (profiles, sweeps).
-    connect(m_profilePresenter, &ProfilePresenter::defaultSessionRequested, this,
-            &MainWindow::openDefaultSession);
+    // The empty Sweep pages' "add the recorded sweeps" buttons (the profile panes show the embedded
+    // example beside the session themselves: ProfilePresenter).
     for (SweepViewBase *sweepView : {static_cast<SweepViewBase *>(m_views.sweeps.grid),
                                      static_cast<SweepViewBase *>(m_views.sweeps.sizes)})
         connect(sweepView, &SweepViewBase::recordedSweepsRequested, this, &MainWindow::addRecordedSweeps);

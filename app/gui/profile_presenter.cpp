@@ -16,6 +16,9 @@
 #include "stage_source_view.h"
 #include "window_layout.h"
 
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
 namespace gemmscope {
 
 namespace {
@@ -47,6 +50,11 @@ QString profiledStages(const QList<StoredProfile> &profiles)
     return names.join(QStringLiteral(", "));
 }
 
+QString sizeText(const ProblemSize &s)
+{
+    return QStringLiteral("%1x%2x%3").arg(s.m).arg(s.n).arg(s.k);
+}
+
 } // namespace
 
 ProfilePresenter::ProfilePresenter(Session *session, RunSelection *selection, ParameterPanel *panel,
@@ -60,7 +68,7 @@ ProfilePresenter::ProfilePresenter(Session *session, RunSelection *selection, Pa
     connect(m_selection, &RunSelection::selectionChanged, this, &ProfilePresenter::show);
     for (EmptyState *empty :
          {m_views.counters.memory->emptyState(), m_views.counters.whyNotCublas->emptyState()})
-        connect(empty, &EmptyState::offerTaken, this, &ProfilePresenter::defaultSessionRequested);
+        connect(empty, &EmptyState::offerTaken, this, &ProfilePresenter::showExample);
 }
 
 void ProfilePresenter::setProfilingOff(const QString &whyOff)
@@ -71,49 +79,119 @@ void ProfilePresenter::setProfilingOff(const QString &whyOff)
     show();
 }
 
+void ProfilePresenter::showExample()
+{
+    if (m_exampleState == ExampleState::Shown || m_exampleState == ExampleState::Loading)
+        return;
+    m_exampleState = ExampleState::Loading;
+    show();
+    // The embedded session is 4.5 MB of JSON with thousands of instructions per profile: read and
+    // folded in a worker, as File > Open reads a session, so the window keeps answering.
+    auto *watcher = new QFutureWatcher<SessionParse>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const SessionParse parsed = watcher->result();
+        watcher->deleteLater();
+        if (parsed.data && !parsed.data->profiles.isEmpty()) {
+            m_example = parsed.data->profiles;
+            m_exampleState = ExampleState::Shown;
+        } else {
+            m_exampleError = parsed.data ? tr("it holds no profile.") : parsed.error;
+            m_exampleState = ExampleState::Failed;
+        }
+        show();
+    });
+    watcher->setFuture(
+        QtConcurrent::run([path = Session::defaultSessionPath()] { return readSessionFileForViews(path); }));
+}
+
+const StoredProfile *ProfilePresenter::exampleFor(const QString &stage, bool anyStage) const
+{
+    if (m_exampleState != ExampleState::Shown)
+        return nullptr;
+    for (const StoredProfile &p : m_example)
+        if (p.event.stage == stage)
+            return &p;
+    if (!anyStage)
+        return nullptr;
+    for (const StoredProfile &p : m_example)
+        if (baselineStageOf(p.event.stage) != p.event.stage)
+            return &p;
+    return nullptr;
+}
+
+QString ProfilePresenter::exampleNote(const StoredProfile &shown, const QString &wantedStage) const
+{
+    const protocol::ProfileEvent &e = shown.event;
+    QString note =
+        tr("Embedded example (H200), not your session: %1 at %2, recorded on %3.")
+            .arg(nameOf(e), sizeText(e.size), e.gpu.name.isEmpty() ? tr("an NVIDIA H200") : e.gpu.name);
+    if (!wantedStage.isEmpty() && wantedStage != e.stage) {
+        const StageInfo *wanted = findStage(wantedStage.toStdString());
+        note += QLatin1Char(' ') + tr("The example has no profile of \"%1\"; it holds %2.")
+                                       .arg(wanted ? QString::fromStdString(wanted->title) : wantedStage,
+                                            profiledStages(m_example));
+    }
+    note +=
+        QLatin1Char(' ') + tr("Your session holds no profile of this configuration: %1")
+                               .arg(m_profilingOff.isEmpty() ? tr("Run > Profile (Ctrl+P) measures yours.")
+                                                             : tr("profile it on a machine with a GPU."));
+    return note;
+}
+
 void ProfilePresenter::showEmptyStates()
 {
     // What each pane would show, in its own words, and what can be done about it here.
-    QString memory, whyNot, source, offer;
+    const QString memoryWould =
+        tr("Memory per instruction lists every global and shared load and store "
+           "of the kernel, with the sectors or wavefronts it moves per request "
+           "against the ideal (uncoalesced loads, bank conflicts) and its source line.");
+    const QString whyWould = tr("Why not cuBLAS? sets the kernel's limiters beside cuBLAS's at the same "
+                                "size and ranks the differences by their estimated cost in time (idle issue "
+                                "slots by stall reason, bank conflicts, extra instructions), naming the "
+                                "costliest, its source line and what would change it.");
+    QString cannot, source;
     if (m_profilingOff.isEmpty()) {
-        memory = tr("No profile of this run's configuration yet. Run > Profile (Ctrl+P) profiles it: every "
-                    "global and shared load and store, with the sectors or wavefronts it moves per "
-                    "request against the ideal.");
-        whyNot = tr("No profile of this run's configuration yet. Run > Profile (Ctrl+P) profiles it and "
-                    "cuBLAS at the same size, to set their limiters side by side.");
+        cannot = tr("No profile of this run's configuration yet: Run > Profile (Ctrl+P) profiles it (and "
+                    "cuBLAS at the same size).");
         source = tr("No profile of this configuration yet: Run > Profile (Ctrl+P) samples where its time "
                     "goes, line by line.");
     } else if (!m_session->profiles().isEmpty()) {
         const QString held = profiledStages(m_session->profiles());
-        memory = tr("No profile of this run's configuration in this session, and this window cannot "
+        cannot = tr("No profile of this run's configuration in this session, and this window cannot "
                     "profile (running is off: the status bar says why). This session holds profiles of "
-                    "%1: select one of their runs to read its memory instructions.")
-                     .arg(held);
-        whyNot = tr("No profile of this run's configuration in this session, and this window cannot "
-                    "profile (running is off: the status bar says why). This session holds profiles of "
-                    "%1: select one of their runs to compare it with cuBLAS.")
+                    "%1: select one of their runs.")
                      .arg(held);
         source = tr("No profile of this configuration in this session (profiles held: %1); this window "
                     "cannot profile.")
                      .arg(held);
     } else {
-        memory = tr("This session holds no profile, and this window cannot profile (running is off: the "
-                    "status bar says why). The default session holds profiles recorded on an NVIDIA H200: "
-                    "open it to read each memory instruction's sectors and wavefronts per request against "
-                    "the ideal.");
-        whyNot = tr("This session holds no profile, and this window cannot profile (running is off: the "
-                    "status bar says why). The default session holds profiles recorded on an NVIDIA H200, "
-                    "with cuBLAS at the same size: open it to see why a stage is slower than cuBLAS.");
-        source = tr("This session holds no profile and this window cannot profile; the default session "
-                    "holds H200 profiles (File > Open Default Session).");
-        offer = tr("Open the Default Session (H200 Profiles)");
+        cannot = tr("This session holds no profile, and this window cannot profile (running is off: the "
+                    "status bar says why): profile on a machine with a GPU, or look at the embedded "
+                    "example beside your session.");
+        source = tr("This session holds no profile and this window cannot profile. The Counters "
+                    "workspace can show the embedded example (H200) beside your session.");
     }
-    const QString offerTip =
-        tr("Replaces this session with the one GemmScope ships: published T4 runtimes, a recorded H200 "
-           "ladder, sweeps and profiles (asks first if this session has unsaved changes).");
-    m_views.counters.memory->setNoProfileText(memory);
+    QString offer, offerTip;
+    switch (m_exampleState) {
+    case ExampleState::Off:
+        offer = tr("Show the Embedded Example (H200)");
+        offerTip = tr("Shows the profiles recorded on an NVIDIA H200 in GemmScope's embedded session, "
+                      "read-only, beside your session: nothing in your session changes, and each pane "
+                      "says it is the example.");
+        break;
+    case ExampleState::Loading:
+        cannot += QLatin1Char(' ') + tr("Reading the embedded example…");
+        break;
+    case ExampleState::Failed:
+        cannot += QLatin1Char(' ') + tr("The embedded example could not be read: %1").arg(m_exampleError);
+        break;
+    case ExampleState::Shown:
+        cannot += QLatin1Char(' ') + tr("The embedded example has no profile to show here.");
+        break;
+    }
+    m_views.counters.memory->setNoProfileText(memoryWould + QLatin1Char(' ') + cannot);
     m_views.counters.memory->emptyState()->setOffer(offer, offerTip);
-    m_views.counters.whyNotCublas->setNoProfileText(whyNot);
+    m_views.counters.whyNotCublas->setNoProfileText(whyWould + QLatin1Char(' ') + cannot);
     m_views.counters.whyNotCublas->emptyState()->setOffer(offer, offerTip);
     m_views.kernel.source->setNoProfileText(source);
     m_views.kernel.machineCode->setNoProfileText(source);
@@ -124,19 +202,37 @@ void ProfilePresenter::show()
     showEmptyStates();
     const QString gpu = m_profiles ? m_profiles->gpuName() : QString();
     const RunConfig config = m_panel->config();
-    // The Kernel workspace follows the panel's configuration.
+    const QString configStage = QString::fromStdString(config.stage.str());
+    // The Kernel workspace follows the panel's configuration: the session's profile, else the
+    // example's of the same stage (another stage's samples would fall on lines of another file).
     // Each profile as the session folded it (its digest): showing it again costs the views nothing.
     const Session::ShownProfiles configured = m_session->shownProfiles(nullptr, config, gpu);
-    const std::shared_ptr<const ProfileDigest> ofConfig = digestOf(configured.profile);
+    const StoredProfile *kernelProfile =
+        configured.profile ? configured.profile : exampleFor(configStage, false);
+    const std::shared_ptr<const ProfileDigest> ofConfig = digestOf(kernelProfile);
+    const QString kernelNote =
+        !configured.profile && kernelProfile ? exampleNote(*kernelProfile, configStage) : QString();
     m_views.kernel.source->setProfileDigest(ofConfig);
-    m_views.kernel.machineCode->setProfileDigest(ofConfig);
-    m_views.kernel.coalescing->setProfileDigest(ofConfig);
-    m_views.kernel.bankConflicts->setProfileDigest(ofConfig);
+    m_views.kernel.source->setProfileCaption(kernelNote);
+    // The SASS, coalescing and bank views have no band to say so: they show the session's own only.
+    const std::shared_ptr<const ProfileDigest> own = digestOf(configured.profile);
+    m_views.kernel.machineCode->setProfileDigest(own);
+    m_views.kernel.coalescing->setProfileDigest(own);
+    m_views.kernel.bankConflicts->setProfileDigest(own);
 
     // The Counters workspace follows the selected run (as its counters table does).
-    const Session::ShownProfiles shown =
-        m_session->shownProfiles(m_session->find(m_selection->runId()), config, gpu);
-    const protocol::ProfileEvent *profile = shown.profile ? &shown.profile->event : nullptr;
+    const RunRecord *run = m_session->find(m_selection->runId());
+    const Session::ShownProfiles shown = m_session->shownProfiles(run, config, gpu);
+    const StoredProfile *stored = shown.profile, *storedBaseline = shown.baseline;
+    QString note;
+    if (!stored) {
+        const QString wanted = run ? QString::fromStdString(run->stage.str()) : configStage;
+        if ((stored = exampleFor(wanted, true))) {
+            storedBaseline = findProfile(m_example, baselineKeyOf(profileKeyOf(stored->event)));
+            note = exampleNote(*stored, wanted);
+        }
+    }
+    const protocol::ProfileEvent *profile = stored ? &stored->event : nullptr;
     std::optional<ModelFigures> model;
     if (profile) {
         const StageInfo *stage = findStage(profile->stage.toStdString());
@@ -144,10 +240,12 @@ void ProfilePresenter::show()
             if (const auto shape = kernelShape(stage->id, profile->params).shape)
                 model = modelFigures(*shape, profile->size);
     }
-    m_views.counters.memory->setProfileDigest(digestOf(shown.profile), model);
+    m_views.counters.memory->setProfileDigest(digestOf(stored), model);
+    m_views.counters.memory->setReferenceNote(note);
+    m_views.counters.whyNotCublas->setReferenceNote(note);
     m_views.counters.whyNotCublas->setProfile(profile, profile ? nameOf(*profile) : QString());
     // "cuBLAS FP32" or "cuBLAS TF32": which library path the stage is held against.
-    const protocol::ProfileEvent *baseline = shown.baseline ? &shown.baseline->event : nullptr;
+    const protocol::ProfileEvent *baseline = storedBaseline ? &storedBaseline->event : nullptr;
     const StageInfo *library = baseline ? findStage(baseline->stage.toStdString()) : nullptr;
     if (profile && !baseline) // the missing half is cuBLAS's: no button would bring it
         m_views.counters.whyNotCublas->emptyState()->setOffer({});

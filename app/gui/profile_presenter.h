@@ -4,11 +4,20 @@
 // cuBLAS of the same precision, size and GPU beside it. Shown again whenever the session's
 // profiles, the selection or the configuration change.
 //
-// Where a pane has no profile it says what can be done here (issue 19 item 3): profile (Ctrl+P)
-// when a runner can; select a run that has one when the session holds profiles; else open the
-// default session, whose H200 profiles a button offers (defaultSessionRequested).
+// Where a pane has no profile it says what it would show and what can be done here: profile
+// (Ctrl+P) when a runner can; select a run that has one when the session holds profiles; and, in
+// every case, show the embedded example beside the user's session: the H200 profiles recorded in
+// the default session, read once off the UI thread and kept apart (never added to the session, never
+// replacing it). While shown, the Counters workspace's memory table and "Why not cuBLAS?" show the
+// example's profile of the same stage (else its first), and the Kernel workspace's Source view
+// the example's profile of the same stage only (its lines are that stage's); each pane says on a
+// band that it is the embedded example, not the user's data. A
+// profile of the session's own always wins over the example.
 #pragma once
 
+#include "profile_record.h"
+
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -29,16 +38,22 @@ public:
     // Why this window cannot profile now (RunActions::stateChanged's sentence); empty: it can.
     void setProfilingOff(const QString &whyOff);
 
+    bool exampleShown() const { return m_exampleState == ExampleState::Shown; }
+
 public slots:
     // After the stage presenter: a new stage clears the Source view's profile.
     void show();
-
-signals:
-    // The empty panes' button: show the H200 profiles recorded in the default session.
-    void defaultSessionRequested();
+    // The empty panes' button: read the embedded example's profiles (once, in a worker) and show
+    // them beside the session.
+    void showExample();
 
 private:
+    enum class ExampleState { Off, Loading, Shown, Failed };
     void showEmptyStates();
+    // The example's profile for `stage`: of that stage, else (anyStage) the example's first that
+    // is not cuBLAS; nullptr while the example is not shown.
+    const StoredProfile *exampleFor(const QString &stage, bool anyStage) const;
+    QString exampleNote(const StoredProfile &shown, const QString &wantedStage) const;
 
     Session *m_session;
     RunSelection *m_selection;
@@ -46,6 +61,9 @@ private:
     const ProfileController *m_profiles;
     WindowLayout &m_views;
     QString m_profilingOff;
+    ExampleState m_exampleState = ExampleState::Off;
+    QList<StoredProfile> m_example; // the embedded session's profiles, apart from the session
+    QString m_exampleError;
 };
 
 } // namespace gemmscope
