@@ -113,21 +113,6 @@ private slots:
         QVERIFY(published.reason.contains(QStringLiteral("conditions unknown")));
     }
 
-    void comparableOnlySameRegimeAndSteady()
-    {
-        RunConditions sustained = steadyBurst();
-        sustained.regime = QStringLiteral("sustained");
-        QString why;
-        QVERIFY(comparable(steadyBurst(), steadyBurst(), &why));
-        QVERIFY(!comparable(steadyBurst(), sustained, &why));
-        QCOMPARE(why, QStringLiteral("burst against sustained"));
-        RunConditions noisy = steadyBurst();
-        noisy.noisePct = 3;
-        QVERIFY(!comparable(steadyBurst(), noisy, &why));
-        QVERIFY(!comparable(steadyBurst(), std::nullopt, &why));
-        QCOMPARE(why, QStringLiteral("conditions unknown"));
-    }
-
     void clockText()
     {
         QCOMPARE(gemmscope::clockText(steadyBurst()), QStringLiteral("1980 MHz"));

@@ -46,7 +46,6 @@ public:
     QString summaryText() const; // the line under the diagram
 
     bool isPlaying() const;
-    double framesPerSecond() const { return m_fps; }
 
     // One file per frame into `folder` (frame_000.png, ...; `suffix` png, pdf or svg), each the print
     // layout of exportTo; an error sentence on failure.
@@ -72,7 +71,6 @@ public:
     void setCompareShape(const KernelShape &shape, const QString &caption);
     void clearCompare();
     bool comparing() const { return m_compare.has_value(); }
-    QString compareCaption() const { return m_compareCaption; }
     // The compared configuration's instruction matching `frame` (same operand, kind and index).
     const GlobalAccess *compareAccess(int frame) const;
     // The frame "Jump to change" goes to: the instruction whose sectors per request differ most from

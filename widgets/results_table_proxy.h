@@ -22,7 +22,6 @@ public:
     // Column -1 (no header chosen, or a header's third click): the ladder's order, as the charts
     // list the runs, without a sort indicator.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
-    bool inLadderOrder() const { return m_ladderOrder; }
 
 protected:
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;

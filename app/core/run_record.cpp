@@ -123,13 +123,6 @@ RunRecord recordOfRequest(const protocol::RunJob &request)
     return r;
 }
 
-RunRecord fromResultEvent(const QJsonObject &event)
-{
-    protocol::ResultEvent e;
-    protocol::fromJson(event, e); // a field of another type reads as absent: the checks decide
-    return fromResultEvent(e, event);
-}
-
 RunRecord fromResultEvent(const protocol::ResultEvent &e, const QJsonObject &event)
 {
     RunRecord r;

@@ -148,9 +148,8 @@ QString catalogRefusal(const RunRecord &run);
 RunRecord fromResultEvent(const protocol::ResultEvent &event, const QJsonObject &received);
 RunRecord fromErrorEvent(const protocol::ErrorEvent &event, const protocol::RunJob &request,
                          const QJsonObject &received);
-// The same from the JSON of an event (a bench file's rows): decoded through the codec first.
+// An error event's record from its JSON (a bench file's rows): decoded through the codec first.
 // `request` in protocol shape ("type" may be left out).
-RunRecord fromResultEvent(const QJsonObject &event);
 RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request = {});
 // The record of a run request not yet answered: its identity (stage, params, size, build and
 // launch settings) as the request asks for them, status Queued.

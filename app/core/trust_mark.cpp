@@ -128,21 +128,4 @@ TrustMark trustOf(const RunRecord &run)
     return trustMark(run.conditions, run.origin == QLatin1String("worklog"));
 }
 
-bool comparable(const std::optional<protocol::RunConditions> &a,
-                const std::optional<protocol::RunConditions> &b, QString *why)
-{
-    const auto say = [why](const QString &text) {
-        if (why)
-            *why = text;
-        return false;
-    };
-    if (!a || !b)
-        return say(QStringLiteral("conditions unknown"));
-    if (trustMark(a).level != TrustLevel::Steady || trustMark(b).level != TrustLevel::Steady)
-        return say(QStringLiteral("not both steady"));
-    if (a->regime != b->regime)
-        return say(QStringLiteral("%1 against %2").arg(a->regime, b->regime));
-    return true;
-}
-
 } // namespace gemmscope

@@ -28,11 +28,6 @@ struct TrustMark {
 
 TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bool published = false);
 
-// Two results may be set side by side (a ratio, one chart) when both were measured steady in the
-// same regime; `why` (optional) says what stands in the way.
-bool comparable(const std::optional<protocol::RunConditions> &a,
-                const std::optional<protocol::RunConditions> &b, QString *why = nullptr);
-
 // A run's mark: from its measured conditions, or "published" for the worklog's numbers.
 TrustMark trustOf(const RunRecord &run);
 

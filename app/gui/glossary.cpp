@@ -9,7 +9,7 @@ namespace gemmscope {
 
 namespace {
 
-QString tr(const char *text)
+QString glossaryTr(const char *text)
 {
     return QCoreApplication::translate("Glossary", text);
 }
@@ -17,120 +17,142 @@ QString tr(const char *text)
 QList<GlossaryEntry> entries()
 {
     QList<GlossaryEntry> list{
-        {tr("AI (arithmetic intensity)"),
-         tr("FLOPs done per byte moved. On the roofline, per byte of DRAM traffic unless the L2 or L1/shared "
-            "roof is chosen. The model's AI counts the bytes the traffic model predicts; the measured AI "
-            "divides by the bytes the hardware counters saw."),
-         tr("Ladder: roofline")},
-        {tr("Above a roof"),
-         tr("With \"Traffic model\" ticked, a run drawn at the model's AI can sit above the DRAM roof when "
-            "the caches served bytes the model counted as DRAM traffic: the caches helped. At its measured "
-            "AI (the diamond) no run can be above its roof."),
-         tr("Ladder: roofline, \"Traffic model\"")},
-        {tr("Ridge"),
-         tr("The intensity where a memory roof meets the compute roof: below it a kernel is limited by "
-            "bandwidth, above it by arithmetic."),
-         tr("Ladder: roofline")},
-        {tr("Median, p20–p80"),
-         tr("The middle of the timed samples, and the 20th and 80th percentiles around it (the whisker). A "
-            "narrow whisker means the launches took nearly the same time."),
-         tr("Ladder: runtime chart, results table")},
-        {tr("% of cuBLAS"),
-         tr("cuBLAS's time over the run's time on the same GPU at the same size: 90 % means 90 % of "
-            "cuBLAS's speed. Compared only within one regime (burst or sustained)."),
-         tr("Ladder: results table; gemmscope-bench")},
-        {tr("Worklog, guide, T4"),
-         tr("The two documents the ladder comes from: the worklog's optimization steps (0-8, with times "
-            "published on an NVIDIA T4) and the guide's shared-memory tiling (G32, G32+1: 32x32 tiles, "
-            "+1 a padded tile). \"Published\" numbers are theirs, measured on the T4; \"measured\" ones "
-            "are this runner's on your GPU."),
-         tr("Ladder; parameter panel presets")},
-        {tr("Stage codes"),
-         tr("The short names the charts use: 0-8 the worklog's steps (5a/5b and 8/BK8 its variants), G32 "
-            "the guide's, +vec4, +warp, +pipe, +tuned, +async the FP32 stages beyond the worklog, +mma, "
-            "+wgmma, +tma the tensor-core stages, cuBLAS and TF32 the two cuBLAS baselines."),
-         tr("Ladder: charts and table")},
-        {tr("Sector, sectors per request"),
-         tr("Global memory moves in 32-byte sectors. A warp's load is one request; a fully coalesced "
-            "4-byte load by 32 threads needs 4 sectors, a scattered one up to 32."),
-         tr("Kernel: Coalescing; Counters")},
-        {tr("Bank, wavefront, bank conflict"),
-         tr("Shared memory has 32 banks, 4 bytes wide. A warp's access takes as many wavefronts (passes) "
-            "as the most distinct addresses any one bank must serve; more than the ideal number is a bank "
-            "conflict, and the access takes that many times longer."),
-         tr("Kernel: Banks; Counters")},
-        {tr("Swizzle"),
-         tr("A permutation of a shared tile's columns (XOR of the column with the row) that spreads a "
-            "column's reads over all banks without padding."),
-         tr("Kernel: Banks; parameter panel")},
-        {tr("SASS, PTX, CUBIN"),
-         tr("PTX is the virtual instruction set NVRTC compiles CUDA to; SASS is the GPU's own machine code "
-            "that ptxas makes of it, stored in a CUBIN. The SASS tab shows SASS where nvdisasm is "
-            "installed, else the PTX (the compiler may still merge or reorder its instructions)."),
-         tr("Kernel: SASS / PTX tab")},
-        {tr("FFMA, LDG, STG, LDS, STS, BAR"),
-         tr("SASS instruction classes: fused multiply-add, global load and store, shared-memory load and "
-            "store, barrier (__syncthreads). A suffix gives the width: LDS.128 loads 16 bytes per thread."),
-         tr("Kernel: SASS tab; Counters")},
-        {tr("HMMA, HGMMA, mma.sync, wgmma"),
-         tr("Tensor-core matrix instructions: mma.sync (SASS HMMA) is issued by one warp; wgmma (SASS "
-            "HGMMA) by a warpgroup of four warps on Hopper, reading B (and here A) from shared memory."),
-         tr("Kernel; Why not cuBLAS?")},
-        {tr("TMA, cp.async"),
-         tr("Ways to copy global memory into shared memory without passing through registers: cp.async per "
-            "thread (Ampere and later), the Tensor Memory Accelerator a whole tile per instruction "
-            "(Hopper)."),
-         tr("Kernel; stage list")},
-        {tr("TF32, rounded, truncated"),
-         tr("TensorFloat-32 keeps 10 of FP32's 23 mantissa bits. Rounded: the inputs are rounded to nearest "
-            "TF32 first, as cuBLAS does; truncated: the tensor core drops the low bits (a larger error)."),
-         tr("parameter panel; results")},
-        {tr("Occupancy, limiter"),
-         tr("Warps resident on an SM against the most it can hold, and what stops more blocks fitting: "
-            "registers, shared memory, threads or the block limit."),
-         tr("Ladder: table; compile report")},
-        {tr("Blocks per SM, L1 / shared (carve-out)"),
-         tr("Blocks per SM caps how many blocks share an SM (by giving each unused shared memory). The "
-            "carve-out is the share of the SM's L1/shared memory the kernel prefers as shared memory; "
-            "the driver decides."),
-         tr("parameter panel: Measurement")},
-        {tr("SM clock, boost, throttled"),
-         tr("The clock the SMs counted while the run was timed. A cool, idle GPU runs at its boost clock; "
-            "at the power cap or when hot it lowers it. Samples taken below the threshold (90 % of the "
-            "starting clock) are left out and counted as throttled."),
-         tr("Ladder: table (SM clock, Trust)")},
-        {tr("Burst, sustained"),
-         tr("Burst: each stage starts from an idle GPU, and timing ends when the clock leaves its boost: "
-            "what one launch costs. Sustained: timed after a warm-up at load, at the steady clock a long "
-            "GEMM workload sees (on an H200 often at its 700 W power cap)."),
-         tr("parameter panel: Regime; results")},
-        {tr("Noise, Trust"),
-         tr("Noise is the samples' standard deviation over their mean. Trust reads steady (noise at or "
-            "under the target), noisy (above it) or throttled (samples left out). Runs measured before "
-            "GemmScope recorded conditions, and the worklog's published T4 rows, have no trust mark."),
-         tr("Ladder: table, charts")},
-        {tr("CUPTI"),
-         tr("NVIDIA's profiling interface: the runner reads hardware counters (bytes, requests, "
-            "wavefronts) and samples where warps stall with it."),
-         tr("Counters; Profile (Ctrl+P)")},
-        {tr("Stall reason"),
-         tr("Why a sampled warp could not issue an instruction (waiting on memory, a barrier, a busy "
-            "pipe…). Every profile view names a reason by the same short name, listed below as \"Stall "
-            "reason: <name>\"; its tooltip adds CUPTI's counter and Nsight Compute's name."),
-         tr("Kernel: Source and SASS heat; Why not cuBLAS?")},
-        {tr("Auto (GPU)"),
-         tr("Whose roofs the roofline draws: Auto uses the ceilings measured on this GPU, else the "
-            "datasheet of the GPU the latest run ran on, and names that GPU; another GPU's datasheet can "
-            "be chosen."),
-         tr("Ladder: roofline toolbar")},
+        {glossaryTr("AI (arithmetic intensity)"),
+         glossaryTr(
+             "FLOPs done per byte moved. On the roofline, per byte of DRAM traffic unless the L2 or "
+             "L1/shared "
+             "roof is chosen. The model's AI counts the bytes the traffic model predicts; the measured AI "
+             "divides by the bytes the hardware counters saw."),
+         glossaryTr("Ladder: roofline")},
+        {glossaryTr("Above a roof"),
+         glossaryTr(
+             "With \"Traffic model\" ticked, a run drawn at the model's AI can sit above the DRAM roof when "
+             "the caches served bytes the model counted as DRAM traffic: the caches helped. At its measured "
+             "AI (the diamond) no run can be above its roof."),
+         glossaryTr("Ladder: roofline, \"Traffic model\"")},
+        {glossaryTr("Ridge"),
+         glossaryTr(
+             "The intensity where a memory roof meets the compute roof: below it a kernel is limited by "
+             "bandwidth, above it by arithmetic."),
+         glossaryTr("Ladder: roofline")},
+        {glossaryTr("Median, p20–p80"),
+         glossaryTr(
+             "The middle of the timed samples, and the 20th and 80th percentiles around it (the whisker). A "
+             "narrow whisker means the launches took nearly the same time."),
+         glossaryTr("Ladder: runtime chart, results table")},
+        {glossaryTr("% of cuBLAS"),
+         glossaryTr("cuBLAS's time over the run's time on the same GPU at the same size: 90 % means 90 % of "
+                    "cuBLAS's speed. Compared only within one regime (burst or sustained)."),
+         glossaryTr("Ladder: results table; gemmscope-bench")},
+        {glossaryTr("Worklog, guide, T4"),
+         glossaryTr(
+             "The two documents the ladder comes from: the worklog's optimization steps (0-8, with times "
+             "published on an NVIDIA T4) and the guide's shared-memory tiling (G32, G32+1: 32x32 tiles, "
+             "+1 a padded tile). \"Published\" numbers are theirs, measured on the T4; \"measured\" ones "
+             "are this runner's on your GPU."),
+         glossaryTr("Ladder; parameter panel presets")},
+        {glossaryTr("Stage codes"),
+         glossaryTr(
+             "The short names the charts use: 0-8 the worklog's steps (5a/5b and 8/BK8 its variants), G32 "
+             "the guide's, +vec4, +warp, +pipe, +tuned, +async the FP32 stages beyond the worklog, +mma, "
+             "+wgmma, +tma the tensor-core stages, cuBLAS and TF32 the two cuBLAS baselines."),
+         glossaryTr("Ladder: charts and table")},
+        {glossaryTr("Sector, sectors per request"),
+         glossaryTr("Global memory moves in 32-byte sectors. A warp's load is one request; a fully coalesced "
+                    "4-byte load by 32 threads needs 4 sectors, a scattered one up to 32."),
+         glossaryTr("Kernel: Coalescing; Counters")},
+        {glossaryTr("Bank, wavefront, bank conflict"),
+         glossaryTr(
+             "Shared memory has 32 banks, 4 bytes wide. A warp's access takes as many wavefronts (passes) "
+             "as the most distinct addresses any one bank must serve; more than the ideal number is a bank "
+             "conflict, and the access takes that many times longer."),
+         glossaryTr("Kernel: Banks; Counters")},
+        {glossaryTr("Swizzle"),
+         glossaryTr(
+             "A permutation of a shared tile's columns (XOR of the column with the row) that spreads a "
+             "column's reads over all banks without padding."),
+         glossaryTr("Kernel: Banks; parameter panel")},
+        {glossaryTr("SASS, PTX, CUBIN"),
+         glossaryTr(
+             "PTX is the virtual instruction set NVRTC compiles CUDA to; SASS is the GPU's own machine code "
+             "that ptxas makes of it, stored in a CUBIN. The SASS tab shows SASS where nvdisasm is "
+             "installed, else the PTX (the compiler may still merge or reorder its instructions)."),
+         glossaryTr("Kernel: SASS / PTX tab")},
+        {glossaryTr("FFMA, LDG, STG, LDS, STS, BAR"),
+         glossaryTr(
+             "SASS instruction classes: fused multiply-add, global load and store, shared-memory load and "
+             "store, barrier (__syncthreads). A suffix gives the width: LDS.128 loads 16 bytes per thread."),
+         glossaryTr("Kernel: SASS tab; Counters")},
+        {glossaryTr("HMMA, HGMMA, mma.sync, wgmma"),
+         glossaryTr(
+             "Tensor-core matrix instructions: mma.sync (SASS HMMA) is issued by one warp; wgmma (SASS "
+             "HGMMA) by a warpgroup of four warps on Hopper, reading B (and here A) from shared memory."),
+         glossaryTr("Kernel; Why not cuBLAS?")},
+        {glossaryTr("TMA, cp.async"),
+         glossaryTr(
+             "Ways to copy global memory into shared memory without passing through registers: cp.async per "
+             "thread (Ampere and later), the Tensor Memory Accelerator a whole tile per instruction "
+             "(Hopper)."),
+         glossaryTr("Kernel; stage list")},
+        {glossaryTr("TF32, rounded, truncated"),
+         glossaryTr(
+             "TensorFloat-32 keeps 10 of FP32's 23 mantissa bits. Rounded: the inputs are rounded to nearest "
+             "TF32 first, as cuBLAS does; truncated: the tensor core drops the low bits (a larger error)."),
+         glossaryTr("parameter panel; results")},
+        {glossaryTr("Occupancy, limiter"),
+         glossaryTr(
+             "Warps resident on an SM against the most it can hold, and what stops more blocks fitting: "
+             "registers, shared memory, threads or the block limit."),
+         glossaryTr("Ladder: table; compile report")},
+        {glossaryTr("Blocks per SM, L1 / shared (carve-out)"),
+         glossaryTr(
+             "Blocks per SM caps how many blocks share an SM (by giving each unused shared memory). The "
+             "carve-out is the share of the SM's L1/shared memory the kernel prefers as shared memory; "
+             "the driver decides."),
+         glossaryTr("parameter panel: Measurement")},
+        {glossaryTr("SM clock, boost, throttled"),
+         glossaryTr(
+             "The clock the SMs counted while the run was timed. A cool, idle GPU runs at its boost clock; "
+             "at the power cap or when hot it lowers it. Samples taken below the threshold (90 % of the "
+             "starting clock) are left out and counted as throttled."),
+         glossaryTr("Ladder: table (SM clock, Trust)")},
+        {glossaryTr("Burst, sustained"),
+         glossaryTr(
+             "Burst: each stage starts from an idle GPU, and timing ends when the clock leaves its boost: "
+             "what one launch costs. Sustained: timed after a warm-up at load, at the steady clock a long "
+             "GEMM workload sees (on an H200 often at its 700 W power cap)."),
+         glossaryTr("parameter panel: Regime; results")},
+        {glossaryTr("Noise, Trust"),
+         glossaryTr(
+             "Noise is the samples' standard deviation over their mean. Trust reads steady (noise at or "
+             "under the target), noisy (above it) or throttled (samples left out). Runs measured before "
+             "GemmScope recorded conditions, and the worklog's published T4 rows, have no trust mark."),
+         glossaryTr("Ladder: table, charts")},
+        {glossaryTr("CUPTI"),
+         glossaryTr("NVIDIA's profiling interface: the runner reads hardware counters (bytes, requests, "
+                    "wavefronts) and samples where warps stall with it."),
+         glossaryTr("Counters; Profile (Ctrl+P)")},
+        {glossaryTr("Stall reason"),
+         glossaryTr(
+             "Why a sampled warp could not issue an instruction (waiting on memory, a barrier, a busy "
+             "pipe…). Every profile view names a reason by the same short name, listed below as \"Stall "
+             "reason: <name>\"; its tooltip adds CUPTI's counter and Nsight Compute's name."),
+         glossaryTr("Kernel: Source and SASS heat; Why not cuBLAS?")},
+        {glossaryTr("Auto (GPU)"),
+         glossaryTr(
+             "Whose roofs the roofline draws: Auto uses the ceilings measured on this GPU, else the "
+             "datasheet of the GPU the latest run ran on, and names that GPU; another GPU's datasheet can "
+             "be chosen."),
+         glossaryTr("Ladder: roofline toolbar")},
     };
     // One entry per stall reason, in the words the gutters, legend and tables print (one table:
     // stall_reasons.h), with CUPTI's and Nsight Compute's names for a reader who knows those.
     for (const QString &key : knownStallReasonKeys()) {
         const StallReason r = stallReason(key);
-        list.append({tr("Stall reason: %1").arg(r.name),
-                     tr("%1 CUPTI: %2; Nsight Compute: %3.").arg(r.sentence, r.cuptiName(), r.nsightName),
-                     tr("Profile views: Source and SASS gutters, stall legend, hot lines, Why not cuBLAS?")});
+        list.append(
+            {glossaryTr("Stall reason: %1").arg(r.name),
+             glossaryTr("%1 CUPTI: %2; Nsight Compute: %3.").arg(r.sentence, r.cuptiName(), r.nsightName),
+             glossaryTr("Profile views: Source and SASS gutters, stall legend, hot lines, Why not cuBLAS?")});
     }
     std::sort(list.begin(), list.end(), [](const GlossaryEntry &a, const GlossaryEntry &b) {
         return QString::compare(a.term, b.term, Qt::CaseInsensitive) < 0;
@@ -153,7 +175,7 @@ QString glossaryHtml()
         rows += QStringLiteral("<tr><td style='padding:4px 16px 4px 0' valign='top'><b>%1</b></td>"
                                "<td style='padding:4px 0'>%2<br/><i>%3</i></td></tr>")
                     .arg(e.term.toHtmlEscaped(), e.meaning.toHtmlEscaped(), e.where.toHtmlEscaped());
-    return QStringLiteral("<h3>%1</h3><table>%2</table>").arg(tr("Glossary"), rows);
+    return QStringLiteral("<h3>%1</h3><table>%2</table>").arg(glossaryTr("Glossary"), rows);
 }
 
 } // namespace gemmscope

@@ -399,11 +399,6 @@ QString MainWindow::lastCompile() const
     return m_compileActions->lastCompile();
 }
 
-QString MainWindow::compileArch() const
-{
-    return m_compileActions->arch();
-}
-
 QString MainWindow::noticeText() const
 {
     return m_views.sessionNotice->text();
@@ -475,16 +470,6 @@ void MainWindow::runCurrent()
 QStringList MainWindow::runLadder(const ProblemSize &size)
 {
     return m_runActions->runLadder(size);
-}
-
-void MainWindow::cancelRuns()
-{
-    m_runActions->cancel();
-}
-
-void MainWindow::compileCurrent()
-{
-    m_compileActions->compile();
 }
 
 void MainWindow::disassembleCurrent()

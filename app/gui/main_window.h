@@ -98,17 +98,14 @@ public:
     QStringList exportViews(const QString &directory, QString *error, const QStringList &leftOut = {});
 
     QString lastCompile() const;
-    QString compileArch() const;
     QString noticeText() const;          // the session notice shown now (its description), or empty
     QString autosaveWarningText() const; // the autosave problem shown now, or empty
     QString settingsWarningText() const; // the settings file's problem shown now, or empty
 
 public slots:
     void runCurrent();
-    void compileCurrent();     // Ctrl+B: NVRTC for compileArch(), no GPU needed
     void disassembleCurrent(); // the SASS tab: PTX and SASS of the configuration, no GPU needed
     QStringList runLadder(const ProblemSize &size);
-    void cancelRuns();
     // What the runner said about itself (RunController::runnerStatusChanged).
     void showRunnerStatus(bool available, const QString &reason);
     // The autosave could not be written (empty: it works again): said where the user sees it.
