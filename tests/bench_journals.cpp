@@ -42,6 +42,7 @@
 #include <sys/resource.h>
 
 // The scripted stand-in runner (tests/support/stand_in_runner.py).
+#include "support/result_event_record.h"
 #include "support/stand_in_runner.h"
 static QString standInScript(const QString &)
 {

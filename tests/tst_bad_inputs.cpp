@@ -16,6 +16,7 @@
 #include "session.h"
 #include "stage_catalog.h"
 #include "support/json_fuzzer.h"
+#include "support/result_event_record.h"
 #include "support/stored_ceilings.h"
 #include "traffic_model.h"
 

@@ -8,6 +8,7 @@
 #include "coalescing_view.h"
 #include "help_dialog.h"
 #include "machine_code_view.h"
+#include "compile_panel.h"
 #include "main_window.h"
 #include "parameter_panel.h"
 #include "plain_text.h"
@@ -771,6 +772,18 @@ private slots:
                      summary.contains(QStringLiteral("occupancy")),
                  qPrintable(summary));
         QVERIFY(summary.contains(QStringLiteral("sm_90")));
+        // The Compile tab keeps that report: the real compile's rows, its limiter, ptxas's log.
+        auto *panel = window.findChild<CompilePanel *>(QStringLiteral("compilePanel"));
+        QVERIFY(panel);
+        QVERIFY2(panel->message().isEmpty(), qPrintable(panel->message()));
+        QStringList quantities;
+        for (const auto &[quantity, value] : panel->rows())
+            quantities << quantity;
+        QVERIFY2(quantities.filter(QStringLiteral("egisters")).size() == 1 &&
+                     quantities.filter(QStringLiteral("ccupancy")).size() == 1,
+                 qPrintable(quantities.join(QStringLiteral(", "))));
+        QVERIFY(!panel->limiter().isEmpty());
+        QVERIFY2(panel->log().contains(QStringLiteral("registers")), qPrintable(panel->log()));
     }
 
     // The SASS tab compiles the configuration with -lineinfo when it is shown (no GPU needed) and

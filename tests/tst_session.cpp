@@ -3,6 +3,7 @@
 #include "app_resources.h"
 #include "session.h"
 #include "stage_catalog.h"
+#include "support/result_event_record.h"
 
 #include <QFile>
 #include <QJsonArray>
