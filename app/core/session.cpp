@@ -147,17 +147,22 @@ SessionParse parseSessionJson(const QByteArray &bytes)
     data.description = root->value("description").toString();
     data.created = QDateTime::fromString(root->value("created").toString(), Qt::ISODate);
     data.ceilings = ceilingsFromJson(root->value("ceilings").toObject());
+    const QJsonArray runs = root->value("runs").toArray();
+    // Sized once and each record moved in: a list that grew as it filled copied every record of a
+    // long session again at each doubling.
     QSet<QString> ids;
-    for (const QJsonValue &value : root->value("runs").toArray()) {
+    ids.reserve(runs.size());
+    data.runs.reserve(runs.size());
+    for (const QJsonValue &value : runs) {
         QString why;
-        const auto record = fromJson(value.toObject(), &why);
+        auto record = fromJson(value.toObject(), &why);
         if (!record)
             return refuse(QObject::tr("Its run list is damaged: %1.").arg(why));
         if (ids.contains(record->runId))
             return refuse(
                 QObject::tr("Its run list is damaged: run id %1 appears twice.").arg(record->runId));
         ids.insert(record->runId);
-        data.runs.append(*record);
+        data.runs.append(std::move(*record));
     }
     if (root->contains("sweeps") && !root->value("sweeps").isArray())
         return refuse(QObject::tr("Its list of sweeps is damaged: it is not a list."));
@@ -866,7 +871,7 @@ AutosaveRecovery Session::recoverableAutosave(const QString &autosaveFile)
             continue;
         }
         ids.insert(record->runId);
-        data.runs.append(*record);
+        data.runs.append(std::move(*record));
     }
     // Only finished runs this machine measured are worth recovering: the embedded data (recorded,
     // published) comes back anyway and is never counted, nor is a run that was only queued.
