@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QSortFilterProxyModel>
+#include <string>
 #include <utility>
 
 namespace gemmscope {
@@ -30,7 +31,8 @@ private:
     std::pair<int, int> rankOf(const RunRecord &run) const;
 
     bool m_ladderOrder = false;
-    mutable QHash<QString, std::pair<int, int>> m_ranks; // by stage and preset key
+    // By preset key, then stage key (a preset key names one stage but for files that disagree).
+    mutable QHash<QString, QList<std::pair<std::string, std::pair<int, int>>>> m_ranks;
 };
 
 } // namespace gemmscope

@@ -290,6 +290,8 @@ private:
         std::set<std::tuple<QCPGraph *, qint64, qint64>> markers; // one marker per place and graph
         QHash<QString, Modelled> modelled;                        // by configuration
         QHash<QString, bool> onChosen;                            // by device name
+        bool l2Drawn = false, l1SharedDrawn = false;              // levelDrawn, as the rebuild found it
+        QHash<QString, std::pair<QColor, QString>> colorByPreset; // a preset's shade and its graphs' key
     };
     DrawnRuns m_drawn;
     QList<QCPItemText *> m_ridgeLabels;

@@ -10,6 +10,7 @@
 #include <QString>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace gemmscope {
 
@@ -33,6 +34,8 @@ int presetRank(const QString &presetKey);
 
 // Stable sort of runs by ladder rank; runs of equal rank keep their time order.
 QList<RunRecord> ladderOrdered(const QList<RunRecord> &runs);
+// The same order as indices into `runs`, copying no record.
+std::vector<qsizetype> ladderOrder(const QList<RunRecord> &runs);
 // A run's place on the ladder, as ladderOrdered sorts. Within each group of stages (CUDA cores,
 // cuBLAS FP32, tensor cores, cuBLAS TF32) the worklog's steps come in the worklog's order (step 6,
 // which runs the step-3 kernel on 192x192 tiles, after 5b); every other run follows the last step

@@ -51,7 +51,9 @@ TopLevel topLevelStrings(const QByteArray &bytes, qsizetype i)
             } else if (depth == 1 && lastKey == "event") {
                 found.event = QString::fromUtf8(text);
             }
-            if (!found.format.isEmpty() && !found.event.isEmpty())
+            // A format decides the kind whatever the event: found, the rest is not scanned (a long
+            // session's runs follow its format, tens of megabytes of strings).
+            if (!found.format.isEmpty())
                 return found;
             i = end;
             continue;
