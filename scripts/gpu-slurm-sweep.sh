@@ -3,6 +3,7 @@
 # one-node Slurm cluster that has the GPU as a gres, twice each, alternating. Run from the repo root
 # after `source .device/env.sh`, with the bundle of scripts/slurm-bundle.sh:
 #   scripts/gpu-slurm-sweep.sh SLURM_BUNDLE.tar.xz BENCH RUNNER        results under $OUT
+# ROUNDS=N (default 2): how many Slurm/local pairs.
 set -uo pipefail
 bundle=${1:?bundle}; bench=$(realpath "${2:?bench}"); export GEMMSCOPE_RUNNER=$(realpath "${3:?runner}")
 out=${OUT:-/tmp/gemmscope-out}; mkdir -p "$out"
@@ -21,7 +22,7 @@ sweep_once() { # NAME [bench options...]
     --json "$out/sweep-$name.json" >"$out/sweep-$name.txt" 2>&1
   echo "$name: $(grep -E '^Wall' "$out/sweep-$name.txt")"
 }
-for i in 1 2; do
+for i in $(seq "${ROUNDS:-2}"); do
   sweep_once "slurm$i" --slurm --gpus-per-runner 1 --runners 1
   sweep_once "local$i"
 done
