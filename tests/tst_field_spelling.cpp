@@ -42,6 +42,7 @@ const Codec kCodecs[] = {
     {"app/core/sweep_summary.cpp", "the bench's sweep file (--sweep --json)"},
     {"app/core/size_sweep_summary.cpp", "the bench's size-sweep file (--size-sweep --json)"},
     {"app/core/sweep_file.cpp", "the bench's sweep files and the Sweep views' exports, read back"},
+    {"app/core/results_export.cpp", "the results CSV: its column names (with units) are its format"},
     {"app/runner/ceilings.cpp", "the runner's ceilings cache file, read back by the runner only"},
     {"app/runner/nvrtc_compiler.cpp", "the runner's CUBIN cache info file, read back by the runner only"},
 };
@@ -55,6 +56,8 @@ struct NotAField {
 const NotAField kNotFields[] = {
     {"app/gui/export_actions.cpp", "counters",
      "the Counters workspace's view name (--render-session's file)"},
+    {"app/gui/session_render.cpp", "counters", "the same page's name, left out with its reason"},
+    {"app/core/sweep_slurm.cpp", "error", "a word looked for in Slurm's own messages (salloc: error: ...)"},
 };
 
 bool isCodec(const QString &path)
