@@ -7,6 +7,7 @@
 #include "results_model.h"
 #include "session.h"
 #include "size_sweep_summary.h"
+#include "support/file_bytes.h"
 #include "support/long_size_sweep.h"
 #include "support/small_sweep_spec.h"
 #include "support/sweep_point_run.h"
@@ -19,22 +20,12 @@
 #include <sys/stat.h>
 
 using namespace gemmscope;
+using gemmscope::test::readAll;
+using gemmscope::test::writeAll;
 
 namespace {
 
 const QString kRecorded = QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/");
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeAll(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
 
 SweepData smallSweep()
 {

@@ -9,6 +9,7 @@
 #include "session_actions.h"
 #include "workspaces.h"
 
+#include "support/file_bytes.h"
 #include "support/small_sweep_spec.h"
 #include "support/sweep_point_run.h"
 
@@ -24,6 +25,8 @@
 #include <QtTest>
 
 using namespace gemmscope;
+using gemmscope::test::readAll;
+using gemmscope::test::writeAll;
 
 namespace {
 
@@ -33,18 +36,6 @@ MainWindow::Options quietWindow()
 {
     return MainWindow::Options{
         .startRunner = false, .restoreSettings = false, .autosavePath = {}, .autosave = false};
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeAll(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
 // Drops `urls` on the window as a file manager would: enter, then drop. True when the window

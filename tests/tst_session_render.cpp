@@ -4,6 +4,7 @@
 // its title once stood over another kernel's greyed picture), with the pages that have nothing to
 // show left out and said why.
 #include "session_render.h"
+#include "support/file_bytes.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,16 +19,11 @@
 #include <QTest>
 
 using namespace gemmscope;
+using gemmscope::test::readAll;
 
 namespace {
 
 const QString kLadder = QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json");
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 // The text elements of an SVG, as drawn (entities decoded).
 QStringList svgTexts(const QString &path)

@@ -1,7 +1,7 @@
 #include "open_stall.h"
 
 #include "event_timing_application.h"
-#include "main_window.h"
+#include "measured_window.h"
 #include "parameter_panel.h"
 #include "session.h"
 #include "stall_meter.h"
@@ -33,11 +33,8 @@ void showFirstProfile(MainWindow &window)
 
 int measureOpenStall(EventTimingApplication &app, const QString &sessionFile)
 {
-    MainWindow window(MainWindow::Options{
-        .startRunner = false, .restoreSettings = false, .autosavePath = {}, .autosave = false});
-    window.setAttribute(Qt::WA_DontShowOnScreen);
-    window.resize(1600, 1000);
-    window.show();
+    MainWindow window(measuredWindowOptions());
+    showForMeasuring(window);
     UiStallMeter meter;
     QElapsedTimer clock;
     int exitCode = 0;

@@ -1,7 +1,7 @@
 #include "open_timing.h"
 
 #include "event_timing_application.h"
-#include "main_window.h"
+#include "measured_window.h"
 #include "session.h"
 #include "stall_meter.h"
 
@@ -51,11 +51,8 @@ private:
 
 int measureOpen(EventTimingApplication &app, const QString &file)
 {
-    MainWindow window(MainWindow::Options{
-        .startRunner = false, .restoreSettings = false, .autosavePath = {}, .autosave = false});
-    window.setAttribute(Qt::WA_DontShowOnScreen);
-    window.resize(1600, 1000);
-    window.show();
+    MainWindow window(measuredWindowOptions());
+    showForMeasuring(window);
     UiStallMeter meter;
     QElapsedTimer clock;
     double shownMs = -1, paintedMs = -1;
