@@ -116,7 +116,8 @@ up() {
         # Without systemd there is no system.slice for that scope to go in (seen on the GPU
         # machine): made here, with the controllers the plugin enables below it.
         if [ ! -d /sys/fs/cgroup/system.slice ]; then
-            mkdir /sys/fs/cgroup/system.slice
+            # Read-only cgroups (a container): slurmd then fails and says so in its log.
+            mkdir /sys/fs/cgroup/system.slice 2>/dev/null || true
             echo "+cpuset +cpu +memory" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
         fi
     fi
