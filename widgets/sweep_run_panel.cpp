@@ -59,7 +59,7 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_runnerCount->setSuffix(tr(" runner(s)"));
     m_runnerCount->setToolTip(tr("How many runners to start from the command, one per GPU; a {gpu} in the "
                                  "command becomes 0, 1, ... for each."));
-    m_slurm = new QCheckBox(tr("Slurm"));
+    m_slurm = new QCheckBox(tr("Start them as Slurm job steps"));
     m_slurm->setObjectName(p + QStringLiteral("Slurm"));
     m_slurm->setChecked(m_control->slurm());
     m_slurm->setToolTip(tr("Start the runners as Slurm job steps (srun) of one allocation, one GPU each: "
@@ -125,8 +125,9 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
     auto *row = new QHBoxLayout;
     row->addWidget(m_runners, 1);
     row->addWidget(m_runnerCount);
-    row->addWidget(m_slurm);
     form->addRow(tr("Runners"), row);
+    // A row of its own: beside the count it left the command field too narrow for its placeholder.
+    form->addRow(QString(), m_slurm);
     // The template's placeholders, where a new user reads the field (the tooltip has examples).
     QLabel *placeholders = plainLabel(m_words.namePrefix + QStringLiteral("RunnerPlaceholders"));
     // The command on a line of its own: wrapped in a sentence it broke at its hyphen ("gemmscope-" /
@@ -134,7 +135,7 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
     placeholders->setText(tr("Empty: this machine's runner. On another machine:\n"
                              "ssh HOST gemmscope-runner\n"
                              "With several runners, {gpu} in the command becomes 0, 1, 2, … one GPU each.\n"
-                             "Slurm: each runner is a job step with a GPU of its own."));
+                             "Through Slurm each runner is a job step with a GPU of its own."));
     placeholders->setForegroundRole(QPalette::PlaceholderText); // quieter than a label, still readable
     form->addRow(QString(), placeholders);
 }
