@@ -20,6 +20,7 @@
 
 using namespace gemmscope;
 using gemmscope::test::readAll;
+using gemmscope::test::writeAll;
 
 namespace {
 
@@ -138,10 +139,7 @@ private slots:
         }
         session.insert(QStringLiteral("runs"), runs);
         const QString file = m_dir.filePath(QStringLiteral("no-counters.json"));
-        QFile write(file);
-        QVERIFY(write.open(QIODevice::WriteOnly));
-        write.write(QJsonDocument(session).toJson());
-        write.close();
+        QVERIFY(writeAll(file, QJsonDocument(session).toJson()));
 
         const QString out = m_dir.filePath(QStringLiteral("no-counters"));
         QString error;
@@ -182,10 +180,7 @@ private slots:
         QCOMPARE(runs.size(), 2);
         session.insert(QStringLiteral("runs"), runs);
         const QString file = m_dir.filePath(QStringLiteral("cublas.json"));
-        QFile write(file);
-        QVERIFY(write.open(QIODevice::WriteOnly));
-        write.write(QJsonDocument(session).toJson());
-        write.close();
+        QVERIFY(writeAll(file, QJsonDocument(session).toJson()));
         const QString out = m_dir.filePath(QStringLiteral("cublas"));
         QString error;
         QStringList skipped;

@@ -6,6 +6,7 @@
 // Every wait has a timeout; the cluster is stopped (jobs cancelled, daemons and steps killed by
 // its own pid files) in cleanupTestCase and by the fixture's destructor.
 #include "session.h"
+#include "support/file_bytes.h"
 #include "support/scoped_env.h"
 #include "support/slurm_cluster.h"
 #include "support/small_sweep_spec.h"
@@ -133,6 +134,9 @@ private:
     // Runs a sweep to its end; the finished() argument (stopped).
     bool runToEnd(SweepRun &run);
     QString failureOf(const SlurmOptions &slurm);
+    // The cluster's slurm.conf with `pattern` replaced, written as `name` in the test's folder;
+    // empty where it could not be read or written.
+    QString confWith(const QString &name, const QRegularExpression &pattern, const QString &replacement);
 
     test::SlurmCluster m_cluster;
     QTemporaryDir m_dir;
@@ -405,6 +409,17 @@ void TestSweepSlurm::detachedSweepsFinishAloneAndMergeOnOpen()
         QCOMPARE(int(s.runs.size()), 4 + 2); // and the two steps' cuBLAS baselines
 }
 
+QString TestSweepSlurm::confWith(const QString &name, const QRegularExpression &pattern,
+                                 const QString &replacement)
+{
+    const QByteArray conf = test::readAll(m_cluster.conf());
+    if (conf.isEmpty())
+        return {};
+    const QString path = m_dir.filePath(name);
+    return test::writeAll(path, QString::fromUtf8(conf).replace(pattern, replacement).toUtf8()) ? path
+                                                                                                : QString();
+}
+
 QString TestSweepSlurm::failureOf(const SlurmOptions &slurm)
 {
     SweepRun::Options options;
@@ -441,15 +456,10 @@ void TestSweepSlurm::badPartitionIsNamed()
 void TestSweepSlurm::clusterDownIsNamed()
 {
     // The same cluster's configuration with its controller's port where nothing listens.
-    QFile in(m_cluster.conf());
-    QVERIFY(in.open(QIODevice::ReadOnly));
-    QString conf = QString::fromUtf8(in.readAll());
-    conf.replace(QRegularExpression(QStringLiteral("SlurmctldPort=\\d+")), QStringLiteral("SlurmctldPort=1"));
-    const QString down = m_dir.filePath(QStringLiteral("down.conf"));
-    QFile out(down);
-    QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(conf.toUtf8());
-    out.close();
+    const QString down =
+        confWith(QStringLiteral("down.conf"), QRegularExpression(QStringLiteral("SlurmctldPort=\\d+")),
+                 QStringLiteral("SlurmctldPort=1"));
+    QVERIFY(!down.isEmpty());
     const test::ScopedEnv env("SLURM_CONF", down.toLocal8Bit());
     const QString sentence = failureOf(cpuSteps());
     QVERIFY2(sentence.contains(QStringLiteral("controller (slurmctld) does not answer")) &&
@@ -463,14 +473,11 @@ void TestSweepSlurm::wrongMungeKeyIsNamed()
     const QString d = m_dir.filePath(QStringLiteral("munge2"));
     QVERIFY(QDir().mkpath(d));
     QFile::setPermissions(d, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    QFile key(d + QStringLiteral("/key"));
-    QVERIFY(key.open(QIODevice::WriteOnly));
     QByteArray bytes(1024, '\0');
     for (char &b : bytes)
         b = char(QRandomGenerator::global()->generate());
-    key.write(bytes);
-    key.close();
-    key.setPermissions(QFile::ReadOwner);
+    QVERIFY(test::writeAll(d + QStringLiteral("/key"), bytes));
+    QFile::setPermissions(d + QStringLiteral("/key"), QFile::ReadOwner);
     int code = -1;
     const QString started =
         runSlurmTool(QStringLiteral("munged"),
@@ -478,16 +485,10 @@ void TestSweepSlurm::wrongMungeKeyIsNamed()
                       "--log-file=" + d + "/log", "--seed-file=" + d + "/seed", "--force"},
                      &code);
     QVERIFY2(code == 0, qPrintable(started));
-    QFile in(m_cluster.conf());
-    QVERIFY(in.open(QIODevice::ReadOnly));
-    QString conf = QString::fromUtf8(in.readAll());
-    conf.replace(QRegularExpression(QStringLiteral("AuthInfo=socket=\\S+")),
+    const QString wrong =
+        confWith(QStringLiteral("wrong-key.conf"), QRegularExpression(QStringLiteral("AuthInfo=socket=\\S+")),
                  QStringLiteral("AuthInfo=socket=%1/socket").arg(d));
-    const QString wrong = m_dir.filePath(QStringLiteral("wrong-key.conf"));
-    QFile out(wrong);
-    QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(conf.toUtf8());
-    out.close();
+    QVERIFY(!wrong.isEmpty());
     QString sentence;
     {
         const test::ScopedEnv env("SLURM_CONF", wrong.toLocal8Bit());
