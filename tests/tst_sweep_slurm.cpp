@@ -276,6 +276,10 @@ void TestSweepSlurm::killedStepsPointsAreRunAgain()
         standIns(1, {{"FAKE_DIE_AFTER", "6"}, {"FAKE_STATE", state}, {"FAKE_DELAY_S", "0.05"}}) +
         standIns(2, {{"FAKE_DELAY_S", "0.05"}});
     options.window = 2;
+    // Two deaths, each under up to `window` points: on a busy machine a point re-sent after the
+    // first can be in the step the second kills. Three attempts outlast both, so every point must
+    // finish; the default two would rightly give up on such a point as one that crashes runners.
+    options.attemptsPerPoint = 3;
     options.slurm = cpuSteps();
     options.journalPath = m_dir.filePath(QStringLiteral("killed.gsweep"));
     SweepRun run(sizeSweep64(QStringLiteral("sweep-slurm-killed")), options);
