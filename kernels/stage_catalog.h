@@ -101,6 +101,10 @@ struct StageInfo {
     // parameters are (A, BT, C, M, N, K, mapA, mapBT).
     std::optional<TensorMapOperands> tensorMaps{};
     bool isLibrary = false; // cuBLAS baselines: no source, no NVRTC
+    // A user's kernel (custom_stage.h): compiled from `sourceText` in place of `sourceFile`, which
+    // then only names it for compiler messages and line maps.
+    bool isCustom = false;
+    std::string sourceText{};
     Precision precision = Precision::Fp32;
     // The stage whose source this one was written from, when it is not the one before it in the
     // ladder: the worklog built step 7 (strided) from step 6, the coalesced kernel without double
