@@ -16,7 +16,9 @@
 #include <QDropEvent>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -221,6 +223,50 @@ private slots:
         QVERIFY(window.session()->runs().isEmpty()); // the ladder's session was closed
         QCOMPARE(window.session()->sweeps().first().spec.kind, SweepKind::Sizes);
         QVERIFY(window.session()->filePath().isEmpty()); // saving asks for a new name
+    }
+
+    // Two sweeps dropped together as a new session: one new session holds both (the second did
+    // not close the first's).
+    void sweepsDroppedTogetherShareTheNewSession()
+    {
+        FileOpener::setSweepInto(FileOpener::SweepInto::NewSession);
+        MainWindow window(quietWindow());
+        window.show();
+        QString error;
+        QVERIFY2(window.openSession(path("session.json"), &error), qPrintable(error));
+        QVERIFY(dropOn(window,
+                       {QUrl::fromLocalFile(path("sizes.json")), QUrl::fromLocalFile(path("sweep.json"))}));
+        QVERIFY(waitFor([&] { return window.session()->sweeps().size() == 2; }));
+        QVERIFY(window.session()->runs().isEmpty()); // the ladder's session was closed, once
+    }
+
+    // Asked where they go, the user is asked once for the files dropped together, by their names.
+    void sweepsDroppedTogetherAreAskedAboutOnce()
+    {
+        FileOpener::setSweepInto(FileOpener::SweepInto::Ask);
+        MainWindow window(quietWindow());
+        window.show();
+        window.session()->addOrUpdate(unsavedRun());
+        QStringList questions;
+        QTimer answer;
+        QObject::connect(&answer, &QTimer::timeout, &window, [&] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QStringLiteral("sweepIntoQuestion"))
+                return;
+            questions << box->text();
+            for (QAbstractButton *button : box->buttons())
+                if (button->text().remove(QLatin1Char('&')) == QStringLiteral("Add to This Session"))
+                    button->click();
+        });
+        answer.start(50);
+        QVERIFY(dropOn(window,
+                       {QUrl::fromLocalFile(path("sizes.json")), QUrl::fromLocalFile(path("sweep.json"))}));
+        QVERIFY(waitFor([&] { return window.session()->sweeps().size() == 2; }));
+        QCOMPARE(questions.size(), 1);
+        QVERIFY2(questions.first().contains(QStringLiteral("sizes.json")) &&
+                     questions.first().contains(QStringLiteral("sweep.json")),
+                 qPrintable(questions.first()));
+        QVERIFY(window.session()->find(QStringLiteral("mine-1"))); // added, nothing closed
     }
 
     // The command line: a damaged file is said in the window, which shows the published numbers.

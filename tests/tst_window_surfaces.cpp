@@ -276,7 +276,7 @@ private slots:
         QVERIFY(stage);
         QCOMPARE(stage->currentData().toString(),
                  QString::fromStdString(window.parameterPanel()->config().stage.str()));
-        // Named as the parameter panel names it (its face: "3. Coalesced cooperative loads"), not by
+        // Named as the parameter panel names it (its face: "Coalesced cooperative loads"), not by
         // the key the review found there ("coalesced").
         auto *panelStage = window.parameterPanel()->findChild<QComboBox *>(QStringLiteral("stageCombo"));
         QVERIFY(panelStage);

@@ -179,6 +179,20 @@ private slots:
         QVERIFY(!counters->rows().isEmpty());
     }
 
+    // The same when the window is on Counters before the session arrives (gemmscope --workspace
+    // counters FILE: the file is read off the UI thread, after the workspace is shown).
+    void countersChooseARunWhenASessionOpensUnderThem()
+    {
+        MainWindow window(options());
+        window.workspaces()->setCurrent(Workspace::Counters);
+        window.selection()->select(QString());
+        QString error;
+        QVERIFY2(window.openSession(kFullLadder, &error), qPrintable(error));
+        const RunRecord *run = window.session()->find(window.selection()->runId());
+        QVERIFY(run);
+        QCOMPARE(run->presetKey, QStringLiteral("worklog-3"));
+    }
+
     // The panel sits beside the workspaces it serves; Alt+0 shows or hides it in each.
     void panelWhereItServes()
     {

@@ -207,6 +207,7 @@ void MainWindow::connectSession()
                                         .join(QLatin1Char(' '))
                                         .trimmed());
         followSessionSize();
+        selectARunIfTheWorkspaceNeedsOne();
     });
     // New rows and finished runs may need wider columns; a preliminary median (progress) does not.
     connect(m_session, &Session::runAdded, m_views.tables, &ResultsTables::scheduleFit);
@@ -254,8 +255,14 @@ void MainWindow::onWorkspaceChanged(Workspace workspace)
         m_registry->setFocused(m_views.mainView(workspace, *m_registry));
     if (m_views.sassShown())
         disassembleCurrent();
-    // The Counters page never opens on "select a run" when the session has one to compare.
-    if (workspace == Workspace::Counters && !m_session->find(m_selection->runId()))
+    selectARunIfTheWorkspaceNeedsOne();
+}
+
+// The Counters page never shows "select a run" while the session has one to compare: on switching
+// to it, and when a session opens (off the UI thread, so after a --workspace counters start).
+void MainWindow::selectARunIfTheWorkspaceNeedsOne()
+{
+    if (m_views.workspaces->current() == Workspace::Counters && !m_session->find(m_selection->runId()))
         m_selection->select(runToExplain(*m_session));
 }
 

@@ -128,6 +128,7 @@ private:
     void followSessionSize(); // the panel's problem size to the opened session's
     void updateTitle();
     void onWorkspaceChanged(Workspace workspace);
+    void selectARunIfTheWorkspaceNeedsOne();
     void onRunFinished(const RunRecord &record);
     void selectRun(const QString &runId);
     void applyMeasuredCeilings();

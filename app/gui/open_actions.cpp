@@ -9,6 +9,7 @@
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
@@ -137,11 +138,18 @@ bool FileOpener::openSweep(const SweepData &sweep, const QString &path, QString 
             return true;
         }
     const bool emptySession = m_session->runs().isEmpty() && m_session->sweeps().isEmpty();
-    SweepInto into = emptySession ? SweepInto::CurrentSession : sweepInto();
+    // The files opened together are asked about once: after the first sweep of a drop went into
+    // this session or a new one, the next ones join it (a second "new session" would have closed
+    // the first sweep's).
+    SweepInto into = m_batchSweepInto ? SweepInto::CurrentSession
+                     : emptySession   ? SweepInto::CurrentSession
+                                      : sweepInto();
     if (into == SweepInto::Ask)
         into = askSweepInto(QFileInfo(path).fileName());
     if (into == SweepInto::Ask)
         return false; // cancelled
+    if (m_queueBusy)
+        m_batchSweepInto = into;
     if (into == SweepInto::NewSession) {
         if (!m_actions->confirmDiscard())
             return false;
@@ -160,9 +168,18 @@ bool FileOpener::openSweep(const SweepData &sweep, const QString &path, QString 
 
 FileOpener::SweepInto FileOpener::askSweepInto(const QString &name)
 {
-    QMessageBox box(QMessageBox::Question, tr("Open a sweep"),
-                    tr("Add the sweep in %1 to this session, or open it as a new session?").arg(name),
-                    QMessageBox::NoButton, m_window);
+    // The files still to open with it are named too: the answer holds for their sweeps as well.
+    QStringList others;
+    for (const QString &queued : std::as_const(m_queue))
+        others << QFileInfo(queued).fileName();
+    const QString question =
+        others.isEmpty()
+            ? tr("Add the sweep in %1 to this session, or open it as a new session?").arg(name)
+            : tr("Add the sweep in %1, and any sweep in %2 opened with it, to this session, or open "
+                 "them as a new session?")
+                  .arg(name, QLocale().createSeparatedList(others));
+    QMessageBox box(QMessageBox::Question, tr("Open a sweep"), question, QMessageBox::NoButton, m_window);
+    box.setObjectName(QStringLiteral("sweepIntoQuestion"));
     box.setTextFormat(Qt::PlainText); // a file name is never markup
     box.setInformativeText(tr("Added, it is saved with this session's runs; as a new session, this "
                               "session is closed first (unsaved runs are asked about)."));
@@ -196,6 +213,7 @@ void FileOpener::openNext()
 {
     if (m_queue.isEmpty()) {
         m_queueBusy = false;
+        m_batchSweepInto.reset();
         const QStringList failures = std::exchange(m_batchFailures, {});
         if (auto afterwards = std::exchange(m_afterQueue, {}))
             afterwards(failures);

@@ -16,6 +16,7 @@
 #include <QObject>
 #include <QStringList>
 #include <functional>
+#include <optional>
 
 class QMimeData;
 class QWidget;
@@ -86,6 +87,8 @@ private:
     // last is open: an opened session (or the default one) replaces the notice.
     QStringList m_batchSaid;
     QStringList m_batchFailures; // the sentences of those that were not opened
+    // Where the first sweep of the files opened together went: the others follow it unasked.
+    std::optional<SweepInto> m_batchSweepInto;
 };
 
 } // namespace gemmscope
