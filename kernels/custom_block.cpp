@@ -158,8 +158,8 @@ public:
         if (readLines()) {
             for (const auto &[line, keyword, rest] : m_lines)
                 readLine(line, keyword, rest);
-            for (const ParamSpec &p : m_block.params)
-                m_block.names.push_back(p.name);
+            // A parameter whose values have a problem is still a name: no second sentence for it.
+            m_block.names = m_declaredNames;
             m_block.names.insert(m_block.names.end(), {"M", "N", "K"});
             readExpressions();
         }
@@ -259,8 +259,8 @@ private:
             m_requirements.push_back({line, rest});
             return;
         }
-        static const std::vector<std::string_view> singles = {"name", "title",  "precision",     "block",
-                                                              "grid", "shared", "dynamic_shared"};
+        static const std::vector<std::string_view> singles = {"block",     "grid",   "name",          "title",
+                                                              "precision", "shared", "dynamic_shared"};
         if (std::find(singles.begin(), singles.end(), keyword) == singles.end()) {
             problem(line, "The block has no keyword \"" + excerpt(keyword) +
                               "\": its lines start with name, title, precision, param, require, block, grid, "
@@ -305,6 +305,7 @@ private:
     std::map<std::string, PendingLine> m_singles; // block, grid, shared, dynamic_shared
     std::map<std::string, int> m_paramLines;      // parameter -> its line
     std::vector<PendingLine> m_requirements;
+    std::vector<std::string> m_declaredNames; // every well-named parameter, in order
     int m_paramLineCount = 0;
     CustomBlock m_block;
 };
@@ -336,6 +337,7 @@ void BlockReader::readParam(int line, std::string_view rest)
         return problem(line, "The parameter " + name + " is declared twice (first at line " +
                                  std::to_string(it->second) + ").");
     m_paramLines[name] = line;
+    m_declaredNames.push_back(name);
 
     ParamSpec spec;
     spec.name = spec.label = name;

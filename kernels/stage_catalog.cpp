@@ -1154,6 +1154,9 @@ std::string kernelNameExpression(StageId id, const ParamValues &params)
     const StageInfo &info = stageInfo(id);
     if (info.isLibrary)
         return {};
+    // A user's kernel without parameters is a plain __global__ function, not a template.
+    if (info.isCustom && info.params.empty())
+        return info.kernelName;
     std::ostringstream s;
     s << info.kernelName << '<';
     for (std::size_t i = 0; i < info.params.size(); ++i)

@@ -354,6 +354,8 @@ private slots:
         QCOMPARE(customStages().size(), before + 1);
         QCOMPARE(findStage(a.stage->key), findStage(b.stage->key));
         QCOMPARE(findStage(a.stage->key)->sourceFile, std::string("a.cuh")); // the first one stays
+        // Without parameters the kernel is a plain function: no template argument list.
+        QCOMPARE(kernelNameExpression(StageId(a.stage->key), {}), std::string("k::idem"));
         QVERIFY(findStage("user-0000000000000000") == nullptr);
         // A stage that claims a built-in key is registered under its text's key instead.
         StageInfo impostor = *a.stage;

@@ -26,7 +26,6 @@ block     BN, BM
 grid      ceil_div(N, BN), ceil_div(M, BM)
 shared    4 * (BM * BK + BK * BN)
 */
-#pragma once
 #include "common.cuh" // GEMMSCOPE_STORE_C and loadOrZero
 
 namespace gemmscope {
