@@ -60,6 +60,9 @@ struct CustomStageParse {
     std::vector<SourceProblem> problems; // every problem found, in line order
 };
 
+// The problems as a compiler writes them, one a line: "my_gemm.cuh:12: The parameter BM ...".
+std::string describeSourceProblems(std::string_view fileName, const std::vector<SourceProblem> &problems);
+
 // The stable key of a kernel's text: "user-" and 16 hex digits of a 64-bit hash of the text.
 // The same text gives the same key in every process; any edit gives another.
 std::string customStageKey(std::string_view text);
@@ -80,8 +83,11 @@ CustomStageParse parseCustomStage(const CustomKernelSource &source);
 // Adds a parsed custom stage to the catalog so that findStage(), stageInfo(), violations() and
 // launchGeometry() know its key from then on, in every thread. Idempotent: registering a key that
 // is there returns the entry already registered. Entries are never removed or moved, so the
-// reference stays valid for the life of the process.
+// reference stays valid for the life of the process. A stage whose key is not a custom key is
+// registered under customStageKey(sourceText), so it can never shadow a built-in stage.
 const StageInfo &registerCustomStage(StageInfo stage);
+// The registered custom stage of that key, or nullptr (findStage() asks this for custom keys).
+const StageInfo *findCustomStage(std::string_view key);
 // Parses and registers in one step; the problems when the text is not sound.
 CustomStageParse registerCustomKernel(const CustomKernelSource &source);
 

@@ -1,5 +1,6 @@
 #include "stage_catalog.h"
 
+#include "custom_stage.h"
 #include "tensor_core_models.h"
 
 #include <algorithm>
@@ -50,6 +51,12 @@ std::string str(long long v)
 std::string str(int v)
 {
     return std::to_string(v);
+}
+
+// A range's value on its steps (min, min + step, ...); every built-in range steps by 1.
+bool onStep(const ParamSpec &spec, int v)
+{
+    return spec.step <= 1 || (static_cast<long long>(v) - spec.min) % spec.step == 0;
 }
 
 constexpr int kStaticSharedLimit = 48 * 1024;   // static __shared__ arrays; more needs dynamic opt-in
@@ -960,7 +967,8 @@ const StageInfo *findStage(std::string_view key)
     for (const auto &s : stages())
         if (s.key == key)
             return &s;
-    return nullptr;
+    // A user's kernel registered in this process (custom_stage.h); stages() stays the ladder.
+    return isCustomStageKey(key) ? findCustomStage(key) : nullptr;
 }
 
 const StageInfo &stageInfo(StageId id)
@@ -1075,6 +1083,10 @@ std::vector<std::string> violations(StageId id, const ParamValues &params, const
             out.push_back(spec.name + " (" + std::to_string(v) + ") must be between " +
                           std::to_string(spec.min) + " and " + std::to_string(spec.max) + ".");
             allPresent = false;
+        } else if (!onStep(spec, v)) {
+            out.push_back(spec.name + " (" + std::to_string(v) + ") must be " + std::to_string(spec.min) +
+                          " plus a multiple of " + std::to_string(spec.step) + ".");
+            allPresent = false;
         }
     }
     if (!allPresent || info.isLibrary)
@@ -1115,7 +1127,7 @@ bool paramsInRange(StageId id, const ParamValues &params)
             return false;
         const int v = it->second;
         if (spec.choices.empty()
-                ? (v < spec.min || v > spec.max)
+                ? (v < spec.min || v > spec.max || !onStep(spec, v))
                 : std::find(spec.choices.begin(), spec.choices.end(), v) == spec.choices.end())
             return false;
     }
@@ -1142,6 +1154,9 @@ std::string kernelNameExpression(StageId id, const ParamValues &params)
     const StageInfo &info = stageInfo(id);
     if (info.isLibrary)
         return {};
+    // A user's kernel without parameters is a plain __global__ function, not a template.
+    if (info.isCustom && info.params.empty())
+        return info.kernelName;
     std::ostringstream s;
     s << info.kernelName << '<';
     for (std::size_t i = 0; i < info.params.size(); ++i)

@@ -1,6 +1,7 @@
 #include "requests.h"
 
 #include "json_fields.h"
+#include "stage_catalog.h"
 
 namespace gemmscope::protocol {
 
@@ -32,10 +33,45 @@ bool checkType(Reader &r, const QJsonObject &json, RequestType type)
     return true;
 }
 
+// The stage key and, for a custom stage, its source: the request's own, else the one the
+// catalog registered under that key.
+void putStage(QJsonObject &json, const QString &stage, const std::optional<KernelSource> &kernel)
+{
+    json.insert(QStringLiteral("stage"), stage);
+    std::optional<KernelSource> source = kernel;
+    if (!source)
+        if (const StageInfo *info = findStage(stage.toStdString()); info && info->isCustom)
+            source = KernelSource{QString::fromStdString(info->sourceText),
+                                  QString::fromStdString(info->sourceFile),
+                                  QString::fromStdString(info->derivedFrom)};
+    if (!source)
+        return;
+    QJsonObject object{{QStringLiteral("source_text"), source->sourceText}};
+    putNonEmpty(object, "file_name", source->fileName);
+    putNonEmpty(object, "derived_from", source->derivedFrom);
+    json.insert(QStringLiteral("kernel"), object);
+}
+
+std::optional<KernelSource> readKernel(Reader &r)
+{
+    const std::optional<QJsonObject> object = r.optObject("kernel");
+    if (!object)
+        return std::nullopt;
+    Reader k(*object);
+    KernelSource source;
+    source.sourceText = k.requiredString("source_text");
+    source.fileName = k.string("file_name");
+    source.derivedFrom = k.string("derived_from");
+    QString error;
+    if (!k.finish(&error))
+        r.fail(QStringLiteral("In \"kernel\": ") + error);
+    return source;
+}
+
 QJsonObject kernelToJson(RequestType type, const KernelRequest &r)
 {
     QJsonObject json = header(type, r.id);
-    json.insert(QStringLiteral("stage"), r.stage);
+    putStage(json, r.stage, r.kernel);
     if (r.params)
         json.insert(QStringLiteral("params"), paramsToJson(*r.params));
     putNonEmpty(json, "arch", r.arch);
@@ -52,6 +88,7 @@ bool kernelFromJson(const QJsonObject &json, RequestType type, KernelRequest &ou
     checkType(r, json, type);
     out.id = r.string("id");
     out.stage = r.requiredString("stage");
+    out.kernel = readKernel(r);
     out.params = r.optParams("params");
     out.arch = r.string("arch");
     out.size = r.optSize("size");
@@ -92,7 +129,7 @@ RequestEnvelope envelopeOf(const QJsonObject &json)
 QJsonObject toJson(const RunJob &r)
 {
     QJsonObject json = header(RequestType::Run, r.id);
-    json.insert(QStringLiteral("stage"), r.stage);
+    putStage(json, r.stage, r.kernel);
     if (r.params)
         json.insert(QStringLiteral("params"), paramsToJson(*r.params));
     json.insert(QStringLiteral("size"), sizeToJson(r.size));
@@ -128,6 +165,7 @@ bool fromJson(const QJsonObject &json, RunJob &out, QString *error)
     checkType(r, json, RequestType::Run);
     out.id = r.string("id");
     out.stage = r.requiredString("stage");
+    out.kernel = readKernel(r);
     out.params = r.optParams("params");
     out.size = r.optSize("size", true).value_or(ProblemSize{});
     out.seed = r.optInt64("seed");
@@ -172,7 +210,7 @@ bool fromJson(const QJsonObject &json, CompileJob &out, QString *error)
 QJsonObject toJson(const TraceOwnerJob &r)
 {
     QJsonObject json = header(RequestType::TraceOwner, r.id);
-    json.insert(QStringLiteral("stage"), r.stage);
+    putStage(json, r.stage, r.kernel);
     if (r.params)
         json.insert(QStringLiteral("params"), paramsToJson(*r.params));
     return json;
@@ -185,6 +223,7 @@ bool fromJson(const QJsonObject &json, TraceOwnerJob &out, QString *error)
     checkType(r, json, RequestType::TraceOwner);
     out.id = r.string("id");
     out.stage = r.requiredString("stage");
+    out.kernel = readKernel(r);
     out.params = r.optParams("params");
     return r.finish(error);
 }
@@ -219,7 +258,7 @@ bool fromJson(const QJsonObject &json, CeilingsJob &out, QString *error)
 QJsonObject toJson(const ProfileJob &r)
 {
     QJsonObject json = header(RequestType::Profile, r.id);
-    json.insert(QStringLiteral("stage"), r.stage);
+    putStage(json, r.stage, r.kernel);
     if (r.params)
         json.insert(QStringLiteral("params"), paramsToJson(*r.params));
     json.insert(QStringLiteral("size"), sizeToJson(r.size));
@@ -239,6 +278,7 @@ bool fromJson(const QJsonObject &json, ProfileJob &out, QString *error)
     checkType(r, json, RequestType::Profile);
     out.id = r.string("id");
     out.stage = r.requiredString("stage");
+    out.kernel = readKernel(r);
     out.params = r.optParams("params");
     out.size = r.optSize("size", true).value_or(ProblemSize{});
     out.seed = r.optInt64("seed");

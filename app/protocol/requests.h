@@ -39,12 +39,24 @@ struct TimingRequest {
 };
 constexpr int kMaxBursts = 50; // each burst may wait 5 s for an idle GPU
 
+// A user's kernel (kernels/custom_stage.h, docs/custom-kernels.md) travelling with the request
+// that names its stage, so that the runner can register it before it looks the stage up. toJson
+// fills it from the catalog when the request's stage is a registered custom stage and the request
+// has none: every client (GUI, bench, sweeps) sends it without knowing.
+struct KernelSource {
+    QString sourceText;  // the .cuh, parameter block included; customStageKey() of it is the stage key
+    QString fileName;    // "my_gemm.cuh": NVRTC's program name, so its messages say my_gemm.cuh(12)
+    QString derivedFrom; // catalog key of the stage it was written from; empty for a blank kernel
+    friend bool operator==(const KernelSource &, const KernelSource &) = default;
+};
+
 struct RunJob {
     QString id;
-    QString stage;                     // catalog key; required
-    std::optional<ParamValues> params; // default: the stage's defaults
-    ProblemSize size;                  // required
-    std::optional<long long> seed;     // default 1
+    QString stage;                      // catalog key; required
+    std::optional<KernelSource> kernel; // a custom stage's source; see KernelSource
+    std::optional<ParamValues> params;  // default: the stage's defaults
+    ProblemSize size;                   // required
+    std::optional<long long> seed;      // default 1
     std::optional<TimingRequest> timing;
     std::optional<bool> verify;        // default true
     std::optional<bool> counters;      // default false
@@ -61,10 +73,11 @@ struct RunJob {
 struct KernelRequest {
     QString id;
     QString stage;
-    std::optional<ParamValues> params; // default: the stage's defaults
-    QString arch;                      // "sm_90"; empty: the GPU's
-    std::optional<ProblemSize> size;   // for the catalog's checks
-    QString build;                     // "release" (empty: the default) or "scalar_shared"
+    std::optional<KernelSource> kernel; // a custom stage's source; see KernelSource
+    std::optional<ParamValues> params;  // default: the stage's defaults
+    QString arch;                       // "sm_90"; empty: the GPU's
+    std::optional<ProblemSize> size;    // for the catalog's checks
+    QString build;                      // "release" (empty: the default) or "scalar_shared"
     friend bool operator==(const KernelRequest &, const KernelRequest &) = default;
 };
 
@@ -75,7 +88,8 @@ struct CompileJob : KernelRequest {
 struct TraceOwnerJob {
     QString id;
     QString stage;
-    std::optional<ParamValues> params; // default: the stage's defaults
+    std::optional<KernelSource> kernel; // a custom stage's source; see KernelSource
+    std::optional<ParamValues> params;  // default: the stage's defaults
     friend bool operator==(const TraceOwnerJob &, const TraceOwnerJob &) = default;
 };
 
@@ -95,6 +109,7 @@ struct CeilingsJob {
 struct ProfileJob {
     QString id;
     QString stage;
+    std::optional<KernelSource> kernel; // a custom stage's source; see KernelSource
     std::optional<ParamValues> params;
     ProblemSize size; // required
     std::optional<long long> seed;

@@ -12,7 +12,7 @@ namespace gemmscope::runner {
 
 CompileTarget compileTarget(const RunnerState &state, const protocol::KernelRequest &request)
 {
-    const StageInfo &stage = requireStage(request.stage);
+    const StageInfo &stage = requireStage(request.stage, request.kernel);
     const ParamValues params = paramsOrDefaults(stage, request.params);
     const QString &archText = request.arch;
     int arch = 0;

@@ -42,7 +42,7 @@ double toleranceFor(Precision precision)
 
 void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext &job)
 {
-    const StageInfo &stage = requireStage(request.stage);
+    const StageInfo &stage = requireStage(request.stage, request.kernel);
     const ParamValues params = stage.isLibrary ? ParamValues{} : paramsOrDefaults(stage, request.params);
     const ProblemSize size = request.size;
     const auto seed = std::uint64_t(request.seed.value_or(1));

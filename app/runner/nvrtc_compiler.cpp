@@ -76,6 +76,10 @@ QStringList NvrtcCompiler::optionsFor(const NvrtcProgram &program)
                             .arg(program.arch)
                             .arg(program.archSpecific ? QStringLiteral("a") : QString()),
                         QStringLiteral("-std=c++17"), QStringLiteral("--ptxas-options=-v")};
+    // The preprocessor would otherwise search the program's directory; a user's text must reach
+    // nothing but the embedded headers (kernels/custom_stage.h checks its includes first).
+    if (program.userSource)
+        options << QStringLiteral("--no-source-include");
     options += program.extraOptions;
     return options;
 }
@@ -92,6 +96,8 @@ QString NvrtcCompiler::cacheKey(const NvrtcProgram &program)
     add("gemmscope-cubin-v1");
     add(nvrtcVersion().toUtf8());
     add(program.mainSource);
+    if (program.userSource)
+        add(program.programName.toUtf8());
     add(program.nameExpression.toUtf8());
     add(QByteArray::number(program.arch));
     for (const QString &option : optionsFor(program))

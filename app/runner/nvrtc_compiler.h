@@ -19,6 +19,9 @@ struct NvrtcProgram {
     bool archSpecific = false;     // sm_<arch>a: wgmma and the like, for that architecture alone
     QStringList extraOptions;      // e.g. "-DGEMMSCOPE_TRACE_OWNER=1"
     bool needPtx = false;          // a cached entry without its PTX is compiled again
+    // A user's kernel as mainSource: compiled with --no-source-include (nothing but the embedded
+    // headers is reachable), and its program name is part of the cache key, since the log names it.
+    bool userSource = false;
     friend bool operator==(const NvrtcProgram &, const NvrtcProgram &) = default;
 };
 

@@ -103,7 +103,7 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
 {
     QElapsedTimer elapsed;
     elapsed.start();
-    const StageInfo &stage = requireStage(request.stage);
+    const StageInfo &stage = requireStage(request.stage, request.kernel);
     const ParamValues params = stage.isLibrary ? ParamValues{} : paramsOrDefaults(stage, request.params);
     const ProblemSize size = request.size;
     const auto seed = std::uint64_t(request.seed.value_or(1));

@@ -49,7 +49,7 @@ std::optional<NvrtcProgram> programAhead(const RunnerState &state, const QJsonOb
         switch (protocol::requestTypeOf(request).value_or(protocol::RequestType::Quit)) {
         case protocol::RequestType::Run: {
             const auto run = decodeRequest<protocol::RunJob>(request);
-            const StageInfo &stage = requireStage(run.stage);
+            const StageInfo &stage = requireStage(run.stage, run.kernel);
             if (stage.isLibrary || !state.probe.device)
                 return std::nullopt;
             const ParamValues params = paramsOrDefaults(stage, run.params);

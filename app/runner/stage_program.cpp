@@ -1,15 +1,44 @@
 #include "stage_program.h"
 
+#include "custom_stage.h"
 #include "runner_error.h"
 
 #include <QStringList>
 
 namespace gemmscope::runner {
 
-const StageInfo &requireStage(const QString &key)
+namespace {
+
+void registerKernel(const QString &key, const protocol::KernelSource &kernel)
 {
+    const std::string text = kernel.sourceText.toStdString();
+    const QString fileName = kernel.fileName.isEmpty() ? QStringLiteral("kernel.cuh") : kernel.fileName;
+    if (const QString textKey = QString::fromStdString(customStageKey(text)); textKey != key)
+        throw RunnerError(ErrorKind::InvalidConfig,
+                          QStringLiteral("The kernel %1 sent with stage \"%2\" is not that stage's text (its "
+                                         "text is stage \"%3\"); the request is inconsistent.")
+                              .arg(fileName, key, textKey));
+    const CustomStageParse parsed =
+        registerCustomKernel({text, fileName.toStdString(), kernel.derivedFrom.toStdString()});
+    if (!parsed.stage)
+        throw RunnerError(ErrorKind::InvalidConfig, QString::fromStdString(describeSourceProblems(
+                                                        fileName.toStdString(), parsed.problems)));
+}
+
+} // namespace
+
+const StageInfo &requireStage(const QString &key, const std::optional<protocol::KernelSource> &kernel)
+{
+    if (kernel)
+        registerKernel(key, *kernel);
     if (const StageInfo *stage = findStage(key.toStdString()))
         return *stage;
+    if (isCustomStageKey(key.toStdString()))
+        throw RunnerError(
+            ErrorKind::InvalidConfig,
+            QStringLiteral("Stage \"%1\" is a user's kernel this runner has not seen: the request "
+                           "must carry its source (\"kernel\").")
+                .arg(key));
     QStringList known;
     for (const StageInfo &s : stages())
         known << QString::fromStdString(s.key);
@@ -57,8 +86,18 @@ NvrtcProgram stageProgram(const StageInfo &stage, const ParamValues &params, int
                           bool withLineInfo)
 {
     NvrtcProgram program;
-    program.programName = QString::fromStdString(stage.key) + QStringLiteral(".cu");
-    program.mainSource = QByteArray("#include \"") + QByteArray::fromStdString(stage.sourceFile) + "\"\n";
+    if (stage.isCustom) {
+        // Checked again here: a stage registered from a StageInfo never went through the parser.
+        if (const auto problems = sourceProblems(stage.sourceText); !problems.empty())
+            throw RunnerError(ErrorKind::InvalidConfig,
+                              QString::fromStdString(describeSourceProblems(stage.sourceFile, problems)));
+        program.programName = QString::fromStdString(stage.sourceFile);
+        program.mainSource = QByteArray::fromStdString(stage.sourceText);
+        program.userSource = true;
+    } else {
+        program.programName = QString::fromStdString(stage.key) + QStringLiteral(".cu");
+        program.mainSource = QByteArray("#include \"") + QByteArray::fromStdString(stage.sourceFile) + "\"\n";
+    }
     program.nameExpression = QString::fromStdString(kernelNameExpression(stage.id, params));
     program.arch = arch;
     program.archSpecific = stage.archSpecific;

@@ -3,14 +3,19 @@
 #pragma once
 
 #include "nvrtc_compiler.h"
+#include "requests.h"
 #include "stage_catalog.h"
 
 #include <QString>
+#include <optional>
 
 namespace gemmscope::runner {
 
-// The stage for a catalog key; RunnerError(invalid_config) naming the known keys otherwise.
-const StageInfo &requireStage(const QString &key);
+// The stage for a catalog key; RunnerError(invalid_config) naming the known keys otherwise. A
+// request's `kernel` (a user's kernel, kernels/custom_stage.h) is registered first: refused with
+// invalid_config when its text does not give `key` (customStageKey) or when it has problems (each
+// at its line, as "my_gemm.cuh:12: ...").
+const StageInfo &requireStage(const QString &key, const std::optional<protocol::KernelSource> &kernel = {});
 // RunnerError(invalid_config) joining gemmscope::violations() when there are any, or when the
 // architecture is older than the stage needs.
 void requireValidConfig(const StageInfo &stage, const ParamValues &params, const ProblemSize &size, int arch);
@@ -27,6 +32,9 @@ enum class StageBuild { Release, TraceOwner, ScalarShared };
 // RunnerError(invalid_config) for anything else.
 StageBuild stageBuild(const QString &name);
 
+// A custom stage compiles its own text (program name: its file name, so NVRTC says
+// "my_gemm.cuh(12): error ...") with --no-source-include and the embedded headers alone; its
+// text is checked by sourceProblems() first (RunnerError(invalid_config) with the sentences).
 // `withLineInfo` adds -lineinfo (source lines in the PTX and SASS) and asks for the PTX: the
 // machine code a `disassemble` job shows. The code is the same; the cache entry is its own.
 // The transpose a stage with `transposedB` runs before it (gemmscope::transpose_b, transpose.cuh).

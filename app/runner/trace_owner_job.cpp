@@ -42,7 +42,7 @@ std::pair<int, int> blockTileShape(const StageInfo &stage, const ParamValues &pa
 
 void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request, JobContext &job)
 {
-    const StageInfo &stage = requireStage(request.stage);
+    const StageInfo &stage = requireStage(request.stage, request.kernel);
     if (stage.isLibrary)
         throw RunnerError(ErrorKind::InvalidConfig,
                           QStringLiteral("cuBLAS has no source GemmScope can trace; pick a ladder stage."));
