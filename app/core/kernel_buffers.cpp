@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
+#include <QStringDecoder>
 
 namespace gemmscope {
 
@@ -189,6 +190,30 @@ KernelBuffersRead KernelBufferFile::load(const QString &path)
                 .arg(QDir::toNativeSeparators(path), error));
     }
     return result;
+}
+
+KernelFileRead readKernelFile(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    const FileBytes read = readRegularFile(path, qint64(kMaxKernelSourceBytes));
+    if (!read.bytes) {
+        if (QFileInfo(path).isFile() && QFileInfo(path).size() > qint64(kMaxKernelSourceBytes))
+            return {std::nullopt,
+                    tr("%1 is not opened: it is %2 MiB, and a kernel's source may have 1 MiB at most.")
+                        .arg(name)
+                        .arg(double(QFileInfo(path).size()) / (1024.0 * 1024.0), 0, 'f', 1)};
+        return {std::nullopt, read.error};
+    }
+    if (read.bytes->contains('\0'))
+        return {
+            std::nullopt,
+            tr("%1 is not opened: it holds binary data (NUL bytes), not a kernel's source text.").arg(name)};
+    QStringDecoder decoder(QStringDecoder::Utf8);
+    QString text = decoder.decode(*read.bytes);
+    if (decoder.hasError())
+        return {std::nullopt,
+                tr("%1 is not opened: it is not UTF-8 text (binary data or another encoding).").arg(name)};
+    return {std::move(text), {}};
 }
 
 KernelAutosave::KernelAutosave(QString path, std::function<QList<KernelBuffer>()> buffers, QObject *parent)

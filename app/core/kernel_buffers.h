@@ -52,6 +52,15 @@ KernelBuffersWrite save(const QString &path, const QList<KernelBuffer> &buffers)
 KernelBuffersRead load(const QString &path);
 } // namespace KernelBufferFile
 
+// A kernel's source the user opens (Open kernel…): a regular file of at most 1 MiB
+// (kMaxKernelSourceBytes) of UTF-8 text without NUL bytes; else nullopt and a sentence naming the
+// file and what is wrong with it.
+struct KernelFileRead {
+    std::optional<QString> text;
+    QString error;
+};
+KernelFileRead readKernelFile(const QString &path);
+
 // Saves what `buffers()` gives a second after the last change (changed()), and at once on
 // saveNow() (the window closing). A failed write is said through saveFailed; the next change
 // tries again.
