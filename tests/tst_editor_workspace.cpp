@@ -73,8 +73,11 @@ private slots:
         QVERIFY2(resource.open(QIODevice::ReadOnly), "the blank kernel is not in the resources");
         const QString expected = QString::fromUtf8(resource.readAll());
         QVERIFY(!expected.isEmpty());
+        auto *empty = workspace.findChild<QWidget *>(QStringLiteral("editorEmptyState"));
+        QVERIFY(empty && !empty->isHidden()); // says what to do while no kernel is open
         KernelEditor *editor = workspace.newBlankKernel();
         QVERIFY(editor);
+        QVERIFY(empty->isHidden());
         QCOMPARE(editor->text(), expected);
         QVERIFY(!editor->isReadOnly());
         QCOMPARE(workspace.currentKernel(), editor);
@@ -301,6 +304,20 @@ private slots:
         QCOMPARE(index, 3);
         QVERIFY(!restored.headers().isEmpty()); // its headers open again
         QVERIFY(restored.notice().isEmpty());
+
+        // Another window saved since; this one changed nothing, so its closing leaves that file.
+        QList<KernelBuffer> other = KernelBufferFile::load(path).buffers;
+        other.append({.text = QStringLiteral("x"),
+                      .fileName = QStringLiteral("other.cuh"),
+                      .derivedFrom = {},
+                      .cursorLine = 0,
+                      .cursorColumn = 0});
+        QVERIFY(KernelBufferFile::save(path, other).ok);
+        QVERIFY(restored.saveBuffersNow());
+        QCOMPARE(KernelBufferFile::load(path).buffers.size(), 2);
+        editor->insert(QStringLiteral("y")); // a change: its closing writes what it shows
+        QVERIFY(restored.saveBuffersNow());
+        QCOMPARE(KernelBufferFile::load(path).buffers.size(), 1);
     }
 
     void aDamagedAutosaveIsSetAside()

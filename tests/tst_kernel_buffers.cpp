@@ -107,10 +107,11 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("kernel-buffers.json"));
-        QVERIFY(writeAll(path, "{\"format\":\"gemmscope-kernel-buffers\",\"version\":1,\"buffers\":[\n"
-                               "            "
-                               "{\"name\":\"good.cuh\",\"text\":\"x\",\"cursor_line\":-5},{\"name\":\"\","
-                               "\"text\":\"y\"},{\"name\":\"n.cuh\",\"text\":3},7]}"));
+        QVERIFY(writeAll(path,
+                         "{\"format\":\"gemmscope-kernel-buffers\",\"version\":1,\"buffers\":[\n"
+                         "            "
+                         "{\"file_name\":\"good.cuh\",\"text\":\"x\",\"cursor_line\":-5},{\"file_name\":\"\","
+                         "\"text\":\"y\"},{\"file_name\":\"n.cuh\",\"text\":3},7]}"));
         const KernelBuffersRead read = KernelBufferFile::load(path);
         QCOMPARE(read.buffers.size(), 1);
         QCOMPARE(read.buffers[0].fileName, QStringLiteral("good.cuh"));
@@ -145,8 +146,8 @@ private slots:
         // A file someone wrote with a larger one.
         const QByteArray huge =
             QByteArray("{\"format\":\"gemmscope-kernel-buffers\",\"version\":1,\"buffers\":[") +
-            "{\"name\":\"big.cuh\",\"text\":\"" + QByteArray(int(kMaxKernelSourceBytes) + 10, 'y') +
-            "\"},{\"name\":\"small.cuh\",\"text\":\"z\"}]}";
+            "{\"file_name\":\"big.cuh\",\"text\":\"" + QByteArray(int(kMaxKernelSourceBytes) + 10, 'y') +
+            "\"},{\"file_name\":\"small.cuh\",\"text\":\"z\"}]}";
         QVERIFY(writeAll(path, huge));
         const KernelBuffersRead read = KernelBufferFile::load(path);
         QCOMPARE(read.buffers.size(), 1);
@@ -172,6 +173,11 @@ private slots:
         current.removeLast();
         QVERIFY(autosave.saveNow());
         QCOMPARE(KernelBufferFile::load(path).buffers, current);
+        QVERIFY(!autosave.hasChanges());
+        current[0].cursorLine = 7; // a cursor moved is a change
+        QVERIFY(autosave.hasChanges());
+        autosave.forgetChanges();
+        QVERIFY(!autosave.hasChanges() && !autosave.isPending());
         autosave.setEnabled(false);
         current.clear();
         QVERIFY(!autosave.saveNow());

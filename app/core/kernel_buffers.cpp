@@ -75,7 +75,7 @@ QByteArray KernelBufferFile::encode(const QList<KernelBuffer> &buffers, QStringL
                                     .arg(kMaxKernelBuffers));
             continue;
         }
-        list.append(QJsonObject{{QStringLiteral("name"), b.fileName},
+        list.append(QJsonObject{{QStringLiteral("file_name"), b.fileName},
                                 {QStringLiteral("text"), b.text},
                                 {QStringLiteral("copied_from"), b.derivedFrom},
                                 {QStringLiteral("cursor_line"), b.cursorLine},
@@ -116,7 +116,7 @@ std::optional<QList<KernelBuffer>> KernelBufferFile::decode(const QByteArray &by
     for (const QJsonValue &value : list) {
         ++index;
         const QJsonObject o = value.toObject();
-        const QString name = o.value(QStringLiteral("name")).toString().left(255);
+        const QString name = o.value(QStringLiteral("file_name")).toString().left(255);
         const QJsonValue text = o.value(QStringLiteral("text"));
         if (!value.isObject() || name.trimmed().isEmpty() || !text.isString()) {
             problems->append(
@@ -237,12 +237,26 @@ void KernelAutosave::changed()
         m_timer.start();
 }
 
+bool KernelAutosave::hasChanges() const
+{
+    return m_buffers() != m_saved;
+}
+
+void KernelAutosave::forgetChanges()
+{
+    m_saved = m_buffers();
+    m_timer.stop();
+}
+
 bool KernelAutosave::saveNow()
 {
     m_timer.stop();
     if (!m_enabled || m_path.isEmpty())
         return false;
-    const KernelBuffersWrite write = KernelBufferFile::save(m_path, m_buffers());
+    const QList<KernelBuffer> buffers = m_buffers();
+    const KernelBuffersWrite write = KernelBufferFile::save(m_path, buffers);
+    if (write.ok)
+        m_saved = buffers;
     emit saveProblem(write.problems.join(QLatin1Char(' ')));
     return write.ok;
 }

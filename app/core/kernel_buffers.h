@@ -73,6 +73,11 @@ public:
     void setEnabled(bool enabled); // off: nothing is written (a damaged file could not be set aside)
     bool isEnabled() const { return m_enabled; }
     bool isPending() const { return m_timer.isActive(); }
+    // What `buffers()` gives differs from what was last saved (or restored: forgetChanges()): the
+    // window's closing writes only then, so an instance that changed nothing leaves the file to
+    // the one that did.
+    bool hasChanges() const;
+    void forgetChanges(); // what is shown is what the file holds (just restored from it)
 
 public slots:
     void changed();
@@ -87,6 +92,7 @@ private:
     std::function<QList<KernelBuffer>()> m_buffers;
     QTimer m_timer;
     bool m_enabled = true;
+    QList<KernelBuffer> m_saved; // what the file holds, as far as this instance knows
 };
 
 } // namespace gemmscope

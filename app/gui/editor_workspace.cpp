@@ -1,5 +1,6 @@
 #include "editor_workspace.h"
 
+#include "empty_state.h"
 #include "file_write.h"
 #include "find_bar.h"
 #include "kernel_actions.h"
@@ -17,6 +18,7 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -31,8 +33,9 @@ const QString kBlankKernelResource = QStringLiteral(":/gemmscope/kernels/blank_k
 } // namespace
 
 EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
-    : QWidget(parent), m_options(options), m_tabs(new QTabWidget), m_findBar(new FindBar),
-      m_problems(new KernelProblemsView), m_notice(new NoticeBar(NoticeBar::Kind::Warning))
+    : QWidget(parent), m_options(options), m_tabs(new QTabWidget), m_tabsOrEmpty(new QStackedWidget),
+      m_empty(new EmptyState), m_findBar(new FindBar), m_problems(new KernelProblemsView),
+      m_notice(new NoticeBar(NoticeBar::Kind::Warning))
 {
     setObjectName(QStringLiteral("editorWorkspace"));
     m_tabs->setObjectName(QStringLiteral("kernelTabs"));
@@ -46,7 +49,18 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
     auto *editorLayout = new QVBoxLayout(editorArea);
     editorLayout->setContentsMargins(0, 0, 0, 0);
     editorLayout->setSpacing(0);
-    editorLayout->addWidget(m_tabs, 1);
+    m_empty->setObjectName(QStringLiteral("editorEmptyState"));
+    m_empty->setText(
+        tr("No kernel is open. Copy a stage's kernel to change it (Kernel > New from Stage…), start "
+           "from a blank kernel (New Blank Kernel) or open a .cuh file (Open Kernel…). Nothing "
+           "compiles or runs until you press Compile (Ctrl+B) or Run (Ctrl+R)."));
+    m_empty->setOffer(tr("New from Stage…"),
+                      tr("A copy of a stage's kernel, with a parameter block written from its "
+                         "parameters"));
+    connect(m_empty, &EmptyState::offerTaken, this, [this] { askForStage(); });
+    m_tabsOrEmpty->addWidget(m_empty);
+    m_tabsOrEmpty->addWidget(m_tabs);
+    editorLayout->addWidget(m_tabsOrEmpty, 1);
     editorLayout->addWidget(m_findBar);
     m_findBar->addShortcutsTo(editorArea);
     auto *split = new QSplitter(Qt::Vertical);
@@ -70,6 +84,7 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
     connect(&m_checkTimer, &QTimer::timeout, this, &EditorWorkspace::checkNow);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &EditorWorkspace::closeTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        showTabsOrEmpty();
         auto *editor = qobject_cast<KernelEditor *>(m_tabs->currentWidget());
         m_findBar->setEditor(editor);
         if (editor && !m_tabInfo.value(editor).header)
@@ -94,10 +109,16 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
         });
     }
     restoreBuffers(); // before anything is autosaved over them
+    showTabsOrEmpty();
     refreshProblems();
 }
 
 EditorWorkspace::~EditorWorkspace() = default;
+
+void EditorWorkspace::showTabsOrEmpty()
+{
+    m_tabsOrEmpty->setCurrentWidget(m_tabs->count() > 0 ? static_cast<QWidget *>(m_tabs) : m_empty);
+}
 
 void EditorWorkspace::createActions()
 {
@@ -190,6 +211,10 @@ KernelEditor *EditorWorkspace::addKernel(const QString &text, const QString &fil
         m_checkTimer.start();
         if (m_autosave)
             m_autosave->changed();
+    });
+    connect(editor, &KernelEditor::cursorPositionChanged, this, [this] {
+        if (m_autosave)
+            m_autosave->changed(); // where the cursor was comes back too
     });
     openIncludedHeaders(text);
     m_tabs->setCurrentWidget(editor);
@@ -490,7 +515,7 @@ void EditorWorkspace::restoreBuffers()
     }
     if (m_autosave) {
         m_autosave->setEnabled(!read.keepAutosaveOff);
-        m_autosave->saveNow(); // what was restored is what the file holds (a damaged file is aside)
+        m_autosave->forgetChanges(); // what is shown is what the file holds
     }
     if (!read.problems.isEmpty())
         say(read.problems.join(QLatin1Char(' ')));
@@ -498,7 +523,9 @@ void EditorWorkspace::restoreBuffers()
 
 bool EditorWorkspace::saveBuffersNow()
 {
-    return m_autosave && m_autosave->saveNow();
+    if (!m_autosave)
+        return false;
+    return !m_autosave->hasChanges() || m_autosave->saveNow();
 }
 
 } // namespace gemmscope

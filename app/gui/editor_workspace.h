@@ -18,10 +18,12 @@
 #include <functional>
 
 class QAction;
+class QStackedWidget;
 class QTabWidget;
 
 namespace gemmscope {
 
+class EmptyState;
 class FindBar;
 class KernelActions;
 class KernelEditor;
@@ -86,6 +88,7 @@ private:
     void closeTab(int index);
     void checkNow();
     void refreshProblems();
+    void showTabsOrEmpty();
     void say(const QString &sentence);
     void restoreBuffers(); // from the autosave, when the workspace is made
     void askForStage();
@@ -94,6 +97,8 @@ private:
 
     Options m_options;
     QTabWidget *m_tabs;
+    QStackedWidget *m_tabsOrEmpty; // the tabs, or what to do while none is open
+    EmptyState *m_empty;
     FindBar *m_findBar;
     KernelProblemsView *m_problems;
     NoticeBar *m_notice;
