@@ -12,6 +12,7 @@
 #include "kernel_sources.h"
 #include "stage_catalog.h"
 #include "support/file_bytes.h"
+#include "support/view_shots.h"
 
 #include <QAction>
 #include <QDir>
@@ -262,6 +263,7 @@ private slots:
         workspace.compileCurrent();
         workspace.showCompileLog(
             QStringLiteral("coalesced_copy.cuh(12): error: identifier \"q\" is undefined\n"
+                           "coalesced_copy.cuh(13): warning: <b>markup</b> stays text\n"
                            "cooperative_load.cuh(5): warning #177-D: unused\n"
                            "ptxas error   : too much shared data\n"));
         QVERIFY(editor->problemTextAt(12).contains(QStringLiteral("identifier")));
@@ -271,7 +273,11 @@ private slots:
                 header = h;
         QVERIFY(header);
         QVERIFY(header->problemTextAt(5).contains(QStringLiteral("unused")));
-        QCOMPARE(workspace.problemsView()->count(), 3);
+        QCOMPARE(workspace.problemsView()->count(), 4);
+        editor->goToLine(1);
+        QVERIFY(!gemmscope::test::renderShot(&workspace, QSize(1100, 700),
+                                             QStringLiteral("editor-compile-problems"))
+                     .isEmpty());
         workspace.showCompileLog(QString());
         QVERIFY(editor->problemTextAt(12).isEmpty());
         QVERIFY(header->problemTextAt(5).isEmpty());

@@ -47,6 +47,10 @@ KernelEditor::KernelEditor(QWidget *parent) : QsciScintilla(parent)
     setTabWidth(4);
     setEolMode(QsciScintilla::EolUnix);
     setCaretLineVisible(true);
+    // The horizontal scroll bar as wide as the longest line seen, not Scintilla's fixed 2000 px
+    // (a bar under every kernel that has nothing to scroll).
+    SendScintilla(SCI_SETSCROLLWIDTH, 1);
+    SendScintilla(SCI_SETSCROLLWIDTHTRACKING, 1);
     setCaretLineBackgroundColor(palette().color(QPalette::AlternateBase));
 
     // Margin 0: line numbers; margin 1: one marker per line with a problem.

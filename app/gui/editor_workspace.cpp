@@ -63,7 +63,7 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
     editorLayout->addWidget(m_tabsOrEmpty, 1);
     editorLayout->addWidget(m_findBar);
     m_findBar->addShortcutsTo(editorArea);
-    auto *split = new QSplitter(Qt::Vertical);
+    auto *split = m_split = new QSplitter(Qt::Vertical);
     split->setObjectName(QStringLiteral("editorSplitter"));
     split->setChildrenCollapsible(false);
     split->addWidget(editorArea);
@@ -114,6 +114,18 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
 }
 
 EditorWorkspace::~EditorWorkspace() = default;
+
+void EditorWorkspace::showEvent(QShowEvent *event)
+{
+    // The problems list takes a fifth of the height at first (its size hint would take half on a
+    // tall window); after that the user's split stays.
+    if (!m_sized && m_split->height() > 0) {
+        m_sized = true;
+        const int h = m_split->height();
+        m_split->setSizes({h - std::clamp(h / 5, 90, 220), std::clamp(h / 5, 90, 220)});
+    }
+    QWidget::showEvent(event);
+}
 
 void EditorWorkspace::showTabsOrEmpty()
 {

@@ -73,6 +73,9 @@ public:
     bool saveBuffersNow();  // the window closes
     QString notice() const; // the sentence shown over the editor now, or empty
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     struct Tab {
         QString fileName;
@@ -97,7 +100,9 @@ private:
 
     Options m_options;
     QTabWidget *m_tabs;
-    QStackedWidget *m_tabsOrEmpty; // the tabs, or what to do while none is open
+    class QSplitter *m_split = nullptr; // the editor over the problems list
+    bool m_sized = false;               // the split's first shares given (at the first show)
+    QStackedWidget *m_tabsOrEmpty;      // the tabs, or what to do while none is open
     EmptyState *m_empty;
     FindBar *m_findBar;
     KernelProblemsView *m_problems;
