@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang-format
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqt6svg6 qt6-qpa-plugins
   libqcustomplot-dev libqcustomplot2.1-qt6
+  libqscintilla2-qt6-dev # the kernel editor (widgets/kernel_editor.h)
   libgl-dev xvfb xauth imagemagick fonts-dejavu-core
   python3 # the scripted stand-in runner in tst_runner_client, scripts/compare-counters.py
   openssh-server openssh-client # tst_sweep_ssh: a sweep through `ssh {host} ...` to a test sshd

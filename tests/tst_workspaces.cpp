@@ -16,6 +16,7 @@
 #include "tile_map_view.h"
 
 #include <QAction>
+#include <QDataStream>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTabWidget>
@@ -92,6 +93,33 @@ private slots:
         QVERIFY(window.showView(QStringLiteral("ladder")));
         QCOMPARE(window.workspaces()->current(), Workspace::Ladder);
         QVERIFY(!window.showView(QStringLiteral("no such view")));
+    }
+
+    // An arrangement saved before the Editor (format version 2: four workspaces' panel choices) is
+    // still read: its workspace comes back, and the Editor starts without the panel.
+    void anArrangementFromBeforeTheEditorIsRead()
+    {
+        MainWindow window(options());
+        QByteArray state;
+        QDataStream out(&state, QIODevice::WriteOnly);
+        out << quint32(0x67735731) << qint32(2) << qint32(2); // "gsW1", version 2, Counters
+        for (bool shown : {false, true, true, true})
+            out << shown;
+        for (int i = 0; i < 4; ++i)
+            out << QByteArray();
+        out << qint32(-1); // nothing maximised
+        QVERIFY(window.workspaces()->restoreState(state));
+        QCOMPARE(window.workspaces()->current(), Workspace::Counters);
+        QVERIFY(window.workspaces()->panelShown());
+        window.workspaces()->setCurrent(Workspace::Editor);
+        QVERIFY(!window.workspaces()->panelShown());
+        // And what it saves now is read back, the Editor's choice included.
+        window.workspaces()->setPanelShown(true);
+        const QByteArray now = window.workspaces()->saveState();
+        MainWindow second(options());
+        QVERIFY(second.workspaces()->restoreState(now));
+        QCOMPARE(second.workspaces()->current(), Workspace::Editor);
+        QVERIFY(second.workspaces()->panelShown());
     }
 
     // The current workspace's button is marked as a tab (bold, a line under it), unlike a switch

@@ -39,7 +39,7 @@ QString readingGuideHtml()
 {
     return QObject::tr(
         "<h3>How to read this window</h3>"
-        "<p>The window has four <b>workspaces</b>, one task each (Ctrl+1 to Ctrl+4, or the buttons at the "
+        "<p>The window has five <b>workspaces</b>, one task each (Ctrl+1 to Ctrl+5, or the buttons at the "
         "top). The selected run and the configured stage are shared by all of them.</p>"
         "<ul>"
         "<li><b>Ladder</b> (Ctrl+1): every run of the session. The runtime chart gives each run's median "
@@ -56,6 +56,10 @@ QString readingGuideHtml()
         "against what the access model predicts, with a verdict and its reason.</li>"
         "<li><b>Sweep</b> (Ctrl+4): a stage's whole parameter space on a heatmap, and TFLOP/s against "
         "problem size. A recorded H200 sweep is shown where no GPU is at hand.</li>"
+        "<li><b>Editor</b> (Ctrl+5): your own kernel, copied from a stage (Kernel &gt; New from Stage…) "
+        "or blank, with the headers it includes read-only beside it. Its parameter block is checked as you "
+        "type; Compile (Ctrl+B) and Run (Ctrl+R) there act on the kernel you edit, and nothing compiles or "
+        "runs until you press them. The kernels are autosaved.</li>"
         "</ul>"
         "<p>The <b>parameter panel</b> (Alt+0 shows or hides it) picks the stage, its tile parameters "
         "and the problem size; a refused configuration says why beside the field. <b>Run</b> (Ctrl+R) "

@@ -252,7 +252,7 @@ int main(int argc, char **argv)
         QStringLiteral("TITLE"));
     const QCommandLineOption workspaceOption(
         QStringLiteral("workspace"),
-        QStringLiteral("Start on this workspace: ladder, kernel, counters or sweep."),
+        QStringLiteral("Start on this workspace: ladder, kernel, counters, sweep or editor."),
         QStringLiteral("NAME"));
     parser.addOptions({importOption, saveOption, renderOption, outOption, stallOption, sizeOption,
                        screenshotOption, presetOption, tabOption, workspaceOption, preloadOption,

@@ -2,8 +2,10 @@
 
 #include "app_resources.h"
 #include "compile_actions.h"
+#include "editor_workspace.h"
 #include "export_actions.h"
 #include "help_dialog.h"
+#include "kernel_buffers.h"
 #include "notice_bar.h"
 #include "open_actions.h"
 #include "parameter_panel.h"
@@ -31,6 +33,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDir>
 #include <QFileInfo>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -58,7 +61,14 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     setWindowIcon(QIcon::fromTheme(QStringLiteral("utilities-system-monitor")));
     setMinimumSize(900, 600);
 
-    m_views = WindowLayout::build(this, m_session, m_proxy, m_selection);
+    // The editor's kernels autosave beside the session's autosave (a test's folder), else in the
+    // application's data folder; a window without an autosave keeps them nowhere.
+    const QString kernelAutosave =
+        !options.autosavePath.isEmpty()
+            ? QFileInfo(options.autosavePath).dir().filePath(QStringLiteral("kernel-buffers.json"))
+        : options.autosave ? KernelBufferFile::defaultPath()
+                           : QString();
+    m_views = WindowLayout::build(this, m_session, m_proxy, m_selection, kernelAutosave);
     m_views.registerViews(m_registry);
     m_presenter = new StagePresenter(m_views.roofline, m_views.kernel, this);
     m_profilePresenter =
@@ -255,6 +265,8 @@ void MainWindow::onWorkspaceChanged(Workspace workspace)
         m_registry->setFocused(m_views.mainView(workspace, *m_registry));
     if (m_views.sassShown())
         disassembleCurrent();
+    m_views.editor->shareKeys(workspace == Workspace::Editor, action(QStringLiteral("actionCompile")),
+                              action(QStringLiteral("actionRun")));
     selectARunIfTheWorkspaceNeedsOne();
 }
 
@@ -365,6 +377,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     if (m_options.restoreSettings)
         saveWindowSettings(*this, m_views);
+    m_views.editor->saveBuffersNow();
     event->accept();
 }
 

@@ -4,6 +4,7 @@
 #include "bank_conflict_view.h"
 #include "baseline_compare_view.h"
 #include "coalescing_view.h"
+#include "editor_workspace.h"
 #include "machine_code_view.h"
 #include "memory_instruction_view.h"
 #include "model_summary_view.h"
@@ -29,7 +30,7 @@
 namespace gemmscope {
 
 WindowLayout WindowLayout::build(QMainWindow *window, Session *session, QAbstractItemModel *sortedModel,
-                                 RunSelection *selection)
+                                 RunSelection *selection, const QString &kernelAutosavePath)
 {
     WindowLayout v;
     v.panel = new ParameterPanel;
@@ -44,6 +45,7 @@ WindowLayout WindowLayout::build(QMainWindow *window, Session *session, QAbstrac
     v.counters = CountersPane::build();
     v.sweeps = SweepTabs::build(session);
     v.kernel = KernelTabs::build();
+    v.editor = new EditorWorkspace({.autosavePath = kernelAutosavePath});
 
     v.workspaces = new Workspaces({.panel = inVerticalScrollArea(v.panel, "parameterScroll"),
                                    .runtimeChart = v.runtimeChart,
@@ -52,7 +54,8 @@ WindowLayout WindowLayout::build(QMainWindow *window, Session *session, QAbstrac
                                    .kernelTabs = v.kernel.tabs,
                                    .runList = v.tables->runList(),
                                    .counters = v.counters.pane,
-                                   .sweeps = v.sweeps.tabs});
+                                   .sweeps = v.sweeps.tabs,
+                                   .editor = v.editor});
     v.workspaces->setObjectName(QStringLiteral("workspaces"));
     v.sessionNotice = new NoticeBar(NoticeBar::Kind::Information);
     v.sessionNotice->setObjectName(QStringLiteral("sessionNotice"));
@@ -115,6 +118,8 @@ QWidget *WindowLayout::mainView(Workspace workspace, const ViewRegistry &registr
         return counters.counters;
     case Workspace::Sweep:
         break;
+    case Workspace::Editor:
+        return nullptr; // its kernels leave through Export Kernel…, not Ctrl+E
     }
     return sweeps.tabs->currentWidget();
 }

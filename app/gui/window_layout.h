@@ -14,6 +14,7 @@ class QTableView;
 
 namespace gemmscope {
 
+class EditorWorkspace;
 class NoticeBar;
 class ParameterPanel;
 class ResultsTables;
@@ -31,15 +32,17 @@ struct WindowLayout {
     KernelTabs kernel{};
     CountersPane counters{};
     SweepTabs sweeps{};
+    EditorWorkspace *editor = nullptr; // the user's kernels
     Workspaces *workspaces = nullptr;
     NoticeBar *sessionNotice = nullptr;  // the session's description when it opens
     NoticeBar *autosaveNotice = nullptr; // why runs are not autosaved now
     NoticeBar *settingsNotice = nullptr; // why the settings file is not read or not saved
 
     // Builds every view and makes the notices over the workspaces `window`'s central widget. The
-    // tables show `sortedModel` and follow `selection`.
+    // tables show `sortedModel` and follow `selection`; the editor's buffers autosave to
+    // `kernelAutosavePath` (empty: not at all).
     static WindowLayout build(QMainWindow *window, Session *session, QAbstractItemModel *sortedModel,
-                              RunSelection *selection);
+                              RunSelection *selection, const QString &kernelAutosavePath);
 
     // Every view into `registry`: the views that get the session's runs (the tile map and its
     // summary exported as their stack), the results table for CSV/JSON; the runtime chart is

@@ -16,7 +16,9 @@ namespace gemmscope {
 namespace {
 
 constexpr quint32 kStateMagic = 0x67735731; // "gsW1": the workspace state's own format
-constexpr int kStateVersion = 2;            // 2: the maximised pane (1 is read as "none maximised")
+// 2: the maximised pane (1 is read as "none maximised"); 3: the Editor's panel choice (2 and 1
+// have four workspaces, the Editor's panel then hidden).
+constexpr int kStateVersion = 3;
 
 int indexOf(Workspace workspace)
 {
@@ -65,6 +67,7 @@ Workspaces::Workspaces(const WorkspaceViews &views, QWidget *parent)
         QWidget *page = w == Workspace::Ladder     ? static_cast<QWidget *>(m_ladderSplitter)
                         : w == Workspace::Kernel   ? static_cast<QWidget *>(views.kernelTabs)
                         : w == Workspace::Counters ? static_cast<QWidget *>(m_countersSplitter)
+                        : w == Workspace::Editor   ? views.editor
                                                    : views.sweeps;
         page->setProperty("workspace", key(w));
         m_pages->addWidget(page);
@@ -90,6 +93,8 @@ QString Workspaces::title(Workspace workspace)
         return tr("Counters");
     case Workspace::Sweep:
         return tr("Sweep");
+    case Workspace::Editor:
+        return tr("Editor");
     }
     return {};
 }
@@ -106,6 +111,9 @@ QString Workspaces::description(Workspace workspace)
         return tr("The selected run's hardware counters against the access model");
     case Workspace::Sweep:
         return tr("A stage's parameter space as a heatmap, and TFLOP/s against problem size");
+    case Workspace::Editor:
+        return tr("Your own kernel: a copy of a stage or a blank one, edited, checked as you type, compiled "
+                  "and run when you ask");
     }
     return {};
 }
@@ -281,9 +289,10 @@ bool Workspaces::restoreState(const QByteArray &state)
     quint32 magic = 0;
     qint32 version = 0, current = 0;
     in >> magic >> version >> current;
-    std::array<bool, 4> shown{};
-    for (bool &s : shown)
-        in >> s;
+    std::array<bool, kWorkspaces.size()> shown{};
+    const int stored = version >= 3 ? int(kWorkspaces.size()) : 4; // before the Editor: four
+    for (int i = 0; i < stored; ++i)
+        in >> shown[std::size_t(i)];
     std::array<QByteArray, 4> splitters;
     for (QByteArray &s : splitters)
         in >> s;

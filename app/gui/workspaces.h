@@ -3,7 +3,8 @@
 //   Ladder   — the runtime chart and the roofline side by side over the full-width results table;
 //   Kernel   — tile map, coalescing, bank conflicts, source and SASS of the configured kernel;
 //   Counters — the runs beside the selected run's hardware counters against the model;
-//   Sweep    — the parameter grid and the problem-size sweep.
+//   Sweep    — the parameter grid and the problem-size sweep;
+//   Editor   — the user's own kernels in a code editor (editor_workspace.h).
 // The parameter panel sits at the left of the workspaces it serves (Kernel and Sweep by default;
 // Alt+0 shows or hides it in any of them) and the selection is the window's, so the selected run
 // and the configuration follow from one workspace to the next. Any pane maximises (Ctrl+M).
@@ -22,9 +23,9 @@ class QTabWidget;
 
 namespace gemmscope {
 
-enum class Workspace { Ladder, Kernel, Counters, Sweep };
-constexpr std::array<Workspace, 4> kWorkspaces{Workspace::Ladder, Workspace::Kernel, Workspace::Counters,
-                                               Workspace::Sweep};
+enum class Workspace { Ladder, Kernel, Counters, Sweep, Editor };
+constexpr std::array<Workspace, 5> kWorkspaces{Workspace::Ladder, Workspace::Kernel, Workspace::Counters,
+                                               Workspace::Sweep, Workspace::Editor};
 
 // The views the workspaces arrange; the window builds them, the workspaces only place them.
 struct WorkspaceViews {
@@ -36,6 +37,7 @@ struct WorkspaceViews {
     QWidget *runList = nullptr;       // Counters: the runs to choose from
     QWidget *counters = nullptr;      // Counters: the selected run's counters
     QWidget *sweeps = nullptr;        // Sweep: parameter grid | problem sizes
+    QWidget *editor = nullptr;        // Editor: the user's kernels
 };
 
 class Workspaces : public QWidget {
@@ -63,7 +65,7 @@ public:
     // The pane Ctrl+M maximises for a view: its own Ladder pane, else its workspace's page.
     QWidget *paneOf(const QWidget *view) const;
 
-    // The actions that switch workspaces ("actionWorkspaceLadder", Ctrl+1 … Ctrl+4, checked for
+    // The actions that switch workspaces ("actionWorkspaceLadder", Ctrl+1 … Ctrl+5, checked for
     // the current one), "actionShowPanel" (Alt+0), "actionMaximiseView" (Ctrl+M: the pane of the
     // view `focused` names) and "actionResetLayout", added to `window`.
     void addActionsTo(QWidget *window, std::function<QWidget *()> focused);
@@ -91,7 +93,7 @@ private:
     QSplitter *m_chartSplitter;    // runtime | roofline
     QSplitter *m_countersSplitter; // runs | counters
     Workspace m_current = Workspace::Ladder;
-    std::array<bool, 4> m_panelShown{false, true, false, true}; // per workspace
+    std::array<bool, kWorkspaces.size()> m_panelShown{false, true, false, true, false}; // per workspace
     QPointer<QWidget> m_maximised;
 };
 
