@@ -1,7 +1,7 @@
-// Autosave and recovery (issue 11, defects 2, 3 and 10): every instance writes its own locked
-// autosave; at start every orphaned one is offered, never a running instance's and never the
-// embedded data; recovery keeps what it can read and says what it could not and why; nothing a
-// file names (a FIFO, /dev/zero) can block or abort the start.
+// Autosave in the window: every instance writes its own locked autosave, and at start every
+// orphaned one is offered, never a running instance's and never the embedded data, without
+// blocking the window; nothing a file names (a FIFO, /dev/zero) can block or abort the start. The
+// autosave's own parts (recovery, locks, the writer) are tst_session_autosave's.
 #include "app_resources.h"
 #include "main_window.h"
 #include "session.h"
@@ -10,11 +10,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QLockFile>
 #include <QMessageBox>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QtTest>
@@ -126,65 +122,6 @@ private slots:
         QFile::remove(pathB);
     }
 
-    void endedInstanceIsOfferedOnceAndClaimed()
-    {
-        const QString dir = m_dir->path();
-        QString endedPath;
-        {
-            AutosaveSlot slot(dir);
-            QVERIFY2(slot.isValid(), qPrintable(slot.error()));
-            endedPath = slot.path();
-            Session session;
-            session.setAutosavePath(slot.path());
-            session.addOrUpdate(measuredRun(QStringLiteral("r1")));
-        } // the instance ends without saving to a file
-        AutosaveSlot own(dir);
-        const QList<AutosaveRecovery> found = AutosaveSlot::orphans(dir, own.path());
-        QCOMPARE(found.size(), 1);
-        QCOMPARE(found[0].path, endedPath);
-        QCOMPARE(found[0].unsavedRuns, 1);
-        QVERIFY(found[0].problems.isEmpty());
-        // Claimed while it is offered: a second instance starting now does not offer it too.
-        AutosaveSlot other(dir);
-        QVERIFY(AutosaveSlot::orphans(dir, other.path()).isEmpty());
-    }
-
-    void crashedInstanceIsOffered()
-    {
-        const QString dir = m_dir->path();
-        const QString path = QDir(dir).filePath(QStringLiteral("autosave-crashed.json"));
-        writeAutosave(path, {measuredRun(QStringLiteral("c1"))});
-        // A lock as the crashed instance left it: QLockFile's own format, with the pid of a
-        // process that has ended.
-        QByteArray contents;
-        {
-            QLockFile lock(path + QStringLiteral(".lock"));
-            QVERIFY(lock.tryLock(0));
-            QFile f(path + QStringLiteral(".lock"));
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            contents = f.readAll();
-        }
-        QProcess ended;
-        ended.start(QStringLiteral("true"), {});
-        QVERIFY(ended.waitForStarted());
-        const qint64 deadPid = ended.processId();
-        QVERIFY(ended.waitForFinished());
-        contents = QByteArray::number(deadPid) + contents.mid(contents.indexOf('\n'));
-        writeFile(path + QStringLiteral(".lock"), contents);
-        const QList<AutosaveRecovery> found = AutosaveSlot::orphans(dir);
-        QCOMPARE(found.size(), 1);
-        QCOMPARE(found[0].unsavedRuns, 1);
-    }
-
-    // The single autosave.json of older versions is an orphan like any other.
-    void legacyAutosaveIsOffered()
-    {
-        writeAutosave(m_dir->filePath(QStringLiteral("autosave.json")), {measuredRun(QStringLiteral("old"))});
-        const QList<AutosaveRecovery> found = AutosaveSlot::orphans(m_dir->path());
-        QCOMPARE(found.size(), 1);
-        QCOMPARE(found[0].data->runs.size(), 1);
-    }
-
     // Defect 3: "recover 23 runs" for an autosave of the embedded published and recorded data.
     void embeddedRunsAreNeverCountedAsRecovered()
     {
@@ -205,56 +142,6 @@ private slots:
         QCOMPARE(found.size(), 1);
         QCOMPARE(found[0].path, withOne);
         QVERIFY(!QFile::exists(onlyDefaults));
-    }
-
-    // Defect 2: one run load refuses made recoverableAutosave silently return nothing.
-    void recoverySaysWhatItCouldNotRecover()
-    {
-        const QString path = m_dir->filePath(QStringLiteral("autosave-damaged.json"));
-        SessionData data;
-        data.runs = {measuredRun("good1"), measuredRun("bad"), measuredRun("good2")};
-        QJsonObject root = QJsonDocument::fromJson(serializeSession(data)).object();
-        QJsonArray runs = root.value(QStringLiteral("runs")).toArray();
-        QJsonObject bad = runs[1].toObject();
-        bad.insert(QStringLiteral("timing"), QJsonObject{{"median_ms", 0}}); // what import used to accept
-        runs[1] = bad;
-        root.insert(QStringLiteral("runs"), runs);
-        writeFile(path, QJsonDocument(root).toJson());
-        const AutosaveRecovery recovery = Session::recoverableAutosave(path);
-        QVERIFY(recovery.data);
-        QCOMPARE(recovery.data->runs.size(), 2);
-        QCOMPARE(recovery.unsavedRuns, 2);
-        QVERIFY(recovery.damaged);
-        QCOMPARE(recovery.problems.size(), 1);
-        QVERIFY2(recovery.problems[0].contains(QStringLiteral("Run 2")) &&
-                     recovery.problems[0].contains(QStringLiteral("no positive median")),
-                 qPrintable(recovery.problems[0]));
-    }
-
-    void unreadableAutosaveIsNamed_data()
-    {
-        QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<QString>("says");
-        QTest::newRow("truncated") << QByteArray("{\"format\":\"gemmscope-session\",\"ver")
-                                   << "not valid JSON";
-        QTest::newRow("other format") << QByteArray("{\"format\":\"x\",\"version\":1,\"runs\":[]}")
-                                      << "not a version 1 GemmScope session";
-        QTest::newRow("version 1.5") << QByteArray(
-                                            "{\"format\":\"gemmscope-session\",\"version\":1.5,\"runs\":[]}")
-                                     << "version 1.5";
-    }
-    void unreadableAutosaveIsNamed()
-    {
-        QFETCH(QByteArray, bytes);
-        QFETCH(QString, says);
-        const QString path = m_dir->filePath(QStringLiteral("autosave-x.json"));
-        writeFile(path, bytes);
-        const AutosaveRecovery recovery = Session::recoverableAutosave(path);
-        QVERIFY(!recovery.data);
-        QVERIFY(recovery.damaged);
-        QCOMPARE(recovery.problems.size(), 1);
-        QVERIFY2(recovery.problems[0].contains(says), qPrintable(recovery.problems[0]));
-        QVERIFY(recovery.problems[0].contains(QStringLiteral("autosave-x.json")));
     }
 
     // Defect 10: `saved_file` was opened blindly: a FIFO blocked the start, /dev/zero aborted it.

@@ -34,7 +34,7 @@ struct Codec {
 const Codec kCodecs[] = {
     {"app/protocol/", "the protocol's one codec"},
     {"app/core/run_record.cpp", "the session file: a run"},
-    {"app/core/session.cpp", "the session file"},
+    {"app/core/session_codec.cpp", "the session file"},
     {"app/core/sweep_record.cpp", "the session file: a sweep"},
     {"app/core/profile_record.cpp", "the session file: a profile"},
     {"app/core/profile_limits.cpp", "a profile event's size, checked in its JSON before it is decoded"},
