@@ -825,6 +825,38 @@ std::vector<StageInfo> buildStages()
         .model = wgmmaTmaTf32Model(),
     });
     s.push_back({
+        .key = "wgmma_persistent_tf32",
+        .title = "Tensor cores: persistent wgmma, row-major B",
+        .seedStep = "beyond the worklog (tensor cores)",
+        .summary = "wgmma_tma_tf32 without its two passes: B is read as it is, N-major, into registers (the "
+                   "wgmma operand that may be in any layout) and rounded to TF32 on the way; A's tile is "
+                   "rounded in shared memory by the producer warpgroup; blocks stay resident and walk the "
+                   "output tiles, loading the next tile while storing the last. Built for sm_90a.",
+        .sourceFile = "wgmma_persistent_tf32.cuh",
+        .kernelName = "gemmscope::wgmma_persistent_tf32",
+        .params = {wgmmaRowsParam(256), wgmmaColumnsParam(128),
+                   choiceParam("STAGES", "Pipeline stages (STAGES)",
+                               "Shared-memory tiles in flight: the copy engine fills every stage the "
+                               "consumers have released, across output tiles.",
+                               {2, 3, 4, 5, 6}, 4)},
+        .minArch = 90,
+        .minArchReason = "wgmma, setmaxnreg and TMA tensor copies exist on Hopper (sm_90a) alone",
+        .archSpecific = true,
+        .tensorMaps = TensorMapOperands{.aBoxRowsParam = "BM",
+                                        .btBoxRowsParam = {},
+                                        .boxK = kWgmmaBk,
+                                        .rowMajorB = true,
+                                        .bBoxColumns = 32},
+        .roundsTf32InKernel = true,
+        .persistent = true,
+        .precision = Precision::Tf32,
+        .derivedFrom = "wgmma_tma_tf32",
+        .beyondSeeds = true,
+        .shortLabel = "persist",
+        .color = 0x6a0dad,
+        .model = wgmmaPersistentTf32Model(),
+    });
+    s.push_back({
         .key = "cublas_fp32",
         .title = "cuBLAS SGEMM (FP32)",
         .seedStep = "baseline",
@@ -939,6 +971,12 @@ std::vector<Preset> buildPresets()
         {"tf32-wgmma-tma",
          "Tensor cores: Hopper wgmma fed by TMA (256x128, 4 stages)",
          StageId("wgmma_tma_tf32"),
+         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}},
+         "beyond the seeds",
+         std::nullopt},
+        {"tf32-persistent",
+         "Tensor cores: persistent wgmma, row-major A and B (256x128, 4 stages)",
+         StageId("wgmma_persistent_tf32"),
          {{"BM", 256}, {"BN", 128}, {"STAGES", 4}},
          "beyond the seeds",
          std::nullopt},

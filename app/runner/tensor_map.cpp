@@ -66,12 +66,15 @@ TensorMapBytes encodeTileMap(const float *base, int rows, int cols, int pitch, i
 }
 
 OperandMaps encodeOperandMaps(const StageInfo &stage, const ParamValues &params, const float *a,
-                              const float *bt, const ProblemSize &size, int pitch)
+                              const float *b, const ProblemSize &size, int pitchA, int pitchB)
 {
     const TensorMapOperands &maps = *stage.tensorMaps;
     const int m = int(size.m), n = int(size.n), k = int(size.k);
-    return {encodeTileMap(a, m, k, pitch, paramValue(params, maps.aBoxRowsParam), maps.boxK),
-            encodeTileMap(bt, n, k, pitch, paramValue(params, maps.btBoxRowsParam), maps.boxK)};
+    const TensorMapBytes mapA =
+        encodeTileMap(a, m, k, pitchA, paramValue(params, maps.aBoxRowsParam), maps.boxK);
+    if (maps.rowMajorB)
+        return {mapA, encodeTileMap(b, k, n, pitchB, maps.boxK, maps.bBoxColumns)};
+    return {mapA, encodeTileMap(b, n, k, pitchA, paramValue(params, maps.btBoxRowsParam), maps.boxK)};
 }
 
 } // namespace gemmscope::runner

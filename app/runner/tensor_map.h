@@ -22,11 +22,13 @@ int tensorMapPitch(int k);
 TensorMapBytes encodeTileMap(const float *base, int rows, int cols, int pitch, int boxRows, int boxCols);
 
 // The two maps a `tensorMaps` stage takes after its usual arguments: A (M x K) in boxes of the
-// A-box parameter's rows, BT (N x K) in boxes of the BT-box parameter's rows, both K-major.
+// A-box parameter's rows, and BT (N x K) in boxes of the BT-box parameter's rows, both K-major —
+// or, for `rowMajorB`, B itself (K x N) in boxes of boxK rows x bBoxColumns floats.
 struct OperandMaps {
-    TensorMapBytes a, bt;
+    TensorMapBytes a, b;
 };
+// `b` is BT (rows `pitchA` floats apart, as A's), or B with rows `pitchB` apart for rowMajorB.
 OperandMaps encodeOperandMaps(const StageInfo &stage, const ParamValues &params, const float *a,
-                              const float *bt, const ProblemSize &size, int pitch);
+                              const float *b, const ProblemSize &size, int pitchA, int pitchB);
 
 } // namespace gemmscope::runner
