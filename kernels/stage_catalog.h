@@ -73,13 +73,15 @@ inline constexpr const char *kCuda13MinArchReason =
 // of boxK x <btBoxRowsParam>. boxK x 4 bytes is one 128-byte swizzle row.
 // With `rowMajorB` the second map is B itself (K x N, as given): boxes of boxK rows of K x
 // bBoxColumns floats of N (bBoxColumns x 4 bytes is one 128-byte swizzle row); btBoxRowsParam is
-// then unused.
+// then unused. With `aCopyRoundsParam` naming a parameter, a run that rounds its TF32 inputs gets
+// A's map encoded as TF32 where that parameter is 0: the copy engine rounds A as it copies.
 struct TensorMapOperands {
     std::string aBoxRowsParam;
     std::string btBoxRowsParam;
     int boxK = 32;
     bool rowMajorB = false;
     int bBoxColumns = 32;
+    std::string aCopyRoundsParam{};
 };
 
 // A stage's catalog entry: everything the GUI, the runner, the models and the tests know about it.

@@ -5,8 +5,9 @@
 #      persistent stage's own shapes and its rounding check, the TMA stage's shapes) and the sm_90a
 #      build checks (no spill, no serialised wgmma);
 #   2. speed: gemmscope-bench at 8192x4096x6144 and 4096^3 with tf32-persistent, tf32-wgmma-tma and
-#      cublas_tf32, three runs each in the burst and the sustained regime, then the persistent stage
-#      once more with truncated inputs (what rounding A's tile and B's fragments costs);
+#      cublas_tf32, three runs each in the burst and the sustained regime, then once each with A
+#      rounded in shared memory (tf32-persistent-smem) and with truncated inputs (what rounding
+#      costs);
 #   3. a table: % of cuBLAS TF32 (the paired ratio, and the medians' ratio) and the relative error
 #      against cuBLAS FP32 of each row.
 # Everything printed is also written under $OUT (bench JSON, logs, summary.txt).
@@ -25,7 +26,7 @@ echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,clocks.
 
 # 1. Correctness. Data tags select the TF32 presets' rows of the every-preset test.
 tf32_rows=()
-for preset in tf32-persistent tf32-wgmma-tma; do
+for preset in tf32-persistent tf32-persistent-smem tf32-wgmma-tma; do
   for size in 512x384x256 1000x777x333 1x1x1; do
     tf32_rows+=("everyPresetMatchesCublas:$preset/$size")
   done
@@ -48,7 +49,12 @@ for regime in burst sustained; do
     done
   done
 done
+# A rounded by the producer's warps in shared memory instead of the copy engine, and nothing rounded.
 for size in 8192x4096x6144 4096x4096x4096; do
+  echo "== bench burst $size, A rounded in shared memory"
+  timeout 90 "$bench" --size "$size" --stages tf32-persistent-smem \
+    --json "$out/s-burst-$size-1.json" > "$out/s-burst-$size-1.txt" 2>&1
+  echo "   exit $?"
   echo "== bench burst $size, truncated TF32 inputs"
   timeout 90 "$bench" --size "$size" --stages tf32-persistent --tf32-rounding truncate \
     --json "$out/t-burst-$size-1.json" > "$out/t-burst-$size-1.txt" 2>&1
@@ -59,7 +65,7 @@ done
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import glob, json, os, re, sys
 print(f"{'run':34} {'preset':16} {'paired %':>9} {'medians %':>10} {'ms':>8} {'rel_error':>10}  rounding")
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "[bt]-*.json"))):
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "[bst]-*.json"))):
     try:
         data = json.load(open(path))
     except (OSError, ValueError) as e:

@@ -94,7 +94,8 @@ std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, con
             const float *mappedB =
                 rowMajorB ? padded(b, k, n, pitchB, [&ws, pitchB] { return ws.bPadded(pitchB); }) : bOperand;
             if (!*maps)
-                *maps = encodeOperandMaps(stage, params, mappedA, mappedB, size, pitch, pitchB);
+                *maps = encodeOperandMaps(stage, params, mappedA, mappedB, size, pitch, pitchB,
+                                          ws.tf32Inputs().roundedInKernel);
             operandMaps = &**maps;
         }
         StageKernelArgs args(a, bOperand, c, size, operandMaps, ws.tf32Inputs().roundedInKernel);

@@ -10,9 +10,12 @@
 //    tile stays the shared-memory descriptor operand, K-major as before.
 // 2. Rounding as cuBLAS does. The tensor core truncates an FP32 operand to TF32 (relative error
 //    7e-4 at 4096^3 with both operands truncated, 4e-4 with only A truncated, against cuBLAS's
-//    2.6e-4 with both rounded to nearest). B is rounded by the cvt above; A's tile is rounded in
-//    shared memory, once per stage, by the consumers (each a slice of it) before any wgmma reads
-//    it. A run that asks for truncated inputs passes roundTf32 = 0 and skips both.
+//    2.6e-4 with both rounded to nearest). B is rounded by the cvt above. A's tile, which the
+//    tensor core reads from shared memory, is rounded either by the copy engine as it copies
+//    (A_ROUNDING = 0: the runner encodes A's tensor map as TF32, as CUTLASS does) or, once per
+//    stage, by three warps of the producer warpgroup in shared memory (A_ROUNDING = 1: a read and
+//    a write of every A tile, which costs shared-memory bandwidth). A run that asks for truncated
+//    inputs passes roundTf32 = 0 (and gets an FP32 map): nothing is rounded.
 // 3. Persistent blocks. The grid is one block per SM (the runner reads their number from the
 //    device); block b takes output tiles b, b + gridDim.x, ... in bands of kBandRows tile rows,
 //    so the tiles running at once share A rows and B columns in L2. The producer runs ahead across
@@ -101,7 +104,7 @@ __host__ __device__ constexpr int consumerRegisters(int consumers)
                : (launchRegisters(consumers) * (consumers + 1) - kProducerRegisters) / consumers / 8 * 8;
 }
 
-template <int BM, int BN, int STAGES>
+template <int BM, int BN, int STAGES, int A_ROUNDING>
 __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
     wgmma_persistent_tf32(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
                           int M, int N, int K, const __grid_constant__ TensorMap mapA,
@@ -114,6 +117,8 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
     static_assert(STAGES >= 2, "one stage is multiplied while the next one loads");
     static_assert(BM == 64 || BM == 128 || BM == 256, "wgmma's N is the block's rows: 64, 128 or 256");
     static_assert(BN % 64 == 0, "each consumer warpgroup owns 64 columns of C");
+    static_assert(A_ROUNDING == 0 || A_ROUNDING == 1,
+                  "A is rounded by the copy engine (0) or in shared memory (1)");
     (void)A, (void)B;
 
     // Tiles 1024-byte aligned (the swizzle is a function of the shared address; the launch passes
@@ -124,6 +129,9 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
     float *tilesA = smem, *tilesB = smem + STAGES * A_STAGE; // STAGES x [BM][32], [BN / 32][32][32]
     unsigned long long *loaded = reinterpret_cast<unsigned long long *>(tilesB + STAGES * B_STAGE);
     unsigned long long *full = loaded + STAGES, *empty = full + STAGES;
+    // What the consumers wait for: the rounding warps' word, or (the copy engine rounds, or nothing
+    // does) the copy's own.
+    unsigned long long *ready = A_ROUNDING ? full : loaded;
 
     const int tid = threadIdx.x, warpgroup = tid / 128;
     const int tilesM = (M + BM - 1) / BM, tilesN = (N + BN - 1) / BN, numTiles = tilesM * tilesN;
@@ -139,8 +147,8 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
     }
     __syncthreads(); // the only block-wide barrier: from here the roles run on mbarriers alone
 
-    // The producer warpgroup: warp 0 has the copy engine fill each stage, warps 1 to 3 round A's
-    // tile there to TMA-loaded -> full. Every stage passes through both, in the same order.
+    // The producer warpgroup: warp 0 has the copy engine fill each stage; with A_ROUNDING = 1, warps
+    // 1 to 3 round A's tile there between loaded and full. Every stage passes through both, in order.
     if (warpgroup == CONSUMERS) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
         const int producerThread = tid % 128;
@@ -164,7 +172,7 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
                                   &loaded[s]);
                 }
             }
-        } else if (producerThread >= 32) {
+        } else if (A_ROUNDING && producerThread >= 32) {
             // A is the wgmma operand the tensor core reads from shared memory, truncating it: round
             // it to nearest here, once per stage, off the consumers' path.
             const int rounder = producerThread - 32;
@@ -198,12 +206,12 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
     float d[BM / 2];
     unsigned fragsEven[16], fragsOdd[16]; // one k tile's A fragments: [kk][4], two sets in turn
 
-    // One k tile: wait for its stage (A rounded); load this thread's B fragments, rounded; four
-    // wgmma with A from `frags`. Returns when the previous k tile's wgmmas are retired: its
-    // registers (the other fragment set) and its stage are free, and the stage is released.
+    // One k tile: wait for its stage (A rounded, where this kernel rounds it); load this thread's B
+    // fragments, rounded; four wgmma with A from `frags`. Returns when the previous k tile's wgmmas are
+    // retired: its registers (the other fragment set) and its stage are free, and the stage is released.
     auto multiplyStep = [&](unsigned(&frags)[16], int kt, int step) {
         const int s = step % STAGES;
-        barrierWait(&full[s], (step / STAGES) & 1);
+        barrierWait(&ready[s], (step / STAGES) & 1);
         const float *box = myBox + s * B_STAGE;
 #pragma unroll
         for (int kk = 0; kk < 4; ++kk)
