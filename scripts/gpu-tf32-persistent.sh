@@ -14,6 +14,7 @@
 # Run from the repo root: GEMMSCOPE_RUNNER and GEMMSCOPE_BENCH name the built binaries, build/
 # holds the built tests (tst_runner_gpu, tst_nvrtc_compile).
 set -uo pipefail
+[ -f .device/env.sh ] && source .device/env.sh # the GPU machine's library paths, where it has them
 out=${OUT:-/tmp/gemmscope-out}
 mkdir -p "$out"
 export GEMMSCOPE_RUNNER=${GEMMSCOPE_RUNNER:-$PWD/build/app/runner/gemmscope-runner}
