@@ -1,7 +1,8 @@
-// Beyond the seeds, written from wgmma_tma_tf32.cuh: the same producer warp, TMA copies and
-// mbarriers, the same consumer warpgroups computing C transposed with wgmma.m64nNk8, but A and B
-// are read as they are (row-major, M x K and K x N), rounded to TF32 here, and each block stays on
-// its SM for the whole launch. Three changes:
+// Beyond the seeds, written from wgmma_tma_tf32.cuh: the same TMA copies and mbarriers, the same
+// consumer warpgroups computing C transposed with wgmma.m64nNk8, but A and B are read as they are
+// (row-major, M x K and K x N), rounded to TF32 here, and each block stays on its SM for the whole
+// launch. The producer is now a whole warpgroup (one thread copies, three warps may round), which
+// gives most of its registers to the consumers with setmaxnreg. Three changes:
 //
 // 1. B without a transpose. TF32 wgmma reads shared-memory operands K-major only, and B's tile is
 //    N-major. But the instruction's A operand (the 64 columns of C a warpgroup owns, since D = C^T)
@@ -9,10 +10,10 @@
 //    N-major B tile (two floats at a time) and converts it with cvt.rna.tf32.f32 on the way. A's
 //    tile stays the shared-memory descriptor operand, K-major as before.
 // 2. Rounding as cuBLAS does. The tensor core truncates an FP32 operand to TF32 (relative error
-//    7e-4 at 4096^3 with both operands truncated, 4e-4 with only A truncated, against cuBLAS's
-//    2.6e-4 with both rounded to nearest). B is rounded by the cvt above. A's tile, which the
-//    tensor core reads from shared memory, is rounded either by the copy engine as it copies
-//    (A_ROUNDING = 0: the runner encodes A's tensor map as TF32, as CUTLASS does) or, once per
+//    7e-4 at 4096^3 with both operands truncated, and in a CPU model of the runner's inputs 4e-4
+//    with only A truncated, against cuBLAS's 2.6e-4 with both rounded to nearest). B is rounded by the cvt
+//    above. A's tile, which the tensor core reads from shared memory, is rounded either by the copy engine as
+//    it copies (A_ROUNDING = 0: the runner encodes A's tensor map as TF32, as CUTLASS does) or, once per
 //    stage, by three warps of the producer warpgroup in shared memory (A_ROUNDING = 1: a read and
 //    a write of every A tile, which costs shared-memory bandwidth). A run that asks for truncated
 //    inputs passes roundTf32 = 0 (and gets an FP32 map): nothing is rounded.
