@@ -832,6 +832,45 @@ std::vector<StageInfo> buildStages()
         .model = wgmmaTmaTf32Model(),
     });
     s.push_back({
+        .key = "wgmma_persistent_tf32",
+        .title = "Tensor cores: persistent wgmma, row-major B",
+        .seedStep = "beyond the worklog (tensor cores)",
+        .summary = "wgmma_tma_tf32 without its two passes: B is read as it is, N-major, into registers (the "
+                   "wgmma operand that may be in any layout) and rounded to TF32 on the way; A's tile is "
+                   "rounded by the copy engine (or in shared memory by the producer warpgroup); blocks stay "
+                   "resident and walk the output tiles, loading the next tile while storing the last. Built "
+                   "for sm_90a.",
+        .sourceFile = "wgmma_persistent_tf32.cuh",
+        .kernelName = "gemmscope::wgmma_persistent_tf32",
+        .params = {wgmmaRowsParam(256), wgmmaColumnsParam(128),
+                   choiceParam("STAGES", "Pipeline stages (STAGES)",
+                               "Shared-memory tiles in flight: the copy engine fills every stage the "
+                               "consumers have released, across output tiles.",
+                               {2, 3, 4, 5, 6}, 4),
+                   choiceParam("A_ROUNDING", "A's rounding to TF32 (A_ROUNDING)",
+                               "Who rounds A's tile, which the tensor core would truncate: 0 the copy "
+                               "engine as it copies (a TF32 tensor map), 1 three producer warps in shared "
+                               "memory (a read and a write of every tile).",
+                               {0, 1}, 0)},
+        .minArch = 90,
+        .minArchReason = "wgmma, setmaxnreg and TMA tensor copies exist on Hopper (sm_90a) alone",
+        .archSpecific = true,
+        .tensorMaps = TensorMapOperands{.aBoxRowsParam = "BM",
+                                        .btBoxRowsParam = {},
+                                        .boxK = kWgmmaBk,
+                                        .rowMajorB = true,
+                                        .bBoxColumns = 32,
+                                        .aCopyRoundsParam = "A_ROUNDING"},
+        .roundsTf32InKernel = true,
+        .persistent = true,
+        .precision = Precision::Tf32,
+        .derivedFrom = "wgmma_tma_tf32",
+        .beyondSeeds = true,
+        .shortLabel = "persist",
+        .color = 0x6a0dad,
+        .model = wgmmaPersistentTf32Model(),
+    });
+    s.push_back({
         .key = "cublas_fp32",
         .title = "cuBLAS SGEMM (FP32)",
         .seedStep = "baseline",
@@ -949,6 +988,21 @@ std::vector<Preset> buildPresets()
          {{"BM", 256}, {"BN", 128}, {"STAGES", 4}},
          "beyond the seeds",
          std::nullopt},
+        {"tf32-persistent",
+         "Tensor cores: persistent wgmma, row-major A and B (256x128, 4 stages)",
+         StageId("wgmma_persistent_tf32"),
+         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 0}},
+         "beyond the seeds",
+         std::nullopt},
+        // The same with A rounded by the producer's warps in shared memory: what the copy engine's
+        // conversion saves, and the fallback should it not round to nearest.
+        {"tf32-persistent-smem",
+         "Tensor cores: persistent wgmma, A rounded in shared memory (256x128, 4 stages)",
+         StageId("wgmma_persistent_tf32"),
+         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 1}},
+         "beyond the seeds",
+         std::nullopt,
+         "A rounded in shared memory"},
         {"cublas_fp32", "cuBLAS SGEMM, FP32 (pedantic)", StageId::CublasFp32, {}, "baseline", std::nullopt},
         {"cublas_tf32", "cuBLAS SGEMM, TF32 tensor cores", StageId::CublasTf32, {}, "baseline", std::nullopt},
     };

@@ -71,10 +71,17 @@ inline constexpr const char *kCuda13MinArchReason =
 // FP32, zero fill outside the matrix) and passes after the kernel's usual arguments: A (M x K) in
 // boxes of boxK x <aBoxRowsParam> floats and BT (N x K, the stage is also `transposedB`) in boxes
 // of boxK x <btBoxRowsParam>. boxK x 4 bytes is one 128-byte swizzle row.
+// With `rowMajorB` the second map is B itself (K x N, as given): boxes of boxK rows of K x
+// bBoxColumns floats of N (bBoxColumns x 4 bytes is one 128-byte swizzle row); btBoxRowsParam is
+// then unused. With `aCopyRoundsParam` naming a parameter, a run that rounds its TF32 inputs gets
+// A's map encoded as TF32 where that parameter is 0: the copy engine rounds A as it copies.
 struct TensorMapOperands {
     std::string aBoxRowsParam;
     std::string btBoxRowsParam;
     int boxK = 32;
+    bool rowMajorB = false;
+    int bBoxColumns = 32;
+    std::string aCopyRoundsParam{};
 };
 
 // A stage's catalog entry: everything the GUI, the runner, the models and the tests know about it.
@@ -98,8 +105,16 @@ struct StageInfo {
     // the stage's time includes the transpose. For instructions that read only K-major operands.
     bool transposedB = false;
     // The kernel reads A and BT with TMA through tensor maps the runner builds (tma.cuh): its
-    // parameters are (A, BT, C, M, N, K, mapA, mapBT).
+    // parameters are (A, BT, C, M, N, K, mapA, mapBT), or (A, B, ..., mapA, mapB) with rowMajorB.
     std::optional<TensorMapOperands> tensorMaps{};
+    // A TF32 stage that rounds its inputs to nearest TF32 itself, as it reads them: the runner runs
+    // no rounding pre-pass and passes one more argument after the tensor maps, `int roundTf32`
+    // (1, or 0 for a run that asks for truncated inputs).
+    bool roundsTf32InKernel = false;
+    // Persistent blocks: the launch model's grid counts output tiles, the runner launches at most
+    // as many blocks as the GPU holds at once (SMs x resident blocks per SM) in x, and the kernel
+    // walks the tiles itself (blockIdx.x, blockIdx.x + gridDim.x, ...).
+    bool persistent = false;
     bool isLibrary = false; // cuBLAS baselines: no source, no NVRTC
     // A user's kernel (custom_stage.h): compiled from `sourceText` in place of `sourceFile`, which
     // then only names it for compiler messages and line maps.

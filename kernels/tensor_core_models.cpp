@@ -2,6 +2,7 @@
 
 #include "mma_fragments.h"
 
+#include <algorithm>
 #include <string>
 
 namespace gemmscope {
@@ -201,6 +202,61 @@ StageModel wgmmaWarpgroupModel(WgmmaModelOptions options)
         return (bytes + a - 1) / a * a;
     };
     m.traffic = tensorTileTraffic;
+    return m;
+}
+
+int consumerRegistersAfterSetmaxnreg(int consumers)
+{
+    // A quarter of the SM holds one warp of each warpgroup and 512 registers a lane; the launch
+    // shares them equally in steps of 8 (at most 248), then the producer keeps 40.
+    constexpr int kProducerRegisters = 40, kMaxConsumerRegisters = 232;
+    const int c = std::max(1, consumers);
+    const int atLaunch = std::min(248, 512 / (c + 1) / 8 * 8);
+    return std::min(kMaxConsumerRegisters, (atLaunch * (c + 1) - kProducerRegisters) / c / 8 * 8);
+}
+
+StageModel wgmmaPersistentTf32Model()
+{
+    constexpr int kBk = 32, kWarpgroupThreads = 128;
+    StageModel m;
+    m.launch = [](const ParamValues &p, const ProblemSize &size) {
+        const int consumers = paramValue(p, "BN") / 64;
+        return gridOver((consumers + 1) * kWarpgroupThreads, paramValue(p, "BM"), paramValue(p, "BN"), size);
+    };
+    m.staticSmem = [](const ParamValues &) { return 0; };
+    // The tiles, 1 KiB to align the swizzle atoms, and a loaded, a full and an empty mbarrier per stage.
+    m.dynamicSmem = [](const ParamValues &p) {
+        const int stages = paramValue(p, "STAGES");
+        return stages * (paramValue(p, "BM") + paramValue(p, "BN")) * kBk * int(sizeof(float)) + 1024 +
+               3 * stages * 8;
+    };
+    // Each consumer thread keeps BM / 2 accumulators and two sets of 16 fragment registers; ptxas
+    // needs about 26 more around the instruction and the addresses.
+    m.constraints = [](const ParamValues &p, const ProblemSize &, std::vector<std::string> &out) {
+        constexpr int kFragmentRegisters = 32, kRegistersAroundWgmma = 26;
+        const int bm = paramValue(p, "BM"), consumers = paramValue(p, "BN") / 64;
+        const int available = consumerRegistersAfterSetmaxnreg(consumers);
+        const int needed = bm / 2 + kFragmentRegisters + kRegistersAroundWgmma;
+        if (needed > available)
+            out.push_back("BM (" + str(bm) + ") gives each consumer thread " + str(bm / 2) +
+                          " wgmma accumulators and 32 fragment registers, about " + str(needed) +
+                          " registers with the instruction's own, but with " + str(consumers) +
+                          " consumer warpgroups each of their threads gets at most " + str(available) +
+                          " (setmaxnreg): lower BM or BN.");
+    };
+    // The tiles' loads, plus a pass over A (or B) when its rows are copied to a 16-byte pitch.
+    m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
+        LoadTraffic traffic = blockTileLoads(paramValue(p, "BM"), paramValue(p, "BN"), kBk, size, g);
+        if (size.k % 4 != 0) {
+            traffic.loadBytes += double(size.m) * double(size.k) * double(sizeof(float));
+            traffic.formula += " + A read once to pad its rows (K not a multiple of 4)";
+        }
+        if (size.n % 4 != 0) {
+            traffic.loadBytes += double(size.k) * double(size.n) * double(sizeof(float));
+            traffic.formula += " + B read once to pad its rows (N not a multiple of 4)";
+        }
+        return traffic;
+    };
     return m;
 }
 

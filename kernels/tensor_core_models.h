@@ -46,4 +46,17 @@ struct WgmmaModelOptions {
 // The loads are TileLoadScheme::NotModelled: TMA copies whole tiles, there are no lane addresses.
 StageModel wgmmaWarpgroupModel(WgmmaModelOptions options = {});
 
+// wgmma_persistent_tf32 (parameters BM, BN, STAGES; BK is 32): BN / 64 consumer warpgroups and a
+// producer warpgroup after them, STAGES tiles of A (BM x 32) and B (32 x BN) plus three mbarriers
+// per stage and 1 KiB of alignment in dynamic shared memory; the grid counts output tiles (the
+// stage is persistent). Its registers come from setmaxnreg (consumerRegistersAfterSetmaxnreg).
+// The mapping is not modelled: a thread's two columns of C are a permutation chosen for conflict-
+// free fragment reads, which the wgmma owner layout does not draw.
+StageModel wgmmaPersistentTf32Model();
+
+// Registers each consumer thread of wgmma_persistent_tf32 keeps once the producer warpgroup gives
+// its share away with setmaxnreg (the kernel's consumerRegisters): 232 for one or two consumer
+// warpgroups, 104 for four.
+int consumerRegistersAfterSetmaxnreg(int consumers);
+
 } // namespace gemmscope

@@ -186,6 +186,14 @@ private slots:
             << "BM (256) gives each thread 128 wgmma accumulators, about 154 registers";
         QTest::newRow("TMA stages over shared memory")
             << "wgmma_tma_tf32" << ParamValues{{"BM", 256}, {"BN", 64}, {"STAGES", 6}} << "246880 bytes";
+        // ptxas: 128 bytes of spill stores for 128x256 (four consumer warpgroups, 104 registers).
+        QTest::newRow("persistent accumulators over setmaxnreg registers")
+            << "wgmma_persistent_tf32"
+            << ParamValues{{"BM", 128}, {"BN", 256}, {"STAGES", 3}, {"A_ROUNDING", 0}}
+            << "with 4 consumer warpgroups each of their threads gets at most 104";
+        QTest::newRow("persistent stages over shared memory")
+            << "wgmma_persistent_tf32"
+            << ParamValues{{"BM", 256}, {"BN", 128}, {"STAGES", 5}, {"A_ROUNDING", 1}} << "246904 bytes";
         QTest::newRow("missing parameter") << "smem_tiled" << ParamValues{{"TILE", 16}} << "PAD is missing";
         QTest::newRow("unknown parameter")
             << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}, {"BM", 4}} << "has no parameter BM";
@@ -244,6 +252,50 @@ private slots:
         const KernelShape s = tma.model.mapping(p);
         QCOMPARE(s.outputThreads(), 256); // the producer warp owns nothing
         QVERIFY(violations(tma.id, p, ProblemSize{1, 1, 1}).empty());
+    }
+
+    // The persistent stage reads A and B as they are: no transpose, a B map of 32 x 32 boxes (K rows
+    // by N columns), rounding in the kernel. Its model's grid counts output tiles (the runner fits
+    // it to the GPU); its block is the consumer warpgroups and one producer warpgroup.
+    void persistentStageLaunch()
+    {
+        const StageInfo &stage = *findStage("wgmma_persistent_tf32");
+        QVERIFY(!stage.transposedB && stage.archSpecific && stage.persistent && stage.roundsTf32InKernel);
+        QVERIFY(stage.precision == Precision::Tf32);
+        QVERIFY(stage.tensorMaps && stage.tensorMaps->rowMajorB);
+        QCOMPARE(stage.tensorMaps->aBoxRowsParam, std::string("BM"));
+        QCOMPARE(stage.tensorMaps->bBoxColumns * 4, 128); // one 128-byte swizzle row of N
+        QCOMPARE(stage.tensorMaps->boxK * 4, 128);
+        // The stages that read BT keep their maps and their rounding pre-pass.
+        const StageInfo &tma = *findStage("wgmma_tma_tf32");
+        QVERIFY(!tma.tensorMaps->rowMajorB && !tma.roundsTf32InKernel && !tma.persistent);
+        const Preset *preset = findPreset("tf32-persistent");
+        QVERIFY(preset && preset->stage == stage.id);
+        const ParamValues p{{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 0}};
+        QCOMPARE(preset->params, p);
+        // Its twin rounds A in shared memory instead of in the copy engine; A's map names the switch.
+        const Preset *smem = findPreset("tf32-persistent-smem");
+        QVERIFY(smem && smem->stage == stage.id);
+        QCOMPARE(paramValue(smem->params, "A_ROUNDING"), 1);
+        QCOMPARE(stage.tensorMaps->aCopyRoundsParam, std::string("A_ROUNDING"));
+        const auto g = launchGeometry(stage.id, p, ProblemSize{8192, 4096, 6144});
+        QCOMPARE(g.blockX, 3 * 128);          // two consumer warpgroups and the producer's
+        QCOMPARE(g.gridX * g.gridY, 32 * 32); // 8192 / 256 x 4096 / 128 output tiles
+        QCOMPARE(g.dynamicSmemBytes, 4 * (256 + 128) * 128 + 1024 + 4 * 24);
+        QVERIFY(!stage.model.mapping); // a permutation of columns the owner views do not draw
+        for (const ProblemSize &size :
+             {ProblemSize{1, 1, 1}, ProblemSize{1000, 777, 333}, ProblemSize{1, 4099, 1}})
+            QVERIFY(violations(stage.id, p, size).empty());
+        // One consumer warpgroup keeps 232 registers, two keep 232, four 104 (setmaxnreg).
+        QVERIFY(
+            violations(stage.id, {{"BM", 256}, {"BN", 64}, {"STAGES", 4}, {"A_ROUNDING", 1}}, ProblemSize{})
+                .empty());
+        QVERIFY(
+            violations(stage.id, {{"BM", 64}, {"BN", 256}, {"STAGES", 4}, {"A_ROUNDING", 0}}, ProblemSize{})
+                .empty());
+        QVERIFY(
+            !violations(stage.id, {{"BM", 256}, {"BN", 256}, {"STAGES", 2}, {"A_ROUNDING", 0}}, ProblemSize{})
+                 .empty());
     }
 
     void badProblemSizes()

@@ -92,10 +92,10 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     // What the counters profile: the stage's own kernels, never the rounding pre-pass (its copies
     // are written by then), so that measured traffic stays the stage's.
     const std::function<void()> profiledLaunch = launch;
-    if (roundTf32) {
+    const Tf32Inputs inputs = roundTf32 ? roundedTf32Inputs(stage) : Tf32Inputs{};
+    ws.useTf32Inputs(inputs);
+    if (inputs.needsPrePass()) {
         rounder = std::make_unique<Tf32Rounder>(state.compiler, device.cc());
-        const Tf32Inputs inputs = roundedTf32Inputs(stage);
-        ws.useTf32Inputs(inputs);
         launch = [&ws, stageLaunchOnly = launch, &rounder, inputs] {
             rounder->roundInputs(ws, inputs);
             stageLaunchOnly();

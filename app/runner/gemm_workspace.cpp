@@ -36,6 +36,7 @@ void GemmWorkspace::release()
     m_scratch.reset();
     m_bTransposed.reset();
     m_aPadded.reset();
+    m_bPadded.reset();
     m_aRounded.reset();
     m_bRounded.reset();
     m_tf32Inputs = {};
@@ -71,6 +72,14 @@ float *GemmWorkspace::aPadded(int pitch)
     if (m_aPadded.count() != count)
         m_aPadded.allocate(count, "A with padded rows (for the tensor map)");
     return m_aPadded.get();
+}
+
+float *GemmWorkspace::bPadded(int pitch)
+{
+    const size_t count = size_t(pitch) * size_t(m_size.k);
+    if (m_bPadded.count() != count)
+        m_bPadded.allocate(count, "B with padded rows (for the tensor map)");
+    return m_bPadded.get();
 }
 
 void GemmWorkspace::prepare(const ProblemSize &size, std::uint64_t seed, JobContext &job)

@@ -16,8 +16,11 @@ class JobContext;
 // What a TF32 stage's launches read (issue 22): A and B as generated, or copies rounded to nearest
 // TF32 — B either as its own rounded copy or rounded by the stage's B transpose as it writes BT,
 // which saves a pass over B (tf32_rounding.h says who writes which).
+// A stage that rounds in its own kernel (StageInfo::roundsTf32InKernel) reads A and B as they are
+// and is told to round (roundedInKernel).
 struct Tf32Inputs {
-    bool roundedA = false, roundedB = false, bRoundedInTranspose = false;
+    bool roundedA = false, roundedB = false, bRoundedInTranspose = false, roundedInKernel = false;
+    bool needsPrePass() const { return roundedA || roundedB; }
 };
 
 class GemmWorkspace {
@@ -50,6 +53,9 @@ public:
     // Scratch for A with rows `pitch` floats apart (M x pitch), for a tensor map when K is not a
     // multiple of 4; written inside every launch that needs it, like BT.
     float *aPadded(int pitch);
+    // Scratch for B with rows `pitch` floats apart (K x pitch), for a tensor map of row-major B when
+    // N is not a multiple of 4; written inside every launch that needs it, like BT.
+    float *bPadded(int pitch);
     const ProblemSize &size() const { return m_size; }
 
     void poisonC(); // every byte 0xFF: a NaN in every element, so an unwritten element fails
@@ -67,8 +73,8 @@ private:
     ProblemSize m_size{0, 0, 0};
     std::uint64_t m_seed = 0;
     bool m_ready = false;
-    DeviceBuffer<float> m_a, m_b, m_c, m_reference, m_scratch, m_bTransposed, m_aPadded, m_aRounded,
-        m_bRounded;
+    DeviceBuffer<float> m_a, m_b, m_c, m_reference, m_scratch, m_bTransposed, m_aPadded, m_bPadded,
+        m_aRounded, m_bRounded;
     Tf32Inputs m_tf32Inputs;
     DeviceBuffer<unsigned char> m_flush;
     cublasHandle_t m_pedantic = nullptr;

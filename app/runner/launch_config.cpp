@@ -2,11 +2,17 @@
 
 #include "runner_error.h"
 
+#include <algorithm>
+
 namespace gemmscope::runner {
 
 LaunchDims launchDims(const StageInfo &stage, const ParamValues &params, const ProblemSize &size)
 {
-    const LaunchGeometry g = launchGeometry(stage.id, params, size);
+    LaunchGeometry g = launchGeometry(stage.id, params, size);
+    if (stage.persistent) { // the kernel numbers its tiles itself: one long row of them
+        g.gridX *= g.gridY;
+        g.gridY = 1;
+    }
     if (g.gridX < 1 || g.gridY < 1 || g.gridX > 2147483647LL || g.gridY > 65535)
         throw RunnerError(
             ErrorKind::InvalidConfig,
@@ -20,6 +26,12 @@ LaunchDims launchDims(const StageInfo &stage, const ParamValues &params, const P
     d.threads = g.threadsPerBlock();
     d.dynamicSmemBytes = g.dynamicSmemBytes;
     return d;
+}
+
+unsigned persistentGrid(unsigned tiles, int sms, int blocksPerSm)
+{
+    const long long resident = (long long)std::max(sms, 1) * std::max(blocksPerSm, 1);
+    return unsigned(std::min<long long>(tiles, resident));
 }
 
 } // namespace gemmscope::runner

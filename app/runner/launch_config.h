@@ -17,6 +17,11 @@ struct LaunchDims {
 
 // RunnerError(invalid_config) when the grid exceeds CUDA's limits (y and z: 65535).
 // A kernel with dynamic shared memory needs LoadedKernel::allowDynamicSmem before it launches.
+// A persistent stage's grid is its tiles in x alone; persistentGrid() then fits it to the GPU.
 LaunchDims launchDims(const StageInfo &stage, const ParamValues &params, const ProblemSize &size);
+
+// A persistent stage's grid (StageInfo::persistent): as many blocks as the GPU holds at once
+// (SMs x resident blocks per SM, at least one), never more than there are tiles.
+unsigned persistentGrid(unsigned tiles, int sms, int blocksPerSm);
 
 } // namespace gemmscope::runner

@@ -141,13 +141,15 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
         GemmWorkspace &ws;
         ~RoundedInputs() { ws.useTf32Inputs({}); }
     } roundedInputsOff{ws};
-    if (roundTf32) { // the stage reads the rounded copies, as in a run; the pre-pass is not profiled
+    // The stage reads the rounded copies, as in a run (the pre-pass is not profiled), or rounds
+    // in its own kernel.
+    const Tf32Inputs inputs = roundTf32 ? roundedTf32Inputs(stage) : Tf32Inputs{};
+    if (inputs.needsPrePass()) {
         const Tf32Rounder rounder(state.compiler, device.cc());
-        const Tf32Inputs inputs = roundedTf32Inputs(stage);
         rounder.roundInputs(ws, inputs);
         GEMMSCOPE_CUDA(cudaDeviceSynchronize()); // before the rounder's module is unloaded
-        ws.useTf32Inputs(inputs);
     }
+    ws.useTf32Inputs(inputs);
     job.checkCancelled();
     prepared.launch(); // warm: module loaded, caches and clocks as in any later launch
     GEMMSCOPE_CUDA(cudaDeviceSynchronize());

@@ -19,17 +19,33 @@ void launchTranspose(const LoadedKernel &transpose, const float *b, float *bt, i
     transpose.launch(dim3(unsigned((n + 31) / 32), unsigned((k + 31) / 32)), dim3(32, 8), args, nullptr, 0);
 }
 
+// `matrix` (rows x cols, row-major) itself when its rows are `pitch` floats long, else a copy with
+// rows `pitch` floats apart in the scratch `scratch()` returns, enqueued now.
+template <typename Scratch>
+const float *padded(const float *matrix, int rows, int cols, int pitch, Scratch scratch)
+{
+    if (pitch == cols)
+        return matrix;
+    float *copy = scratch();
+    GEMMSCOPE_CUDA(cudaMemcpy2DAsync(copy, size_t(pitch) * sizeof(float), matrix,
+                                     size_t(cols) * sizeof(float), size_t(cols) * sizeof(float), size_t(rows),
+                                     cudaMemcpyDeviceToDevice));
+    return copy;
+}
+
 } // namespace
 
 StageKernelArgs::StageKernelArgs(const float *a, const float *b, float *c, const ProblemSize &size,
-                                 const OperandMaps *maps)
-    : m_a(a), m_b(b), m_c(c), m_m(int(size.m)), m_n(int(size.n)), m_k(int(size.k))
+                                 const OperandMaps *maps, bool roundTf32)
+    : m_a(a), m_b(b), m_c(c), m_m(int(size.m)), m_n(int(size.n)), m_k(int(size.k)),
+      m_roundTf32(roundTf32 ? 1 : 0)
 {
-    // The kernel reads as many entries as it has parameters: without maps theirs stay empty. The
-    // launch only reads the maps (they are passed by value).
+    // The kernel reads as many entries as it has parameters: without maps theirs stay empty (only
+    // a stage with maps has the rounding flag after them). The launch only reads the maps (they
+    // are passed by value).
     auto *mapA = maps ? const_cast<TensorMapBytes *>(&maps->a) : nullptr;
-    auto *mapBT = maps ? const_cast<TensorMapBytes *>(&maps->bt) : nullptr;
-    m_args = {&m_a, &m_b, &m_c, &m_m, &m_n, &m_k, mapA, mapBT};
+    auto *mapB = maps ? const_cast<TensorMapBytes *>(&maps->b) : nullptr;
+    m_args = {&m_a, &m_b, &m_c, &m_m, &m_n, &m_k, mapA, mapB, &m_roundTf32};
 }
 
 int operandPitch(const StageInfo &stage, int k)
@@ -44,6 +60,9 @@ void allocateStageScratch(GemmWorkspace &ws, const StageInfo &stage)
         ws.bTransposed(pitch);
     if (stage.tensorMaps && pitch != k)
         ws.aPadded(pitch);
+    if (const int n = int(ws.size().n);
+        stage.tensorMaps && stage.tensorMaps->rowMajorB && tensorMapPitch(n) != n)
+        ws.bPadded(tensorMapPitch(n));
 }
 
 std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, const ParamValues &params,
@@ -59,27 +78,27 @@ std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, con
         const float *a = ws.a(), *b = ws.b();
         float *c = ws.c();
         const float *bOperand = b; // BT for a transposedB stage
-        const OperandMaps *operandMaps = nullptr;
+        const int pitch = operandPitch(stage, k);
         if (stage.transposedB) {
-            const int pitch = operandPitch(stage, k);
             float *bt = ws.bTransposed(pitch);
             launchTranspose(*transpose, b, bt, k, n, pitch, ws.tf32Inputs().bRoundedInTranspose);
             bOperand = bt;
-            if (stage.tensorMaps) {
-                const float *mapped = a;
-                if (pitch != k) { // a tensor map's rows must be 16-byte multiples apart
-                    float *padded = ws.aPadded(pitch);
-                    GEMMSCOPE_CUDA(cudaMemcpy2DAsync(padded, size_t(pitch) * sizeof(float), a,
-                                                     size_t(k) * sizeof(float), size_t(k) * sizeof(float),
-                                                     size_t(m), cudaMemcpyDeviceToDevice));
-                    mapped = padded;
-                }
-                if (!*maps)
-                    *maps = encodeOperandMaps(stage, params, mapped, bt, size, pitch);
-                operandMaps = &**maps;
-            }
         }
-        StageKernelArgs args(a, bOperand, c, size, operandMaps);
+        const OperandMaps *operandMaps = nullptr;
+        if (stage.tensorMaps) {
+            // A tensor map's rows must be a multiple of 16 bytes apart: A (and a row-major B) copied
+            // into padded rows where they are not.
+            const float *mappedA = padded(a, m, k, pitch, [&ws, pitch] { return ws.aPadded(pitch); });
+            const bool rowMajorB = stage.tensorMaps->rowMajorB;
+            const int pitchB = rowMajorB ? tensorMapPitch(n) : pitch;
+            const float *mappedB =
+                rowMajorB ? padded(b, k, n, pitchB, [&ws, pitchB] { return ws.bPadded(pitchB); }) : bOperand;
+            if (!*maps)
+                *maps = encodeOperandMaps(stage, params, mappedA, mappedB, size, pitch, pitchB,
+                                          ws.tf32Inputs().roundedInKernel);
+            operandMaps = &**maps;
+        }
+        StageKernelArgs args(a, bOperand, c, size, operandMaps, ws.tf32Inputs().roundedInKernel);
         kernel.launch(dims.grid, dims.block, args.args(), nullptr, dynamicSmemBytes);
     };
 }

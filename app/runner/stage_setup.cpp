@@ -22,7 +22,7 @@ PreparedStage prepareStage(RunnerState &state, const StageInfo &stage, const Par
         prepared.launch = [&ws, &stage] { ws.cublasGemm(stage.precision, ws.c()); };
         return prepared;
     }
-    const LaunchDims dims = launchDims(stage, params, size);
+    LaunchDims dims = launchDims(stage, params, size);
     CompiledKernel compiledKernel =
         compileStage(state, stage, params, device.cc(), options.build, job, options.lineInfo);
     prepared.kernel = std::make_unique<LoadedKernel>(compiledKernel);
@@ -45,6 +45,8 @@ PreparedStage prepareStage(RunnerState &state, const StageInfo &stage, const Par
         deviceOccupancy(device, kernel, dims.threads, compiledKernel.ptxas.registers,
                         compiledKernel.ptxas.staticSmemBytes, limit, dims.dynamicSmemBytes);
     prepared.compiled = compiledInfo(stage, compiledKernel, occupancy, limit, dims.dynamicSmemBytes);
+    if (stage.persistent) // one wave of resident blocks, read from this GPU, walking all the tiles
+        dims.grid.x = persistentGrid(dims.grid.x, device.spec.sms, occupancy.blocksPerSm);
     if (options.smemCarveout >= 0) // what the runtime now holds for the kernel, not the request's echo
         prepared.compiled->smemCarveout = kernel.attributes().preferredShmemCarveout;
     protocol::CompiledInfo event = *prepared.compiled;

@@ -41,16 +41,18 @@ int tensorMapPitch(int k)
     return (k + 3) / 4 * 4;
 }
 
-TensorMapBytes encodeTileMap(const float *base, int rows, int cols, int pitch, int boxRows, int boxCols)
+TensorMapBytes encodeTileMap(const float *base, int rows, int cols, int pitch, int boxRows, int boxCols,
+                             bool tf32)
 {
     TensorMapBytes map;
     const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)}; // innermost first
     const cuuint64_t strides[1] = {cuuint64_t(pitch) * sizeof(float)};
     const cuuint32_t box[2] = {cuuint32_t(boxCols), cuuint32_t(boxRows)}, elementStrides[2] = {1, 1};
     const CUresult status = encodeFunction()(
-        reinterpret_cast<CUtensorMap *>(&map), CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float *>(base),
-        dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        reinterpret_cast<CUtensorMap *>(&map),
+        tf32 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2,
+        const_cast<float *>(base), dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (status != CUDA_SUCCESS)
         throw RunnerError(
             ErrorKind::LaunchError,
@@ -66,12 +68,17 @@ TensorMapBytes encodeTileMap(const float *base, int rows, int cols, int pitch, i
 }
 
 OperandMaps encodeOperandMaps(const StageInfo &stage, const ParamValues &params, const float *a,
-                              const float *bt, const ProblemSize &size, int pitch)
+                              const float *b, const ProblemSize &size, int pitchA, int pitchB, bool roundTf32)
 {
     const TensorMapOperands &maps = *stage.tensorMaps;
     const int m = int(size.m), n = int(size.n), k = int(size.k);
-    return {encodeTileMap(a, m, k, pitch, paramValue(params, maps.aBoxRowsParam), maps.boxK),
-            encodeTileMap(bt, n, k, pitch, paramValue(params, maps.btBoxRowsParam), maps.boxK)};
+    const bool copyRoundsA =
+        roundTf32 && !maps.aCopyRoundsParam.empty() && paramValue(params, maps.aCopyRoundsParam, 1) == 0;
+    const TensorMapBytes mapA =
+        encodeTileMap(a, m, k, pitchA, paramValue(params, maps.aBoxRowsParam), maps.boxK, copyRoundsA);
+    if (maps.rowMajorB)
+        return {mapA, encodeTileMap(b, k, n, pitchB, maps.boxK, maps.bBoxColumns)};
+    return {mapA, encodeTileMap(b, n, k, pitchA, paramValue(params, maps.btBoxRowsParam), maps.boxK)};
 }
 
 } // namespace gemmscope::runner

@@ -18,15 +18,22 @@ int tensorMapPitch(int k);
 
 // A row-major rows x cols FP32 matrix with rows `pitch` floats apart, copied in boxes of boxRows x
 // boxCols floats into 128-byte-swizzled shared tiles (boxCols x 4 must be 128); a box that runs past
-// the matrix arrives zero-filled. Throws launch_error with the driver's reason.
-TensorMapBytes encodeTileMap(const float *base, int rows, int cols, int pitch, int boxRows, int boxCols);
+// the matrix arrives zero-filled. With `tf32` the copy engine converts each element to TF32 as it
+// copies. Throws launch_error with the driver's reason.
+TensorMapBytes encodeTileMap(const float *base, int rows, int cols, int pitch, int boxRows, int boxCols,
+                             bool tf32 = false);
 
 // The two maps a `tensorMaps` stage takes after its usual arguments: A (M x K) in boxes of the
-// A-box parameter's rows, BT (N x K) in boxes of the BT-box parameter's rows, both K-major.
+// A-box parameter's rows, and BT (N x K) in boxes of the BT-box parameter's rows, both K-major —
+// or, for `rowMajorB`, B itself (K x N) in boxes of boxK rows x bBoxColumns floats.
 struct OperandMaps {
-    TensorMapBytes a, bt;
+    TensorMapBytes a, b;
 };
+// `b` is BT (rows `pitchA` floats apart, as A's), or B with rows `pitchB` apart for rowMajorB.
+// `roundTf32`: the run rounds its TF32 inputs (the copy engine then converts A where the stage's
+// aCopyRoundsParam says so).
 OperandMaps encodeOperandMaps(const StageInfo &stage, const ParamValues &params, const float *a,
-                              const float *bt, const ProblemSize &size, int pitch);
+                              const float *b, const ProblemSize &size, int pitchA, int pitchB,
+                              bool roundTf32 = false);
 
 } // namespace gemmscope::runner

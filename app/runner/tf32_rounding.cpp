@@ -46,6 +46,8 @@ Tf32Rounder::Tf32Rounder(const NvrtcCompiler &compiler, int arch)
 
 Tf32Inputs roundedTf32Inputs(const StageInfo &stage)
 {
+    if (stage.roundsTf32InKernel)
+        return {.roundedInKernel = true};
     return {.roundedA = true, .roundedB = !stage.transposedB, .bRoundedInTranspose = stage.transposedB};
 }
 

@@ -4,7 +4,7 @@
 // cvt.rna.tf32.f32 — inside the timed launch, as cuBLAS pays for it too — unless the run asks for
 // "truncate" (docs/protocol.md, "tf32_rounding"): A into a copy in a pre-pass; B into a copy too,
 // except for a stage that transposes B anyway, whose transpose rounds as it writes BT (one pass
-// over B instead of two).
+// over B instead of two). A stage that rounds in its own kernel (roundsTf32InKernel) needs no pass.
 #pragma once
 
 #include "device_buffer.h"
@@ -17,7 +17,8 @@ namespace gemmscope::runner {
 
 class NvrtcCompiler;
 
-// What a TF32 stage reads when it rounds: A's rounded copy, and B's — or B rounded by its transpose.
+// What a TF32 stage reads when it rounds: A's rounded copy, and B's — or B rounded by its transpose,
+// or both as they are, rounded by the stage's kernel.
 Tf32Inputs roundedTf32Inputs(const StageInfo &stage);
 
 class Tf32Rounder {

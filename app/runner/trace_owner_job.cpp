@@ -71,11 +71,12 @@ void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request
     GEMMSCOPE_CUDA(cudaMemset(a.get(), 0, a.bytes()));
     GEMMSCOPE_CUDA(cudaMemset(b.get(), 0, b.bytes()));
     GEMMSCOPE_CUDA(cudaMemset(c.get(), 0xFF, c.bytes())); // NaN: "nobody stored here"
-    // A TMA stage takes tensor maps of A and BT too; the zero B stands in for BT (same size, and
-    // k = 2 x BK is a multiple of 4, so no row needs padding).
+    // A TMA stage takes tensor maps of A and BT (or B) too; the zero B stands in for BT (same size,
+    // and k = 2 x BK and the tile's columns are multiples of 4, so no row needs padding).
     std::optional<OperandMaps> maps;
     if (stage.tensorMaps)
-        maps = encodeOperandMaps(stage, params, a.get(), b.get(), size, tensorMapPitch(int(size.k)));
+        maps = encodeOperandMaps(stage, params, a.get(), b.get(), size, tensorMapPitch(int(size.k)),
+                                 tensorMapPitch(int(size.n)));
     StageKernelArgs args(a.get(), b.get(), c.get(), size, maps ? &*maps : nullptr);
     if (dims.dynamicSmemBytes > 0)
         kernel.allowDynamicSmem(dims.dynamicSmemBytes);

@@ -6,6 +6,7 @@
 #include "stage_catalog.h"
 #include "stage_program.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -90,6 +91,59 @@ private slots:
         QVERIFY2(kernel.ptx.contains(instruction.toUtf8()), qPrintable(instruction));
         if (stageInfo(p->stage).archSpecific)
             QVERIFY(kernel.ptx.contains(".target sm_90a"));
+    }
+
+    // The persistent stage (sm_90a): its wgmma takes A from four 32-bit registers, B is rounded with
+    // cvt.rna on its way into them, the producer warpgroup hands registers to the consumers with
+    // setmaxnreg, and ptxas keeps every accumulator and fragment in registers: no spill, and no
+    // wgmma serialised for want of registers (ptxas says so in its log: C7511, C7512).
+    void persistentStageKeepsItsPipeline_data()
+    {
+        QTest::addColumn<QString>("params");
+        QTest::addColumn<QString>("wgmma");
+        QTest::addColumn<int>("consumerRegisters");
+        QTest::addColumn<int>("launchRegisters");
+        QTest::newRow("preset 256x128") << "BM=256 BN=128 STAGES=4 A_ROUNDING=0"
+                                        << "m64n256k8" << 232 << 168;
+        QTest::newRow("256x128, A rounded in shared memory") << "BM=256 BN=128 STAGES=4 A_ROUNDING=1"
+                                                             << "m64n256k8" << 232 << 168;
+        QTest::newRow("256x64") << "BM=256 BN=64 STAGES=4 A_ROUNDING=1"
+                                << "m64n256k8" << 232 << 232;
+        QTest::newRow("64x256") << "BM=64 BN=256 STAGES=4 A_ROUNDING=0"
+                                << "m64n64k8" << 104 << 96;
+    }
+    void persistentStageKeepsItsPipeline()
+    {
+        QFETCH(QString, params);
+        QFETCH(QString, wgmma);
+        QFETCH(int, consumerRegisters);
+        QFETCH(int, launchRegisters);
+        const StageInfo &stage = *findStage("wgmma_persistent_tf32");
+        ParamValues values;
+        for (const QString &pair : params.split(QLatin1Char(' '))) {
+            const QStringList kv = pair.split(QLatin1Char('='));
+            values[kv[0].toStdString()] = kv[1].toInt();
+        }
+        QVERIFY(violations(stage.id, values, ProblemSize{}).empty());
+        NvrtcProgram program = stageProgram(stage, values, 90);
+        program.needPtx = true;
+        QTemporaryDir fresh;
+        const CompiledKernel kernel = NvrtcCompiler(fresh.path()).compile(program);
+        const QString ptx = QString::fromUtf8(kernel.ptx);
+        const QRegularExpression registerA(
+            QStringLiteral("wgmma\\.mma_async\\.sync\\.aligned\\.%1\\.f32\\.tf32\\.tf32[^;]*\\}, \\{%r")
+                .arg(wgmma));
+        QVERIFY2(ptx.count(registerA) >= 4, qPrintable(wgmma));
+        QVERIFY(ptx.contains(QStringLiteral("cvt.rna.tf32.f32")));
+        QVERIFY(ptx.contains(QStringLiteral("setmaxnreg.dec.sync.aligned.u32 40")));
+        QVERIFY(ptx.contains(QStringLiteral("setmaxnreg.inc.sync.aligned.u32 %1").arg(consumerRegisters)));
+        QVERIFY(ptx.contains(QStringLiteral("cp.async.bulk.tensor.2d")));
+        QVERIFY2(kernel.ptxas.found, qPrintable(kernel.log));
+        QCOMPARE(kernel.ptxas.spillStoreBytes, 0);
+        QCOMPARE(kernel.ptxas.spillLoadBytes, 0);
+        QVERIFY2(!kernel.log.contains(QStringLiteral("serialized")), qPrintable(kernel.log));
+        // The launch's share, which the producer's setmaxnreg.dec must free enough of.
+        QCOMPARE(kernel.ptxas.registers, launchRegisters);
     }
 
     // The transpose that runs before a transposedB stage builds wherever such a stage can run.

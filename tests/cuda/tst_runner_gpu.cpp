@@ -142,6 +142,100 @@ private slots:
         QVERIFY(verify.value(QStringLiteral("rel_error")).toDouble() <= 5e-3);
     }
 
+    // The persistent stage reads row-major A and B through tensor maps: ragged edges are the copy
+    // engine's zero fill, K or N not a multiple of 4 a copy with padded rows, and a block walks
+    // several output tiles (more tiles than SMs) with its stages' phases running on across them.
+    void persistentShapesMatchCublas_data()
+    {
+        QTest::addColumn<int>("bm");
+        QTest::addColumn<int>("bn");
+        QTest::addColumn<int>("stages");
+        QTest::addColumn<int>("aRounding");
+        QTest::addColumn<qlonglong>("m");
+        QTest::addColumn<qlonglong>("n");
+        QTest::addColumn<qlonglong>("k");
+        QTest::newRow("256x128, 1000x777x333 (N, K not multiples of 4)")
+            << 256 << 128 << 4 << 0 << 1000LL << 777LL << 333LL;
+        QTest::newRow("256x128, smem rounding, 1000x777x333")
+            << 256 << 128 << 4 << 1 << 1000LL << 777LL << 333LL;
+        QTest::newRow("256x128, 1x1x1") << 256 << 128 << 4 << 0 << 1LL << 1LL << 1LL;
+        QTest::newRow("256x128, K = 1") << 256 << 128 << 4 << 1 << 300LL << 200LL << 1LL;
+        QTest::newRow("256x128, one row") << 256 << 128 << 4 << 0 << 1LL << 4099LL << 70LL;
+        QTest::newRow("256x128, one column") << 256 << 128 << 4 << 1 << 3001LL << 1LL << 129LL;
+        QTest::newRow("256x128, 2 stages, k tiles odd") << 256 << 128 << 2 << 0 << 777LL << 515LL << 97LL;
+        QTest::newRow("64x64, 2 stages, many tiles a block")
+            << 64 << 64 << 2 << 1 << 2049LL << 2047LL << 65LL;
+        QTest::newRow("128x128, 3 stages") << 128 << 128 << 3 << 0 << 1029LL << 1031LL << 1000LL;
+        QTest::newRow("256x64, 5 stages") << 256 << 64 << 5 << 1 << 513LL << 260LL << 2000LL;
+        QTest::newRow("64x256, 5 stages") << 64 << 256 << 5 << 0 << 257LL << 513LL << 100LL;
+    }
+    void persistentShapesMatchCublas()
+    {
+        QFETCH(int, bm);
+        QFETCH(int, bn);
+        QFETCH(int, stages);
+        QFETCH(int, aRounding);
+        QFETCH(qlonglong, m);
+        QFETCH(qlonglong, n);
+        QFETCH(qlonglong, k);
+        const Preset shape{"persistent",
+                           "persistent",
+                           StageId("wgmma_persistent_tf32"),
+                           {{"BM", bm}, {"BN", bn}, {"STAGES", stages}, {"A_ROUNDING", aRounding}},
+                           "test",
+                           std::nullopt};
+        m_runner->send(runRequest(QStringLiteral("p"), shape, m, n, k));
+        const QJsonObject answer = m_runner->waitFor(QStringLiteral("p"), kFinal);
+        const QString message = answer.value(QStringLiteral("message")).toString();
+        if (answer.value(QStringLiteral("kind")).toString() == QStringLiteral("invalid_config") &&
+            message.contains(QStringLiteral("sm_90a")))
+            QSKIP(qPrintable(QStringLiteral("Not a Hopper GPU: ") + message));
+        QVERIFY2(answer.value(QStringLiteral("event")).toString() == QStringLiteral("result"),
+                 qPrintable(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+        const QJsonObject verify = answer.value(QStringLiteral("verify")).toObject();
+        QVERIFY(verify.value(QStringLiteral("passed")).toBool());
+        QVERIFY(verify.value(QStringLiteral("rel_error")).toDouble() <= 5e-3);
+    }
+
+    // Rounding to nearest, both operands, whether the copy engine rounds A (tf32-persistent) or
+    // the producer's warps do (tf32-persistent-smem): at K = 4096 the relative error is cuBLAS
+    // TF32's, 2.6e-4 (a CPU model of these inputs: 2.6e-4 with both rounded, 4.1e-4 with A left to
+    // the tensor core's truncation, 6.8e-4 with both truncated). A run that asks for truncated
+    // inputs gets the tensor core's truncation of both.
+    void persistentStageRoundsLikeCublas_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("copy engine rounds A") << "tf32-persistent";
+        QTest::newRow("producer warps round A") << "tf32-persistent-smem";
+    }
+    void persistentStageRoundsLikeCublas()
+    {
+        QFETCH(QString, preset);
+        QList<double> errors;
+        for (const QString &rounding : {QStringLiteral("rna"), QStringLiteral("truncate")}) {
+            QJsonObject request =
+                runRequest(QStringLiteral("r"), *findPreset(preset.toStdString()), 512, 512, 4096);
+            request.insert(QStringLiteral("tf32_rounding"), rounding);
+            m_runner->send(request);
+            const QJsonObject answer = m_runner->waitFor(QStringLiteral("r"), kFinal);
+            const QString message = answer.value(QStringLiteral("message")).toString();
+            if (answer.value(QStringLiteral("kind")).toString() == QStringLiteral("invalid_config") &&
+                message.contains(QStringLiteral("sm_90a")))
+                QSKIP(qPrintable(QStringLiteral("Not a Hopper GPU: ") + message));
+            QVERIFY2(answer.value(QStringLiteral("event")).toString() == QStringLiteral("result"),
+                     qPrintable(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+            QCOMPARE(answer.value(QStringLiteral("tf32_rounding")).toString(), rounding);
+            errors << answer.value(QStringLiteral("verify"))
+                          .toObject()
+                          .value(QStringLiteral("rel_error"))
+                          .toDouble();
+        }
+        qInfo("%s at 512x512x4096: rel_error %.3g rounded, %.3g truncated", qPrintable(preset), errors[0],
+              errors[1]);
+        QVERIFY2(errors[0] < 3.3e-4, qPrintable(QString::number(errors[0])));
+        QVERIFY2(errors[1] > 5e-4, qPrintable(QString::number(errors[1])));
+    }
+
     // Verification must catch a wrong kernel: a launch that never wrote C (the NaN poison stays)
     // and one wrong element, each reported as wrong_result and never timed.
     void wrongResultsAreCaught_data()
