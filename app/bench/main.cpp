@@ -971,9 +971,9 @@ int main(int argc, char **argv)
         if (protocol::eventTypeOf(event) == protocol::EventType::Error) {
             protocol::ErrorEvent failure;
             protocol::fromJson(event, failure);
-            if (failure.kind == protocol::ErrorKind::DeviceFault)
-                printError(
-                    QStringLiteral("  device fault: the runner exits; restarting it for the next row."));
+            if (protocol::runnerEndsAfter(failure.kind))
+                printError(QStringLiteral("  %1: the runner exits; restarting it for the next row.")
+                               .arg(protocol::errorKindName(failure.kind)));
         }
         if (t.stage == QString::fromStdString(StageId::CublasFp32.str()) &&
             protocol::eventTypeOf(event) == protocol::EventType::Result) {
