@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 namespace {
 
 struct Outcome {
@@ -372,7 +374,116 @@ private slots:
             QVERIFY2(o.out.contains("cublas_fp32 at 512x512x512 on Fake GPU"), qPrintable(o.out));
     }
 
+    // --kernel: the requests carry the kernel's source (the encoder adds it), after cuBLAS FP32.
+    void kernelJobsCarryTheSource()
+    {
+        const QString path = blankKernelCopy();
+        const Outcome o = bench({"--kernel", path, "--params", "BM=32", "--size", "64x64x64", "--list-jobs",
+                                 "--runner", "/nonexistent/gemmscope-runner"});
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        const QList<QByteArray> lines = o.out.toUtf8().trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(QJsonDocument::fromJson(lines[0]).object().value("stage").toString(),
+                 QStringLiteral("cublas_fp32"));
+        const QJsonObject job = QJsonDocument::fromJson(lines[1]).object();
+        QVERIFY(job.value("stage").toString().startsWith(QStringLiteral("user-")));
+        QCOMPARE(job.value("params").toObject(), (QJsonObject{{"BM", 32}, {"BN", 16}, {"BK", 8}}));
+        QVERIFY(job.value("baseline").toBool());
+        const QJsonObject kernel = job.value("kernel").toObject();
+        QCOMPARE(kernel.value("source_text").toString().toUtf8(), readAll(path));
+        QCOMPARE(kernel.value("file_name").toString(), QStringLiteral("blank_kernel.cuh"));
+    }
+
+    // Measured beside cuBLAS like a built-in stage: the runner is asked for the kernel's stage.
+    void kernelIsMeasuredBesideCublas()
+    {
+        const QString log = m_dir.filePath(QStringLiteral("kernel-runs.log"));
+        const Outcome o = bench({"--runner", m_standIn, "--kernel", blankKernelCopy(), "--size", "64x64x64"},
+                                {{"FAKE_LOG", log}});
+        QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+        QVERIFY2(o.out.contains(QStringLiteral("Kernel blank_kernel.cuh (My tiled kernel) is stage user-")),
+                 qPrintable(o.out));
+        const QStringList runs = QString::fromUtf8(readAll(log)).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[0], QStringLiteral("cublas_fp32|"));
+        QVERIFY2(runs[1].startsWith(QStringLiteral("user-")) &&
+                     runs[1].endsWith(QStringLiteral("|BK=8 BM=16 BN=16")),
+                 qPrintable(runs[1]));
+    }
+
+    void badKernelFilesEndWithStatus2_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content"); // written unless empty
+        QTest::addColumn<QString>("says");
+        QTest::newRow("missing") << "missing.cuh" << QByteArray() << "missing.cuh";
+        QTest::newRow("folder") << "folder.cuh" << QByteArray() << "not a regular file";
+        QTest::newRow("fifo") << "fifo.cuh" << QByteArray() << "not a regular file";
+        QTest::newRow("too large") << "large.cuh" << QByteArray(2 * 1024 * 1024, 'x') << "at most 1 MB";
+        QTest::newRow("no block") << "plain.cuh" << QByteArray("__global__ void k() {}\n")
+                                  << "plain.cuh: The kernel has no parameter block";
+        QTest::newRow("include") << "evil.cuh"
+                                 << QByteArray(
+                                        "#include \"/etc/passwd\"\n/* gemmscope:kernel\nname k\nblock 1\n"
+                                        "grid 1\n*/\n")
+                                 << "evil.cuh:1: This line includes \"/etc/passwd\"";
+    }
+    void badKernelFilesEndWithStatus2()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, says);
+        const QString path = m_dir.filePath(name);
+        if (!content.isEmpty()) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(content);
+        } else if (name == QStringLiteral("folder.cuh")) {
+            QVERIFY(QDir().mkpath(path));
+        } else if (name == QStringLiteral("fifo.cuh") && !QFile::exists(path)) {
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        }
+        const Outcome o = bench({"--kernel", path, "--runner", m_standIn, "--size", "64x64x64"});
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(says), qPrintable(o.err));
+        QCOMPARE(o.err.trimmed().count(QLatin1Char('\n')), 0); // one sentence
+        QVERIFY(o.out.isEmpty());                              // nothing ran
+    }
+
+    void badKernelParamsAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("off step") << QStringList{"--params", "BM=12"}
+                                  << "BM (12) must be 8 plus a multiple of 8.";
+        QTest::newRow("requirement") << QStringList{"--params", "BM=64,BN=64"}
+                                     << "The requirement \"BM * BN <= 1024\" (line 24) does not hold";
+        QTest::newRow("unknown") << QStringList{"--params", "TM=4"} << "has no parameter TM";
+        QTest::newRow("malformed") << QStringList{"--params", "BM"} << "NAME=value pairs";
+    }
+    void badKernelParamsAreRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        const Outcome o = bench(QStringList{"--kernel", blankKernelCopy(), "--runner", m_standIn} + args);
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains(says), qPrintable(o.err));
+        const Outcome alone = bench({"--params", "BM=32", "--runner", m_standIn});
+        QCOMPARE(alone.exitCode, 1);
+        QVERIFY2(alone.err.contains(QStringLiteral("there is no --kernel")), qPrintable(alone.err));
+    }
+
 private:
+    // The editor's blank kernel, copied into the test's folder.
+    QString blankKernelCopy()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("blank_kernel.cuh"));
+        QFile::remove(path);
+        QFile::copy(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/../../resources/kernels/blank_kernel.cuh"),
+                    path);
+        return path;
+    }
+
     // gemmscope-bench with `args`, its environment (and so its runner's) extended by `environment`.
     Outcome bench(const QStringList &args, const QMap<QString, QString> &environment = {})
     {

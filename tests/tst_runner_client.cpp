@@ -195,6 +195,36 @@ private slots:
         QCOMPARE(status.count(), 2); // ready, then ready again from the restarted runner
     }
 
+    // A kernel that never ends: the runner reports kernel_timeout and exits (status 3) as after a
+    // device fault; the client starts a new runner, the sentence is the runner's alone, and the
+    // queue goes on.
+    void kernelTimeoutRestartsRunnerLikeAFault()
+    {
+        if (test::standInRunnerPath().isEmpty())
+            QSKIP("python3 is needed for the scripted stand-in runner");
+        RunnerClient client;
+        RunnerCommand command = standInLikeAJob();
+        command.environment.insert(QStringLiteral("FAKE_FAULT_KIND"), QStringLiteral("kernel_timeout"));
+        client.setCommand(command);
+        QSignalSpy status(&client, &RunnerClient::runnerStatusChanged);
+        QSignalSpy results(&client, &RunnerClient::resultAvailable);
+        QSignalSpy failed(&client, &RunnerClient::runFailed);
+        RunRequest spin = request({}, kLadderTag);
+        spin.type = protocol::RequestType::Fault;
+        const QString spinId = client.submit(spin);
+        const QString after = client.submit(request({}, kLadderTag));
+        QTRY_COMPARE_WITH_TIMEOUT(results.count(), 1, 15000);
+        QCOMPARE(failed.count(), 1);
+        const RunRecord timedOut = failed[0][0].value<RunRecord>();
+        QCOMPARE(timedOut.runId, spinId);
+        QCOMPARE(timedOut.errorKind, QStringLiteral("kernel_timeout"));
+        QCOMPARE(timedOut.errorMessage,
+                 QStringLiteral(
+                     "The kernel did not finish within 20 s; it was stopped and the runner restarted."));
+        QCOMPARE(results[0][0].value<RunRecord>().runId, after);
+        QCOMPARE(status.count(), 2); // ready, then ready again from the restarted runner
+    }
+
     // Issue 23: a profile job goes out as the protocol's `profile` request, its progress phases
     // come through, and its answer arrives typed (profileAvailable), never as a run record.
     void profileIsDecodedAndRouted()

@@ -15,6 +15,10 @@
 //                   GemmScope stage is timed interleaved with its cuBLAS call unless --no-baseline:
 //                   docs/protocol.md, "Conditions")
 //
+//   gemmscope-bench --kernel my_gemm.cuh [--params BM=64,BN=32] [--stages ...] [timing options above]
+//                   (your kernel, docs/custom-kernels.md, measured beside cuBLAS like a built-in stage;
+//                   a file that cannot be measured ends with status 2)
+//
 //   gemmscope-bench --sweep --stage final --x BM --y BN [--x-values 64,128] [--y-values ...]
 //                   [--rest fixed|best] [--fixed BK=16,TM=8,TN=8] [--size 4096x4096x4096] [--budget-ms 30]
 //                   [--runners N] [--runner-template 'CUDA_VISIBLE_DEVICES={gpu} {runner}']...
@@ -33,12 +37,14 @@
 //                   (TFLOP/s against problem size, with wave quantization: docs/sweeps.md)
 //
 // Exit status: 0 every row ran; 1 a bad option, no runner or the JSON could not be written (an
-// existing file is then left as it was); 2 no GPU; 3 some rows failed (the table and the JSON
+// existing file is then left as it was); 2 no GPU, or a --kernel file that cannot be measured; 3
+// some rows failed (the table and the JSON
 // still hold every row).
 #include "bench_file.h"
 #include "bench_table.h"
 #include "events.h"
 #include "file_write.h"
+#include "kernel_option.h"
 #include "profile_mode.h"
 #include "requests.h"
 #include "runner_session.h"
@@ -639,10 +645,21 @@ int main(int argc, char **argv)
         QStringLiteral("sampling-period"),
         QStringLiteral("Profile: one PC sample every 2^N SM cycles (5-31; default: the runner's)."),
         QStringLiteral("N"));
+    const QCommandLineOption kernelOpt(
+        QStringLiteral("kernel"),
+        QStringLiteral(
+            "Measure your kernel (a .cuh with a gemmscope:kernel block: docs/custom-kernels.md) beside "
+            "cuBLAS, after --stages (default: cuBLAS alone). A file that cannot be measured ends "
+            "with status 2."),
+        QStringLiteral("file"));
+    const QCommandLineOption paramsOpt(
+        QStringLiteral("params"),
+        QStringLiteral("--kernel: its parameters, e.g. BM=64,BN=32 (default: the block's defaults)."),
+        QStringLiteral("list"));
     parser.addOptions({sizeOpt,     stagesOpt,   budgetOpt, flushOpt,    jsonOpt,      seedOpt,
                        runnerOpt,   minRepsOpt,  warmupOpt, countersOpt, buildOpt,     maxBlocksOpt,
                        carveoutOpt, listJobsOpt, regimeOpt, maxNoiseOpt, thresholdOpt, noBaselineOpt,
-                       roundingOpt, profileOpt,  periodOpt, burstsOpt});
+                       roundingOpt, profileOpt,  periodOpt, burstsOpt,   kernelOpt,    paramsOpt});
     const SweepOptions sweepOpts = addSweepOptions(parser);
     parser.process(app);
     if (parser.isSet(sweepOpts.sweepStatus))
@@ -757,10 +774,40 @@ int main(int argc, char **argv)
                   .arg(ready.gpu->name, ready.gpu->arch, parser.value(sizeOpt)));
         return bench::runProfiles(runner, protocol::toJson(*ready.gpu), *profiled, po);
     }
-    const auto targets = resolveTargets(parser.value(stagesOpt), &error);
+    std::optional<bench::KernelTarget> kernel;
+    if (parser.isSet(kernelOpt)) {
+        kernel = bench::registerKernelFile(parser.value(kernelOpt), &error);
+        if (!kernel) {
+            printError(error);
+            return bench::kBadKernelExitCode;
+        }
+        const auto params = bench::kernelParams(stageInfo(StageId(kernel->stage.toStdString())),
+                                                parser.value(paramsOpt), size, &error);
+        if (!params) {
+            printError(error);
+            return 1;
+        }
+        kernel->params = *params;
+    } else if (parser.isSet(paramsOpt)) {
+        printError(QStringLiteral("--params gives the parameters of --kernel; there is no --kernel."));
+        return 1;
+    }
+    // With --kernel alone, the kernel beside the cuBLAS call of its precision (FP32 is always first).
+    const QString stagesList =
+        kernel && !parser.isSet(stagesOpt)
+            ? QString::fromStdString(
+                  (kernel->precision == Precision::Tf32 ? StageId::CublasTf32 : StageId::CublasFp32).str())
+            : parser.value(stagesOpt);
+    auto targets = resolveTargets(stagesList, &error);
     if (!targets) {
         printError(error);
         return 1;
+    }
+    if (kernel) {
+        if (!parser.isSet(listJobsOpt)) // that output is the requests alone
+            print(QStringLiteral("Kernel %1 (%2) is stage %3.\n")
+                      .arg(QFileInfo(parser.value(kernelOpt)).fileName(), kernel->title, kernel->stage));
+        targets->push_back({{}, kernel->stage, kernel->params});
     }
     const QString regime = parser.value(regimeOpt);
     if (regime != QStringLiteral("burst") && regime != QStringLiteral("sustained")) {
@@ -924,9 +971,9 @@ int main(int argc, char **argv)
         if (protocol::eventTypeOf(event) == protocol::EventType::Error) {
             protocol::ErrorEvent failure;
             protocol::fromJson(event, failure);
-            if (failure.kind == protocol::ErrorKind::DeviceFault)
-                printError(
-                    QStringLiteral("  device fault: the runner exits; restarting it for the next row."));
+            if (protocol::runnerEndsAfter(failure.kind))
+                printError(QStringLiteral("  %1: the runner exits; restarting it for the next row.")
+                               .arg(protocol::errorKindName(failure.kind)));
         }
         if (t.stage == QString::fromStdString(StageId::CublasFp32.str()) &&
             protocol::eventTypeOf(event) == protocol::EventType::Result) {

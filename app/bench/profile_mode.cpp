@@ -204,8 +204,9 @@ int runProfiles(RunnerSession &runner, const QJsonObject &gpu, const QList<Profi
         protocol::fromJson(event, failure);
         printError(QStringLiteral("  %1 could not be profiled (%2): %3")
                        .arg(t.label, protocol::errorKindName(failure.kind), failure.message));
-        if (failure.kind == protocol::ErrorKind::DeviceFault)
-            printError(QStringLiteral("  device fault: the runner exits; restarting it for the next stage."));
+        if (protocol::runnerEndsAfter(failure.kind))
+            printError(QStringLiteral("  %1: the runner exits; restarting it for the next stage.")
+                           .arg(protocol::errorKindName(failure.kind)));
     }
     if (!options.jsonPath.isEmpty()) {
         // Replaced whole or left as it was (a full disk never leaves half a file), exit status 1.

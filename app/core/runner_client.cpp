@@ -360,11 +360,12 @@ void RunnerClient::handleError(const protocol::ErrorEvent &error, const QJsonObj
         return;
     }
     if (job->request.isProfile()) {
-        const bool deviceFault = error.kind == protocol::ErrorKind::DeviceFault;
+        const bool deviceFault = protocol::runnerEndsAfter(error.kind);
         QString message = error.message;
         if (deviceFault) { // the runner exits with status 3 next; runnerEnded restarts it
             m_faultMessage = message;
-            message += tr(" The runner was restarted.");
+            if (error.kind == protocol::ErrorKind::DeviceFault) // a timeout's sentence says so itself
+                message += tr(" The runner was restarted.");
         }
         emit profileFailed(id, protocol::errorKindName(error.kind), message);
         if (deviceFault) {
@@ -382,11 +383,12 @@ void RunnerClient::handleError(const protocol::ErrorEvent &error, const QJsonObj
     if (record.registers < 0 && job->compiled)
         applyCompiled(record, *job->compiled);
     stamp(record);
-    const bool deviceFault = error.kind == protocol::ErrorKind::DeviceFault;
+    const bool deviceFault = protocol::runnerEndsAfter(error.kind);
     if (deviceFault) {
         // The runner exits with status 3 next; the restart happens in processFinished.
         m_faultMessage = record.errorMessage;
-        record.errorMessage += tr(" The runner was restarted.");
+        if (error.kind == protocol::ErrorKind::DeviceFault) // a timeout's sentence says so itself
+            record.errorMessage += tr(" The runner was restarted.");
     }
     emit runFailed(record);
     if (deviceFault) {

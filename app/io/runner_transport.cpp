@@ -79,6 +79,7 @@ void RunnerTransport::start(const RunnerCommand &command)
     m_lines.clear();
     m_stderrTail.clear();
     m_faultMessage.clear();
+    m_faultKind = protocol::ErrorKind::DeviceFault;
     m_killKind.reset();
     m_killMessage.clear();
     m_abandoned = false;
@@ -232,8 +233,10 @@ void RunnerTransport::deliver(const QByteArray &raw)
     if (protocol::eventTypeOf(event) == protocol::EventType::Error) {
         protocol::ErrorEvent error;
         protocol::fromJson(event, error);
-        if (error.kind == protocol::ErrorKind::DeviceFault)
-            m_faultMessage = error.message; // the runner exits with status 3 next
+        if (protocol::runnerEndsAfter(error.kind)) { // the runner exits with status 3 next
+            m_faultMessage = error.message;
+            m_faultKind = error.kind;
+        }
     }
     emit eventReceived(event);
 }
@@ -256,11 +259,10 @@ void RunnerTransport::processFinished(int exitCode, QProcess::ExitStatus status)
     end.crashed = !end.killed && status == QProcess::CrashExit;
     const bool fault = !end.killed && status == QProcess::NormalExit && exitCode == kDeviceFaultExitCode;
     // A device fault is the GPU's; a runner killed by a signal, or ending otherwise, is not.
-    end.kind = end.killed ? *m_killKind
-               : fault    ? protocol::ErrorKind::DeviceFault
-                          : protocol::ErrorKind::RunnerCrashed;
-    end.message = end.killed ? m_killMessage
-                  : fault    ? tr("The GPU reported a fault (%1).")
+    end.kind = end.killed ? *m_killKind : fault ? m_faultKind : protocol::ErrorKind::RunnerCrashed;
+    end.message = end.killed                                                   ? m_killMessage
+                  : fault && m_faultKind == protocol::ErrorKind::KernelTimeout ? m_faultMessage
+                  : fault ? tr("The GPU reported a fault (%1).")
                                 .arg(m_faultMessage.isEmpty() ? tr("sticky CUDA error") : m_faultMessage)
                   : status == QProcess::CrashExit
                       ? tr("The runner crashed or was killed (by a signal).")

@@ -104,7 +104,8 @@ private:
     bool m_forwardStderr = false;
     LineBuffer m_lines{kMaxLineBytes};
     QByteArray m_stderrTail;
-    QString m_faultMessage;  // the device_fault event's sentence, kept until the runner exits
+    QString m_faultMessage; // the device_fault event's sentence, kept until the runner exits
+    protocol::ErrorKind m_faultKind = protocol::ErrorKind::DeviceFault; // or kernel_timeout
     QTimer m_watchdog{this}; // a child: it follows the transport into a client's thread
     protocol::ErrorKind m_watchKind = protocol::ErrorKind::RunnerTimeout;
     QString m_watchMessage;

@@ -37,7 +37,7 @@ constexpr std::array<std::pair<EventType, const char *>, 9> kEventTypes{{
     {EventType::Profile, "profile"},
 }};
 
-constexpr std::array<std::pair<ErrorKind, const char *>, 13> kErrorKinds{{
+constexpr std::array<std::pair<ErrorKind, const char *>, 14> kErrorKinds{{
     {ErrorKind::InvalidConfig, "invalid_config"},
     {ErrorKind::CompileError, "compile_error"},
     {ErrorKind::OutOfResources, "out_of_resources"},
@@ -48,6 +48,7 @@ constexpr std::array<std::pair<ErrorKind, const char *>, 13> kErrorKinds{{
     {ErrorKind::Cancelled, "cancelled"},
     {ErrorKind::NoGpu, "no_gpu"},
     {ErrorKind::ProtocolError, "protocol_error"},
+    {ErrorKind::KernelTimeout, "kernel_timeout"},
     {ErrorKind::RunnerUnavailable, "runner_unavailable"},
     {ErrorKind::RunnerTimeout, "runner_timeout"},
     {ErrorKind::RunnerCrashed, "runner_crashed"},
@@ -120,6 +121,11 @@ std::optional<EventType> eventTypeFromName(const QString &name)
 QString errorKindName(ErrorKind kind)
 {
     return nameIn(kErrorKinds, kind);
+}
+
+bool runnerEndsAfter(ErrorKind kind)
+{
+    return kind == ErrorKind::DeviceFault || kind == ErrorKind::KernelTimeout;
 }
 
 std::optional<ErrorKind> errorKindFromName(const QString &name)

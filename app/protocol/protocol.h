@@ -50,6 +50,9 @@ enum class ErrorKind {
     Cancelled,
     NoGpu,
     ProtocolError,
+    // A launch did not finish within its deadline (a kernel that never ends): the runner exits
+    // with status 3 after this event, as after a device fault, and the client starts a new one.
+    KernelTimeout,
     // Never sent by the runner: the client's own kinds. RunnerUnavailable: no runner could take
     // the run. RunnerTimeout: the runner said nothing for longer than the run's budget plus a
     // margin (or never said `ready`), so the client killed it. RunnerCrashed: it ended by a signal
@@ -59,6 +62,8 @@ enum class ErrorKind {
     RunnerCrashed,
 };
 QString errorKindName(ErrorKind kind); // "invalid_config", "device_fault", ...
+// The kinds after which the runner exits (status 3) and the client must start a new one.
+bool runnerEndsAfter(ErrorKind kind);
 std::optional<ErrorKind> errorKindFromName(const QString &name);
 
 } // namespace gemmscope::protocol

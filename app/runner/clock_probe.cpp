@@ -1,6 +1,7 @@
 #include "clock_probe.h"
 
 #include "cuda_check.h"
+#include "gpu_wait.h"
 #include "nvrtc_compiler.h"
 
 namespace gemmscope::runner {
@@ -55,7 +56,7 @@ void ClockProbe::enqueue()
 
 double ClockProbe::readMhz()
 {
-    GEMMSCOPE_CUDA(cudaStreamSynchronize(nullptr));
+    waitForDefaultStream(); // behind the timed launch: bounded like every wait for it
     const unsigned long long cycles = m_host[0], nanoseconds = m_host[1];
     return nanoseconds > 0 ? 1000.0 * double(cycles) / double(nanoseconds) : 0;
 }

@@ -2,6 +2,7 @@
 
 #include "cuda_check.h"
 #include "cupti_support.h"
+#include "gpu_wait.h"
 
 #include <cuda.h> // types only: the runner does not link libcuda
 #include <cudaTypedefs.h>
@@ -219,7 +220,7 @@ CounterReading readCounters(const std::vector<std::string> &metricNames, const s
         check(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
         session.started = true;
         launch(); // a CUDA error here propagates as RunnerError; the session still cleans up
-        GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+        waitForDefaultStream();
         auto stop = cuptiParams<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
         stop.pRangeProfilerObject = session.rangeProfiler;
         session.started = false;

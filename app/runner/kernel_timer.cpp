@@ -6,6 +6,7 @@
 #include "cuda_check.h"
 #include "event_pair.h"
 #include "gpu_telemetry.h"
+#include "gpu_wait.h"
 #include "job_context.h"
 
 #include <QElapsedTimer>
@@ -95,7 +96,7 @@ double warmUnderLoad(const std::vector<std::function<void()>> &launches, ClockPr
     while (atLoad.elapsed() < kLoadWarmupLimitMs) {
         for (const auto &launch : launches)
             launch();
-        GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+        waitForDefaultStream();
         job.checkCancelled();
         job.progress(QStringLiteral("load_warmup"), atLoad.elapsed(), kLoadWarmupLimitMs);
         if (sinceReading.elapsed() < kLoadClockEveryMs)
@@ -225,7 +226,7 @@ void timeBurst(const std::vector<std::function<void()>> &launches, const std::fu
                 probes.clock->enqueue();
                 clockMhz = probes.clock->readMhz();
             }
-            GEMMSCOPE_CUDA(cudaEventSynchronize(events.stop)); // a kernel fault surfaces here
+            waitForEvent(events.stop); // a kernel fault, or one that never ends, surfaces here
             float ms = 0;
             GEMMSCOPE_CUDA(cudaEventElapsedTime(&ms, events.start, events.stop));
             round[i] = {ms, clockMhz};
@@ -316,7 +317,7 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
         for (int i = 0; i < options.warmup; ++i) {
             for (const auto &launch : launches)
                 launch();
-            GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+            waitForDefaultStream();
             job.checkCancelled();
         }
         if (telemetry)

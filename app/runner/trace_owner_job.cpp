@@ -6,6 +6,7 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "events.h"
+#include "gpu_wait.h"
 #include "job_context.h"
 #include "launch_config.h"
 #include "request_options.h"
@@ -81,7 +82,9 @@ void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request
     if (dims.dynamicSmemBytes > 0)
         kernel.allowDynamicSmem(dims.dynamicSmemBytes);
     kernel.launch(dims.grid, dims.block, args.args(), nullptr, size_t(dims.dynamicSmemBytes));
-    GEMMSCOPE_CUDA(cudaDeviceSynchronize());
+    // One block of the trace build: the shortest deadline is ample for it.
+    const KernelDeadlineScope deadline(job, kernelDeadlineSeconds(0));
+    waitForDefaultStream();
     std::vector<float> host(mn);
     GEMMSCOPE_CUDA(cudaMemcpy(host.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost));
 

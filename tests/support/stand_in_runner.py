@@ -40,7 +40,8 @@ device fault and then hangs instead of exiting, as an older runner's relay did);
   FAKE_PROFILE_FAIL_KIND  every profile ends with an error of this kind (e.g. launch_error)
   FAKE_PROFILE_CRASH      the profile of this stage key is killed (SIGKILL) mid-profile, at "stalls"
   FAKE_PROFILE_LOG        every profile request is appended here, one line "stage|WxHxK" Parameters TM*TN >= 64 "spill"; BM = 256 gives a wrong result. A `fault` request is
-a device fault (error device_fault, exit status 3); `ceilings` is answered with an error (no
+a device fault (error device_fault, or FAKE_FAULT_KIND's kind such as kernel_timeout, then exit
+status 3); `ceilings` is answered with an error (no
 ceilings here); `cancel` is ignored, as a runner busy in a job would.
 """
 import json
@@ -238,8 +239,10 @@ for line in sys.stdin:
     if t == "quit":
         break
     if t == "fault":
-        out({"event": "error", "id": req["id"], "kind": "device_fault",
-             "message": "An illegal memory access was encountered."})
+        kind = env("FAKE_FAULT_KIND", "device_fault")
+        out({"event": "error", "id": req["id"], "kind": kind,
+             "message": "An illegal memory access was encountered." if kind == "device_fault" else
+             "The kernel did not finish within 20 s; it was stopped and the runner restarted."})
         sys.exit(3)
     if t == "ceilings":
         out({"event": "error", "id": req["id"], "kind": "launch_error", "message": "no ceilings here"})
