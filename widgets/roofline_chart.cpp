@@ -32,44 +32,16 @@
 
 namespace gemmscope {
 
+using roofline_scene::levelName;
+using roofline_scene::tf32Instruction;
+
 namespace {
 
-// The roofs span far past any plausible view so panning never reaches their ends.
-constexpr double kRoofMinIntensity = 1e-3;
-constexpr double kRoofMaxIntensity = 1e5;
 constexpr double kHitRadiusPx = 9;
-// The default view: from a naive kernel's intensity to far past every ridge.
-constexpr double kViewMinIntensity = 0.1;
-constexpr double kViewMaxIntensity = 2000;
-constexpr double kViewMinTflops = 0.1;
-constexpr double kRoofHeadroom = 1.3;  // the top of the view over the highest roof
-constexpr double kLabelHeadroom = 1.4; // and with runs drawn, for their labels
-constexpr double kLabelRoomRight = 18; // the view's right end over the rightmost run's intensity
 const QString kMeasuredKey = QStringLiteral("measured");
 const char *const kWorklogCheckTip = "Show the worklog's published results: its steps as timed on a Tesla "
                                      "T4, against the T4's roofs.";
-const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
 const QColor kLiveColor(0xe3, 0x1a, 0x1c);
-// The measured roofs are solid and dark (what this GPU did); the datasheet's thin, dashed and pale
-// (what NVIDIA states): the two FP32 roofs lie almost on each other on an H200, and alike they
-// read as one (issue 19).
-const QColor kTf32RoofColor(0x94, 0x67, 0xbd);
-const QColor kDatasheetFp32Color(0x8c, 0xa3, 0xbd);
-const QColor kDatasheetTf32Color(0xbd, 0xa9, 0xd3);
-// The memory levels' roofs: colours no stage and no other roof uses.
-const QColor kL2RoofColor(0xd9, 0x5f, 0x02);
-const QColor kL1SharedRoofColor(0x1b, 0x9e, 0x77);
-
-QString levelName(MemoryLevel level)
-{
-    return level == MemoryLevel::L2 ? QStringLiteral("L2") : QStringLiteral("L1/shared");
-}
-
-QColor levelColor(MemoryLevel level)
-{
-    return level == MemoryLevel::L2 ? kL2RoofColor : kL1SharedRoofColor;
-}
-
 // Each level's run marker: the DRAM one is the diamond; L2 a triangle, L1/shared one upside down.
 QCPScatterStyle::ScatterShape levelShape(MemoryLevel level)
 {
@@ -115,17 +87,6 @@ QString roofPercentText(double tflops, double intensity, const QString &roofLabe
         .arg(roofLabel, formatTflops(roofline::roofAt(intensity, peak, bw)));
 }
 
-// The instruction a measured TF32 roof was measured with, from the ceilings event's tf32_kernel
-// ("wgmma.m64n256k8.tf32" -> "wgmma", "mma.sync.m16n8k8.tf32" -> "mma.sync"); a name of another
-// form as it is; empty when none was given.
-QString tf32Instruction(const QString &kernel)
-{
-    for (const QString &known : {QStringLiteral("wgmma"), QStringLiteral("mma.sync")})
-        if (kernel.startsWith(known + QLatin1Char('.')))
-            return known;
-    return kernel;
-}
-
 // A configuration as the chart models it once: its stage, size and parameters (the runs of one,
 // and the panel's settings when they are one of them).
 QString configurationKey(const RunRecord &run)
@@ -151,21 +112,6 @@ QString configurationKey(const RunRecord &run)
         appendNumber(it.value());
     }
     return key;
-}
-
-// Three significant digits, as the peaks and the ridges: a reader checks a ridge by dividing the
-// two, and "4.3 TB/s" beside a ridge of 15.32 did not divide (review of 2026-12-03).
-QString fmtBandwidth(double gbPerS)
-{
-    const double tb = gbPerS / 1000;
-    return QString::number(tb, 'f', tb < 10 ? 2 : (tb < 100 ? 1 : 0)) + QStringLiteral(" TB/s");
-}
-
-// A ridge to three significant digits, as the peak and the bandwidth it divides: "490 TFLOP/s,
-// 4.26 TB/s" beside "ridge 114.8" did not divide to what it named (review of 2026-12-03).
-QString fmtRidge(double ai)
-{
-    return QString::number(ai, 'f', ai < 10 ? 2 : (ai < 100 ? 1 : 0)) + QStringLiteral(" FLOP/B");
 }
 
 QString fmtIntensity(double ai)
@@ -540,101 +486,57 @@ std::optional<RooflineChart::ActiveRoof> RooflineChart::tensorMeasuredRoof() con
                       m_measuredTf32, *m_measuredDram};
 }
 
-RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, double bandwidth,
-                                           const QPen &pen, bool measured, std::optional<MemoryLevel> level,
-                                           const QString &legendTitle)
+void RooflineChart::addRoof(const roofline_scene::RoofSpec &spec)
 {
     Roof roof;
-    roof.label = label;
-    roof.peakTflops = peak;
-    roof.bandwidthGBs = bandwidth;
-    roof.measured = measured;
-    roof.level = level;
-    const double ridge = roofline::ridgeIntensity(peak, bandwidth);
+    roof.label = spec.label;
+    roof.peakTflops = spec.peakTflops;
+    roof.bandwidthGBs = spec.bandwidthGBs;
+    roof.measured = spec.measured;
+    roof.level = spec.level;
+    const QPen pen(spec.color, spec.penWidth, spec.penStyle);
     roof.graph = m_plot->addGraph();
-    // The legend entry: what the roof is on one line, its numbers on the next (the legend sits
-    // beside the plot, where width is dear).
-    QString legendName = label;
-    legendName.replace(QStringLiteral(" tensor cores"), QString())
-        .replace(QStringLiteral("TF32 tensor roof ("), QStringLiteral("TF32 ("))
-        .replace(QStringLiteral("(the worklog's GPU)"), QStringLiteral("(worklog)"))
-        .replace(QStringLiteral("measured on NVIDIA "), QStringLiteral("measured "))
-        .replace(QStringLiteral(" (recorded)"), QStringLiteral(", recorded"));
-    if (!legendTitle.isEmpty())
-        legendName = legendTitle;
-    roof.graph->setName(
-        QStringLiteral("%1\n%2, %3").arg(legendName, formatTflops(peak), fmtBandwidth(bandwidth)));
+    roof.graph->setName(spec.legendName);
     roof.graph->setPen(pen);
-    if (!measured) {
+    if (!spec.measured)
         roof.graph->setLayer(QStringLiteral("grid")); // under the measured roofs and the runs
-        if (measuredRoofShown())
-            roof.graph->setName(roof.graph->name() + QStringLiteral("\nridge %1").arg(fmtRidge(ridge)));
+    QVector<double> keys, values;
+    for (const QPointF &at : spec.line.points) {
+        keys << at.x();
+        values << at.y();
     }
-    if (level) {
-        // Its diagonal alone: right of the ridge it would lie on the compute roof drawn already.
-        roof.graph->setName(QStringLiteral("%1 roof (measured)\n%2, ridge %3")
-                                .arg(levelName(*level), fmtBandwidth(bandwidth), fmtRidge(ridge)));
-        roof.graph->setData({kRoofMinIntensity, ridge},
-                            {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak}, true);
-    } else {
-        roof.graph->setData({kRoofMinIntensity, ridge, kRoofMaxIntensity},
-                            {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak, peak}, true);
-    }
+    roof.graph->setData(keys, values, true);
+    const double ridge = spec.ridgeIntensity();
     roof.ridge = new QCPItemTracer(m_plot);
     roof.ridge->setGraph(roof.graph);
     roof.ridge->setGraphKey(ridge);
     roof.ridge->setStyle(QCPItemTracer::tsCircle);
-    roof.ridge->setSize(measured ? 6 : 4);
+    roof.ridge->setSize(spec.ridgeDotSize);
     roof.ridge->setPen(pen.color());
     roof.ridge->setBrush(pen.color());
     roof.ridge->updatePosition();
     auto *text = new QCPItemText(m_plot);
-    text->position->setCoords(ridge, peak); // placed beside the dot where nothing else is
+    text->position->setCoords(ridge, spec.peakTflops); // placed beside the dot where nothing else is
     auto *leader = new QCPItemLine(m_plot);
     leader->setPen(QPen(pen.color(), 0.8));
     leader->setVisible(false);
     text->setProperty("leader", QVariant::fromValue<QObject *>(leader));
-    text->setProperty("ridgeKey", ridge);
-    text->setProperty("ridgeValue", peak);
-    // A datasheet ridge beside a measured one is named in the legend: two ridge labels a few pixels
-    // apart (13.94 and 15.32 FLOP/B on an H200) crowded each other onto the roofs.
-    text->setProperty("labelled", measured || !measuredRoofShown());
     text->setBrush(QColor(255, 255, 255, 240)); // the dotted grid read as struck through the label at 200
-    m_ridgeLabels.append(text);
-    if (level) {
-        // A level's label names its line beside the line itself, where it runs through the view's
-        // empty left part (placeLevelLabels), not at its ridge among the compute roofs' own ridges;
-        // short, as the lines lie close together (the legend gives the bandwidth and the ridge).
-        text->setProperty("levelBandwidth", bandwidth);
-        text->setText(levelName(*level));
-    } else {
-        text->setText(QStringLiteral("ridge %1").arg(fmtRidge(ridge)));
-    }
+    text->setText(spec.ridgeText);
     text->setColor(pen.color());
     text->setFont(QFont(font().family(), 8));
+    m_ridgeLabels.append(text);
+    // A level's name goes beside its line, where it runs through the view's empty left part, not at
+    // its ridge among the compute roofs' own ridges.
+    m_ridgeTexts.append(roofline_scene::RidgeText{spec.ridgeText, ridge, spec.peakTflops, spec.ridgeLabelled,
+                                                  spec.level ? spec.bandwidthGBs : 0});
     m_roofs.append(roof);
-    return roof;
-}
-
-void RooflineChart::addLevelRoofs(bool tensorRoofs)
-{
-    // Each level's bandwidth up to the highest compute roof measured here (the TF32 one where it is
-    // drawn): what a kernel could reach if that level alone limited it.
-    double peak = m_measuredFma.value_or(0);
-    if (const auto tensor = tensorMeasuredRoof(); tensorRoofs && tensor)
-        peak = std::max(peak, tensor->peakTflops);
-    if (!(peak > 0))
-        return;
-    for (MemoryLevel level : kLevels)
-        if (levelDrawn(level))
-            addRoof(QStringLiteral("%1 roof, measured").arg(levelName(level)), peak, levelBandwidth(level),
-                    QPen(levelColor(level), 1.6), true, level);
 }
 
 void RooflineChart::rebuild()
 {
     ++m_rebuilds;
-    m_lastPlacement.clear();
+    m_labelScene.forget();
     m_plot->clearItems(); // first: tracers point at the graphs cleared next
     m_plot->clearPlottables();
     m_roofs.clear();
@@ -642,6 +544,8 @@ void RooflineChart::rebuild()
     m_runTips.clear();
     m_labels.clear();
     m_ridgeLabels.clear();
+    m_ridgeTexts.clear();
+    m_graphRoles.clear();
     m_liveGraph = nullptr;
     m_selectedGraph = nullptr;
     m_selectedModelGraph = nullptr;
@@ -650,16 +554,6 @@ void RooflineChart::rebuild()
     m_plot->legend->clearItems(); // the key entries that belong to no plottable
 
     const GpuSpec *spec = datasheetSpec();
-    const bool measuredRoof = measuredRoofShown();
-    if (measuredRoof)
-        // Named as the TF32 roof is, by what measured it: "measured H200, 2026-12-01" did not say
-        // which roof it was (review of 2026-12-03); the GPU and the date are in its tooltip.
-        addRoof(QStringLiteral("FP32 measured on %1")
-                    .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel),
-                *m_measuredFma, *m_measuredDram, QPen(kMeasuredRoofColor, 2), true, std::nullopt,
-                QStringLiteral("FP32 (FFMA, measured)"));
-    // The TF32 roofs only where a TF32 run or stage is on the chart: at ~5x the FP32 peak they would
-    // squeeze every CUDA-core run into the bottom of the plot.
     m_drawn = DrawnRuns{};
     m_drawn.spec = spec;
     m_drawn.l2Drawn = levelDrawn(MemoryLevel::L2);
@@ -669,38 +563,20 @@ void RooflineChart::rebuild()
     });
     const bool tensorRun = m_drawn.tensorRuns || liveUsesTensorCores();
     m_drawn.tensorRoofs = tensorRun;
-    // The label says what measured it: wgmma on Hopper, within a few % of the datasheet; mma.sync
-    // elsewhere (on a Hopper, from an older runner, it is ~65 % of what wgmma and cuBLAS TF32 reach).
-    // The datasheet's TF32 roof stays drawn beside it.
-    if (const auto tensor = tensorMeasuredRoof(); tensorRun && tensor) {
-        const QString instruction = tf32Instruction(m_measuredTf32Kernel);
-        addRoof(QStringLiteral("TF32 tensor roof (%1measured)")
-                    .arg(instruction.isEmpty() ? QString() : instruction + QStringLiteral(", ")),
-                tensor->peakTflops, tensor->bandwidthGBs, QPen(kTf32RoofColor, 2), true);
-    }
-    if (spec) {
-        addRoof(upperKey(spec->key) + QStringLiteral(" datasheet FP32"), spec->fp32Tflops, spec->dramGBs,
-                QPen(measuredRoof ? kDatasheetFp32Color : QColor(0x1f, 0x77, 0xb4), measuredRoof ? 1.2 : 1.5,
-                     Qt::DashLine),
-                false);
-        if (tensorRun && spec->tf32Tflops > 0)
-            addRoof(upperKey(spec->key) + QStringLiteral(" datasheet TF32 tensor cores"), spec->tf32Tflops,
-                    spec->dramGBs,
-                    QPen(measuredRoof ? kDatasheetTf32Color : kTf32RoofColor, measuredRoof ? 1.2 : 1.5,
-                         measuredRoof ? Qt::DashLine : Qt::DashDotLine),
-                    false);
-    }
-    addLevelRoofs(tensorRun);
+    const bool onT4 = spec && spec->key == "t4";
+    const roofline_scene::Ceilings ceilings{m_measuredFma.value_or(0), m_measuredDram.value_or(0),
+                                            m_measuredLabel,           m_measuredTf32,
+                                            m_measuredTf32Kernel,      m_measuredL2,
+                                            m_measuredShared};
+    const roofline_scene::RoofOptions options{
+        spec, measuredRoofShown(), tensorRun, m_showWorklog && !onT4, m_drawn.l2Drawn, m_drawn.l1SharedDrawn};
+    for (const roofline_scene::RoofSpec &roof : roofline_scene::roofsFor(ceilings, options))
+        addRoof(roof);
     // "AI" named where the legend uses it ("run at its measured AI").
     setBottomAxisTitle(
         m_plot, std::any_of(m_roofs.cbegin(), m_roofs.cend(), [](const Roof &r) { return r.level; })
                     ? QStringLiteral("arithmetic intensity, AI (FLOP/byte of DRAM, L2 or L1/shared traffic)")
                     : QStringLiteral("arithmetic intensity, AI (FLOP/byte of DRAM traffic)"));
-    const bool onT4 = spec && spec->key == "t4";
-    if (m_showWorklog && !onT4)
-        if (const GpuSpec *t4 = findGpu("t4"))
-            addRoof(QStringLiteral("T4 datasheet FP32 (the worklog's GPU)"), t4->fp32Tflops, t4->dramGBs,
-                    QPen(kWorklogColor, 1, Qt::DashLine), false);
 
     const std::optional<ActiveRoof> roof = activeRoof();
     addRunPoints(roof.value_or(ActiveRoof{}));
@@ -723,32 +599,20 @@ void RooflineChart::rebuild()
     }
 
     const auto [x, y] = defaultView();
-    const double xMin = x.lower, xMax = x.upper, yMin = y.lower;
     m_plot->xAxis->setRange(x);
     m_plot->yAxis->setRange(y);
     if (m_printing) {
-        // SVG has no clipping here: a roof drawn from 0.001 to 100000 FLOP/B ran far past the axes
-        // in the file. The print layout draws each roof only inside the view.
+        // SVG has no clipping here: the print layout draws each roof only inside the view.
         for (const Roof &r : std::as_const(m_roofs)) {
-            const double ridge = roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs);
-            const double start = std::max(xMin, yMin / roofline::bandwidthBound(1, r.bandwidthGBs));
-            QVector<double> keys{start}, values{roofline::roofAt(start, r.peakTflops, r.bandwidthGBs)};
-            if (r.level) { // a level's diagonal ends at its ridge
-                const double end = std::min(ridge, xMax);
-                if (end > start)
-                    r.graph->setData({start, end},
-                                     {values.first(), roofline::roofAt(end, r.peakTflops, r.bandwidthGBs)},
-                                     true);
-                else
-                    r.graph->data()->clear(); // all of it left of or below the view
-                continue;
+            roofline_scene::RoofSpec spec;
+            spec.peakTflops = r.peakTflops;
+            spec.bandwidthGBs = r.bandwidthGBs;
+            spec.level = r.level;
+            QVector<double> keys, values;
+            for (const QPointF &at : roofline_scene::clippedLine(spec, x.lower, x.upper, y.lower).points) {
+                keys << at.x();
+                values << at.y();
             }
-            if (ridge > start && ridge < xMax) {
-                keys << ridge;
-                values << r.peakTflops;
-            }
-            keys << xMax;
-            values << roofline::roofAt(xMax, r.peakTflops, r.bandwidthGBs);
             r.graph->setData(keys, values, true);
         }
     }
@@ -795,55 +659,21 @@ void RooflineChart::updateTitle()
 
 std::pair<QCPRange, QCPRange> RooflineChart::defaultView() const
 {
-    // 0.1..2000 FLOP/B and 0.1 TFLOP/s up to a little over the highest roof, widened only for points
-    // outside (a margin of a factor 2 around them).
-    double xMin = kViewMinIntensity, xMax = kViewMaxIntensity, yMin = kViewMinTflops, yMax = 10;
+    QList<roofline_scene::RoofSpec> roofs;
     for (const Roof &r : std::as_const(m_roofs)) {
-        xMax = std::max(xMax, 2 * roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
-        yMax = std::max(yMax, kRoofHeadroom * r.peakTflops);
+        roofs << roofline_scene::RoofSpec{};
+        roofs.last().peakTflops = r.peakTflops;
+        roofs.last().bandwidthGBs = r.bandwidthGBs;
     }
-    double lowest = 0, leftmost = 0;
-    for (qsizetype i = 0; i < m_points.size(); ++i) {
-        const ChartPoint &p = m_points[i];
-        if (hasMeasuredPoint(i) && !m_showModel)
-            continue; // not drawn (the selected run's disc may lie outside: its join runs off the edge)
-        leftmost = leftmost > 0 ? std::min(leftmost, p.intensity) : p.intensity;
-        // Room right of the rightmost runs for their labels: the fastest stages stand in a column
-        // there, each labelled beside it.
-        xMax = std::max(xMax, p.intensity * (p.kind == PointKind::Live ? 2 : kLabelRoomRight));
-        if (p.tflops > 0) {
-            lowest = lowest > 0 ? std::min(lowest, p.tflops) : p.tflops;
-            yMax = std::max(yMax, p.tflops * kRoofHeadroom);
-        }
-    }
-    // With runs, room over the highest roof for the labels of the runs under it (the tensor-core
-    // stages sit a few pixels under the TF32 roof) and its ridge's name.
-    if (leftmost > 0)
-        yMax *= kLabelHeadroom;
-    // With runs, the view starts at the decade under the slowest one's half: the H200's ladder
-    // (5 TFLOP/s and up) gets the height that 0.1-1 TFLOP/s would waste, to label its clusters.
-    if (lowest > 0)
-        yMin = std::min(std::max(yMin, std::pow(10.0, std::floor(std::log10(lowest / 2)))), lowest / 2);
-    // And from the decade under both the leftmost run's half and a tenth of the lowest ridge (the
-    // diagonal stays long enough to read): each run drawn once at its measured intensity, the
-    // H200's ladder starts at 8 FLOP/B, and 0.1-1 FLOP/B took a quarter of the width.
-    if (leftmost > 0) {
-        double ridge = leftmost * 5;
-        for (const Roof &r : std::as_const(m_roofs))
-            ridge = std::min(ridge, roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
-        const double want = std::min(leftmost / 2, ridge / 10);
-        xMin = std::min(std::max(xMin, std::pow(10.0, std::floor(std::log10(want)))), leftmost / 2);
-    }
-    // The view ends on a 1-2-5 value, as its ticks run: an axis ending at "6000" or "900" read as
-    // odd (three reviews of 2026-12-03).
-    const auto ceil125 = [](double v) {
-        const double decade = std::pow(10.0, std::floor(std::log10(v)));
-        for (const double m : {1.0, 2.0, 5.0})
-            if (m * decade >= v * (1 - 1e-9))
-                return m * decade;
-        return 10 * decade;
-    };
-    return {QCPRange(xMin, ceil125(xMax)), QCPRange(yMin, ceil125(yMax))};
+    QList<roofline_scene::ViewPoint> points;
+    for (qsizetype i = 0; i < m_points.size(); ++i)
+        // A run's hidden model disc is not kept in sight (the selected run's may lie outside: its
+        // join runs off the edge).
+        if (!hasMeasuredPoint(i) || m_showModel)
+            points << roofline_scene::ViewPoint{m_points[i].intensity, m_points[i].tflops,
+                                                m_points[i].kind == PointKind::Live};
+    const roofline_scene::ViewRanges view = roofline_scene::defaultView(roofs, points);
+    return {QCPRange(view.xLower, view.xUpper), QCPRange(view.yLower, view.yUpper)};
 }
 
 // Legend entries for what has no graph of its own: one entry for every run's disc (the colour is the
@@ -983,6 +813,7 @@ bool RooflineChart::addRunPoint(qsizetype index)
     if (published) {
         if (!d.publishedGraph) {
             d.publishedGraph = m_plot->addGraph();
+            m_graphRoles.insert(d.publishedGraph, roofline_scene::MarkRole::Published);
             d.publishedGraph->setName(QStringLiteral("T4, published (worklog)"));
             d.publishedGraph->setLineStyle(QCPGraph::lsNone);
             d.publishedGraph->setScatterStyle(
@@ -1030,6 +861,7 @@ bool RooflineChart::addRunPoint(qsizetype index)
         QCPGraph *&diamonds = d.measuredByStage[colorKey];
         if (!diamonds) {
             diamonds = m_plot->addGraph();
+            m_graphRoles.insert(diamonds, roofline_scene::MarkRole::RunMeasured);
             diamonds->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured AI"));
             diamonds->removeFromLegend(); // one key entry explains the diamonds
             diamonds->setLineStyle(QCPGraph::lsNone);
@@ -1057,6 +889,7 @@ bool RooflineChart::addRunPoint(qsizetype index)
         QCPGraph *&markers = (level == MemoryLevel::L2 ? d.l2ByStage : d.l1SharedByStage)[colorKey];
         if (!markers) {
             markers = m_plot->addGraph();
+            m_graphRoles.insert(markers, roofline_scene::MarkRole::RunLevel);
             markers->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured ") +
                              levelName(level) + QStringLiteral(" AI"));
             markers->removeFromLegend(); // one key entry explains each level's markers
@@ -1254,6 +1087,7 @@ void RooflineChart::addWorklogPoints()
 {
     const GpuSpec *t4 = findGpu("t4");
     QCPGraph *graph = m_plot->addGraph();
+    m_graphRoles.insert(graph, roofline_scene::MarkRole::Published);
     graph->setName(QStringLiteral("worklog steps (T4, published)"));
     graph->setLineStyle(QCPGraph::lsNone);
     graph->setScatterStyle(
