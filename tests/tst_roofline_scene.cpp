@@ -1,8 +1,10 @@
 // The roofline's scene without QCustomPlot: the roofs drawn for measured ceilings and a datasheet,
+// each run's marks at its model's and its measured intensities (and none for a run not of the chart),
 // the view a chart opens on, and where the texts go for a crowded ladder (no text on another, on a
 // roof or on a marker; the live point kept clear by its role), placed again exactly when the data
 // they depend on changes (not when its formatted text does).
 #include "roofline_label_scene.h"
+#include "roofline_marks.h"
 #include "roofline_math.h"
 #include "roofline_roofs.h"
 
@@ -28,6 +30,28 @@ const LadderRun kLadder[] = {
     {"8/BK8", 333, 17.4},  {"+vec4", 330, 28},    {"+warp", 329, 31.1},       {"+pipe", 200, 38},
     {"+tuned", 331, 46.1}, {"+async", 330, 40.2}, {"cuBLAS FP32", 330, 51.1}, {"+mma", 330, 150},
     {"+wgmma", 280, 260},  {"+tma", 300, 330},    {"cuBLAS TF32", 400, 350}};
+
+// Step 3 of the ladder (coalesced loads, 64x64 tiles) at the worklog's size, finished.
+RunRecord ladderRun(const QString &id, double tflops)
+{
+    RunRecord r;
+    r.runId = id;
+    r.stage = stageIdOf(QStringLiteral("coalesced"));
+    r.presetKey = QStringLiteral("worklog-3");
+    r.params = {{QStringLiteral("BM"), 64},
+                {QStringLiteral("BN"), 64},
+                {QStringLiteral("BK"), 8},
+                {QStringLiteral("TM"), 4},
+                {QStringLiteral("TN"), 4}};
+    r.m = 8192;
+    r.n = 4096;
+    r.k = 6144;
+    r.status = RunStatus::Ok;
+    r.origin = QStringLiteral("measured");
+    r.tflops = tflops;
+    r.medianMs = 2.0 * 8192 * 4096 * 6144 / (tflops * 1e12) * 1e3;
+    return r;
+}
 
 constexpr double kDiamondRadius = 9 / 2.0 + 1.2 / 2 + 0.5; // a 9 px diamond with its 1.2 px pen
 
@@ -326,6 +350,76 @@ private slots:
         // Where the slope leaves the lower right free, the note stays there.
         in.key.frame = PlotFrame{QRect(60, 30, 600, 330), 0.1, 20, 1, 100};
         QCOMPARE(scene.place(in).note, NoteCorner::BottomRight);
+    }
+    void eachRunIsMarkedAtItsIntensities()
+    {
+        RunRecord run = ladderRun(QStringLiteral("r1"), 13.7);
+        RunMarker marker;
+        marker.setOptions({findGpu("h200"), false, true, false});
+        const double predicted = plottedIntensity(
+            estimateTraffic(run.stage, paramValuesOf(run), ProblemSize{run.m, run.n, run.k}));
+        QVERIFY(predicted > 0);
+        // Without counters: one disc at the model's intensity and the run's throughput.
+        std::optional<RunMarks> marks = marker.marksOf(run);
+        QVERIFY(marks);
+        QCOMPARE(marks->marks.size(), 1);
+        QCOMPARE(marks->marks[0].mark.role, MarkRole::RunModel);
+        QCOMPARE(marks->marks[0].mark.intensity, predicted);
+        QCOMPARE(marks->marks[0].mark.tflops, 13.7);
+        QVERIFY(marks->marks[0].drawn);
+        QCOMPARE(marks->label, QStringLiteral("3"));
+        // With counters: the diamond at the measured DRAM intensity and a triangle at the L2 one (the
+        // L2 is drawn); the model's disc listed but hidden.
+        protocol::Counters counters;
+        counters.dramIntensity = 42.5;
+        counters.l2Intensity = 90.25;
+        counters.l1Intensity = 300;
+        run.counters = counters;
+        marks = marker.marksOf(run);
+        QVERIFY(marks);
+        QCOMPARE(marks->marks.size(), 3);
+        QCOMPARE(marks->marks[0].mark.role, MarkRole::RunModel);
+        QVERIFY(!marks->marks[0].drawn);
+        QCOMPARE(marks->marks[1].mark.role, MarkRole::RunMeasured);
+        QCOMPARE(marks->marks[1].mark.intensity, 42.5);
+        QCOMPARE(marks->marks[1].mark.tflops, 13.7);
+        QCOMPARE(marks->marks[2].mark.role, MarkRole::RunLevel);
+        QCOMPARE(marks->marks[2].level, std::optional(MemoryLevel::L2));
+        QCOMPARE(marks->marks[2].mark.intensity, 90.25);
+        // Asked for, every run's model disc is drawn too.
+        RunMarker everyModel;
+        everyModel.setOptions({findGpu("h200"), true, false, false});
+        QVERIFY(everyModel.marksOf(run)->marks[0].drawn);
+        QCOMPARE(everyModel.marksOf(run)->marks.size(), 2); // no level drawn
+    }
+
+    void runsNotOfThisChartGetNoMark()
+    {
+        RunMarker marker;
+        marker.setOptions({findGpu("h200"), false, false, false});
+        RunRecord failed = ladderRun(QStringLiteral("r1"), 13.7);
+        failed.status = RunStatus::Failed;
+        QVERIFY(!marker.marksOf(failed));
+        RunRecord otherGpu = ladderRun(QStringLiteral("r2"), 13.7);
+        otherGpu.gpuName = QStringLiteral("NVIDIA A100-SXM4-80GB");
+        QVERIFY(!marker.marksOf(otherGpu));
+        RunRecord published = ladderRun(QStringLiteral("r3"), 1.2);
+        published.origin = QStringLiteral("worklog");
+        QVERIFY(!marker.marksOf(published)); // the worklog's rows belong on the T4 roof
+        RunMarker onT4;
+        onT4.setOptions({findGpu("t4"), false, false, false});
+        const std::optional<RunMarks> row = onT4.marksOf(published);
+        QVERIFY(row);
+        QCOMPARE(row->marks.size(), 1);
+        QCOMPARE(row->marks[0].mark.role, MarkRole::Published);
+        RunRecord zeroTile = ladderRun(QStringLiteral("r4"), 13.7);
+        zeroTile.params[QStringLiteral("BM")] = 0;
+        QVERIFY(!marker.marksOf(zeroTile)); // the catalog refuses it: never given to the model
+        RunRecord here = ladderRun(QStringLiteral("r5"), 13.7);
+        here.gpuName = QStringLiteral("NVIDIA H200");
+        QVERIFY(marker.marksOf(here));
+        QCOMPARE(marker.chosenDevices(), QStringList{QStringLiteral("NVIDIA H200")});
+        QVERIFY(marker.modelled(here));
     }
 };
 

@@ -10,6 +10,7 @@
 #include "gpu_specs.h"
 #include "plot_chart.h"
 #include "roofline_label_scene.h"
+#include "roofline_marks.h"
 #include "roofline_roofs.h"
 #include "run_record.h"
 #include "stage_catalog.h"
@@ -42,18 +43,6 @@ namespace gemmscope {
 
 class RooflineJoins;  // the dotted joins of every run, one item
 class SwatchListText; // a run's label, or a list of a crowd's runs with a swatch a line
-
-// The DRAM intensity the runner measured with hardware counters (raw["counters"]["dram_intensity"]),
-// or nullopt when the run carries none.
-std::optional<double> measuredIntensity(const RunRecord &run);
-
-// Why no run on the chart has counter data, for the chart's note: the runner's own reason when
-// it gave one (raw["counters"]["error"]), else a generic sentence.
-QString countersUnavailableReason(const QList<RunRecord> &runs);
-
-// A run's counter-measured intensity at a level (raw counters' l2_intensity, l1_intensity), or
-// nullopt when the run carries none.
-std::optional<double> measuredIntensity(const RunRecord &run, MemoryLevel level);
 
 class RooflineChart : public PlotChart {
     Q_OBJECT
@@ -211,6 +200,7 @@ private:
     double levelBandwidth(MemoryLevel level) const;
     void addRunPoints(const ActiveRoof &roof);
     bool addRunPoint(qsizetype index); // the points of m_runs[index]: whether it is drawn
+    QCPGraph *markGraph(const roofline_scene::RunMark &mark, const roofline_scene::RunMarks &run);
     void addWorklogPoints();
     std::optional<ChartPoint> livePoint(const ActiveRoof &roof) const;
     void addLivePoint(const ActiveRoof &roof);
@@ -267,11 +257,6 @@ private:
     roofline_scene::LabelScene m_labelScene;                        // where the texts went, and for what
     QHash<const QCPGraph *, roofline_scene::MarkRole> m_graphRoles; // the run and worklog markers' graphs
     // What the last rebuild drew the runs with, kept so that a run arriving adds only its points.
-    struct Modelled {
-        bool refused = true;
-        TrafficEstimate traffic;
-        QString formula;
-    };
     struct DrawnRuns {
         const GpuSpec *spec = nullptr; // the chosen datasheet
         bool tensorRuns = false;       // a TF32 run on the chosen GPU
@@ -286,10 +271,8 @@ private:
         QHash<QString, QCPGraph *> byStage, measuredByStage; // by stage and preset shade
         RooflineJoins *joins = nullptr;
         std::set<std::tuple<QCPGraph *, qint64, qint64>> markers; // one marker per place and graph
-        QHash<QString, Modelled> modelled;                        // by configuration
-        QHash<QString, bool> onChosen;                            // by device name
+        roofline_scene::RunMarker marker;                         // which marks each run puts on the chart
         bool l2Drawn = false, l1SharedDrawn = false;              // levelDrawn, as the rebuild found it
-        QHash<QString, std::pair<QColor, QString>> colorByPreset; // a preset's shade and its graphs' key
     };
     DrawnRuns m_drawn;
     QList<QCPItemText *> m_ridgeLabels;

@@ -29,7 +29,6 @@ const QColor kTf32RoofColor(0x94, 0x67, 0xbd);
 const QColor kDatasheetFp32Color(0x8c, 0xa3, 0xbd);
 const QColor kDatasheetTf32Color(0xbd, 0xa9, 0xd3);
 const QColor kLoneDatasheetFp32Color(0x1f, 0x77, 0xb4);
-const QColor kWorklogColor(0x6d, 0x6d, 0x6d);
 
 QString upperKey(const std::string &key)
 {

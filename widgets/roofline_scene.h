@@ -14,6 +14,9 @@
 
 namespace gemmscope::roofline_scene {
 
+// The worklog's T4: its roof, its published runs and their labels.
+inline const QColor kWorklogColor{0x6d, 0x6d, 0x6d};
+
 // The plot area of a log-log chart: its axis rect in pixels and the ranges it shows. Maps a point
 // as QCustomPlot's logarithmic axes do (left to right, bottom to top), so what a scene computes in
 // pixels is where the chart draws it.
