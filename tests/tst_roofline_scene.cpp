@@ -421,6 +421,28 @@ private slots:
         QCOMPARE(marker.chosenDevices(), QStringList{QStringLiteral("NVIDIA H200")});
         QVERIFY(marker.modelled(here));
     }
+    void keyExplainsEachKindOfMarkDrawn()
+    {
+        QVERIFY(keyEntries(KeyInputs{}).isEmpty());
+        // Counters measured some runs: the disc names the runs without them; a level's triangle.
+        KeyInputs in;
+        in.anyModel = true;
+        in.anyMeasured = true;
+        in.anyL1Shared = true;
+        in.selection = true;
+        const QList<KeyEntry> entries = keyEntries(in);
+        QCOMPARE(entries.size(), 4);
+        QCOMPARE(entries[0].role, MarkRole::RunModel);
+        QCOMPARE(entries[0].text, QStringLiteral("run without counters,\nat the model's AI"));
+        QCOMPARE(entries[1].role, MarkRole::RunMeasured);
+        QCOMPARE(entries[2].role, MarkRole::RunLevel);
+        QCOMPARE(entries[2].level, std::optional(MemoryLevel::L1Shared));
+        QCOMPARE(entries[2].text, QStringLiteral("measured L1/shared AI (counters)"));
+        QCOMPARE(entries[3].role, MarkRole::SelectionRing);
+        // Every model disc shown: the diamond's entry says it is dotted to it.
+        in.showModel = true;
+        QVERIFY(keyEntries(in)[1].text.contains(QStringLiteral("dotted to the model's")));
+    }
 };
 
 QTEST_MAIN(TestRooflineScene)

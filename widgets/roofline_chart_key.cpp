@@ -121,31 +121,24 @@ void RooflineChart::updateTitle()
 // the measured intensity, the selection ring.
 void RooflineChart::addLegendKey()
 {
-    const auto marker = [](QCPScatterStyle style) {
-        return [style](QCPPainter *p, const QRectF &icon) { style.drawShape(p, icon.center()); };
-    };
-    if (m_drawn.anyPredicted)
-        addKeyItem(m_plot,
-                   m_showModel || !m_drawn.anyMeasured
-                       ? QStringLiteral("run at the model's AI (colour:\nstage; above a roof: caches helped)")
-                       : QStringLiteral("run without counters,\nat the model's AI"),
-                   marker(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60),
-                                          QColor(0xa0, 0xa0, 0xa0), 8)));
+    using roofline_scene::MarkRole;
     // What the last rebuild drew, not a scan of every point (the key is written again as it changes).
-    if (m_drawn.anyMeasured)
-        addKeyItem(m_plot,
-                   m_showModel ? QStringLiteral("measured AI (counters),\ndotted to the model's")
-                               : QStringLiteral("run at its measured AI\n(counters; colour: stage)"),
-                   marker(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(0x40, 0x40, 0x40), 1.2),
-                                          QColor(0xa0, 0xa0, 0xa0), 9)));
-    for (MemoryLevel level : kLevels)
-        if (level == MemoryLevel::L2 ? m_drawn.anyL2 : m_drawn.anyL1Shared)
-            addKeyItem(m_plot, QStringLiteral("measured %1 AI (counters)").arg(levelName(level)),
-                       marker(QCPScatterStyle(levelShape(level), QPen(QColor(0x40, 0x40, 0x40), 1.2),
-                                              QColor(0xa0, 0xa0, 0xa0), 8)));
-    if (m_selectedGraph)
-        addKeyItem(m_plot, QStringLiteral("selected run"),
-                   marker(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 11)));
+    const roofline_scene::KeyInputs in{m_drawn.anyPredicted, m_drawn.anyMeasured, m_drawn.anyL2,
+                                       m_drawn.anyL1Shared,  m_showModel,         m_selectedGraph != nullptr};
+    const QPen outline(QColor(0x40, 0x40, 0x40), 1.2);
+    const QColor grey(0xa0, 0xa0, 0xa0);
+    for (const roofline_scene::KeyEntry &entry : roofline_scene::keyEntries(in)) {
+        const QCPScatterStyle style =
+            entry.role == MarkRole::RunModel
+                ? QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60), grey, 8)
+            : entry.role == MarkRole::RunMeasured
+                ? QCPScatterStyle(QCPScatterStyle::ssDiamond, outline, grey, 9)
+            : entry.role == MarkRole::RunLevel
+                ? QCPScatterStyle(levelShape(*entry.level), outline, grey, 8)
+                : QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 11);
+        addKeyItem(m_plot, entry.text,
+                   [style](QCPPainter *p, const QRectF &icon) { style.drawShape(p, icon.center()); });
+    }
 }
 
 void RooflineChart::placeCountersNote()

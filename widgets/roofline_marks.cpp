@@ -217,5 +217,29 @@ std::optional<RunMarks> RunMarker::marksOf(const RunRecord &run)
     return r;
 }
 
+QList<KeyEntry> keyEntries(const KeyInputs &in)
+{
+    QList<KeyEntry> entries;
+    if (in.anyModel)
+        entries << KeyEntry{
+            in.showModel || !in.anyMeasured
+                ? QStringLiteral("run at the model's AI (colour:\nstage; above a roof: caches helped)")
+                : QStringLiteral("run without counters,\nat the model's AI"),
+            MarkRole::RunModel, std::nullopt};
+    if (in.anyMeasured)
+        entries << KeyEntry{in.showModel
+                                ? QStringLiteral("measured AI (counters),\ndotted to the model's")
+                                : QStringLiteral("run at its measured AI\n(counters; colour: stage)"),
+                            MarkRole::RunMeasured, std::nullopt};
+    for (const auto &[level, drawn] :
+         {std::pair(MemoryLevel::L2, in.anyL2), std::pair(MemoryLevel::L1Shared, in.anyL1Shared)})
+        if (drawn)
+            entries << KeyEntry{QStringLiteral("measured %1 AI (counters)").arg(levelName(level)),
+                                MarkRole::RunLevel, level};
+    if (in.selection)
+        entries << KeyEntry{QStringLiteral("selected run"), MarkRole::SelectionRing, std::nullopt};
+    return entries;
+}
+
 } // namespace roofline_scene
 } // namespace gemmscope

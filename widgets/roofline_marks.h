@@ -92,5 +92,20 @@ private:
     QHash<QString, std::pair<QColor, QString>> m_colorByPreset; // a preset's shade and its key
 };
 
+// What the legend's key explains: one entry a kind of run mark drawn (its colour is the stage's, so
+// the key shows it in grey), and the selection's ring.
+struct KeyInputs {
+    bool anyModel = false, anyMeasured = false, anyL2 = false, anyL1Shared = false;
+    bool showModel = false; // every run's model disc is drawn, dotted to its measured diamond
+    bool selection = false; // the ring around the selected run
+};
+struct KeyEntry {
+    QString text;
+    MarkRole role = MarkRole::RunModel; // whose marker the entry shows
+    std::optional<MemoryLevel> level;   // a RunLevel entry's level
+    friend bool operator==(const KeyEntry &, const KeyEntry &) = default;
+};
+QList<KeyEntry> keyEntries(const KeyInputs &in);
+
 } // namespace roofline_scene
 } // namespace gemmscope
