@@ -475,6 +475,30 @@ private slots:
         QVERIFY(shared != chart.labelLayout().cend());
     }
 
+    void sceneFrameMapsAsThePlotDraws()
+    {
+        // The label scene works out pixels from the axis rect and the ranges: where it puts a mark
+        // is where the plot draws it, or every text would be placed against marks elsewhere.
+        RooflineChart chart;
+        chart.setMeasuredCeilings(65.3, 4260, QStringLiteral("NVIDIA H200"));
+        chart.setRuns(
+            {okRun("a", "coalesced", kTiles64, 10.0), okRun("b", "naive", {{"BX", 16}, {"BY", 16}}, 0.9)});
+        chart.resize(700, 450);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        const roofline_scene::PlotFrame frame{plot->axisRect()->rect(), plot->xAxis->range().lower,
+                                              plot->xAxis->range().upper, plot->yAxis->range().lower,
+                                              plot->yAxis->range().upper};
+        QVERIFY(!chart.points().isEmpty());
+        for (const RooflineChart::ChartPoint &p : chart.points()) {
+            const QPointF drawn(plot->xAxis->coordToPixel(p.intensity), plot->yAxis->coordToPixel(p.tflops));
+            QVERIFY2(QLineF(frame.pixelOf(p.intensity, p.tflops), drawn).length() < 1e-6,
+                     qPrintable(QStringLiteral("%1, %2").arg(p.intensity).arg(p.tflops)));
+        }
+    }
+
     void legendStaysInTheWindowAtEveryWidth()
     {
         // The legend has its own row under the plot: shown at any width, hidden only on request.

@@ -1,5 +1,7 @@
 #include "chart_layout.h"
 
+#include "text_box.h"
+
 #include <QHash>
 
 #include <cmath>
@@ -342,29 +344,6 @@ QString shownTitle(QCustomPlot *plot)
     text.replace(QLatin1Char('\n'), QLatin1Char(' '));
     return text;
 }
-
-namespace {
-
-// The box a text takes in a font, measured once: the roofline's label placing asks for the same
-// few dozen texts in every pass of every replot, and measuring them was a quarter of its time in
-// a 10,000-run session (2026-12-02). One cache per thread: a chart rendered off the UI thread
-// keeps its own.
-QSizeF textBox(const QFont &font, const QString &text)
-{
-    // By font, then text (QFont::key() spelled the font out as a string at every call).
-    thread_local QHash<QFont, QHash<QString, QSizeF>> boxesByFont;
-    QHash<QString, QSizeF> &boxes = boxesByFont[font];
-    if (const auto it = boxes.constFind(text); it != boxes.cend())
-        return *it;
-    if (boxes.size() > 4096)
-        boxes.clear(); // a long session's changing texts never pile up
-    const QFontMetricsF metrics(font);
-    const QSizeF box = metrics.boundingRect(QRectF(0, 0, 10000, 10000), Qt::TextDontClip, text).size();
-    boxes.insert(text, box);
-    return box;
-}
-
-} // namespace
 
 QRectF labelRect(QCPItemText *item)
 {

@@ -1,3 +1,6 @@
+// The roofline chart: its state (ceilings, GPU, options), its roofs drawn from roofline_roofs.h, its
+// view, and a run's change drawn in place where nothing else moves. Its marks: roofline_chart_points.cpp;
+// its texts: roofline_chart_labels.cpp; its controls, title and key: roofline_chart_key.cpp.
 #include "roofline_chart.h"
 
 #include "chart_interaction.h"
@@ -5,7 +8,9 @@
 #include "chart_text.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "roofline_chart_style.h"
 #include "roofline_joins.h"
+#include "roofline_marks.h"
 #include "roofline_math.h"
 #include "run_color.h"
 #include "runtime_series.h"
@@ -19,12 +24,10 @@
 #include <QLabel>
 #include <QMap>
 #include <QMenu>
-#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <qcustomplot.h>
 #include <set>
@@ -32,192 +35,11 @@
 
 namespace gemmscope {
 
-namespace {
+using roofline_scene::levelName;
+using roofline_scene::tf32Instruction;
 
-// The roofs span far past any plausible view so panning never reaches their ends.
-constexpr double kRoofMinIntensity = 1e-3;
-constexpr double kRoofMaxIntensity = 1e5;
-constexpr double kHitRadiusPx = 9;
-// The default view: from a naive kernel's intensity to far past every ridge.
-constexpr double kViewMinIntensity = 0.1;
-constexpr double kViewMaxIntensity = 2000;
-constexpr double kViewMinTflops = 0.1;
-constexpr double kRoofHeadroom = 1.3;  // the top of the view over the highest roof
-constexpr double kLabelHeadroom = 1.4; // and with runs drawn, for their labels
-constexpr double kLabelRoomRight = 18; // the view's right end over the rightmost run's intensity
-const QString kMeasuredKey = QStringLiteral("measured");
-const char *const kWorklogCheckTip = "Show the worklog's published results: its steps as timed on a Tesla "
-                                     "T4, against the T4's roofs.";
-const QColor kMeasuredRoofColor(0x20, 0x20, 0x20);
-const QColor kLiveColor(0xe3, 0x1a, 0x1c);
-// The measured roofs are solid and dark (what this GPU did); the datasheet's thin, dashed and pale
-// (what NVIDIA states): the two FP32 roofs lie almost on each other on an H200, and alike they
-// read as one (issue 19).
-const QColor kTf32RoofColor(0x94, 0x67, 0xbd);
-const QColor kDatasheetFp32Color(0x8c, 0xa3, 0xbd);
-const QColor kDatasheetTf32Color(0xbd, 0xa9, 0xd3);
-// The memory levels' roofs: colours no stage and no other roof uses.
-const QColor kL2RoofColor(0xd9, 0x5f, 0x02);
-const QColor kL1SharedRoofColor(0x1b, 0x9e, 0x77);
-
-QString levelName(MemoryLevel level)
-{
-    return level == MemoryLevel::L2 ? QStringLiteral("L2") : QStringLiteral("L1/shared");
-}
-
-QColor levelColor(MemoryLevel level)
-{
-    return level == MemoryLevel::L2 ? kL2RoofColor : kL1SharedRoofColor;
-}
-
-// Each level's run marker: the DRAM one is the diamond; L2 a triangle, L1/shared one upside down.
-QCPScatterStyle::ScatterShape levelShape(MemoryLevel level)
-{
-    return level == MemoryLevel::L2 ? QCPScatterStyle::ssTriangle : QCPScatterStyle::ssTriangleInverted;
-}
-
-constexpr MemoryLevel kLevels[] = {MemoryLevel::L2, MemoryLevel::L1Shared};
-
-QString upperKey(const std::string &key)
-{
-    return QString::fromStdString(key).toUpper();
-}
-
-} // namespace
-
-namespace {
-
-ProblemSize sizeOf(const RunRecord &run)
-{
-    ProblemSize size; // the worklog's benchmark when the run does not say
-    if (run.m > 0 && run.n > 0 && run.k > 0)
-        size = ProblemSize{run.m, run.n, run.k};
-    return size;
-}
-
-// The intensity the roofline uses: the kernel's load traffic, or the compulsory traffic for
-// kernels whose tiling the model does not know (cuBLAS).
-double plottedIntensity(const TrafficEstimate &t)
-{
-    return t.intensity > 0 ? t.intensity : t.compulsoryIntensity;
-}
-
-bool usesTensorCores(const RunRecord &run)
-{
-    const StageInfo *stage = findStage(run.stage.key());
-    return stage && stage->precision == Precision::Tf32;
-}
-
-QString roofPercentText(double tflops, double intensity, const QString &roofLabel, double peak, double bw)
-{
-    return QStringLiteral("%1% of the %2 roof at this intensity (attainable %3)")
-        .arg(roofline::percentOfRoof(tflops, intensity, peak, bw), 0, 'f', 1)
-        .arg(roofLabel, formatTflops(roofline::roofAt(intensity, peak, bw)));
-}
-
-// The instruction a measured TF32 roof was measured with, from the ceilings event's tf32_kernel
-// ("wgmma.m64n256k8.tf32" -> "wgmma", "mma.sync.m16n8k8.tf32" -> "mma.sync"); a name of another
-// form as it is; empty when none was given.
-QString tf32Instruction(const QString &kernel)
-{
-    for (const QString &known : {QStringLiteral("wgmma"), QStringLiteral("mma.sync")})
-        if (kernel.startsWith(known + QLatin1Char('.')))
-            return known;
-    return kernel;
-}
-
-// A configuration as the chart models it once: its stage, size and parameters (the runs of one,
-// and the panel's settings when they are one of them).
-QString configurationKey(const RunRecord &run)
-{
-    // Written for every run of a session in each rebuild: the numbers go through a buffer on the
-    // stack, not a QString each (a tenth of the rebuild at 10,000 runs).
-    QString key;
-    key.reserve(run.stageKey().size() + 24 + run.params.size() * 16);
-    const auto appendNumber = [&key](qint64 value) {
-        char digits[24];
-        const auto end = std::to_chars(std::begin(digits), std::end(digits), value).ptr;
-        key += QLatin1StringView(digits, end - digits);
-    };
-    key += run.stageKey();
-    for (const qint64 extent : {qint64(run.m), qint64(run.n), qint64(run.k)}) {
-        key += QLatin1Char('|');
-        appendNumber(extent);
-    }
-    for (auto it = run.params.cbegin(); it != run.params.cend(); ++it) {
-        key += QLatin1Char('|');
-        key += it.key();
-        key += QLatin1Char('=');
-        appendNumber(it.value());
-    }
-    return key;
-}
-
-// Three significant digits, as the peaks and the ridges: a reader checks a ridge by dividing the
-// two, and "4.3 TB/s" beside a ridge of 15.32 did not divide (review of 2026-12-03).
-QString fmtBandwidth(double gbPerS)
-{
-    const double tb = gbPerS / 1000;
-    return QString::number(tb, 'f', tb < 10 ? 2 : (tb < 100 ? 1 : 0)) + QStringLiteral(" TB/s");
-}
-
-// A ridge to three significant digits, as the peak and the bandwidth it divides: "490 TFLOP/s,
-// 4.26 TB/s" beside "ridge 114.8" did not divide to what it named (review of 2026-12-03).
-QString fmtRidge(double ai)
-{
-    return QString::number(ai, 'f', ai < 10 ? 2 : (ai < 100 ? 1 : 0)) + QStringLiteral(" FLOP/B");
-}
-
-QString fmtIntensity(double ai)
-{
-    return QString::number(ai, 'g', 4) + QStringLiteral(" FLOP/B");
-}
-
-// Whether a device name ("NVIDIA H200", "NVIDIA T4 (published)") is the GPU of a datasheet.
-// Whether `device` names the spec's key as a word ("NVIDIA H200" is "h200"). Without a regular
-// expression: compiling one per run and GPU made a 50,000-run session take minutes to draw.
-bool deviceIs(const QString &device, const GpuSpec &spec)
-{
-    const QString key = QString::fromStdString(spec.key);
-    const auto isWordChar = [](QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); };
-    for (qsizetype at = device.indexOf(key, 0, Qt::CaseInsensitive); at >= 0;
-         at = device.indexOf(key, at + 1, Qt::CaseInsensitive)) {
-        const bool startsWord = at == 0 || !isWordChar(device[at - 1]);
-        const qsizetype end = at + key.size();
-        const bool endsWord = end >= device.size() || !isWordChar(device[end]);
-        if (startsWord && endsWord)
-            return true;
-    }
-    return false;
-}
-
-} // namespace
-
-std::optional<double> measuredIntensity(const RunRecord &run)
-{
-    if (!run.counters || !run.counters->dramIntensity || *run.counters->dramIntensity <= 0)
-        return std::nullopt;
-    return run.counters->dramIntensity;
-}
-
-std::optional<double> measuredIntensity(const RunRecord &run, MemoryLevel level)
-{
-    if (!run.counters)
-        return std::nullopt;
-    const std::optional<double> ai =
-        level == MemoryLevel::L2 ? run.counters->l2Intensity : run.counters->l1Intensity;
-    if (!ai || !(*ai > 0))
-        return std::nullopt;
-    return ai;
-}
-
-QString countersUnavailableReason(const QList<RunRecord> &runs)
-{
-    for (const RunRecord &run : runs)
-        if (run.counters && run.counters->hasError())
-            return run.counters->error;
-    return QStringLiteral("the runner reported no DRAM counters for these runs");
-}
+using roofline_scene::deviceIs;
+using roofline_scene::usesTensorCores;
 
 RooflineChart::RooflineChart(QWidget *parent)
     : PlotChart(parent), m_gpuCombo(new QComboBox(this)),
@@ -288,82 +110,9 @@ RooflineChart::RooflineChart(QWidget *parent)
     rebuild();
 }
 
-void RooflineChart::fillContextMenu(QMenu &menu)
-{
-    addLegendToggle(menu);
-    QAction *worklog = menu.addAction(m_worklogCheck->text());
-    worklog->setCheckable(true);
-    worklog->setChecked(m_showWorklog);
-    connect(worklog, &QAction::toggled, this, &RooflineChart::setShowWorklogT4);
-    if (m_modelCheck->isVisible() || m_showModel) {
-        QAction *model = menu.addAction(tr("Model's intensity of every run"));
-        model->setCheckable(true);
-        model->setChecked(m_showModel);
-        connect(model, &QAction::toggled, this, &RooflineChart::setShowModelIntensity);
-    }
-    for (MemoryLevel level : kLevels) {
-        if (!levelAvailable(level))
-            continue;
-        QAction *toggle = menu.addAction(tr("%1 roof and intensities").arg(levelName(level)));
-        toggle->setCheckable(true);
-        toggle->setChecked(levelShown(level));
-        connect(toggle, &QAction::toggled, this, [this, level](bool on) { setLevelShown(level, on); });
-    }
-    QAction *reset = menu.addAction(tr("Reset view"));
-    connect(reset, &QAction::triggered, this, [this] { rebuild(); });
-    QMenu *gpus = menu.addMenu(tr("GPU"));
-    for (int i = 0; i < m_gpuCombo->count(); ++i) {
-        QAction *gpu = gpus->addAction(m_gpuCombo->itemText(i));
-        gpu->setCheckable(true);
-        gpu->setChecked(m_gpuCombo->itemData(i).toString() == m_gpuKey);
-        const QString key = m_gpuCombo->itemData(i).toString();
-        connect(gpu, &QAction::triggered, this, [this, key] { setGpu(key); });
-    }
-}
-
 void RooflineChart::fitToWidth()
 {
     fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted || m_printing);
-}
-
-void RooflineChart::syncControls()
-{
-    const QSignalBlocker blockGpu(m_gpuCombo);
-    const QSignalBlocker blockWorklog(m_worklogCheck);
-    m_gpuCombo->setCurrentIndex(std::max(0, m_gpuCombo->findData(m_gpuKey)));
-    // "Auto" names what it resolved to, so the user sees which roofs are drawn.
-    const GpuSpec *spec = m_gpuKey == kMeasuredKey ? datasheetSpec() : nullptr;
-    const int autoIndex = m_gpuCombo->findData(kMeasuredKey);
-    if (autoIndex >= 0)
-        m_gpuCombo->setItemText(autoIndex, m_gpuKey == kMeasuredKey && spec
-                                               ? tr("Auto (%1)").arg(upperKey(spec->key))
-                                               : tr("Auto"));
-    // Never narrower than its text: beside the counters' level switches it was squeezed to "Auto ("
-    // (H200 ladder with counters, window 1600x1000, 2026-12-02). QComboBox keeps the minimum it
-    // worked out for its first texts, so the minimum is set here.
-    m_gpuCombo->setMinimumWidth(m_gpuCombo->sizeHint().width());
-    m_worklogCheck->setChecked(m_showWorklog);
-    {
-        const QSignalBlocker blockModel(m_modelCheck);
-        m_modelCheck->setChecked(m_showModel);
-        m_modelCheck->setVisible(m_drawn.anyMeasured); // nothing to hide or show without counters
-    }
-    for (MemoryLevel level : kLevels) {
-        QCheckBox *check = m_levelChecks[int(level)];
-        const QSignalBlocker blockLevel(check);
-        check->setChecked(levelShown(level));
-        check->setVisible(levelAvailable(level));
-    }
-    // On the T4 the session's published rows are drawn already: the overlay would repeat them.
-    const GpuSpec *chosen = datasheetSpec();
-    const bool publishedShown = chosen && chosen->key == "t4" &&
-                                std::any_of(m_points.cbegin(), m_points.cend(), [](const ChartPoint &p) {
-                                    return p.kind == PointKind::WorklogT4 && !p.runId.isEmpty();
-                                });
-    m_worklogCheck->setEnabled(!publishedShown);
-    m_worklogCheck->setToolTip(publishedShown
-                                   ? tr("Off: the T4's published runs of this session are drawn already.")
-                                   : tr(kWorklogCheckTip));
 }
 
 QStringList RooflineChart::gpuKeys()
@@ -540,101 +289,57 @@ std::optional<RooflineChart::ActiveRoof> RooflineChart::tensorMeasuredRoof() con
                       m_measuredTf32, *m_measuredDram};
 }
 
-RooflineChart::Roof RooflineChart::addRoof(const QString &label, double peak, double bandwidth,
-                                           const QPen &pen, bool measured, std::optional<MemoryLevel> level,
-                                           const QString &legendTitle)
+void RooflineChart::addRoof(const roofline_scene::RoofSpec &spec)
 {
     Roof roof;
-    roof.label = label;
-    roof.peakTflops = peak;
-    roof.bandwidthGBs = bandwidth;
-    roof.measured = measured;
-    roof.level = level;
-    const double ridge = roofline::ridgeIntensity(peak, bandwidth);
+    roof.label = spec.label;
+    roof.peakTflops = spec.peakTflops;
+    roof.bandwidthGBs = spec.bandwidthGBs;
+    roof.measured = spec.measured;
+    roof.level = spec.level;
+    const QPen pen(spec.color, spec.penWidth, spec.penStyle);
     roof.graph = m_plot->addGraph();
-    // The legend entry: what the roof is on one line, its numbers on the next (the legend sits
-    // beside the plot, where width is dear).
-    QString legendName = label;
-    legendName.replace(QStringLiteral(" tensor cores"), QString())
-        .replace(QStringLiteral("TF32 tensor roof ("), QStringLiteral("TF32 ("))
-        .replace(QStringLiteral("(the worklog's GPU)"), QStringLiteral("(worklog)"))
-        .replace(QStringLiteral("measured on NVIDIA "), QStringLiteral("measured "))
-        .replace(QStringLiteral(" (recorded)"), QStringLiteral(", recorded"));
-    if (!legendTitle.isEmpty())
-        legendName = legendTitle;
-    roof.graph->setName(
-        QStringLiteral("%1\n%2, %3").arg(legendName, formatTflops(peak), fmtBandwidth(bandwidth)));
+    roof.graph->setName(spec.legendName);
     roof.graph->setPen(pen);
-    if (!measured) {
+    if (!spec.measured)
         roof.graph->setLayer(QStringLiteral("grid")); // under the measured roofs and the runs
-        if (measuredRoofShown())
-            roof.graph->setName(roof.graph->name() + QStringLiteral("\nridge %1").arg(fmtRidge(ridge)));
+    QVector<double> keys, values;
+    for (const QPointF &at : spec.line.points) {
+        keys << at.x();
+        values << at.y();
     }
-    if (level) {
-        // Its diagonal alone: right of the ridge it would lie on the compute roof drawn already.
-        roof.graph->setName(QStringLiteral("%1 roof (measured)\n%2, ridge %3")
-                                .arg(levelName(*level), fmtBandwidth(bandwidth), fmtRidge(ridge)));
-        roof.graph->setData({kRoofMinIntensity, ridge},
-                            {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak}, true);
-    } else {
-        roof.graph->setData({kRoofMinIntensity, ridge, kRoofMaxIntensity},
-                            {roofline::roofAt(kRoofMinIntensity, peak, bandwidth), peak, peak}, true);
-    }
+    roof.graph->setData(keys, values, true);
+    const double ridge = spec.ridgeIntensity();
     roof.ridge = new QCPItemTracer(m_plot);
     roof.ridge->setGraph(roof.graph);
     roof.ridge->setGraphKey(ridge);
     roof.ridge->setStyle(QCPItemTracer::tsCircle);
-    roof.ridge->setSize(measured ? 6 : 4);
+    roof.ridge->setSize(spec.ridgeDotSize);
     roof.ridge->setPen(pen.color());
     roof.ridge->setBrush(pen.color());
     roof.ridge->updatePosition();
     auto *text = new QCPItemText(m_plot);
-    text->position->setCoords(ridge, peak); // placed beside the dot where nothing else is
+    text->position->setCoords(ridge, spec.peakTflops); // placed beside the dot where nothing else is
     auto *leader = new QCPItemLine(m_plot);
     leader->setPen(QPen(pen.color(), 0.8));
     leader->setVisible(false);
     text->setProperty("leader", QVariant::fromValue<QObject *>(leader));
-    text->setProperty("ridgeKey", ridge);
-    text->setProperty("ridgeValue", peak);
-    // A datasheet ridge beside a measured one is named in the legend: two ridge labels a few pixels
-    // apart (13.94 and 15.32 FLOP/B on an H200) crowded each other onto the roofs.
-    text->setProperty("labelled", measured || !measuredRoofShown());
     text->setBrush(QColor(255, 255, 255, 240)); // the dotted grid read as struck through the label at 200
-    m_ridgeLabels.append(text);
-    if (level) {
-        // A level's label names its line beside the line itself, where it runs through the view's
-        // empty left part (placeLevelLabels), not at its ridge among the compute roofs' own ridges;
-        // short, as the lines lie close together (the legend gives the bandwidth and the ridge).
-        text->setProperty("levelBandwidth", bandwidth);
-        text->setText(levelName(*level));
-    } else {
-        text->setText(QStringLiteral("ridge %1").arg(fmtRidge(ridge)));
-    }
+    text->setText(spec.ridgeText);
     text->setColor(pen.color());
     text->setFont(QFont(font().family(), 8));
+    m_ridgeLabels.append(text);
+    // A level's name goes beside its line, where it runs through the view's empty left part, not at
+    // its ridge among the compute roofs' own ridges.
+    m_ridgeTexts.append(roofline_scene::RidgeText{spec.ridgeText, ridge, spec.peakTflops, spec.ridgeLabelled,
+                                                  spec.level ? spec.bandwidthGBs : 0});
     m_roofs.append(roof);
-    return roof;
-}
-
-void RooflineChart::addLevelRoofs(bool tensorRoofs)
-{
-    // Each level's bandwidth up to the highest compute roof measured here (the TF32 one where it is
-    // drawn): what a kernel could reach if that level alone limited it.
-    double peak = m_measuredFma.value_or(0);
-    if (const auto tensor = tensorMeasuredRoof(); tensorRoofs && tensor)
-        peak = std::max(peak, tensor->peakTflops);
-    if (!(peak > 0))
-        return;
-    for (MemoryLevel level : kLevels)
-        if (levelDrawn(level))
-            addRoof(QStringLiteral("%1 roof, measured").arg(levelName(level)), peak, levelBandwidth(level),
-                    QPen(levelColor(level), 1.6), true, level);
 }
 
 void RooflineChart::rebuild()
 {
     ++m_rebuilds;
-    m_lastPlacement.clear();
+    m_labelScene.forget();
     m_plot->clearItems(); // first: tracers point at the graphs cleared next
     m_plot->clearPlottables();
     m_roofs.clear();
@@ -642,6 +347,8 @@ void RooflineChart::rebuild()
     m_runTips.clear();
     m_labels.clear();
     m_ridgeLabels.clear();
+    m_ridgeTexts.clear();
+    m_graphRoles.clear();
     m_liveGraph = nullptr;
     m_selectedGraph = nullptr;
     m_selectedModelGraph = nullptr;
@@ -650,57 +357,30 @@ void RooflineChart::rebuild()
     m_plot->legend->clearItems(); // the key entries that belong to no plottable
 
     const GpuSpec *spec = datasheetSpec();
-    const bool measuredRoof = measuredRoofShown();
-    if (measuredRoof)
-        // Named as the TF32 roof is, by what measured it: "measured H200, 2026-12-01" did not say
-        // which roof it was (review of 2026-12-03); the GPU and the date are in its tooltip.
-        addRoof(QStringLiteral("FP32 measured on %1")
-                    .arg(m_measuredLabel.isEmpty() ? QStringLiteral("this GPU") : m_measuredLabel),
-                *m_measuredFma, *m_measuredDram, QPen(kMeasuredRoofColor, 2), true, std::nullopt,
-                QStringLiteral("FP32 (FFMA, measured)"));
-    // The TF32 roofs only where a TF32 run or stage is on the chart: at ~5x the FP32 peak they would
-    // squeeze every CUDA-core run into the bottom of the plot.
     m_drawn = DrawnRuns{};
     m_drawn.spec = spec;
     m_drawn.l2Drawn = levelDrawn(MemoryLevel::L2);
     m_drawn.l1SharedDrawn = levelDrawn(MemoryLevel::L1Shared);
+    m_drawn.marker.setOptions({spec, m_showModel, m_drawn.l2Drawn, m_drawn.l1SharedDrawn});
     m_drawn.tensorRuns = std::any_of(m_runs.cbegin(), m_runs.cend(), [this](const RunRecord &r) {
         return usesTensorCores(r) && runIsOnChosenGpu(r);
     });
     const bool tensorRun = m_drawn.tensorRuns || liveUsesTensorCores();
     m_drawn.tensorRoofs = tensorRun;
-    // The label says what measured it: wgmma on Hopper, within a few % of the datasheet; mma.sync
-    // elsewhere (on a Hopper, from an older runner, it is ~65 % of what wgmma and cuBLAS TF32 reach).
-    // The datasheet's TF32 roof stays drawn beside it.
-    if (const auto tensor = tensorMeasuredRoof(); tensorRun && tensor) {
-        const QString instruction = tf32Instruction(m_measuredTf32Kernel);
-        addRoof(QStringLiteral("TF32 tensor roof (%1measured)")
-                    .arg(instruction.isEmpty() ? QString() : instruction + QStringLiteral(", ")),
-                tensor->peakTflops, tensor->bandwidthGBs, QPen(kTf32RoofColor, 2), true);
-    }
-    if (spec) {
-        addRoof(upperKey(spec->key) + QStringLiteral(" datasheet FP32"), spec->fp32Tflops, spec->dramGBs,
-                QPen(measuredRoof ? kDatasheetFp32Color : QColor(0x1f, 0x77, 0xb4), measuredRoof ? 1.2 : 1.5,
-                     Qt::DashLine),
-                false);
-        if (tensorRun && spec->tf32Tflops > 0)
-            addRoof(upperKey(spec->key) + QStringLiteral(" datasheet TF32 tensor cores"), spec->tf32Tflops,
-                    spec->dramGBs,
-                    QPen(measuredRoof ? kDatasheetTf32Color : kTf32RoofColor, measuredRoof ? 1.2 : 1.5,
-                         measuredRoof ? Qt::DashLine : Qt::DashDotLine),
-                    false);
-    }
-    addLevelRoofs(tensorRun);
+    const bool onT4 = spec && spec->key == "t4";
+    const roofline_scene::Ceilings ceilings{m_measuredFma.value_or(0), m_measuredDram.value_or(0),
+                                            m_measuredLabel,           m_measuredTf32,
+                                            m_measuredTf32Kernel,      m_measuredL2,
+                                            m_measuredShared};
+    const roofline_scene::RoofOptions options{
+        spec, measuredRoofShown(), tensorRun, m_showWorklog && !onT4, m_drawn.l2Drawn, m_drawn.l1SharedDrawn};
+    for (const roofline_scene::RoofSpec &roof : roofline_scene::roofsFor(ceilings, options))
+        addRoof(roof);
     // "AI" named where the legend uses it ("run at its measured AI").
     setBottomAxisTitle(
         m_plot, std::any_of(m_roofs.cbegin(), m_roofs.cend(), [](const Roof &r) { return r.level; })
                     ? QStringLiteral("arithmetic intensity, AI (FLOP/byte of DRAM, L2 or L1/shared traffic)")
                     : QStringLiteral("arithmetic intensity, AI (FLOP/byte of DRAM traffic)"));
-    const bool onT4 = spec && spec->key == "t4";
-    if (m_showWorklog && !onT4)
-        if (const GpuSpec *t4 = findGpu("t4"))
-            addRoof(QStringLiteral("T4 datasheet FP32 (the worklog's GPU)"), t4->fp32Tflops, t4->dramGBs,
-                    QPen(kWorklogColor, 1, Qt::DashLine), false);
 
     const std::optional<ActiveRoof> roof = activeRoof();
     addRunPoints(roof.value_or(ActiveRoof{}));
@@ -723,32 +403,20 @@ void RooflineChart::rebuild()
     }
 
     const auto [x, y] = defaultView();
-    const double xMin = x.lower, xMax = x.upper, yMin = y.lower;
     m_plot->xAxis->setRange(x);
     m_plot->yAxis->setRange(y);
     if (m_printing) {
-        // SVG has no clipping here: a roof drawn from 0.001 to 100000 FLOP/B ran far past the axes
-        // in the file. The print layout draws each roof only inside the view.
+        // SVG has no clipping here: the print layout draws each roof only inside the view.
         for (const Roof &r : std::as_const(m_roofs)) {
-            const double ridge = roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs);
-            const double start = std::max(xMin, yMin / roofline::bandwidthBound(1, r.bandwidthGBs));
-            QVector<double> keys{start}, values{roofline::roofAt(start, r.peakTflops, r.bandwidthGBs)};
-            if (r.level) { // a level's diagonal ends at its ridge
-                const double end = std::min(ridge, xMax);
-                if (end > start)
-                    r.graph->setData({start, end},
-                                     {values.first(), roofline::roofAt(end, r.peakTflops, r.bandwidthGBs)},
-                                     true);
-                else
-                    r.graph->data()->clear(); // all of it left of or below the view
-                continue;
+            roofline_scene::RoofSpec spec;
+            spec.peakTflops = r.peakTflops;
+            spec.bandwidthGBs = r.bandwidthGBs;
+            spec.level = r.level;
+            QVector<double> keys, values;
+            for (const QPointF &at : roofline_scene::clippedLine(spec, x.lower, x.upper, y.lower).points) {
+                keys << at.x();
+                values << at.y();
             }
-            if (ridge > start && ridge < xMax) {
-                keys << ridge;
-                values << r.peakTflops;
-            }
-            keys << xMax;
-            values << roofline::roofAt(xMax, r.peakTflops, r.bandwidthGBs);
             r.graph->setData(keys, values, true);
         }
     }
@@ -763,387 +431,23 @@ bool RooflineChart::liveUsesTensorCores() const
     return m_live && stageInfo(m_live->stage).precision == Precision::Tf32;
 }
 
-void RooflineChart::updateTitle()
-{
-    // The title names what is drawn: the GPU, and how many of its runs.
-    const GpuSpec *spec = m_drawn.spec;
-    const int drawn = m_drawn.count;
-    QString gpuName = spec ? QString::fromStdString(spec->name)
-                           : (m_measuredLabel.isEmpty() ? QStringLiteral("no GPU chosen") : m_measuredLabel);
-    // The runs' own name for their GPU where they share one ("NVIDIA H200", as the runtime chart's
-    // title says, not the datasheet's "NVIDIA H200 SXM": the legend names the datasheet).
-    QStringList runGpus;
-    for (auto it = m_drawn.onChosen.cbegin(); it != m_drawn.onChosen.cend(); ++it)
-        if (it.value())
-            runGpus << it.key();
-    if (drawn > 0 && !m_drawn.published && runGpus.size() == 1)
-        gpuName = runGpus.first();
-    QString what;
-    if (m_drawn.published && drawn > 0)
-        what = QStringLiteral("%n published worklog run(s)")
-                   .replace(QStringLiteral("%n"), QString::number(drawn));
-    else if (drawn > 0)
-        what = QStringLiteral("%1 run%2 measured on it")
-                   .arg(drawn)
-                   .arg(drawn == 1 ? QString() : QStringLiteral("s"));
-    else
-        what = QStringLiteral("no run measured on it");
-    if (m_showWorklog && !m_drawn.published)
-        what += QStringLiteral(", the worklog's T4 results");
-    m_fullTitle = QStringLiteral("Roofline: %1 — %2").arg(gpuName, what);
-}
-
 std::pair<QCPRange, QCPRange> RooflineChart::defaultView() const
 {
-    // 0.1..2000 FLOP/B and 0.1 TFLOP/s up to a little over the highest roof, widened only for points
-    // outside (a margin of a factor 2 around them).
-    double xMin = kViewMinIntensity, xMax = kViewMaxIntensity, yMin = kViewMinTflops, yMax = 10;
+    QList<roofline_scene::RoofSpec> roofs;
     for (const Roof &r : std::as_const(m_roofs)) {
-        xMax = std::max(xMax, 2 * roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
-        yMax = std::max(yMax, kRoofHeadroom * r.peakTflops);
+        roofs << roofline_scene::RoofSpec{};
+        roofs.last().peakTflops = r.peakTflops;
+        roofs.last().bandwidthGBs = r.bandwidthGBs;
     }
-    double lowest = 0, leftmost = 0;
-    for (qsizetype i = 0; i < m_points.size(); ++i) {
-        const ChartPoint &p = m_points[i];
-        if (hasMeasuredPoint(i) && !m_showModel)
-            continue; // not drawn (the selected run's disc may lie outside: its join runs off the edge)
-        leftmost = leftmost > 0 ? std::min(leftmost, p.intensity) : p.intensity;
-        // Room right of the rightmost runs for their labels: the fastest stages stand in a column
-        // there, each labelled beside it.
-        xMax = std::max(xMax, p.intensity * (p.kind == PointKind::Live ? 2 : kLabelRoomRight));
-        if (p.tflops > 0) {
-            lowest = lowest > 0 ? std::min(lowest, p.tflops) : p.tflops;
-            yMax = std::max(yMax, p.tflops * kRoofHeadroom);
-        }
-    }
-    // With runs, room over the highest roof for the labels of the runs under it (the tensor-core
-    // stages sit a few pixels under the TF32 roof) and its ridge's name.
-    if (leftmost > 0)
-        yMax *= kLabelHeadroom;
-    // With runs, the view starts at the decade under the slowest one's half: the H200's ladder
-    // (5 TFLOP/s and up) gets the height that 0.1-1 TFLOP/s would waste, to label its clusters.
-    if (lowest > 0)
-        yMin = std::min(std::max(yMin, std::pow(10.0, std::floor(std::log10(lowest / 2)))), lowest / 2);
-    // And from the decade under both the leftmost run's half and a tenth of the lowest ridge (the
-    // diagonal stays long enough to read): each run drawn once at its measured intensity, the
-    // H200's ladder starts at 8 FLOP/B, and 0.1-1 FLOP/B took a quarter of the width.
-    if (leftmost > 0) {
-        double ridge = leftmost * 5;
-        for (const Roof &r : std::as_const(m_roofs))
-            ridge = std::min(ridge, roofline::ridgeIntensity(r.peakTflops, r.bandwidthGBs));
-        const double want = std::min(leftmost / 2, ridge / 10);
-        xMin = std::min(std::max(xMin, std::pow(10.0, std::floor(std::log10(want)))), leftmost / 2);
-    }
-    // The view ends on a 1-2-5 value, as its ticks run: an axis ending at "6000" or "900" read as
-    // odd (three reviews of 2026-12-03).
-    const auto ceil125 = [](double v) {
-        const double decade = std::pow(10.0, std::floor(std::log10(v)));
-        for (const double m : {1.0, 2.0, 5.0})
-            if (m * decade >= v * (1 - 1e-9))
-                return m * decade;
-        return 10 * decade;
-    };
-    return {QCPRange(xMin, ceil125(xMax)), QCPRange(yMin, ceil125(yMax))};
-}
-
-// Legend entries for what has no graph of its own: one entry for every run's disc (the colour is the
-// stage, as in the runtime chart; the label is its worklog step), the ridge dots, the dotted join to
-// the measured intensity, the selection ring.
-void RooflineChart::addLegendKey()
-{
-    const auto marker = [](QCPScatterStyle style) {
-        return [style](QCPPainter *p, const QRectF &icon) { style.drawShape(p, icon.center()); };
-    };
-    if (m_drawn.anyPredicted)
-        addKeyItem(m_plot,
-                   m_showModel || !m_drawn.anyMeasured
-                       ? QStringLiteral("run at the model's AI (colour:\nstage; above a roof: caches helped)")
-                       : QStringLiteral("run without counters,\nat the model's AI"),
-                   marker(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x60, 0x60, 0x60),
-                                          QColor(0xa0, 0xa0, 0xa0), 8)));
-    // What the last rebuild drew, not a scan of every point (the key is written again as it changes).
-    if (m_drawn.anyMeasured)
-        addKeyItem(m_plot,
-                   m_showModel ? QStringLiteral("measured AI (counters),\ndotted to the model's")
-                               : QStringLiteral("run at its measured AI\n(counters; colour: stage)"),
-                   marker(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(QColor(0x40, 0x40, 0x40), 1.2),
-                                          QColor(0xa0, 0xa0, 0xa0), 9)));
-    for (MemoryLevel level : kLevels)
-        if (level == MemoryLevel::L2 ? m_drawn.anyL2 : m_drawn.anyL1Shared)
-            addKeyItem(m_plot, QStringLiteral("measured %1 AI (counters)").arg(levelName(level)),
-                       marker(QCPScatterStyle(levelShape(level), QPen(QColor(0x40, 0x40, 0x40), 1.2),
-                                              QColor(0xa0, 0xa0, 0xa0), 8)));
-    if (m_selectedGraph)
-        addKeyItem(m_plot, QStringLiteral("selected run"),
-                   marker(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 11)));
-}
-
-void RooflineChart::addRunPoints(const ActiveRoof &roof)
-{
-    m_tipRoof = roof;
-    m_points.reserve(m_runs.size() * 2 + 16);
-    m_runTips.reserve(m_runs.size() * 2);
-    for (qsizetype i = 0; i < m_runs.size(); ++i)
-        addRunPoint(i);
-    placeCountersNote();
-}
-
-void RooflineChart::placeCountersNote()
-{
-    const bool wanted = m_drawn.anyRun && !m_drawn.anyCounters;
-    if (!wanted && m_countersNote) {
-        m_plot->removeItem(m_countersNote);
-        m_countersNote = nullptr;
-    }
-    if (!wanted || m_countersNote)
-        return;
-    m_countersNote = new QCPItemText(m_plot);
-    m_countersNote->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_countersNote->position->setCoords(0.99, 0.99);
-    m_countersNote->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    m_countersNote->setText(QStringLiteral("measured intensity: hardware counters not available\n(%1)")
-                                .arg(countersUnavailableReason(m_runs)));
-    m_countersNote->setTextAlignment(Qt::AlignRight);
-    m_countersNote->setColor(Qt::darkGray);
-    m_countersNote->setFont(QFont(font().family(), 8));
-}
-
-void RooflineChart::refreshKey()
-{
-    // The key's entries follow the roofs' legend items: they are removed and written again.
-    for (int i = m_plot->legend->itemCount() - 1; i >= 0; --i)
-        if (dynamic_cast<KeyLegendItem *>(m_plot->legend->item(i)))
-            m_plot->legend->removeItem(i);
-    addLegendKey();
-    placeCountersNote();
-}
-
-bool RooflineChart::addRunPoint(qsizetype index)
-{
-    const RunRecord &run = m_runs[index];
-    DrawnRuns &d = m_drawn;
-    const bool onT4 = d.spec && d.spec->key == "t4";
-    // Only runs measured on the chosen GPU; the worklog's published rows belong on the T4 roof.
-    const bool published = run.origin == QLatin1String("worklog");
-    if (run.status != RunStatus::Ok || (published && !onT4))
-        return false;
-    // The chosen GPU's answer once per device name, not per run.
-    if (d.spec && !run.gpuName.isEmpty()) {
-        auto it = d.onChosen.find(run.gpuName);
-        if (it == d.onChosen.end())
-            it = d.onChosen.insert(run.gpuName, deviceIs(run.gpuName, *d.spec));
-        if (!*it)
-            return false;
-    }
-    const StageInfo *stage = findStage(run.stage.key());
-    const double tflops = run.tflops > 0 ? run.tflops : tflopsAt(run, run.medianMs);
-    if (!stage || tflops <= 0)
-        return false;
-    // The catalog's verdict and the traffic model once per configuration, not once per run.
-    const QString configKey = configurationKey(run);
-    auto config = d.modelled.find(configKey);
-    if (config == d.modelled.end()) {
-        Modelled m;
-        // A run from a file the catalog refuses (a zero tile, an overflowing size) is listed in the
-        // table with its reason but never given to the traffic model.
-        m.refused = !catalogRefusal(run).isEmpty();
-        if (!m.refused) {
-            m.traffic = estimateTraffic(stage->id, paramValuesOf(run), sizeOf(run));
-            m.formula = QString::fromStdString(m.traffic.formula);
-        }
-        config = d.modelled.insert(configKey, m);
-    }
-    if (config->refused)
-        return false;
-    d.anyRun = true;
-    const double predicted = plottedIntensity(config->traffic);
-    if (predicted <= 0)
-        return false;
-    const std::optional<double> measured = measuredIntensity(run);
-    d.anyCounters = d.anyCounters || measured.has_value();
-    RunTip tip{
-        index, predicted, config->formula, measured, tflops, published, stage->precision == Precision::Tf32,
-        {},    {}};
-    if (!published && d.l2Drawn)
-        tip.l2 = measuredIntensity(run, MemoryLevel::L2);
-    if (!published && d.l1SharedDrawn)
-        tip.l1Shared = measuredIntensity(run, MemoryLevel::L1Shared);
-    const QString tooltip; // written when shown: runTooltip()
-    ++d.count;
-    d.ids.insert(run.runId);
-    // Points closer than ~0.1 % on both log axes are one marker (a pixel is ~0.5 %): in a long
-    // session many runs of one configuration fall on the same spot, and each marker costs a drawn
-    // ellipse in every replot and export. Every run stays in m_points for hover and click.
-    const auto firstMarker = [&d](QCPGraph *graph, double x, double y) {
-        return d.markers
-            .insert({graph, qint64(std::llround(std::log10(x) * 2000)),
-                     qint64(std::llround(std::log10(y) * 2000))})
-            .second;
-    };
-    if (published) {
-        if (!d.publishedGraph) {
-            d.publishedGraph = m_plot->addGraph();
-            d.publishedGraph->setName(QStringLiteral("T4, published (worklog)"));
-            d.publishedGraph->setLineStyle(QCPGraph::lsNone);
-            d.publishedGraph->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
-        }
-        if (firstMarker(d.publishedGraph, predicted, tflops))
-            d.publishedGraph->addData(predicted, tflops);
-        m_runTips.insert(int(m_points.size()), tip);
-        m_points.append(
-            {PointKind::WorklogT4, run.runId, predicted, tflops, tooltip, shortRunLabel(run), kWorklogColor});
-        return true;
-    }
-
-    // One graph a stage's preset, in the runtime chart's shade of the stage's colour: 5a and 5b, or
-    // 8 and 8/BK8, are told apart without hovering (issue 19).
-    // The shade once per preset: finding it walks the catalog's presets.
-    const QString presetKey = run.stageKey() + QLatin1Char('/') + run.presetKey;
-    auto shade = d.colorByPreset.constFind(presetKey);
-    if (shade == d.colorByPreset.cend()) {
-        const QColor c = runColor(run);
-        shade = d.colorByPreset.insert(presetKey, {c, run.stageKey() + QLatin1Char('/') + c.name()});
-    }
-    const QColor color = shade->first;
-    const QString &colorKey = shade->second;
-    QCPGraph *&graph = d.byStage[colorKey];
-    if (!graph) {
-        graph = m_plot->addGraph();
-        graph->setName(QString::fromStdString(stage->title));
-        graph->removeFromLegend(); // one key entry explains the discs; the colours match the runtime chart
-        graph->setLineStyle(QCPGraph::lsNone);
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
-    }
-    // Each run once (issue 19): its disc only where counters measured nothing, or the model's
-    // intensities are asked for. The point stays in m_points (its tooltip, the table's selection).
-    if ((!measured || m_showModel) && firstMarker(graph, predicted, tflops))
-        graph->addData(predicted, tflops);
-    m_runTips.insert(int(m_points.size()), tip);
-    m_points.append({PointKind::RunPredicted, run.runId, predicted, tflops, tooltip,
-                     shortRunLabel(run) + comparabilityMark(run), color});
-    d.anyPredicted = d.anyPredicted || !measured || m_showModel;
-
-    if (measured) {
-        // In the stage's colour (as its predicted disc and its bar in the runtime chart), so a
-        // diamond is told from its neighbours without hovering.
-        QCPGraph *&diamonds = d.measuredByStage[colorKey];
-        if (!diamonds) {
-            diamonds = m_plot->addGraph();
-            diamonds->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured AI"));
-            diamonds->removeFromLegend(); // one key entry explains the diamonds
-            diamonds->setLineStyle(QCPGraph::lsNone);
-            diamonds->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160), 1.2), color, 9));
-        }
-        if (*measured > 0 && firstMarker(diamonds, *measured, tflops))
-            diamonds->addData(*measured, tflops);
-        if (!d.joins) {
-            d.joins = new RooflineJoins(m_plot);
-            d.joins->setShowAll(m_showModel);
-        }
-        d.joins->add(predicted, *measured, tflops, color);
-        m_runTips.insert(int(m_points.size()), tip);
-        m_points.append({PointKind::RunMeasured, run.runId, *measured, tflops, tooltip,
-                         shortRunLabel(run) + comparabilityMark(run), color});
-        d.anyMeasured = true;
-    }
-    // One marker a level, in the stage's colour, the shape telling the level; unlabelled (the run's
-    // label sits at its DRAM point; hover names it).
-    for (MemoryLevel level : kLevels) {
-        const std::optional<double> ai = level == MemoryLevel::L2 ? tip.l2 : tip.l1Shared;
-        if (!ai)
-            continue;
-        QCPGraph *&markers = (level == MemoryLevel::L2 ? d.l2ByStage : d.l1SharedByStage)[colorKey];
-        if (!markers) {
-            markers = m_plot->addGraph();
-            markers->setName(QString::fromStdString(stage->title) + QStringLiteral(", measured ") +
-                             levelName(level) + QStringLiteral(" AI"));
-            markers->removeFromLegend(); // one key entry explains each level's markers
-            markers->setLineStyle(QCPGraph::lsNone);
-            markers->setScatterStyle(
-                QCPScatterStyle(levelShape(level), QPen(color.darker(160), 1.2), color, 8));
-        }
-        if (firstMarker(markers, *ai, tflops))
-            markers->addData(*ai, tflops);
-        m_runTips.insert(int(m_points.size()), tip);
-        m_points.append({level == MemoryLevel::L2 ? PointKind::RunMeasuredL2 : PointKind::RunMeasuredL1Shared,
-                         run.runId, *ai, tflops, tooltip, QString()});
-        (level == MemoryLevel::L2 ? d.anyL2 : d.anyL1Shared) = true;
-    }
-    return true;
-}
-
-void RooflineChart::updateSelectionRing()
-{
-    // The ring sits on the run's shown marker: its diamond where counters measured it (with the
-    // model's disc and the dotted join beside it while the model's intensities are hidden), else its
-    // disc.
-    qsizetype selected = -1;
-    if (!m_printing && !m_selectedRunId.isEmpty())
-        for (qsizetype i = 0; i < m_points.size(); ++i)
-            if (m_points[i].kind == PointKind::RunPredicted && m_points[i].runId == m_selectedRunId) {
-                selected = i;
-                break;
-            }
-    if (selected < 0) {
-        if (m_selectedGraph)
-            m_plot->removeGraph(m_selectedGraph);
-        if (m_selectedModelGraph)
-            m_plot->removeGraph(m_selectedModelGraph);
-        m_selectedGraph = nullptr;
-        m_selectedModelGraph = nullptr;
-        if (m_drawn.joins)
-            m_drawn.joins->setHighlighted(std::nullopt);
-        return;
-    }
-    if (!m_selectedGraph) {
-        m_selectedGraph = m_plot->addGraph();
-        m_selectedGraph->removeFromLegend();
-        m_selectedGraph->setLineStyle(QCPGraph::lsNone);
-        m_selectedGraph->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 16));
-        m_selectedModelGraph = m_plot->addGraph();
-        m_selectedModelGraph->removeFromLegend();
-        m_selectedModelGraph->setName(QStringLiteral("the selected run at the model's AI"));
-        m_selectedModelGraph->setLineStyle(QCPGraph::lsNone);
-    }
-    const ChartPoint &model = m_points[selected];
-    const bool diamond = hasMeasuredPoint(selected);
-    const ChartPoint &shown = diamond ? m_points[selected + 1] : model;
-    m_selectedGraph->data()->clear();
-    m_selectedGraph->addData(shown.intensity, shown.tflops);
-    m_selectedModelGraph->data()->clear();
-    const RunRecord *run = nullptr;
-    if (const auto tip = m_runTips.constFind(int(selected)); tip != m_runTips.cend())
-        run = &m_runs[tip->run];
-    if (diamond && !m_showModel && run) {
-        const QColor color = runColor(*run);
-        m_selectedModelGraph->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
-        m_selectedModelGraph->addData(model.intensity, model.tflops);
-        if (m_drawn.joins)
-            m_drawn.joins->setHighlighted(std::tuple(model.intensity, shown.intensity, model.tflops, color));
-    } else if (m_drawn.joins) {
-        m_drawn.joins->setHighlighted(std::nullopt);
-    }
-}
-
-bool RooflineChart::hasMeasuredPoint(qsizetype index) const
-{
-    return m_points[index].kind == PointKind::RunPredicted && index + 1 < m_points.size() &&
-           m_points[index + 1].kind == PointKind::RunMeasured &&
-           m_points[index + 1].runId == m_points[index].runId;
-}
-
-bool RooflineChart::pointDrawn(qsizetype index) const
-{
-    // A run's disc is hidden behind its diamond's measurement unless the model is asked for or the
-    // run is selected.
-    if (m_points[index].kind == PointKind::Live)
-        return m_liveGraph && m_liveGraph->visible();
-    return !hasMeasuredPoint(index) || m_showModel ||
-           (!m_printing && m_points[index].runId == m_selectedRunId);
+    QList<roofline_scene::ViewPoint> points;
+    for (qsizetype i = 0; i < m_points.size(); ++i)
+        // A run's hidden model disc is not kept in sight (the selected run's may lie outside: its
+        // join runs off the edge).
+        if (!hasMeasuredPoint(i) || m_showModel)
+            points << roofline_scene::ViewPoint{m_points[i].intensity, m_points[i].tflops,
+                                                m_points[i].kind == PointKind::Live};
+    const roofline_scene::ViewRanges view = roofline_scene::defaultView(roofs, points);
+    return {QCPRange(view.xLower, view.xUpper), QCPRange(view.yLower, view.yUpper)};
 }
 
 bool RooflineChart::inPlace() const
@@ -1248,252 +552,6 @@ void RooflineChart::showSelection()
         fitToWidth();
     }
     requestReplot();
-}
-
-void RooflineChart::addWorklogPoints()
-{
-    const GpuSpec *t4 = findGpu("t4");
-    QCPGraph *graph = m_plot->addGraph();
-    graph->setName(QStringLiteral("worklog steps (T4, published)"));
-    graph->setLineStyle(QCPGraph::lsNone);
-    graph->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
-    const ProblemSize worklogSize; // the default is the worklog's 8192 x 4096 x 6144
-    for (const Preset &preset : presets()) {
-        if (!preset.worklogT4Ms)
-            continue;
-        const TrafficEstimate traffic = estimateTraffic(preset.stage, preset.params, worklogSize);
-        const double ai = plottedIntensity(traffic);
-        const double tflops = roofline::tflopsFor(roofline::kWorklogFlops, *preset.worklogT4Ms);
-        if (ai <= 0 || tflops <= 0)
-            continue;
-        graph->addData(ai, tflops);
-        QStringList lines{
-            QString::fromStdString(preset.title) + QStringLiteral(" (worklog, T4)"),
-            QStringLiteral("AI predicted: %1  (%2)")
-                .arg(fmtIntensity(ai), QString::fromStdString(traffic.formula)),
-            QStringLiteral("published %1 -> %2").arg(formatMs(*preset.worklogT4Ms), formatGflops(tflops))};
-        if (t4)
-            lines << roofPercentText(tflops, ai, QStringLiteral("T4 datasheet"), t4->fp32Tflops, t4->dramGBs);
-        m_points.append({PointKind::WorklogT4, QString(), ai, tflops, lines.join(QLatin1Char('\n')),
-                         shortPresetLabel(QString::fromStdString(preset.key))});
-    }
-}
-
-std::optional<RooflineChart::ChartPoint> RooflineChart::livePoint(const ActiveRoof &fp32Roof) const
-{
-    if (!m_live)
-        return std::nullopt;
-    // A TF32 stage is capped by the tensor cores' roof: the datasheet's (what the hardware can do at
-    // best), else the one measured here (wgmma on Hopper, mma.sync elsewhere).
-    std::optional<ActiveRoof> tensor;
-    if (stageInfo(m_live->stage).precision == Precision::Tf32)
-        tensor = tensorDatasheetRoof() ? tensorDatasheetRoof() : tensorMeasuredRoof();
-    const ActiveRoof roof = tensor ? *tensor : fp32Roof;
-    const TrafficEstimate traffic = estimateTraffic(m_live->stage, m_live->params, m_live->size);
-    const double ai = plottedIntensity(traffic);
-    if (ai <= 0)
-        return std::nullopt;
-    // Without a run the model predicts only where the roof caps this configuration.
-    const double attainable =
-        roof.peakTflops > 0 ? roofline::roofAt(ai, roof.peakTflops, roof.bandwidthGBs) : 1.0;
-    QStringList lines{QStringLiteral("%1, current settings (not run)")
-                          .arg(QString::fromStdString(stageInfo(m_live->stage).title)),
-                      QString::fromStdString(formatParams(m_live->params)),
-                      QStringLiteral("AI predicted: %1  (%2)")
-                          .arg(fmtIntensity(ai), QString::fromStdString(traffic.formula))};
-    if (roof.peakTflops > 0)
-        lines << QStringLiteral("attainable under the %1 roof: %2").arg(roof.label, formatGflops(attainable));
-    return ChartPoint{PointKind::Live, QString(), ai, attainable, lines.join(QLatin1Char('\n')), QString()};
-}
-
-bool RooflineChart::liveWasRun() const
-{
-    // Keyed as addRunPoint keys the runs it models.
-    if (!m_live)
-        return false;
-    RunRecord live;
-    live.stage = m_live->stage;
-    live.m = m_live->size.m;
-    live.n = m_live->size.n;
-    live.k = m_live->size.k;
-    for (const auto &[name, value] : m_live->params)
-        live.params.insert(QString::fromStdString(name), value);
-    const auto config = m_drawn.modelled.constFind(configurationKey(live));
-    return config != m_drawn.modelled.cend() && !config->refused;
-}
-
-void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
-{
-    const std::optional<ChartPoint> live = livePoint(fp32Roof);
-    if (!live)
-        return;
-    m_liveGraph = m_plot->addGraph();
-    // What the hollow circle is: the panel's settings where the traffic model puts them (no reuse
-    // in the caches), at the roof's bound there, not a run. "Predicted" read as a forecast of the
-    // run's speed, which the run's own diamond contradicted (review of 2026-12-03).
-    m_liveGraph->setName(QStringLiteral("panel's settings (Alt+0),\nnot run: at the model's AI"));
-    m_liveGraph->setLineStyle(QCPGraph::lsNone);
-    m_liveGraph->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
-    m_liveGraph->addData(live->intensity, live->tflops);
-    m_points.append(*live);
-    syncLiveShown();
-}
-
-bool RooflineChart::syncLiveShown()
-{
-    // Settings that a drawn run ran are that run's marker: a circle "not run" at the model's AI
-    // beside the run's own diamond contradicted it (two reviews of 2026-12-03: the panel on step 3
-    // put a circle on the FP32 ridge, 4x the run's speed). Hidden, not removed: a slider tick off
-    // those settings shows it again without a rebuild.
-    if (!m_liveGraph)
-        return false;
-    const bool shown = !liveWasRun();
-    if (m_liveGraph->visible() == shown)
-        return false;
-    m_liveGraph->setVisible(shown);
-    if (shown)
-        m_liveGraph->addToLegend();
-    else
-        m_liveGraph->removeFromLegend();
-    return true;
-}
-
-bool RooflineChart::moveLivePoint()
-{
-    // A slider tick moves the hollow circle and nothing else; false where more changes (it appears
-    // or goes, or a TF32 stage brings the tensor cores' roofs).
-    if (m_printing || !m_liveGraph || (m_drawn.tensorRuns || liveUsesTensorCores()) != m_drawn.tensorRoofs)
-        return false;
-    const std::optional<ChartPoint> live = livePoint(activeRoof().value_or(ActiveRoof{}));
-    if (!live)
-        return false;
-    m_liveGraph->data()->clear();
-    m_liveGraph->addData(live->intensity, live->tflops);
-    syncLiveShown();
-    for (qsizetype i = m_points.size() - 1; i >= 0; --i)
-        if (m_points[i].kind == PointKind::Live) {
-            m_points[i] = *live;
-            break;
-        }
-    if (!m_plot->xAxis->range().contains(live->intensity) || !m_plot->yAxis->range().contains(live->tflops)) {
-        const auto [x, y] = defaultView();
-        m_plot->xAxis->setRange(x);
-        m_plot->yAxis->setRange(y);
-    }
-    requestReplot();
-    return true;
-}
-
-std::optional<QPointF> RooflineChart::predictedPoint() const
-{
-    if (!m_liveGraph || !m_liveGraph->visible() || m_liveGraph->data()->isEmpty())
-        return std::nullopt;
-    const auto it = m_liveGraph->data()->constBegin();
-    return QPointF(it->key, it->value);
-}
-
-QString RooflineChart::runTooltip(const RunTip &tip) const
-{
-    const RunRecord &run = m_runs[tip.run];
-    QStringList lines{runTitle(run)};
-    if (!run.params.isEmpty())
-        lines << formatRunParams(run);
-    lines << QStringLiteral("AI predicted: %1  (%2)").arg(fmtIntensity(tip.predicted), tip.formula);
-    lines << (tip.measured
-                  ? QStringLiteral("AI measured: %1 (DRAM counters)").arg(fmtIntensity(*tip.measured))
-                  : QStringLiteral("AI measured: hardware counters not available"));
-    for (MemoryLevel level : kLevels)
-        if (const std::optional<double> ai = level == MemoryLevel::L2 ? tip.l2 : tip.l1Shared)
-            lines << QStringLiteral("AI measured at %1: %2 (counters)")
-                         .arg(levelName(level), fmtIntensity(*ai));
-    lines << QStringLiteral("achieved %1 (%2)").arg(formatGflops(tip.tflops), formatMs(run.medianMs));
-    const double intensity = tip.measured.value_or(tip.predicted);
-    // A TF32 run is judged against the tensor cores' roofs, never the FP32 one it can pass.
-    const auto datasheetTf32 = tip.tensor ? tensorDatasheetRoof() : std::nullopt;
-    const auto measuredTf32 = tip.tensor ? tensorMeasuredRoof() : std::nullopt;
-    if (measuredTf32)
-        lines << roofPercentText(tip.tflops, intensity, measuredTf32->label, measuredTf32->peakTflops,
-                                 measuredTf32->bandwidthGBs);
-    if (datasheetTf32)
-        lines << roofPercentText(tip.tflops, intensity, datasheetTf32->label, datasheetTf32->peakTflops,
-                                 datasheetTf32->bandwidthGBs);
-    if (!tip.tensor && m_tipRoof.peakTflops > 0)
-        lines << roofPercentText(tip.tflops, intensity, m_tipRoof.label, m_tipRoof.peakTflops,
-                                 m_tipRoof.bandwidthGBs);
-    // At each level, against that level's roof capped by the compute roof the run is judged by.
-    const double levelPeak =
-        tip.tensor ? (measuredTf32 ? measuredTf32->peakTflops : 0) : m_measuredFma.value_or(0);
-    for (MemoryLevel level : kLevels)
-        if (const std::optional<double> ai = level == MemoryLevel::L2 ? tip.l2 : tip.l1Shared;
-            ai && levelPeak > 0)
-            lines << roofPercentText(tip.tflops, *ai, levelName(level) + QStringLiteral(", measured"),
-                                     levelPeak, levelBandwidth(level))
-                         .replace(QStringLiteral("at this intensity"),
-                                  QStringLiteral("at its %1 intensity").arg(levelName(level)));
-    if (tip.tensor && !datasheetTf32 && !measuredTf32)
-        lines << QStringLiteral("no TF32 roof for this GPU: measure its ceilings (sm_80 or newer)");
-    if (tip.published)
-        lines[0] = runTitle(run) + QStringLiteral(" — published in the worklog, not measured here");
-    return lines.join(QLatin1Char('\n'));
-}
-
-const RooflineChart::ChartPoint &RooflineChart::pointWithTooltip(int index) const
-{
-    ChartPoint &point = m_points[index];
-    if (point.tooltip.isEmpty())
-        if (const auto tip = m_runTips.constFind(index); tip != m_runTips.cend())
-            point.tooltip = runTooltip(*tip);
-    return point;
-}
-
-const QList<RooflineChart::ChartPoint> &RooflineChart::points() const
-{
-    for (int i = 0; i < m_points.size(); ++i)
-        pointWithTooltip(i);
-    return m_points;
-}
-
-int RooflineChart::pointIndexAt(const QPointF &pixel) const
-{
-    int best = -1;
-    double bestDistance = kHitRadiusPx;
-    for (int i = 0; i < m_points.size(); ++i) {
-        if (!pointDrawn(i))
-            continue;
-        const QPointF at(m_plot->xAxis->coordToPixel(m_points[i].intensity),
-                         m_plot->yAxis->coordToPixel(m_points[i].tflops));
-        const double distance = QLineF(at, pixel).length();
-        if (distance <= bestDistance) {
-            bestDistance = distance;
-            best = i;
-        }
-    }
-    return best;
-}
-
-QString RooflineChart::runIdAt(const QPointF &pixel) const
-{
-    const int index = pointIndexAt(pixel);
-    return index < 0 ? QString() : m_points[index].runId;
-}
-
-QString RooflineChart::tooltipAt(const QPointF &pixel) const
-{
-    const int index = pointIndexAt(pixel);
-    return index < 0 ? QString() : pointWithTooltip(index).tooltip;
-}
-
-std::optional<QPointF> RooflineChart::pixelOfRun(const QString &runId) const
-{
-    // Where it is drawn: its diamond where counters measured it and its disc is hidden.
-    for (qsizetype i = 0; i < m_points.size(); ++i)
-        if (m_points[i].kind == PointKind::RunPredicted && m_points[i].runId == runId) {
-            const ChartPoint &p = pointDrawn(i) ? m_points[i] : m_points[i + 1];
-            return QPointF(m_plot->xAxis->coordToPixel(p.intensity), m_plot->yAxis->coordToPixel(p.tflops));
-        }
-    return std::nullopt;
 }
 
 } // namespace gemmscope

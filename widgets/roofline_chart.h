@@ -9,6 +9,9 @@
 
 #include "gpu_specs.h"
 #include "plot_chart.h"
+#include "roofline_label_scene.h"
+#include "roofline_marks.h"
+#include "roofline_roofs.h"
 #include "run_record.h"
 #include "stage_catalog.h"
 #include "traffic_model.h"
@@ -40,21 +43,6 @@ namespace gemmscope {
 
 class RooflineJoins;  // the dotted joins of every run, one item
 class SwatchListText; // a run's label, or a list of a crowd's runs with a swatch a line
-
-// The DRAM intensity the runner measured with hardware counters (raw["counters"]["dram_intensity"]),
-// or nullopt when the run carries none.
-std::optional<double> measuredIntensity(const RunRecord &run);
-
-// Why no run on the chart has counter data, for the chart's note: the runner's own reason when
-// it gave one (raw["counters"]["error"]), else a generic sentence.
-QString countersUnavailableReason(const QList<RunRecord> &runs);
-
-// The memory levels below DRAM the hierarchical roofline can show (DRAM is always drawn).
-enum class MemoryLevel { L2, L1Shared };
-
-// A run's counter-measured intensity at a level (raw counters' l2_intensity, l1_intensity), or
-// nullopt when the run carries none.
-std::optional<double> measuredIntensity(const RunRecord &run, MemoryLevel level);
 
 class RooflineChart : public PlotChart {
     Q_OBJECT
@@ -169,13 +157,14 @@ private:
     // Short step labels beside the run points from m_points[from] on; points that sit on each other
     // share one ("6,7").
     void addPointLabels(qsizetype from);
-    void placePointLabels();                         // collision-free, in pixels, in each replot
-    void placeLevelLabels(QList<QRectF> &obstacles); // beside their lines; adds where they went
-    bool hasMeasuredPoint(qsizetype index) const;    // m_points[index] is a disc whose diamond follows
-    bool pointDrawn(qsizetype index) const;          // its marker is on the plot (hover finds it)
+    void placePointLabels(); // collision-free, in pixels, in each replot (roofline_label_scene.h)
+    roofline_scene::MarkRole markRoleOf(const QCPGraph *graph) const;
+    roofline_scene::CacheKey labelKey() const; // what the texts' places depend on, as data
+    roofline_scene::Inputs labelInputs(const roofline_scene::CacheKey &key) const;
+    void applyLabelLayout(const roofline_scene::Layout &layout);
+    bool hasMeasuredPoint(qsizetype index) const; // m_points[index] is a disc whose diamond follows
+    bool pointDrawn(qsizetype index) const;       // its marker is on the plot (hover finds it)
     void addLegendKey();
-    // The "measured intensity: hardware counters not available" note where no roof crosses it.
-    void placeCountersNoteClear(const QList<QLineF> &lines);
     void placeCountersNote();       // the note that no run has counters: there exactly while that is so
     void refreshKey();              // the key and the counters note again, after a first point of a kind
     bool measuredRoofShown() const; // measured ceilings exist and belong to the chosen GPU
@@ -206,14 +195,12 @@ private:
     void updateSelectionRing();
     void updateTitle();
     bool liveUsesTensorCores() const;
-    std::pair<QCPRange, QCPRange> defaultView() const; // the view "Reset view" returns to
-    // `legendTitle`: the legend's first line where the label (tooltips: GPU, date) is too long for it.
-    Roof addRoof(const QString &label, double peak, double bandwidth, const QPen &pen, bool measured,
-                 std::optional<MemoryLevel> level = std::nullopt, const QString &legendTitle = {});
-    void addLevelRoofs(bool tensorRoofs);
+    std::pair<QCPRange, QCPRange> defaultView() const;  // the view "Reset view" returns to
+    void addRoof(const roofline_scene::RoofSpec &spec); // draws it as the roofs' scene says
     double levelBandwidth(MemoryLevel level) const;
     void addRunPoints(const ActiveRoof &roof);
     bool addRunPoint(qsizetype index); // the points of m_runs[index]: whether it is drawn
+    QCPGraph *markGraph(const roofline_scene::RunMark &mark, const roofline_scene::RunMarks &run);
     void addWorklogPoints();
     std::optional<ChartPoint> livePoint(const ActiveRoof &roof) const;
     void addLivePoint(const ActiveRoof &roof);
@@ -267,13 +254,9 @@ private:
         QColor color;         // its marker's fill
     };
     QList<PointLabel> m_labels;
-    QString m_lastPlacement; // what the labels were last placed for (placePointLabels)
+    roofline_scene::LabelScene m_labelScene;                        // where the texts went, and for what
+    QHash<const QCPGraph *, roofline_scene::MarkRole> m_graphRoles; // the run and worklog markers' graphs
     // What the last rebuild drew the runs with, kept so that a run arriving adds only its points.
-    struct Modelled {
-        bool refused = true;
-        TrafficEstimate traffic;
-        QString formula;
-    };
     struct DrawnRuns {
         const GpuSpec *spec = nullptr; // the chosen datasheet
         bool tensorRuns = false;       // a TF32 run on the chosen GPU
@@ -288,14 +271,13 @@ private:
         QHash<QString, QCPGraph *> byStage, measuredByStage; // by stage and preset shade
         RooflineJoins *joins = nullptr;
         std::set<std::tuple<QCPGraph *, qint64, qint64>> markers; // one marker per place and graph
-        QHash<QString, Modelled> modelled;                        // by configuration
-        QHash<QString, bool> onChosen;                            // by device name
+        roofline_scene::RunMarker marker;                         // which marks each run puts on the chart
         bool l2Drawn = false, l1SharedDrawn = false;              // levelDrawn, as the rebuild found it
-        QHash<QString, std::pair<QColor, QString>> colorByPreset; // a preset's shade and its graphs' key
     };
     DrawnRuns m_drawn;
     QList<QCPItemText *> m_ridgeLabels;
-    QCPGraph *m_selectedGraph = nullptr; // the selection ring
+    QList<roofline_scene::RidgeText> m_ridgeTexts; // what m_ridgeLabels name, for their placing
+    QCPGraph *m_selectedGraph = nullptr;           // the selection ring
 };
 
 } // namespace gemmscope

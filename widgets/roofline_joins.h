@@ -5,6 +5,7 @@
 // marker a run) only the selected run's join is drawn.
 #pragma once
 
+#include "roofline_scene.h"
 #include <QColor>
 #include <QLineF>
 #include <QList>
@@ -44,6 +45,19 @@ public:
     {
         QList<QLineF> lines;
         forEachDrawn([&lines](const QPointF &a, const QPointF &b, const QColor &) { lines << QLineF(a, b); });
+        return lines;
+    }
+
+    // The segments drawn, in plot coordinates (a label's placing keeps clear of them).
+    QList<roofline_scene::Polyline> drawnPolylines() const
+    {
+        QList<roofline_scene::Polyline> lines;
+        if (m_showAll)
+            for (const Segment &s : std::as_const(m_segments))
+                lines << roofline_scene::Polyline{{QPointF(s.x1, s.y), QPointF(s.x2, s.y)}};
+        else if (m_highlighted)
+            lines << roofline_scene::Polyline{
+                {QPointF(m_highlighted->x1, m_highlighted->y), QPointF(m_highlighted->x2, m_highlighted->y)}};
         return lines;
     }
 

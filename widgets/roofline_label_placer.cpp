@@ -178,6 +178,68 @@ bool leaderHitsOtherMarker(const QLineF &leader, const QList<QPointF> &own, cons
                        [&](const Marker &m) { return leaderHitsMarker(leader, own, m); });
 }
 
+namespace {
+
+// Beside the markers: right, left, above, below, the corners; a little farther out next; slid along
+// the markers' sides, for a column or a row of neighbours.
+QList<Candidate> besideCandidates(const QRectF &ownBox, const QSizeF &size)
+{
+    QList<Candidate> beside;
+    const QPointF c = ownBox.center();
+    const double w = size.width(), h = size.height();
+    for (double gap : {2.0, 5.0}) {
+        const double left = ownBox.left() - gap - w, right = ownBox.right() + gap;
+        const double top = ownBox.top() - gap - h, bottom = ownBox.bottom() + gap;
+        for (const QPointF &topLeft :
+             {QPointF(right, c.y() - h / 2), QPointF(left, c.y() - h / 2), QPointF(c.x() - w / 2, top),
+              QPointF(c.x() - w / 2, bottom), QPointF(right, top + h / 2), QPointF(right, bottom - h / 2),
+              QPointF(left, top + h / 2), QPointF(left, bottom - h / 2), QPointF(right - 2, top),
+              QPointF(left + 2, top), QPointF(right - 2, bottom), QPointF(left + 2, bottom)})
+            beside << Candidate{QRectF(topLeft, size), std::nullopt};
+        for (double slide = 3; slide <= h; slide += 3)
+            for (double sign : {-1.0, 1.0}) {
+                beside << Candidate{QRectF(QPointF(right, c.y() - h / 2 + sign * slide), size), std::nullopt};
+                beside << Candidate{QRectF(QPointF(left, c.y() - h / 2 + sign * slide), size), std::nullopt};
+            }
+        for (double slide = 4; slide <= w / 2; slide += 4)
+            for (double sign : {-1.0, 1.0}) {
+                beside << Candidate{QRectF(QPointF(c.x() - w / 2 + sign * slide, top), size), std::nullopt};
+                beside << Candidate{QRectF(QPointF(c.x() - w / 2 + sign * slide, bottom), size),
+                                    std::nullopt};
+            }
+    }
+    return beside;
+}
+
+// A place `distance` px out from the markers in `direction`, joined by a leader from where the line
+// leaves the markers' box; nullopt where it leaves the plot or the line never leaves the box.
+std::optional<Candidate> ringCandidate(const QRectF &ownBox, const QSizeF &size, const QPointF &direction,
+                                       double distance, const QRectF &bounds)
+{
+    const QPointF c = ownBox.center();
+    const double w = size.width(), h = size.height();
+    const QPointF centre = c + QPointF(direction.x() * (distance + ownBox.width() / 2 + w / 2),
+                                       direction.y() * (distance + ownBox.height() / 2 + h / 2));
+    const QRectF rect(centre - QPointF(w / 2, h / 2), size);
+    if (!bounds.contains(rect))
+        return std::nullopt; // never accepted (boxFree): not worth a leader
+    const QPointF to(std::clamp(c.x(), rect.left(), rect.right()),
+                     std::clamp(c.y(), rect.top(), rect.bottom()));
+    QLineF leader(c, to);
+    const double inside =
+        std::min(std::abs(leader.dx()) > 1e-9 ? ownBox.width() / 2 / std::abs(leader.dx()) : 1e9,
+                 std::abs(leader.dy()) > 1e-9 ? ownBox.height() / 2 / std::abs(leader.dy()) : 1e9);
+    if (inside >= 1)
+        return std::nullopt;
+    leader.setP1(leader.pointAt(inside));
+    // A leader too short to see says nothing: such a place is beside its markers and keeps their
+    // rule (kOtherMarkerRatio).
+    return Candidate{rect,
+                     leader.length() >= kShortestLeaderPx ? std::optional<QLineF>(leader) : std::nullopt};
+}
+
+} // namespace
+
 QList<Placement> place(const Scene &scene, const QList<Request> &requests)
 {
     QList<Placement> result(requests.size());
@@ -231,35 +293,7 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
                    });
         };
 
-        // Beside the markers: right, left, above, below, the corners; a little farther out next.
-        QList<Candidate> beside;
-        const QPointF c = ownBox.center();
-        const double w = size.width(), h = size.height();
-        for (double gap : {2.0, 5.0}) {
-            const double left = ownBox.left() - gap - w, right = ownBox.right() + gap;
-            const double top = ownBox.top() - gap - h, bottom = ownBox.bottom() + gap;
-            for (const QPointF &topLeft :
-                 {QPointF(right, c.y() - h / 2), QPointF(left, c.y() - h / 2), QPointF(c.x() - w / 2, top),
-                  QPointF(c.x() - w / 2, bottom), QPointF(right, top + h / 2), QPointF(right, bottom - h / 2),
-                  QPointF(left, top + h / 2), QPointF(left, bottom - h / 2), QPointF(right - 2, top),
-                  QPointF(left + 2, top), QPointF(right - 2, bottom), QPointF(left + 2, bottom)})
-                beside << Candidate{QRectF(topLeft, size), std::nullopt};
-            // Slid along the markers' sides, for a column or a row of neighbours.
-            for (double slide = 3; slide <= h; slide += 3)
-                for (double sign : {-1.0, 1.0}) {
-                    beside << Candidate{QRectF(QPointF(right, c.y() - h / 2 + sign * slide), size),
-                                        std::nullopt};
-                    beside << Candidate{QRectF(QPointF(left, c.y() - h / 2 + sign * slide), size),
-                                        std::nullopt};
-                }
-            for (double slide = 4; slide <= w / 2; slide += 4)
-                for (double sign : {-1.0, 1.0}) {
-                    beside << Candidate{QRectF(QPointF(c.x() - w / 2 + sign * slide, top), size),
-                                        std::nullopt};
-                    beside << Candidate{QRectF(QPointF(c.x() - w / 2 + sign * slide, bottom), size),
-                                        std::nullopt};
-                }
-        }
+        const QList<Candidate> beside = besideCandidates(ownBox, size);
         QList<Marker> rivals; // the markers a label must not read as naming
         if (request.ridge)    // other labels check the grid
             for (const Marker &m : scene.markers)
@@ -301,28 +335,11 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
         if (request.leader)
             for (double distance = 8; distance <= 260 && !chosen; distance += 6)
                 for (const QPointF &direction : kRing) {
-                    const QPointF centre =
-                        c + QPointF(direction.x() * (distance + ownBox.width() / 2 + w / 2),
-                                    direction.y() * (distance + ownBox.height() / 2 + h / 2));
-                    const QRectF rect(centre - QPointF(w / 2, h / 2), size);
-                    if (!bounds.contains(rect))
-                        continue; // never accepted (boxFree): not worth a leader
-
-                    const QPointF to(std::clamp(c.x(), rect.left(), rect.right()),
-                                     std::clamp(c.y(), rect.top(), rect.bottom()));
-                    // From where the line leaves the markers' box.
-                    QLineF leader(c, to);
-                    const double inside = std::min(
-                        std::abs(leader.dx()) > 1e-9 ? ownBox.width() / 2 / std::abs(leader.dx()) : 1e9,
-                        std::abs(leader.dy()) > 1e-9 ? ownBox.height() / 2 / std::abs(leader.dy()) : 1e9);
-                    if (inside >= 1)
+                    const std::optional<Candidate> ring =
+                        ringCandidate(ownBox, size, direction, distance, bounds);
+                    if (!ring)
                         continue;
-                    leader.setP1(leader.pointAt(inside));
-                    // A leader too short to see says nothing: such a place is beside its markers and
-                    // keeps their rule (kOtherMarkerRatio).
-                    const Candidate candidate{rect, leader.length() >= kShortestLeaderPx
-                                                        ? std::optional<QLineF>(leader)
-                                                        : std::nullopt};
+                    const Candidate &candidate = *ring;
                     if (!fits(candidate))
                         continue;
                     if (readsAsOwn(candidate, 1.0)) {

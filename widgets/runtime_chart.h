@@ -8,6 +8,7 @@
 #include "chart_layout.h"
 #include "plot_chart.h"
 #include "run_record.h"
+#include "runtime_scene.h"
 #include "runtime_series.h"
 
 #include <QHash>
@@ -143,7 +144,8 @@ private:
         KeyLegendItem::IconPainter icon;
         QString look; // what the icon shows, to tell whether an entry changed
     };
-    QList<LegendEntry> legendEntries() const;
+    QList<LegendEntry> legendEntries() const; // runtime_scene.h says which
+    KeyLegendItem::IconPainter legendIcon(const runtime_scene::LegendEntry &entry) const;
     QString legendLook() const;
     void setKeyTicks();       // one tick label per bar, or per n-th bar where rows are lower than a label
     void fitValueRange();     // room right of the longest bar for its label, at this width

@@ -1,0 +1,110 @@
+// Where the roofline's texts go, computed from what the chart draws without QCustomPlot: the ridges'
+// names, the memory levels' names beside their lines, the note that counters are missing, and each
+// run's short label (markers too close to tell apart share one list that names each). The rules a
+// single text keeps are roofline_label_placer.h's; this scene decides what is asked of it.
+// Placing is the costliest part of a replot: a LabelScene keeps what it placed last and the data it
+// placed it for (numbers, not their formatted text), so a replot that changed nothing places nothing.
+#pragma once
+
+#include "roofline_scene.h"
+
+#include <QMargins>
+#include <QStringList>
+#include <optional>
+
+namespace gemmscope::roofline_scene {
+
+// A ridge's name at its dot ("ridge 15.32 FLOP/B"), or a memory level's name beside its diagonal.
+struct RidgeText {
+    QString text;
+    double intensity = 0, tflops = 0; // the ridge: (peak / bandwidth, peak)
+    bool labelled = true;             // false: the legend names it (a datasheet ridge beside a measured one)
+    double levelBandwidth = 0;        // GB/s; > 0: a level's name, placed beside its line
+    friend bool operator==(const RidgeText &, const RidgeText &) = default;
+};
+
+// A run's short label ("3", "5a,5b") at the run's shown marker; runs of one label on one spot share it.
+struct PointLabel {
+    MarkRole role = MarkRole::RunModel; // RunModel, RunMeasured or Published: the swatch it lists with
+    double intensity = 0, tflops = 0;
+    QStringList texts;
+    QColor color; // its marker's fill
+    friend bool operator==(const PointLabel &, const PointLabel &) = default;
+};
+
+// What the placement depends on, as data: equal keys place every text where it was.
+struct CacheKey {
+    PlotFrame frame;
+    QString fontFamily;
+    qsizetype markCount = 0; // every marker drawn
+    QList<Mark> moving;      // the marks that move while no run changes: the live point, the selection's
+    QList<PointLabel> labels;
+    QList<RidgeText> ridges;
+    QString note; // the counters note; empty: none
+    friend bool operator==(const CacheKey &, const CacheKey &) = default;
+};
+
+// Everything the chart draws that a text must keep clear of.
+struct Inputs {
+    CacheKey key;
+    QList<Mark> marks;     // every marker drawn, ridges' dots included
+    QList<Polyline> roofs; // no text crosses a roof
+    QList<Polyline> joins; // nor a dotted join (the levels' names may)
+};
+
+// Where one text goes. Hidden texts keep their defaults.
+struct PlacedText {
+    bool visible = false;
+    QString text;
+    QList<Swatch> swatches; // a list's lines, each after a copy of the marker it names
+    int pointSize = 8;
+    bool framed = false; // a list of several runs: one framed box, not labels of what it sits beside
+    QMargins padding;
+    Qt::Alignment align = Qt::AlignLeft | Qt::AlignTop; // how the box hangs from `anchor`
+    QPointF anchor;
+    QRectF rect;
+    std::optional<QLineF> leader; // from its markers' edge to the box, where it sits away from them
+    QList<QPointF> anchors;       // the marker centres it names
+};
+
+enum class NoteCorner { BottomRight, TopLeft };
+
+struct Layout {
+    QList<PlacedText> ridges; // one per CacheKey::ridges entry
+    QList<PlacedText> labels; // one per CacheKey::labels entry (hidden: named in a neighbour's list)
+    NoteCorner note = NoteCorner::BottomRight;
+    QRectF noteRect;
+    // Every visible text, in placing order (ridges, then runs' labels, then the levels' names).
+    struct Entry {
+        QString text;
+        QRectF rect;
+        QList<QPointF> anchors;
+        std::optional<QLineF> leader;
+        bool ridge = false;
+    };
+    QList<Entry> placed;
+};
+
+// A swatch's room at the left of each list line, in pixels.
+inline constexpr int kSwatchRoom = 9;
+// More places than this get no label of their own (hover names them): no plot holds more.
+inline constexpr qsizetype kMaxPointLabels = 150;
+
+class LabelScene {
+public:
+    // Whether the texts placed last were placed for this key (nothing they depend on changed).
+    bool placedFor(const CacheKey &key) const { return m_key && *m_key == key; }
+    void forget() { m_key.reset(); }
+    // Places every text and remembers the key.
+    const Layout &place(const Inputs &inputs);
+    const Layout &layout() const { return m_layout; }
+
+private:
+    std::optional<CacheKey> m_key;
+    Layout m_layout;
+};
+
+// The box of a note, a ridge's or a level's name at the chart's label font.
+QSizeF textSize(const QString &fontFamily, int pointSize, const QString &text, const QMargins &padding = {});
+
+} // namespace gemmscope::roofline_scene

@@ -1,0 +1,203 @@
+// The runtime view's rows drawn one at a time: a run's bar and whisker (or its failure mark) added,
+// moved and removed in place, the cuBLAS FP32 reference, the selection's frame, the value labels.
+#include "chart_row_bars.h"
+#include "chart_text.h"
+#include "plot_theme.h"
+#include "run_color.h"
+#include "runtime_chart.h"
+#include "runtime_chart_style.h"
+
+#include <algorithm>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace gemmscope {
+
+using namespace runtime_chart_style;
+
+QString RuntimeChart::longLabel(const RuntimeSlot &slot)
+{
+    const StageInfo *stage = findStage(slot.run.stage.key());
+    if (stage && stage->isLibrary && slot.label == shortPresetLabel(slot.run.presetKey))
+        return QString::fromStdString(stage->title); // "cuBLAS SGEMM (FP32)": its code says it again
+    return stage ? QStringLiteral("%1  %2").arg(slot.label, runStageTitleText(slot.run)) : slot.label;
+}
+
+void RuntimeChart::addSlotMarks(int row)
+{
+    const RuntimeSlot &slot = m_slots[row];
+    if (!slot.plotted) {
+        if (!m_markFailures)
+            return; // no room for a mark per failure: the table lists them
+        auto *marker = new QCPItemText(m_plot);
+        marker->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        marker->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        marker->position->setAxes(m_plot->xAxis, m_plot->yAxis);
+        marker->position->setCoords(0.0, row);
+        marker->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        marker->setPadding(QMargins(4, 0, 2, 0));
+        marker->setText(QStringLiteral("\u2715 %1: no time").arg(slot.failure));
+        marker->setColor(wrongResultColor());
+        marker->setFont(QFont(font().family(), 8, QFont::Bold));
+        marker->setProperty("runId", slot.run.runId);
+        m_failureMarkers.append(marker);
+        return;
+    }
+    const bool published = slot.run.origin == QLatin1String("worklog");
+    // One QCPBars per stage and preset shade: a stage's presets lie next to each other on the ladder,
+    // and each bar wears its own shade of the stage's colour (run_color.h).
+    const int shade = presetShade(slot.run);
+    const QString groupKey = slot.run.stageKey() + QLatin1Char('#') + QString::number(shade) +
+                             (published ? QStringLiteral("|worklog") : QString());
+    QCPBars *bars = m_barsByGroup.value(groupKey);
+    if (!bars) {
+        bars = new RowBars(m_plot->yAxis, m_plot->xAxis);
+        bars->setName(stageTitleText(slot.run.stage) +
+                      (published ? QStringLiteral(" (T4, worklog)") : QString()));
+        bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
+        bars->setWidth(kBarWidth);
+        const QColor color = shadedStageColor(slot.run.stageKey(), shade);
+        bars->setPen(QPen(color.darker(130)));
+        bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
+        bars->setProperty("stage", slot.run.stageKey());
+        bars->setProperty("published", published);
+        auto *whisker = new RowWhiskers(m_plot->yAxis, m_plot->xAxis);
+        whisker->removeFromLegend();
+        whisker->setDataPlottable(bars);
+        whisker->setPen(QPen(Qt::black, 1));
+        whisker->setWhiskerWidth(6);
+        whisker->setSymbolGap(0); // a bar has no scatter symbol to leave room for at its end
+        m_barsByGroup.insert(groupKey, bars);
+        m_runBars.append(bars);
+        m_whiskers.append(whisker);
+    }
+    bars->addData(row, slot.value);
+    // The whiskers are kept by index, parallel to the bars' data.
+    const qsizetype at = bars->data()->findBegin(row, false) - bars->data()->constBegin();
+    m_whiskers[m_runBars.indexOf(bars)]->data()->insert(
+        at, QCPErrorBarsData(slot.value - slot.low, slot.high - slot.value));
+}
+
+void RuntimeChart::removeSlotMarks(int row)
+{
+    const RuntimeSlot &slot = m_slots[row];
+    if (!slot.plotted) {
+        for (qsizetype i = 0; i < m_failureMarkers.size(); ++i)
+            if (qRound(m_failureMarkers[i]->position->value()) == row) {
+                m_plot->removeItem(m_failureMarkers.takeAt(i));
+                break;
+            }
+        return;
+    }
+    for (qsizetype b = 0; b < m_runBars.size(); ++b) {
+        QCPBars *bars = m_runBars[b];
+        const auto it = bars->data()->findBegin(row, false);
+        if (it == bars->data()->constEnd() || it->key != row)
+            continue;
+        m_whiskers[b]->data()->remove(it - bars->data()->constBegin());
+        bars->data()->remove(row);
+        return;
+    }
+}
+
+void RuntimeChart::shiftRows(int from, int by)
+{
+    // A run inserted into (or taken from) the ladder order moves the rows under it.
+    for (QCPBars *bars : std::as_const(m_runBars))
+        for (auto it = bars->data()->begin(); it != bars->data()->end(); ++it)
+            if (it->key >= from)
+                it->key += by;
+    for (QCPItemText *marker : std::as_const(m_failureMarkers))
+        if (const double row = marker->position->value(); row >= from)
+            marker->position->setCoords(0.0, row + by);
+}
+
+void RuntimeChart::updateReference()
+{
+    // The latest cuBLAS FP32 run of the plotted ones (the few cuBLAS runs, not every run, are copied).
+    QList<RunRecord> cublasRuns;
+    for (qsizetype row = 0; row < m_slots.size(); ++row)
+        if (m_slots[row].run.stage == StageId::CublasFp32)
+            cublasRuns << m_slots[row].run;
+    const std::optional<runtime_scene::ReferenceMark> reference =
+        runtime_scene::referenceMark(cublasRuns, m_valueMode);
+    if (!reference) {
+        if (m_referenceLine)
+            m_plot->removeItem(m_referenceLine);
+        m_referenceLine = nullptr;
+        return;
+    }
+    const double value = reference->value;
+    if (!m_referenceLine) {
+        m_referenceLine = new QCPItemStraightLine(m_plot);
+        m_referenceLine->point1->setAxes(m_plot->xAxis, m_plot->yAxis);
+        m_referenceLine->point2->setAxes(m_plot->xAxis, m_plot->yAxis);
+        m_referenceLine->setPen(QPen(stageColor(stageKeyText(StageId::CublasFp32)), 1.5, Qt::DashLine));
+    }
+    m_referenceLine->point1->setCoords(value, 0);
+    m_referenceLine->point2->setCoords(value, 1);
+    m_referenceLine->setProperty("referenceText", reference->text);
+}
+
+void RuntimeChart::updateSelectionMarks()
+{
+    int selected = -1;
+    if (!m_printing && !m_selectedRunId.isEmpty())
+        selected = int(m_slots.rowOf(m_selectedRunId));
+    if (selected >= 0 && m_slots[selected].plotted) {
+        if (!m_selectionBar) {
+            m_selectionBar = new QCPBars(m_plot->yAxis, m_plot->xAxis);
+            m_selectionBar->setName(QStringLiteral("selected"));
+            m_selectionBar->removeFromLegend();
+            m_selectionBar->setWidth(kBarWidth + 0.12);
+            m_selectionBar->setBrush(Qt::NoBrush);
+            m_selectionBar->setPen(QPen(kSelectionColor, 2.5));
+        }
+        m_selectionBar->data()->clear();
+        m_selectionBar->addData(selected, m_slots[selected].value);
+    } else if (m_selectionBar) {
+        m_plot->removePlottable(m_selectionBar);
+        m_selectionBar = nullptr;
+    }
+    for (QCPItemText *marker : std::as_const(m_failureMarkers))
+        marker->setPen(qRound(marker->position->value()) == selected ? QPen(kSelectionColor, 2)
+                                                                     : QPen(Qt::NoPen));
+}
+
+void RuntimeChart::placeValueLabels()
+{
+    if (m_mode != Mode::Runtime)
+        return;
+    // A value beside every named row (setKeyTicks): a value beside no name would be read as the
+    // named row's. Labels are reused: a run arriving moves a few texts, it creates none.
+    const int stride =
+        std::max({1, m_tickStride, int((m_slots.size() + kMaxLabelledBars - 1) / kMaxLabelledBars)});
+    const QFont valueFont(font().family(), 8);
+    qsizetype used = 0;
+    m_valueLabels.clear();
+    m_valueLabelRows.clear();
+    for (int row = 0; row < m_slots.size(); row += stride) {
+        const RuntimeSlot &slot = m_slots[row];
+        if (!slot.plotted)
+            continue;
+        // A run not comparable with a steady burst says so beside its number (issue 22).
+        const QString text =
+            (m_valueMode == RuntimeValue::Milliseconds ? formatMs(slot.value) : formatTflops(slot.value)) +
+            comparabilityMark(slot.run);
+        const double end = std::max(slot.value, slot.high);
+        if (used == m_labelPool.size())
+            m_labelPool << barValueLabel(m_plot, row, end, text, QColor(0x20, 0x20, 0x20), valueFont);
+        QCPItemText *label = m_labelPool[used++];
+        if (label->text() != text || label->position->coords() != QPointF(end, row)) {
+            label->setText(text);
+            label->position->setCoords(end, row);
+            label->setVisible(true); // hideCrowdedLabels decides after the replot
+        }
+        m_valueLabels << label;
+        m_valueLabelRows << row;
+    }
+    for (qsizetype i = used; i < m_labelPool.size(); ++i)
+        m_labelPool[i]->setVisible(false);
+}
+
+} // namespace gemmscope

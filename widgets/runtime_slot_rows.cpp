@@ -1,0 +1,57 @@
+// The runtime view's rows in ladder order (RuntimeSlotRows, runtime_chart.h).
+#include "runtime_chart.h"
+
+namespace gemmscope {
+
+qsizetype RuntimeSlotRows::rowOf(const QString &runId) const
+{
+    const qsizetype at = m_storeOf.value(runId, -1);
+    return at < 0 ? -1 : m_rows.indexOf(at); // integers: microseconds for 10,000 rows
+}
+
+void RuntimeSlotRows::insert(qsizetype row, RuntimeSlot slot)
+{
+    m_storeOf.insert(slot.run.runId, m_store.size());
+    m_store.append(std::move(slot));
+    m_rows.insert(row, m_store.size() - 1);
+}
+
+void RuntimeSlotRows::removeAt(qsizetype row)
+{
+    m_storeOf.remove(m_store[m_rows[row]].run.runId);
+    m_store[m_rows[row]] = RuntimeSlot{}; // its place stays, empty, until the next rebuild
+    m_rows.removeAt(row);
+}
+
+void RuntimeSlotRows::clear()
+{
+    m_store.clear();
+    m_rows.clear();
+    m_storeOf.clear();
+}
+
+void RuntimeSlotRows::assign(QList<RuntimeSlot> ladder)
+{
+    m_store.clear();
+    m_store.reserve(ladder.size() + ladder.size() / 2 + 256); // room for the runs that arrive
+    m_store.append(std::move(ladder));
+    m_rows.reserve(m_store.capacity());
+    m_rows.resize(m_store.size());
+    std::iota(m_rows.begin(), m_rows.end(), 0);
+    m_storeOf.clear();
+    m_storeOf.reserve(m_store.size());
+    for (qsizetype i = 0; i < m_store.size(); ++i)
+        if (!m_storeOf.contains(m_store[i].run.runId)) // the first row, should a file repeat an id
+            m_storeOf.insert(m_store[i].run.runId, i);
+}
+
+QList<RuntimeSlot> RuntimeSlotRows::toList() const
+{
+    QList<RuntimeSlot> list;
+    list.reserve(m_rows.size());
+    for (const qsizetype at : m_rows)
+        list << m_store[at];
+    return list;
+}
+
+} // namespace gemmscope
