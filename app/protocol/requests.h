@@ -52,11 +52,11 @@ struct KernelSource {
 
 struct RunJob {
     QString id;
-    QString stage;                      // catalog key; required
-    std::optional<KernelSource> kernel; // a custom stage's source; see KernelSource
-    std::optional<ParamValues> params;  // default: the stage's defaults
-    ProblemSize size;                   // required
-    std::optional<long long> seed;      // default 1
+    QString stage;                                     // catalog key; required
+    std::optional<KernelSource> kernel = std::nullopt; // a custom stage's source; see KernelSource
+    std::optional<ParamValues> params;                 // default: the stage's defaults
+    ProblemSize size;                                  // required
+    std::optional<long long> seed;                     // default 1
     std::optional<TimingRequest> timing;
     std::optional<bool> verify;        // default true
     std::optional<bool> counters;      // default false
@@ -73,11 +73,11 @@ struct RunJob {
 struct KernelRequest {
     QString id;
     QString stage;
-    std::optional<KernelSource> kernel; // a custom stage's source; see KernelSource
-    std::optional<ParamValues> params;  // default: the stage's defaults
-    QString arch;                       // "sm_90"; empty: the GPU's
-    std::optional<ProblemSize> size;    // for the catalog's checks
-    QString build;                      // "release" (empty: the default) or "scalar_shared"
+    std::optional<KernelSource> kernel = std::nullopt; // a custom stage's source; see KernelSource
+    std::optional<ParamValues> params;                 // default: the stage's defaults
+    QString arch;                                      // "sm_90"; empty: the GPU's
+    std::optional<ProblemSize> size;                   // for the catalog's checks
+    QString build;                                     // "release" (empty: the default) or "scalar_shared"
     friend bool operator==(const KernelRequest &, const KernelRequest &) = default;
 };
 
@@ -88,8 +88,8 @@ struct CompileJob : KernelRequest {
 struct TraceOwnerJob {
     QString id;
     QString stage;
-    std::optional<KernelSource> kernel; // a custom stage's source; see KernelSource
-    std::optional<ParamValues> params;  // default: the stage's defaults
+    std::optional<KernelSource> kernel = std::nullopt; // a custom stage's source; see KernelSource
+    std::optional<ParamValues> params;                 // default: the stage's defaults
     friend bool operator==(const TraceOwnerJob &, const TraceOwnerJob &) = default;
 };
 
@@ -109,7 +109,7 @@ struct CeilingsJob {
 struct ProfileJob {
     QString id;
     QString stage;
-    std::optional<KernelSource> kernel; // a custom stage's source; see KernelSource
+    std::optional<KernelSource> kernel = std::nullopt; // a custom stage's source; see KernelSource
     std::optional<ParamValues> params;
     ProblemSize size; // required
     std::optional<long long> seed;
