@@ -1,5 +1,6 @@
 // ParameterPanel: live validation with the catalog's sentences, Run disabled while invalid,
 // presets applied in one click, and configurationChanged for the model-driven views.
+#include "custom_stage.h"
 #include "parameter_panel.h"
 #include "plain_text.h"
 #include "preset_item_delegate.h"
@@ -12,6 +13,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QtTest>
 
@@ -257,6 +259,46 @@ private slots:
 
     // The sliders of a stage start and end together: every spin box beside them is as wide as the
     // widest (BM to 256, BK to 64: three digits and two).
+    // A user's kernel joins the stage list when it is configured, after the ladder, with its own
+    // parameters as sliders; the ladder's entries stay as they were.
+    void aUsersKernelJoinsTheStageList()
+    {
+        const std::string text = "/* gemmscope:kernel\n"
+                                 "name gemmscope::mine\n"
+                                 "title Panel test kernel\n"
+                                 "precision fp32\n"
+                                 "param BM 8..64 step 8 default 16\n"
+                                 "param BN {8, 16, 32} default 32\n"
+                                 "block BN, BM\n"
+                                 "grid ceil_div(N, BN), ceil_div(M, BM)\n"
+                                 "*/\n"
+                                 "#include \"common.cuh\"\n";
+        const CustomStageParse parsed = registerCustomKernel({text, "mine.cuh", "naive"});
+        QVERIFY(parsed.problems.empty());
+        ParameterPanel panel;
+        auto *combo = panel.findChild<QComboBox *>("stageCombo");
+        QCOMPARE(combo->count(), int(stages().size()));
+        RunConfig config = panel.config();
+        config.stage = parsed.stage->id;
+        config.params = defaultParams(parsed.stage->id);
+        panel.setConfig(config);
+        const int index = combo->findData(QString::fromStdString(parsed.stage->key));
+        QVERIFY(index > int(stages().size())); // after the ladder and a separator
+        QCOMPARE(combo->currentIndex(), index);
+        QVERIFY2(combo->currentText().contains(QStringLiteral("Panel test kernel (your kernel)")),
+                 qPrintable(combo->currentText()));
+        QVERIFY(combo->currentText().contains(QStringLiteral("copied from Naive")));
+        const QList<QSlider *> sliders =
+            panel.findChildren<QSlider *>(QRegularExpression(QStringLiteral("^slider_")));
+        QCOMPARE(sliders.size(), 2); // BM and BN, the block's parameters
+        QCOMPARE(panel.config().params.size(), std::size_t(2));
+        QCOMPARE(paramValue(panel.config().params, "BN"), 32);
+        // Configured again (another run of it): listed once.
+        panel.setConfig(config);
+        QCOMPARE(combo->findData(QString::fromStdString(parsed.stage->key)), index);
+        QCOMPARE(combo->count(), int(stages().size()) + 2);
+    }
+
     void slidersLineUp()
     {
         ParameterPanel panel;

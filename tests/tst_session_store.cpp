@@ -223,20 +223,23 @@ private slots:
             QCOMPARE(store.indexOf(ids[i]), i);
     }
 
-    // Custom kernels are kept by file name: an edit replaces the text, a removal says whether
-    // there was one.
-    void customKernelsAreKeptByFileName()
+    // Custom kernels are kept by text: an edit is a second version beside the first (runs name
+    // their kernel by its text), the same text once; a removal takes every version of the name.
+    void customKernelsAreKeptByText()
     {
         SessionStore store;
         store.setCustomKernel({"// one", "a.cuh", "tiled_2d"});
         store.setCustomKernel({"// two", "b.cuh", ""});
         store.setCustomKernel({"// one, edited", "a.cuh", "tiled_2d"});
-        QCOMPARE(store.customKernels().size(), size_t(2));
-        QCOMPARE(store.customKernels()[0].text, std::string("// one, edited"));
-        QCOMPARE(store.customKernels()[0].derivedFrom, std::string("tiled_2d"));
-        QVERIFY(store.removeCustomKernel("b.cuh"));
-        QVERIFY(!store.removeCustomKernel("b.cuh"));
+        store.setCustomKernel({"// one", "a.cuh", "tiled_2d"});
+        QCOMPARE(store.customKernels().size(), size_t(3));
+        QCOMPARE(store.customKernels()[0].text, std::string("// one"));
+        QCOMPARE(store.customKernels()[2].text, std::string("// one, edited"));
+        QCOMPARE(store.customKernels()[2].derivedFrom, std::string("tiled_2d"));
+        QVERIFY(store.removeCustomKernel("a.cuh"));
+        QVERIFY(!store.removeCustomKernel("a.cuh"));
         QCOMPARE(store.customKernels().size(), size_t(1));
+        QCOMPARE(store.customKernels()[0].fileName, std::string("b.cuh"));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "custom_stage.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -36,6 +38,14 @@ void Session::edited(Edit edit)
 
 void Session::replace(SessionData data, const QString &filePath)
 {
+    // The session's own kernels become catalog stages before any view reads its runs, which name
+    // them by key. Registering parses; nothing is compiled or run (that waits for the user's Run).
+    for (const CustomKernelSource &kernel : data.customKernels)
+        if (const CustomStageParse parsed = registerCustomKernel(kernel); !parsed.problems.empty())
+            data.notices << tr("The kernel %1 in this session could not be read back (%2): its runs are "
+                               "shown without it.")
+                                .arg(QString::fromStdString(kernel.fileName),
+                                     QString::fromStdString(parsed.problems.front().message));
     SessionStore::replace(std::move(data));
     m_filePath = filePath;
     m_importedFiles.clear();

@@ -225,15 +225,10 @@ SessionStore::ShownProfiles SessionStore::shownProfiles(const RunRecord *selecte
 void SessionStore::setCustomKernel(const CustomKernelSource &kernel)
 {
     auto &kernels = m_data.customKernels;
-    const auto same = std::find_if(kernels.begin(), kernels.end(), [&](const CustomKernelSource &k) {
-        return k.fileName == kernel.fileName;
-    });
-    if (same != kernels.end() && sameKernelSource(*same, kernel))
+    if (std::any_of(kernels.begin(), kernels.end(),
+                    [&](const CustomKernelSource &k) { return sameKernelSource(k, kernel); }))
         return;
-    if (same != kernels.end())
-        *same = kernel;
-    else
-        kernels.push_back(kernel);
+    kernels.push_back(kernel);
     emit customKernelsChanged();
     touch(Edit::Measured); // the user's own text: kept at once
 }
@@ -241,11 +236,11 @@ void SessionStore::setCustomKernel(const CustomKernelSource &kernel)
 bool SessionStore::removeCustomKernel(const std::string &fileName)
 {
     auto &kernels = m_data.customKernels;
-    const auto it = std::find_if(kernels.begin(), kernels.end(),
-                                 [&](const CustomKernelSource &k) { return k.fileName == fileName; });
-    if (it == kernels.end())
+    const auto from = std::remove_if(kernels.begin(), kernels.end(),
+                                     [&](const CustomKernelSource &k) { return k.fileName == fileName; });
+    if (from == kernels.end())
         return false;
-    kernels.erase(it);
+    kernels.erase(from, kernels.end());
     emit customKernelsChanged();
     touch(Edit::Other);
     return true;

@@ -78,9 +78,11 @@ public:
 
     // The kernels the user wrote, as sources (parsing and registering them is the caller's).
     const std::vector<CustomKernelSource> &customKernels() const { return m_data.customKernels; }
-    // Adds a kernel, or replaces the one with the same file name (the user edited it).
+    // Keeps a kernel's text unless the store holds the same one. An edited kernel is another
+    // text, kept beside the first: a run names its kernel by its text's key (customStageKey), so
+    // every version that was compiled or run stays with the runs it explains.
     void setCustomKernel(const CustomKernelSource &kernel);
-    // False when the store holds no kernel of that file name.
+    // Removes every version of that file name; false when the store holds none.
     bool removeCustomKernel(const std::string &fileName);
 
     // A whole new session; the old one's records are freed in a worker thread (10,000 runs took

@@ -59,13 +59,16 @@ CompileActions::CompileActions(std::function<Configured()> configured, MachineCo
                         m_compileJob->compiled().registers),
                      10000);
         updateState();
+        emit compileLog(m_compileJob->lastStage(), m_compileJob->lastLog());
         emit compileFinished(m_lastCompile);
     });
     connect(m_compileJob, &CompileJob::failed, this, [this](const QString &text) {
         m_lastCompile = text;
-        m_report->showMessage(text);
+        // The compiler's own words under the sentence: a user's kernel is fixed from them.
+        m_report->showMessage(text, m_compileJob->lastLog());
         emit message(tr("The compile failed: the Compile tab says why."), 10000);
         updateState();
+        emit compileLog(m_compileJob->lastStage(), m_compileJob->lastLog());
         emit compileFinished(text);
     });
     connect(m_disassembleJob, &CompileJob::finished, this, [this](const QString &, const QString &title) {

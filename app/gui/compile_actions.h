@@ -46,6 +46,8 @@ public:
 signals:
     void message(const QString &text, int timeoutMs); // for the status bar
     void compileFinished(const QString &summary);     // or the reason it failed
+    // The compiler's log of a compile that ended (its errors, or ptxas's report), and its stage.
+    void compileLog(gemmscope::StageId stage, const QString &log);
 
 private:
     std::function<Configured()> m_configured;

@@ -34,6 +34,8 @@ bool CompileJob::start(StageId stage, const ParamValues &params, const ProblemSi
         return false;
     }
     m_stageTitle = QString::fromStdString(info.title);
+    m_stage = stage;
+    m_lastLog.clear();
     // The one request id of this one-shot runner.
     const QString id = QStringLiteral("compile");
     const protocol::KernelRequest kernel{.id = id,
@@ -74,11 +76,13 @@ void CompileJob::handleEvent(const QJsonObject &event)
     } else if (m_kind == Kind::Compile && type == protocol::EventType::Compiled) {
         m_compiled = {};
         protocol::fromJson(event, m_compiled);
+        m_lastLog = m_compiled.ptxasLog;
         releaseRunner();
         emit finished(m_compiled.kernel, summary(m_compiled));
     } else if (type == protocol::EventType::Error) {
         protocol::ErrorEvent error;
         protocol::fromJson(event, error);
+        m_lastLog = error.log;
         releaseRunner();
         emit failed(tr("%1 did not compile: %2").arg(m_stageTitle, error.message));
     }

@@ -45,6 +45,10 @@ public:
     static QString limiterText(const protocol::OccupancyInfo &occupancy);
     // The last compile's report (Kind::Compile, after finished()).
     const protocol::CompiledInfo &compiled() const { return m_compiled; }
+    // The compiler's log of the last answer (NVRTC's errors after failed(), ptxas's report after
+    // finished()) and the stage it compiled: the Editor marks a user's kernel's lines with it.
+    const QString &lastLog() const { return m_lastLog; }
+    StageId lastStage() const { return m_stage; }
     // The last disassembly's PTX and SASS (Kind::Disassemble, after finished()).
     const protocol::DisassemblyEvent &disassembly() const { return m_disassembly; }
 
@@ -66,6 +70,8 @@ private:
     Kind m_kind;
     QPointer<RunnerTransport> m_runner;
     QString m_stageTitle;
+    StageId m_stage;
+    QString m_lastLog;
     protocol::DisassemblyEvent m_disassembly;
     protocol::CompiledInfo m_compiled;
 };

@@ -80,12 +80,12 @@ void CompilePanel::showCompiling(const QString &what)
     render();
 }
 
-void CompilePanel::showMessage(const QString &text)
+void CompilePanel::showMessage(const QString &text, const QString &log)
 {
     m_heading->setText(text);
     m_rows.clear();
     m_limiter.clear();
-    m_log->clear();
+    m_log->setPlainText(log);
     render();
 }
 

@@ -23,7 +23,9 @@ public:
     // `what`: the stage and the architecture built ("Coalesced cooperative loads for sm_90").
     void showCompiled(const QString &what, const protocol::CompiledInfo &compiled);
     void showCompiling(const QString &what);
-    void showMessage(const QString &text); // a failure's sentence, or why there is nothing yet
+    // A failure's sentence (and the compiler's log, shown where a compile's ptxas log is), or why
+    // there is nothing yet.
+    void showMessage(const QString &text, const QString &log = {});
 
     // What is shown, for the tests: (quantity, value) rows, the limiter, the log, the message.
     const QList<QPair<QString, QString>> &rows() const { return m_rows; }

@@ -15,6 +15,8 @@
 
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLocale>
+#include <QMap>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSplitter>
@@ -22,6 +24,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace gemmscope {
 
@@ -367,6 +370,27 @@ void EditorWorkspace::runCurrent()
     if (!m_kernelActions)
         return say(tr("Running your kernel is not connected to the runner in this window."));
     m_kernelActions->run(currentSource());
+}
+
+void EditorWorkspace::showSessionKernels(const std::vector<CustomKernelSource> &sessionKernels)
+{
+    QMap<QString, const CustomKernelSource *> newest; // file name -> its last version
+    for (const CustomKernelSource &kernel : sessionKernels)
+        newest.insert(QString::fromStdString(kernel.fileName), &kernel);
+    QStringList opened;
+    for (const CustomKernelSource *kernel : std::as_const(newest)) {
+        const QString text = QString::fromStdString(kernel->text);
+        const QList<KernelEditor *> open = kernels();
+        if (std::any_of(open.begin(), open.end(), [&](const KernelEditor *e) { return e->text() == text; }))
+            continue;
+        addKernel(text, QString::fromStdString(kernel->fileName),
+                  QString::fromStdString(kernel->derivedFrom));
+        opened << QString::fromStdString(kernel->fileName);
+    }
+    if (!opened.isEmpty())
+        say(tr("The session holds kernels of its own, now open here: %1. Nothing of them was compiled or "
+               "run: Compile (Ctrl+B) or Run (Ctrl+R) when you choose.")
+                .arg(QLocale().createSeparatedList(opened)));
 }
 
 void EditorWorkspace::showCompileLog(const QString &log)

@@ -59,6 +59,11 @@ public:
 
     // The last compile's log (NVRTC's), as problems at their files' lines.
     void showCompileLog(const QString &log);
+    // An opened session's own kernels (the newest text of each file name), each in a tab unless one
+    // holds that text already; said in a sentence: nothing of them is compiled or run.
+    void showSessionKernels(const std::vector<CustomKernelSource> &sessionKernels);
+    // A sentence over the editor (what Compile or Run did, or why not).
+    void say(const QString &sentence);
 
     KernelEditor *currentKernel() const; // the kernel of the current tab (a header's: the last kernel shown)
     CustomKernelSource currentSource() const;
@@ -92,7 +97,6 @@ private:
     void checkNow();
     void refreshProblems();
     void showTabsOrEmpty();
-    void say(const QString &sentence);
     void restoreBuffers(); // from the autosave, when the workspace is made
     void askForStage();
     void askForFile();

@@ -5,6 +5,7 @@
 #include "editor_workspace.h"
 #include "export_actions.h"
 #include "help_dialog.h"
+#include "kernel_bridge.h"
 #include "kernel_buffers.h"
 #include "notice_bar.h"
 #include "open_actions.h"
@@ -174,6 +175,7 @@ void MainWindow::buildActions()
         m_views.kernel.machineCode, m_views.kernel.compile, this);
     connect(m_compileActions, &CompileActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_compileActions, &CompileActions::compileFinished, this, &MainWindow::compileFinished);
+    new KernelBridge(m_views.panel, m_compileActions, m_runActions, m_session, m_views.editor, this);
     connect(m_views.panel, &ParameterPanel::configurationChanged, this, [this] {
         if (m_views.sassShown())
             disassembleCurrent();
@@ -218,6 +220,7 @@ void MainWindow::connectSession()
                                         .trimmed());
         followSessionSize();
         selectARunIfTheWorkspaceNeedsOne();
+        m_views.editor->showSessionKernels(m_session->customKernels());
     });
     // New rows and finished runs may need wider columns; a preliminary median (progress) does not.
     connect(m_session, &Session::runAdded, m_views.tables, &ResultsTables::scheduleFit);

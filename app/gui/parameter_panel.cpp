@@ -605,9 +605,31 @@ void ParameterPanel::buildParamRows()
         row.spin->setFixedWidth(spinWidth);
 }
 
+// A user's kernel joins the stage list the first time it is configured (from the editor, a
+// session, a run of the table), under a separator after the ladder, and stays for the session.
+void ParameterPanel::listCustomStage(StageId stage)
+{
+    const StageInfo *info = findStage(stage.key());
+    if (!info || !info->isCustom || m_stageCombo->findData(stageKeyText(stage)) >= 0)
+        return;
+    if (m_stageCombo->count() == int(stages().size()))
+        m_stageCombo->insertSeparator(m_stageCombo->count());
+    const QString face = tr("%1 (your kernel)").arg(QString::fromStdString(info->title));
+    const QString from =
+        info->derivedFrom.empty()
+            ? tr("written from a blank kernel")
+            : tr("copied from %1").arg(stageTitleText(StageId(std::string_view(info->derivedFrom))));
+    const QString text = QStringLiteral("%1 — %2").arg(face, from);
+    m_stageCombo->addItem(text, stageKeyText(stage));
+    const int index = m_stageCombo->count() - 1;
+    m_stageCombo->setItemData(index, text, Qt::ToolTipRole);
+    m_stageCombo->setItemData(index, face, ElidingComboBox::kFaceRole);
+}
+
 void ParameterPanel::syncControlsFromConfig()
 {
     m_syncing = true;
+    listCustomStage(m_config.stage);
     for (int i = 0; i < m_stageCombo->count(); ++i)
         if (m_stageCombo->itemData(i).toString().toStdString() == m_config.stage.key())
             m_stageCombo->setCurrentIndex(i);

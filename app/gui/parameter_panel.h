@@ -52,6 +52,7 @@ signals:
 private:
     void buildParamRows();
     void syncControlsFromConfig();
+    void listCustomStage(StageId stage);
     void configEdited(); // after any control changed m_config
     void updateValidation();
     void updateFieldNotes();
