@@ -14,6 +14,8 @@
 
 #include "support/file_bytes.h"
 
+#include <QAction>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -111,7 +113,36 @@ private slots:
         editor->runCurrent();
         QVERIFY2(editor->notice().startsWith(QStringLiteral("Not run:")), qPrintable(editor->notice()));
         QVERIFY(editor->notice().contains(QStringLiteral("Ctrl+B")));
+        // Run Kernel looks as the window's Run does: off, with the reason on hover.
+        QAction *runKernel = editor->action("actionKernelRun");
+        QVERIFY(!runKernel->isEnabled());
+        QVERIFY2(runKernel->toolTip().contains(QStringLiteral("Compile (Ctrl+B) works without a GPU")),
+                 qPrintable(runKernel->toolTip()));
         QVERIFY(window.session()->customKernels().empty());
+    }
+
+    // A kernel copied from a stage shows what it changed from it, as the ladder shows its steps; a
+    // blank kernel has no stage to compare with and says so.
+    void aCopyShowsItsDiffFromTheStage()
+    {
+        MainWindow window(options());
+        auto *editor = window.findChild<EditorWorkspace *>();
+        KernelEditor *copy = editor->newFromStage(QStringLiteral("coalesced"));
+        QVERIFY(copy);
+        copy->setText(copy->text() + QStringLiteral("// my change\n"));
+        KernelEditor *diff = editor->showDiffFromStage();
+        QVERIFY(diff);
+        QVERIFY(diff->isReadOnly());
+        const QStringList lines = diff->text().split(QLatin1Char('\n'));
+        QVERIFY(lines.contains(QStringLiteral("+ // my change")));
+        QVERIFY(lines.contains(QStringLiteral("  #include \"common.cuh\"")) ||
+                lines.filter(QStringLiteral("  #include")).size() > 0);
+        QVERIFY(lines.filter(QRegularExpression(QStringLiteral("^[-+] "))).size() <
+                lines.filter(QRegularExpression(QStringLiteral("^  "))).size());
+        QVERIFY(editor->newBlankKernel());
+        QVERIFY(!editor->showDiffFromStage());
+        QVERIFY2(editor->notice().contains(QStringLiteral("not copied from a stage")),
+                 qPrintable(editor->notice()));
     }
 
     // Someone else's session with a kernel of their own and its run: the kernel is a stage again
@@ -154,7 +185,7 @@ private slots:
         const QList<KernelEditor *> open = editor->kernels();
         QVERIFY(std::any_of(open.begin(), open.end(),
                             [&](const KernelEditor *e) { return e->text().toStdString() == text; }));
-        QVERIFY2(editor->notice().contains(QStringLiteral("Nothing of them was compiled or run")),
+        QVERIFY2(editor->notice().contains(QStringLiteral("None of them has been compiled or run yet")),
                  qPrintable(editor->notice()));
         QCOMPARE(window.session()->find(QStringLiteral("t1"))->stage, stage->id);
     }

@@ -5,6 +5,7 @@
 // embedded default session's recorded H200 sweeps are shown on first open, the empty state is
 // text, Start without a runner is off with its reason, Export writes the print layout, a clicked
 // cell says what it loaded, and text from files is plain text in every label.
+#include "custom_stage.h"
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
@@ -96,6 +97,7 @@ private slots:
     void exportWritesThePrintLayout();
     void cellClickSaysWhatItLoaded();
     void textFromFilesIsPlainInEveryLabel();
+    void aUsersKernelIsSweptOnceThePanelHasIt();
 
 private:
     QTemporaryDir m_dir;
@@ -439,6 +441,34 @@ void TestSweepView::textFromFilesIsPlainInEveryLabel()
                 QVERIFY2(label->textFormat() == Qt::PlainText, qPrintable(label->objectName()));
             }
     QVERIFY(seen >= 2); // the heatmap's summary and the size chart's note name the host
+}
+
+// A user's kernel with two parameters joins the form's stages when the panel is set to it, and the
+// sweep's axes are its parameters.
+void TestSweepView::aUsersKernelIsSweptOnceThePanelHasIt()
+{
+    const std::string text = "/* gemmscope:kernel\nname gemmscope::swept\ntitle Swept kernel\n"
+                             "param BM 8..64 step 8 default 16\nparam BN 8..64 step 8 default 16\n"
+                             "block BN, BM\ngrid ceil_div(N, BN), ceil_div(M, BM)\n*/\n";
+    const CustomStageParse parsed = registerCustomKernel({text, "swept.cuh", ""});
+    QVERIFY(parsed.stage);
+    Session session;
+    test::ControlledSweepView view(&session);
+    auto *stage = view.findChild<QComboBox *>(QStringLiteral("sweepStage"));
+    QVERIFY(stage->findData(QString::fromStdString(parsed.stage->key)) < 0);
+    RunConfig panel;
+    panel.stage = parsed.stage->id;
+    panel.params = defaultParams(parsed.stage->id);
+    view.setBaseConfig(panel);
+    QCOMPARE(stage->currentData().toString(), QString::fromStdString(parsed.stage->key));
+    QCOMPARE(stage->currentText(), QStringLiteral("Swept kernel (your kernel)"));
+    auto *x = view.findChild<QComboBox *>(QStringLiteral("sweepX"));
+    QStringList axes;
+    for (int i = 0; i < x->count(); ++i)
+        axes << x->itemText(i);
+    QVERIFY2(axes.join(QLatin1Char(',')).contains(QStringLiteral("BM")), qPrintable(axes.join(',')));
+    view.setBaseConfig(panel); // listed once
+    QCOMPARE(stage->findText(QStringLiteral("Swept kernel (your kernel)")), stage->currentIndex());
 }
 
 QTEST_MAIN(TestSweepView)

@@ -79,7 +79,7 @@ void SweepView::buildForm()
 {
     m_stage = new QComboBox;
     m_stage->setObjectName(QStringLiteral("sweepStage"));
-    // Named as the parameter panel names them ("3. Coalesced cooperative loads"), not by their
+    // Named as the parameter panel names them ("Coalesced cooperative loads"), not by their
     // keys: one stage, one name in every view. The key stays the item's data (and its tooltip).
     const auto &all = stages();
     for (std::size_t i = 0; i < all.size(); ++i)
@@ -228,6 +228,14 @@ void SweepView::setBaseConfig(const RunConfig &config)
     // comes (the form said "naive" beside a panel on "coalesced": review item 6): "fixed (the
     // panel's values)" must mean the stage the panel shows. A recorded sweep on the heatmap stays.
     const bool stageChanged = !m_hasBase || config.stage != m_base.stage;
+    // A user's kernel with two parameters or more is swept as a stage is, once the panel has it.
+    if (const StageInfo *info = findStage(config.stage.key());
+        info && info->isCustom && info->params.size() >= 2 &&
+        m_stage->findData(QString::fromStdString(info->key)) < 0) {
+        m_stage->addItem(tr("%1 (your kernel)").arg(QString::fromStdString(info->title)),
+                         QString::fromStdString(info->key));
+        m_stage->setItemData(m_stage->count() - 1, QString::fromStdString(info->key), Qt::ToolTipRole);
+    }
     m_base = config;
     m_hasBase = true;
     if (const int index = m_stage->findData(QString::fromStdString(config.stage.str()));

@@ -8,6 +8,7 @@
 #include "kernel_problems_view.h"
 #include "kernel_sources.h"
 #include "notice_bar.h"
+#include "source_diff.h"
 #include "stage_catalog.h"
 #include "stage_kernel_copy.h"
 #include "stage_source_dialog.h"
@@ -152,6 +153,9 @@ void EditorWorkspace::createActions()
          [this] { newBlankKernel(); });
     make("actionKernelOpen", tr("&Open Kernel…"), tr("Open a .cuh or .cu file of at most 1 MiB"), {},
          [this] { askForFile(); });
+    make("actionKernelDiff", tr("&Diff from Its Stage"),
+         tr("Show what the current kernel changed from the stage it was copied from"), {},
+         [this] { showDiffFromStage(); });
     make("actionKernelExport", tr("&Export Kernel…"), tr("Write the current kernel to a .cuh file"), {},
          [this] { askForExport(); });
     make("actionKernelCompile", tr("&Compile Kernel"),
@@ -178,8 +182,9 @@ QWidget *EditorWorkspace::buildToolBar()
     auto *bar = new QToolBar;
     bar->setObjectName(QStringLiteral("kernelToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    for (const char *name : {"actionKernelNewFromStage", "actionKernelNewBlank", "actionKernelOpen",
-                             "actionKernelExport", "-", "actionKernelCompile", "actionKernelRun"}) {
+    for (const char *name :
+         {"actionKernelNewFromStage", "actionKernelNewBlank", "actionKernelOpen", "actionKernelExport",
+          "actionKernelDiff", "-", "actionKernelCompile", "actionKernelRun"}) {
         if (QByteArray(name) == "-")
             bar->addSeparator();
         else
@@ -372,6 +377,49 @@ void EditorWorkspace::runCurrent()
     m_kernelActions->run(currentSource());
 }
 
+KernelEditor *EditorWorkspace::showDiffFromStage()
+{
+    const KernelEditor *kernel = currentKernel();
+    if (!kernel) {
+        say(tr("There is no kernel to compare: create or open one first (Kernel menu)."));
+        return nullptr;
+    }
+    const Tab tab = m_tabInfo.value(const_cast<KernelEditor *>(kernel));
+    const StageInfo *stage = findStage(tab.derivedFrom.toStdString());
+    if (!stage || stage->sourceFile.empty()) {
+        say(tr("%1 was not copied from a stage of the ladder: there is no stage source to compare it with.")
+                .arg(tab.fileName));
+        return nullptr;
+    }
+    // As the Kernel workspace shows a stage's diff from the one before it: unified, whole file.
+    QStringList lines;
+    const std::string_view before = embeddedKernelSource(stage->sourceFile);
+    for (const DiffLine &line : diffLines(before, kernel->text().toStdString()))
+        lines << (line.kind == DiffLine::Kind::Added     ? QStringLiteral("+ ")
+                  : line.kind == DiffLine::Kind::Removed ? QStringLiteral("- ")
+                                                         : QStringLiteral("  ")) +
+                     QString::fromStdString(line.text);
+    const QString name = tr("diff: %1 from %2").arg(tab.fileName, QString::fromStdString(stage->sourceFile));
+    for (auto it = m_tabInfo.cbegin(); it != m_tabInfo.cend(); ++it)
+        if (it.value().header && it.value().fileName == name) {
+            it.key()->setHeaderReadOnly(false);
+            it.key()->setText(lines.join(QLatin1Char('\n')));
+            it.key()->setHeaderReadOnly(true);
+            m_tabs->setCurrentWidget(it.key());
+            return it.key();
+        }
+    auto *diff = new KernelEditor;
+    diff->setObjectName(QStringLiteral("diffEditor"));
+    diff->setText(lines.join(QLatin1Char('\n')));
+    diff->setHeaderReadOnly(true);
+    m_tabInfo.insert(diff, {.fileName = name, .derivedFrom = {}, .header = true});
+    const int index = m_tabs->addTab(diff, name);
+    m_tabs->setTabToolTip(index, tr("What %1 changed from the stage %2: + added, - removed; read-only")
+                                     .arg(tab.fileName, QString::fromStdString(stage->title)));
+    m_tabs->setCurrentWidget(diff);
+    return diff;
+}
+
 void EditorWorkspace::showSessionKernels(const std::vector<CustomKernelSource> &sessionKernels)
 {
     QMap<QString, const CustomKernelSource *> newest; // file name -> its last version
@@ -388,8 +436,8 @@ void EditorWorkspace::showSessionKernels(const std::vector<CustomKernelSource> &
         opened << QString::fromStdString(kernel->fileName);
     }
     if (!opened.isEmpty())
-        say(tr("The session holds kernels of its own, now open here: %1. Nothing of them was compiled or "
-               "run: Compile (Ctrl+B) or Run (Ctrl+R) when you choose.")
+        say(tr("The session holds kernels of its own, now open here: %1. None of them has been compiled or "
+               "run yet: that waits for Compile (Ctrl+B) or Run (Ctrl+R).")
                 .arg(QLocale().createSeparatedList(opened)));
 }
 

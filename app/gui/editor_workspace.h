@@ -59,6 +59,9 @@ public:
 
     // The last compile's log (NVRTC's), as problems at their files' lines.
     void showCompileLog(const QString &log);
+    // A read-only tab with the current kernel's diff from the stage it was copied from (made
+    // again if there is one); nullptr, with a sentence, for a kernel copied from no stage.
+    KernelEditor *showDiffFromStage();
     // An opened session's own kernels (the newest text of each file name), each in a tab unless one
     // holds that text already; said in a sentence: nothing of them is compiled or run.
     void showSessionKernels(const std::vector<CustomKernelSource> &sessionKernels);

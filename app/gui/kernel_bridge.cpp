@@ -6,6 +6,8 @@
 #include "run_actions.h"
 #include "session.h"
 
+#include <QAction>
+
 namespace gemmscope {
 
 KernelBridge::KernelBridge(ParameterPanel *panel, CompileActions *compile, RunActions *run, Session *session,
@@ -13,6 +15,18 @@ KernelBridge::KernelBridge(ParameterPanel *panel, CompileActions *compile, RunAc
     : QObject(parent), m_panel(panel), m_compile(compile), m_run(run), m_session(session), m_editor(editor)
 {
     editor->setKernelActions(this);
+    // Run Kernel is off, with the runner's reason, exactly when the window's Run is (no GPU here).
+    const auto follow = [this](bool on, const QString &why) {
+        QAction *runKernel = m_editor->action("actionKernelRun");
+        runKernel->setEnabled(on);
+        const QString tip = on ? tr("Verify the current kernel against cuBLAS, then time it on the GPU")
+                               : tr("%1 Compile (Ctrl+B) works without a GPU.").arg(why);
+        runKernel->setToolTip(tip);
+        runKernel->setStatusTip(tip);
+    };
+    follow(run->runnerAvailable(), run->runnerStatus());
+    connect(run, &RunActions::stateChanged, this,
+            [this, follow] { follow(m_run->runnerAvailable(), m_run->runnerStatus()); });
     // Only a user's kernel's log marks the editor: a built-in stage's compile is the Compile tab's.
     connect(compile, &CompileActions::compileLog, this, [this](StageId stage, const QString &log) {
         if (const StageInfo *info = findStage(stage.key()); info && info->isCustom)

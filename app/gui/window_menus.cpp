@@ -30,8 +30,8 @@ const MenuLayout kMenus[] = {
      {"actionRun", "actionRunLadder", "actionProfile", "actionCancel", "-", "actionCompile",
       "@compileArchMenu"}},
     {QT_TRANSLATE_NOOP("WindowMenus", "&Kernel"),
-     {"actionKernelNewFromStage", "actionKernelNewBlank", "actionKernelOpen", "actionKernelExport", "-",
-      "actionKernelCompile", "actionKernelRun"}},
+     {"actionKernelNewFromStage", "actionKernelNewBlank", "actionKernelOpen", "actionKernelExport",
+      "actionKernelDiff", "-", "actionKernelCompile", "actionKernelRun"}},
     {QT_TRANSLATE_NOOP("WindowMenus", "&Help"), {"actionReadingGuide", "actionGlossary", "actionShortcuts"}},
 };
 
