@@ -244,6 +244,11 @@ private slots:
         KernelEditor *editor = workspace->newFromStage(QStringLiteral("naive"));
         QVERIFY(editor);
         editor->setFocus();
+        // Without a runner Run Kernel is off as the window's Run is; the keys are what is tested
+        // here, so it is switched on as a runner would.
+        QAction *runKernel = workspace->action("actionKernelRun");
+        QVERIFY(!runKernel->isEnabled());
+        runKernel->setEnabled(true);
         QTest::keyClick(editor, Qt::Key_B, Qt::ControlModifier);
         QTest::keyClick(editor, Qt::Key_R, Qt::ControlModifier);
         QCOMPARE(actions.compiled.size(), 1);

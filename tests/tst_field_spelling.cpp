@@ -43,6 +43,7 @@ const Codec kCodecs[] = {
     {"app/core/size_sweep_summary.cpp", "the bench's size-sweep file (--size-sweep --json)"},
     {"app/core/sweep_file.cpp", "the bench's sweep files and the Sweep views' exports, read back"},
     {"app/core/results_export.cpp", "the results CSV: its column names (with units) are its format"},
+    {"app/core/kernel_buffers.cpp", "the Editor's autosave file, read back by the Editor only"},
     {"app/runner/ceilings.cpp", "the runner's ceilings cache file, read back by the runner only"},
     {"app/runner/nvrtc_compiler.cpp", "the runner's CUBIN cache info file, read back by the runner only"},
 };

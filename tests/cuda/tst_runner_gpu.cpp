@@ -645,8 +645,14 @@ private slots:
             QVERIFY2(o.toInt() >= 0 && o.toInt() < threads,
                      "every element stored once by a thread of the block");
 
-        // The diagrams' model must say the same.
+        // The diagrams' model must say the same, where the stage has one. A stage the catalog
+        // gives no mapping (the persistent TF32 stage: its views say "not modelled") is checked
+        // by its trace alone, above.
         const KernelShapeResult shape = kernelShape(p->stage, p->params);
+        if (!stageInfo(p->stage).model.mapping) {
+            QVERIFY(!shape.shape);
+            return;
+        }
         QVERIFY2(shape.shape, shape.error.c_str());
         QCOMPARE(rows, shape.shape->bm);
         QCOMPARE(cols, shape.shape->bn);
