@@ -9,6 +9,7 @@
 #include "main_window.h"
 #include "parameter_panel.h"
 #include "session.h"
+#include "support/gpu_window.h"
 #include "workspaces.h"
 
 #include <QDir>
@@ -45,14 +46,7 @@ class TestKernelBridgeGpu : public QObject {
 
     std::unique_ptr<MainWindow> startWindow()
     {
-        auto window = std::make_unique<MainWindow>(MainWindow::Options{
-            .startRunner = true, .restoreSettings = false, .autosavePath = m_dir.filePath("autosave.json")});
-        window->resize(1600, 1000);
-        window->show();
-        const QString starting = window->runnerStatus();
-        (void)QTest::qWaitFor([&] { return window->runnerAvailable() || window->runnerStatus() != starting; },
-                              60000);
-        return window;
+        return test::startGpuWindow(m_dir.filePath("autosave.json"));
     }
 
     static const RunRecord *lastFinished(MainWindow &window)
@@ -64,15 +58,7 @@ class TestKernelBridgeGpu : public QObject {
         return last.status == RunStatus::Ok || last.status == RunStatus::Failed ? &last : nullptr;
     }
 
-    void screenshot(MainWindow &window, const QString &name)
-    {
-        const QString shots = qEnvironmentVariable("GEMMSCOPE_SCREENSHOT_DIR");
-        if (shots.isEmpty())
-            return;
-        QDir().mkpath(shots);
-        QTest::qWait(300);
-        QVERIFY(window.grab().save(QDir(shots).filePath(name)));
-    }
+    void screenshot(MainWindow &window, const QString &name) { QVERIFY(test::saveWindowShot(window, name)); }
 
 private slots:
     void initTestCase()

@@ -8,6 +8,7 @@
 #include "run_selection.h"
 #include "runner_client.h"
 #include "session.h"
+#include "support/gpu_window.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -25,16 +26,7 @@ class TestMainWindowGpu : public QObject {
     // The window with a started runner, or a skip with the reason there is none.
     std::unique_ptr<MainWindow> startWindow(const QTemporaryDir &dir)
     {
-        auto window = std::make_unique<MainWindow>(MainWindow::Options{
-            .startRunner = true, .restoreSettings = false, .autosavePath = dir.filePath("autosave.json")});
-        window->resize(1600, 1000);
-        window->show();
-        // The client lives in a worker thread: wait until the window itself has taken in the
-        // runner's status (a queued signal), not just until the client emitted it.
-        const QString starting = window->runnerStatus();
-        const auto settled = [&] { return window->runnerAvailable() || window->runnerStatus() != starting; };
-        (void)QTest::qWaitFor(settled, 60000); // the caller skips with the status if it never came up
-        return window;
+        return test::startGpuWindow(dir.filePath("autosave.json"));
     }
 
     // Presses Run and waits for the run to end; returns it.
@@ -54,15 +46,7 @@ class TestMainWindowGpu : public QObject {
         return window.session()->runs().last();
     }
 
-    void screenshot(MainWindow &window, const QString &name)
-    {
-        const QString shots = qEnvironmentVariable("GEMMSCOPE_SCREENSHOT_DIR");
-        if (shots.isEmpty())
-            return;
-        QDir().mkpath(shots);
-        QTest::qWait(200);
-        QVERIFY(window.grab().save(QDir(shots).filePath(name)));
-    }
+    void screenshot(MainWindow &window, const QString &name) { QVERIFY(test::saveWindowShot(window, name)); }
 
 private slots:
     void initTestCase()

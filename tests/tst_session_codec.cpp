@@ -4,6 +4,7 @@
 // their edges and text with markup survive.
 #include "session_codec.h"
 #include "stage_catalog.h"
+#include "support/stored_runs.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -16,41 +17,8 @@ using namespace gemmscope;
 
 namespace {
 
-RunRecord okRun(const QString &id, double ms)
-{
-    RunRecord r;
-    r.runId = id;
-    r.stage = stageIdOf(QStringLiteral("coalesced"));
-    r.presetKey = QStringLiteral("worklog-3");
-    r.params = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}};
-    r.m = 1024, r.n = 2048, r.k = 512;
-    r.status = RunStatus::Ok;
-    r.origin = QStringLiteral("measured");
-    r.medianMs = ms, r.p20Ms = ms * 0.99, r.p80Ms = ms * 1.02, r.minMs = ms * 0.98;
-    r.count = 17;
-    r.flushL2 = true;
-    r.tflops = 2.0 * 1024 * 2048 * 512 / (ms * 1e9);
-    r.relError = 3.5e-7;
-    r.tolerance = 1e-5;
-    r.registers = 64, r.staticSmemBytes = 4096, r.occupancy = 0.5;
-    r.occupancyLimiter = QStringLiteral("registers");
-    r.gpuName = QStringLiteral("NVIDIA H200"), r.gpuArch = QStringLiteral("sm_90");
-    r.smClockMHz = 1980;
-    r.timestamp = QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5, 600), Qt::UTC);
-    return r;
-}
-
-RunRecord failedRun(const QString &id)
-{
-    RunRecord r = okRun(id, 1);
-    r.status = RunStatus::Failed;
-    r.medianMs = r.p20Ms = r.p80Ms = r.minMs = r.tflops = 0;
-    r.count = 0;
-    r.errorKind = QStringLiteral("wrong_result");
-    r.errorMessage = QStringLiteral("The result differs from cuBLAS.");
-    r.relError = 0.3;
-    return r;
-}
+using test::failedRun;
+using test::okRun;
 
 protocol::ProfileEvent profileOf(const QString &stage)
 {
