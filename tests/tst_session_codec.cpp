@@ -20,25 +20,7 @@ namespace {
 using test::failedRun;
 using test::okRun;
 
-protocol::ProfileEvent profileOf(const QString &stage)
-{
-    protocol::ProfileEvent p;
-    p.id = QStringLiteral("p-") + stage;
-    p.stage = stage;
-    p.size = {4096, 4096, 4096};
-    p.gpu.name = QStringLiteral("NVIDIA H200");
-    p.gpu.arch = p.arch = QStringLiteral("sm_90");
-    p.samplingPeriod = 10;
-    p.totalSamples = 1234;
-    protocol::ProfileInstruction i;
-    i.function = QStringLiteral("k");
-    i.pc = 16;
-    i.sass = QStringLiteral("LDS.128 R4, [R2+0x10]");
-    i.stalls = {{"mio_throttle", 1000}, {"selected", 234}};
-    p.instructions = {i};
-    p.timestamp = QStringLiteral("2026-12-01T21:10:00Z");
-    return p;
-}
+using test::profileOf;
 
 // A session with something in every field a file keeps.
 SessionData everyField()

@@ -3,6 +3,7 @@
 // every change.
 #include "session_store.h"
 #include "stage_catalog.h"
+#include "support/stored_runs.h"
 
 #include <QSignalSpy>
 #include <QtTest>
@@ -25,17 +26,7 @@ RunRecord runOf(const QString &id, RunStatus status = RunStatus::Ok)
     return r;
 }
 
-protocol::ProfileEvent profileOf(const QString &stage)
-{
-    protocol::ProfileEvent p;
-    p.id = QStringLiteral("p-") + stage;
-    p.stage = stage;
-    p.size = {4096, 4096, 4096};
-    p.gpu.name = QStringLiteral("NVIDIA H200");
-    p.gpu.arch = p.arch = QStringLiteral("sm_90");
-    p.timestamp = QStringLiteral("2026-12-01T21:10:00Z");
-    return p;
-}
+using test::profileOf;
 
 SweepData sweepOf(const QString &id)
 {

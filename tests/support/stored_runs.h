@@ -1,7 +1,8 @@
-// Two runs as a session file stores them, every field set: a finished one and a wrong one. The
-// session and session codec tests write and read them back.
+// Two runs as a session file stores them, every field set: a finished one and a wrong one; and a
+// profile of one instruction. The session, store and codec tests write and read them back.
 #pragma once
 
+#include "events.h"
 #include "run_record.h"
 
 #include <QDateTime>
@@ -43,6 +44,26 @@ inline RunRecord failedRun(const QString &id)
     r.errorMessage = QStringLiteral("The result differs from cuBLAS.");
     r.relError = 0.3;
     return r;
+}
+
+inline protocol::ProfileEvent profileOf(const QString &stage)
+{
+    protocol::ProfileEvent p;
+    p.id = QStringLiteral("p-") + stage;
+    p.stage = stage;
+    p.size = {4096, 4096, 4096};
+    p.gpu.name = QStringLiteral("NVIDIA H200");
+    p.gpu.arch = p.arch = QStringLiteral("sm_90");
+    p.samplingPeriod = 10;
+    p.totalSamples = 1234;
+    protocol::ProfileInstruction i;
+    i.function = QStringLiteral("k");
+    i.pc = 16;
+    i.sass = QStringLiteral("LDS.128 R4, [R2+0x10]");
+    i.stalls = {{"mio_throttle", 1000}, {"selected", 234}};
+    p.instructions = {i};
+    p.timestamp = QStringLiteral("2026-12-01T21:10:00Z");
+    return p;
 }
 
 } // namespace gemmscope::test
