@@ -232,8 +232,7 @@ void SweepView::setBaseConfig(const RunConfig &config)
     if (const StageInfo *info = findStage(config.stage.key());
         info && info->isCustom && info->params.size() >= 2 &&
         m_stage->findData(QString::fromStdString(info->key)) < 0) {
-        m_stage->addItem(tr("%1 (your kernel)").arg(QString::fromStdString(info->title)),
-                         QString::fromStdString(info->key));
+        m_stage->addItem(customStageListText(*info), QString::fromStdString(info->key));
         m_stage->setItemData(m_stage->count() - 1, QString::fromStdString(info->key), Qt::ToolTipRole);
     }
     m_base = config;

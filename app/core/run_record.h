@@ -37,6 +37,11 @@ inline QString stageListText(std::size_t catalogIndex)
 {
     return QString::fromStdString(stages()[catalogIndex].title);
 }
+// A user's kernel in those lists, after the ladder: "My tiled kernel (your kernel)".
+inline QString customStageListText(const StageInfo &stage)
+{
+    return QStringLiteral("%1 (your kernel)").arg(QString::fromStdString(stage.title));
+}
 inline StageId stageIdOf(const QString &key)
 {
     const QByteArray utf8 = key.toUtf8();

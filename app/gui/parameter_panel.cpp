@@ -614,7 +614,7 @@ void ParameterPanel::listCustomStage(StageId stage)
         return;
     if (m_stageCombo->count() == int(stages().size()))
         m_stageCombo->insertSeparator(m_stageCombo->count());
-    const QString face = tr("%1 (your kernel)").arg(QString::fromStdString(info->title));
+    const QString face = customStageListText(*info);
     const QString from =
         info->derivedFrom.empty()
             ? tr("written from a blank kernel")
