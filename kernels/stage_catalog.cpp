@@ -838,8 +838,8 @@ std::vector<StageInfo> buildStages()
         .summary = "wgmma_tma_tf32 without its two passes: B is read as it is, N-major, into registers (the "
                    "wgmma operand that may be in any layout) and rounded to TF32 on the way; A's tile is "
                    "rounded by the copy engine (or in shared memory by the producer warpgroup); blocks stay "
-                   "resident and walk the output tiles, loading the next tile while storing the last. Built "
-                   "for sm_90a.",
+                   "resident and walk the output tiles, loading the next tile while storing the last; pairs "
+                   "of blocks (2-block clusters) share A's tile through TMA multicast. Built for sm_90a.",
         .sourceFile = "wgmma_persistent_tf32.cuh",
         .kernelName = "gemmscope::wgmma_persistent_tf32",
         .params = {wgmmaRowsParam(256), wgmmaColumnsParam(128),
@@ -851,9 +851,14 @@ std::vector<StageInfo> buildStages()
                                "Who rounds A's tile, which the tensor core would truncate: 0 the copy "
                                "engine as it copies (a TF32 tensor map), 1 three producer warps in shared "
                                "memory (a read and a write of every tile).",
-                               {0, 1}, 0)},
+                               {0, 1}, 0),
+                   choiceParam("CLUSTER", "Blocks sharing A's tile (CLUSTER)",
+                               "1: every block copies its own A tile. 2: two blocks side by side form a "
+                               "cluster; each copies half of A's tile into both (TMA multicast), so A is "
+                               "read from L2 once for the pair.",
+                               {1, 2}, 1)},
         .minArch = 90,
-        .minArchReason = "wgmma, setmaxnreg and TMA tensor copies exist on Hopper (sm_90a) alone",
+        .minArchReason = "wgmma, setmaxnreg, clusters and TMA tensor copies exist on Hopper (sm_90a) alone",
         .archSpecific = true,
         .tensorMaps = TensorMapOperands{.aBoxRowsParam = "BM",
                                         .btBoxRowsParam = {},
@@ -863,6 +868,7 @@ std::vector<StageInfo> buildStages()
                                         .aCopyRoundsParam = "A_ROUNDING"},
         .roundsTf32InKernel = true,
         .persistent = true,
+        .clusterParam = "CLUSTER",
         .precision = Precision::Tf32,
         .derivedFrom = "wgmma_tma_tf32",
         .beyondSeeds = true,
@@ -988,18 +994,27 @@ std::vector<Preset> buildPresets()
          {{"BM", 256}, {"BN", 128}, {"STAGES", 4}},
          "beyond the seeds",
          std::nullopt},
+        // The top of the tensor-core ladder: pairs of blocks share A's tile through TMA multicast.
         {"tf32-persistent",
-         "Tensor cores: persistent wgmma, row-major A and B (256x128, 4 stages)",
+         "Tensor cores: persistent wgmma, row-major A and B (256x128, 4 stages, 2-block clusters)",
          StageId("wgmma_persistent_tf32"),
-         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 0}},
+         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 0}, {"CLUSTER", 2}},
          "beyond the seeds",
          std::nullopt},
+        // The same with every block copying its own A tile: what the clusters gain.
+        {"tf32-persistent-nocluster",
+         "Tensor cores: persistent wgmma, blocks alone (256x128, 4 stages, no clusters)",
+         StageId("wgmma_persistent_tf32"),
+         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 0}, {"CLUSTER", 1}},
+         "beyond the seeds",
+         std::nullopt,
+         "blocks without clusters"},
         // The same with A rounded by the producer's warps in shared memory: what the copy engine's
         // conversion saves, and the fallback should it not round to nearest.
         {"tf32-persistent-smem",
-         "Tensor cores: persistent wgmma, A rounded in shared memory (256x128, 4 stages)",
+         "Tensor cores: persistent wgmma, A rounded in shared memory (256x128, 4 stages, 2-block clusters)",
          StageId("wgmma_persistent_tf32"),
-         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 1}},
+         {{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 1}, {"CLUSTER", 2}},
          "beyond the seeds",
          std::nullopt,
          "A rounded in shared memory"},

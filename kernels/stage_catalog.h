@@ -115,6 +115,11 @@ struct StageInfo {
     // as many blocks as the GPU holds at once (SMs x resident blocks per SM) in x, and the kernel
     // walks the tiles itself (blockIdx.x, blockIdx.x + gridDim.x, ...).
     bool persistent = false;
+    // The parameter (CLUSTER) whose value is the number of blocks, side by side in x, launched as
+    // one thread-block cluster (sm_90): the persistent grid is then a whole number of clusters, and
+    // A's tensor map box is BM / CLUSTER rows (each block copies its share into every block of the
+    // cluster). Empty: no clusters.
+    std::string clusterParam{};
     bool isLibrary = false; // cuBLAS baselines: no source, no NVRTC
     // A user's kernel (custom_stage.h): compiled from `sourceText` in place of `sourceFile`, which
     // then only names it for compiler messages and line maps.

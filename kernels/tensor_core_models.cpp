@@ -246,7 +246,15 @@ StageModel wgmmaPersistentTf32Model()
     };
     // The tiles' loads, plus a pass over A (or B) when its rows are copied to a 16-byte pitch.
     m.traffic = [](const ParamValues &p, const ProblemSize &size, const LaunchGeometry &g) {
-        LoadTraffic traffic = blockTileLoads(paramValue(p, "BM"), paramValue(p, "BN"), kBk, size, g);
+        const int bm = paramValue(p, "BM"), bn = paramValue(p, "BN"), cluster = paramValue(p, "CLUSTER", 1);
+        LoadTraffic traffic = blockTileLoads(bm, bn, kBk, size, g);
+        if (cluster > 1) { // each block of a cluster copies 1 / CLUSTER of A's tile, multicast to all
+            const double blocks = double(g.gridX) * double(g.gridY), steps = double(blocksFor(size.k, kBk));
+            traffic.loadBytes -= blocks * steps * double(sizeof(float)) * bm * kBk * (1.0 - 1.0 / cluster);
+            traffic.formula = "block tile, A shared by a cluster of " + str(cluster) + ": BM*BN / (2 (BM/" +
+                              str(cluster) + " + BN)) = " + str(bm) + "*" + str(bn) + " / (2 (" +
+                              str(bm / cluster) + " + " + str(bn) + "))";
+        }
         if (size.k % 4 != 0) {
             traffic.loadBytes += double(size.m) * double(size.k) * double(sizeof(float));
             traffic.formula += " + A read once to pad its rows (K not a multiple of 4)";

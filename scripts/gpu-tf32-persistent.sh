@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The persistent row-major TF32 stage (wgmma_persistent_tf32, preset tf32-persistent) on the GPU
-# machine, in about five minutes:
+# machine, in about seven minutes:
 #   1. correctness: the GPU tests of the TF32 stages (every TF32 preset at the awkward shapes, the
-#      persistent stage's own shapes and its rounding check, the TMA stage's shapes) and the sm_90a
-#      build checks (no spill, no serialised wgmma);
-#   2. speed: gemmscope-bench at 8192x4096x6144 and 4096^3 with tf32-persistent, tf32-wgmma-tma and
-#      cublas_tf32, three runs each in the burst and the sustained regime, then once each with A
-#      rounded in shared memory (tf32-persistent-smem) and with truncated inputs (what rounding
-#      costs);
-#   3. a table: % of cuBLAS TF32 (the paired ratio, and the medians' ratio) and the relative error
+#      persistent stage's own shapes with and without clusters and its rounding check, the TMA
+#      stage's shapes) and the sm_90a build checks (no spill, no serialised wgmma);
+#   2. speed: gemmscope-bench at 8192x4096x6144 and 4096^3 with tf32-persistent (2-block clusters),
+#      its twin without clusters (tf32-persistent-nocluster), tf32-wgmma-tma and cublas_tf32, three
+#      runs each in the burst and the sustained regime; then once each with A rounded in shared
+#      memory (tf32-persistent-smem) and with truncated inputs (what rounding costs);
+#   3. the profile of the three TF32 steps and cuBLAS TF32 at 8192x4096x6144 (TF32_PROFILE=0 skips);
+#   4. a table: % of cuBLAS TF32 (the paired ratio, and the medians' ratio) and the relative error
 #      against cuBLAS FP32 of each row.
 # Everything printed is also written under $OUT (bench JSON, logs, summary.txt).
 # Run from the repo root: GEMMSCOPE_RUNNER and GEMMSCOPE_BENCH name the built binaries, build/
@@ -27,7 +28,7 @@ echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,clocks.
 
 # 1. Correctness. Data tags select the TF32 presets' rows of the every-preset test.
 tf32_rows=()
-for preset in tf32-persistent tf32-persistent-smem tf32-wgmma-tma; do
+for preset in tf32-persistent tf32-persistent-nocluster tf32-persistent-smem tf32-wgmma-tma; do
   for size in 512x384x256 1000x777x333 1x1x1; do
     tf32_rows+=("everyPresetMatchesCublas:$preset/$size")
   done
@@ -44,7 +45,7 @@ for regime in burst sustained; do
   for size in 8192x4096x6144 4096x4096x4096; do
     for n in 1 2 3; do
       echo "== bench $regime $size run $n"
-      timeout 90 "$bench" --size "$size" --stages tf32-persistent,tf32-wgmma-tma,cublas_tf32 --regime "$regime" \
+      timeout 90 "$bench" --size "$size" --stages tf32-persistent,tf32-persistent-nocluster,tf32-wgmma-tma,cublas_tf32 --regime "$regime" \
         --json "$out/b-$regime-$size-$n.json" > "$out/b-$regime-$size-$n.txt" 2>&1
       echo "   exit $? ($(grep -cE '^(tf32|cublas)' "$out/b-$regime-$size-$n.txt") table rows)"
     done
@@ -62,10 +63,20 @@ for size in 8192x4096x6144 4096x4096x4096; do
   echo "   exit $?"
 done
 
-# 3. The table: one line per file and preset.
+# 3. Why: the profile of each step of the TF32 ladder's top and of cuBLAS TF32 (stall samples per
+#    line, the limiters), for the ladder's last chapter in docs/.
+if [ "${TF32_PROFILE:-1}" = 1 ]; then
+  echo "== profile 8192x4096x6144"
+  timeout 300 "$bench" --size 8192x4096x6144 --profile \
+    --stages tf32-wgmma-tma,tf32-persistent-nocluster,tf32-persistent \
+    --json "$out/profile-8192x4096x6144.json" > "$out/profile-8192x4096x6144.txt" 2>&1
+  echo "   exit $?"
+fi
+
+# 4. The table: one line per file and preset.
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import glob, json, os, re, sys
-print(f"{'run':34} {'preset':16} {'paired %':>9} {'medians %':>10} {'ms':>8} {'rel_error':>10}  rounding")
+print(f"{'run':34} {'preset':20} {'paired %':>9} {'medians %':>10} {'ms':>8} {'rel_error':>10}  rounding")
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "[bst]-*.json"))):
     try:
         data = json.load(open(path))
@@ -75,14 +86,14 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "[bst]-*.json"))):
     for row in data.get("rows", []):
         e = row.get("event", {})
         if e.get("event") != "result":
-            print(f"{os.path.basename(path):34} {row.get('preset', '?'):16} {e.get('kind', '')}: {e.get('message', '')[:80]}")
+            print(f"{os.path.basename(path):34} {row.get('preset', '?'):20} {e.get('kind', '')}: {e.get('message', '')[:80]}")
             continue
         b = e.get("baseline") or {}
         paired = (b.get("paired_ratio") or {}).get("median")
         medians = b["timing"]["median_ms"] / e["timing"]["median_ms"] if b.get("timing") else None
         pct = lambda x: f"{100 * x:9.1f}" if x else f"{'-':>9}"
         err = (e.get("verify") or {}).get("rel_error")
-        print(f"{os.path.basename(path):34} {row.get('preset', '?'):16} {pct(paired)} {pct(medians):>10} "
+        print(f"{os.path.basename(path):34} {row.get('preset', '?'):20} {pct(paired)} {pct(medians):>10} "
               f"{e['timing']['median_ms']:8.3f} {err if err is not None else float('nan'):10.3g}  {e.get('tf32_rounding', '')}")
 PY
 echo "== done $(date -u +%FT%TZ); files in $out"

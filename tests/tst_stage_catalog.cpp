@@ -189,11 +189,12 @@ private slots:
         // ptxas: 128 bytes of spill stores for 128x256 (four consumer warpgroups, 104 registers).
         QTest::newRow("persistent accumulators over setmaxnreg registers")
             << "wgmma_persistent_tf32"
-            << ParamValues{{"BM", 128}, {"BN", 256}, {"STAGES", 3}, {"A_ROUNDING", 0}}
+            << ParamValues{{"BM", 128}, {"BN", 256}, {"STAGES", 3}, {"A_ROUNDING", 0}, {"CLUSTER", 1}}
             << "with 4 consumer warpgroups each of their threads gets at most 104";
         QTest::newRow("persistent stages over shared memory")
             << "wgmma_persistent_tf32"
-            << ParamValues{{"BM", 256}, {"BN", 128}, {"STAGES", 5}, {"A_ROUNDING", 1}} << "246904 bytes";
+            << ParamValues{{"BM", 256}, {"BN", 128}, {"STAGES", 5}, {"A_ROUNDING", 1}, {"CLUSTER", 1}}
+            << "246904 bytes";
         QTest::newRow("missing parameter") << "smem_tiled" << ParamValues{{"TILE", 16}} << "PAD is missing";
         QTest::newRow("unknown parameter")
             << "smem_tiled" << ParamValues{{"TILE", 16}, {"PAD", 0}, {"BM", 4}} << "has no parameter BM";
@@ -271,13 +272,18 @@ private slots:
         QVERIFY(!tma.tensorMaps->rowMajorB && !tma.roundsTf32InKernel && !tma.persistent);
         const Preset *preset = findPreset("tf32-persistent");
         QVERIFY(preset && preset->stage == stage.id);
-        const ParamValues p{{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 0}};
+        const ParamValues p{{"BM", 256}, {"BN", 128}, {"STAGES", 4}, {"A_ROUNDING", 0}, {"CLUSTER", 2}};
         QCOMPARE(preset->params, p);
         // Its twin rounds A in shared memory instead of in the copy engine; A's map names the switch.
         const Preset *smem = findPreset("tf32-persistent-smem");
         QVERIFY(smem && smem->stage == stage.id);
         QCOMPARE(paramValue(smem->params, "A_ROUNDING"), 1);
         QCOMPARE(stage.tensorMaps->aCopyRoundsParam, std::string("A_ROUNDING"));
+        // Its blocks share A's tile in 2-block clusters; its twin without clusters shows the gain.
+        const Preset *alone = findPreset("tf32-persistent-nocluster");
+        QVERIFY(alone && alone->stage == stage.id);
+        QCOMPARE(paramValue(alone->params, "CLUSTER"), 1);
+        QCOMPARE(stage.clusterParam, std::string("CLUSTER"));
         const auto g = launchGeometry(stage.id, p, ProblemSize{8192, 4096, 6144});
         QCOMPARE(g.blockX, 3 * 128);          // two consumer warpgroups and the producer's
         QCOMPARE(g.gridX * g.gridY, 32 * 32); // 8192 / 256 x 4096 / 128 output tiles
@@ -287,15 +293,18 @@ private slots:
              {ProblemSize{1, 1, 1}, ProblemSize{1000, 777, 333}, ProblemSize{1, 4099, 1}})
             QVERIFY(violations(stage.id, p, size).empty());
         // One consumer warpgroup keeps 232 registers, two keep 232, four 104 (setmaxnreg).
-        QVERIFY(
-            violations(stage.id, {{"BM", 256}, {"BN", 64}, {"STAGES", 4}, {"A_ROUNDING", 1}}, ProblemSize{})
-                .empty());
-        QVERIFY(
-            violations(stage.id, {{"BM", 64}, {"BN", 256}, {"STAGES", 4}, {"A_ROUNDING", 0}}, ProblemSize{})
-                .empty());
-        QVERIFY(
-            !violations(stage.id, {{"BM", 256}, {"BN", 256}, {"STAGES", 2}, {"A_ROUNDING", 0}}, ProblemSize{})
-                 .empty());
+        QVERIFY(violations(stage.id,
+                           {{"BM", 256}, {"BN", 64}, {"STAGES", 4}, {"A_ROUNDING", 1}, {"CLUSTER", 1}},
+                           ProblemSize{})
+                    .empty());
+        QVERIFY(violations(stage.id,
+                           {{"BM", 64}, {"BN", 256}, {"STAGES", 4}, {"A_ROUNDING", 0}, {"CLUSTER", 1}},
+                           ProblemSize{})
+                    .empty());
+        QVERIFY(!violations(stage.id,
+                            {{"BM", 256}, {"BN", 256}, {"STAGES", 2}, {"A_ROUNDING", 0}, {"CLUSTER", 1}},
+                            ProblemSize{})
+                     .empty());
     }
 
     void badProblemSizes()

@@ -58,10 +58,48 @@ void LoadedKernel::allowDynamicSmem(int bytes) const
     GEMMSCOPE_CUDA(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 
-void LoadedKernel::launch(dim3 grid, dim3 block, void **args, cudaStream_t stream,
-                          size_t dynamicSmemBytes) const
+namespace {
+cudaLaunchAttribute clusterAttribute(unsigned clusterX)
 {
-    GEMMSCOPE_CUDA(cudaLaunchKernel(function(), grid, block, args, dynamicSmemBytes, stream));
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = clusterX;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    return attribute;
+}
+} // namespace
+
+int LoadedKernel::maxActiveClusters(unsigned clusterX, int threadsPerBlock, size_t dynamicSmemBytes) const
+{
+    cudaLaunchAttribute attribute = clusterAttribute(clusterX);
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(clusterX);
+    config.blockDim = dim3(unsigned(threadsPerBlock));
+    config.dynamicSmemBytes = dynamicSmemBytes;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    GEMMSCOPE_CUDA(cudaOccupancyMaxActiveClusters(&clusters, function(), &config));
+    return clusters;
+}
+
+void LoadedKernel::launch(dim3 grid, dim3 block, void **args, cudaStream_t stream, size_t dynamicSmemBytes,
+                          unsigned clusterX) const
+{
+    if (clusterX <= 1) {
+        GEMMSCOPE_CUDA(cudaLaunchKernel(function(), grid, block, args, dynamicSmemBytes, stream));
+        return;
+    }
+    cudaLaunchAttribute attribute = clusterAttribute(clusterX);
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = dynamicSmemBytes;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    GEMMSCOPE_CUDA(cudaLaunchKernelExC(&config, function(), args));
 }
 
 } // namespace gemmscope::runner

@@ -23,11 +23,14 @@ public:
     // the local memory is reported as the stack frame. Sets resourcesSource.
     void takeResourcesInto(CompiledKernel &kernel) const;
     int maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBytes = 0) const;
+    // Clusters of `clusterX` blocks (in x) that can be resident on the GPU at once.
+    int maxActiveClusters(unsigned clusterX, int threadsPerBlock, size_t dynamicSmemBytes) const;
     // Allows launches with up to `bytes` of dynamic shared memory (above 48 KB needs this opt-in).
     void allowDynamicSmem(int bytes) const;
-    // Enqueues the launch and checks the launch itself (not the kernel's completion).
+    // Enqueues the launch and checks the launch itself (not the kernel's completion); with
+    // clusterX > 1 the blocks are launched in thread-block clusters of that many in x.
     void launch(dim3 grid, dim3 block, void **args, cudaStream_t stream = nullptr,
-                size_t dynamicSmemBytes = 0) const;
+                size_t dynamicSmemBytes = 0, unsigned clusterX = 1) const;
 
 private:
     cudaLibrary_t m_library = nullptr;

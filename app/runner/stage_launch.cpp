@@ -99,7 +99,7 @@ std::function<void()> stageLaunch(GemmWorkspace &ws, const StageInfo &stage, con
             operandMaps = &**maps;
         }
         StageKernelArgs args(a, bOperand, c, size, operandMaps, ws.tf32Inputs().roundedInKernel);
-        kernel.launch(dims.grid, dims.block, args.args(), nullptr, dynamicSmemBytes);
+        kernel.launch(dims.grid, dims.block, args.args(), nullptr, dynamicSmemBytes, dims.clusterX);
     };
 }
 

@@ -45,7 +45,13 @@ PreparedStage prepareStage(RunnerState &state, const StageInfo &stage, const Par
         deviceOccupancy(device, kernel, dims.threads, compiledKernel.ptxas.registers,
                         compiledKernel.ptxas.staticSmemBytes, limit, dims.dynamicSmemBytes);
     prepared.compiled = compiledInfo(stage, compiledKernel, occupancy, limit, dims.dynamicSmemBytes);
-    if (stage.persistent) // one wave of resident blocks, read from this GPU, walking all the tiles
+    // One wave of resident blocks (or clusters), read from this GPU, walking all the tiles.
+    if (stage.persistent && dims.clusterX > 1)
+        dims.grid.x = persistentClusterGrid(
+            dims.grid.x, dims.clusterX,
+            kernel.maxActiveClusters(dims.clusterX, dims.threads,
+                                     size_t(dims.dynamicSmemBytes) + limit.paddingBytes));
+    else if (stage.persistent)
         dims.grid.x = persistentGrid(dims.grid.x, device.spec.sms, occupancy.blocksPerSm);
     if (options.smemCarveout >= 0) // what the runtime now holds for the kernel, not the request's echo
         prepared.compiled->smemCarveout = kernel.attributes().preferredShmemCarveout;

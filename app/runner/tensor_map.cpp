@@ -2,6 +2,8 @@
 
 #include "runner_error.h"
 
+#include <algorithm>
+
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
@@ -74,8 +76,11 @@ OperandMaps encodeOperandMaps(const StageInfo &stage, const ParamValues &params,
     const int m = int(size.m), n = int(size.n), k = int(size.k);
     const bool copyRoundsA =
         roundTf32 && !maps.aCopyRoundsParam.empty() && paramValue(params, maps.aCopyRoundsParam, 1) == 0;
-    const TensorMapBytes mapA =
-        encodeTileMap(a, m, k, pitchA, paramValue(params, maps.aBoxRowsParam), maps.boxK, copyRoundsA);
+    // In a cluster each block copies its share of A's tile rows (and multicasts it to the others).
+    const int cluster =
+        stage.clusterParam.empty() ? 1 : std::max(1, paramValue(params, stage.clusterParam, 1));
+    const TensorMapBytes mapA = encodeTileMap(
+        a, m, k, pitchA, paramValue(params, maps.aBoxRowsParam) / cluster, maps.boxK, copyRoundsA);
     if (maps.rowMajorB)
         return {mapA, encodeTileMap(b, k, n, pitchB, maps.boxK, maps.bBoxColumns)};
     return {mapA, encodeTileMap(b, n, k, pitchA, paramValue(params, maps.btBoxRowsParam), maps.boxK)};

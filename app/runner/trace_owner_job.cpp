@@ -81,7 +81,7 @@ void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request
     StageKernelArgs args(a.get(), b.get(), c.get(), size, maps ? &*maps : nullptr);
     if (dims.dynamicSmemBytes > 0)
         kernel.allowDynamicSmem(dims.dynamicSmemBytes);
-    kernel.launch(dims.grid, dims.block, args.args(), nullptr, size_t(dims.dynamicSmemBytes));
+    kernel.launch(dims.grid, dims.block, args.args(), nullptr, size_t(dims.dynamicSmemBytes), dims.clusterX);
     // One block of the trace build: the shortest deadline is ample for it.
     const KernelDeadlineScope deadline(job, kernelDeadlineSeconds(0));
     waitForDefaultStream();

@@ -74,6 +74,50 @@ __device__ __forceinline__ void tmaLoad2d(void *dst, const TensorMap *map, int i
                  : "memory");
 }
 
+// tmaLoad2d into every block of the cluster named in `ctaMask` (bit r: the block of rank r), at the
+// same shared-memory offset in each; each block's barrier at `bar`'s offset counts the bytes that land
+// in it. Two blocks that need the same tile then read it from L2 once.
+__device__ __forceinline__ void tmaLoad2dMulticast(void *dst, const TensorMap *map, int inner, int outer,
+                                                   unsigned long long *bar, unsigned short ctaMask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(sharedAddress(dst)),
+                 "l"(reinterpret_cast<unsigned long long>(map)), "r"(inner), "r"(outer),
+                 "r"(sharedAddress(bar)), "h"(ctaMask)
+                 : "memory");
+}
+
+// The block's rank in its cluster (0 for a launch without clusters).
+__device__ __forceinline__ unsigned clusterRank()
+{
+    unsigned rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+    return rank;
+}
+
+// Every thread of every block of the cluster, wherever it is in its code: what one block wrote to
+// shared memory (an initialised barrier) is then visible to the others, and no block leaves while
+// another may still signal one of its barriers. Not .aligned: threads of a warp may arrive apart.
+__device__ __forceinline__ void clusterSync()
+{
+    asm volatile("barrier.cluster.arrive.release;\n"
+                 "barrier.cluster.wait.acquire;\n" ::
+                     : "memory");
+}
+
+// One arrival on the barrier at `bar`'s offset in the block of rank `rank` of the cluster (this
+// block's own when rank is its rank). The arrival's default order (release at CTA scope) is what
+// CUTLASS's ClusterBarrier uses too: the stage's readers were wgmma, already waited for. A release at
+// cluster scope would fence this thread's global stores as well: measured 2.5 times slower.
+__device__ __forceinline__ void barrierArriveInCluster(unsigned long long *bar, unsigned rank)
+{
+    asm volatile("{\n.reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(sharedAddress(bar)),
+                 "r"(rank)
+                 : "memory");
+}
+
 // Fetches the tensor map's 128 bytes ahead of the first copy that reads it.
 __device__ __forceinline__ void prefetchTensorMap(const TensorMap *map)
 {

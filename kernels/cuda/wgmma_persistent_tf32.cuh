@@ -22,9 +22,15 @@
 //    so the tiles running at once share A rows and B columns in L2. The producer runs ahead across
 //    tile boundaries: while the consumers store one tile's accumulators, the next tile's first
 //    stages are already being copied.
+// 4. Clusters of two blocks sharing A (CLUSTER = 2). The two blocks of a cluster compute side by
+//    side tiles of the same rows of C: each has the copy engine fetch half of A's tile and multicast
+//    it into both blocks' shared memory, so A's tile is read from L2 once for the two. Per k tile a
+//    block then reads 16 + 16 KiB from L2 instead of 32 + 16 KiB. The price: a stage is refilled
+//    only when both blocks' consumers have released it (each consumer warpgroup arrives on the
+//    empty barrier of both blocks), so the pair runs in step.
 //
 // The runner builds the tensor maps (128-byte swizzle, zero fill outside the matrix): A in boxes of
-// BM rows x 32 floats of K, B in boxes of 32 rows of K x 32 floats of N, BN / 32 boxes per stage. A
+// BM / CLUSTER rows x 32 floats of K, B in boxes of 32 rows of K x 32 floats of N, BN / 32 boxes per stage. A
 // map's row pitch must be a multiple of 16 bytes: when K (or N) is not a multiple of 4 the runner
 // maps a copy of A (or B) with padded rows.
 #pragma once
@@ -105,7 +111,7 @@ __host__ __device__ constexpr int consumerRegisters(int consumers)
                : (launchRegisters(consumers) * (consumers + 1) - kProducerRegisters) / consumers / 8 * 8;
 }
 
-template <int BM, int BN, int STAGES, int A_ROUNDING>
+template <int BM, int BN, int STAGES, int A_ROUNDING, int CLUSTER>
 __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
     wgmma_persistent_tf32(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
                           int M, int N, int K, const __grid_constant__ TensorMap mapA,
@@ -120,6 +126,7 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
     static_assert(BN % 64 == 0, "each consumer warpgroup owns 64 columns of C");
     static_assert(A_ROUNDING == 0 || A_ROUNDING == 1,
                   "A is rounded by the copy engine (0) or in shared memory (1)");
+    static_assert(CLUSTER == 1 || CLUSTER == 2, "blocks alone or in pairs that share A's tile");
     (void)A, (void)B;
 
     // Tiles 1024-byte aligned (the swizzle is a function of the shared address; the launch passes
@@ -135,18 +142,29 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
     unsigned long long *ready = A_ROUNDING ? full : loaded;
 
     const int tid = threadIdx.x, warpgroup = tid / 128;
-    const int tilesM = (M + BM - 1) / BM, tilesN = (N + BN - 1) / BN, numTiles = tilesM * tilesN;
+    // A cluster's unit of work is CLUSTER side by side tiles; block `rank` of the cluster takes the
+    // rank-th. Where N ends inside the unit, the blocks past it still copy their share of A and
+    // multiply, but store nothing: their partner needs both.
+    const int rank = CLUSTER > 1 ? int(clusterRank()) : 0;
+    const int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+    const int tilesM = (M + BM - 1) / BM, unitsN = (N + CLUSTER * BN - 1) / (CLUSTER * BN);
+    const int numUnits = tilesM * unitsN;
     const int kTiles = (K + BK - 1) / BK;
 
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) {
-            barrierInit(&loaded[s], 1);        // the TMA thread's arrival, plus the tile's bytes
-            barrierInit(&full[s], ROUNDERS);   // every rounding thread, its slice of A rounded
-            barrierInit(&empty[s], CONSUMERS); // one arrival per consumer warpgroup
+            barrierInit(&loaded[s], 1);                  // the TMA thread's arrival, plus the tile's bytes
+            barrierInit(&full[s], ROUNDERS);             // every rounding thread, its slice of A rounded
+            barrierInit(&empty[s], CONSUMERS * CLUSTER); // each consumer warpgroup of the cluster
         }
         fenceBarrierInit();
     }
-    __syncthreads(); // the only block-wide barrier: from here the roles run on mbarriers alone
+    // The only block-wide (cluster-wide) barrier before the end: from here the roles run on
+    // mbarriers alone.
+    if (CLUSTER > 1)
+        clusterSync();
+    else
+        __syncthreads();
 
     // The producer warpgroup: warp 0 has the copy engine fill each stage; with A_ROUNDING = 1, warps
     // 1 to 3 round A's tile there between loaded and full. Every stage passes through both, in order.
@@ -157,17 +175,22 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
             prefetchTensorMap(&mapA);
             prefetchTensorMap(&mapB);
             int step = 0; // k tiles issued by this block, over all its output tiles
-            for (int tile = blockIdx.x; tile < numTiles; tile += gridDim.x) {
+            for (int unit = cluster; unit < numUnits; unit += clusters) {
                 int row0, col0;
-                tileOrigin(tile, tilesM, tilesN, BM, BN, row0, col0);
+                tileOrigin(unit, tilesM, unitsN, BM, CLUSTER * BN, row0, col0);
+                col0 += rank * BN;
                 // A box wholly right of N would only be zeros for columns nobody stores: skipped.
-                const int boxes = min(BN / 32, (N - col0 + 31) / 32);
+                const int boxes = max(0, min(BN / 32, (N - col0 + 31) / 32));
                 for (int kt = 0; kt < kTiles; ++kt, ++step) {
                     const int s = step % STAGES;
                     if (step >= STAGES) // the stage's previous tile, step - STAGES, has been read
                         barrierWait(&empty[s], (step / STAGES - 1) & 1);
                     barrierArriveExpectBytes(&loaded[s], (A_STAGE + boxes * B_BOX) * sizeof(float));
-                    tmaLoad2d(tilesA + s * A_STAGE, &mapA, kt * BK, row0, &loaded[s]);
+                    if (CLUSTER > 1) // this block's rows of A's tile, into both blocks
+                        tmaLoad2dMulticast(tilesA + s * A_STAGE + rank * (A_STAGE / CLUSTER), &mapA, kt * BK,
+                                           row0 + rank * (BM / CLUSTER), &loaded[s], (1u << CLUSTER) - 1);
+                    else
+                        tmaLoad2d(tilesA + s * A_STAGE, &mapA, kt * BK, row0, &loaded[s]);
                     for (int box = 0; box < boxes; ++box)
                         tmaLoad2d(tilesB + s * B_STAGE + box * B_BOX, &mapB, col0 + 32 * box, kt * BK,
                                   &loaded[s]);
@@ -177,7 +200,7 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
             // A is the wgmma operand the tensor core reads from shared memory, truncating it: round
             // it to nearest here, once per stage, off the consumers' path.
             const int rounder = producerThread - 32;
-            const int steps = (numTiles - int(blockIdx.x) + int(gridDim.x) - 1) / int(gridDim.x) * kTiles;
+            const int steps = (numUnits - cluster + clusters - 1) / clusters * kTiles;
             for (int step = 0; step < steps; ++step) {
                 const int s = step % STAGES;
                 barrierWait(&loaded[s], (step / STAGES) & 1);
@@ -195,6 +218,8 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
                 barrierArrive(&full[s]);
             }
         }
+        if (CLUSTER > 1) // the consumers' last arrivals may still be on their way to this block
+            clusterSync();
         return;
     }
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(consumerRegisters(CONSUMERS)));
@@ -203,6 +228,18 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
     // This thread's fragment columns (and the next), within the block's BN: fixed for every tile.
     const int column = warpgroup * 64 + fragmentColumn(warpInGroup, g);
     const float *myBox = tilesB + (column / 32) * B_BOX; // stage 0's box of this thread's columns
+
+    // Stage s is free again for the copy engine of every block that writes into it: this block's
+    // and, with clusters, its partner's (whose multicast fills half of this block's A tile).
+    auto releaseStage = [&](int s) {
+        if (CLUSTER > 1) {
+#pragma unroll
+            for (int r = 0; r < CLUSTER; ++r)
+                barrierArriveInCluster(&empty[s], unsigned(r));
+        } else {
+            barrierArrive(&empty[s]);
+        }
+    };
 
     float d[BM / 2];
     unsigned fragsEven[16], fragsOdd[16]; // one k tile's A fragments: [kk][4], two sets in turn
@@ -237,13 +274,14 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
         wgmmaWait<1>();
         fenceAccumulators(d);
         if (kt > 0 && tid % 128 == 0) // the previous k tile of this output tile is done with its stage
-            barrierArrive(&empty[(step - 1) % STAGES]);
+            releaseStage((step - 1) % STAGES);
     };
 
     int step = 0; // k tiles consumed by this block, over all its output tiles (the producer's count)
-    for (int tile = blockIdx.x; tile < numTiles; tile += gridDim.x) {
+    for (int unit = cluster; unit < numUnits; unit += clusters) {
         int row0, col0;
-        tileOrigin(tile, tilesM, tilesN, BM, BN, row0, col0);
+        tileOrigin(unit, tilesM, unitsN, BM, CLUSTER * BN, row0, col0);
+        col0 += rank * BN;
 #pragma unroll
         for (int i = 0; i < BM / 2; ++i)
             d[i] = 0.f;
@@ -256,7 +294,7 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
         wgmmaWait<0>();
         fenceAccumulators(d);
         if (tid % 128 == 0) // the tile's last stage: the producer may already fill it for the next tile
-            barrierArrive(&empty[(step - 1) % STAGES]);
+            releaseStage((step - 1) % STAGES);
 
         // D = C^T: d[4j + 0..3] are D (r, 8j + 2t), (r, 8j + 2t + 1), (r + 8, 8j + 2t), (r + 8,
         // 8j + 2t + 1) with r = 16w + g; D row r is C column `col`, row r + 8 column col + 1, D
@@ -273,6 +311,8 @@ __global__ void __launch_bounds__((BN / 64 + 1) * 128, 1)
                               col + 1 < N);
             }
     }
+    if (CLUSTER > 1) // the partner's consumers may still arrive on this block's empty barriers
+        clusterSync();
 }
 
 } // namespace gemmscope

@@ -103,14 +103,17 @@ private slots:
         QTest::addColumn<QString>("wgmma");
         QTest::addColumn<int>("consumerRegisters");
         QTest::addColumn<int>("launchRegisters");
-        QTest::newRow("preset 256x128") << "BM=256 BN=128 STAGES=4 A_ROUNDING=0"
+        QTest::newRow("preset 256x128") << "BM=256 BN=128 STAGES=4 A_ROUNDING=0 CLUSTER=1"
                                         << "m64n256k8" << 232 << 168;
-        QTest::newRow("256x128, A rounded in shared memory") << "BM=256 BN=128 STAGES=4 A_ROUNDING=1"
-                                                             << "m64n256k8" << 232 << 168;
-        QTest::newRow("256x64") << "BM=256 BN=64 STAGES=4 A_ROUNDING=1"
+        QTest::newRow("256x128, A rounded in shared memory")
+            << "BM=256 BN=128 STAGES=4 A_ROUNDING=1 CLUSTER=1"
+            << "m64n256k8" << 232 << 168;
+        QTest::newRow("256x64") << "BM=256 BN=64 STAGES=4 A_ROUNDING=1 CLUSTER=1"
                                 << "m64n256k8" << 232 << 232;
-        QTest::newRow("64x256") << "BM=64 BN=256 STAGES=4 A_ROUNDING=0"
+        QTest::newRow("64x256") << "BM=64 BN=256 STAGES=4 A_ROUNDING=0 CLUSTER=1"
                                 << "m64n64k8" << 104 << 96;
+        QTest::newRow("256x128 in 2-block clusters") << "BM=256 BN=128 STAGES=4 A_ROUNDING=0 CLUSTER=2"
+                                                     << "m64n256k8" << 232 << 168;
     }
     void persistentStageKeepsItsPipeline()
     {

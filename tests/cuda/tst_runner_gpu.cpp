@@ -154,20 +154,38 @@ private slots:
         QTest::addColumn<qlonglong>("m");
         QTest::addColumn<qlonglong>("n");
         QTest::addColumn<qlonglong>("k");
+        QTest::addColumn<int>("cluster");
         QTest::newRow("256x128, 1000x777x333 (N, K not multiples of 4)")
-            << 256 << 128 << 4 << 0 << 1000LL << 777LL << 333LL;
+            << 256 << 128 << 4 << 0 << 1000LL << 777LL << 333LL << 1;
         QTest::newRow("256x128, smem rounding, 1000x777x333")
-            << 256 << 128 << 4 << 1 << 1000LL << 777LL << 333LL;
-        QTest::newRow("256x128, 1x1x1") << 256 << 128 << 4 << 0 << 1LL << 1LL << 1LL;
-        QTest::newRow("256x128, K = 1") << 256 << 128 << 4 << 1 << 300LL << 200LL << 1LL;
-        QTest::newRow("256x128, one row") << 256 << 128 << 4 << 0 << 1LL << 4099LL << 70LL;
-        QTest::newRow("256x128, one column") << 256 << 128 << 4 << 1 << 3001LL << 1LL << 129LL;
-        QTest::newRow("256x128, 2 stages, k tiles odd") << 256 << 128 << 2 << 0 << 777LL << 515LL << 97LL;
+            << 256 << 128 << 4 << 1 << 1000LL << 777LL << 333LL << 1;
+        QTest::newRow("256x128, 1x1x1") << 256 << 128 << 4 << 0 << 1LL << 1LL << 1LL << 1;
+        QTest::newRow("256x128, K = 1") << 256 << 128 << 4 << 1 << 300LL << 200LL << 1LL << 1;
+        QTest::newRow("256x128, one row") << 256 << 128 << 4 << 0 << 1LL << 4099LL << 70LL << 1;
+        QTest::newRow("256x128, one column") << 256 << 128 << 4 << 1 << 3001LL << 1LL << 129LL << 1;
+        QTest::newRow("256x128, 2 stages, k tiles odd")
+            << 256 << 128 << 2 << 0 << 777LL << 515LL << 97LL << 1;
         QTest::newRow("64x64, 2 stages, many tiles a block")
-            << 64 << 64 << 2 << 1 << 2049LL << 2047LL << 65LL;
-        QTest::newRow("128x128, 3 stages") << 128 << 128 << 3 << 0 << 1029LL << 1031LL << 1000LL;
-        QTest::newRow("256x64, 5 stages") << 256 << 64 << 5 << 1 << 513LL << 260LL << 2000LL;
-        QTest::newRow("64x256, 5 stages") << 64 << 256 << 5 << 0 << 257LL << 513LL << 100LL;
+            << 64 << 64 << 2 << 1 << 2049LL << 2047LL << 65LL << 1;
+        QTest::newRow("128x128, 3 stages") << 128 << 128 << 3 << 0 << 1029LL << 1031LL << 1000LL << 1;
+        QTest::newRow("256x64, 5 stages") << 256 << 64 << 5 << 1 << 513LL << 260LL << 2000LL << 1;
+        QTest::newRow("64x256, 5 stages") << 64 << 256 << 5 << 0 << 257LL << 513LL << 100LL << 1;
+        // Pairs of blocks sharing A's tile (2-block clusters, TMA multicast): N ending inside a pair
+        // (the second block copies and multiplies but stores nothing), one tile, odd k tiles, and
+        // every tile shape.
+        QTest::newRow("pair, 256x128, 1000x777x333") << 256 << 128 << 4 << 0 << 1000LL << 777LL << 333LL << 2;
+        QTest::newRow("pair, 256x128, smem rounding, 1000x777x333")
+            << 256 << 128 << 4 << 1 << 1000LL << 777LL << 333LL << 2;
+        QTest::newRow("pair, 256x128, 1x1x1") << 256 << 128 << 4 << 0 << 1LL << 1LL << 1LL << 2;
+        QTest::newRow("pair, 256x128, K = 1") << 256 << 128 << 4 << 0 << 300LL << 200LL << 1LL << 2;
+        QTest::newRow("pair, 256x128, one column") << 256 << 128 << 4 << 0 << 3001LL << 1LL << 129LL << 2;
+        QTest::newRow("pair, 256x128, 2 stages, k tiles odd")
+            << 256 << 128 << 2 << 0 << 777LL << 515LL << 97LL << 2;
+        QTest::newRow("pair, 64x64, 2 stages, many tiles a block")
+            << 64 << 64 << 2 << 1 << 2049LL << 2047LL << 65LL << 2;
+        QTest::newRow("pair, 128x128, 3 stages") << 128 << 128 << 3 << 0 << 1029LL << 1031LL << 1000LL << 2;
+        QTest::newRow("pair, 256x64, 5 stages") << 256 << 64 << 5 << 0 << 513LL << 260LL << 2000LL << 2;
+        QTest::newRow("pair, 64x256, 5 stages") << 64 << 256 << 5 << 0 << 257LL << 513LL << 100LL << 2;
     }
     void persistentShapesMatchCublas()
     {
@@ -178,12 +196,14 @@ private slots:
         QFETCH(qlonglong, m);
         QFETCH(qlonglong, n);
         QFETCH(qlonglong, k);
-        const Preset shape{"persistent",
-                           "persistent",
-                           StageId("wgmma_persistent_tf32"),
-                           {{"BM", bm}, {"BN", bn}, {"STAGES", stages}, {"A_ROUNDING", aRounding}},
-                           "test",
-                           std::nullopt};
+        QFETCH(int, cluster);
+        const Preset shape{
+            "persistent",
+            "persistent",
+            StageId("wgmma_persistent_tf32"),
+            {{"BM", bm}, {"BN", bn}, {"STAGES", stages}, {"A_ROUNDING", aRounding}, {"CLUSTER", cluster}},
+            "test",
+            std::nullopt};
         m_runner->send(runRequest(QStringLiteral("p"), shape, m, n, k));
         const QJsonObject answer = m_runner->waitFor(QStringLiteral("p"), kFinal);
         const QString message = answer.value(QStringLiteral("message")).toString();

@@ -34,6 +34,29 @@ private slots:
         QTEST(persistentGrid(tiles, sms, blocksPerSm), "grid");
     }
 
+    // Clusters: as many whole clusters as the GPU holds (the occupancy API's count), never more
+    // than the tiles need, always a whole number of clusters.
+    void persistentClusterGridIsWholeClusters_data()
+    {
+        QTest::addColumn<unsigned>("tiles");
+        QTest::addColumn<unsigned>("clusterX");
+        QTest::addColumn<int>("maxClusters");
+        QTest::addColumn<unsigned>("grid");
+        QTest::newRow("H100, 1024 tiles in pairs") << 1024u << 2u << 66 << 132u;
+        QTest::newRow("GPCs hold fewer pairs than SMs / 2") << 1024u << 2u << 60 << 120u;
+        QTest::newRow("odd tiles: the last pair half idle") << 7u << 2u << 66 << 8u;
+        QTest::newRow("one tile: still a whole pair") << 1u << 2u << 66 << 2u;
+        QTest::newRow("occupancy says none: one cluster") << 1024u << 2u << 0 << 2u;
+        QTest::newRow("no clusters") << 100u << 1u << 132 << 100u;
+    }
+    void persistentClusterGridIsWholeClusters()
+    {
+        QFETCH(unsigned, tiles);
+        QFETCH(unsigned, clusterX);
+        QFETCH(int, maxClusters);
+        QTEST(persistentClusterGrid(tiles, clusterX, maxClusters), "grid");
+    }
+
     // The persistent stage numbers its tiles along x alone, so a tall problem is no grid-y limit.
     void persistentStageGridIsItsTiles()
     {
@@ -45,6 +68,12 @@ private slots:
         QCOMPARE(dims.block.x, 384u);
         const LaunchDims tall = launchDims(persistent, params, ProblemSize{20'000'000, 64, 1});
         QCOMPARE(tall.grid.x, 78125u); // 20e6 / 256 rows of tiles, one column
+        QCOMPARE(dims.clusterX, 1u);
+        // In clusters of two the grid is rounded up to whole pairs: the odd tile's partner idles.
+        ParamValues pairs = params;
+        pairs["CLUSTER"] = 2;
+        QCOMPARE(launchDims(persistent, pairs, ProblemSize{8192, 4096, 6144}).clusterX, 2u);
+        QCOMPARE(launchDims(persistent, pairs, ProblemSize{20'000'000, 64, 1}).grid.x, 78126u);
         // A stage that is not persistent keeps its two-dimensional grid.
         const StageInfo &tma = *findStage("wgmma_tma_tf32");
         const LaunchDims tiled = launchDims(tma, defaultParams(tma.id), ProblemSize{8192, 4096, 6144});
