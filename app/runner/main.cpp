@@ -55,9 +55,14 @@ int main(int argc, char **argv)
             .arg(gemmscope::protocol::kProfileTimeLimitMs),
         QStringLiteral("ms"));
     parser.addOption(profileTime);
+    const QCommandLineOption profileInProcess(
+        QString::fromLatin1(gemmscope::runner::kProfileInProcessOption),
+        QStringLiteral("Run profile jobs in this process (what a runner passes the child it profiles in)."));
+    parser.addOption(profileInProcess);
     parser.process(app);
     gemmscope::runner::ProfileChildOptions profiles;
     profiles.program = parser.value(profileChild);
+    profiles.inThisProcess = parser.isSet(profileInProcess);
     for (const auto &[option, limit] : {std::pair{&profileSilence, &profiles.silenceLimitMs},
                                         std::pair{&profileTime, &profiles.timeLimitMs}}) {
         if (!parser.isSet(*option))

@@ -124,7 +124,7 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
     // a profiled kernel that faults must not end the runner: each profile runs in a fresh runner
     // process of its own, which this one waits for and relays. A request the catalog refuses is
     // answered here, at once; the child checks the GPU.
-    if (!profilesInThisProcess())
+    if (!state.profileChild.inThisProcess)
         return relayProfileFromChild(state, request, job);
     const DeviceInfo &device = state.requireDevice();
     requireValidConfig(stage, params, size, device.cc());

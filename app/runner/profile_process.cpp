@@ -16,7 +16,6 @@ namespace gemmscope::runner {
 
 namespace {
 
-constexpr char kInProcess[] = "GEMMSCOPE_PROFILE_IN_PROCESS";
 // How often the relay looks at Cancel and at its clocks while the child is quiet.
 constexpr int kPollMs = 100;
 
@@ -69,8 +68,8 @@ public:
         RunnerCommand command;
         command.program = childProgram(m_options);
         command.arguments = {QStringLiteral("--cache-dir"), state.cacheDir,
-                             QStringLiteral("--compile-threads"), QStringLiteral("0")};
-        command.environment.insert(QString::fromLatin1(kInProcess), QStringLiteral("1"));
+                             QStringLiteral("--compile-threads"), QStringLiteral("0"),
+                             QStringLiteral("--") + QLatin1String(kProfileInProcessOption)};
         command.label = QStringLiteral("the profiler process");
         m_child.start(command);
         protocol::ProfileJob forChild = request;
@@ -198,11 +197,6 @@ private:
 };
 
 } // namespace
-
-bool profilesInThisProcess()
-{
-    return qEnvironmentVariableIntValue(kInProcess) == 1;
-}
 
 void relayProfileFromChild(RunnerState &state, const protocol::ProfileJob &request, JobContext &job)
 {

@@ -21,12 +21,15 @@ struct ProfileChildOptions {
     int silenceLimitMs = protocol::kProfileSilenceLimitMs;
     int timeLimitMs = protocol::kProfileTimeLimitMs;
     int exitGraceMs = protocol::kProfileExitGraceMs;
+    // This runner is itself a profile child (its command line said --profile-in-process): a
+    // profile job runs here, under CUPTI.
+    bool inThisProcess = false;
 };
 
-// True in the child (GEMMSCOPE_PROFILE_IN_PROCESS=1): the job runs here, under CUPTI.
-bool profilesInThisProcess();
+// The option the parent gives a child runner so that it profiles in its own process.
+inline constexpr char kProfileInProcessOption[] = "profile-in-process";
 
-// Starts the child with GEMMSCOPE_PROFILE_IN_PROCESS=1 through the one process transport, hands
+// Starts the child with --profile-in-process through the one process transport, hands
 // it the request and relays what a profile may send — `compiled`, `progress`, then exactly one
 // `profile` or `error` — as this job's. Anything else it sends (a `result`, a line over the
 // protocol's cap), silence past the limit, or no answer within the time limit stops it with a
