@@ -51,8 +51,9 @@ for regime in burst sustained; do
     done
   done
 done
-# A rounded by the producer's warps in shared memory instead of the copy engine, and nothing rounded.
-for size in 8192x4096x6144 4096x4096x4096; do
+# A rounded by the producer's warps in shared memory instead of the copy engine, and nothing rounded
+# (TF32_VARIANTS=0 skips them).
+[ "${TF32_VARIANTS:-1}" = 1 ] && for size in 8192x4096x6144 4096x4096x4096; do
   echo "== bench burst $size, A rounded in shared memory"
   timeout 90 "$bench" --size "$size" --stages tf32-persistent-smem \
     --json "$out/s-burst-$size-1.json" > "$out/s-burst-$size-1.txt" 2>&1
