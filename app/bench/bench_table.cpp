@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace gemmscope::bench {
 
@@ -29,20 +30,13 @@ QString dramIntensityCell(const protocol::ResultEvent &result)
 
 std::optional<protocol::Counters> countersOf(const BenchRow &row)
 {
-    protocol::ResultEvent result;
-    if (protocol::eventTypeOf(row.event) != protocol::EventType::Result)
-        return std::nullopt;
-    protocol::fromJson(row.event, result);
-    return result.counters;
+    return row.result ? row.result->counters : std::nullopt;
 }
 
 bool anyInterleaved(const std::vector<BenchRow> &rows)
 {
-    return std::any_of(rows.begin(), rows.end(), [](const BenchRow &r) {
-        protocol::ResultEvent e;
-        return protocol::eventTypeOf(r.event) == protocol::EventType::Result &&
-               protocol::fromJson(r.event, e) && e.baseline.has_value();
-    });
+    return std::any_of(rows.begin(), rows.end(),
+                       [](const BenchRow &r) { return r.resultIsWhole && r.result->baseline.has_value(); });
 }
 
 bool anyCounters(const std::vector<BenchRow> &rows)
@@ -85,17 +79,14 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bo
                      double cublasTf32Ms)
 {
     const QString preset = row.preset.isEmpty() ? QStringLiteral("-") : row.preset;
-    if (protocol::eventTypeOf(row.event) != protocol::EventType::Result) {
-        protocol::ErrorEvent error;
-        protocol::fromJson(row.event, error);
-        QString message = error.message;
+    if (!row.result) {
+        QString message = row.error.message;
         if (message.size() > 90)
             message = message.left(87) + QStringLiteral("...");
         return {preset, row.stage, row.params,
-                QStringLiteral("%1: %2").arg(protocol::errorKindName(error.kind), message)};
+                QStringLiteral("%1: %2").arg(protocol::errorKindName(row.error.kind), message)};
     }
-    protocol::ResultEvent e;
-    protocol::fromJson(row.event, e);
+    const protocol::ResultEvent &e = *row.result;
     const double median = e.timing.medianMs;
     const double tflops = e.tflops.value_or(0);
     QString regs = QStringLiteral("-"), spills = QStringLiteral("-"), occupancy = QStringLiteral("-");
@@ -135,6 +126,19 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bo
 }
 
 } // namespace
+
+BenchRow benchRow(QString preset, QString stage, QString params, QJsonObject event)
+{
+    BenchRow row{std::move(preset), std::move(stage), std::move(params), std::move(event), {}, false, {}};
+    if (protocol::eventTypeOf(row.event) == protocol::EventType::Result) {
+        protocol::ResultEvent result;
+        row.resultIsWhole = protocol::fromJson(row.event, result);
+        row.result = std::move(result);
+    } else {
+        protocol::fromJson(row.event, row.error);
+    }
+    return row;
+}
 
 QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double peakTflops,
                     double cublasTf32Ms)
@@ -182,11 +186,9 @@ QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double p
                            "cancels in them); other percentages: against the cuBLAS row of this run.\n");
     // A result that is not steady says why under the table: its number is not comparable.
     for (const BenchRow &row : rows) {
-        protocol::ResultEvent e;
-        if (protocol::eventTypeOf(row.event) != protocol::EventType::Result ||
-            !protocol::fromJson(row.event, e))
+        if (!row.resultIsWhole)
             continue;
-        const TrustMark mark = trustMark(e.conditions);
+        const TrustMark mark = trustMark(row.result->conditions);
         if (mark.level == TrustLevel::Throttled || mark.level == TrustLevel::Noisy)
             out += QStringLiteral("%1: %2\n").arg(row.preset.isEmpty() ? row.stage : row.preset, mark.reason);
     }
