@@ -1,5 +1,6 @@
 #include "sweep_mode.h"
 
+#include "bench_console.h"
 #include "file_write.h"
 #include "size_sweep_summary.h"
 #include "sweep_run.h"
@@ -12,22 +13,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
-#include <cstdio>
 
 namespace gemmscope::bench {
 
 namespace {
-
-void out(const QString &text)
-{
-    std::fputs(text.toLocal8Bit().constData(), stdout);
-    std::fflush(stdout);
-}
-
-void err(const QString &text)
-{
-    std::fputs((text + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
-}
 
 // The grid: rows are the y axis, columns the x axis; each cell TFLOP/s, "inv" (the catalog refused
 // every configuration), "WRONG", the first failure's kind, or "-" (not answered).
@@ -113,17 +102,17 @@ std::optional<SweepData> openSweep(const QString &journal, const SweepSpec &spec
     QStringList problems;
     std::optional<SweepData> saved = SweepJournal::read(journal, &error, &problems);
     if (!saved) {
-        err(error);
+        printError(error);
         return std::nullopt;
     }
     for (const QString &p : problems)
-        err(p);
+        printError(p);
     if (!isSameSweep(saved->spec, spec)) { // the same values in another order are the same sweep
-        err(QStringLiteral("%1 holds another sweep (%2); give another --journal to start this one.")
-                .arg(journal, saved->title()));
+        printError(QStringLiteral("%1 holds another sweep (%2); give another --journal to start this one.")
+                       .arg(journal, saved->title()));
         return std::nullopt;
     }
-    out(QStringLiteral("Resuming %1: %2 runs already answered.\n").arg(journal).arg(saved->runs.size()));
+    print(QStringLiteral("Resuming %1: %2 runs already answered.\n").arg(journal).arg(saved->runs.size()));
     return saved;
 }
 
@@ -141,18 +130,18 @@ public:
                          [this](int answered, int total, double eta) { progress(answered, total, eta); });
         QObject::connect(
             &run, &SweepRun::runnerStatusChanged, [this](int runner, bool available, const QString &reason) {
-                out(QStringLiteral("runner %1 (%2): %3\n")
-                        .arg(runner)
-                        .arg(runner < m_runners.size() ? m_runners[runner].label : QStringLiteral("local"),
-                             available ? reason : QStringLiteral("unavailable: ") + reason));
+                print(QStringLiteral("runner %1 (%2): %3\n")
+                          .arg(runner)
+                          .arg(runner < m_runners.size() ? m_runners[runner].label : QStringLiteral("local"),
+                               available ? reason : QStringLiteral("unavailable: ") + reason));
             });
-        QObject::connect(&run, &SweepRun::journalError, [](const QString &m) { err(m); });
+        QObject::connect(&run, &SweepRun::journalError, [](const QString &m) { printError(m); });
         // A pending job says why it waits instead of looking hung; a refusal is Slurm's own words.
         QObject::connect(&run, &SweepRun::schedulerStatusChanged, [this](const QString &status) {
             if (status != m_lastStatus)
-                out(QStringLiteral("%1\n").arg(m_lastStatus = status));
+                print(QStringLiteral("%1\n").arg(m_lastStatus = status));
         });
-        QObject::connect(&run, &SweepRun::schedulerFailed, [](const QString &m) { err(m); });
+        QObject::connect(&run, &SweepRun::schedulerFailed, [](const QString &m) { printError(m); });
         QObject::connect(&run, &SweepRun::finished, [this](bool cancelled) {
             m_cancelled = cancelled;
             QCoreApplication::quit();
@@ -166,11 +155,11 @@ private:
         if (answered == m_lastPrinted || (answered % 10 != 0 && answered != total))
             return;
         m_lastPrinted = answered;
-        out(QStringLiteral("[%1/%2] %3 s%4\n")
-                .arg(answered)
-                .arg(total)
-                .arg(m_run->wallSeconds(), 0, 'f', 1)
-                .arg(eta >= 0 ? QStringLiteral(", about %1 s left").arg(eta, 0, 'f', 0) : QString()));
+        print(QStringLiteral("[%1/%2] %3 s%4\n")
+                  .arg(answered)
+                  .arg(total)
+                  .arg(m_run->wallSeconds(), 0, 'f', 1)
+                  .arg(eta >= 0 ? QStringLiteral(", about %1 s left").arg(eta, 0, 'f', 0) : QString()));
     }
 
     SweepRun *m_run = nullptr;
@@ -208,55 +197,55 @@ SweepTotals totalsOf(const SweepPlan &plan, const QList<RunRecord> &thisRun, dou
 
 void printSizeSweep(const SweepPlan &plan, const SizeSweepSummary &summary)
 {
-    out(QStringLiteral("\nTFLOP/s (inv: refused by the catalog, WRONG: wrong result, ~: the last wave "
-                       "barely started, wave quantization)\n"));
-    out(sizeTable(plan, summary));
+    print(QStringLiteral("\nTFLOP/s (inv: refused by the catalog, WRONG: wrong result, ~: the last wave "
+                         "barely started, wave quantization)\n"));
+    print(sizeTable(plan, summary));
     for (const QString &note : sizeSweepWaveNotes(plan, summary))
-        out(QStringLiteral("~ %1\n").arg(note));
+        print(QStringLiteral("~ %1\n").arg(note));
     for (const SizeSweepPoint &p : summary.points)
         if (!p.invalidReason.isEmpty())
-            out(QStringLiteral("inv %1 at %2x%3x%4: %5\n")
-                    .arg(seriesLabel(plan, p.series))
-                    .arg(p.size.m)
-                    .arg(p.size.n)
-                    .arg(p.size.k)
-                    .arg(p.invalidReason));
+            print(QStringLiteral("inv %1 at %2x%3x%4: %5\n")
+                      .arg(seriesLabel(plan, p.series))
+                      .arg(p.size.m)
+                      .arg(p.size.n)
+                      .arg(p.size.k)
+                      .arg(p.invalidReason));
 }
 
 void printGridSweep(const SweepPlan &plan, const SweepSummary &summary, const QList<RunRecord> &runs)
 {
-    out(QStringLiteral("\nTFLOP/s (* best, s spills, inv: refused by the catalog, WRONG: wrong result)\n"));
-    out(gridTable(plan, summary));
+    print(QStringLiteral("\nTFLOP/s (* best, s spills, inv: refused by the catalog, WRONG: wrong result)\n"));
+    print(gridTable(plan, summary));
     for (const RunRecord &r : runs)
         if (r.isOk() && r.stage == StageId::CublasFp32)
-            out(QStringLiteral("cuBLAS FP32 on %1 %2 (%3): %4 ms, %5 TFLOP/s\n")
-                    .arg(r.host, r.gpuName, r.gpuUuid.left(12))
-                    .arg(r.medianMs, 0, 'f', 3)
-                    .arg(r.tflops, 0, 'f', 2));
+            print(QStringLiteral("cuBLAS FP32 on %1 %2 (%3): %4 ms, %5 TFLOP/s\n")
+                      .arg(r.host, r.gpuName, r.gpuUuid.left(12))
+                      .arg(r.medianMs, 0, 'f', 3)
+                      .arg(r.tflops, 0, 'f', 2));
     if (summary.bestCell < 0)
         return;
     const SweepCellSummary &b = summary.cells[summary.bestCell];
-    out(QStringLiteral("Best: %1 %2 ms, %3 TFLOP/s%4 on %5 %6\n")
-            .arg(formatRunParams(*b.best))
-            .arg(b.best->medianMs, 0, 'f', 3)
-            .arg(b.best->tflops, 0, 'f', 2)
-            .arg(b.pctOfCublas
-                     ? QStringLiteral(" (%1 % of cuBLAS on that GPU)").arg(*b.pctOfCublas, 0, 'f', 1)
-                     : QString())
-            .arg(b.best->host, b.best->gpuName));
+    print(QStringLiteral("Best: %1 %2 ms, %3 TFLOP/s%4 on %5 %6\n")
+              .arg(formatRunParams(*b.best))
+              .arg(b.best->medianMs, 0, 'f', 3)
+              .arg(b.best->tflops, 0, 'f', 2)
+              .arg(b.pctOfCublas
+                       ? QStringLiteral(" (%1 % of cuBLAS on that GPU)").arg(*b.pctOfCublas, 0, 'f', 1)
+                       : QString())
+              .arg(b.best->host, b.best->gpuName));
 }
 
 void printTotals(const SweepTotals &t)
 {
-    out(QStringLiteral(
-            "Wall %1 s on %2 runner(s): %3 valid configurations timed (%4 per minute), %5 failed; GPU "
-            "busy %6 % (kernel time the runners report / (wall x runners))\n")
-            .arg(t.wall, 0, 'f', 1)
-            .arg(t.runners)
-            .arg(t.validAnswered)
-            .arg(t.perMinute, 0, 'f', 0)
-            .arg(t.failed)
-            .arg(100.0 * t.busyFraction, 0, 'f', 1));
+    print(QStringLiteral(
+              "Wall %1 s on %2 runner(s): %3 valid configurations timed (%4 per minute), %5 failed; GPU "
+              "busy %6 % (kernel time the runners report / (wall x runners))\n")
+              .arg(t.wall, 0, 'f', 1)
+              .arg(t.runners)
+              .arg(t.validAnswered)
+              .arg(t.perMinute, 0, 'f', 0)
+              .arg(t.failed)
+              .arg(100.0 * t.busyFraction, 0, 'f', 1));
 }
 
 // The sweep's JSON: the summary of its kind, how it ran, and every run.
@@ -296,10 +285,10 @@ bool writeSweepJson(const QString &path, const QJsonObject &doc, const QString &
     if (const FileWrite written = writeFileAtomically(path, QJsonDocument(doc).toJson(),
                                                       {.followSymlinks = true, .inputs = {journal}});
         !written) {
-        err(written.error + QStringLiteral(" The runs are in the journal %1.").arg(journal));
+        printError(written.error + QStringLiteral(" The runs are in the journal %1.").arg(journal));
         return false;
     }
-    out(QStringLiteral("Wrote %1\n").arg(path));
+    print(QStringLiteral("Wrote %1\n").arg(path));
     return true;
 }
 
@@ -325,7 +314,8 @@ int reportSweep(const SweepBenchOptions &options, const SweepPlan &plan, const S
             return 1;
     }
     if (cancelled || !unfinishedPoints(plan, runs).isEmpty()) {
-        err(QStringLiteral(
+        printError(
+            QStringLiteral(
                 "%1 configurations could not be run; run the same command with --journal %2 to resume.")
                 .arg(unfinishedPoints(plan, runs).size())
                 .arg(journal));
@@ -341,7 +331,7 @@ int runSweep(const SweepBenchOptions &options)
     QTemporaryDir scratch;
     const QString journal = journalPathOf(options, scratch);
     if (const std::optional<QString> problem = runnerPoolProblem(options.runners.size())) {
-        err(*problem);
+        printError(*problem);
         return 1;
     }
     std::optional<SweepData> sweep = openSweep(journal, options.spec);
@@ -358,21 +348,21 @@ int runSweep(const SweepBenchOptions &options)
     reporter.watch(run);
     const SweepPlan plan = planSweep(options.spec);
     if (!plan.ok()) {
-        err(QString::fromStdString(plan.error));
+        printError(QString::fromStdString(plan.error));
         return 1;
     }
-    out(QStringLiteral(
-            "Sweep %1: %2 cells, %3 configurations, %4 valid (the catalog refuses %5 before any run)\n")
-            .arg(sweep->title())
-            .arg(plan.cells.size())
-            .arg(plan.points.size())
-            .arg(plan.validPointCount())
-            .arg(plan.points.size() - plan.validPointCount()));
+    print(QStringLiteral(
+              "Sweep %1: %2 cells, %3 configurations, %4 valid (the catalog refuses %5 before any run)\n")
+              .arg(sweep->title())
+              .arg(plan.cells.size())
+              .arg(plan.points.size())
+              .arg(plan.validPointCount())
+              .arg(plan.points.size() - plan.validPointCount()));
     const std::unique_ptr<QObject> signals_ =
         options.slurm ? cancelOnSignals([&run] { run.cancel(); }) : std::unique_ptr<QObject>();
     QString error;
     if (!run.start(&error)) {
-        err(error);
+        printError(error);
         return 1;
     }
     if (run.isRunning())
