@@ -376,6 +376,42 @@ private slots:
 
     // Launch experiments: the combos set the measuring options, the request carries them for
     // GemmScope's kernels and never for cuBLAS, and a preset keeps them.
+    // Each measurement control writes its own field of the configuration, and announces it; the
+    // panel setting its controls from a configuration does not count as an edit.
+    void measurementChoicesDriveTheConfig()
+    {
+        ParameterPanel panel;
+        QSignalSpy changed(&panel, &ParameterPanel::configurationChanged);
+        auto *noise = panel.findChild<QComboBox *>("noiseCombo");
+        auto *threshold = panel.findChild<QComboBox *>("thresholdCombo");
+        auto *scalarReads = panel.findChild<QCheckBox *>("scalarReadsCheck");
+        QCheckBox *flush = nullptr;
+        for (QCheckBox *check : panel.findChildren<QCheckBox *>())
+            if (check->text().contains(QStringLiteral("Flush L2")))
+                flush = check;
+        QVERIFY(noise && threshold && scalarReads && flush);
+
+        noise->setCurrentIndex(noise->findData(2.0));
+        QCOMPARE(panel.config().timing.maxNoisePct, 2.0);
+        threshold->setCurrentIndex(threshold->findData(0.0));
+        QCOMPARE(panel.config().timing.throttleThresholdPct, 0.0);
+        const bool flushOn = !flush->isChecked();
+        flush->setChecked(flushOn);
+        QCOMPARE(panel.config().timing.flushL2, flushOn);
+        const bool scalarOn = !scalarReads->isChecked();
+        scalarReads->setChecked(scalarOn);
+        QCOMPARE(panel.config().timing.scalarSharedReads, scalarOn);
+        QCOMPARE(changed.size(), 4);
+
+        RunConfig config = panel.config();
+        config.timing.maxNoisePct = 0.1;
+        changed.clear();
+        panel.setConfig(config);
+        QCOMPARE(noise->currentData().toDouble(), 0.1);
+        QCOMPARE(panel.config().timing.maxNoisePct, 0.1);
+        QCOMPARE(changed.size(), 1); // setConfig's own announcement, no edit from the noise combo
+    }
+
     void launchExperimentsDriveTheRequest()
     {
         ParameterPanel panel;

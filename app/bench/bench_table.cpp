@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace gemmscope::bench {
 
@@ -29,20 +30,13 @@ QString dramIntensityCell(const protocol::ResultEvent &result)
 
 std::optional<protocol::Counters> countersOf(const BenchRow &row)
 {
-    protocol::ResultEvent result;
-    if (protocol::eventTypeOf(row.event) != protocol::EventType::Result)
-        return std::nullopt;
-    protocol::fromJson(row.event, result);
-    return result.counters;
+    return row.result ? row.result->counters : std::nullopt;
 }
 
 bool anyInterleaved(const std::vector<BenchRow> &rows)
 {
-    return std::any_of(rows.begin(), rows.end(), [](const BenchRow &r) {
-        protocol::ResultEvent e;
-        return protocol::eventTypeOf(r.event) == protocol::EventType::Result &&
-               protocol::fromJson(r.event, e) && e.baseline.has_value();
-    });
+    return std::any_of(rows.begin(), rows.end(),
+                       [](const BenchRow &r) { return r.resultIsWhole && r.result->baseline.has_value(); });
 }
 
 bool anyCounters(const std::vector<BenchRow> &rows)
@@ -85,17 +79,14 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bo
                      double cublasTf32Ms)
 {
     const QString preset = row.preset.isEmpty() ? QStringLiteral("-") : row.preset;
-    if (protocol::eventTypeOf(row.event) != protocol::EventType::Result) {
-        protocol::ErrorEvent error;
-        protocol::fromJson(row.event, error);
-        QString message = error.message;
+    if (!row.result) {
+        QString message = row.error.message;
         if (message.size() > 90)
             message = message.left(87) + QStringLiteral("...");
         return {preset, row.stage, row.params,
-                QStringLiteral("%1: %2").arg(protocol::errorKindName(error.kind), message)};
+                QStringLiteral("%1: %2").arg(protocol::errorKindName(row.error.kind), message)};
     }
-    protocol::ResultEvent e;
-    protocol::fromJson(row.event, e);
+    const protocol::ResultEvent &e = *row.result;
     const double median = e.timing.medianMs;
     const double tflops = e.tflops.value_or(0);
     QString regs = QStringLiteral("-"), spills = QStringLiteral("-"), occupancy = QStringLiteral("-");
@@ -134,7 +125,67 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bo
     return cells;
 }
 
+// The cells padded into columns; an error row's message spans the rest of its line.
+QString aligned(const std::vector<QStringList> &table, qsizetype columnCount)
+{
+    std::vector<qsizetype> widths(columnCount, 0);
+    for (const QStringList &cells : table)
+        if (cells.size() == columnCount) // error rows span the rest of the line
+            for (int i = 0; i < cells.size(); ++i)
+                widths[i] = std::max(widths[i], cells[i].size());
+    QString out;
+    for (const QStringList &cells : table) {
+        QStringList padded;
+        for (int i = 0; i < cells.size(); ++i)
+            padded << (i + 1 < cells.size() ? cells[i].leftJustified(widths[i]) : cells[i]);
+        out += padded.join(QStringLiteral("  ")) + QLatin1Char('\n');
+    }
+    return out;
+}
+
+// What the table's marks mean, and why a row is not to be compared.
+QString notesUnder(const std::vector<BenchRow> &rows, bool interleaved)
+{
+    QString out;
+    if (interleaved)
+        out +=
+            QStringLiteral("\n%i: against the row's own cuBLAS call, timed interleaved with it (one launch "
+                           "each in turn), the median of the\n    per-round ratios (a clock drift both "
+                           "launches of a round share "
+                           "cancels in them); other percentages: against the cuBLAS row of this run.\n");
+    // A result that is not steady says why under the table: its number is not comparable.
+    for (const BenchRow &row : rows) {
+        if (!row.resultIsWhole)
+            continue;
+        const TrustMark mark = trustMark(row.result->conditions);
+        if (mark.level == TrustLevel::Throttled || mark.level == TrustLevel::Noisy)
+            out += QStringLiteral("%1: %2\n").arg(row.preset.isEmpty() ? row.stage : row.preset, mark.reason);
+    }
+    // Counters fail for the whole session alike (permission, device): one sentence is enough.
+    for (const BenchRow &row : rows) {
+        const std::optional<protocol::Counters> c = countersOf(row);
+        if (c && c->hasError()) {
+            out += QStringLiteral("\nHardware counters unavailable: ") + c->error + QLatin1Char('\n');
+            break;
+        }
+    }
+    return out;
+}
+
 } // namespace
+
+BenchRow benchRow(QString preset, QString stage, QString params, QJsonObject event)
+{
+    BenchRow row{std::move(preset), std::move(stage), std::move(params), std::move(event), {}, false, {}};
+    if (protocol::eventTypeOf(row.event) == protocol::EventType::Result) {
+        protocol::ResultEvent result;
+        row.resultIsWhole = protocol::fromJson(row.event, result);
+        row.result = std::move(result);
+    } else {
+        protocol::fromJson(row.event, row.error);
+    }
+    return row;
+}
 
 QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double peakTflops,
                     double cublasTf32Ms)
@@ -162,43 +213,7 @@ QString formatTable(const std::vector<BenchRow> &rows, double cublasMs, double p
             cells.insert(6, QStringLiteral("-"));
         table.push_back(cells);
     }
-    std::vector<qsizetype> widths(columns.size(), 0);
-    for (const QStringList &cells : table)
-        if (cells.size() == columns.size()) // error rows span the rest of the line
-            for (int i = 0; i < cells.size(); ++i)
-                widths[i] = std::max(widths[i], cells[i].size());
-    QString out;
-    for (const QStringList &cells : table) {
-        QStringList padded;
-        for (int i = 0; i < cells.size(); ++i)
-            padded << (i + 1 < cells.size() ? cells[i].leftJustified(widths[i]) : cells[i]);
-        out += padded.join(QStringLiteral("  ")) + QLatin1Char('\n');
-    }
-    if (interleaved)
-        out +=
-            QStringLiteral("\n%i: against the row's own cuBLAS call, timed interleaved with it (one launch "
-                           "each in turn), the median of the\n    per-round ratios (a clock drift both "
-                           "launches of a round share "
-                           "cancels in them); other percentages: against the cuBLAS row of this run.\n");
-    // A result that is not steady says why under the table: its number is not comparable.
-    for (const BenchRow &row : rows) {
-        protocol::ResultEvent e;
-        if (protocol::eventTypeOf(row.event) != protocol::EventType::Result ||
-            !protocol::fromJson(row.event, e))
-            continue;
-        const TrustMark mark = trustMark(e.conditions);
-        if (mark.level == TrustLevel::Throttled || mark.level == TrustLevel::Noisy)
-            out += QStringLiteral("%1: %2\n").arg(row.preset.isEmpty() ? row.stage : row.preset, mark.reason);
-    }
-    // Counters fail for the whole session alike (permission, device): one sentence is enough.
-    for (const BenchRow &row : rows) {
-        const std::optional<protocol::Counters> c = countersOf(row);
-        if (c && c->hasError()) {
-            out += QStringLiteral("\nHardware counters unavailable: ") + c->error + QLatin1Char('\n');
-            break;
-        }
-    }
-    return out;
+    return aligned(table, columns.size()) + notesUnder(rows, interleaved);
 }
 
 } // namespace gemmscope::bench

@@ -1,5 +1,6 @@
 #include "profile_mode.h"
 
+#include "bench_console.h"
 #include "bench_file.h"
 #include "events.h"
 #include "file_write.h"
@@ -7,26 +8,16 @@
 #include "requests.h"
 #include "stage_catalog.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QJsonDocument>
 #include <QLocale>
-#include <cstdio>
 
 namespace gemmscope::bench {
 
 namespace {
 
 constexpr int kTop = 5; // stall reasons and source lines printed per stage
-
-void print(const QString &text)
-{
-    std::fputs(text.toLocal8Bit().constData(), stdout);
-    std::fflush(stdout);
-}
-
-void printError(const QString &text)
-{
-    std::fputs((text + QLatin1Char('\n')).toLocal8Bit().constData(), stderr);
-}
 
 QString sizeText(const ProblemSize &s)
 {
@@ -222,6 +213,67 @@ int runProfiles(RunnerSession &runner, const QJsonObject &gpu, const QList<Profi
         return 3;
     }
     return 0;
+}
+
+Parsed<ProfileCommand> ProfileCommand::parse(const BenchCommandLine &commandLine)
+{
+    const BenchOptions &o = commandLine.options;
+    const Parsed<RunBasics> basics = parseRunBasics(commandLine);
+    if (const auto *refused = std::get_if<OptionError>(&basics))
+        return *refused;
+    const RunBasics &run = std::get<RunBasics>(basics);
+    ProfileCommand command;
+    ProfileBenchOptions &po = command.options;
+    po.size = run.size;
+    po.seed = run.seed;
+    po.build = run.build;
+    QString error;
+    const std::optional<QString> rounding = tf32Rounding(commandLine, &error);
+    if (!rounding)
+        return OptionError{error};
+    po.tf32Rounding = *rounding;
+    if (commandLine.isSet(o.period)) {
+        const auto period =
+            wholeNumber(commandLine.value(o.period), 5, 31, QStringLiteral("--sampling-period"), &error);
+        if (!period)
+            return OptionError{error};
+        po.samplingPeriod = int(*period);
+    }
+    po.jsonPath = commandLine.value(o.json);
+    po.command = QCoreApplication::arguments().join(QLatin1Char(' '));
+    const auto targets = profileTargets(commandLine.value(o.stages), &error);
+    if (!targets)
+        return OptionError{error};
+    command.targets = *targets;
+    command.sizeText = commandLine.value(o.size);
+    command.runnerPath = findRunner(commandLine.value(o.runner));
+    command.listJobs = commandLine.isSet(o.listJobs);
+    return command;
+}
+
+int ProfileCommand::run() const
+{
+    if (listJobs) {
+        int n = 0;
+        for (const ProfileTarget &t : targets)
+            print(QString::fromUtf8(QJsonDocument(profileJob(QStringLiteral("p%1").arg(++n), t, options))
+                                        .toJson(QJsonDocument::Compact)) +
+                  QLatin1Char('\n'));
+        return 0;
+    }
+    if (!options.jsonPath.isEmpty()) {
+        if (const auto refused = refuseOutput(options.jsonPath)) {
+            printError(QStringLiteral("--json: ") + *refused);
+            return 1;
+        }
+    }
+    RunnerSession runner(runnerPath);
+    int exitCode = 0;
+    const std::optional<protocol::GpuInfo> gpu = startWithGpu(runner, &exitCode);
+    if (!gpu)
+        return exitCode;
+    print(QStringLiteral("GPU: %1 (%2), profiling at %3\n").arg(gpu->name, gpu->arch, sizeText));
+    return runProfiles(runner, protocol::toJson(*gpu), targets, options);
 }
 
 } // namespace gemmscope::bench

@@ -5,6 +5,7 @@
 // whose "profiles" hold the runner's profile events as received (the GUI imports them).
 #pragma once
 
+#include "bench_options.h"
 #include "runner_session.h"
 #include "stage_types.h"
 
@@ -43,5 +44,19 @@ QJsonObject profileJob(const QString &id, const ProfileTarget &target, const Pro
 // profiled (each says why; the others are printed and written).
 int runProfiles(RunnerSession &runner, const QJsonObject &gpu, const QList<ProfileTarget> &targets,
                 const ProfileBenchOptions &options);
+
+// gemmscope-bench --profile: its options read once (parse), then run: the requests printed with
+// --list-jobs, or each target profiled on a runner with a GPU. Exit status as runProfiles', or 1 when
+// the runner does not start or --json names what must not be replaced, 2 when it has no GPU.
+struct ProfileCommand {
+    ProfileBenchOptions options;
+    QList<ProfileTarget> targets;
+    QString sizeText; // as given, for the first line
+    QString runnerPath;
+    bool listJobs = false;
+
+    static Parsed<ProfileCommand> parse(const BenchCommandLine &commandLine);
+    int run() const;
+};
 
 } // namespace gemmscope::bench

@@ -1,5 +1,6 @@
 #include "runner_session.h"
 
+#include "bench_console.h"
 #include "events.h"
 #include "json_text.h"
 #include "requests.h"
@@ -109,6 +110,23 @@ QJsonObject RunnerSession::request(const QJsonObject &job,
     ended.message = QStringLiteral("gemmscope-runner ended before answering: %1")
                         .arg(m_end ? m_end->message : QStringLiteral("it is not running."));
     return protocol::toJson(ended);
+}
+
+std::optional<protocol::GpuInfo> startWithGpu(RunnerSession &runner, int *exitCode)
+{
+    QString error;
+    if (!runner.start(&error)) {
+        printError(error);
+        *exitCode = 1;
+        return std::nullopt;
+    }
+    protocol::ReadyEvent ready;
+    protocol::fromJson(runner.ready(), ready);
+    if (!ready.gpu) {
+        printError(QStringLiteral("No GPU: %1").arg(ready.gpuErrorMessage));
+        *exitCode = 2;
+    }
+    return ready.gpu;
 }
 
 } // namespace gemmscope::bench

@@ -3,6 +3,7 @@
 // one thing at a time). Restartable after a device fault ends the runner.
 #pragma once
 
+#include "events.h"
 #include "runner_transport.h"
 
 #include <QJsonObject>
@@ -40,5 +41,9 @@ private:
     std::optional<RunnerEnd> m_end;
     QJsonObject m_ready;
 };
+
+// The bench's start-up: `runner` started and its GPU; otherwise the bench's exit status after saying
+// why on standard error: 1 the runner did not start, 2 it has no GPU.
+std::optional<protocol::GpuInfo> startWithGpu(RunnerSession &runner, int *exitCode);
 
 } // namespace gemmscope::bench

@@ -1,6 +1,7 @@
 #include "parameter_panel.h"
 
 #include "limit_spin_box.h"
+#include "parameter_panel_widgets.h"
 #include "plain_text.h"
 #include "preset_item_delegate.h"
 
@@ -49,33 +50,6 @@ int nearestIndex(const QList<int> &values, int value)
     return best;
 }
 
-LimitSpinBox *sizeSpin(const char *name)
-{
-    // A wide range so that a typed value is rarely refused: the catalog's constraints say what is
-    // wrong with it (at least 1; fewer than 2^31 elements per matrix). Past the range the spin box
-    // says its limit beside the field.
-    auto *spin = new LimitSpinBox(QString::fromLatin1(name));
-    spin->setObjectName(QStringLiteral("spin_%1").arg(QLatin1String(name)));
-    spin->setRange(0, 1 << 20);
-    spin->setAccelerated(true);
-    spin->setToolTip(QCoreApplication::translate(
-        "ParameterPanel", "1 to 1048576; each matrix must have fewer than 2^31 elements (32-bit indexing)."));
-    return spin;
-}
-
-// The red line under a field: hidden while it has nothing to say.
-QLabel *noteLabel(const QString &objectName)
-{
-    auto *label = new QLabel;
-    label->setObjectName(objectName);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText);
-    label->setStyleSheet(QStringLiteral("color: #c62828;"));
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    label->hide();
-    return label;
-}
-
 // The field a catalog sentence is about: the first of `fields` it names as a word. The catalog's
 // sentences open with their subject ("BM (100) must be a multiple of TM (3)", "M (70000) needs
 // more than 65535 blocks") or end with the fix ("raise BK or BM"); "" when none is named.
@@ -96,47 +70,10 @@ void showNote(QLabel *label, const QStringList &lines)
     label->setVisible(!lines.isEmpty());
 }
 
-// A combo box whose closed face shows an entry's short form (kFaceRole, where it has one: the
-// stage without its worklog step, which the description under it gives) and ends it with "…" where
-// even that does not fit, instead of cutting it off mid-word; the popup lists the entries whole, as
-// wide as the longest.
-class ElidingComboBox : public QComboBox {
-public:
-    using QComboBox::QComboBox;
-    static constexpr int kFaceRole = Qt::UserRole + 1;
-    QString faceText() const
-    {
-        const QString face = currentData(kFaceRole).toString();
-        return face.isEmpty() ? currentText() : face;
-    }
-
-protected:
-    void paintEvent(QPaintEvent *) override
-    {
-        QStylePainter painter(this);
-        QStyleOptionComboBox option;
-        initStyleOption(&option);
-        painter.drawComplexControl(QStyle::CC_ComboBox, option);
-        const QRect field =
-            style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this);
-        option.currentText = fontMetrics().elidedText(faceText(), Qt::ElideRight, field.width());
-        painter.drawControl(QStyle::CE_ComboBoxLabel, option);
-    }
-    void showPopup() override
-    {
-        view()->setMinimumWidth(view()->sizeHintForColumn(0) + 2 * view()->frameWidth() + 24);
-        QComboBox::showPopup();
-    }
-};
-
-// Row labels say their field's tooltip too: the words are where the eye starts.
-void labelWithTip(QFormLayout *form, QWidget *field)
-{
-    if (QWidget *label = form->labelForField(field))
-        label->setToolTip(field->toolTip());
-}
-
 } // namespace
+
+using panel::ElidingComboBox;
+using panel::noteLabel;
 
 QList<QPair<QString, ProblemSize>> ParameterPanel::sizePresets()
 {
@@ -150,321 +87,17 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
 {
     qRegisterMetaType<gemmscope::RunConfig>();
     auto *layout = new QVBoxLayout(this);
-
-    // Stage picker.
-    auto *stageBox = new QGroupBox(tr("Stage"));
-    auto *stageLayout = new QVBoxLayout(stageBox);
-    m_stageCombo = new ElidingComboBox;
-    m_stageCombo->setObjectName(QStringLiteral("stageCombo"));
-    const auto &all = stages();
-    for (size_t i = 0; i < all.size(); ++i) {
-        const QString face = stageListText(i);
-        const QString text = QStringLiteral("%1 — %2").arg(face, QString::fromStdString(all[i].seedStep));
-        m_stageCombo->addItem(text, QString::fromStdString(all[i].key));
-        m_stageCombo->setItemData(int(i), text, Qt::ToolTipRole);
-        m_stageCombo->setItemData(int(i), face, ElidingComboBox::kFaceRole);
-    }
-    // Combos as wide as the panel, not as their longest entry: the panel never scrolls sideways.
-    m_stageCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_stageCombo->setMinimumContentsLength(16);
-    m_stageSummary = new QLabel;
-    m_stageSummary->setWordWrap(true);
-    m_stageSummary->setForegroundRole(QPalette::PlaceholderText);
-    stageLayout->addWidget(m_stageCombo);
-    stageLayout->addWidget(m_stageSummary);
-    layout->addWidget(stageBox);
-
-    // Presets: one click applies one.
-    auto *presetBox = new QGroupBox(tr("Presets"));
-    auto *presetLayout = new QVBoxLayout(presetBox);
-    // The times beside the presets are the worklog's, on its T4: published, not measured here.
-    auto *t4Note = new QLabel(tr("T4: the runtime published in the worklog (NVIDIA T4), for comparison."));
-    t4Note->setObjectName(QStringLiteral("presetT4Note"));
-    t4Note->setWordWrap(true);
-    t4Note->setForegroundRole(QPalette::PlaceholderText);
-    presetLayout->addWidget(t4Note);
-    m_presetList = new QListWidget;
-    m_presetList->setObjectName(QStringLiteral("presetList"));
-    for (const Preset &p : presets()) {
-        auto *item = new QListWidgetItem(QString::fromStdString(p.title), m_presetList);
-        item->setData(Qt::UserRole, QString::fromStdString(p.key));
-        if (p.worklogT4Ms)
-            item->setData(PresetItemDelegate::TimeRole, tr("T4 %1 ms").arg(*p.worklogT4Ms, 0, 'f', 2));
-        item->setToolTip(
-            tr("%1\n%2 — source: %3%4")
-                .arg(QString::fromStdString(p.title), QString::fromStdString(p.key),
-                     QString::fromStdString(p.source),
-                     p.worklogT4Ms
-                         ? tr("\nT4: %1 ms, published in the worklog (measured on an NVIDIA T4, not here)")
-                               .arg(*p.worklogT4Ms, 0, 'f', 2)
-                         : QString()));
-    }
-    m_presetList->setMinimumHeight(160);
-    m_presetList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Whole names, wrapped in their column beside the T4 times' (PresetItemDelegate): a name cut in
-    // the middle ("Step 1: shared-memor… 16") loses its meaning.
-    m_presetList->setItemDelegate(new PresetItemDelegate(m_presetList));
-    m_presetList->setWordWrap(true);
-    m_presetList->setTextElideMode(Qt::ElideNone);
-    m_presetList->setResizeMode(QListView::Adjust);
-    m_presetList->setUniformItemSizes(false);
-    // Banded rows: a wrapped name stays with its preset (two reviews of 2026-12-03). The style's
-    // alternate base (#f7f7f7 on white) is too faint to band: a tenth of the highlight.
-    m_presetList->setAlternatingRowColors(true);
-    QPalette banded = m_presetList->palette();
-    const QColor base = banded.color(QPalette::Base), highlight = banded.color(QPalette::Highlight);
-    banded.setColor(QPalette::AlternateBase,
-                    QColor::fromRgbF(0.88f * base.redF() + 0.12f * highlight.redF(),
-                                     0.88f * base.greenF() + 0.12f * highlight.greenF(),
-                                     0.88f * base.blueF() + 0.12f * highlight.blueF()));
-    m_presetList->setPalette(banded);
-    presetLayout->addWidget(m_presetList);
-    layout->addWidget(presetBox, 1);
-
-    // Tile parameters, rebuilt for each stage.
-    auto *paramGroup = new QGroupBox(tr("Parameters"));
-    auto *paramGroupLayout = new QVBoxLayout(paramGroup);
-    m_paramBox = new QWidget;
-    m_paramForm = new QFormLayout(m_paramBox);
-    m_paramForm->setContentsMargins(0, 0, 0, 0);
-    paramGroupLayout->addWidget(m_paramBox);
-    m_violationLabel = new QLabel;
-    m_violationLabel->setObjectName(QStringLiteral("violationLabel"));
-    m_violationLabel->setWordWrap(true);
-    m_violationLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
-    m_violationLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Room for one line always: a refusal appearing must not move the sliders, and two empty
-    // lines read as a gap in the group (review item 10).
-    m_violationLabel->setMinimumHeight(m_violationLabel->fontMetrics().lineSpacing() + 2);
-    m_violationLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    paramGroupLayout->addWidget(m_violationLabel);
-    layout->addWidget(paramGroup);
-
-    // Problem size.
-    auto *sizeGroup = new QGroupBox(tr("Problem size of the next run: C = A B"));
-    sizeGroup->setObjectName(QStringLiteral("sizeGroup"));
-    sizeGroup->setToolTip(tr("C[M x N] = A[M x K] B[K x N]. The size Run, Profile and Run Ladder use; the "
-                             "ladder's charts show the size of the runs they plot."));
-    auto *sizeLayout = new QFormLayout(sizeGroup);
-    m_sizeCombo = new QComboBox;
-    m_sizeCombo->setObjectName(QStringLiteral("sizeCombo"));
-    for (const auto &[name, size] : sizePresets())
-        m_sizeCombo->addItem(name);
-    m_sizeCombo->addItem(tr("Custom"));
-    m_mSpin = sizeSpin("M");
-    m_nSpin = sizeSpin("N");
-    m_kSpin = sizeSpin("K");
-    m_sizeNote = noteLabel(QStringLiteral("note_size"));
-    auto *mnk = new QHBoxLayout;
-    for (auto [label, spin] : {std::pair{"M", m_mSpin}, {"N", m_nSpin}, {"K", m_kSpin}}) {
-        mnk->addWidget(new QLabel(QString::fromLatin1(label)));
-        mnk->addWidget(spin, 1);
-    }
-    m_sizeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    sizeLayout->addRow(tr("Preset"), m_sizeCombo);
-    sizeLayout->addRow(mnk);
-    sizeLayout->addRow(m_sizeNote);
-    layout->addWidget(sizeGroup);
-
-    // Measurement: timing, counters, the build and launch experiments.
-    auto *timingGroup = new QGroupBox(tr("Measurement"));
-    auto *timingLayout = new QFormLayout(timingGroup);
-    m_budgetSpin = new LimitSpinBox(tr("Time budget"));
-    m_budgetSpin->setObjectName(QStringLiteral("spin_budget"));
-    m_budgetNote = noteLabel(QStringLiteral("note_budget"));
-    m_budgetSpin->setRange(10, 60000);
-    m_budgetSpin->setSingleStep(100);
-    m_budgetSpin->setSuffix(tr(" ms"));
-    m_budgetSpin->setToolTip(
-        tr("Timed launches repeat until this much kernel time has passed (10 to 60000 ms)."));
-    m_flushCheck = new QCheckBox(tr("Flush L2 between repetitions"));
-    m_flushCheck->setToolTip(tr("Overwrites a buffer twice the L2's size before every timed launch."));
-    timingLayout->addRow(tr("Time budget"), m_budgetSpin);
-    labelWithTip(timingLayout, m_budgetSpin);
-    timingLayout->addRow(m_budgetNote);
-    // How steady the GPU must be (issue 22): choices, not free numbers, so nothing out of range
-    // can be asked; the runner refuses such values from elsewhere with its sentence.
-    m_regimeCombo = new QComboBox;
-    m_regimeCombo->setObjectName(QStringLiteral("regimeCombo"));
-    m_regimeCombo->addItem(tr("Burst (idle GPU)"), QStringLiteral("burst"));
-    m_regimeCombo->addItem(tr("Sustained (at load)"), QStringLiteral("sustained"));
-    m_regimeCombo->setToolTip(
-        tr("Burst: each run starts from an idle, cool GPU and stops when the clock drops — what one launch "
-           "costs. Sustained: the kernel runs at load until the clock settles first — what a long GEMM "
-           "workload sees, at the power cap if it reaches it. Ratios compare runs of one regime only."));
-    timingLayout->addRow(tr("Regime"), m_regimeCombo);
-    labelWithTip(timingLayout, m_regimeCombo);
-    m_noiseCombo = new QComboBox;
-    m_noiseCombo->setObjectName(QStringLiteral("noiseCombo"));
-    for (double pct : {0.1, 0.25, 0.5, 1.0, 2.0, 5.0})
-        m_noiseCombo->addItem(tr("%1 %").arg(pct), pct);
-    m_noiseCombo->setToolTip(tr("Timing stops once the relative noise (standard deviation over mean) of at "
-                                "least 10 samples is this low, or at the time budget. A result whose noise "
-                                "stays above it is marked noisy."));
-    timingLayout->addRow(tr("Noise target"), m_noiseCombo);
-    labelWithTip(timingLayout, m_noiseCombo);
-    m_thresholdCombo = new QComboBox;
-    m_thresholdCombo->setObjectName(QStringLiteral("thresholdCombo"));
-    m_thresholdCombo->addItem(tr("Keep every sample"), 0.0);
-    for (double pct : {75.0, 80.0, 90.0, 95.0})
-        m_thresholdCombo->addItem(tr("Below %1 % of the start clock").arg(pct), pct);
-    m_thresholdCombo->setToolTip(
-        tr("Leave out samples taken while the GPU ran slower: a sample whose measured "
-           "SM clock fell below this share of the clock at the start is left out of "
-           "the median and counted (the trust mark says how many)."));
-    timingLayout->addRow(tr("Leave out"), m_thresholdCombo);
-    labelWithTip(timingLayout, m_thresholdCombo);
-    timingLayout->addRow(m_flushCheck);
-    m_countersCheck = new QCheckBox(tr("Hardware counters (roofline)"));
-    m_countersCheck->setObjectName(QStringLiteral("countersCheck"));
-    m_countersCheck->setToolTip(
-        tr("Profiles one extra launch with CUPTI to measure DRAM traffic, so the roofline shows the measured "
-           "arithmetic intensity next to the predicted one. Needs permission to read GPU performance "
-           "counters; without it the run still succeeds and says why."));
-    timingLayout->addRow(m_countersCheck);
-    m_scalarReadsCheck = new QCheckBox(tr("Shared reads as written (scalar build)"));
-    m_scalarReadsCheck->setObjectName(QStringLiteral("scalarReadsCheck"));
-    m_scalarReadsCheck->setToolTip(tr(
-        "Builds the kernel with its inner-loop shared-memory reads kept 4-byte, as the source writes them. "
-        "The release build lets the compiler merge a thread's neighbouring reads into 16-byte LDS.128, "
-        "which the access model does not describe; with this on, the Counters tab compares like with "
-        "like. Slower than the release build."));
-    timingLayout->addRow(m_scalarReadsCheck);
-    // TF32 inputs (issue 22): rounded to nearest as cuBLAS's TF32 path does, or truncated.
-    m_tf32InputsCombo = new QComboBox;
-    m_tf32InputsCombo->setObjectName(QStringLiteral("tf32InputsCombo"));
-    m_tf32InputsCombo->addItem(tr("Rounded to nearest (as cuBLAS)"), false);
-    m_tf32InputsCombo->addItem(tr("Truncated (raw FP32 bits)"), true);
-    m_tf32InputsCombo->setToolTip(tr("How the TF32 stages shorten each FP32 input to TF32's 10-bit mantissa: "
-                                     "rounded to nearest, as cuBLAS does, or cut off."));
-    timingLayout->addRow(tr("TF32 inputs"), m_tf32InputsCombo);
-    labelWithTip(timingLayout, m_tf32InputsCombo);
-
-    // Launch experiments: the same kernel with fewer blocks beside it, or another L1/shared split.
-    m_blocksPerSmCombo = new QComboBox;
-    m_blocksPerSmCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_blocksPerSmCombo->setObjectName(QStringLiteral("blocksPerSmCombo"));
-    m_blocksPerSmCombo->addItem(tr("As many as fit"), 0);
-    for (int n : {1, 2, 3, 4, 6, 8})
-        m_blocksPerSmCombo->addItem(tr("At most %n", nullptr, n), n);
-    m_blocksPerSmCombo->setToolTip(
-        tr("Gives each block shared memory it never uses, so that no more than this many blocks share an "
-           "SM: how much does this kernel rely on other warps to hide its latency? (Not for cuBLAS.)"));
-    timingLayout->addRow(tr("Blocks per SM"), m_blocksPerSmCombo);
-    labelWithTip(timingLayout, m_blocksPerSmCombo);
-    m_carveoutCombo = new QComboBox;
-    m_carveoutCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_carveoutCombo->setObjectName(QStringLiteral("carveoutCombo"));
-    m_carveoutCombo->addItem(tr("Driver's choice"), -1);
-    m_carveoutCombo->addItem(tr("Most L1 (0 % shared)"), 0);
-    m_carveoutCombo->addItem(tr("Even (50 % shared)"), 50);
-    m_carveoutCombo->addItem(tr("Most shared (100 %)"), 100);
-    m_carveoutCombo->setToolTip(
-        tr("The preferred split of the SM's 256 KB between L1 cache and shared memory. Less shared memory "
-           "can hold blocks back; the occupancy column then names the carve-out. (Not for cuBLAS.)"));
-    timingLayout->addRow(tr("L1 / shared"), m_carveoutCombo);
-    labelWithTip(timingLayout, m_carveoutCombo);
-    layout->addWidget(timingGroup);
-
+    layout->addWidget(buildStageSection());
+    layout->addWidget(buildPresetSection(), 1);
+    layout->addWidget(buildParameterSection());
+    layout->addWidget(buildSizeSection());
+    layout->addWidget(buildMeasurementSection());
     m_runButton = new QPushButton(tr("Run"));
     m_runButton->setObjectName(QStringLiteral("runButton"));
     layout->addWidget(m_runButton);
-
-    connect(m_stageCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (!m_syncing && index >= 0)
-            setStage(StageId(m_stageCombo->itemData(index).toString().toStdString()));
-    });
-    connect(m_presetList, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem *item) { applyPreset(item->data(Qt::UserRole).toString()); });
-    connect(m_sizeCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        const auto presets = sizePresets();
-        if (!m_syncing && index >= 0 && index < presets.size())
-            setProblemSize(presets[index].second);
-    });
-    for (LimitSpinBox *spin : {m_mSpin, m_nSpin, m_kSpin}) {
-        connect(spin, &LimitSpinBox::limitHit, this, [this](const QString &sentence) {
-            m_sizeLimitNote = sentence;
-            updateFieldNotes();
-        });
-        connect(spin, &LimitSpinBox::limitCleared, this, [this] {
-            m_sizeLimitNote.clear();
-            updateFieldNotes();
-        });
-        connect(spin, &QSpinBox::valueChanged, this, [this] {
-            if (m_syncing)
-                return;
-            m_config.size = {m_mSpin->value(), m_nSpin->value(), m_kSpin->value()};
-            configEdited();
-        });
-    }
-    connect(m_budgetSpin, &LimitSpinBox::limitHit, this, [this](const QString &sentence) {
-        m_budgetLimitNote = sentence;
-        updateFieldNotes();
-    });
-    connect(m_budgetSpin, &LimitSpinBox::limitCleared, this, [this] {
-        m_budgetLimitNote.clear();
-        updateFieldNotes();
-    });
-    connect(m_budgetSpin, &QSpinBox::valueChanged, this, [this](int v) {
-        if (m_syncing)
-            return;
-        m_config.timing.budgetMs = v;
-        configEdited();
-    });
-    connect(m_regimeCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (m_syncing || index < 0)
-            return;
-        m_config.timing.regime = m_regimeCombo->itemData(index).toString();
-        configEdited();
-    });
-    connect(m_noiseCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (m_syncing || index < 0)
-            return;
-        m_config.timing.maxNoisePct = m_noiseCombo->itemData(index).toDouble();
-        configEdited();
-    });
-    connect(m_thresholdCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (m_syncing || index < 0)
-            return;
-        m_config.timing.throttleThresholdPct = m_thresholdCombo->itemData(index).toDouble();
-        configEdited();
-    });
-    connect(m_flushCheck, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_syncing)
-            return;
-        m_config.timing.flushL2 = on;
-        configEdited();
-    });
-    connect(m_countersCheck, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_syncing)
-            return;
-        m_config.timing.counters = on;
-        configEdited();
-    });
-    connect(m_blocksPerSmCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (m_syncing || index < 0)
-            return;
-        m_config.timing.maxBlocksPerSm = m_blocksPerSmCombo->itemData(index).toInt();
-        configEdited();
-    });
-    connect(m_carveoutCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (m_syncing || index < 0)
-            return;
-        m_config.timing.smemCarveout = m_carveoutCombo->itemData(index).toInt();
-        configEdited();
-    });
-    connect(m_tf32InputsCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (m_syncing || index < 0)
-            return;
-        m_config.timing.truncateTf32 = m_tf32InputsCombo->itemData(index).toBool();
-        configEdited();
-    });
-    connect(m_scalarReadsCheck, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_syncing)
-            return;
-        m_config.timing.scalarSharedReads = on;
-        configEdited();
-    });
+    connectStageAndPresets();
+    connectSizeAndBudget();
+    connectMeasurement();
     connect(m_runButton, &QPushButton::clicked, this, &ParameterPanel::runRequested);
 
     if (!applyPreset(QStringLiteral("worklog-3")))

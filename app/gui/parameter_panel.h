@@ -9,10 +9,12 @@
 #include "run_request.h"
 
 #include <QWidget>
+#include <functional>
 
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -50,6 +52,23 @@ signals:
     void runRequested();
 
 private:
+    // The panel's sections, top to bottom; each builds its group and fills its members.
+    QGroupBox *buildStageSection();
+    QGroupBox *buildPresetSection();
+    QGroupBox *buildParameterSection();
+    QGroupBox *buildSizeSection();
+    QGroupBox *buildMeasurementSection();
+    void addTimingRows(QFormLayout *form);
+    void addBuildRows(QFormLayout *form);
+    void addLaunchRows(QFormLayout *form);
+    // What the controls change once built.
+    void connectStageAndPresets();
+    void connectSizeAndBudget();
+    void connectMeasurement();
+    void showLimits(LimitSpinBox *spin, QString *note);
+    void onComboEdited(QComboBox *combo, const std::function<void(const QVariant &)> &apply);
+    void onCheckEdited(QCheckBox *check, const std::function<void(bool)> &apply);
+
     void buildParamRows();
     void syncControlsFromConfig();
     void listCustomStage(StageId stage);
