@@ -1,5 +1,6 @@
 #include "access_model.h"
 
+#include "layout_scheme.h"
 #include "load_scheme.h"
 #include "mma_fragments.h"
 
@@ -62,26 +63,15 @@ bool anyActive(const WarpLanes &lanes)
     return std::any_of(lanes.begin(), lanes.end(), [](const LaneAccess &l) { return l.active; });
 }
 
+// The C-tile row and column of output (i, j) as the kernel writes them: the layout's expressions.
 std::string rowExpr(const KernelShape &shape)
 {
-    if (shape.layout == ThreadLayout::MmaFragments)
-        return "warpRow + (i/2)*16 + (i%2)*8 + lane/4";
-    if (shape.layout == ThreadLayout::WarpTiled)
-        return "warpRow + (i/4)*16 + laneRow + i%4";
-    if (shape.tm == 1)
-        return "ty";
-    return shape.layout == ThreadLayout::Strided ? "ty + i*" + to_string(shape.blockY) : "ty*TM + i";
+    return layoutSchemeOf(shape).rowExpression(shape);
 }
 
 std::string colExpr(const KernelShape &shape)
 {
-    if (shape.layout == ThreadLayout::MmaFragments)
-        return "warpCol + (j/2)*8 + 2*(lane%4) + j%2";
-    if (shape.layout == ThreadLayout::WarpTiled)
-        return "warpCol + (j/4)*32 + laneCol + j%4";
-    if (shape.tn == 1)
-        return "tx";
-    return shape.layout == ThreadLayout::Strided ? "tx + j*" + to_string(shape.blockX) : "tx*TN + j";
+    return layoutSchemeOf(shape).colExpression(shape);
 }
 
 // mma_tf32's ldmatrix.x4 of m16 tile mi at k-step kk: lane l gives the address of row l % 16 of
@@ -360,7 +350,7 @@ std::vector<SharedAccess> sharedAccesses(const KernelShape &shape, const AccessC
         }
     }
 
-    if (shape.layout == ThreadLayout::MmaFragments) {
+    if (layoutSchemeOf(shape).readsMmaFragments()) {
         addFragmentReads(shape, ctx, warp, allK, add);
         return out;
     }

@@ -51,6 +51,7 @@ struct TileCell {
 ThreadCoord threadCoord(const KernelShape &shape, int tid);
 ThreadCoord threadAt(const KernelShape &shape, int tx, int ty);
 
+// The owners below are the shape's thread layout's (layout_scheme.h: one object per ThreadLayout).
 // Row (col) within the C tile of a thread's i-th (j-th) micro-tile row (column).
 int outputRow(const KernelShape &shape, const ThreadCoord &thread, int i);
 int outputCol(const KernelShape &shape, const ThreadCoord &thread, int j);

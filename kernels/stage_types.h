@@ -88,27 +88,18 @@ struct LaunchGeometry {
 
 inline constexpr int kWarpSize = 32;
 
+// Which thread owns which output of the block tile. Each value's object (the owners, the access
+// model's index expressions, what the tile map draws) is a LayoutScheme in kernels/thread_layouts/,
+// registered in kernels/thread_layouts/registry.cpp; the models and views ask it rather than test
+// the value. The files give each layout's index expressions.
 enum class ThreadLayout {
-    Contiguous, // thread (tx, ty) owns rows ty*TM + i, cols tx*TN + j (steps 0-6, vectorized)
-    Strided,    // thread (tx, ty) owns rows ty + i*(BM/TM), cols tx + j*(BN/TN) (steps 7, 8)
-    // Warp tiles (warptiled, pipelined, async_pipelined; 1-D blocks): warp w owns the WM x WN =
-    // 4*TM x 8*TN warp tile (w / warpsX, w % warpsX); its lanes sit 4 x 8 inside it, and lane l
-    // owns 4x4 fragments spaced 16 rows and 32 columns apart: rows warpRow + (i/4)*16 + (l/8)*4 +
-    // i%4, cols warpCol + (j/4)*32 + (l%8)*4 + j%4.
-    WarpTiled,
-    // Tensor-core warp tiles (mma.sync m16n8k8, 1-D blocks; mma_fragments.h has the tables): warp w
-    // owns the WM x WN warp tile (w / (BN/WN), w % (BN/WN)), made of (WM/16) x (WN/8) m16n8 tiles;
-    // inside tile (mi, ni) lane l holds the C fragment c0..c3 of the PTX table. As a cartesian
-    // product: TM = WM/8 rows warpRow + (i/2)*16 + (i%2)*8 + l/4, TN = WN/4 columns warpCol +
-    // (j/2)*8 + 2*(l%4) + j%2, output (i, j) in register c[(i%2)*2 + j%2] of tile (i/2, j/2).
-    MmaFragments,
-    // Hopper warpgroups (wgmma m64nNk8, N = BN): the consumer warpgroup g (threads
-    // firstConsumerThread + 128g ..; a producer warpgroup before them owns nothing) owns rows
-    // g*WM .. g*WM + WM - 1 of the block tile (WM a multiple of 64) and every column, each m64
-    // slab of it in the accumulator layout: TM = WM/32 rows g*WM + (i/2)*64 + 16*(warp in group)
-    // + (i%2)*8 + l/4, TN = BN/4 columns (j/2)*8 + 2*(l%4) + j%2.
-    WgmmaWarpgroups,
+    Contiguous,      // thread (tx, ty) owns rows ty*TM + i, cols tx*TN + j (steps 0-6, vectorized)
+    Strided,         // thread (tx, ty) owns rows ty + i*(BM/TM), cols tx + j*(BN/TN) (steps 7, 8)
+    WarpTiled,       // warp tiles of 4 x 8 lanes, 4x4 fragments per lane (warptiled, pipelined, ...)
+    MmaFragments,    // mma.sync m16n8k8 accumulator fragments in warp tiles (mma_tf32)
+    WgmmaWarpgroups, // wgmma m64nNk8 accumulators, WM rows per consumer warpgroup (keep it last)
 };
+inline constexpr int kThreadLayoutCount = int(ThreadLayout::WgmmaWarpgroups) + 1;
 
 enum class TileLoadScheme {
     OneElementPerThread, // naive, smem_tiled: thread (tx, ty) loads A(ty, tx) and B(ty, tx)
@@ -178,10 +169,6 @@ struct KernelShape {
     int outputThreads() const
     {
         return consumerThreads > 0 ? consumerThreads : threads() - firstConsumerThread;
-    }
-    bool isTensorCore() const
-    {
-        return layout == ThreadLayout::MmaFragments || layout == ThreadLayout::WgmmaWarpgroups;
     }
     // Row stride, in floats, of the shared A and B tiles.
     int sharedRowA() const { return transposedA ? bm + padA : bk + padA; }

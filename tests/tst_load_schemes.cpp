@@ -49,7 +49,8 @@ private slots:
 
     // What the mapping and access models say about every stage's loads (each element each thread
     // loads, every warp's global and shared accesses, refusals, launch counts, TMA boxes) is what the
-    // per-scheme switches said before the schemes became objects. Parameter sets the file does not
+    // per-scheme switches said before the schemes became objects; its owners (each output's thread
+    // and register, what each thread reads) what the per-layout switches said before the layouts did. Parameter sets the file does not
     // list (a stage or preset added since) are not compared. A change to the models that is meant
     // (a fix) rewrites the file: GEMMSCOPE_FINGERPRINTS_OUT=<file> tst_load_schemes writes the lines.
     void modelsGiveWhatTheyGaveBefore()

@@ -1,6 +1,6 @@
 #include "mapping_loaders.h"
 
-#include "mma_fragments.h"
+#include "layout_scheme.h"
 
 namespace gemmscope {
 
@@ -36,21 +36,18 @@ std::optional<FragmentCell> fragmentCellAt(const KernelShape &shape, Operand ope
     const TileCell extent = tileExtent(shape, operand);
     if (cell.row < 0 || cell.col < 0 || cell.row >= extent.row || cell.col >= extent.col)
         return std::nullopt;
-    if (operand == Operand::C && shape.isTensorCore()) {
+    const LayoutScheme &layout = layoutSchemeOf(shape);
+    if (operand == Operand::C && layout.tensorCore()) {
+        // The lane counts from the unit's first thread: a warpgroup after a producer one starts at 0.
         const FragmentOwner o = fragmentOwnerOf(shape, cell.row, cell.col);
-        if (shape.layout == ThreadLayout::WgmmaWarpgroups) {
-            const int local = o.tid - shape.firstConsumerThread;
-            return FragmentCell{local % kWarpgroupThreads, o.reg, o.tid / kWarpgroupThreads, 'd'};
-        }
-        return FragmentCell{o.tid % kWarpSize, o.reg, o.tid / kWarpSize, 'c'};
+        const int unit = layout.colourUnitThreads();
+        return FragmentCell{(o.tid - shape.firstConsumerThread) % unit, o.reg, o.tid / unit,
+                            layout.accumulatorRegister()};
     }
-    if (shape.layout != ThreadLayout::MmaFragments || operand == Operand::C)
+    const auto slot = layout.operandFragmentSlot(operand, cell);
+    if (!slot)
         return std::nullopt;
-    // A (BM x BK): m16k8 fragments; B (BK x BN): k8n8 fragments.
-    const FragmentSlot slot = operand == Operand::A
-                                  ? mmaSlotOf(Operand::A, cell.row % kMmaM, cell.col % kMmaK)
-                                  : mmaSlotOf(Operand::B, cell.row % kMmaK, cell.col % kMmaN);
-    return FragmentCell{slot.lane, slot.reg, -1, operand == Operand::A ? 'a' : 'b'};
+    return FragmentCell{slot->lane, slot->reg, -1, operand == Operand::A ? 'a' : 'b'};
 }
 
 } // namespace gemmscope

@@ -1,6 +1,7 @@
 #include "tile_map_view.h"
 
 #include "chart_interaction.h"
+#include "layout_scheme.h"
 #include "load_scheme.h"
 #include "mapping_loaders.h"
 #include "mma_fragments.h"
@@ -46,13 +47,13 @@ bool isRegisterTiled(const KernelShape &s)
 {
     // One output per thread has no micro-tile to lay out; tensor-core layouts have no
     // contiguous/strided counterpart to compare with.
-    return !loadSchemeOf(s).onePerThread() && !s.isTensorCore();
+    return !loadSchemeOf(s).onePerThread() && !layoutSchemeOf(s).tensorCore();
 }
 
 // What a colour stands for: the warp, or for wgmma the warpgroup (its unit of work).
 int colourUnit(const KernelShape &s, int tid)
 {
-    return s.layout == ThreadLayout::WgmmaWarpgroups ? tid / kWarpgroupThreads : tid / kWarpSize;
+    return tid / layoutSchemeOf(s).colourUnitThreads();
 }
 
 // The PTX figures' register colours for the A and B fragments (a0..a3, b0, b1).
@@ -112,7 +113,7 @@ void TileMapView::setShape(const KernelShape &shape)
 {
     m_shape = shape;
     m_sideButton->setVisible(isRegisterTiled(shape));
-    m_fragmentButton->setVisible(shape.layout == ThreadLayout::MmaFragments);
+    m_fragmentButton->setVisible(layoutSchemeOf(shape).hasOperandFragments());
     if (!isRegisterTiled(shape))
         m_sideBySide = false;
     if (m_selected >= shape.threads())
@@ -166,13 +167,12 @@ QFont TileMapView::keyFont() const
 
 QString TileMapView::keyLabel() const
 {
-    const bool groups = m_shape.layout == ThreadLayout::WgmmaWarpgroups;
-    const bool trailingProducer =
-        groups && m_shape.firstConsumerThread + m_shape.outputThreads() < m_shape.threads();
-    return !groups                           ? tr("warp colour:")
-           : m_shape.firstConsumerThread > 0 ? tr("warpgroup colour (0: producer):")
-           : trailingProducer ? tr("warpgroup colour (the producer warp after them stores nothing):")
-                              : tr("warpgroup colour:");
+    // Only the warpgroup layouts have producers: a warpgroup before the consumers, or a warp after.
+    const QString unit = QString::fromStdString(layoutSchemeOf(m_shape).colourUnitName());
+    const bool trailingProducer = m_shape.firstConsumerThread + m_shape.outputThreads() < m_shape.threads();
+    return m_shape.firstConsumerThread > 0 ? tr("%1 colour (0: producer):").arg(unit)
+           : trailingProducer ? tr("%1 colour (the producer warp after them stores nothing):").arg(unit)
+                              : tr("%1 colour:").arg(unit);
 }
 
 double TileMapView::swatchWidth(const QRectF &key) const
@@ -223,10 +223,12 @@ void TileMapView::setShowFragments(bool on)
 
 int TileMapView::keyWarpCount() const
 {
-    if (m_shape.layout == ThreadLayout::WgmmaWarpgroups) // a producer warp after them owns nothing
-        return (m_shape.firstConsumerThread + m_shape.outputThreads() + kWarpgroupThreads - 1) /
-               kWarpgroupThreads;
-    return m_shape.warps();
+    return layoutSchemeOf(m_shape).colourUnitCount(m_shape);
+}
+
+bool TileMapView::fragmentsApply() const
+{
+    return m_fragments && layoutSchemeOf(m_shape).hasOperandFragments();
 }
 
 QString TileMapView::cellLabel(Operand operand, TileCell cell) const
@@ -239,17 +241,7 @@ QString TileMapView::cellLabel(Operand operand, TileCell cell) const
 
 QString TileMapView::noteText() const
 {
-    if (m_shape.layout == ThreadLayout::MmaFragments)
-        return fragmentsApply()
-                   ? tr("C: warp holding the output; A, B: fragment register (colour); zoomed in, "
-                        "\"l5 c3\" = lane 5, register c3 (PTX mma.m16n8k8 tables); lines: m16n8k8 tiles")
-                   : tr("C: warp holding the output (\"l5 c3\" = lane 5, register c3 when zoomed in); "
-                        "A, B: warp whose cp.async copies the element");
-    if (m_shape.layout == ThreadLayout::WgmmaWarpgroups)
-        return tr(
-            "C: warpgroup holding the output; zoomed in, \"t37 d5\" = thread 37 of the warpgroup, "
-            "register d5 (PTX wgmma m64nNk8); A, B: read by wgmma from shared memory through descriptors");
-    return tr("C: warp that stores the output; A, B: warp that loads the element");
+    return QString::fromStdString(layoutSchemeOf(m_shape).tileMapNote(fragmentsApply()));
 }
 
 void TileMapView::setSideBySide(bool on)
@@ -378,36 +370,25 @@ QString TileMapView::toolTipAt(QPointF pos) const
     if (!hit)
         return {};
     const auto [op, cell] = *hit;
-    if (op == Operand::C && s.isTensorCore()) {
+    const LayoutScheme &layout = layoutSchemeOf(s);
+    if (op == Operand::C && layout.tensorCore()) {
         const FragmentOwner o = fragmentOwnerOf(s, cell.row, cell.col);
-        const bool wg = s.layout == ThreadLayout::WgmmaWarpgroups;
         const ThreadCoord t = threadCoord(s, o.tid);
         QString text = QStringLiteral("tid %1, warp %2, lane %3").arg(o.tid).arg(t.warp).arg(t.lane);
-        if (wg)
-            text += QStringLiteral(" (warpgroup %1, thread %2 of it)")
-                        .arg(o.tid / kWarpgroupThreads)
-                        .arg((o.tid - s.firstConsumerThread) % kWarpgroupThreads);
+        text += QString::fromStdString(layout.ownerUnitNote(s, o));
         text += QStringLiteral("\noutput (%1, %2) of the block tile").arg(cell.row).arg(cell.col);
-        text += wg ? QStringLiteral("\nregister d%1 of the wgmma accumulator (m64 slab %2, columns %3..%4)")
-                         .arg(o.reg)
-                         .arg(o.tileRow)
-                         .arg(o.tileCol * kMmaN)
-                         .arg(o.tileCol * kMmaN + kMmaN - 1)
-                   : QStringLiteral("\nregister c%1 of m16n8 tile (%2, %3) of the warp tile")
-                         .arg(o.reg)
-                         .arg(o.tileRow)
-                         .arg(o.tileCol);
+        text += QLatin1Char('\n') + QString::fromStdString(layout.registerNote(s, o));
         return text + QStringLiteral(" = accumulator %1 of the thread").arg(o.accumulator);
     }
     if (op == Operand::C)
         return threadName(ownerOf(s, cell.row, cell.col)) +
                QStringLiteral("\noutput (%1, %2) of the block tile").arg(cell.row).arg(cell.col);
-    if (s.layout == ThreadLayout::WgmmaWarpgroups)
-        return QStringLiteral("%1 tile (%2, %3): wgmma reads it from shared memory through a descriptor, no "
-                              "thread holds it in registers; the copies that fill it are not modelled yet")
+    if (const std::string note = layout.operandTileNote(); !note.empty())
+        return QStringLiteral("%1 tile (%2, %3): %4")
             .arg(QString::fromStdString(operandName(op)))
             .arg(cell.row)
-            .arg(cell.col);
+            .arg(cell.col)
+            .arg(QString::fromStdString(note));
     const TileLoaders loaders = tileLoaders(s, op);
     const int first = loaders.firstAt(cell);
     const QString where = QStringLiteral("%1 tile (%2, %3)")
@@ -447,7 +428,7 @@ QImage TileMapView::tileImage(const KernelShape &s, Operand op) const
             }
         return img;
     }
-    if (s.layout == ThreadLayout::MmaFragments && m_fragments) {
+    if (layoutSchemeOf(s).hasOperandFragments() && m_fragments) {
         // Coloured by fragment register; the selected thread's own fragment elements in black.
         std::vector<int> rows, cols;
         if (selecting) {
@@ -493,7 +474,7 @@ void TileMapView::paintPanel(QPainter &p, int panel, const TilePanelGeometry &g)
                  .arg(s.bm)
                  .arg(s.bn)
                  .arg(s.threads())
-                 .arg(s.layout == ThreadLayout::WgmmaWarpgroups ? tr("warpgroup") : tr("warp"));
+                 .arg(QString::fromStdString(layoutSchemeOf(s).colourUnitName()));
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter, title);
 
@@ -559,7 +540,7 @@ void TileMapView::paintPanel(QPainter &p, int panel, const TilePanelGeometry &g)
         p.setFont(font());
     }
 
-    if (s.isTensorCore())
+    if (layoutSchemeOf(s).tensorCore())
         paintFragments(p, s, g);
 
     // What the selected thread reads in its inner loop: its rows of A and columns of B.
@@ -615,7 +596,7 @@ void TileMapView::paintFragments(QPainter &p, const KernelShape &s, const TilePa
 {
     if (g.cell < kFragmentGridCellPx)
         return;
-    const bool mma = s.layout == ThreadLayout::MmaFragments;
+    const LayoutScheme &layout = layoutSchemeOf(s);
     const auto grid = [&](const QRectF &rect, TileCell extent, int rowStep, int colStep, const QPen &pen) {
         p.setPen(pen);
         for (int r = rowStep; r < extent.row; r += rowStep)
@@ -627,8 +608,9 @@ void TileMapView::paintFragments(QPainter &p, const KernelShape &s, const TilePa
     };
     const QPen thin(QColor(0, 0, 0, 90), 1), thick(QColor(0, 0, 0, 200), 2);
     grid(g.c, tileExtent(s, Operand::C), kMmaM, kMmaN, thin);
-    grid(g.c, tileExtent(s, Operand::C), s.warpTileRows(), mma ? s.warpTileCols() : s.bn + 1, thick);
-    if (mma && m_fragments) {
+    const TileCell block = layout.accumulatorBlock(s);
+    grid(g.c, tileExtent(s, Operand::C), block.row, block.col, thick);
+    if (layout.hasOperandFragments() && m_fragments) {
         grid(g.a, tileExtent(s, Operand::A), kMmaM, kMmaK, thin);
         grid(g.b, tileExtent(s, Operand::B), kMmaK, kMmaN, thin);
     }

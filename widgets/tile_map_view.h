@@ -62,7 +62,7 @@ public:
     // m16n8k8 fragments holds each element instead of which warp copies it in. On by default.
     void setShowFragments(bool on);
     bool showFragments() const { return m_fragments; }
-    bool fragmentsApply() const { return m_fragments && m_shape.layout == ThreadLayout::MmaFragments; }
+    bool fragmentsApply() const;
     // The label a cell shows once zoomed in far enough ("l5 c3"), empty where none: what the
     // tests read instead of pixels.
     QString cellLabel(Operand operand, TileCell cell) const;

@@ -1,6 +1,7 @@
 // TileLoadScheme::NotModelled: a stage whose owners are modelled but whose loads are not (wgmma_tf32's
 // cp.async into swizzled tiles): no thread loads anything the models know of, and the access model
 // refuses with a sentence instead of drawing something untrue.
+#include "layout_scheme.h"
 #include "load_scheme.h"
 
 namespace gemmscope {
@@ -20,7 +21,7 @@ public:
     std::string notModelledReason(const KernelShape &shape) const override
     {
         const std::string &title = stageInfo(shape.stage).title;
-        if (shape.layout == ThreadLayout::WgmmaWarpgroups)
+        if (layoutSchemeOf(shape).operandsStayInSharedMemory())
             return "The tiles of \"" + title +
                    "\" are read by wgmma through shared-memory descriptors, not by per-lane loads, and the "
                    "copies that fill them are not modelled yet: there are no lane addresses to draw.";

@@ -1,7 +1,8 @@
-// Test helper: a fingerprint of everything the mapping and access models say about the loads of
-// every catalog stage (each parameter set of its presets and its defaults, at a few sizes), one line
-// per parameter set. tests/data/model_fingerprints.txt holds the lines the models gave before the
-// load schemes became objects (main at 676568c); tst_load_schemes checks they still give them.
+// Test helper: a fingerprint of everything the mapping and access models say about the loads and
+// the owners of every catalog stage (each parameter set of its presets and its defaults, at a few
+// sizes), one line per parameter set. tests/data/model_fingerprints.txt holds the lines the models
+// gave before the load schemes became objects (main at 676568c) and, for the owners section, before
+// the thread layouts did (main at b079338); tst_load_schemes checks they still give them.
 // A line is "<stage> <params>|<section>=<digest> ...": the digest is FNV-1a 64 over the section's
 // text, so a mismatch names the stage and the part of the model that moved.
 #pragma once
@@ -73,6 +74,33 @@ inline void putLoads(std::ostream &o, const KernelShape &s)
     }
     for (int tid = 0; tid < s.threads(); ++tid)
         o << tileLoadsOf(s, tid).size() << ' ';
+}
+
+// Who owns every output (the store loop's map, ownerOf and fragmentOwnerOf of each cell) and what
+// each thread reads in its inner loop: what the thread layout answers.
+inline void putOwners(std::ostream &o, const KernelShape &s)
+{
+    for (int owner : ownerMap(s))
+        o << owner << ',';
+    o << '\n';
+    for (int row = 0; row < s.bm; ++row)
+        for (int col = 0; col < s.bn; ++col) {
+            const FragmentOwner f = fragmentOwnerOf(s, row, col);
+            o << ownerOf(s, row, col).tid << ':' << f.tid << ':' << f.reg << ':' << f.tileRow << ':'
+              << f.tileCol << ':' << f.accumulator << ',';
+        }
+    o << '\n';
+    for (int tid = 0; tid < s.threads(); ++tid) {
+        for (const TileCell &c : outputsOf(s, tid))
+            o << c.row << '.' << c.col << ',';
+        o << 'a';
+        for (int row : aRowsRead(s, tid))
+            o << row << ',';
+        o << 'b';
+        for (int col : bColsRead(s, tid))
+            o << col << ',';
+        o << ';';
+    }
 }
 
 inline void putGlobal(std::ostream &o, const KernelShape &s, const AccessContext &ctx)
@@ -166,6 +194,7 @@ inline std::string fingerprintLine(const StageInfo &stage, const ParamValues &pa
     std::map<std::string, std::ostringstream> sections;
     putShape(sections["shape"], s);
     putLoads(sections["loads"], s);
+    putOwners(sections["owners"], s);
     for (const ProblemSize raw : {ProblemSize{1024, 1024, 1024}, ProblemSize{1000, 1000, 1000},
                                   ProblemSize{8192, 4096, 6144}, ProblemSize{2048, 512, 256}}) {
         AccessContext ctx;
