@@ -22,20 +22,12 @@ namespace gemmscope {
 
 namespace {
 
-constexpr qint64 kFaultUnset = -2;
-std::atomic<qint64> g_diskFullAfter{kFaultUnset};
+// -1 (no fault), or the bytes after which writes fail as on a full disk (simulateFullDiskAfter).
+std::atomic<qint64> g_diskFullAfter{-1};
 
-// -1 (no fault), or the bytes after which writes fail as on a full disk.
 qint64 diskFullAfter()
 {
-    qint64 limit = g_diskFullAfter.load();
-    if (limit == kFaultUnset) {
-        bool ok = false;
-        const qint64 fromEnv = qEnvironmentVariable("GEMMSCOPE_TEST_DISK_FULL_AFTER_BYTES").toLongLong(&ok);
-        limit = ok && fromEnv >= 0 ? fromEnv : -1;
-        g_diskFullAfter.store(limit);
-    }
-    return limit;
+    return g_diskFullAfter.load();
 }
 
 QString folderOf(const QString &path)

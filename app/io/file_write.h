@@ -55,9 +55,8 @@ int removeInterruptedWrites(const QString &path, const WriteOptions &options = {
 int removeInterruptedWritesIn(const QString &folder);
 
 // Tests only: make every later write fail with "no space left on device" once `bytes` bytes of
-// the file are written (-1 turns it off). The environment variable
-// GEMMSCOPE_TEST_DISK_FULL_AFTER_BYTES does the same for a whole process (command-line tests that
-// cannot mount a full file system).
+// the file are written (-1 turns it off). Tests of a command-line program's writes run its mode in
+// their own process (tests/tst_ladder_mode.cpp) or on a real full file system.
 void simulateFullDiskAfter(qint64 bytes);
 
 } // namespace gemmscope
