@@ -79,10 +79,10 @@ void RooflineChart::syncControls()
     }
     // On the T4 the session's published rows are drawn already: the overlay would repeat them.
     const GpuSpec *chosen = datasheetSpec();
-    const bool publishedShown = chosen && chosen->key == "t4" &&
-                                std::any_of(m_points.cbegin(), m_points.cend(), [](const ChartPoint &p) {
-                                    return p.kind == PointKind::WorklogT4 && !p.runId.isEmpty();
-                                });
+    const bool publishedShown =
+        chosen && chosen->key == "t4" &&
+        std::any_of(m_points.points().cbegin(), m_points.points().cend(),
+                    [](const ChartPoint &p) { return p.kind == PointKind::WorklogT4 && !p.runId.isEmpty(); });
     m_worklogCheck->setEnabled(!publishedShown);
     m_worklogCheck->setToolTip(publishedShown
                                    ? tr("Off: the T4's published runs of this session are drawn already.")

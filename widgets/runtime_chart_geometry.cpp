@@ -142,12 +142,8 @@ int RuntimeChart::slotIndexAt(const QPointF &pixel) const
 {
     if (!m_plot->axisRect()->rect().contains(pixel.toPoint()))
         return -1;
-    const double key = keyAxis()->pixelToCoord(pixel.y());
-    const int index = qRound(key);
-    const int count = m_mode == Mode::Runtime ? int(m_slots.size()) : int(m_speedups.size());
-    if (index < 0 || index >= count || std::abs(key - index) > 0.45)
-        return -1;
-    return index;
+    return runtime_scene::rowAt(keyAxis()->pixelToCoord(pixel.y()),
+                                m_mode == Mode::Runtime ? m_slots.size() : m_speedups.size());
 }
 
 QString RuntimeChart::runIdAt(const QPointF &pixel) const
@@ -155,10 +151,9 @@ QString RuntimeChart::runIdAt(const QPointF &pixel) const
     const int index = slotIndexAt(pixel);
     if (index < 0)
         return QString();
-    if (m_mode == Mode::Runtime)
-        return m_slots[index].run.origin == QLatin1String("worklog") ? QString() : m_slots[index].run.runId;
     // In the speedup panel a row is its measured run.
-    return m_speedups[index].measuredSpeedup ? m_speedups[index].measuredRunId : QString();
+    return m_mode == Mode::Runtime ? runtime_scene::runIdOf(m_slots[index])
+                                   : runtime_scene::runIdOf(m_speedups[index]);
 }
 
 QString RuntimeChart::tooltipAt(const QPointF &pixel) const
@@ -166,36 +161,11 @@ QString RuntimeChart::tooltipAt(const QPointF &pixel) const
     const int index = slotIndexAt(pixel);
     if (index < 0)
         return QString();
-    if (m_mode == Mode::Runtime) {
-        const RuntimeSlot &slot = m_slots[index];
-        QString text = runTooltip(slot.run);
-        if (const auto cublas = cublasFp32Reference(plottedRuns());
-            cublas && slot.plotted && slot.run.medianMs > 0 && cublas->runId != slot.run.runId)
-            text += QStringLiteral("\n%1% of cuBLAS FP32 (%2)")
-                        .arg(100.0 * cublas->medianMs / slot.run.medianMs, 0, 'f', 1)
-                        .arg(formatMs(cublas->medianMs));
-        // A tensor-core stage is measured against the tensor-core library too.
-        const StageInfo *stage = findStage(slot.run.stage.key());
-        if (const auto tf32 = cublasTf32Reference(plottedRuns());
-            tf32 && stage && stage->precision == Precision::Tf32 && slot.plotted && slot.run.medianMs > 0 &&
-            tf32->runId != slot.run.runId)
-            text += QStringLiteral("\n%1% of cuBLAS TF32 (%2)")
-                        .arg(100.0 * tf32->medianMs / slot.run.medianMs, 0, 'f', 1)
-                        .arg(formatMs(tf32->medianMs));
-        return text;
-    }
-    const SpeedupRow &row = m_speedups[index];
-    const Preset *preset = findPreset(row.presetKey.toStdString());
-    QString text = row.title;
-    if (preset && preset->worklogT4Ms)
-        text += QStringLiteral("\nworklog T4: %1, %2 over step 0")
-                    .arg(formatMs(*preset->worklogT4Ms), speedupText(row.publishedSpeedup));
-    if (row.measuredSpeedup)
-        text += QStringLiteral("\nmeasured: %1 over step 0 (run %2)")
-                    .arg(speedupText(*row.measuredSpeedup), row.measuredRunId);
-    else
-        text += QStringLiteral("\nmeasured: %1").arg(row.note);
-    return text;
+    if (m_mode == Mode::Speedup)
+        return runtime_scene::speedupTooltip(m_speedups[index]);
+    const QList<RunRecord> plotted = plottedRuns();
+    return runtime_scene::slotTooltip(m_slots[index], cublasFp32Reference(plotted),
+                                      cublasTf32Reference(plotted));
 }
 
 std::optional<QPointF> RuntimeChart::pixelOfRun(const QString &runId) const

@@ -58,17 +58,14 @@ void RuntimeChart::buildSpeedup()
         lowest = lowest > 0 ? std::min(lowest, row.publishedSpeedup) : row.publishedSpeedup;
         highest = std::max(highest, row.publishedSpeedup);
         double end = row.publishedSpeedup;
-        QString text = QStringLiteral("not run");
         if (row.measuredSpeedup) {
             m_measuredBars->addData(i, *row.measuredSpeedup);
             lowest = std::min(lowest, *row.measuredSpeedup);
             highest = std::max(highest, *row.measuredSpeedup);
             end = std::max(end, *row.measuredSpeedup);
-            text = speedupText(*row.measuredSpeedup);
         }
         m_valueLabelRows << i;
-        rowLabels << barValueLabel(m_plot, i, end,
-                                   QStringLiteral("%1  (T4 %2)").arg(text, speedupText(row.publishedSpeedup)),
+        rowLabels << barValueLabel(m_plot, i, end, runtime_scene::speedupLabel(row),
                                    kMeasuredColor.darker(160), valueFont);
         if (!m_printing && !row.measuredRunId.isEmpty() && row.measuredRunId == m_selectedRunId &&
             row.measuredSpeedup) {
