@@ -8,6 +8,7 @@
 #include "chart_layout.h"
 #include "plot_chart.h"
 #include "run_record.h"
+#include "runtime_bar_frame.h"
 #include "runtime_marks.h"
 #include "runtime_scene.h"
 #include "runtime_series.h"
@@ -102,11 +103,7 @@ private:
     void placeValueLabels();                // a value beside each named row, from a pool of labels
     void settleLater(const RunRecord &run); // settle() once the event loop turns
     void settle();
-    double barBasePixel() const; // where every bar starts
-    QRectF barRect(double key, double value, double width, double base) const;
-    QList<QRectF> barRectsInRows(int first, int last, double base) const;
-    // Whether a bar of the runtime view (starting at pixel `base`) meets `rect`.
-    bool runtimeBarMeets(const QRectF &rect, double base) const;
+    runtime_scene::BarFrame barFrame() const; // the axis rect and ranges of the last layout
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
