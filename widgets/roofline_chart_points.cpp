@@ -1,15 +1,11 @@
 // The roofline's marks drawn: each run's (roofline_marks.h says which and where), the worklog's
 // published steps and the panel's settings as a hollow circle (roofline_tips.h computes them), the
 // selection's ring (roofline_points.h says where); the pointer's point found by the same model.
-#include "chart_text.h"
 #include "roofline_chart.h"
 #include "roofline_chart_style.h"
 #include "roofline_joins.h"
 #include "roofline_marks.h"
-#include "roofline_math.h"
 #include "run_color.h"
-#include "runtime_series.h"
-#include "traffic_model.h"
 
 #include <cmath>
 #include <qcustomplot.h>
@@ -17,7 +13,6 @@
 namespace gemmscope {
 
 using roofline_scene::levelName;
-using roofline_scene::plottedIntensity;
 
 namespace {
 
