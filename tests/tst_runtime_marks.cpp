@@ -222,6 +222,33 @@ private slots:
         QCOMPARE(speedupLabel(row), QStringLiteral("x3.50  (T4 x12.3)"));
         QVERIFY(speedupTooltip(row).endsWith(QStringLiteral("\nmeasured: x3.50 over step 0 (run r9)")));
     }
+
+    void speedupRowsNameTheStepAndSpanBothBars()
+    {
+        SpeedupRow notRun;
+        notRun.presetKey = QStringLiteral("worklog-3");
+        notRun.label = QStringLiteral("step 3");
+        notRun.title = QStringLiteral("Coalesced cooperative loads");
+        notRun.publishedSpeedup = 6;
+        SpeedupRow measured;
+        measured.presetKey = QStringLiteral("no-such-preset");
+        measured.label = QStringLiteral("step 9");
+        measured.publishedSpeedup = 2;
+        measured.measuredSpeedup = 9.5;
+        measured.measuredRunId = QStringLiteral("r9");
+        const SpeedupMarks marks = speedupMarks({notRun, measured});
+        QCOMPARE(marks.keyLabels,
+                 (QStringList{shortPresetLabel(QStringLiteral("worklog-3")), QStringLiteral("step 9")}));
+        QVERIFY(!marks.keyLabels.first().isEmpty());
+        QCOMPARE(marks.longLabels,
+                 (QStringList{QStringLiteral("Coalesced cooperative loads"), QStringLiteral("step 9")}));
+        // Right of the longer bar: the published one where nothing ran, else the measured one.
+        QCOMPARE(marks.labels,
+                 (QList<ValueLabel>{{0, 6, speedupLabel(notRun)}, {1, 9.5, speedupLabel(measured)}}));
+        QCOMPARE(marks.extent.lowest, 2.0);
+        QCOMPARE(marks.extent.highest, 9.5);
+        QVERIFY(speedupMarks({}).labels.isEmpty());
+    }
 };
 
 QTEST_MAIN(TestRuntimeMarks)

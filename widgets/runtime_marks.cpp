@@ -169,4 +169,26 @@ QString speedupLabel(const SpeedupRow &row)
     return QStringLiteral("%1  (T4 %2)").arg(measured, speedupText(row.publishedSpeedup));
 }
 
+SpeedupMarks speedupMarks(const QList<SpeedupRow> &rows)
+{
+    SpeedupMarks marks;
+    ValueExtent &e = marks.extent;
+    for (int i = 0; i < rows.size(); ++i) {
+        const SpeedupRow &row = rows[i];
+        const QString shortName = shortPresetLabel(row.presetKey);
+        marks.keyLabels << (shortName.isEmpty() ? row.label : shortName);
+        marks.longLabels << (row.title.isEmpty() ? row.label : row.title);
+        e.lowest = e.lowest > 0 ? std::min(e.lowest, row.publishedSpeedup) : row.publishedSpeedup;
+        e.highest = std::max(e.highest, row.publishedSpeedup);
+        double end = row.publishedSpeedup;
+        if (row.measuredSpeedup) {
+            e.lowest = std::min(e.lowest, *row.measuredSpeedup);
+            e.highest = std::max(e.highest, *row.measuredSpeedup);
+            end = std::max(end, *row.measuredSpeedup);
+        }
+        marks.labels << ValueLabel{i, end, speedupLabel(row)};
+    }
+    return marks;
+}
+
 } // namespace gemmscope::runtime_scene

@@ -74,4 +74,13 @@ QString speedupText(double speedup); // "x2.40", "x12.5"
 // The value beside a speedup row: the measured speedup (or "not run") and the worklog's.
 QString speedupLabel(const SpeedupRow &row);
 
+// The speedup view: a row a worklog step, its short and long names, the value beside it (right of
+// the longer of its two bars) and the values the axis must show.
+struct SpeedupMarks {
+    QStringList keyLabels, longLabels;
+    QList<ValueLabel> labels;
+    ValueExtent extent;
+};
+SpeedupMarks speedupMarks(const QList<SpeedupRow> &rows);
+
 } // namespace gemmscope::runtime_scene
