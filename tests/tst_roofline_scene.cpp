@@ -443,6 +443,29 @@ private slots:
         in.showModel = true;
         QVERIFY(keyEntries(in)[1].text.contains(QStringLiteral("dotted to the model's")));
     }
+
+    void titleNamesTheGpuAndItsRuns()
+    {
+        TitleInputs in;
+        QCOMPARE(chartTitle(in), QStringLiteral("Roofline: no GPU chosen — no run measured on it"));
+        in.gpuName = QStringLiteral("NVIDIA H200 SXM");
+        in.drawn = 1;
+        QCOMPARE(chartTitle(in), QStringLiteral("Roofline: NVIDIA H200 SXM — 1 run measured on it"));
+        // The runs' own name for the GPU where they share one.
+        in.runDevices = {QStringLiteral("NVIDIA H200")};
+        in.drawn = 23;
+        QCOMPARE(chartTitle(in), QStringLiteral("Roofline: NVIDIA H200 — 23 runs measured on it"));
+        in.runDevices << QStringLiteral("NVIDIA H200 NVL");
+        QCOMPARE(chartTitle(in), QStringLiteral("Roofline: NVIDIA H200 SXM — 23 runs measured on it"));
+        in.worklogOverlay = true;
+        QVERIFY(chartTitle(in).endsWith(QStringLiteral("measured on it, the worklog's T4 results")));
+        TitleInputs t4;
+        t4.gpuName = QStringLiteral("NVIDIA T4");
+        t4.runDevices = {QStringLiteral("Tesla T4")};
+        t4.drawn = 12;
+        t4.published = true;
+        QCOMPARE(chartTitle(t4), QStringLiteral("Roofline: NVIDIA T4 — 12 published worklog run(s)"));
+    }
 };
 
 QTEST_MAIN(TestRooflineScene)

@@ -199,7 +199,7 @@ void RooflineChart::setLevelShown(MemoryLevel level, bool on)
 
 void RooflineChart::setPredicted(StageId stage, const ParamValues &params, const ProblemSize &size)
 {
-    m_live = Live{stage, params, size};
+    m_live = roofline_scene::LiveSettings{stage, params, size};
     if (!moveLivePoint())
         rebuild();
 }
@@ -344,8 +344,8 @@ void RooflineChart::rebuild()
     m_plot->clearPlottables();
     m_roofs.clear();
     m_points.clear();
-    m_runTips.clear();
     m_labels.clear();
+    m_labelItems.clear();
     m_ridgeLabels.clear();
     m_ridgeTexts.clear();
     m_graphRoles.clear();
@@ -385,8 +385,7 @@ void RooflineChart::rebuild()
     const std::optional<ActiveRoof> roof = activeRoof();
     addRunPoints(roof.value_or(ActiveRoof{}));
     // On the T4 roof the session's published rows are the worklog's steps: the overlay would repeat them.
-    m_drawn.published = std::any_of(m_points.cbegin(), m_points.cend(),
-                                    [](const ChartPoint &p) { return p.kind == PointKind::WorklogT4; });
+    m_drawn.published = m_points.any(PointKind::WorklogT4);
     if (m_showWorklog && !m_drawn.published)
         addWorklogPoints();
     addLivePoint(roof.value_or(ActiveRoof{}));
@@ -428,7 +427,7 @@ void RooflineChart::rebuild()
 
 bool RooflineChart::liveUsesTensorCores() const
 {
-    return m_live && stageInfo(m_live->stage).precision == Precision::Tf32;
+    return m_live && roofline_scene::liveUsesTensorCores(*m_live);
 }
 
 std::pair<QCPRange, QCPRange> RooflineChart::defaultView() const
@@ -439,14 +438,7 @@ std::pair<QCPRange, QCPRange> RooflineChart::defaultView() const
         roofs.last().peakTflops = r.peakTflops;
         roofs.last().bandwidthGBs = r.bandwidthGBs;
     }
-    QList<roofline_scene::ViewPoint> points;
-    for (qsizetype i = 0; i < m_points.size(); ++i)
-        // A run's hidden model disc is not kept in sight (the selected run's may lie outside: its
-        // join runs off the edge).
-        if (!hasMeasuredPoint(i) || m_showModel)
-            points << roofline_scene::ViewPoint{m_points[i].intensity, m_points[i].tflops,
-                                                m_points[i].kind == PointKind::Live};
-    const roofline_scene::ViewRanges view = roofline_scene::defaultView(roofs, points);
+    const roofline_scene::ViewRanges view = roofline_scene::defaultView(roofs, pointSet().viewPoints());
     return {QCPRange(view.xLower, view.xUpper), QCPRange(view.yLower, view.yUpper)};
 }
 
@@ -484,9 +476,7 @@ void RooflineChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, co
         return;
     }
     // A run never drawn (cancelled while queued): only the later runs' places in m_runs move.
-    for (RunTip &tip : m_runTips)
-        if (tip.run > index)
-            --tip.run;
+    m_points.runRemoved(index);
 }
 
 void RooflineChart::addRunInPlace(qsizetype index)

@@ -11,7 +11,9 @@
 #include "plot_chart.h"
 #include "roofline_label_scene.h"
 #include "roofline_marks.h"
+#include "roofline_points.h"
 #include "roofline_roofs.h"
+#include "roofline_tips.h"
 #include "run_record.h"
 #include "stage_catalog.h"
 #include "traffic_model.h"
@@ -59,16 +61,8 @@ public:
         // (the compute roof itself is drawn once, with the DRAM roof). Empty: a DRAM roof.
         std::optional<MemoryLevel> level;
     };
-    enum class PointKind { RunPredicted, RunMeasured, WorklogT4, Live, RunMeasuredL2, RunMeasuredL1Shared };
-    struct ChartPoint {
-        PointKind kind;
-        QString runId;        // empty for worklog and live points
-        double intensity = 0; // FLOP/B
-        double tflops = 0;
-        QString tooltip;
-        QString label;  // short step label ("3", "5a", "cuBLAS"); empty for the live point
-        QColor color{}; // its marker's fill (the stage's colour), for the swatch a label list draws
-    };
+    using PointKind = roofline_scene::PointKind;
+    using ChartPoint = roofline_scene::ChartPoint;
 
     explicit RooflineChart(QWidget *parent = nullptr);
 
@@ -157,36 +151,21 @@ private:
     // Short step labels beside the run points from m_points[from] on; points that sit on each other
     // share one ("6,7").
     void addPointLabels(qsizetype from);
+    void addLabelItem(const roofline_scene::PointLabel &label);
     void placePointLabels(); // collision-free, in pixels, in each replot (roofline_label_scene.h)
     roofline_scene::MarkRole markRoleOf(const QCPGraph *graph) const;
     roofline_scene::CacheKey labelKey() const; // what the texts' places depend on, as data
     roofline_scene::Inputs labelInputs(const roofline_scene::CacheKey &key) const;
     void applyLabelLayout(const roofline_scene::Layout &layout);
-    bool hasMeasuredPoint(qsizetype index) const; // m_points[index] is a disc whose diamond follows
-    bool pointDrawn(qsizetype index) const;       // its marker is on the plot (hover finds it)
+    roofline_scene::PlotFrame plotFrame() const;      // the axis rect and ranges of the last layout
+    const roofline_scene::PointSet &pointSet() const; // with the view of the chart's options now
     void addLegendKey();
     void placeCountersNote();       // the note that no run has counters: there exactly while that is so
     void refreshKey();              // the key and the counters note again, after a first point of a kind
     bool measuredRoofShown() const; // measured ceilings exist and belong to the chosen GPU
     bool runIsOnChosenGpu(const RunRecord &run) const;
-    struct ActiveRoof {
-        QString label;
-        double peakTflops = 0;
-        double bandwidthGBs = 0;
-    };
-    // What a run point's tooltip is written from: only when it is shown (or points() is read), not
-    // for every run of a long session in every rebuild.
-    struct RunTip {
-        qsizetype run = 0; // in m_runs
-        double predicted = 0;
-        QString formula;
-        std::optional<double> measured;
-        double tflops = 0;
-        bool published = false;             // a worklog row on the T4 roof
-        bool tensor = false;                // a TF32 stage: judged against the TF32 roofs
-        std::optional<double> l2, l1Shared; // the levels' measured intensities, where drawn
-    };
-    QString runTooltip(const RunTip &tip) const;
+    using ActiveRoof = roofline_scene::TipRoof;
+    roofline_scene::TipRoofs tipRoofs() const; // what the run tooltips compare with
     const ChartPoint &pointWithTooltip(int index) const;
     void rebuild() override;
     void showSelection() override;
@@ -202,7 +181,6 @@ private:
     bool addRunPoint(qsizetype index); // the points of m_runs[index]: whether it is drawn
     QCPGraph *markGraph(const roofline_scene::RunMark &mark, const roofline_scene::RunMarks &run);
     void addWorklogPoints();
-    std::optional<ChartPoint> livePoint(const ActiveRoof &roof) const;
     void addLivePoint(const ActiveRoof &roof);
     bool liveWasRun() const; // a drawn run has the panel's configuration
     bool syncLiveShown();    // the circle hidden where liveWasRun; true where that changed
@@ -231,29 +209,20 @@ private:
     double m_measuredTf32 = 0;
     QString m_measuredTf32Kernel; // the ceilings event's tf32_kernel
     QString m_measuredLabel;
-    struct Live {
-        StageId stage;
-        ParamValues params;
-        ProblemSize size;
-    };
-    std::optional<Live> m_live;
+    std::optional<roofline_scene::LiveSettings> m_live;
     bool m_showWorklog = false;
 
     QList<Roof> m_roofs;
-    mutable QList<ChartPoint> m_points; // run points' tooltips are written on demand
-    QHash<int, RunTip> m_runTips;       // by index in m_points, until written
-    ActiveRoof m_tipRoof;               // the roof the run tooltips compare with
+    mutable roofline_scene::PointSet m_points; // run points' tooltips are written on demand
+    ActiveRoof m_tipRoof;                      // the roof the run tooltips compare with
     QCPGraph *m_liveGraph = nullptr;
     QCPItemText *m_countersNote = nullptr;
-    struct PointLabel {
-        PointKind kind;
-        double intensity, tflops;
-        QStringList texts;
+    QList<roofline_scene::PointLabel> m_labels; // the runs' short labels (roofline_points.h says which)
+    struct LabelItems {
         SwatchListText *item; // a swatch a line where it names a crowd
         QCPItemLine *leader;  // to the marker, when the label had to sit away from it
-        QColor color;         // its marker's fill
     };
-    QList<PointLabel> m_labels;
+    QList<LabelItems> m_labelItems;                                 // parallel to m_labels
     roofline_scene::LabelScene m_labelScene;                        // where the texts went, and for what
     QHash<const QCPGraph *, roofline_scene::MarkRole> m_graphRoles; // the run and worklog markers' graphs
     // What the last rebuild drew the runs with, kept so that a run arriving adds only its points.

@@ -79,10 +79,10 @@ void RooflineChart::syncControls()
     }
     // On the T4 the session's published rows are drawn already: the overlay would repeat them.
     const GpuSpec *chosen = datasheetSpec();
-    const bool publishedShown = chosen && chosen->key == "t4" &&
-                                std::any_of(m_points.cbegin(), m_points.cend(), [](const ChartPoint &p) {
-                                    return p.kind == PointKind::WorklogT4 && !p.runId.isEmpty();
-                                });
+    const bool publishedShown =
+        chosen && chosen->key == "t4" &&
+        std::any_of(m_points.points().cbegin(), m_points.points().cend(),
+                    [](const ChartPoint &p) { return p.kind == PointKind::WorklogT4 && !p.runId.isEmpty(); });
     m_worklogCheck->setEnabled(!publishedShown);
     m_worklogCheck->setToolTip(publishedShown
                                    ? tr("Off: the T4's published runs of this session are drawn already.")
@@ -91,29 +91,10 @@ void RooflineChart::syncControls()
 
 void RooflineChart::updateTitle()
 {
-    // The title names what is drawn: the GPU, and how many of its runs.
     const GpuSpec *spec = m_drawn.spec;
-    const int drawn = m_drawn.count;
-    QString gpuName = spec ? QString::fromStdString(spec->name)
-                           : (m_measuredLabel.isEmpty() ? QStringLiteral("no GPU chosen") : m_measuredLabel);
-    // The runs' own name for their GPU where they share one ("NVIDIA H200", as the runtime chart's
-    // title says, not the datasheet's "NVIDIA H200 SXM": the legend names the datasheet).
-    const QStringList runGpus = m_drawn.marker.chosenDevices();
-    if (drawn > 0 && !m_drawn.published && runGpus.size() == 1)
-        gpuName = runGpus.first();
-    QString what;
-    if (m_drawn.published && drawn > 0)
-        what = QStringLiteral("%n published worklog run(s)")
-                   .replace(QStringLiteral("%n"), QString::number(drawn));
-    else if (drawn > 0)
-        what = QStringLiteral("%1 run%2 measured on it")
-                   .arg(drawn)
-                   .arg(drawn == 1 ? QString() : QStringLiteral("s"));
-    else
-        what = QStringLiteral("no run measured on it");
-    if (m_showWorklog && !m_drawn.published)
-        what += QStringLiteral(", the worklog's T4 results");
-    m_fullTitle = QStringLiteral("Roofline: %1 — %2").arg(gpuName, what);
+    m_fullTitle = roofline_scene::chartTitle({spec ? QString::fromStdString(spec->name) : m_measuredLabel,
+                                              m_drawn.marker.chosenDevices(), m_drawn.count,
+                                              m_drawn.published, m_showWorklog && !m_drawn.published});
 }
 
 // Legend entries for what has no graph of its own: one entry for every run's disc (the colour is the

@@ -24,48 +24,31 @@ const QColor kLabelColor(0x20, 0x20, 0x20);
 
 void RooflineChart::addPointLabels(qsizetype from)
 {
-    // One label per run's shown marker (its measured diamond where counters exist, else its disc);
-    // runs of one label on the same spot (the same configuration run again) share it. Placed in
-    // pixels by placePointLabels after the axes are laid out, where markers too close to tell apart
-    // share one label that names each.
-    for (qsizetype i = from; i < m_points.size(); ++i) {
-        const ChartPoint &p = m_points[i];
-        if (p.label.isEmpty() || p.kind == PointKind::Live)
-            continue;
-        if (p.kind == PointKind::RunPredicted && hasMeasuredPoint(i))
-            continue;
-        auto near = std::find_if(m_labels.begin(), m_labels.end(), [&](const PointLabel &l) {
-            return l.kind == p.kind && l.texts.contains(p.label) &&
-                   std::abs(std::log10(l.intensity / p.intensity)) < 1e-3 &&
-                   std::abs(std::log10(l.tflops / p.tflops)) < 0.01;
-        });
-        if (near != m_labels.end())
-            continue;
-        // Points on the very same spot with other labels share one, as before any zoom.
-        near = std::find_if(m_labels.begin(), m_labels.end(), [&](const PointLabel &l) {
-            return l.kind == p.kind && std::abs(std::log10(l.intensity / p.intensity)) < 1e-6 &&
-                   std::abs(std::log10(l.tflops / p.tflops)) < 1e-6;
-        });
-        if (near != m_labels.end()) {
-            near->texts.append(p.label);
-            near->item->setText(near->texts.join(QLatin1Char(',')));
-            m_labelScene.forget();
-            continue;
-        }
-        if (m_labels.size() >= roofline_scene::kMaxPointLabels)
-            continue;
-        auto *item = new SwatchListText(m_plot);
-        item->position->setCoords(p.intensity, p.tflops);
-        item->setColor(p.kind == PointKind::WorklogT4 ? kWorklogColor : kLabelColor);
-        item->setFont(QFont(font().family(), 8));
-        item->setText(p.label);
-        item->setTextAlignment(Qt::AlignLeft);
-        auto *leader = new QCPItemLine(m_plot);
-        leader->setPen(QPen(QColor(0x70, 0x70, 0x70), 0.8));
-        leader->setVisible(false);
-        m_labels.append({p.kind, p.intensity, p.tflops, {p.label}, item, leader, p.color});
+    // Which labels the points from `from` on bring (roofline_points.h); placed in pixels by
+    // placePointLabels after the axes are laid out.
+    const QList<qsizetype> grown = roofline_scene::addPointLabels(m_points, from, m_labels);
+    for (const qsizetype i : grown)
+        if (i < m_labelItems.size())
+            m_labelItems[i].item->setText(m_labels[i].texts.join(QLatin1Char(',')));
+    const bool added = m_labelItems.size() < m_labels.size();
+    while (m_labelItems.size() < m_labels.size())
+        addLabelItem(m_labels[m_labelItems.size()]);
+    if (added || !grown.isEmpty())
         m_labelScene.forget();
-    }
+}
+
+void RooflineChart::addLabelItem(const roofline_scene::PointLabel &label)
+{
+    auto *item = new SwatchListText(m_plot);
+    item->position->setCoords(label.intensity, label.tflops);
+    item->setColor(label.role == roofline_scene::MarkRole::Published ? kWorklogColor : kLabelColor);
+    item->setFont(QFont(font().family(), 8));
+    item->setText(label.texts.join(QLatin1Char(',')));
+    item->setTextAlignment(Qt::AlignLeft);
+    auto *leader = new QCPItemLine(m_plot);
+    leader->setPen(QPen(QColor(0x70, 0x70, 0x70), 0.8));
+    leader->setVisible(false);
+    m_labelItems.append({item, leader});
 }
 
 QList<QRectF> RooflineChart::markerRects() const
@@ -122,9 +105,7 @@ roofline_scene::MarkRole RooflineChart::markRoleOf(const QCPGraph *graph) const
 roofline_scene::CacheKey RooflineChart::labelKey() const
 {
     roofline_scene::CacheKey key;
-    key.frame = roofline_scene::PlotFrame{m_plot->axisRect()->rect(), m_plot->xAxis->range().lower,
-                                          m_plot->xAxis->range().upper, m_plot->yAxis->range().lower,
-                                          m_plot->yAxis->range().upper};
+    key.frame = plotFrame();
     key.fontFamily = font().family();
     for (int i = 0; i < m_plot->graphCount(); ++i)
         key.markCount += m_plot->graph(i)->dataCount();
@@ -134,12 +115,7 @@ roofline_scene::CacheKey RooflineChart::labelKey() const
         if (graph && graph->visible())
             for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
                 key.moving << roofline_scene::Mark{markRoleOf(graph), it->key, it->value, 0};
-    for (const PointLabel &l : std::as_const(m_labels))
-        key.labels << roofline_scene::PointLabel{
-            l.kind == PointKind::RunMeasured ? roofline_scene::MarkRole::RunMeasured
-            : l.kind == PointKind::WorklogT4 ? roofline_scene::MarkRole::Published
-                                             : roofline_scene::MarkRole::RunModel,
-            l.intensity, l.tflops, l.texts, l.color};
+    key.labels = m_labels;
     key.ridges = m_ridgeTexts;
     if (m_countersNote)
         key.note = m_countersNote->text();
@@ -233,17 +209,18 @@ void RooflineChart::applyLabelLayout(const roofline_scene::Layout &layout)
                   qobject_cast<QCPItemLine *>(m_ridgeLabels[i]->property("leader").value<QObject *>()),
                   layout.ridges[i]);
     for (qsizetype i = 0; i < m_labels.size(); ++i) {
-        const PointLabel &label = m_labels[i];
+        const roofline_scene::PointLabel &label = m_labels[i];
+        const LabelItems &items = m_labelItems[i];
         const roofline_scene::PlacedText &text = layout.labels[i];
-        label.item->position->setCoords(label.intensity, label.tflops);
-        label.item->setText(text.visible ? text.text : label.texts.join(QLatin1Char(',')));
+        items.item->position->setCoords(label.intensity, label.tflops);
+        items.item->setText(text.visible ? text.text : label.texts.join(QLatin1Char(',')));
         QList<SwatchListText::Swatch> swatches;
         for (const roofline_scene::Swatch &s : text.swatches)
             swatches << SwatchListText::Swatch{s.color, swatchShape(s.shape)};
-        label.item->setSwatches(swatches);
+        items.item->setSwatches(swatches);
         if (text.visible)
-            label.item->setFont(QFont(font().family(), text.pointSize));
-        applyText(label.item, label.leader, text);
+            items.item->setFont(QFont(font().family(), text.pointSize));
+        applyText(items.item, items.leader, text);
     }
     m_layout.clear();
     for (const roofline_scene::Layout::Entry &e : layout.placed)

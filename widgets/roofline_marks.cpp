@@ -241,5 +241,26 @@ QList<KeyEntry> keyEntries(const KeyInputs &in)
     return entries;
 }
 
+QString chartTitle(const TitleInputs &in)
+{
+    QString gpuName = in.gpuName.isEmpty() ? QStringLiteral("no GPU chosen") : in.gpuName;
+    // The runs' own name for their GPU where they share one ("NVIDIA H200", as the runtime chart's
+    // title says, not the datasheet's "NVIDIA H200 SXM": the legend names the datasheet).
+    if (in.drawn > 0 && !in.published && in.runDevices.size() == 1)
+        gpuName = in.runDevices.first();
+    QString what;
+    if (in.published && in.drawn > 0)
+        what = QStringLiteral("%1 published worklog run(s)").arg(in.drawn);
+    else if (in.drawn > 0)
+        what = QStringLiteral("%1 run%2 measured on it")
+                   .arg(in.drawn)
+                   .arg(in.drawn == 1 ? QString() : QStringLiteral("s"));
+    else
+        what = QStringLiteral("no run measured on it");
+    if (in.worklogOverlay)
+        what += QStringLiteral(", the worklog's T4 results");
+    return QStringLiteral("Roofline: %1 — %2").arg(gpuName, what);
+}
+
 } // namespace roofline_scene
 } // namespace gemmscope

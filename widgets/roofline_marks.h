@@ -107,5 +107,15 @@ struct KeyEntry {
 };
 QList<KeyEntry> keyEntries(const KeyInputs &in);
 
+// What the chart's title names: the GPU whose roofs are drawn and how many of its runs.
+struct TitleInputs {
+    QString gpuName;             // the chosen datasheet's name, else the ceilings' GPU; empty: none chosen
+    QStringList runDevices;      // the names the drawn runs gave that GPU (RunMarker::chosenDevices)
+    int drawn = 0;               // runs drawn
+    bool published = false;      // they are the worklog's published rows (on the T4 roof)
+    bool worklogOverlay = false; // the worklog's T4 results drawn beside them
+};
+QString chartTitle(const TitleInputs &in);
+
 } // namespace roofline_scene
 } // namespace gemmscope

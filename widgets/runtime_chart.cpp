@@ -200,14 +200,13 @@ void RuntimeChart::setKeyTicks()
     }
     // The viewport's width, not the widget's: an export lays the plot out at the print size in the
     // same widget, and took the window's narrow choice with it.
-    const bool useLong =
-        m_keyLongLabels.size() == m_keyLabels.size() && m_widestLong * 3 <= m_plot->viewport().width();
+    const bool useLong = m_keyLongLabels.size() == m_keyLabels.size() &&
+                         runtime_scene::longNamesFit(m_widestLong, m_plot->viewport().width());
     const QStringList &labels = useLong ? m_keyLongLabels : m_keyLabels;
     const int count = int(m_keyLabels.size());
     const double rowPx = count > 0 ? double(m_plot->axisRect()->height()) / count : 0;
-    const int labelPx = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
-    int stride = rowPx > 0 ? std::max(1, int(std::ceil((labelPx - 1) / rowPx))) : 1;
-    stride = std::max<int>(stride, int((count + kMaxLabelledBars - 1) / kMaxLabelledBars));
+    const int stride =
+        runtime_scene::tickStride(count, rowPx, QFontMetrics(m_plot->yAxis->tickLabelFont()).height());
     if (stride == m_tickStride && useLong == m_tickLong &&
         ticker->ticks().size() == (count + stride - 1) / stride)
         return;
@@ -304,17 +303,7 @@ void RuntimeChart::rebuild()
 
 bool RuntimeChart::wantsLogScale() const
 {
-    // Log once the plotted values spread more than kLogSpan: on a linear axis the H200's 0.36 ms
-    // cuBLAS TF32 bar is a pixel beside the naive kernel's 25 ms (and the T4's 956 ms).
-    if (m_mode != Mode::Runtime)
-        return false;
-    double lo = 0, hi = 0;
-    for (qsizetype row = 0; row < m_slots.size(); ++row)
-        if (const RuntimeSlot &slot = m_slots[row]; slot.plotted && slot.value > 0) {
-            lo = lo > 0 ? std::min(lo, slot.value) : slot.value;
-            hi = std::max(hi, slot.value);
-        }
-    return lo > 0 && hi / lo > kLogSpan;
+    return m_mode == Mode::Runtime && runtime_scene::wantsLogScale(m_slots);
 }
 
 void RuntimeChart::configureValueAxis(double lowest, double highest, const QString &label)
@@ -344,16 +333,9 @@ void RuntimeChart::fitValueRange()
         if (label->position->value() >= 0 && label->position->typeX() == QCPItemPosition::ptPlotCoords &&
             label->position->key() >= m_highest * 0.5)
             widest = std::max(widest, metrics.horizontalAdvance(label->text()) + 8);
-    const double width = std::max(60, m_plot->axisRect()->width());
-    const double share = std::clamp(1.0 - widest / width, 0.5, 0.95); // of the axis left for the bars
-    QCPAxis *axis = valueAxis();
-    if (m_logScale) {
-        const double lo = m_lowest > 0 ? m_lowest / 1.6 : 0.1;
-        const double hi = std::max(m_highest, lo * 2);
-        axis->setRange(lo, lo * std::pow(hi / lo, 1.0 / share) * 1.05);
-    } else {
-        axis->setRange(0, m_highest > 0 ? m_highest / share * 1.03 : 1);
-    }
+    const runtime_scene::ValueRange range =
+        runtime_scene::valueRange({m_lowest, m_highest}, widest, m_plot->axisRect()->width(), m_logScale);
+    valueAxis()->setRange(range.lower, range.upper);
 }
 
 void RuntimeChart::buildRuntime()
@@ -370,7 +352,7 @@ void RuntimeChart::buildRuntime()
     m_markFailures = m_slots.size() <= kMaxLabelledBars;
     for (int i = 0; i < m_slots.size(); ++i) {
         m_keyLabels << m_slots[i].label;
-        m_keyLongLabels << longLabel(m_slots[i]);
+        m_keyLongLabels << runtime_scene::longLabel(m_slots[i]);
         addSlotMarks(i);
     }
     updateReference();
@@ -381,21 +363,13 @@ void RuntimeChart::buildRuntime()
 
 void RuntimeChart::updateValueAxis()
 {
-    double lowest = 0, highest = 0;
-    for (qsizetype row = 0; row < m_slots.size(); ++row)
-        if (const RuntimeSlot &slot = m_slots[row]; slot.plotted) {
-            lowest = lowest > 0 ? std::min(lowest, slot.low) : slot.low;
-            highest = std::max(highest, slot.high);
-        }
-    if (m_referenceLine) {
-        const double value = m_referenceLine->point1->coords().x();
-        lowest = lowest > 0 ? std::min(lowest, value) : value;
-        highest = std::max(highest, value);
-    }
+    const runtime_scene::ValueExtent extent = runtime_scene::valueExtent(
+        m_slots,
+        m_referenceLine ? std::optional<double>(m_referenceLine->point1->coords().x()) : std::nullopt);
     // A little more than the rows: a value label a pixel taller than its row stays off the axis
     // line under the last one ("0.363 ms" stood on it at 1280x800).
     m_plot->yAxis->setRange(-0.5 - kRowRangePad, std::max<qsizetype>(m_slots.size(), 1) - 0.5 + kRowRangePad);
-    configureValueAxis(lowest, highest,
+    configureValueAxis(extent.lowest, extent.highest,
                        m_valueMode == RuntimeValue::Milliseconds
                            ? QStringLiteral("median ms, whiskers p20–p80")
                            : QStringLiteral("TFLOP/s at the median, whiskers at p80–p20 times"));
@@ -435,7 +409,7 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
     shiftRows(row, 1);
     m_slots.insert(row, runtimeSlotOf(run, m_valueMode));
     m_keyLabels.insert(row, m_slots[row].label);
-    m_keyLongLabels.insert(row, longLabel(m_slots[row]));
+    m_keyLongLabels.insert(row, runtime_scene::longLabel(m_slots[row]));
     if (m_widestLong >= 0)
         m_widestLong = std::max(m_widestLong, longLabelWidth(m_keyLongLabels[row]));
     addSlotMarks(row);
@@ -473,7 +447,7 @@ void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
     removeSlotMarks(row);
     m_slots[row] = std::move(slot);
     m_keyLabels[row] = m_slots[row].label;
-    if (const QString longName = longLabel(m_slots[row]); longName != m_keyLongLabels[row]) {
+    if (const QString longName = runtime_scene::longLabel(m_slots[row]); longName != m_keyLongLabels[row]) {
         m_keyLongLabels[row] = longName;
         m_widestLong = -1;
     }

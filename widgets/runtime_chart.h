@@ -8,8 +8,11 @@
 #include "chart_layout.h"
 #include "plot_chart.h"
 #include "run_record.h"
+#include "runtime_bar_frame.h"
+#include "runtime_marks.h"
 #include "runtime_scene.h"
 #include "runtime_series.h"
+#include "runtime_slot_rows.h"
 
 #include <QHash>
 #include <QList>
@@ -29,28 +32,6 @@ class QMouseEvent;
 class QResizeEvent;
 
 namespace gemmscope {
-
-// The runtime view's rows in ladder order. The slots stay where they were stored and the rows
-// index them: inserting a row among 10,000 moved 10,000 run records, half a millisecond a run.
-class RuntimeSlotRows {
-public:
-    qsizetype size() const { return m_rows.size(); }
-    const RuntimeSlot &operator[](qsizetype row) const { return m_store[m_rows[row]]; }
-    RuntimeSlot &operator[](qsizetype row) { return m_store[m_rows[row]]; } // the run keeps its id
-    qsizetype rowOf(const QString &runId) const;                            // -1 where the run has no row
-    void insert(qsizetype row, RuntimeSlot slot);
-    void removeAt(qsizetype row);
-    void clear();
-    void assign(QList<RuntimeSlot> ladder); // in ladder order
-    QList<RuntimeSlot> toList() const;
-
-private:
-    QList<RuntimeSlot> m_store;
-    QList<qsizetype> m_rows; // row -> index in m_store
-    // Run id -> index in m_store, which new rows do not move: a run's progress finds its row
-    // without comparing 10,000 ids (a few ms for each update in a sweep-sized session).
-    QHash<QString, qsizetype> m_storeOf;
-};
 
 class RuntimeChart : public PlotChart {
     Q_OBJECT
@@ -113,7 +94,6 @@ private:
     bool isPlotted(const RunRecord &run) const;        // in the chosen GPU/size group
     bool groupsChangeWith(const RunRecord &run) const; // the group selector (or the followed group) changes
     bool wantsLogScale() const;
-    static QString longLabel(const RuntimeSlot &slot);
     void addSlotMarks(int row); // the bar and whisker, or the failure mark, of m_slots[row]
     void removeSlotMarks(int row);
     void shiftRows(int from, int by);
@@ -123,11 +103,7 @@ private:
     void placeValueLabels();                // a value beside each named row, from a pool of labels
     void settleLater(const RunRecord &run); // settle() once the event loop turns
     void settle();
-    double barBasePixel() const; // where every bar starts
-    QRectF barRect(double key, double value, double width, double base) const;
-    QList<QRectF> barRectsInRows(int first, int last, double base) const;
-    // Whether a bar of the runtime view (starting at pixel `base`) meets `rect`.
-    bool runtimeBarMeets(const QRectF &rect, double base) const;
+    runtime_scene::BarFrame barFrame() const; // the axis rect and ranges of the last layout
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
@@ -174,6 +150,7 @@ private:
     QCPBars *m_selectionBar = nullptr;
     QList<QCPItemText *> m_failureMarkers;
     QCPItemStraightLine *m_referenceLine = nullptr;
+    QString m_referenceText; // what the legend calls the reference line
     QCPBars *m_publishedBars = nullptr;
     QCPBars *m_measuredBars = nullptr;
     QList<QCPItemText *> m_valueLabels; // bar values (speedup: measured first, they win a collision)

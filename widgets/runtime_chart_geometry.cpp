@@ -1,5 +1,5 @@
-// Where the runtime chart's marks are in pixels: the bars' rects, the value labels that would sit
-// on another label or a bar, and what is under the pointer.
+// The runtime chart's marks in pixels, as runtime_bar_frame.h and runtime_marks.h compute them: the
+// bars' rects, the value labels that hide, and what is under the pointer.
 #include "chart_row_bars.h"
 #include "chart_text.h"
 #include "runtime_chart.h"
@@ -13,46 +13,24 @@ namespace gemmscope {
 
 using namespace runtime_chart_style;
 
-double RuntimeChart::barBasePixel() const
+runtime_scene::BarFrame RuntimeChart::barFrame() const
 {
-    return valueAxis()->scaleType() == QCPAxis::stLogarithmic ? m_plot->axisRect()->left()
-                                                              : valueAxis()->coordToPixel(0);
-}
-
-QRectF RuntimeChart::barRect(double key, double value, double width, double base) const
-{
-    QCPAxis *keys = keyAxis(), *values = valueAxis();
-    const double top = keys->coordToPixel(key - width / 2);
-    const double bottom = keys->coordToPixel(key + width / 2);
-    const double end = values->coordToPixel(value);
-    return QRectF(QPointF(std::min(base, end), std::min(top, bottom)),
-                  QPointF(std::max(base, end), std::max(top, bottom)));
+    return runtime_scene::BarFrame{
+        m_plot->axisRect()->rect(), keyAxis()->range().lower,
+        keyAxis()->range().upper,   valueAxis()->range().lower,
+        valueAxis()->range().upper, valueAxis()->scaleType() == QCPAxis::stLogarithmic};
 }
 
 QList<QRectF> RuntimeChart::barRects() const
 {
     QList<QRectF> rects;
-    const double base = barBasePixel();
+    const runtime_scene::BarFrame frame = barFrame();
     for (int i = 0; i < m_plot->plottableCount(); ++i) {
         auto *bars = qobject_cast<QCPBars *>(m_plot->plottable(i));
         if (!bars || !bars->visible())
             continue;
         for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
-            rects << barRect(it->key, it->value, bars->width(), base);
-    }
-    return rects;
-}
-
-QList<QRectF> RuntimeChart::barRectsInRows(int first, int last, double base) const
-{
-    QList<QRectF> rects;
-    for (int row = std::max(0, first); row <= last && row < m_slots.size(); ++row)
-        if (m_slots[row].plotted)
-            rects << barRect(row, m_slots[row].value, kBarWidth, base);
-    if (m_selectionBar && !m_selectionBar->data()->isEmpty()) {
-        const auto it = m_selectionBar->data()->constBegin();
-        if (it->key >= first && it->key <= last)
-            rects << barRect(it->key, it->value, m_selectionBar->width(), base);
+            rects << frame.barRect(it->key, it->value, bars->width());
     }
     return rects;
 }
@@ -62,92 +40,47 @@ bool RuntimeChart::hideCrowdedLabels()
     if (m_valueLabels.isEmpty())
         return false;
     // A value label never sits over another label or over a bar (the speedup chart's neighbouring
-    // bar, a row too low for its text): it hides, and the tooltip still gives the value.
-    // Above the plot a little (no line there), never onto the axis line under it.
+    // bar, a row too low for its text): it hides, and the tooltip still gives the value
+    // (runtime_bar_frame.h decides). Above the plot a little (no line there), never onto the axis
+    // line under it.
     const QRectF bounds = QRectF(m_plot->axisRect()->rect()).adjusted(-1, -3, 1, -1);
     // The speedup chart's few bars all; the runtime chart's through the rows a label spans (every
     // label against 10,000 bars took longer than the replot).
     const QList<QRectF> allBars = m_mode == Mode::Runtime ? QList<QRectF>() : barRects();
-    const double base = barBasePixel();
-    const auto hitsBar = [&](const QRectF &inner) {
+    const runtime_scene::BarFrame frame = barFrame();
+    std::optional<runtime_scene::Bar> selection;
+    if (m_selectionBar && !m_selectionBar->data()->isEmpty()) {
+        const auto it = m_selectionBar->data()->constBegin();
+        selection = runtime_scene::Bar{it->key, it->value, m_selectionBar->width()};
+    }
+    const auto meetsBar = [&](const QRectF &inner) {
         if (m_mode == Mode::Runtime)
-            return runtimeBarMeets(inner, base);
+            return runtime_scene::rowBarsMeet(frame, m_slots, kBarWidth, selection, inner);
         return std::any_of(allBars.cbegin(), allBars.cend(),
                            [&](const QRectF &bar) { return bar.intersects(inner); });
     };
-    QList<QRectF> kept;
+    QList<QRectF> marks, labels;
     for (QCPItemText *marker : std::as_const(m_failureMarkers))
         if (marker->visible())
-            kept << labelRect(marker);
+            marks << labelRect(marker);
+    for (QCPItemText *label : std::as_const(m_valueLabels))
+        labels << labelRect(label);
+    const QList<bool> shown =
+        runtime_scene::shownValueLabels(bounds, labels, m_valueLabelRows, m_tickStride, marks, meetsBar);
     bool changed = false;
-    for (int i = 0; i < m_valueLabels.size(); ++i) {
-        QCPItemText *label = m_valueLabels[i];
-        const QRectF rect = labelRect(label);
-        const QRectF inner = rect.adjusted(0.5, 0.5, -0.5, -0.5);
-        const auto hits = [&](const QRectF &r) { return r.intersects(inner); };
-        // Where only every n-th row is named, only its values are shown: a value beside no name
-        // would be read as the named row's.
-        const bool named = m_tickStride <= 1 || m_valueLabelRows.value(i) % m_tickStride == 0;
-        const bool free = named && bounds.contains(rect) && std::none_of(kept.cbegin(), kept.cend(), hits) &&
-                          !hitsBar(inner);
-        changed = changed || label->visible() != free;
-        label->setVisible(free);
-        if (free)
-            kept << rect;
+    for (qsizetype i = 0; i < m_valueLabels.size(); ++i) {
+        changed = changed || m_valueLabels[i]->visible() != shown[i];
+        m_valueLabels[i]->setVisible(shown[i]);
     }
     return changed;
-}
-
-bool RuntimeChart::runtimeBarMeets(const QRectF &rect, double base) const
-{
-    // With 10,000 thin rows a label spans hundreds of them. Every bar starts at one base, so of the
-    // rows the rect spans wholly only the longest (or shortest) bar can reach it: found from the
-    // values, one pixel worked out, where measuring each bar (a logarithm each) for each label took
-    // a third of a replot (2026-12-02). The rows at the rect's top and bottom edges are measured as
-    // drawn, the selection's bar with them (its row's, a little taller: it reaches no farther).
-    const auto anyDrawn = [&](long long first, long long last) {
-        const QList<QRectF> bars = barRectsInRows(int(first), int(last), base);
-        return std::any_of(bars.cbegin(), bars.cend(),
-                           [&](const QRectF &bar) { return bar.intersects(rect); });
-    };
-    const double a = keyAxis()->pixelToCoord(rect.top()), b = keyAxis()->pixelToCoord(rect.bottom());
-    const double top = std::min(a, b), bottom = std::max(a, b);
-    const auto first = static_cast<long long>(std::floor(top)) - 1,
-               last = static_cast<long long>(std::ceil(bottom)) + 1;
-    // The rows whose whole bar lies within the rect's height.
-    const auto firstInside = std::max(0LL, static_cast<long long>(std::ceil(top + kBarWidth / 2 + 1e-9)));
-    const auto lastInside = std::min(static_cast<long long>(m_slots.size()) - 1,
-                                     static_cast<long long>(std::floor(bottom - kBarWidth / 2 - 1e-9)));
-    if (firstInside > lastInside)
-        return anyDrawn(first, last);
-    if (anyDrawn(first, firstInside - 1) || anyDrawn(lastInside + 1, last))
-        return true;
-    double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
-    for (long long row = firstInside; row <= lastInside; ++row)
-        if (const RuntimeSlot &slot = m_slots[row]; slot.plotted) {
-            lowest = std::min(lowest, slot.value);
-            highest = std::max(highest, slot.value);
-        }
-    if (lowest > highest)
-        return false; // no bar drawn there
-    const double one = valueAxis()->coordToPixel(lowest), other = valueAxis()->coordToPixel(highest);
-    if (base <= rect.left())
-        return std::max(one, other) > rect.left();
-    if (base >= rect.right())
-        return std::min(one, other) < rect.right();
-    return anyDrawn(firstInside, lastInside); // a rect across the bars' base: rare, measured
 }
 
 int RuntimeChart::slotIndexAt(const QPointF &pixel) const
 {
     if (!m_plot->axisRect()->rect().contains(pixel.toPoint()))
         return -1;
-    const double key = keyAxis()->pixelToCoord(pixel.y());
-    const int index = qRound(key);
-    const int count = m_mode == Mode::Runtime ? int(m_slots.size()) : int(m_speedups.size());
-    if (index < 0 || index >= count || std::abs(key - index) > 0.45)
-        return -1;
-    return index;
+    return runtime_scene::rowAt(keyAxis()->pixelToCoord(pixel.y()),
+                                m_mode == Mode::Runtime ? m_slots.size() : m_speedups.size());
 }
 
 QString RuntimeChart::runIdAt(const QPointF &pixel) const
@@ -155,10 +88,9 @@ QString RuntimeChart::runIdAt(const QPointF &pixel) const
     const int index = slotIndexAt(pixel);
     if (index < 0)
         return QString();
-    if (m_mode == Mode::Runtime)
-        return m_slots[index].run.origin == QLatin1String("worklog") ? QString() : m_slots[index].run.runId;
     // In the speedup panel a row is its measured run.
-    return m_speedups[index].measuredSpeedup ? m_speedups[index].measuredRunId : QString();
+    return m_mode == Mode::Runtime ? runtime_scene::runIdOf(m_slots[index])
+                                   : runtime_scene::runIdOf(m_speedups[index]);
 }
 
 QString RuntimeChart::tooltipAt(const QPointF &pixel) const
@@ -166,36 +98,11 @@ QString RuntimeChart::tooltipAt(const QPointF &pixel) const
     const int index = slotIndexAt(pixel);
     if (index < 0)
         return QString();
-    if (m_mode == Mode::Runtime) {
-        const RuntimeSlot &slot = m_slots[index];
-        QString text = runTooltip(slot.run);
-        if (const auto cublas = cublasFp32Reference(plottedRuns());
-            cublas && slot.plotted && slot.run.medianMs > 0 && cublas->runId != slot.run.runId)
-            text += QStringLiteral("\n%1% of cuBLAS FP32 (%2)")
-                        .arg(100.0 * cublas->medianMs / slot.run.medianMs, 0, 'f', 1)
-                        .arg(formatMs(cublas->medianMs));
-        // A tensor-core stage is measured against the tensor-core library too.
-        const StageInfo *stage = findStage(slot.run.stage.key());
-        if (const auto tf32 = cublasTf32Reference(plottedRuns());
-            tf32 && stage && stage->precision == Precision::Tf32 && slot.plotted && slot.run.medianMs > 0 &&
-            tf32->runId != slot.run.runId)
-            text += QStringLiteral("\n%1% of cuBLAS TF32 (%2)")
-                        .arg(100.0 * tf32->medianMs / slot.run.medianMs, 0, 'f', 1)
-                        .arg(formatMs(tf32->medianMs));
-        return text;
-    }
-    const SpeedupRow &row = m_speedups[index];
-    const Preset *preset = findPreset(row.presetKey.toStdString());
-    QString text = row.title;
-    if (preset && preset->worklogT4Ms)
-        text += QStringLiteral("\nworklog T4: %1, %2 over step 0")
-                    .arg(formatMs(*preset->worklogT4Ms), speedupText(row.publishedSpeedup));
-    if (row.measuredSpeedup)
-        text += QStringLiteral("\nmeasured: %1 over step 0 (run %2)")
-                    .arg(speedupText(*row.measuredSpeedup), row.measuredRunId);
-    else
-        text += QStringLiteral("\nmeasured: %1").arg(row.note);
-    return text;
+    if (m_mode == Mode::Speedup)
+        return runtime_scene::speedupTooltip(m_speedups[index]);
+    const QList<RunRecord> plotted = plottedRuns();
+    return runtime_scene::slotTooltip(m_slots[index], cublasFp32Reference(plotted),
+                                      cublasTf32Reference(plotted));
 }
 
 std::optional<QPointF> RuntimeChart::pixelOfRun(const QString &runId) const

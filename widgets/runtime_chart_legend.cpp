@@ -39,22 +39,9 @@ void RuntimeChart::addLegendKey()
 
 QList<RuntimeChart::LegendEntry> RuntimeChart::legendEntries() const
 {
-    // From the bars, one plottable a stage (not from every run: a run arriving looks at the legend).
-    runtime_scene::LegendInputs in;
-    for (QCPBars *bars : std::as_const(m_runBars)) {
-        if (bars->dataCount() == 0)
-            continue;
-        if (bars->property("published").toBool())
-            in.publishedDrawn = true;
-        else
-            in.stagesDrawn << bars->property("stage").toString();
-    }
-    if (m_referenceLine)
-        in.referenceText = m_referenceLine->property("referenceText").toString();
-    for (qsizetype row = 0; m_mode == Mode::Runtime && row < m_slots.size() && !in.anyNotSteady; ++row)
-        in.anyNotSteady = m_slots[row].plotted && !comparabilityMark(m_slots[row].run).isEmpty();
-    in.anyFailed = !m_failureMarkers.isEmpty();
-    in.selectionShown = !m_printing && m_selectionBar;
+    const runtime_scene::LegendInputs in =
+        runtime_scene::legendInputs(m_slots, m_referenceLine ? m_referenceText : QString(), m_markFailures,
+                                    !m_printing && m_selectionBar);
     QList<LegendEntry> entries;
     for (const runtime_scene::LegendEntry &entry : runtime_scene::legendEntries(in))
         entries << LegendEntry{entry.text, legendIcon(entry), entry.look};

@@ -15,14 +15,6 @@ namespace gemmscope {
 
 using namespace runtime_chart_style;
 
-QString RuntimeChart::longLabel(const RuntimeSlot &slot)
-{
-    const StageInfo *stage = findStage(slot.run.stage.key());
-    if (stage && stage->isLibrary && slot.label == shortPresetLabel(slot.run.presetKey))
-        return QString::fromStdString(stage->title); // "cuBLAS SGEMM (FP32)": its code says it again
-    return stage ? QStringLiteral("%1  %2").arg(slot.label, runStageTitleText(slot.run)) : slot.label;
-}
-
 void RuntimeChart::addSlotMarks(int row)
 {
     const RuntimeSlot &slot = m_slots[row];
@@ -59,8 +51,6 @@ void RuntimeChart::addSlotMarks(int row)
         const QColor color = shadedStageColor(slot.run.stageKey(), shade);
         bars->setPen(QPen(color.darker(130)));
         bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
-        bars->setProperty("stage", slot.run.stageKey());
-        bars->setProperty("published", published);
         auto *whisker = new RowWhiskers(m_plot->yAxis, m_plot->xAxis);
         whisker->removeFromLegend();
         whisker->setDataPlottable(bars);
@@ -136,7 +126,7 @@ void RuntimeChart::updateReference()
     }
     m_referenceLine->point1->setCoords(value, 0);
     m_referenceLine->point2->setCoords(value, 1);
-    m_referenceLine->setProperty("referenceText", reference->text);
+    m_referenceText = reference->text;
 }
 
 void RuntimeChart::updateSelectionMarks()
@@ -168,33 +158,25 @@ void RuntimeChart::placeValueLabels()
 {
     if (m_mode != Mode::Runtime)
         return;
-    // A value beside every named row (setKeyTicks): a value beside no name would be read as the
-    // named row's. Labels are reused: a run arriving moves a few texts, it creates none.
-    const int stride =
-        std::max({1, m_tickStride, int((m_slots.size() + kMaxLabelledBars - 1) / kMaxLabelledBars)});
+    // A value beside every named row (runtime_marks.h says which and what). Labels are reused: a
+    // run arriving moves a few texts, it creates none.
     const QFont valueFont(font().family(), 8);
     qsizetype used = 0;
     m_valueLabels.clear();
     m_valueLabelRows.clear();
-    for (int row = 0; row < m_slots.size(); row += stride) {
-        const RuntimeSlot &slot = m_slots[row];
-        if (!slot.plotted)
-            continue;
-        // A run not comparable with a steady burst says so beside its number (issue 22).
-        const QString text =
-            (m_valueMode == RuntimeValue::Milliseconds ? formatMs(slot.value) : formatTflops(slot.value)) +
-            comparabilityMark(slot.run);
-        const double end = std::max(slot.value, slot.high);
+    for (const runtime_scene::ValueLabel &value :
+         runtime_scene::valueLabels(m_slots, m_tickStride, m_valueMode)) {
         if (used == m_labelPool.size())
-            m_labelPool << barValueLabel(m_plot, row, end, text, QColor(0x20, 0x20, 0x20), valueFont);
+            m_labelPool << barValueLabel(m_plot, value.row, value.end, value.text, QColor(0x20, 0x20, 0x20),
+                                         valueFont);
         QCPItemText *label = m_labelPool[used++];
-        if (label->text() != text || label->position->coords() != QPointF(end, row)) {
-            label->setText(text);
-            label->position->setCoords(end, row);
+        if (label->text() != value.text || label->position->coords() != QPointF(value.end, value.row)) {
+            label->setText(value.text);
+            label->position->setCoords(value.end, value.row);
             label->setVisible(true); // hideCrowdedLabels decides after the replot
         }
         m_valueLabels << label;
-        m_valueLabelRows << row;
+        m_valueLabelRows << value.row;
     }
     for (qsizetype i = used; i < m_labelPool.size(); ++i)
         m_labelPool[i]->setVisible(false);

@@ -46,29 +46,18 @@ void RuntimeChart::buildSpeedup()
     m_measuredBars->setPen(QPen(kMeasuredColor.darker(120)));
     m_measuredBars->setWidth(kSpeedupBarWidth);
 
-    double lowest = 0, highest = 0;
+    const runtime_scene::SpeedupMarks marks = runtime_scene::speedupMarks(m_speedups);
+    m_keyLabels = marks.keyLabels;
+    m_keyLongLabels = marks.longLabels;
     const QFont valueFont(font().family(), 8);
     QList<QCPItemText *> rowLabels;
     for (int i = 0; i < m_speedups.size(); ++i) {
         const SpeedupRow &row = m_speedups[i];
-        m_keyLabels << (shortPresetLabel(row.presetKey).isEmpty() ? row.label
-                                                                  : shortPresetLabel(row.presetKey));
-        m_keyLongLabels << (row.title.isEmpty() ? row.label : row.title);
         m_publishedBars->addData(i, row.publishedSpeedup);
-        lowest = lowest > 0 ? std::min(lowest, row.publishedSpeedup) : row.publishedSpeedup;
-        highest = std::max(highest, row.publishedSpeedup);
-        double end = row.publishedSpeedup;
-        QString text = QStringLiteral("not run");
-        if (row.measuredSpeedup) {
+        if (row.measuredSpeedup)
             m_measuredBars->addData(i, *row.measuredSpeedup);
-            lowest = std::min(lowest, *row.measuredSpeedup);
-            highest = std::max(highest, *row.measuredSpeedup);
-            end = std::max(end, *row.measuredSpeedup);
-            text = speedupText(*row.measuredSpeedup);
-        }
         m_valueLabelRows << i;
-        rowLabels << barValueLabel(m_plot, i, end,
-                                   QStringLiteral("%1  (T4 %2)").arg(text, speedupText(row.publishedSpeedup)),
+        rowLabels << barValueLabel(m_plot, i, marks.labels[i].end, marks.labels[i].text,
                                    kMeasuredColor.darker(160), valueFont);
         if (!m_printing && !row.measuredRunId.isEmpty() && row.measuredRunId == m_selectedRunId &&
             row.measuredSpeedup) {
@@ -81,7 +70,8 @@ void RuntimeChart::buildSpeedup()
         }
     }
     m_valueLabels = rowLabels;
-    configureValueAxis(lowest, highest, QStringLiteral("speedup over step 0 (naive), x"));
+    configureValueAxis(marks.extent.lowest, marks.extent.highest,
+                       QStringLiteral("speedup over step 0 (naive), x"));
     if (m_speedups.isEmpty()) {
         auto *hint = new QCPItemText(m_plot);
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "run_record.h"
+#include "runtime_marks.h"
 
 #include <QColor>
 #include <QList>
@@ -18,20 +19,10 @@ inline constexpr double kSpeedupBarWidth = 0.42;
 inline const QColor kPublishedColor(0x7f, 0x7f, 0x7f);
 inline const QColor kMeasuredColor(0x1f, 0x77, 0xb4);
 inline const QColor kSelectionColor(0x10, 0x10, 0x10);
-// Values spread wider than this are unreadable on a linear axis (the T4's 956 ms beside cuBLAS at
-// 0.4 ms): the scale turns logarithmic unless the user chose one.
-inline constexpr double kLogSpan = 20;
-// Beyond this many bars a label (and a failure mark) per bar is unreadable and, in a 50,000-run
-// session, took most of a minute to lay out and draw: every stride-th bar is labelled instead.
-inline constexpr int kMaxLabelledBars = 400;
+using runtime_scene::kMaxLabelledBars;
 
 // View combo entries, in order.
 enum ViewEntry { ViewMs, ViewTflops, ViewSpeedup };
-
-inline QString speedupText(double s)
-{
-    return QStringLiteral("x%1").arg(s, 0, 'f', s < 10 ? 2 : 1);
-}
 
 // The GPU the measured runs came from, for the title ("this GPU" means nothing in an export).
 inline QString measuredGpuName(const QList<RunRecord> &runs)

@@ -1,5 +1,7 @@
-// The runtime view's rows in ladder order (RuntimeSlotRows, runtime_chart.h).
-#include "runtime_chart.h"
+// The runtime view's rows in ladder order.
+#include "runtime_slot_rows.h"
+
+#include <numeric>
 
 namespace gemmscope {
 
