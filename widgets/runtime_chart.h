@@ -58,7 +58,6 @@ public:
     RuntimeValue valueMode() const { return m_valueMode; }
     bool logScale() const { return m_logScale; }
     QString groupFilter() const { return m_groupKey; } // empty: every run
-    QComboBox *groupCombo() const { return m_groupCombo; }
     QComboBox *viewCombo() const { return m_viewCombo; } // Runtime ms / TFLOP/s / Speedup vs naive
     QCheckBox *logCheck() const { return m_logCheck; }
 
