@@ -4,8 +4,10 @@
 # the real window, offscreen, as the command line does (gemmscope --measure-open). Printed per
 # round: when the worker's read was done (read_ms), the session shown (shown_ms), the results
 # table's first paint (first_paint_ms), the open done (done_ms), the UI thread's longest stall,
-# each workspace switch (shown and painted, ms) and the peak RSS.
-#   scripts/big-session-bench.sh [gemmscope binary] 
+# each workspace switch (shown and painted, ms) and the peak RSS; then the whole process's wall
+# and CPU time (user + sys, all threads: on a 2-core machine shared with other work the wall times
+# follow its load, the CPU time much less).
+#   scripts/big-session-bench.sh [gemmscope binary]
 #   COUNTS="10000" ROUNDS=3 scripts/big-session-bench.sh build/app/gui/gemmscope
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,7 @@ for count in $counts; do
     [[ -s "$file" ]] || python3 scripts/big-session.py tests/data/recorded/h200-full-ladder-4096.json "$count" "$file" >/dev/null
     for round in $(seq "$rounds"); do
         echo "== $count runs ($(du -m "$file" | cut -f1) MB), round $round, load $(cut -d' ' -f1-3 /proc/loadavg)"
-        QT_QPA_PLATFORM=offscreen "$binary" --measure-open "$file" 2>&1 | grep -E '^open: ' || true
+        TIMEFORMAT="process: wall %R s, user %U s, sys %S s"
+        time (QT_QPA_PLATFORM=offscreen "$binary" --measure-open "$file" 2>&1 | grep -E '^open: (\S+ runs|switch|peak|cpu)' || true)
     done
 done
