@@ -86,7 +86,8 @@ void FileOpener::open(const QString &path, Asked asked, std::function<void(bool,
         emit readingFinished(path);
         QString error;
         bool opened = false;
-        if (file.cancelled)
+        // Stop pressed before this result was shown drops it too: the worker may have just finished.
+        if (file.cancelled || progress->cancelled)
             emit notices({tr("Stopped reading %1: nothing of it was opened, and the open session is as it "
                              "was.")
                               .arg(QFileInfo(path).fileName())});

@@ -37,17 +37,24 @@ OpenProgress::OpenProgress(FileOpener *opener, QStatusBar *bar)
 
 void OpenProgress::show(const QString &path, qint64 runsRead, qint64 total)
 {
-    const QString name = QFileInfo(path).fileName();
+    // A long name is cut in its middle: the status bar's permanent parts never widen the window.
+    const QString name = m_label->fontMetrics().elidedText(QFileInfo(path).fileName(), Qt::ElideMiddle, 240);
     const QLocale locale;
-    // Until the runs are found (the file read, its kind told), a busy bar: no number is known yet.
-    m_label->setText(
-        total > 0
-            ? tr("Reading %1: %2 of %3 runs").arg(name, locale.toString(runsRead), locale.toString(total))
-            : tr("Reading %1…").arg(name));
+    const auto counted = [&](qint64 read) {
+        return tr("Reading %1: %2 of %3 runs").arg(name, locale.toString(read), locale.toString(total));
+    };
+    m_label->setToolTip(path);
     if (total > 0) {
+        // As wide as the last count needs from the first on: the label neither jitters nor is cut
+        // while the count grows.
+        m_label->setMinimumWidth(m_label->fontMetrics().horizontalAdvance(counted(total)) + 4);
+        m_label->setText(counted(runsRead));
         // In thousandths: a QProgressBar's range is an int, a count of runs need not be.
         showProgress(m_bar, int(runsRead * 1000 / total), 1000);
     } else {
+        // Until the runs are found (the file read, its kind told), a busy bar: no number is known yet.
+        m_label->setMinimumWidth(0);
+        m_label->setText(tr("Reading %1…").arg(name));
         m_bar->setRange(0, 0);
         m_bar->setVisible(true);
     }
