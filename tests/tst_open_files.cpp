@@ -102,6 +102,22 @@ class TestOpenFiles : public QObject {
 private:
     QTemporaryDir m_dir;
     QString path(const QString &name) const { return m_dir.filePath(name); }
+    // big.json: 10,000 runs repeated from the ladder's under new ids (written once).
+    bool writeBigSession() const
+    {
+        if (QFileInfo::exists(path("big.json")))
+            return true;
+        QJsonObject session = QJsonDocument::fromJson(readAll(path("session.json"))).object();
+        const QJsonArray runs = session.value(QStringLiteral("runs")).toArray();
+        QJsonArray many;
+        for (int i = 0; i < 10000; ++i) {
+            QJsonObject run = runs.at(i % runs.size()).toObject();
+            run.insert(QStringLiteral("run_id"), QStringLiteral("big%1").arg(i));
+            many.append(run);
+        }
+        session.insert(QStringLiteral("runs"), many);
+        return writeAll(path("big.json"), QJsonDocument(session).toJson(QJsonDocument::Compact));
+    }
 
 private slots:
     void initTestCase()
@@ -293,16 +309,7 @@ private slots:
     // drop and the session's arrival (none would where the read holds the UI thread).
     void theWindowAnswersWhileALargeSessionIsRead()
     {
-        QJsonObject session = QJsonDocument::fromJson(readAll(path("session.json"))).object();
-        const QJsonArray runs = session.value(QStringLiteral("runs")).toArray();
-        QJsonArray many;
-        for (int i = 0; i < 10000; ++i) {
-            QJsonObject run = runs.at(i % runs.size()).toObject();
-            run.insert(QStringLiteral("run_id"), QStringLiteral("big%1").arg(i));
-            many.append(run);
-        }
-        session.insert(QStringLiteral("runs"), many);
-        QVERIFY(writeAll(path("big.json"), QJsonDocument(session).toJson(QJsonDocument::Compact)));
+        QVERIFY(writeBigSession());
         MainWindow window(quietWindow());
         window.show();
         int ticks = 0, ticksWhenItArrived = -1;
@@ -313,6 +320,28 @@ private slots:
         QVERIFY(dropOn(window, {QUrl::fromLocalFile(path("big.json"))}));
         QVERIFY(waitFor([&] { return window.session()->runs().size() == 10000; }, 120000));
         QVERIFY2(ticksWhenItArrived >= 3, qPrintable(QString::number(ticksWhenItArrived)));
+    }
+
+    // While a session is read, the status bar says how far with a Stop button; stopped, the read is
+    // dropped: the open session and its unsaved run stay, and the notice says so.
+    void stopLeavesTheOpenSessionAsItWas()
+    {
+        QVERIFY(writeBigSession());
+        MainWindow window(quietWindow());
+        window.show();
+        window.session()->addOrUpdate(unsavedRun());
+        const quint64 revision = window.session()->revision();
+        QVERIFY(dropOn(window, {QUrl::fromLocalFile(path("big.json"))}));
+        auto *stop = window.findChild<QPushButton *>(QStringLiteral("openStopButton"));
+        QVERIFY(stop && stop->isVisibleTo(&window));
+        QVERIFY(window.findChild<QWidget *>(QStringLiteral("openProgressBar"))->isVisibleTo(&window));
+        stop->click();
+        QVERIFY(waitFor(
+            [&] { return window.noticeText().contains(QStringLiteral("Stopped reading big.json")); }));
+        QVERIFY(!stop->isVisibleTo(&window));
+        QCOMPARE(window.session()->revision(), revision);
+        QCOMPARE(window.session()->runs().size(), 1);
+        QVERIFY(window.session()->isModified());
     }
 };
 

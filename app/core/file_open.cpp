@@ -98,7 +98,7 @@ FileSniff sniffGemmScopeFile(const QString &path, QString *error)
     return sniffFileKind(*file.bytes);
 }
 
-OpenedFile readGemmScopeFile(const QString &path)
+OpenedFile readGemmScopeFile(const QString &path, ReadProgress *progress)
 {
     OpenedFile opened;
     opened.path = path;
@@ -114,7 +114,8 @@ OpenedFile readGemmScopeFile(const QString &path)
     SessionParse parsed;
     switch (sniff.kind) {
     case FileKind::Session:
-        parsed = parseSessionJson(*file.bytes);
+        parsed = parseSessionJson(*file.bytes, progress);
+        opened.cancelled = parsed.cancelled;
         if (parsed.data) {
             foldAhead(parsed.data->profiles); // the views' work on large profiles, here in the worker
             // The room Session::replace keeps for new runs, made here: there it moved every record.
@@ -149,7 +150,7 @@ OpenedFile readGemmScopeFile(const QString &path)
         why = parsed.error;
     }
     // The kind where it is one GemmScope opens (what was damaged); else `why` says what it is.
-    if (!opened.ok())
+    if (!opened.ok() && !opened.cancelled)
         opened.error =
             unopenable(sniff).isEmpty()
                 ? QObject::tr("%1 was not opened (%2). %3").arg(name, describeFileKind(sniff.kind), why)

@@ -23,11 +23,15 @@ struct OpenedFile {
     std::optional<SweepData> sweep; // the sweep kinds (isSweepKind)
     QString error;                  // why nothing can be opened: a sentence naming the file
     QStringList notices;            // what was left out, one sentence each
+    bool cancelled = false;         // the reader gave up waiting: nothing opened, nothing to say
     bool ok() const { return data || sweep; }
 };
 
-// The file at `path`, read only if it is a regular file of bounded size (file_read.h).
-OpenedFile readGemmScopeFile(const QString &path);
+struct ReadProgress;
+
+// The file at `path`, read only if it is a regular file of bounded size (file_read.h). A session's
+// runs are counted in `progress` as they are read, and the read stops where it is cancelled.
+OpenedFile readGemmScopeFile(const QString &path, ReadProgress *progress = nullptr);
 // Only what kind it is (reads the file; no parse): for the command line's --import-bench.
 FileSniff sniffGemmScopeFile(const QString &path, QString *error);
 

@@ -46,15 +46,21 @@ inline std::optional<int> exactInt(const QJsonValue &value)
     return int(d);
 }
 
+// Why a file is not JSON: the parser's reason and where in the file (`offset`, its bytes).
+inline QString invalidJsonSentence(const QJsonParseError &parseError, qsizetype offset)
+{
+    return QObject::tr("The file is not valid JSON (%1 at byte %2); it may be truncated or corrupt.")
+        .arg(parseError.errorString())
+        .arg(offset);
+}
+
 // A file's bytes as one JSON object (a session, a bench file), or the sentence why they are not.
 inline std::optional<QJsonObject> parseJsonObject(const QByteArray &bytes, QString *error)
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        *error = QObject::tr("The file is not valid JSON (%1 at byte %2); it may be truncated or corrupt.")
-                     .arg(parseError.errorString())
-                     .arg(parseError.offset);
+        *error = invalidJsonSentence(parseError, parseError.offset);
         return std::nullopt;
     }
     if (!doc.isObject()) {

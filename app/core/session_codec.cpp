@@ -5,6 +5,7 @@
 #include "json_text.h"
 #include "profile_digest.h"
 #include "profile_prescan.h"
+#include "session_runs_read.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -12,7 +13,6 @@
 #include <QJsonDocument>
 #include <QObject>
 #include <QSet>
-#include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <vector>
 
@@ -199,37 +199,14 @@ SessionParse readFile(const QString &path, SessionParse (*parse)(const QByteArra
     return parsed;
 }
 
-struct DecodedRun {
-    std::optional<RunRecord> record;
-    QString why; // what is wrong with it, where it could not be read
-};
-
-// Every run's record, decoded in chunks on the thread pool: with 10,000 runs the records are a
-// quarter of the parse, and the other core is otherwise idle while a file opens.
-std::vector<DecodedRun> decodeRuns(const QJsonArray &runs)
-{
-    constexpr qsizetype kChunk = 512;
-    std::vector<DecodedRun> decoded(size_t(runs.size()));
-    std::vector<qsizetype> chunkStarts;
-    for (qsizetype start = 0; start < runs.size(); start += kChunk)
-        chunkStarts.push_back(start);
-    QtConcurrent::blockingMap(chunkStarts, [&runs, &decoded](const qsizetype &start) {
-        const qsizetype end = std::min(start + kChunk, runs.size());
-        for (qsizetype i = start; i < end; ++i) {
-            DecodedRun &run = decoded[size_t(i)];
-            run.record = fromJson(runs.at(i).toObject(), &run.why);
-        }
-    });
-    return decoded;
-}
-
 // The whole run list, or the sentence naming its first damaged run (in the file's order).
-std::optional<QString> readRuns(const QJsonArray &runs, SessionData &data)
+std::optional<QString> readRuns(DecodedRuns &decoded, SessionData &data)
 {
-    std::vector<DecodedRun> decoded = decodeRuns(runs);
+    if (!decoded.jsonError.isEmpty())
+        return decoded.jsonError;
     QSet<QString> ids;
-    ids.reserve(runs.size());
-    for (const DecodedRun &run : decoded) {
+    ids.reserve(qsizetype(decoded.runs.size()));
+    for (const DecodedRun &run : decoded.runs) {
         if (!run.record)
             return QObject::tr("Its run list is damaged: %1.").arg(run.why);
         if (ids.contains(run.record->runId))
@@ -238,8 +215,9 @@ std::optional<QString> readRuns(const QJsonArray &runs, SessionData &data)
     }
     // Sized once and each record moved in: a list that grew as it filled copied every record of a
     // long session again at each doubling.
-    data.runs.reserve(runs.size() + runs.size() / 2 + 256); // and the room SessionStore::replace keeps
-    for (DecodedRun &run : decoded)
+    const qsizetype count = qsizetype(decoded.runs.size());
+    data.runs.reserve(count + count / 2 + 256); // and the room SessionStore::replace keeps
+    for (DecodedRun &run : decoded.runs)
         data.runs.append(std::move(*run.record));
     return std::nullopt;
 }
@@ -263,9 +241,17 @@ StoredCeilings ceilingsEntry(const protocol::CeilingsEvent &event, const QString
 
 SessionParse parseSessionJson(const QByteArray &bytes)
 {
+    return parseSessionJson(bytes, nullptr);
+}
+
+SessionParse parseSessionJson(const QByteArray &bytes, ReadProgress *progress)
+{
     QString error;
     const ProfilePrescan prescan = leaveOutOversizedProfiles(bytes); // before the parser sees them
-    const auto root = parseJsonObject(prescan.bytes, &error);
+    // The runs are nearly all of a large session: where the pass found their list, they are read
+    // in pieces (session_runs_read.h) and the rest of the file without them.
+    const auto root = prescan.runs ? parseRootWithoutRuns(prescan.bytes, *prescan.runs, &error)
+                                   : parseJsonObject(prescan.bytes, &error);
     if (!root)
         return refuse(error);
     if (root->value("format").toString() != kSessionFormat)
@@ -279,7 +265,11 @@ SessionParse parseSessionJson(const QByteArray &bytes)
         return refuse(QObject::tr("It has no list of runs."));
     SessionData data;
     readHeader(*root, data);
-    if (const std::optional<QString> damaged = readRuns(root->value("runs").toArray(), data))
+    DecodedRuns decoded = prescan.runs ? decodeRunPieces(prescan.bytes, *prescan.runs, progress)
+                                       : decodeRunList(root->value("runs").toArray(), progress);
+    if (decoded.cancelled)
+        return {std::nullopt, {}, true};
+    if (const std::optional<QString> damaged = readRuns(decoded, data))
         return refuse(*damaged);
     if (root->contains("sweeps") && !root->value("sweeps").isArray())
         return refuse(QObject::tr("Its list of sweeps is damaged: it is not a list."));

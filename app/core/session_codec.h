@@ -22,9 +22,14 @@ inline constexpr int kSessionFormatVersion = 1;
 struct SessionParse {
     std::optional<SessionData> data;
     QString error;
+    bool cancelled = false; // the reader gave up waiting (ReadProgress::cancelled): no data, no error
 };
 
+struct ReadProgress;
+
 SessionParse parseSessionJson(const QByteArray &bytes);
+// The same, saying how far the runs are read in `progress` and stopping where it is cancelled.
+SessionParse parseSessionJson(const QByteArray &bytes, ReadProgress *progress);
 SessionParse readSessionFile(const QString &path);
 // readSessionFile, with its large profiles folded for the views (foldAhead): the work of opening a
 // session but showing it, for a worker thread, so that a large file never holds up the window

@@ -9,6 +9,7 @@
 #include "kernel_buffers.h"
 #include "notice_bar.h"
 #include "open_actions.h"
+#include "open_progress.h"
 #include "parameter_panel.h"
 #include "profile_presenter.h"
 #include "results_model.h"
@@ -141,11 +142,8 @@ void MainWindow::connectViews()
 void MainWindow::buildActions()
 {
     m_sessionActions = new SessionActions(m_session, this, m_views.autosaveNotice);
-    // While a file is read (a worker thread does it), the status bar says so: the window answers.
-    connect(m_sessionActions, &SessionActions::readingStarted, this, [this](const QString &path) {
-        statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-    });
-    connect(m_sessionActions, &SessionActions::readingFinished, statusBar(), &QStatusBar::clearMessage);
+    // While a file is read (a worker thread does it), the status bar says how far, with a Stop.
+    new OpenProgress(m_sessionActions->opener(), statusBar());
     // What an imported bench left out is said where an opened session's is.
     connect(m_sessionActions, &SessionActions::notices, this, [this](const QStringList &sentences) {
         m_views.sessionNotice->show(sentences.join(QLatin1Char(' ')));

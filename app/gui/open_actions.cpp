@@ -2,6 +2,7 @@
 
 #include "session.h"
 #include "session_actions.h"
+#include "session_runs_read.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -14,6 +15,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
+#include <QTimer>
 #include <QUrl>
 #include <QWidget>
 #include <QtConcurrent/QtConcurrentRun>
@@ -23,8 +25,25 @@ namespace gemmscope {
 FileOpener::FileOpener(Session *session, SessionActions *actions, QWidget *window)
     : QObject(actions), m_session(session), m_actions(actions), m_window(window)
 {
+    m_progressTimer = new QTimer(this);
     window->setAcceptDrops(true);
     window->installEventFilter(this);
+    m_progressTimer->setInterval(100);
+    connect(m_progressTimer, &QTimer::timeout, this, &FileOpener::reportProgress);
+}
+
+void FileOpener::cancelReading()
+{
+    for (const Reading &reading : m_reading)
+        reading.progress->cancelled = true;
+}
+
+void FileOpener::reportProgress()
+{
+    if (m_reading.empty())
+        return;
+    const Reading &latest = m_reading.back();
+    emit readingProgress(latest.path, latest.progress->runsRead, latest.progress->runsTotal);
 }
 
 FileOpener::SweepInto FileOpener::sweepInto()
@@ -54,21 +73,33 @@ void FileOpener::open(const QString &path, Asked asked, std::function<void(bool,
     const quint64 ticket = asked == Asked::ImportBench ? m_sessionTicket : ++m_sessionTicket;
     const quint64 revision = m_session->revision();
     emit readingStarted(path);
+    const auto progress = std::make_shared<ReadProgress>();
+    m_reading.push_back({path, progress});
+    m_progressTimer->start();
     auto *watcher = new QFutureWatcher<OpenedFile>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [=, this] {
         watcher->deleteLater();
         OpenedFile file = watcher->future().takeResult(); // moved: 10,000 runs are never copied here
+        std::erase_if(m_reading, [&](const Reading &r) { return r.progress == progress; });
+        if (m_reading.empty())
+            m_progressTimer->stop();
         emit readingFinished(path);
         QString error;
         bool opened = false;
-        if (file.kind == FileKind::Session && file.data && ticket != m_sessionTicket)
+        // Stop pressed before this result was shown drops it too: the worker may have just finished.
+        if (file.cancelled || progress->cancelled)
+            emit notices({tr("Stopped reading %1: nothing of it was opened, and the open session is as it "
+                             "was.")
+                              .arg(QFileInfo(path).fileName())});
+        else if (file.kind == FileKind::Session && file.data && ticket != m_sessionTicket)
             opened = false; // a later open's file is shown instead
         else
             opened = route(file, asked, revision, &error);
         if (done)
             done(opened, error);
     });
-    watcher->setFuture(QtConcurrent::run([path] { return readGemmScopeFile(path); }));
+    watcher->setFuture(
+        QtConcurrent::run([path, progress] { return readGemmScopeFile(path, progress.get()); }));
 }
 
 bool FileOpener::route(OpenedFile &file, Asked asked, quint64 revision, QString *error)

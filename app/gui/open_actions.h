@@ -16,13 +16,16 @@
 #include <QObject>
 #include <QStringList>
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QMimeData;
+class QTimer;
 class QWidget;
 
 namespace gemmscope {
 
+struct ReadProgress;
 class Session;
 class SessionActions;
 
@@ -55,8 +58,15 @@ public:
     static SweepInto sweepInto();
     static void setSweepInto(SweepInto choice);
 
+    bool isReading() const { return !m_reading.empty(); }
+    // Stops every file being read: each is dropped as it stops, the session stays as it was, and
+    // the notice says so. Files queued after them (openAll) are still opened.
+    void cancelReading();
+
 signals:
     void readingStarted(const QString &path);
+    // A few times a second while a session is read: its runs read so far, of `total` (0 until known).
+    void readingProgress(const QString &path, qint64 runsRead, qint64 total);
     void readingFinished(const QString &path);
     // Sentences for the window's notice: what an opened file left out, why one was not opened.
     void notices(const QStringList &sentences);
@@ -74,6 +84,16 @@ private:
     SweepInto askSweepInto(const QString &name);
     QString profileAttached(const StoredProfile &profile, const QString &name) const;
     void openNext(); // the next of openAll's files
+    void reportProgress();
+
+    // The files being read now, each with what its worker reports (shared: a worker may outlive
+    // the window).
+    struct Reading {
+        QString path;
+        std::shared_ptr<ReadProgress> progress;
+    };
+    std::vector<Reading> m_reading;
+    QTimer *m_progressTimer = nullptr;
 
     Session *m_session;
     SessionActions *m_actions;

@@ -1,0 +1,49 @@
+// A session's runs, decoded from its bytes in pieces. A session of 100,000 runs is 366 MB of JSON,
+// nearly all of it the "runs" list: parsed as one QJsonDocument it took 16 s on one core and 2.4
+// GiB at once. Where the prescan found the list (profile_prescan.h), the rest of the file is
+// parsed without it, and the runs a few hundred at a time on the thread pool: every core works,
+// only the pieces being read are held as JSON, and a reader can follow the progress or cancel.
+#pragma once
+
+#include "profile_prescan.h"
+#include "run_record.h"
+
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <atomic>
+#include <optional>
+#include <vector>
+
+namespace gemmscope {
+
+// Shared between the thread that reads a file and the one that shows it: how far the runs are
+// read, and whether the user gave up waiting.
+struct ReadProgress {
+    std::atomic<qint64> runsRead{0};
+    std::atomic<qint64> runsTotal{0};   // 0 until the run list is found
+    std::atomic<bool> cancelled{false}; // set by the waiting side; the read stops at its next piece
+};
+
+struct DecodedRun {
+    std::optional<RunRecord> record;
+    QString why; // what is wrong with it, where it could not be read
+};
+
+struct DecodedRuns {
+    std::vector<DecodedRun> runs; // in the file's order
+    QString jsonError;            // a sentence where the list is not valid JSON (nothing decoded)
+    bool cancelled = false;
+};
+
+// The file's root object with its "runs" list left empty (the runs are read by decodeRunPieces),
+// or the sentence why the bytes are not one; byte offsets in the sentence are the file's.
+std::optional<QJsonObject> parseRootWithoutRuns(const QByteArray &bytes, const RunListSpans &runs,
+                                                QString *error);
+// Every entry of the list in `bytes`, decoded into records a piece at a time on the thread pool.
+DecodedRuns decodeRunPieces(const QByteArray &bytes, const RunListSpans &runs, ReadProgress *progress);
+// The same for a list already parsed (a file the prescan could not follow).
+DecodedRuns decodeRunList(const QJsonArray &runs, ReadProgress *progress);
+
+} // namespace gemmscope

@@ -1,0 +1,245 @@
+// A session's runs read in pieces (session_runs_read.h): the same session as the one-document
+// parse gives, for every session fixture; a damaged large file refused with a sentence naming
+// where (a damage in any piece, and in the separators between pieces, which no piece's parser
+// sees); the progress it reports; a cancelled read that returns nothing.
+#include "file_open.h"
+#include "profile_prescan.h"
+#include "session.h"
+#include "session_codec.h"
+#include "session_runs_read.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+const QString kLadder = QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json");
+const QString kDefaultSession =
+    QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/../../resources/default_session.json");
+
+QByteArray fileBytes(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return file.readAll();
+}
+
+// The same bytes with the root's "runs" named through an escape: the same JSON to the parser,
+// but no list the prescan recognises, so parseSessionJson reads them as one document, as before.
+QByteArray asOneDocument(QByteArray bytes)
+{
+    const qsizetype at = bytes.indexOf("\"runs\":");
+    if (at < 0)
+        qFatal("no runs list");
+    return bytes.replace(at, 7, "\"\\u0072uns\":");
+}
+
+// A session of `count` runs, repeated from the ladder's under new ids, written compactly (as
+// scripts/big-session.py writes it) or indented (as GemmScope saves).
+QByteArray bigSession(int count, QJsonDocument::JsonFormat format = QJsonDocument::Compact)
+{
+    QJsonObject session = QJsonDocument::fromJson(fileBytes(kLadder)).object();
+    const QJsonArray runs = session.value(QStringLiteral("runs")).toArray();
+    QJsonArray many;
+    for (int i = 0; i < count; ++i) {
+        QJsonObject run = runs.at(i % runs.size()).toObject();
+        run.insert(QStringLiteral("run_id"), QStringLiteral("big%1").arg(i));
+        many.append(run);
+    }
+    session.insert(QStringLiteral("runs"), many);
+    return QJsonDocument(session).toJson(format);
+}
+
+// Where run `index` of a compact big session begins (its '{').
+qsizetype runBegin(const QByteArray &bytes, int index)
+{
+    const ProfilePrescan pass = leaveOutOversizedProfiles(bytes);
+    if (!pass.runs || qsizetype(pass.runs->entries.size()) <= index)
+        qFatal("run %d not found", index);
+    return pass.runs->entries[size_t(index)].begin;
+}
+
+// The byte a refusal names ("... at byte 1234 ..."), or -1.
+qsizetype namedByte(const QString &sentence)
+{
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("byte (\\d+)")).match(sentence);
+    return m.hasMatch() ? m.captured(1).toLongLong() : -1;
+}
+
+} // namespace
+
+class TestSessionRunsRead : public QObject {
+    Q_OBJECT
+private slots:
+    // Every session fixture, and large ones written both ways, reads to the same session in
+    // pieces as in one document: saved again, byte for byte the same file.
+    void piecesReadTheSameSessionAsOneDocument_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("runs");
+        QTest::newRow("ladder fixture") << fileBytes(kLadder) << 23;
+        QTest::newRow("default session") << fileBytes(kDefaultSession) << -1;
+        QTest::newRow("1,000 runs, compact") << bigSession(1000) << 1000;
+        QTest::newRow("600 runs, indented") << bigSession(600, QJsonDocument::Indented) << 600;
+        QTest::newRow("no runs") << QByteArray("{\"format\":\"gemmscope-session\",\"version\":1,\"created\":"
+                                               "\"2026-12-06T10:00:00Z\",\"runs\":[ ]}")
+                                 << 0;
+    }
+    void piecesReadTheSameSessionAsOneDocument()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, runs);
+        const ProfilePrescan pass = leaveOutOversizedProfiles(bytes);
+        QVERIFY(pass.runs && pass.runs->closed); // read in pieces
+        QVERIFY(!leaveOutOversizedProfiles(asOneDocument(bytes)).runs);
+        ReadProgress progress;
+        const SessionParse pieces = parseSessionJson(bytes, &progress);
+        const SessionParse whole = parseSessionJson(asOneDocument(bytes));
+        QVERIFY2(pieces.data, qPrintable(pieces.error));
+        QVERIFY2(whole.data, qPrintable(whole.error));
+        if (runs >= 0)
+            QCOMPARE(pieces.data->runs.size(), runs);
+        QVERIFY(!pieces.data->runs.isEmpty() || runs == 0);
+        QCOMPARE(progress.runsTotal.load(), qint64(pieces.data->runs.size()));
+        QCOMPARE(progress.runsRead.load(), qint64(pieces.data->runs.size()));
+        QCOMPARE(pieces.data->notices, whole.data->notices);
+        QCOMPARE(pieces.data->profiles.size(), whole.data->profiles.size());
+        QCOMPARE(pieces.data->sweeps.size(), whole.data->sweeps.size());
+        QCOMPARE(serializeSession(*pieces.data), serializeSession(*whole.data));
+        for (qsizetype i = 0; i < pieces.data->runs.size(); ++i)
+            QCOMPARE(toJson(pieces.data->runs[i]), toJson(whole.data->runs[i]));
+    }
+
+    // A large file damaged anywhere in its runs is refused with a sentence that says where; the
+    // damages between two pieces (256 runs each) are found too, though no piece's parser sees them.
+    void aDamagedLargeFileIsRefusedWithWhere_data()
+    {
+        QTest::addColumn<QByteArray>("damaged");
+        QTest::addColumn<qsizetype>("near"); // the byte the sentence should name (-1: none)
+        QTest::addColumn<QString>("says");
+        const QByteArray good = bigSession(1000);
+        const qsizetype late = runBegin(good, 900), boundary = runBegin(good, 512);
+        QByteArray bytes = good;
+        QTest::newRow("garbage inside a late run")
+            << bytes.replace(late + 1, 1, "#") << late + 1 << QStringLiteral("not valid JSON");
+        bytes = good;
+        QTest::newRow("no comma between two pieces")
+            << bytes.replace(boundary - 1, 1, " ") << boundary - 1 << QStringLiteral("one comma");
+        bytes = good;
+        QTest::newRow("two commas between two pieces")
+            << bytes.insert(boundary, ",") << boundary << QStringLiteral("one comma");
+        bytes = good;
+        QTest::newRow("a comma before the first run")
+            << bytes.insert(runBegin(good, 0), ",") << runBegin(good, 0) << QStringLiteral("one comma");
+        bytes = good;
+        const qsizetype last = good.indexOf("]", good.lastIndexOf("\"run_id\""));
+        QTest::newRow("a comma after the last run")
+            << bytes.insert(last, ",") << last << QStringLiteral("not valid");
+        QTest::newRow("cut inside a run")
+            << good.left(late + 500) << late + 500 << QStringLiteral("not valid JSON");
+        QTest::newRow("cut after a run")
+            << good.left(boundary) << boundary << QStringLiteral("not valid JSON");
+        bytes = good;
+        QTest::newRow("a run without its id")
+            << bytes.replace("\"run_id\":\"big900\"", "\"run_ix\":\"big900\"") << qsizetype(-1)
+            << QStringLiteral("run list is damaged");
+        bytes = good;
+        QTest::newRow("an id twice, pieces apart") << bytes.replace("\"big999\"", "\"big1\"") << qsizetype(-1)
+                                                   << QStringLiteral("big1 appears twice");
+    }
+    void aDamagedLargeFileIsRefusedWithWhere()
+    {
+        QFETCH(QByteArray, damaged);
+        QFETCH(qsizetype, near);
+        QFETCH(QString, says);
+        const SessionParse parsed = parseSessionJson(damaged);
+        QVERIFY(!parsed.data);
+        QVERIFY(!parsed.cancelled);
+        QVERIFY2(parsed.error.contains(says), qPrintable(parsed.error));
+        if (near >= 0) {
+            const qsizetype named = namedByte(parsed.error);
+            QVERIFY2(named >= near - 2 && named <= near + 2,
+                     qPrintable(QStringLiteral("%1 (expected byte %2)").arg(parsed.error).arg(near)));
+        }
+        // Read in one document, the same file is refused too.
+        QVERIFY(!parseSessionJson(asOneDocument(damaged)).data);
+    }
+
+    // Opened as the window opens it, a damaged large file changes nothing in the open session.
+    void aDamagedLargeFileLosesNothing()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QByteArray good = bigSession(1000);
+        QByteArray damaged = good;
+        damaged.replace(runBegin(good, 700) + 1, 1, "\x01");
+        const QString path = dir.filePath(QStringLiteral("big-damaged.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(damaged) == damaged.size());
+        file.close();
+        const OpenedFile opened = readGemmScopeFile(path);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.startsWith(QStringLiteral("big-damaged.json was not opened")),
+                 qPrintable(opened.error));
+        Session session;
+        QString error;
+        QVERIFY(session.open(kLadder, &error));
+        QVERIFY(!session.open(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("not valid JSON")), qPrintable(error));
+        QCOMPARE(session.runs().size(), 23);
+        QCOMPARE(session.filePath(), QFileInfo(kLadder).absoluteFilePath());
+    }
+
+    // A read cancelled before or while it runs returns nothing and says nothing: the caller drops
+    // it. Uncancelled, the same bytes read whole.
+    void aCancelledReadReturnsNothing()
+    {
+        const QByteArray bytes = bigSession(1000);
+        ReadProgress cancelled;
+        cancelled.cancelled = true;
+        const SessionParse parsed = parseSessionJson(bytes, &cancelled);
+        QVERIFY(parsed.cancelled);
+        QVERIFY(!parsed.data);
+        QVERIFY(parsed.error.isEmpty());
+        QCOMPARE(cancelled.runsRead.load(), qint64(0));
+        // The one-document read stops as well.
+        ReadProgress alsoCancelled;
+        alsoCancelled.cancelled = true;
+        QVERIFY(parseSessionJson(asOneDocument(bytes), &alsoCancelled).cancelled);
+        ReadProgress running;
+        const SessionParse whole = parseSessionJson(bytes, &running);
+        QVERIFY(whole.data && !whole.cancelled);
+        QCOMPARE(whole.data->runs.size(), 1000);
+    }
+
+    // The prescan finds the root's run list only: not "runs" in a string, a deeper member, or a
+    // list named twice; it says where a truncated list stops.
+    void thePrescanFindsOnlyTheRootsRunList()
+    {
+        const QByteArray tricky = "{\"title\":\"\\\"runs\\\":[1,2]\",\"x\":{\"runs\":[3]},\"runs\":[{\"a\":"
+                                  "\"]\"} , 5,\"s\"],\"y\":1}";
+        ProfilePrescan pass = leaveOutOversizedProfiles(tricky);
+        QVERIFY(pass.runs && pass.runs->closed);
+        QCOMPARE(pass.runs->entries.size(), size_t(3));
+        QCOMPARE(
+            tricky.mid(pass.runs->entries[0].begin, pass.runs->entries[0].end - pass.runs->entries[0].begin),
+            QByteArray("{\"a\":\"]\"}"));
+        QCOMPARE(tricky.at(pass.runs->entries[1].begin), '5');
+        QCOMPARE(tricky.at(pass.runs->restBegin), ']');
+        QVERIFY(!leaveOutOversizedProfiles("{\"runs\":[],\"runs\":[]}").runs);
+        const QByteArray cut = "{\"runs\":[{\"a\":1},{\"b\":";
+        pass = leaveOutOversizedProfiles(cut);
+        QVERIFY(pass.runs && !pass.runs->closed);
+        QCOMPARE(pass.runs->entries.size(), size_t(1));
+        QCOMPARE(cut.mid(pass.runs->restBegin), QByteArray("{\"b\":"));
+    }
+};
+
+QTEST_MAIN(TestSessionRunsRead)
+#include "tst_session_runs_read.moc"
