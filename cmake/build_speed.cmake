@@ -1,4 +1,4 @@
-# What makes a build from scratch fit a 2-core machine (issue 19: the window within 5 minutes of a
+# What makes a build from scratch fit a 2-core machine (the window within 5 minutes of a
 # fresh clone, the tests within 10):
 # - precompiled headers: the Qt and QCustomPlot headers nearly every file includes are parsed once
 #   per library instead of once per file (they were about half of a small file's compile time);

@@ -475,7 +475,7 @@ std::optional<KernelInstructionCounts> kernelInstructionCounts(const KernelShape
     counts.globalStores = block.storeC.requests * blocks; // C is stored once, after the k loop
     counts.sharedLoads = block.sharedLoads.requests * blocks * kSteps;
     // cp.async writes shared memory from the copy engine (LDGSTS): no STS instruction is issued,
-    // which is what the hardware's shared-store count sees (measured 0 on the H200, 2026-11-30).
+    // which is what the hardware's shared-store count sees (measured 0 on the H200).
     counts.sharedStores =
         loadSchemeOf(shape).tileStoresAreInstructions() ? block.sharedStores.requests * blocks * kSteps : 0;
     if (hasTranspose(shape)) {

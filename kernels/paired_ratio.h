@@ -1,4 +1,4 @@
-// The ratio of two interleaved launches, taken pair by pair (issue 22). The bench's "% of cuBLAS"
+// The ratio of two interleaved launches, taken pair by pair. The bench's "% of cuBLAS"
 // was the ratio of two medians; at an H200's power cap the SM clock wanders by ~5 % within a
 // second, so two medians taken over the same seconds still carry the clock's wander, and three
 // runs disagreed by 3-4 points. A stage's launch and its cuBLAS call timed one after the other

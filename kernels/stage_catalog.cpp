@@ -969,7 +969,7 @@ std::vector<Preset> buildPresets()
          pipelined128, "beyond the seeds", std::nullopt},
         {"fp32-async", "Beyond: cp.async, 3 stages (128x256, BK 8, 8x16)", StageId("async_pipelined"),
          async128x256, "beyond the seeds", std::nullopt},
-        // Tuned on the H200 on 2026-11-30 (docs/benchmarks.md): the best of ~30 configurations in the
+        // Tuned on the H200 (docs/benchmarks.md): the best of ~30 configurations in the
         // nvcc probe and 10 through the runner: 92.0 % of cuBLAS SGEMM at 8192x4096x6144 and 90.8 % at
         // 4096^3, each in one runner session.
         {"fp32-tuned", "Beyond: tuned for the H200 (pipelined 128x256, BK 16, 8x16)", StageId("pipelined"),
@@ -980,14 +980,14 @@ std::vector<Preset> buildPresets()
          {{"BM", 128}, {"BN", 128}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"STAGES", 3}},
          "beyond the seeds",
          std::nullopt},
-        // Tuned on the H200 on 2026-11-30 (docs/benchmarks.md): the best of 6 shapes in the probe.
+        // Tuned on the H200 (docs/benchmarks.md): the best of 6 shapes in the probe.
         {"tf32-wgmma",
          "Tensor cores: Hopper wgmma TF32 (128x256, 4 stages)",
          StageId("wgmma_tf32"),
          {{"BM", 128}, {"BN", 256}, {"STAGES", 4}},
          "beyond the seeds",
          std::nullopt},
-        // Tuned on the H200 on 2026-12-01 (docs/benchmarks.md): the best of 5 shapes in the probe.
+        // Tuned on the H200 (docs/benchmarks.md): the best of 5 shapes in the probe.
         {"tf32-wgmma-tma",
          "Tensor cores: Hopper wgmma fed by TMA (256x128, 4 stages)",
          StageId("wgmma_tma_tf32"),

@@ -1,4 +1,4 @@
-// Which timed samples count, and when timing may stop (issue 22), as nvbench does it: a sample
+// Which timed samples count, and when timing may stop, as nvbench does it: a sample
 // taken while the SM clock was below a fraction of the run's starting clock is left out of the
 // statistics (nvbench's --throttle-threshold), and timing may stop once the relative noise of the
 // samples kept (standard deviation over mean, nvbench's "stdrel") is at or below a target.

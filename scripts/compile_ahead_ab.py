@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A/B of the runner's compile-ahead (issue 14 item 3) on a GPU machine.
+"""A/B of the runner's compile-ahead on a GPU machine.
 
 Sends one `run` request per configuration of a stage at once (so they queue), cold CUBIN cache,
 first with GEMMSCOPE_COMPILE_THREADS=0 (every NVRTC compile inside its job, the GPU waits) and then

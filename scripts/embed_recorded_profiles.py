@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Puts recorded profiles into the embedded default session (resources/default_session.json), so that
-a new user sees every view of issue 23 (stall sampling per line, per-instruction memory metrics,
-"Why not cuBLAS?") without a GPU (issue 23 item 5).
+a new user sees every profile view (stall sampling per line, per-instruction memory metrics,
+"Why not cuBLAS?") without a GPU.
 
 Each input file holds one runner `profile` event (docs/protocol.md, "Profile"), as
 `gemmscope-runner` answered a `profile` job: a JSON object, or JSON lines of which the `profile`

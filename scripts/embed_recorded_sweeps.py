@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Puts two recorded H200 sweeps into the embedded default session (resources/default_session.json),
-so that the Sweep views show real data on a machine without a GPU (issue 19 item 3).
+so that the Sweep views show real data on a machine without a GPU.
 
 Both come from the recorded runs in tests/data/recorded/sweeps-2026-11-30/ (gemmscope-bench on an NVIDIA H200,
-host "vm", 2026-11-30), copied run for run with the runner's verbatim event ("raw") left out:
+host "vm"), copied run for run with the runner's verbatim event ("raw") left out:
 
 - the parameter sweep is a TM x TN slice of sweep-1gpu.json (final stage, 4096^3, BM x BN with the
   best over the rest): the 14 recorded runs with BM=128 BN=128 BK=24 (the recorded sweep's best

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 23 on the GPU machine: GemmScope's `profile` of worklog-2/3/8, fp32-tuned, tf32-wgmma-tma
+# Profiles on the GPU machine: GemmScope's `profile` of worklog-2/3/8, fp32-tuned, tf32-wgmma-tma
 # and both cuBLAS baselines at 4096^3 (one runner, JSON lines), then Nsight Compute's reading of
 # the same limiter metrics for worklog-8, fp32-tuned and tf32-wgmma-tma, one launch each.
 # usage: scripts/gpu-profile-check.sh OUTDIR   (run from the repository root, after

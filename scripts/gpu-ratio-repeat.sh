@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 22's repeatability benchmark: three consecutive `gemmscope-bench` runs (nothing between) of
+# A repeatability benchmark: three consecutive `gemmscope-bench` runs (nothing between) of
 # fp32-tuned and the TF32 stages against their interleaved cuBLAS calls, per regime and size; the
 # "%i" ratios of the three runs should agree within +-1.5 points. Writes OUT/b-REGIME-SIZE-N.json
 # and OUT/bench.log; prints a summary table of the %i ratios at the end.

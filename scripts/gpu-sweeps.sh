@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One GPU-machine call for the end of a session: every GPU test binary, the sweep throughput
-# (issue 14: 4096^3, cold compile cache, budget 30 ms), and a kill -9 of the runner and of the
+# (4096^3, cold compile cache, budget 30 ms), and a kill -9 of the runner and of the
 # bench mid-sweep followed by a resume. Run from the repo root after `source .device/env.sh`:
 #   scripts/gpu-sweeps.sh [tests] [sweep] [resume] [two-gpu]     results under $OUT
 # `two-gpu` (on a machine with two GPUs) runs the throughput sweep on one runner, then on one

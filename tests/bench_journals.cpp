@@ -1,4 +1,4 @@
-// bench_journals: the start-up and resume benchmarks of issue 21 (docs/reliability.md, 2026-12-01).
+// bench_journals: the sweep journals' start-up and resume benchmarks (docs/reliability.md).
 // Not a test (nothing here is timed against a limit); it prints what it measured.
 //
 //   bench_journals start  [journals=10] [runs=20000]   a journal folder of finished sweeps: how long

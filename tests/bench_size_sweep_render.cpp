@@ -1,4 +1,4 @@
-// A command, not a test (issue 21 item 5): how long the problem-size view takes to show a size sweep
+// A command, not a test: how long the problem-size view takes to show a size sweep
 // of N series, for N doubling up to 10,000, so that growth is seen to be linear. It prints, per N:
 // the time from the session's new sweep to the view's summary and chart being set (plan, summary,
 // curves, legend, note), the first full replot, showing it again and closing the view. Offscreen

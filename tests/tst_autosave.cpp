@@ -259,7 +259,7 @@ private slots:
         QCOMPARE(Session::recoverableAutosave(own).unsavedRuns, 2);
     }
 
-    // Issue 23: an autosave whose only unsaved measurement is a profile is offered too, and
+    // An autosave whose only unsaved measurement is a profile is offered too, and
     // recovering it brings the profile back.
     void windowRecoversUnsavedProfiles()
     {

@@ -1,4 +1,4 @@
-// The bad-input campaign of issue 11, kept in CI: a seeded generator throws at least 10,000
+// The bad-input campaign, kept in CI: a seeded generator throws at least 10,000
 // inputs each at the runner-event parser (what RunnerClient turns lines into), the session loader
 // and the bench importer, and random parameter combinations at the catalog and its models. Zero
 // crashes and zero hangs (each target has a time limit); every refusal has a kind and a sentence;

@@ -1,4 +1,4 @@
-// gemmscope-bench's command line (issue 11, defect 12): every bad value is refused with a sentence
+// gemmscope-bench's command line: every bad value is refused with a sentence
 // and a nonzero status before anything runs, a run with failed rows ends nonzero, and a runner of
 // another protocol version is named by what it sent. Driven against the scripted stand-in runner
 // (tests/support/stand_in_runner.py), whose behaviour the bench's environment chooses.
@@ -59,7 +59,7 @@ private slots:
         QTest::newRow("build 5") << QStringList{"--build", "5"} << "--build";
         QTest::newRow("stage") << QStringList{"--stages", "no_such"} << "neither a preset";
         QTest::newRow("blocks per SM") << QStringList{"--max-blocks-per-sm", "-2"} << "--max-blocks-per-sm";
-        // Issue 21: a number too large for an int is out of range, with the limit.
+        // A number too large for an int is out of range, with the limit.
         QTest::newRow("blocks per SM 2^31")
             << QStringList{"--max-blocks-per-sm", "2147483648"} << "is out of range (max 2147483647)";
         QTest::newRow("sweep x value 2^33") << QStringList{"--sweep", "--x-values", "64,8589934592"}
@@ -292,7 +292,7 @@ private slots:
         QVERIFY2(o.err.contains(QStringLiteral("outside quotes")), qPrintable(o.err));
     }
 
-    // Issue 23: --profile profiles each stage and its cuBLAS baseline, prints the figures (top 5
+    // --profile profiles each stage and its cuBLAS baseline, prints the figures (top 5
     // stall reasons and source lines, limiters) and writes the runner's profile events as JSON.
     void profilePrintsEachStageAndItsBaseline()
     {

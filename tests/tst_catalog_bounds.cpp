@@ -1,4 +1,4 @@
-// The catalog and the analytic models at their edges (issue 11): every input is defined — zero,
+// The catalog and the analytic models at their edges: every input is defined — zero,
 // missing or absurd tile parameters and 64-bit sizes never divide by zero or overflow — the
 // catalog refuses what cannot run with a sentence, and its architecture floor is CUDA 13's.
 #include "access_model.h"

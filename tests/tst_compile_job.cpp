@@ -1,6 +1,6 @@
 // The Compile action's report (Ctrl+B) through the runner's compile-only mode, which needs no GPU:
 // the architecture actually built, all the shared memory a block holds (static and dynamic) and
-// every resource that limits the blocks per SM (issue 19: tf32-wgmma-tma was reported as "sm_90",
+// every resource that limits the blocks per SM (tf32-wgmma-tma was reported as "sm_90",
 // "0 B shared memory per block" and "limited by registers" while it holds 193 KiB of dynamic
 // shared memory, which alone allows one block per SM).
 #include "compile_job.h"

@@ -1,4 +1,4 @@
-// Session and bench files a user (or a crafted file) can produce (issue 11, defects 1, 2, 12):
+// Session and bench files a user (or a crafted file) can produce:
 // runs with zero, missing or string tile parameters and absurd sizes are kept but never fed to a
 // model, so neither the window nor --render-session crashes; whatever --import-bench accepts a
 // session load accepts; a refusal names the version it received.

@@ -1,4 +1,4 @@
-// The one write path (issue 21): a target is replaced completely or left byte-identical with the
+// The one write path: a target is replaced completely or left byte-identical with the
 // reason; a full disk (a real 64 KiB tmpfs as root, an injected failure otherwise), a read-only
 // folder, devices, pipes, sockets, the command's own input and links planted in a data folder.
 #include "file_write.h"

@@ -1,5 +1,5 @@
-// Help > Glossary (app/gui/glossary.h): every word a new user stumbled on in the window (the
-// review of 2026-12-01) has an entry, the page is sorted, and its text is shown as text.
+// Help > Glossary (app/gui/glossary.h): every word a new user stumbled on in the window
+// has an entry, the page is sorted, and its text is shown as text.
 #include "glossary.h"
 #include "stall_reasons.h"
 

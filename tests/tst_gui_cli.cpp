@@ -1,6 +1,6 @@
 // The GUI binary's headless modes, run as a user runs them. `--measure-ui-stall --preload` once
 // waited forever: the runner's status arrived while the big session still loaded, before the
-// measurement listened for it (2026-12-02, on the H200 and here). With a runner that cannot start,
+// measurement listened for it (on the H200 and here). With a runner that cannot start,
 // the command must now end with the runner's sentence, however long the session takes to open.
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-// The bad-input campaign grown to sweeps (issue 21): the seeded generator of tst_bad_inputs
+// The bad-input campaign grown to sweeps: the seeded generator of tst_bad_inputs
 // (support/json_fuzzer.h) throws GEMMSCOPE_FUZZ_COUNT (default 10,000) damaged journals at the
 // journal reader and the journal folder's scan, and as many sessions with damaged sweeps at the
 // session loader, the planner, the summaries and the sweep views. Zero crashes and hangs; every

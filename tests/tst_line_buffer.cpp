@@ -1,4 +1,4 @@
-// LineBuffer: how RunnerClient splits the runner's output into lines (issue 11, defect 5). Lines
+// LineBuffer: how RunnerClient splits the runner's output into lines. Lines
 // come out whole whatever the pieces, in linear time (a long line in small pieces and many short
 // lines in one piece both), and a line over the cap stops the stream.
 #include "line_buffer.h"

@@ -1,4 +1,4 @@
-// A user's long session opens in seconds (issue 11, defect 12): a 50,000-run session took 62 s to
+// A user's long session opens in seconds: a 50,000-run session took 62 s to
 // render, most of it in work that grew with the square of the runs (an item per run cleared one
 // by one, a cuBLAS reference found by scanning every run, ranks looked up per comparison). Timed
 // here at two sizes: the larger must cost about its share, not its square, and stay in seconds.

@@ -141,7 +141,7 @@ private slots:
                 QCOMPARE(QString::fromStdString(l.sourceFile), QStringLiteral("kernels/cuda/wgmma_ops.cuh"));
     }
 
-    // cuobjdump -sass (H200 machine, 2026-12-01; encodings stripped) of the runner's CUBIN of the same
+    // cuobjdump -sass (H200 machine; encodings stripped) of the runner's CUBIN of the same
     // kernel: the consumers' loop has the four HGMMA.64x256x8 and two SYNCS (the try-wait on the
     // full stage, the arrive on the empty one); the two UTMALDG.2D are the producer's, outside it.
     void sassOfTheTmaKernel()
@@ -191,7 +191,7 @@ private slots:
                 QCOMPARE(l.sourceLine, 20);
     }
 
-    // Real nvdisasm -c -g output (H200 machine, 2026-11-30) of the tuned preset, pipelined<128, 128,
+    // Real nvdisasm -c -g output (H200 machine) of the tuned preset, pipelined<128, 128,
     // 16, 8, 16, 1>: per k-tile each thread does BK x TM x TN = 16 x 8 x 16 = 2048 FFMAs and reads
     // TM/4 + TN/4 = 6 float4 fragments per k: 96 LDS.128; one barrier per tile (double buffered).
     void sassOfTheTunedKernel()

@@ -244,7 +244,7 @@ private slots:
     }
 
     // Without SASS (no nvdisasm, or it failed) the pane is never empty: the PTX stands in, SASS
-    // cannot be chosen, and a line says why and that the PTX is shown instead (issue 19: choosing
+    // cannot be chosen, and a line says why and that the PTX is shown instead (choosing
     // SASS left an empty pane under a message promising the PTX).
     void withoutSassThePtxAndTheReason()
     {
@@ -308,7 +308,7 @@ private slots:
         QVERIFY(!view.code());
     }
 
-    // PTX on screen is named as PTX (issue 19 item 5): the class table writes the PTX instruction
+    // PTX on screen is named as PTX: the class table writes the PTX instruction
     // with the SASS class it becomes, the 128-bit share is "in the PTX" with a sentence on what the
     // compiler may merge, the grey shading has a key, the table is tall enough for every class,
     // and the line under the code waits for the user to choose an instruction.

@@ -134,7 +134,7 @@ private slots:
                  plainTextAsHtml(window.runnerStatus()));
     }
 
-    // Issue 23: Profile (Ctrl+P) is in the Run menu, on the toolbar and in the Help's shortcut list;
+    // Profile (Ctrl+P) is in the Run menu, on the toolbar and in the Help's shortcut list;
     // it is off without a runner with a GPU or for a refused configuration, and says why.
     void profileFollowsValidityAndRunner()
     {
@@ -170,7 +170,7 @@ private slots:
         QVERIFY(shortcutsHtml(window.actions()).contains(QStringLiteral("Profile")));
     }
 
-    // Issue 23 end to end on the stand-in runner: Profile stores the configuration's profile and
+    // Profiling end to end on the stand-in runner: Profile stores the configuration's profile and
     // cuBLAS's at that size, adds no run, and says so in the status bar; a damaged profile in a
     // session file is left out with a notice.
     void profileActionStoresProfilesNotRuns()
@@ -401,7 +401,7 @@ private slots:
         QVERIFY(error.contains("missing.json"));
     }
 
-    // Issue 10: at the window sizes people have, every view has at least its minimum size, the mapping
+    // At the window sizes people have, every view has at least its minimum size, the mapping
     // pane holds a whole warp, no tab hides behind scroll arrows, and no chart title is elided.
     void layoutFitsTheCommonSizes_data()
     {
@@ -532,7 +532,7 @@ private slots:
         QCOMPARE(window.exportTarget(), static_cast<QWidget *>(window.findChild<BankConflictView *>()));
     }
 
-    // One interface feeds every view (issue 9): a view registered with the window receives the
+    // One interface feeds every view: a view registered with the window receives the
     // session's runs and the selected run, and Export writes it through its own exportTo, without a
     // line of the window knowing it. The window's own views are all registered.
     void registeredViewIsFedAndExportedThroughTheInterface()

@@ -58,7 +58,7 @@ class TestMappingViews : public QObject {
 
 private slots:
     // With a profile of the configuration, the coalescing and bank views put the measured figure of
-    // the shown instruction's class under the diagram, beside the model's (issue 23 item 2).
+    // the shown instruction's class under the diagram, beside the model's.
     void measuredFigureBesideTheModel()
     {
         CoalescingView view;
@@ -186,8 +186,8 @@ private slots:
     }
 
     // In a wide, tall view (the Kernel workspace at 1920x1080) the warp key and the side-by-side
-    // switch sit right under the tiles, not at the widget's bottom 300 px below a square map
-    // (review of 2026-12-03); the switch is on the key's row, clear of its swatches, as wide as the
+    // switch sit right under the tiles, not at the widget's bottom 300 px below a square map;
+    // the switch is on the key's row, clear of its swatches, as wide as the
     // tiles' right edge allows.
     void keyAndSwitchSitUnderTheTiles()
     {
@@ -250,7 +250,7 @@ private slots:
         QCOMPARE(view.selectedThread(), 5); // the view keeps its selection
     }
 
-    // Issue 19: the export is the print layout, not the inspection state: the thread clicked on
+    // The export is the print layout, not the inspection state: the thread clicked on
     // screen (its outputs in the selection colour, the other warps faded) is left out, so the
     // export with a thread selected equals the export without one.
     void tileMapExportLeavesOutTheClickedThread()

@@ -1,4 +1,4 @@
-// Text from files is shown as written, never rendered as markup (issue 11, defect 9): a crafted
+// Text from files is shown as written, never rendered as markup: a crafted
 // session put a local image, an <h1> and a link into the runtime chart's, the roofline's and the
 // results table's tooltips. What the tooltip shows must read exactly as the plain text.
 #include "chart_text.h"

@@ -26,7 +26,7 @@ private slots:
         QVERIFY(qAbs(h->sms * 128 * 2 * h->smClockMHz / 1e6 - h->fp32Tflops) < 0.1);
     }
 
-    // Issue 21: "sm_ 90" and "sm_90\0..." were read as sm_90 (QString::toInt skips blanks).
+    // "sm_ 90" and "sm_90\0..." were read as sm_90 (QString::toInt skips blanks).
     void architectureStringsParseStrictly_data()
     {
         QTest::addColumn<QByteArray>("text");
@@ -93,7 +93,7 @@ private slots:
         QVERIFY(!o.explanation.empty());
     }
 
-    // wgmma_tma_tf32 256x128x4 (issue 19): 197696 B of dynamic shared memory and 168 registers
+    // wgmma_tma_tf32 256x128x4: 197696 B of dynamic shared memory and 168 registers
     // each allow one block of 288 threads. Both bind; shared memory, of which the block takes 85 %
     // of the SM (registers: 74 %), is named first, and the sentence names both.
     void tiedLimitsAreAllNamed()

@@ -61,7 +61,7 @@ private slots:
     }
 
     // A catalog sentence also sits beside the field it names first, not only in the list under the
-    // parameters (issue 19): the one about BM under BM's slider, the one about M, N, K under them.
+    // parameters: the one about BM under BM's slider, the one about M, N, K under them.
     void violationAppearsBesideItsField()
     {
         ParameterPanel panel;
@@ -108,7 +108,7 @@ private slots:
     }
 
     // A value typed past a spin box's range is refused, but never silently: the field says its
-    // limit (issue 19: a typed 999 in BM, capped at 256, silently stayed 99).
+    // limit (a typed 999 in BM, capped at 256, silently stayed 99).
     void typedValuePastTheLimitSaysTheLimit()
     {
         ParameterPanel panel;
@@ -346,7 +346,7 @@ private slots:
         QVERIFY(!check->isChecked());
     }
 
-    // Issue 22: TF32 inputs rounded to nearest by default; "truncated" reaches the request for
+    // TF32 inputs rounded to nearest by default; "truncated" reaches the request for
     // GemmScope's TF32 stages only, and the choice is offered only where it applies.
     void tf32InputsChoiceDrivesTheRequest()
     {
@@ -449,7 +449,7 @@ private slots:
         QCOMPARE(blocks->currentData().toInt(), 5);
     }
 
-    // The panel read by someone new to it (issue 19 item 6, review item 10): the T4 times say whose
+    // The panel read by someone new to it: the T4 times say whose
     // they are and never break inside, the size is the next run's, the stage box shows its whole
     // entry on hover, and the measurement rows' names explain themselves on hover.
     void panelWordsExplainThemselves()

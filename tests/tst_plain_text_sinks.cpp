@@ -1,4 +1,4 @@
-// Text from files is data, never markup (issue 21): the window opens a hostile session — run ids,
+// Text from files is data, never markup: the window opens a hostile session — run ids,
 // host and GPU names, preset keys, error kinds and messages, sweep runs, the title and
 // description all holding `<img src=...>`, `<b>` and `&amp;` — then shows every tab and selects
 // every run, and walks every label, tooltip, tab tooltip, action, item-view tooltip and text

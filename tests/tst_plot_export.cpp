@@ -106,7 +106,7 @@ private slots:
         QCOMPARE(image.size(), plot.size() * 2);
     }
 
-    // Issue 19: "__restrict__" lost its underscores in PNG exports. QCustomPlot clips a legend
+    // "__restrict__" lost its underscores in PNG exports. QCustomPlot clips a legend
     // entry to its own rect, exactly the text's height; at the PNG's 2x the underscores, drawn at
     // the bottom of that height, fell outside it. The rows under the entry's baseline must hold ink.
     void pngKeepsUnderscores_data()
@@ -195,7 +195,7 @@ private slots:
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("taken.svg"))).isDir());
     }
 
-    // Issue 21: an export replaces the file whole or leaves it as it was; a full disk (injected
+    // An export replaces the file whole or leaves it as it was; a full disk (injected
     // here; tst_file_write mounts a real one) keeps the old picture byte-identical.
     void fullDiskKeepsTheOldPicture_data()
     {

@@ -432,8 +432,7 @@ private slots:
 
     // ---- the lead's recorded H200 profiles (tests/data/profile/profile-*.json, 4096^3) ----
 
-    // Step 2's B loads: 16 sectors per request against an ideal of 4, as the model says (issue 23:
-    // "the measured sectors per request of step 2's B load and step 3's equal the model's"); its A
+    // Step 2's B loads: 16 sectors per request against an ideal of 4, as the model says; its A
     // loads 2 = ideal. The B loads' line is loadOrZero's body (common.cuh:30): the tile store their
     // register goes to (coarsened.cuh:33, tileB) names the matrix.
     void recordedStep2LoadsAgainstTheModel()

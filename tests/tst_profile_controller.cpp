@@ -1,4 +1,4 @@
-// The Profile action's data path (issue 23) against the stand-in runner: the configuration and its
+// The Profile action's data path against the stand-in runner: the configuration and its
 // cuBLAS baseline are profiled off the UI thread and land in the session as profiles, never as
 // runs; a baseline the session has is not profiled again; a runner killed mid-profile costs that
 // profile alone (a kind and a sentence) and leaves the session and its autosave intact.

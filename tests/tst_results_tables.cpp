@@ -1,5 +1,5 @@
-// The Ladder's results table and the Counters run list with the whole 23-stage H200 ladder loaded
-// (review of session 27, items 4, 7, 8, 9, 17): at 1280x800, 1440x900 and 1920x1080 every number a
+// The Ladder's results table and the Counters run list with the whole 23-stage H200 ladder loaded:
+// at 1280x800, 1440x900 and 1920x1080 every number a
 // reader needs is whole and on screen without scrolling sideways, hidden columns are counted in
 // the header, each row carries the charts' code, the sort arrow shows only when a header sorts,
 // and the user's choice of columns survives a restart.
@@ -171,7 +171,7 @@ private slots:
 
     // Runs that arrive one by one (a ladder run from the window: queued, then finished with its
     // conditions) leave every needed column whole, as the session opened from a file does. Seen on
-    // the H200 (2026-12-02): after a live ladder the Trust column read "stea...".
+    // the H200: after a live ladder the Trust column read "stea...".
     void arrivingRunsLeaveTheNumbersWhole_data() { sizes_data(); }
     void arrivingRunsLeaveTheNumbersWhole()
     {
@@ -214,7 +214,7 @@ private slots:
 
     // A session opened is fitted whole once; a ladder queued into it afterwards (fewer rows than a
     // burst) is fitted by its own rows. Left due after the open, the first ladder run fitted a
-    // 10,000-run session whole again, reading every row: 18 ms of the UI thread (2026-12-02).
+    // 10,000-run session whole again, reading every row: 18 ms of the UI thread.
     void rowsAddedAfterOpeningAreFittedAlone()
     {
         MainWindow window(options());
@@ -257,7 +257,7 @@ private slots:
         QCOMPARE(list->horizontalScrollBar()->maximum(), 0);
         QCOMPARE(list->textElideMode(), Qt::ElideRight);
         // The stage's name and, under it, the run's parameters, both whole in the Stage cell: beside
-        // the name the parameters were cut at 1280 and 1440 (review of 2026-12-03).
+        // the name the parameters were cut at 1280 and 1440.
         auto *twoLines = qobject_cast<RunListDelegate *>(list->itemDelegateForColumn(RM::StageColumn));
         QVERIFY(twoLines);
         QStyleOptionViewItem option;
@@ -399,7 +399,7 @@ private slots:
         QSettings().clear();
     }
 
-    // Cells that have nothing to say do not look like data (review item 8): the session's runs
+    // Cells that have nothing to say do not look like data: the session's runs
     // were timed before conditions were recorded, verified (rel. error 0 or measured), compiled.
     void emptyCellsSayWhy()
     {

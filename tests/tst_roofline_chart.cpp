@@ -411,7 +411,7 @@ private slots:
     void defaultViewShowsTheUsefulRange()
     {
         // 0.1..2000 FLOP/B and 0.1 TFLOP/s up to 1.3 x the highest roof drawn, ending on the 1-2-5
-        // value at or above it (an axis ending at "900" or "6000" read as odd, reviews of 2026-12-03).
+        // value at or above it (an axis ending at "900" or "6000" read as odd).
         RooflineChart chart;
         QVERIFY(chart.setGpu(QStringLiteral("h200")));
         const double peak = findGpu("h200")->fp32Tflops; // 66.9: 1.3 x is 87
@@ -449,7 +449,7 @@ private slots:
     void overlappingPointsShareOneLabel()
     {
         // Two runs at the same intensity and nearly the same throughput get one label, which says
-        // how they differ: each with its throughput, top (faster) first (issue 19: "6,7" did not
+        // how they differ: each with its throughput, top (faster) first ("6,7" did not
         // say which point was which).
         RooflineChart chart;
         chart.setGpu(QStringLiteral("h200"));
@@ -515,14 +515,14 @@ private slots:
         QVERIFY(!chart.legendShown());
     }
 
-    // Issue 19: the whole H200 ladder (23 runs, each with its counter-measured intensity) on its
+    // The whole H200 ladder (23 runs, each with its counter-measured intensity) on its
     // measured and datasheet roofs, one run selected and the panel's current settings drawn, at the
     // sizes the Ladder workspace gives a chart. Every run's two markers are named without hovering
     // (a label of their own or one shared by points on the same spot), no label overlaps another,
     // a marker, a roof line, the selection or the current-settings circle; the measured markers wear
     // their stage's colour; the plot keeps half the height and the legend is legible.
     void readableWithTheFullLadder_data() { test::addLadderSizes(); }
-    // Issue 19 (views update incrementally): a run that finishes adds its own points, a slider tick
+    // Views update incrementally: a run that finishes adds its own points, a slider tick
     // moves the live point and a new selection moves the ring. Nothing is drawn again from all the
     // runs, the other plottables stay the same objects, and the chart shows what a chart given
     // everything at once shows.
@@ -964,7 +964,7 @@ private slots:
 
     // The labels are placed inside the replot that draws them (after the layout, before the
     // drawing): a finished run costs one replot. Placed after it, every change of place queued a
-    // second one, and with the placement each was 10-14 ms of the UI thread (2026-12-02).
+    // second one, and with the placement each was 10-14 ms of the UI thread.
     void oneReplotDrawsThePlacedLabels()
     {
         const test::FullLadder ladder = test::loadFullLadder();
@@ -989,7 +989,7 @@ private slots:
     {
         // QCustomPlot centres the axis title on the axis and lets a wider one run off the widget: the
         // roofline beside its legend read "nmetic intensity (FLOP/byte of DRAM, L2 ..." in the H200
-        // window at 1600x1000 (2026-12-02). Too wide, it breaks before its parenthesis.
+        // window at 1600x1000. Too wide, it breaks before its parenthesis.
         const test::FullLadder ladder = test::loadFullLadder();
         RooflineChart chart;
         test::showFullLadder(chart, ladder);

@@ -1,5 +1,5 @@
-// The roofline's texts with the whole H200 ladder loaded (issue 19, review of session 27, items 3
-// and 13), at the sizes the Ladder workspace gives the chart: no label or leader on a roof, a
+// The roofline's texts with the whole H200 ladder loaded,
+// at the sizes the Ladder workspace gives the chart: no label or leader on a roof, a
 // dotted join, a marker or another label; no leader through another run's marker; every label
 // nearer its own marker than any other (else it reads as that one's); ridge labels nearer their
 // own ridge than the other; a shared label names each run with its throughput; each run drawn once
@@ -125,7 +125,7 @@ private slots:
 
     // Runs of different stages are told apart by colour, not only the shades of one stage: the
     // register-prefetch pipeline's teal lay 18 CIE76 units from the mma stage's green and 27 from
-    // step 5b's cyan, and +tuned read as 5a in the roofline's crowd (review of 2026-12-03).
+    // step 5b's cyan, and +tuned read as 5a in the roofline's crowd.
     void stagesAreToldApartByColour()
     {
         const auto lab = [](const QColor &c) {
@@ -419,8 +419,8 @@ private slots:
     }
 
     // A label level with another marker reads as that marker's even when its own is a little nearer:
-    // step 3's "3", above its diamond, stood beside step 2's at 1280x800 ("2 ◆ 3", review of
-    // 2026-12-03). Another marker must be 2.5 times as far as its own, unless a leader says whose it is.
+    // step 3's "3", above its diamond, stood beside step 2's at 1280x800 ("2 ◆ 3").
+    // Another marker must be 2.5 times as far as its own, unless a leader says whose it is.
     void labelIsNotLevelWithANeighbour()
     {
         namespace rl = roofline_labels;

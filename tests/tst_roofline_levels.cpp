@@ -1,4 +1,4 @@
-// The hierarchical roofline (issue 23): where the L2 and shared-memory bandwidths were measured,
+// The hierarchical roofline: where the L2 and shared-memory bandwidths were measured,
 // the roofline draws their roofs between the DRAM roof and the compute roof, and each run with
 // counters once more per level at its measured intensity; each level is toggled (checkbox, context
 // menu), the export shows exactly what the view shows, and without those ceilings (an old cache, the
@@ -267,7 +267,7 @@ private slots:
     // Toggling a level hides its roof and its markers (and only its own), from the checkbox, the
     // context menu or the setter; the checkbox follows; the window hears of it (levelsChanged).
     // With the levels' switches in its row, in a pane as narrow as the H200 window gave it
-    // (1600x1000, 2026-12-02), the GPU choice still shows its whole text ("Auto (H200)", not "Auto (").
+    // (1600x1000), the GPU choice still shows its whole text ("Auto (H200)", not "Auto (").
     void gpuChoiceKeepsItsTextBesideTheLevelSwitches()
     {
         RooflineChart chart;    // shown before the runs came: the choice read "Auto" then

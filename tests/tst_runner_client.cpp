@@ -225,7 +225,7 @@ private slots:
         QCOMPARE(status.count(), 2); // ready, then ready again from the restarted runner
     }
 
-    // Issue 23: a profile job goes out as the protocol's `profile` request, its progress phases
+    // A profile job goes out as the protocol's `profile` request, its progress phases
     // come through, and its answer arrives typed (profileAvailable), never as a run record.
     void profileIsDecodedAndRouted()
     {
@@ -269,7 +269,7 @@ private slots:
         QCOMPARE(gpu[0][0].toString(), QStringLiteral("Fake GPU"));
     }
 
-    // Issue 23, item 7: a runner killed mid-profile fails that profile with its kind and a
+    // A runner killed mid-profile fails that profile with its kind and a
     // sentence (no run record), is restarted, and the next profile is answered.
     void runnerKilledMidProfileFailsItWithASentence()
     {

@@ -1,4 +1,4 @@
-// Faults survived on the GPU machine (issue 11, docs/reliability.md): RunnerClient with the real
+// Faults survived on the GPU machine (docs/reliability.md): RunnerClient with the real
 // gemmscope-runner on a GPU, through a device fault in the middle of a ladder, a kill -9 of the
 // runner in the middle of a run, and a runner that hangs (SIGSTOP). Each time the run in flight
 // fails with its own kind, the runner is restarted and the next run succeeds. Skips without a GPU.
@@ -31,7 +31,7 @@ RunRequest run(const char *preset, long long n, int budgetMs,
     r.config.size = {n, n, n};
     r.config.timing.budgetMs = budgetMs;
     // A noise target no run meets: each one times for its whole budget, so that the long ones are
-    // still timing when the test kills or stops the runner (issue 22's default stops at 0.5 %).
+    // still timing when the test kills or stops the runner (the default stops at 0.5 %).
     r.config.timing.maxNoisePct = 0.001;
     r.config.timing.counters = false;
     return r;

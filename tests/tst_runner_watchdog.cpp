@@ -1,4 +1,4 @@
-// RunnerClient against runners that misbehave (issue 11): one that never says `ready`, hangs in a
+// RunnerClient against runners that misbehave: one that never says `ready`, hangs in a
 // job, ignores a cancel, is killed by a signal, writes a line without end, or speaks a protocol
 // version that is not an integer. Each time the job ends with a kind of its own, the runner is
 // restarted and the queue goes on. The runner is the scripted stand-in

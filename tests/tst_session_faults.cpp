@@ -1,4 +1,4 @@
-// A session under environment faults (issue 21): saving over a session on a full disk leaves the
+// A session under environment faults: saving over a session on a full disk leaves the
 // old file byte-identical and says why; an autosave that cannot be written is reported with a
 // sentence (once on stderr too), retried at the next change, and the session says its runs are
 // saved nowhere; a link planted at the autosave's name is never followed; a bench file is never
@@ -80,7 +80,7 @@ private slots:
     }
 
     // One page left and a session under 16 KiB: QSaveFile wrote 4 KiB, renamed it over the old
-    // session and returned true (QTBUG-75077, issue 21's "Wrote 4 runs", exit 0).
+    // session and returned true (QTBUG-75077: "Wrote 4 runs", exit 0).
     void saveWithOnePageLeftKeepsTheOldFile()
     {
         GEMMSCOPE_SMALL_FILE_SYSTEM_OR_SKIP(fs, m_dir->path(), "saveOnAFullDiskKeepsTheOldFile");

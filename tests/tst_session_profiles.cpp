@@ -1,4 +1,4 @@
-// Profiles in the session (issue 23): stored as their own records, saved and loaded with the
+// Profiles in the session: stored as their own records, saved and loaded with the
 // session (files without them load as before; a damaged entry is skipped with a notice, the rest
 // loads), autosaved and recovered, imported from bench files, and found by configuration and by
 // their cuBLAS baseline ("Why not cuBLAS?").
@@ -139,7 +139,7 @@ private slots:
         QVERIFY(!QJsonDocument::fromJson(serializeSession(*parsed.data)).object().contains("profiles"));
     }
 
-    // Issue 23 item 5: without a GPU the embedded session shows every profile view: recorded H200
+    // Without a GPU the embedded session shows every profile view: recorded H200
     // profiles of the five presets at 4096^3, each with its cuBLAS baseline, read without a notice.
     void embeddedSessionCarriesRecordedProfiles_data()
     {

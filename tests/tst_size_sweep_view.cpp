@@ -339,7 +339,7 @@ private slots:
         QCOMPARE(QString::fromUtf8(log.readAll()).split('\n', Qt::SkipEmptyParts).size(), 18 - 5);
     }
 
-    // Issue 19: in the Sweep workspace (about 980x650 beside the parameter panel at 1280x800,
+    // In the Sweep workspace (about 980x650 beside the parameter panel at 1280x800,
     // 1140x750 at 1440x900, 1600x900 at 1920x1080) each chart's plot area keeps at least half the
     // view's height, and the size axis' labels stand apart (a 50 px strip with overlapping ticks
     // before).
@@ -378,7 +378,7 @@ private slots:
         }
     }
 
-    // Issue 21 item 5: a size sweep of 10,000 series renders in time linear in the series. A
+    // A size sweep of 10,000 series renders in time linear in the series. A
     // functional check with a generous bound (it takes about 0.6 s here, and took more than five
     // minutes when the legend was laid out again per series); bench_size_sweep_render measures.
     void tenThousandSeriesRender()

@@ -1,6 +1,6 @@
 // What --measure-ui-stall reports (app/gui/stall_meter.h, event_timing_application.h): the
 // longest stall of the UI thread, when it began and ended, and the events that filled it, in the
-// order they ran — the list that showed a finished run's chain of posted events (2026-12-02).
+// order they ran — the list that showed a finished run's chain of posted events.
 #include "event_timing_application.h"
 #include "stall_meter.h"
 

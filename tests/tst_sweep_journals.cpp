@@ -1,4 +1,4 @@
-// The journal folder (app/core/sweep_journals.h) and the journal's own guards (issue 21): a
+// The journal folder (app/core/sweep_journals.h) and the journal's own guards: a
 // journal's name comes from its sweep's plan, never from an id read from a file, whatever the
 // order of the plan's values; one writer per journal (a second window or process is refused with
 // the holder's pid and host); the folder is read once, in a worker thread, and finished journals

@@ -1,4 +1,4 @@
-// The ssh runner template (issue 14 item 4) against a real OpenSSH server: the test starts its own
+// The ssh runner template against a real OpenSSH server: the test starts its own
 // sshd on 127.0.0.1 (a free port, host and client keys made with ssh-keygen in a temporary folder,
 // no PAM, no passwords), then runs a sweep through the pool with the template
 //   ssh -p PORT -i KEY -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes

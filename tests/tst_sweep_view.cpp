@@ -1,7 +1,7 @@
 // The Sweep view offscreen: a sweep in the session is drawn as a heatmap, exports to real PNG,
 // PDF, SVG, CSV and JSON files, says the catalog's sentence on a refused cell, names the best cell,
 // and a click on a cell hands its configuration to the window; a sweep started from the view on
-// a scripted stand-in runner finishes, lands in the session and in its journal. And (issue 19) the
+// a scripted stand-in runner finishes, lands in the session and in its journal. And the
 // embedded default session's recorded H200 sweeps are shown on first open, the empty state is
 // text, Start without a runner is off with its reason, Export writes the print layout, a clicked
 // cell says what it loaded, and text from files is plain text in every label.

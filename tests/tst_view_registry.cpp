@@ -1,4 +1,4 @@
-// The registry hands each view the change of one run as that change (issue 19: views update
+// The registry hands each view the change of one run as that change (views update
 // incrementally): a run added, changed or removed reaches every view once, at once, with its index
 // and id, without the whole list again; the views that show the selected run get its new record
 // when it is the one that changed; a new session (refreshNow) gives every view all the runs.

@@ -1,5 +1,5 @@
 // The widgets/ layer paints and commands; it never starts a runner, opens a sweep journal or runs a
-// sweep (issue 20 item 4): no file in widgets/ includes app/core's runner-launching or orchestrating
+// sweep: no file in widgets/ includes app/core's runner-launching or orchestrating
 // units. The Sweep views reach sweeps only through SweepControl (app/core/sweep_control.h), which
 // the window's SweepController implements.
 #include <QDir>

@@ -1,5 +1,5 @@
-// The window's surfaces outside the Ladder's charts and tables (issue 19 items 3, 5, 6; the
-// review of session 27): an empty profile or sweep pane says what can be done here and offers the
+// The window's surfaces outside the Ladder's charts and tables:
+// an empty profile or sweep pane says what can be done here and offers the
 // default session's recorded data when this window cannot measure; Export is off while nothing is
 // shown; no raw "{runner}" placeholder and no repeat of the status bar; the SASS tab is titled PTX
 // while it shows PTX; the sweep's stage starts at the panel's; toggles show their state.
@@ -277,7 +277,7 @@ private slots:
         QCOMPARE(stage->currentData().toString(),
                  QString::fromStdString(window.parameterPanel()->config().stage.str()));
         // Named as the parameter panel names it (its face: "Coalesced cooperative loads"), not by
-        // the key the review found there ("coalesced").
+        // its key ("coalesced").
         auto *panelStage = window.parameterPanel()->findChild<QComboBox *>(QStringLiteral("stageCombo"));
         QVERIFY(panelStage);
         QVERIFY2(panelStage->currentText().startsWith(stage->currentText()),
@@ -307,7 +307,7 @@ private slots:
 
     // The tile map's switches are check boxes: the box shows which state each is in, and follows
     // the view when the context menu switches it (a push button with "☐" in its text read as a
-    // button, not a switch: review of 2026-12-02).
+    // button, not a switch).
     void togglesShowTheirState()
     {
         TileMapView map;

@@ -1,4 +1,4 @@
-// The window's workspaces (issue 19) with the whole H200 ladder loaded: switching by shortcut,
+// The window's workspaces with the whole H200 ladder loaded: switching by shortcut,
 // one selection across them, the panel where it serves, every view readable at the three common
 // screen sizes, the session's description as a plain-text notice, and the Help menu.
 #include "access_check_view.h"
@@ -123,7 +123,7 @@ private slots:
     }
 
     // The current workspace's button is marked as a tab (bold, a line under it), unlike a switch
-    // that is on: "Parameter Panel" pressed read as a second current workspace (review, 2026-12-02).
+    // that is on: "Parameter Panel" pressed read as a second current workspace.
     void theCurrentWorkspaceLooksUnlikeASwitchThatIsOn()
     {
         MainWindow window(options());
@@ -233,7 +233,7 @@ private slots:
         QCOMPARE(toggle->shortcut(), QKeySequence(QStringLiteral("Alt+0")));
         QVERIFY(!window.parameterPanel()->isVisible()); // Ladder: the charts take the width
         QVERIFY(!toggle->isChecked());
-        // Named after what it toggles, so that pressed reads as "shown" (review item 15).
+        // Named after what it toggles, so that pressed reads as "shown".
         QVERIFY(toggle->isCheckable());
         QCOMPARE(toggle->text().remove(QLatin1Char('&')), QStringLiteral("Parameter Panel"));
         toggle->trigger();
@@ -264,7 +264,7 @@ private slots:
         window.action(QStringLiteral("actionMaximiseView"))->trigger();
         QVERIFY(window.maximisedView());
         QVERIFY(!window.parameterPanel()->isVisible());
-        // A maximised pane is as the user left it after a restart (issue 19's review).
+        // A maximised pane is as the user left it after a restart.
         const QByteArray state = window.workspaces()->saveState();
         MainWindow second(options());
         second.resize(1280, 800);

@@ -33,8 +33,8 @@ QString verdictHtml(AccessCheckView::Verdict v)
     case AccessCheckView::Verdict::Differs:
         return QStringLiteral("<span style='color:#d62728'>&#10007; differs</span>");
     case AccessCheckView::Verdict::AboveModel:
-        // Blue: a known excess, told apart at a glance from the amber of "not comparable" (two
-        // reviews of 2026-12-03 read the two as one).
+        // Blue: a known excess, told apart at a glance from the amber of "not comparable"
+        // (in one colour the two read as one).
         return QStringLiteral("<span style='color:#0a58ca'>&#9650; above the model</span>");
     case AccessCheckView::Verdict::NotCompared:
         // Marked, in amber: the numbers differ for a reason the note gives, not unflagged.
@@ -123,7 +123,7 @@ struct Quantity {
     bool notComparable = false; // the counter does not count what the model does: shown, not judged
 };
 
-// ldmatrix stages: on the H200 (2026-12-01, docs/benchmarks.md) smsp__inst_executed_op_shared_ld
+// ldmatrix stages: on the H200 (docs/benchmarks.md) smsp__inst_executed_op_shared_ld
 // read 1.40 x the kernel's LDSM + LDS (28 per warp and k-step, not 4 + 16), while the wavefronts
 // matched the model within 0.2 %. The k loop's SASS also holds 144 `@!PT LDS RZ, [RZ]`
 // placeholders ptxas puts among the cp.async copies (predicate never true: no data, no wavefront),
@@ -263,7 +263,7 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         } else if (q.notComparable) {
             row.verdict = Verdict::NotCompared;
         } else if (q.sharedRead && readsMerged && mergedSaid) {
-            // Said once, on the first such row (the same four lines twice, review of 2026-12-03).
+            // Said once, on the first such row (not the same four lines twice).
             row.verdict = Verdict::NotCompared;
             row.note = tr("the same merged reads as above");
         } else if (q.sharedRead && readsMerged) {

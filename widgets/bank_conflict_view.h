@@ -58,7 +58,7 @@ public:
     // Paints the current access into `area` (the canvas uses it too).
     void paintAccess(QPainter &p, const QRectF &area) const;
 
-    // A profile of the configuration shown (issue 23; nullptr: none): under the diagram, the measured
+    // A profile of the configuration shown (nullptr: none): under the diagram, the measured
     // wavefronts per request of the current access's class beside the model's degree.
     void setProfile(const protocol::ProfileEvent *profile);
     // The same, folded already (profile_digest.h, shared): its memory instructions are not found

@@ -1,4 +1,4 @@
-// "Why not cuBLAS?" (issue 23 item 4): for a profile of the selected configuration and one of
+// "Why not cuBLAS?": for a profile of the selected configuration and one of
 // cuBLAS at the same size on the same GPU, paired bars of the kernel-wide limiters — achieved
 // occupancy, issue-slot use, pipe use, L1/L2/DRAM throughput as % of peak, the top stall reasons'
 // shares and the instruction mix — under a sentence naming the largest difference. Without one of

@@ -58,7 +58,7 @@ bool ChartInteraction::eventFilter(QObject *watched, QEvent *event)
             QToolTip::hideText();
         else
             // Plain text, escaped: a run id or GPU name from a crafted file is shown as written,
-            // never rendered as markup (issue 11).
+            // never rendered as markup.
             QToolTip::showText(mouse->globalPosition().toPoint(), plainTextAsHtml(hit.tooltip), m_surface);
         if (hit.id != m_hoverId) {
             m_hoverId = hit.id;

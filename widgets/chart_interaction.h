@@ -1,4 +1,4 @@
-// The one interaction layer every chart and diagram shares (issue 9 and 10): hit-testing through
+// The one interaction layer every chart and diagram shares: hit-testing through
 // a callback, tooltips through mouseMove + QToolTip (QCustomPlot 2.1 has no tooltip API), a click
 // that is not a drag, and a context menu whose common entries (export, maximise) are the same in
 // every view. Installed as an event filter on the surface that paints (a QCustomPlot or a canvas),

@@ -73,7 +73,7 @@ void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendW
 // The bottom axis's title, kept whole: fitTitleAndLegend shows it on one line where the axis is wide
 // enough, else broken before its parenthesis. QCustomPlot centres an axis title on its axis and lets
 // a wider one run off the widget (the roofline beside its legend read "nmetic intensity (FLOP/byte
-// of DRAM, L2 ...", H200 window at 1600x1000, 2026-12-02).
+// of DRAM, L2 ...", H200 window at 1600x1000).
 void setBottomAxisTitle(QCustomPlot *plot, const QString &fullTitle);
 QString fittedAxisTitle(const QString &fullTitle, const QFont &font, int axisWidth);
 

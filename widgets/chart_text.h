@@ -16,8 +16,8 @@ QString runTitle(const RunRecord &run);      // "Coalesced cooperative loads (wo
 
 // A multi-line tooltip with everything measured about a run (or why it failed).
 QString runTooltip(const RunRecord &run);
-// What a chart adds to a run's label when its number is not comparable with a steady burst run
-// (issue 22): " (noisy)", " (throttled)", " (sustained)" — in a merged roofline label it stays with
+// What a chart adds to a run's label when its number is not comparable with a steady burst run:
+// " (noisy)", " (throttled)", " (sustained)" — in a merged roofline label it stays with
 // its own run; empty otherwise (unknown conditions —
 // recorded or published runs — say so on hover, not on every label).
 QString comparabilityMark(const RunRecord &run);

@@ -65,7 +65,7 @@ public:
     // the compared configuration's matching instruction below it.
     void paintFrame(QPainter &p, const QRectF &area, int frame) const;
 
-    // Compare mode (issue 10): the same instruction of a second configuration below this one's
+    // Compare mode: the same instruction of a second configuration below this one's
     // ("step 2's B load vs step 3's"). A preset key, or empty to leave compare mode.
     bool setCompareWith(const QString &presetKey);
     void setCompareShape(const KernelShape &shape, const QString &caption);
@@ -85,7 +85,7 @@ public:
     // A sentence under the diagram for the stage (the naive kernel's).
     void setNote(const QString &note);
     QString note() const { return m_note; }
-    // A profile of the configuration shown (issue 23; nullptr: none): under the diagram, the measured
+    // A profile of the configuration shown (nullptr: none): under the diagram, the measured
     // sectors per request of the current instruction's class beside the model's figure.
     void setProfile(const protocol::ProfileEvent *profile);
     // The same, folded already (profile_digest.h, shared): its memory instructions are not found

@@ -15,8 +15,8 @@ EmptyState::EmptyState(QWidget *parent) : QWidget(parent), m_text(new QLabel), m
     m_text->setWordWrap(true);
     m_text->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // A reading measure: across a 1920 window's pane the sentences ran 1,100 px a line (review of
-    // 2026-12-03); some 90 characters a line at most.
+    // A reading measure: across a 1920 window's pane the sentences ran 1,100 px a line; some 90
+    // characters a line at most.
     m_text->setMaximumWidth(m_text->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 90);
     m_button->setObjectName(QStringLiteral("emptyStateOffer"));
     m_button->hide();

@@ -1,4 +1,4 @@
-// One look for a pane that has nothing to show (issue 19 item 3, review items 1 and 2): the
+// One look for a pane that has nothing to show: the
 // sentence at the top left in the pane's own font, word-wrapped and plain (it may quote a file or
 // a runner's message), and, where something can be done about it here, one button under it that
 // does it ("Open the default session"). The Counters tabs, the SASS tab and the Sweep pages use it,

@@ -49,13 +49,13 @@ public:
     QString message() const;
     QString sassNote() const; // why there is no SASS, while the PTX stands in; empty otherwise
     // "SASS" or "PTX": what the pane shows now, for its tab's title (a pane of PTX called "SASS"
-    // misleads: issue 19 item 5). "SASS" before any code.
+    // misleads). "SASS" before any code.
     QString levelName() const;
     QString lineInfo() const; // the line under the code: the instruction at the cursor, once one is chosen
     const MachineCode *code() const; // the level on screen; nullptr while there is none
     int mixCount(const QString &category, bool innerLoop) const; // from the table on screen
 
-    // The profile of the configuration shown (issue 23), or nullptr: with one, the SASS lines of the
+    // The profile of the configuration shown, or nullptr: with one, the SASS lines of the
     // profiled kernel get a heat margin by their offset, a "where the time goes" bar heads the code
     // and a sortable table lists the hottest instructions (from the profile itself, so it stands
     // even before a disassembly). The view keeps its own copy.

@@ -1,4 +1,4 @@
-// The Counters workspace's per-instruction memory table (issue 23 item 2): every global and shared
+// The Counters workspace's per-instruction memory table: every global and shared
 // load and store of a profile — its executions, sectors per request (global) or wavefronts per
 // request (shared) against CUPTI's ideal, the access model's figure where the stage has one, and
 // a verdict per row; sortable, the worst first by default. The selected row's verdict and reason

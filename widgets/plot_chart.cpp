@@ -17,7 +17,7 @@ PlotChart::PlotChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(
     // A replot draws into QCustomPlot's buffers and asks Qt for a paint (update()), which Qt merges
     // with the window's other dirty regions in one later paint event. QCustomPlot's default,
     // repaint() at once, painted the window's dirty regions inside the replot: one event of 14-21 ms
-    // of the UI thread per finished run on the H200 host with a big session (2026-12-02).
+    // of the UI thread per finished run on the H200 host with a big session.
     m_plot->setPlottingHint(QCP::phImmediateRefresh, false);
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
         if (m_printing)

@@ -1,4 +1,4 @@
-// What the run charts (runtime, roofline) share, written once (issue 9): the QCustomPlot, the
+// What the run charts (runtime, roofline) share, written once: the QCustomPlot, the
 // selected run, the legend the user asked for, the print layout Export renders, the "Show legend"
 // entry of the context menu and the refit on resize. Hit-testing, tooltips and the rest of the
 // context menu are ChartInteraction's; what is drawn is each chart's rebuild().

@@ -63,7 +63,7 @@ RooflineChart::RooflineChart(QWidget *parent)
     m_modelCheck->setToolTip(tr("Also draw every run at the traffic model's predicted arithmetic intensity, "
                                 "dotted to the one its hardware counters measured. Off: each run once, at "
                                 "its measured intensity (the selected run's model point stays)."));
-    // Named: alone, "Auto (H200)" did not say what it chooses (review of 2026-12-03).
+    // Named: alone, "Auto (H200)" did not say what it chooses.
     auto *gpuLabel = new QLabel(tr("Roofs:"), this);
     gpuLabel->setBuddy(m_gpuCombo);
     controls->addWidget(gpuLabel);
@@ -101,7 +101,7 @@ RooflineChart::RooflineChart(QWidget *parent)
     // Labels are placed in pixels: after every layout of the axes (resize, zoom, pan).
     // Placed once the axes are laid out and before anything is drawn, so one replot draws the labels
     // where they belong. (Placed after the replot, every change of place cost a second replot: two
-    // replots per finished run, 10-14 ms of the UI thread on the H200 host, 2026-12-02.)
+    // replots per finished run, 10-14 ms of the UI thread on the H200 host.)
     connect(m_plot, &QCustomPlot::afterLayout, this, &RooflineChart::placePointLabels);
     connect(m_gpuCombo, &QComboBox::activated, this,
             [this](int index) { setGpu(m_gpuCombo->itemData(index).toString()); });
@@ -498,7 +498,7 @@ void RooflineChart::addRunInPlace(qsizetype index)
     const bool drawn = addRunPoint(index);
     // A first point of a kind brings a legend entry; the first counters take the note away. The
     // key changes, nothing drawn moves: a full rebuild here redrew a 10,000-run session's every
-    // point, 55-280 ms of UI thread when a ladder's first run finished (2026-12-02).
+    // point, 55-280 ms of UI thread when a ladder's first run finished.
     const bool keyChanged = kinds() != kindsBefore;
     if (keyChanged)
         refreshKey();

@@ -1,9 +1,9 @@
-// The roofline (issue 4): log-log FLOP/s against arithmetic intensity, with the compute and DRAM
+// The roofline: log-log FLOP/s against arithmetic intensity, with the compute and DRAM
 // roofs of a GPU (measured on this device, and the datasheet's as dashed lines), each run at its
 // achieved throughput and *predicted* intensity (the traffic model), the counter-measured
 // intensity where the runner collected it, a live hollow point for the current slider settings,
 // and optionally the worklog's published T4 steps on the T4 roof.
-// Hierarchical (issue 23): where the L2 and shared-memory bandwidths were measured, their roofs too,
+// Hierarchical: where the L2 and shared-memory bandwidths were measured, their roofs too,
 // and each run with counters at its measured L2 and L1/shared intensity, each level toggled.
 #pragma once
 
@@ -130,7 +130,7 @@ public:
 
     // Each run is drawn once: at its measured intensity where counters exist, else at the model's.
     // With this on, the model's intensity of every run too, dotted to the measured one; off, only
-    // the selected run's (issue 19: two markers a run doubled the clutter of the full ladder).
+    // the selected run's (two markers a run doubled the clutter of the full ladder).
     void setShowModelIntensity(bool on);
     bool showModelIntensity() const { return m_showModel; }
     QCheckBox *modelCheck() const { return m_modelCheck; }

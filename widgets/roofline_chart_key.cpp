@@ -62,7 +62,7 @@ void RooflineChart::syncControls()
                                                ? tr("Auto (%1)").arg(upperKey(spec->key))
                                                : tr("Auto"));
     // Never narrower than its text: beside the counters' level switches it was squeezed to "Auto ("
-    // (H200 ladder with counters, window 1600x1000, 2026-12-02). QComboBox keeps the minimum it
+    // (H200 ladder with counters, window 1600x1000). QComboBox keeps the minimum it
     // worked out for its first texts, so the minimum is set here.
     m_gpuCombo->setMinimumWidth(m_gpuCombo->sizeHint().width());
     m_worklogCheck->setChecked(m_showWorklog);

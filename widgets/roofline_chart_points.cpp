@@ -219,7 +219,7 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
     m_liveGraph = m_plot->addGraph();
     // What the hollow circle is: the panel's settings where the traffic model puts them (no reuse
     // in the caches), at the roof's bound there, not a run. "Predicted" read as a forecast of the
-    // run's speed, which the run's own diamond contradicted (review of 2026-12-03).
+    // run's speed, which the run's own diamond contradicted.
     m_liveGraph->setName(QStringLiteral("panel's settings (Alt+0),\nnot run: at the model's AI"));
     m_liveGraph->setLineStyle(QCPGraph::lsNone);
     m_liveGraph->setScatterStyle(
@@ -232,7 +232,7 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
 bool RooflineChart::syncLiveShown()
 {
     // Settings that a drawn run ran are that run's marker: a circle "not run" at the model's AI
-    // beside the run's own diamond contradicted it (two reviews of 2026-12-03: the panel on step 3
+    // beside the run's own diamond contradicted it (the panel on step 3
     // put a circle on the FP32 ridge, 4x the run's speed). Hidden, not removed: a slider tick off
     // those settings shows it again without a rebuild.
     if (!m_liveGraph)

@@ -1,7 +1,7 @@
 // The roofline's dotted joins from each run's predicted (traffic model) to its measured intensity,
 // as one item: a QCPItemLine per run made a 50,000-run session take a minute (each item a QObject,
 // and clearing n items is O(n^2) in QCustomPlot). Drawn in plot coordinates, clipped to the axis
-// rect like any item. With the model's intensities hidden (the chart's default since issue 19: one
+// rect like any item. With the model's intensities hidden (the chart's default: one
 // marker a run) only the selected run's join is drawn.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Where the roofline's texts go, in pixels and free of Qt widgets, so the rules can be tested on
-// their own (issue 19, review of session 27): a label never sits on a roof line, a dotted join, a
+// their own: a label never sits on a roof line, a dotted join, a
 // marker or another label; beside its marker every other marker is 2.5 times as far as its own ("2 ◆ 3"
 // read as step 3's label beside step 2's marker); where nothing beside its marker is free it sits
 // farther out, nearer its own marker than any other, joined by a leader that passes through no

@@ -1,7 +1,7 @@
 // A run's colour in the charts: its stage's colour (the family: the worklog's steps, the stages
 // past it, the tensor cores, cuBLAS in greys), shaded by which of the stage's presets it ran. The
 // ladder puts a stage's presets next to each other (1, G32, G32+1; 4, 5a, 5b; +pipe, +tuned): in
-// the stage's colour alone they read as one long bar (issue 19).
+// the stage's colour alone they read as one long bar.
 #pragma once
 
 #include "run_record.h"

@@ -1,4 +1,4 @@
-// The one small interface through which the window feeds and exports its views (issue 9): every
+// The one small interface through which the window feeds and exports its views: every
 // chart and diagram implements it, MainWindow registers each once, and the session's runs (whole,
 // or one change at a time), the selected run and Export (Ctrl+E) reach the views only through it,
 // as RenderDoc's panels are fed. A view overrides what it shows: the runs, the selected run, its

@@ -144,7 +144,7 @@ void RuntimeChart::updateGroupCombo()
         longest = std::max(longest, group.label().size());
     }
     // As wide as its longest entry asks (up to 40 characters), not stretched: "All runs" took 730 px
-    // of a 1920 window (review of 2026-12-03).
+    // of a 1920 window.
     m_groupCombo->setMinimumContentsLength(
         int(std::clamp<qsizetype>(std::max(longest, m_groupCombo->itemText(0).size()), 12, 40)));
     syncControls();

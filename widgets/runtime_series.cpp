@@ -348,7 +348,7 @@ QString shortPresetLabel(const QString &presetKey)
         {QStringLiteral("fp32-async"), QStringLiteral("+async")},
         {QStringLiteral("fp32-tuned"), QStringLiteral("+tuned")},
         // Both baselines say they are cuBLAS, and which precision: a bare "TF32" beside "+tma" read
-        // as another tensor-core stage of ours (issue 19).
+        // as another tensor-core stage of ours.
         {stageKeyText(StageId::CublasFp32), QStringLiteral("cuBLAS FP32")},
         {stageKeyText(StageId::CublasTf32), QStringLiteral("cuBLAS TF32")}};
     for (const auto &[key, label] : named)

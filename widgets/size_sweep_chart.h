@@ -1,4 +1,4 @@
-// The size sweep's chart (issue 14 item 2): TFLOP/s against problem size, one curve per series
+// The size sweep's chart: TFLOP/s against problem size, one curve per series
 // (a stage or preset, cuBLAS), on a log-2 size axis with a legend. A ▽ marks a size where the
 // kernel's last wave of thread blocks barely started (wave quantization: tiles / (SMs x resident
 // blocks per SM) just above a whole number), which is where such a curve steps down; the note

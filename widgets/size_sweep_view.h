@@ -1,10 +1,10 @@
-// The Sweep tab's problem-size mode (issue 14 item 2): choose stages or presets (and cuBLAS), a
+// The Sweep tab's problem-size mode: choose stages or presets (and cuBLAS), a
 // shape (square, or the worklog's 8192:4096:6144 scaled), a range of sizes and a timing budget;
 // Start, Cancel and Resume a size sweep on the same runner pool and journal as a parameter sweep
 // (app/core/sweep_controller.h: cells are (series, size), each journaled the moment it answers).
 // The chart (size_sweep_chart.h) shows TFLOP/s against size with wave quantization marked. The
 // form and the run panel it shares with the parameter sweep (sweep_view_base.h) sit beside the
-// chart, which keeps the page's height (issue 19); without a runner Start is off and says why. A
+// chart, which keeps the page's height; without a runner Start is off and says why. A
 // RunView: the window exports the chart's print layout.
 #pragma once
 

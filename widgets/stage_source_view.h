@@ -59,7 +59,7 @@ public:
     int highlightedLine() const { return m_highlightLine; } // 1-based; 0 when none
     QString highlightedFile() const { return m_highlightLine > 0 ? m_file : QString(); }
 
-    // The profile of the configuration shown (issue 23), or nullptr for none: with one, each sampled
+    // The profile of the configuration shown, or nullptr for none: with one, each sampled
     // line gets a heat margin (share, first stall reason), a "where the time goes" bar heads the
     // file and a sortable table lists the hottest lines (a click shows the line). The view keeps
     // its own copy. A change of stage drops it (a profile is never shown against another source).

@@ -1,6 +1,6 @@
 // A text item whose lines each name a marker of the plot: a small copy of that marker (its shape,
 // its colour) drawn before the line, so that a list of runs in a crowd is matched to the markers
-// by colour, not by hovering (issue 19: a new user could not tell which diamond a list line named).
+// by colour, not by hovering (a new user could not tell which diamond a list line named).
 #pragma once
 
 #include <QColor>

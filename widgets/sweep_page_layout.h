@@ -1,4 +1,4 @@
-// The Sweep views' page (issue 19): the form and the run controls in a column beside the chart, so
+// The Sweep views' page: the form and the run controls in a column beside the chart, so
 // that the chart keeps the page's whole height (the Sweep workspace is about 980x650 at 1280x800);
 // in a pane narrower than kSideBySideMinWidth the column goes above the chart instead. The column
 // scrolls rather than squeezing its widgets over one another.

@@ -1,4 +1,4 @@
-// The print layout of the Sweep views' charts (issue 19: Ctrl+E on the Sweep workspace writes the
+// The print layout of the Sweep views' charts (Ctrl+E on the Sweep workspace writes the
 // chart with its title and legend, not a screen grab of buttons): the plot at kSweepPrintSize with
 // a bold title row above and a footer below (what the marks mean, the summary, where and when it
 // was measured), both wrapped to the page; .png, .pdf or .svg through plot_export. The two rows

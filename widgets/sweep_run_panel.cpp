@@ -29,7 +29,7 @@ QLabel *plainLabel(const QString &name)
 }
 
 // The template "{runner}" (this machine's runner, the default) shows as an empty field whose
-// placeholder says so in words: a raw placeholder reads like a bug (issue 19, review item 12).
+// placeholder says so in words: a raw placeholder reads like a bug.
 const QString kLocalRunner = QStringLiteral("{runner}");
 
 QString shownTemplate(const QString &runnerTemplate)
@@ -131,7 +131,7 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
     // The template's placeholders, where a new user reads the field (the tooltip has examples).
     QLabel *placeholders = plainLabel(m_words.namePrefix + QStringLiteral("RunnerPlaceholders"));
     // The command on a line of its own: wrapped in a sentence it broke at its hyphen ("gemmscope-" /
-    // "runner", review of 2026-12-03).
+    // "runner").
     placeholders->setText(tr("Empty: this machine's runner. On another machine:\n"
                              "ssh HOST gemmscope-runner\n"
                              "With several runners, {gpu} in the command becomes 0, 1, 2, … one GPU each.\n"

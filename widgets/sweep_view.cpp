@@ -127,7 +127,7 @@ void SweepView::buildForm()
     m_legend->setObjectName(QStringLiteral("sweepLegend"));
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::PlainText); // the window's text colour: a key must be readable
-    // Where the form's values come from (issue 19 item 6): the stage follows the panel's, the size
+    // Where the form's values come from: the stage follows the panel's, the size
     // and budget are the sweep's own.
     m_origin = new QLabel(
         tr("The stage follows the parameter panel's (choose another here to sweep it). Size and budget "
@@ -183,7 +183,7 @@ void SweepView::buildForm()
     sizeRow->addWidget(m_budget);
     form->addRow(tr("Size, budget"), sizeRow);
     m_panel->addRunnersRow(form);
-    // Not "Show": beside the Shown list (which sweep) it read as the same choice (review of 2026-12-03).
+    // Not "Show": beside the Shown list (which sweep) it read as the same choice.
     form->addRow(tr("Colour by"), m_metric);
     m_page.sideLayout->addLayout(form);
     m_page.sideLayout->addWidget(m_origin);
@@ -225,7 +225,7 @@ void SweepView::stageChanged()
 void SweepView::setBaseConfig(const RunConfig &config)
 {
     // The panel's stage becomes the form's when the panel changes stage, and the first time it
-    // comes (the form said "naive" beside a panel on "coalesced": review item 6): "fixed (the
+    // comes (the form said "naive" beside a panel on "coalesced"): "fixed (the
     // panel's values)" must mean the stage the panel shows. A recorded sweep on the heatmap stays.
     const bool stageChanged = !m_hasBase || config.stage != m_base.stage;
     // A user's kernel with two parameters or more is swept as a stage is, once the panel has it.
@@ -249,7 +249,7 @@ void SweepView::updateRestText()
     const std::string formStage = m_stage->currentData().toString().toStdString();
     const bool panels = m_base.stage.str() == formStage;
     m_rest->setItemText(0, panels ? tr("fixed (the panel's values)") : tr("fixed (the stage's defaults)"));
-    // Where the form's stage, size and budget come from (issue 19 item 6).
+    // Where the form's stage, size and budget come from.
     const QString own = tr("Size and budget are the sweep's own: a short budget per configuration keeps a "
                            "sweep of dozens of them short, where the panel's budget is for one careful run.");
     m_origin->setText(
@@ -349,7 +349,7 @@ void SweepView::redraw()
         m_canvas->setCurrentWidget(m_empty);
         m_best->clear();
         m_best->setVisible(false);
-        m_legend->setVisible(false); // the marks of a heatmap not drawn said nothing (review of 2026-12-03)
+        m_legend->setVisible(false); // the marks of a heatmap not drawn said nothing
         return;
     }
     m_canvas->setCurrentWidget(m_plot);

@@ -1,10 +1,10 @@
-// The Sweep view (issue 14): choose a stage, two of its parameters as axes, the rest fixed (at the
+// The Sweep view: choose a stage, two of its parameters as axes, the rest fixed (at the
 // parameter panel's values) or best over the rest, a problem size and a timing budget; Start,
 // Cancel and Resume a sweep run on a pool of runners (app/core/sweep_controller.h); a QCPColorMap
 // heatmap of TFLOP/s or % of cuBLAS (measured on the same GPU in the same sweep) with cells marked
 // for spills, the occupancy limiter, wrong results and configurations the catalog refuses (hover
 // for its sentence). Clicking a cell loads its configuration everywhere (configurationChosen) and
-// says what it loaded, the sweep's size and budget included (issue 19). Without a sweep the chart's
+// says what it loaded, the sweep's size and budget included. Without a sweep the chart's
 // place holds text (what a sweep is, how to start one, how to open a recorded one), never an empty
 // colour map; without a runner Start is off and says why. A RunView: the window exports its print
 // layout (heatmap, title, colour scale, what the marks mean, where and when it was measured).

@@ -115,7 +115,7 @@ private:
     bool m_dragged = false;
     QString m_caption;
     // Switches are check boxes over the drawing: the box says whether each is on (a push button
-    // with "☐" in its text read as a button, not a switch: review of 2026-12-02).
+    // with "☐" in its text read as a button, not a switch).
     ::QCheckBox *m_sideButton = nullptr;     // "Side by side: contiguous | strided"
     ::QCheckBox *m_fragmentButton = nullptr; // "A, B: fragments" for mma.sync layouts
     bool m_fragments = true;

@@ -3,7 +3,7 @@
 // timer a millisecond after the piece before it ended. Timers that came due meanwhile (an
 // animation's frame, an input repeat, the stall meter) and input therefore run between two pieces.
 // As posted events, or as timers all armed when a run finished, one finished run's pieces (10-20 ms
-// together in a 10,000-run session on the H200 host, 2026-12-02) ran back to back in one pass.
+// together in a 10,000-run session on the H200 host) ran back to back in one pass.
 #pragma once
 
 #include <QList>

@@ -54,7 +54,7 @@ QString tf32Cell(const BenchRow &row, double median, double cublasTf32Ms)
     return number(100 * cublasTf32Ms / median, 1) + QStringLiteral("%");
 }
 
-// The row's ratio against its own interleaved cuBLAS call (issue 22): "93.1%i", the median of the
+// The row's ratio against its own interleaved cuBLAS call: "93.1%i", the median of the
 // per-round ratios where the result has them (older results: the ratio of the two medians). The
 // baseline is of the stage's precision, so it fills the matching column; the other stays as the
 // run-wide one.

@@ -1,4 +1,4 @@
-// gemmscope-bench --profile (issue 23): each listed stage, and the cuBLAS stage of its precision
+// gemmscope-bench --profile: each listed stage, and the cuBLAS stage of its precision
 // at the same size (the "Why not cuBLAS?" baseline), profiled through the bench's runner session
 // with the protocol's `profile` job. Prints per stage its duration, total samples, the top stall
 // reasons with their shares, the hottest source lines and the limiters; --json writes a bench file

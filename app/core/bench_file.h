@@ -46,7 +46,7 @@ struct BenchFile {
     QJsonObject ceilingsEvent;
     std::optional<protocol::CeilingsEvent> ceilings;
     QList<BenchFileRow> rows;
-    // gemmscope-bench --profile (issue 23): the runner's `profile` events as received ("profiles",
+    // gemmscope-bench --profile: the runner's `profile` events as received ("profiles",
     // left out when there are none); read: each decoded (a damaged one refuses the file, as a
     // damaged row does; one past profile_limits.h is left out and named in `notices`).
     QList<QJsonObject> profileEvents;

@@ -1,4 +1,4 @@
-// The Profile action's work, out of the window (issue 23): profiles the current configuration
+// The Profile action's work, out of the window: profiles the current configuration
 // through the runner, off the UI thread (the RunnerClient's worker, like a run), and the cuBLAS
 // stage of its precision at its size when the session has no profile of that on the runner's GPU
 // yet, so that "Why not cuBLAS?" has both sides. Each `profile` event lands in the Session

@@ -1,4 +1,4 @@
-// A profile as a session keeps it (issue 23): the runner's `profile` event, typed, and where it
+// A profile as a session keeps it: the runner's `profile` event, typed, and where it
 // came from. A profile is its own record, never a run: it is not timed and never alters one.
 // Profiles are found by the configuration they sampled (ProfileKey: stage, parameters, size, GPU,
 // build, TF32 rounding) and, for "Why not cuBLAS?", by the cuBLAS stage of the same precision at

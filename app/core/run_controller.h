@@ -44,7 +44,7 @@ public:
     void startRunner(const QString &runnerPath = {});
     RunnerClient *client() const;
     bool hasRunner() const { return m_host != nullptr; }
-    // Profiles (issue 23) on the same runner: the Profile action's controller. Its jobs' progress
+    // Profiles on the same runner: the Profile action's controller. Its jobs' progress
     // and start come from it, not from this controller's progress()/runStarted().
     ProfileController *profiles() const { return m_profiles; }
 

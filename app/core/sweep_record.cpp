@@ -57,7 +57,7 @@ QJsonArray intsJson(const std::vector<int> &values)
 QString SweepData::title() const
 {
     // The stage as the catalog names it ("__restrict__ and #pragma unroll"), not by its key
-    // ("final"): the Shown list read as keys to a new user (review of 2026-12-02).
+    // ("final"): the Shown list read as keys to a new user.
     const auto stageName = [](const StageId &stage) {
         const StageInfo *info = findStage(stage.str());
         return QString::fromStdString(info ? info->title : stage.str());

@@ -40,7 +40,7 @@ struct SweepSummary {
 
 // The cuBLAS FP32 baseline of each GPU and size, indexed once: what cublasMsOnSameGpu (sweep_record.h)
 // answers for one run by scanning every run, in constant time per run, so that a summary of n runs
-// takes time linear in n (a 10,000-series size sweep, issue 21 item 5).
+// takes time linear in n (a 10,000-series size sweep).
 class CublasBaselines {
 public:
     CublasBaselines() = default;

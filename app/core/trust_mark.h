@@ -1,4 +1,4 @@
-// Whether a result can be compared with another (issue 22): from the conditions the runner
+// Whether a result can be compared with another: from the conditions the runner
 // measured while timing it, one word — steady, throttled, noisy — and the reason in a sentence.
 // The bench's table, the results table, the charts' hover and their marks all say it this way.
 #pragma once

@@ -87,7 +87,7 @@ int measureUiStall(EventTimingApplication &app, long long n, const QString &scre
     // in it), whichever comes last. The status comes from the window (relayed in this thread by its
     // event loop), connected before the session opens: the runner client's own signal is queued from
     // its thread and reaches only the connections made before it was sent, and the runner was ready
-    // while a 10,000-run session still loaded (2026-12-02: the measurement waited forever).
+    // while a 10,000-run session still loaded (the measurement waited forever).
     bool runnerReady = false, windowSettled = false, started = false;
     const auto startLadder = [&] {
         if (!runnerReady || !windowSettled || started)

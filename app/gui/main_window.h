@@ -148,7 +148,7 @@ private:
     RunActions *m_runActions = nullptr;
     CompileActions *m_compileActions = nullptr;
     StagePresenter *m_presenter = nullptr;
-    class ProfilePresenter *m_profilePresenter = nullptr; // the profile views' data (issue 23)
+    class ProfilePresenter *m_profilePresenter = nullptr; // the profile views' data
 };
 
 } // namespace gemmscope

@@ -1,7 +1,7 @@
 // The Presets list's rows: the preset's name, wrapped in its own column, and the worklog's T4 time
 // right-aligned beside its first line in the placeholder colour. As one wrapped text the times broke
-// onto lines of their own at one width and not at another, and read as items (reviews of
-// 2026-12-03); in a column of their own they read as the table they are.
+// onto lines of their own at one width and not at another, and read as items;
+// in a column of their own they read as the table they are.
 #pragma once
 
 #include <QStyledItemDelegate>

@@ -1,4 +1,4 @@
-// Feeds the profile views (issue 23) from the session: the Kernel workspace's Source, SASS,
+// Feeds the profile views from the session: the Kernel workspace's Source, SASS,
 // coalescing and bank views show the profile of the panel's configuration; the Counters
 // workspace's memory table and "Why not cuBLAS?" show the selected run's (else the panel's) with
 // cuBLAS of the same precision, size and GPU beside it. Shown again whenever the session's

@@ -103,7 +103,7 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     // then what usually is the same for a whole session. Like every optional column, Trust comes
     // first where its rows differ and last where one value fills it (a session timed before
     // conditions were recorded says "not recorded" on every row: at 1280x800 that took the Stage
-    // column's room, review of 2026-12-03).
+    // column's room).
     // The p20–p80 range before them: the runtime chart's whiskers show it too, and at 1280x800 its
     // room names the stages (the chart's bars carry codes only there).
     // The tensor-core stages against cuBLAS TF32 first: on their rows the ladder's last question.
@@ -127,7 +127,7 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
         RunListDelegate::rowHeight(m_runList.view->fontMetrics()));
     m_runList.essential = {RM::CodeColumn, RM::StageColumn, RM::MedianColumn};
     // Its speed first where there is room (at 1920 the list showed a Size and an Origin the same on
-    // every row and hid the TFLOP/s, review of 2026-12-03); then where it was measured: a published
+    // every row and hid the TFLOP/s); then where it was measured: a published
     // T4 time next to an H200 one must not read as the same GPU's.
     m_runList.optional = {RM::TflopsColumn, RM::OriginColumn, RM::SizeColumn, RM::GpuColumn};
     m_runList.textFirst = RM::StageColumn; // the code and the time tell its rows apart
@@ -477,7 +477,7 @@ QList<int> ResultsTables::hiddenColumns(const QTableView *view) const
 QString ResultsTables::hiddenColumnsText(const QTableView *view) const
 {
     const qsizetype count = hiddenColumns(view).size();
-    // The arrow says it opens a menu ("7 hidden" read as a label: review of 2026-12-02); the tooltip
+    // The arrow says it opens a menu ("7 hidden" read as a label); the tooltip
     // names the columns.
     if (count == 0)
         return {};

@@ -1,7 +1,7 @@
 // The Counters run list's Stage cell in two lines: the stage's name, and under it the run's
 // parameters in the placeholder colour. As a column of their own beside the name, the parameters
 // were cut at 1280x800 and 1440x900 ("…TN=8 SWIZZ…"), just where SWIZZLE, STAGES and WM tell +pipe,
-// +tuned and +async apart (review of 2026-12-03); under the name they have the column's width.
+// +tuned and +async apart; under the name they have the column's width.
 #pragma once
 
 #include <QStyledItemDelegate>

@@ -17,7 +17,7 @@ void showProgress(QProgressBar *bar, int done, int total)
     // QProgressBar::setValue paints at once (repaint(), not update()) whenever its text or chunk
     // changes, and Qt 6 then paints every dirty region of the window inside the call: with a
     // 10,000-run session, a runner's progress line painted the charts a finished run had just
-    // changed, 3-4 ms of one event (2026-12-02). With its updates off it only schedules a paint.
+    // changed, 3-4 ms of one event. With its updates off it only schedules a paint.
     bar->setUpdatesEnabled(false);
     bar->setRange(0, std::max(total, 1));
     bar->setValue(done);

@@ -251,7 +251,7 @@ void SessionActions::offerRecovered(const QList<AutosaveRecovery> &found)
         }
         problems << r.problems;
     }
-    // A measured profile is worth recovering as a run is (issue 23); the question names both.
+    // A measured profile is worth recovering as a run is; the question names both.
     const QString profilesToo =
         unsavedProfiles > 0 ? tr(" (and %n profile(s))", nullptr, unsavedProfiles) : QString();
     const bool worthIt = unsaved > 0 || unsavedProfiles > 0;

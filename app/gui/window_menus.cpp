@@ -87,7 +87,7 @@ void buildWindowMenus(QMainWindow *window)
     fill(window, toolbar, kToolBar);
     // The workspaces' buttons are tabs, not switches: the current one is marked as a tab is (bold,
     // underlined), and looks unlike a switch that is on ("Parameter Panel" pressed read as a second
-    // current workspace: review of 2026-12-02).
+    // current workspace).
     for (QAction *action : toolbar->actions())
         if (action->objectName().startsWith(QLatin1String("actionWorkspace")))
             if (QWidget *button = toolbar->widgetForAction(action))

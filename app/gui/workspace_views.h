@@ -53,7 +53,7 @@ struct SweepTabs {
 };
 
 // The Counters workspace's right side: the selected run's counters against the model, the
-// profile's memory instructions one by one, and "Why not cuBLAS?" (issue 23), one tab each.
+// profile's memory instructions one by one, and "Why not cuBLAS?", one tab each.
 struct CountersPane {
     QTabWidget *pane;
     AccessCheckView *counters;

@@ -137,7 +137,7 @@ void Workspaces::addActionsTo(QWidget *window, std::function<QWidget *()> focuse
     QAction *panel =
         addWindowAction(window, "actionShowPanel", tr("&Parameter Panel"), QKeySequence(tr("Alt+0")));
     // A toggle named after what it toggles: pressed (checked) means the panel is shown. "Show …"
-    // pressed while the panel showed read as a command not yet done (issue 19, review item 15).
+    // pressed while the panel showed read as a command not yet done.
     panel->setCheckable(true);
     panel->setChecked(panelShown());
     panel->setToolTip(tr("The stage and parameter panel beside this workspace: pressed while it is shown; "

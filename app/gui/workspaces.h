@@ -1,4 +1,4 @@
-// The window's workspaces (issue 19): one task each, as Qt Creator's modes or Nsight Compute's
+// The window's workspaces: one task each, as Qt Creator's modes or Nsight Compute's
 // pages, instead of every view crammed into one arrangement.
 //   Ladder   — the runtime chart and the roofline side by side over the full-width results table;
 //   Kernel   — tile map, coalescing, bank conflicts, source and SASS of the configured kernel;

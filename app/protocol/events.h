@@ -161,7 +161,7 @@ struct ResultEvent {
     std::optional<double> smClockMhz;
     QString smClockSource, timestamp;
     std::optional<Counters> counters;        // when the run asked for counters
-    std::optional<RunConditions> conditions; // absent in results recorded before issue 22
+    std::optional<RunConditions> conditions; // absent in older recorded results
     std::optional<BaselineResult> baseline;  // when the run asked for one
     friend bool operator==(const ResultEvent &, const ResultEvent &) = default;
 };

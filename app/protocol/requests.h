@@ -26,7 +26,7 @@ struct TimingRequest {
     std::optional<double> budgetMs;
     std::optional<long long> minReps, maxReps;
     std::optional<bool> flushL2;
-    // Issue 22 (docs/protocol.md, "conditions"): "burst" (the default: from an idle GPU) or
+    // Timing conditions (docs/protocol.md, "conditions"): "burst" (the default: from an idle GPU) or
     // "sustained" (after running at load until the clock settles); stop once the samples' relative
     // noise is at or below max_noise_pct (default 0.5); leave out samples whose SM clock is below
     // throttle_threshold_pct of the starting clock (default 90; 0 keeps every sample).
@@ -103,7 +103,7 @@ struct CeilingsJob {
     friend bool operator==(const CeilingsJob &, const CeilingsJob &) = default;
 };
 
-// Issue 23 (docs/protocol.md, "profile"): one configuration sampled and measured per instruction,
+// A profile (docs/protocol.md, "profile"): one configuration sampled and measured per instruction,
 // never timed. `parts` names what to collect ("stalls", "instructions", "limiters"; empty: all);
 // `samplingPeriod` is CUPTI's: a sample every 2^period SM cycles (5..31; empty: the runner's).
 struct ProfileJob {

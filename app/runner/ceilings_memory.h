@@ -1,4 +1,4 @@
-// The roofline's memory-level ceilings below DRAM (issue 23): L2 read bandwidth and shared-memory
+// The roofline's memory-level ceilings below DRAM: L2 read bandwidth and shared-memory
 // read bandwidth, each measured by an NVRTC-built microbenchmark of 128-bit loads over every SM.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Compiles the kernels of queued jobs ahead, on a pool of CPU threads, while the GPU worker is
-// still busy with earlier jobs (issue 14: the GPU should never wait for a compile that could have
+// still busy with earlier jobs (the GPU should never wait for a compile that could have
 // been done earlier). The reader thread submits a job's NVRTC program when the job is queued; the
 // GPU worker, when it reaches the job, takes the finished kernel, waits if it is still compiling,
 // or compiles it itself if nobody started it yet. Only the CPU part runs here (NVRTC -> CUBIN and

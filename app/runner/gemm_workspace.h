@@ -13,7 +13,7 @@ namespace gemmscope::runner {
 
 class JobContext;
 
-// What a TF32 stage's launches read (issue 22): A and B as generated, or copies rounded to nearest
+// What a TF32 stage's launches read: A and B as generated, or copies rounded to nearest
 // TF32 — B either as its own rounded copy or rounded by the stage's B transpose as it writes BT,
 // which saves a pass over B (tf32_rounding.h says who writes which).
 // A stage that rounds in its own kernel (StageInfo::roundsTf32InKernel) reads A and B as they are

@@ -42,7 +42,7 @@ struct CompiledKernel {
     PtxasInfo ptxas;
     // Where `ptxas` comes from: "ptxas" (the log), "cuda_runtime" (the loaded kernel's attributes,
     // cudaFuncGetAttributes), or empty while unknown. On a warm machine NVRTC can return an empty
-    // log for a kernel it compiled before (issue 11): the loaded kernel is then the only source.
+    // log for a kernel it compiled before: the loaded kernel is then the only source.
     QString resourcesSource;
     int arch = 0;
     bool archSpecific = false; // built for sm_<arch>a

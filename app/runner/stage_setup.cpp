@@ -28,7 +28,7 @@ PreparedStage prepareStage(RunnerState &state, const StageInfo &stage, const Par
     prepared.kernel = std::make_unique<LoadedKernel>(compiledKernel);
     LoadedKernel &kernel = *prepared.kernel;
     // Registers and shared memory of the binary that runs, whether or not ptxas printed them
-    // (issue 11: on a warm machine NVRTC can return an empty log); cached only now, complete.
+    // (on a warm machine NVRTC can return an empty log); cached only now, complete.
     kernel.takeResourcesInto(compiledKernel);
     state.compiler.storeIfComplete(compiledKernel);
     if (dims.dynamicSmemBytes > 0)

@@ -1,4 +1,4 @@
-// TF32 inputs rounded to nearest (issue 22, item 5): cuBLAS's TF32 path matches inputs rounded to
+// TF32 inputs rounded to nearest: cuBLAS's TF32 path matches inputs rounded to
 // nearest TF32 (relative error 2.6e-4 at 4096^3 on the H200), while a tensor core fed raw FP32
 // bits truncates them (7.0e-4). A TF32 stage's launch therefore rounds its inputs with
 // cvt.rna.tf32.f32 — inside the timed launch, as cuBLAS pays for it too — unless the run asks for

@@ -6,7 +6,7 @@
 // BT's rows are ldBT floats apart (K, or K rounded up to a multiple of 4 for a TMA tensor map, whose
 // row pitch must be a multiple of 16 bytes); the padding is never written nor read.
 // With roundTf32 each element is rounded to nearest TF32 (cvt.rna.tf32.f32) on its way, as cuBLAS's
-// TF32 path rounds its inputs (issue 22): the rounding then costs no pass over B of its own.
+// TF32 path rounds its inputs: the rounding then costs no pass over B of its own.
 #pragma once
 
 namespace gemmscope {

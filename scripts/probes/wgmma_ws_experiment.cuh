@@ -1,6 +1,6 @@
 // Experiment, not a stage: wgmma_tf32 with warp specialization. Warpgroup 0 produces (cp.async
 // copies and the B transpose), warpgroups 1..BN/64 only multiply, stages handed over through
-// mbarriers. Measured on the H200 2026-11-30: 30 % of cuBLAS TF32 against wgmma_tf32's 49-52 %:
+// mbarriers. Measured on the H200: 30 % of cuBLAS TF32 against wgmma_tf32's 49-52 %:
 // one producer warpgroup cannot issue the copies and the transpose as fast as the tensor cores
 // consume them (docs/benchmarks.md). Build: see tensor_core_probe.cu (-I scripts/probes).
 #pragma once

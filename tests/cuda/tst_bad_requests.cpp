@@ -1,4 +1,4 @@
-// The runner's side of the bad-input campaign (issue 11; the GUI's side is tests/tst_bad_inputs.cpp):
+// The runner's side of the bad-input campaign (the GUI's side is tests/tst_bad_inputs.cpp):
 // at least 10,000 seeded hostile request lines through the runner's request parser and its job
 // field parsing, and random parameter combinations through the catalog, a sample of them through
 // compile-only mode. Zero crashes, zero hangs; every answer that refuses has a protocol kind and a

@@ -1,4 +1,4 @@
-// The hierarchical roofline on a real GPU (issue 23): the ceilings job's L2 and shared-memory
+// The hierarchical roofline on a real GPU: the ceilings job's L2 and shared-memory
 // bandwidths lie between the DRAM bandwidth and the hardware's limits (L2 roof between the DRAM
 // and shared roofs), an old cache gets them measured once, and a run with counters reports every
 // level's bytes and intensity in the order the hardware guarantees.

@@ -1,4 +1,4 @@
-// Compile-ahead (issue 14): the kernels of queued jobs compile on a pool of CPU threads while the
+// Compile-ahead: the kernels of queued jobs compile on a pool of CPU threads while the
 // GPU worker is busy. First the scheduler with fake compile functions (order, real overlap,
 // cancel, one job's error, shutdown), then the runner itself in compile-only mode: many compile
 // requests come back in order and equal to compiling one at a time; quit with compiles in flight

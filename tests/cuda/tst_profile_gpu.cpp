@@ -1,4 +1,4 @@
-// The runner's `profile` job on a real GPU (issue 23; docs/protocol.md "Profile"): PC samples of
+// The runner's `profile` job on a real GPU (docs/protocol.md "Profile"): PC samples of
 // fp32-tuned fall in its k loop, the per-instruction sectors of worklog steps 2 and 3 equal the
 // access model's per-load figures, cuBLAS profiles without source lines, and a part that cannot be
 // collected says why while the others stand. Without a GPU every test skips with the runner's

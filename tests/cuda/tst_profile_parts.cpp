@@ -1,4 +1,4 @@
-// The profile job's pieces that need no GPU (issue 23): nvdisasm's listing read back by function
+// The profile job's pieces that need no GPU: nvdisasm's listing read back by function
 // and byte offset, the sampling period chosen for about a million samples, and the limiters
 // over several kernels (counts summed, percentages weighted by each kernel's duration).
 #include "counter_profiler.h"

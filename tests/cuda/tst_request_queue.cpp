@@ -1,4 +1,4 @@
-// The runner's queue of requests is bounded in bytes (issue 21): a client that writes 50 MB
+// The runner's queue of requests is bounded in bytes: a client that writes 50 MB
 // requests faster than they run made the runner hold gigabytes; now the requests waiting hold at
 // most kMaxQueuedRequestBytes, and one past it is answered with a protocol_error and a sentence.
 #include "event_sink.h"

@@ -191,7 +191,7 @@ private slots:
         QVERIFY2(!built.isEmpty(), "the recorded stage is not in the catalog");
         const QJsonObject recordedCompiled = recorded.value("compiled").toObject();
         if (!recordedCompiled.isEmpty() && !recordedCompiled.contains("resources_source")) {
-            // Recorded by a runner before resources_source (issue 11); every other field must match.
+            // Recorded by a runner before resources_source; every other field must match.
             QJsonObject compiled = built.value("compiled").toObject();
             QVERIFY(compiled.contains("resources_source"));
             compiled.remove("resources_source");
@@ -199,7 +199,7 @@ private slots:
         }
         const StageInfo *stage = findStage(recorded.value("stage").toString().toStdString());
         if (!recordedCompiled.isEmpty() && !recordedCompiled.contains("dynamic_smem_bytes")) {
-            // Recorded before the compiled event carried the dynamic shared memory (issue 19): the
+            // Recorded before the compiled event carried the dynamic shared memory: the
             // job sends the catalog's, and only where there is some.
             QJsonObject compiled = built.value("compiled").toObject();
             const ParamValues params = paramsOf(recorded.value("params").toObject());
@@ -209,7 +209,7 @@ private slots:
             built.insert("compiled", compiled);
         }
         if (stage->archSpecific && recordedCompiled.value("arch").toString() == QLatin1String("sm_90")) {
-            // Recorded before the event named the architecture built (issue 19): sm_90a now.
+            // Recorded before the event named the architecture built: sm_90a now.
             QJsonObject compiled = built.value("compiled").toObject();
             QCOMPARE(compiled.value("arch").toString(), QStringLiteral("sm_90a"));
             compiled.insert("arch", QStringLiteral("sm_90"));

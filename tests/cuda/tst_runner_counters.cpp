@@ -346,7 +346,7 @@ private slots:
         }
         // The bank check is the wavefront total: conflict-free ldmatrix.x4 (4 each) and B reads (1
         // each), 32 per warp and k-step. The per-instruction ratio is not: on the H200 the
-        // instruction counter read 1.40 x the issued LDSM + LDS (2026-12-01): it also counts the
+        // instruction counter read 1.40 x the issued LDSM + LDS: it also counts the
         // never-true `@!PT LDS RZ, [RZ]` placeholders ptxas puts among the cp.async copies. Logged only.
         QCOMPARE(launch->sharedLoads.perRequest(), 1.6);
         const double modelWavefronts = double(launch->sharedLoads.sectors);

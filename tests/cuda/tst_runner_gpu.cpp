@@ -375,7 +375,7 @@ private slots:
     }
 
     // The runner's CUPTI access ratios against the access model, under the conditions where the
-    // hardware's store count is the addresses' own (docs/gpu-verification.md, 2026-11-30): the
+    // hardware's store count is the addresses' own (docs/gpu-verification.md): the
     // scalar-shared build (reads as written) at one block per SM. 1536 = a multiple of every tile.
     void accessCountersMatchTheModel_data()
     {

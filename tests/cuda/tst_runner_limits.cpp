@@ -1,8 +1,8 @@
-// The runner at its limits (issue 11): request lines have a length cap (defect 5), a wrongly typed
-// "build" is a protocol error (12), architectures below CUDA 13's floor are refused by the catalog
-// with the reason (7), configurations that compile but cannot launch are refused with their
-// numbers in compile-only mode (6), and the CUBIN cache never hands out a kernel whose registers
-// are unknown (11). No GPU needed.
+// The runner at its limits: request lines have a length cap, a wrongly typed "build"
+// is a protocol error, architectures below CUDA 13's floor are refused by the catalog with the
+// reason, configurations that compile but cannot launch are refused with their numbers in
+// compile-only mode, and the CUBIN cache never hands out a kernel whose registers are unknown.
+// No GPU needed.
 #include "../support/runner_process.h"
 #include "cubin_cache.h"
 #include "nvrtc_compiler.h"
@@ -54,7 +54,7 @@ private slots:
         QVERIFY(m_cache.isValid());
     }
 
-    // --- defect 5, the runner's side: readBoundedLine ---
+    // --- the line cap, the runner's side: readBoundedLine ---
     void boundedLinesSplitAsGetlineDoes()
     {
         std::istringstream in("one\n\ntwo\r\nlast");
@@ -102,7 +102,7 @@ private slots:
         QCOMPARE(compiled.value(QStringLiteral("event")).toString(), QStringLiteral("compiled"));
     }
 
-    // --- defect 12: "build": 5 was taken as the release build ---
+    // --- "build": 5 was taken as the release build ---
     void wronglyTypedBuildIsAProtocolError_data()
     {
         QTest::addColumn<QJsonValue>("build");
@@ -124,7 +124,7 @@ private slots:
         QVERIFY(answer.value(QStringLiteral("message")).toString().contains(QStringLiteral("\"build\"")));
     }
 
-    // --- defect 7: sm_50..sm_70 passed the catalog and failed in NVRTC with compile_error ---
+    // --- sm_50..sm_70 passed the catalog and failed in NVRTC with compile_error ---
     void archBelowCuda13sFloorIsRefusedWithTheReason_data()
     {
         QTest::addColumn<QString>("arch");
@@ -145,7 +145,7 @@ private slots:
                  qPrintable(message));
     }
 
-    // --- defect 6: compiled with blocks_per_sm = 0 and would have failed at launch ---
+    // --- compiled with blocks_per_sm = 0 and would have failed at launch ---
     void compilesButCannotLaunchIsOutOfResources_data()
     {
         QTest::addColumn<QString>("stage");
@@ -173,7 +173,7 @@ private slots:
                  qPrintable(message));
     }
 
-    // --- defect 11: a cache entry without registers was handed out forever ---
+    // --- a cache entry without registers was handed out forever ---
     void cacheNeverHandsOutUnknownRegisters()
     {
         QTemporaryDir cache;

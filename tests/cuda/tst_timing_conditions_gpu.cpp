@@ -1,4 +1,4 @@
-// Issue 22 on a real GPU: every result says how steady the GPU was while it was timed — the SM
+// Timing conditions on a real GPU: every result says how steady the GPU was while it was timed — the SM
 // clock the SMs counted, NVML's power, temperature and throttle reasons, the noise and why timing
 // stopped — a sustained cuBLAS TF32 run on an H200 meets its power cap and runs below the burst
 // clock, and a baseline is timed interleaved with its stage. Skips with the runner's sentence
@@ -76,7 +76,7 @@ private slots:
     }
 
     // The H200 holds 700 W: a second of cuBLAS TF32 at this size reaches it, and the SM clock drops
-    // (1980 -> ~1600 MHz seen with nvidia-smi, issue 22).
+    // (1980 -> ~1600 MHz seen with nvidia-smi).
     void sustainedTf32MeetsThePowerCap()
     {
         if (m_burstClockMhz <= 0)

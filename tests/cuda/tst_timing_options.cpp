@@ -1,5 +1,5 @@
 // The runner's reading of a run's timing (app/runner/request_options.h): the documented defaults,
-// the clamps, and the noise criterion refused with its sentence (issue 22) — no GPU needed.
+// the clamps, and the noise criterion refused with its sentence — no GPU needed.
 #include "request_options.h"
 
 #include <QTest>

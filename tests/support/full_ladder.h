@@ -1,4 +1,4 @@
-// Test helper for the layout tests of the charts (issue 19): the whole H200 ladder as a user has
+// Test helper for the layout tests of the charts: the whole H200 ladder as a user has
 // it loaded (the recorded 23-stage session, tests/data/recorded/h200-full-ladder-4096.json, plus the
 // worklog's published T4 rows of the embedded session), its measured ceilings, the window sizes a
 // chart gets in the Ladder workspace, and rectangle checks. With GEMMSCOPE_SHOTS_DIR set, each

@@ -1,6 +1,6 @@
 // Test and benchmark helper: a size sweep of `series` curves (the kernel presets in turn, each a
 // series of its own) at two square sizes, every point the catalog accepts answered as a GPU would,
-// one run per point (issue 21 item 5: 10,000 series must render in time linear in the series). The
+// one run per point (10,000 series must render in time linear in the series). The
 // cuBLAS baseline of each size comes first, so a backward scan for it from any run walks them all.
 #pragma once
 

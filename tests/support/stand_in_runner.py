@@ -31,7 +31,7 @@ of its behaviour comes from the environment, so that one file serves every test:
 A run's seed picks a misbehaviour: 101 hangs, 102 is killed by SIGKILL, 103 writes a line without
 end and hangs.
 
-A `profile` request (issue 23) is answered like the real runner's: `compiled` (not for cuBLAS),
+A `profile` request is answered like the real runner's: `compiled` (not for cuBLAS),
 `progress` in the phases compile, stalls, instructions, limiters, then one canned `profile` event
 of seven instructions on seven lines of the stage (cuBLAS's without source lines and per-instruction metrics),
 whose sample counts are a fixed function of the configuration. Its seed picks the same
