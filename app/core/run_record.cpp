@@ -115,7 +115,7 @@ RunRecord recordOfRequest(const protocol::RunJob &request)
     r.n = request.size.n;
     r.k = request.size.k;
     r.flushL2 = request.timing && request.timing->flushL2.value_or(false);
-    r.scalarSharedReads = request.build == QLatin1String("scalar_shared");
+    r.scalarSharedReads = protocol::buildKindFromName(request.build) == protocol::BuildKind::ScalarShared;
     r.maxBlocksPerSm = request.maxBlocksPerSm.value_or(0);
     r.smemCarveout = request.smemCarveout.value_or(-1);
     r.status = RunStatus::Queued;
@@ -132,7 +132,7 @@ RunRecord fromResultEvent(const protocol::ResultEvent &e, const QJsonObject &eve
     r.m = e.size.m;
     r.n = e.size.n;
     r.k = e.size.k;
-    r.scalarSharedReads = e.build == QLatin1String("scalar_shared");
+    r.scalarSharedReads = protocol::buildKindFromName(e.build) == protocol::BuildKind::ScalarShared;
     r.maxBlocksPerSm = e.maxBlocksPerSm.value_or(0);
     r.smemCarveout = e.smemCarveout.value_or(-1);
     r.status = RunStatus::Ok;
@@ -228,7 +228,7 @@ QJsonObject toJson(const RunRecord &r)
     o["status"] = runStatusName(r.status);
     o["origin"] = r.origin;
     if (r.scalarSharedReads)
-        o["build"] = QStringLiteral("scalar_shared");
+        o["build"] = protocol::valueName(protocol::BuildKind::ScalarShared);
     if (r.maxBlocksPerSm > 0)
         o["max_blocks_per_sm"] = r.maxBlocksPerSm;
     if (r.smemCarveout >= 0)
@@ -298,7 +298,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.presetKey = o.value("preset").toString();
     r.params = paramsFromJson(o.value("params").toObject());
     r.origin = o.value("origin").toString(QStringLiteral("measured"));
-    r.scalarSharedReads = o.value("build").toString() == QLatin1String("scalar_shared");
+    r.scalarSharedReads = protocol::buildKindFromName(o.value("build").toString()) == protocol::BuildKind::ScalarShared;
     r.maxBlocksPerSm = o.value("max_blocks_per_sm").toInt(0);
     r.smemCarveout = o.value("smem_carveout").toInt(-1);
     if (r.status == RunStatus::Ok) {

@@ -286,8 +286,8 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     // can be asked; the runner refuses such values from elsewhere with its sentence.
     m_regimeCombo = new QComboBox;
     m_regimeCombo->setObjectName(QStringLiteral("regimeCombo"));
-    m_regimeCombo->addItem(tr("Burst (idle GPU)"), QStringLiteral("burst"));
-    m_regimeCombo->addItem(tr("Sustained (at load)"), QStringLiteral("sustained"));
+    m_regimeCombo->addItem(tr("Burst (idle GPU)"), int(protocol::TimingRegime::Burst));
+    m_regimeCombo->addItem(tr("Sustained (at load)"), int(protocol::TimingRegime::Sustained));
     m_regimeCombo->setToolTip(
         tr("Burst: each run starts from an idle, cool GPU and stops when the clock drops — what one launch "
            "costs. Sustained: the kernel runs at load until the clock settles first — what a long GEMM "
@@ -414,7 +414,7 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     connect(m_regimeCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_syncing || index < 0)
             return;
-        m_config.timing.regime = m_regimeCombo->itemData(index).toString();
+        m_config.timing.regime = protocol::TimingRegime(m_regimeCombo->itemData(index).toInt());
         configEdited();
     });
     connect(m_noiseCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -662,7 +662,7 @@ void ParameterPanel::syncControlsFromConfig()
     m_kSpin->setValue(int(m_config.size.k));
     m_budgetSpin->setValue(m_config.timing.budgetMs);
     m_flushCheck->setChecked(m_config.timing.flushL2);
-    m_regimeCombo->setCurrentIndex(std::max(0, m_regimeCombo->findData(m_config.timing.regime)));
+    m_regimeCombo->setCurrentIndex(std::max(0, m_regimeCombo->findData(int(m_config.timing.regime))));
     m_noiseCombo->setCurrentIndex(std::max(0, m_noiseCombo->findData(m_config.timing.maxNoisePct)));
     m_thresholdCombo->setCurrentIndex(
         std::max(0, m_thresholdCombo->findData(m_config.timing.throttleThresholdPct)));
