@@ -201,10 +201,11 @@ private slots:
     {
         for (TimingRegime v : {TimingRegime::Burst, TimingRegime::Sustained})
             QCOMPARE(timingRegimeFromName(valueName(v)), v);
-        for (StopReason v : {StopReason::Noise, StopReason::Budget, StopReason::MaxReps, StopReason::ClockDrop})
+        for (StopReason v :
+             {StopReason::Noise, StopReason::Budget, StopReason::MaxReps, StopReason::ClockDrop})
             QCOMPARE(stopReasonFromName(valueName(v)), v);
-        for (ThrottleReason v : {ThrottleReason::PowerCap, ThrottleReason::Thermal, ThrottleReason::HwSlowdown,
-                                 ThrottleReason::PowerBrake})
+        for (ThrottleReason v : {ThrottleReason::PowerCap, ThrottleReason::Thermal,
+                                 ThrottleReason::HwSlowdown, ThrottleReason::PowerBrake})
             QCOMPARE(throttleReasonFromName(valueName(v)), v);
         for (BuildKind v : {BuildKind::Release, BuildKind::ScalarShared})
             QCOMPARE(buildKindFromName(valueName(v)), v);
@@ -242,7 +243,8 @@ private slots:
         QVERIFY2(fromJson(conditions, c, &error), qPrintable(error));
         QCOMPARE(c.regime, TimingRegime::Sustained);
         QCOMPARE(c.stoppedBy, StopReason::ClockDrop);
-        QCOMPARE(c.throttleReasons, (QList<ThrottleReason>{ThrottleReason::Thermal, ThrottleReason::Unknown}));
+        QCOMPARE(c.throttleReasons,
+                 (QList<ThrottleReason>{ThrottleReason::Thermal, ThrottleReason::Unknown}));
     }
 
     void typedReadNamesTheWrongField_data()

@@ -111,10 +111,12 @@ private slots:
         c.throttleReasons = {protocol::ThrottleReason::PowerCap, protocol::ThrottleReason::Unknown};
         const TrustMark m = trustMark(c);
         QCOMPARE(m.level, TrustLevel::Steady);
-        QVERIFY2(m.reason.contains(QStringLiteral("(power cap, a limit this GemmScope does not know reached")),
-                 qPrintable(m.reason));
+        QVERIFY2(
+            m.reason.contains(QStringLiteral("(power cap, a limit this GemmScope does not know reached")),
+            qPrintable(m.reason));
         c.regime = protocol::TimingRegime::Unknown;
-        QVERIFY2(trustMark(c).reason.contains(QStringLiteral("regime unknown")), qPrintable(trustMark(c).reason));
+        QVERIFY2(trustMark(c).reason.contains(QStringLiteral("regime unknown")),
+                 qPrintable(trustMark(c).reason));
     }
 
     void unknownAndPublished()

@@ -22,10 +22,12 @@ void normalise(ProfileKey &key)
     const StageInfo *stage = findStage(key.stage.toStdString());
     const bool library = stage && stage->isLibrary;
     const bool scalar = protocol::buildKindFromName(key.build) == BuildKind::ScalarShared;
-    key.build = library ? QString() : protocol::valueName(scalar ? BuildKind::ScalarShared : BuildKind::Release);
+    key.build =
+        library ? QString() : protocol::valueName(scalar ? BuildKind::ScalarShared : BuildKind::Release);
     const bool tf32 = stage && !library && stage->precision == Precision::Tf32;
     const bool truncate = protocol::tf32RoundingFromName(key.tf32Rounding) == Tf32Rounding::Truncate;
-    key.tf32Rounding = !tf32 ? QString() : protocol::valueName(truncate ? Tf32Rounding::Truncate : Tf32Rounding::Rna);
+    key.tf32Rounding =
+        !tf32 ? QString() : protocol::valueName(truncate ? Tf32Rounding::Truncate : Tf32Rounding::Rna);
     if (library)
         key.params.clear(); // cuBLAS takes none; a runner may echo {}
 }

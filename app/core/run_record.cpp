@@ -298,7 +298,8 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.presetKey = o.value("preset").toString();
     r.params = paramsFromJson(o.value("params").toObject());
     r.origin = o.value("origin").toString(QStringLiteral("measured"));
-    r.scalarSharedReads = protocol::buildKindFromName(o.value("build").toString()) == protocol::BuildKind::ScalarShared;
+    r.scalarSharedReads =
+        protocol::buildKindFromName(o.value("build").toString()) == protocol::BuildKind::ScalarShared;
     r.maxBlocksPerSm = o.value("max_blocks_per_sm").toInt(0);
     r.smemCarveout = o.value("smem_carveout").toInt(-1);
     if (r.status == RunStatus::Ok) {

@@ -44,8 +44,9 @@ protocol::ProfileJob RunRequest::toProfileJob() const
         job.build = protocol::valueName(protocol::BuildKind::ScalarShared);
     if (!stage.isLibrary && stage.precision == Precision::Tf32)
         job.tf32Rounding = !profile.tf32Rounding.isEmpty() ? profile.tf32Rounding
-                           : config.timing.truncateTf32    ? protocol::valueName(protocol::Tf32Rounding::Truncate)
-                                                           : QString();
+                           : config.timing.truncateTf32
+                               ? protocol::valueName(protocol::Tf32Rounding::Truncate)
+                               : QString();
     job.parts = profile.parts;
     job.samplingPeriod = profile.samplingPeriod;
     return job;

@@ -26,7 +26,8 @@ QJsonObject toJson(const RunConditions &c)
     putOpt(json, "sm_clock_median_mhz", c.smClockMedianMhz);
     putOpt(json, "power_max_w", c.powerMaxW);
     putOpt(json, "power_limit_w", c.powerLimitW);
-    json.insert(QStringLiteral("throttle_reasons"), QJsonArray::fromStringList(throttleReasonNames(c.throttleReasons)));
+    json.insert(QStringLiteral("throttle_reasons"),
+                QJsonArray::fromStringList(throttleReasonNames(c.throttleReasons)));
     putOpt(json, "temperature_start_c", c.temperatureStartC);
     putOpt(json, "temperature_end_c", c.temperatureEndC);
     putNonEmpty(json, "telemetry_unavailable", c.telemetryUnavailable);

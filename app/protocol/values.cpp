@@ -70,7 +70,8 @@ template <typename Enum, typename Table> QString spellingIn(const Table &table, 
     return {};
 }
 
-template <typename Enum, typename Table> Enum valueSpelledIn(const Table &table, const QString &name, Enum unknown)
+template <typename Enum, typename Table>
+Enum valueSpelledIn(const Table &table, const QString &name, Enum unknown)
 {
     for (const auto &[e, n] : table)
         if (name == QLatin1String(n))

@@ -179,7 +179,8 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     facts.compiled = compiled;
     facts.build = request.build;
     if (!stage.isLibrary && stage.precision == Precision::Tf32)
-        facts.tf32Rounding = protocol::valueName(roundTf32 ? protocol::Tf32Rounding::Rna : protocol::Tf32Rounding::Truncate);
+        facts.tf32Rounding =
+            protocol::valueName(roundTf32 ? protocol::Tf32Rounding::Rna : protocol::Tf32Rounding::Truncate);
     facts.maxBlocksPerSm = maxBlocksPerSm;
     facts.smemCarveout = smemCarveout;
     // A counter failure (permission, unsupported GPU) is part of the result, never its end.

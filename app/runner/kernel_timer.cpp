@@ -118,7 +118,8 @@ double warmUnderLoad(const std::vector<std::function<void()>> &launches, ClockPr
     return double(atLoad.nsecsElapsed()) / 1e6;
 }
 
-protocol::RunConditions conditionsOf(const SampleSummary &s, const TimingOptions &o, protocol::StopReason stoppedBy)
+protocol::RunConditions conditionsOf(const SampleSummary &s, const TimingOptions &o,
+                                     protocol::StopReason stoppedBy)
 {
     protocol::RunConditions c;
     c.regime = o.regime;

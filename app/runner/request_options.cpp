@@ -19,9 +19,10 @@ TimingOptions timingOptions(const std::optional<protocol::TimingRequest> &timing
     if (!timing->regime.isEmpty()) {
         o.regime = protocol::timingRegimeFromName(timing->regime);
         if (o.regime == TimingRegime::Unknown)
-            throw RunnerError(ErrorKind::InvalidConfig,
-                              QStringLiteral("Unknown timing regime \"%1\"; known: %2.")
-                                  .arg(timing->regime, protocol::timingRegimeNames().join(QStringLiteral(", "))));
+            throw RunnerError(
+                ErrorKind::InvalidConfig,
+                QStringLiteral("Unknown timing regime \"%1\"; known: %2.")
+                    .arg(timing->regime, protocol::timingRegimeNames().join(QStringLiteral(", "))));
     }
     o.noise.maxNoisePct = timing->maxNoisePct.value_or(o.noise.maxNoisePct);
     o.noise.throttleThresholdPct = timing->throttleThresholdPct.value_or(o.noise.throttleThresholdPct);
@@ -52,7 +53,8 @@ ParamValues paramsOrDefaults(const StageInfo &stage, const std::optional<ParamVa
 bool roundsTf32Inputs(const StageInfo &stage, const QString &rounding)
 {
     using protocol::Tf32Rounding;
-    const Tf32Rounding asked = rounding.isEmpty() ? Tf32Rounding::Rna : protocol::tf32RoundingFromName(rounding);
+    const Tf32Rounding asked =
+        rounding.isEmpty() ? Tf32Rounding::Rna : protocol::tf32RoundingFromName(rounding);
     if (asked == Tf32Rounding::Unknown)
         throw RunnerError(ErrorKind::InvalidConfig,
                           QStringLiteral("Unknown TF32 rounding \"%1\"; known: %2.")

@@ -37,7 +37,8 @@ protocol::ResultEvent resultEvent(const RunFacts &facts)
     result.timestamp = facts.finishedAt.toUTC().toString(Qt::ISODate);
     if (!stage.isLibrary) {
         result.compiled = facts.compiled;
-        result.build = facts.build.isEmpty() ? protocol::valueName(protocol::BuildKind::Release) : facts.build;
+        result.build =
+            facts.build.isEmpty() ? protocol::valueName(protocol::BuildKind::Release) : facts.build;
         result.tf32Rounding = facts.tf32Rounding;
         if (facts.maxBlocksPerSm > 0)
             result.maxBlocksPerSm = facts.maxBlocksPerSm;
