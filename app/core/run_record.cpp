@@ -39,16 +39,15 @@ QMap<QString, int> paramsOf(const ParamValues &values)
     return params;
 }
 
-// What a session's run keeps only in the runner's event it stores (`raw`): its counters, its
-// warmup and its conditions, decoded once when the session is read. Damaged conditions read as
-// unknown (the trust mark then says so), never as a failure of the whole session.
+// What a session's run keeps only in the runner's event it stores: its counters, its warmup and
+// its conditions, decoded once when the session is read. Damaged conditions read as unknown (the
+// trust mark then says so), never as a failure of the whole session.
 void applyStoredEvent(RunRecord &record)
 {
-    protocol::ResultEvent stored;
-    protocol::fromJson(record.raw, stored); // an error event, or none: nothing of it is a result's
-    record.counters = stored.counters;
-    record.warmup = stored.timing.warmup;
-    record.conditions = stored.conditions;
+    const protocol::ResultEvent *stored = record.event.result(); // an error event, or none
+    record.counters = stored ? stored->counters : std::nullopt;
+    record.warmup = stored ? stored->timing.warmup : std::nullopt;
+    record.conditions = stored ? stored->conditions : std::nullopt;
 }
 
 // A session's `compiled` object: the fields of a `compiled` event a record keeps.
@@ -180,19 +179,8 @@ RunRecord fromResultEvent(const protocol::ResultEvent &e, const QJsonObject &eve
                              .arg(r.relError.value_or(qQNaN()))
                              .arg(r.tolerance);
     }
-    r.raw = event;
+    r.event = StoredEvent(e, event);
     return r;
-}
-
-RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request)
-{
-    QJsonObject typedRequest = request;
-    typedRequest.insert(QStringLiteral("type"), protocol::requestTypeName(protocol::RequestType::Run));
-    protocol::RunJob job;
-    protocol::fromJson(typedRequest, job);
-    protocol::ErrorEvent e;
-    protocol::fromJson(event, e);
-    return fromErrorEvent(e, job, event);
 }
 
 RunRecord fromErrorEvent(const protocol::ErrorEvent &e, const protocol::RunJob &job, const QJsonObject &event)
@@ -212,7 +200,7 @@ RunRecord fromErrorEvent(const protocol::ErrorEvent &e, const protocol::RunJob &
         r.tolerance = e.tolerance;
     }
     r.timestamp = QDateTime::currentDateTimeUtc();
-    r.raw = event;
+    r.event = event.isEmpty() ? StoredEvent(e) : StoredEvent(e, event);
     return r;
 }
 
@@ -266,8 +254,8 @@ QJsonObject toJson(const RunRecord &r)
         o["sm_clock_mhz"] = r.smClockMHz;
     if (r.timestamp.isValid())
         o["timestamp"] = r.timestamp.toUTC().toString(Qt::ISODateWithMs);
-    if (!r.raw.isEmpty())
-        o["raw"] = r.raw;
+    if (!r.event.isEmpty())
+        o["raw"] = r.event.toJson();
     return o;
 }
 
@@ -337,7 +325,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.host = o.value("host").toString();
     r.smClockMHz = o.value("sm_clock_mhz").toInt();
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
-    r.raw = o.value("raw").toObject();
+    r.event = StoredEvent::fromSession(o.value("raw").toObject());
     applyStoredEvent(r);
     return r;
 }
