@@ -213,6 +213,8 @@ private slots:
             QCOMPARE(tf32RoundingFromName(valueName(v)), v);
         for (TestDamage v : {TestDamage::SkipLaunch, TestDamage::CorruptElement})
             QCOMPARE(testDamageFromName(valueName(v)), v);
+        QCOMPARE(valueName(ResourcesSource::CudaRuntime), QStringLiteral("cuda_runtime"));
+        QCOMPARE(valueName(ClockSource::Nominal), QStringLiteral("nominal"));
         QCOMPARE(valueName(TimingRegime::Sustained), QStringLiteral("sustained"));
         QCOMPARE(valueName(ThrottleReason::PowerCap), QStringLiteral("power_cap"));
         QCOMPARE(timingRegimeFromName(QStringLiteral("warm")), TimingRegime::Unknown);

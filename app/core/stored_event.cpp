@@ -1,16 +1,25 @@
 #include "stored_event.h"
 
-
 namespace gemmscope {
 
-StoredEvent::StoredEvent(const protocol::ResultEvent &result, const QJsonObject &received) : m_event(result)
+StoredEvent::StoredEvent(const protocol::ResultEvent &result)
+    : m_stored(std::make_shared<const Stored>(Stored{result, {}, {}}))
 {
-    keepWhatTheTypedEventChanges(received);
 }
 
-StoredEvent::StoredEvent(const protocol::ErrorEvent &error, const QJsonObject &received) : m_event(error)
+StoredEvent::StoredEvent(const protocol::ErrorEvent &error)
+    : m_stored(std::make_shared<const Stored>(Stored{error, {}, {}}))
 {
-    keepWhatTheTypedEventChanges(received);
+}
+
+StoredEvent::StoredEvent(const protocol::ResultEvent &result, const QJsonObject &received)
+    : m_stored(keepWhatTheTypedEventChanges({result, {}, {}}, received))
+{
+}
+
+StoredEvent::StoredEvent(const protocol::ErrorEvent &error, const QJsonObject &received)
+    : m_stored(keepWhatTheTypedEventChanges({error, {}, {}}, received))
+{
 }
 
 StoredEvent StoredEvent::fromSession(const QJsonObject &stored)
@@ -27,49 +36,55 @@ StoredEvent StoredEvent::fromSession(const QJsonObject &stored)
     return StoredEvent(result, stored);
 }
 
-QJsonObject StoredEvent::typedJson() const
+QJsonObject StoredEvent::Stored::typedJson() const
 {
-    if (const auto *r = result())
+    if (const auto *r = std::get_if<protocol::ResultEvent>(&event))
         return protocol::toJson(*r);
-    if (const auto *e = error())
+    if (const auto *e = std::get_if<protocol::ErrorEvent>(&event))
         return protocol::toJson(*e);
     return {};
 }
 
 // Compared field by field at the top level: a field whose typed writing differs from what came is
 // kept whole, as it came (a newer runner's field inside "timing" keeps "timing" as received).
-void StoredEvent::keepWhatTheTypedEventChanges(const QJsonObject &received)
+std::shared_ptr<const StoredEvent::Stored>
+StoredEvent::keepWhatTheTypedEventChanges(Stored stored, const QJsonObject &received)
 {
-    const QJsonObject typed = typedJson();
+    const QJsonObject typed = stored.typedJson();
     for (auto it = received.constBegin(); it != received.constEnd(); ++it)
         if (typed.value(it.key()) != it.value())
-            m_rest.insert(it.key(), it.value());
+            stored.rest.insert(it.key(), it.value());
     for (auto it = typed.constBegin(); it != typed.constEnd(); ++it)
         if (!received.contains(it.key()))
-            m_notThere << it.key();
+            stored.notThere << it.key();
+    return std::make_shared<const Stored>(std::move(stored));
 }
 
 void StoredEvent::setResult(const protocol::ResultEvent &result)
 {
-    const QJsonObject before = typedJson();
-    m_event = result;
-    const QJsonObject after = typedJson();
+    Stored changed = m_stored ? *m_stored : Stored{};
+    const QJsonObject before = changed.typedJson();
+    changed.event = result;
+    const QJsonObject after = changed.typedJson();
     QStringList keys = before.keys() + after.keys();
     keys.removeDuplicates();
     for (const QString &key : std::as_const(keys)) {
         if (before.value(key) == after.value(key))
             continue;
-        m_rest.remove(key);
-        m_notThere.removeAll(key);
+        changed.rest.remove(key);
+        changed.notThere.removeAll(key);
     }
+    m_stored = std::make_shared<const Stored>(std::move(changed));
 }
 
 QJsonObject StoredEvent::toJson() const
 {
-    QJsonObject json = typedJson();
-    for (const QString &key : m_notThere)
+    if (!m_stored)
+        return {};
+    QJsonObject json = m_stored->typedJson();
+    for (const QString &key : m_stored->notThere)
         json.remove(key);
-    for (auto it = m_rest.constBegin(); it != m_rest.constEnd(); ++it)
+    for (auto it = m_stored->rest.constBegin(); it != m_stored->rest.constEnd(); ++it)
         json.insert(it.key(), it.value());
     return json;
 }

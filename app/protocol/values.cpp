@@ -45,6 +45,15 @@ constexpr std::array<std::pair<TestDamage, const char *>, 2> kTestDamages{{
     {TestDamage::CorruptElement, "corrupt_element"},
 }};
 
+constexpr std::array<std::pair<ResourcesSource, const char *>, 2> kResourcesSources{{
+    {ResourcesSource::Ptxas, "ptxas"},
+    {ResourcesSource::CudaRuntime, "cuda_runtime"},
+}};
+
+constexpr std::array<std::pair<ClockSource, const char *>, 1> kClockSources{{
+    {ClockSource::Nominal, "nominal"},
+}};
+
 constexpr std::array<std::pair<ErrorKind, const char *>, 14> kErrorKinds{{
     {ErrorKind::InvalidConfig, "invalid_config"},
     {ErrorKind::CompileError, "compile_error"},
@@ -117,6 +126,16 @@ QString valueName(Tf32Rounding value)
 QString valueName(TestDamage value)
 {
     return spellingIn(kTestDamages, value);
+}
+
+QString valueName(ResourcesSource value)
+{
+    return spellingIn(kResourcesSources, value);
+}
+
+QString valueName(ClockSource value)
+{
+    return spellingIn(kClockSources, value);
 }
 
 TimingRegime timingRegimeFromName(const QString &name)

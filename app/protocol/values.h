@@ -33,6 +33,13 @@ enum class Tf32Rounding { Rna, Truncate, Unknown };
 // The run request's test hook (test_damage): what the runner spoils on purpose.
 enum class TestDamage { SkipLaunch, CorruptElement, Unknown };
 
+// Where a kernel's registers and shared memory come from (compiled.resources_source): ptxas's -v
+// report, or the CUDA runtime's attributes of the loaded kernel.
+enum class ResourcesSource { Ptxas, CudaRuntime, Unknown };
+
+// Where a result's SM clock comes from (sm_clock_source): the datasheet's.
+enum class ClockSource { Nominal, Unknown };
+
 // Each value's one spelling; empty for Unknown (and StopReason::None).
 QString valueName(TimingRegime value);
 QString valueName(StopReason value);
@@ -40,6 +47,8 @@ QString valueName(ThrottleReason value);
 QString valueName(BuildKind value);
 QString valueName(Tf32Rounding value);
 QString valueName(TestDamage value);
+QString valueName(ResourcesSource value);
+QString valueName(ClockSource value);
 
 // The value a name spells; Unknown for any other name (StopReason: None for an empty one).
 TimingRegime timingRegimeFromName(const QString &name);

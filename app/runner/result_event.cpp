@@ -33,7 +33,7 @@ protocol::ResultEvent resultEvent(const RunFacts &facts)
     result.tflops = facts.size.tflopsAt(facts.stats.medianMs);
     result.verify = facts.verify;
     result.smClockMhz = facts.smClockMhz;
-    result.smClockSource = QStringLiteral("nominal");
+    result.smClockSource = protocol::valueName(protocol::ClockSource::Nominal);
     result.timestamp = facts.finishedAt.toUTC().toString(Qt::ISODate);
     if (!stage.isLibrary) {
         result.compiled = facts.compiled;
