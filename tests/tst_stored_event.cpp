@@ -3,7 +3,10 @@
 // written stay, and an edited typed field is written as edited.
 #include "stored_event.h"
 
+#include <QDirIterator>
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -26,6 +29,23 @@ QJsonObject resultEvent()
                                    {"flush_l2", false}}},
             {"verify", QJsonObject{{"reference", "cublas_fp32"}, {"passed", true}, {"rel_error", 1e-6}}},
             {"counters", QJsonObject{{"dram_read_bytes", 3e9}, {"flops", 2.1e9}}}};
+}
+
+// Every object stored under "raw" (a session's run events, a sweep file's cells) in `value`.
+void collectStoredEvents(const QJsonValue &value, QList<QJsonObject> &out)
+{
+    if (value.isArray()) {
+        for (const QJsonValue &v : value.toArray())
+            collectStoredEvents(v, out);
+    } else if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            if (it.key() == QLatin1String("raw") && it.value().isObject())
+                out << it.value().toObject();
+            else
+                collectStoredEvents(it.value(), out);
+        }
+    }
 }
 
 } // namespace
@@ -75,6 +95,23 @@ private slots:
     {
         QFETCH(QJsonObject, received);
         QCOMPARE(StoredEvent::fromSession(received).toJson(), received);
+    }
+
+    // The recorded sessions and sweep files (real runners' events, old and new): each stored event
+    // comes back exactly as it was written.
+    void recordedSessionsKeepEveryStoredEvent()
+    {
+        QList<QJsonObject> stored;
+        QDirIterator it(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded"), {QStringLiteral("*.json")},
+                        QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile file(it.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            collectStoredEvents(QJsonDocument::fromJson(file.readAll()).object(), stored);
+        }
+        QVERIFY2(stored.size() > 50, qPrintable(QString::number(stored.size())));
+        for (const QJsonObject &event : std::as_const(stored))
+            QCOMPARE(StoredEvent::fromSession(event).toJson(), event);
     }
 
     void anErrorIsTypedAsAnError()
