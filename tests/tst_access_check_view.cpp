@@ -44,7 +44,7 @@ QJsonObject step3Metrics(double readsKept)
 
 RunRecord withMetrics(RunRecord run, const QJsonObject &metrics)
 {
-    QJsonObject counters = run.raw.value("counters").toObject();
+    QJsonObject counters = run.counters ? protocol::toJson(*run.counters) : QJsonObject{};
     counters.insert("metrics", metrics);
     test::setCounters(run, counters);
     return run;

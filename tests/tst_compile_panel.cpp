@@ -34,9 +34,8 @@ private slots:
         // The compile of that kernel, as the runner answers Ctrl+B: the recorded run's report with
         // the dynamic shared memory and block size a compile job's answer carries.
         const RunRecord &run = model.runAt(row);
-        const QJsonObject &raw = run.raw;
-        protocol::CompiledInfo compiled;
-        protocol::fromJson(raw.value(QStringLiteral("compiled")).toObject(), compiled);
+        QVERIFY(run.event.result() && run.event.result()->compiled);
+        protocol::CompiledInfo compiled = *run.event.result()->compiled;
         QCOMPARE(compiled.registers, 168);
         compiled.dynamicSmemBytes = 197696;
         compiled.threadsPerBlock = 288;

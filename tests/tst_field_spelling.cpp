@@ -2,7 +2,9 @@
 // the file codecs that store the runner's events (session, bench). This test reads the tree: the
 // field names are taken from the codec's own source (app/protocol's events, requests and field
 // readers), never from a copy here, and every C++ file under app/, widgets/ and kernels/ outside
-// those codecs is searched for one of them used as a JSON key.
+// those codecs is searched for one of them used as a JSON key. The protocol's enumerated values
+// ("sustained", "clock_drop", "wrong_result", ...) likewise: taken from their one name table
+// (app/protocol/values.cpp), and no string literal outside the codecs may spell one.
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -61,6 +63,15 @@ const NotAField kNotFields[] = {
     {"app/core/sweep_slurm.cpp", "error", "a word looked for in Slurm's own messages (salloc: error: ...)"},
 };
 
+// A literal that spells a protocol value but, in this file, means something else.
+const NotAField kNotValues[] = {
+    {"app/gui/parameter_panel.cpp", "budget", "the Budget field's name for its note, not a stop reason"},
+    {"widgets/access_check_view.cpp", "release", "the build said in a translated sentence (tr)"},
+};
+// Folders not yet moved to the value names: gemmscope-bench's options are being split into one
+// unit per mode, which reads them through protocol/values.h; drop this entry with that move.
+const char *const kValuesNotYetTyped[] = {"app/bench/"};
+
 bool isCodec(const QString &path)
 {
     for (const Codec &c : kCodecs) {
@@ -77,6 +88,38 @@ bool isNotAField(const QString &path, const QString &name)
         if (path == QLatin1String(n.path) && name == QLatin1String(n.name))
             return true;
     return false;
+}
+
+bool isNotAValue(const QString &path, const QString &name)
+{
+    for (const char *folder : kValuesNotYetTyped)
+        if (path.startsWith(QLatin1String(folder)))
+            return true;
+    for (const NotAField &n : kNotValues)
+        if (path == QLatin1String(n.path) && name == QLatin1String(n.name))
+            return true;
+    return false;
+}
+
+// The protocol's enumerated values: every "snake_case" literal of its one name table.
+QSet<QString> protocolValueNames()
+{
+    QSet<QString> names;
+    static const QRegularExpression literal(QStringLiteral("\"([a-z][a-z0-9_]*)\""));
+    for (const QRegularExpressionMatch &m :
+         literal.globalMatch(readSource(QStringLiteral("app/protocol/values.cpp"))))
+        names.insert(m.captured(1));
+    return names;
+}
+
+// Every string literal of `code` that is one snake_case word: "sustained", not "a sentence".
+QStringList wordLiteralsIn(const QString &code)
+{
+    static const QRegularExpression literal(QStringLiteral("(?<![\\\\\\w])\"([a-z][a-z0-9_]*)\""));
+    QStringList words;
+    for (const QRegularExpressionMatch &m : literal.globalMatch(code))
+        words << m.captured(1);
+    return words;
 }
 
 // The field names the codec reads and writes: every "snake_case" string literal in its sources.
@@ -171,6 +214,34 @@ private slots:
                                   << QStringList{"median_ms"};
     }
 
+    void theValueTableDefinesTheValues()
+    {
+        const QSet<QString> values = protocolValueNames();
+        QVERIFY2(values.size() > 20, qPrintable(QStringLiteral("only %1 values read").arg(values.size())));
+        for (const char *sample : {"sustained", "clock_drop", "power_cap", "scalar_shared", "wrong_result"})
+            QVERIFY2(values.contains(QLatin1String(sample)), sample);
+    }
+
+    void findsValueLiterals_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QStringList>("words");
+        QTest::newRow("a comparison")
+            << QString("if (r == QStringLiteral(\"sustained\"))") << QStringList{"sustained"};
+        QTest::newRow("bare") << QString("const char *s = \"clock_drop\";") << QStringList{"clock_drop"};
+        QTest::newRow("a sentence") << QString("tr(\"The burst ended.\")") << QStringList{};
+        QTest::newRow("quoted in a sentence")
+            << QString("QStringLiteral(\"Field \\\"regime\\\" must be set.\")") << QStringList{};
+        QTest::newRow("a comment") << withoutComment("f(); // \"thermal\"") << QStringList{};
+    }
+
+    void findsValueLiterals()
+    {
+        QFETCH(QString, code);
+        QFETCH(QStringList, words);
+        QCOMPARE(wordLiteralsIn(code), words);
+    }
+
     void findsKeyUses()
     {
         QFETCH(QString, code);
@@ -181,6 +252,7 @@ private slots:
     void noFieldNameOutsideTheCodecs()
     {
         const QSet<QString> names = protocolFieldNames();
+        const QSet<QString> values = protocolValueNames();
         const QDir root(sourceRoot());
         QStringList found;
         int files = 0;
@@ -194,13 +266,21 @@ private slots:
                     continue;
                 ++files;
                 const QStringList lines = readSource(path).split(QLatin1Char('\n'));
-                for (qsizetype i = 0; i < lines.size(); ++i)
-                    for (const QString &key : keysUsedIn(withoutComment(lines[i])))
+                for (qsizetype i = 0; i < lines.size(); ++i) {
+                    const QString code = withoutComment(lines[i]);
+                    for (const QString &key : keysUsedIn(code))
                         if (names.contains(key) && !isNotAField(path, key))
                             found << QStringLiteral("%1:%2 spells the protocol field \"%3\"")
                                          .arg(path)
                                          .arg(i + 1)
                                          .arg(key);
+                    for (const QString &word : wordLiteralsIn(code))
+                        if (values.contains(word) && !isNotAValue(path, word))
+                            found << QStringLiteral("%1:%2 spells the protocol value \"%3\"")
+                                         .arg(path)
+                                         .arg(i + 1)
+                                         .arg(word);
+                }
             }
         }
         QVERIFY2(
@@ -208,8 +288,8 @@ private slots:
             qPrintable(QStringLiteral("only %1 source files found under %2").arg(files).arg(root.path())));
         QVERIFY2(
             found.isEmpty(),
-            qPrintable(QStringLiteral("Decode and encode these through app/protocol's codec (or a session or "
-                                      "bench file codec) instead:\n") +
+            qPrintable(QStringLiteral("Decode and encode these through app/protocol's codec and its value "
+                                      "names (or a session or bench file codec) instead:\n") +
                        found.join(QLatin1Char('\n'))));
     }
 };

@@ -195,6 +195,60 @@ private slots:
                  std::optional<EventType>(EventType::OwnerMap));
     }
 
+    // Each enumerated value reads back from its one name; any other name, from a newer runner or
+    // a damaged file, reads as Unknown (never as a known value, never a crash).
+    void valuesReadBackFromTheirNames()
+    {
+        for (TimingRegime v : {TimingRegime::Burst, TimingRegime::Sustained})
+            QCOMPARE(timingRegimeFromName(valueName(v)), v);
+        for (StopReason v :
+             {StopReason::Noise, StopReason::Budget, StopReason::MaxReps, StopReason::ClockDrop})
+            QCOMPARE(stopReasonFromName(valueName(v)), v);
+        for (ThrottleReason v : {ThrottleReason::PowerCap, ThrottleReason::Thermal,
+                                 ThrottleReason::HwSlowdown, ThrottleReason::PowerBrake})
+            QCOMPARE(throttleReasonFromName(valueName(v)), v);
+        for (BuildKind v : {BuildKind::Release, BuildKind::ScalarShared})
+            QCOMPARE(buildKindFromName(valueName(v)), v);
+        for (Tf32Rounding v : {Tf32Rounding::Rna, Tf32Rounding::Truncate})
+            QCOMPARE(tf32RoundingFromName(valueName(v)), v);
+        for (TestDamage v : {TestDamage::SkipLaunch, TestDamage::CorruptElement})
+            QCOMPARE(testDamageFromName(valueName(v)), v);
+        QCOMPARE(valueName(ResourcesSource::CudaRuntime), QStringLiteral("cuda_runtime"));
+        QCOMPARE(valueName(ClockSource::Nominal), QStringLiteral("nominal"));
+        QCOMPARE(valueName(TimingRegime::Sustained), QStringLiteral("sustained"));
+        QCOMPARE(valueName(ThrottleReason::PowerCap), QStringLiteral("power_cap"));
+        QCOMPARE(timingRegimeFromName(QStringLiteral("warm")), TimingRegime::Unknown);
+        QCOMPARE(timingRegimeFromName(QStringLiteral("Burst")), TimingRegime::Unknown);
+        QCOMPARE(stopReasonFromName(QString()), StopReason::None);
+        QCOMPARE(stopReasonFromName(QStringLiteral("boredom")), StopReason::Unknown);
+        QCOMPARE(throttleReasonFromName(QStringLiteral("sync_boost")), ThrottleReason::Unknown);
+        QCOMPARE(buildKindFromName(QStringLiteral("fast")), BuildKind::Unknown);
+        QCOMPARE(tf32RoundingFromName(QStringLiteral("<b>rna</b>")), Tf32Rounding::Unknown);
+        QCOMPARE(testDamageFromName(QString()), TestDamage::Unknown);
+        QVERIFY(valueName(TimingRegime::Unknown).isEmpty());
+        QCOMPARE(quotedNames(timingRegimeNames()), QStringLiteral("\"burst\" or \"sustained\""));
+    }
+
+    // A reason a newer runner adds is not a damaged result: it reads as Unknown, and the rest of
+    // the conditions stand.
+    void anUnknownThrottleReasonIsKeptAsUnknown()
+    {
+        const QJsonObject conditions{{"regime", "sustained"},
+                                     {"samples", 5},
+                                     {"throttled_samples", 0},
+                                     {"max_noise_pct", 0.5},
+                                     {"throttle_threshold_pct", 90},
+                                     {"stopped_by", "clock_drop"},
+                                     {"throttle_reasons", QJsonArray{"thermal", "sync_boost"}}};
+        RunConditions c;
+        QString error;
+        QVERIFY2(fromJson(conditions, c, &error), qPrintable(error));
+        QCOMPARE(c.regime, TimingRegime::Sustained);
+        QCOMPARE(c.stoppedBy, StopReason::ClockDrop);
+        QCOMPARE(c.throttleReasons,
+                 (QList<ThrottleReason>{ThrottleReason::Thermal, ThrottleReason::Unknown}));
+    }
+
     void typedReadNamesTheWrongField_data()
     {
         QTest::addColumn<QByteArray>("json");

@@ -228,11 +228,11 @@ private slots:
         burst.samples = 80;
         burst.throttledSamples = 12;
         burst.noisePct = 0.3;
-        burst.stoppedBy = QStringLiteral("budget");
+        burst.stoppedBy = protocol::StopReason::Budget;
         burst.smClockMinMhz = 1605;
-        burst.throttleReasons = {QStringLiteral("power_cap")};
+        burst.throttleReasons = {protocol::ThrottleReason::PowerCap};
         protocol::RunConditions sustained = burst;
-        sustained.regime = QStringLiteral("sustained");
+        sustained.regime = protocol::TimingRegime::Sustained;
         sustained.throttledSamples = 0;
         RunRecord x = run("x", "coalesced", 4.0);
         x.conditions = burst;

@@ -27,7 +27,10 @@ struct Recorder {
     explicit Recorder(RunnerTransport &transport)
     {
         QObject::connect(&transport, &RunnerTransport::eventReceived,
-                         [this](const QJsonObject &e) { events << e.value("event").toString(); });
+                         [this](const QJsonObject &e, const DecodedEvent &typed) {
+                             events << e.value("event").toString();
+                             decoded << typed.event;
+                         });
         QObject::connect(&transport, &RunnerTransport::ended, [this](const RunnerEnd &e) { end = e; });
     }
     // Waits (blocking) until `count` events came or the runner ended.
@@ -37,6 +40,7 @@ struct Recorder {
         }
     }
     QStringList events;
+    QList<std::optional<protocol::Event>> decoded; // as the transport decoded each, once
     std::optional<RunnerEnd> end;
 };
 
@@ -107,6 +111,45 @@ private slots:
         QCOMPARE(seen.end->exitCode, RunnerTransport::kDeviceFaultExitCode);
         QVERIFY2(seen.end->message.contains(QStringLiteral("illegal memory access")),
                  qPrintable(seen.end->message));
+    }
+
+    // Each event comes decoded, once, with its JSON: the client reads the typed event, and the
+    // transport read the device fault's kind and sentence from the same one.
+    void eventsComeDecodedOnce()
+    {
+        RunnerTransport transport;
+        Recorder seen(transport);
+        transport.start(test::standInRunner());
+        transport.send(runJob("r1", 1));
+        transport.send({{"type", "fault"}, {"id", "f"}});
+        seen.waitFor(transport, 4);
+        QCOMPARE(seen.events, (QStringList{"ready", "result", "error"}));
+        QVERIFY(seen.decoded[0] && std::holds_alternative<protocol::ReadyEvent>(*seen.decoded[0]));
+        QVERIFY(seen.decoded[1] && std::holds_alternative<protocol::ResultEvent>(*seen.decoded[1]));
+        QCOMPARE(std::get<protocol::ResultEvent>(*seen.decoded[1]).id, QStringLiteral("r1"));
+        QVERIFY(seen.decoded[2] && std::holds_alternative<protocol::ErrorEvent>(*seen.decoded[2]));
+        const auto &error = std::get<protocol::ErrorEvent>(*seen.decoded[2]);
+        QCOMPARE(error.kind, protocol::ErrorKind::DeviceFault);
+        QVERIFY(seen.end);
+        QVERIFY2(seen.end->message.contains(error.message), qPrintable(seen.end->message));
+    }
+
+    // A relay that hands events on unread (the runner's profile child) has only errors decoded:
+    // the transport needs their kind; a large profile is not decoded for nothing.
+    void aRelayHasOnlyErrorsDecoded()
+    {
+        RunnerTransport transport;
+        transport.setDecodeEvents(false);
+        Recorder seen(transport);
+        transport.start(test::standInRunner());
+        transport.send(runJob("r1", 1));
+        transport.send({{"type", "fault"}, {"id", "f"}});
+        seen.waitFor(transport, 4);
+        QCOMPARE(seen.events, (QStringList{"ready", "result", "error"}));
+        QVERIFY(!seen.decoded[0] && !seen.decoded[1]);
+        QVERIFY(seen.decoded[2] && std::holds_alternative<protocol::ErrorEvent>(*seen.decoded[2]));
+        QVERIFY(seen.end);
+        QCOMPARE(seen.end->kind, protocol::ErrorKind::DeviceFault);
     }
 
     void aRunnerThatCannotStartIsUnavailable()

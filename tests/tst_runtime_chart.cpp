@@ -199,7 +199,7 @@ private slots:
         const protocol::RunConditions steady = test::steadyBurst();
         protocol::RunConditions noisy = steady;
         noisy.noisePct = 2.5;
-        noisy.stoppedBy = QStringLiteral("budget");
+        noisy.stoppedBy = protocol::StopReason::Budget;
         runs[1].conditions = noisy;  // r3, worklog-3
         runs[4].conditions = steady; // r2, worklog-2
         RuntimeChart chart;

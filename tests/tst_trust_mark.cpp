@@ -41,7 +41,7 @@ private slots:
         c.throttledSamples = 12;
         c.samples = 80;
         c.smClockMinMhz = 1605;
-        c.throttleReasons = {QStringLiteral("power_cap")};
+        c.throttleReasons = {protocol::ThrottleReason::PowerCap};
         const TrustMark m = trustMark(c);
         QCOMPARE(m.level, TrustLevel::Throttled);
         QCOMPARE(m.reason,
@@ -53,7 +53,7 @@ private slots:
     void thermalLimitOrNoCooldownIsThrottledEvenWithoutSamplesLeftOut()
     {
         RunConditions hot = steadyBurst();
-        hot.throttleReasons = {QStringLiteral("thermal")};
+        hot.throttleReasons = {protocol::ThrottleReason::Thermal};
         QCOMPARE(trustMark(hot).level, TrustLevel::Throttled);
         QVERIFY(trustMark(hot).reason.contains(QStringLiteral("thermal")));
         RunConditions warm = steadyBurst();
@@ -65,10 +65,10 @@ private slots:
     void aBurstEndedByTheClockIsSteadyOverItsSamples()
     {
         RunConditions c = steadyBurst();
-        c.stoppedBy = QStringLiteral("clock_drop");
+        c.stoppedBy = protocol::StopReason::ClockDrop;
         c.samples = 24;
         c.throttledSamples = 1;
-        c.throttleReasons = {QStringLiteral("power_cap")};
+        c.throttleReasons = {protocol::ThrottleReason::PowerCap};
         const TrustMark m = trustMark(c);
         QCOMPARE(m.level, TrustLevel::Steady);
         QVERIFY2(m.reason.contains(QStringLiteral("over 23 samples")), qPrintable(m.reason));
@@ -82,9 +82,9 @@ private slots:
     void sustainedAtThePowerCapWithAHeldClockIsSteady()
     {
         RunConditions c = steadyBurst();
-        c.regime = QStringLiteral("sustained");
+        c.regime = protocol::TimingRegime::Sustained;
         c.smClockMinMhz = c.smClockMedianMhz = 1605;
-        c.throttleReasons = {QStringLiteral("power_cap")};
+        c.throttleReasons = {protocol::ThrottleReason::PowerCap};
         const TrustMark m = trustMark(c);
         QCOMPARE(m.level, TrustLevel::Steady);
         QVERIFY2(m.reason.contains(QStringLiteral("power cap reached, clock held")), qPrintable(m.reason));
@@ -96,12 +96,27 @@ private slots:
         RunConditions c = steadyBurst();
         c.noisePct = 2.3;
         c.samples = 200;
-        c.stoppedBy = QStringLiteral("budget");
+        c.stoppedBy = protocol::StopReason::Budget;
         const TrustMark m = trustMark(c);
         QCOMPARE(m.level, TrustLevel::Noisy);
         QVERIFY2(
             m.reason.startsWith(QStringLiteral("Noisy: 2.30 % over 200 samples, above the 0.50 % target")),
             qPrintable(m.reason));
+    }
+
+    // A limit a newer runner names is said as such, not as a blank or a crash.
+    void anUnknownLimitIsNamedAsUnknown()
+    {
+        RunConditions c = steadyBurst();
+        c.throttleReasons = {protocol::ThrottleReason::PowerCap, protocol::ThrottleReason::Unknown};
+        const TrustMark m = trustMark(c);
+        QCOMPARE(m.level, TrustLevel::Steady);
+        QVERIFY2(
+            m.reason.contains(QStringLiteral("(power cap, a limit this GemmScope does not know reached")),
+            qPrintable(m.reason));
+        c.regime = protocol::TimingRegime::Unknown;
+        QVERIFY2(trustMark(c).reason.contains(QStringLiteral("regime unknown")),
+                 qPrintable(trustMark(c).reason));
     }
 
     void unknownAndPublished()

@@ -64,7 +64,7 @@ QString comparabilityMark(const RunRecord &run)
     const TrustMark mark = trustOf(run);
     if (mark.level == TrustLevel::Throttled || mark.level == TrustLevel::Noisy)
         return QStringLiteral(" (%1)").arg(mark.word);
-    if (run.conditions->regime == QLatin1String("sustained"))
+    if (run.conditions->regime == protocol::TimingRegime::Sustained)
         return QStringLiteral(" (sustained)");
     return {};
 }

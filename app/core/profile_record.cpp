@@ -12,21 +12,22 @@ namespace gemmscope {
 
 namespace {
 
-const QLatin1String kScalarShared("scalar_shared");
-const QLatin1String kTruncate("truncate");
+using protocol::BuildKind;
+using protocol::Tf32Rounding;
 
-// The build and rounding as the key spells them (see ProfileKey).
+// The build and rounding as the key spells them (see ProfileKey): an unknown or empty one reads as
+// the default, as the runner's default build and rounding.
 void normalise(ProfileKey &key)
 {
     const StageInfo *stage = findStage(key.stage.toStdString());
     const bool library = stage && stage->isLibrary;
-    key.build = library                      ? QString()
-                : key.build == kScalarShared ? QString(kScalarShared)
-                                             : QStringLiteral("release");
+    const bool scalar = protocol::buildKindFromName(key.build) == BuildKind::ScalarShared;
+    key.build =
+        library ? QString() : protocol::valueName(scalar ? BuildKind::ScalarShared : BuildKind::Release);
     const bool tf32 = stage && !library && stage->precision == Precision::Tf32;
-    key.tf32Rounding = !tf32                           ? QString()
-                       : key.tf32Rounding == kTruncate ? QString(kTruncate)
-                                                       : QStringLiteral("rna");
+    const bool truncate = protocol::tf32RoundingFromName(key.tf32Rounding) == Tf32Rounding::Truncate;
+    key.tf32Rounding =
+        !tf32 ? QString() : protocol::valueName(truncate ? Tf32Rounding::Truncate : Tf32Rounding::Rna);
     if (library)
         key.params.clear(); // cuBLAS takes none; a runner may echo {}
 }
@@ -43,10 +44,10 @@ ProfileKey profileKeyOf(const protocol::ProfileEvent &event)
 ProfileKey profileKeyOf(const RunConfig &config, const QString &gpuName, const QString &tf32Rounding)
 {
     ProfileKey key{stageKeyText(config.stage), config.params, config.size, gpuName,
-                   config.timing.scalarSharedReads ? QString(kScalarShared) : QString(),
+                   config.timing.scalarSharedReads ? protocol::valueName(BuildKind::ScalarShared) : QString(),
                    // The panel's choice where the caller names none (the request does the same).
                    !tf32Rounding.isEmpty()      ? tf32Rounding
-                   : config.timing.truncateTf32 ? QStringLiteral("truncate")
+                   : config.timing.truncateTf32 ? protocol::valueName(Tf32Rounding::Truncate)
                                                 : QString()};
     normalise(key);
     return key;
@@ -58,7 +59,7 @@ ProfileKey profileKeyOf(const RunRecord &run)
                    paramValuesOf(run),
                    ProblemSize{run.m, run.n, run.k},
                    run.gpuName,
-                   run.scalarSharedReads ? QString(kScalarShared) : QString(),
+                   run.scalarSharedReads ? protocol::valueName(BuildKind::ScalarShared) : QString(),
                    {}};
     normalise(key);
     return key;

@@ -25,7 +25,7 @@ int smemBytes(const RunRecord &r)
 QString cublasKey(const RunRecord &r, StageId baseline)
 {
     // Ratios compare only results of one regime: a burst run against a burst cuBLAS run.
-    const QString regime = r.conditions ? r.conditions->regime : QString();
+    const QString regime = r.conditions ? protocol::valueName(r.conditions->regime) : QString();
     return QStringLiteral("%1x%2x%3|%4|%5|%6|%7")
         .arg(r.m)
         .arg(r.n)

@@ -39,16 +39,15 @@ QMap<QString, int> paramsOf(const ParamValues &values)
     return params;
 }
 
-// What a session's run keeps only in the runner's event it stores (`raw`): its counters, its
-// warmup and its conditions, decoded once when the session is read. Damaged conditions read as
-// unknown (the trust mark then says so), never as a failure of the whole session.
+// What a session's run keeps only in the runner's event it stores: its counters, its warmup and
+// its conditions, decoded once when the session is read. Damaged conditions read as unknown (the
+// trust mark then says so), never as a failure of the whole session.
 void applyStoredEvent(RunRecord &record)
 {
-    protocol::ResultEvent stored;
-    protocol::fromJson(record.raw, stored); // an error event, or none: nothing of it is a result's
-    record.counters = stored.counters;
-    record.warmup = stored.timing.warmup;
-    record.conditions = stored.conditions;
+    const protocol::ResultEvent *stored = record.event.result(); // an error event, or none
+    record.counters = stored ? stored->counters : std::nullopt;
+    record.warmup = stored ? stored->timing.warmup : std::nullopt;
+    record.conditions = stored ? stored->conditions : std::nullopt;
 }
 
 // A session's `compiled` object: the fields of a `compiled` event a record keeps.
@@ -115,7 +114,7 @@ RunRecord recordOfRequest(const protocol::RunJob &request)
     r.n = request.size.n;
     r.k = request.size.k;
     r.flushL2 = request.timing && request.timing->flushL2.value_or(false);
-    r.scalarSharedReads = request.build == QLatin1String("scalar_shared");
+    r.scalarSharedReads = protocol::buildKindFromName(request.build) == protocol::BuildKind::ScalarShared;
     r.maxBlocksPerSm = request.maxBlocksPerSm.value_or(0);
     r.smemCarveout = request.smemCarveout.value_or(-1);
     r.status = RunStatus::Queued;
@@ -132,7 +131,7 @@ RunRecord fromResultEvent(const protocol::ResultEvent &e, const QJsonObject &eve
     r.m = e.size.m;
     r.n = e.size.n;
     r.k = e.size.k;
-    r.scalarSharedReads = e.build == QLatin1String("scalar_shared");
+    r.scalarSharedReads = protocol::buildKindFromName(e.build) == protocol::BuildKind::ScalarShared;
     r.maxBlocksPerSm = e.maxBlocksPerSm.value_or(0);
     r.smemCarveout = e.smemCarveout.value_or(-1);
     r.status = RunStatus::Ok;
@@ -180,19 +179,8 @@ RunRecord fromResultEvent(const protocol::ResultEvent &e, const QJsonObject &eve
                              .arg(r.relError.value_or(qQNaN()))
                              .arg(r.tolerance);
     }
-    r.raw = event;
+    r.event = StoredEvent(e, event);
     return r;
-}
-
-RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request)
-{
-    QJsonObject typedRequest = request;
-    typedRequest.insert(QStringLiteral("type"), protocol::requestTypeName(protocol::RequestType::Run));
-    protocol::RunJob job;
-    protocol::fromJson(typedRequest, job);
-    protocol::ErrorEvent e;
-    protocol::fromJson(event, e);
-    return fromErrorEvent(e, job, event);
 }
 
 RunRecord fromErrorEvent(const protocol::ErrorEvent &e, const protocol::RunJob &job, const QJsonObject &event)
@@ -212,7 +200,7 @@ RunRecord fromErrorEvent(const protocol::ErrorEvent &e, const protocol::RunJob &
         r.tolerance = e.tolerance;
     }
     r.timestamp = QDateTime::currentDateTimeUtc();
-    r.raw = event;
+    r.event = event.isEmpty() ? StoredEvent(e) : StoredEvent(e, event);
     return r;
 }
 
@@ -228,7 +216,7 @@ QJsonObject toJson(const RunRecord &r)
     o["status"] = runStatusName(r.status);
     o["origin"] = r.origin;
     if (r.scalarSharedReads)
-        o["build"] = QStringLiteral("scalar_shared");
+        o["build"] = protocol::valueName(protocol::BuildKind::ScalarShared);
     if (r.maxBlocksPerSm > 0)
         o["max_blocks_per_sm"] = r.maxBlocksPerSm;
     if (r.smemCarveout >= 0)
@@ -266,8 +254,8 @@ QJsonObject toJson(const RunRecord &r)
         o["sm_clock_mhz"] = r.smClockMHz;
     if (r.timestamp.isValid())
         o["timestamp"] = r.timestamp.toUTC().toString(Qt::ISODateWithMs);
-    if (!r.raw.isEmpty())
-        o["raw"] = r.raw;
+    if (!r.event.isEmpty())
+        o["raw"] = r.event.toJson();
     return o;
 }
 
@@ -298,7 +286,8 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.presetKey = o.value("preset").toString();
     r.params = paramsFromJson(o.value("params").toObject());
     r.origin = o.value("origin").toString(QStringLiteral("measured"));
-    r.scalarSharedReads = o.value("build").toString() == QLatin1String("scalar_shared");
+    r.scalarSharedReads =
+        protocol::buildKindFromName(o.value("build").toString()) == protocol::BuildKind::ScalarShared;
     r.maxBlocksPerSm = o.value("max_blocks_per_sm").toInt(0);
     r.smemCarveout = o.value("smem_carveout").toInt(-1);
     if (r.status == RunStatus::Ok) {
@@ -336,7 +325,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.host = o.value("host").toString();
     r.smClockMHz = o.value("sm_clock_mhz").toInt();
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
-    r.raw = o.value("raw").toObject();
+    r.event = StoredEvent::fromSession(o.value("raw").toObject());
     applyStoredEvent(r);
     return r;
 }

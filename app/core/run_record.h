@@ -5,6 +5,7 @@
 #include "events.h"
 #include "requests.h"
 #include "stage_catalog.h"
+#include "stored_event.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -99,11 +100,10 @@ struct RunRecord {
     std::optional<double> preliminaryMedianMs;
     // Untimed launches before the timed ones (the result's timing.warmup); empty where unknown.
     std::optional<int> warmup;
-    // The runner's event as received. Written and read by the session codec only, never decoded
-    // again past it: a session must round-trip the fields a record does not type (a newer runner's
-    // fields, the ptxas log, the timing budget) so that a load and a save lose nothing, and exports
-    // hand it on whole. Every field a view shows is typed above.
-    QJsonObject raw;
+    // The runner's final event, decoded once (StoredEvent): a session writes it back as it came,
+    // the fields a record does not type included (a newer runner's, the ptxas log, the timing
+    // budget), so that a load and a save lose nothing. Every field a view shows is typed above.
+    StoredEvent event;
 
     QString stageKey() const { return stageKeyText(stage); } // "coalesced", as files and views name it
     bool isOk() const { return status == RunStatus::Ok; }
@@ -148,13 +148,11 @@ QString catalogRefusal(const RunRecord &run);
 // Runner events -> records, from the typed events of the protocol codec (protocol::decodeEvent).
 // `runId` is the event's job id; the event's own fields fill the rest. `request` (the run as
 // sent) supplies stage, params and size, which an error event lacks. `received`: the event as it
-// came, kept as `raw`.
+// came, for what of it the typed event does not keep (StoredEvent); none for an error the client
+// made itself.
 RunRecord fromResultEvent(const protocol::ResultEvent &event, const QJsonObject &received);
 RunRecord fromErrorEvent(const protocol::ErrorEvent &event, const protocol::RunJob &request,
-                         const QJsonObject &received);
-// An error event's record from its JSON (a bench file's rows): decoded through the codec first.
-// `request` in protocol shape ("type" may be left out).
-RunRecord fromErrorEvent(const QJsonObject &event, const QJsonObject &request = {});
+                         const QJsonObject &received = {});
 // The record of a run request not yet answered: its identity (stage, params, size, build and
 // launch settings) as the request asks for them, status Queued.
 RunRecord recordOfRequest(const protocol::RunJob &request);

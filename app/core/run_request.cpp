@@ -13,20 +13,20 @@ protocol::RunJob RunRequest::toRunJob() const
     protocol::TimingRequest timing;
     timing.budgetMs = config.timing.budgetMs;
     timing.flushL2 = config.timing.flushL2;
-    timing.regime = config.timing.regime;
+    timing.regime = protocol::valueName(config.timing.regime);
     timing.maxNoisePct = config.timing.maxNoisePct;
     timing.throttleThresholdPct = config.timing.throttleThresholdPct;
     job.timing = timing;
     job.counters = config.timing.counters;
     if (!stageInfo(config.stage).isLibrary) { // cuBLAS has one build and chooses its own launch
         if (config.timing.scalarSharedReads)
-            job.build = QStringLiteral("scalar_shared");
+            job.build = protocol::valueName(protocol::BuildKind::ScalarShared);
         if (config.timing.maxBlocksPerSm > 0)
             job.maxBlocksPerSm = config.timing.maxBlocksPerSm;
         if (config.timing.smemCarveout >= 0)
             job.smemCarveout = config.timing.smemCarveout;
         if (config.timing.truncateTf32 && stageInfo(config.stage).precision == Precision::Tf32)
-            job.tf32Rounding = QStringLiteral("truncate");
+            job.tf32Rounding = protocol::valueName(protocol::Tf32Rounding::Truncate);
     }
     return job;
 }
@@ -41,11 +41,12 @@ protocol::ProfileJob RunRequest::toProfileJob() const
     job.seed = seed;
     const StageInfo &stage = stageInfo(config.stage);
     if (!stage.isLibrary && config.timing.scalarSharedReads)
-        job.build = QStringLiteral("scalar_shared");
+        job.build = protocol::valueName(protocol::BuildKind::ScalarShared);
     if (!stage.isLibrary && stage.precision == Precision::Tf32)
         job.tf32Rounding = !profile.tf32Rounding.isEmpty() ? profile.tf32Rounding
-                           : config.timing.truncateTf32    ? QStringLiteral("truncate")
-                                                           : QString();
+                           : config.timing.truncateTf32
+                               ? protocol::valueName(protocol::Tf32Rounding::Truncate)
+                               : QString();
     job.parts = profile.parts;
     job.samplingPeriod = profile.samplingPeriod;
     return job;

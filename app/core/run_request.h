@@ -4,6 +4,7 @@
 
 #include "requests.h"
 #include "stage_catalog.h"
+#include "values.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -27,10 +28,10 @@ struct TimingOptions {
     // of the SM's L1/shared SRAM in percent (-1: the driver's choice).
     int maxBlocksPerSm = 0;
     int smemCarveout = -1;
-    // How the GPU is held and when timing stops (docs/protocol.md, "Conditions"): "burst" from an
-    // idle GPU or "sustained" at load; stop at this relative noise; leave out samples whose SM
-    // clock fell below this share of the starting clock.
-    QString regime = QStringLiteral("burst");
+    // How the GPU is held and when timing stops (docs/protocol.md, "Conditions"): a burst from an
+    // idle GPU or sustained at load; stop at this relative noise; leave out samples whose SM clock
+    // fell below this share of the starting clock.
+    protocol::TimingRegime regime = protocol::TimingRegime::Burst;
     double maxNoisePct = 0.5;
     double throttleThresholdPct = 90;
     // GemmScope's TF32 stages: feed the tensor cores raw FP32 bits (truncated to TF32) instead of
@@ -60,7 +61,7 @@ inline const QString kProfileTag = QStringLiteral("profile");
 struct ProfileOptions {
     QStringList parts;                 // "stalls", "instructions", "limiters"; empty: all
     std::optional<int> samplingPeriod; // CUPTI's 2^period cycles; empty: the runner's
-    QString tf32Rounding;              // TF32 stages: "rna" or "truncate"; empty: the runner's (rna)
+    QString tf32Rounding;              // TF32 stages: a Tf32Rounding's name; empty: the runner's (rna)
     friend bool operator==(const ProfileOptions &, const ProfileOptions &) = default;
 };
 

@@ -280,10 +280,10 @@ void RunnerClient::cancelGraceExpired()
                               .arg(m_limits.cancelGraceMs / 1000.0));
 }
 
-void RunnerClient::handleEvent(const QJsonObject &json)
+void RunnerClient::handleEvent(const QJsonObject &json, const DecodedEvent &decoded)
 {
     using namespace protocol;
-    const std::optional<Event> event = decodeEvent(json); // a field of another type reads as absent
+    const std::optional<Event> &event = decoded.event; // decoded once, by the transport
     if (!event)
         return; // an unknown event type: a newer runner's, ignored
     if (const auto *ready = std::get_if<ReadyEvent>(&*event)) {
@@ -498,7 +498,7 @@ void RunnerClient::failJob(const RunRequest &request, protocol::ErrorKind kind, 
     event.id = request.jobId;
     event.kind = kind;
     event.message = message;
-    RunRecord record = fromErrorEvent(event, runOf(request), protocol::toJson(event));
+    RunRecord record = fromErrorEvent(event, runOf(request)); // the client's own: nothing received
     record.presetKey = request.config.presetKey;
     stamp(record);
     emit runFailed(record);

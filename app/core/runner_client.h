@@ -101,7 +101,7 @@ private:
     void cancelInThread(const QString &jobId);
     void startProcess();
     // A runner line: decoded here, once, by the protocol codec; only typed values leave the thread.
-    void handleEvent(const QJsonObject &json);
+    void handleEvent(const QJsonObject &json, const DecodedEvent &decoded);
     void handleReady(const protocol::ReadyEvent &ready, const QJsonValue &version);
     void handleResult(const protocol::ResultEvent &result, const QJsonObject &json);
     void handleError(const protocol::ErrorEvent &error, const QJsonObject &json);

@@ -114,7 +114,7 @@ SweepSummary summarizeSweep(const SweepPlan &plan, const QList<RunRecord> &runs,
             ++c.answeredPoints;
             if (!run->isOk()) {
                 ++c.failures;
-                if (run->errorKind == QLatin1String("wrong_result"))
+                if (run->errorKind == protocol::errorKindName(protocol::ErrorKind::WrongResult))
                     ++c.wrongResults;
                 if (c.failureKind.isEmpty()) {
                     c.failureKind = run->errorKind;

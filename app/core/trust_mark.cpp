@@ -18,22 +18,46 @@ QString mhz(double value)
     return QString::number(value, 'f', 0);
 }
 
-bool hardLimit(const QStringList &reasons)
+using protocol::ThrottleReason;
+
+bool hardLimit(const QList<ThrottleReason> &reasons)
 {
-    return reasons.contains(QStringLiteral("thermal")) || reasons.contains(QStringLiteral("hw_slowdown")) ||
-           reasons.contains(QStringLiteral("power_brake"));
+    return reasons.contains(ThrottleReason::Thermal) || reasons.contains(ThrottleReason::HwSlowdown) ||
+           reasons.contains(ThrottleReason::PowerBrake);
+}
+
+QString reasonWord(ThrottleReason reason)
+{
+    switch (reason) {
+    case ThrottleReason::PowerCap:
+        return QStringLiteral("power cap");
+    case ThrottleReason::Thermal: // its name is its word
+        return protocol::valueName(reason);
+    case ThrottleReason::HwSlowdown:
+        return QStringLiteral("hardware slowdown");
+    case ThrottleReason::PowerBrake:
+        return QStringLiteral("power brake");
+    case ThrottleReason::Unknown: // a newer runner's reason: it held the clock, by a name not known here
+        break;
+    }
+    return QStringLiteral("a limit this GemmScope does not know");
 }
 
 // "power cap, thermal": NVML's reasons in words.
-QString reasonWords(const QStringList &reasons)
+QString reasonWords(const QList<ThrottleReason> &reasons)
 {
     QStringList words;
-    for (const QString &r : reasons)
-        words << (r == QStringLiteral("power_cap")     ? QStringLiteral("power cap")
-                  : r == QStringLiteral("hw_slowdown") ? QStringLiteral("hardware slowdown")
-                  : r == QStringLiteral("power_brake") ? QStringLiteral("power brake")
-                                                       : r);
+    for (ThrottleReason r : reasons)
+        words << reasonWord(r);
+    words.removeDuplicates(); // two unknown reasons are said once
     return words.join(QStringLiteral(", "));
+}
+
+// The regime as the sentence names it: its own name ("burst", "sustained").
+QString regimeWord(protocol::TimingRegime regime)
+{
+    return regime == protocol::TimingRegime::Unknown ? QStringLiteral("regime unknown")
+                                                     : protocol::valueName(regime);
 }
 
 QString noiseClause(const protocol::RunConditions &c, int counted)
@@ -68,7 +92,7 @@ TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bo
                                "unknown.")};
     const protocol::RunConditions &c = *conditions;
     const int counted = c.allThrottled ? c.samples : c.samples - c.throttledSamples;
-    QString regime = c.regime.isEmpty() ? QStringLiteral("burst") : c.regime;
+    QString regime = regimeWord(c.regime);
     // Several bursts: the result is the best one's, and the spread of the others says how much one
     // burst's figure moves (docs/protocol.md, "bursts").
     if (c.bursts > 1 && !c.burstMediansMs.isEmpty()) {
@@ -82,7 +106,7 @@ TrustMark trustMark(const std::optional<protocol::RunConditions> &conditions, bo
     // A burst that ended when the clock fell (stopped_by "clock_drop") left out only the sample that
     // showed the fall: the samples counted all ran at the burst clock.
     const bool burstEnded =
-        c.stoppedBy == QStringLiteral("clock_drop") && c.throttledSamples <= 1 && !c.allThrottled;
+        c.stoppedBy == protocol::StopReason::ClockDrop && c.throttledSamples <= 1 && !c.allThrottled;
     const int leftOut = burstEnded ? 0 : c.throttledSamples;
     if (c.allThrottled || leftOut > 0 || hardLimit(c.throttleReasons) || !c.cooled) {
         QString why;

@@ -64,27 +64,25 @@ bool CompileJob::start(StageId stage, const ParamValues &params, const ProblemSi
     return true;
 }
 
-void CompileJob::handleEvent(const QJsonObject &event)
+void CompileJob::handleEvent(const QJsonObject &json, const DecodedEvent &decoded)
 {
-    if (!m_runner || protocol::eventIdOf(event) != QLatin1String("compile"))
+    if (!m_runner || protocol::eventIdOf(json) != QLatin1String("compile"))
         return;
-    const std::optional<protocol::EventType> type = protocol::eventTypeOf(event);
-    if (m_kind == Kind::Disassemble && type == protocol::EventType::Disassembly) {
-        protocol::fromJson(event, m_disassembly);
+    if (const auto *disassembly = decoded.get<protocol::DisassemblyEvent>();
+        disassembly && m_kind == Kind::Disassemble) {
+        m_disassembly = *disassembly;
         releaseRunner(); // answered: the job is over, a new one may start while the runner exits
         emit finished(m_disassembly.kernel, tr("%1 for %2").arg(m_disassembly.kernel, m_disassembly.arch));
-    } else if (m_kind == Kind::Compile && type == protocol::EventType::Compiled) {
-        m_compiled = {};
-        protocol::fromJson(event, m_compiled);
+    } else if (const auto *compiled = decoded.get<protocol::CompiledInfo>();
+               compiled && m_kind == Kind::Compile) {
+        m_compiled = *compiled;
         m_lastLog = m_compiled.ptxasLog;
         releaseRunner();
         emit finished(m_compiled.kernel, summary(m_compiled));
-    } else if (type == protocol::EventType::Error) {
-        protocol::ErrorEvent error;
-        protocol::fromJson(event, error);
-        m_lastLog = error.log;
+    } else if (const auto *error = decoded.get<protocol::ErrorEvent>()) {
+        m_lastLog = error->log;
         releaseRunner();
-        emit failed(tr("%1 did not compile: %2").arg(m_stageTitle, error.message));
+        emit failed(tr("%1 did not compile: %2").arg(m_stageTitle, error->message));
     }
 }
 

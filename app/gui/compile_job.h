@@ -5,6 +5,7 @@
 #pragma once
 
 #include "events.h"
+#include "runner_transport.h"
 #include "stage_catalog.h"
 
 #include <QObject>
@@ -63,7 +64,7 @@ private:
     // seconds; a hung one must not keep "A compile is already running" forever).
     static constexpr int kSilenceLimitMs = 120000;
 
-    void handleEvent(const QJsonObject &event);
+    void handleEvent(const QJsonObject &json, const DecodedEvent &decoded);
     void runnerEnded(const RunnerEnd &end);
     void releaseRunner(); // after the answer: the job is over, the exiting runner cleans up itself
 

@@ -295,7 +295,7 @@ void ParameterPanel::syncControlsFromConfig()
     m_kSpin->setValue(int(m_config.size.k));
     m_budgetSpin->setValue(m_config.timing.budgetMs);
     m_flushCheck->setChecked(m_config.timing.flushL2);
-    m_regimeCombo->setCurrentIndex(std::max(0, m_regimeCombo->findData(m_config.timing.regime)));
+    m_regimeCombo->setCurrentIndex(std::max(0, m_regimeCombo->findData(int(m_config.timing.regime))));
     m_noiseCombo->setCurrentIndex(std::max(0, m_noiseCombo->findData(m_config.timing.maxNoisePct)));
     m_thresholdCombo->setCurrentIndex(
         std::max(0, m_thresholdCombo->findData(m_config.timing.throttleThresholdPct)));

@@ -179,8 +179,8 @@ void ParameterPanel::addTimingRows(QFormLayout *form)
     // can be asked; the runner refuses such values from elsewhere with its sentence.
     m_regimeCombo = new QComboBox;
     m_regimeCombo->setObjectName(QStringLiteral("regimeCombo"));
-    m_regimeCombo->addItem(tr("Burst (idle GPU)"), QStringLiteral("burst"));
-    m_regimeCombo->addItem(tr("Sustained (at load)"), QStringLiteral("sustained"));
+    m_regimeCombo->addItem(tr("Burst (idle GPU)"), int(protocol::TimingRegime::Burst));
+    m_regimeCombo->addItem(tr("Sustained (at load)"), int(protocol::TimingRegime::Sustained));
     m_regimeCombo->setToolTip(
         tr("Burst: each run starts from an idle, cool GPU and stops when the clock drops — what one launch "
            "costs. Sustained: the kernel runs at load until the clock settles first — what a long GEMM "
@@ -339,7 +339,7 @@ void ParameterPanel::onCheckEdited(QCheckBox *check, const std::function<void(bo
 
 void ParameterPanel::connectMeasurement()
 {
-    onComboEdited(m_regimeCombo, [this](const QVariant &v) { m_config.timing.regime = v.toString(); });
+    onComboEdited(m_regimeCombo, [this](const QVariant &v) { m_config.timing.regime = protocol::TimingRegime(v.toInt()); });
     onComboEdited(m_noiseCombo, [this](const QVariant &v) { m_config.timing.maxNoisePct = v.toDouble(); });
     onComboEdited(m_thresholdCombo,
                   [this](const QVariant &v) { m_config.timing.throttleThresholdPct = v.toDouble(); });

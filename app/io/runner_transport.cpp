@@ -229,16 +229,16 @@ void RunnerTransport::deliver(const QByteArray &raw)
         qWarning("gemmscope-runner wrote a line that is not a JSON object: %s", line.left(200).constData());
         return;
     }
-    const QJsonObject event = doc.object();
-    if (protocol::eventTypeOf(event) == protocol::EventType::Error) {
-        protocol::ErrorEvent error;
-        protocol::fromJson(event, error);
-        if (protocol::runnerEndsAfter(error.kind)) { // the runner exits with status 3 next
-            m_faultMessage = error.message;
-            m_faultKind = error.kind;
-        }
+    const QJsonObject json = doc.object();
+    DecodedEvent decoded;
+    if (m_decodeEvents || protocol::eventTypeOf(json) == protocol::EventType::Error)
+        decoded.event = protocol::decodeEvent(json);
+    const auto *error = decoded.get<protocol::ErrorEvent>();
+    if (error && protocol::runnerEndsAfter(error->kind)) { // the runner exits with status 3 next
+        m_faultMessage = error->message;
+        m_faultKind = error->kind;
     }
-    emit eventReceived(event);
+    emit eventReceived(json, decoded);
 }
 
 void RunnerTransport::processFinished(int exitCode, QProcess::ExitStatus status)

@@ -5,10 +5,11 @@
 // A process it starts never outlives the thread that started it (PR_SET_PDEATHSIG on Linux): a
 // killed client leaves no runner holding a GPU context behind.
 //
-// Lines are decoded as JSON objects and handed out as eventReceived(); a line that is not one is
-// logged and skipped; a line longer than the cap kills the runner (protocol_error). The watchdog
-// kills a runner that writes nothing for the time watchSilence() gave it (every output starts
-// that time again) with the kind and sentence given there. When the runner ends, ended() says how:
+// Lines are decoded as JSON objects and, once, as typed events (protocol::decodeEvent), and handed
+// out together as eventReceived(), so that no client decodes an event again; a line that is not
+// a JSON object is logged and skipped; a line longer than the cap kills the runner (protocol_error). The
+// watchdog kills a runner that writes nothing for the time watchSilence() gave it (every output starts that
+// time again) with the kind and sentence given there. When the runner ends, ended() says how:
 //   killed by kill() or the watchdog   that kind and sentence
 //   exit status 3                      device_fault (the sentence of its device_fault event)
 //   could not start                    runner_unavailable
@@ -20,6 +21,7 @@
 // waitForOutput(), which emits the same signals from inside and fires the watchdog itself.
 #pragma once
 
+#include "events.h"
 #include "line_buffer.h"
 #include "protocol.h"
 #include "runner_command.h"
@@ -32,6 +34,13 @@
 #include <optional>
 
 namespace gemmscope {
+
+// A runner line as the transport decoded it, once: its typed event, or none (see eventReceived).
+// A struct rather than a bare optional variant, so that Qt's meta-type machinery can hold it.
+struct DecodedEvent {
+    std::optional<protocol::Event> event;
+    template <typename T> const T *get() const { return event ? std::get_if<T>(&*event) : nullptr; }
+};
 
 // How a runner ended.
 struct RunnerEnd {
@@ -57,6 +66,9 @@ public:
     // The runner's stderr goes to this process's stderr (the bench) instead of being kept for
     // the end's sentence (the GUI). Before start().
     void setForwardStderr(bool forward) { m_forwardStderr = forward; }
+    // Off: only error events are decoded (the transport reads their kind itself); the others come
+    // as JSON alone, for a client that relays them unread (the runner's profile child).
+    void setDecodeEvents(bool decode) { m_decodeEvents = decode; }
 
     // Starts the runner (a running one is killed first, without ended()). One that cannot start
     // ends with ended(runner_unavailable).
@@ -87,7 +99,9 @@ public:
     bool waitForOutput(int maxWaitMs = -1);
 
 signals:
-    void eventReceived(const QJsonObject &event);
+    // `event`: the line decoded, empty for a type this GemmScope does not know (a newer runner's),
+    // or for any but an error with setDecodeEvents(false). A field of another type reads as absent.
+    void eventReceived(const QJsonObject &json, const gemmscope::DecodedEvent &decoded);
     void ended(const gemmscope::RunnerEnd &end);
 
 private:
@@ -102,6 +116,7 @@ private:
     QPointer<QProcess> m_process;
     QString m_label;
     bool m_forwardStderr = false;
+    bool m_decodeEvents = true;
     LineBuffer m_lines{kMaxLineBytes};
     QByteArray m_stderrTail;
     QString m_faultMessage; // the device_fault event's sentence, kept until the runner exits

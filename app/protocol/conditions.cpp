@@ -10,29 +10,14 @@ using detail::putNonEmpty;
 using detail::putOpt;
 using detail::Reader;
 
-namespace {
-
-const char *const kRegimes[] = {"burst", "sustained"};
-const char *const kStoppedBy[] = {"noise", "budget", "max_reps", "clock_drop"};
-
-template <size_t N> bool isOneOf(const QString &value, const char *const (&names)[N])
-{
-    for (const char *name : names)
-        if (value == QLatin1String(name))
-            return true;
-    return false;
-}
-
-} // namespace
-
 QJsonObject toJson(const RunConditions &c)
 {
-    QJsonObject json{{QStringLiteral("regime"), c.regime},
+    QJsonObject json{{QStringLiteral("regime"), valueName(c.regime)},
                      {QStringLiteral("samples"), c.samples},
                      {QStringLiteral("throttled_samples"), c.throttledSamples},
                      {QStringLiteral("max_noise_pct"), c.maxNoisePct},
                      {QStringLiteral("throttle_threshold_pct"), c.throttleThresholdPct},
-                     {QStringLiteral("stopped_by"), c.stoppedBy}};
+                     {QStringLiteral("stopped_by"), valueName(c.stoppedBy)}};
     if (c.allThrottled)
         json.insert(QStringLiteral("all_throttled"), true);
     putOpt(json, "noise_pct", c.noisePct);
@@ -41,7 +26,8 @@ QJsonObject toJson(const RunConditions &c)
     putOpt(json, "sm_clock_median_mhz", c.smClockMedianMhz);
     putOpt(json, "power_max_w", c.powerMaxW);
     putOpt(json, "power_limit_w", c.powerLimitW);
-    json.insert(QStringLiteral("throttle_reasons"), QJsonArray::fromStringList(c.throttleReasons));
+    json.insert(QStringLiteral("throttle_reasons"),
+                QJsonArray::fromStringList(throttleReasonNames(c.throttleReasons)));
     putOpt(json, "temperature_start_c", c.temperatureStartC);
     putOpt(json, "temperature_end_c", c.temperatureEndC);
     putNonEmpty(json, "telemetry_unavailable", c.telemetryUnavailable);
@@ -61,9 +47,9 @@ bool fromJson(const QJsonObject &json, RunConditions &out, QString *error)
 {
     Reader r(json);
     out = {};
-    out.regime = r.string("regime");
-    if (!isOneOf(out.regime, kRegimes))
-        r.fail(QStringLiteral("Field \"regime\" must be \"burst\" or \"sustained\"."));
+    out.regime = timingRegimeFromName(r.string("regime"));
+    if (out.regime == TimingRegime::Unknown)
+        r.fail(QStringLiteral("Field \"regime\" must be %1.").arg(quotedNames(timingRegimeNames())));
     out.samples = r.optInt("samples").value_or(0);
     out.throttledSamples = r.optInt("throttled_samples").value_or(0);
     if (out.samples < 0 || out.throttledSamples < 0 || out.throttledSamples > out.samples)
@@ -73,10 +59,9 @@ bool fromJson(const QJsonObject &json, RunConditions &out, QString *error)
     out.noisePct = r.optDouble("noise_pct");
     out.maxNoisePct = r.optDouble("max_noise_pct").value_or(0);
     out.throttleThresholdPct = r.optDouble("throttle_threshold_pct").value_or(0);
-    out.stoppedBy = r.string("stopped_by");
-    if (!out.stoppedBy.isEmpty() && !isOneOf(out.stoppedBy, kStoppedBy))
-        r.fail(QStringLiteral("Field \"stopped_by\" must be \"noise\", \"budget\", \"max_reps\" or "
-                              "\"clock_drop\"."));
+    out.stoppedBy = stopReasonFromName(r.string("stopped_by"));
+    if (out.stoppedBy == StopReason::Unknown)
+        r.fail(QStringLiteral("Field \"stopped_by\" must be %1.").arg(quotedNames(stopReasonNames())));
     out.smClockStartMhz = r.optDouble("sm_clock_start_mhz");
     out.smClockMinMhz = r.optDouble("sm_clock_min_mhz");
     out.smClockMedianMhz = r.optDouble("sm_clock_median_mhz");
@@ -88,7 +73,7 @@ bool fromJson(const QJsonObject &json, RunConditions &out, QString *error)
                 r.fail(QStringLiteral("Field \"throttle_reasons\" must be a list of strings."));
                 break;
             }
-            out.throttleReasons << reason.toString();
+            out.throttleReasons << throttleReasonFromName(reason.toString());
         }
     }
     out.temperatureStartC = r.optInt("temperature_start_c");

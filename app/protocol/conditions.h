@@ -4,6 +4,8 @@
 // runner measured conditions (or published elsewhere): its conditions are unknown.
 #pragma once
 
+#include "values.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -13,19 +15,21 @@
 namespace gemmscope::protocol {
 
 struct RunConditions {
-    QString regime;                        // "burst" or "sustained"
+    // A default-constructed one (built by hand, not decoded) reads as a burst, the default regime.
+    TimingRegime regime = TimingRegime::Burst;
     int samples = 0, throttledSamples = 0; // every sample timed; those left out (clock too low)
     bool allThrottled = false;             // every sample was below the threshold: all of them counted
     std::optional<double> noisePct;        // relative standard deviation of the samples counted
     double maxNoisePct = 0, throttleThresholdPct = 0;
-    // "noise" (the target was met), "budget", "max_reps", or "clock_drop" (burst: the clock fell
-    // below the threshold after enough samples; the one that showed it is left out)
-    QString stoppedBy;
+    // Noise (the target was met), Budget, MaxReps, or ClockDrop (burst: the clock fell below the
+    // threshold after enough samples; the one that showed it is left out); None where not said
+    StopReason stoppedBy = StopReason::None;
     // Measured by the clock probe (clock64 over %globaltimer); empty where it could not run.
     std::optional<double> smClockStartMhz, smClockMinMhz, smClockMedianMhz;
     // NVML, over the timed samples; empty (and telemetryUnavailable set) without NVML.
     std::optional<double> powerMaxW, powerLimitW;
-    QStringList throttleReasons; // "power_cap", "thermal", "hw_slowdown", "power_brake"
+    // A newer runner's reason reads as Unknown (shown as "a limit this GemmScope does not know").
+    QList<ThrottleReason> throttleReasons;
     std::optional<int> temperatureStartC, temperatureEndC;
     QString telemetryUnavailable;
     // Time spent before timing: waiting for an idle GPU (burst), running at load (sustained).

@@ -37,23 +37,6 @@ constexpr std::array<std::pair<EventType, const char *>, 9> kEventTypes{{
     {EventType::Profile, "profile"},
 }};
 
-constexpr std::array<std::pair<ErrorKind, const char *>, 14> kErrorKinds{{
-    {ErrorKind::InvalidConfig, "invalid_config"},
-    {ErrorKind::CompileError, "compile_error"},
-    {ErrorKind::OutOfResources, "out_of_resources"},
-    {ErrorKind::LaunchError, "launch_error"},
-    {ErrorKind::DeviceFault, "device_fault"},
-    {ErrorKind::OutOfMemory, "out_of_memory"},
-    {ErrorKind::WrongResult, "wrong_result"},
-    {ErrorKind::Cancelled, "cancelled"},
-    {ErrorKind::NoGpu, "no_gpu"},
-    {ErrorKind::ProtocolError, "protocol_error"},
-    {ErrorKind::KernelTimeout, "kernel_timeout"},
-    {ErrorKind::RunnerUnavailable, "runner_unavailable"},
-    {ErrorKind::RunnerTimeout, "runner_timeout"},
-    {ErrorKind::RunnerCrashed, "runner_crashed"},
-}};
-
 template <typename Enum, typename Table> QString nameIn(const Table &table, Enum value)
 {
     for (const auto &[e, name] : table)
@@ -118,19 +101,9 @@ std::optional<EventType> eventTypeFromName(const QString &name)
     return valueIn<EventType>(kEventTypes, name);
 }
 
-QString errorKindName(ErrorKind kind)
-{
-    return nameIn(kErrorKinds, kind);
-}
-
 bool runnerEndsAfter(ErrorKind kind)
 {
     return kind == ErrorKind::DeviceFault || kind == ErrorKind::KernelTimeout;
-}
-
-std::optional<ErrorKind> errorKindFromName(const QString &name)
-{
-    return valueIn<ErrorKind>(kErrorKinds, name);
 }
 
 } // namespace gemmscope::protocol

@@ -113,10 +113,10 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         // Test hook (docs/protocol.md): damage the output the way a buggy kernel would, so the
         // tests can show that verification catches it — a skipped launch leaves the NaN poison,
         // a corrupted element gives a finite error.
-        const QString &damage = request.testDamage;
-        if (damage != QStringLiteral("skip_launch"))
+        const protocol::TestDamage damage = protocol::testDamageFromName(request.testDamage);
+        if (damage != protocol::TestDamage::SkipLaunch)
             launch();
-        if (damage == QStringLiteral("corrupt_element"))
+        if (damage == protocol::TestDamage::CorruptElement)
             GEMMSCOPE_CUDA(cudaMemset(ws.c(), 0x42, sizeof(float))); // C[0][0] = 48.56
         waitForDefaultStream(); // the first launch of the stage: one that never ends stops here
         const double error = ws.relativeErrorOfC();
@@ -179,7 +179,8 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     facts.compiled = compiled;
     facts.build = request.build;
     if (!stage.isLibrary && stage.precision == Precision::Tf32)
-        facts.tf32Rounding = roundTf32 ? QStringLiteral("rna") : QStringLiteral("truncate");
+        facts.tf32Rounding =
+            protocol::valueName(roundTf32 ? protocol::Tf32Rounding::Rna : protocol::Tf32Rounding::Truncate);
     facts.maxBlocksPerSm = maxBlocksPerSm;
     facts.smemCarveout = smemCarveout;
     // A counter failure (permission, unsupported GPU) is part of the result, never its end.

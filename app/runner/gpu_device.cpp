@@ -125,7 +125,7 @@ protocol::GpuInfo gpuInfo(const DeviceInfo &d)
     gpu.cc = d.cc();
     gpu.sms = d.spec.sms;
     gpu.smClockMhz = int(d.spec.smClockMHz);
-    gpu.smClockSource = QStringLiteral("nominal");
+    gpu.smClockSource = protocol::valueName(protocol::ClockSource::Nominal);
     gpu.l2Bytes = d.spec.l2Bytes;
     gpu.memBytes = double(d.memBytes);
     gpu.smemPerBlockOptin = d.spec.sharedMemPerBlockOptin;

@@ -38,17 +38,18 @@ struct GpuTelemetry::Api {
     NvmlReturn (*reasons)(NvmlDevice, unsigned long long *) = nullptr;
 };
 
-QStringList throttleReasonNames(unsigned long long reasons)
+QList<protocol::ThrottleReason> throttleReasonsOf(unsigned long long reasons)
 {
-    QStringList names;
+    using protocol::ThrottleReason;
+    QList<ThrottleReason> names;
     if (reasons & kSwPowerCap)
-        names << QStringLiteral("power_cap");
+        names << ThrottleReason::PowerCap;
     if (reasons & (kSwThermal | kHwThermal))
-        names << QStringLiteral("thermal");
+        names << ThrottleReason::Thermal;
     if (reasons & kHwSlowdown)
-        names << QStringLiteral("hw_slowdown");
+        names << ThrottleReason::HwSlowdown;
     if (reasons & kHwPowerBrake)
-        names << QStringLiteral("power_brake");
+        names << ThrottleReason::PowerBrake;
     return names;
 }
 

@@ -5,6 +5,8 @@
 // refuses, every reading is empty and unavailableReason() says why in one sentence.
 #pragma once
 
+#include "values.h"
+
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -18,10 +20,10 @@ struct TelemetryReading {
     std::optional<unsigned long long> reasons;
 };
 
-// The reasons that hold the clock down, in the protocol's words ("power_cap", "thermal",
-// "hw_slowdown", "power_brake"), in a fixed order. Idle, application-clock and display reasons
+// The reasons that hold the clock down, as the protocol names them (power cap, thermal, hardware
+// slowdown, power brake), in a fixed order. Idle, application-clock and display reasons
 // are not limits on a running kernel and are left out.
-QStringList throttleReasonNames(unsigned long long reasons);
+QList<protocol::ThrottleReason> throttleReasonsOf(unsigned long long reasons);
 // Whether `reasons` holds any of the limits above.
 bool holdsClockDown(unsigned long long reasons);
 

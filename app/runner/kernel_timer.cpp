@@ -118,10 +118,11 @@ double warmUnderLoad(const std::vector<std::function<void()>> &launches, ClockPr
     return double(atLoad.nsecsElapsed()) / 1e6;
 }
 
-protocol::RunConditions conditionsOf(const SampleSummary &s, const TimingOptions &o, const char *stoppedBy)
+protocol::RunConditions conditionsOf(const SampleSummary &s, const TimingOptions &o,
+                                     protocol::StopReason stoppedBy)
 {
     protocol::RunConditions c;
-    c.regime = o.regime == TimingRegime::Sustained ? QStringLiteral("sustained") : QStringLiteral("burst");
+    c.regime = o.regime;
     c.samples = s.samples;
     c.throttledSamples = s.allThrottled ? s.samples : s.throttled;
     c.allThrottled = s.allThrottled;
@@ -129,7 +130,7 @@ protocol::RunConditions conditionsOf(const SampleSummary &s, const TimingOptions
         c.noisePct = s.noisePct;
     c.maxNoisePct = o.noise.maxNoisePct;
     c.throttleThresholdPct = o.noise.throttleThresholdPct;
-    c.stoppedBy = QString::fromLatin1(stoppedBy);
+    c.stoppedBy = stoppedBy;
     if (s.clockStartMhz > 0)
         c.smClockStartMhz = s.clockStartMhz;
     if (s.clockMinMhz > 0) {
@@ -163,7 +164,7 @@ struct Burst {
     std::vector<TimingSeries> series;
     std::vector<PairedRatio> pairs; // [i]: launch i against launch 0; [0] unused
     TelemetryLog log;
-    const char *stoppedBy = "max_reps";
+    protocol::StopReason stoppedBy = protocol::StopReason::MaxReps;
     std::optional<double> cooldownMs;
     bool cooled = true;
 };
@@ -201,14 +202,14 @@ void timeBurst(const std::vector<std::function<void()>> &launches, const std::fu
             break;
         if (reps >= options.minReps) {
             if (totalMs >= options.budgetMs) {
-                burst.stoppedBy = "budget";
+                burst.stoppedBy = protocol::StopReason::Budget;
                 break;
             }
             if (options.stopOnNoise &&
                 (pairsSteady() || std::all_of(series.begin(), series.end(), [&](const TimingSeries &s) {
                      return s.noiseTargetMet(options.noise);
                  }))) {
-                burst.stoppedBy = "noise";
+                burst.stoppedBy = protocol::StopReason::Noise;
                 break;
             }
         }
@@ -244,7 +245,7 @@ void timeBurst(const std::vector<std::function<void()>> &launches, const std::fu
         if (options.regime == TimingRegime::Burst && clockDropped &&
             std::all_of(series.begin(), series.end(),
                         [&](const TimingSeries &s) { return s.kept() >= options.noise.minSamples; })) {
-            burst.stoppedBy = "clock_drop";
+            burst.stoppedBy = protocol::StopReason::ClockDrop;
             break;
         }
         if (telemetry && sinceTelemetry.elapsed() >= kTelemetryEveryMs) {
@@ -348,7 +349,7 @@ std::vector<TimedLaunch> timeInterleaved(const std::vector<std::function<void()>
         if (telemetry) {
             answer.conditions.powerMaxW = reported.log.powerMaxW;
             answer.conditions.powerLimitW = telemetry->powerLimitW();
-            answer.conditions.throttleReasons = throttleReasonNames(reported.log.reasons);
+            answer.conditions.throttleReasons = throttleReasonsOf(reported.log.reasons);
             answer.conditions.temperatureStartC = reported.log.temperatureStartC;
             answer.conditions.temperatureEndC = reported.log.temperatureEndC;
         } else if (probes.telemetry) {

@@ -21,7 +21,7 @@ class ClockProbe;
 class GpuTelemetry;
 class JobContext;
 
-enum class TimingRegime { Burst, Sustained };
+using protocol::TimingRegime;
 
 struct TimingOptions {
     int warmup = 2;

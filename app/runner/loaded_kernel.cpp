@@ -1,6 +1,7 @@
 #include "loaded_kernel.h"
 
 #include "cuda_check.h"
+#include "values.h"
 
 namespace gemmscope::runner {
 
@@ -42,7 +43,7 @@ void LoadedKernel::takeResourcesInto(CompiledKernel &kernel) const
     kernel.ptxas.found = true;
     kernel.ptxas.registers = attrs.numRegs;
     kernel.ptxas.staticSmemBytes = int(attrs.sharedSizeBytes);
-    kernel.resourcesSource = QStringLiteral("cuda_runtime");
+    kernel.resourcesSource = protocol::valueName(protocol::ResourcesSource::CudaRuntime);
 }
 
 int LoadedKernel::maxActiveBlocksPerSm(int threadsPerBlock, size_t dynamicSmemBytes) const

@@ -2,6 +2,7 @@
 
 #include "cuda_check.h"
 #include "kernel_sources.h"
+#include "values.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
@@ -52,7 +53,8 @@ bool applyResourcesInfo(CompiledKernel &kernel, const QJsonObject &info)
     kernel.ptxas.spillStoreBytes = info.value(QStringLiteral("spill_store_bytes")).toInt();
     kernel.ptxas.spillLoadBytes = info.value(QStringLiteral("spill_load_bytes")).toInt();
     kernel.ptxas.stackFrameBytes = info.value(QStringLiteral("stack_frame_bytes")).toInt();
-    kernel.resourcesSource = info.value(QStringLiteral("source")).toString(QStringLiteral("ptxas"));
+    kernel.resourcesSource =
+        info.value(QStringLiteral("source")).toString(protocol::valueName(protocol::ResourcesSource::Ptxas));
     return true;
 }
 
@@ -130,7 +132,7 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
         out.loweredName = cached->loweredName;
         out.ptxas = parsePtxasLog(out.log, out.loweredName);
         if (out.ptxas.found)
-            out.resourcesSource = QStringLiteral("ptxas");
+            out.resourcesSource = protocol::valueName(protocol::ResourcesSource::Ptxas);
         applyResourcesInfo(out, cached->info); // what the entry recorded wins over its log
         // An entry without registers (an empty log, cached before this check) is not used.
         if (out.ptxas.found) {
@@ -214,7 +216,7 @@ CompiledKernel NvrtcCompiler::compile(const NvrtcProgram &program) const
     out.ptxas = parsePtxasLog(out.log, out.loweredName);
     out.compileMs = double(timer.nsecsElapsed()) / 1e6;
     if (out.ptxas.found) {
-        out.resourcesSource = QStringLiteral("ptxas");
+        out.resourcesSource = protocol::valueName(protocol::ResourcesSource::Ptxas);
         m_cache.store(key, CachedCubin{out.cubin, out.log, out.loweredName, out.ptx, resourcesInfo(out)});
     }
     return out;

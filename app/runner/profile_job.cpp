@@ -165,7 +165,8 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
                                  : QString::fromStdString(nvrtcArchitecture(stage, device.cc()));
     event.build = request.build;
     if (!stage.isLibrary && stage.precision == Precision::Tf32)
-        event.tf32Rounding = roundTf32 ? QStringLiteral("rna") : QStringLiteral("truncate");
+        event.tf32Rounding =
+            protocol::valueName(roundTf32 ? protocol::Tf32Rounding::Rna : protocol::Tf32Rounding::Truncate);
     QMap<QPair<QString, long long>, protocol::ProfileInstruction> byPc;
 
     const int total = int(parts.size());

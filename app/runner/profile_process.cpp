@@ -57,8 +57,10 @@ public:
     {
         m_child.setMaxLineBytes(protocol::kMaxEventLineBytes);
         m_child.setForwardStderr(true); // CUPTI's and the driver's diagnostics stay visible
-        QObject::connect(&m_child, &RunnerTransport::eventReceived, &m_child,
-                         [this](const QJsonObject &event) { take(event); });
+        m_child.setDecodeEvents(false); // relayed as they came: a profile is decoded by the client
+        QObject::connect(
+            &m_child, &RunnerTransport::eventReceived, &m_child,
+            [this](const QJsonObject &json, const DecodedEvent &decoded) { take(json, decoded); });
         QObject::connect(&m_child, &RunnerTransport::ended, &m_child,
                          [this](const RunnerEnd &end) { m_end = end; });
     }
@@ -107,7 +109,7 @@ public:
     }
 
 private:
-    void take(const QJsonObject &event)
+    void take(const QJsonObject &event, const DecodedEvent &decoded)
     {
         const std::optional<protocol::EventType> type = protocol::eventTypeOf(event);
         if (!type)
@@ -123,15 +125,12 @@ private:
             return refuse(QStringLiteral("a second answer"));
         if (kind == Relayed::Final)
             m_sinceAnswer.start();
-        if (*type == protocol::EventType::Error) {
-            protocol::ErrorEvent error;
-            protocol::fromJson(event, error);
-            if (error.kind == protocol::ErrorKind::DeviceFault) {
-                // Not relayed here: thrown once the child has ended, so that this runner ends
-                // with status 3 after it, as the protocol says of a device fault.
-                m_deviceFault = error.message;
-                return;
-            }
+        const auto *error = decoded.get<protocol::ErrorEvent>();
+        if (error && error->kind == protocol::ErrorKind::DeviceFault) {
+            // Not relayed here: thrown once the child has ended, so that this runner ends with
+            // status 3 after it, as the protocol says of a device fault.
+            m_deviceFault = error->message;
+            return;
         }
         m_job.send(event);
     }

@@ -16,12 +16,14 @@ TimingOptions timingOptions(const std::optional<protocol::TimingRequest> &timing
     o.flushL2 = timing->flushL2.value_or(o.flushL2);
     // The noise criterion is refused rather than clamped: a target of 0 would time for the whole
     // budget while seeming to ask for precision, and a threshold above 100 % drops every sample.
-    if (timing->regime == QStringLiteral("sustained"))
-        o.regime = TimingRegime::Sustained;
-    else if (!timing->regime.isEmpty() && timing->regime != QStringLiteral("burst"))
-        throw RunnerError(
-            ErrorKind::InvalidConfig,
-            QStringLiteral("Unknown timing regime \"%1\"; known: burst, sustained.").arg(timing->regime));
+    if (!timing->regime.isEmpty()) {
+        o.regime = protocol::timingRegimeFromName(timing->regime);
+        if (o.regime == TimingRegime::Unknown)
+            throw RunnerError(
+                ErrorKind::InvalidConfig,
+                QStringLiteral("Unknown timing regime \"%1\"; known: %2.")
+                    .arg(timing->regime, protocol::timingRegimeNames().join(QStringLiteral(", "))));
+    }
     o.noise.maxNoisePct = timing->maxNoisePct.value_or(o.noise.maxNoisePct);
     o.noise.throttleThresholdPct = timing->throttleThresholdPct.value_or(o.noise.throttleThresholdPct);
     if (const std::string why = checkNoiseCriterion(o.noise); !why.empty())
@@ -50,16 +52,19 @@ ParamValues paramsOrDefaults(const StageInfo &stage, const std::optional<ParamVa
 
 bool roundsTf32Inputs(const StageInfo &stage, const QString &rounding)
 {
-    if (!rounding.isEmpty() && rounding != QStringLiteral("rna") && rounding != QStringLiteral("truncate"))
-        throw RunnerError(
-            ErrorKind::InvalidConfig,
-            QStringLiteral("Unknown TF32 rounding \"%1\"; known: rna, truncate.").arg(rounding));
+    using protocol::Tf32Rounding;
+    const Tf32Rounding asked =
+        rounding.isEmpty() ? Tf32Rounding::Rna : protocol::tf32RoundingFromName(rounding);
+    if (asked == Tf32Rounding::Unknown)
+        throw RunnerError(ErrorKind::InvalidConfig,
+                          QStringLiteral("Unknown TF32 rounding \"%1\"; known: %2.")
+                              .arg(rounding, protocol::tf32RoundingNames().join(QStringLiteral(", "))));
     if (!rounding.isEmpty() && (stage.isLibrary || stage.precision != Precision::Tf32))
         throw RunnerError(
             ErrorKind::InvalidConfig,
             QStringLiteral("\"tf32_rounding\" applies to GemmScope's TF32 stages; %1 is not one.")
                 .arg(QString::fromStdString(stage.key)));
-    return !stage.isLibrary && stage.precision == Precision::Tf32 && rounding != QStringLiteral("truncate");
+    return !stage.isLibrary && stage.precision == Precision::Tf32 && asked != Tf32Rounding::Truncate;
 }
 
 } // namespace gemmscope::runner

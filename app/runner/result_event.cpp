@@ -33,11 +33,12 @@ protocol::ResultEvent resultEvent(const RunFacts &facts)
     result.tflops = facts.size.tflopsAt(facts.stats.medianMs);
     result.verify = facts.verify;
     result.smClockMhz = facts.smClockMhz;
-    result.smClockSource = QStringLiteral("nominal");
+    result.smClockSource = protocol::valueName(protocol::ClockSource::Nominal);
     result.timestamp = facts.finishedAt.toUTC().toString(Qt::ISODate);
     if (!stage.isLibrary) {
         result.compiled = facts.compiled;
-        result.build = facts.build.isEmpty() ? QStringLiteral("release") : facts.build;
+        result.build =
+            facts.build.isEmpty() ? protocol::valueName(protocol::BuildKind::Release) : facts.build;
         result.tf32Rounding = facts.tf32Rounding;
         if (facts.maxBlocksPerSm > 0)
             result.maxBlocksPerSm = facts.maxBlocksPerSm;

@@ -2,6 +2,7 @@
 
 #include "custom_stage.h"
 #include "runner_error.h"
+#include "values.h"
 
 #include <QStringList>
 
@@ -64,12 +65,17 @@ void requireValidConfig(const StageInfo &stage, const ParamValues &params, const
 
 StageBuild stageBuild(const QString &name)
 {
-    if (name.isEmpty() || name == QStringLiteral("release"))
+    switch (name.isEmpty() ? protocol::BuildKind::Release : protocol::buildKindFromName(name)) {
+    case protocol::BuildKind::Release:
         return StageBuild::Release;
-    if (name == QStringLiteral("scalar_shared"))
+    case protocol::BuildKind::ScalarShared:
         return StageBuild::ScalarShared;
+    case protocol::BuildKind::Unknown:
+        break;
+    }
     throw RunnerError(ErrorKind::InvalidConfig,
-                      QStringLiteral("Unknown build \"%1\"; known: release, scalar_shared.").arg(name));
+                      QStringLiteral("Unknown build \"%1\"; known: %2.")
+                          .arg(name, protocol::buildKindNames().join(QStringLiteral(", "))));
 }
 
 NvrtcProgram transposeProgram(int arch)

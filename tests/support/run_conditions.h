@@ -9,12 +9,12 @@ namespace gemmscope::test {
 inline protocol::RunConditions steadyBurst()
 {
     protocol::RunConditions c;
-    c.regime = QStringLiteral("burst");
+    c.regime = protocol::TimingRegime::Burst;
     c.samples = 40;
     c.noisePct = 0.21;
     c.maxNoisePct = 0.5;
     c.throttleThresholdPct = 90;
-    c.stoppedBy = QStringLiteral("noise");
+    c.stoppedBy = protocol::StopReason::Noise;
     c.smClockStartMhz = 1980;
     c.smClockMinMhz = 1980;
     c.smClockMedianMhz = 1980;

@@ -1,0 +1,232 @@
+#include "values.h"
+
+#include "protocol.h"
+
+#include <array>
+#include <utility>
+
+namespace gemmscope::protocol {
+
+namespace {
+
+// The one spelling of each value. tst_field_spelling reads this file: a name written here may
+// not be written as a literal anywhere outside the codecs.
+constexpr std::array<std::pair<TimingRegime, const char *>, 2> kTimingRegimes{{
+    {TimingRegime::Burst, "burst"},
+    {TimingRegime::Sustained, "sustained"},
+}};
+
+constexpr std::array<std::pair<StopReason, const char *>, 4> kStopReasons{{
+    {StopReason::Noise, "noise"},
+    {StopReason::Budget, "budget"},
+    {StopReason::MaxReps, "max_reps"},
+    {StopReason::ClockDrop, "clock_drop"},
+}};
+
+constexpr std::array<std::pair<ThrottleReason, const char *>, 4> kThrottleReasons{{
+    {ThrottleReason::PowerCap, "power_cap"},
+    {ThrottleReason::Thermal, "thermal"},
+    {ThrottleReason::HwSlowdown, "hw_slowdown"},
+    {ThrottleReason::PowerBrake, "power_brake"},
+}};
+
+constexpr std::array<std::pair<BuildKind, const char *>, 2> kBuildKinds{{
+    {BuildKind::Release, "release"},
+    {BuildKind::ScalarShared, "scalar_shared"},
+}};
+
+constexpr std::array<std::pair<Tf32Rounding, const char *>, 2> kTf32Roundings{{
+    {Tf32Rounding::Rna, "rna"},
+    {Tf32Rounding::Truncate, "truncate"},
+}};
+
+constexpr std::array<std::pair<TestDamage, const char *>, 2> kTestDamages{{
+    {TestDamage::SkipLaunch, "skip_launch"},
+    {TestDamage::CorruptElement, "corrupt_element"},
+}};
+
+constexpr std::array<std::pair<ResourcesSource, const char *>, 2> kResourcesSources{{
+    {ResourcesSource::Ptxas, "ptxas"},
+    {ResourcesSource::CudaRuntime, "cuda_runtime"},
+}};
+
+constexpr std::array<std::pair<ClockSource, const char *>, 1> kClockSources{{
+    {ClockSource::Nominal, "nominal"},
+}};
+
+constexpr std::array<std::pair<ErrorKind, const char *>, 14> kErrorKinds{{
+    {ErrorKind::InvalidConfig, "invalid_config"},
+    {ErrorKind::CompileError, "compile_error"},
+    {ErrorKind::OutOfResources, "out_of_resources"},
+    {ErrorKind::LaunchError, "launch_error"},
+    {ErrorKind::DeviceFault, "device_fault"},
+    {ErrorKind::OutOfMemory, "out_of_memory"},
+    {ErrorKind::WrongResult, "wrong_result"},
+    {ErrorKind::Cancelled, "cancelled"},
+    {ErrorKind::NoGpu, "no_gpu"},
+    {ErrorKind::ProtocolError, "protocol_error"},
+    {ErrorKind::KernelTimeout, "kernel_timeout"},
+    {ErrorKind::RunnerUnavailable, "runner_unavailable"},
+    {ErrorKind::RunnerTimeout, "runner_timeout"},
+    {ErrorKind::RunnerCrashed, "runner_crashed"},
+}};
+
+template <typename Enum, typename Table> QString spellingIn(const Table &table, Enum value)
+{
+    for (const auto &[e, name] : table)
+        if (e == value)
+            return QString::fromLatin1(name);
+    return {};
+}
+
+template <typename Enum, typename Table>
+Enum valueSpelledIn(const Table &table, const QString &name, Enum unknown)
+{
+    for (const auto &[e, n] : table)
+        if (name == QLatin1String(n))
+            return e;
+    return unknown;
+}
+
+template <typename Table> QStringList namesIn(const Table &table)
+{
+    QStringList names;
+    for (const auto &entry : table)
+        names << QString::fromLatin1(entry.second);
+    return names;
+}
+
+} // namespace
+
+QString valueName(TimingRegime value)
+{
+    return spellingIn(kTimingRegimes, value);
+}
+
+QString valueName(StopReason value)
+{
+    return spellingIn(kStopReasons, value);
+}
+
+QString valueName(ThrottleReason value)
+{
+    return spellingIn(kThrottleReasons, value);
+}
+
+QString valueName(BuildKind value)
+{
+    return spellingIn(kBuildKinds, value);
+}
+
+QString valueName(Tf32Rounding value)
+{
+    return spellingIn(kTf32Roundings, value);
+}
+
+QString valueName(TestDamage value)
+{
+    return spellingIn(kTestDamages, value);
+}
+
+QString valueName(ResourcesSource value)
+{
+    return spellingIn(kResourcesSources, value);
+}
+
+QString valueName(ClockSource value)
+{
+    return spellingIn(kClockSources, value);
+}
+
+TimingRegime timingRegimeFromName(const QString &name)
+{
+    return valueSpelledIn(kTimingRegimes, name, TimingRegime::Unknown);
+}
+
+StopReason stopReasonFromName(const QString &name)
+{
+    return name.isEmpty() ? StopReason::None : valueSpelledIn(kStopReasons, name, StopReason::Unknown);
+}
+
+ThrottleReason throttleReasonFromName(const QString &name)
+{
+    return valueSpelledIn(kThrottleReasons, name, ThrottleReason::Unknown);
+}
+
+BuildKind buildKindFromName(const QString &name)
+{
+    return valueSpelledIn(kBuildKinds, name, BuildKind::Unknown);
+}
+
+Tf32Rounding tf32RoundingFromName(const QString &name)
+{
+    return valueSpelledIn(kTf32Roundings, name, Tf32Rounding::Unknown);
+}
+
+TestDamage testDamageFromName(const QString &name)
+{
+    return valueSpelledIn(kTestDamages, name, TestDamage::Unknown);
+}
+
+QStringList timingRegimeNames()
+{
+    return namesIn(kTimingRegimes);
+}
+
+QStringList stopReasonNames()
+{
+    return namesIn(kStopReasons);
+}
+
+QStringList buildKindNames()
+{
+    return namesIn(kBuildKinds);
+}
+
+QStringList tf32RoundingNames()
+{
+    return namesIn(kTf32Roundings);
+}
+
+QString quotedNames(const QStringList &names)
+{
+    QStringList quoted;
+    for (const QString &name : names)
+        quoted << QLatin1Char('"') + name + QLatin1Char('"');
+    if (quoted.size() < 2)
+        return quoted.join(QString());
+    const QString last = quoted.takeLast();
+    return quoted.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
+}
+
+QStringList throttleReasonNames(const QList<ThrottleReason> &reasons)
+{
+    QStringList names;
+    for (ThrottleReason reason : reasons)
+        if (reason != ThrottleReason::Unknown) // no spelling to write back; see RunConditions
+            names << valueName(reason);
+    return names;
+}
+
+QList<ThrottleReason> throttleReasonsFromNames(const QStringList &names)
+{
+    QList<ThrottleReason> reasons;
+    for (const QString &name : names)
+        reasons << throttleReasonFromName(name);
+    return reasons;
+}
+
+QString errorKindName(ErrorKind kind)
+{
+    return spellingIn(kErrorKinds, kind);
+}
+
+std::optional<ErrorKind> errorKindFromName(const QString &name)
+{
+    for (const auto &[e, n] : kErrorKinds)
+        if (name == QLatin1String(n))
+            return e;
+    return std::nullopt;
+}
+
+} // namespace gemmscope::protocol
