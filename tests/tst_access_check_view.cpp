@@ -327,7 +327,7 @@ private slots:
         measured.insert("shared_st_wavefronts_per_request", QJsonValue::Null);
         AccessCheckView view;
         view.setRun(tensorRun(QStringLiteral("mma_tf32"), QStringLiteral("tf32-mma"), params, measured, {}));
-        // What the H200 measured at 1536^3 (2026-12-01): the wavefronts as modelled (3,538,944),
+        // What the H200 measured at 1536^3: the wavefronts as modelled (3,538,944),
         // the instruction counter 1.40 x the issued LDSM + LDS, so the ratio reads 1.145.
         measured.insert("shared_ld_wavefronts_per_request", 1.145);
         const QJsonObject metrics{{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 0.0},

@@ -1,4 +1,4 @@
-// Issue 20, "decode once": a protocol field name is spelled only in app/protocol (the codec) and in
+// Decode once: a protocol field name is spelled only in app/protocol (the codec) and in
 // the file codecs that store the runner's events (session, bench). This test reads the tree: the
 // field names are taken from the codec's own source (app/protocol's events, requests and field
 // readers), never from a copy here, and every C++ file under app/, widgets/ and kernels/ outside
@@ -68,9 +68,6 @@ const NotAField kNotValues[] = {
     {"app/gui/parameter_panel.cpp", "budget", "the Budget field's name for its note, not a stop reason"},
     {"widgets/access_check_view.cpp", "release", "the build said in a translated sentence (tr)"},
 };
-// Folders not yet moved to the value names: gemmscope-bench's options are being split into one
-// unit per mode, which reads them through protocol/values.h; drop this entry with that move.
-const char *const kValuesNotYetTyped[] = {"app/bench/"};
 
 bool isCodec(const QString &path)
 {
@@ -92,9 +89,6 @@ bool isNotAField(const QString &path, const QString &name)
 
 bool isNotAValue(const QString &path, const QString &name)
 {
-    for (const char *folder : kValuesNotYetTyped)
-        if (path.startsWith(QLatin1String(folder)))
-            return true;
     for (const NotAField &n : kNotValues)
         if (path == QLatin1String(n.path) && name == QLatin1String(n.name))
             return true;

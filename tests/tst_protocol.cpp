@@ -295,7 +295,7 @@ private slots:
         QTest::newRow("build not a string")
             << QByteArray(R"({"type":"run","id":"a","stage":"naive","size":{"m":1,"n":1,"k":1},"build":5})")
             << "Field \"build\" must be a string, \"release\" or \"scalar_shared\".";
-        // Issue 21: a whole number too large is out of range, with the limit, not "not an integer".
+        // A whole number too large is out of range, with the limit, not "not an integer".
         QTest::newRow("seed past 2^53")
             << QByteArray(
                    R"({"type":"run","id":"a","stage":"naive","size":{"m":1,"n":1,"k":1},"seed":1e300})")
@@ -326,7 +326,7 @@ private slots:
         QCOMPARE(error, expected);
     }
 
-    // Issue 23: a profile request names its parts and sampling period within the documented sets.
+    // A profile request names its parts and sampling period within the documented sets.
     void profileRequestRefusesWhatItCannotDo_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -478,7 +478,7 @@ private slots:
         QTest::newRow("compiled resources_source null") << "compiled/resources_source" << QJsonValue();
         QTest::newRow("compiled occupancy_note")
             << "compiled/occupancy_note" << QJsonValue("Unknown: no report.");
-        // Issue 22: how steady the GPU was, and an interleaved cuBLAS baseline.
+        // How steady the GPU was, and an interleaved cuBLAS baseline.
         const QJsonObject conditions{{"regime", "burst"},
                                      {"samples", 57},
                                      {"throttled_samples", 3},

@@ -138,13 +138,13 @@ private slots:
         QCOMPARE(stageCell(QStringLiteral("step6")),
                  QStringLiteral("Coalesced cooperative loads: larger tiles"));
         // The Presets list says it the same way (it read "double buffering removed" there while the
-        // tables said "coalesced": review of 2026-12-03).
+        // tables said "coalesced").
         const QString step6Preset = QString::fromStdString(findPreset("worklog-6")->title);
         QVERIFY2(step6Preset.contains(QStringLiteral("coalesced loads")) &&
                      !step6Preset.contains(QStringLiteral("double buffering")),
                  qPrintable(step6Preset));
         QCOMPARE(stageCell(QStringLiteral("step5a-bk16")), QStringLiteral("Double buffering"));
-        // Step 8 and its BK = 8 variant: one stage, told apart by the change (review of 2026-12-03).
+        // Step 8 and its BK = 8 variant: one stage, told apart by the change.
         QCOMPARE(stageCell(QStringLiteral("step8")), QStringLiteral("__restrict__ and #pragma unroll"));
         QCOMPARE(stageCell(QStringLiteral("step8-bk8")),
                  QStringLiteral("__restrict__ and #pragma unroll: BK = 8"));
@@ -220,7 +220,7 @@ private slots:
         }
     }
 
-    // Issue 22: the measured clock and the trust mark, with the reason on hover; a ratio never
+    // The measured clock and the trust mark, with the reason on hover; a ratio never
     // mixes a burst run with a sustained cuBLAS run.
     void trustAndClockColumnsAndRatiosOfOneRegime()
     {
@@ -258,7 +258,7 @@ private slots:
                  QStringLiteral("25.0 %"));
         // A run recorded before conditions existed, and a published one, say what they are.
         m_session->addOrUpdate(run("old", "naive", 9.0));
-        // Not "unknown" on every row, which read like a verdict, nor an empty clock (review 8): the
+        // Not "unknown" on every row, which read like a verdict, nor an empty clock: the
         // conditions were not recorded, and the tooltip says why.
         QCOMPARE(m_model->index(m_model->rowOf("old"), ResultsModel::TrustColumn).data().toString(),
                  QStringLiteral("not recorded"));
@@ -373,7 +373,7 @@ private slots:
         QVERIFY(lines[2].contains(",launch_error,\"Too many resources, requested 1024 threads\""));
     }
 
-    // Issue 21: a cell a spreadsheet would run as a formula (from a file's run id, GPU name or
+    // A cell a spreadsheet would run as a formula (from a file's run id, GPU name or
     // error message) is written with a leading apostrophe; a negative number stays a number.
     void csvCellsNeverRunAsFormulas()
     {

@@ -166,7 +166,7 @@ private slots:
     }
 
     // The group choice is as wide as its entries ask, not stretched across the chart ("All runs"
-    // took 730 px of a 1920 window, review of 2026-12-03), and a long group name is whole in it.
+    // took 730 px of a 1920 window), and a long group name is whole in it.
     void groupChoiceIsAsWideAsItsEntries()
     {
         RuntimeChart chart;
@@ -192,7 +192,7 @@ private slots:
                  qPrintable(QStringLiteral("%1 px for %2").arg(combo->width()).arg(widest)));
     }
 
-    // Issue 22: a run whose number is not comparable says so beside it; a steady one does not.
+    // A run whose number is not comparable says so beside it; a steady one does not.
     void marksRunsThatAreNotComparable()
     {
         QList<RunRecord> runs = sampleRuns();
@@ -279,7 +279,7 @@ private slots:
 
     void worklogStepsInTheWorklogsOrder()
     {
-        // Step 6 runs the step-3 kernel (192x192 tiles) but comes after 5b (issue 19's review); the
+        // Step 6 runs the step-3 kernel (192x192 tiles) but comes after 5b; the
         // guide's variants follow step 1, a stage's own settings its last step, the stages past the
         // worklog step 8, the tensor cores cuBLAS FP32.
         const QList<RunRecord> runs{okRun("tf32", "mma_tf32", "tf32-mma", 1, 1, 1),
@@ -365,7 +365,7 @@ private slots:
     {
         // The whisker is one line from its p20 to its p80 through the bar's end: QCustomPlot leaves a
         // gap around a data point for its scatter symbol, which a bar has not, and a p80 a few pixels
-        // past the bar's end drew a cap floating beside it (review of 2026-12-02, +wgmma/+tma).
+        // past the bar's end drew a cap floating beside it (+wgmma/+tma).
         RuntimeChart chart;
         chart.setRuns({okRun("r1", "naive", "worklog-0", 100.0, 99.0, 102.0),
                        okRun("r2", "coalesced", "worklog-3", 40.0, 39.0, 42.0)});
@@ -605,7 +605,7 @@ private slots:
         for (const RuntimeSlot &slot : chart.runtimeSlotList())
             QVERIFY2(slot.run.runId != QStringLiteral("t4-0"), "a T4 figure plotted in the H200 group");
         QCOMPARE(chart.runtimeSlotList().size(), 5);
-        // 240 ms beside 8.15 ms is a 29x spread: logarithmic by itself (issue 19: more than 20x).
+        // 240 ms beside 8.15 ms is a 29x spread: logarithmic by itself (more than 20x).
         QCOMPARE(chart.valueAxis()->scaleType(), QCPAxis::stLogarithmic);
         // "All runs" mixes 956 ms with 8 ms: the scale is logarithmic too.
         chart.setGroupFilter(QString());
@@ -638,7 +638,7 @@ private slots:
         QCOMPARE(chart.viewCombo()->currentIndex(), 2);
     }
 
-    // Issue 19: the whole H200 ladder (23 runs, 0.36 ms to 25 ms, plus the published T4 rows) at the
+    // The whole H200 ladder (23 runs, 0.36 ms to 25 ms, plus the published T4 rows) at the
     // sizes the Ladder workspace gives a chart: the plot keeps half the height, the legend's entries
     // are at the application's font and never overprint, no two texts on the plot overlap, and the
     // spread (70x) turns the scale logarithmic by itself.
@@ -736,7 +736,7 @@ private slots:
                  qPrintable(ticker->ticks().first()));
     }
 
-    // Issue 19, review of session 27: with the whole ladder the bars are told apart. No whisker runs
+    // With the whole ladder the bars are told apart. No whisker runs
     // into a value label (at least 3 px between a cap and its digits: "⊣0.508 ms" read as one
     // glyph), both baselines say cuBLAS at every width, no two neighbouring bars share a colour
     // (4, 5a, 5b were one cyan; +pipe, +tuned one teal), and a log axis that runs on past its last
@@ -841,7 +841,7 @@ private slots:
                                           .arg(values->range().upper)));
     }
 
-    // Issue 19 (views update incrementally): a run that arrives, starts, finishes and goes away
+    // Views update incrementally: a run that arrives, starts, finishes and goes away
     // changes its own row. The other bars and whiskers stay the same objects, the chart is never
     // drawn again from all its runs, and after every step it shows what a chart given all the runs
     // at once shows.

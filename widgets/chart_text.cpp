@@ -88,7 +88,7 @@ QString runTooltip(const RunRecord &run)
                          .arg(formatMs(run.medianMs), formatMs(run.p20Ms), formatMs(run.p80Ms))
                          .arg(run.count);
         lines << formatTflops(run.tflops);
-        lines << trustOf(run).reason; // how steady the GPU was (issue 22), or why that is unknown
+        lines << trustOf(run).reason; // how steady the GPU was, or why that is unknown
         if (run.relError)
             lines << QStringLiteral("relative error %1 (tolerance %2)")
                          .arg(*run.relError, 0, 'g', 2)

@@ -100,18 +100,19 @@ Parsed<RunBasics> parseRunBasics(const BenchCommandLine &commandLine)
     if (!seed)
         return OptionError{error};
     const QString build = commandLine.value(o.build);
-    if (build != QStringLiteral("release") && build != QStringLiteral("scalar_shared"))
-        return OptionError{
-            QStringLiteral("--build must be release or scalar_shared, not \"%1\".").arg(build)};
+    if (protocol::buildKindFromName(build) == protocol::BuildKind::Unknown)
+        return OptionError{QStringLiteral("--build must be %1, not \"%2\".")
+                               .arg(protocol::buildKindNames().join(QStringLiteral(" or ")), build)};
     return RunBasics{*size, int(*budgetMs), int(*minReps), int(*warmup), int(*seed), build};
 }
 
 std::optional<QString> tf32Rounding(const BenchCommandLine &commandLine, QString *error)
 {
     const QString rounding = commandLine.value(commandLine.options.rounding);
-    if (rounding == QStringLiteral("rna") || rounding == QStringLiteral("truncate"))
+    if (protocol::tf32RoundingFromName(rounding) != protocol::Tf32Rounding::Unknown)
         return rounding;
-    *error = QStringLiteral("--tf32-rounding must be rna or truncate, not \"%1\".").arg(rounding);
+    *error = QStringLiteral("--tf32-rounding must be %1, not \"%2\".")
+                 .arg(protocol::tf32RoundingNames().join(QStringLiteral(" or ")), rounding);
     return std::nullopt;
 }
 

@@ -41,6 +41,7 @@
 
 #include "requests.h"
 #include "stage_types.h"
+#include "values.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -94,7 +95,7 @@ struct BenchOptions {
         QStringLiteral(
             "Kernel build: release (default) or scalar_shared (inner-loop shared reads kept scalar, "
             "for comparing bank-conflict counters with the access model)."),
-        QStringLiteral("build"), QStringLiteral("release")};
+        QStringLiteral("build"), protocol::valueName(protocol::BuildKind::Release)};
     QCommandLineOption maxBlocks{
         QStringLiteral("max-blocks-per-sm"),
         QStringLiteral(
@@ -114,7 +115,7 @@ struct BenchOptions {
         QStringLiteral(
             "burst (default: each stage from an idle, cool GPU) or sustained (after running at load "
             "until the clock settles, as a long GEMM workload sees it)."),
-        QStringLiteral("regime"), QStringLiteral("burst")};
+        QStringLiteral("regime"), protocol::valueName(protocol::TimingRegime::Burst)};
     QCommandLineOption bursts{
         QStringLiteral("bursts"),
         QStringLiteral("Burst regime: time each stage in N bursts, each from an idle GPU, and report the "
@@ -144,7 +145,7 @@ struct BenchOptions {
             "How GemmScope's TF32 stages make TF32 of their inputs: rna (default: rounded to nearest "
             "in a pre-pass inside the timed launch, as cuBLAS does) or truncate (the tensor core "
             "drops the low bits)."),
-        QStringLiteral("mode"), QStringLiteral("rna")};
+        QStringLiteral("mode"), protocol::valueName(protocol::Tf32Rounding::Rna)};
     QCommandLineOption profile{
         QStringLiteral("profile"),
         QStringLiteral("Profile --stages (and the cuBLAS stage of each one's precision) at --size instead of "

@@ -67,7 +67,7 @@ QJsonObject runJob(const QString &id, const LadderTarget &t, const JobOptions &o
     if (stage && !stage->isLibrary && stage->precision == Precision::Tf32)
         job.tf32Rounding = options.tf32Rounding;
     if (stage && !stage->isLibrary) {
-        if (options.build != QStringLiteral("release"))
+        if (protocol::buildKindFromName(options.build) != protocol::BuildKind::Release)
             job.build = options.build;
         if (options.maxBlocksPerSm > 0)
             job.maxBlocksPerSm = options.maxBlocksPerSm;
@@ -123,9 +123,11 @@ std::optional<std::vector<LadderTarget>> targetsOf(const BenchCommandLine &comma
 std::optional<OptionError> readTimingConditions(const BenchCommandLine &commandLine, LadderCommand &command)
 {
     const BenchOptions &o = commandLine.options;
-    const QString regime = commandLine.value(o.regime);
-    if (regime != QStringLiteral("burst") && regime != QStringLiteral("sustained"))
-        return OptionError{QStringLiteral("--regime must be burst or sustained, not \"%1\".").arg(regime)};
+    const QString regimeName = commandLine.value(o.regime);
+    const protocol::TimingRegime regime = protocol::timingRegimeFromName(regimeName);
+    if (regime == protocol::TimingRegime::Unknown)
+        return OptionError{QStringLiteral("--regime must be %1, not \"%2\".")
+                               .arg(protocol::timingRegimeNames().join(QStringLiteral(" or ")), regimeName)};
     NoiseCriterion &criterion = command.noise;
     bool noiseOk = false, thresholdOk = false;
     criterion.maxNoisePct = commandLine.value(o.maxNoise).toDouble(&noiseOk);
@@ -141,12 +143,12 @@ std::optional<OptionError> readTimingConditions(const BenchCommandLine &commandL
         return OptionError{QStringLiteral("--bursts must be a whole number from 1 to %1, not \"%2\".")
                                .arg(protocol::kMaxBursts)
                                .arg(commandLine.value(o.bursts))};
-    if (regime == QStringLiteral("sustained") && commandLine.isSet(o.bursts) && bursts > 1)
+    if (regime == protocol::TimingRegime::Sustained && commandLine.isSet(o.bursts) && bursts > 1)
         return OptionError{
             QStringLiteral("--bursts applies to the burst regime: a sustained run is one stretch at load.")};
     protocol::TimingRequest &timing = command.job.timing;
-    timing.regime = regime;
-    if (regime == QStringLiteral("burst"))
+    timing.regime = regimeName;
+    if (regime == protocol::TimingRegime::Burst)
         timing.bursts = bursts;
     timing.maxNoisePct = criterion.maxNoisePct;
     timing.throttleThresholdPct = criterion.throttleThresholdPct;

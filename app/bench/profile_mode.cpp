@@ -153,7 +153,7 @@ QJsonObject profileJob(const QString &id, const ProfileTarget &target, const Pro
     job.seed = options.seed;
     const StageInfo *stage = findStage(target.stage.toStdString());
     if (stage && !stage->isLibrary) { // cuBLAS has one build and no rounding choice
-        if (options.build == QLatin1String("scalar_shared"))
+        if (protocol::buildKindFromName(options.build) == protocol::BuildKind::ScalarShared)
             job.build = options.build;
         if (stage->precision == Precision::Tf32)
             job.tf32Rounding = options.tf32Rounding;

@@ -17,6 +17,9 @@ RunnerSession::RunnerSession(QString program, QStringList arguments)
     : m_program(std::move(program)), m_arguments(std::move(arguments))
 {
     m_transport.setForwardStderr(true); // runner diagnostics stay visible
+    // The bench keeps each event's JSON for its file and decodes a row once itself (benchRow):
+    // the transport decodes only the errors it must read.
+    m_transport.setDecodeEvents(false);
     QObject::connect(&m_transport, &RunnerTransport::eventReceived,
                      [this](const QJsonObject &event) { m_events.append(event); });
     QObject::connect(&m_transport, &RunnerTransport::ended, [this](const RunnerEnd &end) { m_end = end; });

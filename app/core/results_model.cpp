@@ -283,8 +283,8 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
         return trustOf(r).level == TrustLevel::Unknown ? tr("not recorded") : trustOf(r).word;
     case RelErrorColumn:
         // A measured 0 (identical to the reference) is a result; a run never verified has none.
-        // Said as exact: a bare 0 on every row of FP32 kernels read as placeholder data (review of
-        // 2026-12-03); the tooltip says why (the same fused multiply-adds in the same order).
+        // Said as exact: a bare 0 on every row of FP32 kernels read as placeholder data; the
+        // tooltip says why (the same fused multiply-adds in the same order).
         if (!r.relError)
             return ok ? kNothing : QString();
         return *r.relError == 0 ? tr("0 (exact)") : QString::number(*r.relError, 'e', 1);

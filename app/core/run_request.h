@@ -54,7 +54,7 @@ struct RunConfig {
 // not pile up runs); ladder requests always run.
 inline const QString kInteractiveTag = QStringLiteral("interactive");
 inline const QString kLadderTag = QStringLiteral("ladder");
-// A profile (issue 23) is never replaced by a slider drag, nor does it replace a queued run.
+// A profile is never replaced by a slider drag, nor does it replace a queued run.
 inline const QString kProfileTag = QStringLiteral("profile");
 
 // What a `profile` job collects (docs/protocol.md, "Profile"): every part by default.

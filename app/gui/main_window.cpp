@@ -238,7 +238,7 @@ void MainWindow::connectSession()
 void MainWindow::followSessionSize()
 {
     // A session measured at one size: the next run is measured at it too, so that the ladder's
-    // charts and tables compare it with them (a review found the panel at the worklog's size
+    // charts and tables compare it with them (not the panel at the worklog's size
     // beside a session of 4096^3 runs). Said in the status bar: the panel never changes silently.
     const std::optional<ProblemSize> size = m_session->commonMeasuredSize();
     const ProblemSize current = m_views.panel->config().size;
@@ -246,7 +246,7 @@ void MainWindow::followSessionSize()
         return;
     m_views.panel->setProblemSize(*size);
     // Beside the runner's state, not over it (a status bar message hid "Running is off: ..." for
-    // its 10 s, and the greyed Run buttons had no reason on screen: review of 2026-12-03). In a
+    // its 10 s, and the greyed Run buttons had no reason on screen). In a
     // later turn: the session that the window opens with is opened before RunActions exists.
     const QString message = tr("Problem size of the next run set to %1 x %2 x %3, the size this "
                                "session's runs were measured at.")

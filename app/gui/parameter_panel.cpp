@@ -230,7 +230,7 @@ void ParameterPanel::buildParamRows()
         m_paramRows << row;
     }
     // One width for every spin box (the widest's), so that the sliders beside them start and end
-    // together: BM's three digits and BK's two made the sliders ragged (the review of 2026-12-02).
+    // together: BM's three digits and BK's two made the sliders ragged.
     int spinWidth = 0;
     for (const ParamRow &row : std::as_const(m_paramRows))
         spinWidth = std::max(spinWidth, row.spin->sizeHint().width());

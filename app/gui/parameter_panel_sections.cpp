@@ -339,7 +339,8 @@ void ParameterPanel::onCheckEdited(QCheckBox *check, const std::function<void(bo
 
 void ParameterPanel::connectMeasurement()
 {
-    onComboEdited(m_regimeCombo, [this](const QVariant &v) { m_config.timing.regime = protocol::TimingRegime(v.toInt()); });
+    onComboEdited(m_regimeCombo,
+                  [this](const QVariant &v) { m_config.timing.regime = protocol::TimingRegime(v.toInt()); });
     onComboEdited(m_noiseCombo, [this](const QVariant &v) { m_config.timing.maxNoisePct = v.toDouble(); });
     onComboEdited(m_thresholdCombo,
                   [this](const QVariant &v) { m_config.timing.throttleThresholdPct = v.toDouble(); });

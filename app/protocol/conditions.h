@@ -1,4 +1,4 @@
-// How steady the GPU was while a result was timed (docs/protocol.md, "conditions"; issue 22): the
+// How steady the GPU was while a result was timed (docs/protocol.md, "conditions"): the
 // regime, which samples counted and why timing stopped, the SM clock the SMs counted, and what the
 // driver said of power, temperature and clock limits. A result without it was recorded before the
 // runner measured conditions (or published elsewhere): its conditions are unknown.

@@ -24,13 +24,13 @@ constexpr qint64 kTelemetryEveryMs = 20;    // NVML reads while timing: enough f
 // Burst: an idle GPU is one whose clocks nothing holds down, whose power (NVML's 1 s average on
 // Hopper) is below half its limit and whose SM clock, probed, is back near its boost clock — on an
 // H200 the clock stays ~15 % low for a while after a power-capped run although NVML no longer
-// names a reason (measured 2026-12-01: 1680 MHz at the start of the next run, boost 1980 MHz).
+// names a reason (measured: 1680 MHz at the start of the next run, boost 1980 MHz).
 // Waited for at most kCooldownLimitMs, then the result says it was not.
 constexpr double kIdlePowerShare = 0.5, kRecoveredClockShare = 0.95;
 constexpr qint64 kCooldownLimitMs = 5000;
 // Several bursts start at least this far apart. cuBLAS's slow spells last a few hundred ms: five
 // bursts timed back to back (well under a second) were all slow or all fast together, runs seconds
-// apart were not (H200, 4096^3 TF32, 2026-12-02 04:15): spaced out, the best burst finds a fast one.
+// apart were not (H200, 4096^3 TF32): spaced out, the best burst finds a fast one.
 constexpr qint64 kBurstSpacingMs = 1000;
 // Sustained: at least this long at load, then until the SM clock moves less than 1 % over the
 // last three readings 200 ms apart; at most the limit.
@@ -187,7 +187,7 @@ void timeBurst(const std::vector<std::function<void()>> &launches, const std::fu
     // Burst: the GPU has left its burst once the clock falls below the share of the boost clock the
     // cool-down waits for. At 4096^3 an H200 running TF32 settled at ~1790 MHz, 90 % of its start,
     // just above the throttle threshold: those capped samples, mixed with the boosted ones, moved
-    // the ratio to cuBLAS by 7 points between runs (2026-12-02).
+    // the ratio to cuBLAS by 7 points between runs.
     const auto leftBoost = [&](double clockMhz) {
         return clockMhz > 0 && probes.maxClockMhz > 0 && clockMhz < kRecoveredClockShare * probes.maxClockMhz;
     };
@@ -257,7 +257,7 @@ void timeBurst(const std::vector<std::function<void()>> &launches, const std::fu
         const long long expected = std::clamp<long long>(
             totalMs > 0 ? (long long)std::ceil(options.budgetMs / (totalMs / double(done))) : maxReps,
             options.minReps, maxReps);
-        // After ~100 ms of timing the median so far goes out with the progress (issue 10.7): the
+        // After ~100 ms of timing the median so far goes out with the progress: the
         // window shows a number at once and refines it until timing ends.
         std::optional<double> preliminary;
         if (totalMs >= kPreliminaryAfterMs && done >= 3 &&
@@ -273,7 +273,7 @@ void timeBurst(const std::vector<std::function<void()>> &launches, const std::fu
 // Which burst a result reports: the one whose reference launch (the last: a baseline, else the
 // stage) had the lowest median. On an H200 cuBLAS's median is bimodal from burst to burst — whole
 // bursts at 0.353-0.361 ms or at 0.386-0.392 ms at 4096^3 TF32, the stage's within 1 %, at the same
-// probed clock (2026-12-02) — so a pooled or median burst kept moving "% of cuBLAS" by 3.5 points
+// probed clock — so a pooled or median burst kept moving "% of cuBLAS" by 3.5 points
 // between runs. Against cuBLAS at its best, the figure repeats (and never flatters the stage).
 size_t chosenBurst(const std::vector<Burst> &bursts)
 {
