@@ -58,7 +58,10 @@ void runTraceOwnerJob(RunnerState &state, const protocol::TraceOwnerJob &request
         compileStage(state, stage, params, device.cc(), StageBuild::TraceOwner, job);
     const LoadedKernel kernel(compiled);
     const LaunchDims dims = launchDims(stage, params, size);
-    if (dims.grid.x * dims.grid.y != 1)
+    // One block computes the one tile. In a cluster (the persistent TF32 stage's pairs) its
+    // partners are launched with it; their tiles lie past N, so they copy and multiply but store
+    // nothing, and every owner in the map is the first block's thread.
+    if (dims.grid.x * dims.grid.y != dims.clusterX)
         throw RunnerError(
             ErrorKind::InvalidConfig,
             QStringLiteral("The tile shape %1 x %2 derived for tracing needs %3 blocks, not one.")
