@@ -67,6 +67,7 @@ const NotAField kNotFields[] = {
 const NotAField kNotValues[] = {
     {"app/gui/parameter_panel.cpp", "budget", "the Budget field's name for its note, not a stop reason"},
     {"widgets/access_check_view.cpp", "release", "the build said in a translated sentence (tr)"},
+    {"app/bench/bench_table.cpp", "noise", "the table's column title, not a stop reason"},
 };
 
 bool isCodec(const QString &path)

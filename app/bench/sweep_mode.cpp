@@ -63,9 +63,10 @@ QString sizeTable(const SweepPlan &plan, const SizeSweepSummary &s)
             const SizeSweepPoint &p = s.points[int(si * nSizes + zi)];
             const QString v = !p.invalidReason.isEmpty() ? QStringLiteral("inv")
                               : p.run                    ? QString::number(p.run->tflops, 'f', 2)
-                              : p.failureKind == QLatin1String("wrong_result") ? QStringLiteral("WRONG")
-                              : !p.failureKind.isEmpty()                       ? p.failureKind.left(12)
-                                                                               : QStringLiteral("-");
+                              : p.failureKind == protocol::errorKindName(protocol::ErrorKind::WrongResult)
+                                  ? QStringLiteral("WRONG")
+                              : !p.failureKind.isEmpty() ? p.failureKind.left(12)
+                                                         : QStringLiteral("-");
             text += (p.waveStep ? QStringLiteral("~") + v : v).rightJustified(14);
         }
         text += QLatin1Char('\n');
