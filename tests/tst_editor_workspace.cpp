@@ -84,9 +84,16 @@ private slots:
         QVERIFY(!expected.isEmpty());
         auto *empty = workspace.findChild<QWidget *>(QStringLiteral("editorEmptyState"));
         QVERIFY(empty && !empty->isHidden()); // says what to do while no kernel is open
+        // Nothing to diff or export yet: those actions wait for a kernel (Compile answers Ctrl+B with
+        // a sentence, keysReachKernelActions).
+        const char *const onTheKernel[] = {"actionKernelDiff", "actionKernelExport"};
+        for (const char *name : onTheKernel)
+            QVERIFY2(!workspace.action(name)->isEnabled(), name);
         KernelEditor *editor = workspace.newBlankKernel();
         QVERIFY(editor);
         QVERIFY(empty->isHidden());
+        for (const char *name : onTheKernel)
+            QVERIFY2(workspace.action(name)->isEnabled(), name);
         QCOMPARE(editor->text(), expected);
         QVERIFY(!editor->isReadOnly());
         QCOMPARE(workspace.currentKernel(), editor);

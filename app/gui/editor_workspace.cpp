@@ -48,6 +48,7 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
     m_tabs->setDocumentMode(true);
     m_notice->setObjectName(QStringLiteral("editorNotice"));
     createActions();
+    updateKernelActions();
 
     auto *editorArea = new QWidget;
     auto *editorLayout = new QVBoxLayout(editorArea);
@@ -134,6 +135,17 @@ void EditorWorkspace::showEvent(QShowEvent *event)
 void EditorWorkspace::showTabsOrEmpty()
 {
     m_tabsOrEmpty->setCurrentWidget(m_tabs->count() > 0 ? static_cast<QWidget *>(m_tabs) : m_empty);
+    updateKernelActions();
+}
+
+void EditorWorkspace::updateKernelActions()
+{
+    // Diff and Export wait for a kernel: greyed, they say there is nothing to act on. Compile stays
+    // pressable, so that Ctrl+B with nothing open answers with a sentence; Run Kernel is the kernel
+    // bridge's, which also knows whether a runner can run it.
+    const bool kernelOpen = currentKernel() != nullptr;
+    for (const char *name : {"actionKernelDiff", "actionKernelExport"})
+        action(name)->setEnabled(kernelOpen);
 }
 
 void EditorWorkspace::createActions()

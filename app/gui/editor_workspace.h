@@ -100,6 +100,7 @@ private:
     void checkNow();
     void refreshProblems();
     void showTabsOrEmpty();
+    void updateKernelActions();
     void restoreBuffers(); // from the autosave, when the workspace is made
     void askForStage();
     void askForFile();

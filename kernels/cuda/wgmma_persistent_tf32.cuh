@@ -2,7 +2,7 @@
 // consumer warpgroups computing C transposed with wgmma.m64nNk8, but A and B are read as they are
 // (row-major, M x K and K x N), rounded to TF32 here, and each block stays on its SM for the whole
 // launch. The producer is now a whole warpgroup (one thread copies, three warps may round), which
-// gives most of its registers to the consumers with setmaxnreg. Three changes:
+// gives most of its registers to the consumers with setmaxnreg. Four changes:
 //
 // 1. B without a transpose. TF32 wgmma reads shared-memory operands K-major only, and B's tile is
 //    N-major. But the instruction's A operand (the 64 columns of C a warpgroup owns, since D = C^T)
@@ -30,9 +30,9 @@
 //    empty barrier of both blocks), so the pair runs in step.
 //
 // The runner builds the tensor maps (128-byte swizzle, zero fill outside the matrix): A in boxes of
-// BM / CLUSTER rows x 32 floats of K, B in boxes of 32 rows of K x 32 floats of N, BN / 32 boxes per stage. A
-// map's row pitch must be a multiple of 16 bytes: when K (or N) is not a multiple of 4 the runner
-// maps a copy of A (or B) with padded rows.
+// BM / CLUSTER rows x 32 floats of K, B in boxes of 32 rows of K x 32 floats of N, BN / 32 boxes per
+// stage. A map's row pitch must be a multiple of 16 bytes: when K (or N) is not a multiple of 4 the
+// runner maps a copy of A (or B) with padded rows.
 #pragma once
 #include "common.cuh"
 #include "tma.cuh"
