@@ -1,5 +1,7 @@
 #include "protocol.h"
 
+#include "name_table.h"
+
 #include <array>
 #include <utility>
 
@@ -36,22 +38,6 @@ constexpr std::array<std::pair<EventType, const char *>, 9> kEventTypes{{
     {EventType::Disassembly, "disassembly"},
     {EventType::Profile, "profile"},
 }};
-
-template <typename Enum, typename Table> QString nameIn(const Table &table, Enum value)
-{
-    for (const auto &[e, name] : table)
-        if (e == value)
-            return QString::fromLatin1(name);
-    return {};
-}
-
-template <typename Enum, typename Table> std::optional<Enum> valueIn(const Table &table, const QString &name)
-{
-    for (const auto &[e, n] : table)
-        if (name == QLatin1String(n))
-            return e;
-    return std::nullopt;
-}
 
 } // namespace
 
@@ -93,12 +79,12 @@ const QList<RequestType> &jobTypes()
 
 QString eventTypeName(EventType type)
 {
-    return nameIn(kEventTypes, type);
+    return detail::nameIn(kEventTypes, type);
 }
 
 std::optional<EventType> eventTypeFromName(const QString &name)
 {
-    return valueIn<EventType>(kEventTypes, name);
+    return detail::valueIn<EventType>(kEventTypes, name);
 }
 
 bool runnerEndsAfter(ErrorKind kind)

@@ -1,5 +1,6 @@
 #include "values.h"
 
+#include "name_table.h"
 #include "protocol.h"
 
 #include <array>
@@ -71,121 +72,97 @@ constexpr std::array<std::pair<ErrorKind, const char *>, 14> kErrorKinds{{
     {ErrorKind::RunnerCrashed, "runner_crashed"},
 }};
 
-template <typename Enum, typename Table> QString spellingIn(const Table &table, Enum value)
-{
-    for (const auto &[e, name] : table)
-        if (e == value)
-            return QString::fromLatin1(name);
-    return {};
-}
-
-template <typename Enum, typename Table>
-Enum valueSpelledIn(const Table &table, const QString &name, Enum unknown)
-{
-    for (const auto &[e, n] : table)
-        if (name == QLatin1String(n))
-            return e;
-    return unknown;
-}
-
-template <typename Table> QStringList namesIn(const Table &table)
-{
-    QStringList names;
-    for (const auto &entry : table)
-        names << QString::fromLatin1(entry.second);
-    return names;
-}
-
 } // namespace
 
 QString valueName(TimingRegime value)
 {
-    return spellingIn(kTimingRegimes, value);
+    return detail::nameIn(kTimingRegimes, value);
 }
 
 QString valueName(StopReason value)
 {
-    return spellingIn(kStopReasons, value);
+    return detail::nameIn(kStopReasons, value);
 }
 
 QString valueName(ThrottleReason value)
 {
-    return spellingIn(kThrottleReasons, value);
+    return detail::nameIn(kThrottleReasons, value);
 }
 
 QString valueName(BuildKind value)
 {
-    return spellingIn(kBuildKinds, value);
+    return detail::nameIn(kBuildKinds, value);
 }
 
 QString valueName(Tf32Rounding value)
 {
-    return spellingIn(kTf32Roundings, value);
+    return detail::nameIn(kTf32Roundings, value);
 }
 
 QString valueName(TestDamage value)
 {
-    return spellingIn(kTestDamages, value);
+    return detail::nameIn(kTestDamages, value);
 }
 
 QString valueName(ResourcesSource value)
 {
-    return spellingIn(kResourcesSources, value);
+    return detail::nameIn(kResourcesSources, value);
 }
 
 QString valueName(ClockSource value)
 {
-    return spellingIn(kClockSources, value);
+    return detail::nameIn(kClockSources, value);
 }
 
 TimingRegime timingRegimeFromName(const QString &name)
 {
-    return valueSpelledIn(kTimingRegimes, name, TimingRegime::Unknown);
+    return detail::valueIn<TimingRegime>(kTimingRegimes, name).value_or(TimingRegime::Unknown);
 }
 
 StopReason stopReasonFromName(const QString &name)
 {
-    return name.isEmpty() ? StopReason::None : valueSpelledIn(kStopReasons, name, StopReason::Unknown);
+    return name.isEmpty() ? StopReason::None
+                          : detail::valueIn<StopReason>(kStopReasons, name).value_or(StopReason::Unknown);
 }
 
 ThrottleReason throttleReasonFromName(const QString &name)
 {
-    return valueSpelledIn(kThrottleReasons, name, ThrottleReason::Unknown);
+    return detail::valueIn<ThrottleReason>(kThrottleReasons, name).value_or(ThrottleReason::Unknown);
 }
 
 BuildKind buildKindFromName(const QString &name)
 {
-    return valueSpelledIn(kBuildKinds, name, BuildKind::Unknown);
+    return detail::valueIn<BuildKind>(kBuildKinds, name).value_or(BuildKind::Unknown);
 }
 
 Tf32Rounding tf32RoundingFromName(const QString &name)
 {
-    return valueSpelledIn(kTf32Roundings, name, Tf32Rounding::Unknown);
+    return detail::valueIn<Tf32Rounding>(kTf32Roundings, name).value_or(Tf32Rounding::Unknown);
 }
 
 TestDamage testDamageFromName(const QString &name)
 {
-    return valueSpelledIn(kTestDamages, name, TestDamage::Unknown);
+    return detail::valueIn<TestDamage>(kTestDamages, name).value_or(TestDamage::Unknown);
 }
 
 QStringList timingRegimeNames()
 {
-    return namesIn(kTimingRegimes);
+    return detail::namesIn(kTimingRegimes);
 }
 
 QStringList stopReasonNames()
 {
-    return namesIn(kStopReasons);
+    return detail::namesIn(kStopReasons);
 }
 
 QStringList buildKindNames()
 {
-    return namesIn(kBuildKinds);
+    return detail::namesIn(kBuildKinds);
 }
 
 QStringList tf32RoundingNames()
 {
-    return namesIn(kTf32Roundings);
+    return detail::namesIn(kTf32Roundings);
 }
 
 QString quotedNames(const QStringList &names)
@@ -218,7 +195,7 @@ QList<ThrottleReason> throttleReasonsFromNames(const QStringList &names)
 
 QString errorKindName(ErrorKind kind)
 {
-    return spellingIn(kErrorKinds, kind);
+    return detail::nameIn(kErrorKinds, kind);
 }
 
 std::optional<ErrorKind> errorKindFromName(const QString &name)
