@@ -73,7 +73,7 @@ private slots:
             {Workspace::Ladder, {"runtimeChart", "rooflineView", "resultsTable"}},
             {Workspace::Kernel, {"mappingView", "mappingTabs", "parameterPanel"}},
             {Workspace::Counters, {"accessCheckView", "counterRunList"}},
-            {Workspace::Sweep, {"sweepModes", "parameterPanel"}}};
+            {Workspace::Sweep, {"sweepModes"}}};
         for (const auto &[workspace, names] : expected) {
             window.workspaces()->setCurrent(workspace);
             QApplication::processEvents();
@@ -86,6 +86,33 @@ private slots:
         }
         QVERIFY(window.findChild<QSplitter *>("chartSplitter"));
         QVERIFY(window.runnerStatus().contains("Running is off"));
+    }
+
+    // The Sweep workspace shows one stage picker and one budget, the sweep form's: the parameter
+    // panel's beside them read as a choice between two. Alt+0 still shows the panel there.
+    void sweepWorkspaceShowsOneStageAndOneBudget()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.workspaces()->setCurrent(Workspace::Sweep);
+        QApplication::processEvents();
+        const auto shown = [&window](const QStringList &names) {
+            int count = 0;
+            for (const QString &name : names)
+                for (const QWidget *w : window.findChildren<QWidget *>(name))
+                    count += w->isVisible() ? 1 : 0;
+            return count;
+        };
+        QCOMPARE(shown({"stageCombo", "sweepStage"}), 1);
+        QCOMPARE(shown({"spin_budget", "sweepBudget"}), 1);
+        QVERIFY(window.findChild<QWidget *>("sweepStage")->isVisible());
+        QVERIFY(!window.workspaces()->panelShown());
+        window.workspaces()->setPanelShown(true); // Alt+0
+        QVERIFY(window.findChild<QWidget *>("parameterPanel")->isVisible());
+        window.workspaces()->setCurrent(Workspace::Kernel);
+        QVERIFY(window.workspaces()->panelShown()); // the Kernel workspace keeps its own
     }
 
     void shortcutsExist_data()

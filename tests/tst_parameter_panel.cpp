@@ -9,12 +9,14 @@
 #include <QComboBox>
 #include <QGroupBox>
 #include <QLabel>
-#include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -194,13 +196,12 @@ private slots:
         ParameterPanel panel;
         panel.setStage(StageId::Naive);
         QSignalSpy changed(&panel, &ParameterPanel::configurationChanged);
-        auto *list = panel.findChild<QListWidget *>("presetList");
-        QListWidgetItem *item = nullptr;
-        for (int i = 0; i < list->count(); ++i)
-            if (list->item(i)->data(Qt::UserRole).toString() == key)
-                item = list->item(i);
-        QVERIFY(item);
-        emit list->itemClicked(item);
+        auto *combo = panel.findChild<QComboBox *>("presetCombo");
+        QVERIFY(combo);
+        QCOMPARE(combo->currentIndex(), -1); // the stage's defaults are no preset
+        const int index = combo->findData(key);
+        QVERIFY(index >= 0);
+        emit combo->activated(index); // as a click in its popup
         const Preset *preset = findPreset(key.toStdString());
         QCOMPARE(panel.config().stage, preset->stage);
         QCOMPARE(panel.config().params, preset->params);
@@ -208,7 +209,8 @@ private slots:
         QVERIFY2(panel.isValid(), qPrintable(panel.violationText()));
         QVERIFY(changed.count() >= 1);
         QCOMPARE(changed.last()[0].value<RunConfig>(), panel.config());
-        QVERIFY(item->isSelected());
+        QCOMPARE(combo->currentIndex(), index);
+        QCOMPARE(combo->toolTip(), combo->itemData(index, Qt::ToolTipRole).toString());
     }
 
     void editingAPresetMakesItCustom()
@@ -223,6 +225,45 @@ private slots:
         panel.setParam("BK", 8); // the same values again, but the run is the user's own edit now
         QCOMPARE(panel.config().presetKey, QString());
         QCOMPARE(panel.config().params, findPreset("worklog-2")->params);
+    }
+
+    // At 1280x800 the panel beside the Kernel workspace has about 700 px of height: everything it
+    // offers is there without scrolling, the measurement settings one tab away (they sat below the
+    // fold under a presets list that showed seven entries), and the whole preset list opens at once.
+    void everyControlReachableWithoutScrollingAt1280x800()
+    {
+        QScrollArea scroll; // as the window holds it
+        auto *owned = new ParameterPanel; // the scroll area's
+        ParameterPanel &panel = *owned;
+        scroll.setWidgetResizable(true);
+        scroll.setWidget(owned);
+        scroll.resize(340, 700);
+        scroll.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+        auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("panelTabs"));
+        QVERIFY(tabs);
+        for (const StageInfo &stage : stages()) { // the most parameters any stage has
+            panel.setStage(StageId(std::string_view(stage.key)));
+            for (int tab = 0; tab < tabs->count(); ++tab) {
+                tabs->setCurrentIndex(tab);
+                QApplication::processEvents();
+                QVERIFY2(scroll.verticalScrollBar()->maximum() == 0,
+                         qPrintable(QStringLiteral("%1, tab %2: %3 px to scroll")
+                                        .arg(QString::fromStdString(stage.key))
+                                        .arg(tab)
+                                        .arg(scroll.verticalScrollBar()->maximum())));
+            }
+        }
+        tabs->setCurrentIndex(tabs->indexOf(
+            panel.findChild<QWidget *>(QStringLiteral("regimeCombo"))->parentWidget()->parentWidget()));
+        QApplication::processEvents();
+        for (const char *name :
+             {"regimeCombo", "spin_budget", "noiseCombo", "countersCheck", "carveoutCombo"})
+            QVERIFY2(panel.findChild<QWidget *>(QLatin1String(name))->isVisible(), name);
+        QVERIFY(panel.findChild<QWidget *>(QStringLiteral("runButton"))->isVisible());
+        auto *presets = panel.findChild<QComboBox *>(QStringLiteral("presetCombo"));
+        QCOMPARE(presets->count(), int(gemmscope::presets().size()));
+        QVERIFY(presets->maxVisibleItems() >= presets->count());
     }
 
     void stagePickerListsTheLadderWithSeedSteps()
@@ -456,16 +497,15 @@ private slots:
     {
         ParameterPanel panel;
         auto *t4 = panel.findChild<QLabel *>(QStringLiteral("presetT4Note"));
-        QVERIFY(t4 && t4->text().contains(QStringLiteral("published in the worklog")));
-        auto *list = panel.findChild<QListWidget *>(QStringLiteral("presetList"));
-        QVERIFY(qobject_cast<PresetItemDelegate *>(list->itemDelegate()));
+        QVERIFY(t4 && t4->toolTip().contains(QStringLiteral("the worklog published")));
+        auto *combo = panel.findChild<QComboBox *>(QStringLiteral("presetCombo"));
+        QVERIFY(qobject_cast<PresetItemDelegate *>(combo->itemDelegate()));
         int timed = 0;
-        const QFontMetrics metrics(list->font());
-        for (int i = 0; i < list->count(); ++i) {
-            const QString time = list->item(i)->data(PresetItemDelegate::TimeRole).toString();
+        const QFontMetrics metrics(combo->font());
+        for (int i = 0; i < combo->count(); ++i) {
+            const QString time = combo->itemData(i, PresetItemDelegate::TimeRole).toString();
             // The time in a column of its own, beside the name's, never wrapped into the name.
-            QVERIFY2(!list->item(i)->text().contains(QStringLiteral("T4")),
-                     qPrintable(list->item(i)->text()));
+            QVERIFY2(!combo->itemText(i).contains(QStringLiteral("T4")), qPrintable(combo->itemText(i)));
             if (time.isEmpty())
                 continue;
             ++timed;
@@ -474,10 +514,13 @@ private slots:
             const auto [name, column] = PresetItemDelegate::columns(QRect(0, 0, 300, 60), metrics, time);
             QVERIFY(!name.intersects(column) && name.width() > 150);
             QVERIFY(metrics.horizontalAdvance(time) <= column.width());
-            QVERIFY(list->item(i)->toolTip().contains(QStringLiteral("published in the worklog")));
+            QVERIFY(combo->itemData(i, Qt::ToolTipRole)
+                        .toString()
+                        .contains(QStringLiteral("published in the worklog")));
         }
         QCOMPARE(timed, 10); // steps 0-8 with 5a and 5b
         // A wrapped name belongs to its preset: rows banded in a shade the eye sees.
+        QAbstractItemView *list = combo->view();
         QVERIFY(list->alternatingRowColors());
         const QColor base = list->palette().color(QPalette::Base);
         const QColor band = list->palette().color(QPalette::AlternateBase);

@@ -258,10 +258,10 @@ private slots:
                  QStringLiteral("25.0 %"));
         // A run recorded before conditions existed, and a published one, say what they are.
         m_session->addOrUpdate(run("old", "naive", 9.0));
-        // Not "unknown" on every row, which read like a verdict, nor an empty clock: the
-        // conditions were not recorded, and the tooltip says why.
+        // Not "unknown" on every row, which read like a verdict, nor "not recorded", which left
+        // open what was not: the check was not made, for want of a clock log; the tooltip says why.
         QCOMPARE(m_model->index(m_model->rowOf("old"), ResultsModel::TrustColumn).data().toString(),
-                 QStringLiteral("not recorded"));
+                 QStringLiteral("not checked (no clock log)"));
         QCOMPARE(m_model->index(m_model->rowOf("old"), ResultsModel::ClockColumn).data().toString(),
                  QStringLiteral("—"));
         QVERIFY(m_model->index(m_model->rowOf("old"), ResultsModel::ClockColumn)
@@ -271,6 +271,20 @@ private slots:
         m_session->addOrUpdate(run("t4", "naive", 9.0, 1024, "worklog"));
         QCOMPARE(m_model->index(m_model->rowOf("t4"), ResultsModel::TrustColumn).data().toString(),
                  QStringLiteral("published"));
+        // The origin in words a newcomer reads: the file's "worklog" alone did not say that the
+        // number is not ours; the header names the documents.
+        QCOMPARE(m_model->index(m_model->rowOf("t4"), ResultsModel::OriginColumn).data().toString(),
+                 QStringLiteral("published (worklog)"));
+        QCOMPARE(m_model->index(m_model->rowOf("old"), ResultsModel::OriginColumn).data().toString(),
+                 QStringLiteral("measured"));
+        const QString originTip =
+            m_model->headerData(ResultsModel::OriginColumn, Qt::Horizontal, Qt::ToolTipRole).toString();
+        QVERIFY2(originTip.contains(QStringLiteral("GEMM optimization worklog")) &&
+                     originTip.contains(QStringLiteral("NVIDIA T4")),
+                 qPrintable(originTip));
+        QVERIFY(m_model->headerData(ResultsModel::CodeColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("shared-memory tiling guide")));
     }
 
     // Shared memory per block counts the dynamic bytes the launch passes: the TMA stage's 193 KiB
@@ -410,7 +424,7 @@ private slots:
 
     // The exported CSV holds numbers, the unit in the column's name: the full ladder's times,
     // TFLOP/s and percentages read back as numbers equal to the runs', never "8.128 ms" or
-    // "14 % (registers)"; % of cuBLAS TF32 for the tensor-core stages alone.
+    // "14 % (limited by registers)"; % of cuBLAS TF32 for the tensor-core stages alone.
     void csvHoldsNumbersWithUnitsInTheHeader()
     {
         QString error;
@@ -478,10 +492,10 @@ private slots:
             if (r.presetKey == QLatin1String("tf32-wgmma-tma")) {
                 sawTma = true;
                 QCOMPARE(r.occupancyLimiter, QStringLiteral("registers"));
-                QCOMPARE(cell, QStringLiteral("14 % (shared memory)"));
+                QCOMPARE(cell, QStringLiteral("14 % (limited by shared memory)"));
             }
             if (r.presetKey == QLatin1String("fp32-tuned")) // 247 registers bind alone
-                QCOMPARE(cell, QStringLiteral("13 % (registers)"));
+                QCOMPARE(cell, QStringLiteral("13 % (limited by registers)"));
         }
         QVERIFY(sawTma);
     }

@@ -412,7 +412,7 @@ private slots:
             const auto cell = [&](int column, int role = Qt::DisplayRole) {
                 return model->index(row, column).data(role).toString();
             };
-            QCOMPARE(cell(RM::TrustColumn), QStringLiteral("not recorded"));
+            QCOMPARE(cell(RM::TrustColumn), QStringLiteral("not checked (no clock log)"));
             QVERIFY(!cell(RM::TrustColumn, Qt::ToolTipRole).isEmpty());
             QCOMPARE(cell(RM::ClockColumn), QStringLiteral("—"));
             QVERIFY(cell(RM::ClockColumn, Qt::ToolTipRole).contains(QStringLiteral("nominal 1980 MHz")));
@@ -435,6 +435,71 @@ private slots:
     }
 
 private:
+    // A column with one value on every row (this session: one size, one GPU, one origin, one
+    // trust, every run ok) is hidden at every size, its value said once in the header's tooltip;
+    // the columns whose values differ are shown in their fixed order of priority up to the first
+    // that does not fit, so a wider window shows more of the same columns, never others. (Size,
+    // Origin, GPU and Trust took the room of the TFLOP/s and the p20–p80 range, and the choice
+    // changed with the width.)
+    void oneValueColumnsHiddenTheRestInPriorityOrder()
+    {
+        const QList<int> priority{RM::PercentOfCublasTf32Column,
+                                  RM::TrustColumn,
+                                  RM::RelErrorColumn,
+                                  RM::StatusColumn,
+                                  RM::ClockColumn,
+                                  RM::SizeColumn,
+                                  RM::OriginColumn,
+                                  RM::GpuColumn,
+                                  RM::TimeColumn};
+        QList<int> narrower;
+        for (const QSize &size : {QSize(1280, 800), QSize(1440, 900), QSize(1920, 1080)}) {
+            MainWindow window(options());
+            openFullLadder(window, size);
+            QTableView *table = window.resultsView();
+            const QAbstractItemModel *model = table->model();
+            const auto oneValue = [model](int column) {
+                for (int row = 1; row < model->rowCount(); ++row)
+                    if (model->index(row, column).data() != model->index(0, column).data())
+                        return false;
+                return true;
+            };
+            for (const int column : {RM::SizeColumn, RM::GpuColumn, RM::OriginColumn, RM::TrustColumn}) {
+                QVERIFY2(oneValue(column), qPrintable(QString::number(column)));
+                QVERIFY2(table->isColumnHidden(column), qPrintable(QString::number(column)));
+            }
+            const QString tip = table->horizontalHeader()->toolTip();
+            QVERIFY2(tip.contains(QStringLiteral("All runs")) && tip.contains(QStringLiteral("4096³")) &&
+                         tip.contains(QStringLiteral("NVIDIA H200")),
+                     qPrintable(tip));
+            QVERIFY(!table->isColumnHidden(RM::SpreadColumn)); // with the median it frames
+            QList<int> shown;
+            bool gap = false;
+            for (const int column : priority) {
+                if (oneValue(column))
+                    continue;
+                if (table->isColumnHidden(column)) {
+                    gap = true;
+                    continue;
+                }
+                QVERIFY2(!gap, qPrintable(QStringLiteral("column %1 shown after a hidden one").arg(column)));
+                shown << column;
+            }
+            for (const int column : std::as_const(narrower))
+                QVERIFY2(shown.contains(column), qPrintable(QString::number(column)));
+            narrower = shown;
+            // The Counters run list: the same rule, its speed before anything the same on every row.
+            QTableView *list = window.findChild<QTableView *>(QStringLiteral("counterRunList"));
+            window.workspaces()->setCurrent(Workspace::Counters);
+            QApplication::processEvents();
+            QApplication::processEvents();
+            for (const int column : {RM::SizeColumn, RM::GpuColumn, RM::OriginColumn})
+                QVERIFY2(list->isColumnHidden(column), qPrintable(QString::number(column)));
+            if (size.width() >= 1440)
+                QVERIFY(!list->isColumnHidden(RM::TflopsColumn));
+        }
+    }
+
     static void sizes_data()
     {
         QTest::addColumn<QSize>("size");

@@ -98,6 +98,7 @@ private slots:
     void cellClickSaysWhatItLoaded();
     void textFromFilesIsPlainInEveryLabel();
     void aUsersKernelIsSweptOnceThePanelHasIt();
+    void formNamesTheValuesItKeepsFixed();
 
 private:
     QTemporaryDir m_dir;
@@ -469,6 +470,41 @@ void TestSweepView::aUsersKernelIsSweptOnceThePanelHasIt()
     QVERIFY2(axes.join(QLatin1Char(',')).contains(QStringLiteral("BM")), qPrintable(axes.join(',')));
     view.setBaseConfig(panel); // listed once
     QCOMPARE(stage->findText(QStringLiteral("Swept kernel (your kernel)")), stage->currentIndex());
+}
+
+// The parameter panel is hidden in the Sweep workspace, so the form says the values it keeps
+// fixed ("the panel's values" pointed at a panel not on screen), and follows the axes chosen.
+void TestSweepView::formNamesTheValuesItKeepsFixed()
+{
+    Session session;
+    test::ControlledSweepView view(&session);
+    RunConfig configured;
+    configured.stage = StageId::Coalesced;
+    configured.params = defaultParams(StageId::Coalesced);
+    configured.params["BK"] = 16;
+    view.setBaseConfig(configured);
+    auto *rest = view.findChild<QComboBox *>(QStringLiteral("sweepRest"));
+    auto *x = view.findChild<QComboBox *>(QStringLiteral("sweepX"));
+    auto *y = view.findChild<QComboBox *>(QStringLiteral("sweepY"));
+    QCOMPARE(x->currentText(), QStringLiteral("BM"));
+    QCOMPARE(y->currentText(), QStringLiteral("BN"));
+    QCOMPARE(rest->itemText(0), QStringLiteral("fixed: BK=16 TM=%1 TN=%2")
+                                    .arg(configured.params.at("TM"))
+                                    .arg(configured.params.at("TN")));
+    y->setCurrentIndex(y->findText(QStringLiteral("BK")));
+    QCOMPARE(rest->itemText(0), QStringLiteral("fixed: BN=%1 TM=%2 TN=%3")
+                                    .arg(configured.params.at("BN"))
+                                    .arg(configured.params.at("TM"))
+                                    .arg(configured.params.at("TN")));
+    const QString origin = view.findChild<QLabel *>(QStringLiteral("sweepOrigin"))->text();
+    QVERIFY2(origin.contains(QStringLiteral("Alt+0")) &&
+                 !origin.contains(QStringLiteral("follows the parameter panel")),
+             qPrintable(origin));
+    // Another stage than the configured one keeps that stage's defaults, and says so.
+    auto *stage = view.findChild<QComboBox *>(QStringLiteral("sweepStage"));
+    QVERIFY(stage->findData(QStringLiteral("naive")) >= 0);
+    stage->setCurrentIndex(stage->findData(QStringLiteral("naive")));
+    QCOMPARE(rest->itemText(0), QStringLiteral("fixed (the stage's defaults)"));
 }
 
 QTEST_MAIN(TestSweepView)

@@ -96,11 +96,12 @@ void SweepView::buildForm()
     m_y->setObjectName(QStringLiteral("sweepY"));
     m_rest = new QComboBox;
     m_rest->setObjectName(QStringLiteral("sweepRest"));
-    m_rest->addItem(tr("fixed (the panel's values)"));
+    m_rest->addItem(tr("fixed (as configured)"));
     m_rest->addItem(tr("best over the rest"));
     m_rest->setToolTip(
-        tr("Fixed: the other parameters keep the parameter panel's values. Best over the rest: every "
-           "combination of the other parameters is run and each cell shows its fastest."));
+        tr("Fixed: the other parameters keep the configured values (the parameter panel's, Alt+0). Best "
+           "over the rest: every combination of the other parameters is run and each cell shows its "
+           "fastest."));
     m_size = new QLineEdit(QStringLiteral("4096x4096x4096"));
     m_size->setObjectName(QStringLiteral("sweepSize"));
     m_size->setMaximumWidth(130);
@@ -127,12 +128,8 @@ void SweepView::buildForm()
     m_legend->setObjectName(QStringLiteral("sweepLegend"));
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::PlainText); // the window's text colour: a key must be readable
-    // Where the form's values come from: the stage follows the panel's, the size
-    // and budget are the sweep's own.
-    m_origin = new QLabel(
-        tr("The stage follows the parameter panel's (choose another here to sweep it). Size and budget "
-           "are the sweep's own: a short budget per configuration keeps a sweep of dozens of them "
-           "short, where the panel's budget is for one careful run."));
+    // Where the form's values come from (updateRestText).
+    m_origin = new QLabel;
     m_origin->setObjectName(QStringLiteral("sweepOrigin"));
     m_origin->setWordWrap(true);
     m_origin->setTextFormat(Qt::PlainText);
@@ -200,6 +197,8 @@ void SweepView::buildForm()
 
     connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::stageChanged);
     connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::updateRestText);
+    for (QComboBox *axis : {m_x, m_y}) // the fixed values named in the form are the other parameters
+        connect(axis, &QComboBox::currentIndexChanged, this, &SweepView::updateRestText);
     connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::redraw);
     m_panel->setExport(tr("Export sweep"),
                        exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"),
@@ -245,18 +244,31 @@ void SweepView::setBaseConfig(const RunConfig &config)
 
 void SweepView::updateRestText()
 {
-    // The panel's values apply only to the panel's stage (spec()); another stage keeps its defaults.
+    // The configured values apply only to the configured stage (spec()); another stage keeps its
+    // defaults. The values are named: the parameter panel is hidden in this workspace, so that the
+    // form is the one place a sweep is set up.
     const std::string formStage = m_stage->currentData().toString().toStdString();
-    const bool panels = m_base.stage.str() == formStage;
-    m_rest->setItemText(0, panels ? tr("fixed (the panel's values)") : tr("fixed (the stage's defaults)"));
+    const bool configured = m_base.stage.str() == formStage;
+    QStringList fixed;
+    if (configured)
+        for (const auto &[name, value] : m_base.params)
+            if (QString::fromStdString(name) != m_x->currentText() &&
+                QString::fromStdString(name) != m_y->currentText())
+                fixed << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    m_rest->setItemText(0, !configured       ? tr("fixed (the stage's defaults)")
+                           : fixed.isEmpty() ? tr("fixed (as configured)")
+                                             : tr("fixed: %1").arg(fixed.join(QLatin1Char(' '))));
     // Where the form's stage, size and budget come from.
     const QString own = tr("Size and budget are the sweep's own: a short budget per configuration keeps a "
-                           "sweep of dozens of them short, where the panel's budget is for one careful run.");
-    m_origin->setText(
-        panels ? tr("The stage follows the parameter panel's (choose another here to sweep it). %1").arg(own)
-               : tr("The stage is the shown sweep's or your choice here, not the parameter "
-                    "panel's (%1); choosing a stage in the panel brings it here. %2")
-                     .arg(stageTitleText(m_base.stage), own));
+                           "sweep of dozens of them short, where a single run's budget is for one careful "
+                           "run.");
+    m_origin->setText(configured
+                          ? tr("The stage and the fixed values start as configured in the Kernel "
+                               "workspace's parameter panel (Alt+0 shows it here too). %1")
+                                .arg(own)
+                          : tr("The stage is the shown sweep's or your choice here, not the configured "
+                               "one (%1). %2")
+                                .arg(stageTitleText(m_base.stage), own));
 }
 
 void SweepView::setSpec(const SweepSpec &spec)

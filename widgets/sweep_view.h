@@ -80,7 +80,7 @@ private:
 
     RunConfig m_base;
     bool m_hasBase = false; // the panel's configuration came once: its stage is the form's from then
-    void updateRestText();  // "fixed (the panel's values)" or "(the stage's defaults)"
+    void updateRestText();  // "fixed: BK=8 TM=4 TN=4" or "(the stage's defaults)"
     QString m_restText;     // "best over the rest", or the fixed parameters' values
     SweepSummary m_summary;
 

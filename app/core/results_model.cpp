@@ -280,7 +280,8 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
         if (!ok)
             return QString();
         // "unknown" on every row of an older session read like a verdict; it was never measured.
-        return trustOf(r).level == TrustLevel::Unknown ? tr("not recorded") : trustOf(r).word;
+        // "not recorded" left open what was not: the check could not be made, for want of a log.
+        return trustOf(r).level == TrustLevel::Unknown ? tr("not checked (no clock log)") : trustOf(r).word;
     case RelErrorColumn:
         // A measured 0 (identical to the reference) is a result; a run never verified has none.
         // Said as exact: a bare 0 on every row of FP32 kernels read as placeholder data; the
@@ -304,12 +305,11 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
             return ok ? kNothing : QString();
         return QStringLiteral("%1 %%2")
             .arg(r.occupancy * 100.0, 0, 'f', 0)
-            .arg(occupancyLimiter(r).isEmpty() ? QString()
-                                               : QStringLiteral(" (%1)").arg(occupancyLimiter(r)));
+            .arg(occupancyLimiter(r).isEmpty() ? QString() : tr(" (limited by %1)").arg(occupancyLimiter(r)));
     case GpuColumn:
         return r.gpuName;
-    case OriginColumn:
-        return r.origin;
+    case OriginColumn: // the file's word "worklog" alone did not say that the number is not ours
+        return r.origin == QLatin1String("worklog") ? tr("published (worklog)") : r.origin;
     case TimeColumn:
         return r.timestamp.isValid()
                    ? r.timestamp.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))
@@ -449,7 +449,8 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
     case OriginColumn:
         if (r.origin != QLatin1String("measured"))
             return r.origin == QLatin1String("worklog")
-                       ? tr("Published in the worklog (T4), not measured here.")
+                       ? tr("Published in the worklog (the GEMM optimization worklog whose steps 0–8 the "
+                            "ladder follows), measured on its author's NVIDIA T4, not here.")
                        : tr("Recorded earlier with gemmscope-bench, not measured here.");
         return {};
     }
@@ -505,8 +506,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr(
                 "Whether this time can be compared with another: steady (counted samples at one clock, "
                 "noise within the target), throttled (samples left out because the SM clock fell, e.g. "
-                "at the power cap), noisy (the noise stayed above the target), not recorded (timed before "
-                "GemmScope measured these conditions), published (the worklog's own T4 number). Hover a cell "
+                "at the power cap), noisy (the noise stayed above the target), not checked (no clock log: "
+                "timed before GemmScope logged clocks, power and noise), published (the worklog's own T4 "
+                "number). Hover a cell "
                 "for its "
                 "reason.");
         if (section == ClockColumn)
@@ -514,8 +516,17 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
                 "The SM clock the SMs counted while the run was timed (lowest–median over its samples), "
                 "not the nominal clock.");
         if (section == CodeColumn)
-            return tr("The run's name in the runtime chart and the roofline: the worklog's step (0–8, 5a), "
-                      "G32 the guide's tiles, + a stage past the worklog, cuBLAS and TF32 the baselines.");
+            return tr("The run's name in the runtime chart and the roofline: the step (0–8, 5a) of the "
+                      "worklog (the GEMM optimization worklog the ladder follows), G32 the tiles of the "
+                      "guide (a shared-memory tiling guide), + a stage past the worklog, cuBLAS and TF32 "
+                      "the baselines.");
+        if (section == OriginColumn)
+            return tr("Where the number comes from: measured (by GemmScope's runner on your GPU), "
+                      "published (worklog): the time the GEMM optimization worklog published for its "
+                      "step, measured on an NVIDIA T4, or recorded earlier with gemmscope-bench.");
+        if (section == OccupancyColumn)
+            return tr("The share of the SM's warp slots the kernel's blocks fill, and the resource that "
+                      "limits it (registers, shared memory, threads or blocks per SM).");
         if (section == PercentOfCublasColumn)
             return tr("Speed as a percentage of cuBLAS FP32's at the same size, origin, GPU and regime.");
         if (section == PercentOfCublasTf32Column)

@@ -48,8 +48,8 @@ QList<GlossaryEntry> entries()
          glossaryTr(
              "The two documents the ladder comes from: the worklog's optimization steps (0-8, with times "
              "published on an NVIDIA T4) and the guide's shared-memory tiling (G32, G32+1: 32x32 tiles, "
-             "+1 a padded tile). \"Published\" numbers are theirs, measured on the T4; \"measured\" ones "
-             "are this runner's on your GPU."),
+             "+1 a padded tile). \"Published\" numbers are theirs, measured on the T4 (the Origin column "
+             "says \"published (worklog)\"); \"measured\" ones are this runner's on your GPU."),
          glossaryTr("Ladder; parameter panel presets")},
         {glossaryTr("Stage codes"),
          glossaryTr(
@@ -101,8 +101,8 @@ QList<GlossaryEntry> entries()
          glossaryTr("parameter panel; results")},
         {glossaryTr("Occupancy, limiter"),
          glossaryTr(
-             "Warps resident on an SM against the most it can hold, and what stops more blocks fitting: "
-             "registers, shared memory, threads or the block limit."),
+             "Warps resident on an SM against the most it can hold, and what stops more blocks fitting, "
+             "said as \"limited by\" it: registers, shared memory, threads or the block limit."),
          glossaryTr("Ladder: table; compile report")},
         {glossaryTr("Blocks per SM, L1 / shared (carve-out)"),
          glossaryTr(
@@ -126,7 +126,8 @@ QList<GlossaryEntry> entries()
          glossaryTr(
              "Noise is the samples' standard deviation over their mean. Trust reads steady (noise at or "
              "under the target), noisy (above it) or throttled (samples left out). Runs measured before "
-             "GemmScope recorded conditions, and the worklog's published T4 rows, have no trust mark."),
+             "GemmScope logged clocks, power and noise read \"not checked (no clock log)\"; the worklog's "
+             "published T4 rows have no trust mark."),
          glossaryTr("Ladder: table, charts")},
         {glossaryTr("CUPTI"),
          glossaryTr("NVIDIA's profiling interface: the runner reads hardware counters (bytes, requests, "

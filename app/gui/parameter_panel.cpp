@@ -16,12 +16,12 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStylePainter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace gemmscope {
@@ -88,13 +88,11 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
     qRegisterMetaType<gemmscope::RunConfig>();
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(buildStageSection());
-    layout->addWidget(buildPresetSection(), 1);
-    layout->addWidget(buildParameterSection());
-    layout->addWidget(buildSizeSection());
-    layout->addWidget(buildMeasurementSection());
+    layout->addWidget(buildTabs());
     m_runButton = new QPushButton(tr("Run"));
     m_runButton->setObjectName(QStringLiteral("runButton"));
     layout->addWidget(m_runButton);
+    layout->addStretch(1); // Run right under the settings it runs, the room below
     connectStageAndPresets();
     connectSizeAndBudget();
     connectMeasurement();
@@ -275,15 +273,12 @@ void ParameterPanel::syncControlsFromConfig()
         row.spin->setValue(value);
         row.slider->setValue(nearestIndex(row.values, value));
     }
-    for (int i = 0; i < m_presetList->count(); ++i) {
-        QListWidgetItem *item = m_presetList->item(i);
-        const bool current = item->data(Qt::UserRole).toString() == m_config.presetKey;
-        item->setSelected(current);
-        if (current)
-            m_presetList->setCurrentItem(item);
-    }
-    if (m_config.presetKey.isEmpty())
-        m_presetList->clearSelection();
+    // None current (the placeholder) for the user's own values.
+    m_presetCombo->setCurrentIndex(
+        m_config.presetKey.isEmpty() ? -1 : m_presetCombo->findData(m_config.presetKey));
+    m_presetCombo->setToolTip(m_presetCombo->currentIndex() < 0
+                                  ? m_presetCombo->placeholderText()
+                                  : m_presetCombo->currentData(Qt::ToolTipRole).toString());
     const auto presets = sizePresets();
     int sizeIndex = int(presets.size()); // "Custom"
     for (int i = 0; i < presets.size(); ++i)

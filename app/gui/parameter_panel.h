@@ -1,8 +1,11 @@
 // The left-hand panel: stage picker (the ladder in order, with the seed step each stage
-// reproduces), one slider + spin box per tile parameter from the catalog, presets one click away,
-// problem size and timing options. Validates live with gemmscope::violations(): each sentence sits
-// beside the field it names first (BM, TM, M...) as well as in the list under the parameters, and
-// Run is disabled while there are any. A value typed outside a spin box's range is refused with a
+// reproduces) and the presets in a combo under it, then two tabs, Parameters (one slider + spin box
+// per tile parameter from the catalog, and the problem size) and Measurement (timing, counters, the
+// build and launch experiments), and Run. Tabs rather than one long column: at 1280x800 the
+// measurement settings sat below the fold and the presets list showed seven of its entries.
+// Validates live with gemmscope::violations(): each sentence sits beside the field it names first
+// (BM, TM, M...) as well as in the list under the parameters, and Run is disabled while there are
+// any. A value typed outside a spin box's range is refused with a
 // sentence beside the field ("BM is at most 256: 999 was not taken."), never silently.
 #pragma once
 
@@ -16,7 +19,7 @@ class QComboBox;
 class QFormLayout;
 class QGroupBox;
 class QLabel;
-class QListWidget;
+class QTabWidget;
 class QPushButton;
 class QSlider;
 class QSpinBox;
@@ -54,7 +57,8 @@ signals:
 private:
     // The panel's sections, top to bottom; each builds its group and fills its members.
     QGroupBox *buildStageSection();
-    QGroupBox *buildPresetSection();
+    QWidget *buildPresetRow();
+    QTabWidget *buildTabs();
     QGroupBox *buildParameterSection();
     QGroupBox *buildSizeSection();
     QGroupBox *buildMeasurementSection();
@@ -84,7 +88,8 @@ private:
 
     QComboBox *m_stageCombo;
     QLabel *m_stageSummary;
-    QListWidget *m_presetList;
+    QComboBox *m_presetCombo; // item data: the preset's key; none current for the user's own values
+    QTabWidget *m_tabs;       // Parameters | Measurement
     QFormLayout *m_paramForm;
     QWidget *m_paramBox;
     struct ParamRow {

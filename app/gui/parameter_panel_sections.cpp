@@ -1,5 +1,6 @@
-// The parameter panel's sections, top to bottom (stage, presets, parameters, problem size,
-// measurement), each built by one function, and what their controls change once built.
+// The parameter panel's sections, top to bottom (stage and presets, then the Parameters tab's
+// parameters and problem size and the Measurement tab's settings), each built by one function, and what their
+// controls change once built.
 #include "parameter_panel.h"
 
 #include "limit_spin_box.h"
@@ -7,14 +8,15 @@
 #include "plain_text.h"
 #include "preset_item_delegate.h"
 
+#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace gemmscope {
@@ -46,62 +48,93 @@ QGroupBox *ParameterPanel::buildStageSection()
     m_stageSummary->setForegroundRole(QPalette::PlaceholderText);
     stageLayout->addWidget(m_stageCombo);
     stageLayout->addWidget(m_stageSummary);
+    stageLayout->addWidget(buildPresetRow());
     return stageBox;
 }
 
-QGroupBox *ParameterPanel::buildPresetSection()
+// The presets in a combo under the stage: one row, every preset in its popup at once (as a list it
+// took a third of the panel and showed seven of them at 1280x800). The popup's rows hold the name
+// and, in a column of their own, the T4 time the worklog published (PresetItemDelegate).
+QWidget *ParameterPanel::buildPresetRow()
 {
-    auto *presetBox = new QGroupBox(tr("Presets"));
-    auto *presetLayout = new QVBoxLayout(presetBox);
-    // The times beside the presets are the worklog's, on its T4: published, not measured here.
-    auto *t4Note = new QLabel(tr("T4: the runtime published in the worklog (NVIDIA T4), for comparison."));
-    t4Note->setObjectName(QStringLiteral("presetT4Note"));
-    t4Note->setWordWrap(true);
-    t4Note->setForegroundRole(QPalette::PlaceholderText);
-    presetLayout->addWidget(t4Note);
-    m_presetList = new QListWidget;
-    m_presetList->setObjectName(QStringLiteral("presetList"));
+    auto *combo = new ElidingComboBox;
+    m_presetCombo = combo;
+    combo->setObjectName(QStringLiteral("presetCombo"));
+    combo->setPlaceholderText(tr("None: your own values"));
     for (const Preset &p : presets()) {
-        auto *item = new QListWidgetItem(QString::fromStdString(p.title), m_presetList);
-        item->setData(Qt::UserRole, QString::fromStdString(p.key));
+        combo->addItem(QString::fromStdString(p.title), QString::fromStdString(p.key));
+        const int index = combo->count() - 1;
         if (p.worklogT4Ms)
-            item->setData(PresetItemDelegate::TimeRole, tr("T4 %1 ms").arg(*p.worklogT4Ms, 0, 'f', 2));
-        item->setToolTip(
+            combo->setItemData(index, tr("T4 %1 ms").arg(*p.worklogT4Ms, 0, 'f', 2),
+                               PresetItemDelegate::TimeRole);
+        combo->setItemData(
+            index,
             tr("%1\n%2 — source: %3%4")
                 .arg(QString::fromStdString(p.title), QString::fromStdString(p.key),
                      QString::fromStdString(p.source),
-                     p.worklogT4Ms
-                         ? tr("\nT4: %1 ms, published in the worklog (measured on an NVIDIA T4, not here)")
-                               .arg(*p.worklogT4Ms, 0, 'f', 2)
-                         : QString()));
+                     p.worklogT4Ms ? tr("\nT4: %1 ms, published in the worklog (the GEMM optimization "
+                                        "worklog the ladder follows; measured on an NVIDIA T4, not here)")
+                                         .arg(*p.worklogT4Ms, 0, 'f', 2)
+                                   : QString()),
+            Qt::ToolTipRole);
     }
-    m_presetList->setMinimumHeight(160);
-    m_presetList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Whole names, wrapped in their column beside the T4 times' (PresetItemDelegate): a name cut in
-    // the middle ("Step 1: shared-memor… 16") loses its meaning.
-    m_presetList->setItemDelegate(new PresetItemDelegate(m_presetList));
-    m_presetList->setWordWrap(true);
-    m_presetList->setTextElideMode(Qt::ElideNone);
-    m_presetList->setResizeMode(QListView::Adjust);
-    m_presetList->setUniformItemSizes(false);
+    combo->setItemDelegate(new PresetItemDelegate(combo));
+    combo->setMaxVisibleItems(combo->count()); // the whole list at once, no scrolling in the popup
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(12);
     // Banded rows: a wrapped name stays with its preset. The style's
     // alternate base (#f7f7f7 on white) is too faint to band: a tenth of the highlight.
-    m_presetList->setAlternatingRowColors(true);
-    QPalette banded = m_presetList->palette();
+    QAbstractItemView *popup = combo->view();
+    popup->setAlternatingRowColors(true);
+    QPalette banded = popup->palette();
     const QColor base = banded.color(QPalette::Base), highlight = banded.color(QPalette::Highlight);
     banded.setColor(QPalette::AlternateBase,
                     QColor::fromRgbF(0.88f * base.redF() + 0.12f * highlight.redF(),
                                      0.88f * base.greenF() + 0.12f * highlight.greenF(),
                                      0.88f * base.blueF() + 0.12f * highlight.blueF()));
-    m_presetList->setPalette(banded);
-    presetLayout->addWidget(m_presetList);
-    return presetBox;
+    popup->setPalette(banded);
+    auto *row = new QWidget;
+    auto *rowLayout = new QHBoxLayout(row);
+    rowLayout->setContentsMargins(0, 0, 0, 0);
+    auto *label = new QLabel(tr("Preset"));
+    label->setToolTip(tr("A stage with the tile parameters of a worklog step, the guide or a tuned "
+                         "configuration. The times beside them (T4) are the ones the worklog published, "
+                         "measured on an NVIDIA T4, for comparison: not measured here."));
+    label->setObjectName(QStringLiteral("presetT4Note"));
+    rowLayout->addWidget(label);
+    rowLayout->addWidget(combo, 1);
+    return row;
+}
+
+// The two tabs under the stage: what is run (tile parameters, problem size) and how it is
+// measured. Each is a page as tall as its contents; the panel never needs to scroll at 1280x800.
+QTabWidget *ParameterPanel::buildTabs()
+{
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("panelTabs"));
+    m_tabs->setDocumentMode(true);
+    auto *kernelPage = new QWidget;
+    auto *kernelLayout = new QVBoxLayout(kernelPage);
+    kernelLayout->setContentsMargins(0, 4, 0, 0);
+    kernelLayout->addWidget(buildParameterSection());
+    kernelLayout->addWidget(buildSizeSection());
+    kernelLayout->addStretch(1);
+    m_tabs->addTab(kernelPage, tr("Parameters"));
+    m_tabs->setTabToolTip(0, tr("The stage's tile parameters and the problem size of the next run."));
+    auto *measurementPage = new QWidget;
+    auto *measurementLayout = new QVBoxLayout(measurementPage);
+    measurementLayout->setContentsMargins(0, 4, 0, 0);
+    measurementLayout->addWidget(buildMeasurementSection());
+    measurementLayout->addStretch(1);
+    m_tabs->addTab(measurementPage, tr("Measurement"));
+    m_tabs->setTabToolTip(1, tr("Time budget, regime, noise target, counters and the launch experiments."));
+    return m_tabs;
 }
 
 // Tile parameters, rebuilt for each stage (buildParamRows), and the violations under them.
 QGroupBox *ParameterPanel::buildParameterSection()
 {
-    auto *paramGroup = new QGroupBox(tr("Parameters"));
+    auto *paramGroup = new QGroupBox(tr("Tile parameters"));
     auto *paramGroupLayout = new QVBoxLayout(paramGroup);
     m_paramBox = new QWidget;
     m_paramForm = new QFormLayout(m_paramBox);
@@ -151,7 +184,7 @@ QGroupBox *ParameterPanel::buildSizeSection()
 // Measurement: timing, counters, the build and launch experiments.
 QGroupBox *ParameterPanel::buildMeasurementSection()
 {
-    auto *timingGroup = new QGroupBox(tr("Measurement"));
+    auto *timingGroup = new QGroupBox(tr("How the next run is timed and built"));
     auto *form = new QFormLayout(timingGroup);
     addTimingRows(form);
     addBuildRows(form);
@@ -273,8 +306,8 @@ void ParameterPanel::connectStageAndPresets()
         if (!m_syncing && index >= 0)
             setStage(StageId(m_stageCombo->itemData(index).toString().toStdString()));
     });
-    connect(m_presetList, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem *item) { applyPreset(item->data(Qt::UserRole).toString()); });
+    connect(m_presetCombo, &QComboBox::activated, this,
+            [this](int index) { applyPreset(m_presetCombo->itemData(index).toString()); });
 }
 
 // A spin box's refused value says its limit beside the field (`note`) until a value is taken.

@@ -34,6 +34,8 @@ public:
     static constexpr int kFaceRole = Qt::UserRole + 1;
     QString faceText() const
     {
+        if (currentIndex() < 0)
+            return placeholderText();
         const QString face = currentData(kFaceRole).toString();
         return face.isEmpty() ? currentText() : face;
     }

@@ -43,10 +43,17 @@ std::pair<QRect, QRect> PresetItemDelegate::columns(const QRect &rect, const QFo
 QSize PresetItemDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     const QFontMetrics metrics(option.font);
-    const auto [name, time] = columns(QRect(0, 0, rowWidth(option), 1 << 20), metrics, timeOf(index));
-    const QRect text = metrics.boundingRect(name, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
-                                            index.data(Qt::DisplayRole).toString());
-    return {rowWidth(option), std::max(text.height(), metrics.height()) + kPadding};
+    // As wide as the name on one line beside its time: the combo's popup takes that width, and its
+    // rows stay one line each (a row as wide as the viewport grew the popup each time it opened).
+    const QString timeText = timeOf(index);
+    const QString nameText = index.data(Qt::DisplayRole).toString();
+    const int timeWidth =
+        timeText.isEmpty() ? 0 : metrics.horizontalAdvance(QStringLiteral("T4 000.00 ms")) + kGap;
+    const int natural = metrics.horizontalAdvance(nameText) + timeWidth + 2 * kPadding + 1;
+    const auto [name, time] =
+        columns(QRect(0, 0, std::max(rowWidth(option), natural), 1 << 20), metrics, timeText);
+    const QRect text = metrics.boundingRect(name, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, nameText);
+    return {natural, std::max(text.height(), metrics.height()) + kPadding};
 }
 
 void PresetItemDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,

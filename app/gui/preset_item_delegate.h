@@ -1,4 +1,4 @@
-// The Presets list's rows: the preset's name, wrapped in its own column, and the worklog's T4 time
+// The preset combo's rows: the preset's name, wrapped in its own column, and the worklog's T4 time
 // right-aligned beside its first line in the placeholder colour. As one wrapped text the times broke
 // onto lines of their own at one width and not at another, and read as items;
 // in a column of their own they read as the table they are.
@@ -12,7 +12,8 @@ class PresetItemDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:
     // The role holding a row's time text ("T4 956.41 ms"); empty where the worklog has none.
-    static constexpr int TimeRole = Qt::UserRole + 1;
+    // Past ElidingComboBox::kFaceRole (UserRole + 1): the combo's face is the name alone.
+    static constexpr int TimeRole = Qt::UserRole + 2;
 
     using QStyledItemDelegate::QStyledItemDelegate;
 

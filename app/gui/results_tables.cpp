@@ -96,26 +96,23 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     : QObject(parent), m_model(sortedModel)
 {
     m_full.view = makeTable(sortedModel, "resultsTable");
-    m_full.essential = {RM::CodeColumn,      RM::StageColumn,  RM::ParametersColumn,
-                        RM::MedianColumn,    RM::TflopsColumn, RM::PercentOfCublasColumn,
-                        RM::RegistersColumn, RM::SmemColumn,   RM::OccupancyColumn};
-    // By use: how far a time can be trusted, a failure's sentence, whether the result was right,
-    // then what usually is the same for a whole session. Like every optional column, Trust comes
-    // first where its rows differ and last where one value fills it (a session timed before
-    // conditions were recorded says "not recorded" on every row: at 1280x800 that took the Stage
-    // column's room).
-    // The p20–p80 range before them: the runtime chart's whiskers show it too, and at 1280x800 its
-    // room names the stages (the chart's bars carry codes only there).
-    // The tensor-core stages against cuBLAS TF32 first: on their rows the ladder's last question.
+    // The p20–p80 range with the median it frames (the runtime chart's whiskers): at 1280x800 it
+    // gave way while the parameters stood whole, which their tooltip holds anyway.
+    m_full.essential = {RM::CodeColumn,   RM::StageColumn,    RM::ParametersColumn,      RM::MedianColumn,
+                        RM::SpreadColumn, RM::TflopsColumn,   RM::PercentOfCublasColumn, RM::RegistersColumn,
+                        RM::SmemColumn,   RM::OccupancyColumn};
+    // In a fixed order of priority, what tells runs apart first: the tensor-core stages against
+    // cuBLAS TF32, how far a time can be trusted,
+    // whether the result was right, a failure's sentence, then what usually is the same for a whole
+    // session. A column with one value on every row is hidden whatever the width (layoutColumns).
     m_full.optional = {RM::PercentOfCublasTf32Column,
-                       RM::SpreadColumn,
                        RM::TrustColumn,
-                       RM::StatusColumn,
                        RM::RelErrorColumn,
+                       RM::StatusColumn,
+                       RM::ClockColumn,
                        RM::SizeColumn,
                        RM::OriginColumn,
                        RM::GpuColumn,
-                       RM::ClockColumn,
                        RM::TimeColumn};
     m_full.textFirst = RM::ParametersColumn; // the BK that tells the `__restrict__` rows apart
     m_runList.view = makeTable(sortedModel, "counterRunList");
@@ -126,9 +123,8 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     m_runList.view->verticalHeader()->setDefaultSectionSize(
         RunListDelegate::rowHeight(m_runList.view->fontMetrics()));
     m_runList.essential = {RM::CodeColumn, RM::StageColumn, RM::MedianColumn};
-    // Its speed first where there is room (at 1920 the list showed a Size and an Origin the same on
-    // every row and hid the TFLOP/s); then where it was measured: a published
-    // T4 time next to an H200 one must not read as the same GPU's.
+    // Its speed first where there is room; then where it was measured, where rows differ: a
+    // published T4 time next to an H200 one must not read as the same GPU's.
     m_runList.optional = {RM::TflopsColumn, RM::OriginColumn, RM::SizeColumn, RM::GpuColumn};
     m_runList.textFirst = RM::StageColumn; // the code and the time tell its rows apart
     // The list is narrow and the time is what tells runs apart: right after the stage.
@@ -351,32 +347,29 @@ void ResultsTables::layoutColumns(Table &table)
         shown << column;
         (isTextColumn(column) ? textNeed : fixed) += width(table, column);
     }
-    // The columns left to the width: those whose values differ between rows before those with
-    // one value on every row, each shown when it fits whole beside the text at its full width.
+    // The columns left to the width, in their fixed order of priority: a column with one value on
+    // every row is not among them (the header's tooltip says that value once, commonValuesText),
+    // and the first that does not fit ends the list, so that a wider window shows more of the same
+    // columns, never others (skipping a wide one for a narrow one showed Size and GPU at one width
+    // and the p20–p80 range at another).
+    const bool severalRows = m_model->rowCount() > 1;
     QList<int> candidates;
-    for (const bool uniform : {false, true})
-        for (const int column : std::as_const(table.optional))
-            if (!table.choice.contains(column) && table.uniform.contains(column) == uniform)
-                candidates << column;
+    for (const int column : std::as_const(table.optional))
+        if (!table.choice.contains(column) && !(severalRows && table.uniform.contains(column)))
+            candidates << column;
     int room = available - fixed - textNeed;
     for (const int column : std::as_const(candidates)) {
-        if (width(table, column) <= room) {
-            shown << column;
-            room -= width(table, column);
-            fixed += width(table, column);
-        }
-    }
-    // Then the button's width: the rows run on under it, only the last title must stay clear of it
-    // (at 1280 its width stood blank in every row while columns were hidden).
-    for (const int column : std::as_const(candidates)) {
-        if (shown.contains(column))
-            continue;
+        // Beside the text at its full width; past the button's left edge where only the last
+        // title must stay clear of it (the rows run on under it).
         QList<int> more = shown;
         more << column;
-        if (fixed + width(table, column) + textNeed + buttonNeed(table, more) <= whole) {
-            shown = more;
-            fixed += width(table, column);
-        }
+        const bool fits = width(table, column) <= room ||
+                          fixed + width(table, column) + textNeed + buttonNeed(table, more) <= whole;
+        if (!fits)
+            break;
+        shown = more;
+        room -= width(table, column);
+        fixed += width(table, column);
     }
     table.applying = true;
     for (int column = 0; column < RM::ColumnCount; ++column)
@@ -448,6 +441,9 @@ void ResultsTables::layoutColumns(Table &table)
                       ? tr("%1 (%2 on every row)").arg(name, m_model->index(0, column).data().toString())
                       : name);
     }
+    // The values every row shares, said once where the columns that would repeat them are hidden.
+    const QString common = commonValuesText(view);
+    view->horizontalHeader()->setToolTip(common.isEmpty() ? QString() : plainTextAsHtml(common));
     // The values come from the session file: never markup.
     table.columnsButton->setToolTip(plainTextAsHtml(
         names.isEmpty() ? tr("Every column is shown. Click (or right-click a header) to choose columns.")
@@ -463,6 +459,21 @@ void ResultsTables::placeColumnsButton(Table &table)
     const QSize size(button->width(), std::max(header->height(), 1));
     button->setGeometry(header->width() - size.width(), 0, size.width(), size.height());
     button->raise();
+}
+
+QString ResultsTables::commonValuesText(const QTableView *view) const
+{
+    const Table *table = tableOf(view);
+    if (!table || m_model->rowCount() < 2)
+        return {};
+    QStringList shared;
+    for (const int column : std::as_const(table->optional)) {
+        const QString value = m_model->index(0, column).data().toString();
+        if (table->uniform.contains(column) && view->isColumnHidden(column) && !value.isEmpty())
+            shared << QStringLiteral("%1 %2").arg(m_model->headerData(column, Qt::Horizontal).toString(),
+                                                  value);
+    }
+    return shared.isEmpty() ? QString() : tr("All runs: %1.").arg(shared.join(QStringLiteral("; ")));
 }
 
 QList<int> ResultsTables::hiddenColumns(const QTableView *view) const

@@ -4,9 +4,11 @@
 //
 // Columns fit the table's width instead of scrolling sideways: the columns a reader needs (the
 // charts' code, the time and its trust, the numbers) are always as wide as their contents; the
-// stage name and the parameters give way (cut at their end, whole in the tooltip); the columns
-// that are often the same on every row (size, GPU, origin, time...) are shown where there is room,
-// those that differ between rows first. A column is never hidden without the header saying so: a
+// stage name and the parameters give way (cut at their end, whole in the tooltip); the optional
+// columns are shown where there is room, in a fixed order of priority up to the first that does
+// not fit (a wider window shows more of the same ones), and one whose value is the same on every
+// row is hidden at any width, its value said once in the header's tooltip ("All runs: Size 4096³;
+// GPU NVIDIA H200."). A column is never hidden without the header saying so: a
 // button at the header's right end counts the hidden columns ("3 hidden") and opens the same menu
 // as a right click on the header, where the user shows or hides any column (remembered).
 #pragma once
@@ -51,13 +53,16 @@ public:
     // them ("3 hidden"; empty when none is hidden).
     QList<int> hiddenColumns(const QTableView *table) const;
     QString hiddenColumnsText(const QTableView *table) const;
+    // The values of the hidden columns that are the same on every row, said once ("All runs: Size
+    // 4096³; GPU NVIDIA H200."): the header's tooltip. Empty where there are none.
+    QString commonValuesText(const QTableView *table) const;
 
 private:
     struct Table {
         QTableView *view = nullptr;
         QToolButton *columnsButton = nullptr; // at the header's right end: "3 hidden", the menu
         QList<int> essential;                 // always shown unless the user hides them
-        QList<int> optional;                  // shown where there is room, differing ones first
+        QList<int> optional;                  // shown where there is room, in this order
         QHash<int, bool> choice;              // the user's: shown or hidden
         int textFirst = -1;                   // the text column that grows to whole first
         QList<int> cellWidth;                 // each column's width for its cells' whole contents

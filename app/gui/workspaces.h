@@ -5,9 +5,10 @@
 //   Counters — the runs beside the selected run's hardware counters against the model;
 //   Sweep    — the parameter grid and the problem-size sweep;
 //   Editor   — the user's own kernels in a code editor (editor_workspace.h).
-// The parameter panel sits at the left of the workspaces it serves (Kernel and Sweep by default;
-// Alt+0 shows or hides it in any of them) and the selection is the window's, so the selected run
-// and the configuration follow from one workspace to the next. Any pane maximises (Ctrl+M).
+// The parameter panel sits at the left of the workspace it serves (Kernel by default; Alt+0 shows
+// or hides it in any of them: the Sweep form has its own stage, size and budget, and one stage
+// picker and one budget beside each other read as a choice between two) and the selection is the window's, so
+// the selected run and the configuration follow from one workspace to the next. Any pane maximises (Ctrl+M).
 #pragma once
 
 #include <QByteArray>
@@ -93,7 +94,7 @@ private:
     QSplitter *m_chartSplitter;    // runtime | roofline
     QSplitter *m_countersSplitter; // runs | counters
     Workspace m_current = Workspace::Ladder;
-    std::array<bool, kWorkspaces.size()> m_panelShown{false, true, false, true, false}; // per workspace
+    std::array<bool, kWorkspaces.size()> m_panelShown{false, true, false, false, false}; // per workspace
     QPointer<QWidget> m_maximised;
 };
 
