@@ -115,6 +115,28 @@ private slots:
         QVERIFY(window.workspaces()->panelShown()); // the Kernel workspace keeps its own
     }
 
+    // At 1920x1080 the Counters workspace gives its room to the counters, whose sentences wrap
+    // where narrow (half of it stood blank beside a run list as wide as they); the run list keeps
+    // what its columns need when the window grows.
+    void countersTakeTheRoomOfAWideWindow()
+    {
+        MainWindow window(options());
+        window.resize(1920, 1080);
+        window.workspaces()->applyFirstStartSizes(window.size());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.workspaces()->setCurrent(Workspace::Counters);
+        QApplication::processEvents();
+        auto *splitter = window.findChild<QSplitter *>(QStringLiteral("countersSplitter"));
+        QVERIFY(splitter);
+        const QList<int> sizes = splitter->sizes();
+        QVERIFY2(sizes[1] >= 3 * sizes[0] / 2,
+                 qPrintable(QStringLiteral("%1 | %2").arg(sizes[0]).arg(sizes[1])));
+        window.resize(2400, 1080);
+        QApplication::processEvents();
+        QCOMPARE(splitter->sizes()[0], sizes[0]);
+    }
+
     void shortcutsExist_data()
     {
         QTest::addColumn<QString>("action");

@@ -434,7 +434,6 @@ private slots:
         QVERIFY(sawZero && sawError);
     }
 
-private:
     // A column with one value on every row (this session: one size, one GPU, one origin, one
     // trust, every run ok) is hidden at every size, its value said once in the header's tooltip;
     // the columns whose values differ are shown in their fixed order of priority up to the first
@@ -490,16 +489,18 @@ private:
             narrower = shown;
             // The Counters run list: the same rule, its speed before anything the same on every row.
             QTableView *list = window.findChild<QTableView *>(QStringLiteral("counterRunList"));
+            window.workspaces()->applyFirstStartSizes(size); // as a first start at this size
             window.workspaces()->setCurrent(Workspace::Counters);
             QApplication::processEvents();
             QApplication::processEvents();
             for (const int column : {RM::SizeColumn, RM::GpuColumn, RM::OriginColumn})
                 QVERIFY2(list->isColumnHidden(column), qPrintable(QString::number(column)));
             if (size.width() >= 1440)
-                QVERIFY(!list->isColumnHidden(RM::TflopsColumn));
+                QVERIFY2(!list->isColumnHidden(RM::TflopsColumn), qPrintable(QString::number(list->width())));
         }
     }
 
+private:
     static void sizes_data()
     {
         QTest::addColumn<QSize>("size");

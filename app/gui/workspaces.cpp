@@ -57,13 +57,13 @@ Workspaces::Workspaces(const WorkspaceViews &views, QWidget *parent)
     m_ladderSplitter->setStretchFactor(0, 3);
     m_ladderSplitter->setStretchFactor(1, 2);
 
-    // Counters: pick a run on the left, read its counters on the right. The counters take the
-    // larger share: their sentences wrap to many lines where narrow, while the run list (code,
-    // stage, time and speed once the columns with one value on every row are hidden) needs less.
+    // Counters: pick a run on the left, read its counters on the right. A wider window widens the
+    // counters, whose sentences wrap to many lines where narrow; the run list (code, stage, time
+    // and speed once the columns with one value on every row are hidden) keeps its width.
     m_countersSplitter->addWidget(views.runList);
     m_countersSplitter->addWidget(views.counters);
-    m_countersSplitter->setStretchFactor(0, 2);
-    m_countersSplitter->setStretchFactor(1, 3);
+    m_countersSplitter->setStretchFactor(0, 0);
+    m_countersSplitter->setStretchFactor(1, 1);
 
     for (Workspace w : kWorkspaces) {
         QWidget *page = w == Workspace::Ladder     ? static_cast<QWidget *>(m_ladderSplitter)
@@ -260,10 +260,12 @@ void Workspaces::applyFirstStartSizes(const QSize &size)
     m_chartSplitter->setSizes({width / 2, width / 2});
     // Charts get three fifths of the height; the table shows ~10 rows in the rest.
     m_ladderSplitter->setSizes({size.height() * 3 / 5, size.height() * 2 / 5});
-    // The run list half the width where the window is small (its stage cells hold the name and
-    // the parameters whole), at most what its code, stage, time and speed need where it is wide.
-    const int runList = std::min(width / 2, 640);
-    m_countersSplitter->setSizes({runList, width - runList});
+    // The run list half the window where it is small (its stage cells hold the name and the
+    // parameters whole), at most what its code, stage, time and speed need where it is wide. The
+    // window's width, not the pages': before the first show they have no size of their own, and
+    // the shares of a made-up width came out as halves.
+    const int runList = std::min(size.width() / 2, 720);
+    m_countersSplitter->setSizes({runList, size.width() - runList});
 }
 
 QByteArray Workspaces::saveState() const
