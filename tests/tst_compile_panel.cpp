@@ -46,7 +46,7 @@ private slots:
         QVERIFY(panel.message().contains(QStringLiteral("Ctrl+B")));
         panel.showCompiled(QStringLiteral("Tensor cores: Hopper wgmma fed by TMA for sm_90a"), compiled);
         const QString cell = model.index(row, ResultsModel::OccupancyColumn).data().toString();
-        QCOMPARE(cell, QStringLiteral("14 % (%1)").arg(panel.limiter()));
+        QCOMPARE(cell, QStringLiteral("14 % (limited by shared mem)"));
         QCOMPARE(panel.limiter(), QStringLiteral("shared memory"));
         QHash<QString, QString> shown;
         for (const auto &[quantity, value] : panel.rows())

@@ -492,7 +492,7 @@ private slots:
             if (r.presetKey == QLatin1String("tf32-wgmma-tma")) {
                 sawTma = true;
                 QCOMPARE(r.occupancyLimiter, QStringLiteral("registers"));
-                QCOMPARE(cell, QStringLiteral("14 % (limited by shared memory)"));
+                QCOMPARE(cell, QStringLiteral("14 % (limited by shared mem)"));
             }
             if (r.presetKey == QLatin1String("fp32-tuned")) // 247 registers bind alone
                 QCOMPARE(cell, QStringLiteral("13 % (limited by registers)"));

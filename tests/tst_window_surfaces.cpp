@@ -224,7 +224,7 @@ private slots:
         QCOMPARE(rest->itemText(0), QStringLiteral("fixed (the stage's defaults)"));
         QVERIFY(grid->findChild<QLabel *>(QStringLiteral("sweepOrigin"))
                     ->text()
-                    .contains(QStringLiteral("not the parameter panel's")));
+                    .contains(QStringLiteral("not the configured one")));
     }
 
     // No raw "{runner}" anywhere a user reads the Sweep pages; the line under the buttons says what

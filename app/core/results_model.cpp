@@ -303,9 +303,16 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case OccupancyColumn:
         if (r.occupancy < 0)
             return ok ? kNothing : QString();
-        return QStringLiteral("%1 %%2")
-            .arg(r.occupancy * 100.0, 0, 'f', 0)
-            .arg(occupancyLimiter(r).isEmpty() ? QString() : tr(" (limited by %1)").arg(occupancyLimiter(r)));
+        {
+            // Said as what it is ("(registers)" alone read as a unit); shared memory by the title of its
+            // column beside, so that at 1280x800 the stage names keep their room.
+            QString limiter = occupancyLimiter(r);
+            if (limiter == QLatin1String("shared memory"))
+                limiter = tr("shared mem");
+            return QStringLiteral("%1 %%2")
+                .arg(r.occupancy * 100.0, 0, 'f', 0)
+                .arg(limiter.isEmpty() ? QString() : tr(" (limited by %1)").arg(limiter));
+        }
     case GpuColumn:
         return r.gpuName;
     case OriginColumn: // the file's word "worklog" alone did not say that the number is not ours

@@ -96,24 +96,20 @@ ResultsTables::ResultsTables(QAbstractItemModel *sortedModel, RunSelection *sele
     : QObject(parent), m_model(sortedModel)
 {
     m_full.view = makeTable(sortedModel, "resultsTable");
-    // The p20–p80 range with the median it frames (the runtime chart's whiskers): at 1280x800 it
-    // gave way while the parameters stood whole, which their tooltip holds anyway.
-    m_full.essential = {RM::CodeColumn,   RM::StageColumn,    RM::ParametersColumn,      RM::MedianColumn,
-                        RM::SpreadColumn, RM::TflopsColumn,   RM::PercentOfCublasColumn, RM::RegistersColumn,
-                        RM::SmemColumn,   RM::OccupancyColumn};
-    // In a fixed order of priority, what tells runs apart first: the tensor-core stages against
-    // cuBLAS TF32, how far a time can be trusted,
-    // whether the result was right, a failure's sentence, then what usually is the same for a whole
-    // session. A column with one value on every row is hidden whatever the width (layoutColumns).
-    m_full.optional = {RM::PercentOfCublasTf32Column,
-                       RM::TrustColumn,
-                       RM::RelErrorColumn,
-                       RM::StatusColumn,
-                       RM::ClockColumn,
-                       RM::SizeColumn,
-                       RM::OriginColumn,
-                       RM::GpuColumn,
-                       RM::TimeColumn};
+    m_full.essential = {RM::CodeColumn,      RM::StageColumn,  RM::ParametersColumn,
+                        RM::MedianColumn,    RM::TflopsColumn, RM::PercentOfCublasColumn,
+                        RM::RegistersColumn, RM::SmemColumn,   RM::OccupancyColumn};
+    // In a fixed order of priority, what tells runs apart first: the p20–p80 range (the runtime
+    // chart's whiskers; at 1280x800 it gives way to the stage names, which the chart shows as
+    // codes there, and the median's tooltip holds it), the tensor-core stages against cuBLAS
+    // TF32, how far a time can be trusted, whether the result was right, a failure's sentence,
+    // then what usually is the same for a whole session. A column with one value on every row is
+    // hidden whatever the width (layoutColumns).
+    m_full.optional = {RM::SpreadColumn, RM::PercentOfCublasTf32Column,
+                       RM::TrustColumn,  RM::RelErrorColumn,
+                       RM::StatusColumn, RM::ClockColumn,
+                       RM::SizeColumn,   RM::OriginColumn,
+                       RM::GpuColumn,    RM::TimeColumn};
     m_full.textFirst = RM::ParametersColumn; // the BK that tells the `__restrict__` rows apart
     m_runList.view = makeTable(sortedModel, "counterRunList");
     // The parameters under the stage's name, in its cell (RunListDelegate): beside it they were cut
