@@ -496,7 +496,7 @@ private slots:
     void panelWordsExplainThemselves()
     {
         ParameterPanel panel;
-        auto *t4 = panel.findChild<QLabel *>(QStringLiteral("presetT4Note"));
+        auto *t4 = panel.findChild<QLabel *>(QStringLiteral("presetLabel"));
         QVERIFY(t4 && t4->toolTip().contains(QStringLiteral("the worklog published")));
         auto *combo = panel.findChild<QComboBox *>(QStringLiteral("presetCombo"));
         QVERIFY(qobject_cast<PresetItemDelegate *>(combo->itemDelegate()));

@@ -100,7 +100,7 @@ QWidget *ParameterPanel::buildPresetRow()
     label->setToolTip(tr("A stage with the tile parameters of a worklog step, the guide or a tuned "
                          "configuration. The times beside them (T4) are the ones the worklog published, "
                          "measured on an NVIDIA T4, for comparison: not measured here."));
-    label->setObjectName(QStringLiteral("presetT4Note"));
+    label->setObjectName(QStringLiteral("presetLabel"));
     rowLayout->addWidget(label);
     rowLayout->addWidget(combo, 1);
     return row;
