@@ -465,7 +465,9 @@ QString ResultsTables::commonValuesText(const QTableView *view) const
     QStringList shared;
     for (const int column : std::as_const(table->optional)) {
         const QString value = m_model->index(0, column).data().toString();
-        if (table->uniform.contains(column) && view->isColumnHidden(column) && !value.isEmpty())
+        // "—" (nothing recorded) on every row says nothing worth a place in the sentence.
+        if (table->uniform.contains(column) && view->isColumnHidden(column) && !value.isEmpty() &&
+            value != QStringLiteral("—"))
             shared << QStringLiteral("%1 %2").arg(m_model->headerData(column, Qt::Horizontal).toString(),
                                                   value);
     }
