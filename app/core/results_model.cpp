@@ -304,8 +304,8 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
             return ok ? kNothing : QString();
         return QStringLiteral("%1 %%2")
             .arg(r.occupancy * 100.0, 0, 'f', 0)
-            .arg(occupancyLimiter(r).isEmpty() ? QString()
-                                               : QStringLiteral(" (%1)").arg(occupancyLimiter(r)));
+            .arg(occupancyLimiter(r) ? QStringLiteral(" (%1)").arg(limiterWords(occupancyLimiter(r)))
+                                     : QString());
     case GpuColumn:
         return r.gpuName;
     case OriginColumn:

@@ -289,14 +289,15 @@ QJsonObject toJson(const RunRecord &r)
     if (r.tolerance > 0)
         o["tolerance"] = r.tolerance;
     if (r.registers >= 0 || r.occupancy >= 0 || r.staticSmemBytes > 0) {
-        o["compiled"] = QJsonObject{{"registers", r.registers},
-                                    {"spill_store_bytes", r.spillStoreBytes},
-                                    {"spill_load_bytes", r.spillLoadBytes},
-                                    {"static_smem_bytes", r.staticSmemBytes},
-                                    {"cache_hit", r.cacheHit},
-                                    {"occupancy", QJsonObject{{"fraction", r.occupancy},
-                                                              {"limiter", r.occupancyLimiter},
-                                                              {"blocks_per_sm", r.blocksPerSm}}}};
+        o["compiled"] =
+            QJsonObject{{"registers", r.registers},
+                        {"spill_store_bytes", r.spillStoreBytes},
+                        {"spill_load_bytes", r.spillLoadBytes},
+                        {"static_smem_bytes", r.staticSmemBytes},
+                        {"cache_hit", r.cacheHit},
+                        {"occupancy", QJsonObject{{"fraction", r.occupancy},
+                                                  {"limiter", protocol::valueName(r.occupancyLimiter)},
+                                                  {"blocks_per_sm", r.blocksPerSm}}}};
     }
     if (r.status == RunStatus::Failed)
         o["error"] = QJsonObject{{"kind", r.errorKind}, {"message", r.errorMessage}, {"log", r.errorLog}};
