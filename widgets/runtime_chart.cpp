@@ -349,7 +349,7 @@ void RuntimeChart::buildRuntime()
 
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->yAxis->setLabel(QString());
-    m_markFailures = m_slots.size() <= kMaxLabelledBars;
+    m_markFailures = runtime_scene::failuresMarked(m_slots.size());
     for (int i = 0; i < m_slots.size(); ++i) {
         m_keyLabels << m_slots[i].label;
         m_keyLongLabels << runtime_scene::longLabel(m_slots[i]);
@@ -402,7 +402,7 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
             low = middle + 1;
     }
     const int row = int(low);
-    if (index != runs.size() - 1 || (m_slots.size() + 1 <= kMaxLabelledBars) != m_markFailures) {
+    if (index != runs.size() - 1 || runtime_scene::failuresMarked(m_slots.size() + 1) != m_markFailures) {
         rebuild(); // inserted before other runs of its rank, or failures get marks no longer
         return;
     }
@@ -413,6 +413,7 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
     if (m_widestLong >= 0)
         m_widestLong = std::max(m_widestLong, longLabelWidth(m_keyLongLabels[row]));
     addSlotMarks(row);
+    syncFailureMarks();
     settleLater(run);
 }
 
@@ -452,6 +453,7 @@ void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
         m_widestLong = -1;
     }
     addSlotMarks(row);
+    syncFailureMarks();
     settleLater(run);
 }
 
@@ -472,7 +474,8 @@ void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, con
         std::none_of(m_runs.cbegin(), m_runs.cend(), [&](const RunRecord &r) {
             return r.gpuName == group.gpu && r.m == group.m && r.n == group.n && r.k == group.k;
         });
-    if (lastOfGroup || groupsChangeWith(run) || (m_slots.size() - 1 <= kMaxLabelledBars) != m_markFailures) {
+    if (lastOfGroup || groupsChangeWith(run) ||
+        runtime_scene::failuresMarked(m_slots.size() - 1) != m_markFailures) {
         updateGroupCombo();
         rebuild();
         return;
@@ -483,6 +486,7 @@ void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, con
     m_keyLongLabels.removeAt(row);
     m_widestLong = -1;
     shiftRows(row + 1, -1);
+    syncFailureMarks();
     settleLater(run);
 }
 
