@@ -7,10 +7,12 @@
 // Written against what the chart showed before these rules (markerRects, roofSegments, points,
 // the plot's items), so the same checks run on the old placement and fail there.
 #include "chart_layout.h"
+#include "plot_theme.h"
 #include "roofline_chart.h"
 #include "roofline_label_placer.h"
 #include "roofline_math.h"
 #include "run_color.h"
+#include "runtime_series.h"
 #include "support/full_ladder_roofline.h"
 #include "swatch_list_text.h"
 
@@ -155,6 +157,33 @@ private slots:
                 }
             }
         QVERIFY2(closest >= 25, qPrintable(QStringLiteral("%1: %2 apart").arg(pair).arg(closest, 0, 'f', 1)));
+    }
+
+    // Neighbours on the ladder differ in lightness, not only in hue: steps 7 and 8 (blue and
+    // purple) were as light as each other, one colour to a reader who does not tell those hues
+    // apart, and step 2's yellow-green lay as light as step 1's orange.
+    void ladderNeighboursDifferInLightness()
+    {
+        const auto lightness = [](const QColor &c) {
+            const auto linear = [](double v) {
+                return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+            };
+            const double y =
+                0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+            return 116 * (y > 0.008856 ? std::cbrt(y) : 7.787 * y + 16.0 / 116) - 16; // CIE L*
+        };
+        QStringList stages; // the ladder's stages in its order, each once
+        for (const RunRecord &run : ladderOrdered(test::loadFullLadder().runs))
+            if (!stages.contains(run.stageKey()))
+                stages << run.stageKey();
+        QVERIFY(stages.size() >= 12);
+        for (qsizetype i = 1; i < stages.size(); ++i) {
+            const double step =
+                std::abs(lightness(stageColor(stages[i])) - lightness(stageColor(stages[i - 1])));
+            QVERIFY2(step >= 12, qPrintable(QStringLiteral("%1 and %2: %3 apart in L*")
+                                                .arg(stages[i - 1], stages[i])
+                                                .arg(step, 0, 'f', 1)));
+        }
     }
 
     void fullLadderLabelsReadAsTheirOwn_data()
