@@ -467,7 +467,7 @@ private slots:
             if (auto *text = qobject_cast<QCPItemText *>(chart.customPlot()->item(i));
                 text && text->visible())
                 texts << text->text();
-        QVERIFY2(texts.contains(QStringLiteral("4: 10.2\n3: 10.0")),
+        QVERIFY2(texts.contains(QStringLiteral("TFLOP/s\n4: 10.2\n3: 10.0")), // headed by the unit
                  qPrintable(texts.join(QLatin1Char('|'))));
         const auto shared =
             std::find_if(chart.labelLayout().cbegin(), chart.labelLayout().cend(),

@@ -27,11 +27,17 @@ using namespace gemmscope;
 
 namespace {
 
-// The runs a label names: "3", "6,7", or one line a run ("8: 20.6\n7: 20.3").
+// A list's heading: the unit of its throughputs.
+const QString kListHeading = QStringLiteral("TFLOP/s");
+
+// The runs a label names: "3", "6,7", or one line a run after the heading ("TFLOP/s\n8: 20.6\n7: 20.3").
 QStringList namesIn(const QString &text)
 {
     QStringList names;
-    for (const QString &line : text.split(QLatin1Char('\n'))) {
+    QStringList lines = text.split(QLatin1Char('\n'));
+    if (lines.size() > 1 && lines.first() == kListHeading)
+        lines.removeFirst();
+    for (const QString &line : std::as_const(lines)) {
         const qsizetype colon = line.indexOf(QStringLiteral(": "));
         for (const QString &part : (colon >= 0 ? line.left(colon) : line).split(QLatin1Char(',')))
             names << part.trimmed();
@@ -291,7 +297,9 @@ private slots:
             // A list names each run beside a copy of its marker, in its stage's colour.
             if (const auto *list = dynamic_cast<const SwatchListText *>(text);
                 list && label.text.contains(QLatin1Char('\n'))) {
-                const QStringList lines = label.text.split(QLatin1Char('\n'));
+                QStringList lines = label.text.split(QLatin1Char('\n'));
+                QCOMPARE(lines.first(), kListHeading); // the unit heads the list, with no swatch
+                lines.removeFirst();
                 QCOMPARE(list->swatches().size(), lines.size());
                 for (qsizetype line = 0; line < lines.size(); ++line) {
                     const QString name = lines[line].section(QStringLiteral(": "), 0, 0);
@@ -365,10 +373,11 @@ private slots:
             // A label shared by runs says how they differ: one line a run, with its throughput.
             const QStringList names = namesIn(l.text);
             if (!l.ridge && names.size() > 1)
-                QVERIFY2(QRegularExpression(QStringLiteral("^([^:\\n]+: [0-9.]+\\n)+[^:\\n]+: [0-9.]+$"))
-                             .match(l.text)
-                             .hasMatch(),
-                         qPrintable(QStringLiteral("\"%1\" does not say which run is which").arg(l.text)));
+                QVERIFY2(
+                    QRegularExpression(QStringLiteral("^TFLOP/s\\n([^:\\n]+: [0-9.]+\\n)+[^:\\n]+: [0-9.]+$"))
+                        .match(l.text)
+                        .hasMatch(),
+                    qPrintable(QStringLiteral("\"%1\" does not say which run is which").arg(l.text)));
         }
         // Leaders: from their own marker, through no other marker, across no roof and no label.
         for (const QLineF &leader : leaders) {

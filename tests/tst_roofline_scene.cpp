@@ -270,9 +270,14 @@ private slots:
             for (const Mark &m : in.marks)
                 QVERIFY2(!markRect(f, m).intersects(a.rect.adjusted(1, 1, -1, -1)),
                          qPrintable(a.text + QStringLiteral(" on a marker")));
-            if (!a.ridge)
-                for (const QString &line : a.text.split(QLatin1Char('\n')))
+            if (!a.ridge) {
+                QStringList lines = a.text.split(QLatin1Char('\n'));
+                // A list's throughputs say their unit: it heads the list.
+                if (lines.size() > 1)
+                    QCOMPARE(lines.takeFirst(), QStringLiteral("TFLOP/s"));
+                for (const QString &line : std::as_const(lines))
                     named << line.section(QStringLiteral(": "), 0, 0);
+            }
         }
         // Both measured ridges named on the plot (the datasheets' in the legend).
         QCOMPARE(ridgesNamed, 2);

@@ -213,7 +213,9 @@ PlacedText groupText(const QList<PointLabel> &labels, const QList<int> &members,
         text.text = labels[members.first()].texts.join(QLatin1Char(','));
         return text;
     }
-    QStringList lines;
+    // The unit heads the list, as a table's: on every line it widened a crowd's list past the room
+    // a 1280x800 window leaves it. The heading has no swatch.
+    QStringList lines{QStringLiteral("TFLOP/s")};
     for (int m : members) {
         const PointLabel &member = labels[m];
         lines << QStringLiteral("%1: %2").arg(member.texts.join(QLatin1Char(',')), tflopsText(member.tflops));
