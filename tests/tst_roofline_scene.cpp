@@ -399,6 +399,68 @@ private slots:
                              [](const Mark &m) { return m.role == MarkRole::Live; }));
     }
 
+    void largerPlotsShowTheSameLabels()
+    {
+        // The Ladder workspace's plot at 1280x800, 1440x900 and 1920x1080: the same runs get labels
+        // of their own and the same runs share each list, whatever room the larger plots have.
+        const auto groups = [](const QSize &size) {
+            const Inputs in = ladderScene(size, QPointF(60, 30));
+            LabelScene scene;
+            const Layout &layout = scene.place(in);
+            QStringList named; // one entry a visible text: the runs it names
+            for (const PlacedText &t : layout.labels)
+                if (t.visible) {
+                    QStringList runs;
+                    for (const qsizetype i : t.names)
+                        runs << in.key.labels[i].texts;
+                    runs.sort();
+                    named << runs.join(QLatin1Char(','));
+                }
+            named.sort();
+            return named;
+        };
+        const QStringList at1280 = groups(QSize(420, 330));
+        QVERIFY(!at1280.isEmpty());
+        QCOMPARE(groups(QSize(480, 380)), at1280);
+        QCOMPARE(groups(QSize(700, 470)), at1280);
+        QCOMPARE(groups(QSize(900, 600)), at1280);
+    }
+
+    void unlabelledRunsAreCountedInAFreeCorner()
+    {
+        // A plot too small for every label: the note says how many runs have none, clear of every
+        // marker, line and text.
+        const Inputs in = ladderScene(QSize(260, 200));
+        LabelScene scene;
+        const Layout &layout = scene.place(in);
+        int unnamed = 0;
+        for (qsizetype i = 0; i < in.key.labels.size(); ++i)
+            if (std::none_of(layout.labels.cbegin(), layout.labels.cend(),
+                             [&](const PlacedText &t) { return t.visible && t.names.contains(i); }))
+                unnamed += int(in.key.labels[i].texts.size());
+        QVERIFY(unnamed > 0);
+        QCOMPARE(layout.unnamed, unnamed);
+        const PlacedText &note = layout.unnamedNote;
+        QVERIFY(note.visible);
+        QCOMPARE(note.text, QStringLiteral("%1 runs unlabelled: hover names them").arg(unnamed));
+        const PlotFrame &f = in.key.frame;
+        QVERIFY(QRectF(f.area).contains(note.rect));
+        for (const Layout::Entry &e : layout.placed)
+            QVERIFY2(!e.rect.intersects(note.rect), qPrintable(e.text));
+        for (const Mark &m : in.marks)
+            QVERIFY(!markRect(f, m).intersects(note.rect));
+        for (const Polyline &line : in.roofs)
+            for (qsizetype i = 1; i < line.points.size(); ++i)
+                QVERIFY(!crosses(QLineF(f.pixelOf(line.points[i - 1].x(), line.points[i - 1].y()),
+                                        f.pixelOf(line.points[i].x(), line.points[i].y())),
+                                 note.rect));
+        // Where every run is named, no note.
+        const Inputs roomy = ladderScene(QSize(700, 470));
+        const Layout &all = scene.place(roomy);
+        QCOMPARE(all.unnamed, 0);
+        QVERIFY(!all.unnamedNote.visible);
+    }
+
     void placingIsKeptWhileItsDataIsUnchanged()
     {
         const Inputs in = ladderScene(QSize(480, 380), QPointF(60, 30));

@@ -358,6 +358,7 @@ void RooflineChart::rebuild()
     m_layout.clear();
     m_countersNote = nullptr;
     m_countersNoteText.clear();
+    m_unnamedNote = nullptr;
     m_plot->legend->clearItems(); // the key entries that belong to no plottable
 
     const GpuSpec *spec = datasheetSpec();

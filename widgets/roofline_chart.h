@@ -222,6 +222,7 @@ private:
     ActiveRoof m_tipRoof;                      // the roof the run tooltips compare with
     QCPGraph *m_liveGraph = nullptr;
     QCPItemText *m_countersNote = nullptr;
+    QCPItemText *m_unnamedNote = nullptr;       // how many runs have no label (roofline_label_scene.h)
     QList<roofline_scene::PointLabel> m_labels; // the runs' short labels (roofline_points.h says which)
     struct LabelItems {
         SwatchListText *item; // a swatch a line where it names a crowd

@@ -180,6 +180,17 @@ void RooflineChart::applyLabelLayout(const roofline_scene::Layout &layout)
             items.item->setFont(QFont(font().family(), text.pointSize));
         applyText(items.item, items.leader, text);
     }
+    if (layout.unnamedNote.visible && !m_unnamedNote) {
+        m_unnamedNote = new QCPItemText(m_plot);
+        m_unnamedNote->position->setType(QCPItemPosition::ptAbsolute); // in pixels: it names no point
+        m_unnamedNote->setColor(Qt::darkGray);
+        m_unnamedNote->setFont(QFont(font().family(), 8));
+        m_unnamedNote->setTextAlignment(Qt::AlignLeft);
+    }
+    if (m_unnamedNote) {
+        m_unnamedNote->setText(layout.unnamedNote.text);
+        applyText(m_unnamedNote, nullptr, layout.unnamedNote);
+    }
     m_layout.clear();
     for (const roofline_scene::Layout::Entry &e : layout.placed)
         m_layout << LabelLayout{e.text, e.rect, e.anchors, e.leader, e.ridge};
