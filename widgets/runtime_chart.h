@@ -150,13 +150,15 @@ private:
     QCPBars *m_selectionBar = nullptr;
     QList<QCPItemText *> m_failureMarkers; // as runtime_scene::failureMarks says, in its order
     QCPItemStraightLine *m_referenceLine = nullptr;
-    QString m_referenceText; // what the legend calls the reference line
+    std::optional<double> m_referenceValue; // where m_referenceLine stands
+    QString m_referenceText;                // what the legend calls the reference line
     QCPBars *m_publishedBars = nullptr;
     QCPBars *m_measuredBars = nullptr;
     QList<QCPItemText *> m_valueLabels; // bar values (speedup: measured first, they win a collision)
     QList<int> m_valueLabelRows;        // the row of each value label
-    QStringList m_keyLabels;            // the key axis' label of each row
-    QStringList m_keyLongLabels;        // the same with the stage's name, where there is room
+    QList<runtime_scene::ValueLabel> m_valueLabelMarks; // what each value label says, and where
+    QStringList m_keyLabels;                            // the key axis' label of each row
+    QStringList m_keyLongLabels;                        // the same with the stage's name, where there is room
     bool m_tickLong = false;
     int m_widestLong = -1;             // the widest of m_keyLongLabels in pixels; -1: to measure
     QHash<QString, int> m_labelWidths; // by name

@@ -120,6 +120,7 @@ void RuntimeChart::updateReference()
         if (m_referenceLine)
             m_plot->removeItem(m_referenceLine);
         m_referenceLine = nullptr;
+        m_referenceValue.reset();
         return;
     }
     const double value = reference->value;
@@ -129,6 +130,7 @@ void RuntimeChart::updateReference()
         m_referenceLine->point2->setAxes(m_plot->xAxis, m_plot->yAxis);
         m_referenceLine->setPen(QPen(stageColor(stageKeyText(StageId::CublasFp32)), 1.5, Qt::DashLine));
     }
+    m_referenceValue = value;
     m_referenceLine->point1->setCoords(value, 0);
     m_referenceLine->point2->setCoords(value, 1);
     m_referenceText = reference->text;
@@ -144,7 +146,7 @@ void RuntimeChart::updateSelectionMarks()
             m_selectionBar = new QCPBars(m_plot->yAxis, m_plot->xAxis);
             m_selectionBar->setName(QStringLiteral("selected"));
             m_selectionBar->removeFromLegend();
-            m_selectionBar->setWidth(kBarWidth + 0.12);
+            m_selectionBar->setWidth(kSelectionBarWidth);
             m_selectionBar->setBrush(Qt::NoBrush);
             m_selectionBar->setPen(QPen(kSelectionColor, 2.5));
         }
@@ -167,6 +169,7 @@ void RuntimeChart::placeValueLabels()
     qsizetype used = 0;
     m_valueLabels.clear();
     m_valueLabelRows.clear();
+    m_valueLabelMarks.clear();
     for (const runtime_scene::ValueLabel &value :
          runtime_scene::valueLabels(m_slots, m_tickStride, m_valueMode)) {
         if (used == m_labelPool.size())
@@ -180,6 +183,7 @@ void RuntimeChart::placeValueLabels()
         }
         m_valueLabels << label;
         m_valueLabelRows << value.row;
+        m_valueLabelMarks << value;
     }
     for (qsizetype i = used; i < m_labelPool.size(); ++i)
         m_labelPool[i]->setVisible(false);
