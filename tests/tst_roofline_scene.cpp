@@ -346,6 +346,25 @@ private slots:
         QCOMPARE(marks[marks.size() - 2].role, MarkRole::Live);
     }
 
+    void joinsDrawnAreAllOrTheSelectedOnes()
+    {
+        JoinSet joins;
+        const Join a{150, 330, 20.6, Qt::darkGreen}, b{90, 200, 16.5, Qt::darkBlue};
+        QVERIFY(joins.add(a));
+        QVERIFY(!joins.add(Join{150 * (1 + 1e-6), 330, 20.6, Qt::darkGreen})); // the run again
+        QVERIFY(joins.add(b));
+        QCOMPARE(joins.drawn(), (QList<Join>{a, b}));
+        QCOMPARE(joins.drawnPolylines().first(), (Polyline{{QPointF(150, 20.6), QPointF(330, 20.6)}}));
+        // The model's intensities hidden: only the selected run's join, or none.
+        joins.setShowAll(false);
+        QVERIFY(joins.drawn().isEmpty());
+        joins.setHighlighted(b);
+        QCOMPARE(joins.drawn(), QList<Join>{b});
+        joins.clear();
+        QVERIFY(joins.drawn().isEmpty());
+        QVERIFY(joins.add(a)); // forgotten with the rest
+    }
+
     void labelsPlacedFromTheMarkerModelKeepClearOfItsMarkers_data()
     {
         QTest::addColumn<QSize>("size");

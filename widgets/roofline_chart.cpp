@@ -352,6 +352,7 @@ void RooflineChart::rebuild()
     m_ridgeTexts.clear();
     m_markers.clear();
     m_layerOf.clear();
+    m_joinSet.clear();
     m_liveGraph = nullptr;
     m_selectedGraph = nullptr;
     m_selectedModelGraph = nullptr;

@@ -230,6 +230,7 @@ private:
     };
     QList<LabelItems> m_labelItems;                                      // parallel to m_labels
     roofline_scene::LabelScene m_labelScene;                             // where the texts went, and for what
+    roofline_scene::JoinSet m_joinSet;                                   // what m_drawn.joins draws
     roofline_scene::MarkerLayers m_markers;                              // what the marker graphs draw
     QHash<const QCPGraph *, roofline_scene::MarkerLayers::Id> m_layerOf; // each marker graph's layer
     QString m_countersNoteText;                                          // what m_countersNote says

@@ -102,8 +102,7 @@ roofline_scene::Inputs RooflineChart::labelInputs(const roofline_scene::CacheKey
             in.marks << roofline_scene::Mark{roofline_scene::MarkRole::Ridge, roof.ridgeAt.x(),
                                              roof.ridgeAt.y(), kRidgeDotRadius};
     }
-    if (m_drawn.joins)
-        in.joins = m_drawn.joins->drawnPolylines();
+    in.joins = m_joinSet.drawnPolylines();
     return in;
 }
 

@@ -136,10 +136,10 @@ bool RooflineChart::addRunPoint(qsizetype index)
             graph->addData(m.intensity, m.tflops);
         if (m.role == MarkRole::RunMeasured) { // dotted to the model's intensity
             if (!d.joins) {
-                d.joins = new RooflineJoins(m_plot);
-                d.joins->setShowAll(m_showModel);
+                d.joins = new RooflineJoins(m_plot, &m_joinSet);
+                m_joinSet.setShowAll(m_showModel);
             }
-            d.joins->add(marks->predicted, m.intensity, m.tflops, marks->color);
+            m_joinSet.add({marks->predicted, m.intensity, m.tflops, marks->color});
         }
         // A level's marker is unlabelled: the run's label sits at its DRAM point; hover names it.
         const bool level = m.role == MarkRole::RunLevel;
@@ -173,8 +173,7 @@ void RooflineChart::updateSelectionRing()
             removeMarkerGraph(m_selectedModelGraph);
         m_selectedGraph = nullptr;
         m_selectedModelGraph = nullptr;
-        if (m_drawn.joins)
-            m_drawn.joins->setHighlighted(std::nullopt);
+        m_joinSet.setHighlighted(std::nullopt);
         return;
     }
     if (!m_selectedGraph) {
@@ -196,10 +195,9 @@ void RooflineChart::updateSelectionRing()
         m_selectedModelGraph->setScatterStyle(
             scatter(QCPScatterStyle::ssDisc, color.darker(120), color, kModelSize));
         setMarkerPoint(m_selectedModelGraph, model.intensity, model.tflops);
-        if (m_drawn.joins)
-            m_drawn.joins->setHighlighted(std::tuple(model.intensity, shown.intensity, model.tflops, color));
-    } else if (m_drawn.joins) {
-        m_drawn.joins->setHighlighted(std::nullopt);
+        m_joinSet.setHighlighted(roofline_scene::Join{model.intensity, shown.intensity, model.tflops, color});
+    } else {
+        m_joinSet.setHighlighted(std::nullopt);
     }
 }
 

@@ -115,6 +115,37 @@ QList<Mark> MarkerLayers::marks(MarkRole role) const
     return marks;
 }
 
+void JoinSet::clear()
+{
+    m_joins.clear();
+    m_held.clear();
+    m_showAll = true;
+    m_highlighted.reset();
+}
+
+bool JoinSet::add(const Join &join)
+{
+    if (!m_held.insert({placeOf(join.x1), placeOf(join.x2), placeOf(join.y), join.color.rgba()}).second)
+        return false;
+    m_joins.append(join);
+    return true;
+}
+
+QList<Join> JoinSet::drawn() const
+{
+    if (m_showAll)
+        return m_joins;
+    return m_highlighted ? QList<Join>{*m_highlighted} : QList<Join>();
+}
+
+QList<Polyline> JoinSet::drawnPolylines() const
+{
+    QList<Polyline> lines;
+    for (const Join &j : drawn())
+        lines << Polyline{{QPointF(j.x1, j.y), QPointF(j.x2, j.y)}};
+    return lines;
+}
+
 qsizetype MarkerLayers::count() const
 {
     qsizetype n = 0;

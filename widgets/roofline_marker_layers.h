@@ -1,15 +1,20 @@
-// The roofline's markers as data, free of QCustomPlot: one layer a kind of mark and a stage's shade
-// (the chart draws one graph a layer), in drawing order, each marker with how far it reaches. The
-// label scene takes its markers from here (and the placing's cache key its moving marks), so what
-// the texts keep clear of is computed and tested without reading the plot's graphs back.
+// The roofline's markers and dotted joins as data, free of QCustomPlot: one layer of markers a kind
+// of mark and a stage's shade (the chart draws one graph a layer), in drawing order, each marker with
+// how far it reaches; the joins from runs' model intensities to their measured ones, and which of
+// them are drawn. The label scene takes its markers and lines from here (and the placing's cache key
+// its moving marks), so what the texts keep clear of is computed and tested without reading the
+// plot's graphs or items back.
 #pragma once
 
 #include "roofline_scene.h"
 
+#include <QColor>
 #include <QList>
 #include <QPointF>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <utility>
 
 namespace gemmscope::roofline_scene {
@@ -64,6 +69,33 @@ private:
     };
     std::map<Id, Layer> m_layers; // by id: the order they were added is the drawing order
     Id m_next = 0;
+};
+
+// A dotted join: a run's model intensity (x1) to its measured one (x2), at its throughput (y).
+struct Join {
+    double x1 = 0, x2 = 0, y = 0;
+    QColor color;
+    friend bool operator==(const Join &, const Join &) = default;
+};
+
+class JoinSet {
+public:
+    void clear();
+    // A join, unless one is held already to within 0.1 % on the log axes (as the markers): a
+    // 10,000-run session repeats a few configurations, and each replot drew them all.
+    bool add(const Join &join);
+    // Every join drawn (the model's intensities shown), or only the highlighted one.
+    void setShowAll(bool on) { m_showAll = on; }
+    // The one join drawn while not all are (the selected run's); nullopt: none.
+    void setHighlighted(std::optional<Join> join) { m_highlighted = join; }
+    QList<Join> drawn() const;
+    QList<Polyline> drawnPolylines() const; // in plot coordinates
+
+private:
+    QList<Join> m_joins;
+    std::set<std::tuple<qint64, qint64, qint64, QRgb>> m_held;
+    bool m_showAll = true;
+    std::optional<Join> m_highlighted;
 };
 
 } // namespace gemmscope::roofline_scene
