@@ -581,6 +581,8 @@ std::vector<StageInfo> buildStages()
                    choiceParam("BY", "Threads in y (BY)",
                                "Block height; each row of threads takes one row of C.", blockSides, 16)},
         .shortLabel = "naive",
+        // The colours of neighbouring stages on the ladder alternate darker and lighter (at least 12
+        // CIE L* apart), so that a reader who does not tell two hues apart still tells the steps apart.
         .color = 0xd62728,
         .model = naiveModel(),
     });
@@ -627,7 +629,7 @@ std::vector<StageInfo> buildStages()
         .kernelName = "gemmscope::coarsened",
         .params = registerTileParams(),
         .shortLabel = "coarse",
-        .color = 0xbcbd22,
+        .color = 0x6b6b13,
         .model = coarsened,
     });
     s.push_back({
@@ -669,7 +671,7 @@ std::vector<StageInfo> buildStages()
         .params = registerTileParams(),
         .derivedFrom = "coalesced", // step 7 changes step 6, not the double-buffered step 5b
         .shortLabel = "strided",
-        .color = 0x1f77b4,
+        .color = 0x185d8d,
         .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Strided, 1),
     });
     s.push_back({
