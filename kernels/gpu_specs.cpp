@@ -119,25 +119,6 @@ const GpuSpec *findGpuForArch(int arch)
     return best;
 }
 
-std::string_view limiterName(OccupancyLimiter l)
-{
-    switch (l) {
-    case OccupancyLimiter::Threads:
-        return "threads";
-    case OccupancyLimiter::Registers:
-        return "registers";
-    case OccupancyLimiter::SharedMemory:
-        return "shared_memory";
-    case OccupancyLimiter::Blocks:
-        return "blocks";
-    case OccupancyLimiter::Requested:
-        return "requested";
-    case OccupancyLimiter::None:
-        break;
-    }
-    return "none";
-}
-
 Occupancy computeOccupancy(const GpuSpec &gpu, int threadsPerBlock, int registersPerThread, int smemPerBlock)
 {
     Occupancy o;
@@ -214,6 +195,7 @@ Occupancy computeOccupancy(const GpuSpec &gpu, int threadsPerBlock, int register
             return "blocks per SM (" + std::to_string(gpu.maxBlocksPerSm) + ")";
         case OccupancyLimiter::Requested: // set by the runner, never by the calculator
         case OccupancyLimiter::None:
+        case OccupancyLimiter::Unknown:
             break;
         }
         return {};

@@ -41,9 +41,10 @@ const GpuSpec *findGpuForArch(int arch); // the newest known part of this comput
 std::optional<int> parseSmArch(std::string_view text);
 
 // Requested: the run asked for fewer blocks per SM than fit (the runner pads shared memory).
-enum class OccupancyLimiter { Threads, Registers, SharedMemory, Blocks, Requested, None };
-// "threads", "registers", "shared_memory", "blocks", "requested"
-std::string_view limiterName(OccupancyLimiter l);
+// None: the CUDA runtime counted the blocks (the runner's word). Unknown: a name read from a newer
+// runner or a file that this build does not know; the calculator never gives it. The protocol
+// spells each (app/protocol/values.h).
+enum class OccupancyLimiter { Threads, Registers, SharedMemory, Blocks, Requested, None, Unknown };
 
 struct Occupancy {
     int blocksPerSm = 0;

@@ -344,7 +344,11 @@ enum class WarpTileFeed {
     AsyncCopies, // async_pipelined: STAGES buffers filled by cp.async
 };
 
-StageModel warpTileModel(WarpTileFeed feed)
+// Where the tile buffers live: static __shared__ arrays (at most 48 KiB) or the launch's dynamic
+// shared memory (pipelined_padded: room for A's padding at every shape).
+enum class SharedTiles { Static, Dynamic };
+
+StageModel warpTileModel(WarpTileFeed feed, SharedTiles tiles = SharedTiles::Static)
 {
     StageModel m;
     m.launch = warpTileLaunch;
@@ -353,7 +357,7 @@ StageModel warpTileModel(WarpTileFeed feed)
         warpTileConstraints(p, size, out, feed != WarpTileFeed::Synchronous,
                             feed == WarpTileFeed::AsyncCopies);
     };
-    m.mapping = [feed](const ParamValues &p) {
+    m.mapping = [feed, tiles](const ParamValues &p) {
         const RegisterTile t(p);
         KernelShape s;
         s.bm = t.bm;
@@ -370,15 +374,23 @@ StageModel warpTileModel(WarpTileFeed feed)
                     : feed == WarpTileFeed::Prefetched ? 2
                                                        : paramValue(p, "STAGES");
         s.transposedA = true;
-        s.padA = feed == WarpTileFeed::Prefetched ? transposedPadA(t, s.buffers) : 4;
+        s.padA = feed == WarpTileFeed::Prefetched && tiles == SharedTiles::Static
+                     ? transposedPadA(t, s.buffers)
+                     : 4;
         s.vectorWidth = 4;
         return s;
     };
     // The shared tiles the mapping describes: `buffers` of tileAT[BK][BM + padA] and tileB[BK][BN].
-    m.staticSmem = [mapping = m.mapping](const ParamValues &p) {
+    const auto bytes = [mapping = m.mapping](const ParamValues &p) {
         const KernelShape s = mapping(p);
         return s.buffers * int(sizeof(float)) * s.bk * (s.sharedRowA() + s.sharedRowB());
     };
+    if (tiles == SharedTiles::Dynamic) {
+        m.staticSmem = [](const ParamValues &) { return 0; };
+        m.dynamicSmem = bytes;
+    } else {
+        m.staticSmem = bytes;
+    }
     return m;
 }
 
@@ -569,6 +581,8 @@ std::vector<StageInfo> buildStages()
                    choiceParam("BY", "Threads in y (BY)",
                                "Block height; each row of threads takes one row of C.", blockSides, 16)},
         .shortLabel = "naive",
+        // The colours of neighbouring stages on the ladder alternate darker and lighter (at least 12
+        // CIE L* apart), so that a reader who does not tell two hues apart still tells the steps apart.
         .color = 0xd62728,
         .model = naiveModel(),
     });
@@ -615,7 +629,7 @@ std::vector<StageInfo> buildStages()
         .kernelName = "gemmscope::coarsened",
         .params = registerTileParams(),
         .shortLabel = "coarse",
-        .color = 0xbcbd22,
+        .color = 0x6b6b13,
         .model = coarsened,
     });
     s.push_back({
@@ -657,7 +671,7 @@ std::vector<StageInfo> buildStages()
         .params = registerTileParams(),
         .derivedFrom = "coalesced", // step 7 changes step 6, not the double-buffered step 5b
         .shortLabel = "strided",
-        .color = 0x1f77b4,
+        .color = 0x185d8d,
         .model = registerTileModel(TileLoadScheme::Cooperative, ThreadLayout::Strided, 1),
     });
     s.push_back({
@@ -731,6 +745,22 @@ std::vector<StageInfo> buildStages()
         .shortLabel = "pipe",
         .color = 0x1a237e, // deep indigo: the teal it was read as 5b and the mma stage (tst_roofline_labels)
         .model = warpTileModel(WarpTileFeed::Prefetched),
+    });
+    s.push_back({
+        .key = "pipelined_padded",
+        .title = "Register prefetch, padded tiles in dynamic shared memory",
+        .seedStep = "beyond the worklog",
+        .summary = "pipelined with its two tile buffers in dynamic shared memory: past the 48 KiB of static "
+                   "arrays there is room for A's padding at every shape, so the transposed A stores stop "
+                   "running 4-way bank conflicts at 128x256, BK 16 (2-way).",
+        .sourceFile = "pipelined_padded.cuh",
+        .kernelName = "gemmscope::pipelined_padded",
+        .params = pipelinedParams,
+        .derivedFrom = "pipelined",
+        .beyondSeeds = true,
+        .shortLabel = "pad",
+        .color = 0x0033ff, // a brighter blue than pipelined's indigo: the same kernel, one step on
+        .model = warpTileModel(WarpTileFeed::Prefetched, SharedTiles::Dynamic),
     });
     s.push_back({
         .key = "async_pipelined",
@@ -974,6 +1004,9 @@ std::vector<Preset> buildPresets()
         // 4096^3, each in one runner session.
         {"fp32-tuned", "Beyond: tuned for the H200 (pipelined 128x256, BK 16, 8x16)", StageId("pipelined"),
          tuned, "beyond the seeds", std::nullopt},
+        // The FP32 ladder's top: fp32-tuned with A's padding (dynamic shared memory).
+        {"fp32-padded", "Beyond: padded A tile in dynamic shared memory (128x256, BK 16, 8x16)",
+         StageId("pipelined_padded"), tuned, "beyond the seeds", std::nullopt},
         {"tf32-mma",
          "Tensor cores: mma.sync TF32 (128x128, BK 32, 64x64 warps, 3 stages)",
          StageId("mma_tf32"),

@@ -422,6 +422,10 @@ private slots:
         const KernelShape padded = shapeOf("pipelined", "BM=128 BN=128 BK=16 TM=8 TN=16 SWIZZLE=1");
         QCOMPARE(padded.padA, 4);
         QCOMPARE(sharedAccesses(padded, ctx, 0).front().conflictDegree, 2);
+        // pipelined_padded keeps the padding at 128x256 (dynamic shared memory): 2-way, not 4-way.
+        const KernelShape dynamic = shapeOf("pipelined_padded", "BM=128 BN=256 BK=16 TM=8 TN=16 SWIZZLE=1");
+        QCOMPARE(dynamic.padA, 4);
+        QCOMPARE(sharedAccesses(dynamic, ctx, 0).front().conflictDegree, 2);
     }
 
     // async_pipelined copies A one float at a time: lanes along k, 4 rows of 8 floats = 4 sectors.

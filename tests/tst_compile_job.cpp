@@ -57,7 +57,7 @@ private slots:
         protocol::OccupancyInfo occupancy;
         occupancy.blocksPerSm = 4;
         occupancy.fraction = 0.5;
-        occupancy.limiter = QStringLiteral("registers");
+        occupancy.limiter = OccupancyLimiter::Registers;
         occupancy.explanation = QStringLiteral(
             "4 block(s) of 256 threads per SM on NVIDIA A100, limited by registers (64 per thread)");
         compiled.occupancy = occupancy;

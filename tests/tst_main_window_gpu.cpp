@@ -104,7 +104,7 @@ private slots:
         QVERIFY2(r.status == RunStatus::Ok, qPrintable(r.errorKind + ": " + r.errorMessage));
         QVERIFY(r.scalarSharedReads);
         QCOMPARE(r.maxBlocksPerSm, 1);
-        QCOMPARE(r.occupancyLimiter, QStringLiteral("requested"));
+        QCOMPARE(r.occupancyLimiter, std::optional(OccupancyLimiter::Requested));
 
         window->selection()->select(r.runId);
         auto *check = window->findChild<AccessCheckView *>("accessCheckView");

@@ -63,19 +63,19 @@ private slots:
         QTest::addColumn<int>("registers");
         QTest::addColumn<int>("smem");
         QTest::addColumn<int>("blocks");
-        QTest::addColumn<QString>("limiter");
+        QTest::addColumn<OccupancyLimiter>("limiter");
         // 256 threads x 64 regs: 2048 regs/warp, 8 warps per 16K-register sub-partition, 32 warps: 4 blocks.
-        QTest::newRow("h200 64 regs") << "h200" << 256 << 64 << 4096 << 4 << "registers";
+        QTest::newRow("h200 64 regs") << "h200" << 256 << 64 << 4096 << 4 << OccupancyLimiter::Registers;
         // 234 regs -> 7488 -> 7680 per warp; 2 warps per partition; 8 warps = 1 block of 8 warps.
-        QTest::newRow("h200 step 8") << "h200" << 256 << 234 << 24576 << 1 << "registers";
+        QTest::newRow("h200 step 8") << "h200" << 256 << 234 << 24576 << 1 << OccupancyLimiter::Registers;
         // 32 regs: 64 warps fit by registers; threads cap at 2048 = 8 blocks of 256.
-        QTest::newRow("h200 naive") << "h200" << 256 << 32 << 0 << 8 << "threads";
+        QTest::newRow("h200 naive") << "h200" << 256 << 32 << 0 << 8 << OccupancyLimiter::Threads;
         // Shared memory: (49152 + 1024) rounded to 128 = 50176; 233472 / 50176 = 4 blocks.
-        QTest::newRow("h200 smem") << "h200" << 64 << 32 << 49152 << 4 << "shared_memory";
+        QTest::newRow("h200 smem") << "h200" << 64 << 32 << 49152 << 4 << OccupancyLimiter::SharedMemory;
         // T4: 1024 threads per SM, 16 blocks: one-warp blocks are capped by the block limit.
-        QTest::newRow("t4 tiny blocks") << "t4" << 32 << 16 << 0 << 16 << "blocks";
-        QTest::newRow("t4 32x32 tile") << "t4" << 1024 << 32 << 8192 << 1 << "threads";
-        QTest::newRow("too many registers") << "h200" << 128 << 300 << 0 << 0 << "registers";
+        QTest::newRow("t4 tiny blocks") << "t4" << 32 << 16 << 0 << 16 << OccupancyLimiter::Blocks;
+        QTest::newRow("t4 32x32 tile") << "t4" << 1024 << 32 << 8192 << 1 << OccupancyLimiter::Threads;
+        QTest::newRow("too many registers") << "h200" << 128 << 300 << 0 << 0 << OccupancyLimiter::Registers;
     }
     void cases()
     {
@@ -84,11 +84,10 @@ private slots:
         QFETCH(int, registers);
         QFETCH(int, smem);
         QFETCH(int, blocks);
-        QFETCH(QString, limiter);
+        QFETCH(OccupancyLimiter, limiter);
         const auto o = computeOccupancy(*findGpu(gpu.toStdString()), threads, registers, smem);
         QCOMPARE(o.blocksPerSm, blocks);
-        QCOMPARE(QString::fromUtf8(limiterName(o.limiter).data(), qsizetype(limiterName(o.limiter).size())),
-                 limiter);
+        QCOMPARE(o.limiter, limiter);
         QCOMPARE(o.activeWarps, blocks * ((threads + 31) / 32));
         QVERIFY(!o.explanation.empty());
     }

@@ -55,7 +55,7 @@ RunRecord hostileRun(const QString &id, const QString &stage, const ProblemSize 
     r.gpuArch = QStringLiteral("sm_90");
     r.gpuUuid = hostile(QStringLiteral("uuid"));
     r.host = hostile(QStringLiteral("host"));
-    r.occupancyLimiter = hostile(QStringLiteral("limiter"));
+    r.occupancyLimiter = OccupancyLimiter::Unknown; // a file's hostile name decodes to this
     r.timestamp = QDateTime::currentDateTimeUtc();
     if (status == RunStatus::Ok) {
         r.medianMs = r.p20Ms = r.p80Ms = r.minMs = 2.0;

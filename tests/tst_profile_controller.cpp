@@ -88,12 +88,13 @@ private slots:
         QCOMPARE(toJson(*session.find("kept")), toJson(finishedRun()));
         QCOMPARE(runFinished.count(), 0);
         QCOMPARE(runProgress.count(), 0); // a profile's progress is the profile controller's
-        QStringList phases;
+        QList<protocol::ProgressPhase> phases;
         for (const auto &args : progress)
             if (args[0].toString() == ids[0])
-                phases << args[2].toString();
+                phases << args[2].value<protocol::ProgressPhase>();
         // Throttled like a run's (RunnerClient::kProgressIntervalMs); the last phase always comes.
-        QVERIFY2(phases.contains("compiled") && phases.last() == "limiters", qPrintable(phases.join(",")));
+        QVERIFY(phases.contains(protocol::ProgressPhase::Compile));
+        QCOMPARE(phases.last(), protocol::ProgressPhase::Limiters);
         const StoredProfile *profile = session.profileForConfig(configOf("worklog-3"), profiles->gpuName());
         QVERIFY(profile);
         QCOMPARE(profile->origin, QStringLiteral("measured"));

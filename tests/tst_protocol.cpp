@@ -249,6 +249,47 @@ private slots:
                  (QList<ThrottleReason>{ThrottleReason::Thermal, ThrottleReason::Unknown}));
     }
 
+    // Progress phases and occupancy limiters are read once, where the event is decoded: every
+    // known name to its value and back, a newer runner's name to Unknown (the event still reads).
+    void phasesAndLimitersAreDecodedOnce()
+    {
+        for (int i = 0; i < int(ProgressPhase::Unknown); ++i) {
+            const auto phase = ProgressPhase(i);
+            QVERIFY2(!valueName(phase).isEmpty(), qPrintable(QString::number(i)));
+            QCOMPARE(progressPhaseFromName(valueName(phase)), phase);
+        }
+        for (int i = 0; i < int(OccupancyLimiter::Unknown); ++i) {
+            const auto limiter = OccupancyLimiter(i);
+            QCOMPARE(occupancyLimiterFromName(valueName(limiter)), std::optional<OccupancyLimiter>(limiter));
+        }
+        QCOMPARE(valueName(ProgressPhase::LoadWarmup), QStringLiteral("load_warmup"));
+        QCOMPARE(valueName(OccupancyLimiter::SharedMemory), QStringLiteral("shared_memory"));
+        QCOMPARE(profilePartNames(), (QStringList{"stalls", "instructions", "limiters"}));
+
+        ProgressEvent progress;
+        QString error;
+        QVERIFY2(fromJson(QJsonObject{{"event", "progress"}, {"id", "r1"}, {"phase", "defrag"}, {"done", 1}},
+                          progress, &error),
+                 qPrintable(error));
+        QCOMPARE(progress.phase, ProgressPhase::Unknown);
+        QCOMPARE(progress.done, 1);
+        QVERIFY(
+            fromJson(QJsonObject{{"event", "progress"}, {"id", "r1"}, {"phase", "load_warmup"}}, progress));
+        QCOMPARE(progress.phase, ProgressPhase::LoadWarmup);
+        QCOMPARE(toJson(progress).value("phase").toString(), QStringLiteral("load_warmup"));
+
+        const QJsonObject occupancy{{"blocks_per_sm", 2}, {"fraction", 0.25}, {"limiter", "tensor_cores"}};
+        CompiledInfo compiled;
+        QVERIFY2(fromJson(QJsonObject{{"event", "compiled"}, {"id", "c"}, {"occupancy", occupancy}}, compiled,
+                          &error),
+                 qPrintable(error));
+        QVERIFY(compiled.occupancy);
+        QCOMPARE(compiled.occupancy->limiter, std::optional<OccupancyLimiter>(OccupancyLimiter::Unknown));
+        QCOMPARE(compiled.occupancy->blocksPerSm, 2);
+        QCOMPARE(occupancyLimiterFromName(QString()), std::nullopt);
+        QCOMPARE(occupancyLimiterFromName(QStringLiteral("Registers")), OccupancyLimiter::Unknown);
+    }
+
     void typedReadNamesTheWrongField_data()
     {
         QTest::addColumn<QByteArray>("json");

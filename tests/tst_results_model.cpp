@@ -491,7 +491,7 @@ private slots:
             const QString cell = m_model->index(row, ResultsModel::OccupancyColumn).data().toString();
             if (r.presetKey == QLatin1String("tf32-wgmma-tma")) {
                 sawTma = true;
-                QCOMPARE(r.occupancyLimiter, QStringLiteral("registers"));
+                QCOMPARE(r.occupancyLimiter, std::optional(OccupancyLimiter::Registers));
                 QCOMPARE(cell, QStringLiteral("14 % (limited by shared mem)"));
             }
             if (r.presetKey == QLatin1String("fp32-tuned")) // 247 registers bind alone

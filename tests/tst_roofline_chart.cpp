@@ -467,7 +467,7 @@ private slots:
             if (auto *text = qobject_cast<QCPItemText *>(chart.customPlot()->item(i));
                 text && text->visible())
                 texts << text->text();
-        QVERIFY2(texts.contains(QStringLiteral("4: 10.2\n3: 10.0")),
+        QVERIFY2(texts.contains(QStringLiteral("TFLOP/s\n4: 10.2\n3: 10.0")), // headed by the unit
                  qPrintable(texts.join(QLatin1Char('|'))));
         const auto shared =
             std::find_if(chart.labelLayout().cbegin(), chart.labelLayout().cend(),
@@ -497,6 +497,68 @@ private slots:
             QVERIFY2(QLineF(frame.pixelOf(p.intensity, p.tflops), drawn).length() < 1e-6,
                      qPrintable(QStringLiteral("%1, %2").arg(p.intensity).arg(p.tflops)));
         }
+    }
+
+    void markerModelIsWhatThePlotDraws()
+    {
+        // The label scene keeps clear of the markers the model holds (roofline_marker_layers.h), not
+        // of the plot's graphs: the two must say the same, marker for marker and in drawing order,
+        // whatever the options, the selection or the panel's settings make of them.
+        const test::FullLadder ladder = test::loadFullLadder();
+        RooflineChart chart;
+        QVERIFY(!test::showFullLadder(chart, ladder).isEmpty());
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        const auto drawnRects = [&] {
+            QList<QRectF> rects;
+            for (int i = 0; i < plot->graphCount(); ++i) {
+                QCPGraph *graph = plot->graph(i);
+                const QCPScatterStyle style = graph->scatterStyle();
+                if (!graph->visible() || style.isNone() || graph->lineStyle() != QCPGraph::lsNone)
+                    continue;
+                const double r = style.size() / 2 + style.pen().widthF() / 2 + 0.5;
+                for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+                    const QPointF at(plot->xAxis->coordToPixel(it->key),
+                                     plot->yAxis->coordToPixel(it->value));
+                    rects << QRectF(at - QPointF(r, r), QSizeF(2 * r, 2 * r));
+                }
+            }
+            for (const RooflineChart::Roof &roof : chart.roofs()) {
+                const QPointF at = roof.ridge->position->pixelPosition();
+                rects << QRectF(at - QPointF(3.5, 3.5), QSizeF(7, 7));
+            }
+            return rects;
+        };
+        const auto sameRects = [](const QList<QRectF> &a, const QList<QRectF> &b) {
+            if (a.size() != b.size())
+                return false;
+            for (qsizetype i = 0; i < a.size(); ++i)
+                if (QLineF(a[i].center(), b[i].center()).length() > 1e-6 ||
+                    std::abs(a[i].width() - b[i].width()) > 1e-9)
+                    return false;
+            return true;
+        };
+        const auto check = [&](const char *what) {
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const QList<QRectF> model = chart.markerRects(), drawn = drawnRects();
+            QVERIFY2(sameRects(model, drawn),
+                     qPrintable(QStringLiteral("%1: %2 markers in the model, %3 drawn")
+                                    .arg(QLatin1String(what))
+                                    .arg(model.size())
+                                    .arg(drawn.size())));
+        };
+        check("the ladder, one run selected");
+        chart.setShowModelIntensity(true);
+        check("every model disc");
+        chart.setShowModelIntensity(false);
+        chart.setSelectedRun(QString());
+        check("nothing selected");
+        chart.setShowWorklogT4(true);
+        check("the worklog's steps");
+        chart.clearPredicted();
+        check("no panel settings");
     }
 
     void legendStaysInTheWindowAtEveryWidth()

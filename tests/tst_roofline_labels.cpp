@@ -7,10 +7,12 @@
 // Written against what the chart showed before these rules (markerRects, roofSegments, points,
 // the plot's items), so the same checks run on the old placement and fail there.
 #include "chart_layout.h"
+#include "plot_theme.h"
 #include "roofline_chart.h"
 #include "roofline_label_placer.h"
 #include "roofline_math.h"
 #include "run_color.h"
+#include "runtime_series.h"
 #include "support/full_ladder_roofline.h"
 #include "swatch_list_text.h"
 
@@ -25,11 +27,17 @@ using namespace gemmscope;
 
 namespace {
 
-// The runs a label names: "3", "6,7", or one line a run ("8: 20.6\n7: 20.3").
+// A list's heading: the unit of its throughputs.
+const QString kListHeading = QStringLiteral("TFLOP/s");
+
+// The runs a label names: "3", "6,7", or one line a run after the heading ("TFLOP/s\n8: 20.6\n7: 20.3").
 QStringList namesIn(const QString &text)
 {
     QStringList names;
-    for (const QString &line : text.split(QLatin1Char('\n'))) {
+    QStringList lines = text.split(QLatin1Char('\n'));
+    if (lines.size() > 1 && lines.first() == kListHeading)
+        lines.removeFirst();
+    for (const QString &line : std::as_const(lines)) {
         const qsizetype colon = line.indexOf(QStringLiteral(": "));
         for (const QString &part : (colon >= 0 ? line.left(colon) : line).split(QLatin1Char(',')))
             names << part.trimmed();
@@ -157,6 +165,33 @@ private slots:
         QVERIFY2(closest >= 25, qPrintable(QStringLiteral("%1: %2 apart").arg(pair).arg(closest, 0, 'f', 1)));
     }
 
+    // Neighbours on the ladder differ in lightness, not only in hue: steps 7 and 8 (blue and
+    // purple) were as light as each other, one colour to a reader who does not tell those hues
+    // apart, and step 2's yellow-green lay as light as step 1's orange.
+    void ladderNeighboursDifferInLightness()
+    {
+        const auto lightness = [](const QColor &c) {
+            const auto linear = [](double v) {
+                return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+            };
+            const double y =
+                0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+            return 116 * (y > 0.008856 ? std::cbrt(y) : 7.787 * y + 16.0 / 116) - 16; // CIE L*
+        };
+        QStringList stages; // the ladder's stages in its order, each once
+        for (const RunRecord &run : ladderOrdered(test::loadFullLadder().runs))
+            if (!stages.contains(run.stageKey()))
+                stages << run.stageKey();
+        QVERIFY(stages.size() >= 12);
+        for (qsizetype i = 1; i < stages.size(); ++i) {
+            const double step =
+                std::abs(lightness(stageColor(stages[i])) - lightness(stageColor(stages[i - 1])));
+            QVERIFY2(step >= 12, qPrintable(QStringLiteral("%1 and %2: %3 apart in L*")
+                                                .arg(stages[i - 1], stages[i])
+                                                .arg(step, 0, 'f', 1)));
+        }
+    }
+
     void fullLadderLabelsReadAsTheirOwn_data()
     {
         // With each run once (the default), and with every run's model point asked for ("Traffic model").
@@ -262,7 +297,9 @@ private slots:
             // A list names each run beside a copy of its marker, in its stage's colour.
             if (const auto *list = dynamic_cast<const SwatchListText *>(text);
                 list && label.text.contains(QLatin1Char('\n'))) {
-                const QStringList lines = label.text.split(QLatin1Char('\n'));
+                QStringList lines = label.text.split(QLatin1Char('\n'));
+                QCOMPARE(lines.first(), kListHeading); // the unit heads the list, with no swatch
+                lines.removeFirst();
                 QCOMPARE(list->swatches().size(), lines.size());
                 for (qsizetype line = 0; line < lines.size(); ++line) {
                     const QString name = lines[line].section(QStringLiteral(": "), 0, 0);
@@ -336,10 +373,11 @@ private slots:
             // A label shared by runs says how they differ: one line a run, with its throughput.
             const QStringList names = namesIn(l.text);
             if (!l.ridge && names.size() > 1)
-                QVERIFY2(QRegularExpression(QStringLiteral("^([^:\\n]+: [0-9.]+\\n)+[^:\\n]+: [0-9.]+$"))
-                             .match(l.text)
-                             .hasMatch(),
-                         qPrintable(QStringLiteral("\"%1\" does not say which run is which").arg(l.text)));
+                QVERIFY2(
+                    QRegularExpression(QStringLiteral("^TFLOP/s\\n([^:\\n]+: [0-9.]+\\n)+[^:\\n]+: [0-9.]+$"))
+                        .match(l.text)
+                        .hasMatch(),
+                    qPrintable(QStringLiteral("\"%1\" does not say which run is which").arg(l.text)));
         }
         // Leaders: from their own marker, through no other marker, across no roof and no label.
         for (const QLineF &leader : leaders) {

@@ -4,6 +4,7 @@
 // roof or on a marker; the live point kept clear by its role), placed again exactly when the data
 // they depend on changes (not when its formatted text does).
 #include "roofline_label_scene.h"
+#include "roofline_marker_layers.h"
 #include "roofline_marks.h"
 #include "roofline_math.h"
 #include "roofline_roofs.h"
@@ -269,9 +270,14 @@ private slots:
             for (const Mark &m : in.marks)
                 QVERIFY2(!markRect(f, m).intersects(a.rect.adjusted(1, 1, -1, -1)),
                          qPrintable(a.text + QStringLiteral(" on a marker")));
-            if (!a.ridge)
-                for (const QString &line : a.text.split(QLatin1Char('\n')))
+            if (!a.ridge) {
+                QStringList lines = a.text.split(QLatin1Char('\n'));
+                // A list's throughputs say their unit: it heads the list.
+                if (lines.size() > 1)
+                    QCOMPARE(lines.takeFirst(), QStringLiteral("TFLOP/s"));
+                for (const QString &line : std::as_const(lines))
                     named << line.section(QStringLiteral(": "), 0, 0);
+            }
         }
         // Both measured ridges named on the plot (the datasheets' in the legend).
         QCOMPARE(ridgesNamed, 2);
@@ -280,6 +286,198 @@ private slots:
         QVERIFY(std::any_of(layout.labels.cbegin(), layout.labels.cend(), [](const PlacedText &t) {
             return t.visible && t.framed && !t.swatches.isEmpty();
         }));
+    }
+
+    void runsOnOneSpotShareAMarker()
+    {
+        MarkerLayers layers;
+        const MarkerLayers::Id discs = layers.add(MarkRole::RunModel, {8, 1});
+        const MarkerLayers::Id diamonds = layers.add(MarkRole::RunMeasured, {9, 1.2});
+        QVERIFY(layers.addMerged(discs, 330, 20.6));
+        // The same configuration run again, its throughput a hair from the first: one marker.
+        QVERIFY(!layers.addMerged(discs, 330 * (1 + 1e-6), 20.6 * (1 - 1e-6)));
+        QVERIFY(!layers.addMerged(discs, 330, 20.6));
+        // A pixel away on either axis, or on another layer: a marker of its own.
+        QVERIFY(layers.addMerged(discs, 330 * 1.005, 20.6));
+        QVERIFY(layers.addMerged(discs, 330, 20.6 * 1.005));
+        QVERIFY(layers.addMerged(diamonds, 330, 20.6));
+        QCOMPARE(layers.count(), 4);
+        QCOMPARE(layers.points(discs).size(), 3);
+        // A layer's places are forgotten with its markers.
+        layers.clearPoints(diamonds);
+        QVERIFY(layers.addMerged(diamonds, 330, 20.6));
+        QVERIFY(!layers.addMerged(7, 330, 20.6)); // no such layer: nothing drawn
+        QCOMPARE(layers.count(), 4);
+    }
+
+    void marksAreEveryShownMarkerInDrawingOrderWithItsReach()
+    {
+        MarkerLayers layers;
+        const MarkerLayers::Id discs = layers.add(MarkRole::RunModel, {8, 1});
+        const MarkerLayers::Id live = layers.add(MarkRole::Live, {13, 2});
+        const MarkerLayers::Id ring = layers.add(MarkRole::SelectionRing, {16, 2});
+        // Kept in intensity order as the plot keeps them; a marker at an intensity held already goes
+        // before the ones there.
+        for (const QPointF &p :
+             {QPointF(20, 1), QPointF(5, 2), QPointF(40, 3), QPointF(20, 4), QPointF(1, 5)})
+            layers.append(discs, p.x(), p.y());
+        QCOMPARE(layers.points(discs), (QList<QPointF>{{1, 5}, {5, 2}, {20, 4}, {20, 1}, {40, 3}}));
+        layers.append(live, 60, 30);
+        layers.append(ring, 20, 4);
+        QList<Mark> marks = layers.marks();
+        QCOMPARE(marks.size(), 7);
+        QCOMPARE(marks[0], (Mark{MarkRole::RunModel, 1, 5, 8 / 2.0 + 1 / 2.0 + 0.5}));
+        QCOMPARE(marks[5], (Mark{MarkRole::Live, 60, 30, 13 / 2.0 + 2 / 2.0 + 0.5}));
+        QCOMPARE(marks[6], (Mark{MarkRole::SelectionRing, 20, 4, 16 / 2.0 + 2 / 2.0 + 0.5}));
+        // A hidden layer (the live circle of settings that were run) is no marker; a removed one is gone.
+        layers.setVisible(live, false);
+        QVERIFY(layers.marks(MarkRole::Live).isEmpty());
+        QCOMPARE(layers.marks().size(), 6);
+        QCOMPARE(layers.count(), 7); // hidden, still held
+        layers.remove(ring);
+        QVERIFY(!layers.contains(ring));
+        QCOMPARE(layers.marks().last().role, MarkRole::RunModel);
+        // A layer added after a removal is drawn last, over every other.
+        const MarkerLayers::Id again = layers.add(MarkRole::SelectionRing, {16, 2});
+        layers.append(again, 5, 2);
+        layers.setVisible(live, true);
+        marks = layers.marks();
+        QCOMPARE(marks.last().role, MarkRole::SelectionRing);
+        QCOMPARE(marks[marks.size() - 2].role, MarkRole::Live);
+    }
+
+    void joinsDrawnAreAllOrTheSelectedOnes()
+    {
+        JoinSet joins;
+        const Join a{150, 330, 20.6, Qt::darkGreen}, b{90, 200, 16.5, Qt::darkBlue};
+        QVERIFY(joins.add(a));
+        QVERIFY(!joins.add(Join{150 * (1 + 1e-6), 330, 20.6, Qt::darkGreen})); // the run again
+        QVERIFY(joins.add(b));
+        QCOMPARE(joins.drawn(), (QList<Join>{a, b}));
+        QCOMPARE(joins.drawnPolylines().first(), (Polyline{{QPointF(150, 20.6), QPointF(330, 20.6)}}));
+        // The model's intensities hidden: only the selected run's join, or none.
+        joins.setShowAll(false);
+        QVERIFY(joins.drawn().isEmpty());
+        joins.setHighlighted(b);
+        QCOMPARE(joins.drawn(), QList<Join>{b});
+        joins.clear();
+        QVERIFY(joins.drawn().isEmpty());
+        QVERIFY(joins.add(a)); // forgotten with the rest
+    }
+
+    void labelsPlacedFromTheMarkerModelKeepClearOfItsMarkers_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("Ladder at 1280x800") << QSize(420, 330);
+        QTest::newRow("Ladder at 1440x900") << QSize(480, 380);
+        QTest::newRow("Ladder at 1920x1080") << QSize(700, 470);
+    }
+    void labelsPlacedFromTheMarkerModelKeepClearOfItsMarkers()
+    {
+        // The ladder's diamonds through the marker model, the selection's ring on step 7 and the
+        // panel's settings hidden (they were run): the labels keep clear of every marker shown, of
+        // each other, and stay in the plot.
+        QFETCH(QSize, size);
+        Inputs in = ladderScene(size);
+        MarkerLayers layers;
+        const MarkerLayers::Id diamonds = layers.add(MarkRole::RunMeasured, {9, 1.2});
+        const MarkerLayers::Id live = layers.add(MarkRole::Live, {13, 2});
+        const MarkerLayers::Id ring = layers.add(MarkRole::SelectionRing, {16, 2});
+        for (const LadderRun &run : kLadder)
+            QVERIFY(layers.addMerged(diamonds, run.intensity, run.tflops));
+        QVERIFY(!layers.addMerged(diamonds, kLadder[10].intensity, kLadder[10].tflops)); // a rerun
+        layers.append(ring, kLadder[10].intensity, kLadder[10].tflops);
+        layers.append(live, 200, 30);
+        layers.setVisible(live, false);
+        QList<Mark> ridges;
+        for (const Mark &m : std::as_const(in.marks))
+            if (m.role == MarkRole::Ridge)
+                ridges << m;
+        in.marks = layers.marks() + ridges;
+        in.key.moving = layers.marks(MarkRole::SelectionRing);
+        in.key.markCount = layers.count();
+        QCOMPARE(in.marks.size(), qsizetype(std::size(kLadder)) + 1 + ridges.size());
+        LabelScene scene;
+        const Layout &layout = scene.place(in);
+        const PlotFrame &f = in.key.frame;
+        int named = 0;
+        for (qsizetype i = 0; i < layout.placed.size(); ++i) {
+            const Layout::Entry &a = layout.placed[i];
+            named += !a.ridge;
+            QVERIFY2(QRectF(f.area).contains(a.rect), qPrintable(a.text));
+            for (qsizetype j = i + 1; j < layout.placed.size(); ++j)
+                QVERIFY2(!a.rect.intersects(layout.placed[j].rect),
+                         qPrintable(a.text + QStringLiteral(" on ") + layout.placed[j].text));
+            for (const Mark &m : std::as_const(in.marks))
+                QVERIFY2(!markRect(f, m).intersects(a.rect.adjusted(1, 1, -1, -1)),
+                         qPrintable(a.text + QStringLiteral(" on a marker")));
+        }
+        QVERIFY(named > 0);
+        // The hidden circle is no obstacle: a label may sit where it would be.
+        QVERIFY(!std::any_of(in.marks.cbegin(), in.marks.cend(),
+                             [](const Mark &m) { return m.role == MarkRole::Live; }));
+    }
+
+    void largerPlotsShowTheSameLabels()
+    {
+        // The Ladder workspace's plot at 1280x800, 1440x900 and 1920x1080: the same runs get labels
+        // of their own and the same runs share each list, whatever room the larger plots have.
+        const auto groups = [](const QSize &size) {
+            const Inputs in = ladderScene(size, QPointF(60, 30));
+            LabelScene scene;
+            const Layout &layout = scene.place(in);
+            QStringList named; // one entry a visible text: the runs it names
+            for (const PlacedText &t : layout.labels)
+                if (t.visible) {
+                    QStringList runs;
+                    for (const qsizetype i : t.names)
+                        runs << in.key.labels[i].texts;
+                    runs.sort();
+                    named << runs.join(QLatin1Char(','));
+                }
+            named.sort();
+            return named;
+        };
+        const QStringList at1280 = groups(QSize(420, 330));
+        QVERIFY(!at1280.isEmpty());
+        QCOMPARE(groups(QSize(480, 380)), at1280);
+        QCOMPARE(groups(QSize(700, 470)), at1280);
+        QCOMPARE(groups(QSize(900, 600)), at1280);
+    }
+
+    void unlabelledRunsAreCountedInAFreeCorner()
+    {
+        // A plot too small for every label: the note says how many runs have none, clear of every
+        // marker, line and text.
+        const Inputs in = ladderScene(QSize(260, 200));
+        LabelScene scene;
+        const Layout &layout = scene.place(in);
+        int unnamed = 0;
+        for (qsizetype i = 0; i < in.key.labels.size(); ++i)
+            if (std::none_of(layout.labels.cbegin(), layout.labels.cend(),
+                             [&](const PlacedText &t) { return t.visible && t.names.contains(i); }))
+                unnamed += int(in.key.labels[i].texts.size());
+        QVERIFY(unnamed > 0);
+        QCOMPARE(layout.unnamed, unnamed);
+        const PlacedText &note = layout.unnamedNote;
+        QVERIFY(note.visible);
+        QCOMPARE(note.text, QStringLiteral("%1 runs unlabelled: hover names them").arg(unnamed));
+        const PlotFrame &f = in.key.frame;
+        QVERIFY(QRectF(f.area).contains(note.rect));
+        for (const Layout::Entry &e : layout.placed)
+            QVERIFY2(!e.rect.intersects(note.rect), qPrintable(e.text));
+        for (const Mark &m : in.marks)
+            QVERIFY(!markRect(f, m).intersects(note.rect));
+        for (const Polyline &line : in.roofs)
+            for (qsizetype i = 1; i < line.points.size(); ++i)
+                QVERIFY(!crosses(QLineF(f.pixelOf(line.points[i - 1].x(), line.points[i - 1].y()),
+                                        f.pixelOf(line.points[i].x(), line.points[i].y())),
+                                 note.rect));
+        // Where every run is named, no note.
+        const Inputs roomy = ladderScene(QSize(700, 470));
+        const Layout &all = scene.place(roomy);
+        QCOMPARE(all.unnamed, 0);
+        QVERIFY(!all.unnamedNote.visible);
     }
 
     void placingIsKeptWhileItsDataIsUnchanged()

@@ -260,11 +260,12 @@ private slots:
         QVERIFY(event.instructions[0].samples() > 0);
         QVERIFY(event.limiters.contains("sm__warps_active.avg.pct_of_peak_sustained_active"));
         QCOMPARE(results[0][0].value<RunRecord>().stageKey(), QStringLiteral("coalesced")); // the run's
-        QStringList phases;
+        QList<protocol::ProgressPhase> phases;
         for (const auto &args : progress)
             if (args[0].toString() == id)
-                phases << args[1].toString();
-        QVERIFY2(phases.contains("compiled") && phases.contains("limiters"), qPrintable(phases.join(",")));
+                phases << args[1].value<protocol::ProgressPhase>();
+        QVERIFY(phases.contains(protocol::ProgressPhase::Compile));
+        QVERIFY(phases.contains(protocol::ProgressPhase::Limiters));
         QCOMPARE(gpu.count(), 1);
         QCOMPARE(gpu[0][0].toString(), QStringLiteral("Fake GPU"));
     }

@@ -110,10 +110,12 @@ private slots:
             QSKIP("No GPU");
         const QString killed = client.submit(run("worklog-0", 4096, 20000)); // naive, 20 s of timing
         const QString after = client.submit(run("worklog-3", 1024, 200));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            std::any_of(progress.cbegin(), progress.cend(),
-                        [](const QList<QVariant> &a) { return a[1].toString() == "timing"; }),
-            300000);
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(progress.cbegin(), progress.cend(),
+                                             [](const QList<QVariant> &a) {
+                                                 return a[1].value<protocol::ProgressPhase>() ==
+                                                        protocol::ProgressPhase::Timing;
+                                             }),
+                                 300000);
         const pid_t pid = runnerPid();
         QVERIFY(pid > 0);
         QCOMPARE(::kill(pid, SIGKILL), 0);
@@ -140,10 +142,12 @@ private slots:
             QSKIP("No GPU");
         const QString hung = client.submit(run("worklog-3", 2048, 5000));
         const QString after = client.submit(run("worklog-3", 1024, 200));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            std::any_of(progress.cbegin(), progress.cend(),
-                        [](const QList<QVariant> &a) { return a[1].toString() == "timing"; }),
-            300000);
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(progress.cbegin(), progress.cend(),
+                                             [](const QList<QVariant> &a) {
+                                                 return a[1].value<protocol::ProgressPhase>() ==
+                                                        protocol::ProgressPhase::Timing;
+                                             }),
+                                 300000);
         const pid_t pid = runnerPid();
         QVERIFY(pid > 0);
         QCOMPARE(::kill(pid, SIGSTOP), 0); // hangs: alive, silent

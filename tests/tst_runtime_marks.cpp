@@ -139,6 +139,45 @@ private slots:
         QVERIFY(in.referenceText.isEmpty());
     }
 
+    void eachRunWithNoTimeIsMarkedOnItsRow()
+    {
+        const RuntimeSlotRows rows = rowsOf(
+            {timedRun(QStringLiteral("r1"), QStringLiteral("coalesced"), 3), failedRun(QStringLiteral("r2")),
+             timedRun(QStringLiteral("r3"), QStringLiteral("naive"), 25), failedRun(QStringLiteral("r4"))});
+        QList<int> failedRows;
+        for (int row = 0; row < rows.size(); ++row)
+            if (!rows[row].plotted)
+                failedRows << row;
+        QCOMPARE(failedRows.size(), 2);
+        const int selected = failedRows.last();
+        const QList<FailureMark> marks = failureMarks(rows, selected);
+        QCOMPARE(marks.size(), 2);
+        for (qsizetype i = 0; i < marks.size(); ++i) {
+            const RuntimeSlot &slot = rows[marks[i].row];
+            QCOMPARE(marks[i].row, failedRows[i]); // top row first
+            QCOMPARE(marks[i].runId, slot.run.runId);
+            QVERIFY(!slot.failure.isEmpty());
+            QCOMPARE(marks[i].text, QStringLiteral("\u2715 %1: no time").arg(slot.failure));
+            QCOMPARE(marks[i].selected, marks[i].row == selected);
+        }
+        // A selected row with a time frames no failure; none selected frames none.
+        for (const int row : {-1, int(rows.rowOf(QStringLiteral("r1")))})
+            for (const FailureMark &mark : failureMarks(rows, row))
+                QVERIFY(!mark.selected);
+    }
+
+    void failuresOfThousandsOfRowsGetNoMark()
+    {
+        QList<RunRecord> runs{failedRun(QStringLiteral("f"))};
+        for (int i = 0; i < kMaxLabelledBars; ++i)
+            runs << timedRun(QStringLiteral("r%1").arg(i), QStringLiteral("coalesced"), 3 + i * 1e-3);
+        QVERIFY(!failuresMarked(runs.size()));
+        QVERIFY(failuresMarked(runs.size() - 1));
+        QVERIFY(failureMarks(rowsOf(runs), -1).isEmpty());
+        runs.removeLast();
+        QCOMPARE(failureMarks(rowsOf(runs), -1).size(), 1);
+    }
+
     void valueAxisSpansBarsWhiskersAndReference()
     {
         const RuntimeSlotRows close =

@@ -116,6 +116,38 @@ private slots:
             QCOMPARE(toJson(pieces.data->runs[i]), toJson(whole.data->runs[i]));
     }
 
+    // A large session as GemmScope saves it, read (in pieces) and saved again: the same bytes, the
+    // runner's stored events (kept compactly, not decoded) included.
+    void aSavedLargeSessionSavesAgainByteForByte()
+    {
+        const SessionParse first = parseSessionJson(bigSession(800));
+        QVERIFY2(first.data, qPrintable(first.error));
+        const QByteArray saved = serializeSession(*first.data);
+        QVERIFY(saved.contains("\"ptxas_log\"")); // the stored events are in it
+        const SessionParse again = parseSessionJson(saved, nullptr);
+        QVERIFY2(again.data, qPrintable(again.error));
+        QCOMPARE(again.data->runs.size(), 800);
+        QCOMPARE(serializeSession(*again.data), saved);
+    }
+
+    // The texts that recur from run to run (GPU, host, origin, preset, the parameters' names) are
+    // held once, not once a run: reading a large session, runs of one piece share them.
+    void repeatedTextsAreHeldOnce()
+    {
+        const SessionParse parsed = parseSessionJson(bigSession(600), nullptr);
+        QVERIFY2(parsed.data, qPrintable(parsed.error));
+        const RunRecord &a = parsed.data->runs[1], &b = parsed.data->runs[24]; // the same ladder run
+        QCOMPARE(a.gpuName, b.gpuName);
+        QVERIFY(!a.gpuName.isEmpty());
+        QCOMPARE(a.gpuName.constData(), b.gpuName.constData());
+        QCOMPARE(a.origin.constData(), b.origin.constData());
+        QCOMPARE(a.presetKey.constData(), b.presetKey.constData());
+        QVERIFY(!a.params.isEmpty());
+        QCOMPARE(a.params.firstKey().constData(), b.params.firstKey().constData());
+        QVERIFY(a.counters && !a.counters->metrics.isEmpty());
+        QCOMPARE(a.counters->metrics.firstKey().constData(), b.counters->metrics.firstKey().constData());
+    }
+
     // A large file damaged anywhere in its runs is refused with a sentence that says where; the
     // damages between two pieces (256 runs each) are found too, though no piece's parser sees them.
     void aDamagedLargeFileIsRefusedWithWhere_data()

@@ -336,6 +336,20 @@ private slots:
         QCOMPARE(gg.gridX, 25LL);
         QCOMPARE(gg.gridY, 32LL);
         QCOMPARE(gg.staticSmemBytes, 4 * (32 * 32 + 32 * 33));
+
+        // fp32-tuned fills the 48 KiB of static arrays with unpadded tiles; fp32-padded moves the
+        // same tiles, padded, into dynamic shared memory (pipelined_padded.cuh's `tiles`).
+        const Preset *tuned = findPreset("fp32-tuned"), *padded = findPreset("fp32-padded");
+        QVERIFY(tuned && padded);
+        QCOMPARE(padded->params, tuned->params);
+        const auto tg = launchGeometry(tuned->stage, tuned->params, ProblemSize{});
+        QCOMPARE(tg.staticSmemBytes, 2 * 4 * 16 * (128 + 256));
+        QCOMPARE(tg.dynamicSmemBytes, 0);
+        const auto pg = launchGeometry(padded->stage, padded->params, ProblemSize{});
+        QCOMPARE(pg.staticSmemBytes, 0);
+        QCOMPARE(pg.dynamicSmemBytes, 2 * 4 * 16 * (128 + 4 + 256));
+        QVERIFY(pg.smemBytes() > 48 * 1024);
+        QVERIFY(violations(padded->stage, padded->params, ProblemSize{}).empty());
     }
 
     void nameExpressionsFollowTemplateOrder()

@@ -110,8 +110,13 @@ private slots:
             collectStoredEvents(QJsonDocument::fromJson(file.readAll()).object(), stored);
         }
         QVERIFY2(stored.size() > 50, qPrintable(QString::number(stored.size())));
-        for (const QJsonObject &event : std::as_const(stored))
-            QCOMPARE(StoredEvent::fromSession(event).toJson(), event);
+        for (const QJsonObject &event : std::as_const(stored)) {
+            const QJsonObject back = StoredEvent::fromSession(event).toJson();
+            QCOMPARE(back, event);
+            // As text too: an integer stays an integer and a decimal a decimal, as they were written.
+            QCOMPARE(QJsonDocument(back).toJson(QJsonDocument::Compact),
+                     QJsonDocument(event).toJson(QJsonDocument::Compact));
+        }
     }
 
     void anErrorIsTypedAsAnError()

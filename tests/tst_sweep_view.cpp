@@ -70,7 +70,7 @@ SweepData recordedSweep()
             r.registers = 100;
             r.spillStoreBytes = p.params.at("TM") == 8 ? 8 : 0;
             r.occupancy = 0.25;
-            r.occupancyLimiter = QStringLiteral("registers");
+            r.occupancyLimiter = OccupancyLimiter::Registers;
         }
         sweep.runs << r;
     }

@@ -135,6 +135,140 @@ const char *const kLdmatrixCounting =
     "\"@!PT LDS RZ, [RZ]\" placeholders beside the cp.async copies, so this is not the bank check: "
     "the wavefront total below is";
 
+// How one quantity's model and measurement are judged, given whether the launch compares at all
+// (every block full) and how the binary's shared reads relate to the source's.
+struct Judgement {
+    bool exact = false;
+    bool readsMerged = false;        // fewer, wider shared reads than the source's
+    std::optional<double> readsKept; // the share of the source's shared reads the binary issued
+    const CounterNotes &notes;
+    bool mergedSaid = false; // the merged reads' note given on a row already
+};
+
+AccessCheckView::Row judged(const Quantity &q, Judgement &j)
+{
+    AccessCheckView::Row row;
+    row.quantity = q.label;
+    row.model = q.model;
+    row.measured = q.measured;
+    row.isCount = q.isCount;
+    row.note = q.note;
+    if (q.model == 0 && (!row.measured || *row.measured == 0)) {
+        row.verdict = AccessCheckView::Verdict::NoAccess;
+    } else if (!row.measured && q.sharedStore && !j.notes.sharedStoresUncounted.empty()) {
+        row.verdict = AccessCheckView::Verdict::NotObservable;
+        row.note = QString::fromStdString(j.notes.sharedStoresUncounted);
+    } else if (!row.measured) {
+        row.verdict = AccessCheckView::Verdict::Differs;
+        row.note = AccessCheckView::tr("the model expects this access; the kernel made none");
+    } else if (!j.exact) {
+        row.verdict = AccessCheckView::Verdict::NotCompared;
+        row.note = AccessCheckView::tr("edge blocks: see above");
+    } else if (q.notComparable) {
+        row.verdict = AccessCheckView::Verdict::NotCompared;
+    } else if (q.sharedRead && j.readsMerged && j.mergedSaid) {
+        // Said once, on the first such row (not the same four lines twice).
+        row.verdict = AccessCheckView::Verdict::NotCompared;
+        row.note = AccessCheckView::tr("the same merged reads as above");
+    } else if (q.sharedRead && j.readsMerged) {
+        // Not the accesses the model describes: say how far from them the binary is.
+        row.verdict = AccessCheckView::Verdict::NotCompared;
+        j.mergedSaid = true;
+        row.note = j.readsKept
+                       ? AccessCheckView::tr(
+                             "the binary issued %1 % of the source's 4-byte reads: the compiler merged "
+                             "them into wider loads (LDS.64/LDS.128); to compare, tick \"Shared reads as "
+                             "written\" in the parameter panel (Alt+0 shows it) and run again")
+                             .arg(*j.readsKept * 100, 0, 'f', 1)
+                       : AccessCheckView::tr(
+                             "release build: reads may be merged into LDS.128; to compare, tick \"Shared "
+                             "reads as written\" in the parameter panel (Alt+0 shows it) and run again");
+    } else if (std::abs(*row.measured - q.model) <= AccessCheckView::kTolerance * q.model) {
+        row.verdict = AccessCheckView::Verdict::Agrees;
+    } else {
+        row.verdict = AccessCheckView::Verdict::Differs;
+        if (q.sharedStore && *row.measured > q.model) {
+            // Measured on the H200 (docs/gpu-verification.md): every kernel's store wavefronts equal
+            // the model at one block per SM; the excess comes with global-load traffic beside them.
+            row.verdict = AccessCheckView::Verdict::AboveModel;
+            row.note =
+                AccessCheckView::tr("the addresses need %1 per instruction; the rest is L1 contention beside "
+                                    "global loads, which this counter counts and the address model does not")
+                    .arg(number(q.model));
+        }
+    }
+    return row;
+}
+
+// The table's headline: the run by the code the charts and tables show ("3", "+tuned"), not its id
+// ("12e7-4"); where the tiles do not divide its size, why the ratios are not compared and at which
+// size (`tiled`) they would be.
+QString headlineOf(const RunRecord &run, bool exact, const KernelShape &kernel, const ProblemSize &tiled)
+{
+    QString headline = AccessCheckView::tr("Run %1: %2 %3 at %4 on %5, %6 build")
+                           .arg(shortRunLabel(run), run.presetKey.isEmpty() ? run.stageKey() : run.presetKey,
+                                formatRunParams(run), run.sizeText(), run.gpuName,
+                                run.scalarSharedReads ? AccessCheckView::tr("scalar-shared")
+                                                      : AccessCheckView::tr("release"));
+    if (!exact)
+        // Once for the table, with what would make the comparison possible.
+        headline += AccessCheckView::tr(
+                        ". The ratios are not compared: %1 x %2 x %3 is not a multiple of the %4 x %5 block "
+                        "tile, so the counters include edge blocks whose bounds-checked lanes the model's "
+                        "interior block does not have. Run at %6 x %7 x %8 (the tiles divide it) to compare.")
+                        .arg(run.m)
+                        .arg(run.n)
+                        .arg(run.k)
+                        .arg(kernel.bm)
+                        .arg(kernel.bn)
+                        .arg(tiled.m)
+                        .arg(tiled.n)
+                        .arg(tiled.k);
+    return headline;
+}
+
+// What the model and the measurement are, and what agreeing means.
+QString footnoteOf(bool exact)
+{
+    return AccessCheckView::
+        tr("Model: one interior block, per warp instruction, from the stage's own addresses%1; the counts "
+           "are "
+           "that block's times the grid. Measured: CUPTI over one whole launch. Agreement: within %2\u00a0%.")
+            .arg(exact ? QString()
+                       : AccessCheckView::tr(" (the tiles do not divide this size, so edge blocks differ)"))
+            .arg(AccessCheckView::kTolerance * 100, 0, 'f', 0);
+}
+
+// The whole launch's request and instruction counts, the source's beside the counters'.
+void appendLaunchCounts(QList<Quantity> &quantities, const protocol::Counters &counters,
+                        const KernelInstructionCounts &source, std::optional<double> readsIssued,
+                        const KernelShape &kernel, bool transposes, const CounterNotes &notes)
+{
+    quantities.append({AccessCheckView::tr("Global load requests (whole launch)"), double(source.globalLoads),
+                       counters.metric(QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")),
+                       true});
+    quantities.append({AccessCheckView::tr("Global store requests"), double(source.globalStores),
+                       counters.metric(QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")),
+                       true});
+    quantities.append({AccessCheckView::tr("Shared read instructions"), double(source.sharedLoads),
+                       readsIssued, true, true});
+    quantities.append({AccessCheckView::tr("Shared store instructions"), double(source.sharedStores),
+                       counters.metric(QStringLiteral("smsp__inst_executed_op_shared_st.sum")), true});
+    if (kernel.ldmatrixA) {
+        quantities[quantities.size() - 2].note = AccessCheckView::tr(kLdmatrixCounting);
+        quantities[quantities.size() - 2].notComparable = true;
+    }
+    if (transposes)
+        for (int i = quantities.size() - 4; i < quantities.size(); ++i)
+            quantities[i].note =
+                !notes.kernelOwnSharedCount.empty() && i >= quantities.size() - 2
+                    ? AccessCheckView::tr("the B transpose's %1; %2")
+                          .arg(QLocale(QLocale::English).toString(source.transpose.sharedLoads),
+                               QString::fromStdString(notes.kernelOwnSharedCount))
+                    : AccessCheckView::tr("includes the B transpose's %1")
+                          .arg(QLocale(QLocale::English).toString(source.transpose.globalLoads));
+}
+
 } // namespace
 
 void AccessCheckView::setRun(const std::optional<RunRecord> &run)
@@ -209,31 +343,8 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
                                  .arg(tr(kLdmatrixCounting));
         quantities[2].notComparable = true;
     }
-    if (counts && readsIssued) { // runs recorded before the counts were read have no rows for them
-        quantities.append({tr("Global load requests (whole launch)"), double(source.globalLoads),
-                           counters.metric(QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")),
-                           true});
-        quantities.append({tr("Global store requests"), double(source.globalStores),
-                           counters.metric(QStringLiteral("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")),
-                           true});
-        quantities.append(
-            {tr("Shared read instructions"), double(source.sharedLoads), readsIssued, true, true});
-        quantities.append({tr("Shared store instructions"), double(source.sharedStores),
-                           counters.metric(QStringLiteral("smsp__inst_executed_op_shared_st.sum")), true});
-        if (kernel.ldmatrixA) {
-            quantities[quantities.size() - 2].note = tr(kLdmatrixCounting);
-            quantities[quantities.size() - 2].notComparable = true;
-        }
-        if (transposes)
-            for (int i = quantities.size() - 4; i < quantities.size(); ++i)
-                quantities[i].note =
-                    !notes.kernelOwnSharedCount.empty() && i >= quantities.size() - 2
-                        ? tr("the B transpose's %1; %2")
-                              .arg(QLocale(QLocale::English).toString(source.transpose.sharedLoads),
-                                   text(notes.kernelOwnSharedCount))
-                        : tr("includes the B transpose's %1")
-                              .arg(QLocale(QLocale::English).toString(source.transpose.globalLoads));
-    }
+    if (counts && readsIssued) // runs recorded before the counts were read have no rows for them
+        appendLaunchCounts(quantities, counters, source, readsIssued, kernel, transposes, notes);
     // The bank behaviour as a total, where the per-instruction ratio cannot carry it (ldmatrix).
     if (kernel.ldmatrixA && exact)
         quantities.append(
@@ -241,57 +352,9 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
              counters.metric(QStringLiteral("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")), true,
              false, false, tr("the bank check: ldmatrix.x4 and B reads conflict-free (padded rows)")});
     m_rows.clear();
-    bool mergedSaid = false; // the merged reads' note given on a row already
-    for (const Quantity &q : quantities) {
-        Row row;
-        row.quantity = q.label;
-        row.model = q.model;
-        row.measured = q.measured;
-        row.isCount = q.isCount;
-        row.note = q.note;
-        if (q.model == 0 && (!row.measured || *row.measured == 0)) {
-            row.verdict = Verdict::NoAccess;
-        } else if (!row.measured && q.sharedStore && !notes.sharedStoresUncounted.empty()) {
-            row.verdict = Verdict::NotObservable;
-            row.note = text(notes.sharedStoresUncounted);
-        } else if (!row.measured) {
-            row.verdict = Verdict::Differs;
-            row.note = tr("the model expects this access; the kernel made none");
-        } else if (!exact) {
-            row.verdict = Verdict::NotCompared;
-            row.note = tr("edge blocks: see above");
-        } else if (q.notComparable) {
-            row.verdict = Verdict::NotCompared;
-        } else if (q.sharedRead && readsMerged && mergedSaid) {
-            // Said once, on the first such row (not the same four lines twice).
-            row.verdict = Verdict::NotCompared;
-            row.note = tr("the same merged reads as above");
-        } else if (q.sharedRead && readsMerged) {
-            // Not the accesses the model describes: say how far from them the binary is.
-            row.verdict = Verdict::NotCompared;
-            mergedSaid = true;
-            row.note = readsKept
-                           ? tr("the binary issued %1 % of the source's 4-byte reads: the compiler merged "
-                                "them into wider loads (LDS.64/LDS.128); to compare, tick \"Shared reads as "
-                                "written\" in the parameter panel (Alt+0 shows it) and run again")
-                                 .arg(*readsKept * 100, 0, 'f', 1)
-                           : tr("release build: reads may be merged into LDS.128; to compare, tick \"Shared "
-                                "reads as written\" in the parameter panel (Alt+0 shows it) and run again");
-        } else if (std::abs(*row.measured - q.model) <= kTolerance * q.model) {
-            row.verdict = Verdict::Agrees;
-        } else {
-            row.verdict = Verdict::Differs;
-            if (q.sharedStore && *row.measured > q.model) {
-                // Measured on the H200 (docs/gpu-verification.md): every kernel's store wavefronts equal
-                // the model at one block per SM; the excess comes with global-load traffic beside them.
-                row.verdict = Verdict::AboveModel;
-                row.note = tr("the addresses need %1 per instruction; the rest is L1 contention beside "
-                              "global loads, which this counter counts and the address model does not")
-                               .arg(number(q.model));
-            }
-        }
-        m_rows.append(row);
-    }
+    Judgement judgement{exact, readsMerged, readsKept, notes};
+    for (const Quantity &q : quantities)
+        m_rows.append(judged(q, judgement));
     // What the scheme does that no counter sees (TMA: its copies and the tensor core's reads): stated,
     // and said to be out of reach.
     for (const CounterNotes::Row &unobserved : notes.unobserved) {
@@ -302,31 +365,8 @@ void AccessCheckView::setRun(const std::optional<RunRecord> &run)
         row.note = text(unobserved.note);
         m_rows.append(row);
     }
-    // The run by the code the charts and tables show ("3", "+tuned"), not its id ("12e7-4").
-    m_headline = tr("Run %1: %2 %3 at %4 on %5, %6 build")
-                     .arg(shortRunLabel(*run), run->presetKey.isEmpty() ? run->stageKey() : run->presetKey,
-                          formatRunParams(*run), run->sizeText(), run->gpuName,
-                          run->scalarSharedReads ? tr("scalar-shared") : tr("release"));
-    if (!exact)
-        // Once for the table, with what would make the comparison possible.
-        m_headline +=
-            tr(". The ratios are not compared: %1 x %2 x %3 is not a multiple of the %4 x %5 block "
-               "tile, so the counters include edge blocks whose bounds-checked lanes the model's "
-               "interior block does not have. Run at %6 x %7 x %8 (the tiles divide it) to compare.")
-                .arg(run->m)
-                .arg(run->n)
-                .arg(run->k)
-                .arg(shape.shape->bm)
-                .arg(shape.shape->bn)
-                .arg(context.size.m)
-                .arg(context.size.n)
-                .arg(context.size.k);
-    m_footnote =
-        tr("Model: one interior block, per warp instruction, from the stage's own addresses%1; the counts "
-           "are "
-           "that block's times the grid. Measured: CUPTI over one whole launch. Agreement: within %2\u00a0%.")
-            .arg(exact ? QString() : tr(" (the tiles do not divide this size, so edge blocks differ)"))
-            .arg(kTolerance * 100, 0, 'f', 0);
+    m_headline = headlineOf(*run, exact, kernel, context.size);
+    m_footnote = footnoteOf(exact);
     render();
 }
 

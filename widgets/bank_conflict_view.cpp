@@ -175,6 +175,53 @@ QString BankConflictView::degreeText() const
     return tr("%1-way conflict: %1 wavefronts for one request").arg(a->conflictDegree);
 }
 
+namespace {
+
+// Whether a bank is asked for more words than it serves in one wavefront: for ldmatrix, more
+// than one word by one matrix (its 4 matrices take a wavefront each anyway).
+std::array<bool, kSharedBanks> conflictedBanks(const SharedAccess &a)
+{
+    std::array<bool, kSharedBanks> conflicted{};
+    for (int b = 0; b < kSharedBanks; ++b)
+        conflicted[std::size_t(b)] = a.distinctWordsPerBank[std::size_t(b)] > 1;
+    if (a.ldmatrixMatrices > 0) {
+        conflicted.fill(false);
+        const int lanesPerMatrix = kWarpSize / a.ldmatrixMatrices;
+        for (int m = 0; m < a.ldmatrixMatrices; ++m) {
+            std::array<QSet<long long>, kSharedBanks> words;
+            for (int l = m * lanesPerMatrix; l < (m + 1) * lanesPerMatrix; ++l) {
+                const LaneAccess &lane = a.lanes[std::size_t(l)];
+                for (long long w = lane.address; lane.active && w < lane.address + lane.bytes / kFloatBytes;
+                     ++w) {
+                    words[std::size_t(w % kSharedBanks)].insert(w);
+                    if (words[std::size_t(w % kSharedBanks)].size() > 1)
+                        conflicted[std::size_t(w % kSharedBanks)] = true;
+                }
+            }
+        }
+    }
+    return conflicted;
+}
+
+// The model is of the source's 4-byte reads; say so where the compiler may differ, so that a
+// profiler's numbers for the release build (LDS.128) are not read as the model being wrong.
+QString loadModelNote(const SharedAccess &a)
+{
+    return a.tensorCoreRead
+               ? BankConflictView::tr(
+                     "Not lanes: the 32 words the tensor core fetches for 4 k of 8 rows (box i = row i/4, "
+                     "float i%4), read by wgmma through a descriptor, outside the LSU pipe.")
+           : a.ldmatrixMatrices > 0
+               ? BankConflictView::tr(
+                     "ldmatrix.x4: lane l names a 16-byte row (box = its first word); lanes 8i..8i+7 are "
+                     "matrix i, one matrix (128 bytes) per wavefront, so 4 wavefronts at best.")
+               : BankConflictView::tr(
+                     "As the source writes it (one 4-byte read per lane); the release build may merge a "
+                     "thread's neighbouring reads into 16-byte LDS.128, served differently.");
+}
+
+} // namespace
+
 void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAccess &access,
                                 bool withNote) const
 {
@@ -190,18 +237,8 @@ void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAcc
     p.drawText(QRectF(inner.left(), inner.top(), inner.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
                QString::fromStdString(a->label) + QStringLiteral(" — ") + degree);
 
-    // The model is of the source's 4-byte reads; say so where the compiler may differ, so that a
-    // profiler's numbers for the release build (LDS.128) are not read as the model being wrong.
     double lanesTop = inner.top() + 28;
-    const QString loadNote =
-        a->tensorCoreRead
-            ? tr("Not lanes: the 32 words the tensor core fetches for 4 k of 8 rows (box i = row i/4, float "
-                 "i%4), read by wgmma through a descriptor, outside the LSU pipe.")
-        : a->ldmatrixMatrices > 0
-            ? tr("ldmatrix.x4: lane l names a 16-byte row (box = its first word); lanes 8i..8i+7 are matrix "
-                 "i, one matrix (128 bytes) per wavefront, so 4 wavefronts at best.")
-            : tr("As the source writes it (one 4-byte read per lane); the release build may merge a "
-                 "thread's neighbouring reads into 16-byte LDS.128, served differently.");
+    const QString loadNote = loadModelNote(*a);
     if (a->kind == AccessKind::Load) {
         QFont note = font();
         note.setPointSizeF(note.pointSizeF() * 0.8);
@@ -232,27 +269,7 @@ void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAcc
             p.drawText(box, Qt::AlignCenter, QString::number(l));
         }
     }
-    // Whether a bank is asked for more words than it serves in one wavefront: for ldmatrix, more
-    // than one word by one matrix (its 4 matrices take a wavefront each anyway).
-    std::array<bool, kSharedBanks> conflicted{};
-    for (int b = 0; b < kSharedBanks; ++b)
-        conflicted[std::size_t(b)] = a->distinctWordsPerBank[std::size_t(b)] > 1;
-    if (a->ldmatrixMatrices > 0) {
-        conflicted.fill(false);
-        const int lanesPerMatrix = kWarpSize / a->ldmatrixMatrices;
-        for (int m = 0; m < a->ldmatrixMatrices; ++m) {
-            std::array<QSet<long long>, kSharedBanks> words;
-            for (int l = m * lanesPerMatrix; l < (m + 1) * lanesPerMatrix; ++l) {
-                const LaneAccess &lane = a->lanes[std::size_t(l)];
-                for (long long w = lane.address; lane.active && w < lane.address + lane.bytes / kFloatBytes;
-                     ++w) {
-                    words[std::size_t(w % kSharedBanks)].insert(w);
-                    if (words[std::size_t(w % kSharedBanks)].size() > 1)
-                        conflicted[std::size_t(w % kSharedBanks)] = true;
-                }
-            }
-        }
-    }
+    const std::array<bool, kSharedBanks> conflicted = conflictedBanks(*a);
     // Lines lane -> bank; red where the bank serves more than one word.
     p.setRenderHint(QPainter::Antialiasing, true);
     for (int l = 0; l < kWarpSize; ++l) {

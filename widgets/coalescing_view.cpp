@@ -19,6 +19,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
+#include <optional>
 
 namespace gemmscope {
 
@@ -82,6 +83,42 @@ QString percent(double v)
 {
     const double pct = 100.0 * v;
     return QString::number(pct, 'f', std::abs(pct - std::round(pct)) < 0.05 ? 0 : 1) + QLatin1Char('%');
+}
+
+// The lane numbers in a font whose "31" fits a box with a pixel either side: in compare mode at
+// 1440 the window's font ran lanes 10-31 into each other. Too narrow even at 6 pt: none (the
+// tooltip names each lane).
+std::optional<QFont> laneNumberFont(QFont font, double laneW)
+{
+    const double room = laneW - 4;
+    while (QFontMetricsF(font).horizontalAdvance(QStringLiteral("31")) > room && font.pointSizeF() > 6)
+        font.setPointSizeF(font.pointSizeF() - 0.5);
+    if (QFontMetricsF(font).horizontalAdvance(QStringLiteral("31")) > room)
+        return std::nullopt;
+    return font;
+}
+
+// A line from each active lane to the word it reads in the memory strip; `slot` is a word's width
+// (x) and the strip's top (y).
+void paintLaneLines(QPainter &p, const GlobalAccess &a, const std::vector<double> &sectorLeft,
+                    const QRectF &lanesRow, double laneW, QPointF slot)
+{
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (int l = 0; l < kWarpSize; ++l) {
+        const LaneAccess &lane = a.lanes[std::size_t(l)];
+        if (!lane.active)
+            continue;
+        const auto it = std::lower_bound(a.sectors.begin(), a.sectors.end(), lane.address / kSectorBytes);
+        const std::size_t si = std::size_t(it - a.sectors.begin());
+        const int word = int((lane.address % kSectorBytes) / kFloatBytes);
+        const QPointF from(lanesRow.left() + (l + 0.5) * laneW, lanesRow.bottom());
+        const QPointF to(sectorLeft[si] + (word + 0.5) * slot.x(), slot.y());
+        QColor c = warpColor(a.warp);
+        c.setAlpha(150);
+        p.setPen(QPen(c, 1));
+        p.drawLine(from, to);
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
 }
 
 } // namespace
@@ -484,17 +521,11 @@ void CoalescingView::paintOne(QPainter &p, const QRectF &area, const GlobalAcces
     // Lanes.
     const double laneW = inner.width() / kWarpSize;
     const QRectF lanesRow = lanesRowOf(area);
-    // The lane numbers in a font whose "31" fits a box with a pixel either side: in compare mode at
-    // 1440 the window's font ran lanes 10-31 into each other. Too narrow even at 6 pt: no numbers
-    // (the tooltip names each lane).
     const QFont labelFont = p.font();
-    QFont laneFont = labelFont;
-    const double room = laneW - 4;
-    while (QFontMetricsF(laneFont).horizontalAdvance(QStringLiteral("31")) > room &&
-           laneFont.pointSizeF() > 6)
-        laneFont.setPointSizeF(laneFont.pointSizeF() - 0.5);
-    const bool numbered = QFontMetricsF(laneFont).horizontalAdvance(QStringLiteral("31")) <= room;
-    p.setFont(laneFont);
+    const std::optional<QFont> laneFont = laneNumberFont(labelFont, laneW);
+    const bool numbered = laneFont.has_value();
+    if (laneFont)
+        p.setFont(*laneFont);
     for (int l = 0; l < kWarpSize; ++l) {
         const QRectF box(lanesRow.left() + l * laneW + 1, lanesRow.top(), laneW - 2, lanesRow.height());
         const bool active = a.lanes[std::size_t(l)].active;
@@ -553,22 +584,7 @@ void CoalescingView::paintOne(QPainter &p, const QRectF &area, const GlobalAcces
         }
 
     // Lane -> word lines.
-    p.setRenderHint(QPainter::Antialiasing, true);
-    for (int l = 0; l < kWarpSize; ++l) {
-        const LaneAccess &lane = a.lanes[std::size_t(l)];
-        if (!lane.active)
-            continue;
-        const auto it = std::lower_bound(sectors.begin(), sectors.end(), lane.address / kSectorBytes);
-        const std::size_t si = std::size_t(it - sectors.begin());
-        const int word = int((lane.address % kSectorBytes) / kFloatBytes);
-        const QPointF from(lanesRow.left() + (l + 0.5) * laneW, lanesRow.bottom());
-        const QPointF to(sectorLeft[si] + (word + 0.5) * slotW, strip.top());
-        QColor c = warpColor(a.warp);
-        c.setAlpha(150);
-        p.setPen(QPen(c, 1));
-        p.drawLine(from, to);
-    }
-    p.setRenderHint(QPainter::Antialiasing, false);
+    paintLaneLines(p, a, sectorLeft, lanesRow, laneW, QPointF(slotW, strip.top()));
 
     // Legend and numbers.
     p.setFont(font());

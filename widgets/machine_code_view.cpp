@@ -149,44 +149,13 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     m_loopKey->setObjectName(QStringLiteral("sassLoopKey"));
     m_loopKey->setTextFormat(Qt::PlainText);
     m_loopKey->setWordWrap(true);
-    m_mix = new QTableWidget(0, 3);
-    m_mix->setHorizontalHeaderLabels(
-        {QStringLiteral("Class"), QStringLiteral("Hot loop"), QStringLiteral("Kernel")});
-    m_mix->verticalHeader()->hide();
-    m_mix->verticalHeader()->setDefaultSectionSize(fontMetrics().height() +
-                                                   6); // compact: every class in view
-    m_mix->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_mix->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_mix->setObjectName(QStringLiteral("sassMix"));
-    m_mix->setToolTip(QStringLiteral("Instructions per class, counted in the code shown above (hover a class "
-                                     "for what it is). LDS/LDG/STS/STG by width; LDGSTS is cp.async."));
-    m_mix->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    buildMixTable();
     m_message = new QLabel;
     m_message->setWordWrap(true);
     m_message->setTextFormat(Qt::PlainText);
     m_message->setAlignment(Qt::AlignCenter);
 
-    m_noProfileText =
-        QStringLiteral("No profile of this configuration yet: profile it to see which instructions "
-                       "its time goes to.");
-    m_profileLabel = new QLabel;
-    m_profileLabel->setObjectName(QStringLiteral("sassProfileLabel"));
-    m_profileLabel->setTextFormat(Qt::PlainText);
-    m_profileLabel->setWordWrap(true);
-    m_breakdown = new StallBreakdownBar;
-    m_hotInstructions = new ProfileHotspotTable;
-    m_hotInstructions->setObjectName(QStringLiteral("sassHotInstructions"));
-    connect(m_hotInstructions, &ProfileHotspotTable::rowActivated, this, [this](const HotspotRow &row) {
-        // The instruction's line in the SASS on screen, found by its offset.
-        const MachineCode *shown = code();
-        if (!shown || shown->level != CodeLevel::Sass || row.pc < 0)
-            return;
-        for (size_t i = 0; i < shown->lines.size(); ++i)
-            if (sassLineOffset(QString::fromStdString(shown->lines[i].text)) == row.pc) {
-                m_editor->scrollToLine(int(i));
-                return;
-            }
-    });
+    buildProfileSection();
     auto *bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(m_mix);
     bottom->addWidget(m_hotInstructions);
@@ -225,6 +194,50 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     // The Kernel workspace's tab is titled after the level shown: WindowLayout::showView still
     // finds it by either name.
     setProperty("tabAliases", QStringList{QStringLiteral("SASS"), QStringLiteral("PTX")});
+}
+
+// The instruction mix: instructions per class, in the hot loop and in the whole kernel.
+void MachineCodeView::buildMixTable()
+{
+    m_mix = new QTableWidget(0, 3);
+    m_mix->setHorizontalHeaderLabels(
+        {QStringLiteral("Class"), QStringLiteral("Hot loop"), QStringLiteral("Kernel")});
+    m_mix->verticalHeader()->hide();
+    m_mix->verticalHeader()->setDefaultSectionSize(fontMetrics().height() +
+                                                   6); // compact: every class in view
+    m_mix->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_mix->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_mix->setObjectName(QStringLiteral("sassMix"));
+    m_mix->setToolTip(QStringLiteral("Instructions per class, counted in the code shown above (hover a class "
+                                     "for what it is). LDS/LDG/STS/STG by width; LDGSTS is cp.async."));
+    m_mix->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+}
+
+// The profile's part: its headline, the stall breakdown and the hottest instructions (a click
+// scrolls the SASS to the instruction).
+void MachineCodeView::buildProfileSection()
+{
+    m_noProfileText =
+        QStringLiteral("No profile of this configuration yet: profile it to see which instructions "
+                       "its time goes to.");
+    m_profileLabel = new QLabel;
+    m_profileLabel->setObjectName(QStringLiteral("sassProfileLabel"));
+    m_profileLabel->setTextFormat(Qt::PlainText);
+    m_profileLabel->setWordWrap(true);
+    m_breakdown = new StallBreakdownBar;
+    m_hotInstructions = new ProfileHotspotTable;
+    m_hotInstructions->setObjectName(QStringLiteral("sassHotInstructions"));
+    connect(m_hotInstructions, &ProfileHotspotTable::rowActivated, this, [this](const HotspotRow &row) {
+        // The instruction's line in the SASS on screen, found by its offset.
+        const MachineCode *shown = code();
+        if (!shown || shown->level != CodeLevel::Sass || row.pc < 0)
+            return;
+        for (size_t i = 0; i < shown->lines.size(); ++i)
+            if (sassLineOffset(QString::fromStdString(shown->lines[i].text)) == row.pc) {
+                m_editor->scrollToLine(int(i));
+                return;
+            }
+    });
 }
 
 QString MachineCodeView::levelName() const

@@ -77,6 +77,8 @@ signals:
     void levelNameChanged(const QString &name); // levelName() changed
 
 private:
+    void buildMixTable();
+    void buildProfileSection();
     void showLevel();
     // Without nvdisasm's SASS, the profile's own instructions (text, offset, source line) stand in
     // for the profiled kernel's SASS, so that its heat has lines to sit on.

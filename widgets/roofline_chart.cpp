@@ -309,7 +309,9 @@ void RooflineChart::addRoof(const roofline_scene::RoofSpec &spec)
         values << at.y();
     }
     roof.graph->setData(keys, values, true);
+    roof.line = spec.line;
     const double ridge = spec.ridgeIntensity();
+    roof.ridgeAt = QPointF(ridge, spec.peakTflops);
     roof.ridge = new QCPItemTracer(m_plot);
     roof.ridge->setGraph(roof.graph);
     roof.ridge->setGraphKey(ridge);
@@ -348,12 +350,16 @@ void RooflineChart::rebuild()
     m_labelItems.clear();
     m_ridgeLabels.clear();
     m_ridgeTexts.clear();
-    m_graphRoles.clear();
+    m_markers.clear();
+    m_layerOf.clear();
+    m_joinSet.clear();
     m_liveGraph = nullptr;
     m_selectedGraph = nullptr;
     m_selectedModelGraph = nullptr;
     m_layout.clear();
     m_countersNote = nullptr;
+    m_countersNoteText.clear();
+    m_unnamedNote = nullptr;
     m_plot->legend->clearItems(); // the key entries that belong to no plottable
 
     const GpuSpec *spec = datasheetSpec();
@@ -406,13 +412,14 @@ void RooflineChart::rebuild()
     m_plot->yAxis->setRange(y);
     if (m_printing) {
         // SVG has no clipping here: the print layout draws each roof only inside the view.
-        for (const Roof &r : std::as_const(m_roofs)) {
+        for (Roof &r : m_roofs) {
             roofline_scene::RoofSpec spec;
             spec.peakTflops = r.peakTflops;
             spec.bandwidthGBs = r.bandwidthGBs;
             spec.level = r.level;
+            r.line = roofline_scene::clippedLine(spec, x.lower, x.upper, y.lower);
             QVector<double> keys, values;
-            for (const QPointF &at : roofline_scene::clippedLine(spec, x.lower, x.upper, y.lower).points) {
+            for (const QPointF &at : std::as_const(r.line.points)) {
                 keys << at.x();
                 values << at.y();
             }

@@ -10,6 +10,7 @@
 #include "gpu_specs.h"
 #include "plot_chart.h"
 #include "roofline_label_scene.h"
+#include "roofline_marker_layers.h"
 #include "roofline_marks.h"
 #include "roofline_points.h"
 #include "roofline_roofs.h"
@@ -25,7 +26,6 @@
 #include <QSet>
 #include <QWidget>
 #include <optional>
-#include <set>
 #include <tuple>
 #include <utility>
 
@@ -57,6 +57,8 @@ public:
         bool measured = false;
         QCPGraph *graph = nullptr;
         QCPItemTracer *ridge = nullptr; // sits at (peak / bandwidth, peak)
+        roofline_scene::Polyline line;  // what the graph draws
+        QPointF ridgeAt;                // (peak / bandwidth, peak): the ridge's dot
         // A memory level's roof: only its diagonal, up to where it meets the highest compute roof
         // (the compute roof itself is drawn once, with the DRAM roof). Empty: a DRAM roof.
         std::optional<MemoryLevel> level;
@@ -153,7 +155,10 @@ private:
     void addPointLabels(qsizetype from);
     void addLabelItem(const roofline_scene::PointLabel &label);
     void placePointLabels(); // collision-free, in pixels, in each replot (roofline_label_scene.h)
-    roofline_scene::MarkRole markRoleOf(const QCPGraph *graph) const;
+    // A graph that draws a layer of markers (roofline_marker_layers.h keeps what it draws).
+    QCPGraph *addMarkerGraph(roofline_scene::MarkRole role, const roofline_scene::MarkerSize &size);
+    void removeMarkerGraph(QCPGraph *graph);
+    void setMarkerPoint(QCPGraph *graph, double intensity, double tflops); // its only marker
     roofline_scene::CacheKey labelKey() const; // what the texts' places depend on, as data
     roofline_scene::Inputs labelInputs(const roofline_scene::CacheKey &key) const;
     void applyLabelLayout(const roofline_scene::Layout &layout);
@@ -217,14 +222,18 @@ private:
     ActiveRoof m_tipRoof;                      // the roof the run tooltips compare with
     QCPGraph *m_liveGraph = nullptr;
     QCPItemText *m_countersNote = nullptr;
+    QCPItemText *m_unnamedNote = nullptr;       // how many runs have no label (roofline_label_scene.h)
     QList<roofline_scene::PointLabel> m_labels; // the runs' short labels (roofline_points.h says which)
     struct LabelItems {
         SwatchListText *item; // a swatch a line where it names a crowd
         QCPItemLine *leader;  // to the marker, when the label had to sit away from it
     };
-    QList<LabelItems> m_labelItems;                                 // parallel to m_labels
-    roofline_scene::LabelScene m_labelScene;                        // where the texts went, and for what
-    QHash<const QCPGraph *, roofline_scene::MarkRole> m_graphRoles; // the run and worklog markers' graphs
+    QList<LabelItems> m_labelItems;                                      // parallel to m_labels
+    roofline_scene::LabelScene m_labelScene;                             // where the texts went, and for what
+    roofline_scene::JoinSet m_joinSet;                                   // what m_drawn.joins draws
+    roofline_scene::MarkerLayers m_markers;                              // what the marker graphs draw
+    QHash<const QCPGraph *, roofline_scene::MarkerLayers::Id> m_layerOf; // each marker graph's layer
+    QString m_countersNoteText;                                          // what m_countersNote says
     // What the last rebuild drew the runs with, kept so that a run arriving adds only its points.
     struct DrawnRuns {
         const GpuSpec *spec = nullptr; // the chosen datasheet
@@ -239,9 +248,8 @@ private:
         QCPGraph *publishedGraph = nullptr;
         QHash<QString, QCPGraph *> byStage, measuredByStage; // by stage and preset shade
         RooflineJoins *joins = nullptr;
-        std::set<std::tuple<QCPGraph *, qint64, qint64>> markers; // one marker per place and graph
-        roofline_scene::RunMarker marker;                         // which marks each run puts on the chart
-        bool l2Drawn = false, l1SharedDrawn = false;              // levelDrawn, as the rebuild found it
+        roofline_scene::RunMarker marker;            // which marks each run puts on the chart
+        bool l2Drawn = false, l1SharedDrawn = false; // levelDrawn, as the rebuild found it
     };
     DrawnRuns m_drawn;
     QList<QCPItemText *> m_ridgeLabels;

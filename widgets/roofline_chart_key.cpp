@@ -128,6 +128,7 @@ void RooflineChart::placeCountersNote()
     if (!wanted && m_countersNote) {
         m_plot->removeItem(m_countersNote);
         m_countersNote = nullptr;
+        m_countersNoteText.clear();
     }
     if (!wanted || m_countersNote)
         return;
@@ -135,8 +136,9 @@ void RooflineChart::placeCountersNote()
     m_countersNote->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_countersNote->position->setCoords(0.99, 0.99);
     m_countersNote->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    m_countersNote->setText(QStringLiteral("measured intensity: hardware counters not available\n(%1)")
-                                .arg(countersUnavailableReason(m_runs)));
+    m_countersNoteText = QStringLiteral("measured intensity: hardware counters not available\n(%1)")
+                             .arg(countersUnavailableReason(m_runs));
+    m_countersNote->setText(m_countersNoteText);
     m_countersNote->setTextAlignment(Qt::AlignRight);
     m_countersNote->setColor(Qt::darkGray);
     m_countersNote->setFont(QFont(font().family(), 8));

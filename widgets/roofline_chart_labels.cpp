@@ -19,6 +19,8 @@ namespace gemmscope {
 namespace {
 
 const QColor kLabelColor(0x20, 0x20, 0x20);
+// A ridge's dot (drawn 4 or 5 px wide with its pen) and the room it keeps clear.
+constexpr double kRidgeDotRadius = 3.5;
 
 } // namespace
 
@@ -53,99 +55,54 @@ void RooflineChart::addLabelItem(const roofline_scene::PointLabel &label)
 
 QList<QRectF> RooflineChart::markerRects() const
 {
+    const roofline_scene::PlotFrame frame = plotFrame();
     QList<QRectF> rects;
-    for (int i = 0; i < m_plot->graphCount(); ++i) {
-        QCPGraph *graph = m_plot->graph(i);
-        const QCPScatterStyle style = graph->scatterStyle();
-        if (!graph->visible() || style.isNone() || graph->lineStyle() != QCPGraph::lsNone)
-            continue;
-        const double r = style.size() / 2 + style.pen().widthF() / 2 + 0.5;
-        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
-            const QPointF at(m_plot->xAxis->coordToPixel(it->key), m_plot->yAxis->coordToPixel(it->value));
-            rects << QRectF(at - QPointF(r, r), QSizeF(2 * r, 2 * r));
-        }
+    for (const roofline_scene::Mark &m : labelInputs(labelKey()).marks) {
+        const QPointF at = frame.pixelOf(m.intensity, m.tflops);
+        rects << QRectF(at - QPointF(m.radius, m.radius), QSizeF(2 * m.radius, 2 * m.radius));
     }
-    for (const Roof &roof : m_roofs)
-        if (roof.ridge) {
-            const QPointF at = roof.ridge->position->pixelPosition();
-            rects << QRectF(at - QPointF(3.5, 3.5), QSizeF(7, 7));
-        }
     return rects;
 }
 
 QList<QLineF> RooflineChart::roofSegments() const
 {
+    const roofline_scene::PlotFrame frame = plotFrame();
     QList<QLineF> segments;
-    for (const Roof &roof : m_roofs) {
-        QPointF previous;
-        bool first = true;
-        for (auto it = roof.graph->data()->constBegin(); it != roof.graph->data()->constEnd(); ++it) {
-            const QPointF at(m_plot->xAxis->coordToPixel(it->key), m_plot->yAxis->coordToPixel(it->value));
-            if (!first)
-                segments << QLineF(previous, at);
-            previous = at;
-            first = false;
-        }
-    }
+    for (const Roof &roof : m_roofs)
+        for (qsizetype i = 1; i < roof.line.points.size(); ++i)
+            segments << QLineF(frame.pixelOf(roof.line.points[i - 1].x(), roof.line.points[i - 1].y()),
+                               frame.pixelOf(roof.line.points[i].x(), roof.line.points[i].y()));
     return segments;
-}
-
-roofline_scene::MarkRole RooflineChart::markRoleOf(const QCPGraph *graph) const
-{
-    using roofline_scene::MarkRole;
-    if (graph == m_liveGraph)
-        return MarkRole::Live;
-    if (graph == m_selectedGraph)
-        return MarkRole::SelectionRing;
-    if (graph == m_selectedModelGraph)
-        return MarkRole::SelectedModel;
-    return m_graphRoles.value(graph, MarkRole::RunModel);
 }
 
 roofline_scene::CacheKey RooflineChart::labelKey() const
 {
+    using roofline_scene::MarkRole;
     roofline_scene::CacheKey key;
     key.frame = plotFrame();
     key.fontFamily = font().family();
-    for (int i = 0; i < m_plot->graphCount(); ++i)
-        key.markCount += m_plot->graph(i)->dataCount();
-    // The marks that move while no run changes, by what they are (a graph of one or two runs is no
-    // live point).
-    for (QCPGraph *graph : {m_liveGraph, m_selectedGraph, m_selectedModelGraph})
-        if (graph && graph->visible())
-            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-                key.moving << roofline_scene::Mark{markRoleOf(graph), it->key, it->value, 0};
+    key.markCount = m_markers.count();
+    for (const Roof &roof : m_roofs)
+        key.markCount += roof.line.points.size();
+    // The marks that move while no run changes, by what they are.
+    for (const MarkRole role : {MarkRole::Live, MarkRole::SelectionRing, MarkRole::SelectedModel})
+        key.moving << m_markers.marks(role);
     key.labels = m_labels;
     key.ridges = m_ridgeTexts;
-    if (m_countersNote)
-        key.note = m_countersNote->text();
+    key.note = m_countersNoteText;
     return key;
 }
 
 roofline_scene::Inputs RooflineChart::labelInputs(const roofline_scene::CacheKey &key) const
 {
-    roofline_scene::Inputs in{key, {}, {}, {}};
-    for (int i = 0; i < m_plot->graphCount(); ++i) {
-        QCPGraph *graph = m_plot->graph(i);
-        const QCPScatterStyle style = graph->scatterStyle();
-        if (!graph->visible() || style.isNone() || graph->lineStyle() != QCPGraph::lsNone)
-            continue;
-        const double radius = style.size() / 2 + style.pen().widthF() / 2 + 0.5;
-        const roofline_scene::MarkRole role = markRoleOf(graph);
-        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-            in.marks << roofline_scene::Mark{role, it->key, it->value, radius};
-    }
+    roofline_scene::Inputs in{key, m_markers.marks(), {}, {}};
     for (const Roof &roof : m_roofs) {
-        roofline_scene::Polyline line;
-        for (auto it = roof.graph->data()->constBegin(); it != roof.graph->data()->constEnd(); ++it)
-            line.points << QPointF(it->key, it->value);
-        in.roofs << line;
+        in.roofs << roof.line;
         if (roof.ridge)
-            in.marks << roofline_scene::Mark{roofline_scene::MarkRole::Ridge, roof.ridge->position->key(),
-                                             roof.ridge->position->value(), 3.5};
+            in.marks << roofline_scene::Mark{roofline_scene::MarkRole::Ridge, roof.ridgeAt.x(),
+                                             roof.ridgeAt.y(), kRidgeDotRadius};
     }
-    if (m_drawn.joins)
-        in.joins = m_drawn.joins->drawnPolylines();
+    in.joins = m_joinSet.drawnPolylines();
     return in;
 }
 
@@ -221,6 +178,17 @@ void RooflineChart::applyLabelLayout(const roofline_scene::Layout &layout)
         if (text.visible)
             items.item->setFont(QFont(font().family(), text.pointSize));
         applyText(items.item, items.leader, text);
+    }
+    if (layout.unnamedNote.visible && !m_unnamedNote) {
+        m_unnamedNote = new QCPItemText(m_plot);
+        m_unnamedNote->position->setType(QCPItemPosition::ptAbsolute); // in pixels: it names no point
+        m_unnamedNote->setColor(Qt::darkGray);
+        m_unnamedNote->setFont(QFont(font().family(), 8));
+        m_unnamedNote->setTextAlignment(Qt::AlignLeft);
+    }
+    if (m_unnamedNote) {
+        m_unnamedNote->setText(layout.unnamedNote.text);
+        applyText(m_unnamedNote, nullptr, layout.unnamedNote);
     }
     m_layout.clear();
     for (const roofline_scene::Layout::Entry &e : layout.placed)

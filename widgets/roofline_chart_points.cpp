@@ -13,12 +13,52 @@
 namespace gemmscope {
 
 using roofline_scene::levelName;
+using roofline_scene::MarkRole;
 
 namespace {
 
+using roofline_scene::MarkerSize;
+
 const QColor kLiveColor(0xe3, 0x1a, 0x1c);
 
+// The markers' sizes: the symbols are drawn with them, and the label scene keeps clear of them.
+constexpr MarkerSize kModelSize{8, 1};      // a run's disc at the model's intensity
+constexpr MarkerSize kMeasuredSize{9, 1.2}; // its diamond at the measured one
+constexpr MarkerSize kLevelSize{8, 1.2};    // its triangle at a level's
+constexpr MarkerSize kPublishedSize{8, 1.5};
+constexpr MarkerSize kLiveSize{13, 2};
+constexpr MarkerSize kRingSize{16, 2};
+
+QCPScatterStyle scatter(QCPScatterStyle::ScatterShape shape, const QColor &pen, const QBrush &fill,
+                        const MarkerSize &size)
+{
+    return QCPScatterStyle(shape, QPen(pen, size.penWidth), fill, size.size);
+}
+
 } // namespace
+
+QCPGraph *RooflineChart::addMarkerGraph(roofline_scene::MarkRole role, const MarkerSize &size)
+{
+    QCPGraph *graph = m_plot->addGraph();
+    graph->setLineStyle(QCPGraph::lsNone);
+    m_layerOf.insert(graph, m_markers.add(role, size));
+    return graph;
+}
+
+void RooflineChart::removeMarkerGraph(QCPGraph *graph)
+{
+    m_markers.remove(m_layerOf.take(graph));
+    m_plot->removeGraph(graph);
+}
+
+void RooflineChart::setMarkerPoint(QCPGraph *graph, double intensity, double tflops)
+{
+    const roofline_scene::MarkerLayers::Id layer = m_layerOf.value(graph);
+    graph->data()->clear();
+    graph->addData(intensity, tflops);
+    m_markers.clearPoints(layer);
+    m_markers.append(layer, intensity, tflops);
+}
 
 void RooflineChart::addRunPoints(const ActiveRoof &roof)
 {
@@ -39,12 +79,10 @@ QCPGraph *RooflineChart::markGraph(const roofline_scene::RunMark &mark, const ro
     const QColor &color = run.color;
     if (mark.mark.role == MarkRole::Published) {
         if (!d.publishedGraph) {
-            d.publishedGraph = m_plot->addGraph();
-            m_graphRoles.insert(d.publishedGraph, MarkRole::Published);
+            d.publishedGraph = addMarkerGraph(MarkRole::Published, kPublishedSize);
             d.publishedGraph->setName(QStringLiteral("T4, published (worklog)"));
-            d.publishedGraph->setLineStyle(QCPGraph::lsNone);
             d.publishedGraph->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
+                scatter(QCPScatterStyle::ssSquare, kWorklogColor, Qt::white, kPublishedSize));
         }
         return d.publishedGraph;
     }
@@ -54,22 +92,22 @@ QCPGraph *RooflineChart::markGraph(const roofline_scene::RunMark &mark, const ro
                                                                   : d.l1SharedByStage)[run.colorKey];
     if (graph)
         return graph;
-    graph = m_plot->addGraph();
-    m_graphRoles.insert(graph, mark.mark.role);
+    const MarkRole role = mark.mark.role;
+    const MarkerSize size = role == MarkRole::RunModel      ? kModelSize
+                            : role == MarkRole::RunMeasured ? kMeasuredSize
+                                                            : kLevelSize;
+    graph = addMarkerGraph(role, size);
     graph->removeFromLegend(); // one key entry explains each kind; the colours match the runtime chart
-    graph->setLineStyle(QCPGraph::lsNone);
-    if (mark.mark.role == MarkRole::RunModel) {
+    if (role == MarkRole::RunModel) {
         graph->setName(run.stageTitle);
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
-    } else if (mark.mark.role == MarkRole::RunMeasured) {
+        graph->setScatterStyle(scatter(QCPScatterStyle::ssDisc, color.darker(120), color, size));
+    } else if (role == MarkRole::RunMeasured) {
         graph->setName(run.stageTitle + QStringLiteral(", measured AI"));
-        graph->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color.darker(160), 1.2), color, 9));
+        graph->setScatterStyle(scatter(QCPScatterStyle::ssDiamond, color.darker(160), color, size));
     } else {
         graph->setName(run.stageTitle + QStringLiteral(", measured ") + levelName(*mark.level) +
                        QStringLiteral(" AI"));
-        graph->setScatterStyle(
-            QCPScatterStyle(levelShape(*mark.level), QPen(color.darker(160), 1.2), color, 8));
+        graph->setScatterStyle(scatter(levelShape(*mark.level), color.darker(160), color, size));
     }
     return graph;
 }
@@ -89,26 +127,19 @@ bool RooflineChart::addRunPoint(qsizetype index)
                                      marks->tensor,   marks->l2,        marks->l1Shared};
     ++d.count;
     d.ids.insert(run.runId);
-    // Points closer than ~0.1 % on both log axes are one marker (a pixel is ~0.5 %): in a long
-    // session many runs of one configuration fall on the same spot, and each marker costs a drawn
-    // ellipse in every replot and export. Every run stays in m_points for hover and click.
-    const auto firstMarker = [&d](QCPGraph *graph, double x, double y) {
-        return d.markers
-            .insert({graph, qint64(std::llround(std::log10(x) * 2000)),
-                     qint64(std::llround(std::log10(y) * 2000))})
-            .second;
-    };
     for (const roofline_scene::RunMark &mark : marks->marks) {
         const roofline_scene::Mark &m = mark.mark;
         QCPGraph *graph = markGraph(mark, *marks);
-        if (mark.drawn && firstMarker(graph, m.intensity, m.tflops))
+        // Runs on one spot share a marker (roofline_marker_layers.h); every run stays in m_points
+        // for hover and click.
+        if (mark.drawn && m_markers.addMerged(m_layerOf.value(graph), m.intensity, m.tflops))
             graph->addData(m.intensity, m.tflops);
         if (m.role == MarkRole::RunMeasured) { // dotted to the model's intensity
             if (!d.joins) {
-                d.joins = new RooflineJoins(m_plot);
-                d.joins->setShowAll(m_showModel);
+                d.joins = new RooflineJoins(m_plot, &m_joinSet);
+                m_joinSet.setShowAll(m_showModel);
             }
-            d.joins->add(marks->predicted, m.intensity, m.tflops, marks->color);
+            m_joinSet.add({marks->predicted, m.intensity, m.tflops, marks->color});
         }
         // A level's marker is unlabelled: the run's label sits at its DRAM point; hover names it.
         const bool level = m.role == MarkRole::RunLevel;
@@ -137,40 +168,36 @@ void RooflineChart::updateSelectionRing()
     const std::optional<roofline_scene::Selection> selection = pointSet().selection();
     if (!selection) {
         if (m_selectedGraph)
-            m_plot->removeGraph(m_selectedGraph);
+            removeMarkerGraph(m_selectedGraph);
         if (m_selectedModelGraph)
-            m_plot->removeGraph(m_selectedModelGraph);
+            removeMarkerGraph(m_selectedModelGraph);
         m_selectedGraph = nullptr;
         m_selectedModelGraph = nullptr;
-        if (m_drawn.joins)
-            m_drawn.joins->setHighlighted(std::nullopt);
+        m_joinSet.setHighlighted(std::nullopt);
         return;
     }
     if (!m_selectedGraph) {
-        m_selectedGraph = m_plot->addGraph();
+        m_selectedGraph = addMarkerGraph(MarkRole::SelectionRing, kRingSize);
         m_selectedGraph->removeFromLegend();
-        m_selectedGraph->setLineStyle(QCPGraph::lsNone);
         m_selectedGraph->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 16));
-        m_selectedModelGraph = m_plot->addGraph();
+            scatter(QCPScatterStyle::ssCircle, Qt::black, Qt::NoBrush, kRingSize));
+        m_selectedModelGraph = addMarkerGraph(MarkRole::SelectedModel, kModelSize);
         m_selectedModelGraph->removeFromLegend();
         m_selectedModelGraph->setName(QStringLiteral("the selected run at the model's AI"));
-        m_selectedModelGraph->setLineStyle(QCPGraph::lsNone);
     }
     const ChartPoint &model = m_points[selection->model];
     const ChartPoint &shown = m_points[selection->shown];
-    m_selectedGraph->data()->clear();
-    m_selectedGraph->addData(shown.intensity, shown.tflops);
+    setMarkerPoint(m_selectedGraph, shown.intensity, shown.tflops);
     m_selectedModelGraph->data()->clear();
+    m_markers.clearPoints(m_layerOf.value(m_selectedModelGraph));
     if (selection->modelDiscShown) {
         const QColor color = runColor(m_runs[*selection->run]);
         m_selectedModelGraph->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(120), color, 8));
-        m_selectedModelGraph->addData(model.intensity, model.tflops);
-        if (m_drawn.joins)
-            m_drawn.joins->setHighlighted(std::tuple(model.intensity, shown.intensity, model.tflops, color));
-    } else if (m_drawn.joins) {
-        m_drawn.joins->setHighlighted(std::nullopt);
+            scatter(QCPScatterStyle::ssDisc, color.darker(120), color, kModelSize));
+        setMarkerPoint(m_selectedModelGraph, model.intensity, model.tflops);
+        m_joinSet.setHighlighted(roofline_scene::Join{model.intensity, shown.intensity, model.tflops, color});
+    } else {
+        m_joinSet.setHighlighted(std::nullopt);
     }
 }
 
@@ -189,14 +216,12 @@ const roofline_scene::PointSet &RooflineChart::pointSet() const
 
 void RooflineChart::addWorklogPoints()
 {
-    QCPGraph *graph = m_plot->addGraph();
-    m_graphRoles.insert(graph, roofline_scene::MarkRole::Published);
+    QCPGraph *graph = addMarkerGraph(roofline_scene::MarkRole::Published, kPublishedSize);
     graph->setName(QStringLiteral("worklog steps (T4, published)"));
-    graph->setLineStyle(QCPGraph::lsNone);
-    graph->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kWorklogColor, 1.5), Qt::white, 8));
+    graph->setScatterStyle(scatter(QCPScatterStyle::ssSquare, kWorklogColor, Qt::white, kPublishedSize));
     for (const ChartPoint &point : roofline_scene::worklogPoints(findGpu("t4"))) {
         graph->addData(point.intensity, point.tflops);
+        m_markers.append(m_layerOf.value(graph), point.intensity, point.tflops);
         m_points.add(point);
     }
 }
@@ -216,15 +241,13 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
     const std::optional<ChartPoint> live = roofline_scene::livePoint(*m_live, roofs);
     if (!live)
         return;
-    m_liveGraph = m_plot->addGraph();
+    m_liveGraph = addMarkerGraph(roofline_scene::MarkRole::Live, kLiveSize);
     // What the hollow circle is: the panel's settings where the traffic model puts them (no reuse
     // in the caches), at the roof's bound there, not a run. "Predicted" read as a forecast of the
     // run's speed, which the run's own diamond contradicted.
     m_liveGraph->setName(QStringLiteral("panel's settings (Alt+0),\nnot run: at the model's AI"));
-    m_liveGraph->setLineStyle(QCPGraph::lsNone);
-    m_liveGraph->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kLiveColor, 2), Qt::NoBrush, 13));
-    m_liveGraph->addData(live->intensity, live->tflops);
+    m_liveGraph->setScatterStyle(scatter(QCPScatterStyle::ssCircle, kLiveColor, Qt::NoBrush, kLiveSize));
+    setMarkerPoint(m_liveGraph, live->intensity, live->tflops);
     m_points.setLive(*live);
     syncLiveShown();
 }
@@ -242,6 +265,7 @@ bool RooflineChart::syncLiveShown()
         return false;
     m_points.setLiveShown(shown);
     m_liveGraph->setVisible(shown);
+    m_markers.setVisible(m_layerOf.value(m_liveGraph), shown);
     if (shown)
         m_liveGraph->addToLegend();
     else
@@ -260,8 +284,7 @@ bool RooflineChart::moveLivePoint()
     const std::optional<ChartPoint> live = roofline_scene::livePoint(*m_live, roofs);
     if (!live)
         return false;
-    m_liveGraph->data()->clear();
-    m_liveGraph->addData(live->intensity, live->tflops);
+    setMarkerPoint(m_liveGraph, live->intensity, live->tflops);
     syncLiveShown();
     m_points.setLive(*live);
     if (!m_plot->xAxis->range().contains(live->intensity) || !m_plot->yAxis->range().contains(live->tflops)) {

@@ -213,7 +213,9 @@ PlacedText groupText(const QList<PointLabel> &labels, const QList<int> &members,
         text.text = labels[members.first()].texts.join(QLatin1Char(','));
         return text;
     }
-    QStringList lines;
+    // The unit heads the list, as a table's: on every line it widened a crowd's list past the room
+    // a 1280x800 window leaves it. The heading has no swatch.
+    QStringList lines{QStringLiteral("TFLOP/s")};
     for (int m : members) {
         const PointLabel &member = labels[m];
         lines << QStringLiteral("%1: %2").arg(member.texts.join(QLatin1Char(',')), tflopsText(member.tflops));
@@ -257,7 +259,7 @@ bool mergeUnplaced(QList<QList<int>> &clusters, const QList<int> &unplaced, cons
 // The runs' labels after the ridges: the most crowded places first (they have the fewest free
 // places around them); a place whose label finds no room joins its nearest neighbour's and all are
 // placed again: one label naming both beats a run left unnamed.
-QList<rl::Placement> placeRunLabels(Pass &pass, QList<int> &firstOfRequest)
+QList<rl::Placement> placeRunLabels(Pass &pass, QList<int> &firstOfRequest, QList<QList<int>> &clusters)
 {
     const Inputs &in = pass.in;
     const QList<PointLabel> &labels = in.key.labels;
@@ -265,7 +267,8 @@ QList<rl::Placement> placeRunLabels(Pass &pass, QList<int> &firstOfRequest)
     QList<QPointF> at;
     for (const PointLabel &l : labels)
         at << in.key.frame.pixelOf(l.intensity, l.tflops);
-    QList<QList<int>> clusters = clustersOf(at, plotArea);
+    if (clusters.isEmpty())
+        clusters = clustersOf(at, plotArea);
     const Pass ridgesOnly = pass;
     QList<rl::Placement> placed;
     for (int attempt = 0;; ++attempt) {
@@ -287,8 +290,10 @@ QList<rl::Placement> placeRunLabels(Pass &pass, QList<int> &firstOfRequest)
                 return at[a].y() != at[b].y() ? at[a].y() < at[b].y() : at[a].x() < at[b].x();
             });
             PlacedText text = groupText(labels, members, plotArea.height());
-            for (int m : members)
+            for (int m : members) {
                 text.anchors << at[m];
+                text.names << m;
+            }
             if (pass.request(text, false, true, members.first()))
                 clusterOfRequest << c;
         }
@@ -315,12 +320,15 @@ QSizeF textSize(const QString &fontFamily, int pointSize, const QString &text, c
     return {box.width() + padding.left() + padding.right(), box.height() + padding.top() + padding.bottom()};
 }
 
-const Layout &LabelScene::place(const Inputs &in)
+namespace {
+
+// One placing of every text; `clusters`: the runs' groups to start from (empty: those of this
+// frame), and the groups the placing ended with.
+Layout placeAll(const Inputs &in, QList<QList<int>> &clusters)
 {
-    m_key = in.key;
-    m_layout = Layout{};
-    m_layout.ridges.resize(in.key.ridges.size());
-    m_layout.labels.resize(in.key.labels.size());
+    Layout layout;
+    layout.ridges.resize(in.key.ridges.size());
+    layout.labels.resize(in.key.labels.size());
     const PlotFrame &f = in.key.frame;
     Pass pass{in, {}, {}, {}, {}, {}, {}};
     pass.scene.bounds = QRectF(f.area);
@@ -341,14 +349,14 @@ const Layout &LabelScene::place(const Inputs &in)
     pass.scene.lines = roofs + pixelLines(f, in.joins);
     QList<QRectF> obstacles = pass.markerRects;
     if (!in.key.note.isEmpty()) {
-        m_layout.note = placeNote(in, pass.scene.lines, m_layout.noteRect);
-        obstacles << m_layout.noteRect;
+        layout.note = placeNote(in, pass.scene.lines, layout.noteRect);
+        obstacles << layout.noteRect;
     }
     const qsizetype fixedFrom = pass.markerRects.size();
     // The levels' names first, beside their lines; then they are fixed texts, as the note.
     for (qsizetype i = 0; i < in.key.ridges.size(); ++i)
         if (in.key.ridges[i].levelBandwidth > 0)
-            m_layout.ridges[i] = placeLevel(in, in.key.ridges[i], roofs, obstacles);
+            layout.ridges[i] = placeLevel(in, in.key.ridges[i], roofs, obstacles);
     pass.scene.fixed = obstacles.mid(fixedFrom);
     // The ridges named first: they sit where the roofs meet, with little room around.
     for (qsizetype i = 0; i < in.key.ridges.size(); ++i) {
@@ -362,7 +370,7 @@ const Layout &LabelScene::place(const Inputs &in)
     }
     const qsizetype ridgeRequests = pass.requests.size();
     QList<int> sources;
-    const QList<rl::Placement> placed = placeRunLabels(pass, sources);
+    const QList<rl::Placement> placed = placeRunLabels(pass, sources, clusters);
     for (qsizetype i = 0; i < pass.requests.size(); ++i) {
         if (!placed[i].placed)
             continue;
@@ -371,12 +379,92 @@ const Layout &LabelScene::place(const Inputs &in)
         text.rect = placed[i].rect;
         text.anchor = placed[i].rect.topLeft();
         text.leader = placed[i].leader;
-        (i < ridgeRequests ? m_layout.ridges : m_layout.labels)[sources[i]] = text;
-        m_layout.placed << Layout::Entry{text.text, text.rect, text.anchors, text.leader, pass.ridge[i]};
+        (i < ridgeRequests ? layout.ridges : layout.labels)[sources[i]] = text;
+        layout.placed << Layout::Entry{text.text, text.rect, text.anchors, text.leader, pass.ridge[i]};
     }
-    for (const PlacedText &level : std::as_const(m_layout.ridges))
+    for (const PlacedText &level : std::as_const(layout.ridges))
         if (level.visible && level.anchors.isEmpty())
-            m_layout.placed << Layout::Entry{level.text, level.rect, {}, std::nullopt, true};
+            layout.placed << Layout::Entry{level.text, level.rect, {}, std::nullopt, true};
+    return layout;
+}
+
+// How many runs the placed texts leave unnamed.
+int unnamedRuns(const Inputs &in, const Layout &layout)
+{
+    int unnamed = 0;
+    for (qsizetype i = 0; i < in.key.labels.size(); ++i)
+        if (!std::any_of(layout.labels.cbegin(), layout.labels.cend(),
+                         [&](const PlacedText &t) { return t.visible && t.names.contains(i); }))
+            unnamed += int(in.key.labels[i].texts.size());
+    return unnamed;
+}
+
+// The note that some runs have no label, in the first corner of the plot where it covers no
+// marker, line or text; none where no corner is free (the tooltips still name every run).
+void placeUnnamedNote(const Inputs &in, Layout &layout)
+{
+    layout.unnamed = unnamedRuns(in, layout);
+    if (layout.unnamed == 0)
+        return;
+    PlacedText &note = layout.unnamedNote;
+    note.text = layout.unnamed == 1
+                    ? QStringLiteral("1 run unlabelled: hover names it")
+                    : QStringLiteral("%1 runs unlabelled: hover names them").arg(layout.unnamed);
+    note.padding = QMargins(1, 0, 1, 0);
+    const PlotFrame &f = in.key.frame;
+    const QRectF area = QRectF(f.area).adjusted(3, 3, -3, -3);
+    const QSizeF size = textSize(in.key.fontFamily, 8, note.text, note.padding);
+    QList<QRectF> taken;
+    for (const Mark &m : in.marks) {
+        const QPointF at = f.pixelOf(m.intensity, m.tflops);
+        taken << QRectF(at - QPointF(m.radius, m.radius), QSizeF(2 * m.radius, 2 * m.radius));
+    }
+    for (const Layout::Entry &e : std::as_const(layout.placed))
+        taken << e.rect;
+    if (!in.key.note.isEmpty())
+        taken << layout.noteRect;
+    const QList<QLineF> lines = pixelLines(f, in.roofs) + pixelLines(f, in.joins);
+    for (const auto &[anchor, align] : {std::pair(area.bottomRight(), Qt::AlignRight | Qt::AlignBottom),
+                                        std::pair(area.topLeft(), Qt::AlignLeft | Qt::AlignTop),
+                                        std::pair(area.bottomLeft(), Qt::AlignLeft | Qt::AlignBottom),
+                                        std::pair(area.topRight(), Qt::AlignRight | Qt::AlignTop)}) {
+        const QRectF rect = hung(anchor, size, align);
+        if (crossesAny(lines, rect) ||
+            std::any_of(taken.cbegin(), taken.cend(), [&](const QRectF &t) { return t.intersects(rect); }))
+            continue;
+        note.visible = true;
+        note.rect = rect;
+        note.anchor = rect.topLeft();
+        note.align = Qt::AlignLeft | Qt::AlignTop;
+        return;
+    }
+}
+
+} // namespace
+
+const Layout &LabelScene::place(const Inputs &in)
+{
+    m_key = in.key;
+    // Which runs share a list is decided at the smallest plot the Ladder workspace gives (where the
+    // plot is at least that large): a larger window then shows the same labels and lists, not
+    // others that its room happens to allow. Where that names fewer runs than placing for this
+    // plot alone, the plot's own groups win: no run loses its label to the rule.
+    const QSize area = in.key.frame.area.size();
+    QList<QList<int>> own;
+    Layout direct = placeAll(in, own);
+    if (area.width() >= kStablePlot.width() && area.height() >= kStablePlot.height() &&
+        in.key.labels.size() <= kStableLabelsMax) {
+        Inputs reference = in;
+        reference.key.frame.area.setSize(kStablePlot);
+        QList<QList<int>> groups;
+        placeAll(reference, groups);
+        QList<QList<int>> start = groups;
+        Layout stable = placeAll(in, start);
+        if (unnamedRuns(in, stable) <= unnamedRuns(in, direct))
+            direct = stable;
+    }
+    m_layout = direct;
+    placeUnnamedNote(in, m_layout);
     return m_layout;
 }
 

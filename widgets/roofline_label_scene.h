@@ -65,6 +65,7 @@ struct PlacedText {
     QRectF rect;
     std::optional<QLineF> leader; // from its markers' edge to the box, where it sits away from them
     QList<QPointF> anchors;       // the marker centres it names
+    QList<qsizetype> names;       // a run label's: the CacheKey::labels it names
 };
 
 enum class NoteCorner { BottomRight, TopLeft };
@@ -83,12 +84,20 @@ struct Layout {
         bool ridge = false;
     };
     QList<Entry> placed;
+    int unnamed = 0;        // runs no placed text names (hover still does)
+    PlacedText unnamedNote; // says how many, in a free corner of the plot; hidden where none is free
 };
 
 // A swatch's room at the left of each list line, in pixels.
 inline constexpr int kSwatchRoom = 9;
 // More places than this get no label of their own (hover names them): no plot holds more.
 inline constexpr qsizetype kMaxPointLabels = 150;
+// The plot area (pixels) at which the runs' lists are decided for every larger plot: about the
+// Ladder workspace's at 1280x800, so that 1440x900 and 1920x1080 show the same labels.
+inline constexpr QSize kStablePlot{340, 300};
+// Beyond this many labels a plot is placed once, for its own size (each placing costs every label a
+// thousand tries; a sweep's hundreds of places are named by hover anyway).
+inline constexpr qsizetype kStableLabelsMax = 40;
 
 class LabelScene {
 public:

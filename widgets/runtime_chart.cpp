@@ -277,10 +277,12 @@ void RuntimeChart::rebuild()
     m_failureMarkers.clear();
     m_selectionBar = nullptr;
     m_referenceLine = nullptr;
+    m_referenceValue.reset();
     m_publishedBars = nullptr;
     m_measuredBars = nullptr;
     m_valueLabels.clear();
     m_valueLabelRows.clear();
+    m_valueLabelMarks.clear();
     m_labelPool.clear();
     m_slots.clear();
     m_speedups.clear();
@@ -329,10 +331,9 @@ void RuntimeChart::fitValueRange()
     // The axis ends where the longest bar's label ends (at this width), so no label is cut off.
     int widest = 0;
     const QFontMetrics metrics(QFont(font().family(), 8));
-    for (QCPItemText *label : std::as_const(m_valueLabels))
-        if (label->position->value() >= 0 && label->position->typeX() == QCPItemPosition::ptPlotCoords &&
-            label->position->key() >= m_highest * 0.5)
-            widest = std::max(widest, metrics.horizontalAdvance(label->text()) + 8);
+    for (const runtime_scene::ValueLabel &label : std::as_const(m_valueLabelMarks))
+        if (label.row >= 0 && label.end >= m_highest * 0.5)
+            widest = std::max(widest, metrics.horizontalAdvance(label.text) + 8);
     const runtime_scene::ValueRange range =
         runtime_scene::valueRange({m_lowest, m_highest}, widest, m_plot->axisRect()->width(), m_logScale);
     valueAxis()->setRange(range.lower, range.upper);
@@ -349,7 +350,7 @@ void RuntimeChart::buildRuntime()
 
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->yAxis->setLabel(QString());
-    m_markFailures = m_slots.size() <= kMaxLabelledBars;
+    m_markFailures = runtime_scene::failuresMarked(m_slots.size());
     for (int i = 0; i < m_slots.size(); ++i) {
         m_keyLabels << m_slots[i].label;
         m_keyLongLabels << runtime_scene::longLabel(m_slots[i]);
@@ -363,9 +364,7 @@ void RuntimeChart::buildRuntime()
 
 void RuntimeChart::updateValueAxis()
 {
-    const runtime_scene::ValueExtent extent = runtime_scene::valueExtent(
-        m_slots,
-        m_referenceLine ? std::optional<double>(m_referenceLine->point1->coords().x()) : std::nullopt);
+    const runtime_scene::ValueExtent extent = runtime_scene::valueExtent(m_slots, m_referenceValue);
     // A little more than the rows: a value label a pixel taller than its row stays off the axis
     // line under the last one ("0.363 ms" stood on it at 1280x800).
     m_plot->yAxis->setRange(-0.5 - kRowRangePad, std::max<qsizetype>(m_slots.size(), 1) - 0.5 + kRowRangePad);
@@ -402,7 +401,7 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
             low = middle + 1;
     }
     const int row = int(low);
-    if (index != runs.size() - 1 || (m_slots.size() + 1 <= kMaxLabelledBars) != m_markFailures) {
+    if (index != runs.size() - 1 || runtime_scene::failuresMarked(m_slots.size() + 1) != m_markFailures) {
         rebuild(); // inserted before other runs of its rank, or failures get marks no longer
         return;
     }
@@ -413,6 +412,7 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
     if (m_widestLong >= 0)
         m_widestLong = std::max(m_widestLong, longLabelWidth(m_keyLongLabels[row]));
     addSlotMarks(row);
+    syncFailureMarks();
     settleLater(run);
 }
 
@@ -452,6 +452,7 @@ void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
         m_widestLong = -1;
     }
     addSlotMarks(row);
+    syncFailureMarks();
     settleLater(run);
 }
 
@@ -472,7 +473,8 @@ void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, con
         std::none_of(m_runs.cbegin(), m_runs.cend(), [&](const RunRecord &r) {
             return r.gpuName == group.gpu && r.m == group.m && r.n == group.n && r.k == group.k;
         });
-    if (lastOfGroup || groupsChangeWith(run) || (m_slots.size() - 1 <= kMaxLabelledBars) != m_markFailures) {
+    if (lastOfGroup || groupsChangeWith(run) ||
+        runtime_scene::failuresMarked(m_slots.size() - 1) != m_markFailures) {
         updateGroupCombo();
         rebuild();
         return;
@@ -483,6 +485,7 @@ void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, con
     m_keyLongLabels.removeAt(row);
     m_widestLong = -1;
     shiftRows(row + 1, -1);
+    syncFailureMarks();
     settleLater(run);
 }
 

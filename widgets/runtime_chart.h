@@ -57,7 +57,7 @@ public:
     Mode mode() const { return m_mode; }
     RuntimeValue valueMode() const { return m_valueMode; }
     bool logScale() const { return m_logScale; }
-    QString groupFilter() const { return m_groupKey; } // empty: every run
+    QString groupFilter() const { return m_groupKey; }   // empty: every run
     QComboBox *viewCombo() const { return m_viewCombo; } // Runtime ms / TFLOP/s / Speedup vs naive
     QCheckBox *logCheck() const { return m_logCheck; }
 
@@ -98,6 +98,7 @@ private:
     void shiftRows(int from, int by);
     void updateReference();
     void updateSelectionMarks();
+    void syncFailureMarks(); // the texts of runtime_scene::failureMarks
     void updateValueAxis();
     void placeValueLabels();                // a value beside each named row, from a pool of labels
     void settleLater(const RunRecord &run); // settle() once the event loop turns
@@ -147,15 +148,17 @@ private:
     bool m_markFailures = true;                       // a mark per failed run (not in sessions of thousands)
     QList<QCPItemText *> m_labelPool;                 // value labels to reuse; those not in use are hidden
     QCPBars *m_selectionBar = nullptr;
-    QList<QCPItemText *> m_failureMarkers;
+    QList<QCPItemText *> m_failureMarkers; // as runtime_scene::failureMarks says, in its order
     QCPItemStraightLine *m_referenceLine = nullptr;
-    QString m_referenceText; // what the legend calls the reference line
+    std::optional<double> m_referenceValue; // where m_referenceLine stands
+    QString m_referenceText;                // what the legend calls the reference line
     QCPBars *m_publishedBars = nullptr;
     QCPBars *m_measuredBars = nullptr;
     QList<QCPItemText *> m_valueLabels; // bar values (speedup: measured first, they win a collision)
     QList<int> m_valueLabelRows;        // the row of each value label
-    QStringList m_keyLabels;            // the key axis' label of each row
-    QStringList m_keyLongLabels;        // the same with the stage's name, where there is room
+    QList<runtime_scene::ValueLabel> m_valueLabelMarks; // what each value label says, and where
+    QStringList m_keyLabels;                            // the key axis' label of each row
+    QStringList m_keyLongLabels;                        // the same with the stage's name, where there is room
     bool m_tickLong = false;
     int m_widestLong = -1;             // the widest of m_keyLongLabels in pixels; -1: to measure
     QHash<QString, int> m_labelWidths; // by name

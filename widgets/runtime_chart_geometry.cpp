@@ -48,11 +48,11 @@ bool RuntimeChart::hideCrowdedLabels()
     // label against 10,000 bars took longer than the replot).
     const QList<QRectF> allBars = m_mode == Mode::Runtime ? QList<QRectF>() : barRects();
     const runtime_scene::BarFrame frame = barFrame();
+    // The selected run's frame, where updateSelectionMarks draws it.
     std::optional<runtime_scene::Bar> selection;
-    if (m_selectionBar && !m_selectionBar->data()->isEmpty()) {
-        const auto it = m_selectionBar->data()->constBegin();
-        selection = runtime_scene::Bar{it->key, it->value, m_selectionBar->width()};
-    }
+    if (const qsizetype row = m_printing ? -1 : m_slots.rowOf(m_selectedRunId);
+        row >= 0 && m_slots[row].plotted)
+        selection = runtime_scene::Bar{double(row), m_slots[row].value, kSelectionBarWidth};
     const auto meetsBar = [&](const QRectF &inner) {
         if (m_mode == Mode::Runtime)
             return runtime_scene::rowBarsMeet(frame, m_slots, kBarWidth, selection, inner);

@@ -18,23 +18,8 @@ using namespace runtime_chart_style;
 void RuntimeChart::addSlotMarks(int row)
 {
     const RuntimeSlot &slot = m_slots[row];
-    if (!slot.plotted) {
-        if (!m_markFailures)
-            return; // no room for a mark per failure: the table lists them
-        auto *marker = new QCPItemText(m_plot);
-        marker->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        marker->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        marker->position->setAxes(m_plot->xAxis, m_plot->yAxis);
-        marker->position->setCoords(0.0, row);
-        marker->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        marker->setPadding(QMargins(4, 0, 2, 0));
-        marker->setText(QStringLiteral("\u2715 %1: no time").arg(slot.failure));
-        marker->setColor(wrongResultColor());
-        marker->setFont(QFont(font().family(), 8, QFont::Bold));
-        marker->setProperty("runId", slot.run.runId);
-        m_failureMarkers.append(marker);
-        return;
-    }
+    if (!slot.plotted)
+        return; // its failure's mark: syncFailureMarks
     const bool published = slot.run.origin == QLatin1String("worklog");
     // One QCPBars per stage and preset shade: a stage's presets lie next to each other on the ladder,
     // and each bar wears its own shade of the stage's colour (run_color.h).
@@ -71,14 +56,8 @@ void RuntimeChart::addSlotMarks(int row)
 void RuntimeChart::removeSlotMarks(int row)
 {
     const RuntimeSlot &slot = m_slots[row];
-    if (!slot.plotted) {
-        for (qsizetype i = 0; i < m_failureMarkers.size(); ++i)
-            if (qRound(m_failureMarkers[i]->position->value()) == row) {
-                m_plot->removeItem(m_failureMarkers.takeAt(i));
-                break;
-            }
-        return;
-    }
+    if (!slot.plotted)
+        return; // its failure's mark: syncFailureMarks
     for (qsizetype b = 0; b < m_runBars.size(); ++b) {
         QCPBars *bars = m_runBars[b];
         const auto it = bars->data()->findBegin(row, false);
@@ -97,9 +76,35 @@ void RuntimeChart::shiftRows(int from, int by)
         for (auto it = bars->data()->begin(); it != bars->data()->end(); ++it)
             if (it->key >= from)
                 it->key += by;
-    for (QCPItemText *marker : std::as_const(m_failureMarkers))
-        if (const double row = marker->position->value(); row >= from)
-            marker->position->setCoords(0.0, row + by);
+}
+
+void RuntimeChart::syncFailureMarks()
+{
+    // Each run with no time marked on its row, as runtime_marks.h says; the texts are reused.
+    int selected = -1;
+    if (!m_printing && !m_selectedRunId.isEmpty())
+        selected = int(m_slots.rowOf(m_selectedRunId));
+    const QList<runtime_scene::FailureMark> marks = runtime_scene::failureMarks(m_slots, selected);
+    while (m_failureMarkers.size() > marks.size())
+        m_plot->removeItem(m_failureMarkers.takeLast());
+    while (m_failureMarkers.size() < marks.size()) {
+        auto *marker = new QCPItemText(m_plot);
+        marker->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        marker->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        marker->position->setAxes(m_plot->xAxis, m_plot->yAxis);
+        marker->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        marker->setPadding(QMargins(4, 0, 2, 0));
+        marker->setColor(wrongResultColor());
+        marker->setFont(QFont(font().family(), 8, QFont::Bold));
+        m_failureMarkers.append(marker);
+    }
+    for (qsizetype i = 0; i < marks.size(); ++i) {
+        QCPItemText *marker = m_failureMarkers[i];
+        marker->position->setCoords(0.0, marks[i].row);
+        marker->setText(marks[i].text);
+        marker->setProperty("runId", marks[i].runId);
+        marker->setPen(marks[i].selected ? QPen(kSelectionColor, 2) : QPen(Qt::NoPen));
+    }
 }
 
 void RuntimeChart::updateReference()
@@ -115,6 +120,7 @@ void RuntimeChart::updateReference()
         if (m_referenceLine)
             m_plot->removeItem(m_referenceLine);
         m_referenceLine = nullptr;
+        m_referenceValue.reset();
         return;
     }
     const double value = reference->value;
@@ -124,6 +130,7 @@ void RuntimeChart::updateReference()
         m_referenceLine->point2->setAxes(m_plot->xAxis, m_plot->yAxis);
         m_referenceLine->setPen(QPen(stageColor(stageKeyText(StageId::CublasFp32)), 1.5, Qt::DashLine));
     }
+    m_referenceValue = value;
     m_referenceLine->point1->setCoords(value, 0);
     m_referenceLine->point2->setCoords(value, 1);
     m_referenceText = reference->text;
@@ -139,7 +146,7 @@ void RuntimeChart::updateSelectionMarks()
             m_selectionBar = new QCPBars(m_plot->yAxis, m_plot->xAxis);
             m_selectionBar->setName(QStringLiteral("selected"));
             m_selectionBar->removeFromLegend();
-            m_selectionBar->setWidth(kBarWidth + 0.12);
+            m_selectionBar->setWidth(kSelectionBarWidth);
             m_selectionBar->setBrush(Qt::NoBrush);
             m_selectionBar->setPen(QPen(kSelectionColor, 2.5));
         }
@@ -149,9 +156,7 @@ void RuntimeChart::updateSelectionMarks()
         m_plot->removePlottable(m_selectionBar);
         m_selectionBar = nullptr;
     }
-    for (QCPItemText *marker : std::as_const(m_failureMarkers))
-        marker->setPen(qRound(marker->position->value()) == selected ? QPen(kSelectionColor, 2)
-                                                                     : QPen(Qt::NoPen));
+    syncFailureMarks();
 }
 
 void RuntimeChart::placeValueLabels()
@@ -164,6 +169,7 @@ void RuntimeChart::placeValueLabels()
     qsizetype used = 0;
     m_valueLabels.clear();
     m_valueLabelRows.clear();
+    m_valueLabelMarks.clear();
     for (const runtime_scene::ValueLabel &value :
          runtime_scene::valueLabels(m_slots, m_tickStride, m_valueMode)) {
         if (used == m_labelPool.size())
@@ -177,6 +183,7 @@ void RuntimeChart::placeValueLabels()
         }
         m_valueLabels << label;
         m_valueLabelRows << value.row;
+        m_valueLabelMarks << value;
     }
     for (qsizetype i = used; i < m_labelPool.size(); ++i)
         m_labelPool[i]->setVisible(false);

@@ -57,6 +57,7 @@ void RuntimeChart::buildSpeedup()
         if (row.measuredSpeedup)
             m_measuredBars->addData(i, *row.measuredSpeedup);
         m_valueLabelRows << i;
+        m_valueLabelMarks << marks.labels[i];
         rowLabels << barValueLabel(m_plot, i, marks.labels[i].end, marks.labels[i].text,
                                    kMeasuredColor.darker(160), valueFont);
         if (!m_printing && !row.measuredRunId.isEmpty() && row.measuredRunId == m_selectedRunId &&

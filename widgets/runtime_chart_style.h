@@ -13,6 +13,7 @@
 namespace gemmscope::runtime_chart_style {
 
 inline constexpr double kBarWidth = 0.7;
+inline constexpr double kSelectionBarWidth = kBarWidth + 0.12; // the selected run's frame, around its bar
 inline constexpr double kRowRangePad = 0.3; // rows of room over the first and under the last
 inline constexpr int kValueLabelGapPx = 7;  // from the end of a bar or its whisker to its value
 inline constexpr double kSpeedupBarWidth = 0.42;

@@ -27,6 +27,23 @@ bool longNamesFit(int widestLongPx, int widthPx)
     return widestLongPx * 3 <= widthPx;
 }
 
+bool failuresMarked(qsizetype rows)
+{
+    return rows <= kMaxLabelledBars;
+}
+
+QList<FailureMark> failureMarks(const RuntimeSlotRows &rows, int selectedRow)
+{
+    QList<FailureMark> marks;
+    if (!failuresMarked(rows.size()))
+        return marks;
+    for (int row = 0; row < rows.size(); ++row)
+        if (const RuntimeSlot &slot = rows[row]; !slot.plotted)
+            marks << FailureMark{row, QStringLiteral("\u2715 %1: no time").arg(slot.failure), slot.run.runId,
+                                 row == selectedRow};
+    return marks;
+}
+
 QList<ValueLabel> valueLabels(const RuntimeSlotRows &rows, int tickStride, RuntimeValue mode)
 {
     const int stride =

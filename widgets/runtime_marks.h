@@ -32,6 +32,21 @@ int tickStride(qsizetype rows, double rowPx, int labelPx);
 // The full names where the widest takes at most a third of the chart's width.
 bool longNamesFit(int widestLongPx, int widthPx);
 
+// Whether each run with no time gets a mark on its row: not beyond kMaxLabelledBars rows (the table
+// lists the failures of a session of thousands).
+bool failuresMarked(qsizetype rows);
+// A run with no time marked on its row, at the start of the value axis.
+struct FailureMark {
+    int row = 0;
+    QString text;          // "✕ wrong result: no time"
+    QString runId;         // the run a click on it selects
+    bool selected = false; // the selected run's: framed
+    friend bool operator==(const FailureMark &, const FailureMark &) = default;
+};
+// One mark a row with no time, top row first, where failures are marked (failuresMarked); none
+// where they are not. `selectedRow`: the selected run's row, -1 for none.
+QList<FailureMark> failureMarks(const RuntimeSlotRows &rows, int selectedRow);
+
 // A value written beside a bar: at the end of its bar or whisker, whichever reaches farther.
 struct ValueLabel {
     int row = 0;

@@ -347,6 +347,7 @@ QString shortPresetLabel(const QString &presetKey)
         {QStringLiteral("fp32-pipelined"), QStringLiteral("+pipe")},
         {QStringLiteral("fp32-async"), QStringLiteral("+async")},
         {QStringLiteral("fp32-tuned"), QStringLiteral("+tuned")},
+        {QStringLiteral("fp32-padded"), QStringLiteral("+pad")},
         // Both baselines say they are cuBLAS, and which precision: a bare "TF32" beside "+tma" read
         // as another tensor-core stage of ours.
         {stageKeyText(StageId::CublasFp32), QStringLiteral("cuBLAS FP32")},

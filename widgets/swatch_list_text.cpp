@@ -3,6 +3,7 @@
 #include "chart_layout.h"
 
 #include <QPainterPath>
+#include <algorithm>
 
 namespace gemmscope {
 
@@ -20,7 +21,10 @@ void SwatchListText::draw(QCPPainter *painter)
     const QRectF box = labelRect(this);
     const QMargins pad = padding();
     const double top = box.top() + pad.top();
-    const double lineHeight = (box.height() - pad.top() - pad.bottom()) / double(m_swatches.size());
+    // The swatches go beside the last lines: a line above them (a heading) has none.
+    const qsizetype lines = std::max<qsizetype>(text().count(QLatin1Char('\n')) + 1, m_swatches.size());
+    const qsizetype first = lines - m_swatches.size();
+    const double lineHeight = (box.height() - pad.top() - pad.bottom()) / double(lines);
     // Nearly the marker's size (a 9 px diamond, an 8 px disc) while lines do not touch.
     const double radius = std::min(4.0, lineHeight / 2 - 1.0);
     const double x = box.left() + pad.left() - kSwatchRoom / 2.0;
@@ -28,7 +32,7 @@ void SwatchListText::draw(QCPPainter *painter)
     painter->setRenderHint(QPainter::Antialiasing, true);
     for (qsizetype line = 0; line < m_swatches.size(); ++line) {
         const Swatch &swatch = m_swatches[line];
-        const QPointF centre(x, top + (double(line) + 0.5) * lineHeight);
+        const QPointF centre(x, top + (double(first + line) + 0.5) * lineHeight);
         switch (swatch.shape) {
         case Shape::Diamond: {
             painter->setPen(QPen(swatch.color.darker(160), 1.0));

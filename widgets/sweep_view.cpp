@@ -4,6 +4,7 @@
 
 #include "chart_interaction.h"
 #include "file_write.h"
+#include "occupancy_limiter.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 #include "sweep_print_layout.h"
@@ -25,19 +26,6 @@
 namespace gemmscope {
 
 namespace {
-
-QString limiterShort(const QString &limiter)
-{
-    if (limiter == QLatin1String("registers"))
-        return QStringLiteral("reg");
-    if (limiter == QLatin1String("shared_memory"))
-        return QStringLiteral("smem");
-    if (limiter == QLatin1String("threads"))
-        return QStringLiteral("thr");
-    if (limiter == QLatin1String("blocks"))
-        return QStringLiteral("blk");
-    return limiter.left(4);
-}
 
 std::optional<ProblemSize> parseSize(const QString &text)
 {
@@ -411,8 +399,8 @@ void SweepView::redraw()
                           : QString::number(c.best->tflops, 'f', 1);
             if (c.spills())
                 marks << QStringLiteral("s");
-            if (!c.best->occupancyLimiter.isEmpty())
-                marks << limiterShort(c.best->occupancyLimiter);
+            if (c.best->occupancyLimiter)
+                marks << limiterWords(c.best->occupancyLimiter, LimiterWording::Short);
         }
         if (c.wrongResults > 0)
             marks << QStringLiteral("✗");
@@ -521,7 +509,7 @@ QString SweepView::cellTooltip(const SweepCellSummary &c) const
                      .arg(b.registers)
                      .arg(b.spillStoreBytes + b.spillLoadBytes)
                      .arg(b.occupancy >= 0 ? QString::number(100 * b.occupancy, 'f', 0) : QStringLiteral("?"))
-                     .arg(b.occupancyLimiter.isEmpty() ? tr("?") : b.occupancyLimiter);
+                     .arg(b.occupancyLimiter ? limiterWords(b.occupancyLimiter) : tr("?"));
         lines << tr("on %1 %2").arg(b.host, b.gpuName);
     }
     if (c.wrongResults > 0)

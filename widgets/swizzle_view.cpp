@@ -148,8 +148,94 @@ void SwizzleView::paint(QPainter &p, const QRectF &area) const
     p.drawText(QRectF(inner.left(), inner.top() + 38, inner.width(), 16), Qt::AlignLeft | Qt::AlignVCenter,
                boxLine(bt));
 
-    // The block's shared tiles as one strip, in address order: STAGES A tiles, then STAGES BT tiles;
-    // the two this k tile fills are in their operand's colour, the rest grey.
+    paintSharedStrip(p, inner, a, bt);
+
+    // The two atoms.
+    for (bool swizzled : {true, false})
+        paintAtom(p, area, swizzled, bold, small);
+
+    // Legend.
+    p.setPen(text);
+    p.setFont(small);
+    const QRectF footer(inner.left(), inner.bottom() - kFooterHeight + 8, inner.width(), kFooterHeight - 8);
+    p.drawText(footer, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+               tr("A row is 32 floats = 128 bytes = 8 slots of 16 bytes; slot s holds banks 4s to 4s+3 "
+                  "(labelled b4s–4s+3 where there is room). Cell colour and label: the k chunk stored there "
+                  "(k%1 = floats %1–%2 of the "
+                  "row). The swizzle puts chunk q of row r in slot q XOR (r mod 8). Outlined: the chunk "
+                  "the tensor core reads for one k step of 8 rows; click a cell to outline its chunk.")
+                   .arg(4 * m_chunk)
+                   .arg(4 * m_chunk + 3));
+    p.restore();
+}
+
+// One 128-byte swizzle atom, swizzled (as TMA stores it) or plain: its slots and rows, each cell in
+// its k chunk's colour, the chunk the tensor core reads outlined, and what that read costs.
+void SwizzleView::paintAtom(QPainter &p, const QRectF &area, bool swizzled, const QFont &bold,
+                            const QFont &small) const
+{
+    const QColor text = palette().color(QPalette::WindowText);
+    const auto atom = swizzle128Atom();
+    const QRectF atoms = atomsArea(area);
+    const QRectF first = cellRect(area, swizzled, 0, 0);
+    const QRectF last = cellRect(area, swizzled, kSwizzleAtomRows - 1, kSwizzleChunks - 1);
+    const double half = atoms.width() / 2;
+    const double gridLeft = atoms.left() + (swizzled ? 0 : half);
+    p.setFont(bold);
+    p.setPen(text);
+    p.drawText(QRectF(gridLeft, atoms.top(), half - 6, 16), Qt::AlignLeft | Qt::AlignVCenter,
+               swizzled ? tr("Swizzled, as TMA stores it") : tr("Without the swizzle"));
+    p.setFont(small);
+    p.drawText(QRectF(gridLeft, atoms.top() + 16, kRowLabelWidth - 4, 16), Qt::AlignRight | Qt::AlignVCenter,
+               tr("slot"));
+    for (int slot = 0; slot < kSwizzleChunks; ++slot) {
+        const QRectF c = cellRect(area, swizzled, 0, slot);
+        p.drawText(QRectF(c.left(), atoms.top() + 16, c.width(), 16), Qt::AlignCenter,
+                   c.width() >= 50 ? tr("b%1–%2").arg(4 * slot).arg(4 * slot + 3) : QString::number(slot));
+    }
+    for (int r = 0; r < kSwizzleAtomRows; ++r) {
+        const QRectF c = cellRect(area, swizzled, r, 0);
+        p.setPen(text);
+        p.drawText(QRectF(gridLeft, c.top(), kRowLabelWidth - 4, c.height()),
+                   Qt::AlignRight | Qt::AlignVCenter, tr("row %1").arg(r));
+        for (int slot = 0; slot < kSwizzleChunks; ++slot) {
+            const int chunk = swizzled ? atom[std::size_t(r)][std::size_t(slot)] : slot;
+            const QRectF cell = cellRect(area, swizzled, r, slot);
+            p.fillRect(cell, chunkColor(chunk));
+            p.setPen(QPen(palette().color(QPalette::Mid), 1));
+            p.drawRect(cell);
+            p.setPen(QColor(0x20, 0x20, 0x20));
+            if (cell.width() >= 22)
+                p.drawText(cell, Qt::AlignCenter, tr("k%1").arg(4 * chunk));
+        }
+    }
+    // The highlighted chunk of every row: what the tensor core fetches for these 4 k.
+    p.setPen(QPen(text, 3));
+    p.setBrush(Qt::NoBrush);
+    for (int r = 0; r < kSwizzleAtomRows; ++r) {
+        const int slot = swizzled ? swizzled128Chunk(r, m_chunk) : m_chunk;
+        p.drawRect(cellRect(area, swizzled, r, slot).adjusted(1.5, 1.5, -1.5, -1.5));
+    }
+    const SharedAccess read = tensorCoreChunkRead(m_chunk, swizzled);
+    p.setPen(read.conflictDegree <= 1 ? QColor(0x1a, 0x7f, 0x37) : wrongResultColor());
+    p.setFont(small);
+    p.drawText(QRectF(first.left() - kRowLabelWidth, last.bottom() + 2, half - 6, 32),
+               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+               swizzled ? tr("k%1–%2 of rows 0–7 in 8 different slots: all 32 banks once, 1 wavefront")
+                              .arg(4 * m_chunk)
+                              .arg(4 * m_chunk + 3)
+                        : tr("k%1–%2 of rows 0–7 all in banks %3–%4: 8 words each, 8-way conflict")
+                              .arg(4 * m_chunk)
+                              .arg(4 * m_chunk + 3)
+                              .arg(4 * m_chunk)
+                              .arg(4 * m_chunk + 3));
+}
+
+// The block's shared tiles as one strip, in address order: STAGES A tiles, then STAGES BT tiles;
+// the two this k tile fills are in their operand's colour, the rest grey.
+void SwizzleView::paintSharedStrip(QPainter &p, const QRectF &inner, const TmaBox &a, const TmaBox &bt) const
+{
+    const QColor text = palette().color(QPalette::WindowText);
     const double stripTop = inner.top() + 62, stripHeight = 24;
     const long long total = (long long)m_shape.buffers * (a.bytes() + bt.bytes());
     const double scale = inner.width() / double(std::max(1LL, total));
@@ -176,79 +262,6 @@ void SwizzleView::paint(QPainter &p, const QRectF &area) const
                tr("Shared memory: %1 A tiles, then %1 BT tiles (%2); coloured: what this k tile fills")
                    .arg(m_shape.buffers)
                    .arg(kib(total)));
-
-    // The two atoms.
-    const auto atom = swizzle128Atom();
-    const QRectF atoms = atomsArea(area);
-    for (bool swizzled : {true, false}) {
-        const QRectF first = cellRect(area, swizzled, 0, 0);
-        const QRectF last = cellRect(area, swizzled, kSwizzleAtomRows - 1, kSwizzleChunks - 1);
-        const double half = atoms.width() / 2;
-        const double gridLeft = atoms.left() + (swizzled ? 0 : half);
-        p.setFont(bold);
-        p.setPen(text);
-        p.drawText(QRectF(gridLeft, atoms.top(), half - 6, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   swizzled ? tr("Swizzled, as TMA stores it") : tr("Without the swizzle"));
-        p.setFont(small);
-        p.drawText(QRectF(gridLeft, atoms.top() + 16, kRowLabelWidth - 4, 16),
-                   Qt::AlignRight | Qt::AlignVCenter, tr("slot"));
-        for (int slot = 0; slot < kSwizzleChunks; ++slot) {
-            const QRectF c = cellRect(area, swizzled, 0, slot);
-            p.drawText(QRectF(c.left(), atoms.top() + 16, c.width(), 16), Qt::AlignCenter,
-                       c.width() >= 50 ? tr("b%1–%2").arg(4 * slot).arg(4 * slot + 3)
-                                       : QString::number(slot));
-        }
-        for (int r = 0; r < kSwizzleAtomRows; ++r) {
-            const QRectF c = cellRect(area, swizzled, r, 0);
-            p.setPen(text);
-            p.drawText(QRectF(gridLeft, c.top(), kRowLabelWidth - 4, c.height()),
-                       Qt::AlignRight | Qt::AlignVCenter, tr("row %1").arg(r));
-            for (int slot = 0; slot < kSwizzleChunks; ++slot) {
-                const int chunk = swizzled ? atom[std::size_t(r)][std::size_t(slot)] : slot;
-                const QRectF cell = cellRect(area, swizzled, r, slot);
-                p.fillRect(cell, chunkColor(chunk));
-                p.setPen(QPen(palette().color(QPalette::Mid), 1));
-                p.drawRect(cell);
-                p.setPen(QColor(0x20, 0x20, 0x20));
-                if (cell.width() >= 22)
-                    p.drawText(cell, Qt::AlignCenter, tr("k%1").arg(4 * chunk));
-            }
-        }
-        // The highlighted chunk of every row: what the tensor core fetches for these 4 k.
-        p.setPen(QPen(text, 3));
-        p.setBrush(Qt::NoBrush);
-        for (int r = 0; r < kSwizzleAtomRows; ++r) {
-            const int slot = swizzled ? swizzled128Chunk(r, m_chunk) : m_chunk;
-            p.drawRect(cellRect(area, swizzled, r, slot).adjusted(1.5, 1.5, -1.5, -1.5));
-        }
-        const SharedAccess read = tensorCoreChunkRead(m_chunk, swizzled);
-        p.setPen(read.conflictDegree <= 1 ? QColor(0x1a, 0x7f, 0x37) : wrongResultColor());
-        p.setFont(small);
-        p.drawText(QRectF(first.left() - kRowLabelWidth, last.bottom() + 2, half - 6, 32),
-                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                   swizzled ? tr("k%1–%2 of rows 0–7 in 8 different slots: all 32 banks once, 1 wavefront")
-                                  .arg(4 * m_chunk)
-                                  .arg(4 * m_chunk + 3)
-                            : tr("k%1–%2 of rows 0–7 all in banks %3–%4: 8 words each, 8-way conflict")
-                                  .arg(4 * m_chunk)
-                                  .arg(4 * m_chunk + 3)
-                                  .arg(4 * m_chunk)
-                                  .arg(4 * m_chunk + 3));
-    }
-
-    // Legend.
-    p.setPen(text);
-    p.setFont(small);
-    const QRectF footer(inner.left(), inner.bottom() - kFooterHeight + 8, inner.width(), kFooterHeight - 8);
-    p.drawText(footer, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-               tr("A row is 32 floats = 128 bytes = 8 slots of 16 bytes; slot s holds banks 4s to 4s+3 "
-                  "(labelled b4s–4s+3 where there is room). Cell colour and label: the k chunk stored there "
-                  "(k%1 = floats %1–%2 of the "
-                  "row). The swizzle puts chunk q of row r in slot q XOR (r mod 8). Outlined: the chunk "
-                  "the tensor core reads for one k step of 8 rows; click a cell to outline its chunk.")
-                   .arg(4 * m_chunk)
-                   .arg(4 * m_chunk + 3));
-    p.restore();
 }
 
 } // namespace gemmscope

@@ -43,6 +43,9 @@ protected:
 
 private:
     QRectF atomsArea(const QRectF &area) const;
+    void paintSharedStrip(QPainter &p, const QRectF &inner, const TmaBox &a, const TmaBox &bt) const;
+    void paintAtom(QPainter &p, const QRectF &area, bool swizzled, const QFont &bold,
+                   const QFont &small) const;
     KernelShape m_shape;
     AccessContext m_context;
     std::vector<TmaBox> m_boxes;

@@ -90,7 +90,15 @@ protected:
 private:
     int panelAt(QPointF pos) const;
     std::optional<int> threadAtPos(QPointF pos) const;
+    // One panel: its title, its tiles (tile_map_paint.cpp) and the note under them.
     void paintPanel(QPainter &p, int panel, const TilePanelGeometry &g) const;
+    void paintPanelTitle(QPainter &p, int panel, const KernelShape &s, const TilePanelGeometry &g) const;
+    void paintTiles(QPainter &p, const KernelShape &s, const TilePanelGeometry &g) const;
+    void paintWarpOutlines(QPainter &p, const KernelShape &s, const TilePanelGeometry &g) const;
+    void paintSelectedReads(QPainter &p, const KernelShape &s, const TilePanelGeometry &g) const;
+    void paintTileNames(QPainter &p, const KernelShape &s, const TilePanelGeometry &g) const;
+    void paintPanelNote(QPainter &p, const TilePanelGeometry &g) const;
+    void paintKey(QPainter &p, const QRectF &key) const; // tile_map_key.cpp
     void paintAll(QPainter &p, const QRectF &area, bool print) const;
     TilePanelGeometry geometryIn(int panel, const QRectF &area, bool zoomed) const;
     // The panels' area in `area`: as tall as their tiles need, the key right under it (at 1920 the

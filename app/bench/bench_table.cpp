@@ -1,6 +1,7 @@
 #include "bench_table.h"
 
 #include "events.h"
+#include "occupancy_limiter.h"
 #include "stage_catalog.h"
 #include "trust_mark.h"
 
@@ -94,9 +95,9 @@ QStringList cellsFor(const BenchRow &row, double cublasMs, double peakTflops, bo
         regs = QString::number(e.compiled->registers);
         spills = QStringLiteral("%1/%2").arg(e.compiled->spillStoreBytes).arg(e.compiled->spillLoadBytes);
         if (e.compiled->occupancy)
-            occupancy =
-                QStringLiteral("%1% (%2)")
-                    .arg(number(100 * e.compiled->occupancy->fraction, 0), e.compiled->occupancy->limiter);
+            occupancy = QStringLiteral("%1% (%2)")
+                            .arg(number(100 * e.compiled->occupancy->fraction, 0),
+                                 limiterWords(e.compiled->occupancy->limiter));
     }
     QStringList cells{
         preset,

@@ -3,14 +3,15 @@
 #include "gpu_specs.h"
 #include "stage_catalog.h"
 
+#include <QCoreApplication>
+
 namespace gemmscope {
 
 namespace {
 
-QString spoken(QString word)
-{
-    return word.replace(QLatin1Char('_'), QLatin1Char(' '));
-}
+struct LimiterWords {
+    Q_DECLARE_TR_FUNCTIONS(OccupancyLimiter)
+};
 
 std::optional<int> archNumber(QString arch)
 {
@@ -21,21 +22,44 @@ std::optional<int> archNumber(QString arch)
 
 } // namespace
 
-QString occupancyLimiter(const OccupancyInputs &in)
+std::optional<OccupancyLimiter> occupancyLimiter(const OccupancyInputs &in)
 {
     const bool runnersAuthority =
-        in.recorded == QLatin1String("requested") || in.recorded == QLatin1String("none");
+        in.recorded == OccupancyLimiter::Requested || in.recorded == OccupancyLimiter::None;
     if (runnersAuthority || in.registers < 0 || in.threadsPerBlock <= 0)
-        return spoken(in.recorded);
+        return in.recorded;
     const std::optional<int> arch = archNumber(in.arch);
     const GpuSpec *gpu = arch ? findGpuForArch(*arch) : nullptr;
     if (!gpu)
-        return spoken(in.recorded);
+        return in.recorded;
     const Occupancy model = computeOccupancy(*gpu, in.threadsPerBlock, in.registers, in.smemBytes);
     if (in.recordedBlocks > 0 && model.blocksPerSm != in.recordedBlocks)
-        return spoken(in.recorded); // the runtime counted otherwise: its word, not the model's
-    const std::string_view name = limiterName(model.limiter);
-    return spoken(QString::fromLatin1(name.data(), qsizetype(name.size())));
+        return in.recorded; // the runtime counted otherwise: its word, not the model's
+    return model.limiter;
+}
+
+QString limiterWords(std::optional<OccupancyLimiter> limiter, LimiterWording wording)
+{
+    if (!limiter)
+        return {};
+    const bool brief = wording == LimiterWording::Short;
+    switch (*limiter) {
+    case OccupancyLimiter::Threads:
+        return brief ? LimiterWords::tr("thr") : LimiterWords::tr("threads");
+    case OccupancyLimiter::Registers:
+        return brief ? LimiterWords::tr("reg") : LimiterWords::tr("registers");
+    case OccupancyLimiter::SharedMemory:
+        return brief ? LimiterWords::tr("smem") : LimiterWords::tr("shared memory");
+    case OccupancyLimiter::Blocks:
+        return brief ? LimiterWords::tr("blk") : LimiterWords::tr("blocks");
+    case OccupancyLimiter::Requested:
+        return brief ? LimiterWords::tr("req") : LimiterWords::tr("requested");
+    case OccupancyLimiter::None:
+        return LimiterWords::tr("none");
+    case OccupancyLimiter::Unknown: // a newer runner's or a damaged file's name
+        break;
+    }
+    return brief ? LimiterWords::tr("?") : LimiterWords::tr("a resource this GemmScope does not know");
 }
 
 int launchDynamicSmemBytes(const RunRecord &run)
@@ -46,7 +70,7 @@ int launchDynamicSmemBytes(const RunRecord &run)
     return launchGeometry(stage->id, paramValuesOf(run), {run.m, run.n, run.k}).dynamicSmemBytes;
 }
 
-QString occupancyLimiter(const RunRecord &run)
+std::optional<OccupancyLimiter> occupancyLimiter(const RunRecord &run)
 {
     OccupancyInputs in;
     in.arch = run.gpuArch;
@@ -62,7 +86,7 @@ QString occupancyLimiter(const RunRecord &run)
     return occupancyLimiter(in);
 }
 
-QString occupancyLimiter(const protocol::CompiledInfo &compiled)
+std::optional<OccupancyLimiter> occupancyLimiter(const protocol::CompiledInfo &compiled)
 {
     OccupancyInputs in;
     in.arch = compiled.arch;

@@ -12,16 +12,17 @@
 #include "run_record.h"
 
 #include <QString>
+#include <optional>
 
 namespace gemmscope {
 
 struct OccupancyInputs {
     QString arch; // "sm_90", "sm_90a"
     int threadsPerBlock = 0;
-    int registers = -1;     // per thread; -1 unknown
-    int smemBytes = 0;      // per block, static + dynamic
-    QString recorded;       // the runner's word: "registers", "shared_memory", "requested", "none"
-    int recordedBlocks = 0; // the runner's blocks per SM; 0 unknown
+    int registers = -1;                       // per thread; -1 unknown
+    int smemBytes = 0;                        // per block, static + dynamic
+    std::optional<OccupancyLimiter> recorded; // the runner's word
+    int recordedBlocks = 0;                   // the runner's blocks per SM; 0 unknown
 };
 
 // The dynamic (extern __shared__) bytes a run's launch passes per block, from the catalog's launch
@@ -29,11 +30,17 @@ struct OccupancyInputs {
 // library kernel or an unknown stage.
 int launchDynamicSmemBytes(const RunRecord &run);
 
-// "registers", "shared memory", "threads", "blocks", "requested", "none", or empty where nothing
-// is known.
-QString occupancyLimiter(const OccupancyInputs &inputs);
-QString occupancyLimiter(const RunRecord &run);
+// The limiter, or none where nothing is known.
+std::optional<OccupancyLimiter> occupancyLimiter(const OccupancyInputs &inputs);
+std::optional<OccupancyLimiter> occupancyLimiter(const RunRecord &run);
 // A compile's answer (the Compile panel).
-QString occupancyLimiter(const protocol::CompiledInfo &compiled);
+std::optional<OccupancyLimiter> occupancyLimiter(const protocol::CompiledInfo &compiled);
+
+// How the window says a limiter, everywhere: "registers", "shared memory", "threads", "blocks",
+// "requested", "none" (the CUDA runtime counted), or Short for a sweep cell's mark ("reg", "smem",
+// "thr", "blk", "req", "none"). A name this build does not know is said as such ("?" when Short);
+// no limiter is empty.
+enum class LimiterWording { Full, Short };
+QString limiterWords(std::optional<OccupancyLimiter> limiter, LimiterWording wording = LimiterWording::Full);
 
 } // namespace gemmscope

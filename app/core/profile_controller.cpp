@@ -32,7 +32,7 @@ void ProfileController::attach(RunnerClient *client)
             emit profileStarted(id, m_pending.value(id));
     });
     connect(client, &RunnerClient::progress, this,
-            [this](const QString &id, const QString &phase, int done, int total) {
+            [this](const QString &id, protocol::ProgressPhase phase, int done, int total) {
                 if (isPending(id))
                     emit progress(id, m_pending.value(id), phase, done, total);
             });

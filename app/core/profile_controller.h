@@ -40,7 +40,8 @@ public:
 
 signals:
     void profileStarted(const QString &jobId, const QString &what);
-    void progress(const QString &jobId, const QString &what, const QString &phase, int done, int total);
+    void progress(const QString &jobId, const QString &what, protocol::ProgressPhase phase, int done,
+                  int total);
     void profileFinished(const gemmscope::protocol::ProfileEvent &profile); // after the session has it
     // `kind`: the protocol's error kind name ("runner_crashed", "cancelled", ...).
     void profileFailed(const QString &jobId, const QString &what, const QString &kind,

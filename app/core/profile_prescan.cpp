@@ -64,124 +64,192 @@ void stopRuns(std::optional<RunListSpans> &runs, const ListEntries &list)
         list.inEntry ? list.entryBegin : (runs->entries.empty() ? runs->open + 1 : runs->entries.back().end);
 }
 
+// The pass over the file, one token at a time: strings, lists and objects, and the scalars between
+// them, marking where the entries of "profiles" and "runs" begin and end.
+class Prescanner {
+public:
+    explicit Prescanner(const QByteArray &bytes) : m_data(bytes.constData()), m_size(bytes.size()) {}
+    PrescanFindings run();
+
+private:
+    // Go on; stop where the pass is (truncated, not JSON, nested too deep); or give up with
+    // nothing found ("profiles" or "runs" twice: which one the parser keeps is its business).
+    enum class Step { Next, Stop, GiveUp };
+    Step readString();
+    Step openContainer(char c);
+    Step closeContainer(char c);
+    void readScalar();
+    void valueBegins(qsizetype at);
+    void valueEnds(qsizetype at);
+    PrescanFindings stopped();
+
+    const char *m_data;
+    qsizetype m_size;
+    qsizetype m_at = 0;
+    std::vector<PrescanContainer> m_stack;
+    std::vector<ProfileEntrySpan> m_entries;
+    PrescanFindings m_found;
+    bool m_profilesSeen = false, m_runsSeen = false;
+    ListEntries m_profileList, m_runList;
+    ProfileEntrySpan m_entry;
+};
+
+PrescanFindings Prescanner::run()
+{
+    while (m_at < m_size) {
+        const char c = m_data[m_at];
+        Step step = Step::Next;
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':') {
+            ++m_at;
+        } else if (c == ',') {
+            if (!m_stack.empty() && m_stack.back().object)
+                m_stack.back().expectName = true;
+            ++m_at;
+        } else if (c == '"') {
+            step = readString();
+        } else if (c == '{' || c == '[') {
+            step = openContainer(c);
+        } else if (c == '}' || c == ']') {
+            step = closeContainer(c);
+        } else {
+            readScalar();
+        }
+        if (step == Step::Stop)
+            return stopped();
+        if (step == Step::GiveUp)
+            return {};
+    }
+    if (!m_stack.empty())
+        return stopped(); // truncated
+    m_found.profiles = std::move(m_entries);
+    return m_found;
+}
+
+// A string: an object member's name, or a value.
+Prescanner::Step Prescanner::readString()
+{
+    const qsizetype begin = m_at++;
+    while (m_at < m_size && m_data[m_at] != '"')
+        m_at += m_data[m_at] == '\\' ? 2 : 1;
+    if (m_at >= m_size)
+        return Step::Stop; // truncated
+    ++m_at;
+    if (!m_stack.empty() && m_stack.back().object && m_stack.back().expectName) {
+        m_stack.back().name = QByteArrayView(m_data + begin + 1, m_at - begin - 2);
+        m_stack.back().expectName = false;
+    } else {
+        valueBegins(begin);
+        valueEnds(m_at);
+    }
+    return Step::Next;
+}
+
+// A list or an object begins: the root's "profiles" or "runs", an entry's "instructions", or
+// another.
+Prescanner::Step Prescanner::openContainer(char c)
+{
+    valueBegins(m_at);
+    PrescanContainer next;
+    next.object = c == '{';
+    next.expectName = next.object;
+    if (!next.object && !m_stack.empty() && m_stack.back().object) {
+        const QByteArrayView member = m_stack.back().name;
+        next.profiles = m_stack.size() == 1 && member == QByteArrayView("profiles");
+        next.runs = m_stack.size() == 1 && member == QByteArrayView("runs");
+        next.instructions = m_profileList.inEntry && member == QByteArrayView("instructions");
+    }
+    if (next.profiles) {
+        if (m_profilesSeen)
+            return Step::GiveUp;
+        m_profilesSeen = true;
+        m_profileList.depth = qsizetype(m_stack.size()) + 1;
+    }
+    if (next.runs) {
+        if (m_runsSeen)
+            return Step::GiveUp;
+        m_runsSeen = true;
+        m_found.runs = RunListSpans{m_at, {}, false, 0};
+        m_runList.depth = qsizetype(m_stack.size()) + 1;
+    }
+    if (m_stack.size() >= kMaxPrescanDepth)
+        return Step::Stop;
+    m_stack.push_back(next);
+    ++m_at;
+    return Step::Next;
+}
+
+Prescanner::Step Prescanner::closeContainer(char c)
+{
+    if (m_stack.empty() || m_stack.back().object != (c == '}'))
+        return Step::Stop; // not JSON
+    const PrescanContainer closed = m_stack.back();
+    m_stack.pop_back();
+    if (closed.profiles) {
+        m_profileList.depth = -1;
+    } else if (closed.runs) {
+        m_runList.depth = -1;
+        m_found.runs->closed = true;
+        m_found.runs->restBegin =
+            m_found.runs->entries.empty() ? m_found.runs->open + 1 : m_found.runs->entries.back().end;
+    }
+    ++m_at;
+    valueEnds(m_at);
+    return Step::Next;
+}
+
+// A number, true, false or null.
+void Prescanner::readScalar()
+{
+    valueBegins(m_at);
+    do
+        ++m_at;
+    while (m_at < m_size && !endsPrescanToken(m_data[m_at]));
+    valueEnds(m_at);
+}
+
+// A value begins at `at`: an entry of "profiles" or "runs" where it is one, and an instruction
+// counted where it is inside an entry's "instructions".
+void Prescanner::valueBegins(qsizetype at)
+{
+    if (m_stack.empty() || m_stack.back().object)
+        return;
+    PrescanContainer &list = m_stack.back();
+    ++list.values;
+    if (list.profiles) {
+        m_profileList.inEntry = true;
+        m_entry = ProfileEntrySpan{at, at, 0};
+    } else if (list.runs) {
+        m_runList.inEntry = true;
+        m_runList.entryBegin = at;
+    } else if (list.instructions) {
+        m_entry.instructions = std::max(m_entry.instructions, list.values);
+    }
+}
+
+// After a value ended at `at`: the end of a list's entry where it was one.
+void Prescanner::valueEnds(qsizetype at)
+{
+    if (m_profileList.at(m_stack.size())) {
+        m_entry.end = at;
+        m_entries.push_back(m_entry);
+        m_profileList.inEntry = false;
+    } else if (m_runList.at(m_stack.size())) {
+        m_found.runs->entries.push_back({m_runList.entryBegin, at});
+        m_runList.inEntry = false;
+    }
+}
+
+// What the pass found before it stopped: no profiles (it did not follow the whole file), and the
+// runs as far as it read them.
+PrescanFindings Prescanner::stopped()
+{
+    stopRuns(m_found.runs, m_runList);
+    return m_found;
+}
+
 PrescanFindings prescanFile(const QByteArray &bytes)
 {
-    const char *data = bytes.constData();
-    const qsizetype size = bytes.size();
-    std::vector<PrescanContainer> stack;
-    std::vector<ProfileEntrySpan> entries;
-    PrescanFindings found;
-    bool profilesSeen = false, runsSeen = false;
-    ListEntries profileList, runList;
-    ProfileEntrySpan entry;
-    const auto valueBegins = [&](qsizetype at) {
-        if (stack.empty() || stack.back().object)
-            return;
-        PrescanContainer &list = stack.back();
-        ++list.values;
-        if (list.profiles) {
-            profileList.inEntry = true;
-            entry = ProfileEntrySpan{at, at, 0};
-        } else if (list.runs) {
-            runList.inEntry = true;
-            runList.entryBegin = at;
-        } else if (list.instructions) {
-            entry.instructions = std::max(entry.instructions, list.values);
-        }
-    };
-    // After a value ended at `at`: the end of a list's entry where it was one.
-    const auto valueEnds = [&](qsizetype at) {
-        if (profileList.at(stack.size())) {
-            entry.end = at;
-            entries.push_back(entry);
-            profileList.inEntry = false;
-        } else if (runList.at(stack.size())) {
-            found.runs->entries.push_back({runList.entryBegin, at});
-            runList.inEntry = false;
-        }
-    };
-    const auto stop = [&] {
-        stopRuns(found.runs, runList);
-        return found;
-    };
-    qsizetype i = 0;
-    while (i < size) {
-        const char c = data[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':') {
-            ++i;
-        } else if (c == ',') {
-            if (!stack.empty() && stack.back().object)
-                stack.back().expectName = true;
-            ++i;
-        } else if (c == '"') {
-            const qsizetype begin = i++;
-            while (i < size && data[i] != '"')
-                i += data[i] == '\\' ? 2 : 1;
-            if (i >= size)
-                return stop(); // truncated
-            ++i;
-            if (!stack.empty() && stack.back().object && stack.back().expectName) {
-                stack.back().name = QByteArrayView(data + begin + 1, i - begin - 2);
-                stack.back().expectName = false;
-            } else {
-                valueBegins(begin);
-                valueEnds(i);
-            }
-        } else if (c == '{' || c == '[') {
-            valueBegins(i);
-            PrescanContainer next;
-            next.object = c == '{';
-            next.expectName = next.object;
-            if (!next.object && !stack.empty() && stack.back().object) {
-                const QByteArrayView member = stack.back().name;
-                next.profiles = stack.size() == 1 && member == QByteArrayView("profiles");
-                next.runs = stack.size() == 1 && member == QByteArrayView("runs");
-                next.instructions = profileList.inEntry && member == QByteArrayView("instructions");
-            }
-            if (next.profiles) {
-                if (profilesSeen)
-                    return {}; // which one the parser keeps is its business
-                profilesSeen = true;
-                profileList.depth = qsizetype(stack.size()) + 1;
-            }
-            if (next.runs) {
-                if (runsSeen)
-                    return {}; // the same
-                runsSeen = true;
-                found.runs = RunListSpans{i, {}, false, 0};
-                runList.depth = qsizetype(stack.size()) + 1;
-            }
-            if (stack.size() >= kMaxPrescanDepth)
-                return stop();
-            stack.push_back(next);
-            ++i;
-        } else if (c == '}' || c == ']') {
-            if (stack.empty() || stack.back().object != (c == '}'))
-                return stop(); // not JSON
-            const PrescanContainer closed = stack.back();
-            stack.pop_back();
-            if (closed.profiles) {
-                profileList.depth = -1;
-            } else if (closed.runs) {
-                runList.depth = -1;
-                found.runs->closed = true;
-                found.runs->restBegin =
-                    found.runs->entries.empty() ? found.runs->open + 1 : found.runs->entries.back().end;
-            }
-            ++i;
-            valueEnds(i);
-        } else { // a number, true, false or null
-            valueBegins(i);
-            do
-                ++i;
-            while (i < size && !endsPrescanToken(data[i]));
-            valueEnds(i);
-        }
-    }
-    if (!stack.empty())
-        return stop(); // truncated
-    found.profiles = std::move(entries);
-    return found;
+    return Prescanner(bytes).run();
 }
 
 // The run list's offsets in the bytes after each profile entry in `replaced` became `null`.

@@ -69,7 +69,7 @@ const QList<CsvColumn> &csvColumns()
         {"occupancy_pct",
          [](M, R r) -> QString { return r.occupancy >= 0 ? number(100.0 * r.occupancy) : QString(); }},
         {"occupancy_limiter",
-         [](M, R r) -> QString { return r.occupancy >= 0 ? occupancyLimiter(r) : QString(); }},
+         [](M, R r) -> QString { return r.occupancy >= 0 ? limiterWords(occupancyLimiter(r)) : QString(); }},
         {"rel_error", [](M, R r) -> QString { return optionalNumber(r.relError); }},
         {"sm_clock_mhz",
          [](M, R r) -> QString {

@@ -306,12 +306,12 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
         {
             // Said as what it is ("(registers)" alone read as a unit); shared memory by the title of its
             // column beside, so that at 1280x800 the stage names keep their room.
-            QString limiter = occupancyLimiter(r);
-            if (limiter == QLatin1String("shared memory"))
-                limiter = tr("shared mem");
+            const std::optional<OccupancyLimiter> limiter = occupancyLimiter(r);
+            const QString words =
+                limiter == OccupancyLimiter::SharedMemory ? tr("shared mem") : limiterWords(limiter);
             return QStringLiteral("%1 %%2")
                 .arg(r.occupancy * 100.0, 0, 'f', 0)
-                .arg(limiter.isEmpty() ? QString() : tr(" (limited by %1)").arg(limiter));
+                .arg(words.isEmpty() ? QString() : tr(" (limited by %1)").arg(words));
         }
     case GpuColumn:
         return r.gpuName;

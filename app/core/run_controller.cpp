@@ -38,7 +38,7 @@ void RunController::startRunner(const QString &runnerPath)
     });
     m_profiles->attach(c);
     connect(c, &RunnerClient::progress, this,
-            [this](const QString &id, const QString &phase, int done, int total) {
+            [this](const QString &id, protocol::ProgressPhase phase, int done, int total) {
                 if (!m_profiles->isPending(id)) // a profile's progress is the ProfileController's
                     emit progress(id, phase, done, total);
             });

@@ -61,7 +61,7 @@ public:
 signals:
     void runnerStatusChanged(bool available, const QString &reason);
     void runStarted(const QString &jobId);
-    void progress(const QString &jobId, const QString &phase, int done, int total);
+    void progress(const QString &jobId, protocol::ProgressPhase phase, int done, int total);
     // The median of the repetitions timed so far; the run's record has it too (throttled).
     void preliminaryMedian(const QString &jobId, double medianMs, int timedSoFar);
     void runFinished(const RunRecord &record); // after the session has it (ok or failed)

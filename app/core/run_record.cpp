@@ -1,6 +1,8 @@
 #include "run_record.h"
 
+#include <QHash>
 #include <QJsonArray>
+#include <QSet>
 #include <QStringList>
 #include <cmath>
 
@@ -39,15 +41,71 @@ QMap<QString, int> paramsOf(const ParamValues &values)
     return params;
 }
 
+// The texts that repeat from run to run of a session (GPU, host, origin, preset, limiter, the
+// parameters' and counters' names), one copy each instead of one a run: a session of 100,000 runs
+// held a million copies of a dozen strings. Each reading thread keeps its own (no lock), and no
+// more than kMaxShared of them, so that a file of all-different names costs no more than before.
+class SharedTexts {
+public:
+    QString shared(const QString &text)
+    {
+        if (text.isEmpty())
+            return text;
+        if (const auto it = m_texts.constFind(text); it != m_texts.constEnd())
+            return *it;
+        if (m_texts.size() < kMaxShared)
+            m_texts.insert(text);
+        return text;
+    }
+    // A run's parameters: the same few sets recur (a sweep's points, the ladder's presets).
+    QMap<QString, int> shared(const QMap<QString, int> &params)
+    {
+        QString key;
+        for (auto it = params.cbegin(); it != params.cend(); ++it)
+            key += it.key() + QLatin1Char('=') + QString::number(it.value()) + QLatin1Char(',');
+        if (const auto it = m_params.constFind(key); it != m_params.constEnd())
+            return *it;
+        QMap<QString, int> copy;
+        for (auto it = params.cbegin(); it != params.cend(); ++it)
+            copy.insert(shared(it.key()), it.value());
+        if (m_params.size() < kMaxShared)
+            m_params.insert(key, copy);
+        return copy;
+    }
+    void shareNames(protocol::Counters &counters)
+    {
+        if (counters.metrics.isEmpty())
+            return;
+        QMap<QString, double> metrics;
+        for (auto it = counters.metrics.cbegin(); it != counters.metrics.cend(); ++it)
+            metrics.insert(shared(it.key()), it.value());
+        counters.metrics = std::move(metrics);
+    }
+
+private:
+    static constexpr qsizetype kMaxShared = 4096;
+    QSet<QString> m_texts;
+    QHash<QString, QMap<QString, int>> m_params;
+};
+
+SharedTexts &sharedTexts()
+{
+    thread_local SharedTexts texts;
+    return texts;
+}
+
 // What a session's run keeps only in the runner's event it stores: its counters, its warmup and
 // its conditions, decoded once when the session is read. Damaged conditions read as unknown (the
 // trust mark then says so), never as a failure of the whole session.
-void applyStoredEvent(RunRecord &record)
+void applyStoredEvent(RunRecord &record, const QJsonObject &stored)
 {
-    const protocol::ResultEvent *stored = record.event.result(); // an error event, or none
-    record.counters = stored ? stored->counters : std::nullopt;
-    record.warmup = stored ? stored->timing.warmup : std::nullopt;
-    record.conditions = stored ? stored->conditions : std::nullopt;
+    std::optional<protocol::ResultEvent> typed; // none for an error event, or none at all
+    record.event = StoredEvent::fromSession(stored, &typed);
+    record.counters = typed ? std::move(typed->counters) : std::nullopt;
+    if (record.counters)
+        sharedTexts().shareNames(*record.counters);
+    record.warmup = typed ? typed->timing.warmup : std::nullopt;
+    record.conditions = typed ? std::move(typed->conditions) : std::nullopt;
 }
 
 // A session's `compiled` object: the fields of a `compiled` event a record keeps.
@@ -231,14 +289,15 @@ QJsonObject toJson(const RunRecord &r)
     if (r.tolerance > 0)
         o["tolerance"] = r.tolerance;
     if (r.registers >= 0 || r.occupancy >= 0 || r.staticSmemBytes > 0) {
-        o["compiled"] = QJsonObject{{"registers", r.registers},
-                                    {"spill_store_bytes", r.spillStoreBytes},
-                                    {"spill_load_bytes", r.spillLoadBytes},
-                                    {"static_smem_bytes", r.staticSmemBytes},
-                                    {"cache_hit", r.cacheHit},
-                                    {"occupancy", QJsonObject{{"fraction", r.occupancy},
-                                                              {"limiter", r.occupancyLimiter},
-                                                              {"blocks_per_sm", r.blocksPerSm}}}};
+        o["compiled"] =
+            QJsonObject{{"registers", r.registers},
+                        {"spill_store_bytes", r.spillStoreBytes},
+                        {"spill_load_bytes", r.spillLoadBytes},
+                        {"static_smem_bytes", r.staticSmemBytes},
+                        {"cache_hit", r.cacheHit},
+                        {"occupancy", QJsonObject{{"fraction", r.occupancy},
+                                                  {"limiter", protocol::valueName(r.occupancyLimiter)},
+                                                  {"blocks_per_sm", r.blocksPerSm}}}};
     }
     if (r.status == RunStatus::Failed)
         o["error"] = QJsonObject{{"kind", r.errorKind}, {"message", r.errorMessage}, {"log", r.errorLog}};
@@ -325,8 +384,12 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.host = o.value("host").toString();
     r.smClockMHz = o.value("sm_clock_mhz").toInt();
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
-    r.event = StoredEvent::fromSession(o.value("raw").toObject());
-    applyStoredEvent(r);
+    applyStoredEvent(r, o.value("raw").toObject());
+    SharedTexts &texts = sharedTexts();
+    for (QString *text : {&r.presetKey, &r.origin, &r.occupancyLimiter, &r.errorKind, &r.gpuName, &r.gpuArch,
+                          &r.gpuUuid, &r.host})
+        *text = texts.shared(*text);
+    r.params = texts.shared(r.params);
     return r;
 }
 

@@ -79,7 +79,7 @@ struct RunRecord {
     bool cacheHit = false;
     double occupancy = -1; // fraction of the SM's warps, -1 unknown
     int blocksPerSm = 0;   // resident blocks per SM (the compiled event's occupancy), 0 unknown
-    QString occupancyLimiter;
+    std::optional<OccupancyLimiter> occupancyLimiter; // the runner's word; see occupancy_limiter.h
 
     // Failure (status == Failed): the protocol's kind and its sentence.
     QString errorKind, errorMessage, errorLog;

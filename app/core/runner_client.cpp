@@ -314,7 +314,7 @@ void RunnerClient::handleEvent(const QJsonObject &json, const DecodedEvent &deco
     } else if (const auto *compiled = std::get_if<CompiledInfo>(&*event)) {
         if (InFlight *job = inFlight(compiled->id)) {
             job->compiled = *compiled;
-            emit progress(compiled->id, eventTypeName(EventType::Compiled), 1, 1);
+            emit progress(compiled->id, ProgressPhase::Compile, 1, 1); // compiled: the phase is done
         }
     }
 }

@@ -77,7 +77,7 @@ signals:
     void runnerStatusChanged(bool available, const QString &reason);
     void jobsReplaced(const QStringList &jobIds); // queued interactive jobs dropped by a newer one
     void runStarted(const QString &jobId);
-    void progress(const QString &jobId, const QString &phase, int done, int total);
+    void progress(const QString &jobId, protocol::ProgressPhase phase, int done, int total);
     // The runner's median of the repetitions timed so far (after ~100 ms of timing), refined until
     // the budget ends; the result's median replaces it.
     void preliminaryMedian(const QString &jobId, double medianMs, int timedSoFar);

@@ -205,20 +205,18 @@ std::optional<QString> readRuns(DecodedRuns &decoded, SessionData &data)
     if (!decoded.jsonError.isEmpty())
         return decoded.jsonError;
     QSet<QString> ids;
-    ids.reserve(qsizetype(decoded.runs.size()));
-    for (const DecodedRun &run : decoded.runs) {
-        if (!run.record)
-            return QObject::tr("Its run list is damaged: %1.").arg(run.why);
-        if (ids.contains(run.record->runId))
-            return QObject::tr("Its run list is damaged: run id %1 appears twice.").arg(run.record->runId);
-        ids.insert(run.record->runId);
+    ids.reserve(decoded.runs.size());
+    for (qsizetype i = 0; i < decoded.runs.size(); ++i) {
+        if (!decoded.why[size_t(i)].isEmpty())
+            return QObject::tr("Its run list is damaged: %1.").arg(decoded.why[size_t(i)]);
+        const QString &id = decoded.runs.at(i).runId;
+        if (ids.contains(id))
+            return QObject::tr("Its run list is damaged: run id %1 appears twice.").arg(id);
+        ids.insert(id);
     }
-    // Sized once and each record moved in: a list that grew as it filled copied every record of a
-    // long session again at each doubling.
-    const qsizetype count = qsizetype(decoded.runs.size());
-    data.runs.reserve(count + count / 2 + 256); // and the room SessionStore::replace keeps
-    for (DecodedRun &run : decoded.runs)
-        data.runs.append(std::move(*run.record));
+    // Decoded in place, with the room SessionStore::replace keeps: a list that grew as it filled
+    // copied every record of a long session again at each doubling.
+    data.runs = std::move(decoded.runs);
     return std::nullopt;
 }
 

@@ -59,8 +59,25 @@ bool isCancelled(const ReadProgress *progress)
     return progress && progress->cancelled.load(std::memory_order_relaxed);
 }
 
-void readPiece(const QByteArray &bytes, const RunListSpans &runs, RunPiece &piece,
-               std::vector<DecodedRun> &decoded, ReadProgress *progress)
+// Room for `count` records and for the list to grow (SessionStore::replace keeps it), each
+// record default until its piece is read. Pieces write their own records through `records`: no
+// two threads touch one record, and none the list itself.
+void makeRoom(DecodedRuns &out, size_t count)
+{
+    const qsizetype n = qsizetype(count);
+    out.runs.reserve(n + n / 2 + 256);
+    out.runs.resize(n);
+    out.why.resize(count);
+}
+
+void decodeRun(const QJsonObject &object, DecodedRuns &out, RunRecord *records, size_t i)
+{
+    if (std::optional<RunRecord> record = fromJson(object, &out.why[i]))
+        records[i] = std::move(*record);
+}
+
+void readPiece(const QByteArray &bytes, const RunListSpans &runs, RunPiece &piece, DecodedRuns &out,
+               RunRecord *records, ReadProgress *progress)
 {
     if (isCancelled(progress))
         return;
@@ -81,10 +98,8 @@ void readPiece(const QByteArray &bytes, const RunListSpans &runs, RunPiece &piec
                 .arg(begin);
         return;
     }
-    for (size_t i = piece.first; i < piece.last; ++i) {
-        DecodedRun &run = decoded[i];
-        run.record = fromJson(list.at(qsizetype(i - piece.first)).toObject(), &run.why);
-    }
+    for (size_t i = piece.first; i < piece.last; ++i)
+        decodeRun(list.at(qsizetype(i - piece.first)).toObject(), out, records, i);
     reportRead(progress, piece.last - piece.first);
 }
 
@@ -136,14 +151,16 @@ DecodedRuns decodeRunPieces(const QByteArray &bytes, const RunListSpans &runs, R
         }
         previousEnd = entries[piece.last - 1].end;
     }
-    out.runs.resize(entries.size());
-    QtConcurrent::blockingMap(pieces,
-                              [&](RunPiece &piece) { readPiece(bytes, runs, piece, out.runs, progress); });
+    makeRoom(out, entries.size());
+    RunRecord *records = out.runs.data();
+    QtConcurrent::blockingMap(
+        pieces, [&](RunPiece &piece) { readPiece(bytes, runs, piece, out, records, progress); });
     out.cancelled = isCancelled(progress);
     for (const RunPiece &piece : pieces)
         if (!piece.jsonError.isEmpty()) {
             out.jsonError = piece.jsonError; // the first in the file's order
             out.runs.clear();
+            out.why.clear();
             break;
         }
     return out;
@@ -154,15 +171,17 @@ DecodedRuns decodeRunList(const QJsonArray &runs, ReadProgress *progress)
     DecodedRuns out;
     if (progress)
         progress->runsTotal = runs.size();
-    out.runs.resize(size_t(runs.size()));
+    const size_t count = size_t(runs.size());
+    makeRoom(out, count);
+    RunRecord *records = out.runs.data();
     std::vector<RunPiece> pieces;
-    for (size_t first = 0; first < out.runs.size(); first += kRunsPerPiece)
-        pieces.push_back({first, std::min(first + kRunsPerPiece, out.runs.size()), {}});
+    for (size_t first = 0; first < count; first += kRunsPerPiece)
+        pieces.push_back({first, std::min(first + kRunsPerPiece, count), {}});
     QtConcurrent::blockingMap(pieces, [&](RunPiece &piece) {
         if (isCancelled(progress))
             return;
         for (size_t i = piece.first; i < piece.last; ++i)
-            out.runs[i].record = fromJson(runs.at(qsizetype(i)).toObject(), &out.runs[i].why);
+            decodeRun(runs.at(qsizetype(i)).toObject(), out, records, i);
         reportRead(progress, piece.last - piece.first);
     });
     out.cancelled = isCancelled(progress);

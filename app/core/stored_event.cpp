@@ -1,29 +1,40 @@
 #include "stored_event.h"
 
+#include <QCborMap>
+#include <QCborValue>
+#include <QStringList>
+
 namespace gemmscope {
 
+StoredEvent::StoredEvent(Kind kind, const QJsonObject &json)
+    : m_kind(kind), m_cbor(QCborMap::fromJsonObject(json).toCborValue().toCbor())
+{
+}
+
 StoredEvent::StoredEvent(const protocol::ResultEvent &result)
-    : m_stored(std::make_shared<const Stored>(Stored{result, {}, {}}))
+    : StoredEvent(Kind::Result, protocol::toJson(result))
 {
 }
 
 StoredEvent::StoredEvent(const protocol::ErrorEvent &error)
-    : m_stored(std::make_shared<const Stored>(Stored{error, {}, {}}))
+    : StoredEvent(Kind::Error, protocol::toJson(error))
 {
 }
 
 StoredEvent::StoredEvent(const protocol::ResultEvent &result, const QJsonObject &received)
-    : m_stored(keepWhatTheTypedEventChanges({result, {}, {}}, received))
+    : StoredEvent(Kind::Result, keepWhatTheTypedEventChanges(protocol::toJson(result), received))
 {
 }
 
 StoredEvent::StoredEvent(const protocol::ErrorEvent &error, const QJsonObject &received)
-    : m_stored(keepWhatTheTypedEventChanges({error, {}, {}}, received))
+    : StoredEvent(Kind::Error, keepWhatTheTypedEventChanges(protocol::toJson(error), received))
 {
 }
 
-StoredEvent StoredEvent::fromSession(const QJsonObject &stored)
+StoredEvent StoredEvent::fromSession(const QJsonObject &stored, std::optional<protocol::ResultEvent> *decoded)
 {
+    if (decoded)
+        decoded->reset();
     if (stored.isEmpty())
         return {};
     if (protocol::eventTypeOf(stored) == protocol::EventType::Error) {
@@ -33,60 +44,75 @@ StoredEvent StoredEvent::fromSession(const QJsonObject &stored)
     }
     protocol::ResultEvent result;
     protocol::fromJson(stored, result);
-    return StoredEvent(result, stored);
-}
-
-QJsonObject StoredEvent::Stored::typedJson() const
-{
-    if (const auto *r = std::get_if<protocol::ResultEvent>(&event))
-        return protocol::toJson(*r);
-    if (const auto *e = std::get_if<protocol::ErrorEvent>(&event))
-        return protocol::toJson(*e);
-    return {};
+    StoredEvent event(result, stored);
+    if (decoded)
+        *decoded = std::move(result);
+    return event;
 }
 
 // Compared field by field at the top level: a field whose typed writing differs from what came is
-// kept whole, as it came (a newer runner's field inside "timing" keeps "timing" as received).
-std::shared_ptr<const StoredEvent::Stored>
-StoredEvent::keepWhatTheTypedEventChanges(Stored stored, const QJsonObject &received)
+// kept whole, as it came (a newer runner's field inside "timing" keeps "timing" as received); one
+// the typed event writes that did not come is left out.
+QJsonObject StoredEvent::keepWhatTheTypedEventChanges(const QJsonObject &typed, const QJsonObject &received)
 {
-    const QJsonObject typed = stored.typedJson();
-    for (auto it = received.constBegin(); it != received.constEnd(); ++it)
-        if (typed.value(it.key()) != it.value())
-            stored.rest.insert(it.key(), it.value());
+    QJsonObject json = typed;
     for (auto it = typed.constBegin(); it != typed.constEnd(); ++it)
         if (!received.contains(it.key()))
-            stored.notThere << it.key();
-    return std::make_shared<const Stored>(std::move(stored));
+            json.remove(it.key());
+    for (auto it = received.constBegin(); it != received.constEnd(); ++it)
+        if (typed.value(it.key()) != it.value())
+            json.insert(it.key(), it.value());
+    return json;
 }
 
+std::optional<protocol::ResultEvent> StoredEvent::result() const
+{
+    if (m_kind != Kind::Result)
+        return std::nullopt;
+    protocol::ResultEvent result;
+    protocol::fromJson(toJson(), result);
+    return result;
+}
+
+std::optional<protocol::ErrorEvent> StoredEvent::error() const
+{
+    if (m_kind != Kind::Error)
+        return std::nullopt;
+    protocol::ErrorEvent error;
+    protocol::fromJson(toJson(), error);
+    return error;
+}
+
+// What is kept equals what came where the typed event did not change it (the decoding of what is
+// kept is the decoding of what came), so a field whose typed writing the new result changes is
+// written as the new result writes it, or left out where it no longer writes it.
 void StoredEvent::setResult(const protocol::ResultEvent &result)
 {
-    Stored changed = m_stored ? *m_stored : Stored{};
-    const QJsonObject before = changed.typedJson();
-    changed.event = result;
-    const QJsonObject after = changed.typedJson();
+    QJsonObject json = toJson();
+    QJsonObject before;
+    if (m_kind == Kind::Result)
+        before = protocol::toJson(*this->result());
+    else if (m_kind == Kind::Error)
+        before = protocol::toJson(*error());
+    const QJsonObject after = protocol::toJson(result);
     QStringList keys = before.keys() + after.keys();
     keys.removeDuplicates();
     for (const QString &key : std::as_const(keys)) {
         if (before.value(key) == after.value(key))
             continue;
-        changed.rest.remove(key);
-        changed.notThere.removeAll(key);
+        if (after.contains(key))
+            json.insert(key, after.value(key));
+        else
+            json.remove(key);
     }
-    m_stored = std::make_shared<const Stored>(std::move(changed));
+    *this = StoredEvent(Kind::Result, json);
 }
 
 QJsonObject StoredEvent::toJson() const
 {
-    if (!m_stored)
+    if (m_kind == Kind::None)
         return {};
-    QJsonObject json = m_stored->typedJson();
-    for (const QString &key : m_stored->notThere)
-        json.remove(key);
-    for (auto it = m_stored->rest.constBegin(); it != m_stored->rest.constEnd(); ++it)
-        json.insert(it.key(), it.value());
-    return json;
+    return QCborValue::fromCbor(m_cbor).toMap().toJsonObject();
 }
 
 } // namespace gemmscope

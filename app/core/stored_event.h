@@ -1,19 +1,20 @@
-// The runner's final event of a run, as a session keeps it: decoded once (the typed result or
-// error), plus what of the event as received the typed one would not write back the same — a
-// newer runner's fields, a damaged one, an integer written as a decimal. That rest is opaque:
-// nothing reads it but toJson(), so that a session loaded and saved again loses nothing while
-// every field a view shows comes from the typed event. A value type; it travels with its
-// RunRecord between the runner thread and the UI. Its contents are shared and never changed once
-// made (setResult makes new ones): a copy costs a pointer, as a RunRecord is copied often (a
-// session of 10,000 runs is copied for each autosave), and no thread sees another's change.
+// The runner's final event of a run, as a session keeps it: the event as received, so that a
+// session loaded and saved again loses nothing (a newer runner's fields, a damaged one, an integer
+// written as a decimal), while every field a view shows is typed in the RunRecord. It is kept as
+// the compact CBOR of what toJson() writes, a few kilobytes a run: a session of 100,000 runs held
+// each event decoded (its strings as UTF-16, its metrics as map nodes) and took gigabytes. The
+// typed event is decoded again only where it is asked for (result(), error(), setResult()). A
+// value type; it travels with its RunRecord between the runner thread and the UI. Its bytes are
+// shared and never changed once made (setResult makes new ones): a copy costs a reference count,
+// as a RunRecord is copied often (a session of 10,000 runs is copied for each autosave), and no
+// thread sees another's change.
 #pragma once
 
 #include "events.h"
 
+#include <QByteArray>
 #include <QJsonObject>
-#include <QStringList>
-#include <memory>
-#include <variant>
+#include <optional>
 
 namespace gemmscope {
 
@@ -26,19 +27,16 @@ public:
     StoredEvent(const protocol::ResultEvent &result, const QJsonObject &received);
     StoredEvent(const protocol::ErrorEvent &error, const QJsonObject &received);
     // A session's stored event: an error event, else read as a result (a session written before
-    // the runner said "event" holds a result's fields), decoded once here. A field of another
-    // type reads as absent in the typed event and is kept, as it came, in the opaque rest.
-    static StoredEvent fromSession(const QJsonObject &stored);
+    // the runner said "event" holds a result's fields). A field of another type reads as absent in
+    // the typed event and is written back as it came. `decoded`, where given, gets the typed
+    // result (none for an error), so that the record reading it decodes it once.
+    static StoredEvent fromSession(const QJsonObject &stored,
+                                   std::optional<protocol::ResultEvent> *decoded = nullptr);
 
-    bool isEmpty() const { return !m_stored; }
-    const protocol::ResultEvent *result() const
-    {
-        return m_stored ? std::get_if<protocol::ResultEvent>(&m_stored->event) : nullptr;
-    }
-    const protocol::ErrorEvent *error() const
-    {
-        return m_stored ? std::get_if<protocol::ErrorEvent>(&m_stored->event) : nullptr;
-    }
+    bool isEmpty() const { return m_kind == Kind::None; }
+    // The typed event, decoded from what is kept: none where the event is of the other kind.
+    std::optional<protocol::ResultEvent> result() const;
+    std::optional<protocol::ErrorEvent> error() const;
     // Replaces the typed result; the fields it changes are written as changed, the rest as received.
     void setResult(const protocol::ResultEvent &result);
 
@@ -47,21 +45,18 @@ public:
 
     friend bool operator==(const StoredEvent &a, const StoredEvent &b)
     {
-        return a.m_stored == b.m_stored || (a.m_stored && b.m_stored && *a.m_stored == *b.m_stored);
+        return a.m_kind == b.m_kind && a.m_cbor == b.m_cbor;
     }
 
 private:
-    struct Stored {
-        std::variant<std::monostate, protocol::ResultEvent, protocol::ErrorEvent> event;
-        QJsonObject rest;     // received fields the typed event writes otherwise, as they came
-        QStringList notThere; // fields the typed event writes that the received one did not have
-        QJsonObject typedJson() const;
-        friend bool operator==(const Stored &, const Stored &) = default;
-    };
-    static std::shared_ptr<const Stored> keepWhatTheTypedEventChanges(Stored stored,
-                                                                      const QJsonObject &received);
+    enum class Kind : unsigned char { None, Result, Error };
+    StoredEvent(Kind kind, const QJsonObject &json);
+    // The typed event's fields written by the codec, with what of `received` they would not write
+    // the same laid over them: what toJson() gives back.
+    static QJsonObject keepWhatTheTypedEventChanges(const QJsonObject &typed, const QJsonObject &received);
 
-    std::shared_ptr<const Stored> m_stored; // none: no event
+    Kind m_kind = Kind::None;
+    QByteArray m_cbor; // toJson() as CBOR (integers and decimals stay apart, as the text had them)
 };
 
 } // namespace gemmscope

@@ -191,7 +191,8 @@ QString sweepCellsCsv(const SweepPlan &plan, const SweepSummary &summary)
                 << QString::number(c.best->registers)
                 << QString::number(c.best->spillStoreBytes + c.best->spillLoadBytes)
                 << (c.best->occupancy >= 0 ? QString::number(c.best->occupancy, 'f', 3) : QString())
-                << csvField(c.best->occupancyLimiter) << csvField(c.best->host) << csvField(c.best->gpuName);
+                << csvField(protocol::valueName(c.best->occupancyLimiter)) << csvField(c.best->host)
+                << csvField(c.best->gpuName);
         } else {
             for (int i = 0; i < 9; ++i)
                 row << QString();

@@ -1,5 +1,6 @@
 #include "compile_job.h"
 
+#include "occupancy_limiter.h"
 #include "requests.h"
 #include "runner_locator.h"
 #include "runner_transport.h"
@@ -133,12 +134,12 @@ QString CompileJob::limiterText(const protocol::OccupancyInfo &occupancy)
     // block) and registers (168 per thread)"): quote it rather than the one `limiter` word.
     static const QString by = QStringLiteral(", limited by ");
     const bool calculators =
-        occupancy.limiter != QLatin1String("none") && occupancy.limiter != QLatin1String("requested");
+        occupancy.limiter != OccupancyLimiter::None && occupancy.limiter != OccupancyLimiter::Requested;
     if (const qsizetype at = occupancy.explanation.lastIndexOf(by); calculators && at >= 0)
         return tr("limited by %1").arg(occupancy.explanation.mid(at + by.size()));
-    if (occupancy.limiter == QLatin1String("none"))
+    if (occupancy.limiter == OccupancyLimiter::None)
         return tr("as the CUDA runtime computes it");
-    return tr("limited by %1").arg(QString(occupancy.limiter).replace(QLatin1Char('_'), QLatin1Char(' ')));
+    return tr("limited by %1").arg(limiterWords(occupancy.limiter));
 }
 
 QString CompileJob::summary(const protocol::CompiledInfo &c)

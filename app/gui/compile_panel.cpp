@@ -51,7 +51,7 @@ void CompilePanel::showCompiled(const QString &what, const protocol::CompiledInf
     m_rows << qMakePair(tr("Stack frame"), tr("%1 B").arg(c.stackFrameBytes));
     m_rows << qMakePair(tr("Shared memory per block"),
                         CompileJob::smemText(c.staticSmemBytes, c.dynamicSmemBytes));
-    m_limiter = occupancyLimiter(c);
+    m_limiter = limiterWords(occupancyLimiter(c));
     if (c.occupancy) {
         m_rows << qMakePair(tr("Occupancy"),
                             tr("%1 % (%2 of %3 warps per SM, %n block(s))", nullptr, c.occupancy->blocksPerSm)

@@ -2,6 +2,7 @@
 
 #include "plain_text.h"
 #include "profile_controller.h"
+#include "progress_phase_words.h"
 #include "run_controller.h"
 
 #include <QLabel>
@@ -47,8 +48,8 @@ RunStatusBar::RunStatusBar(RunController *runs, QStatusBar *bar)
     bar->addPermanentWidget(m_progress);
 
     connect(runs, &RunController::progress, this,
-            [this](const QString &id, const QString &phase, int done, int total) {
-                m_jobLabel->setText(tr("%1: %2").arg(id, phase));
+            [this](const QString &id, protocol::ProgressPhase phase, int done, int total) {
+                m_jobLabel->setText(tr("%1: %2").arg(id, phaseWords(phase)));
                 showProgress(m_progress, done, total);
             });
     // RunController puts the preliminary median into the run's row too (marked preliminary).
@@ -65,8 +66,8 @@ RunStatusBar::RunStatusBar(RunController *runs, QStatusBar *bar)
         runs->profiles(), &ProfileController::profileStarted, this,
         [this](const QString &, const QString &what) { m_jobLabel->setText(tr("Profiling %1").arg(what)); });
     connect(runs->profiles(), &ProfileController::progress, this,
-            [this](const QString &, const QString &what, const QString &phase, int done, int total) {
-                m_jobLabel->setText(tr("Profiling %1: %2").arg(what, phase));
+            [this](const QString &, const QString &what, protocol::ProgressPhase phase, int done, int total) {
+                m_jobLabel->setText(tr("Profiling %1: %2").arg(what, phaseWords(phase)));
                 showProgress(m_progress, done, total);
             });
     connect(runs, &RunController::idle, this, [this] {

@@ -78,7 +78,7 @@ OccupancyInfo occupancyFromJson(Reader &parent, const QJsonObject &object)
         o.activeWarps = r.optInt("active_warps").value_or(0);
         o.maxWarps = r.optInt("max_warps").value_or(0);
         o.fraction = r.optDouble("fraction").value_or(0);
-        o.limiter = r.string("limiter");
+        o.limiter = occupancyLimiterFromName(r.string("limiter"));
         o.explanation = r.string("explanation");
         o.requestedBlocksPerSm = r.optInt("requested_blocks_per_sm");
         o.paddingSmemBytes = r.optInt("padding_smem_bytes");
@@ -286,7 +286,7 @@ bool fromJson(const QJsonObject &json, ReadyEvent &out, QString *error)
 QJsonObject toJson(const ProgressEvent &e)
 {
     QJsonObject json = header(EventType::Progress, e.id);
-    json.insert(QStringLiteral("phase"), e.phase);
+    json.insert(QStringLiteral("phase"), valueName(e.phase));
     json.insert(QStringLiteral("done"), e.done);
     json.insert(QStringLiteral("total"), e.total);
     putOpt(json, "preliminary_median_ms", e.preliminaryMedianMs);
@@ -299,7 +299,7 @@ bool fromJson(const QJsonObject &json, ProgressEvent &out, QString *error)
     out = {};
     checkType(r, json, EventType::Progress);
     out.id = r.string("id");
-    out.phase = r.string("phase");
+    out.phase = progressPhaseFromName(r.string("phase"));
     out.done = r.optInt("done").value_or(0);
     out.total = r.optInt("total").value_or(0);
     out.preliminaryMedianMs = r.optDouble("preliminary_median_ms");
@@ -317,7 +317,7 @@ QJsonObject toJson(const OccupancyInfo &o)
                      {QStringLiteral("active_warps"), o.activeWarps},
                      {QStringLiteral("max_warps"), o.maxWarps},
                      {QStringLiteral("fraction"), o.fraction},
-                     {QStringLiteral("limiter"), o.limiter}};
+                     {QStringLiteral("limiter"), valueName(o.limiter)}};
     putNonEmpty(json, "explanation", o.explanation);
     putOpt(json, "requested_blocks_per_sm", o.requestedBlocksPerSm);
     putOpt(json, "padding_smem_bytes", o.paddingSmemBytes);

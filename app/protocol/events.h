@@ -36,7 +36,8 @@ struct ReadyEvent {
 };
 
 struct ProgressEvent {
-    QString id, phase;
+    QString id;
+    ProgressPhase phase = ProgressPhase::Unknown; // a newer runner's phase reads as Unknown
     int done = 0, total = 0;
     std::optional<double> preliminaryMedianMs; // timing: the median of the repetitions so far
     friend bool operator==(const ProgressEvent &, const ProgressEvent &) = default;
@@ -45,7 +46,8 @@ struct ProgressEvent {
 struct OccupancyInfo {
     int blocksPerSm = 0, activeWarps = 0, maxWarps = 0;
     double fraction = 0;
-    QString limiter, explanation;
+    std::optional<OccupancyLimiter> limiter; // none where not said; a newer runner's name: Unknown
+    QString explanation;
     std::optional<int> requestedBlocksPerSm, paddingSmemBytes; // with max_blocks_per_sm
     friend bool operator==(const OccupancyInfo &, const OccupancyInfo &) = default;
 };

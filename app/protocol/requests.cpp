@@ -302,8 +302,10 @@ bool fromJson(const QJsonObject &json, ProfileJob &out, QString *error)
 
 const QStringList &profilePartNames()
 {
-    static const QStringList names{QStringLiteral("stalls"), QStringLiteral("instructions"),
-                                   QStringLiteral("limiters")};
+    // A profile's parts are also its progress phases: one spelling, the phase table's.
+    static const QStringList names{valueName(progressPhaseOf(ProfilePart::Stalls)),
+                                   valueName(progressPhaseOf(ProfilePart::Instructions)),
+                                   valueName(progressPhaseOf(ProfilePart::Limiters))};
     return names;
 }
 

@@ -11,6 +11,7 @@
 
 #include "protocol.h"
 #include "stage_types.h"
+#include "values.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -120,13 +121,19 @@ struct ProfileJob {
     friend bool operator==(const ProfileJob &, const ProfileJob &) = default;
 };
 
-// "stalls", "instructions", "limiters": what a profile job may collect, in that order (also the
-// names of its progress phases).
+// "stalls", "instructions", "limiters": what a profile job may collect, in that order (also its
+// progress phases, whose table spells them).
 enum class ProfilePart { Stalls, Instructions, Limiters };
 const QStringList &profilePartNames();
 inline QString profilePartName(ProfilePart part)
 {
     return profilePartNames().at(int(part));
+}
+inline ProgressPhase progressPhaseOf(ProfilePart part)
+{
+    constexpr ProgressPhase kPhases[] = {ProgressPhase::Stalls, ProgressPhase::Instructions,
+                                         ProgressPhase::Limiters};
+    return kPhases[int(part)];
 }
 
 struct FaultJob {

@@ -55,6 +55,35 @@ constexpr std::array<std::pair<ClockSource, const char *>, 1> kClockSources{{
     {ClockSource::Nominal, "nominal"},
 }};
 
+constexpr std::array<std::pair<ProgressPhase, const char *>, 17> kProgressPhases{{
+    {ProgressPhase::Compile, "compile"},
+    {ProgressPhase::Disassemble, "disassemble"},
+    {ProgressPhase::Inputs, "inputs"},
+    {ProgressPhase::Reference, "reference"},
+    {ProgressPhase::Cooldown, "cooldown"},
+    {ProgressPhase::LoadWarmup, "load_warmup"},
+    {ProgressPhase::Timing, "timing"},
+    {ProgressPhase::Verify, "verify"},
+    {ProgressPhase::Counters, "counters"},
+    {ProgressPhase::L2, "l2"},
+    {ProgressPhase::Shared, "shared"},
+    {ProgressPhase::Fma, "fma"},
+    {ProgressPhase::Dram, "dram"},
+    {ProgressPhase::Tf32, "tf32"},
+    {ProgressPhase::Stalls, "stalls"},
+    {ProgressPhase::Instructions, "instructions"},
+    {ProgressPhase::Limiters, "limiters"},
+}};
+
+constexpr std::array<std::pair<OccupancyLimiter, const char *>, 6> kOccupancyLimiters{{
+    {OccupancyLimiter::Threads, "threads"},
+    {OccupancyLimiter::Registers, "registers"},
+    {OccupancyLimiter::SharedMemory, "shared_memory"},
+    {OccupancyLimiter::Blocks, "blocks"},
+    {OccupancyLimiter::Requested, "requested"},
+    {OccupancyLimiter::None, "none"},
+}};
+
 constexpr std::array<std::pair<ErrorKind, const char *>, 14> kErrorKinds{{
     {ErrorKind::InvalidConfig, "invalid_config"},
     {ErrorKind::CompileError, "compile_error"},
@@ -114,6 +143,21 @@ QString valueName(ClockSource value)
     return detail::nameIn(kClockSources, value);
 }
 
+QString valueName(ProgressPhase value)
+{
+    return detail::nameIn(kProgressPhases, value);
+}
+
+QString valueName(OccupancyLimiter value)
+{
+    return detail::nameIn(kOccupancyLimiters, value);
+}
+
+QString valueName(std::optional<OccupancyLimiter> value)
+{
+    return value ? valueName(*value) : QString();
+}
+
 TimingRegime timingRegimeFromName(const QString &name)
 {
     return detail::valueIn<TimingRegime>(kTimingRegimes, name).value_or(TimingRegime::Unknown);
@@ -143,6 +187,18 @@ Tf32Rounding tf32RoundingFromName(const QString &name)
 TestDamage testDamageFromName(const QString &name)
 {
     return detail::valueIn<TestDamage>(kTestDamages, name).value_or(TestDamage::Unknown);
+}
+
+ProgressPhase progressPhaseFromName(const QString &name)
+{
+    return detail::valueIn<ProgressPhase>(kProgressPhases, name).value_or(ProgressPhase::Unknown);
+}
+
+std::optional<OccupancyLimiter> occupancyLimiterFromName(const QString &name)
+{
+    if (name.isEmpty())
+        return std::nullopt;
+    return detail::valueIn<OccupancyLimiter>(kOccupancyLimiters, name).value_or(OccupancyLimiter::Unknown);
 }
 
 QStringList timingRegimeNames()

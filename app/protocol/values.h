@@ -5,9 +5,12 @@
 // the caller says in a sentence what it could not read where that matters.
 #pragma once
 
+#include "gpu_specs.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace gemmscope::protocol {
 
@@ -40,6 +43,36 @@ enum class ResourcesSource { Ptxas, CudaRuntime, Unknown };
 // Where a result's SM clock comes from (sm_clock_source): the datasheet's.
 enum class ClockSource { Nominal, Unknown };
 
+// What a job is doing when it reports progress (progress.phase): compiling, disassembling, preparing
+// inputs and the reference, cooling down (burst) or running at load (sustained), timing, verifying,
+// reading counters; a ceilings job's measurements; a profile job's parts (ProfilePart's names).
+enum class ProgressPhase {
+    Compile,
+    Disassemble,
+    Inputs,
+    Reference,
+    Cooldown,
+    LoadWarmup,
+    Timing,
+    Verify,
+    Counters,
+    L2,
+    Shared,
+    Fma,
+    Dram,
+    Tf32,
+    Stalls,
+    Instructions,
+    Limiters,
+    Unknown
+};
+
+// What limits a kernel's occupancy (compiled.occupancy.limiter): the calculator's own enum
+// (kernels/gpu_specs.h), spelled here. None is the runner's "none" (the CUDA runtime counted the
+// blocks); a name this build does not know reads as OccupancyLimiter::Unknown, and an empty one
+// (a run compiled without an occupancy) as no limiter at all (nullopt).
+using gemmscope::OccupancyLimiter;
+
 // Each value's one spelling; empty for Unknown (and StopReason::None).
 QString valueName(TimingRegime value);
 QString valueName(StopReason value);
@@ -49,6 +82,9 @@ QString valueName(Tf32Rounding value);
 QString valueName(TestDamage value);
 QString valueName(ResourcesSource value);
 QString valueName(ClockSource value);
+QString valueName(ProgressPhase value);
+QString valueName(OccupancyLimiter value);
+QString valueName(std::optional<OccupancyLimiter> value); // empty for none
 
 // The value a name spells; Unknown for any other name (StopReason: None for an empty one).
 TimingRegime timingRegimeFromName(const QString &name);
@@ -57,6 +93,8 @@ ThrottleReason throttleReasonFromName(const QString &name);
 BuildKind buildKindFromName(const QString &name);
 Tf32Rounding tf32RoundingFromName(const QString &name);
 TestDamage testDamageFromName(const QString &name);
+ProgressPhase progressPhaseFromName(const QString &name);
+std::optional<OccupancyLimiter> occupancyLimiterFromName(const QString &name); // nullopt for ""
 
 // Every known name of a set, in the table's order, for a refusal's "known: burst, sustained".
 QStringList timingRegimeNames();

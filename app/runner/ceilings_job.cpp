@@ -15,12 +15,12 @@ namespace {
 void measureMemoryLevels(RunnerState &state, const DeviceInfo &device, JobContext &job, Ceilings &ceilings,
                          int done, int total)
 {
-    job.progress(QStringLiteral("l2"), done, total);
+    job.progress(protocol::ProgressPhase::L2, done, total);
     ceilings.l2GBs = measureL2BandwidthGBs(state.compiler, device, job);
-    job.progress(QStringLiteral("shared"), done + 1, total);
+    job.progress(protocol::ProgressPhase::Shared, done + 1, total);
     ceilings.sharedGBs = measureSharedBandwidthGBs(state.compiler, device, job);
     ceilings.memoryBenchmark = QString::fromLatin1(kMemoryBenchmark);
-    job.progress(QStringLiteral("shared"), done + 2, total);
+    job.progress(protocol::ProgressPhase::Shared, done + 2, total);
 }
 
 } // namespace
@@ -35,11 +35,11 @@ void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, Jo
     const QString noTf32 = tf32Unavailable(device);
     if (!ceilings) {
         Ceilings measured;
-        job.progress(QStringLiteral("fma"), 0, 5);
+        job.progress(protocol::ProgressPhase::Fma, 0, 5);
         measured.fmaTflops = measureFmaPeakTflops(state.compiler, device, job);
-        job.progress(QStringLiteral("dram"), 1, 5);
+        job.progress(protocol::ProgressPhase::Dram, 1, 5);
         measured.dramGBs = measureDramBandwidthGBs(device, job);
-        job.progress(QStringLiteral("tf32"), 2, 5);
+        job.progress(protocol::ProgressPhase::Tf32, 2, 5);
         if (noTf32.isEmpty()) {
             measured.tf32Tflops = measureTf32PeakTflops(state.compiler, device, job);
             measured.tf32Kernel = QString::fromLatin1(tf32PeakKernel(device.cc()));
@@ -58,10 +58,10 @@ void runCeilingsJob(RunnerState &state, const protocol::CeilingsJob &request, Jo
         const bool memory = memoryLevelsNeedMeasuring(*ceilings);
         const int total = (tf32 ? 1 : 0) + (memory ? 2 : 0);
         if (tf32) {
-            job.progress(QStringLiteral("tf32"), 0, total);
+            job.progress(protocol::ProgressPhase::Tf32, 0, total);
             ceilings->tf32Tflops = measureTf32PeakTflops(state.compiler, device, job);
             ceilings->tf32Kernel = QString::fromLatin1(tf32PeakKernel(device.cc()));
-            job.progress(QStringLiteral("tf32"), 1, total);
+            job.progress(protocol::ProgressPhase::Tf32, 1, total);
         }
         if (memory)
             measureMemoryLevels(state, device, job, *ceilings, tf32 ? 1 : 0, total);

@@ -2,8 +2,6 @@
 
 #include "runner_error.h"
 
-#include <string_view>
-
 namespace gemmscope::runner {
 
 protocol::OccupancyInfo occupancyInfo(const Occupancy &o, const BlockLimit &limit)
@@ -13,8 +11,7 @@ protocol::OccupancyInfo occupancyInfo(const Occupancy &o, const BlockLimit &limi
     info.activeWarps = o.activeWarps;
     info.maxWarps = o.maxWarps;
     info.fraction = o.fraction;
-    const std::string_view limiter = limiterName(o.limiter);
-    info.limiter = QString::fromLatin1(limiter.data(), qsizetype(limiter.size()));
+    info.limiter = o.limiter;
     info.explanation = QString::fromStdString(o.explanation);
     if (limit.requested > 0) {
         info.requestedBlocksPerSm = limit.requested;

@@ -24,9 +24,9 @@ void runDisassembleJob(RunnerState &state, const protocol::DisassembleJob &reque
     event.arch = QString::fromStdString(nvrtcArchitecture(*target.stage, target.arch)); // sm_90a for wgmma
     event.params = target.params;
     event.ptx = QString::fromUtf8(kernel.ptx);
-    job.progress(QStringLiteral("disassemble"), 0, 1);
+    job.progress(protocol::ProgressPhase::Disassemble, 0, 1);
     const Sass sass = disassembleCubin(kernel.cubin);
-    job.progress(QStringLiteral("disassemble"), 1, 1);
+    job.progress(protocol::ProgressPhase::Disassemble, 1, 1);
     if (sass.text.isEmpty()) {
         event.sassUnavailable = sass.unavailable; // "sass": null
     } else {

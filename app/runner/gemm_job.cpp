@@ -108,7 +108,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
 
     protocol::VerifyResult verified = verifySkipped();
     if (verify) {
-        job.progress(QStringLiteral("verify"), 0, 1);
+        job.progress(protocol::ProgressPhase::Verify, 0, 1);
         ws.poisonC();
         // Test hook (docs/protocol.md): damage the output the way a buggy kernel would, so the
         // tests can show that verification catches it — a skipped launch leaves the NaN poison,
@@ -121,7 +121,7 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
         waitForDefaultStream(); // the first launch of the stage: one that never ends stops here
         const double error = ws.relativeErrorOfC();
         const double tolerance = toleranceFor(stage.precision);
-        job.progress(QStringLiteral("verify"), 1, 1);
+        job.progress(protocol::ProgressPhase::Verify, 1, 1);
         if (!(error <= tolerance)) // NaN compares false: it never passes
             throw RunnerError(
                 ErrorKind::WrongResult,
@@ -186,9 +186,9 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     // A counter failure (permission, unsupported GPU) is part of the result, never its end.
     if (counters) {
         job.checkCancelled();
-        job.progress(QStringLiteral("counters"), 0, 1);
+        job.progress(protocol::ProgressPhase::Counters, 0, 1);
         const CounterOutcome outcome = CounterProfiler(counterMetrics()).profile(profiledLaunch);
-        job.progress(QStringLiteral("counters"), 1, 1);
+        job.progress(protocol::ProgressPhase::Counters, 1, 1);
         facts.counters = outcome.reading ? countersOf(*outcome.reading, size) : countersError(outcome.error);
     }
     facts.finishedAt = QDateTime::currentDateTimeUtc();

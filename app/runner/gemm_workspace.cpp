@@ -93,7 +93,7 @@ void GemmWorkspace::prepare(const ProblemSize &size, std::uint64_t seed, JobCont
     const size_t mk = size_t(size.m) * size_t(size.k), kn = size_t(size.k) * size_t(size.n),
                  mn = size_t(size.m) * size_t(size.n);
 
-    job.progress(QStringLiteral("inputs"), 0, 2);
+    job.progress(protocol::ProgressPhase::Inputs, 0, 2);
     m_a.allocate(mk, "A (M x K)");
     m_b.allocate(kn, "B (K x N)");
     m_c.allocate(mn, "C (M x N)");
@@ -101,17 +101,17 @@ void GemmWorkspace::prepare(const ProblemSize &size, std::uint64_t seed, JobCont
     m_scratch.allocate(mn, "the verification scratch");
     const std::vector<float> a = makeInput(seed, InputMatrix::A, mk);
     GEMMSCOPE_CUDA(cudaMemcpy(m_a.get(), a.data(), m_a.bytes(), cudaMemcpyHostToDevice));
-    job.progress(QStringLiteral("inputs"), 1, 2);
+    job.progress(protocol::ProgressPhase::Inputs, 1, 2);
     job.checkCancelled();
     const std::vector<float> b = makeInput(seed, InputMatrix::B, kn);
     GEMMSCOPE_CUDA(cudaMemcpy(m_b.get(), b.data(), m_b.bytes(), cudaMemcpyHostToDevice));
-    job.progress(QStringLiteral("inputs"), 2, 2);
+    job.progress(protocol::ProgressPhase::Inputs, 2, 2);
     job.checkCancelled();
 
-    job.progress(QStringLiteral("reference"), 0, 1);
+    job.progress(protocol::ProgressPhase::Reference, 0, 1);
     cublasGemm(Precision::Fp32, m_reference.get());
     GEMMSCOPE_CUDA(cudaDeviceSynchronize());
-    job.progress(QStringLiteral("reference"), 1, 1);
+    job.progress(protocol::ProgressPhase::Reference, 1, 1);
     m_ready = true;
 }
 

@@ -25,7 +25,7 @@ void JobContext::send(QJsonObject event)
     m_sink.send(event);
 }
 
-void JobContext::progress(const QString &phase, long long done, long long total,
+void JobContext::progress(protocol::ProgressPhase phase, long long done, long long total,
                           std::optional<double> preliminaryMedianMs)
 {
     const bool last = done >= total;

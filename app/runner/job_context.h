@@ -3,6 +3,7 @@
 #pragma once
 
 #include "event_sink.h"
+#include "values.h"
 
 #include <QElapsedTimer>
 #include <QString>
@@ -19,7 +20,7 @@ public:
     void send(QJsonObject event); // adds "id"
     // At most ~10 progress events a second; the last step of a phase is always sent. A timing
     // phase may carry the median of the repetitions so far.
-    void progress(const QString &phase, long long done, long long total,
+    void progress(protocol::ProgressPhase phase, long long done, long long total,
                   std::optional<double> preliminaryMedianMs = std::nullopt);
     // Throws RunnerError(cancelled) when a `cancel` request named this job.
     void checkCancelled() const;

@@ -80,7 +80,7 @@ std::pair<bool, double> coolDown(const GpuTelemetry &telemetry, const TimingProb
         if (waited.elapsed() >= kCooldownLimitMs)
             return {false, double(waited.elapsed())};
         job.checkCancelled();
-        job.progress(QStringLiteral("cooldown"), waited.elapsed(), kCooldownLimitMs);
+        job.progress(protocol::ProgressPhase::Cooldown, waited.elapsed(), kCooldownLimitMs);
         QThread::msleep(25);
     }
     return {true, double(waited.nsecsElapsed()) / 1e6};
@@ -98,7 +98,7 @@ double warmUnderLoad(const std::vector<std::function<void()>> &launches, ClockPr
             launch();
         waitForDefaultStream();
         job.checkCancelled();
-        job.progress(QStringLiteral("load_warmup"), atLoad.elapsed(), kLoadWarmupLimitMs);
+        job.progress(protocol::ProgressPhase::LoadWarmup, atLoad.elapsed(), kLoadWarmupLimitMs);
         if (sinceReading.elapsed() < kLoadClockEveryMs)
             continue;
         sinceReading.restart();
@@ -266,7 +266,7 @@ void timeBurst(const std::vector<std::function<void()>> &launches, const std::fu
             sincePreliminary.start();
         }
         const long long all = before + std::max<long long>(expected, done) * (1 + burstsLeft);
-        job.progress(QStringLiteral("timing"), before + done, all, preliminary);
+        job.progress(protocol::ProgressPhase::Timing, before + done, all, preliminary);
     }
 }
 

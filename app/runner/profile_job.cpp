@@ -172,7 +172,7 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
     const int total = int(parts.size());
     int done = 0;
     if (parts.contains(protocol::profilePartName(protocol::ProfilePart::Stalls))) {
-        job.progress(protocol::profilePartName(protocol::ProfilePart::Stalls), done, total);
+        job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Stalls), done, total);
         const int period = request.samplingPeriod.value_or(
             samplingPeriodFor(oneLaunchMs, device.spec.sms, device.spec.smClockMHz));
         const PcSamplingOutcome sampled = samplePcs(prepared.launch, period);
@@ -189,11 +189,11 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
         } else {
             event.stallsError = sampled.error;
         }
-        job.progress(protocol::profilePartName(protocol::ProfilePart::Stalls), ++done, total);
+        job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Stalls), ++done, total);
         job.checkCancelled();
     }
     if (parts.contains(protocol::profilePartName(protocol::ProfilePart::Instructions))) {
-        job.progress(protocol::profilePartName(protocol::ProfilePart::Instructions), done, total);
+        job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Instructions), done, total);
         const SassMetricsOutcome measured = collectSassMetrics(prepared.launch);
         if (measured.instructions) {
             for (const InstructionMetrics &metrics : *measured.instructions) {
@@ -205,15 +205,15 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
         } else {
             event.instructionsError = measured.error;
         }
-        job.progress(protocol::profilePartName(protocol::ProfilePart::Instructions), ++done, total);
+        job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Instructions), ++done, total);
         job.checkCancelled();
     }
     if (parts.contains(protocol::profilePartName(protocol::ProfilePart::Limiters))) {
-        job.progress(protocol::profilePartName(protocol::ProfilePart::Limiters), done, total);
+        job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Limiters), done, total);
         LimiterOutcome limiters = readLimiters(prepared.launch);
         event.limiters = std::move(limiters.limiters);
         event.limitersError = std::move(limiters.error);
-        job.progress(protocol::profilePartName(protocol::ProfilePart::Limiters), ++done, total);
+        job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Limiters), ++done, total);
     }
 
     // Each instruction's text and source line, from the CUBIN that ran.

@@ -17,7 +17,7 @@ CompiledKernel compileStage(RunnerState &state, const StageInfo &stage, const Pa
         throw RunnerError(ErrorKind::InvalidConfig,
                           QStringLiteral("Stage %1 is a cuBLAS baseline: it has no source to compile.")
                               .arg(QString::fromStdString(stage.key)));
-    job.progress(QStringLiteral("compile"), 0, 1);
+    job.progress(protocol::ProgressPhase::Compile, 0, 1);
     const NvrtcProgram program = stageProgram(stage, params, arch, build, withLineInfo);
     CompiledKernel kernel;
     if (state.compileAhead) {
@@ -31,7 +31,7 @@ CompiledKernel compileStage(RunnerState &state, const StageInfo &stage, const Pa
         kernel = state.compiler.compile(program);
         kernel.waitMs = double(waited.nsecsElapsed()) / 1e6;
     }
-    job.progress(QStringLiteral("compile"), 1, 1);
+    job.progress(protocol::ProgressPhase::Compile, 1, 1);
     job.checkCancelled();
     return kernel;
 }

@@ -21,12 +21,7 @@ namespace {
 
 OccupancyLimiter limiterNamed(const QString &name)
 {
-    for (OccupancyLimiter l :
-         {OccupancyLimiter::Threads, OccupancyLimiter::Registers, OccupancyLimiter::SharedMemory,
-          OccupancyLimiter::Blocks, OccupancyLimiter::Requested})
-        if (name == QLatin1String(limiterName(l).data(), qsizetype(limiterName(l).size())))
-            return l;
-    return OccupancyLimiter::None;
+    return protocol::occupancyLimiterFromName(name).value_or(OccupancyLimiter::None);
 }
 
 // The compiled kernel, occupancy and block limit the job would have held, and compiledInfo of them.

@@ -27,7 +27,7 @@ inline RunRecord okRun(const QString &id, double ms)
     r.relError = 3.5e-7;
     r.tolerance = 1e-5;
     r.registers = 64, r.staticSmemBytes = 4096, r.occupancy = 0.5;
-    r.occupancyLimiter = QStringLiteral("registers");
+    r.occupancyLimiter = OccupancyLimiter::Registers;
     r.gpuName = QStringLiteral("NVIDIA H200"), r.gpuArch = QStringLiteral("sm_90");
     r.smClockMHz = 1980;
     r.timestamp = QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5, 600), Qt::UTC);
