@@ -39,6 +39,59 @@ double toleranceFor(Precision precision)
     return precision == Precision::Tf32 ? 5e-3 : 1e-5;
 }
 
+// The first launch of the stage, checked against cuBLAS (pedantic FP32): a wrong kernel ends the
+// job with wrong_result and never gets a time.
+protocol::VerifyResult verifyAgainstCublas(GemmWorkspace &ws, const std::function<void()> &launch,
+                                           const StageInfo &stage, const protocol::RunJob &request,
+                                           JobContext &job)
+{
+    job.progress(protocol::ProgressPhase::Verify, 0, 1);
+    ws.poisonC();
+    // Test hook (docs/protocol.md): damage the output the way a buggy kernel would, so the
+    // tests can show that verification catches it — a skipped launch leaves the NaN poison,
+    // a corrupted element gives a finite error.
+    const protocol::TestDamage damage = protocol::testDamageFromName(request.testDamage);
+    if (damage != protocol::TestDamage::SkipLaunch)
+        launch();
+    if (damage == protocol::TestDamage::CorruptElement)
+        GEMMSCOPE_CUDA(cudaMemset(ws.c(), 0x42, sizeof(float))); // C[0][0] = 48.56
+    waitForDefaultStream(); // the first launch of the stage: one that never ends stops here
+    const double error = ws.relativeErrorOfC();
+    const double tolerance = toleranceFor(stage.precision);
+    job.progress(protocol::ProgressPhase::Verify, 1, 1);
+    if (!(error <= tolerance)) // NaN compares false: it never passes
+        throw RunnerError(
+            ErrorKind::WrongResult,
+            std::isnan(error)
+                ? QStringLiteral("Wrong result: C contains NaN (an element was never written or "
+                                 "the arithmetic overflowed), compared with cuBLAS.")
+                : QStringLiteral("Wrong result: relative Frobenius error %1 against cuBLAS is above "
+                                 "the tolerance %2.")
+                      .arg(error, 0, 'g', 3)
+                      .arg(tolerance, 0, 'g', 3),
+            {},
+            protocol::wrongResultFields(std::isfinite(error) ? std::optional<double>(error) : std::nullopt,
+                                        tolerance, std::isnan(error)));
+    return verifyPassed(error, tolerance);
+}
+
+// The cuBLAS call timed interleaved with the stage: its own times and the per-round ratios.
+protocol::BaselineResult baselineResultOf(const StageInfo &baselineStage, const TimedLaunch &timed,
+                                          const TimingOptions &timing)
+{
+    protocol::BaselineResult result{
+        QString::fromStdString(baselineStage.key), timingResult(timed.stats, timing), timed.conditions, {}};
+    if (const auto &paired = timed.pairedWithFirst; paired && paired->pairs > 0)
+        result.pairedRatio = protocol::PairedRatioResult{
+            paired->median,
+            paired->p20,
+            paired->p80,
+            paired->pairs,
+            paired->noisePct >= 0 ? std::optional<double>(paired->noisePct) : std::nullopt,
+            timed.burstPairedMedians};
+    return result;
+}
+
 } // namespace
 
 void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext &job)
@@ -106,38 +159,8 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     }
     job.checkCancelled();
 
-    protocol::VerifyResult verified = verifySkipped();
-    if (verify) {
-        job.progress(protocol::ProgressPhase::Verify, 0, 1);
-        ws.poisonC();
-        // Test hook (docs/protocol.md): damage the output the way a buggy kernel would, so the
-        // tests can show that verification catches it — a skipped launch leaves the NaN poison,
-        // a corrupted element gives a finite error.
-        const protocol::TestDamage damage = protocol::testDamageFromName(request.testDamage);
-        if (damage != protocol::TestDamage::SkipLaunch)
-            launch();
-        if (damage == protocol::TestDamage::CorruptElement)
-            GEMMSCOPE_CUDA(cudaMemset(ws.c(), 0x42, sizeof(float))); // C[0][0] = 48.56
-        waitForDefaultStream(); // the first launch of the stage: one that never ends stops here
-        const double error = ws.relativeErrorOfC();
-        const double tolerance = toleranceFor(stage.precision);
-        job.progress(protocol::ProgressPhase::Verify, 1, 1);
-        if (!(error <= tolerance)) // NaN compares false: it never passes
-            throw RunnerError(
-                ErrorKind::WrongResult,
-                std::isnan(error)
-                    ? QStringLiteral("Wrong result: C contains NaN (an element was never written or "
-                                     "the arithmetic overflowed), compared with cuBLAS.")
-                    : QStringLiteral("Wrong result: relative Frobenius error %1 against cuBLAS is above "
-                                     "the tolerance %2.")
-                          .arg(error, 0, 'g', 3)
-                          .arg(tolerance, 0, 'g', 3),
-                {},
-                protocol::wrongResultFields(std::isfinite(error) ? std::optional<double>(error)
-                                                                 : std::nullopt,
-                                            tolerance, std::isnan(error)));
-        verified = verifyPassed(error, tolerance);
-    }
+    const protocol::VerifyResult verified =
+        verify ? verifyAgainstCublas(ws, launch, stage, request, job) : verifySkipped();
     job.checkCancelled();
 
     std::function<void()> flush;
@@ -161,20 +184,8 @@ void runGemmJob(RunnerState &state, const protocol::RunJob &request, JobContext 
     facts.stats = stats;
     facts.timing = timing;
     facts.conditions = timed.front().conditions;
-    if (baselineStage) {
-        facts.baseline = protocol::BaselineResult{QString::fromStdString(baselineStage->key),
-                                                  timingResult(timed.back().stats, timing),
-                                                  timed.back().conditions,
-                                                  {}};
-        if (const auto &paired = timed.back().pairedWithFirst; paired && paired->pairs > 0)
-            facts.baseline->pairedRatio = protocol::PairedRatioResult{
-                paired->median,
-                paired->p20,
-                paired->p80,
-                paired->pairs,
-                paired->noisePct >= 0 ? std::optional<double>(paired->noisePct) : std::nullopt,
-                timed.back().burstPairedMedians};
-    }
+    if (baselineStage)
+        facts.baseline = baselineResultOf(*baselineStage, timed.back(), timing);
     facts.verify = verified;
     facts.compiled = compiled;
     facts.build = request.build;

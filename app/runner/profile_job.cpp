@@ -86,15 +86,72 @@ double launchMs(const std::function<void()> &launch)
     return double(ms);
 }
 
-protocol::ProfileInstruction &
-instructionAt(QMap<QPair<QString, long long>, protocol::ProfileInstruction> &byPc,
-              const std::string &function, std::uint64_t pc)
+// The profile's instructions as the parts find them, by function and byte offset.
+using InstructionsByPc = QMap<QPair<QString, long long>, protocol::ProfileInstruction>;
+
+protocol::ProfileInstruction &instructionAt(InstructionsByPc &byPc, const std::string &function,
+                                            std::uint64_t pc)
 {
     const QString name = QString::fromStdString(function);
     protocol::ProfileInstruction &instruction = byPc[{name, (long long)pc}];
     instruction.function = name; // demangled at the end
     instruction.pc = (long long)pc;
     return instruction;
+}
+
+// The stalls part: PC samples of one launch every 2^period cycles, summed per instruction.
+void addStallSamples(const PreparedStage &prepared, int period, protocol::ProfileEvent &event,
+                     InstructionsByPc &byPc)
+{
+    const PcSamplingOutcome sampled = samplePcs(prepared.launch, period);
+    if (!sampled.sampling) {
+        event.stallsError = sampled.error;
+        return;
+    }
+    event.samplingPeriod = sampled.sampling->period;
+    event.totalSamples = double(sampled.sampling->totalSamples);
+    event.droppedSamples = double(sampled.sampling->droppedSamples);
+    event.samplingBufferFull = sampled.sampling->hardwareBufferFull;
+    for (const SampledPc &pc : sampled.sampling->pcs) {
+        protocol::ProfileInstruction &instruction = instructionAt(byPc, pc.function, pc.pcOffset);
+        for (const auto &[reason, samples] : pc.stalls)
+            instruction.stalls[QString::fromStdString(reason)] += double(samples);
+    }
+}
+
+// The instructions part: CUPTI's SASS metrics of one launch, summed per instruction.
+void addSassMetrics(const PreparedStage &prepared, protocol::ProfileEvent &event, InstructionsByPc &byPc)
+{
+    const SassMetricsOutcome measured = collectSassMetrics(prepared.launch);
+    if (!measured.instructions) {
+        event.instructionsError = measured.error;
+        return;
+    }
+    for (const InstructionMetrics &metrics : *measured.instructions) {
+        protocol::ProfileInstruction &instruction = instructionAt(byPc, metrics.function, metrics.pcOffset);
+        for (const auto &[name, value] : metrics.values)
+            instruction.metrics[QString::fromStdString(name)] += value;
+    }
+}
+
+// Each instruction's text and source line, from the CUBIN that ran; the event's list in PC order.
+void addInstructionsWithText(const PreparedStage &prepared, InstructionsByPc &byPc,
+                             protocol::ProfileEvent &event)
+{
+    const Sass sass = prepared.cubin.isEmpty() ? Sass{} : disassembleCubin(prepared.cubin, false);
+    const auto listing = instructionsByFunction(sass.text);
+    for (protocol::ProfileInstruction &instruction : byPc) {
+        const std::string mangled = instruction.function.toStdString();
+        if (const auto function = listing.find(mangled); function != listing.end())
+            if (const auto text = function->second.find(std::uint64_t(instruction.pc));
+                text != function->second.end())
+                instruction.sass = QString::fromStdString(text->second);
+        const SourceLine source = sourceLineOf(prepared.cubin, mangled, std::uint64_t(instruction.pc));
+        instruction.file = source.file;
+        instruction.line = source.line;
+        instruction.function = demangled(mangled);
+        event.instructions.append(instruction);
+    }
 }
 
 } // namespace
@@ -167,44 +224,22 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
     if (!stage.isLibrary && stage.precision == Precision::Tf32)
         event.tf32Rounding =
             protocol::valueName(roundTf32 ? protocol::Tf32Rounding::Rna : protocol::Tf32Rounding::Truncate);
-    QMap<QPair<QString, long long>, protocol::ProfileInstruction> byPc;
+    InstructionsByPc byPc;
 
     const int total = int(parts.size());
     int done = 0;
     if (parts.contains(protocol::profilePartName(protocol::ProfilePart::Stalls))) {
         job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Stalls), done, total);
-        const int period = request.samplingPeriod.value_or(
-            samplingPeriodFor(oneLaunchMs, device.spec.sms, device.spec.smClockMHz));
-        const PcSamplingOutcome sampled = samplePcs(prepared.launch, period);
-        if (sampled.sampling) {
-            event.samplingPeriod = sampled.sampling->period;
-            event.totalSamples = double(sampled.sampling->totalSamples);
-            event.droppedSamples = double(sampled.sampling->droppedSamples);
-            event.samplingBufferFull = sampled.sampling->hardwareBufferFull;
-            for (const SampledPc &pc : sampled.sampling->pcs) {
-                protocol::ProfileInstruction &instruction = instructionAt(byPc, pc.function, pc.pcOffset);
-                for (const auto &[reason, samples] : pc.stalls)
-                    instruction.stalls[QString::fromStdString(reason)] += double(samples);
-            }
-        } else {
-            event.stallsError = sampled.error;
-        }
+        addStallSamples(prepared,
+                        request.samplingPeriod.value_or(
+                            samplingPeriodFor(oneLaunchMs, device.spec.sms, device.spec.smClockMHz)),
+                        event, byPc);
         job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Stalls), ++done, total);
         job.checkCancelled();
     }
     if (parts.contains(protocol::profilePartName(protocol::ProfilePart::Instructions))) {
         job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Instructions), done, total);
-        const SassMetricsOutcome measured = collectSassMetrics(prepared.launch);
-        if (measured.instructions) {
-            for (const InstructionMetrics &metrics : *measured.instructions) {
-                protocol::ProfileInstruction &instruction =
-                    instructionAt(byPc, metrics.function, metrics.pcOffset);
-                for (const auto &[name, value] : metrics.values)
-                    instruction.metrics[QString::fromStdString(name)] += value;
-            }
-        } else {
-            event.instructionsError = measured.error;
-        }
+        addSassMetrics(prepared, event, byPc);
         job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Instructions), ++done, total);
         job.checkCancelled();
     }
@@ -216,21 +251,7 @@ void runProfileJob(RunnerState &state, const protocol::ProfileJob &request, JobC
         job.progress(protocol::progressPhaseOf(protocol::ProfilePart::Limiters), ++done, total);
     }
 
-    // Each instruction's text and source line, from the CUBIN that ran.
-    const Sass sass = prepared.cubin.isEmpty() ? Sass{} : disassembleCubin(prepared.cubin, false);
-    const auto listing = instructionsByFunction(sass.text);
-    for (protocol::ProfileInstruction &instruction : byPc) {
-        const std::string mangled = instruction.function.toStdString();
-        if (const auto function = listing.find(mangled); function != listing.end())
-            if (const auto text = function->second.find(std::uint64_t(instruction.pc));
-                text != function->second.end())
-                instruction.sass = QString::fromStdString(text->second);
-        const SourceLine source = sourceLineOf(prepared.cubin, mangled, std::uint64_t(instruction.pc));
-        instruction.file = source.file;
-        instruction.line = source.line;
-        instruction.function = demangled(mangled);
-        event.instructions.append(instruction);
-    }
+    addInstructionsWithText(prepared, byPc, event);
     event.durationMs = double(elapsed.nsecsElapsed()) / 1e6;
     event.timestamp = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     job.send(protocol::toJson(event));
