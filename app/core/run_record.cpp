@@ -386,8 +386,7 @@ std::optional<RunRecord> fromJson(const QJsonObject &o, QString *error)
     r.timestamp = QDateTime::fromString(o.value("timestamp").toString(), Qt::ISODateWithMs);
     applyStoredEvent(r, o.value("raw").toObject());
     SharedTexts &texts = sharedTexts();
-    for (QString *text : {&r.presetKey, &r.origin, &r.occupancyLimiter, &r.errorKind, &r.gpuName, &r.gpuArch,
-                          &r.gpuUuid, &r.host})
+    for (QString *text : {&r.presetKey, &r.origin, &r.errorKind, &r.gpuName, &r.gpuArch, &r.gpuUuid, &r.host})
         *text = texts.shared(*text);
     r.params = texts.shared(r.params);
     return r;
