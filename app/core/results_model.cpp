@@ -271,7 +271,9 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case PercentOfCublasTf32Column:
         if (const auto p = percentOfCublasTf32(r))
             return QStringLiteral("%1 %").arg(*p, 0, 'f', 1);
-        return QString();
+        // A dash where the ratio does not apply (a CUDA-core run), as the other columns say
+        // "nothing"; blank where it would apply but has no cuBLAS TF32 run (the tooltip says so).
+        return ok && !computesInTf32(r) ? kNothing : QString();
     case ClockColumn:
         if (!ok)
             return QString();
