@@ -63,7 +63,24 @@ SweepView::SweepView(SweepControl *control, QWidget *parent)
 
 SweepView::~SweepView() = default; // a running sweep runs on in the control
 
+// The form's fields, the heatmap, their places in the page, and what each field changes.
 void SweepView::buildForm()
+{
+    buildFields();
+    buildHeatmap();
+    layOutForm();
+    connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::stageChanged);
+    connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::updateRestText);
+    for (QComboBox *axis : {m_x, m_y}) // the fixed values named in the form are the other parameters
+        connect(axis, &QComboBox::currentIndexChanged, this, &SweepView::updateRestText);
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::redraw);
+    m_panel->setExport(tr("Export sweep"),
+                       exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"),
+                       [this](const QString &path) { return exportTo(path); });
+    stageChanged();
+}
+
+void SweepView::buildFields()
 {
     m_stage = new QComboBox;
     m_stage->setObjectName(QStringLiteral("sweepStage"));
@@ -104,7 +121,6 @@ void SweepView::buildForm()
     m_metric->addItem(tr("% of cuBLAS (same GPU)"));
     m_best = new QLabel;
     m_best->setObjectName(QStringLiteral("sweepBest"));
-    m_best->setTextFormat(Qt::PlainText); // host and GPU names come from files: an <img> would be loaded
     m_best->setWordWrap(true);
     m_best->setTextFormat(Qt::PlainText); // host and GPU names come from files: data, never markup
     m_best->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -131,7 +147,10 @@ void SweepView::buildForm()
     m_empty->setObjectName(QStringLiteral("sweepEmptyState"));
     m_empty->textLabel()->setObjectName(QStringLiteral("sweepEmpty"));
     m_empty->offerButton()->setObjectName(QStringLiteral("sweepAddRecorded"));
+}
 
+void SweepView::buildHeatmap()
+{
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("sweepHeatmap"));
     m_plot->setMinimumSize(240, 140); // small: the window's minimum is every tab's
@@ -152,7 +171,10 @@ void SweepView::buildForm()
     });
     connect(m_interaction, &ChartInteraction::clicked, this,
             [this](const QString &id) { clickCell(id.toInt()); });
+}
 
+void SweepView::layOutForm()
+{
     // The form and the run controls in a column beside the heatmap (above it in a narrow pane).
     auto *form = new QFormLayout;
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
@@ -182,16 +204,6 @@ void SweepView::buildForm()
     m_page.mainLayout->addWidget(m_canvas, 1);
     m_page.mainLayout->addWidget(m_best);
     m_page.mainLayout->addWidget(m_loaded);
-
-    connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::stageChanged);
-    connect(m_stage, &QComboBox::currentIndexChanged, this, &SweepView::updateRestText);
-    for (QComboBox *axis : {m_x, m_y}) // the fixed values named in the form are the other parameters
-        connect(axis, &QComboBox::currentIndexChanged, this, &SweepView::updateRestText);
-    connect(m_metric, &QComboBox::currentIndexChanged, this, &SweepView::redraw);
-    m_panel->setExport(tr("Export sweep"),
-                       exportFileFilter() + QStringLiteral(";;CSV cells (*.csv);;JSON cells (*.json)"),
-                       [this](const QString &path) { return exportTo(path); });
-    stageChanged();
 }
 
 void SweepView::stageChanged()

@@ -73,6 +73,9 @@ protected:
 
 private:
     void buildForm();
+    void buildFields();
+    void buildHeatmap();
+    void layOutForm();
     QString printTitle() const;
     QString summaryText() const;
     void stageChanged();

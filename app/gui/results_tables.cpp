@@ -324,7 +324,6 @@ void ResultsTables::queueLayout(Table &table)
 void ResultsTables::layoutColumns(Table &table)
 {
     QTableView *view = table.view;
-    QHeaderView *header = view->horizontalHeader();
     // The width the columns may take: the table's, less its frame, a vertical scroll bar where the
     // rows need one, and the columns button.
     const int scrollBar = view->verticalScrollBar()->sizeHint().width();
@@ -370,64 +369,78 @@ void ResultsTables::layoutColumns(Table &table)
     table.applying = true;
     for (int column = 0; column < RM::ColumnCount; ++column)
         view->setColumnHidden(column, !shown.contains(column));
-    if (!table.userWidths) {
-        // The text columns give way where the rest leaves too little: each keeps its start (the
-        // stage's first words, the parameters up to BK), then the first of them grows to whole
-        // (the ladder's parameters, which tell its rows apart; the run list's stage name), then the
-        // other; where even the starts do not fit, the other shrinks first, both to a floor.
-        const int textRoom = whole - fixed - buttonNeed(table, shown);
-        const auto full = [&](int column) { return shown.contains(column) ? width(table, column) : 0; };
-        const auto start = [&](int column) {
-            return shown.contains(column) ? textMinimum(table, column) : 0;
-        };
-        const int first = table.textFirst;
-        const int second = first == RM::StageColumn ? RM::ParametersColumn : RM::StageColumn;
-        QHash<int, int> text{{first, start(first)}, {second, start(second)}};
-        int extra = textRoom - text[first] - text[second];
-        // The floor a text column keeps: a stage name's first word; the run list's parameters (its
-        // last, least needed column, whole in their tooltip) may go down to their first one.
-        const int stageFloor = view->fontMetrics().horizontalAdvance(QStringLiteral("Shared-m…")) + 12;
-        const int floor = second == RM::ParametersColumn && first == RM::StageColumn
-                              ? view->fontMetrics().horizontalAdvance(QStringLiteral("BM=1…")) + 12
-                              : stageFloor;
-        if (extra >= 0) {
-            const int more = std::min(full(first) - text[first], extra);
-            text[first] += more;
-            text[second] += std::min(full(second) - text[second], extra - more);
-            // Still short of whole: the other gives up its start, down to the floor (the code
-            // column tells the rows apart too; longer codes such as "cuBLAS FP32" took the room).
-            const int give = std::min(full(first) - text[first], std::max(0, text[second] - floor));
-            if (give > 0 && shown.contains(second)) {
-                text[first] += give;
-                text[second] -= give;
-            }
-        } else {
-            text[second] = std::max(std::min(text[second], floor), text[second] + extra);
-            extra = textRoom - text[first] - text[second];
-            if (extra < 0)
-                text[first] = std::max(std::min(text[first], stageFloor), text[first] + extra);
-        }
-        for (const int column : std::as_const(shown)) {
-            int size = width(table, column);
-            if (isTextColumn(column))
-                size = text[column];
-            header->resizeSection(column, size);
-        }
-        // The last column, a number's, keeps its title left of the button.
-        int last = -1;
-        for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
-            if (!header->isSectionHidden(header->logicalIndex(visual)))
-                last = header->logicalIndex(visual);
-        if (last >= 0 && !isTextColumn(last))
-            header->resizeSection(last, width(table, last) + buttonNeed(table, shown));
-        // What no hidden column fits in goes to the last column: no strip of empty rows.
-        int used = 0;
-        for (const int column : std::as_const(shown))
-            used += header->sectionSize(column);
-        if (last >= 0 && used < whole)
-            header->resizeSection(last, header->sectionSize(last) + whole - used);
-    }
+    if (!table.userWidths)
+        sizeShownColumns(table, shown, whole, fixed);
     table.applying = false;
+    describeHiddenColumns(table);
+    placeColumnsButton(table);
+}
+
+// The shown columns' widths: numbers at their own, the two text columns sharing what is left
+// (`whole` wide in all; `fixed` the numbers' part of it).
+void ResultsTables::sizeShownColumns(Table &table, const QList<int> &shown, int whole, int fixed)
+{
+    QTableView *view = table.view;
+    QHeaderView *header = view->horizontalHeader();
+    // The text columns give way where the rest leaves too little: each keeps its start (the
+    // stage's first words, the parameters up to BK), then the first of them grows to whole
+    // (the ladder's parameters, which tell its rows apart; the run list's stage name), then the
+    // other; where even the starts do not fit, the other shrinks first, both to a floor.
+    const int textRoom = whole - fixed - buttonNeed(table, shown);
+    const auto full = [&](int column) { return shown.contains(column) ? width(table, column) : 0; };
+    const auto start = [&](int column) { return shown.contains(column) ? textMinimum(table, column) : 0; };
+    const int first = table.textFirst;
+    const int second = first == RM::StageColumn ? RM::ParametersColumn : RM::StageColumn;
+    QHash<int, int> text{{first, start(first)}, {second, start(second)}};
+    int extra = textRoom - text[first] - text[second];
+    // The floor a text column keeps: a stage name's first word; the run list's parameters (its
+    // last, least needed column, whole in their tooltip) may go down to their first one.
+    const int stageFloor = view->fontMetrics().horizontalAdvance(QStringLiteral("Shared-m…")) + 12;
+    const int floor = second == RM::ParametersColumn && first == RM::StageColumn
+                          ? view->fontMetrics().horizontalAdvance(QStringLiteral("BM=1…")) + 12
+                          : stageFloor;
+    if (extra >= 0) {
+        const int more = std::min(full(first) - text[first], extra);
+        text[first] += more;
+        text[second] += std::min(full(second) - text[second], extra - more);
+        // Still short of whole: the other gives up its start, down to the floor (the code
+        // column tells the rows apart too; longer codes such as "cuBLAS FP32" took the room).
+        const int give = std::min(full(first) - text[first], std::max(0, text[second] - floor));
+        if (give > 0 && shown.contains(second)) {
+            text[first] += give;
+            text[second] -= give;
+        }
+    } else {
+        text[second] = std::max(std::min(text[second], floor), text[second] + extra);
+        extra = textRoom - text[first] - text[second];
+        if (extra < 0)
+            text[first] = std::max(std::min(text[first], stageFloor), text[first] + extra);
+    }
+    for (const int column : std::as_const(shown)) {
+        int size = width(table, column);
+        if (isTextColumn(column))
+            size = text[column];
+        header->resizeSection(column, size);
+    }
+    // The last column, a number's, keeps its title left of the button.
+    int last = -1;
+    for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
+        if (!header->isSectionHidden(header->logicalIndex(visual)))
+            last = header->logicalIndex(visual);
+    if (last >= 0 && !isTextColumn(last))
+        header->resizeSection(last, width(table, last) + buttonNeed(table, shown));
+    // What no hidden column fits in goes to the last column: no strip of empty rows.
+    int used = 0;
+    for (const int column : std::as_const(shown))
+        used += header->sectionSize(column);
+    if (last >= 0 && used < whole)
+        header->resizeSection(last, header->sectionSize(last) + whole - used);
+}
+
+// The columns button's text and tooltip, and the header's sentence about the values every row shares.
+void ResultsTables::describeHiddenColumns(Table &table)
+{
+    QTableView *view = table.view;
     const QString hidden = hiddenColumnsText(view);
     table.columnsButton->setText(hidden.isEmpty() ? QStringLiteral("⋮") : hidden);
     QStringList names;
@@ -445,7 +458,6 @@ void ResultsTables::layoutColumns(Table &table)
         names.isEmpty() ? tr("Every column is shown. Click (or right-click a header) to choose columns.")
                         : tr("Hidden: %1. Click (or right-click a header) to show or hide columns.")
                               .arg(names.join(QStringLiteral(", ")))));
-    placeColumnsButton(table);
 }
 
 void ResultsTables::placeColumnsButton(Table &table)

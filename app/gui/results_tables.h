@@ -78,6 +78,8 @@ private:
     void setUp(Table &table);
     void measure(Table &table); // needed widths and uniform columns, over the rows
     void layoutColumns(Table &table);
+    void sizeShownColumns(Table &table, const QList<int> &shown, int whole, int fixed);
+    void describeHiddenColumns(Table &table);
     void queueLayout(Table &table);
     void showColumnMenu(Table &table, const QPoint &globalPos);
     void placeColumnsButton(Table &table);
