@@ -174,11 +174,21 @@ private slots:
     // falls to a third, and what stands between fp32-padded and cuBLAS is then waiting, not work.
     void recordedPaddedAgainstCublasOnH100()
     {
-        const auto load = [](const char *stage) {
-            return loadProfileFixture(
-                QStringLiteral("profile-%1.h100-8192x4096x6144.json").arg(QLatin1String(stage)));
+        // The bench's --profile file, as File > Open reads it beside the runs: one event per stage.
+        QFile file(
+            QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/profile/bench-profile-fp32-h100-8192x4096x6144.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray profiles =
+            QJsonDocument::fromJson(file.readAll()).object().value("profiles").toArray();
+        const auto load = [&profiles](const char *stage) {
+            protocol::ProfileEvent event;
+            for (const QJsonValue &value : profiles)
+                if (value.toObject().value("stage").toString() == QLatin1String(stage) &&
+                    protocol::fromJson(value.toObject(), event))
+                    return event;
+            qFatal("no profile of %s", stage);
         };
-        const protocol::ProfileEvent tuned = load("fp32-tuned"), padded = load("fp32-padded"),
+        const protocol::ProfileEvent tuned = load("pipelined"), padded = load("pipelined_padded"),
                                      cublas = load("cublas_fp32");
         const CostRanking before =
             rankCosts(tuned, cublas, QStringLiteral("fp32-tuned"), QStringLiteral("cuBLAS"));
