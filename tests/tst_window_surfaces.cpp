@@ -139,6 +139,31 @@ private slots:
     }
 
     // With a runner the pane says how to profile, and the example is offered beside it.
+    // The empty sentence keeps every line in a wide window: at 1440 and 1920 the Why view's lost its
+    // last lines (its label, narrower than the pane, had its height asked for the pane's width).
+    void emptySentenceKeepsEveryLineInAWideWindow()
+    {
+        MainWindow window(options());
+        window.resize(1920, 1080);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openSession(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+        QVERIFY(window.showView(QStringLiteral("Why not cuBLAS?")));
+        auto *whyNot = window.findChild<BaselineCompareView *>();
+        QVERIFY(whyNot && whyNot->isVisible());
+        QLabel *label = whyNot->emptyState()->textLabel();
+        QTRY_VERIFY(label->isVisible() && label->width() > 0);
+        QVERIFY2(label->width() < whyNot->width() - 100, "the sentence keeps its reading measure");
+        QTRY_VERIFY2(label->height() >= label->heightForWidth(label->width()),
+                     qPrintable(QStringLiteral("%1 px high; its %2 px of text need %3")
+                                    .arg(label->height())
+                                    .arg(label->width())
+                                    .arg(label->heightForWidth(label->width()))));
+    }
+
     void profilePanesSayHowToProfileWhenARunnerCan()
     {
         MainWindow window(options());

@@ -3,7 +3,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace gemmscope {
 
@@ -37,6 +40,35 @@ EmptyState::EmptyState(QWidget *parent) : QWidget(parent), m_text(new QLabel), m
 void EmptyState::setText(const QString &sentence)
 {
     m_text->setText(sentence);
+    fitText();
+}
+
+void EmptyState::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitText();
+}
+
+void EmptyState::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    fitText();
+}
+
+// The layout asks the label's height for the pane's whole width, but the label is no wider than
+// its reading measure: in a wide pane the sentence took more lines than it was given and its end
+// was cut. Its height is asked here for the width it will have.
+void EmptyState::fitText()
+{
+    if (!isVisible()) // a hidden page's width is not the one it will be shown at (showEvent asks again)
+        return;
+    const QMargins margins = layout() ? layout()->contentsMargins() : QMargins();
+    const int width =
+        std::min(contentsRect().width() - margins.left() - margins.right(), m_text->maximumWidth());
+    if (width <= 0)
+        return;
+    m_text->setMinimumHeight(0); // the label's height for a width counts a minimum set earlier
+    m_text->setMinimumHeight(m_text->heightForWidth(width));
 }
 
 QString EmptyState::text() const

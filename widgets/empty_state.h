@@ -28,7 +28,13 @@ public:
 signals:
     void offerTaken();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
 private:
+    void fitText();
+
     QLabel *m_text;
     QPushButton *m_button;
 };
