@@ -41,7 +41,7 @@ QMap<QString, int> paramsOf(const ParamValues &values)
     return params;
 }
 
-// The texts that repeat from run to run of a session (GPU, host, origin, preset, limiter, the
+// The texts that repeat from run to run of a session (GPU, host, origin, preset, error kind, the
 // parameters' and counters' names), one copy each instead of one a run: a session of 100,000 runs
 // held a million copies of a dozen strings. Each reading thread keeps its own (no lock), and no
 // more than kMaxShared of them, so that a file of all-different names costs no more than before.
