@@ -10,8 +10,13 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMutex>
 #include <QRegularExpression>
+#include <QSemaphore>
+#include <QSet>
 #include <QTemporaryDir>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -226,6 +231,37 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("not valid JSON")), qPrintable(error));
         QCOMPARE(session.runs().size(), 23);
         QCOMPARE(session.filePath(), QFileInfo(kLadder).absoluteFilePath());
+    }
+
+    // A read on the pool, as the window opens a file, reads its pieces on the pool's other thread
+    // too (two on a 2-core machine), not on the waiting one alone: the first piece waits until
+    // another thread starts one.
+    void aReadOnThePoolReadsOnEveryThread()
+    {
+        QThreadPool *pool = QThreadPool::globalInstance();
+        const int threads = pool->maxThreadCount();
+        pool->setMaxThreadCount(2);
+        const QByteArray bytes = bigSession(1024); // four pieces
+        QMutex mutex;
+        QSet<QThread *> readers;
+        QSemaphore anotherReads;
+        ReadProgress progress;
+        progress.pieceStarts = [&](size_t firstRun) {
+            {
+                QMutexLocker lock(&mutex);
+                readers.insert(QThread::currentThread());
+                if (readers.size() > 1)
+                    anotherReads.release();
+            }
+            if (firstRun == 0)
+                anotherReads.tryAcquire(1, 10000);
+        };
+        const SessionParse parsed =
+            QtConcurrent::run(pool, [&] { return parseSessionJson(bytes, &progress); }).result();
+        pool->setMaxThreadCount(threads);
+        QVERIFY2(parsed.data, qPrintable(parsed.error));
+        QCOMPARE(parsed.data->runs.size(), 1024);
+        QCOMPARE(readers.size(), 2);
     }
 
     // A read cancelled before or while it runs returns nothing and says nothing: the caller drops

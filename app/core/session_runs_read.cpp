@@ -4,6 +4,8 @@
 
 #include <QJsonDocument>
 #include <QObject>
+#include <QThread>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 
@@ -59,6 +61,27 @@ bool isCancelled(const ReadProgress *progress)
     return progress && progress->cancelled.load(std::memory_order_relaxed);
 }
 
+void reportPieceStarts(const ReadProgress *progress, size_t firstRun)
+{
+    if (progress && progress->pieceStarts)
+        progress->pieceStarts(firstRun);
+}
+
+// Maps `pieces` on the global pool, waiting for them. A read runs on the pool itself (the open
+// is a QtConcurrent::run): waiting there, it holds one of the pool's threads, and the map found
+// the pool full and ran on the waiting thread alone (one core of two). The waiting thread is lent
+// back to the pool while it waits, so every core reads, and taken again once the map is done.
+template <typename Pieces, typename Read> void readPiecesOnPool(Pieces &pieces, Read read)
+{
+    QThreadPool *pool = QThreadPool::globalInstance();
+    const bool onPool = pool->contains(QThread::currentThread());
+    if (onPool)
+        pool->releaseThread();
+    QtConcurrent::blockingMap(pool, pieces, read);
+    if (onPool)
+        pool->reserveThread();
+}
+
 // Room for `count` records and for the list to grow (SessionStore::replace keeps it), each
 // record default until its piece is read. Pieces write their own records through `records`: no
 // two threads touch one record, and none the list itself.
@@ -81,6 +104,7 @@ void readPiece(const QByteArray &bytes, const RunListSpans &runs, RunPiece &piec
 {
     if (isCancelled(progress))
         return;
+    reportPieceStarts(progress, piece.first);
     const qsizetype begin = runs.entries[piece.first].begin, end = runs.entries[piece.last - 1].end;
     QByteArray text;
     text.reserve(end - begin + 2);
@@ -153,8 +177,7 @@ DecodedRuns decodeRunPieces(const QByteArray &bytes, const RunListSpans &runs, R
     }
     makeRoom(out, entries.size());
     RunRecord *records = out.runs.data();
-    QtConcurrent::blockingMap(
-        pieces, [&](RunPiece &piece) { readPiece(bytes, runs, piece, out, records, progress); });
+    readPiecesOnPool(pieces, [&](RunPiece &piece) { readPiece(bytes, runs, piece, out, records, progress); });
     out.cancelled = isCancelled(progress);
     for (const RunPiece &piece : pieces)
         if (!piece.jsonError.isEmpty()) {
@@ -177,9 +200,10 @@ DecodedRuns decodeRunList(const QJsonArray &runs, ReadProgress *progress)
     std::vector<RunPiece> pieces;
     for (size_t first = 0; first < count; first += kRunsPerPiece)
         pieces.push_back({first, std::min(first + kRunsPerPiece, count), {}});
-    QtConcurrent::blockingMap(pieces, [&](RunPiece &piece) {
+    readPiecesOnPool(pieces, [&](RunPiece &piece) {
         if (isCancelled(progress))
             return;
+        reportPieceStarts(progress, piece.first);
         for (size_t i = piece.first; i < piece.last; ++i)
             decodeRun(runs.at(qsizetype(i)).toObject(), out, records, i);
         reportRead(progress, piece.last - piece.first);

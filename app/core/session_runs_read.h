@@ -14,6 +14,7 @@
 #include <QList>
 #include <QString>
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct ReadProgress {
     std::atomic<qint64> runsRead{0};
     std::atomic<qint64> runsTotal{0};   // 0 until the run list is found
     std::atomic<bool> cancelled{false}; // set by the waiting side; the read stops at its next piece
+    // Called on the thread that reads a piece, before it reads it (its first run's index), where
+    // a watcher wants to see which threads read which pieces; pieces are read at once on several.
+    std::function<void(size_t firstRun)> pieceStarts;
 };
 
 // The records are decoded into the list the session keeps (its room to grow, as SessionStore
