@@ -31,23 +31,24 @@ StoredEvent::StoredEvent(const protocol::ErrorEvent &error, const QJsonObject &r
 {
 }
 
+// What came is kept as it came: the typed event, written back, would equal it wherever it is
+// typed (a field it cannot read, or one it would write otherwise, is kept as received), so
+// writing it back only to compare cost most of a large session's read and changed nothing but
+// an integral decimal (5.0) into an integer.
 StoredEvent StoredEvent::fromSession(const QJsonObject &stored, std::optional<protocol::ResultEvent> *decoded)
 {
     if (decoded)
         decoded->reset();
     if (stored.isEmpty())
         return {};
-    if (protocol::eventTypeOf(stored) == protocol::EventType::Error) {
-        protocol::ErrorEvent error;
-        protocol::fromJson(stored, error); // a damaged field reads as absent; the rest keeps it
-        return StoredEvent(error, stored);
-    }
-    protocol::ResultEvent result;
-    protocol::fromJson(stored, result);
-    StoredEvent event(result, stored);
-    if (decoded)
+    if (protocol::eventTypeOf(stored) == protocol::EventType::Error)
+        return StoredEvent(Kind::Error, stored);
+    if (decoded) {
+        protocol::ResultEvent result;
+        protocol::fromJson(stored, result); // a damaged field reads as absent; the rest keeps it
         *decoded = std::move(result);
-    return event;
+    }
+    return StoredEvent(Kind::Result, stored);
 }
 
 // Compared field by field at the top level: a field whose typed writing differs from what came is
