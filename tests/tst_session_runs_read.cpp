@@ -135,6 +135,28 @@ private slots:
         QCOMPARE(serializeSession(*again.data), saved);
     }
 
+    // A session read from a file keeps its runs' stored events out of RAM (in a spool of the
+    // process's own), every one of them: saved again after its file was overwritten, nothing is
+    // lost, the same bytes.
+    void aReadSessionKeepsItsEventsOutOfRam()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        const QByteArray saved = serializeSession(*parseSessionJson(bigSession(600)).data);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(saved) == saved.size());
+        file.close();
+        const SessionParse read = readSessionFile(path);
+        QVERIFY2(read.data, qPrintable(read.error));
+        QCOMPARE(read.data->runs.size(), 600);
+        for (const RunRecord &run : read.data->runs)
+            QVERIFY(run.event.isSpooled());
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate)); // overwritten: a save elsewhere
+        file.close();
+        QCOMPARE(serializeSession(*read.data), saved);
+    }
+
     // The texts that recur from run to run (GPU, host, origin, preset, the parameters' names) are
     // held once, not once a run: reading a large session, runs of one piece share them.
     void repeatedTextsAreHeldOnce()

@@ -119,6 +119,48 @@ private slots:
         }
     }
 
+    // Events moved to a spool (a session's, read from a file) keep only where their bytes are:
+    // each reads back as it came, typed and whole, copies included, and equals the same event in
+    // RAM. An edit brings the edited event back to RAM.
+    void spooledEventsReadBackAsTheyCame()
+    {
+        QJsonObject other = resultEvent();
+        other.insert("id", "r9");
+        other.insert("energy_j", 12.5);
+        const QJsonObject error{
+            {"event", "error"}, {"id", "r2"}, {"kind", "launch_error"}, {"message", "No."}};
+        StoredEvent a = StoredEvent::fromSession(resultEvent()), b = StoredEvent::fromSession(error),
+                    c = StoredEvent::fromSession(other), none;
+        const StoredEvent inRam = a;
+        StoredEvent::moveToSpool({&a, &b, &c, &none}, EventSpool::create());
+        QVERIFY(a.isSpooled() && b.isSpooled() && c.isSpooled());
+        QVERIFY(!inRam.isSpooled() && !none.isSpooled() && none.isEmpty());
+        QCOMPARE(a.toJson(), resultEvent());
+        QCOMPARE(b.toJson(), error);
+        QCOMPARE(c.toJson(), other);
+        QCOMPARE(b.error()->kind, protocol::ErrorKind::LaunchError);
+        QCOMPARE(c.result()->id, QStringLiteral("r9"));
+        QVERIFY(a == inRam);
+        QVERIFY(!(a == c));
+        const StoredEvent copy = c;
+        QCOMPARE(copy.toJson(), other);
+        protocol::ResultEvent edited = *c.result();
+        edited.tflops = 99.0;
+        c.setResult(edited);
+        QVERIFY(!c.isSpooled());
+        QCOMPARE(c.result()->tflops, std::optional<double>(99.0));
+        QCOMPARE(copy.toJson(), other);
+    }
+
+    // Without a spool (none could be made) the events stay in RAM, whole.
+    void withoutASpoolEventsStayInRam()
+    {
+        StoredEvent a = StoredEvent::fromSession(resultEvent());
+        StoredEvent::moveToSpool({&a}, nullptr);
+        QVERIFY(!a.isSpooled());
+        QCOMPARE(a.toJson(), resultEvent());
+    }
+
     void anErrorIsTypedAsAnError()
     {
         const StoredEvent stored = StoredEvent::fromSession(

@@ -99,8 +99,18 @@ void decodeRun(const QJsonObject &object, DecodedRuns &out, RunRecord *records, 
         records[i] = std::move(*record);
 }
 
+// The stored events of runs [first, last), out of RAM to the read's spool in one write.
+void spoolEvents(RunRecord *records, size_t first, size_t last, const std::shared_ptr<EventSpool> &spool)
+{
+    std::vector<StoredEvent *> events;
+    events.reserve(last - first);
+    for (size_t i = first; i < last; ++i)
+        events.push_back(&records[i].event);
+    StoredEvent::moveToSpool(events, spool);
+}
+
 void readPiece(const QByteArray &bytes, const RunListSpans &runs, RunPiece &piece, DecodedRuns &out,
-               RunRecord *records, ReadProgress *progress)
+               RunRecord *records, const std::shared_ptr<EventSpool> &spool, ReadProgress *progress)
 {
     if (isCancelled(progress))
         return;
@@ -124,6 +134,7 @@ void readPiece(const QByteArray &bytes, const RunListSpans &runs, RunPiece &piec
     }
     for (size_t i = piece.first; i < piece.last; ++i)
         decodeRun(list.at(qsizetype(i - piece.first)).toObject(), out, records, i);
+    spoolEvents(records, piece.first, piece.last, spool);
     reportRead(progress, piece.last - piece.first);
 }
 
@@ -177,7 +188,9 @@ DecodedRuns decodeRunPieces(const QByteArray &bytes, const RunListSpans &runs, R
     }
     makeRoom(out, entries.size());
     RunRecord *records = out.runs.data();
-    readPiecesOnPool(pieces, [&](RunPiece &piece) { readPiece(bytes, runs, piece, out, records, progress); });
+    const std::shared_ptr<EventSpool> spool = EventSpool::create();
+    readPiecesOnPool(pieces,
+                     [&](RunPiece &piece) { readPiece(bytes, runs, piece, out, records, spool, progress); });
     out.cancelled = isCancelled(progress);
     for (const RunPiece &piece : pieces)
         if (!piece.jsonError.isEmpty()) {
@@ -197,6 +210,7 @@ DecodedRuns decodeRunList(const QJsonArray &runs, ReadProgress *progress)
     const size_t count = size_t(runs.size());
     makeRoom(out, count);
     RunRecord *records = out.runs.data();
+    const std::shared_ptr<EventSpool> spool = EventSpool::create();
     std::vector<RunPiece> pieces;
     for (size_t first = 0; first < count; first += kRunsPerPiece)
         pieces.push_back({first, std::min(first + kRunsPerPiece, count), {}});
@@ -206,6 +220,7 @@ DecodedRuns decodeRunList(const QJsonArray &runs, ReadProgress *progress)
         reportPieceStarts(progress, piece.first);
         for (size_t i = piece.first; i < piece.last; ++i)
             decodeRun(runs.at(qsizetype(i)).toObject(), out, records, i);
+        spoolEvents(records, piece.first, piece.last, spool);
         reportRead(progress, piece.last - piece.first);
     });
     out.cancelled = isCancelled(progress);

@@ -113,7 +113,40 @@ QJsonObject StoredEvent::toJson() const
 {
     if (m_kind == Kind::None)
         return {};
-    return QCborValue::fromCbor(m_cbor).toMap().toJsonObject();
+    return QCborValue::fromCbor(cbor()).toMap().toJsonObject();
+}
+
+QByteArray StoredEvent::cbor() const
+{
+    return m_spool ? m_spool->read(m_spoolOffset, m_spoolLength) : m_cbor;
+}
+
+void StoredEvent::moveToSpool(const std::vector<StoredEvent *> &events,
+                              const std::shared_ptr<EventSpool> &spool)
+{
+    if (!spool)
+        return;
+    qsizetype size = 0;
+    for (const StoredEvent *event : events)
+        size += event->m_spool ? 0 : event->m_cbor.size();
+    QByteArray bytes;
+    bytes.reserve(size);
+    for (const StoredEvent *event : events)
+        if (!event->m_spool)
+            bytes.append(event->m_cbor);
+    const qint64 offset = spool->append(bytes);
+    if (offset < 0)
+        return;
+    qint64 at = offset;
+    for (StoredEvent *event : events) {
+        if (event->m_spool || event->m_cbor.isEmpty())
+            continue;
+        event->m_spool = spool;
+        event->m_spoolOffset = at;
+        event->m_spoolLength = event->m_cbor.size();
+        at += event->m_cbor.size();
+        event->m_cbor = QByteArray();
+    }
 }
 
 } // namespace gemmscope

@@ -10,11 +10,14 @@
 // thread sees another's change.
 #pragma once
 
+#include "event_spool.h"
 #include "events.h"
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace gemmscope {
 
@@ -43,9 +46,15 @@ public:
     // The event as received (the typed one, written by the codec, with the opaque rest laid over it).
     QJsonObject toJson() const;
 
+    // Moves the events' bytes to `spool` in one write (a piece of a session's runs), each keeping
+    // only where its bytes are; where the spool is none or the write fails they stay in RAM.
+    static void moveToSpool(const std::vector<StoredEvent *> &events,
+                            const std::shared_ptr<EventSpool> &spool);
+    bool isSpooled() const { return m_spool != nullptr; }
+
     friend bool operator==(const StoredEvent &a, const StoredEvent &b)
     {
-        return a.m_kind == b.m_kind && a.m_cbor == b.m_cbor;
+        return a.m_kind == b.m_kind && a.cbor() == b.cbor();
     }
 
 private:
@@ -55,8 +64,14 @@ private:
     // the same laid over them: what toJson() gives back.
     static QJsonObject keepWhatTheTypedEventChanges(const QJsonObject &typed, const QJsonObject &received);
 
+    QByteArray cbor() const; // from RAM, or read back from the spool
+
     Kind m_kind = Kind::None;
     QByteArray m_cbor; // toJson() as CBOR (integers and decimals stay apart, as the text had them)
+    // Where m_cbor went, for an event moved to a spool (m_cbor then empty).
+    std::shared_ptr<const EventSpool> m_spool;
+    qint64 m_spoolOffset = 0;
+    qsizetype m_spoolLength = 0;
 };
 
 } // namespace gemmscope

@@ -1,0 +1,56 @@
+#include "event_spool.h"
+
+#include <QDir>
+#include <cerrno>
+#include <unistd.h>
+
+namespace gemmscope {
+
+std::shared_ptr<EventSpool> EventSpool::create()
+{
+    std::shared_ptr<EventSpool> spool(new EventSpool);
+    spool->m_file.setFileTemplate(QDir::tempPath() + QStringLiteral("/gemmscope-events-XXXXXX"));
+    spool->m_file.setAutoRemove(false);
+    if (!spool->m_file.open())
+        return nullptr;
+    // Unlinked at once: the open handle keeps it, and no crash leaves it behind.
+    if (!QFile::remove(spool->m_file.fileName()))
+        spool->m_file.setAutoRemove(true);
+    return spool;
+}
+
+// pwrite and pread at offsets of their own: no shared file position, so threads need no lock.
+qint64 EventSpool::append(const QByteArray &bytes)
+{
+    const qint64 offset = m_end.fetch_add(bytes.size(), std::memory_order_relaxed);
+    const int fd = m_file.handle();
+    qsizetype written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::pwrite(fd, bytes.constData() + written, size_t(bytes.size() - written),
+                                   off_t(offset + written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1; // a full disk: the range stays unused
+        written += n;
+    }
+    return offset;
+}
+
+QByteArray EventSpool::read(qint64 offset, qsizetype length) const
+{
+    QByteArray bytes(length, Qt::Uninitialized);
+    const int fd = m_file.handle();
+    qsizetype done = 0;
+    while (done < length) {
+        const ssize_t n = ::pread(fd, bytes.data() + done, size_t(length - done), off_t(offset + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return {};
+        done += n;
+    }
+    return bytes;
+}
+
+} // namespace gemmscope
