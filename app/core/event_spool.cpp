@@ -1,17 +1,40 @@
 #include "event_spool.h"
 
 #include <QDir>
+#include <QStandardPaths>
 #include <cerrno>
 #include <unistd.h>
 
 namespace gemmscope {
 
+namespace {
+
+// The user's cache folder first: where /tmp is a tmpfs (as on many systems) a spool there would
+// be RAM again, only not counted as the process's.
+QStringList spoolFolders()
+{
+    QStringList folders;
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    const QString cache = base + QStringLiteral("/gemmscope"); // the runner's cache folder too
+    if (!base.isEmpty() && QDir().mkpath(cache))
+        folders << cache;
+    folders << QDir::tempPath();
+    return folders;
+}
+
+} // namespace
+
 std::shared_ptr<EventSpool> EventSpool::create()
 {
     std::shared_ptr<EventSpool> spool(new EventSpool);
-    spool->m_file.setFileTemplate(QDir::tempPath() + QStringLiteral("/gemmscope-events-XXXXXX"));
     spool->m_file.setAutoRemove(false);
-    if (!spool->m_file.open())
+    bool open = false;
+    for (const QString &folder : spoolFolders()) {
+        spool->m_file.setFileTemplate(folder + QStringLiteral("/gemmscope-events-XXXXXX"));
+        if ((open = spool->m_file.open()))
+            break;
+    }
+    if (!open)
         return nullptr;
     // Unlinked at once: the open handle keeps it, and no crash leaves it behind.
     if (!QFile::remove(spool->m_file.fileName()))

@@ -1,9 +1,9 @@
 // Where the runner's events of a session read from a file are kept: a temporary file of the
-// process's own, not RAM. A session of 100,000 runs keeps ~230 MB of them (compact CBOR, ~2.3 KB
-// a run) that nothing reads but a save, a run's details and an edit; in RAM they were a quarter of
-// the session's memory. The file has no name (it is unlinked once open), so it goes when the last
-// event kept there goes, or with the process however it ends, and a save that overwrites the
-// session's own file loses nothing.
+// process's own (in the user's cache folder, else the temp folder), not RAM. A session of 100,000 runs keeps
+// ~230 MB of them (compact CBOR, ~2.3 KB a run) that nothing reads but a save, a run's details and an edit;
+// in RAM they were a quarter of the session's memory. The file has no name (it is unlinked once open), so it
+// goes when the last event kept there goes, or with the process however it ends, and a save that overwrites
+// the session's own file loses nothing.
 #pragma once
 
 #include <QByteArray>
