@@ -8,6 +8,7 @@
 #include "session_codec.h"
 #include "session_runs_read.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
@@ -18,6 +19,7 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QtTest>
+#include <unistd.h>
 
 using namespace gemmscope;
 
@@ -155,6 +157,45 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate)); // overwritten: a save elsewhere
         file.close();
         QCOMPARE(serializeSession(*read.data), saved);
+    }
+
+    // A spooled event that cannot be read back (the disk under the spool failed; here its file is
+    // cut short) makes a save refuse with a sentence and leave the file on disk as it was, rather
+    // than write the runs without what their runners said.
+    void aSaveRefusesWhereASpooledEventCannotBeRead()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        const QByteArray saved = serializeSession(*parseSessionJson(bigSession(300)).data);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(saved) == saved.size());
+        file.close();
+        const SessionParse read = readSessionFile(path);
+        QVERIFY2(read.data, qPrintable(read.error));
+        QVERIFY(read.data->runs.first().event.isSpooled());
+        // The spools this process holds, found by their unlinked names: "gemmscope-events-…" or,
+        // made with O_TMPFILE, "#inode"; either way "(deleted)". Cutting another temporary file
+        // of this test's own would harm nothing.
+        const auto isSpoolFile = [](const QByteArray &target) {
+            return target.endsWith(" (deleted)") &&
+                   (target.contains("gemmscope-events-") || target.contains("/#"));
+        };
+        int cut = 0;
+        for (const QString &fd :
+             QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::AllEntries | QDir::System)) {
+            char target[4096] = {};
+            const QByteArray link = QByteArrayLiteral("/proc/self/fd/") + fd.toUtf8();
+            if (::readlink(link.constData(), target, sizeof target - 1) > 0 &&
+                isSpoolFile(QByteArray(target)))
+                cut += ::ftruncate(fd.toInt(), 0) == 0 ? 1 : 0;
+        }
+        QVERIFY(cut > 0);
+        QString error;
+        QVERIFY(!writeSessionFile(path, *read.data, &error));
+        QVERIFY2(error.contains(QStringLiteral("nothing was written")), qPrintable(error));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), saved);
     }
 
     // The texts that recur from run to run (GPU, host, origin, preset, the parameters' names) are

@@ -9,6 +9,8 @@ namespace gemmscope {
 
 namespace {
 
+std::atomic<quint64> g_failedReads{0};
+
 // The user's cache folder first: where /tmp is a tmpfs (as on many systems) a spool there would
 // be RAM again, only not counted as the process's.
 QStringList spoolFolders()
@@ -69,11 +71,18 @@ QByteArray EventSpool::read(qint64 offset, qsizetype length) const
         const ssize_t n = ::pread(fd, bytes.data() + done, size_t(length - done), off_t(offset + done));
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (n <= 0) {
+            g_failedReads.fetch_add(1, std::memory_order_relaxed);
             return {};
+        }
         done += n;
     }
     return bytes;
+}
+
+quint64 EventSpool::failedReads()
+{
+    return g_failedReads.load(std::memory_order_relaxed);
 }
 
 } // namespace gemmscope

@@ -24,6 +24,10 @@ public:
     // `length` bytes from `offset`, as appended; empty where they cannot be read back. Safe from
     // several threads at once.
     QByteArray read(qint64 offset, qsizetype length) const;
+    // How many reads of any spool have failed since the process began (an I/O error on the disk
+    // under it): a save compares it before and after writing, and refuses rather than write a run
+    // without its event.
+    static quint64 failedReads();
 
 private:
     EventSpool() = default;

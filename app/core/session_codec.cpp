@@ -1,5 +1,7 @@
 #include "session_codec.h"
 
+#include "event_spool.h"
+
 #include "bench_file.h"
 #include "file_read.h"
 #include "json_text.h"
@@ -342,7 +344,18 @@ bool writeSessionFile(const QString &path, const SessionData &data, QString *err
                       const WriteOptions &options)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
-    const FileWrite written = writeFileAtomically(path, serializeSession(data, savedFile), options);
+    const quint64 failedBefore = EventSpool::failedReads();
+    const QByteArray text = serializeSession(data, savedFile);
+    if (EventSpool::failedReads() != failedBefore) {
+        // A run's event could not be read back from the spool: writing the run without it would
+        // lose what the runner said, so nothing is written and the file on disk stays as it was.
+        if (error)
+            *error = QObject::tr("The runner's records of some runs could not be read back from "
+                                 "GemmScope's temporary event file (a disk error); nothing was "
+                                 "written, so that nothing is lost.");
+        return false;
+    }
+    const FileWrite written = writeFileAtomically(path, text, options);
     if (!written && error)
         *error = written.error;
     return written.ok;

@@ -54,7 +54,13 @@ public:
 
     friend bool operator==(const StoredEvent &a, const StoredEvent &b)
     {
-        return a.m_kind == b.m_kind && a.cbor() == b.cbor();
+        if (a.m_kind != b.m_kind)
+            return false;
+        // Two copies of one spooled event are equal without reading the disk (a session's runs
+        // are compared when a view follows a change).
+        if (a.m_spool && a.m_spool == b.m_spool && a.m_spoolOffset == b.m_spoolOffset)
+            return true;
+        return a.cbor() == b.cbor();
     }
 
 private:
