@@ -1,6 +1,7 @@
 // The roofline and the runtime chart with a long session: what they put on the plot does not grow
 // with the number of runs (one graph or bar set a stage and preset, capped labels), and selecting a
-// run draws neither chart again. Counted, not timed: the counts hold on any machine.
+// run draws neither chart again; they share the session's records rather than copy them. Counted,
+// not timed: the counts hold on any machine.
 #include "chart_layout.h"
 #include "roofline_chart.h"
 #include "runtime_chart.h"
@@ -142,6 +143,36 @@ private slots:
         QCOMPARE(chart.rebuildCount(), rebuilds);
         const auto after = plottablesWithData(plot);
         QCOMPARE(after.mid(0, before.size()), before);
+    }
+
+    void bothChartsShareTheSessionsRecordsInsteadOfCopyingThem()
+    {
+        // A copy of every record was ~110 MB a chart at 100,000 runs, and most of a big session's
+        // time to show. The charts hold the very list they are given, after each change too.
+        const FullLadder ladder = loadFullLadder();
+        QList<RunRecord> runs = repeatedLadder(ladder.runs, 2000);
+        runs.reserve(3000); // room for a run more, as the session keeps
+        RooflineChart roofline;
+        RuntimeChart runtime;
+        const QList<PlotChart *> charts{&roofline, &runtime};
+        for (PlotChart *chart : charts) {
+            chart->setRuns(runs);
+            QCOMPARE(chart->sharedRuns().constData(), runs.constData());
+        }
+        // The charts let go of the list before the session changes it, so that the change copies
+        // no record (a write to a shared list copies it whole), and take it again with the change.
+        for (PlotChart *chart : charts)
+            chart->runsAboutToChange();
+        const RunRecord *before = runs.constData();
+        RunRecord added = ladder.runs.first();
+        added.runId = QStringLiteral("added");
+        runs.append(added);
+        QCOMPARE(runs.constData(), before);
+        for (PlotChart *chart : charts) {
+            chart->runAdded(runs, runs.size() - 1);
+            QCOMPARE(chart->sharedRuns().constData(), runs.constData());
+            QCOMPARE(chart->sharedRuns().size(), runs.size());
+        }
     }
 };
 

@@ -371,6 +371,38 @@ private slots:
         QCOMPARE(runIdsInRowOrder(table), ladder);
     }
 
+    // The ladder's order holds as runs come, change and go (the table keeps each row's rank, found
+    // once, with the rows): a run added at the end, one moved to another stage, one removed.
+    void ladderOrderFollowsRunsThatComeChangeAndGo()
+    {
+        MainWindow window(options());
+        openFullLadder(window, QSize(1920, 1080));
+        QTableView *table = window.resultsView();
+        Session *session = window.session();
+        const auto ladder = [session] {
+            QStringList ids;
+            for (const RunRecord &run : ladderOrdered(session->runs()))
+                ids << run.runId;
+            return ids;
+        };
+        RunRecord naive = session->runs().first();
+        for (const RunRecord &run : session->runs())
+            if (run.stage == StageId::Naive)
+                naive = run;
+        naive.runId = QStringLiteral("another-naive");
+        naive.presetKey.clear();
+        session->addOrUpdate(naive); // last in the session, near the top of the ladder
+        QCOMPARE(runIdsInRowOrder(table), ladder());
+        QVERIFY(runIdsInRowOrder(table).indexOf(naive.runId) < 5);
+        RunRecord moved = naive;
+        moved.stage = StageId::CublasFp32; // the same id, now a cuBLAS run: it moves down
+        session->addOrUpdate(moved);
+        QCOMPARE(runIdsInRowOrder(table), ladder());
+        QVERIFY(runIdsInRowOrder(table).indexOf(naive.runId) > 5);
+        session->removeRun(session->runs().first().runId);
+        QCOMPARE(runIdsInRowOrder(table), ladder());
+    }
+
     // Columns the user hides or shows from the header's menu stay so in the next window.
     void hiddenColumnsSettingRoundTrips()
     {

@@ -90,7 +90,9 @@ private slots:
         QCOMPARE(opened.indexOf("e"), -1);
     }
 
-    // Item models bracket a change: the about-to signal comes first, with the same row.
+    // Item models bracket a change: the about-to signal comes first, with the same row (views that
+    // share the runs let go of them then). A new session's ceilings come before its runs, so that
+    // the roofline draws the runs once, under the new ceilings.
     void runSignalsBracketTheirChange()
     {
         SessionStore store;
@@ -100,8 +102,11 @@ private slots:
         });
         connect(&store, &SessionStore::runAdded, this,
                 [&](int i) { said << QStringLiteral("added %1 (%2 runs)").arg(i).arg(store.runs().size()); });
+        connect(&store, &SessionStore::runAboutToChange, this,
+                [&](int i) { said << QStringLiteral("about to change %1").arg(i); });
         connect(&store, &SessionStore::runChanged, this,
                 [&](int i) { said << QStringLiteral("changed %1").arg(i); });
+        connect(&store, &SessionStore::ceilingsChanged, this, [&] { said << QStringLiteral("ceilings"); });
         connect(&store, &SessionStore::runAboutToBeRemoved, this,
                 [&](int i) { said << QStringLiteral("about to remove %1").arg(i); });
         connect(&store, &SessionStore::runRemoved, this,
@@ -114,9 +119,10 @@ private slots:
         store.removeRun("a");
         store.removeRun("a"); // none: nothing said
         store.replace({});
-        const QStringList expected{"about to add 0 (0 runs)", "added 0 (1 runs)", "changed 0",
-                                   "about to remove 0",       "removed 0",        "about to reset",
-                                   "reset (0 runs)"};
+        const QStringList expected{
+            "about to add 0 (0 runs)", "added 0 (1 runs)", "about to change 0", "changed 0",
+            "about to remove 0",       "removed 0",        "about to reset",    "ceilings",
+            "reset (0 runs)"};
         QCOMPARE(said, expected);
     }
 

@@ -1,7 +1,9 @@
 // The registry hands each view the change of one run as that change (views update
 // incrementally): a run added, changed or removed reaches every view once, at once, with its index
 // and id, without the whole list again; the views that show the selected run get its new record
-// when it is the one that changed; a new session (refreshNow) gives every view all the runs.
+// when it is the one that changed; a new session (refreshNow) gives every view all the runs. Views
+// may share the session's list: they are told to let go of it before each change, so that no
+// change copies the session's records, and a new session reaches them without a call.
 #include "run_selection.h"
 #include "run_view.h"
 #include "session.h"
@@ -50,6 +52,23 @@ RunRecord run(const QString &id, RunStatus status)
     return r;
 }
 
+// A view that shares the session's list, as the charts do, and lets go of it when told.
+class SharingView : public QWidget, public RunView {
+public:
+    QList<RunRecord> runs;
+    int fed = 0;
+    void setRuns(const QList<RunRecord> &all) override
+    {
+        runs = all;
+        ++fed;
+    }
+    void runAdded(const QList<RunRecord> &all, qsizetype) override { runs = all; }
+    void runChanged(const QList<RunRecord> &all, qsizetype) override { runs = all; }
+    void runRemoved(const QList<RunRecord> &all, qsizetype, const QString &) override { runs = all; }
+    void runsAboutToChange() override { runs = QList<RunRecord>(); }
+    QString viewName() const override { return QStringLiteral("the sharing view"); }
+};
+
 } // namespace
 
 class TstViewRegistry : public QObject {
@@ -83,6 +102,38 @@ private slots:
 
         registry.refreshNow(); // a new session: every run, then the selected one
         QCOMPARE(view.calls, (QStringList{QStringLiteral("setRuns 1"), QStringLiteral("selected b 2")}));
+    }
+
+    void viewsThatShareTheRunsNeverMakeTheSessionCopyThem()
+    {
+        Session session;
+        RunSelection selection;
+        ViewRegistry registry(&session, &selection);
+        SessionData data;
+        for (int i = 0; i < 100; ++i)
+            data.runs << run(QStringLiteral("r%1").arg(i), RunStatus::Ok);
+        session.replace(data, QString());
+        SharingView view;
+        registry.add(&view);
+        QCOMPARE(view.runs.constData(), session.runs().constData()); // shared, not copied
+
+        // Each change: the session's records stay where they are (a shared list written to is
+        // copied whole first), and the view shares the changed list.
+        const RunRecord *records = session.runs().constData();
+        session.addOrUpdate(run(QStringLiteral("new"), RunStatus::Queued));
+        session.addOrUpdate(run(QStringLiteral("new"), RunStatus::Ok));
+        session.removeRun(QStringLiteral("r5"));
+        QCOMPARE(session.runs().constData(), records);
+        QCOMPARE(view.runs.constData(), records);
+        QCOMPARE(view.runs.size(), 100);
+
+        // A new session reaches the view whole, without a call to refreshNow.
+        const int fed = view.fed;
+        data.runs.removeLast();
+        session.replace(data, QString());
+        QCOMPARE(view.fed, fed + 1);
+        QCOMPARE(view.runs.size(), 99);
+        QCOMPARE(view.runs.constData(), session.runs().constData());
     }
 };
 

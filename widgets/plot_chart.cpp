@@ -63,38 +63,26 @@ void PlotChart::resizeEvent(QResizeEvent *event)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void PlotChart::adoptRuns(QList<RunRecord> &own, const QList<RunRecord> &runs)
+void PlotChart::adoptRuns(const QList<RunRecord> &runs)
 {
-    // Room to grow: a list that outgrows its capacity moves every record (tens of milliseconds at
-    // 10,000 runs), so that happens at the rare doubling, not soon after a session is opened.
-    own.clear();
-    own.reserve(runs.size() + runs.size() / 2 + 256);
-    own.append(runs);
+    m_sharedRuns = runs;
+    m_runCount = runs.size();
 }
 
-bool PlotChart::followRuns(QList<RunRecord> &own, const QList<RunRecord> &runs, RunChange change,
-                           qsizetype index)
+void PlotChart::runsAboutToChange()
+{
+    m_sharedRuns = QList<RunRecord>();
+}
+
+bool PlotChart::followRuns(const QList<RunRecord> &runs, RunChange change, qsizetype index)
 {
     const qsizetype before = change == RunChange::Added     ? runs.size() - 1
                              : change == RunChange::Removed ? runs.size() + 1
                                                             : runs.size();
-    if (own.size() != before || index < 0 || index > runs.size() ||
-        (change != RunChange::Removed && index >= runs.size())) {
-        adoptRuns(own, runs);
-        return false;
-    }
-    switch (change) {
-    case RunChange::Added:
-        own.insert(index, runs[index]);
-        break;
-    case RunChange::Changed:
-        own[index] = runs[index];
-        break;
-    case RunChange::Removed:
-        own.removeAt(index);
-        break;
-    }
-    return true;
+    const bool oneBehind = m_runCount == before && index >= 0 && index <= runs.size() &&
+                           (change == RunChange::Removed || index < runs.size());
+    adoptRuns(runs);
+    return oneBehind;
 }
 
 void PlotChart::showEvent(QShowEvent *event)

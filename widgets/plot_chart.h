@@ -30,7 +30,8 @@ public:
     void setSelectedRun(const QString &runId); // empty clears the highlight
     void setSelectedRun(const QString &runId, const RunRecord *) override { setSelectedRun(runId); }
     QString selectedRun() const { return m_selectedRunId; }
-    void setLegendVisible(bool on); // shown only where the plot is wide enough even when on
+    void runsAboutToChange() override; // lets go of the shared list (followRuns takes it again)
+    void setLegendVisible(bool on);    // shown only where the plot is wide enough even when on
     bool legendShown() const;
 
     // The print layout: a fixed size, the full title, the legend, no selection highlight, no hover
@@ -45,6 +46,8 @@ public:
     // How many times the chart was drawn again from all its runs: a run added, changed or removed
     // (RunView::runAdded...) and a new selection update their own marks instead (the tests count).
     int rebuildCount() const { return m_rebuilds; }
+    // The runs the chart draws: the very list it was given, shared, not a copy (the tests check).
+    const QList<RunRecord> &sharedRuns() const { return m_sharedRuns; }
 
 signals:
     void runClicked(const QString &runId);
@@ -68,14 +71,15 @@ protected:
     // Hit-testing and tooltips by `hitTest`, the chart's own context-menu entries by `menu`, a click
     // on a run as runClicked, and fitToWidth() before every replot (the plot gets its size after
     // this widget does).
-    // A chart's own copy of the session's runs. Never shared with the session's list: a list shared
-    // with the session made every change of one run copy all 10,000 (Qt's copy-on-write). adopt()
-    // takes a whole list (a deep copy); follow() applies one change. follow() answers false, having
-    // adopted `runs` whole, when the copy was not one change behind (the caller then redraws all).
+    // The session's runs, shared with the session's own list (Qt's implicit sharing): a chart holds
+    // no copy of its records (a copy was ~110 MB a chart at 100,000 runs, and most of the time a
+    // new session took to show). adoptRuns() takes a whole list; followRuns() one change of it,
+    // answering false, having adopted `runs` whole, when the chart was not one change behind (the
+    // caller then redraws all). runsAboutToChange() lets go of the list before the session changes
+    // it, so that the change copies no record (a shared list is copied whole at its first write).
     enum class RunChange { Added, Changed, Removed };
-    static void adoptRuns(QList<RunRecord> &own, const QList<RunRecord> &runs);
-    static bool followRuns(QList<RunRecord> &own, const QList<RunRecord> &runs, RunChange change,
-                           qsizetype index);
+    void adoptRuns(const QList<RunRecord> &runs);
+    bool followRuns(const QList<RunRecord> &runs, RunChange change, qsizetype index);
     void connectInteraction(std::function<ChartInteraction::Hit(const QPointF &)> hitTest,
                             std::function<void(QMenu &)> menu);
 
@@ -88,6 +92,13 @@ protected:
     int m_rebuilds = 0;      // each chart's rebuild() counts itself
     bool m_replotWhenShown = false;
     QRect m_printAxisRect;
+
+private:
+    QList<RunRecord> m_sharedRuns; // read through m_runs: a write would copy every record
+    qsizetype m_runCount = 0;      // the runs the chart follows, also while it let go of the list
+
+protected:
+    const QList<RunRecord> &m_runs = m_sharedRuns;
 };
 
 } // namespace gemmscope

@@ -125,7 +125,7 @@ QStringList RooflineChart::gpuKeys()
 
 void RooflineChart::setRuns(const QList<RunRecord> &runs)
 {
-    adoptRuns(m_runs, runs);
+    adoptRuns(runs);
     rebuild();
 }
 
@@ -458,7 +458,7 @@ bool RooflineChart::inPlace() const
 
 void RooflineChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
 {
-    if (!followRuns(m_runs, runs, RunChange::Added, index) || index != runs.size() - 1 ||
+    if (!followRuns(runs, RunChange::Added, index) || index != runs.size() - 1 ||
         !inPlace()) { // the session adds at its end
         rebuild();
         return;
@@ -468,7 +468,7 @@ void RooflineChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
 
 void RooflineChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
 {
-    const bool followed = followRuns(m_runs, runs, RunChange::Changed, index);
+    const bool followed = followRuns(runs, RunChange::Changed, index);
     if (!followed || m_drawn.ids.contains(runs[index].runId) || !inPlace()) {
         rebuild(); // a drawn run moves (it was measured again)
         return;
@@ -478,7 +478,7 @@ void RooflineChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
 
 void RooflineChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId)
 {
-    if (!followRuns(m_runs, runs, RunChange::Removed, index) || m_drawn.ids.contains(runId) || !inPlace()) {
+    if (!followRuns(runs, RunChange::Removed, index) || m_drawn.ids.contains(runId) || !inPlace()) {
         rebuild();
         return;
     }

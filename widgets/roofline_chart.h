@@ -208,7 +208,6 @@ private:
     QCheckBox *m_levelChecks[2];
     bool m_levelShown[2] = {true, true};
     double m_measuredL2 = 0, m_measuredShared = 0; // GB/s; 0: not measured
-    QList<RunRecord> m_runs;
     QString m_gpuKey = QStringLiteral("measured");
     std::optional<double> m_measuredFma, m_measuredDram;
     double m_measuredTf32 = 0;

@@ -42,6 +42,10 @@ public:
         (void)runId;
         setRuns(runs);
     }
+    // The session is about to change its list of runs (a run added, changed or removed, or a new
+    // session): a view that shares the list lets go of it now, so that the change copies no record
+    // (Qt copies a shared list whole at its first write); the change itself follows at once.
+    virtual void runsAboutToChange() {}
     // The selected run: its id (empty: none) and its record (nullptr while the session has none
     // of that id). Sent when the selection changes, and after setRuns while a run is selected.
     virtual void setSelectedRun(const QString &runId, const RunRecord *run)

@@ -229,7 +229,7 @@ QCPAxis *RuntimeChart::valueAxis() const
 
 void RuntimeChart::setRuns(const QList<RunRecord> &runs)
 {
-    adoptRuns(m_runs, runs);
+    adoptRuns(runs);
     updateGroupCombo();
     rebuild();
 }
@@ -381,7 +381,7 @@ bool RuntimeChart::inPlace() const
 
 void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
 {
-    if (!followRuns(m_runs, runs, RunChange::Added, index) || !inPlace() || groupsChangeWith(runs[index])) {
+    if (!followRuns(runs, RunChange::Added, index) || !inPlace() || groupsChangeWith(runs[index])) {
         updateGroupCombo();
         rebuild();
         return;
@@ -418,7 +418,7 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
 
 void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
 {
-    const bool followed = followRuns(m_runs, runs, RunChange::Changed, index);
+    const bool followed = followRuns(runs, RunChange::Changed, index);
     const RunRecord &run = runs[index];
     if (!followed || !inPlace() || groupsChangeWith(run)) {
         updateGroupCombo();
@@ -458,7 +458,7 @@ void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
 
 void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId)
 {
-    if (!followRuns(m_runs, runs, RunChange::Removed, index) || !inPlace()) {
+    if (!followRuns(runs, RunChange::Removed, index) || !inPlace()) {
         updateGroupCombo();
         rebuild();
         return;

@@ -194,9 +194,10 @@ QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode)
 {
     // Each record copied once, into its slot, in a list sized up front: an ordered copy of the runs
     // first and a list that grew as it filled copied every record of a 10,000-run session twice
-    // more (a third of the runtime chart's rebuild).
+    // more (a third of the runtime chart's rebuild). With room for the runs that arrive: the chart
+    // keeps this list (RuntimeSlotRows::assign).
     QList<RuntimeSlot> result;
-    result.reserve(runs.size());
+    result.reserve(runs.size() + runs.size() / 2 + 256);
     for (const qsizetype at : ladderOrder(runs))
         result.append(runtimeSlotOf(runs[at], mode));
     return result;

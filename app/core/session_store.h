@@ -97,8 +97,10 @@ signals:
     void profileAdded(int index);
     void profilesChanged();
     void customKernelsChanged();
-    // The about-to signals let item models bracket the change (beginInsertRows...).
+    // The about-to signals let item models bracket the change (beginInsertRows...), and views that
+    // share the list of runs let go of it first (a write to a shared list copies every record).
     void runAboutToBeAdded(int index);
+    void runAboutToChange(int index);
     void runAdded(int index);
     void runAboutToBeRemoved(int index);
     void aboutToReset();

@@ -207,10 +207,9 @@ void MainWindow::buildActions()
 
 void MainWindow::connectSession()
 {
-    // A new session is shown at once, whole; each run's changes reach the views as that change
-    // (the registry listens to the session itself: view_registry.h).
+    // A new session is shown at once, whole; it and each run's changes reach the views through the
+    // registry, which listens to the session itself (view_registry.h).
     connect(m_session, &Session::reset, this, [this] {
-        m_registry->refreshNow();
         m_views.tables->fitColumns();
         // What the file left out (a damaged profile) first, then what the session is about.
         m_views.sessionNotice->show((m_session->notices() + QStringList{m_session->data().description})

@@ -22,8 +22,18 @@ ViewRegistry::ViewRegistry(Session *session, RunSelection *selection, QObject *p
         const QList<RunRecord> &runs = m_session->runs();
         forward([&](RunView *view) { view->runChanged(runs, index); }, runs[index].runId);
     });
-    connect(session, &Session::runAboutToBeRemoved, this,
-            [this](int index) { m_removing = m_session->runs()[index].runId; });
+    connect(session, &Session::runAboutToBeRemoved, this, [this](int index) {
+        m_removing = m_session->runs()[index].runId;
+        letGoOfRuns();
+    });
+    // The views share the session's list of runs; they let go of it before each change (a write
+    // to a shared list copies every record) and take it again with the change. A new session is
+    // fed here too, so that no view is left without its runs; the old list is then freed in the
+    // session's worker thread, not when the last view lets go of it.
+    connect(session, &Session::runAboutToBeAdded, this, &ViewRegistry::letGoOfRuns);
+    connect(session, &Session::runAboutToChange, this, &ViewRegistry::letGoOfRuns);
+    connect(session, &Session::aboutToReset, this, &ViewRegistry::letGoOfRuns);
+    connect(session, &Session::reset, this, &ViewRegistry::refreshNow);
     connect(session, &Session::runRemoved, this, [this](int index) {
         const QString id = std::exchange(m_removing, QString());
         forward([&](RunView *view) { view->runRemoved(m_session->runs(), index, id); }, id);
@@ -98,6 +108,12 @@ void ViewRegistry::refreshNow()
     const QList<RunRecord> &runs = m_session->runs();
     for (RunView *view : std::as_const(m_views))
         feed(view, runs);
+}
+
+void ViewRegistry::letGoOfRuns()
+{
+    for (RunView *view : std::as_const(m_views))
+        view->runsAboutToChange();
 }
 
 void ViewRegistry::refreshSelection()

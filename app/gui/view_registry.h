@@ -36,8 +36,8 @@ public:
     void addExportOnly(QWidget *widget, const QString &name); // the results table: CSV/JSON only
     const QList<RunView *> &views() const { return m_views; }
 
-    // Gives every view all the session's runs again now (a new session, headless export, before a
-    // picture is taken).
+    // Gives every view all the session's runs again now (a new session, which the registry feeds
+    // itself; headless export, before a picture is taken).
     void refreshNow();
     void refreshSelection(); // the selection changed: every view now, it is cheap
 
@@ -55,6 +55,7 @@ private:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void track(QWidget *exportAs);
     void feed(RunView *view, const QList<RunRecord> &runs);
+    void letGoOfRuns(); // the session is about to change its runs: no view shares them meanwhile
     // Each view takes the change of one run; then, when it is the selected run, the views that show
     // the selected run get its new record (its counters arrive when it finishes).
     void forward(const std::function<void(RunView *)> &change, const QString &runId);
