@@ -580,6 +580,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
         QCustomPlot *plot = chart.customPlot();
         plot->replot(QCustomPlot::rpImmediateRefresh);
+        test::saveShot(&chart, QStringLiteral("roofline-legend-%1x%2").arg(size.width()).arg(size.height()));
         const QImage image = plot->toPixmap(plot->width(), plot->height(), 1.0).toImage();
         QStringList keys;
         for (int i = 0; i < plot->legend->itemCount(); ++i) {

@@ -223,10 +223,13 @@ KeyLegendItem *addKeyItem(QCustomPlot *plot, const QString &text, KeyLegendItem:
 
 KeyLegendItem *addMarkerKey(QCustomPlot *plot, const QString &text, const QCPScatterStyle &style)
 {
-    KeyLegendItem *item = addKeyItem(
-        plot, text, [style](QCPPainter *p, const QRectF &icon) { style.drawShape(p, icon.center()); });
-    // Its pen included, with a pixel to spare above and below.
-    item->setMinimumIconHeight(int(std::ceil(style.size() + style.pen().widthF())) + 2);
+    // In the marker's own pen and fill (the painter holds the text's pen).
+    KeyLegendItem *item = addKeyItem(plot, text, [style](QCPPainter *p, const QRectF &icon) {
+        style.applyTo(p, QPen(Qt::black));
+        style.drawShape(p, icon.center());
+    });
+    // Its pen included, with two pixels to spare above and below (antialiased edges).
+    item->setMinimumIconHeight(int(std::ceil(style.size() + style.pen().widthF())) + 4);
     return item;
 }
 
