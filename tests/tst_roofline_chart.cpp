@@ -561,6 +561,54 @@ private slots:
         check("no panel settings");
     }
 
+    // Every marker in the legend is drawn whole: its icon's edge rows are blank, where a marker
+    // taller than the icon (the panel's settings' 15 px circle, the selection ring, in a legend of
+    // 9 px icons) was cut flat at both.
+    void legendMarkersAreWhole_data() { test::addLadderSizes(); }
+    void legendMarkersAreWhole()
+    {
+        QFETCH(QSize, size);
+        const test::FullLadder ladder = test::loadFullLadder();
+        RooflineChart chart;
+        QVERIFY(!test::showFullLadder(chart, ladder).isEmpty());
+        // Settings no run of the ladder ran: their circle is drawn, and named in the legend.
+        const Preset *current = findPreset("worklog-8");
+        QVERIFY(current);
+        chart.setPredicted(current->stage, current->params, ProblemSize{2048, 2048, 2048});
+        chart.resize(size);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        test::saveShot(&chart, QStringLiteral("roofline-legend-%1x%2").arg(size.width()).arg(size.height()));
+        const QImage image = plot->toPixmap(plot->width(), plot->height(), 1.0).toImage();
+        QStringList keys;
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            const auto *key = qobject_cast<KeyLegendItem *>(plot->legend->item(i));
+            if (!key)
+                continue;
+            keys << key->text();
+            const QRect icon = key->iconRect();
+            QVERIFY(image.rect().contains(icon));
+            int inked = 0; // the marker is there at all
+            for (int y = icon.top(); y <= icon.bottom(); ++y)
+                for (int x = icon.left(); x <= icon.right(); ++x) {
+                    const bool ink = qGray(image.pixel(x, y)) < 200;
+                    inked += ink;
+                    QVERIFY2(!ink || (y != icon.top() && y != icon.bottom()),
+                             qPrintable(QStringLiteral("\"%1\": its marker is cut at the icon's edge, row %2")
+                                            .arg(key->text())
+                                            .arg(y - icon.top())));
+                }
+            QVERIFY2(inked >= 10, qPrintable(key->text()));
+        }
+        QVERIFY2(
+            std::any_of(keys.cbegin(), keys.cend(),
+                        [](const QString &k) { return k.startsWith(QStringLiteral("panel's settings")); }),
+            qPrintable(keys.join(QLatin1Char('|'))));
+        QVERIFY2(keys.contains(QStringLiteral("selected run")), qPrintable(keys.join(QLatin1Char('|'))));
+    }
+
     void legendStaysInTheWindowAtEveryWidth()
     {
         // The legend has its own row under the plot: shown at any width, hidden only on request.

@@ -172,39 +172,64 @@ KeyLegendItem::KeyLegendItem(QCPLegend *legend, const QString &text, IconPainter
 {
 }
 
+QSize KeyLegendItem::iconSize() const
+{
+    const QSize legendIcon = mParentLegend->iconSize();
+    return {legendIcon.width(), std::max(legendIcon.height(), m_minimumIconHeight)};
+}
+
+QRect KeyLegendItem::iconRect() const
+{
+    const QFontMetrics metrics(mFont);
+    const QSize icon = iconSize();
+    return {mRect.topLeft() + QPoint(0, std::max(0, (metrics.height() - icon.height()) / 2)), icon};
+}
+
 void KeyLegendItem::draw(QCPPainter *painter)
 {
     painter->setFont(mFont);
     painter->setPen(QPen(mTextColor));
-    const QSize iconSize = mParentLegend->iconSize();
+    const QSize icon = iconSize();
     const QFontMetrics metrics(mFont);
-    const QRect textRect = metrics.boundingRect(0, 0, 0, iconSize.height(), Qt::TextDontClip, m_text);
-    const QRect iconRect(mRect.topLeft() + QPoint(0, std::max(0, (metrics.height() - iconSize.height()) / 2)),
-                         iconSize);
-    painter->drawText(mRect.x() + iconSize.width() + mParentLegend->iconTextPadding(), mRect.y(),
-                      textRect.width(), std::max(textRect.height(), iconSize.height()), Qt::TextDontClip,
-                      m_text);
+    const QRect textRect = metrics.boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, m_text);
+    // A text lower than its icon sits level with the icon's middle.
+    const int textTop = mRect.y() + std::max(0, (icon.height() - textRect.height()) / 2);
+    painter->drawText(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), textTop, textRect.width(),
+                      std::max(textRect.height(), icon.height()), Qt::TextDontClip, m_text);
+    const QRect iconArea = iconRect();
     painter->save();
-    painter->setClipRect(iconRect);
+    painter->setClipRect(iconArea);
     if (m_icon)
-        m_icon(painter, QRectF(iconRect));
+        m_icon(painter, QRectF(iconArea));
     painter->restore();
 }
 
 QSize KeyLegendItem::minimumOuterSizeHint() const
 {
     const QFontMetrics metrics(mFont);
-    const QSize iconSize = mParentLegend->iconSize();
-    const QRect textRect = metrics.boundingRect(0, 0, 0, iconSize.height(), Qt::TextDontClip, m_text);
-    return QSize(iconSize.width() + mParentLegend->iconTextPadding() + textRect.width() + mMargins.left() +
+    const QSize icon = iconSize();
+    const QRect textRect = metrics.boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, m_text);
+    return QSize(icon.width() + mParentLegend->iconTextPadding() + textRect.width() + mMargins.left() +
                      mMargins.right(),
-                 std::max(textRect.height(), iconSize.height()) + mMargins.top() + mMargins.bottom());
+                 std::max(textRect.height(), icon.height()) + mMargins.top() + mMargins.bottom());
 }
 
 KeyLegendItem *addKeyItem(QCustomPlot *plot, const QString &text, KeyLegendItem::IconPainter icon)
 {
     auto *item = new KeyLegendItem(plot->legend, text, std::move(icon));
     plot->legend->addItem(item);
+    return item;
+}
+
+KeyLegendItem *addMarkerKey(QCustomPlot *plot, const QString &text, const QCPScatterStyle &style)
+{
+    // In the marker's own pen and fill (the painter holds the text's pen).
+    KeyLegendItem *item = addKeyItem(plot, text, [style](QCPPainter *p, const QRectF &icon) {
+        style.applyTo(p, QPen(Qt::black));
+        style.drawShape(p, icon.center());
+    });
+    // Its pen included, with two pixels to spare above and below (antialiased edges).
+    item->setMinimumIconHeight(int(std::ceil(style.size() + style.pen().widthF())) + 4);
     return item;
 }
 

@@ -46,17 +46,26 @@ public:
     using IconPainter = std::function<void(QCPPainter *, const QRectF &)>;
     KeyLegendItem(QCPLegend *legend, const QString &text, IconPainter icon);
     QString text() const { return m_text; }
+    // The icon's height at least this (px), for a marker taller than the legend's icons (the
+    // current settings' 13 px circle in a legend of 9 px icons): its row grows, the icon is whole.
+    void setMinimumIconHeight(int height) { m_minimumIconHeight = height; }
+    // Where the icon is drawn (and clipped to), in the plot's pixels, after a layout.
+    QRect iconRect() const;
 
 protected:
     void draw(QCPPainter *painter) override;
     QSize minimumOuterSizeHint() const override;
 
 private:
+    QSize iconSize() const;
     QString m_text;
     IconPainter m_icon;
+    int m_minimumIconHeight = 0;
 };
 // Adds a KeyLegendItem to the plot's legend; returns it.
 KeyLegendItem *addKeyItem(QCustomPlot *plot, const QString &text, KeyLegendItem::IconPainter icon);
+// Adds an entry for a marker as the plot draws it: its icon tall enough for the whole marker.
+KeyLegendItem *addMarkerKey(QCustomPlot *plot, const QString &text, const QCPScatterStyle &style);
 // Icons: colours as stripes side by side (a group of stages), optionally hatched.
 KeyLegendItem::IconPainter stripesIcon(const QList<QColor> &colors, Qt::BrushStyle style = Qt::SolidPattern);
 // The text of a legend entry of either kind (a plottable's name or a KeyLegendItem's text).

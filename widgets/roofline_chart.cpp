@@ -354,6 +354,7 @@ void RooflineChart::rebuild()
     m_layerOf.clear();
     m_joinSet.clear();
     m_liveGraph = nullptr;
+    m_liveKey = nullptr; // the legend's items go below
     m_selectedGraph = nullptr;
     m_selectedModelGraph = nullptr;
     m_layout.clear();

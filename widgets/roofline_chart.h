@@ -43,6 +43,7 @@ class QResizeEvent;
 
 namespace gemmscope {
 
+class KeyLegendItem;  // a legend entry drawn by a function (chart_layout.h)
 class RooflineJoins;  // the dotted joins of every run, one item
 class SwatchListText; // a run's label, or a list of a crowd's runs with a swatch a line
 
@@ -187,8 +188,9 @@ private:
     QCPGraph *markGraph(const roofline_scene::RunMark &mark, const roofline_scene::RunMarks &run);
     void addWorklogPoints();
     void addLivePoint(const ActiveRoof &roof);
-    bool liveWasRun() const; // a drawn run has the panel's configuration
-    bool syncLiveShown();    // the circle hidden where liveWasRun; true where that changed
+    bool liveWasRun() const;          // a drawn run has the panel's configuration
+    bool syncLiveShown();             // the circle hidden where liveWasRun; true where that changed
+    void setLiveKeyShown(bool shown); // the circle's legend entry, drawn whole (its own icon height)
     bool moveLivePoint();
     std::optional<ActiveRoof> activeRoof() const;
     // The roofs a TF32 (tensor-core) run is judged against: the datasheet's TF32 peak (what the
@@ -220,6 +222,7 @@ private:
     mutable roofline_scene::PointSet m_points; // run points' tooltips are written on demand
     ActiveRoof m_tipRoof;                      // the roof the run tooltips compare with
     QCPGraph *m_liveGraph = nullptr;
+    KeyLegendItem *m_liveKey = nullptr; // the circle's legend entry, while it is drawn
     QCPItemText *m_countersNote = nullptr;
     QCPItemText *m_unnamedNote = nullptr;       // how many runs have no label (roofline_label_scene.h)
     QList<roofline_scene::PointLabel> m_labels; // the runs' short labels (roofline_points.h says which)

@@ -117,8 +117,7 @@ void RooflineChart::addLegendKey()
             : entry.role == MarkRole::RunLevel
                 ? QCPScatterStyle(levelShape(*entry.level), outline, grey, 8)
                 : QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 11);
-        addKeyItem(m_plot, entry.text,
-                   [style](QCPPainter *p, const QRectF &icon) { style.drawShape(p, icon.center()); });
+        addMarkerKey(m_plot, entry.text, style);
     }
 }
 
@@ -147,8 +146,9 @@ void RooflineChart::placeCountersNote()
 void RooflineChart::refreshKey()
 {
     // The key's entries follow the roofs' legend items: they are removed and written again.
+    // The circle's entry stays (it comes and goes with the circle).
     for (int i = m_plot->legend->itemCount() - 1; i >= 0; --i)
-        if (dynamic_cast<KeyLegendItem *>(m_plot->legend->item(i)))
+        if (m_plot->legend->item(i) != m_liveKey && dynamic_cast<KeyLegendItem *>(m_plot->legend->item(i)))
             m_plot->legend->removeItem(i);
     addLegendKey();
     placeCountersNote();

@@ -1,6 +1,7 @@
 // The roofline's marks drawn: each run's (roofline_marks.h says which and where), the worklog's
 // published steps and the panel's settings as a hollow circle (roofline_tips.h computes them), the
 // selection's ring (roofline_points.h says where); the pointer's point found by the same model.
+#include "chart_layout.h"
 #include "roofline_chart.h"
 #include "roofline_chart_style.h"
 #include "roofline_joins.h"
@@ -248,8 +249,10 @@ void RooflineChart::addLivePoint(const ActiveRoof &fp32Roof)
     m_liveGraph->setName(QStringLiteral("panel's settings (Alt+0),\nnot run: at the model's AI"));
     m_liveGraph->setScatterStyle(scatter(QCPScatterStyle::ssCircle, kLiveColor, Qt::NoBrush, kLiveSize));
     setMarkerPoint(m_liveGraph, live->intensity, live->tflops);
+    m_liveGraph->removeFromLegend(); // its own entry (setLiveKeyShown): the graph's icon cut the circle
     m_points.setLive(*live);
     syncLiveShown();
+    setLiveKeyShown(m_points.liveShown());
 }
 
 bool RooflineChart::syncLiveShown()
@@ -266,11 +269,20 @@ bool RooflineChart::syncLiveShown()
     m_points.setLiveShown(shown);
     m_liveGraph->setVisible(shown);
     m_markers.setVisible(m_layerOf.value(m_liveGraph), shown);
-    if (shown)
-        m_liveGraph->addToLegend();
-    else
-        m_liveGraph->removeFromLegend();
+    setLiveKeyShown(shown);
     return true;
+}
+
+void RooflineChart::setLiveKeyShown(bool shown)
+{
+    if (shown == (m_liveKey != nullptr))
+        return;
+    if (m_liveKey) {
+        m_plot->legend->removeItem(m_liveKey);
+        m_liveKey = nullptr;
+        return;
+    }
+    m_liveKey = addMarkerKey(m_plot, m_liveGraph->name(), m_liveGraph->scatterStyle());
 }
 
 bool RooflineChart::moveLivePoint()
