@@ -185,11 +185,14 @@ void MainWindow::buildActions()
         m_views.sweeps.sizes->setRunningOff(whyOff);
         m_profilePresenter->setProfilingOff(whyOff);
     });
-    // The empty Sweep pages' "add the recorded sweeps" buttons (the profile panes show the embedded
-    // example beside the session themselves: ProfilePresenter).
+    // The empty Sweep pages' "add the recorded sweeps" and "open a sweep file" buttons (the profile panes
+    // show the embedded example beside the session themselves: ProfilePresenter).
     for (SweepViewBase *sweepView : {static_cast<SweepViewBase *>(m_views.sweeps.grid),
-                                     static_cast<SweepViewBase *>(m_views.sweeps.sizes)})
+                                     static_cast<SweepViewBase *>(m_views.sweeps.sizes)}) {
         connect(sweepView, &SweepViewBase::recordedSweepsRequested, this, &MainWindow::addRecordedSweeps);
+        connect(sweepView, &SweepViewBase::openFileRequested,
+                findChild<QAction *>(QStringLiteral("actionOpen")), &QAction::trigger);
+    }
 
     // Ctrl+M maximises the view clicked last; Reset Layout starts from the first-start shares.
     m_views.workspaces->addActionsTo(this, [this] { return exportTarget(); });
