@@ -175,14 +175,10 @@ constexpr std::array<const char *, ResultsModel::ColumnCount> kColumnKeys{"code"
                                                                           "time",
                                                                           "status"};
 
-// "4096³" where the three sizes agree (the usual square problem), else "8192×4096×6144".
+// "4096³" where the three sizes agree (the usual square problem), else "8192x4096x6144".
 QString compactSize(const RunRecord &r)
 {
-    if (r.m <= 0)
-        return QString();
-    if (r.m == r.n && r.n == r.k)
-        return QString::number(r.m) + QChar(0x00B3); // not arg(): it reads "%1³" as %13
-    return QStringLiteral("%1×%2×%3").arg(r.m).arg(r.n).arg(r.k);
+    return r.m <= 0 ? QString() : r.sizeText();
 }
 
 // A cell that has nothing to say, told apart from a number at a glance (its tooltip says why).
@@ -391,7 +387,7 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
     case ParametersColumn:
         return plainTextAsHtml(formatRunParams(r));
     case SizeColumn:
-        return r.m > 0 ? tr("M×N×K = %1").arg(r.sizeText()) : QVariant();
+        return r.m > 0 ? tr("Problem size, M x N x K: %1").arg(r.sizeText()) : QVariant();
     case MedianColumn: // where the range's column gives way (1280x800, the Counters run list)
         if (!hasSpread(r))
             return {};

@@ -251,11 +251,9 @@ void MainWindow::followSessionSize()
     // Beside the runner's state, not over it (a status bar message hid "Running is off: ..." for
     // its 10 s, and the greyed Run buttons had no reason on screen). In a
     // later turn: the session that the window opens with is opened before RunActions exists.
-    const QString message = tr("Problem size of the next run set to %1 x %2 x %3, the size this "
+    const QString message = tr("Problem size of the next run set to %1, the size this "
                                "session's runs were measured at.")
-                                .arg(size->m)
-                                .arg(size->n)
-                                .arg(size->k);
+                                .arg(squareOrFullSizeText(*size));
     QTimer::singleShot(0, this, [this, message] {
         if (m_runActions)
             m_runActions->showNote(message);

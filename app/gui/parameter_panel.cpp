@@ -77,7 +77,7 @@ using panel::noteLabel;
 
 QList<QPair<QString, ProblemSize>> ParameterPanel::sizePresets()
 {
-    return {{tr("Worklog 8192 x 4096 x 6144"), {8192, 4096, 6144}},
+    return {{tr("Worklog 8192x4096x6144"), {8192, 4096, 6144}},
             {QStringLiteral("1024³"), {1024, 1024, 1024}},
             {QStringLiteral("2048³"), {2048, 2048, 2048}},
             {QStringLiteral("4096³"), {4096, 4096, 4096}}};
