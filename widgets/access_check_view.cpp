@@ -4,6 +4,7 @@
 #include <QTextDocument>
 
 #include "access_model.h"
+#include "jargon_text.h"
 #include "load_scheme.h"
 #include "mapping_model.h"
 #include "plot_export.h"
@@ -56,6 +57,10 @@ AccessCheckView::AccessCheckView(QWidget *parent) : QWidget(parent)
     m_label->setWordWrap(true);
     m_label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Its rows count in sectors and wavefronts: what those are, as the glossary says it.
+    m_label->setToolTip(QStringLiteral("<p><b>%1</b> %2</p><p><b>%3</b> %4</p>")
+                            .arg(tr("Sectors:"), jargon::sector().toHtmlEscaped(), tr("Wavefronts:"),
+                                 jargon::wavefront().toHtmlEscaped()));
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_label);
     layout->addStretch(1);

@@ -1,5 +1,6 @@
 #include "results_model.h"
 
+#include "jargon_text.h"
 #include "occupancy_limiter.h"
 #include "plain_text.h"
 #include "stage_catalog.h"
@@ -537,6 +538,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         if (section == PercentOfCublasTf32Column)
             return tr("For the tensor-core (TF32) stages: speed as a percentage of cuBLAS TF32's at the same "
                       "size, origin, GPU and regime.");
+        if (section == MedianColumn || section == SpreadColumn)
+            return jargon::spread();
         if (section == RelErrorColumn)
             return tr("Relative error of C against cuBLAS FP32 in pedantic mode (the norm of the difference "
                       "over the reference's); 0: bitwise identical; TF32 stages about 2.6e-4, as cuBLAS "

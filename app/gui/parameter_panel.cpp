@@ -1,5 +1,6 @@
 #include "parameter_panel.h"
 
+#include "jargon_text.h"
 #include "limit_spin_box.h"
 #include "parameter_panel_widgets.h"
 #include "plain_text.h"
@@ -266,6 +267,14 @@ void ParameterPanel::syncControlsFromConfig()
             m_stageCombo->setCurrentIndex(i);
     const StageInfo &info = stageInfo(m_config.stage);
     m_stageSummary->setText(QString::fromStdString(info.summary));
+    // The summary's jargon ("the FFMAs on this one") said in its tooltip, as the glossary says it.
+    const QString jargonWords = jargon::explainedWords(m_stageSummary->text());
+    // Rich text, which wraps; "<p>" per word (plain text showed one line as wide as the screen).
+    m_stageSummary->setToolTip(jargonWords.isEmpty()
+                                   ? QString()
+                                   : QStringLiteral("<p>%1</p>")
+                                         .arg(jargonWords.toHtmlEscaped().replace(
+                                             QStringLiteral("\n\n"), QStringLiteral("</p><p>"))));
     m_stageCombo->setToolTip(m_stageCombo->currentText()); // the whole entry, where its face is cut
     for (ParamRow &row : m_paramRows) {
         const auto it = m_config.params.find(row.name.toStdString());
