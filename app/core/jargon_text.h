@@ -53,12 +53,15 @@ inline QString ffma()
 // means, one paragraph each (plain text); empty when it uses none.
 inline QString explainedWords(const QString &text)
 {
-    const std::pair<const char *, QString (*)()> words[] = {
-        {"p20", spread}, {"sector", sector}, {"wavefront", wavefront}, {"ridge", ridge}, {"FFMA", ffma}};
+    const std::pair<QString, QString (*)()> words[] = {{QStringLiteral("p20–p80"), spread},
+                                                       {QStringLiteral("sector"), sector},
+                                                       {QStringLiteral("wavefront"), wavefront},
+                                                       {QStringLiteral("ridge"), ridge},
+                                                       {QStringLiteral("FFMA"), ffma}};
     QStringList meanings;
     for (const auto &[word, meaning] : words)
-        if (text.contains(QLatin1String(word), Qt::CaseInsensitive))
-            meanings << QStringLiteral("%1: %2").arg(QLatin1String(word), meaning());
+        if (text.contains(word, Qt::CaseInsensitive))
+            meanings << QStringLiteral("%1: %2").arg(word, meaning());
     return meanings.join(QStringLiteral("\n\n"));
 }
 
