@@ -27,13 +27,35 @@ namespace {
 
 using RM = ResultsModel;
 
+// A header whose right end holds the columns button: a title there is drawn left of the button,
+// so the columns (and their rows) may run on under it instead of leaving its width blank in every
+// row of the table.
+class ButtonRoomHeader : public QHeaderView {
+public:
+    explicit ButtonRoomHeader(QWidget *parent) : QHeaderView(Qt::Horizontal, parent)
+    {
+        setSectionsClickable(true); // as the header QTableView makes itself
+        setHighlightSections(true);
+    }
+    QWidget *button = nullptr;
+
+protected:
+    void paintSection(QPainter *painter, const QRect &rect, int logicalIndex) const override
+    {
+        QRect room = rect;
+        if (button && button->isVisible())
+            room.setRight(std::min(rect.right(), button->x() - 1));
+        if (room.width() > 0)
+            QHeaderView::paintSection(painter, room, logicalIndex);
+    }
+};
+
 QTableView *makeTable(QAbstractItemModel *model, const char *name)
 {
     auto *table = new QTableView;
     table->setObjectName(QLatin1String(name));
+    table->setHorizontalHeader(new ButtonRoomHeader(table));
     QHeaderView *header = table->horizontalHeader();
-    header->setSectionsClickable(true);
-    header->setHighlightSections(true);
     // The ladder's order (the charts'), without an arrow: no header sorts it. A header's first
     // click sorts by it and shows the arrow, the second reverses, the third returns to the ladder.
     header->setSortIndicator(-1, Qt::AscendingOrder);
@@ -43,8 +65,7 @@ QTableView *makeTable(QAbstractItemModel *model, const char *name)
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);
     header->setSectionResizeMode(QHeaderView::Interactive);
-    // The columns button has the header's right end to itself: the columns end left of it
-    // (layoutColumns), so that it never covers a title (over the last title it hid "Occupancy"'s end).
+    // The columns button at the header's right end, never over a column's title (ButtonRoomHeader).
     header->setStretchLastSection(false);
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     table->verticalHeader()->setVisible(false);
@@ -160,6 +181,7 @@ void ResultsTables::setUp(Table &table)
     // One width whatever it counts: the columns are fitted beside it.
     table.columnsButton->setText(tr("%n hidden ▾", nullptr, RM::ColumnCount));
     table.columnsButton->setFixedWidth(table.columnsButton->sizeHint().width());
+    static_cast<ButtonRoomHeader *>(header)->button = table.columnsButton;
     connect(table.columnsButton, &QToolButton::clicked, this, [this, &table] {
         showColumnMenu(table, table.columnsButton->mapToGlobal(QPoint(0, table.columnsButton->height())));
     });
@@ -213,6 +235,20 @@ bool ResultsTables::eventFilter(QObject *watched, QEvent *event)
 int ResultsTables::width(const Table &table, int column) const
 {
     return std::max(table.cellWidth[column], titleWidth(table, column));
+}
+
+int ResultsTables::buttonNeed(const Table &table, const QList<int> &shown) const
+{
+    // The last in the header's (visual) order; a text title is at its column's left, clear of the
+    // button wherever the column is wide enough to be read at all.
+    const QHeaderView *header = table.view->horizontalHeader();
+    int last = -1;
+    for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
+        if (shown.contains(header->logicalIndex(visual)))
+            last = header->logicalIndex(visual);
+    if (last < 0 || isTextColumn(last))
+        return 0;
+    return std::max(0, titleWidth(table, last) + table.columnsButton->width() - width(table, last));
 }
 
 int ResultsTables::titleWidth(const Table &table, int column) const
@@ -289,9 +325,10 @@ void ResultsTables::layoutColumns(Table &table)
 {
     QTableView *view = table.view;
     // The width the columns may take: the table's, less its frame, a vertical scroll bar where the
-    // rows need one, and the columns button's own place at the header's right end.
+    // rows need one, and the columns button.
     const int scrollBar = view->verticalScrollBar()->sizeHint().width();
-    const int available = view->width() - 2 * view->frameWidth() - scrollBar - table.columnsButton->width();
+    const int whole = view->width() - 2 * view->frameWidth() - scrollBar;
+    const int available = whole - table.columnsButton->width();
     const auto shownByChoice = [&table](int column) {
         if (table.choice.contains(column))
             return table.choice.value(column);
@@ -317,9 +354,15 @@ void ResultsTables::layoutColumns(Table &table)
             candidates << column;
     int room = available - fixed - textNeed;
     for (const int column : std::as_const(candidates)) {
-        if (width(table, column) > room) // beside the text at its full width
+        // Beside the text at its full width; past the button's left edge where only the last
+        // title must stay clear of it (the rows run on under it).
+        QList<int> more = shown;
+        more << column;
+        const bool fits = width(table, column) <= room ||
+                          fixed + width(table, column) + textNeed + buttonNeed(table, more) <= whole;
+        if (!fits)
             break;
-        shown << column;
+        shown = more;
         room -= width(table, column);
         fixed += width(table, column);
     }
@@ -327,7 +370,7 @@ void ResultsTables::layoutColumns(Table &table)
     for (int column = 0; column < RM::ColumnCount; ++column)
         view->setColumnHidden(column, !shown.contains(column));
     if (!table.userWidths)
-        sizeShownColumns(table, shown, available, fixed);
+        sizeShownColumns(table, shown, whole, fixed);
     table.applying = false;
     describeHiddenColumns(table);
     placeColumnsButton(table);
@@ -343,7 +386,7 @@ void ResultsTables::sizeShownColumns(Table &table, const QList<int> &shown, int 
     // stage's first words, the parameters up to BK), then the first of them grows to whole
     // (the ladder's parameters, which tell its rows apart; the run list's stage name), then the
     // other; where even the starts do not fit, the other shrinks first, both to a floor.
-    const int textRoom = whole - fixed;
+    const int textRoom = whole - fixed - buttonNeed(table, shown);
     const auto full = [&](int column) { return shown.contains(column) ? width(table, column) : 0; };
     const auto start = [&](int column) { return shown.contains(column) ? textMinimum(table, column) : 0; };
     const int first = table.textFirst;
@@ -379,10 +422,13 @@ void ResultsTables::sizeShownColumns(Table &table, const QList<int> &shown, int 
             size = text[column];
         header->resizeSection(column, size);
     }
+    // The last column, a number's, keeps its title left of the button.
     int last = -1;
     for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
         if (!header->isSectionHidden(header->logicalIndex(visual)))
             last = header->logicalIndex(visual);
+    if (last >= 0 && !isTextColumn(last))
+        header->resizeSection(last, width(table, last) + buttonNeed(table, shown));
     // What no hidden column fits in goes to the last column: no strip of empty rows.
     int used = 0;
     for (const int column : std::as_const(shown))

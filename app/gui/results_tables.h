@@ -86,6 +86,9 @@ private:
     int textMinimum(const Table &table, int column) const;
     int width(const Table &table, int column) const;      // for its whole cells and title
     int titleWidth(const Table &table, int column) const; // its title alone (with the sort arrow)
+    // The width the last shown column needs beyond its own so that its title stays left of the
+    // columns button (the rows run on under the button; only the header holds it).
+    int buttonNeed(const Table &table, const QList<int> &shown) const;
 
     QAbstractItemModel *m_model;
     Table m_full;
