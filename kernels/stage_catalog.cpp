@@ -732,7 +732,7 @@ std::vector<StageInfo> buildStages()
     });
     s.push_back({
         .key = "pipelined",
-        .title = "Register prefetch, two shared buffers",
+        .title = "Register prefetch, two buffers",
         .seedStep = "beyond the worklog",
         .summary =
             "The next tile's global loads go out before the FFMAs on this one and land in registers, then "
@@ -992,7 +992,7 @@ std::vector<Preset> buildPresets()
          {{"TILE", 32}, {"PAD", 1}},
          "guide",
          std::nullopt,
-         "32x32 tiles, padded B"},
+         "padded 32x32"},
         {"fp32-vectorized", "Beyond: 128-bit loads, transposed A (128x128, BK 8, 8x8)", StageId("vectorized"),
          wide128, "beyond the seeds", std::nullopt},
         {"fp32-warptiled", "Beyond: warp tiles (128x128, BK 16, 8x8)", StageId("warptiled"), wide128bk16,
@@ -1005,7 +1005,7 @@ std::vector<Preset> buildPresets()
         // nvcc probe and 10 through the runner: 92.0 % of cuBLAS SGEMM at 8192x4096x6144 and 90.8 % at
         // 4096^3, each in one runner session.
         {"fp32-tuned", "Beyond: tuned for the H200 (pipelined 128x256, BK 16, 8x16)", StageId("pipelined"),
-         tuned, "beyond the seeds", std::nullopt, "tuned for the H200"},
+         tuned, "beyond the seeds", std::nullopt, "tuned"},
         // The FP32 ladder's top: fp32-tuned with A's padding (dynamic shared memory).
         {"fp32-padded", "Beyond: padded A tile in dynamic shared memory (128x256, BK 16, 8x16)",
          StageId("pipelined_padded"), tuned, "beyond the seeds", std::nullopt},

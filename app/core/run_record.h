@@ -115,8 +115,8 @@ struct RunRecord {
 
 // A run's stage as the tables and the runtime chart name it: the stage's title, and what its
 // preset changes where the title alone would misname it or would read as another preset of its
-// stage ("Double buffering: 128x128 tiles" for step 5a beside 5b's 192x192; "...: tuned for the
-// H200" for +tuned beside +pipe). Only for the preset's own parameters: a run with other ones is
+// stage ("Double buffering: 128x128 tiles" for step 5a beside 5b's 192x192; "...: tuned" for
+// +tuned beside +pipe). Only for the preset's own parameters: a run with other ones is
 // the stage, not the step.
 inline QString runStageTitleText(const RunRecord &run)
 {
