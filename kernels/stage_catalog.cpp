@@ -732,7 +732,7 @@ std::vector<StageInfo> buildStages()
     });
     s.push_back({
         .key = "pipelined",
-        .title = "Register prefetch, two shared buffers",
+        .title = "Register prefetch, two buffers",
         .seedStep = "beyond the worklog",
         .summary =
             "The next tile's global loads go out before the FFMAs on this one and land in registers, then "
@@ -908,7 +908,7 @@ std::vector<StageInfo> buildStages()
     });
     s.push_back({
         .key = "cublas_fp32",
-        .title = "cuBLAS SGEMM (FP32)",
+        .title = "cuBLAS FP32 (pedantic SGEMM)",
         .seedStep = "baseline",
         .summary = "NVIDIA's library SGEMM with pedantic FP32 math (no TF32): the reference every stage is "
                    "verified and measured against.",
@@ -919,7 +919,7 @@ std::vector<StageInfo> buildStages()
     });
     s.push_back({
         .key = "cublas_tf32",
-        .title = "cuBLAS SGEMM (TF32 tensor cores)",
+        .title = "cuBLAS TF32 (tensor-core SGEMM)",
         .seedStep = "baseline",
         .summary = "cuBLAS with TF32 tensor-core math: FP32 inputs rounded to 10-bit mantissas. Far faster, "
                    "verified at a looser tolerance.",
@@ -968,9 +968,9 @@ std::vector<Preset> buildPresets()
         {"worklog-4", "Step 4: double buffering, 64x64", StageId::DoubleBuffered, tiles64, "worklog step 4",
          190.58},
         {"worklog-5a", "Step 5a: larger tiles, 128x128 / 8x8", StageId::DoubleBuffered, tiles128,
-         "worklog step 5", 169.00, "larger tiles"},
+         "worklog step 5", 169.00, "128x128 tiles"},
         {"worklog-5b", "Step 5b: larger tiles, 192x192 / 12x12", StageId::DoubleBuffered, tiles192,
-         "worklog step 5", 136.86, "larger tiles"},
+         "worklog step 5", 136.86, "192x192 tiles"},
         {"worklog-6", "Step 6: coalesced loads, 192x192 / 12x12", StageId::Coalesced, tiles192,
          "worklog step 6", 123.21, "larger tiles"},
         {"worklog-7", "Step 7: strided thread layout, 192x192", StageId::Strided, tiles192, "worklog step 7",
@@ -984,13 +984,15 @@ std::vector<Preset> buildPresets()
          StageId::SmemTiled,
          {{"TILE", 32}, {"PAD", 0}},
          "guide",
-         std::nullopt},
+         std::nullopt,
+         "32x32 tiles"},
         {"guide-32-padded",
          "Guide: 32x32 tiles, +1 padded B tile",
          StageId::SmemTiled,
          {{"TILE", 32}, {"PAD", 1}},
          "guide",
-         std::nullopt},
+         std::nullopt,
+         "padded 32x32"},
         {"fp32-vectorized", "Beyond: 128-bit loads, transposed A (128x128, BK 8, 8x8)", StageId("vectorized"),
          wide128, "beyond the seeds", std::nullopt},
         {"fp32-warptiled", "Beyond: warp tiles (128x128, BK 16, 8x8)", StageId("warptiled"), wide128bk16,
@@ -1003,7 +1005,7 @@ std::vector<Preset> buildPresets()
         // nvcc probe and 10 through the runner: 92.0 % of cuBLAS SGEMM at 8192x4096x6144 and 90.8 % at
         // 4096^3, each in one runner session.
         {"fp32-tuned", "Beyond: tuned for the H200 (pipelined 128x256, BK 16, 8x16)", StageId("pipelined"),
-         tuned, "beyond the seeds", std::nullopt},
+         tuned, "beyond the seeds", std::nullopt, "tuned"},
         // The FP32 ladder's top: fp32-tuned with A's padding (dynamic shared memory).
         {"fp32-padded", "Beyond: padded A tile in dynamic shared memory (128x256, BK 16, 8x16)",
          StageId("pipelined_padded"), tuned, "beyond the seeds", std::nullopt},
@@ -1051,8 +1053,18 @@ std::vector<Preset> buildPresets()
          "beyond the seeds",
          std::nullopt,
          "A rounded in shared memory"},
-        {"cublas_fp32", "cuBLAS SGEMM, FP32 (pedantic)", StageId::CublasFp32, {}, "baseline", std::nullopt},
-        {"cublas_tf32", "cuBLAS SGEMM, TF32 tensor cores", StageId::CublasTf32, {}, "baseline", std::nullopt},
+        {"cublas_fp32",
+         "cuBLAS FP32: SGEMM, pedantic FP32 math",
+         StageId::CublasFp32,
+         {},
+         "baseline",
+         std::nullopt},
+        {"cublas_tf32",
+         "cuBLAS TF32: SGEMM on TF32 tensor cores",
+         StageId::CublasTf32,
+         {},
+         "baseline",
+         std::nullopt},
     };
 }
 

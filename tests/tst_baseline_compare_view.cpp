@@ -24,9 +24,8 @@ private slots:
         const protocol::ProfileEvent mine = test::coalescedShapedProfile();
         view.setProfile(&mine, QStringLiteral("coalesced"));
         QCOMPARE(view.headline(),
-                 QStringLiteral(
-                     "No cuBLAS profile at 4096x4096x4096 on NVIDIA H200 yet: profile cuBLAS at this size "
-                     "to compare."));
+                 QStringLiteral("No cuBLAS profile at 4096³ on NVIDIA H200 yet: profile cuBLAS at this size "
+                                "to compare."));
         QVERIFY(!view.comparing());
         protocol::ProfileEvent other = test::cublasShapedProfile();
         other.size = {1024, 1024, 1024};

@@ -5,6 +5,7 @@
 // line, and the buffers autosaved and restored (a damaged autosave set aside with a sentence).
 #include "custom_stage.h"
 #include "editor_workspace.h"
+#include "empty_state.h"
 #include "find_bar.h"
 #include "kernel_actions.h"
 #include "kernel_editor.h"
@@ -22,6 +23,7 @@
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QProcess>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -100,6 +102,31 @@ private slots:
         QCOMPARE(workspace.fileNameOf(editor), QStringLiteral("my_kernel.cuh"));
         // A second one gets a name of its own.
         QCOMPARE(workspace.fileNameOf(workspace.newBlankKernel()), QStringLiteral("my_kernel_2.cuh"));
+    }
+
+    // The empty pane offers each way to start as a button, not only in its sentence, and the
+    // button does what the toolbar's action does.
+    void emptyStateOffersEveryWayToStart()
+    {
+        EditorWorkspace workspace(noAutosave());
+        auto *empty = workspace.findChild<EmptyState *>(QStringLiteral("editorEmptyState"));
+        QVERIFY(empty);
+        QStringList offered;
+        for (const QPushButton *button : empty->findChildren<QPushButton *>())
+            if (!button->isHidden())
+                offered << button->text();
+        for (const char *action : {"actionKernelNewFromStage", "actionKernelNewBlank", "actionKernelOpen"}) {
+            const QString text = workspace.action(action)->text().remove(QLatin1Char('&'));
+            QVERIFY2(offered.contains(text),
+                     qPrintable(offered.join(QStringLiteral(", ")) + " lacks " + text));
+        }
+        if (!QFile::exists(QStringLiteral(":/gemmscope/kernels/blank_kernel.cuh")))
+            QSKIP("resources/kernels/blank_kernel.cuh is not in this tree");
+        auto *blank = empty->findChild<QPushButton *>(QStringLiteral("editorEmptyNewBlank"));
+        QVERIFY(blank);
+        blank->click();
+        QVERIFY(workspace.currentKernel());
+        QCOMPARE(workspace.fileNameOf(workspace.currentKernel()), QStringLiteral("my_kernel.cuh"));
     }
 
     // Every stage with a source: the copy holds its kernel and a parameter block naming each of

@@ -184,6 +184,71 @@ QStringList keysUsedIn(const QString &code)
     return keys;
 }
 
+// A size's text that is not squareOrFullSizeText's: its own definition, or a text a field parses
+// or a key that is never shown.
+struct SizeFormat {
+    const char *path;
+    const char *literal;
+    const char *why;
+};
+const SizeFormat kSizeFormats[] = {
+    {"app/core/run_record.cpp", "%1x%2x%3", "squareOrFullSizeText itself"},
+    {"app/core/size_sweep_summary.cpp", "%1x%2x%3", "a hash key (sizeKey), never shown"},
+    {"widgets/sweep_view.cpp", "%1x%2x%3", "the Size field's text, which the field parses"},
+    {"widgets/sweep_view.cpp", "4096x4096x4096", "the Size field's first text"},
+    {"widgets/sweep_view.cpp", "The size must look like 4096x4096x4096.", "the Size field's input format"},
+    {"kernels/tools/model_report_main.cpp",
+     "gemmscope-model: the size must look like 1536x1536x1536, not \\\"%s\\\"\\n",
+     "a command line's input format"},
+};
+
+bool isSizeFormat(const QString &path, const QString &literal)
+{
+    for (const SizeFormat &f : kSizeFormats)
+        if (path == QLatin1String(f.path) && literal == QString::fromUtf8(f.literal))
+            return true;
+    return false;
+}
+
+// What a string literal the user reads spells another way than the window's one spelling: cuBLAS
+// as "cuBLAS" (the baselines "cuBLAS FP32" and "cuBLAS TF32", never "cuBLAS SGEMM"), a problem size
+// as squareOrFullSizeText writes it ("4096³", "8192x4096x6144"), never "%1 x %2 x %3",
+// "4096 x 4096 x 4096" or "M=N=K=4096". Empty when it spells them so. A literal without a space
+// ("cublas_fp32", "pct_of_cublas_fp32") is a key or a file's column name, not a word.
+QString misspellingIn(const QString &literal)
+{
+    static const QRegularExpression cublas(QStringLiteral("cublas"),
+                                           QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression placeholders(
+        QStringLiteral("%\\d+\\s*[x×]\\s*%\\d+\\s*[x×]\\s*%\\d+|M\\s*=\\s*N\\s*=\\s*K\\s*=\\s*\\d"));
+    static const QRegularExpression numbers(
+        QStringLiteral("\\b(\\d{2,})(\\s*[x×]\\s*)(\\d{2,})\\s*[x×]\\s*(\\d{2,})\\b"));
+    if (literal.contains(QLatin1Char(' ')))
+        for (const QRegularExpressionMatch &m : cublas.globalMatch(literal))
+            if (m.captured() != QLatin1String("cuBLAS") ||
+                literal.mid(m.capturedEnd()).startsWith(QLatin1String(" SGEMM")))
+                return QStringLiteral("cuBLAS as \"%1\"").arg(literal.mid(m.capturedStart(), 12));
+    // A key joins a size with other fields ("stage|4096x4096x4096", "label@4096x4096x4096").
+    if (literal.contains(QLatin1Char('|')) || literal.contains(QLatin1Char('@')))
+        return {};
+    if (const QRegularExpressionMatch m = placeholders.match(literal); m.hasMatch())
+        return QStringLiteral("a size as \"%1\"").arg(m.captured());
+    // Written out, as the helper writes it: "8192x4096x6144", and a square one "4096³".
+    if (const QRegularExpressionMatch m = numbers.match(literal);
+        m.hasMatch() && (m.captured(2) != QLatin1String("x") ||
+                         (m.captured(1) == m.captured(3) && m.captured(3) == m.captured(4))))
+        return QStringLiteral("a size as \"%1\"").arg(m.captured());
+    return {};
+}
+
+QStringList stringLiteralsIn(const QString &code)
+{
+    static const QRegularExpression literal(QStringLiteral("\"((?:[^\"\\\\]|\\\\.)*)\""));
+    QStringList literals;
+    for (const QRegularExpressionMatch &m : literal.globalMatch(code))
+        literals << m.captured(1);
+    return literals;
+}
 } // namespace
 
 class TstFieldSpelling : public QObject {
@@ -303,6 +368,65 @@ private slots:
             qPrintable(QStringLiteral("Decode and encode these through app/protocol's codec and its value "
                                       "names (or a session or bench file codec) instead:\n") +
                        found.join(QLatin1Char('\n'))));
+    }
+
+    // The checker itself: what it flags and what it lets be.
+    void findsMisspellings_data()
+    {
+        QTest::addColumn<QString>("literal");
+        QTest::addColumn<bool>("misspelt");
+        QTest::newRow("cuBLAS") << QStringLiteral("% of cuBLAS FP32 on the same GPU") << false;
+        QTest::newRow("key") << QStringLiteral("cublas_fp32") << false;
+        QTest::newRow("csv column") << QStringLiteral("pct_of_cublas_fp32") << false;
+        QTest::newRow("lower") << QStringLiteral("slower than cublas here") << true;
+        QTest::newRow("upper") << QStringLiteral("CUBLAS SGEMM") << true;
+        QTest::newRow("sgemm") << QStringLiteral("cuBLAS SGEMM (FP32)") << true;
+        QTest::newRow("helper's") << QStringLiteral("Profile of %1 at %2 on %3") << false;
+        QTest::newRow("spaced") << QStringLiteral("set to %1 x %2 x %3, the size") << true;
+        QTest::newRow("unspaced") << QStringLiteral("at %2x%3x%4 on %5") << true;
+        QTest::newRow("numbers") << QStringLiteral("NVIDIA H200, 4096 x 4096 x 4096") << true;
+        QTest::newRow("square") << QStringLiteral("at 4096x4096x4096") << true;
+        QTest::newRow("written out") << QStringLiteral("Worklog 8192x4096x6144") << false;
+        QTest::newRow("equal") << QStringLiteral("M=N=K=4096") << true;
+        QTest::newRow("dimensions") << QStringLiteral("problem size M = N = K (log 2)") << false;
+        QTest::newRow("a key") << QStringLiteral("%1|%2x%3x%4") << false;
+        QTest::newRow("a tile") << QStringLiteral("132 SMs x 128 x 2 x 1.98 GHz") << false;
+    }
+    void findsMisspellings()
+    {
+        QFETCH(QString, literal);
+        QFETCH(bool, misspelt);
+        QCOMPARE(!misspellingIn(literal).isEmpty(), misspelt);
+    }
+
+    // One spelling of cuBLAS and of a problem size in every string the window, its tooltips and
+    // its exports' headers are made of: "cuBLAS", "cublas" and "CUBLAS SGEMM" in one window, or
+    // "4096³" beside "4096 x 4096 x 4096" and "4096x4096x4096", read as different things.
+    void oneSpellingOfCublasAndOfASize()
+    {
+        const QDir root(sourceRoot());
+        QStringList found;
+        int files = 0;
+        for (const char *folder : {"app/gui", "app/core", "widgets", "kernels"}) {
+            QDirIterator it(root.filePath(QString::fromLatin1(folder)),
+                            {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = root.relativeFilePath(it.next());
+                ++files;
+                const QStringList lines = readSource(path).split(QLatin1Char('\n'));
+                for (qsizetype i = 0; i < lines.size(); ++i)
+                    for (const QString &literal : stringLiteralsIn(withoutComment(lines[i])))
+                        if (const QString what = misspellingIn(literal);
+                            !what.isEmpty() && !isSizeFormat(path, literal))
+                            found << QStringLiteral("%1:%2 spells %3").arg(path).arg(i + 1).arg(what);
+            }
+        }
+        QVERIFY2(files > 100, qPrintable(QStringLiteral("only %1 source files found").arg(files)));
+        QVERIFY2(found.isEmpty(),
+                 qPrintable(QStringLiteral("Write \"cuBLAS\" (\"cuBLAS FP32\", \"cuBLAS TF32\") and sizes "
+                                           "through squareOrFullSizeText (app/core/run_record.h):\n") +
+                            found.join(QLatin1Char('\n'))));
     }
 };
 

@@ -1,8 +1,13 @@
 // Help > Glossary (app/gui/glossary.h): every word a new user stumbled on in the window
 // has an entry, the page is sorted, and its text is shown as text.
+#include "access_check_view.h"
 #include "glossary.h"
+#include "jargon_text.h"
+#include "results_model.h"
+#include "session.h"
 #include "stall_reasons.h"
 
+#include <QLabel>
 #include <QTest>
 #include <QTextDocument>
 
@@ -31,6 +36,36 @@ private slots:
         for (const GlossaryEntry &e : glossary())
             found = found || e.term.contains(word, Qt::CaseInsensitive);
         QVERIFY2(found, qPrintable(word + QStringLiteral(" has no glossary entry")));
+    }
+
+    // Where the window prints a word of jargon, its tooltip says what the glossary says: the results
+    // table's Median and p20–p80 titles, the Counters table's sectors and wavefronts.
+    void jargonTooltipsSayWhatTheGlossarySays()
+    {
+        const auto meaning = [](const QString &term) {
+            for (const GlossaryEntry &e : glossary())
+                if (e.term == term)
+                    return e.meaning;
+            return QString();
+        };
+        const QString spread = meaning(QStringLiteral("Median, p20–p80"));
+        QVERIFY(spread.contains(QStringLiteral("20th and 80th percentiles")));
+        Session session;
+        session.setAutosavePath({});
+        const ResultsModel model(&session);
+        for (const int column : {int(ResultsModel::MedianColumn), int(ResultsModel::SpreadColumn)})
+            QCOMPARE(model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(), spread);
+        // A text that uses them (a stage's summary) is explained word by word, in the same sentences.
+        const QString explained = jargon::explainedWords(QStringLiteral("before the FFMAs; ridge"));
+        QVERIFY(explained.contains(meaning(QStringLiteral("FFMA, LDG, STG, LDS, STS, BAR"))));
+        QVERIFY(explained.contains(meaning(QStringLiteral("Ridge"))));
+        QVERIFY(!explained.contains(spread));
+        const AccessCheckView counters;
+        const QString tip = counters.findChild<QLabel *>()->toolTip();
+        for (const char *term : {"Sector, sectors per request", "Bank, wavefront, bank conflict"}) {
+            const QString text = meaning(QString::fromUtf8(term));
+            QVERIFY2(!text.isEmpty() && tip.contains(text.toHtmlEscaped()), term);
+        }
     }
 
     // Every stall reason under the name the profile views print, with CUPTI's counter.

@@ -157,8 +157,8 @@ private slots:
         for (const protocol::ProfileInstruction &i : p.instructions)
             sampled += i.samples() > 0;
         QCOMPARE(view.editor()->lineHeat().size(), sampled);
-        QVERIFY(view.profileText().startsWith(
-            QLatin1String("Profile of coalesced at 4096x4096x4096 on NVIDIA H200.")));
+        QVERIFY(
+            view.profileText().startsWith(QStringLiteral("Profile of coalesced at 4096³ on NVIDIA H200.")));
         QVERIFY(!test::renderShot(&view, QSize(1000, 640), QStringLiteral("sass_view_worklog3")).isEmpty());
     }
 

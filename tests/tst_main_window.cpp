@@ -6,9 +6,9 @@
 #include "chart_interaction.h"
 #include "chart_layout.h"
 #include "coalescing_view.h"
+#include "compile_panel.h"
 #include "help_dialog.h"
 #include "machine_code_view.h"
-#include "compile_panel.h"
 #include "main_window.h"
 #include "parameter_panel.h"
 #include "plain_text.h"
@@ -280,7 +280,7 @@ private slots:
         const auto *note = window.statusBar()->findChild<QLabel *>(QStringLiteral("statusNoteLabel"));
         const auto *runner = window.statusBar()->findChild<QLabel *>(QStringLiteral("runnerStatusLabel"));
         QVERIFY(note && runner);
-        QTRY_VERIFY2(note->text().contains("4096 x 4096 x 4096"), qPrintable(note->text()));
+        QTRY_VERIFY2(note->text().contains(QStringLiteral("4096³")), qPrintable(note->text()));
         QVERIFY(note->isVisible() && runner->isVisible() && !runner->text().isEmpty());
         QVERIFY(window.statusBar()->currentMessage().isEmpty());
 
@@ -362,7 +362,7 @@ private slots:
         QVERIFY(window.showView(QStringLiteral("Counters")));
         QCOMPARE(window.workspaces()->current(), Workspace::Counters);
         // Named by the charts' code, with the GPU that tells it from the published T4 step 3.
-        QVERIFY2(check->headline().startsWith(QStringLiteral("Run 3: worklog-3")) &&
+        QVERIFY2(check->headline().startsWith(QStringLiteral("Run 3: Coalesced cooperative loads, BM=64")) &&
                      check->headline().contains(QStringLiteral("NVIDIA H200")),
                  qPrintable(check->headline()));
         QCOMPARE(check->rows().size(), 8); // four ratios and the launch's four instruction counts

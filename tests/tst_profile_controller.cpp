@@ -79,7 +79,7 @@ private slots:
         const QStringList ids = profiles->profile(configOf("worklog-3"));
         QCOMPARE(ids.size(), 2); // worklog-3, then cuBLAS FP32 at 512^3: the session has neither
         QVERIFY(profiles->isProfiling());
-        QCOMPARE(profiles->describe(ids[0]), QStringLiteral("worklog-3 at 512x512x512"));
+        QCOMPARE(profiles->describe(ids[0]), QStringLiteral("worklog-3 at 512³"));
         QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 15000);
         QCOMPARE(failed.count(), 0);
         QCOMPARE(finished.count(), 2);
@@ -136,7 +136,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 20000);
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed[0][0].toString(), ids[0]);
-        QCOMPARE(failed[0][1].toString(), QStringLiteral("worklog-3 at 512x512x512"));
+        QCOMPARE(failed[0][1].toString(), QStringLiteral("worklog-3 at 512³"));
         QCOMPARE(failed[0][2].toString(), QStringLiteral("runner_crashed"));
         QVERIFY2(failed[0][3].toString().contains("restarted"), qPrintable(failed[0][3].toString()));
         // The baseline, sent after it, ran on the restarted runner.

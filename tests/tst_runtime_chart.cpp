@@ -502,7 +502,7 @@ private slots:
         for (const SpeedupRow &r : chart.speedupRows())
             if (r.presetKey == QLatin1String("worklog-3")) {
                 QVERIFY(!r.measuredSpeedup);
-                QVERIFY2(r.note.contains(QStringLiteral("8192 x 4096 x 6144")), qPrintable(r.note));
+                QVERIFY2(r.note.contains(QStringLiteral("8192x4096x6144")), qPrintable(r.note));
             }
     }
 

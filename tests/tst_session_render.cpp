@@ -101,7 +101,8 @@ private slots:
         // A name at every bar: a step's label ("+tma  Tensor cores: ...") or a cuBLAS baseline's.
         int named = 0;
         for (const QString &t : texts)
-            named += (t.contains(QLatin1String("  ")) || t.startsWith(QLatin1String("cuBLAS SGEMM ("))) &&
+            named += (t.contains(QLatin1String("  ")) || t.startsWith(QLatin1String("cuBLAS FP32 (")) ||
+                      t.startsWith(QLatin1String("cuBLAS TF32 ("))) &&
                      !value.match(t).hasMatch();
         QCOMPARE(named, runs.size());
     }

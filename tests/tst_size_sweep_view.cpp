@@ -185,7 +185,7 @@ private slots:
         QVERIFY(plot->legend->visible());
         QVERIFY(plot->legend->itemCount() >= 3); // two series and the ▽ mark
         const QString note = view.chart()->noteText();
-        QVERIFY2(note.contains(QStringLiteral("worklog-8 at 1024x1024x1024")) &&
+        QVERIFY2(note.contains(QStringLiteral("worklog-8 at 1024³")) &&
                      note.contains(QStringLiteral("the last wave runs 1 of %1 SMs").arg(smsForAStepAt1024())),
                  qPrintable(note));
         // Hover: the marked point explains itself; a refused size says the catalog's sentence.

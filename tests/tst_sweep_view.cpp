@@ -280,6 +280,22 @@ void TestSweepView::emptyStateIsTextNotAColourMap()
     QVERIFY(empty && empty->isVisible());
     for (const char *words : {"parameter sweep", "Start", "recorded"})
         QVERIFY2(empty->text().contains(QLatin1String(words)), words);
+    // The next step as buttons, not only prose: Start (the form's, which it follows) and File >
+    // Open for a sweep file, in both views.
+    test::ControlledSizeSweepView sizesFirst(&session);
+    sizesFirst.show();
+    for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizesFirst)}) {
+        auto *start = view->findChild<QPushButton *>(QStringLiteral("emptyStateStart"));
+        auto *open = view->findChild<QPushButton *>(QStringLiteral("emptyStateOpen"));
+        QVERIFY(start && start->isVisible() && open && open->isVisible());
+        QSignalSpy opened(view, SIGNAL(openFileRequested()));
+        open->click();
+        QCOMPARE(opened.count(), 1);
+        const auto *formStart = view->findChild<QPushButton *>(
+            view == &grid ? QStringLiteral("sweepStart") : QStringLiteral("sizeSweepStart"));
+        QVERIFY(formStart);
+        QCOMPARE(start->isEnabled(), formStart->isEnabled()); // on and off with it (startIsOff…)
+    }
     // Nothing to export: a sentence, not a screen grab of buttons.
     const auto error = grid.exportTo(m_dir.filePath("empty.png"));
     QVERIFY(error);
@@ -328,6 +344,7 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
     // A template that does not need a local runner (ssh, a script) turns it on again.
     grid.setRunnerTemplate(QStringLiteral("ssh gpu-host gemmscope-runner"));
     QVERIFY(grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
+    QVERIFY(grid.findChild<QPushButton *>(QStringLiteral("emptyStateStart"))->isEnabled()); // follows it
     QVERIFY(grid.startOffReason().isEmpty());
     // The window's own reason (its runner said there is no GPU) holds back the local runner only.
     grid.setRunningOff(QStringLiteral("the runner found no NVIDIA GPU."));
@@ -336,6 +353,10 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
                                      QCoreApplication::applicationFilePath().toLocal8Bit());
     grid.setRunnerTemplate(QStringLiteral("{runner}"));
     QVERIFY(!grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
+    auto *emptyStart = grid.findChild<QPushButton *>(QStringLiteral("emptyStateStart"));
+    QVERIFY(!emptyStart->isEnabled());
+    QVERIFY2(emptyStart->toolTip().contains(QStringLiteral("no NVIDIA GPU")),
+             qPrintable(emptyStart->toolTip()));
     QVERIFY(grid.startOffReason().contains(QStringLiteral("no NVIDIA GPU")));
 }
 

@@ -175,7 +175,7 @@ private slots:
         QCOMPARE(runList->currentIndex().data(ResultsModel::RunIdRole).toString(), step3);
         auto *counters = window.findChild<AccessCheckView *>("accessCheckView");
         // The run named by the code the charts and tables use (not its internal id).
-        QVERIFY2(counters->headline().startsWith(QStringLiteral("Run 3: worklog-3")),
+        QVERIFY2(counters->headline().startsWith(QStringLiteral("Run 3: Coalesced cooperative loads, BM=64")),
                  qPrintable(counters->headline()));
         // Choosing in the Counters workspace's list selects in the Ladder's table too.
         const QModelIndex other = runList->model()->index(2, 0);

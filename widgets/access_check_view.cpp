@@ -4,6 +4,7 @@
 #include <QTextDocument>
 
 #include "access_model.h"
+#include "jargon_text.h"
 #include "load_scheme.h"
 #include "mapping_model.h"
 #include "plot_export.h"
@@ -56,6 +57,10 @@ AccessCheckView::AccessCheckView(QWidget *parent) : QWidget(parent)
     m_label->setWordWrap(true);
     m_label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Its rows count in sectors and wavefronts: what those are, as the glossary says it.
+    m_label->setToolTip(QStringLiteral("<p><b>%1</b> %2</p><p><b>%3</b> %4</p>")
+                            .arg(tr("Sectors:"), jargon::sector().toHtmlEscaped(), tr("Wavefronts:"),
+                                 jargon::wavefront().toHtmlEscaped()));
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_label);
     layout->addStretch(1);
@@ -205,25 +210,26 @@ AccessCheckView::Row judged(const Quantity &q, Judgement &j)
 // size (`tiled`) they would be.
 QString headlineOf(const RunRecord &run, bool exact, const KernelShape &kernel, const ProblemSize &tiled)
 {
-    QString headline = AccessCheckView::tr("Run %1: %2 %3 at %4 on %5, %6 build")
-                           .arg(shortRunLabel(run), run.presetKey.isEmpty() ? run.stageKey() : run.presetKey,
-                                formatRunParams(run), run.sizeText(), run.gpuName,
-                                run.scalarSharedReads ? AccessCheckView::tr("scalar-shared")
-                                                      : AccessCheckView::tr("release"));
+    // The stage as the tables name it ("Coalesced cooperative loads"), not its preset's key
+    // ("worklog-3", "cublas_fp32"), which no other view shows.
+    QStringList what{runStageTitleText(run)};
+    if (const QString params = formatRunParams(run); !params.isEmpty())
+        what << params;
+    QString headline =
+        AccessCheckView::tr("Run %1: %2 at %3 on %4, %5 build")
+            .arg(shortRunLabel(run), what.join(QStringLiteral(", ")), run.sizeText(), run.gpuName,
+                 run.scalarSharedReads ? AccessCheckView::tr("scalar-shared")
+                                       : AccessCheckView::tr("release"));
     if (!exact)
         // Once for the table, with what would make the comparison possible.
         headline += AccessCheckView::tr(
-                        ". The ratios are not compared: %1 x %2 x %3 is not a multiple of the %4 x %5 block "
+                        ". The ratios are not compared: %1 is not a multiple of the %2 x %3 block "
                         "tile, so the counters include edge blocks whose bounds-checked lanes the model's "
-                        "interior block does not have. Run at %6 x %7 x %8 (the tiles divide it) to compare.")
-                        .arg(run.m)
-                        .arg(run.n)
-                        .arg(run.k)
+                        "interior block does not have. Run at %4 (the tiles divide it) to compare.")
+                        .arg(run.sizeText())
                         .arg(kernel.bm)
                         .arg(kernel.bn)
-                        .arg(tiled.m)
-                        .arg(tiled.n)
-                        .arg(tiled.k);
+                        .arg(squareOrFullSizeText(tiled));
     return headline;
 }
 

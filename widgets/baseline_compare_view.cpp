@@ -1,6 +1,7 @@
 #include "baseline_compare_view.h"
 
 #include "empty_state.h"
+#include "run_record.h"
 
 #include <QCoreApplication>
 #include <QLabel>
@@ -51,11 +52,6 @@ QString costLines(const CostRanking &costs)
 bool sameShape(const protocol::ProfileEvent &a, const protocol::ProfileEvent &b)
 {
     return a.size == b.size && (a.gpu.name.isEmpty() || b.gpu.name.isEmpty() || a.gpu.name == b.gpu.name);
-}
-
-QString sizeText(const ProblemSize &s)
-{
-    return QStringLiteral("%1x%2x%3").arg(s.m).arg(s.n).arg(s.k);
 }
 
 } // namespace
@@ -174,14 +170,14 @@ void BaselineCompareView::refresh()
             !m_noBaselineText.isEmpty()
                 ? m_noBaselineText
                 : tr("No %1 profile at %2 on %3 yet: profile %1 at this size to compare.")
-                      .arg(m_baselineName, sizeText(m_profile->size),
+                      .arg(m_baselineName, squareOrFullSizeText(m_profile->size),
                            m_profile->gpu.name.isEmpty() ? tr("this GPU") : m_profile->gpu.name));
     } else if (!sameShape(*m_profile, *m_baseline)) {
         m_headline->setText(
             tr("The %1 profile is of %2 on %3, this one of %4 on %5: only the same size on the same "
                "GPU compares. Profile %1 at %4.")
-                .arg(m_baselineName, sizeText(m_baseline->size), m_baseline->gpu.name,
-                     sizeText(m_profile->size), m_profile->gpu.name));
+                .arg(m_baselineName, squareOrFullSizeText(m_baseline->size), m_baseline->gpu.name,
+                     squareOrFullSizeText(m_profile->size), m_profile->gpu.name));
     } else {
         const QString name =
             m_name.isEmpty() ? (m_profile->stage.isEmpty() ? tr("this kernel") : m_profile->stage) : m_name;

@@ -76,7 +76,7 @@ QString runTooltip(const RunRecord &run)
     if (!params.isEmpty())
         lines << params;
     if (run.m > 0)
-        lines << QStringLiteral("M x N x K = %1").arg(formatRunSize(run));
+        lines << QStringLiteral("Problem size, M x N x K: %1").arg(formatRunSize(run));
     if (run.status == RunStatus::Ok) {
         if (run.origin == QLatin1String("worklog"))
             lines << QStringLiteral("%1, published in the worklog (one number: no spread, no repetitions)")

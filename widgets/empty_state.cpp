@@ -10,7 +10,8 @@
 
 namespace gemmscope {
 
-EmptyState::EmptyState(QWidget *parent) : QWidget(parent), m_text(new QLabel), m_button(new QPushButton)
+EmptyState::EmptyState(QWidget *parent)
+    : QWidget(parent), m_text(new QLabel), m_button(new QPushButton), m_buttonRow(new QHBoxLayout)
 {
     setObjectName(QStringLiteral("emptyState"));
     m_text->setObjectName(QStringLiteral("emptyStateText"));
@@ -25,15 +26,14 @@ EmptyState::EmptyState(QWidget *parent) : QWidget(parent), m_text(new QLabel), m
     m_button->hide();
     connect(m_button, &QPushButton::clicked, this, &EmptyState::offerTaken);
 
-    auto *buttonRow = new QHBoxLayout;
-    buttonRow->setContentsMargins(0, 0, 0, 0);
-    buttonRow->addWidget(m_button);
-    buttonRow->addStretch(1); // the button as wide as its words, under the sentence's start
+    m_buttonRow->setContentsMargins(0, 0, 0, 0);
+    m_buttonRow->addWidget(m_button);
+    m_buttonRow->addStretch(1); // the buttons as wide as their words, under the sentence's start
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(10);
     layout->addWidget(m_text);
-    layout->addLayout(buttonRow);
+    layout->addLayout(m_buttonRow);
     layout->addStretch(1); // top-aligned: the eye finds it where a filled pane's headline is
 }
 
@@ -81,6 +81,14 @@ void EmptyState::setOffer(const QString &buttonText, const QString &toolTip)
     m_button->setText(buttonText);
     m_button->setToolTip(toolTip);
     m_button->setVisible(!buttonText.isEmpty());
+}
+
+QPushButton *EmptyState::addAction(const QString &buttonText, const QString &toolTip)
+{
+    auto *button = new QPushButton(buttonText);
+    button->setToolTip(toolTip);
+    m_buttonRow->insertWidget(m_buttonRow->count() - 1, button); // before the stretch
+    return button;
 }
 
 QString EmptyState::offer() const

@@ -3,6 +3,7 @@
 #include "code_heat_edit.h"
 #include "profile_digest.h"
 #include "profile_hotspot_table.h"
+#include "run_record.h"
 #include "stall_breakdown_bar.h"
 #include "stall_reasons.h"
 
@@ -724,12 +725,10 @@ void MachineCodeView::applyHeat()
     m_editor->setLineHeat(lineHeat);
     if (m_profile) {
         const protocol::ProfileEvent &p = m_profile->event;
-        QString text = QStringLiteral("Profile of %1 at %2x%3x%4 on %5.")
-                           .arg(p.stage.isEmpty() ? QStringLiteral("this configuration") : p.stage)
-                           .arg(p.size.m)
-                           .arg(p.size.n)
-                           .arg(p.size.k)
-                           .arg(p.gpu.name.isEmpty() ? QStringLiteral("an unnamed GPU") : p.gpu.name);
+        QString text = QStringLiteral("Profile of %1 at %2 on %3.")
+                           .arg(p.stage.isEmpty() ? QStringLiteral("this configuration") : p.stage,
+                                squareOrFullSizeText(p.size),
+                                p.gpu.name.isEmpty() ? QStringLiteral("an unnamed GPU") : p.gpu.name);
         if (shown && shown->level == CodeLevel::Ptx)
             text += QStringLiteral(" Its heat is shown on the SASS (PTX has no offsets to match).");
         if (p.samplingBufferFull)

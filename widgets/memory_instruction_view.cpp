@@ -3,6 +3,7 @@
 #include "empty_state.h"
 #include "profile_digest.h"
 #include "profile_tables.h"
+#include "run_record.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -116,13 +117,10 @@ void MemoryInstructionView::setProfileDigest(std::shared_ptr<const ProfileDigest
                 ? tr("The profile of %1 holds no global or shared memory instruction metrics.").arg(p.stage)
                 : tr("No per-instruction memory metrics: %1").arg(p.instructionsError);
     } else {
-        text = tr("%1 memory instructions of %2 at %3x%4x%5 on %6: %7 at their ideal, %8 above it.")
+        text = tr("%1 memory instructions of %2 at %3 on %4: %5 at their ideal, %6 above it.")
                    .arg(rows.size())
-                   .arg(p.stage)
-                   .arg(p.size.m)
-                   .arg(p.size.n)
-                   .arg(p.size.k)
-                   .arg(p.gpu.name.isEmpty() ? tr("an unnamed GPU") : p.gpu.name)
+                   .arg(p.stage, squareOrFullSizeText(p.size),
+                        p.gpu.name.isEmpty() ? tr("an unnamed GPU") : p.gpu.name)
                    .arg(judged - excess)
                    .arg(excess);
         if (model && !model->whyNone.isEmpty())

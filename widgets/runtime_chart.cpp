@@ -138,15 +138,17 @@ void RuntimeChart::updateGroupCombo()
     m_groupCombo->addItem(groups.size() > 1 ? tr("All runs (%1 GPU/size groups)").arg(groups.size())
                                             : tr("All runs"),
                           QString());
-    qsizetype longest = 0;
+    // As wide as its widest entry asks (up to 40 characters), not stretched: "All runs" took 730 px
+    // of a 1920 window. Counted in the 'x's the combo measures its contents in: a GPU's name in
+    // capitals ("NVIDIA GeForce RTX 4090 Laptop GPU, 6144³") is wider than its count of 'x's.
+    const QFontMetrics metrics = m_groupCombo->fontMetrics();
+    int widest = metrics.horizontalAdvance(m_groupCombo->itemText(0));
     for (const RunGroup &group : groups) {
         m_groupCombo->addItem(group.label(), group.key());
-        longest = std::max(longest, group.label().size());
+        widest = std::max(widest, metrics.horizontalAdvance(group.label()));
     }
-    // As wide as its longest entry asks (up to 40 characters), not stretched: "All runs" took 730 px
-    // of a 1920 window.
-    m_groupCombo->setMinimumContentsLength(
-        int(std::clamp<qsizetype>(std::max(longest, m_groupCombo->itemText(0).size()), 12, 40)));
+    const int perCharacter = std::max(1, metrics.horizontalAdvance(QLatin1Char('x')));
+    m_groupCombo->setMinimumContentsLength(std::clamp((widest + perCharacter - 1) / perCharacter, 12, 40));
     syncControls();
 }
 

@@ -12,7 +12,7 @@ QString longLabel(const RuntimeSlot &slot)
 {
     const StageInfo *stage = findStage(slot.run.stage.key());
     if (stage && stage->isLibrary && slot.label == shortPresetLabel(slot.run.presetKey))
-        return QString::fromStdString(stage->title); // "cuBLAS SGEMM (FP32)": its code says it again
+        return QString::fromStdString(stage->title); // "cuBLAS FP32 (pedantic SGEMM)": its code says it again
     return stage ? QStringLiteral("%1  %2").arg(slot.label, runStageTitleText(slot.run)) : slot.label;
 }
 

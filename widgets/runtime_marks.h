@@ -24,7 +24,7 @@ inline constexpr int kMaxLabelledBars = 400;
 inline constexpr double kRowHitHalfHeight = 0.45;
 
 // A row's name with its stage's ("5a  Coalesced ..."); a library's own title where its short name
-// says the same ("cuBLAS SGEMM (FP32)").
+// says the same ("cuBLAS FP32 (pedantic SGEMM)").
 QString longLabel(const RuntimeSlot &slot);
 // Every n-th row is named where rows (rowPx high) are lower than a label (labelPx), and never more
 // than kMaxLabelledBars names.

@@ -260,11 +260,8 @@ QList<SpeedupRow> speedupOverNaive(const QList<RunRecord> &runs)
             row.measuredSpeedup = naive->medianMs / step->medianMs;
             row.measuredRunId = step->runId;
         } else {
-            row.note = QStringLiteral("no successful %1 run at %2 x %3 x %4 to compare with")
-                           .arg(zeroKey)
-                           .arg(step->m)
-                           .arg(step->n)
-                           .arg(step->k);
+            row.note =
+                QStringLiteral("no successful %1 run at %2 to compare with").arg(zeroKey, step->sizeText());
             row.measuredRunId = step->runId;
         }
         rows.append(row);
@@ -279,8 +276,7 @@ QString RunGroup::key() const
 
 QString RunGroup::label() const
 {
-    const QString size =
-        m > 0 ? QStringLiteral("%1 x %2 x %3").arg(m).arg(n).arg(k) : QStringLiteral("any size");
+    const QString size = m > 0 ? squareOrFullSizeText(ProblemSize{m, n, k}) : QStringLiteral("any size");
     return QStringLiteral("%1, %2").arg(gpu.isEmpty() ? QStringLiteral("unknown GPU") : gpu, size);
 }
 

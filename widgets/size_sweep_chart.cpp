@@ -6,6 +6,7 @@
 #include "chart_layout.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "run_record.h"
 #include "sweep_print_layout.h"
 
 #include <QLabel>
@@ -20,11 +21,6 @@ namespace gemmscope {
 namespace {
 
 constexpr double kHitRadiusPx = 9;
-
-QString sizeText(const ProblemSize &z)
-{
-    return QStringLiteral("%1x%2x%3").arg(z.m).arg(z.n).arg(z.k);
-}
 
 } // namespace
 
@@ -365,7 +361,8 @@ QString SizeSweepChart::noteText() const
 QString SizeSweepChart::tooltip(int point) const
 {
     const SizeSweepPoint &p = m_summary.points[point];
-    QStringList lines{QStringLiteral("%1 at %2").arg(seriesLabel(m_plan, p.series), sizeText(p.size))};
+    QStringList lines{
+        QStringLiteral("%1 at %2").arg(seriesLabel(m_plan, p.series), squareOrFullSizeText(p.size))};
     if (!p.invalidReason.isEmpty()) {
         lines << tr("Refused by the catalog, never run: %1").arg(p.invalidReason);
         return lines.join(QLatin1Char('\n'));

@@ -5,6 +5,7 @@
 #include "kernel_sources.h"
 #include "profile_digest.h"
 #include "profile_hotspot_table.h"
+#include "run_record.h"
 #include "source_diff.h"
 #include "stall_breakdown_bar.h"
 #include "stall_reasons.h"
@@ -462,12 +463,10 @@ void StageSourceView::applyProfile()
     const StallBreakdown &breakdown = m_profile->breakdown;
     const double unattributed = m_profile->unattributedSamples;
     const QList<LineProfile> &lines = m_profile->lines;
-    QString text = tr("Profile of %1 at %2x%3x%4 on %5")
-                       .arg(p.stage.isEmpty() ? tr("this configuration") : p.stage)
-                       .arg(p.size.m)
-                       .arg(p.size.n)
-                       .arg(p.size.k)
-                       .arg(p.gpu.name.isEmpty() ? tr("an unnamed GPU") : p.gpu.name);
+    QString text =
+        tr("Profile of %1 at %2 on %3")
+            .arg(p.stage.isEmpty() ? tr("this configuration") : p.stage, squareOrFullSizeText(p.size),
+                 p.gpu.name.isEmpty() ? tr("an unnamed GPU") : p.gpu.name);
     if (p.samplingPeriod)
         text += tr(", a sample every 2^%1 cycles").arg(*p.samplingPeriod);
     text += QLatin1Char('.');

@@ -602,12 +602,10 @@ QString SweepView::printTitle() const
 {
     if (!shownSweep())
         return {};
-    return tr("Sweep: %1, %2 × %3 at %4x%5x%6 (%7) — %8")
+    return tr("Sweep: %1, %2 × %3 at %4 (%5) — %6")
         .arg(QString::fromStdString(stageInfo(plan().spec.stage).title),
-             QString::fromStdString(plan().spec.x.param), QString::fromStdString(plan().spec.y.param))
-        .arg(plan().spec.size.m)
-        .arg(plan().spec.size.n)
-        .arg(plan().spec.size.k)
+             QString::fromStdString(plan().spec.x.param), QString::fromStdString(plan().spec.y.param),
+             squareOrFullSizeText(plan().spec.size))
         .arg(m_restText, showRatio() ? tr("% of cuBLAS FP32 on the same GPU") : tr("TFLOP/s"));
 }
 

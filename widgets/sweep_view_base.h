@@ -62,6 +62,9 @@ signals:
     void sweepStateChanged(bool running);
     // The empty state's button: add the H200 sweeps recorded in the default session to this one.
     void recordedSweepsRequested();
+    // The empty state's "Open Sweep File…": the window's File > Open (it tells a sweep file by its
+    // format).
+    void openFileRequested();
 
 protected:
     SweepViewBase(SweepControl *control, const SweepRunPanel::Words &words, QWidget *parent);
@@ -82,7 +85,8 @@ protected:
     // Whether the session holds a sweep of this view's kind (its Shown list is not empty).
     bool sessionHasSweeps() const;
     // The empty state's last paragraph: where a recorded sweep of this kind can be looked at ("sweep"
-    // or "size sweep"); and its button, offered while the session holds none (the default session's).
+    // or "size sweep"); and its buttons: Start (the form's), open a sweep file, and the recorded
+    // sweeps while the session holds none (the default session's).
     QString recordedSweepHint(const QString &what) const;
     void offerRecordedSweeps(EmptyState *empty);
 

@@ -10,11 +10,6 @@ namespace gemmscope {
 
 namespace {
 
-QString sizeText(const ProblemSize &size)
-{
-    return QStringLiteral("%1x%2x%3").arg(size.m).arg(size.n).arg(size.k);
-}
-
 } // namespace
 
 ProfileController::ProfileController(Session *session, QObject *parent) : QObject(parent), m_session(session)
@@ -68,11 +63,12 @@ QStringList ProfileController::profile(const RunConfig &config, const ProfileOpt
     const ProfileKey baseline = baselineKeyOf(key);
     const bool isBaseline = baseline.stage == key.stage;
     // The baseline of this size on this GPU, unless the session has it or it is on its way.
-    const QString baselineWhat = tr("%1 at %2").arg(baseline.stage, sizeText(config.size));
+    const QString baselineWhat = tr("%1 at %2").arg(baseline.stage, squareOrFullSizeText(config.size));
     const bool baselineQueued =
         std::find(m_pending.cbegin(), m_pending.cend(), baselineWhat) != m_pending.cend();
     const QString name = config.presetKey.isEmpty() ? stageKeyText(config.stage) : config.presetKey;
-    ids << submit(profileRequest(config, options), tr("%1 at %2").arg(name, sizeText(config.size)));
+    ids << submit(profileRequest(config, options),
+                  tr("%1 at %2").arg(name, squareOrFullSizeText(config.size)));
     if (!isBaseline && !baseline.stage.isEmpty() && !baselineQueued && !m_session->findProfile(baseline)) {
         RunConfig cublas;
         cublas.stage = stageIdOf(baseline.stage);

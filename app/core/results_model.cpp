@@ -1,5 +1,6 @@
 #include "results_model.h"
 
+#include "jargon_text.h"
 #include "occupancy_limiter.h"
 #include "plain_text.h"
 #include "stage_catalog.h"
@@ -175,14 +176,10 @@ constexpr std::array<const char *, ResultsModel::ColumnCount> kColumnKeys{"code"
                                                                           "time",
                                                                           "status"};
 
-// "4096³" where the three sizes agree (the usual square problem), else "8192×4096×6144".
+// "4096³" where the three sizes agree (the usual square problem), else "8192x4096x6144".
 QString compactSize(const RunRecord &r)
 {
-    if (r.m <= 0)
-        return QString();
-    if (r.m == r.n && r.n == r.k)
-        return QString::number(r.m) + QChar(0x00B3); // not arg(): it reads "%1³" as %13
-    return QStringLiteral("%1×%2×%3").arg(r.m).arg(r.n).arg(r.k);
+    return r.m <= 0 ? QString() : r.sizeText();
 }
 
 // A cell that has nothing to say, told apart from a number at a glance (its tooltip says why).
@@ -391,7 +388,7 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
     case ParametersColumn:
         return plainTextAsHtml(formatRunParams(r));
     case SizeColumn:
-        return r.m > 0 ? tr("M×N×K = %1").arg(r.sizeText()) : QVariant();
+        return r.m > 0 ? tr("Problem size, M x N x K: %1").arg(r.sizeText()) : QVariant();
     case MedianColumn: // where the range's column gives way (1280x800, the Counters run list)
         if (!hasSpread(r))
             return {};
@@ -541,6 +538,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         if (section == PercentOfCublasTf32Column)
             return tr("For the tensor-core (TF32) stages: speed as a percentage of cuBLAS TF32's at the same "
                       "size, origin, GPU and regime.");
+        if (section == MedianColumn || section == SpreadColumn)
+            return jargon::spread();
         if (section == RelErrorColumn)
             return tr("Relative error of C against cuBLAS FP32 in pedantic mode (the norm of the difference "
                       "over the reference's); 0: bitwise identical; TF32 stages about 2.6e-4, as cuBLAS "

@@ -31,7 +31,7 @@ public:
         OccupancyColumn,
         RelErrorColumn, // "0" (verified, identical), "6.9e-04", "—" (not verified)
         ClockColumn,    // the SM clock measured while timing: "1980 MHz", "1605-1980 MHz", "—"
-        SizeColumn,     // "4096³", "8192×4096×6144"
+        SizeColumn,     // "4096³", "8192x4096x6144" (squareOrFullSizeText)
         OriginColumn,
         GpuColumn,
         TimeColumn,

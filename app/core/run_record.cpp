@@ -122,7 +122,7 @@ void applyStoredCompiled(RunRecord &record, const QJsonObject &compiled)
 
 QString RunRecord::sizeText() const
 {
-    return QStringLiteral("%1 x %2 x %3").arg(m).arg(n).arg(k); // as the chart titles and the status bar
+    return squareOrFullSizeText(ProblemSize{m, n, k}); // one spelling of a size wherever one is read
 }
 
 QString runStatusName(RunStatus s)

@@ -110,13 +110,14 @@ struct RunRecord {
     // The kernel as the ladder defines it: release build, launched as the stage launches it (no
     // launch experiment). Comparisons with the worklog's published steps use only these.
     bool isPlainLaunch() const { return !scalarSharedReads && maxBlocksPerSm <= 0 && smemCarveout < 0; }
-    QString sizeText() const; // "8192 x 4096 x 6144"
+    QString sizeText() const; // squareOrFullSizeText: "4096³", "8192x4096x6144"
 };
 
 // A run's stage as the tables and the runtime chart name it: the stage's title, and what its
-// worklog step changes where the title alone would misname the step ("Double buffering: larger
-// tiles" for step 5a, which the preset list calls "larger tiles"). Only for the preset's own
-// parameters: a run with other ones is the stage, not the step.
+// preset changes where the title alone would misname it or would read as another preset of its
+// stage ("Double buffering: 128x128 tiles" for step 5a beside 5b's 192x192; "...: tuned" for
+// +tuned beside +pipe). Only for the preset's own parameters: a run with other ones is
+// the stage, not the step.
 inline QString runStageTitleText(const RunRecord &run)
 {
     const QString title = stageTitleText(run.stage);
@@ -130,7 +131,9 @@ inline QString runStageTitleText(const RunRecord &run)
 }
 
 QString runStatusName(RunStatus s); // "queued", "running", "ok", "failed"
-// A problem size in a title or a sentence: "4096³" where the three agree, else "8192x4096x6144".
+// A problem size wherever a user reads one (titles, sentences, tooltips, table cells, legends):
+// "4096³" where the three agree, else "8192x4096x6144", as the size fields take it. One spelling:
+// "4096 x 4096 x 4096" in one view beside "4096³" in the next read as two sizes.
 QString squareOrFullSizeText(const ProblemSize &size);
 // The run's parameters as the catalog and the models take them.
 ParamValues paramValuesOf(const RunRecord &run);

@@ -143,12 +143,9 @@ void LiveSizeSweepSummary::countGpu(const QString &label, int delta)
 
 QString sizeSweepWaveNote(const SweepPlan &plan, const SizeSweepPoint &p)
 {
-    return QStringLiteral("%1 at %2x%3x%4: %5")
-        .arg(seriesLabel(plan, p.series))
-        .arg(p.size.m)
-        .arg(p.size.n)
-        .arg(p.size.k)
-        .arg(QString::fromStdString(p.waves->sentence()));
+    return QStringLiteral("%1 at %2: %3")
+        .arg(seriesLabel(plan, p.series), squareOrFullSizeText(p.size),
+             QString::fromStdString(p.waves->sentence()));
 }
 
 QStringList sizeSweepWaveNotes(const SweepPlan &plan, const SizeSweepSummary &summary)

@@ -71,7 +71,7 @@ QStringList launchLines(const StageInfo &stage, QStringList *notes)
     } else {
         lines << QStringLiteral("grid      %1, %2").arg(g.gridX).arg(g.gridY);
         *notes << QStringLiteral(
-            "The grid is written for M = N = K = 4096 only: its launch is not a simple "
+            "The grid is written for 4096³ only: its launch is not a simple "
             "ceil_div of N and M; write it as an expression of M, N and the parameters.");
     }
     lines << QStringLiteral("shared    %1").arg(g.staticSmemBytes);

@@ -19,6 +19,7 @@
 #include <QLocale>
 #include <QMap>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -56,13 +57,23 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
     editorLayout->setSpacing(0);
     m_empty->setObjectName(QStringLiteral("editorEmptyState"));
     m_empty->setText(
-        tr("No kernel is open. Copy a stage's kernel to change it (Kernel > New from Stage…), start "
-           "from a blank kernel (New Blank Kernel) or open a .cuh file (Open Kernel…). Nothing "
-           "compiles or runs until you press Compile (Ctrl+B) or Run (Ctrl+R)."));
+        tr("No kernel is open. Here you write a GEMM kernel of your own in CUDA, compile it and run it "
+           "beside the ladder's stages: copy a stage's kernel to change it, start from a blank kernel "
+           "or open a .cuh file. Nothing compiles or runs until you press Compile (Ctrl+B) or Run "
+           "(Ctrl+R)."));
     m_empty->setOffer(tr("New from Stage…"),
                       tr("A copy of a stage's kernel, with a parameter block written from its "
                          "parameters"));
     connect(m_empty, &EmptyState::offerTaken, this, [this] { askForStage(); });
+    QPushButton *blank = m_empty->addAction(tr("New Blank Kernel"),
+                                            tr("A minimal correct kernel with the project's conventions "
+                                               "explained in its comments"));
+    blank->setObjectName(QStringLiteral("editorEmptyNewBlank"));
+    connect(blank, &QPushButton::clicked, this, [this] { newBlankKernel(); });
+    QPushButton *open =
+        m_empty->addAction(tr("Open Kernel…"), tr("Open a .cuh or .cu file of at most 1 MiB"));
+    open->setObjectName(QStringLiteral("editorEmptyOpen"));
+    connect(open, &QPushButton::clicked, this, [this] { askForFile(); });
     m_tabsOrEmpty->addWidget(m_empty);
     m_tabsOrEmpty->addWidget(m_tabs);
     editorLayout->addWidget(m_tabsOrEmpty, 1);

@@ -1,5 +1,6 @@
 #include "glossary.h"
 
+#include "jargon_text.h"
 #include "stall_reasons.h"
 
 #include <QCoreApplication>
@@ -30,16 +31,8 @@ QList<GlossaryEntry> entries()
              "the caches served bytes the model counted as DRAM traffic: the caches helped. At its measured "
              "AI (the diamond) no run can be above its roof."),
          glossaryTr("Ladder: roofline, \"Traffic model\"")},
-        {glossaryTr("Ridge"),
-         glossaryTr(
-             "The intensity where a memory roof meets the compute roof: below it a kernel is limited by "
-             "bandwidth, above it by arithmetic."),
-         glossaryTr("Ladder: roofline")},
-        {glossaryTr("Median, p20–p80"),
-         glossaryTr(
-             "The middle of the timed samples, and the 20th and 80th percentiles around it (the whisker). A "
-             "narrow whisker means the launches took nearly the same time."),
-         glossaryTr("Ladder: runtime chart, results table")},
+        {glossaryTr("Ridge"), jargon::ridge(), glossaryTr("Ladder: roofline")},
+        {glossaryTr("Median, p20–p80"), jargon::spread(), glossaryTr("Ladder: runtime chart, results table")},
         {glossaryTr("% of cuBLAS"),
          glossaryTr("cuBLAS's time over the run's time on the same GPU at the same size: 90 % means 90 % of "
                     "cuBLAS's speed. Compared only within one regime (burst or sustained)."),
@@ -57,15 +50,9 @@ QList<GlossaryEntry> entries()
              "the guide's, +vec4, +warp, +pipe, +tuned, +async the FP32 stages beyond the worklog, +mma, "
              "+wgmma, +tma the tensor-core stages, cuBLAS and TF32 the two cuBLAS baselines."),
          glossaryTr("Ladder: charts and table")},
-        {glossaryTr("Sector, sectors per request"),
-         glossaryTr("Global memory moves in 32-byte sectors. A warp's load is one request; a fully coalesced "
-                    "4-byte load by 32 threads needs 4 sectors, a scattered one up to 32."),
+        {glossaryTr("Sector, sectors per request"), jargon::sector(),
          glossaryTr("Kernel: Coalescing; Counters")},
-        {glossaryTr("Bank, wavefront, bank conflict"),
-         glossaryTr(
-             "Shared memory has 32 banks, 4 bytes wide. A warp's access takes as many wavefronts (passes) "
-             "as the most distinct addresses any one bank must serve; more than the ideal number is a bank "
-             "conflict, and the access takes that many times longer."),
+        {glossaryTr("Bank, wavefront, bank conflict"), jargon::wavefront(),
          glossaryTr("Kernel: Banks; Counters")},
         {glossaryTr("Swizzle"),
          glossaryTr(
@@ -78,10 +65,7 @@ QList<GlossaryEntry> entries()
              "that ptxas makes of it, stored in a CUBIN. The SASS tab shows SASS where nvdisasm is "
              "installed, else the PTX (the compiler may still merge or reorder its instructions)."),
          glossaryTr("Kernel: SASS / PTX tab")},
-        {glossaryTr("FFMA, LDG, STG, LDS, STS, BAR"),
-         glossaryTr(
-             "SASS instruction classes: fused multiply-add, global load and store, shared-memory load and "
-             "store, barrier (__syncthreads). A suffix gives the width: LDS.128 loads 16 bytes per thread."),
+        {glossaryTr("FFMA, LDG, STG, LDS, STS, BAR"), jargon::ffma(),
          glossaryTr("Kernel: SASS tab; Counters")},
         {glossaryTr("HMMA, HGMMA, mma.sync, wgmma"),
          glossaryTr(

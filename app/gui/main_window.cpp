@@ -185,11 +185,14 @@ void MainWindow::buildActions()
         m_views.sweeps.sizes->setRunningOff(whyOff);
         m_profilePresenter->setProfilingOff(whyOff);
     });
-    // The empty Sweep pages' "add the recorded sweeps" buttons (the profile panes show the embedded
-    // example beside the session themselves: ProfilePresenter).
+    // The empty Sweep pages' "add the recorded sweeps" and "open a sweep file" buttons (the profile panes
+    // show the embedded example beside the session themselves: ProfilePresenter).
     for (SweepViewBase *sweepView : {static_cast<SweepViewBase *>(m_views.sweeps.grid),
-                                     static_cast<SweepViewBase *>(m_views.sweeps.sizes)})
+                                     static_cast<SweepViewBase *>(m_views.sweeps.sizes)}) {
         connect(sweepView, &SweepViewBase::recordedSweepsRequested, this, &MainWindow::addRecordedSweeps);
+        connect(sweepView, &SweepViewBase::openFileRequested,
+                findChild<QAction *>(QStringLiteral("actionOpen")), &QAction::trigger);
+    }
 
     // Ctrl+M maximises the view clicked last; Reset Layout starts from the first-start shares.
     m_views.workspaces->addActionsTo(this, [this] { return exportTarget(); });
@@ -247,11 +250,9 @@ void MainWindow::followSessionSize()
     // Beside the runner's state, not over it (a status bar message hid "Running is off: ..." for
     // its 10 s, and the greyed Run buttons had no reason on screen). In a
     // later turn: the session that the window opens with is opened before RunActions exists.
-    const QString message = tr("Problem size of the next run set to %1 x %2 x %3, the size this "
+    const QString message = tr("Problem size of the next run set to %1, the size this "
                                "session's runs were measured at.")
-                                .arg(size->m)
-                                .arg(size->n)
-                                .arg(size->k);
+                                .arg(squareOrFullSizeText(*size));
     QTimer::singleShot(0, this, [this, message] {
         if (m_runActions)
             m_runActions->showNote(message);

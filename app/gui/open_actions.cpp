@@ -147,8 +147,7 @@ QString FileOpener::profileAttached(const StoredProfile &profile, const QString 
 {
     // A profile belongs to the runs of the configuration it sampled: say which, or how to see it.
     const protocol::ProfileEvent &p = profile.event;
-    const QString what =
-        tr("the profile of %1 at %2 x %3 x %4").arg(p.stage).arg(p.size.m).arg(p.size.n).arg(p.size.k);
+    const QString what = tr("the profile of %1 at %2").arg(p.stage, squareOrFullSizeText(p.size));
     const ProfileKey key = profileKeyOf(p);
     for (const RunRecord &run : m_session->runs())
         if (profileMatches(key, profileKeyOf(run)))

@@ -1,5 +1,6 @@
 #include "parameter_panel.h"
 
+#include "jargon_text.h"
 #include "limit_spin_box.h"
 #include "parameter_panel_widgets.h"
 #include "plain_text.h"
@@ -77,7 +78,7 @@ using panel::noteLabel;
 
 QList<QPair<QString, ProblemSize>> ParameterPanel::sizePresets()
 {
-    return {{tr("Worklog 8192 x 4096 x 6144"), {8192, 4096, 6144}},
+    return {{tr("Worklog 8192x4096x6144"), {8192, 4096, 6144}},
             {QStringLiteral("1024³"), {1024, 1024, 1024}},
             {QStringLiteral("2048³"), {2048, 2048, 2048}},
             {QStringLiteral("4096³"), {4096, 4096, 4096}}};
@@ -266,6 +267,14 @@ void ParameterPanel::syncControlsFromConfig()
             m_stageCombo->setCurrentIndex(i);
     const StageInfo &info = stageInfo(m_config.stage);
     m_stageSummary->setText(QString::fromStdString(info.summary));
+    // The summary's jargon ("the FFMAs on this one") said in its tooltip, as the glossary says it.
+    const QString jargonWords = jargon::explainedWords(m_stageSummary->text());
+    // Rich text, which wraps; "<p>" per word (plain text showed one line as wide as the screen).
+    m_stageSummary->setToolTip(jargonWords.isEmpty()
+                                   ? QString()
+                                   : QStringLiteral("<p>%1</p>")
+                                         .arg(jargonWords.toHtmlEscaped().replace(
+                                             QStringLiteral("\n\n"), QStringLiteral("</p><p>"))));
     m_stageCombo->setToolTip(m_stageCombo->currentText()); // the whole entry, where its face is cut
     for (ParamRow &row : m_paramRows) {
         const auto it = m_config.params.find(row.name.toStdString());

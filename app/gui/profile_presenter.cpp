@@ -11,6 +11,7 @@
 #include "profile_analysis.h"
 #include "profile_controller.h"
 #include "profile_digest.h"
+#include "run_record.h"
 #include "run_selection.h"
 #include "session.h"
 #include "stage_source_view.h"
@@ -48,11 +49,6 @@ QString profiledStages(const QList<StoredProfile> &profiles)
             names << name;
     }
     return names.join(QStringLiteral(", "));
-}
-
-QString sizeText(const ProblemSize &s)
-{
-    return QStringLiteral("%1x%2x%3").arg(s.m).arg(s.n).arg(s.k);
 }
 
 } // namespace
@@ -122,9 +118,9 @@ const StoredProfile *ProfilePresenter::exampleFor(const QString &stage, bool any
 QString ProfilePresenter::exampleNote(const StoredProfile &shown, const QString &wantedStage) const
 {
     const protocol::ProfileEvent &e = shown.event;
-    QString note =
-        tr("Embedded example (H200), not your session: %1 at %2, recorded on %3.")
-            .arg(nameOf(e), sizeText(e.size), e.gpu.name.isEmpty() ? tr("an NVIDIA H200") : e.gpu.name);
+    QString note = tr("Embedded example (H200), not your session: %1 at %2, recorded on %3.")
+                       .arg(nameOf(e), squareOrFullSizeText(e.size),
+                            e.gpu.name.isEmpty() ? tr("an NVIDIA H200") : e.gpu.name);
     if (!wantedStage.isEmpty() && wantedStage != e.stage) {
         const StageInfo *wanted = findStage(wantedStage.toStdString());
         note += QLatin1Char(' ') + tr("The example has no profile of \"%1\"; it holds %2.")

@@ -4,6 +4,7 @@
 #include "plain_text.h"
 #include "profile_controller.h"
 #include "run_controller.h"
+#include "run_record.h"
 #include "run_selection.h"
 #include "run_status_bar.h"
 #include "window_action.h"
@@ -27,12 +28,8 @@ RunActions::RunActions(RunController *runs, ParameterPanel *panel, RunSelection 
     // What became of a profile, in the status bar: its figures, or its kind and sentence.
     ProfileController *profiles = m_runs->profiles();
     connect(profiles, &ProfileController::profileFinished, this, [this](const protocol::ProfileEvent &p) {
-        QString sentence = tr("Profiled %1 at %2x%3x%4 on %5")
-                               .arg(p.stage)
-                               .arg(p.size.m)
-                               .arg(p.size.n)
-                               .arg(p.size.k)
-                               .arg(p.gpu.name);
+        QString sentence =
+            tr("Profiled %1 at %2 on %3").arg(p.stage, squareOrFullSizeText(p.size), p.gpu.name);
         if (p.totalSamples)
             sentence += tr(": %1 stall samples").arg(*p.totalSamples, 0, 'f', 0);
         if (p.durationMs)

@@ -1,0 +1,68 @@
+// The sentences that explain the window's jargon ("p20–p80", "wavefront", "sector", "ridge",
+// "FFMA"): one text for the glossary (Help > Glossary) and for the tooltip where the word is read,
+// so that the two never say different things.
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+#include <QStringList>
+#include <utility>
+
+namespace gemmscope::jargon {
+
+inline QString tr(const char *text)
+{
+    return QCoreApplication::translate("Glossary", text);
+}
+
+inline QString spread()
+{
+    return tr("The median is the middle of the timed samples; p20–p80 are the 20th and 80th percentiles "
+              "around it (the runtime chart's whisker). A narrow whisker means the launches took nearly "
+              "the same time.");
+}
+
+inline QString sector()
+{
+    return tr("Global memory moves in 32-byte sectors. A warp's load is one request; a fully coalesced "
+              "4-byte load by 32 threads needs 4 sectors, a scattered one up to 32.");
+}
+
+inline QString wavefront()
+{
+    return tr("Shared memory has 32 banks, 4 bytes wide. A warp's access takes as many wavefronts (passes) "
+              "as the most distinct addresses any one bank must serve; more than the ideal number is a "
+              "bank conflict, and the access takes that many times longer.");
+}
+
+inline QString ridge()
+{
+    return tr("The intensity where a memory roof meets the compute roof: below it a kernel is limited by "
+              "bandwidth, above it by arithmetic.");
+}
+
+inline QString ffma()
+{
+    return tr("SASS instruction classes: FFMA fused multiply-add (one per multiply-add of FP32 math, "
+              "which the FP32 roof counts), LDG and STG global load and store, LDS and STS shared-memory "
+              "load and store, BAR barrier (__syncthreads). A suffix gives the width: LDS.128 loads 16 "
+              "bytes per thread.");
+}
+
+// The tooltip for a text that may use the words above (a stage's summary): what each one it uses
+// means, one paragraph each (plain text); empty when it uses none.
+inline QString explainedWords(const QString &text)
+{
+    const std::pair<QString, QString (*)()> words[] = {{QStringLiteral("p20–p80"), spread},
+                                                       {QStringLiteral("sector"), sector},
+                                                       {QStringLiteral("wavefront"), wavefront},
+                                                       {QStringLiteral("ridge"), ridge},
+                                                       {QStringLiteral("FFMA"), ffma}};
+    QStringList meanings;
+    for (const auto &[word, meaning] : words)
+        if (text.contains(word, Qt::CaseInsensitive))
+            meanings << QStringLiteral("%1: %2").arg(word, meaning());
+    return meanings.join(QStringLiteral("\n\n"));
+}
+
+} // namespace gemmscope::jargon
