@@ -197,7 +197,7 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const TilePanelGeometry g = view.panelGeometry(0);
-        QVERIFY2(g.c.right() < view.width() - 200, "the tiles fill the width: nothing to test");
+        QVERIFY2(g.c.right() - g.a.left() < view.width() - 200, "the tiles fill the width: nothing to test");
         auto *side = view.findChild<QCheckBox *>(QStringLiteral("sideBySideButton"));
         QVERIFY(side && side->isVisible());
         const QRect button = side->geometry();
@@ -218,6 +218,41 @@ private slots:
         side->click();
         QCOMPARE(view.panelCount(), 2);
         QVERIFY(side->geometry().top() > view.panelGeometry(1).c.bottom());
+    }
+
+    // A pane wider than the square map needs (the Kernel workspace at 1920x1080): the tiles stand
+    // in its middle, not at its left with the right half blank, and the key starts under them.
+    void tilesAreCentredInAWidePane()
+    {
+        TileMapView view;
+        view.resize(1500, 640);
+        view.setShape(shapeOf(StageId::Coalesced, tiles64));
+        for (const bool side : {false, true}) {
+            view.setSideBySide(side);
+            for (int panel = 0; panel < view.panelCount(); ++panel) {
+                const TilePanelGeometry g = view.panelGeometry(panel);
+                const double before = g.a.left() - g.bounds.left();
+                const double after = g.bounds.right() - g.c.right();
+                QVERIFY2(after > 100 || side, "the tiles fill the width: nothing to test");
+                QVERIFY2(std::abs(before - after) < 40,
+                         qPrintable(QStringLiteral("panel %1 of %2: %3 px left of the tiles, %4 px right")
+                                        .arg(panel)
+                                        .arg(view.panelCount())
+                                        .arg(before)
+                                        .arg(after)));
+            }
+        }
+        view.setSideBySide(false);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const TilePanelGeometry g = view.panelGeometry(0);
+        const QImage img = rendered(view);
+        const int keyY =
+            view.findChild<QCheckBox *>(QStringLiteral("sideBySideButton"))->geometry().center().y();
+        bool swatchLeftOfTiles = false;
+        for (int x = 0; x < int(g.a.left()) - 20 && !swatchLeftOfTiles; ++x)
+            swatchLeftOfTiles = pixelAt(img, QPointF(x, keyY)) == warpColor(0);
+        QVERIFY(!swatchLeftOfTiles);
     }
 
     void smallViewSamplesWithANote()

@@ -50,11 +50,19 @@ TilePanelGeometry layoutTilePanel(const KernelShape &shape, const QRectF &area)
     if (g.cell >= 4)
         g.cell = std::floor(g.cell);
     const double gap = std::max(kMinGapPx, kGapCells * g.cell);
-    const double left = body.left(), top = body.top();
+    // Centred across the width where the height sets the cell size: a square map at the left of a
+    // wide pane (the Kernel workspace at 1920x1080) left a blank half on its right.
+    const double slack = body.width() - (shape.bk + shape.bn) * g.cell - gap;
+    const double left = body.left() + std::max(0.0, slack / 2), top = body.top();
     g.a = QRectF(left, top + shape.bk * g.cell + gap, shape.bk * g.cell, shape.bm * g.cell);
     g.b = QRectF(left + shape.bk * g.cell + gap, top, shape.bn * g.cell, shape.bk * g.cell);
     g.c = QRectF(g.b.left(), g.a.top(), shape.bn * g.cell, shape.bm * g.cell);
     return g;
+}
+
+double tilePanelTextLeft(const TilePanelGeometry &g, double width)
+{
+    return std::max(g.title.left(), std::min(g.a.left() - kTagPx, g.title.right() - width));
 }
 
 } // namespace gemmscope

@@ -21,8 +21,12 @@ struct TilePanelGeometry {
     std::optional<std::pair<Operand, TileCell>> hit(const KernelShape &shape, QPointF point) const;
 };
 
-// The panel for `shape` inside `area`, cells square and as large as fit.
+// The panel for `shape` inside `area`, cells square and as large as fit, the tiles centred
+// across the width they do not fill.
 TilePanelGeometry layoutTilePanel(const KernelShape &shape, const QRectF &area);
+// Where a line of text `width` wide about the panel (its title, its note) starts: at the tiles'
+// names, or further left where it would pass the panel's right margin.
+double tilePanelTextLeft(const TilePanelGeometry &g, double width);
 
 // Under a panel's tiles: its margin and its note's row (the panel's bottom).
 inline constexpr double kTilePanelBottomPx = 8 + 22;

@@ -70,7 +70,13 @@ double TileMapView::keyEnd(const QRectF &key) const
 QRectF TileMapView::keyRect(const QRectF &area) const
 {
     const QRectF panels = panelsArea(area);
-    return QRectF(area.left() + 8, panels.bottom() + 2, area.width() - 16, tile_map::kKeyHeight - 4);
+    const QRectF whole(area.left() + 8, panels.bottom() + 2, area.width() - 16, tile_map::kKeyHeight - 4);
+    // Under the (centred) tiles where its swatches keep their width there, else the whole row.
+    const double tilesLeft = geometryIn(0, panels, false).a.left() - 16;
+    if (tilesLeft <= whole.left())
+        return whole;
+    const QRectF under(tilesLeft, whole.top(), whole.right() - tilesLeft, whole.height());
+    return swatchWidth(under) >= swatchWidth(whole) ? under : whole;
 }
 
 int TileMapView::keyWarpCount() const

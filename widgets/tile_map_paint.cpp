@@ -101,7 +101,9 @@ void TileMapView::paintPanelTitle(QPainter &p, int panel, const KernelShape &s,
                  .arg(s.threads())
                  .arg(QString::fromStdString(layoutSchemeOf(s).colourUnitName()));
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter, title);
+    const double left = tilePanelTextLeft(g, QFontMetricsF(p.font()).horizontalAdvance(title));
+    p.drawText(QRectF(left, g.title.top(), g.title.right() - left, g.title.height()),
+               Qt::AlignLeft | Qt::AlignVCenter, title);
 }
 
 // The A, B and C tiles, each element coloured (tileImage), with the element grid once it shows.
@@ -213,7 +215,8 @@ void TileMapView::paintPanelNote(QPainter &p, const TilePanelGeometry &g) const
                    .arg(g.cell, 0, 'f', 1);
     else if (m_zoom > 1)
         note = tr("zoom %1x: drag to pan, double-click or 0 to fit").arg(m_zoom, 0, 'g', 3);
-    p.drawText(QRectF(g.title.left(), g.bounds.bottom() - 22, g.title.width(), 22),
+    const double left = tilePanelTextLeft(g, QFontMetricsF(small).horizontalAdvance(note));
+    p.drawText(QRectF(left, g.bounds.bottom() - 22, g.title.right() - left, 22),
                Qt::AlignLeft | Qt::AlignVCenter, note);
     p.setFont(font());
 }
