@@ -69,8 +69,9 @@ QStringList runIdsInRowOrder(QTableView *table)
 void clickHeader(QTableView *table, int column)
 {
     QHeaderView *header = table->horizontalHeader();
+    // On its title, in the header's lower row (the row above holds the columns button).
     const QPoint at(header->sectionViewportPosition(column) + header->sectionSize(column) / 2,
-                    header->height() / 2);
+                    header->height() - header->fontMetrics().height() / 2 - 2);
     QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
 }
 
@@ -140,8 +141,9 @@ private slots:
         QVERIFY(button && button->isVisible());
         QCOMPARE(button->text(),
                  hidden == 0 ? QStringLiteral("⋮") : QStringLiteral("%1 hidden ▾").arg(hidden));
-        // The button sits over no column's title: the rows run on under it (its width once stood
-        // blank in every row while columns were hidden), the last title is drawn left of it.
+        // The button sits over no column's title and takes no column's width: it is on the
+        // header's own row above the titles (over the last title it hid its name), a whole line of
+        // titles under it, and the last title is whole in its column.
         QHeaderView *header = table->horizontalHeader();
         int last = -1;
         for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
@@ -149,13 +151,18 @@ private slots:
                 last = header->logicalIndex(visual);
         QFont bold = header->font();
         bold.setBold(true);
+        const int titleLine = QFontMetrics(bold).height();
+        QVERIFY2(button->geometry().bottom() + titleLine < header->height(),
+                 qPrintable(QStringLiteral("button down to y %1 in a header %2 px high, titles %3 px")
+                                .arg(button->geometry().bottom())
+                                .arg(header->height())
+                                .arg(titleLine)));
+        QVERIFY(button->geometry().right() < header->width());
         const int title =
             QFontMetrics(bold).horizontalAdvance(table->model()->headerData(last, Qt::Horizontal).toString());
-        const int titleRoom = button->geometry().left() - header->sectionViewportPosition(last);
-        QVERIFY2(
-            titleRoom >= title,
-            qPrintable(
-                QStringLiteral("%1 px left of the button for a title of %2 px").arg(titleRoom).arg(title)));
+        QVERIFY2(header->sectionSize(last) >= title,
+                 qPrintable(
+                     QStringLiteral("%1 px for a title of %2 px").arg(header->sectionSize(last)).arg(title)));
         // And what is left of the table's width is narrower than any hidden column.
         const int columnsEnd = header->sectionViewportPosition(last) + header->sectionSize(last);
         const int blank = table->viewport()->width() - columnsEnd;

@@ -11,6 +11,8 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
 #include <QPersistentModelIndex>
 #include <QScrollBar>
 #include <QSettings>
@@ -27,26 +29,57 @@ namespace {
 
 using RM = ResultsModel;
 
-// A header whose right end holds the columns button: a title there is drawn left of the button,
-// so the columns (and their rows) may run on under it instead of leaving its width blank in every
-// row of the table.
-class ButtonRoomHeader : public QHeaderView {
+// A header with a row of its own above the column titles: the columns button at its right end
+// and, left of it, the values every row shares. Over a title the button hid the last column's
+// name, and a strip of the header's width for it cut the stage names at 1280x800; above the
+// titles it costs no column any width and shows with or without a vertical scroll bar.
+class ButtonRowHeader : public QHeaderView {
 public:
-    explicit ButtonRoomHeader(QWidget *parent) : QHeaderView(Qt::Horizontal, parent)
+    explicit ButtonRowHeader(QWidget *parent) : QHeaderView(Qt::Horizontal, parent)
     {
         setSectionsClickable(true); // as the header QTableView makes itself
         setHighlightSections(true);
     }
     QWidget *button = nullptr;
+    QString note; // "All runs: Size 4096³; GPU NVIDIA H200."
+
+    int buttonRowHeight() const { return button ? button->sizeHint().height() : 0; }
+    QSize sizeHint() const override
+    {
+        QSize size = QHeaderView::sizeHint();
+        size.rheight() += buttonRowHeight();
+        return size;
+    }
 
 protected:
     void paintSection(QPainter *painter, const QRect &rect, int logicalIndex) const override
     {
-        QRect room = rect;
-        if (button && button->isVisible())
-            room.setRight(std::min(rect.right(), button->x() - 1));
-        if (room.width() > 0)
-            QHeaderView::paintSection(painter, room, logicalIndex);
+        QHeaderView::paintSection(painter, rect.adjusted(0, buttonRowHeight(), 0, 0), logicalIndex);
+    }
+    void paintEvent(QPaintEvent *event) override
+    {
+        QHeaderView::paintEvent(event);
+        QPainter painter(viewport());
+        const QRect row(0, 0, viewport()->width(), buttonRowHeight());
+        painter.fillRect(row, palette().window());
+        const int right = button ? button->x() - 8 : row.right();
+        painter.setPen(palette().color(QPalette::WindowText));
+        const QRect text(row.left() + 4, row.top(), right - row.left() - 4, row.height());
+        painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
+                         fontMetrics().elidedText(note, Qt::ElideRight, text.width()));
+    }
+    // The button's row sorts nothing and resizes nothing: only the titles under it do.
+    void mousePressEvent(QMouseEvent *event) override
+    {
+        if (event->position().y() < buttonRowHeight())
+            return event->ignore();
+        QHeaderView::mousePressEvent(event);
+    }
+    void mouseDoubleClickEvent(QMouseEvent *event) override
+    {
+        if (event->position().y() < buttonRowHeight())
+            return event->ignore();
+        QHeaderView::mouseDoubleClickEvent(event);
     }
 };
 
@@ -54,7 +87,7 @@ QTableView *makeTable(QAbstractItemModel *model, const char *name)
 {
     auto *table = new QTableView;
     table->setObjectName(QLatin1String(name));
-    table->setHorizontalHeader(new ButtonRoomHeader(table));
+    table->setHorizontalHeader(new ButtonRowHeader(table));
     QHeaderView *header = table->horizontalHeader();
     // The ladder's order (the charts'), without an arrow: no header sorts it. A header's first
     // click sorts by it and shows the arrow, the second reverses, the third returns to the ladder.
@@ -65,7 +98,7 @@ QTableView *makeTable(QAbstractItemModel *model, const char *name)
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);
     header->setSectionResizeMode(QHeaderView::Interactive);
-    // The columns button at the header's right end, never over a column's title (ButtonRoomHeader).
+    // The last column's cells reach the table's right edge (sizeShownColumns), the button is above.
     header->setStretchLastSection(false);
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     table->verticalHeader()->setVisible(false);
@@ -181,7 +214,7 @@ void ResultsTables::setUp(Table &table)
     // One width whatever it counts: the columns are fitted beside it.
     table.columnsButton->setText(tr("%n hidden ▾", nullptr, RM::ColumnCount));
     table.columnsButton->setFixedWidth(table.columnsButton->sizeHint().width());
-    static_cast<ButtonRoomHeader *>(header)->button = table.columnsButton;
+    static_cast<ButtonRowHeader *>(header)->button = table.columnsButton;
     connect(table.columnsButton, &QToolButton::clicked, this, [this, &table] {
         showColumnMenu(table, table.columnsButton->mapToGlobal(QPoint(0, table.columnsButton->height())));
     });
@@ -235,20 +268,6 @@ bool ResultsTables::eventFilter(QObject *watched, QEvent *event)
 int ResultsTables::width(const Table &table, int column) const
 {
     return std::max(table.cellWidth[column], titleWidth(table, column));
-}
-
-int ResultsTables::buttonNeed(const Table &table, const QList<int> &shown) const
-{
-    // The last in the header's (visual) order; a text title is at its column's left, clear of the
-    // button wherever the column is wide enough to be read at all.
-    const QHeaderView *header = table.view->horizontalHeader();
-    int last = -1;
-    for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
-        if (shown.contains(header->logicalIndex(visual)))
-            last = header->logicalIndex(visual);
-    if (last < 0 || isTextColumn(last))
-        return 0;
-    return std::max(0, titleWidth(table, last) + table.columnsButton->width() - width(table, last));
 }
 
 int ResultsTables::titleWidth(const Table &table, int column) const
@@ -324,11 +343,10 @@ void ResultsTables::queueLayout(Table &table)
 void ResultsTables::layoutColumns(Table &table)
 {
     QTableView *view = table.view;
-    // The width the columns may take: the table's, less its frame, a vertical scroll bar where the
-    // rows need one, and the columns button.
+    // The width the columns may take: the table's, less its frame and a vertical scroll bar where
+    // the rows need one (the columns button has a row of its own above the titles).
     const int scrollBar = view->verticalScrollBar()->sizeHint().width();
     const int whole = view->width() - 2 * view->frameWidth() - scrollBar;
-    const int available = whole - table.columnsButton->width();
     const auto shownByChoice = [&table](int column) {
         if (table.choice.contains(column))
             return table.choice.value(column);
@@ -352,17 +370,12 @@ void ResultsTables::layoutColumns(Table &table)
     for (const int column : std::as_const(table.optional))
         if (!table.choice.contains(column) && !(severalRows && table.uniform.contains(column)))
             candidates << column;
-    int room = available - fixed - textNeed;
+    int room = whole - fixed - textNeed;
     for (const int column : std::as_const(candidates)) {
-        // Beside the text at its full width; past the button's left edge where only the last
-        // title must stay clear of it (the rows run on under it).
-        QList<int> more = shown;
-        more << column;
-        const bool fits = width(table, column) <= room ||
-                          fixed + width(table, column) + textNeed + buttonNeed(table, more) <= whole;
-        if (!fits)
+        // Beside the text at its full width.
+        if (width(table, column) > room)
             break;
-        shown = more;
+        shown << column;
         room -= width(table, column);
         fixed += width(table, column);
     }
@@ -386,7 +399,7 @@ void ResultsTables::sizeShownColumns(Table &table, const QList<int> &shown, int 
     // stage's first words, the parameters up to BK), then the first of them grows to whole
     // (the ladder's parameters, which tell its rows apart; the run list's stage name), then the
     // other; where even the starts do not fit, the other shrinks first, both to a floor.
-    const int textRoom = whole - fixed - buttonNeed(table, shown);
+    const int textRoom = whole - fixed;
     const auto full = [&](int column) { return shown.contains(column) ? width(table, column) : 0; };
     const auto start = [&](int column) { return shown.contains(column) ? textMinimum(table, column) : 0; };
     const int first = table.textFirst;
@@ -422,13 +435,10 @@ void ResultsTables::sizeShownColumns(Table &table, const QList<int> &shown, int 
             size = text[column];
         header->resizeSection(column, size);
     }
-    // The last column, a number's, keeps its title left of the button.
     int last = -1;
     for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
         if (!header->isSectionHidden(header->logicalIndex(visual)))
             last = header->logicalIndex(visual);
-    if (last >= 0 && !isTextColumn(last))
-        header->resizeSection(last, width(table, last) + buttonNeed(table, shown));
     // What no hidden column fits in goes to the last column: no strip of empty rows.
     int used = 0;
     for (const int column : std::as_const(shown))
@@ -453,6 +463,9 @@ void ResultsTables::describeHiddenColumns(Table &table)
     // The values every row shares, said once where the columns that would repeat them are hidden.
     const QString common = commonValuesText(view);
     view->horizontalHeader()->setToolTip(common.isEmpty() ? QString() : plainTextAsHtml(common));
+    auto *header = static_cast<ButtonRowHeader *>(view->horizontalHeader());
+    header->note = common; // drawn as plain text, never markup
+    header->viewport()->update();
     // The values come from the session file: never markup.
     table.columnsButton->setToolTip(plainTextAsHtml(
         names.isEmpty() ? tr("Every column is shown. Click (or right-click a header) to choose columns.")
@@ -464,7 +477,7 @@ void ResultsTables::placeColumnsButton(Table &table)
 {
     QHeaderView *header = table.view->horizontalHeader();
     QToolButton *button = table.columnsButton;
-    const QSize size(button->width(), std::max(header->height(), 1));
+    const QSize size(button->width(), std::max(static_cast<ButtonRowHeader *>(header)->buttonRowHeight(), 1));
     button->setGeometry(header->width() - size.width(), 0, size.width(), size.height());
     button->raise();
 }

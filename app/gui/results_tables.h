@@ -7,9 +7,9 @@
 // stage name and the parameters give way (cut at their end, whole in the tooltip); the optional
 // columns are shown where there is room, in a fixed order of priority up to the first that does
 // not fit (a wider window shows more of the same ones), and one whose value is the same on every
-// row is hidden at any width, its value said once in the header's tooltip ("All runs: Size 4096³;
-// GPU NVIDIA H200."). A column is never hidden without the header saying so: a
-// button at the header's right end counts the hidden columns ("3 hidden") and opens the same menu
+// row is hidden at any width, its value said once on the header's own row above the titles ("All
+// runs: Size 4096³; GPU NVIDIA H200."). A column is never hidden without the header saying so: a
+// button at that row's right end counts the hidden columns ("3 hidden") and opens the same menu
 // as a right click on the header, where the user shows or hides any column (remembered).
 #pragma once
 
@@ -60,7 +60,7 @@ public:
 private:
     struct Table {
         QTableView *view = nullptr;
-        QToolButton *columnsButton = nullptr; // at the header's right end: "3 hidden", the menu
+        QToolButton *columnsButton = nullptr; // above the titles' right end: "3 hidden", the menu
         QList<int> essential;                 // always shown unless the user hides them
         QList<int> optional;                  // shown where there is room, in this order
         QHash<int, bool> choice;              // the user's: shown or hidden
@@ -86,9 +86,6 @@ private:
     int textMinimum(const Table &table, int column) const;
     int width(const Table &table, int column) const;      // for its whole cells and title
     int titleWidth(const Table &table, int column) const; // its title alone (with the sort arrow)
-    // The width the last shown column needs beyond its own so that its title stays left of the
-    // columns button (the rows run on under the button; only the header holds it).
-    int buttonNeed(const Table &table, const QList<int> &shown) const;
 
     QAbstractItemModel *m_model;
     Table m_full;
