@@ -1,5 +1,6 @@
 #include "results_tables.h"
 
+#include "columns_header.h"
 #include "plain_text.h"
 #include "results_model.h"
 #include "run_list_delegate.h"
@@ -11,8 +12,6 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QMenu>
-#include <QMouseEvent>
-#include <QPainter>
 #include <QPersistentModelIndex>
 #include <QScrollBar>
 #include <QSettings>
@@ -29,65 +28,11 @@ namespace {
 
 using RM = ResultsModel;
 
-// A header with a row of its own above the column titles: the columns button at its right end
-// and, left of it, the values every row shares. Over a title the button hid the last column's
-// name, and a strip of the header's width for it cut the stage names at 1280x800; above the
-// titles it costs no column any width and shows with or without a vertical scroll bar.
-class ButtonRowHeader : public QHeaderView {
-public:
-    explicit ButtonRowHeader(QWidget *parent) : QHeaderView(Qt::Horizontal, parent)
-    {
-        setSectionsClickable(true); // as the header QTableView makes itself
-        setHighlightSections(true);
-    }
-    QWidget *button = nullptr;
-    QString note; // "All runs: Size 4096³; GPU NVIDIA H200."
-
-    int buttonRowHeight() const { return button ? button->sizeHint().height() : 0; }
-    QSize sizeHint() const override
-    {
-        QSize size = QHeaderView::sizeHint();
-        size.rheight() += buttonRowHeight();
-        return size;
-    }
-
-protected:
-    void paintSection(QPainter *painter, const QRect &rect, int logicalIndex) const override
-    {
-        QHeaderView::paintSection(painter, rect.adjusted(0, buttonRowHeight(), 0, 0), logicalIndex);
-    }
-    void paintEvent(QPaintEvent *event) override
-    {
-        QHeaderView::paintEvent(event);
-        QPainter painter(viewport());
-        const QRect row(0, 0, viewport()->width(), buttonRowHeight());
-        painter.fillRect(row, palette().window());
-        const int right = button ? button->x() - 8 : row.right();
-        painter.setPen(palette().color(QPalette::WindowText));
-        const QRect text(row.left() + 4, row.top(), right - row.left() - 4, row.height());
-        painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
-                         fontMetrics().elidedText(note, Qt::ElideRight, text.width()));
-    }
-    // The button's row sorts nothing and resizes nothing: only the titles under it do.
-    void mousePressEvent(QMouseEvent *event) override
-    {
-        if (event->position().y() < buttonRowHeight())
-            return event->ignore();
-        QHeaderView::mousePressEvent(event);
-    }
-    void mouseDoubleClickEvent(QMouseEvent *event) override
-    {
-        if (event->position().y() < buttonRowHeight())
-            return event->ignore();
-        QHeaderView::mouseDoubleClickEvent(event);
-    }
-};
-
 QTableView *makeTable(QAbstractItemModel *model, const char *name)
 {
     auto *table = new QTableView;
     table->setObjectName(QLatin1String(name));
-    table->setHorizontalHeader(new ButtonRowHeader(table));
+    table->setHorizontalHeader(new ColumnsHeader(table));
     QHeaderView *header = table->horizontalHeader();
     // The ladder's order (the charts'), without an arrow: no header sorts it. A header's first
     // click sorts by it and shows the arrow, the second reverses, the third returns to the ladder.
@@ -214,7 +159,7 @@ void ResultsTables::setUp(Table &table)
     // One width whatever it counts: the columns are fitted beside it.
     table.columnsButton->setText(tr("%n hidden ▾", nullptr, RM::ColumnCount));
     table.columnsButton->setFixedWidth(table.columnsButton->sizeHint().width());
-    static_cast<ButtonRowHeader *>(header)->button = table.columnsButton;
+    static_cast<ColumnsHeader *>(header)->button = table.columnsButton;
     connect(table.columnsButton, &QToolButton::clicked, this, [this, &table] {
         showColumnMenu(table, table.columnsButton->mapToGlobal(QPoint(0, table.columnsButton->height())));
     });
@@ -463,7 +408,7 @@ void ResultsTables::describeHiddenColumns(Table &table)
     // The values every row shares, said once where the columns that would repeat them are hidden.
     const QString common = commonValuesText(view);
     view->horizontalHeader()->setToolTip(common.isEmpty() ? QString() : plainTextAsHtml(common));
-    auto *header = static_cast<ButtonRowHeader *>(view->horizontalHeader());
+    auto *header = static_cast<ColumnsHeader *>(view->horizontalHeader());
     header->note = common; // drawn as plain text, never markup
     header->viewport()->update();
     // The values come from the session file: never markup.
@@ -477,7 +422,7 @@ void ResultsTables::placeColumnsButton(Table &table)
 {
     QHeaderView *header = table.view->horizontalHeader();
     QToolButton *button = table.columnsButton;
-    const QSize size(button->width(), std::max(static_cast<ButtonRowHeader *>(header)->buttonRowHeight(), 1));
+    const QSize size(button->width(), std::max(static_cast<ColumnsHeader *>(header)->buttonRowHeight(), 1));
     button->setGeometry(header->width() - size.width(), 0, size.width(), size.height());
     button->raise();
 }
