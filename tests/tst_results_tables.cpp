@@ -139,8 +139,10 @@ private slots:
         QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
         auto *button = table->horizontalHeader()->findChild<QToolButton *>("columnsButton");
         QVERIFY(button && button->isVisible());
-        QCOMPARE(button->text(),
-                 hidden == 0 ? QStringLiteral("⋮") : QStringLiteral("%1 hidden ▾").arg(hidden));
+        QCOMPARE(button->text(), hidden == 0
+                                     ? QStringLiteral("⋮")
+                                     : (hidden == 1 ? QStringLiteral("1 column hidden ▾")
+                                                    : QStringLiteral("%1 columns hidden ▾").arg(hidden)));
         // The button sits over no column's title and takes no column's width: it is on the
         // header's own row above the titles (over the last title it hid its name), a whole line of
         // titles under it, and the last title is whole in its column.

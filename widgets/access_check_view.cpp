@@ -183,11 +183,13 @@ AccessCheckView::Row judged(const Quantity &q, Judgement &j)
                        ? AccessCheckView::tr(
                              "the binary issued %1 % of the source's 4-byte reads: the compiler merged "
                              "them into wider loads (LDS.64/LDS.128); to compare, tick \"Shared reads as "
-                             "written\" in the parameter panel (Alt+0 shows it) and run again")
+                             "written\" on the parameter panel's Measurement tab (Alt+0 shows the panel) and "
+                             "run again")
                              .arg(*j.readsKept * 100, 0, 'f', 1)
                        : AccessCheckView::tr(
                              "release build: reads may be merged into LDS.128; to compare, tick \"Shared "
-                             "reads as written\" in the parameter panel (Alt+0 shows it) and run again");
+                             "reads as written\" on the parameter panel's Measurement tab (Alt+0 shows the "
+                             "panel) and run again");
     } else if (std::abs(*row.measured - q.model) <= AccessCheckView::kTolerance * q.model) {
         row.verdict = AccessCheckView::Verdict::Agrees;
     } else {

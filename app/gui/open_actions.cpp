@@ -203,16 +203,15 @@ FileOpener::SweepInto FileOpener::askSweepInto(const QString &name)
     for (const QString &queued : std::as_const(m_queue))
         others << QFileInfo(queued).fileName();
     const QString question =
-        others.isEmpty()
-            ? tr("Add the sweep in %1 to this session, or open it as a new session?").arg(name)
-            : tr("Add the sweep in %1, and any sweep in %2 opened with it, to this session, or open "
-                 "them as a new session?")
-                  .arg(name, QLocale().createSeparatedList(others));
+        others.isEmpty() ? tr("Add the sweep in %1 to this session, or open it as a new session?").arg(name)
+                         : tr("Add the sweeps in %1 and %2 to this session, or open them as a new session?")
+                               .arg(name, QLocale().createSeparatedList(others));
     QMessageBox box(QMessageBox::Question, tr("Open a sweep"), question, QMessageBox::NoButton, m_window);
     box.setObjectName(QStringLiteral("sweepIntoQuestion"));
     box.setTextFormat(Qt::PlainText); // a file name is never markup
-    box.setInformativeText(tr("Added, it is saved with this session's runs; as a new session, this "
-                              "session is closed first (unsaved runs are asked about)."));
+    box.setInformativeText(tr("Added to this session, a sweep is saved with its runs. Opened as a "
+                              "new session, this session closes first, and you are asked about any "
+                              "unsaved runs."));
     QPushButton *add = box.addButton(tr("Add to This Session"), QMessageBox::AcceptRole);
     QPushButton *fresh = box.addButton(tr("Open as New Session"), QMessageBox::ActionRole);
     box.addButton(QMessageBox::Cancel);

@@ -157,7 +157,7 @@ void ResultsTables::setUp(Table &table)
     table.columnsButton->setAutoRaise(false);
     table.columnsButton->setFocusPolicy(Qt::NoFocus);
     // One width whatever it counts: the columns are fitted beside it.
-    table.columnsButton->setText(tr("%n hidden ▾", nullptr, RM::ColumnCount));
+    table.columnsButton->setText(columnsHiddenText(RM::ColumnCount));
     table.columnsButton->setFixedWidth(table.columnsButton->sizeHint().width());
     static_cast<ColumnsHeader *>(header)->button = table.columnsButton;
     connect(table.columnsButton, &QToolButton::clicked, this, [this, &table] {
@@ -460,7 +460,14 @@ QString ResultsTables::hiddenColumnsText(const QTableView *view) const
     // names the columns.
     if (count == 0)
         return {};
-    return tr("%n hidden ▾", nullptr, int(count));
+    return columnsHiddenText(int(count));
+}
+
+// "9 columns hidden ▾": what is hidden said, not only how many (a bare "9 hidden" left a reader
+// guessing).
+QString ResultsTables::columnsHiddenText(int count)
+{
+    return count == 1 ? tr("1 column hidden ▾") : tr("%1 columns hidden ▾").arg(count);
 }
 
 void ResultsTables::showColumnMenu(Table &table, const QPoint &globalPos)

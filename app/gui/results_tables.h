@@ -53,6 +53,7 @@ public:
     // them ("3 hidden"; empty when none is hidden).
     QList<int> hiddenColumns(const QTableView *table) const;
     QString hiddenColumnsText(const QTableView *table) const;
+    static QString columnsHiddenText(int count);
     // The values of the hidden columns that are the same on every row, said once ("All runs: Size
     // 4096³; GPU NVIDIA H200."): the header's tooltip. Empty where there are none.
     QString commonValuesText(const QTableView *table) const;
