@@ -133,7 +133,7 @@ private:
     QString m_groupKey;
     bool m_groupChosen = false; // the user (or a caller) picked a group: stop following the latest
     bool m_logChosen = false;   // the user picked the scale: stop choosing it from the data
-    QList<RunGroup> m_groups; // the selector's, from the last updateGroupCombo
+    QList<RunGroup> m_groups;   // the selector's, from the last updateGroupCombo
     RuntimeValue m_valueMode = RuntimeValue::Milliseconds;
     bool m_logScale = false;
     Mode m_mode = Mode::Runtime;
