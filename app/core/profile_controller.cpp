@@ -8,10 +8,6 @@
 
 namespace gemmscope {
 
-namespace {
-
-} // namespace
-
 ProfileController::ProfileController(Session *session, QObject *parent) : QObject(parent), m_session(session)
 {
 }

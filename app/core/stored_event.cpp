@@ -21,20 +21,20 @@ StoredEvent::StoredEvent(const protocol::ErrorEvent &error)
 {
 }
 
-StoredEvent::StoredEvent(const protocol::ResultEvent &result, const QJsonObject &received)
-    : StoredEvent(Kind::Result, keepWhatTheTypedEventChanges(protocol::toJson(result), received))
+// What came is kept as it came, the typed event only saying which kind it is: the typed event,
+// written back, would equal it wherever it is typed (a field it cannot read, or one it would write
+// otherwise, is kept as received), so writing it back only to compare cost most of a large
+// session's read and changed nothing.
+StoredEvent::StoredEvent(const protocol::ResultEvent &, const QJsonObject &received)
+    : StoredEvent(Kind::Result, received)
 {
 }
 
-StoredEvent::StoredEvent(const protocol::ErrorEvent &error, const QJsonObject &received)
-    : StoredEvent(Kind::Error, keepWhatTheTypedEventChanges(protocol::toJson(error), received))
+StoredEvent::StoredEvent(const protocol::ErrorEvent &, const QJsonObject &received)
+    : StoredEvent(Kind::Error, received)
 {
 }
 
-// What came is kept as it came: the typed event, written back, would equal it wherever it is
-// typed (a field it cannot read, or one it would write otherwise, is kept as received), so
-// writing it back only to compare cost most of a large session's read and changed nothing but
-// an integral decimal (5.0) into an integer.
 StoredEvent StoredEvent::fromSession(const QJsonObject &stored, std::optional<protocol::ResultEvent> *decoded)
 {
     if (decoded)
@@ -49,21 +49,6 @@ StoredEvent StoredEvent::fromSession(const QJsonObject &stored, std::optional<pr
         *decoded = std::move(result);
     }
     return StoredEvent(Kind::Result, stored);
-}
-
-// Compared field by field at the top level: a field whose typed writing differs from what came is
-// kept whole, as it came (a newer runner's field inside "timing" keeps "timing" as received); one
-// the typed event writes that did not come is left out.
-QJsonObject StoredEvent::keepWhatTheTypedEventChanges(const QJsonObject &typed, const QJsonObject &received)
-{
-    QJsonObject json = typed;
-    for (auto it = typed.constBegin(); it != typed.constEnd(); ++it)
-        if (!received.contains(it.key()))
-            json.remove(it.key());
-    for (auto it = received.constBegin(); it != received.constEnd(); ++it)
-        if (typed.value(it.key()) != it.value())
-            json.insert(it.key(), it.value());
-    return json;
 }
 
 std::optional<protocol::ResultEvent> StoredEvent::result() const

@@ -26,7 +26,8 @@ public:
     StoredEvent() = default; // none (a run not yet answered)
     explicit StoredEvent(const protocol::ResultEvent &result);
     explicit StoredEvent(const protocol::ErrorEvent &error);
-    // `received` is the event as it came; the typed one is its decoding (protocol::decodeEvent).
+    // `received` is the event as it came, kept as it came; the typed one, its decoding
+    // (protocol::decodeEvent), says which kind it is.
     StoredEvent(const protocol::ResultEvent &result, const QJsonObject &received);
     StoredEvent(const protocol::ErrorEvent &error, const QJsonObject &received);
     // A session's stored event: an error event, else read as a result (a session written before
@@ -43,7 +44,7 @@ public:
     // Replaces the typed result; the fields it changes are written as changed, the rest as received.
     void setResult(const protocol::ResultEvent &result);
 
-    // The event as received (the typed one, written by the codec, with the opaque rest laid over it).
+    // The event as received.
     QJsonObject toJson() const;
 
     // Moves the events' bytes to `spool` in one write (a piece of a session's runs), each keeping
@@ -66,9 +67,6 @@ public:
 private:
     enum class Kind : unsigned char { None, Result, Error };
     StoredEvent(Kind kind, const QJsonObject &json);
-    // The typed event's fields written by the codec, with what of `received` they would not write
-    // the same laid over them: what toJson() gives back.
-    static QJsonObject keepWhatTheTypedEventChanges(const QJsonObject &typed, const QJsonObject &received);
 
     QByteArray cbor() const; // from RAM, or read back from the spool
 

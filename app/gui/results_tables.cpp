@@ -156,7 +156,7 @@ void ResultsTables::setUp(Table &table)
     table.columnsButton->setObjectName(QStringLiteral("columnsButton"));
     table.columnsButton->setAutoRaise(false);
     table.columnsButton->setFocusPolicy(Qt::NoFocus);
-    // One width whatever it counts: the columns are fitted beside it.
+    // One width whatever it counts: the row's sentence of shared values is cut beside it.
     table.columnsButton->setText(columnsHiddenText(RM::ColumnCount));
     table.columnsButton->setFixedWidth(table.columnsButton->sizeHint().width());
     static_cast<ColumnsHeader *>(header)->button = table.columnsButton;

@@ -9,8 +9,8 @@
 // not fit (a wider window shows more of the same ones), and one whose value is the same on every
 // row is hidden at any width, its value said once on the header's own row above the titles ("All
 // runs: Size 4096³; GPU NVIDIA H200."). A column is never hidden without the header saying so: a
-// button at that row's right end counts the hidden columns ("3 hidden") and opens the same menu
-// as a right click on the header, where the user shows or hides any column (remembered).
+// button at that row's right end counts the hidden columns ("3 columns hidden") and opens the same
+// menu as a right click on the header, where the user shows or hides any column (remembered).
 #pragma once
 
 #include <QHash>
@@ -50,7 +50,7 @@ public:
     // The user's choice for `column` of `table`: shown (true), hidden (false) or left to the width.
     void setColumnChoice(QTableView *table, int column, std::optional<bool> shown);
     // The columns `table` hides now, by the user or for want of width, and the header's count of
-    // them ("3 hidden"; empty when none is hidden).
+    // them ("3 columns hidden ▾"; empty when none is hidden).
     QList<int> hiddenColumns(const QTableView *table) const;
     QString hiddenColumnsText(const QTableView *table) const;
     static QString columnsHiddenText(int count);
@@ -61,7 +61,7 @@ public:
 private:
     struct Table {
         QTableView *view = nullptr;
-        QToolButton *columnsButton = nullptr; // above the titles' right end: "3 hidden", the menu
+        QToolButton *columnsButton = nullptr; // above the titles' right end: "3 columns hidden", the menu
         QList<int> essential;                 // always shown unless the user hides them
         QList<int> optional;                  // shown where there is room, in this order
         QHash<int, bool> choice;              // the user's: shown or hidden
