@@ -3,7 +3,9 @@
 # 10,000 and 100,000 runs (scripts/big-session.py, from the recorded H200 ladder) and opens each in
 # the real window, offscreen, as the command line does (gemmscope --measure-open). Printed per
 # round: when the worker's read was done (read_ms), the session shown (shown_ms), the results
-# table's first paint (first_paint_ms), the open done (done_ms), the UI thread's longest stall,
+# table's first paint (first_paint_ms), the open done (done_ms), every view fed (views_ms: a
+# session of 20,000 runs or more reaches the views one view a turn), the UI thread's longest stall
+# until then,
 # each workspace switch (shown and painted, ms) and the peak RSS; then the whole process's wall
 # and CPU time (user + sys, all threads: on a 2-core machine shared with other work the wall times
 # follow its load, the CPU time much less).

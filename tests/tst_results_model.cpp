@@ -201,6 +201,48 @@ private slots:
         QCOMPARE(m_model->rowCount(), 0);
     }
 
+    // The tables hide a column with one value on every row; the model says so from its records
+    // where they agree, and agrees with the text on every row of every column: on the default
+    // session, on its runs of one GPU (a uniform GPU column), with a failed run and an unknown size.
+    void sameOnEveryRowAgreesWithTheText()
+    {
+        initResources();
+        QString error;
+        QVERIFY2(m_session->loadDefault(&error), qPrintable(error));
+        const auto textSaysTheSame = [this](int column) {
+            const QString first = m_model->index(0, column).data().toString();
+            for (int row = 1; row < m_model->rowCount(); ++row)
+                if (m_model->index(row, column).data().toString() != first)
+                    return false;
+            return true;
+        };
+        const auto agreeOnEveryColumn = [&](const char *what) {
+            int uniform = 0;
+            for (int column = 0; column < ResultsModel::ColumnCount; ++column) {
+                QVERIFY2(m_model->sameOnEveryRow(column) == textSaysTheSame(column),
+                         qPrintable(QStringLiteral("%1: column %2").arg(QLatin1String(what)).arg(column)));
+                uniform += textSaysTheSame(column) ? 1 : 0;
+            }
+            QVERIFY2(uniform > 0, what); // some column has one value: the fast answer was asked
+        };
+        agreeOnEveryColumn("the default session");
+        const QString gpu = m_session->runs().constLast().gpuName;
+        for (const RunRecord &r : QList<RunRecord>(m_session->runs()))
+            if (r.gpuName != gpu)
+                m_session->removeRun(r.runId);
+        QVERIFY(m_model->rowCount() > 2);
+        QVERIFY(m_model->sameOnEveryRow(ResultsModel::GpuColumn));
+        agreeOnEveryColumn("one GPU's runs");
+        RunRecord failed = m_session->runs().constFirst();
+        failed.runId = QStringLiteral("failed");
+        failed.status = RunStatus::Failed;
+        failed.errorKind = QStringLiteral("wrong_result");
+        failed.m = failed.n = failed.k = 0;
+        m_session->addOrUpdate(failed);
+        QVERIFY(!m_model->sameOnEveryRow(ResultsModel::StatusColumn));
+        agreeOnEveryColumn("with a failed run");
+    }
+
     void percentOfCublasUsesTheMatchingBaseline_data()
     {
         QTest::addColumn<long long>("size");

@@ -329,7 +329,7 @@ private slots:
         openFullLadder(window, QSize(1440, 900));
         QHash<QString, QString> chartCode;
         for (const RuntimeSlot &slot : window.findChild<RuntimeChart *>()->runtimeSlotList())
-            chartCode.insert(slot.run.runId, slot.label);
+            chartCode.insert(slot.run->runId, slot.label);
         QTableView *table = window.resultsView();
         QCOMPARE(table->model()->rowCount(), 23);
         QCOMPARE(chartCode.size(), 23);

@@ -24,7 +24,7 @@ RuntimeSlotRows rowsWithValues(const QList<double> &values)
     QList<RuntimeSlot> ladder;
     for (qsizetype i = 0; i < values.size(); ++i) {
         RuntimeSlot slot;
-        slot.run.runId = QStringLiteral("r%1").arg(i);
+        slot.runId = QStringLiteral("r%1").arg(i); // no run: the frame reads values and ids only
         slot.plotted = values[i] > 0;
         slot.value = values[i];
         ladder << slot;

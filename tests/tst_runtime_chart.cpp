@@ -104,7 +104,7 @@ bool sameAsGivenAll(const RuntimeChart &chart, const QList<RunRecord> &runs)
     const auto rows = [](const RuntimeChart &c) {
         QStringList out;
         for (const RuntimeSlot &slot : c.runtimeSlotList())
-            out << slot.run.runId + (slot.plotted ? QString() : QStringLiteral(" ") + slot.failure);
+            out << slot.run->runId + (slot.plotted ? QString() : QStringLiteral(" ") + slot.failure);
         return out;
     };
     const auto marks = [](const RuntimeChart &c) {
@@ -223,7 +223,7 @@ private slots:
         chart.setRuns(sampleRuns());
         QStringList stages;
         for (const RuntimeSlot &slot : chart.runtimeSlotList())
-            stages << slot.run.stageKey();
+            stages << slot.run->stageKey();
         QStringList expected;
         for (const StageInfo &s : gemmscope::stages()) // the catalog's order, whatever it is
             if (QString key = QString::fromStdString(s.key); stages.contains(key))
@@ -317,7 +317,7 @@ private slots:
         chart.setRuns(sampleRuns());
         int failedSlot = -1;
         for (int i = 0; i < chart.runtimeSlotList().size(); ++i)
-            if (chart.runtimeSlotList()[i].run.runId == QLatin1String("r5"))
+            if (chart.runtimeSlotList()[i].run->runId == QLatin1String("r5"))
                 failedSlot = i;
         QVERIFY(failedSlot >= 0);
         QVERIFY(!barsContainKey(chart, failedSlot));
@@ -347,8 +347,7 @@ private slots:
             QCOMPARE(whisker->dataCount(), bars->dataCount());
             for (int i = 0; i < bars->dataCount(); ++i) {
                 const auto bar = bars->data()->at(i);
-                const RunRecord run =
-                    chart.runtimeSlotList()[int(bar->key)].run; // a copy: the list is a temporary
+                const RunRecord run = *chart.runtimeSlotList()[int(bar->key)].run;
                 const auto err = whisker->data()->at(i);
                 const double low = tflopsMode ? tflopsOf(run, run.p80Ms) : run.p20Ms;
                 const double high = tflopsMode ? tflopsOf(run, run.p20Ms) : run.p80Ms;
@@ -514,7 +513,7 @@ private slots:
         chart.setSelectedRun(QStringLiteral("r3"));
         QVERIFY(chart.selectionBar());
         const double key = chart.selectionBar()->data()->at(0)->key;
-        QCOMPARE(chart.runtimeSlotList()[int(key)].run.runId, QStringLiteral("r3"));
+        QCOMPARE(chart.runtimeSlotList()[int(key)].run->runId, QStringLiteral("r3"));
         QCOMPARE(chart.selectionBar()->data()->at(0)->value, 30.1);
         QCOMPARE(totalBars(chart), 4); // the highlight is not a run
     }
@@ -603,7 +602,7 @@ private slots:
         chart.setRuns(runs);
         QVERIFY(!chart.groupFilter().isEmpty());
         for (const RuntimeSlot &slot : chart.runtimeSlotList())
-            QVERIFY2(slot.run.runId != QStringLiteral("t4-0"), "a T4 figure plotted in the H200 group");
+            QVERIFY2(slot.run->runId != QStringLiteral("t4-0"), "a T4 figure plotted in the H200 group");
         QCOMPARE(chart.runtimeSlotList().size(), 5);
         // 240 ms beside 8.15 ms is a 29x spread: logarithmic by itself (more than 20x).
         QCOMPARE(chart.valueAxis()->scaleType(), QCPAxis::stLogarithmic);
@@ -795,7 +794,7 @@ private slots:
         const QList<RuntimeSlot> ladderRows = chart.runtimeSlotList();
         int baselines = 0;
         for (int row = 0; row < ladderRows.size(); ++row) {
-            const StageInfo *stage = findStage(ladderRows[row].run.stage.key());
+            const StageInfo *stage = findStage(ladderRows[row].run->stage.key());
             if (!stage || !stage->isLibrary)
                 continue;
             ++baselines;
@@ -906,6 +905,71 @@ private slots:
         chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh); // draws what it holds
     }
 
+    // The rows point at the runs they draw instead of copying them (a 100,000-run session's copies
+    // were 120 MB): through the session's way of changing its list (the views let go of it, the
+    // list changes in place, moves or shifts, the views take it again) each row still points at
+    // its own run in the list it holds. Under AddressSanitizer a row left pointing into a freed
+    // list fails here too.
+    void rowsPointAtTheirRunsAsTheListChanges()
+    {
+        QList<RunRecord> runs = test::loadFullLadder().runs;
+        runs.squeeze(); // the next run added moves the list
+        RuntimeChart chart;
+        chart.setRuns(runs);
+        const auto pointAtTheirRuns = [&] {
+            const QList<RuntimeSlot> rows = chart.runtimeSlotList();
+            for (const RuntimeSlot &slot : rows) {
+                if (!slot.run || slot.run < runs.constData() || slot.run >= runs.constData() + runs.size()) {
+                    qWarning() << slot.runId << "points outside the list the chart holds";
+                    return false;
+                }
+                if (slot.run->runId != slot.runId || slot.run != runs.constData() + slot.at) {
+                    qWarning() << slot.runId << "points at" << slot.run->runId;
+                    return false;
+                }
+            }
+            return !rows.isEmpty();
+        };
+        QVERIFY(pointAtTheirRuns());
+        const int rebuilds = chart.rebuildCount();
+
+        RunRecord added = runs.first();
+        for (const RunRecord &run : std::as_const(runs))
+            if (run.isOk() && run.origin != QLatin1String("worklog"))
+                added = run;
+        added.runId = QStringLiteral("added");
+        const auto changeAsTheSessionDoes = [&](auto change) {
+            chart.runsAboutToChange(); // the chart holds no copy: the list changes in place
+            change();
+        };
+        changeAsTheSessionDoes([&] {
+            const RunRecord *before = runs.constData();
+            runs.append(added);
+            QVERIFY(runs.constData() != before); // moved: every row's pointer had to follow
+            chart.runAdded(runs, runs.size() - 1);
+        });
+        QVERIFY(pointAtTheirRuns());
+        changeAsTheSessionDoes([&] {
+            runs.last().medianMs *= 0.9;
+            runs.last().p20Ms *= 0.9;
+            runs.last().p80Ms *= 0.9;
+            chart.runChanged(runs, runs.size() - 1);
+        });
+        QVERIFY(pointAtTheirRuns());
+        // A run from the middle: the runs after it move one place earlier.
+        qsizetype middle = runs.size() / 2;
+        while (!runs[middle].isOk())
+            ++middle;
+        const QString removedId = runs[middle].runId;
+        changeAsTheSessionDoes([&] {
+            runs.removeAt(middle);
+            chart.runRemoved(runs, middle, removedId);
+        });
+        QVERIFY(pointAtTheirRuns());
+        QCOMPARE(chart.rebuildCount(), rebuilds); // each change in place, not drawn afresh
+        QVERIFY(sameAsGivenAll(chart, runs));
+    }
+
     // With thousands of thin rows a value label spans hundreds of them: it still never sits over
     // a bar, checked against every bar drawn (the chart asks the rows' longest bar in the span).
     void valueLabelsStayOffTheBarsOfThousandsOfRows()
@@ -926,7 +990,7 @@ private slots:
         RuntimeChart chart;
         chart.setRuns(runs);
         const QList<RuntimeSlot> rows = chart.runtimeSlotList();
-        chart.setSelectedRun(rows[rows.size() / 2].run.runId);
+        chart.setSelectedRun(rows[rows.size() / 2].run->runId);
         chart.resize(900, 700);
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));

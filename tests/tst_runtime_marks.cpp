@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <list>
+
 using namespace gemmscope;
 using namespace gemmscope::runtime_scene;
 
@@ -46,10 +48,17 @@ RunRecord noisy(RunRecord r)
     return r;
 }
 
+// The slots point at their runs, which must outlive them: each test's runs are kept until the end.
+const QList<RunRecord> &kept(const QList<RunRecord> &runs)
+{
+    static std::list<QList<RunRecord>> held;
+    return held.emplace_back(runs);
+}
+
 RuntimeSlotRows rowsOf(const QList<RunRecord> &runs, RuntimeValue mode = RuntimeValue::Milliseconds)
 {
     RuntimeSlotRows rows;
-    rows.assign(runtimeSlots(runs, mode));
+    rows.assign(runtimeSlots(kept(runs), mode));
     return rows;
 }
 
@@ -104,10 +113,10 @@ private slots:
 
     void longNameAddsTheStage()
     {
-        RuntimeSlot slot = runtimeSlotOf(timedRun(QStringLiteral("r1"), QStringLiteral("coalesced"), 3),
-                                         RuntimeValue::Milliseconds);
-        QCOMPARE(longLabel(slot), slot.label + QStringLiteral("  ") + runStageTitleText(slot.run));
-        RunRecord unknown = slot.run;
+        const RunRecord coalesced = timedRun(QStringLiteral("r1"), QStringLiteral("coalesced"), 3);
+        RuntimeSlot slot = runtimeSlotOf(coalesced, RuntimeValue::Milliseconds);
+        QCOMPARE(longLabel(slot), slot.label + QStringLiteral("  ") + runStageTitleText(*slot.run));
+        RunRecord unknown = *slot.run;
         unknown.stage = stageIdOf(QStringLiteral("no_such_stage"));
         slot = runtimeSlotOf(unknown, RuntimeValue::Milliseconds);
         QCOMPARE(longLabel(slot), slot.label);
@@ -155,7 +164,7 @@ private slots:
         for (qsizetype i = 0; i < marks.size(); ++i) {
             const RuntimeSlot &slot = rows[marks[i].row];
             QCOMPARE(marks[i].row, failedRows[i]); // top row first
-            QCOMPARE(marks[i].runId, slot.run.runId);
+            QCOMPARE(marks[i].runId, slot.run->runId);
             QVERIFY(!slot.failure.isEmpty());
             QCOMPARE(marks[i].text, QStringLiteral("\u2715 %1: no time").arg(slot.failure));
             QCOMPARE(marks[i].selected, marks[i].row == selected);
@@ -216,9 +225,8 @@ private slots:
         RunRecord published = timedRun(QStringLiteral("w1"), QStringLiteral("naive"), 900);
         published.origin = QStringLiteral("worklog");
         QVERIFY(runIdOf(runtimeSlotOf(published, RuntimeValue::Milliseconds)).isEmpty());
-        QCOMPARE(runIdOf(runtimeSlotOf(timedRun(QStringLiteral("r1"), QStringLiteral("naive"), 9),
-                                       RuntimeValue::Milliseconds)),
-                 QStringLiteral("r1"));
+        const RunRecord measured = timedRun(QStringLiteral("r1"), QStringLiteral("naive"), 9);
+        QCOMPARE(runIdOf(runtimeSlotOf(measured, RuntimeValue::Milliseconds)), QStringLiteral("r1"));
         SpeedupRow row;
         row.measuredRunId = QStringLiteral("r7");
         QVERIFY(runIdOf(row).isEmpty()); // no measured speedup: nothing to select

@@ -135,6 +135,80 @@ private slots:
         QCOMPARE(view.runs.size(), 99);
         QCOMPARE(view.runs.constData(), session.runs().constData());
     }
+
+    // A large new session reaches the views one view a turn, the shown ones first, so that the
+    // window answers between them (at 100,000 runs each chart takes 0.3-0.5 s); meanwhile the
+    // views hold no run, of the old session or the new. A change of a run feeds the rest first;
+    // a newer session cancels what was queued for the one before.
+    void aLargeSessionReachesTheViewsOneATurn()
+    {
+        Session session;
+        RunSelection selection;
+        ViewRegistry registry(&session, &selection);
+        registry.setFeedOneViewATurnFrom(50);
+        QWidget window;
+        SharingView hidden, shown, alsoShown;
+        hidden.setParent(&window);
+        shown.setParent(&window);
+        alsoShown.setParent(&window);
+        hidden.hide();
+        window.show();
+        for (SharingView *view : {&hidden, &shown, &alsoShown})
+            registry.add(view);
+        SessionData small;
+        for (int i = 0; i < 10; ++i)
+            small.runs << run(QStringLiteral("s%1").arg(i), RunStatus::Ok);
+        session.replace(small, QString());
+        QCOMPARE(hidden.runs.size(), 10); // below the bar: at once, every view
+        QVERIFY(!registry.feedingNewSession());
+
+        SessionData large;
+        for (int i = 0; i < 60; ++i)
+            large.runs << run(QStringLiteral("r%1").arg(i), RunStatus::Ok);
+        session.replace(large, QString());
+        QVERIFY(registry.feedingNewSession());
+        for (SharingView *view : {&hidden, &shown, &alsoShown})
+            QVERIFY(view->runs.isEmpty()); // not the old session's runs: none yet
+        QStringList order;
+        const auto note = [&] {
+            for (const auto &[name, view] :
+                 {std::pair(QStringLiteral("hidden"), &hidden), std::pair(QStringLiteral("shown"), &shown),
+                  std::pair(QStringLiteral("alsoShown"), &alsoShown)})
+                if (view->runs.size() == 60 && !order.contains(name))
+                    order << name;
+        };
+        QElapsedTimer waited;
+        waited.start();
+        while (registry.feedingNewSession() && waited.elapsed() < 30000) {
+            const qsizetype before = order.size();
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+            note();
+            QVERIFY2(order.size() - before <= 1, "two views were fed in one turn");
+        }
+        note();
+        QCOMPARE(order, (QStringList{QStringLiteral("shown"), QStringLiteral("alsoShown"),
+                                     QStringLiteral("hidden")}));
+        QCOMPARE(shown.runs.constData(), session.runs().constData()); // shared, as before
+
+        // A run added while views wait: every view has every run before it hears of the change.
+        session.replace(large, QString());
+        session.addOrUpdate(run(QStringLiteral("new"), RunStatus::Queued));
+        for (SharingView *view : {&hidden, &shown, &alsoShown})
+            QCOMPARE(view->runs.size(), 61);
+        QVERIFY(!registry.feedingNewSession());
+
+        // A newer session while the views wait for one: they get the newer one's runs, once each.
+        session.replace(large, QString());
+        SessionData larger = large;
+        larger.runs << run(QStringLiteral("extra"), RunStatus::Ok);
+        const int fedBefore = hidden.fed;
+        session.replace(larger, QString());
+        QVERIFY(QTest::qWaitFor([&] { return !registry.feedingNewSession(); }, 30000));
+        QTest::qWait(20); // nothing queued for the older session comes later
+        for (SharingView *view : {&hidden, &shown, &alsoShown})
+            QCOMPARE(view->runs.size(), 61);
+        QCOMPARE(hidden.fed, fedBefore + 2); // the empty list, then the newer session's runs: once
+    }
 };
 
 QTEST_MAIN(TstViewRegistry)

@@ -130,6 +130,7 @@ const RunMarker::Modelled &RunMarker::model(const RunRecord &run, const StageInf
     auto config = m_modelled.find(key);
     if (config == m_modelled.end()) {
         Modelled m;
+        m.stageTitle = QString::fromStdString(stage.title);
         // A run from a file the catalog refuses (a zero tile, an overflowing size) is listed in the
         // table with its reason but never given to the traffic model.
         m.refused = !catalogRefusal(run).isEmpty();
@@ -182,7 +183,7 @@ std::optional<RunMarks> RunMarker::marksOf(const RunRecord &run)
     r.predicted = predicted;
     r.formula = config.formula;
     r.measured = measuredIntensity(run);
-    r.stageTitle = QString::fromStdString(stage->title);
+    r.stageTitle = config.stageTitle;
     if (published) {
         r.label = shortRunLabel(run);
         r.color = kWorklogColor;
@@ -195,14 +196,17 @@ std::optional<RunMarks> RunMarker::marksOf(const RunRecord &run)
         r.l1Shared = measuredIntensity(run, MemoryLevel::L1Shared);
     // The runtime chart's shade of the stage's colour for each preset: 5a and 5b, or 8 and 8/BK8,
     // are told apart without hovering. Once per preset: finding it walks the catalog's presets.
-    const QString presetKey = run.stageKey() + QLatin1Char('/') + run.presetKey;
-    auto shade = m_colorByPreset.constFind(presetKey);
-    if (shade == m_colorByPreset.cend()) {
+    // By preset key, then stage: a key of both written for every run was a tenth of the drawing.
+    QList<PresetShade> &shades = m_colorByPreset[run.presetKey];
+    auto shade = std::find_if(shades.cbegin(), shades.cend(),
+                              [&run](const PresetShade &s) { return s.stage == run.stage; });
+    if (shade == shades.cend()) {
         const QColor c = runColor(run);
-        shade = m_colorByPreset.insert(presetKey, {c, run.stageKey() + QLatin1Char('/') + c.name()});
+        shades.append({run.stage, c, run.stageKey() + QLatin1Char('/') + c.name()});
+        shade = shades.cend() - 1;
     }
-    r.color = shade->first;
-    r.colorKey = shade->second;
+    r.color = shade->color;
+    r.colorKey = shade->colorKey;
     r.label = shortRunLabel(run) + comparabilityMark(run);
     // Each run drawn once: its disc only where counters measured nothing, or the model's
     // intensities are asked for; listed still (its tooltip, the table's selection).

@@ -82,14 +82,20 @@ private:
         bool refused = true;
         TrafficEstimate traffic;
         QString formula;
+        QString stageTitle; // written once a configuration, not once a run
     };
     const Modelled &model(const RunRecord &run, const StageInfo &stage);
     bool onChosenGpu(const RunRecord &run);
     MarkOptions m_options;
     bool m_anyModelled = false;
-    QHash<QString, Modelled> m_modelled;                        // by configuration
-    QHash<QString, bool> m_onChosen;                            // by device name
-    QHash<QString, std::pair<QColor, QString>> m_colorByPreset; // a preset's shade and its key
+    QHash<QString, Modelled> m_modelled; // by configuration
+    QHash<QString, bool> m_onChosen;     // by device name
+    struct PresetShade {
+        StageId stage;
+        QColor color;
+        QString colorKey;
+    };
+    QHash<QString, QList<PresetShade>> m_colorByPreset; // by preset key: a stage's shade and its key
 };
 
 // What the legend's key explains: one entry a kind of run mark drawn (its colour is the stage's, so

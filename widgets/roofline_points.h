@@ -66,7 +66,11 @@ inline constexpr double kHitRadiusPx = 9;
 class PointSet {
 public:
     void clear();
-    void reserve(qsizetype count) { m_points.reserve(count); }
+    void reserve(qsizetype count)
+    {
+        m_points.reserve(count);
+        m_tips.reserve(count); // grown as it filled, the table was rehashed at each doubling
+    }
     qsizetype size() const { return m_points.size(); }
     bool isEmpty() const { return m_points.isEmpty(); }
     const ChartPoint &operator[](qsizetype index) const { return m_points[index]; }

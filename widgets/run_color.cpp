@@ -3,6 +3,7 @@
 #include "plot_theme.h"
 #include "stage_catalog.h"
 
+#include <QHash>
 #include <algorithm>
 #include <array>
 
@@ -10,17 +11,20 @@ namespace gemmscope {
 
 int presetShade(const RunRecord &run)
 {
+    // A preset's place among its stage's presets, by preset key, made once: a search wrote each
+    // catalog key as text for every run drawn.
+    static const QHash<QString, std::pair<StageId, int>> shades = [] {
+        QHash<QString, std::pair<StageId, int>> out;
+        QHash<QString, int> countOfStage;
+        for (const Preset &preset : presets())
+            if (const QString key = QString::fromStdString(preset.key); !out.contains(key))
+                out.insert(key, {preset.stage, countOfStage[stageKeyText(preset.stage)]++});
+        return out;
+    }();
     if (run.presetKey.isEmpty())
         return 0;
-    int index = 0;
-    for (const Preset &preset : presets()) {
-        if (stageKeyText(preset.stage) != run.stageKey())
-            continue;
-        if (QString::fromStdString(preset.key) == run.presetKey)
-            return index;
-        ++index;
-    }
-    return 0;
+    const auto found = shades.constFind(run.presetKey);
+    return found != shades.cend() && found->first == run.stage ? found->second : 0;
 }
 
 QColor shadedStageColor(const QString &stageKey, int shade)

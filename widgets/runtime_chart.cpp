@@ -121,6 +121,16 @@ QList<RunRecord> RuntimeChart::plottedRuns() const
     return m_runs;
 }
 
+std::function<bool(const RunRecord &)> RuntimeChart::plottedFilter() const
+{
+    if (m_groupKey.isEmpty())
+        return {};
+    for (const RunGroup &group : runGroups(m_runs))
+        if (group.key() == m_groupKey)
+            return [group](const RunRecord &run) { return inGroup(run, group); };
+    return {};
+}
+
 void RuntimeChart::updateGroupCombo()
 {
     const QList<RunGroup> groups = runGroups(m_runs);
@@ -293,7 +303,7 @@ void RuntimeChart::rebuild()
     m_widestLong = -1;
     m_tickStride = 0;
     if (m_mode == Mode::Runtime)
-        m_slots.assign(runtimeSlots(plottedRuns(), m_valueMode));
+        m_slots.assign(runtimeSlots(m_runs, m_valueMode, plottedFilter()));
     if (!m_logChosen)
         m_logScale = wantsLogScale();
     if (m_mode == Mode::Runtime)
@@ -383,11 +393,13 @@ bool RuntimeChart::inPlace() const
 
 void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
 {
-    if (!followRuns(runs, RunChange::Added, index) || !inPlace() || groupsChangeWith(runs[index])) {
+    if (!followRuns(runs, RunChange::Added, index) || !inPlace() ||
+        groupsChangeWith(runGroupOf(runs[index]), runs[index].origin == QLatin1String("worklog"))) {
         updateGroupCombo();
         rebuild();
         return;
     }
+    m_slots.follow(m_runs);
     if (!isPlotted(runs[index]))
         return;
     // After every run of its rank or a lower one: runs of one rank keep the session's order, and
@@ -397,7 +409,7 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
     qsizetype low = 0, high = m_slots.size(); // the first row of a higher rank
     while (low < high) {
         const qsizetype middle = (low + high) / 2;
-        if (rank < ladderRank(m_slots[middle].run))
+        if (rank < m_slots[middle].rank)
             high = middle;
         else
             low = middle + 1;
@@ -408,40 +420,42 @@ void RuntimeChart::runAdded(const QList<RunRecord> &runs, qsizetype index)
         return;
     }
     shiftRows(row, 1);
-    m_slots.insert(row, runtimeSlotOf(run, m_valueMode));
+    m_slots.insert(row, runtimeSlotOf(m_runs[index], m_valueMode, index, rank));
     m_keyLabels.insert(row, m_slots[row].label);
     m_keyLongLabels.insert(row, runtime_scene::longLabel(m_slots[row]));
     if (m_widestLong >= 0)
         m_widestLong = std::max(m_widestLong, longLabelWidth(m_keyLongLabels[row]));
     addSlotMarks(row);
     syncFailureMarks();
-    settleLater(run);
+    settleLater(run.stage);
 }
 
 void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
 {
     const bool followed = followRuns(runs, RunChange::Changed, index);
-    const RunRecord &run = runs[index];
-    if (!followed || !inPlace() || groupsChangeWith(run)) {
+    const RunRecord &run = m_runs[index];
+    if (!followed || !inPlace() ||
+        groupsChangeWith(runGroupOf(run), run.origin == QLatin1String("worklog"))) {
         updateGroupCombo();
         rebuild();
         return;
     }
+    m_slots.follow(m_runs);
     const int row = int(m_slots.rowOf(run.runId));
     const bool plotted = isPlotted(run);
     if (row < 0 && !plotted)
         return; // not in the chosen group before or after
-    if (row < 0 || !plotted || ladderRank(m_slots[row].run) != ladderRank(run)) {
+    if (row < 0 || !plotted || m_slots[row].rank != ladderRank(run)) {
         rebuild(); // it joins or leaves the chosen group, or moves on the ladder
         return;
     }
-    RuntimeSlot slot = runtimeSlotOf(run, m_valueMode);
+    RuntimeSlot slot = runtimeSlotOf(run, m_valueMode, index);
     const RuntimeSlot &old = m_slots[row];
     // Queued to running, a preliminary median: where failures get no mark (thousands of runs) or
     // the mark says the same, nothing drawn changes.
     const bool sameMarks = old.plotted == slot.plotted && old.value == slot.value && old.low == slot.low &&
                            old.high == slot.high && (old.failure == slot.failure || !m_markFailures) &&
-                           old.run.origin == slot.run.origin && old.label == slot.label;
+                           old.published == slot.published && old.label == slot.label;
     if (sameMarks) {
         m_slots[row] = std::move(slot);
         return;
@@ -455,7 +469,7 @@ void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
     }
     addSlotMarks(row);
     syncFailureMarks();
-    settleLater(run);
+    settleLater(run.stage);
 }
 
 void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, const QString &runId)
@@ -465,17 +479,19 @@ void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, con
         rebuild();
         return;
     }
+    m_slots.follow(m_runs, index);
     const int row = int(m_slots.rowOf(runId));
     if (row < 0)
         return;
-    const RunRecord run = m_slots[row].run;
-    const RunGroup group = runGroupOf(run);
+    // The run has left the list: what its slot kept of it.
+    const RunGroup group = m_slots[row].group;
+    const StageId stage = m_slots[row].stage;
     const bool lastOfGroup =
         !group.gpu.isEmpty() && group.m > 0 &&
         std::none_of(m_runs.cbegin(), m_runs.cend(), [&](const RunRecord &r) {
             return r.gpuName == group.gpu && r.m == group.m && r.n == group.n && r.k == group.k;
         });
-    if (lastOfGroup || groupsChangeWith(run) ||
+    if (lastOfGroup || groupsChangeWith(group, m_slots[row].published) ||
         runtime_scene::failuresMarked(m_slots.size() - 1) != m_markFailures) {
         updateGroupCombo();
         rebuild();
@@ -488,7 +504,7 @@ void RuntimeChart::runRemoved(const QList<RunRecord> &runs, qsizetype index, con
     m_widestLong = -1;
     shiftRows(row + 1, -1);
     syncFailureMarks();
-    settleLater(run);
+    settleLater(stage);
 }
 
 bool RuntimeChart::isPlotted(const RunRecord &run) const
@@ -501,25 +517,23 @@ bool RuntimeChart::isPlotted(const RunRecord &run) const
     return true;
 }
 
-bool RuntimeChart::groupsChangeWith(const RunRecord &run) const
+bool RuntimeChart::groupsChangeWith(const RunGroup &group, bool published) const
 {
     // A new GPU or size (the selector lists it), or one run less of one; a run of another group
     // while the chart follows the latest: the whole chart changes.
-    const RunGroup group = runGroupOf(run);
     if (group.gpu.isEmpty() || group.m <= 0)
         return false; // belongs to every group
     const QString key = group.key();
     if (std::none_of(m_groups.cbegin(), m_groups.cend(), [&](const RunGroup &g) { return g.key() == key; }))
         return true;
-    return !m_groupChosen && m_groups.size() > 1 && run.origin != QLatin1String("worklog") &&
-           key != m_groupKey;
+    return !m_groupChosen && m_groups.size() > 1 && !published && key != m_groupKey;
 }
 
-void RuntimeChart::settleLater(const RunRecord &run)
+void RuntimeChart::settleLater(StageId stage)
 {
     // What depends on every row (the scale, the axis, the legend, the names) once for all the changes
     // of one turn of the event loop: a ladder queues its 23 runs at once, a sweep hundreds.
-    m_referenceDue = m_referenceDue || run.stage == StageId::CublasFp32;
+    m_referenceDue = m_referenceDue || stage == StageId::CublasFp32;
     if (std::exchange(m_settleDue, true))
         return;
     inALaterTurn(this, [this] {

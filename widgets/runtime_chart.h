@@ -90,8 +90,10 @@ private:
     void rebuild() override;
     void showSelection() override;
     bool inPlace() const; // whether a change of one run is drawn in place (the runtime view, on screen)
-    bool isPlotted(const RunRecord &run) const;        // in the chosen GPU/size group
-    bool groupsChangeWith(const RunRecord &run) const; // the group selector (or the followed group) changes
+    bool isPlotted(const RunRecord &run) const; // in the chosen GPU/size group
+    // The group selector (or the followed group) changes with a run of `group` (published: a
+    // worklog figure).
+    bool groupsChangeWith(const RunGroup &group, bool published) const;
     bool wantsLogScale() const;
     void addSlotMarks(int row); // the bar and whisker, or the failure mark, of m_slots[row]
     void removeSlotMarks(int row);
@@ -100,14 +102,16 @@ private:
     void updateSelectionMarks();
     void syncFailureMarks(); // the texts of runtime_scene::failureMarks
     void updateValueAxis();
-    void placeValueLabels();                // a value beside each named row, from a pool of labels
-    void settleLater(const RunRecord &run); // settle() once the event loop turns
+    void placeValueLabels();         // a value beside each named row, from a pool of labels
+    void settleLater(StageId stage); // settle() once the event loop turns
     void settle();
     runtime_scene::BarFrame barFrame() const; // the axis rect and ranges of the last layout
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
     QList<RunRecord> plottedRuns() const;
+    // Which runs have a row: those of the chosen GPU/size group (none: every run).
+    std::function<bool(const RunRecord &)> plottedFilter() const;
     void fillContextMenu(QMenu &menu);
     void buildRuntime();
     void buildSpeedup();

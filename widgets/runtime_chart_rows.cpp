@@ -20,20 +20,20 @@ void RuntimeChart::addSlotMarks(int row)
     const RuntimeSlot &slot = m_slots[row];
     if (!slot.plotted)
         return; // its failure's mark: syncFailureMarks
-    const bool published = slot.run.origin == QLatin1String("worklog");
+    const bool published = slot.published;
     // One QCPBars per stage and preset shade: a stage's presets lie next to each other on the ladder,
     // and each bar wears its own shade of the stage's colour (run_color.h).
-    const int shade = presetShade(slot.run);
-    const QString groupKey = slot.run.stageKey() + QLatin1Char('#') + QString::number(shade) +
+    const int shade = presetShade(*slot.run);
+    const QString groupKey = slot.run->stageKey() + QLatin1Char('#') + QString::number(shade) +
                              (published ? QStringLiteral("|worklog") : QString());
     QCPBars *bars = m_barsByGroup.value(groupKey);
     if (!bars) {
         bars = new RowBars(m_plot->yAxis, m_plot->xAxis);
-        bars->setName(stageTitleText(slot.run.stage) +
+        bars->setName(stageTitleText(slot.run->stage) +
                       (published ? QStringLiteral(" (T4, worklog)") : QString()));
         bars->removeFromLegend(); // each bar is named on its axis; the legend names the groups
         bars->setWidth(kBarWidth);
-        const QColor color = shadedStageColor(slot.run.stageKey(), shade);
+        const QColor color = shadedStageColor(slot.run->stageKey(), shade);
         bars->setPen(QPen(color.darker(130)));
         bars->setBrush(published ? QBrush(color, Qt::BDiagPattern) : QBrush(color.lighter(115)));
         auto *whisker = new RowWhiskers(m_plot->yAxis, m_plot->xAxis);
@@ -112,8 +112,8 @@ void RuntimeChart::updateReference()
     // The latest cuBLAS FP32 run of the plotted ones (the few cuBLAS runs, not every run, are copied).
     QList<RunRecord> cublasRuns;
     for (qsizetype row = 0; row < m_slots.size(); ++row)
-        if (m_slots[row].run.stage == StageId::CublasFp32)
-            cublasRuns << m_slots[row].run;
+        if (m_slots[row].run->stage == StageId::CublasFp32)
+            cublasRuns << *m_slots[row].run;
     const std::optional<runtime_scene::ReferenceMark> reference =
         runtime_scene::referenceMark(cublasRuns, m_valueMode);
     if (!reference) {

@@ -10,10 +10,10 @@ namespace gemmscope::runtime_scene {
 
 QString longLabel(const RuntimeSlot &slot)
 {
-    const StageInfo *stage = findStage(slot.run.stage.key());
-    if (stage && stage->isLibrary && slot.label == shortPresetLabel(slot.run.presetKey))
+    const StageInfo *stage = findStage(slot.run->stage.key());
+    if (stage && stage->isLibrary && slot.label == shortPresetLabel(slot.run->presetKey))
         return QString::fromStdString(stage->title); // "cuBLAS FP32 (pedantic SGEMM)": its code says it again
-    return stage ? QStringLiteral("%1  %2").arg(slot.label, runStageTitleText(slot.run)) : slot.label;
+    return stage ? QStringLiteral("%1  %2").arg(slot.label, runStageTitleText(*slot.run)) : slot.label;
 }
 
 int tickStride(qsizetype rows, double rowPx, int labelPx)
@@ -39,7 +39,7 @@ QList<FailureMark> failureMarks(const RuntimeSlotRows &rows, int selectedRow)
         return marks;
     for (int row = 0; row < rows.size(); ++row)
         if (const RuntimeSlot &slot = rows[row]; !slot.plotted)
-            marks << FailureMark{row, QStringLiteral("\u2715 %1: no time").arg(slot.failure), slot.run.runId,
+            marks << FailureMark{row, QStringLiteral("\u2715 %1: no time").arg(slot.failure), slot.runId,
                                  row == selectedRow};
     return marks;
 }
@@ -56,7 +56,7 @@ QList<ValueLabel> valueLabels(const RuntimeSlotRows &rows, int tickStride, Runti
         // A run not comparable with a steady burst says so beside its number.
         const QString text =
             (mode == RuntimeValue::Milliseconds ? formatMs(slot.value) : formatTflops(slot.value)) +
-            comparabilityMark(slot.run);
+            comparabilityMark(*slot.run);
         labels << ValueLabel{row, std::max(slot.value, slot.high), text};
     }
     return labels;
@@ -74,11 +74,11 @@ LegendInputs legendInputs(const RuntimeSlotRows &rows, const QString &referenceT
             in.anyFailed = in.anyFailed || failuresMarked;
             continue;
         }
-        if (slot.run.origin == QLatin1String("worklog"))
+        if (slot.published)
             in.publishedDrawn = true;
-        else if (const QString stage = slot.run.stageKey(); !in.stagesDrawn.contains(stage))
+        else if (const QString stage = slot.run->stageKey(); !in.stagesDrawn.contains(stage))
             in.stagesDrawn << stage;
-        in.anyNotSteady = in.anyNotSteady || !comparabilityMark(slot.run).isEmpty();
+        in.anyNotSteady = in.anyNotSteady || !comparabilityMark(*slot.run).isEmpty();
     }
     return in;
 }
@@ -132,7 +132,7 @@ int rowAt(double key, qsizetype rowCount)
 
 QString runIdOf(const RuntimeSlot &slot)
 {
-    return slot.run.origin == QLatin1String("worklog") ? QString() : slot.run.runId;
+    return slot.published ? QString() : slot.runId;
 }
 
 QString runIdOf(const SpeedupRow &row)
@@ -143,18 +143,18 @@ QString runIdOf(const SpeedupRow &row)
 QString slotTooltip(const RuntimeSlot &slot, const std::optional<RunRecord> &cublasFp32,
                     const std::optional<RunRecord> &cublasTf32)
 {
-    QString text = runTooltip(slot.run);
-    const bool timed = slot.plotted && slot.run.medianMs > 0;
-    if (cublasFp32 && timed && cublasFp32->runId != slot.run.runId)
+    QString text = runTooltip(*slot.run);
+    const bool timed = slot.plotted && slot.run->medianMs > 0;
+    if (cublasFp32 && timed && cublasFp32->runId != slot.runId)
         text += QStringLiteral("\n%1% of cuBLAS FP32 (%2)")
-                    .arg(100.0 * cublasFp32->medianMs / slot.run.medianMs, 0, 'f', 1)
+                    .arg(100.0 * cublasFp32->medianMs / slot.run->medianMs, 0, 'f', 1)
                     .arg(formatMs(cublasFp32->medianMs));
     // A tensor-core stage is measured against the tensor-core library too.
-    const StageInfo *stage = findStage(slot.run.stage.key());
+    const StageInfo *stage = findStage(slot.run->stage.key());
     if (cublasTf32 && stage && stage->precision == Precision::Tf32 && timed &&
-        cublasTf32->runId != slot.run.runId)
+        cublasTf32->runId != slot.runId)
         text += QStringLiteral("\n%1% of cuBLAS TF32 (%2)")
-                    .arg(100.0 * cublasTf32->medianMs / slot.run.medianMs, 0, 'f', 1)
+                    .arg(100.0 * cublasTf32->medianMs / slot.run->medianMs, 0, 'f', 1)
                     .arg(formatMs(cublasTf32->medianMs));
     return text;
 }

@@ -52,38 +52,57 @@ QString stepLabel(const Preset &preset)
 int stageRank(const QString &stageKey)
 {
     // The FP32 ladder, then cuBLAS FP32; the TF32 tensor-core stages after it, beside cuBLAS TF32,
-    // the baseline they are measured against. Within each group, catalog order.
-    const auto &all = stages();
-    const int n = int(all.size());
-    for (int i = 0; i < n; ++i)
-        if (QString::fromStdString(all[std::size_t(i)].key) == stageKey) {
+    // the baseline they are measured against. Within each group, catalog order. Looked up, not
+    // searched: a search wrote each catalog key as text, a tenth of showing 100,000 runs.
+    static const QHash<QString, int> ranks = [] {
+        QHash<QString, int> out;
+        const auto &all = stages();
+        const int n = int(all.size());
+        for (int i = 0; i < n; ++i) {
             const StageInfo &s = all[std::size_t(i)];
-            return (s.precision == Precision::Tf32 ? 2 * n : 0) + (s.isLibrary ? n : 0) + i;
+            if (const QString key = QString::fromStdString(s.key); !out.contains(key))
+                out.insert(key, (s.precision == Precision::Tf32 ? 2 * n : 0) + (s.isLibrary ? n : 0) + i);
         }
-    return 4 * n;
+        return out;
+    }();
+    return ranks.value(stageKey, 4 * int(stages().size()));
 }
 
 int presetRank(const QString &presetKey)
 {
-    const auto &all = presets();
+    static const QHash<QString, int> ranks = [] {
+        QHash<QString, int> out;
+        for (std::size_t i = 0; i < presets().size(); ++i)
+            if (const QString key = QString::fromStdString(presets()[i].key); !out.contains(key))
+                out.insert(key, int(i));
+        return out;
+    }();
+    const int count = int(presets().size());
     if (presetKey.isEmpty())
-        return int(all.size()); // ad-hoc settings after the named presets of the same stage
-    for (std::size_t i = 0; i < all.size(); ++i)
-        if (QString::fromStdString(all[i].key) == presetKey)
-            return int(i);
-    return int(all.size()) + 1;
+        return count; // ad-hoc settings after the named presets of the same stage
+    return ranks.value(presetKey, count + 1);
 }
 
-std::vector<qsizetype> ladderOrder(const QList<RunRecord> &runs)
+namespace {
+
+// Each run's rank once, not per comparison: ranking looks stage and preset up by name, and a
+// 50,000-run session made ~2 million comparisons. In ladder order: (rank, index in `runs`).
+std::vector<std::pair<std::pair<int, int>, qsizetype>> rankedInLadderOrder(const QList<RunRecord> &runs)
 {
-    // Each run's rank once, not per comparison: ranking looks stage and preset up by name, and a
-    // 50,000-run session made ~2 million comparisons.
     std::vector<std::pair<std::pair<int, int>, qsizetype>> keyed;
     keyed.reserve(size_t(runs.size()));
     for (qsizetype i = 0; i < runs.size(); ++i)
         keyed.push_back({ladderRank(runs[i]), i});
     std::stable_sort(keyed.begin(), keyed.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
+    return keyed;
+}
+
+} // namespace
+
+std::vector<qsizetype> ladderOrder(const QList<RunRecord> &runs)
+{
+    const auto keyed = rankedInLadderOrder(runs);
     std::vector<qsizetype> order;
     order.reserve(keyed.size());
     for (const auto &entry : keyed)
@@ -134,12 +153,13 @@ std::pair<int, int> ladderRank(const RunRecord &run)
 {
     const int stageCount = int(stages().size());
     const int presetCount = int(presets().size());
-    const int stage = stageRank(run.stageKey());
+    const QString stageKey = run.stageKey();
+    const int stage = stageRank(stageKey);
     const int group = stage / std::max(1, stageCount); // CUDA cores, cuBLAS FP32, TF32, cuBLAS TF32, unknown
     const int catalogIndex = stage % std::max(1, stageCount);
     const int preset = presetRank(run.presetKey); // presetCount: none; presetCount + 1: unknown
     const bool step = preset < presetCount && isWorklogStep(presets()[std::size_t(preset)]);
-    const int anchor = step ? preset : stageAnchors().value(run.stageKey(), -1);
+    const int anchor = step ? preset : stageAnchors().value(stageKey, -1);
     // After the step it follows: its stage in catalog order, then its preset (own settings last).
     const int after = step ? 0 : 1 + catalogIndex * (presetCount + 2) + preset;
     return {group * (presetCount + 1) + anchor + 1, after};
@@ -169,10 +189,21 @@ QString failureLabel(const RunRecord &run)
     return text;
 }
 
-RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode)
+RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode, qsizetype at)
+{
+    return runtimeSlotOf(run, mode, at, ladderRank(run));
+}
+
+RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode, qsizetype at, std::pair<int, int> rank)
 {
     RuntimeSlot slot;
-    slot.run = run;
+    slot.rank = rank;
+    slot.run = &run;
+    slot.at = at;
+    slot.runId = run.runId;
+    slot.group = runGroupOf(run);
+    slot.published = run.origin == QLatin1String("worklog");
+    slot.stage = run.stage;
     slot.label = shortRunLabel(run); // the full name is in the tooltip
     slot.plotted = isUsableTime(run);
     if (!slot.plotted) {
@@ -190,16 +221,16 @@ RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode)
     return slot;
 }
 
-QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode)
+QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode,
+                                const std::function<bool(const RunRecord &)> &plotted)
 {
-    // Each record copied once, into its slot, in a list sized up front: an ordered copy of the runs
-    // first and a list that grew as it filled copied every record of a 10,000-run session twice
-    // more (a third of the runtime chart's rebuild). With room for the runs that arrive: the chart
-    // keeps this list (RuntimeSlotRows::assign).
+    // In a list sized up front, with room for the runs that arrive: the chart keeps this list
+    // (RuntimeSlotRows::assign), and a list that grew as it filled moved every slot at each doubling.
     QList<RuntimeSlot> result;
     result.reserve(runs.size() + runs.size() / 2 + 256);
-    for (const qsizetype at : ladderOrder(runs))
-        result.append(runtimeSlotOf(runs[at], mode));
+    for (const auto &[rank, at] : rankedInLadderOrder(runs))
+        if (!plotted || plotted(runs[at]))
+            result.append(runtimeSlotOf(runs[at], mode, at, rank));
     return result;
 }
 
@@ -332,7 +363,9 @@ QList<RunRecord> runsInGroup(const QList<RunRecord> &runs, const RunGroup &group
     return result;
 }
 
-QString shortPresetLabel(const QString &presetKey)
+namespace {
+
+QString shortPresetLabelOf(const QString &presetKey)
 {
     static const QList<QPair<QString, QString>> named{
         {QStringLiteral("worklog-8-bk8"), QStringLiteral("8/BK8")},
@@ -359,6 +392,26 @@ QString shortPresetLabel(const QString &presetKey)
         if (const StageInfo &stage = stageInfo(preset->stage); stage.beyondSeeds)
             return QLatin1Char('+') + QString::fromStdString(stage.shortLabel);
     return QString();
+}
+
+} // namespace
+
+QString shortPresetLabel(const QString &presetKey)
+{
+    // The catalog's presets looked up, not worked out: every run drawn asks (100,000 in a large
+    // session, each a search of the catalog by a key written as text).
+    static const QHash<QString, QString> labels = [] {
+        QHash<QString, QString> out;
+        for (const Preset &preset : presets()) {
+            const QString key = QString::fromStdString(preset.key);
+            out.insert(key, shortPresetLabelOf(key));
+        }
+        for (const StageId stage : {StageId::CublasFp32, StageId::CublasTf32})
+            out.insert(stageKeyText(stage), shortPresetLabelOf(stageKeyText(stage)));
+        return out;
+    }();
+    const auto found = labels.constFind(presetKey);
+    return found != labels.cend() ? *found : shortPresetLabelOf(presetKey);
 }
 
 QString shortRunLabel(const RunRecord &run)

@@ -8,6 +8,7 @@
 
 #include <QList>
 #include <QString>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -16,12 +17,38 @@ namespace gemmscope {
 
 enum class RuntimeValue { Milliseconds, Tflops };
 
+// Which GPU and problem size a run belongs to. Runs of different groups are not comparable on one
+// linear axis (the published T4 times are 50x the H200's), so the chart shows one group at a time.
+struct RunGroup {
+    QString gpu;                   // "NVIDIA H200", "NVIDIA T4 (published)"; empty: unknown
+    long long m = 0, n = 0, k = 0; // 0: unknown
+    QString key() const;           // stable identifier for a combo box: "NVIDIA H200|8192x4096x6144"
+    QString label() const;         // "NVIDIA H200, 8192 x 4096 x 6144"
+    // By the fields, not by key(): runGroups compares each run's group with the groups found so
+    // far, and formatting two keys a comparison was a seventh of showing a 100,000-run session.
+    bool operator==(const RunGroup &other) const
+    {
+        return m == other.m && n == other.n && k == other.k && gpu == other.gpu;
+    }
+};
+
 // One x position of the runtime chart.
 struct RuntimeSlot {
-    RunRecord run;
-    bool plotted = false; // false for failed or unfinished runs: never drawn as a time
-    double value = 0;     // median in ms, or TFLOP/s at the median
-    double low = 0;       // whisker ends, in the same unit: p20/p80 (ms) or FLOP/s at p80/p20
+    // The run drawn: a record of the list the slot was made from, which the slot's holder keeps
+    // while it draws (the chart holds the session's runs, and points its slots at them again after
+    // each change). Not a copy: a 100,000-run session's copies were 120 MB and a fifth of the time
+    // the window stood still to show it.
+    const RunRecord *run = nullptr;
+    qsizetype at = -1; // the run's index in that list
+    // What the chart asks of a run that has left the list, where `run` points elsewhere.
+    QString runId;
+    RunGroup group;
+    bool published = false; // a worklog figure
+    StageId stage;
+    std::pair<int, int> rank; // ladderRank of the run when the slot was made
+    bool plotted = false;     // false for failed or unfinished runs: never drawn as a time
+    double value = 0;         // median in ms, or TFLOP/s at the median
+    double low = 0;           // whisker ends, in the same unit: p20/p80 (ms) or FLOP/s at p80/p20
     double high = 0;
     QString label;   // tick label: preset or stage, and the run id
     QString failure; // for a run not plotted: "wrong result", "compile error", ...
@@ -47,8 +74,16 @@ std::pair<int, int> ladderRank(const RunRecord &run);
 // when the size is missing.
 double tflopsAt(const RunRecord &run, double ms);
 
-QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode);
-RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode); // one run's slot, the same way
+// The slots of `runs` in ladder order (those `plotted` keeps, where given). They point into `runs`,
+// which must outlive them: a temporary list is refused at compile time.
+QList<RuntimeSlot> runtimeSlots(const QList<RunRecord> &runs, RuntimeValue mode,
+                                const std::function<bool(const RunRecord &)> &plotted = {});
+QList<RuntimeSlot> runtimeSlots(QList<RunRecord> &&runs, RuntimeValue mode,
+                                const std::function<bool(const RunRecord &)> &plotted = {}) = delete;
+// One run's slot, the same way; `at` is its index in the list `run` belongs to.
+RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode, qsizetype at = -1);
+RuntimeSlot runtimeSlotOf(RunRecord &&run, RuntimeValue mode, qsizetype at = -1) = delete;
+RuntimeSlot runtimeSlotOf(const RunRecord &run, RuntimeValue mode, qsizetype at, std::pair<int, int> rank);
 
 // The latest successful cuBLAS FP32 run that is not a published (worklog) figure.
 std::optional<RunRecord> cublasFp32Reference(const QList<RunRecord> &runs);
@@ -69,16 +104,6 @@ struct SpeedupRow {
 // Every preset with a published T4 time, in preset order. Measured speedups use the latest Ok
 // non-worklog run of each preset and the latest Ok run of step 0 with the same problem size.
 QList<SpeedupRow> speedupOverNaive(const QList<RunRecord> &runs);
-
-// Which GPU and problem size a run belongs to. Runs of different groups are not comparable on one
-// linear axis (the published T4 times are 50x the H200's), so the chart shows one group at a time.
-struct RunGroup {
-    QString gpu;                   // "NVIDIA H200", "NVIDIA T4 (published)"; empty: unknown
-    long long m = 0, n = 0, k = 0; // 0: unknown
-    QString key() const;           // stable identifier for a combo box: "NVIDIA H200|8192x4096x6144"
-    QString label() const;         // "NVIDIA H200, 8192 x 4096 x 6144"
-    bool operator==(const RunGroup &other) const { return key() == other.key(); }
-};
 
 RunGroup runGroupOf(const RunRecord &run);
 // A run belongs to a group when every field it knows matches (a run without a size or GPU, such as

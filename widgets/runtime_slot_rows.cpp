@@ -13,14 +13,14 @@ qsizetype RuntimeSlotRows::rowOf(const QString &runId) const
 
 void RuntimeSlotRows::insert(qsizetype row, RuntimeSlot slot)
 {
-    m_storeOf.insert(slot.run.runId, m_store.size());
+    m_storeOf.insert(slot.runId, m_store.size());
     m_store.append(std::move(slot));
     m_rows.insert(row, m_store.size() - 1);
 }
 
 void RuntimeSlotRows::removeAt(qsizetype row)
 {
-    m_storeOf.remove(m_store[m_rows[row]].run.runId);
+    m_storeOf.remove(m_store[m_rows[row]].runId);
     m_store[m_rows[row]] = RuntimeSlot{}; // its place stays, empty, until the next rebuild
     m_rows.removeAt(row);
 }
@@ -44,8 +44,24 @@ void RuntimeSlotRows::assign(QList<RuntimeSlot> ladder)
     m_storeOf.clear();
     m_storeOf.reserve(m_store.size());
     for (qsizetype i = 0; i < m_store.size(); ++i)
-        if (!m_storeOf.contains(m_store[i].run.runId)) // the first row, should a file repeat an id
-            m_storeOf.insert(m_store[i].run.runId, i);
+        if (!m_storeOf.contains(m_store[i].runId)) // the first row, should a file repeat an id
+            m_storeOf.insert(m_store[i].runId, i);
+}
+
+void RuntimeSlotRows::follow(const QList<RunRecord> &runs, qsizetype removedAt)
+{
+    for (RuntimeSlot &slot : m_store) {
+        if (slot.at < 0)
+            continue; // an emptied place, or a slot made without its index
+        if (removedAt >= 0 && slot.at == removedAt) {
+            slot.run = nullptr;
+            slot.at = -1;
+            continue;
+        }
+        if (removedAt >= 0 && slot.at > removedAt)
+            --slot.at;
+        slot.run = slot.at < runs.size() ? &runs[slot.at] : nullptr;
+    }
 }
 
 QList<RuntimeSlot> RuntimeSlotRows::toList() const

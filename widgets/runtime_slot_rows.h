@@ -22,6 +22,10 @@ public:
     void clear();
     void assign(QList<RuntimeSlot> ladder); // in ladder order
     QList<RuntimeSlot> toList() const;
+    // Points each slot at its run in `runs` again, after the list changed: a run left at
+    // `removedAt` (-1: none left), so that those after it are one place earlier. The removed
+    // run's own slot points nowhere until removeAt.
+    void follow(const QList<RunRecord> &runs, qsizetype removedAt = -1);
 
 private:
     QList<RuntimeSlot> m_store;

@@ -463,6 +463,35 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
     return {};
 }
 
+bool ResultsModel::showTheSame(const RunRecord &a, const RunRecord &b, int column)
+{
+    switch (column) {
+    case SizeColumn:
+        return a.m == b.m && a.n == b.n && a.k == b.k;
+    case GpuColumn:
+        return a.gpuName == b.gpuName;
+    case OriginColumn:
+        return a.origin == b.origin;
+    case StatusColumn:
+        return a.status == b.status && a.status != RunStatus::Failed;
+    default:
+        return false;
+    }
+}
+
+bool ResultsModel::sameOnEveryRow(int column) const
+{
+    const QList<RunRecord> &runs = m_session->runs();
+    if (runs.size() < 2)
+        return true;
+    const RunRecord &first = runs.first();
+    const QString text = display(first, column).toString();
+    for (qsizetype i = 1; i < runs.size(); ++i)
+        if (!showTheSame(first, runs[i], column) && display(runs[i], column).toString() != text)
+            return false;
+    return true;
+}
+
 QVariant ResultsModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))

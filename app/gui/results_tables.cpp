@@ -7,6 +7,7 @@
 #include "run_selection.h"
 #include "turn_queue.h"
 
+#include <QAbstractProxyModel>
 #include <QAction>
 #include <QContextMenuEvent>
 #include <QEvent>
@@ -247,12 +248,21 @@ void ResultsTables::measure(Table &table)
     // formats each cell of a column that is the same on every row.
     table.uniform.clear();
     const int rows = m_model->rowCount();
+    // The results model answers from its records where the table shows every one of its rows.
+    const auto *proxy = qobject_cast<const QAbstractProxyModel *>(m_model);
+    const auto *results = qobject_cast<const ResultsModel *>(proxy ? proxy->sourceModel() : m_model);
+    if (results && results->rowCount() != rows)
+        results = nullptr;
     for (const int column : std::as_const(table.optional)) {
         if (!m_uniform.contains(column)) {
             bool same = true;
-            const QString first = rows > 0 ? m_model->index(0, column).data().toString() : QString();
-            for (int row = 1; row < rows && same; ++row)
-                same = m_model->index(row, column).data().toString() == first;
+            if (results) {
+                same = results->sameOnEveryRow(column);
+            } else {
+                const QString first = rows > 0 ? m_model->index(0, column).data().toString() : QString();
+                for (int row = 1; row < rows && same; ++row)
+                    same = m_model->index(row, column).data().toString() == first;
+            }
             m_uniform.insert(column, same);
         }
         if (m_uniform.value(column))

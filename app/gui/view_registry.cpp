@@ -5,8 +5,11 @@
 #include "run_view.h"
 #include "session.h"
 
+#include "turn_queue.h"
+
 #include <QEvent>
 #include <QWidget>
+#include <algorithm>
 #include <utility>
 
 namespace gemmscope {
@@ -33,7 +36,7 @@ ViewRegistry::ViewRegistry(Session *session, RunSelection *selection, QObject *p
     connect(session, &Session::runAboutToBeAdded, this, &ViewRegistry::letGoOfRuns);
     connect(session, &Session::runAboutToChange, this, &ViewRegistry::letGoOfRuns);
     connect(session, &Session::aboutToReset, this, &ViewRegistry::letGoOfRuns);
-    connect(session, &Session::reset, this, &ViewRegistry::refreshNow);
+    connect(session, &Session::reset, this, &ViewRegistry::showNewSession);
     connect(session, &Session::runRemoved, this, [this](int index) {
         const QString id = std::exchange(m_removing, QString());
         forward([&](RunView *view) { view->runRemoved(m_session->runs(), index, id); }, id);
@@ -42,6 +45,7 @@ ViewRegistry::ViewRegistry(Session *session, RunSelection *selection, QObject *p
 
 void ViewRegistry::forward(const std::function<void(RunView *)> &change, const QString &runId)
 {
+    feedEveryViewNow();
     for (RunView *view : std::as_const(m_views))
         change(view);
     if (const QString selected = m_selection->runId(); !selected.isEmpty() && selected == runId) {
@@ -105,9 +109,47 @@ void ViewRegistry::feed(RunView *view, const QList<RunRecord> &runs)
 
 void ViewRegistry::refreshNow()
 {
+    m_unfed.clear();
     const QList<RunRecord> &runs = m_session->runs();
     for (RunView *view : std::as_const(m_views))
         feed(view, runs);
+}
+
+void ViewRegistry::showNewSession()
+{
+    ++m_newSessions;
+    if (m_session->runs().size() < m_feedOneATurnFrom) {
+        refreshNow();
+        return;
+    }
+    // Meanwhile each view holds no run: nothing it draws or a tooltip reads is of the session
+    // that went, and a change of a run feeds the rest first (forward).
+    const QList<RunRecord> none;
+    m_unfed.clear();
+    for (RunView *view : std::as_const(m_views)) {
+        view->setRuns(none);
+        m_unfed.append(view);
+    }
+    std::stable_partition(m_unfed.begin(), m_unfed.end(),
+                          [](RunView *view) { return view->viewWidget()->isVisible(); });
+    feedNextViewLater();
+}
+
+void ViewRegistry::feedNextViewLater()
+{
+    inALaterTurn(this, [this, session = m_newSessions] {
+        if (session != m_newSessions || m_unfed.isEmpty())
+            return; // a newer session took over, or the views were fed meanwhile
+        feed(m_unfed.takeFirst(), m_session->runs());
+        if (!m_unfed.isEmpty())
+            feedNextViewLater();
+    });
+}
+
+void ViewRegistry::feedEveryViewNow()
+{
+    while (!m_unfed.isEmpty())
+        feed(m_unfed.takeFirst(), m_session->runs());
 }
 
 void ViewRegistry::letGoOfRuns()
