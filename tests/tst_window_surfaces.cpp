@@ -117,6 +117,7 @@ private slots:
         QVERIFY2(whyNot->headline().startsWith(QStringLiteral("Estimated largest cost: ")),
                  qPrintable(whyNot->headline()));
         QVERIFY(!whyNot->costList().isEmpty());
+        QVERIFY(!whyNot->runFacts()->isVisible()); // compared: the bars and their ranking, as before
         QVERIFY(memory->emptyState()->isHidden());
         // The Source view takes the example's profile of the panel's stage only, under the same band;
         // a stage the example lacks keeps its sentence (another stage's samples fit other lines).
