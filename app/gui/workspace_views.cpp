@@ -111,8 +111,8 @@ CountersPane CountersPane::build()
     c.counters = named(new AccessCheckView, "accessCheckView");
     c.againstCublas = new RunAgainstCublasView; // named "runAgainstCublasView" by itself
     c.againstCublas->setTitle(tabTr("Time and traffic against cuBLAS"));
-    // The access table is short (4 to 9 rows): under it, the same run's time, traffic and
-    // occupancy beside cuBLAS's and the traffic model's, which at 1920x1080 left half the pane blank.
+    // The access table is short (4 to 9 rows; alone, it left half the pane blank at 1920x1080):
+    // under it, the same run's time, traffic and occupancy beside cuBLAS's and the traffic model's.
     c.countersPage = named(new QWidget, "countersPage");
     auto *column = new QVBoxLayout(c.countersPage);
     column->setContentsMargins(0, 0, 0, 0);
