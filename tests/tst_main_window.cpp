@@ -72,7 +72,7 @@ private slots:
         const QList<QPair<Workspace, QStringList>> expected{
             {Workspace::Ladder, {"runtimeChart", "rooflineView", "resultsTable"}},
             {Workspace::Kernel, {"mappingView", "mappingTabs", "parameterPanel"}},
-            {Workspace::Counters, {"accessCheckView", "counterRunList"}},
+            {Workspace::Counters, {"countersPage", "counterRunList"}},
             {Workspace::Sweep, {"sweepModes"}}};
         for (const auto &[workspace, names] : expected) {
             window.workspaces()->setCurrent(workspace);

@@ -9,10 +9,13 @@
 #include "main_window.h"
 #include "memory_instruction_view.h"
 #include "parameter_panel.h"
+#include "run_against_cublas_view.h"
+#include "run_selection.h"
 #include "session.h"
 #include "size_sweep_view.h"
 #include "stage_source_view.h"
 #include "support/scoped_env.h"
+#include "support/shown_extent.h"
 #include "support/test_data.h"
 #include "support/view_shots.h"
 #include "sweep_view.h"
@@ -26,6 +29,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -112,6 +117,7 @@ private slots:
         QVERIFY2(whyNot->headline().startsWith(QStringLiteral("Estimated largest cost: ")),
                  qPrintable(whyNot->headline()));
         QVERIFY(!whyNot->costList().isEmpty());
+        QVERIFY(!whyNot->runFacts()->isVisible()); // compared: the bars and their ranking, as before
         QVERIFY(memory->emptyState()->isHidden());
         // The Source view takes the example's profile of the panel's stage only, under the same band;
         // a stage the example lacks keeps its sentence (another stage's samples fit other lines).
@@ -136,6 +142,78 @@ private slots:
         QVERIFY(window.showView(QStringLiteral("Memory per instruction")));
         QVERIFY(!test::renderShot(&window, QSize(1440, 900), QStringLiteral("memory_example_1440x900"))
                      .isEmpty());
+    }
+
+    void whyWithoutAProfileShowsWhatIsKnown_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1440x900") << QSize(1440, 900);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    // "Why not cuBLAS?" in a session without profiles was a paragraph over a blank pane. It says
+    // what it would show, offers both ways to see it as buttons (Profile, greyed with its reason
+    // where this window cannot; the embedded example), and shows what the session already knows:
+    // the selected run against cuBLAS as measured (bars and a table), beside the traffic model's
+    // expectations. No more than a third of the pane stands blank at any of the three sizes.
+    void whyWithoutAProfileShowsWhatIsKnown()
+    {
+        QFETCH(QSize, size);
+        MainWindow window(options());
+        window.resize(size);
+        window.workspaces()->applyFirstStartSizes(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openSession(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+        QVERIFY(window.session()->profiles().isEmpty());
+        QVERIFY(window.showView(QStringLiteral("Why not cuBLAS?")));
+        QApplication::processEvents();
+        auto *whyNot = window.findChild<BaselineCompareView *>();
+        QVERIFY(whyNot && whyNot->isVisible() && !whyNot->comparing());
+        EmptyState *empty = whyNot->emptyState();
+        QVERIFY(empty->isVisible());
+        QVERIFY2(
+            empty->text().contains(QStringLiteral("the differences ranked by their estimated cost in time")),
+            qPrintable(empty->text()));
+        // Both ways, as buttons: the example, and Profile (greyed here: no runner, and it says so).
+        QVERIFY(empty->offerButton()->isVisible());
+        QCOMPARE(empty->offer(), QStringLiteral("Show the Embedded Example (H200)"));
+        auto *profile = empty->findChild<QPushButton *>(QStringLiteral("emptyStateProfile"));
+        QVERIFY(profile && profile->isVisible());
+        QVERIFY(profile->text().startsWith(QStringLiteral("Profile")));
+        QVERIFY(!profile->isEnabled());
+        QVERIFY2(profile->toolTip().contains(QStringLiteral("cannot profile")),
+                 qPrintable(profile->toolTip()));
+        // What is known without a profile: the selected run against cuBLAS FP32, both measured.
+        RunAgainstCublasView *facts = whyNot->runFacts();
+        QVERIFY(facts->isVisible());
+        const RunRecord *selected = window.session()->find(window.selection()->runId());
+        QVERIFY(selected);
+        QVERIFY2(facts->facts().headline.contains(QStringLiteral("% of cuBLAS FP32's speed")),
+                 qPrintable(facts->facts().headline));
+        QVERIFY(!facts->facts().rows.isEmpty());
+        QCOMPARE(facts->facts().rows.first().run, QStringLiteral("%1 ms").arg(selected->medianMs, 0, 'f', 3));
+        QVERIFY(facts->text().contains(QStringLiteral("The model expects")));
+        // Not a mostly blank pane.
+        auto *scroll = qobject_cast<QScrollArea *>(whyNot->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        QWidget *viewport = scroll->viewport();
+        const auto blank = [&] { return viewport->height() - test::lowestShown(whyNot, viewport); };
+        QTRY_VERIFY2(blank() * 3 <= viewport->height(),
+                     qPrintable(QStringLiteral("%1 px blank of %2").arg(blank()).arg(viewport->height())));
+        QVERIFY(!test::renderShot(&window, size,
+                                  QStringLiteral("why_no_profile_%1x%2").arg(size.width()).arg(size.height()))
+                     .isEmpty());
+
+        // With a runner the button is Run > Profile.
+        window.showRunnerStatus(true, QStringLiteral("NVIDIA H200"));
+        QTRY_VERIFY(profile->isEnabled());
+        QSignalSpy profiled(window.action(QStringLiteral("actionProfile")), &QAction::triggered);
+        profile->click();
+        QCOMPARE(profiled.size(), 1);
     }
 
     // With a runner the pane says how to profile, and the example is offered beside it.

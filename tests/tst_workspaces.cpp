@@ -12,12 +12,15 @@
 #include "run_selection.h"
 #include "runtime_chart.h"
 #include "session.h"
+#include "support/shown_extent.h"
 #include "sweep_view.h"
 #include "tile_map_view.h"
 
 #include <QAction>
 #include <QDataStream>
 #include <QHeaderView>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -205,6 +208,47 @@ private slots:
         QVERIFY2(!counters->headline().startsWith(QStringLiteral("Select a run")),
                  qPrintable(counters->headline()));
         QVERIFY(!counters->rows().isEmpty());
+    }
+
+    void countersTabUsesItsHeight_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1440x900") << QSize(1440, 900);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    // The access table is 4 to 9 rows: at 1920x1080 it left more than half the Counters tab blank
+    // under it. The run's time and traffic against cuBLAS come under it now, so that no more than a
+    // third of the tab stands empty below what it shows; where the tab is shorter than its contents,
+    // they scroll down, never sideways.
+    void countersTabUsesItsHeight()
+    {
+        QFETCH(QSize, size);
+        MainWindow window(options());
+        QString error;
+        QVERIFY2(window.openSession(kFullLadder, &error), qPrintable(error));
+        window.resize(size);
+        window.workspaces()->applyFirstStartSizes(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.workspaces()->setCurrent(Workspace::Counters); // selects a run with counters
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("countersTabs"));
+        QVERIFY(tabs && tabs->isVisible());
+        QCOMPARE(tabs->currentIndex(), 0);
+        auto *scroll = qobject_cast<QScrollArea *>(tabs->currentWidget());
+        QVERIFY(scroll && scroll->widget());
+        QApplication::processEvents();
+        QWidget *viewport = scroll->viewport();
+        // The labels' heights settle over a few turns of the event loop (layout requests up the tree).
+        const auto blank = [&] { return viewport->height() - test::lowestShown(scroll->widget(), viewport); };
+        QTRY_VERIFY2(blank() * 3 <= viewport->height(),
+                     qPrintable(QStringLiteral("%1 px blank under the counters, of %2")
+                                    .arg(blank())
+                                    .arg(viewport->height())));
+        QVERIFY2(
+            scroll->widget()->width() <= viewport->width(),
+            qPrintable(
+                QStringLiteral("%1 px wide in %2").arg(scroll->widget()->width()).arg(viewport->width())));
     }
 
     // The same when the window is on Counters before the session arrives (gemmscope --workspace

@@ -1,6 +1,7 @@
 #include "baseline_compare_view.h"
 
 #include "empty_state.h"
+#include "run_against_cublas_view.h"
 #include "run_record.h"
 
 #include <QCoreApplication>
@@ -58,8 +59,8 @@ bool sameShape(const protocol::ProfileEvent &a, const protocol::ProfileEvent &b)
 
 BaselineCompareView::BaselineCompareView(QWidget *parent)
     : QWidget(parent), m_noProfileText(tr("Profile this configuration to compare it with cuBLAS.")),
-      m_empty(new EmptyState), m_reference(makeReferenceNote()), m_headline(new QLabel), m_costs(new QLabel),
-      m_notes(new QLabel)
+      m_empty(new EmptyState), m_facts(new RunAgainstCublasView), m_reference(makeReferenceNote()),
+      m_headline(new QLabel), m_costs(new QLabel), m_notes(new QLabel)
 {
     setObjectName(QStringLiteral("baselineCompareView"));
     m_headline->setObjectName(QStringLiteral("baselineHeadline"));
@@ -83,11 +84,40 @@ BaselineCompareView::BaselineCompareView(QWidget *parent)
     layout->setContentsMargins(kBoxMargin, kBoxMargin, kBoxMargin, kBoxMargin);
     layout->addWidget(m_reference);
     layout->addWidget(m_empty);
+    // What can be known without a profile, where the bars would be: the pane is not left blank.
+    m_facts->setTitle(tr("What this session says without a profile"));
+    layout->addWidget(m_facts);
     layout->addWidget(m_headline);
     layout->addWidget(m_costs);
     layout->addWidget(m_notes);
     layout->addStretch(1); // the bars are painted under the labels
     refresh();
+}
+
+void BaselineCompareView::setRuns(const QList<RunRecord> &runs)
+{
+    m_facts->setRuns(runs);
+}
+
+void BaselineCompareView::runsAboutToChange()
+{
+    m_facts->runsAboutToChange();
+}
+
+void BaselineCompareView::runAdded(const QList<RunRecord> &runs, qsizetype index)
+{
+    m_facts->runAdded(runs, index);
+}
+
+void BaselineCompareView::runChanged(const QList<RunRecord> &runs, qsizetype index)
+{
+    m_facts->runChanged(runs, index);
+}
+
+void BaselineCompareView::setSelectedRun(const QString &runId, const RunRecord *run)
+{
+    m_facts->setSelectedRun(runId, run);
+    updateGeometry();
 }
 
 QColor BaselineCompareView::candidateColor()
@@ -201,6 +231,7 @@ void BaselineCompareView::refresh()
     const bool empty = m_comparison.rows.isEmpty();
     m_empty->setText(m_headline->text());
     m_empty->setVisible(empty);
+    m_facts->setVisible(empty);
     m_headline->setVisible(!empty);
     updateGeometry();
     update();
@@ -225,7 +256,8 @@ int BaselineCompareView::heightForWidth(int width) const
     const int w = std::max(width, 200) - 2 * kBoxMargin;
     if (m_comparison.rows.isEmpty()) {
         const int empty = m_empty->heightForWidth(w);
-        return kBoxMargin + labelsHeight(w) + (empty > 0 ? empty : m_empty->sizeHint().height()) + kBoxMargin;
+        return kBoxMargin + labelsHeight(w) + (empty > 0 ? empty : m_empty->sizeHint().height()) +
+               std::max(0, m_facts->heightForWidth(w)) + kBoxMargin;
     }
     int h = kBoxMargin + labelsHeight(w);
     const int lineHeight = fontMetrics().height();

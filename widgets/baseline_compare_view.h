@@ -3,7 +3,9 @@
 // occupancy, issue-slot use, pipe use, L1/L2/DRAM throughput as % of peak, the top stall reasons'
 // shares and the instruction mix — under a sentence naming the largest difference. Without one of
 // the two profiles (or with two that cannot be compared) it says what to profile instead; a part
-// that failed shows its error sentence beside what stands.
+// that failed shows its error sentence beside what stands, and, under it, what the session says
+// without a profile: the selected run beside cuBLAS as measured, and the traffic model's
+// expectations (run_against_cublas_view.h).
 #pragma once
 
 #include "events.h"
@@ -18,6 +20,7 @@ class QLabel;
 namespace gemmscope {
 
 class EmptyState;
+class RunAgainstCublasView;
 
 class BaselineCompareView : public QWidget, public RunView {
     Q_OBJECT
@@ -40,6 +43,8 @@ public:
     // What shows instead of the bars while there is nothing to compare: the sentence and, where
     // one is offered, its button (empty_state.h).
     EmptyState *emptyState() const { return m_empty; }
+    // The selected run beside cuBLAS, shown while there is nothing to compare.
+    RunAgainstCublasView *runFacts() const { return m_facts; }
     QString headline() const; // the sentence over the bars (or the empty state)
     // The differences by estimated cost, costliest first, one line each ("1. i-cache miss: about
     // 0.37 ms (4.2 %) — 0.40 ms against 30 µs; ... — pipelined.cuh:113"); empty: none to show.
@@ -52,6 +57,12 @@ public:
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
     QString viewName() const override { return tr("the Why-not-cuBLAS view"); }
+    // The session's runs and the selection reach the run facts under the empty state.
+    void setRuns(const QList<RunRecord> &runs) override;
+    void runsAboutToChange() override;
+    void runAdded(const QList<RunRecord> &runs, qsizetype index) override;
+    void runChanged(const QList<RunRecord> &runs, qsizetype index) override;
+    void setSelectedRun(const QString &runId, const RunRecord *run) override;
 
     static QColor candidateColor();
     static QColor baselineColor();
@@ -69,6 +80,7 @@ private:
     QString m_noProfileText, m_noBaselineText;
     BaselineComparison m_comparison;
     EmptyState *m_empty;
+    RunAgainstCublasView *m_facts;
     QLabel *m_reference;
     QLabel *m_headline;
     QLabel *m_costs;

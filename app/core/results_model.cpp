@@ -3,6 +3,7 @@
 #include "jargon_text.h"
 #include "occupancy_limiter.h"
 #include "plain_text.h"
+#include "run_against_cublas.h"
 #include "stage_catalog.h"
 
 #include <array>
@@ -21,17 +22,6 @@ QString failureText(const RunRecord &r)
 int smemBytes(const RunRecord &r)
 {
     return r.registers >= 0 || r.staticSmemBytes > 0 ? r.staticSmemBytes + launchDynamicSmemBytes(r) : 0;
-}
-
-QString cublasKey(const RunRecord &r, StageId baseline)
-{
-    // Ratios compare only results of one regime: a burst run against a burst cuBLAS run.
-    const QString regime = r.conditions ? protocol::valueName(r.conditions->regime) : QString();
-    return QStringLiteral("%1x%2x%3|%4|%5|%6|%7")
-        .arg(r.m)
-        .arg(r.n)
-        .arg(r.k)
-        .arg(r.origin, r.gpuName, regime, QString::fromStdString(stageInfo(baseline).key));
 }
 
 bool isBaseline(const RunRecord &r)
@@ -106,12 +96,12 @@ const RunRecord *ResultsModel::cublasReference(const RunRecord &record, StageId 
         m_cublasRows.clear();
         for (qsizetype i = 0; i < runs.size(); ++i)
             if (isBaseline(runs[i]) && runs[i].isOk())
-                m_cublasRows[cublasKey(runs[i], runs[i].stage)].append(i);
+                m_cublasRows[cublasPairingKey(runs[i], runs[i].stage)].append(i);
         m_cublasRowsValid = true;
     }
     const RunRecord *best = nullptr;
     qint64 bestDistance = 0;
-    for (const qsizetype row : m_cublasRows.value(cublasKey(record, baseline))) {
+    for (const qsizetype row : m_cublasRows.value(cublasPairingKey(record, baseline))) {
         if (row >= runs.size() || runs[row].stage != baseline)
             continue; // a change whose signal has not arrived yet
         const RunRecord &c = runs[row];

@@ -185,6 +185,9 @@ void MainWindow::buildActions()
         m_views.sweeps.sizes->setRunningOff(whyOff);
         m_profilePresenter->setProfilingOff(whyOff);
     });
+    // The empty profile panes' Profile button is Run > Profile.
+    connect(m_profilePresenter, &ProfilePresenter::profileRequested, action(QStringLiteral("actionProfile")),
+            &QAction::trigger);
     // The empty Sweep pages' "add the recorded sweeps" and "open a sweep file" buttons (the profile panes
     // show the embedded example beside the session themselves: ProfilePresenter).
     for (SweepViewBase *sweepView : {static_cast<SweepViewBase *>(m_views.sweeps.grid),

@@ -18,6 +18,7 @@
 #include "window_layout.h"
 
 #include <QFutureWatcher>
+#include <QPushButton>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace gemmscope {
@@ -63,8 +64,13 @@ ProfilePresenter::ProfilePresenter(Session *session, RunSelection *selection, Pa
     connect(m_session, &Session::reset, this, &ProfilePresenter::show);
     connect(m_selection, &RunSelection::selectionChanged, this, &ProfilePresenter::show);
     for (EmptyState *empty :
-         {m_views.counters.memory->emptyState(), m_views.counters.whyNotCublas->emptyState()})
+         {m_views.counters.memory->emptyState(), m_views.counters.whyNotCublas->emptyState()}) {
         connect(empty, &EmptyState::offerTaken, this, &ProfilePresenter::showExample);
+        QPushButton *profile = empty->addAction(tr("Profile (Ctrl+P)"));
+        profile->setObjectName(QStringLiteral("emptyStateProfile"));
+        connect(profile, &QPushButton::clicked, this, &ProfilePresenter::profileRequested);
+        m_profileButtons << profile;
+    }
 }
 
 void ProfilePresenter::setProfilingOff(const QString &whyOff)
@@ -141,10 +147,16 @@ void ProfilePresenter::showEmptyStates()
         tr("Memory per instruction lists every global and shared load and store "
            "of the kernel, with the sectors or wavefronts it moves per request "
            "against the ideal (uncoalesced loads, bank conflicts) and its source line.");
-    const QString whyWould = tr("Why not cuBLAS? sets the kernel's limiters beside cuBLAS's at the same "
-                                "size and ranks the differences by their estimated cost in time (idle issue "
-                                "slots by stall reason, bank conflicts, extra instructions), naming the "
-                                "costliest, its source line and what would change it.");
+    // A list, not one long sentence: what a profile adds to the measured figures shown under it.
+    const QString whyWould =
+        tr("Why not cuBLAS? compares a profile of this configuration with one of cuBLAS at the same size "
+           "on the same GPU. With both it shows:\n"
+           "• the limiters side by side: achieved occupancy, issue slots used, each pipe's use, and L1, L2 "
+           "and DRAM throughput as shares of their peaks;\n"
+           "• where the warps wait (the top stall reasons' shares of the samples) and the instruction mix;\n"
+           "• the differences ranked by their estimated cost in time (idle issue slots by stall reason, bank "
+           "conflicts, extra instructions), the costliest named with its source line and what would change "
+           "it.");
     QString cannot, source;
     if (m_profilingOff.isEmpty()) {
         cannot = tr("No profile of this run's configuration yet: Run > Profile (Ctrl+P) profiles it (and "
@@ -185,9 +197,18 @@ void ProfilePresenter::showEmptyStates()
         cannot += QLatin1Char(' ') + tr("The embedded example has no profile to show here.");
         break;
     }
+    // Profile where this window can; where it cannot, the button stays, greyed, with the reason.
+    for (QPushButton *profile : std::as_const(m_profileButtons)) {
+        profile->setEnabled(m_profilingOff.isEmpty());
+        profile->setToolTip(
+            m_profilingOff.isEmpty()
+                ? tr("Run > Profile (Ctrl+P): samples where the configured kernel's time goes "
+                     "and profiles cuBLAS at the same size")
+                : tr("This window cannot profile: %1 Profile on a machine with a GPU.").arg(m_profilingOff));
+    }
     m_views.counters.memory->setNoProfileText(memoryWould + QLatin1Char(' ') + cannot);
     m_views.counters.memory->emptyState()->setOffer(offer, offerTip);
-    m_views.counters.whyNotCublas->setNoProfileText(whyWould + QLatin1Char(' ') + cannot);
+    m_views.counters.whyNotCublas->setNoProfileText(whyWould + QLatin1Char('\n') + cannot);
     m_views.counters.whyNotCublas->emptyState()->setOffer(offer, offerTip);
     m_views.kernel.source->setNoProfileText(source);
     m_views.kernel.machineCode->setNoProfileText(source);

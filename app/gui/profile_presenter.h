@@ -5,14 +5,13 @@
 // profiles, the selection or the configuration change.
 //
 // Where a pane has no profile it says what it would show and what can be done here: profile
-// (Ctrl+P) when a runner can; select a run that has one when the session holds profiles; and, in
-// every case, show the embedded example beside the user's session: the H200 profiles recorded in
-// the default session, read once off the UI thread and kept apart (never added to the session, never
-// replacing it). While shown, the Counters workspace's memory table and "Why not cuBLAS?" show the
-// example's profile of the same stage (else its first), and the Kernel workspace's Source view
-// the example's profile of the same stage only (its lines are that stage's); each pane says on a
-// band that it is the embedded example, not the user's data. A
-// profile of the session's own always wins over the example.
+// (Ctrl+P, a button; greyed with its reason where this window cannot); select a run that has one when the
+// session holds profiles; and, in every case, show the embedded example beside the user's session: the H200
+// profiles recorded in the default session, read once off the UI thread and kept apart (never added to the
+// session, never replacing it). While shown, the Counters workspace's memory table and "Why not cuBLAS?" show
+// the example's profile of the same stage (else its first), and the Kernel workspace's Source view the
+// example's profile of the same stage only (its lines are that stage's); each pane says on a band that it is
+// the embedded example, not the user's data. A profile of the session's own always wins over the example.
 #pragma once
 
 #include "profile_record.h"
@@ -20,6 +19,8 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+
+class QPushButton;
 
 namespace gemmscope {
 
@@ -39,6 +40,10 @@ public:
     void setProfilingOff(const QString &whyOff);
 
     bool exampleShown() const { return m_exampleState == ExampleState::Shown; }
+
+signals:
+    // The empty panes' Profile button: Run > Profile (Ctrl+P), which the window owns.
+    void profileRequested();
 
 public slots:
     // After the stage presenter: a new stage clears the Source view's profile.
@@ -64,6 +69,7 @@ private:
     ExampleState m_exampleState = ExampleState::Off;
     QList<StoredProfile> m_example; // the embedded session's profiles, apart from the session
     QString m_exampleError;
+    QList<QPushButton *> m_profileButtons; // one in each empty profile pane
 };
 
 } // namespace gemmscope

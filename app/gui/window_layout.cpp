@@ -12,6 +12,7 @@
 #include "parameter_panel.h"
 #include "results_tables.h"
 #include "roofline_chart.h"
+#include "run_against_cublas_view.h"
 #include "runtime_chart.h"
 #include "size_sweep_view.h"
 #include "stage_source_view.h"
@@ -77,9 +78,9 @@ WindowLayout WindowLayout::build(QMainWindow *window, Session *session, QAbstrac
 
 void WindowLayout::registerViews(ViewRegistry *registry) const
 {
-    for (RunView *view :
-         QList<RunView *>{runtimeChart, roofline, kernel.coalescing, kernel.bankConflicts, counters.counters,
-                          counters.memory, counters.whyNotCublas, kernel.source, kernel.machineCode})
+    for (RunView *view : QList<RunView *>{runtimeChart, roofline, kernel.coalescing, kernel.bankConflicts,
+                                          counters.counters, counters.againstCublas, counters.memory,
+                                          counters.whyNotCublas, kernel.source, kernel.machineCode})
         registry->add(view);
     registry->add(sweeps.grid); // Ctrl+E on the Sweep workspace writes the heatmap's print layout
     registry->add(sweeps.sizes);

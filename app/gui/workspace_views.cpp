@@ -8,6 +8,7 @@
 #include "machine_code_view.h"
 #include "memory_instruction_view.h"
 #include "model_summary_view.h"
+#include "run_against_cublas_view.h"
 #include "size_sweep_view.h"
 #include "stage_source_view.h"
 #include "sweep_controller.h"
@@ -19,6 +20,7 @@
 #include <QScrollBar>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QVBoxLayout>
 
 namespace gemmscope {
 
@@ -107,14 +109,30 @@ CountersPane CountersPane::build()
 {
     CountersPane c{};
     c.counters = named(new AccessCheckView, "accessCheckView");
+    c.againstCublas = new RunAgainstCublasView; // named "runAgainstCublasView" by itself
+    c.againstCublas->setTitle(tabTr("Time and traffic against cuBLAS"));
+    // The access table is short (4 to 9 rows; alone, it left half the pane blank at 1920x1080):
+    // under it, the same run's time, traffic and occupancy beside cuBLAS's and the traffic model's.
+    c.countersPage = named(new QWidget, "countersPage");
+    auto *column = new QVBoxLayout(c.countersPage);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addWidget(c.counters);
+    auto *facts = new QVBoxLayout; // inset as the access table's text is
+    const QMargins inset = c.counters->layout()->contentsMargins();
+    facts->setContentsMargins(inset.left(), 0, inset.right(), inset.bottom());
+    facts->addWidget(c.againstCublas);
+    column->addLayout(facts);
+    column->addStretch(1);
     c.memory = named(new MemoryInstructionView, "memoryInstructionView");
     c.whyNotCublas = named(new BaselineCompareView, "baselineCompareView");
     c.pane = named(new QTabWidget, "countersTabs");
     c.pane->setDocumentMode(true);
-    c.pane->addTab(scrolled(c.counters), tabTr("Counters"));
+    c.pane->addTab(scrolled(c.countersPage), tabTr("Counters"));
     c.pane->addTab(c.memory, tabTr("Memory per instruction"));
     c.pane->addTab(scrolled(c.whyNotCublas), tabTr("Why not cuBLAS?"));
-    c.pane->setTabToolTip(0, tabTr("The selected run's hardware counters against the access model"));
+    c.pane->setTabToolTip(
+        0, tabTr("The selected run's hardware counters against the access model, and its time and traffic "
+                 "against cuBLAS"));
     c.pane->setTabToolTip(1,
                           tabTr("From a profile: each global and shared load and store against its ideal"));
     c.pane->setTabToolTip(2, tabTr("From two profiles: where this configuration and cuBLAS differ"));

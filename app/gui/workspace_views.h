@@ -21,6 +21,7 @@ class CompilePanel;
 class MachineCodeView;
 class MemoryInstructionView;
 class ModelSummaryView;
+class RunAgainstCublasView;
 class Session;
 class SizeSweepView;
 class SweepController;
@@ -52,11 +53,14 @@ struct SweepTabs {
     static SweepTabs build(Session *session);
 };
 
-// The Counters workspace's right side: the selected run's counters against the model, the
-// profile's memory instructions one by one, and "Why not cuBLAS?", one tab each.
+// The Counters workspace's right side: the selected run's counters against the model (and under
+// them its time and traffic against cuBLAS), the profile's memory instructions one by one, and
+// "Why not cuBLAS?", one tab each.
 struct CountersPane {
     QTabWidget *pane;
+    QWidget *countersPage; // the Counters tab: the access table over the run against cuBLAS
     AccessCheckView *counters;
+    RunAgainstCublasView *againstCublas;
     MemoryInstructionView *memory;
     BaselineCompareView *whyNotCublas;
 

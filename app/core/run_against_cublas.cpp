@@ -1,0 +1,204 @@
+#include "run_against_cublas.h"
+
+#include "occupancy_limiter.h"
+#include "traffic_model.h"
+
+#include <QCoreApplication>
+#include <cmath>
+
+namespace gemmscope {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RunAgainstCublas", text);
+}
+
+const QString kNone = QStringLiteral("—");
+
+// "2.37 GB", "412 MB": decimal units, as the counters count bytes.
+QString bytesText(double bytes)
+{
+    if (bytes >= 1e9)
+        return QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 2);
+    if (bytes >= 1e6)
+        return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 1);
+    return QStringLiteral("%1 kB").arg(bytes / 1e3, 0, 'f', 1);
+}
+
+QString intensityText(double flopPerByte)
+{
+    return QStringLiteral("%1 FLOP/B").arg(flopPerByte, 0, 'f', flopPerByte < 10 ? 2 : 1);
+}
+
+QString msText(double ms)
+{
+    return ms > 0 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 3) : kNone;
+}
+
+// A counter's value as shown: its text, or "—" where the run did not measure it.
+QString counterText(const RunRecord *run, std::optional<double> (*read)(const protocol::Counters &),
+                    QString (*format)(double))
+{
+    if (!run || !run->counters || run->counters->hasError())
+        return kNone;
+    const std::optional<double> v = read(*run->counters);
+    return v && std::isfinite(*v) && *v >= 0 ? format(*v) : kNone;
+}
+
+QString occupancyText(const RunRecord &run)
+{
+    if (run.occupancy < 0)
+        return tr("not reported");
+    QString text = tr("%1 % of the SM's warps").arg(run.occupancy * 100, 0, 'f', 0);
+    if (run.blocksPerSm > 0)
+        text += tr(", %1 blocks per SM").arg(run.blocksPerSm);
+    if (const QString limiter = limiterWords(occupancyLimiter(run)); !limiter.isEmpty())
+        text += tr(" (limit: %1)").arg(limiter);
+    return text;
+}
+
+} // namespace
+
+QString cublasPairingKey(const RunRecord &run, StageId baseline)
+{
+    // Ratios compare only results of one regime: a burst run against a burst cuBLAS run.
+    const QString regime = run.conditions ? protocol::valueName(run.conditions->regime) : QString();
+    return QStringLiteral("%1x%2x%3|%4|%5|%6|%7")
+        .arg(run.m)
+        .arg(run.n)
+        .arg(run.k)
+        .arg(run.origin, run.gpuName, regime, QString::fromStdString(stageInfo(baseline).key));
+}
+
+StageId cublasStageFor(const RunRecord &run)
+{
+    const StageInfo *stage = findStage(run.stage.key());
+    return stage && stage->precision == Precision::Tf32 ? StageId::CublasTf32 : StageId::CublasFp32;
+}
+
+const RunRecord *cublasRunFor(const RunRecord &run, const QList<RunRecord> &runs)
+{
+    const StageId baseline = cublasStageFor(run);
+    const QString key = cublasPairingKey(run, baseline);
+    const RunRecord *best = nullptr;
+    qint64 bestDistance = 0;
+    for (const RunRecord &c : runs) {
+        if (c.stage != baseline || !c.isOk() || c.runId == run.runId || cublasPairingKey(c, baseline) != key)
+            continue;
+        const qint64 distance = c.timestamp.isValid() && run.timestamp.isValid()
+                                    ? std::abs(c.timestamp.msecsTo(run.timestamp))
+                                    : 0;
+        if (!best || distance < bestDistance) {
+            best = &c;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas, const QString &label)
+{
+    RunAgainstCublas out;
+    if (!run) {
+        out.headline = tr("Select a run to set it beside cuBLAS at the same size.");
+        return out;
+    }
+    const StageId baseline = cublasStageFor(*run);
+    out.cublasName = baseline == StageId::CublasTf32 ? tr("cuBLAS TF32") : tr("cuBLAS FP32");
+    const StageInfo *stage = findStage(run->stage.key());
+    if (stage && stage->isLibrary) {
+        out.headline =
+            tr("Run %1 is cuBLAS itself: select a kernel's run to set it beside cuBLAS.").arg(label);
+        return out;
+    }
+    if (!run->isOk()) {
+        out.headline = tr("Run %1 did not finish: it has no time to set beside cuBLAS.").arg(label);
+        return out;
+    }
+    const QString where =
+        tr("%1 on %2").arg(run->sizeText(), run->gpuName.isEmpty() ? tr("its GPU") : run->gpuName);
+    if (!cublas)
+        out.headline = tr("Run %1 took %2 at %3. This session has no %4 run at that size on that GPU: "
+                          "run %4 there (Run > Run Ladder runs it) to set the two side by side.")
+                           .arg(label, msText(run->medianMs), where, out.cublasName);
+    else
+        out.headline =
+            tr("Run %1 took %2 at %3, %4 %5: run %1 reaches %6 % of %4's speed.")
+                .arg(label, msText(run->medianMs), where, out.cublasName, msText(cublas->medianMs))
+                .arg(run->medianMs > 0 ? 100.0 * cublas->medianMs / run->medianMs : 0.0, 0, 'f', 0);
+
+    // The model's expectations for the run's tiling (the worklog's formulas), where the stage has one.
+    std::optional<TrafficEstimate> model;
+    if (stage && catalogRefusal(*run).isEmpty())
+        model = estimateTraffic(stage->id, paramValuesOf(*run), ProblemSize{run->m, run->n, run->k});
+
+    const auto add = [&out](const QString &quantity, const QString &mine, const QString &theirs,
+                            const QString &expected) {
+        out.rows.append({quantity, mine, theirs, expected.isEmpty() ? kNone : expected, {}, {}});
+    };
+    // The last row's two values as numbers, where both runs measured them.
+    const auto values = [&out](std::optional<double> mine, std::optional<double> theirs) {
+        if (mine && theirs && std::isfinite(*mine) && std::isfinite(*theirs) && *mine >= 0 && *theirs >= 0) {
+            out.rows.last().runValue = mine;
+            out.rows.last().cublasValue = theirs;
+        }
+    };
+    const auto counter = [](const RunRecord *r, std::optional<double> (*read)(const protocol::Counters &)) {
+        return r && r->counters && !r->counters->hasError() ? read(*r->counters) : std::nullopt;
+    };
+    const QString cublasTime = cublas ? msText(cublas->medianMs) : kNone;
+    add(tr("Time (median)"), msText(run->medianMs), cublasTime, {});
+    if (cublas)
+        values(run->medianMs, cublas->medianMs);
+    add(tr("TFLOP/s"), QString::number(run->tflops, 'f', 1),
+        cublas ? QString::number(cublas->tflops, 'f', 1) : kNone, {});
+    if (cublas)
+        values(run->tflops, cublas->tflops);
+
+    const auto dram = [](const protocol::Counters &c) -> std::optional<double> {
+        if (!c.dramReadBytes)
+            return std::nullopt;
+        return *c.dramReadBytes + c.dramWriteBytes.value_or(0.0);
+    };
+    const auto l2 = [](const protocol::Counters &c) { return c.l2Bytes; };
+    const auto dramIntensity = [](const protocol::Counters &c) { return c.dramIntensity; };
+    const auto l2Intensity = [](const protocol::Counters &c) { return c.l2Intensity; };
+    add(tr("DRAM traffic (read + write)"), counterText(run, dram, bytesText),
+        counterText(cublas, dram, bytesText),
+        model ? tr("at least %1 (A and B read once, C written once)").arg(bytesText(model->compulsoryBytes))
+              : QString());
+    values(counter(run, dram), counter(cublas, dram));
+    add(tr("L2 traffic"), counterText(run, l2, bytesText), counterText(cublas, l2, bytesText),
+        model && model->loadBytes > 0
+            ? tr("%1 (the tiles' loads, C's stores)").arg(bytesText(model->loadBytes + model->storeBytes))
+            : QString());
+    values(counter(run, l2), counter(cublas, l2));
+    add(tr("FLOP per DRAM byte"), counterText(run, dramIntensity, intensityText),
+        counterText(cublas, dramIntensity, intensityText),
+        model && model->compulsoryIntensity > 0
+            ? tr("at most %1 (any tiling)").arg(intensityText(model->compulsoryIntensity))
+            : QString());
+    values(counter(run, dramIntensity), counter(cublas, dramIntensity));
+    add(tr("FLOP per L2 byte"), counterText(run, l2Intensity, intensityText),
+        counterText(cublas, l2Intensity, intensityText),
+        model && model->intensity > 0 ? tr("%1 (loads only)").arg(intensityText(model->intensity))
+                                      : QString());
+    values(counter(run, l2Intensity), counter(cublas, l2Intensity));
+    add(tr("Registers per thread"), run->registers > 0 ? QString::number(run->registers) : tr("not reported"),
+        cublas ? tr("not reported") : kNone, {});
+    add(tr("Occupancy"), occupancyText(*run), cublas ? tr("not reported") : kNone,
+        model && model->threadsPerBlock > 0 ? tr("%1 threads per block").arg(model->threadsPerBlock)
+                                            : QString());
+
+    out.footnote = tr("Measured: the runs' own timings and counters (CUPTI, over one launch); cuBLAS's "
+                      "registers and occupancy are its own kernels', which the runner does not see.");
+    if (model)
+        out.footnote += QLatin1Char(' ') + tr("Model: the traffic of this stage's tiling by the worklog's "
+                                              "formulas, %1.")
+                                               .arg(QString::fromStdString(model->formula));
+    return out;
+}
+
+} // namespace gemmscope

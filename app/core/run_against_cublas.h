@@ -1,0 +1,44 @@
+// What a session already says about one run against cuBLAS without a profile: the run and the
+// cuBLAS run of its precision at the same size, on the same GPU and in the same regime (measured
+// time, TFLOP/s, the traffic counters, registers and occupancy), beside what the analytic traffic
+// model expects of the run's tiling. "Why not cuBLAS?" shows it while no profile is there, and
+// the Counters tab under its access table.
+#pragma once
+
+#include "run_record.h"
+
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace gemmscope {
+
+// The key that pairs a run with the cuBLAS runs it may be held against: size, origin, GPU, the
+// regime (a burst run against a burst cuBLAS run) and the cuBLAS stage.
+QString cublasPairingKey(const RunRecord &run, StageId baseline);
+
+// cuBLAS TF32 for the stages that compute in TF32, else cuBLAS FP32.
+StageId cublasStageFor(const RunRecord &run);
+
+// The finished cuBLAS run `run` is held against (cublasPairingKey), nearest in time; nullptr where
+// the session has none. A linear scan: called on a selection, not per row.
+const RunRecord *cublasRunFor(const RunRecord &run, const QList<RunRecord> &runs);
+
+struct RunFactRow {
+    QString quantity;           // "DRAM traffic (read + write)"
+    QString run, cublas, model; // as shown; "—" where there is no value
+    // The two measured values as numbers where both are there and comparable (bars); else empty.
+    std::optional<double> runValue, cublasValue;
+};
+
+struct RunAgainstCublas {
+    QString headline;       // the one sentence over the rows (or why there are none)
+    QString cublasName;     // "cuBLAS FP32", "cuBLAS TF32"
+    QList<RunFactRow> rows; // empty where there is no run to describe
+    QString footnote;       // where the model's figures come from
+};
+
+// `label` names the run as the charts do ("3", "+tuned"); `cublas` from cublasRunFor (nullptr: none).
+RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas, const QString &label);
+
+} // namespace gemmscope

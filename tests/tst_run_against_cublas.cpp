@@ -1,0 +1,131 @@
+// A run beside cuBLAS without a profile (app/core/run_against_cublas.h), on the recorded H200
+// ladder: which cuBLAS run a run is held against (its precision's, same size, GPU, origin and
+// regime), the sentence with its share of cuBLAS's speed, the measured counters of both, the
+// traffic model's expectations, and what is said where there is no run, no cuBLAS run, or cuBLAS.
+#include "run_against_cublas.h"
+#include "session.h"
+
+#include <QtTest>
+
+using namespace gemmscope;
+
+namespace {
+
+const RunRecord *runOf(const QList<RunRecord> &runs, const QString &preset)
+{
+    for (const RunRecord &run : runs)
+        if (run.presetKey == preset && run.isOk())
+            return &run;
+    return nullptr;
+}
+
+const RunFactRow *rowOf(const RunAgainstCublas &facts, const QString &quantity)
+{
+    for (const RunFactRow &row : facts.rows)
+        if (row.quantity == quantity)
+            return &row;
+    return nullptr;
+}
+
+} // namespace
+
+class TestRunAgainstCublas : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_session.open(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+    }
+
+    void pairsEachRunWithCublasOfItsPrecision()
+    {
+        const QList<RunRecord> &runs = m_session.runs();
+        const RunRecord *step3 = runOf(runs, QStringLiteral("worklog-3"));
+        const RunRecord *mma = runOf(runs, QStringLiteral("tf32-mma"));
+        QVERIFY(step3 && mma);
+        const RunRecord *fp32 = cublasRunFor(*step3, runs);
+        QVERIFY(fp32);
+        QCOMPARE(fp32->stage, StageId::CublasFp32);
+        const RunRecord *tf32 = cublasRunFor(*mma, runs);
+        QVERIFY(tf32);
+        QCOMPARE(tf32->stage, StageId::CublasTf32);
+        // Another GPU, or another size, is no pair.
+        RunRecord elsewhere = *step3;
+        elsewhere.gpuName = QStringLiteral("NVIDIA A100-SXM4-80GB");
+        QVERIFY(!cublasRunFor(elsewhere, runs));
+        elsewhere = *step3;
+        elsewhere.m = 2048;
+        QVERIFY(!cublasRunFor(elsewhere, runs));
+        // A cuBLAS run is not held against itself.
+        QVERIFY(!cublasRunFor(*fp32, runs));
+    }
+
+    void measuredBesideCublasAndTheModel()
+    {
+        const QList<RunRecord> &runs = m_session.runs();
+        const RunRecord *step3 = runOf(runs, QStringLiteral("worklog-3"));
+        const RunRecord *cublas = cublasRunFor(*step3, runs);
+        QVERIFY(step3 && cublas);
+        const RunAgainstCublas facts = runAgainstCublas(step3, cublas, QStringLiteral("3"));
+        QCOMPARE(facts.cublasName, QStringLiteral("cuBLAS FP32"));
+        const QString share = QString::number(100.0 * cublas->medianMs / step3->medianMs, 'f', 0);
+        QVERIFY2(
+            facts.headline.startsWith(
+                QStringLiteral("Run 3 took %1 ms at 4096³ on NVIDIA H200").arg(step3->medianMs, 0, 'f', 3)) &&
+                facts.headline.contains(QStringLiteral("reaches %1 % of cuBLAS FP32's speed").arg(share)),
+            qPrintable(facts.headline));
+        const RunFactRow *time = rowOf(facts, QStringLiteral("Time (median)"));
+        QVERIFY(time);
+        QCOMPARE(time->cublas, QStringLiteral("%1 ms").arg(cublas->medianMs, 0, 'f', 3));
+        // Both runs' DRAM counters, and the least any tiling moves: A and B read once, C written once.
+        const RunFactRow *dram = rowOf(facts, QStringLiteral("DRAM traffic (read + write)"));
+        QVERIFY(dram);
+        const double bytes = *step3->counters->dramReadBytes + *step3->counters->dramWriteBytes;
+        QVERIFY(bytes >= 1e6 && bytes < 1e9); // shown in MB
+        QCOMPARE(dram->run, QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 1));
+        QVERIFY(dram->cublas != QStringLiteral("—"));
+        const double compulsory = 4.0 * 3 * 4096.0 * 4096.0;
+        QCOMPARE(dram->model, QStringLiteral("at least %1 MB (A and B read once, C written once)")
+                                  .arg(compulsory / 1e6, 0, 'f', 1));
+        // The worklog's own formula for step 3's 64x64 tiles: 16 FLOP per byte loaded.
+        const RunFactRow *l2 = rowOf(facts, QStringLiteral("FLOP per L2 byte"));
+        QVERIFY(l2);
+        QVERIFY2(l2->model.startsWith(QStringLiteral("16.0 FLOP/B")), qPrintable(l2->model));
+        QVERIFY(!facts.footnote.isEmpty());
+    }
+
+    void saysWhatIsMissing()
+    {
+        const QList<RunRecord> &runs = m_session.runs();
+        QVERIFY(runAgainstCublas(nullptr, nullptr, {}).headline.startsWith(QStringLiteral("Select a run")));
+        QVERIFY(runAgainstCublas(nullptr, nullptr, {}).rows.isEmpty());
+        // No cuBLAS run at that size: the run's own values stand, cuBLAS's column is empty, and the
+        // sentence says what would fill it.
+        const RunRecord *step3 = runOf(runs, QStringLiteral("worklog-3"));
+        const RunAgainstCublas alone = runAgainstCublas(step3, nullptr, QStringLiteral("3"));
+        QVERIFY2(alone.headline.contains(QStringLiteral("no cuBLAS FP32 run at that size")),
+                 qPrintable(alone.headline));
+        QVERIFY(!alone.rows.isEmpty());
+        for (const RunFactRow &row : alone.rows)
+            QCOMPARE(row.cublas, QStringLiteral("—"));
+        // cuBLAS itself, and a run that failed, have nothing to set beside it.
+        const RunRecord *cublas = runOf(runs, QStringLiteral("cublas_fp32"));
+        QVERIFY(cublas);
+        const RunAgainstCublas itself = runAgainstCublas(cublas, nullptr, QStringLiteral("cuBLAS"));
+        QVERIFY2(itself.headline.contains(QStringLiteral("is cuBLAS itself")), qPrintable(itself.headline));
+        QVERIFY(itself.rows.isEmpty());
+        RunRecord failed = *step3;
+        failed.status = RunStatus::Failed;
+        QVERIFY(runAgainstCublas(&failed, nullptr, QStringLiteral("3")).rows.isEmpty());
+    }
+
+private:
+    Session m_session;
+};
+
+QTEST_MAIN(TestRunAgainstCublas)
+#include "tst_run_against_cublas.moc"
