@@ -234,7 +234,6 @@ void SweepRunPanel::updateButtons()
     // A disabled button still shows its tooltip: the reason, escaped (it may quote a path).
     m_startButton->setToolTip(blocked.isEmpty() ? QString() : plainTextAsHtml(blocked));
     m_resumeButton->setToolTip(blocked.isEmpty() ? m_words.resumeTip : plainTextAsHtml(blocked));
-    emit startAllowedChanged(may, blocked);
 }
 
 } // namespace gemmscope
