@@ -11,6 +11,7 @@
 #include "roofline_chart.h"
 #include "run_selection.h"
 #include "runtime_chart.h"
+#include "runtime_series.h"
 #include "session.h"
 #include "sweep_view.h"
 #include "tile_map_view.h"
@@ -175,8 +176,9 @@ private slots:
         QCOMPARE(runList->currentIndex().data(ResultsModel::RunIdRole).toString(), step3);
         auto *counters = window.findChild<AccessCheckView *>("accessCheckView");
         // The run named by the code the charts and tables use (not its internal id).
-        QVERIFY2(counters->headline().startsWith(QStringLiteral("Run 3: Coalesced cooperative loads, BM=64")),
-                 qPrintable(counters->headline()));
+        QVERIFY2(
+            counters->headline().startsWith(QStringLiteral("Stage 3: Coalesced cooperative loads, BM=64")),
+            qPrintable(counters->headline()));
         // Choosing in the Counters workspace's list selects in the Ladder's table too.
         const QModelIndex other = runList->model()->index(2, 0);
         runList->setCurrentIndex(other);
@@ -188,6 +190,24 @@ private slots:
         window.workspaces()->setCurrent(Workspace::Kernel);
         QVERIFY(window.parameterPanel()->isVisible());
         QCOMPARE(window.parameterPanel()->config().stage, StageId::DoubleBuffered);
+    }
+
+    // One word for the stage a run measured: the tables' column of the charts' short names ("3",
+    // "+tuned") is "Stage", not "Code"; the runtime chart's legend groups stages, not "steps"; the
+    // Counters headline names the run "Stage 3: …" (oneSelectionAcrossWorkspaces).
+    void oneWordForTheStageARunMeasured()
+    {
+        MainWindow window(options());
+        const QAbstractItemModel *model = window.resultsView()->model();
+        QStringList titles;
+        for (int column = 0; column < model->columnCount(); ++column)
+            titles << model->headerData(column, Qt::Horizontal).toString();
+        QCOMPARE(titles.value(0), QStringLiteral("Stage"));
+        QCOMPARE(titles.count(QStringLiteral("Stage")), 1);
+        QVERIFY2(!titles.contains(QStringLiteral("Code")) && !titles.contains(QStringLiteral("Step")),
+                 qPrintable(titles.join(QStringLiteral(", "))));
+        QVERIFY2(!ladderGroupName(LadderGroup::WorklogSteps).contains(QStringLiteral("step")),
+                 qPrintable(ladderGroupName(LadderGroup::WorklogSteps)));
     }
 
     // The Counters page compares something on its first visit: a run with counters and a model.

@@ -46,9 +46,10 @@ QList<GlossaryEntry> entries()
          glossaryTr("Ladder; parameter panel presets")},
         {glossaryTr("Stage codes"),
          glossaryTr(
-             "The short names the charts use: 0-8 the worklog's steps (5a/5b and 8/BK8 its variants), G32 "
-             "the guide's, +vec4, +warp, +pipe, +tuned, +async the FP32 stages beyond the worklog, +mma, "
-             "+wgmma, +tma the tensor-core stages, cuBLAS and TF32 the two cuBLAS baselines."),
+             "The stages' short names, in the charts and the tables' Stage column: 0-8 the worklog's stages "
+             "(it calls them steps; 5a/5b and 8/BK8 its variants), G32 the guide's, +vec4, +warp, +pipe, "
+             "+tuned, +async the FP32 stages beyond the worklog, +mma, +wgmma, +tma the tensor-core "
+             "stages, cuBLAS and TF32 the two cuBLAS baselines."),
          glossaryTr("Ladder: charts and table")},
         {glossaryTr("Sector, sectors per request"), jargon::sector(),
          glossaryTr("Kernel: Coalescing; Counters")},
