@@ -32,6 +32,12 @@ QList<GlossaryEntry> entries()
              "AI (the diamond) no run can be above its roof."),
          glossaryTr("Ladder: roofline, \"Traffic model\"")},
         {glossaryTr("Ridge"), jargon::ridge(), glossaryTr("Ladder: roofline")},
+        {glossaryTr("Traffic model"), jargon::trafficModel(),
+         glossaryTr("Ladder: roofline, \"Traffic model\"; Kernel; Counters")},
+        {glossaryTr("Pedantic SGEMM (cuBLAS FP32)"), jargon::pedanticSgemm(),
+         glossaryTr("Ladder: the cuBLAS FP32 row, bar and point; the results' Rel. error")},
+        {glossaryTr("Runner template (Runners)"), jargon::runnerTemplate(),
+         glossaryTr("Sweep: Runners; gemmscope-bench --sweep")},
         {glossaryTr("Median, p20–p80"), jargon::spread(), glossaryTr("Ladder: runtime chart, results table")},
         {glossaryTr("% of cuBLAS"),
          glossaryTr("cuBLAS's time over the run's time on the same GPU at the same size: 90 % means 90 % of "
