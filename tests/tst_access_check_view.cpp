@@ -106,7 +106,7 @@ private slots:
         QVERIFY(
             view.headline().contains(QStringLiteral("Coalesced cooperative loads"))); // as the tables name it
         // Named by the code the charts and the tables show, never by its internal id.
-        QVERIFY2(view.headline().startsWith(QStringLiteral("Run 3")) &&
+        QVERIFY2(view.headline().startsWith(QStringLiteral("Stage 3")) &&
                      !view.headline().contains(QStringLiteral("r7")),
                  qPrintable(view.headline()));
         QVERIFY(view.headline().contains(QStringLiteral("scalar-shared")));

@@ -24,9 +24,11 @@
 #include <QMainWindow>
 #include <QProcess>
 #include <QPushButton>
+#include <QSet>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
 #include <QTreeWidget>
 
 using namespace gemmscope;
@@ -127,6 +129,37 @@ private slots:
         blank->click();
         QVERIFY(workspace.currentKernel());
         QCOMPARE(workspace.fileNameOf(workspace.currentKernel()), QStringLiteral("my_kernel.cuh"));
+    }
+
+    // No button twice: while no kernel is open the pane offers the three ways to start and the
+    // tool bar waits; once one is open the tool bar holds them (and Compile, Run) and the pane is gone.
+    void emptyPaneAndToolBarNeverShowOneButtonTwice()
+    {
+        EditorWorkspace workspace(noAutosave());
+        workspace.resize(900, 600);
+        workspace.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&workspace));
+        const auto shownButtons = [&workspace] {
+            QStringList texts;
+            for (const QAbstractButton *button : workspace.findChildren<QAbstractButton *>())
+                if (button->isVisible() && !button->text().isEmpty())
+                    texts << button->text().remove(QLatin1Char('&'));
+            return texts;
+        };
+        auto *toolBar = workspace.findChild<QToolBar *>(QStringLiteral("kernelToolBar"));
+        QVERIFY(toolBar);
+        QVERIFY(!toolBar->isVisible());
+        QStringList shown = shownButtons();
+        for (const char *action : {"actionKernelNewFromStage", "actionKernelNewBlank", "actionKernelOpen"})
+            QCOMPARE(shown.count(workspace.action(action)->text().remove(QLatin1Char('&'))), 1);
+        QCOMPARE(QSet<QString>(shown.begin(), shown.end()).size(), shown.size());
+        if (!workspace.newBlankKernel())
+            QSKIP("resources/kernels/blank_kernel.cuh is not in this tree");
+        QVERIFY(toolBar->isVisible());
+        shown = shownButtons();
+        for (const char *action : {"actionKernelNewFromStage", "actionKernelNewBlank", "actionKernelOpen",
+                                   "actionKernelCompile", "actionKernelRun"})
+            QCOMPARE(shown.count(workspace.action(action)->text().remove(QLatin1Char('&'))), 1);
     }
 
     // Every stage with a source: the copy holds its kernel and a parameter block naming each of

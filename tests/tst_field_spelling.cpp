@@ -194,9 +194,6 @@ struct SizeFormat {
 const SizeFormat kSizeFormats[] = {
     {"app/core/run_record.cpp", "%1x%2x%3", "squareOrFullSizeText itself"},
     {"app/core/size_sweep_summary.cpp", "%1x%2x%3", "a hash key (sizeKey), never shown"},
-    {"widgets/sweep_view.cpp", "%1x%2x%3", "the Size field's text, which the field parses"},
-    {"widgets/sweep_view.cpp", "4096x4096x4096", "the Size field's first text"},
-    {"widgets/sweep_view.cpp", "The size must look like 4096x4096x4096.", "the Size field's input format"},
     {"kernels/tools/model_report_main.cpp",
      "gemmscope-model: the size must look like 1536x1536x1536, not \\\"%s\\\"\\n",
      "a command line's input format"},

@@ -3,11 +3,17 @@
 #include "access_check_view.h"
 #include "glossary.h"
 #include "jargon_text.h"
+#include "main_window.h"
 #include "results_model.h"
+#include "roofline_chart.h"
 #include "session.h"
 #include "stall_reasons.h"
 
+#include <QCheckBox>
 #include <QLabel>
+#include <QLineEdit>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
 
@@ -16,16 +22,47 @@ using namespace gemmscope;
 class TestGlossary : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // the window below writes nothing of the user's
+        QCoreApplication::setOrganizationName(QStringLiteral("GemmScopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_glossary"));
+    }
+
     void everyWordTheWindowUsesIsExplained_data()
     {
         QTest::addColumn<QString>("word");
-        for (const char *word :
-             {"AI",           "p20–p80",       "Ridge",       "Above a roof", "sectors per request",
-              "wavefront",    "CUPTI",         "SASS",        "PTX",          "LDS",
-              "FFMA",         "Burst",         "sustained",   "T4",           "Worklog",
-              "guide",        "Blocks per SM", "L1 / shared", "Swizzle",      "Trust",
-              "TF32",         "Occupancy",     "% of cuBLAS", "Auto",         "Stage codes",
-              "Stall reason", "wgmma",         "TMA"})
+        for (const char *word : {"AI",
+                                 "p20–p80",
+                                 "Ridge",
+                                 "Above a roof",
+                                 "sectors per request",
+                                 "wavefront",
+                                 "CUPTI",
+                                 "SASS",
+                                 "PTX",
+                                 "LDS",
+                                 "FFMA",
+                                 "Burst",
+                                 "sustained",
+                                 "T4",
+                                 "Worklog",
+                                 "guide",
+                                 "Blocks per SM",
+                                 "L1 / shared",
+                                 "Swizzle",
+                                 "Trust",
+                                 "TF32",
+                                 "Occupancy",
+                                 "% of cuBLAS",
+                                 "Auto",
+                                 "Stage codes",
+                                 "Stall reason",
+                                 "wgmma",
+                                 "TMA",
+                                 "Traffic model",
+                                 "pedantic SGEMM",
+                                 "Runner template"})
             QTest::newRow(word) << QString::fromUtf8(word);
     }
 
@@ -65,6 +102,52 @@ private slots:
         for (const char *term : {"Sector, sectors per request", "Bank, wavefront, bank conflict"}) {
             const QString text = meaning(QString::fromUtf8(term));
             QVERIFY2(!text.isEmpty() && tip.contains(text.toHtmlEscaped()), term);
+        }
+    }
+
+    // Three words a reviewer met with no explanation: each has its glossary sentence, and where the
+    // window prints it the tooltip says the same: the roofline's "Traffic model" tick, the Stage name
+    // of the cuBLAS FP32 row ("pedantic SGEMM"), the Sweep form's Runners field (the runner template).
+    void unexplainedJargonIsExplainedWhereItIsRead()
+    {
+        const auto meaning = [](const QString &term) {
+            for (const GlossaryEntry &e : glossary())
+                if (e.term == term)
+                    return e.meaning;
+            return QString();
+        };
+        QCOMPARE(meaning(QStringLiteral("Traffic model")), jargon::trafficModel());
+        QCOMPARE(meaning(QStringLiteral("Pedantic SGEMM (cuBLAS FP32)")), jargon::pedanticSgemm());
+        QCOMPARE(meaning(QStringLiteral("Runner template (Runners)")), jargon::runnerTemplate());
+
+        const RooflineChart roofline;
+        const auto *traffic = roofline.findChild<QCheckBox *>(QStringLiteral("rooflineModelCheck"));
+        QVERIFY(traffic && traffic->text() == QStringLiteral("Traffic model"));
+        QVERIFY2(traffic->toolTip().contains(jargon::trafficModel().toHtmlEscaped()),
+                 qPrintable(traffic->toolTip()));
+
+        QTemporaryDir dir;
+        MainWindow window({.startRunner = false,
+                           .restoreSettings = false,
+                           .autosavePath = dir.filePath(QStringLiteral("autosave.json"))});
+        QString error;
+        QVERIFY2(window.openSession(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+        const ResultsModel *model = window.resultsModel();
+        QString cublasTip;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex stage = model->index(row, ResultsModel::StageColumn);
+            if (stage.data().toString().contains(QStringLiteral("pedantic SGEMM")))
+                cublasTip = stage.data(Qt::ToolTipRole).toString();
+        }
+        QVERIFY2(cublasTip.contains(jargon::pedanticSgemm().toHtmlEscaped()), qPrintable(cublasTip));
+
+        for (const char *field : {"sweepRunnerTemplate", "sizeSweepRunnerTemplate"}) {
+            const auto *runners = window.findChild<QLineEdit *>(QString::fromLatin1(field));
+            QVERIFY2(runners, field);
+            QVERIFY2(runners->toolTip().contains(jargon::runnerTemplate().toHtmlEscaped()),
+                     qPrintable(runners->toolTip()));
         }
     }
 

@@ -362,9 +362,10 @@ private slots:
         QVERIFY(window.showView(QStringLiteral("Counters")));
         QCOMPARE(window.workspaces()->current(), Workspace::Counters);
         // Named by the charts' code, with the GPU that tells it from the published T4 step 3.
-        QVERIFY2(check->headline().startsWith(QStringLiteral("Run 3: Coalesced cooperative loads, BM=64")) &&
-                     check->headline().contains(QStringLiteral("NVIDIA H200")),
-                 qPrintable(check->headline()));
+        QVERIFY2(
+            check->headline().startsWith(QStringLiteral("Stage 3: Coalesced cooperative loads, BM=64")) &&
+                check->headline().contains(QStringLiteral("NVIDIA H200")),
+            qPrintable(check->headline()));
         QCOMPARE(check->rows().size(), 8); // four ratios and the launch's four instruction counts
         QCOMPARE(check->rows()[0].verdict, AccessCheckView::Verdict::Agrees); // 4 sectors per load
         QCOMPARE(check->rows()[1].verdict, AccessCheckView::Verdict::Agrees); // 16 per store

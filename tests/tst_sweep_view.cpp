@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -99,6 +100,7 @@ private slots:
     void textFromFilesIsPlainInEveryLabel();
     void aUsersKernelIsSweptOnceThePanelHasIt();
     void formNamesTheValuesItKeepsFixed();
+    void sizeFieldSpellsTheSizeAsTheWindowDoes();
 
 private:
     QTemporaryDir m_dir;
@@ -280,21 +282,22 @@ void TestSweepView::emptyStateIsTextNotAColourMap()
     QVERIFY(empty && empty->isVisible());
     for (const char *words : {"parameter sweep", "Start", "recorded"})
         QVERIFY2(empty->text().contains(QLatin1String(words)), words);
-    // The next step as buttons, not only prose: Start (the form's, which it follows) and File >
-    // Open for a sweep file, in both views.
+    // The next step as a button, not only prose: File > Open for a sweep file, in both views; and
+    // one Start, the form's (a second one in the empty pane read as another thing to start).
     test::ControlledSizeSweepView sizesFirst(&session);
     sizesFirst.show();
     for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizesFirst)}) {
-        auto *start = view->findChild<QPushButton *>(QStringLiteral("emptyStateStart"));
         auto *open = view->findChild<QPushButton *>(QStringLiteral("emptyStateOpen"));
-        QVERIFY(start && start->isVisible() && open && open->isVisible());
+        QVERIFY(open && open->isVisible());
         QSignalSpy opened(view, SIGNAL(openFileRequested()));
         open->click();
         QCOMPARE(opened.count(), 1);
-        const auto *formStart = view->findChild<QPushButton *>(
-            view == &grid ? QStringLiteral("sweepStart") : QStringLiteral("sizeSweepStart"));
-        QVERIFY(formStart);
-        QCOMPARE(start->isEnabled(), formStart->isEnabled()); // on and off with it (startIsOff…)
+        QStringList starts;
+        for (const QPushButton *button : view->findChildren<QPushButton *>())
+            if (button->isVisible() && button->text().contains(QStringLiteral("Start")))
+                starts << button->objectName();
+        QCOMPARE(starts, QStringList{view == &grid ? QStringLiteral("sweepStart")
+                                                   : QStringLiteral("sizeSweepStart")});
     }
     // Nothing to export: a sentence, not a screen grab of buttons.
     const auto error = grid.exportTo(m_dir.filePath("empty.png"));
@@ -344,7 +347,6 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
     // A template that does not need a local runner (ssh, a script) turns it on again.
     grid.setRunnerTemplate(QStringLiteral("ssh gpu-host gemmscope-runner"));
     QVERIFY(grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
-    QVERIFY(grid.findChild<QPushButton *>(QStringLiteral("emptyStateStart"))->isEnabled()); // follows it
     QVERIFY(grid.startOffReason().isEmpty());
     // The window's own reason (its runner said there is no GPU) holds back the local runner only.
     grid.setRunningOff(QStringLiteral("the runner found no NVIDIA GPU."));
@@ -352,11 +354,9 @@ void TestSweepView::startIsOffWithItsReasonWithoutARunner()
     const test::ScopedEnv someRunner("GEMMSCOPE_RUNNER",
                                      QCoreApplication::applicationFilePath().toLocal8Bit());
     grid.setRunnerTemplate(QStringLiteral("{runner}"));
-    QVERIFY(!grid.findChild<QPushButton *>(QStringLiteral("sweepStart"))->isEnabled());
-    auto *emptyStart = grid.findChild<QPushButton *>(QStringLiteral("emptyStateStart"));
-    QVERIFY(!emptyStart->isEnabled());
-    QVERIFY2(emptyStart->toolTip().contains(QStringLiteral("no NVIDIA GPU")),
-             qPrintable(emptyStart->toolTip()));
+    auto *start = grid.findChild<QPushButton *>(QStringLiteral("sweepStart"));
+    QVERIFY(!start->isEnabled());
+    QVERIFY2(start->toolTip().contains(QStringLiteral("no NVIDIA GPU")), qPrintable(start->toolTip()));
     QVERIFY(grid.startOffReason().contains(QStringLiteral("no NVIDIA GPU")));
 }
 
@@ -526,6 +526,38 @@ void TestSweepView::formNamesTheValuesItKeepsFixed()
     QVERIFY(stage->findData(QStringLiteral("naive")) >= 0);
     stage->setCurrentIndex(stage->findData(QStringLiteral("naive")));
     QCOMPARE(rest->itemText(0), QStringLiteral("fixed (the stage's defaults)"));
+}
+
+// The Size field writes a size as every other view does ("4096³", "8192x4096x6144") and takes
+// what users type: one number, the three written out, or the window's own text.
+void TestSweepView::sizeFieldSpellsTheSizeAsTheWindowDoes()
+{
+    Session session;
+    test::ControlledSweepView grid(&session);
+    auto *size = grid.findChild<QLineEdit *>(QStringLiteral("sweepSize"));
+    QVERIFY(size);
+    QCOMPARE(size->text(), QString::fromUtf8("4096³"));
+    QCOMPARE(grid.spec().size, (ProblemSize{4096, 4096, 4096}));
+    SweepSpec spec = grid.spec();
+    spec.size = ProblemSize{8192, 4096, 6144};
+    grid.setSpec(spec);
+    QCOMPARE(size->text(), QStringLiteral("8192x4096x6144"));
+    spec.size = ProblemSize{2048, 2048, 2048};
+    grid.setSpec(spec);
+    QCOMPARE(size->text(), QString::fromUtf8("2048³"));
+    const std::pair<const char *, ProblemSize> typed[] = {{"4096", {4096, 4096, 4096}},
+                                                          {"4096x4096x4096", {4096, 4096, 4096}},
+                                                          {"8192x4096x6144", {8192, 4096, 6144}}};
+    for (const auto &[text, expected] : typed) {
+        size->setText(QString::fromUtf8(text));
+        QCOMPARE(grid.spec().size, expected);
+    }
+    // A text it cannot read stops Start with the sentence that says what it takes.
+    size->setText(QStringLiteral("8192x4096"));
+    grid.setRunnerTemplate(QStringLiteral("ssh gpu-host gemmscope-runner")); // Start on: the form speaks
+    QString error;
+    QVERIFY(!grid.start(&error));
+    QVERIFY2(error.contains(QStringLiteral("8192x4096x6144")), qPrintable(error));
 }
 
 QTEST_MAIN(TestSweepView)

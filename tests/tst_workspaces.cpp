@@ -11,6 +11,7 @@
 #include "roofline_chart.h"
 #include "run_selection.h"
 #include "runtime_chart.h"
+#include "runtime_series.h"
 #include "session.h"
 #include "support/shown_extent.h"
 #include "sweep_view.h"
@@ -22,6 +23,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -125,38 +127,46 @@ private slots:
         QVERIFY(second.workspaces()->panelShown());
     }
 
-    // The current workspace's button is marked as a tab (bold, a line under it), unlike a switch
-    // that is on: "Parameter Panel" pressed read as a second current workspace.
-    void theCurrentWorkspaceLooksUnlikeASwitchThatIsOn()
+    // The workspaces are tabs on a row of their own over the pages, apart from the tool bar's
+    // commands (in one row the two read as one group); a tab and Ctrl+1 … Ctrl+5 switch alike, and
+    // at 1280x800 every tab and every command is whole (no tool bar overflow arrow).
+    void workspacesAreTabsApartFromTheCommands()
     {
         MainWindow window(options());
         window.resize(1280, 800);
         window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.workspaces()->setCurrent(Workspace::Kernel); // the panel is shown there: its switch on
+        window.activateWindow(); // the shortcuts are the window's
+        QVERIFY(QTest::qWaitForWindowActive(&window));
         auto *toolbar = window.findChild<QToolBar *>(QStringLiteral("runToolBar"));
-        QVERIFY(toolbar);
-        QWidget *kernel = toolbar->widgetForAction(window.action(QStringLiteral("actionWorkspaceKernel")));
-        QWidget *ladder = toolbar->widgetForAction(window.action(QStringLiteral("actionWorkspaceLadder")));
-        QWidget *panel = toolbar->widgetForAction(window.action(QStringLiteral("actionShowPanel")));
-        QVERIFY(kernel && ladder && panel);
-        QVERIFY(window.action(QStringLiteral("actionShowPanel"))->isChecked());
-        const QColor highlight = kernel->palette().color(QPalette::Highlight);
-        // The rows of highlight colour at a button's bottom.
-        const auto underlined = [&highlight](QWidget *button) {
-            const QImage image = button->grab().toImage();
-            int rows = 0;
-            for (int y = image.height() - 6; y < image.height(); ++y) {
-                int hits = 0;
-                for (int x = 0; x < image.width(); ++x)
-                    hits += image.pixelColor(x, y) == highlight;
-                rows += hits > image.width() / 2;
-            }
-            return rows;
-        };
-        QVERIFY2(underlined(kernel) >= 2, "the current workspace is not underlined");
-        QCOMPARE(underlined(ladder), 0);
-        QCOMPARE(underlined(panel), 0);
+        auto *tabs = window.findChild<QTabBar *>(QStringLiteral("workspaceTabs"));
+        QVERIFY(toolbar && tabs && tabs->isVisible());
+        for (const QAction *a : toolbar->actions())
+            QVERIFY2(!a->objectName().startsWith(QLatin1String("actionWorkspace")),
+                     qPrintable(a->objectName()));
+        for (const char *command : {"actionRun", "actionProfile", "actionShowPanel"})
+            QVERIFY2(toolbar->actions().contains(window.action(QString::fromLatin1(command))), command);
+        // A row of its own: under the tool bar, not beside it.
+        const QRect bar(toolbar->mapTo(&window, QPoint(0, 0)), toolbar->size());
+        const QRect row(tabs->mapTo(&window, QPoint(0, 0)), tabs->size());
+        QVERIFY2(row.top() >= bar.bottom(), "the workspace tabs share the tool bar's row");
+        QCOMPARE(tabs->count(), int(kWorkspaces.size()));
+        for (int i = 0; i < tabs->count(); ++i) {
+            QCOMPARE(tabs->tabText(i), Workspaces::title(kWorkspaces[std::size_t(i)]));
+            QVERIFY2(tabs->tabToolTip(i).contains(QStringLiteral("Ctrl+%1").arg(i + 1)),
+                     qPrintable(tabs->tabToolTip(i)));
+            QVERIFY(tabs->rect().contains(tabs->tabRect(i))); // whole
+        }
+        const auto *overflow = toolbar->findChild<QToolButton *>(QStringLiteral("qt_toolbar_ext_button"));
+        QVERIFY2(!overflow || !overflow->isVisible(), "the tool bar's commands do not fit at 1280x800");
+        // The shortcut moves the tab; the tab switches the workspace and checks its action.
+        QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(window.workspaces()->current(), Workspace::Counters);
+        QCOMPARE(tabs->currentIndex(), 2);
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(3).center());
+        QCOMPARE(window.workspaces()->current(), Workspace::Sweep);
+        QVERIFY(window.action(QStringLiteral("actionWorkspaceSweep"))->isChecked());
+        window.workspaces()->setCurrent(Workspace::Kernel);
+        QCOMPARE(tabs->currentIndex(), 1);
     }
 
     // The selected run and the configured stage follow from one workspace to the next.
@@ -178,8 +188,9 @@ private slots:
         QCOMPARE(runList->currentIndex().data(ResultsModel::RunIdRole).toString(), step3);
         auto *counters = window.findChild<AccessCheckView *>("accessCheckView");
         // The run named by the code the charts and tables use (not its internal id).
-        QVERIFY2(counters->headline().startsWith(QStringLiteral("Run 3: Coalesced cooperative loads, BM=64")),
-                 qPrintable(counters->headline()));
+        QVERIFY2(
+            counters->headline().startsWith(QStringLiteral("Stage 3: Coalesced cooperative loads, BM=64")),
+            qPrintable(counters->headline()));
         // Choosing in the Counters workspace's list selects in the Ladder's table too.
         const QModelIndex other = runList->model()->index(2, 0);
         runList->setCurrentIndex(other);
@@ -191,6 +202,24 @@ private slots:
         window.workspaces()->setCurrent(Workspace::Kernel);
         QVERIFY(window.parameterPanel()->isVisible());
         QCOMPARE(window.parameterPanel()->config().stage, StageId::DoubleBuffered);
+    }
+
+    // One word for the stage a run measured: the tables' column of the charts' short names ("3",
+    // "+tuned") is "Stage", not "Code"; the runtime chart's legend groups stages, not "steps"; the
+    // Counters headline names the run "Stage 3: …" (oneSelectionAcrossWorkspaces).
+    void oneWordForTheStageARunMeasured()
+    {
+        MainWindow window(options());
+        const QAbstractItemModel *model = window.resultsView()->model();
+        QStringList titles;
+        for (int column = 0; column < model->columnCount(); ++column)
+            titles << model->headerData(column, Qt::Horizontal).toString();
+        QCOMPARE(titles.value(0), QStringLiteral("Stage"));
+        QCOMPARE(titles.count(QStringLiteral("Stage")), 1);
+        QVERIFY2(!titles.contains(QStringLiteral("Code")) && !titles.contains(QStringLiteral("Step")),
+                 qPrintable(titles.join(QStringLiteral(", "))));
+        QVERIFY2(!ladderGroupName(LadderGroup::WorklogSteps).contains(QStringLiteral("step")),
+                 qPrintable(ladderGroupName(LadderGroup::WorklogSteps)));
     }
 
     // The Counters page compares something on its first visit: a run with counters and a model.

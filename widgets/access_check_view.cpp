@@ -93,28 +93,29 @@ QString reasonWithoutComparison(const std::optional<RunRecord> &run)
         return AccessCheckView::tr("%1 has no access model: cuBLAS chooses its own kernels.")
             .arg(run->stageKey());
     if (!run->isOk())
-        return AccessCheckView::tr("Run %1 did not finish, so there are no counters to compare.")
+        return AccessCheckView::tr("The run of stage %1 did not finish, so there are no counters to compare.")
             .arg(shortRunLabel(*run));
     if (const QString refusal = catalogRefusal(*run); !refusal.isEmpty()) // from a damaged file
-        return AccessCheckView::tr("Run %1 has no access model: %2").arg(shortRunLabel(*run), refusal);
+        return AccessCheckView::tr("Stage %1 has no access model: %2").arg(shortRunLabel(*run), refusal);
     if (run->origin == QLatin1String("worklog"))
         return AccessCheckView::tr(
-                   "Run %1 is a number published in the worklog (measured on its author's T4): "
+                   "The time of stage %1 is a number published in the worklog (measured on its author's T4): "
                    "there never were counters to compare. Run the same preset on this GPU "
                    "with Hardware counters on (Measurement settings) to compare the model "
                    "with what the hardware did.")
             .arg(shortRunLabel(*run));
     if (!run->counters)
         return AccessCheckView::tr(
-                   "Run %1 was made without hardware counters. Turn them on in the Measurement "
+                   "This run of stage %1 was made without hardware counters. Turn them on in the Measurement "
                    "settings and run it again.")
             .arg(shortRunLabel(*run));
     if (run->counters->hasError())
-        return AccessCheckView::tr("Run %1 could not read hardware counters: %2")
+        return AccessCheckView::tr("This run of stage %1 could not read hardware counters: %2")
             .arg(shortRunLabel(*run), run->counters->error);
     if (!run->counters->access)
-        return AccessCheckView::tr("Run %1 was measured before GemmScope read access counters (it has the "
-                                   "roofline's only). Run it again to compare.")
+        return AccessCheckView::tr(
+                   "This run of stage %1 was measured before GemmScope read access counters (it has the "
+                   "roofline's only). Run it again to compare.")
             .arg(shortRunLabel(*run));
     return {};
 }
@@ -207,8 +208,8 @@ AccessCheckView::Row judged(const Quantity &q, Judgement &j)
     return row;
 }
 
-// The table's headline: the run by the code the charts and tables show ("3", "+tuned"), not its id
-// ("12e7-4"); where the tiles do not divide its size, why the ratios are not compared and at which
+// The table's headline: the run by its stage's short name, as the charts and tables show it ("3"),
+// not its id ("12e7-4"); where the tiles do not divide its size, why the ratios are not compared and at which
 // size (`tiled`) they would be.
 QString headlineOf(const RunRecord &run, bool exact, const KernelShape &kernel, const ProblemSize &tiled)
 {
@@ -218,7 +219,7 @@ QString headlineOf(const RunRecord &run, bool exact, const KernelShape &kernel, 
     if (const QString params = formatRunParams(run); !params.isEmpty())
         what << params;
     QString headline =
-        AccessCheckView::tr("Run %1: %2 at %3 on %4, %5 build")
+        AccessCheckView::tr("Stage %1: %2 at %3 on %4, %5 build")
             .arg(shortRunLabel(run), what.join(QStringLiteral(", ")), run.sizeText(), run.gpuName,
                  run.scalarSharedReads ? AccessCheckView::tr("scalar-shared")
                                        : AccessCheckView::tr("release"));

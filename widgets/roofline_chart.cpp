@@ -6,6 +6,7 @@
 #include "chart_interaction.h"
 #include "chart_layout.h"
 #include "chart_text.h"
+#include "jargon_text.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 #include "roofline_chart_style.h"
@@ -60,9 +61,13 @@ RooflineChart::RooflineChart(QWidget *parent)
     m_worklogCheck->setObjectName(QStringLiteral("rooflineWorklogCheck"));
     m_worklogCheck->setToolTip(tr(kWorklogCheckTip));
     m_modelCheck->setObjectName(QStringLiteral("rooflineModelCheck"));
-    m_modelCheck->setToolTip(tr("Also draw every run at the traffic model's predicted arithmetic intensity, "
-                                "dotted to the one its hardware counters measured. Off: each run once, at "
-                                "its measured intensity (the selected run's model point stays)."));
+    // What the traffic model is (the glossary's sentence), then what the tick does with it.
+    m_modelCheck->setToolTip(
+        QStringLiteral("<p>%1</p><p>%2</p>")
+            .arg(jargon::trafficModel().toHtmlEscaped(),
+                 tr("Ticked: every run is also drawn at the traffic model's predicted arithmetic intensity, "
+                    "dotted to the one its hardware counters measured. Off: each run once, at its measured "
+                    "intensity (the selected run's model point stays).")));
     // Named: alone, "Auto (H200)" did not say what it chooses.
     auto *gpuLabel = new QLabel(tr("Roofs:"), this);
     gpuLabel->setBuddy(m_gpuCombo);

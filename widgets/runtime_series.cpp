@@ -442,7 +442,7 @@ QString ladderGroupName(LadderGroup group)
 {
     switch (group) {
     case LadderGroup::WorklogSteps:
-        return QStringLiteral("worklog + guide (G32) steps");
+        return QStringLiteral("worklog + guide (G32) stages");
     case LadderGroup::BeyondWorklog:
         return QStringLiteral("+ beyond the worklog");
     case LadderGroup::TensorCores:

@@ -125,7 +125,7 @@ QString shortPresetLabel(const QString &presetKey); // empty for an unknown pres
 // the cuBLAS baselines. Unknown stages count as past the worklog.
 enum class LadderGroup { WorklogSteps, BeyondWorklog, TensorCores, Baselines };
 LadderGroup ladderGroupOf(const QString &stageKey);
-QString ladderGroupName(LadderGroup group); // "worklog steps", "beyond the worklog", ...
+QString ladderGroupName(LadderGroup group); // "worklog + guide (G32) stages", "+ beyond the worklog", ...
 
 // Human text for the protocol's error kinds: "wrong_result" -> "wrong result".
 QString failureLabel(const RunRecord &run);

@@ -1,5 +1,6 @@
 #include "sweep_run_panel.h"
 
+#include "jargon_text.h"
 #include "plain_text.h"
 #include "sweep_control.h"
 
@@ -52,7 +53,10 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_runners = new QLineEdit(shownTemplate(m_control->runnerTemplate()));
     m_runners->setObjectName(p + QStringLiteral("RunnerTemplate"));
     m_runners->setPlaceholderText(tr("this machine")); // short: the field is narrow (explained below it)
-    m_runners->setToolTip(m_words.runnersTip);
+    // What a runner template is (the glossary's sentence), then this view's examples.
+    m_runners->setToolTip(
+        QStringLiteral("<p>%1</p><p>%2</p>")
+            .arg(jargon::runnerTemplate().toHtmlEscaped(), m_words.runnersTip.toHtmlEscaped()));
     m_runnerCount = new QSpinBox;
     m_runnerCount->setRange(1, 64);
     m_runnerCount->setValue(m_control->runnerCount());
@@ -234,7 +238,6 @@ void SweepRunPanel::updateButtons()
     // A disabled button still shows its tooltip: the reason, escaped (it may quote a path).
     m_startButton->setToolTip(blocked.isEmpty() ? QString() : plainTextAsHtml(blocked));
     m_resumeButton->setToolTip(blocked.isEmpty() ? m_words.resumeTip : plainTextAsHtml(blocked));
-    emit startAllowedChanged(may, blocked);
 }
 
 } // namespace gemmscope

@@ -62,9 +62,6 @@ signals:
     void startClicked();
     void resumeClicked();
     void sweepChosen(const QString &id);
-    // Start turned on or off; off, `whyNot` says why (the Start button's tooltip), for a Start
-    // button elsewhere (the empty page's) to follow.
-    void startAllowedChanged(bool may, const QString &whyNot);
 
 private:
     void updateButtons();

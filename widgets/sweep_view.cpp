@@ -7,6 +7,7 @@
 #include "occupancy_limiter.h"
 #include "plot_export.h"
 #include "plot_theme.h"
+#include "size_field_text.h"
 #include "sweep_print_layout.h"
 
 #include <QComboBox>
@@ -17,7 +18,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -26,15 +26,6 @@
 namespace gemmscope {
 
 namespace {
-
-std::optional<ProblemSize> parseSize(const QString &text)
-{
-    const auto m =
-        QRegularExpression(QStringLiteral("^\\s*(\\d+)\\s*x\\s*(\\d+)\\s*x\\s*(\\d+)\\s*$")).match(text);
-    if (!m.hasMatch())
-        return std::nullopt;
-    return ProblemSize{m.captured(1).toLongLong(), m.captured(2).toLongLong(), m.captured(3).toLongLong()};
-}
 
 QString marksText()
 {
@@ -107,8 +98,11 @@ void SweepView::buildFields()
         tr("Fixed: the other parameters keep the configured values (the parameter panel's, Alt+0). Best "
            "over the rest: every combination of the other parameters is run and each cell shows its "
            "fastest."));
-    m_size = new QLineEdit(QStringLiteral("4096x4096x4096"));
+    // The size as every other view writes it ("4096³"); typed as 4096 or 8192x4096x6144 as well.
+    m_size = new QLineEdit(squareOrFullSizeText(ProblemSize{4096, 4096, 4096}));
     m_size->setObjectName(QStringLiteral("sweepSize"));
+    m_size->setToolTip(
+        tr("The problem size every point of the sweep is timed at. %1").arg(sizeFieldFormatText()));
     m_size->setMaximumWidth(130);
     m_budget = new QSpinBox;
     m_budget->setObjectName(QStringLiteral("sweepBudget"));
@@ -277,7 +271,7 @@ void SweepView::setSpec(const SweepSpec &spec)
     m_x->setCurrentText(QString::fromStdString(spec.x.param));
     m_y->setCurrentText(QString::fromStdString(spec.y.param));
     m_rest->setCurrentIndex(spec.rest == SweepRest::BestOverRest ? 1 : 0);
-    m_size->setText(QStringLiteral("%1x%2x%3").arg(spec.size.m).arg(spec.size.n).arg(spec.size.k));
+    m_size->setText(squareOrFullSizeText(spec.size));
     m_budget->setValue(spec.budgetMs);
     m_base.stage = spec.stage;
     m_base.params = spec.fixed;
@@ -295,7 +289,7 @@ SweepSpec SweepView::spec() const
         for (const auto &[name, value] : m_base.params)
             if (name != spec.x.param && name != spec.y.param)
                 spec.fixed[name] = value;
-    if (const auto size = parseSize(m_size->text()))
+    if (const auto size = parseSizeFieldText(m_size->text()))
         spec.size = *size;
     spec.budgetMs = m_budget->value();
     return spec;
@@ -303,8 +297,8 @@ SweepSpec SweepView::spec() const
 
 std::optional<SweepSpec> SweepView::formSpec(QString *error) const
 {
-    if (!parseSize(m_size->text())) {
-        *error = tr("The size must look like 4096x4096x4096.");
+    if (!parseSizeFieldText(m_size->text())) {
+        *error = sizeFieldFormatText();
         return std::nullopt;
     }
     return spec();
@@ -328,8 +322,7 @@ void SweepView::setForm(const SweepData &sweep)
     m_x->setCurrentText(QString::fromStdString(sweep.spec.x.param));
     m_y->setCurrentText(QString::fromStdString(sweep.spec.y.param));
     m_rest->setCurrentIndex(sweep.spec.rest == SweepRest::BestOverRest ? 1 : 0);
-    m_size->setText(
-        QStringLiteral("%1x%2x%3").arg(sweep.spec.size.m).arg(sweep.spec.size.n).arg(sweep.spec.size.k));
+    m_size->setText(squareOrFullSizeText(sweep.spec.size));
     m_budget->setValue(sweep.spec.budgetMs);
     updateRestText(); // the stage changed under the blocker
 }
@@ -489,8 +482,9 @@ QString SweepView::emptyText() const
               "A parameter sweep times every configuration of two of a stage's parameters (BM × BN, say) at "
               "one problem size and draws TFLOP/s as a heatmap: which tile shapes are fast on this GPU, "
               "which spill registers, which the catalog refuses.\n\n"
-              "To run one: choose a stage and its two parameters on the left, then Start (it needs "
-              "gemmscope-runner and an NVIDIA GPU, here or reached by the runner template).\n\n"
+              "To run one: choose a stage and its two parameters on the left, then Start under them (it "
+              "needs gemmscope-runner and an NVIDIA GPU: this machine's, or another that the Runners field "
+              "reaches).\n\n"
               "%1")
         .arg(recordedSweepHint(tr("parameter sweep")));
 }

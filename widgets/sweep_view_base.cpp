@@ -1,7 +1,6 @@
 #include "sweep_view_base.h"
 
 #include "empty_state.h"
-#include "plain_text.h"
 #include "session.h"
 #include "sweep_control.h"
 
@@ -102,23 +101,10 @@ void SweepViewBase::offerRecordedSweeps(EmptyState *empty)
                        "the session GemmScope ships) to this session; its runs stay as they are."));
     connect(empty, &EmptyState::offerTaken, this, &SweepViewBase::recordedSweepsRequested,
             Qt::UniqueConnection);
-    if (empty->findChild<QPushButton *>(QStringLiteral("emptyStateStart")))
-        return; // the other two were added when it was first shown
-    // The next step as buttons beside the sentence that names them: the form's Start, which follows
-    // it (off, with its reason, while the window cannot run), and File > Open for a sweep file.
-    QPushButton *startButton = empty->addAction(tr("Start Sweep"));
-    startButton->setObjectName(QStringLiteral("emptyStateStart"));
-    startButton->setEnabled(startOffReason().isEmpty() && !isRunning());
-    startButton->setToolTip(startOffReason().isEmpty()
-                                ? tr("Times every point the form on the left describes")
-                                : plainTextAsHtml(startOffReason()));
-    connect(m_panel.get(), &SweepRunPanel::startAllowedChanged, startButton,
-            [this, startButton](bool may, const QString &whyNot) {
-                startButton->setEnabled(may);
-                startButton->setToolTip(may ? tr("Times every point the form on the left describes")
-                                            : plainTextAsHtml(whyNot));
-            });
-    connect(startButton, &QPushButton::clicked, m_panel.get(), &SweepRunPanel::startClicked);
+    if (empty->findChild<QPushButton *>(QStringLiteral("emptyStateOpen")))
+        return; // added when it was first shown
+    // The next step as a button beside the sentence that names it: File > Open for a sweep file.
+    // Not Start: the form's own Start sits beside this pane, and a second one read as another thing.
     QPushButton *open = empty->addAction(tr("Open Sweep File…"),
                                          tr("A sweep saved by gemmscope-bench --sweep --json or exported "
                                             "from this view, or a session that holds sweeps"));

@@ -1,6 +1,7 @@
 // The sentences that explain the window's jargon ("p20–p80", "wavefront", "sector", "ridge",
-// "FFMA"): one text for the glossary (Help > Glossary) and for the tooltip where the word is read,
-// so that the two never say different things.
+// "FFMA", "pedantic SGEMM", "traffic model", "runner template"): one text for the glossary
+// (Help > Glossary) and for the tooltip where the word is read, so that the two never say
+// different things.
 #pragma once
 
 #include <QCoreApplication>
@@ -49,6 +50,28 @@ inline QString ffma()
               "bytes per thread.");
 }
 
+inline QString pedanticSgemm()
+{
+    return tr("cuBLAS's single-precision GEMM (SGEMM) in its pedantic math mode: plain FP32 "
+              "multiply-adds, no TF32 tensor cores or other shortcuts. It is the reference every run's "
+              "result is checked against, and the FP32 speed the ladder is compared with.");
+}
+
+inline QString trafficModel()
+{
+    return tr("GemmScope's prediction, from a stage's code and tile sizes alone and without a GPU, of the "
+              "bytes a kernel moves through DRAM, L2 and shared memory, and so of its arithmetic "
+              "intensity. The hardware counters measure the same bytes on the GPU; the two side by side "
+              "show where the caches helped.");
+}
+
+inline QString runnerTemplate()
+{
+    return tr("The command that starts each runner of a sweep (the Sweep views' Runners field): empty for "
+              "this machine's gemmscope-runner, ssh HOST gemmscope-runner for another machine. With "
+              "several runners {gpu} becomes 0, 1, 2, … one GPU each; it is started without a shell.");
+}
+
 // The tooltip for a text that may use the words above (a stage's summary): what each one it uses
 // means, one paragraph each (plain text); empty when it uses none.
 inline QString explainedWords(const QString &text)
@@ -57,7 +80,10 @@ inline QString explainedWords(const QString &text)
                                                        {QStringLiteral("sector"), sector},
                                                        {QStringLiteral("wavefront"), wavefront},
                                                        {QStringLiteral("ridge"), ridge},
-                                                       {QStringLiteral("FFMA"), ffma}};
+                                                       {QStringLiteral("FFMA"), ffma},
+                                                       {QStringLiteral("pedantic SGEMM"), pedanticSgemm},
+                                                       {QStringLiteral("traffic model"), trafficModel},
+                                                       {QStringLiteral("runner template"), runnerTemplate}};
     QStringList meanings;
     for (const auto &[word, meaning] : words)
         if (text.contains(word, Qt::CaseInsensitive))

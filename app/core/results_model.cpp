@@ -368,13 +368,22 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
         if (const QString code = codeOf(r); !code.isEmpty())
             return plainTextAsHtml( // a preset key from a file: never markup
                 code.endsWith(QLatin1Char('*'))
-                    ? tr("%1: how the charts label this run; * = not the preset as the ladder runs it (other "
-                         "parameters, build or launch).")
+                    ? tr("Stage %1, as the charts label it; * = not the preset as the ladder runs it "
+                         "(other parameters, build or launch).")
                           .arg(code)
-                    : tr("%1: how the charts label this run (preset %2).").arg(code, r.presetKey));
+                    : tr("Stage %1, as the charts label it (preset %2).").arg(code, r.presetKey));
         return {};
-    case StageColumn: // the tables cut long names at the end: the whole name here
-        return plainTextAsHtml(runStageTitleText(r));
+    case StageColumn: { // the tables cut long names at the end: the whole name here, and its jargon
+        const QString title = runStageTitleText(r);
+        const QString words = jargon::explainedWords(title);
+        // The name as written (a file's), the sentences as wrapping paragraphs (one line would be
+        // as wide as the screen).
+        return plainTextAsHtml(title) +
+               (words.isEmpty() ? QString()
+                                : QStringLiteral("<p>%1</p>")
+                                      .arg(words.toHtmlEscaped().replace(QStringLiteral("\n\n"),
+                                                                         QStringLiteral("</p><p>"))));
+    }
     case ParametersColumn:
         return plainTextAsHtml(formatRunParams(r));
     case SizeColumn:
@@ -541,10 +550,10 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
                 "The SM clock the SMs counted while the run was timed (lowest–median over its samples), "
                 "not the nominal clock.");
         if (section == CodeColumn)
-            return tr("The run's name in the runtime chart and the roofline: the step (0–8, 5a) of the "
-                      "worklog (the GEMM optimization worklog the ladder follows), G32 the tiles of the "
-                      "guide (a shared-memory tiling guide), + a stage past the worklog, cuBLAS and TF32 "
-                      "the baselines.");
+            return tr("The stage the run measured, as the runtime chart and the roofline name it: 0–8 "
+                      "(and 5a, 5b) the stages of the worklog (the GEMM optimization worklog the ladder "
+                      "follows, which calls them steps), G32 the tiles of the guide (a shared-memory "
+                      "tiling guide), + a stage past the worklog, cuBLAS and TF32 the baselines.");
         if (section == OriginColumn)
             return tr("Where the number comes from: measured (by GemmScope's runner on your GPU), "
                       "published (worklog): the time the GEMM optimization worklog published for its "
@@ -579,9 +588,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case CodeColumn:
-        return tr("Code");
+        return tr("Stage"); // the charts' short name of the stage ("3", "+tuned"): one word for it
     case StageColumn:
-        return tr("Stage");
+        return tr("Stage name");
     case ParametersColumn:
         return tr("Parameters");
     case SizeColumn:

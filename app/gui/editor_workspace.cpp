@@ -91,7 +91,7 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(buildToolBar());
+    layout->addWidget(m_toolBar = buildToolBar());
     layout->addWidget(m_notice);
     layout->addWidget(split, 1);
 
@@ -145,7 +145,12 @@ void EditorWorkspace::showEvent(QShowEvent *event)
 
 void EditorWorkspace::showTabsOrEmpty()
 {
-    m_tabsOrEmpty->setCurrentWidget(m_tabs->count() > 0 ? static_cast<QWidget *>(m_tabs) : m_empty);
+    const bool anyOpen = m_tabs->count() > 0;
+    m_tabsOrEmpty->setCurrentWidget(anyOpen ? static_cast<QWidget *>(m_tabs) : m_empty);
+    // The tool bar once a kernel is open: while none is, the empty pane offers the three ways to
+    // start, and the bar's same three buttons over it read as a second, different set (the Kernel
+    // menu keeps every action either way).
+    m_toolBar->setVisible(anyOpen);
     updateKernelActions();
 }
 
@@ -572,7 +577,10 @@ void EditorWorkspace::refreshProblems()
             listed << p;
     QString heading;
     if (!kernel)
-        heading = tr("No kernel open: Kernel > New from Stage…, New Blank Kernel or Open Kernel…");
+        // What the list is for; the pane above offers the ways to start (a third copy of them here
+        // read as more to choose from).
+        heading = tr("No kernel open. The kernel's problems are listed here as you type, and the last "
+                     "compile's.");
     else if (!m_options.check)
         heading = tr("%1: the parameter block is not checked as you type in this build.").arg(kernelName);
     else

@@ -1,7 +1,8 @@
 // The Editor workspace: the user's kernels, a tab each, with the project headers they include
 // opened read-only beside them; a find bar and, under them, the problems list. The Kernel menu and
-// the workspace's tool bar hold New from stage…, New blank kernel, Open kernel…, Export kernel…,
-// Compile (Ctrl+B) and Run (Ctrl+R). The source checks and the parameter block are checked as the
+// the workspace's tool bar (once a kernel is open; before, the empty pane offers the three ways to
+// start) hold New from stage…, New blank kernel, Open kernel…, Export kernel…, Compile (Ctrl+B)
+// and Run (Ctrl+R). The source checks and the parameter block are checked as the
 // user types (after a pause); nothing compiles or runs until the user asks, and then only through
 // KernelActions (the window's runner). The buffers autosave a second after the last edit and when
 // the window closes, and come back at the next start (app/core/kernel_buffers.h).
@@ -111,6 +112,7 @@ private:
     class QSplitter *m_split = nullptr; // the editor over the problems list
     bool m_sized = false;               // the split's first shares given (at the first show)
     QStackedWidget *m_tabsOrEmpty;      // the tabs, or what to do while none is open
+    QWidget *m_toolBar = nullptr;       // shown while a kernel is open
     EmptyState *m_empty;
     FindBar *m_findBar;
     KernelProblemsView *m_problems;

@@ -32,6 +32,12 @@ QList<GlossaryEntry> entries()
              "AI (the diamond) no run can be above its roof."),
          glossaryTr("Ladder: roofline, \"Traffic model\"")},
         {glossaryTr("Ridge"), jargon::ridge(), glossaryTr("Ladder: roofline")},
+        {glossaryTr("Traffic model"), jargon::trafficModel(),
+         glossaryTr("Ladder: roofline, \"Traffic model\"; Kernel; Counters")},
+        {glossaryTr("Pedantic SGEMM (cuBLAS FP32)"), jargon::pedanticSgemm(),
+         glossaryTr("Ladder: the cuBLAS FP32 row, bar and point; the results' Rel. error")},
+        {glossaryTr("Runner template (Runners)"), jargon::runnerTemplate(),
+         glossaryTr("Sweep: Runners; gemmscope-bench --sweep")},
         {glossaryTr("Median, p20–p80"), jargon::spread(), glossaryTr("Ladder: runtime chart, results table")},
         {glossaryTr("% of cuBLAS"),
          glossaryTr("cuBLAS's time over the run's time on the same GPU at the same size: 90 % means 90 % of "
@@ -46,9 +52,10 @@ QList<GlossaryEntry> entries()
          glossaryTr("Ladder; parameter panel presets")},
         {glossaryTr("Stage codes"),
          glossaryTr(
-             "The short names the charts use: 0-8 the worklog's steps (5a/5b and 8/BK8 its variants), G32 "
-             "the guide's, +vec4, +warp, +pipe, +tuned, +async the FP32 stages beyond the worklog, +mma, "
-             "+wgmma, +tma the tensor-core stages, cuBLAS and TF32 the two cuBLAS baselines."),
+             "The stages' short names, in the charts and the tables' Stage column: 0-8 the worklog's stages "
+             "(it calls them steps; 5a/5b and 8/BK8 its variants), G32 the guide's, +vec4, +warp, +pipe, "
+             "+tuned, +async the FP32 stages beyond the worklog, +mma, +wgmma, +tma the tensor-core "
+             "stages, cuBLAS and TF32 the two cuBLAS baselines."),
          glossaryTr("Ladder: charts and table")},
         {glossaryTr("Sector, sectors per request"), jargon::sector(),
          glossaryTr("Kernel: Coalescing; Counters")},

@@ -39,8 +39,8 @@ QString readingGuideHtml()
 {
     return QObject::tr(
         "<h3>How to read this window</h3>"
-        "<p>The window has five <b>workspaces</b>, one task each (Ctrl+1 to Ctrl+5, or the buttons at the "
-        "top). The selected run and the configured stage are shared by all of them.</p>"
+        "<p>The window has five <b>workspaces</b>, one task each (Ctrl+1 to Ctrl+5, or the tabs over "
+        "the pages). The selected run and the configured stage are shared by all of them.</p>"
         "<ul>"
         "<li><b>Ladder</b> (Ctrl+1): every run of the session. The runtime chart gives each run's median "
         "time, with the worklog's published T4 time beside it where it has one; cuBLAS on the same GPU "

@@ -35,21 +35,11 @@ const MenuLayout kMenus[] = {
     {QT_TRANSLATE_NOOP("WindowMenus", "&Help"), {"actionReadingGuide", "actionGlossary", "actionShortcuts"}},
 };
 
-// One bar: the workspaces first (as Qt Creator's modes), then the run actions and the layout's.
-const std::initializer_list<const char *> kToolBar{"actionWorkspaceLadder",
-                                                   "actionWorkspaceKernel",
-                                                   "actionWorkspaceCounters",
-                                                   "actionWorkspaceSweep",
-                                                   "actionWorkspaceEditor",
-                                                   "-",
-                                                   "actionRun",
-                                                   "actionRunLadder",
-                                                   "actionProfile",
-                                                   "actionCancel",
-                                                   "actionCompile",
-                                                   "-",
-                                                   "actionShowPanel",
-                                                   "actionMaximiseView"};
+// The commands: running, then the arrangement of the current workspace. The workspaces themselves
+// are the tabs over the pages (workspace_tab_bar.h): in this row they read as more commands.
+const std::initializer_list<const char *> kToolBar{"actionRun",       "actionRunLadder",   "actionProfile",
+                                                   "actionCancel",    "actionCompile",     "-",
+                                                   "actionShowPanel", "actionMaximiseView"};
 
 template <typename Container>
 void fill(QMainWindow *window, Container *into, std::initializer_list<const char *> entries)
@@ -80,24 +70,11 @@ void buildWindowMenus(QMainWindow *window)
     for (const MenuLayout &menu : kMenus)
         fill(window, window->menuBar()->addMenu(QCoreApplication::translate("WindowMenus", menu.title)),
              menu.entries);
-    QToolBar *toolbar = window->addToolBar(QCoreApplication::translate("WindowMenus", "Workspaces and runs"));
+    QToolBar *toolbar = window->addToolBar(QCoreApplication::translate("WindowMenus", "Commands"));
     toolbar->setObjectName(QStringLiteral("runToolBar"));
     toolbar->setMovable(false);
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     fill(window, toolbar, kToolBar);
-    // The workspaces' buttons are tabs, not switches: the current one is marked as a tab is (bold,
-    // underlined), and looks unlike a switch that is on ("Parameter Panel" pressed read as a second
-    // current workspace).
-    for (QAction *action : toolbar->actions())
-        if (action->objectName().startsWith(QLatin1String("actionWorkspace")))
-            if (QWidget *button = toolbar->widgetForAction(action))
-                button->setProperty("workspaceTab", true);
-    toolbar->setStyleSheet(
-        QStringLiteral("QToolButton[workspaceTab=\"true\"] { border: none; padding: 3px 8px; }"
-                       "QToolButton[workspaceTab=\"true\"]:checked {"
-                       " font-weight: bold; border-bottom: 3px solid palette(highlight); }"
-                       "QToolButton[workspaceTab=\"true\"]:hover:!checked {"
-                       " border-bottom: 3px solid palette(mid); }"));
 }
 
 } // namespace gemmscope

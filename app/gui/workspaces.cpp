@@ -1,15 +1,16 @@
 #include "workspaces.h"
 
 #include "window_action.h"
+#include "workspace_tab_bar.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QDataStream>
-#include <QHBoxLayout>
 #include <QIODevice>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QVBoxLayout>
 
 namespace gemmscope {
 
@@ -78,9 +79,10 @@ Workspaces::Workspaces(const WorkspaceViews &views, QWidget *parent)
     m_mainSplitter->addWidget(views.panel);
     m_mainSplitter->addWidget(m_pages);
     m_mainSplitter->setStretchFactor(1, 1);
-    auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_mainSplitter);
+    m_layout = new QVBoxLayout(this); // the workspace tabs over it (addActionsTo)
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->setSpacing(0);
+    m_layout->addWidget(m_mainSplitter, 1);
     applyPanelVisibility();
 }
 
@@ -123,6 +125,7 @@ QString Workspaces::description(Workspace workspace)
 void Workspaces::addActionsTo(QWidget *window, std::function<QWidget *()> focused)
 {
     auto *group = new QActionGroup(this);
+    QList<QAction *> switches;
     int number = 1;
     for (Workspace w : kWorkspaces) {
         const QByteArray name = (QStringLiteral("actionWorkspace") + title(w)).toLatin1();
@@ -135,7 +138,10 @@ void Workspaces::addActionsTo(QWidget *window, std::function<QWidget *()> focuse
         group->addAction(a);
         connect(a, &QAction::triggered, this, [this, w] { setCurrent(w); });
         connect(this, &Workspaces::currentChanged, a, [a, w](Workspace now) { a->setChecked(now == w); });
+        switches << a;
     }
+    // The switches as tabs on a row of their own over the pages, not beside the tool bar's commands.
+    m_layout->insertWidget(0, new WorkspaceTabBar(switches, this));
     QAction *panel =
         addWindowAction(window, "actionShowPanel", tr("&Parameter Panel"), QKeySequence(tr("Alt+0")));
     // A toggle named after what it toggles: pressed (checked) means the panel is shown. "Show …"

@@ -21,6 +21,7 @@
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
+class QVBoxLayout;
 
 namespace gemmscope {
 
@@ -67,8 +68,9 @@ public:
     QWidget *paneOf(const QWidget *view) const;
 
     // The actions that switch workspaces ("actionWorkspaceLadder", Ctrl+1 … Ctrl+5, checked for
-    // the current one), "actionShowPanel" (Alt+0), "actionMaximiseView" (Ctrl+M: the pane of the
-    // view `focused` names) and "actionResetLayout", added to `window`.
+    // the current one), shown as the tabs over the pages (workspace_tab_bar.h), "actionShowPanel" (Alt+0),
+    // "actionMaximiseView" (Ctrl+M: the pane of the view `focused` names) and "actionResetLayout", added to
+    // `window`.
     void addActionsTo(QWidget *window, std::function<QWidget *()> focused);
 
     // Splitter shares for a window of `size` that has no saved arrangement.
@@ -88,11 +90,12 @@ private:
     QList<QWidget *> maximisablePanes() const; // in saveState's order
 
     WorkspaceViews m_views;
-    QSplitter *m_mainSplitter;     // panel | pages
-    QStackedWidget *m_pages;       // one page per workspace, in kWorkspaces order
-    QSplitter *m_ladderSplitter;   // charts over the table
-    QSplitter *m_chartSplitter;    // runtime | roofline
-    QSplitter *m_countersSplitter; // runs | counters
+    QVBoxLayout *m_layout = nullptr; // the workspace tabs over the main splitter
+    QSplitter *m_mainSplitter;       // panel | pages
+    QStackedWidget *m_pages;         // one page per workspace, in kWorkspaces order
+    QSplitter *m_ladderSplitter;     // charts over the table
+    QSplitter *m_chartSplitter;      // runtime | roofline
+    QSplitter *m_countersSplitter;   // runs | counters
     Workspace m_current = Workspace::Ladder;
     std::array<bool, kWorkspaces.size()> m_panelShown{false, true, false, false, false}; // per workspace
     QPointer<QWidget> m_maximised;
