@@ -1,6 +1,7 @@
 // Where the roofline's texts go, computed from what the chart draws without QCustomPlot: the ridges'
 // names, the memory levels' names beside their lines, the note that counters are missing, and each
-// run's short label (markers too close to tell apart share one list that names each). The rules a
+// run's short label (markers too close to tell apart share one list, a line a place, each line tied
+// to its marker by a leader; markers on each other are one place, named together). The rules a
 // single text keeps are roofline_label_placer.h's; this scene decides what is asked of it.
 // Placing is the costliest part of a replot: a LabelScene keeps what it placed last and the data it
 // placed it for (numbers, not their formatted text), so a replot that changed nothing places nothing.
