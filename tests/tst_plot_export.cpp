@@ -106,6 +106,27 @@ private slots:
         QCOMPARE(image.size(), plot.size() * 2);
     }
 
+    // An SVG's texts are as large against its shapes as the view's: the plot lays its texts out at
+    // the screen's 96 dpi, and the generator's own 72 drew a 9 pt label 9 px high where the plot had
+    // made room for 12 (a list's lines drifted off the swatches and leaders drawn beside them).
+    void svgTextsKeepTheViewsSize()
+    {
+        QTemporaryDir dir;
+        QCustomPlot plot;
+        fillPlot(plot);
+        plot.xAxis->setLabelFont(QFont(QApplication::font().family(), 9));
+        plot.xAxis->setLabel(QStringLiteral("intensity"));
+        plot.replot();
+        const QString path = dir.filePath(QStringLiteral("sized.svg"));
+        QVERIFY(!exportPlot(&plot, path));
+        const QString svg = QString::fromUtf8(readAll(path));
+        const QRegularExpressionMatch label =
+            QRegularExpression(QStringLiteral("font-size=\"([0-9.]+)\"[^<]*<text[^>]*>intensity<"))
+                .match(svg);
+        QVERIFY2(label.hasMatch(), qPrintable(svg.left(400)));
+        QCOMPARE(label.captured(1).toDouble(), 12.0); // 9 pt at 96 dpi
+    }
+
     // "__restrict__" lost its underscores in PNG exports. QCustomPlot clips a legend
     // entry to its own rect, exactly the text's height; at the PNG's 2x the underscores, drawn at
     // the bottom of that height, fell outside it. The rows under the entry's baseline must hold ink.

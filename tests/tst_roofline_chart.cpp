@@ -448,9 +448,9 @@ private slots:
 
     void overlappingPointsShareOneLabel()
     {
-        // Two runs at the same intensity and nearly the same throughput get one label, which says
-        // how they differ: each with its throughput, top (faster) first ("6,7" did not
-        // say which point was which).
+        // Two runs at the same intensity and nearly the same throughput: their markers lie on each
+        // other (about a pixel apart), one hides the other. One label names both, top (faster)
+        // first; named apart, nothing said that the marker seen was both.
         RooflineChart chart;
         chart.setGpu(QStringLiteral("h200"));
         RunRecord a = okRun("a", "coalesced", kTiles64, 10.0);
@@ -467,8 +467,7 @@ private slots:
             if (auto *text = qobject_cast<QCPItemText *>(chart.customPlot()->item(i));
                 text && text->visible())
                 texts << text->text();
-        QVERIFY2(texts.contains(QStringLiteral("TFLOP/s\n4: 10.2\n3: 10.0")), // headed by the unit
-                 qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(texts.contains(QStringLiteral("4, 3")), qPrintable(texts.join(QLatin1Char('|'))));
         const auto shared =
             std::find_if(chart.labelLayout().cbegin(), chart.labelLayout().cend(),
                          [](const RooflineChart::LabelLayout &l) { return l.anchors.size() == 2; });

@@ -27,21 +27,13 @@ using namespace gemmscope;
 
 namespace {
 
-// A list's heading: the unit of its throughputs.
-const QString kListHeading = QStringLiteral("TFLOP/s");
-
-// The runs a label names: "3", "6,7", or one line a run after the heading ("TFLOP/s\n8: 20.6\n7: 20.3").
+// The runs a label names: "3", "6, 7", or a line a place ("8, 7\n5a").
 QStringList namesIn(const QString &text)
 {
     QStringList names;
-    QStringList lines = text.split(QLatin1Char('\n'));
-    if (lines.size() > 1 && lines.first() == kListHeading)
-        lines.removeFirst();
-    for (const QString &line : std::as_const(lines)) {
-        const qsizetype colon = line.indexOf(QStringLiteral(": "));
-        for (const QString &part : (colon >= 0 ? line.left(colon) : line).split(QLatin1Char(',')))
+    for (const QString &line : text.split(QLatin1Char('\n')))
+        for (const QString &part : line.split(QLatin1Char(',')))
             names << part.trimmed();
-    }
     return names;
 }
 
@@ -294,15 +286,13 @@ private slots:
                 list && !list->swatches().isEmpty())
                 drawn.setLeft(drawn.left() - SwatchListText::kSwatchRoom);
             Label label{text->text(), labelRect(text).marginsRemoved(drawn), {}, false};
-            // A list names each run beside a copy of its marker, in its stage's colour.
+            // A list names each place beside a copy of its marker, in its stage's colour.
             if (const auto *list = dynamic_cast<const SwatchListText *>(text);
                 list && label.text.contains(QLatin1Char('\n'))) {
-                QStringList lines = label.text.split(QLatin1Char('\n'));
-                QCOMPARE(lines.first(), kListHeading); // the unit heads the list, with no swatch
-                lines.removeFirst();
+                const QStringList lines = label.text.split(QLatin1Char('\n'));
                 QCOMPARE(list->swatches().size(), lines.size());
                 for (qsizetype line = 0; line < lines.size(); ++line) {
-                    const QString name = lines[line].section(QStringLiteral(": "), 0, 0);
+                    const QString name = lines[line].section(QLatin1Char(','), 0, 0).trimmed();
                     const auto named = std::find_if(points.cbegin(), points.cend(), [&](const auto &p) {
                         return p.label == name && p.kind == RooflineChart::PointKind::RunMeasured;
                     });
@@ -370,14 +360,28 @@ private slots:
                                         .arg(c.y(), 0, 'f', 0)
                                         .arg(own, 0, 'f', 1)));
             }
-            // A label shared by runs says how they differ: one line a run, with its throughput.
-            const QStringList names = namesIn(l.text);
-            if (!l.ridge && names.size() > 1)
+        }
+        // A text naming several runs says which is which: a list, a line a place, each line's leader to
+        // its marker; or one line naming runs whose markers lie on each other (one marker is seen).
+        for (const RooflineChart::LabelLayout &l : chart.labelLayout()) {
+            if (l.ridge || l.anchors.size() < 2)
+                continue;
+            if (l.lines.isEmpty()) {
+                for (const QPointF &a : l.anchors)
+                    QVERIFY2(
+                        QLineF(a, l.anchors.first()).length() <= 1.5,
+                        qPrintable(QStringLiteral("\"%1\" does not say which run is which").arg(l.text)));
+                continue;
+            }
+            QCOMPARE(l.lines.size(), l.text.count(QLatin1Char('\n')) + 1);
+            for (const RooflineChart::LabelLayout::Line &line : l.lines)
                 QVERIFY2(
-                    QRegularExpression(QStringLiteral("^TFLOP/s\\n([^:\\n]+: [0-9.]+\\n)+[^:\\n]+: [0-9.]+$"))
-                        .match(l.text)
-                        .hasMatch(),
-                    qPrintable(QStringLiteral("\"%1\" does not say which run is which").arg(l.text)));
+                    std::any_of(leaders.cbegin(), leaders.cend(),
+                                [&](const QLineF &drawn) {
+                                    return QLineF(drawn.p1(), line.leader.p1()).length() < 0.5 &&
+                                           QLineF(drawn.p2(), line.leader.p2()).length() < 0.5;
+                                }),
+                    qPrintable(QStringLiteral("no leader to %1").arg(line.names.join(QLatin1Char(',')))));
         }
         // Leaders: from their own marker, through no other marker, across no roof and no label.
         for (const QLineF &leader : leaders) {

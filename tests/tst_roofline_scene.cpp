@@ -84,7 +84,7 @@ Inputs ladderScene(const QSize &size, std::optional<QPointF> live = std::nullopt
     QList<ViewPoint> points;
     for (const LadderRun &run : kLadder)
         points << ViewPoint{run.intensity, run.tflops, false};
-    const ViewRanges view = defaultView(roofs, points);
+    const ViewRanges view = defaultView(roofs, points, size.width());
     Inputs in;
     in.key.frame = PlotFrame{QRect(QPoint(60, 30), size), view.xLower, view.xUpper, view.yLower, view.yUpper};
     in.key.fontFamily = QStringLiteral("DejaVu Sans");
@@ -213,8 +213,17 @@ private slots:
             QVERIFY(run.intensity > view.xLower && run.intensity < view.xUpper);
             QVERIFY(run.tflops > view.yLower && run.tflops < view.yUpper);
         }
-        // Room right of the rightmost run for its label, and over the TF32 roof for its ridge's name.
-        QVERIFY(view.xUpper >= 400 * 18);
+        // Room right of the rightmost run for its crowd's list (96 px of a 360 px plot), and no
+        // more than that needs (18 times its intensity left most of the plot empty); over the TF32
+        // roof for its ridge's name.
+        const double roomRight = std::log(view.xUpper / 400) / std::log(view.xUpper / view.xLower);
+        QVERIFY2(roomRight >= 96.0 / 360 && view.xUpper <= 400 * 15,
+                 qPrintable(QString::number(view.xUpper)));
+        // A wider plot gives the names their room nearer the run.
+        const ViewRanges wide = defaultView(roofs, points, 700);
+        QVERIFY2(wide.xUpper < view.xUpper && wide.xUpper <= 400 * 5,
+                 qPrintable(QString::number(wide.xUpper)));
+        QVERIFY(std::log(wide.xUpper / 400) / std::log(wide.xUpper / wide.xLower) * 700 >= 96);
         QVERIFY(view.yUpper >= 490 * 1.3);
         for (double end : {view.xUpper, view.yUpper}) {
             const double mantissa = end / std::pow(10.0, std::floor(std::log10(end) + 1e-9));
@@ -271,12 +280,12 @@ private slots:
                 QVERIFY2(!markRect(f, m).intersects(a.rect.adjusted(1, 1, -1, -1)),
                          qPrintable(a.text + QStringLiteral(" on a marker")));
             if (!a.ridge) {
-                QStringList lines = a.text.split(QLatin1Char('\n'));
-                // A list's throughputs say their unit: it heads the list.
-                if (lines.size() > 1)
-                    QCOMPARE(lines.takeFirst(), QStringLiteral("TFLOP/s"));
-                for (const QString &line : std::as_const(lines))
-                    named << line.section(QStringLiteral(": "), 0, 0);
+                const QStringList lines = a.text.split(QLatin1Char('\n'));
+                // A list's lines, each with its leader.
+                QCOMPARE(a.lines.size(), lines.size() > 1 ? lines.size() : 0);
+                for (const QString &line : lines)
+                    for (const QString &name : line.split(QLatin1Char(',')))
+                        named << name.trimmed();
             }
         }
         // Both measured ridges named on the plot (the datasheets' in the legend).
@@ -448,8 +457,8 @@ private slots:
     void unlabelledRunsAreCountedInAFreeCorner()
     {
         // A plot too small for every label: the note says how many runs have none, clear of every
-        // marker, line and text.
-        const Inputs in = ladderScene(QSize(260, 200));
+        // marker, line and text. (200 px high, the crowd's lists filled every corner.)
+        const Inputs in = ladderScene(QSize(260, 230));
         LabelScene scene;
         const Layout &layout = scene.place(in);
         int unnamed = 0;

@@ -73,6 +73,10 @@ bool writeSvg(QIODevice &file, const QSize &size, const QString &title,
     generator.setOutputDevice(&file);
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
+    // At the screen's 96 dpi, as the views lay out their texts and as the PDF is written: at the
+    // generator's own 72 a 7 pt list line came out 7 px high where the chart had made it 9 px, and a
+    // list's lines drifted off their swatches and leaders.
+    generator.setResolution(96);
     generator.setTitle(title);
     generator.setDescription(QStringLiteral("Exported from GemmScope"));
     ClippingSvgDevice clipping(&generator); // the generator alone draws what the view clips

@@ -413,25 +413,7 @@ void RooflineChart::rebuild()
         hint->setColor(Qt::gray);
     }
 
-    const auto [x, y] = defaultView();
-    m_plot->xAxis->setRange(x);
-    m_plot->yAxis->setRange(y);
-    if (m_printing) {
-        // SVG has no clipping here: the print layout draws each roof only inside the view.
-        for (Roof &r : m_roofs) {
-            roofline_scene::RoofSpec spec;
-            spec.peakTflops = r.peakTflops;
-            spec.bandwidthGBs = r.bandwidthGBs;
-            spec.level = r.level;
-            r.line = roofline_scene::clippedLine(spec, x.lower, x.upper, y.lower);
-            QVector<double> keys, values;
-            for (const QPointF &at : std::as_const(r.line.points)) {
-                keys << at.x();
-                values << at.y();
-            }
-            r.graph->setData(keys, values, true);
-        }
-    }
+    applyDefaultView();
     addPointLabels(0);
     syncControls();
     fitToWidth();
@@ -443,6 +425,53 @@ bool RooflineChart::liveUsesTensorCores() const
     return m_live && roofline_scene::liveUsesTensorCores(*m_live);
 }
 
+void RooflineChart::applyDefaultView()
+{
+    const auto [x, y] = defaultView();
+    m_plot->xAxis->setRange(x);
+    m_plot->yAxis->setRange(y);
+    m_defaultX = std::pair(x.lower, x.upper);
+    if (m_printing)
+        clipRoofsToView();
+}
+
+void RooflineChart::clipRoofsToView()
+{
+    // SVG has no clipping here: the print layout draws each roof only inside the view.
+    const QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
+    for (Roof &r : m_roofs) {
+        roofline_scene::RoofSpec spec;
+        spec.peakTflops = r.peakTflops;
+        spec.bandwidthGBs = r.bandwidthGBs;
+        spec.level = r.level;
+        r.line = roofline_scene::clippedLine(spec, x.lower, x.upper, y.lower);
+        QVector<double> keys, values;
+        for (const QPointF &at : std::as_const(r.line.points)) {
+            keys << at.x();
+            values << at.y();
+        }
+        r.graph->setData(keys, values, true);
+    }
+}
+
+void RooflineChart::fitDefaultViewToWidth()
+{
+    // The default view's right end leaves the crowd's names room in pixels: where the plot's width
+    // changed (a resize, the print layout) and the view is still the default one (not zoomed or
+    // panned), it follows, in this replot, before the texts are placed and the ticks drawn.
+    const QCPRange shown = m_plot->xAxis->range();
+    if (!m_defaultX || std::pair(shown.lower, shown.upper) != *m_defaultX)
+        return;
+    const QCPRange x = defaultView().first;
+    if (std::pair(x.lower, x.upper) == *m_defaultX)
+        return;
+    m_plot->xAxis->setRange(x);
+    m_defaultX = std::pair(x.lower, x.upper);
+    if (m_printing)
+        clipRoofsToView();
+    m_plot->axisRect()->update(QCPLayoutElement::upPreparation); // the ticks of the new range
+}
+
 std::pair<QCPRange, QCPRange> RooflineChart::defaultView() const
 {
     QList<roofline_scene::RoofSpec> roofs;
@@ -451,7 +480,10 @@ std::pair<QCPRange, QCPRange> RooflineChart::defaultView() const
         roofs.last().peakTflops = r.peakTflops;
         roofs.last().bandwidthGBs = r.bandwidthGBs;
     }
-    const roofline_scene::ViewRanges view = roofline_scene::defaultView(roofs, pointSet().viewPoints());
+    // The plot's width as last laid out (none before the first layout: the Ladder workspace's).
+    const int width = m_plot->axisRect()->width();
+    const roofline_scene::ViewRanges view =
+        roofline_scene::defaultView(roofs, pointSet().viewPoints(), width > 50 ? width : 0);
     return {QCPRange(view.xLower, view.xUpper), QCPRange(view.yLower, view.yUpper)};
 }
 
@@ -530,9 +562,7 @@ void RooflineChart::addRunInPlace(qsizetype index)
     const QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
     for (qsizetype i = before; i < m_points.size(); ++i)
         if (!x.contains(m_points[i].intensity) || !y.contains(m_points[i].tflops)) {
-            const auto [defaultX, defaultY] = defaultView();
-            m_plot->xAxis->setRange(defaultX);
-            m_plot->yAxis->setRange(defaultY);
+            applyDefaultView();
             break;
         }
     fitToWidth();

@@ -128,6 +128,13 @@ public:
         QList<QPointF> anchors;
         std::optional<QLineF> leader;
         bool ridge = false;
+        // A list's lines: each names the runs of one place (their marker centres), with its leader.
+        struct Line {
+            QStringList names;
+            QList<QPointF> anchors;
+            QLineF leader;
+        };
+        QList<Line> lines;
     };
     const QList<LabelLayout> &labelLayout() const { return m_layout; }
 
@@ -155,7 +162,8 @@ private:
     // share one ("6,7").
     void addPointLabels(qsizetype from);
     void addLabelItem(const roofline_scene::PointLabel &label);
-    void placePointLabels(); // collision-free, in pixels, in each replot (roofline_label_scene.h)
+    QCPItemLine *addLeaderItem(); // a leader from a marker to its text, hidden until placed
+    void placePointLabels();      // collision-free, in pixels, in each replot (roofline_label_scene.h)
     // A graph that draws a layer of markers (roofline_marker_layers.h keeps what it draws).
     QCPGraph *addMarkerGraph(roofline_scene::MarkRole role, const roofline_scene::MarkerSize &size);
     void removeMarkerGraph(QCPGraph *graph);
@@ -181,6 +189,9 @@ private:
     void updateTitle();
     bool liveUsesTensorCores() const;
     std::pair<QCPRange, QCPRange> defaultView() const;  // the view "Reset view" returns to
+    void applyDefaultView();                            // sets it (and remembers it)
+    void clipRoofsToView();                             // the print layout's roofs end at its axes
+    void fitDefaultViewToWidth();                       // the default view follows the plot's width
     void addRoof(const roofline_scene::RoofSpec &spec); // draws it as the roofs' scene says
     double levelBandwidth(MemoryLevel level) const;
     void addRunPoints(const ActiveRoof &roof);
@@ -227,8 +238,9 @@ private:
     QCPItemText *m_unnamedNote = nullptr;       // how many runs have no label (roofline_label_scene.h)
     QList<roofline_scene::PointLabel> m_labels; // the runs' short labels (roofline_points.h says which)
     struct LabelItems {
-        SwatchListText *item; // a swatch a line where it names a crowd
-        QCPItemLine *leader;  // to the marker, when the label had to sit away from it
+        SwatchListText *item;             // a swatch a line where it names a crowd
+        QCPItemLine *leader;              // to the marker, when the label had to sit away from it
+        QList<QCPItemLine *> lineLeaders; // a list's: one a line, to the marker it names
     };
     QList<LabelItems> m_labelItems;                                      // parallel to m_labels
     roofline_scene::LabelScene m_labelScene;                             // where the texts went, and for what
@@ -255,8 +267,9 @@ private:
     };
     DrawnRuns m_drawn;
     QList<QCPItemText *> m_ridgeLabels;
-    QList<roofline_scene::RidgeText> m_ridgeTexts; // what m_ridgeLabels name, for their placing
-    QCPGraph *m_selectedGraph = nullptr;           // the selection ring
+    QList<roofline_scene::RidgeText> m_ridgeTexts;       // what m_ridgeLabels name, for their placing
+    QCPGraph *m_selectedGraph = nullptr;                 // the selection ring
+    std::optional<std::pair<double, double>> m_defaultX; // the x range the default view last set
 };
 
 } // namespace gemmscope

@@ -47,10 +47,15 @@ void RooflineChart::addLabelItem(const roofline_scene::PointLabel &label)
     item->setFont(QFont(font().family(), 8));
     item->setText(label.texts.join(QLatin1Char(',')));
     item->setTextAlignment(Qt::AlignLeft);
+    m_labelItems.append({item, addLeaderItem(), {}});
+}
+
+QCPItemLine *RooflineChart::addLeaderItem()
+{
     auto *leader = new QCPItemLine(m_plot);
     leader->setPen(QPen(QColor(0x70, 0x70, 0x70), 0.8));
     leader->setVisible(false);
-    m_labelItems.append({item, leader});
+    return leader;
 }
 
 QList<QRectF> RooflineChart::markerRects() const
@@ -111,6 +116,7 @@ void RooflineChart::placePointLabels()
     // Runs inside each replot, after the layout and before the drawing (afterLayout): what is placed
     // here is what that replot draws. Where nothing the texts depend on changed (a run arrived on a
     // spot already drawn, a repaint), they stay where they are.
+    fitDefaultViewToWidth();
     const roofline_scene::CacheKey key = labelKey();
     if (m_labelScene.placedFor(key))
         return;
@@ -178,6 +184,17 @@ void RooflineChart::applyLabelLayout(const roofline_scene::Layout &layout)
         if (text.visible)
             items.item->setFont(QFont(font().family(), text.pointSize));
         applyText(items.item, items.leader, text);
+        const qsizetype lineLeaders = text.visible ? text.lines.size() : 0;
+        while (m_labelItems[i].lineLeaders.size() < lineLeaders)
+            m_labelItems[i].lineLeaders << addLeaderItem();
+        for (qsizetype k = 0; k < m_labelItems[i].lineLeaders.size(); ++k) {
+            QCPItemLine *leader = m_labelItems[i].lineLeaders[k];
+            leader->setVisible(k < lineLeaders);
+            if (k < lineLeaders) {
+                leader->start->setPixelPosition(text.lines[k].leader.p1());
+                leader->end->setPixelPosition(text.lines[k].leader.p2());
+            }
+        }
     }
     if (layout.unnamedNote.visible && !m_unnamedNote) {
         m_unnamedNote = new QCPItemText(m_plot);
@@ -191,8 +208,16 @@ void RooflineChart::applyLabelLayout(const roofline_scene::Layout &layout)
         applyText(m_unnamedNote, nullptr, layout.unnamedNote);
     }
     m_layout.clear();
-    for (const roofline_scene::Layout::Entry &e : layout.placed)
-        m_layout << LabelLayout{e.text, e.rect, e.anchors, e.leader, e.ridge};
+    for (const roofline_scene::Layout::Entry &e : layout.placed) {
+        QList<LabelLayout::Line> lines;
+        for (const roofline_scene::PlacedText::Line &line : e.lines) {
+            QStringList names;
+            for (const qsizetype n : line.names)
+                names << m_labels[n].texts;
+            lines << LabelLayout::Line{names, line.anchors, line.leader};
+        }
+        m_layout << LabelLayout{e.text, e.rect, e.anchors, e.leader, e.ridge, lines};
+    }
 }
 
 QList<QLineF> RooflineChart::joinSegments() const

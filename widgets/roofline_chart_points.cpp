@@ -300,9 +300,7 @@ bool RooflineChart::moveLivePoint()
     syncLiveShown();
     m_points.setLive(*live);
     if (!m_plot->xAxis->range().contains(live->intensity) || !m_plot->yAxis->range().contains(live->tflops)) {
-        const auto [x, y] = defaultView();
-        m_plot->xAxis->setRange(x);
-        m_plot->yAxis->setRange(y);
+        applyDefaultView();
     }
     requestReplot();
     return true;

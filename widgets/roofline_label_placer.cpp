@@ -238,6 +238,91 @@ std::optional<Candidate> ringCandidate(const QRectF &ownBox, const QSizeF &size,
                      leader.length() >= kShortestLeaderPx ? std::optional<QLineF>(leader) : std::nullopt};
 }
 
+// Where a line's leader ends: on the edge of its markers, on the side it comes from.
+QPointF leaderEnd(const QList<Marker> &markers, const QList<int> &lineOwn, const QPointF &from)
+{
+    QPointF centre;
+    double radius = 0;
+    for (int m : lineOwn)
+        centre += markers[m].centre() / double(lineOwn.size());
+    for (int m : lineOwn)
+        radius = std::max(radius, std::max(markers[m].rect.width(), markers[m].rect.height()) / 2);
+    const QLineF toBox(centre, from);
+    return toBox.length() <= radius ? centre : toBox.pointAt(radius / toBox.length());
+}
+
+// The shortest gap (pixels) between a list and its crowd: its leaders must be seen.
+constexpr double kListGapPx = 9;
+
+// A list beside its crowd, right of it first (the roofs are above and left of the runs), then left;
+// as near as it fits, level with the crowd first, then slid up or down. Each line's leader runs
+// from its markers' edge to the line's side of the box. Leaders of one list never cross; a leader
+// passes through no marker but its own line's where any place allows (in a pile of markers a pixel
+// apart, through its list's others where none does), crosses no line, label or other leader; and no
+// marker other than the list's is nearer the box than the nearest of them.
+template <typename BoxFree, typename LeaderFree>
+std::optional<Placement> placeList(const Scene &scene, const MarkerGrid &grid, const Request &request,
+                                   const QRectF &ownBox, const QList<QPointF> &own, const BoxFree &boxFree,
+                                   const LeaderFree &leaderFree)
+{
+    const QSizeF size = request.size;
+    double linesMiddle = 0;
+    for (const Request::Line &line : request.lines)
+        linesMiddle += line.y / double(request.lines.size());
+    const double levelTop = ownBox.center().y() - linesMiddle;
+    QList<QList<QPointF>> lineOwn;
+    for (const Request::Line &line : request.lines) {
+        lineOwn << QList<QPointF>{};
+        for (int m : line.own)
+            lineOwn.last() << scene.markers[m].centre();
+    }
+    const auto readsAsOwn = [&](const QRectF &rect) {
+        double reach = std::numeric_limits<double>::infinity();
+        for (const QPointF &o : own)
+            reach = std::min(reach, distanceTo(rect, o));
+        return !grid.any(rect.adjusted(-reach, -reach, reach, reach), [&](const Marker &m) {
+            return squaredDistanceTo(rect, m.centre()) < reach * reach && !isOwn(m.centre(), own);
+        });
+    };
+    const auto leadersFor = [&](const QRectF &rect, bool right, bool strict) -> std::optional<QList<QLineF>> {
+        QList<QLineF> lineLeaders;
+        for (qsizetype k = 0; k < request.lines.size(); ++k) {
+            const QPointF start(right ? rect.left() : rect.right(), rect.top() + request.lines[k].y);
+            const QLineF leader(leaderEnd(scene.markers, request.lines[k].own, start), start);
+            if (leader.length() < kShortestLeaderPx || !leaderFree(leader))
+                return std::nullopt;
+            if (strict) {
+                const QRectF span = QRectF(leader.p1(), leader.p2()).normalized().adjusted(-2, -2, 2, 2);
+                if (grid.any(span, [&](const Marker &m) { return leaderHitsMarker(leader, lineOwn[k], m); }))
+                    return std::nullopt;
+            }
+            for (const QLineF &other : std::as_const(lineLeaders))
+                if (other.intersects(leader, nullptr) == QLineF::BoundedIntersection)
+                    return std::nullopt;
+            lineLeaders << leader;
+        }
+        return lineLeaders;
+    };
+    for (const bool strict : {true, false})
+        for (double gap = kListGapPx; gap <= 120; gap += gap < 20 ? 3 : 8)
+            for (double slide = 0; slide <= size.height(); slide += 4)
+                for (const double sign : {1.0, -1.0}) {
+                    if (slide == 0 && sign < 0)
+                        continue;
+                    for (const bool right : {true, false}) {
+                        const QRectF rect(
+                            QPointF(right ? ownBox.right() + gap : ownBox.left() - gap - size.width(),
+                                    levelTop + sign * slide),
+                            size);
+                        if (!boxFree(rect) || !readsAsOwn(rect))
+                            continue;
+                        if (const std::optional<QList<QLineF>> lineLeaders = leadersFor(rect, right, strict))
+                            return Placement{true, rect, std::nullopt, *lineLeaders};
+                    }
+                }
+    return std::nullopt;
+}
+
 } // namespace
 
 QList<Placement> place(const Scene &scene, const QList<Request> &requests)
@@ -292,6 +377,16 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
                        return other.intersects(leader, nullptr) == QLineF::BoundedIntersection;
                    });
         };
+
+        if (!request.lines.isEmpty()) {
+            if (const std::optional<Placement> list =
+                    placeList(scene, grid, request, ownBox, own, boxFree, leaderFree)) {
+                result[r] = *list;
+                labels << list->rect;
+                leaders << list->lineLeaders;
+            }
+            continue;
+        }
 
         const QList<Candidate> beside = besideCandidates(ownBox, size);
         QList<Marker> rivals; // the markers a label must not read as naming

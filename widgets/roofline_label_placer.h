@@ -3,7 +3,8 @@
 // marker or another label; beside its marker every other marker is 2.5 times as far as its own ("2 ◆ 3"
 // read as step 3's label beside step 2's marker); where nothing beside its marker is free it sits
 // farther out, nearer its own marker than any other, joined by a leader that passes through no
-// marker but its own and crosses no line and no other label.
+// marker but its own and crosses no line and no other label. A list of a crowd's runs sits beside the
+// crowd with a leader from each line to the marker it names.
 #pragma once
 
 #include <QLineF>
@@ -28,6 +29,14 @@ struct Request {
     // A ridge's label ("ridge 15.32 FLOP/B") says what it names: it must only not read as another
     // ridge's (a run's marker or the current settings' circle nearer it is no confusion).
     bool ridge = false;
+    // A list: one line a place of the crowd, each joined to its markers by a leader of its own (a
+    // list matched to its crowd by colour alone left a user guessing which diamond a line named).
+    // Empty: one text naming all of `own` at once.
+    struct Line {
+        QList<int> own; // the markers the line names (one place: they lie on each other)
+        double y = 0;   // the line's middle, in pixels from the box's top
+    };
+    QList<Line> lines = {};
 };
 
 struct Scene {
@@ -39,8 +48,9 @@ struct Scene {
 
 struct Placement {
     bool placed = false;
-    QRectF rect;                  // the text's box
-    std::optional<QLineF> leader; // from the edge of its markers to the box
+    QRectF rect;                    // the text's box
+    std::optional<QLineF> leader;   // from the edge of its markers to the box
+    QList<QLineF> lineLeaders = {}; // a list's: one a line, from its markers' edge to the line
 };
 
 // Places the requests in order (the first gets the best place); one that finds no place that

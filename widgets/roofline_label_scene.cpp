@@ -20,11 +20,6 @@ constexpr double kLabelMergePx = 10;
 // Markers this close (pixels) are one place: a ring around a marker is that marker's.
 constexpr double kSamePlacePx = 0.75;
 
-QString tflopsText(double tflops)
-{
-    return QString::number(tflops, 'f', tflops < 10 ? 2 : (tflops < 100 ? 1 : 0));
-}
-
 SwatchShape swatchShape(MarkRole role)
 {
     switch (role) {
@@ -105,8 +100,22 @@ struct Pass {
                     own << m;
         if (own.isEmpty())
             return false;
-        requests << rl::Request{textSize(in.key.fontFamily, text.pointSize, text.text, text.padding), own,
-                                leader, isRidge};
+        const QSizeF size = textSize(in.key.fontFamily, text.pointSize, text.text, text.padding);
+        rl::Request asked{size, own, leader, isRidge, {}};
+        // A list's lines are laid out evenly, as SwatchListText draws them.
+        const double lineHeight = (size.height() - text.padding.top() - text.padding.bottom()) /
+                                  double(std::max<qsizetype>(1, text.lines.size()));
+        for (qsizetype k = 0; k < text.lines.size(); ++k) {
+            rl::Request::Line line{{}, text.padding.top() + (double(k) + 0.5) * lineHeight};
+            for (const QPointF &at : std::as_const(text.lines[k].anchors))
+                for (int m : markersAt(at))
+                    if (!line.own.contains(m))
+                        line.own << m;
+            if (line.own.isEmpty())
+                return false;
+            asked.lines << line;
+        }
+        requests << asked;
         texts << text;
         ridge << isRidge;
         source << from;
@@ -201,28 +210,75 @@ QList<QList<int>> clustersOf(const QList<QPointF> &at, const QRectF &plotArea)
     return clusters;
 }
 
-// A group's text: one run's labels, or a line a run ("5a: 41.2") after a copy of its marker, matched
-// to the crowd by colour and order (top first).
-PlacedText groupText(const QList<PointLabel> &labels, const QList<int> &members, double plotHeight)
+// The places of a group's members (top first): members whose markers lie on each other are one place.
+QList<QList<int>> placesOf(const QList<int> &members, const QList<QPointF> &at)
+{
+    QList<QList<int>> places;
+    for (int m : members) {
+        const auto place = std::find_if(places.begin(), places.end(), [&](const QList<int> &p) {
+            return QLineF(at[p.first()], at[m]).length() <= kCoincidentPx;
+        });
+        if (place != places.end())
+            *place << m;
+        else
+            places << QList<int>{m};
+    }
+    return places;
+}
+
+// The names of runs on one place, together: "G32, G32+1" says the one marker seen is both.
+QString namesOf(const QList<PointLabel> &labels, const QList<int> &place)
+{
+    QStringList names;
+    for (int m : place)
+        names << labels[m].texts;
+    return names.join(QStringLiteral(", "));
+}
+
+// A group's text: the runs of one place ("3"; "G32, G32+1" where their markers lie on each other),
+// or a list of a line a place, after a copy of its marker, each line joined to its marker by a leader
+// of its own (top first). The leaders say which marker a line names: the throughputs the lines gave
+// (matched by colour alone, they told the crowd's runs apart) made the list too wide for the room
+// right of the crowd at 1280x800, where the crowd's list goes.
+PlacedText groupText(const QList<PointLabel> &labels, const QList<int> &members, const QList<QPointF> &at)
 {
     PlacedText text;
-    // A list of several runs in a plot this low takes a point less (the Ladder workspace at 1280x800
-    // leaves the plot ~330 px for a column of thirteen stages).
-    text.pointSize = members.size() > 2 && plotHeight < 360 ? 7 : 8;
-    if (members.size() == 1) {
-        text.text = labels[members.first()].texts.join(QLatin1Char(','));
+    const QList<QList<int>> places = placesOf(members, at);
+    // A list of several places takes a point less: the Ladder workspace at 1280x800 leaves the plot
+    // ~330 px for a column of thirteen stages, and at 8 pt the crowd's list was too wide for the room
+    // right of it (kNamesRoomPx) at 1440x900. Its leaders say which line is which.
+    text.pointSize = places.size() > 2 ? 7 : 8;
+    if (places.size() == 1) {
+        text.text = namesOf(labels, places.first());
         return text;
     }
-    // The unit heads the list, as a table's: on every line it widened a crowd's list past the room
-    // a 1280x800 window leaves it. The heading has no swatch.
-    QStringList lines{QStringLiteral("TFLOP/s")};
-    for (int m : members) {
-        const PointLabel &member = labels[m];
-        lines << QStringLiteral("%1: %2").arg(member.texts.join(QLatin1Char(',')), tflopsText(member.tflops));
-        text.swatches << Swatch{member.color, swatchShape(member.role)};
+    QStringList lines;
+    for (const QList<int> &place : places) {
+        PlacedText::Line line;
+        for (int m : place) {
+            line.names << m;
+            line.anchors << at[m];
+        }
+        lines << namesOf(labels, place);
+        text.swatches << Swatch{labels[place.first()].color, swatchShape(labels[place.first()].role)};
+        text.lines << line;
     }
     text.text = lines.join(QLatin1Char('\n'));
     return text;
+}
+
+// Runs on one place are named by one text: groups holding markers that lie on each other are joined.
+void joinCoincident(QList<QList<int>> &clusters, const QList<QPointF> &at)
+{
+    for (qsizetype a = 0; a < clusters.size(); ++a)
+        for (qsizetype b = clusters.size() - 1; b > a; --b) {
+            const bool onEachOther = std::any_of(clusters[a].cbegin(), clusters[a].cend(), [&](int i) {
+                return std::any_of(clusters[b].cbegin(), clusters[b].cend(),
+                                   [&](int j) { return QLineF(at[i], at[j]).length() <= kCoincidentPx; });
+            });
+            if (onEachOther)
+                clusters[a] << clusters.takeAt(b);
+        }
 }
 
 // Each unplaced group joins its nearest neighbour (if near, and the list stays short); false where
@@ -269,6 +325,7 @@ QList<rl::Placement> placeRunLabels(Pass &pass, QList<int> &firstOfRequest, QLis
         at << in.key.frame.pixelOf(l.intensity, l.tflops);
     if (clusters.isEmpty())
         clusters = clustersOf(at, plotArea);
+    joinCoincident(clusters, at);
     const Pass ridgesOnly = pass;
     QList<rl::Placement> placed;
     for (int attempt = 0;; ++attempt) {
@@ -289,7 +346,7 @@ QList<rl::Placement> placeRunLabels(Pass &pass, QList<int> &firstOfRequest, QLis
             std::sort(members.begin(), members.end(), [&](int a, int b) {
                 return at[a].y() != at[b].y() ? at[a].y() < at[b].y() : at[a].x() < at[b].x();
             });
-            PlacedText text = groupText(labels, members, plotArea.height());
+            PlacedText text = groupText(labels, members, at);
             for (int m : members) {
                 text.anchors << at[m];
                 text.names << m;
@@ -379,12 +436,15 @@ Layout placeAll(const Inputs &in, QList<QList<int>> &clusters)
         text.rect = placed[i].rect;
         text.anchor = placed[i].rect.topLeft();
         text.leader = placed[i].leader;
+        for (qsizetype k = 0; k < text.lines.size() && k < placed[i].lineLeaders.size(); ++k)
+            text.lines[k].leader = placed[i].lineLeaders[k];
         (i < ridgeRequests ? layout.ridges : layout.labels)[sources[i]] = text;
-        layout.placed << Layout::Entry{text.text, text.rect, text.anchors, text.leader, pass.ridge[i]};
+        layout.placed << Layout::Entry{text.text,   text.rect,     text.anchors,
+                                       text.leader, pass.ridge[i], text.lines};
     }
     for (const PlacedText &level : std::as_const(layout.ridges))
         if (level.visible && level.anchors.isEmpty())
-            layout.placed << Layout::Entry{level.text, level.rect, {}, std::nullopt, true};
+            layout.placed << Layout::Entry{level.text, level.rect, {}, std::nullopt, true, {}};
     return layout;
 }
 
@@ -423,7 +483,13 @@ void placeUnnamedNote(const Inputs &in, Layout &layout)
         taken << e.rect;
     if (!in.key.note.isEmpty())
         taken << layout.noteRect;
-    const QList<QLineF> lines = pixelLines(f, in.roofs) + pixelLines(f, in.joins);
+    QList<QLineF> lines = pixelLines(f, in.roofs) + pixelLines(f, in.joins);
+    for (const Layout::Entry &e : std::as_const(layout.placed)) {
+        if (e.leader)
+            lines << *e.leader;
+        for (const PlacedText::Line &line : e.lines)
+            lines << line.leader;
+    }
     for (const auto &[anchor, align] : {std::pair(area.bottomRight(), Qt::AlignRight | Qt::AlignBottom),
                                         std::pair(area.topLeft(), Qt::AlignLeft | Qt::AlignTop),
                                         std::pair(area.bottomLeft(), Qt::AlignLeft | Qt::AlignBottom),
@@ -438,6 +504,24 @@ void placeUnnamedNote(const Inputs &in, Layout &layout)
         note.align = Qt::AlignLeft | Qt::AlignTop;
         return;
     }
+}
+
+// The frame the runs' groups are decided in: the smallest plot the Ladder workspace gives, with the
+// room right of the rightmost run that the default view leaves the crowd's names at any width (its
+// range follows the width: a wider plot's ends nearer the runs).
+PlotFrame stableFrame(const CacheKey &key)
+{
+    PlotFrame frame = key.frame;
+    frame.area.setSize(kStablePlot);
+    double rightmost = 0;
+    for (const PointLabel &l : key.labels)
+        if (key.frame.xContains(l.intensity))
+            rightmost = std::max(rightmost, l.intensity);
+    if (rightmost <= frame.xLower)
+        return frame;
+    const double share = kNamesRoomPx / kStablePlot.width();
+    frame.xUpper = std::pow(10.0, (std::log10(rightmost) - share * std::log10(frame.xLower)) / (1 - share));
+    return frame;
 }
 
 } // namespace
@@ -455,7 +539,7 @@ const Layout &LabelScene::place(const Inputs &in)
     if (area.width() >= kStablePlot.width() && area.height() >= kStablePlot.height() &&
         in.key.labels.size() <= kStableLabelsMax) {
         Inputs reference = in;
-        reference.key.frame.area.setSize(kStablePlot);
+        reference.key.frame = stableFrame(in.key);
         QList<QList<int>> groups;
         placeAll(reference, groups);
         QList<QList<int>> start = groups;

@@ -1,6 +1,7 @@
 // Where the roofline's texts go, computed from what the chart draws without QCustomPlot: the ridges'
 // names, the memory levels' names beside their lines, the note that counters are missing, and each
-// run's short label (markers too close to tell apart share one list that names each). The rules a
+// run's short label (markers too close to tell apart share one list, a line a place, each line tied
+// to its marker by a leader; markers on each other are one place, named together). The rules a
 // single text keeps are roofline_label_placer.h's; this scene decides what is asked of it.
 // Placing is the costliest part of a replot: a LabelScene keeps what it placed last and the data it
 // placed it for (numbers, not their formatted text), so a replot that changed nothing places nothing.
@@ -66,6 +67,14 @@ struct PlacedText {
     std::optional<QLineF> leader; // from its markers' edge to the box, where it sits away from them
     QList<QPointF> anchors;       // the marker centres it names
     QList<qsizetype> names;       // a run label's: the CacheKey::labels it names
+    // A list's lines after its heading, each naming one place: the CacheKey::labels there (several
+    // where their markers lie on each other), their marker centres and the line's leader to them.
+    struct Line {
+        QList<qsizetype> names;
+        QList<QPointF> anchors;
+        QLineF leader;
+    };
+    QList<Line> lines;
 };
 
 enum class NoteCorner { BottomRight, TopLeft };
@@ -82,12 +91,16 @@ struct Layout {
         QList<QPointF> anchors;
         std::optional<QLineF> leader;
         bool ridge = false;
+        QList<PlacedText::Line> lines; // a list's: each line's places and leader
     };
     QList<Entry> placed;
     int unnamed = 0;        // runs no placed text names (hover still does)
     PlacedText unnamedNote; // says how many, in a free corner of the plot; hidden where none is free
 };
 
+// Markers whose centres are this close (pixels) lie on each other: the one drawn on top hides the
+// other. One text names them together ("G32, G32+1"), as it names runs on the very same spot.
+inline constexpr double kCoincidentPx = 1.5;
 // A swatch's room at the left of each list line, in pixels.
 inline constexpr int kSwatchRoom = 9;
 // More places than this get no label of their own (hover names them): no plot holds more.

@@ -19,7 +19,11 @@ constexpr double kViewMaxIntensity = 2000;
 constexpr double kViewMinTflops = 0.1;
 constexpr double kRoofHeadroom = 1.3;  // the top of the view over the highest roof
 constexpr double kLabelHeadroom = 1.4; // and with runs drawn, for their labels
-constexpr double kLabelRoomRight = 18; // the view's right end over the rightmost run's intensity
+// The view ends where the plot's width leaves the crowd's names their room (kNamesRoomPx) right of the
+// rightmost run: a fixed factor of the run's intensity either ran the axis to 10,000 FLOP/B with every
+// run under 400 (18 times), or at 1280x800 left the names no room (twice).
+// The plot's width where none is known yet (about the Ladder workspace's at 1280x800).
+constexpr double kDefaultPlotWidthPx = 360;
 
 // The measured roofs are solid and dark (what this GPU did); the datasheet's thin, dashed and pale
 // (what NVIDIA states): the two FP32 roofs lie almost on each other on an H200, and alike they read
@@ -203,19 +207,23 @@ Polyline clippedLine(const RoofSpec &r, double xMin, double xMax, double yMin)
     return line;
 }
 
-ViewRanges defaultView(const QList<RoofSpec> &roofs, const QList<ViewPoint> &points)
+ViewRanges defaultView(const QList<RoofSpec> &roofs, const QList<ViewPoint> &points, double plotWidthPx)
 {
-    double xMin = kViewMinIntensity, xMax = kViewMaxIntensity, yMin = kViewMinTflops, yMax = 10;
+    // Without runs, far past every ridge; with runs, as far as they and the ridges need.
+    const bool runs = std::any_of(points.cbegin(), points.cend(), [](const ViewPoint &p) { return !p.live; });
+    double xMin = kViewMinIntensity, xMax = runs ? 10 * xMin : kViewMaxIntensity, yMin = kViewMinTflops,
+           yMax = 10;
     for (const RoofSpec &r : roofs) {
         xMax = std::max(xMax, 2 * r.ridgeIntensity());
         yMax = std::max(yMax, kRoofHeadroom * r.peakTflops);
     }
-    double lowest = 0, leftmost = 0;
+    double lowest = 0, leftmost = 0, rightmost = 0;
     for (const ViewPoint &p : points) {
         leftmost = leftmost > 0 ? std::min(leftmost, p.intensity) : p.intensity;
-        // Room right of the rightmost runs for their labels: the fastest stages stand in a column
-        // there, each labelled beside it.
-        xMax = std::max(xMax, p.intensity * (p.live ? 2 : kLabelRoomRight));
+        if (p.live)
+            xMax = std::max(xMax, 2 * p.intensity);
+        else
+            rightmost = std::max(rightmost, p.intensity);
         if (p.tflops > 0) {
             lowest = lowest > 0 ? std::min(lowest, p.tflops) : p.tflops;
             yMax = std::max(yMax, p.tflops * kRoofHeadroom);
@@ -236,6 +244,14 @@ ViewRanges defaultView(const QList<RoofSpec> &roofs, const QList<ViewPoint> &poi
             ridge = std::min(ridge, r.ridgeIntensity());
         const double want = std::min(leftmost / 2, ridge / 10);
         xMin = std::min(std::max(xMin, std::pow(10.0, std::floor(std::log10(want)))), leftmost / 2);
+    }
+    // Room right of the rightmost runs for their names: the fastest stages stand in a column there,
+    // named by a list beside it. log(xMax / rightmost) is `share` of log(xMax / xMin).
+    if (rightmost > 0) {
+        const double width = plotWidthPx > 0 ? plotWidthPx : kDefaultPlotWidthPx;
+        const double share = std::clamp(kNamesRoomPx / width, 0.05, 0.5);
+        xMax =
+            std::max(xMax, std::pow(10.0, (std::log10(rightmost) - share * std::log10(xMin)) / (1 - share)));
     }
     // The view ends on a 1-2-5 value, as its ticks run: an axis ending at "6000" or "900" read as odd.
     return {xMin, ceil125(xMax), yMin, ceil125(yMax)};

@@ -74,9 +74,11 @@ struct ViewRanges {
     double xLower = 0, xUpper = 0, yLower = 0, yUpper = 0;
     friend bool operator==(const ViewRanges &, const ViewRanges &) = default;
 };
-// The view "Reset view" returns to: 0.1..2000 FLOP/B and 0.1 TFLOP/s up to a little over the highest
-// roof, widened for the points and room for their labels, each end on a 1-2-5 value.
-ViewRanges defaultView(const QList<RoofSpec> &roofs, const QList<ViewPoint> &points);
+// The view "Reset view" returns to: 0.1..2000 FLOP/B (with runs: to twice the farthest ridge, and
+// far enough right of the rightmost run that a plot `plotWidthPx` wide has room for its crowd's names;
+// 0: the Ladder workspace's at 1280x800) and 0.1 TFLOP/s up to a little over the highest roof,
+// widened for the points and room for their labels, each end on a 1-2-5 value.
+ViewRanges defaultView(const QList<RoofSpec> &roofs, const QList<ViewPoint> &points, double plotWidthPx = 0);
 
 } // namespace roofline_scene
 } // namespace gemmscope

@@ -42,6 +42,11 @@ struct PlotFrame {
     friend bool operator==(const PlotFrame &, const PlotFrame &) = default;
 };
 
+// The room right of the rightmost run the default view leaves, in pixels of the plot: the list of its
+// crowd's names (the widest, "cuBLAS FP32" after its swatch, ~76 px at 7 pt) and their leaders' gap
+// from the markers.
+inline constexpr double kNamesRoomPx = 96;
+
 // What a mark on the plot is. The live point (the panel's settings, not run) and the selection's
 // marks move without any run changing: the label cache follows them by their role.
 enum class MarkRole {
