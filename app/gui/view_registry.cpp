@@ -130,8 +130,10 @@ void ViewRegistry::showNewSession()
         view->setRuns(none);
         m_unfed.append(view);
     }
-    std::stable_partition(m_unfed.begin(), m_unfed.end(),
-                          [](RunView *view) { return view->viewWidget()->isVisible(); });
+    std::stable_partition(m_unfed.begin(), m_unfed.end(), [](RunView *view) {
+        const QWidget *widget = view->viewWidget();
+        return widget && widget->isVisible();
+    });
     feedNextViewLater();
 }
 
