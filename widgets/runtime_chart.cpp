@@ -111,23 +111,26 @@ void RuntimeChart::setGroupFilter(const QString &groupKey)
     rebuild();
 }
 
-QList<RunRecord> RuntimeChart::plottedRuns() const
+std::optional<RunGroup> RuntimeChart::chosenGroup() const
 {
     if (m_groupKey.isEmpty())
-        return m_runs;
+        return std::nullopt;
     for (const RunGroup &group : runGroups(m_runs))
         if (group.key() == m_groupKey)
-            return runsInGroup(m_runs, group);
-    return m_runs;
+            return group;
+    return std::nullopt;
+}
+
+QList<RunRecord> RuntimeChart::plottedRuns() const
+{
+    const std::optional<RunGroup> group = chosenGroup();
+    return group ? runsInGroup(m_runs, *group) : m_runs;
 }
 
 std::function<bool(const RunRecord &)> RuntimeChart::plottedFilter() const
 {
-    if (m_groupKey.isEmpty())
-        return {};
-    for (const RunGroup &group : runGroups(m_runs))
-        if (group.key() == m_groupKey)
-            return [group](const RunRecord &run) { return inGroup(run, group); };
+    if (const std::optional<RunGroup> group = chosenGroup())
+        return [group = *group](const RunRecord &run) { return inGroup(run, group); };
     return {};
 }
 

@@ -109,6 +109,8 @@ private:
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
+    // The GPU/size group the chart shows, where one is chosen or followed (none: every run).
+    std::optional<RunGroup> chosenGroup() const;
     QList<RunRecord> plottedRuns() const;
     // Which runs have a row: those of the chosen GPU/size group (none: every run).
     std::function<bool(const RunRecord &)> plottedFilter() const;
