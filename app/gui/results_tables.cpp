@@ -247,24 +247,12 @@ void ResultsTables::measure(Table &table)
     // Read once for both tables (their shared columns) until the rows change: a 50,000-run session
     // formats each cell of a column that is the same on every row.
     table.uniform.clear();
-    const int rows = m_model->rowCount();
-    // The results model answers from its records where the table shows every one of its rows.
+    // The tables sort the results model's rows and filter none: it answers from its records.
     const auto *proxy = qobject_cast<const QAbstractProxyModel *>(m_model);
     const auto *results = qobject_cast<const ResultsModel *>(proxy ? proxy->sourceModel() : m_model);
-    if (results && results->rowCount() != rows)
-        results = nullptr;
     for (const int column : std::as_const(table.optional)) {
-        if (!m_uniform.contains(column)) {
-            bool same = true;
-            if (results) {
-                same = results->sameOnEveryRow(column);
-            } else {
-                const QString first = rows > 0 ? m_model->index(0, column).data().toString() : QString();
-                for (int row = 1; row < rows && same; ++row)
-                    same = m_model->index(row, column).data().toString() == first;
-            }
-            m_uniform.insert(column, same);
-        }
+        if (!m_uniform.contains(column))
+            m_uniform.insert(column, results && results->sameOnEveryRow(column));
         if (m_uniform.value(column))
             table.uniform.insert(column);
     }
