@@ -9,6 +9,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   libqscintilla2-qt6-dev # the kernel editor (widgets/kernel_editor.h)
   libgl-dev xvfb xauth imagemagick fonts-dejavu-core
+  libjemalloc-dev # the application's allocator: a large session's read (app/gui/CMakeLists.txt)
   python3 # the scripted stand-in runner in tst_runner_client, scripts/compare-counters.py
   openssh-server openssh-client # tst_sweep_ssh: a sweep through `ssh {host} ...` to a test sshd
   slurmctld slurmd slurm-client munge # tst_sweep_slurm: a one-node Slurm cluster (scripts/slurm-local.sh)

@@ -14,6 +14,7 @@
 #include <QTextStream>
 #include <QTimer>
 
+#include <dlfcn.h>
 #include <sys/resource.h>
 
 namespace gemmscope {
@@ -40,6 +41,13 @@ double peakMemoryMib()
     const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("VmHWM:\\s*(\\d+) kB"))
                                           .match(QString::fromLatin1(status.readAll()));
     return m.hasMatch() ? m.captured(1).toDouble() / 1024 : -1;
+}
+
+// Which malloc the process runs on, as the numbers depend on it (app/gui/CMakeLists.txt): jemalloc
+// is the one that answers to mallctl.
+const char *allocatorName()
+{
+    return dlsym(RTLD_DEFAULT, "mallctl") ? "jemalloc" : "glibc malloc";
 }
 
 // Calls `painted` at the first paint of `widget` from now on.
@@ -102,7 +110,9 @@ int measureOpen(EventTimingApplication &app, const QString &file)
             QCoreApplication::processEvents();
             out << ' ' << name << '=' << QString::number(double(t.nsecsElapsed()) / 1e6, 'f', 1);
         }
-        out << QStringLiteral("\nopen: peak_rss_mib=%1\n").arg(peakMemoryMib(), 0, 'f', 0);
+        out << QStringLiteral("\nopen: peak_rss_mib=%1 allocator=%2\n")
+                   .arg(peakMemoryMib(), 0, 'f', 0)
+                   .arg(QLatin1String(allocatorName()));
         app.quit();
     };
     int exitCode = 0;
