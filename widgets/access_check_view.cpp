@@ -11,7 +11,9 @@
 #include "runtime_series.h"
 #include "stage_catalog.h"
 
+#include "rich_text_label.h"
 #include <QJsonObject>
+
 #include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>
@@ -52,11 +54,7 @@ QString verdictHtml(AccessCheckView::Verdict v)
 
 AccessCheckView::AccessCheckView(QWidget *parent) : QWidget(parent)
 {
-    m_label = new QLabel;
-    m_label->setTextFormat(Qt::RichText);
-    m_label->setWordWrap(true);
-    m_label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_label = new RichTextLabel; // a table laid out once per width, not at each layout's question
     // Its rows count in sectors and wavefronts: what those are, as the glossary says it.
     m_label->setToolTip(QStringLiteral("<p><b>%1</b> %2</p><p><b>%3</b> %4</p>")
                             .arg(tr("Sectors:"), jargon::sector().toHtmlEscaped(), tr("Wavefronts:"),

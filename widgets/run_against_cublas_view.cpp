@@ -3,7 +3,9 @@
 #include "baseline_compare_view.h"
 #include "runtime_series.h"
 
+#include "rich_text_label.h"
 #include <QCoreApplication>
+
 #include <QLabel>
 #include <QPainter>
 #include <QTextDocument>
@@ -103,12 +105,8 @@ private:
 
 QLabel *richLabel(const char *name)
 {
-    auto *label = new QLabel;
+    auto *label = new RichTextLabel; // rich text built here, every file-borne text escaped
     label->setObjectName(QLatin1String(name));
-    label->setTextFormat(Qt::RichText); // built here, every file-borne text escaped
-    label->setWordWrap(true);
-    label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }
 
