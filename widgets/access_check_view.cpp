@@ -8,12 +8,11 @@
 #include "load_scheme.h"
 #include "mapping_model.h"
 #include "plot_export.h"
+#include "rich_text_label.h"
 #include "runtime_series.h"
 #include "stage_catalog.h"
 
-#include "rich_text_label.h"
 #include <QJsonObject>
-
 #include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>

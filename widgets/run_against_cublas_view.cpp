@@ -1,11 +1,10 @@
 #include "run_against_cublas_view.h"
 
 #include "baseline_compare_view.h"
+#include "rich_text_label.h"
 #include "runtime_series.h"
 
-#include "rich_text_label.h"
 #include <QCoreApplication>
-
 #include <QLabel>
 #include <QPainter>
 #include <QTextDocument>
