@@ -64,6 +64,37 @@ private slots:
         QVERIFY(!cublasRunFor(*fp32, runs));
     }
 
+    void pairsOnlyOneRegimeAndOrigin()
+    {
+        QList<RunRecord> runs = m_session.runs(); // the recorded ladder says nothing of its timing
+        RunRecord *step3 = nullptr;
+        for (RunRecord &run : runs)
+            if (run.presetKey == QStringLiteral("worklog-3") || run.stage == StageId::CublasFp32) {
+                run.conditions = protocol::RunConditions{};
+                run.conditions->regime = protocol::TimingRegime::Burst;
+                if (run.presetKey == QStringLiteral("worklog-3"))
+                    step3 = &run;
+            }
+        QVERIFY(step3);
+        QVERIFY(cublasRunFor(*step3, runs));
+        RunRecord other = *step3; // timed at load: no burst cuBLAS run is its pair
+        other.conditions->regime = protocol::TimingRegime::Sustained;
+        QVERIFY(!cublasRunFor(other, runs));
+        other.conditions->regime = protocol::TimingRegime::Unknown;
+        QVERIFY(!cublasRunFor(other, runs));
+        other = *step3; // says nothing of its timing: not a burst run either
+        other.conditions.reset();
+        QVERIFY(!cublasRunFor(other, runs));
+        other = *step3; // imported, not measured here
+        other.origin = QStringLiteral("imported");
+        QVERIFY(!cublasRunFor(other, runs));
+        // Equal pairings hash alike (the results model's index of cuBLAS runs).
+        const CublasPairing pairing = cublasPairingOf(*step3, StageId::CublasFp32);
+        QCOMPARE(cublasPairingOf(*step3, StageId::CublasFp32), pairing);
+        QCOMPARE(qHash(cublasPairingOf(*step3, StageId::CublasFp32)), qHash(pairing));
+        QVERIFY(!(cublasPairingOf(*step3, StageId::CublasTf32) == pairing));
+    }
+
     void measuredBesideCublasAndTheModel()
     {
         const QList<RunRecord> &runs = m_session.runs();

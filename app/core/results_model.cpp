@@ -96,12 +96,12 @@ const RunRecord *ResultsModel::cublasReference(const RunRecord &record, StageId 
         m_cublasRows.clear();
         for (qsizetype i = 0; i < runs.size(); ++i)
             if (isBaseline(runs[i]) && runs[i].isOk())
-                m_cublasRows[cublasPairingKey(runs[i], runs[i].stage)].append(i);
+                m_cublasRows[cublasPairingOf(runs[i], runs[i].stage)].append(i);
         m_cublasRowsValid = true;
     }
     const RunRecord *best = nullptr;
     qint64 bestDistance = 0;
-    for (const qsizetype row : m_cublasRows.value(cublasPairingKey(record, baseline))) {
+    for (const qsizetype row : m_cublasRows.value(cublasPairingOf(record, baseline))) {
         if (row >= runs.size() || runs[row].stage != baseline)
             continue; // a change whose signal has not arrived yet
         const RunRecord &c = runs[row];

@@ -2,6 +2,7 @@
 // SortRole gives numbers for QSortFilterProxyModel, RunIdRole ties rows to the shared selection.
 #pragma once
 
+#include "run_against_cublas.h"
 #include "session.h"
 #include "trust_mark.h"
 
@@ -83,7 +84,7 @@ private:
     // cuBLAS FP32 runs by size, origin and GPU (rows of the session), built when first needed
     // after a change: looking the reference up by scanning every run made sorting or sizing a
     // 50,000-run table quadratic.
-    mutable QHash<QString, QList<qsizetype>> m_cublasRows;
+    mutable QHash<CublasPairing, QList<qsizetype>> m_cublasRows;
     mutable bool m_cublasRowsValid = false;
 };
 

@@ -61,15 +61,19 @@ QString occupancyText(const RunRecord &run)
 
 } // namespace
 
-QString cublasPairingKey(const RunRecord &run, StageId baseline)
+CublasPairing cublasPairingOf(const RunRecord &run, StageId baseline)
 {
-    // Ratios compare only results of one regime: a burst run against a burst cuBLAS run.
-    const QString regime = run.conditions ? protocol::valueName(run.conditions->regime) : QString();
-    return QStringLiteral("%1x%2x%3|%4|%5|%6|%7")
-        .arg(run.m)
-        .arg(run.n)
-        .arg(run.k)
-        .arg(run.origin, run.gpuName, regime, QString::fromStdString(stageInfo(baseline).key));
+    return {run.m,      run.n,       run.k,
+            run.origin, run.gpuName, run.conditions ? std::optional(run.conditions->regime) : std::nullopt,
+            baseline};
+}
+
+size_t qHash(const CublasPairing &pairing, size_t seed)
+{
+    // The size tells most pairs apart; the rest are a few values across a whole session.
+    return qHashMulti(
+        seed, pairing.m, pairing.n, pairing.k, pairing.gpuName, pairing.regime ? int(*pairing.regime) : -1,
+        QByteArrayView(pairing.baseline.key().data(), qsizetype(pairing.baseline.key().size())));
 }
 
 StageId cublasStageFor(const RunRecord &run)
@@ -81,11 +85,12 @@ StageId cublasStageFor(const RunRecord &run)
 const RunRecord *cublasRunFor(const RunRecord &run, const QList<RunRecord> &runs)
 {
     const StageId baseline = cublasStageFor(run);
-    const QString key = cublasPairingKey(run, baseline);
+    const CublasPairing pairing = cublasPairingOf(run, baseline);
     const RunRecord *best = nullptr;
     qint64 bestDistance = 0;
     for (const RunRecord &c : runs) {
-        if (c.stage != baseline || !c.isOk() || c.runId == run.runId || cublasPairingKey(c, baseline) != key)
+        if (c.stage != baseline || !c.isOk() || c.runId == run.runId ||
+            cublasPairingOf(c, baseline) != pairing)
             continue;
         const qint64 distance = c.timestamp.isValid() && run.timestamp.isValid()
                                     ? std::abs(c.timestamp.msecsTo(run.timestamp))

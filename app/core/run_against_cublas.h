@@ -13,14 +13,23 @@
 
 namespace gemmscope {
 
-// The key that pairs a run with the cuBLAS runs it may be held against: size, origin, GPU, the
-// regime (a burst run against a burst cuBLAS run) and the cuBLAS stage.
-QString cublasPairingKey(const RunRecord &run, StageId baseline);
+// What pairs a run with the cuBLAS runs it may be held against: size, origin, GPU, the regime (a
+// burst run against a burst cuBLAS run) and the cuBLAS stage. Compared field by field: written as
+// one text, a session of 100,000 runs formatted ~9,000 keys each time it looked for a pair.
+struct CublasPairing {
+    long long m = 0, n = 0, k = 0;
+    QString origin, gpuName;
+    std::optional<protocol::TimingRegime> regime; // none: the run says nothing of how it was timed
+    StageId baseline;
+    friend bool operator==(const CublasPairing &, const CublasPairing &) = default;
+};
+size_t qHash(const CublasPairing &pairing, size_t seed = 0);
+CublasPairing cublasPairingOf(const RunRecord &run, StageId baseline);
 
 // cuBLAS TF32 for the stages that compute in TF32, else cuBLAS FP32.
 StageId cublasStageFor(const RunRecord &run);
 
-// The finished cuBLAS run `run` is held against (cublasPairingKey), nearest in time; nullptr where
+// The finished cuBLAS run `run` is held against (cublasPairingOf), nearest in time; nullptr where
 // the session has none. A linear scan: called on a selection, not per row.
 const RunRecord *cublasRunFor(const RunRecord &run, const QList<RunRecord> &runs);
 
