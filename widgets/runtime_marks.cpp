@@ -68,16 +68,21 @@ LegendInputs legendInputs(const RuntimeSlotRows &rows, const QString &referenceT
     LegendInputs in;
     in.referenceText = referenceText;
     in.selectionShown = selectionShown;
+    // The stages met so far, by id: a 100,000-run session wrote and compared a key text per row
+    // each time the legend was looked at (a selection, a switch to the Ladder workspace).
+    std::vector<StageId> stagesMet;
     for (qsizetype row = 0; row < rows.size(); ++row) {
         const RuntimeSlot &slot = rows[row];
         if (!slot.plotted) {
             in.anyFailed = in.anyFailed || failuresMarked;
             continue;
         }
-        if (slot.published)
+        if (slot.published) {
             in.publishedDrawn = true;
-        else if (const QString stage = slot.run->stageKey(); !in.stagesDrawn.contains(stage))
-            in.stagesDrawn << stage;
+        } else if (std::find(stagesMet.begin(), stagesMet.end(), slot.stage) == stagesMet.end()) {
+            stagesMet.push_back(slot.stage);
+            in.stagesDrawn << stageKeyText(slot.stage);
+        }
         in.anyNotSteady = in.anyNotSteady || !comparabilityMark(*slot.run).isEmpty();
     }
     return in;
