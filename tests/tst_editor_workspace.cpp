@@ -21,6 +21,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMainWindow>
 #include <QProcess>
 #include <QPushButton>
@@ -129,6 +130,42 @@ private slots:
         blank->click();
         QVERIFY(workspace.currentKernel());
         QCOMPARE(workspace.fileNameOf(workspace.currentKernel()), QStringLiteral("my_kernel.cuh"));
+    }
+
+    // With no kernel open, the pane is a start page rather than four lines in its top left corner
+    // (the rest of a 1920x1080 window blank): a heading, each way to start as a button beside what it
+    // does, what Compile and Run then do with their keys, the block in the middle of the pane.
+    void emptyStateIsAStartPage()
+    {
+        EditorWorkspace workspace(noAutosave());
+        workspace.resize(1600, 900);
+        workspace.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&workspace));
+        auto *empty = workspace.findChild<EmptyState *>(QStringLiteral("editorEmptyState"));
+        QVERIFY(empty && empty->isVisible());
+        QVERIFY(!empty->heading().isEmpty());
+        const QList<QPushButton *> steps{
+            empty->offerButton(), empty->findChild<QPushButton *>(QStringLiteral("editorEmptyNewBlank")),
+            empty->findChild<QPushButton *>(QStringLiteral("editorEmptyOpen"))};
+        for (QPushButton *step : steps) {
+            QVERIFY(step && step->isVisible());
+            QVERIFY2(!empty->stepText(step).isEmpty(), qPrintable(step->text()));
+        }
+        const auto *footnote = empty->findChild<QLabel *>(QStringLiteral("emptyStateFootnote"));
+        QVERIFY(footnote && footnote->isVisible());
+        for (const char *name : {"actionKernelCompile", "actionKernelRun"}) {
+            const QString keys = workspace.action(name)->shortcut().toString(QKeySequence::NativeText);
+            QVERIFY2(!keys.isEmpty() && footnote->text().contains(keys), qPrintable(footnote->text()));
+        }
+        const QRect text(empty->textLabel()->mapTo(empty, QPoint(0, 0)), empty->textLabel()->size());
+        QVERIFY2(text.left() > empty->width() / 8, qPrintable(QString::number(text.left())));
+        QVERIFY2(std::abs(text.center().x() - empty->width() / 2) < empty->width() / 10,
+                 qPrintable(QString::number(text.center().x())));
+        QVERIFY2(text.top() > empty->height() / 10, qPrintable(QString::number(text.top())));
+        // Nothing of it cut: each sentence has the lines its width needs.
+        for (const QLabel *label : empty->findChildren<QLabel *>())
+            if (label->isVisible() && label->wordWrap())
+                QVERIFY2(label->height() >= label->heightForWidth(label->width()), qPrintable(label->text()));
     }
 
     // No button twice: while no kernel is open the pane offers the three ways to start and the

@@ -4,7 +4,9 @@
 // from the view on the scripted stand-in runner finishes into the session and its journal. And
 // after a GUI crash: journals in the folder are offered at start-up, with their finished cells, in
 // both modes of the tab, and sweep progress reaches the autosave.
+#include "runtime_series.h"
 #include "session.h"
+#include "size_series_name.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
 #include "support/controlled_sweep_views.h"
@@ -17,8 +19,10 @@
 #include "sweep_view.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QJsonDocument>
+#include <QListWidget>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -185,7 +189,8 @@ private slots:
         QVERIFY(plot->legend->visible());
         QVERIFY(plot->legend->itemCount() >= 3); // two series and the ▽ mark
         const QString note = view.chart()->noteText();
-        QVERIFY2(note.contains(QStringLiteral("worklog-8 at 1024³")) &&
+        // The series by the table's short name ("8"), not the preset's key ("worklog-8").
+        QVERIFY2(note.contains(QStringLiteral("▽ 8 at 1024³")) &&
                      note.contains(QStringLiteral("the last wave runs 1 of %1 SMs").arg(smsForAStepAt1024())),
                  qPrintable(note));
         // Hover: the marked point explains itself; a refused size says the catalog's sentence.
@@ -534,6 +539,70 @@ private slots:
         for (const QPointer<QCPGraph> &g : curves)
             QVERIFY2(g, "the sweep's end drew every point again");
         QCOMPARE(drawnPoints() - points, 1);
+    }
+
+    // The recorded size sweep holds five series: the form lists those five (not every preset), named
+    // as the results table's Stage column names their runs, with the stage's name beside; its range
+    // is the sweep's, so that Start repeats it. Every preset is one tick away, for a new sweep.
+    void formListsTheShownSweepsSeries()
+    {
+        Session session;
+        test::ControlledSizeSweepView sizes(&session);
+        sizes.resize(980, 650);
+        sizes.show();
+        auto *list = sizes.findChild<QListWidget *>(QStringLiteral("sizeSweepSeries"));
+        QVERIFY(list);
+        const auto shownRows = [list] {
+            QStringList rows;
+            for (int i = 0; i < list->count(); ++i)
+                if (!list->item(i)->isHidden())
+                    rows << list->item(i)->text();
+            return rows;
+        };
+        QCOMPARE(qsizetype(shownRows().size()), qsizetype(presets().size())); // no sweep: choose from all
+        QString error;
+        QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
+        QVERIFY(sizes.shownSweep());
+        const std::vector<SizeSeries> &series = sizes.shownSweep()->spec.series;
+        QCOMPARE(series.size(), std::size_t(5));
+        const QStringList rows = shownRows();
+        QCOMPARE(rows.size(), 5);
+        for (const SizeSeries &s : series) {
+            const QString key = QString::fromStdString(s.label);
+            const QString code = shortPresetLabel(key);
+            QVERIFY2(!code.isEmpty(), qPrintable(key));
+            // The table's code first ("8", "+tuned", "cuBLAS FP32"), then the stage's name.
+            const auto named = std::find_if(rows.cbegin(), rows.cend(), [&](const QString &row) {
+                return row == sizeSeriesName(s, SeriesNaming::WithStageName) && row.startsWith(code) &&
+                       row.size() > code.size() + 4;
+            });
+            QVERIFY2(named != rows.cend(), qPrintable(code + " in " + rows.join(" | ")));
+            QVERIFY2(!named->contains(key), qPrintable(*named)); // never the preset's key
+        }
+        QCOMPARE(sizes.checkedSeries().size(), 5);
+        // As high as its five rows, not a third of the view: the form under it had that much less.
+        QApplication::processEvents();
+        QVERIFY2(list->height() <= 7 * list->sizeHintForRow(0) + 12,
+                 qPrintable(QString::number(list->height())));
+        // The legend names the curves the same way, and the note the marked sizes.
+        QCustomPlot *plot = sizes.chart()->plot();
+        for (int i = 0; i < int(series.size()); ++i)
+            QCOMPARE(plot->graph(i)->name(),
+                     sizeSeriesName(series[std::size_t(i)], SeriesNaming::WithStageName));
+        QVERIFY(sizes.chart()->markedSteps() > 0);
+        for (const SizeSeries &s : series)
+            QVERIFY2(
+                !sizes.chart()->noteText().contains(QString::fromStdString(s.label) + QStringLiteral(" at ")),
+                qPrintable(sizes.chart()->noteText()));
+        // The range says the sweep's sizes (256³ … 8192³ with midpoints), not a default.
+        const SweepSpec again = sizes.spec();
+        QCOMPARE(again.sizes, sizes.shownSweep()->spec.sizes);
+        // Every preset, for a new sweep, when asked for.
+        auto *all = sizes.findChild<QCheckBox *>(QStringLiteral("sizeSweepAllSeries"));
+        QVERIFY(all && all->isVisible());
+        all->setChecked(true);
+        QCOMPARE(qsizetype(shownRows().size()), qsizetype(presets().size()));
+        QCOMPARE(sizes.checkedSeries().size(), 5); // still the sweep's five ticked
     }
 
 private:

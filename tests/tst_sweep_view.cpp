@@ -6,6 +6,7 @@
 // text, Start without a runner is off with its reason, Export writes the print layout, a clicked
 // cell says what it loaded, and text from files is plain text in every label.
 #include "custom_stage.h"
+#include "empty_state.h"
 #include "session.h"
 #include "size_sweep_chart.h"
 #include "size_sweep_view.h"
@@ -23,6 +24,7 @@
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -101,6 +103,9 @@ private slots:
     void aUsersKernelIsSweptOnceThePanelHasIt();
     void formNamesTheValuesItKeepsFixed();
     void sizeFieldSpellsTheSizeAsTheWindowDoes();
+    void cellMarksSitUnderTheHeatmap();
+    void shownListSaysTheWholeTitle();
+    void emptyStateIsAStartPage();
 
 private:
     QTemporaryDir m_dir;
@@ -558,6 +563,93 @@ void TestSweepView::sizeFieldSpellsTheSizeAsTheWindowDoes()
     QString error;
     QVERIFY(!grid.start(&error));
     QVERIFY2(error.contains(QStringLiteral("8192x4096x6144")), qPrintable(error));
+}
+
+// The heatmap's key beside the heatmap at the size the Sweep workspace has at 1280x800, not at the
+// foot of the form's scrolling column (it was below the fold there).
+void TestSweepView::cellMarksSitUnderTheHeatmap()
+{
+    Session session;
+    test::ControlledSweepView grid(&session);
+    grid.resize(980, 650);
+    grid.show();
+    session.setSweep(recordedSweep());
+    QApplication::processEvents();
+    const auto *legend = grid.findChild<QLabel *>(QStringLiteral("sweepLegend"));
+    QVERIFY(legend && legend->isVisible());
+    QVERIFY2(legend->text().contains(QStringLiteral("Cell marks")), qPrintable(legend->text()));
+    for (const QWidget *w = legend; w; w = w->parentWidget())
+        QVERIFY2(!qobject_cast<const QScrollArea *>(w), "the key is in the form's scrolling column");
+    const QRect key(legend->mapTo(&grid, QPoint(0, 0)), legend->size());
+    QVERIFY2(grid.rect().contains(key), qPrintable(QStringLiteral("key at %1,%2 %3x%4")
+                                                       .arg(key.x())
+                                                       .arg(key.y())
+                                                       .arg(key.width())
+                                                       .arg(key.height())));
+    const QRect heatmap(grid.plot()->mapTo(&grid, QPoint(0, 0)), grid.plot()->size());
+    QVERIFY(key.top() >= heatmap.bottom());                                          // under it
+    QVERIFY(key.top() - heatmap.bottom() < 3 * legend->fontMetrics().lineSpacing()); // next to it
+    QVERIFY(key.left() < heatmap.center().x() && key.right() > heatmap.center().x());
+    // Its lines fit its height: nothing of it cut.
+    QVERIFY(legend->height() >= legend->heightForWidth(legend->width()));
+}
+
+// The Shown list over the chart, as wide as its title (a stage's name made it longer than the
+// form's column); the whole title in its tooltip; hidden while the session holds no sweep.
+void TestSweepView::shownListSaysTheWholeTitle()
+{
+    Session session;
+    test::ControlledSweepView grid(&session);
+    test::ControlledSizeSweepView sizes(&session);
+    for (QWidget *view : {static_cast<QWidget *>(&grid), static_cast<QWidget *>(&sizes)}) {
+        view->resize(980, 650);
+        view->show();
+    }
+    const auto *row = grid.findChild<QWidget *>(QStringLiteral("sweepListRow"));
+    QVERIFY(row);
+    QVERIFY(!row->isVisible()); // nothing to choose from
+    QString error;
+    QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
+    QApplication::processEvents();
+    for (const char *name : {"sweepList", "sizeSweepList"}) {
+        const auto *list =
+            (QByteArray(name) == "sweepList" ? static_cast<QWidget *>(&grid) : static_cast<QWidget *>(&sizes))
+                ->findChild<QComboBox *>(QLatin1String(name));
+        QVERIFY2(list && list->isVisible(), name);
+        const QString title = list->currentText();
+        QVERIFY2(title.size() > 40, qPrintable(title)); // longer than the form's column held
+        const int textWidth = list->fontMetrics().horizontalAdvance(title);
+        QVERIFY2(list->width() > textWidth, qPrintable(QStringLiteral("%1: %2 px for a title of %3 px")
+                                                           .arg(QLatin1String(name))
+                                                           .arg(list->width())
+                                                           .arg(textWidth)));
+        QVERIFY2(list->toolTip().contains(title.toHtmlEscaped()), qPrintable(list->toolTip()));
+    }
+}
+
+// No sweep: a start page, not four lines in a corner: a heading, the sentence, and the ways to
+// look at one as buttons each beside what it does (File > Open with its keys).
+void TestSweepView::emptyStateIsAStartPage()
+{
+    Session session;
+    test::ControlledSweepView grid(&session);
+    grid.resize(1400, 900);
+    grid.show();
+    QApplication::processEvents();
+    auto *empty = grid.findChild<EmptyState *>(QStringLiteral("sweepEmptyState"));
+    QVERIFY(empty && empty->isVisible());
+    QVERIFY(!empty->heading().isEmpty());
+    auto *open = empty->findChild<QPushButton *>(QStringLiteral("emptyStateOpen"));
+    QVERIFY(open && open->isVisible());
+    const QString keys = QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText);
+    QVERIFY2(empty->stepText(open).contains(keys), qPrintable(empty->stepText(open)));
+    QVERIFY(!empty->stepText(empty->offerButton()).isEmpty()); // the recorded sweeps, said
+    // The block in the middle of the pane, its top a little down.
+    const QRect text(empty->textLabel()->mapTo(empty, QPoint(0, 0)), empty->textLabel()->size());
+    QVERIFY2(text.left() > empty->width() / 8, qPrintable(QString::number(text.left())));
+    QVERIFY2(std::abs(text.center().x() - empty->width() / 2) < empty->width() / 10,
+             qPrintable(QString::number(text.center().x())));
+    QVERIFY2(text.top() > empty->height() / 10, qPrintable(QString::number(text.top())));
 }
 
 QTEST_MAIN(TestSweepView)

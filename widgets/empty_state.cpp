@@ -1,5 +1,6 @@
 #include "empty_state.h"
 
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -37,6 +38,102 @@ EmptyState::EmptyState(QWidget *parent)
     layout->addStretch(1); // top-aligned: the eye finds it where a filled pane's headline is
 }
 
+void EmptyState::centre()
+{
+    if (m_centred)
+        return;
+    m_centred = true;
+    // Space above the block half of that below it: the block's top a third of the way down.
+    auto *box = static_cast<QVBoxLayout *>(layout());
+    box->insertStretch(0, 1);
+    box->setStretch(box->count() - 1, 2);
+    fitText();
+}
+
+void EmptyState::setHeading(const QString &heading)
+{
+    if (!m_heading) {
+        m_heading = new QLabel;
+        m_heading->setObjectName(QStringLiteral("emptyStateHeading"));
+        m_heading->setTextFormat(Qt::PlainText);
+        m_heading->setWordWrap(true);
+        QFont font = m_heading->font();
+        font.setBold(true);
+        font.setPointSizeF(font.pointSizeF() * 1.4);
+        m_heading->setFont(font);
+        auto *box = static_cast<QVBoxLayout *>(layout());
+        box->insertWidget(box->indexOf(m_text), m_heading);
+        centre();
+    }
+    m_heading->setText(heading);
+    m_heading->setVisible(!heading.isEmpty());
+}
+
+QString EmptyState::heading() const
+{
+    return m_heading && !m_heading->isHidden() ? m_heading->text() : QString();
+}
+
+QPushButton *EmptyState::addStep(const QString &buttonText, const QString &what, const QKeySequence &keys)
+{
+    auto *button = new QPushButton(buttonText);
+    addStep(button, what, keys);
+    return button;
+}
+
+void EmptyState::addStep(QPushButton *button, const QString &what, const QKeySequence &keys)
+{
+    if (!m_steps) {
+        m_steps = new QGridLayout;
+        m_steps->setContentsMargins(0, 0, 0, 0);
+        m_steps->setHorizontalSpacing(12);
+        m_steps->setVerticalSpacing(8);
+        m_steps->setColumnStretch(1, 1);
+        auto *box = static_cast<QVBoxLayout *>(layout());
+        box->insertLayout(box->indexOf(m_text) + 1, m_steps);
+        centre();
+    }
+    auto *text =
+        new QLabel(keys.isEmpty() ? what : tr("%1 (%2)").arg(what, keys.toString(QKeySequence::NativeText)));
+    text->setTextFormat(Qt::PlainText);
+    text->setWordWrap(true);
+    text->setBuddy(button);
+    m_buttonRow->removeWidget(button); // the offer's, made for the row under the sentence
+    const int row = m_steps->rowCount();
+    m_steps->addWidget(button, row, 0, Qt::AlignLeft | Qt::AlignTop);
+    m_steps->addWidget(text, row, 1, Qt::AlignTop);
+    m_stepTexts.insert(button, text);
+    text->setVisible(!button->isHidden());
+}
+
+void EmptyState::setStepShown(QPushButton *step, bool shown)
+{
+    step->setVisible(shown);
+    if (QLabel *text = m_stepTexts.value(step))
+        text->setVisible(shown);
+}
+
+QString EmptyState::stepText(QPushButton *step) const
+{
+    const QLabel *text = m_stepTexts.value(step);
+    return text ? text->text() : QString();
+}
+
+void EmptyState::setFootnote(const QString &sentence)
+{
+    if (!m_footnote) {
+        m_footnote = new QLabel;
+        m_footnote->setObjectName(QStringLiteral("emptyStateFootnote"));
+        m_footnote->setTextFormat(Qt::PlainText);
+        m_footnote->setWordWrap(true);
+        m_footnote->setMaximumWidth(m_text->maximumWidth());
+        auto *box = static_cast<QVBoxLayout *>(layout());
+        box->insertWidget(box->indexOf(m_text) + (m_steps ? 2 : 1), m_footnote);
+    }
+    m_footnote->setText(sentence);
+    m_footnote->setVisible(!sentence.isEmpty());
+}
+
 void EmptyState::setText(const QString &sentence)
 {
     m_text->setText(sentence);
@@ -62,6 +159,10 @@ void EmptyState::fitText()
 {
     if (!isVisible()) // a hidden page's width is not the one it will be shown at (showEvent asks again)
         return;
+    if (m_centred) { // the block a reading measure wide, in the middle of the pane
+        const int side = std::max(4, (contentsRect().width() - m_text->maximumWidth()) / 2);
+        layout()->setContentsMargins(side, 4, side, 4);
+    }
     const QMargins margins = layout() ? layout()->contentsMargins() : QMargins();
     const int width =
         std::min(contentsRect().width() - margins.left() - margins.right(), m_text->maximumWidth());
@@ -80,7 +181,7 @@ void EmptyState::setOffer(const QString &buttonText, const QString &toolTip)
 {
     m_button->setText(buttonText);
     m_button->setToolTip(toolTip);
-    m_button->setVisible(!buttonText.isEmpty());
+    setStepShown(m_button, !buttonText.isEmpty());
 }
 
 QPushButton *EmptyState::addAction(const QString &buttonText, const QString &toolTip)

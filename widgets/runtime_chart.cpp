@@ -49,6 +49,7 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     controls->addWidget(m_logCheck);
     controls->addStretch(1);
     placeLegendBeside(m_plot, font());
+    m_legendColumn = qobject_cast<QCPLayoutGrid *>(m_plot->legend->layout());
     // Bars lie along the left axis, in ladder order from the top; values run along the bottom.
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->setTickLabelFont(QFont(font().family(), 8));
@@ -177,8 +178,32 @@ void RuntimeChart::syncControls()
     m_logCheck->setChecked(m_logScale);
 }
 
+void RuntimeChart::placeLegendForSize()
+{
+    QCPLegend *legend = m_plot->legend;
+    const QRect viewport = m_plot->viewport(); // the print size while exporting
+    const bool below = viewport.width() >= kLegendBelowMinWidth && viewport.height() >= kLegendBelowMinHeight;
+    auto *holder = qobject_cast<QCPLayoutGrid *>(legend->layout());
+    if (!m_legendColumn || !holder || below == !legendIsBeside(m_plot))
+        return;
+    holder->take(legend);
+    holder->simplify(); // the emptied cell's row goes (the column keeps its blank stretch)
+    if (below) {
+        QCPLayoutGrid *grid = m_plot->plotLayout();
+        const int row = grid->rowCount();
+        grid->addElement(row, 0, legend);
+        grid->setRowStretchFactor(row, 0.001);
+    } else {
+        m_legendColumn->insertRow(0);
+        m_legendColumn->addElement(0, 0, legend);
+        m_legendColumn->setRowStretchFactor(0, 0.001);
+    }
+    legend->setProperty("gemmscopeBeside", !below); // fitTitleAndLegend wraps it in columns below
+}
+
 void RuntimeChart::fitToWidth()
 {
+    placeLegendForSize();
     fitTitleAndLegend(m_plot, m_fullTitle, m_legendWanted || m_printing);
     setKeyTicks();
     placeValueLabels();

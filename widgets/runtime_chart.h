@@ -21,6 +21,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QCPLayoutGrid;
 class QCustomPlot;
 class QCPAxis;
 class QCPBars;
@@ -109,6 +110,12 @@ private:
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
+    // The legend in a column beside the bars, or under them where the chart is at least this wide
+    // and high: there the column's few entries stood over a blank as high as the chart (the
+    // Ladder's runtime pane at 1920x1080), and the bars had that much less width.
+    static constexpr int kLegendBelowMinWidth = 800, kLegendBelowMinHeight = 450;
+    void placeLegendForSize();
+    QCPLayoutGrid *m_legendColumn = nullptr; // the column beside the bars that holds it there
     // The GPU/size group the chart shows, where one is chosen or followed (none: every run).
     std::optional<RunGroup> chosenGroup() const;
     QList<RunRecord> plottedRuns() const;

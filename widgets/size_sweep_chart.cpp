@@ -7,6 +7,7 @@
 #include "plot_export.h"
 #include "plot_theme.h"
 #include "run_record.h"
+#include "size_series_name.h"
 #include "sweep_print_layout.h"
 
 #include <QLabel>
@@ -49,6 +50,7 @@ SizeSweepChart::SizeSweepChart(QWidget *parent) : QWidget(parent)
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_empty = new EmptyState; // the look every empty pane has
     m_empty->setObjectName(QStringLiteral("sizeSweepEmptyState"));
+    m_empty->setHeading(tr("Problem sizes: where each kernel reaches its plateau"));
     m_empty->textLabel()->setObjectName(QStringLiteral("sizeSweepEmpty"));
     m_empty->offerButton()->setObjectName(QStringLiteral("sizeSweepOpenDefault"));
     m_canvas = new QStackedWidget;
@@ -175,7 +177,10 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     for (std::size_t si = 0; si < seriesCount; ++si) {
         const QString stage = QString::fromStdString(plan.spec.series[si].stage.str());
         QCPGraph *g = m_plot->addGraph();
-        g->setName(seriesLabel(plan, int(si)));
+        // The table's short stage label, with the stage's name while the legend has room for it.
+        g->setName(sizeSeriesName(plan, int(si),
+                                  seriesCount <= std::size_t(kLegendLongNames) ? SeriesNaming::WithStageName
+                                                                               : SeriesNaming::Short));
         const int use = stageUses[stage]++;
         const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
         g->setPen(QPen(stageColor(stage), seriesCount > std::size_t(kLegendSeries) ? 1 : 2, styles[use % 4]));
@@ -341,8 +346,13 @@ void SizeSweepChart::writeNote()
         lines << tr("▽ Wave quantization: a launch runs its thread blocks in waves of (SMs × resident blocks "
                     "per SM). Just past a whole number of waves the last wave holds only a few blocks, most "
                     "SMs idle through it, and TFLOP/s steps down:");
-        for (qsizetype i = 0; i < std::min<qsizetype>(m_markedPoints.size(), kNotedSteps); ++i)
-            lines << QStringLiteral("   ▽ ") + sizeSweepWaveNote(m_plan, m_summary.points[m_markedPoints[i]]);
+        for (qsizetype i = 0; i < std::min<qsizetype>(m_markedPoints.size(), kNotedSteps); ++i) {
+            // The series by the legend's short name ("+wgmma"), not its preset's key.
+            const SizeSweepPoint &p = m_summary.points[m_markedPoints[i]];
+            lines << QStringLiteral("   ▽ %1 at %2: %3")
+                         .arg(sizeSeriesName(m_plan, p.series, SeriesNaming::Short),
+                              squareOrFullSizeText(p.size), QString::fromStdString(p.waves->sentence()));
+        }
         if (m_markedPoints.size() > kNotedSteps)
             lines << tr("   … and %L1 more marked sizes (hover a ▽, or export the points as CSV)")
                          .arg(m_markedPoints.size() - kNotedSteps);
@@ -361,8 +371,9 @@ QString SizeSweepChart::noteText() const
 QString SizeSweepChart::tooltip(int point) const
 {
     const SizeSweepPoint &p = m_summary.points[point];
-    QStringList lines{
-        QStringLiteral("%1 at %2").arg(seriesLabel(m_plan, p.series), squareOrFullSizeText(p.size))};
+    QStringList lines{QStringLiteral("%1 at %2")
+                          .arg(sizeSeriesName(m_plan, p.series, SeriesNaming::WithStageName),
+                               squareOrFullSizeText(p.size))};
     if (!p.invalidReason.isEmpty()) {
         lines << tr("Refused by the catalog, never run: %1").arg(p.invalidReason);
         return lines.join(QLatin1Char('\n'));

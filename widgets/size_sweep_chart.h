@@ -30,6 +30,9 @@ public:
     explicit SizeSweepChart(QWidget *parent = nullptr);
 
     static constexpr int kLegendSeries = 24, kNotedSteps = 8;
+    // Up to this many series the legend names each with its stage's name too ("8  Final: …"); more
+    // take the short label alone ("8"), as the results table's Stage column writes it.
+    static constexpr int kLegendLongNames = 8;
     // A curve of more sizes than this is drawn as its line alone: its circles would overlap on any
     // screen, and drawing thousands of them made each replot of a long sweep grow with it.
     static constexpr int kSizesWithCircles = 400;

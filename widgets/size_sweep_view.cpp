@@ -4,6 +4,7 @@
 
 #include "file_write.h"
 #include "plot_export.h"
+#include "size_series_name.h"
 #include "size_sweep_chart.h"
 #include "sweep_summary.h"
 
@@ -15,6 +16,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
+#include <QSet>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -33,10 +35,22 @@ SizeSweepView::SizeSweepView(SweepControl *control, QWidget *parent)
 void SizeSweepView::resizeEvent(QResizeEvent *event)
 {
     SweepViewBase::resizeEvent(event);
-    // Beside the chart the list of series can show a third of the presets' rows at once.
+    fitSeriesList();
+}
+
+void SizeSweepView::fitSeriesList()
+{
+    // Beside the chart the list of series can show a third of the presets' rows at once; a shown
+    // sweep's five take five rows, not a third of the height (the form under them was squeezed).
     const bool sideBySide = width() >= SweepPage::kSideBySideMinWidth;
-    m_seriesList->setMinimumHeight(sideBySide ? std::min(300, height() / 3) : 60);
-    m_seriesList->setMaximumHeight(sideBySide ? 300 : 110);
+    int rows = 0;
+    for (int i = 0; i < m_seriesList->count(); ++i)
+        rows += !m_seriesList->item(i)->isHidden();
+    const int needed =
+        std::max(1, rows) * std::max(1, m_seriesList->sizeHintForRow(0)) + 2 * m_seriesList->frameWidth() + 4;
+    const int most = sideBySide ? 300 : 110;
+    m_seriesList->setMinimumHeight(std::min(needed, sideBySide ? std::min(300, height() / 3) : 60));
+    m_seriesList->setMaximumHeight(std::min(needed, most));
 }
 
 SizeSweepView::~SizeSweepView() = default; // a running sweep runs on in the control
@@ -46,7 +60,13 @@ void SizeSweepView::buildForm()
     m_seriesList = new QListWidget;
     m_seriesList->setObjectName(QStringLiteral("sizeSweepSeries"));
     for (const Preset &p : presets()) {
-        auto *item = new QListWidgetItem(QString::fromStdString(p.key + " — " + p.title), m_seriesList);
+        // Named as the results table and the charts name the preset's runs ("8  Final: …"), not
+        // by its key; the key and the preset's own title stay in the tooltip.
+        const QString name =
+            sizeSeriesName(SizeSeries{p.stage, p.params, p.key}, SeriesNaming::WithStageName);
+        auto *item = new QListWidgetItem(name, m_seriesList);
+        item->setToolTip(
+            tr("%1\n(preset %2)").arg(QString::fromStdString(p.title), QString::fromStdString(p.key)));
         item->setData(Qt::UserRole, QString::fromStdString(p.key));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         const bool byDefault = p.key == "worklog-8" || p.stage == StageId::CublasFp32;
@@ -78,21 +98,40 @@ void SizeSweepView::buildForm()
     // The form and the run controls in a column beside the chart (above it in a narrow pane).
     auto *right = new QFormLayout;
     right->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    // What Start runs, not the shown sweep's extent (its axis says that): "Largest dimension
+    // 256 … 16384" beside a sweep of 256 to 8192 read as the data's minimum and maximum.
+    const QString rangeTip = tr("The sizes Start times: the largest dimension from the first value to the "
+                                "second, doubling (and the midpoints if ticked). Showing a sweep sets them "
+                                "to its sizes, so that Start repeats it.");
+    m_from->setToolTip(rangeTip);
+    m_to->setToolTip(rangeTip);
     auto *range = new QHBoxLayout;
     range->addWidget(m_from);
-    range->addWidget(new QLabel(QStringLiteral("…")));
+    range->addWidget(new QLabel(tr("to")));
     range->addWidget(m_to);
     range->addStretch();
     right->addRow(tr("Shape"), m_shape);
-    right->addRow(tr("Largest dimension"), range);
+    auto *rangeLabel = new QLabel(tr("Sizes to run"));
+    rangeLabel->setObjectName(QStringLiteral("sizeSweepRangeLabel"));
+    rangeLabel->setToolTip(rangeTip);
+    right->addRow(rangeLabel, range);
     right->addRow(QString(), m_midpoints);
     right->addRow(tr("Budget"), m_budget);
     m_panel->addRunnersRow(right);
-    m_page.sideLayout->addWidget(new QLabel(tr("Series")));
+    m_seriesLabel = new QLabel(tr("Series to run"));
+    m_seriesLabel->setObjectName(QStringLiteral("sizeSweepSeriesLabel"));
+    m_allSeries = new QCheckBox(tr("Also list the presets it did not run"));
+    m_allSeries->setObjectName(QStringLiteral("sizeSweepAllSeries"));
+    m_allSeries->setToolTip(tr("The shown sweep timed only the series listed. Tick to list every preset "
+                               "and choose others for a new sweep (Start)."));
+    connect(m_allSeries, &QCheckBox::toggled, this, &SizeSweepView::listSeries);
+    m_page.sideLayout->addWidget(m_seriesLabel);
     m_page.sideLayout->addWidget(m_seriesList);
+    m_page.sideLayout->addWidget(m_allSeries);
     m_page.sideLayout->addLayout(right);
     m_panel->addTo(m_page.sideLayout);
     m_page.sideLayout->addStretch(1); // spare height below the controls, not between them
+    m_panel->addShownTo(m_page.mainLayout);
     m_page.mainLayout->addWidget(m_chart, 1);
 
     m_panel->setExport(tr("Export size sweep"),
@@ -155,10 +194,49 @@ void SizeSweepView::setForm(const SweepData &sweep)
         keys << QString::fromStdString(s.label);
     setSeries(keys);
     m_budget->setValue(sweep.spec.budgetMs);
+    // The sizes too, where the form can say them (a sweep written by hand may have others).
+    const std::vector<ProblemSize> &sizes = sweep.spec.sizes;
+    if (!sizes.empty()) {
+        long long lo = sizes.front().m, hi = sizes.front().m;
+        bool square = true, midpoints = false;
+        for (const ProblemSize &z : sizes) {
+            const long long largest = std::max({z.m, z.n, z.k});
+            lo = std::min(lo, largest);
+            hi = std::max(hi, largest);
+            square = square && z.m == z.n && z.n == z.k;
+            midpoints = midpoints || (largest & (largest - 1)) != 0;
+        }
+        const SizeShape shape = square ? SizeShape::Square : SizeShape::WorklogAspect;
+        if (m_from->findData(lo) >= 0 && m_to->findData(hi) >= 0 &&
+            sizeSweepSizes(shape, lo, hi, midpoints) == sizes)
+            setSizes(shape, lo, hi, midpoints);
+    }
+}
+
+void SizeSweepView::listSeries()
+{
+    // A shown sweep's own series only (its file holds five: twenty presets beside them read as
+    // twenty curves missing); every preset where none is shown, or when asked for a new sweep.
+    QSet<QString> inSweep;
+    if (shownSweep())
+        for (const SizeSeries &s : shownSweep()->spec.series)
+            inSweep.insert(QString::fromStdString(s.label));
+    const bool all = inSweep.isEmpty() || m_allSeries->isChecked();
+    for (int i = 0; i < m_seriesList->count(); ++i) {
+        QListWidgetItem *item = m_seriesList->item(i);
+        item->setHidden(!all && !inSweep.contains(item->data(Qt::UserRole).toString()));
+    }
+    m_allSeries->setVisible(!inSweep.isEmpty());
+    fitSeriesList();
+    m_seriesLabel->setText(inSweep.isEmpty() ? tr("Series to run")
+                           : m_allSeries->isChecked()
+                               ? tr("Series to run (the shown sweep's are ticked)")
+                               : tr("Series in the shown sweep (%1)").arg(inSweep.size()));
 }
 
 void SizeSweepView::redraw()
 {
+    listSeries();
     if (!shownSweep() || !plan().ok()) {
         m_live = {};
         m_chart->clear(emptyText());
@@ -180,6 +258,19 @@ bool SizeSweepView::showAnswered(int firstNew)
     for (qsizetype i = firstNew; i < runs.size(); ++i)
         changed += m_live.add(runs.at(i));
     return m_chart->updatePoints(m_live.summary(), changed, m_live.provenance());
+}
+
+QString SizeSweepView::listTitle(const SweepData &sweep) const
+{
+    // As the legend names the curves, not by the presets' keys ("worklog-8, fp32-tuned").
+    QStringList names;
+    for (const SizeSeries &s : sweep.spec.series)
+        names << sizeSeriesName(s, SeriesNaming::Short);
+    const std::vector<ProblemSize> &sizes = sweep.spec.sizes;
+    return sizes.empty() ? tr("Sizes of %1").arg(names.join(QStringLiteral(", ")))
+                         : tr("Sizes of %1: %2 … %3")
+                               .arg(names.join(QStringLiteral(", ")), squareOrFullSizeText(sizes.front()),
+                                    squareOrFullSizeText(sizes.back()));
 }
 
 QString SizeSweepView::emptyText() const
@@ -215,7 +306,7 @@ std::optional<QString> SizeSweepView::exportTo(const QString &path)
     const int count = int(spec.series.size());
     QStringList names;
     for (int i = 0; i < std::min(count, 6); ++i)
-        names << seriesLabel(plan(), i);
+        names << sizeSeriesName(plan(), i, SeriesNaming::Short);
     if (count > 6)
         names << tr("%L1 more").arg(count - 6);
     return m_chart->exportTo(path, tr("Problem sizes: TFLOP/s against size, %1 … %2 — %3")

@@ -13,6 +13,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QListWidget;
 class QSpinBox;
 
@@ -46,14 +47,19 @@ protected:
     void setForm(const SweepData &sweep) override;
     void redraw() override;
     bool showAnswered(int firstNew) override;
+    QString listTitle(const SweepData &sweep) const override; // "Sizes of 8, cuBLAS FP32: 256³ … 8192³"
 
 private:
     void buildForm();
+    void listSeries();    // the shown sweep's series, or every preset (none shown, or asked for)
+    void fitSeriesList(); // as high as its rows, within a third of the view
     QString emptyText() const;
 
     LiveSizeSweepSummary m_live; // the shown sweep's summary, brought up to date run by run
 
     QListWidget *m_seriesList = nullptr;
+    QLabel *m_seriesLabel = nullptr;
+    QCheckBox *m_allSeries = nullptr; // lists the presets the shown sweep did not run
     QComboBox *m_shape = nullptr, *m_from = nullptr, *m_to = nullptr;
     QCheckBox *m_midpoints = nullptr;
     QSpinBox *m_budget = nullptr;

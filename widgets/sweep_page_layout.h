@@ -17,8 +17,8 @@ struct SweepPage {
     static constexpr int kSideBySideMinWidth = 760;
     QBoxLayout *columns = nullptr;     // the owner's layout: the side column, then the main column
     QScrollArea *side = nullptr;       // scrolls the form and controls
-    QVBoxLayout *sideLayout = nullptr; // the form, the run controls, the notes on the marks
-    QVBoxLayout *mainLayout = nullptr; // the chart and the lines under it
+    QVBoxLayout *sideLayout = nullptr; // the form and the run controls
+    QVBoxLayout *mainLayout = nullptr; // the Shown list, the chart, its key and the lines under it
     // Side by side or stacked, for the owner's new size: call from its resizeEvent.
     void arrange(const QSize &size);
 };

@@ -80,9 +80,17 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_exportButton->setObjectName(p + QStringLiteral("Export"));
     m_sweeps = new QComboBox;
     m_sweeps->setObjectName(p + QStringLiteral("List"));
-    m_sweeps->setMinimumContentsLength(12);
-    m_sweeps->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_sweeps->setToolTip(tr("The session's sweeps: choose one to show it (Resume continues the shown one)"));
+    m_sweeps->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_sweeps->setMinimumWidth(120); // its titles' width while there is room, less in a narrow pane
+    const auto sayShown = [this] {
+        const QString what =
+            tr("The session's sweeps: choose one to show it (Resume continues the shown one)");
+        m_sweeps->setToolTip(m_sweeps->currentIndex() < 0
+                                 ? what
+                                 : plainTextAsHtml(tr("Shown: %1\n%2").arg(m_sweeps->currentText(), what)));
+    };
+    connect(m_sweeps, &QComboBox::currentIndexChanged, this, sayShown);
+    sayShown();
     // Start's note says where a recorded sweep is: the list once it holds one.
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(m_sweeps->model(), signal, this, [this] { updateButtons(); });
@@ -154,15 +162,24 @@ void SweepRunPanel::addTo(QVBoxLayout *layout)
     buttons->addWidget(m_resumeButton);
     buttons->addWidget(m_exportButton);
     layout->addLayout(buttons);
-    auto *list = new QHBoxLayout;
-    auto *listLabel = new QLabel(tr("Shown"));
-    listLabel->setBuddy(m_sweeps);
-    list->addWidget(listLabel);
-    list->addWidget(m_sweeps, 1);
-    layout->addLayout(list);
     layout->addWidget(m_blockedLabel);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
+}
+
+void SweepRunPanel::addShownTo(QVBoxLayout *layout)
+{
+    m_shownRow = new QWidget;
+    m_shownRow->setObjectName(m_sweeps->objectName() + QStringLiteral("Row"));
+    auto *row = new QHBoxLayout(m_shownRow);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto *label = new QLabel(tr("Shown"));
+    label->setBuddy(m_sweeps);
+    row->addWidget(label);
+    row->addWidget(m_sweeps);
+    row->addStretch(1);
+    m_shownRow->setVisible(m_sweeps->count() > 0);
+    layout->addWidget(m_shownRow);
 }
 
 void SweepRunPanel::setExport(const QString &title, const QString &filter,
@@ -231,6 +248,8 @@ void SweepRunPanel::updateButtons()
                         .arg(recorded)
                   : blocked);
     m_blockedLabel->setVisible(!blocked.isEmpty());
+    if (m_shownRow)
+        m_shownRow->setVisible(m_sweeps->count() > 0); // an empty list over the empty state said nothing
     const bool may = !running && blocked.isEmpty();
     m_startButton->setEnabled(may);
     m_resumeButton->setEnabled(may);

@@ -42,8 +42,13 @@ public:
 
     // "Runners": the template and the count, as a row of the view's form.
     void addRunnersRow(QFormLayout *form);
-    // The buttons in a row, the sweep list, why Start is off, the progress bar, the status line.
+    // The buttons in a row, why Start is off, the progress bar, the status line.
     void addTo(QVBoxLayout *layout);
+    // "Shown" and the session's sweeps, over the chart: in the form's narrow column a title such as
+    // "Sizes of +wgmma, +tuned, 8, cuBLAS FP32, cuBLAS TF32: 256³ … 8192³" was cut after 30
+    // characters. As wide as its longest title; the shown one whole in its tooltip. Hidden while the
+    // session holds no sweep of the kind.
+    void addShownTo(QVBoxLayout *layout);
     // What Export… writes to (an error goes to the status line).
     void setExport(const QString &title, const QString &filter,
                    std::function<std::optional<QString>(const QString &path)> exportTo);
@@ -75,6 +80,7 @@ private:
     QCheckBox *m_slurm = nullptr; // Runners: Slurm (job steps of one allocation)
     QPushButton *m_startButton = nullptr, *m_cancelButton = nullptr, *m_resumeButton = nullptr,
                 *m_exportButton = nullptr;
+    QWidget *m_shownRow = nullptr;
     QComboBox *m_sweeps = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;

@@ -37,6 +37,18 @@ QString marksText()
         "Grey hatched: refused by the catalog; light grey: not run yet, or failed (hover a cell for why).");
 }
 
+// The key under the heatmap on screen: the marks in a line or three, so that it sits beside the cells
+// it explains at 1280x800 (at the foot of the form's column it was below the fold). The print layout
+// keeps marksText(), a mark a line.
+QString compactMarksText()
+{
+    return QObject::tr("Cell marks: s spills registers · reg / smem / thr / blk what limits occupancy "
+                       "(registers, shared memory, threads or blocks per SM) · ✗ wrong result · ★ the best "
+                       "cell · grey hatched: refused by the catalog · light grey: not run yet, or failed. "
+                       "Hover a cell for why; click it to load it into the parameter panel (a line below "
+                       "says what it loaded).");
+}
+
 } // namespace
 
 SweepView::SweepView(SweepControl *control, QWidget *parent)
@@ -120,9 +132,7 @@ void SweepView::buildFields()
     m_best->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_best->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     m_best->setMinimumHeight(2 * m_best->fontMetrics().lineSpacing() + 4); // the sweep line and the best line
-    m_legend = new QLabel(marksText() + QLatin1Char(' ') +
-                          tr("Click a cell to load it into the parameter panel (the line under the heatmap "
-                             "says what it loaded)."));
+    m_legend = new QLabel(compactMarksText());
     m_legend->setObjectName(QStringLiteral("sweepLegend"));
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::PlainText); // the window's text colour: a key must be readable
@@ -139,6 +149,7 @@ void SweepView::buildFields()
     m_loaded->setVisible(false);
     m_empty = new EmptyState; // plain text: it may quote the plan's sentence
     m_empty->setObjectName(QStringLiteral("sweepEmptyState"));
+    m_empty->setHeading(tr("Parameter sweep: which tile shapes are fast"));
     m_empty->textLabel()->setObjectName(QStringLiteral("sweepEmpty"));
     m_empty->offerButton()->setObjectName(QStringLiteral("sweepAddRecorded"));
 }
@@ -189,13 +200,14 @@ void SweepView::layOutForm()
     m_page.sideLayout->addLayout(form);
     m_page.sideLayout->addWidget(m_origin);
     m_panel->addTo(m_page.sideLayout);
-    m_page.sideLayout->addWidget(m_legend);
     m_page.sideLayout->addStretch(1);
     m_canvas = new QStackedWidget;
     m_canvas->setObjectName(QStringLiteral("sweepCanvas"));
     m_canvas->addWidget(m_empty);
     m_canvas->addWidget(m_plot);
+    m_panel->addShownTo(m_page.mainLayout);
     m_page.mainLayout->addWidget(m_canvas, 1);
+    m_page.mainLayout->addWidget(m_legend); // the heatmap's key, next to it
     m_page.mainLayout->addWidget(m_best);
     m_page.mainLayout->addWidget(m_loaded);
 }

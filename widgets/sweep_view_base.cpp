@@ -87,9 +87,9 @@ bool SweepViewBase::sessionHasSweeps() const
 QString SweepViewBase::recordedSweepHint(const QString &what) const
 {
     if (sessionHasSweeps())
-        return tr("To look at a recorded one: choose it in the Shown list on the left.");
+        return tr("To look at a recorded one: choose it in the Shown list above.");
     return tr("To look at a recorded one: this session holds no %1. GemmScope ships one measured on "
-              "an NVIDIA H200, with a sweep of the other kind: the button below adds both to this "
+              "an NVIDIA H200, with a sweep of the other kind: a button below adds both to this "
               "session, whose runs stay as they are.")
         .arg(what);
 }
@@ -103,13 +103,18 @@ void SweepViewBase::offerRecordedSweeps(EmptyState *empty)
             Qt::UniqueConnection);
     if (empty->findChild<QPushButton *>(QStringLiteral("emptyStateOpen")))
         return; // added when it was first shown
-    // The next step as a button beside the sentence that names it: File > Open for a sweep file.
-    // Not Start: the form's own Start sits beside this pane, and a second one read as another thing.
-    QPushButton *open = empty->addAction(tr("Open Sweep File…"),
-                                         tr("A sweep saved by gemmscope-bench --sweep --json or exported "
-                                            "from this view, or a session that holds sweeps"));
+    // The ways to look at a sweep as buttons, each beside what it does: File > Open for a sweep
+    // file, and GemmScope's recorded ones. Not Start: the form's own Start sits beside this pane,
+    // and a second one read as another thing.
+    QPushButton *open = empty->addStep(tr("Open Sweep File…"),
+                                       tr("A sweep saved by gemmscope-bench --sweep --json or exported from "
+                                          "this view, or a session that holds sweeps: File > Open"),
+                                       QKeySequence(QKeySequence::Open));
     open->setObjectName(QStringLiteral("emptyStateOpen"));
     connect(open, &QPushButton::clicked, this, &SweepViewBase::openFileRequested);
+    empty->addStep(empty->offerButton(),
+                   tr("GemmScope's parameter sweep and size sweep measured on an NVIDIA H200, added to "
+                      "this session; its runs stay as they are."));
 }
 
 void SweepViewBase::resizeEvent(QResizeEvent *event)
@@ -184,9 +189,10 @@ void SweepViewBase::refreshSweepList()
     if (const Session *session = m_control->session())
         for (const SweepData &s : session->sweeps())
             if (s.spec.kind == m_control->kind()) {
-                list->addItem(s.title(), s.id);
+                const QString title = listTitle(s);
+                list->addItem(title, s.id);
                 // A stage's name makes a long title: whole in the item's tooltip and the popup.
-                list->setItemData(list->count() - 1, s.title(), Qt::ToolTipRole);
+                list->setItemData(list->count() - 1, title, Qt::ToolTipRole);
                 last = &s;
                 if (m_shown && s.id == m_shown->id)
                     same = &s;
@@ -245,6 +251,11 @@ bool SweepViewBase::showMoreRuns(const SweepData &sweep, RunsAppended appended)
     if (!showAnswered(int(drawn)))
         redrawAndUpdateExport();
     return true;
+}
+
+QString SweepViewBase::listTitle(const SweepData &sweep) const
+{
+    return sweep.title();
 }
 
 bool SweepViewBase::showAnswered(int)

@@ -82,6 +82,9 @@ protected:
     // The running sweep's runs from `firstNew` on were appended to shownSweep() since it was last
     // drawn: draws what they change and says true, or false (nothing drawn) for a whole redraw().
     virtual bool showAnswered(int firstNew);
+    // How the Shown list names a sweep (SweepData::title(); the size view names its series as the
+    // results table does).
+    virtual QString listTitle(const SweepData &sweep) const;
     // Whether the session holds a sweep of this view's kind (its Shown list is not empty).
     bool sessionHasSweeps() const;
     // The empty state's last paragraph: where a recorded sweep of this kind can be looked at ("sweep"

@@ -56,24 +56,34 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
     editorLayout->setContentsMargins(0, 0, 0, 0);
     editorLayout->setSpacing(0);
     m_empty->setObjectName(QStringLiteral("editorEmptyState"));
+    // A start page: what the workspace is for, the three ways to start (each a button beside what
+    // it does, also in the Kernel menu) and what comes after, with its keys.
+    m_empty->setHeading(tr("Your own kernels"));
     m_empty->setText(
         tr("No kernel is open. Here you write a GEMM kernel of your own in CUDA, compile it and run it "
-           "beside the ladder's stages: copy a stage's kernel to change it, start from a blank kernel "
-           "or open a .cuh file. Nothing compiles or runs until you press Compile (Ctrl+B) or Run "
-           "(Ctrl+R)."));
+           "beside the ladder's stages. Start from one of these (they are in the Kernel menu too):"));
     m_empty->setOffer(tr("New from Stage…"),
                       tr("A copy of a stage's kernel, with a parameter block written from its "
                          "parameters"));
+    m_empty->addStep(m_empty->offerButton(),
+                     tr("Copy a stage's kernel to change it: its parameter block is written from the "
+                        "stage's parameters."));
     connect(m_empty, &EmptyState::offerTaken, this, [this] { askForStage(); });
-    QPushButton *blank = m_empty->addAction(tr("New Blank Kernel"),
-                                            tr("A minimal correct kernel with the project's conventions "
-                                               "explained in its comments"));
+    QPushButton *blank = m_empty->addStep(
+        tr("New Blank Kernel"),
+        tr("A minimal correct kernel, the project's conventions explained in its comments."));
     blank->setObjectName(QStringLiteral("editorEmptyNewBlank"));
     connect(blank, &QPushButton::clicked, this, [this] { newBlankKernel(); });
-    QPushButton *open =
-        m_empty->addAction(tr("Open Kernel…"), tr("Open a .cuh or .cu file of at most 1 MiB"));
+    QPushButton *open = m_empty->addStep(tr("Open Kernel…"), tr("A .cuh or .cu file of at most 1 MiB."));
     open->setObjectName(QStringLiteral("editorEmptyOpen"));
     connect(open, &QPushButton::clicked, this, [this] { askForFile(); });
+    const auto keys = [this](const char *name) {
+        return action(name)->shortcut().toString(QKeySequence::NativeText);
+    };
+    m_empty->setFootnote(tr("Nothing compiles or runs until you ask: Compile (%1) compiles it and lists its "
+                            "problems under the editor; Run (%2) checks it against cuBLAS and times it on "
+                            "the GPU, and its runs join the Ladder's chart and table.")
+                             .arg(keys("actionKernelCompile"), keys("actionKernelRun")));
     m_tabsOrEmpty->addWidget(m_empty);
     m_tabsOrEmpty->addWidget(m_tabs);
     editorLayout->addWidget(m_tabsOrEmpty, 1);

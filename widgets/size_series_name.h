@@ -1,0 +1,19 @@
+// A size sweep's series named as the results table names the same kernel's runs: the short
+// label of its "Stage" column ("8", "+tuned", "cuBLAS FP32"; shortRunLabel) and, where there is
+// room, the runtime chart's long name beside it ("8  Final: __restrict__ …"; runtime_scene::longLabel),
+// never the preset's key ("worklog-8", "fp32-tuned"), which no other view shows.
+#pragma once
+
+#include "sweep_plan.h"
+
+#include <QString>
+
+namespace gemmscope {
+
+enum class SeriesNaming { Short, WithStageName };
+
+QString sizeSeriesName(const SizeSeries &series, SeriesNaming naming);
+// The plan's series `index` (empty for none).
+QString sizeSeriesName(const SweepPlan &plan, int index, SeriesNaming naming);
+
+} // namespace gemmscope
