@@ -2,8 +2,10 @@
 // ladder: which cuBLAS run a run is held against (its precision's, same size, GPU, origin and
 // regime), the sentence with its share of cuBLAS's speed, the measured counters of both, the
 // traffic model's expectations, and what is said where there is no run, no cuBLAS run, or cuBLAS.
+#include "model_agreement.h"
 #include "run_against_cublas.h"
 #include "session.h"
+#include "traffic_model.h"
 
 #include <QtTest>
 
@@ -104,11 +106,18 @@ private slots:
         const RunAgainstCublas facts = runAgainstCublas(step3, cublas, QStringLiteral("3"));
         QCOMPARE(facts.cublasName, QStringLiteral("cuBLAS FP32"));
         const QString share = QString::number(100.0 * cublas->medianMs / step3->medianMs, 'f', 0);
+        // Named as the results table's Stage column names it, with the stage's name ("Run 3" was a
+        // name no other part of the window used).
+        QCOMPARE(facts.runName, QStringLiteral("Stage 3"));
         QVERIFY2(
-            facts.headline.startsWith(
-                QStringLiteral("Run 3 took %1 ms at 4096³ on NVIDIA H200").arg(step3->medianMs, 0, 'f', 3)) &&
+            facts.headline.startsWith(QStringLiteral("Stage 3 (%1) took %2 ms at 4096³ on NVIDIA H200")
+                                          .arg(runStageTitleText(*step3))
+                                          .arg(step3->medianMs, 0, 'f', 3)) &&
                 facts.headline.contains(QStringLiteral("reaches %1 % of cuBLAS FP32's speed").arg(share)),
             qPrintable(facts.headline));
+        QVERIFY2(!facts.headline.contains(QStringLiteral("Run 3")) &&
+                     !facts.headline.contains(QStringLiteral("run 3")),
+                 qPrintable(facts.headline));
         const RunFactRow *time = rowOf(facts, QStringLiteral("Time (median)"));
         QVERIFY(time);
         QCOMPARE(time->cublas, QStringLiteral("%1 ms").arg(cublas->medianMs, 0, 'f', 3));
@@ -127,6 +136,52 @@ private slots:
         QVERIFY(l2);
         QVERIFY2(l2->model.startsWith(QStringLiteral("16.0 FLOP/B")), qPrintable(l2->model));
         QVERIFY(!facts.footnote.isEmpty());
+    }
+
+    // The L2 row holds the run's measured traffic against the model's (the tiles' loads and C's
+    // stores), marked agrees or differs by the access table's rule (agreesWithModel); the bounds and
+    // the loads-only intensity are no figure to agree with, and carry no mark.
+    void l2TrafficMarkedAgainstTheModel()
+    {
+        const QList<RunRecord> &runs = m_session.runs();
+        const RunRecord *step3 = runOf(runs, QStringLiteral("worklog-3"));
+        QVERIFY(step3 && step3->counters && step3->counters->l2Bytes);
+        const TrafficEstimate model =
+            estimateTraffic(findStage(step3->stage.key())->id, paramValuesOf(*step3),
+                            ProblemSize{step3->m, step3->n, step3->k});
+        const double expected = model.loadBytes + model.storeBytes;
+        QVERIFY(expected > 0);
+        const auto markFor = [&](double measured) -> std::optional<bool> {
+            RunRecord run = *step3;
+            run.counters->l2Bytes = measured;
+            const RunAgainstCublas facts = runAgainstCublas(&run, nullptr, QStringLiteral("3"));
+            for (const RunFactRow &row : facts.rows)
+                if (row.quantity != QStringLiteral("L2 traffic") && row.runAgreesWithModel)
+                    return std::nullopt; // only the L2 row is marked
+            const RunFactRow *l2 = rowOf(facts, QStringLiteral("L2 traffic"));
+            return l2 ? l2->runAgreesWithModel : std::nullopt;
+        };
+        const double tolerance = kModelAgreementTolerance;
+        QCOMPARE(markFor(expected * (1 + 0.9 * tolerance)), std::optional<bool>(true));
+        QCOMPARE(markFor(expected * (1 - 0.9 * tolerance)), std::optional<bool>(true));
+        QCOMPARE(markFor(expected * (1 + 1.1 * tolerance)), std::optional<bool>(false));
+        QCOMPARE(markFor(expected * (1 - 1.1 * tolerance)), std::optional<bool>(false));
+        // The recorded run, marked as the rule says, and the rule named where the mark is explained.
+        const RunAgainstCublas facts = runAgainstCublas(step3, nullptr, QStringLiteral("3"));
+        const RunFactRow *l2 = rowOf(facts, QStringLiteral("L2 traffic"));
+        QVERIFY(l2 && l2->runAgreesWithModel);
+        QCOMPARE(*l2->runAgreesWithModel, agreesWithModel(*step3->counters->l2Bytes, expected));
+        QVERIFY2(facts.footnote.contains(QStringLiteral("within %1\u00a0% of the model's")
+                                             .arg(kModelAgreementTolerance * 100, 0, 'f', 0)),
+                 qPrintable(facts.footnote));
+        // No counter: nothing to mark.
+        RunRecord unmeasured = *step3;
+        unmeasured.counters->l2Bytes.reset();
+        l2 = nullptr;
+        const RunAgainstCublas bare = runAgainstCublas(&unmeasured, nullptr, QStringLiteral("3"));
+        l2 = rowOf(bare, QStringLiteral("L2 traffic"));
+        QVERIFY(l2 && !l2->runAgreesWithModel);
+        QVERIFY(!bare.footnote.contains(QStringLiteral("Agreement")));
     }
 
     void saysWhatIsMissing()

@@ -4,6 +4,7 @@
 #include <QTextDocument>
 
 #include "access_model.h"
+#include "agreement_mark.h"
 #include "jargon_text.h"
 #include "load_scheme.h"
 #include "mapping_model.h"
@@ -31,9 +32,9 @@ QString verdictHtml(AccessCheckView::Verdict v)
 {
     switch (v) {
     case AccessCheckView::Verdict::Agrees:
-        return QStringLiteral("<span style='color:#1a7f37'>&#10003; agrees</span>");
+        return agreementMarkHtml(true);
     case AccessCheckView::Verdict::Differs:
-        return QStringLiteral("<span style='color:#d62728'>&#10007; differs</span>");
+        return agreementMarkHtml(false);
     case AccessCheckView::Verdict::AboveModel:
         // Blue: a known excess, told apart at a glance from the amber of "not comparable"
         // (in one colour the two read as one).
@@ -188,7 +189,7 @@ AccessCheckView::Row judged(const Quantity &q, Judgement &j)
                              "release build: reads may be merged into LDS.128; to compare, tick \"Shared "
                              "reads as written\" on the parameter panel's Measurement tab (Alt+0 shows the "
                              "panel) and run again");
-    } else if (std::abs(*row.measured - q.model) <= AccessCheckView::kTolerance * q.model) {
+    } else if (agreesWithModel(*row.measured, q.model)) {
         row.verdict = AccessCheckView::Verdict::Agrees;
     } else {
         row.verdict = AccessCheckView::Verdict::Differs;

@@ -1,12 +1,13 @@
 // The access model against the hardware, for one run: the model's sectors per global request and
 // wavefronts per shared instruction (one interior block, from the stage's own addresses) beside
 // the kernel-wide values CUPTI measured in that run, and whether the two agree within
-// kTolerance; where every block is full, also the launch's instruction counts, which show
+// kTolerance (agreesWithModel); where every block is full, also the launch's instruction counts, which show
 // whether the binary issued the source's 4-byte shared reads. Where model and measurement
 // cannot agree for a known reason (reads the compiler merged into LDS.128, edge blocks at sizes
 // the tiles do not divide), the row says so instead of a bare "differs".
 #pragma once
 
+#include "model_agreement.h"
 #include "run_record.h"
 #include "run_view.h"
 
@@ -22,7 +23,7 @@ class AccessCheckView : public QWidget, public RunView {
     Q_OBJECT
 
 public:
-    static constexpr double kTolerance = 0.05; // the one docs/gpu-verification.md states
+    static constexpr double kTolerance = kModelAgreementTolerance; // agreesWithModel's
 
     // NotObservable: the access happens, but outside what the counters measure (TMA copies and
     // wgmma's shared-memory reads bypass the LSU pipe; cp.async issues no store instruction).

@@ -1,5 +1,6 @@
 #include "run_against_cublas_view.h"
 
+#include "agreement_mark.h"
 #include "baseline_compare_view.h"
 #include "rich_text_label.h"
 #include "runtime_series.h"
@@ -169,7 +170,7 @@ void RunAgainstCublasView::refresh()
     const RunRecord *cublas = m_run ? cublasRunFor(*m_run, m_runs) : nullptr;
     const QString label = m_run ? shortRunLabel(*m_run) : QString();
     m_facts = runAgainstCublas(m_run ? &*m_run : nullptr, cublas, label);
-    const QString runName = tr("Run %1").arg(label);
+    const QString &runName = m_facts.runName;
     QString head;
     if (!m_title.isEmpty())
         head += QStringLiteral("<p><b>%1</b></p>").arg(m_title.toHtmlEscaped());
@@ -182,11 +183,17 @@ void RunAgainstCublasView::refresh()
                            "<tr><th align='left'>%1</th><th>%2</th><th>%3</th><th align='left'>%4</th></tr>")
                 .arg(tr("Quantity"), runName.toHtmlEscaped(), m_facts.cublasName.toHtmlEscaped(),
                      tr("The model expects"));
-        for (const RunFactRow &row : m_facts.rows)
+        for (const RunFactRow &row : m_facts.rows) {
+            // Under the model's figure, whether the run's measurement agrees with it (the footnote
+            // says by which rule), as the access table marks its rows.
+            QString model = row.model.toHtmlEscaped();
+            if (row.runAgreesWithModel)
+                model += QStringLiteral("<br>%1").arg(agreementMarkHtml(*row.runAgreesWithModel));
             table += QStringLiteral(
                          "<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td><td>%4</td></tr>")
                          .arg(row.quantity.toHtmlEscaped(), row.run.toHtmlEscaped(),
-                              row.cublas.toHtmlEscaped(), row.model.toHtmlEscaped());
+                              row.cublas.toHtmlEscaped(), model);
+        }
         table += QStringLiteral("</table><p><small>%1</small></p>").arg(m_facts.footnote.toHtmlEscaped());
     }
     m_table->setText(table);

@@ -1,9 +1,11 @@
 #include "run_against_cublas.h"
 
+#include "model_agreement.h"
 #include "occupancy_limiter.h"
 #include "traffic_model.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 #include <cmath>
 
 namespace gemmscope {
@@ -115,23 +117,27 @@ RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas,
     const StageInfo *stage = findStage(run->stage.key());
     if (stage && stage->isLibrary) {
         out.headline =
-            tr("Run %1 is cuBLAS itself: select a kernel's run to set it beside cuBLAS.").arg(label);
+            tr("The selected run is cuBLAS itself (%1): select a kernel's run to set it beside cuBLAS.")
+                .arg(runStageTitleText(*run));
         return out;
     }
+    // As the rest of the window names it: the Stage column's short label, then the stage's name.
+    out.runName = tr("Stage %1").arg(label);
+    const QString named = tr("%1 (%2)").arg(out.runName, runStageTitleText(*run));
     if (!run->isOk()) {
-        out.headline = tr("Run %1 did not finish: it has no time to set beside cuBLAS.").arg(label);
+        out.headline = tr("%1 did not finish: it has no time to set beside cuBLAS.").arg(named);
         return out;
     }
     const QString where =
         tr("%1 on %2").arg(run->sizeText(), run->gpuName.isEmpty() ? tr("its GPU") : run->gpuName);
     if (!cublas)
-        out.headline = tr("Run %1 took %2 at %3. This session has no %4 run at that size on that GPU: "
+        out.headline = tr("%1 took %2 at %3. This session has no %4 run at that size on that GPU: "
                           "run %4 there (Run > Run Ladder runs it) to set the two side by side.")
-                           .arg(label, msText(run->medianMs), where, out.cublasName);
+                           .arg(named, msText(run->medianMs), where, out.cublasName);
     else
         out.headline =
-            tr("Run %1 took %2 at %3, %4 %5: run %1 reaches %6 % of %4's speed.")
-                .arg(label, msText(run->medianMs), where, out.cublasName, msText(cublas->medianMs))
+            tr("%1 took %2 at %3, %4 %5: it reaches %6 % of %4's speed.")
+                .arg(named, msText(run->medianMs), where, out.cublasName, msText(cublas->medianMs))
                 .arg(run->medianMs > 0 ? 100.0 * cublas->medianMs / run->medianMs : 0.0, 0, 'f', 0);
 
     // The model's expectations for the run's tiling (the worklog's formulas), where the stage has one.
@@ -175,11 +181,14 @@ RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas,
         model ? tr("at least %1 (A and B read once, C written once)").arg(bytesText(model->compulsoryBytes))
               : QString());
     values(counter(run, dram), counter(cublas, dram));
+    const double modelL2 = model && model->loadBytes > 0 ? model->loadBytes + model->storeBytes : 0;
     add(tr("L2 traffic"), counterText(run, l2, bytesText), counterText(cublas, l2, bytesText),
-        model && model->loadBytes > 0
-            ? tr("%1 (the tiles' loads, C's stores)").arg(bytesText(model->loadBytes + model->storeBytes))
-            : QString());
+        modelL2 > 0 ? tr("%1 (the tiles' loads, C's stores)").arg(bytesText(modelL2)) : QString());
     values(counter(run, l2), counter(cublas, l2));
+    // The one row whose model is the very quantity measured: marked as the access table marks its rows.
+    if (const std::optional<double> measured = counter(run, l2);
+        modelL2 > 0 && measured && std::isfinite(*measured) && *measured >= 0)
+        out.rows.last().runAgreesWithModel = agreesWithModel(*measured, modelL2);
     add(tr("FLOP per DRAM byte"), counterText(run, dramIntensity, intensityText),
         counterText(cublas, dramIntensity, intensityText),
         model && model->compulsoryIntensity > 0
@@ -203,6 +212,13 @@ RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas,
         out.footnote += QLatin1Char(' ') + tr("Model: the traffic of this stage's tiling by the worklog's "
                                               "formulas, %1.")
                                                .arg(QString::fromStdString(model->formula));
+    if (std::any_of(out.rows.cbegin(), out.rows.cend(),
+                    [](const RunFactRow &row) { return row.runAgreesWithModel.has_value(); }))
+        out.footnote += QLatin1Char(' ') + tr("Agreement (\u2713 agrees, \u2717 differs): %1's measured "
+                                              "L2 traffic within %2\u00a0% of the model's, the rule the "
+                                              "table of the access model against the counters uses.")
+                                               .arg(out.runName)
+                                               .arg(kModelAgreementTolerance * 100, 0, 'f', 0);
     return out;
 }
 

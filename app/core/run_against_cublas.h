@@ -38,16 +38,23 @@ struct RunFactRow {
     QString run, cublas, model; // as shown; "—" where there is no value
     // The two measured values as numbers where both are there and comparable (bars); else empty.
     std::optional<double> runValue, cublasValue;
+    // Whether the run's measured value agrees with the model's (agreesWithModel, the access
+    // table's rule); empty where the row's model is no figure to hold a measurement against (a
+    // bound, or what the model's intensity leaves out) or either is missing.
+    std::optional<bool> runAgreesWithModel = {};
 };
 
 struct RunAgainstCublas {
     QString headline;       // the one sentence over the rows (or why there are none)
+    QString runName;        // the run's column: "Stage 3", as the results table's Stage column names it
     QString cublasName;     // "cuBLAS FP32", "cuBLAS TF32"
     QList<RunFactRow> rows; // empty where there is no run to describe
     QString footnote;       // where the model's figures come from
 };
 
-// `label` names the run as the charts do ("3", "+tuned"); `cublas` from cublasRunFor (nullptr: none).
+// `label` names the run as the charts and the results table's Stage column do ("3", "+tuned"); the
+// sentence adds the stage's name ("Stage 3 (Coalesced cooperative loads)"). `cublas` from
+// cublasRunFor (nullptr: none).
 RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas, const QString &label);
 
 } // namespace gemmscope

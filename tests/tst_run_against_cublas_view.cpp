@@ -1,0 +1,87 @@
+// The run-against-cuBLAS table (widgets/run_against_cublas_view.h) on the recorded H200 ladder: the
+// run named as the results table's Stage column names it, with its stage's name; the L2 row's
+// measured traffic marked against the model's as the access table marks its rows, and the mark
+// explained under the table.
+#include "model_agreement.h"
+#include "run_against_cublas_view.h"
+#include "session.h"
+
+#include <QtTest>
+
+using namespace gemmscope;
+
+class TestRunAgainstCublasView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_session.open(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+    }
+
+    void namesTheRunAsTheTablesDo()
+    {
+        RunAgainstCublasView view;
+        view.setRuns(m_session.runs());
+        const RunRecord *step3 = runOf(QStringLiteral("worklog-3"));
+        QVERIFY(step3);
+        view.setSelectedRun(step3->runId, step3);
+        const QString text = view.text();
+        // The sentence and the run's column: "Stage 3", and the stage's name; never "Run 3", a name
+        // the rest of the window does not use.
+        QVERIFY2(text.contains(QStringLiteral("Stage 3 (%1) took").arg(runStageTitleText(*step3))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Quantity\tStage 3\tcuBLAS FP32")) ||
+                     text.contains(QStringLiteral("Quantity\nStage 3\ncuBLAS FP32")),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("Run 3"), Qt::CaseInsensitive), qPrintable(text));
+    }
+
+    // Every run of the ladder with an L2 counter and a traffic model: its L2 row marked agrees or
+    // differs, as the rule says, and the rule stated under the table.
+    void marksL2TrafficAgainstTheModel()
+    {
+        RunAgainstCublasView view;
+        view.setRuns(m_session.runs());
+        int agrees = 0, differs = 0;
+        for (const RunRecord &run : m_session.runs()) {
+            if (!run.isOk() || run.origin == QLatin1String("worklog"))
+                continue;
+            view.setSelectedRun(run.runId, &run);
+            const RunFactRow *l2 = nullptr;
+            for (const RunFactRow &row : view.facts().rows)
+                if (row.quantity == QStringLiteral("L2 traffic"))
+                    l2 = &row;
+            if (!l2 || !l2->runAgreesWithModel)
+                continue;
+            const QString text = view.text();
+            const QString mark =
+                *l2->runAgreesWithModel ? QStringLiteral("\u2713 agrees") : QStringLiteral("\u2717 differs");
+            QVERIFY2(text.contains(mark), qPrintable(run.presetKey + QStringLiteral(": ") + text));
+            // (toPlainText makes the no-break space before "%" a space)
+            QVERIFY2(text.contains(QStringLiteral("within %1 % of the model's")
+                                       .arg(kModelAgreementTolerance * 100, 0, 'f', 0)),
+                     qPrintable(text));
+            ++(*l2->runAgreesWithModel ? agrees : differs);
+        }
+        QVERIFY2(agrees + differs >= 10, qPrintable(QStringLiteral("%1 + %2").arg(agrees).arg(differs)));
+        qInfo("L2 traffic: %d runs agree with the model, %d differ", agrees, differs);
+    }
+
+private:
+    const RunRecord *runOf(const QString &preset) const
+    {
+        for (const RunRecord &run : m_session.runs())
+            if (run.presetKey == preset && run.isOk() && run.origin != QLatin1String("worklog"))
+                return &run;
+        return nullptr;
+    }
+
+    Session m_session;
+};
+
+QTEST_MAIN(TestRunAgainstCublasView)
+#include "tst_run_against_cublas_view.moc"
