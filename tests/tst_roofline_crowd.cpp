@@ -7,6 +7,7 @@
 #include "roofline_chart.h"
 #include "roofline_math.h"
 #include "support/full_ladder_roofline.h"
+#include "swatch_list_text.h"
 
 #include <QtTest>
 #include <cmath>
@@ -38,10 +39,31 @@ double distanceTo(const QRectF &rect, const QPointF &p)
     return std::hypot(dx, dy);
 }
 
-// The full ladder laid out at `size`, as the Ladder workspace shows it.
-void layOut(RooflineChart &chart, const QSize &size)
+double pointToSegment(const QPointF &p, const QLineF &segment)
+{
+    const QPointF d = segment.p2() - segment.p1();
+    const double length2 = QPointF::dotProduct(d, d);
+    const double t =
+        length2 > 0 ? std::clamp(QPointF::dotProduct(p - segment.p1(), d) / length2, 0.0, 1.0) : 0.0;
+    return QLineF(p, segment.p1() + t * d).length();
+}
+
+// The least distance between two segments (0 where they cross).
+double segmentDistance(const QLineF &a, const QLineF &b)
+{
+    if (a.intersects(b, nullptr) == QLineF::BoundedIntersection)
+        return 0;
+    return std::min({pointToSegment(a.p1(), b), pointToSegment(a.p2(), b), pointToSegment(b.p1(), a),
+                     pointToSegment(b.p2(), a)});
+}
+
+// The full ladder laid out at `size`, as the Ladder workspace shows it: with the worklog-7 run
+// selected, or (`selected` false) as a new window first shows it, nothing selected.
+void layOut(RooflineChart &chart, const QSize &size, bool selected = true)
 {
     QVERIFY(!test::showFullLadder(chart, test::loadFullLadder()).isEmpty());
+    if (!selected)
+        chart.setSelectedRun({});
     chart.resize(size);
     chart.show();
     QVERIFY(QTest::qWaitForWindowExposed(&chart));
@@ -74,6 +96,22 @@ private slots:
         QTest::newRow("1280x800") << QSize(620, 390);
         QTest::newRow("1440x900") << QSize(700, 440);
         QTest::newRow("1920x1080") << QSize(940, 530);
+    }
+    // The three sizes, with the worklog-7 run selected and with nothing selected (a new window).
+    void sizesAndSelections()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("selected");
+        // And two between them (a window a little shorter than 900 px): there the tightest pile's
+        // leaders passed within a pixel of each other.
+        const QList<QSize> sizes{{620, 390}, {700, 440}, {940, 530}, {664, 380}, {728, 400}};
+        for (const QSize &size : sizes)
+            for (const bool selected : {true, false})
+                QTest::newRow(qPrintable(QStringLiteral("%1x%2%3")
+                                             .arg(size.width())
+                                             .arg(size.height())
+                                             .arg(selected ? QString() : QStringLiteral(", none selected"))))
+                    << size << selected;
     }
     void everyRunIsNamedBesideItOrByALeader()
     {
@@ -131,6 +169,75 @@ private slots:
                              qPrintable(l.lines[a].names.join(QLatin1Char(',')) +
                                         QStringLiteral(" crosses ") +
                                         l.lines[b].names.join(QLatin1Char(','))));
+    }
+
+    void listBoxCoversNoMarker_data() { sizesAndSelections(); }
+    void listBoxCoversNoMarker()
+    {
+        // The box that names a crowd's runs sat over markers of that crowd at 1440x900: a marker
+        // under its white box is hidden, and one at its edge reads as a swatch of the list. Every
+        // marker drawn (runs, rings, ridge dots), by its pixel position and drawn size, stays out
+        // of every list's box as drawn, with a pixel to spare.
+        QFETCH(QSize, size);
+        QFETCH(bool, selected);
+        RooflineChart chart;
+        layOut(chart, size, selected);
+        QCustomPlot *plot = chart.customPlot();
+        QList<QRectF> boxes;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto *text = dynamic_cast<SwatchListText *>(plot->item(i));
+                text && text->visible() && !text->swatches().isEmpty())
+                boxes << QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition())
+                             .normalized();
+        QVERIFY2(!boxes.isEmpty(), "the full ladder has no crowd's list: the test needs another crowd");
+        QList<QRectF> markers = chart.markerRects();
+        for (const auto &[name, at] : runMarkers(chart))
+            markers << QRectF(at - QPointF(4, 4), QSizeF(8, 8)); // a run's diamond, 8 px at least
+        for (const QRectF &box : std::as_const(boxes))
+            for (const QRectF &marker : std::as_const(markers))
+                QVERIFY2(!box.adjusted(-1, -1, 1, 1).intersects(marker),
+                         qPrintable(QStringLiteral("a list's box (%1,%2 %3x%4) covers the marker at %5,%6")
+                                        .arg(box.x())
+                                        .arg(box.y())
+                                        .arg(box.width())
+                                        .arg(box.height())
+                                        .arg(marker.center().x())
+                                        .arg(marker.center().y())));
+    }
+
+    void leadersOfAListNeverCross_data() { sizesAndSelections(); }
+    void leadersOfAListNeverCross()
+    {
+        // In the tightest pile (8, 7, 5a, 5b, 6, 8/BK8 within a few pixels) the leaders crossed:
+        // each line's leader must read to its own marker. No two leaders of a list meet, nor pass
+        // within a pixel of each other (drawn 0.8 px wide, two that touch read as crossing), and
+        // the lines run in the order of their markers from top to bottom.
+        QFETCH(QSize, size);
+        QFETCH(bool, selected);
+        RooflineChart chart;
+        layOut(chart, size, selected);
+        int lists = 0;
+        for (const RooflineChart::LabelLayout &l : chart.labelLayout()) {
+            if (l.lines.size() < 2)
+                continue;
+            ++lists;
+            for (qsizetype a = 0; a < l.lines.size(); ++a)
+                for (qsizetype b = a + 1; b < l.lines.size(); ++b) {
+                    const QLineF &first = l.lines[a].leader, &second = l.lines[b].leader;
+                    const QString names = l.lines[a].names.join(QLatin1Char(',')) + QStringLiteral(" and ") +
+                                          l.lines[b].names.join(QLatin1Char(','));
+                    QVERIFY2(first.intersects(second, nullptr) != QLineF::BoundedIntersection,
+                             qPrintable(names + QStringLiteral(": their leaders cross")));
+                    QVERIFY2(segmentDistance(first, second) >= 1.0,
+                             qPrintable(names + QStringLiteral(": their leaders touch (%1 px apart)")
+                                                    .arg(segmentDistance(first, second))));
+                    // A lower line's leader starts no higher than an upper line's.
+                    QVERIFY2(
+                        second.p1().y() >= first.p1().y() - 0.5,
+                        qPrintable(names + QStringLiteral(": the lines are out of their markers' order")));
+                }
+        }
+        QVERIFY2(lists >= 1, "the full ladder has no crowd's list: the test needs another crowd");
     }
 
     void runsOnEachOtherAreNamedTogether_data() { everyRunIsNamedBesideItOrByALeader_data(); }

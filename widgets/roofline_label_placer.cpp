@@ -253,6 +253,27 @@ QPointF leaderEnd(const QList<Marker> &markers, const QList<int> &lineOwn, const
 
 // The shortest gap (pixels) between a list and its crowd: its leaders must be seen.
 constexpr double kListGapPx = 9;
+// The least room between two leaders of one list: drawn 0.8 px wide, two that pass within a pixel
+// of each other read as one line, or as crossing (in the tightest pile at 1440x900 they did).
+constexpr double kLeaderClearancePx = 1.5;
+
+double pointToSegment(const QPointF &p, const QLineF &segment)
+{
+    const QPointF d = segment.p2() - segment.p1();
+    const double length2 = QPointF::dotProduct(d, d);
+    const double t =
+        length2 > 0 ? std::clamp(QPointF::dotProduct(p - segment.p1(), d) / length2, 0.0, 1.0) : 0.0;
+    return QLineF(p, segment.p1() + t * d).length();
+}
+
+// The least distance between two segments (0 where they cross).
+double segmentDistance(const QLineF &a, const QLineF &b)
+{
+    if (a.intersects(b, nullptr) == QLineF::BoundedIntersection)
+        return 0;
+    return std::min({pointToSegment(a.p1(), b), pointToSegment(a.p2(), b), pointToSegment(b.p1(), a),
+                     pointToSegment(b.p2(), a)});
+}
 
 // A list beside its crowd, right of it first (the roofs are above and left of the runs), then left;
 // as near as it fits, level with the crowd first, then slid up or down. Each line's leader runs
@@ -284,7 +305,8 @@ std::optional<Placement> placeList(const Scene &scene, const MarkerGrid &grid, c
             return squaredDistanceTo(rect, m.centre()) < reach * reach && !isOwn(m.centre(), own);
         });
     };
-    const auto leadersFor = [&](const QRectF &rect, bool right, bool strict) -> std::optional<QList<QLineF>> {
+    const auto leadersFor = [&](const QRectF &rect, bool right, bool strict,
+                                bool clear) -> std::optional<QList<QLineF>> {
         QList<QLineF> lineLeaders;
         for (qsizetype k = 0; k < request.lines.size(); ++k) {
             const QPointF start(right ? rect.left() : rect.right(), rect.top() + request.lines[k].y);
@@ -297,13 +319,16 @@ std::optional<Placement> placeList(const Scene &scene, const MarkerGrid &grid, c
                     return std::nullopt;
             }
             for (const QLineF &other : std::as_const(lineLeaders))
-                if (other.intersects(leader, nullptr) == QLineF::BoundedIntersection)
+                if (segmentDistance(other, leader) < (clear ? kLeaderClearancePx : 1e-9))
                     return std::nullopt;
             lineLeaders << leader;
         }
         return lineLeaders;
     };
-    for (const bool strict : {true, false})
+    // Leaders clear of each other and of other markers first; then through the list's own pile;
+    // then, in a pile too tight for any place to keep them apart, only not crossing.
+    for (const auto &[strict, clear] :
+         {std::pair{true, true}, std::pair{false, true}, std::pair{false, false}})
         for (double gap = kListGapPx; gap <= 120; gap += gap < 20 ? 3 : 8)
             for (double slide = 0; slide <= size.height(); slide += 4)
                 for (const double sign : {1.0, -1.0}) {
@@ -316,7 +341,8 @@ std::optional<Placement> placeList(const Scene &scene, const MarkerGrid &grid, c
                             size);
                         if (!boxFree(rect) || !readsAsOwn(rect))
                             continue;
-                        if (const std::optional<QList<QLineF>> lineLeaders = leadersFor(rect, right, strict))
+                        if (const std::optional<QList<QLineF>> lineLeaders =
+                                leadersFor(rect, right, strict, clear))
                             return Placement{true, rect, std::nullopt, *lineLeaders};
                     }
                 }
