@@ -238,6 +238,36 @@ QString misspellingIn(const QString &literal)
     return {};
 }
 
+// How a string literal the user reads names a preset another way than the window's one way (its
+// code and Stage name, app/core/stage_names.h): by its catalog key ("worklog-8", "fp32-tuned"), or as
+// a "Step 8" of its own. Empty when it does not. A literal without a space is a key, not a sentence.
+// A literal that names a preset by its key because a key is what it asks for (a command line's).
+const SizeFormat kPresetKeyInputs[] = {
+    {"app/gui/main.cpp", "Start with this preset configured (tf32-wgmma-tma).", "--preset takes a key"},
+};
+
+bool isPresetKeyInput(const QString &path, const QString &literal)
+{
+    for (const SizeFormat &f : kPresetKeyInputs)
+        if (path == QLatin1String(f.path) && literal == QString::fromUtf8(f.literal))
+            return true;
+    return false;
+}
+
+QString presetMisnamingIn(const QString &literal)
+{
+    static const QRegularExpression key(
+        QStringLiteral("\\b(?:worklog-\\d\\w*|guide-32[\\w-]*|fp32-[a-z]+|tf32-[a-z][\\w-]*)"));
+    static const QRegularExpression step(QStringLiteral("(?:^|[(\"])Step \\d"));
+    if (!literal.contains(QLatin1Char(' ')))
+        return {};
+    if (const QRegularExpressionMatch m = key.match(literal); m.hasMatch())
+        return QStringLiteral("the preset key \"%1\"").arg(m.captured());
+    if (const QRegularExpressionMatch m = step.match(literal); m.hasMatch())
+        return QStringLiteral("a preset as \"%1\"").arg(literal.left(12));
+    return {};
+}
+
 QStringList stringLiteralsIn(const QString &code)
 {
     static const QRegularExpression literal(QStringLiteral("\"((?:[^\"\\\\]|\\\\.)*)\""));
@@ -394,6 +424,54 @@ private slots:
         QFETCH(QString, literal);
         QFETCH(bool, misspelt);
         QCOMPARE(!misspellingIn(literal).isEmpty(), misspelt);
+    }
+
+    void findsPresetMisnamings_data()
+    {
+        QTest::addColumn<QString>("literal");
+        QTest::addColumn<bool>("misnamed");
+        QTest::newRow("code") << QStringLiteral("%1 — %2 at %3") << false;
+        QTest::newRow("key in a sentence") << QStringLiteral("no successful worklog-0 run at %1") << true;
+        QTest::newRow("tuned key") << QStringLiteral("compared with fp32-tuned here") << true;
+        QTest::newRow("a key alone") << QStringLiteral("worklog-3") << false;
+        QTest::newRow("step title") << QStringLiteral("Step 8: __restrict__ + #pragma unroll") << true;
+        QTest::newRow("worklog's step") << QStringLiteral("the worklog's step 3") << false;
+        QTest::newRow("a row") << QStringLiteral("stage (worklog step)") << false;
+    }
+    void findsPresetMisnamings()
+    {
+        QFETCH(QString, literal);
+        QFETCH(bool, misnamed);
+        QCOMPARE(!presetMisnamingIn(literal).isEmpty(), misnamed);
+    }
+
+    // One name a preset in every string the window shows (issue 38): its code and Stage name,
+    // never its catalog key nor a "Step 8" title, which read as three kernels. The catalog's own
+    // titles (kernels/) are the files' and the bench's words, not the window's.
+    void oneNameAPreset()
+    {
+        const QDir root(sourceRoot());
+        QStringList found;
+        int files = 0;
+        for (const char *folder : {"app/gui", "app/core", "widgets"}) {
+            QDirIterator it(root.filePath(QString::fromLatin1(folder)),
+                            {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = root.relativeFilePath(it.next());
+                ++files;
+                const QStringList lines = readSource(path).split(QLatin1Char('\n'));
+                for (qsizetype i = 0; i < lines.size(); ++i)
+                    for (const QString &literal : stringLiteralsIn(withoutComment(lines[i])))
+                        if (const QString what = presetMisnamingIn(literal);
+                            !what.isEmpty() && !isPresetKeyInput(path, literal))
+                            found << QStringLiteral("%1:%2 names %3").arg(path).arg(i + 1).arg(what);
+            }
+        }
+        QVERIFY2(files > 100, qPrintable(QStringLiteral("only %1 source files found").arg(files)));
+        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("Name presets through app/core/stage_names.h "
+                                                            "(presetTitle, shortPresetLabel):\n") +
+                                             found.join(QLatin1Char('\n'))));
     }
 
     // One spelling of cuBLAS and of a problem size in every string the window, its tooltips and

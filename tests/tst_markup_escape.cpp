@@ -86,7 +86,9 @@ private slots:
         const QString shown = hover(chart.customPlot(), *pixel);
         QVERIFY2(!shown.isEmpty(), "no tooltip");
         QVERIFY2(readable(shown).contains(kMarkup), qPrintable(shown));
-        QVERIFY(readable(shown).contains(QStringLiteral("<b>worklog-3</b>")));
+        // A preset key the catalog lacks is not printed (runs are named by code and Stage name,
+        // issue 38); nowhere is it live markup either.
+        QVERIFY(!shown.contains(QStringLiteral("<b>worklog-3</b>")));
     }
 
     void rooflineTooltipIsNotMarkup()

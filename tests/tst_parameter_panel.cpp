@@ -1,9 +1,11 @@
 // ParameterPanel: live validation with the catalog's sentences, Run disabled while invalid,
 // presets applied in one click, and configurationChanged for the model-driven views.
 #include "custom_stage.h"
+#include "jargon_text.h"
 #include "parameter_panel.h"
 #include "plain_text.h"
 #include "preset_item_delegate.h"
+#include "stage_names.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -211,6 +213,14 @@ private slots:
         QCOMPARE(changed.last()[0].value<RunConfig>(), panel.config());
         QCOMPARE(combo->currentIndex(), index);
         QCOMPARE(combo->toolTip(), combo->itemData(index, Qt::ToolTipRole).toString());
+        // One name a preset (issue 38): the code and Stage name its runs have in the tables, never a
+        // "Step 8: ..." title of its own nor its catalog key ("worklog-8", "fp32-tuned").
+        const QString text = combo->itemText(index);
+        QCOMPARE(text, presetTitle(key));
+        QVERIFY2(text.startsWith(shortPresetLabel(key)) && !shortPresetLabel(key).isEmpty(),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("Step")), qPrintable(text));
+        QVERIFY2(!combo->toolTip().contains(key), qPrintable(combo->toolTip()));
     }
 
     void editingAPresetMakesItCustom()
@@ -232,7 +242,7 @@ private slots:
     // fold under a presets list that showed seven entries), and the whole preset list opens at once.
     void everyControlReachableWithoutScrollingAt1280x800()
     {
-        QScrollArea scroll; // as the window holds it
+        QScrollArea scroll;               // as the window holds it
         auto *owned = new ParameterPanel; // the scroll area's
         ParameterPanel &panel = *owned;
         scroll.setWidgetResizable(true);
@@ -498,6 +508,8 @@ private slots:
         ParameterPanel panel;
         auto *t4 = panel.findChild<QLabel *>(QStringLiteral("presetLabel"));
         QVERIFY(t4 && t4->toolTip().contains(QStringLiteral("the worklog published")));
+        // What the worklog and the guide are, in the glossary's words (issue 38).
+        QVERIFY(t4->toolTip().contains(jargon::worklog()) && t4->toolTip().contains(jargon::guide()));
         auto *combo = panel.findChild<QComboBox *>(QStringLiteral("presetCombo"));
         QVERIFY(qobject_cast<PresetItemDelegate *>(combo->itemDelegate()));
         int timed = 0;

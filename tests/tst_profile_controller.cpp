@@ -79,7 +79,9 @@ private slots:
         const QStringList ids = profiles->profile(configOf("worklog-3"));
         QCOMPARE(ids.size(), 2); // worklog-3, then cuBLAS FP32 at 512^3: the session has neither
         QVERIFY(profiles->isProfiling());
-        QCOMPARE(profiles->describe(ids[0]), QStringLiteral("worklog-3 at 512³"));
+        // Named as the tables name them (issue 38), never by a catalog key ("worklog-3", "cublas_fp32").
+        QCOMPARE(profiles->describe(ids[0]), QStringLiteral("3 — Coalesced cooperative loads at 512³"));
+        QCOMPARE(profiles->describe(ids[1]), QStringLiteral("cuBLAS FP32 (pedantic SGEMM) at 512³"));
         QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 15000);
         QCOMPARE(failed.count(), 0);
         QCOMPARE(finished.count(), 2);
@@ -136,7 +138,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 20000);
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed[0][0].toString(), ids[0]);
-        QCOMPARE(failed[0][1].toString(), QStringLiteral("worklog-3 at 512³"));
+        QCOMPARE(failed[0][1].toString(), QStringLiteral("3 — Coalesced cooperative loads at 512³"));
         QCOMPARE(failed[0][2].toString(), QStringLiteral("runner_crashed"));
         QVERIFY2(failed[0][3].toString().contains("restarted"), qPrintable(failed[0][3].toString()));
         // The baseline, sent after it, ran on the restarted runner.

@@ -7,12 +7,14 @@
 #include "results_model.h"
 #include "results_table_proxy.h"
 #include "session.h"
+#include "stage_names.h"
 #include "support/run_conditions.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <QtTest>
 
 using namespace gemmscope;
@@ -139,15 +141,33 @@ private slots:
                  QStringLiteral("Coalesced cooperative loads: larger tiles"));
         // The Presets list says it the same way (it read "double buffering removed" there while the
         // tables said "coalesced").
-        const QString step6Preset = QString::fromStdString(findPreset("worklog-6")->title);
-        QVERIFY2(step6Preset.contains(QStringLiteral("coalesced loads")) &&
-                     !step6Preset.contains(QStringLiteral("double buffering")),
-                 qPrintable(step6Preset));
+        // One name a preset (issue 38): its code and the Stage name, as its row reads.
+        QCOMPARE(presetTitle(QStringLiteral("worklog-6")),
+                 QStringLiteral("6 — ") + stageCell(QStringLiteral("step6")));
+        QCOMPARE(presetTitle(QStringLiteral("worklog-8-bk8")),
+                 QStringLiteral("8/BK8 — ") + stageCell(QStringLiteral("step8-bk8")));
         QCOMPARE(stageCell(QStringLiteral("step5a-bk16")), QStringLiteral("Double buffering"));
         // Step 8 and its BK = 8 variant: one stage, told apart by the change.
         QCOMPARE(stageCell(QStringLiteral("step8")), QStringLiteral("__restrict__ and #pragma unroll"));
         QCOMPARE(stageCell(QStringLiteral("step8-bk8")),
                  QStringLiteral("__restrict__ and #pragma unroll: BK = 8"));
+    }
+
+    // Every time the table shows says its zone (issue 38: "23:21" read as the reader's own clock):
+    // the run's time in UTC, marked so, from a run stamped in another zone.
+    void timesSayTheirZone()
+    {
+        Session session;
+        session.setAutosavePath({});
+        RunRecord r = run(QStringLiteral("r1"), QStringLiteral("naive"), 5.0);
+        r.timestamp = QDateTime(QDate(2026, 12, 7), QTime(0, 21, 5), QTimeZone(3600));
+        session.addOrUpdate(r);
+        const ResultsModel model(&session);
+        QCOMPARE(model.index(0, ResultsModel::TimeColumn).data().toString(),
+                 QStringLiteral("2026-12-06 23:21:05 UTC"));
+        QVERIFY(model.headerData(ResultsModel::TimeColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("UTC")));
     }
 
     // Presets that run one stage (+pipe and +tuned, steps 1, G32 and G32+1, steps 5a and 5b) read

@@ -185,7 +185,7 @@ private slots:
             QCOMPARE(p.kind, PointKind::WorklogT4);
             QVERIFY(p.intensity > 0 && p.tflops > 0);
             QVERIFY(!p.label.isEmpty());
-            QVERIFY2(p.tooltip.contains(QStringLiteral("(worklog, T4)")), qPrintable(p.tooltip));
+            QVERIFY2(p.tooltip.contains(QStringLiteral("(published in the worklog, T4)")), qPrintable(p.tooltip));
             QVERIFY2(p.tooltip.contains(QStringLiteral("of the T4 datasheet roof")), qPrintable(p.tooltip));
         }
         for (const ChartPoint &p : worklogPoints(nullptr))

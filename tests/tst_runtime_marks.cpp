@@ -267,7 +267,40 @@ private slots:
         row.measuredSpeedup = 3.5;
         row.measuredRunId = QStringLiteral("r9");
         QCOMPARE(speedupLabel(row), QStringLiteral("x3.50  (T4 x12.3)"));
-        QVERIFY(speedupTooltip(row).endsWith(QStringLiteral("\nmeasured: x3.50 over step 0 (run r9)")));
+        QVERIFY(speedupTooltip(row).endsWith(QStringLiteral("\nmeasured: x3.50 over 0 (naive), run r9")));
+    }
+
+    // One name a preset (issue 38): the speedup view's rows print the code the tables' Stage column
+    // prints for the preset's run, and where there is room that code with its Stage name; never the
+    // catalog's key ("worklog-8") nor a title of their own ("Step 8: ..."), which read as other kernels.
+    void speedupRowsNamePresetsAsTheTablesDo()
+    {
+        RunRecord onlyStep3; // a step without a naive run at its size: its note names stage 0
+        onlyStep3.runId = QStringLiteral("r1");
+        onlyStep3.presetKey = QStringLiteral("worklog-3");
+        onlyStep3.stage = findPreset("worklog-3")->stage;
+        onlyStep3.status = RunStatus::Ok;
+        onlyStep3.medianMs = 2;
+        onlyStep3.m = onlyStep3.n = onlyStep3.k = 4096;
+        const QList<SpeedupRow> rows = speedupOverNaive({onlyStep3});
+        QVERIFY(rows.size() >= 9);
+        const SpeedupMarks marks = speedupMarks(rows);
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            const Preset *preset = findPreset(rows[i].presetKey.toStdString());
+            QVERIFY(preset);
+            RunRecord run; // the preset's own run, as the results table shows it
+            run.presetKey = rows[i].presetKey;
+            run.stage = preset->stage;
+            for (const auto &[name, value] : preset->params)
+                run.params.insert(QString::fromStdString(name), value);
+            const QString code = shortRunLabel(run);
+            QCOMPARE(marks.keyLabels[i], code);
+            QCOMPARE(marks.longLabels[i], code + QStringLiteral(" — ") + runStageTitleText(run));
+            for (const QString &text : {marks.longLabels[i], speedupTooltip(rows[i])}) {
+                QVERIFY2(!text.contains(QStringLiteral("Step"), Qt::CaseInsensitive), qPrintable(text));
+                QVERIFY2(!text.contains(QStringLiteral("worklog-")), qPrintable(text));
+            }
+        }
     }
 
     void speedupRowsNameTheStepAndSpanBothBars()

@@ -222,6 +222,23 @@ private slots:
                  qPrintable(ladderGroupName(LadderGroup::WorklogSteps)));
     }
 
+    // Inside the Counters workspace the first tab is named by what it shows, not "Counters" again
+    // (issue 38), and --tab (showView) reaches it by that name.
+    void countersTabsNameWhatTheyShow()
+    {
+        MainWindow window(options());
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("countersTabs"));
+        QVERIFY(tabs && tabs->count() == 3);
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Measured vs model"));
+        for (int i = 0; i < tabs->count(); ++i)
+            QVERIFY2(tabs->tabText(i).compare(QStringLiteral("Counters"), Qt::CaseInsensitive) != 0,
+                     qPrintable(tabs->tabText(i)));
+        tabs->setCurrentIndex(2);
+        QVERIFY(window.showView(QStringLiteral("Measured vs model")));
+        QCOMPARE(tabs->currentIndex(), 0);
+        QCOMPARE(window.workspaces()->current(), Workspace::Counters);
+    }
+
     // The Counters page compares something on its first visit: a run with counters and a model.
     void countersOpenOnARunWithAModel()
     {

@@ -4,6 +4,7 @@
 
 #include "plain_text.h"
 #include "stage_catalog.h"
+#include "stage_names.h"
 
 #include <QStringList>
 #include <cmath>
@@ -46,10 +47,7 @@ QString formatRunSize(const RunRecord &run)
 
 QString runTitle(const RunRecord &run)
 {
-    const StageInfo *stage = findStage(run.stage.key());
-    QString title = stage ? QString::fromStdString(stage->title) : run.stageKey();
-    if (!run.presetKey.isEmpty())
-        title += QStringLiteral(" (%1)").arg(run.presetKey);
+    QString title = runNameText(run); // as the tables' Stage and Stage name columns: one name
     if (run.origin == QLatin1String("worklog"))
         return title + QStringLiteral(", published T4 figure");
     if (!run.runId.isEmpty())

@@ -12,7 +12,7 @@ QString formatMs(double ms);                 // "30.1 ms", "0.482 ms", "956 ms"
 QString formatTflops(double tflops);         // "13.7 TFLOP/s", "0.43 TFLOP/s"
 QString formatGflops(double tflops);         // "13 700 GFLOP/s" style, for the roofline tooltip
 QString formatRunSize(const RunRecord &run); // "8192 x 4096 x 6144"
-QString runTitle(const RunRecord &run);      // "Coalesced cooperative loads (worklog-3), run r7"
+QString runTitle(const RunRecord &run);      // "3 — Coalesced cooperative loads, run r7"
 
 // A multi-line tooltip with everything measured about a run (or why it failed).
 QString runTooltip(const RunRecord &run);

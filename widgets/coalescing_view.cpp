@@ -6,6 +6,7 @@
 #include "plot_theme.h"
 #include "profile_digest.h"
 #include "stage_catalog.h"
+#include "stage_names.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -174,7 +175,7 @@ CoalescingView::CoalescingView(QWidget *parent) : QWidget(parent)
     m_compareBox->addItem(tr("Compare with…"), QString());
     for (const Preset &preset : presets())
         if (kernelShape(preset.stage, preset.params).shape)
-            m_compareBox->addItem(QString::fromStdString(preset.title), QString::fromStdString(preset.key));
+            m_compareBox->addItem(presetTitle(preset), QString::fromStdString(preset.key));
     connect(m_compareBox, &QComboBox::activated, this,
             [this](int index) { setCompareWith(m_compareBox->itemData(index).toString()); });
     controls->addWidget(m_compareBox, 1);
@@ -257,7 +258,7 @@ bool CoalescingView::setCompareWith(const QString &presetKey)
     const KernelShapeResult shape = preset ? kernelShape(preset->stage, preset->params) : KernelShapeResult{};
     if (!shape.shape)
         return false;
-    setCompareShape(*shape.shape, QString::fromStdString(preset->title));
+    setCompareShape(*shape.shape, presetTitle(*preset));
     const QSignalBlocker block(m_compareBox);
     m_compareBox->setCurrentIndex(std::max(0, m_compareBox->findData(presetKey)));
     return true;

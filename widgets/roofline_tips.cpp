@@ -122,7 +122,7 @@ QList<ChartPoint> worklogPoints(const GpuSpec *t4)
         if (ai <= 0 || tflops <= 0)
             continue;
         QStringList lines{
-            QString::fromStdString(preset.title) + QStringLiteral(" (worklog, T4)"),
+            presetTitle(preset) + QStringLiteral(" (published in the worklog, T4)"),
             QStringLiteral("AI predicted: %1  (%2)")
                 .arg(fmtIntensity(ai), QString::fromStdString(traffic.formula)),
             QStringLiteral("published %1 -> %2").arg(formatMs(*preset.worklogT4Ms), formatGflops(tflops))};

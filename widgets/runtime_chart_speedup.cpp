@@ -28,7 +28,7 @@ void RuntimeChart::buildSpeedup()
     m_fullTitle = QStringLiteral("Speedup over naive: T4 (worklog) vs %1").arg(measuredWhat);
 
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-    m_plot->yAxis->setLabel(QStringLiteral("worklog step"));
+    m_plot->yAxis->setLabel(QStringLiteral("stage (worklog step)"));
     m_plot->yAxis->setRange(-0.5 - kRowRangePad,
                             std::max<qsizetype>(m_speedups.size(), 1) - 0.5 + kRowRangePad);
 
@@ -72,7 +72,7 @@ void RuntimeChart::buildSpeedup()
     }
     m_valueLabels = rowLabels;
     configureValueAxis(marks.extent.lowest, marks.extent.highest,
-                       QStringLiteral("speedup over step 0 (naive), x"));
+                       QStringLiteral("speedup over stage 0 (naive), x"));
     if (m_speedups.isEmpty()) {
         auto *hint = new QCPItemText(m_plot);
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);

@@ -174,10 +174,10 @@ QString speedupTooltip(const SpeedupRow &row)
     const Preset *preset = findPreset(row.presetKey.toStdString());
     QString text = row.title;
     if (preset && preset->worklogT4Ms)
-        text += QStringLiteral("\nworklog T4: %1, %2 over step 0")
+        text += QStringLiteral("\nthe worklog's T4: %1, %2 over 0 (naive)")
                     .arg(formatMs(*preset->worklogT4Ms), speedupText(row.publishedSpeedup));
     if (row.measuredSpeedup)
-        text += QStringLiteral("\nmeasured: %1 over step 0 (run %2)")
+        text += QStringLiteral("\nmeasured: %1 over 0 (naive), run %2")
                     .arg(speedupText(*row.measuredSpeedup), row.measuredRunId);
     else
         text += QStringLiteral("\nmeasured: %1").arg(row.note);

@@ -41,10 +41,11 @@ const Preset *stepZeroPreset()
     return nullptr;
 }
 
+// A speedup row's name where its code is unknown (a preset the catalog lacks a code for).
 QString stepLabel(const Preset &preset)
 {
-    const QString key = QString::fromStdString(preset.key);
-    return key.startsWith(QLatin1String("worklog-")) ? QStringLiteral("step ") + key.mid(8) : key;
+    const QString code = shortPresetLabel(QString::fromStdString(preset.key));
+    return code.isEmpty() ? QString::fromStdString(preset.key) : code;
 }
 
 } // namespace
@@ -282,7 +283,7 @@ QList<SpeedupRow> speedupOverNaive(const QList<RunRecord> &runs)
         SpeedupRow row;
         row.presetKey = QString::fromStdString(preset.key);
         row.label = stepLabel(preset);
-        row.title = QString::fromStdString(preset.title);
+        row.title = presetTitle(preset);
         row.publishedSpeedup = publishedZeroMs / *preset.worklogT4Ms;
         const std::optional<RunRecord> step = latestMeasured(row.presetKey, nullptr);
         if (!step) {
@@ -291,8 +292,8 @@ QList<SpeedupRow> speedupOverNaive(const QList<RunRecord> &runs)
             row.measuredSpeedup = naive->medianMs / step->medianMs;
             row.measuredRunId = step->runId;
         } else {
-            row.note =
-                QStringLiteral("no successful %1 run at %2 to compare with").arg(zeroKey, step->sizeText());
+            row.note = QStringLiteral("no successful run of %1 at %2 to compare with")
+                           .arg(presetTitle(zeroKey), step->sizeText());
             row.measuredRunId = step->runId;
         }
         rows.append(row);
@@ -363,69 +364,6 @@ QList<RunRecord> runsInGroup(const QList<RunRecord> &runs, const RunGroup &group
     return result;
 }
 
-namespace {
-
-QString shortPresetLabelOf(const QString &presetKey)
-{
-    static const QList<QPair<QString, QString>> named{
-        {QStringLiteral("worklog-8-bk8"), QStringLiteral("8/BK8")},
-        {QStringLiteral("guide-32-padded"), QStringLiteral("G32+1")},
-        {QStringLiteral("guide-32"), QStringLiteral("G32")},
-        // Past the worklog: a leading "+" marks the stages beyond the seeds.
-        {QStringLiteral("fp32-vectorized"), QStringLiteral("+vec4")},
-        {QStringLiteral("fp32-warptiled"), QStringLiteral("+warp")},
-        {QStringLiteral("fp32-pipelined"), QStringLiteral("+pipe")},
-        {QStringLiteral("fp32-async"), QStringLiteral("+async")},
-        {QStringLiteral("fp32-tuned"), QStringLiteral("+tuned")},
-        {QStringLiteral("fp32-padded"), QStringLiteral("+pad")},
-        // Both baselines say they are cuBLAS, and which precision: a bare "TF32" beside "+tma" read
-        // as another tensor-core stage of ours.
-        {stageKeyText(StageId::CublasFp32), QStringLiteral("cuBLAS FP32")},
-        {stageKeyText(StageId::CublasTf32), QStringLiteral("cuBLAS TF32")}};
-    for (const auto &[key, label] : named)
-        if (presetKey == key)
-            return label;
-    if (presetKey.startsWith(QLatin1String("worklog-")))
-        return presetKey.mid(8);
-    // Any other preset past the worklog: "+" and its stage's short label (tf32-wgmma: "+wgmma").
-    if (const Preset *preset = findPreset(presetKey.toStdString()))
-        if (const StageInfo &stage = stageInfo(preset->stage); stage.beyondSeeds)
-            return QLatin1Char('+') + QString::fromStdString(stage.shortLabel);
-    return QString();
-}
-
-} // namespace
-
-QString shortPresetLabel(const QString &presetKey)
-{
-    // The catalog's presets looked up, not worked out: every run drawn asks (100,000 in a large
-    // session, each a search of the catalog by a key written as text).
-    static const QHash<QString, QString> labels = [] {
-        QHash<QString, QString> out;
-        for (const Preset &preset : presets()) {
-            const QString key = QString::fromStdString(preset.key);
-            out.insert(key, shortPresetLabelOf(key));
-        }
-        for (const StageId stage : {StageId::CublasFp32, StageId::CublasTf32})
-            out.insert(stageKeyText(stage), shortPresetLabelOf(stageKeyText(stage)));
-        return out;
-    }();
-    const auto found = labels.constFind(presetKey);
-    return found != labels.cend() ? *found : shortPresetLabelOf(presetKey);
-}
-
-QString shortRunLabel(const RunRecord &run)
-{
-    // A star: not the preset as the ladder runs it (other parameters, build or launch).
-    if (const QString preset = shortPresetLabel(run.presetKey); !preset.isEmpty())
-        return run.isPlainLaunch() ? preset : preset + QLatin1Char('*');
-    if (const StageInfo *stage = findStage(run.stage.key())) {
-        const QString label = QString::fromStdString(stage->shortLabel);
-        return stage->isLibrary ? label : label + QLatin1Char('*');
-    }
-    return run.stageKey().left(8);
-}
-
 LadderGroup ladderGroupOf(const QString &stageKey)
 {
     const StageInfo *stage = findStage(stageKey.toStdString());
@@ -442,7 +380,9 @@ QString ladderGroupName(LadderGroup group)
 {
     switch (group) {
     case LadderGroup::WorklogSteps:
-        return QStringLiteral("worklog + guide (G32) stages");
+        // What the codes are and where they come from; "worklog + guide (G32)" named two documents
+        // a new reader had never heard of (issue 38; the glossary says what each is).
+        return QStringLiteral("stages 0–8 (worklog), G32 (guide)");
     case LadderGroup::BeyondWorklog:
         return QStringLiteral("+ beyond the worklog");
     case LadderGroup::TensorCores:

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "run_record.h"
+#include "stage_names.h" // shortRunLabel, shortPresetLabel: a run's tick-sized name
 
 #include <QList>
 #include <QString>
@@ -93,8 +94,8 @@ std::optional<RunRecord> cublasTf32Reference(const QList<RunRecord> &runs);
 // One worklog step in the speedup comparison.
 struct SpeedupRow {
     QString presetKey;                     // "worklog-3"
-    QString label;                         // "step 3"
-    QString title;                         // the preset's title
+    QString label;                         // "3", the code the tables and charts print
+    QString title;                         // presetTitle: "3 — Coalesced cooperative loads"
     double publishedSpeedup = 0;           // T4 ms(step 0) / T4 ms(step N), from the worklog
     std::optional<double> measuredSpeedup; // this GPU: ms(naive) / ms(step N) at the same size
     QString measuredRunId;
@@ -115,17 +116,12 @@ QList<RunGroup> runGroups(const QList<RunRecord> &runs);
 std::optional<RunGroup> latestGroup(const QList<RunRecord> &runs);
 QList<RunRecord> runsInGroup(const QList<RunRecord> &runs, const RunGroup &group);
 
-// A tick-sized name for a run: the worklog step ("0", "5a", "8/BK8"), "G32", "G32+1", "cuBLAS FP32",
-// "cuBLAS TF32"; runs without a preset get a short stage name and "*" (custom parameters).
-QString shortRunLabel(const RunRecord &run);
-QString shortPresetLabel(const QString &presetKey); // empty for an unknown preset
-
 // Where a stage sits on the ladder, for the charts' grouped legends: the worklog's steps (and the
 // guide's variants of them), the stages past the worklog on CUDA cores, the tensor-core stages,
 // the cuBLAS baselines. Unknown stages count as past the worklog.
 enum class LadderGroup { WorklogSteps, BeyondWorklog, TensorCores, Baselines };
 LadderGroup ladderGroupOf(const QString &stageKey);
-QString ladderGroupName(LadderGroup group); // "worklog + guide (G32) stages", "+ beyond the worklog", ...
+QString ladderGroupName(LadderGroup group); // "stages 0–8 (worklog), G32 (guide)", "+ beyond the worklog", ...
 
 // Human text for the protocol's error kinds: "wrong_result" -> "wrong result".
 QString failureLabel(const RunRecord &run);

@@ -212,7 +212,7 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     m_steps->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted,
                                              QPen(QColor(0xd6, 0x27, 0x28), 1.5), QBrush(Qt::NoBrush), 13));
     m_refused = m_plot->addGraph();
-    m_refused->setName(tr("refused by the catalog (hover for why)"));
+    m_refused->setName(tr("refused by the stage's rules (hover for why)"));
     m_refused->setLineStyle(QCPGraph::lsNone);
     m_refused->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0x99, 0x99, 0x99), 1.5),
                                                QBrush(Qt::NoBrush), 8));
@@ -375,7 +375,7 @@ QString SizeSweepChart::tooltip(int point) const
                           .arg(sizeSeriesName(m_plan, p.series, SeriesNaming::WithStageName),
                                squareOrFullSizeText(p.size))};
     if (!p.invalidReason.isEmpty()) {
-        lines << tr("Refused by the catalog, never run: %1").arg(p.invalidReason);
+        lines << tr("Refused by the stage's rules, never run: %1").arg(p.invalidReason);
         return lines.join(QLatin1Char('\n'));
     }
     if (p.run) {

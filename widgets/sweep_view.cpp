@@ -1,5 +1,7 @@
 #include "sweep_view.h"
 
+#include "jargon_text.h"
+
 #include "empty_state.h"
 
 #include "chart_interaction.h"
@@ -34,7 +36,8 @@ QString marksText()
         "s — spills registers\n"
         "reg / smem / thr / blk — what limits occupancy: registers, shared memory, threads or blocks per SM\n"
         "✗ — wrong result    ★ — the best cell\n"
-        "Grey hatched: refused by the catalog; light grey: not run yet, or failed (hover a cell for why).");
+        "Grey hatched: refused by the stage's rules; light grey: not run yet, or failed (hover a cell for "
+        "why).");
 }
 
 // The key under the heatmap on screen: the marks in a line or three, so that it sits beside the cells
@@ -124,7 +127,8 @@ void SweepView::buildFields()
     m_metric = new QComboBox;
     m_metric->setObjectName(QStringLiteral("sweepMetric"));
     m_metric->addItem(tr("TFLOP/s"));
-    m_metric->addItem(tr("% of cuBLAS (same GPU)"));
+    m_metric->addItem(tr("% of cuBLAS FP32"));
+    m_metric->setItemData(1, jargon::percentOfCublasFp32(), Qt::ToolTipRole); // which cuBLAS, which run
     m_best = new QLabel;
     m_best->setObjectName(QStringLiteral("sweepBest"));
     m_best->setWordWrap(true);
@@ -344,12 +348,14 @@ QString SweepView::bestText() const
     if (m_summary.bestCell < 0)
         return {};
     const SweepCellSummary &b = m_summary.cells[m_summary.bestCell];
-    return tr("Best: %1 — %2 TFLOP/s, %3 ms%4, on %5 %6")
+    return tr("Best: %1 — %2 TFLOP/s, %3 ms%4, on %5")
         .arg(formatRunParams(*b.best))
         .arg(b.best->tflops, 0, 'f', 2)
         .arg(b.best->medianMs, 0, 'f', 3)
-        .arg(b.pctOfCublas ? tr(" (%1 % of cuBLAS on that GPU)").arg(*b.pctOfCublas, 0, 'f', 1) : QString())
-        .arg(b.best->host, b.best->gpuName);
+        .arg(b.pctOfCublas ? tr(" (%1 % of cuBLAS FP32 on that GPU)").arg(*b.pctOfCublas, 0, 'f', 1)
+                           : QString())
+        .arg(b.best->host.isEmpty() ? b.best->gpuName
+                                    : tr("%1 (host %2)").arg(b.best->gpuName, b.best->host));
 }
 
 void SweepView::redraw()
@@ -493,7 +499,7 @@ QString SweepView::emptyText() const
     return tr("No sweep to show yet.\n\n"
               "A parameter sweep times every configuration of two of a stage's parameters (BM × BN, say) at "
               "one problem size and draws TFLOP/s as a heatmap: which tile shapes are fast on this GPU, "
-              "which spill registers, which the catalog refuses.\n\n"
+              "which spill registers, which the stage's rules refuse.\n\n"
               "To run one: choose a stage and its two parameters on the left, then Start under them (it "
               "needs gemmscope-runner and an NVIDIA GPU: this machine's, or another that the Runners field "
               "reaches).\n\n"
@@ -510,7 +516,7 @@ QString SweepView::cellTooltip(const SweepCellSummary &c) const
                               .arg(c.y);
     if (c.invalid())
         return where + QStringLiteral("\n") +
-               tr("Refused by the catalog, never run: %1").arg(c.invalidReason);
+               tr("Refused by the stage's rules, never run: %1").arg(c.invalidReason);
     QStringList lines{where};
     if (c.best) {
         const RunRecord &b = *c.best;
@@ -588,7 +594,7 @@ void SweepView::clickCell(int index)
     if (c.best)
         text += tr(" (%1 TFLOP/s there)").arg(c.best->tflops, 0, 'f', 2);
     else if (c.invalid())
-        text += tr(" (refused by the catalog: the other views say why)");
+        text += tr(" (refused by the stage's rules: the other views say why)");
     else
         text += tr(" (not measured in this sweep)");
     if (!replaced.isEmpty())

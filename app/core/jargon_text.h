@@ -1,5 +1,6 @@
 // The sentences that explain the window's jargon ("p20–p80", "wavefront", "sector", "ridge",
-// "FFMA", "pedantic SGEMM", "traffic model", "runner template"): one text for the glossary
+// "FFMA", "pedantic SGEMM", "traffic model", "runner template", "worklog", "guide", "not checked (no
+// clock log)", "refused", "measured on ... (host ...)", "% of cuBLAS FP32"): one text for the glossary
 // (Help > Glossary) and for the tooltip where the word is read, so that the two never say
 // different things.
 #pragma once
@@ -70,6 +71,51 @@ inline QString runnerTemplate()
     return tr("The command that starts each runner of a sweep (the Sweep views' Runners field): empty for "
               "this machine's gemmscope-runner, ssh HOST gemmscope-runner for another machine. With "
               "several runners {gpu} becomes 0, 1, 2, … one GPU each; it is started without a shell.");
+}
+
+inline QString worklog()
+{
+    return tr("A published write-up that speeds up an FP32 matrix multiply in CUDA step by step (steps 0 to "
+              "8, from the naive kernel to __restrict__ and unrolled loops), with the time of each step "
+              "measured by its author on an NVIDIA T4. GemmScope's ladder reproduces its steps as the "
+              "stages 0–8 (5a, 5b and 8/BK8 its variants); its numbers read \"published (worklog)\" and "
+              "were not measured here.");
+}
+
+inline QString guide()
+{
+    return tr("A second write-up, on shared-memory tiling with 32x32 tiles; its kernels are the stages G32 "
+              "(32x32 tiles) and G32+1 (the B tile padded by one column against bank conflicts). It "
+              "publishes no times.");
+}
+
+inline QString noClockLog()
+{
+    return tr("Not checked (no clock log): the run was recorded without the log of SM clock, power and "
+              "noise that GemmScope keeps while it times a kernel (an older GemmScope or gemmscope-bench "
+              "recorded it), so whether the GPU slowed down or the samples were noisy cannot be checked. "
+              "Its time is shown; compare it with care.");
+}
+
+inline QString refused()
+{
+    return tr("Refused (by the stage's rules): the stage cannot run these parameters at this size — a tile "
+              "that does not divide the problem, more shared memory or threads than a block may have — so "
+              "it is never compiled or run. GemmScope's stage catalog holds each stage's rules; hover the "
+              "cell or point for the one that refused it.");
+}
+
+inline QString measuredOnHost()
+{
+    return tr("Where a sweep was measured: the GPU, the name of the machine (host) its runner ran on, and "
+              "when, in UTC. A sweep spread over several machines names each.");
+}
+
+inline QString percentOfCublasFp32()
+{
+    return tr("The run's speed as a percentage of cuBLAS FP32's (its pedantic SGEMM, plain FP32 "
+              "multiply-adds) at the same problem size on the same GPU, timed in the same sweep: 90 % "
+              "means 90 % of cuBLAS's speed.");
 }
 
 // The tooltip for a text that may use the words above (a stage's summary): what each one it uses

@@ -3,6 +3,7 @@
 #include "profile_record.h"
 #include "runner_client.h"
 #include "session.h"
+#include "stage_names.h"
 
 #include <algorithm>
 
@@ -59,10 +60,12 @@ QStringList ProfileController::profile(const RunConfig &config, const ProfileOpt
     const ProfileKey baseline = baselineKeyOf(key);
     const bool isBaseline = baseline.stage == key.stage;
     // The baseline of this size on this GPU, unless the session has it or it is on its way.
-    const QString baselineWhat = tr("%1 at %2").arg(baseline.stage, squareOrFullSizeText(config.size));
+    const QString baselineWhat =
+        tr("%1 at %2").arg(stageTitleText(stageIdOf(baseline.stage)), squareOrFullSizeText(config.size));
     const bool baselineQueued =
         std::find(m_pending.cbegin(), m_pending.cend(), baselineWhat) != m_pending.cend();
-    const QString name = config.presetKey.isEmpty() ? stageKeyText(config.stage) : config.presetKey;
+    const QString preset = presetTitle(config.presetKey); // as the tables and charts name it
+    const QString name = preset.isEmpty() ? stageTitleText(config.stage) : preset;
     ids << submit(profileRequest(config, options),
                   tr("%1 at %2").arg(name, squareOrFullSizeText(config.size)));
     if (!isBaseline && !baseline.stage.isEmpty() && !baselineQueued && !m_session->findProfile(baseline)) {

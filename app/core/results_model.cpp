@@ -5,6 +5,8 @@
 #include "plain_text.h"
 #include "run_against_cublas.h"
 #include "stage_catalog.h"
+#include "stage_names.h"
+#include "time_text.h"
 
 #include <array>
 #include <cmath>
@@ -307,9 +309,7 @@ QVariant ResultsModel::display(const RunRecord &r, int column) const
     case OriginColumn: // the file's word "worklog" alone did not say that the number is not ours
         return r.origin == QLatin1String("worklog") ? tr("published (worklog)") : r.origin;
     case TimeColumn:
-        return r.timestamp.isValid()
-                   ? r.timestamp.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))
-                   : QString();
+        return timeText(r.timestamp);
     case StatusColumn:
         return r.status == RunStatus::Failed ? failureText(r) : runStatusName(r.status);
     }
@@ -371,7 +371,10 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
                     ? tr("Stage %1, as the charts label it; * = not the preset as the ladder runs it "
                          "(other parameters, build or launch).")
                           .arg(code)
-                    : tr("Stage %1, as the charts label it (preset %2).").arg(code, r.presetKey));
+                : presetTitle(r.presetKey).isEmpty()
+                    ? tr("Stage %1, as the charts label it.").arg(code)
+                    : tr("Stage %1, as the charts label it; the parameter panel's preset \"%2\".")
+                          .arg(code, presetTitle(r.presetKey)));
         return {};
     case StageColumn: { // the tables cut long names at the end: the whole name here, and its jargon
         const QString title = runStageTitleText(r);
@@ -454,8 +457,7 @@ QVariant ResultsModel::toolTip(const RunRecord &r, int column) const
     case OriginColumn:
         if (r.origin != QLatin1String("measured"))
             return r.origin == QLatin1String("worklog")
-                       ? tr("Published in the worklog (the GEMM optimization worklog whose steps 0–8 the "
-                            "ladder follows), measured on its author's NVIDIA T4, not here.")
+                       ? jargon::worklog()
                        : tr("Recorded earlier with gemmscope-bench, not measured here.");
         return {};
     }
@@ -517,6 +519,8 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
                                           .arg(trustOf(r).reason)
                                           .arg(r.smClockMHz)
                                     : tr("Not measured: %1").arg(trustOf(r).reason);
+        if (index.column() == TrustColumn && r.isOk() && trustOf(r).level == TrustLevel::Unknown)
+            return jargon::noClockLog(); // the cell's words explained as the glossary explains them
         if ((index.column() == TrustColumn || index.column() == ClockColumn) && r.isOk())
             return trustOf(r).reason; // plain sentences of numbers and fixed words
         if (const QString refusal = catalogRefusal(r); !refusal.isEmpty()) // e.g. a zero tile from a file
@@ -545,6 +549,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
                 "number). Hover a cell "
                 "for its "
                 "reason.");
+        if (section == TimeColumn)
+            return tr("When the run finished, in UTC: the session file's zone, whatever this machine's.");
         if (section == ClockColumn)
             return tr(
                 "The SM clock the SMs counted while the run was timed (lowest–median over its samples), "

@@ -113,6 +113,15 @@ struct RunRecord {
     QString sizeText() const; // squareOrFullSizeText: "4096³", "8192x4096x6144"
 };
 
+// A preset's stage as the tables' Stage name column writes it for the preset's own run: the
+// stage's title, and what the preset changes where the title alone would misname it.
+inline QString presetStageNameText(const Preset &preset)
+{
+    const QString title = stageTitleText(preset.stage);
+    return preset.change.empty() ? title
+                                 : QStringLiteral("%1: %2").arg(title, QString::fromStdString(preset.change));
+}
+
 // A run's stage as the tables and the runtime chart name it: the stage's title, and what its
 // preset changes where the title alone would misname it or would read as another preset of its
 // stage ("Double buffering: 128x128 tiles" for step 5a beside 5b's 192x192; "...: tuned" for
@@ -120,14 +129,13 @@ struct RunRecord {
 // the stage, not the step.
 inline QString runStageTitleText(const RunRecord &run)
 {
-    const QString title = stageTitleText(run.stage);
     const Preset *preset = run.presetKey.isEmpty() ? nullptr : findPreset(run.presetKey.toStdString());
-    if (!preset || preset->change.empty() || preset->stage != run.stage)
-        return title;
+    if (!preset || preset->stage != run.stage)
+        return stageTitleText(run.stage);
     for (const auto &[name, value] : preset->params)
         if (run.params.value(QString::fromStdString(name), value - 1) != value)
-            return title;
-    return QStringLiteral("%1: %2").arg(title, QString::fromStdString(preset->change));
+            return stageTitleText(run.stage);
+    return presetStageNameText(*preset);
 }
 
 QString runStatusName(RunStatus s); // "queued", "running", "ok", "failed"

@@ -52,7 +52,8 @@ void SweepProvenance::add(const RunRecord &r)
 {
     if (r.gpuName.isEmpty())
         return;
-    const QString gpu = r.host.isEmpty() ? r.gpuName : r.host + QStringLiteral(": ") + r.gpuName;
+    // The host said as one: "vm: NVIDIA H200" read as a GPU model named "vm" (issue 38).
+    const QString gpu = r.host.isEmpty() ? r.gpuName : QObject::tr("%1 (host %2)").arg(r.gpuName, r.host);
     if (!m_seen.contains(gpu)) {
         m_seen.insert(gpu);
         m_gpus << gpu;

@@ -56,7 +56,7 @@ private:
 };
 
 // Where and when a sweep's runs were measured, for the views' summary line and print layouts:
-// "measured on vm: NVIDIA H200, 2026-11-30 22:35–22:36 UTC". Empty when no run says.
+// "measured on NVIDIA H200 (host vm), 2026-11-30 22:35–22:36 UTC". Empty when no run says.
 QString sweepProvenance(const QList<RunRecord> &runs);
 
 // The same sentence, kept up to date one run at a time (a running sweep's view: constant work per

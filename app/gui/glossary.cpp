@@ -43,13 +43,21 @@ QList<GlossaryEntry> entries()
          glossaryTr("cuBLAS's time over the run's time on the same GPU at the same size: 90 % means 90 % of "
                     "cuBLAS's speed. Compared only within one regime (burst or sustained)."),
          glossaryTr("Ladder: results table; gemmscope-bench")},
-        {glossaryTr("Worklog, guide, T4"),
-         glossaryTr(
-             "The two documents the ladder comes from: the worklog's optimization steps (0-8, with times "
-             "published on an NVIDIA T4) and the guide's shared-memory tiling (G32, G32+1: 32x32 tiles, "
-             "+1 a padded tile). \"Published\" numbers are theirs, measured on the T4 (the Origin column "
-             "says \"published (worklog)\"); \"measured\" ones are this runner's on your GPU."),
-         glossaryTr("Ladder; parameter panel presets")},
+        // The two documents the ladder comes from, one entry each: the Origin column's tooltip and the
+        // runtime chart's legend use their words (issue 38).
+        {glossaryTr("Worklog, T4, published"), jargon::worklog(),
+         glossaryTr("Ladder: results table (Origin), runtime chart and its speedup view; parameter panel "
+                    "presets")},
+        {glossaryTr("Guide (G32, G32+1)"), jargon::guide(),
+         glossaryTr("Ladder: runtime chart legend, results table (Stage); parameter panel presets")},
+        {glossaryTr("Not checked (no clock log)"), jargon::noClockLog(),
+         glossaryTr("Ladder: results table (Trust)")},
+        {glossaryTr("Refused (by the stage's rules)"), jargon::refused(),
+         glossaryTr("Sweep: heatmap cells, Problem sizes points")},
+        {glossaryTr("Measured on GPU (host)"), jargon::measuredOnHost(),
+         glossaryTr("Sweep: the line under the heatmap, the best cell")},
+        {glossaryTr("% of cuBLAS FP32 (Sweep)"), jargon::percentOfCublasFp32(),
+         glossaryTr("Sweep: Colour by, the heatmap's colour scale, the best cell")},
         {glossaryTr("Stage codes"),
          glossaryTr(
              "The stages' short names, in the charts and the tables' Stage column: 0-8 the worklog's stages "

@@ -3,10 +3,12 @@
 // controls change once built.
 #include "parameter_panel.h"
 
+#include "jargon_text.h"
 #include "limit_spin_box.h"
 #include "parameter_panel_widgets.h"
 #include "plain_text.h"
 #include "preset_item_delegate.h"
+#include "stage_names.h"
 
 #include <QAbstractItemView>
 #include <QCheckBox>
@@ -62,16 +64,17 @@ QWidget *ParameterPanel::buildPresetRow()
     combo->setObjectName(QStringLiteral("presetCombo"));
     combo->setPlaceholderText(tr("None: your own values"));
     for (const Preset &p : presets()) {
-        combo->addItem(QString::fromStdString(p.title), QString::fromStdString(p.key));
+        // Named as the tables and charts name its runs (stage_names.h), not by a title of its own.
+        const QString title = presetTitle(p);
+        combo->addItem(title, QString::fromStdString(p.key));
         const int index = combo->count() - 1;
         if (p.worklogT4Ms)
             combo->setItemData(index, tr("T4 %1 ms").arg(*p.worklogT4Ms, 0, 'f', 2),
                                PresetItemDelegate::TimeRole);
         combo->setItemData(
             index,
-            tr("%1\n%2 — source: %3%4")
-                .arg(QString::fromStdString(p.title), QString::fromStdString(p.key),
-                     QString::fromStdString(p.source),
+            tr("%1\n%2\nFrom: %3%4")
+                .arg(title, QString::fromStdString(formatParams(p.params)), QString::fromStdString(p.source),
                      p.worklogT4Ms ? tr("\nT4: %1 ms, published in the worklog (the GEMM optimization "
                                         "worklog the ladder follows; measured on an NVIDIA T4, not here)")
                                          .arg(*p.worklogT4Ms, 0, 'f', 2)
@@ -97,9 +100,14 @@ QWidget *ParameterPanel::buildPresetRow()
     auto *rowLayout = new QHBoxLayout(row);
     rowLayout->setContentsMargins(0, 0, 0, 0);
     auto *label = new QLabel(tr("Preset"));
+    // Named as the tables name its runs: code, then Stage name. The two documents explained here in
+    // the glossary's words (issue 38: "worklog" and "guide" were read with no introduction).
     label->setToolTip(tr("A stage with the tile parameters of a worklog step, the guide or a tuned "
-                         "configuration. The times beside them (T4) are the ones the worklog published, "
-                         "measured on an NVIDIA T4, for comparison: not measured here."));
+                         "configuration, named as the tables' Stage and Stage name columns name its runs. "
+                         "The times beside them (T4) are the ones the worklog published, measured on an "
+                         "NVIDIA T4, for comparison: not measured here.") +
+                      QStringLiteral("\n\n%1: %2\n\n%3: %4")
+                          .arg(tr("Worklog"), jargon::worklog(), tr("Guide"), jargon::guide()));
     label->setObjectName(QStringLiteral("presetLabel"));
     rowLayout->addWidget(label);
     rowLayout->addWidget(combo, 1);
@@ -258,8 +266,9 @@ void ParameterPanel::addBuildRows(QFormLayout *form)
     m_scalarReadsCheck->setToolTip(tr(
         "Builds the kernel with its inner-loop shared-memory reads kept 4-byte, as the source writes them. "
         "The release build lets the compiler merge a thread's neighbouring reads into 16-byte LDS.128, "
-        "which the access model does not describe; with this on, the Counters tab compares like with "
-        "like. Slower than the release build."));
+        "which the access model does not describe; with this on, the Counters workspace's Measured vs model "
+        "tab "
+        "compares like with like. Slower than the release build."));
     form->addRow(m_scalarReadsCheck);
     // TF32 inputs: rounded to nearest as cuBLAS's TF32 path does, or truncated.
     m_tf32InputsCombo = new QComboBox;

@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QStyleOptionHeader>
 #include <QTableView>
+#include <QTextDocument> // Qt::mightBeRichText
 #include <QTimer>
 #include <QToolButton>
 #include <algorithm>
@@ -405,7 +406,17 @@ void ResultsTables::describeHiddenColumns(Table &table)
     }
     // The values every row shares, said once where the columns that would repeat them are hidden.
     const QString common = commonValuesText(view);
-    view->horizontalHeader()->setToolTip(common.isEmpty() ? QString() : plainTextAsHtml(common));
+    // A shared value of jargon ("Trust not checked (no clock log)") explained here as its cell's
+    // tooltip explains it, in wrapping paragraphs under the sentence (issue 38).
+    QString explained;
+    const Table *shown = tableOf(view);
+    for (const int column : shown ? std::as_const(shown->optional) : QList<int>())
+        if (shown->uniform.contains(column) && view->isColumnHidden(column) && m_model->rowCount() > 1)
+            if (const QString tip = m_model->index(0, column).data(Qt::ToolTipRole).toString();
+                !tip.isEmpty() && !Qt::mightBeRichText(tip) &&
+                common.contains(m_model->index(0, column).data().toString()))
+                explained += QStringLiteral("<p>%1</p>").arg(tip.toHtmlEscaped());
+    view->horizontalHeader()->setToolTip(common.isEmpty() ? QString() : plainTextAsHtml(common) + explained);
     auto *header = static_cast<ColumnsHeader *>(view->horizontalHeader());
     header->note = common; // drawn as plain text, never markup
     header->viewport()->update();

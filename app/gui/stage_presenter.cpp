@@ -1,5 +1,7 @@
 #include "stage_presenter.h"
 
+#include "stage_names.h"
+
 #include "bank_conflict_view.h"
 #include "coalescing_view.h"
 #include "mapping_model.h"
@@ -40,9 +42,11 @@ void StagePresenter::present(const RunConfig &config)
     m_views.mappingText->setConfig(config);
     m_views.source->setStage(config.stage); // every stage has something to say, cuBLAS included
     const KernelShapeResult shape = kernelShape(config.stage, config.params);
-    // What the diagrams are of, for their print titles.
-    const QString caption = QStringLiteral("%1, %2").arg(QString::fromStdString(stage.title),
-                                                         QString::fromStdString(formatParams(config.params)));
+    // What the diagrams are of, for their print titles: a preset by its one name (stage_names.h).
+    const QString preset = presetTitle(config.presetKey);
+    const QString caption =
+        QStringLiteral("%1, %2").arg(preset.isEmpty() ? QString::fromStdString(stage.title) : preset,
+                                     QString::fromStdString(formatParams(config.params)));
     m_views.tileMap->setCaption(caption);
     m_views.coalescing->setCaption(caption);
     m_views.bankConflicts->setCaption(caption);

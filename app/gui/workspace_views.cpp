@@ -127,7 +127,8 @@ CountersPane CountersPane::build()
     c.whyNotCublas = named(new BaselineCompareView, "baselineCompareView");
     c.pane = named(new QTabWidget, "countersTabs");
     c.pane->setDocumentMode(true);
-    c.pane->addTab(scrolled(c.countersPage), tabTr("Counters"));
+    // Named by what it shows, not "Counters" again inside the Counters workspace (issue 38).
+    c.pane->addTab(scrolled(c.countersPage), tabTr("Measured vs model"));
     c.pane->addTab(c.memory, tabTr("Memory per instruction"));
     c.pane->addTab(scrolled(c.whyNotCublas), tabTr("Why not cuBLAS?"));
     c.pane->setTabToolTip(
