@@ -45,11 +45,12 @@ QString marksText()
 // keeps marksText(), a mark a line.
 QString compactMarksText()
 {
-    return QObject::tr("Cell marks: s spills registers · reg / smem / thr / blk what limits occupancy "
-                       "(registers, shared memory, threads or blocks per SM) · ✗ wrong result · ★ the best "
-                       "cell · grey hatched: refused by the catalog · light grey: not run yet, or failed. "
-                       "Hover a cell for why; click it to load it into the parameter panel (a line below "
-                       "says what it loaded).");
+    return QObject::tr(
+        "Cell marks: s spills registers · reg / smem / thr / blk what limits occupancy "
+        "(registers, shared memory, threads or blocks per SM) · ✗ wrong result · ★ the best "
+        "cell · grey hatched: refused by the stage's rules · light grey: not run yet, or failed. "
+        "Hover a cell for why; click it to load it into the parameter panel (a line below "
+        "says what it loaded).");
 }
 
 } // namespace
