@@ -5,6 +5,7 @@
 // (G32 hid G32+1 and nothing said so); the x axis ending near the rightmost run, where 10,000 FLOP/B
 // left most of the plot empty with every run under 400.
 #include "roofline_chart.h"
+#include "roofline_label_placer.h"
 #include "roofline_math.h"
 #include "support/full_ladder_roofline.h"
 #include "swatch_list_text.h"
@@ -14,6 +15,8 @@
 #include <qcustomplot.h>
 
 using namespace gemmscope;
+using roofline_labels::distanceTo;
+using roofline_labels::segmentDistance;
 
 namespace {
 
@@ -30,31 +33,6 @@ bool nearAny(const QList<QPointF> &points, const QPointF &at, double px)
 {
     return std::any_of(points.cbegin(), points.cend(),
                        [&](const QPointF &p) { return QLineF(p, at).length() <= px; });
-}
-
-double distanceTo(const QRectF &rect, const QPointF &p)
-{
-    const double dx = std::max({rect.left() - p.x(), 0.0, p.x() - rect.right()});
-    const double dy = std::max({rect.top() - p.y(), 0.0, p.y() - rect.bottom()});
-    return std::hypot(dx, dy);
-}
-
-double pointToSegment(const QPointF &p, const QLineF &segment)
-{
-    const QPointF d = segment.p2() - segment.p1();
-    const double length2 = QPointF::dotProduct(d, d);
-    const double t =
-        length2 > 0 ? std::clamp(QPointF::dotProduct(p - segment.p1(), d) / length2, 0.0, 1.0) : 0.0;
-    return QLineF(p, segment.p1() + t * d).length();
-}
-
-// The least distance between two segments (0 where they cross).
-double segmentDistance(const QLineF &a, const QLineF &b)
-{
-    if (a.intersects(b, nullptr) == QLineF::BoundedIntersection)
-        return 0;
-    return std::min({pointToSegment(a.p1(), b), pointToSegment(a.p2(), b), pointToSegment(b.p1(), a),
-                     pointToSegment(b.p2(), a)});
 }
 
 // The full ladder laid out at `size`, as the Ladder workspace shows it: with the worklog-7 run

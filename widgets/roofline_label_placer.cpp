@@ -266,15 +266,6 @@ double pointToSegment(const QPointF &p, const QLineF &segment)
     return QLineF(p, segment.p1() + t * d).length();
 }
 
-// The least distance between two segments (0 where they cross).
-double segmentDistance(const QLineF &a, const QLineF &b)
-{
-    if (a.intersects(b, nullptr) == QLineF::BoundedIntersection)
-        return 0;
-    return std::min({pointToSegment(a.p1(), b), pointToSegment(a.p2(), b), pointToSegment(b.p1(), a),
-                     pointToSegment(b.p2(), a)});
-}
-
 // A list beside its crowd, right of it first (the roofs are above and left of the runs), then left;
 // as near as it fits, level with the crowd first, then slid up or down. Each line's leader runs
 // from its markers' edge to the line's side of the box. Leaders of one list never cross; a leader
@@ -480,6 +471,14 @@ QList<Placement> place(const Scene &scene, const QList<Request> &requests)
             leaders << *chosen->leader;
     }
     return result;
+}
+
+double segmentDistance(const QLineF &a, const QLineF &b)
+{
+    if (a.intersects(b, nullptr) == QLineF::BoundedIntersection)
+        return 0;
+    return std::min({pointToSegment(a.p1(), b), pointToSegment(a.p2(), b), pointToSegment(b.p1(), a),
+                     pointToSegment(b.p2(), a)});
 }
 
 } // namespace gemmscope::roofline_labels

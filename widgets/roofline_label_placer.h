@@ -64,6 +64,8 @@ double distanceTo(const QRectF &rect, const QPointF &point);
 // them (by `margin` pixels): the label reads as theirs.
 bool nearestIsOwn(const QRectF &rect, const QList<QPointF> &own, const QList<Marker> &markers,
                   double margin = 1.0);
+// The least distance between two segments (0 where they cross): how far apart two leaders run.
+double segmentDistance(const QLineF &a, const QLineF &b);
 // Whether a leader passes through a marker whose centre is none of `own`'s.
 bool leaderHitsOtherMarker(const QLineF &leader, const QList<QPointF> &own, const QList<Marker> &markers);
 
