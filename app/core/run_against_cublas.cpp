@@ -186,20 +186,26 @@ RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas,
         modelL2 > 0 ? tr("%1 (the tiles' loads, C's stores)").arg(bytesText(modelL2)) : QString());
     values(counter(run, l2), counter(cublas, l2));
     // The one row whose model is the very quantity measured: marked as the access table marks its rows.
+    std::optional<bool> l2Agrees;
     if (const std::optional<double> measured = counter(run, l2);
         modelL2 > 0 && measured && std::isfinite(*measured) && *measured >= 0)
-        out.rows.last().runAgreesWithModel = agreesWithModel(*measured, modelL2);
+        l2Agrees = agreesWithModel(*measured, modelL2);
+    out.rows.last().runAgreesWithModel = l2Agrees;
     add(tr("FLOP per DRAM byte"), counterText(run, dramIntensity, intensityText),
         counterText(cublas, dramIntensity, intensityText),
         model && model->compulsoryIntensity > 0
             ? tr("at most %1 (any tiling)").arg(intensityText(model->compulsoryIntensity))
             : QString());
     values(counter(run, dramIntensity), counter(cublas, dramIntensity));
+    // The same bytes as the L2 row's, so that the two rows' model and mark say one thing (the
+    // model's loads-only intensity beside them read as a second, contradicting model).
+    const double modelL2Intensity = modelL2 > 0 ? ProblemSize{run->m, run->n, run->k}.flops() / modelL2 : 0;
     add(tr("FLOP per L2 byte"), counterText(run, l2Intensity, intensityText),
         counterText(cublas, l2Intensity, intensityText),
-        model && model->intensity > 0 ? tr("%1 (loads only)").arg(intensityText(model->intensity))
-                                      : QString());
+        modelL2Intensity > 0 ? tr("%1 (the same traffic)").arg(intensityText(modelL2Intensity)) : QString());
     values(counter(run, l2Intensity), counter(cublas, l2Intensity));
+    if (modelL2Intensity > 0)
+        out.rows.last().runAgreesWithModel = l2Agrees;
     add(tr("Registers per thread"), run->registers > 0 ? QString::number(run->registers) : tr("not reported"),
         cublas ? tr("not reported") : kNone, {});
     add(tr("Occupancy"), occupancyText(*run), cublas ? tr("not reported") : kNone,
@@ -214,9 +220,9 @@ RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas,
                                                .arg(QString::fromStdString(model->formula));
     if (std::any_of(out.rows.cbegin(), out.rows.cend(),
                     [](const RunFactRow &row) { return row.runAgreesWithModel.has_value(); }))
-        out.footnote += QLatin1Char(' ') + tr("Agreement (\u2713 agrees, \u2717 differs): %1's measured "
-                                              "L2 traffic within %2\u00a0% of the model's, the rule the "
-                                              "table of the access model against the counters uses.")
+        out.footnote += QLatin1Char(' ') + tr("\u2713 agrees, \u2717 differs: %1's measured L2 traffic is "
+                                              "within %2\u00a0% of the model's, or it is not (the access "
+                                              "table's rule); FLOP per L2 byte follows from the same bytes.")
                                                .arg(out.runName)
                                                .arg(kModelAgreementTolerance * 100, 0, 'f', 0);
     return out;
