@@ -249,6 +249,13 @@ void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
     const SweepCellSummary &best = grid.summary().cells[grid.summary().bestCell];
     QCOMPARE(formatRunParams(*best.best), QStringLiteral("BM=128 BN=128 BK=24 TM=4 TN=16"));
     QVERIFY(best.pctOfCublas); // the recorded cuBLAS baseline of the same runner session
+    // Which cuBLAS, and its time: the sweep's own run, not a Ladder session's.
+    const double cublasMs = best.best->medianMs * *best.pctOfCublas / 100;
+    QVERIFY2(
+        grid.bestText().contains(QStringLiteral("%1 % of this sweep's cuBLAS FP32 run on that GPU, %2 ms")
+                                     .arg(*best.pctOfCublas, 0, 'f', 1)
+                                     .arg(cublasMs, 0, 'f', 3)),
+        qPrintable(grid.bestText()));
     // Where and when it was measured, on first open.
     grid.resize(980, 650);
     grid.show();

@@ -353,7 +353,11 @@ QString SweepView::bestText() const
         .arg(formatRunParams(*b.best))
         .arg(b.best->tflops, 0, 'f', 2)
         .arg(b.best->medianMs, 0, 'f', 3)
-        .arg(b.pctOfCublas ? tr(" (%1 % of cuBLAS FP32 on that GPU)").arg(*b.pctOfCublas, 0, 'f', 1)
+        // Which cuBLAS: the sweep's own run at its size on that GPU, whose time may differ from a
+        // Ladder session's cuBLAS run (another size, another moment): its time said beside it.
+        .arg(b.pctOfCublas ? tr(" (%1 % of this sweep's cuBLAS FP32 run on that GPU, %2 ms)")
+                                 .arg(*b.pctOfCublas, 0, 'f', 1)
+                                 .arg(b.best->medianMs * *b.pctOfCublas / 100, 0, 'f', 3)
                            : QString())
         .arg(b.best->host.isEmpty() ? b.best->gpuName
                                     : tr("%1 (host %2)").arg(b.best->gpuName, b.best->host));
