@@ -185,7 +185,8 @@ RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas,
     add(tr("L2 traffic"), counterText(run, l2, bytesText), counterText(cublas, l2, bytesText),
         modelL2 > 0 ? tr("%1 (the tiles' loads, C's stores)").arg(bytesText(modelL2)) : QString());
     values(counter(run, l2), counter(cublas, l2));
-    // The one row whose model is the very quantity measured: marked as the access table marks its rows.
+    // The L2 traffic is what the model predicts, byte for byte: marked as the access table marks its
+    // rows (and the per-byte row below, from the same bytes, with it).
     std::optional<bool> l2Agrees;
     if (const std::optional<double> measured = counter(run, l2);
         modelL2 > 0 && measured && std::isfinite(*measured) && *measured >= 0)
