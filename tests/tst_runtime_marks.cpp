@@ -4,6 +4,8 @@
 // what a row's tooltip and a speedup row's label say.
 #include "chart_text.h"
 #include "runtime_marks.h"
+#include "stage_catalog.h"
+#include "stage_names.h"
 
 #include <QtTest>
 
@@ -273,6 +275,22 @@ private slots:
     // One name a preset (issue 38): the speedup view's rows print the code the tables' Stage column
     // prints for the preset's run, and where there is room that code with its Stage name; never the
     // catalog's key ("worklog-8") nor a title of their own ("Step 8: ..."), which read as other kernels.
+    void everyPresetHasACodeOfItsOwn()
+    {
+        // A chart too narrow for the stage names shows the codes alone: two presets with one code
+        // are two bars no one can tell apart.
+        QHash<QString, QString> owner;
+        for (const Preset &preset : presets()) {
+            const QString key = QString::fromStdString(preset.key);
+            const QString code = shortPresetLabel(key);
+            QVERIFY2(!code.isEmpty(), qPrintable(key));
+            QVERIFY2(
+                !owner.contains(code),
+                qPrintable(QStringLiteral("%1 and %2 are both \"%3\"").arg(owner.value(code), key, code)));
+            owner.insert(code, key);
+        }
+    }
+
     void speedupRowsNamePresetsAsTheTablesDo()
     {
         RunRecord onlyStep3; // a step without a naive run at its size: its note names stage 0

@@ -30,6 +30,10 @@ QString shortPresetLabelOf(const QString &presetKey)
         {QStringLiteral("fp32-async"), QStringLiteral("+async")},
         {QStringLiteral("fp32-tuned"), QStringLiteral("+tuned")},
         {QStringLiteral("fp32-padded"), QStringLiteral("+pad")},
+        // The persistent TF32 stage's two variants, by the parameter that sets them apart (as
+        // "8/BK8"): three bars all called "+persist" could not be told apart.
+        {QStringLiteral("tf32-persistent-nocluster"), QStringLiteral("+persist/C1")},
+        {QStringLiteral("tf32-persistent-smem"), QStringLiteral("+persist/smem")},
         // Both baselines say they are cuBLAS, and which precision: a bare "TF32" beside "+tma" read
         // as another tensor-core stage of ours.
         {stageKeyText(StageId::CublasFp32), QStringLiteral("cuBLAS FP32")},
