@@ -414,6 +414,25 @@ private slots:
     }
 
     // Columns the user hides or shows from the header's menu stay so in the next window.
+    // The run list measures only the columns it may show (its own and the user's choices); one
+    // chosen later in the column menu is measured then, and shown whole.
+    void aColumnChosenLaterIsShownWhole()
+    {
+        MainWindow window(options());
+        openFullLadder(window, QSize(1920, 1080));
+        window.workspaces()->applyFirstStartSizes(QSize(1920, 1080));
+        window.workspaces()->setCurrent(Workspace::Counters);
+        QApplication::processEvents();
+        auto *list = window.findChild<QTableView *>("counterRunList");
+        QVERIFY(list && list->isVisible());
+        // When a run was measured: its cells ("2026-11-30 14:02:11 UTC") are wider than its title.
+        QVERIFY(list->isColumnHidden(RM::TimeColumn));
+        window.resultsTables()->setColumnChoice(list, RM::TimeColumn, true);
+        QApplication::processEvents();
+        const QString problem = columnProblem(list, RM::TimeColumn);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
     void hiddenColumnsSettingRoundTrips()
     {
         QSettings().clear();

@@ -20,6 +20,17 @@ QString table(int rows, const QString &word = QStringLiteral("sectors"))
     return html + QStringLiteral("</table>");
 }
 
+// A plain QLabel of the same settings.
+std::unique_ptr<QLabel> qlabel(const QString &text, const QFont &font = QFont())
+{
+    auto label = std::make_unique<QLabel>();
+    label->setTextFormat(Qt::RichText);
+    label->setWordWrap(true);
+    label->setFont(font);
+    label->setText(text);
+    return label;
+}
+
 // The height a plain QLabel of the same settings lays the text out to.
 int qlabelHeight(const QString &text, int width, const QFont &font = QFont())
 {
@@ -57,6 +68,51 @@ private slots:
         for (int width : {120, 300, 640})
             QCOMPARE(label.heightForWidth(width), qlabelHeight(table(6), width));
         QVERIFY(label.heightForWidth(120) > label.heightForWidth(640)); // it wraps: narrower is taller
+    }
+
+    void minimumSizeIsQLabels()
+    {
+        // Its width keeps a table whole (a narrower label would cut its columns); its height is
+        // the one QLabel gives a layout for its least.
+        for (const QString &text : {table(6), QStringLiteral("<p>One paragraph of words that wrap.</p>")}) {
+            RichTextLabel label;
+            label.setText(text);
+            QCOMPARE(label.minimumSizeHint(), qlabel(text)->minimumSizeHint());
+        }
+    }
+
+    void aNewTextIsMeasuredInAFewLayouts()
+    {
+        // What a box layout asks of a label with a new text: its two size hints and its height at
+        // the widths it tries. QLabel laid the text out twice for each height and six to eight
+        // times for the hints; a third of these is enough.
+        RichTextLabel label;
+        label.setText(table(8));
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(label.sizeHint().width() >= label.minimumSizeHint().width());
+            QVERIFY(label.heightForWidth(480) > 0);
+            QVERIFY(label.heightForWidth(640) > 0);
+        }
+        QVERIFY2(label.layoutsDone() <= 6, qPrintable(QString::number(label.layoutsDone())));
+    }
+
+    void theShownDocumentIsLeftToPainting()
+    {
+        // QLabel measured on the document it paints, laying it out at each width asked and back;
+        // this label leaves that one to painting, at the label's own width.
+        RichTextLabel label;
+        label.setText(table(8));
+        const QList<QTextDocument *> shown = label.findChildren<QTextDocument *>();
+        QVERIFY(!shown.isEmpty()); // the label's own (selectable text: a text control holds it)
+        int relaidOut = 0;
+        for (QTextDocument *document : shown)
+            connect(document->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, this,
+                    [&relaidOut] { ++relaidOut; });
+        label.minimumSizeHint();
+        label.sizeHint();
+        label.heightForWidth(480);
+        label.heightForWidth(640);
+        QCOMPARE(relaidOut, 0);
     }
 
     void aNewTextIsLaidOutAgain()

@@ -256,6 +256,46 @@ private slots:
         QVERIFY(!counters->rows().isEmpty());
     }
 
+    // A workspace's page is shown once, laid out at its final width with what it will show: the
+    // Counters page's run is chosen while the page is hidden, and the panel of the workspace left
+    // behind gives its width back before the page shows (shown first at the narrower width, then
+    // at the wider one, the page laid its tables out twice).
+    void aPageIsShownAtItsFinalWidthWithItsRun()
+    {
+        MainWindow window(options());
+        window.resize(1440, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openSession(kFullLadder, &error), qPrintable(error));
+        window.workspaces()->setCurrent(Workspace::Kernel);
+        window.workspaces()->setPanelShown(true);
+        QApplication::processEvents();
+        QWidget *page = window.workspaces()->page(Workspace::Counters);
+        bool pageHiddenWhenChosen = false;
+        connect(window.selection(), &RunSelection::selectionChanged, this,
+                [&] { pageHiddenWhenChosen = !page->isVisible(); });
+        QList<int> shownWidths;
+        struct ShowWatch : QObject {
+            QList<int> *widths;
+            bool eventFilter(QObject *watched, QEvent *event) override
+            {
+                if (event->type() == QEvent::Show)
+                    *widths << static_cast<QWidget *>(watched)->width();
+                return false;
+            }
+        } watch;
+        watch.widths = &shownWidths;
+        page->installEventFilter(&watch);
+        window.workspaces()->setCurrent(Workspace::Counters);
+        QVERIFY(!window.selection()->runId().isEmpty());
+        QVERIFY(pageHiddenWhenChosen);
+        QApplication::processEvents(); // the layouts the switch queued
+        QCOMPARE(shownWidths.size(), 1);
+        QVERIFY(!window.parameterPanel()->isVisible());
+        QCOMPARE(page->width(), shownWidths.first());
+    }
+
     void countersTabUsesItsHeight_data()
     {
         QTest::addColumn<QSize>("size");

@@ -237,12 +237,20 @@ int ResultsTables::titleWidth(const Table &table, int column) const
     return title.width();
 }
 
+// The columns a table may show: its essential and optional ones and those the user chose. The
+// others are measured when chosen (measureIfNeeded): the run list shows 7 of 19 columns, and
+// measuring the rest took a fifth of the first switch to Counters with 10,000 runs.
+bool ResultsTables::mayShow(const Table &table, int column)
+{
+    return table.essential.contains(column) || table.optional.contains(column) ||
+           table.choice.value(column, false);
+}
+
 void ResultsTables::measure(Table &table)
 {
-    QTableView *view = table.view;
     // The cells only: the title's width depends on the sort arrow (width()).
     for (int column = 0; column < RM::ColumnCount; ++column)
-        table.cellWidth[column] = static_cast<QAbstractItemView *>(view)->sizeHintForColumn(column);
+        table.cellWidth[column] = mayShow(table, column) ? measureColumn(table, column) : kNotMeasured;
     // One value on every row (every run of this session on one GPU, one size): such a column says
     // nothing a row needs, and is the first to give way.
     // Read once for both tables (their shared columns) until the rows change: a 50,000-run session
@@ -257,6 +265,11 @@ void ResultsTables::measure(Table &table)
         if (m_uniform.value(column))
             table.uniform.insert(column);
     }
+}
+
+int ResultsTables::measureColumn(const Table &table, int column) const
+{
+    return static_cast<QAbstractItemView *>(table.view)->sizeHintForColumn(column);
 }
 
 int ResultsTables::textMinimum(const Table &table, int column) const
@@ -301,6 +314,8 @@ void ResultsTables::layoutColumns(Table &table)
     for (int column = 0; column < RM::ColumnCount; ++column) {
         if (!shownByChoice(column))
             continue;
+        if (table.cellWidth[column] == kNotMeasured) // chosen in the menu or a restored choice
+            table.cellWidth[column] = measureColumn(table, column);
         shown << column;
         (isTextColumn(column) ? textNeed : fixed) += width(table, column);
     }
@@ -604,6 +619,8 @@ void ResultsTables::scheduleFit()
             }
             for (int column = 0; column < RM::ColumnCount; ++column) {
                 int cells = table->cellWidth[column];
+                if (cells == kNotMeasured)
+                    continue; // measured whole if it is ever chosen
                 if (columns.contains(column))
                     cells = static_cast<QAbstractItemView *>(view)->sizeHintForColumn(column);
                 // As QTableView::sizeHintForColumn measures a cell: its hint and the grid line.

@@ -66,7 +66,7 @@ private:
         QList<int> optional;                  // shown where there is room, in this order
         QHash<int, bool> choice;              // the user's: shown or hidden
         int textFirst = -1;                   // the text column that grows to whole first
-        QList<int> cellWidth;                 // each column's width for its cells' whole contents
+        QList<int> cellWidth;                 // each column's width for its cells (or kNotMeasured)
         QSet<int> uniform;                    // columns with one value on every row
         bool userWidths = false;              // the user dragged a column: widths stay theirs
         bool applying = false;                // our own resizes, not the user's
@@ -78,6 +78,9 @@ private:
     const Table *tableOf(const QTableView *view) const;
     void setUp(Table &table);
     void measure(Table &table); // needed widths and uniform columns, over the rows
+    static bool mayShow(const Table &table, int column);
+    int measureColumn(const Table &table, int column) const;
+    static constexpr int kNotMeasured = -1; // a cellWidth of a column the table cannot show yet
     void layoutColumns(Table &table);
     void sizeShownColumns(Table &table, const QList<int> &shown, int whole, int fixed);
     void describeHiddenColumns(Table &table);

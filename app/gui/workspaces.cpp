@@ -189,8 +189,13 @@ void Workspaces::setCurrent(Workspace workspace)
         setMaximised(nullptr);
     const bool changed = workspace != m_current;
     m_current = workspace;
-    m_pages->setCurrentIndex(indexOf(workspace));
+    if (changed)
+        emit aboutToShow(workspace);
+    // The panel first, while the new page is hidden: shown at the width the panel left it, the
+    // page would lay its texts out twice (the Counters tables at 1,221 px, then at 1,600).
     applyPanelVisibility();
+    m_mainSplitter->refresh(); // the pages' new width now, not at the next turn's layout
+    m_pages->setCurrentIndex(indexOf(workspace));
     if (changed)
         emit currentChanged(workspace);
 }
@@ -236,6 +241,7 @@ void Workspaces::setMaximised(QWidget *pane)
     m_maximised = pane;
     if (pane && workspaceOf(pane) != m_current) {
         m_current = workspaceOf(pane);
+        emit aboutToShow(m_current);
         m_pages->setCurrentIndex(indexOf(m_current));
         emit currentChanged(m_current);
     }

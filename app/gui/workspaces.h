@@ -80,6 +80,9 @@ public:
     bool restoreState(const QByteArray &state); // false (and nothing changed) for an unreadable state
 
 signals:
+    // Before the page of a new current workspace shows: what it will show is best chosen while it
+    // is hidden, where a label's new text costs no layout (one pass follows when it shows).
+    void aboutToShow(gemmscope::Workspace workspace);
     void currentChanged(gemmscope::Workspace workspace);
     void panelShownChanged(bool shown);
     void maximisedChanged(QWidget *pane);
