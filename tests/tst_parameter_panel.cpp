@@ -5,10 +5,12 @@
 #include "parameter_panel.h"
 #include "plain_text.h"
 #include "preset_item_delegate.h"
+#include "stage_choice_text.h"
 #include "stage_names.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
@@ -18,6 +20,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -195,8 +198,10 @@ private slots:
     void presetsLoadInOneClick()
     {
         QFETCH(QString, key);
+        const Preset *preset = findPreset(key.toStdString());
         ParameterPanel panel;
         panel.setStage(StageId::Naive);
+        panel.setStage(preset->stage);
         QSignalSpy changed(&panel, &ParameterPanel::configurationChanged);
         auto *combo = panel.findChild<QComboBox *>("presetCombo");
         QVERIFY(combo);
@@ -204,7 +209,6 @@ private slots:
         const int index = combo->findData(key);
         QVERIFY(index >= 0);
         emit combo->activated(index); // as a click in its popup
-        const Preset *preset = findPreset(key.toStdString());
         QCOMPARE(panel.config().stage, preset->stage);
         QCOMPARE(panel.config().params, preset->params);
         QCOMPARE(panel.config().presetKey, key);
@@ -213,14 +217,74 @@ private slots:
         QCOMPARE(changed.last()[0].value<RunConfig>(), panel.config());
         QCOMPARE(combo->currentIndex(), index);
         QCOMPARE(combo->toolTip(), combo->itemData(index, Qt::ToolTipRole).toString());
-        // One name a preset (issue 38): the code and Stage name its runs have in the tables, never a
-        // "Step 8: ..." title of its own nor its catalog key ("worklog-8", "fp32-tuned").
+        // One name a preset (issue 38): its code, as its runs have it in the tables, then where its
+        // values come from and what they are; never a "Step 8: ..." title of its own nor its
+        // catalog key ("worklog-8", "fp32-tuned"). Its whole name as the tables give it in the tooltip.
         const QString text = combo->itemText(index);
-        QCOMPARE(text, presetTitle(key));
-        QVERIFY2(text.startsWith(shortPresetLabel(key)) && !shortPresetLabel(key).isEmpty(),
-                 qPrintable(text));
+        QCOMPARE(text, presetChoiceText(*preset));
+        if (!stageInfo(preset->stage).isLibrary)
+            QVERIFY2(text.startsWith(shortPresetLabel(key) + QStringLiteral(" — ")) &&
+                         !shortPresetLabel(key).isEmpty(),
+                     qPrintable(text));
         QVERIFY2(!text.contains(QStringLiteral("Step")), qPrintable(text));
+        QVERIFY2(combo->toolTip().startsWith(presetTitle(key)), qPrintable(combo->toolTip()));
         QVERIFY2(!combo->toolTip().contains(key), qPrintable(combo->toolTip()));
+    }
+
+    // The stage list and the list under it ask two questions: which kernel ("3 — Coalesced
+    // cooperative loads"), and which of THAT stage's named tile parameters. The second lists the
+    // stage's presets alone, each by where its values come from and what they are, never by the
+    // stage's name again (both said "Coalesced cooperative loads"); one preset loaded is shown,
+    // not offered.
+    void presetListHoldsTheStagesOwnPresets()
+    {
+        ParameterPanel panel;
+        auto *stageList = panel.findChild<QComboBox *>("stageCombo");
+        auto *combo = panel.findChild<QComboBox *>("presetCombo");
+        auto *label = panel.findChild<QLabel *>(QStringLiteral("presetLabel"));
+        QVERIFY(stageList && combo && label);
+        QVERIFY2(!label->text().contains(QStringLiteral("Preset")) &&
+                     label->text().contains(QStringLiteral("from")),
+                 qPrintable(label->text()));
+        QCOMPARE(label->buddy(), combo);
+        for (int s = 0; s < int(stages().size()); ++s) {
+            const StageInfo &stage = stages()[size_t(s)];
+            stageList->setCurrentIndex(s); // as a user picks it
+            QStringList expected;
+            for (const Preset &p : presets())
+                if (p.stage == stage.id)
+                    expected << QString::fromStdString(p.key);
+            QStringList listed;
+            for (int i = 0; i < combo->count(); ++i) {
+                listed << combo->itemData(i).toString();
+                const QString text = combo->itemText(i);
+                QVERIFY2(!text.contains(QString::fromStdString(stage.title)), qPrintable(text));
+                QVERIFY2(!text.contains(stageList->currentText()), qPrintable(text));
+                QVERIFY2(text.contains(QLatin1Char(':')), qPrintable(text)); // "Worklog: BM 64 ..."
+            }
+            QVERIFY(!expected.isEmpty());
+            QCOMPARE(listed, expected);
+            // The stage comes with its first preset, the one whose code the stage list shows.
+            QCOMPARE(panel.config().presetKey, expected.first());
+            QCOMPARE(combo->currentIndex(), 0);
+            QVERIFY2(stageList->currentText().startsWith(shortPresetLabel(expected.first())),
+                     qPrintable(stageList->currentText()));
+            QCOMPARE(combo->isEnabled(), expected.size() > 1);
+        }
+    }
+
+    // The worklog's and the guide's tile parameters of one stage, told apart by their values.
+    void presetChoicesSayWhereTheirValuesComeFrom()
+    {
+        QCOMPARE(presetChoiceText(*findPreset("worklog-3")),
+                 QStringLiteral("3 — Worklog: BM 64 BN 64 BK 8 TM 4 TN 4"));
+        QCOMPARE(presetChoiceText(*findPreset("guide-32-padded")),
+                 QStringLiteral("G32+1 — Guide: TILE 32 PAD 1"));
+        QVERIFY(presetChoiceText(*findPreset("fp32-tuned")).contains(QStringLiteral("Tuned")));
+        QCOMPARE(stageChoiceText(stageInfo(StageId::Coalesced)),
+                 QStringLiteral("3 — Coalesced cooperative loads"));
+        QCOMPARE(stageChoiceText(stageInfo(StageId::CublasFp32)),
+                 QString::fromStdString(stageInfo(StageId::CublasFp32).title));
     }
 
     void editingAPresetMakesItCustom()
@@ -235,6 +299,12 @@ private slots:
         panel.setParam("BK", 8); // the same values again, but the run is the user's own edit now
         QCOMPARE(panel.config().presetKey, QString());
         QCOMPARE(panel.config().params, findPreset("worklog-2")->params);
+        // The list under the stage says so, and offers the stage's preset again.
+        auto *combo = panel.findChild<QComboBox *>("presetCombo");
+        QCOMPARE(combo->currentIndex(), -1);
+        QVERIFY2(combo->placeholderText().startsWith(QStringLiteral("Custom")),
+                 qPrintable(combo->placeholderText()));
+        QVERIFY(combo->isEnabled());
     }
 
     // At 1280x800 the panel beside the Kernel workspace has about 700 px of height: everything it
@@ -272,11 +342,51 @@ private slots:
             QVERIFY2(panel.findChild<QWidget *>(QLatin1String(name))->isVisible(), name);
         QVERIFY(panel.findChild<QWidget *>(QStringLiteral("runButton"))->isVisible());
         auto *presets = panel.findChild<QComboBox *>(QStringLiteral("presetCombo"));
-        QCOMPARE(presets->count(), int(gemmscope::presets().size()));
+        QCOMPARE(presets->count(), int(presetsOfStage(panel.config().stage).size()));
         QVERIFY(presets->maxVisibleItems() >= presets->count());
     }
 
-    void stagePickerListsTheLadderWithSeedSteps()
+    // A panel with room for both sections shows the measurement settings under the parameters, no
+    // tab to switch and no empty half-panel under Run; a shorter one keeps the tabs. The choice
+    // follows the room, both ways, and never makes the panel scroll.
+    void measurementSitsUnderTheParametersWhereThereIsRoom()
+    {
+        QScrollArea scroll;
+        auto *owned = new ParameterPanel;
+        scroll.setWidgetResizable(true);
+        scroll.setWidget(owned);
+        scroll.resize(360, 1000);
+        scroll.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+        QApplication::processEvents();
+        auto *tabs = owned->findChild<QTabWidget *>(QStringLiteral("panelTabs"));
+        auto *regime = owned->findChild<QWidget *>(QStringLiteral("regimeCombo"));
+        auto *bm = owned->findChild<QWidget *>(QStringLiteral("slider_BM"));
+        auto *run = owned->findChild<QWidget *>(QStringLiteral("runButton"));
+        QVERIFY(owned->measurementStacked());
+        QVERIFY(regime->isVisible() && bm->isVisible() && run->isVisible());
+        QCOMPARE(tabs->count(), 1);
+        QVERIFY(!tabs->tabBar()->isVisible());
+        QCOMPARE(scroll.verticalScrollBar()->maximum(), 0);
+        // Run under the measurement settings it runs with.
+        QVERIFY(run->mapTo(owned, QPoint(0, 0)).y() > regime->mapTo(owned, QPoint(0, 0)).y());
+        scroll.resize(360, 700);
+        QApplication::processEvents();
+        QVERIFY(!owned->measurementStacked());
+        QCOMPARE(tabs->count(), 2);
+        QVERIFY(tabs->tabBar()->isVisible());
+        QCOMPARE(scroll.verticalScrollBar()->maximum(), 0);
+        tabs->setCurrentIndex(1);
+        QApplication::processEvents();
+        QVERIFY(regime->isVisible());
+        scroll.resize(360, 1000);
+        QApplication::processEvents();
+        QVERIFY(owned->measurementStacked());
+        QVERIFY(regime->isVisible() && bm->isVisible());
+        QCOMPARE(scroll.verticalScrollBar()->maximum(), 0);
+    }
+
+    void stagePickerListsTheLadderByCodeAndName()
     {
         ParameterPanel panel;
         auto *combo = panel.findChild<QComboBox *>("stageCombo");
@@ -284,14 +394,16 @@ private slots:
         QCOMPARE(combo->count(), int(stages().size()));
         for (int i = 0; i < combo->count(); ++i) {
             QCOMPARE(combo->itemData(i).toString(), QString::fromStdString(stages()[i].key));
-            QVERIFY(combo->itemText(i).contains(QString::fromStdString(stages()[i].seedStep)));
+            QCOMPARE(combo->itemText(i), stageChoiceText(stages()[i]));
+            // What it reproduces, in its tooltip: the code in front is the worklog's step where
+            // it is one, and the catalog's place of a stage is not its worklog step.
+            QVERIFY(combo->itemData(i, Qt::ToolTipRole)
+                        .toString()
+                        .contains(QString::fromStdString(stages()[i].seedStep)));
         }
-        // The closed face: the stage whole, its worklog step left to the popup and the description
-        // (at 1280x800 "Coalesced cooperative loads — worklog st…" was cut mid-word), and no
-        // number in front: the catalog's place of a stage is not its worklog step.
+        // The closed face: the entry whole at the panel's width.
         combo->setCurrentIndex(3);
-        const QString face = combo->itemData(3, Qt::UserRole + 1).toString();
-        QCOMPARE(face, QString::fromStdString(stages()[3].title));
+        const QString face = combo->currentText();
         panel.resize(350, 900);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -305,7 +417,24 @@ private slots:
                                 .arg(combo->fontMetrics().horizontalAdvance(face))));
         combo->setCurrentIndex(0);
         QCOMPARE(panel.config().stage, stages()[0].id);
-        QCOMPARE(panel.config().params, defaultParams(stages()[0].id));
+        QCOMPARE(panel.config().presetKey, presetsOfStage(stages()[0].id).first()->key.c_str());
+        QCOMPARE(panel.config().params, presetsOfStage(stages()[0].id).first()->params);
+    }
+
+    // "Preset" names one thing: a stage's named tile parameters. The problem size's list of
+    // common sizes is not called that.
+    void sizeListIsNotCalledPreset()
+    {
+        ParameterPanel panel;
+        auto *combo = panel.findChild<QComboBox *>("sizeCombo");
+        auto *form = qobject_cast<QFormLayout *>(combo->parentWidget()->layout());
+        QVERIFY(form);
+        auto *label = qobject_cast<QLabel *>(form->labelForField(combo));
+        QVERIFY(label);
+        QVERIFY2(!label->text().contains(QStringLiteral("Preset"), Qt::CaseInsensitive),
+                 qPrintable(label->text()));
+        QVERIFY2(label->text().contains(QStringLiteral("size"), Qt::CaseInsensitive),
+                 qPrintable(label->text()));
     }
 
     // The sliders of a stage start and end together: every spin box beside them is as wide as the
@@ -514,24 +643,31 @@ private slots:
         QVERIFY(qobject_cast<PresetItemDelegate *>(combo->itemDelegate()));
         int timed = 0;
         const QFontMetrics metrics(combo->font());
-        for (int i = 0; i < combo->count(); ++i) {
-            const QString time = combo->itemData(i, PresetItemDelegate::TimeRole).toString();
-            // The time in a column of its own, beside the name's, never wrapped into the name.
-            QVERIFY2(!combo->itemText(i).contains(QStringLiteral("T4")), qPrintable(combo->itemText(i)));
-            if (time.isEmpty())
-                continue;
-            ++timed;
-            QVERIFY2(QRegularExpression(QStringLiteral("^T4 [0-9]+\\.[0-9]{2} ms$")).match(time).hasMatch(),
-                     qPrintable(time));
-            const auto [name, column] = PresetItemDelegate::columns(QRect(0, 0, 300, 60), metrics, time);
-            QVERIFY(!name.intersects(column) && name.width() > 150);
-            QVERIFY(metrics.horizontalAdvance(time) <= column.width());
-            QVERIFY(combo->itemData(i, Qt::ToolTipRole)
-                        .toString()
-                        .contains(QStringLiteral("published in the worklog")));
+        for (const StageInfo &shown : stages()) {
+            panel.setStage(shown.id);
+            for (int i = 0; i < combo->count(); ++i) {
+                const QString time = combo->itemData(i, PresetItemDelegate::TimeRole).toString();
+                // The time in a column of its own, beside the name's, never wrapped into the name.
+                QVERIFY2(!combo->itemText(i).contains(QStringLiteral("T4")), qPrintable(combo->itemText(i)));
+                if (time.isEmpty())
+                    continue;
+                ++timed;
+                QVERIFY2(
+                    QRegularExpression(QStringLiteral("^T4 [0-9]+\\.[0-9]{2} ms$")).match(time).hasMatch(),
+                    qPrintable(time));
+                const auto [name, column] = PresetItemDelegate::columns(QRect(0, 0, 300, 60), metrics, time);
+                QVERIFY(!name.intersects(column) && name.width() > 150);
+                QVERIFY(metrics.horizontalAdvance(time) <= column.width());
+                QVERIFY(combo->itemData(i, Qt::ToolTipRole)
+                            .toString()
+                            .contains(QStringLiteral("published in the worklog")));
+            }
         }
         QCOMPARE(timed, 10); // steps 0-8 with 5a and 5b
-        // A wrapped name belongs to its preset: rows banded in a shade the eye sees.
+        // A wrapped name belongs to its preset: rows banded in a shade the eye sees (in a list that
+        // opens: a stage with two presets).
+        QVERIFY(panel.applyPreset(QStringLiteral("worklog-6")));
+        QVERIFY(combo->isEnabled());
         QAbstractItemView *list = combo->view();
         QVERIFY(list->alternatingRowColors());
         const QColor base = list->palette().color(QPalette::Base);

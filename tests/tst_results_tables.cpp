@@ -266,6 +266,28 @@ private slots:
         QVERIFY(!list->isColumnHidden(RM::StageColumn));
         QCOMPARE(list->horizontalScrollBar()->maximum(), 0);
         QCOMPARE(list->textElideMode(), Qt::ElideRight);
+        // A number's column as wide as its widest text and title, not more: the room left over goes
+        // to the stage's name (TFLOP/s, the last column, stood three times as wide as its numbers).
+        QHeaderView *listHeader = list->horizontalHeader();
+        int numbers = 0;
+        for (int column = 0; column < RM::ColumnCount; ++column) {
+            if (list->isColumnHidden(column) || column == RM::StageColumn || column == RM::ParametersColumn)
+                continue;
+            ++numbers;
+            QFont bold = listHeader->font();
+            bold.setBold(true);
+            int widest = QFontMetrics(bold).horizontalAdvance(
+                list->model()->headerData(column, Qt::Horizontal).toString());
+            for (int row = 0; row < list->model()->rowCount(); ++row)
+                widest = std::max(widest, list->fontMetrics().horizontalAdvance(
+                                              list->model()->index(row, column).data().toString()));
+            QVERIFY2(listHeader->sectionSize(column) <= widest + 40,
+                     qPrintable(QStringLiteral("%1: %2 px for text at most %3 px wide")
+                                    .arg(list->model()->headerData(column, Qt::Horizontal).toString())
+                                    .arg(listHeader->sectionSize(column))
+                                    .arg(widest)));
+        }
+        QVERIFY(numbers >= 2); // the code and the median at least
         // The stage's name and, under it, the run's parameters, both whole in the Stage cell: beside
         // the name the parameters were cut at 1280 and 1440.
         auto *twoLines = qobject_cast<RunListDelegate *>(list->itemDelegateForColumn(RM::StageColumn));

@@ -379,11 +379,11 @@ private slots:
         QVERIFY(stage);
         QCOMPARE(stage->currentData().toString(),
                  QString::fromStdString(window.parameterPanel()->config().stage.str()));
-        // Named as the parameter panel names it (its face: "Coalesced cooperative loads"), not by
+        // Named as the parameter panel names it ("3 — Coalesced cooperative loads" there), not by
         // its key ("coalesced").
         auto *panelStage = window.parameterPanel()->findChild<QComboBox *>(QStringLiteral("stageCombo"));
         QVERIFY(panelStage);
-        QVERIFY2(panelStage->currentText().startsWith(stage->currentText()),
+        QVERIFY2(panelStage->currentText().endsWith(stage->currentText()),
                  qPrintable(stage->currentText() + QStringLiteral(" | ") + panelStage->currentText()));
         QVERIFY(stage->currentText() != stage->currentData().toString());
         auto *origin = window.findChild<SweepView *>()->findChild<QLabel *>(QStringLiteral("sweepOrigin"));

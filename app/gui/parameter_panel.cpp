@@ -9,6 +9,7 @@
 #include <QCoreApplication>
 #include <QHash>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <algorithm>
 
 #include <QCheckBox>
@@ -22,6 +23,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStylePainter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -88,8 +90,12 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
 {
     qRegisterMetaType<gemmscope::RunConfig>();
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(buildStageSection());
+    m_stageBox = buildStageSection();
+    layout->addWidget(m_stageBox);
     layout->addWidget(buildTabs());
+    m_stackedSlot = new QVBoxLayout;
+    m_stackedSlot->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(m_stackedSlot);
     m_runButton = new QPushButton(tr("Run"));
     m_runButton->setObjectName(QStringLiteral("runButton"));
     layout->addWidget(m_runButton);
@@ -103,12 +109,64 @@ ParameterPanel::ParameterPanel(QWidget *parent) : QWidget(parent)
         setStage(StageId::Coalesced);
 }
 
+// What a panel as tall as `available` shows: both sections where they fit one under the other,
+// else the tabs. Measured from the sections' own heights (not the panel's, which stacking grows),
+// so that the choice never flips back and forth.
+void ParameterPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrangeSections();
+}
+
+int ParameterPanel::stackedHeight() const
+{
+    const QMargins margins = layout()->contentsMargins();
+    const int inner = width() - margins.left() - margins.right();
+    const auto heightOf = [inner](const QWidget *w) {
+        return w->hasHeightForWidth() ? w->heightForWidth(inner) : w->sizeHint().height();
+    };
+    const int spacing = layout()->spacing();
+    const QWidget *parametersPage = m_tabs->widget(0);
+    return margins.top() + heightOf(m_stageBox) + spacing + heightOf(parametersPage) + spacing +
+           heightOf(m_measurementGroup) + spacing + m_runButton->sizeHint().height() + margins.bottom();
+}
+
+void ParameterPanel::arrangeSections()
+{
+    // In the window the panel sits in a scroll area: the room is its viewport's, not the panel's.
+    const QWidget *room =
+        parentWidget() && qobject_cast<QScrollArea *>(parentWidget()->parentWidget()) ? parentWidget() : this;
+    const bool stack = room->height() >= stackedHeight();
+    if (stack == m_stacked)
+        return;
+    m_stacked = stack;
+    if (stack) {
+        m_tabs->setCurrentIndex(0);
+        m_stackedSlot->addWidget(m_measurementGroup);
+        m_measurementGroup->setTitle(tr("Measurement: how the next run is timed and built"));
+    } else {
+        m_measurementLayout->insertWidget(0, m_measurementGroup);
+        m_measurementGroup->setTitle(tr("How the next run is timed and built"));
+    }
+    m_measurementGroup->show();
+    // One tab left hides the bar (autoHide): no "Parameters" tab with nothing to switch to.
+    if (stack) {
+        m_tabs->removeTab(m_tabs->indexOf(m_measurementPage));
+    } else {
+        m_tabs->addTab(m_measurementPage, tr("Measurement"));
+        m_tabs->setTabToolTip(1,
+                              tr("Time budget, regime, noise target, counters and the launch experiments."));
+    }
+}
+
 void ParameterPanel::setConfig(const RunConfig &config)
 {
     const bool stageChanged = config.stage != m_config.stage || m_paramRows.isEmpty();
     m_config = config;
-    if (stageChanged)
+    if (stageChanged) {
         buildParamRows();
+        arrangeSections(); // another stage, another number of sliders
+    }
     syncControlsFromConfig();
     updateValidation();
     emit configurationChanged(m_config);
@@ -282,12 +340,22 @@ void ParameterPanel::syncControlsFromConfig()
         row.spin->setValue(value);
         row.slider->setValue(nearestIndex(row.values, value));
     }
-    // None current (the placeholder) for the user's own values.
+    // None current (the placeholder, "Custom") for the user's own values; a cuBLAS baseline has
+    // none to differ from its preset's.
+    syncPresetChoices();
     m_presetCombo->setCurrentIndex(
         m_config.presetKey.isEmpty() ? -1 : m_presetCombo->findData(m_config.presetKey));
+    m_presetCombo->setPlaceholderText(m_presetCombo->count() == 0
+                                          ? tr("None: this stage has no named tile parameters")
+                                      : info.isLibrary ? m_presetCombo->itemText(0)
+                                                       : tr("Custom: values of your own"));
     m_presetCombo->setToolTip(m_presetCombo->currentIndex() < 0
                                   ? m_presetCombo->placeholderText()
                                   : m_presetCombo->currentData(Qt::ToolTipRole).toString());
+    // Nothing to choose where the stage's one preset is loaded, or it has none: shown, not offered.
+    m_presetCombo->setEnabled(
+        !info.isLibrary &&
+        (m_presetCombo->count() > 1 || (m_presetCombo->count() == 1 && m_presetCombo->currentIndex() < 0)));
     const auto presets = sizePresets();
     int sizeIndex = int(presets.size()); // "Custom"
     for (int i = 0; i < presets.size(); ++i)

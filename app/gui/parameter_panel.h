@@ -1,8 +1,11 @@
-// The left-hand panel: stage picker (the ladder in order, with the seed step each stage
-// reproduces) and the presets in a combo under it, then two tabs, Parameters (one slider + spin box
+// The left-hand panel: stage picker (the ladder in order, each stage by its code and name) and,
+// under it, which of that stage's presets the tile parameters come from ("Custom" for the user's
+// own values), then two tabs, Parameters (one slider + spin box
 // per tile parameter from the catalog, and the problem size) and Measurement (timing, counters, the
 // build and launch experiments), and Run. Tabs rather than one long column: at 1280x800 the
 // measurement settings sat below the fold and the presets list showed seven of its entries.
+// Where the panel is tall enough for both (1920x1080), the measurement settings sit under the
+// parameters instead, no tab to switch, no empty half-panel under Run (arrangeSections).
 // Validates live with gemmscope::violations(): each sentence sits beside the field it names first
 // (BM, TM, M...) as well as in the list under the parameters, and Run is disabled while there are
 // any. A value typed outside a spin box's range is refused with a
@@ -20,6 +23,7 @@ class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QTabWidget;
+class QVBoxLayout;
 class QPushButton;
 class QSlider;
 class QSpinBox;
@@ -48,6 +52,12 @@ public:
     void setRunEnabledByRunner(bool enabled, const QString &why); // the runner's availability
 
     static QList<QPair<QString, ProblemSize>> sizePresets();
+    // Whether the measurement settings sit under the parameters (the panel has room for both)
+    // rather than on a tab of their own.
+    bool measurementStacked() const { return m_stacked; }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 signals:
     void configurationChanged(const gemmscope::RunConfig &config);
@@ -74,9 +84,12 @@ private:
     void onCheckEdited(QCheckBox *check, const std::function<void(bool)> &apply);
 
     void buildParamRows();
+    void arrangeSections(); // tabs, or both sections one under the other where they fit
+    int stackedHeight() const;
     void syncControlsFromConfig();
     void listCustomStage(StageId stage);
-    void configEdited(); // after any control changed m_config
+    void syncPresetChoices(); // the configured stage's presets in m_presetCombo
+    void configEdited();      // after any control changed m_config
     void updateValidation();
     void updateFieldNotes();
 
@@ -89,7 +102,14 @@ private:
     QComboBox *m_stageCombo;
     QLabel *m_stageSummary;
     QComboBox *m_presetCombo; // item data: the preset's key; none current for the user's own values
-    QTabWidget *m_tabs;       // Parameters | Measurement
+    StageId m_presetChoicesStage{std::string_view{}}; // whose presets m_presetCombo lists
+    QTabWidget *m_tabs;                               // Parameters | Measurement
+    QGroupBox *m_stageBox;
+    QGroupBox *m_measurementGroup;    // on the Measurement tab, or under the tabs when stacked
+    QWidget *m_measurementPage;       // the Measurement tab, taken off while stacked
+    QVBoxLayout *m_measurementLayout; // the Measurement tab's
+    QVBoxLayout *m_stackedSlot;       // under the tabs: the measurement group when stacked
+    bool m_stacked = false;
     QFormLayout *m_paramForm;
     QWidget *m_paramBox;
     struct ParamRow {

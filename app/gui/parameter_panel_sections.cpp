@@ -8,6 +8,7 @@
 #include "parameter_panel_widgets.h"
 #include "plain_text.h"
 #include "preset_item_delegate.h"
+#include "stage_choice_text.h"
 #include "stage_names.h"
 
 #include <QAbstractItemView>
@@ -18,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -36,11 +38,13 @@ QGroupBox *ParameterPanel::buildStageSection()
     m_stageCombo->setObjectName(QStringLiteral("stageCombo"));
     const auto &all = stages();
     for (size_t i = 0; i < all.size(); ++i) {
-        const QString face = stageListText(i);
-        const QString text = QStringLiteral("%1 — %2").arg(face, QString::fromStdString(all[i].seedStep));
+        // Code and name, as the tables and charts name the stage's runs; what it reproduces (the
+        // worklog's steps, the guide's) in its tooltip and the description under the list.
+        const QString text = stageChoiceText(all[i]);
         m_stageCombo->addItem(text, QString::fromStdString(all[i].key));
-        m_stageCombo->setItemData(int(i), text, Qt::ToolTipRole);
-        m_stageCombo->setItemData(int(i), face, ElidingComboBox::kFaceRole);
+        m_stageCombo->setItemData(int(i),
+                                  tr("%1\nReproduces: %2").arg(text, QString::fromStdString(all[i].seedStep)),
+                                  Qt::ToolTipRole);
     }
     // Combos as wide as the panel, not as their longest entry: the panel never scrolls sideways.
     m_stageCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -54,35 +58,18 @@ QGroupBox *ParameterPanel::buildStageSection()
     return stageBox;
 }
 
-// The presets in a combo under the stage: one row, every preset in its popup at once (as a list it
-// took a third of the panel and showed seven of them at 1280x800). The popup's rows hold the name
-// and, in a column of their own, the T4 time the worklog published (PresetItemDelegate).
+// The second question under the stage: which of its named sets of tile parameters the sliders
+// take (its presets: the worklog's, the guide's, a tuned one), each by its code, where it comes
+// from and its values; "Custom" once the sliders hold others. Only the stage's own presets: the
+// whole catalog here repeated the stage list above it (refilled by syncPresetChoices).
+// The popup's rows hold the choice and, in a column of their own, the T4 time the worklog
+// published (PresetItemDelegate).
 QWidget *ParameterPanel::buildPresetRow()
 {
     auto *combo = new ElidingComboBox;
     m_presetCombo = combo;
     combo->setObjectName(QStringLiteral("presetCombo"));
-    combo->setPlaceholderText(tr("None: your own values"));
-    for (const Preset &p : presets()) {
-        // Named as the tables and charts name its runs (stage_names.h), not by a title of its own.
-        const QString title = presetTitle(p);
-        combo->addItem(title, QString::fromStdString(p.key));
-        const int index = combo->count() - 1;
-        if (p.worklogT4Ms)
-            combo->setItemData(index, tr("T4 %1 ms").arg(*p.worklogT4Ms, 0, 'f', 2),
-                               PresetItemDelegate::TimeRole);
-        combo->setItemData(
-            index,
-            tr("%1\n%2\nFrom: %3%4")
-                .arg(title, QString::fromStdString(formatParams(p.params)), QString::fromStdString(p.source),
-                     p.worklogT4Ms ? tr("\nT4: %1 ms, published in the worklog (the GEMM optimization "
-                                        "worklog the ladder follows; measured on an NVIDIA T4, not here)")
-                                         .arg(*p.worklogT4Ms, 0, 'f', 2)
-                                   : QString()),
-            Qt::ToolTipRole);
-    }
     combo->setItemDelegate(new PresetItemDelegate(combo));
-    combo->setMaxVisibleItems(combo->count()); // the whole list at once, no scrolling in the popup
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(12);
     // Banded rows: a wrapped name stays with its preset. The style's
@@ -97,21 +84,54 @@ QWidget *ParameterPanel::buildPresetRow()
                                      0.88f * base.blueF() + 0.12f * highlight.blueF()));
     popup->setPalette(banded);
     auto *row = new QWidget;
-    auto *rowLayout = new QHBoxLayout(row);
-    rowLayout->setContentsMargins(0, 0, 0, 0);
-    auto *label = new QLabel(tr("Preset"));
-    // Named as the tables name its runs: code, then Stage name. The two documents explained here in
-    // the glossary's words (issue 38: "worklog" and "guide" were read with no introduction).
-    label->setToolTip(tr("A stage with the tile parameters of a worklog step, the guide or a tuned "
-                         "configuration, named as the tables' Stage and Stage name columns name its runs. "
-                         "The times beside them (T4) are the ones the worklog published, measured on an "
-                         "NVIDIA T4, for comparison: not measured here.") +
+    auto *rowLayout = new QVBoxLayout(row);
+    rowLayout->setContentsMargins(0, 4, 0, 0);
+    rowLayout->setSpacing(2);
+    // Above its list, not beside it: the list needs the panel's width for the values it names.
+    auto *label = new QLabel(tr("Tile parameters from"));
+    label->setBuddy(combo);
+    // The two documents explained here in the glossary's words (issue 38: "worklog" and "guide"
+    // were read with no introduction).
+    label->setToolTip(tr("Which named set of this stage's tile parameters the sliders take: a preset, "
+                         "the tile parameters of the worklog, the guide or a tuned variant. Its code is "
+                         "the one the tables' Stage column prints. Custom: the sliders hold values of "
+                         "your own. The times beside them (T4) are the ones the worklog published, "
+                         "measured on an NVIDIA T4, for comparison: not measured here.") +
                       QStringLiteral("\n\n%1: %2\n\n%3: %4")
                           .arg(tr("Worklog"), jargon::worklog(), tr("Guide"), jargon::guide()));
     label->setObjectName(QStringLiteral("presetLabel"));
     rowLayout->addWidget(label);
-    rowLayout->addWidget(combo, 1);
+    rowLayout->addWidget(combo);
     return row;
+}
+
+// The presets of the configured stage, each under its code, source and values; its whole name as
+// the tables give it, its source and the worklog's T4 time in its tooltip.
+void ParameterPanel::syncPresetChoices()
+{
+    if (m_presetChoicesStage == m_config.stage && m_presetCombo->count() > 0)
+        return;
+    m_presetChoicesStage = m_config.stage;
+    QComboBox *combo = m_presetCombo;
+    combo->clear();
+    for (const Preset *p : presetsOfStage(m_config.stage)) {
+        const QString text = presetChoiceText(*p);
+        combo->addItem(text, QString::fromStdString(p->key));
+        const int index = combo->count() - 1;
+        if (p->worklogT4Ms)
+            combo->setItemData(index, tr("T4 %1 ms").arg(*p->worklogT4Ms, 0, 'f', 2),
+                               PresetItemDelegate::TimeRole);
+        combo->setItemData(
+            index,
+            tr("%1\n%2\nFrom: %3%4")
+                .arg(presetTitle(*p), presetValuesText(*p), QString::fromStdString(p->source),
+                     p->worklogT4Ms ? tr("\nT4: %1 ms, published in the worklog (the GEMM optimization "
+                                         "worklog the ladder follows; measured on an NVIDIA T4, not here)")
+                                          .arg(*p->worklogT4Ms, 0, 'f', 2)
+                                    : QString()),
+            Qt::ToolTipRole);
+    }
+    combo->setMaxVisibleItems(std::max(1, combo->count())); // the whole list at once, no scrolling
 }
 
 // The two tabs under the stage: what is run (tile parameters, problem size) and how it is
@@ -129,11 +149,14 @@ QTabWidget *ParameterPanel::buildTabs()
     kernelLayout->addStretch(1);
     m_tabs->addTab(kernelPage, tr("Parameters"));
     m_tabs->setTabToolTip(0, tr("The stage's tile parameters and the problem size of the next run."));
+    m_tabs->tabBar()->setAutoHide(true); // its one tab where the measurement sits under it
     auto *measurementPage = new QWidget;
-    auto *measurementLayout = new QVBoxLayout(measurementPage);
-    measurementLayout->setContentsMargins(0, 4, 0, 0);
-    measurementLayout->addWidget(buildMeasurementSection());
-    measurementLayout->addStretch(1);
+    m_measurementPage = measurementPage;
+    m_measurementLayout = new QVBoxLayout(measurementPage);
+    m_measurementLayout->setContentsMargins(0, 4, 0, 0);
+    m_measurementGroup = buildMeasurementSection();
+    m_measurementLayout->addWidget(m_measurementGroup);
+    m_measurementLayout->addStretch(1);
     m_tabs->addTab(measurementPage, tr("Measurement"));
     m_tabs->setTabToolTip(1, tr("Time budget, regime, noise target, counters and the launch experiments."));
     return m_tabs;
@@ -183,7 +206,8 @@ QGroupBox *ParameterPanel::buildSizeSection()
         mnk->addWidget(spin, 1);
     }
     m_sizeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    sizeLayout->addRow(tr("Preset"), m_sizeCombo);
+    // "Common sizes", not "Preset": a preset is a stage's named tile parameters (the list above).
+    sizeLayout->addRow(tr("Common sizes"), m_sizeCombo);
     sizeLayout->addRow(mnk);
     sizeLayout->addRow(m_sizeNote);
     return sizeGroup;
@@ -311,9 +335,15 @@ void ParameterPanel::addLaunchRows(QFormLayout *form)
 
 void ParameterPanel::connectStageAndPresets()
 {
+    // A stage picked in the list comes with its first preset, the one whose code the list shows
+    // ("3 — ..." loads step 3's tiles); a stage without presets with its defaults.
     connect(m_stageCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (!m_syncing && index >= 0)
-            setStage(StageId(m_stageCombo->itemData(index).toString().toStdString()));
+        if (m_syncing || index < 0)
+            return;
+        const StageId stage(m_stageCombo->itemData(index).toString().toStdString());
+        const QList<const Preset *> own = presetsOfStage(stage);
+        if (own.isEmpty() || !applyPreset(QString::fromStdString(own.first()->key)))
+            setStage(stage);
     });
     connect(m_presetCombo, &QComboBox::activated, this,
             [this](int index) { applyPreset(m_presetCombo->itemData(index).toString()); });

@@ -394,16 +394,18 @@ void ResultsTables::sizeShownColumns(Table &table, const QList<int> &shown, int 
             size = text[column];
         header->resizeSection(column, size);
     }
-    int last = -1;
-    for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
+    // What no hidden column fits in goes to the first text column (no strip of empty rows), the
+    // last column where it is hidden: a number's column as wide as its numbers and title (the run
+    // list's TFLOP/s, last, took the room and stood three times as wide as "TFLOP/s").
+    int wider = shown.contains(first) ? first : -1;
+    for (int visual = header->count() - 1; visual >= 0 && wider < 0; --visual)
         if (!header->isSectionHidden(header->logicalIndex(visual)))
-            last = header->logicalIndex(visual);
-    // What no hidden column fits in goes to the last column: no strip of empty rows.
+            wider = header->logicalIndex(visual);
     int used = 0;
     for (const int column : std::as_const(shown))
         used += header->sectionSize(column);
-    if (last >= 0 && used < whole)
-        header->resizeSection(last, header->sectionSize(last) + whole - used);
+    if (wider >= 0 && used < whole)
+        header->resizeSection(wider, header->sectionSize(wider) + whole - used);
 }
 
 // The columns button's text and tooltip, and the header's sentence about the values every row shares.
