@@ -296,6 +296,26 @@ private slots:
         QCOMPARE(page->width(), shownWidths.first());
     }
 
+    // The keyboard follows a switch: on the old page's table before it, on the new page after
+    // (the old page is hidden before the stacked widget would move the focus itself).
+    void theKeyboardFollowsTheSwitch()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QString error;
+        QVERIFY2(window.openSession(kFullLadder, &error), qPrintable(error));
+        window.resultsView()->setFocus();
+        QVERIFY(window.resultsView()->hasFocus());
+        window.workspaces()->setCurrent(Workspace::Counters);
+        QWidget *focus = QApplication::focusWidget();
+        QVERIFY(focus);
+        QVERIFY2(window.workspaces()->page(Workspace::Counters)->isAncestorOf(focus),
+                 focus->metaObject()->className());
+    }
+
     void countersTabUsesItsHeight_data()
     {
         QTest::addColumn<QSize>("size");

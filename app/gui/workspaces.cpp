@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QApplication>
 #include <QDataStream>
 #include <QIODevice>
 #include <QSplitter>
@@ -32,6 +33,21 @@ QSplitter *splitter(Qt::Orientation orientation, const char *name)
     s->setObjectName(QLatin1String(name));
     s->setChildrenCollapsible(false);
     return s;
+}
+
+// The widget of `page` that had the keyboard last, else its first that takes it by Tab.
+void focusInto(QWidget *page)
+{
+    if (QWidget *last = page->focusWidget()) {
+        last->setFocus();
+        return;
+    }
+    for (QWidget *w = page->nextInFocusChain(); w && w != page; w = w->nextInFocusChain())
+        if ((w->focusPolicy() & Qt::TabFocus) && !w->focusProxy() && w->isVisibleTo(w->window()) &&
+            w->isEnabled() && page->isAncestorOf(w)) {
+            w->setFocus();
+            return;
+        }
 }
 
 } // namespace
@@ -191,11 +207,22 @@ void Workspaces::setCurrent(Workspace workspace)
     m_current = workspace;
     if (changed)
         emit aboutToShow(workspace);
-    // The panel first, while the new page is hidden: shown at the width the panel left it, the
-    // page would lay its texts out twice (the Counters tables at 1,221 px, then at 1,600).
+    // Neither page is laid out at a width it will not keep: the old one is hidden before the
+    // panel comes or goes (else it was laid out again, narrower or wider, just before it hid), and
+    // the new one shown after the pages took their new width (else it was laid out twice: the
+    // Counters tables at 1,221 px, then at 1,600).
+    QWidget *previous = m_pages->currentWidget();
+    QWidget *next = page(workspace);
+    const QWidget *focus = QApplication::focusWidget();
+    const bool focusWasOnPrevious = previous && focus && previous->isAncestorOf(focus);
+    if (previous && previous != next)
+        previous->hide();
     applyPanelVisibility();
     m_mainSplitter->refresh(); // the pages' new width now, not at the next turn's layout
     m_pages->setCurrentIndex(indexOf(workspace));
+    // As the stacked widget does when it hides the page itself: the keyboard stays on the pages.
+    if (focusWasOnPrevious && previous != next)
+        focusInto(next);
     if (changed)
         emit currentChanged(workspace);
 }
