@@ -283,7 +283,7 @@ QString SizeSweepView::emptyText() const
               "A size sweep times chosen presets (and cuBLAS) at a range of problem sizes and plots TFLOP/s "
               "against size: where each kernel reaches its plateau, and the sizes where the last wave of "
               "thread blocks leaves most SMs idle (wave quantization).\n\n"
-              "To run one: check the series and choose the sizes on the left, then Start under them (it "
+              "To run one: check the series and choose the sizes on the left, then Start (it "
               "needs gemmscope-runner and an NVIDIA GPU: this machine's, or another that the Runners field "
               "reaches).\n\n"
               "%1")

@@ -279,10 +279,10 @@ void SweepRunPanel::updateButtons()
     const bool windowOff = !m_runningOff.isEmpty() && blocked.contains(m_runningOff);
     // Where a recorded sweep is: in the Shown list, or (none in this session) behind the button
     // beside the empty heatmap; "choose it in the Shown list" over an empty list sent users nowhere.
-    const QString recorded =
-        m_sweeps->count() > 0 ? tr("to look at a recorded sweep, choose it in the Shown list.")
-                              : tr("to look at a recorded one, add GemmScope's H200 sweeps with the button "
-                                   "on the right.");
+    const QString recorded = m_sweeps->count() > 0
+                                 ? tr("to look at a recorded sweep, choose it in the Shown list.")
+                                 : tr("to look at a recorded one, add the embedded example's sweeps with the "
+                                      "button where the chart would be.");
     m_blockedLabel->setText(
         windowOff ? tr("Start needs this machine's runner on a GPU, and running is off (the status bar says "
                        "why). To sweep on another machine, put ssh HOST gemmscope-runner under Runners; %1")

@@ -527,7 +527,7 @@ QString SweepView::emptyText() const
               "A parameter sweep times every configuration of two of a stage's parameters (BM × BN, say) at "
               "one problem size and draws TFLOP/s as a heatmap: which tile shapes are fast on this GPU, "
               "which spill registers, which the stage's rules refuse.\n\n"
-              "To run one: choose a stage and its two parameters on the left, then Start under them (it "
+              "To run one: choose a stage and its two parameters on the left, then Start (it "
               "needs gemmscope-runner and an NVIDIA GPU: this machine's, or another that the Runners field "
               "reaches).\n\n"
               "%1")
