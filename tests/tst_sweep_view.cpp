@@ -106,6 +106,7 @@ private slots:
     void cellMarksSitUnderTheHeatmap();
     void shownListSaysTheWholeTitle();
     void emptyStateIsAStartPage();
+    void fewCellsKeepASizeManyFillThePlot();
 
 private:
     QTemporaryDir m_dir;
@@ -661,3 +662,63 @@ void TestSweepView::emptyStateIsAStartPage()
 
 QTEST_MAIN(TestSweepView)
 #include "tst_sweep_view.moc"
+
+namespace {
+
+// A sweep of the final stage over these BM and BN values (none run: every cell drawn, grey).
+SweepData gridOf(const std::vector<int> &bm, const std::vector<int> &bn)
+{
+    SweepData sweep;
+    sweep.id = QStringLiteral("grid-%1x%2").arg(bm.size()).arg(bn.size());
+    sweep.spec = smallSweepSpec();
+    sweep.spec.x = {"BM", bm};
+    sweep.spec.y = {"BN", bn};
+    sweep.spec.fixed = {{"BK", 8}, {"TM", 4}, {"TN", 4}};
+    return sweep;
+}
+
+} // namespace
+
+// A 2 x 2 sweep drew four slabs over the whole pane: its cells keep a sensible size, square, the
+// grid centred with its axes and colour scale; a grid of many cells still fills the plot.
+void TestSweepView::fewCellsKeepASizeManyFillThePlot()
+{
+    Session session;
+    test::ControlledSweepView view(&session);
+    view.resize(980, 650);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const auto cellSize = [&view] {
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QCPAxis *x = view.plot()->xAxis, *y = view.plot()->yAxis;
+        return QSizeF(std::abs(x->coordToPixel(1) - x->coordToPixel(0)),
+                      std::abs(y->coordToPixel(1) - y->coordToPixel(0)));
+    };
+    session.setSweep(gridOf({64, 128}, {64, 128}));
+    QApplication::processEvents();
+    QVERIFY(view.showsHeatmap());
+    QVERIFY2(view.plot()->width() > 3 * SweepView::kMaxCellPx, "a pane with room to spare");
+    const QSizeF few = cellSize();
+    QVERIFY2(few.width() <= SweepView::kMaxCellPx + 1 && few.height() <= SweepView::kMaxCellPx + 1,
+             qPrintable(QStringLiteral("%1 x %2 px").arg(few.width()).arg(few.height())));
+    QVERIFY2(std::abs(few.width() - few.height()) <= 1,
+             qPrintable(QStringLiteral("%1 x %2 px").arg(few.width()).arg(few.height())));
+    // Centred: as much room left of the axis rect as right of the colour scale.
+    const QRect axes = view.plot()->axisRect()->outerRect();
+    QCPLayoutElement *scale = view.plot()->plotLayout()->element(0, 1);
+    QVERIFY(scale);
+    const int left = axes.left(), right = view.plot()->width() - scale->outerRect().right();
+    QVERIFY2(left > 20 && std::abs(left - right) <= 2,
+             qPrintable(QStringLiteral("%1 | %2").arg(left).arg(right)));
+    // Every legal BM and BN (8 x 8): the cells share the whole plot, under the cap.
+    const SweepData everyTile = gridOf({}, {});
+    session.setSweep(everyTile);
+    view.showSweep(everyTile); // the shown sweep stays until another is chosen
+    QApplication::processEvents();
+    const QSizeF many = cellSize();
+    QCOMPARE(int(view.plan().xValues.size()), 8);
+    QVERIFY2(many.width() < SweepView::kMaxCellPx && many.height() < SweepView::kMaxCellPx,
+             qPrintable(QStringLiteral("%1 x %2 px").arg(many.width()).arg(many.height())));
+    QCOMPARE(view.plot()->plotLayout()->margins(), QMargins());
+    QVERIFY(view.plot()->axisRect()->outerRect().left() < 20);
+}

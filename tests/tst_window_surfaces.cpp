@@ -289,7 +289,8 @@ private slots:
                  qPrintable(QStringLiteral("%1 of %2 px").arg(emptyText->width()).arg(grid->width())));
         window.resize(1280, 800);
         QApplication::processEvents();
-        auto *exportButton = grid->findChild<QPushButton *>(QStringLiteral("sweepExport"));
+        // The run bar under the Sweep tabs holds the buttons (one bar for both tabs).
+        auto *exportButton = window.findChild<QPushButton *>(QStringLiteral("sweepExport"));
         QVERIFY(exportButton);
         QVERIFY(!exportButton->isEnabled());
         QVERIFY2(exportButton->toolTip().contains(QStringLiteral("holds no sweep")),
@@ -297,7 +298,7 @@ private slots:
         // Where a recorded sweep is, with running off: the button, not an empty Shown list; and no key
         // to the marks of a heatmap that is not drawn.
         window.showRunnerStatus(false, QStringLiteral("No CUDA driver is installed on this machine."));
-        auto *startOff = grid->findChild<QLabel *>(QStringLiteral("sweepStartOff"));
+        auto *startOff = window.findChild<QLabel *>(QStringLiteral("sweepStartOff"));
         QVERIFY(startOff && startOff->isVisible());
         QVERIFY2(!startOff->text().contains(QStringLiteral("Shown list")) &&
                      startOff->text().contains(QStringLiteral("button")),
@@ -330,6 +331,51 @@ private slots:
                     .contains(QStringLiteral("not the configured one")));
     }
 
+    // The Sweep workspace's two tabs share one run bar: the same runner field, and Start, Cancel,
+    // Resume and Export… in the same place, acting on the tab shown (each tab had its own, in its
+    // own column, at another height). The runner command typed once runs both kinds of sweep.
+    void sweepTabsShareOneRunBar()
+    {
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.showView(QStringLiteral("Sweep")));
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("sweepModes"));
+        QVERIFY(tabs);
+        QList<QWidget *> runnerFields;
+        QList<QPoint> startPlaces;
+        QStringList startNames;
+        for (int tab = 0; tab < tabs->count(); ++tab) {
+            tabs->setCurrentIndex(tab);
+            QApplication::processEvents();
+            QList<QWidget *> fields;
+            for (QLineEdit *edit : window.findChildren<QLineEdit *>())
+                if (edit->isVisible() && edit->objectName().endsWith(QStringLiteral("RunnerTemplate")))
+                    fields << edit;
+            QCOMPARE(fields.size(), 1);
+            runnerFields << fields.front();
+            QList<QPushButton *> starts;
+            for (QPushButton *button : window.findChildren<QPushButton *>())
+                if (button->isVisible() && button->text() == QStringLiteral("Start"))
+                    starts << button;
+            QCOMPARE(starts.size(), 1);
+            startNames << starts.front()->objectName();
+            startPlaces << starts.front()->mapTo(&window, QPoint());
+            // Outside the tab's page: it belongs to the workspace, not to one tab.
+            QVERIFY(!tabs->isAncestorOf(starts.front()));
+        }
+        QCOMPARE(runnerFields.at(0), runnerFields.at(1));
+        QCOMPARE(startPlaces.at(0), startPlaces.at(1));
+        // Each tab's own Start: it starts that tab's kind of sweep.
+        QCOMPARE(startNames, (QStringList{QStringLiteral("sweepStart"), QStringLiteral("sizeSweepStart")}));
+        auto *field = qobject_cast<QLineEdit *>(runnerFields.front());
+        field->setText(QStringLiteral("ssh gpu-host gemmscope-runner"));
+        for (SweepViewBase *view : {static_cast<SweepViewBase *>(window.findChild<SweepView *>()),
+                                    static_cast<SweepViewBase *>(window.findChild<SizeSweepView *>())})
+            QCOMPARE(view->control()->runnerTemplate(), QStringLiteral("ssh gpu-host gemmscope-runner"));
+    }
+
     // No raw "{runner}" anywhere a user reads the Sweep pages; the line under the buttons says what
     // Start needs instead of repeating the status bar's sentence.
     void sweepPanesSpeakInWords()
@@ -346,26 +392,25 @@ private slots:
         for (const char *page : {"Sweep"}) {
             QVERIFY(window.showView(QLatin1String(page)));
             for (QWidget *view : {static_cast<QWidget *>(window.findChild<SweepView *>()),
-                                  static_cast<QWidget *>(window.findChild<SizeSweepView *>())}) {
+                                  static_cast<QWidget *>(window.findChild<SizeSweepView *>()),
+                                  window.findChild<QWidget *>(QStringLiteral("sweepRunBar"))}) {
                 for (const QString &text : shownTexts(view))
                     QVERIFY2(!text.contains(QStringLiteral("{runner}")), qPrintable(text));
             }
         }
         // The runner command on a line of its own, never broken at its hyphen.
-        auto *placeholders =
-            window.findChild<SweepView *>()->findChild<QLabel *>(QStringLiteral("sweepRunnerPlaceholders"));
+        auto *placeholders = window.findChild<QLabel *>(QStringLiteral("sweepRunnerPlaceholders"));
         QVERIFY(placeholders);
         QVERIFY2(placeholders->text()
                      .split(QLatin1Char('\n'))
                      .contains(QStringLiteral("ssh HOST gemmscope-runner")),
                  qPrintable(placeholders->text()));
-        auto *startOff =
-            window.findChild<SweepView *>()->findChild<QLabel *>(QStringLiteral("sweepStartOff"));
+        auto *startOff = window.findChild<QLabel *>(QStringLiteral("sweepStartOff"));
         QVERIFY(startOff && startOff->isVisible());
         QVERIFY2(!startOff->text().contains(why), qPrintable(startOff->text()));
         QVERIFY2(startOff->text().contains(QStringLiteral("Start needs")), qPrintable(startOff->text()));
         // The Start button's tooltip keeps the whole reason.
-        auto *start = window.findChild<SweepView *>()->findChild<QPushButton *>(QStringLiteral("sweepStart"));
+        auto *start = window.findChild<QPushButton *>(QStringLiteral("sweepStart"));
         QVERIFY(start && !start->isEnabled());
         QVERIFY(start->toolTip().contains(QStringLiteral("No CUDA driver")));
     }

@@ -22,11 +22,11 @@
 
 namespace gemmscope {
 
-SizeSweepView::SizeSweepView(SweepControl *control, QWidget *parent)
+SizeSweepView::SizeSweepView(SweepControl *control, RunControls runControls, QWidget *parent)
     : SweepViewBase(control,
                     {QStringLiteral("sizeSweep"), tr("runs"), tr("Run the shown sweep's unfinished sizes"),
                      tr("How each runner is started, as for a parameter sweep (docs/sweeps.md).")},
-                    parent)
+                    runControls, parent)
 {
     buildForm();
     follow();
@@ -117,7 +117,8 @@ void SizeSweepView::buildForm()
     right->addRow(rangeLabel, range);
     right->addRow(QString(), m_midpoints);
     right->addRow(tr("Budget"), m_budget);
-    m_panel->addRunnersRow(right);
+    if (runControlsInView())
+        m_panel->addRunnersRow(right);
     m_seriesLabel = new QLabel(tr("Series to run"));
     m_seriesLabel->setObjectName(QStringLiteral("sizeSweepSeriesLabel"));
     m_allSeries = new QCheckBox(tr("Also list the presets it did not run"));
@@ -129,7 +130,8 @@ void SizeSweepView::buildForm()
     m_page.sideLayout->addWidget(m_seriesList);
     m_page.sideLayout->addWidget(m_allSeries);
     m_page.sideLayout->addLayout(right);
-    m_panel->addTo(m_page.sideLayout);
+    if (runControlsInView())
+        m_panel->addTo(m_page.sideLayout);
     m_page.sideLayout->addStretch(1); // spare height below the controls, not between them
     m_panel->addShownTo(m_page.mainLayout);
     m_page.mainLayout->addWidget(m_chart, 1);
@@ -281,7 +283,7 @@ QString SizeSweepView::emptyText() const
               "A size sweep times chosen presets (and cuBLAS) at a range of problem sizes and plots TFLOP/s "
               "against size: where each kernel reaches its plateau, and the sizes where the last wave of "
               "thread blocks leaves most SMs idle (wave quantization).\n\n"
-              "To run one: check the series and choose the sizes on the left, then Start under them (it "
+              "To run one: check the series and choose the sizes on the left, then Start (it "
               "needs gemmscope-runner and an NVIDIA GPU: this machine's, or another that the Runners field "
               "reaches).\n\n"
               "%1")

@@ -25,7 +25,8 @@ class SizeSweepView : public SweepViewBase {
     Q_OBJECT
 public:
     // `control`: the size sweeps' (SweepKind::Sizes), which the window keeps.
-    explicit SizeSweepView(SweepControl *control, QWidget *parent = nullptr);
+    explicit SizeSweepView(SweepControl *control, RunControls runControls = RunControls::InView,
+                           QWidget *parent = nullptr);
     ~SizeSweepView() override;
 
     QString viewName() const override { return tr("the problem-size plot"); }

@@ -11,7 +11,10 @@ namespace gemmscope {
 
 namespace {
 
-constexpr int kSideMinWidth = 290, kSideMaxWidth = 360;
+// Wide enough for a stage's name in the Stage list and a series' name in the size sweep's list
+// ("+wgmma  Tensor cores: Hopper wgmma TF32"): at 290 both were cut (the runner row, which once set
+// the column's width, is in the run bar under the tabs now).
+constexpr int kSideMinWidth = 360, kSideMaxWidth = 360;
 
 } // namespace
 

@@ -69,7 +69,7 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_slurm->setToolTip(tr("Start the runners as Slurm job steps (srun) of one allocation, one GPU each: "
                            "the command is what each step runs. While the job waits, the status line "
                            "says why; Cancel cancels the job (scancel)."));
-    connect(m_slurm, &QCheckBox::toggled, m_control.data(), &SweepControl::setSlurm);
+    connect(m_slurm, &QCheckBox::toggled, this, &SweepRunPanel::applySlurm);
     m_startButton = new QPushButton(tr("Start"));
     m_startButton->setObjectName(p + QStringLiteral("Start"));
     m_cancelButton = new QPushButton(tr("Cancel"));
@@ -102,11 +102,8 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_blockedLabel = plainLabel(p + QStringLiteral("StartOff"));
     m_blockedLabel->setVisible(false);
 
-    const auto setRunners = [this] {
-        m_control->setRunners(templateOf(m_runners->text()), m_runnerCount->value());
-    };
-    connect(m_runners, &QLineEdit::textChanged, this, setRunners);
-    connect(m_runnerCount, &QSpinBox::valueChanged, this, setRunners);
+    connect(m_runners, &QLineEdit::textChanged, this, &SweepRunPanel::applyRunners);
+    connect(m_runnerCount, &QSpinBox::valueChanged, this, &SweepRunPanel::applyRunners);
     connect(m_startButton, &QPushButton::clicked, this, &SweepRunPanel::startClicked);
     connect(m_resumeButton, &QPushButton::clicked, this, &SweepRunPanel::resumeClicked);
     connect(m_cancelButton, &QPushButton::clicked, m_control.data(), &SweepControl::cancel);
@@ -132,7 +129,41 @@ SweepRunPanel::~SweepRunPanel()
         m_control->disconnect(this);
 }
 
-void SweepRunPanel::addRunnersRow(QFormLayout *form)
+void SweepRunPanel::applyRunners()
+{
+    const QString runnerTemplate = templateOf(m_runners->text());
+    m_control->setRunners(runnerTemplate, m_runnerCount->value());
+    for (SweepControl *other : std::as_const(m_alsoRuns))
+        if (other)
+            other->setRunners(runnerTemplate, m_runnerCount->value());
+}
+
+void SweepRunPanel::applySlurm(bool on)
+{
+    m_control->setSlurm(on);
+    for (SweepControl *other : std::as_const(m_alsoRuns))
+        if (other)
+            other->setSlurm(on);
+}
+
+void SweepRunPanel::alsoSetRunnersOf(SweepControl *other)
+{
+    m_alsoRuns << other;
+    other->setRunners(templateOf(m_runners->text()), m_runnerCount->value());
+    other->setSlurm(m_slurm->isChecked());
+}
+
+void SweepRunPanel::dropRunnerFields()
+{
+    delete m_runners;
+    delete m_runnerCount;
+    delete m_slurm;
+    m_runners = nullptr;
+    m_runnerCount = nullptr;
+    m_slurm = nullptr;
+}
+
+void SweepRunPanel::addRunnersRow(QFormLayout *form, QBoxLayout *helpBeside)
 {
     auto *row = new QHBoxLayout;
     row->addWidget(m_runners, 1);
@@ -149,7 +180,12 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form)
                              "With several runners, {gpu} in the command becomes 0, 1, 2, … one GPU each.\n"
                              "Through Slurm each runner is a job step with a GPU of its own."));
     placeholders->setForegroundRole(QPalette::PlaceholderText); // quieter than a label, still readable
-    form->addRow(QString(), placeholders);
+    if (helpBeside) {
+        helpBeside->addWidget(placeholders);
+        helpBeside->addStretch(1);
+    } else {
+        form->addRow(QString(), placeholders);
+    }
 }
 
 void SweepRunPanel::addTo(QVBoxLayout *layout)
@@ -208,9 +244,14 @@ void SweepRunPanel::setRunningOff(const QString &why)
 
 void SweepRunPanel::setRunnerTemplate(const QString &text, int count)
 {
-    m_runners->setText(shownTemplate(text));
-    m_runnerCount->setValue(count);
+    if (m_runners) { // not dropped (another panel's fields set this one's control)
+        m_runners->setText(shownTemplate(text));
+        m_runnerCount->setValue(count);
+    }
     m_control->setRunners(text, count); // again: the same text may find another runner now
+    for (SweepControl *other : std::as_const(m_alsoRuns))
+        if (other)
+            other->setRunners(text, count);
 }
 
 void SweepRunPanel::setStatus(const QString &text)
@@ -238,10 +279,10 @@ void SweepRunPanel::updateButtons()
     const bool windowOff = !m_runningOff.isEmpty() && blocked.contains(m_runningOff);
     // Where a recorded sweep is: in the Shown list, or (none in this session) behind the button
     // beside the empty heatmap; "choose it in the Shown list" over an empty list sent users nowhere.
-    const QString recorded =
-        m_sweeps->count() > 0 ? tr("to look at a recorded sweep, choose it in the Shown list.")
-                              : tr("to look at a recorded one, add GemmScope's H200 sweeps with the button "
-                                   "on the right.");
+    const QString recorded = m_sweeps->count() > 0
+                                 ? tr("to look at a recorded sweep, choose it in the Shown list.")
+                                 : tr("to look at a recorded one, add the embedded example's sweeps with the "
+                                      "button where the chart would be.");
     m_blockedLabel->setText(
         windowOff ? tr("Start needs this machine's runner on a GPU, and running is off (the status bar says "
                        "why). To sweep on another machine, put ssh HOST gemmscope-runner under Runners; %1")

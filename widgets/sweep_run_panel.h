@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
@@ -40,8 +41,14 @@ public:
     SweepRunPanel(SweepControl *control, const Words &words, QWidget *owner);
     ~SweepRunPanel() override;
 
-    // "Runners": the template and the count, as a row of the view's form.
-    void addRunnersRow(QFormLayout *form);
+    // "Runners": the template and the count, as a row of the view's form; what the template may be
+    // under them, or in `helpBeside` (the Sweep workspace's run bar puts it beside them).
+    void addRunnersRow(QFormLayout *form, QBoxLayout *helpBeside = nullptr);
+    // The runner fields set `other`'s runners too: the Sweep workspace has one runner command for
+    // both kinds of sweep (its bar shows one panel's fields, sweep_run_bar.h).
+    void alsoSetRunnersOf(SweepControl *other);
+    // This panel's own runner fields go (never shown: another panel's set its control's runners).
+    void dropRunnerFields();
     // The buttons in a row, why Start is off, the progress bar, the status line.
     void addTo(QVBoxLayout *layout);
     // "Shown" and the session's sweeps, over the chart: in the form's narrow column a title such as
@@ -71,6 +78,8 @@ signals:
 private:
     void updateButtons();
     void setRunning(bool running);
+    void applyRunners();
+    void applySlurm(bool on);
 
     QPointer<SweepControl> m_control;
     Words m_words;
@@ -86,6 +95,7 @@ private:
     QLabel *m_status = nullptr;
     QLabel *m_blockedLabel = nullptr; // why Start is off
     QString m_runningOff;
+    QList<QPointer<SweepControl>> m_alsoRuns; // controls whose runners these fields set too
 };
 
 } // namespace gemmscope

@@ -55,14 +55,14 @@ QString compactMarksText()
 
 } // namespace
 
-SweepView::SweepView(SweepControl *control, QWidget *parent)
+SweepView::SweepView(SweepControl *control, RunControls runControls, QWidget *parent)
     : SweepViewBase(control,
                     {QStringLiteral("sweep"), tr("configurations"),
                      tr("Run the shown sweep's unfinished configurations"),
                      tr("How each runner is started: {runner} (this machine), CUDA_VISIBLE_DEVICES={gpu} "
                         "{runner}, ssh HOST gemmscope-runner, srun --gres=gpu:1 gemmscope-runner. No shell: "
                         "see docs/sweeps.md.")},
-                    parent)
+                    runControls, parent)
 {
     buildForm();
     follow();
@@ -175,12 +175,32 @@ void SweepView::buildHeatmap()
     m_map->setInterpolate(false);
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->yAxis->grid()->setVisible(false);
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &SweepView::capCellSize);
     m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
         const auto [cell, tip] = cellAt(pixel);
         return ChartInteraction::Hit{cell >= 0 ? QString::number(cell) : QString(), tip};
     });
     connect(m_interaction, &ChartInteraction::clicked, this,
             [this](const QString &id) { clickCell(id.toInt()); });
+}
+
+void SweepView::capCellSize()
+{
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    layout->setMargins(QMargins());
+    if (!shownSweep() || !plan().ok())
+        return;
+    // The axis rect as the layout places it without margins (what replot is about to do), then the
+    // room past kMaxCellPx a cell shared out on both sides: the grid keeps its axes and colour scale
+    // beside it, centred; a grid whose cells are under the cap fills the plot as before.
+    layout->update(QCPLayoutElement::upPreparation);
+    layout->update(QCPLayoutElement::upMargins);
+    layout->update(QCPLayoutElement::upLayout);
+    const QRect natural = m_plot->axisRect()->rect();
+    const int nx = int(plan().xValues.size()), ny = int(plan().yValues.size());
+    const int spareX = std::max(0, natural.width() - nx * kMaxCellPx);
+    const int spareY = std::max(0, natural.height() - ny * kMaxCellPx);
+    layout->setMargins(QMargins(spareX / 2, spareY / 2, spareX - spareX / 2, spareY - spareY / 2));
 }
 
 void SweepView::layOutForm()
@@ -199,12 +219,14 @@ void SweepView::layOutForm()
     sizeRow->addWidget(m_size, 1);
     sizeRow->addWidget(m_budget);
     form->addRow(tr("Size, budget"), sizeRow);
-    m_panel->addRunnersRow(form);
+    if (runControlsInView())
+        m_panel->addRunnersRow(form);
     // Not "Show": beside the Shown list (which sweep) it read as the same choice.
     form->addRow(tr("Colour by"), m_metric);
     m_page.sideLayout->addLayout(form);
     m_page.sideLayout->addWidget(m_origin);
-    m_panel->addTo(m_page.sideLayout);
+    if (runControlsInView())
+        m_panel->addTo(m_page.sideLayout);
     m_page.sideLayout->addStretch(1);
     m_canvas = new QStackedWidget;
     m_canvas->setObjectName(QStringLiteral("sweepCanvas"));
@@ -505,7 +527,7 @@ QString SweepView::emptyText() const
               "A parameter sweep times every configuration of two of a stage's parameters (BM × BN, say) at "
               "one problem size and draws TFLOP/s as a heatmap: which tile shapes are fast on this GPU, "
               "which spill registers, which the stage's rules refuse.\n\n"
-              "To run one: choose a stage and its two parameters on the left, then Start under them (it "
+              "To run one: choose a stage and its two parameters on the left, then Start (it "
               "needs gemmscope-runner and an NVIDIA GPU: this machine's, or another that the Runners field "
               "reaches).\n\n"
               "%1")

@@ -35,7 +35,8 @@ class SweepView : public SweepViewBase {
     Q_OBJECT
 public:
     // `control`: the parameter sweeps' (SweepKind::Grid), which the window keeps.
-    explicit SweepView(SweepControl *control, QWidget *parent = nullptr);
+    explicit SweepView(SweepControl *control, RunControls runControls = RunControls::InView,
+                       QWidget *parent = nullptr);
     ~SweepView() override;
 
     QString viewName() const override { return tr("the sweep heatmap"); }
@@ -58,6 +59,9 @@ public:
     void clickCell(int cell);           // what a click on a cell does
     QString loadedText() const;         // the line that says what the last click loaded
     QCustomPlot *plot() const { return m_plot; }
+    // A cell is at most this wide and high: a 2 x 2 sweep stretched over the pane read as four
+    // slabs of colour. The grid, its axes and its colour scale are centred in the spare room.
+    static constexpr int kMaxCellPx = 120;
     bool showsHeatmap() const; // false: the text of the empty state stands in the chart's place
     QString emptyText() const;
     // By extension: .png/.pdf/.svg the heatmap's print layout, .csv/.json the cells.
@@ -76,6 +80,7 @@ private:
     void buildFields();
     void buildHeatmap();
     void layOutForm();
+    void capCellSize(); // before each replot: the plot's margins that keep cells within kMaxCellPx
     QString printTitle() const;
     QString summaryText() const;
     void stageChanged();

@@ -12,8 +12,9 @@
 
 namespace gemmscope {
 
-SweepViewBase::SweepViewBase(SweepControl *control, const SweepRunPanel::Words &words, QWidget *parent)
-    : QWidget(parent), m_control(control)
+SweepViewBase::SweepViewBase(SweepControl *control, const SweepRunPanel::Words &words,
+                             RunControls runControls, QWidget *parent)
+    : QWidget(parent), m_control(control), m_runControls(runControls)
 {
     m_page = makeSweepPage(this);
     m_panel = std::make_unique<SweepRunPanel>(control, words, this);

@@ -32,9 +32,15 @@ class Session;
 class SweepViewBase : public QWidget, public RunView {
     Q_OBJECT
 public:
+    // Where the run panel's runner row, buttons and status go: in the view's own column (a view on
+    // its own, as the tests make one), or in a bar the Sweep workspace shares between its tabs
+    // (sweep_run_bar.h), which lays them out itself: one Start, one runner command, on either tab.
+    enum class RunControls { InView, Shared };
+
     ~SweepViewBase() override;
 
     SweepControl *control() const { return m_control; }
+    SweepRunPanel *runPanel() const { return m_panel.get(); }
 
     // Where running sweeps are journaled (see SweepControl::setJournalDirectory).
     void setJournalDirectory(const QString &dir);
@@ -67,7 +73,9 @@ signals:
     void openFileRequested();
 
 protected:
-    SweepViewBase(SweepControl *control, const SweepRunPanel::Words &words, QWidget *parent);
+    SweepViewBase(SweepControl *control, const SweepRunPanel::Words &words, RunControls runControls,
+                  QWidget *parent);
+    bool runControlsInView() const { return m_runControls == RunControls::InView; }
     // The derived constructor lays out its form and chart, then calls this: the view follows the
     // session and the control from here on, and shows the session's latest sweep of its kind.
     void follow();
@@ -108,6 +116,7 @@ private:
     void redrawAndUpdateExport(); // redraw(), and Export on only while a sweep is drawn
 
     QPointer<SweepControl> m_control; // the window's: it may outlive the view, or not
+    RunControls m_runControls;
     std::optional<SweepData> m_shown;
     SweepPlan m_plan;
     static constexpr int kShowIntervalMs = 250;

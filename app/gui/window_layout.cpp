@@ -55,7 +55,7 @@ WindowLayout WindowLayout::build(QMainWindow *window, Session *session, QAbstrac
                                    .kernelTabs = v.kernel.tabs,
                                    .runList = v.tables->runList(),
                                    .counters = v.counters.pane,
-                                   .sweeps = v.sweeps.tabs,
+                                   .sweeps = v.sweeps.page,
                                    .editor = v.editor});
     v.workspaces->setObjectName(QStringLiteral("workspaces"));
     v.sessionNotice = new NoticeBar(NoticeBar::Kind::Information);

@@ -12,6 +12,7 @@
 #include "size_sweep_view.h"
 #include "stage_source_view.h"
 #include "sweep_controller.h"
+#include "sweep_run_bar.h"
 #include "sweep_view.h"
 #include "tile_map_view.h"
 
@@ -95,13 +96,21 @@ SweepTabs SweepTabs::build(Session *session)
     // Children of the tabs, made after them: deleted after the views, which let go of them first.
     s.gridSweeps = new SweepController(session, SweepKind::Grid, s.tabs);
     s.sizeSweeps = new SweepController(session, SweepKind::Sizes, s.tabs);
-    s.grid = named(new SweepView(s.gridSweeps), "sweepView");
-    s.sizes = named(new SizeSweepView(s.sizeSweeps), "sizeSweepView");
+    s.grid = named(new SweepView(s.gridSweeps, SweepViewBase::RunControls::Shared), "sweepView");
+    s.sizes = named(new SizeSweepView(s.sizeSweeps, SweepViewBase::RunControls::Shared), "sizeSweepView");
     s.tabs->setDocumentMode(true);
     s.tabs->addTab(s.grid, tabTr("Parameter grid"));
     s.tabs->addTab(s.sizes, tabTr("Problem sizes"));
     s.tabs->setTabToolTip(0, tabTr("Every configuration of two parameters of a stage, on a heatmap"));
     s.tabs->setTabToolTip(1, tabTr("TFLOP/s against problem size for chosen presets and cuBLAS"));
+    // One runner command, one Start: the bar under the tabs acts on the tab shown.
+    s.runBar = new SweepRunBar(s.tabs, {s.grid, s.sizes});
+    s.page = named(new QWidget, "sweepWorkspace");
+    auto *column = new QVBoxLayout(s.page);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(s.tabs, 1);
+    column->addWidget(s.runBar);
     return s;
 }
 

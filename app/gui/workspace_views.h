@@ -2,7 +2,8 @@
 // the Kernel workspace's diagrams of the configured stage, one tab each — the tile map (or, where
 // none can be drawn, the model's summary), coalescing, bank conflicts, the CUDA source and the
 // machine code; the Sweep workspace's parameter grid and problem sizes, each with the controller
-// that runs its sweeps (app/core/sweep_controller.h; the tab widget owns it); the Counters view. The
+// that runs its sweeps (app/core/sweep_controller.h; the tab widget owns it), over the one run bar
+// they share (widgets/sweep_run_bar.h); the Counters view. The
 // access diagrams and the counters scroll in a narrow pane instead of being cut.
 #pragma once
 
@@ -25,6 +26,7 @@ class RunAgainstCublasView;
 class Session;
 class SizeSweepView;
 class SweepController;
+class SweepRunBar;
 class SweepView;
 class StageSourceView;
 class TileMapView;
@@ -44,7 +46,9 @@ struct KernelTabs {
 };
 
 struct SweepTabs {
+    QWidget *page; // the workspace: the tabs over the run bar they share
     QTabWidget *tabs;
+    SweepRunBar *runBar; // runners, Start, Cancel, Resume, Export… of the tab shown
     SweepView *grid;
     SizeSweepView *sizes;
     SweepController *gridSweeps; // what grid shows and commands
