@@ -24,7 +24,8 @@ namespace {
 QStringList namesIn(const QString &text)
 {
     QStringList names;
-    for (const QString &part : text.split(QLatin1Char(',')))
+    // "8, 7 (same point)": the runs on one place, said to be there together.
+    for (const QString &part : QString(text).remove(QStringLiteral(" (same point)")).split(QLatin1Char(',')))
         names << part.trimmed();
     return names;
 }
