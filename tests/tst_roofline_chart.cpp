@@ -118,8 +118,7 @@ QStringList drawnRuns(const RooflineChart &chart)
 QSet<QString> namesIn(const QString &text)
 {
     QSet<QString> names;
-    for (const QString &line :
-         QString(text).remove(QStringLiteral(" (same point)")).split(QLatin1Char('\n'))) {
+    for (const QString &line : text.split(QLatin1Char('\n'))) {
         const qsizetype colon = line.indexOf(QStringLiteral(": "));
         for (const QString &part : (colon >= 0 ? line.left(colon) : line).split(QLatin1Char(',')))
             names << part.trimmed();

@@ -24,8 +24,7 @@ namespace {
 QStringList namesIn(const QString &text)
 {
     QStringList names;
-    // "8, 7 (same point)": the runs on one place, said to be there together.
-    for (const QString &part : QString(text).remove(QStringLiteral(" (same point)")).split(QLatin1Char(',')))
+    for (const QString &part : text.split(QLatin1Char(',')))
         names << part.trimmed();
     return names;
 }

@@ -31,7 +31,7 @@ namespace {
 QStringList namesIn(const QString &text)
 {
     QStringList names;
-    for (const QString &line : QString(text).remove(QStringLiteral(" (same point)")).split(QLatin1Char('\n')))
+    for (const QString &line : text.split(QLatin1Char('\n')))
         for (const QString &part : line.split(QLatin1Char(',')))
             names << part.trimmed();
     return names;

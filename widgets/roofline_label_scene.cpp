@@ -226,16 +226,15 @@ QList<QList<int>> placesOf(const QList<int> &members, const QList<QPointF> &at)
     return places;
 }
 
-// The names of runs on one place, together, saying so: "8, 7 (same point)". The marker drawn on top
-// hides the others; "8, 7" beside one diamond read as a label for a single run, or as 7's diamond
-// missing.
+// The names of runs on one place, together: "G32, G32+1" says the one marker seen is both (drawn
+// split, a slice each run's colour: Layout::shared). Not "(same point)" after them: the crowd's list
+// then found no room right of the crowd at 1280x800, and runs lost their labels.
 QString namesOf(const QList<PointLabel> &labels, const QList<int> &place)
 {
     QStringList names;
     for (int m : place)
         names << labels[m].texts;
-    const QString joined = names.join(QStringLiteral(", "));
-    return place.size() > 1 ? joined + QStringLiteral(" (same point)") : joined;
+    return names.join(QStringLiteral(", "));
 }
 
 // A group's text: the runs of one place ("3"; "G32, G32+1" where their markers lie on each other),
