@@ -245,7 +245,10 @@ void RuntimeChart::setKeyTicks()
     const int count = int(m_keyLabels.size());
     const double rowPx = count > 0 ? double(m_plot->axisRect()->height()) / count : 0;
     const QFontMetrics metrics(m_plot->yAxis->tickLabelFont());
-    const int stride = runtime_scene::tickStride(count, rowPx, metrics.height());
+    // Rows as high as the names' glyphs (not their line, 2-3 px of leading and descent more): at
+    // 1280x800 27 rows of 11.5 px each had a name and a value on every other row only.
+    const int glyphsPx = metrics.tightBoundingRect(QStringLiteral("0Mgjy")).height() + 1;
+    const int stride = runtime_scene::tickStride(count, rowPx, glyphsPx);
     // All the full names fit: the budget's exact value changes nothing.
     const int effectiveBudget = haveLong && m_widestLong <= budget ? std::numeric_limits<int>::max() : budget;
     if (stride == m_tickStride && effectiveBudget == m_tickBudget &&
