@@ -297,6 +297,36 @@ private slots:
         }));
     }
 
+    // Two runs on one spot (the H100's 8 and 7: one diamond over the other) are named by one text,
+    // and the spot is drawn again split, a slice each run's colour: 7's diamond showed nowhere.
+    void runsOnOneSpotShowEachColour()
+    {
+        Inputs in;
+        in.key.frame = PlotFrame{QRect(60, 30, 400, 300), 0.1, 10000, 1, 1000};
+        in.key.fontFamily = QStringLiteral("DejaVu Sans");
+        const auto add = [&in](double intensity, double tflops, const QString &label, const QColor &color) {
+            in.marks << Mark{MarkRole::RunMeasured, intensity, tflops, kDiamondRadius};
+            in.key.labels << PointLabel{MarkRole::RunMeasured, intensity, tflops, {label}, color};
+        };
+        add(330, 20.6, QStringLiteral("8"), QColor(0x94, 0x67, 0xbd));
+        add(330 * 1.001, 20.55, QStringLiteral("7"), QColor(0x18, 0x5d, 0x8d));
+        add(2, 3, QStringLiteral("0"), QColor(0xd6, 0x27, 0x28));
+        in.key.markCount = in.marks.size();
+        LabelScene scene;
+        const Layout &layout = scene.place(in);
+        QStringList texts;
+        for (const Layout::Entry &e : layout.placed)
+            texts << e.text;
+        QVERIFY2(texts.contains(QStringLiteral("8, 7")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(texts.contains(QStringLiteral("0")), qPrintable(texts.join(QLatin1Char('|'))));
+        // The diamond on top hid the other: the spot is drawn again, a slice each run's colour.
+        QCOMPARE(layout.shared.size(), 1);
+        QCOMPARE(layout.shared.first().colors,
+                 (QList<QColor>{QColor(0x94, 0x67, 0xbd), QColor(0x18, 0x5d, 0x8d)}));
+        QCOMPARE(layout.shared.first().shape, SwatchShape::Diamond);
+        QVERIFY(QLineF(layout.shared.first().centre, in.key.frame.pixelOf(330, 20.6)).length() < 0.01);
+    }
+
     void runsOnOneSpotShareAMarker()
     {
         MarkerLayers layers;

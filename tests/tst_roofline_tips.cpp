@@ -3,6 +3,7 @@
 // a TF32 run the tensor cores' roofs), the live point at the bound of the roof its stage is capped by,
 // and the worklog's published steps on the T4 roof.
 #include "chart_text.h"
+#include "jargon_text.h"
 #include "roofline_math.h"
 #include "roofline_tips.h"
 
@@ -83,6 +84,21 @@ private slots:
                  qPrintable(modelled));
         QVERIFY2(modelled.contains(percentLine(20, 8, QStringLiteral("measured"), 60, 4000)),
                  qPrintable(modelled));
+    }
+
+    // The H100's naive kernel measured 16.8 FLOP/B of DRAM traffic, the tiled stage after it 8.0: a
+    // measured intensity far above the model's says why (L2 caught the reuse), where it happens only.
+    void measuredAboveTheModelIsExplained()
+    {
+        const RunRecord naive = finishedRun(QStringLiteral("r0"), QStringLiteral("naive"), 25);
+        const QString above = runTooltip(naive, tipAt(0.25, 16.8, 5.4), h200Roofs());
+        QVERIFY2(above.split(QLatin1Char('\n')).contains(jargon::measuredIntensityCountsDram()),
+                 qPrintable(above));
+        QVERIFY(jargon::measuredIntensityCountsDram().contains(QStringLiteral("L2")));
+        for (const std::optional<double> measured : {std::optional<double>(0.3), std::optional<double>()}) {
+            const QString near = runTooltip(naive, tipAt(0.25, measured, 5.4), h200Roofs());
+            QVERIFY2(!near.contains(jargon::measuredIntensityCountsDram()), qPrintable(near));
+        }
     }
 
     void tf32RunIsJudgedAgainstTheTensorRoofs()
@@ -185,7 +201,8 @@ private slots:
             QCOMPARE(p.kind, PointKind::WorklogT4);
             QVERIFY(p.intensity > 0 && p.tflops > 0);
             QVERIFY(!p.label.isEmpty());
-            QVERIFY2(p.tooltip.contains(QStringLiteral("(published in the worklog, T4)")), qPrintable(p.tooltip));
+            QVERIFY2(p.tooltip.contains(QStringLiteral("(published in the worklog, T4)")),
+                     qPrintable(p.tooltip));
             QVERIFY2(p.tooltip.contains(QStringLiteral("of the T4 datasheet roof")), qPrintable(p.tooltip));
         }
         for (const ChartPoint &p : worklogPoints(nullptr))

@@ -113,6 +113,35 @@ private slots:
                  (QList<bool>{true, false, true, false, false}));
         QCOMPARE(asked.first(), QRectF(10.5, 10.5, 49, 11));
     }
+
+    // Neighbours' boxes (13 px high, 12 px apart) overlap by their leading; their glyphs (8 px) do
+    // not: told by the glyphs, every value shows. The plot's edges and the bars still go by the box.
+    void neighboursAreToldApartByTheirGlyphs()
+    {
+        const QRectF bounds(0, 0, 1000, 400);
+        const auto noBar = [](const QRectF &) { return false; };
+        QList<QRectF> boxes, inks;
+        QList<int> rows;
+        for (int row = 0; row < 5; ++row) {
+            const double centre = 20 + 12 * row;
+            boxes << QRectF(100, centre - 6.5, 50, 13);
+            inks << QRectF(100, centre - 4, 50, 8);
+            rows << row;
+        }
+        QCOMPARE(shownValueLabels(bounds, boxes, rows, 1, {}, noBar),
+                 (QList<bool>{true, false, true, false, true}));
+        QCOMPARE(shownValueLabels(bounds, boxes, rows, 1, {}, noBar, inks), QList<bool>(5, true));
+        // Out of the plot by its box: hidden, whatever its glyphs.
+        QList<QRectF> leaving = boxes;
+        leaving[4].moveLeft(980);
+        QCOMPARE(shownValueLabels(bounds, leaving, rows, 1, {}, noBar, inks),
+                 (QList<bool>{true, true, true, true, false}));
+        // A bar is met by the box.
+        const auto barUnderFirst = [](const QRectF &inner) {
+            return inner.intersects(QRectF(0, 25, 1000, 1));
+        };
+        QCOMPARE(shownValueLabels(bounds, boxes, rows, 1, {}, barUnderFirst, inks).first(), false);
+    }
 };
 
 QTEST_MAIN(TestRuntimeBarFrame)

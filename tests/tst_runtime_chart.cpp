@@ -785,8 +785,75 @@ private slots:
         chart.customPlot()->replot(QCustomPlot::rpImmediateRefresh);
         const auto ticker = chart.customPlot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
         QVERIFY(ticker && !ticker->ticks().isEmpty());
-        QVERIFY2(ticker->ticks().first().startsWith(QStringLiteral("0  Naive")),
+        QVERIFY2(ticker->ticks().first().startsWith(QStringLiteral("0 — Naive")),
                  qPrintable(ticker->ticks().first()));
+    }
+
+    // A chart whose rows are about as high as a label (the Ladder's runtime pane at 1600x1000 with
+    // a 27-run session: ~11 px a row) names every row by its code and (cut short where needed) its
+    // stage's name, and writes every bar's value beside it: it showed codes alone and a value on
+    // every other bar, each neighbour's hidden by the leading of the line above.
+    void everyRowKeepsItsValueAndAName_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("1600x1000") << 950; // the Ladder's runtime pane at these window sizes
+        QTest::newRow("1280x800") << 620;
+        QTest::newRow("1920x1080") << 940;
+    }
+    void everyRowKeepsItsValueAndAName()
+    {
+        QFETCH(int, width);
+        const test::FullLadder ladder = test::loadFullLadder();
+        RuntimeChart chart;
+        chart.setRuns(ladder.runs);
+        chart.resize(width, 380);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        const QList<RuntimeSlot> rows = chart.runtimeSlotList();
+        // Every height from rows too low for a name each to rows taller than a label: where every row
+        // is named, each has its value, and its name beyond its code.
+        int allNamed = 0;
+        for (int height = 330; height <= 450; height += 3) {
+            chart.resize(width, height);
+            QApplication::processEvents();
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const auto ticker = chart.keyAxis()->ticker().dynamicCast<QCPAxisTickerText>();
+            QVERIFY(ticker);
+            const double rowPx = double(plot->axisRect()->height()) / rows.size();
+            // Rows as high as the names' glyphs are all named (27 rows of 11.5 px at 1280x800 were
+            // named every other, measured by the names' line with its leading).
+            QVERIFY2(rowPx < 11 || ticker->ticks().size() == rows.size(),
+                     qPrintable(QStringLiteral("%1 of %2 rows named, %3 px a row")
+                                    .arg(ticker->ticks().size())
+                                    .arg(rows.size())
+                                    .arg(rowPx)));
+            if (ticker->ticks().size() != rows.size())
+                continue; // every other row named: its values beside the named rows only
+            ++allNamed;
+            for (int row = 0; row < rows.size(); ++row) {
+                const QString name = ticker->ticks().value(row);
+                QVERIFY2(
+                    name.startsWith(rows[row].label) && name.size() > rows[row].label.size() + 4,
+                    qPrintable(QStringLiteral("%1: a code alone at %2x%3").arg(name).arg(width).arg(height)));
+            }
+            QSet<int> valued;
+            for (int i = 0; i < plot->itemCount(); ++i)
+                if (auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+                    text && text->visible() && text->text().contains(QStringLiteral(" ms")))
+                    valued << int(std::lround(text->position->value()));
+            for (int row = 0; row < rows.size(); ++row)
+                if (rows[row].plotted)
+                    QVERIFY2(valued.contains(row),
+                             qPrintable(QStringLiteral("row %1 (%2) has no value at %3x%4, %5 px a row")
+                                            .arg(row)
+                                            .arg(rows[row].label)
+                                            .arg(width)
+                                            .arg(height)
+                                            .arg(rowPx)));
+        }
+        QVERIFY(allNamed >= 5);
     }
 
     // With the whole ladder the bars are told apart. No whisker runs

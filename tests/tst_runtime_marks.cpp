@@ -3,6 +3,7 @@
 // from the rows drawn, the value axis' scale and range, which row a point of the plot is over, and
 // what a row's tooltip and a speedup row's label say.
 #include "chart_text.h"
+#include "run_color.h"
 #include "runtime_marks.h"
 #include "stage_catalog.h"
 #include "stage_names.h"
@@ -109,19 +110,80 @@ private slots:
         QCOMPARE(tickStride(0, 0, 14), 1);
         // Never more names than kMaxLabelledBars, however tall the rows.
         QCOMPARE(tickStride(kMaxLabelledBars * 3, 100, 14), 3);
-        QVERIFY(longNamesFit(300, 900));
-        QVERIFY(!longNamesFit(301, 900));
+        QCOMPARE(keyNameBudget(900), 300);
+    }
+
+    // A row's name on the key axis: whole where it fits, cut short with "…" where not, and the code
+    // alone (an empty name) only where not even a few letters of the stage's name fit beside it.
+    void namesAreShortenedBeforeTheyAreDropped()
+    {
+        const QFontMetrics metrics(QFont(QStringLiteral("DejaVu Sans"), 8));
+        const QString code = QStringLiteral("+pad");
+        const QString full =
+            code + QStringLiteral(" — Register prefetch, padded tiles in dynamic shared memory");
+        const int fullPx = metrics.horizontalAdvance(full);
+        QCOMPARE(fittedName(code, full, fullPx, metrics), full);
+        const QString cut = fittedName(code, full, fullPx / 2, metrics);
+        QVERIFY2(cut.startsWith(code + QStringLiteral(" — Register")) && cut.endsWith(QChar(0x2026)),
+                 qPrintable(cut));
+        QVERIFY(metrics.horizontalAdvance(cut) <= fullPx / 2);
+        // Room for the code and a letter or two: codes alone.
+        const int tight = metrics.horizontalAdvance(code + QStringLiteral(" — Re…"));
+        QVERIFY(fittedName(code, full, tight, metrics).isEmpty());
+        // A library's own title (no " — ") is cut the same way, its code kept whole.
+        const QString library = QStringLiteral("cuBLAS FP32 (pedantic SGEMM)");
+        const QString cutLibrary = fittedName(QStringLiteral("cuBLAS FP32"), library,
+                                              metrics.horizontalAdvance(library) - 10, metrics);
+        QVERIFY2(cutLibrary.startsWith(QStringLiteral("cuBLAS FP32 (p")), qPrintable(cutLibrary));
     }
 
     void longNameAddsTheStage()
     {
         const RunRecord coalesced = timedRun(QStringLiteral("r1"), QStringLiteral("coalesced"), 3);
         RuntimeSlot slot = runtimeSlotOf(coalesced, RuntimeValue::Milliseconds);
-        QCOMPARE(longLabel(slot), slot.label + QStringLiteral("  ") + runStageTitleText(*slot.run));
+        // Joined as every other view joins a code and a name (stage_names.h), not by two spaces.
+        QCOMPARE(longLabel(slot), slot.label + QStringLiteral(" — ") + runStageTitleText(*slot.run));
+        QCOMPARE(longLabel(slot), runNameText(*slot.run));
         RunRecord unknown = *slot.run;
         unknown.stage = stageIdOf(QStringLiteral("no_such_stage"));
         slot = runtimeSlotOf(unknown, RuntimeValue::Milliseconds);
         QCOMPARE(longLabel(slot), slot.label);
+    }
+
+    // Every colour a bar wears is in the legend, under one entry only: the legend showed each stage's
+    // own colour, so "+tuned" (pipelined's lighter shade) found its match in stage 7's steel blue.
+    void everyBarColourIsInOneLegendEntry()
+    {
+        QList<RunRecord> runs;
+        for (const Preset &preset : presets()) {
+            RunRecord run = timedRun(QString::fromStdString(preset.key), stageKeyText(preset.stage), 3);
+            run.presetKey = QString::fromStdString(preset.key);
+            for (const auto &[name, value] : preset.params)
+                run.params.insert(QString::fromStdString(name), value);
+            runs << run;
+        }
+        for (const StageId library : {StageId::CublasFp32, StageId::CublasTf32}) {
+            RunRecord run = timedRun(stageKeyText(library), stageKeyText(library), 2);
+            run.presetKey = stageKeyText(library);
+            runs << run;
+        }
+        const RuntimeSlotRows rows = rowsOf(runs);
+        const QList<LegendEntry> entries = legendEntries(legendInputs(rows, QString(), true, false));
+        QSet<QRgb> barColours;
+        for (qsizetype row = 0; row < rows.size(); ++row)
+            barColours << runColor(*rows[row].run).rgb();
+        QVERIFY(barColours.size() >= 20);
+        QHash<QRgb, QString> entryOf;
+        for (const LegendEntry &entry : entries)
+            for (const QColor &color : entry.colors) {
+                QVERIFY2(!entryOf.contains(color.rgb()) || entryOf.value(color.rgb()) == entry.text,
+                         qPrintable(QStringLiteral("%1 in \"%2\" and \"%3\"")
+                                        .arg(color.name(), entryOf.value(color.rgb()), entry.text)));
+                entryOf.insert(color.rgb(), entry.text);
+            }
+        for (const QRgb colour : std::as_const(barColours))
+            QVERIFY2(entryOf.contains(colour),
+                     qPrintable(QColor(colour).name() + QStringLiteral(": not in the legend")));
     }
 
     void legendInputsFromTheRowsDrawn()

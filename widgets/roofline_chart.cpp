@@ -353,6 +353,7 @@ void RooflineChart::rebuild()
     m_points.clear();
     m_labels.clear();
     m_labelItems.clear();
+    m_sharedMarks.clear();
     m_ridgeLabels.clear();
     m_ridgeTexts.clear();
     m_markers.clear();

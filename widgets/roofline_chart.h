@@ -35,6 +35,7 @@ class QCustomPlot;
 class QCPGraph;
 class QCPRange;
 class QCPItemLine;
+class QCPItemPixmap;
 class QCPItemText;
 class QCPItemTracer;
 class QMenu;
@@ -242,10 +243,11 @@ private:
         QCPItemLine *leader;              // to the marker, when the label had to sit away from it
         QList<QCPItemLine *> lineLeaders; // a list's: one a line, to the marker it names
     };
-    QList<LabelItems> m_labelItems;                                      // parallel to m_labels
-    roofline_scene::LabelScene m_labelScene;                             // where the texts went, and for what
-    roofline_scene::JoinSet m_joinSet;                                   // what m_drawn.joins draws
-    roofline_scene::MarkerLayers m_markers;                              // what the marker graphs draw
+    QList<LabelItems> m_labelItems;          // parallel to m_labels
+    QList<QCPItemPixmap *> m_sharedMarks;    // runs on one spot: their marker split, a slice a colour
+    roofline_scene::LabelScene m_labelScene; // where the texts went, and for what
+    roofline_scene::JoinSet m_joinSet;       // what m_drawn.joins draws
+    roofline_scene::MarkerLayers m_markers;  // what the marker graphs draw
     QHash<const QCPGraph *, roofline_scene::MarkerLayers::Id> m_layerOf; // each marker graph's layer
     QString m_countersNoteText;                                          // what m_countersNote says
     // What the last rebuild drew the runs with, kept so that a run arriving adds only its points.

@@ -9,6 +9,9 @@
 #include "swatch_list_text.h"
 
 #include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -155,10 +158,57 @@ SwatchListText::Shape swatchShape(roofline_scene::SwatchShape shape)
     }
 }
 
+// Runs on one spot drawn again over the marker on top: its shape split into a slice a run's colour,
+// so the runs under it ("8, 7 (same point)": 7's diamond lay under 8's) show too.
+QPixmap sharedMarkPixmap(const roofline_scene::Layout::SharedPlace &place, qreal dpr)
+{
+    const bool diamond = place.shape == roofline_scene::SwatchShape::Diamond;
+    const double size = diamond ? 9 : 8, side = size + 4;
+    QPixmap pixmap(QSize(int(std::ceil(side * dpr)), int(std::ceil(side * dpr))));
+    pixmap.setDevicePixelRatio(dpr);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QPointF c(side / 2, side / 2);
+    const double r = size / 2;
+    QPainterPath shape;
+    if (diamond)
+        shape.addPolygon(QPolygonF{c + QPointF(-r, 0), c + QPointF(0, -r), c + QPointF(r, 0),
+                                   c + QPointF(0, r), c + QPointF(-r, 0)});
+    else if (place.shape == roofline_scene::SwatchShape::Square)
+        shape.addRect(QRectF(c - QPointF(r, r), QSizeF(size, size)));
+    else
+        shape.addEllipse(c, r, r);
+    const qsizetype n = place.colors.size();
+    for (qsizetype i = 0; i < n; ++i) {
+        p.save();
+        p.setClipRect(QRectF(c.x() - r + 2 * r * double(i) / double(n), 0, 2 * r / double(n), side));
+        p.fillPath(shape, place.colors[i]);
+        p.restore();
+    }
+    p.setPen(QPen(QColor(0x30, 0x30, 0x30), 1.2));
+    p.drawPath(shape);
+    return pixmap;
+}
+
 } // namespace
 
 void RooflineChart::applyLabelLayout(const roofline_scene::Layout &layout)
 {
+    for (QCPItemPixmap *mark : std::as_const(m_sharedMarks))
+        m_plot->removeItem(mark);
+    m_sharedMarks.clear();
+    for (const roofline_scene::Layout::SharedPlace &place : layout.shared) {
+        const QPixmap pixmap = sharedMarkPixmap(place, devicePixelRatioF());
+        auto *mark = new QCPItemPixmap(m_plot);
+        mark->setPixmap(pixmap);
+        mark->setScaled(false);
+        mark->topLeft->setType(QCPItemPosition::ptAbsolute);
+        const QSizeF side = pixmap.deviceIndependentSize();
+        mark->topLeft->setPixelPosition(place.centre - QPointF(side.width() / 2, side.height() / 2));
+        mark->setSelectable(false);
+        m_sharedMarks << mark;
+    }
     static_assert(roofline_scene::kSwatchRoom == SwatchListText::kSwatchRoom);
     if (m_countersNote) {
         const bool top = layout.note == roofline_scene::NoteCorner::TopLeft;

@@ -226,7 +226,9 @@ QList<QList<int>> placesOf(const QList<int> &members, const QList<QPointF> &at)
     return places;
 }
 
-// The names of runs on one place, together: "G32, G32+1" says the one marker seen is both.
+// The names of runs on one place, together: "G32, G32+1" says the one marker seen is both (drawn
+// split, a slice each run's colour: Layout::shared). Not "(same point)" after them: the crowd's list
+// then found no room right of the crowd at 1280x800, and runs lost their labels.
 QString namesOf(const QList<PointLabel> &labels, const QList<int> &place)
 {
     QStringList names;
@@ -379,6 +381,31 @@ QSizeF textSize(const QString &fontFamily, int pointSize, const QString &text, c
 
 namespace {
 
+// The places each placed text names where runs of several colours lie on each other.
+void sharedPlaces(const Inputs &in, Layout &layout)
+{
+    const auto addPlace = [&](const QList<qsizetype> &names) {
+        QList<QColor> colors;
+        for (const qsizetype n : names)
+            if (const QColor &c = in.key.labels[n].color; c.isValid() && !colors.contains(c))
+                colors << c;
+        if (colors.size() < 2)
+            return;
+        const PointLabel &first = in.key.labels[names.first()];
+        layout.shared << Layout::SharedPlace{in.key.frame.pixelOf(first.intensity, first.tflops), colors,
+                                             swatchShape(first.role)};
+    };
+    for (const PlacedText &text : std::as_const(layout.labels)) {
+        if (!text.visible)
+            continue;
+        if (text.lines.isEmpty())
+            addPlace(text.names);
+        for (const PlacedText::Line &line : text.lines)
+            if (line.names.size() > 1)
+                addPlace(line.names);
+    }
+}
+
 // One placing of every text; `clusters`: the runs' groups to start from (empty: those of this
 // frame), and the groups the placing ended with.
 Layout placeAll(const Inputs &in, QList<QList<int>> &clusters)
@@ -442,6 +469,7 @@ Layout placeAll(const Inputs &in, QList<QList<int>> &clusters)
         layout.placed << Layout::Entry{text.text,   text.rect,     text.anchors,
                                        text.leader, pass.ridge[i], text.lines};
     }
+    sharedPlaces(in, layout);
     for (const PlacedText &level : std::as_const(layout.ridges))
         if (level.visible && level.anchors.isEmpty())
             layout.placed << Layout::Entry{level.text, level.rect, {}, std::nullopt, true, {}};

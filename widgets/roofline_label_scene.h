@@ -94,6 +94,16 @@ struct Layout {
         QList<PlacedText::Line> lines; // a list's: each line's places and leader
     };
     QList<Entry> placed;
+    // Places where runs of different colours lie on each other: the marker drawn last hides the
+    // others, so each is drawn there again, split into one slice a colour (left to right as the
+    // text names them), and every run's colour shows.
+    struct SharedPlace {
+        QPointF centre; // pixels
+        QList<QColor> colors;
+        SwatchShape shape = SwatchShape::Diamond;
+        friend bool operator==(const SharedPlace &, const SharedPlace &) = default;
+    };
+    QList<SharedPlace> shared;
     int unnamed = 0;        // runs no placed text names (hover still does)
     PlacedText unnamedNote; // says how many, in a free corner of the plot; hidden where none is free
 };

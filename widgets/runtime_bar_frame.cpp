@@ -102,20 +102,22 @@ bool rowBarsMeet(const BarFrame &frame, const RuntimeSlotRows &rows, double barW
 
 QList<bool> shownValueLabels(const QRectF &bounds, const QList<QRectF> &labels, const QList<int> &labelRows,
                              int tickStride, QList<QRectF> kept,
-                             const std::function<bool(const QRectF &)> &meetsBar)
+                             const std::function<bool(const QRectF &)> &meetsBar, const QList<QRectF> &inks)
 {
     QList<bool> shown;
     shown.reserve(labels.size());
     for (qsizetype i = 0; i < labels.size(); ++i) {
         const QRectF &rect = labels[i];
         const QRectF inner = rect.adjusted(0.5, 0.5, -0.5, -0.5);
-        const auto hits = [&](const QRectF &r) { return r.intersects(inner); };
+        const QRectF ink = i < inks.size() ? inks[i] : rect;
+        const QRectF innerInk = ink.adjusted(0.5, 0.5, -0.5, -0.5);
+        const auto hits = [&](const QRectF &r) { return r.intersects(innerInk); };
         const bool named = tickStride <= 1 || labelRows.value(i) % tickStride == 0;
         const bool free = named && bounds.contains(rect) && std::none_of(kept.cbegin(), kept.cend(), hits) &&
                           !meetsBar(inner);
         shown << free;
         if (free)
-            kept << rect;
+            kept << ink;
     }
     return shown;
 }

@@ -39,9 +39,13 @@ bool rowBarsMeet(const BarFrame &frame, const RuntimeSlotRows &rows, double barW
 
 // Which value labels show, in order (an earlier one wins): each inside `bounds`, beside a named row
 // (every tickStride-th: a value beside no name would be read as the named row's), over none of
-// `kept` (the failure marks, then the labels shown before it) and on no bar.
+// `kept` (the failure marks, then the labels shown before it) and on no bar. `inks`, where given
+// (parallel to `labels`), are the labels' glyphs: what of a label must keep off the others. A line's
+// box is taller than its digits (its leading and descent): neighbours 12 px apart, each 13 px high,
+// hid every other value though their digits were 4 px apart.
 QList<bool> shownValueLabels(const QRectF &bounds, const QList<QRectF> &labels, const QList<int> &labelRows,
                              int tickStride, QList<QRectF> kept,
-                             const std::function<bool(const QRectF &)> &meetsBar);
+                             const std::function<bool(const QRectF &)> &meetsBar,
+                             const QList<QRectF> &inks = {});
 
 } // namespace gemmscope::runtime_scene

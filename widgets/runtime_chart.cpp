@@ -42,7 +42,7 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     m_groupCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_groupCombo->setMinimumContentsLength(12);
     m_viewCombo->setObjectName(QStringLiteral("runtimeViewCombo"));
-    m_viewCombo->addItems({tr("Runtime (ms)"), tr("TFLOP/s"), tr("Speedup vs naive")});
+    m_viewCombo->addItems({tr("Median time (ms)"), tr("TFLOP/s"), tr("Speedup vs naive")});
     m_logCheck->setObjectName(QStringLiteral("runtimeLogCheck"));
     controls->addWidget(m_groupCombo);
     controls->addWidget(m_viewCombo);
@@ -230,9 +230,9 @@ void RuntimeChart::setKeyTicks()
         return;
     // Every row named while rows are as tall as a label; every n-th where they are not (the
     // tooltip names the others). The axis rect has its height from the last layout.
-    // Full names ("8 __restrict__ and #pragma unroll") where the widest takes at most a third of
-    // the chart (the print layout, a wide window); the short ones, explained by the legend's
-    // groups and the tooltips, elsewhere.
+    // Each row by its code and stage name ("8 — __restrict__ and #pragma unroll"), the name cut
+    // short with "…" to a third of the chart's width; by its code alone only where that leaves no
+    // readable part of a name (the legend's groups and the tooltips explain the codes).
     if (m_widestLong < 0) { // measured once per distinct name: 10,000 names took 30 ms a replot
         m_widestLong = 0;
         for (const QString &label : std::as_const(m_keyLongLabels))
@@ -240,21 +240,35 @@ void RuntimeChart::setKeyTicks()
     }
     // The viewport's width, not the widget's: an export lays the plot out at the print size in the
     // same widget, and took the window's narrow choice with it.
-    const bool useLong = m_keyLongLabels.size() == m_keyLabels.size() &&
-                         runtime_scene::longNamesFit(m_widestLong, m_plot->viewport().width());
-    const QStringList &labels = useLong ? m_keyLongLabels : m_keyLabels;
+    const bool haveLong = m_keyLongLabels.size() == m_keyLabels.size();
+    const int budget = haveLong ? runtime_scene::keyNameBudget(m_plot->viewport().width()) : 0;
     const int count = int(m_keyLabels.size());
     const double rowPx = count > 0 ? double(m_plot->axisRect()->height()) / count : 0;
-    const int stride =
-        runtime_scene::tickStride(count, rowPx, QFontMetrics(m_plot->yAxis->tickLabelFont()).height());
-    if (stride == m_tickStride && useLong == m_tickLong &&
+    const QFontMetrics metrics(m_plot->yAxis->tickLabelFont());
+    // Rows as high as the names' glyphs (not their line, 2-3 px of leading and descent more): at
+    // 1280x800 27 rows of 11.5 px each had a name and a value on every other row only.
+    const int glyphsPx = metrics.tightBoundingRect(QStringLiteral("0Mgjy")).height() + 1;
+    const int stride = runtime_scene::tickStride(count, rowPx, glyphsPx);
+    // All the full names fit: the budget's exact value changes nothing.
+    const int effectiveBudget = haveLong && m_widestLong <= budget ? std::numeric_limits<int>::max() : budget;
+    if (stride == m_tickStride && effectiveBudget == m_tickBudget &&
         ticker->ticks().size() == (count + stride - 1) / stride)
         return;
     m_tickStride = stride;
-    m_tickLong = useLong;
+    m_tickBudget = effectiveBudget;
+    QList<QPair<int, QString>> ticks;
+    bool named = haveLong;
+    for (int i = 0; i < count && named; i += stride) {
+        const QString name =
+            effectiveBudget == std::numeric_limits<int>::max()
+                ? m_keyLongLabels[i]
+                : runtime_scene::fittedName(m_keyLabels[i], m_keyLongLabels[i], budget, metrics);
+        named = !name.isEmpty();
+        ticks << qMakePair(i, name);
+    }
     ticker->clear();
     for (int i = 0; i < count; i += stride)
-        ticker->addTick(i, labels[i]);
+        ticker->addTick(i, named ? ticks[i / stride].second : m_keyLabels[i]);
 }
 
 QCPAxis *RuntimeChart::keyAxis() const
@@ -382,8 +396,8 @@ void RuntimeChart::fitValueRange()
 void RuntimeChart::buildRuntime()
 {
     const QList<RunRecord> runs = plottedRuns();
-    const QString what =
-        m_valueMode == RuntimeValue::Milliseconds ? QStringLiteral("Runtime") : QStringLiteral("Throughput");
+    const QString what = m_valueMode == RuntimeValue::Milliseconds ? QStringLiteral("Median time")
+                                                                   : QStringLiteral("Throughput");
     const QList<RunGroup> runGroupList = runGroups(runs);
     m_fullTitle = runGroupList.size() == 1 ? QStringLiteral("%1: %2").arg(what, runGroupList.first().label())
                                            : QStringLiteral("%1 per run").arg(what);
@@ -410,7 +424,7 @@ void RuntimeChart::updateValueAxis()
     m_plot->yAxis->setRange(-0.5 - kRowRangePad, std::max<qsizetype>(m_slots.size(), 1) - 0.5 + kRowRangePad);
     configureValueAxis(extent.lowest, extent.highest,
                        m_valueMode == RuntimeValue::Milliseconds
-                           ? QStringLiteral("median ms, whiskers p20–p80")
+                           ? QStringLiteral("Median time (ms), whiskers p20–p80")
                            : QStringLiteral("TFLOP/s at the median, whiskers at p80–p20 times"));
 }
 

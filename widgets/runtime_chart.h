@@ -171,8 +171,8 @@ private:
     QList<runtime_scene::ValueLabel> m_valueLabelMarks; // what each value label says, and where
     QStringList m_keyLabels;                            // the key axis' label of each row
     QStringList m_keyLongLabels;                        // the same with the stage's name, where there is room
-    bool m_tickLong = false;
-    int m_widestLong = -1;             // the widest of m_keyLongLabels in pixels; -1: to measure
+    int m_tickBudget = -1; // the key axis names' room when last named (INT_MAX: every full name fit)
+    int m_widestLong = -1; // the widest of m_keyLongLabels in pixels; -1: to measure
     QHash<QString, int> m_labelWidths; // by name
     int longLabelWidth(const QString &label);
     double m_lowest = 0, m_highest = 0; // what the value axis must show

@@ -13,6 +13,23 @@ namespace gemmscope {
 
 using namespace runtime_chart_style;
 
+namespace {
+
+// A value label's ink: its box across, its glyphs' height up and down. A line of 8 pt is ~13 px
+// high with its leading and descent: where rows were 11 px apart (27 runs at 1600x1000) every other
+// value hid behind its neighbour's box, though the digits (~8 px) were clear of each other and of
+// the neighbouring rows' bars.
+QRectF inkRect(QCPItemText *label)
+{
+    const QRectF box = labelRect(label);
+    const QFontMetricsF metrics(label->font());
+    const QRectF glyphs = metrics.tightBoundingRect(label->text());
+    const double baseline = box.top() + label->padding().top() + metrics.ascent();
+    return QRectF(box.left(), baseline + glyphs.top(), box.width(), glyphs.height());
+}
+
+} // namespace
+
 runtime_scene::BarFrame RuntimeChart::barFrame() const
 {
     return runtime_scene::BarFrame{
@@ -59,14 +76,16 @@ bool RuntimeChart::hideCrowdedLabels()
         return std::any_of(allBars.cbegin(), allBars.cend(),
                            [&](const QRectF &bar) { return bar.intersects(inner); });
     };
-    QList<QRectF> marks, labels;
+    QList<QRectF> marks, labels, inks;
     for (QCPItemText *marker : std::as_const(m_failureMarkers))
         if (marker->visible())
             marks << labelRect(marker);
-    for (QCPItemText *label : std::as_const(m_valueLabels))
+    for (QCPItemText *label : std::as_const(m_valueLabels)) {
         labels << labelRect(label);
-    const QList<bool> shown =
-        runtime_scene::shownValueLabels(bounds, labels, m_valueLabelRows, m_tickStride, marks, meetsBar);
+        inks << inkRect(label);
+    }
+    const QList<bool> shown = runtime_scene::shownValueLabels(bounds, labels, m_valueLabelRows, m_tickStride,
+                                                              marks, meetsBar, inks);
     bool changed = false;
     for (qsizetype i = 0; i < m_valueLabels.size(); ++i) {
         changed = changed || m_valueLabels[i]->visible() != shown[i];

@@ -1,7 +1,9 @@
 #include "runtime_marks.h"
 
 #include "chart_text.h"
+#include "run_color.h"
 #include "stage_catalog.h"
+#include "stage_names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +15,7 @@ QString longLabel(const RuntimeSlot &slot)
     const StageInfo *stage = findStage(slot.run->stage.key());
     if (stage && stage->isLibrary && slot.label == shortPresetLabel(slot.run->presetKey))
         return QString::fromStdString(stage->title); // "cuBLAS FP32 (pedantic SGEMM)": its code says it again
-    return stage ? QStringLiteral("%1  %2").arg(slot.label, runStageTitleText(*slot.run)) : slot.label;
+    return stage ? codeAndName(slot.label, runStageTitleText(*slot.run)) : slot.label;
 }
 
 int tickStride(qsizetype rows, double rowPx, int labelPx)
@@ -22,9 +24,22 @@ int tickStride(qsizetype rows, double rowPx, int labelPx)
     return std::max<int>(stride, int((rows + kMaxLabelledBars - 1) / kMaxLabelledBars));
 }
 
-bool longNamesFit(int widestLongPx, int widthPx)
+int keyNameBudget(int widthPx)
 {
-    return widestLongPx * 3 <= widthPx;
+    return std::max(0, widthPx / 3);
+}
+
+QString fittedName(const QString &code, const QString &longName, int budgetPx, const QFontMetrics &metrics)
+{
+    if (metrics.horizontalAdvance(longName) <= budgetPx)
+        return longName;
+    const QString shortened = metrics.elidedText(longName, Qt::ElideRight, budgetPx);
+    // The code whole, and enough of the name after it ("8 — __rest…") to tell what it is.
+    const qsizetype kept = shortened.size() - 1 - code.size(); // less the "…"
+    const qsizetype joiner = longName.startsWith(code + QStringLiteral(" — ")) ? 3 : 0;
+    if (!shortened.startsWith(code) || kept - joiner < kMinNameLetters)
+        return QString();
+    return shortened;
 }
 
 bool failuresMarked(qsizetype rows)
@@ -68,9 +83,9 @@ LegendInputs legendInputs(const RuntimeSlotRows &rows, const QString &referenceT
     LegendInputs in;
     in.referenceText = referenceText;
     in.selectionShown = selectionShown;
-    // The stages met so far, by id: a 100,000-run session wrote and compared a key text per row
-    // each time the legend was looked at (a selection, a switch to the Ladder workspace).
-    std::vector<StageId> stagesMet;
+    // The stages and shades met so far, by id: a 100,000-run session wrote and compared a key text
+    // per row each time the legend was looked at (a selection, a switch to the Ladder workspace).
+    std::vector<std::pair<StageId, int>> stagesMet;
     for (qsizetype row = 0; row < rows.size(); ++row) {
         const RuntimeSlot &slot = rows[row];
         if (!slot.plotted) {
@@ -79,9 +94,11 @@ LegendInputs legendInputs(const RuntimeSlotRows &rows, const QString &referenceT
         }
         if (slot.published) {
             in.publishedDrawn = true;
-        } else if (std::find(stagesMet.begin(), stagesMet.end(), slot.stage) == stagesMet.end()) {
-            stagesMet.push_back(slot.stage);
+        } else if (const std::pair<StageId, int> met{slot.stage, presetShade(*slot.run)};
+                   std::find(stagesMet.begin(), stagesMet.end(), met) == stagesMet.end()) {
+            stagesMet.push_back(met);
             in.stagesDrawn << stageKeyText(slot.stage);
+            in.shadesDrawn << met.second;
         }
         in.anyNotSteady = in.anyNotSteady || !comparabilityMark(*slot.run).isEmpty();
     }

@@ -8,6 +8,7 @@
 #include "runtime_series.h"
 #include "runtime_slot_rows.h"
 
+#include <QFontMetrics>
 #include <QList>
 #include <QString>
 #include <optional>
@@ -23,14 +24,21 @@ inline constexpr int kMaxLabelledBars = 400;
 // A point of the plot this far (in rows) from a row's centre is over no row.
 inline constexpr double kRowHitHalfHeight = 0.45;
 
-// A row's name with its stage's ("5a  Coalesced ..."); a library's own title where its short name
-// says the same ("cuBLAS FP32 (pedantic SGEMM)").
+// A row's name with its stage's, as stage_names.h joins them ("5a — Coalesced ..."); a library's own title
+// where its short name says the same ("cuBLAS FP32 (pedantic SGEMM)").
 QString longLabel(const RuntimeSlot &slot);
 // Every n-th row is named where rows (rowPx high) are lower than a label (labelPx), and never more
 // than kMaxLabelledBars names.
 int tickStride(qsizetype rows, double rowPx, int labelPx);
-// The full names where the widest takes at most a third of the chart's width.
-bool longNamesFit(int widestLongPx, int widthPx);
+// The room the key axis' names may take: a third of the chart's width (the bars, their values and
+// the legend keep the rest).
+int keyNameBudget(int widthPx);
+// Fewer letters of a stage's name than this beside its code say nothing ("5a — D…"): codes alone.
+inline constexpr int kMinNameLetters = 6;
+// A row's name on the key axis within `budgetPx`: its long name where it fits, else that name cut
+// short with "…" ("+pad — Register prefetch, padde…"); empty where the code and kMinNameLetters of
+// the name do not fit (the chart then names every row by its code; the tooltip has the rest).
+QString fittedName(const QString &code, const QString &longName, int budgetPx, const QFontMetrics &metrics);
 
 // Whether each run with no time gets a mark on its row: not beyond kMaxLabelledBars rows (the table
 // lists the failures of a session of thousands).

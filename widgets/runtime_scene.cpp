@@ -2,6 +2,7 @@
 
 #include "chart_text.h"
 #include "plot_theme.h"
+#include "run_color.h"
 
 #include <QMap>
 #include <algorithm>
@@ -11,9 +12,13 @@ namespace gemmscope::runtime_scene {
 QList<LegendEntry> legendEntries(const LegendInputs &in)
 {
     QList<LegendEntry> entries;
-    QMap<LadderGroup, QList<QPair<int, QColor>>> stagesOf;
-    for (const QString &stage : in.stagesDrawn)
-        stagesOf[ladderGroupOf(stage)] << qMakePair(stageRank(stage), stageColor(stage));
+    QMap<LadderGroup, QList<QPair<QPair<int, int>, QColor>>> stagesOf; // by (rank, shade)
+    for (qsizetype i = 0; i < in.stagesDrawn.size(); ++i) {
+        const QString &stage = in.stagesDrawn[i];
+        const int shade = in.shadesDrawn.value(i, 0);
+        stagesOf[ladderGroupOf(stage)]
+            << qMakePair(qMakePair(stageRank(stage), shade), shadedStageColor(stage, shade));
+    }
     for (auto it = stagesOf.begin(); it != stagesOf.end(); ++it) {
         std::stable_sort(it->begin(), it->end(),
                          [](const auto &a, const auto &b) { return a.first < b.first; });

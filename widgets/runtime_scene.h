@@ -17,7 +17,10 @@ namespace gemmscope::runtime_scene {
 
 // What the chart draws that its legend explains.
 struct LegendInputs {
-    QStringList stagesDrawn;     // the stage keys of the measured runs' bars
+    QStringList stagesDrawn; // the stage keys of the measured runs' bars
+    // Parallel to stagesDrawn where given: the preset shade (run_color.h) of each bar colour drawn,
+    // a stage once per shade; empty: each stage's own colour.
+    QList<int> shadesDrawn;
     bool publishedDrawn = false; // the worklog's published bars (hatched)
     QString referenceText;       // the reference mark's name; empty: none drawn
     bool anyNotSteady = false;   // a " (noisy)"-style mark beside a number
@@ -37,7 +40,9 @@ struct LegendEntry {
 };
 
 // The legend's entries, in order: a group a line (worklog steps, beyond the worklog, tensor cores,
-// baselines) with each of its stages' colours once, then what the other marks mean.
+// baselines) with each colour its bars wear once (a stage's presets' shades too: "+tuned", a lighter
+// indigo, matched stage 7's steel blue in the legend, which showed only pipelined's own indigo), then
+// what the other marks mean.
 QList<LegendEntry> legendEntries(const LegendInputs &in);
 
 // The cuBLAS FP32 reference: the latest such run of those plotted, at its median time or its

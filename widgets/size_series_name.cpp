@@ -1,8 +1,7 @@
 #include "size_series_name.h"
 
 #include "run_record.h"
-#include "runtime_marks.h"
-#include "runtime_series.h"
+#include "stage_names.h"
 
 namespace gemmscope {
 
@@ -14,11 +13,7 @@ QString sizeSeriesName(const SizeSeries &series, SeriesNaming naming)
     run.presetKey = QString::fromStdString(series.label);
     for (const auto &[name, value] : series.params)
         run.params.insert(QString::fromStdString(name), value);
-    RuntimeSlot slot;
-    slot.run = &run;
-    slot.stage = run.stage;
-    slot.label = shortRunLabel(run);
-    return naming == SeriesNaming::Short ? slot.label : runtime_scene::longLabel(slot);
+    return naming == SeriesNaming::Short ? shortRunLabel(run) : runNameText(run);
 }
 
 QString sizeSeriesName(const SweepPlan &plan, int index, SeriesNaming naming)

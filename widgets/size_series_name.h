@@ -1,6 +1,6 @@
 // A size sweep's series named as the results table names the same kernel's runs: the short
 // label of its "Stage" column ("8", "+tuned", "cuBLAS FP32"; shortRunLabel) and, where there is
-// room, the runtime chart's long name beside it ("8  Final: __restrict__ …"; runtime_scene::longLabel),
+// room, its code and stage name ("8 — __restrict__ and #pragma unroll"; stage_names.h's runNameText),
 // never the preset's key ("worklog-8", "fp32-tuned"), which no other view shows.
 #pragma once
 

@@ -138,3 +138,17 @@ inline QString explainedWords(const QString &text)
 }
 
 } // namespace gemmscope::jargon
+
+namespace gemmscope::jargon {
+
+// Why a run's measured DRAM intensity can sit above its model's, and an early stage's above a later
+// one's (the H100's naive kernel measured 16.8 FLOP/B, the shared-memory tiled one after it 8.0):
+// the roofline's tooltips say it where it happens.
+inline QString measuredIntensityCountsDram()
+{
+    return tr("Measured AI counts only the bytes that reach DRAM: L2 catches reuse the model counts as "
+              "DRAM traffic (much of the naive kernel's), so a run can measure above its model, and an "
+              "early stage above a later one.");
+}
+
+} // namespace gemmscope::jargon

@@ -8,14 +8,14 @@
 
 namespace gemmscope {
 
-namespace {
-
 QString codeAndName(const QString &code, const QString &name)
 {
     if (code.isEmpty() || name.startsWith(code))
         return name;
     return QStringLiteral("%1 — %2").arg(code, name);
 }
+
+namespace {
 
 QString shortPresetLabelOf(const QString &presetKey)
 {

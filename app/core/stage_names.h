@@ -12,6 +12,10 @@
 
 namespace gemmscope {
 
+// A code and a name joined the one way every view joins them: "5a — Double buffering: 128x128
+// tiles"; the name alone where it starts with the code ("cuBLAS FP32 (pedantic SGEMM)") or there is
+// no code.
+QString codeAndName(const QString &code, const QString &name);
 // The preset's code; empty for a preset the catalog does not know.
 QString shortPresetLabel(const QString &presetKey);
 // A run's code: its preset's, with "*" where the run is not the preset as the ladder runs it (other
