@@ -602,7 +602,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     case SizeColumn:
         return tr("Size");
     case MedianColumn:
-        return tr("Median");
+        return tr("Median time");
     case SpreadColumn:
         return tr("p20–p80 (ms)");
     case TflopsColumn:
