@@ -104,6 +104,9 @@ struct Exception {
     const char *why;
 };
 const Exception kOtherMeanings[] = {
+    // Not yet "Median time": the wider title takes 13 px the Ladder table's Stage name needs whole at
+    // 1280x800 (tst_workspaces fullLadderReadable); it waits for the table's width budget to allow it.
+    {"app/core/results_model.cpp", "Median", "the results table's column title, pending its width"},
     {"app/runner/cupti_support.cpp",
      "CUPTI cannot read hardware counters on this GPU in its current configuration (%1).",
      "the GPU's and driver's configuration (vGPU, MIG, ...), not a kernel's"},
