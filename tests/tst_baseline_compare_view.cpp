@@ -18,9 +18,9 @@ private slots:
     void emptyStates()
     {
         BaselineCompareView view;
-        QCOMPARE(view.headline(), QStringLiteral("Profile this configuration to compare it with cuBLAS."));
-        view.setNoProfileText(QStringLiteral("Profile this configuration (Ctrl+Shift+P) to compare"));
-        QCOMPARE(view.headline(), QStringLiteral("Profile this configuration (Ctrl+Shift+P) to compare"));
+        QCOMPARE(view.headline(), QStringLiteral("Profile this preset to compare it with cuBLAS."));
+        view.setNoProfileText(QStringLiteral("Profile this preset (Ctrl+Shift+P) to compare"));
+        QCOMPARE(view.headline(), QStringLiteral("Profile this preset (Ctrl+Shift+P) to compare"));
         const protocol::ProfileEvent mine = test::coalescedShapedProfile();
         view.setProfile(&mine, QStringLiteral("coalesced"));
         QCOMPARE(view.headline(),
@@ -91,9 +91,9 @@ private slots:
         // The band saying the profiles are not the user's, over the sentence; the height grows for it.
         const int plain = view.heightForWidth(640);
         QVERIFY(view.referenceNote().isEmpty());
-        view.setReferenceNote(QStringLiteral("Embedded example (H200), not your session: fp32-tuned."));
+        view.setReferenceNote(QStringLiteral("The embedded H200 example, not your session: fp32-tuned."));
         QCOMPARE(view.referenceNote(),
-                 QStringLiteral("Embedded example (H200), not your session: fp32-tuned."));
+                 QStringLiteral("The embedded H200 example, not your session: fp32-tuned."));
         QVERIFY(view.heightForWidth(640) > plain);
         QVERIFY(view.notes().isEmpty());
         QVERIFY(!test::renderShot(&view, QSize(640, view.heightForWidth(640)),

@@ -199,6 +199,25 @@ private slots:
         }
     }
 
+    // Stage, preset and run, the three words the window names its kernels with (a review found a
+    // "configuration" and a "worklog step" for each of them): defined in one entry, together, since
+    // how they relate is what a reader needs, and nowhere else.
+    void stagePresetAndRunAreDefinedTogetherOnce()
+    {
+        QStringList defining;
+        QString meaning;
+        for (const GlossaryEntry &e : glossary())
+            if (e.meaning.contains(QStringLiteral("A preset is"))) {
+                defining << e.term;
+                meaning = e.meaning;
+            }
+        QCOMPARE(defining, QStringList{QStringLiteral("Stage, preset, run")});
+        QCOMPARE(meaning, jargon::stagePresetRun());
+        for (const char *definition :
+             {"A stage is one rung of the ladder", "A preset is a stage with", "A run is one preset"})
+            QVERIFY2(meaning.contains(QString::fromUtf8(definition)), definition);
+    }
+
     // Five words a no-context review still found unexplained (issue 38): each has its glossary
     // sentence, and where the window prints it, it says it in clearer words or its tooltip says what
     // the glossary says. "Trust: not checked (no clock log)" and the Origin "published (worklog)" in

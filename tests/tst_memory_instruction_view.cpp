@@ -20,11 +20,11 @@ private slots:
     void emptyState()
     {
         MemoryInstructionView view;
-        QVERIFY(view.headline().startsWith(QLatin1String("No profile of this configuration yet")));
+        QVERIFY(view.headline().startsWith(QLatin1String("No profile of this preset at this size yet")));
         view.setNoProfileText(
-            QStringLiteral("Profile this configuration (Ctrl+Shift+P) to fill this table."));
+            QStringLiteral("Profile this preset (Ctrl+Shift+P) to fill this table."));
         QCOMPARE(view.headline(),
-                 QStringLiteral("Profile this configuration (Ctrl+Shift+P) to fill this table."));
+                 QStringLiteral("Profile this preset (Ctrl+Shift+P) to fill this table."));
         QVERIFY(view.table()->isHidden());
         QCOMPARE(view.rowCount(), 0);
         QVERIFY(!test::renderShot(&view, QSize(640, 400), QStringLiteral("memory_table_empty")).isEmpty());

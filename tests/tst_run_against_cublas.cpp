@@ -118,7 +118,7 @@ private slots:
         QVERIFY2(!facts.headline.contains(QStringLiteral("Run 3")) &&
                      !facts.headline.contains(QStringLiteral("run 3")),
                  qPrintable(facts.headline));
-        const RunFactRow *time = rowOf(facts, QStringLiteral("Time (median)"));
+        const RunFactRow *time = rowOf(facts, QStringLiteral("Median time"));
         QVERIFY(time);
         QCOMPARE(time->cublas, QStringLiteral("%1 ms").arg(cublas->medianMs, 0, 'f', 3));
         // Both runs' DRAM counters, and the least any tiling moves: A and B read once, C written once.

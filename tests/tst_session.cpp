@@ -88,7 +88,7 @@ private slots:
         QCOMPARE(a.scalarSharedReads, false);
     }
 
-    // The Sweep workspace's "Add the Recorded H200 Sweeps": the default session's sweeps join this
+    // The Sweep workspace's "Add the embedded example's sweeps": the default session's sweeps join this
     // session, whose runs, file and title stay; asked again, none is added twice; a file that
     // cannot be read says so and changes nothing.
     void recordedSweepsJoinASessionWithoutReplacingIt()

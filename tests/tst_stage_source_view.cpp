@@ -66,9 +66,9 @@ private slots:
         StageSourceView view;
         view.setStage(StageId::Coalesced);
         view.setNoProfileText(
-            QStringLiteral("Profile this configuration (Ctrl+Shift+P) to see its hot lines."));
+            QStringLiteral("Profile this preset (Ctrl+Shift+P) to see its hot lines."));
         QCOMPARE(view.profileText(),
-                 QStringLiteral("Profile this configuration (Ctrl+Shift+P) to see its hot lines."));
+                 QStringLiteral("Profile this preset (Ctrl+Shift+P) to see its hot lines."));
         QVERIFY(view.breakdownBar()->isHidden());
         QVERIFY(view.hotLines()->isHidden());
         QVERIFY(view.editor()->lineHeat().isEmpty()); // no heat; the margin holds the line numbers alone

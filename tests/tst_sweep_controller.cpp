@@ -186,7 +186,7 @@ void TestSweepController::runsToCompletionIntoTheSessionAndItsJournal()
     QVERIFY(grid.runningSweep());
     QCOMPARE(session.sweeps().first().id, grid.runningSweep()->id);
     const int valid = validPoints(smallSweepSpec());
-    QCOMPARE(grid.status(), QStringLiteral("Running %1 configurations on 2 runner(s)…").arg(valid));
+    QCOMPARE(grid.status(), QStringLiteral("Running %1 parameter sets on 2 runner(s)…").arg(valid));
     // One sweep at a time.
     QVERIFY(!grid.start(smallSweepSpec(), &error));
     QCOMPARE(error, QStringLiteral("A sweep is already running."));
@@ -237,7 +237,7 @@ void TestSweepController::cancelStopsAndKeepsTheRuns()
     QTRY_VERIFY_WITH_TIMEOUT(!grid.isRunning(), 30000);
     QCOMPARE(heard.running, (QList<bool>{true, false}));
     QVERIFY2(grid.status().startsWith(QStringLiteral("Stopped after ")) &&
-                 grid.status().contains(QStringLiteral("configurations not run yet (Resume continues)")),
+                 grid.status().contains(QStringLiteral("parameter sets not run yet (Resume continues)")),
              qPrintable(grid.status()));
     const SweepData &sweep = session.sweeps().first();
     QVERIFY(!unfinishedPoints(planSweep(sweep.spec), sweep.runs).isEmpty());
@@ -356,7 +356,7 @@ void TestSweepController::resumesFromTheJournalACrashLeft()
     grid.setRunners(QStringLiteral("FAKE_LOG=%1 python3 %2").arg(log, m_script), 1);
     QVERIFY2(grid.resume(&stale, &error), qPrintable(error));
     const int left = validPoints(crashed.spec) - 3;
-    QCOMPARE(grid.status(), QStringLiteral("Running %1 configurations on 1 runner(s)…").arg(left));
+    QCOMPARE(grid.status(), QStringLiteral("Running %1 parameter sets on 1 runner(s)…").arg(left));
     QTRY_VERIFY_WITH_TIMEOUT(!grid.isRunning(), 30000);
     QStringList sent = readLines(log);
     sent.removeAll(QStringLiteral("cublas_fp32|"));

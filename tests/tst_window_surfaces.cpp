@@ -95,7 +95,7 @@ private slots:
             QVERIFY(!empty->isHidden());
             QVERIFY2(!empty->text().contains(QStringLiteral("Run > Profile")), qPrintable(empty->text()));
             QVERIFY2(empty->text().contains(QStringLiteral("cannot profile")), qPrintable(empty->text()));
-            QCOMPARE(empty->offer(), QStringLiteral("Show the Embedded Example (H200)"));
+            QCOMPARE(empty->offer(), QStringLiteral("Show the embedded H200 example"));
             QVERIFY(!empty->offerButton()->toolTip().contains(QStringLiteral("Replaces")));
         }
         // Each says what it would show, in its own words.
@@ -112,7 +112,7 @@ private slots:
         QVERIFY(!window.session()->isModified());
         QCOMPARE(window.session()->filePath(), ownFile);
         for (const QString &note : {whyNot->referenceNote(), memory->referenceNote()})
-            QVERIFY2(note.startsWith(QStringLiteral("Embedded example (H200), not your session: ")),
+            QVERIFY2(note.startsWith(QStringLiteral("The embedded H200 example, not your session: ")),
                      qPrintable(note));
         QVERIFY2(whyNot->headline().startsWith(QStringLiteral("Estimated largest cost: ")),
                  qPrintable(whyNot->headline()));
@@ -127,7 +127,7 @@ private slots:
         panel->setStage(StageId::Coalesced);
         QTRY_VERIFY(source->hasProfile());
         QVERIFY2(source->profileCaption().startsWith(
-                     QStringLiteral("Embedded example (H200), not your session: ")),
+                     QStringLiteral("The embedded H200 example, not your session: ")),
                  qPrintable(source->profileCaption()));
         panel->setStage(StageId::Naive);
         QTRY_VERIFY(!source->hasProfile());
@@ -180,7 +180,7 @@ private slots:
             qPrintable(empty->text()));
         // Both ways, as buttons: the example, and Profile (greyed here: no runner, and it says so).
         QVERIFY(empty->offerButton()->isVisible());
-        QCOMPARE(empty->offer(), QStringLiteral("Show the Embedded Example (H200)"));
+        QCOMPARE(empty->offer(), QStringLiteral("Show the embedded H200 example"));
         auto *profile = empty->findChild<QPushButton *>(QStringLiteral("emptyStateProfile"));
         QVERIFY(profile && profile->isVisible());
         QVERIFY(profile->text().startsWith(QStringLiteral("Profile")));
@@ -248,7 +248,7 @@ private slots:
         window.showRunnerStatus(true, QStringLiteral("NVIDIA H200"));
         auto *memory = window.findChild<MemoryInstructionView *>();
         QVERIFY(memory->emptyState()->text().contains(QStringLiteral("Run > Profile (Ctrl+P)")));
-        QCOMPARE(memory->emptyState()->offer(), QStringLiteral("Show the Embedded Example (H200)"));
+        QCOMPARE(memory->emptyState()->offer(), QStringLiteral("Show the embedded H200 example"));
         // The default session is also one File menu entry away.
         QAction *openDefault = window.action(QStringLiteral("actionOpenDefaultSession"));
         QVERIFY(openDefault);

@@ -58,7 +58,7 @@ bool sameShape(const protocol::ProfileEvent &a, const protocol::ProfileEvent &b)
 } // namespace
 
 BaselineCompareView::BaselineCompareView(QWidget *parent)
-    : QWidget(parent), m_noProfileText(tr("Profile this configuration to compare it with cuBLAS.")),
+    : QWidget(parent), m_noProfileText(tr("Profile this preset to compare it with cuBLAS.")),
       m_empty(new EmptyState), m_facts(new RunAgainstCublasView), m_reference(makeReferenceNote()),
       m_headline(new QLabel), m_costs(new QLabel), m_notes(new QLabel)
 {

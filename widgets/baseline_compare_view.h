@@ -33,10 +33,10 @@ public:
     // cuBLAS's profile at the same size on the same GPU (cublas_fp32, or cublas_tf32 for TF32
     // stages); nullptr: none yet.
     void setBaseline(const protocol::ProfileEvent *baseline, const QString &name = QStringLiteral("cuBLAS"));
-    void setNoProfileText(const QString &sentence);  // "Profile this configuration (Ctrl+...) to compare"
+    void setNoProfileText(const QString &sentence);  // "Profile this preset (Ctrl+...) to compare"
     void setNoBaselineText(const QString &sentence); // overrides "No cuBLAS profile at MxNxK ... yet"
-    // The band over the comparison when it is not of the user's session ("Embedded example
-    // (H200)..."); empty: none.
+    // The band over the comparison when it is not of the user's session ("The embedded H200
+    // example, not your session: ..."); empty: none.
     void setReferenceNote(const QString &sentence);
     QString referenceNote() const;
 

@@ -170,8 +170,7 @@ CoalescingView::CoalescingView(QWidget *parent) : QWidget(parent)
     m_compareBox->setObjectName(QStringLiteral("coalescingCompareCombo"));
     m_compareBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_compareBox->setMinimumContentsLength(10);
-    m_compareBox->setToolTip(
-        tr("Compare mode: the same instruction of another configuration below this one"));
+    m_compareBox->setToolTip(tr("Compare mode: the same instruction of another preset below this one"));
     m_compareBox->addItem(tr("Compare with…"), QString());
     for (const Preset &preset : presets())
         if (kernelShape(preset.stage, preset.params).shape)
@@ -415,7 +414,7 @@ void CoalescingView::syncControls()
     m_jumpButton->setText(m_compare ? tr("Jump to change") : tr("Least efficient"));
     m_jumpButton->setToolTip(
         m_compare ? tr("Jump to the next instruction whose sectors per request differ from the "
-                       "compared configuration's")
+                       "compared preset's")
                   : tr("Jump to the instruction that uses the least of the bytes it fetches"));
 }
 
@@ -640,8 +639,8 @@ void CoalescingView::paintFrame(QPainter &p, const QRectF &area, int frame) cons
                      .arg(c->sectorsPerRequest())
                      .arg(percent(c->efficiency()))
                      .arg(differs ? tr(" — differs from %1 (%2 sectors)")
-                                        .arg(below.top() > top.top() ? tr("the configuration above")
-                                                                     : tr("the configuration on the left"))
+                                        .arg(below.top() > top.top() ? tr("the preset above")
+                                                                     : tr("the preset on the left"))
                                         .arg(a.sectorsPerRequest())
                           : below.top() > top.top() ? tr(" — the same as above")
                                                     : tr(" — the same as on the left"))

@@ -126,7 +126,7 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
         QStringLiteral("PTX is what NVRTC emits; SASS is what the GPU runs (needs nvdisasm)."));
     m_refresh = new QPushButton(QStringLiteral("Disassemble"));
     m_refresh->setToolTip(
-        QStringLiteral("Compile the current configuration with -lineinfo and show its machine code "
+        QStringLiteral("Compile the panel's stage and parameters with -lineinfo and show the machine code "
                        "(works without a GPU)."));
     auto *top = new QHBoxLayout;
     top->addWidget(m_levelCombo);
@@ -189,8 +189,8 @@ MachineCodeView::MachineCodeView(QWidget *parent) : QWidget(parent)
     connect(m_levelCombo, &QComboBox::currentIndexChanged, this, [this] { showLevel(); });
     connect(m_refresh, &QPushButton::clicked, this, &MachineCodeView::refreshRequested);
     connect(m_editor, &QPlainTextEdit::cursorPositionChanged, this, &MachineCodeView::reportCursorLine);
-    setMessage(
-        QStringLiteral("Press Disassemble to compile the current configuration and read its PTX and SASS."));
+    setMessage(QStringLiteral(
+        "Press Disassemble to compile the panel's stage and parameters and read the PTX and SASS."));
     applyProfile();
     // The Kernel workspace's tab is titled after the level shown: WindowLayout::showView still
     // finds it by either name.
@@ -219,7 +219,7 @@ void MachineCodeView::buildMixTable()
 void MachineCodeView::buildProfileSection()
 {
     m_noProfileText =
-        QStringLiteral("No profile of this configuration yet: profile it to see which instructions "
+        QStringLiteral("No profile of this preset at this size yet: profile it to see which instructions "
                        "its time goes to.");
     m_profileLabel = new QLabel;
     m_profileLabel->setObjectName(QStringLiteral("sassProfileLabel"));
@@ -712,7 +712,7 @@ void MachineCodeView::applyHeat()
         if (matched == 0)
             m_heatNote =
                 QStringLiteral(" No instruction of the SASS shown has the profiled kernel's offsets: press "
-                               "Disassemble for this configuration to see its heat.");
+                               "Disassemble for this preset to see its heat.");
         else if (differing * 10 > matched) {
             m_heatNote =
                 QStringLiteral(" The SASS shown is not the profiled binary (%1 of %2 instructions differ): "
@@ -726,7 +726,7 @@ void MachineCodeView::applyHeat()
     if (m_profile) {
         const protocol::ProfileEvent &p = m_profile->event;
         QString text = QStringLiteral("Profile of %1 at %2 on %3.")
-                           .arg(p.stage.isEmpty() ? QStringLiteral("this configuration") : p.stage,
+                           .arg(p.stage.isEmpty() ? QStringLiteral("this preset") : p.stage,
                                 squareOrFullSizeText(p.size),
                                 p.gpu.name.isEmpty() ? QStringLiteral("an unnamed GPU") : p.gpu.name);
         if (shown && shown->level == CodeLevel::Ptx)

@@ -17,8 +17,9 @@ namespace gemmscope {
 
 MemoryInstructionView::MemoryInstructionView(QWidget *parent)
     : QWidget(parent),
-      m_noProfileText(tr("No profile of this configuration yet: profile it to read each memory instruction's "
-                         "sectors and wavefronts per request against the ideal.")),
+      m_noProfileText(
+          tr("No profile of this preset at this size yet: profile it to read each memory instruction's "
+             "sectors and wavefronts per request against the ideal.")),
       m_empty(new EmptyState), m_reference(makeReferenceNote()), m_headline(new QLabel), m_detail(new QLabel),
       m_table(new QTableView), m_model(new MemoryInstructionsModel(this)),
       m_proxy(new QSortFilterProxyModel(this))

@@ -39,8 +39,8 @@ public:
     void setNoProfileText(const QString &sentence);
     // What shows while there is no profile: the sentence and, where one is offered, its button.
     EmptyState *emptyState() const { return m_empty; }
-    // The band over the table when the profile is not of the user's session ("Embedded example
-    // (H200)..."); empty: none.
+    // The band over the table when the profile is not of the user's session ("The embedded H200
+    // example, not your session: ..."); empty: none.
     void setReferenceNote(const QString &sentence);
     QString referenceNote() const;
 

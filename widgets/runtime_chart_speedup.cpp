@@ -28,7 +28,7 @@ void RuntimeChart::buildSpeedup()
     m_fullTitle = QStringLiteral("Speedup over naive: T4 (worklog) vs %1").arg(measuredWhat);
 
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-    m_plot->yAxis->setLabel(QStringLiteral("stage (worklog step)"));
+    m_plot->yAxis->setLabel(QStringLiteral("stage"));
     m_plot->yAxis->setRange(-0.5 - kRowRangePad,
                             std::max<qsizetype>(m_speedups.size(), 1) - 0.5 + kRowRangePad);
 

@@ -109,7 +109,7 @@ StageSourceView::StageSourceView(QWidget *parent)
       m_diffButton(new QRadioButton(tr("Diff from previous stage"))), m_stack(new QStackedWidget),
       m_editor(new CodeHeatEdit), m_message(new QLabel),
       m_noProfileText(
-          tr("No profile of this configuration yet: profile it to see which lines its time goes to.")),
+          tr("No profile of this preset at this size yet: profile it to see which lines its time goes to.")),
       m_profileLabel(new QLabel), m_breakdown(new StallBreakdownBar), m_hotLines(new ProfileHotspotTable),
       m_split(new QSplitter(Qt::Vertical))
 {
@@ -463,10 +463,9 @@ void StageSourceView::applyProfile()
     const StallBreakdown &breakdown = m_profile->breakdown;
     const double unattributed = m_profile->unattributedSamples;
     const QList<LineProfile> &lines = m_profile->lines;
-    QString text =
-        tr("Profile of %1 at %2 on %3")
-            .arg(p.stage.isEmpty() ? tr("this configuration") : p.stage, squareOrFullSizeText(p.size),
-                 p.gpu.name.isEmpty() ? tr("an unnamed GPU") : p.gpu.name);
+    QString text = tr("Profile of %1 at %2 on %3")
+                       .arg(p.stage.isEmpty() ? tr("this preset") : p.stage, squareOrFullSizeText(p.size),
+                            p.gpu.name.isEmpty() ? tr("an unnamed GPU") : p.gpu.name);
     if (p.samplingPeriod)
         text += tr(", a sample every 2^%1 cycles").arg(*p.samplingPeriod);
     text += QLatin1Char('.');

@@ -97,7 +97,7 @@ QString SweepViewBase::recordedSweepHint(const QString &what) const
 
 void SweepViewBase::offerRecordedSweeps(EmptyState *empty)
 {
-    empty->setOffer(sessionHasSweeps() ? QString() : tr("Add the Recorded H200 Sweeps"),
+    empty->setOffer(sessionHasSweeps() ? QString() : tr("Add the embedded example's sweeps"),
                     tr("Adds the parameter sweep and the size sweep measured on an NVIDIA H200 (from "
                        "the session GemmScope ships) to this session; its runs stay as they are."));
     connect(empty, &EmptyState::offerTaken, this, &SweepViewBase::recordedSweepsRequested,

@@ -1,7 +1,7 @@
 // The sentences that explain the window's jargon ("p20–p80", "wavefront", "sector", "ridge",
-// "FFMA", "pedantic SGEMM", "traffic model", "runner template", "worklog", "guide", "not checked (no
-// clock log)", "refused", "measured on ... (host ...)", "% of cuBLAS FP32"): one text for the glossary
-// (Help > Glossary) and for the tooltip where the word is read, so that the two never say
+// "FFMA", "pedantic SGEMM", "traffic model", "runner template", "worklog", "guide", "stage, preset,
+// run", "not checked (no clock log)", "refused", "measured on ... (host ...)", "% of cuBLAS FP32"): one text
+// for the glossary (Help > Glossary) and for the tooltip where the word is read, so that the two never say
 // different things.
 #pragma once
 
@@ -87,6 +87,17 @@ inline QString guide()
     return tr("A second write-up, on shared-memory tiling with 32x32 tiles; its kernels are the stages G32 "
               "(32x32 tiles) and G32+1 (the B tile padded by one column against bank conflicts). It "
               "publishes no times.");
+}
+
+// The three words the window names its kernels with, defined together: how they relate is the point.
+inline QString stagePresetRun()
+{
+    return tr("A stage is one rung of the ladder: one kernel source, shown as its code and name "
+              "(\"3 — Coalesced cooperative loads\"). A preset is a stage with a named set of tile "
+              "parameters: the worklog's, the guide's or a tuned one; its code is what the tables' Stage "
+              "column and the charts print (\"3\", \"+tuned\"). A run is one preset, or parameters of "
+              "your own, timed at one problem size on one GPU; its Median time is the middle of its timed "
+              "samples. A parameter sweep times many parameter sets of one stage, one heatmap cell each.");
 }
 
 inline QString noClockLog()

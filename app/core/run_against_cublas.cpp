@@ -160,7 +160,7 @@ RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas,
         return r && r->counters && !r->counters->hasError() ? read(*r->counters) : std::nullopt;
     };
     const QString cublasTime = cublas ? msText(cublas->medianMs) : kNone;
-    add(tr("Time (median)"), msText(run->medianMs), cublasTime, {});
+    add(tr("Median time"), msText(run->medianMs), cublasTime, {});
     if (cublas)
         values(run->medianMs, cublas->medianMs);
     add(tr("TFLOP/s"), QString::number(run->tflops, 'f', 1),

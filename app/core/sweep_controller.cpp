@@ -22,10 +22,10 @@ struct SweepController::Words {
 const SweepController::Words &SweepController::words() const
 {
     static const Words grid{
-        tr("Running %1 configurations on %2 runner(s)…"),
-        tr("Stopped after %1 s: %2 configurations not run yet (Resume continues)."),
+        tr("Running %1 parameter sets on %2 runner(s)…"),
+        tr("Stopped after %1 s: %2 parameter sets not run yet (Resume continues)."),
         tr("No sweep is shown to resume."),
-        tr("Every configuration of this sweep has finished; nothing to resume."),
+        tr("Every parameter set of this sweep has finished; nothing to resume."),
         tr("A sweep is already running."),
         QT_TR_NOOP("%n unfinished sweep(s) found in %1 (the Shown list): Resume continues the shown one.")};
     static const Words sizes{

@@ -56,7 +56,7 @@ public:
     static QString startOffReason(const QString &runnerTemplate, const QString &runningOff);
 
 private:
-    struct Words; // the sentences that name the kind ("configurations", "sizes")
+    struct Words; // the sentences that name the kind ("parameter sets", "sizes")
     const Words &words() const;
     bool launch(const SweepData &sweep, QString *error);
     void onFinished(bool cancelled);

@@ -58,9 +58,11 @@ QList<GlossaryEntry> entries()
          glossaryTr("Sweep: the line under the heatmap, the best cell")},
         {glossaryTr("% of cuBLAS FP32 (Sweep)"), jargon::percentOfCublasFp32(),
          glossaryTr("Sweep: Colour by, the heatmap's colour scale, the best cell")},
+        {glossaryTr("Stage, preset, run"), jargon::stagePresetRun(),
+         glossaryTr("Parameter panel (Stage, Preset); results table (Stage, Stage name); every chart")},
         {glossaryTr("Stage codes"),
          glossaryTr(
-             "The stages' short names, in the charts and the tables' Stage column: 0-8 the worklog's stages "
+             "The presets' codes, in the charts and the tables' Stage column: 0-8 the worklog's stages "
              "(it calls them steps; 5a/5b and 8/BK8 its variants), G32 the guide's, +vec4, +warp, +pipe, "
              "+tuned, +async the FP32 stages beyond the worklog, +mma, +wgmma, +tma the tensor-core "
              "stages, cuBLAS and TF32 the two cuBLAS baselines."),

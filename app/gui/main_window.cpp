@@ -163,8 +163,9 @@ void MainWindow::buildActions()
     });
     // What the empty panes' buttons open, in the File menu too.
     QAction *openDefault = addWindowAction(this, "actionOpenDefaultSession", tr("Open &Default Session"));
-    openDefault->setToolTip(tr("The session GemmScope ships: the worklog's published T4 runtimes and a "
-                               "recorded H200 ladder with its sweeps and profiles"));
+    openDefault->setToolTip(tr("The session GemmScope ships: the worklog's published T4 runtimes and the "
+                               "embedded H200 example, the ladder timed on an H200 with its sweeps and "
+                               "profiles"));
     connect(openDefault, &QAction::triggered, this, &MainWindow::openDefaultSession);
     m_exports = new ExportActions(m_views, m_session, m_model, m_registry, this);
     connect(addWindowAction(this, "actionQuit", tr("&Quit"), QKeySequence(tr("Ctrl+Q"))), &QAction::triggered,
@@ -342,7 +343,9 @@ void MainWindow::loadDefaultSession()
 {
     QString error;
     if (!m_session->loadDefault(&error))
-        statusBar()->showMessage(tr("The embedded reference data could not be loaded: %1").arg(error));
+        statusBar()->showMessage(tr("The default session (the worklog's T4 runtimes and the embedded H200 "
+                                    "example) could not be loaded: %1")
+                                     .arg(error));
 }
 
 void MainWindow::addRecordedSweeps()
@@ -350,13 +353,13 @@ void MainWindow::addRecordedSweeps()
     QString error;
     const std::optional<QStringList> added = m_session->addRecordedSweeps(&error);
     if (!added)
-        statusBar()->showMessage(tr("The recorded sweeps could not be read: %1").arg(error));
+        statusBar()->showMessage(tr("The embedded example's sweeps could not be read: %1").arg(error));
     else if (added->isEmpty())
-        statusBar()->showMessage(tr("This session holds the recorded H200 sweeps already."), 6000);
+        statusBar()->showMessage(tr("This session holds the embedded example's sweeps already."), 6000);
     else
         statusBar()->showMessage(
-            tr("Added %n recorded H200 sweep(s) to this session: %1. File > Save keeps them.", nullptr,
-               int(added->size()))
+            tr("Added %n of the embedded example's sweeps to this session: %1. File > Save keeps them.",
+               nullptr, int(added->size()))
                 .arg(added->join(QStringLiteral("; "))),
             10000);
 }

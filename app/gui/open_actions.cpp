@@ -145,16 +145,16 @@ bool FileOpener::route(OpenedFile &file, Asked asked, quint64 revision, QString 
 
 QString FileOpener::profileAttached(const StoredProfile &profile, const QString &name) const
 {
-    // A profile belongs to the runs of the configuration it sampled: say which, or how to see it.
+    // A profile belongs to the runs of the preset and size it sampled: say which, or how to see it.
     const protocol::ProfileEvent &p = profile.event;
     const QString what = tr("the profile of %1 at %2").arg(p.stage, squareOrFullSizeText(p.size));
     const ProfileKey key = profileKeyOf(p);
     for (const RunRecord &run : m_session->runs())
         if (profileMatches(key, profileKeyOf(run)))
-            return tr("Added %1 from %2: it shows with run %3 of that configuration.")
+            return tr("Added %1 from %2: it shows with run %3 (the same parameters, size and GPU).")
                 .arg(what, name, run.runId);
-    return tr("Added %1 from %2. No run of this session has that configuration: configure it in the "
-              "panel (or run it) to see the profile.")
+    return tr("Added %1 from %2. No run of this session has its parameters, size and GPU: set them in "
+              "the panel (or run them) to see the profile.")
         .arg(what, name);
 }
 

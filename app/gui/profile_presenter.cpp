@@ -124,7 +124,7 @@ const StoredProfile *ProfilePresenter::exampleFor(const QString &stage, bool any
 QString ProfilePresenter::exampleNote(const StoredProfile &shown, const QString &wantedStage) const
 {
     const protocol::ProfileEvent &e = shown.event;
-    QString note = tr("Embedded example (H200), not your session: %1 at %2, recorded on %3.")
+    QString note = tr("The embedded H200 example, not your session: %1 at %2, recorded on %3.")
                        .arg(nameOf(e), squareOrFullSizeText(e.size),
                             e.gpu.name.isEmpty() ? tr("an NVIDIA H200") : e.gpu.name);
     if (!wantedStage.isEmpty() && wantedStage != e.stage) {
@@ -134,7 +134,7 @@ QString ProfilePresenter::exampleNote(const StoredProfile &shown, const QString 
                                             profiledStages(m_example));
     }
     note +=
-        QLatin1Char(' ') + tr("Your session holds no profile of this configuration: %1")
+        QLatin1Char(' ') + tr("Your session holds no profile of this preset at this size: %1")
                                .arg(m_profilingOff.isEmpty() ? tr("Run > Profile (Ctrl+P) measures yours.")
                                                              : tr("profile it on a machine with a GPU."));
     return note;
@@ -149,7 +149,7 @@ void ProfilePresenter::showEmptyStates()
            "against the ideal (uncoalesced loads, bank conflicts) and its source line.");
     // A list, not one long sentence: what a profile adds to the measured figures shown under it.
     const QString whyWould =
-        tr("Why not cuBLAS? compares a profile of this configuration with one of cuBLAS at the same size "
+        tr("Why not cuBLAS? compares a profile of this preset with one of cuBLAS at the same size "
            "on the same GPU. With both it shows:\n"
            "• the limiters side by side: achieved occupancy, issue slots used, each pipe's use, and L1, L2 "
            "and DRAM throughput as shares of their peaks;\n"
@@ -159,42 +159,45 @@ void ProfilePresenter::showEmptyStates()
            "it.");
     QString cannot, source;
     if (m_profilingOff.isEmpty()) {
-        cannot = tr("No profile of this run's configuration yet: Run > Profile (Ctrl+P) profiles it (and "
+        cannot = tr("No profile of this run yet: Run > Profile (Ctrl+P) profiles it (and "
                     "cuBLAS at the same size).");
-        source = tr("No profile of this configuration yet: Run > Profile (Ctrl+P) samples where its time "
-                    "goes, line by line.");
+        source =
+            tr("No profile of this preset at this size yet: Run > Profile (Ctrl+P) samples where its time "
+               "goes, line by line.");
     } else if (!m_session->profiles().isEmpty()) {
         const QString held = profiledStages(m_session->profiles());
-        cannot = tr("No profile of this run's configuration in this session, and this window cannot "
+        cannot = tr("No profile of this run in this session, and this window cannot "
                     "profile (running is off: the status bar says why). This session holds profiles of "
                     "%1: select one of their runs.")
                      .arg(held);
-        source = tr("No profile of this configuration in this session (profiles held: %1); this window "
+        source = tr("No profile of this preset at this size in this session (profiles held: %1); this window "
                     "cannot profile.")
                      .arg(held);
     } else {
         cannot = tr("This session holds no profile, and this window cannot profile (running is off: the "
-                    "status bar says why): profile on a machine with a GPU, or look at the embedded "
+                    "status bar says why): profile on a machine with a GPU, or look at the embedded H200 "
                     "example beside your session.");
         source = tr("This session holds no profile and this window cannot profile. The Counters "
-                    "workspace can show the embedded example (H200) beside your session.");
+                    "workspace can show the embedded H200 example beside your session.");
     }
     QString offer, offerTip;
     switch (m_exampleState) {
     case ExampleState::Off:
-        offer = tr("Show the Embedded Example (H200)");
-        offerTip = tr("Shows the profiles recorded on an NVIDIA H200 in GemmScope's embedded session, "
-                      "read-only, beside your session: nothing in your session changes, and each pane "
-                      "says it is the example.");
+        offer = tr("Show the embedded H200 example");
+        offerTip =
+            tr("Shows the embedded H200 example's profiles, recorded on an NVIDIA H200 and shipped with "
+               "GemmScope, read-only, beside your session: nothing in your session changes, and each pane "
+               "says it is the example.");
         break;
     case ExampleState::Loading:
-        cannot += QLatin1Char(' ') + tr("Reading the embedded example…");
+        cannot += QLatin1Char(' ') + tr("Reading the embedded H200 example…");
         break;
     case ExampleState::Failed:
-        cannot += QLatin1Char(' ') + tr("The embedded example could not be read: %1").arg(m_exampleError);
+        cannot +=
+            QLatin1Char(' ') + tr("The embedded H200 example could not be read: %1").arg(m_exampleError);
         break;
     case ExampleState::Shown:
-        cannot += QLatin1Char(' ') + tr("The embedded example has no profile to show here.");
+        cannot += QLatin1Char(' ') + tr("The embedded H200 example has no profile to show here.");
         break;
     }
     // Profile where this window can; where it cannot, the button stays, greyed, with the reason.

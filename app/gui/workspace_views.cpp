@@ -101,7 +101,8 @@ SweepTabs SweepTabs::build(Session *session)
     s.tabs->setDocumentMode(true);
     s.tabs->addTab(s.grid, tabTr("Parameter grid"));
     s.tabs->addTab(s.sizes, tabTr("Problem sizes"));
-    s.tabs->setTabToolTip(0, tabTr("Every configuration of two parameters of a stage, on a heatmap"));
+    s.tabs->setTabToolTip(
+        0, tabTr("Two of a stage's parameters swept: every parameter set a cell of a heatmap"));
     s.tabs->setTabToolTip(1, tabTr("TFLOP/s against problem size for chosen presets and cuBLAS"));
     // One runner command, one Start: the bar under the tabs acts on the tab shown.
     s.runBar = new SweepRunBar(s.tabs, {s.grid, s.sizes});
@@ -145,7 +146,7 @@ CountersPane CountersPane::build()
                  "against cuBLAS"));
     c.pane->setTabToolTip(1,
                           tabTr("From a profile: each global and shared load and store against its ideal"));
-    c.pane->setTabToolTip(2, tabTr("From two profiles: where this configuration and cuBLAS differ"));
+    c.pane->setTabToolTip(2, tabTr("From two profiles: where this preset and cuBLAS differ"));
     return c;
 }
 

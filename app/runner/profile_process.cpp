@@ -177,7 +177,7 @@ private:
             throw RunnerError(
                 ErrorKind::LaunchError,
                 QStringLiteral("The profiler process crashed before it answered; the runner and "
-                               "its results are unaffected. Profiling this configuration again "
+                               "its results are unaffected. Profiling the same preset again "
                                "may work."));
         throw RunnerError(
             ErrorKind::LaunchError,
