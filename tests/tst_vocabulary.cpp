@@ -114,43 +114,12 @@ const Exception kOtherMeanings[] = {
      "Slurm's own message, looked for in its output"},
 };
 
-// Owned by another branch today: the lead drops these once that branch and this one are merged
-// (each line's replacement is in this branch's report). Matched by file and literal, not by line
-// number, so that the other branch's edits elsewhere in the file do not move them.
-const Exception kOwnedElsewhere[] = {
-    {"app/gui/parameter_panel_sections.cpp",
-     "A stage with the tile parameters of a worklog step, the guide or a tuned ",
-     "owned by another branch today (Kernel panel)"},
-    {"app/gui/parameter_panel_sections.cpp",
-     "configuration, named as the tables' Stage and Stage name columns name its runs. ",
-     "owned by another branch today (Kernel panel)"},
-    {"widgets/sweep_view.cpp", "configurations", "owned by another branch today (Sweep view)"},
-    {"widgets/sweep_view.cpp", "Run the shown sweep's unfinished configurations",
-     "owned by another branch today (Sweep view)"},
-    {"widgets/sweep_view.cpp",
-     "Size and budget are the sweep's own: a short budget per configuration keeps a ",
-     "owned by another branch today (Sweep view)"},
-    {"widgets/sweep_view.cpp", "%1 (%2) — %3 of %4 configurations answered%5.\\n%6",
-     "owned by another branch today (Sweep view)"},
-    {"widgets/sweep_view.cpp",
-     "A parameter sweep times every configuration of two of a stage's parameters (BM × BN, say) at ",
-     "owned by another branch today (Sweep view)"},
-    {"widgets/sweep_view.cpp", "%1 configuration(s) gave a wrong result",
-     "owned by another branch today (Sweep view)"},
-    {"widgets/sweep_view.cpp", "%1 of %2 configurations answered",
-     "owned by another branch today (Sweep view)"},
-    {"widgets/runtime_chart.cpp", "Runtime", "owned by another branch today (runtime chart)"},
-    {"widgets/roofline_chart_points.cpp", "worklog steps (T4, published)",
-     "owned by another branch today (roofline)"},
-};
-
 bool isException(const QString &path, const QString &literal)
 {
     const auto matches = [&](const Exception &e) {
         return path == QLatin1String(e.path) && literal == QString::fromUtf8(e.literal);
     };
-    return std::any_of(std::begin(kOtherMeanings), std::end(kOtherMeanings), matches) ||
-           std::any_of(std::begin(kOwnedElsewhere), std::end(kOwnedElsewhere), matches);
+    return std::any_of(std::begin(kOtherMeanings), std::end(kOtherMeanings), matches);
 }
 
 } // namespace

@@ -218,7 +218,7 @@ const roofline_scene::PointSet &RooflineChart::pointSet() const
 void RooflineChart::addWorklogPoints()
 {
     QCPGraph *graph = addMarkerGraph(roofline_scene::MarkRole::Published, kPublishedSize);
-    graph->setName(QStringLiteral("worklog steps (T4, published)"));
+    graph->setName(QStringLiteral("worklog (T4, published)"));
     graph->setScatterStyle(scatter(QCPScatterStyle::ssSquare, kWorklogColor, Qt::white, kPublishedSize));
     for (const ChartPoint &point : roofline_scene::worklogPoints(findGpu("t4"))) {
         graph->addData(point.intensity, point.tflops);

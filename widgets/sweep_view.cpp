@@ -57,8 +57,8 @@ QString compactMarksText()
 
 SweepView::SweepView(SweepControl *control, RunControls runControls, QWidget *parent)
     : SweepViewBase(control,
-                    {QStringLiteral("sweep"), tr("configurations"),
-                     tr("Run the shown sweep's unfinished configurations"),
+                    {QStringLiteral("sweep"), tr("parameter sets"),
+                     tr("Run the shown sweep's unfinished parameter sets"),
                      tr("How each runner is started: {runner} (this machine), CUDA_VISIBLE_DEVICES={gpu} "
                         "{runner}, ssh HOST gemmscope-runner, srun --gres=gpu:1 gemmscope-runner. No shell: "
                         "see docs/sweeps.md.")},
@@ -292,7 +292,7 @@ void SweepView::updateRestText()
                            : fixed.isEmpty() ? tr("fixed (as configured)")
                                              : tr("fixed: %1").arg(fixed.join(QLatin1Char(' '))));
     // Where the form's stage, size and budget come from.
-    const QString own = tr("Size and budget are the sweep's own: a short budget per configuration keeps a "
+    const QString own = tr("Size and budget are the sweep's own: a short budget per parameter set keeps a "
                            "sweep of dozens of them short, where a single run's budget is for one careful "
                            "run.");
     m_origin->setText(configured
@@ -506,7 +506,7 @@ QString SweepView::summaryText() const
     if (!shownSweep())
         return {};
     const QString provenance = sweepProvenance(shownSweep()->runs);
-    return QStringLiteral("%1 (%2) — %3 of %4 configurations answered%5.\n%6")
+    return QStringLiteral("%1 (%2) — %3 of %4 parameter sets answered%5.\n%6")
         .arg(shownSweep()->title(), m_restText)
         .arg(m_summary.answeredPoints)
         .arg(m_summary.validPoints)
@@ -524,7 +524,7 @@ QString SweepView::emptyText() const
     if (shownSweep() && !plan().ok())
         return tr("This sweep cannot be drawn: %1").arg(QString::fromStdString(plan().error));
     return tr("No sweep to show yet.\n\n"
-              "A parameter sweep times every configuration of two of a stage's parameters (BM × BN, say) at "
+              "A parameter sweep times every parameter set of two of a stage's parameters (BM × BN, say) at "
               "one problem size and draws TFLOP/s as a heatmap: which tile shapes are fast on this GPU, "
               "which spill registers, which the stage's rules refuse.\n\n"
               "To run one: choose a stage and its two parameters on the left, then Start (it "
@@ -564,11 +564,11 @@ QString SweepView::cellTooltip(const SweepCellSummary &c) const
         lines << tr("on %1 %2").arg(b.host, b.gpuName);
     }
     if (c.wrongResults > 0)
-        lines << tr("%1 configuration(s) gave a wrong result").arg(c.wrongResults);
+        lines << tr("%1 parameter set(s) gave a wrong result").arg(c.wrongResults);
     if (!c.best && !c.failureKind.isEmpty())
         lines << tr("Failed (%1): %2").arg(c.failureKind, c.failureMessage);
     if (c.answeredPoints < c.validPoints)
-        lines << tr("%1 of %2 configurations answered").arg(c.answeredPoints).arg(c.validPoints);
+        lines << tr("%1 of %2 parameter sets answered").arg(c.answeredPoints).arg(c.validPoints);
     return lines.join(QLatin1Char('\n'));
 }
 

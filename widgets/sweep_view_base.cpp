@@ -76,8 +76,8 @@ void SweepViewBase::redrawAndUpdateExport()
                               sessionHasSweeps()
                                   ? tr("Nothing to export yet: no sweep is shown (choose one in the Shown "
                                        "list, or run one).")
-                                  : tr("Nothing to export yet: this session holds no sweep (add the recorded "
-                                       "H200 sweeps, or run one)."));
+                                  : tr("Nothing to export yet: this session holds no sweep (add the embedded "
+                                       "example's sweeps, or run one)."));
 }
 
 bool SweepViewBase::sessionHasSweeps() const
