@@ -135,7 +135,6 @@ private:
     };
     QList<LegendEntry> legendEntries() const; // runtime_scene.h says which
     KeyLegendItem::IconPainter legendIcon(const runtime_scene::LegendEntry &entry) const;
-    QString legendLook() const;
     void setKeyTicks();       // one tick label per bar, or per n-th bar where rows are lower than a label
     void fitValueRange();     // room right of the longest bar for its label, at this width
     bool hideCrowdedLabels(); // after a replot: value labels over another label or a bar hide

@@ -38,11 +38,6 @@ void RuntimeChart::refreshLegend()
     m_legendLook = std::move(look);
 }
 
-QString RuntimeChart::legendLook() const
-{
-    return lookOf(legendEntries());
-}
-
 // The legend: the ladder's groups (each with its stages' colours), the published hatch, the
 // whiskers, the cuBLAS line and the failure mark — a handful of entries whatever the run count.
 void RuntimeChart::addLegendKey()
