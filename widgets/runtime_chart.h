@@ -177,7 +177,7 @@ private:
     double m_lowest = 0, m_highest = 0; // what the value axis must show
     QString m_valueLabelBase;           // its title, before "(log scale)"
     int m_tickStride = 1;
-    QString m_legendLook; // what the legend shows (legendLook())
+    QString m_legendLook; // what the legend shows: each entry's text and look
 };
 
 } // namespace gemmscope
