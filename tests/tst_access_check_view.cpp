@@ -139,7 +139,7 @@ private slots:
         QVERIFY(view.rows()[2].note.contains(QStringLiteral("LDS.128")));
         // What to do, where the Counters workspace hides the panel: how to show it.
         QVERIFY2(view.rows()[2].note.contains(
-                     QStringLiteral("Measurement tab (Alt+0 shows the panel) and run again")),
+                     QStringLiteral("Measurement settings (Alt+0 shows the panel) and run again")),
                  qPrintable(view.rows()[2].note));
         QVERIFY(view.headline().contains(QStringLiteral("release")));
         view.setRun(step3Run(access(4.0, 16.0, 3.0, 1.0), 1536, /*scalarShared=*/true));

@@ -217,13 +217,13 @@ private slots:
         QCOMPARE(changed.last()[0].value<RunConfig>(), panel.config());
         QCOMPARE(combo->currentIndex(), index);
         QCOMPARE(combo->toolTip(), combo->itemData(index, Qt::ToolTipRole).toString());
-        // One name a preset (issue 38): its code, as its runs have it in the tables, then where its
-        // values come from and what they are; never a "Step 8: ..." title of its own nor its
+        // One name a preset (issue 38): where its values come from and what they are, then its code
+        // as its runs have it in the tables; never a "Step 8: ..." title of its own nor its
         // catalog key ("worklog-8", "fp32-tuned"). Its whole name as the tables give it in the tooltip.
         const QString text = combo->itemText(index);
         QCOMPARE(text, presetChoiceText(*preset));
         if (!stageInfo(preset->stage).isLibrary)
-            QVERIFY2(text.startsWith(shortPresetLabel(key) + QStringLiteral(" — ")) &&
+            QVERIFY2(text.endsWith(QStringLiteral(" (preset %1)").arg(shortPresetLabel(key))) &&
                          !shortPresetLabel(key).isEmpty(),
                      qPrintable(text));
         QVERIFY2(!text.contains(QStringLiteral("Step")), qPrintable(text));
@@ -260,7 +260,7 @@ private slots:
                 const QString text = combo->itemText(i);
                 QVERIFY2(!text.contains(QString::fromStdString(stage.title)), qPrintable(text));
                 QVERIFY2(!text.contains(stageList->currentText()), qPrintable(text));
-                QVERIFY2(text.contains(QLatin1Char(':')), qPrintable(text)); // "Worklog: BM 64 ..."
+                QVERIFY2(text.contains(QLatin1Char(':')), qPrintable(text)); // "Worklog: BM=64 ..."
             }
             QVERIFY(!expected.isEmpty());
             QCOMPARE(listed, expected);
@@ -277,9 +277,9 @@ private slots:
     void presetChoicesSayWhereTheirValuesComeFrom()
     {
         QCOMPARE(presetChoiceText(*findPreset("worklog-3")),
-                 QStringLiteral("3 — Worklog: BM 64 BN 64 BK 8 TM 4 TN 4"));
+                 QStringLiteral("Worklog: BM=64 BN=64 BK=8 TM=4 TN=4 (preset 3)"));
         QCOMPARE(presetChoiceText(*findPreset("guide-32-padded")),
-                 QStringLiteral("G32+1 — Guide: TILE 32 PAD 1"));
+                 QStringLiteral("Guide: TILE=32 PAD=1 (preset G32+1)"));
         QVERIFY(presetChoiceText(*findPreset("fp32-tuned")).contains(QStringLiteral("Tuned")));
         QCOMPARE(stageChoiceText(stageInfo(StageId::Coalesced)),
                  QStringLiteral("3 — Coalesced cooperative loads"));

@@ -98,10 +98,10 @@ private slots:
         const QStringList texts = svgTexts(QDir(out).filePath(QStringLiteral("runtime.svg")));
         static const QRegularExpression value(QStringLiteral("^\\d[\\d.,]* ms$"));
         QCOMPARE(texts.filter(value).size(), runs.size()); // a value at every bar
-        // A name at every bar: a step's label ("+tma  Tensor cores: ...") or a cuBLAS baseline's.
+        // A name at every bar: a preset's label ("+tma — Tensor cores: ...") or a cuBLAS baseline's.
         int named = 0;
         for (const QString &t : texts)
-            named += (t.contains(QLatin1String("  ")) || t.startsWith(QLatin1String("cuBLAS FP32 (")) ||
+            named += (t.contains(QStringLiteral(" — ")) || t.startsWith(QLatin1String("cuBLAS FP32 (")) ||
                       t.startsWith(QLatin1String("cuBLAS TF32 ("))) &&
                      !value.match(t).hasMatch();
         QCOMPARE(named, runs.size());

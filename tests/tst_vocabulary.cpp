@@ -112,6 +112,8 @@ const Exception kOtherMeanings[] = {
      "the GPU's and driver's configuration (vGPU, MIG, ...), not a kernel's"},
     {"app/core/sweep_slurm.cpp", "Requested node configuration is not available",
      "Slurm's own message, looked for in its output"},
+    {"app/core/stage_choice_text.cpp", "worklog step",
+     "a preset's source field as the catalog writes it, compared, never shown"},
 };
 
 bool isException(const QString &path, const QString &literal)

@@ -178,17 +178,18 @@ AccessCheckView::Row judged(const Quantity &q, Judgement &j)
         // Not the accesses the model describes: say how far from them the binary is.
         row.verdict = AccessCheckView::Verdict::NotCompared;
         j.mergedSaid = true;
-        row.note = j.readsKept
-                       ? AccessCheckView::tr(
-                             "the binary issued %1 % of the source's 4-byte reads: the compiler merged "
-                             "them into wider loads (LDS.64/LDS.128); to compare, tick \"Shared reads as "
-                             "written\" on the parameter panel's Measurement tab (Alt+0 shows the panel) and "
-                             "run again")
-                             .arg(*j.readsKept * 100, 0, 'f', 1)
-                       : AccessCheckView::tr(
-                             "release build: reads may be merged into LDS.128; to compare, tick \"Shared "
-                             "reads as written\" on the parameter panel's Measurement tab (Alt+0 shows the "
-                             "panel) and run again");
+        row.note =
+            j.readsKept
+                ? AccessCheckView::tr(
+                      "the binary issued %1 % of the source's 4-byte reads: the compiler merged "
+                      "them into wider loads (LDS.64/LDS.128); to compare, tick \"Shared reads as "
+                      "written\" in the parameter panel's Measurement settings (Alt+0 shows the panel) and "
+                      "run again")
+                      .arg(*j.readsKept * 100, 0, 'f', 1)
+                : AccessCheckView::tr(
+                      "release build: reads may be merged into LDS.128; to compare, tick \"Shared "
+                      "reads as written\" in the parameter panel's Measurement settings (Alt+0 shows the "
+                      "panel) and run again");
     } else if (agreesWithModel(*row.measured, q.model)) {
         row.verdict = AccessCheckView::Verdict::Agrees;
     } else {

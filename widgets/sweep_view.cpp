@@ -10,6 +10,7 @@
 #include "plot_export.h"
 #include "plot_theme.h"
 #include "size_field_text.h"
+#include "stage_choice_text.h"
 #include "sweep_print_layout.h"
 
 #include <QComboBox>
@@ -96,7 +97,8 @@ void SweepView::buildFields()
     const auto &all = stages();
     for (std::size_t i = 0; i < all.size(); ++i)
         if (!all[i].isLibrary && all[i].params.size() >= 2) {
-            m_stage->addItem(stageListText(i), QString::fromStdString(all[i].key));
+            m_stage->addItem(stageChoiceText(all[i]),
+                             QString::fromStdString(all[i].key)); // as the panel names it
             m_stage->setItemData(m_stage->count() - 1, QString::fromStdString(all[i].key), Qt::ToolTipRole);
         }
     // As long as the form's other fields: a long title is cut, not the form widened.

@@ -31,13 +31,6 @@ inline QString stageTitleText(const StageId &stage)
     const StageInfo *info = findStage(stage.key());
     return info ? QString::fromStdString(info->title) : stageKeyText(stage);
 }
-// A stage in a list of the catalog's stages (the parameter panel's stage list, the sweep form's):
-// its title alone. A number in front read as a ladder step, and the catalog's order is not the
-// worklog's (its step 7 is the catalog's sixth stage), so the step is said by seedStep instead.
-inline QString stageListText(std::size_t catalogIndex)
-{
-    return QString::fromStdString(stages()[catalogIndex].title);
-}
 // A user's kernel in those lists, after the ladder: "My tiled kernel (your kernel)".
 inline QString customStageListText(const StageInfo &stage)
 {

@@ -54,7 +54,7 @@ QString presetValuesText(const Preset &preset)
     QStringList values;
     for (const ParamSpec &spec : stageInfo(preset.stage).params)
         if (const auto it = preset.params.find(spec.name); it != preset.params.end())
-            values << QStringLiteral("%1 %2").arg(QString::fromStdString(spec.name)).arg(it->second);
+            values << QStringLiteral("%1=%2").arg(QString::fromStdString(spec.name)).arg(it->second);
     return values.isEmpty() ? QStringLiteral("no tile parameters") : values.join(QLatin1Char(' '));
 }
 
@@ -62,9 +62,12 @@ QString presetChoiceText(const Preset &preset)
 {
     if (stageInfo(preset.stage).isLibrary)
         return QStringLiteral("None: cuBLAS picks its own kernel and tiles");
+    // Where the values come from and what they are first, the code the charts give the preset last:
+    // led by the code ("3 — Worklog: …") it read as the stage list's "3 — Coalesced cooperative
+    // loads" again (the review of 2026-12-07).
     const QString code = shortPresetLabel(QString::fromStdString(preset.key));
     const QString what = QStringLiteral("%1: %2").arg(presetSourceText(preset), presetValuesText(preset));
-    return code.isEmpty() ? what : QStringLiteral("%1 — %2").arg(code, what);
+    return code.isEmpty() ? what : QStringLiteral("%1 (preset %2)").arg(what, code);
 }
 
 } // namespace gemmscope

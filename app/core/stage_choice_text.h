@@ -1,8 +1,8 @@
-// The parameter panel's two questions in words. The stage list answers "which kernel?" by its code
-// and name ("3 — Coalesced cooperative loads"); the list under it answers "which of that kernel's
-// named tile parameters?" by the preset's code, where its values come from and what they are
-// ("6 — Worklog: BM 192 BN 192 BK 16 TM 12 TN 12"), never by the stage's name again: the two said
-// the same thing and read as one question asked twice.
+// The parameter panel's two questions in words (and the sweep form's stage list). The stage list
+// answers "which kernel?" by its code and name ("3 — Coalesced cooperative loads"); the list under
+// it answers "which of that kernel's named tile parameters?" by where its values come from, what
+// they are and the preset's code ("Worklog: BM=192 BN=192 BK=16 TM=12 TN=12 (preset 6)"), never
+// by the stage's name again: the two said the same thing and read as one question asked twice.
 #pragma once
 
 #include "stage_catalog.h"
@@ -24,9 +24,10 @@ QString stageChoiceText(const StageInfo &stage);
 // H200", "Beyond the worklog" (with what the preset changes, where that tells it from its stage's
 // other presets), "cuBLAS".
 QString presetSourceText(const Preset &preset);
-// Its values in the catalog's order: "BM 64 BN 64 BK 8 TM 4 TN 4"; "no tile parameters".
+// Its values in the catalog's order, as the tables write them: "BM=64 BN=64 BK=8 TM=4 TN=4"; "no
+// tile parameters".
 QString presetValuesText(const Preset &preset);
-// "6 — Worklog: BM 192 BN 192 BK 16 TM 12 TN 12"; a cuBLAS baseline's says it has none.
+// "Worklog: BM=192 BN=192 BK=16 TM=12 TN=12 (preset 6)"; a cuBLAS baseline's says it has none.
 QString presetChoiceText(const Preset &preset);
 
 } // namespace gemmscope
