@@ -85,11 +85,14 @@ QSize RichTextLabel::sizeHint() const
         // As wide as its text needs up to some 80 characters (QLabel's measure of a wrapped text's
         // width), as tall as it is at that width.
         const int most = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 80;
-        layOut(most);
-        const int width = std::min(most, int(std::ceil(measured().idealWidth())));
         const QMargins margins = contentsMargins();
-        m_sizeHint = QSize(width + margins.left() + margins.right(),
-                           heightForWidth(width + margins.left() + margins.right()));
+        const int atMost = int(std::ceil(layOut(most).height())) + margins.top() + margins.bottom();
+        const int width = std::min(most, int(std::ceil(measured().idealWidth())));
+        const int outer = width + margins.left() + margins.right();
+        // A text as wide as the most or wider has just been laid out at the width asked next.
+        if (width == most && m_heights.size() < kMaxHeights)
+            m_heights.insert(outer, atMost);
+        m_sizeHint = QSize(outer, heightForWidth(outer));
     }
     return m_sizeHint;
 }
