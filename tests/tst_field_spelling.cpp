@@ -5,6 +5,8 @@
 // those codecs is searched for one of them used as a JSON key. The protocol's enumerated values
 // ("sustained", "clock_drop", "wrong_result", ...) likewise: taken from their one name table
 // (app/protocol/values.cpp), and no string literal outside the codecs may spell one.
+#include "support/source_scan.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -14,18 +16,7 @@
 
 namespace {
 
-QString sourceRoot()
-{
-    return QDir(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/../..")).canonicalPath();
-}
-
-QString readSource(const QString &relative)
-{
-    QFile file(QDir(sourceRoot()).filePath(relative));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(file.readAll());
-}
+using namespace gemmscope::test;
 
 // The codec and the file codecs: where a field name belongs. Paths relative to the source root;
 // one ending in '/' is a folder.
@@ -144,26 +135,6 @@ QSet<QString> protocolFieldNames()
     return names;
 }
 
-// The line without its // comment (a "//" inside a string or character literal is code).
-QString withoutComment(const QString &line)
-{
-    QChar quote;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (!quote.isNull()) {
-            if (c == QLatin1Char('\\'))
-                ++i;
-            else if (c == quote)
-                quote = QChar();
-        } else if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
-            quote = c;
-        } else if (c == QLatin1Char('/') && i + 1 < line.size() && line[i + 1] == QLatin1Char('/')) {
-            return line.left(i);
-        }
-    }
-    return line;
-}
-
 // The names `code` uses as JSON keys: the argument of value/contains/insert/remove/take, a
 // subscript, or the first of a {key, value} pair (a brace after a name is a constructor call:
 // QCommandLineOption stage{"stage", ...} is an option, not a key). Bare or in QStringLiteral,
@@ -268,14 +239,6 @@ QString presetMisnamingIn(const QString &literal)
     return {};
 }
 
-QStringList stringLiteralsIn(const QString &code)
-{
-    static const QRegularExpression literal(QStringLiteral("\"((?:[^\"\\\\]|\\\\.)*)\""));
-    QStringList literals;
-    for (const QRegularExpressionMatch &m : literal.globalMatch(code))
-        literals << m.captured(1);
-    return literals;
-}
 } // namespace
 
 class TstFieldSpelling : public QObject {

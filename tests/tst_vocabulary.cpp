@@ -6,6 +6,8 @@
 // (median)" or a bare "Median". A no-context review found each of these named three ways in one
 // window. This test reads the tree the way tst_field_spelling does: every string literal of a
 // sentence (one with a space) outside a // comment, in app/gui, app/core, app/runner and widgets.
+#include "support/source_scan.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -16,47 +18,7 @@
 
 namespace {
 
-QString sourceRoot()
-{
-    return QDir(QStringLiteral(GEMMSCOPE_SOURCE_DIR)).canonicalPath();
-}
-
-QString readSource(const QString &relative)
-{
-    QFile file(QDir(sourceRoot()).filePath(relative));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(file.readAll());
-}
-
-// The line without its // comment (a "//" inside a string or character literal is code).
-QString withoutComment(const QString &line)
-{
-    QChar quote;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (!quote.isNull()) {
-            if (c == QLatin1Char('\\'))
-                ++i;
-            else if (c == quote)
-                quote = QChar();
-        } else if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
-            quote = c;
-        } else if (c == QLatin1Char('/') && i + 1 < line.size() && line[i + 1] == QLatin1Char('/')) {
-            return line.left(i);
-        }
-    }
-    return line;
-}
-
-QStringList stringLiteralsIn(const QString &code)
-{
-    static const QRegularExpression literal(QStringLiteral("\"((?:[^\"\\\\]|\\\\.)*)\""));
-    QStringList literals;
-    for (const QRegularExpressionMatch &m : literal.globalMatch(code))
-        literals << m.captured(1);
-    return literals;
-}
+using namespace gemmscope::test;
 
 // What a literal the user reads calls another way than the vocabulary does; empty when it does not.
 // A literal without a space is a key, an object name or a file's column ("median_ms"), not a word
