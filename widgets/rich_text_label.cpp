@@ -25,7 +25,7 @@ RichTextLabel::RichTextLabel(QWidget *parent) : QLabel(parent)
 
 bool RichTextLabel::measuresItself() const
 {
-    return margin() == 0 && indent() <= 0 && frameWidth() == 0 && minimumWidth() == 0;
+    return wordWrap() && margin() == 0 && indent() <= 0 && frameWidth() == 0 && minimumWidth() == 0;
 }
 
 QTextDocument &RichTextLabel::measured() const

@@ -35,7 +35,7 @@ private:
     // The document's size laid out `textWidth` wide (counted in layoutsDone).
     QSizeF layOut(qreal textWidth) const;
     // Whether this label is set up so that its own document measures what QLabel would (no margin,
-    // indent or frame, as the constructor leaves it); otherwise QLabel measures.
+    // indent or frame, wrapped at words, as the constructor leaves it); otherwise QLabel measures.
     bool measuresItself() const;
 
     mutable QString m_measuredText; // the text the document and the sizes below belong to
