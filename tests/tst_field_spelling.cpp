@@ -413,24 +413,14 @@ private slots:
     // titles (kernels/) are the files' and the bench's words, not the window's.
     void oneNameAPreset()
     {
-        const QDir root(sourceRoot());
         QStringList found;
-        int files = 0;
-        for (const char *folder : {"app/gui", "app/core", "widgets"}) {
-            QDirIterator it(root.filePath(QString::fromLatin1(folder)),
-                            {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
-                            QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                const QString path = root.relativeFilePath(it.next());
-                ++files;
-                const QStringList lines = readSource(path).split(QLatin1Char('\n'));
-                for (qsizetype i = 0; i < lines.size(); ++i)
-                    for (const QString &literal : stringLiteralsIn(withoutComment(lines[i])))
-                        if (const QString what = presetMisnamingIn(literal);
-                            !what.isEmpty() && !isPresetKeyInput(path, literal))
-                            found << QStringLiteral("%1:%2 names %3").arg(path).arg(i + 1).arg(what);
-            }
-        }
+        const int files =
+            forEachLiteral({QStringLiteral("app/gui"), QStringLiteral("app/core"), QStringLiteral("widgets")},
+                           [&](const QString &path, int line, const QString &literal) {
+                               if (const QString what = presetMisnamingIn(literal);
+                                   !what.isEmpty() && !isPresetKeyInput(path, literal))
+                                   found << QStringLiteral("%1:%2 names %3").arg(path).arg(line).arg(what);
+                           });
         QVERIFY2(files > 100, qPrintable(QStringLiteral("only %1 source files found").arg(files)));
         QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("Name presets through app/core/stage_names.h "
                                                             "(presetTitle, shortPresetLabel):\n") +
@@ -442,24 +432,15 @@ private slots:
     // "4096³" beside "4096 x 4096 x 4096" and "4096x4096x4096", read as different things.
     void oneSpellingOfCublasAndOfASize()
     {
-        const QDir root(sourceRoot());
         QStringList found;
-        int files = 0;
-        for (const char *folder : {"app/gui", "app/core", "widgets", "kernels"}) {
-            QDirIterator it(root.filePath(QString::fromLatin1(folder)),
-                            {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
-                            QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                const QString path = root.relativeFilePath(it.next());
-                ++files;
-                const QStringList lines = readSource(path).split(QLatin1Char('\n'));
-                for (qsizetype i = 0; i < lines.size(); ++i)
-                    for (const QString &literal : stringLiteralsIn(withoutComment(lines[i])))
-                        if (const QString what = misspellingIn(literal);
-                            !what.isEmpty() && !isSizeFormat(path, literal))
-                            found << QStringLiteral("%1:%2 spells %3").arg(path).arg(i + 1).arg(what);
-            }
-        }
+        const int files =
+            forEachLiteral({QStringLiteral("app/gui"), QStringLiteral("app/core"), QStringLiteral("widgets"),
+                            QStringLiteral("kernels")},
+                           [&](const QString &path, int line, const QString &literal) {
+                               if (const QString what = misspellingIn(literal);
+                                   !what.isEmpty() && !isSizeFormat(path, literal))
+                                   found << QStringLiteral("%1:%2 spells %3").arg(path).arg(line).arg(what);
+                           });
         QVERIFY2(files > 100, qPrintable(QStringLiteral("only %1 source files found").arg(files)));
         QVERIFY2(found.isEmpty(),
                  qPrintable(QStringLiteral("Write \"cuBLAS\" (\"cuBLAS FP32\", \"cuBLAS TF32\") and sizes "

@@ -129,27 +129,17 @@ private slots:
 
     void oneWordForOneThing()
     {
-        const QDir root(sourceRoot());
         QStringList found;
-        int files = 0;
-        for (const char *folder : {"app/gui", "app/core", "app/runner", "widgets"}) {
-            QDirIterator it(root.filePath(QString::fromLatin1(folder)),
-                            {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
-                            QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                const QString path = root.relativeFilePath(it.next());
-                ++files;
-                const QStringList lines = readSource(path).split(QLatin1Char('\n'));
-                for (qsizetype i = 0; i < lines.size(); ++i)
-                    for (const QString &literal : stringLiteralsIn(withoutComment(lines[i])))
-                        if (const QString what = offenceIn(literal);
-                            !what.isEmpty() && !isException(path, literal))
-                            found << QStringLiteral("%1:%2 names %3").arg(path).arg(i + 1).arg(what);
-            }
-        }
+        const int files = forEachLiteral(
+            {QStringLiteral("app/gui"), QStringLiteral("app/core"), QStringLiteral("app/runner"),
+             QStringLiteral("widgets")},
+            [&](const QString &path, int line, const QString &literal) {
+                if (const QString what = offenceIn(literal); !what.isEmpty() && !isException(path, literal))
+                    found << QStringLiteral("%1:%2 names %3").arg(path).arg(line).arg(what);
+            });
         QVERIFY2(
             files > 100,
-            qPrintable(QStringLiteral("only %1 source files found under %2").arg(files).arg(root.path())));
+            qPrintable(QStringLiteral("only %1 source files found under %2").arg(files).arg(sourceRoot())));
         for (const QString &line : std::as_const(found)) // every one: QVERIFY2 cuts a long message
             qWarning().noquote() << line;
         QVERIFY2(found.isEmpty(),

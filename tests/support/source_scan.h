@@ -3,10 +3,13 @@
 #pragma once
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
 #include <QString>
 #include <QStringList>
+
+#include <functional>
 
 namespace gemmscope::test {
 
@@ -52,6 +55,30 @@ inline QStringList stringLiteralsIn(const QString &code)
     for (const QRegularExpressionMatch &m : literal.globalMatch(code))
         literals << m.captured(1);
     return literals;
+}
+
+// Calls `visit` with each string literal outside a // comment in the C++ files under `folders`
+// (relative to the root, with their subfolders): the file's relative path, the 1-based line, the
+// literal. Returns how many files were read, so that a test can tell an empty walk from a clean one.
+inline int
+forEachLiteral(const QStringList &folders,
+               const std::function<void(const QString &path, int line, const QString &literal)> &visit)
+{
+    const QDir root(sourceRoot());
+    int files = 0;
+    for (const QString &folder : folders) {
+        QDirIterator it(root.filePath(folder), {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = root.relativeFilePath(it.next());
+            ++files;
+            const QStringList lines = readSource(path).split(QLatin1Char('\n'));
+            for (qsizetype i = 0; i < lines.size(); ++i)
+                for (const QString &literal : stringLiteralsIn(withoutComment(lines[i])))
+                    visit(path, int(i + 1), literal);
+        }
+    }
+    return files;
 }
 
 } // namespace gemmscope::test
