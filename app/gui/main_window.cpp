@@ -276,11 +276,11 @@ void MainWindow::onWorkspaceChanged(Workspace workspace)
         disassembleCurrent();
     m_views.editor->shareKeys(workspace == Workspace::Editor, action(QStringLiteral("actionCompile")),
                               action(QStringLiteral("actionRun")));
-    selectARunIfTheWorkspaceNeedsOne();
 }
 
 // The Counters page never shows "select a run" while the session has one to compare: on switching
-// to it, and when a session opens (off the UI thread, so after a --workspace counters start).
+// to it (Workspaces::aboutToShow, which comes before every currentChanged), and when a session
+// opens (off the UI thread, so after a --workspace counters start).
 void MainWindow::selectARunIfTheWorkspaceNeedsOne()
 {
     if (m_views.workspaces->current() == Workspace::Counters && !m_session->find(m_selection->runId()))
