@@ -136,6 +136,7 @@ void RunAgainstCublasView::setTitle(const QString &title)
 void RunAgainstCublasView::setRuns(const QList<RunRecord> &runs)
 {
     m_runs = runs;
+    m_cublas.rebuild(m_runs); // with the session, not at the first selection after it
     refresh();
 }
 
@@ -143,9 +144,13 @@ void RunAgainstCublasView::takeRun(const QList<RunRecord> &runs, qsizetype index
 {
     m_runs = runs;
     // Only a cuBLAS run can change what the selected run is held against (the selected run's own
-    // change comes as setSelectedRun): a sweep adding thousands of runs costs no scan each.
+    // change comes as setSelectedRun): a sweep adding thousands of runs costs no scan each. A run
+    // added before the last moves the rows the index holds.
     const RunRecord &changed = runs.at(index);
-    if (m_run && (changed.stage == StageId::CublasFp32 || changed.stage == StageId::CublasTf32))
+    const bool cublas = changed.stage == StageId::CublasFp32 || changed.stage == StageId::CublasTf32;
+    if (cublas || index != runs.size() - 1)
+        m_cublas.invalidate();
+    if (m_run && cublas)
         refresh();
 }
 
@@ -167,7 +172,9 @@ void RunAgainstCublasView::setSelectedRun(const QString &, const RunRecord *run)
 
 void RunAgainstCublasView::refresh()
 {
-    const RunRecord *cublas = m_run ? cublasRunFor(*m_run, m_runs) : nullptr;
+    const RunRecord *cublas =
+        m_run ? m_cublas.nearest(*m_run, cublasStageFor(*m_run), m_runs, CublasIndex::Itself::Skipped)
+              : nullptr;
     const QString label = m_run ? shortRunLabel(*m_run) : QString();
     m_facts = runAgainstCublas(m_run ? &*m_run : nullptr, cublas, label);
     const QString &runName = m_facts.runName;

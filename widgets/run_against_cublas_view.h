@@ -4,7 +4,7 @@
 // shows it under the access table, and "Why not cuBLAS?" while it has no profile to compare.
 #pragma once
 
-#include "run_against_cublas.h"
+#include "cublas_index.h"
 #include "run_view.h"
 
 #include <QWidget>
@@ -38,6 +38,7 @@ private:
     void refresh();
 
     QList<RunRecord> m_runs; // the session's, shared; let go of before each change
+    CublasIndex m_cublas;    // its cuBLAS runs: a selection looks its pair up, not through every run
     std::optional<RunRecord> m_run;
     QString m_title;
     RunAgainstCublas m_facts;

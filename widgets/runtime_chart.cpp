@@ -500,6 +500,7 @@ void RuntimeChart::runChanged(const QList<RunRecord> &runs, qsizetype index)
                            old.published == slot.published && old.label == slot.label;
     if (sameMarks) {
         m_slots[row] = std::move(slot);
+        m_legendRowsRead.reset(); // its conditions may have changed: a steadiness mark to explain
         return;
     }
     removeSlotMarks(row);
@@ -610,7 +611,7 @@ void RuntimeChart::showSelection()
     const bool hadBar = m_selectionBar;
     updateSelectionMarks();
     if (hadBar != bool(m_selectionBar))
-        refreshLegend();
+        refreshLegend(LegendRows::AsLastRead); // the rows are as the last settle or rebuild read them
     requestReplot();
 }
 

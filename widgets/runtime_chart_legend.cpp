@@ -23,12 +23,12 @@ template <class Entries> QString lookOf(const Entries &entries)
 
 } // namespace
 
-void RuntimeChart::refreshLegend()
+void RuntimeChart::refreshLegend(LegendRows rows)
 {
     // Laid out again only when an entry changes: new entries are measured again at the replot, a
     // millisecond at every run. The entries are read once: each reading goes over every row, and
     // the first selection in a 100,000-run session read them three times (20 ms).
-    const QList<LegendEntry> entries = legendEntries();
+    const QList<LegendEntry> entries = legendEntries(rows);
     QString look = lookOf(entries);
     if (look == m_legendLook)
         return;
@@ -48,11 +48,18 @@ void RuntimeChart::addLegendKey()
     m_legendLook = lookOf(entries);
 }
 
-QList<RuntimeChart::LegendEntry> RuntimeChart::legendEntries() const
+QList<RuntimeChart::LegendEntry> RuntimeChart::legendEntries(LegendRows rows) const
 {
-    const runtime_scene::LegendInputs in =
-        runtime_scene::legendInputs(m_slots, m_referenceLine ? m_referenceText : QString(), m_markFailures,
-                                    !m_printing && m_selectionBar);
+    const QString referenceText = m_referenceLine ? m_referenceText : QString();
+    const bool selectionShown = !m_printing && m_selectionBar;
+    if (rows == LegendRows::Read || !m_legendRowsRead) {
+        m_legendRowsRead =
+            runtime_scene::legendInputs(m_slots, referenceText, m_markFailures, selectionShown);
+        ++m_legendRowReads;
+    }
+    runtime_scene::LegendInputs in = *m_legendRowsRead;
+    in.referenceText = referenceText;
+    in.selectionShown = selectionShown;
     QList<LegendEntry> entries;
     for (const runtime_scene::LegendEntry &entry : runtime_scene::legendEntries(in))
         entries << LegendEntry{entry.text, legendIcon(entry), entry.look};

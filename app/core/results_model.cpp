@@ -43,40 +43,40 @@ ResultsModel::ResultsModel(Session *session, QObject *parent)
     : QAbstractTableModel(parent), m_session(session)
 {
     connect(session, &Session::aboutToReset, this, [this] {
-        m_cublasRowsValid = false;
+        m_cublas.invalidate();
         beginResetModel();
     });
     connect(session, &Session::reset, this, [this] {
-        m_cublasRowsValid = false;
+        m_cublas.invalidate();
         endResetModel();
     });
     connect(session, &Session::runAboutToBeAdded, this, [this](int row) {
-        m_cublasRowsValid = false;
+        m_cublas.invalidate();
         beginInsertRows({}, row, row);
     });
     // A cuBLAS run changes the % of cuBLAS of the other rows; another run only its own row (telling
     // every row of a 10,000-run session took the table milliseconds per run).
     const auto isReference = [this](int row) { return isBaseline(m_session->runs().at(row)); };
     connect(session, &Session::runAdded, this, [this, isReference](int row) {
-        m_cublasRowsValid = false;
+        m_cublas.invalidate();
         endInsertRows();
         if (isReference(row))
             emit dataChanged(index(0, PercentOfCublasColumn),
                              index(rowCount() - 1, PercentOfCublasTf32Column));
     });
     connect(session, &Session::runChanged, this, [this, isReference](int row) {
-        m_cublasRowsValid = false;
+        m_cublas.invalidate();
         emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
         if (isReference(row))
             emit dataChanged(index(0, PercentOfCublasColumn),
                              index(rowCount() - 1, PercentOfCublasTf32Column));
     });
     connect(session, &Session::runAboutToBeRemoved, this, [this](int row) {
-        m_cublasRowsValid = false;
+        m_cublas.invalidate();
         beginRemoveRows({}, row, row);
     });
     connect(session, &Session::runRemoved, this, [this] {
-        m_cublasRowsValid = false;
+        m_cublas.invalidate();
         endRemoveRows();
     });
 }
@@ -93,29 +93,7 @@ int ResultsModel::columnCount(const QModelIndex &parent) const
 
 const RunRecord *ResultsModel::cublasReference(const RunRecord &record, StageId baseline) const
 {
-    const QList<RunRecord> &runs = m_session->runs();
-    if (!m_cublasRowsValid) {
-        m_cublasRows.clear();
-        for (qsizetype i = 0; i < runs.size(); ++i)
-            if (isBaseline(runs[i]) && runs[i].isOk())
-                m_cublasRows[cublasPairingOf(runs[i], runs[i].stage)].append(i);
-        m_cublasRowsValid = true;
-    }
-    const RunRecord *best = nullptr;
-    qint64 bestDistance = 0;
-    for (const qsizetype row : m_cublasRows.value(cublasPairingOf(record, baseline))) {
-        if (row >= runs.size() || runs[row].stage != baseline)
-            continue; // a change whose signal has not arrived yet
-        const RunRecord &c = runs[row];
-        const qint64 distance = (c.timestamp.isValid() && record.timestamp.isValid())
-                                    ? std::abs(c.timestamp.msecsTo(record.timestamp))
-                                    : 0;
-        if (!best || distance < bestDistance) {
-            best = &c;
-            bestDistance = distance;
-        }
-    }
-    return best;
+    return m_cublas.nearest(record, baseline, m_session->runs(), CublasIndex::Itself::Counted);
 }
 
 std::optional<double> ResultsModel::percentOfCublas(const RunRecord &record) const

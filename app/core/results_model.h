@@ -2,7 +2,7 @@
 // SortRole gives numbers for QSortFilterProxyModel, RunIdRole ties rows to the shared selection.
 #pragma once
 
-#include "run_against_cublas.h"
+#include "cublas_index.h"
 #include "session.h"
 #include "trust_mark.h"
 
@@ -81,11 +81,7 @@ private:
     QVariant toolTip(const RunRecord &r, int column) const; // an Ok or queued run's cell
     Session *m_session;
     RunCode m_runCode;
-    // cuBLAS FP32 runs by size, origin and GPU (rows of the session), built when first needed
-    // after a change: looking the reference up by scanning every run made sorting or sizing a
-    // 50,000-run table quadratic.
-    mutable QHash<CublasPairing, QList<qsizetype>> m_cublasRows;
-    mutable bool m_cublasRowsValid = false;
+    CublasIndex m_cublas; // the session's cuBLAS runs, rebuilt at the first look-up after a change
 };
 
 } // namespace gemmscope

@@ -1,5 +1,6 @@
 #include "run_against_cublas.h"
 
+#include "cublas_index.h"
 #include "model_agreement.h"
 #include "occupancy_limiter.h"
 #include "traffic_model.h"
@@ -86,23 +87,7 @@ StageId cublasStageFor(const RunRecord &run)
 
 const RunRecord *cublasRunFor(const RunRecord &run, const QList<RunRecord> &runs)
 {
-    const StageId baseline = cublasStageFor(run);
-    const CublasPairing pairing = cublasPairingOf(run, baseline);
-    const RunRecord *best = nullptr;
-    qint64 bestDistance = 0;
-    for (const RunRecord &c : runs) {
-        if (c.stage != baseline || !c.isOk() || c.runId == run.runId ||
-            cublasPairingOf(c, baseline) != pairing)
-            continue;
-        const qint64 distance = c.timestamp.isValid() && run.timestamp.isValid()
-                                    ? std::abs(c.timestamp.msecsTo(run.timestamp))
-                                    : 0;
-        if (!best || distance < bestDistance) {
-            best = &c;
-            bestDistance = distance;
-        }
-    }
-    return best;
+    return CublasIndex().nearest(run, cublasStageFor(run), runs, CublasIndex::Itself::Skipped);
 }
 
 RunAgainstCublas runAgainstCublas(const RunRecord *run, const RunRecord *cublas, const QString &label)

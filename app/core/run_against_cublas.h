@@ -30,7 +30,7 @@ CublasPairing cublasPairingOf(const RunRecord &run, StageId baseline);
 StageId cublasStageFor(const RunRecord &run);
 
 // The finished cuBLAS run `run` is held against (cublasPairingOf), nearest in time; nullptr where
-// the session has none. A linear scan: called on a selection, not per row.
+// the session has none. A scan of every run: where it is asked again and again, CublasIndex.
 const RunRecord *cublasRunFor(const RunRecord &run, const QList<RunRecord> &runs);
 
 struct RunFactRow {
