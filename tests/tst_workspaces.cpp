@@ -287,6 +287,23 @@ private slots:
         } watch;
         watch.widths = &shownWidths;
         page->installEventFilter(&watch);
+        // The access table inside the page's tabs: shown at its width, and not laid out at another
+        // one first (a tab widget places its pages only once shown: PresizedTabWidget).
+        auto *accessText = page->findChild<AccessCheckView *>()->findChild<QLabel *>();
+        QVERIFY(accessText);
+        QList<int> accessWidths;
+        struct SizeWatch : QObject {
+            QList<int> *widths;
+            bool eventFilter(QObject *watched, QEvent *event) override
+            {
+                auto *w = static_cast<QWidget *>(watched);
+                if (event->type() == QEvent::Show || (event->type() == QEvent::Resize && w->isVisible()))
+                    *widths << w->width();
+                return false;
+            }
+        } accessWatch;
+        accessWatch.widths = &accessWidths;
+        accessText->installEventFilter(&accessWatch);
         window.workspaces()->setCurrent(Workspace::Counters);
         QVERIFY(!window.selection()->runId().isEmpty());
         QVERIFY(pageHiddenWhenChosen);
@@ -294,6 +311,7 @@ private slots:
         QCOMPARE(shownWidths.size(), 1);
         QVERIFY(!window.parameterPanel()->isVisible());
         QCOMPARE(page->width(), shownWidths.first());
+        QVERIFY2(accessWidths == QList<int>{accessText->width()}, qPrintable(QDebug::toString(accessWidths)));
     }
 
     // The keyboard follows a switch: on the old page's table before it, on the new page after

@@ -8,6 +8,7 @@
 #include "machine_code_view.h"
 #include "memory_instruction_view.h"
 #include "model_summary_view.h"
+#include "presized_tab_widget.h"
 #include "run_against_cublas_view.h"
 #include "size_sweep_view.h"
 #include "stage_source_view.h"
@@ -62,7 +63,7 @@ KernelTabs KernelTabs::build()
     k.source = named(new StageSourceView, "stageSourceView");
     k.machineCode = named(new MachineCodeView, "machineCodeView");
     k.compile = new CompilePanel; // named "compilePanel" by itself
-    k.tabs = named(new QTabWidget, "mappingTabs");
+    k.tabs = named(new PresizedTabWidget, "mappingTabs");
     k.tabs->setDocumentMode(true);
     k.tabs->addTab(k.mappingStack, tabTr("Tile map"));
     k.tabs->addTab(scrolled(k.coalescing), tabTr("Coalescing"));
@@ -92,7 +93,7 @@ KernelTabs KernelTabs::build()
 SweepTabs SweepTabs::build(Session *session)
 {
     SweepTabs s{};
-    s.tabs = named(new QTabWidget, "sweepModes");
+    s.tabs = named(new PresizedTabWidget, "sweepModes");
     // Children of the tabs, made after them: deleted after the views, which let go of them first.
     s.gridSweeps = new SweepController(session, SweepKind::Grid, s.tabs);
     s.sizeSweeps = new SweepController(session, SweepKind::Sizes, s.tabs);
@@ -135,7 +136,7 @@ CountersPane CountersPane::build()
     column->addStretch(1);
     c.memory = named(new MemoryInstructionView, "memoryInstructionView");
     c.whyNotCublas = named(new BaselineCompareView, "baselineCompareView");
-    c.pane = named(new QTabWidget, "countersTabs");
+    c.pane = named(new PresizedTabWidget, "countersTabs");
     c.pane->setDocumentMode(true);
     // Named by what it shows, not "Counters" again inside the Counters workspace (issue 38).
     c.pane->addTab(scrolled(c.countersPage), tabTr("Measured vs model"));
