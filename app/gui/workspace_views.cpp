@@ -8,6 +8,7 @@
 #include "machine_code_view.h"
 #include "memory_instruction_view.h"
 #include "model_summary_view.h"
+#include "page_scroll_area.h"
 #include "presized_tab_widget.h"
 #include "run_against_cublas_view.h"
 #include "size_sweep_view.h"
@@ -41,11 +42,7 @@ template <typename View> View *named(View *view, const char *name)
 
 QScrollArea *scrolled(QWidget *view)
 {
-    auto *scroll = new QScrollArea;
-    scroll->setWidget(view);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    return scroll;
+    return new PageScrollArea(view);
 }
 
 } // namespace
