@@ -30,6 +30,19 @@ QRectF inkRect(QCPItemText *label)
 
 } // namespace
 
+QList<QRectF> RuntimeChart::referenceGaps() const
+{
+    // Each value and failure mark shown, with a few pixels of room around its glyphs (not its
+    // padding: the gap before a value keeps it off the whisker cap, not off a line): the line stops
+    // short of them and goes on between rows.
+    QList<QRectF> gaps;
+    for (const QList<QCPItemText *> *texts : {&m_valueLabels, &m_failureMarkers})
+        for (QCPItemText *text : *texts)
+            if (text->visible() && !text->text().isEmpty())
+                gaps << labelGlyphRect(text).adjusted(-kReferenceGapPx, -1, kReferenceGapPx, 1);
+    return gaps;
+}
+
 runtime_scene::BarFrame RuntimeChart::barFrame() const
 {
     return runtime_scene::BarFrame{
