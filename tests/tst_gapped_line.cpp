@@ -67,7 +67,7 @@ private slots:
         QVERIFY(totalLength(whole) >= area.height());
         const double x = whole.first().x1();
         QList<QRectF> gaps{QRectF(x - 10, area.center().y() - 5, 20, 10)};
-        line->setGaps([&gaps] { return gaps; });
+        line->setGaps([&gaps](const QLineF &) { return gaps; });
         const QList<QLineF> gapped = line->drawnSegments();
         QCOMPARE(gapped.size(), 2);
         QCOMPARE(totalLength(gapped), totalLength(whole) - 10);

@@ -65,7 +65,7 @@ QList<QLineF> GappedStraightLine::drawnSegments() const
         getRectClippedStraightLine(start, end - start, clipRect().adjusted(-pad, -pad, pad, pad));
     if (line.isNull())
         return {};
-    return segmentsClearOf(line, m_gaps ? m_gaps() : QList<QRectF>());
+    return segmentsClearOf(line, m_gaps ? m_gaps(line) : QList<QRectF>());
 }
 
 void GappedStraightLine::draw(QCPPainter *painter)

@@ -20,10 +20,11 @@ QList<QLineF> segmentsClearOf(const QLineF &line, const QList<QRectF> &gaps);
 class GappedStraightLine : public QCPItemStraightLine {
     Q_OBJECT
 public:
-    using Gaps = std::function<QList<QRectF>()>;
+    using Gaps = std::function<QList<QRectF>(const QLineF &line)>;
     explicit GappedStraightLine(QCustomPlot *plot);
-    // The rects (in the plot's pixels) the line leaves out, asked at every draw: the texts as they
-    // stand once the frame is laid out.
+    // The rects (in the plot's pixels) the line leaves out, asked at every draw with the line as it
+    // is drawn (those far from it need not be measured): the texts as they stand once the frame is
+    // laid out.
     void setGaps(Gaps gaps) { m_gaps = std::move(gaps); }
     // The pieces the line draws, in pixels, as of the last layout.
     QList<QLineF> drawnSegments() const;

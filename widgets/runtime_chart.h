@@ -145,8 +145,8 @@ private:
     void setKeyTicks();       // one tick label per bar, or per n-th bar where rows are lower than a label
     void fitValueRange();     // room right of the longest bar for its label, at this width
     bool hideCrowdedLabels(); // after a replot: value labels over another label or a bar hide
-    QList<QRectF> referenceGaps() const; // the texts shown on the plot, which the cuBLAS line leaves out
-    int keyNamesWidth() const;           // the width the names and bars share: the legend's column apart
+    QList<QRectF> referenceGaps(const QLineF &line) const; // the texts shown on `line`, which it leaves out
+    int keyNamesWidth() const; // the width the names and bars share: the legend's column apart
 
     QComboBox *m_groupCombo;
     QComboBox *m_viewCombo;
