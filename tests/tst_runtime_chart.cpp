@@ -740,15 +740,17 @@ private slots:
             }
             QString overlap = test::firstOverlap(rects, names);
             QVERIFY2(overlap.isEmpty(), qPrintable(what + QStringLiteral(": ") + overlap));
-            // The texts on the plot (values, marks) never overlap each other or a bar.
-            QList<QRectF> labels;
+            // The texts on the plot (values, marks) never overlap each other (their glyphs: a line's
+            // box, its leading and descent, reaches into the next of rows 11 px apart) or a bar.
+            QList<QRectF> labels, glyphs;
             QStringList labelNames;
             for (int i = 0; i < plot->itemCount(); ++i)
                 if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)); text && text->visible()) {
                     labels << labelRect(text);
+                    glyphs << labelGlyphRect(text);
                     labelNames << text->text();
                 }
-            overlap = test::firstOverlap(labels, labelNames);
+            overlap = test::firstOverlap(glyphs, labelNames);
             QVERIFY2(overlap.isEmpty(), qPrintable(what + QStringLiteral(": ") + overlap));
             // Clear of the axis line under the last row ("0.363 ms" stood on it at 1280x800).
             const int axisLine = plot->axisRect()->rect().bottom();
@@ -766,11 +768,12 @@ private slots:
         }
     }
 
-    // At the Ladder's 1920x1080 size the legend sits under the bars, not in a column beside them:
-    // there its few entries kept a fifth of the width over a blank as high as the chart. Smaller
-    // charts keep it beside (under them, its rows would take the bars' height).
-    void legendUnderTheBarsWhereTheChartIsLarge_data() { test::addLadderSizes(); }
-    void legendUnderTheBarsWhereTheChartIsLarge()
+    // At the Ladder's sizes the legend sits under the bars, not in a column beside them: there its
+    // ~240 px left the stages' names too little room at 1280x800 and 1440x900 (names cut short) and
+    // at 1920x1080 its few entries stood over a blank as high as the chart. The smallest chart
+    // keeps it beside (under it, its rows would take the bars' height).
+    void legendUnderTheBarsUnlessTheChartIsSmall_data() { test::addLadderSizes(); }
+    void legendUnderTheBarsUnlessTheChartIsSmall()
     {
         QFETCH(QSize, size);
         const test::FullLadder ladder = test::loadFullLadder();
@@ -782,8 +785,7 @@ private slots:
         QCustomPlot *plot = chart.customPlot();
         plot->replot(QCustomPlot::rpImmediateRefresh);
         plot->replot(QCustomPlot::rpImmediateRefresh);
-        const bool large = size.width() >= 800 && size.height() >= 450;
-        QCOMPARE(large, QByteArray(QTest::currentDataTag()) == "1920x1080");
+        const bool below = QByteArray(QTest::currentDataTag()) != "smallest";
         const QRect bars = plot->axisRect()->rect();
         QCPLegend *legend = plot->legend;
         QVERIFY(legend->visible());
@@ -795,23 +797,34 @@ private slots:
             ++entries;
             const QRect at = item->outerRect();
             QVERIFY2(plot->rect().contains(at), qPrintable(legendItemText(item)));
-            if (large)
+            if (below)
                 QVERIFY2(at.top() >= bars.bottom(), qPrintable(legendItemText(item)));
             else
                 QVERIFY2(at.left() >= bars.right(), qPrintable(legendItemText(item)));
         }
         QVERIFY(entries > 0);
-        if (large)
+        if (below) {
             QVERIFY2(
                 bars.right() >= plot->width() - 40,
                 qPrintable(QStringLiteral("bars end at %1 of %2 px").arg(bars.right()).arg(plot->width())));
-        // Back beside the bars when the chart shrinks.
-        chart.resize(620, 390);
+            // Its entries flow in two rows, not a grid's three: the rows keep the bars' height.
+            QVERIFY2(legend->outerRect().height() <= 2 * (QFontMetrics(legend->font()).height() + 8),
+                     qPrintable(QStringLiteral("legend %1 px high").arg(legend->outerRect().height())));
+        }
+        // Beside the bars when the chart shrinks, under them again when it grows.
+        chart.resize(480, 300);
         QApplication::processEvents();
         plot->replot(QCustomPlot::rpImmediateRefresh);
         for (int i = 0; i < legend->itemCount(); ++i)
             if (legend->item(i))
                 QVERIFY(legend->item(i)->outerRect().left() >= plot->axisRect()->rect().right());
+        chart.resize(size);
+        QApplication::processEvents();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (legend->item(i))
+                QVERIFY(below ? legend->item(i)->outerRect().top() >= plot->axisRect()->rect().bottom()
+                              : legend->item(i)->outerRect().left() >= plot->axisRect()->rect().right());
     }
 
     // The Ladder workspace at 1920x1080 gives the runtime chart half the width (~960 px): room to
@@ -831,6 +844,121 @@ private slots:
         QVERIFY(ticker && !ticker->ticks().isEmpty());
         QVERIFY2(ticker->ticks().first().startsWith(QStringLiteral("0 — Naive")),
                  qPrintable(ticker->ticks().first()));
+    }
+
+    // The Ladder's runtime pane at 1280x800 and 1440x900 names every stage whole (at 1280 at most a
+    // few of the longest cut short): the legend, in a column beside the bars, took ~240 px of the
+    // width and left the names a third of the rest, so that "6 — Coalesced cooperative loads: la…"
+    // and eight more were cut at both sizes. Every row keeps its name and the legend every entry.
+    void fullLadderNamesWholeAtTheLadderSizes_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("mostCut");
+        QTest::newRow("1280x800") << QSize(620, 390) << 3;
+        QTest::newRow("1440x900") << QSize(700, 440) << 0;
+        QTest::newRow("1920x1080") << QSize(940, 530) << 0;
+    }
+    void fullLadderNamesWholeAtTheLadderSizes()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, mostCut);
+        const test::FullLadder ladder = test::loadFullLadder();
+        RuntimeChart chart;
+        chart.setRuns(ladder.runs);
+        chart.setSelectedRun(ladder.runs.last().runId); // the legend's longest form: the selection too
+        chart.resize(size);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        const QList<RuntimeSlot> rows = chart.runtimeSlotList();
+        const auto ticker = chart.keyAxis()->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().size(), rows.size()); // every row named
+        QStringList cut;
+        for (int row = 0; row < rows.size(); ++row) {
+            const QString name = ticker->ticks().value(row);
+            const QString whole = runtime_scene::longLabel(rows[row]);
+            if (name == whole)
+                continue;
+            // Cut short, it still says its code and a readable part of its stage's name.
+            QVERIFY2(name.endsWith(QStringLiteral("\u2026")) && whole.startsWith(name.chopped(1)) &&
+                         name.size() > rows[row].label.size() + 3 + runtime_scene::kMinNameLetters,
+                     qPrintable(name));
+            cut << name;
+        }
+        QVERIFY2(cut.size() <= mostCut, qPrintable(QStringLiteral("%1 names cut: ").arg(cut.size()) +
+                                                   cut.join(QStringLiteral(" | "))));
+        // The names' column is as wide as its widest name, within the plot; the bars take the rest.
+        const QRect bars = plot->axisRect()->rect();
+        const QFontMetrics metrics(chart.keyAxis()->tickLabelFont());
+        for (int row = 0; row < rows.size(); ++row)
+            QVERIFY2(bars.left() - metrics.horizontalAdvance(ticker->ticks().value(row)) >= 0,
+                     qPrintable(ticker->ticks().value(row)));
+        // The legend still explains every mark, clear of the bars and inside the plot.
+        QCPLegend *legend = plot->legend;
+        QVERIFY(legend->visible());
+        QStringList entries;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (QCPAbstractLegendItem *item = legend->item(i)) {
+                entries << legendItemText(item);
+                QVERIFY2(plot->rect().contains(item->outerRect()), qPrintable(entries.last()));
+                QVERIFY2(!item->outerRect().intersects(bars), qPrintable(entries.last()));
+            }
+        for (const QString &expected : {QStringLiteral("whisker"), QStringLiteral("cuBLAS FP32: "),
+                                        QStringLiteral("cuBLAS baselines"), QStringLiteral("selected run")})
+            QVERIFY2(std::any_of(entries.cbegin(), entries.cend(),
+                                 [&](const QString &e) { return e.contains(expected); }),
+                     qPrintable(expected + QStringLiteral(" not in ") + entries.join(QStringLiteral(" | "))));
+    }
+
+    // The dashed cuBLAS FP32 line leaves a gap where it would cross a value: it ran through
+    // "0.508 ms", "0.400 ms" and "0.363 ms" at 1280x800. At every width from the smallest chart to
+    // a wide one, no value shown (nor a failure mark) has the line over its glyphs, and the line
+    // still reads: drawn over most of the plot's height.
+    void cublasLineLeavesTheValuesReadable()
+    {
+        const test::FullLadder ladder = test::loadFullLadder();
+        RuntimeChart chart;
+        chart.setRuns(ladder.runs);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        int crossedWhole = 0; // texts the whole line would cross: what the gaps are for
+        for (int width = 480; width <= 1000; width += 20) {
+            chart.resize(width, width < 560 ? 300 : 440);
+            QApplication::processEvents();
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            QVERIFY(chart.referenceLine());
+            const QRect bars = plot->axisRect()->rect();
+            const double x = chart.valueAxis()->coordToPixel(chart.referenceLine()->point1->coords().x());
+            const QLineF whole(x, bars.top(), x, bars.bottom());
+            const QList<QLineF> drawn = chart.referenceLine()->drawnSegments();
+            double length = 0;
+            for (const QLineF &segment : drawn) {
+                QVERIFY(std::abs(segment.x1() - x) < 0.5 && std::abs(segment.x2() - x) < 0.5);
+                length += segment.length();
+            }
+            QVERIFY2(
+                length >= 0.6 * bars.height(),
+                qPrintable(
+                    QStringLiteral("%1 of %2 px drawn at %3 px").arg(length).arg(bars.height()).arg(width)));
+            for (int i = 0; i < plot->itemCount(); ++i) {
+                auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+                if (!text || !text->visible() || text->text().isEmpty())
+                    continue;
+                const QRectF glyphs = labelGlyphRect(text);
+                crossedWhole += segmentCrossesRect(whole, glyphs);
+                for (const QLineF &segment : drawn)
+                    QVERIFY2(!segmentCrossesRect(segment, glyphs),
+                             qPrintable(QStringLiteral("the cuBLAS line crosses \"%1\" at %2 px")
+                                            .arg(text->text())
+                                            .arg(width)));
+            }
+        }
+        QVERIFY2(crossedWhole > 0, "no width put a value on the line");
     }
 
     // A chart whose rows are about as high as a label (the Ladder's runtime pane at 1600x1000 with

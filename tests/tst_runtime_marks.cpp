@@ -110,7 +110,7 @@ private slots:
         QCOMPARE(tickStride(0, 0, 14), 1);
         // Never more names than kMaxLabelledBars, however tall the rows.
         QCOMPARE(tickStride(kMaxLabelledBars * 3, 100, 14), 3);
-        QCOMPARE(keyNameBudget(900), 300);
+        QCOMPARE(keyNameBudget(900), 405);
     }
 
     // A row's name on the key axis: whole where it fits, cut short with "…" where not, and the code

@@ -1,5 +1,6 @@
 #include "chart_layout.h"
 
+#include "flow_legend.h"
 #include "text_box.h"
 
 #include <QHash>
@@ -327,6 +328,9 @@ void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendW
     for (int i = 0; i < legend->itemCount(); ++i)
         if (QCPAbstractLegendItem *item = legend->item(i))
             item->setMargins(QMargins(0, 0, 0, kLegendItemBottomRoom));
+    auto *flow = qobject_cast<FlowLegend *>(legend);
+    if (flow)
+        flow->setFlowWidth(0); // a grid, unless flowing takes fewer rows (below)
     if (legendIsBeside(plot)) {
         legend->setWrap(0);
         legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
@@ -342,6 +346,15 @@ void fitTitleAndLegend(QCustomPlot *plot, const QString &fullTitle, bool legendW
     }
     const int available = plot->viewport().width() - 16;
     const int columns = legendColumnsThatFit(widths, available, legend->columnSpacing());
+    // Entries flowing like words where a grid's columns, each as wide as its widest entry, take more
+    // rows (a legend that can: FlowLegend). In entry order, one row.
+    const qsizetype gridRows = (widths.size() + columns - 1) / columns;
+    if (flow && flowRowStarts(widths, available, legend->columnSpacing()).size() < gridRows) {
+        legend->setWrap(0);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        flow->setFlowWidth(plot->viewport().width()); // the legend's row: the plot's width
+        return;
+    }
     legend->setWrap(columns);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
 }
@@ -387,6 +400,17 @@ QRectF labelRect(QCPItemText *item)
     else if (align & Qt::AlignVCenter)
         topLeft.ry() -= size.height() / 2;
     return QRectF(topLeft, size);
+}
+
+QRectF labelGlyphRect(QCPItemText *item)
+{
+    const QRectF box = labelRect(item);
+    const QMargins pad = item->padding();
+    const QFontMetricsF metrics(item->font());
+    const QRectF ink = metrics.tightBoundingRect(item->text());
+    const double baseline = box.top() + pad.top() + metrics.ascent();
+    return QRectF(QPointF(box.left() + pad.left(), baseline + ink.top()),
+                  QPointF(box.right() - pad.right(), baseline + ink.bottom()));
 }
 
 bool segmentCrossesRect(const QLineF &segment, const QRectF &rect)

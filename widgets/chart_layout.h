@@ -94,5 +94,8 @@ bool segmentCrossesRect(const QLineF &segment, const QRectF &rect);
 
 // The pixel rect a QCPItemText occupies at its current position (after a replot).
 QRectF labelRect(QCPItemText *item);
+// Its glyphs: the rect less its padding across, the ink of its text up and down (a line's box is
+// ~13 px high at 8 pt, its digits ~8 px: neighbours 11 px apart overlap by their boxes only).
+QRectF labelGlyphRect(QCPItemText *item);
 
 } // namespace gemmscope

@@ -5,6 +5,7 @@
 #include "chart_layout.h"
 #include "chart_row_bars.h"
 #include "chart_text.h"
+#include "flow_legend.h"
 #include "plot_export.h"
 #include "plot_theme.h"
 #include "run_color.h"
@@ -48,6 +49,7 @@ RuntimeChart::RuntimeChart(QWidget *parent)
     controls->addWidget(m_viewCombo);
     controls->addWidget(m_logCheck);
     controls->addStretch(1);
+    useFlowLegend(m_plot); // under the bars, its entries in as few rows as they fit
     placeLegendBeside(m_plot, font());
     m_legendColumn = qobject_cast<QCPLayoutGrid *>(m_plot->legend->layout());
     // Bars lie along the left axis, in ladder order from the top; values run along the bottom.
@@ -223,6 +225,17 @@ int RuntimeChart::longLabelWidth(const QString &label)
     return *it;
 }
 
+int RuntimeChart::keyNamesWidth() const
+{
+    // The viewport's width, not the widget's: an export lays the plot out at the print size in the
+    // same widget, and took the window's narrow choice with it. A legend beside the bars keeps its
+    // column of it.
+    const QCPLegend *legend = m_plot->legend;
+    const int beside =
+        legend->visible() && legendIsBeside(m_plot) ? legend->minimumOuterSizeHint().width() : 0;
+    return std::max(0, m_plot->viewport().width() - beside);
+}
+
 void RuntimeChart::setKeyTicks()
 {
     auto ticker = m_plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
@@ -238,10 +251,8 @@ void RuntimeChart::setKeyTicks()
         for (const QString &label : std::as_const(m_keyLongLabels))
             m_widestLong = std::max(m_widestLong, longLabelWidth(label));
     }
-    // The viewport's width, not the widget's: an export lays the plot out at the print size in the
-    // same widget, and took the window's narrow choice with it.
     const bool haveLong = m_keyLongLabels.size() == m_keyLabels.size();
-    const int budget = haveLong ? runtime_scene::keyNameBudget(m_plot->viewport().width()) : 0;
+    const int budget = haveLong ? runtime_scene::keyNameBudget(keyNamesWidth()) : 0;
     const int count = int(m_keyLabels.size());
     const double rowPx = count > 0 ? double(m_plot->axisRect()->height()) / count : 0;
     const QFontMetrics metrics(m_plot->yAxis->tickLabelFont());

@@ -2,10 +2,12 @@
 // left axis, its value at its end) with p20-p80 whiskers, cuBLAS FP32 as a reference line, failed
 // runs marked (never drawn as a time), a log value axis when the values spread more than 20x; and a
 // second mode comparing the worklog's published T4 speedups over the naive kernel with this GPU's
-// measured ones. The legend, beside the plot, names the ladder's groups, not every stage.
+// measured ones. The legend, under the plot (beside it where the chart is small), names the ladder's
+// groups, not every stage.
 #pragma once
 
 #include "chart_layout.h"
+#include "gapped_line.h"
 #include "plot_chart.h"
 #include "run_record.h"
 #include "runtime_bar_frame.h"
@@ -26,7 +28,6 @@ class QCustomPlot;
 class QCPAxis;
 class QCPBars;
 class QCPErrorBars;
-class QCPItemStraightLine;
 class QCPItemText;
 class QMenu;
 class QMouseEvent;
@@ -73,7 +74,8 @@ public:
     QList<QCPErrorBars *> whiskers() const { return m_whiskers; } // parallel to runBars()
     QCPBars *selectionBar() const { return m_selectionBar; }      // nullptr when nothing selected
     QList<QCPItemText *> failureMarkers() const { return m_failureMarkers; }
-    QCPItemStraightLine *referenceLine() const { return m_referenceLine; }
+    // The cuBLAS FP32 line: it leaves a gap where it would cross a value or a failure mark.
+    GappedStraightLine *referenceLine() const { return m_referenceLine; }
     QCPBars *publishedSpeedupBars() const { return m_publishedBars; } // speedup mode
     QCPBars *measuredSpeedupBars() const { return m_measuredBars; }
     // The bars lie along the key axis (left, ladder order from the top); values on the value axis.
@@ -111,10 +113,15 @@ private:
     void updateGroupCombo();
     void syncControls();
     void fitToWidth() override; // elided title, tick label orientation and legend visibility for this width
-    // The legend in a column beside the bars, or under them where the chart is at least this wide
-    // and high: there the column's few entries stood over a blank as high as the chart (the
-    // Ladder's runtime pane at 1920x1080), and the bars had that much less width.
-    static constexpr int kLegendBelowMinWidth = 800, kLegendBelowMinHeight = 450;
+    // The legend under the bars where the plot is at least this wide and high, else in a column
+    // beside them. Beside, its ~240 px left the stages' names a third of the rest: in the Ladder's
+    // runtime pane at 1280x800 and 1440x900 (plots of 620x364 and 700x414) twelve and six names
+    // were cut short ("6 — Coalesced cooperative loads: la…"); under the bars its entries flow in
+    // two rows, ~40 px of the height, and the full ladder's rows stay as high as a name (10.5 px at
+    // 1280x800). At 1920x1080 the column's few entries stood over a blank as high as the chart. The
+    // smallest charts (the parameter panel shown) keep it beside: under them its rows would take
+    // the height every row needs to be named.
+    static constexpr int kLegendBelowMinWidth = 560, kLegendBelowMinHeight = 350;
     void placeLegendForSize();
     QCPLayoutGrid *m_legendColumn = nullptr; // the column beside the bars that holds it there
     // The GPU/size group the chart shows, where one is chosen or followed (none: every run).
@@ -143,6 +150,8 @@ private:
     void setKeyTicks();       // one tick label per bar, or per n-th bar where rows are lower than a label
     void fitValueRange();     // room right of the longest bar for its label, at this width
     bool hideCrowdedLabels(); // after a replot: value labels over another label or a bar hide
+    QList<QRectF> referenceGaps(const QLineF &line) const; // the texts shown on `line`, which it leaves out
+    int keyNamesWidth() const; // the width the names and bars share: the legend's column apart
 
     QComboBox *m_groupCombo;
     QComboBox *m_viewCombo;
@@ -165,7 +174,7 @@ private:
     QList<QCPItemText *> m_labelPool;                 // value labels to reuse; those not in use are hidden
     QCPBars *m_selectionBar = nullptr;
     QList<QCPItemText *> m_failureMarkers; // as runtime_scene::failureMarks says, in its order
-    QCPItemStraightLine *m_referenceLine = nullptr;
+    GappedStraightLine *m_referenceLine = nullptr;
     std::optional<double> m_referenceValue; // where m_referenceLine stands
     QString m_referenceText;                // what the legend calls the reference line
     QCPBars *m_publishedBars = nullptr;

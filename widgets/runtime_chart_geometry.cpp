@@ -30,6 +30,22 @@ QRectF inkRect(QCPItemText *label)
 
 } // namespace
 
+QList<QRectF> RuntimeChart::referenceGaps(const QLineF &line) const
+{
+    // Each value and failure mark shown on the line, with a few pixels of room around its glyphs
+    // (not its padding: the gap before a value keeps it off the whisker cap, not off a line): the
+    // line stops short of them and goes on between rows. Only the texts whose box (measured once per
+    // text) meets the line have their glyphs measured: a few, of up to kMaxLabelledBars values.
+    const QRectF near =
+        QRectF(line.p1(), line.p2()).normalized().adjusted(-kReferenceGapPx, -1, kReferenceGapPx, 1);
+    QList<QRectF> gaps;
+    for (const QList<QCPItemText *> *texts : {&m_valueLabels, &m_failureMarkers})
+        for (QCPItemText *text : *texts)
+            if (text->visible() && !text->text().isEmpty() && labelRect(text).intersects(near))
+                gaps << labelGlyphRect(text).adjusted(-kReferenceGapPx, -1, kReferenceGapPx, 1);
+    return gaps;
+}
+
 runtime_scene::BarFrame RuntimeChart::barFrame() const
 {
     return runtime_scene::BarFrame{

@@ -125,7 +125,8 @@ void RuntimeChart::updateReference()
     }
     const double value = reference->value;
     if (!m_referenceLine) {
-        m_referenceLine = new QCPItemStraightLine(m_plot);
+        m_referenceLine = new GappedStraightLine(m_plot);
+        m_referenceLine->setGaps([this](const QLineF &line) { return referenceGaps(line); });
         m_referenceLine->point1->setAxes(m_plot->xAxis, m_plot->yAxis);
         m_referenceLine->point2->setAxes(m_plot->xAxis, m_plot->yAxis);
         m_referenceLine->setPen(QPen(stageColor(stageKeyText(StageId::CublasFp32)), 1.5, Qt::DashLine));

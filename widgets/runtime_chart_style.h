@@ -16,6 +16,7 @@ inline constexpr double kBarWidth = 0.7;
 inline constexpr double kSelectionBarWidth = kBarWidth + 0.12; // the selected run's frame, around its bar
 inline constexpr double kRowRangePad = 0.3; // rows of room over the first and under the last
 inline constexpr int kValueLabelGapPx = 7;  // from the end of a bar or its whisker to its value
+inline constexpr int kReferenceGapPx = 3;   // the cuBLAS line's gap either side of a text it would cross
 inline constexpr double kSpeedupBarWidth = 0.42;
 inline const QColor kPublishedColor(0x7f, 0x7f, 0x7f);
 inline const QColor kMeasuredColor(0x1f, 0x77, 0xb4);

@@ -26,7 +26,7 @@ int tickStride(qsizetype rows, double rowPx, int labelPx)
 
 int keyNameBudget(int widthPx)
 {
-    return std::max(0, widthPx / 3);
+    return std::max(0, widthPx * 45 / 100);
 }
 
 QString fittedName(const QString &code, const QString &longName, int budgetPx, const QFontMetrics &metrics)

@@ -30,8 +30,9 @@ QString longLabel(const RuntimeSlot &slot);
 // Every n-th row is named where rows (rowPx high) are lower than a label (labelPx), and never more
 // than kMaxLabelledBars names.
 int tickStride(qsizetype rows, double rowPx, int labelPx);
-// The room the key axis' names may take: a third of the chart's width (the bars, their values and
-// the legend keep the rest).
+// The room the key axis' names may take of the width they share with the bars (a legend beside them
+// apart): 45 %, the bars and their values keep the rest. The full ladder's longest name,
+// "+tma — Tensor cores: Hopper wgmma fed by TMA", is ~280 px at 8 pt: whole in a 620 px plot.
 int keyNameBudget(int widthPx);
 // Fewer letters of a stage's name than this beside its code say nothing ("5a — D…"): codes alone.
 inline constexpr int kMinNameLetters = 6;
