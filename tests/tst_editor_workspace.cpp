@@ -89,8 +89,8 @@ private slots:
         QVERIFY(!expected.isEmpty());
         auto *empty = workspace.findChild<QWidget *>(QStringLiteral("editorEmptyState"));
         QVERIFY(empty && !empty->isHidden()); // says what to do while no kernel is open
-        // Nothing to diff or export yet: those actions wait for a kernel (Compile answers Ctrl+B with
-        // a sentence, keysReachKernelActions).
+        // Nothing to diff or export yet: those actions wait for a kernel (Compile waits for source,
+        // compileWaitsForSource).
         const char *const onTheKernel[] = {"actionKernelDiff", "actionKernelExport"};
         for (const char *name : onTheKernel)
             QVERIFY2(!workspace.action(name)->isEnabled(), name);
@@ -292,6 +292,55 @@ private slots:
         QVERIFY(!workspace.notice().isEmpty());
     }
 
+    // Compile (the tool bar's button, the Kernel menu's item and Ctrl+B: one action) is off with its
+    // reason while no kernel is open or the open one is empty, and on as soon as there is source.
+    void compileWaitsForSource()
+    {
+        QMainWindow window;
+        auto *workspace = new EditorWorkspace(noAutosave());
+        window.setCentralWidget(workspace);
+        RecordingActions actions;
+        workspace->setKernelActions(&actions);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QAction *compile = workspace->action("actionKernelCompile");
+        QVERIFY(!compile->isEnabled());
+        QCOMPARE(compile->toolTip(), QStringLiteral("Open or write a kernel to compile"));
+        QCOMPARE(compile->statusTip(), compile->toolTip());
+        QTest::keyClick(&window, Qt::Key_B, Qt::ControlModifier);
+        QVERIFY(actions.compiled.isEmpty());
+        KernelEditor *editor = workspace->newFromStage(QStringLiteral("naive"));
+        QVERIFY(editor);
+        QVERIFY(compile->isEnabled());
+        QVERIFY2(compile->toolTip().contains(QStringLiteral("NVRTC")), qPrintable(compile->toolTip()));
+        // Every line deleted, or only white space left: nothing to compile, and the tip says which kernel.
+        for (const QString &blank : {QString(), QStringLiteral("  \n\t\n")}) {
+            editor->setText(blank);
+            QVERIFY(!compile->isEnabled());
+            QVERIFY2(compile->toolTip().contains(workspace->fileNameOf(editor)),
+                     qPrintable(compile->toolTip()));
+            editor->setFocus();
+            QTest::keyClick(editor, Qt::Key_B, Qt::ControlModifier);
+            QVERIFY(actions.compiled.isEmpty());
+        }
+        // One character typed is source: Compile is on at once, not after the check's pause.
+        editor->setFocus();
+        QTest::keyClick(editor, Qt::Key_X);
+        QVERIFY(compile->isEnabled());
+        QTest::keyClick(editor, Qt::Key_B, Qt::ControlModifier);
+        QCOMPARE(actions.compiled.size(), 1);
+        // The menu and the tool bar show this one action.
+        auto *toolBar = workspace->findChild<QToolBar *>(QStringLiteral("kernelToolBar"));
+        QVERIFY(toolBar && toolBar->actions().contains(compile));
+        // Emptied (so that closing asks nothing) and closed with its headers: off once no kernel is left.
+        editor->setText(QString());
+        while (workspace->tabs()->count() > 0)
+            emit workspace->tabs()->tabCloseRequested(0);
+        QVERIFY(workspace->kernels().isEmpty());
+        QVERIFY(!compile->isEnabled());
+        QCOMPARE(compile->toolTip(), QStringLiteral("Open or write a kernel to compile"));
+    }
+
     void keysReachKernelActions()
     {
         QMainWindow window;
@@ -302,9 +351,8 @@ private slots:
         window.resize(900, 600);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QTest::keyClick(&window, Qt::Key_B, Qt::ControlModifier); // nothing open: a sentence, no call
+        QTest::keyClick(&window, Qt::Key_B, Qt::ControlModifier); // nothing open: Compile is off
         QVERIFY(actions.compiled.isEmpty());
-        QVERIFY(workspace->notice().contains(QStringLiteral("no kernel")));
         KernelEditor *editor = workspace->newFromStage(QStringLiteral("coalesced"));
         editor->setFocus();
         QTest::keyClick(editor, Qt::Key_B, Qt::ControlModifier);
@@ -369,6 +417,40 @@ private slots:
         QCOMPARE(actions.compiled.size(), 1); // the configured stage's compile, not the editor's
         // The Kernel menu holds the editor's actions.
         QVERIFY(workspace->action("actionKernelNewFromStage")->associatedObjects().size() >= 2);
+    }
+
+    // On the Editor page the window's tool bar Compile (and Run > Compile) is the editor's: off with
+    // the reason while no kernel is open, on once one has source, and it compiles that kernel. On
+    // the other pages it is the configured stage's again.
+    void theWindowsCompileIsTheEditorsOnItsPage()
+    {
+        MainWindow window(
+            {.startRunner = false, .restoreSettings = false, .autosavePath = {}, .autosave = false});
+        auto *workspace = window.findChild<EditorWorkspace *>();
+        QVERIFY(workspace);
+        RecordingActions actions;
+        workspace->setKernelActions(&actions);
+        QAction *compile = window.action(QStringLiteral("actionCompile"));
+        QVERIFY(compile->isEnabled()); // the configured stage's, on the Ladder
+        const QString stageTip = compile->toolTip();
+        window.workspaces()->setCurrent(Workspace::Editor);
+        QVERIFY(!compile->isEnabled());
+        QCOMPARE(compile->toolTip(), QStringLiteral("Open or write a kernel to compile"));
+        QCOMPARE(compile->statusTip(), compile->toolTip());
+        compile->trigger(); // a disabled action: nothing
+        QVERIFY(actions.compiled.isEmpty());
+        KernelEditor *editor = workspace->newFromStage(QStringLiteral("naive"));
+        QVERIFY(editor);
+        QVERIFY(compile->isEnabled());
+        QCOMPARE(compile->toolTip(), workspace->action("actionKernelCompile")->toolTip());
+        compile->trigger();
+        QCOMPARE(actions.compiled.size(), 1); // the editor's kernel, not the configured stage
+        QCOMPARE(actions.compiled[0].text, editor->text().toStdString());
+        editor->setText(QString());
+        QVERIFY(!compile->isEnabled());
+        window.workspaces()->setCurrent(Workspace::Ladder);
+        QVERIFY(compile->isEnabled());
+        QCOMPARE(compile->toolTip(), stageTip);
     }
 
     // Typing is checked after a pause, each problem marked and listed; nothing is compiled.

@@ -605,6 +605,72 @@ private slots:
         QCOMPARE(sizes.checkedSeries().size(), 5); // still the sweep's five ticked
     }
 
+    // The list of series beside the chart, the chart's legend and its note name the curves in one
+    // order, the ladder's, as the Ladder's chart and table order these kernels' runs. The embedded example's
+    // size sweep holds its series in another (the TF32 wgmma stage first): the legend kept that
+    // while the list followed the catalog's presets (cuBLAS FP32 after the tensor-core stages).
+    void listAndLegendInLadderOrder()
+    {
+        Session session;
+        test::ControlledSizeSweepView sizes(&session);
+        sizes.resize(980, 650);
+        sizes.show();
+        auto *list = sizes.findChild<QListWidget *>(QStringLiteral("sizeSweepSeries"));
+        QVERIFY(list);
+        // The shown rows' names and their runs' places on the ladder.
+        const auto shownRows = [list](QList<std::pair<int, int>> *ranks) {
+            QStringList rows;
+            for (int i = 0; i < list->count(); ++i)
+                if (const QListWidgetItem *item = list->item(i); !item->isHidden()) {
+                    rows << item->text();
+                    const Preset *preset = findPreset(item->data(Qt::UserRole).toString().toStdString());
+                    RunRecord run;
+                    run.stage = preset->stage;
+                    run.presetKey = QString::fromStdString(preset->key);
+                    *ranks << ladderRank(run);
+                }
+            return rows;
+        };
+        QList<std::pair<int, int>> ranks;
+        QCOMPARE(qsizetype(shownRows(&ranks).size()), qsizetype(presets().size())); // no sweep: all
+        QVERIFY(std::is_sorted(ranks.begin(), ranks.end()));
+        QString error;
+        QVERIFY2(session.loadDefault(&error, kDefaultSession), qPrintable(error));
+        QVERIFY(sizes.shownSweep());
+        const std::vector<SizeSeries> &series = sizes.shownSweep()->spec.series;
+        QCOMPARE(series.size(), std::size_t(5));
+        ranks.clear();
+        const QStringList rows = shownRows(&ranks);
+        QCOMPARE(rows.size(), 5);
+        QVERIFY2(std::is_sorted(ranks.begin(), ranks.end()), qPrintable(rows.join(" | ")));
+        // The FP32 baseline after the FP32 stages and before the tensor-core ones, as on the Ladder.
+        const auto rowOf = [&rows](const char *key) {
+            for (qsizetype i = 0; i < rows.size(); ++i)
+                if (rows[i].startsWith(shortPresetLabel(QString::fromLatin1(key))))
+                    return i;
+            return qsizetype(-1);
+        };
+        QVERIFY2(rowOf("fp32-tuned") >= 0 && rowOf("fp32-tuned") < rowOf("cublas_fp32") &&
+                     rowOf("cublas_fp32") < rowOf("tf32-wgmma"),
+                 qPrintable(rows.join(" | ")));
+        // The legend: the same names in the same order, then the marks' entries.
+        QStringList legend;
+        QCustomPlot *plot = sizes.chart()->plot();
+        for (int i = 0; i < plot->legend->itemCount() && legend.size() < rows.size(); ++i)
+            if (auto *item = qobject_cast<QCPPlottableLegendItem *>(plot->legend->item(i)))
+                legend << item->plottable()->name();
+        QCOMPARE(legend, rows);
+        // The note names the marked sizes in that order too ("▽ +tuned at 3072³: ...").
+        QList<qsizetype> noted;
+        for (const QString &line : sizes.chart()->noteText().split(QLatin1Char('\n')))
+            for (const SizeSeries &s : series)
+                if (line.trimmed().startsWith(
+                        QStringLiteral("▽ %1 at ").arg(sizeSeriesName(s, SeriesNaming::Short))))
+                    noted << rows.indexOf(sizeSeriesName(s, SeriesNaming::WithStageName));
+        QVERIFY2(noted.size() >= 2 && std::is_sorted(noted.begin(), noted.end()),
+                 qPrintable(sizes.chart()->noteText()));
+    }
+
 private:
     QTemporaryDir m_dir;
 };

@@ -14,6 +14,7 @@
 #include "support/scoped_env.h"
 #include "support/small_sweep_spec.h"
 #include "support/stand_in_runner.h"
+#include "support/sweep_point_run.h"
 #include "sweep_journals.h"
 #include "sweep_view.h"
 
@@ -107,6 +108,8 @@ private slots:
     void shownListSaysTheWholeTitle();
     void emptyStateIsAStartPage();
     void fewCellsKeepASizeManyFillThePlot();
+    void cellsNameTheRestOfTheirBestRun();
+    void printTitleAndFooterAreWhole();
 
 private:
     QTemporaryDir m_dir;
@@ -721,4 +724,164 @@ void TestSweepView::fewCellsKeepASizeManyFillThePlot()
              qPrintable(QStringLiteral("%1 x %2 px").arg(many.width()).arg(many.height())));
     QCOMPARE(view.plot()->plotLayout()->margins(), QMargins());
     QVERIFY(view.plot()->axisRect()->outerRect().left() < 20);
+}
+
+namespace {
+
+// A sweep "best over the rest" of BM x BN, every parameter set answered, the fastest BK, TM and TN
+// unlike from cell to cell.
+SweepData bestOverTheRest()
+{
+    SweepData sweep;
+    sweep.id = QStringLiteral("best-over-rest");
+    sweep.spec = smallSweepSpec();
+    sweep.spec.x = {"BM", {64, 128}};
+    sweep.spec.y = {"BN", {64, 128}};
+    sweep.spec.fixed.clear();
+    sweep.spec.rest = SweepRest::BestOverRest;
+    const SweepPlan plan = planSweep(sweep.spec);
+    int n = 0;
+    for (const SweepPoint &p : plan.points) {
+        if (!p.valid())
+            continue;
+        RunRecord r;
+        r.runId = QStringLiteral("p%1").arg(++n);
+        test::setPointConfiguration(r, p);
+        r.status = RunStatus::Ok;
+        r.origin = QStringLiteral("measured");
+        const auto at = [&p](const char *name) { return p.params.at(name); };
+        r.tflops =
+            1 + (at("BK") * 7 + at("TM") * 3 + at("TN") * 5 + at("BM") / 32 * 11 + at("BN") / 32 * 13) % 17;
+        r.medianMs = ProblemSize{512, 512, 512}.flops() / (r.tflops * 1e12) * 1e3;
+        r.count = 10;
+        r.gpuName = QStringLiteral("NVIDIA H200");
+        r.host = QStringLiteral("node");
+        sweep.runs << r;
+    }
+    return sweep;
+}
+
+// The text drawn in the heatmap's cell (x, y), and where.
+QCPItemText *cellLabel(QCustomPlot *plot, int x, int y)
+{
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+            text && text->clipToAxisRect() && text->position->coords() == QPointF(x, y))
+            return text;
+    return nullptr;
+}
+
+} // namespace
+
+// Each cell of a sweep "best over the rest" names, under its value, the BK, TM and TN its value
+// came from (a reviewer found only the hover said it), and the title over the grid says that a
+// cell holds the best over them; a cell too small for the names leaves them out, never cut.
+void TestSweepView::cellsNameTheRestOfTheirBestRun()
+{
+    Session session;
+    test::ControlledSweepView view(&session);
+    view.resize(980, 650);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    session.setSweep(bestOverTheRest());
+    QApplication::processEvents();
+    QVERIFY(view.showsHeatmap());
+    view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QSet<QString> named;
+    for (const SweepCellSummary &c : view.summary().cells) {
+        QVERIFY(c.best);
+        ParamValues rest = paramValuesOf(*c.best);
+        rest.erase("BM");
+        rest.erase("BN");
+        const QString expected = QString::fromStdString(formatParams(rest)); // "BK=8 TM=4 TN=4"
+        QVERIFY(expected.contains(QStringLiteral("BK=")) && expected.contains(QStringLiteral("TN=")));
+        const QCPItemText *label = cellLabel(view.plot(), c.x == 64 ? 0 : 1, c.y == 64 ? 0 : 1);
+        QVERIFY(label);
+        const QStringList lines = label->text().split(QLatin1Char('\n'));
+        // Under the value, on one line or broken between names (no marks in this sweep).
+        QVERIFY2(lines.size() >= 2 && lines.mid(1).join(QLatin1Char(' ')) == expected,
+                 qPrintable(label->text() + " / " + expected));
+        named.insert(expected);
+    }
+    QVERIFY2(named.size() > 1, "each cell its own best");
+    // The title over the grid: what a cell holds, between the grid's top and the plot's.
+    QCPItemText *title = nullptr;
+    for (int i = 0; i < view.plot()->itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(view.plot()->item(i)); text && !text->clipToAxisRect())
+            title = text;
+    QVERIFY(title);
+    const QString said = title->text().simplified();
+    QVERIFY2(said.contains(QStringLiteral("best over")), qPrintable(said));
+    for (const char *name : {"BK", "TM", "TN"})
+        QVERIFY2(said.contains(QLatin1String(name)), qPrintable(said));
+    const QRect grid = view.plot()->axisRect()->rect();
+    const QPointF top = title->topLeft->pixelPosition(), bottom = title->bottomRight->pixelPosition();
+    QVERIFY2(top.y() >= 0 && bottom.y() <= grid.top() + 1,
+             qPrintable(QStringLiteral("%1..%2 over %3").arg(top.y()).arg(bottom.y()).arg(grid.top())));
+    QVERIFY2(top.x() >= grid.left() - 2 && bottom.x() <= grid.right() + 2,
+             qPrintable(QStringLiteral("%1..%2 over %3..%4")
+                            .arg(top.x())
+                            .arg(bottom.x())
+                            .arg(grid.left())
+                            .arg(grid.right())));
+    // A pane too small for the names: each cell keeps its value, and no line is wider than its cell.
+    view.resize(560, 420);
+    QApplication::processEvents();
+    view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const double cellWidth =
+        std::abs(view.plot()->xAxis->coordToPixel(1) - view.plot()->xAxis->coordToPixel(0));
+    const double cellHeight =
+        std::abs(view.plot()->yAxis->coordToPixel(1) - view.plot()->yAxis->coordToPixel(0));
+    for (const SweepCellSummary &c : view.summary().cells) {
+        const QCPItemText *label = cellLabel(view.plot(), c.x == 64 ? 0 : 1, c.y == 64 ? 0 : 1);
+        QVERIFY(label);
+        const QFontMetrics metrics(label->font());
+        const QStringList lines = label->text().split(QLatin1Char('\n'));
+        for (const QString &line : lines)
+            QVERIFY2(metrics.horizontalAdvance(line) <= cellWidth,
+                     qPrintable(QStringLiteral("%1 in %2 px").arg(line).arg(cellWidth)));
+        if (lines.size() > 1) // the value alone may fill a tiny cell; the names never overfill it
+            QVERIFY(lines.size() * metrics.lineSpacing() <= cellHeight);
+        QVERIFY(label->text().contains(QString::number(c.best->tflops, 'f', 1)));
+    }
+}
+
+// The print layout's title and footer rows (sweep_print_layout.h) are as wide as their text: the
+// margins that keep a few cells small on screen squeezed them to the grid's width, which cut them
+// at both ends in every export of a small sweep.
+void TestSweepView::printTitleAndFooterAreWhole()
+{
+    Session session;
+    test::ControlledSweepView view(&session);
+    view.resize(980, 650);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    session.setSweep(bestOverTheRest());
+    QApplication::processEvents();
+    QVERIFY(view.showsHeatmap());
+    int printRows = 0;
+    QStringList cut;
+    const auto connection =
+        connect(view.plot(), &QCustomPlot::afterLayout, view.plot(), [&view, &printRows, &cut] {
+            QCPLayoutGrid *grid = view.plot()->plotLayout();
+            for (int row = 0; row < grid->rowCount(); ++row)
+                if (auto *text = qobject_cast<QCPTextElement *>(grid->element(row, 0))) {
+                    ++printRows;
+                    if (text->outerRect().width() <
+                            static_cast<QCPLayoutElement *>(text)->minimumOuterSizeHint().width() ||
+                        text->outerRect().left() < 0 ||
+                        text->outerRect().right() > view.plot()->viewport().right() + 1)
+                        cut << text->text().left(40);
+                }
+        });
+    const QString path = m_dir.filePath(QStringLiteral("print.png"));
+    const auto error = view.exportTo(path);
+    disconnect(connection);
+    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+    QVERIFY2(printRows >= 2, "the title and the footer were laid out");
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QStringLiteral(" | "))));
+    // The cells stay capped on screen after the export.
+    view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(std::abs(view.plot()->xAxis->coordToPixel(1) - view.plot()->xAxis->coordToPixel(0)) <=
+            SweepView::kMaxCellPx + 1);
 }

@@ -156,6 +156,14 @@ QString KernelEditor::problemTextAt(int line) const
     return messages.join(QLatin1Char('\n'));
 }
 
+bool KernelEditor::hasSource() const
+{
+    for (int line = 0; line < lines(); ++line)
+        if (!text(line).trimmed().isEmpty())
+            return true;
+    return false;
+}
+
 void KernelEditor::goToLine(int line)
 {
     const int target = std::clamp(line - 1, 0, std::max(0, lines() - 1));

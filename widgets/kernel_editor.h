@@ -35,6 +35,10 @@ public:
     // as such.
     void setHeaderReadOnly(bool readOnly);
 
+    // Whether there is anything but white space to compile (a kernel whose text was all deleted has
+    // none). Reads lines until the first that is not blank: a kernel's first line, as a rule.
+    bool hasSource() const;
+
     // Puts the cursor at the start of a 1-based line and shows it.
     void goToLine(int line);
 

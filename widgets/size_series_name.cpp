@@ -5,14 +5,20 @@
 
 namespace gemmscope {
 
-QString sizeSeriesName(const SizeSeries &series, SeriesNaming naming)
+RunRecord sizeSeriesRun(const SizeSeries &series)
 {
-    // The series as the run it times: the table's and the charts' names are a run's.
     RunRecord run;
     run.stage = series.stage;
     run.presetKey = QString::fromStdString(series.label);
     for (const auto &[name, value] : series.params)
         run.params.insert(QString::fromStdString(name), value);
+    return run;
+}
+
+QString sizeSeriesName(const SizeSeries &series, SeriesNaming naming)
+{
+    // The table's and the charts' names are a run's.
+    const RunRecord run = sizeSeriesRun(series);
     return naming == SeriesNaming::Short ? shortRunLabel(run) : runNameText(run);
 }
 

@@ -4,6 +4,7 @@
 // never the preset's key ("worklog-8", "fp32-tuned"), which no other view shows.
 #pragma once
 
+#include "run_record.h"
 #include "sweep_plan.h"
 
 #include <QString>
@@ -11,6 +12,9 @@
 namespace gemmscope {
 
 enum class SeriesNaming { Short, WithStageName };
+
+// The series as the run it times (stage, preset, parameters): what the table and charts name and rank.
+RunRecord sizeSeriesRun(const SizeSeries &series);
 
 QString sizeSeriesName(const SizeSeries &series, SeriesNaming naming);
 // The plan's series `index` (empty for none).

@@ -8,12 +8,14 @@
 #include "plot_theme.h"
 #include "run_record.h"
 #include "size_series_name.h"
+#include "size_series_order.h"
 #include "sweep_print_layout.h"
 
 #include <QLabel>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -80,6 +82,7 @@ void SizeSweepChart::clear(const QString &message)
     m_curves.clear();
     m_steps = m_refused = nullptr;
     m_markedPoints.clear();
+    m_seriesPlace.clear();
     m_top = m_bottom = 0;
     m_marked = 0;
     m_plot->clearGraphs();
@@ -186,10 +189,16 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
         g->setPen(QPen(stageColor(stage), seriesCount > std::size_t(kLegendSeries) ? 1 : 2, styles[use % 4]));
         if (plan.spec.sizes.size() <= std::size_t(kSizesWithCircles))
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
-        if (si < std::size_t(kLegendSeries))
-            g->addToLegend();
         m_curves << g;
     }
+    // The legend in ladder order, the order the form's list of series has (size_series_order.h);
+    // the curves stay in the plan's, which the points index.
+    const std::vector<int> legendOrder = seriesInLadderOrder(plan.spec.series);
+    for (std::size_t i = 0; i < std::min(seriesCount, std::size_t(kLegendSeries)); ++i)
+        m_curves[legendOrder[i]]->addToLegend();
+    m_seriesPlace.assign(seriesCount, 0);
+    for (std::size_t i = 0; i < seriesCount; ++i)
+        m_seriesPlace[std::size_t(legendOrder[i])] = int(i);
     // One pass over the points (series-major), each to its series' curve: linear in the points.
     for (const SizeSweepPoint &p : summary.points)
         if (p.run && p.series >= 0 && p.series < m_curves.size()) {
@@ -346,9 +355,21 @@ void SizeSweepChart::writeNote()
         lines << tr("▽ Wave quantization: a launch runs its thread blocks in waves of (SMs × resident blocks "
                     "per SM). Just past a whole number of waves the last wave holds only a few blocks, most "
                     "SMs idle through it, and TFLOP/s steps down:");
-        for (qsizetype i = 0; i < std::min<qsizetype>(m_markedPoints.size(), kNotedSteps); ++i) {
+        // The first marked sizes in the legend's order: its series in ladder order, then by size
+        // (a partial sort: the work stays linear in the marked points however many there are).
+        const auto place = [this](int point) {
+            const int series = m_summary.points[point].series;
+            return std::pair(series >= 0 && std::size_t(series) < m_seriesPlace.size()
+                                 ? m_seriesPlace[std::size_t(series)]
+                                 : int(m_seriesPlace.size()),
+                             point);
+        };
+        std::vector<int> noted(std::size_t(std::min<qsizetype>(m_markedPoints.size(), kNotedSteps)));
+        std::partial_sort_copy(m_markedPoints.cbegin(), m_markedPoints.cend(), noted.begin(), noted.end(),
+                               [&place](int a, int b) { return place(a) < place(b); });
+        for (const int point : noted) {
             // The series by the legend's short name ("+wgmma"), not its preset's key.
-            const SizeSweepPoint &p = m_summary.points[m_markedPoints[i]];
+            const SizeSweepPoint &p = m_summary.points[point];
             lines << QStringLiteral("   ▽ %1 at %2: %3")
                          .arg(sizeSeriesName(m_plan, p.series, SeriesNaming::Short),
                               squareOrFullSizeText(p.size), QString::fromStdString(p.waves->sentence()));

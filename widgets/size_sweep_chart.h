@@ -1,5 +1,6 @@
 // The size sweep's chart: TFLOP/s against problem size, one curve per series
-// (a stage or preset, cuBLAS), on a log-2 size axis with a legend. A ▽ marks a size where the
+// (a stage or preset, cuBLAS), on a log-2 size axis with a legend in ladder order (the form's list
+// of series has the same, size_series_order.h). A ▽ marks a size where the
 // kernel's last wave of thread blocks barely started (wave quantization: tiles / (SMs x resident
 // blocks per SM) just above a whole number), which is where such a curve steps down; the note
 // under the chart names each one ("8.05 waves: the last wave runs 7 of 132 SMs"). Sizes the
@@ -12,6 +13,7 @@
 
 #include <QWidget>
 #include <optional>
+#include <vector>
 
 class QCPGraph;
 class QCustomPlot;
@@ -80,8 +82,9 @@ private:
     QList<QCPGraph *> m_curves; // one per series, in the plan's order
     QCPGraph *m_steps = nullptr, *m_refused = nullptr;
     QList<int> m_markedPoints; // the points under a ▽, in the summary's order (the note names the first)
-    double m_top = 0;          // the highest TFLOP/s drawn
-    double m_bottom = 0;       // the lowest TFLOP/s above 0 drawn (0: none)
+    std::vector<int> m_seriesPlace;          // each series' place in the legend (ladder order)
+    double m_top = 0;                        // the highest TFLOP/s drawn
+    double m_bottom = 0;                     // the lowest TFLOP/s above 0 drawn (0: none)
     static constexpr double kLogSpread = 10; // top / bottom past which the TFLOP/s axis is logarithmic
     int m_marked = 0;
 };

@@ -5,6 +5,7 @@
 #include "file_write.h"
 #include "plot_export.h"
 #include "size_series_name.h"
+#include "size_series_order.h"
 #include "size_sweep_chart.h"
 #include "sweep_summary.h"
 
@@ -59,7 +60,9 @@ void SizeSweepView::buildForm()
 {
     m_seriesList = new QListWidget;
     m_seriesList->setObjectName(QStringLiteral("sizeSweepSeries"));
-    for (const Preset &p : presets()) {
+    // In ladder order, as the chart's legend lists the curves (size_series_order.h).
+    for (const Preset *preset : presetsInLadderOrder()) {
+        const Preset &p = *preset;
         // Named as the results table and the charts name the preset's runs ("8  Final: …"), not
         // by its key; the key and the preset's own title stay in the tooltip.
         const QString name =
@@ -266,8 +269,8 @@ QString SizeSweepView::listTitle(const SweepData &sweep) const
 {
     // As the legend names the curves, not by the presets' keys ("worklog-8, fp32-tuned").
     QStringList names;
-    for (const SizeSeries &s : sweep.spec.series)
-        names << sizeSeriesName(s, SeriesNaming::Short);
+    for (const int i : seriesInLadderOrder(sweep.spec.series))
+        names << sizeSeriesName(sweep.spec.series[std::size_t(i)], SeriesNaming::Short);
     const std::vector<ProblemSize> &sizes = sweep.spec.sizes;
     return sizes.empty() ? tr("Sizes of %1").arg(names.join(QStringLiteral(", ")))
                          : tr("Sizes of %1: %2 … %3")
@@ -306,9 +309,10 @@ std::optional<QString> SizeSweepView::exportTo(const QString &path)
     }
     const SweepSpec &spec = plan().spec;
     const int count = int(spec.series.size());
+    const std::vector<int> order = seriesInLadderOrder(spec.series); // as the legend lists them
     QStringList names;
     for (int i = 0; i < std::min(count, 6); ++i)
-        names << sizeSeriesName(plan(), i, SeriesNaming::Short);
+        names << sizeSeriesName(plan(), order[std::size_t(i)], SeriesNaming::Short);
     if (count > 6)
         names << tr("%L1 more").arg(count - 6);
     return m_chart->exportTo(path, tr("Problem sizes: TFLOP/s against size, %1 … %2 — %3")

@@ -11,6 +11,7 @@
 #include "plot_theme.h"
 #include "size_field_text.h"
 #include "stage_choice_text.h"
+#include "sweep_cell_text.h"
 #include "sweep_print_layout.h"
 
 #include <QComboBox>
@@ -20,6 +21,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -30,28 +32,35 @@ namespace gemmscope {
 
 namespace {
 
-QString marksText()
+// `bestOverRest`: the cells name their best run's other parameters, which the key then explains.
+QString marksText(bool bestOverRest)
 {
     return QObject::tr(
-        "Cell marks, after the value:\n"
-        "s — spills registers\n"
-        "reg / smem / thr / blk — what limits occupancy: registers, shared memory, threads or blocks per SM\n"
-        "✗ — wrong result    ★ — the best cell\n"
-        "Grey hatched: refused by the stage's rules; light grey: not run yet, or failed (hover a cell for "
-        "why).");
+               "Cell marks, after the value:\n"
+               "s — spills registers\n"
+               "reg / smem / thr / blk — what limits occupancy: registers, shared memory, threads or blocks "
+               "per SM\n"
+               "✗ — wrong result    ★ — the best cell\n"
+               "%1"
+               "Grey hatched: refused by the stage's rules; light grey: not run yet, or failed (hover a cell "
+               "for why).")
+        .arg(bestOverRest ? QObject::tr("under the value — the other parameters of the cell's best run\n")
+                          : QString());
 }
 
 // The key under the heatmap on screen: the marks in a line or three, so that it sits beside the cells
 // it explains at 1280x800 (at the foot of the form's column it was below the fold). The print layout
 // keeps marksText(), a mark a line.
-QString compactMarksText()
+QString compactMarksText(bool bestOverRest)
 {
     return QObject::tr(
-        "Cell marks: s spills registers · reg / smem / thr / blk what limits occupancy "
-        "(registers, shared memory, threads or blocks per SM) · ✗ wrong result · ★ the best "
-        "cell · grey hatched: refused by the stage's rules · light grey: not run yet, or failed. "
-        "Hover a cell for why; click it to load it into the parameter panel (a line below "
-        "says what it loaded).");
+               "Cell marks: s spills registers · reg / smem / thr / blk what limits occupancy "
+               "(registers, shared memory, threads or blocks per SM) · ✗ wrong result · ★ the best "
+               "cell · %1grey hatched: refused by the stage's rules · light grey: not run yet, or failed. "
+               "Hover a cell for why; click it to load it into the parameter panel (a line below "
+               "says what it loaded).")
+        .arg(bestOverRest ? QObject::tr("under the value: the other parameters of the cell's best run · ")
+                          : QString());
 }
 
 } // namespace
@@ -139,7 +148,7 @@ void SweepView::buildFields()
     m_best->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_best->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     m_best->setMinimumHeight(2 * m_best->fontMetrics().lineSpacing() + 4); // the sweep line and the best line
-    m_legend = new QLabel(compactMarksText());
+    m_legend = new QLabel(compactMarksText(false));
     m_legend->setObjectName(QStringLiteral("sweepLegend"));
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::PlainText); // the window's text colour: a key must be readable
@@ -177,6 +186,10 @@ void SweepView::buildHeatmap()
     m_map->setInterpolate(false);
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->yAxis->grid()->setVisible(false);
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) { // outside: inside, a tick ran into a cell's text
+        axis->setTickLength(0, 4);
+        axis->setSubTickLength(0, 0);
+    }
     connect(m_plot, &QCustomPlot::beforeReplot, this, &SweepView::capCellSize);
     m_interaction = new ChartInteraction(m_plot, [this](const QPointF &pixel) {
         const auto [cell, tip] = cellAt(pixel);
@@ -190,19 +203,76 @@ void SweepView::capCellSize()
 {
     QCPLayoutGrid *layout = m_plot->plotLayout();
     layout->setMargins(QMargins());
+    m_plot->axisRect()->setMinimumMargins(QMargins());
     if (!shownSweep() || !plan().ok())
         return;
     // The axis rect as the layout places it without margins (what replot is about to do), then the
     // room past kMaxCellPx a cell shared out on both sides: the grid keeps its axes and colour scale
     // beside it, centred; a grid whose cells are under the cap fills the plot as before.
-    layout->update(QCPLayoutElement::upPreparation);
-    layout->update(QCPLayoutElement::upMargins);
-    layout->update(QCPLayoutElement::upLayout);
-    const QRect natural = m_plot->axisRect()->rect();
+    const auto naturalRect = [this, layout] {
+        layout->update(QCPLayoutElement::upPreparation);
+        layout->update(QCPLayoutElement::upMargins);
+        layout->update(QCPLayoutElement::upLayout);
+        return m_plot->axisRect()->rect();
+    };
+    QRect natural = naturalRect();
     const int nx = int(plan().xValues.size()), ny = int(plan().yValues.size());
-    const int spareX = std::max(0, natural.width() - nx * kMaxCellPx);
+    if (m_title) {
+        // The title over the grid, no wider than the grid (wider, it would reach over the axis'
+        // label and the colour scale), in room the axis rect keeps above it.
+        const int gridWidth = nx * std::min(kMaxCellPx, natural.width() / std::max(1, nx));
+        m_title->setText(wrapToWidth(titleText(), m_title->font(), std::max(gridWidth, 120)));
+        const int lines = int(m_title->text().count(QLatin1Char('\n'))) + 1;
+        m_plot->axisRect()->setMinimumMargins(
+            QMargins(0, lines * QFontMetrics(m_title->font()).lineSpacing() + 6, 0, 0));
+        natural = naturalRect();
+    }
+    // Other rows of the grid (the print layout's title and footer, sweep_print_layout.h) keep the
+    // width their text needs: squeezed to the cells' width, they were cut at both ends.
+    int needed = 0;
+    for (int row = 0; row < layout->rowCount(); ++row)
+        if (QCPLayoutElement *e = layout->element(row, 0); e && e != m_plot->axisRect())
+            needed = std::max(needed, e->minimumOuterSizeHint().width());
+    const int spareX = std::clamp(natural.width() - nx * kMaxCellPx, 0,
+                                  std::max(0, m_plot->axisRect()->outerRect().width() - needed));
     const int spareY = std::max(0, natural.height() - ny * kMaxCellPx);
     layout->setMargins(QMargins(spareX / 2, spareY / 2, spareX - spareX / 2, spareY - spareY / 2));
+    fitCellTexts(QSizeF(double(natural.width() - spareX) / std::max(1, nx),
+                        double(natural.height() - spareY) / std::max(1, ny)));
+}
+
+void SweepView::fitCellTexts(const QSizeF &cellPx)
+{
+    for (const CellLabel &label : std::as_const(m_cellLabels))
+        label.item->setText(fitCellText(label.text, QFontMetrics(label.item->font()), cellPx).text);
+}
+
+QStringList SweepView::otherParams() const
+{
+    QStringList others;
+    if (const StageInfo *stage = findStage(plan().spec.stage.key()))
+        for (const ParamSpec &p : stage->params)
+            if (p.name != plan().spec.x.param && p.name != plan().spec.y.param)
+                others << QString::fromStdString(p.name);
+    return others;
+}
+
+QString SweepView::bestOverText() const
+{
+    const QStringList others = otherParams();
+    return others.isEmpty() ? tr("best over the rest")
+                            : tr("each cell the best over %1").arg(QLocale().createSeparatedList(others));
+}
+
+QString SweepView::titleText() const
+{
+    if (!shownSweep() || !plan().ok())
+        return {};
+    if (plan().spec.rest == SweepRest::Fixed)
+        return m_restText.isEmpty() ? QString() : tr("The other parameters fixed: %1").arg(m_restText);
+    const QStringList others = otherParams();
+    return others.isEmpty() ? QString()
+                            : tr("Each cell: the best over %1").arg(QLocale().createSeparatedList(others));
 }
 
 void SweepView::layOutForm()
@@ -390,6 +460,8 @@ QString SweepView::bestText() const
 void SweepView::redraw()
 {
     m_plot->clearItems();
+    m_cellLabels.clear();
+    m_title = nullptr;
     if (!shownSweep())
         m_loaded->setVisible(false); // it spoke of a sweep no longer shown
     if (!shownSweep() || !plan().ok()) {
@@ -406,6 +478,7 @@ void SweepView::redraw()
     }
     m_canvas->setCurrentWidget(m_plot);
     m_best->setVisible(true);
+    m_legend->setText(compactMarksText(plan().spec.rest == SweepRest::BestOverRest));
     m_legend->setVisible(true);
     const bool ratio = showRatio();
     m_summary = summarizeSweep(plan(), shownSweep()->runs, ratio);
@@ -444,8 +517,14 @@ void SweepView::redraw()
             }
         }
         QStringList marks;
-        QString value;
+        QString value, params;
         if (c.best) {
+            if (plan().spec.rest == SweepRest::BestOverRest) { // which of the rest won the cell
+                ParamValues others = paramValuesOf(*c.best);
+                others.erase(plan().spec.x.param);
+                others.erase(plan().spec.y.param);
+                params = QString::fromStdString(formatParams(others));
+            }
             value = ratio ? (c.pctOfCublas ? QString::number(*c.pctOfCublas, 'f', 0) + QLatin1Char('%')
                                            : QStringLiteral("?"))
                           : QString::number(c.best->tflops, 'f', 1);
@@ -460,16 +539,15 @@ void SweepView::redraw()
             value = tr("failed"); // out of resources, a launch error...: hover for the sentence
         if (c.cell == m_summary.bestCell)
             value = QStringLiteral("★") + value;
-        const QString text =
-            c.invalid()
-                ? QStringLiteral("—")
-                : value + (marks.isEmpty() ? QString() : QLatin1Char('\n') + marks.join(QLatin1Char(' ')));
-        if (text.isEmpty())
+        const SweepCellText text = c.invalid() ? SweepCellText{QStringLiteral("—"), {}, {}}
+                                               : SweepCellText{value, params, marks.join(QLatin1Char(' '))};
+        if (text.value.isEmpty() && text.marks.isEmpty())
             continue;
         auto *label = new QCPItemText(m_plot);
         label->position->setCoords(cell.xIndex, cell.yIndex);
-        label->setText(text);
         label->setFont(QFont(font().family(), 8));
+        label->setText(fitCellText(text, QFontMetrics(label->font()), QSizeF()).text); // fitted at replot
+        m_cellLabels.append({c.cell, label, text});
         label->setColor(c.best && v > lo + 0.6 * (hi - lo) ? Qt::black
                                                            : (c.best ? Qt::white : QColor(0x55, 0x55, 0x55)));
         label->setSelectable(false);
@@ -490,7 +568,7 @@ void SweepView::redraw()
     m_plot->xAxis->setRange(-0.5, nx - 0.5);
     m_plot->yAxis->setRange(-0.5, ny - 0.5);
     const QString rest = plan().spec.rest == SweepRest::BestOverRest
-                             ? tr("best over the rest")
+                             ? bestOverText()
                              : QString::fromStdString(
                                    formatParams(planSweep(plan().spec).points.empty() ? ParamValues{} : [&] {
                                        ParamValues p = plan().points.front().params;
@@ -499,6 +577,20 @@ void SweepView::redraw()
                                        return p;
                                    }()));
     m_restText = rest;
+    if (const QString title = titleText(); !title.isEmpty()) {
+        // Over the grid, in the axis rect's top margin (capCellSize wraps it and makes the room).
+        m_title = new QCPItemText(m_plot);
+        m_title->setClipToAxisRect(false);
+        m_title->position->setType(QCPItemPosition::ptAxisRectRatio);
+        m_title->position->setCoords(0.5, 0);
+        m_title->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        m_title->setTextAlignment(Qt::AlignHCenter);
+        m_title->setPadding(QMargins(0, 0, 0, 4));
+        m_title->setFont(QFont(font().family(), 9));
+        m_title->setColor(QColor(0x33, 0x33, 0x33));
+        m_title->setSelectable(false);
+        m_title->setText(title);
+    }
     m_best->setText(summaryText());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -666,7 +758,9 @@ std::optional<QString> SweepView::exportTo(const QString &path)
     }
     // The print layout: title, heatmap with its colour scale, then what the marks mean and the
     // summary (where and when it was measured, the best cell).
-    return exportSweepPlot(m_plot, path, printTitle(), marksText() + QLatin1Char('\n') + summaryText());
+    return exportSweepPlot(m_plot, path, printTitle(),
+                           marksText(plan().spec.rest == SweepRest::BestOverRest) + QLatin1Char('\n') +
+                               summaryText());
 }
 
 } // namespace gemmscope

@@ -6,19 +6,24 @@
 // for its sentence). Clicking a cell loads its configuration everywhere (configurationChosen) and
 // says what it loaded, the sweep's size and budget included. Without a sweep the chart's
 // place holds text (what a sweep is, how to start one, how to open a recorded one), never an empty
-// colour map; without a runner Start is off and says why. A RunView: the window exports its print
-// layout (heatmap, title, colour scale, what the marks mean, where and when it was measured).
+// colour map; without a runner Start is off and says why. Over the grid a title says what a cell
+// holds (the best over the other parameters, or their fixed values); in a sweep "best over the
+// rest" each cell names, under its value, the other parameters of its best run where it has room
+// (sweep_cell_text.h). A RunView: the window exports its print layout (heatmap, title, colour
+// scale, what the marks mean, where and when it was measured).
 // The run panel, the shown sweep and the commands are SweepViewBase's; the sweep is planned, run,
 // journaled and put into the session by the view's SweepControl (app/core/sweep_control.h).
 #pragma once
 
 #include "run_request.h"
+#include "sweep_cell_text.h"
 #include "sweep_summary.h"
 #include "sweep_view_base.h"
 
 class QComboBox;
 class QCPColorMap;
 class QCPColorScale;
+class QCPItemText;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
@@ -80,7 +85,13 @@ private:
     void buildFields();
     void buildHeatmap();
     void layOutForm();
-    void capCellSize(); // before each replot: the plot's margins that keep cells within kMaxCellPx
+    // Before each replot: the plot's margins that keep cells within kMaxCellPx, the title wrapped
+    // over the grid, and each cell's text fitted to the cells' size.
+    void capCellSize();
+    void fitCellTexts(const QSizeF &cellPx);
+    QString titleText() const;       // what a cell holds, for the title over the grid
+    QStringList otherParams() const; // the shown sweep's stage's parameters that are not its axes
+    QString bestOverText() const;    // "each cell the best over BK, TM and TN"
     QString printTitle() const;
     QString summaryText() const;
     void stageChanged();
@@ -89,8 +100,15 @@ private:
     RunConfig m_base;
     bool m_hasBase = false; // the panel's configuration came once: its stage is the form's from then
     void updateRestText();  // "fixed: BK=8 TM=4 TN=4" or "(the stage's defaults)"
-    QString m_restText;     // "best over the rest", or the fixed parameters' values
+    QString m_restText;     // "each cell the best over BK, TM, TN", or the fixed parameters' values
     SweepSummary m_summary;
+    struct CellLabel {
+        int cell = -1;
+        QCPItemText *item = nullptr; // the plot's (redraw() clears and makes them)
+        SweepCellText text;
+    };
+    QList<CellLabel> m_cellLabels;
+    QCPItemText *m_title = nullptr; // over the axis rect, in its top margin; nullptr: nothing to say
 
     QComboBox *m_stage = nullptr, *m_x = nullptr, *m_y = nullptr, *m_rest = nullptr, *m_metric = nullptr;
     QLineEdit *m_size = nullptr;

@@ -32,7 +32,12 @@ CompileActions::CompileActions(std::function<Configured()> configured, MachineCo
     m_compile->setShortcut(QKeySequence(tr("Ctrl+B")));
     m_compile->setShortcutContext(Qt::WindowShortcut);
     window->addAction(m_compile);
-    connect(m_compile, &QAction::triggered, this, &CompileActions::compile);
+    connect(m_compile, &QAction::triggered, this, [this] {
+        if (m_following)
+            m_following->trigger(); // the editor's kernel, as the page shows it
+        else
+            compile();
+    });
 
     m_archMenu->setObjectName(QStringLiteral("compileArchMenu"));
     auto *archGroup = new QActionGroup(this);
@@ -135,8 +140,25 @@ void CompileActions::disassemble()
     }
 }
 
+void CompileActions::follow(QAction *editorCompile)
+{
+    if (editorCompile == m_following)
+        return;
+    disconnect(m_followingChanged);
+    m_following = editorCompile;
+    if (editorCompile)
+        m_followingChanged = connect(editorCompile, &QAction::changed, this, &CompileActions::updateState);
+    updateState();
+}
+
 void CompileActions::updateState()
 {
+    if (m_following) {
+        m_compile->setEnabled(m_following->isEnabled());
+        m_compile->setToolTip(m_following->toolTip());
+        m_compile->setStatusTip(m_following->statusTip());
+        return;
+    }
     const Configured c = m_configured();
     const bool library = stageInfo(c.config.stage).isLibrary;
     const bool compiling = isCompiling();

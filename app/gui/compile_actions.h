@@ -1,12 +1,13 @@
 // Compile (Ctrl+B) and the SASS tab's disassembly: the configured stage compiled by NVRTC for the
 // architecture chosen in Run > Compile For, through the runner's compile-only mode — no GPU needed.
 // One disassembly at a time; a configuration change meanwhile is taken up when it ends, so a
-// slider drag never piles jobs up.
+// slider drag never piles jobs up. On the Editor workspace Compile is the editor's (follow()).
 #pragma once
 
 #include "run_request.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <functional>
 
@@ -42,6 +43,12 @@ public:
     void disassemble(); // the SASS tab, for the configuration now
     // Enables Compile or says why it is off (tooltip and status tip).
     void updateState();
+    // While the Editor workspace is shown, Compile (the window's tool bar button and Run menu item)
+    // is the editor's Compile Kernel, `editorCompile`: on, off and its tooltip as that one is, and
+    // pressed, it compiles the editor's kernel. With the configured stage's Compile there, the
+    // button was on over an editor with nothing open, and compiled a stage the page did not show.
+    // nullptr: the configured stage's again.
+    void follow(QAction *editorCompile);
 
 signals:
     void message(const QString &text, int timeoutMs); // for the status bar
@@ -58,6 +65,8 @@ private:
     CompileJob *m_disassembleJob;
     bool m_disassemblePending = false;
     QAction *m_compile;
+    QPointer<QAction> m_following; // the editor's Compile Kernel while the Editor is shown
+    QMetaObject::Connection m_followingChanged;
     QMenu *m_archMenu;
     QString m_arch = QStringLiteral("sm_90");
     QString m_lastCompile;

@@ -49,6 +49,7 @@ EditorWorkspace::EditorWorkspace(const Options &options, QWidget *parent)
     m_tabs->setDocumentMode(true);
     m_notice->setObjectName(QStringLiteral("editorNotice"));
     createActions();
+    m_compileTip = action("actionKernelCompile")->toolTip(); // while there is source to compile
     updateKernelActions();
 
     auto *editorArea = new QWidget;
@@ -166,12 +167,21 @@ void EditorWorkspace::showTabsOrEmpty()
 
 void EditorWorkspace::updateKernelActions()
 {
-    // Diff and Export wait for a kernel: greyed, they say there is nothing to act on. Compile stays
-    // pressable, so that Ctrl+B with nothing open answers with a sentence; Run Kernel is the kernel
-    // bridge's, which also knows whether a runner can run it.
-    const bool kernelOpen = currentKernel() != nullptr;
+    // Diff and Export wait for a kernel: greyed, they say there is nothing to act on. Run Kernel is
+    // the kernel bridge's, which also knows whether a runner can run it.
+    KernelEditor *kernel = currentKernel();
     for (const char *name : {"actionKernelDiff", "actionKernelExport"})
-        action(name)->setEnabled(kernelOpen);
+        action(name)->setEnabled(kernel != nullptr);
+    // Compile waits for source, greyed with the reason in its tooltip: pressable with nothing open or
+    // an empty kernel, it read as if there were something to compile (a reviewer's finding).
+    const bool source = kernel && kernel->hasSource();
+    QAction *compile = action("actionKernelCompile");
+    const QString tip = source   ? m_compileTip
+                        : kernel ? tr("Write a kernel to compile: %1 is empty.").arg(fileNameOf(kernel))
+                                 : tr("Open or write a kernel to compile");
+    compile->setEnabled(source);
+    compile->setToolTip(tip);
+    compile->setStatusTip(tip);
 }
 
 void EditorWorkspace::createActions()
@@ -267,6 +277,8 @@ KernelEditor *EditorWorkspace::addKernel(const QString &text, const QString &fil
     connect(editor, &KernelEditor::textChanged, this, [this, editor] {
         m_edited = editor;
         m_checkTimer.start();
+        if (editor == currentKernel())
+            updateKernelActions(); // Compile as soon as there is source, off when it is all deleted
         if (m_autosave)
             m_autosave->changed();
     });

@@ -2,10 +2,11 @@
 // opened read-only beside them; a find bar and, under them, the problems list. The Kernel menu and
 // the workspace's tool bar (once a kernel is open; before, the empty pane offers the three ways to
 // start) hold New from stage…, New blank kernel, Open kernel…, Export kernel…, Compile (Ctrl+B)
-// and Run (Ctrl+R). The source checks and the parameter block are checked as the
-// user types (after a pause); nothing compiles or runs until the user asks, and then only through
-// KernelActions (the window's runner). The buffers autosave a second after the last edit and when
-// the window closes, and come back at the next start (app/core/kernel_buffers.h).
+// and Run (Ctrl+R); Compile is off, saying why, until the current kernel has source. The source
+// checks and the parameter block are checked as the user types (after a pause); nothing compiles
+// or runs until the user asks, and then only through KernelActions (the window's runner). The
+// buffers autosave a second after the last edit and when the window closes, and come back at the
+// next start (app/core/kernel_buffers.h).
 #pragma once
 
 #include "compile_log_problems.h"
@@ -127,6 +128,7 @@ private:
     QTimer m_checkTimer;
     KernelAutosave *m_autosave = nullptr;
     KernelActions *m_kernelActions = nullptr;
+    QString m_compileTip; // Compile's tooltip while there is source to compile
 };
 
 } // namespace gemmscope

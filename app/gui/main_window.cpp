@@ -276,6 +276,9 @@ void MainWindow::onWorkspaceChanged(Workspace workspace)
         disassembleCurrent();
     m_views.editor->shareKeys(workspace == Workspace::Editor, action(QStringLiteral("actionCompile")),
                               action(QStringLiteral("actionRun")));
+    if (m_compileActions) // the tool bar's Compile is the editor's there (none yet while the window is built)
+        m_compileActions->follow(
+            workspace == Workspace::Editor ? m_views.editor->action("actionKernelCompile") : nullptr);
 }
 
 // The Counters page never shows "select a run" while the session has one to compare: on switching
