@@ -5,6 +5,7 @@
 
 #include "access_model.h"
 #include "agreement_mark.h"
+#include "help_text_color.h"
 #include "jargon_text.h"
 #include "load_scheme.h"
 #include "mapping_model.h"
@@ -28,7 +29,8 @@ QString number(double v)
     return QString::number(v, 'f', 2);
 }
 
-QString verdictHtml(AccessCheckView::Verdict v)
+// `quiet`: the help text's colour (help_text_color.h), for the verdicts that say nothing was compared.
+QString verdictHtml(AccessCheckView::Verdict v, const QColor &quiet)
 {
     switch (v) {
     case AccessCheckView::Verdict::Agrees:
@@ -43,9 +45,10 @@ QString verdictHtml(AccessCheckView::Verdict v)
         // Marked, in amber: the numbers differ for a reason the note gives, not unflagged.
         return QStringLiteral("<span style='color:#9a6700'>&#8800; not comparable</span>");
     case AccessCheckView::Verdict::NoAccess:
-        return QStringLiteral("<span style='color:#777'>no such access</span>");
+        return QStringLiteral("<span style='color:%1'>no such access</span>").arg(quiet.name());
     case AccessCheckView::Verdict::NotObservable:
-        return QStringLiteral("<span style='color:#777'>not observable by these counters</span>");
+        return QStringLiteral("<span style='color:%1'>not observable by these counters</span>")
+            .arg(quiet.name());
     }
     return {};
 }
@@ -395,7 +398,7 @@ void AccessCheckView::render()
             const QString model = !row.modelText.isEmpty() ? row.modelText.toHtmlEscaped()
                                   : row.model > 0          ? format(row.model)
                                                            : QStringLiteral("—");
-            QString verdict = verdictHtml(row.verdict);
+            QString verdict = verdictHtml(row.verdict, helpTextColor(palette()));
             if (!row.note.isEmpty())
                 verdict += QStringLiteral("<br>%1").arg(row.note.toHtmlEscaped()); // as large as the figures
             html += QStringLiteral(

@@ -3,6 +3,7 @@
 #include "profile_digest.h"
 
 #include "chart_interaction.h"
+#include "help_text_color.h"
 #include "load_scheme.h"
 #include "plot_export.h"
 #include "plot_theme.h"
@@ -243,7 +244,7 @@ void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAcc
         QFont note = font();
         note.setPointSizeF(note.pointSizeF() * 0.8);
         p.setFont(note);
-        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.setPen(helpTextColor(palette()));
         p.drawText(QRectF(inner.left(), inner.top() + 20, inner.width(), 16),
                    Qt::AlignLeft | Qt::AlignVCenter, loadNote);
         p.setFont(font());

@@ -1,5 +1,6 @@
 #include "sweep_run_panel.h"
 
+#include "help_text_color.h"
 #include "jargon_text.h"
 #include "plain_text.h"
 #include "sweep_control.h"
@@ -179,7 +180,7 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form, QBoxLayout *helpBeside)
                              "ssh HOST gemmscope-runner\n"
                              "With several runners, {gpu} in the command becomes 0, 1, 2, … one GPU each.\n"
                              "Through Slurm each runner is a job step with a GPU of its own."));
-    placeholders->setForegroundRole(QPalette::PlaceholderText); // quieter than a label, still readable
+    showAsHelpText(placeholders); // quieter than a label, still readable
     if (helpBeside) {
         helpBeside->addWidget(placeholders);
         helpBeside->addStretch(1);

@@ -3,6 +3,7 @@
 // controls change once built.
 #include "parameter_panel.h"
 
+#include "help_text_color.h"
 #include "jargon_text.h"
 #include "limit_spin_box.h"
 #include "parameter_panel_widgets.h"
@@ -50,8 +51,9 @@ QGroupBox *ParameterPanel::buildStageSection()
     m_stageCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_stageCombo->setMinimumContentsLength(16);
     m_stageSummary = new QLabel;
+    m_stageSummary->setObjectName(QStringLiteral("stageSummary"));
     m_stageSummary->setWordWrap(true);
-    m_stageSummary->setForegroundRole(QPalette::PlaceholderText);
+    showAsHelpText(m_stageSummary);
     stageLayout->addWidget(m_stageCombo);
     stageLayout->addWidget(m_stageSummary);
     stageLayout->addWidget(buildPresetRow());
