@@ -59,9 +59,10 @@ AccessCheckView::AccessCheckView(QWidget *parent) : QWidget(parent)
 {
     m_label = new RichTextLabel; // a table laid out once per width, not at each layout's question
     // Its rows count in sectors and wavefronts: what those are, as the glossary says it.
-    m_label->setToolTip(QStringLiteral("<p><b>%1</b> %2</p><p><b>%3</b> %4</p>")
+    // Its heading names the build: what that is too.
+    m_label->setToolTip(QStringLiteral("<p><b>%1</b> %2</p><p><b>%3</b> %4</p><p>%5</p>")
                             .arg(tr("Sectors:"), jargon::sector().toHtmlEscaped(), tr("Wavefronts:"),
-                                 jargon::wavefront().toHtmlEscaped()));
+                                 jargon::wavefront().toHtmlEscaped(), jargon::normalBuild().toHtmlEscaped()));
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_label);
     layout->addStretch(1);
@@ -190,7 +191,7 @@ AccessCheckView::Row judged(const Quantity &q, Judgement &j)
                       "run again")
                       .arg(*j.readsKept * 100, 0, 'f', 1)
                 : AccessCheckView::tr(
-                      "release build: reads may be merged into LDS.128; to compare, tick \"Shared "
+                      "normal build: the compiler may merge reads into LDS.128; to compare, tick \"Shared "
                       "reads as written\" in the parameter panel's Measurement settings (Alt+0 shows the "
                       "panel) and run again");
     } else if (agreesWithModel(*row.measured, q.model)) {
@@ -221,10 +222,12 @@ QString headlineOf(const RunRecord &run, bool exact, const KernelShape &kernel, 
     if (const QString params = formatRunParams(run); !params.isEmpty())
         what << params;
     QString headline =
-        AccessCheckView::tr("Stage %1: %2 at %3 on %4, %5 build")
+        AccessCheckView::tr("Stage %1: %2 at %3 on %4, %5")
             .arg(shortRunLabel(run), what.join(QStringLiteral(", ")), run.sizeText(), run.gpuName,
-                 run.scalarSharedReads ? AccessCheckView::tr("scalar-shared")
-                                       : AccessCheckView::tr("release"));
+                 // In the parameter panel's words (the tooltip says what each is): "release build" was
+                 // a word of the build system to a no-context reviewer.
+                 run.scalarSharedReads ? AccessCheckView::tr("shared reads as written (scalar build)")
+                                       : AccessCheckView::tr("normal build"));
     if (!exact)
         // Once for the table, with what would make the comparison possible.
         headline += AccessCheckView::tr(

@@ -217,7 +217,7 @@ QString loadModelNote(const SharedAccess &a)
                      "ldmatrix.x4: lane l names a 16-byte row (box = its first word); lanes 8i..8i+7 are "
                      "matrix i, one matrix (128 bytes) per wavefront, so 4 wavefronts at best.")
                : BankConflictView::tr(
-                     "As the source writes it (one 4-byte read per lane); the release build may merge a "
+                     "As the source writes it (one 4-byte read per lane); the normal build may merge a "
                      "thread's neighbouring reads into 16-byte LDS.128, served differently.");
 }
 
