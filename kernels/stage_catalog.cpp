@@ -908,10 +908,11 @@ std::vector<StageInfo> buildStages()
     });
     s.push_back({
         .key = "cublas_fp32",
-        .title = "cuBLAS FP32 (pedantic SGEMM)",
+        .title = "cuBLAS FP32 (reference)", // plain words; its tooltip says "pedantic SGEMM"
         .seedStep = "baseline",
-        .summary = "NVIDIA's library SGEMM with pedantic FP32 math (no TF32): the reference every stage is "
-                   "verified and measured against.",
+        .summary = "NVIDIA's library matrix multiply in plain FP32 math, no TF32 or other shortcuts (its "
+                   "pedantic SGEMM): the reference every stage's result is checked against and its speed "
+                   "compared with.",
         .isLibrary = true,
         .shortLabel = "cuBLAS",
         .color = 0x505050,
@@ -1054,7 +1055,7 @@ std::vector<Preset> buildPresets()
          std::nullopt,
          "A rounded in shared memory"},
         {"cublas_fp32",
-         "cuBLAS FP32: SGEMM, pedantic FP32 math",
+         "cuBLAS FP32: plain FP32 math, the reference",
          StageId::CublasFp32,
          {},
          "baseline",

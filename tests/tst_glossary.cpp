@@ -6,6 +6,7 @@
 #include "main_window.h"
 #include "results_model.h"
 #include "roofline_chart.h"
+#include "run_selection.h"
 #include "runtime_series.h"
 #include "session.h"
 #include "stall_reasons.h"
@@ -14,6 +15,7 @@
 #include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QStandardPaths>
@@ -164,7 +166,7 @@ private slots:
             return QString();
         };
         QCOMPARE(meaning(QStringLiteral("Traffic model")), jargon::trafficModel());
-        QCOMPARE(meaning(QStringLiteral("Pedantic SGEMM (cuBLAS FP32)")), jargon::pedanticSgemm());
+        QCOMPARE(meaning(QStringLiteral("cuBLAS FP32 (reference), pedantic SGEMM")), jargon::pedanticSgemm());
         QCOMPARE(meaning(QStringLiteral("Runner template (Runners)")), jargon::runnerTemplate());
 
         const RooflineChart roofline;
@@ -185,7 +187,7 @@ private slots:
         QString cublasTip;
         for (int row = 0; row < model->rowCount(); ++row) {
             const QModelIndex stage = model->index(row, ResultsModel::StageColumn);
-            if (stage.data().toString().contains(QStringLiteral("pedantic SGEMM")))
+            if (stage.data().toString().contains(QStringLiteral("cuBLAS FP32 (reference)")))
                 cublasTip = stage.data(Qt::ToolTipRole).toString();
         }
         QVERIFY2(cublasTip.contains(jargon::pedanticSgemm().toHtmlEscaped()), qPrintable(cublasTip));
@@ -236,7 +238,7 @@ private slots:
         QCOMPARE(meaning(QStringLiteral("Guide (G32, G32+1)")), jargon::guide());
         QCOMPARE(meaning(QStringLiteral("Not checked (no clock log)")), jargon::noClockLog());
         QCOMPARE(meaning(QStringLiteral("Refused (by the stage's rules)")), jargon::refused());
-        QCOMPARE(meaning(QStringLiteral("Measured on GPU (host)")), jargon::measuredOnHost());
+        QCOMPARE(meaning(QStringLiteral("Measured on GPU (machine \"name\")")), jargon::measuredOnHost());
         QCOMPARE(meaning(QStringLiteral("% of cuBLAS FP32 (Sweep)")), jargon::percentOfCublasFp32());
 
         Session session;
@@ -265,7 +267,7 @@ private slots:
         onVm.gpuName = QStringLiteral("NVIDIA H200");
         onVm.timestamp = QDateTime(QDate(2026, 11, 30), QTime(22, 35), Qt::UTC);
         QCOMPARE(sweepProvenance({onVm}),
-                 QStringLiteral("measured on NVIDIA H200 (host vm), 2026-11-30 22:35 UTC"));
+                 QStringLiteral("measured on NVIDIA H200 (machine “vm”), 2026-11-30 22:35 UTC"));
 
         // The words of the code and of two documents nobody had introduced, nowhere in the window.
         QTemporaryDir dir;
@@ -291,6 +293,79 @@ private slots:
              {"by the catalog", "catalog refuses", "guide (G32) stages", "of cuBLAS (same GPU)"})
             for (const QString &text : shown)
                 QVERIFY2(!text.contains(QString::fromUtf8(retired), Qt::CaseInsensitive), qPrintable(text));
+    }
+
+    // Four more a no-context review of the full ladder met unexplained: "pedantic SGEMM", "release
+    // build", "Regime: Burst" and "host vm". Each is said in plain words where it is shown, the
+    // precise term in its tooltip and the glossary.
+    void termsOfTheTradeAreSaidInPlainWords()
+    {
+        const auto meaning = [](const QString &term) {
+            for (const GlossaryEntry &e : glossary())
+                if (e.term == term)
+                    return e.meaning;
+            return QString();
+        };
+        QCOMPARE(meaning(QStringLiteral("Normal build, shared reads as written (release, scalar build)")),
+                 jargon::normalBuild());
+        QCOMPARE(meaning(QStringLiteral("Burst, sustained (Timing)")), jargon::regime());
+
+        QTemporaryDir dir;
+        MainWindow window({.startRunner = false,
+                           .restoreSettings = false,
+                           .autosavePath = dir.filePath(QStringLiteral("autosave.json"))});
+        QString error;
+        QVERIFY2(window.openSession(
+                     QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h200-full-ladder-4096.json"), &error),
+                 qPrintable(error));
+        // The reference cuBLAS: named as what it is to the ladder; "pedantic SGEMM" in its tooltip.
+        const ResultsModel *model = window.resultsModel();
+        int cublasRows = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex stage = model->index(row, ResultsModel::StageColumn);
+            if (!stage.data().toString().startsWith(QStringLiteral("cuBLAS FP32")))
+                continue;
+            ++cublasRows;
+            QVERIFY2(!stage.data().toString().contains(QStringLiteral("pedantic")),
+                     qPrintable(stage.data().toString()));
+            QVERIFY(stage.data(Qt::ToolTipRole).toString().contains(QStringLiteral("pedantic math mode")));
+        }
+        QVERIFY(cublasRows > 0);
+
+        // The Counters heading names the build in the parameter panel's words; its tooltip says what.
+        QString step3;
+        for (const RunRecord &r : window.session()->runs())
+            if (r.presetKey == QStringLiteral("worklog-3") && r.counters)
+                step3 = r.runId;
+        QVERIFY(!step3.isEmpty());
+        window.selection()->select(step3);
+        QVERIFY(window.showView(QStringLiteral("Counters")));
+        const auto *counters = window.findChild<AccessCheckView *>(QStringLiteral("accessCheckView"));
+        QVERIFY(counters);
+        QVERIFY2(!counters->headline().contains(QStringLiteral("release")) &&
+                     counters->headline().endsWith(QStringLiteral("normal build")),
+                 qPrintable(counters->headline()));
+        QVERIFY(counters->findChild<QLabel *>()->toolTip().contains(jargon::normalBuild().toHtmlEscaped()));
+
+        // The timing regime: "Timing" and what each choice does; "burst" and "sustained" in brackets.
+        auto *regime = window.findChild<QComboBox *>(QStringLiteral("regimeCombo"));
+        QVERIFY(regime && regime->count() == 2);
+        QCOMPARE(regime->itemText(0), QStringLiteral("From an idle GPU (burst)"));
+        QCOMPARE(regime->itemText(1), QStringLiteral("At steady load (sustained)"));
+        QVERIFY(regime->toolTip().contains(jargon::regime().toHtmlEscaped()));
+        auto *form = qobject_cast<QFormLayout *>(regime->parentWidget()->layout());
+        QVERIFY(form);
+        auto *label = qobject_cast<QLabel *>(form->labelForField(regime));
+        QVERIFY(label && label->text() == QStringLiteral("Timing"));
+
+        // A sweep's machine by its name, said to be a machine's name; what it is in the line's tooltip.
+        RunRecord onVm = *window.session()->find(step3);
+        onVm.host = QStringLiteral("vm");
+        const QString where = sweepProvenance({onVm});
+        QVERIFY2(!where.contains(QStringLiteral("host vm")) && where.contains(QStringLiteral("machine “vm”")),
+                 qPrintable(where));
+        const auto *sweepLine = window.findChild<QLabel *>(QStringLiteral("sweepBest"));
+        QVERIFY(sweepLine && sweepLine->toolTip().contains(jargon::measuredOnHost().toHtmlEscaped()));
     }
 
     // Every stall reason under the name the profile views print, with CUPTI's counter.

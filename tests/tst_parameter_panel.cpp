@@ -680,7 +680,7 @@ private slots:
         auto *stage = panel.findChild<QComboBox *>(QStringLiteral("stageCombo"));
         QCOMPARE(stage->toolTip(), stage->currentText());
         auto *form = panel.findChild<QComboBox *>(QStringLiteral("regimeCombo"))->parentWidget();
-        for (const QString &name : {QStringLiteral("Regime"), QStringLiteral("Leave out"),
+        for (const QString &name : {QStringLiteral("Timing"), QStringLiteral("Leave out"),
                                     QStringLiteral("Blocks per SM"), QStringLiteral("L1 / shared")}) {
             const QLabel *label = nullptr;
             for (const QLabel *l : form->findChildren<QLabel *>())

@@ -81,7 +81,7 @@ private slots:
         QVERIFY(profiles->isProfiling());
         // Named as the tables name them (issue 38), never by a catalog key ("worklog-3", "cublas_fp32").
         QCOMPARE(profiles->describe(ids[0]), QStringLiteral("3 — Coalesced cooperative loads at 512³"));
-        QCOMPARE(profiles->describe(ids[1]), QStringLiteral("cuBLAS FP32 (pedantic SGEMM) at 512³"));
+        QCOMPARE(profiles->describe(ids[1]), QStringLiteral("cuBLAS FP32 (reference) at 512³"));
         QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 15000);
         QCOMPARE(failed.count(), 0);
         QCOMPARE(finished.count(), 2);

@@ -265,7 +265,7 @@ void TestSweepView::embeddedSessionShowsRecordedSweepsOnFirstOpen()
     grid.show();
     const QLabel *summary = grid.findChild<QLabel *>(QStringLiteral("sweepBest"));
     QVERIFY(summary && summary->isVisible());
-    QVERIFY2(summary->text().contains(QStringLiteral("NVIDIA H200 (host vm)")) &&
+    QVERIFY2(summary->text().contains(QStringLiteral("NVIDIA H200 (machine “vm”)")) &&
                  summary->text().contains(QStringLiteral("2026-11-30")),
              qPrintable(summary->text()));
     QVERIFY(grid.plot()->isVisible());
@@ -408,7 +408,7 @@ void TestSweepView::exportWritesThePrintLayout()
         const QString title =
             view == views.first() ? QStringLiteral("Sweep: ") : QStringLiteral("Problem sizes");
         QVERIFY2(text.contains(title), qPrintable(title));
-        QVERIFY(text.contains(QStringLiteral("measured on NVIDIA H200 (host vm)")));
+        QVERIFY(text.contains(QStringLiteral("measured on NVIDIA H200 (machine “vm”)")));
         QFile pdf(base + QStringLiteral(".pdf"));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         QVERIFY(pdf.read(5) == "%PDF-");

@@ -31,6 +31,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -376,6 +377,74 @@ private slots:
             QCOMPARE(view->control()->runnerTemplate(), QStringLiteral("ssh gpu-host gemmscope-runner"));
     }
 
+    // The run bar under the Sweep tabs takes a row of controls and a line of text at 1280x800 (it
+    // took 100 px: four lines of help beside the fields, a four-line reason under the buttons), with
+    // every control still there, whole, and side by side in the row: the runner command, the count,
+    // Slurm, Start, Cancel, Resume and Export…; the reason Start is off in one line, whole in its
+    // tooltip.
+    void sweepRunBarIsCompact()
+    {
+        const test::ScopedEnv someRunner("GEMMSCOPE_RUNNER",
+                                         QCoreApplication::applicationFilePath().toLocal8Bit());
+        MainWindow window(options());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showRunnerStatus(false, QStringLiteral("No CUDA driver is installed on this machine."));
+        QVERIFY(window.showView(QStringLiteral("Sweep")));
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("sweepModes"));
+        auto *bar = window.findChild<QWidget *>(QStringLiteral("sweepRunBar"));
+        QVERIFY(tabs && bar && bar->isVisible());
+        for (int tab = 0; tab < tabs->count(); ++tab) {
+            tabs->setCurrentIndex(tab);
+            QApplication::processEvents();
+            const QString prefix = tab == 0 ? QStringLiteral("sweep") : QStringLiteral("sizeSweep");
+            QList<QWidget *> controls{window.findChild<QLineEdit *>(QStringLiteral("sweepRunnerTemplate")),
+                                      window.findChild<QCheckBox *>(QStringLiteral("sweepSlurm"))};
+            for (QSpinBox *count : bar->findChildren<QSpinBox *>())
+                controls << count;
+            for (const char *button : {"Start", "Cancel", "Resume", "Export"})
+                controls << window.findChild<QPushButton *>(prefix + QLatin1String(button));
+            QCOMPARE(controls.size(), 7);
+            // The row and one line of text under it, with the bar's margins.
+            const int row =
+                std::max(controls.front()->sizeHint().height(), controls.last()->sizeHint().height());
+            const int line = bar->fontMetrics().lineSpacing();
+            QVERIFY2(bar->height() <= row + line + 12,
+                     qPrintable(QStringLiteral("%1 px for a %2 px row and a %3 px line")
+                                    .arg(bar->height())
+                                    .arg(row)
+                                    .arg(line)));
+            const QRect barRect(QPoint(), bar->size());
+            QList<QRect> places;
+            for (QWidget *control : controls) {
+                QVERIFY(control && control->isVisible() && bar->isAncestorOf(control));
+                const QRect place(control->mapTo(bar, QPoint()), control->size());
+                QVERIFY2(barRect.contains(place), qPrintable(control->objectName()));
+                QVERIFY2(control->width() >= control->minimumSizeHint().width(),
+                         qPrintable(control->objectName()));
+                for (const QRect &other : std::as_const(places))
+                    QVERIFY2(!other.intersects(place), qPrintable(control->objectName()));
+                places << place;
+                // One row: every control's middle within the first one's height.
+                QVERIFY2(std::abs(place.center().y() - places.front().center().y()) <=
+                             places.front().height() / 2,
+                         qPrintable(control->objectName()));
+            }
+            auto *startOff = window.findChild<QLabel *>(prefix + QStringLiteral("StartOff"));
+            QVERIFY(startOff && startOff->isVisible());
+            QVERIFY2(startOff->height() <= 2 * line - 2, qPrintable(startOff->text())); // one line
+            QVERIFY(startOff->toolTip().contains(QStringLiteral("To sweep on another machine")));
+        }
+        // The runner command's help in one line, the command whole in it; the rest in its tooltip.
+        auto *help = window.findChild<QLabel *>(QStringLiteral("sweepRunnerPlaceholders"));
+        QVERIFY(help && help->isVisible() && !help->wordWrap());
+        QVERIFY(help->text().contains(QStringLiteral("ssh HOST gemmscope-runner")));
+        QVERIFY(help->width() >= help->fontMetrics().horizontalAdvance(help->text()));
+        QVERIFY(help->toolTip().contains(QStringLiteral("{gpu}")) &&
+                help->toolTip().contains(QStringLiteral("Slurm")));
+    }
+
     // No raw "{runner}" anywhere a user reads the Sweep pages; the line under the buttons says what
     // Start needs instead of repeating the status bar's sentence.
     void sweepPanesSpeakInWords()
@@ -398,12 +467,10 @@ private slots:
                     QVERIFY2(!text.contains(QStringLiteral("{runner}")), qPrintable(text));
             }
         }
-        // The runner command on a line of its own, never broken at its hyphen.
+        // The runner command never broken at its hyphen: in one line that does not wrap.
         auto *placeholders = window.findChild<QLabel *>(QStringLiteral("sweepRunnerPlaceholders"));
-        QVERIFY(placeholders);
-        QVERIFY2(placeholders->text()
-                     .split(QLatin1Char('\n'))
-                     .contains(QStringLiteral("ssh HOST gemmscope-runner")),
+        QVERIFY(placeholders && !placeholders->wordWrap());
+        QVERIFY2(placeholders->text().contains(QStringLiteral("ssh HOST gemmscope-runner")),
                  qPrintable(placeholders->text()));
         auto *startOff = window.findChild<QLabel *>(QStringLiteral("sweepStartOff"));
         QVERIFY(startOff && startOff->isVisible());

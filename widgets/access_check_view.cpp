@@ -5,6 +5,7 @@
 
 #include "access_model.h"
 #include "agreement_mark.h"
+#include "help_text_color.h"
 #include "jargon_text.h"
 #include "load_scheme.h"
 #include "mapping_model.h"
@@ -28,7 +29,8 @@ QString number(double v)
     return QString::number(v, 'f', 2);
 }
 
-QString verdictHtml(AccessCheckView::Verdict v)
+// `quiet`: the help text's colour (help_text_color.h), for the verdicts that say nothing was compared.
+QString verdictHtml(AccessCheckView::Verdict v, const QColor &quiet)
 {
     switch (v) {
     case AccessCheckView::Verdict::Agrees:
@@ -43,9 +45,10 @@ QString verdictHtml(AccessCheckView::Verdict v)
         // Marked, in amber: the numbers differ for a reason the note gives, not unflagged.
         return QStringLiteral("<span style='color:#9a6700'>&#8800; not comparable</span>");
     case AccessCheckView::Verdict::NoAccess:
-        return QStringLiteral("<span style='color:#777'>no such access</span>");
+        return QStringLiteral("<span style='color:%1'>no such access</span>").arg(quiet.name());
     case AccessCheckView::Verdict::NotObservable:
-        return QStringLiteral("<span style='color:#777'>not observable by these counters</span>");
+        return QStringLiteral("<span style='color:%1'>not observable by these counters</span>")
+            .arg(quiet.name());
     }
     return {};
 }
@@ -56,9 +59,10 @@ AccessCheckView::AccessCheckView(QWidget *parent) : QWidget(parent)
 {
     m_label = new RichTextLabel; // a table laid out once per width, not at each layout's question
     // Its rows count in sectors and wavefronts: what those are, as the glossary says it.
-    m_label->setToolTip(QStringLiteral("<p><b>%1</b> %2</p><p><b>%3</b> %4</p>")
+    // Its heading names the build: what that is too.
+    m_label->setToolTip(QStringLiteral("<p><b>%1</b> %2</p><p><b>%3</b> %4</p><p>%5</p>")
                             .arg(tr("Sectors:"), jargon::sector().toHtmlEscaped(), tr("Wavefronts:"),
-                                 jargon::wavefront().toHtmlEscaped()));
+                                 jargon::wavefront().toHtmlEscaped(), jargon::normalBuild().toHtmlEscaped()));
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_label);
     layout->addStretch(1);
@@ -187,7 +191,7 @@ AccessCheckView::Row judged(const Quantity &q, Judgement &j)
                       "run again")
                       .arg(*j.readsKept * 100, 0, 'f', 1)
                 : AccessCheckView::tr(
-                      "release build: reads may be merged into LDS.128; to compare, tick \"Shared "
+                      "normal build: the compiler may merge reads into LDS.128; to compare, tick \"Shared "
                       "reads as written\" in the parameter panel's Measurement settings (Alt+0 shows the "
                       "panel) and run again");
     } else if (agreesWithModel(*row.measured, q.model)) {
@@ -218,10 +222,12 @@ QString headlineOf(const RunRecord &run, bool exact, const KernelShape &kernel, 
     if (const QString params = formatRunParams(run); !params.isEmpty())
         what << params;
     QString headline =
-        AccessCheckView::tr("Stage %1: %2 at %3 on %4, %5 build")
+        AccessCheckView::tr("Stage %1: %2 at %3 on %4, %5")
             .arg(shortRunLabel(run), what.join(QStringLiteral(", ")), run.sizeText(), run.gpuName,
-                 run.scalarSharedReads ? AccessCheckView::tr("scalar-shared")
-                                       : AccessCheckView::tr("release"));
+                 // In the parameter panel's words (the tooltip says what each is): "release build" was
+                 // a word of the build system to a no-context reviewer.
+                 run.scalarSharedReads ? AccessCheckView::tr("shared reads as written (scalar build)")
+                                       : AccessCheckView::tr("normal build"));
     if (!exact)
         // Once for the table, with what would make the comparison possible.
         headline += AccessCheckView::tr(
@@ -395,7 +401,7 @@ void AccessCheckView::render()
             const QString model = !row.modelText.isEmpty() ? row.modelText.toHtmlEscaped()
                                   : row.model > 0          ? format(row.model)
                                                            : QStringLiteral("—");
-            QString verdict = verdictHtml(row.verdict);
+            QString verdict = verdictHtml(row.verdict, helpTextColor(palette()));
             if (!row.note.isEmpty())
                 verdict += QStringLiteral("<br>%1").arg(row.note.toHtmlEscaped()); // as large as the figures
             html += QStringLiteral(

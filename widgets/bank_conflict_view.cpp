@@ -3,6 +3,7 @@
 #include "profile_digest.h"
 
 #include "chart_interaction.h"
+#include "help_text_color.h"
 #include "load_scheme.h"
 #include "plot_export.h"
 #include "plot_theme.h"
@@ -216,7 +217,7 @@ QString loadModelNote(const SharedAccess &a)
                      "ldmatrix.x4: lane l names a 16-byte row (box = its first word); lanes 8i..8i+7 are "
                      "matrix i, one matrix (128 bytes) per wavefront, so 4 wavefronts at best.")
                : BankConflictView::tr(
-                     "As the source writes it (one 4-byte read per lane); the release build may merge a "
+                     "As the source writes it (one 4-byte read per lane); the normal build may merge a "
                      "thread's neighbouring reads into 16-byte LDS.128, served differently.");
 }
 
@@ -243,7 +244,7 @@ void BankConflictView::paintOne(QPainter &p, const QRectF &area, const SharedAcc
         QFont note = font();
         note.setPointSizeF(note.pointSizeF() * 0.8);
         p.setFont(note);
-        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.setPen(helpTextColor(palette()));
         p.drawText(QRectF(inner.left(), inner.top() + 20, inner.width(), 16),
                    Qt::AlignLeft | Qt::AlignVCenter, loadNote);
         p.setFont(font());

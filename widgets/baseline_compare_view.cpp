@@ -1,6 +1,7 @@
 #include "baseline_compare_view.h"
 
 #include "empty_state.h"
+#include "help_text_color.h"
 #include "run_against_cublas_view.h"
 #include "run_record.h"
 
@@ -336,7 +337,7 @@ void BaselineCompareView::paintEvent(QPaintEvent *)
             const int w = int(std::round(share * (barRight - barLeft)));
             if (w > 0)
                 p.fillRect(QRect(barLeft, by, w, kBarHeight), color);
-            p.setPen(value ? text : palette().color(QPalette::PlaceholderText));
+            p.setPen(value ? text : helpTextColor(palette()));
             QFont small = font();
             small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.85));
             p.setFont(small);

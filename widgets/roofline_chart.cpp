@@ -6,6 +6,7 @@
 #include "chart_interaction.h"
 #include "chart_layout.h"
 #include "chart_text.h"
+#include "help_text_color.h"
 #include "jargon_text.h"
 #include "plot_export.h"
 #include "plot_theme.h"
@@ -411,7 +412,7 @@ void RooflineChart::rebuild()
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);
         hint->position->setCoords(0.5, 0.08);
         hint->setText(QStringLiteral("No roof: measure this GPU's ceilings or choose a GPU."));
-        hint->setColor(Qt::gray);
+        hint->setColor(chartHintColor());
     }
 
     applyDefaultView();

@@ -1,6 +1,7 @@
 // The roofline chart's controls above the plot, its context menu, its title and the legend's key
 // entries for what has no graph of its own (split from roofline_chart.cpp, which draws the roofs).
 #include "chart_layout.h"
+#include "help_text_color.h"
 #include "roofline_chart.h"
 #include "roofline_chart_style.h"
 #include "roofline_marks.h"
@@ -139,7 +140,7 @@ void RooflineChart::placeCountersNote()
                              .arg(countersUnavailableReason(m_runs));
     m_countersNote->setText(m_countersNoteText);
     m_countersNote->setTextAlignment(Qt::AlignRight);
-    m_countersNote->setColor(Qt::darkGray);
+    m_countersNote->setColor(chartHintColor());
     m_countersNote->setFont(QFont(font().family(), 8));
 }
 

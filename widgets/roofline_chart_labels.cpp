@@ -2,6 +2,7 @@
 // after every layout of the axes (roofline_label_placer.h holds the rules). Split from
 // roofline_chart.cpp, which draws what they name.
 #include "chart_layout.h"
+#include "help_text_color.h"
 #include "roofline_chart.h"
 #include "roofline_joins.h"
 #include "roofline_label_scene.h"
@@ -249,7 +250,7 @@ void RooflineChart::applyLabelLayout(const roofline_scene::Layout &layout)
     if (layout.unnamedNote.visible && !m_unnamedNote) {
         m_unnamedNote = new QCPItemText(m_plot);
         m_unnamedNote->position->setType(QCPItemPosition::ptAbsolute); // in pixels: it names no point
-        m_unnamedNote->setColor(Qt::darkGray);
+        m_unnamedNote->setColor(chartHintColor());
         m_unnamedNote->setFont(QFont(font().family(), 8));
         m_unnamedNote->setTextAlignment(Qt::AlignLeft);
     }

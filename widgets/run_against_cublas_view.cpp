@@ -2,6 +2,7 @@
 
 #include "agreement_mark.h"
 #include "baseline_compare_view.h"
+#include "help_text_color.h"
 #include "rich_text_label.h"
 #include "runtime_series.h"
 
@@ -72,7 +73,7 @@ protected:
         }
         const QString scale =
             QCoreApplication::translate("RunAgainstCublasView", "each pair scaled to its larger value");
-        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.setPen(helpTextColor(palette()));
         p.drawText(QRect(x, 0, std::max(0, width() - x), fm.height()), Qt::AlignVCenter,
                    fm.elidedText(scale, Qt::ElideRight, std::max(0, width() - x)));
 

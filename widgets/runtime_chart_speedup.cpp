@@ -2,6 +2,7 @@
 // this GPU's measured ones.
 #include "chart_layout.h"
 #include "chart_text.h"
+#include "help_text_color.h"
 #include "plot_theme.h"
 #include "runtime_chart.h"
 #include "runtime_chart_style.h"
@@ -78,7 +79,7 @@ void RuntimeChart::buildSpeedup()
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);
         hint->position->setCoords(0.5, 0.5);
         hint->setText(QStringLiteral("The catalog has no presets with published T4 times."));
-        hint->setColor(Qt::gray);
+        hint->setColor(chartHintColor());
     }
 }
 

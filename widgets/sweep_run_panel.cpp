@@ -1,5 +1,7 @@
 #include "sweep_run_panel.h"
 
+#include "eliding_label.h"
+#include "help_text_color.h"
 #include "jargon_text.h"
 #include "plain_text.h"
 #include "sweep_control.h"
@@ -20,12 +22,13 @@ namespace gemmscope {
 
 namespace {
 
-QLabel *plainLabel(const QString &name)
+// Word-wrapped in a view's column; one line, cut at the end, in the Sweep workspace's run bar
+// (addCompactTo).
+ElidingLabel *plainLabel(const QString &name)
 {
-    auto *label = new QLabel;
+    auto *label = new ElidingLabel;
     label->setObjectName(name);
     label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText); // runner messages and paths: data, never markup
     return label;
 }
 
@@ -63,7 +66,7 @@ SweepRunPanel::SweepRunPanel(SweepControl *control, const Words &words, QWidget 
     m_runnerCount->setSuffix(tr(" runner(s)"));
     m_runnerCount->setToolTip(tr("How many runners to start from the command, one per GPU; a {gpu} in the "
                                  "command becomes 0, 1, ... for each."));
-    m_slurm = new QCheckBox(tr("Start them as Slurm job steps"));
+    m_slurm = new QCheckBox(tr("As Slurm job steps"));
     m_slurm->setObjectName(p + QStringLiteral("Slurm"));
     m_slurm->setChecked(m_control->slurm());
     m_slurm->setToolTip(tr("Start the runners as Slurm job steps (srun) of one allocation, one GPU each: "
@@ -163,7 +166,25 @@ void SweepRunPanel::dropRunnerFields()
     m_slurm = nullptr;
 }
 
-void SweepRunPanel::addRunnersRow(QFormLayout *form, QBoxLayout *helpBeside)
+QLabel *SweepRunPanel::runnerHelp(bool oneLine)
+{
+    ElidingLabel *help = plainLabel(m_words.namePrefix + QStringLiteral("RunnerPlaceholders"));
+    // What a new user needs beside the field, in a few words; the rest ({gpu}, Slurm) in the
+    // tooltip. In a narrow column the command takes a line of its own: wrapped in a sentence it broke
+    // at its hyphen ("gemmscope-" / "runner").
+    help->setText(tr("Empty: this machine's runner. Elsewhere:%1ssh HOST gemmscope-runner")
+                      .arg(oneLine ? QStringLiteral(" ") : QStringLiteral("\n")));
+    help->setWordWrap(!oneLine);
+    help->setToolTip(
+        QStringLiteral("<p>%1</p><p>%2</p><p>%3</p>")
+            .arg(jargon::runnerTemplate().toHtmlEscaped(),
+                 tr("As Slurm job steps, each runner is a job step with a GPU of its own.").toHtmlEscaped(),
+                 m_words.runnersTip.toHtmlEscaped()));
+    showAsHelpText(help); // quieter than a label, still readable
+    return help;
+}
+
+void SweepRunPanel::addRunnersRow(QFormLayout *form)
 {
     auto *row = new QHBoxLayout;
     row->addWidget(m_runners, 1);
@@ -171,21 +192,20 @@ void SweepRunPanel::addRunnersRow(QFormLayout *form, QBoxLayout *helpBeside)
     form->addRow(tr("Runners"), row);
     // A row of its own: beside the count it left the command field too narrow for its placeholder.
     form->addRow(QString(), m_slurm);
-    // The template's placeholders, where a new user reads the field (the tooltip has examples).
-    QLabel *placeholders = plainLabel(m_words.namePrefix + QStringLiteral("RunnerPlaceholders"));
-    // The command on a line of its own: wrapped in a sentence it broke at its hyphen ("gemmscope-" /
-    // "runner").
-    placeholders->setText(tr("Empty: this machine's runner. On another machine:\n"
-                             "ssh HOST gemmscope-runner\n"
-                             "With several runners, {gpu} in the command becomes 0, 1, 2, … one GPU each.\n"
-                             "Through Slurm each runner is a job step with a GPU of its own."));
-    placeholders->setForegroundRole(QPalette::PlaceholderText); // quieter than a label, still readable
-    if (helpBeside) {
-        helpBeside->addWidget(placeholders);
-        helpBeside->addStretch(1);
-    } else {
-        form->addRow(QString(), placeholders);
-    }
+    form->addRow(QString(), runnerHelp(false));
+}
+
+void SweepRunPanel::addRunnersLine(QBoxLayout *fields, QBoxLayout *help)
+{
+    auto *label = new QLabel(tr("Runners"));
+    label->setBuddy(m_runners);
+    label->setToolTip(m_runners->toolTip());
+    m_runners->setMinimumWidth(m_runners->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 28);
+    fields->addWidget(label);
+    fields->addWidget(m_runners, 1);
+    fields->addWidget(m_runnerCount);
+    fields->addWidget(m_slurm);
+    help->addWidget(runnerHelp(true), 1);
 }
 
 void SweepRunPanel::addTo(QVBoxLayout *layout)
@@ -201,6 +221,22 @@ void SweepRunPanel::addTo(QVBoxLayout *layout)
     layout->addWidget(m_blockedLabel);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
+}
+
+void SweepRunPanel::addCompactTo(QBoxLayout *buttons, QBoxLayout *line)
+{
+    for (QPushButton *button : {m_startButton, m_cancelButton, m_resumeButton, m_exportButton})
+        buttons->addWidget(button);
+    buttons->addStretch(1);
+    // One line: the progress while a sweep runs, why Start is off, the status; each cut to its share
+    // of the line, whole in its tooltip.
+    m_progress->setMaximumWidth(m_progress->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 40);
+    line->addWidget(m_progress, 1);
+    for (ElidingLabel *label : {m_blockedLabel, m_status}) {
+        label->setWordWrap(false);
+        line->addWidget(label); // as wide as its text while the line has room (an empty one: none)
+    }
+    line->addStretch(0);
 }
 
 void SweepRunPanel::addShownTo(QVBoxLayout *layout)
@@ -283,11 +319,20 @@ void SweepRunPanel::updateButtons()
                                  ? tr("to look at a recorded sweep, choose it in the Shown list.")
                                  : tr("to look at a recorded one, add the embedded example's sweeps with the "
                                       "button where the chart would be.");
+    // Short, for the one line the run bar gives it; the whole sentence in its tooltip.
+    const QString recordedShort = m_sweeps->count() > 0 ? tr("recorded sweeps: the Shown list")
+                                                        : tr("recorded sweeps: the button above");
     m_blockedLabel->setText(
-        windowOff ? tr("Start needs this machine's runner on a GPU, and running is off (the status bar says "
-                       "why). To sweep on another machine, put ssh HOST gemmscope-runner under Runners; %1")
-                        .arg(recorded)
-                  : blocked);
+        windowOff
+            ? tr("Start needs a GPU runner (ssh HOST gemmscope-runner under Runners); %1.").arg(recordedShort)
+            : blocked);
+    m_blockedLabel->setToolTip(
+        windowOff
+            ? plainTextAsHtml(tr("Start needs this machine's runner on a GPU, and running is off (the status "
+                                 "bar says why).\nTo sweep on another machine, put ssh HOST gemmscope-runner "
+                                 "under Runners;\n%1")
+                                  .arg(recorded))
+            : QString()); // the whole reason where it is cut (ElidingLabel)
     m_blockedLabel->setVisible(!blocked.isEmpty());
     if (m_shownRow)
         m_shownRow->setVisible(m_sweeps->count() > 0); // an empty list over the empty state said nothing

@@ -27,6 +27,8 @@ class QWidget;
 
 namespace gemmscope {
 
+class ElidingLabel;
+
 class SweepRunPanel : public QObject {
     Q_OBJECT
 public:
@@ -41,9 +43,12 @@ public:
     SweepRunPanel(SweepControl *control, const Words &words, QWidget *owner);
     ~SweepRunPanel() override;
 
-    // "Runners": the template and the count, as a row of the view's form; what the template may be
-    // under them, or in `helpBeside` (the Sweep workspace's run bar puts it beside them).
-    void addRunnersRow(QFormLayout *form, QBoxLayout *helpBeside = nullptr);
+    // "Runners": the template and the count, as a row of the view's form, Slurm and what the template
+    // may be under them.
+    void addRunnersRow(QFormLayout *form);
+    // The same in the Sweep workspace's run bar: "Runners", the template, the count and Slurm in
+    // `fields`, what the template may be in one line in `help`.
+    void addRunnersLine(QBoxLayout *fields, QBoxLayout *help);
     // The runner fields set `other`'s runners too: the Sweep workspace has one runner command for
     // both kinds of sweep (its bar shows one panel's fields, sweep_run_bar.h).
     void alsoSetRunnersOf(SweepControl *other);
@@ -51,6 +56,10 @@ public:
     void dropRunnerFields();
     // The buttons in a row, why Start is off, the progress bar, the status line.
     void addTo(QVBoxLayout *layout);
+    // The same in two rows of the Sweep workspace's run bar: the buttons in `buttons`; the progress,
+    // why Start is off and the status in one line in `line`, each cut to its share (its tooltip
+    // says the whole).
+    void addCompactTo(QBoxLayout *buttons, QBoxLayout *line);
     // "Shown" and the session's sweeps, over the chart: in the form's narrow column a title such as
     // "Sizes of +wgmma, +tuned, 8, cuBLAS FP32, cuBLAS TF32: 256³ … 8192³" was cut after 30
     // characters. As wide as its longest title; the shown one whole in its tooltip. Hidden while the
@@ -80,6 +89,7 @@ private:
     void setRunning(bool running);
     void applyRunners();
     void applySlurm(bool on);
+    QLabel *runnerHelp(bool oneLine); // what the runner template may be, in a few words
 
     QPointer<SweepControl> m_control;
     Words m_words;
@@ -92,8 +102,8 @@ private:
     QWidget *m_shownRow = nullptr;
     QComboBox *m_sweeps = nullptr;
     QProgressBar *m_progress = nullptr;
-    QLabel *m_status = nullptr;
-    QLabel *m_blockedLabel = nullptr; // why Start is off
+    ElidingLabel *m_status = nullptr;
+    ElidingLabel *m_blockedLabel = nullptr; // why Start is off
     QString m_runningOff;
     QList<QPointer<SweepControl>> m_alsoRuns; // controls whose runners these fields set too
 };

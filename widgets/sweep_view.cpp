@@ -148,6 +148,8 @@ void SweepView::buildFields()
     m_best->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_best->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     m_best->setMinimumHeight(2 * m_best->fontMetrics().lineSpacing() + 4); // the sweep line and the best line
+    // "measured on NVIDIA H200 (machine “vm”)": what the line says of where, as the glossary says it.
+    m_best->setToolTip(QStringLiteral("<p>%1</p>").arg(jargon::measuredOnHost().toHtmlEscaped()));
     m_legend = new QLabel(compactMarksText(false));
     m_legend->setObjectName(QStringLiteral("sweepLegend"));
     m_legend->setWordWrap(true);
@@ -453,8 +455,7 @@ QString SweepView::bestText() const
                                  .arg(*b.pctOfCublas, 0, 'f', 1)
                                  .arg(b.best->medianMs * *b.pctOfCublas / 100, 0, 'f', 3)
                            : QString())
-        .arg(b.best->host.isEmpty() ? b.best->gpuName
-                                    : tr("%1 (host %2)").arg(b.best->gpuName, b.best->host));
+        .arg(gpuOnMachineText(b.best->gpuName, b.best->host));
 }
 
 void SweepView::redraw()

@@ -1,6 +1,7 @@
 // The sentences that explain the window's jargon ("p20–p80", "wavefront", "sector", "ridge",
 // "FFMA", "pedantic SGEMM", "traffic model", "runner template", "worklog", "guide", "stage, preset,
-// run", "not checked (no clock log)", "refused", "measured on ... (host ...)", "% of cuBLAS FP32"): one text
+// run", "not checked (no clock log)", "refused", "measured on ... (machine ...)", "% of cuBLAS FP32",
+// "normal build", "burst, sustained"): one text
 // for the glossary (Help > Glossary) and for the tooltip where the word is read, so that the two never say
 // different things.
 #pragma once
@@ -56,6 +57,26 @@ inline QString pedanticSgemm()
     return tr("cuBLAS's single-precision GEMM (SGEMM) in its pedantic math mode: plain FP32 "
               "multiply-adds, no TF32 tensor cores or other shortcuts. It is the reference every run's "
               "result is checked against, and the FP32 speed the ladder is compared with.");
+}
+
+// The build the Counters workspace names in its headline: the release build, said as what it is to
+// a reader (a review found "release build" unexplained), against the scalar build.
+inline QString normalBuild()
+{
+    return tr("Normal build (the release build): the kernel compiled as the ladder times it, the compiler "
+              "free to merge a thread's neighbouring 4-byte shared-memory reads into one 8- or 16-byte read "
+              "(LDS.64, LDS.128), which the access model does not describe. \"Shared reads as written\" (the "
+              "scalar build) keeps them 4-byte, as the source writes them, so that the counters compare with "
+              "the model; it runs slower.");
+}
+
+// The Measurement tab's choice of how a run is timed (protocol::TimingRegime), in its words.
+inline QString regime()
+{
+    return tr("Timing regime. Burst: each run starts from an idle, cool GPU and timing stops when the clock "
+              "drops: what one launch costs. Sustained: the kernel runs at load until the clock settles "
+              "first: what a long GEMM workload sees, at the power cap if it reaches it (an H200 often at "
+              "700 W). Ratios such as % of cuBLAS compare runs of one regime only.");
 }
 
 inline QString trafficModel()
@@ -118,8 +139,9 @@ inline QString refused()
 
 inline QString measuredOnHost()
 {
-    return tr("Where a sweep was measured: the GPU, the name of the machine (host) its runner ran on, and "
-              "when, in UTC. A sweep spread over several machines names each.");
+    return tr("Where a sweep was measured: the GPU, the name of the machine its runner ran on (its host "
+              "name, \"vm\" say, whatever the machine is called), and when, in UTC. A sweep spread over "
+              "several machines names each.");
 }
 
 inline QString percentOfCublasFp32()
@@ -139,12 +161,17 @@ inline QString explainedWords(const QString &text)
                                                        {QStringLiteral("ridge"), ridge},
                                                        {QStringLiteral("FFMA"), ffma},
                                                        {QStringLiteral("pedantic SGEMM"), pedanticSgemm},
+                                                       {QStringLiteral("cuBLAS FP32 (reference)"), pedanticSgemm},
+                                                       {QStringLiteral("normal build"), normalBuild},
                                                        {QStringLiteral("traffic model"), trafficModel},
                                                        {QStringLiteral("runner template"), runnerTemplate}};
     QStringList meanings;
+    QList<QString (*)()> said; // two names of one thing ("cuBLAS FP32 (reference)", its "pedantic SGEMM"): once
     for (const auto &[word, meaning] : words)
-        if (text.contains(word, Qt::CaseInsensitive))
+        if (text.contains(word, Qt::CaseInsensitive) && !said.contains(meaning)) {
+            said << meaning;
             meanings << QStringLiteral("%1: %2").arg(word, meaning());
+        }
     return meanings.join(QStringLiteral("\n\n"));
 }
 

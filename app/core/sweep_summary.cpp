@@ -40,6 +40,11 @@ std::optional<double> CublasBaselines::msFor(const RunRecord &run) const
     return it == m_ms.constEnd() ? std::nullopt : std::optional<double>(*it);
 }
 
+QString gpuOnMachineText(const QString &gpuName, const QString &host)
+{
+    return host.isEmpty() ? gpuName : QObject::tr("%1 (machine “%2”)").arg(gpuName, host);
+}
+
 QString sweepProvenance(const QList<RunRecord> &runs)
 {
     SweepProvenance provenance;
@@ -53,7 +58,7 @@ void SweepProvenance::add(const RunRecord &r)
     if (r.gpuName.isEmpty())
         return;
     // The host said as one: "vm: NVIDIA H200" read as a GPU model named "vm" (issue 38).
-    const QString gpu = r.host.isEmpty() ? r.gpuName : QObject::tr("%1 (host %2)").arg(r.gpuName, r.host);
+    const QString gpu = gpuOnMachineText(r.gpuName, r.host);
     if (!m_seen.contains(gpu)) {
         m_seen.insert(gpu);
         m_gpus << gpu;

@@ -55,8 +55,13 @@ private:
     QHash<QString, double> m_ms; // gpuIdentity + size -> median ms
 };
 
+// A GPU and the machine it is in, as the Sweep views say it: "NVIDIA H200 (machine “vm”)"; the GPU
+// alone where the run names no machine. "(host vm)" read as a virtual machine, or as jargon, to a
+// no-context reviewer: the machine's name is quoted as a name.
+QString gpuOnMachineText(const QString &gpuName, const QString &host);
+
 // Where and when a sweep's runs were measured, for the views' summary line and print layouts:
-// "measured on NVIDIA H200 (host vm), 2026-11-30 22:35–22:36 UTC". Empty when no run says.
+// "measured on NVIDIA H200 (machine “vm”), 2026-11-30 22:35–22:36 UTC". Empty when no run says.
 QString sweepProvenance(const QList<RunRecord> &runs);
 
 // The same sentence, kept up to date one run at a time (a running sweep's view: constant work per

@@ -34,8 +34,12 @@ QList<GlossaryEntry> entries()
         {glossaryTr("Ridge"), jargon::ridge(), glossaryTr("Ladder: roofline")},
         {glossaryTr("Traffic model"), jargon::trafficModel(),
          glossaryTr("Ladder: roofline, \"Traffic model\"; Kernel; Counters")},
-        {glossaryTr("Pedantic SGEMM (cuBLAS FP32)"), jargon::pedanticSgemm(),
-         glossaryTr("Ladder: the cuBLAS FP32 row, bar and point; the results' Rel. error")},
+        {glossaryTr("cuBLAS FP32 (reference), pedantic SGEMM"), jargon::pedanticSgemm(),
+         glossaryTr("Ladder: the cuBLAS FP32 row, bar and point; the results' Rel. error; parameter panel: "
+                    "the stage's description")},
+        {glossaryTr("Normal build, shared reads as written (release, scalar build)"), jargon::normalBuild(),
+         glossaryTr("Counters: Measured vs model, its heading; Kernel: Bank conflicts; parameter panel: "
+                    "Measurement")},
         {glossaryTr("Runner template (Runners)"), jargon::runnerTemplate(),
          glossaryTr("Sweep: Runners; gemmscope-bench --sweep")},
         {glossaryTr("Median, p20–p80"), jargon::spread(), glossaryTr("Ladder: runtime chart, results table")},
@@ -54,7 +58,7 @@ QList<GlossaryEntry> entries()
          glossaryTr("Ladder: results table (Trust)")},
         {glossaryTr("Refused (by the stage's rules)"), jargon::refused(),
          glossaryTr("Sweep: heatmap cells, Problem sizes points")},
-        {glossaryTr("Measured on GPU (host)"), jargon::measuredOnHost(),
+        {glossaryTr("Measured on GPU (machine \"name\")"), jargon::measuredOnHost(),
          glossaryTr("Sweep: the line under the heatmap, the best cell")},
         {glossaryTr("% of cuBLAS FP32 (Sweep)"), jargon::percentOfCublasFp32(),
          glossaryTr("Sweep: Colour by, the heatmap's colour scale, the best cell")},
@@ -117,12 +121,8 @@ QList<GlossaryEntry> entries()
              "at the power cap or when hot it lowers it. Samples taken below the threshold (90 % of the "
              "starting clock) are left out and counted as throttled."),
          glossaryTr("Ladder: table (SM clock, Trust)")},
-        {glossaryTr("Burst, sustained"),
-         glossaryTr(
-             "Burst: each stage starts from an idle GPU, and timing ends when the clock leaves its boost: "
-             "what one launch costs. Sustained: timed after a warm-up at load, at the steady clock a long "
-             "GEMM workload sees (on an H200 often at its 700 W power cap)."),
-         glossaryTr("parameter panel: Regime; results")},
+        {glossaryTr("Burst, sustained (Timing)"), jargon::regime(),
+         glossaryTr("parameter panel: Measurement, Timing; results")},
         {glossaryTr("Noise, Trust"),
          glossaryTr(
              "Noise is the samples' standard deviation over their mean. Trust reads steady (noise at or "

@@ -79,10 +79,9 @@ QString readingGuideHtml()
         "SMs counted while it was timed, and <b>Trust</b> reads <i>steady</i>, <i>throttled</i> (samples "
         "left out because the clock fell, e.g. at the power cap) or <i>noisy</i> (the samples' noise "
         "stayed above the target); hover it for the reason; the charts add <i>(noisy)</i>, "
-        "<i>(throttled)</i> or <i>(sustained)</i> to such a run's label. The panel's <b>Regime</b> chooses "
-        "between a "
-        "burst from an idle GPU and a sustained run at load; % of cuBLAS compares runs of one regime "
-        "only.</p>");
+        "<i>(throttled)</i> or <i>(sustained)</i> to such a run's label. The panel's <b>Timing</b> (the "
+        "timing regime) chooses between a burst from an idle GPU and a sustained run at steady load; % of "
+        "cuBLAS compares runs of one regime only.</p>");
 }
 
 void showHelpDialog(QWidget *window, const QString &title, const QString &html)

@@ -1,6 +1,7 @@
 // gemmscope: the desktop application, plus headless commands for scripts and CI.
 #include "event_timing_application.h"
 #include "file_open.h"
+#include "help_text_color.h"
 #include "main_window.h"
 #include "open_stall.h"
 #include "open_timing.h"
@@ -287,6 +288,7 @@ int main(int argc, char **argv)
                               parser.value(preloadOption));
     }
 
+    keepPlaceholderTextReadable(); // a field's placeholder is help text too
     MainWindow window;
     const QStringList positional = parser.positionalArguments();
     if (!positional.isEmpty()) {

@@ -3,6 +3,7 @@
 // controls change once built.
 #include "parameter_panel.h"
 
+#include "help_text_color.h"
 #include "jargon_text.h"
 #include "limit_spin_box.h"
 #include "parameter_panel_widgets.h"
@@ -50,8 +51,9 @@ QGroupBox *ParameterPanel::buildStageSection()
     m_stageCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_stageCombo->setMinimumContentsLength(16);
     m_stageSummary = new QLabel;
+    m_stageSummary->setObjectName(QStringLiteral("stageSummary"));
     m_stageSummary->setWordWrap(true);
-    m_stageSummary->setForegroundRole(QPalette::PlaceholderText);
+    showAsHelpText(m_stageSummary);
     stageLayout->addWidget(m_stageCombo);
     stageLayout->addWidget(m_stageSummary);
     stageLayout->addWidget(buildPresetRow());
@@ -244,13 +246,12 @@ void ParameterPanel::addTimingRows(QFormLayout *form)
     // can be asked; the runner refuses such values from elsewhere with its sentence.
     m_regimeCombo = new QComboBox;
     m_regimeCombo->setObjectName(QStringLiteral("regimeCombo"));
-    m_regimeCombo->addItem(tr("Burst (idle GPU)"), int(protocol::TimingRegime::Burst));
-    m_regimeCombo->addItem(tr("Sustained (at load)"), int(protocol::TimingRegime::Sustained));
-    m_regimeCombo->setToolTip(
-        tr("Burst: each run starts from an idle, cool GPU and stops when the clock drops — what one launch "
-           "costs. Sustained: the kernel runs at load until the clock settles first — what a long GEMM "
-           "workload sees, at the power cap if it reaches it. Ratios compare runs of one regime only."));
-    form->addRow(tr("Regime"), m_regimeCombo);
+    // Said as what it does ("Regime: Burst" was jargon to a no-context reviewer); the term in brackets
+    // and in the tooltip, as the glossary says it.
+    m_regimeCombo->addItem(tr("From an idle GPU (burst)"), int(protocol::TimingRegime::Burst));
+    m_regimeCombo->addItem(tr("At steady load (sustained)"), int(protocol::TimingRegime::Sustained));
+    m_regimeCombo->setToolTip(QStringLiteral("<p>%1</p>").arg(jargon::regime().toHtmlEscaped()));
+    form->addRow(tr("Timing"), m_regimeCombo);
     labelWithTip(form, m_regimeCombo);
     m_noiseCombo = new QComboBox;
     m_noiseCombo->setObjectName(QStringLiteral("noiseCombo"));
@@ -289,10 +290,9 @@ void ParameterPanel::addBuildRows(QFormLayout *form)
     m_scalarReadsCheck->setObjectName(QStringLiteral("scalarReadsCheck"));
     m_scalarReadsCheck->setToolTip(tr(
         "Builds the kernel with its inner-loop shared-memory reads kept 4-byte, as the source writes them. "
-        "The release build lets the compiler merge a thread's neighbouring reads into 16-byte LDS.128, "
-        "which the access model does not describe; with this on, the Counters workspace's Measured vs model "
-        "tab "
-        "compares like with like. Slower than the release build."));
+        "The normal build (release) lets the compiler merge a thread's neighbouring reads into 16-byte "
+        "LDS.128, which the access model does not describe; with this on, the Counters workspace's Measured "
+        "vs model tab compares like with like. Slower than the normal build."));
     form->addRow(m_scalarReadsCheck);
     // TF32 inputs: rounded to nearest as cuBLAS's TF32 path does, or truncated.
     m_tf32InputsCombo = new QComboBox;

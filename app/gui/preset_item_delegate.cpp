@@ -1,5 +1,7 @@
 #include "preset_item_delegate.h"
 
+#include "help_text_color.h"
+
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QPainter>
@@ -73,8 +75,8 @@ void PresetItemDelegate::paint(QPainter *painter, const QStyleOptionViewItem &op
     painter->drawText(name, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
                       index.data(Qt::DisplayRole).toString());
     if (!time.isNull()) {
-        painter->setPen(
-            option.palette.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText));
+        painter->setPen(selected ? option.palette.color(QPalette::HighlightedText)
+                                 : helpTextColor(option.palette));
         painter->drawText(time, Qt::AlignRight | Qt::AlignTop, timeOf(index));
     }
     painter->restore();

@@ -1,5 +1,6 @@
 #include "run_list_delegate.h"
 
+#include "help_text_color.h"
 #include "plain_text.h"
 
 #include <QAbstractItemView>
@@ -51,7 +52,8 @@ void RunListDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     painter->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
     painter->drawText(QRect(text.left(), text.top(), text.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
                       option.fontMetrics.elidedText(both[0], Qt::ElideRight, text.width()));
-    painter->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText));
+    painter->setPen(selected ? option.palette.color(QPalette::HighlightedText)
+                             : helpTextColor(option.palette));
     painter->drawText(QRect(text.left(), text.top() + line, text.width(), line),
                       Qt::AlignLeft | Qt::AlignVCenter,
                       option.fontMetrics.elidedText(both[1], Qt::ElideRight, text.width()));
