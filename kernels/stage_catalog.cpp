@@ -920,7 +920,7 @@ std::vector<StageInfo> buildStages()
     });
     s.push_back({
         .key = "cublas_tf32",
-        .title = "cuBLAS TF32 (tensor-core SGEMM)",
+        .title = "cuBLAS TF32 (tensor cores)",
         .seedStep = "baseline",
         .summary = "cuBLAS with TF32 tensor-core math: FP32 inputs rounded to 10-bit mantissas. Far faster, "
                    "verified at a looser tolerance.",
