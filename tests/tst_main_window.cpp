@@ -86,6 +86,12 @@ private slots:
         }
         QVERIFY(window.findChild<QSplitter *>("chartSplitter"));
         QVERIFY(window.runnerStatus().contains("Running is off"));
+        // What is left without a runner, in words that hold beside a Compile greyed for another
+        // reason (the Editor with no kernel open): not "still works".
+        auto *status = window.findChild<QLabel *>(QStringLiteral("runnerStatusLabel"));
+        QVERIFY(status);
+        QVERIFY2(status->text().endsWith(QStringLiteral("Compiling (Ctrl+B) needs no GPU.")),
+                 qPrintable(status->text()));
     }
 
     // The Sweep workspace shows one stage picker and one budget, the sweep form's: the parameter

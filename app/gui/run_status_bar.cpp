@@ -84,8 +84,10 @@ void RunStatusBar::showRunner(bool available, const QString &reason)
     const int cut = shortText.indexOf(QLatin1String(" ("));
     if (!available && cut > 0)
         shortText = shortText.left(cut) + QLatin1Char('.');
+    // What is left without a runner, said so that it holds where Compile is off for another reason
+    // (the Editor with no kernel open): "still works" read as a contradiction beside a grey button.
     if (!available)
-        shortText += tr(" Compile (Ctrl+B) still works.");
+        shortText += tr(" Compiling (Ctrl+B) needs no GPU.");
     m_runnerLabel->setText(shortText);
     m_runnerLabel->setToolTip(plainTextAsHtml(m_runnerText)); // the runner's words, never markup
 }
