@@ -3,6 +3,7 @@
 // speedup-over-naive comparison against the worklog's published T4 progression.
 #include "chart_layout.h"
 #include "runtime_chart.h"
+#include "session.h"
 #include "stage_catalog.h"
 #include "support/full_ladder.h"
 #include "support/run_conditions.h"
@@ -959,6 +960,48 @@ private slots:
             }
         }
         QVERIFY2(crossedWhole > 0, "no width put a value on the line");
+    }
+
+    // The legend goes under the bars only where the rows keep a name's height with it there: the
+    // 27-run H100 ladder in the Ladder's runtime pane at 1600x1000 had two legend lines under the
+    // bars and named every other row; beside them, every row is named.
+    void everyRowNamedWhereTheLegendBesideLeavesTheRoom_data()
+    {
+        QTest::addColumn<int>("height");
+        QTest::newRow("950x380") << 380;
+        QTest::newRow("950x400") << 400;
+    }
+    void everyRowNamedWhereTheLegendBesideLeavesTheRoom()
+    {
+        QFETCH(int, height);
+        Session session;
+        QString error;
+        QVERIFY2(
+            session.open(QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/h100-ladder-27-runs-4096.json"),
+                         &error),
+            qPrintable(error));
+        RuntimeChart chart;
+        chart.setRuns(session.runs());
+        chart.resize(950, height);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot *plot = chart.customPlot();
+        for (int i = 0; i < 3; ++i) { // the legend's place follows the last layout's rows
+            QApplication::processEvents();
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+        }
+        const int rows = int(chart.runtimeSlotList().size());
+        QCOMPARE(rows, 27);
+        const auto ticker = chart.keyAxis()->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QVERIFY2(
+            ticker->ticks().size() == rows,
+            qPrintable(QStringLiteral("%1 of %2 rows named, %3 px a row, legend %4")
+                           .arg(ticker->ticks().size())
+                           .arg(rows)
+                           .arg(double(plot->axisRect()->height()) / rows)
+                           .arg(legendIsBeside(plot) ? QStringLiteral("beside") : QStringLiteral("below"))));
+        QVERIFY(plot->legend->visible());
     }
 
     // A chart whose rows are about as high as a label (the Ladder's runtime pane at 1600x1000 with

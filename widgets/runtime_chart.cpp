@@ -184,7 +184,23 @@ void RuntimeChart::placeLegendForSize()
 {
     QCPLegend *legend = m_plot->legend;
     const QRect viewport = m_plot->viewport(); // the print size while exporting
-    const bool below = viewport.width() >= kLegendBelowMinWidth && viewport.height() >= kLegendBelowMinHeight;
+    bool below = viewport.width() >= kLegendBelowMinWidth && viewport.height() >= kLegendBelowMinHeight;
+    // Under the bars only while the rows keep a name's height with it there, or would not beside it
+    // either: two legend lines under 27 rows at 1600x1000 took the height that named every row, and
+    // the chart named every other one. Judged from the last layout's rows, the legend's lines
+    // reckoned in where it is beside (it is laid out once more after a move).
+    const int rows = int(m_mode == Mode::Runtime ? m_slots.size() : m_speedups.size());
+    if (below && rows > 0 && m_plot->axisRect()->height() > 0) {
+        const QFontMetrics key(m_plot->yAxis->tickLabelFont());
+        const int glyphsPx = key.tightBoundingRect(QStringLiteral("0Mgjy")).height() + 1;
+        const int legendBelowPx = legendIsBeside(m_plot) ? 2 * (QFontMetrics(legend->font()).height() + 4)
+                                                         : int(legend->outerRect().height());
+        const int besideHeight = m_plot->axisRect()->height() + (legendIsBeside(m_plot) ? 0 : legendBelowPx);
+        const auto named = [&](int height) {
+            return runtime_scene::tickStride(rows, double(height) / rows, glyphsPx) == 1;
+        };
+        below = named(besideHeight - legendBelowPx) || !named(besideHeight);
+    }
     auto *holder = qobject_cast<QCPLayoutGrid *>(legend->layout());
     if (!m_legendColumn || !holder || below == !legendIsBeside(m_plot))
         return;
