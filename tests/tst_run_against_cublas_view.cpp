@@ -4,6 +4,7 @@
 // explained under the table.
 #include "model_agreement.h"
 #include "run_against_cublas_view.h"
+#include "run_color.h"
 #include "session.h"
 
 #include <QtTest>
@@ -115,6 +116,42 @@ private slots:
         QVERIFY(view.text() != before);
         QVERIFY(sameAsGivenAll());
         QCOMPARE(cublasRunFor(step3, runs)->runId, nearer.runId);
+    }
+
+    // The paired bars (and their key) wear the colours the Ladder and the roofline give the two
+    // runs: stage 3 its stage's green, cuBLAS FP32 its grey; not a blue and grey of their own.
+    void barsWearTheRunsLadderColours()
+    {
+        RunAgainstCublasView view;
+        view.setRuns(m_session.runs());
+        const RunRecord *step3 = runOf(QStringLiteral("worklog-3"));
+        QVERIFY(step3);
+        view.setSelectedRun(step3->runId, step3);
+        const RunRecord *cublas = cublasRunFor(*step3, m_session.runs());
+        QVERIFY(cublas);
+        QVERIFY(runColor(*step3) != runColor(*cublas));
+        view.resize(900, 600);
+        view.show();
+        QWidget *bars = view.findChild<QWidget *>(QStringLiteral("runAgainstCublasBars"));
+        QVERIFY(bars && bars->isVisible());
+        const QImage image = bars->grab().toImage();
+        // Pixels of each colour: both bars of every pair row (at least 3 rows of a few px) and the key.
+        const auto pixelsOf = [&image](const QColor &color) {
+            int n = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    n += image.pixelColor(x, y).rgb() == color.rgb();
+            return n;
+        };
+        QVERIFY2(pixelsOf(runColor(*step3)) > 300, qPrintable(runColor(*step3).name()));
+        QVERIFY2(pixelsOf(runColor(*cublas)) > 300, qPrintable(runColor(*cublas).name()));
+        // The key's two squares, left of the run's and cuBLAS's names, in the same colours.
+        const int keyRow = QFontMetrics(bars->font()).height() / 2;
+        QSet<QRgb> keyColours;
+        for (int x = 0; x < image.width(); ++x)
+            keyColours.insert(image.pixelColor(x, keyRow).rgb());
+        QVERIFY(keyColours.contains(runColor(*step3).rgb()));
+        QVERIFY(keyColours.contains(runColor(*cublas).rgb()));
     }
 
 private:

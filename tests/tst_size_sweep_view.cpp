@@ -4,6 +4,9 @@
 // from the view on the scripted stand-in runner finishes into the session and its journal. And
 // after a GUI crash: journals in the folder are offered at start-up, with their finished cells, in
 // both modes of the tab, and sweep progress reaches the autosave.
+#include "file_kind.h"
+#include "plot_theme.h"
+#include "run_color.h"
 #include "runtime_series.h"
 #include "session.h"
 #include "size_series_name.h"
@@ -15,6 +18,7 @@
 #include "support/scripted_sweep_control.h"
 #include "support/stand_in_runner.h"
 #include "support/sweep_point_run.h"
+#include "sweep_file.h"
 #include "sweep_journals.h"
 #include "sweep_view.h"
 
@@ -671,7 +675,93 @@ private slots:
                  qPrintable(sizes.chart()->noteText()));
     }
 
+    // Each curve in the colour the Ladder's runtime chart and the roofline give its preset's runs
+    // (run_color.h): "+tuned" its shade of the pipelined stage's blue, not the stage's navy; cuBLAS
+    // in its grey. Curves stay apart: no two with the same colour and the same dash pattern.
+    void seriesWearTheirPresetsLadderColour()
+    {
+        Session session;
+        test::ControlledSizeSweepView view(&session);
+        view.resize(1440, 900);
+        view.show();
+        session.setSweep(recordedSquareSweep());
+        QVERIFY(view.shownSweep());
+        const std::vector<SizeSeries> &series = view.shownSweep()->spec.series;
+        QCOMPARE(series.size(), std::size_t(5));
+        QCustomPlot *plot = view.chart()->plot();
+        QSet<QString> looks;
+        bool tunedSeen = false;
+        for (std::size_t i = 0; i < series.size(); ++i) {
+            RunRecord run; // a run of the series' preset, as the Ladder draws it
+            run.stage = series[i].stage;
+            run.presetKey = QString::fromStdString(series[i].label);
+            const QPen pen = plot->graph(int(i))->pen();
+            QVERIFY2(pen.color() == runColor(run),
+                     qPrintable(QStringLiteral("%1: %2, the Ladder's %3")
+                                    .arg(run.presetKey, pen.color().name(), runColor(run).name())));
+            looks.insert(pen.color().name() + QString::number(int(pen.style())));
+            if (run.presetKey == QLatin1String("fp32-tuned")) {
+                tunedSeen = true;
+                QVERIFY(presetShade(run) > 0); // a preset of its stage past the first: a shade of it
+                QVERIFY(pen.color() != stageColor(run.stageKey()));
+            }
+        }
+        QVERIFY(tunedSeen);
+        QCOMPARE(looks.size(), qsizetype(series.size()));
+    }
+
+    // The sweep's 1.5x sizes (768, 1536, 3072, 6144) labelled on the axis as the powers of two
+    // are: the note speaks of "+tuned at 3072³". At the workspace's size in a 1280x800 window (and
+    // in a narrow one, where labels are left out rather than overprinted) no two labels touch.
+    void everySweptSizeLabelledOnTheAxis()
+    {
+        Session session;
+        test::ControlledSizeSweepView view(&session);
+        session.setSweep(recordedSquareSweep());
+        QVERIFY(view.shownSweep());
+        QList<double> swept;
+        for (const ProblemSize &size : view.shownSweep()->spec.sizes)
+            swept << SizeSweepChart::sizeCoordinate(size);
+        QVERIFY2(swept.contains(3072) && swept.contains(6144), "the recorded sweep has its 1.5x sizes");
+        QCustomPlot *plot = view.chart()->plot();
+        for (const QSize &workspace : {QSize(1440, 900), QSize(1140, 750), QSize(700, 500)}) {
+            view.resize(workspace);
+            view.show();
+            QApplication::processEvents();
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const QVector<double> ticks = plot->xAxis->tickVector();
+            const QVector<QString> labels = plot->xAxis->tickVectorLabels();
+            const QString shown = QStringList(labels.begin(), labels.end()).join(QLatin1Char(' '));
+            QVERIFY2(tickLabelsApart(plot->xAxis), qPrintable(shown));
+            if (workspace.width() < 1000) { // thinned: the powers of two stay
+                QVERIFY2(ticks.contains(1024) && ticks.contains(4096), qPrintable(shown));
+                continue;
+            }
+            for (const double size : swept)
+                QVERIFY2(ticks.contains(size), qPrintable(QStringLiteral("%1 unlabelled at %2 px: %3")
+                                                              .arg(size)
+                                                              .arg(workspace.width())
+                                                              .arg(shown)));
+            QVERIFY2(labels.contains(QStringLiteral("3K")) && labels.contains(QStringLiteral("768")),
+                     qPrintable(shown));
+        }
+    }
+
 private:
+    static SweepData recordedSquareSweep()
+    {
+        QFile file(
+            QStringLiteral(GEMMSCOPE_TEST_DATA_DIR "/recorded/sweeps-2026-11-30/size-sweep-square.json"));
+        if (!file.open(QIODevice::ReadOnly))
+            qFatal("the recorded size sweep cannot be read");
+        QString error;
+        const std::optional<SweepData> sweep =
+            sweepFromFileJson(FileKind::BenchSizeSweep, file.readAll(), &error, nullptr);
+        if (!sweep)
+            qFatal("%s", qPrintable(error));
+        return *sweep;
+    }
+
     QTemporaryDir m_dir;
 };
 

@@ -1,9 +1,9 @@
 #include "run_against_cublas_view.h"
 
 #include "agreement_mark.h"
-#include "baseline_compare_view.h"
 #include "help_text_color.h"
 #include "rich_text_label.h"
+#include "run_color.h"
 #include "runtime_series.h"
 
 #include <QCoreApplication>
@@ -23,11 +23,17 @@ constexpr int kPairBar = 11;
 constexpr int kLongestPair = 520; // a readable length, not the whole width of a 1920 window
 
 // The measured rows as paired bars, the run's over cuBLAS's, each pair scaled to its larger value:
-// how far apart the two are reads at a glance, in the colours "Why not cuBLAS?" compares them in.
+// how far apart the two are reads at a glance. Each bar wears its run's colour in the Ladder and the
+// roofline (run_color.h): the stage's, cuBLAS's grey.
 class PairedBars : public QWidget {
 public:
-    void setRows(const QList<RunFactRow> &rows, const QString &runName, const QString &cublasName)
+    void setRows(const QList<RunFactRow> &rows, const QString &runName, const QString &cublasName,
+                 const QColor &runColor, const QColor &cublasColor)
     {
+        m_runColor = runColor;
+        // A cuBLAS run held against another of its stage would wear the same grey: its pair's
+        // second bar a shade darker, so the two still tell apart.
+        m_cublasColor = cublasColor == runColor ? cublasColor.darker(160) : cublasColor;
         m_rows.clear();
         for (const RunFactRow &row : rows)
             if (row.runValue && row.cublasValue && std::max(*row.runValue, *row.cublasValue) > 0)
@@ -64,8 +70,8 @@ protected:
 
         // The legend: which colour is which run, and how the bars are scaled.
         int x = barLeft;
-        for (const auto &[color, name] : {std::pair{BaselineCompareView::candidateColor(), m_runName},
-                                          std::pair{BaselineCompareView::baselineColor(), m_cublasName}}) {
+        for (const auto &[color, name] :
+             {std::pair{m_runColor, m_runName}, std::pair{m_cublasColor, m_cublasName}}) {
             p.fillRect(QRect(x, (fm.height() - 10) / 2, 10, 10), color);
             p.setPen(text);
             p.drawText(QRect(x + 14, 0, fm.horizontalAdvance(name) + 2, fm.height()), Qt::AlignVCenter, name);
@@ -85,8 +91,8 @@ protected:
             const double top = std::max(*row.runValue, *row.cublasValue);
             int by = y;
             for (const auto &[value, shown, color] :
-                 {std::tuple{*row.runValue, row.run, BaselineCompareView::candidateColor()},
-                  std::tuple{*row.cublasValue, row.cublas, BaselineCompareView::baselineColor()}}) {
+                 {std::tuple{*row.runValue, row.run, m_runColor},
+                  std::tuple{*row.cublasValue, row.cublas, m_cublasColor}}) {
                 const int w = int(std::round(value / top * (barRight - barLeft)));
                 if (w > 0)
                     p.fillRect(QRect(barLeft, by, w, kPairBar), color);
@@ -102,6 +108,7 @@ protected:
 private:
     QList<RunFactRow> m_rows;
     QString m_runName, m_cublasName;
+    QColor m_runColor, m_cublasColor;
 };
 
 QLabel *richLabel(const char *name)
@@ -205,7 +212,9 @@ void RunAgainstCublasView::refresh()
         table += QStringLiteral("</table><p><small>%1</small></p>").arg(m_facts.footnote.toHtmlEscaped());
     }
     m_table->setText(table);
-    static_cast<PairedBars *>(m_bars)->setRows(m_facts.rows, runName, m_facts.cublasName);
+    static_cast<PairedBars *>(m_bars)->setRows(m_facts.rows, runName, m_facts.cublasName,
+                                               m_run ? runColor(*m_run) : QColor(),
+                                               cublas ? runColor(*cublas) : QColor());
     // Without a run the pane it sits in already says to select one: not twice.
     m_label->setVisible(m_run.has_value());
     m_table->setVisible(m_run.has_value() && !table.isEmpty());

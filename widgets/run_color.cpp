@@ -11,6 +11,11 @@ namespace gemmscope {
 
 int presetShade(const RunRecord &run)
 {
+    return presetShade(run.stage, run.presetKey);
+}
+
+int presetShade(const StageId &stage, const QString &presetKey)
+{
     // A preset's place among its stage's presets, by preset key, made once: a search wrote each
     // catalog key as text for every run drawn.
     static const QHash<QString, std::pair<StageId, int>> shades = [] {
@@ -21,10 +26,10 @@ int presetShade(const RunRecord &run)
                 out.insert(key, {preset.stage, countOfStage[stageKeyText(preset.stage)]++});
         return out;
     }();
-    if (run.presetKey.isEmpty())
+    if (presetKey.isEmpty())
         return 0;
-    const auto found = shades.constFind(run.presetKey);
-    return found != shades.cend() && found->first == run.stage ? found->second : 0;
+    const auto found = shades.constFind(presetKey);
+    return found != shades.cend() && found->first == stage ? found->second : 0;
 }
 
 QColor shadedStageColor(const QString &stageKey, int shade)
@@ -43,7 +48,12 @@ QColor shadedStageColor(const QString &stageKey, int shade)
 
 QColor runColor(const RunRecord &run)
 {
-    return shadedStageColor(run.stageKey(), presetShade(run));
+    return presetColor(run.stage, run.presetKey);
+}
+
+QColor presetColor(const StageId &stage, const QString &presetKey)
+{
+    return shadedStageColor(stageKeyText(stage), presetShade(stage, presetKey));
 }
 
 } // namespace gemmscope

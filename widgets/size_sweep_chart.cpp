@@ -5,8 +5,9 @@
 #include "chart_interaction.h"
 #include "chart_layout.h"
 #include "plot_export.h"
-#include "plot_theme.h"
+#include "run_color.h"
 #include "run_record.h"
+#include "size_axis_ticks.h"
 #include "size_series_name.h"
 #include "size_series_order.h"
 #include "sweep_print_layout.h"
@@ -44,6 +45,7 @@ SizeSweepChart::SizeSweepChart(QWidget *parent) : QWidget(parent)
     m_plot->legend->setFont(font());
     m_plot->legend->setRowSpacing(1);
     connect(m_plot, &QCustomPlot::beforeReplot, this, &SizeSweepChart::fitLegend);
+    connect(m_plot, &QCustomPlot::afterLayout, this, &SizeSweepChart::fitSizeTicks);
     m_note = new QLabel;
     m_note->setObjectName(QStringLiteral("sizeSweepNote"));
     m_note->setTextFormat(Qt::PlainText); // host and GPU names come from files and runners
@@ -93,6 +95,8 @@ void SizeSweepChart::clear(const QString &message)
     ticker->setLogBase(2);
     ticker->setSubTickCount(0);
     m_plot->xAxis->setTicker(ticker);
+    m_sizeTicks.reset();
+    m_sweptSizes.clear();
     m_plot->yAxis->setRange(0, 1);
     m_plot->legend->setVisible(false);
     // Text in the plot's place: empty axes would look like a measurement of nothing.
@@ -135,6 +139,25 @@ void SizeSweepChart::fitLegend()
     }
 }
 
+void SizeSweepChart::fitSizeTicks()
+{
+    // After the layout, before the drawing: the axis' width is the one it is drawn at (a resize or
+    // an export's print layout too). The labels' height is the same whichever are kept, so the
+    // layout stands; only the ticks are set up again.
+    const int width = m_plot->axisRect()->width();
+    const QCPRange range = m_plot->xAxis->range();
+    if (!m_sizeTicks ||
+        (width == m_tickedWidth && range.lower == m_tickedRange.first && range.upper == m_tickedRange.second))
+        return;
+    m_tickedWidth = width;
+    m_tickedRange = {range.lower, range.upper};
+    m_sizeTicks->clear();
+    for (const double size : sizeTicksThatFit(m_sweptSizes, range.lower, range.upper, width,
+                                              QFontMetrics(m_plot->xAxis->tickLabelFont())))
+        m_sizeTicks->addTick(size, sizeTickLabel(size));
+    m_plot->axisRect()->update(QCPLayoutElement::upPreparation);
+}
+
 std::optional<QPointF> SizeSweepChart::coordinates(int point) const
 {
     if (point < 0 || point >= m_summary.points.size())
@@ -173,7 +196,9 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
         lo = std::min(lo, sizeCoordinate(z));
         hi = std::max(hi, sizeCoordinate(z));
     }
-    QHash<QString, int> stageUses; // two presets of one stage: same colour, another dash pattern
+    // Each curve in its preset's colour in the Ladder (run_color.h): a stage's presets in its shades.
+    // Two series of one stage also take another dash pattern: shades of a hue are close on a line.
+    QHash<QString, int> stageUses;
     const std::size_t seriesCount = plan.spec.series.size();
     m_curves.clear();
     m_curves.reserve(qsizetype(seriesCount));
@@ -186,7 +211,9 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
                                                                                : SeriesNaming::Short));
         const int use = stageUses[stage]++;
         const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
-        g->setPen(QPen(stageColor(stage), seriesCount > std::size_t(kLegendSeries) ? 1 : 2, styles[use % 4]));
+        const SizeSeries &series = plan.spec.series[si];
+        g->setPen(QPen(presetColor(series.stage, QString::fromStdString(series.label)),
+                       seriesCount > std::size_t(kLegendSeries) ? 1 : 2, styles[use % 4]));
         if (plan.spec.sizes.size() <= std::size_t(kSizesWithCircles))
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
         m_curves << g;
@@ -248,13 +275,16 @@ void SizeSweepChart::setData(const SweepPlan &plan, const SizeSweepSummary &summ
     if (lo > hi)
         lo = 256, hi = 16384;
     m_plot->xAxis->setRange(lo / 1.3, hi * 1.3);
-    // A labelled tick at every power of two (QCPAxisTickerLog would label every other one).
-    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
-    for (double v = 1; v <= hi * 1.3; v *= 2)
-        if (v >= lo / 1.3)
-            ticks->addTick(v, v >= 1024 && std::fmod(v, 1024) == 0 ? QStringLiteral("%1K").arg(v / 1024)
-                                                                   : QString::number(v));
-    m_plot->xAxis->setTicker(ticks);
+    // A labelled tick at every swept size (QCPAxisTickerLog would label every other power of two,
+    // and none of the 1.5x sizes the note names), as many as the plot's width holds: fitSizeTicks.
+    m_sweptSizes.clear();
+    for (const ProblemSize &z : plan.spec.sizes)
+        m_sweptSizes.push_back(sizeCoordinate(z));
+    std::sort(m_sweptSizes.begin(), m_sweptSizes.end());
+    m_sweptSizes.erase(std::unique(m_sweptSizes.begin(), m_sweptSizes.end()), m_sweptSizes.end());
+    m_sizeTicks.reset(new QCPAxisTickerText);
+    m_tickedWidth = -1;
+    m_plot->xAxis->setTicker(m_sizeTicks);
     setTop(m_top);
     writeNote();
     m_plot->replot(QCustomPlot::rpQueuedReplot);

@@ -11,10 +11,12 @@
 #include "size_sweep_summary.h"
 #include "sweep_plan.h"
 
+#include <QSharedPointer>
 #include <QWidget>
 #include <optional>
 #include <vector>
 
+class QCPAxisTickerText;
 class QCPGraph;
 class QCustomPlot;
 class QLabel;
@@ -65,6 +67,7 @@ public:
 
 private:
     void fitLegend();         // as many legend columns as the plot's width holds
+    void fitSizeTicks();      // as many swept sizes labelled as the x axis' width holds
     void markStep(int point); // a ▽ at a drawn point whose last wave barely started
     void setTop(double tflops);
     void writeNote();
@@ -81,6 +84,10 @@ private:
     QString m_provenance;
     QList<QCPGraph *> m_curves; // one per series, in the plan's order
     QCPGraph *m_steps = nullptr, *m_refused = nullptr;
+    std::vector<double> m_sweptSizes;              // the sizes' x coordinates, ascending, each once
+    QSharedPointer<QCPAxisTickerText> m_sizeTicks; // the x axis' ticker while a sweep is drawn
+    int m_tickedWidth = -1;                        // the axis width and range its ticks were chosen for
+    std::pair<double, double> m_tickedRange;
     QList<int> m_markedPoints; // the points under a ▽, in the summary's order (the note names the first)
     std::vector<int> m_seriesPlace;          // each series' place in the legend (ladder order)
     double m_top = 0;                        // the highest TFLOP/s drawn
