@@ -32,6 +32,22 @@ QColor opaqueOver(const QColor &c, const QColor &background)
     return c.alpha() == 255 ? c : mixed(background, QColor(c.red(), c.green(), c.blue()), c.alphaF());
 }
 
+// `palette` with helpTextColor() as its `role` in every colour group, each group's colour read from
+// the palette as it was; whether that changed it.
+bool withHelpText(QPalette &palette, QPalette::ColorRole role)
+{
+    const QPalette read = palette;
+    bool changed = false;
+    for (const auto group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
+        const QColor color = helpTextColor(read, group);
+        if (palette.color(group, role) != color) {
+            palette.setColor(group, role, color);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
 // Re-applies helpTextColor() whenever the palette a help label inherits changes.
 class HelpTextFollower : public QObject {
 public:
@@ -46,19 +62,11 @@ public:
 
     static void apply(QWidget *widget)
     {
+        // Only WindowText, the label's own: the roles helpTextColor() reads stay inherited, so
+        // that a new theme's reach this widget.
         QPalette palette = widget->palette();
-        bool changed = false;
-        for (const auto group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
-            // Only WindowText, the label's own: the roles helpTextColor() reads stay inherited, so
-            // that a new theme's reach this widget.
-            const QColor color = helpTextColor(palette, group);
-            if (palette.color(group, QPalette::WindowText) != color) {
-                palette.setColor(group, QPalette::WindowText, color);
-                changed = true;
-            }
-        }
-        if (changed) // else setting it again would send the PaletteChange that called this
-            widget->setPalette(palette);
+        if (withHelpText(palette, QPalette::WindowText)) // else setting it again would send the
+            widget->setPalette(palette);                 // PaletteChange that called this
     }
 };
 
@@ -76,18 +84,9 @@ public:
 
     static void apply()
     {
-        const QPalette current = QApplication::palette();
-        QPalette palette = current;
-        bool changed = false;
-        for (const auto group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
-            const QColor color = helpTextColor(current, group);
-            if (current.color(group, QPalette::PlaceholderText) != color) {
-                palette.setColor(group, QPalette::PlaceholderText, color);
-                changed = true;
-            }
-        }
-        if (changed) // else setting it again would send the change that called this
-            QApplication::setPalette(palette);
+        QPalette palette = QApplication::palette();
+        if (withHelpText(palette, QPalette::PlaceholderText)) // else setting it again would send
+            QApplication::setPalette(palette);                // the change that called this
     }
 };
 
