@@ -110,6 +110,7 @@ private slots:
     void fewCellsKeepASizeManyFillThePlot();
     void cellsNameTheRestOfTheirBestRun();
     void printTitleAndFooterAreWhole();
+    void colourScaleIsLevelWithTheGrid();
 
 private:
     QTemporaryDir m_dir;
@@ -661,6 +662,38 @@ void TestSweepView::emptyStateIsAStartPage()
     QVERIFY2(std::abs(text.center().x() - empty->width() / 2) < empty->width() / 10,
              qPrintable(QString::number(text.center().x())));
     QVERIFY2(text.top() > empty->height() / 10, qPrintable(QString::number(text.top())));
+}
+
+// The colour bar spans the grid's height, level with it, at a few sizes and with the title over the
+// cells: it ran from above the title to below the axis' label (the no-context review).
+void TestSweepView::colourScaleIsLevelWithTheGrid()
+{
+    Session session;
+    test::ControlledSweepView view(&session);
+    view.show();
+    session.setSweep(recordedSweep());
+    QVERIFY(view.shownSweep());
+    for (const QSize size : {QSize(900, 650), QSize(700, 420), QSize(1400, 800)}) {
+        view.resize(size);
+        QApplication::processEvents();
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        auto *scale = view.plot()->findChild<QCPColorScale *>();
+        if (!scale) // a layout element, parented to the plot's layout
+            for (int i = 0; i < view.plot()->plotLayout()->elementCount(); ++i)
+                if (auto *s = qobject_cast<QCPColorScale *>(view.plot()->plotLayout()->elementAt(i)))
+                    scale = s;
+        QVERIFY(scale);
+        const QRect grid = view.plot()->axisRect()->rect();
+        const QRect bar = scale->axis()->axisRect()->rect();
+        QVERIFY2(std::abs(bar.top() - grid.top()) <= 1 && std::abs(bar.bottom() - grid.bottom()) <= 1,
+                 qPrintable(QStringLiteral("%1x%2: grid %3-%4, colour bar %5-%6")
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(grid.top())
+                                .arg(grid.bottom())
+                                .arg(bar.top())
+                                .arg(bar.bottom())));
+    }
 }
 
 QTEST_MAIN(TestSweepView)

@@ -181,6 +181,12 @@ void SweepView::buildHeatmap()
     m_scale = new QCPColorScale(m_plot);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
     m_map->setColorScale(m_scale);
+    // The colour bar as tall as the grid, level with it: the axis rect's top and bottom margins
+    // (the title's room over the cells, the axis under them) are the scale's too. Without them the
+    // bar ran from above the title to below the axis' label.
+    auto *level = new QCPMarginGroup(m_plot);
+    m_plot->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, level);
+    m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, level);
     QCPColorGradient gradient(QCPColorGradient::gpThermal);
     // Thermal ends in white, the plot's own background: the best cell would read as an empty one.
     gradient.setColorStopAt(1.0, QColor(0xff, 0xe6, 0x80));
