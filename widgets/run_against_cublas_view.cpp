@@ -154,8 +154,7 @@ void RunAgainstCublasView::takeRun(const QList<RunRecord> &runs, qsizetype index
     // Only a cuBLAS run can change what the selected run is held against (the selected run's own
     // change comes as setSelectedRun): a sweep adding thousands of runs costs no scan each. A run
     // added before the last moves the rows the index holds.
-    const RunRecord &changed = runs.at(index);
-    const bool cublas = changed.stage == StageId::CublasFp32 || changed.stage == StageId::CublasTf32;
+    const bool cublas = isCublasRun(runs.at(index));
     if (cublas || index != runs.size() - 1)
         m_cublas.invalidate();
     if (m_run && cublas)

@@ -4,20 +4,16 @@
 
 namespace gemmscope {
 
-namespace {
-
-bool isCublas(const RunRecord &run)
+bool isCublasRun(const RunRecord &run)
 {
     return run.stage == StageId::CublasFp32 || run.stage == StageId::CublasTf32;
 }
-
-} // namespace
 
 void CublasIndex::fill(const QList<RunRecord> &runs) const
 {
     m_rows.clear();
     for (qsizetype i = 0; i < runs.size(); ++i)
-        if (isCublas(runs[i]) && runs[i].isOk())
+        if (isCublasRun(runs[i]) && runs[i].isOk())
             m_rows[cublasPairingOf(runs[i], runs[i].stage)].append(i);
     m_valid = true;
 }

@@ -11,6 +11,9 @@
 
 namespace gemmscope {
 
+// Whether `run` is one of cuBLAS's (FP32 or TF32): a run others are held against.
+bool isCublasRun(const RunRecord &run);
+
 class CublasIndex {
 public:
     // The rows of `runs` that are finished cuBLAS runs, by pairing.

@@ -26,11 +26,6 @@ int smemBytes(const RunRecord &r)
     return r.registers >= 0 || r.staticSmemBytes > 0 ? r.staticSmemBytes + launchDynamicSmemBytes(r) : 0;
 }
 
-bool isBaseline(const RunRecord &r)
-{
-    return r.stage == StageId::CublasFp32 || r.stage == StageId::CublasTf32;
-}
-
 bool computesInTf32(const RunRecord &r)
 {
     const StageInfo *stage = findStage(r.stage.key());
@@ -56,7 +51,7 @@ ResultsModel::ResultsModel(Session *session, QObject *parent)
     });
     // A cuBLAS run changes the % of cuBLAS of the other rows; another run only its own row (telling
     // every row of a 10,000-run session took the table milliseconds per run).
-    const auto isReference = [this](int row) { return isBaseline(m_session->runs().at(row)); };
+    const auto isReference = [this](int row) { return isCublasRun(m_session->runs().at(row)); };
     connect(session, &Session::runAdded, this, [this, isReference](int row) {
         m_cublas.invalidate();
         endInsertRows();
