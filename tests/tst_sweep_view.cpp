@@ -678,10 +678,6 @@ void TestSweepView::colourScaleIsLevelWithTheGrid()
         QApplication::processEvents();
         view.plot()->replot(QCustomPlot::rpImmediateRefresh);
         auto *scale = view.plot()->findChild<QCPColorScale *>();
-        if (!scale) // a layout element, parented to the plot's layout
-            for (int i = 0; i < view.plot()->plotLayout()->elementCount(); ++i)
-                if (auto *s = qobject_cast<QCPColorScale *>(view.plot()->plotLayout()->elementAt(i)))
-                    scale = s;
         QVERIFY(scale);
         const QRect grid = view.plot()->axisRect()->rect();
         const QRect bar = scale->axis()->axisRect()->rect();

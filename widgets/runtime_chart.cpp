@@ -180,6 +180,14 @@ void RuntimeChart::syncControls()
     m_logCheck->setChecked(m_logScale);
 }
 
+int RuntimeChart::keyNameGlyphsPx() const
+{
+    // Rows as high as the names' glyphs (not their line, 2-3 px of leading and descent more): at
+    // 1280x800 27 rows of 11.5 px each had a name and a value on every other row only.
+    return QFontMetrics(m_plot->yAxis->tickLabelFont()).tightBoundingRect(QStringLiteral("0Mgjy")).height() +
+           1;
+}
+
 void RuntimeChart::placeLegendForSize()
 {
     QCPLegend *legend = m_plot->legend;
@@ -190,19 +198,19 @@ void RuntimeChart::placeLegendForSize()
     // the chart named every other one. Judged from the last layout's rows, the legend's lines
     // reckoned in where it is beside (it is laid out once more after a move).
     const int rows = int(m_mode == Mode::Runtime ? m_slots.size() : m_speedups.size());
+    const bool beside = legendIsBeside(m_plot);
     if (below && rows > 0 && m_plot->axisRect()->height() > 0) {
-        const QFontMetrics key(m_plot->yAxis->tickLabelFont());
-        const int glyphsPx = key.tightBoundingRect(QStringLiteral("0Mgjy")).height() + 1;
-        const int legendBelowPx = legendIsBeside(m_plot) ? 2 * (QFontMetrics(legend->font()).height() + 4)
-                                                         : int(legend->outerRect().height());
-        const int besideHeight = m_plot->axisRect()->height() + (legendIsBeside(m_plot) ? 0 : legendBelowPx);
+        const int glyphsPx = keyNameGlyphsPx();
+        const int legendBelowPx =
+            beside ? 2 * (QFontMetrics(legend->font()).height() + 4) : int(legend->outerRect().height());
+        const int besideHeight = m_plot->axisRect()->height() + (beside ? 0 : legendBelowPx);
         const auto named = [&](int height) {
             return runtime_scene::tickStride(rows, double(height) / rows, glyphsPx) == 1;
         };
         below = named(besideHeight - legendBelowPx) || !named(besideHeight);
     }
     auto *holder = qobject_cast<QCPLayoutGrid *>(legend->layout());
-    if (!m_legendColumn || !holder || below == !legendIsBeside(m_plot))
+    if (!m_legendColumn || !holder || below == !beside)
         return;
     holder->take(legend);
     holder->simplify(); // the emptied cell's row goes (the column keeps its blank stretch)
@@ -272,10 +280,7 @@ void RuntimeChart::setKeyTicks()
     const int count = int(m_keyLabels.size());
     const double rowPx = count > 0 ? double(m_plot->axisRect()->height()) / count : 0;
     const QFontMetrics metrics(m_plot->yAxis->tickLabelFont());
-    // Rows as high as the names' glyphs (not their line, 2-3 px of leading and descent more): at
-    // 1280x800 27 rows of 11.5 px each had a name and a value on every other row only.
-    const int glyphsPx = metrics.tightBoundingRect(QStringLiteral("0Mgjy")).height() + 1;
-    const int stride = runtime_scene::tickStride(count, rowPx, glyphsPx);
+    const int stride = runtime_scene::tickStride(count, rowPx, keyNameGlyphsPx());
     // All the full names fit: the budget's exact value changes nothing.
     const int effectiveBudget = haveLong && m_widestLong <= budget ? std::numeric_limits<int>::max() : budget;
     if (stride == m_tickStride && effectiveBudget == m_tickBudget &&

@@ -123,6 +123,7 @@ private:
     // the height every row needs to be named.
     static constexpr int kLegendBelowMinWidth = 560, kLegendBelowMinHeight = 350;
     void placeLegendForSize();
+    int keyNameGlyphsPx() const;             // how high a row must be to carry a name on the key axis
     QCPLayoutGrid *m_legendColumn = nullptr; // the column beside the bars that holds it there
     // The GPU/size group the chart shows, where one is chosen or followed (none: every run).
     std::optional<RunGroup> chosenGroup() const;
